@@ -1,0 +1,3 @@
+from raceday.cli.main import main
+
+main()

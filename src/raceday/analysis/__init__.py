@@ -1,0 +1,1 @@
+"""Monte Carlo statistics, betting and plots shared by the games."""

@@ -1,0 +1,1 @@
+"""The `raceday` command line: one sub-command group per game."""

@@ -1,0 +1,28 @@
+"""Exceptions a user can cause. Each names the problem; the CLI prints it and exits 2."""
+
+from __future__ import annotations
+
+
+class RacedayError(ValueError):
+    """Base class for every error caused by bad input (options, files, moves)."""
+
+
+class OptionsError(RacedayError):
+    """An option is outside what the game allows."""
+
+
+class IllegalActionError(RacedayError):
+    """An action or chance outcome that is not legal in the current state."""
+
+    def __init__(self, action: object, reason: str) -> None:
+        self.action = action
+        self.reason = reason
+        super().__init__(f"illegal action {action!r}: {reason}")
+
+
+class SaveFormatError(RacedayError):
+    """A saved state, session or file that cannot be read back."""
+
+
+class InputFileError(RacedayError):
+    """A user-written input file (route, peloton, track, ...) that does not validate."""

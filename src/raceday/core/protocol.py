@@ -1,0 +1,168 @@
+"""The game protocol shared by every game, with chance made explicit (as in OpenSpiel).
+
+A state says who acts next: a player (0, 1, ...), :data:`CHANCE`, or :data:`TERMINAL`.
+At a chance node it lists every outcome with its exact probability; at a decision node it
+lists the legal actions, each an ``int`` with a unique readable name. Applying an action or
+outcome advances the state in place and returns the events it produced.
+"""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, ClassVar, Self
+
+import numpy as np
+
+from raceday.core.errors import IllegalActionError
+from raceday.core.events import Event
+
+CHANCE = -1
+TERMINAL = -4
+
+Action = int
+
+
+@dataclass(frozen=True)
+class ChanceDraw:
+    """A sampled chance outcome, with optional detail of how it looked (e.g. dice faces).
+
+    The detail never changes what the rules do; it only enriches the event log.
+    """
+
+    outcome: Action
+    detail: Mapping[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The result of a finished game.
+
+    ``ranking`` lists competitors (riders, horses or players, by id) best first; tied
+    competitors share a sub-tuple in ``tied`` if the game allows ties. ``scores`` maps a
+    competitor id to a number where the game has scores; ``winner`` is None for a draw.
+    """
+
+    ranking: tuple[int, ...]
+    winner: int | None
+    scores: Mapping[int, float] = field(default_factory=dict)
+    description: str = ""
+
+
+class State(ABC):
+    """Abstract game state. Subclasses keep all fields JSON-friendly."""
+
+    game_name: ClassVar[str] = "abstract"
+
+    # --- who acts -------------------------------------------------------------------
+    @abstractmethod
+    def current_player(self) -> int:
+        """A player id, :data:`CHANCE` or :data:`TERMINAL`."""
+
+    def is_terminal(self) -> bool:
+        return self.current_player() == TERMINAL
+
+    def is_chance_node(self) -> bool:
+        return self.current_player() == CHANCE
+
+    @property
+    @abstractmethod
+    def num_players(self) -> int:
+        """Number of decision-making players (0 for a pure chance game)."""
+
+    # --- what can happen --------------------------------------------------------------
+    def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
+        """Every chance outcome with its exact probability (only at chance nodes)."""
+        raise IllegalActionError("chance", "this state is not a chance node")
+
+    def legal_actions(self) -> list[Action]:
+        """The legal actions of the player to move (empty at chance and terminal nodes)."""
+        return []
+
+    @abstractmethod
+    def action_to_string(self, action: Action) -> str:
+        """A unique readable name for an action or chance outcome in this state."""
+
+    def string_to_action(self, text: str) -> Action:
+        """The action whose name is ``text`` (case and surrounding space ignored)."""
+        wanted = " ".join(text.split()).lower()
+        if self.is_chance_node():
+            candidates = [a for a, _ in self.chance_outcomes()]
+        else:
+            candidates = self.legal_actions()
+        for action in candidates:
+            if self.action_to_string(action).lower() == wanted:
+                return action
+        raise IllegalActionError(text, "no legal action has that name")
+
+    # --- moving -----------------------------------------------------------------------
+    def apply_action(self, action: Action, detail: Mapping[str, Any] | None = None) -> list[Event]:
+        """Check ``action`` and apply it; return the events it produced."""
+        player = self.current_player()
+        if player == TERMINAL:
+            raise IllegalActionError(action, "the game is over")
+        if player == CHANCE:
+            outcomes = dict(self.chance_outcomes())
+            if outcomes.get(action, 0) <= 0:
+                raise IllegalActionError(action, "not a possible chance outcome here")
+        elif action not in self.legal_actions():
+            raise IllegalActionError(action, "not among the legal actions here")
+        return self._apply(action, detail)
+
+    @abstractmethod
+    def _apply(self, action: Action, detail: Mapping[str, Any] | None) -> list[Event]:
+        """Apply an already checked action."""
+
+    def sample_chance(self, rng: np.random.Generator) -> ChanceDraw:
+        """Draw a chance outcome with the exact probabilities of :meth:`chance_outcomes`."""
+        outcomes = self.chance_outcomes()
+        return ChanceDraw(sample_outcome(outcomes, rng))
+
+    # --- results ----------------------------------------------------------------------
+    @abstractmethod
+    def outcome(self) -> Outcome:
+        """The result; only valid at a terminal state."""
+
+    def returns(self) -> list[float]:
+        """Per-player reward at the end (win 1, loss 0, draw 0.5 by default)."""
+        out = self.outcome()
+        n = self.num_players
+        if out.winner is None:
+            return [0.5] * n
+        return [1.0 if p == out.winner else 0.0 for p in range(n)]
+
+    # --- copies and saving ------------------------------------------------------------
+    @abstractmethod
+    def to_json(self) -> dict[str, Any]:
+        """All fields as JSON values; :meth:`from_json` must give back an equal state."""
+
+    @classmethod
+    @abstractmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Self:
+        """Rebuild a state; raise :class:`SaveFormatError` on anything malformed."""
+
+    def clone(self) -> Self:
+        return type(self).from_json(json.loads(json.dumps(self.to_json())))
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        assert isinstance(other, State)
+        return self.to_json() == other.to_json()
+
+    def __hash__(self) -> int:
+        return hash(json.dumps(self.to_json(), sort_keys=True))
+
+
+def sample_outcome(outcomes: Sequence[tuple[Action, Fraction]], rng: np.random.Generator) -> Action:
+    """Draw one outcome by its probability using a single uniform from ``rng``."""
+    u = float(rng.random())
+    cumulative = 0.0
+    for action, p in outcomes:
+        cumulative += float(p)
+        if u < cumulative:
+            return action
+    return outcomes[-1][0]

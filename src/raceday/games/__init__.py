@@ -1,0 +1,1 @@
+"""The five games; each subpackage registers itself with raceday.core.registry."""

@@ -1,0 +1,396 @@
+"""KEIRIN (Anki Toner, 2006/2012): the reference rules engine.
+
+Positions are squares counted from the derny's starting square (square 0); the finish
+line is at square ``length`` (50 by default: the end of that half of the 100-square
+track). Riders behind square 0 have negative positions. See docs/rules/keirin.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
+from fractions import Fraction
+from functools import cache
+from typing import Any, Self
+
+import numpy as np
+
+from raceday.core.dice import Dist
+from raceday.core.errors import OptionsError, SaveFormatError
+from raceday.core.events import Event
+from raceday.core.protocol import CHANCE, TERMINAL, Action, ChanceDraw, Outcome, State
+from raceday.core.serialize import Fields
+
+MIN_RIDERS = 6
+MAX_RIDERS = 9
+DEFAULT_RIDERS = 9
+DEFAULT_LENGTH = 50
+SPACING = 3  # squares between consecutive riders in the line-up (a rider is 3 squares long)
+SLIPSTREAM = 3  # squares rider 1 gains as the derny pulls off
+DERNY_DICE = 3
+MAX_DERNY = 6 * DERNY_DICE
+MIN_LENGTH = MAX_DERNY + 1  # rider 1 must start before the line whatever the derny throws
+MAX_LENGTH = 1000
+
+PHASE_DERNY = "derny"
+PHASE_RACE = "race"
+PHASE_PHOTO = "photo"
+PHASE_OVER = "over"
+PHASES = (PHASE_DERNY, PHASE_RACE, PHASE_PHOTO, PHASE_OVER)
+
+
+def throw_value(dice: Sequence[int]) -> int:
+    """Squares gained by one throw: 1s and 2s count as 3, the highest die counts, and
+    every six beyond the first adds one square."""
+    if not dice:
+        raise ValueError("a throw needs at least one die")
+    if any(not 1 <= d <= 6 for d in dice):
+        raise ValueError(f"dice must show 1 to 6, got {list(dice)}")
+    sixes = sum(1 for d in dice if d == 6)
+    if sixes:
+        return 6 + sixes - 1
+    return max(max(d, 3) for d in dice)
+
+
+KEIRIN_DIE: Dist[int] = Dist.from_faces([3, 3, 3, 4, 5, 6])
+
+
+@cache
+def throw_distribution(dice: int) -> Dist[int]:
+    """Exact distribution of :func:`throw_value` for ``dice`` fair dice."""
+    if dice < 1:
+        raise ValueError("a throw needs at least one die")
+
+    def add(acc: tuple[int, int], face: int) -> tuple[int, int]:
+        best, sixes = acc
+        return (max(best, face), sixes + (face == 6))
+
+    folded = KEIRIN_DIE.repeat(dice, add, (0, 0))
+    return folded.map(lambda acc: 6 + acc[1] - 1 if acc[1] else acc[0])
+
+
+@cache
+def derny_distribution() -> Dist[int]:
+    """The derny's advance: the sum of three dice."""
+    return Dist.die(6).sum_of(DERNY_DICE)
+
+
+@cache
+def _outcome_table(dice: int) -> tuple[tuple[tuple[int, Fraction], ...], np.ndarray, np.ndarray]:
+    items = tuple(throw_distribution(dice).items())
+    values = np.array([v for v, _ in items])
+    cdf = np.cumsum([float(p) for _, p in items])
+    return items, values, cdf
+
+
+@dataclass(frozen=True)
+class KeirinOptions:
+    """Options that change a KEIRIN race."""
+
+    riders: int = DEFAULT_RIDERS
+    length: int = DEFAULT_LENGTH
+    derny: int | None = None  # a fixed derny advance for "what if" questions
+
+    def __post_init__(self) -> None:
+        for name in ("riders", "length"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise OptionsError(f"{name} must be a whole number, got {value!r}")
+        if not MIN_RIDERS <= self.riders <= MAX_RIDERS:
+            raise OptionsError(
+                f"riders must be {MIN_RIDERS} to {MAX_RIDERS} (drop the highest numbers), "
+                f"got {self.riders}"
+            )
+        if not MIN_LENGTH <= self.length <= MAX_LENGTH:
+            raise OptionsError(
+                f"length must be {MIN_LENGTH} to {MAX_LENGTH} squares so that rider 1 starts "
+                f"before the line whatever the derny throws, got {self.length}"
+            )
+        if self.derny is not None and (
+            not isinstance(self.derny, int) or not DERNY_DICE <= self.derny <= MAX_DERNY
+        ):
+            raise OptionsError(f"derny must be {DERNY_DICE} to {MAX_DERNY}, got {self.derny!r}")
+
+    @classmethod
+    def from_mapping(cls, options: Mapping[str, Any]) -> KeirinOptions:
+        unknown = set(options) - {"riders", "length", "derny"}
+        if unknown:
+            raise OptionsError(f"unknown KEIRIN option(s): {', '.join(sorted(unknown))}")
+        return cls(**dict(options))
+
+    def max_turns(self) -> int:
+        """No rider needs more turns than this to cross (every throw gains at least 3)."""
+        furthest_back = DERNY_DICE - SPACING * self.riders
+        return -(-(self.length - furthest_back) // 3)
+
+    def max_steps(self, photo_allowance: int = 1000) -> int:
+        return 1 + self.riders * self.max_turns() + photo_allowance
+
+
+def starting_positions(derny: int, riders: int) -> list[int]:
+    """Line-up behind the derny, then rider 1 takes the derny's square."""
+    positions = [derny - SPACING * r for r in range(1, riders + 1)]
+    positions[0] += SLIPSTREAM
+    return positions
+
+
+class KeirinState(State):
+    """A KEIRIN race. All decisions are chance: every node is CHANCE until the end."""
+
+    game_name = "keirin"
+
+    def __init__(self, options: KeirinOptions | None = None) -> None:
+        self.options = options or KeirinOptions()
+        self.phase = PHASE_DERNY
+        self.derny: int | None = None
+        self.turn = 0
+        self.positions: list[int] = []
+        self.turn_start: list[int] = []
+        self.ranked: list[int] = []
+        self.to_throw: list[int] = []
+        self.photo_groups: list[list[int]] = []
+        self.photo_throws: dict[int, int] = {}
+
+    # --- protocol -----------------------------------------------------------------------
+    @property
+    def num_players(self) -> int:
+        return 0
+
+    def current_player(self) -> int:
+        return TERMINAL if self.phase == PHASE_OVER else CHANCE
+
+    @property
+    def thrower(self) -> int | None:
+        """The rider whose throw is next (None at the derny roll or the end)."""
+        return self.to_throw[0] if self.phase in (PHASE_RACE, PHASE_PHOTO) else None
+
+    def active_riders(self) -> list[int]:
+        ranked = set(self.ranked)
+        return [r for r in range(1, self.options.riders + 1) if r not in ranked]
+
+    def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
+        if self.phase == PHASE_DERNY:
+            if self.options.derny is not None:
+                return [(self.options.derny, Fraction(1))]
+            return derny_distribution().items()
+        if self.phase in (PHASE_RACE, PHASE_PHOTO):
+            return list(_outcome_table(self.to_throw[0])[0])
+        return super().chance_outcomes()
+
+    def sample_chance(self, rng: np.random.Generator) -> ChanceDraw:
+        if self.phase == PHASE_DERNY:
+            if self.options.derny is not None:
+                return ChanceDraw(self.options.derny)
+            dice = [int(d) for d in rng.integers(1, 7, size=DERNY_DICE)]
+            return ChanceDraw(sum(dice), {"dice": dice})
+        rider = self.to_throw[0]
+        dice = [int(d) for d in rng.integers(1, 7, size=rider)]
+        return ChanceDraw(throw_value(dice), {"dice": dice})
+
+    def action_to_string(self, action: Action) -> str:
+        if self.phase == PHASE_DERNY:
+            return f"derny {action}"
+        if self.phase == PHASE_RACE:
+            return f"rider {self.to_throw[0]} +{action}"
+        if self.phase == PHASE_PHOTO:
+            return f"rider {self.to_throw[0]} photo-finish +{action}"
+        return f"action {action}"
+
+    def _apply(self, action: Action, detail: Mapping[str, Any] | None) -> list[Event]:
+        dice = list(detail["dice"]) if detail and "dice" in detail else None
+        if self.phase == PHASE_DERNY:
+            return self._start(action, dice)
+        rider = self.to_throw.pop(0)
+        if self.phase == PHASE_RACE:
+            before = self.positions[rider - 1]
+            self.positions[rider - 1] = before + action
+            events = [
+                Event(
+                    "throw",
+                    {"turn": self.turn, "rider": rider, "dice": dice, "advance": action,
+                     "from": before, "to": before + action},
+                )
+            ]
+            if not self.to_throw:
+                events.extend(self._end_turn())
+            return events
+        # photo-finish throw
+        self.photo_throws[rider] = action
+        events = [
+            Event(
+                "photo_throw",
+                {"turn": self.turn, "rider": rider, "dice": dice, "advance": action},
+            )
+        ]
+        if not self.to_throw:
+            events.extend(self._settle_photo())
+        return events
+
+    # --- transitions --------------------------------------------------------------------
+    def _start(self, derny: int, dice: list[int] | None) -> list[Event]:
+        self.derny = derny
+        self.positions = starting_positions(derny, self.options.riders)
+        lineup = [derny - SPACING * r for r in range(1, self.options.riders + 1)]
+        self.phase = PHASE_RACE
+        self.turn = 1
+        self.to_throw = self.active_riders()
+        self.turn_start = list(self.positions)
+        return [
+            Event("derny", {"roll": derny, "dice": dice}),
+            Event("lineup", {"positions": lineup, "finish": self.options.length}),
+            Event("slipstream", {"rider": 1, "from": lineup[0], "to": self.positions[0]}),
+        ]
+
+    def _end_turn(self) -> list[Event]:
+        events: list[Event] = []
+        active = self.active_riders()
+        for rider in active:
+            passed = [
+                other
+                for other in active
+                if other != rider
+                and self.turn_start[rider - 1] < self.turn_start[other - 1]
+                and self.positions[rider - 1] > self.positions[other - 1]
+            ]
+            if passed:
+                events.append(
+                    Event("overtake", {"turn": self.turn, "rider": rider, "passed": passed})
+                )
+        front = max(self.positions[r - 1] for r in active)
+        leaders = [r for r in active if self.positions[r - 1] == front]
+        events.append(
+            Event(
+                "turn",
+                {"turn": self.turn, "positions": list(self.positions), "leaders": leaders,
+                 "active": active},
+            )
+        )
+        line = self.options.length
+        crossers = [r for r in active if self.positions[r - 1] >= line]
+        if crossers:
+            by_distance: dict[int, list[int]] = {}
+            for r in crossers:
+                by_distance.setdefault(self.positions[r - 1] - line, []).append(r)
+            groups = [sorted(by_distance[d]) for d in sorted(by_distance, reverse=True)]
+            events.append(
+                Event(
+                    "cross",
+                    {"turn": self.turn, "riders": [r for g in groups for r in g],
+                     "past": [self.positions[r - 1] - line for g in groups for r in g]},
+                )
+            )
+            self.photo_groups = groups
+        events.extend(self._resolve_groups())
+        return events
+
+    def _resolve_groups(self) -> list[Event]:
+        """Rank clear crossers; start a photo-finish at the first tie; else go on."""
+        events: list[Event] = []
+        while self.photo_groups and len(self.photo_groups[0]) == 1:
+            rider = self.photo_groups.pop(0)[0]
+            self.ranked.append(rider)
+            events.append(Event("place", {"place": len(self.ranked), "rider": rider,
+                                          "turn": self.turn}))
+        if self.photo_groups:
+            tied = self.photo_groups[0]
+            self.phase = PHASE_PHOTO
+            self.to_throw = list(tied)
+            self.photo_throws = {}
+            events.append(Event("photo_finish", {"turn": self.turn, "riders": list(tied),
+                                                 "for_place": len(self.ranked) + 1}))
+            return events
+        if len(self.ranked) == self.options.riders:
+            self.phase = PHASE_OVER
+            self.to_throw = []
+            events.append(Event("result", {"ranking": list(self.ranked), "turns": self.turn}))
+            return events
+        if self.phase == PHASE_PHOTO or self.to_throw == []:
+            self.phase = PHASE_RACE
+            if not self.to_throw:
+                self.turn += 1
+                self.to_throw = self.active_riders()
+                self.turn_start = list(self.positions)
+        return events
+
+    def _settle_photo(self) -> list[Event]:
+        tied = self.photo_groups.pop(0)
+        by_throw: dict[int, list[int]] = {}
+        for r in tied:
+            by_throw.setdefault(self.photo_throws[r], []).append(r)
+        split = [sorted(by_throw[v]) for v in sorted(by_throw, reverse=True)]
+        self.photo_groups[:0] = split
+        self.photo_throws = {}
+        return self._resolve_groups()
+
+    # --- results ------------------------------------------------------------------------
+    def outcome(self) -> Outcome:
+        if self.phase != PHASE_OVER:
+            raise ValueError("the race is not over")
+        return Outcome(
+            ranking=tuple(self.ranked),
+            winner=self.ranked[0],
+            scores={r: float(i + 1) for i, r in enumerate(self.ranked)},
+            description=f"rider {self.ranked[0]} wins",
+        )
+
+    def returns(self) -> list[float]:
+        return []
+
+    # --- saving -------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "options": asdict(self.options),
+            "phase": self.phase,
+            "derny": self.derny,
+            "turn": self.turn,
+            "positions": list(self.positions),
+            "turn_start": list(self.turn_start),
+            "ranked": list(self.ranked),
+            "to_throw": list(self.to_throw),
+            "photo_groups": [list(g) for g in self.photo_groups],
+            "photo_throws": [[r, v] for r, v in sorted(self.photo_throws.items())],
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Self:
+        f = Fields(data, "KEIRIN state")
+        try:
+            options = KeirinOptions.from_mapping(f.get("options", dict))
+        except (OptionsError, TypeError) as exc:
+            raise SaveFormatError(f"KEIRIN state: bad options: {exc}") from None
+        state = cls(options)
+        phase = f.get("phase", str)
+        if phase not in PHASES:
+            raise SaveFormatError(f"KEIRIN state: unknown phase {phase!r}")
+        state.phase = phase
+        derny = data.get("derny")
+        if derny is not None and not isinstance(derny, int):
+            raise SaveFormatError("KEIRIN state: derny must be a number or null")
+        state.derny = derny
+        state.turn = f.get("turn", int)
+        state.positions = f.int_list("positions")
+        state.turn_start = f.int_list("turn_start")
+        state.ranked = f.int_list("ranked")
+        state.to_throw = f.int_list("to_throw")
+        groups = f.get("photo_groups", list)
+        throws = f.get("photo_throws", list)
+        try:
+            state.photo_groups = [[int(r) for r in g] for g in groups]
+            state.photo_throws = {int(r): int(v) for r, v in throws}
+        except (TypeError, ValueError):
+            raise SaveFormatError("KEIRIN state: malformed photo-finish fields") from None
+        riders = options.riders
+        if phase != PHASE_DERNY and len(state.positions) != riders:
+            raise SaveFormatError(f"KEIRIN state: expected {riders} positions")
+        if any(not 1 <= r <= riders for r in state.ranked + state.to_throw):
+            raise SaveFormatError("KEIRIN state: rider number out of range")
+        if phase in (PHASE_RACE, PHASE_PHOTO) and not state.to_throw:
+            raise SaveFormatError("KEIRIN state: no rider left to throw in a running race")
+        return state
+
+
+def new_race(options: Mapping[str, Any] | KeirinOptions | None = None) -> KeirinState:
+    """A fresh race (before the derny's roll)."""
+    if options is None or isinstance(options, Mapping):
+        return KeirinState(KeirinOptions.from_mapping(options or {}))
+    return KeirinState(options)

@@ -1,0 +1,1 @@
+"""SQLite persistence: sessions, bankrolls, standings and replays."""
