@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from raceday.core.errors import SaveFormatError
+from raceday.core.errors import OptionsError, SaveFormatError
 from raceday.core.protocol import State
 
 FORMAT_VERSION = 1
@@ -33,7 +33,10 @@ def loads_state(text: str) -> State:
         raise SaveFormatError("saved state must be an object with game, version and state")
     if doc["version"] != FORMAT_VERSION:
         raise SaveFormatError(f"saved state has format version {doc['version']!r}; expected 1")
-    spec = get_game(str(doc["game"]))
+    try:
+        spec = get_game(str(doc["game"]))
+    except OptionsError as exc:
+        raise SaveFormatError(f"saved state: {exc}") from None
     return spec.state_from_json(doc["state"])
 
 
