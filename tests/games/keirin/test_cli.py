@@ -1,0 +1,76 @@
+"""The `raceday keirin` commands, driven through the real entry point."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+from raceday.cli.main import app
+
+runner = CliRunner()
+
+
+def test_root_help_lists_the_games() -> None:
+    result = runner.invoke(app, ["--help"])
+    assert result.exit_code == 0 and "keirin" in result.output
+
+
+def test_keirin_help_lists_its_commands() -> None:
+    result = runner.invoke(app, ["keirin", "--help"])
+    assert result.exit_code == 0
+    assert "watch" in result.output and "simulate" in result.output
+
+
+def test_watch_shows_turns_and_a_full_ranking() -> None:
+    result = runner.invoke(app, ["keirin", "watch", "--seed", "7", "--delay", "0"])
+    assert result.exit_code == 0, result.output
+    assert "Turn 1" in result.output and "derny throws" in result.output
+    winner_line = [ln for ln in result.output.splitlines() if ln.startswith("Rider ")][-1]
+    assert winner_line.endswith("wins.")
+    for rider in range(1, 10):
+        assert f"R{rider}" in result.output
+
+
+def test_watch_is_reproducible_with_a_seed() -> None:
+    a = runner.invoke(app, ["keirin", "watch", "--seed", "99", "--delay", "0", "-r", "6"])
+    b = runner.invoke(app, ["keirin", "watch", "--seed", "99", "--delay", "0", "-r", "6"])
+    assert a.output == b.output and "R7" not in a.output
+
+
+def test_simulate_json_has_the_documented_keys() -> None:
+    result = runner.invoke(
+        app, ["keirin", "simulate", "-n", "300", "--seed", "1", "--riders", "7", "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert {"game", "n", "riders", "length", "win", "win_ci95", "mean_turns"} <= set(data)
+    assert data["game"] == "keirin" and data["n"] == 300 and data["riders"] == 7
+    assert set(data["win"]) == {str(r) for r in range(1, 8)}
+    assert sum(data["win"].values()) == pytest.approx(1.0)
+    for r, (lo, hi) in data["win_ci95"].items():
+        assert lo <= data["win"][r] <= hi
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["keirin", "watch", "--riders", "5"],
+        ["keirin", "watch", "--riders", "10"],
+        ["keirin", "watch", "--length", "12"],
+        ["keirin", "simulate", "-n", "0"],
+        ["keirin", "watch", "--delay", "-1"],
+        ["keirin", "watch", "--derny", "40"],
+        ["keirin", "watch", "--riders", "many"],
+    ],
+)
+def test_bad_options_exit_2_with_one_line_and_no_traceback(args: list[str]) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "raceday", *args], capture_output=True, text=True, timeout=60
+    )
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr + proc.stdout
+    assert proc.stderr.strip(), "an error message is printed"
