@@ -78,10 +78,12 @@ def watch(
     state = KeirinState(options)
     console.print(Rule(f"KEIRIN — {riders} riders, finish {length} squares from the derny's start"))
     turn_events: list[Event] = []
+    crossed_in: dict[int, int] = {}
 
     def show(s: State, events: list[Event]) -> None:
         assert isinstance(s, KeirinState)
         turn_events.extend(events)
+        crossed_in.update((e["rider"], e["turn"]) for e in events if e.kind == "place")
         boundary = any(e.kind in ("turn", "slipstream", "result") for e in events)
         if not boundary:
             return
@@ -101,10 +103,11 @@ def watch(
         for text in commentary(turn_events):
             console.print(f"  {text}")
     console.print(Rule("Result"))
-    table = Table("place", "rider", "squares past the line")
+    table = Table("place", "rider", "crossed in turn", "squares past the line")
     line = options.length
     for place, rider in enumerate(state.ranked, start=1):
-        table.add_row(str(place), f"R{rider}", str(state.positions[rider - 1] - line))
+        past = str(state.positions[rider - 1] - line)
+        table.add_row(str(place), f"R{rider}", str(crossed_in[rider]), past)
     console.print(table)
     console.print(f"[bold]Rider {state.ranked[0]} wins.[/]")
 
