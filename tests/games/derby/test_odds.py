@@ -245,11 +245,14 @@ def test_simplified_board_uses_easy_numbers_not_above_the_standard_board() -> No
 def test_first_out_bonus_multiplies_win_odds_by_one_and_a_half_per_race() -> None:
     odds = exact_odds(0)
     base = make_board(odds, parse_margin("0.1"))
-    once = make_board(odds, parse_margin("0.1"), first_out_counts={2: 1})
-    twice = make_board(odds, parse_margin("0.1"), first_out_counts={2: 2})
-    assert once.win[2] == round_tenths(Fraction(base.win[2] * 3, 2))
-    assert twice.win[2] == round_tenths(Fraction(base.win[2] * 9, 4))
+    assert base.win[4] == 59  # the d10 at 5.9 (0.9 / 0.1532...)
+    once = make_board(odds, parse_margin("0.1"), first_out_counts={4: 1})
+    twice = make_board(odds, parse_margin("0.1"), first_out_counts={4: 2})
+    assert once.win[4] == 89  # 5.9 x 1.5 = 8.85 -> 8.9
+    assert twice.win[4] == 133  # 5.9 x 2.25 = 13.275 -> 13.3
     assert once.win[6] == base.win[6] and once.quinella == base.quinella
+    simple = make_board(odds, parse_margin("0.1"), simple=True, first_out_counts={4: 1})
+    assert simple.win[4] == 80  # 8.9 snapped down to the easy 8
 
 
 def test_margin_validation() -> None:

@@ -232,7 +232,7 @@ def make_board(
     for h in POSTS:
         base = max(MIN_ODDS_TENTHS, round_tenths((1 - margin) / odds.win[h]))
         if counts.get(h):
-            base = round_tenths(Fraction(base) * FIRST_OUT_FACTOR ** counts[h])
+            base = floor(base * FIRST_OUT_FACTOR ** counts[h] + Fraction(1, 2))
         win[h] = simplify_tenths(base) if simple else base
     quinella = {pr: board_tenths(odds.quinella[pr], margin, simple) for pr in ALL_PAIRS}
     return OddsBoard(win, quinella, counts)

@@ -216,9 +216,12 @@ class DerbyRaceState(State):
         events = [
             Event(
                 "roll",
-                {"round": self.round, "rolloff": self.in_rolloff, "horse": horse_name(post),
+                {"round": self.round, "rolloff": self.in_rolloff, "for_place": self.group_place,
+                 "horse": horse_name(post),
                  "post": post, "value": value, "fall": value is None,
-                 "to_drop": [horse_name(p) for p in candidate if p is not None]},
+                 "to_drop": [horse_name(p) for p in candidate if p is not None],
+                 "ties": [horse_name(p) for p, v in sorted(shown.items())
+                          if value is not None and v == value and p != post]},
             )
         ]
         if not self.to_roll:
@@ -236,7 +239,7 @@ class DerbyRaceState(State):
             self.rerolls += 1
             events.append(
                 Event("reroll", {"round": self.round, "rolloff": self.in_rolloff,
-                                 "rolls": rolls})
+                                 "for_place": self.group_place, "rolls": rolls})
             )
             self.to_roll = list(self.group)
             return events
@@ -247,7 +250,8 @@ class DerbyRaceState(State):
         events.append(
             Event(
                 "round",
-                {"round": self.round, "rolloff": self.in_rolloff, "kind": result.kind,
+                {"round": self.round, "rolloff": self.in_rolloff, "for_place": self.group_place,
+                 "kind": result.kind,
                  "rolls": rolls, "out": [horse_name(p) for p in result.out],
                  "leader": None if result.leader is None else horse_name(result.leader)},
             )
