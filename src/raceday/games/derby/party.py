@@ -17,7 +17,7 @@ import numpy as np
 from rich.console import Console
 from rich.table import Table
 
-from raceday.core.errors import IllegalActionError, OptionsError, RacedayError
+from raceday.core.errors import OptionsError, RacedayError
 from raceday.games.derby.agents import computer_bets, computer_bid
 from raceday.games.derby.odds import format_odds
 from raceday.games.derby.render import board_tables, event_lines
@@ -43,6 +43,10 @@ BET_HELP = (
     "'borrow' for a loan (if allowed), 'board' to see the odds, 'tickets' to list yours, "
     "'done' (or an empty line) to finish."
 )
+
+
+class EntryError(RacedayError):
+    """Numbers typed by the host that do not fit the dice being rolled."""
 
 
 class EndOfInput(Exception):
@@ -112,17 +116,16 @@ def parse_host_round(text: str, rolling: list[int]) -> list[int | None]:
     words = text.replace(",", " ").split()
     names = " ".join(horse_name(p) for p in rolling)
     if len(words) != len(rolling):
-        raise IllegalActionError(
-            text, f"type {len(rolling)} numbers, one for each of {names} (F for a fall)"
-        )
+        raise EntryError(f"type {len(rolling)} numbers, one for each of {names} (F for a fall)")
     values: list[int | None] = []
     for word, post in zip(words, rolling, strict=True):
         if word.lower() in ("f", "x", "fall"):
             values.append(None)
             continue
         if not word.isdigit() or not 1 <= int(word) <= faces_of(post):
-            raise IllegalActionError(
-                word, f"the {horse_name(post)} shows 1 to {faces_of(post)} (or F for a fall)"
+            raise EntryError(
+                f"{word!r} is not on the {horse_name(post)}: it shows 1 to {faces_of(post)} "
+                "(or F for a fall)"
             )
         values.append(int(word))
     return values
