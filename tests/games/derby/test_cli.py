@@ -208,3 +208,23 @@ def test_stale_save_cannot_settle_twice(tmp_path: Path) -> None:
     party = Party(Session.from_json(doc), store, "x", Terminal(console), rev)
     with pytest.raises(SaveFormatError, match="changed since"):
         party.save()
+
+
+def test_names_prompt_refuses_bad_rosters_and_borrowing_works_at_the_prompt(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "b.sqlite"
+    lines = ["Aki,aki", "Aki", "0", "0", "0", "0", "0", "0", "borrow", "win 6 15000", "borrow",
+             ""]
+    result = runner.invoke(
+        app, party_args(db, "--save", "b", "--seed", "2", "--borrowing", "--owner-award", "net",
+                        "--delay", "0"),
+        input="\n".join(lines) + "\n",
+    )
+    assert result.exit_code == 0, result.output
+    assert "player names must be different" in result.output
+    assert "Aki borrows 10000 and will repay 15000" in result.output
+    assert "the limit is 1" in result.output
+    doc, _ = SessionStore(db).load(GAME, "b")
+    aki = Session.from_json(doc).players[0]
+    assert aki.debt == 15_000 and aki.loans == 1

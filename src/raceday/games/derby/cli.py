@@ -206,14 +206,6 @@ def party(
         if store.exists(GAME, name):
             raise SaveFormatError(f"a session named {name!r} already exists; resume it with "
                                   f"--resume {name} or choose another --save name")
-        if players is None:
-            try:
-                players = term.ask("Player names, separated by commas:")
-            except EndOfInput:
-                return
-        humans = [n.strip() for n in players.split(",") if n.strip()]
-        roster = [(n, "human") for n in humans]
-        roster += [(f"Computer {k + 1}", ("cautious", "bold")[k % 2]) for k in range(computers)]
         config = SessionConfig(
             races=races, start_money=start_money, prize_first=prize_first,
             prize_second=prize_second, win_limit=win_limit, quinella_limit=quinella_limit,
@@ -223,10 +215,26 @@ def party(
             fall_rate=fall_rate,  # type: ignore[arg-type]
             host=host, seed=seed if seed is not None else int(time.time()),
         )
-        session = Session.new(config, roster)
+        computer_seats = [(f"Computer {k + 1}", ("cautious", "bold")[k % 2])
+                          for k in range(computers)]
+        if players is not None:
+            session = Session.new(config, [*_roster(players), *computer_seats])
+        else:
+            while True:
+                try:
+                    answer = term.ask("Player names, separated by commas:")
+                except EndOfInput:
+                    return
+                try:
+                    session = Session.new(config, [*_roster(answer), *computer_seats])
+                except OptionsError as exc:
+                    term.refuse(str(exc))
+                    continue
+                break
         revision = None
-        term.say(f"New Dice Derby party {name!r}: {len(roster)} players, {races} races.")
-        if len(roster) < len(POSTS):
+        count = len(session.players)
+        term.say(f"New Dice Derby party {name!r}: {count} players, {races} races.")
+        if count < len(POSTS):
             term.say("Fewer than six players: dice nobody buys are run by the house.")
     game = Party(session, store, name, term, revision)
     try:
@@ -236,3 +244,7 @@ def party(
                  f"continue with: raceday derby party --resume {name}")
 
 
+
+
+def _roster(names: str) -> list[tuple[str, str]]:
+    return [(n.strip(), "human") for n in names.split(",") if n.strip()]
