@@ -25,9 +25,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Self
 
+import numpy as np
+
 from raceday.core.errors import IllegalActionError, OptionsError, SaveFormatError
 from raceday.core.events import Event
-from raceday.core.protocol import CHANCE, TERMINAL, Action, Outcome, State
+from raceday.core.protocol import CHANCE, TERMINAL, Action, ChanceDraw, Outcome, State
 from raceday.core.serialize import Fields
 
 FACES: tuple[int, ...] = (4, 6, 8, 10, 12, 20)
@@ -187,6 +189,17 @@ class DerbyRaceState(State):
         out: list[tuple[Action, Fraction]] = [(FALL, f)] if f > 0 else []
         out.extend((v, face) for v in range(1, n + 1))
         return out
+
+    def sample_chance(self, rng: np.random.Generator) -> ChanceDraw:
+        """One roll from a single uniform: a fall with the fall rate, else a fair face."""
+        if not self.to_roll:
+            return super().sample_chance(rng)
+        n = faces_of(self.to_roll[0])
+        u = float(rng.random())
+        f = float(self.options.fall_rate)
+        if u < f:
+            return ChanceDraw(FALL)
+        return ChanceDraw(1 + min(n - 1, int((u - f) / (1 - f) * n)))
 
     def action_to_string(self, action: Action) -> str:
         name = horse_name(self.to_roll[0]) if self.to_roll else "race"
