@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cache
 from typing import Any, Self
 
 import numpy as np
@@ -143,6 +144,13 @@ def resolve_round(group: Sequence[int], rolls: Mapping[int, int | None]) -> Roun
     return RoundResult("falls", fallen)
 
 
+@cache
+def _roll_outcomes(faces: int, rate: Fraction) -> tuple[tuple[Action, Fraction], ...]:
+    face = (1 - rate) / faces
+    fall: tuple[tuple[Action, Fraction], ...] = ((FALL, rate),) if rate > 0 else ()
+    return fall + tuple((v, face) for v in range(1, faces + 1))
+
+
 # --- the race as a protocol state ----------------------------------------------------------
 
 
@@ -183,12 +191,7 @@ class DerbyRaceState(State):
     def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
         if not self.to_roll:
             return super().chance_outcomes()
-        n = faces_of(self.to_roll[0])
-        f = self.options.fall_rate
-        face = (1 - f) / n
-        out: list[tuple[Action, Fraction]] = [(FALL, f)] if f > 0 else []
-        out.extend((v, face) for v in range(1, n + 1))
-        return out
+        return list(_roll_outcomes(faces_of(self.to_roll[0]), self.options.fall_rate))
 
     def sample_chance(self, rng: np.random.Generator) -> ChanceDraw:
         """One roll from a single uniform: a fall with the fall rate, else a fair face."""
