@@ -245,3 +245,44 @@ def test_computer_players_bid_within_means_and_bet_within_limits() -> None:
     assert s.players[1].money < s.players[0].money  # the bold player stakes more
     s.players[0].money = 0
     assert computer_bets(s, 0) == []
+
+
+def test_all_computer_sessions_keep_the_books_straight(tmp_path: object) -> None:
+    import io
+    from pathlib import Path
+
+    from rich.console import Console
+
+    from raceday.games.derby.party import GAME, Party, Terminal
+    from raceday.store.sessions import SessionStore
+
+    assert isinstance(tmp_path, Path)
+    store = SessionStore(tmp_path / "auto.sqlite")
+    variants = [
+        {"seed": 1},
+        {"seed": 2, "fall_rate": "0.1", "simple_odds": True, "first_out_bonus": True},
+        {"seed": 3, "races": 6, "owner_award": "net", "margin": "0.2"},
+    ]
+    for k, options in enumerate(variants):
+        config = SessionConfig(**options)  # type: ignore[arg-type]
+        roster = [(f"C{i}", ("cautious", "bold")[i % 2]) for i in range(7)]
+        session = Session.new(config, roster)
+        out = Console(file=io.StringIO(), width=100)
+        Party(session, store, f"auto{k}", Terminal(out)).run()
+        saved, _ = store.load(GAME, f"auto{k}")
+        done = Session.from_json(saved)
+        assert done.phase == PHASE_FINISHED and len(done.history) == config.races
+        assert sorted(p.horse for p in done.players if p.horse) == [1, 2, 3, 4, 5, 6]
+        for i, p in enumerate(done.players):
+            assert p.money >= 0
+            stakes = sum(t.stake for r in done.history for t in r.tickets if t.player == i)
+            paid = sum(x.amount for r in done.history for x in r.payouts if x.player == i)
+            assert p.money == config.start_money - p.price - stakes + paid
+            for r in done.history:
+                mine = [t for t in r.tickets if t.player == i]
+                assert sum(t.kind == "win" for t in mine) <= config.win_limit
+                assert sum(t.kind == "quinella" for t in mine) <= config.quinella_limit
+        # prizes: each race pays exactly one 1st and one 2nd prize (every die is owned)
+        prizes = sum(p.prize for p in done.players)
+        assert prizes == config.races * (config.prize_first + config.prize_second)
+        assert "Owners' award" in out.file.getvalue()  # type: ignore[attr-defined]

@@ -8,7 +8,7 @@ in tenths so a payout ``stake * tenths // 10`` is exact for such stakes.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 from fractions import Fraction
 from typing import Any
 
@@ -20,7 +20,6 @@ from raceday.games.derby.odds import (
     OddsBoard,
     Pair,
     exact_odds,
-    format_odds,
     make_board,
     pair_name,
     parse_margin,
@@ -493,17 +492,3 @@ class Session:
 def _ticket(t: Mapping[str, Any]) -> Ticket:
     return Ticket(int(t["player"]), str(t["kind"]), tuple(int(h) for h in t["horses"]),
                   int(t["stake"]), int(t["odds"]))
-
-
-def describe_board(board: OddsBoard) -> list[str]:
-    """Plain lines of an odds board (for logs and tests)."""
-    lines = ["win: " + "  ".join(f"{h} {horse_name(h)} {format_odds(board.win[h])}"
-                                 for h in POSTS)]
-    lines.append("quinella: " + "  ".join(f"{a}-{b} {format_odds(o)}"
-                                          for (a, b), o in sorted(board.quinella.items())))
-    return lines
-
-
-def with_overrides(config: SessionConfig, **changes: Any) -> SessionConfig:
-    """A copy of ``config`` with some settings changed (validated again)."""
-    return replace(config, **changes)
