@@ -180,14 +180,16 @@ def test_host_mode_takes_the_tables_dice_refuses_bad_numbers_and_resumes(
     session = Session.from_json(doc)
     aki = session.players[0]
     assert aki.horse == 1 and aki.money == 10_000 - 5000 - 1000
-    # resume: the host enters the race again from the start; the ticket is kept
+    # resume: the race continues at the roll-off the host had reached; the ticket is kept
     again = runner.invoke(app, party_args(db, "--resume", "table", "--delay", "0"),
-                          input="\n".join([*furlongs[2:], "3 2"]) + "\n")
+                          input="9 9\n")
     assert again.exit_code == 0, again.output
+    assert "continues from round 5" in again.output
+    assert "→ The d20 drops out." in again.output  # level on 9: the die with more faces drops
     doc, _ = store.load(GAME, "table")
     session = Session.from_json(doc)
     record = session.history[0]
-    assert (record.first, record.second) == (1, 5)  # the d12 beats the d20 3-2 in the roll-off
+    assert (record.first, record.second) == (1, 5)  # the d12 wins the roll-off for 2nd
     aki = session.players[0]
     win_odds = record.tickets[0].odds
     assert aki.money == 10_000 - 5000 - 1000 + 1000 * win_odds // 10 + 2000

@@ -233,7 +233,10 @@ class Party:
                     self.term.say(f"{p.name} ({p.kind}) buys {t.label()} for {t.stake} "
                                   f"at {format_odds(t.odds)}.")
                 continue
-            self.term.say(f"\n{p.name}: {BET_HELP}")
+            if s.history:
+                self.term.say(f"\n{p.name}, your tickets for race {s.race} ('help' for help).")
+            else:
+                self.term.say(f"\n{p.name}: {BET_HELP}")
             while True:
                 answer = self.term.ask(f"{p.name} (holds {p.money}) — ticket:")
                 word = answer.lower()
@@ -264,13 +267,21 @@ class Party:
 
     def race(self) -> None:
         s = self.session
-        state = DerbyRaceState(DerbyOptions(s.config.fall_rate))
-        self.term.say(f"\n[bold]Race {s.race}: they're off![/]")
+        if s.live_race is not None and s.config.host:
+            state = DerbyRaceState.from_json(s.live_race)
+            self.term.say(f"\n[bold]Race {s.race} continues[/] from round {state.round}: "
+                          f"{', '.join(horse_name(p) for p in state.group)} still rolling.")
+        else:
+            state = DerbyRaceState(DerbyOptions(s.config.fall_rate))
+            self.term.say(f"\n[bold]Race {s.race}: they're off![/]")
         to_drop: list[str] = []
         rng = self._rng(s.race)
         while not state.is_terminal():
             if s.config.host:
                 events = self._host_round(state)
+                if not state.is_terminal():  # the table's dice so far are kept
+                    s.live_race = state.to_json()
+                    self.save()
             else:
                 draw = state.sample_chance(rng)
                 events = state.apply_action(draw.outcome, draw.detail)

@@ -210,6 +210,7 @@ class Session:
     tickets: list[Ticket] = field(default_factory=list)
     first_out_counts: dict[int, int] = field(default_factory=dict)
     history: list[RaceRecord] = field(default_factory=list)
+    live_race: dict[str, Any] | None = None  # a host-entered race in progress (saved state)
 
     # --- set-up -------------------------------------------------------------------------
     @classmethod
@@ -392,6 +393,7 @@ class Session:
                             tuple(payouts), tuple(self.tickets))
         self.history.append(record)
         self.tickets = []
+        self.live_race = None
         if self.race >= self.config.races:
             self.phase = PHASE_FINISHED
         else:
@@ -442,6 +444,7 @@ class Session:
             "tickets": [t.to_json() for t in self.tickets],
             "first_out_counts": [[h, c] for h, c in sorted(self.first_out_counts.items())],
             "history": [r.to_json() for r in self.history],
+            "live_race": self.live_race,
         }
 
     @classmethod
@@ -481,7 +484,11 @@ class Session:
         phase = f.get("phase", str)
         if phase not in PHASES:
             raise SaveFormatError(f"Dice Derby session: unknown phase {phase!r}")
-        session = cls(config, players, phase, f.get("race", int), lots, tickets, counts, history)
+        live = data.get("live_race")
+        if live is not None and not isinstance(live, dict):
+            raise SaveFormatError("Dice Derby session: malformed race in progress")
+        session = cls(config, players, phase, f.get("race", int), lots, tickets, counts, history,
+                      live)
         if any(p.kind not in KINDS for p in players) or not players:
             raise SaveFormatError("Dice Derby session: bad player list")
         if any(t.player not in range(len(players)) for t in tickets):
