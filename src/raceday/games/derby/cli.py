@@ -166,8 +166,12 @@ def party(
         help="Name to save the new session under (default party-1, party-2, ...).")] = None,
     db: Annotated[Path | None, typer.Option(
         help="SQLite file for saved sessions (default: the user data directory).")] = None,
-    seed: SeedOpt = None,
-    fall_rate: FallOpt = "0",
+    seed: Annotated[int | None, typer.Option(
+        "--seed", "-s", help="Seed for the computer's dice and auction draws (kept with the "
+        "session, so a resumed race rolls the same).")] = None,
+    fall_rate: Annotated[str, typer.Option(
+        "--fall-rate", help="Chance that any single roll is a fall (0 = none, at most 0.5); "
+        "with --host it only sets the odds, the host enters real falls.")] = "0",
     margin: MarginOpt = "0.1",
     simple_odds: SimpleOpt = False,
     first_out_bonus: Annotated[bool, typer.Option(
