@@ -1,0 +1,254 @@
+"""`raceday derby …` commands: odds, simulate, race and party."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Annotated
+
+import numpy as np
+import typer
+from rich.rule import Rule
+from rich.table import Table
+
+from raceday.cli.common import (
+    PROGRESS_THRESHOLD,
+    console,
+    default_delay,
+    pause,
+    print_json,
+    progress_bar,
+)
+from raceday.core.errors import OptionsError, SaveFormatError
+from raceday.games.derby.fast import simulate_odds
+from raceday.games.derby.odds import exact_odds, format_odds, make_board, pair_name, parse_margin
+from raceday.games.derby.party import GAME, EndOfInput, Party, Terminal, new_party_name
+from raceday.games.derby.render import event_lines
+from raceday.games.derby.rules import POSTS, DerbyOptions, DerbyRaceState, horse_name
+from raceday.games.derby.session import Session, SessionConfig
+from raceday.store.sessions import SessionStore
+
+HELP = "Dice Derby (domi): six dice race five furlongs; bid for horses, bet win and quinella."
+
+app = typer.Typer(help=HELP, no_args_is_help=True)
+
+FallOpt = Annotated[
+    str,
+    typer.Option("--fall-rate", help="Chance that any single roll is a fall, e.g. 0.05 or 1/20 "
+                 "(0 = no falls, at most 0.5)."),
+]
+SeedOpt = Annotated[
+    int | None, typer.Option("--seed", "-s", help="Random seed; the same seed replays the race.")
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")]
+MarginOpt = Annotated[
+    str, typer.Option("--margin", help="Board odds are fair odds times (1 - margin), to 0.1.")
+]
+SimpleOpt = Annotated[
+    bool, typer.Option("--simple-odds", help="Round board odds down to easy party numbers.")
+]
+
+
+def _fall(rate: str) -> DerbyOptions:
+    return DerbyOptions(fall_rate=rate)  # type: ignore[arg-type]  # parsed exactly
+
+
+@app.command()
+def odds(
+    fall_rate: FallOpt = "0",
+    json_out: JsonOpt = False,
+    margin: MarginOpt = "0.1",
+    simple_odds: SimpleOpt = False,
+) -> None:
+    """Exact win and quinella probabilities, fair odds and the odds board."""
+    rate = _fall(fall_rate).fall_rate
+    exact = exact_odds(rate)
+    if json_out:
+        print_json(exact.to_json())
+        return
+    board = make_board(exact, parse_margin(margin), simple=simple_odds)
+    win = Table(title=f"Win — exact (fall rate {rate})")
+    for col in ("Post", "Horse", "Probability", "Fair odds", "Board"):
+        win.add_column(col, justify="right")
+    for h in POSTS:
+        p = exact.win[h]
+        win.add_row(str(h), horse_name(h), f"{float(p):.6f}", f"{float(1 / p):.2f}",
+                    format_odds(board.win[h]))
+    quin = Table(title="Quinella — exact (1st and 2nd in either order)")
+    for col in ("Pair", "Horses", "Probability", "Fair odds", "Board"):
+        quin.add_column(col, justify="right")
+    for pr, p in sorted(exact.quinella.items()):
+        quin.add_row(f"{pr[0]}-{pr[1]}", pair_name(pr), f"{float(p):.6f}",
+                     f"{float(1 / p):.2f}", format_odds(board.quinella[pr]))
+    console.print(win)
+    console.print(quin)
+
+
+@app.command()
+def simulate(
+    n: Annotated[int, typer.Option("-n", help="Number of races to simulate.")] = 100_000,
+    seed: SeedOpt = None,
+    fall_rate: FallOpt = "0",
+    json_out: JsonOpt = False,
+) -> None:
+    """Estimate win and quinella probabilities by simulation, with 95% intervals."""
+    if n < 1:
+        raise OptionsError(f"-n must be at least 1, got {n}")
+    rate = _fall(fall_rate).fall_rate
+    rng = np.random.default_rng(seed)
+    show = n >= PROGRESS_THRESHOLD * 50 and not json_out
+    with progress_bar("Simulating races", n, enabled=show) as bar:
+        task = bar.task_ids[0]
+        sim = simulate_odds(n, rng, rate, on_progress=lambda k: bar.advance(task, k))
+    if json_out:
+        print_json(sim.to_json())
+        return
+    exact = exact_odds(rate)
+    win = Table(title=f"Win — {n:,} simulated races (fall rate {rate}), 95% intervals")
+    for col in ("Horse", "Estimate", "95% interval", "Exact"):
+        win.add_column(col, justify="right")
+    for h, e in sim.win.items():
+        win.add_row(horse_name(h), f"{e.p:.5f}", f"{e.low:.5f}–{e.high:.5f}",
+                    f"{float(exact.win[h]):.5f}")
+    quin = Table(title="Quinella — simulated, 95% intervals")
+    for col in ("Pair", "Estimate", "95% interval", "Exact"):
+        quin.add_column(col, justify="right")
+    for pr, e in sim.quinella.items():
+        quin.add_row(pair_name(pr), f"{e.p:.5f}", f"{e.low:.5f}–{e.high:.5f}",
+                     f"{float(exact.quinella[pr]):.5f}")
+    console.print(win)
+    console.print(quin)
+
+
+@app.command()
+def race(
+    seed: SeedOpt = None,
+    fall_rate: FallOpt = "0",
+    delay: Annotated[
+        float | None,
+        typer.Option(help="Seconds between dice; 0 prints at once. Default: a short pause in "
+                     "a terminal, none when piped."),
+    ] = None,
+) -> None:
+    """Run one race furlong by furlong, revealing the dice from the d4 up as a host would."""
+    if delay is not None and delay < 0:
+        raise OptionsError(f"delay must be 0 or more seconds, got {delay}")
+    wait = default_delay(delay, 0.4)
+    state = DerbyRaceState(_fall(fall_rate))
+    console.print(Rule("Dice Derby — six horses, five furlongs"))
+    console.print("Posts: " + "  ".join(f"{p} {horse_name(p)}" for p in POSTS))
+    rng = np.random.default_rng(seed)
+    to_drop: list[str] = []
+    while not state.is_terminal():
+        draw = state.sample_chance(rng)
+        for line in event_lines(state.apply_action(draw.outcome, draw.detail), to_drop):
+            console.print(line)
+            pause(wait)
+
+
+PlayersOpt = Annotated[
+    str | None,
+    typer.Option("--players", "-p", help="Player names separated by commas (asked if left out)."),
+]
+
+
+@app.command()
+def party(
+    players: PlayersOpt = None,
+    computers: Annotated[int, typer.Option(
+        help="Computer players to add (alternately cautious and bold bettors).")] = 0,
+    races: Annotated[int, typer.Option(help="Races in the session, 4–6.")] = 5,
+    host: Annotated[bool, typer.Option(
+        "--host", help="Real dice at the table: the host types each furlong's numbers.")] = False,
+    resume: Annotated[str | None, typer.Option(
+        help="Resume the saved session of this name.")] = None,
+    save: Annotated[str | None, typer.Option(
+        help="Name to save the new session under (default party-1, party-2, ...).")] = None,
+    db: Annotated[Path | None, typer.Option(
+        help="SQLite file for saved sessions (default: the user data directory).")] = None,
+    seed: Annotated[int | None, typer.Option(
+        "--seed", "-s", help="Seed for the computer's dice and auction draws (kept with the "
+        "session, so a resumed race rolls the same).")] = None,
+    fall_rate: Annotated[str, typer.Option(
+        "--fall-rate", help="Chance that any single roll is a fall (0 = none, at most 0.5); "
+        "with --host it only sets the odds, the host enters real falls.")] = "0",
+    margin: MarginOpt = "0.1",
+    simple_odds: SimpleOpt = False,
+    first_out_bonus: Annotated[bool, typer.Option(
+        "--first-out-bonus",
+        help="A horse out in the first furlong gets its win odds ×1.5 in later races.")] = False,
+    borrowing: Annotated[bool, typer.Option(
+        "--borrowing", help="Allow loans (see --loan and --repay).")] = False,
+    loan: Annotated[int, typer.Option(help="Money lent per loan.")] = 10_000,
+    repay: Annotated[int, typer.Option(help="Money repaid per loan at the end.")] = 15_000,
+    max_loans: Annotated[int, typer.Option(help="Loans allowed per player.")] = 1,
+    start_money: Annotated[int, typer.Option(help="Money each player starts with.")] = 10_000,
+    prize_first: Annotated[int, typer.Option(help="Owner's prize for 1st.")] = 2_000,
+    prize_second: Annotated[int, typer.Option(help="Owner's prize for 2nd.")] = 1_000,
+    win_limit: Annotated[int, typer.Option(help="Win tickets per player per race.")] = 1,
+    quinella_limit: Annotated[int, typer.Option(
+        help="Quinella tickets per player per race.")] = 3,
+    owner_award: Annotated[str, typer.Option(
+        help="Owners' award by 'gross' prize money or 'net' (prize money minus price).")
+    ] = "gross",
+    delay: Annotated[float | None, typer.Option(
+        help="Seconds between revealed dice (default: a short pause in a terminal).")] = None,
+) -> None:
+    """A whole party session at one terminal: auction, betting, races, standings, awards."""
+    store = SessionStore(db)
+    term = Terminal(console, default_delay(delay, 0.3), time.sleep)
+    if resume is not None:
+        document, revision = store.load(GAME, resume)
+        session = Session.from_json(document)
+        name = resume
+        term.say(f"Resuming {name!r}: race {session.race} of {session.config.races}, "
+                 f"{session.phase}.")
+    else:
+        if computers < 0 or computers > 20:
+            raise OptionsError(f"computers must be 0 to 20, got {computers}")
+        name = save or new_party_name(store)
+        if store.exists(GAME, name):
+            raise SaveFormatError(f"a session named {name!r} already exists; resume it with "
+                                  f"--resume {name} or choose another --save name")
+        config = SessionConfig(
+            races=races, start_money=start_money, prize_first=prize_first,
+            prize_second=prize_second, win_limit=win_limit, quinella_limit=quinella_limit,
+            borrowing=borrowing, loan_amount=loan, loan_repay=repay, max_loans=max_loans,
+            margin=margin, simple_odds=simple_odds,  # type: ignore[arg-type]
+            first_out_bonus=first_out_bonus, owner_award=owner_award,
+            fall_rate=fall_rate,  # type: ignore[arg-type]
+            host=host, seed=seed if seed is not None else int(time.time()),
+        )
+        computer_seats = [(f"Computer {k + 1}", ("cautious", "bold")[k % 2])
+                          for k in range(computers)]
+        if players is not None:
+            session = Session.new(config, [*_roster(players), *computer_seats])
+        else:
+            while True:
+                try:
+                    answer = term.ask("Player names, separated by commas:")
+                except EndOfInput:
+                    return
+                try:
+                    session = Session.new(config, [*_roster(answer), *computer_seats])
+                except OptionsError as exc:
+                    term.refuse(str(exc))
+                    continue
+                break
+        revision = None
+        count = len(session.players)
+        term.say(f"New Dice Derby party {name!r}: {count} players, {races} races.")
+        if count < len(POSTS):
+            term.say("Fewer than six players: dice nobody buys are run by the house.")
+    game = Party(session, store, name, term, revision)
+    try:
+        game.run()
+    except EndOfInput:
+        term.say(f"Input ended. The session is saved as {name!r} (the last save point); "
+                 f"continue with: raceday derby party --resume {name}")
+
+
+
+
+def _roster(names: str) -> list[tuple[str, str]]:
+    return [(n.strip(), "human") for n in names.split(",") if n.strip()]

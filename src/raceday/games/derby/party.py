@@ -1,0 +1,359 @@
+"""The Dice Derby party at one terminal: prompts, turn order, saving and resuming.
+
+All rules and money live in :mod:`raceday.games.derby.session` and
+:mod:`raceday.games.derby.rules`; this module only asks, shows and saves. The session is
+saved after every auction lot, when betting closes (tickets locked) and after every
+settled race, each time in one SQLite transaction guarded by the revision number, so an
+interrupted party resumes exactly where the last save left it and never pays twice.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from rich.console import Console
+from rich.table import Table
+
+from raceday.core.errors import OptionsError, RacedayError
+from raceday.games.derby.agents import computer_bets, computer_bid
+from raceday.games.derby.odds import format_odds
+from raceday.games.derby.render import board_tables, event_lines
+from raceday.games.derby.rules import (
+    DerbyOptions,
+    DerbyRaceState,
+    faces_of,
+    horse_name,
+    parse_horse,
+)
+from raceday.games.derby.session import (
+    PHASE_AUCTION,
+    PHASE_BETTING,
+    PHASE_RACING,
+    BetError,
+    Session,
+)
+from raceday.store.sessions import SessionStore
+
+GAME = "derby"
+BET_HELP = (
+    "Tickets: 'win 6 500' (post or die, stake), 'quinella 5-6 300' (or 'q d12 d20 300'); "
+    "'borrow' for a loan (if allowed), 'board' to see the odds, 'tickets' to list yours, "
+    "'done' (or an empty line) to finish."
+)
+
+
+class EntryError(RacedayError):
+    """Numbers typed by the host that do not fit the dice being rolled."""
+
+
+class EndOfInput(Exception):
+    """Standard input ended: the party stops cleanly at the last save."""
+
+
+class Terminal:
+    """Prompts on the console, answers from standard input (scripted input works too)."""
+
+    def __init__(self, console: Console, delay: float = 0.0,
+                 sleep: Callable[[float], None] | None = None) -> None:
+        self.console = console
+        self.delay = delay
+        self.sleep = sleep
+
+    def say(self, text: Any = "") -> None:
+        self.console.print(text)
+
+    def ask(self, prompt: str) -> str:
+        self.console.print(f"{prompt} ", end="")
+        line = sys.stdin.readline()
+        if line == "":
+            self.console.print()
+            raise EndOfInput
+        if not sys.stdin.isatty():  # echo scripted answers so the transcript reads well
+            self.console.print(line.strip(), markup=False, highlight=False)
+        return line.strip()
+
+    def refuse(self, message: str) -> None:
+        self.console.print(f"[red]✗ {message}[/]")
+
+    def beat(self) -> None:
+        if self.delay > 0 and self.sleep is not None:
+            self.sleep(self.delay)
+
+
+def parse_amount(text: str) -> int:
+    """A whole amount from '3500', '3,500' or '3_500'."""
+    cleaned = text.replace(",", "").replace("_", "").strip()
+    if not cleaned.lstrip("-").isdigit():
+        raise BetError(f"{text.strip()!r} is not a whole amount of money")
+    return int(cleaned)
+
+
+def parse_ticket(text: str) -> tuple[str, tuple[int, ...], int]:
+    """('win', (6,), 500) from 'win 6 500'; ('quinella', (5, 6), 300) from 'q 5-6 300'."""
+    words = text.replace("-", " ").replace("/", " ").split()
+    if not words:
+        raise BetError("type a ticket, or 'done'")
+    kind = {"win": "win", "w": "win", "quinella": "quinella", "q": "quinella",
+            "quin": "quinella"}.get(words[0].lower())
+    if kind is None:
+        raise BetError(f"unknown ticket {words[0]!r}. {BET_HELP}")
+    wanted = 1 if kind == "win" else 2
+    if len(words) != wanted + 2:
+        example = "win 6 500" if kind == "win" else "quinella 5-6 300"
+        raise BetError(f"a {kind} ticket is written like '{example}'")
+    try:
+        horses = tuple(parse_horse(w) for w in words[1 : 1 + wanted])
+    except OptionsError as exc:
+        raise BetError(str(exc)) from None
+    return kind, horses, parse_amount(words[-1])
+
+
+def parse_host_round(text: str, rolling: list[int]) -> list[int | None]:
+    """The numbers a host types for one round, in post order; F (or X) for a fall."""
+    words = text.replace(",", " ").split()
+    names = " ".join(horse_name(p) for p in rolling)
+    if len(words) != len(rolling):
+        raise EntryError(f"type {len(rolling)} numbers, one for each of {names} (F for a fall)")
+    values: list[int | None] = []
+    for word, post in zip(words, rolling, strict=True):
+        if word.lower() in ("f", "x", "fall"):
+            values.append(None)
+            continue
+        if not word.isdigit() or not 1 <= int(word) <= faces_of(post):
+            raise EntryError(
+                f"{word!r} is not on the {horse_name(post)}: it shows 1 to {faces_of(post)} "
+                "(or F for a fall)"
+            )
+        values.append(int(word))
+    return values
+
+
+class Party:
+    """Runs a saved session from wherever it stands to the end (or to end of input)."""
+
+    def __init__(self, session: Session, store: SessionStore, name: str, term: Terminal,
+                 revision: int | None = None) -> None:
+        self.session = session
+        self.store = store
+        self.name = name
+        self.term = term
+        self.revision = revision
+
+    # --- saving -------------------------------------------------------------------------
+    def save(self, log_entry: dict[str, Any] | None = None) -> None:
+        self.revision = self.store.save(GAME, self.name, self.session.to_json(),
+                                        expected_revision=self.revision, log_entry=log_entry)
+
+    def _rng(self, *key: int) -> np.random.Generator:
+        return np.random.default_rng([self.session.config.seed, *key])
+
+    # --- the flow -----------------------------------------------------------------------
+    def run(self) -> None:
+        s = self.session
+        if self.revision is None:
+            self.save()
+        while True:
+            if s.phase == PHASE_AUCTION:
+                self.auction()
+            elif s.phase == PHASE_BETTING:
+                self.betting()
+            elif s.phase == PHASE_RACING:
+                self.race()
+            else:
+                self.finale()
+                return
+
+    def auction(self) -> None:
+        s = self.session
+        if not s.lots:
+            self.term.say("[bold]The owners' auction[/] — a sealed bid for each die, "
+                          "from the d4 up. The highest bid buys; an owner holds one die.")
+        while s.phase == PHASE_AUCTION:
+            post = s.next_lot
+            assert post is not None
+            self.term.say(f"\n[bold]Post {post}: the {horse_name(post)}[/]")
+            bids: dict[int, int] = {}
+            for i in s.eligible_bidders():
+                p = s.players[i]
+                if p.is_computer:
+                    bids[i] = computer_bid(s, i, post)
+                    continue
+                while True:
+                    answer = self.term.ask(
+                        f"{p.name}, your sealed bid for the {horse_name(post)} "
+                        f"(you hold {p.money}; 0 or empty for none):"
+                    )
+                    try:
+                        amount = parse_amount(answer) if answer else 0
+                        s.check_bid(i, amount)
+                    except BetError as exc:
+                        self.term.refuse(str(exc))
+                        continue
+                    bids[i] = amount
+                    break
+            lot = s.auction_lot(bids, self._rng(0, post))
+            shown = ", ".join(f"{s.players[i].name} {b}" for i, b in bids.items() if b > 0)
+            self.term.say(f"Bids: {shown or 'none'}.")
+            if lot.draw is not None:
+                names = " and ".join(s.players[i].name for i in lot.tied)
+                self.term.say(f"{names} tie at {lot.price}: a fair draw picks "
+                              f"{s.players[lot.buyer or 0].name}.")
+            if lot.buyer is None:
+                self.term.say(f"Nobody bid: the house runs the {horse_name(post)} "
+                              "(its prizes go to nobody).")
+            else:
+                self.term.say(f"The {horse_name(post)} goes to {s.players[lot.buyer].name} "
+                              f"for {lot.price}.")
+            self.save({"auction": lot.to_json()})
+
+    def show_board(self) -> None:
+        win, grid = board_tables(self.session.board(), f"Race {self.session.race}")
+        self.term.say(win)
+        self.term.say(grid)
+
+    def betting(self) -> None:
+        s = self.session
+        self.term.say(f"\n[bold]Race {s.race} of {s.config.races}[/] — betting is open.")
+        if s.is_last_race:
+            self.term.say("[bold]Before the last race, the standings:[/]")
+            self.show_standings()
+        last = s.history[-1] if s.history else None
+        if last is not None and s.config.first_out_bonus and last.first_out:
+            out = ", ".join(horse_name(h) for h in last.first_out)
+            self.term.say(f"Odds change: {out} dropped first last race, so its win odds go "
+                          "up by half.")
+        self.show_board()
+        for i, p in enumerate(s.players):
+            if p.is_computer:
+                for bet in computer_bets(s, i):
+                    t = s.place_ticket(i, bet.kind, bet.horses, bet.stake)
+                    self.term.say(f"{p.name} ({p.kind}) buys {t.label()} for {t.stake} "
+                                  f"at {format_odds(t.odds)}.")
+                continue
+            if s.history:
+                self.term.say(f"\n{p.name}, your tickets for race {s.race} ('help' for help).")
+            else:
+                self.term.say(f"\n{p.name}: {BET_HELP}")
+            while True:
+                answer = self.term.ask(f"{p.name} (holds {p.money}) — ticket:")
+                word = answer.lower()
+                if word in ("", "done", "d", "pass"):
+                    break
+                try:
+                    if word == "board":
+                        self.show_board()
+                    elif word in ("help", "?"):
+                        self.term.say(BET_HELP)
+                    elif word == "tickets":
+                        held = s.tickets_of(i)
+                        self.term.say(", ".join(f"{t.label()} {t.stake} at {format_odds(t.odds)}"
+                                                for t in held) or "no tickets yet")
+                    elif word == "borrow":
+                        s.borrow(i)
+                        self.term.say(f"{p.name} borrows {s.config.loan_amount} and will repay "
+                                      f"{s.config.loan_repay} at the end.")
+                    else:
+                        kind, horses, stake = parse_ticket(answer)
+                        t = s.place_ticket(i, kind, horses, stake)
+                        self.term.say(f"{t.label()} for {t.stake} at {format_odds(t.odds)} "
+                                      f"(pays {t.stake * t.odds // 10} if it comes in).")
+                except BetError as exc:
+                    self.term.refuse(str(exc))
+        s.close_betting()
+        self.save()
+
+    def race(self) -> None:
+        s = self.session
+        if s.live_race is not None and s.config.host:
+            state = DerbyRaceState.from_json(s.live_race)
+            self.term.say(f"\n[bold]Race {s.race} continues[/] from round {state.round}: "
+                          f"{', '.join(horse_name(p) for p in state.group)} still rolling.")
+        else:
+            state = DerbyRaceState(DerbyOptions(s.config.fall_rate))
+            self.term.say(f"\n[bold]Race {s.race}: they're off![/]")
+        to_drop: list[str] = []
+        rng = self._rng(s.race)
+        while not state.is_terminal():
+            if s.config.host:
+                events = self._host_round(state)
+                if not state.is_terminal():  # the table's dice so far are kept
+                    s.live_race = state.to_json()
+                    self.save()
+            else:
+                draw = state.sample_chance(rng)
+                events = state.apply_action(draw.outcome, draw.detail)
+            for line in event_lines(events, to_drop):
+                self.term.say(line)
+                self.term.beat()
+            for e in events:
+                if e.kind == "quinella":
+                    pair = (parse_horse(e["pair"][0]), parse_horse(e["pair"][1]))
+                    for pay in s.quinella_payouts(pair):
+                        self.term.say(f"  Quinella paid: {s.players[pay.player].name} "
+                                      f"collects {pay.amount} ({pay.what}).")
+        first, second = state.winner(), state.second()
+        assert first is not None and second is not None
+        record = s.settle(first, second, state.first_out())
+        for pay in record.payouts:
+            self.term.say(f"{s.players[pay.player].name} receives {pay.amount} for {pay.what}.")
+        if not record.payouts:
+            self.term.say("No winning tickets and no owner prizes this time.")
+        self.save({"race": record.to_json()})
+        self.term.say(f"Saved after race {record.race}.")
+
+    def _host_round(self, state: DerbyRaceState) -> list[Any]:
+        rolling = list(state.to_roll)
+        names = " ".join(horse_name(p) for p in rolling)
+        what = "roll-off" if state.in_rolloff else f"furlong {state.round}"
+        while True:
+            answer = self.term.ask(f"Host, the numbers for {what} — {names} (F = fall):")
+            try:
+                values = parse_host_round(answer, rolling)
+            except RacedayError as exc:
+                self.term.refuse(str(exc))
+                continue
+            break
+        events = []
+        for v in values:
+            events.extend(state.enter_roll(v))
+        return events
+
+    def show_standings(self) -> None:
+        s = self.session
+        table = Table()
+        for col in ("Rank", "Player", "Money", "Debt", "Net", "Horse", "Prizes"):
+            table.add_column(col, justify="right" if col not in ("Player", "Horse") else "left")
+        for rank, i, net in s.standings():
+            p = s.players[i]
+            table.add_row(str(rank), p.name, str(p.money), str(p.debt), str(net),
+                          horse_name(p.horse) if p.horse else "—", str(p.prize))
+        self.term.say(table)
+
+    def finale(self) -> None:
+        s = self.session
+        self.term.say("\n[bold]Final standings[/] (money after repaying loans)")
+        self.show_standings()
+        standings = s.standings()
+        winners = [s.players[i].name for rank, i, _ in standings if rank == 1]
+        self.term.say(f"Top of the table: {' and '.join(winners)} with {standings[0][2]}.")
+        award = s.owner_award()
+        what = "prize money minus price" if s.config.owner_award == "net" else "prize money"
+        if award is None:
+            self.term.say("No owners' award: every horse was run by the house.")
+        else:
+            owners, score = award
+            names = " and ".join(s.players[i].name for i in owners)
+            self.term.say(f"Owners' award ({what}): {names} with {score}.")
+        self.term.say(f"The session {self.name!r} is complete.")
+
+
+def new_party_name(store: SessionStore) -> str:
+    """The first free name 'party-1', 'party-2', ..."""
+    taken = set(store.names(GAME))
+    n = 1
+    while f"party-{n}" in taken:
+        n += 1
+    return f"party-{n}"

@@ -1,0 +1,405 @@
+"""Dice Derby (domi, 2016): the reference rules engine for one race.
+
+Six horses are six dice; a horse is named by its die (``"d4"`` ... ``"d20"``) and
+identified by its post position 1..6. A race is a sequence of *rounds*. In every round
+each horse still contending rolls its die, one at a time from the smallest die up (the
+order a host reveals them), and then the round is resolved:
+
+* nobody fell: the lowest number drops; on a tie for lowest the die with more faces drops;
+* some fell but at least two did not: every fallen horse drops;
+* all but one fell: the one left standing takes the best place being contested and the
+  fallen horses roll again among themselves for the next place (a roll-off);
+* all fell: the round is rolled again.
+
+The horses contending together always contest a run of consecutive places starting at
+``group_place`` (1 in the race proper, 2 in a roll-off for 2nd, ...). A horse that drops
+takes the worst place of that run; horses that fall together share the best place of the
+run of places they free (a dead heat, only ever for 3rd or lower). The race is over when
+every horse has a place. See docs/rules/derby.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+from typing import Any, Self
+
+import numpy as np
+
+from raceday.core.errors import IllegalActionError, OptionsError, SaveFormatError
+from raceday.core.events import Event
+from raceday.core.protocol import CHANCE, TERMINAL, Action, ChanceDraw, Outcome, State
+from raceday.core.serialize import Fields
+
+FACES: tuple[int, ...] = (4, 6, 8, 10, 12, 20)
+POSTS: tuple[int, ...] = tuple(range(1, len(FACES) + 1))
+FALL: Action = 0  # the chance outcome "this horse fell"; faces are actions 1..n
+MAX_FALL_RATE = Fraction(1, 2)
+STEP_BOUND = 2000  # far above any race; exceeded with probability below 1e-100
+
+
+def faces_of(post: int) -> int:
+    """Number of faces of the die running from post position ``post``."""
+    return FACES[post - 1]
+
+
+def horse_name(post: int) -> str:
+    """The horse's name: its die, e.g. ``"d20"`` for post 6."""
+    return f"d{faces_of(post)}"
+
+
+def parse_horse(text: str) -> int:
+    """A post position from ``"3"``, ``"d8"`` or ``"D8"``; :class:`OptionsError` otherwise."""
+    t = text.strip().lower()
+    if t.isdigit() and int(t) in POSTS:
+        return int(t)
+    for post in POSTS:
+        if t == horse_name(post):
+            return post
+    raise OptionsError(
+        f"there is no horse {text.strip()!r}; name one of posts 1-6 or dice "
+        + ", ".join(horse_name(p) for p in POSTS)
+    )
+
+
+def parse_fall_rate(value: object) -> Fraction:
+    """An exact fall rate from ``0.05``, ``"0.05"``, ``"1/20"`` or a Fraction."""
+    if isinstance(value, bool):
+        raise OptionsError(f"fall rate must be a number from 0 to 1/2, got {value!r}")
+    try:
+        rate = value if isinstance(value, Fraction) else Fraction(str(value))
+    except (ValueError, ZeroDivisionError):
+        raise OptionsError(
+            f"fall rate must be a number such as 0.05 or 1/20, got {value!r}"
+        ) from None
+    if not 0 <= rate <= MAX_FALL_RATE:
+        raise OptionsError(
+            f"fall rate must be between 0 and {MAX_FALL_RATE} (a fall is a mishap), got {value}"
+        )
+    return rate
+
+
+@dataclass(frozen=True)
+class DerbyOptions:
+    """Options of one race: the probability that any single roll is a fall."""
+
+    fall_rate: Fraction = Fraction(0)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "fall_rate", parse_fall_rate(self.fall_rate))
+
+    @classmethod
+    def from_mapping(cls, options: Mapping[str, Any]) -> DerbyOptions:
+        unknown = set(options) - {"fall_rate"}
+        if unknown:
+            raise OptionsError(f"unknown Dice Derby option(s): {', '.join(sorted(unknown))}")
+        return cls(fall_rate=options.get("fall_rate", Fraction(0)))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"fall_rate": str(self.fall_rate)}
+
+
+# --- pure resolution of one round ---------------------------------------------------------
+
+
+def drop_candidate(shown: Mapping[int, int]) -> int | None:
+    """The horse that drops among these revealed numbers (no falls): the lowest number,
+    and on a tie for lowest the die with more faces. None if nothing is shown."""
+    if not shown:
+        return None
+    return min(shown, key=lambda post: (shown[post], -faces_of(post)))
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    """How a round ended.
+
+    ``kind`` is ``"drop"`` (the lowest dropped), ``"falls"`` (every fallen horse dropped),
+    ``"rolloff"`` (all but one fell: ``leader`` takes the best place, the fallen roll off)
+    or ``"reroll"`` (everyone fell). ``out`` lists the horses leaving the group.
+    """
+
+    kind: str
+    out: tuple[int, ...]
+    leader: int | None = None
+
+
+def resolve_round(group: Sequence[int], rolls: Mapping[int, int | None]) -> RoundResult:
+    """Resolve a round of ``group`` where ``rolls[post]`` is a face or None for a fall."""
+    if sorted(rolls) != sorted(group):
+        raise ValueError("every horse of the group must have rolled")
+    fallen = tuple(sorted(p for p in group if rolls[p] is None))
+    standing = [p for p in group if rolls[p] is not None]
+    if not fallen:
+        shown = {p: v for p, v in rolls.items() if v is not None}
+        dropper = drop_candidate(shown)
+        assert dropper is not None
+        return RoundResult("drop", (dropper,))
+    if not standing:
+        return RoundResult("reroll", ())
+    if len(standing) == 1:
+        return RoundResult("rolloff", fallen, leader=standing[0])
+    return RoundResult("falls", fallen)
+
+
+@cache
+def _roll_outcomes(faces: int, rate: Fraction) -> tuple[tuple[Action, Fraction], ...]:
+    face = (1 - rate) / faces
+    fall: tuple[tuple[Action, Fraction], ...] = ((FALL, rate),) if rate > 0 else ()
+    return fall + tuple((v, face) for v in range(1, faces + 1))
+
+
+# --- the race as a protocol state ----------------------------------------------------------
+
+
+class DerbyRaceState(State):
+    """One race of Dice Derby. Every node is a chance node: one die roll per step."""
+
+    game_name = "derby"
+
+    def __init__(self, options: DerbyOptions | None = None) -> None:
+        self.options = options or DerbyOptions()
+        self.round = 1  # number of the round being rolled (re-rolls keep the number)
+        self.group: list[int] = list(POSTS)
+        self.group_place = 1
+        self.to_roll: list[int] = list(POSTS)
+        self.rolls: dict[int, int | None] = {}
+        self.places: dict[int, int] = {}
+        self.dropped_in: dict[int, int] = {}  # post -> round in which it left the race proper
+        self.rerolls = 0
+
+    # --- protocol -----------------------------------------------------------------------
+    @property
+    def num_players(self) -> int:
+        return 0
+
+    def current_player(self) -> int:
+        return TERMINAL if not self.to_roll else CHANCE
+
+    @property
+    def roller(self) -> int | None:
+        """The horse whose die is rolled next (None when the race is over)."""
+        return self.to_roll[0] if self.to_roll else None
+
+    @property
+    def in_rolloff(self) -> bool:
+        """True while fallen horses roll off for a lower place."""
+        return self.group_place > 1
+
+    def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
+        if not self.to_roll:
+            return super().chance_outcomes()
+        return list(_roll_outcomes(faces_of(self.to_roll[0]), self.options.fall_rate))
+
+    def sample_chance(self, rng: np.random.Generator) -> ChanceDraw:
+        """One roll from a single uniform: a fall with the fall rate, else a fair face."""
+        if not self.to_roll:
+            return super().sample_chance(rng)
+        n = faces_of(self.to_roll[0])
+        u = float(rng.random())
+        f = float(self.options.fall_rate)
+        if u < f:
+            return ChanceDraw(FALL)
+        return ChanceDraw(1 + min(n - 1, int((u - f) / (1 - f) * n)))
+
+    def action_to_string(self, action: Action) -> str:
+        name = horse_name(self.to_roll[0]) if self.to_roll else "race"
+        return f"{name} falls" if action == FALL else f"{name} shows {action}"
+
+    def enter_roll(self, value: int | None) -> list[Event]:
+        """Apply a roll typed in by a host (None for a fall), whatever the fall rate.
+
+        Raises :class:`IllegalActionError` for a number the die does not have.
+        """
+        if not self.to_roll:
+            raise IllegalActionError(value, "the race is over")
+        post = self.to_roll[0]
+        if value is not None and not 1 <= value <= faces_of(post):
+            raise IllegalActionError(
+                value, f"the {horse_name(post)} shows 1 to {faces_of(post)}; type one of those"
+            )
+        return self._apply(FALL if value is None else value, None)
+
+    def _apply(self, action: Action, detail: Mapping[str, Any] | None) -> list[Event]:
+        post = self.to_roll.pop(0)
+        value = None if action == FALL else action
+        self.rolls[post] = value
+        fallen = [p for p, v in self.rolls.items() if v is None]
+        shown = {p: v for p, v in self.rolls.items() if v is not None}
+        candidate = fallen if fallen else [drop_candidate(shown)]
+        events = [
+            Event(
+                "roll",
+                {"round": self.round, "rolloff": self.in_rolloff, "for_place": self.group_place,
+                 "horse": horse_name(post),
+                 "post": post, "value": value, "fall": value is None,
+                 "to_drop": [horse_name(p) for p in candidate if p is not None],
+                 "ties": [horse_name(p) for p, v in sorted(shown.items())
+                          if value is not None and v == value and p != post]},
+            )
+        ]
+        if not self.to_roll:
+            events.extend(self._resolve())
+        return events
+
+    # --- transitions --------------------------------------------------------------------
+    def _resolve(self) -> list[Event]:
+        result = resolve_round(self.group, self.rolls)
+        pair_before = self.quinella_pair()
+        rolls = {horse_name(p): v for p, v in sorted(self.rolls.items())}
+        self.rolls = {}
+        events: list[Event] = []
+        if result.kind == "reroll":
+            self.rerolls += 1
+            events.append(
+                Event("reroll", {"round": self.round, "rolloff": self.in_rolloff,
+                                 "for_place": self.group_place, "rolls": rolls})
+            )
+            self.to_roll = list(self.group)
+            return events
+        worst = self.group_place + len(self.group) - 1
+        if not self.in_rolloff:
+            for p in result.out:
+                self.dropped_in[p] = self.round
+        events.append(
+            Event(
+                "round",
+                {"round": self.round, "rolloff": self.in_rolloff, "for_place": self.group_place,
+                 "kind": result.kind,
+                 "rolls": rolls, "out": [horse_name(p) for p in result.out],
+                 "leader": None if result.leader is None else horse_name(result.leader)},
+            )
+        )
+        if result.kind == "rolloff":
+            assert result.leader is not None
+            events.extend(self._place([result.leader], self.group_place))
+            self.group = list(result.out)
+            self.group_place += 1
+        else:
+            shared = worst - len(result.out) + 1
+            events.extend(self._place(list(result.out), shared))
+            self.group = [p for p in self.group if p not in result.out]
+        if len(self.group) == 1:
+            events.extend(self._place(self.group, self.group_place))
+            self.group = []
+        pair = self.quinella_pair()
+        if pair is not None and pair_before is None:
+            events.append(Event("quinella", {"pair": [horse_name(p) for p in pair]}))
+        self.round += 1
+        if self.group:
+            self.to_roll = list(self.group)
+        else:
+            events.append(
+                Event("result", {"order": [horse_name(p) for p in self.ranking()],
+                                 "places": {horse_name(p): self.places[p] for p in POSTS},
+                                 "first_out": [horse_name(p) for p in self.first_out()]})
+            )
+        return events
+
+    def _place(self, posts: list[int], place: int) -> list[Event]:
+        for p in posts:
+            self.places[p] = place
+        return [Event("place", {"place": place, "horses": [horse_name(p) for p in sorted(posts)]})]
+
+    # --- results ------------------------------------------------------------------------
+    def winner(self) -> int | None:
+        """The 1st horse once known."""
+        return next((p for p, place in self.places.items() if place == 1), None)
+
+    def second(self) -> int | None:
+        """The 2nd horse once known."""
+        return next((p for p, place in self.places.items() if place == 2), None)
+
+    def quinella_pair(self) -> tuple[int, int] | None:
+        """The two horses that will finish 1st and 2nd, as soon as that is decided
+        (in the race proper: when two horses are left after the fourth furlong)."""
+        first, second = self.winner(), self.second()
+        if first is not None and second is not None:
+            return (min(first, second), max(first, second))
+        if self.group_place == 1 and len(self.group) == 2:
+            a, b = sorted(self.group)
+            return (a, b)
+        return None
+
+    def first_out(self) -> list[int]:
+        """The horse(s) that left the race in its first furlong."""
+        return sorted(p for p, r in self.dropped_in.items() if r == 1 and self.places.get(p) != 1)
+
+    def ranking(self) -> list[int]:
+        """All horses by place (dead heats by post position)."""
+        return sorted(self.places, key=lambda p: (self.places[p], p))
+
+    def outcome(self) -> Outcome:
+        if self.to_roll:
+            raise ValueError("the race is not over")
+        order = self.ranking()
+        return Outcome(
+            ranking=tuple(order),
+            winner=order[0],
+            scores={p: float(self.places[p]) for p in POSTS},
+            description=f"{horse_name(order[0])} wins, {horse_name(order[1])} second",
+        )
+
+    def returns(self) -> list[float]:
+        return []
+
+    # --- saving -------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "options": self.options.to_json(),
+            "round": self.round,
+            "group": list(self.group),
+            "group_place": self.group_place,
+            "to_roll": list(self.to_roll),
+            "rolls": [[p, v] for p, v in sorted(self.rolls.items())],
+            "places": [[p, v] for p, v in sorted(self.places.items())],
+            "dropped_in": [[p, v] for p, v in sorted(self.dropped_in.items())],
+            "rerolls": self.rerolls,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Self:
+        f = Fields(data, "Dice Derby race")
+        try:
+            options = DerbyOptions.from_mapping(f.get("options", dict))
+        except (OptionsError, TypeError) as exc:
+            raise SaveFormatError(f"Dice Derby race: bad options: {exc}") from None
+        state = cls(options)
+        state.round = f.get("round", int)
+        state.group = f.int_list("group")
+        state.group_place = f.get("group_place", int)
+        state.to_roll = f.int_list("to_roll")
+        state.rerolls = f.get("rerolls", int)
+        try:
+            state.rolls = {int(p): (None if v is None else int(v)) for p, v in f.get("rolls", list)}
+            state.places = {int(p): int(v) for p, v in f.get("places", list)}
+            state.dropped_in = {int(p): int(v) for p, v in f.get("dropped_in", list)}
+        except (TypeError, ValueError):
+            raise SaveFormatError("Dice Derby race: malformed rolls or places") from None
+        posts = set(POSTS)
+        everyone = state.group + state.to_roll + list(state.rolls) + list(state.places)
+        if not set(everyone) <= posts:
+            raise SaveFormatError("Dice Derby race: post position out of range 1-6")
+        if set(state.group) & set(state.places) or len(set(state.group)) != len(state.group):
+            raise SaveFormatError("Dice Derby race: a horse is both placed and running")
+        if set(state.group) | set(state.places) != posts:
+            raise SaveFormatError("Dice Derby race: some horse is neither placed nor running")
+        if set(state.to_roll) | set(state.rolls) != set(state.group) or (
+            set(state.to_roll) & set(state.rolls)
+        ):
+            raise SaveFormatError("Dice Derby race: the rolls do not match the running horses")
+        for p, v in state.rolls.items():
+            if v is not None and not 1 <= v <= faces_of(p):
+                raise SaveFormatError(f"Dice Derby race: {horse_name(p)} cannot show {v}")
+        if state.group and not state.to_roll:
+            raise SaveFormatError("Dice Derby race: running horses but nobody left to roll")
+        return state
+
+
+def new_race(options: Mapping[str, Any] | DerbyOptions | None = None) -> DerbyRaceState:
+    """A fresh race before the first furlong."""
+    if options is None or isinstance(options, Mapping):
+        return DerbyRaceState(DerbyOptions.from_mapping(options or {}))
+    return DerbyRaceState(options)

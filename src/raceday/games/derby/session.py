@@ -1,0 +1,501 @@
+"""A Dice Derby party session: auction, betting, settlement, standings and awards.
+
+Everything here is pure bookkeeping with no terminal I/O, so tests can check every payout.
+Money is whole units (yen); stakes and bids are multiples of ``stake_unit``; odds are held
+in tenths so a payout ``stake * tenths // 10`` is exact for such stakes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, fields
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from raceday.core.errors import OptionsError, RacedayError, SaveFormatError
+from raceday.core.serialize import Fields
+from raceday.games.derby.odds import (
+    OddsBoard,
+    Pair,
+    exact_odds,
+    make_board,
+    pair_name,
+    parse_margin,
+)
+from raceday.games.derby.rules import POSTS, horse_name, parse_fall_rate
+
+MIN_RACES, MAX_RACES = 4, 6
+KINDS = ("human", "cautious", "bold")
+OWNER_AWARDS = ("gross", "net")
+PHASE_AUCTION, PHASE_BETTING, PHASE_RACING, PHASE_FINISHED = (
+    "auction", "betting", "racing", "finished",
+)
+PHASES = (PHASE_AUCTION, PHASE_BETTING, PHASE_RACING, PHASE_FINISHED)
+SESSION_FORMAT = 1
+
+
+class BetError(RacedayError):
+    """A bid, ticket or loan that the rules do not allow (the message says why)."""
+
+
+@dataclass(frozen=True)
+class SessionConfig:
+    """House rules of one session; defaults are documented in docs/rules/derby.md."""
+
+    races: int = 5
+    start_money: int = 10_000
+    prize_first: int = 2_000
+    prize_second: int = 1_000
+    stake_unit: int = 100
+    win_limit: int = 1
+    quinella_limit: int = 3
+    borrowing: bool = False
+    loan_amount: int = 10_000
+    loan_repay: int = 15_000
+    max_loans: int = 1
+    margin: Fraction = Fraction(1, 10)
+    simple_odds: bool = False
+    first_out_bonus: bool = False
+    owner_award: str = "gross"
+    fall_rate: Fraction = Fraction(0)
+    host: bool = False
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "margin", parse_margin(self.margin))
+        object.__setattr__(self, "fall_rate", parse_fall_rate(self.fall_rate))
+        for name in ("races", "start_money", "prize_first", "prize_second", "stake_unit",
+                     "win_limit", "quinella_limit", "loan_amount", "loan_repay", "max_loans",
+                     "seed"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise OptionsError(f"{name.replace('_', '-')} must be a whole number >= 0, "
+                                   f"got {value!r}")
+        if not MIN_RACES <= self.races <= MAX_RACES:
+            raise OptionsError(f"a session has {MIN_RACES} to {MAX_RACES} races, got {self.races}")
+        if self.stake_unit < 1:
+            raise OptionsError("stake-unit must be at least 1")
+        if self.start_money % self.stake_unit:
+            raise OptionsError("start-money must be a multiple of the stake unit")
+        if self.owner_award not in OWNER_AWARDS:
+            raise OptionsError(f"owner-award must be 'gross' or 'net', got {self.owner_award!r}")
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            out[f.name] = str(value) if isinstance(value, Fraction) else value
+        return out
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> SessionConfig:
+        known = {f.name for f in fields(cls)}
+        if not isinstance(data, Mapping) or set(data) - known:
+            raise SaveFormatError("Dice Derby session: malformed settings")
+        try:
+            return cls(**dict(data))
+        except (OptionsError, TypeError) as exc:
+            raise SaveFormatError(f"Dice Derby session: bad settings: {exc}") from None
+
+
+@dataclass
+class Player:
+    """A player's sheet: money in hand, loans, prize money and the horse owned."""
+
+    name: str
+    kind: str = "human"
+    money: int = 0
+    debt: int = 0
+    loans: int = 0
+    prize: int = 0
+    horse: int | None = None
+    price: int = 0
+
+    @property
+    def net(self) -> int:
+        """Money after repaying every loan: what the final ranking counts."""
+        return self.money - self.debt
+
+    @property
+    def is_computer(self) -> bool:
+        return self.kind != "human"
+
+
+@dataclass(frozen=True)
+class Ticket:
+    """A win ticket (one horse) or a quinella ticket (two horses, ascending)."""
+
+    player: int
+    kind: str
+    horses: tuple[int, ...]
+    stake: int
+    odds: int  # tenths, fixed when the ticket is bought
+
+    def label(self) -> str:
+        if self.kind == "win":
+            return f"win {horse_name(self.horses[0])}"
+        return f"quinella {pair_name((self.horses[0], self.horses[1]))}"
+
+    def wins(self, first: int, second: int) -> bool:
+        if self.kind == "win":
+            return self.horses[0] == first
+        return set(self.horses) == {first, second}
+
+    def to_json(self) -> dict[str, Any]:
+        return {"player": self.player, "kind": self.kind, "horses": list(self.horses),
+                "stake": self.stake, "odds": self.odds}
+
+
+@dataclass(frozen=True)
+class AuctionLot:
+    """The sealed bids for one die and who bought it (None: nobody bid, the house runs it).
+
+    ``tied`` lists the players who tied for the highest bid; ``draw`` is the index among
+    them picked by the fair random draw."""
+
+    post: int
+    bids: Mapping[int, int]
+    buyer: int | None
+    price: int
+    tied: tuple[int, ...] = ()
+    draw: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"post": self.post, "bids": [[p, b] for p, b in sorted(self.bids.items())],
+                "buyer": self.buyer, "price": self.price, "tied": list(self.tied),
+                "draw": self.draw}
+
+
+@dataclass(frozen=True)
+class Payout:
+    """Money paid to a player after a race: a winning ticket or an owner's prize."""
+
+    player: int
+    what: str
+    amount: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"player": self.player, "what": self.what, "amount": self.amount}
+
+
+@dataclass(frozen=True)
+class RaceRecord:
+    """A settled race: the placings, the first-out horses and every payment made."""
+
+    race: int
+    first: int
+    second: int
+    first_out: tuple[int, ...]
+    payouts: tuple[Payout, ...]
+    tickets: tuple[Ticket, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"race": self.race, "first": self.first, "second": self.second,
+                "first_out": list(self.first_out),
+                "payouts": [p.to_json() for p in self.payouts],
+                "tickets": [t.to_json() for t in self.tickets]}
+
+
+@dataclass
+class Session:
+    """The whole party: players' sheets, auction, current race and the settled history."""
+
+    config: SessionConfig
+    players: list[Player]
+    phase: str = PHASE_AUCTION
+    race: int = 1
+    lots: list[AuctionLot] = field(default_factory=list)
+    tickets: list[Ticket] = field(default_factory=list)
+    first_out_counts: dict[int, int] = field(default_factory=dict)
+    history: list[RaceRecord] = field(default_factory=list)
+    live_race: dict[str, Any] | None = None  # a host-entered race in progress (saved state)
+
+    # --- set-up -------------------------------------------------------------------------
+    @classmethod
+    def new(cls, config: SessionConfig, players: Sequence[tuple[str, str]]) -> Session:
+        """A session for these (name, kind) players, each starting with ``start_money``."""
+        if not players:
+            raise OptionsError("a party needs at least one player")
+        names = [n.strip() for n, _ in players]
+        if any(not n for n in names):
+            raise OptionsError("every player needs a name")
+        if len({n.lower() for n in names}) != len(names):
+            raise OptionsError("player names must be different from one another")
+        for _, kind in players:
+            if kind not in KINDS:
+                raise OptionsError(f"player kind must be one of {', '.join(KINDS)}, got {kind!r}")
+        sheets = [Player(n, k, money=config.start_money) for n, (_, k) in zip(names, players,
+                                                                            strict=True)]
+        return cls(config, sheets)
+
+    def player_index(self, name: str) -> int:
+        wanted = name.strip().lower()
+        for i, p in enumerate(self.players):
+            if p.name.lower() == wanted:
+                return i
+        raise BetError(f"there is no player called {name.strip()!r}")
+
+    def owner_of(self, post: int) -> int | None:
+        """The player owning the horse of ``post`` (None while unsold or run by the house)."""
+        return next((i for i, p in enumerate(self.players) if p.horse == post), None)
+
+    # --- auction ------------------------------------------------------------------------
+    @property
+    def next_lot(self) -> int | None:
+        """The die being auctioned next (post position), or None when the auction is over."""
+        if self.phase != PHASE_AUCTION:
+            return None
+        return POSTS[len(self.lots)]
+
+    def eligible_bidders(self) -> list[int]:
+        """Players who may still bid: each owner holds exactly one die."""
+        return [i for i, p in enumerate(self.players) if p.horse is None]
+
+    def check_bid(self, player: int, amount: int) -> None:
+        """Raise :class:`BetError` unless ``player`` may bid ``amount`` (0 = no bid)."""
+        p = self.players[player]
+        unit = self.config.stake_unit
+        if p.horse is not None:
+            raise BetError(f"{p.name} already owns the {horse_name(p.horse)}; an owner holds "
+                           "one die only")
+        if amount < 0:
+            raise BetError("a bid cannot be negative; type 0 for no bid")
+        if amount % unit:
+            raise BetError(f"bids are in multiples of {unit}")
+        if amount > p.money:
+            raise BetError(f"{p.name} holds {p.money}; a bid cannot be more than that")
+
+    def auction_lot(self, bids: Mapping[int, int], rng: np.random.Generator) -> AuctionLot:
+        """Settle the sealed bids for the next die: the highest bid buys, a tie is settled
+        by a fair draw with ``rng``; the price comes off the buyer's money."""
+        post = self.next_lot
+        if post is None:
+            raise BetError("the auction is over")
+        eligible = set(self.eligible_bidders())
+        if set(bids) - eligible:
+            raise BetError("only players who own no die yet may bid")
+        for player, amount in bids.items():
+            self.check_bid(player, amount)
+        best = max(bids.values(), default=0)
+        if best <= 0:
+            lot = AuctionLot(post, dict(bids), None, 0)
+        else:
+            tied = tuple(sorted(p for p, b in bids.items() if b == best))
+            draw = int(rng.integers(len(tied))) if len(tied) > 1 else None
+            buyer = tied[draw or 0]
+            lot = AuctionLot(post, dict(bids), buyer, best, tied if draw is not None else (), draw)
+            self.players[buyer].money -= best
+            self.players[buyer].horse = post
+            self.players[buyer].price = best
+        self.lots.append(lot)
+        if len(self.lots) == len(POSTS):
+            self.phase = PHASE_BETTING
+        return lot
+
+    # --- betting ------------------------------------------------------------------------
+    def board(self) -> OddsBoard:
+        """The odds board of the current race."""
+        counts = self.first_out_counts if self.config.first_out_bonus else {}
+        return make_board(exact_odds(self.config.fall_rate), self.config.margin,
+                          simple=self.config.simple_odds, first_out_counts=counts)
+
+    def tickets_of(self, player: int) -> list[Ticket]:
+        return [t for t in self.tickets if t.player == player]
+
+    def place_ticket(self, player: int, kind: str, horses: Sequence[int], stake: int) -> Ticket:
+        """Buy a ticket at the board's odds; the stake comes off the player's money."""
+        if self.phase != PHASE_BETTING:
+            raise BetError("betting is closed")
+        p = self.players[player]
+        if kind not in ("win", "quinella"):
+            raise BetError("a ticket is 'win' or 'quinella'")
+        wanted = 1 if kind == "win" else 2
+        if len(horses) != wanted:
+            raise BetError(f"a {kind} ticket names {wanted} horse{'s' if wanted > 1 else ''}")
+        if any(h not in POSTS for h in horses):
+            raise BetError("horses are posts 1-6 (d4, d6, d8, d10, d12, d20)")
+        if len(set(horses)) != len(horses):
+            raise BetError("a quinella names two different horses")
+        limit = self.config.win_limit if kind == "win" else self.config.quinella_limit
+        held = sum(1 for t in self.tickets_of(player) if t.kind == kind)
+        if held >= limit:
+            raise BetError(f"{p.name} already holds {held} {kind} ticket(s); the limit per race "
+                           f"is {limit}")
+        unit = self.config.stake_unit
+        if stake < unit or stake % unit:
+            raise BetError(f"a stake is a positive multiple of {unit}")
+        if stake > p.money:
+            hint = " (or borrow)" if self.can_borrow(player) else ""
+            raise BetError(f"{p.name} holds {p.money}; stake no more than that{hint}")
+        board = self.board()
+        key = tuple(sorted(horses))
+        odds = board.win[key[0]] if kind == "win" else board.quinella[(key[0], key[1])]
+        ticket = Ticket(player, kind, key, stake, odds)
+        p.money -= stake
+        self.tickets.append(ticket)
+        return ticket
+
+    def can_borrow(self, player: int) -> bool:
+        return (self.config.borrowing and self.phase != PHASE_FINISHED
+                and self.players[player].loans < self.config.max_loans)
+
+    def borrow(self, player: int) -> None:
+        """Take a loan: ``loan_amount`` now, ``loan_repay`` owed at the end of the session."""
+        p = self.players[player]
+        if not self.config.borrowing:
+            raise BetError("borrowing is not allowed in this session (start it with --borrowing)")
+        if p.loans >= self.config.max_loans:
+            raise BetError(f"{p.name} already has {p.loans} loan(s); the limit is "
+                           f"{self.config.max_loans}")
+        if self.phase == PHASE_FINISHED:
+            raise BetError("the session is over")
+        p.loans += 1
+        p.money += self.config.loan_amount
+        p.debt += self.config.loan_repay
+
+    def close_betting(self) -> None:
+        if self.phase != PHASE_BETTING:
+            raise BetError("betting is not open")
+        self.phase = PHASE_RACING
+
+    # --- settlement ---------------------------------------------------------------------
+    def quinella_payouts(self, pair: Pair) -> list[Payout]:
+        """What the quinella tickets pay once the first two are known (after furlong 4)."""
+        out = []
+        for t in self.tickets:
+            if t.kind == "quinella" and set(t.horses) == set(pair):
+                out.append(Payout(t.player, t.label(), t.stake * t.odds // 10))
+        return out
+
+    def settle(self, first: int, second: int, first_out: Sequence[int]) -> RaceRecord:
+        """Pay every winning ticket and the owners' prizes for a finished race."""
+        if self.phase != PHASE_RACING:
+            raise BetError("there is no race to settle (betting must be closed first)")
+        if first == second or first not in POSTS or second not in POSTS:
+            raise BetError("1st and 2nd must be two different horses")
+        payouts: list[Payout] = []
+        for t in self.tickets:
+            if t.wins(first, second):
+                payouts.append(Payout(t.player, t.label(), t.stake * t.odds // 10))
+        for post, amount, label in ((first, self.config.prize_first, "1st"),
+                                    (second, self.config.prize_second, "2nd")):
+            owner = self.owner_of(post)
+            if owner is not None and amount:
+                payouts.append(Payout(owner, f"prize {label} ({horse_name(post)})", amount))
+                self.players[owner].prize += amount
+        for pay in payouts:
+            self.players[pay.player].money += pay.amount
+        for h in first_out:
+            self.first_out_counts[h] = self.first_out_counts.get(h, 0) + 1
+        record = RaceRecord(self.race, first, second, tuple(sorted(first_out)),
+                            tuple(payouts), tuple(self.tickets))
+        self.history.append(record)
+        self.tickets = []
+        self.live_race = None
+        if self.race >= self.config.races:
+            self.phase = PHASE_FINISHED
+        else:
+            self.race += 1
+            self.phase = PHASE_BETTING
+        return record
+
+    # --- standings and awards ------------------------------------------------------------
+    def standings(self) -> list[tuple[int, int, int]]:
+        """(rank, player, net money) best first; equal money shares a rank."""
+        order = sorted(range(len(self.players)), key=lambda i: (-self.players[i].net, i))
+        out: list[tuple[int, int, int]] = []
+        for pos, i in enumerate(order):
+            net = self.players[i].net
+            rank = out[-1][0] if out and out[-1][2] == net else pos + 1
+            out.append((rank, i, net))
+        return out
+
+    def owner_score(self, player: int) -> int:
+        p = self.players[player]
+        return p.prize - p.price if self.config.owner_award == "net" else p.prize
+
+    def owner_award(self) -> tuple[list[int], int] | None:
+        """The owner(s) with the best prize money (or prize minus price): (players, score)."""
+        owners = [i for i, p in enumerate(self.players) if p.horse is not None]
+        if not owners:
+            return None
+        best = max(self.owner_score(i) for i in owners)
+        return [i for i in owners if self.owner_score(i) == best], best
+
+    @property
+    def is_last_race(self) -> bool:
+        return self.race == self.config.races
+
+    # --- saving -------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": SESSION_FORMAT,
+            "config": self.config.to_json(),
+            "players": [
+                {"name": p.name, "kind": p.kind, "money": p.money, "debt": p.debt,
+                 "loans": p.loans, "prize": p.prize, "horse": p.horse, "price": p.price}
+                for p in self.players
+            ],
+            "phase": self.phase,
+            "race": self.race,
+            "lots": [lot.to_json() for lot in self.lots],
+            "tickets": [t.to_json() for t in self.tickets],
+            "first_out_counts": [[h, c] for h, c in sorted(self.first_out_counts.items())],
+            "history": [r.to_json() for r in self.history],
+            "live_race": self.live_race,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Session:
+        """Rebuild a saved session; :class:`SaveFormatError` on anything malformed."""
+        f = Fields(data, "Dice Derby session")
+        if f.get("format", int) != SESSION_FORMAT:
+            raise SaveFormatError(f"Dice Derby session: unknown format {data.get('format')!r}")
+        config = SessionConfig.from_json(f.get("config", dict))
+        try:
+            players = [
+                Player(str(p["name"]), str(p["kind"]), int(p["money"]), int(p["debt"]),
+                       int(p["loans"]), int(p["prize"]),
+                       None if p["horse"] is None else int(p["horse"]), int(p["price"]))
+                for p in f.get("players", list)
+            ]
+            lots = [
+                AuctionLot(int(x["post"]), {int(a): int(b) for a, b in x["bids"]},
+                           None if x["buyer"] is None else int(x["buyer"]), int(x["price"]),
+                           tuple(int(t) for t in x["tied"]),
+                           None if x["draw"] is None else int(x["draw"]))
+                for x in f.get("lots", list)
+            ]
+            tickets = [_ticket(t) for t in f.get("tickets", list)]
+            counts = {int(h): int(c) for h, c in f.get("first_out_counts", list)}
+            history = [
+                RaceRecord(int(r["race"]), int(r["first"]), int(r["second"]),
+                           tuple(int(h) for h in r["first_out"]),
+                           tuple(Payout(int(p["player"]), str(p["what"]), int(p["amount"]))
+                                 for p in r["payouts"]),
+                           tuple(_ticket(t) for t in r["tickets"]))
+                for r in f.get("history", list)
+            ]
+        except (KeyError, TypeError, ValueError):
+            raise SaveFormatError("Dice Derby session: malformed players, bids or tickets") \
+                from None
+        phase = f.get("phase", str)
+        if phase not in PHASES:
+            raise SaveFormatError(f"Dice Derby session: unknown phase {phase!r}")
+        live = data.get("live_race")
+        if live is not None and not isinstance(live, dict):
+            raise SaveFormatError("Dice Derby session: malformed race in progress")
+        session = cls(config, players, phase, f.get("race", int), lots, tickets, counts, history,
+                      live)
+        if any(p.kind not in KINDS for p in players) or not players:
+            raise SaveFormatError("Dice Derby session: bad player list")
+        if any(t.player not in range(len(players)) for t in tickets):
+            raise SaveFormatError("Dice Derby session: a ticket belongs to no player")
+        return session
+
+
+def _ticket(t: Mapping[str, Any]) -> Ticket:
+    return Ticket(int(t["player"]), str(t["kind"]), tuple(int(h) for h in t["horses"]),
+                  int(t["stake"]), int(t["odds"]))
