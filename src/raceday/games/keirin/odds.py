@@ -114,7 +114,9 @@ def _subset_products(point: np.ndarray, tail: np.ndarray) -> np.ndarray:
     return out
 
 
-def _global_masks(members: Sequence[int]) -> np.ndarray:
+@cache
+def _global_masks(members: tuple[int, ...]) -> np.ndarray:
+    """Bit masks over rider indices of the subsets in :func:`_subset_products` order."""
     masks = [0]
     for r in members:
         masks = masks + [m | (1 << r) for m in masks]
@@ -174,19 +176,18 @@ def _ordered_prefixes(
             rest = [k for k in everyone if k not in (i, j)]
             m2[i, j] += _subset_products(pt[rest], tl[rest]) @ (terms[:, sl] * ws).T
 
-    glob = [members[i] for i in everyone]
-    masks_all = _global_masks(glob)
+    masks_all = _global_masks(tuple(members))
     first = m0 @ photo.first[masks_all]
-    two = np.tensordot(m0, photo.two[masks_all], axes=1)
-    three = np.tensordot(m0, photo.three[masks_all], axes=1)
+    two = (m0 @ photo.two[masks_all].reshape(len(masks_all), n * n)).reshape(n, n)
+    three = (m0 @ photo.three[masks_all].reshape(len(masks_all), -1)).reshape(n, n, n)
     for i in everyone:
         a = members[i]
-        masks = _global_masks([members[k] for k in everyone if k != i])
+        masks = _global_masks(tuple(members[k] for k in everyone if k != i))
         two[a] += m1[i] @ photo.first[masks]
-        three[a] += np.tensordot(m1[i], photo.two[masks], axes=1)
+        three[a] += (m1[i] @ photo.two[masks].reshape(len(masks), n * n)).reshape(n, n)
     for (i, j), terms in m2.items():
         a, b = members[i], members[j]
-        masks = _global_masks([members[k] for k in everyone if k not in (i, j)])
+        masks = _global_masks(tuple(members[k] for k in everyone if k not in (i, j)))
         third = photo.first[masks]  # (subsets, n)
         pair_mask = (1 << a) | (1 << b)
         a_wins_photo = photo.first[pair_mask, a]

@@ -16,7 +16,6 @@ import numpy as np
 from raceday.analysis.stats import mean_interval, wilson_interval
 from raceday.core.errors import OptionsError
 from raceday.core.play import play_game
-from raceday.games.keirin.fast import sample_races
 from raceday.games.keirin.rules import KeirinOptions, KeirinState
 
 ENGINES = ("fast", "reference")
@@ -96,6 +95,8 @@ def simulate_fast(
     on_progress: Callable[[int], None] | None = None,
 ) -> SimulationSummary:
     """Sample ``n`` races with the compiled sampler (first three places)."""
+    from raceday.games.keirin.fast import sample_races  # compiles on first use: import late
+
     resolved = min(3, options.riders)
     races = sample_races(options, n, rng, places=resolved, on_progress=on_progress)
     riders = options.riders
