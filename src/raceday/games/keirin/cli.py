@@ -37,6 +37,7 @@ from raceday.games.keirin.render import commentary, render_track, throw_line
 from raceday.games.keirin.rules import (
     DEFAULT_LENGTH,
     DEFAULT_RIDERS,
+    PHASE_PHOTO,
     KeirinOptions,
     KeirinState,
 )
@@ -110,10 +111,13 @@ def show_race(
     def show(s: State, events: list[Event]) -> None:
         assert isinstance(s, KeirinState)
         turn_events.extend(events)
-        boundary = any(e.kind in ("turn", "slipstream", "result") for e in events)
+        photo_done = s.phase != PHASE_PHOTO and any(e.kind == "photo_throw" for e in events)
+        boundary = photo_done or any(e.kind in ("turn", "slipstream", "result") for e in events)
         if not boundary:
             return
         title = "Start" if s.turn <= 1 and any(e.kind == "slipstream" for e in events) else None
+        if photo_done and not any(e.kind == "turn" for e in events):
+            title = f"Photo-finish, turn {turn_label(turn_events)}"
         console.print(Rule(title or f"Turn {turn_label(turn_events)}", style="grey50"))
         line = throw_line(turn_events)
         if line.plain:
