@@ -235,3 +235,13 @@ def test_corrupt_session_document(tmp_path: Path) -> None:
     store.save(GAME, "bad", {"version": 1, "options": {}, "mode": "fixed"})
     with pytest.raises(SaveFormatError):
         BetSession.load(store, "bad")
+
+
+def test_board_shows_the_odds_the_ticket_gets(tmp_path: Path) -> None:
+    result = _run(["-p", "Ann", "--session", "board", "--db", str(tmp_path / "b.sqlite"),
+                   "--margin", "0.1", "--seed", "1"], "win 4 100\n")
+    rows = [line.split("│") for line in result.output.splitlines() if line.startswith("│ 4 ")]
+    board_price = rows[0][3].strip()  # the win table comes first
+    assert f"accepted: win 4 for 100.00 at {board_price}" in _text(result)
+    p = race_odds(KeirinOptions()).first[3]
+    assert board_price == f"{int(Fraction(9, 10) * 100 / Fraction(float(p))) / 100:.2f}"

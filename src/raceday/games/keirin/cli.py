@@ -28,7 +28,9 @@ from raceday.games.keirin.betting import (
     BetError,
     Ticket,
     format_money,
+    format_odds,
     parse_money,
+    quoted_odds,
     selection_text,
     winning_selection,
 )
@@ -204,8 +206,11 @@ def _combo(kind: str, combo: tuple[int, ...]) -> str:
     return sep.join(str(r) for r in combo)
 
 
-def odds_table(odds: KeirinOdds, kind: str, top: int | None, margin: float = 0.0) -> Table:
-    """A Rich table of one bet type: combination, probability, fair (or offered) odds."""
+def odds_table(
+    odds: KeirinOdds, kind: str, top: int | None, margin: float | None = None
+) -> Table:
+    """A Rich table of one bet type: combination, probability and fair odds (1/p), or with
+    ``margin`` the odds a bookmaker offers (as quoted on tickets: rounded down)."""
     table = odds.bet(kind)
     ranked = sorted(table.items(), key=lambda kv: (-kv[1], kv[0]))
     shown = ranked if top is None else ranked[:top]
@@ -213,10 +218,14 @@ def odds_table(odds: KeirinOdds, kind: str, top: int | None, margin: float = 0.0
     out = Table(title=title, title_justify="left")
     out.add_column("bet", justify="left")
     out.add_column("probability", justify="right")
-    out.add_column("fair odds" if margin == 0 else "offered odds", justify="right")
+    out.add_column("fair odds" if margin is None else "offered odds", justify="right")
     for combo, p in shown:
-        price = (1 - margin) / p if p > 0 else float("inf")
-        out.add_row(_combo(kind, combo), f"{p:.4%}", f"{price:,.2f}" if p > 0 else "—")
+        if margin is None:
+            price = f"{1 / p:,.2f}" if p > 0 else "—"
+        else:
+            quoted = quoted_odds(p, margin)
+            price = format_odds(quoted) if quoted is not None else "—"
+        out.add_row(_combo(kind, combo), f"{p:.4%}", price)
     return out
 
 
@@ -292,7 +301,7 @@ def _board(session: BetSession, top: int) -> None:
     console.print(Rule(f"Race {session.races + 1} — odds board: {note}", style="cyan"))
     for kind in ("win", "exacta", "trifecta"):
         console.print(odds_table(odds, kind, None if kind == "win" else top,
-                                 session.margin if fixed else 0.0))
+                                 session.margin if fixed else None))
 
 
 def _bankroll_line(session: BetSession) -> str:
