@@ -245,3 +245,11 @@ def test_board_shows_the_odds_the_ticket_gets(tmp_path: Path) -> None:
     assert f"accepted: win 4 for 100.00 at {board_price}" in _text(result)
     p = race_odds(KeirinOptions()).first[3]
     assert board_price == f"{int(Fraction(9, 10) * 100 / Fraction(float(p))) / 100:.2f}"
+
+
+def test_list_shows_saved_sessions(tmp_path: Path) -> None:
+    db = str(tmp_path / "l.sqlite")
+    assert "No saved keirin sessions" in _text(_run(["--list", "--db", db], ""))
+    _run(["-p", "Ann", "--session", "monday", "--db", db], "")
+    listing = _text(_run(["--list", "--db", db], ""))
+    assert "monday" in listing and "Ann 10,000.00" in listing

@@ -20,7 +20,7 @@ from raceday.cli.common import (
     print_json,
     progress_bar,
 )
-from raceday.core.errors import OptionsError
+from raceday.core.errors import OptionsError, RacedayError
 from raceday.core.events import Event
 from raceday.core.play import play_game
 from raceday.core.protocol import State
@@ -43,7 +43,7 @@ from raceday.games.keirin.rules import (
     KeirinOptions,
     KeirinState,
 )
-from raceday.games.keirin.session import BetSession, Settlement
+from raceday.games.keirin.session import GAME, BetSession, Settlement
 from raceday.games.keirin.simulate import ENGINES
 from raceday.games.keirin.simulate import simulate as run_simulation
 from raceday.store.sessions import SessionStore
@@ -432,11 +432,17 @@ def bet(
         float | None,
         typer.Option(help="Seconds between turns of a race (default: short on a terminal)."),
     ] = None,
+    list_sessions: Annotated[
+        bool, typer.Option("--list", help="List the saved sessions and stop.")
+    ] = False,
 ) -> None:
     """Bet on races with friends: odds board, tickets, the race, payouts, race after race.
 
     Saved after every race; resume an interrupted session with --resume NAME.
     """
+    if list_sessions:
+        _list_sessions(SessionStore(db))
+        return
     if delay is not None and delay < 0:
         raise OptionsError(f"delay must be 0 or more seconds, got {delay}")
     if top < 1:
@@ -476,6 +482,23 @@ def bet(
     _standings(session)
     console.print(f"Session saved. Resume it with: raceday keirin bet --resume {session.name}"
                   + (f" --db {db}" if db is not None else ""))
+
+
+def _list_sessions(store: SessionStore) -> None:
+    names = store.names(GAME)
+    if not names:
+        console.print(f"No saved keirin sessions in {store.path}.")
+        return
+    table = Table("session", "races", "mode", "players", title=f"Saved sessions in {store.path}")
+    for name in names:
+        try:
+            s = BetSession.load(store, name)
+        except RacedayError as exc:
+            table.add_row(name, "?", "?", f"unreadable: {exc}")
+            continue
+        players = ", ".join(f"{n} {format_money(a.bankroll)}" for n, a in s.players.items())
+        table.add_row(name, str(s.races), s.mode, players)
+    console.print(table)
 
 
 def parse_money_option(text: str) -> int:
