@@ -47,8 +47,6 @@ TAIL_CUTOFF = 1e-30  # finishing keys less likely than this for every rider are 
 CHUNK_COLUMNS = 4096  # bounds memory of the subset products on very long races
 
 BET_TYPES = ("win", "exacta", "quinella", "trifecta", "trio")
-BET_SIZES = {"win": 1, "exacta": 2, "quinella": 2, "trifecta": 3, "trio": 3}
-ORDERED_BETS = {"win", "exacta", "trifecta"}
 
 
 # --- photo-finish ---------------------------------------------------------------------------

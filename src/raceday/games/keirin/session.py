@@ -28,7 +28,6 @@ from raceday.core.events import Event
 from raceday.core.play import play_game
 from raceday.core.protocol import State
 from raceday.games.keirin.betting import (
-    KINDS,
     MODES,
     Account,
     BetError,
@@ -252,4 +251,4 @@ class BetSession:
         return sorted(self.players.items(), key=lambda kv: (-kv[1].bankroll, kv[0]))
 
 
-__all__ = ["DEFAULT_BANKROLL", "KINDS", "BetError", "BetSession", "Settlement"]
+__all__ = ["DEFAULT_BANKROLL", "GAME", "BetError", "BetSession", "Settlement"]
