@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
 from typing import Annotated
 
 import numpy as np
@@ -17,18 +20,33 @@ from raceday.cli.common import (
     print_json,
     progress_bar,
 )
-from raceday.core.errors import OptionsError
+from raceday.core.errors import OptionsError, RacedayError
 from raceday.core.events import Event
 from raceday.core.play import play_game
 from raceday.core.protocol import State
+from raceday.games.keirin.betting import (
+    BetError,
+    Ticket,
+    format_money,
+    format_odds,
+    parse_money,
+    quoted_odds,
+    selection_text,
+    winning_selection,
+)
+from raceday.games.keirin.odds import BET_TYPES, KeirinOdds, race_odds
 from raceday.games.keirin.render import commentary, render_track, throw_line
 from raceday.games.keirin.rules import (
     DEFAULT_LENGTH,
     DEFAULT_RIDERS,
+    PHASE_PHOTO,
     KeirinOptions,
     KeirinState,
 )
-from raceday.games.keirin.simulate import simulate_reference
+from raceday.games.keirin.session import GAME, BetSession, Settlement
+from raceday.games.keirin.simulate import ENGINES
+from raceday.games.keirin.simulate import simulate as run_simulation
+from raceday.store.sessions import SessionStore
 
 HELP = "KEIRIN (Anki Toner): 6–9 track riders sprint for the line after the derny leaves."
 
@@ -75,8 +93,21 @@ def watch(
     if delay is not None and delay < 0:
         raise OptionsError(f"delay must be 0 or more seconds, got {delay}")
     wait = default_delay(delay)
-    state = KeirinState(options)
     console.print(Rule(f"KEIRIN — {riders} riders, finish {length} squares from the derny's start"))
+    rng = _rng(seed)
+
+    def run(on_events: Callable[[State, list[Event]], None]) -> KeirinState:
+        state = KeirinState(options)
+        play_game(state, [], rng, max_steps=options.max_steps(), on_events=on_events)
+        return state
+
+    show_race(run, wait)
+
+
+def show_race(
+    run: Callable[[Callable[[State, list[Event]], None]], KeirinState], wait: float
+) -> KeirinState:
+    """Run a race with ``run(on_events)`` and show it turn by turn, then the result."""
     turn_events: list[Event] = []
     crossed_in: dict[int, int] = {}
 
@@ -84,10 +115,13 @@ def watch(
         assert isinstance(s, KeirinState)
         turn_events.extend(events)
         crossed_in.update((e["rider"], e["turn"]) for e in events if e.kind == "place")
-        boundary = any(e.kind in ("turn", "slipstream", "result") for e in events)
+        photo_done = s.phase != PHASE_PHOTO and any(e.kind == "photo_throw" for e in events)
+        boundary = photo_done or any(e.kind in ("turn", "slipstream", "result") for e in events)
         if not boundary:
             return
         title = "Start" if s.turn <= 1 and any(e.kind == "slipstream" for e in events) else None
+        if photo_done and not any(e.kind == "turn" for e in events):
+            title = f"Photo-finish, turn {turn_label(turn_events)}"
         console.print(Rule(title or f"Turn {turn_label(turn_events)}", style="grey50"))
         line = throw_line(turn_events)
         if line.plain:
@@ -98,18 +132,19 @@ def watch(
         turn_events.clear()
         pause(wait)
 
-    play_game(state, [], _rng(seed), max_steps=options.max_steps(), on_events=show)
+    state = run(show)
     if turn_events:
         for text in commentary(turn_events):
             console.print(f"  {text}")
     console.print(Rule("Result"))
     table = Table("place", "rider", "crossed in turn", "squares past the line")
-    line = options.length
+    line = state.options.length
     for place, rider in enumerate(state.ranked, start=1):
         past = str(state.positions[rider - 1] - line)
         table.add_row(str(place), f"R{rider}", str(crossed_in[rider]), past)
     console.print(table)
     console.print(f"[bold]Rider {state.ranked[0]} wins.[/]")
+    return state
 
 
 def turn_label(events: list[Event]) -> str:
@@ -125,15 +160,26 @@ def simulate(
     length: LengthOpt = DEFAULT_LENGTH,
     derny: DernyOpt = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    engine: Annotated[
+        str,
+        typer.Option(
+            help="fast: the compiled sampler (first three places); reference: the rules "
+            "engine, every event (slow, for checking)."
+        ),
+    ] = "fast",
 ) -> None:
     """Simulate many races: win, top-2 and top-3 chances with 95% intervals."""
     if n < 1:
         raise OptionsError(f"n must be at least 1, got {n}")
+    if engine not in ENGINES:
+        raise OptionsError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
     options = KeirinOptions(riders=riders, length=length, derny=derny)
-    with progress_bar("racing", n, enabled=n >= PROGRESS_THRESHOLD and not json_out) as bar:
+    show_bar = n >= PROGRESS_THRESHOLD * (1 if engine == "reference" else 500) and not json_out
+    with progress_bar("racing", n, enabled=show_bar) as bar:
         task = bar.task_ids[0]
-        summary = simulate_reference(
-            options, n, _rng(seed), on_progress=lambda done: bar.update(task, completed=done)
+        summary = run_simulation(
+            options, n, _rng(seed), engine=engine,
+            on_progress=lambda done: bar.update(task, completed=done),
         )
     if json_out:
         print_json(summary.to_json())
@@ -153,3 +199,313 @@ def simulate(
     console.print(table)
     mean, lo, hi = summary.mean_turns_interval()
     console.print(f"Average race length: {mean:.2f} turns (95% CI {lo:.2f} – {hi:.2f}).")
+
+
+TOP_DEFAULT = 10
+
+
+def _combo(kind: str, combo: tuple[int, ...]) -> str:
+    sep = "-" if kind in ("exacta", "trifecta") else "="
+    return sep.join(str(r) for r in combo)
+
+
+def odds_table(
+    odds: KeirinOdds, kind: str, top: int | None, margin: float | None = None
+) -> Table:
+    """A Rich table of one bet type: combination, probability and fair odds (1/p), or with
+    ``margin`` the odds a bookmaker offers (as quoted on tickets: rounded down)."""
+    table = odds.bet(kind)
+    ranked = sorted(table.items(), key=lambda kv: (-kv[1], kv[0]))
+    shown = ranked if top is None else ranked[:top]
+    title = f"{kind} ({len(shown)} of {len(ranked)})" if len(shown) < len(ranked) else kind
+    out = Table(title=title, title_justify="left")
+    out.add_column("bet", justify="left")
+    out.add_column("probability", justify="right")
+    out.add_column("fair odds" if margin is None else "offered odds", justify="right")
+    for combo, p in shown:
+        if margin is None:
+            price = f"{1 / p:,.2f}" if p > 0 else "—"
+        else:
+            quoted = quoted_odds(p, margin)
+            price = format_odds(quoted) if quoted is not None else "—"
+        out.add_row(_combo(kind, combo), f"{p:.4%}", price)
+    return out
+
+
+@app.command()
+def odds(
+    riders: RidersOpt = DEFAULT_RIDERS,
+    length: LengthOpt = DEFAULT_LENGTH,
+    derny: DernyOpt = None,
+    bet: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--bet", "-b", help="Bet type(s) to show: win, exacta, quinella, trifecta, trio "
+            "(repeat the option; default all)."
+        ),
+    ] = None,
+    top: Annotated[
+        int, typer.Option(help="Rows shown for the large bet types (exacta and beyond).")
+    ] = TOP_DEFAULT,
+    show_all: Annotated[
+        bool, typer.Option("--all", help="Show every combination of every bet type.")
+    ] = False,
+    json_out: Annotated[
+        bool, typer.Option("--json", help="Print one JSON object with every probability.")
+    ] = False,
+) -> None:
+    """Exact odds of every bet on the first three (win, exacta, quinella, trifecta, trio)."""
+    kinds = bet or list(BET_TYPES)
+    unknown = [k for k in kinds if k not in BET_TYPES]
+    if unknown:
+        raise OptionsError(
+            f"unknown bet type {unknown[0]!r}; choose from {', '.join(BET_TYPES)}"
+        )
+    if top < 1:
+        raise OptionsError(f"top must be at least 1, got {top}")
+    options = KeirinOptions(riders=riders, length=length, derny=derny)
+    result = race_odds(options)
+    if json_out:
+        print_json(result.to_json())
+        return
+    pull = f"derny fixed at {derny}" if derny is not None else "derny 3d6"
+    console.print(
+        Rule(f"KEIRIN exact odds — {riders} riders, finish at {length}, {pull}")
+    )
+    for kind in kinds:
+        limit = None if show_all or kind == "win" else top
+        console.print(odds_table(result, kind, limit))
+    console.print("Fair odds = 1 / probability (decimal odds: the return per unit staked).")
+
+
+# --- betting sessions ---------------------------------------------------------------------------
+BET_HELP = """Commands at the ticket prompt:
+  TYPE RIDERS STAKE   place a ticket, e.g. 'win 3 100', 'exacta 3-4 50', 'quinella 3=4 20',
+                      'trifecta 4-3-5 10', 'trio 2=5=7 10'
+  list                this race's tickets so far        undo   take back your last ticket
+  odds                show the odds board again          quit   end the session (no race)
+  (empty line)        done: next player, then the race"""
+
+
+def _ask(prompt: str) -> str | None:
+    """One line from the user; None at end of input (Ctrl-D or the end of a script)."""
+    try:
+        answer: str = typer.prompt(prompt, default="", show_default=False, prompt_suffix=" ")
+    except typer.Abort:
+        return None
+    return answer.strip()
+
+
+def _board(session: BetSession, top: int) -> None:
+    odds = session.odds
+    fixed = session.mode == "fixed"
+    note = (f"offered odds (fair odds × {1 - session.margin:g})" if fixed
+            else f"fair odds as a guide; the pools pay out after a {session.margin:.0%} takeout")
+    console.print(Rule(f"Race {session.races + 1} — odds board: {note}", style="cyan"))
+    for kind in ("win", "exacta", "trifecta"):
+        console.print(odds_table(odds, kind, None if kind == "win" else top,
+                                 session.margin if fixed else None))
+
+
+def _bankroll_line(session: BetSession) -> str:
+    return "   ".join(f"{name}: {format_money(acc.bankroll)}" for name, acc in
+                      session.players.items())
+
+
+def _collect_tickets(session: BetSession, top: int) -> list[Ticket] | None:
+    """Every player's tickets for the next race; None when the players stop."""
+    tickets: list[Ticket] = []
+    for player in session.players:
+        while True:
+            acc = session.players[player]
+            mine = [t for t in tickets if t.player == player]
+            left = acc.bankroll - sum(t.stake for t in mine)
+            line = _ask(f"{player} [{format_money(left)} left] ticket (Enter = done, help)>")
+            if line is None or line.lower() in ("quit", "q", "exit", "stop"):
+                if tickets:
+                    console.print(f"Betting on race {session.races + 1} had not closed: its "
+                                  f"{len(tickets)} ticket(s) are withdrawn, no money moved.")
+                return None
+            if line.lower() in ("", "done", "d"):
+                break
+            if line.lower() in ("help", "h", "?"):
+                console.print(BET_HELP)
+                continue
+            if line.lower() == "list":
+                for t in tickets:
+                    console.print(f"  {t.player}: {t.describe()}")
+                if not tickets:
+                    console.print("  no tickets yet")
+                continue
+            if line.lower() == "odds":
+                _board(session, top)
+                continue
+            if line.lower() == "undo":
+                if mine:
+                    tickets.remove(mine[-1])
+                    console.print(f"  taken back: {mine[-1].describe()}")
+                else:
+                    console.print("  you have no ticket to take back")
+                continue
+            try:
+                ticket = session.ticket_from_text(player, line, tickets)
+            except BetError as exc:
+                console.print(f"  [red]refused:[/] {exc}")
+                continue
+            tickets.append(ticket)
+            console.print(f"  [green]accepted:[/] {ticket.describe()}")
+    return tickets
+
+
+def _show_settlement(session: BetSession, settlement: Settlement) -> None:
+    order = " ".join(f"R{r}" for r in settlement.ranking[:3])
+    console.print(Rule(f"Race {settlement.race} settled — first three: {order}", style="cyan"))
+    if settlement.pools:
+        pools = Table("pool", "total", "winning", "dividend per 1", title="Pools")
+        for kind, pool in settlement.pools.items():
+            div = pool.dividend()
+            pools.add_row(
+                kind, format_money(pool.pool), selection_text(kind, pool.winning),
+                "no winner: stakes refunded" if pool.refunded else f"{float(div or 0):,.4f}",
+            )
+        console.print(pools)
+    if settlement.tickets:
+        table = Table("player", "ticket", "result", "returned")
+        for t, r in zip(settlement.tickets, settlement.returns, strict=True):
+            won = t.selection == winning_selection(t.kind, settlement.ranking)
+            result = "won" if won else ("refunded" if r else "lost")
+            table.add_row(t.player, t.describe(), result, format_money(r))
+        console.print(table)
+    else:
+        console.print("No tickets on this race.")
+    console.print(f"Bankrolls: {_bankroll_line(session)}")
+
+
+def _standings(session: BetSession) -> None:
+    table = Table("place", "player", "bankroll", "staked", "returned", "net", "tickets won",
+                  title=f"Standings after {session.races} race(s) — session {session.name!r}")
+    for place, (name, acc) in enumerate(session.standings(), start=1):
+        table.add_row(str(place), name, format_money(acc.bankroll), format_money(acc.staked),
+                      format_money(acc.returned), format_money(acc.returned - acc.staked),
+                      f"{acc.winning_tickets}/{acc.tickets}")
+    console.print(table)
+
+
+def _run_and_settle(session: BetSession, store: SessionStore, wait: float) -> None:
+    state = show_race(lambda on_events: session.run_race(on_events), wait)
+    _show_settlement(session, session.settle(store, state))
+
+
+@app.command()
+def bet(
+    player: Annotated[
+        list[str] | None,
+        typer.Option("--player", "-p", help="A player's name (repeat for more players)."),
+    ] = None,
+    bankroll: Annotated[
+        str, typer.Option(help="Each player's starting bankroll.")
+    ] = "10000",
+    margin: Annotated[
+        float,
+        typer.Option(help="House margin: offered odds = fair odds × (1 − margin); with --pool "
+                     "the takeout from each pool."),
+    ] = 0.0,
+    pool: Annotated[
+        bool, typer.Option("--pool", help="Pari-mutuel: winners share each bet type's pool.")
+    ] = False,
+    allow_debt: Annotated[
+        bool, typer.Option("--allow-debt", help="Let players stake more than they have.")
+    ] = False,
+    session_name: Annotated[
+        str | None, typer.Option("--session", help="Name of a new session (default: dated).")
+    ] = None,
+    resume: Annotated[
+        str | None, typer.Option(help="Resume the saved session of this name.")
+    ] = None,
+    db: Annotated[
+        Path | None,
+        typer.Option(help="SQLite file of saved sessions (default: in your data directory)."),
+    ] = None,
+    seed: SeedOpt = None,
+    riders: RidersOpt = DEFAULT_RIDERS,
+    length: LengthOpt = DEFAULT_LENGTH,
+    derny: DernyOpt = None,
+    top: Annotated[int, typer.Option(help="Rows of the exacta and trifecta boards.")] = 8,
+    delay: Annotated[
+        float | None,
+        typer.Option(help="Seconds between turns of a race (default: short on a terminal)."),
+    ] = None,
+    list_sessions: Annotated[
+        bool, typer.Option("--list", help="List the saved sessions and stop.")
+    ] = False,
+) -> None:
+    """Bet on races with friends: odds board, tickets, the race, payouts, race after race.
+
+    Saved after every race; resume an interrupted session with --resume NAME.
+    """
+    if list_sessions:
+        _list_sessions(SessionStore(db))
+        return
+    if delay is not None and delay < 0:
+        raise OptionsError(f"delay must be 0 or more seconds, got {delay}")
+    if top < 1:
+        raise OptionsError(f"top must be at least 1, got {top}")
+    wait = default_delay(delay, interactive_default=0.3)
+    store = SessionStore(db)
+    if resume is not None:
+        session = BetSession.load(store, resume)
+        console.print(f"Resuming session {resume!r}: {session.races} race(s) settled. "
+                      "(It keeps its own players and options.)")
+    else:
+        name = session_name or datetime.now(UTC).strftime("keirin-%Y%m%d-%H%M%S")
+        session = BetSession.new(
+            name, player or [], KeirinOptions(riders=riders, length=length, derny=derny),
+            bankroll=parse_money_option(bankroll), mode="pool" if pool else "fixed",
+            margin=margin, allow_debt=allow_debt, seed=seed,
+        )
+        session.save(store)
+        console.print(f"New session {name!r} ({'pari-mutuel pools' if pool else 'fixed odds'}, "
+                      f"margin {margin:g}). Type 'help' at a ticket prompt.")
+    opts = session.options
+    console.print(f"{opts.riders} riders, finish at {opts.length}. {_bankroll_line(session)}")
+    if session.pending is not None:
+        console.print(f"Betting on race {session.races + 1} had closed before the interruption; "
+                      f"running that race now with its {len(session.pending)} ticket(s).")
+        _run_and_settle(session, store, wait)
+    while True:
+        _board(session, top)
+        tickets = _collect_tickets(session, top)
+        if tickets is None:
+            break
+        session.lock(store, tickets)
+        _run_and_settle(session, store, wait)
+        again = _ask("Another race? [Y/n]>")
+        if again is None or again.lower() in ("n", "no", "q", "quit", "stop"):
+            break
+    _standings(session)
+    console.print(f"Session saved. Resume it with: raceday keirin bet --resume {session.name}"
+                  + (f" --db {db}" if db is not None else ""))
+
+
+def _list_sessions(store: SessionStore) -> None:
+    names = store.names(GAME)
+    if not names:
+        console.print(f"No saved keirin sessions in {store.path}.")
+        return
+    table = Table("session", "races", "mode", "players", title=f"Saved sessions in {store.path}")
+    for name in names:
+        try:
+            s = BetSession.load(store, name)
+        except RacedayError as exc:
+            table.add_row(name, "?", "?", f"unreadable: {exc}")
+            continue
+        players = ", ".join(f"{n} {format_money(a.bankroll)}" for n, a in s.players.items())
+        table.add_row(name, str(s.races), s.mode, players)
+    console.print(table)
+
+
+def parse_money_option(text: str) -> int:
+    try:
+        return parse_money(text)
+    except BetError as exc:
+        raise OptionsError(f"--bankroll: {exc}") from None

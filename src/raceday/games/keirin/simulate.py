@@ -1,4 +1,10 @@
-"""Monte Carlo over the reference engine: win / top-2 / top-3 frequencies and race length."""
+"""Monte Carlo: win / top-2 / top-3 frequencies and race length.
+
+Two engines give the same distribution: the reference rules engine (every rule, every event,
+about a thousand races a second) and the compiled sampler of :mod:`raceday.games.keirin.fast`
+(a million or so a second, first three places only). ``tests/games/keirin/test_fast.py``
+checks that they agree.
+"""
 
 from __future__ import annotations
 
@@ -8,8 +14,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from raceday.analysis.stats import mean_interval, wilson_interval
+from raceday.core.errors import OptionsError
 from raceday.core.play import play_game
 from raceday.games.keirin.rules import KeirinOptions, KeirinState
+
+ENGINES = ("fast", "reference")
 
 
 @dataclass(frozen=True)
@@ -20,8 +29,12 @@ class SimulationSummary:
     n: int
     places: np.ndarray  # shape (riders, riders): rider index x place index
     turns: np.ndarray  # turns of the deciding turn (when the winner crossed), per race
+    resolved: int = 0  # places counted (0 = all); the fast engine stops after the third
 
     def top(self, rider: int, k: int) -> int:
+        """Races in which ``rider`` finished in the first ``k`` places."""
+        if self.resolved and k > self.resolved:
+            raise ValueError(f"only the first {self.resolved} places were simulated")
         return int(self.places[rider - 1, :k].sum())
 
     def rate(self, rider: int, k: int) -> float:
@@ -73,3 +86,39 @@ def simulate_reference(
         if on_progress is not None:
             on_progress(i + 1)
     return SimulationSummary(options=options, n=n, places=places, turns=turns)
+
+
+def simulate_fast(
+    options: KeirinOptions,
+    n: int,
+    rng: np.random.Generator,
+    on_progress: Callable[[int], None] | None = None,
+) -> SimulationSummary:
+    """Sample ``n`` races with the compiled sampler (first three places)."""
+    from raceday.games.keirin.fast import sample_races  # compiles on first use: import late
+
+    resolved = min(3, options.riders)
+    races = sample_races(options, n, rng, places=resolved, on_progress=on_progress)
+    riders = options.riders
+    places = np.zeros((riders, riders), dtype=np.int64)
+    for place in range(resolved):
+        places[:, place] = np.bincount(races.ranking[:, place], minlength=riders + 1)[1:]
+    return SimulationSummary(
+        options=options, n=n, places=places, turns=races.turns.astype(np.int64),
+        resolved=resolved,
+    )
+
+
+def simulate(
+    options: KeirinOptions,
+    n: int,
+    rng: np.random.Generator,
+    engine: str = "fast",
+    on_progress: Callable[[int], None] | None = None,
+) -> SimulationSummary:
+    """Simulate ``n`` races on the chosen engine ("fast" or "reference")."""
+    if engine == "fast":
+        return simulate_fast(options, n, rng, on_progress)
+    if engine == "reference":
+        return simulate_reference(options, n, rng, on_progress)
+    raise OptionsError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")

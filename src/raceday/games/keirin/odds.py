@@ -1,0 +1,335 @@
+"""Exact odds for the first three places of a KEIRIN race (no sampling).
+
+How it works
+------------
+Riders move independently: a rider's throws never depend on the others, and ranked riders
+simply leave the track. So each rider has one random *finishing key*: the turn ``T`` in which
+it first reaches the line and how far ``E`` past the line it lands then. The final order is
+the order of these keys (earlier turn first, then further past first); riders with the same
+key are split by photo-finish throws, which amounts to comparing each tied rider's infinite
+sequence of photo throws lexicographically. Hence:
+
+1. per derny roll and rider, the exact distribution of ``(T, E)`` by dynamic programming over
+   the distance still to go (:func:`finish_key_distributions`);
+2. per set of tied riders, the exact chance of each photo-finish order of its first three
+   (:func:`photo_finish_table`), which has the same structure one level down (a throw in
+   place of ``(T, E)``) and is solved smallest sets first; a set that ties again on every
+   throw is a geometric series, summed in closed form;
+3. the probability of every ordered first three by summing, over the finishing key of the
+   group that completes the top three, products of the riders' point and tail probabilities
+   (:func:`_ordered_prefixes`).
+
+Everything is in float64; ``tests/games/keirin/test_odds.py`` checks the result against an
+exact enumeration of the reference engine's chance tree and against simulation.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+
+from raceday.games.keirin.rules import (
+    DERNY_DICE,
+    MAX_DERNY,
+    MAX_RIDERS,
+    KeirinOptions,
+    derny_distribution,
+    starting_positions,
+    throw_distribution,
+)
+
+ALL_MASKS = 1 << MAX_RIDERS
+TAIL_CUTOFF = 1e-30  # finishing keys less likely than this for every rider are dropped
+CHUNK_COLUMNS = 4096  # bounds memory of the subset products on very long races
+
+BET_TYPES = ("win", "exacta", "quinella", "trifecta", "trio")
+
+
+# --- photo-finish ---------------------------------------------------------------------------
+@cache
+def _throw_table() -> tuple[np.ndarray, int]:
+    """Throw probabilities, shape (MAX_RIDERS, values), best (largest) throw first."""
+    values = sorted(
+        {v for k in range(1, MAX_RIDERS + 1) for v in throw_distribution(k)}, reverse=True
+    )
+    table = np.zeros((MAX_RIDERS, len(values)))
+    for k in range(1, MAX_RIDERS + 1):
+        for v, p in throw_distribution(k).items():
+            table[k - 1, values.index(v)] = float(p)
+    return table, len(values)
+
+
+@dataclass(frozen=True)
+class PhotoTable:
+    """``first[m, a]``, ``two[m, a, b]``, ``three[m, a, b, c]``: chance that the photo-finish
+    of the riders in bit mask ``m`` (bit r-1 = rider r) starts with rider a (then b, then c);
+    riders are 0-based indices here."""
+
+    first: np.ndarray
+    two: np.ndarray
+    three: np.ndarray
+
+
+@cache
+def photo_finish_table() -> PhotoTable:
+    """Exact photo-finish orders for every set of riders (independent of the race options)."""
+    n = MAX_RIDERS
+    first = np.zeros((ALL_MASKS, n))
+    two = np.zeros((ALL_MASKS, n, n))
+    three = np.zeros((ALL_MASKS, n, n, n))
+    table = PhotoTable(first, two, three)
+    for r in range(n):
+        first[1 << r, r] = 1.0
+    throws, _ = _throw_table()
+    masks = sorted(range(1, ALL_MASKS), key=lambda m: (m.bit_count(), m))
+    for mask in masks:
+        if mask.bit_count() < 2:
+            continue
+        members = [r for r in range(n) if mask >> r & 1]
+        p = throws[members][:, None, :]  # one mixture component
+        weights = np.ones(1)
+        w1, w2, w3, all_tied = _ordered_prefixes(members, p, weights, table)
+        # The term for "everyone throws the same" used this set's own (still zero) row;
+        # the true row solves row = rest + all_tied * row.
+        scale = 1.0 / (1.0 - all_tied)
+        first[mask] = w1 * scale
+        two[mask] = w2 * scale
+        three[mask] = w3 * scale
+    return table
+
+
+# --- the core sum -------------------------------------------------------------------------------
+def _subset_products(point: np.ndarray, tail: np.ndarray) -> np.ndarray:
+    """For members i = 0..m-1 (rows of ``point``/``tail``), the array over subsets G (bit i =
+    member i) of prod_{i in G} point_i * prod_{i not in G} tail_i, column by column."""
+    out = np.ones((1, point.shape[1]))
+    for i in range(point.shape[0]):
+        out = np.concatenate((out * tail[i], out * point[i]), axis=0)
+    return out
+
+
+@cache
+def _global_masks(members: tuple[int, ...]) -> np.ndarray:
+    """Bit masks over rider indices of the subsets in :func:`_subset_products` order."""
+    masks = [0]
+    for r in members:
+        masks = masks + [m | (1 << r) for m in masks]
+    return np.array(masks, dtype=np.int64)
+
+
+def _ordered_prefixes(
+    members: Sequence[int],
+    point: np.ndarray,
+    weights: np.ndarray,
+    photo: PhotoTable,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+    """Chances of every ordered first one, two and three among ``members``.
+
+    ``point[i, d, v]``: chance that member i's key is value v (index 0 = best) in mixture
+    component d (a derny roll); components are weighted by ``weights``. Keys of different
+    members are independent within a component; equal keys are split by ``photo``.
+    Returns (first, first two, first three) as (9,), (9, 9), (9, 9, 9) arrays over rider
+    indices, plus the chance that all members share one key.
+    """
+    n = MAX_RIDERS
+    m = len(members)
+    before = np.cumsum(point, axis=2) - point  # P(key strictly better than v)
+    after = np.cumsum(point[:, :, ::-1], axis=2)[:, :, ::-1] - point  # strictly worse
+    # E terms for two members placed before the group that completes the top three:
+    # P(a < b < v), P(b < a < v), P(a = b < v), as exclusive cumulative sums over v.
+    pair_terms: dict[tuple[int, int], np.ndarray] = {}
+    for i, j in itertools.combinations(range(m), 2):
+        a_then_b = np.cumsum(point[j] * before[i], axis=1) - point[j] * before[i]
+        b_then_a = np.cumsum(point[i] * before[j], axis=1) - point[i] * before[j]
+        tied = np.cumsum(point[i] * point[j], axis=1) - point[i] * point[j]
+        pair_terms[i, j] = np.stack((a_then_b, b_then_a, tied))
+    # Flatten components into columns, fold in the component weights, drop empty columns.
+    cols = point.shape[1] * point.shape[2]
+    w = np.repeat(weights, point.shape[2])
+    flat_point = point.reshape(m, cols)
+    flat_before = before.reshape(m, cols)
+    flat_after = after.reshape(m, cols)
+    keep = flat_point.max(axis=0) > TAIL_CUTOFF
+    flat_point, flat_before, flat_after, w = (
+        flat_point[:, keep], flat_before[:, keep], flat_after[:, keep], w[keep]
+    )
+    flat_pairs = {k: v.reshape(3, cols)[:, keep] for k, v in pair_terms.items()}
+
+    everyone = list(range(m))
+    m0 = np.zeros(1 << m)
+    m1 = {i: np.zeros(1 << (m - 1)) for i in everyone}
+    m2 = {k: np.zeros((1 << (m - 2), 3)) for k in flat_pairs}
+    for start in range(0, flat_point.shape[1], CHUNK_COLUMNS):
+        sl = slice(start, start + CHUNK_COLUMNS)
+        pt, tl, ws = flat_point[:, sl], flat_after[:, sl], w[sl]
+        m0 += _subset_products(pt, tl) @ ws
+        for i in everyone:
+            rest = [k for k in everyone if k != i]
+            m1[i] += _subset_products(pt[rest], tl[rest]) @ (ws * flat_before[i, sl])
+        for (i, j), terms in flat_pairs.items():
+            rest = [k for k in everyone if k not in (i, j)]
+            m2[i, j] += _subset_products(pt[rest], tl[rest]) @ (terms[:, sl] * ws).T
+
+    masks_all = _global_masks(tuple(members))
+    first = m0 @ photo.first[masks_all]
+    two = (m0 @ photo.two[masks_all].reshape(len(masks_all), n * n)).reshape(n, n)
+    three = (m0 @ photo.three[masks_all].reshape(len(masks_all), -1)).reshape(n, n, n)
+    for i in everyone:
+        a = members[i]
+        masks = _global_masks(tuple(members[k] for k in everyone if k != i))
+        two[a] += m1[i] @ photo.first[masks]
+        three[a] += (m1[i] @ photo.two[masks].reshape(len(masks), n * n)).reshape(n, n)
+    for (i, j), terms in m2.items():
+        a, b = members[i], members[j]
+        masks = _global_masks(tuple(members[k] for k in everyone if k not in (i, j)))
+        third = photo.first[masks]  # (subsets, n)
+        pair_mask = (1 << a) | (1 << b)
+        a_wins_photo = photo.first[pair_mask, a]
+        b_wins_photo = photo.first[pair_mask, b]
+        three[a, b] += (terms[:, 0] + terms[:, 2] * a_wins_photo) @ third
+        three[b, a] += (terms[:, 1] + terms[:, 2] * b_wins_photo) @ third
+    all_tied = float(m0[-1])
+    assert first.shape == (n,)
+    return first, two, three, all_tied
+
+
+# --- finishing keys -----------------------------------------------------------------------------
+def finish_key_distributions(
+    distances: np.ndarray, riders: Sequence[int]
+) -> tuple[np.ndarray, int]:
+    """Exact ``(T, E)`` distributions.
+
+    ``distances[i, d]``: squares rider ``riders[i]`` still has to go (line minus position) at
+    the start of turn 1 in component d (may be 0 or negative: the rider still has to throw
+    once before he counts as across). Returns ``point[i, d, v]`` with
+    ``v = (T - 1) * width + (width - 1 - E)`` (best first) and ``width``.
+    """
+    tables = [throw_distribution(r).items() for r in riders]
+    max_throw = max(v for t in tables for v, _ in t)
+    lowest = int(distances.min())
+    width = max_throw + max(0, 1 - lowest)  # E ranges over 0 .. width-1
+    offset = width - 1  # index = distance + offset; distance <= 0 means across
+    highest = int(distances.max())
+    min_throw = min(v for t in tables for v, _ in t)
+    max_turns = max(1, -(-highest // min_throw)) if highest > 0 else 1
+    size = highest + offset + 1
+    comps = distances.shape[1]
+    point = np.zeros((len(riders), comps, max_turns * width))
+    for i, table in enumerate(tables):
+        state = np.zeros((comps, size))
+        state[np.arange(comps), distances[i] + offset] = 1.0
+        for turn in range(max_turns):
+            moved = np.zeros_like(state)
+            for value, prob in table:
+                moved[:, : size - value] += float(prob) * state[:, value:]
+            across = moved[:, : offset + 1]  # index k -> distance k - offset -> E = offset - k
+            # v = turn * width + (width - 1 - E) = turn * width + k
+            point[i, :, turn * width : turn * width + offset + 1] = across
+            moved[:, : offset + 1] = 0.0
+            state = moved
+            if not state.any():
+                break
+    return point, width
+
+
+# --- public API ---------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class KeirinOdds:
+    """Exact chances of every bet on the first three (riders are numbered from 1)."""
+
+    riders: int
+    length: int
+    derny: int | None
+    first: np.ndarray  # (9,) P(rider index a wins)
+    two: np.ndarray  # (9, 9)
+    three: np.ndarray  # (9, 9, 9)
+
+    def bet(self, kind: str) -> dict[tuple[int, ...], float]:
+        """Every combination of a bet type with its chance (keys as rider numbers;
+        ascending for quinella and trio)."""
+        r = range(self.riders)
+        if kind == "win":
+            return {(a + 1,): float(self.first[a]) for a in r}
+        if kind == "exacta":
+            return {
+                (a + 1, b + 1): float(self.two[a, b]) for a, b in itertools.permutations(r, 2)
+            }
+        if kind == "quinella":
+            return {
+                (a + 1, b + 1): float(self.two[a, b] + self.two[b, a])
+                for a, b in itertools.combinations(r, 2)
+            }
+        if kind == "trifecta":
+            return {
+                (a + 1, b + 1, c + 1): float(self.three[a, b, c])
+                for a, b, c in itertools.permutations(r, 3)
+            }
+        if kind == "trio":
+            return {
+                (a + 1, b + 1, c + 1): float(
+                    sum(self.three[x, y, z] for x, y, z in itertools.permutations((a, b, c)))
+                )
+                for a, b, c in itertools.combinations(r, 3)
+            }
+        raise ValueError(f"unknown bet type {kind!r}; choose from {', '.join(BET_TYPES)}")
+
+    def all_bets(self) -> dict[str, dict[tuple[int, ...], float]]:
+        return {kind: self.bet(kind) for kind in BET_TYPES}
+
+    def to_json(self) -> dict[str, object]:
+        out: dict[str, object] = {"game": "keirin", "riders": self.riders, "length": self.length}
+        if self.derny is not None:
+            out["derny"] = self.derny
+        for kind, table in self.all_bets().items():
+            out[kind] = {"-".join(map(str, combo)): p for combo, p in table.items()}
+        return out
+
+
+def _odds_from_distances(distances: np.ndarray, weights: np.ndarray, riders: int) -> tuple[
+    np.ndarray, np.ndarray, np.ndarray
+]:
+    numbers = list(range(1, riders + 1))
+    point, _ = finish_key_distributions(distances, numbers)
+    first, two, three, _ = _ordered_prefixes(
+        list(range(riders)), point, weights, photo_finish_table()
+    )
+    return first, two, three
+
+
+def race_odds(options: KeirinOptions | None = None) -> KeirinOdds:
+    """Exact odds of a whole race, averaged over the derny's 3d6 (or its fixed roll)."""
+    options = options or KeirinOptions()
+    if options.derny is not None:
+        rolls = [(options.derny, 1.0)]
+    else:
+        rolls = [(roll, float(p)) for roll, p in derny_distribution().items()]
+    assert all(DERNY_DICE <= roll <= MAX_DERNY for roll, _ in rolls)
+    distances = np.array(
+        [[options.length - starting_positions(roll, options.riders)[i] for roll, _ in rolls]
+         for i in range(options.riders)],
+        dtype=np.int64,
+    )
+    weights = np.array([p for _, p in rolls])
+    first, two, three = _odds_from_distances(distances, weights, options.riders)
+    return KeirinOdds(options.riders, options.length, options.derny, first, two, three)
+
+
+def position_odds(
+    positions: Mapping[int, int], length: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Exact chances of the order of the next three riders to be ranked, from the start of a
+    turn with the given still-racing riders (rider number -> square). Arrays as in
+    :class:`KeirinOdds` (index = rider number - 1)."""
+    riders = sorted(positions)
+    if not riders or any(not 1 <= r <= MAX_RIDERS for r in riders):
+        raise ValueError("positions need riders numbered 1 to 9")
+    distances = np.array([[length - positions[r]] for r in riders], dtype=np.int64)
+    point, _ = finish_key_distributions(distances, riders)
+    first, two, three, _ = _ordered_prefixes(
+        [r - 1 for r in riders], point, np.ones(1), photo_finish_table()
+    )
+    return first, two, three
