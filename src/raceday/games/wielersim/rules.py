@@ -279,6 +279,34 @@ class WielerState(State):
             return dice.FOUR_D6_REROLL if fav else dice.FOUR_D6
         return dice.BEST_TWO_OF_3D10 if fav else dice.TWO_D10
 
+    def setup(self, placements: Mapping[int, tuple[int, int]], *, turn: int = 1,
+              rain: bool = False, half_done: bool = True, play_turn: bool = True) -> None:
+        """Put riders (by number) on ``(square, lane)`` and start racing from there.
+
+        For worked examples and "what if" positions: riders not named have finished. With
+        ``play_turn`` the turn ``turn`` is played from these squares; without it the turn
+        counts as already played and only its end (finishes, sprints) is settled.
+        """
+        if self.pending is not None and self.pending[2] == BOARD_THROW:
+            self.board = 0
+        self.rough = self.route.roughness(self.board)
+        for r in range(self.n):
+            self._lift(r)
+            self.finished[r] = True
+        for number, (square, lane) in placements.items():
+            r = self.peloton.index_of(number)
+            if not 0 <= lane < self.route.width[square] or self.cells[square][lane] != EMPTY:
+                raise OptionsError(f"square {square} lane {lane} is taken or off the road")
+            self.finished[r] = False
+            self._put(r, square, lane)
+        self.rain, self.half_done, self.phase = rain, half_done, RACE
+        self.pending, self.grid_queue, self.crash_queue = None, [], []
+        self.turn = turn - 1
+        self._new_turn()
+        if not play_turn:
+            self.idx = len(self.order)
+        self._continue()
+
     # --- protocol -------------------------------------------------------------------------
     @property
     def num_players(self) -> int:
