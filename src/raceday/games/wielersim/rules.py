@@ -577,14 +577,26 @@ class WielerState(State):
     def _move(self, r: int, value: int, how: str) -> None:
         """Move rider ``r`` for a throw (or followed throw) of ``value``."""
         start = self.pos[r]
-        steps = squares_moved(value, self.malus(r))
-        row = landing_row(start, start + steps, self.count, self.route.width)
+        route = self.route
+        road = route.road[start]
+        if road == UPHILL:
+            malus = route.steepness[start]
+        elif road == COBBLES:
+            malus = self.rough[start][min(self.lane[r], COBBLE_WIDTH - 1)]
+        else:
+            malus = 0
+        steps = squares_moved(value, malus)
+        row = landing_row(start, start + steps, self.count, route.width)
         self.done[r] = True
         if row > start:
-            self._lift(r)
-            rough = self.rough[row]
-            lane = choose_lane(self.cells[row], self.route.width[row], rough)
-            self._put(r, row, lane)
+            cells, count = self.cells, self.count
+            cells[start][self.lane[r]] = EMPTY
+            count[start] -= 1
+            lane = choose_lane(cells[row], route.width[row], self.rough[row])
+            cells[row][lane] = r
+            count[row] += 1
+            self.pos[r] = row
+            self.lane[r] = lane
         if self.record:
             self.emit("move", rider=self.num(r), how=how, value=value, start=start,
                       end=self.pos[r], lane=self.lane[r], blocked=row < start + steps,
