@@ -16,6 +16,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from rich.color import Color, ColorParseError
+
 from raceday.core.errors import InputFileError
 from raceday.games.wielersim.model import RIDER_TYPES, FileProblem, allowed_types, rider_type_index
 
@@ -194,6 +196,11 @@ def _normalise(teams: list[dict[str, Any]], rows: list[tuple[int, dict[str, Any]
     out_teams = []
     for ti, team in enumerate(teams):
         colour = team["colour"] or TEAM_COLOURS[ti % len(TEAM_COLOURS)]
+        try:
+            Color.parse(colour)
+        except ColorParseError:
+            raise pb.error(team["line"], "colour", f"{colour!r} is not a colour name; use e.g. "
+                           "red, blue, bright_green or #ff8800") from None
         out_teams.append({"name": team["name"], "colour": colour})
     return {"teams": out_teams, "riders": riders, "jersey": jersey}
 

@@ -304,7 +304,8 @@ def _normalise_section(raw: Any, index: int, line: int | None, pb: FileProblem, 
                        "only cobblestone sections have roughness")
     if road == "uphill":
         if length < MIN_CLIMB_LENGTH:
-            raise pb.error(line, f"{where}.length", f"a climb needs at least {MIN_CLIMB_LENGTH} "
+            raise pb.error(pb.line_of_key("length", line), f"{where}.length",
+                           f"a climb needs at least {MIN_CLIMB_LENGTH} "
                            "squares, or a single throw of 12 could jump it")
         category = raw.get("category")
         if category is not None:
@@ -377,7 +378,7 @@ def _compile_cached(text: str) -> CompiledRoute:
     sections: list[Section] = []
     climbs: list[Climb] = []
     position = 0
-    for _lap in range(spec["laps"]):
+    for lap in range(spec["laps"]):
         for sec in spec["sections"]:
             start, end = position, position + sec["length"]
             road_type = ROAD_TYPES.index(sec["road"])
@@ -389,8 +390,10 @@ def _compile_cached(text: str) -> CompiledRoute:
                 profile = sec["steepness"] or ramp(sec["length"], sec["max_steepness"])
                 for i, p in enumerate(range(start, end)):
                     steep[p] = profile[i]
-                climbs.append(Climb(end, sec["category"], sec["name"] or f"climb {len(climbs) + 1}",
-                                    max(profile)))
+                name = sec["name"] or f"climb {len(climbs) + 1}"
+                if lap:
+                    name += f" (lap {lap + 1})"
+                climbs.append(Climb(end, sec["category"], name, max(profile)))
             if road_type == COBBLES:
                 for i, p in enumerate(range(start, end)):
                     width[p] = COBBLE_WIDTH
