@@ -64,6 +64,7 @@ PHASES = (BOARD, WEATHER, GRID, RACE, SPRINT, OVER)
 ROLL, ACCEL, COUNTER, EVENT, STEER, EVADE = "roll", "accelerate", "counter", "event", "steer", \
     "evade"
 SPRINT_THROW, GRID_THROW, WEATHER_THROW, BOARD_THROW = "sprint", "grid", "weather", "board"
+RACE_PURPOSES = frozenset((ROLL, ACCEL, COUNTER, EVENT, STEER, EVADE))
 PURPOSES = (ROLL, ACCEL, COUNTER, EVENT, STEER, EVADE, SPRINT_THROW, GRID_THROW, WEATHER_THROW,
             BOARD_THROW)
 EMPTY = -1
@@ -106,6 +107,11 @@ def landing_row(start: int, target: int, count: Sequence[int], width: Sequence[i
 def choose_lane(cells: Sequence[int], width: int, roughness: Sequence[int] = ()) -> int:
     """The square a rider takes in a row: the lowest roughness on cobbles, else (and on a
     tie) the rightmost free square. ``cells`` holds rider ids or ``EMPTY``."""
+    if not roughness:
+        for lane in range(width - 1, -1, -1):
+            if cells[lane] == EMPTY:
+                return lane
+        return EMPTY
     best = EMPTY
     best_key = 99
     for lane in range(width - 1, -1, -1):
@@ -353,6 +359,10 @@ class WielerState(State):
         kind, r, purpose = self.pending
         self.pending = None
         rec = self.record
+        if not rec and purpose in RACE_PURPOSES:  # the fast path's common case
+            self._race_throw(r, purpose, value)
+            self._continue()
+            return
         if rec:
             faces = list(detail["dice"]) if detail and "dice" in detail else None
             self.emit("throw", rider=None if r == EMPTY else self.num(r), purpose=purpose,
@@ -429,7 +439,8 @@ class WielerState(State):
 
     def _new_turn(self) -> None:
         self.turn += 1
-        self.order = sorted(self.on_road(), key=self.order_key)
+        pos, rank, lane = self.pos, self.rank, self.lane
+        self.order = sorted(self.on_road(), key=lambda r: (-pos[r], rank[r], -lane[r]))
         self.start_pos = list(self.pos)
         self.done = [False] * self.n
         self.idx = 0
@@ -439,7 +450,16 @@ class WielerState(State):
 
     def _continue(self) -> None:
         """Run the race on until a throw is needed or the race is over."""
+        order, done = self.order, self.done
         while self.pending is None and self.phase != OVER:
+            if self.phase == RACE and not self.crash_queue and self.idx < len(order):
+                r = order[self.idx]
+                if not done[r]:
+                    self._start_move(r)
+                    if self.pending is not None:
+                        return
+                self.idx += 1
+                continue
             if self.phase == SPRINT:
                 self._sprint_request()
                 if self.pending is not None:
@@ -450,16 +470,8 @@ class WielerState(State):
             if self.crash_queue:
                 self.pending = (dice.D6_KIND, self.crash_queue[0], EVADE)
                 return
-            if self.idx < len(self.order):
-                r = self.order[self.idx]
-                if self.done[r]:
-                    self.idx += 1
-                    continue
-                self._start_move(r)
-                if self.pending is None:
-                    self.idx += 1
-                continue
             self._end_of_turn()
+            order, done = self.order, self.done  # a new turn has new lists
 
     # --- a rider's move ---------------------------------------------------------------------
     def malus(self, r: int) -> int:
