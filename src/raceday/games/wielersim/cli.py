@@ -10,14 +10,37 @@ import numpy as np
 import typer
 from rich.table import Table
 
+from raceday.analysis.stats import wilson_interval
 from raceday.cli.common import console, default_delay, pause, print_json, progress_bar
 from raceday.core.errors import OptionsError
 from raceday.core.events import Event
+from raceday.games.wielersim.campaign import (
+    Campaign,
+    load_campaign,
+    new_campaign,
+    open_store,
+    predict_tour,
+)
 from raceday.games.wielersim.commentary import Commentator
 from raceday.games.wielersim.predict import Prediction, predict
-from raceday.games.wielersim.render import draw_road, group_summary, result_table, scoring_lines
+from raceday.games.wielersim.render import (
+    draw_road,
+    group_summary,
+    result_table,
+    scoring_lines,
+    stage_result_table,
+    standings_tables,
+)
 from raceday.games.wielersim.route import SHIPPED_ROUTES
 from raceday.games.wielersim.rules import WielerState, new_race, peloton_spec, route_spec
+from raceday.games.wielersim.stage import (
+    resolve_tour,
+    ride_stage,
+    stage_count,
+    stage_name,
+    stage_rng,
+    start_stage,
+)
 
 HELP = "WielerSIM (Ludo Nauws): watch and predict one-day races and stage races."
 
@@ -166,3 +189,179 @@ def predict_command(
     console.print(_type_table(pred))
     if plot is not None:
         console.print(f"plot written to {plot}")
+
+
+# --- stage races ----------------------------------------------------------------------------
+TOUR_HELP = "Stage-race file (TOML) or the shipped one: ronde-van-belgie."
+DB_HELP = "SQLite database for saved stage races (default: your raceday data folder)."
+CHOICES = {"c": "continue", "continue": "continue", "w": "watch", "watch": "watch",
+           "s": "stop", "stop": "stop"}
+
+
+def _show_stage(campaign: Campaign) -> None:
+    record = campaign.records[-1]
+    peloton = campaign.peloton
+    console.print(stage_result_table(peloton, record))
+    for table in standings_tables(peloton, campaign.standings()):
+        console.print(table)
+
+
+def _ask(next_name: str) -> str:
+    while True:
+        answer = typer.prompt(f"Next: {next_name}. [c]ontinue, [w]atch it, or [s]top",
+                              default="c").strip().lower()
+        if answer in CHOICES:
+            return CHOICES[answer]
+        console.print(f"Please answer c, w or s (not {answer!r}).")
+
+
+@app.command()
+def tour(
+    tour_file: str | None = typer.Argument(None, help=TOUR_HELP),
+    peloton: str | None = typer.Argument(None, help=PELOTON_HELP),
+    seed: int | None = typer.Option(None, "--seed", help="Seed of the whole stage race."),
+    name: str | None = typer.Option(None, "--name", help="Name to save the stage race under."),
+    resume: str | None = typer.Option(None, "--resume", help="Resume the saved stage race "
+                                      "with this name from its last completed stage."),
+    db: str | None = typer.Option(None, "--db", help=DB_HELP),
+    delay: float | None = typer.Option(None, "--delay", help="Seconds between turns when "
+                                       "watching a stage."),
+    auto: bool = typer.Option(False, "--auto", help="Ride every stage without asking."),
+) -> None:
+    """Ride a stage race stage by stage, saved after every stage; resume it any time."""
+    store = open_store(db)
+    if resume is not None:
+        if tour_file is not None or peloton is not None:
+            raise OptionsError("--resume takes no TOUR or PELOTON: they are saved with the race")
+        campaign = load_campaign(store, resume)
+        console.print(f"Resuming {resume!r}: {campaign.next_stage} of "
+                      f"{stage_count(campaign.tour)} stages done.")
+    else:
+        if tour_file is None or peloton is None:
+            raise OptionsError("give a TOUR file and a PELOTON file (or --resume NAME)")
+        tour_spec, p_spec = resolve_tour(tour_file), peloton_spec(peloton)
+        used = _seed(seed)
+        campaign = new_campaign(store, name or f"{tour_spec['name']} {used}", tour_spec,
+                                p_spec, used)
+        console.print(f"[bold]{tour_spec['name']}[/]: {stage_count(tour_spec)} stages, saved "
+                      f"as {campaign.name!r} (seed {used}).")
+    total = stage_count(campaign.tour)
+    while not campaign.finished:
+        index = campaign.next_stage
+        label = stage_name(campaign.tour, index)
+        choice = "continue"
+        if not auto:
+            try:
+                choice = _ask(label)
+            except (typer.Abort, EOFError):
+                choice = "stop"
+        if choice == "stop":
+            console.print(f"Stopped after {index} of {total} stages. Resume with: raceday "
+                          f"wielersim tour --resume {campaign.name!r}")
+            return
+        console.rule(label)
+        state = None
+        rng = stage_rng(campaign.seed, index)
+        if choice == "watch":
+            state = start_stage(campaign.tour, campaign.peloton_spec, index,
+                                campaign.standings().leader if campaign.records else
+                                campaign.peloton_spec.get("jersey"))
+            if state is not None:
+                watch_race(state, rng, delay=default_delay(delay),
+                           width=max(10, min(60, (console.width - 8) // 3)))
+        record = ride_stage(campaign.tour, campaign.peloton_spec, index, campaign.records,
+                            campaign.seed, state=state, rng=rng)
+        campaign.add_record(record)
+        _show_stage(campaign)
+    console.print(f"[bold]{campaign.tour['name']} is over.[/] Final standings saved as "
+                  f"{campaign.name!r}.")
+
+
+@app.command()
+def standings(
+    name: str = typer.Argument(..., help="Name of a saved stage race."),
+    db: str | None = typer.Option(None, "--db", help=DB_HELP),
+    json_out: bool = typer.Option(False, "--json", help="Print the classifications as JSON."),
+    plot_file: str | None = typer.Option(
+        None, "--plot", help="Draw the GC gaps of the top riders, stage by stage (PNG)."),
+    top: int = typer.Option(10, "--top", help="Riders shown per classification."),
+) -> None:
+    """Show the classifications of a saved stage race."""
+    campaign = load_campaign(open_store(db), name)
+    st = campaign.standings()
+    peloton = campaign.peloton
+    if plot_file is not None:
+        if not plot_file.lower().endswith(".png"):
+            raise OptionsError("--plot needs a file name ending in .png")
+        from raceday.games.wielersim.plots import plot_gc
+
+        records = campaign.records
+        top_riders = [n for n, _ in st.gc[:8]]
+        series: dict[str, list[float]] = {}
+        for k in range(1, len(records) + 1):
+            after = campaign.standings(k)
+            lead = after.gc[0][1]
+            times = dict(after.gc)
+            for n in top_riders:
+                label = f"{peloton.riders[peloton.index_of(n)].name} ({n})"
+                series.setdefault(label, []).append(times[n] - lead)
+        plot_gc([r["name"] for r in records], series, Path(plot_file),
+                f"{campaign.tour['name']}: GC gaps")
+    if json_out:
+        lead = st.gc[0][1] if st.gc else 0
+
+        def rider(n: int) -> dict[str, Any]:
+            r = peloton.riders[peloton.index_of(n)]
+            return {"number": n, "name": r.name, "team": peloton.teams[r.team]}
+
+        best_team = st.teams[0][1] if st.teams else 0
+        print_json({
+            "game": "wielersim", "name": name, "tour": campaign.tour["name"],
+            "stages_done": campaign.next_stage, "stages_total": stage_count(campaign.tour),
+            "gc": [{**rider(n), "time": t, "gap": t - lead} for n, t in st.gc],
+            "points": [{**rider(n), "points": p} for n, p in st.points],
+            "mountains": [{**rider(n), "points": p} for n, p in st.mountains],
+            "teams": [{"team": peloton.teams[t], "time": s, "gap": s - best_team}
+                      for t, s in st.teams],
+        })
+        return
+    console.print(f"[bold]{campaign.tour['name']}[/] after {campaign.next_stage} of "
+                  f"{stage_count(campaign.tour)} stages")
+    for table in standings_tables(peloton, st, top):
+        console.print(table)
+    if plot_file is not None:
+        console.print(f"plot written to {plot_file}")
+
+
+@app.command("predict-tour")
+def predict_tour_command(
+    tour_file: str = typer.Argument(..., help=TOUR_HELP),
+    peloton: str = typer.Argument(..., help=PELOTON_HELP),
+    n: int = typer.Option(200, "-n", help="Number of stage races to simulate."),
+    seed: int = typer.Option(0, "--seed", help="Seed (same seed and n, same answer)."),
+    json_out: bool = typer.Option(False, "--json", help="Print the chances as JSON."),
+    workers: int = typer.Option(2, "--workers", help="Worker processes (cores) to use."),
+    top: int = typer.Option(10, "--top", help="Riders shown per classification."),
+) -> None:
+    """Simulate many stage races: each rider's chance to win GC, points and mountains."""
+    tour_spec, p_spec = resolve_tour(tour_file), peloton_spec(peloton)
+    with progress_bar("simulating stage races", n, enabled=not json_out) as bar:
+        task = bar.task_ids[0]
+        pred = predict_tour(tour_spec, p_spec, n, seed=_seed(seed), workers=workers,
+                            on_progress=lambda k: bar.advance(task, k))
+    if json_out:
+        print_json(pred.to_json())
+        return
+    for row, title in enumerate(("General classification", "Points", "Mountains")):
+        table = Table(title=f"{title}: chance to win ({pred.n} stage races, 95% intervals)")
+        for col in ("rider", "bib", "chance"):
+            table.add_column(col)
+        order = sorted(range(len(pred.names)), key=lambda i: -pred.counts[row, i])
+        for i in order[:top]:
+            c = int(pred.counts[row, i])
+            if not c:
+                break
+            lo, hi = wilson_interval(c, pred.n)
+            table.add_row(pred.names[i], str(pred.numbers[i]),
+                          f"{c / pred.n:6.1%} [{lo:.1%}-{hi:.1%}]")
+        console.print(table)

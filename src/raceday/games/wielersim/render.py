@@ -7,10 +7,14 @@ Pure presentation: it reads the state and never applies a rule.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from rich.table import Table
 from rich.text import Text
 
 from raceday.games.wielersim.model import COBBLES, TYPE_COLOURS, UPHILL
+from raceday.games.wielersim.peloton import Peloton
 from raceday.games.wielersim.rules import (
     EMPTY,
     INTERMEDIATE_POINTS,
@@ -19,6 +23,7 @@ from raceday.games.wielersim.rules import (
     format_gap,
     groups_of,
 )
+from raceday.games.wielersim.stage import TEAM_COUNTED, Standings
 
 CELL = 3
 TYPE_STYLE = {"yellow": "yellow", "red": "red", "green": "green", "blue": "blue"}
@@ -144,3 +149,53 @@ def scoring_lines(state: WielerState) -> list[str]:
                             zip(places, table, strict=False))
             lines.append(f"{climb.name} (cat. {climb.category}): {top}")
     return lines
+
+
+def stage_result_table(peloton: Peloton, record: Mapping[str, Any], limit: int = 10) -> Table:
+    """The top of one stage's result, with bonus seconds."""
+    table = Table(title=f"{record['name']}: stage result", box=None)
+    for col in ("#", "rider", "bib", "team", "time", "bonus"):
+        table.add_column(col, no_wrap=col in ("rider", "team"))
+    for place, (number, gap) in enumerate(record["results"][:limit], start=1):
+        rider = peloton.riders[peloton.index_of(number)]
+        bonus = record["bonus"].get(str(number))
+        table.add_row(str(place), rider.name, str(number), peloton.teams[rider.team],
+                      format_gap(gap) if place == 1 or gap else "s.t.",
+                      f"-{bonus}s" if bonus else "")
+    return table
+
+
+def standings_tables(peloton: Peloton, st: Standings, limit: int = 10) -> list[Table]:
+    """GC (gaps to the leader), points, mountains and teams; jersey holders highlighted."""
+    def who(number: int) -> tuple[str, str]:
+        rider = peloton.riders[peloton.index_of(number)]
+        return rider.name, peloton.teams[rider.team]
+
+    gc = Table(title="General classification", box=None)
+    for col in ("#", "rider", "bib", "team", "gap"):
+        gc.add_column(col, no_wrap=col in ("rider", "team"))
+    lead = st.gc[0][1] if st.gc else 0
+    for place, (number, total) in enumerate(st.gc[:limit], start=1):
+        name, team = who(number)
+        gc.add_row(str(place), name, str(number), team,
+                   format_gap(total - lead) if place > 1 else f"{format_gap(0)} (yellow)",
+                   style="bold yellow" if place == 1 else None)
+    tables = [gc]
+    for title, rows, style, unit in (("Points", st.points, "bold green", "pts"),
+                                     ("Mountains", st.mountains, "bold red", "pts")):
+        table = Table(title=title, box=None)
+        for col in ("#", "rider", "bib", unit):
+            table.add_column(col, no_wrap=col == "rider")
+        for place, (number, value) in enumerate(rows[: max(3, limit // 2)], start=1):
+            table.add_row(str(place), who(number)[0], str(number), str(value),
+                          style=style if place == 1 else None)
+        tables.append(table)
+    teams = Table(title=f"Teams (best {TEAM_COUNTED} GC times)", box=None)
+    for col in ("#", "team", "gap"):
+        teams.add_column(col)
+    best = st.teams[0][1] if st.teams else 0
+    for place, (t, total) in enumerate(st.teams[: max(3, limit // 2)], start=1):
+        teams.add_row(str(place), peloton.teams[t], format_gap(total - best),
+                      style="bold" if place == 1 else None)
+    tables.append(teams)
+    return tables
