@@ -94,6 +94,12 @@ def test_route_errors_name_file_line_and_field(change: tuple[str, str], message:
     assert message in str(err.value)
 
 
+def test_a_climb_top_inside_the_flying_start_is_refused() -> None:
+    text = GOOD.replace("length = 40", "length = 8").replace("length = 10", "length = 40")
+    with pytest.raises(InputFileError, match=r"mini\.toml:10: field 'sections\[1\]'"):
+        parse_route_text(text, "mini.toml")
+
+
 def test_route_needs_uphill_for_an_uphill_finish_and_bad_toml_is_reported() -> None:
     with pytest.raises(InputFileError, match="uphill finish"):
         parse_route_text(GOOD.replace('finish = "flat"', 'finish = "uphill"'), "x.toml")

@@ -41,6 +41,7 @@ from raceday.games.wielersim.model import (
 MIN_DISTANCE = 40  # the flying start spreads riders over the first 20-odd squares
 MAX_DISTANCE = 400
 MAX_LAPS = 2
+FLYING_START = 24  # the start throws place riders up to square 24 (4D6)
 RUN_OUT = 24  # squares drawn beyond the finish line (riders end their last move there)
 START_DICE = ("d10", "d6")
 ROUTE_KEYS = {"name", "distance", "finish", "hierarchy", "laps", "start_dice", "sections",
@@ -222,6 +223,13 @@ def normalise_route(data: Mapping[str, Any], problem: FileProblem | None = None)
     if not MIN_DISTANCE <= distance <= MAX_DISTANCE:
         raise top_error("distance", f"the race must be {MIN_DISTANCE} to {MAX_DISTANCE} squares, "
                         f"the sections give {distance}")
+    top = 0
+    for index, sec in enumerate(sections):
+        top += sec["length"]
+        if sec["road"] == "uphill" and top <= FLYING_START:
+            raise pb.error(pb.line_of_table("sections", index), f"sections[{index}]",
+                           f"a climb top within the first {FLYING_START} squares would be "
+                           "passed during the flying start; start the route earlier")
     if finish == "uphill" and sections[-1]["road"] != "uphill":
         raise top_error("finish", "an uphill finish needs the last section to be uphill")
 
@@ -230,9 +238,9 @@ def normalise_route(data: Mapping[str, Any], problem: FileProblem | None = None)
         raise top_error("sprints", "must be a list of squares to go, e.g. sprints = [140]")
     sprints: list[int] = []
     for s in sprints_raw:
-        if not isinstance(s, int) or isinstance(s, bool) or not 0 < s < distance - 20:
+        if not isinstance(s, int) or isinstance(s, bool) or not 0 < s < distance - FLYING_START:
             raise top_error("sprints", f"{s!r} is not a square to go between 1 and "
-                            f"{distance - 21} (after the flying start)")
+                            f"{distance - FLYING_START - 1} (beyond the flying start)")
         sprints.append(s)
     if len(set(sprints)) != len(sprints):
         raise top_error("sprints", "the same square is given twice")

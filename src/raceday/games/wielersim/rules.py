@@ -27,8 +27,13 @@ from raceday.core.events import Event
 from raceday.core.protocol import CHANCE, TERMINAL, Action, ChanceDraw, Outcome, State
 from raceday.core.serialize import Fields
 from raceday.games.wielersim import dice
-from raceday.games.wielersim.model import COBBLE_WIDTH, COBBLES, RIDER_TYPES, SPRINTER, UPHILL
-from raceday.games.wielersim.peloton import Peloton, peloton_from_spec, resolve_peloton
+from raceday.games.wielersim.model import COBBLE_WIDTH, COBBLES, SPRINTER, UPHILL
+from raceday.games.wielersim.peloton import (
+    MAX_RIDERS,
+    Peloton,
+    peloton_from_spec,
+    resolve_peloton,
+)
 from raceday.games.wielersim.route import CompiledRoute, compile_route, normalise_route
 from raceday.games.wielersim.route import resolve_route as _resolve_route
 
@@ -183,9 +188,14 @@ def peloton_spec(value: Any) -> dict[str, Any]:
         return resolve_peloton(value)
     if isinstance(value, Mapping):
         try:
-            peloton_from_spec(value)
+            pel = peloton_from_spec(value)
         except (KeyError, TypeError, ValueError) as exc:
             raise OptionsError(f"malformed peloton: {exc}") from None
+        numbers = [r.number for r in pel.riders]
+        if (len(set(numbers)) != len(numbers) or not 2 <= len(numbers) <= MAX_RIDERS
+                or any(not 0 <= r.team < len(pel.teams) for r in pel.riders)
+                or (pel.jersey is not None and pel.jersey not in numbers)):
+            raise OptionsError("malformed peloton: rider numbers, teams or jersey do not fit")
         return json.loads(json.dumps(value))  # type: ignore[no-any-return]
     raise OptionsError("peloton must be a shipped peloton name, a file path or a mapping")
 
@@ -953,9 +963,6 @@ def run_race_fast(state: WielerState, throws: dice.DiceBuffer) -> WielerState:
         resolve(throw(state.pending[0]))
     return state
 
-
-def type_names() -> tuple[str, ...]:
-    return RIDER_TYPES
 
 
 def max_steps(options: Mapping[str, Any] | None = None) -> int:
