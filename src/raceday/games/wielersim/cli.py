@@ -217,7 +217,7 @@ def _ask(next_name: str) -> str:
 
 @app.command()
 def tour(
-    tour_file: str | None = typer.Argument(None, help=TOUR_HELP),
+    tour_file: str | None = typer.Argument(None, help=TOUR_HELP, metavar="TOUR"),
     peloton: str | None = typer.Argument(None, help=PELOTON_HELP),
     seed: int | None = typer.Option(None, "--seed", help="Seed of the whole stage race."),
     name: str | None = typer.Option(None, "--name", help="Name to save the stage race under."),
@@ -335,7 +335,7 @@ def standings(
 
 @app.command("predict-tour")
 def predict_tour_command(
-    tour_file: str = typer.Argument(..., help=TOUR_HELP),
+    tour_file: str = typer.Argument(..., help=TOUR_HELP, metavar="TOUR"),
     peloton: str = typer.Argument(..., help=PELOTON_HELP),
     n: int = typer.Option(200, "-n", help="Number of stage races to simulate."),
     seed: int = typer.Option(0, "--seed", help="Seed (same seed and n, same answer)."),
