@@ -3,12 +3,15 @@
 from typing import Any
 
 from raceday.core.registry import GameSpec, register
-from raceday.games.wielersim.route import SHIPPED_ROUTES
+from raceday.games.wielersim.route import SHIPPED_ROUTES, shipped_route
 from raceday.games.wielersim.rules import WielerState, max_steps, new_race
 
 _HARNESS_CONFIGS: tuple[dict[str, Any], ...] = (
     *({"route": name, "peloton": "classics"} for name in SHIPPED_ROUTES),
     {"route": "flanders", "peloton": "small", "board": 7},
+    # the 4D6 start variant, with the jersey on a sprinter
+    {"route": {**shipped_route("flat-stage"), "start_dice": "d6"}, "peloton": "small",
+     "jersey": 52},
 )
 
 SPEC = register(
