@@ -114,8 +114,9 @@ def predict(route: Mapping[str, Any], peloton: Mapping[str, Any], n: int, seed: 
             if on_progress:
                 on_progress(job[2])
     else:
+        # not "fork": the progress bar's refresh thread runs while the pool starts
         methods = multiprocessing.get_all_start_methods()
-        ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+        ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
         with ctx.Pool(processes=min(workers, len(jobs))) as pool:
             for size, counts in zip(sizes, pool.imap(_chunk_job, jobs), strict=True):
                 total += counts
