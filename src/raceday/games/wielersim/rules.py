@@ -81,6 +81,17 @@ def squares_moved(value: int, malus: int) -> int:
     return max(1, value - malus)
 
 
+def square_penalty(route: CompiledRoute, rough: Sequence[Sequence[int]], square: int,
+                   lane: int) -> int:
+    """What a square takes off a throw: its steepness uphill, its roughness on cobbles."""
+    road = route.road[square]
+    if road == UPHILL:
+        return route.steepness[square]
+    if road == COBBLES:
+        return rough[square][min(lane, COBBLE_WIDTH - 1)]
+    return 0
+
+
 def event_table(roll: int, rain: bool, cobbles: bool) -> str:
     """The random event for a 2D6 ``roll`` (1 off for rain, 1 off on cobbles)."""
     modified = roll - int(rain) - int(cobbles)
@@ -486,13 +497,7 @@ class WielerState(State):
     # --- a rider's move ---------------------------------------------------------------------
     def malus(self, r: int) -> int:
         """Steepness or roughness of the rider's square (0 on the flat)."""
-        p = self.pos[r]
-        road = self.route.road[p]
-        if road == UPHILL:
-            return self.route.steepness[p]
-        if road == COBBLES:
-            return self.rough[p][min(self.lane[r], COBBLE_WIDTH - 1)]
-        return 0
+        return square_penalty(self.route, self.rough, self.pos[r], self.lane[r])
 
     def _own_kind(self, r: int) -> str:
         if self.route.colour[self.pos[r]] == self.kind[r]:
@@ -600,14 +605,7 @@ class WielerState(State):
         """Move rider ``r`` for a throw (or followed throw) of ``value``."""
         start = self.pos[r]
         route = self.route
-        road = route.road[start]
-        if road == UPHILL:
-            malus = route.steepness[start]
-        elif road == COBBLES:
-            malus = self.rough[start][min(self.lane[r], COBBLE_WIDTH - 1)]
-        else:
-            malus = 0
-        steps = squares_moved(value, malus)
+        steps = squares_moved(value, square_penalty(route, self.rough, start, self.lane[r]))
         row = landing_row(start, start + steps, self.count, route.width)
         self.done[r] = True
         if row > start:
