@@ -8,6 +8,7 @@ never on the number of workers or the order in which chunks finish.
 from __future__ import annotations
 
 import multiprocessing
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -91,9 +92,11 @@ def add_result(counts: np.ndarray, state: WielerState) -> None:
 
 
 def _chunk_job(args: tuple[dict[str, Any], dict[str, Any], int, np.random.SeedSequence]
-               ) -> np.ndarray:
+               ) -> tuple[np.ndarray, float]:
     route, peloton, n, seed = args
-    return count_races(route, peloton, n, seed)
+    start = time.process_time()
+    counts = count_races(route, peloton, n, seed)
+    return counts, time.process_time() - start
 
 
 def predict(route: Mapping[str, Any], peloton: Mapping[str, Any], n: int, seed: int = 0,
@@ -108,9 +111,12 @@ def predict(route: Mapping[str, Any], peloton: Mapping[str, Any], n: int, seed: 
     jobs = [(dict(route), dict(peloton), size, s) for size, s in zip(sizes, seeds, strict=True)]
     template = new_race({"route": dict(route), "peloton": dict(peloton)})
     total = np.zeros((3, template.n), dtype=np.int64)
+    cpu = 0.0
     if workers == 1 or len(jobs) == 1:
         for job in jobs:
-            total += _chunk_job(job)
+            counts, seconds = _chunk_job(job)
+            total += counts
+            cpu += seconds
             if on_progress:
                 on_progress(job[2])
     else:
@@ -118,11 +124,13 @@ def predict(route: Mapping[str, Any], peloton: Mapping[str, Any], n: int, seed: 
         methods = multiprocessing.get_all_start_methods()
         ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
         with ctx.Pool(processes=min(workers, len(jobs))) as pool:
-            for size, counts in zip(sizes, pool.imap(_chunk_job, jobs), strict=True):
+            for size, (counts, seconds) in zip(sizes, pool.imap(_chunk_job, jobs),
+                                               strict=True):
                 total += counts
+                cpu += seconds
                 if on_progress:
                     on_progress(size)
     riders = template.peloton.riders
     return Prediction(n=n, numbers=[r.number for r in riders], names=[r.name for r in riders],
                       types=[r.type_name for r in riders], wins=total[0], podiums=total[1],
-                      top10=total[2])
+                      top10=total[2], extra={"cpu_seconds": cpu})

@@ -660,7 +660,10 @@ class WielerState(State):
         return sorted(found, key=lambda r: (-self.pos[r], -self.lane[r], r))
 
     def _score_climbs(self) -> None:
+        front = max(self.pos)
         for c, climb in enumerate(self.route.climbs):
+            if climb.top > front:  # nobody there yet
+                break
             places = self.climb_places[c]
             size = len(MOUNTAIN_POINTS[climb.category]) if climb.category else 1
             if len(places) >= size:
@@ -673,7 +676,10 @@ class WielerState(State):
 
     def _score_sprints(self) -> bool:
         """Place riders at intermediate sprints; True when a virtual sprint needs throws."""
+        front = max(self.pos)
         for s, line in enumerate(self.route.sprints):
+            if line > front:  # nobody there yet
+                break
             places = self.sprint_places[s]
             if len(places) >= len(INTERMEDIATE_POINTS):
                 continue
