@@ -19,7 +19,7 @@ from raceday.analysis.stats import wilson_interval
 from raceday.core.errors import OptionsError
 from raceday.games.wielersim.dice import DiceBuffer
 from raceday.games.wielersim.model import RIDER_TYPES
-from raceday.games.wielersim.rules import WielerState, new_race, run_race_fast
+from raceday.games.wielersim.rules import WielerState, fresh_race, new_race, run_race_fast
 
 CHUNK = 250
 TOP_PLACES = 10
@@ -75,8 +75,8 @@ def count_races(route: Mapping[str, Any], peloton: Mapping[str, Any], n: int,
     template = new_race({"route": dict(route), "peloton": dict(peloton)})
     counts = np.zeros((3, template.n), dtype=np.int64)
     for _ in range(n):
-        state = new_race({"route": dict(route), "peloton": dict(peloton)})
-        run_race_fast(state, throws)
+        state = fresh_race(template)
+        run_race_fast(state, throws, places=TOP_PLACES)
         add_result(counts, state)
     return counts
 

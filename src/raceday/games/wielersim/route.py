@@ -72,7 +72,7 @@ class Section:
     category: str | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # compared and hashed by identity (compiled once, cached)
 class CompiledRoute:
     """A route as arrays over squares ``0 .. distance + RUN_OUT``."""
 
@@ -108,6 +108,9 @@ class CompiledRoute:
         Squares without given values take them from the board ``layout`` (0..255), spread
         by a fixed integer hash so a layout always gives the same board.
         """
+        return _roughness(self, layout)
+
+    def _spread_roughness(self, layout: int | None) -> tuple[tuple[int, ...], ...]:
         rows: list[tuple[int, ...]] = []
         for p, road in enumerate(self.road):
             if road != COBBLES:
@@ -124,6 +127,11 @@ class CompiledRoute:
 
     def to_go(self, square: int) -> int:
         return self.distance - square
+
+
+@lru_cache(maxsize=4096)
+def _roughness(route: CompiledRoute, layout: int | None) -> tuple[tuple[int, ...], ...]:
+    return route._spread_roughness(layout)
 
 
 def _mix(x: int) -> int:

@@ -234,11 +234,14 @@ class WielerState(State):
     game_name = "wielersim"
 
     def __init__(self, route: Mapping[str, Any], peloton: Mapping[str, Any],
-                 board: int | None = None) -> None:
+                 board: int | None = None,
+                 compiled: tuple[CompiledRoute, Peloton] | None = None) -> None:
         self.route_spec = dict(route)
         self.peloton_spec = dict(peloton)
-        self.route: CompiledRoute = compile_route(route)
-        self.peloton: Peloton = peloton_from_spec(peloton)
+        if compiled is None:
+            compiled = (compile_route(route), peloton_from_spec(peloton))
+        self.route: CompiledRoute = compiled[0]
+        self.peloton: Peloton = compiled[1]
         self.record = True  # build events (False in the fast path)
         n = len(self.peloton.riders)
         self.n = n
@@ -499,28 +502,27 @@ class WielerState(State):
         """Steepness or roughness of the rider's square (0 on the flat)."""
         return square_penalty(self.route, self.rough, self.pos[r], self.lane[r])
 
-    def _own_kind(self, r: int) -> str:
-        if self.route.colour[self.pos[r]] == self.kind[r]:
-            return dice.BEST_TWO_OF_3D6
-        return dice.TWO_D6
-
     def _start_move(self, r: int) -> None:
-        """Follow by aspiration, or ask for the rider's throw."""
+        """Follow by aspiration, or ask for the rider's throw (three dice for the rider whose
+        type has the section's colour)."""
         p = self.pos[r]
-        cobbles = self.route.road[p] == COBBLES
-        if cobbles:
-            self.pending = (self._own_kind(r), r, ROLL)
+        route = self.route
+        own = dice.BEST_TWO_OF_3D6 if route.colour[p] == self.kind[r] else dice.TWO_D6
+        if route.road[p] == COBBLES:  # no aspiration, no counters
+            self.pending = (own, r, ROLL)
             return
-        same_group = self.idx > 0 and self.start_pos[self.order[self.idx - 1]] - p <= 1
-        if same_group and self.chain_attack:
-            self.pending = (self._own_kind(r), r, COUNTER)
-        elif same_group and self.chain_value >= ASPIRATION_MIN:
-            if self.route.colour[p] == self.kind[r]:
-                self.pending = (dice.BEST_TWO_OF_3D6, r, ACCEL)
-            else:
-                self._move(r, self.chain_value, "follow")
-        else:
-            self.pending = (self._own_kind(r), r, ROLL)
+        idx = self.idx
+        if idx > 0 and self.start_pos[self.order[idx - 1]] - p <= 1:  # same group
+            if self.chain_attack:
+                self.pending = (own, r, COUNTER)
+                return
+            if self.chain_value >= ASPIRATION_MIN:
+                if own == dice.BEST_TWO_OF_3D6:
+                    self.pending = (own, r, ACCEL)
+                else:
+                    self._move(r, self.chain_value, "follow")
+                return
+        self.pending = (own, r, ROLL)
 
     def _own_throw(self, r: int, value: int, how: str) -> None:
         """A throw the rider makes himself: 7 goes to the event table, 11-12 attack."""
@@ -958,15 +960,29 @@ def new_race(options: Mapping[str, Any] | None = None) -> WielerState:
     return state
 
 
-def run_race_fast(state: WielerState, throws: dice.DiceBuffer) -> WielerState:
-    """Run ``state`` to the end with the same rules, without validation or event records."""
+def fresh_race(template: WielerState) -> WielerState:
+    """A new race on the template's (already validated) route and peloton."""
+    state = WielerState(template.route_spec, template.peloton_spec, None,
+                        (template.route, template.peloton))
+    state._begin()
+    return state
+
+
+def run_race_fast(state: WielerState, throws: dice.DiceBuffer, places: int | None = None
+                  ) -> WielerState:
+    """Run ``state`` with the same rules, without validation or event records.
+
+    With ``places`` it stops once that many riders have finished: places already given
+    never change, so a prediction that counts the top ten need not ride the stragglers in.
+    """
     state.record = False
     resolve = state.resolve
     throw = throws.throw
-    while state.pending is not None:
+    results = state.results
+    limit = state.n if places is None else places
+    while state.pending is not None and len(results) < limit:
         resolve(throw(state.pending[0]))
     return state
-
 
 
 def max_steps(options: Mapping[str, Any] | None = None) -> int:
