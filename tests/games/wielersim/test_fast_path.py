@@ -50,3 +50,16 @@ def test_prediction_does_not_depend_on_the_number_of_workers() -> None:
     data = one.to_json()
     assert data["game"] == "wielersim" and data["n"] == 300
     assert abs(sum(data["win"].values()) - 1) < 1e-9
+
+
+def test_stopping_after_the_top_ten_leaves_those_places_unchanged() -> None:
+    from raceday.games.wielersim.dice import DiceBuffer
+    from raceday.games.wielersim.rules import run_race_fast
+
+    for seed in range(3):
+        full = run_race_fast(new_race({"route": "flanders", "peloton": "classics"}),
+                             DiceBuffer(np.random.default_rng(seed)))
+        short = run_race_fast(new_race({"route": "flanders", "peloton": "classics"}),
+                              DiceBuffer(np.random.default_rng(seed)), places=10)
+        assert len(short.results) >= 10 and not short.is_terminal()
+        assert short.results[:10] == full.results[:10]
