@@ -170,3 +170,12 @@ def test_peloton_errors_name_file_line_and_field(text: str, message: str) -> Non
     with pytest.raises(InputFileError) as err:
         parse_peloton_csv(text, "p.csv")
     assert message in str(err.value)
+
+
+def test_files_that_are_not_text_are_refused(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.csv"
+    bad.write_bytes(b"\xff\xfe\x00bad")
+    with pytest.raises(InputFileError, match="not UTF-8"):
+        load_peloton_file(bad)
+    with pytest.raises(InputFileError, match="not UTF-8"):
+        load_route_file(bad)

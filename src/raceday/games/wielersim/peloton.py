@@ -73,6 +73,8 @@ def load_peloton_file(path: str | Path) -> dict[str, Any]:
         text = file.read_text(encoding="utf-8")
     except OSError as exc:
         raise InputFileError(f"{file}: cannot read the peloton file: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise InputFileError(f"{file}: the peloton file is not UTF-8 text") from None
     if file.suffix.lower() == ".toml":
         return parse_peloton_toml(text, str(file))
     return parse_peloton_csv(text, str(file))

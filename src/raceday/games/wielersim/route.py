@@ -150,6 +150,8 @@ def load_route_file(path: str | Path) -> dict[str, Any]:
         text = file.read_text(encoding="utf-8")
     except OSError as exc:
         raise InputFileError(f"{file}: cannot read the route file: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise InputFileError(f"{file}: the route file is not UTF-8 text") from None
     return parse_route_text(text, str(file))
 
 

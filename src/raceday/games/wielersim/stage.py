@@ -168,6 +168,8 @@ def load_tour_file(path: str | Path) -> dict[str, Any]:
         text = file.read_text(encoding="utf-8")
     except OSError as exc:
         raise InputFileError(f"{file}: cannot read the stage-race file: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise InputFileError(f"{file}: the stage-race file is not UTF-8 text") from None
     return parse_tour_text(text, str(file), file.parent)
 
 
