@@ -165,6 +165,7 @@ type = "blue"
     (CSV.replace("B,6,Fa,climber", "B,6,Fa,leader"), "field 'type'"),
     (CSV.replace("team,number", "ploeg,number"), "p.csv:1: field 'team'"),
     (CSV.replace("A,1,Ann", "A,x1,Ann"), "p.csv:2: field 'number'"),
+    (CSV.replace("A,2,Bo,sprinter", "A,2,Bo,sprinter,red,no,extra"), "p.csv:3: field 'columns'"),
 ])
 def test_peloton_errors_name_file_line_and_field(text: str, message: str) -> None:
     with pytest.raises(InputFileError) as err:

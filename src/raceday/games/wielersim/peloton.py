@@ -94,7 +94,10 @@ def parse_peloton_csv(text: str, where: str = "<peloton>") -> dict[str, Any]:
     rows: list[tuple[int, dict[str, Any]]] = []
     jersey: int | None = None
     for line_no, row in enumerate(reader, start=2):
-        clean = {(k or "").strip().lower(): (v or "").strip() for k, v in row.items()}
+        if row.get(None):
+            raise pb.error(line_no, "columns", f"more fields than the header's {len(header)}")
+        clean = {(k or "").strip().lower(): v.strip() if isinstance(v, str) else ""
+                 for k, v in row.items()}
         if not any(clean.values()):
             continue
         team_name = clean["team"]
