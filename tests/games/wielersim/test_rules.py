@@ -348,3 +348,17 @@ def test_bad_options_are_refused() -> None:
         new_race({"route": "flanders", "colour": 3})
     with pytest.raises(OptionsError):
         new_race({"peloton": "small", "jersey": 999})
+
+
+def test_a_rider_finishing_with_his_group_short_of_the_top_is_placed_there() -> None:
+    r = route([{"length": 40, "colour": "helper"},
+               {"length": 20, "colour": "climber", "road": "uphill", "category": "1"}], HIER)
+    s = state(r, TWO_TEAMS)
+    # 1 is on the line (the top of the climb), 2 right behind him: one group, both finish
+    s.setup({1: (60, 5), 2: (59, 5), 4: (55, 5)}, play_turn=False)
+    throw(s, 1, SPRINT_THROW, 3)
+    throw(s, 2, SPRINT_THROW, 2)
+    assert [s.num(x) for x in s.climb_places[0]] == [1, 2]
+    throw(s, 4, ROLL, 12)  # steepness 4 here: 8 squares, over the top next turn
+    pts = s.mountain_points()
+    assert [pts[s.peloton.index_of(n)] for n in (1, 2, 4)] == [12, 10, 8]

@@ -639,6 +639,9 @@ class WielerState(State):
         if self.eot_stage == 2:
             if self._finish_riders():
                 return
+            if any(self.finished):  # riders who finished with their group short of a line
+                self._score_climbs()
+                self._score_sprints()
             self.eot_stage = 3
         if self.eot_stage == 3:
             self.eot_stage = 4
@@ -657,9 +660,15 @@ class WielerState(State):
         self._new_turn()
 
     def _crossers(self, line: int, placed: Sequence[int]) -> list[int]:
+        """Riders past ``line`` not yet placed there: those on or beyond it by square
+        (rightmost first), then any who finished with their group without reaching it, in
+        finishing order."""
         taken = set(placed)
-        found = [r for r in range(self.n) if self.pos[r] >= line and r not in taken]
-        return sorted(found, key=lambda r: (-self.pos[r], -self.lane[r], r))
+        past = [r for r in range(self.n) if self.pos[r] >= line and r not in taken]
+        past.sort(key=lambda r: (-self.pos[r], -self.lane[r], r))
+        if any(self.finished):
+            past.extend(r for r, _, _ in self.results if self.pos[r] < line and r not in taken)
+        return past
 
     def _score_climbs(self) -> None:
         front = max(self.pos)
@@ -688,7 +697,7 @@ class WielerState(State):
             new = self._crossers(line, places)
             if not new:
                 continue
-            if not places:
+            if not places and not self.finished[new[0]]:
                 road = self.on_road()
                 group = next(g for g in groups_of(road, self.pos) if new[0] in g)
                 if len(group) > 1:
