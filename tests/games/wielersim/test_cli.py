@@ -62,3 +62,16 @@ def test_bad_input_is_a_one_line_error(tmp_path: Path) -> None:
     assert "r.toml:2: field 'hierarchy'" in str(result.exception)
     result = run("predict", "flat-stage", "small", "-n", "0")
     assert isinstance(result.exception, RacedayError)
+
+
+def test_race_from_user_files(tmp_path: Path) -> None:
+    from tests.games.wielersim.test_files import CSV, GOOD
+
+    route = tmp_path / "mini.toml"
+    route.write_text(GOOD)
+    pel = tmp_path / "p.csv"
+    pel.write_text(CSV)
+    result = run("race", str(route), str(pel), "--seed", "1", "--no-road")
+    assert result.exit_code == 0, result.output
+    assert "Mini: 64 squares, flat finish, 6 riders" in result.output
+    assert "Sprint 1 (30 to go)" in result.output
