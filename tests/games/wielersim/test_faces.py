@@ -94,3 +94,14 @@ def test_saved_states_round_trip_and_bad_saves_are_refused() -> None:
                    {k: v for k, v in data.items() if k != "turn"}):
         with pytest.raises(SaveFormatError):
             WielerState.from_json(json.loads(json.dumps(broken)))
+
+
+def test_commentary_leaves_out_the_stragglers_moves_after_the_win() -> None:
+    s = state(route([{"length": 60, "colour": "climber"}], HIER), PEL)
+    s.setup({1: (61, 5), 4: (40, 5), 5: (20, 5)}, play_turn=False)
+    assert s.results  # 1 has won
+    c = Commentator()
+    said = c.comment(s, [Event("attack", {"rider": 4, "value": 11, "turn": 2}),
+                         Event("flat_tyre", {"rider": 5, "turn": 2, "square": 20})])
+    assert not any("ATTACK" in line for line in said)
+    assert any("Flat tyre for Ed" in line for line in said)

@@ -89,7 +89,12 @@ def _show_turn(state: WielerState, turn: int, events: list[Event], commentator: 
     road = state.on_road()
     front = max((state.pos[r] for r in road), default=state.route.distance)
     weather = "rain" if state.rain else "dry"
-    console.rule(f"Turn {turn}: {max(0, state.route.distance - front)} squares to go, {weather}")
+    to_go = max(0, state.route.distance - front)
+    where = f"{to_go} square{'s' if to_go != 1 else ''} to go"
+    if state.results:
+        where = f"{len(state.results)} finished" + (f", the next {to_go} from the line"
+                                                    if road else "")
+    console.rule(f"Turn {turn}: {where}, {weather}")
     if show_road and road:
         console.print(draw_road(state, width))
         for line in group_summary(state):

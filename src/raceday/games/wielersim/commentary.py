@@ -12,6 +12,8 @@ from raceday.core.events import Event
 from raceday.games.wielersim.rules import WielerState, format_gap, groups_of
 
 BREAK_MAX = 6  # a front group this small, clear of the rest, is "a break"
+WATCHED_GROUPS = 3
+MOVES = frozenset(("attack", "counter", "accelerate", "acceleration", "steering_error"))
 
 
 @dataclass
@@ -31,8 +33,17 @@ class Commentator:
         """Sentences for one turn's events, then for the groups at the end of the turn."""
         lines: list[str] = []
         name = self.rider
+        road = state.on_road()
+        groups = groups_of(road, state.pos) if road else []
+        # moves are told for the riders who matter: the first groups, before the finish
+        finished_now = {e["rider"] for e in events if e.kind == "finish"}
+        watched = {state.num(r) for g in groups[:WATCHED_GROUPS] for r in g} | finished_now
+        if len(state.results) > len(finished_now):  # the race was won before this turn
+            watched = set()
         for e in events:
             k = e.kind
+            if k in MOVES and e["rider"] not in watched:
+                continue
             if k == "weather" and e["turn"] > 0:
                 lines.append("Half way: it is raining now." if e["rain"] else
                              "Half way: the roads are dry.")
