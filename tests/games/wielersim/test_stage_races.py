@@ -220,3 +220,56 @@ def test_standings_plot_and_predict_tour(tmp_path: Path) -> None:
     assert out.exit_code == 0, out.output
     data = json.loads(out.output)
     assert data["n"] == 12 and abs(sum(data["gc"].values()) - 1) < 1e-9
+
+
+def test_prologue_distribution_is_exact_and_matches_the_sampler() -> None:
+    from itertools import product
+
+    import numpy as np
+
+    from raceday.analysis.stats import proportion_agrees
+    from raceday.games.wielersim.peloton import peloton_from_spec
+    from raceday.games.wielersim.stage import prologue_distribution, ride_prologue
+
+    # brute force on four dice with two re-rolls, against the exact formula
+    counts: dict[int, int] = {}
+    for first in product(range(1, 7), repeat=4):
+        for again in product(range(1, 7), repeat=2):
+            v = prologue_total(first, again, 2)
+            counts[v] = counts.get(v, 0) + 1
+    exact = prologue_distribution(2, dice_count=4)
+    assert all(exact[v] * 6 ** 6 == c for v, c in counts.items())
+    # the sampler used by stage races, at 99 % confidence (fixed seed): leaders (4
+    # re-rolls) reach 40 pips as often as the exact distribution says
+    p = peloton_from_spec(PEL)
+    rng = np.random.default_rng(99)
+    hits = trials = 0
+    for _ in range(1500):
+        for i, total in ride_prologue(p, CLIMBER, rng):
+            if p.riders[i].kind == LEADER:
+                trials += 1
+                hits += total >= 40
+    expected = float(prologue_distribution(4).probability(lambda v: v >= 40))
+    assert proportion_agrees(hits, trials, expected, confidence=0.99)
+    assert prologue_distribution(4).mean() > prologue_distribution(2).mean() > \
+        prologue_distribution(0).mean() == 35
+
+
+def test_exact_prologue_win_chances_sum_to_one_and_agree_with_simulation() -> None:
+    import numpy as np
+
+    from raceday.analysis.stats import proportion_agrees
+    from raceday.games.wielersim.peloton import peloton_from_spec
+    from raceday.games.wielersim.stage import prologue_win_chances, ride_prologue
+
+    p = peloton_from_spec(PEL)
+    chances = prologue_win_chances(p, SPRINTER)
+    assert sum(chances.values()) == 1
+    assert chances[1] > chances[2] > chances[3]  # leader 4 re-rolls, sprinter 2, helper 0
+    assert chances[1] > chances[4]  # same type: the lower bib wins ties
+    rng = np.random.default_rng(5)
+    n, leader_wins = 4000, 0
+    for _ in range(n):
+        rec = prologue_record(p, ride_prologue(p, SPRINTER, rng))
+        leader_wins += rec["results"][0][0] in (1, 4)
+    assert proportion_agrees(leader_wins, n, float(chances[1] + chances[4]), confidence=0.99)

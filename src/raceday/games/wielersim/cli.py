@@ -22,6 +22,7 @@ from raceday.games.wielersim.campaign import (
     predict_tour,
 )
 from raceday.games.wielersim.commentary import Commentator
+from raceday.games.wielersim.model import CLIMBER, SPRINTER
 from raceday.games.wielersim.predict import Prediction, predict
 from raceday.games.wielersim.render import (
     draw_road,
@@ -34,6 +35,7 @@ from raceday.games.wielersim.render import (
 from raceday.games.wielersim.route import SHIPPED_ROUTES
 from raceday.games.wielersim.rules import WielerState, new_race, peloton_spec, route_spec
 from raceday.games.wielersim.stage import (
+    prologue_win_chances,
     resolve_tour,
     ride_stage,
     stage_count,
@@ -251,6 +253,13 @@ def tour(
         console.print(f"[bold]{tour_spec['name']}[/]: {stage_count(tour_spec)} stages, saved "
                       f"as {campaign.name!r} (seed {used}).")
     total = stage_count(campaign.tour)
+    if campaign.tour["prologue"] and campaign.next_stage == 0:
+        favoured = CLIMBER if campaign.tour["prologue_type"] == "climber" else SPRINTER
+        chances = prologue_win_chances(campaign.peloton, favoured)
+        best = sorted(chances, key=lambda n: -chances[n])[:5]
+        names = {r.number: r.name for r in campaign.peloton.riders}
+        console.print("Prologue favourites (exact odds): " + ", ".join(
+            f"{names[n]} {float(chances[n]):.1%}" for n in best))
     while not campaign.finished:
         index = campaign.next_stage
         label = stage_name(campaign.tour, index)

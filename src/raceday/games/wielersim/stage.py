@@ -11,11 +11,15 @@ from __future__ import annotations
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+from math import comb
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from raceday.core.dice import Dist
 from raceday.core.errors import InputFileError
 from raceday.core.play import play_game
 from raceday.games.wielersim.dice import DiceBuffer
@@ -55,6 +59,60 @@ def prologue_total(first: Sequence[int], rerolled: Sequence[int], allowed: int) 
     for k, i in enumerate(low[:allowed]):
         faces[i] = rerolled[k]
     return sum(faces)
+
+
+@cache
+def prologue_distribution(allowed: int, dice_count: int = PROLOGUE_DICE) -> Dist[int]:
+    """The exact distribution of a prologue total with ``allowed`` re-rolls.
+
+    Split the first throw by how many dice show 1 (``a``), 2 (``b``) and 3-6 (the rest,
+    uniform on 3..6); the first ``min(allowed, a + b)`` low dice (1s first) are thrown again.
+    """
+    d6 = Dist.die(6)
+    high = Dist({3: 1, 4: 1, 5: 1, 6: 1})
+    weights: dict[int, Fraction] = {}
+    for a in range(dice_count + 1):
+        for b in range(dice_count - a + 1):
+            c = dice_count - a - b
+            ways = Fraction(comb(dice_count, a) * comb(dice_count - a, b))
+            p_split = ways * Fraction(1, 6) ** a * Fraction(1, 6) ** b * Fraction(4, 6) ** c
+            again = min(allowed, a + b)
+            ones_again = min(allowed, a)
+            twos_again = again - ones_again
+            kept = (a - ones_again) + 2 * (b - twos_again)
+            rest = (high.sum_of(c) if c else Dist.constant(0))
+            rest = rest + (d6.sum_of(again) if again else Dist.constant(0))
+            for value, p in rest.items():
+                weights[kept + value] = weights.get(kept + value, Fraction(0)) + p_split * p
+    return Dist(weights)
+
+
+def prologue_win_chances(peloton: Peloton, favoured_type: int) -> dict[int, Fraction]:
+    """Exact chance of each rider (by number) to win the prologue: the highest total wins,
+    a tie goes to the lower bib number (the order of :func:`prologue_record`)."""
+    dists = {r.number: prologue_distribution(prologue_rerolls(r.kind, favoured_type))
+             for r in peloton.riders}
+    totals = sorted({v for d in dists.values() for v in d})
+    cdf: dict[int, dict[int, Fraction]] = {}
+    for number, d in dists.items():
+        running = Fraction(0)
+        cdf[number] = {}
+        for v in totals:
+            running += d[v]
+            cdf[number][v] = running  # P(total <= v)
+    chances: dict[int, Fraction] = {}
+    for number, d in dists.items():
+        total = Fraction(0)
+        for v, p in d.items():
+            others = Fraction(1)
+            for other in dists:
+                if other == number:
+                    continue
+                below = cdf[other][v] - dists[other][v]
+                others *= cdf[other][v] if other > number else below
+            total += p * others
+        chances[number] = total
+    return chances
 
 
 def ride_prologue(peloton: Peloton, favoured_type: int, rng: np.random.Generator
