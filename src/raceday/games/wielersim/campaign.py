@@ -1,0 +1,172 @@
+"""Saved stage-race campaigns (SQLite via SessionStore), and stage-race predictions.
+
+A campaign document holds the tour, the peloton, the seed and the stage records ridden so
+far. It is saved in one transaction after every stage, guarded by its revision number,
+so a campaign stopped at any moment resumes from its last completed stage and no stage is
+lost or counted twice. Stage ``i`` always uses the generator spawned for ``i`` from the
+campaign's seed, so an interrupted campaign ends exactly like an uninterrupted one.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from raceday.core.errors import OptionsError, SaveFormatError
+from raceday.games.wielersim.peloton import Peloton, peloton_from_spec
+from raceday.games.wielersim.stage import (
+    Standings,
+    classifications,
+    ride_tour_fast,
+    stage_count,
+)
+from raceday.store.sessions import SessionStore
+
+GAME = "wielersim"
+DOC_VERSION = 1
+
+
+@dataclass
+class Campaign:
+    """A stage race in progress: its document and the store revision it was loaded at."""
+
+    name: str
+    doc: dict[str, Any]
+    revision: int
+    store: SessionStore
+
+    @property
+    def tour(self) -> dict[str, Any]:
+        return dict(self.doc["tour"])
+
+    @property
+    def peloton_spec(self) -> dict[str, Any]:
+        return dict(self.doc["peloton"])
+
+    @property
+    def peloton(self) -> Peloton:
+        return peloton_from_spec(self.doc["peloton"])
+
+    @property
+    def records(self) -> list[dict[str, Any]]:
+        return list(self.doc["records"])
+
+    @property
+    def seed(self) -> int:
+        return int(self.doc["seed"])
+
+    @property
+    def next_stage(self) -> int:
+        return len(self.doc["records"])
+
+    @property
+    def finished(self) -> bool:
+        return self.next_stage >= stage_count(self.doc["tour"])
+
+    def standings(self, upto: int | None = None) -> Standings:
+        return classifications(self.peloton, self.records[:upto])
+
+    def add_record(self, record: dict[str, Any]) -> None:
+        """Save the next stage's record (one transaction, revision-guarded)."""
+        index = self.next_stage
+        doc = {**self.doc, "records": [*self.doc["records"], record]}
+        self.revision = self.store.save(GAME, self.name, doc, expected_revision=self.revision,
+                                        log_entry={"stage": index, "record": record})
+        self.doc = doc
+
+
+def open_store(db: str | Path | None) -> SessionStore:
+    return SessionStore(db)
+
+
+def new_campaign(store: SessionStore, name: str, tour: Mapping[str, Any],
+                 peloton: Mapping[str, Any], seed: int) -> Campaign:
+    """Create and save a campaign; refuses a name already in use."""
+    if not name.strip():
+        raise OptionsError("--name must not be empty")
+    if store.exists(GAME, name):
+        raise OptionsError(f"a stage race named {name!r} is already saved; resume it with "
+                           f"--resume {name!r} or choose another --name")
+    doc = {"version": DOC_VERSION, "tour": dict(tour), "peloton": dict(peloton), "seed": seed,
+           "records": []}
+    revision = store.save(GAME, name, doc, expected_revision=None)
+    return Campaign(name, doc, revision, store)
+
+
+def load_campaign(store: SessionStore, name: str) -> Campaign:
+    """Load a saved campaign, checking its document."""
+    doc, revision = store.load(GAME, name)
+    if doc.get("version") != DOC_VERSION or not {"tour", "peloton", "seed", "records"} <= set(
+            doc):
+        raise SaveFormatError(f"saved stage race {name!r} is not a WielerSIM campaign")
+    if not isinstance(doc["records"], list) or len(doc["records"]) > stage_count(doc["tour"]):
+        raise SaveFormatError(f"saved stage race {name!r} has malformed stage records")
+    return Campaign(name, doc, revision, store)
+
+
+# --- predictions -------------------------------------------------------------------------------
+@dataclass
+class TourPrediction:
+    """How often each rider won each classification in ``n`` simulated stage races."""
+
+    n: int
+    numbers: list[int]
+    names: list[str]
+    counts: np.ndarray  # (3, riders): GC, points, mountains
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"game": GAME, "n": self.n}
+        for row, key in enumerate(("gc", "points", "mountains")):
+            out[key] = {name: float(c) / self.n for name, c in zip(self.names, self.counts[row],
+                                                                   strict=True) if c}
+        return out
+
+
+def _tour_chunk(args: tuple[dict[str, Any], dict[str, Any], int, np.random.SeedSequence]
+                ) -> np.ndarray:
+    tour, peloton, n, seed = args
+    rng = np.random.default_rng(seed)
+    numbers = [r["number"] for r in peloton["riders"]]
+    index = {num: i for i, num in enumerate(numbers)}
+    counts = np.zeros((3, len(numbers)), dtype=np.int64)
+    for _ in range(n):
+        st = ride_tour_fast(tour, peloton, rng)
+        counts[0, index[st.gc[0][0]]] += 1
+        if st.points:
+            counts[1, index[st.points[0][0]]] += 1
+        if st.mountains:
+            counts[2, index[st.mountains[0][0]]] += 1
+    return counts
+
+
+def predict_tour(tour: Mapping[str, Any], peloton: Mapping[str, Any], n: int, seed: int = 0,
+                 workers: int = 2, on_progress: Callable[[int], None] | None = None,
+                 chunk: int = 20) -> TourPrediction:
+    """Simulate ``n`` stage races; count the winners of GC, points and mountains."""
+    if not 1 <= n <= 1_000_000:
+        raise OptionsError(f"-n must be 1 to 1000000 stage races, got {n}")
+    sizes = [chunk] * (n // chunk) + ([n % chunk] if n % chunk else [])
+    seeds = np.random.SeedSequence(seed).spawn(len(sizes))
+    jobs = [(dict(tour), dict(peloton), size, s) for size, s in zip(sizes, seeds, strict=True)]
+    numbers = [r["number"] for r in peloton["riders"]]
+    total = np.zeros((3, len(numbers)), dtype=np.int64)
+    if workers <= 1 or len(jobs) == 1:
+        for job in jobs:
+            total += _tour_chunk(job)
+            if on_progress:
+                on_progress(job[2])
+    else:
+        # not "fork": the progress bar's refresh thread runs while the pool starts
+        methods = multiprocessing.get_all_start_methods()
+        ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+        with ctx.Pool(processes=min(workers, len(jobs))) as pool:
+            for size, counts in zip(sizes, pool.imap(_tour_chunk, jobs), strict=True):
+                total += counts
+                if on_progress:
+                    on_progress(size)
+    return TourPrediction(n, numbers, [r["name"] for r in peloton["riders"]], total)

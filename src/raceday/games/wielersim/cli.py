@@ -1,0 +1,381 @@
+"""`raceday wielersim ...`: watch a race, predict one, ride a stage race."""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import typer
+from rich.table import Table
+
+from raceday.analysis.stats import wilson_interval
+from raceday.cli.common import console, default_delay, pause, print_json, progress_bar
+from raceday.core.errors import OptionsError
+from raceday.core.events import Event
+from raceday.games.wielersim.campaign import (
+    Campaign,
+    load_campaign,
+    new_campaign,
+    open_store,
+    predict_tour,
+)
+from raceday.games.wielersim.commentary import Commentator
+from raceday.games.wielersim.model import CLIMBER, SPRINTER
+from raceday.games.wielersim.predict import Prediction, predict
+from raceday.games.wielersim.render import (
+    draw_road,
+    group_summary,
+    result_table,
+    scoring_lines,
+    stage_result_table,
+    standings_tables,
+)
+from raceday.games.wielersim.route import SHIPPED_ROUTES
+from raceday.games.wielersim.rules import WielerState, new_race, peloton_spec, route_spec
+from raceday.games.wielersim.stage import (
+    prologue_win_chances,
+    resolve_tour,
+    ride_stage,
+    stage_count,
+    stage_name,
+    stage_rng,
+    start_stage,
+)
+
+HELP = "WielerSIM (Ludo Nauws): watch and predict one-day races and stage races."
+
+app = typer.Typer(help=HELP, no_args_is_help=True, add_completion=False)
+
+ROUTE_HELP = (f"Route schedule (TOML file) or a shipped route: {', '.join(SHIPPED_ROUTES)}.")
+PELOTON_HELP = "Peloton file (CSV or TOML) or a shipped peloton: classics, small."
+
+
+def _seed(seed: int | None) -> int:
+    if seed is None:
+        return secrets.randbelow(2**31)
+    if seed < 0:
+        raise OptionsError(f"--seed must be 0 or more, got {seed}")
+    return seed
+
+
+def watch_race(state: WielerState, rng: np.random.Generator, *, delay: float, width: int,
+               show_road: bool = True) -> list[Event]:
+    """Play ``state`` to the end, drawing the road and commentary after every turn."""
+    commentator = Commentator()
+    pending: list[Event] = []
+    log: list[Event] = []
+    turn = state.turn
+    while not state.is_terminal():
+        draw = state.sample_chance(rng)
+        events = state.apply_action(draw.outcome, draw.detail)
+        pending.extend(events)
+        log.extend(events)
+        if state.turn != turn or state.is_terminal():
+            if turn == 0:
+                console.print(f"Flying start: {state.n} riders on the road, "
+                              f"{state.route.distance} squares to go.")
+                for line in commentator.comment(state, pending):
+                    console.print(line)
+            else:
+                _show_turn(state, turn, pending, commentator, width, show_road)
+            pending = []
+            turn = state.turn
+            pause(delay)
+    return log
+
+
+def _show_turn(state: WielerState, turn: int, events: list[Event], commentator: Commentator,
+               width: int, show_road: bool) -> None:
+    road = state.on_road()
+    front = max((state.pos[r] for r in road), default=state.route.distance)
+    weather = "rain" if state.rain else "dry"
+    to_go = max(0, state.route.distance - front)
+    where = f"{to_go} square{'s' if to_go != 1 else ''} to go"
+    if state.results:
+        where = f"{len(state.results)} finished" + (f", the next {to_go} from the line"
+                                                    if road else "")
+    console.rule(f"Turn {turn}: {where}, {weather}")
+    if show_road and road:
+        console.print(draw_road(state, width))
+        for line in group_summary(state):
+            console.print(f"  {line}", style="dim")
+    for line in commentator.comment(state, events):
+        console.print(f"  {line}")
+
+
+@app.command()
+def race(
+    route: str = typer.Argument(..., help=ROUTE_HELP),
+    peloton: str = typer.Argument(..., help=PELOTON_HELP),
+    seed: int | None = typer.Option(None, "--seed", help="Seed for a reproducible race."),
+    delay: float | None = typer.Option(
+        None, "--delay", help="Seconds between turns (default 0.6 on a terminal, else 0)."),
+    width: int | None = typer.Option(
+        None, "--width", help="Squares of road drawn around the front (default: fit screen)."),
+    road: bool = typer.Option(True, "--road/--no-road", help="Draw the road every turn."),
+) -> None:
+    """Watch one race turn by turn, with commentary and the final result."""
+    if width is None:
+        width = max(10, min(60, (console.width - 8) // 3))
+    if not 10 <= width <= 120:
+        raise OptionsError(f"--width must be 10 to 120 squares, got {width}")
+    used = _seed(seed)
+    state = new_race({"route": route, "peloton": peloton})
+    console.print(f"[bold]{state.route.name}[/]: {state.route.distance} squares, "
+                  f"{state.route.finish} finish, {state.n} riders (seed {used})")
+    watch_race(state, np.random.default_rng(used), delay=default_delay(delay), width=width,
+               show_road=road)
+    console.print(result_table(state, limit=None))
+    for line in scoring_lines(state):
+        console.print(line)
+
+
+def _prediction_table(pred: Prediction, top: int) -> Table:
+    table = Table(title=f"Predicted from {pred.n} simulated races (95% intervals)")
+    for col in ("rider", "bib", "type", "win", "podium", "top 10"):
+        table.add_column(col, justify="left" if col in ("rider", "type") else "right")
+    order = sorted(range(len(pred.names)), key=lambda i: (-pred.wins[i], -pred.podiums[i], i))
+
+    def cell(count: Any) -> str:
+        lo, hi = pred.interval(int(count))
+        return f"{count / pred.n:6.1%} [{lo:.1%}-{hi:.1%}]"
+
+    for i in order[:top]:
+        table.add_row(pred.names[i], str(pred.numbers[i]), pred.types[i], cell(pred.wins[i]),
+                      cell(pred.podiums[i]), cell(pred.top10[i]))
+    return table
+
+
+def _type_table(pred: Prediction) -> Table:
+    table = Table(title="By rider type")
+    for col in ("type", "win", "podium places"):
+        table.add_column(col)
+    for t, (wins, podiums) in pred.by_type().items():
+        lo, hi = pred.interval(wins)
+        table.add_row(t, f"{wins / pred.n:.1%} [{lo:.1%}-{hi:.1%}]",
+                      f"{podiums / pred.n:.2f} per race")
+    return table
+
+
+@app.command("predict")
+def predict_command(
+    route: str = typer.Argument(..., help=ROUTE_HELP),
+    peloton: str = typer.Argument(..., help=PELOTON_HELP),
+    n: int = typer.Option(2000, "-n", help="Number of races to simulate."),
+    seed: int = typer.Option(0, "--seed", help="Seed (same seed and n, same answer)."),
+    json_out: bool = typer.Option(False, "--json", help="Print the probabilities as JSON."),
+    plot_file: str | None = typer.Option(
+        None, "--plot", help="Draw the route profile and win chances to this PNG file."),
+    workers: int = typer.Option(2, "--workers", help="Worker processes (cores) to use."),
+    top: int = typer.Option(15, "--top", help="Riders shown in the table."),
+) -> None:
+    """Simulate many races: each rider's chance to win, reach the podium and the top 10."""
+    r_spec, p_spec = route_spec(route), peloton_spec(peloton)
+    plot = Path(plot_file) if plot_file else None
+    if n < 1:
+        raise OptionsError(f"-n must be at least 1, got {n}")
+    if plot is not None and plot.suffix.lower() != ".png":
+        raise OptionsError("--plot needs a file name ending in .png")
+    with progress_bar("simulating races", n, enabled=not json_out and n >= 500) as bar:
+        task = bar.task_ids[0]
+        pred = predict(r_spec, p_spec, n, seed=_seed(seed), workers=workers,
+                       on_progress=lambda k: bar.advance(task, k))
+    if plot is not None:
+        from raceday.games.wielersim.plots import plot_prediction
+
+        plot_prediction(r_spec, pred, plot)
+    if json_out:
+        data = pred.to_json()
+        print_json({"game": data["game"], "n": data["n"], "win": data["win"],
+                    "podium": data["podium"], "top10": data["top10"],
+                    "win_by_type": data["win_by_type"]})
+        return
+    console.print(_prediction_table(pred, top))
+    console.print(_type_table(pred))
+    if plot is not None:
+        console.print(f"plot written to {plot}")
+
+
+# --- stage races ----------------------------------------------------------------------------
+TOUR_HELP = "Stage-race file (TOML) or the shipped one: ronde-van-belgie."
+DB_HELP = "SQLite database for saved stage races (default: your raceday data folder)."
+CHOICES = {"c": "continue", "continue": "continue", "w": "watch", "watch": "watch",
+           "s": "stop", "stop": "stop"}
+
+
+def _show_stage(campaign: Campaign) -> None:
+    record = campaign.records[-1]
+    peloton = campaign.peloton
+    console.print(stage_result_table(peloton, record))
+    for table in standings_tables(peloton, campaign.standings()):
+        console.print(table)
+
+
+def _ask(next_name: str) -> str:
+    while True:
+        answer = typer.prompt(f"Next: {next_name}. [c]ontinue, [w]atch it, or [s]top",
+                              default="c").strip().lower()
+        if answer in CHOICES:
+            return CHOICES[answer]
+        console.print(f"Please answer c, w or s (not {answer!r}).")
+
+
+@app.command()
+def tour(
+    tour_file: str | None = typer.Argument(None, help=TOUR_HELP, metavar="TOUR"),
+    peloton: str | None = typer.Argument(None, help=PELOTON_HELP),
+    seed: int | None = typer.Option(None, "--seed", help="Seed of the whole stage race."),
+    name: str | None = typer.Option(None, "--name", help="Name to save the stage race under."),
+    resume: str | None = typer.Option(None, "--resume", help="Resume the saved stage race "
+                                      "with this name from its last completed stage."),
+    db: str | None = typer.Option(None, "--db", help=DB_HELP),
+    delay: float | None = typer.Option(None, "--delay", help="Seconds between turns when "
+                                       "watching a stage."),
+    auto: bool = typer.Option(False, "--auto", help="Ride every stage without asking."),
+) -> None:
+    """Ride a stage race stage by stage, saved after every stage; resume it any time."""
+    store = open_store(db)
+    if resume is not None:
+        if tour_file is not None or peloton is not None:
+            raise OptionsError("--resume takes no TOUR or PELOTON: they are saved with the race")
+        campaign = load_campaign(store, resume)
+        console.print(f"Resuming {resume!r}: {campaign.next_stage} of "
+                      f"{stage_count(campaign.tour)} stages done.")
+    else:
+        if tour_file is None or peloton is None:
+            raise OptionsError("give a TOUR file and a PELOTON file (or --resume NAME)")
+        tour_spec, p_spec = resolve_tour(tour_file), peloton_spec(peloton)
+        used = _seed(seed)
+        campaign = new_campaign(store, name or f"{tour_spec['name']} {used}", tour_spec,
+                                p_spec, used)
+        console.print(f"[bold]{tour_spec['name']}[/]: {stage_count(tour_spec)} stages, saved "
+                      f"as {campaign.name!r} (seed {used}).")
+    total = stage_count(campaign.tour)
+    if campaign.tour["prologue"] and campaign.next_stage == 0:
+        favoured = CLIMBER if campaign.tour["prologue_type"] == "climber" else SPRINTER
+        chances = prologue_win_chances(campaign.peloton, favoured)
+        best = sorted(chances, key=lambda n: -chances[n])[:5]
+        names = {r.number: r.name for r in campaign.peloton.riders}
+        console.print("Prologue favourites (exact odds): " + ", ".join(
+            f"{names[n]} {float(chances[n]):.1%}" for n in best))
+    while not campaign.finished:
+        index = campaign.next_stage
+        label = stage_name(campaign.tour, index)
+        choice = "continue"
+        if not auto:
+            try:
+                choice = _ask(label)
+            except (typer.Abort, EOFError):
+                choice = "stop"
+        if choice == "stop":
+            console.print(f"Stopped after {index} of {total} stages. Resume with: raceday "
+                          f"wielersim tour --resume {campaign.name!r}")
+            return
+        console.rule(label)
+        state = None
+        rng = stage_rng(campaign.seed, index)
+        if choice == "watch":
+            state = start_stage(campaign.tour, campaign.peloton_spec, index,
+                                campaign.standings().leader if campaign.records else
+                                campaign.peloton_spec.get("jersey"))
+            if state is not None:
+                watch_race(state, rng, delay=default_delay(delay),
+                           width=max(10, min(60, (console.width - 8) // 3)))
+        record = ride_stage(campaign.tour, campaign.peloton_spec, index, campaign.records,
+                            campaign.seed, state=state, rng=rng)
+        campaign.add_record(record)
+        _show_stage(campaign)
+    console.print(f"[bold]{campaign.tour['name']} is over.[/] Final standings saved as "
+                  f"{campaign.name!r}.")
+
+
+@app.command()
+def standings(
+    name: str = typer.Argument(..., help="Name of a saved stage race."),
+    db: str | None = typer.Option(None, "--db", help=DB_HELP),
+    json_out: bool = typer.Option(False, "--json", help="Print the classifications as JSON."),
+    plot_file: str | None = typer.Option(
+        None, "--plot", help="Draw the GC gaps of the top riders, stage by stage (PNG)."),
+    top: int = typer.Option(10, "--top", help="Riders shown per classification."),
+) -> None:
+    """Show the classifications of a saved stage race."""
+    campaign = load_campaign(open_store(db), name)
+    st = campaign.standings()
+    peloton = campaign.peloton
+    if plot_file is not None:
+        if not plot_file.lower().endswith(".png"):
+            raise OptionsError("--plot needs a file name ending in .png")
+        from raceday.games.wielersim.plots import plot_gc
+
+        records = campaign.records
+        top_riders = [n for n, _ in st.gc[:8]]
+        series: dict[str, list[float]] = {}
+        for k in range(1, len(records) + 1):
+            after = campaign.standings(k)
+            lead = after.gc[0][1]
+            times = dict(after.gc)
+            for n in top_riders:
+                label = f"{peloton.riders[peloton.index_of(n)].name} ({n})"
+                series.setdefault(label, []).append(times[n] - lead)
+        plot_gc([r["name"] for r in records], series, Path(plot_file),
+                f"{campaign.tour['name']}: GC gaps")
+    if json_out:
+        lead = st.gc[0][1] if st.gc else 0
+
+        def rider(n: int) -> dict[str, Any]:
+            r = peloton.riders[peloton.index_of(n)]
+            return {"number": n, "name": r.name, "team": peloton.teams[r.team]}
+
+        best_team = st.teams[0][1] if st.teams else 0
+        print_json({
+            "game": "wielersim", "name": name, "tour": campaign.tour["name"],
+            "stages_done": campaign.next_stage, "stages_total": stage_count(campaign.tour),
+            "gc": [{**rider(n), "time": t, "gap": t - lead} for n, t in st.gc],
+            "points": [{**rider(n), "points": p} for n, p in st.points],
+            "mountains": [{**rider(n), "points": p} for n, p in st.mountains],
+            "teams": [{"team": peloton.teams[t], "time": s, "gap": s - best_team}
+                      for t, s in st.teams],
+        })
+        return
+    console.print(f"[bold]{campaign.tour['name']}[/] after {campaign.next_stage} of "
+                  f"{stage_count(campaign.tour)} stages")
+    for table in standings_tables(peloton, st, top):
+        console.print(table)
+    if plot_file is not None:
+        console.print(f"plot written to {plot_file}")
+
+
+@app.command("predict-tour")
+def predict_tour_command(
+    tour_file: str = typer.Argument(..., help=TOUR_HELP, metavar="TOUR"),
+    peloton: str = typer.Argument(..., help=PELOTON_HELP),
+    n: int = typer.Option(200, "-n", help="Number of stage races to simulate."),
+    seed: int = typer.Option(0, "--seed", help="Seed (same seed and n, same answer)."),
+    json_out: bool = typer.Option(False, "--json", help="Print the chances as JSON."),
+    workers: int = typer.Option(2, "--workers", help="Worker processes (cores) to use."),
+    top: int = typer.Option(10, "--top", help="Riders shown per classification."),
+) -> None:
+    """Simulate many stage races: each rider's chance to win GC, points and mountains."""
+    tour_spec, p_spec = resolve_tour(tour_file), peloton_spec(peloton)
+    with progress_bar("simulating stage races", n, enabled=not json_out) as bar:
+        task = bar.task_ids[0]
+        pred = predict_tour(tour_spec, p_spec, n, seed=_seed(seed), workers=workers,
+                            on_progress=lambda k: bar.advance(task, k))
+    if json_out:
+        print_json(pred.to_json())
+        return
+    for row, title in enumerate(("General classification", "Points", "Mountains")):
+        table = Table(title=f"{title}: chance to win ({pred.n} stage races, 95% intervals)")
+        for col in ("rider", "bib", "chance"):
+            table.add_column(col)
+        order = sorted(range(len(pred.names)), key=lambda i: -pred.counts[row, i])
+        for i in order[:top]:
+            c = int(pred.counts[row, i])
+            if not c:
+                break
+            lo, hi = wilson_interval(c, pred.n)
+            table.add_row(pred.names[i], str(pred.numbers[i]),
+                          f"{c / pred.n:6.1%} [{lo:.1%}-{hi:.1%}]")
+        console.print(table)

@@ -1,0 +1,226 @@
+"""Pelotons: teams of three or four riders, each a leader, climber, sprinter or helper.
+
+A peloton file is CSV (``team,number,name,type`` plus optional ``colour`` and ``jersey``
+columns) or TOML (``[[teams]]`` with ``[[teams.riders]]``, and ``jersey = NUMBER``).
+Both are validated with messages naming the file, line and field.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from rich.color import Color, ColorParseError
+
+from raceday.core.errors import InputFileError
+from raceday.games.wielersim.model import RIDER_TYPES, FileProblem, allowed_types, rider_type_index
+
+MIN_RIDERS = 2
+MAX_RIDERS = 48
+TEAM_SIZES = (3, 4)
+TEAM_COLOURS = ("red", "blue", "green", "yellow", "magenta", "cyan", "white", "bright_red",
+                "bright_blue", "bright_green", "bright_yellow", "bright_magenta")
+SHIPPED_PELOTONS = ("classics", "small")
+
+
+@dataclass(frozen=True)
+class Rider:
+    """One rider: bib number, name, type index and team index."""
+
+    number: int
+    name: str
+    kind: int
+    team: int
+
+    @property
+    def type_name(self) -> str:
+        return RIDER_TYPES[self.kind]
+
+
+@dataclass(frozen=True)
+class Peloton:
+    """The riders of a race (in file order), their teams and the jersey holder."""
+
+    riders: tuple[Rider, ...]
+    teams: tuple[str, ...]
+    team_colours: tuple[str, ...]
+    jersey: int | None  # rider number
+
+    def index_of(self, number: int) -> int:
+        for i, r in enumerate(self.riders):
+            if r.number == number:
+                return i
+        raise KeyError(number)
+
+
+def peloton_from_spec(spec: Mapping[str, Any]) -> Peloton:
+    """Build a :class:`Peloton` from a normalised specification."""
+    riders = tuple(Rider(int(r["number"]), str(r["name"]), RIDER_TYPES.index(r["type"]),
+                         int(r["team"])) for r in spec["riders"])
+    return Peloton(riders, tuple(t["name"] for t in spec["teams"]),
+                   tuple(t["colour"] for t in spec["teams"]), spec["jersey"])
+
+
+def load_peloton_file(path: str | Path) -> dict[str, Any]:
+    file = Path(path)
+    try:
+        text = file.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise InputFileError(f"{file}: cannot read the peloton file: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise InputFileError(f"{file}: the peloton file is not UTF-8 text") from None
+    if file.suffix.lower() == ".toml":
+        return parse_peloton_toml(text, str(file))
+    return parse_peloton_csv(text, str(file))
+
+
+def parse_peloton_csv(text: str, where: str = "<peloton>") -> dict[str, Any]:
+    """Validate a CSV peloton (header ``team,number,name,type[,colour][,jersey]``)."""
+    pb = FileProblem(where, text)
+    reader = csv.DictReader(io.StringIO(text))
+    header = [h.strip().lower() for h in (reader.fieldnames or [])]
+    needed = ["team", "number", "name", "type"]
+    missing = [h for h in needed if h not in header]
+    if missing:
+        raise pb.error(1, missing[0], "the header line must name the columns "
+                       "team,number,name,type (optional: colour, jersey)")
+    teams: list[dict[str, Any]] = []
+    rows: list[tuple[int, dict[str, Any]]] = []
+    jersey: int | None = None
+    for line_no, row in enumerate(reader, start=2):
+        if row.get(None):
+            raise pb.error(line_no, "columns", f"more fields than the header's {len(header)}")
+        clean = {(k or "").strip().lower(): v.strip() if isinstance(v, str) else ""
+                 for k, v in row.items()}
+        if not any(clean.values()):
+            continue
+        team_name = clean["team"]
+        if not team_name:
+            raise pb.error(line_no, "team", "each rider needs a team name")
+        names = [t["name"] for t in teams]
+        if team_name not in names:
+            teams.append({"name": team_name, "colour": clean.get("colour") or "", "line": line_no})
+        team_index = [t["name"] for t in teams].index(team_name)
+        rider = {"number": clean["number"], "name": clean["name"], "type": clean["type"],
+                 "team": team_index}
+        flag = clean.get("jersey", "").lower()
+        if flag in ("1", "yes", "y", "true", "x"):
+            if jersey is not None:
+                raise pb.error(line_no, "jersey", "only one rider can wear the leader's jersey")
+            try:
+                jersey = int(clean["number"])
+            except ValueError:
+                jersey = None
+        elif flag not in ("", "0", "no", "n", "false"):
+            raise pb.error(line_no, "jersey", "must be yes/no (or 1/0), for the jersey holder")
+        rows.append((line_no, rider))
+    return _normalise(teams, rows, jersey, pb, None)
+
+
+def parse_peloton_toml(text: str, where: str = "<peloton>") -> dict[str, Any]:
+    """Validate a TOML peloton (``[[teams]]`` tables with ``[[teams.riders]]``)."""
+    pb = FileProblem(where, text)
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise InputFileError(f"{where}: not valid TOML: {exc}") from None
+    raw_teams = data.get("teams")
+    if not isinstance(raw_teams, list) or not raw_teams:
+        raise pb.error(None, "teams", "the peloton needs [[teams]] tables")
+    teams: list[dict[str, Any]] = []
+    rows: list[tuple[int, dict[str, Any]]] = []
+    rider_counter = 0
+    for ti, team in enumerate(raw_teams):
+        line = pb.line_of_table("teams", ti)
+        if not isinstance(team, Mapping) or not isinstance(team.get("name"), str):
+            raise pb.error(line, f"teams[{ti}].name", "each team needs a name")
+        colour = team.get("colour", "")
+        teams.append({"name": team["name"], "colour": str(colour), "line": line})
+        riders = team.get("riders")
+        if not isinstance(riders, list):
+            raise pb.error(line, f"teams[{ti}].riders", "each team lists its [[teams.riders]]")
+        for raw in riders:
+            rline = pb.line_of_table("teams.riders", rider_counter) or line or 0
+            rider_counter += 1
+            if not isinstance(raw, Mapping):
+                raise pb.error(rline, f"teams[{ti}].riders", "each rider must be a table")
+            rows.append((rline, {"number": raw.get("number"), "name": raw.get("name"),
+                                 "type": raw.get("type"), "team": ti}))
+    jersey = data.get("jersey")
+    if jersey is not None and (not isinstance(jersey, int) or isinstance(jersey, bool)):
+        raise pb.error(pb.line_of_key("jersey"), "jersey", "must be a rider number")
+    return _normalise(teams, rows, jersey, pb, pb.line_of_key("jersey"))
+
+
+def _normalise(teams: list[dict[str, Any]], rows: list[tuple[int, dict[str, Any]]],
+               jersey: int | None, pb: FileProblem, jersey_line: int | None) -> dict[str, Any]:
+    riders: list[dict[str, Any]] = []
+    numbers: set[int] = set()
+    for line, raw in rows:
+        number = raw["number"]
+        if isinstance(number, str):
+            try:
+                number = int(number)
+            except ValueError:
+                number = None
+        if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= 999:
+            raise pb.error(line, "number", f"must be a whole number from 1 to 999; got "
+                           f"{raw['number']!r}")
+        if number in numbers:
+            raise pb.error(line, "number", f"rider number {number} is used twice")
+        numbers.add(number)
+        name = raw["name"]
+        if not isinstance(name, str) or not name.strip():
+            raise pb.error(line, "name", "each rider needs a name")
+        kind = rider_type_index(raw["type"])
+        if kind is None:
+            raise pb.error(line, "type", f"unknown rider type {raw['type']!r}; allowed: "
+                           f"{allowed_types()}")
+        riders.append({"number": number, "name": name.strip(), "type": RIDER_TYPES[kind],
+                       "team": raw["team"]})
+    if not MIN_RIDERS <= len(riders) <= MAX_RIDERS:
+        raise pb.error(None, "riders", f"a peloton has {MIN_RIDERS} to {MAX_RIDERS} riders "
+                       f"(about 40 is best); got {len(riders)}")
+    for ti, team in enumerate(teams):
+        members = [r for r in riders if r["team"] == ti]
+        if len(members) not in TEAM_SIZES:
+            raise pb.error(team["line"], "team", f"team {team['name']!r} has {len(members)} "
+                           "riders; a team has 3 (leader, sprinter, helper) or 4 (plus a climber)")
+        types = [r["type"] for r in members]
+        if len(set(types)) != len(types):
+            raise pb.error(team["line"], "type", f"team {team['name']!r} has two riders of the "
+                           "same type; a team has one leader, sprinter, helper (and climber)")
+    if jersey is not None and jersey not in numbers:
+        raise pb.error(jersey_line, "jersey", f"rider {jersey} is not in the peloton")
+    out_teams = []
+    for ti, team in enumerate(teams):
+        colour = team["colour"] or TEAM_COLOURS[ti % len(TEAM_COLOURS)]
+        try:
+            Color.parse(colour)
+        except ColorParseError:
+            raise pb.error(team["line"], "colour", f"{colour!r} is not a colour name; use e.g. "
+                           "red, blue, bright_green or #ff8800") from None
+        out_teams.append({"name": team["name"], "colour": colour})
+    return {"teams": out_teams, "riders": riders, "jersey": jersey}
+
+
+def shipped_peloton(name: str) -> dict[str, Any]:
+    if name not in SHIPPED_PELOTONS:
+        raise InputFileError(f"no shipped peloton {name!r}; shipped: "
+                             f"{', '.join(SHIPPED_PELOTONS)}")
+    text = (resources.files("raceday.games.wielersim") / "data" / "pelotons" / f"{name}.csv"
+            ).read_text(encoding="utf-8")
+    return parse_peloton_csv(text, f"pelotons/{name}.csv")
+
+
+def resolve_peloton(arg: str) -> dict[str, Any]:
+    """A peloton from a file path, or a shipped peloton by name."""
+    if arg in SHIPPED_PELOTONS and not Path(arg).exists():
+        return shipped_peloton(arg)
+    return load_peloton_file(arg)

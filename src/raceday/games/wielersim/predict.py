@@ -1,0 +1,136 @@
+"""Race predictions: many simulated races on the fast path, with confidence intervals.
+
+The races run in worker processes, in chunks; each chunk has its own seed spawned from one
+:class:`numpy.random.SeedSequence`, so a prediction depends only on the seed and ``n``,
+never on the number of workers or the order in which chunks finish.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from raceday.analysis.stats import wilson_interval
+from raceday.core.errors import OptionsError
+from raceday.games.wielersim.dice import DiceBuffer
+from raceday.games.wielersim.model import RIDER_TYPES
+from raceday.games.wielersim.rules import WielerState, fresh_race, new_race, run_race_fast
+
+CHUNK = 250
+TOP_PLACES = 10
+PODIUM = 3
+MAX_RACES = 10_000_000
+
+
+@dataclass
+class Prediction:
+    """Counts over ``n`` races: wins, podiums and top-10 places per rider (peloton order)."""
+
+    n: int
+    numbers: list[int]
+    names: list[str]
+    types: list[str]
+    wins: np.ndarray
+    podiums: np.ndarray
+    top10: np.ndarray
+    confidence: float = 0.95
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def interval(self, count: int) -> tuple[float, float]:
+        return wilson_interval(int(count), self.n, self.confidence)
+
+    def by_type(self) -> dict[str, tuple[int, int]]:
+        """Wins and podium places per rider type."""
+        out: dict[str, tuple[int, int]] = {}
+        for t in RIDER_TYPES:
+            idx = [i for i, x in enumerate(self.types) if x == t]
+            if idx:
+                out[t] = (int(self.wins[idx].sum()), int(self.podiums[idx].sum()))
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": "wielersim",
+            "n": self.n,
+            "win": {name: float(w) / self.n for name, w in zip(self.names, self.wins,
+                                                               strict=True)},
+            "podium": {name: float(p) / self.n for name, p in zip(self.names, self.podiums,
+                                                                  strict=True)},
+            "top10": {name: float(p) / self.n for name, p in zip(self.names, self.top10,
+                                                                 strict=True)},
+            "win_by_type": {t: w / self.n for t, (w, _) in self.by_type().items()},
+        }
+
+
+def count_races(route: Mapping[str, Any], peloton: Mapping[str, Any], n: int,
+                seed: np.random.SeedSequence) -> np.ndarray:
+    """Run ``n`` races on the fast path; return a (3, riders) array of win/podium/top-10."""
+    rng = np.random.default_rng(seed)
+    throws = DiceBuffer(rng)
+    template = new_race({"route": dict(route), "peloton": dict(peloton)})
+    counts = np.zeros((3, template.n), dtype=np.int64)
+    for _ in range(n):
+        state = fresh_race(template)
+        run_race_fast(state, throws, places=TOP_PLACES)
+        add_result(counts, state)
+    return counts
+
+
+def add_result(counts: np.ndarray, state: WielerState) -> None:
+    """Count one finished race into a (3, riders) win/podium/top-10 array."""
+    for place, (r, _, _) in enumerate(state.results[:TOP_PLACES]):
+        if place == 0:
+            counts[0, r] += 1
+        if place < PODIUM:
+            counts[1, r] += 1
+        counts[2, r] += 1
+
+
+def _chunk_job(args: tuple[dict[str, Any], dict[str, Any], int, np.random.SeedSequence]
+               ) -> tuple[np.ndarray, float]:
+    route, peloton, n, seed = args
+    start = time.process_time()
+    counts = count_races(route, peloton, n, seed)
+    return counts, time.process_time() - start
+
+
+def predict(route: Mapping[str, Any], peloton: Mapping[str, Any], n: int, seed: int = 0,
+            workers: int = 2, on_progress: Callable[[int], None] | None = None) -> Prediction:
+    """Simulate ``n`` races (in ``workers`` processes) and count the results."""
+    if not 1 <= n <= MAX_RACES:
+        raise OptionsError(f"-n must be 1 to {MAX_RACES} races, got {n}")
+    if not 1 <= workers <= 64:
+        raise OptionsError(f"workers must be 1 to 64, got {workers}")
+    sizes = [CHUNK] * (n // CHUNK) + ([n % CHUNK] if n % CHUNK else [])
+    seeds = np.random.SeedSequence(seed).spawn(len(sizes))
+    jobs = [(dict(route), dict(peloton), size, s) for size, s in zip(sizes, seeds, strict=True)]
+    template = new_race({"route": dict(route), "peloton": dict(peloton)})
+    total = np.zeros((3, template.n), dtype=np.int64)
+    cpu = 0.0
+    if workers == 1 or len(jobs) == 1:
+        for job in jobs:
+            counts, seconds = _chunk_job(job)
+            total += counts
+            cpu += seconds
+            if on_progress:
+                on_progress(job[2])
+    else:
+        # not "fork": the progress bar's refresh thread runs while the pool starts
+        methods = multiprocessing.get_all_start_methods()
+        ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+        with ctx.Pool(processes=min(workers, len(jobs))) as pool:
+            for size, (counts, seconds) in zip(sizes, pool.imap(_chunk_job, jobs),
+                                               strict=True):
+                total += counts
+                cpu += seconds
+                if on_progress:
+                    on_progress(size)
+    riders = template.peloton.riders
+    return Prediction(n=n, numbers=[r.number for r in riders], names=[r.name for r in riders],
+                      types=[r.type_name for r in riders], wins=total[0], podiums=total[1],
+                      top10=total[2], extra={"cpu_seconds": cpu})

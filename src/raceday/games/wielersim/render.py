@@ -1,0 +1,201 @@
+"""A text picture of the race: the road around the front, riders by number and team colour.
+
+The road runs left to right; the six lanes are drawn top (left side of the road) to
+bottom (right side). Above the road: squares to go, markers and the section colours.
+Pure presentation: it reads the state and never applies a rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rich.table import Table
+from rich.text import Text
+
+from raceday.games.wielersim.model import COBBLES, TYPE_COLOURS, UPHILL
+from raceday.games.wielersim.peloton import Peloton
+from raceday.games.wielersim.rules import (
+    EMPTY,
+    INTERMEDIATE_POINTS,
+    MOUNTAIN_POINTS,
+    WielerState,
+    format_gap,
+    groups_of,
+)
+from raceday.games.wielersim.stage import TEAM_COUNTED, Standings
+
+CELL = 3
+TYPE_STYLE = {"yellow": "yellow", "red": "red", "green": "green", "blue": "blue"}
+
+
+def window(state: WielerState, width: int) -> tuple[int, int]:
+    """The squares drawn: ending a few squares past the front rider on the road."""
+    road = state.on_road() or list(range(state.n))
+    front = max(state.pos[r] for r in road)
+    end = min(len(state.route.road) - 1, front + 4)
+    start = max(0, end - width + 1)
+    return start, end
+
+
+def draw_road(state: WielerState, width: int = 30) -> Text:
+    """The road from ``width`` squares behind the front to just past it."""
+    route = state.route
+    start, end = window(state, width)
+    squares = range(start, end + 1)
+    out = Text()
+    ruler = Text("to go ", style="dim")
+    for p in squares:
+        ruler.append(f"{route.distance - p:>{CELL}}" if (route.distance - p) % 5 == 0
+                     else " " * CELL, style="dim")
+    out.append_text(ruler)
+    out.append("\n")
+    marks = Text("       ")
+    sprint_lines = set(route.sprints)
+    tops = {c.top: c for c in route.climbs}
+    for p in squares:
+        if p == route.distance:
+            marks.append(" F ", style="bold white on black")
+        elif p in sprint_lines:
+            marks.append(" S ", style="bold green")
+        elif p in tops:
+            cat = tops[p].category or "-"
+            marks.append(f"^{cat:<2}", style="bold red")
+        else:
+            marks.append(" " * CELL)
+    out.append_text(marks)
+    out.append("\n")
+    colours = Text("       ")
+    for p in squares:
+        colours.append("▀" * CELL, style=TYPE_STYLE[TYPE_COLOURS[route.colour[p]]])
+    out.append_text(colours)
+    out.append("\n")
+    riders = state.peloton.riders
+    team_colour = state.peloton.team_colours
+    for lane in range(6):
+        line = Text(f"lane {lane} ", style="dim")
+        for p in squares:
+            r = state.cells[p][lane]
+            on_road = lane < route.width[p]
+            if r != EMPTY:
+                style = f"bold {team_colour[riders[r].team]}"
+                line.append(f"{riders[r].number:>{CELL}}", style=style)
+            elif not on_road:
+                line.append(" " * CELL)
+            elif route.road[p] == UPHILL:
+                line.append(f"{-route.steepness[p]:>{CELL}}", style="red dim")
+            elif route.road[p] == COBBLES:
+                rough = state.rough[p][lane] if state.rough else 0
+                line.append(f"{-rough:>{CELL}}", style="grey50")
+            else:
+                line.append("  ·", style="grey30")
+        out.append_text(line)
+        out.append("\n")
+    return out
+
+
+def group_summary(state: WielerState, limit: int = 5) -> list[str]:
+    """One line per group on the road: size, squares behind the front, a few riders."""
+    road = state.on_road()
+    if not road:
+        return []
+    groups = groups_of(road, state.pos)
+    front = state.pos[groups[0][0]]
+    lines = []
+    for i, g in enumerate(groups[:limit]):
+        names = ", ".join(str(state.num(r)) for r in sorted(g, key=state.order_key)[:8])
+        more = f" +{len(g) - 8}" if len(g) > 8 else ""
+        behind = front - state.pos[g[0]]
+        where = "at the front" if i == 0 else f"{behind} squares behind"
+        lines.append(f"{'Group' if len(g) > 1 else 'Alone'} of {len(g)} {where}"
+                     f" ({state.route.distance - state.pos[g[0]]} to go): {names}{more}")
+    if len(groups) > limit:
+        rest = sum(len(g) for g in groups[limit:])
+        lines.append(f"... and {rest} riders in {len(groups) - limit} groups further back")
+    return lines
+
+
+def result_table(state: WielerState, limit: int | None = None) -> Table:
+    """Places, gaps, sprint and mountain points of a finished race."""
+    table = Table(title=f"{state.route.name}: result (pts: sprint points, mtn: mountain "
+                  "points)", show_lines=False, box=None)
+    for col, justify in (("#", "right"), ("rider", "left"), ("bib", "right"), ("team", "left"),
+                         ("type", "left"), ("gap", "right"), ("pts", "right"),
+                         ("mtn", "right")):
+        table.add_column(col, justify=justify, no_wrap=col in ("rider", "team"))  # type: ignore[arg-type]
+    sprint = state.sprint_points()
+    mountain = state.mountain_points()
+    for place, (r, gap, _) in enumerate(state.results[:limit], start=1):
+        rider = state.peloton.riders[r]
+        table.add_row(str(place), rider.name, str(rider.number), state.peloton.teams[rider.team],
+                      rider.type_name, "s.t." if place > 1 and gap == 0 else format_gap(gap),
+                      str(sprint[r] or ""), str(mountain[r] or ""))
+    return table
+
+
+def scoring_lines(state: WielerState) -> list[str]:
+    """Who scored at the intermediate sprints and on the climbs."""
+    lines = []
+    for s, places in enumerate(state.sprint_places):
+        if places:
+            top = ", ".join(f"{state.num(r)} ({pts})" for r, pts in
+                            zip(places, INTERMEDIATE_POINTS, strict=False))
+            lines.append(f"Sprint {s + 1} ({state.route.distance - state.route.sprints[s]} to "
+                         f"go): {top}")
+    for climb, places in zip(state.route.climbs, state.climb_places, strict=True):
+        if places and climb.category:
+            table = MOUNTAIN_POINTS[climb.category]
+            top = ", ".join(f"{state.num(r)} ({pts})" for r, pts in
+                            zip(places, table, strict=False))
+            lines.append(f"{climb.name} (cat. {climb.category}): {top}")
+    return lines
+
+
+def stage_result_table(peloton: Peloton, record: Mapping[str, Any], limit: int = 10) -> Table:
+    """The top of one stage's result, with bonus seconds."""
+    table = Table(title=f"{record['name']}: stage result", box=None)
+    for col in ("#", "rider", "bib", "team", "time", "bonus"):
+        table.add_column(col, no_wrap=col in ("rider", "team"))
+    for place, (number, gap) in enumerate(record["results"][:limit], start=1):
+        rider = peloton.riders[peloton.index_of(number)]
+        bonus = record["bonus"].get(str(number))
+        table.add_row(str(place), rider.name, str(number), peloton.teams[rider.team],
+                      format_gap(gap) if place == 1 or gap else "s.t.",
+                      f"-{bonus}s" if bonus else "")
+    return table
+
+
+def standings_tables(peloton: Peloton, st: Standings, limit: int = 10) -> list[Table]:
+    """GC (gaps to the leader), points, mountains and teams; jersey holders highlighted."""
+    def who(number: int) -> tuple[str, str]:
+        rider = peloton.riders[peloton.index_of(number)]
+        return rider.name, peloton.teams[rider.team]
+
+    gc = Table(title="General classification", box=None)
+    for col in ("#", "rider", "bib", "team", "gap"):
+        gc.add_column(col, no_wrap=col in ("rider", "team"))
+    lead = st.gc[0][1] if st.gc else 0
+    for place, (number, total) in enumerate(st.gc[:limit], start=1):
+        name, team = who(number)
+        gc.add_row(str(place), name, str(number), team,
+                   format_gap(total - lead) if place > 1 else f"{format_gap(0)} (yellow)",
+                   style="bold yellow" if place == 1 else None)
+    tables = [gc]
+    for title, rows, style, unit in (("Points", st.points, "bold green", "pts"),
+                                     ("Mountains", st.mountains, "bold red", "pts")):
+        table = Table(title=title, box=None)
+        for col in ("#", "rider", "bib", unit):
+            table.add_column(col, no_wrap=col == "rider")
+        for place, (number, value) in enumerate(rows[: max(3, limit // 2)], start=1):
+            table.add_row(str(place), who(number)[0], str(number), str(value),
+                          style=style if place == 1 else None)
+        tables.append(table)
+    teams = Table(title=f"Teams (best {TEAM_COUNTED} GC times)", box=None)
+    for col in ("#", "team", "gap"):
+        teams.add_column(col)
+    best = st.teams[0][1] if st.teams else 0
+    for place, (t, total) in enumerate(st.teams[: max(3, limit // 2)], start=1):
+        teams.add_row(str(place), peloton.teams[t], format_gap(total - best),
+                      style="bold" if place == 1 else None)
+    tables.append(teams)
+    return tables
