@@ -5,7 +5,7 @@ or sell the game (see docs/rules/hairpin.md)."""
 from typing import Any
 
 from raceday.core.registry import GameSpec, register
-from raceday.games.hairpin.rules import HairpinState, Position, Rules, new_game
+from raceday.games.hairpin.rules import MAX_STEPS, HairpinState, Position, Rules, new_game
 
 # Every variant word, alone and in the combinations that interact (short game with the
 # derby's bump target, random setup with the v1 cruise rule).
@@ -19,11 +19,6 @@ _HARNESS_CONFIGS: tuple[dict[str, Any], ...] = (
     {"variant": "short+derby+random"},
     {"variant": "v1+nobump+random"},
 )
-
-# A proven bound on the plies of any game (see docs/rules/hairpin.md, "Every game ends"):
-# at most 1000 plies in the derby (9 bumps, each quiet stretch < 100 plies) and fewer than
-# 930 in every other variant, plus 5 setup rolls.
-MAX_STEPS = 1010
 
 SPEC = register(
     GameSpec(

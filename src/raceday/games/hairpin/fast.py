@@ -337,3 +337,225 @@ def random_playouts(pos: Position, rules: Rules, rng: np.random.Generator, games
     return np.asarray(
         many_playouts(encode(pos), encode_rules(rules), seed_from(rng), games, max_plies)
     )
+
+
+# --- evaluation and alpha-beta search (compiled twin of agents.evaluate / AlphaBetaAgent) ---
+WIN = 100_000.0
+TT_BITS = 16
+_TT_MASK = (1 << TT_BITS) - 1
+
+
+@njit(cache=True)
+def _progress(st: np.ndarray, player: int) -> int:
+    s = 1 - 2 * player
+    total = 18 * st[LAPS + player] - st[PIT + player]
+    for sq in range(18):
+        c = st[sq] * s
+        if c > 0:
+            total += c * _INDEX[player, sq]
+    return total
+
+
+@njit(cache=True)
+def _worst_threat(st: np.ndarray, rules: np.ndarray, attacker: int) -> int:
+    """The largest victim track index among lone racers ``attacker`` could bump; -1 if none."""
+    if rules[1] == 0:
+        return -1
+    if rules[2] == 0 and st[BUMPS + attacker] >= rules[0] - 1:
+        return -1
+    s = 1 - 2 * attacker
+    worst = -1
+    for sq in range(18):
+        if st[sq] * s > 0:
+            dest = _TRACKS[attacker, (_INDEX[attacker, sq] + _column(st, sq)) % 18]
+            if st[dest] * s == -1:
+                v = _INDEX[1 - attacker, dest]
+                if v > worst:
+                    worst = v
+    return worst
+
+
+@njit(cache=True)
+def evaluate_fast(st: np.ndarray, rules: np.ndarray, player: int) -> float:
+    """The same heuristic as :func:`raceday.games.hairpin.agents.evaluate`."""
+    w = winner(st, rules)
+    if w >= 0:
+        if w == 2:
+            return 0.0
+        return WIN if w == player else -WIN
+    opp = 1 - player
+    score = float(_progress(st, player) - _progress(st, opp))
+    if rules[2] != 0:
+        score = 0.1 * score + 40.0 * (st[BUMPS + player] - st[BUMPS + opp])
+    mine = _worst_threat(st, rules, opp)
+    theirs = _worst_threat(st, rules, player)
+    mine_weight = 0.8 if st[SIDE] == opp else 0.25
+    theirs_weight = 0.8 if st[SIDE] == player else 0.25
+    loss_mine = float(mine + 1)
+    loss_theirs = float(theirs + 1)
+    if rules[2] != 0:
+        loss_mine = 40.0 if mine >= 0 else 0.0
+        loss_theirs = 40.0 if theirs >= 0 else 0.0
+    score += theirs_weight * loss_theirs - mine_weight * loss_mine
+    if rules[1] != 0 and rules[2] == 0:
+        if st[BUMPS + player] >= rules[0] - 1:
+            score -= 3.0
+        if st[BUMPS + opp] >= rules[0] - 1:
+            score += 3.0
+    return score
+
+
+def make_zobrist(seed: int = 20040) -> np.ndarray:
+    """Fixed random keys for hashing positions in the transposition table."""
+    gen = np.random.default_rng(seed)
+    return gen.integers(1, 2**63 - 1, size=(18 * 11 + 2 + 6 * 16 + 1024), dtype=np.int64)
+
+
+@njit(cache=True)
+def _hash(st: np.ndarray, rules: np.ndarray, zob: np.ndarray) -> np.int64:
+    h = np.int64(0)
+    for sq in range(18):
+        h ^= zob[sq * 11 + st[sq] + 5]
+    base = 18 * 11
+    h ^= zob[base + st[SIDE]]
+    base += 2
+    for k in range(6):
+        h ^= zob[base + k * 16 + min(st[LAPS + k], 15)]
+    base += 96
+    if rules[2] != 0:
+        h ^= zob[base + min(st[CLOCK], 1023)]
+    # laps beyond 15 (only in a long derby) change the hash too
+    h ^= np.int64(st[LAPS] * 1000003 + st[LAPS + 1] * 999983)
+    return h
+
+
+@njit(cache=True)
+def _order(move_acts: np.ndarray, laps: np.ndarray, n: int, hint: int,
+           keys: np.ndarray) -> None:
+    for i in range(n):
+        kind = move_acts[i] % KINDS
+        if move_acts[i] == hint:
+            keys[i] = -1
+        elif kind == CHARGE_BUMP:
+            keys[i] = 0
+        elif laps[i] != 0:
+            keys[i] = 1
+        elif kind in (CHARGE, CHARGE_PASS):
+            keys[i] = 2
+        else:
+            keys[i] = 3
+
+
+# Not cached: numba's on-disk cache crashes on recursive functions (a segfault when the
+# cached recursive call is loaded), so the search and its root are compiled per process.
+@njit(cache=False)
+def _negamax(st: np.ndarray, rules: np.ndarray, depth: int, alpha: float, beta: float,
+             ply: int, zob: np.ndarray, tt_key: np.ndarray, tt_val: np.ndarray,
+             tt_info: np.ndarray, counter: np.ndarray) -> float:
+    counter[0] += 1
+    if counter[0] > counter[1]:
+        counter[2] = 1
+        return 0.0
+    w = winner(st, rules)
+    if w >= 0:
+        if w == 2:
+            return 0.0
+        return (WIN - ply) if w == st[SIDE] else -(WIN - ply)
+    if depth <= 0:
+        return evaluate_fast(st, rules, st[SIDE])
+    h = _hash(st, rules, zob)
+    slot = h & _TT_MASK
+    hint = -1
+    if tt_key[slot] == h:
+        hint = tt_info[slot, 2]
+        if tt_info[slot, 0] >= depth:
+            flag = tt_info[slot, 1]
+            v = tt_val[slot]
+            if flag == 0:
+                return v
+            if flag == 1 and v >= beta:
+                return v
+            if flag == 2 and v <= alpha:
+                return v
+    acts = np.empty(MAX_MOVES, dtype=np.int64)
+    dests = np.empty(MAX_MOVES, dtype=np.int64)
+    laps = np.empty(MAX_MOVES, dtype=np.int64)
+    keys = np.empty(MAX_MOVES, dtype=np.int64)
+    n = gen_moves(st, rules, acts, dests, laps)
+    _order(acts, laps, n, hint, keys)
+    order = np.argsort(keys[:n], kind="mergesort")
+    original_alpha = alpha
+    best = -np.inf
+    best_act = -1
+    child = np.empty_like(st)
+    for j in range(n):
+        i = order[j]
+        child[:] = st
+        apply(child, acts[i], dests[i], laps[i])
+        v = -_negamax(child, rules, depth - 1, -beta, -alpha, ply + 1, zob, tt_key, tt_val,
+                      tt_info, counter)
+        if counter[2] != 0:
+            return 0.0
+        if v > best:
+            best = v
+            best_act = acts[i]
+        if v > alpha:
+            alpha = v
+        if alpha >= beta:
+            break
+    flag = 0
+    if best <= original_alpha:
+        flag = 2
+    elif best >= beta:
+        flag = 1
+    if tt_key[slot] != h or tt_info[slot, 0] <= depth:
+        tt_key[slot] = h
+        tt_val[slot] = best
+        tt_info[slot, 0] = depth
+        tt_info[slot, 1] = flag
+        tt_info[slot, 2] = best_act
+    return best
+
+
+@njit(cache=False)
+def search_root(st: np.ndarray, rules: np.ndarray, depth: int, node_limit: int,
+                zob: np.ndarray, tt_key: np.ndarray, tt_val: np.ndarray,
+                tt_info: np.ndarray, counter: np.ndarray, root_acts: np.ndarray,
+                root_vals: np.ndarray) -> int:
+    """One iteration of the root search at ``depth``: fill each root move's value
+    (exact for moves tying the best, an upper bound for worse ones); return the move
+    count, or -1 if the node limit stopped the iteration."""
+    counter[1] = node_limit
+    acts = np.empty(MAX_MOVES, dtype=np.int64)
+    dests = np.empty(MAX_MOVES, dtype=np.int64)
+    laps = np.empty(MAX_MOVES, dtype=np.int64)
+    keys = np.empty(MAX_MOVES, dtype=np.int64)
+    n = gen_moves(st, rules, acts, dests, laps)
+    h = _hash(st, rules, zob)
+    slot = h & _TT_MASK
+    hint = tt_info[slot, 2] if tt_key[slot] == h else -1
+    _order(acts, laps, n, hint, keys)
+    order = np.argsort(keys[:n], kind="mergesort")
+    alpha = -np.inf
+    child = np.empty_like(st)
+    best_act = -1
+    for j in range(n):
+        i = order[j]
+        child[:] = st
+        apply(child, acts[i], dests[i], laps[i])
+        upper = np.inf if alpha == -np.inf else -alpha + 1e-6
+        v = -_negamax(child, rules, depth - 1, -np.inf, upper, 1, zob, tt_key, tt_val,
+                      tt_info, counter)
+        if counter[2] != 0:
+            return -1
+        root_acts[j] = acts[i]
+        root_vals[j] = v
+        if v > alpha:
+            alpha = v
+            best_act = acts[i]
+    tt_key[slot] = h
+    tt_val[slot] = alpha
+    tt_info[slot, 0] = depth
+    tt_info[slot, 1] = 0
+    tt_info[slot, 2] = best_act
+    return n

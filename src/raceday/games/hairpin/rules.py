@@ -60,6 +60,11 @@ DEFAULT_LAPS = 5
 SHORT_LAPS = 3
 DERBY_QUIET_LIMIT = 100  # plies without a bump that draw a Demolition Derby
 
+# A proven bound on the plies of any game (docs/rules/hairpin.md, "Every game ends"): at
+# most 1000 plies in the derby (at most 9 bumps, each quiet stretch under 100 plies) and
+# fewer than 930 in every other variant; plus 5 setup rolls.
+MAX_STEPS = 1010
+
 VARIANT_WORDS = ("standard", "short", "nobump", "derby", "v1", "random")
 
 
