@@ -346,7 +346,7 @@ _TT_MASK = (1 << TT_BITS) - 1
 
 
 @njit(cache=True)
-def _progress(st: np.ndarray, player: int) -> int:
+def _progress(st: np.ndarray, player: int) -> Any:
     s = 1 - 2 * player
     total = 18 * st[LAPS + player] - st[PIT + player]
     for sq in range(18):
@@ -357,7 +357,7 @@ def _progress(st: np.ndarray, player: int) -> int:
 
 
 @njit(cache=True)
-def _worst_threat(st: np.ndarray, rules: np.ndarray, attacker: int) -> int:
+def _worst_threat(st: np.ndarray, rules: np.ndarray, attacker: int) -> Any:
     """The largest victim track index among lone racers ``attacker`` could bump; -1 if none."""
     if rules[1] == 0:
         return -1
@@ -412,7 +412,7 @@ def make_zobrist(seed: int = 20040) -> np.ndarray:
 
 
 @njit(cache=True)
-def _hash(st: np.ndarray, rules: np.ndarray, zob: np.ndarray) -> np.int64:
+def _hash(st: np.ndarray, rules: np.ndarray, zob: np.ndarray) -> Any:
     h = np.int64(0)
     for sq in range(18):
         h ^= zob[sq * 11 + st[sq] + 5]
@@ -451,7 +451,7 @@ def _order(move_acts: np.ndarray, laps: np.ndarray, n: int, hint: int,
 @njit(cache=False)
 def _negamax(st: np.ndarray, rules: np.ndarray, depth: int, alpha: float, beta: float,
              ply: int, zob: np.ndarray, tt_key: np.ndarray, tt_val: np.ndarray,
-             tt_info: np.ndarray, counter: np.ndarray) -> float:
+             tt_info: np.ndarray, counter: np.ndarray) -> Any:
     counter[0] += 1
     if counter[0] > counter[1]:
         counter[2] = 1
