@@ -231,39 +231,47 @@ def _alphabeta(nodes: int | None, seconds: float | None) -> Callable[[], Agent]:
 
 
 LEVELS: dict[str, Level] = {
-    "easy": Level("easy", "random moves", RandomAgent),
+    "easy": Level("easy", "MCTS, 200 simulations with random playouts", lambda: mcts_agent(200)),
     "medium": Level("medium", "greedy: the best-looking move one ply ahead", GreedyAgent),
-    "hard": Level("hard", "MCTS, 300 simulations with compiled random playouts",
-                  lambda: mcts_agent(300)),
-    "expert": Level("expert", "alpha-beta, 20,000 nodes (at most 1 s) per move",
-                    _alphabeta(20_000, 1.0)),
+    "hard": Level("hard", "alpha-beta search, 5,000 nodes per move", _alphabeta(5_000, None)),
+    "expert": Level("expert", "alpha-beta search, 50,000 nodes per move",
+                    _alphabeta(50_000, None)),
 }
 
 AGENT_NAMES = ("human", *LEVELS, "random", "greedy", "mcts", "alphabeta")
 
 
 def make_agent(name: str) -> Agent:
-    """An agent by level (easy/medium/hard/expert) or kind (random/greedy/mcts/alphabeta;
-    ``mcts:N`` for N simulations, ``alphabeta:N`` for N nodes per move)."""
+    """An agent by level (easy/medium/hard/expert) or kind: random, greedy, ``mcts[:N]``
+    (N simulations), ``alphabeta[:N]`` (N nodes per move) or ``alphabeta:Xs`` (X seconds
+    per move)."""
     key = name.strip().lower()
     kind, _, budget = key.partition(":")
     if kind in LEVELS and not budget:
         return LEVELS[kind].make()
-    try:
-        amount = int(budget) if budget else None
-    except ValueError:
-        raise OptionsError(f"agent budget must be a whole number, got {budget!r}") from None
-    if amount is not None and amount < 1:
-        raise OptionsError("agent budget must be at least 1")
-    if kind == "random" and amount is None:
+    if kind == "random" and not budget:
         return RandomAgent()
-    if kind == "greedy" and amount is None:
+    if kind == "greedy" and not budget:
         return GreedyAgent()
-    if kind == "mcts":
-        return mcts_agent(amount or 300)
-    if kind == "alphabeta":
-        return AlphaBetaAgent(node_budget=amount or 20_000)
+    if kind == "alphabeta" and budget.endswith("s"):
+        try:
+            seconds = float(budget[:-1])
+        except ValueError:
+            raise OptionsError(f"alpha-beta seconds must be a number, got {budget!r}") from None
+        if not 0.01 <= seconds <= 600:
+            raise OptionsError("alpha-beta seconds must be 0.01 to 600")
+        return AlphaBetaAgent(node_budget=None, time_budget=seconds)
+    if kind in ("mcts", "alphabeta"):
+        try:
+            amount = int(budget) if budget else None
+        except ValueError:
+            raise OptionsError(f"agent budget must be a whole number, got {budget!r}") from None
+        if amount is not None and not 1 <= amount <= 100_000_000:
+            raise OptionsError("agent budget must be 1 to 100,000,000")
+        if kind == "mcts":
+            return mcts_agent(amount or 300)
+        return AlphaBetaAgent(node_budget=amount or 200_000)
     raise OptionsError(
         f"unknown agent {name!r}; use one of easy, medium, hard, expert, random, greedy, "
-        "mcts[:N], alphabeta[:N]"
+        "mcts[:N], alphabeta[:N] or alphabeta:Xs"
     )

@@ -57,12 +57,15 @@ def play_match(
     seed: int = 0,
     opening_plies: int = DEFAULT_OPENING_PLIES,
     names: tuple[str, str] = ("A", "B"),
+    alternate: bool = True,
     on_game: Callable[[int, MatchResult], None] | None = None,
 ) -> MatchResult:
-    """Play ``games`` games; A is Red in even-numbered games, Black in odd ones.
+    """Play ``games`` games; A is Red in even-numbered games and Black in odd ones (always
+    Red with ``alternate=False``).
 
     Each pair of games (2k, 2k+1) starts from the same position after ``opening_plies``
-    uniformly random plies, so both agents get each opening once from each side.
+    uniformly random plies, so with alternation both agents get each opening once from
+    each side.
     """
     if games < 1:
         raise OptionsError("a match needs at least one game")
@@ -87,7 +90,7 @@ def play_match(
             state.apply_action(acts[int(open_rng.integers(len(acts)))])
             plies += 1
         a, b = make_a(), make_b()
-        a_side = RED if g % 2 == 0 else BLACK
+        a_side = RED if g % 2 == 0 or not alternate else BLACK
         agents = {a_side: a, 1 - a_side: b}
         play_game(state, agents, game_rng, max_steps=MAX_STEPS)
         out = state.outcome()
