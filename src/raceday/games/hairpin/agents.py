@@ -165,7 +165,7 @@ class AlphaBetaAgent:
                  time_budget: float | None = None) -> None:
         if node_budget is None and time_budget is None:
             raise OptionsError("alpha-beta needs a node budget or a time budget")
-        self.max_depth = max_depth
+        self.max_depth = min(max_depth, fast.MAX_SEARCH_DEPTH - 2)
         self.node_budget = node_budget
         self.time_budget = time_budget
         self.name = "alphabeta"

@@ -275,5 +275,4 @@ def levels_command() -> None:
     """List the difficulty levels and the agents behind them."""
     for name, level in LEVELS.items():
         console.print(f"[bold]{name:7s}[/] {level.description}")
-    console.print(f"players for play: human, {', '.join(LEVELS)} "
-                  f"(and {PLAYER_NAMES[0]}/{PLAYER_NAMES[1]} agents as in --help)")
+    console.print(f"--{PLAYER_NAMES[0]}/--{PLAYER_NAMES[1]} also take: {PLAYER_HELP}")

@@ -446,78 +446,130 @@ def _order(move_acts: np.ndarray, laps: np.ndarray, n: int, hint: int,
             keys[i] = 3
 
 
-# Not cached: numba's on-disk cache crashes on recursive functions (a segfault when the
-# cached recursive call is loaded), so the search and its root are compiled per process.
-@njit(cache=False)
-def _negamax(st: np.ndarray, rules: np.ndarray, depth: int, alpha: float, beta: float,
-             ply: int, zob: np.ndarray, tt_key: np.ndarray, tt_val: np.ndarray,
-             tt_info: np.ndarray, counter: np.ndarray) -> Any:
-    counter[0] += 1
-    if counter[0] > counter[1]:
-        counter[2] = 1
-        return 0.0
-    w = winner(st, rules)
-    if w >= 0:
-        if w == 2:
-            return 0.0
-        return (WIN - ply) if w == st[SIDE] else -(WIN - ply)
-    if depth <= 0:
-        return evaluate_fast(st, rules, st[SIDE])
-    h = _hash(st, rules, zob)
-    slot = h & _TT_MASK
-    hint = -1
-    if tt_key[slot] == h:
-        hint = tt_info[slot, 2]
-        if tt_info[slot, 0] >= depth:
-            flag = tt_info[slot, 1]
-            v = tt_val[slot]
-            if flag == 0:
-                return v
-            if flag == 1 and v >= beta:
-                return v
-            if flag == 2 and v <= alpha:
-                return v
-    acts = np.empty(MAX_MOVES, dtype=np.int64)
-    dests = np.empty(MAX_MOVES, dtype=np.int64)
-    laps = np.empty(MAX_MOVES, dtype=np.int64)
+MAX_SEARCH_DEPTH = 64
+
+
+@njit(cache=True)
+def negamax(st0: np.ndarray, rules: np.ndarray, depth0: int, alpha0: float, beta0: float,
+            ply0: int, zob: np.ndarray, tt_key: np.ndarray, tt_val: np.ndarray,
+            tt_info: np.ndarray, counter: np.ndarray) -> Any:
+    """Fail-soft negamax alpha-beta with a transposition table, written with an explicit
+    stack (no recursion, so numba can cache it). ``counter`` is [nodes, node limit,
+    stopped]; when the limit is passed ``counter[2]`` is set and the value is meaningless."""
+    size = MAX_SEARCH_DEPTH + 2
+    states = np.empty((size, STATE_SIZE), dtype=st0.dtype)
+    acts = np.empty((size, MAX_MOVES), dtype=np.int64)
+    dests = np.empty((size, MAX_MOVES), dtype=np.int64)
+    laps = np.empty((size, MAX_MOVES), dtype=np.int64)
     keys = np.empty(MAX_MOVES, dtype=np.int64)
-    n = gen_moves(st, rules, acts, dests, laps)
-    _order(acts, laps, n, hint, keys)
-    order = np.argsort(keys[:n], kind="mergesort")
-    original_alpha = alpha
-    best = -np.inf
-    best_act = -1
-    child = np.empty_like(st)
-    for j in range(n):
-        i = order[j]
-        child[:] = st
-        apply(child, acts[i], dests[i], laps[i])
-        v = -_negamax(child, rules, depth - 1, -beta, -alpha, ply + 1, zob, tt_key, tt_val,
-                      tt_info, counter)
-        if counter[2] != 0:
-            return 0.0
-        if v > best:
-            best = v
-            best_act = acts[i]
-        if v > alpha:
-            alpha = v
-        if alpha >= beta:
-            break
-    flag = 0
-    if best <= original_alpha:
-        flag = 2
-    elif best >= beta:
-        flag = 1
-    if tt_key[slot] != h or tt_info[slot, 0] <= depth:
-        tt_key[slot] = h
-        tt_val[slot] = best
-        tt_info[slot, 0] = depth
-        tt_info[slot, 1] = flag
-        tt_info[slot, 2] = best_act
-    return best
+    order = np.empty((size, MAX_MOVES), dtype=np.int64)
+    count = np.zeros(size, dtype=np.int64)
+    nxt = np.zeros(size, dtype=np.int64)
+    alpha = np.empty(size, dtype=np.float64)
+    beta = np.empty(size, dtype=np.float64)
+    first_alpha = np.empty(size, dtype=np.float64)
+    best = np.empty(size, dtype=np.float64)
+    best_act = np.empty(size, dtype=np.int64)
+    depth = np.empty(size, dtype=np.int64)
+    hashes = np.empty(size, dtype=np.int64)
+    states[0, :] = st0
+    alpha[0] = alpha0
+    beta[0] = beta0
+    depth[0] = depth0
+    k = 0
+    entering = True
+    ret = 0.0
+    while True:
+        expand = False
+        if entering:
+            counter[0] += 1
+            if counter[0] > counter[1]:
+                counter[2] = 1
+                return 0.0
+            st = states[k]
+            w = winner(st, rules)
+            leaf = True
+            if w >= 0:
+                if w == 2:
+                    ret = 0.0
+                elif w == st[SIDE]:
+                    ret = WIN - (ply0 + k)
+                else:
+                    ret = -(WIN - (ply0 + k))
+            elif depth[k] <= 0:
+                ret = evaluate_fast(st, rules, st[SIDE])
+            else:
+                h = _hash(st, rules, zob)
+                slot = h & _TT_MASK
+                hint = -1
+                leaf = False
+                if tt_key[slot] == h:
+                    hint = tt_info[slot, 2]
+                    if tt_info[slot, 0] >= depth[k]:
+                        flag = tt_info[slot, 1]
+                        v = tt_val[slot]
+                        if (flag == 0 or (flag == 1 and v >= beta[k])
+                                or (flag == 2 and v <= alpha[k])):
+                            ret = v
+                            leaf = True
+                if not leaf:
+                    hashes[k] = h
+                    n = gen_moves(st, rules, acts[k], dests[k], laps[k])
+                    _order(acts[k], laps[k], n, hint, keys)
+                    order[k, :n] = np.argsort(keys[:n], kind="mergesort")
+                    count[k] = n
+                    nxt[k] = 0
+                    best[k] = -np.inf
+                    best_act[k] = -1
+                    first_alpha[k] = alpha[k]
+                    expand = True
+            if leaf:
+                if k == 0:
+                    return ret
+                k -= 1
+                entering = False
+                continue
+        else:
+            v = -ret
+            if v > best[k]:
+                best[k] = v
+                best_act[k] = acts[k, order[k, nxt[k] - 1]]
+            if v > alpha[k]:
+                alpha[k] = v
+            expand = alpha[k] < beta[k]
+        if expand and nxt[k] < count[k]:
+            i = order[k, nxt[k]]
+            nxt[k] += 1
+            states[k + 1, :] = states[k]
+            apply(states[k + 1], acts[k, i], dests[k, i], laps[k, i])
+            alpha[k + 1] = -beta[k]
+            beta[k + 1] = -alpha[k]
+            depth[k + 1] = depth[k] - 1
+            k += 1
+            entering = True
+            continue
+        # frame k is done: store it and return its value to the parent
+        h = hashes[k]
+        slot = h & _TT_MASK
+        flag = 0
+        if best[k] <= first_alpha[k]:
+            flag = 2
+        elif best[k] >= beta[k]:
+            flag = 1
+        if tt_key[slot] != h or tt_info[slot, 0] <= depth[k]:
+            tt_key[slot] = h
+            tt_val[slot] = best[k]
+            tt_info[slot, 0] = depth[k]
+            tt_info[slot, 1] = flag
+            tt_info[slot, 2] = best_act[k]
+        ret = best[k]
+        if k == 0:
+            return ret
+        k -= 1
+        entering = False
 
 
-@njit(cache=False)
+@njit(cache=True)
 def search_root(st: np.ndarray, rules: np.ndarray, depth: int, node_limit: int,
                 zob: np.ndarray, tt_key: np.ndarray, tt_val: np.ndarray,
                 tt_info: np.ndarray, counter: np.ndarray, root_acts: np.ndarray,
@@ -544,8 +596,8 @@ def search_root(st: np.ndarray, rules: np.ndarray, depth: int, node_limit: int,
         child[:] = st
         apply(child, acts[i], dests[i], laps[i])
         upper = np.inf if alpha == -np.inf else -alpha + 1e-6
-        v = -_negamax(child, rules, depth - 1, -np.inf, upper, 1, zob, tt_key, tt_val,
-                      tt_info, counter)
+        v = -negamax(child, rules, depth - 1, -np.inf, upper, 1, zob, tt_key, tt_val,
+                     tt_info, counter)
         if counter[2] != 0:
             return -1
         root_acts[j] = acts[i]
