@@ -114,7 +114,7 @@ def test_random_setup_roll_of_two_places_b1_and_e3() -> None:
 
 def test_random_setup_rerolls_sixes_and_may_stack() -> None:
     rng = np.random.default_rng(7)
-    seen_six = False
+    seen_six = seen_stack = False
     for _ in range(60):
         state = new_game({"variant": "random"})
         while state.current_player() == CHANCE:
@@ -124,7 +124,8 @@ def test_random_setup_rerolls_sixes_and_may_stack() -> None:
             seen_six |= 6 in draw.detail["dice"]
             state.apply_action(draw.outcome, draw.detail)
         assert sum(c for c in state.position.cells if c > 0) == 5
-    assert seen_six
+        seen_stack |= max(state.position.cells) > 1
+    assert seen_six and seen_stack
 
 
 def test_random_setup_is_mirrored() -> None:
