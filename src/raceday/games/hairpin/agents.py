@@ -195,14 +195,18 @@ class AlphaBetaAgent:
         self.last_depth = 0
         last_elapsed = 0.0
         for depth in range(1, self.max_depth + 1):
+            limit = budget
             if self.time_budget is not None and depth > 1:
                 elapsed = time.perf_counter() - start
                 # each iteration costs a few times the previous one
                 if elapsed + 4.0 * max(last_elapsed, 1e-4) > self.time_budget:
                     break
+                # and it may not run past the deadline: cap its nodes at the rate so far
+                rate = counter[0] / max(elapsed, 1e-6)
+                limit = min(budget, int(counter[0] + rate * (self.time_budget - elapsed)))
             t0 = time.perf_counter()
             counter[2] = 0
-            n = fast.search_root(st, rules, depth, budget, self._zobrist, self._tt_key,
+            n = fast.search_root(st, rules, depth, limit, self._zobrist, self._tt_key,
                                  self._tt_val, self._tt_info, counter, acts, vals)
             last_elapsed = time.perf_counter() - t0
             if n < 0:
