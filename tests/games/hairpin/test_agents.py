@@ -12,6 +12,7 @@ from raceday.games.hairpin.agents import (
     GreedyAgent,
     evaluate,
     fast_rollout,
+    guided_rollout,
     make_agent,
 )
 from raceday.games.hairpin.match import play_match
@@ -70,13 +71,23 @@ def test_time_budget_is_respected() -> None:
     assert time.perf_counter() - start < 1.0
 
 
-def test_fast_rollout_returns_a_result() -> None:
-    returns = fast_rollout(new_game(), np.random.default_rng(0))
-    assert sorted(returns) == [0.0, 1.0]
+def test_rollouts_return_a_result() -> None:
+    assert sorted(fast_rollout(new_game(), np.random.default_rng(0))) == [0.0, 1.0]
+    first = guided_rollout(new_game(), np.random.default_rng(4))
+    assert sorted(first) == [0.0, 1.0]
+    assert guided_rollout(new_game(), np.random.default_rng(4)) == first
+
+
+def test_matches_replay_exactly_from_the_seed() -> None:
+    def run() -> dict[str, object]:
+        return play_match(lambda: make_agent("hard"), lambda: make_agent("mcts-guided:20"), 2,
+                          seed=8).to_json()
+
+    assert run() == run()
 
 
 def test_agent_names_are_checked() -> None:
-    for name in ("easy", "medium", "hard", "expert", "random", "greedy", "mcts:5",
+    for name in ("easy", "medium", "hard", "expert", "random", "greedy", "mcts:5", "mcts-guided",
                  "alphabeta:100", "alphabeta:0.5s"):
         make_agent(name)
     for bad in ("genius", "mcts:x", "alphabeta:0", "greedy:3", "alphabeta:zs"):

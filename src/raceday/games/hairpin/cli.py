@@ -41,7 +41,7 @@ VARIANT_HELP = (
 )
 PLAYER_HELP = (
     "human, easy, medium, hard, expert, or an agent: random, greedy, mcts[:SIMS], "
-    "alphabeta[:NODES] or alphabeta:SECONDSs (e.g. alphabeta:1.5s)."
+    "mcts-guided[:SIMS], alphabeta[:NODES] or alphabeta:SECONDSs (e.g. alphabeta:1.5s)."
 )
 
 
