@@ -91,3 +91,8 @@ def test_computer_games_in_variants_finish(tmp_path: Path, variant: str) -> None
     out = run(["play", "--red", "greedy", "--black", "easy", "--variant", variant,
                "--db", str(tmp_path / "s.sqlite"), "--delay", "0"])
     assert "Game over:" in out
+
+
+def test_show_draws_the_position_and_its_actions() -> None:
+    out = run(["show", "--position", "bbbbr./....b./r.rrr. r 1-0 0-0 0-0"])
+    assert "laps 1/5" in out and "e3 charge b1" in out and "R " in out

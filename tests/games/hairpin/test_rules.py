@@ -280,3 +280,17 @@ def test_moves_are_unique_and_never_land_on_two_opponents() -> None:
             if m.dest >= 0:
                 assert state.position.cells[m.dest] * sign >= -1
         state.apply_action(state.legal_actions()[int(rng.integers(len(moves)))])
+
+
+def test_v1_pit_entry_is_unchanged() -> None:
+    state = HairpinState.from_text("b..b2b./....../b.rrrr r 0-0 0-1 1-0", Rules.from_variant("v1"))
+    assert names(state) == ["pit enter b1"]
+
+
+def test_events_report_laps_bumps_and_the_result() -> None:
+    state = HairpinState.from_text("bbb.r./....b./rbrrr. r 4-0 4-0 0-0")
+    events = state.apply_action(state.string_to_action("e3 charge b1 bump"))
+    kinds = [e.kind for e in events]
+    assert kinds == ["move", "lap", "bump", "result"]
+    assert events[0]["hit"] == "b1" and events[0]["choice"] == "bump"
+    assert events[-1]["winner"] == "red"

@@ -270,6 +270,21 @@ def match_command(
     console.print(_results_table(result))
 
 
+@app.command("show")
+def show_command(
+    position: str | None = typer.Option(None, "--position", "-p", help="Position text "
+                                        "(default: the symmetric start)."),
+    variant: str = typer.Option("standard", "--variant", "-v", help=VARIANT_HELP),
+) -> None:
+    """Draw a position and list its legal actions."""
+    rules = Rules.from_variant(variant)
+    state = HairpinState(rules, position_from_text(position, rules) if position
+                         else symmetric_position())
+    console.print(state_markup(state))
+    for i, a in enumerate(state.legal_actions(), 1):
+        console.print(f"  [bold]{i:2d}[/]  {escape(state.action_to_string(a))}")
+
+
 @app.command("levels")
 def levels_command() -> None:
     """List the difficulty levels and the agents behind them."""
