@@ -294,3 +294,10 @@ def test_events_report_laps_bumps_and_the_result() -> None:
     assert kinds == ["move", "lap", "bump", "result"]
     assert events[0]["hit"] == "b1" and events[0]["choice"] == "bump"
     assert events[-1]["winner"] == "red"
+
+
+def test_v1_refuses_a_cruise_with_the_reason() -> None:
+    state = HairpinState.from_text("....b3./....../r5....b2 r 0-0 0-0 0-0",
+                                   Rules.from_variant("v1"))
+    with pytest.raises(IllegalActionError, match="v1: cruising only when neither"):
+        state.string_to_action("a1 cruise b1")

@@ -590,10 +590,13 @@ class HairpinState(State):
                 sq = parse_square(words[0])
             except ValueError:
                 sq = -1
+            if sq >= 0 and self.position.cells[sq] * SIGN[self.position.side] > 0:
+                why = (f"the racers on {words[0]} have no legal move now"
+                       + (" (v1: cruising only when neither side can charge)"
+                          if self.rules.v1 else ""))
+                raise IllegalActionError(text, why) from None
             if sq >= 0:
-                raise IllegalActionError(
-                    text, f"you have no racer on {words[0]} that can move"
-                ) from None
+                raise IllegalActionError(text, f"you have no racer on {words[0]}") from None
         raise IllegalActionError(
             text, "not a legal action; names look like 'f2 charge d2 bump' or 'e3 cruise f3'"
         )
