@@ -13,7 +13,14 @@ import numpy as np
 from raceday.games.hairpin import fast
 from raceday.games.hairpin.agents import AlphaBetaAgent, make_agent
 from raceday.games.hairpin.match import play_match
-from raceday.games.hairpin.rules import Rules, new_game, perft, symmetric_position
+from raceday.games.hairpin.rules import (
+    Rules,
+    apply_move,
+    legal_moves,
+    new_game,
+    perft,
+    symmetric_position,
+)
 
 
 def reference_playouts(seconds: float) -> tuple[float, float]:
@@ -31,6 +38,23 @@ def reference_playouts(seconds: float) -> tuple[float, float]:
     return games / (time.perf_counter() - start), plies / games
 
 
+def reference_function_playouts(seconds: float) -> float:
+    """Random playouts per second with the reference engine's pure functions (no
+    protocol layer, no events)."""
+    rng = np.random.default_rng(2)
+    rules = Rules()
+    games = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        pos = symmetric_position()
+        moves = legal_moves(pos, rules)
+        while moves:
+            pos = apply_move(pos, moves[int(rng.integers(len(moves)))], rules)
+            moves = legal_moves(pos, rules)
+        games += 1
+    return games / (time.perf_counter() - start)
+
+
 def compiled_playouts(games: int) -> tuple[float, float]:
     pos, rules = symmetric_position(), Rules()
     fast.random_playouts(pos, rules, np.random.default_rng(0), 10)  # compile / load cache
@@ -46,7 +70,10 @@ def main() -> None:
     quick = args.quick
 
     rate, length = reference_playouts(1.0 if quick else 3.0)
-    print(f"reference engine: {rate:,.0f} random playouts/s, {length:.1f} plies per game")
+    print(f"reference engine: {rate:,.0f} random playouts/s through the game protocol "
+          f"(events included), {length:.1f} plies per game")
+    rate = reference_function_playouts(1.0 if quick else 3.0)
+    print(f"reference engine: {rate:,.0f} random playouts/s with its pure functions")
     games = 20_000 if quick else 100_000
     rate, length = compiled_playouts(games)
     print(f"compiled engine:  {rate:,.0f} random playouts/s, {length:.1f} plies per game "

@@ -196,7 +196,8 @@ class Position:
     def column_count(self, square: int) -> int:
         """Racers of both colours in the column of ``square``."""
         col = square % WIDTH
-        return sum(abs(self.cells[col + row * WIDTH]) for row in range(ROWS))
+        cells = self.cells
+        return abs(cells[col]) + abs(cells[col + WIDTH]) + abs(cells[col + 2 * WIDTH])
 
 
 def symmetric_position() -> Position:
@@ -326,15 +327,18 @@ def legal_moves(pos: Position, rules: Rules) -> list[Move]:
         return [Move(PIT_ORIGIN, ENTER, entry_square(pos, player), False, -1)]
     s = SIGN[player]
     mine = [sq for sq in range(SQUARES) if pos.cells[sq] * s > 0]
-    charges = [m for sq in mine for m in charge_moves(pos, player, sq, rules)]
     if rules.v1:
+        charges = [m for sq in mine for m in charge_moves(pos, player, sq, rules)]
         if charges:
             return charges
         if can_charge(pos, 1 - player, rules):
             return [Move(SKIP_ORIGIN, SKIP, -1, False, -1)]
         return [cruise_move(pos, player, sq) for sq in mine]
-    moves = [cruise_move(pos, player, sq) for sq in mine] + charges
-    moves.sort(key=lambda m: m.action)
+    # square by square, cruise before charges: already in action-number order
+    moves = []
+    for sq in mine:
+        moves.append(cruise_move(pos, player, sq))
+        moves.extend(charge_moves(pos, player, sq, rules))
     return moves
 
 
@@ -502,6 +506,7 @@ class HairpinState(State):
         else:
             self.position = symmetric_position()
         self._moves: list[Move] | None = None
+        self._actions: list[Action] | None = None
 
     @property
     def in_setup(self) -> bool:
@@ -527,7 +532,9 @@ class HairpinState(State):
         return self._moves
 
     def legal_actions(self) -> list[Action]:
-        return [m.action for m in self.moves()]
+        if self._actions is None:
+            self._actions = [m.action for m in self.moves()]
+        return list(self._actions)
 
     def move_of(self, action: Action) -> Move:
         """The legal move with this action number."""
@@ -610,6 +617,7 @@ class HairpinState(State):
         player = before.side
         self.position = apply_move(before, move, self.rules)
         self._moves = None
+        self._actions = None
         data: dict[str, Any] = {
             "ply": before.ply + 1,
             "player": PLAYER_NAMES[player],
@@ -643,6 +651,7 @@ class HairpinState(State):
         cells[BLACK_TRACK[roll - 1]] -= 1
         self.position = replace(self.position, cells=tuple(cells))
         self._moves = None
+        self._actions = None
         dice = list(detail["dice"]) if detail and "dice" in detail else [roll]
         return [Event("setup", {"roll": roll, "dice": dice,
                                 "red": square_name(RED_TRACK[roll - 1]),
@@ -694,6 +703,7 @@ class HairpinState(State):
         twin.setup_rolls = list(self.setup_rolls)
         twin.setting_up = self.setting_up
         twin._moves = self._moves
+        twin._actions = self._actions
         return twin
 
     def to_json(self) -> dict[str, Any]:
