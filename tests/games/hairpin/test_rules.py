@@ -301,3 +301,17 @@ def test_v1_refuses_a_cruise_with_the_reason() -> None:
                                    Rules.from_variant("v1"))
     with pytest.raises(IllegalActionError, match="v1: cruising only when neither"):
         state.string_to_action("a1 cruise b1")
+
+
+def test_setup_die_sampler_matches_the_stated_probabilities() -> None:
+    """sample_chance (a d6 re-rolled on six) against chance_outcomes (1/5 each): every
+    face's share of 5,000 fixed-seed draws lies in its 99.9% Wilson interval."""
+    from raceday.analysis.stats import wilson_interval
+
+    state = new_game({"variant": "random"})
+    assert [p for _, p in state.chance_outcomes()] == [pytest.approx(0.2)] * 5
+    rng = np.random.default_rng(12)
+    draws = [state.sample_chance(rng).outcome for _ in range(5000)]
+    for face in range(1, 6):
+        low, high = wilson_interval(draws.count(face), len(draws), 0.999)
+        assert low <= 0.2 <= high
