@@ -1,0 +1,307 @@
+"""Computer opponents for Hairpin Racers and the difficulty ladder.
+
+- :class:`~raceday.core.agents.RandomAgent` (generic): uniform over legal actions.
+- :class:`GreedyAgent`: one ply, picks the move with the best :func:`evaluate`.
+- MCTS: the project's generic :class:`~raceday.core.agents.MCTSAgent` with
+  :func:`fast_rollout`, a random playout run by the compiled engine.
+- :class:`AlphaBetaAgent`: negamax alpha-beta with iterative deepening, a transposition
+  table and move ordering, stopped by a node budget and/or a time budget per move.
+
+:data:`LEVELS` maps ``easy | medium | hard | expert`` to these (see :func:`make_agent`).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from raceday.core.agents import Agent, MCTSAgent, RandomAgent
+from raceday.core.errors import OptionsError
+from raceday.core.protocol import Action, State
+from raceday.games.hairpin import fast
+from raceday.games.hairpin.rules import (
+    SIGN,
+    SQUARES,
+    TRACK_INDEX,
+    TRACK_LENGTH,
+    TRACKS,
+    HairpinState,
+    Position,
+    Rules,
+    apply_move,
+    is_over,
+    winner_of,
+)
+
+WIN = 100_000.0
+
+
+def _as_hairpin(state: State) -> HairpinState:
+    if not isinstance(state, HairpinState):
+        raise OptionsError("this agent plays Hairpin Racers only")
+    return state
+
+
+# --- evaluation ----------------------------------------------------------------------
+def progress(pos: Position, player: int) -> int:
+    """Spaces covered by ``player``'s racers: 18 per lap plus each racer's track index
+    (a racer in the pit counts as standing just before its start)."""
+    s = SIGN[player]
+    index = TRACK_INDEX[player]
+    total = TRACK_LENGTH * pos.laps[player] - pos.pit[player]
+    for sq in range(SQUARES):
+        c = pos.cells[sq] * s
+        if c > 0:
+            total += c * index[sq]
+    return total
+
+
+def threats(pos: Position, rules: Rules, attacker: int) -> list[int]:
+    """Track indices (on the victim's track) of the lone racers ``attacker`` could bump
+    with one charge, ignoring whose turn it is. Empty when bumping would be suicide."""
+    if not rules.bumping:
+        return []
+    if not rules.derby and pos.bumps[attacker] >= rules.target - 1:
+        return []  # the next bump would disqualify the attacker
+    s = SIGN[attacker]
+    victim = 1 - attacker
+    found: list[int] = []
+    track = TRACKS[attacker]
+    for sq in range(SQUARES):
+        if pos.cells[sq] * s > 0:
+            dest = track[(TRACK_INDEX[attacker][sq] + pos.column_count(sq)) % TRACK_LENGTH]
+            if pos.cells[dest] * s == -1:
+                found.append(TRACK_INDEX[victim][dest])
+    return found
+
+
+def evaluate(pos: Position, rules: Rules, player: int) -> float:
+    """A heuristic score of ``pos`` for ``player`` (positive is good).
+
+    Finished games score +-:data:`WIN`. Otherwise: the race lead in spaces; the progress
+    at risk from the opponent's bumps (worth more when the opponent moves next); in the
+    derby, bumps made count heavily; and being one bump from disqualification costs a
+    little flexibility.
+    """
+    if is_over(pos, rules):
+        w = winner_of(pos, rules)
+        return 0.0 if w is None else (WIN if w == player else -WIN)
+    opp = 1 - player
+    score = float(progress(pos, player) - progress(pos, opp))
+    if rules.derby:
+        score = 0.1 * score + 40.0 * (pos.bumps[player] - pos.bumps[opp])
+    my_risk = threats(pos, rules, opp)
+    their_risk = threats(pos, rules, player)
+    # the side to move can strike now; the other side's threats are only potential
+    mine_weight = 0.8 if pos.side == opp else 0.25
+    theirs_weight = 0.8 if pos.side == player else 0.25
+    loss_mine = max(my_risk, default=-1) + 1
+    loss_theirs = max(their_risk, default=-1) + 1
+    if rules.derby:
+        loss_mine = 40 if my_risk else 0
+        loss_theirs = 40 if their_risk else 0
+    score += theirs_weight * loss_theirs - mine_weight * loss_mine
+    if rules.bumping and not rules.derby:
+        score -= 3.0 * (pos.bumps[player] >= rules.target - 1)
+        score += 3.0 * (pos.bumps[opp] >= rules.target - 1)
+    return score
+
+
+# --- greedy --------------------------------------------------------------------------
+class GreedyAgent:
+    """One ply: the move whose result :func:`evaluate` likes best (ties broken at random)."""
+
+    name = "greedy"
+
+    def choose(self, state: State, rng: np.random.Generator) -> Action:
+        hs = _as_hairpin(state)
+        pos, rules, me = hs.position, hs.rules, hs.position.side
+        moves = hs.moves()
+        scores = [evaluate(apply_move(pos, m, rules), rules, me) for m in moves]
+        best = max(scores)
+        top = [m for m, s in zip(moves, scores, strict=True) if s >= best - 1e-9]
+        return top[int(rng.integers(len(top)))].action
+
+
+# --- MCTS with compiled rollouts -----------------------------------------------------
+def fast_rollout(state: State, rng: np.random.Generator) -> list[float]:
+    """A uniformly random playout by the compiled engine; the players' returns."""
+    hs = _as_hairpin(state)
+    if hs.in_setup:
+        from raceday.core.agents import random_rollout
+
+        return random_rollout(hs, rng)
+    rs = np.array([fast.seed_from(rng)], dtype=np.uint64)
+    w = fast.playout(fast.encode(hs.position), fast.encode_rules(hs.rules), rs, 100_000)
+    if w == 0:
+        return [1.0, 0.0]
+    if w == 1:
+        return [0.0, 1.0]
+    return [0.5, 0.5]
+
+
+def guided_rollout(state: State, rng: np.random.Generator) -> list[float]:
+    """A playout by the compiled engine in which both sides mostly play the greedy move
+    (one random move in four), a sharper estimate than uniformly random play."""
+    hs = _as_hairpin(state)
+    if hs.in_setup:
+        return fast_rollout(hs, rng)
+    rs = np.array([fast.seed_from(rng)], dtype=np.uint64)
+    w = fast.guided_playout(fast.encode(hs.position), fast.encode_rules(hs.rules), rs,
+                            100_000, 250)
+    if w == 0:
+        return [1.0, 0.0]
+    if w == 1:
+        return [0.0, 1.0]
+    return [0.5, 0.5]
+
+
+def guided_mcts_agent(simulations: int) -> MCTSAgent:
+    """The generic MCTS with mostly-greedy compiled playouts."""
+    agent = MCTSAgent(simulations=simulations, rollout=guided_rollout)
+    agent.name = f"mcts-guided{simulations}"
+    return agent
+
+
+def mcts_agent(simulations: int) -> MCTSAgent:
+    """The generic MCTS with compiled random rollouts."""
+    return MCTSAgent(simulations=simulations, rollout=fast_rollout)
+
+
+# --- alpha-beta ----------------------------------------------------------------------
+class AlphaBetaAgent:
+    """Negamax alpha-beta with iterative deepening, a transposition table (Zobrist
+    hashed) and move ordering (table move, then bumps, laps, charges, cruises).
+
+    The search runs in the compiled engine (:func:`fast.search_root`) with the same
+    evaluation as :func:`evaluate`. It deepens one ply at a time until ``max_depth``,
+    until ``node_budget`` nodes in total have been searched (the iteration that runs out
+    is discarded), or until the next iteration would not fit in ``time_budget`` seconds
+    (estimated from the last one). With no time budget the choice is deterministic for a
+    position; ties at the root are broken with ``rng``.
+    """
+
+    def __init__(self, max_depth: int = 40, node_budget: int | None = 200_000,
+                 time_budget: float | None = None) -> None:
+        if node_budget is None and time_budget is None:
+            raise OptionsError("alpha-beta needs a node budget or a time budget")
+        self.max_depth = min(max_depth, fast.MAX_SEARCH_DEPTH - 2)
+        self.node_budget = node_budget
+        self.time_budget = time_budget
+        self.name = "alphabeta"
+        self.last_depth = 0
+        self.last_nodes = 0
+        self._zobrist = fast.make_zobrist()
+        size = 1 << fast.TT_BITS
+        self._tt_key = np.zeros(size, dtype=np.int64)
+        self._tt_val = np.zeros(size, dtype=np.float64)
+        self._tt_info = np.zeros((size, 3), dtype=np.int64)
+
+    def choose(self, state: State, rng: np.random.Generator) -> Action:
+        hs = _as_hairpin(state)
+        moves = hs.moves()
+        if len(moves) == 1:
+            return moves[0].action
+        st = fast.encode(hs.position)
+        rules = fast.encode_rules(hs.rules)
+        self._tt_key[:] = 0
+        self._tt_info[:] = 0
+        counter = np.zeros(3, dtype=np.int64)
+        acts = np.empty(fast.MAX_MOVES, dtype=np.int64)
+        vals = np.empty(fast.MAX_MOVES, dtype=np.float64)
+        start = time.perf_counter()
+        budget = self.node_budget if self.node_budget is not None else 1 << 60
+        best = [moves[0].action]
+        self.last_depth = 0
+        last_elapsed = 0.0
+        for depth in range(1, self.max_depth + 1):
+            limit = budget
+            if self.time_budget is not None and depth > 1:
+                elapsed = time.perf_counter() - start
+                # each iteration costs a few times the previous one
+                if elapsed + 4.0 * max(last_elapsed, 1e-4) > self.time_budget:
+                    break
+                # and it may not run past the deadline: cap its nodes at the rate so far
+                rate = counter[0] / max(elapsed, 1e-6)
+                limit = min(budget, int(counter[0] + rate * (self.time_budget - elapsed)))
+            t0 = time.perf_counter()
+            counter[2] = 0
+            n = fast.search_root(st, rules, depth, limit, self._zobrist, self._tt_key,
+                                 self._tt_val, self._tt_info, counter, acts, vals)
+            last_elapsed = time.perf_counter() - t0
+            if n < 0:
+                break
+            top = float(vals[:n].max())
+            best = sorted(int(acts[i]) for i in range(n) if vals[i] >= top - 1e-9)
+            self.last_depth = depth
+            if abs(top) >= WIN / 2:
+                break  # a forced result
+        self.last_nodes = int(counter[0])
+        return best[int(rng.integers(len(best)))]
+
+
+# --- the ladder ----------------------------------------------------------------------
+@dataclass(frozen=True)
+class Level:
+    """A difficulty level: which agent, with which budget."""
+
+    name: str
+    description: str
+    make: Callable[[], Agent]
+
+
+def _alphabeta(nodes: int | None, seconds: float | None) -> Callable[[], Agent]:
+    return lambda: AlphaBetaAgent(node_budget=nodes, time_budget=seconds)
+
+
+LEVELS: dict[str, Level] = {
+    "easy": Level("easy", "MCTS, 200 simulations with random playouts", lambda: mcts_agent(200)),
+    "medium": Level("medium", "greedy: the best-looking move one ply ahead", GreedyAgent),
+    "hard": Level("hard", "alpha-beta search, 5,000 nodes per move", _alphabeta(5_000, None)),
+    "expert": Level("expert", "alpha-beta search, 50,000 nodes per move",
+                    _alphabeta(50_000, None)),
+}
+
+AGENT_NAMES = ("human", *LEVELS, "random", "greedy", "mcts", "alphabeta")
+
+
+def make_agent(name: str) -> Agent:
+    """An agent by level (easy/medium/hard/expert) or kind: random, greedy, ``mcts[:N]``
+    (N simulations, random playouts), ``mcts-guided[:N]`` (mostly greedy playouts),
+    ``alphabeta[:N]`` (N nodes per move) or ``alphabeta:Xs`` (X seconds
+    per move)."""
+    key = name.strip().lower()
+    kind, _, budget = key.partition(":")
+    if kind in LEVELS and not budget:
+        return LEVELS[kind].make()
+    if kind == "random" and not budget:
+        return RandomAgent()
+    if kind == "greedy" and not budget:
+        return GreedyAgent()
+    if kind == "alphabeta" and budget.endswith("s"):
+        try:
+            seconds = float(budget[:-1])
+        except ValueError:
+            raise OptionsError(f"alpha-beta seconds must be a number, got {budget!r}") from None
+        if not 0.01 <= seconds <= 600:
+            raise OptionsError("alpha-beta seconds must be 0.01 to 600")
+        return AlphaBetaAgent(node_budget=None, time_budget=seconds)
+    if kind in ("mcts", "mcts-guided", "alphabeta"):
+        try:
+            amount = int(budget) if budget else None
+        except ValueError:
+            raise OptionsError(f"agent budget must be a whole number, got {budget!r}") from None
+        if amount is not None and not 1 <= amount <= 100_000_000:
+            raise OptionsError("agent budget must be 1 to 100,000,000")
+        if kind == "mcts":
+            return mcts_agent(amount or 300)
+        if kind == "mcts-guided":
+            return guided_mcts_agent(amount or 300)
+        return AlphaBetaAgent(node_budget=amount or 200_000)
+    raise OptionsError(
+        f"unknown agent {name!r}; use one of easy, medium, hard, expert, random, greedy, "
+        "mcts[:N], mcts-guided[:N], alphabeta[:N] or alphabeta:Xs"
+    )

@@ -1,0 +1,646 @@
+"""A compact array engine for Hairpin Racers, compiled with numba, for playouts and perft.
+
+It implements the same rules as :mod:`raceday.games.hairpin.rules` (the reference) on a
+flat ``int32`` array, and generates the moves in the same order with the same action
+numbers, so the two engines can be compared move for move (tests/games/hairpin).
+
+Array layout (``STATE_SIZE`` ints): cells[0:18] (signed counts, red > 0), side, laps red,
+laps black, bumps red, bumps black, pit red, pit black, clock, ply.
+Rules are an int array: target, bumping, derby, v1, quiet_limit.
+
+Random numbers come from a small xorshift64* generator whose 64-bit state is passed in
+explicitly (seeded from the caller's ``numpy.random.Generator``), so results are
+reproducible and nothing random lives at module level.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from raceday.games.hairpin.rules import (
+    BLACK_TRACK,
+    CHARGE,
+    CHARGE_BUMP,
+    CHARGE_PASS,
+    CRUISE,
+    ENTER,
+    KINDS,
+    PIT_ORIGIN,
+    RED_TRACK,
+    SKIP,
+    SKIP_ORIGIN,
+    TRACK_INDEX,
+    Position,
+    Rules,
+)
+
+SIDE = 18
+LAPS = 19
+BUMPS = 21
+PIT = 23
+CLOCK = 25
+PLY = 26
+STATE_SIZE = 27
+MAX_MOVES = 64
+
+_TRACKS = np.array([RED_TRACK, BLACK_TRACK], dtype=np.int64)
+_INDEX = np.array(TRACK_INDEX, dtype=np.int64)
+
+_MASK64 = (1 << 64) - 1
+
+
+def encode(pos: Position) -> np.ndarray:
+    """The array form of a reference :class:`Position`."""
+    st = np.zeros(STATE_SIZE, dtype=np.int32)
+    st[:18] = pos.cells
+    st[SIDE] = pos.side
+    st[LAPS:LAPS + 2] = pos.laps
+    st[BUMPS:BUMPS + 2] = pos.bumps
+    st[PIT:PIT + 2] = pos.pit
+    st[CLOCK] = pos.clock
+    st[PLY] = pos.ply
+    return st
+
+
+def decode(st: np.ndarray) -> Position:
+    """The reference :class:`Position` of an array state."""
+    return Position(
+        cells=tuple(int(c) for c in st[:18]),
+        side=int(st[SIDE]),
+        laps=(int(st[LAPS]), int(st[LAPS + 1])),
+        bumps=(int(st[BUMPS]), int(st[BUMPS + 1])),
+        pit=(int(st[PIT]), int(st[PIT + 1])),
+        clock=int(st[CLOCK]),
+        ply=int(st[PLY]),
+    )
+
+
+def encode_rules(rules: Rules) -> np.ndarray:
+    """The int array form of a variant's rules."""
+    return np.array(
+        [rules.target, int(rules.bumping), int(rules.derby), int(rules.v1), rules.quiet_limit],
+        dtype=np.int64,
+    )
+
+
+def seed_from(rng: np.random.Generator) -> int:
+    """A non-zero 63-bit seed for the compiled generator, drawn from ``rng``."""
+    return int(rng.integers(1, 2**63 - 1))
+
+
+@njit(cache=True)
+def _next_random(rs: np.ndarray) -> Any:
+    # xorshift64* (Vigna); rs[0] holds the state as uint64
+    x = rs[0]
+    x ^= x >> np.uint64(12)
+    x ^= x << np.uint64(25)
+    x ^= x >> np.uint64(27)
+    rs[0] = x
+    return x * np.uint64(2685821657736338717)
+
+
+@njit(cache=True)
+def random_below(rs: np.ndarray, n: int) -> Any:
+    """A uniform integer in [0, n) from the generator state ``rs``."""
+    r = (_next_random(rs) >> np.uint64(11)) % np.uint64(n)
+    return np.int64(r)
+
+
+@njit(cache=True)
+def winner(st: np.ndarray, rules: np.ndarray) -> int:
+    """0 or 1 for a decided game, -1 if running, 2 for a derby draw."""
+    target = rules[0]
+    if rules[2] == 0:
+        for p in range(2):
+            if st[LAPS + p] >= target:
+                return p
+    if rules[1] != 0:
+        for p in range(2):
+            if st[BUMPS + p] >= target:
+                return p if rules[2] != 0 else 1 - p
+    if rules[2] != 0 and st[CLOCK] >= rules[4]:
+        return 2
+    return -1
+
+
+@njit(cache=True)
+def _next_free(st: np.ndarray, player: int, index: int) -> int:
+    s = 1 - 2 * player
+    while st[_TRACKS[player, index % 18]] * s < 0:
+        index += 1
+    return index
+
+
+@njit(cache=True)
+def _column(st: np.ndarray, square: int) -> Any:
+    c = square % 6
+    return abs(st[c]) + abs(st[c + 6]) + abs(st[c + 12])
+
+
+@njit(cache=True)
+def _add_charges(st: np.ndarray, rules: np.ndarray, player: int, sq: int,
+                 acts: np.ndarray, dests: np.ndarray, laps: np.ndarray, n: int) -> int:
+    s = 1 - 2 * player
+    target = _INDEX[player, sq] + _column(st, sq)
+    dest = _TRACKS[player, target % 18]
+    occ = st[dest] * s
+    if occ >= 0:
+        acts[n] = sq * KINDS + CHARGE
+        dests[n] = dest
+        laps[n] = 1 if target >= 18 else 0
+        n += 1
+    elif occ == -1:
+        if rules[1] != 0:
+            acts[n] = sq * KINDS + CHARGE_BUMP
+            dests[n] = dest
+            laps[n] = 1 if target >= 18 else 0
+            n += 1
+        beyond = _next_free(st, player, target + 1)
+        acts[n] = sq * KINDS + CHARGE_PASS
+        dests[n] = _TRACKS[player, beyond % 18]
+        laps[n] = 1 if beyond >= 18 else 0
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def _has_charge(st: np.ndarray, player: int) -> bool:
+    s = 1 - 2 * player
+    for sq in range(18):
+        if st[sq] * s > 0:
+            target = _INDEX[player, sq] + _column(st, sq)
+            if st[_TRACKS[player, target % 18]] * s >= -1:
+                return True
+    return False
+
+
+@njit(cache=True)
+def gen_moves(st: np.ndarray, rules: np.ndarray, acts: np.ndarray, dests: np.ndarray,
+              laps: np.ndarray) -> int:
+    """Fill the legal moves (action, destination, lap flag) in action order; return count."""
+    if winner(st, rules) >= 0:
+        return 0
+    player = st[SIDE]
+    s = 1 - 2 * player
+    if st[PIT + player] > 0:
+        idx = _next_free(st, player, 0)
+        acts[0] = PIT_ORIGIN * KINDS + ENTER
+        dests[0] = _TRACKS[player, idx % 18]
+        laps[0] = 0
+        return 1
+    n = 0
+    if rules[3] != 0:  # v1: charges only; cruise only if neither side can charge
+        for sq in range(18):
+            if st[sq] * s > 0:
+                n = _add_charges(st, rules, player, sq, acts, dests, laps, n)
+        if n > 0:
+            return n
+        if _has_charge(st, 1 - player):
+            acts[0] = SKIP_ORIGIN * KINDS + SKIP
+            dests[0] = -1
+            laps[0] = 0
+            return 1
+        for sq in range(18):
+            if st[sq] * s > 0:
+                idx = _next_free(st, player, _INDEX[player, sq] + 1)
+                acts[n] = sq * KINDS + CRUISE
+                dests[n] = _TRACKS[player, idx % 18]
+                laps[n] = 1 if idx >= 18 else 0
+                n += 1
+        return n
+    for sq in range(18):
+        if st[sq] * s > 0:
+            idx = _next_free(st, player, _INDEX[player, sq] + 1)
+            acts[n] = sq * KINDS + CRUISE
+            dests[n] = _TRACKS[player, idx % 18]
+            laps[n] = 1 if idx >= 18 else 0
+            n += 1
+            n = _add_charges(st, rules, player, sq, acts, dests, laps, n)
+    return n
+
+
+@njit(cache=True)
+def apply(st: np.ndarray, action: int, dest: int, lap: int) -> None:
+    """Apply a legal move in place (``dest`` and ``lap`` as given by :func:`gen_moves`)."""
+    player = st[SIDE]
+    s = 1 - 2 * player
+    origin = action // KINDS
+    kind = action % KINDS
+    bumped = False
+    if kind == ENTER:
+        st[PIT + player] -= 1
+        st[dest] += s
+    elif kind != SKIP:
+        st[origin] -= s
+        if kind == CHARGE_BUMP:
+            st[dest] = 0
+            st[PIT + 1 - player] += 1
+            st[BUMPS + player] += 1
+            bumped = True
+        st[dest] += s
+        if lap != 0:
+            st[LAPS + player] += 1
+    st[SIDE] = 1 - player
+    st[CLOCK] = 0 if bumped else st[CLOCK] + 1
+    st[PLY] += 1
+
+
+@njit(cache=True)
+def playout(st: np.ndarray, rules: np.ndarray, rs: np.ndarray, max_plies: int) -> int:
+    """Play uniformly random moves on ``st`` (in place) to the end; return :func:`winner`
+    (or -1 if ``max_plies`` ran out)."""
+    acts = np.empty(MAX_MOVES, dtype=np.int64)
+    dests = np.empty(MAX_MOVES, dtype=np.int64)
+    laps = np.empty(MAX_MOVES, dtype=np.int64)
+    for _ in range(max_plies):
+        n = gen_moves(st, rules, acts, dests, laps)
+        if n == 0:
+            return winner(st, rules)
+        i = random_below(rs, n)
+        apply(st, acts[i], dests[i], laps[i])
+    return winner(st, rules)
+
+
+@njit(cache=True)
+def many_playouts(st0: np.ndarray, rules: np.ndarray, seed: int, games: int,
+                  max_plies: int) -> np.ndarray:
+    """Run ``games`` random playouts from ``st0``; return [red wins, black wins, draws,
+    unfinished, total plies]."""
+    rs = np.empty(1, dtype=np.uint64)
+    rs[0] = np.uint64(seed)
+    out = np.zeros(5, dtype=np.int64)
+    st = np.empty_like(st0)
+    for _ in range(games):
+        st[:] = st0
+        w = playout(st, rules, rs, max_plies)
+        if w == 0:
+            out[0] += 1
+        elif w == 1:
+            out[1] += 1
+        elif w == 2:
+            out[2] += 1
+        else:
+            out[3] += 1
+        out[4] += st[PLY] - st0[PLY]
+    return out
+
+
+@njit(cache=True)
+def _perft(st: np.ndarray, rules: np.ndarray, depth: int) -> int:
+    if depth == 0:
+        return 1
+    acts = np.empty(MAX_MOVES, dtype=np.int64)
+    dests = np.empty(MAX_MOVES, dtype=np.int64)
+    laps = np.empty(MAX_MOVES, dtype=np.int64)
+    n = gen_moves(st, rules, acts, dests, laps)
+    if depth == 1:
+        return n
+    total = 0
+    child = np.empty_like(st)
+    for i in range(n):
+        child[:] = st
+        apply(child, acts[i], dests[i], laps[i])
+        total += _perft(child, rules, depth - 1)
+    return total
+
+
+def perft(pos: Position, rules: Rules, depth: int) -> int:
+    """Leaf count of the game tree to ``depth`` plies (compiled twin of the reference perft)."""
+    return int(_perft(encode(pos), encode_rules(rules), depth))
+
+
+def legal_moves_fast(pos: Position, rules: Rules) -> list[tuple[int, int, int]]:
+    """(action, destination, lap) of every legal move, from the compiled generator."""
+    acts = np.empty(MAX_MOVES, dtype=np.int64)
+    dests = np.empty(MAX_MOVES, dtype=np.int64)
+    laps = np.empty(MAX_MOVES, dtype=np.int64)
+    n = gen_moves(encode(pos), encode_rules(rules), acts, dests, laps)
+    return [(int(acts[i]), int(dests[i]), int(laps[i])) for i in range(n)]
+
+
+def apply_fast(pos: Position, rules: Rules, action: int) -> Position:
+    """The position after ``action`` according to the compiled engine."""
+    for act, dest, lap in legal_moves_fast(pos, rules):
+        if act == action:
+            st = encode(pos)
+            apply(st, act, dest, lap)
+            return decode(st)
+    raise ValueError(f"action {action} is not legal in the compiled engine")
+
+
+def random_playouts(pos: Position, rules: Rules, rng: np.random.Generator, games: int,
+                    max_plies: int = 100_000) -> np.ndarray:
+    """Counts [red wins, black wins, draws, unfinished, total plies] of random playouts."""
+    return np.asarray(
+        many_playouts(encode(pos), encode_rules(rules), seed_from(rng), games, max_plies)
+    )
+
+
+# --- evaluation and alpha-beta search (compiled twin of agents.evaluate / AlphaBetaAgent) ---
+WIN = 100_000.0
+TT_BITS = 16
+_TT_MASK = (1 << TT_BITS) - 1
+
+
+@njit(cache=True)
+def _progress(st: np.ndarray, player: int) -> Any:
+    s = 1 - 2 * player
+    total = 18 * st[LAPS + player] - st[PIT + player]
+    for sq in range(18):
+        c = st[sq] * s
+        if c > 0:
+            total += c * _INDEX[player, sq]
+    return total
+
+
+@njit(cache=True)
+def _worst_threat(st: np.ndarray, rules: np.ndarray, attacker: int) -> Any:
+    """The largest victim track index among lone racers ``attacker`` could bump; -1 if none."""
+    if rules[1] == 0:
+        return -1
+    if rules[2] == 0 and st[BUMPS + attacker] >= rules[0] - 1:
+        return -1
+    s = 1 - 2 * attacker
+    worst = -1
+    for sq in range(18):
+        if st[sq] * s > 0:
+            dest = _TRACKS[attacker, (_INDEX[attacker, sq] + _column(st, sq)) % 18]
+            if st[dest] * s == -1:
+                v = _INDEX[1 - attacker, dest]
+                if v > worst:
+                    worst = v
+    return worst
+
+
+@njit(cache=True)
+def evaluate_fast(st: np.ndarray, rules: np.ndarray, player: int) -> float:
+    """The same heuristic as :func:`raceday.games.hairpin.agents.evaluate`."""
+    w = winner(st, rules)
+    if w >= 0:
+        if w == 2:
+            return 0.0
+        return WIN if w == player else -WIN
+    opp = 1 - player
+    score = float(_progress(st, player) - _progress(st, opp))
+    if rules[2] != 0:
+        score = 0.1 * score + 40.0 * (st[BUMPS + player] - st[BUMPS + opp])
+    mine = _worst_threat(st, rules, opp)
+    theirs = _worst_threat(st, rules, player)
+    mine_weight = 0.8 if st[SIDE] == opp else 0.25
+    theirs_weight = 0.8 if st[SIDE] == player else 0.25
+    loss_mine = float(mine + 1)
+    loss_theirs = float(theirs + 1)
+    if rules[2] != 0:
+        loss_mine = 40.0 if mine >= 0 else 0.0
+        loss_theirs = 40.0 if theirs >= 0 else 0.0
+    score += theirs_weight * loss_theirs - mine_weight * loss_mine
+    if rules[1] != 0 and rules[2] == 0:
+        if st[BUMPS + player] >= rules[0] - 1:
+            score -= 3.0
+        if st[BUMPS + opp] >= rules[0] - 1:
+            score += 3.0
+    return score
+
+
+def make_zobrist(seed: int = 20040) -> np.ndarray:
+    """Fixed random keys for hashing positions in the transposition table."""
+    gen = np.random.default_rng(seed)
+    return gen.integers(1, 2**63 - 1, size=(18 * 11 + 2 + 6 * 16 + 1024), dtype=np.int64)
+
+
+@njit(cache=True)
+def _hash(st: np.ndarray, rules: np.ndarray, zob: np.ndarray) -> Any:
+    h = np.int64(0)
+    for sq in range(18):
+        h ^= zob[sq * 11 + st[sq] + 5]
+    base = 18 * 11
+    h ^= zob[base + st[SIDE]]
+    base += 2
+    for k in range(6):
+        h ^= zob[base + k * 16 + min(st[LAPS + k], 15)]
+    base += 96
+    if rules[2] != 0:
+        h ^= zob[base + min(st[CLOCK], 1023)]
+    # laps beyond 15 (only in a long derby) change the hash too
+    h ^= np.int64(st[LAPS] * 1000003 + st[LAPS + 1] * 999983)
+    return h
+
+
+@njit(cache=True)
+def _order(move_acts: np.ndarray, laps: np.ndarray, n: int, hint: int,
+           keys: np.ndarray) -> None:
+    for i in range(n):
+        kind = move_acts[i] % KINDS
+        if move_acts[i] == hint:
+            keys[i] = -1
+        elif kind == CHARGE_BUMP:
+            keys[i] = 0
+        elif laps[i] != 0:
+            keys[i] = 1
+        elif kind in (CHARGE, CHARGE_PASS):
+            keys[i] = 2
+        else:
+            keys[i] = 3
+
+
+MAX_SEARCH_DEPTH = 64
+
+
+@njit(cache=True)
+def negamax(st0: np.ndarray, rules: np.ndarray, depth0: int, alpha0: float, beta0: float,
+            ply0: int, zob: np.ndarray, tt_key: np.ndarray, tt_val: np.ndarray,
+            tt_info: np.ndarray, counter: np.ndarray) -> Any:
+    """Fail-soft negamax alpha-beta with a transposition table, written with an explicit
+    stack (no recursion, so numba can cache it). ``counter`` is [nodes, node limit,
+    stopped]; when the limit is passed ``counter[2]`` is set and the value is meaningless."""
+    size = MAX_SEARCH_DEPTH + 2
+    states = np.empty((size, STATE_SIZE), dtype=st0.dtype)
+    acts = np.empty((size, MAX_MOVES), dtype=np.int64)
+    dests = np.empty((size, MAX_MOVES), dtype=np.int64)
+    laps = np.empty((size, MAX_MOVES), dtype=np.int64)
+    keys = np.empty(MAX_MOVES, dtype=np.int64)
+    order = np.empty((size, MAX_MOVES), dtype=np.int64)
+    count = np.zeros(size, dtype=np.int64)
+    nxt = np.zeros(size, dtype=np.int64)
+    alpha = np.empty(size, dtype=np.float64)
+    beta = np.empty(size, dtype=np.float64)
+    first_alpha = np.empty(size, dtype=np.float64)
+    best = np.empty(size, dtype=np.float64)
+    best_act = np.empty(size, dtype=np.int64)
+    depth = np.empty(size, dtype=np.int64)
+    hashes = np.empty(size, dtype=np.int64)
+    states[0, :] = st0
+    alpha[0] = alpha0
+    beta[0] = beta0
+    depth[0] = depth0
+    k = 0
+    entering = True
+    ret = 0.0
+    while True:
+        expand = False
+        if entering:
+            counter[0] += 1
+            if counter[0] > counter[1]:
+                counter[2] = 1
+                return 0.0
+            st = states[k]
+            w = winner(st, rules)
+            leaf = True
+            if w >= 0:
+                if w == 2:
+                    ret = 0.0
+                elif w == st[SIDE]:
+                    ret = WIN - (ply0 + k)
+                else:
+                    ret = -(WIN - (ply0 + k))
+            elif depth[k] <= 0:
+                ret = evaluate_fast(st, rules, st[SIDE])
+            else:
+                h = _hash(st, rules, zob)
+                slot = h & _TT_MASK
+                hint = -1
+                leaf = False
+                if tt_key[slot] == h:
+                    hint = tt_info[slot, 2]
+                    if tt_info[slot, 0] >= depth[k]:
+                        flag = tt_info[slot, 1]
+                        v = tt_val[slot]
+                        if (flag == 0 or (flag == 1 and v >= beta[k])
+                                or (flag == 2 and v <= alpha[k])):
+                            ret = v
+                            leaf = True
+                if not leaf:
+                    hashes[k] = h
+                    n = gen_moves(st, rules, acts[k], dests[k], laps[k])
+                    _order(acts[k], laps[k], n, hint, keys)
+                    order[k, :n] = np.argsort(keys[:n], kind="mergesort")
+                    count[k] = n
+                    nxt[k] = 0
+                    best[k] = -np.inf
+                    best_act[k] = -1
+                    first_alpha[k] = alpha[k]
+                    expand = True
+            if leaf:
+                if k == 0:
+                    return ret
+                k -= 1
+                entering = False
+                continue
+        else:
+            v = -ret
+            if v > best[k]:
+                best[k] = v
+                best_act[k] = acts[k, order[k, nxt[k] - 1]]
+            if v > alpha[k]:
+                alpha[k] = v
+            expand = alpha[k] < beta[k]
+        if expand and nxt[k] < count[k]:
+            i = order[k, nxt[k]]
+            nxt[k] += 1
+            states[k + 1, :] = states[k]
+            apply(states[k + 1], acts[k, i], dests[k, i], laps[k, i])
+            alpha[k + 1] = -beta[k]
+            beta[k + 1] = -alpha[k]
+            depth[k + 1] = depth[k] - 1
+            k += 1
+            entering = True
+            continue
+        # frame k is done: store it and return its value to the parent
+        h = hashes[k]
+        slot = h & _TT_MASK
+        flag = 0
+        if best[k] <= first_alpha[k]:
+            flag = 2
+        elif best[k] >= beta[k]:
+            flag = 1
+        if tt_key[slot] != h or tt_info[slot, 0] <= depth[k]:
+            tt_key[slot] = h
+            tt_val[slot] = best[k]
+            tt_info[slot, 0] = depth[k]
+            tt_info[slot, 1] = flag
+            tt_info[slot, 2] = best_act[k]
+        ret = best[k]
+        if k == 0:
+            return ret
+        k -= 1
+        entering = False
+
+
+@njit(cache=True)
+def search_root(st: np.ndarray, rules: np.ndarray, depth: int, node_limit: int,
+                zob: np.ndarray, tt_key: np.ndarray, tt_val: np.ndarray,
+                tt_info: np.ndarray, counter: np.ndarray, root_acts: np.ndarray,
+                root_vals: np.ndarray) -> int:
+    """One iteration of the root search at ``depth``: fill each root move's value
+    (exact for moves tying the best, an upper bound for worse ones); return the move
+    count, or -1 if the node limit stopped the iteration."""
+    counter[1] = node_limit
+    acts = np.empty(MAX_MOVES, dtype=np.int64)
+    dests = np.empty(MAX_MOVES, dtype=np.int64)
+    laps = np.empty(MAX_MOVES, dtype=np.int64)
+    keys = np.empty(MAX_MOVES, dtype=np.int64)
+    n = gen_moves(st, rules, acts, dests, laps)
+    h = _hash(st, rules, zob)
+    slot = h & _TT_MASK
+    hint = tt_info[slot, 2] if tt_key[slot] == h else -1
+    _order(acts, laps, n, hint, keys)
+    order = np.argsort(keys[:n], kind="mergesort")
+    alpha = -np.inf
+    child = np.empty_like(st)
+    best_act = -1
+    for j in range(n):
+        i = order[j]
+        child[:] = st
+        apply(child, acts[i], dests[i], laps[i])
+        upper = np.inf if alpha == -np.inf else -alpha + 1e-6
+        v = -negamax(child, rules, depth - 1, -np.inf, upper, 1, zob, tt_key, tt_val,
+                     tt_info, counter)
+        if counter[2] != 0:
+            return -1
+        root_acts[j] = acts[i]
+        root_vals[j] = v
+        if v > alpha:
+            alpha = v
+            best_act = acts[i]
+    tt_key[slot] = h
+    tt_val[slot] = alpha
+    tt_info[slot, 0] = depth
+    tt_info[slot, 1] = 0
+    tt_info[slot, 2] = best_act
+    return n
+
+
+@njit(cache=True)
+def guided_playout(st: np.ndarray, rules: np.ndarray, rs: np.ndarray, max_plies: int,
+                   explore_per_mille: int) -> int:
+    """A playout where each side plays the greedy move (best :func:`evaluate_fast` one ply
+    ahead, first on ties), except a uniformly random move with probability
+    ``explore_per_mille``/1000. Returns :func:`winner` (-1 if ``max_plies`` ran out)."""
+    acts = np.empty(MAX_MOVES, dtype=np.int64)
+    dests = np.empty(MAX_MOVES, dtype=np.int64)
+    laps = np.empty(MAX_MOVES, dtype=np.int64)
+    child = np.empty_like(st)
+    for _ in range(max_plies):
+        n = gen_moves(st, rules, acts, dests, laps)
+        if n == 0:
+            return winner(st, rules)
+        if n == 1:
+            pick = 0
+        elif random_below(rs, 1000) < explore_per_mille:
+            pick = random_below(rs, n)
+        else:
+            me = st[SIDE]
+            pick = 0
+            best = -np.inf
+            for i in range(n):
+                child[:] = st
+                apply(child, acts[i], dests[i], laps[i])
+                v = evaluate_fast(child, rules, me)
+                if v > best:
+                    best = v
+                    pick = i
+        apply(st, acts[pick], dests[pick], laps[pick])
+    return winner(st, rules)

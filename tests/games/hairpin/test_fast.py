@@ -1,0 +1,59 @@
+"""The compiled engine (fast.py) agrees with the reference engine move for move."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from raceday.analysis.stats import wilson_interval
+from raceday.games.hairpin import fast
+from raceday.games.hairpin.rules import Rules, new_game
+
+
+@pytest.mark.parametrize("variant", ["standard", "short+nobump", "derby+random", "v1+random"])
+def test_engines_agree_move_for_move_on_random_games(variant: str) -> None:
+    rng = np.random.default_rng(11)
+    rules = Rules.from_variant(variant)
+    for _ in range(6):
+        state = new_game({"variant": variant})
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(state.sample_chance(rng).outcome)
+                continue
+            reference = [(m.action, m.dest, int(m.lap)) for m in state.moves()]
+            assert fast.legal_moves_fast(state.position, rules) == reference
+            action = reference[int(rng.integers(len(reference)))][0]
+            expected = fast.apply_fast(state.position, rules, action)
+            state.apply_action(action)
+            assert state.position == expected
+        assert fast.legal_moves_fast(state.position, rules) == []
+
+
+def test_compiled_playouts_match_reference_win_rate() -> None:
+    """Red's win rate under random play: the compiled playouts (20,000) must fall inside
+    the 99.9% Wilson interval of 400 reference-engine random games (fixed seeds)."""
+    rng = np.random.default_rng(5)
+    red_wins = 0
+    plies = []
+    games = 400
+    for _ in range(games):
+        state = new_game()
+        while not state.is_terminal():
+            acts = state.legal_actions()
+            state.apply_action(acts[int(rng.integers(len(acts)))])
+        red_wins += state.outcome().winner == 0
+        plies.append(state.position.ply)
+    low, high = wilson_interval(red_wins, games, 0.999)
+    out = fast.random_playouts(new_game().position, Rules(), np.random.default_rng(6), 20_000)
+    assert out[2] == 0 and out[3] == 0  # no draws, nothing unfinished in the standard game
+    assert low <= out[0] / 20_000 <= high
+    # mean game length: within 5 standard errors of the reference mean
+    mean, sd = float(np.mean(plies)), float(np.std(plies))
+    assert abs(out[4] / 20_000 - mean) < 5 * sd / np.sqrt(games)
+
+
+def test_playouts_are_reproducible_from_the_seed() -> None:
+    pos, rules = new_game().position, Rules()
+    a = fast.random_playouts(pos, rules, np.random.default_rng(1), 200)
+    b = fast.random_playouts(pos, rules, np.random.default_rng(1), 200)
+    assert list(a) == list(b)
