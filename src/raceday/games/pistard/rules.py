@@ -1042,6 +1042,7 @@ def position_state(
     dice: Sequence[int] | None = None,
     tokens: int = 0,
     variant: str = "scratch",
+    laps: int | None = None,
 ) -> PistardState:
     """Build a mid-race position for tests and analysis: ``riders`` are (ident, distance,
     lane) with idents like 33 (player 3's third rider); ``mover`` is the ident about to
@@ -1049,8 +1050,14 @@ def position_state(
     owners = sorted({ident // 10 for ident, _, _ in riders})
     players = max(owners)
     per = max(ident % 10 for ident, _, _ in riders)
-    opts = PistardOptions(variant=variant, players=max(2, players), riders_per_player=per,
-                          tokens=tokens)
+    if variant == "ttt":
+        players = 1
+    elif variant in ("sprint", "pursuit"):
+        players = 2
+    else:
+        players = max(2, players)
+    opts = PistardOptions(variant=variant, players=players, riders_per_player=per,
+                          tokens=tokens, laps=laps)
     state = PistardState(opts, track)
     placed = {ident: (d, lane) for ident, d, lane in riders}
     for r in state.riders:
@@ -1067,4 +1074,6 @@ def position_state(
         state.mover = next(i for i, r in enumerate(state.riders) if r.ident == mover)
         state.dice = list(dice) if dice is not None else None
     state.to_move = [i for i in state.race_order() if i != state.mover]
+    if state.mover is None and state.to_move:
+        state._next_mover([])
     return state
