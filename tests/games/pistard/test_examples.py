@@ -7,7 +7,7 @@ level at column 34. Expected sets below come from the text, not from running the
 
 from __future__ import annotations
 
-from raceday.games.pistard.rules import STAY, PistardState, die_options, position_state
+from raceday.games.pistard.rules import PistardState, die_options, position_state
 from raceday.games.pistard.track import colour_index
 
 Y, G, B, R = (colour_index(c) for c in ("yellow", "green", "blue", "red"))
@@ -108,4 +108,4 @@ def test_tactics_inner_rider_moves_first_and_can_block() -> None:
     after_yellow = position_state([(33, TAC, 4), (22, TAC + 3, 4)], mover=33,
                                   dice=(1, 1, 1, 1))
     assert after_yellow.moves_with(Y, 6) == []
-    assert STAY not in after_yellow.legal_actions() or not after_yellow.move_table()
+    assert after_yellow.stay_action() not in after_yellow.legal_actions()

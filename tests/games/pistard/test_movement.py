@@ -11,7 +11,6 @@ from raceday.core.protocol import CHANCE
 from raceday.games.pistard.rules import (
     PLACE_BASE,
     START_ZONE,
-    STAY,
     action_from_dice,
     dice_from_action,
     new_race,
@@ -71,7 +70,7 @@ def test_no_passing_through_or_onto_riders() -> None:
 
 def test_must_move_when_a_move_exists_and_no_stay_offered() -> None:
     state = position_state([(11, 10, 4), (21, 0, 1)], mover=11, dice=(6, 6, 6, 6))
-    assert STAY not in state.legal_actions()
+    assert state.stay_action() not in state.legal_actions()
     assert state.legal_actions()
 
 
@@ -97,10 +96,10 @@ def test_token_only_moves_may_be_declined_and_spend_one_token() -> None:
     state = position_state(riders, mover=11, dice=(1, 1, 1, 1), tokens=3)
     assert not [m for m in state.move_table().values() if not m.token]
     actions = state.legal_actions()
-    assert actions[0] == STAY and len(actions) == 2
+    assert actions[0] == state.stay_action() and len(actions) == 2
     assert state.move_table()[actions[1]].lane == 2
     declined = state.clone()
-    declined.apply_action(STAY)
+    declined.apply_action(declined.stay_action())
     assert declined.tokens == [3, 3]
     state.apply_action(actions[1])
     assert state.tokens == [2, 3]

@@ -13,7 +13,6 @@ from raceday.games.pistard.rules import (
     CHOOSE_BASE,
     LAP_BONUS,
     OUT,
-    STAY,
     MoveInfo,
     PistardState,
     action_from_dice,
@@ -168,14 +167,14 @@ def test_sprint_sur_place_allowed_then_forced_after_two() -> None:
     for turn in range(2):
         assert state.mover == a
         state.apply_action(action_from_dice(SIXES))
-        assert STAY in state.legal_actions(), f"turn {turn}"
-        state.apply_action(STAY)
+        assert state.stay_action() in state.legal_actions(), f"turn {turn}"
+        state.apply_action(state.stay_action())
         # rider 21 stands still too (he is behind; keep the gap)
         state.apply_action(action_from_dice(SIXES))
-        state.apply_action(STAY)
+        state.apply_action(state.stay_action())
     assert state.stills[a] == 2
     state.apply_action(action_from_dice(SIXES))
-    assert state.mover == a and STAY not in state.legal_actions()
+    assert state.mover == a and state.stay_action() not in state.legal_actions()
 
 
 def test_sprint_forced_rider_without_a_move_falls_and_loses() -> None:
@@ -189,7 +188,7 @@ def test_sprint_forced_rider_without_a_move_falls_and_loses() -> None:
     state.dice = None
     # 21 stands still (sur place) ...
     state.apply_action(action_from_dice(SIXES))
-    state.apply_action(STAY)
+    state.apply_action(state.stay_action())
     # ... so 11, forced to move, throws four 1s: one pip cannot leave lane 1 past 21
     assert state.mover == a
     events = state.apply_action(action_from_dice((1, 1, 1, 1)))

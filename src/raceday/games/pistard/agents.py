@@ -24,7 +24,6 @@ from raceday.games.pistard.rules import (
     PHASE_PLACE,
     PLACE_BASE,
     RACE,
-    STAY,
     TEAM_COUNTS,
     PistardState,
 )
@@ -84,7 +83,7 @@ class GreedyRider:
         rider = s.riders[s.mover]
         length = s.track.length
         finish = s.options.race_laps * length
-        if action == STAY:
+        if action == s.stay_action():
             return self._stay_score(s)
         info = s.move_table()[action]
         dest = rider.dist + info.ahead
@@ -192,7 +191,7 @@ class SearchRider:
 def make_agent(level: str, simulations: int | None = None) -> GreedyRider | SearchRider:
     """A computer rider of the given level (``easy``, ``medium`` or ``hard``)."""
     if level == "easy":
-        return GreedyRider(tactical=False, noise=0.9)
+        return GreedyRider(tactical=False, noise=2.5)
     if level == "medium":
         return GreedyRider(tactical=True)
     if level == "hard":

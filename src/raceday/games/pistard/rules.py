@@ -44,10 +44,14 @@ LAP_BONUS = 20
 TEAM_COUNTS = 3  # the third rider of a team counts (team pursuit, team time trial)
 
 # Action encoding (stable across chance, so the open-loop search can share statistics).
-STAY = 0  # stand still: sur place (sprint) or declining a move that needs a token
-TOKEN_FLAG = 100  # move = TOKEN_FLAG * token + 10 * columns ahead + destination lane
-PLACE_BASE = 1000  # placement = PLACE_BASE + 10 * columns behind the line + lane
-CHOOSE_BASE = 2000  # team variants: CHOOSE_BASE + rider id = "this rider throws next"
+# A move is RIDER_BASE * rider id + code, code = TOKEN_FLAG * token + 10 * columns ahead +
+# destination lane, or STAY: so one rider's moves never share a number with another's (the
+# open-loop search keys its statistics by action number).
+RIDER_BASE = 1000
+STAY = 0  # code of standing still: sur place (sprint) or declining a move that needs a token
+TOKEN_FLAG = 100
+PLACE_BASE = 100_000  # placement = PLACE_BASE + 10 * columns behind the line + lane
+CHOOSE_BASE = 200_000  # team variants: CHOOSE_BASE + rider id = "this rider throws next"
 
 PHASE_PLACE = "place"
 PHASE_RACE = "race"
@@ -90,8 +94,9 @@ def die_options(dice: Sequence[int], token: bool) -> list[tuple[int, int]]:
     return [(c, v + 1) for c, v in enumerate(dice) if v < FACES]
 
 
-def move_action(ahead: int, lane: int, token: bool) -> Action:
-    return TOKEN_FLAG * int(token) + 10 * ahead + lane
+def move_action(ident: int, ahead: int, lane: int, token: bool) -> Action:
+    """The action number of rider ``ident``'s move to ``ahead`` columns on in ``lane``."""
+    return RIDER_BASE * ident + TOKEN_FLAG * int(token) + 10 * ahead + lane
 
 
 @dataclass(frozen=True)
@@ -347,7 +352,7 @@ class PistardState(State):
         moves = self.move_table()
         actions = sorted(moves)
         if self._cache.stay_allowed:
-            actions.insert(0, STAY)
+            actions.insert(0, self.stay_action())
         return actions
 
     def action_to_string(self, action: Action) -> str:
@@ -361,7 +366,7 @@ class PistardState(State):
         if self.mover is None:
             return f"next rider {action - CHOOSE_BASE}"
         rider = self.riders[self.mover]
-        if action == STAY:
+        if action == self.stay_action():
             return f"{rider.ident} stands still"
         info = self.move_table().get(action)
         if info is None:
@@ -435,6 +440,11 @@ class PistardState(State):
         self._cache.stay_allowed = stay
         return moves
 
+    def stay_action(self) -> Action:
+        """The action of standing still for the rider to move."""
+        assert self.mover is not None
+        return RIDER_BASE * self.riders[self.mover].ident + STAY
+
     def moves_with(self, colour: int, value: int) -> list[tuple[int, int]]:
         """Destinations (columns ahead, lane) the mover may reach with one die of ``colour``
         showing ``value`` (whatever the other dice show; tokens aside)."""
@@ -458,7 +468,7 @@ class PistardState(State):
             if value not in reach_cache:
                 reach_cache[value] = self.reachable(rider, occ, value)
             for ahead, lane in reach_cache[value]:
-                action = move_action(ahead, lane, token)
+                action = move_action(rider.ident, ahead, lane, token)
                 if action in moves:
                     continue
                 col = (rider.dist + rider.offset + ahead) % length
@@ -504,7 +514,7 @@ class PistardState(State):
             if not moves:
                 self._stay(events, voluntary=False)
         else:
-            if action == STAY:
+            if action == self.stay_action():
                 self._stay(events, voluntary=True)
             else:
                 self._move(action, events)
