@@ -263,3 +263,11 @@ def test_pursuit_same_number_of_turns_and_third_rider_counts() -> None:
             state.apply_action(straight_furthest(state, state.move_table()))
     assert moved == [0, 0, 0, 1, 1, 1]  # team 0 crossed but team 1 still had its turn
     assert state.outcome().winner == 1
+
+
+def test_elimination_tokens_are_not_renewed_between_heats() -> None:
+    riders = [(11, 54, 1), (21, 10, 2), (12, 10, 3)]
+    state = position_state(riders, variant="elimination", tokens=3)
+    state.tokens = [1, 2]
+    drive(state, straight_furthest)
+    assert state.heat == 2 and state.tokens == [1, 2]

@@ -13,14 +13,19 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any, Self
 
 import numpy as np
 
 from raceday.core.agents import MCTSAgent
 from raceday.core.errors import OptionsError
-from raceday.core.protocol import Action, State
+from raceday.core.events import Event
+from raceday.core.protocol import CHANCE, TERMINAL, Action, ChanceDraw, State
 from raceday.games.pistard.rules import (
     CHOOSE_BASE,
+    PHASE_OVER,
     PHASE_PLACE,
     PLACE_BASE,
     RACE,
@@ -115,8 +120,8 @@ class GreedyRider:
 
 def estimate_returns(s: PistardState) -> list[float]:
     """A quick estimate of each player's return from a position (exact at the end)."""
-    if s.is_terminal():
-        return s.returns()
+    if s.phase == PHASE_OVER:
+        return PistardState.returns(s)
     n = s.num_players
     length = s.track.length
     variant = s.options.variant
@@ -151,33 +156,104 @@ def estimate_returns(s: PistardState) -> list[float]:
     return out
 
 
-class TruncatedRollout:
-    """Play ``rounds`` rounds with a fast greedy policy, then estimate the returns."""
+class SearchView(PistardState):
+    """The position as the search rider sees it.
 
-    def __init__(self, rounds: int = 2) -> None:
-        self.rounds = rounds
-        self.policy = GreedyRider(tactical=True, noise=0.6)
+    After the searcher's root decision every other decision (other riders, his own later
+    riders) is a chance node whose outcomes are the medium rider's choice (a softmax of its
+    evaluation), and the position becomes terminal ``horizon`` rounds later, scored by
+    :func:`estimate_returns`. So the core's open-loop MCTS branches only on the root decision
+    and samples everything else: the riders' dice (exact 1/1296 throws) and their replies.
+    """
 
-    def __call__(self, state: State, rng: np.random.Generator) -> list[float]:
-        s = _as_pistard(state).clone()
-        stop_round = s.rounds_total + self.rounds
-        steps = 0
-        while not s.is_terminal() and s.rounds_total < stop_round and steps < 10_000:
-            if s.is_chance_node():
-                draw = s.sample_chance(rng)
-                s._apply(draw.outcome, None)
-            else:
-                s._apply(self.policy.choose(s, rng), None)
-            steps += 1
-        return estimate_returns(s)
+    horizon_round: int = 0
+    decided: bool = False
+    temperature: float = 0.5
+    _policy = GreedyRider(tactical=True)
+
+    @classmethod
+    def of(cls, state: PistardState, horizon: int) -> SearchView:
+        view = cls.__new__(cls)
+        view.__dict__.update(state.clone().__dict__)
+        view.horizon_round = state.rounds_total + horizon
+        view.decided = False
+        return view
+
+    def clone(self) -> Self:
+        twin = super().clone()
+        twin.horizon_round = self.horizon_round
+        twin.decided = self.decided
+        return twin
+
+    def current_player(self) -> int:
+        player = self.raw_player()
+        if not self.decided or player == TERMINAL:
+            return player
+        if self.rounds_total >= self.horizon_round:
+            return TERMINAL
+        return CHANCE
+
+    def _policy_node(self) -> bool:
+        return self.decided and self.raw_player() >= 0
+
+    def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
+        if not self._policy_node():
+            return super().chance_outcomes()
+        actions = self.decision_actions()
+        weights = self._policy_weights(actions)
+        total = sum(weights)
+        probs = [Fraction(w / total).limit_denominator(10**6) for w in weights]
+        pairs = [(a, p) for a, p in zip(actions, probs, strict=True) if p > 0]
+        norm = sum(p for _, p in pairs)
+        return [(a, p / norm) for a, p in pairs]
+
+    def sample_chance(self, rng: np.random.Generator) -> ChanceDraw:
+        if not self._policy_node():
+            return super().sample_chance(rng)
+        actions = self.decision_actions()
+        weights = self._policy_weights(actions)
+        u = float(rng.random()) * sum(weights)
+        acc = 0.0
+        for action, w in zip(actions, weights, strict=True):
+            acc += w
+            if u < acc:
+                return ChanceDraw(action)
+        return ChanceDraw(actions[-1])
+
+    def _policy_weights(self, actions: list[Action]) -> list[float]:
+        scores = [self._policy.score(self, a) for a in actions]
+        top = max(scores)
+        return [math.exp((v - top) / self.temperature) for v in scores]
+
+    def legal_actions(self) -> list[Action]:
+        return [] if self.decided else super().legal_actions()
+
+    def apply_action(self, action: Action, detail: Mapping[str, Any] | None = None
+                     ) -> list[Event]:
+        # the search only applies actions it drew from this view: skip re-validation
+        if not self.decided and self.raw_player() >= 0:
+            self.decided = True
+        return self._apply(action, detail)
+
+    def returns(self) -> list[float]:
+        return estimate_returns(self)
+
+
+def _no_rollout(state: State, rng: np.random.Generator) -> list[float]:
+    """The view is played to its horizon by the search's own chance sampling."""
+    s = state.clone()
+    while not s.is_terminal():
+        draw = s.sample_chance(rng)
+        s.apply_action(draw.outcome, draw.detail)
+    return s.returns()
 
 
 class SearchRider:
-    """MCTS (the core's open-loop UCT) with truncated greedy rollouts."""
+    """The core's MCTS over :class:`SearchView` (root decision, then sampled play)."""
 
-    def __init__(self, simulations: int = 120, rollout_rounds: int = 2) -> None:
-        self.mcts = MCTSAgent(simulations=simulations, exploration=0.7,
-                              rollout=TruncatedRollout(rollout_rounds))
+    def __init__(self, simulations: int = 120, horizon: int = 1) -> None:
+        self.mcts = MCTSAgent(simulations=simulations, exploration=0.5, rollout=_no_rollout)
+        self.horizon = horizon
         self.fallback = GreedyRider(tactical=True)
         self.name = "hard"
 
@@ -185,7 +261,7 @@ class SearchRider:
         s = _as_pistard(state)
         if s.phase == PHASE_PLACE or s.mover is None:
             return self.fallback.choose(s, rng)  # placement and order: the tactical rule
-        return self.mcts.choose(s, rng)
+        return self.mcts.choose(SearchView.of(s, self.horizon), rng)
 
 
 def make_agent(level: str, simulations: int | None = None) -> GreedyRider | SearchRider:

@@ -322,6 +322,10 @@ class PistardState(State):
         return self.options.num_players
 
     def current_player(self) -> int:
+        return self.raw_player()
+
+    def raw_player(self) -> int:
+        """Who acts by the rules (subclasses such as the search's view may re-label it)."""
         if self.phase == PHASE_OVER:
             return TERMINAL
         if self.phase == PHASE_PLACE:
@@ -342,9 +346,12 @@ class PistardState(State):
         return ChanceDraw(action_from_dice(dice), {"dice": dice})
 
     def legal_actions(self) -> list[Action]:
-        player = self.current_player()
-        if player < 0:
+        if self.current_player() < 0:
             return []
+        return self.decision_actions()
+
+    def decision_actions(self) -> list[Action]:
+        """The legal actions of the player the rules say acts (at a decision node)."""
         if self.phase == PHASE_PLACE:
             return self.placement_actions()
         if self.mover is None:
