@@ -45,6 +45,12 @@ def test_play_eof_saves_and_resume_continues(tmp_path: Path) -> None:
     second = runner.invoke(app, [*args, "--resume"], input="1\n" * 300)
     assert second.exception is None, second.output
     assert "resuming 't'" in second.output and "wins" in second.output
+    store = SessionStore(db)
+    logged = len(store.log("pistard", "t"))
+    assert logged == 1
+    third = runner.invoke(app, [*args, "--resume"], input="")
+    assert third.exception is None and "already over" in third.output
+    assert len(store.log("pistard", "t")) == logged  # the result is not counted twice
 
 
 def test_play_every_variant_with_computers_only(tmp_path: Path) -> None:

@@ -34,6 +34,10 @@ from raceday.games.pistard.rules import (
 )
 
 LEVELS = ("easy", "medium", "hard")
+LANE_WEIGHT = 0.45  # a lane further out: more of next turn's dice usable
+SHELTER_WEIGHT = 0.7  # directly behind a rider: may stop there with any die
+TOKEN_VALUE_EARLY = 1.6  # a token kept while far from the line
+TOKEN_VALUE_LATE = 0.3
 MEAN_ADVANCE = 5.0  # columns a leading rider gains per round (measured, see docs)
 
 
@@ -98,11 +102,11 @@ class GreedyRider:
         to_go = finish - dest
         if to_go <= 0:  # crossing the line: distance past it is everything
             return 100.0 + value
-        value += 0.45 * (info.lane - 1)
+        value += LANE_WEIGHT * (info.lane - 1)
         if info.behind:
-            value += 0.7
+            value += SHELTER_WEIGHT
         if info.token:
-            value -= 1.6 if to_go > 14 else 0.3
+            value -= TOKEN_VALUE_EARLY if to_go > 14 else TOKEN_VALUE_LATE
         return value
 
     def _stay_score(self, s: PistardState) -> float:
@@ -139,16 +143,29 @@ def estimate_returns(s: PistardState) -> list[float]:
         diff = times[1] - times[0]
         p0 = 1.0 / (1.0 + math.exp(-diff / 1.5))
         return [p0, 1.0 - p0]
+    finish = s.options.race_laps * length
+    occ = s.occupancy()
     strengths = []
+    lead = max(r.dist for r in s.riders if r.status == RACE)
     for i, r in enumerate(s.riders):
         if r.status != RACE:
             continue
-        value = r.dist + 0.4 * r.lane + 0.5 * s.tokens[r.owner]
+        to_go = finish - r.dist
+        col, lane = s.square_of(r)
+        value = float(r.dist)
+        if to_go > 0:  # the medium rider's features: lanes, shelter, tokens kept
+            value += LANE_WEIGHT * (lane - 1)
+            if ((col + 1) % length, lane) in occ:
+                value += SHELTER_WEIGHT
+            value += (TOKEN_VALUE_EARLY if to_go > 14 else TOKEN_VALUE_LATE) * min(
+                1, s.tokens[r.owner])
         if variant == "points":
             value = 0.6 * s.points[i] + 0.2 * r.dist
         strengths.append((r.owner, value))
     top = max(v for _, v in strengths)
-    weights = [(owner, math.exp((v - top) / 2.5)) for owner, v in strengths]
+    # the further from the line, the less a column of lead is worth
+    spread = max(1.0, 0.6 * math.sqrt(max(0.0, finish - lead)))
+    weights = [(owner, math.exp((v - top) / spread)) for owner, v in strengths]
     total = sum(w for _, w in weights)
     out = [0.0] * n
     for owner, w in weights:

@@ -151,6 +151,10 @@ def play(
         if not isinstance(state_any, PistardState):
             raise SaveFormatError(f"session {session!r} is not a PISTARD game")
         state = state_any
+        if state.is_terminal():
+            console.print(f"session {session!r} is already over")
+            _print_result(state)
+            return
         console.print(f"resuming {session!r}: {state.options.variant}, round {state.round}")
     else:
         if variant not in VARIANTS:
