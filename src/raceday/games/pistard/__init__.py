@@ -31,7 +31,7 @@ SPEC = register(
         state_from_json=PistardState.from_json,
         max_steps=_max_steps(),
         harness_configs=_HARNESS_CONFIGS,
-        harness_games=6,
+        harness_games=8,
     )
 )
 
