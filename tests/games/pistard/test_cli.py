@@ -121,3 +121,13 @@ def test_track_command_shows_the_lap() -> None:
     assert result.exception is None
     data = json.loads(result.output)
     assert len(data["rows"]) == 4 and len(data["rows"][0]) == 56
+
+
+def test_simulate_team_time_trial_reports_the_team_time() -> None:
+    result = runner.invoke(app, ["pistard", "simulate", "-n", "3", "--variant", "ttt",
+                                 "--players", "medium", "--seed", "5", "--json"])
+    assert result.exception is None, result.output
+    data = json.loads(result.output)
+    # the third rider needs at least (56 + 1) / 7 rounds to cover a lap at best
+    assert data["team_time"]["mean"] > 57 / 7
+    assert data["team_time"]["mean"] <= data["turns"]["max"]

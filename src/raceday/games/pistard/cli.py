@@ -412,8 +412,12 @@ def simulate(
                        f"{lo:.1%}–{hi:.1%}")
     console.print(levels)
     turns = summary["turns"]
+    if summary["team_time"] is not None:
+        tt = summary["team_time"]
+        console.print(f"team time: {tt['mean']:.2f} rounds (95% {tt['ci95'][0]:.2f}–"
+                      f"{tt['ci95'][1]:.2f}; best {tt['min']:.2f})")
     console.print(f"race length: {turns['mean']:.2f} turns (95% {turns['ci95'][0]:.2f}–"
-                  f"{turns['ci95'][1]:.2f}; min {turns['min']}, max {turns['max']}), "
+                  f"{turns['ci95'][1]:.2f}; min {turns['min']:g}, max {turns['max']:g}), "
                   f"{summary['throws']['mean']:.1f} throws; stopped by the round cap: "
                   f"{summary['stopped_by_round_cap']}")
 

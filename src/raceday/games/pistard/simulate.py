@@ -27,6 +27,7 @@ class SimulationResult:
     level_wins: dict[str, float] = field(default_factory=dict)
     rounds: list[int] = field(default_factory=list)
     throws: list[int] = field(default_factory=list)
+    team_times: list[float] = field(default_factory=list)
     stopped: int = 0
 
     def to_json(self) -> dict[str, Any]:
@@ -52,17 +53,18 @@ class SimulationResult:
             "win_rate_by_level": levels,
             "turns": _mean_block(self.rounds),
             "throws": _mean_block(self.throws),
+            "team_time": _mean_block(self.team_times) if self.team_times else None,
             "stopped_by_round_cap": self.stopped,
         }
 
 
-def _mean_block(values: Sequence[int]) -> dict[str, Any]:
+def _mean_block(values: Sequence[float]) -> dict[str, Any]:
     if not values:
         return {"mean": None}
     arr = np.asarray(values, dtype=float)
     _mean, lo, hi = mean_interval(arr)
-    return {"mean": float(arr.mean()), "ci95": [lo, hi], "min": int(arr.min()),
-            "max": int(arr.max())}
+    return {"mean": float(arr.mean()), "ci95": [lo, hi], "min": float(arr.min()),
+            "max": float(arr.max())}
 
 
 def simulate(
@@ -99,6 +101,8 @@ def simulate(
         result.rounds.append(state.rounds_total)
         result.throws.append(sum(1 for e in record.events if e.kind == "throw"))
         result.stopped += int(state.stopped)
+        if options.variant == "ttt":
+            result.team_times.append(state.team_time())
         result.races += 1
         if on_race is not None:
             on_race(race + 1)
