@@ -186,6 +186,8 @@ class SearchView(PistardState):
     horizon_round: int = 0
     decided: bool = False
     temperature: float = 0.5
+    blend: float = 0.5  # weight of the (noise-free) estimate right after the root decision
+    root_estimate: list[float] | None = None
     _policy = GreedyRider(tactical=True)
 
     @classmethod
@@ -194,12 +196,14 @@ class SearchView(PistardState):
         view.__dict__.update(state.clone().__dict__)
         view.horizon_round = state.rounds_total + horizon
         view.decided = False
+        view.root_estimate = None
         return view
 
     def clone(self) -> Self:
         twin = super().clone()
         twin.horizon_round = self.horizon_round
         twin.decided = self.decided
+        twin.root_estimate = self.root_estimate
         return twin
 
     def current_player(self) -> int:
@@ -250,10 +254,19 @@ class SearchView(PistardState):
         # the search only applies actions it drew from this view: skip re-validation
         if not self.decided and self.raw_player() >= 0:
             self.decided = True
+            events = self._apply(action, detail)
+            self.root_estimate = estimate_returns(self)
+            return events
         return self._apply(action, detail)
 
     def returns(self) -> list[float]:
-        return estimate_returns(self)
+        """The estimate at the horizon, blended with the one right after the root decision
+        (which has no dice noise) to steady the search's averages."""
+        later = estimate_returns(self)
+        if self.root_estimate is None or self.phase == PHASE_OVER:
+            return later
+        return [self.blend * a + (1 - self.blend) * b
+                for a, b in zip(self.root_estimate, later, strict=True)]
 
 
 def _no_rollout(state: State, rng: np.random.Generator) -> list[float]:
