@@ -20,7 +20,7 @@ See docs/rules/pistard.md for the variants and our completions of the text.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Self
 
@@ -266,7 +266,6 @@ class Rider:
 class _Cache:
     moves: dict[Action, MoveInfo] | None = None
     stay_allowed: bool = False
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 class PistardState(State):
