@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from raceday.analysis.stats import wilson_interval
 from raceday.core.play import play_game
 from raceday.games.pistard.agents import SearchView, make_agent
 from raceday.games.pistard.rules import PLACE_BASE, PistardOptions, PistardState, new_race
@@ -25,9 +26,13 @@ def test_every_level_takes_the_winning_move_at_the_line() -> None:
 
 
 def test_search_view_branches_only_on_the_root_decision() -> None:
-    state = pos([(11, 20, 2), (21, 19, 3)], mover=11, dice=(6, 2, 4, 3))
+    state = pos([(11, 10, 2), (21, 9, 3)], mover=11, dice=(6, 2, 4, 3))
     view = SearchView.of(state, 1)
-    assert view.legal_actions() == state.legal_actions()
+    # the root offers the medium rider's three best moves
+    assert len(state.legal_actions()) > 3
+    assert len(view.legal_actions()) == 3
+    assert set(view.legal_actions()) <= set(state.legal_actions())
+    assert make_agent("medium").choose(state, np.random.default_rng(0)) in view.legal_actions()
     view.apply_action(view.legal_actions()[0])
     rng = np.random.default_rng(3)
     while not view.is_terminal():
@@ -40,18 +45,20 @@ def test_search_view_branches_only_on_the_root_decision() -> None:
 
 
 def test_hard_beats_easy_in_a_seeded_match() -> None:
-    """Seated alternately, 2 players x 2 riders, 20 scratch races, 40 simulations a move.
-    The bench's full-size match measured hard 74% against easy (100 races, 60 simulations);
-    here we ask for at least 13 wins of 20."""
+    """Seated alternately, 2 players x 2 riders, 100 scratch races, 30 simulations a move.
+    Hard must win clearly: the 95% Wilson interval of its win rate must lie above one half.
+    (The bench measured 66.5% for these settings over another 200 races.)"""
     rng = np.random.default_rng(2026)
     options = PistardOptions(players=2, riders_per_player=2)
+    races = 100
     hard_wins = 0
-    for race in range(20):
-        hard, easy = make_agent("hard", 40), make_agent("easy")
+    for race in range(races):
+        hard, easy = make_agent("hard", 30), make_agent("easy")
         seats = [hard, easy] if race % 2 == 0 else [easy, hard]
         state = PistardState(options)
         play_game(state, seats, rng)
         winner = state.outcome().ranking[0]
         owner = next(r.owner for r in state.riders if r.ident == winner)
         hard_wins += seats[owner] is hard
-    assert hard_wins >= 13, hard_wins
+    low, _high = wilson_interval(hard_wins, races, confidence=0.95)
+    assert low > 0.5, hard_wins

@@ -186,6 +186,7 @@ class SearchView(PistardState):
     horizon_round: int = 0
     decided: bool = False
     temperature: float = 0.5
+    candidates: int = 3  # root moves searched: the medium rider's best few
     blend: float = 0.5  # weight of the (noise-free) estimate right after the root decision
     root_estimate: list[float] | None = None
     _policy = GreedyRider(tactical=True)
@@ -247,7 +248,16 @@ class SearchView(PistardState):
         return [math.exp((v - top) / self.temperature) for v in scores]
 
     def legal_actions(self) -> list[Action]:
-        return [] if self.decided else super().legal_actions()
+        """Before the root decision: the medium rider's best ``candidates`` moves (the search
+        picks among sensible moves instead of spreading its simulations over poor ones)."""
+        if self.decided:
+            return []
+        actions = super().legal_actions()
+        if len(actions) <= self.candidates:
+            return actions
+        ranked = sorted(actions, key=lambda a: -self._policy.score(self, a))
+        keep = set(ranked[: self.candidates])
+        return [a for a in actions if a in keep]
 
     def apply_action(self, action: Action, detail: Mapping[str, Any] | None = None
                      ) -> list[Event]:
