@@ -131,3 +131,14 @@ def test_simulate_team_time_trial_reports_the_team_time() -> None:
     # the third rider needs at least (56 + 1) / 7 rounds to cover a lap at best
     assert data["team_time"]["mean"] > 57 / 7
     assert data["team_time"]["mean"] <= data["turns"]["max"]
+
+
+def test_sprint_human_sur_place_then_forced(tmp_path: Path) -> None:
+    script = "1 4\nstay\nstay\nstay\n" + "1\n" * 200
+    result = runner.invoke(app, ["pistard", "play", "--variant", "sprint", "--players",
+                                 "human,medium", "--seed", "5", "--delay", "0", "--db",
+                                 str(tmp_path / "s.sqlite")], input=script)
+    assert result.exception is None, result.output
+    assert result.output.count("rider 11 stands still") >= 2
+    assert "refused: after two stand-stills in a row you must move" in result.output
+    assert "wins" in result.output

@@ -296,7 +296,10 @@ def _ask_move(state: PistardState, player: int) -> Action:
         if text in ("stay", "stand", "sur place"):
             if state.stay_action() in actions:
                 return state.stay_action()
-            console.print("[red]refused:[/] you have a legal move, so you must move")
+            if state.options.variant == "sprint":
+                console.print("[red]refused:[/] after two stand-stills in a row you must move")
+            else:
+                console.print("[red]refused:[/] you have a legal move, so you must move")
             continue
         reason, chosen = _match_die(state, text, actions)
         if chosen is not None:
