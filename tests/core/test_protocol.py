@@ -142,3 +142,72 @@ def test_atomic_write_replaces_whole_file(tmp_path: Any) -> None:
     atomic_write_text(target, "two")
     assert target.read_text() == "two"
     assert [p.name for p in target.parent.iterdir()] == ["save.json"]
+
+
+class WhoMoves(State):
+    """P0 picks 0 or 1; then chance names the next mover, who picks 0 or 1 (same ids)."""
+
+    game_name = "test-who-moves"
+
+    def __init__(self) -> None:
+        self.history: list[int] = []
+        self.mover: int | None = None
+
+    @property
+    def num_players(self) -> int:
+        return 2
+
+    def current_player(self) -> int:
+        if not self.history:
+            return 0
+        if len(self.history) == 1:
+            return CHANCE
+        if len(self.history) == 2:
+            return self.history[1]
+        return TERMINAL
+
+    def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
+        return [(0, Fraction(1, 2)), (1, Fraction(1, 2))]
+
+    def legal_actions(self) -> list[Action]:
+        return [0, 1] if self.current_player() in (0, 1) else []
+
+    def action_to_string(self, action: Action) -> str:
+        return f"{len(self.history)}:{action}"
+
+    def _apply(self, action: Action, detail: Mapping[str, Any] | None) -> list[Event]:
+        self.history.append(action)
+        return []
+
+    def outcome(self) -> Outcome:
+        mover, choice = self.history[1], self.history[2]
+        winner = mover if choice == 1 else 1 - mover
+        return Outcome(ranking=(winner, 1 - winner), winner=winner)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"history": self.history}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Self:
+        s = cls()
+        s.history = list(data["history"])
+        return s
+
+
+def test_mcts_keeps_each_players_statistics_apart() -> None:
+    # After the chance node either player may move with the same action ids; the tree
+    # must hold separate children for (player 0, a) and (player 1, a), each of which
+    # learns that choosing 1 wins for its own mover.
+    agent = MCTSAgent(simulations=400)
+    root_state = WhoMoves()
+    from raceday.core.agents import _Node
+
+    root = _Node()
+    rng = np.random.default_rng(4)
+    for _ in range(400):
+        agent._simulate(root_state.clone(), root, rng)
+    second = root.children[(0, 0)].children
+    assert {(0, 0), (0, 1), (1, 0), (1, 1)} <= set(second)
+    for player in (0, 1):
+        good, bad = second[(player, 1)], second[(player, 0)]
+        assert good.value / good.visits > bad.value / bad.visits

@@ -49,7 +49,9 @@ def random_rollout(state: State, rng: np.random.Generator, max_steps: int = 100_
 class _Node:
     visits: int = 0
     value: float = 0.0  # summed return of the player who chose the move into this node
-    children: dict[Action, _Node] = field(default_factory=dict)
+    # Keyed by (player, action): open-loop over chance, the same decision sequence can
+    # reach nodes where different players move, and their statistics must not mix.
+    children: dict[tuple[int, Action], _Node] = field(default_factory=dict)
 
 
 class MCTSAgent:
@@ -80,7 +82,13 @@ class MCTSAgent:
         root = _Node()
         for _ in range(self.simulations):
             self._simulate(state.clone(), root, rng)
-        return max(legal, key=lambda a: root.children[a].visits if a in root.children else -1)
+        player = state.current_player()
+
+        def visits(a: Action) -> int:
+            child = root.children.get((player, a))
+            return child.visits if child is not None else -1
+
+        return max(legal, key=visits)
 
     def _simulate(self, state: State, root: _Node, rng: np.random.Generator) -> None:
         path: list[tuple[_Node, int]] = []
@@ -92,16 +100,16 @@ class MCTSAgent:
                 break
             player = state.current_player()
             legal = state.legal_actions()
-            fresh = [a for a in legal if a not in node.children]
+            fresh = [a for a in legal if (player, a) not in node.children]
             if fresh:
                 action = fresh[int(rng.integers(len(fresh)))]
-                child = node.children[action] = _Node()
+                child = node.children[(player, action)] = _Node()
                 state.apply_action(action)
                 path.append((child, player))
                 returns = self.rollout(state, rng)
                 break
-            action = self._select(node, legal)
-            child = node.children[action]
+            action = self._select(node, player, legal)
+            child = node.children[(player, action)]
             state.apply_action(action)
             path.append((child, player))
             node = child
@@ -110,12 +118,12 @@ class MCTSAgent:
             child.visits += 1
             child.value += returns[mover]
 
-    def _select(self, node: _Node, legal: list[Action]) -> Action:
-        log_n = math.log(max(1, sum(node.children[a].visits for a in legal)))
+    def _select(self, node: _Node, player: int, legal: list[Action]) -> Action:
+        log_n = math.log(max(1, sum(node.children[(player, a)].visits for a in legal)))
         best_score = -math.inf
         best = legal[0]
         for action in legal:
-            child = node.children[action]
+            child = node.children[(player, action)]
             score = child.value / child.visits + self.exploration * math.sqrt(log_n / child.visits)
             if score > best_score:
                 best_score, best = score, action
