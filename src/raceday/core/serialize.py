@@ -5,14 +5,16 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from raceday.core.errors import OptionsError, SaveFormatError
 from raceday.core.protocol import State
 
 FORMAT_VERSION = 1
+
+T = TypeVar("T")
 
 
 def dumps_state(state: State) -> str:
@@ -72,6 +74,14 @@ class Fields:
         if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
             raise SaveFormatError(f"{self.what}: field {key!r} has the wrong type")
         return value
+
+    def parsed(self, key: str, parse: Callable[[Mapping[str, Any]], T]) -> T:
+        """A nested object read by ``parse`` (e.g. an options class's ``from_mapping``);
+        any :class:`OptionsError` or ``TypeError`` it raises becomes a save error."""
+        try:
+            return parse(self.get(key, dict))
+        except (OptionsError, TypeError) as exc:
+            raise SaveFormatError(f"{self.what}: bad {key}: {exc}") from None
 
     def int_list(self, key: str) -> list[int]:
         value = self.get(key, list)

@@ -362,10 +362,7 @@ class DerbyRaceState(State):
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Self:
         f = Fields(data, "Dice Derby race")
-        try:
-            options = DerbyOptions.from_mapping(f.get("options", dict))
-        except (OptionsError, TypeError) as exc:
-            raise SaveFormatError(f"Dice Derby race: bad options: {exc}") from None
+        options = f.parsed("options", DerbyOptions.from_mapping)
         state = cls(options)
         state.round = f.get("round", int)
         state.group = f.int_list("group")

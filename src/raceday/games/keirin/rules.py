@@ -354,10 +354,7 @@ class KeirinState(State):
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Self:
         f = Fields(data, "KEIRIN state")
-        try:
-            options = KeirinOptions.from_mapping(f.get("options", dict))
-        except (OptionsError, TypeError) as exc:
-            raise SaveFormatError(f"KEIRIN state: bad options: {exc}") from None
+        options = f.parsed("options", KeirinOptions.from_mapping)
         state = cls(options)
         phase = f.get("phase", str)
         if phase not in PHASES:

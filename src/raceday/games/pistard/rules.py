@@ -924,10 +924,7 @@ class PistardState(State):
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Self:
         f = Fields(data, "PISTARD state")
-        try:
-            options = PistardOptions.from_mapping(f.get("options", dict))
-        except (OptionsError, TypeError) as exc:
-            raise SaveFormatError(f"PISTARD state: bad options: {exc}") from None
+        options = f.parsed("options", PistardOptions.from_mapping)
         try:
             track = track_from_mapping(f.get("track", dict), "saved track")
         except InputFileError as exc:

@@ -9,7 +9,6 @@ campaign's seed, so an interrupted campaign ends exactly like an uninterrupted o
 
 from __future__ import annotations
 
-import multiprocessing
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from raceday.core.errors import OptionsError, SaveFormatError
+from raceday.core.parallel import worker_context
 from raceday.games.wielersim.peloton import Peloton, peloton_from_spec
 from raceday.games.wielersim.stage import (
     Standings,
@@ -161,9 +161,7 @@ def predict_tour(tour: Mapping[str, Any], peloton: Mapping[str, Any], n: int, se
             if on_progress:
                 on_progress(job[2])
     else:
-        # not "fork": the progress bar's refresh thread runs while the pool starts
-        methods = multiprocessing.get_all_start_methods()
-        ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+        ctx = worker_context()
         with ctx.Pool(processes=min(workers, len(jobs))) as pool:
             for size, counts in zip(sizes, pool.imap(_tour_chunk, jobs), strict=True):
                 total += counts

@@ -7,7 +7,6 @@ never on the number of workers or the order in which chunks finish.
 
 from __future__ import annotations
 
-import multiprocessing
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -17,6 +16,7 @@ import numpy as np
 
 from raceday.analysis.stats import wilson_interval
 from raceday.core.errors import OptionsError
+from raceday.core.parallel import worker_context
 from raceday.games.wielersim.dice import DiceBuffer
 from raceday.games.wielersim.model import RIDER_TYPES
 from raceday.games.wielersim.rules import WielerState, fresh_race, new_race, run_race_fast
@@ -120,9 +120,7 @@ def predict(route: Mapping[str, Any], peloton: Mapping[str, Any], n: int, seed: 
             if on_progress:
                 on_progress(job[2])
     else:
-        # not "fork": the progress bar's refresh thread runs while the pool starts
-        methods = multiprocessing.get_all_start_methods()
-        ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+        ctx = worker_context()
         with ctx.Pool(processes=min(workers, len(jobs))) as pool:
             for size, (counts, seconds) in zip(sizes, pool.imap(_chunk_job, jobs),
                                                strict=True):
