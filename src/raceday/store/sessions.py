@@ -141,8 +141,3 @@ class SessionStore:
                 (game, name),
             ).fetchall()
         return [json.loads(r[0]) for r in rows]
-
-    def delete(self, game: str, name: str) -> None:
-        with self._connect() as conn:
-            conn.execute("DELETE FROM sessions WHERE game = ? AND name = ?", (game, name))
-            conn.execute("DELETE FROM session_log WHERE game = ? AND name = ?", (game, name))

@@ -141,6 +141,17 @@ def _column(st: np.ndarray, square: int) -> Any:
 
 
 @njit(cache=True)
+def _add_cruise(st: np.ndarray, player: int, sq: int, acts: np.ndarray, dests: np.ndarray,
+                laps: np.ndarray, n: int) -> int:
+    """Append the cruise from ``sq`` to the next empty or friendly space; return the count."""
+    idx = _next_free(st, player, _INDEX[player, sq] + 1)
+    acts[n] = sq * KINDS + CRUISE
+    dests[n] = _TRACKS[player, idx % 18]
+    laps[n] = 1 if idx >= 18 else 0
+    return n + 1
+
+
+@njit(cache=True)
 def _add_charges(st: np.ndarray, rules: np.ndarray, player: int, sq: int,
                  acts: np.ndarray, dests: np.ndarray, laps: np.ndarray, n: int) -> int:
     s = 1 - 2 * player
@@ -205,19 +216,11 @@ def gen_moves(st: np.ndarray, rules: np.ndarray, acts: np.ndarray, dests: np.nda
             return 1
         for sq in range(18):
             if st[sq] * s > 0:
-                idx = _next_free(st, player, _INDEX[player, sq] + 1)
-                acts[n] = sq * KINDS + CRUISE
-                dests[n] = _TRACKS[player, idx % 18]
-                laps[n] = 1 if idx >= 18 else 0
-                n += 1
+                n = _add_cruise(st, player, sq, acts, dests, laps, n)
         return n
     for sq in range(18):
         if st[sq] * s > 0:
-            idx = _next_free(st, player, _INDEX[player, sq] + 1)
-            acts[n] = sq * KINDS + CRUISE
-            dests[n] = _TRACKS[player, idx % 18]
-            laps[n] = 1 if idx >= 18 else 0
-            n += 1
+            n = _add_cruise(st, player, sq, acts, dests, laps, n)
             n = _add_charges(st, rules, player, sq, acts, dests, laps, n)
     return n
 
