@@ -1,15 +1,24 @@
-"""Pieces shared by every game's commands: consoles, progress bars, errors, pacing."""
+"""Pieces shared by every game's commands: options, input, consoles, progress, pacing.
+
+Every option a user can get wrong is checked here before a command does any work, so a
+bad value never leaves half a save behind. Checks raise :class:`typer.BadParameter`, which
+the entry point prints as one line naming the option, and exits with code 2.
+"""
 
 from __future__ import annotations
 
 import json
+import math
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from pathlib import Path
+from typing import Annotated, Any
 
+import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -23,6 +32,162 @@ console = Console(highlight=False)
 err_console = Console(stderr=True, highlight=False)
 
 PROGRESS_THRESHOLD = 2_000  # runs shorter than this finish before a bar is worth drawing
+
+MAX_SEED = 2**63 - 1
+MAX_DELAY = 60.0
+
+
+# ---------------------------------------------------------------------------------------
+# Option checks (typer callbacks) and the shared option types
+# ---------------------------------------------------------------------------------------
+
+
+def check_seed(value: int | None) -> int | None:
+    """A seed is a whole number from 0 to 2**63 - 1 (or absent: a fresh random seed)."""
+    if value is not None and not 0 <= value <= MAX_SEED:
+        raise typer.BadParameter(f"must be a whole number from 0 to {MAX_SEED}, got {value}")
+    return value
+
+
+def check_delay(value: float | None) -> float | None:
+    """A delay is a finite number of seconds from 0 to 60."""
+    if value is not None and not (math.isfinite(value) and 0 <= value <= MAX_DELAY):
+        raise typer.BadParameter(
+            f"must be a number of seconds from 0 to {MAX_DELAY:g}, got {value}"
+        )
+    return value
+
+
+def check_db(value: Path | None) -> Path | None:
+    """The database path must not be a directory; its folder must not be a regular file."""
+    if value is None:
+        return None
+    if str(value).strip() == "":
+        raise typer.BadParameter("must be a file path, got an empty text")
+    if value.is_dir():
+        raise typer.BadParameter(f"{value} is a directory; give a database file inside it")
+    for parent in value.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise typer.BadParameter(f"{parent} is a file, so {value} cannot be created")
+            break
+    return value
+
+
+def in_range(low: int, high: int, what: str = "") -> Callable[[int | None], int | None]:
+    """A typer callback accepting whole numbers from ``low`` to ``high`` (or absent)."""
+
+    def check(value: int | None) -> int | None:
+        if value is not None and not low <= value <= high:
+            unit = f" {what}" if what else ""
+            raise typer.BadParameter(f"must be from {low:,} to {high:,}{unit}, got {value:,}")
+        return value
+
+    return check
+
+
+def fresh_seed(seed: int | None) -> int:
+    """``seed`` itself, or a new random seed from the OS when none was given."""
+    if seed is not None:
+        return seed
+    import secrets
+
+    return secrets.randbelow(2**63)
+
+
+SeedOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--seed",
+        "-s",
+        callback=check_seed,
+        help="Random seed (0 to 2**63-1); the same seed replays the same race.",
+    ),
+]
+DelayOpt = Annotated[
+    float | None,
+    typer.Option(
+        "--delay",
+        callback=check_delay,
+        help="Seconds between turns, 0–60; 0 prints at once. Default: a short pause in a "
+        "terminal, none when piped.",
+    ),
+]
+DbOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--db",
+        callback=check_db,
+        help="Session database file (default: raceday.sqlite in the user data directory).",
+    ),
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print the result as JSON.")]
+
+
+# ---------------------------------------------------------------------------------------
+# Input
+# ---------------------------------------------------------------------------------------
+
+Reader = Callable[[str], str]
+
+YES = ("y", "yes")
+NO = ("n", "no")
+
+
+def read_line(prompt: str) -> str:
+    """One line from standard input after ``prompt``; EOFError at the end of input."""
+    return console.input(prompt)
+
+
+def read_secret(prompt: str) -> str:
+    """A line typed without echo when a person is at a terminal (sealed bids, tickets)."""
+    if sys.stdin.isatty():
+        import getpass
+
+        return getpass.getpass(prompt)
+    return console.input(prompt)
+
+
+def ask_yes_no(question: str, *, default: bool, read: Reader = read_line) -> bool:
+    """Ask until the answer is y, yes, n, no or empty (the default); end of input = default."""
+    marks = "[Y/n]" if default else "[y/N]"
+    while True:
+        try:
+            text = read(f"{question} {marks} ").strip().lower()
+        except EOFError:
+            return default
+        if text == "":
+            return default
+        if text in YES:
+            return True
+        if text in NO:
+            return False
+        console.print("Please answer y (yes) or n (no).")
+
+
+@contextmanager
+def on_interrupt(kept: str, resume: str | None = None) -> Iterator[None]:
+    """Turn Ctrl-C into one line saying what was kept and the exact command to resume."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        line = f"interrupted: {kept}"
+        if resume:
+            line += f"; resume with: {resume}"
+        err_console.print(escape(line), soft_wrap=True)
+        raise typer.Exit(130) from None
+
+
+def shell_quote(*parts: object) -> str:
+    """A command line a user can paste back (arguments quoted only where needed)."""
+    import shlex
+
+    return " ".join(shlex.quote(str(p)) for p in parts)
+
+
+# ---------------------------------------------------------------------------------------
+# Output
+# ---------------------------------------------------------------------------------------
 
 
 def print_json(data: Any) -> None:
@@ -52,7 +217,8 @@ def progress_bar(description: str, total: int, *, enabled: bool = True) -> Itera
 def default_delay(requested: float | None, interactive_default: float = 0.6) -> float:
     """The pause between turns: as requested, else a short pause only on a terminal."""
     if requested is not None:
-        return max(0.0, requested)
+        check_delay(requested)
+        return requested
     return interactive_default if console.is_terminal else 0.0
 
 

@@ -1,22 +1,90 @@
-"""Entry point of the `raceday` command."""
+"""Entry point of the `raceday` command.
+
+Games are discovered from the packages under ``raceday.games``; a game's commands
+(``raceday.games.<game>.cli``) are imported only when that game is invoked, so
+``raceday --help`` starts without loading numpy, numba or any rules.
+"""
 
 from __future__ import annotations
 
+import ast
 import importlib
-import importlib.util
+import pkgutil
 import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
 
 import typer
 from rich.markup import escape
+from typer._click.core import Command, Context
+from typer._click.exceptions import ClickException, UsageError
+from typer.core import TyperCommand, TyperGroup
+from typer.exceptions import Abort
 
 from raceday import __version__
 from raceday.cli.common import err_console
 from raceday.core.errors import RacedayError
 
-GAME_COMMANDS = ("keirin", "derby", "hairpin", "pistard", "wielersim")
+
+def discover_games() -> dict[str, str]:
+    """Game name → one-line help, read from each game package's docstring (no import)."""
+    import raceday.games as games_pkg
+
+    found: dict[str, str] = {}
+    for folder in games_pkg.__path__:
+        for info in pkgutil.iter_modules([folder]):
+            package = Path(folder) / info.name
+            if not info.ispkg or not (package / "cli.py").is_file():
+                continue
+            source = (package / "__init__.py").read_text(encoding="utf-8")
+            doc = (ast.get_docstring(ast.parse(source)) or info.name).strip()
+            found[info.name] = " ".join(doc.split("\n\n")[0].split())
+    return found
+
+
+class GameGroup(TyperGroup):
+    """The root group: lists every game, imports a game's commands only when it runs."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._games = discover_games()
+        self._loaded: dict[str, Command] = {}
+
+    def list_commands(self, ctx: Context) -> list[str]:
+        # The five founding games in their usual order, any later game after them.
+        return sorted(self._games, key=lambda g: (_ORDER.index(g) if g in _ORDER else 99, g))
+
+    def _load(self, name: str) -> Command:
+        if name not in self._loaded:
+            module = importlib.import_module(f"raceday.games.{name}.cli")
+            command = typer.main.get_command(module.app)
+            command.name = name
+            command.help = getattr(module, "HELP", command.help)
+            self._loaded[name] = command
+        return self._loaded[name]
+
+    def get_command(self, ctx: Context, cmd_name: str) -> Command | None:
+        if cmd_name not in self._games:
+            return None
+        if cmd_name in self._loaded:
+            return self._loaded[cmd_name]
+        # Listing for help: a light stand-in that carries the game's one-line help.
+        return TyperCommand(cmd_name, help=self._games[cmd_name])
+
+    def resolve_command(
+        self, ctx: Context, args: list[str]
+    ) -> tuple[str | None, Command | None, list[str]]:
+        if args and args[0] in self._games:
+            self._load(args[0])
+        return super().resolve_command(ctx, args)
+
+
+_ORDER = ("keirin", "derby", "hairpin", "pistard", "wielersim")
 
 app = typer.Typer(
     name="raceday",
+    cls=GameGroup,
     help="Play, watch, simulate and price five dice and racing tabletop games.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
@@ -33,34 +101,53 @@ def _version(value: bool) -> None:
 @app.callback()
 def _root(
     version: bool = typer.Option(
-        False, "--version", callback=_version, is_eager=True, help="Show the version and exit."
+        False, "--version", "-V", callback=_version, is_eager=True,
+        help="Show the version and exit.",
     ),
 ) -> None:
     """Play, watch, simulate and price five dice and racing tabletop games."""
 
 
-def _add_game_commands() -> None:
-    # Each game's commands live in raceday.games.<game>.cli and expose `app` and `HELP`.
-    for game in GAME_COMMANDS:
-        module_name = f"raceday.games.{game}.cli"
-        if importlib.util.find_spec(f"raceday.games.{game}") is None:
-            continue
-        if importlib.util.find_spec(module_name) is None:
-            continue
-        module = importlib.import_module(module_name)
-        app.add_typer(module.app, name=game, help=module.HELP)
+def _usage_line(exc: UsageError) -> str:
+    """One line for a usage error, plus where to find help."""
+    message = exc.format_message().strip().replace("\n", " ")
+    ctx = exc.ctx
+    path = ctx.command_path if ctx is not None else "raceday"
+    return f"error: {message} (try '{path} --help')"
 
 
-_add_game_commands()
+def run(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI on ``argv`` and return the exit code (0, 1, 2 or 130); never raises
+    for user errors. Bad input prints one line on stderr and gives exit code 2."""
+    command = typer.main.get_command(app)
+    try:
+        result = command.main(
+            args=list(argv) if argv is not None else sys.argv[1:],
+            prog_name="raceday",
+            standalone_mode=False,
+        )
+    except UsageError as exc:
+        if not exc.format_message().strip():  # a group called bare: its help was shown
+            return 0
+        err_console.print(escape(_usage_line(exc)), soft_wrap=True)
+        return 2
+    except ClickException as exc:
+        err_console.print(f"[bold red]error:[/] {escape(exc.format_message())}", soft_wrap=True)
+        return exc.exit_code
+    except RacedayError as exc:
+        err_console.print(f"[bold red]error:[/] {escape(str(exc))}", soft_wrap=True)
+        return 2
+    except Abort:
+        err_console.print("aborted")
+        return 1
+    except KeyboardInterrupt:
+        err_console.print("interrupted")
+        return 130
+    except BrokenPipeError:
+        return 1
+    return result if isinstance(result, int) else 0
 
 
 def main() -> None:
-    """Run the CLI; user errors print one line and exit with code 2."""
-    try:
-        app()
-    except RacedayError as exc:
-        err_console.print(f"[bold red]error:[/] {escape(str(exc))}", soft_wrap=True)
-        sys.exit(2)
-    except KeyboardInterrupt:
-        err_console.print("interrupted")
-        sys.exit(130)
+    """The console script: run the CLI and exit with its code."""
+    sys.exit(run())

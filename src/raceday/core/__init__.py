@@ -1,17 +1,35 @@
-"""Engine core shared by all games: protocol, dice, events, agents, the play loop."""
+"""Engine core shared by all games: protocol, dice, events, agents, the play loop.
 
-from raceday.core.agents import Agent, MCTSAgent, RandomAgent
-from raceday.core.dice import Dist
-from raceday.core.errors import (
-    IllegalActionError,
-    InputFileError,
-    OptionsError,
-    RacedayError,
-    SaveFormatError,
-)
-from raceday.core.events import Event, event_log_text
-from raceday.core.play import PlayRecord, play_game
-from raceday.core.protocol import CHANCE, TERMINAL, Action, ChanceDraw, Outcome, State
+Names are imported on first use, so that light users (the CLI's ``--help``, error
+classes) do not pay for numpy.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+_EXPORTS = {
+    "Agent": "agents",
+    "MCTSAgent": "agents",
+    "RandomAgent": "agents",
+    "Dist": "dice",
+    "IllegalActionError": "errors",
+    "InputFileError": "errors",
+    "OptionsError": "errors",
+    "RacedayError": "errors",
+    "SaveFormatError": "errors",
+    "Event": "events",
+    "event_log_text": "events",
+    "PlayRecord": "play",
+    "play_game": "play",
+    "CHANCE": "protocol",
+    "TERMINAL": "protocol",
+    "Action": "protocol",
+    "ChanceDraw": "protocol",
+    "Outcome": "protocol",
+    "State": "protocol",
+}
 
 __all__ = [
     "CHANCE",
@@ -34,3 +52,24 @@ __all__ = [
     "event_log_text",
     "play_game",
 ]
+
+if TYPE_CHECKING:
+    from raceday.core.agents import Agent, MCTSAgent, RandomAgent
+    from raceday.core.dice import Dist
+    from raceday.core.errors import (
+        IllegalActionError,
+        InputFileError,
+        OptionsError,
+        RacedayError,
+        SaveFormatError,
+    )
+    from raceday.core.events import Event, event_log_text
+    from raceday.core.play import PlayRecord, play_game
+    from raceday.core.protocol import CHANCE, TERMINAL, Action, ChanceDraw, Outcome, State
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'raceday.core' has no attribute {name!r}")
+    return getattr(importlib.import_module(f"raceday.core.{module}"), name)
