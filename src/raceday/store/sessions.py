@@ -1,8 +1,14 @@
 """A small SQLite store of named sessions, each a JSON document plus an append-only log.
 
-Every save is one transaction, so an interrupted program leaves either the old document
-or the new one, never half of each. Games keep whatever they like in the document
-(bankrolls, standings, the next race number); the log keeps settled results for replays.
+Every save is one ``BEGIN IMMEDIATE`` transaction that checks the revision it expects and
+writes the new one (a compare-and-swap): an interrupted program leaves either the old
+document or the new one, and two programs saving the same session can never interleave
+or lose an update: the second one is refused. Games keep whatever they like in the
+document (bankrolls, standings, the next race number); the log keeps settled results.
+
+A database that is not raceday's (another program's SQLite file, a corrupt file, a
+directory, a path under a regular file, a read-only file when saving) gives a
+:class:`SaveFormatError` naming the file and the problem, and is never written to.
 """
 
 from __future__ import annotations
@@ -13,8 +19,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
-
-from platformdirs import user_data_dir
 
 from raceday.core.errors import SaveFormatError
 
@@ -36,9 +40,26 @@ CREATE TABLE IF NOT EXISTS session_log (
 );
 """
 
+# The columns raceday needs in each of its tables; any other table may exist beside them
+# (later versions add their own), but a file with none of ours is another program's.
+REQUIRED_COLUMNS = {
+    "sessions": {"game", "name", "document", "revision", "updated"},
+    "session_log": {"game", "name", "seq", "entry"},
+}
+
+
+class SessionExistsError(SaveFormatError):
+    """A new session was to be saved under a name that is already taken."""
+
+
+class StaleSessionError(SaveFormatError):
+    """Someone else saved the session since it was loaded: this save was refused."""
+
 
 def default_db_path() -> Path:
     """The database in the user's data directory (created on first use)."""
+    from platformdirs import user_data_dir
+
     return Path(user_data_dir("raceday", appauthor=False)) / "raceday.sqlite"
 
 
@@ -47,39 +68,127 @@ class SessionStore:
 
     def __init__(self, path: str | Path | None = None) -> None:
         self.path = Path(path) if path is not None else default_db_path()
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._check_path()
+        self._ensure_schema()
+
+    # --- opening ---------------------------------------------------------------------------
+    def _fail(self, problem: str) -> SaveFormatError:
+        return SaveFormatError(f"cannot use the database {self.path}: {problem}")
+
+    def _check_path(self) -> None:
+        if str(self.path).strip() == "":
+            raise self._fail("the path is empty")
+        if self.path.is_dir():
+            raise self._fail("it is a directory; give a file inside it")
+        for parent in self.path.parents:
+            if parent.exists():
+                if not parent.is_dir():
+                    raise self._fail(f"{parent} is a regular file, not a folder")
+                break
         try:
-            with self._connect() as conn:
-                conn.executescript(SCHEMA)
-        except sqlite3.DatabaseError as exc:
-            raise SaveFormatError(f"{self.path} is not a raceday database: {exc}") from None
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise self._fail(f"cannot create its folder ({exc.strerror or exc})") from None
+        if self.path.exists() and not self.path.is_file():
+            raise self._fail("it is not a regular file")
+
+    def _open(self) -> sqlite3.Connection:
+        try:
+            conn = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+        except sqlite3.Error as exc:
+            raise self._fail(str(exc)) from None
+        return conn
+
+    def _ensure_schema(self) -> None:
+        with self._transaction(write=False) as conn:
+            tables = self._tables(conn)
+        ours = set(REQUIRED_COLUMNS) & set(tables)
+        if not tables or ours == set(REQUIRED_COLUMNS):
+            for table, needed in REQUIRED_COLUMNS.items():
+                missing = needed - tables.get(table, needed)
+                if missing:
+                    raise self._fail(
+                        f"its table {table!r} lacks the columns {', '.join(sorted(missing))}; "
+                        "it was not made by raceday"
+                    )
+            if not tables:
+                with self._transaction(write=True) as conn:
+                    for statement in SCHEMA.split(";"):
+                        if statement.strip():
+                            conn.execute(statement)
+            return
+        names = ", ".join(sorted(tables)) or "none"
+        raise self._fail(
+            f"it is an SQLite database of another program (tables: {names}); "
+            "give raceday a file of its own with --db"
+        )
+
+    @staticmethod
+    def _tables(conn: sqlite3.Connection) -> dict[str, set[str]]:
+        rows = conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+        ).fetchall()
+        tables: dict[str, set[str]] = {}
+        for (name,) in rows:
+            columns = conn.execute(f'PRAGMA table_info("{name}")').fetchall()
+            tables[str(name)] = {str(c[1]) for c in columns}
+        return tables
 
     @contextmanager
-    def _connect(self) -> Iterator[sqlite3.Connection]:
-        conn = sqlite3.connect(self.path, timeout=30)
+    def _transaction(self, *, write: bool) -> Iterator[sqlite3.Connection]:
+        """One transaction; ``write`` takes the write lock at once (BEGIN IMMEDIATE), so a
+        read-check-write sequence inside it cannot interleave with another process."""
+        conn = self._open()
         try:
-            with conn:  # commits on success, rolls back on any exception
+            try:
+                conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
                 yield conn
+                conn.execute("COMMIT")
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+        except sqlite3.IntegrityError:
+            raise
+        except sqlite3.Error as exc:
+            raise self._fail(_explain(exc)) from None
         finally:
             conn.close()
 
+    @contextmanager
+    def _connect(self) -> Iterator[sqlite3.Connection]:
+        """A write transaction: commits on success, rolls back on any exception."""
+        with self._transaction(write=True) as conn:
+            yield conn
+
+    # --- reading ---------------------------------------------------------------------------
     def exists(self, game: str, name: str) -> bool:
-        with self._connect() as conn:
+        with self._transaction(write=False) as conn:
             row = conn.execute(
                 "SELECT 1 FROM sessions WHERE game = ? AND name = ?", (game, name)
             ).fetchone()
         return row is not None
 
     def names(self, game: str) -> list[str]:
-        with self._connect() as conn:
+        with self._transaction(write=False) as conn:
             rows = conn.execute(
                 "SELECT name FROM sessions WHERE game = ? ORDER BY name", (game,)
             ).fetchall()
         return [r[0] for r in rows]
 
+    def fresh_name(self, game: str, base: str) -> str:
+        """``base`` if no session of ``game`` has that name, else ``base-2``, ``base-3``…"""
+        taken = set(self.names(game))
+        if base not in taken:
+            return base
+        n = 2
+        while f"{base}-{n}" in taken:
+            n += 1
+        return f"{base}-{n}"
+
     def load(self, game: str, name: str) -> tuple[dict[str, Any], int]:
         """The session's document and its revision number."""
-        with self._connect() as conn:
+        with self._transaction(write=False) as conn:
             row = conn.execute(
                 "SELECT document, revision FROM sessions WHERE game = ? AND name = ?",
                 (game, name),
@@ -95,6 +204,18 @@ class SessionStore:
             raise SaveFormatError(f"saved session {name!r} is corrupt: not an object")
         return doc, int(row[1])
 
+    def log(self, game: str, name: str) -> list[dict[str, Any]]:
+        with self._transaction(write=False) as conn:
+            rows = conn.execute(
+                "SELECT entry FROM session_log WHERE game = ? AND name = ? ORDER BY seq",
+                (game, name),
+            ).fetchall()
+        try:
+            return [json.loads(r[0]) for r in rows]
+        except json.JSONDecodeError as exc:
+            raise SaveFormatError(f"the log of session {name!r} is corrupt: {exc}") from None
+
+    # --- writing ---------------------------------------------------------------------------
     def save(
         self,
         game: str,
@@ -106,19 +227,29 @@ class SessionStore:
     ) -> int:
         """Write ``document`` (and optionally append ``log_entry``) in one transaction.
 
-        With ``expected_revision`` the save fails if someone else saved in between, so a
-        settled result is never written twice. Returns the new revision.
+        A compare-and-swap: ``expected_revision=None`` creates a new session and is refused
+        if the name is taken (nothing is ever overwritten by accident); otherwise the save
+        is refused unless the stored revision is still ``expected_revision``, so a settled
+        result is never written twice and two writers cannot interleave. Returns the new
+        revision.
         """
         text = json.dumps(document, sort_keys=True)
-        with self._connect() as conn:
+        entry = None if log_entry is None else json.dumps(log_entry, sort_keys=True)
+        with self._transaction(write=True) as conn:
             row = conn.execute(
                 "SELECT revision FROM sessions WHERE game = ? AND name = ?", (game, name)
             ).fetchone()
             current = None if row is None else int(row[0])
+            if expected_revision is None and current is not None:
+                raise SessionExistsError(
+                    f"a saved {game} session named {name!r} already exists; "
+                    "resume it or choose another name"
+                )
             if expected_revision is not None and current != expected_revision:
-                raise SaveFormatError(
+                raise StaleSessionError(
                     f"session {name!r} changed since it was loaded "
-                    f"(revision {current}, expected {expected_revision})"
+                    f"(revision {current}, expected {expected_revision}); "
+                    "another program saved it: load it again"
                 )
             revision = 1 if current is None else current + 1
             conn.execute(
@@ -127,17 +258,22 @@ class SessionStore:
                 "revision = excluded.revision, updated = datetime('now')",
                 (game, name, text, revision),
             )
-            if log_entry is not None:
+            if entry is not None:
                 conn.execute(
                     "INSERT INTO session_log (game, name, seq, entry) VALUES (?, ?, ?, ?)",
-                    (game, name, revision, json.dumps(log_entry, sort_keys=True)),
+                    (game, name, revision, entry),
                 )
         return revision
 
-    def log(self, game: str, name: str) -> list[dict[str, Any]]:
-        with self._connect() as conn:
-            rows = conn.execute(
-                "SELECT entry FROM session_log WHERE game = ? AND name = ? ORDER BY seq",
-                (game, name),
-            ).fetchall()
-        return [json.loads(r[0]) for r in rows]
+
+def _explain(exc: sqlite3.Error) -> str:
+    text = str(exc)
+    if "readonly" in text or "read-only" in text:
+        return "it is read-only (saving needs write access)"
+    if "not a database" in text or "malformed" in text or "file is encrypted" in text:
+        return f"it is not a raceday database (corrupt or another kind of file: {text})"
+    if "unable to open" in text:
+        return f"it cannot be opened ({text})"
+    if "locked" in text or "busy" in text:
+        return f"another program holds it locked ({text}); try again"
+    return text
