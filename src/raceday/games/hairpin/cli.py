@@ -2,17 +2,30 @@
 
 from __future__ import annotations
 
-import sys
 import time
-from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
 import typer
 from rich.markup import escape
 from rich.table import Table
 
-from raceday.cli.common import console, default_delay, pause, print_json, progress_bar
+from raceday.cli.common import (
+    DbOpt,
+    DelayOpt,
+    SeedOpt,
+    ask_yes_no,
+    console,
+    default_delay,
+    fresh_seed,
+    in_range,
+    on_interrupt,
+    pause,
+    print_json,
+    progress_bar,
+    read_line,
+    shell_quote,
+)
 from raceday.core.agents import Agent
 from raceday.core.errors import IllegalActionError, OptionsError, SaveFormatError
 from raceday.core.protocol import Action
@@ -20,8 +33,11 @@ from raceday.games.hairpin.agents import LEVELS, make_agent
 from raceday.games.hairpin.match import DEFAULT_OPENING_PLIES, MatchResult, play_match
 from raceday.games.hairpin.render import state_markup
 from raceday.games.hairpin.rules import (
+    CHARGE_BUMP,
+    ENTER,
     PLAYER_NAMES,
     HairpinState,
+    Move,
     Rules,
     perft,
     perft_divide,
@@ -33,7 +49,14 @@ from raceday.store.sessions import SessionStore
 HELP = "Hairpin Racers (Phil Leduc): a diceless two-player race round a double hairpin."
 GAME = "hairpin"
 
-app = typer.Typer(help=HELP, no_args_is_help=True, pretty_exceptions_enable=False)
+app = typer.Typer(help=HELP, no_args_is_help=True, pretty_exceptions_enable=False,
+                  add_completion=False)
+
+MAX_DEPTH = 8
+MAX_GAMES = 100_000
+MAX_OPENING_PLIES = 40
+MAX_NAME = 64
+MAX_TEXT = 200  # a position text is about 40 characters; anything this long is not one
 
 VARIANT_HELP = (
     "Variant words joined by '+': standard, short (3 laps / 3 bumps), nobump, derby "
@@ -45,21 +68,62 @@ PLAYER_HELP = (
 )
 
 
+def _check_variant(value: str) -> str:
+    if not value.strip():
+        raise typer.BadParameter("must name a variant, e.g. standard or short+nobump; got "
+                                 "an empty text")
+    Rules.from_variant(value)  # unknown words: one line naming them
+    return value
+
+
+def _check_position(value: str | None) -> str | None:
+    if value is None:
+        return None
+    if not value.strip():
+        raise typer.BadParameter("must be a position text such as "
+                                 "'.bbbbb/....../rrrrr. r 0-0 0-0 0-0'; got an empty text")
+    if len(value) > MAX_TEXT:
+        raise typer.BadParameter(f"is {len(value):,} characters long; a position text has "
+                                 f"at most {MAX_TEXT}")
+    return value
+
+
+def _check_name(value: str) -> str:
+    if not value.strip():
+        raise typer.BadParameter("must be a session name, got an empty text")
+    if len(value) > MAX_NAME or not value.isprintable():
+        raise typer.BadParameter(f"must be at most {MAX_NAME} printable characters")
+    return value
+
+
+def _check_player(value: str) -> str:
+    if value.strip().lower() != "human":
+        make_agent(value)  # raises the OptionsError naming the agents
+    return value
+
+
+VariantOpt = Annotated[
+    str, typer.Option("--variant", "-v", callback=_check_variant, help=VARIANT_HELP)
+]
+PositionOpt = Annotated[
+    str | None,
+    typer.Option("--position", "-p", callback=_check_position,
+                 help="Start from this position text (default: the start)."),
+]
+
+
 # --- perft ---------------------------------------------------------------------------
 @app.command("perft")
 def perft_command(
-    depth: int = typer.Option(..., "--depth", "-d", help="Plies to search (1 to 8)."),
-    position: str | None = typer.Option(
-        None, "--position", "-p", help="Start from this position text (default: the start)."
-    ),
-    variant: str = typer.Option("standard", "--variant", "-v", help=VARIANT_HELP),
+    depth: int = typer.Option(..., "--depth", "-d", callback=in_range(1, MAX_DEPTH, "plies"),
+                              help=f"Plies to search (1 to {MAX_DEPTH})."),
+    position: PositionOpt = None,
+    variant: VariantOpt = "standard",
     divide: bool = typer.Option(False, "--divide", help="Also print the count under each "
                                 "first action."),
     json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),
 ) -> None:
     """Count the leaf nodes of the game tree DEPTH plies deep (pins the move generator)."""
-    if not 1 <= depth <= 8:
-        raise OptionsError(f"--depth must be 1 to 8, got {depth}")
     rules = Rules.from_variant(variant)
     if rules.setup == "random" and position is None:
         raise OptionsError("perft of a random setup needs --position (the setup is chance)")
@@ -86,23 +150,48 @@ class _Quit(Exception):
 
 
 def _read_line(prompt: str) -> str:
-    console.print(prompt, end="")
-    line = sys.stdin.readline()
-    if line == "":
-        console.print()
-        raise EOFError
-    return line.strip()
+    """One line of the player's input (tests replace this to script Ctrl-C). The prompt is
+    plain text: escaped, so a '[y/N]' is shown rather than read as markup."""
+    return read_line(escape(prompt)).strip()
 
 
 def _agent_for(name: str) -> Agent | None:
     return None if name.strip().lower() == "human" else make_agent(name)
 
 
-def _human_turn(state: HairpinState, can_undo: bool) -> Action | str:
-    """Ask for a move until a legal one (an action) or a command ('undo', 'quit')."""
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def bump_warning(state: HairpinState, move: Move) -> str | None:
+    """What a bump decides when it is the player's last one allowed (None otherwise)."""
+    rules, pos = state.rules, state.position
+    if move.kind != CHARGE_BUMP:
+        return None
+    player = pos.side
+    count = pos.bumps[player] + 1
+    if count < rules.target:
+        return None
+    if rules.derby:
+        return f"your {_ordinal(count)} bump: it wins the derby"
+    if move.lap and pos.laps[player] + 1 >= rules.target:
+        return f"your {_ordinal(count)} bump, but the lap counts first: it wins"
+    return f"your {_ordinal(count)} bump: you would be disqualified and lose"
+
+
+def _list_actions(state: HairpinState) -> list[Action]:
+    """Print the legal actions numbered from 1, each decisive bump marked."""
     actions = state.legal_actions()
     for i, a in enumerate(actions, 1):
-        console.print(f"  [bold]{i:2d}[/]  {escape(state.action_to_string(a))}")
+        warning = bump_warning(state, state.move_of(a))
+        note = f"  [bold red]⚠ {escape(warning)}[/]" if warning else ""
+        console.print(f"  [bold]{i:2d}[/]  {escape(state.action_to_string(a))}{note}")
+    return actions
+
+
+def _human_turn(state: HairpinState, can_undo: bool) -> Action | str:
+    """Ask for a move until a legal one (an action) or a command ('undo', 'quit')."""
+    actions = _list_actions(state)
     hint = "number or action name" + (", u = undo" if can_undo else "") + ", q = save and quit"
     while True:
         text = _read_line(f"Your move ({hint}): ")
@@ -115,38 +204,89 @@ def _human_turn(state: HairpinState, can_undo: bool) -> Action | str:
             console.print("[red]Refused:[/] undo is only for games against the computer, "
                           "after your first move.")
             continue
+        choice: Action | None = None
         if low.isdigit():
             k = int(low)
-            if 1 <= k <= len(actions):
-                return actions[k - 1]
-            console.print(f"[red]Refused:[/] choose a number from 1 to {len(actions)}.")
+            if not 1 <= k <= len(actions):
+                console.print(f"[red]Refused:[/] choose a number from 1 to {len(actions)}.")
+                continue
+            choice = actions[k - 1]
+        else:
+            try:
+                choice = state.string_to_action(text)
+            except IllegalActionError as exc:
+                console.print(f"[red]Refused:[/] {escape(exc.reason)}.")
+                continue
+        warning = bump_warning(state, state.move_of(choice))
+        if warning and warning.endswith("lose") and not ask_yes_no(
+            f"Careful: {warning}. Play it?", default=False, read=_read_line
+        ):
             continue
-        try:
-            return state.string_to_action(text)
-        except IllegalActionError as exc:
-            console.print(f"[red]Refused:[/] {escape(exc.reason)}.")
+        return choice
+
+
+def _forced_note(state: HairpinState, action: Action) -> str | None:
+    """Why a human's only legal action is played without asking (None: ask as usual)."""
+    actions = state.legal_actions()
+    if len(actions) != 1 or actions[0] != action:
+        return None
+    move = state.move_of(action)
+    if move.kind == ENTER:
+        return "a racer in the pit must re-enter, the only legal move"
+    return "the only legal move"
+
+
+def _free_name(store: SessionStore, name: str) -> str:
+    """``name`` if no session has it, else the first free ``name-2``, ``name-3``, ..."""
+    if not store.exists(GAME, name):
+        return name
+    taken = set(store.names(GAME))
+    k = 2
+    while f"{name}-{k}" in taken:
+        k += 1
+    return f"{name}-{k}"
+
+
+def result_line(state: HairpinState, labels: dict[int, str]) -> str:
+    """Who won and why, in one sentence (markup)."""
+    out = state.outcome()
+    if out.winner is None:
+        return f"[bold]Draw:[/] {escape(out.description)}."
+    return (f"[bold]{escape(labels[out.winner])} wins[/] — {escape(out.description)} "
+            f"(laps {state.position.laps[0]}-{state.position.laps[1]}, bumps "
+            f"{state.position.bumps[0]}-{state.position.bumps[1]}, Red-Black).")
 
 
 @app.command("play")
 def play_command(
-    red: str = typer.Option("human", "--red", help=f"Who plays Red: {PLAYER_HELP}"),
-    black: str = typer.Option("expert", "--black", help=f"Who plays Black: {PLAYER_HELP}"),
-    variant: str = typer.Option("standard", "--variant", "-v", help=VARIANT_HELP),
-    seed: int = typer.Option(0, "--seed", help="Seed for the computer players and the setup."),
-    position: str | None = typer.Option(None, "--position", help="Start from this position "
-                                        "text instead of the setup."),
-    save: str = typer.Option("hairpin", "--save", help="Session name the game is saved under "
-                             "after every move."),
+    red: str = typer.Option("human", "--red", callback=_check_player,
+                            help=f"Who plays Red: {PLAYER_HELP}"),
+    black: str = typer.Option("expert", "--black", callback=_check_player,
+                              help=f"Who plays Black: {PLAYER_HELP}"),
+    variant: VariantOpt = "standard",
+    seed: SeedOpt = None,
+    position: PositionOpt = None,
+    save: str = typer.Option("hairpin", "--save", callback=_check_name,
+                             help=f"Session name (at most {MAX_NAME} characters) the game is "
+                             "saved under after every move. A new game never overwrites a "
+                             "saved one: if the name is taken it is saved as NAME-2, NAME-3, "
+                             "..."),
     resume: bool = typer.Option(False, "--resume", help="Continue the saved session --save "
                                 "(its players and variant are used)."),
-    db: Path | None = typer.Option(  # noqa: B008
-        None, "--db", help="Session database file (default: the user data directory)."
-    ),
-    delay: float | None = typer.Option(None, "--delay", help="Seconds to pause after each "
-                                       "computer move (default: short pause on a terminal)."),
+    db: DbOpt = None,
+    delay: DelayOpt = None,
 ) -> None:
     """Play a game in the terminal: humans pick numbered actions or type their names."""
+    # Every check happens before the store is opened, so a bad option writes nothing.
+    if not resume:
+        rules = Rules.from_variant(variant)
+        state = (HairpinState.from_text(position, rules) if position else HairpinState(rules))
+        agents = {0: _agent_for(red), 1: _agent_for(black)}
+        rng = np.random.default_rng(fresh_seed(seed))
+    wait = default_delay(delay, 0.3)
     store = SessionStore(db)
+    undo_stack: list[HairpinState] = []
+    revision: int | None = None
     if resume:
         doc, revision = store.load(GAME, save)
         try:
@@ -155,20 +295,22 @@ def play_command(
             undo_stack = [HairpinState.from_json(s) for s in doc["undo"]]
             rng = np.random.default_rng()
             rng.bit_generator.state = doc["rng"]
+            agents = {0: _agent_for(red), 1: _agent_for(black)}
         except (KeyError, TypeError, ValueError) as exc:
             raise SaveFormatError(f"saved session {save!r} is not a Hairpin game: {exc}") from None
         console.print(f"Resuming {save!r} at ply {state.position.ply}.")
     else:
-        rules = Rules.from_variant(variant)
-        state = (HairpinState.from_text(position, rules) if position else HairpinState(rules))
-        undo_stack = []
-        rng = np.random.default_rng(seed)
-        revision = None
-    agents = {0: _agent_for(red), 1: _agent_for(black)}
+        wanted, save = save, _free_name(store, save)
+        if save != wanted:
+            console.print(f"A game is already saved as {wanted!r}; this one is saved as "
+                          f"{save!r} (continue the old one with --save {wanted} --resume).",
+                          soft_wrap=True)
     labels = {0: f"Red ({red})", 1: f"Black ({black})"}
     humans = [p for p in (0, 1) if agents[p] is None]
     vs_computer = len(humans) == 1
-    wait = default_delay(delay, 0.3)
+    resume_cmd = ["raceday", "hairpin", "play", "--save", save, "--resume"]
+    if db is not None:
+        resume_cmd += ["--db", str(db)]
 
     def save_now() -> None:
         nonlocal revision
@@ -178,47 +320,58 @@ def play_command(
         revision = store.save(GAME, save, document, expected_revision=revision)
 
     save_now()
-    try:
-        while not state.is_terminal():
-            if state.is_chance_node():
-                draw = state.sample_chance(rng)
-                for event in state.apply_action(draw.outcome, draw.detail):
-                    console.print(f"Setup roll {event['dice']}: red on {event['red']}, "
-                                  f"black on {event['black']}")
-                save_now()
-                continue
-            console.print()
-            console.print(state_markup(state))
-            player = state.current_player()
-            agent = agents[player]
-            if agent is None:
-                choice = _human_turn(state, vs_computer and bool(undo_stack))
-                if choice == "quit":
-                    raise _Quit
-                if choice == "undo":
-                    state = undo_stack.pop()
-                    console.print("Undone: back to your previous move.")
+    kept = f"the game is saved as {save!r} up to the last move"
+    with on_interrupt(kept, shell_quote(*resume_cmd)):
+        try:
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    draw = state.sample_chance(rng)
+                    for event in state.apply_action(draw.outcome, draw.detail):
+                        console.print(f"Setup roll {event['dice']}: red on {event['red']}, "
+                                      f"black on {event['black']}")
                     save_now()
                     continue
-                assert isinstance(choice, int)
-                if vs_computer:
-                    undo_stack.append(state.clone())
-                action = choice
-            else:
-                action = agent.choose(state, rng)
-            name = state.action_to_string(action)
-            state.apply_action(action)
-            console.print(f"{labels[player]} plays [bold]{escape(name)}[/]")
+                console.print()
+                console.print(state_markup(state))
+                player = state.current_player()
+                agent = agents[player]
+                forced = ""
+                if agent is None:
+                    only = state.legal_actions()
+                    note = _forced_note(state, only[0]) if len(only) == 1 else None
+                    if note is not None:
+                        action = only[0]
+                        forced = f" [dim](played for you: {escape(note)})[/]"
+                    else:
+                        choice = _human_turn(state, vs_computer and bool(undo_stack))
+                        if choice == "quit":
+                            raise _Quit
+                        if choice == "undo":
+                            state = undo_stack.pop()
+                            console.print("Undone: back to your previous move.")
+                            save_now()
+                            continue
+                        assert isinstance(choice, int)
+                        if vs_computer:
+                            undo_stack.append(state.clone())
+                        action = choice
+                else:
+                    action = agent.choose(state, rng)
+                name = state.action_to_string(action)
+                state.apply_action(action)
+                console.print(f"{labels[player]} plays [bold]{escape(name)}[/]{forced}",
+                              soft_wrap=True)
+                save_now()
+                if agent is not None:
+                    pause(wait)
+        except (EOFError, _Quit):
             save_now()
-            if agent is not None:
-                pause(wait)
-    except (EOFError, _Quit):
-        save_now()
-        console.print(f"Game saved as {save!r}; continue with "
-                      f"`raceday hairpin play --save {save} --resume`.")
-        return
+            console.print(f"Game saved as {save!r}; continue with "
+                          f"`{shell_quote(*resume_cmd)}`.", soft_wrap=True)
+            return
     console.print()
     console.print(state_markup(state))
+    console.print(result_line(state, labels), soft_wrap=True)
     save_now()
 
 
@@ -240,23 +393,24 @@ def match_command(
     red: str = typer.Option(..., "--red", help=f"Agent A (Red in the first game): "
                             f"{PLAYER_HELP.replace('human, ', '')}"),
     black: str = typer.Option(..., "--black", help="Agent B (Black in the first game)."),
-    games: int = typer.Option(10, "-n", "--games", help="Number of games."),
-    variant: str = typer.Option("standard", "--variant", "-v", help=VARIANT_HELP),
-    seed: int = typer.Option(0, "--seed", help="Seed of the match (openings and agents)."),
+    games: int = typer.Option(10, "-n", "--games", callback=in_range(1, MAX_GAMES, "games"),
+                              help=f"Number of games (1 to {MAX_GAMES:,})."),
+    variant: VariantOpt = "standard",
+    seed: SeedOpt = None,
     swap: bool = typer.Option(True, "--swap/--no-swap", help="Swap sides every game (each "
                               "opening is played once from each side)."),
     opening: int = typer.Option(DEFAULT_OPENING_PLIES, "--opening-plies",
+                                callback=in_range(0, MAX_OPENING_PLIES, "plies"),
                                 help="Random plies played before the agents take over, so "
-                                "games differ."),
+                                f"games differ (0 to {MAX_OPENING_PLIES})."),
     json_out: bool = typer.Option(False, "--json", help="Print the results as one JSON "
                                   "object."),
 ) -> None:
     """AI-versus-AI matches with a results table (wins, losses, draws, average length)."""
-    if "human" in (red.lower(), black.lower()):
+    if "human" in (red.strip().lower(), black.strip().lower()):
         raise OptionsError("a match is between computer players; use `play` for humans")
-    if games < 1 or games > 100_000:
-        raise OptionsError(f"-n must be 1 to 100000, got {games}")
     make_agent(red), make_agent(black)  # check the names before starting
+    seed = fresh_seed(seed)
     with progress_bar("Match", games, enabled=not json_out) as bar:
         task = bar.task_ids[0]
         result = play_match(
@@ -265,24 +419,23 @@ def match_command(
             on_game=lambda _g, _r: bar.advance(task),
         )
     if json_out:
-        print_json(result.to_json())
+        print_json({**result.to_json(), "seed": seed})
         return
     console.print(_results_table(result))
+    console.print(f"[dim]seed {seed}: the same --seed replays this match[/]")
 
 
 @app.command("show")
 def show_command(
-    position: str | None = typer.Option(None, "--position", "-p", help="Position text "
-                                        "(default: the symmetric start)."),
-    variant: str = typer.Option("standard", "--variant", "-v", help=VARIANT_HELP),
+    position: PositionOpt = None,
+    variant: VariantOpt = "standard",
 ) -> None:
     """Draw a position and list its legal actions."""
     rules = Rules.from_variant(variant)
     state = HairpinState(rules, position_from_text(position, rules) if position
                          else symmetric_position())
     console.print(state_markup(state))
-    for i, a in enumerate(state.legal_actions(), 1):
-        console.print(f"  [bold]{i:2d}[/]  {escape(state.action_to_string(a))}")
+    _list_actions(state)
 
 
 @app.command("levels")

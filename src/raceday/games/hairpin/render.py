@@ -15,6 +15,7 @@ RED_STYLE = "bold white on red"
 BLACK_STYLE = "bold white on grey15"
 # The direction Red travels on each row (Black travels the other way).
 RED_ARROWS = {0: "→", 1: "←", 2: "→"}
+ARROW_LEGEND = "arrows: direction of travel, Red's on the right, Black's on the left"
 
 
 def _cell(count: int) -> str:
@@ -38,6 +39,7 @@ def board_markup(state: HairpinState) -> str:
         black_arrow = "←" if red_arrow == "→" else "→"
         lines.append(f" [dim]{black_arrow}[/] {row + 1}  {cells}  [dim]{red_arrow}[/]")
     lines.append("      [dim]finish line: between f3 and a1 (Red), a1 and f3 (Black)[/]")
+    lines.append(f"      [dim]{ARROW_LEGEND}[/]")
     return "\n".join(lines)
 
 
