@@ -318,11 +318,80 @@ def test_flat_finish_gap_never_beats_the_group_ahead() -> None:
     assert gaps == [0, 0, 6]
 
 
-def test_a_chasing_group_can_equal_but_not_beat_the_winners_time() -> None:
+def test_a_chasing_group_can_equal_the_winners_time_on_the_flat() -> None:
     s = flat_state({1: (100, 5), 2: (98, 5)}, play_turn=False)
     assert [g for _, g, _ in s.results] == [0]
     throw(s, 2, ROLL, 12)  # square 110: 60 - 10 * 6 = 0 s
     assert [g for _, g, _ in s.results] == [0, 0]
+
+
+SUMMIT = {"name": "summit", "finish": "uphill",
+          "hierarchy": ["climber", "leader", "helper", "sprinter"],
+          "sections": [{"length": 40, "colour": "helper"},
+                       {"length": 20, "colour": "climber", "road": "uphill", "max_steepness": 5,
+                        "steepness": [5] * 20}]}
+
+
+def summit_case(**options: object) -> list[tuple[int, int]]:
+    """The case of the hardening issue: 41 wins on 62, 42 is on the line (60) and 43 one
+    square short; next turn 43 throws 12 and rides 7 squares to 66, 4 beyond 41."""
+    s = new_race({"route": SUMMIT, "peloton": "small", **options})
+    s.setup({41: (62, 5), 42: (60, 5), 43: (59, 5)}, play_turn=False)
+    assert [(s.num(r), g) for r, g, _ in s.results] == [(41, 0), (42, 24)]
+    throw(s, 43, ROLL, 12)
+    assert s.is_terminal()
+    return [(s.num(r), gap) for r, gap, _ in s.results]
+
+
+def test_uphill_finish_times_follow_the_texts_formula_even_out_of_order() -> None:
+    """5.1.2: a minute per turn behind plus or minus 12 s per square from the winner's end
+    square. 43 arrives a turn later but 4 squares beyond 41: 60 - 4 x 12 = 12 s, less than
+    42's 24 s; places stay in order of arrival."""
+    assert summit_case() == [(41, 0), (42, 24), (43, 12)]
+    s = new_race({"route": SUMMIT, "peloton": "small"})
+    s.setup({41: (62, 5), 42: (60, 5), 43: (59, 5)}, play_turn=False)
+    s.apply_action(12)
+    assert s.outcome().ranking == (41, 42, 43)
+    assert s.outcome().scores == {41: 0.0, 42: 24.0, 43: 12.0}
+
+
+def test_monotonic_gaps_is_our_named_variant() -> None:
+    """With ``monotonic_gaps`` (race option or route field) no finisher gets a smaller gap
+    than the finisher before him: 43 gets 42's 24 s."""
+    assert summit_case(monotonic_gaps=True) == [(41, 0), (42, 24), (43, 24)]
+    assert summit_case(route={**SUMMIT, "monotonic_gaps": True}) == [(41, 0), (42, 24),
+                                                                      (43, 24)]
+    # the race option overrides the route and is kept in a saved state
+    assert summit_case(route={**SUMMIT, "monotonic_gaps": True}, monotonic_gaps=False)[2] \
+        == (43, 12)
+    s = new_race({"route": SUMMIT, "peloton": "small", "monotonic_gaps": True})
+    assert type(s).from_json(s.to_json()).route.monotonic_gaps
+    with pytest.raises(OptionsError, match="monotonic_gaps"):
+        new_race({"route": SUMMIT, "peloton": "small", "monotonic_gaps": "yes"})
+
+
+def test_the_gap_variant_changes_times_only_never_places_or_play() -> None:
+    """Same seed, both variants: the same finishing order and the same throws; the
+    variant's gaps are the running maximum of the text's."""
+    from raceday.games.wielersim.dice import DiceBuffer
+    from raceday.games.wielersim.rules import run_race_fast
+
+    route5 = {**SUMMIT, "sections": [{"length": 40, "colour": "helper"},
+                                     {"length": 20, "colour": "climber", "road": "uphill",
+                                      "max_steepness": 5}]}
+    differ = 0
+    for seed in range(40):
+        a = run_race_fast(new_race({"route": route5, "peloton": "classics"}),
+                          DiceBuffer(np.random.default_rng(seed)))
+        b = run_race_fast(new_race({"route": route5, "peloton": "classics",
+                                    "monotonic_gaps": True}),
+                          DiceBuffer(np.random.default_rng(seed)))
+        assert [r for r, _, _ in a.results] == [r for r, _, _ in b.results]
+        text = [g for _, g, _ in a.results]
+        running = [max(text[: i + 1]) for i in range(len(text))]
+        assert [g for _, g, _ in b.results] == running
+        differ += text != running
+    assert differ > 0  # ordinary play does trigger the variant on such a summit
 
 
 # --- whole races ---------------------------------------------------------------------------

@@ -46,10 +46,16 @@ def test_prologue_rerolls_ones_first_up_to_the_allowance() -> None:
 
 def test_prologue_one_second_per_pip_and_no_points() -> None:
     p = peloton_from_spec(PEL)
-    rec = prologue_record(p, [(0, 40), (1, 45), (2, 45), (3, 30), (4, 44), (5, 41), (6, 39)])
+    totals = [(0, 40), (1, 45), (2, 45), (3, 30), (4, 44), (5, 41), (6, 39)]
+    rec = prologue_record(p, totals, lots=[0, 1, 2, 3, 4, 5, 6])
     assert rec["results"][:3] == [[2, 0], [3, 0], [5, 1]]
     assert rec["results"][-1] == [4, 15]
     assert rec["points"] == {} and rec["bonus"] == {}
+    # equal totals (equal times) are listed by lot, not by bib
+    again = prologue_record(p, totals, lots=[0, 6, 1, 2, 3, 4, 5])
+    assert again["results"][:3] == [[3, 0], [2, 0], [5, 1]]
+    with pytest.raises(ValueError, match="permutation"):
+        prologue_record(p, totals, lots=[0, 0, 1, 2, 3, 4, 5])
 
 
 def finished_flat_stage(mountain: bool = False):  # type: ignore[no-untyped-def]
@@ -113,14 +119,30 @@ def test_gc_adds_times_deducts_bonuses_and_breaks_ties_by_stage_places() -> None
     st = classifications(p, [stage1, stage2])
     gc = dict(st.gc)
     assert gc[1] == -6 and gc[2] == -6  # tied on time ...
-    assert [n for n, _ in st.gc[:2]] == [1, 2]  # ... 1 has places 1+2=3, 2 has 2+1=3: bib
+    # ... 1 has places 1+2=3, 2 has 2+1=3: the better place in the latest stage (2)
+    assert [n for n, _ in st.gc[:2]] == [2, 1]
     assert gc[3] == 40 and gc[4] == 40
-    assert [n for n, _ in st.gc[2:4]] == [3, 4]  # places 3+4=7 against 4+3=7: bib
-    assert st.points[0] == (1, 27) and st.points[1] == (2, 27)  # one stage win each: GC
+    assert [n for n, _ in st.gc[2:4]] == [4, 3]  # places 3+4=7 against 4+3=7: latest stage
+    assert st.points[0] == (2, 27) and st.points[1] == (1, 27)  # one stage win each: GC
     assert st.mountains[0] == (3, 6)  # tied with 7 on points; 3 is higher on GC
     # teams: the best three GC times; team 0 = 1, 2, 3: -6 - 6 + 40
     assert st.teams[0] == (0, 28)
-    assert st.leader == 1
+    assert st.leader == 2
+
+
+def test_gc_ties_never_fall_back_on_bib_numbers() -> None:
+    """Our completion: time, then the sum of places, then the latest stage's place (all
+    different), so swapping two riders' results swaps their GC places whatever their bibs."""
+    p = peloton_from_spec(PEL)
+    rest = [[2, 50], [3, 50], [4, 60], [5, 60], [6, 60]]
+    for first, second in ((1, 7), (7, 1)):
+        s1 = {"name": "1", "results": [[first, 0], [second, 0], *rest], "bonus": {},
+              "points": {}, "mountains": {}}
+        s2 = {"name": "2", "results": [[second, 0], [first, 0], *rest], "bonus": {},
+              "points": {}, "mountains": {}}
+        gc = classifications(p, [s1, s2]).gc
+        assert gc[0][1] == gc[1][1] == 0
+        assert [gc[0][0], gc[1][0]] == [second, first]  # the latest stage's winner leads
 
 
 def test_tie_on_time_goes_to_the_better_sum_of_stage_places() -> None:
@@ -260,16 +282,43 @@ def test_exact_prologue_win_chances_sum_to_one_and_agree_with_simulation() -> No
 
     from raceday.analysis.stats import proportion_agrees
     from raceday.games.wielersim.peloton import peloton_from_spec
-    from raceday.games.wielersim.stage import prologue_win_chances, ride_prologue
+    from raceday.games.wielersim.stage import draw_lots, prologue_win_chances, ride_prologue
 
     p = peloton_from_spec(PEL)
     chances = prologue_win_chances(p, SPRINTER)
     assert sum(chances.values()) == 1
     assert chances[1] > chances[2] > chances[3]  # leader 4 re-rolls, sprinter 2, helper 0
-    assert chances[1] > chances[4]  # same type: the lower bib wins ties
+    assert chances[1] == chances[4]  # same type, same chance: ties are drawn by lot
+    assert chances[2] == chances[5] and chances[3] == chances[6] == chances[7]
     rng = np.random.default_rng(5)
     n, leader_wins = 4000, 0
     for _ in range(n):
-        rec = prologue_record(p, ride_prologue(p, SPRINTER, rng))
+        rec = prologue_record(p, ride_prologue(p, SPRINTER, rng), draw_lots(7, rng))
         leader_wins += rec["results"][0][0] in (1, 4)
     assert proportion_agrees(leader_wins, n, float(chances[1] + chances[4]), confidence=0.99)
+
+
+def test_prologue_ties_are_won_fairly_and_reproducibly() -> None:
+    """Tied prologue totals are ordered by lots from the stage's generator: over 6000 seeded
+    prologues, whenever two helpers (no re-rolls) tie, the lower bib is listed first about
+    half the time (Wilson interval at 99.9 % confidence contains 1/2); the same seed gives
+    the same order."""
+    from raceday.analysis.stats import proportion_agrees
+    from raceday.games.wielersim.stage import ride_stage
+
+    tour = {"name": "T", "prologue": True, "prologue_type": "climber", "bonuses": True,
+            "flat_stage_race": False, "stages": []}
+    helpers = peloton([[(1, "H1", "helper"), (2, "L2", "leader"), (3, "S3", "sprinter")],
+                       [(4, "H4", "helper"), (5, "L5", "leader"), (6, "S6", "sprinter")]])
+    ties = first = 0
+    for seed in range(6000):
+        rec = ride_stage(tour, helpers, 0, [], seed)
+        gaps = dict((n, g) for n, g in rec["results"])
+        if gaps[1] == gaps[4]:
+            order = [n for n, _ in rec["results"]]
+            ties += 1
+            first += order.index(1) < order.index(4)
+    assert ties > 300
+    assert proportion_agrees(first, ties, 0.5, confidence=0.999)
+    assert 0 < first < ties
+    assert ride_stage(tour, helpers, 0, [], 77) == ride_stage(tour, helpers, 0, [], 77)

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import re
+import tomllib
+from pathlib import Path
+from typing import Any
 
 from raceday.core.errors import InputFileError
 
@@ -21,6 +24,7 @@ CATEGORY_MAX_STEEPNESS = {"HC": 6, "1": 5, "2": 4, "3": 3}
 MAX_STEEPNESS = 6
 MAX_ROUGHNESS = 4
 MIN_CLIMB_LENGTH = 12  # a shorter climb could be jumped by a single throw of 12
+MAX_FILE_BYTES = 1_000_000  # route, peloton and stage-race files: far beyond any real one
 
 
 def rider_type_index(text: object) -> int | None:
@@ -71,3 +75,36 @@ class FileProblem:
     def error(self, line: int | None, field: str, message: str) -> InputFileError:
         where = f"{self.path}:{line}" if line else self.path
         return InputFileError(f"{where}: field {field!r}: {message}")
+
+
+def read_input_file(path: str | Path, what: str) -> str:
+    """The UTF-8 text of a user's ``what`` file (route, peloton, stage race), at most
+    :data:`MAX_FILE_BYTES`; every problem is an :class:`InputFileError` naming the file."""
+    file = Path(path)
+    try:
+        with file.open("rb") as handle:
+            data = handle.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise InputFileError(f"{file}: cannot read the {what} file: "
+                             f"{exc.strerror or exc}") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise InputFileError(f"{file}: the {what} file is larger than "
+                             f"{MAX_FILE_BYTES:,} bytes; is it the right file?")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputFileError(f"{file}: the {what} file is not UTF-8 text") from None
+    if "\x00" in text:
+        raise InputFileError(f"{file}: the {what} file contains NUL bytes: not a text file")
+    return text
+
+
+def parse_toml(text: str, where: str) -> dict[str, Any]:
+    """TOML text as a table; syntax errors and absurd nesting name the file."""
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise InputFileError(f"{where}: not valid TOML: {exc}") from None
+    except RecursionError:
+        raise InputFileError(f"{where}: not valid TOML: tables or arrays nested too "
+                             "deeply") from None

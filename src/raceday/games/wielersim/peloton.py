@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import csv
 import io
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
@@ -19,7 +18,14 @@ from typing import Any
 from rich.color import Color, ColorParseError
 
 from raceday.core.errors import InputFileError
-from raceday.games.wielersim.model import RIDER_TYPES, FileProblem, allowed_types, rider_type_index
+from raceday.games.wielersim.model import (
+    RIDER_TYPES,
+    FileProblem,
+    allowed_types,
+    parse_toml,
+    read_input_file,
+    rider_type_index,
+)
 
 MIN_RIDERS = 2
 MAX_RIDERS = 48
@@ -69,72 +75,80 @@ def peloton_from_spec(spec: Mapping[str, Any]) -> Peloton:
 
 def load_peloton_file(path: str | Path) -> dict[str, Any]:
     file = Path(path)
-    try:
-        text = file.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InputFileError(f"{file}: cannot read the peloton file: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise InputFileError(f"{file}: the peloton file is not UTF-8 text") from None
+    text = read_input_file(file, "peloton")
     if file.suffix.lower() == ".toml":
         return parse_peloton_toml(text, str(file))
     return parse_peloton_csv(text, str(file))
 
 
 def parse_peloton_csv(text: str, where: str = "<peloton>") -> dict[str, Any]:
-    """Validate a CSV peloton (header ``team,number,name,type[,colour][,jersey]``)."""
+    """Validate a CSV peloton (header ``team,number,name,type[,colour][,jersey]``).
+
+    Rows are checked as they are read: the first bad row stops the reading with its line
+    number, and so does the first row beyond :data:`MAX_RIDERS` riders.
+    """
     pb = FileProblem(where, text)
     reader = csv.DictReader(io.StringIO(text))
-    header = [h.strip().lower() for h in (reader.fieldnames or [])]
-    needed = ["team", "number", "name", "type"]
-    missing = [h for h in needed if h not in header]
-    if missing:
-        raise pb.error(1, missing[0], "the header line must name the columns "
-                       "team,number,name,type (optional: colour, jersey)")
-    teams: list[dict[str, Any]] = []
-    rows: list[tuple[int, dict[str, Any]]] = []
-    jersey: int | None = None
-    for line_no, row in enumerate(reader, start=2):
-        if row.get(None):
-            raise pb.error(line_no, "columns", f"more fields than the header's {len(header)}")
-        clean = {(k or "").strip().lower(): v.strip() if isinstance(v, str) else ""
-                 for k, v in row.items()}
-        if not any(clean.values()):
-            continue
-        team_name = clean["team"]
-        if not team_name:
-            raise pb.error(line_no, "team", "each rider needs a team name")
-        names = [t["name"] for t in teams]
-        if team_name not in names:
-            teams.append({"name": team_name, "colour": clean.get("colour") or "", "line": line_no})
-        team_index = [t["name"] for t in teams].index(team_name)
-        rider = {"number": clean["number"], "name": clean["name"], "type": clean["type"],
-                 "team": team_index}
-        flag = clean.get("jersey", "").lower()
-        if flag in ("1", "yes", "y", "true", "x"):
-            if jersey is not None:
-                raise pb.error(line_no, "jersey", "only one rider can wear the leader's jersey")
-            try:
-                jersey = int(clean["number"])
-            except ValueError:
-                jersey = None
-        elif flag not in ("", "0", "no", "n", "false"):
-            raise pb.error(line_no, "jersey", "must be yes/no (or 1/0), for the jersey holder")
-        rows.append((line_no, rider))
-    return _normalise(teams, rows, jersey, pb, None)
+    try:
+        header = [h.strip().lower() for h in (reader.fieldnames or [])]
+        needed = ["team", "number", "name", "type"]
+        missing = [h for h in needed if h not in header]
+        if missing:
+            raise pb.error(1, missing[0], "the header line must name the columns "
+                           "team,number,name,type (optional: colour, jersey)")
+        teams: list[dict[str, Any]] = []
+        riders: list[tuple[int, dict[str, Any]]] = []
+        numbers: set[int] = set()
+        jersey: int | None = None
+        for row in reader:
+            line_no = reader.line_num
+            if row.get(None):
+                raise pb.error(line_no, "columns", f"more fields than the header's "
+                               f"{len(header)}")
+            clean = {(k or "").strip().lower(): v.strip() if isinstance(v, str) else ""
+                     for k, v in row.items()}
+            if not any(clean.values()):
+                continue
+            team_name = clean["team"]
+            if not team_name:
+                raise pb.error(line_no, "team", "each rider needs a team name")
+            names = [t["name"] for t in teams]
+            if team_name not in names:
+                teams.append({"name": team_name, "colour": clean.get("colour") or "",
+                              "line": line_no})
+                names.append(team_name)
+            rider = _rider(line_no, {"number": clean["number"], "name": clean["name"],
+                                     "type": clean["type"], "team": names.index(team_name)},
+                           numbers, pb)
+            riders.append((line_no, rider))
+            if len(riders) > MAX_RIDERS:
+                raise pb.error(line_no, "riders", f"a peloton has at most {MAX_RIDERS} "
+                               "riders (about 40 is best); this is one more")
+            flag = clean.get("jersey", "").lower()
+            if flag in ("1", "yes", "y", "true", "x"):
+                if jersey is not None:
+                    raise pb.error(line_no, "jersey", "only one rider can wear the leader's "
+                                   "jersey")
+                jersey = rider["number"]
+            elif flag not in ("", "0", "no", "n", "false"):
+                raise pb.error(line_no, "jersey", "must be yes/no (or 1/0), for the jersey "
+                               "holder")
+    except csv.Error as exc:
+        raise pb.error(reader.line_num or None, "csv", f"not a readable CSV file: "
+                       f"{exc}") from None
+    return _normalise(teams, riders, jersey, pb, None)
 
 
 def parse_peloton_toml(text: str, where: str = "<peloton>") -> dict[str, Any]:
     """Validate a TOML peloton (``[[teams]]`` tables with ``[[teams.riders]]``)."""
     pb = FileProblem(where, text)
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise InputFileError(f"{where}: not valid TOML: {exc}") from None
+    data = parse_toml(text, where)
     raw_teams = data.get("teams")
     if not isinstance(raw_teams, list) or not raw_teams:
         raise pb.error(None, "teams", "the peloton needs [[teams]] tables")
     teams: list[dict[str, Any]] = []
     rows: list[tuple[int, dict[str, Any]]] = []
+    numbers: set[int] = set()
     rider_counter = 0
     for ti, team in enumerate(raw_teams):
         line = pb.line_of_table("teams", ti)
@@ -150,40 +164,55 @@ def parse_peloton_toml(text: str, where: str = "<peloton>") -> dict[str, Any]:
             rider_counter += 1
             if not isinstance(raw, Mapping):
                 raise pb.error(rline, f"teams[{ti}].riders", "each rider must be a table")
-            rows.append((rline, {"number": raw.get("number"), "name": raw.get("name"),
-                                 "type": raw.get("type"), "team": ti}))
+            rows.append((rline, _rider(rline, {"number": raw.get("number"),
+                                               "name": raw.get("name"),
+                                               "type": raw.get("type"), "team": ti},
+                                        numbers, pb)))
+            if len(rows) > MAX_RIDERS:
+                raise pb.error(rline, "riders", f"a peloton has at most {MAX_RIDERS} "
+                               "riders (about 40 is best); this is one more")
     jersey = data.get("jersey")
     if jersey is not None and (not isinstance(jersey, int) or isinstance(jersey, bool)):
         raise pb.error(pb.line_of_key("jersey"), "jersey", "must be a rider number")
     return _normalise(teams, rows, jersey, pb, pb.line_of_key("jersey"))
 
 
+def _rider(line: int, raw: dict[str, Any], numbers: set[int], pb: FileProblem
+           ) -> dict[str, Any]:
+    """One rider row checked (number, name, type); ``numbers`` collects the numbers seen."""
+    number = raw["number"]
+    if isinstance(number, str):
+        try:
+            number = int(number)
+        except ValueError:
+            number = None
+    if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= 999:
+        raise pb.error(line, "number", f"must be a whole number from 1 to 999; got "
+                       f"{_short(raw['number'])}")
+    if number in numbers:
+        raise pb.error(line, "number", f"rider number {number} is used twice")
+    numbers.add(number)
+    name = raw["name"]
+    if not isinstance(name, str) or not name.strip():
+        raise pb.error(line, "name", "each rider needs a name")
+    kind = rider_type_index(raw["type"])
+    if kind is None:
+        raise pb.error(line, "type", f"unknown rider type {_short(raw['type'])}; allowed: "
+                       f"{allowed_types()}")
+    return {"number": number, "name": name.strip(), "type": RIDER_TYPES[kind],
+            "team": raw["team"]}
+
+
+def _short(value: object) -> str:
+    text = repr(value) if isinstance(value, str | int | float | type(None)) else \
+        f"a {type(value).__name__}"
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def _normalise(teams: list[dict[str, Any]], rows: list[tuple[int, dict[str, Any]]],
                jersey: int | None, pb: FileProblem, jersey_line: int | None) -> dict[str, Any]:
-    riders: list[dict[str, Any]] = []
-    numbers: set[int] = set()
-    for line, raw in rows:
-        number = raw["number"]
-        if isinstance(number, str):
-            try:
-                number = int(number)
-            except ValueError:
-                number = None
-        if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= 999:
-            raise pb.error(line, "number", f"must be a whole number from 1 to 999; got "
-                           f"{raw['number']!r}")
-        if number in numbers:
-            raise pb.error(line, "number", f"rider number {number} is used twice")
-        numbers.add(number)
-        name = raw["name"]
-        if not isinstance(name, str) or not name.strip():
-            raise pb.error(line, "name", "each rider needs a name")
-        kind = rider_type_index(raw["type"])
-        if kind is None:
-            raise pb.error(line, "type", f"unknown rider type {raw['type']!r}; allowed: "
-                           f"{allowed_types()}")
-        riders.append({"number": number, "name": name.strip(), "type": RIDER_TYPES[kind],
-                       "team": raw["team"]})
+    riders = [rider for _, rider in rows]
+    numbers = {r["number"] for r in riders}
     if not MIN_RIDERS <= len(riders) <= MAX_RIDERS:
         raise pb.error(None, "riders", f"a peloton has {MIN_RIDERS} to {MAX_RIDERS} riders "
                        f"(about 40 is best); got {len(riders)}")

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import math
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -35,6 +34,8 @@ from raceday.games.wielersim.model import (
     UPHILL,
     FileProblem,
     allowed_types,
+    parse_toml,
+    read_input_file,
     rider_type_index,
 )
 
@@ -45,7 +46,7 @@ FLYING_START = 24  # the start throws place riders up to square 24 (4D6)
 RUN_OUT = 24  # squares drawn beyond the finish line (riders end their last move there)
 START_DICE = ("d10", "d6")
 ROUTE_KEYS = {"name", "distance", "finish", "hierarchy", "laps", "start_dice", "sections",
-              "sprints"}
+              "sprints", "monotonic_gaps"}
 SECTION_KEYS = {"name", "length", "to_go", "colour", "road", "category", "max_steepness",
                 "steepness", "roughness"}
 
@@ -89,6 +90,7 @@ class CompiledRoute:
     sections: tuple[Section, ...]
     climbs: tuple[Climb, ...]
     sprints: tuple[int, ...]
+    monotonic_gaps: bool = False  # our variant: no finisher beats the time of one before him
 
     @property
     def has_random_cobbles(self) -> bool:
@@ -145,23 +147,13 @@ def _mix(x: int) -> int:
 # --- reading ------------------------------------------------------------------------------
 def load_route_file(path: str | Path) -> dict[str, Any]:
     """Read and validate a route file; return its normalised specification (JSON values)."""
-    file = Path(path)
-    try:
-        text = file.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InputFileError(f"{file}: cannot read the route file: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise InputFileError(f"{file}: the route file is not UTF-8 text") from None
-    return parse_route_text(text, str(file))
+    text = read_input_file(path, "route")
+    return parse_route_text(text, str(path))
 
 
 def parse_route_text(text: str, where: str = "<route>") -> dict[str, Any]:
     """Validate route TOML text; errors name the file, line and field."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise InputFileError(f"{where}: not valid TOML: {exc}") from None
-    return normalise_route(data, FileProblem(where, text))
+    return normalise_route(parse_toml(text, where), FileProblem(where, text))
 
 
 def normalise_route(data: Mapping[str, Any], problem: FileProblem | None = None) -> dict[str, Any]:
@@ -185,6 +177,10 @@ def normalise_route(data: Mapping[str, Any], problem: FileProblem | None = None)
     laps = data.get("laps", 1)
     if not isinstance(laps, int) or isinstance(laps, bool) or not 1 <= laps <= MAX_LAPS:
         raise top_error("laps", f"must be 1 or {MAX_LAPS} (a loop is ridden at most twice)")
+    monotonic_gaps = data.get("monotonic_gaps", False)
+    if not isinstance(monotonic_gaps, bool):
+        raise top_error("monotonic_gaps", "must be true or false (true: no finisher gets a "
+                        "smaller gap than the finisher before him)")
     start_dice = data.get("start_dice", "d10")
     if start_dice not in START_DICE:
         raise top_error("start_dice", "must be 'd10' (2D10, best two of 3D10) or 'd6' (4D6)")
@@ -263,6 +259,7 @@ def normalise_route(data: Mapping[str, Any], problem: FileProblem | None = None)
         "start_dice": start_dice,
         "sections": sections,
         "sprints": sorted(sprints, reverse=True),
+        "monotonic_gaps": monotonic_gaps,
     }
 
 
@@ -437,6 +434,7 @@ def _compile_cached(text: str) -> CompiledRoute:
         sections=tuple(sections),
         climbs=tuple(climbs),
         sprints=tuple(distance - s for s in spec["sprints"]),
+        monotonic_gaps=bool(spec.get("monotonic_gaps", False)),
     )
 
 

@@ -160,8 +160,10 @@ def uphill_gap(turns_behind: int, squares_behind: int) -> int:
 
 
 def format_gap(seconds: int) -> str:
-    """``0'42"`` style."""
-    return f"{seconds // 60}'{seconds % 60:02d}\""
+    """``0'42"`` style; a time better than the reference is shown ``-0'12"``."""
+    sign = "-" if seconds < 0 else ""
+    seconds = abs(seconds)
+    return f"{sign}{seconds // 60}'{seconds % 60:02d}\""
 
 
 def groups_of(riders: Iterable[int], pos: Sequence[int]) -> list[list[int]]:
@@ -707,21 +709,29 @@ class WielerState(State):
         return False
 
     def _finish_riders(self) -> bool:
-        """Finish riders past the line; True when a finish sprint needs throws."""
+        """Finish riders past the line; True when a finish sprint needs throws.
+
+        Times follow the text's formula (a minute per turn behind the winner, plus or
+        minus so many seconds per square from the winner's end square), so a later
+        finisher may get a smaller gap than one before him; places stay in order of
+        arrival. With the route's ``monotonic_gaps`` (our variant) no finisher gets a
+        smaller gap than the finisher before him.
+        """
         line = self.route.distance
         road = self.on_road()
         crossers = [r for r in road if self.pos[r] >= line]
         if not crossers:
             return False
-        last_gap = self.results[-1][1] if self.results else 0
+        monotonic = self.route.monotonic_gaps
         if self.route.finish == "uphill":
             ranked = sorted(crossers, key=lambda r: (-self.pos[r], -self.lane[r], r))
             if self.win_turn < 0:
                 self.win_turn, self.win_pos = self.turn, self.pos[ranked[0]]
             for r in ranked:
                 gap = uphill_gap(self.turn - self.win_turn, self.win_pos - self.pos[r])
-                last_gap = max(gap, last_gap)
-                self._finish(r, last_gap)
+                if monotonic and self.results:
+                    gap = max(gap, self.results[-1][1])
+                self._finish(r, gap)
             return False
         while True:
             crossers = [r for r in self.on_road() if self.pos[r] >= line]
@@ -732,8 +742,8 @@ class WielerState(State):
             if self.win_turn < 0:
                 self.win_turn, self.win_pos = self.turn, self.pos[front]
             gap = flat_gap(self.turn - self.win_turn, self.win_pos - self.pos[front])
-            last_gap = self.results[-1][1] if self.results else 0
-            gap = max(gap, last_gap)
+            if monotonic and self.results:
+                gap = max(gap, self.results[-1][1])
             if len(group) == 1:
                 self._finish(group[0], gap)
                 continue
@@ -947,13 +957,18 @@ class WielerState(State):
 
 def new_race(options: Mapping[str, Any] | None = None) -> WielerState:
     """A race before its first throw. Options: ``route`` and ``peloton`` (shipped names,
-    file paths or mappings), optional ``board`` (cobble layout) and ``jersey`` (number)."""
+    file paths or mappings), optional ``board`` (cobble layout), ``jersey`` (number) and
+    ``monotonic_gaps`` (our variant of the finish times; overrides the route's setting)."""
     opts = dict(options or {})
-    unknown = set(opts) - {"route", "peloton", "board", "jersey"}
+    unknown = set(opts) - {"route", "peloton", "board", "jersey", "monotonic_gaps"}
     if unknown:
         raise OptionsError(f"unknown WielerSIM option(s): {', '.join(sorted(unknown))}; "
-                           "allowed: route, peloton, board, jersey")
+                           "allowed: route, peloton, board, jersey, monotonic_gaps")
     route = route_spec(opts.get("route", "flanders"))
+    if "monotonic_gaps" in opts:
+        if not isinstance(opts["monotonic_gaps"], bool):
+            raise OptionsError("monotonic_gaps must be true or false")
+        route = {**route, "monotonic_gaps": opts["monotonic_gaps"]}
     peloton = peloton_spec(opts.get("peloton", "classics"))
     if "jersey" in opts:
         numbers = {r["number"] for r in peloton["riders"]}

@@ -8,7 +8,6 @@ the records, so a saved campaign never counts a stage twice or loses one.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -23,7 +22,14 @@ from raceday.core.dice import Dist
 from raceday.core.errors import InputFileError
 from raceday.core.play import play_game
 from raceday.games.wielersim.dice import DiceBuffer
-from raceday.games.wielersim.model import CLIMBER, LEADER, SPRINTER, FileProblem
+from raceday.games.wielersim.model import (
+    CLIMBER,
+    LEADER,
+    SPRINTER,
+    FileProblem,
+    parse_toml,
+    read_input_file,
+)
 from raceday.games.wielersim.peloton import Peloton, peloton_from_spec
 from raceday.games.wielersim.route import compile_route, normalise_route, resolve_route
 from raceday.games.wielersim.rules import (
@@ -89,30 +95,55 @@ def prologue_distribution(allowed: int, dice_count: int = PROLOGUE_DICE) -> Dist
 
 def prologue_win_chances(peloton: Peloton, favoured_type: int) -> dict[int, Fraction]:
     """Exact chance of each rider (by number) to win the prologue: the highest total wins,
-    a tie goes to the lower bib number (the order of :func:`prologue_record`)."""
-    dists = {r.number: prologue_distribution(prologue_rerolls(r.kind, favoured_type))
-             for r in peloton.riders}
-    totals = sorted({v for d in dists.values() for v in d})
-    cdf: dict[int, dict[int, Fraction]] = {}
-    for number, d in dists.items():
+    and riders tied on the highest total each win the tie with the same chance (the lots
+    of :func:`prologue_record`).
+
+    A rider who throws ``v`` wins with probability ``E[1 / (1 + K)]``, ``K`` the number of
+    others who also throw ``v`` while nobody throws more; since ``1 / (1 + K)`` is the
+    integral of ``t ** K`` over ``[0, 1]``, that is the integral of the product over the
+    others of ``P(below v) + P(exactly v) * t``, a polynomial in ``t``.
+    """
+    allowance = {r.number: prologue_rerolls(r.kind, favoured_type) for r in peloton.riders}
+    sizes: dict[int, int] = {}
+    for a in allowance.values():
+        sizes[a] = sizes.get(a, 0) + 1
+    dists = {a: prologue_distribution(a) for a in sizes}
+    values = sorted({v for d in dists.values() for v in d})
+    below: dict[int, dict[int, Fraction]] = {}
+    exactly: dict[int, dict[int, Fraction]] = {}
+    for a, d in dists.items():
+        chances = dict(d.items())
         running = Fraction(0)
-        cdf[number] = {}
-        for v in totals:
-            running += d[v]
-            cdf[number][v] = running  # P(total <= v)
-    chances: dict[int, Fraction] = {}
-    for number, d in dists.items():
+        below[a], exactly[a] = {}, {}
+        for v in values:
+            below[a][v] = running  # P(total < v)
+            exactly[a][v] = chances.get(v, Fraction(0))
+            running += exactly[a][v]
+
+    def poly_mul(x: list[Fraction], y: list[Fraction]) -> list[Fraction]:
+        out = [Fraction(0)] * (len(x) + len(y) - 1)
+        for i, cx in enumerate(x):
+            if cx:
+                for j, cy in enumerate(y):
+                    out[i + j] += cx * cy
+        return out
+
+    by_allowance: dict[int, Fraction] = {}
+    for mine in sizes:
         total = Fraction(0)
-        for v, p in d.items():
-            others = Fraction(1)
-            for other in dists:
-                if other == number:
+        for v, p in dists[mine].items():
+            poly = [Fraction(1)]
+            for a, count in sizes.items():
+                others = count - (a == mine)
+                if not others:
                     continue
-                below = cdf[other][v] - dists[other][v]
-                others *= cdf[other][v] if other > number else below
-            total += p * others
-        chances[number] = total
-    return chances
+                lo, eq = below[a][v], exactly[a][v]
+                factor = [Fraction(comb(others, k)) * lo ** (others - k) * eq ** k
+                          for k in range(others + 1)]
+                poly = poly_mul(poly, factor)
+            total += p * sum((c / (k + 1) for k, c in enumerate(poly)), Fraction(0))
+        by_allowance[mine] = total
+    return {number: by_allowance[a] for number, a in allowance.items()}
 
 
 def ride_prologue(peloton: Peloton, favoured_type: int, rng: np.random.Generator
@@ -127,10 +158,22 @@ def ride_prologue(peloton: Peloton, favoured_type: int, rng: np.random.Generator
     return out
 
 
-def prologue_record(peloton: Peloton, totals: Sequence[tuple[int, int]]) -> dict[str, Any]:
-    """Highest total wins; one second per pip behind the best. No points, no bonuses."""
+def draw_lots(riders: int, rng: np.random.Generator) -> list[int]:
+    """A random lot per rider (peloton order): a permutation of ``0 .. riders - 1`` drawn
+    from the stage's generator after the dice. Equal totals are ranked by lot, lowest
+    first, so every tied rider is equally likely to be listed first."""
+    return [int(x) for x in rng.permutation(riders)]
+
+
+def prologue_record(peloton: Peloton, totals: Sequence[tuple[int, int]],
+                    lots: Sequence[int]) -> dict[str, Any]:
+    """Highest total wins; one second per pip behind the best. No points, no bonuses.
+    Equal totals (equal times) are listed in the order of ``lots`` (see
+    :func:`draw_lots`), never by bib number."""
+    if sorted(lots) != list(range(len(peloton.riders))):
+        raise ValueError("lots must be a permutation of the rider indices")
     best = max(t for _, t in totals)
-    ranked = sorted(totals, key=lambda it: (-it[1], peloton.riders[it[0]].number))
+    ranked = sorted(totals, key=lambda it: (-it[1], lots[it[0]]))
     return {
         "name": "Prologue",
         "kind": "prologue",
@@ -184,13 +227,16 @@ class Standings:
 def classifications(peloton: Peloton, records: Sequence[Mapping[str, Any]]) -> Standings:
     """GC, points, mountains and teams after ``records``.
 
-    Ties: GC by the lower sum of stage places, then bib; points and mountains by more
-    stage wins, then GC place; teams by their best rider's GC place.
+    Ties: GC by the lower sum of stage places, then the better place in the latest
+    stage (places in a stage are all different, so this always decides and never looks
+    at bib numbers); points and mountains by more stage wins, then GC place; teams by
+    their best rider's GC place.
     """
     numbers = [r.number for r in peloton.riders]
     time = dict.fromkeys(numbers, 0)
     places = dict.fromkeys(numbers, 0)
     wins = dict.fromkeys(numbers, 0)
+    latest = dict.fromkeys(numbers, len(numbers))  # place in the latest stage
     points = dict.fromkeys(numbers, 0)
     mountains = dict.fromkeys(numbers, 0)
     for rec in records:
@@ -198,11 +244,12 @@ def classifications(peloton: Peloton, records: Sequence[Mapping[str, Any]]) -> S
             time[number] += gap - int(rec["bonus"].get(str(number), 0))
             places[number] += place
             wins[number] += place == 1
+            latest[number] = place
         for key, value in rec["points"].items():
             points[int(key)] += int(value)
         for key, value in rec["mountains"].items():
             mountains[int(key)] += int(value)
-    gc = sorted(numbers, key=lambda n: (time[n], places[n], n))
+    gc = sorted(numbers, key=lambda n: (time[n], places[n], latest[n]))
     gc_place = {n: i for i, n in enumerate(gc)}
     pts = sorted((n for n in numbers if points[n]), key=lambda n: (-points[n], -wins[n],
                                                                    gc_place[n]))
@@ -222,12 +269,7 @@ def classifications(peloton: Peloton, records: Sequence[Mapping[str, Any]]) -> S
 # --- tour files -----------------------------------------------------------------------------
 def load_tour_file(path: str | Path) -> dict[str, Any]:
     file = Path(path)
-    try:
-        text = file.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InputFileError(f"{file}: cannot read the stage-race file: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise InputFileError(f"{file}: the stage-race file is not UTF-8 text") from None
+    text = read_input_file(file, "stage-race")
     return parse_tour_text(text, str(file), file.parent)
 
 
@@ -236,10 +278,7 @@ def parse_tour_text(text: str, where: str = "<tour>", base: Path | None = None
     """Validate a stage-race TOML text; stage routes are inline tables, paths (relative to
     the tour file) or shipped route names."""
     pb = FileProblem(where, text)
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise InputFileError(f"{where}: not valid TOML: {exc}") from None
+    data = parse_toml(text, where)
     unknown = set(data) - TOUR_KEYS
     if unknown:
         key = sorted(unknown)[0]
@@ -339,7 +378,8 @@ def ride_stage(tour: Mapping[str, Any], peloton_spec: Mapping[str, Any], index: 
     gen = rng if rng is not None else stage_rng(seed, index)
     favoured = CLIMBER if tour["prologue_type"] == "climber" else SPRINTER
     if tour["prologue"] and index == 0:
-        return prologue_record(peloton, ride_prologue(peloton, favoured, gen))
+        totals = ride_prologue(peloton, favoured, gen)
+        return prologue_record(peloton, totals, draw_lots(len(peloton.riders), gen))
     if state is None:
         jersey = classifications(peloton, records).leader if records else \
             peloton_spec.get("jersey")
