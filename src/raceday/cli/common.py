@@ -165,6 +165,10 @@ def ask_yes_no(question: str, *, default: bool, read: Reader = read_line) -> boo
         console.print("Please answer y (yes) or n (no).")
 
 
+class _InterruptState:
+    reported = False  # set once a command has said what Ctrl-C kept
+
+
 @contextmanager
 def on_interrupt(kept: str, resume: str | None = None) -> Iterator[None]:
     """Turn Ctrl-C into one line saying what was kept and the exact command to resume."""
@@ -175,7 +179,14 @@ def on_interrupt(kept: str, resume: str | None = None) -> Iterator[None]:
         if resume:
             line += f"; resume with: {resume}"
         err_console.print(escape(line), soft_wrap=True)
+        _InterruptState.reported = True
         raise typer.Exit(130) from None
+
+
+def interrupt_reported() -> bool:
+    """Whether a command already told the user what an interruption kept (and reset)."""
+    reported, _InterruptState.reported = _InterruptState.reported, False
+    return reported
 
 
 def shell_quote(*parts: object) -> str:

@@ -23,7 +23,7 @@ from typer.core import TyperCommand, TyperGroup
 from typer.exceptions import Abort
 
 from raceday import __version__
-from raceday.cli.common import err_console
+from raceday.cli.common import err_console, interrupt_reported
 from raceday.core.errors import RacedayError
 
 
@@ -137,15 +137,17 @@ def run(argv: Sequence[str] | None = None) -> int:
     except RacedayError as exc:
         err_console.print(f"[bold red]error:[/] {escape(str(exc))}", soft_wrap=True)
         return 2
-    except Abort:
-        err_console.print("aborted")
-        return 1
+    except Abort:  # input ended (EOF) where an answer was required
+        err_console.print("error: the input ended before the command had what it needed")
+        return 2
     except KeyboardInterrupt:
-        err_console.print("interrupted")
-        return 130
+        result = 130
     except BrokenPipeError:
         return 1
-    return result if isinstance(result, int) else 0
+    code = result if isinstance(result, int) else 0
+    if code == 130 and not interrupt_reported():
+        err_console.print("interrupted: nothing was saved")
+    return code
 
 
 def main() -> None:

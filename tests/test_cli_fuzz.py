@@ -1,0 +1,281 @@
+"""Every command, fed odd options, odd files and odd typed input, fails cleanly.
+
+For each command of every game (found by walking the CLI, so a new command is fuzzed
+without editing this file) hypothesis draws option values (negative, zero, huge, NaN,
+infinity, unicode digits, random text), files (random bytes, empty, huge, deeply nested,
+a directory, a missing path), database paths (good, foreign, corrupt, a directory, under a
+regular file) and lines of interactive input. Each run must end with exit code 0 or 2,
+print no traceback, finish within a time bound, and leave every session saved before it
+unchanged unless the command says that it saved.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+import signal
+import sqlite3
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager, redirect_stderr, redirect_stdout
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+import pytest
+import typer
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from raceday.cli.main import GameGroup, app, run
+from raceday.store.sessions import SessionStore
+
+SECONDS_PER_RUN = 60  # a generous bound: every fuzzed run is small (counts are tiny)
+
+
+def _walk(command: Any, path: list[str]) -> Iterator[tuple[list[str], Any]]:
+    if isinstance(command, GameGroup):
+        subs = {name: command._load(name) for name in command._games}
+    else:
+        subs = getattr(command, "commands", None)
+    if subs:
+        for name, sub in sorted(subs.items()):
+            yield from _walk(sub, [*path, name])
+    else:
+        yield path, command
+
+
+COMMANDS = dict((" ".join(path), cmd) for path, cmd in _walk(typer.main.get_command(app), []))
+
+# Commands whose smallest run still starts worker processes or plays whole games.
+HEAVY = {"wielersim predict", "wielersim predict-tour", "wielersim tour", "pistard simulate",
+         "hairpin match", "derby party", "pistard play"}
+
+# Options that count work to do: always given, small or invalid, so a run stays short.
+COUNT_OPTIONS = {"-n", "--races", "--games", "--simulations", "--depth", "--computers",
+                 "--laps", "--opening-plies", "--think"}
+
+# Valid-looking values worth mixing in for options that name things.
+KNOWN_VALUES: dict[str, list[str]] = {
+    "route": ["flanders", "flat-stage"],
+    "peloton": ["small"],
+    "tour_file": ["ronde-van-belgie"],
+    "--variant": ["standard", "scratch", "points", "elimination", "sprint", "ttt", "pursuit"],
+    "--players": ["easy,medium", "human,easy", "Ann,Bob", "easy"],
+    "--player": ["Ann", "Bob"],
+    "--red": ["human", "greedy", "easy", "expert"],
+    "--black": ["human", "easy", "hard"],
+    "--track": ["default", "short"],
+    "track": ["default", "short"],
+    "--engine": ["fast", "reference"],
+    "--bet": ["win", "quinella", "trio"],
+    "--bankroll": ["10000", "0", "-5", "1e9"],
+    "--margin": ["0.1", "0", "-1", "nan"],
+    "--fall-rate": ["0", "0.5", "1", "2", "nan"],
+}
+
+INTS = st.one_of(
+    st.sampled_from(["-1", "0", "1", "2", "3", "-999999", str(10**12), str(2**64), "nan",
+                     "١٢", "³", "1_000", "1e3", "", " 7", "0x10"]),
+    st.integers(-3, 12).map(str),
+)
+FLOATS = st.sampled_from(["nan", "inf", "-inf", "-1", "0", "0.01", "1e308", "1e-300", "٣",
+                          "", "abc", "0.5"])
+TEXT = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"),
+               max_size=24)
+INPUT_LINE = st.one_of(
+    st.sampled_from(["", "y", "n", "yes", "no", "maybe", "q", "quit", "u", "undo", "1", "2",
+                     "3", "0", "-1", "٣", "³", "1_000", "99999999", "win 1 100",
+                     "win ³ 5", "quinella 1 2 500", "done", "help", "all", "?"]),
+    st.text(st.characters(blacklist_categories=("Cs", "Zl", "Zp", "Cc")), max_size=20),
+)
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Odd files, made once: random bytes, empty, huge, deeply nested, a folder, missing."""
+    root = tmp_path_factory.mktemp("fuzz-files")
+    made = {
+        "random.toml": bytes((i * 7919 + 13) % 256 for i in range(4096)),
+        "empty.csv": b"",
+        "huge.csv": b"name,team,type\n" + b"x,y,z\n" * 400_000,
+        "deep.toml": b"a = " + b"[" * 100_000 + b"]" * 100_000 + b"\n",
+        "deep.json": b"[" * 100_000 + b"]" * 100_000,
+        "latin1.csv": "número,équipe\n".encode("latin-1"),
+    }
+    paths = {}
+    for name, data in made.items():
+        paths[name] = root / name
+        paths[name].write_bytes(data)
+    paths["folder"] = root / "a-folder"
+    paths["folder"].mkdir()
+    paths["missing"] = root / "missing" / "nothing.toml"
+    return paths
+
+
+@pytest.fixture(scope="module")
+def template_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A database holding a session under every default session name a command uses."""
+    path = tmp_path_factory.mktemp("fuzz-db") / "template.sqlite"
+    store = SessionStore(path)
+    names = {"pistard", "hairpin", "night", "party", "tour", "campaign"}
+    for cmd in COMMANDS.values():
+        for param in cmd.params:
+            if param.name in {"save", "session", "name", "resume"} and isinstance(
+                param.default, str
+            ):
+                names.add(param.default)
+    for game in ("keirin", "derby", "hairpin", "pistard", "wielersim"):
+        for name in sorted(names):
+            store.save(game, name, {"kept": f"{game}/{name}", "version": 1})
+    return path
+
+
+def _snapshot(path: Path) -> dict[tuple[str, str], tuple[str, int]]:
+    if not path.is_file():
+        return {}
+    conn = sqlite3.connect(path)
+    try:
+        rows = conn.execute("SELECT game, name, document, revision FROM sessions").fetchall()
+    except sqlite3.Error:
+        return {}
+    finally:
+        conn.close()
+    return {(g, n): (d, r) for g, n, d, r in rows}
+
+
+class RunTimeout(Exception):
+    pass
+
+
+@contextmanager
+def _time_limit(seconds: int) -> Iterator[None]:
+    def expire(signum: int, frame: FrameType | None) -> None:
+        raise RunTimeout(f"still running after {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _value_strategies(param: Any, files: dict[str, Path], db_choices: list[str]
+                      ) -> tuple[Any, Any]:
+    """Two strategies for one parameter: values likely valid, and odd values."""
+    name = param.opts[0] if param.opts else param.name
+    if name == "--db":
+        return st.sampled_from(db_choices[:2]), st.sampled_from(db_choices)
+    annotation = param.type_descriptor.annotation
+    known = KNOWN_VALUES.get(name, KNOWN_VALUES.get(param.name or "", []))
+    default = param.default if not callable(param.default) else None
+    if annotation is int:
+        if name in COUNT_OPTIONS:
+            return st.sampled_from(["1", "2", "3"]), INTS
+        likely = [str(default)] if isinstance(default, int) else ["1", "3", "7"]
+        return st.sampled_from(likely), INTS
+    if annotation is float:
+        return st.sampled_from(["0", "0.1"]), FLOATS
+    likely_values = [*known, *([default] if isinstance(default, str) else [])]
+    odd = st.one_of(st.sampled_from([str(p) for p in files.values()]), TEXT)
+    return (st.sampled_from(likely_values) if likely_values else odd), odd
+
+
+# How often an option is left out, given a likely value, or given an odd one.
+CHOICES = ("omit", "omit", "likely", "likely", "likely", "odd")
+
+
+def _argv_strategy(command: str, cmd: Any, files: dict[str, Path], db_choices: list[str]
+                   ) -> Any:
+    parts: list[Any] = [st.just(command.split())]
+    for param in cmd.params:
+        opt = param.opts[0]
+        if getattr(param, "is_flag", None):
+            parts.append(st.sampled_from([[], [opt]]))
+            continue
+        likely, odd = _value_strategies(param, files, db_choices)
+        if param.param_type_name == "argument":
+            parts.append(st.one_of(likely, likely, odd).map(lambda v: [v]))
+            continue
+        omit_allowed = opt not in COUNT_OPTIONS
+
+        def pick(choice: str, o: str = opt, lk: Any = likely, od: Any = odd,
+                 may_omit: bool = omit_allowed) -> Any:
+            if choice == "omit" and may_omit:
+                return st.just([])
+            source = od if choice == "odd" else lk
+            return source.map(lambda v: [o, v])
+
+        parts.append(st.sampled_from(CHOICES).flatmap(pick))
+    return st.tuples(*parts).map(lambda groups: [a for g in groups for a in g])
+
+
+def _run_once(argv: list[str], typed: str) -> tuple[int, str]:
+    out, err = io.StringIO(), io.StringIO()
+    stdin = sys.stdin
+    sys.stdin = io.StringIO(typed)
+    try:
+        with redirect_stdout(out), redirect_stderr(err), _time_limit(SECONDS_PER_RUN):
+            code = run(argv)
+    finally:
+        sys.stdin = stdin
+    return code, out.getvalue() + err.getvalue()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_command_survives_odd_input(
+    command: str,
+    files: dict[str, Path],
+    template_db: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    cmd = COMMANDS[command]
+    data_home = tmp_path / "data-home"
+    monkeypatch.setenv("XDG_DATA_HOME", str(data_home))
+    monkeypatch.setenv("MPLBACKEND", "Agg")
+    monkeypatch.setattr("time.sleep", lambda seconds: None)
+    monkeypatch.chdir(tmp_path)
+    good_db = tmp_path / "good.sqlite"
+    foreign = tmp_path / "foreign.sqlite"
+    with sqlite3.connect(foreign) as conn:
+        conn.execute("CREATE TABLE IF NOT EXISTS notes (text TEXT)")
+    conn.close()
+    db_choices = [str(good_db), str(good_db), str(files["folder"]), str(foreign),
+                  str(files["random.toml"]) + "/db.sqlite", str(files["random.toml"])]
+    default_db = data_home / "raceday" / "raceday.sqlite"
+    examples = 6 if command in HEAVY else 20
+
+    @settings(max_examples=examples, deadline=None, derandomize=True, database=None,
+              suppress_health_check=list(HealthCheck))
+    @given(argv=_argv_strategy(command, cmd, files, db_choices),
+           lines=st.lists(INPUT_LINE, max_size=12))
+    def check(argv: list[str], lines: list[str]) -> None:
+        for path in (good_db, default_db):
+            path.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(template_db, path)
+        before = {p: _snapshot(p) for p in (good_db, default_db, foreign)}
+        foreign_bytes = foreign.read_bytes()
+        try:
+            code, output = _run_once(argv, "\n".join(lines) + ("\n" if lines else ""))
+        except BaseException as exc:  # anything escaping run() is a bug
+            pytest.fail(f"raceday {json.dumps(argv)} with input {lines!r} raised "
+                        f"{type(exc).__name__}: {exc}")
+        if __import__("os").environ.get("FUZZ_DEBUG"):
+            print(code, argv, output[-150:].replace("\n", " | "), file=sys.__stdout__)
+        shown = f"raceday {json.dumps(argv, ensure_ascii=False)} input={lines!r}\n{output}"
+        assert code in (0, 2), f"exit code {code}: {shown}"
+        assert "Traceback" not in output, shown
+        assert foreign.read_bytes() == foreign_bytes, f"foreign database changed: {shown}"
+        said_saved = "sav" in output.lower()
+        for path, rows in before.items():
+            after = _snapshot(path)
+            for key, value in rows.items():
+                if after.get(key) != value:
+                    assert said_saved, f"session {key} in {path.name} changed silently: {shown}"
+
+    check()
