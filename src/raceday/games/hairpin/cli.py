@@ -236,17 +236,6 @@ def _forced_note(state: HairpinState, action: Action) -> str | None:
     return "the only legal move"
 
 
-def _free_name(store: SessionStore, name: str) -> str:
-    """``name`` if no session has it, else the first free ``name-2``, ``name-3``, ..."""
-    if not store.exists(GAME, name):
-        return name
-    taken = set(store.names(GAME))
-    k = 2
-    while f"{name}-{k}" in taken:
-        k += 1
-    return f"{name}-{k}"
-
-
 def result_line(state: HairpinState, labels: dict[int, str]) -> str:
     """Who won and why, in one sentence (markup)."""
     out = state.outcome()
@@ -300,7 +289,7 @@ def play_command(
             raise SaveFormatError(f"saved session {save!r} is not a Hairpin game: {exc}") from None
         console.print(f"Resuming {save!r} at ply {state.position.ply}.")
     else:
-        wanted, save = save, _free_name(store, save)
+        wanted, save = save, store.fresh_name(GAME, save)
         if save != wanted:
             console.print(f"A game is already saved as {wanted!r}; this one is saved as "
                           f"{save!r} (continue the old one with --save {wanted} --resume).",
