@@ -16,15 +16,24 @@ def z_value(confidence: float) -> float:
 
 
 def wilson_interval(successes: int, trials: int, confidence: float = 0.95) -> tuple[float, float]:
-    """Wilson score interval for a binomial proportion."""
+    """Wilson score interval for a binomial proportion.
+
+    Always ``0 <= low <= successes / trials <= high <= 1``: the bound is exactly 0 for no
+    successes and exactly 1 for all (rounding cannot push it past the estimate, so error
+    bars drawn from it are never negative).
+    """
     if trials <= 0:
         raise ValueError("need at least one trial")
+    if not 0 <= successes <= trials:
+        raise ValueError("successes must lie between 0 and the number of trials")
     z = z_value(confidence)
     p = successes / trials
     denom = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denom
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    low = 0.0 if successes == 0 else min(p, max(0.0, centre - half))
+    high = 1.0 if successes == trials else max(p, min(1.0, centre + half))
+    return low, high
 
 
 def mean_interval(values: np.ndarray, confidence: float = 0.95) -> tuple[float, float, float]:

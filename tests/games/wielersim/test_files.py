@@ -180,3 +180,72 @@ def test_files_that_are_not_text_are_refused(tmp_path: Path) -> None:
         load_peloton_file(bad)
     with pytest.raises(InputFileError, match="not UTF-8"):
         load_route_file(bad)
+
+
+# --- hostile and huge files ----------------------------------------------------------------
+def _rows(n: int, bad_at: int | None = None) -> str:
+    lines = ["team,number,name,type"]
+    types = ("leader", "sprinter", "helper")
+    for i in range(n):
+        kind = "wizard" if i == bad_at else types[i % 3]
+        lines.append(f"T{i // 3},{i % 999 + 1},Rider {i},{kind}")
+    return "\n".join(lines) + "\n"
+
+
+def test_a_huge_csv_stops_at_the_first_bad_row(tmp_path: Path) -> None:
+    """200,000 rows: the reading stops at the first bad row, with its line number, long
+    before the end (rows are checked as they are read)."""
+    import time
+
+    text = _rows(200_000, bad_at=10)
+    start = time.perf_counter()
+    with pytest.raises(InputFileError, match=r"p\.csv:12: field 'type'"):
+        parse_peloton_csv(text, "p.csv")
+    assert time.perf_counter() - start < 0.5
+    # no bad row at all: the 49th rider is refused on his own line
+    with pytest.raises(InputFileError, match=r"p\.csv:50: field 'riders': .*at most 48"):
+        parse_peloton_csv(_rows(200_000), "p.csv")
+
+
+def test_input_files_are_capped_in_size(tmp_path: Path) -> None:
+    from raceday.games.wielersim.model import MAX_FILE_BYTES
+    from raceday.games.wielersim.stage import load_tour_file
+
+    big = tmp_path / "big.csv"
+    big.write_text(_rows(200_000))
+    assert big.stat().st_size > MAX_FILE_BYTES
+    with pytest.raises(InputFileError, match=r"big\.csv: the peloton file is larger than"):
+        load_peloton_file(big)
+    big_toml = tmp_path / "big.toml"
+    big_toml.write_text(GOOD + "#" * MAX_FILE_BYTES)
+    with pytest.raises(InputFileError, match=r"big\.toml: the route file is larger than"):
+        load_route_file(big_toml)
+    with pytest.raises(InputFileError, match=r"big\.toml: the stage-race file is larger"):
+        load_tour_file(big_toml)
+
+
+@pytest.mark.parametrize("content", [
+    b"", b"\n\n", bytes(range(256)) * 40, b"team,number\x00,name,type\n",
+    b"\xff\xfe\x00garbage", b"team,number,name,type\n\"unclosed,1,x,leader\n",
+    ("a = " + "[" * 5000 + "]" * 5000 + "\n").encode(),
+    ("a = " + "{b = " * 3000 + "1" + "}" * 3000 + "\n").encode(),
+], ids=["empty", "blank", "random", "nul", "not-utf8", "unclosed-quote", "deep-array",
+        "deep-table"])
+@pytest.mark.parametrize("suffix", [".csv", ".toml"])
+def test_hostile_files_give_an_input_file_error_naming_the_file(
+        tmp_path: Path, content: bytes, suffix: str) -> None:
+    from raceday.games.wielersim.stage import load_tour_file
+
+    file = tmp_path / f"hostile{suffix}"
+    file.write_bytes(content)
+    loaders = [load_peloton_file, load_route_file, load_tour_file]
+    for load in loaders:
+        with pytest.raises(InputFileError) as info:
+            load(file)
+        assert str(file) in str(info.value)
+        assert len(str(info.value)) < 400 and "\n" not in str(info.value).strip()
+
+
+def test_a_directory_is_not_a_route_file(tmp_path: Path) -> None:
+    with pytest.raises(InputFileError, match="cannot read the route file"):
+        load_route_file(tmp_path)

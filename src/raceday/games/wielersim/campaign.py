@@ -19,6 +19,7 @@ import numpy as np
 from raceday.core.errors import OptionsError, SaveFormatError
 from raceday.core.parallel import worker_context
 from raceday.games.wielersim.peloton import Peloton, peloton_from_spec
+from raceday.games.wielersim.predict import MAX_WORKERS
 from raceday.games.wielersim.stage import (
     Standings,
     classifications,
@@ -29,6 +30,7 @@ from raceday.store.sessions import SessionStore
 
 GAME = "wielersim"
 DOC_VERSION = 1
+MAX_TOUR_RACES = 100_000  # stage races in one predict-tour (an hour or two on two cores)
 
 
 @dataclass
@@ -120,11 +122,16 @@ class TourPrediction:
     counts: np.ndarray  # (3, riders): GC, points, mountains
 
     def to_json(self) -> dict[str, Any]:
+        """Chances per rider name (riders who never won left out), highest first."""
         out: dict[str, Any] = {"game": GAME, "n": self.n}
         for row, key in enumerate(("gc", "points", "mountains")):
-            out[key] = {name: float(c) / self.n for name, c in zip(self.names, self.counts[row],
-                                                                   strict=True) if c}
+            out[key] = {self.names[i]: float(self.counts[row, i]) / self.n
+                        for i in self.order(row) if self.counts[row, i]}
         return out
+
+    def order(self, row: int) -> list[int]:
+        """Rider indices by chance to win classification ``row``, highest first."""
+        return sorted(range(len(self.names)), key=lambda i: (-self.counts[row, i], i))
 
 
 def _tour_chunk(args: tuple[dict[str, Any], dict[str, Any], int, np.random.SeedSequence]
@@ -148,14 +155,16 @@ def predict_tour(tour: Mapping[str, Any], peloton: Mapping[str, Any], n: int, se
                  workers: int = 2, on_progress: Callable[[int], None] | None = None,
                  chunk: int = 20) -> TourPrediction:
     """Simulate ``n`` stage races; count the winners of GC, points and mountains."""
-    if not 1 <= n <= 1_000_000:
-        raise OptionsError(f"-n must be 1 to 1000000 stage races, got {n}")
+    if not 1 <= n <= MAX_TOUR_RACES:
+        raise OptionsError(f"-n must be 1 to {MAX_TOUR_RACES:,} stage races, got {n:,}")
+    if not 1 <= workers <= MAX_WORKERS:
+        raise OptionsError(f"workers must be 1 to {MAX_WORKERS}, got {workers}")
     sizes = [chunk] * (n // chunk) + ([n % chunk] if n % chunk else [])
     seeds = np.random.SeedSequence(seed).spawn(len(sizes))
     jobs = [(dict(tour), dict(peloton), size, s) for size, s in zip(sizes, seeds, strict=True)]
     numbers = [r["number"] for r in peloton["riders"]]
     total = np.zeros((3, len(numbers)), dtype=np.int64)
-    if workers <= 1 or len(jobs) == 1:
+    if workers == 1 or len(jobs) == 1:
         for job in jobs:
             total += _tour_chunk(job)
             if on_progress:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import secrets
 from pathlib import Path
 from typing import Any
 
@@ -11,10 +10,24 @@ import typer
 from rich.table import Table
 
 from raceday.analysis.stats import wilson_interval
-from raceday.cli.common import console, default_delay, pause, print_json, progress_bar
+from raceday.cli.common import (
+    DbOpt,
+    DelayOpt,
+    SeedOpt,
+    console,
+    default_delay,
+    fresh_seed,
+    in_range,
+    on_interrupt,
+    pause,
+    print_json,
+    progress_bar,
+    shell_quote,
+)
 from raceday.core.errors import OptionsError
 from raceday.core.events import Event
 from raceday.games.wielersim.campaign import (
+    MAX_TOUR_RACES,
     Campaign,
     load_campaign,
     new_campaign,
@@ -23,7 +36,7 @@ from raceday.games.wielersim.campaign import (
 )
 from raceday.games.wielersim.commentary import Commentator
 from raceday.games.wielersim.model import CLIMBER, SPRINTER
-from raceday.games.wielersim.predict import Prediction, predict
+from raceday.games.wielersim.predict import MAX_RACES, MAX_WORKERS, Prediction, predict
 from raceday.games.wielersim.render import (
     draw_road,
     group_summary,
@@ -50,14 +63,21 @@ app = typer.Typer(help=HELP, no_args_is_help=True, add_completion=False)
 
 ROUTE_HELP = (f"Route schedule (TOML file) or a shipped route: {', '.join(SHIPPED_ROUTES)}.")
 PELOTON_HELP = "Peloton file (CSV or TOML) or a shipped peloton: classics, small."
+MIN_WIDTH, MAX_WIDTH = 10, 120
+MAX_TOP = 1_000
+WORKERS_HELP = f"Worker processes (cores) to use, 1 to {MAX_WORKERS}."
+TOP_HELP = f"Riders shown per table, 1 to {MAX_TOP:,}."
 
 
-def _seed(seed: int | None) -> int:
-    if seed is None:
-        return secrets.randbelow(2**31)
-    if seed < 0:
-        raise OptionsError(f"--seed must be 0 or more, got {seed}")
-    return seed
+def _plot_path(plot_file: str | None) -> Path | None:
+    if plot_file is None:
+        return None
+    plot = Path(plot_file)
+    if plot.suffix.lower() != ".png":
+        raise OptionsError("--plot needs a file name ending in .png")
+    if plot.is_dir():
+        raise OptionsError(f"--plot: {plot} is a directory")
+    return plot
 
 
 def watch_race(state: WielerState, rng: np.random.Generator, *, delay: float, width: int,
@@ -109,19 +129,18 @@ def _show_turn(state: WielerState, turn: int, events: list[Event], commentator: 
 def race(
     route: str = typer.Argument(..., help=ROUTE_HELP),
     peloton: str = typer.Argument(..., help=PELOTON_HELP),
-    seed: int | None = typer.Option(None, "--seed", help="Seed for a reproducible race."),
-    delay: float | None = typer.Option(
-        None, "--delay", help="Seconds between turns (default 0.6 on a terminal, else 0)."),
+    seed: SeedOpt = None,
+    delay: DelayOpt = None,
     width: int | None = typer.Option(
-        None, "--width", help="Squares of road drawn around the front (default: fit screen)."),
+        None, "--width", callback=in_range(MIN_WIDTH, MAX_WIDTH, "squares"),
+        help=f"Squares of road drawn around the front, {MIN_WIDTH} to {MAX_WIDTH} "
+        "(default: fit the screen)."),
     road: bool = typer.Option(True, "--road/--no-road", help="Draw the road every turn."),
 ) -> None:
     """Watch one race turn by turn, with commentary and the final result."""
     if width is None:
-        width = max(10, min(60, (console.width - 8) // 3))
-    if not 10 <= width <= 120:
-        raise OptionsError(f"--width must be 10 to 120 squares, got {width}")
-    used = _seed(seed)
+        width = max(MIN_WIDTH, min(60, (console.width - 8) // 3))
+    used = fresh_seed(seed)
     state = new_race({"route": route, "peloton": peloton})
     console.print(f"[bold]{state.route.name}[/]: {state.route.distance} squares, "
                   f"{state.route.finish} finish, {state.n} riders (seed {used})")
@@ -136,7 +155,7 @@ def _prediction_table(pred: Prediction, top: int) -> Table:
     table = Table(title=f"Predicted from {pred.n} simulated races (95% intervals)")
     for col in ("rider", "bib", "type", "win", "podium", "top 10"):
         table.add_column(col, justify="left" if col in ("rider", "type") else "right")
-    order = sorted(range(len(pred.names)), key=lambda i: (-pred.wins[i], -pred.podiums[i], i))
+    order = pred.order()
 
     def cell(count: Any) -> str:
         lo, hi = pred.interval(int(count))
@@ -152,7 +171,7 @@ def _type_table(pred: Prediction) -> Table:
     table = Table(title="By rider type")
     for col in ("type", "win", "podium places"):
         table.add_column(col)
-    for t, (wins, podiums) in pred.by_type().items():
+    for t, (wins, podiums) in sorted(pred.by_type().items(), key=lambda kv: -kv[1][0]):
         lo, hi = pred.interval(wins)
         table.add_row(t, f"{wins / pred.n:.1%} [{lo:.1%}-{hi:.1%}]",
                       f"{podiums / pred.n:.2f} per race")
@@ -163,24 +182,23 @@ def _type_table(pred: Prediction) -> Table:
 def predict_command(
     route: str = typer.Argument(..., help=ROUTE_HELP),
     peloton: str = typer.Argument(..., help=PELOTON_HELP),
-    n: int = typer.Option(2000, "-n", help="Number of races to simulate."),
-    seed: int = typer.Option(0, "--seed", help="Seed (same seed and n, same answer)."),
+    n: int = typer.Option(2000, "-n", callback=in_range(1, MAX_RACES, "races"),
+                          help=f"Number of races to simulate, 1 to {MAX_RACES:,}."),
+    seed: SeedOpt = 0,
     json_out: bool = typer.Option(False, "--json", help="Print the probabilities as JSON."),
     plot_file: str | None = typer.Option(
         None, "--plot", help="Draw the route profile and win chances to this PNG file."),
-    workers: int = typer.Option(2, "--workers", help="Worker processes (cores) to use."),
-    top: int = typer.Option(15, "--top", help="Riders shown in the table."),
+    workers: int = typer.Option(2, "--workers", callback=in_range(1, MAX_WORKERS),
+                                help=WORKERS_HELP),
+    top: int = typer.Option(15, "--top", callback=in_range(1, MAX_TOP), help=TOP_HELP),
 ) -> None:
     """Simulate many races: each rider's chance to win, reach the podium and the top 10."""
+    plot = _plot_path(plot_file)
     r_spec, p_spec = route_spec(route), peloton_spec(peloton)
-    plot = Path(plot_file) if plot_file else None
-    if n < 1:
-        raise OptionsError(f"-n must be at least 1, got {n}")
-    if plot is not None and plot.suffix.lower() != ".png":
-        raise OptionsError("--plot needs a file name ending in .png")
-    with progress_bar("simulating races", n, enabled=not json_out and n >= 500) as bar:
+    with on_interrupt("nothing was saved (a prediction keeps no partial results)"), \
+            progress_bar("simulating races", n, enabled=not json_out and n >= 500) as bar:
         task = bar.task_ids[0]
-        pred = predict(r_spec, p_spec, n, seed=_seed(seed), workers=workers,
+        pred = predict(r_spec, p_spec, n, seed=fresh_seed(seed), workers=workers,
                        on_progress=lambda k: bar.advance(task, k))
     if plot is not None:
         from raceday.games.wielersim.plots import plot_prediction
@@ -200,7 +218,6 @@ def predict_command(
 
 # --- stage races ----------------------------------------------------------------------------
 TOUR_HELP = "Stage-race file (TOML) or the shipped one: ronde-van-belgie."
-DB_HELP = "SQLite database for saved stage races (default: your raceday data folder)."
 CHOICES = {"c": "continue", "continue": "continue", "w": "watch", "watch": "watch",
            "s": "stop", "stop": "stop"}
 
@@ -226,32 +243,49 @@ def _ask(next_name: str) -> str:
 def tour(
     tour_file: str | None = typer.Argument(None, help=TOUR_HELP, metavar="TOUR"),
     peloton: str | None = typer.Argument(None, help=PELOTON_HELP),
-    seed: int | None = typer.Option(None, "--seed", help="Seed of the whole stage race."),
+    seed: SeedOpt = None,
     name: str | None = typer.Option(None, "--name", help="Name to save the stage race under."),
     resume: str | None = typer.Option(None, "--resume", help="Resume the saved stage race "
                                       "with this name from its last completed stage."),
-    db: str | None = typer.Option(None, "--db", help=DB_HELP),
-    delay: float | None = typer.Option(None, "--delay", help="Seconds between turns when "
-                                       "watching a stage."),
+    db: DbOpt = None,
+    delay: DelayOpt = None,
     auto: bool = typer.Option(False, "--auto", help="Ride every stage without asking."),
 ) -> None:
     """Ride a stage race stage by stage, saved after every stage; resume it any time."""
-    store = open_store(db)
+    # every check first: nothing is written to the store until all have passed
+    pause_s = default_delay(delay)
     if resume is not None:
-        if tour_file is not None or peloton is not None:
-            raise OptionsError("--resume takes no TOUR or PELOTON: they are saved with the race")
-        campaign = load_campaign(store, resume)
+        if tour_file is not None or peloton is not None or seed is not None or name:
+            raise OptionsError("--resume takes no TOUR, PELOTON, --seed or --name: they are "
+                               "saved with the race")
+        campaign = load_campaign(open_store(db), resume)
         console.print(f"Resuming {resume!r}: {campaign.next_stage} of "
                       f"{stage_count(campaign.tour)} stages done.")
     else:
         if tour_file is None or peloton is None:
             raise OptionsError("give a TOUR file and a PELOTON file (or --resume NAME)")
+        if name is not None and not name.strip():
+            raise OptionsError("--name must not be empty")
         tour_spec, p_spec = resolve_tour(tour_file), peloton_spec(peloton)
-        used = _seed(seed)
-        campaign = new_campaign(store, name or f"{tour_spec['name']} {used}", tour_spec,
-                                p_spec, used)
+        used = fresh_seed(seed)
+        campaign = new_campaign(open_store(db), name or f"{tour_spec['name']} {used}",
+                                tour_spec, p_spec, used)
         console.print(f"[bold]{tour_spec['name']}[/]: {stage_count(tour_spec)} stages, saved "
                       f"as {campaign.name!r} (seed {used}).")
+    resume_command = shell_quote("raceday", "wielersim", "tour", "--resume", campaign.name,
+                                 *(("--db", db) if db is not None else ()))
+    try:
+        _ride_campaign(campaign, auto=auto, delay=pause_s, resume_command=resume_command)
+    except KeyboardInterrupt:
+        total = stage_count(campaign.tour)
+        kept = (f"{campaign.next_stage} of {total} stages of {campaign.name!r} are saved "
+                "(a stage cut short is ridden again, with the same dice, on resuming)")
+        with on_interrupt(kept, resume_command):
+            raise
+
+
+def _ride_campaign(campaign: Campaign, *, auto: bool, delay: float,
+                   resume_command: str) -> None:
     total = stage_count(campaign.tour)
     if campaign.tour["prologue"] and campaign.next_stage == 0:
         favoured = CLIMBER if campaign.tour["prologue_type"] == "climber" else SPRINTER
@@ -270,8 +304,8 @@ def tour(
             except (typer.Abort, EOFError):
                 choice = "stop"
         if choice == "stop":
-            console.print(f"Stopped after {index} of {total} stages. Resume with: raceday "
-                          f"wielersim tour --resume {campaign.name!r}")
+            console.print(f"Stopped after {index} of {total} stages. Resume with: "
+                          f"{resume_command}", soft_wrap=True)
             return
         console.rule(label)
         state = None
@@ -281,8 +315,8 @@ def tour(
                                 campaign.standings().leader if campaign.records else
                                 campaign.peloton_spec.get("jersey"))
             if state is not None:
-                watch_race(state, rng, delay=default_delay(delay),
-                           width=max(10, min(60, (console.width - 8) // 3)))
+                watch_race(state, rng, delay=delay,
+                           width=max(MIN_WIDTH, min(60, (console.width - 8) // 3)))
         record = ride_stage(campaign.tour, campaign.peloton_spec, index, campaign.records,
                             campaign.seed, state=state, rng=rng)
         campaign.add_record(record)
@@ -294,19 +328,18 @@ def tour(
 @app.command()
 def standings(
     name: str = typer.Argument(..., help="Name of a saved stage race."),
-    db: str | None = typer.Option(None, "--db", help=DB_HELP),
+    db: DbOpt = None,
     json_out: bool = typer.Option(False, "--json", help="Print the classifications as JSON."),
     plot_file: str | None = typer.Option(
         None, "--plot", help="Draw the GC gaps of the top riders, stage by stage (PNG)."),
-    top: int = typer.Option(10, "--top", help="Riders shown per classification."),
+    top: int = typer.Option(10, "--top", callback=in_range(1, MAX_TOP), help=TOP_HELP),
 ) -> None:
     """Show the classifications of a saved stage race."""
+    plot = _plot_path(plot_file)
     campaign = load_campaign(open_store(db), name)
     st = campaign.standings()
     peloton = campaign.peloton
-    if plot_file is not None:
-        if not plot_file.lower().endswith(".png"):
-            raise OptionsError("--plot needs a file name ending in .png")
+    if plot is not None:
         from raceday.games.wielersim.plots import plot_gc
 
         records = campaign.records
@@ -319,7 +352,7 @@ def standings(
             for n in top_riders:
                 label = f"{peloton.riders[peloton.index_of(n)].name} ({n})"
                 series.setdefault(label, []).append(times[n] - lead)
-        plot_gc([r["name"] for r in records], series, Path(plot_file),
+        plot_gc([r["name"] for r in records], series, plot,
                 f"{campaign.tour['name']}: GC gaps")
     if json_out:
         lead = st.gc[0][1] if st.gc else 0
@@ -343,25 +376,28 @@ def standings(
                   f"{stage_count(campaign.tour)} stages")
     for table in standings_tables(peloton, st, top):
         console.print(table)
-    if plot_file is not None:
-        console.print(f"plot written to {plot_file}")
+    if plot is not None:
+        console.print(f"plot written to {plot}")
 
 
 @app.command("predict-tour")
 def predict_tour_command(
     tour_file: str = typer.Argument(..., help=TOUR_HELP, metavar="TOUR"),
     peloton: str = typer.Argument(..., help=PELOTON_HELP),
-    n: int = typer.Option(200, "-n", help="Number of stage races to simulate."),
-    seed: int = typer.Option(0, "--seed", help="Seed (same seed and n, same answer)."),
+    n: int = typer.Option(200, "-n", callback=in_range(1, MAX_TOUR_RACES, "stage races"),
+                          help=f"Number of stage races to simulate, 1 to {MAX_TOUR_RACES:,}."),
+    seed: SeedOpt = 0,
     json_out: bool = typer.Option(False, "--json", help="Print the chances as JSON."),
-    workers: int = typer.Option(2, "--workers", help="Worker processes (cores) to use."),
-    top: int = typer.Option(10, "--top", help="Riders shown per classification."),
+    workers: int = typer.Option(2, "--workers", callback=in_range(1, MAX_WORKERS),
+                                help=WORKERS_HELP),
+    top: int = typer.Option(10, "--top", callback=in_range(1, MAX_TOP), help=TOP_HELP),
 ) -> None:
     """Simulate many stage races: each rider's chance to win GC, points and mountains."""
     tour_spec, p_spec = resolve_tour(tour_file), peloton_spec(peloton)
-    with progress_bar("simulating stage races", n, enabled=not json_out) as bar:
+    with on_interrupt("nothing was saved (a prediction keeps no partial results)"), \
+            progress_bar("simulating stage races", n, enabled=not json_out) as bar:
         task = bar.task_ids[0]
-        pred = predict_tour(tour_spec, p_spec, n, seed=_seed(seed), workers=workers,
+        pred = predict_tour(tour_spec, p_spec, n, seed=fresh_seed(seed), workers=workers,
                             on_progress=lambda k: bar.advance(task, k))
     if json_out:
         print_json(pred.to_json())
@@ -370,8 +406,7 @@ def predict_tour_command(
         table = Table(title=f"{title}: chance to win ({pred.n} stage races, 95% intervals)")
         for col in ("rider", "bib", "chance"):
             table.add_column(col)
-        order = sorted(range(len(pred.names)), key=lambda i: -pred.counts[row, i])
-        for i in order[:top]:
+        for i in pred.order(row)[:top]:
             c = int(pred.counts[row, i])
             if not c:
                 break

@@ -53,17 +53,27 @@ def plot_prediction(route: Mapping[str, Any], pred: Prediction, path: Path, top:
                   f"{compiled.finish} finish)")
     ax1.set_xlabel("square")
     ax1.set_ylabel("height (sum of steepness)")
-    order = sorted(range(len(pred.names)), key=lambda i: -pred.wins[i])[:top]
-    probs = [pred.wins[i] / pred.n for i in order]
-    errors = [[p - pred.interval(int(pred.wins[i]))[0] for p, i in zip(probs, order,
-                                                                       strict=True)],
-              [pred.interval(int(pred.wins[i]))[1] - p for p, i in zip(probs, order,
-                                                                       strict=True)]]
+    order = sorted(range(len(pred.names)), key=lambda i: (-pred.wins[i], i))[:top]
+    probs, below, above = win_bars(pred, order)
     ax2.barh([f"{pred.names[i]} ({pred.numbers[i]})" for i in order][::-1], probs[::-1],
-             xerr=[errors[0][::-1], errors[1][::-1]], color="steelblue")
+             xerr=[below[::-1], above[::-1]], color="steelblue")
     ax2.set_xlabel(f"win probability ({pred.n} races, 95% intervals)")
     fig.tight_layout()
     _save(fig, plt, path)
+
+
+def win_bars(pred: Prediction, order: Sequence[int]
+             ) -> tuple[list[float], list[float], list[float]]:
+    """Win chances and the lengths of their error bars below and above (Wilson interval,
+    so never negative and never past 0 or 1, even for a chance of 0 or 1)."""
+    probs, below, above = [], [], []
+    for i in order:
+        p = float(pred.wins[i]) / pred.n
+        lo, hi = pred.interval(int(pred.wins[i]))
+        probs.append(p)
+        below.append(max(0.0, p - lo))
+        above.append(max(0.0, hi - p))
+    return probs, below, above
 
 
 def plot_gc(stages: Sequence[str], gaps: Mapping[str, Sequence[float]], path: Path,

@@ -24,7 +24,8 @@ from raceday.games.wielersim.rules import WielerState, fresh_race, new_race, run
 CHUNK = 250
 TOP_PLACES = 10
 PODIUM = 3
-MAX_RACES = 10_000_000
+MAX_RACES = 1_000_000  # about an hour on two cores: -n beyond is refused
+MAX_WORKERS = 32
 
 
 @dataclass
@@ -53,17 +54,26 @@ class Prediction:
                 out[t] = (int(self.wins[idx].sum()), int(self.podiums[idx].sum()))
         return out
 
+    def order(self) -> list[int]:
+        """Rider indices by chance to win, then podium, then top 10 (best first)."""
+        return sorted(range(len(self.names)), key=lambda i: (
+            -self.wins[i], -self.podiums[i], -self.top10[i], i))
+
     def to_json(self) -> dict[str, Any]:
+        """Chances per rider name, each table listed from the highest chance down."""
+
+        def table(counts: np.ndarray) -> dict[str, float]:
+            order = sorted(range(len(self.names)), key=lambda i: (-counts[i], i))
+            return {self.names[i]: float(counts[i]) / self.n for i in order}
+
+        types = sorted(self.by_type().items(), key=lambda kv: -kv[1][0])
         return {
             "game": "wielersim",
             "n": self.n,
-            "win": {name: float(w) / self.n for name, w in zip(self.names, self.wins,
-                                                               strict=True)},
-            "podium": {name: float(p) / self.n for name, p in zip(self.names, self.podiums,
-                                                                  strict=True)},
-            "top10": {name: float(p) / self.n for name, p in zip(self.names, self.top10,
-                                                                 strict=True)},
-            "win_by_type": {t: w / self.n for t, (w, _) in self.by_type().items()},
+            "win": table(self.wins),
+            "podium": table(self.podiums),
+            "top10": table(self.top10),
+            "win_by_type": {t: w / self.n for t, (w, _) in types},
         }
 
 
@@ -103,9 +113,9 @@ def predict(route: Mapping[str, Any], peloton: Mapping[str, Any], n: int, seed: 
             workers: int = 2, on_progress: Callable[[int], None] | None = None) -> Prediction:
     """Simulate ``n`` races (in ``workers`` processes) and count the results."""
     if not 1 <= n <= MAX_RACES:
-        raise OptionsError(f"-n must be 1 to {MAX_RACES} races, got {n}")
-    if not 1 <= workers <= 64:
-        raise OptionsError(f"workers must be 1 to 64, got {workers}")
+        raise OptionsError(f"-n must be 1 to {MAX_RACES:,} races, got {n:,}")
+    if not 1 <= workers <= MAX_WORKERS:
+        raise OptionsError(f"workers must be 1 to {MAX_WORKERS}, got {workers}")
     sizes = [CHUNK] * (n // CHUNK) + ([n % CHUNK] if n % CHUNK else [])
     seeds = np.random.SeedSequence(seed).spawn(len(sizes))
     jobs = [(dict(route), dict(peloton), size, s) for size, s in zip(sizes, seeds, strict=True)]
