@@ -7,6 +7,7 @@ import json
 import pytest
 from typer.testing import CliRunner
 
+from raceday.cli.main import run
 from raceday.core.errors import OptionsError
 from raceday.games.keirin.cli import app
 
@@ -52,10 +53,18 @@ def test_odds_table_shows_top_entries_or_all() -> None:
     assert sum(line.count("=") == 2 for line in every.output.splitlines()) == 20
 
 
-@pytest.mark.parametrize("args", [["odds", "--bet", "place"], ["odds", "--top", "0"],
-                                  ["simulate", "--engine", "warp"], ["odds", "--riders", "5"]])
+@pytest.mark.parametrize("args", [["odds", "--bet", "place"], ["simulate", "--engine", "warp"]])
 def test_bad_options_raise_options_error(args: list[str]) -> None:
     assert isinstance(runner.invoke(app, args).exception, OptionsError)
+
+
+@pytest.mark.parametrize("args", [["odds", "--top", "0"], ["odds", "--riders", "5"]])
+def test_bad_counts_are_usage_errors_with_exit_2(
+    args: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(["keirin", *args]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "Traceback" not in err
 
 
 @pytest.mark.parametrize("engine", ["fast", "reference"])

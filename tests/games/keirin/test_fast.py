@@ -43,7 +43,7 @@ def test_fast_sampler_matches_the_reference_engine(options: KeirinOptions, n_ref
     fast_hits = np.array([fast.top(r, k) for k in (1, 2, 3) for r in range(1, riders + 1)])
     assert _two_sample_agree(ref_hits, n_ref, fast_hits, n_fast) == []
     # the turn in which the winner crossed: same mean within the two 99% intervals' reach
-    se = math.hypot(ref.turns.std() / math.sqrt(n_ref), fast.turns.std() / math.sqrt(n_fast))
+    se = math.hypot(ref.turns_std() / math.sqrt(n_ref), fast.turns_std() / math.sqrt(n_fast))
     assert abs(ref.mean_turns() - fast.mean_turns()) <= NormalDist().inv_cdf(0.995) * se
 
 

@@ -24,7 +24,7 @@ import itertools
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -48,21 +48,29 @@ class BetError(RacedayError):
 
 
 # --- money --------------------------------------------------------------------------------------
-def parse_money(text: str) -> int:
-    """``"12.5"`` -> 1250 cents. Positive, at most two decimals."""
-    cleaned = text.strip().replace(",", "").replace("_", "")
-    try:
-        value = Decimal(cleaned)
-    except InvalidOperation:
-        raise BetError(f"{text!r} is not an amount; type a number such as 100 or 12.50") from None
-    if not value.is_finite() or value <= 0:
-        raise BetError(f"the amount must be more than 0, got {text!r}")
-    cents = value * 100
-    if cents != cents.to_integral_value():
-        raise BetError(f"amounts are in cents at most (two decimals), got {text!r}")
-    if cents > MAX_STAKE_CENTS:
-        raise BetError(f"{text!r} is too large")
-    return int(cents)
+# One strict grammar for amounts: ASCII digits, optional thousands commas (1,000), at most
+# two decimals. No underscores, exponents, signs, other scripts' digits or superscripts.
+_AMOUNT = re.compile(r"(?:[0-9]+|[0-9]{1,3}(?:,[0-9]{3})+)(?:\.[0-9]{1,2})?")
+_AMOUNT_LIKE = re.compile(r"[0-9,]+(?:\.[0-9]+)?")
+AMOUNT_HELP = "type a number such as 100, 1,000 or 12.50 (digits 0-9, at most two decimals)"
+
+
+def parse_money(text: str, *, limit: int | None = MAX_STAKE_CENTS) -> int:
+    """``"12.5"`` -> 1250 cents. Positive, ASCII digits, at most two decimals; at most
+    ``limit`` cents (None: no upper limit, the caller checks it)."""
+    cleaned = text.strip()
+    if cleaned.startswith("-") and _AMOUNT.fullmatch(cleaned[1:]):
+        raise BetError(f"the amount must be more than 0, got {cleaned!r}")
+    if not _AMOUNT.fullmatch(cleaned):
+        if _AMOUNT_LIKE.fullmatch(cleaned) and "." in cleaned and "," not in cleaned:
+            raise BetError(f"amounts are in cents at most (two decimals), got {cleaned!r}")
+        raise BetError(f"{cleaned!r} is not an amount; {AMOUNT_HELP}")
+    cents = int(Decimal(cleaned.replace(",", "")) * 100)
+    if cents <= 0:
+        raise BetError(f"the amount must be more than 0, got {cleaned!r}")
+    if limit is not None and cents > limit:
+        raise BetError(f"{cleaned!r} is too large (at most {format_money(limit)})")
+    return cents
 
 
 def format_money(cents: int) -> str:
@@ -129,9 +137,25 @@ class Ticket:
         return ticket
 
 
-def parse_ticket(text: str, riders: int) -> tuple[str, tuple[int, ...], int]:
-    """``"exacta 3-4 50"`` -> ("exacta", (3, 4), 5000). Riders may be joined by ``-``, ``=``,
-    ``,``, ``/`` or spaces; the stake comes last."""
+_RIDER = re.compile(r"[0-9]+")
+_JOIN = "-=,/"
+
+
+def _selection_tokens(text: str) -> list[str]:
+    """Split the riders part on the joiners and spaces, keeping every token (an empty
+    token means two joiners in a row or a joiner at an end, which is an error)."""
+    return [t for t in re.split(r"\s*[-=,/]\s*|\s+", text.strip())]
+
+
+def parse_ticket(
+    text: str, riders: int, *, stake_limit: int | None = MAX_STAKE_CENTS
+) -> tuple[str, tuple[int, ...], int]:
+    """``"exacta 3-4 50"`` -> ("exacta", (3, 4), 5000).
+
+    The grammar: ``TYPE RIDERS STAKE`` where TYPE is a bet type (or its short name), RIDERS
+    are rider numbers in ASCII digits joined by one of ``- = , /`` or by spaces, and STAKE an
+    amount (see :func:`parse_money`). Anything else is refused with the bad token named.
+    """
     words = text.strip().split()
     if len(words) < 3:
         raise BetError(
@@ -143,17 +167,19 @@ def parse_ticket(text: str, riders: int) -> tuple[str, tuple[int, ...], int]:
     if kind not in KINDS:
         raise BetError(f"unknown bet type {words[0]!r}; choose from {', '.join(KINDS)}")
     size, _ = KINDS[kind]
-    stake = parse_money(words[-1])
-    parts = [p for p in re.split(r"[-=,/\s]+", " ".join(words[1:-1])) if p]
+    allowed = f"riders are numbered 1 to {riders} in digits 0-9, joined by - = , / or spaces"
+    parts = _selection_tokens(" ".join(words[1:-1]))
+    for p in parts:
+        if p == "":
+            raise BetError(f"misplaced joiner in {' '.join(words[1:-1])!r}: {allowed}")
+        if not _RIDER.fullmatch(p) or not 1 <= int(p) <= riders:
+            raise BetError(f"unknown rider {p!r}: {allowed}")
     if len(parts) != size:
         raise BetError(f"a {kind} names {size} rider{'s' if size > 1 else ''}, got {len(parts)}")
-    picked = []
-    for p in parts:
-        if not p.isdigit() or not 1 <= int(p) <= riders:
-            raise BetError(f"unknown rider {p!r}: riders are numbered 1 to {riders}")
-        picked.append(int(p))
+    picked = [int(p) for p in parts]
     if len(set(picked)) != len(picked):
         raise BetError(f"a rider appears twice in {kind} {'-'.join(parts)}")
+    stake = parse_money(words[-1], limit=stake_limit)
     return kind, canonical(kind, picked), stake
 
 

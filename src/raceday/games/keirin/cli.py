@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, NoReturn
 
 import numpy as np
 import typer
@@ -14,11 +15,19 @@ from rich.table import Table
 
 from raceday.cli.common import (
     PROGRESS_THRESHOLD,
+    DbOpt,
+    DelayOpt,
+    SeedOpt,
+    ask_yes_no,
     console,
     default_delay,
+    in_range,
+    on_interrupt,
     pause,
     print_json,
     progress_bar,
+    read_line,
+    shell_quote,
 )
 from raceday.core.errors import OptionsError, RacedayError
 from raceday.core.events import Event
@@ -39,6 +48,12 @@ from raceday.games.keirin.render import commentary, render_track, throw_line
 from raceday.games.keirin.rules import (
     DEFAULT_LENGTH,
     DEFAULT_RIDERS,
+    DERNY_DICE,
+    MAX_DERNY,
+    MAX_LENGTH,
+    MAX_RIDERS,
+    MIN_LENGTH,
+    MIN_RIDERS,
     PHASE_PHOTO,
     KeirinOptions,
     KeirinState,
@@ -50,23 +65,43 @@ from raceday.store.sessions import SessionStore
 
 HELP = "KEIRIN (Anki Toner): 6–9 track riders sprint for the line after the derny leaves."
 
-app = typer.Typer(help=HELP, no_args_is_help=True)
+app = typer.Typer(help=HELP, no_args_is_help=True, add_completion=False)
+
+# Documented caps (also in docs/usage/keirin-analysis.md): beyond them a typo is likelier
+# than a wish, and the work or the memory would not be bounded.
+MAX_SIMULATIONS = 1_000_000_000  # fast engine: counts only, flat memory (about 20 min/1e9)
+MAX_REFERENCE_SIMULATIONS = 1_000_000  # the reference engine runs ~1,000 races a second
+MAX_TOP = 1_000  # more rows than any bet type has (504 trifectas with 9 riders)
+MAX_PLAYERS = 20
 
 RidersOpt = Annotated[
-    int, typer.Option("--riders", "-r", help="Number of riders, 6–9 (drops the highest numbers).")
+    int,
+    typer.Option(
+        "--riders", "-r", callback=in_range(MIN_RIDERS, MAX_RIDERS, "riders"),
+        help=f"Number of riders, {MIN_RIDERS}–{MAX_RIDERS} (drops the highest numbers).",
+    ),
 ]
 LengthOpt = Annotated[
     int,
     typer.Option(
-        "--length", "-l", help="Squares from the derny's start to the finish line (100 = a lap)."
+        "--length", "-l", callback=in_range(MIN_LENGTH, MAX_LENGTH, "squares"),
+        help=f"Squares from the derny's start to the finish line, {MIN_LENGTH}–{MAX_LENGTH} "
+        "(100 = a lap).",
     ),
 ]
 DernyOpt = Annotated[
     int | None,
-    typer.Option("--derny", help="Fix the derny's 3d6 advance (3–18) to ask 'what if'."),
+    typer.Option(
+        "--derny", callback=in_range(DERNY_DICE, MAX_DERNY),
+        help=f"Fix the derny's 3d6 advance ({DERNY_DICE}–{MAX_DERNY}) to ask 'what if'.",
+    ),
 ]
-SeedOpt = Annotated[
-    int | None, typer.Option("--seed", "-s", help="Random seed; the same seed replays the race.")
+TopOpt = Annotated[
+    int,
+    typer.Option(
+        "--top", callback=in_range(1, MAX_TOP, "rows"),
+        help=f"Rows shown for the large bet types (exacta and beyond), 1–{MAX_TOP:,}.",
+    ),
 ]
 
 
@@ -80,18 +115,10 @@ def watch(
     riders: RidersOpt = DEFAULT_RIDERS,
     length: LengthOpt = DEFAULT_LENGTH,
     derny: DernyOpt = None,
-    delay: Annotated[
-        float | None,
-        typer.Option(
-            help="Seconds between turns; 0 prints at once. Default: a short pause in a "
-            "terminal, none when piped."
-        ),
-    ] = None,
+    delay: DelayOpt = None,
 ) -> None:
     """Watch one race turn by turn, with commentary and the final ranking."""
     options = KeirinOptions(riders=riders, length=length, derny=derny)
-    if delay is not None and delay < 0:
-        raise OptionsError(f"delay must be 0 or more seconds, got {delay}")
     wait = default_delay(delay)
     console.print(Rule(f"KEIRIN — {riders} riders, finish {length} squares from the derny's start"))
     rng = _rng(seed)
@@ -154,7 +181,14 @@ def turn_label(events: list[Event]) -> str:
 
 @app.command()
 def simulate(
-    n: Annotated[int, typer.Option("-n", "--races", help="Number of races to simulate.")] = 10_000,
+    n: Annotated[
+        int,
+        typer.Option(
+            "-n", "--races", "--simulations", callback=in_range(1, MAX_SIMULATIONS, "races"),
+            help=f"Number of races to simulate, 1–{MAX_SIMULATIONS:,} (the reference engine: "
+            f"at most {MAX_REFERENCE_SIMULATIONS:,}). Memory stays flat at any count.",
+        ),
+    ] = 10_000,
     seed: SeedOpt = None,
     riders: RidersOpt = DEFAULT_RIDERS,
     length: LengthOpt = DEFAULT_LENGTH,
@@ -169,10 +203,11 @@ def simulate(
     ] = "fast",
 ) -> None:
     """Simulate many races: win, top-2 and top-3 chances with 95% intervals."""
-    if n < 1:
-        raise OptionsError(f"n must be at least 1, got {n}")
     if engine not in ENGINES:
         raise OptionsError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
+    if engine == "reference" and n > MAX_REFERENCE_SIMULATIONS:
+        raise OptionsError(f"the reference engine runs at most {MAX_REFERENCE_SIMULATIONS:,} "
+                           f"races (about 1,000 a second), got {n:,}; use --engine fast")
     options = KeirinOptions(riders=riders, length=length, derny=derny)
     show_bar = n >= PROGRESS_THRESHOLD * (1 if engine == "reference" else 500) and not json_out
     with progress_bar("racing", n, enabled=show_bar) as bar:
@@ -244,9 +279,7 @@ def odds(
             "(repeat the option; default all)."
         ),
     ] = None,
-    top: Annotated[
-        int, typer.Option(help="Rows shown for the large bet types (exacta and beyond).")
-    ] = TOP_DEFAULT,
+    top: TopOpt = TOP_DEFAULT,
     show_all: Annotated[
         bool, typer.Option("--all", help="Show every combination of every bet type.")
     ] = False,
@@ -261,8 +294,6 @@ def odds(
         raise OptionsError(
             f"unknown bet type {unknown[0]!r}; choose from {', '.join(BET_TYPES)}"
         )
-    if top < 1:
-        raise OptionsError(f"top must be at least 1, got {top}")
     options = KeirinOptions(riders=riders, length=length, derny=derny)
     result = race_odds(options)
     if json_out:
@@ -287,13 +318,28 @@ BET_HELP = """Commands at the ticket prompt:
   (empty line)        done: next player, then the race"""
 
 
+# The line reader of the betting prompts (a test may replace it, e.g. to press Ctrl-C).
+read_input: Callable[[str], str] = read_line
+
+
 def _ask(prompt: str) -> str | None:
     """One line from the user; None at end of input (Ctrl-D or the end of a script)."""
     try:
-        answer: str = typer.prompt(prompt, default="", show_default=False, prompt_suffix=" ")
-    except typer.Abort:
+        answer = read_input(f"{prompt} ")
+    except EOFError:
         return None
     return answer.strip()
+
+
+def _read_or_stop(prompt: str) -> str:
+    """For yes/no questions: end of input answers 'no' (a script that ends stops)."""
+    try:
+        return read_input(prompt)
+    except EOFError:
+        return "n"
+
+
+BOARD_KINDS = ("win", "quinella", "exacta", "trio", "trifecta")
 
 
 def _board(session: BetSession, top: int) -> None:
@@ -302,7 +348,7 @@ def _board(session: BetSession, top: int) -> None:
     note = (f"offered odds (fair odds × {1 - session.margin:g})" if fixed
             else f"fair odds as a guide; the pools pay out after a {session.margin:.0%} takeout")
     console.print(Rule(f"Race {session.races + 1} — odds board: {note}", style="cyan"))
-    for kind in ("win", "exacta", "trifecta"):
+    for kind in BOARD_KINDS:
         console.print(odds_table(odds, kind, None if kind == "win" else top,
                                  session.margin if fixed else None))
 
@@ -396,19 +442,51 @@ def _run_and_settle(session: BetSession, store: SessionStore, wait: float) -> No
     _show_settlement(session, session.settle(store, state))
 
 
+def _check_margin(value: float) -> float:
+    if not 0 <= value < 1:  # nan and inf fail this too
+        raise typer.BadParameter(f"must be at least 0 and below 1, got {value}")
+    return value
+
+
+def _resume_command(name: str, db: Path | None) -> str:
+    """The exact command that continues a session (with --db when one was given)."""
+    extra = ["--db", str(db)] if db is not None else []
+    return shell_quote("raceday", "keirin", "bet", "--resume", name, *extra)
+
+
+def _interrupted(session: BetSession, store: SessionStore, db: Path | None) -> NoReturn:
+    """Ctrl-C: one line saying what the database keeps and how to go on (exit 130)."""
+    with contextlib.suppress(RacedayError):  # say what was really saved, not what was in memory
+        session = BetSession.load(store, session.name)
+    race = session.races + 1
+    settled = f"{session.races} settled race{'s' if session.races != 1 else ''} saved"
+    if session.pending is not None:
+        count = len(session.pending)
+        tickets = f"{count} ticket is" if count == 1 else f"{count} tickets are"
+        kept = f"{settled}; race {race}'s {tickets} locked and the race runs on resume"
+    else:
+        kept = f"{settled}; the open betting on race {race} was withdrawn (no money moved)"
+    with on_interrupt(kept, _resume_command(session.name, db)):
+        raise KeyboardInterrupt
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
 @app.command()
 def bet(
     player: Annotated[
         list[str] | None,
-        typer.Option("--player", "-p", help="A player's name (repeat for more players)."),
+        typer.Option("--player", "-p",
+                     help=f"A player's name (repeat for more players, at most {MAX_PLAYERS})."),
     ] = None,
     bankroll: Annotated[
-        str, typer.Option(help="Each player's starting bankroll.")
+        str, typer.Option(help="Each player's starting bankroll (digits, at most two "
+                          "decimals).")
     ] = "10000",
     margin: Annotated[
         float,
-        typer.Option(help="House margin: offered odds = fair odds × (1 − margin); with --pool "
-                     "the takeout from each pool."),
+        typer.Option(callback=_check_margin,
+                     help="House margin, 0 to below 1: offered odds = fair odds × (1 − margin); "
+                     "with --pool the takeout from each pool."),
     ] = 0.0,
     pool: Annotated[
         bool, typer.Option("--pool", help="Pari-mutuel: winners share each bet type's pool.")
@@ -422,19 +500,17 @@ def bet(
     resume: Annotated[
         str | None, typer.Option(help="Resume the saved session of this name.")
     ] = None,
-    db: Annotated[
-        Path | None,
-        typer.Option(help="SQLite file of saved sessions (default: in your data directory)."),
-    ] = None,
+    db: DbOpt = None,
     seed: SeedOpt = None,
     riders: RidersOpt = DEFAULT_RIDERS,
     length: LengthOpt = DEFAULT_LENGTH,
     derny: DernyOpt = None,
-    top: Annotated[int, typer.Option(help="Rows of the exacta and trifecta boards.")] = 8,
-    delay: Annotated[
-        float | None,
-        typer.Option(help="Seconds between turns of a race (default: short on a terminal)."),
-    ] = None,
+    top: Annotated[
+        int, typer.Option(callback=in_range(1, MAX_TOP, "rows"),
+                          help=f"Rows of the quinella, exacta, trio and trifecta boards, "
+                          f"1–{MAX_TOP:,}.")
+    ] = 8,
+    delay: DelayOpt = None,
     list_sessions: Annotated[
         bool, typer.Option("--list", help="List the saved sessions and stop.")
     ] = False,
@@ -446,26 +522,37 @@ def bet(
     if list_sessions:
         _list_sessions(SessionStore(db))
         return
-    if delay is not None and delay < 0:
-        raise OptionsError(f"delay must be 0 or more seconds, got {delay}")
-    if top < 1:
-        raise OptionsError(f"top must be at least 1, got {top}")
     wait = default_delay(delay, interactive_default=0.3)
-    store = SessionStore(db)
-    if resume is not None:
-        session = BetSession.load(store, resume)
-        console.print(f"Resuming session {resume!r}: {session.races} race(s) settled. "
-                      "(It keeps its own players and options.)")
-    else:
+    # Every option is checked before the database is touched: a refused option leaves no
+    # half-made session behind.
+    if resume is None:
+        if len(player or []) > MAX_PLAYERS:
+            raise OptionsError(f"at most {MAX_PLAYERS} players, got {len(player or [])}")
         name = session_name or datetime.now(UTC).strftime("keirin-%Y%m%d-%H%M%S")
         session = BetSession.new(
             name, player or [], KeirinOptions(riders=riders, length=length, derny=derny),
             bankroll=parse_money_option(bankroll), mode="pool" if pool else "fixed",
             margin=margin, allow_debt=allow_debt, seed=seed,
         )
+        store = SessionStore(db)
         session.save(store)
         console.print(f"New session {name!r} ({'pari-mutuel pools' if pool else 'fixed odds'}, "
                       f"margin {margin:g}). Type 'help' at a ticket prompt.")
+    else:
+        store = SessionStore(db)
+        session = BetSession.load(store, resume)
+        console.print(f"Resuming session {resume!r}: {session.races} race(s) settled. "
+                      "(It keeps its own players and options.)")
+    try:
+        _play_session(session, store, top, wait)
+    except KeyboardInterrupt:
+        _interrupted(session, store, db)
+    _standings(session)
+    console.print(f"Session saved. Resume it with: {_resume_command(session.name, db)}",
+                  soft_wrap=True)
+
+
+def _play_session(session: BetSession, store: SessionStore, top: int, wait: float) -> None:
     opts = session.options
     console.print(f"{opts.riders} riders, finish at {opts.length}. {_bankroll_line(session)}")
     if session.pending is not None:
@@ -479,12 +566,8 @@ def bet(
             break
         session.lock(store, tickets)
         _run_and_settle(session, store, wait)
-        again = _ask("Another race? [Y/n]>")
-        if again is None or again.lower() in ("n", "no", "q", "quit", "stop"):
+        if not ask_yes_no("Another race?", default=True, read=_read_or_stop):
             break
-    _standings(session)
-    console.print(f"Session saved. Resume it with: raceday keirin bet --resume {session.name}"
-                  + (f" --db {db}" if db is not None else ""))
 
 
 def _list_sessions(store: SessionStore) -> None:
@@ -509,3 +592,6 @@ def parse_money_option(text: str) -> int:
         return parse_money(text)
     except BetError as exc:
         raise OptionsError(f"--bankroll: {exc}") from None
+
+
+__all__ = ["app", "read_input"]

@@ -15,7 +15,7 @@ options give the same races.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -204,21 +204,20 @@ class FastRaces:
     turns: np.ndarray
 
 
-def sample_races(
+def iter_race_batches(
     options: KeirinOptions,
     n: int,
     rng: np.random.Generator,
     places: int = 3,
-    on_progress: Callable[[int], None] | None = None,
-) -> FastRaces:
-    """Sample ``n`` races, resolving the first ``places`` places (1 to the number of riders)."""
+) -> Iterator[FastRaces]:
+    """Sample ``n`` races in batches of at most :data:`BATCH`, one batch at a time, so a
+    caller can fold each batch into counts and keep memory flat however large ``n`` is.
+    The batches are exactly those :func:`sample_races` joins (same seed, same races)."""
     if not 1 <= places <= options.riders:
         raise ValueError(f"places must be 1 to {options.riders}, got {places}")
     assert SPACING == 3 and SLIPSTREAM == 3 and DERNY_DICE == 3  # hard-wired in the kernel
     cut, values = throw_tables(options.riders)
     guide = guide_table(options.riders)
-    rankings = []
-    turns = []
     done = 0
     while done < n:
         size = min(BATCH, n - done)
@@ -227,9 +226,28 @@ def sample_races(
         r, t = _race_kernel(
             size, options.riders, options.length, derny, places, cut, values, guide, state
         )
-        rankings.append(r)
-        turns.append(t)
         done += size
+        yield FastRaces(r, t)
+
+
+def sample_races(
+    options: KeirinOptions,
+    n: int,
+    rng: np.random.Generator,
+    places: int = 3,
+    on_progress: Callable[[int], None] | None = None,
+) -> FastRaces:
+    """Sample ``n`` races, resolving the first ``places`` places (1 to the number of riders).
+    Keeps every race in memory: for large ``n`` fold :func:`iter_race_batches` instead."""
+    rankings = []
+    turns = []
+    done = 0
+    for batch in iter_race_batches(options, n, rng, places):
+        rankings.append(batch.ranking)
+        turns.append(batch.turns)
+        done += len(batch.turns)
         if on_progress is not None:
             on_progress(done)
+    if not rankings:
+        return FastRaces(np.zeros((0, places), dtype=np.int8), np.zeros(0, dtype=np.int16))
     return FastRaces(np.concatenate(rankings), np.concatenate(turns))

@@ -28,6 +28,7 @@ from raceday.core.events import Event
 from raceday.core.play import play_game
 from raceday.core.protocol import State
 from raceday.games.keirin.betting import (
+    MAX_STAKE_CENTS,
     MODES,
     Account,
     BetError,
@@ -35,6 +36,7 @@ from raceday.games.keirin.betting import (
     Ticket,
     check_affordable,
     fixed_return,
+    format_money,
     parse_ticket,
     quoted_odds,
     settle_pools,
@@ -45,6 +47,7 @@ from raceday.games.keirin.rules import KeirinOptions, KeirinState
 from raceday.store.sessions import SessionStore
 
 GAME = "keirin"
+MAX_SEED = 2**63 - 1
 DOC_VERSION = 1
 DEFAULT_BANKROLL = 1_000_000  # cents: 10,000.00
 
@@ -109,12 +112,14 @@ class BetSession:
             raise OptionsError("player names must differ")
         if mode not in MODES:
             raise OptionsError(f"mode must be one of {', '.join(MODES)}")
-        if not 0 <= margin < 1:
+        if not 0 <= margin < 1:  # also refuses nan
             raise OptionsError(f"margin must be at least 0 and below 1, got {margin}")
         if bankroll <= 0:
             raise OptionsError("the starting bankroll must be more than 0")
         if seed is None:
             seed = int(np.random.default_rng().integers(2**62))  # fresh, then saved
+        if not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+            raise OptionsError(f"seed must be a whole number from 0 to {MAX_SEED}, got {seed!r}")
         return cls(name, options, mode, margin, allow_debt, seed,
                    {p: Account(bankroll) for p in names})
 
@@ -189,9 +194,14 @@ class BetSession:
         (raises :class:`BetError` with the reason)."""
         if player not in self.players:
             raise BetError(f"unknown player {player!r}")
-        kind, selection, stake = parse_ticket(text, self.options.riders)
+        kind, selection, stake = parse_ticket(text, self.options.riders, stake_limit=None)
         mine = [t for t in placed if t.player == player]
+        # the real reason first: a stake beyond the purse is refused as such, and only then
+        # (when debt is allowed) as beyond the house limit
         check_affordable(self.players[player], mine, stake, self.allow_debt)
+        if stake > MAX_STAKE_CENTS:
+            raise BetError(f"stake {format_money(stake)} is more than the house accepts on one "
+                           f"ticket ({format_money(MAX_STAKE_CENTS)})")
         odds = None
         if self.mode == "fixed":
             odds = self.price(kind, selection)

@@ -8,12 +8,13 @@ checks that they agree.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
-from raceday.analysis.stats import mean_interval, wilson_interval
+from raceday.analysis.stats import wilson_interval, z_value
 from raceday.core.errors import OptionsError
 from raceday.core.play import play_game
 from raceday.games.keirin.rules import KeirinOptions, KeirinState
@@ -28,7 +29,7 @@ class SimulationSummary:
     options: KeirinOptions
     n: int
     places: np.ndarray  # shape (riders, riders): rider index x place index
-    turns: np.ndarray  # turns of the deciding turn (when the winner crossed), per race
+    turn_counts: np.ndarray  # turn_counts[t] = races whose winner crossed in turn t
     resolved: int = 0  # places counted (0 = all); the fast engine stops after the third
 
     def top(self, rider: int, k: int) -> int:
@@ -44,10 +45,22 @@ class SimulationSummary:
         return wilson_interval(self.top(rider, k), self.n, confidence)
 
     def mean_turns(self) -> float:
-        return float(self.turns.mean())
+        t = np.arange(len(self.turn_counts), dtype=float)
+        return float((t * self.turn_counts).sum() / self.n)
 
-    def mean_turns_interval(self) -> tuple[float, float, float]:
-        return mean_interval(self.turns.astype(float))
+    def turns_std(self) -> float:
+        """Sample standard deviation of the winner's turn (ddof 1; 0 for a single race)."""
+        if self.n < 2:
+            return 0.0
+        t = np.arange(len(self.turn_counts), dtype=float)
+        mean = self.mean_turns()
+        return math.sqrt(float((self.turn_counts * (t - mean) ** 2).sum()) / (self.n - 1))
+
+    def mean_turns_interval(self, confidence: float = 0.95) -> tuple[float, float, float]:
+        """Mean turns with a normal-approximation interval (as :func:`mean_interval`)."""
+        mean = self.mean_turns()
+        half = z_value(confidence) * self.turns_std() / math.sqrt(self.n)
+        return mean, mean - half, mean + half
 
     def to_json(self) -> dict[str, object]:
         riders = range(1, self.options.riders + 1)
@@ -76,16 +89,16 @@ def simulate_reference(
     """Run ``n`` full races on the reference engine (every rule, every event)."""
     riders = options.riders
     places = np.zeros((riders, riders), dtype=np.int64)
-    turns = np.zeros(n, dtype=np.int64)
+    turn_counts = np.zeros(options.max_turns() + 2, dtype=np.int64)
     for i in range(n):
         state = KeirinState(options)
         record = play_game(state, [], rng, max_steps=options.max_steps())
         for place, rider in enumerate(state.ranked):
             places[rider - 1, place] += 1
-        turns[i] = next(e["turn"] for e in record.events if e.kind == "place")
+        turn_counts[next(e["turn"] for e in record.events if e.kind == "place")] += 1
         if on_progress is not None:
             on_progress(i + 1)
-    return SimulationSummary(options=options, n=n, places=places, turns=turns)
+    return SimulationSummary(options=options, n=n, places=places, turn_counts=turn_counts)
 
 
 def simulate_fast(
@@ -94,18 +107,24 @@ def simulate_fast(
     rng: np.random.Generator,
     on_progress: Callable[[int], None] | None = None,
 ) -> SimulationSummary:
-    """Sample ``n`` races with the compiled sampler (first three places)."""
-    from raceday.games.keirin.fast import sample_races  # compiles on first use: import late
+    """Sample ``n`` races with the compiled sampler (first three places), batch by batch:
+    only counts are kept, so memory stays flat whatever ``n`` is."""
+    from raceday.games.keirin.fast import iter_race_batches  # compiles on first use: late
 
     resolved = min(3, options.riders)
-    races = sample_races(options, n, rng, places=resolved, on_progress=on_progress)
     riders = options.riders
     places = np.zeros((riders, riders), dtype=np.int64)
-    for place in range(resolved):
-        places[:, place] = np.bincount(races.ranking[:, place], minlength=riders + 1)[1:]
+    turn_counts = np.zeros(options.max_turns() + 2, dtype=np.int64)
+    done = 0
+    for batch in iter_race_batches(options, n, rng, places=resolved):
+        for place in range(resolved):
+            places[:, place] += np.bincount(batch.ranking[:, place], minlength=riders + 1)[1:]
+        turn_counts += np.bincount(batch.turns, minlength=len(turn_counts))[: len(turn_counts)]
+        done += len(batch.turns)
+        if on_progress is not None:
+            on_progress(done)
     return SimulationSummary(
-        options=options, n=n, places=places, turns=races.turns.astype(np.int64),
-        resolved=resolved,
+        options=options, n=n, places=places, turn_counts=turn_counts, resolved=resolved,
     )
 
 

@@ -1,0 +1,343 @@
+"""KEIRIN hardening: options checked before anything is saved, one strict ticket grammar,
+caps on counts, flat-memory simulation, yes/no prompts, Ctrl-C, and the display."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rich.console import Console
+
+from raceday.cli.main import run
+from raceday.core.events import Event
+from raceday.core.play import play_game
+from raceday.games.keirin import cli as keirin_cli
+from raceday.games.keirin.betting import BetError, parse_money, parse_ticket
+from raceday.games.keirin.fast import sample_races
+from raceday.games.keirin.render import commentary, describe, render_track, throw_line
+from raceday.games.keirin.rules import KeirinOptions, KeirinState
+from raceday.games.keirin.session import GAME, BetSession
+from raceday.games.keirin.simulate import simulate
+from raceday.store.sessions import SessionStore
+
+
+def _one_line_error(code: int, capsys: pytest.CaptureFixture[str]) -> str:
+    captured = capsys.readouterr()
+    assert code == 2, captured
+    err = captured.err.strip()
+    assert len(err.splitlines()) == 1 and "Traceback" not in err, err
+    return err
+
+
+# --- 1, 2, 5: options ----------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["watch", "--seed", "-1"],
+        ["simulate", "--seed", "-1", "-n", "10"],
+        ["bet", "--seed", "-1", "-p", "A"],
+        ["watch", "--seed", str(2**63)],
+        ["watch", "--delay", "inf"],
+        ["watch", "--delay", "nan"],
+        ["watch", "--delay", "-0.5"],
+        ["bet", "-p", "A", "--delay", "inf"],
+        ["simulate", "--simulations", "-1"],
+        ["simulate", "-n", "0"],
+        ["simulate", "-n", "1000000001"],
+        ["simulate", "-n", "1000001", "--engine", "reference"],
+        ["odds", "--top", "0"],
+        ["odds", "--top", "1001"],
+        ["odds", "--riders", "10"],
+        ["odds", "--length", "1001"],
+        ["odds", "--length", "18"],
+        ["watch", "--derny", "19"],
+        ["bet", "-p", "A", "--top", "0"],
+        ["bet", "-p", "A", "--margin", "nan"],
+        ["bet", "-p", "A", "--margin", "-0.1"],
+        ["bet", "-p", "A", "--bankroll", "1_000"],
+        ["bet", "-p", "A", "--bankroll", "³"],
+        ["bet", "-p", "A", "--riders", "5"],
+    ],
+)
+def test_bad_options_are_one_line_exit_2_and_touch_no_database(
+    args: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "night.sqlite"
+    store = SessionStore(db)
+    before = BetSession.new("kept", ["Ann"], KeirinOptions(), seed=5)
+    before.save(store)
+    doc_before = store.load(GAME, "kept")
+    extra = ["--db", str(db), "--session", "new"] if args[0] == "bet" else []
+    _one_line_error(run(["keirin", *args, *extra]), capsys)
+    assert store.names(GAME) == ["kept"]  # no new session
+    assert store.load(GAME, "kept") == doc_before  # and the old one unchanged
+
+
+def test_rejected_bet_options_create_no_database_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "fresh.sqlite"
+    _one_line_error(run(["keirin", "bet", "-p", "A", "--seed", "-1", "--db", str(db)]), capsys)
+    assert not db.exists()
+
+
+def test_session_refuses_a_negative_seed_from_library_code() -> None:
+    with pytest.raises(Exception, match="seed"):
+        BetSession.new("x", ["A"], KeirinOptions(), seed=-1)
+
+
+# --- 3: one strict ticket grammar ---------------------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "bad"),
+    [
+        ("win ³ 5", "'³'"),  # a superscript is a digit to str.isdigit, not to us
+        ("win ٣ 5", "'٣'"),  # Arabic-Indic three
+        ("win -1 5", "'-1'"),  # was read as 'win 1'
+        ("exacta 3--4 5", "'3--4'"),
+        ("exacta 3-4- 5", "'3-4-'"),
+        ("win 1 1_000", "'1_000'"),  # underscores are not an amount
+        ("win 1 1e3", "'1e3'"),
+        ("win 1 NaN", "'NaN'"),
+        ("win 1 ５", "'５'"),  # full-width digit
+        ("win 1 1,00", "'1,00'"),  # bad grouping
+    ],
+)
+def test_strict_ticket_grammar_names_the_bad_token(text: str, bad: str) -> None:
+    with pytest.raises(BetError) as info:
+        parse_ticket(text, 9)
+    message = str(info.value)
+    assert bad in message
+    assert "digits 0-9" in message  # says what is allowed
+
+
+def test_grammar_still_accepts_the_documented_forms() -> None:
+    assert parse_ticket("win 3 1,000", 9) == ("win", (3,), 100_000)
+    assert parse_ticket("trio 2 = 5 = 7 10", 9) == ("trio", (2, 5, 7), 1000)
+    assert parse_ticket("ex 3,4 0.5", 9) == ("exacta", (3, 4), 50)
+    assert parse_money("12.50") == 1250
+    with pytest.raises(BetError, match="more than 0"):
+        parse_money("0")
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(max_size=40))
+def test_random_text_raises_only_the_bet_error(text: str) -> None:
+    try:
+        _, selection, stake = parse_ticket(text, 9)
+    except BetError:
+        return
+    assert 1 <= len(selection) <= 3 and stake > 0 and all(1 <= r <= 9 for r in selection)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["win", "ex", "trio", "3", "4", "-", "=", "1_0", "²", "5.5",
+                                 " ", "-2", ",", "7/8", "0", "１"]), max_size=8))
+def test_ticket_like_text_raises_only_the_bet_error(words: list[str]) -> None:
+    with contextlib.suppress(BetError):  # any other exception fails the test
+        parse_ticket(" ".join(words), 9)
+
+
+# --- 4: the real reason first --------------------------------------------------------------
+def test_a_huge_stake_is_refused_for_the_purse_not_for_its_size() -> None:
+    session = BetSession.new("s", ["Ann"], KeirinOptions(), seed=1)
+    for stake in ("99999999", "999999999999999"):
+        with pytest.raises(BetError, match=r"more than the 10,000\.00 left"):
+            session.ticket_from_text("Ann", f"win 1 {stake}", [])
+    debt = BetSession.new("d", ["Ann"], KeirinOptions(), seed=1, allow_debt=True)
+    with pytest.raises(BetError, match="house accepts"):
+        debt.ticket_from_text("Ann", "win 1 999999999999999", [])
+
+
+# --- 6: simulation in chunks --------------------------------------------------------------
+def test_streamed_simulation_counts_equal_the_races_sampled_in_memory() -> None:
+    options = KeirinOptions(riders=7)
+    n = 150_000  # three batches, the last one partial
+    summary = simulate(options, n, np.random.default_rng(11), engine="fast")
+    races = sample_races(options, n, np.random.default_rng(11), places=3)
+    for place in range(3):
+        counts = np.bincount(races.ranking[:, place], minlength=8)[1:]
+        assert summary.places[:, place].tolist() == counts.tolist()
+    assert summary.mean_turns() == pytest.approx(float(races.turns.mean()), rel=1e-12)
+    assert summary.turns_std() == pytest.approx(float(races.turns.std(ddof=1)), rel=1e-9)
+    again = simulate(options, n, np.random.default_rng(11), engine="fast")
+    assert np.array_equal(again.places, summary.places)
+
+
+# --- 7, 8: prompts and Ctrl-C --------------------------------------------------------------
+def _scripted(monkeypatch: pytest.MonkeyPatch, answers: list[str | type[BaseException]]
+              ) -> list[str]:
+    prompts: list[str] = []
+
+    def reader(prompt: str) -> str:
+        prompts.append(prompt)
+        if not answers:
+            raise EOFError
+        answer = answers.pop(0)
+        if isinstance(answer, type):
+            raise answer()
+        return answer
+
+    monkeypatch.setattr(keirin_cli, "read_input", reader)
+    return prompts
+
+
+def test_another_race_accepts_only_yes_or_no(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    prompts = _scripted(monkeypatch, ["", "maybe", "sure", "no"])
+    db = tmp_path / "yn.sqlite"
+    code = run(["keirin", "bet", "-p", "Ann", "--session", "yn", "--db", str(db),
+                "--seed", "3", "--delay", "0"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert sum("Another race?" in p for p in prompts) == 3  # asked again twice
+    assert out.count("Please answer y (yes) or n (no).") == 2
+    assert BetSession.load(SessionStore(db), "yn").races == 1  # 'maybe' was not a yes
+
+
+def test_ctrl_c_at_a_ticket_prompt_prints_one_line_with_the_exact_resume_command(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / ("a folder with a long name to pass eighty columns " * 2).strip()
+    folder.mkdir()
+    db = folder / "night.sqlite"
+    _scripted(monkeypatch, ["win 1 100", "", "y", "win 2 100", KeyboardInterrupt])
+    monkeypatch.setenv("COLUMNS", "80")
+    code = run(["keirin", "bet", "-p", "Ann", "--session", "friday night", "--db", str(db),
+                "--seed", "3", "--delay", "0"])
+    err = capsys.readouterr().err
+    assert code == 130
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err  # one line, not broken at 80 columns
+    line = lines[0]
+    assert "1 settled race saved" in line and "race 2 was withdrawn" in line
+    assert line.endswith(f"resume with: raceday keirin bet --resume 'friday night' "
+                         f"--db '{db}'")
+    saved = BetSession.load(SessionStore(db), "friday night")
+    assert saved.races == 1 and saved.pending is None
+
+
+def test_ctrl_c_while_a_race_runs_keeps_the_locked_tickets(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "r.sqlite"
+    _scripted(monkeypatch, ["win 1 100", ""])
+
+    def interrupted(*_: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(BetSession, "settle", interrupted)
+    code = run(["keirin", "bet", "-p", "Ann", "--session", "sat", "--db", str(db),
+                "--seed", "3", "--delay", "0"])
+    err = capsys.readouterr().err.strip()
+    assert code == 130 and len(err.splitlines()) == 1
+    assert "race 1's 1 ticket is locked" in err
+    assert err.endswith(f"raceday keirin bet --resume sat --db {db}")
+
+
+# --- 9: board and display -----------------------------------------------------------------
+def test_bet_board_shows_quinella_and_trio_prices(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _scripted(monkeypatch, [])
+    run(["keirin", "bet", "-p", "Ann", "--session", "b", "--db", str(tmp_path / "b.sqlite"),
+         "--margin", "0.1"])
+    out = capsys.readouterr().out
+    for kind in ("win", "quinella", "exacta", "trio", "trifecta"):
+        assert f"\n{kind}" in out, kind
+    assert len(re.findall(r"│ \d=\d +│", out)) == 8  # quinella rows (top 8)
+    assert len(re.findall(r"│ \d=\d=\d +│", out)) == 8  # trio rows
+
+
+def _advance(state: KeirinState, steps: int, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    for _ in range(steps):
+        draw = state.sample_chance(rng)
+        state.apply_action(draw.outcome, draw.detail)
+
+
+def _render(state: KeirinState, width: int = 80) -> str:
+    console = Console(width=width, record=True, file=open("/dev/null", "w"))  # noqa: SIM115
+    console.print(render_track(state))
+    return console.export_text()
+
+
+def test_a_long_race_shows_the_whole_field_within_80_columns() -> None:
+    state = KeirinState(KeirinOptions(length=100))
+    _advance(state, 4, seed=1)  # the derny and three throws: the field is strung out
+    text = _render(state)
+    lanes = [line for line in text.splitlines() if line.lstrip().startswith("R")]
+    assert len(lanes) == 9
+    for rider, lane in enumerate(lanes, start=1):
+        assert str(rider) in lane.split(f"R{rider}", 1)[1][:-6], lane  # marker in view
+        assert "◀" not in lane
+    assert all(len(line) <= 80 for line in text.splitlines())
+
+
+def test_the_gap_column_never_shows_two_leads() -> None:
+    state = KeirinState(KeirinOptions())
+    _advance(state, 1, seed=0)  # the derny only
+    state.positions[0] = state.positions[1] = 20  # R1 and R2 level in front
+    text = _render(state)
+    assert text.count("lead") == 0
+    assert text.count("level") == 2
+    state.positions[1] = 19
+    assert _render(state).count("lead") == 1
+
+
+def test_the_dice_line_breaks_between_riders_before_80_columns() -> None:
+    events = [Event("throw", {"turn": 1, "rider": r, "dice": [6] * r, "advance": 6 + r - 1,
+                              "from": 0, "to": 0}) for r in range(1, 10)]
+    line = throw_line(events)
+    rows = line.plain.split("\n")
+    assert len(rows) >= 2 and all(len(row) <= 78 for row in rows)
+    assert all(row.startswith("R") for row in rows)  # never broken inside a rider's throw
+
+
+def test_commentary_grammar_for_one_and_many() -> None:
+    lap = describe(Event("lineup", {"positions": [-3, -6], "finish": 97}))
+    assert lap == "Rider 1 lines up 1 lap from the finish."
+    laps = describe(Event("lineup", {"positions": [2], "finish": 203}))
+    assert laps == "Rider 1 lines up 2 laps and 1 square from the finish."
+    squares = describe(Event("lineup", {"positions": [5], "finish": 50}))
+    assert squares == "Rider 1 lines up 45 squares from the finish."
+    three = describe(Event("photo_finish", {"turn": 9, "riders": [1, 4, 7], "for_place": 2}))
+    assert three == "Photo-finish for place 2: R1, R4 and R7 are level and throw again!"
+    two = describe(Event("turn", {"turn": 1, "leaders": [2, 3]}))
+    assert two == "After turn 1, R2 and R3 lead side by side."
+    first = describe(Event("place", {"place": 1, "rider": 5, "turn": 1}))
+    assert first == "Place 1: R5 (after 1 turn)."
+    state = KeirinState(KeirinOptions())
+    record = play_game(state, [], np.random.default_rng(2), max_steps=KeirinOptions().max_steps())
+    text = " ".join(commentary(record.events))
+    assert "Place 1:" in text
+    for wrong in (" 1 laps", " 1 squares", " 1 turns", ", and "):
+        assert wrong not in text
+    assert not re.search(r"R\d and R\d and R", text)  # lists read "R1, R2 and R3"
+
+
+# --- 10: start-up ------------------------------------------------------------------------
+def test_odds_json_does_not_import_numba() -> None:
+    code = ("import sys, io, contextlib\n"
+            "from raceday.cli.main import run\n"
+            "with contextlib.redirect_stdout(io.StringIO()) as out:\n"
+            "    assert run(['keirin', 'odds', '--json']) == 0\n"
+            "import json; json.loads(out.getvalue())\n"
+            "print('numba' in sys.modules)\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, check=True)
+    assert proc.stdout.strip() == "False"
+
+
+def test_simulate_json_still_works_end_to_end(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["keirin", "simulate", "--simulations", "1000", "--seed", "2", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["n"] == 1000 and abs(sum(data["top3"].values()) - 3) < 1e-12
