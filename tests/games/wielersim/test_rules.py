@@ -431,3 +431,10 @@ def test_a_rider_finishing_with_his_group_short_of_the_top_is_placed_there() -> 
     throw(s, 4, ROLL, 12)  # steepness 4 here: 8 squares, over the top next turn
     pts = s.mountain_points()
     assert [pts[s.peloton.index_of(n)] for n in (1, 2, 4)] == [12, 10, 8]
+
+
+def test_a_time_better_than_the_winners_is_shown_with_a_minus() -> None:
+    from raceday.games.wielersim.rules import format_gap
+
+    assert format_gap(0) == "0'00\"" and format_gap(84) == "1'24\""
+    assert format_gap(-12) == "-0'12\"" and format_gap(-72) == "-1'12\""
