@@ -7,10 +7,25 @@ from typing import Annotated, Any
 
 import numpy as np
 import typer
+from rich.markup import escape
 from rich.rule import Rule
 from rich.table import Table
 
-from raceday.cli.common import console, default_delay, pause, print_json, progress_bar
+from raceday.cli.common import (
+    DbOpt,
+    DelayOpt,
+    SeedOpt,
+    console,
+    default_delay,
+    fresh_seed,
+    in_range,
+    on_interrupt,
+    pause,
+    print_json,
+    progress_bar,
+    read_line,
+    shell_quote,
+)
 from raceday.core.errors import OptionsError, SaveFormatError
 from raceday.core.events import Event
 from raceday.core.protocol import Action
@@ -21,6 +36,7 @@ from raceday.games.pistard.render import (
     commentary,
     dice_line,
     move_label,
+    result_lines,
     standings,
 )
 from raceday.games.pistard.rules import (
@@ -39,44 +55,75 @@ from raceday.store.sessions import SessionStore
 HELP = ("PISTARD (Anki Toner): track cycling for 2–5 players on a coloured four-lane "
         "velodrome, in six race variants.")
 
-app = typer.Typer(help=HELP, no_args_is_help=True)
+app = typer.Typer(help=HELP, no_args_is_help=True, add_completion=False)
 GAME = "pistard"
 KINDS = ("human", *LEVELS)
 KIND_ALIASES = {"h": "human", "you": "human", "e": "easy", "m": "medium", "x": "hard"}
+MAX_RACES = 100_000
+MAX_SIMULATIONS = 10_000
+MAX_NAME = 64
+MAX_PLAYERS = 5
+
+
+def _check_variant(value: str) -> str:
+    if value not in VARIANTS:
+        raise typer.BadParameter(f"unknown variant {value!r}; choose one of "
+                                 f"{', '.join(VARIANTS)}")
+    return value
+
+
+def _check_name(value: str) -> str:
+    if not value.strip():
+        raise typer.BadParameter("must be a session name, got an empty text")
+    if len(value) > MAX_NAME or not value.isprintable():
+        raise typer.BadParameter(f"must be at most {MAX_NAME} printable characters")
+    return value
+
 
 VariantOpt = Annotated[
     str,
-    typer.Option("--variant", "-v",
+    typer.Option("--variant", "-v", callback=_check_variant,
                  help="Race: scratch, points, elimination, sprint, ttt (team time trial) "
                       "or pursuit (team pursuit)."),
 ]
 RidersOpt = Annotated[
     int | None,
-    typer.Option("--riders-per-player", "-k",
-                 help="Riders each player controls (default: 4 with 2 players, 3 with 3, "
-                      "2 with 4-5; 1 in the sprint; 4 in team races)."),
-]
-SeedOpt = Annotated[
-    int | None, typer.Option("--seed", "-s", help="Random seed; the same seed replays the race.")
+    typer.Option("--riders-per-player", "-k", callback=in_range(1, 6, "riders"),
+                 help="Riders each player controls, 1 to 6 (default: 4 with 2 players, 3 "
+                      "with 3, 2 with 4-5; 1 in the sprint; 4 in team races, which need 3 to "
+                      "6; at most 12 riders in all)."),
 ]
 LapsOpt = Annotated[
-    int | None, typer.Option("--laps", help="Points race only: laps to ride (10 or 20 typical).")
+    int | None,
+    typer.Option("--laps", callback=in_range(1, 50, "laps"),
+                 help="Points race only: laps to ride, 1 to 50 (default 10)."),
 ]
 TokensOpt = Annotated[
-    int, typer.Option("--tokens", help="Energy tokens per player (0 plays the token-free game).")
+    int, typer.Option("--tokens", callback=in_range(0, 20, "tokens"),
+                      help="Energy tokens per player, 0 to 20 (0 plays the token-free game).")
 ]
 TrackOpt = Annotated[
-    str, typer.Option("--track", help="Shipped track (default, short) or a TOML track file.")
+    str, typer.Option("--track", help="Shipped track (default, short) or a TOML track file "
+                      "(at most 1 MB).")
 ]
+
+
+DEFAULT_PLAYERS = {"ttt": "human", "sprint": "human,medium", "pursuit": "human,medium"}
+DEFAULT_COMPUTERS = {"ttt": "medium"}
 
 
 def parse_players(spec: str | None, variant: str) -> list[str]:
     """``human,medium,hard`` -> the kind of each player (h/e/m/x abbreviations allowed)."""
     if spec is None:
-        return {"ttt": ["human"], "sprint": ["human", "medium"],
-                "pursuit": ["human", "medium"]}.get(variant, ["human", "medium", "medium"])
+        spec = DEFAULT_PLAYERS.get(variant, "human,medium,medium")
+    if not spec.strip():
+        raise OptionsError("--players is empty; list the players, e.g. human,medium,hard")
+    raw_kinds = spec.split(",")
+    if len(raw_kinds) > MAX_PLAYERS:
+        raise OptionsError(f"--players lists {len(raw_kinds)} players; a race has 2 to "
+                           f"{MAX_PLAYERS} (the team time trial 1)")
     kinds = []
-    for raw in spec.split(","):
+    for raw in raw_kinds:
         key = raw.strip().lower()
         kind = KIND_ALIASES.get(key, key)
         if kind not in KINDS:
@@ -99,9 +146,14 @@ class _EndOfInput(Exception):
     """stdin closed: save and stop."""
 
 
+def _read(prompt: str) -> str:
+    """One line of the player's input (tests replace this to script Ctrl-C)."""
+    return read_line(prompt)
+
+
 def _ask(prompt: str) -> str:
     try:
-        return console.input(f"[bold]{prompt}[/] ")
+        return _read(f"[bold]{escape(prompt)}[/] ")
     except EOFError:
         raise _EndOfInput() from None
 
@@ -113,7 +165,8 @@ def play(
         str | None,
         typer.Option("--players", "-p",
                      help="Comma-separated players: human, easy, medium, hard (2-5; the team "
-                          "time trial has one). Default: human against medium computers."),
+                          "time trial has one). Default: human against medium computers. "
+                          "Computers only: watch a race."),
     ] = None,
     riders_per_player: RidersOpt = None,
     seed: SeedOpt = None,
@@ -121,26 +174,29 @@ def play(
     tokens: TokensOpt = 3,
     track: TrackOpt = "default",
     session: Annotated[
-        str, typer.Option("--session", help="Name the game is saved under after every move.")
+        str, typer.Option("--session", callback=_check_name,
+                          help=f"Name the game is saved under (at most {MAX_NAME} "
+                               "characters). A new game never overwrites a saved one: if "
+                               "the name is taken it is saved as NAME-2, NAME-3, ...")
     ] = "pistard",
     resume: Annotated[
         bool, typer.Option("--resume", help="Continue the saved game named by --session.")
     ] = False,
-    db: Annotated[
-        str | None, typer.Option("--db", help="Session database file (default: user data dir).")
-    ] = None,
-    delay: Annotated[
-        float | None,
-        typer.Option(help="Seconds between computer moves; default a short pause in a "
-                          "terminal, none when piped."),
-    ] = None,
+    db: DbOpt = None,
+    delay: DelayOpt = None,
 ) -> None:
     """Play a race in the terminal: humans choose moves from the listed ones, computers ride."""
-    if delay is not None and delay < 0:
-        raise OptionsError(f"delay must be 0 or more seconds, got {delay}")
+    # Every check runs before the store is opened: a bad option writes nothing.
+    if not resume:
+        kinds = parse_players(players, variant)
+        options = _options(variant, len(kinds), riders_per_player, laps, tokens, track)
+        state = PistardState(options, load_track(track))
+        rng = np.random.default_rng(fresh_seed(seed))
+    wait = default_delay(delay)
     store = SessionStore(db)
+    revision: int | None = None
     if resume:
-        doc, _rev = store.load(GAME, session)
+        doc, revision = store.load(GAME, session)
         try:
             state_any = loads_state(str(doc["state"]))
             kinds = [str(k) for k in doc["players"]]
@@ -150,6 +206,8 @@ def play(
             raise SaveFormatError(f"saved session {session!r} is corrupt: {exc}") from None
         if not isinstance(state_any, PistardState):
             raise SaveFormatError(f"session {session!r} is not a PISTARD game")
+        if len(kinds) != state_any.num_players or any(k not in KINDS for k in kinds):
+            raise SaveFormatError(f"session {session!r} is corrupt: bad players {kinds!r}")
         state = state_any
         if state.is_terminal():
             console.print(f"session {session!r} is already over")
@@ -157,21 +215,27 @@ def play(
             return
         console.print(f"resuming {session!r}: {state.options.variant}, round {state.round}")
     else:
-        if variant not in VARIANTS:
-            raise OptionsError(f"unknown variant {variant!r}; choose one of "
-                               f"{', '.join(VARIANTS)}")
-        kinds = parse_players(players, variant)
-        options = _options(variant, len(kinds), riders_per_player, laps, tokens, track)
-        state = PistardState(options, load_track(track))
-        rng = np.random.default_rng(seed)
+        wanted, session = session, store.fresh_name(GAME, session)
+        if session != wanted:
+            console.print(f"a game is already saved as {wanted!r}; this one is saved as "
+                          f"{session!r} (continue the old one with --session {wanted} "
+                          "--resume)", soft_wrap=True)
     agents = {p: make_agent(kind) for p, kind in enumerate(kinds) if kind != "human"}
-    wait = default_delay(delay)
+    resume_cmd = ["raceday", "pistard", "play", "--session", session, "--resume"]
+    if db is not None:
+        resume_cmd += ["--db", str(db)]
+    saved_at = [state.round]
 
     def save(log_entry: dict[str, Any] | None = None) -> None:
+        nonlocal revision
         document = {"state": dumps_state(state), "players": kinds,
                     "rng": rng.bit_generator.state}
-        store.save(GAME, session, document, log_entry=log_entry)
+        revision = store.save(GAME, session, document, expected_revision=revision,
+                              log_entry=log_entry)
+        saved_at[0] = state.round
 
+    if revision is None:
+        save()
     opts = state.options
     console.print(Rule(f"PISTARD — {opts.variant}, {opts.num_players} player(s), "
                        f"{opts.total_riders} riders, track {state.track.name!r} "
@@ -186,6 +250,7 @@ def play(
                 k == "human" for k in kinds
             ):
                 shown_round = state.round
+                save()  # computers only: the race is kept round by round
                 console.print(Rule(f"round {state.round}"))
                 console.print(board(state))
             if state.is_chance_node():
@@ -207,8 +272,13 @@ def play(
     except _EndOfInput:
         save()
         console.print(f"\ninput ended; game saved as {session!r} — continue with "
-                      f"`raceday pistard play --resume --session {session}`")
+                      f"`{shell_quote(*resume_cmd)}`", soft_wrap=True)
         return
+    except KeyboardInterrupt:
+        when = "before the first round" if saved_at[0] == 0 else f"in round {saved_at[0]}"
+        kept = f"the race is saved as {session!r} as it stood {when}"
+        with on_interrupt(kept, shell_quote(*resume_cmd)):
+            raise
     console.print(board(state))
     _print_result(state)
     save({"result": state.outcome().description, "ranking": list(state.outcome().ranking)})
@@ -344,51 +414,47 @@ def _match_die(state: PistardState, text: str,
 
 
 def _print_result(state: PistardState) -> None:
-    outcome = state.outcome()
     console.print(Rule("result"))
-    console.print(outcome.description)
-    if state.options.variant == "pursuit":
-        for t, rounds, past, _lane in state.team_times:
-            console.print(f"team {t + 1}: third rider over the line after {rounds} turns, "
-                          f"{past} past")
-        return
-    table = Table("place", "rider", "player", "score")
-    for place, ident in enumerate(outcome.ranking, start=1):
-        owner = next(r.owner for r in state.riders if r.ident == ident)
-        score = outcome.scores.get(ident, "")
-        table.add_row(str(place), str(ident), str(owner + 1), str(score))
-    console.print(table)
+    for line in result_lines(state):
+        console.print(line, soft_wrap=True)
 
 
 # --- simulate -----------------------------------------------------------------------------
 @app.command()
 def simulate(
-    n: Annotated[int, typer.Option("-n", "--races", help="Number of races to simulate.")] = 200,
+    n: Annotated[int, typer.Option("-n", "--races", callback=in_range(1, MAX_RACES, "races"),
+                                   help=f"Number of races to simulate, 1 to {MAX_RACES:,}.")
+                 ] = 200,
     variant: VariantOpt = "scratch",
     players: Annotated[
-        str, typer.Option("--players", "-p",
-                          help="Computer players by level, comma-separated: easy, medium, hard.")
-    ] = "easy,medium",
+        str | None,
+        typer.Option("--players", "-p",
+                     help="Computer players by level, comma-separated: easy, medium, hard "
+                          "(2-5; the team time trial has one). Default: easy,medium (medium "
+                          "alone in the team time trial).")
+    ] = None,
     riders_per_player: RidersOpt = None,
     seed: SeedOpt = None,
     laps: LapsOpt = None,
     tokens: TokensOpt = 3,
     track: TrackOpt = "default",
     simulations: Annotated[
-        int | None, typer.Option("--simulations", help="MCTS simulations per move for 'hard'.")
+        int | None,
+        typer.Option("--simulations", callback=in_range(1, MAX_SIMULATIONS, "simulations"),
+                     help=f"MCTS simulations per move for 'hard', 1 to {MAX_SIMULATIONS:,} "
+                          "(default 120).")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the statistics as JSON.")] = False,
 ) -> None:
-    """Computer-only races: win rate by starting lane and by level, race length in turns."""
-    if n < 1:
-        raise OptionsError(f"-n must be at least 1 race, got {n}")
-    if variant not in VARIANTS:
-        raise OptionsError(f"unknown variant {variant!r}; choose one of {', '.join(VARIANTS)}")
-    kinds = parse_players(players, variant)
+    """Computer-only races: win rate by starting lane and by level (the team's time in the
+    team time trial), race length in turns."""
+    kinds = parse_players(DEFAULT_COMPUTERS.get(variant, "easy,medium") if players is None
+                          else players, variant)
     if "human" in kinds:
         raise OptionsError("simulate plays computers only: use easy, medium or hard")
     options = _options(variant, len(kinds), riders_per_player, laps, tokens, track)
     track_obj = load_track(track)
+    seed = fresh_seed(seed)
     with progress_bar("simulating", n, enabled=not as_json) as bar:
         task = bar.task_ids[0]
         result = run_simulation(options, kinds, n, seed, track_obj,
@@ -396,33 +462,38 @@ def simulate(
                                 simulations=simulations)
     summary = result.to_json()
     summary["options"] = {"variant": variant, "players": kinds,
-                          "riders": options.total_riders, "track": track_obj.name}
+                          "riders": options.total_riders, "track": track_obj.name,
+                          "seed": seed}
     if as_json:
         print_json(summary)
         return
     console.print(Rule(f"PISTARD {variant}: {n} races, players {', '.join(kinds)}"))
-    lanes = Table("start lane", "riders", "wins", "win rate", "95% interval")
-    for lane, row in summary["win_rate_by_start_lane"].items():
-        lo, hi = row["ci95"]
-        lanes.add_row(lane, str(row["starts"]), str(row["wins"]), f"{row['rate']:.1%}",
-                      f"{lo:.1%}–{hi:.1%}")
-    if variant != "pursuit":
+    if summary["win_rate_by_start_lane"] is not None:
+        lanes = Table("start lane", "riders", "wins", "win rate", "95% interval")
+        for lane, row in summary["win_rate_by_start_lane"].items():
+            lo, hi = row["ci95"]
+            lanes.add_row(lane, str(row["starts"]), str(row["wins"]), f"{row['rate']:.1%}",
+                          f"{lo:.1%}–{hi:.1%}")
         console.print(lanes)
-    levels = Table("level", "seats", "wins", "win rate", "95% interval")
-    for level, row in summary["win_rate_by_level"].items():
-        lo, hi = row["ci95"]
-        levels.add_row(level, str(row["entries"]), f"{row['wins']:g}", f"{row['rate']:.1%}",
-                       f"{lo:.1%}–{hi:.1%}")
-    console.print(levels)
-    turns = summary["turns"]
+    if summary["win_rate_by_level"] is not None:
+        levels = Table("level", "seats", "wins", "win rate", "95% interval")
+        for level, row in summary["win_rate_by_level"].items():
+            lo, hi = row["ci95"]
+            levels.add_row(level, str(row["entries"]), f"{row['wins']:g}",
+                           f"{row['rate']:.1%}", f"{lo:.1%}–{hi:.1%}")
+        console.print(levels)
     if summary["team_time"] is not None:
         tt = summary["team_time"]
-        console.print(f"team time: {tt['mean']:.2f} rounds (95% {tt['ci95'][0]:.2f}–"
-                      f"{tt['ci95'][1]:.2f}; best {tt['min']:.2f})")
+        console.print(f"team time (rounds until the third rider is over the line, less 1/7 "
+                      f"per square past it): mean {tt['mean']:.2f} (95% {tt['ci95'][0]:.2f}–"
+                      f"{tt['ci95'][1]:.2f}), best {tt['min']:.2f}, worst {tt['max']:.2f}",
+                      soft_wrap=True)
+    turns = summary["turns"]
     console.print(f"race length: {turns['mean']:.2f} turns (95% {turns['ci95'][0]:.2f}–"
                   f"{turns['ci95'][1]:.2f}; min {turns['min']:g}, max {turns['max']:g}), "
                   f"{summary['throws']['mean']:.1f} throws; stopped by the round cap: "
-                  f"{summary['stopped_by_round_cap']}")
+                  f"{summary['stopped_by_round_cap']}", soft_wrap=True)
+    console.print(f"[dim]seed {seed}: the same --seed replays these races[/]")
 
 
 # --- track --------------------------------------------------------------------------------

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rich.console import Group
+from rich.console import Group, RenderableType
+from rich.table import Table
 from rich.text import Text
 
 from raceday.core.events import Event
-from raceday.games.pistard.rules import RACE, MoveInfo, PistardState
+from raceday.games.pistard.rules import OUT, RACE, MoveInfo, PistardState
 from raceday.games.pistard.track import COLOURS, LANES, LETTERS
 
 SQUARE_STYLE = {
@@ -92,9 +93,80 @@ def standings(state: PistardState) -> Text:
     for i in state.race_order():
         r = state.riders[i]
         to_go = finish - r.dist
-        extra = f" pts {state.points[i]}" if state.options.variant == "points" else ""
-        out.append(f"  {r.ident:>2}  lane {r.lane}  {to_go:>4} to go  "
-                   f"player {r.owner + 1} tokens {state.tokens[r.owner]}{extra}\n")
+        where = f"{to_go:>3} to go" if to_go > 0 else f"over the line, {-to_go} past"
+        extra = f", {state.points[i]} pts" if state.options.variant == "points" else ""
+        out.append(f"  rider {r.ident:>2}: lane {r.lane}, {where}; player {r.owner + 1}, "
+                   f"tokens {state.tokens[r.owner]}{extra}\n")
+    return out
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def result_lines(state: PistardState) -> list[RenderableType]:
+    """The result of a finished race: who won and how, and a table that fits the variant
+    (places only where only places mean something; points, heats or the team's time
+    where those are the result)."""
+    variant = state.options.variant
+    turns = state.rounds_total
+    out: list[RenderableType] = []
+    stopped = (f" (stopped by the commissaires after {turns} turns and ranked as it stood)"
+               if state.stopped else "")
+    if variant == "pursuit":
+        outcome = state.outcome()
+        head = ("the teams tie" if outcome.winner is None
+                else f"team {outcome.winner + 1} wins the team pursuit")
+        out.append(Text(head + stopped))
+        times = {row[0]: row for row in state.team_times}
+        for t in range(state.num_players):
+            if t not in times:
+                out.append(Text(f"team {t + 1}: third rider not over the line"))
+                continue
+            _t, rounds, past, _lane = times[t]
+            out.append(Text(f"team {t + 1}: third rider over the line in turn {rounds}, "
+                            f"{past} {'square' if past == 1 else 'squares'} past it"))
+        return out
+    if variant == "ttt":
+        if not state.team_times:
+            out.append(Text(f"the team's third rider did not reach the line{stopped}; team "
+                            f"time {state.team_time():.2f} rounds (the cap)"))
+            return out
+        _t, rounds, past, _lane = state.team_times[0]
+        out.append(Text(f"team time {state.team_time():.2f} rounds: the third rider crossed "
+                        f"the line in turn {rounds}, {past} "
+                        f"{'square' if past == 1 else 'squares'} past it (each square past "
+                        f"counts 1/7 of a round){stopped}"))
+        return out
+    riders = state.riders
+    first = riders[state.ranking[0]]
+    owner = f"player {first.owner + 1}"
+    names = {"scratch": "the scratch", "points": "the points race",
+             "elimination": "the elimination race", "sprint": "the sprint"}
+    head = f"rider {first.ident} ({owner}) wins {names[variant]} after {turns} turns"
+    if variant == "points":
+        head += f" with {state.points[state.ranking[0]]} points"
+    if variant == "sprint" and any(riders[i].status == OUT for i in state.ranking):
+        head += ": the other rider fell (three stand-stills in a row)"
+    out.append(Text(head + stopped))
+    columns = ["place", "rider", "player"]
+    if variant == "points":
+        columns += ["points", "laps gained/lost"]
+    if variant == "elimination":
+        columns.append("out")
+    table = Table(*columns)
+    heat_out = {i: k + 1 for k, i in enumerate(state.eliminated)}
+    for place, i in enumerate(state.ranking, start=1):
+        r = riders[i]
+        row = [_ordinal(place), str(r.ident), str(r.owner + 1)]
+        if variant == "points":
+            delta = state.laps_delta[i]
+            row += [str(state.points[i]), f"{delta:+d}" if delta else "0"]
+        if variant == "elimination":
+            row.append(f"heat {heat_out[i]}" if i in heat_out else "winner")
+        table.add_row(*row)
+    out.append(table)
     return out
 
 
@@ -131,14 +203,15 @@ def commentary(event: Event) -> str | None:
     if k == "fall":
         return f"rider {d['rider']} falls ({d['reason']})"
     if k == "sprint":
-        places = ", ".join(f"{ident} {pts} pts" for ident, _place, pts in d["places"])
+        places = ", ".join(f"{_ordinal(place)} rider {ident} ({pts} pts)"
+                           for ident, place, pts in d["places"])
         return f"lap {d['lap']} sprint: {places}"
     if k == "lap_gained":
         return f"rider {d['rider']} gains a lap (+{d['bonus']})"
     if k == "lap_lost":
         return f"rider {d['rider']} loses a lap ({d['bonus']})"
     if k == "heat":
-        return (f"heat {d['heat']} order {' '.join(map(str, d['order']))}; "
+        return (f"heat {d['heat']} finishing order {', '.join(map(str, d['order']))}: "
                 f"rider {d['eliminated']} is eliminated")
     if k == "team_time":
         return f"team {d['team'] + 1}'s third rider is over the line after {d['rounds']} turns"
@@ -147,6 +220,8 @@ def commentary(event: Event) -> str | None:
             if d["tie"]:
                 return "the pursuit ends in a tie"
             return f"team {d['teams'][0] + 1} wins the pursuit after {d['rounds']} turns"
-        ranking = " ".join(map(str, d["ranking"]))
-        return f"{d['why']} after {d['rounds']} turns: {ranking}"
+        if d["why"] == "team time trial over":
+            return f"team time trial over after {d['rounds']} turns"
+        ranking = ", ".join(map(str, d["ranking"]))
+        return f"{d['why']} after {d['rounds']} turns; finishing order {ranking}"
     return None

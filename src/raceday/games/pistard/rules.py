@@ -138,7 +138,8 @@ class PistardOptions:
         lo, hi = self.players_range()
         if not lo <= self.num_players <= hi:
             what = f"exactly {lo}" if lo == hi else f"{lo} to {hi}"
-            raise OptionsError(f"{self.variant} needs {what} players, got {self.num_players}")
+            noun = "player" if hi == 1 else "players"
+            raise OptionsError(f"{self.variant} needs {what} {noun}, got {self.num_players}")
         rlo, rhi = self.riders_range()
         if not rlo <= self.riders_each <= rhi:
             raise OptionsError(

@@ -20,6 +20,7 @@ from raceday.games.pistard.track import Track
 class SimulationResult:
     """Counts gathered over ``races`` races."""
 
+    variant: str = "scratch"
     races: int = 0
     lane_starts: dict[int, int] = field(default_factory=dict)
     lane_wins: dict[int, int] = field(default_factory=dict)
@@ -31,7 +32,12 @@ class SimulationResult:
     stopped: int = 0
 
     def to_json(self) -> dict[str, Any]:
-        """Summary with 95% intervals (Wilson for rates, normal for means)."""
+        """Summary with 95% intervals (Wilson for rates, normal for means).
+
+        Only numbers that mean something for the variant are given: the team time trial has
+        one team and no winner, so its result is the team's time (no win rates); a team
+        pursuit is won by a team, not by a rider from a starting lane (no lane table).
+        """
         lanes = {}
         for lane in sorted(self.lane_starts):
             n = self.lane_starts[lane]
@@ -49,8 +55,8 @@ class SimulationResult:
                              "ci95": [lo, hi]}
         return {
             "races": self.races,
-            "win_rate_by_start_lane": lanes,
-            "win_rate_by_level": levels,
+            "win_rate_by_start_lane": None if self.variant in ("ttt", "pursuit") else lanes,
+            "win_rate_by_level": None if self.variant == "ttt" else levels,
             "turns": _mean_block(self.rounds),
             "throws": _mean_block(self.throws),
             "team_time": _mean_block(self.team_times) if self.team_times else None,
@@ -82,7 +88,7 @@ def simulate(
         if level not in LEVELS:
             make_agent(level)  # raises the OptionsError naming the levels
     rng = np.random.default_rng(seed)
-    result = SimulationResult()
+    result = SimulationResult(variant=options.variant)
     n = options.num_players
     for race in range(races):
         seats = [levels[(p + race) % n] for p in range(n)]

@@ -156,27 +156,58 @@ def track_from_mapping(data: Mapping[str, Any], where: str = "track") -> Track:
     return Track(name=name.strip(), rows=tuple(parsed), line=line)
 
 
+MAX_FILE_BYTES = 1_000_000  # a track file is a few hundred bytes; more is not a track
+
+
 def parse_track_text(text: str, where: str = "track file") -> Track:
     """Parse and validate TOML track text."""
+    if not text.strip():
+        raise InputFileError(f"{where}: the file is empty; a track needs name, line, lanes "
+                             "and rows")
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise InputFileError(f"{where}: not valid TOML: {exc}") from None
+    except RecursionError:
+        raise InputFileError(f"{where}: arrays or tables are nested too deeply to be a track "
+                             "(a track is four rows of letters)") from None
     return track_from_mapping(data, where)
 
 
 def load_track(name_or_path: str) -> Track:
-    """A shipped track by name (``default``, ``short``) or a TOML file by path."""
+    """A shipped track by name (``default``, ``short``) or a TOML file by path.
+
+    A file is read only up to :data:`MAX_FILE_BYTES`; anything that is not a readable,
+    UTF-8, valid track gives :class:`InputFileError` naming the file and the problem.
+    """
     if name_or_path in SHIPPED_TRACKS:
         ref = resources.files("raceday.games.pistard") / "data" / f"{name_or_path}.toml"
         return parse_track_text(ref.read_text(encoding="utf-8"), f"track {name_or_path!r}")
+    if not name_or_path.strip():
+        raise InputFileError("track: give a shipped track "
+                             f"({', '.join(SHIPPED_TRACKS)}) or a TOML file, not an empty text")
     path = Path(name_or_path)
+    if path.is_dir():
+        raise InputFileError(f"track {name_or_path!r} is a directory; give a TOML file")
     if not path.is_file():
         raise InputFileError(
             f"track {name_or_path!r} is neither a shipped track "
             f"({', '.join(SHIPPED_TRACKS)}) nor a readable file"
         )
-    return parse_track_text(path.read_text(encoding="utf-8"), str(path))
+    try:
+        with path.open("rb") as handle:
+            raw = handle.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise InputFileError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise InputFileError(f"{path}: larger than {MAX_FILE_BYTES // 1_000_000} MB; a track "
+                             "file is a few hundred bytes of TOML")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputFileError(f"{path}: not a text file (byte {raw[exc.start]:#04x} at offset "
+                             f"{exc.start} is not UTF-8); a track is a TOML text file") from None
+    return parse_track_text(text, str(path))
 
 
 _DEFAULT: Track | None = None
