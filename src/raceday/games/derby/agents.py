@@ -1,9 +1,18 @@
 """Computer players for a Dice Derby party: a cautious and a bold style.
 
 Both read the exact odds and the board. The cautious player bids about half of what a
-horse is expected to earn in prizes and bets small on the most likely results; the bold
-player bids close to the expected prizes and bets larger on the best-value long shots.
-Their choices are deterministic given the session, so a resumed party replays them.
+horse is expected to earn in prizes; the bold player bids close to the expected prizes.
+
+Betting (:func:`choose_bets`): every ticket on the board is valued by its expected return
+per unit staked, ``p × board odds − 1``, with ``p`` the exact probability. Tickets are
+ranked by that value plus a small seeded jitter (so two tickets of about equal value are
+not always chosen the same way), positive-expectation tickets first. The race's budget is
+a seeded share of the purse (cautious 4–8 %, bold 10–20 %), spread over the chosen tickets
+by weight: a positive-expectation ticket weighs by its Kelly fraction (edge / (odds − 1))
+and much more than a ticket with negative expectation, which only gets a token stake. The
+cautious player also keeps to likely results (at least a 10 % chance). Stakes are whole
+stake units and never add up to more than the purse. The jitter comes from the session's
+seed, the race and the seat, so a resumed party replays the same tickets.
 """
 
 from __future__ import annotations
@@ -11,7 +20,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from raceday.games.derby.odds import ALL_PAIRS, Pair, exact_odds
+import numpy as np
+
+from raceday.games.derby.odds import ALL_PAIRS, ExactOdds, OddsBoard, exact_odds
 from raceday.games.derby.rules import POSTS
 from raceday.games.derby.session import Session
 
@@ -27,10 +38,28 @@ class Bet:
 
 STYLES = {
     # share of expected prize money to bid, share of money per win stake, per quinella stake,
-    # number of quinella tickets
+    # number of quinella tickets (the win and quinella shares are kept for the bids' sake)
     "cautious": (Fraction(1, 2), Fraction(1, 20), Fraction(1, 40), 1),
     "bold": (Fraction(9, 10), Fraction(3, 20), Fraction(1, 20), 3),
 }
+
+
+@dataclass(frozen=True)
+class Policy:
+    """How a style bets: budget range (share of the purse), quinella tickets, the least
+    chance it backs, and how much seeded jitter it adds to a ticket's value."""
+
+    budget: tuple[float, float]
+    quinellas: int
+    min_chance: float
+    jitter: float
+
+
+POLICIES = {
+    "cautious": Policy(budget=(0.04, 0.08), quinellas=1, min_chance=0.10, jitter=0.04),
+    "bold": Policy(budget=(0.10, 0.20), quinellas=3, min_chance=0.0, jitter=0.08),
+}
+TOKEN_WEIGHT = 0.02  # weight of a ticket with negative expectation (a Kelly weight is larger)
 
 
 def expected_prizes(session: Session, post: int) -> Fraction:
@@ -55,33 +84,74 @@ def computer_bid(session: Session, player: int, post: int) -> int:
     return max(0, min(bid, p.money // 2 // session.config.stake_unit * session.config.stake_unit))
 
 
-def computer_bets(session: Session, player: int) -> list[Bet]:
-    """The tickets a computer player buys this race (it stops when money runs short)."""
-    p = session.players[player]
-    share_win, share_quinella, quinellas = STYLES[p.kind][1:4]
-    unit = session.config.stake_unit
-    board = session.board()
-    odds = exact_odds(session.config.fall_rate)
+def ticket_values(odds: ExactOdds, board: OddsBoard) -> list[tuple[str, tuple[int, ...],
+                                                                   float, float, int]]:
+    """Every ticket on the board: (kind, horses, chance, expected return per unit − 1, odds
+    in tenths)."""
+    out: list[tuple[str, tuple[int, ...], float, float, int]] = []
+    for h in POSTS:
+        p = float(odds.win[h])
+        out.append(("win", (h,), p, p * board.win[h] / 10 - 1, board.win[h]))
+    for pr in ALL_PAIRS:
+        p = float(odds.quinella[pr])
+        out.append(("quinella", pr, p, p * board.quinella[pr] / 10 - 1, board.quinella[pr]))
+    return out
+
+
+def choose_bets(
+    style: str,
+    money: int,
+    unit: int,
+    odds: ExactOdds,
+    board: OddsBoard,
+    rng: np.random.Generator,
+    *,
+    win_limit: int = 1,
+    quinella_limit: int = 3,
+) -> list[Bet]:
+    """The tickets a computer player of ``style`` buys with ``money`` (see the module doc)."""
+    policy = POLICIES[style]
+    if money < unit:
+        return []
+    lo, hi = policy.budget
+    budget = money * float(rng.uniform(lo, hi))
+    scored = []
+    for kind, horses, p, edge, tenths in ticket_values(odds, board):
+        if p < policy.min_chance and edge <= 0:
+            continue
+        scored.append((edge + float(rng.uniform(0, policy.jitter)), kind, horses, p, edge, tenths))
+    scored.sort(key=lambda x: (-x[0], x[1], x[2]))
+    limits = {"win": win_limit, "quinella": min(policy.quinellas, quinella_limit)}
+    picked: list[tuple[str, tuple[int, ...], float]] = []
+    for _, kind, horses, _p, edge, tenths in scored:
+        if limits[kind] <= 0:
+            continue
+        limits[kind] -= 1
+        odds_minus_one = max(tenths / 10 - 1, 0.1)
+        weight = edge / odds_minus_one if edge > 0 else TOKEN_WEIGHT
+        picked.append((kind, horses, weight))
+    total = sum(w for _, _, w in picked) or 1.0
+    # the budget is shared in proportion to weight (a positive edge takes the lion's share)
+    spend = min(budget, money)
     bets: list[Bet] = []
-    money = p.money
-
-    def stake(share: Fraction) -> int:
-        return max(unit, _round_down(share * p.money, unit))
-
-    if p.kind == "cautious":
-        win_pick = max(POSTS, key=lambda h: (odds.win[h], h))
-        pairs: list[Pair] = sorted(ALL_PAIRS, key=lambda pr: -odds.quinella[pr])
-    else:
-        # the best expected return per unit staked, long shots first on equal value
-        win_pick = max(POSTS, key=lambda h: (odds.win[h] * board.win[h], -h))
-        pairs = sorted(ALL_PAIRS, key=lambda pr: -(odds.quinella[pr] * board.quinella[pr]))
-    wanted = [Bet("win", (win_pick,), stake(share_win))][: session.config.win_limit]
-    wanted += [
-        Bet("quinella", pr, stake(share_quinella))
-        for pr in pairs[: min(quinellas, session.config.quinella_limit)]
-    ]
-    for bet in wanted:
-        if bet.stake <= money:
-            bets.append(bet)
-            money -= bet.stake
+    left = money
+    for kind, horses, weight in picked:
+        stake = max(unit, int(spend * weight / total) // unit * unit)
+        if stake > left:
+            stake = left // unit * unit
+        if stake < unit:
+            break
+        bets.append(Bet(kind, horses, stake))
+        left -= stake
     return bets
+
+
+def computer_bets(session: Session, player: int) -> list[Bet]:
+    """The tickets a computer player buys this race (never more than it holds)."""
+    p = session.players[player]
+    rng = np.random.default_rng([session.config.seed, session.race, player, 7])
+    return choose_bets(
+        p.kind, p.money, session.config.stake_unit, exact_odds(session.config.fall_rate),
+        session.board(), rng, win_limit=session.config.win_limit,
+        quinella_limit=session.config.quinella_limit,
+    )

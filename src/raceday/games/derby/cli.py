@@ -2,51 +2,66 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
-import numpy as np
 import typer
-from rich.rule import Rule
-from rich.table import Table
 
 from raceday.cli.common import (
     PROGRESS_THRESHOLD,
+    DbOpt,
+    DelayOpt,
+    SeedOpt,
     console,
     default_delay,
+    fresh_seed,
+    in_range,
+    on_interrupt,
     pause,
     print_json,
     progress_bar,
+    shell_quote,
 )
-from raceday.core.errors import OptionsError, SaveFormatError
-from raceday.games.derby.fast import simulate_odds
+from raceday.core.errors import OptionsError, RacedayError, SaveFormatError
 from raceday.games.derby.odds import exact_odds, format_odds, make_board, pair_name, parse_margin
-from raceday.games.derby.party import GAME, EndOfInput, Party, Terminal, new_party_name
-from raceday.games.derby.render import event_lines
-from raceday.games.derby.rules import POSTS, DerbyOptions, DerbyRaceState, horse_name
-from raceday.games.derby.session import Session, SessionConfig
-from raceday.store.sessions import SessionStore
+from raceday.games.derby.rules import MAX_FALL_RATE, POSTS, DerbyOptions, horse_name
+
+if TYPE_CHECKING:
+    from raceday.games.derby.session import Session
+    from raceday.store.sessions import SessionStore
+
+# Only what `derby odds` needs is imported up front (it must start fast); the party, the
+# session store, the sampler and the race commentary are imported by the commands using them.
 
 HELP = "Dice Derby (domi): six dice race five furlongs; bid for horses, bet win and quinella."
 
-app = typer.Typer(help=HELP, no_args_is_help=True)
+app = typer.Typer(help=HELP, no_args_is_help=True, add_completion=False)
+
+# Documented caps (docs/usage/derby.md): beyond them a typo is likelier than a wish.
+MAX_SIMULATIONS = 100_000_000
+MAX_COMPUTERS = 20
+MAX_MONEY = 1_000_000_000
+MAX_TICKETS = 100
+MAX_LOANS = 100
 
 FallOpt = Annotated[
     str,
-    typer.Option("--fall-rate", help="Chance that any single roll is a fall, e.g. 0.05 or 1/20 "
-                 "(0 = no falls, at most 0.5)."),
-]
-SeedOpt = Annotated[
-    int | None, typer.Option("--seed", "-s", help="Random seed; the same seed replays the race.")
+    typer.Option("--fall-rate", help=f"Chance that any single roll is a fall, e.g. 0.05 or 1/20 "
+                 f"(0 = no falls, at most {MAX_FALL_RATE})."),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")]
 MarginOpt = Annotated[
-    str, typer.Option("--margin", help="Board odds are fair odds times (1 - margin), to 0.1.")
+    str, typer.Option("--margin", help="Board odds are fair odds times (1 - margin), to 0.1; "
+                      "margin 0 to 0.5.")
 ]
 SimpleOpt = Annotated[
     bool, typer.Option("--simple-odds", help="Round board odds down to easy party numbers.")
 ]
+
+
+def _money(default_help: str, low: int = 0) -> Any:  # a typer.Option
+    return typer.Option(callback=in_range(low, MAX_MONEY),
+                        help=f"{default_help} ({low:,}–{MAX_MONEY:,}).")
 
 
 def _fall(rate: str) -> DerbyOptions:
@@ -62,11 +77,14 @@ def odds(
 ) -> None:
     """Exact win and quinella probabilities, fair odds and the odds board."""
     rate = _fall(fall_rate).fall_rate
+    board_margin = parse_margin(margin)
     exact = exact_odds(rate)
     if json_out:
         print_json(exact.to_json())
         return
-    board = make_board(exact, parse_margin(margin), simple=simple_odds)
+    from rich.table import Table
+
+    board = make_board(exact, board_margin, simple=simple_odds)
     win = Table(title=f"Win — exact (fall rate {rate})")
     for col in ("Post", "Horse", "Probability", "Fair odds", "Board"):
         win.add_column(col, justify="right")
@@ -86,14 +104,18 @@ def odds(
 
 @app.command()
 def simulate(
-    n: Annotated[int, typer.Option("-n", help="Number of races to simulate.")] = 100_000,
+    n: Annotated[int, typer.Option(
+        "-n", "--races", "--simulations", callback=in_range(1, MAX_SIMULATIONS, "races"),
+        help=f"Number of races to simulate, 1–{MAX_SIMULATIONS:,}.")] = 100_000,
     seed: SeedOpt = None,
     fall_rate: FallOpt = "0",
     json_out: JsonOpt = False,
 ) -> None:
     """Estimate win and quinella probabilities by simulation, with 95% intervals."""
-    if n < 1:
-        raise OptionsError(f"-n must be at least 1, got {n}")
+    import numpy as np
+
+    from raceday.games.derby.fast import simulate_odds
+
     rate = _fall(fall_rate).fall_rate
     rng = np.random.default_rng(seed)
     show = n >= PROGRESS_THRESHOLD * 50 and not json_out
@@ -103,6 +125,8 @@ def simulate(
     if json_out:
         print_json(sim.to_json())
         return
+    from rich.table import Table
+
     exact = exact_odds(rate)
     win = Table(title=f"Win — {n:,} simulated races (fall rate {rate}), 95% intervals")
     for col in ("Horse", "Estimate", "95% interval", "Exact"):
@@ -124,15 +148,15 @@ def simulate(
 def race(
     seed: SeedOpt = None,
     fall_rate: FallOpt = "0",
-    delay: Annotated[
-        float | None,
-        typer.Option(help="Seconds between dice; 0 prints at once. Default: a short pause in "
-                     "a terminal, none when piped."),
-    ] = None,
+    delay: DelayOpt = None,
 ) -> None:
     """Run one race furlong by furlong, revealing the dice from the d4 up as a host would."""
-    if delay is not None and delay < 0:
-        raise OptionsError(f"delay must be 0 or more seconds, got {delay}")
+    import numpy as np
+    from rich.rule import Rule
+
+    from raceday.games.derby.render import event_lines
+    from raceday.games.derby.rules import DerbyRaceState
+
     wait = default_delay(delay, 0.4)
     state = DerbyRaceState(_fall(fall_rate))
     console.print(Rule("Dice Derby — six horses, five furlongs"))
@@ -156,19 +180,19 @@ PlayersOpt = Annotated[
 def party(
     players: PlayersOpt = None,
     computers: Annotated[int, typer.Option(
-        help="Computer players to add (alternately cautious and bold bettors).")] = 0,
-    races: Annotated[int, typer.Option(help="Races in the session, 4–6.")] = 5,
+        callback=in_range(0, MAX_COMPUTERS, "computer players"),
+        help=f"Computer players to add, 0–{MAX_COMPUTERS} (alternately cautious and bold "
+        "bettors).")] = 0,
+    races: Annotated[int, typer.Option(
+        callback=in_range(4, 6, "races"), help="Races in the session, 4–6.")] = 5,
     host: Annotated[bool, typer.Option(
         "--host", help="Real dice at the table: the host types each furlong's numbers.")] = False,
     resume: Annotated[str | None, typer.Option(
         help="Resume the saved session of this name.")] = None,
     save: Annotated[str | None, typer.Option(
         help="Name to save the new session under (default party-1, party-2, ...).")] = None,
-    db: Annotated[Path | None, typer.Option(
-        help="SQLite file for saved sessions (default: the user data directory).")] = None,
-    seed: Annotated[int | None, typer.Option(
-        "--seed", "-s", help="Seed for the computer's dice and auction draws (kept with the "
-        "session, so a resumed race rolls the same).")] = None,
+    db: DbOpt = None,
+    seed: SeedOpt = None,
     fall_rate: Annotated[str, typer.Option(
         "--fall-rate", help="Chance that any single roll is a fall (0 = none, at most 0.5); "
         "with --host it only sets the odds, the host enters real falls.")] = "0",
@@ -179,37 +203,42 @@ def party(
         help="A horse out in the first furlong gets its win odds ×1.5 in later races.")] = False,
     borrowing: Annotated[bool, typer.Option(
         "--borrowing", help="Allow loans (see --loan and --repay).")] = False,
-    loan: Annotated[int, typer.Option(help="Money lent per loan.")] = 10_000,
-    repay: Annotated[int, typer.Option(help="Money repaid per loan at the end.")] = 15_000,
-    max_loans: Annotated[int, typer.Option(help="Loans allowed per player.")] = 1,
-    start_money: Annotated[int, typer.Option(help="Money each player starts with.")] = 10_000,
-    prize_first: Annotated[int, typer.Option(help="Owner's prize for 1st.")] = 2_000,
-    prize_second: Annotated[int, typer.Option(help="Owner's prize for 2nd.")] = 1_000,
-    win_limit: Annotated[int, typer.Option(help="Win tickets per player per race.")] = 1,
+    loan: Annotated[int, _money("Money lent per loan", 1)] = 10_000,
+    repay: Annotated[int, _money("Money repaid per loan at the end")] = 15_000,
+    max_loans: Annotated[int, typer.Option(
+        callback=in_range(0, MAX_LOANS, "loans"),
+        help=f"Loans allowed per player, 0–{MAX_LOANS}.")] = 1,
+    start_money: Annotated[int, _money("Money each player starts with", 1)] = 10_000,
+    prize_first: Annotated[int, _money("Owner's prize for 1st")] = 2_000,
+    prize_second: Annotated[int, _money("Owner's prize for 2nd")] = 1_000,
+    win_limit: Annotated[int, typer.Option(
+        callback=in_range(0, MAX_TICKETS, "tickets"),
+        help=f"Win tickets per player per race, 0–{MAX_TICKETS}.")] = 1,
     quinella_limit: Annotated[int, typer.Option(
-        help="Quinella tickets per player per race.")] = 3,
+        callback=in_range(0, MAX_TICKETS, "tickets"),
+        help=f"Quinella tickets per player per race, 0–{MAX_TICKETS}.")] = 3,
     owner_award: Annotated[str, typer.Option(
         help="Owners' award by 'gross' prize money or 'net' (prize money minus price).")
     ] = "gross",
-    delay: Annotated[float | None, typer.Option(
-        help="Seconds between revealed dice (default: a short pause in a terminal).")] = None,
+    delay: DelayOpt = None,
 ) -> None:
     """A whole party session at one terminal: auction, betting, races, standings, awards."""
-    store = SessionStore(db)
+    import time
+
+    from raceday.games.derby.party import GAME, EndOfInput, Party, Terminal, new_party_name
+    from raceday.games.derby.session import Session, SessionConfig
+    from raceday.store.sessions import SessionStore
+
     term = Terminal(console, default_delay(delay, 0.3), time.sleep)
     if resume is not None:
+        store = SessionStore(db)
         document, revision = store.load(GAME, resume)
         session = Session.from_json(document)
         name = resume
         term.say(f"Resuming {name!r}: race {session.race} of {session.config.races}, "
                  f"{session.phase}.")
     else:
-        if computers < 0 or computers > 20:
-            raise OptionsError(f"computers must be 0 to 20, got {computers}")
-        name = save or new_party_name(store)
-        if store.exists(GAME, name):
-            raise SaveFormatError(f"a session named {name!r} already exists; resume it with "
-                                  f"--resume {name} or choose another --save name")
+        # Every option is checked before the database is opened or written.
         config = SessionConfig(
             races=races, start_money=start_money, prize_first=prize_first,
             prize_second=prize_second, win_limit=win_limit, quinella_limit=quinella_limit,
@@ -217,10 +246,12 @@ def party(
             margin=margin, simple_odds=simple_odds,  # type: ignore[arg-type]
             first_out_bonus=first_out_bonus, owner_award=owner_award,
             fall_rate=fall_rate,  # type: ignore[arg-type]
-            host=host, seed=seed if seed is not None else int(time.time()),
+            host=host, seed=fresh_seed(seed),
         )
         computer_seats = [(f"Computer {k + 1}", ("cautious", "bold")[k % 2])
                           for k in range(computers)]
+        if save is not None and not save.strip():
+            raise OptionsError("--save needs a name")
         if players is not None:
             session = Session.new(config, [*_roster(players), *computer_seats])
         else:
@@ -235,19 +266,54 @@ def party(
                     term.refuse(str(exc))
                     continue
                 break
+        store = SessionStore(db)
+        name = save or new_party_name(store)
+        if store.exists(GAME, name):
+            raise SaveFormatError(f"a session named {name!r} already exists; resume it with "
+                                  f"--resume {name} or choose another --save name")
         revision = None
         count = len(session.players)
         term.say(f"New Dice Derby party {name!r}: {count} players, {races} races.")
         if count < len(POSTS):
-            term.say("Fewer than six players: dice nobody buys are run by the house.")
+            term.say("Fewer than six players: dice nobody buys are rolled by the house and "
+                     "race as usual; their prizes go to nobody.")
+    resume_line = resume_command(name, db)
     game = Party(session, store, name, term, revision)
     try:
         game.run()
     except EndOfInput:
         term.say(f"Input ended. The session is saved as {name!r} (the last save point); "
-                 f"continue with: raceday derby party --resume {name}")
+                 f"continue with: {resume_line}")
+    except KeyboardInterrupt:
+        with on_interrupt(_kept(store, name), resume_line):
+            raise
 
 
+def resume_command(name: str, db: Path | None) -> str:
+    """The exact command that continues a party (with --db when one was given)."""
+    extra = ["--db", str(db)] if db is not None else []
+    return shell_quote("raceday", "derby", "party", "--resume", name, *extra)
+
+
+def _kept(store: SessionStore, name: str) -> str:
+    """What the database holds for a party, read back from it (not from memory)."""
+    from raceday.games.derby.party import GAME
+    from raceday.games.derby.session import Session
+
+    try:
+        document, _ = store.load(GAME, name)
+        saved: Session = Session.from_json(document)
+    except RacedayError:
+        return f"party {name!r} was not saved yet"
+    where = {
+        "auction": f"the auction, {len(saved.lots)} of {len(POSTS)} dice sold or passed",
+        "betting": f"race {saved.race} of {saved.config.races}, betting open (tickets typed "
+                   "since then are asked again)",
+        "racing": f"race {saved.race} of {saved.config.races}, tickets locked (the race runs "
+                  "on resume)",
+        "finished": "the finished session",
+    }[saved.phase]
+    return f"party {name!r} saved at {where}"
 
 
 def _roster(names: str) -> list[tuple[str, str]]:

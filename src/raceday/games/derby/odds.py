@@ -21,35 +21,32 @@ Pair = tuple[int, int]
 ALL_PAIRS: tuple[Pair, ...] = tuple(combinations(POSTS, 2))
 
 
-def _at_least(post: int, v: int) -> Fraction:
-    n = faces_of(post)
-    return Fraction(min(n, max(0, n - v + 1)), n)
-
-
-def _above(post: int, v: int) -> Fraction:
-    n = faces_of(post)
-    return Fraction(min(n, max(0, n - v)), n)
-
-
 @cache
 def drop_distribution(group: frozenset[int]) -> dict[int, Fraction]:
     """For a round with no falls: the probability that each horse of ``group`` drops
-    (lowest number; on a tie for lowest the die with more faces drops)."""
+    (lowest number; on a tie for lowest the die with more faces drops).
+
+    Counted in whole numbers over the common denominator (the product of the faces), with
+    one exact Fraction per horse at the end: the same exact result, several times faster."""
+    members = sorted(group)
+    denominator = 1
+    for g in members:
+        denominator *= faces_of(g)
     out: dict[int, Fraction] = {}
-    for h in sorted(group):
+    for h in members:
         n = faces_of(h)
-        total = Fraction(0)
+        others = [(faces_of(g), faces_of(g) < n) for g in members if g != h]
+        total = 0
         for v in range(1, n + 1):
-            term = Fraction(1, n)
-            for g in group:
-                if g == h:
-                    continue
-                # a smaller die that ties leaves h to drop; a larger die that ties drops itself
-                term *= _at_least(g, v) if faces_of(g) < n else _above(g, v)
+            # a smaller die that ties leaves h to drop (it must show v or more); a larger
+            # die that ties drops itself (it must show more than v)
+            term = 1
+            for m, smaller in others:
+                term *= min(m, max(0, m - v + 1)) if smaller else min(m, max(0, m - v))
                 if not term:
                     break
             total += term
-        out[h] = total
+        out[h] = Fraction(total, denominator)
     return out
 
 

@@ -9,6 +9,7 @@ interrupted party resumes exactly where the last save left it and never pays twi
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -17,6 +18,7 @@ import numpy as np
 from rich.console import Console
 from rich.table import Table
 
+from raceday.cli.common import read_secret
 from raceday.core.errors import OptionsError, RacedayError
 from raceday.games.derby.agents import computer_bets, computer_bid
 from raceday.games.derby.odds import format_odds
@@ -75,6 +77,18 @@ class Terminal:
             self.console.print(line.strip(), markup=False, highlight=False)
         return line.strip()
 
+    def ask_secret(self, prompt: str) -> str:
+        """A sealed answer (a bid): typed without echo at a terminal, and never echoed into
+        a scripted transcript either; the others at the screen must not see it."""
+        try:
+            line = read_secret(f"{prompt} ")
+        except EOFError:
+            self.console.print()
+            raise EndOfInput from None
+        if not sys.stdin.isatty():
+            self.console.print("(sealed)", markup=False, highlight=False)
+        return line.strip()
+
     def refuse(self, message: str) -> None:
         self.console.print(f"[red]✗ {message}[/]")
 
@@ -83,12 +97,16 @@ class Terminal:
             self.sleep(self.delay)
 
 
+_AMOUNT = re.compile(r"-?(?:[0-9]+|[0-9]{1,3}(?:,[0-9]{3})+)")
+
+
 def parse_amount(text: str) -> int:
-    """A whole amount from '3500', '3,500' or '3_500'."""
-    cleaned = text.replace(",", "").replace("_", "").strip()
-    if not cleaned.lstrip("-").isdigit():
-        raise BetError(f"{text.strip()!r} is not a whole amount of money")
-    return int(cleaned)
+    """A whole amount from '3500' or '3,500': ASCII digits, optional thousands commas."""
+    cleaned = text.strip()
+    if not _AMOUNT.fullmatch(cleaned):
+        raise BetError(f"{cleaned!r} is not a whole amount of money; type digits 0-9 such as "
+                       "3500 or 3,500")
+    return int(cleaned.replace(",", ""))
 
 
 def parse_ticket(text: str) -> tuple[str, tuple[int, ...], int]:
@@ -122,7 +140,7 @@ def parse_host_round(text: str, rolling: list[int]) -> list[int | None]:
         if word.lower() in ("f", "x", "fall"):
             values.append(None)
             continue
-        if not word.isdigit() or not 1 <= int(word) <= faces_of(post):
+        if not re.fullmatch(r"[0-9]{1,3}", word) or not 1 <= int(word) <= faces_of(post):
             raise EntryError(
                 f"{word!r} is not on the {horse_name(post)}: it shows 1 to {faces_of(post)} "
                 "(or F for a fall)"
@@ -182,9 +200,9 @@ class Party:
                     bids[i] = computer_bid(s, i, post)
                     continue
                 while True:
-                    answer = self.term.ask(
+                    answer = self.term.ask_secret(
                         f"{p.name}, your sealed bid for the {horse_name(post)} "
-                        f"(you hold {p.money}; 0 or empty for none):"
+                        f"(you hold {p.money}; 0 or empty for none; not shown as you type):"
                     )
                     try:
                         amount = parse_amount(answer) if answer else 0

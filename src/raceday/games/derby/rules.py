@@ -53,7 +53,7 @@ def horse_name(post: int) -> str:
 def parse_horse(text: str) -> int:
     """A post position from ``"3"``, ``"d8"`` or ``"D8"``; :class:`OptionsError` otherwise."""
     t = text.strip().lower()
-    if t.isdigit() and int(t) in POSTS:
+    if t in {str(p) for p in POSTS}:  # ASCII digits only: '³'.isdigit() is True
         return int(t)
     for post in POSTS:
         if t == horse_name(post):

@@ -262,10 +262,11 @@ class Session:
                            "one die only")
         if amount < 0:
             raise BetError("a bid cannot be negative; type 0 for no bid")
-        if amount % unit:
-            raise BetError(f"bids are in multiples of {unit}")
+        # the real reason first: a bid beyond the purse is refused as such
         if amount > p.money:
             raise BetError(f"{p.name} holds {p.money}; a bid cannot be more than that")
+        if amount % unit:
+            raise BetError(f"bids are in multiples of {unit}")
 
     def auction_lot(self, bids: Mapping[int, int], rng: np.random.Generator) -> AuctionLot:
         """Settle the sealed bids for the next die: the highest bid buys, a tie is settled
@@ -324,11 +325,11 @@ class Session:
             raise BetError(f"{p.name} already holds {held} {kind} ticket(s); the limit per race "
                            f"is {limit}")
         unit = self.config.stake_unit
-        if stake < unit or stake % unit:
-            raise BetError(f"a stake is a positive multiple of {unit}")
-        if stake > p.money:
+        if stake > p.money:  # the real reason first, before the stake's granularity
             hint = " (or borrow)" if self.can_borrow(player) else ""
             raise BetError(f"{p.name} holds {p.money}; stake no more than that{hint}")
+        if stake < unit or stake % unit:
+            raise BetError(f"a stake is a positive multiple of {unit}")
         board = self.board()
         key = tuple(sorted(horses))
         odds = board.win[key[0]] if kind == "win" else board.quinella[(key[0], key[1])]
