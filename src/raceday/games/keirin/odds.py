@@ -76,7 +76,10 @@ class PhotoTable:
 
 @cache
 def photo_finish_table() -> PhotoTable:
-    """Exact photo-finish orders for every set of riders (independent of the race options)."""
+    """Exact photo-finish orders for every set of riders (independent of the race options).
+
+    Sets are solved by size, smallest first, all sets of one size in one batched call (a
+    set's row needs only the rows of its subsets)."""
     n = MAX_RIDERS
     first = np.zeros((ALL_MASKS, n))
     two = np.zeros((ALL_MASKS, n, n))
@@ -85,40 +88,127 @@ def photo_finish_table() -> PhotoTable:
     for r in range(n):
         first[1 << r, r] = 1.0
     throws, _ = _throw_table()
-    masks = sorted(range(1, ALL_MASKS), key=lambda m: (m.bit_count(), m))
-    for mask in masks:
-        if mask.bit_count() < 2:
-            continue
-        members = [r for r in range(n) if mask >> r & 1]
-        p = throws[members][:, None, :]  # one mixture component
-        weights = np.ones(1)
-        w1, w2, w3, all_tied = _ordered_prefixes(members, p, weights, table)
+    for size in range(2, n + 1):
+        masks = np.array([m for m in range(1, ALL_MASKS) if m.bit_count() == size])
+        members = np.array([[r for r in range(n) if m >> r & 1] for m in masks])
+        point = throws[members][:, :, None, :]  # one mixture component
+        w1, w2, w3, all_tied = _ordered_prefixes_batch(members, point, np.ones(1), table)
         # The term for "everyone throws the same" used this set's own (still zero) row;
         # the true row solves row = rest + all_tied * row.
         scale = 1.0 / (1.0 - all_tied)
-        first[mask] = w1 * scale
-        two[mask] = w2 * scale
-        three[mask] = w3 * scale
+        first[masks] = w1 * scale[:, None]
+        two[masks] = w2 * scale[:, None, None]
+        three[masks] = w3 * scale[:, None, None, None]
     return table
 
 
 # --- the core sum -------------------------------------------------------------------------------
+# Every set of riders of one size is handled in one batch (leading axis b), so the Python loops
+# run over member positions, not over sets. Products are written with einsum, not @: a matrix
+# product goes to multi-threaded BLAS, which on these thin shapes is several times slower
+# whenever the cores are busy; einsum's own loops give the same sums on one thread.
 def _subset_products(point: np.ndarray, tail: np.ndarray) -> np.ndarray:
-    """For members i = 0..m-1 (rows of ``point``/``tail``), the array over subsets G (bit i =
-    member i) of prod_{i in G} point_i * prod_{i not in G} tail_i, column by column."""
-    out = np.ones((1, point.shape[1]))
-    for i in range(point.shape[0]):
-        out = np.concatenate((out * tail[i], out * point[i]), axis=0)
+    """For members i = 0..m-1 (axis 1 of ``point``/``tail``, shape (b, m, cols)), the array
+    (b, subsets, cols) over subsets G (bit i = member i) of
+    prod_{i in G} point_i * prod_{i not in G} tail_i."""
+    out = np.ones((point.shape[0], 1, point.shape[2]))
+    for i in range(point.shape[1]):
+        out = np.concatenate((out * tail[:, i, None, :], out * point[:, i, None, :]), axis=1)
     return out
 
 
-@cache
-def _global_masks(members: tuple[int, ...]) -> np.ndarray:
-    """Bit masks over rider indices of the subsets in :func:`_subset_products` order."""
-    masks = [0]
-    for r in members:
-        masks = masks + [m | (1 << r) for m in masks]
-    return np.array(masks, dtype=np.int64)
+def _batch_masks(members: np.ndarray) -> np.ndarray:
+    """Bit masks over rider indices of the subsets in :func:`_subset_products` order, per
+    row of ``members`` (shape (b, m)) -> (b, 2**m)."""
+    masks = np.zeros((members.shape[0], 1), dtype=np.int64)
+    for i in range(members.shape[1]):
+        masks = np.concatenate((masks, masks | (1 << members[:, i, None])), axis=1)
+    return masks
+
+
+def _exclusive_cumsum(x: np.ndarray) -> np.ndarray:
+    return np.cumsum(x, axis=-1) - x
+
+
+def _ordered_prefixes_batch(
+    members: np.ndarray,
+    point: np.ndarray,
+    weights: np.ndarray,
+    photo: PhotoTable,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Chances of every ordered first one, two and three among each row of ``members``.
+
+    ``members[b]``: rider indices of set b (all sets of one batch have the same size m).
+    ``point[b, i, d, v]``: chance that member i's key is value v (index 0 = best) in mixture
+    component d (a derny roll); components are weighted by ``weights``. Keys of different
+    members are independent within a component; equal keys are split by ``photo``.
+    Returns (first, first two, first three) as (b, 9), (b, 9, 9), (b, 9, 9, 9) arrays over
+    rider indices, plus the chance (b,) that all members share one key.
+    """
+    n = MAX_RIDERS
+    batch, m = members.shape
+    rows = np.arange(batch)
+    before = _exclusive_cumsum(point)  # P(key strictly better than v)
+    after = np.cumsum(point[..., ::-1], axis=-1)[..., ::-1] - point  # strictly worse
+    cols = point.shape[2] * point.shape[3]
+    w = np.repeat(weights, point.shape[3])
+    flat_point = point.reshape(batch, m, cols)
+    keep = flat_point.max(axis=(0, 1)) > TAIL_CUTOFF
+    flat_point = flat_point[:, :, keep]
+    flat_before = before.reshape(batch, m, cols)[:, :, keep]
+    flat_after = after.reshape(batch, m, cols)[:, :, keep]
+    w = w[keep]
+    # E terms for two members placed before the group that completes the top three:
+    # P(a < b < v), P(b < a < v), P(a = b < v), as exclusive cumulative sums over v.
+    pairs = list(itertools.combinations(range(m), 2))
+    flat_pairs: dict[tuple[int, int], np.ndarray] = {}
+    for i, j in pairs:
+        terms = np.stack((point[:, j] * before[:, i], point[:, i] * before[:, j],
+                          point[:, i] * point[:, j]), axis=1)  # (b, 3, d, v)
+        flat_pairs[i, j] = _exclusive_cumsum(terms).reshape(batch, 3, cols)[:, :, keep]
+
+    everyone = list(range(m))
+    m0 = np.zeros((batch, 1 << m))
+    m1 = {i: np.zeros((batch, 1 << (m - 1))) for i in everyone}
+    m2 = {k: np.zeros((batch, 1 << (m - 2), 3)) for k in pairs}
+    for start in range(0, flat_point.shape[2], CHUNK_COLUMNS):
+        sl = slice(start, start + CHUNK_COLUMNS)
+        pt, tl, ws = flat_point[:, :, sl], flat_after[:, :, sl], w[sl]
+        m0 += np.einsum("bsc,c->bs", _subset_products(pt, tl), ws)
+        for i in everyone:
+            rest = [k for k in everyone if k != i]
+            m1[i] += np.einsum("bsc,bc->bs", _subset_products(pt[:, rest], tl[:, rest]),
+                               flat_before[:, i, sl] * ws)
+        for (i, j), terms in flat_pairs.items():
+            rest = [k for k in everyone if k not in (i, j)]
+            m2[i, j] += np.einsum("bsc,bkc->bsk", _subset_products(pt[:, rest], tl[:, rest]),
+                                  terms[:, :, sl] * ws)
+
+    masks_all = _batch_masks(members)
+    first = np.einsum("bs,bsk->bk", m0, photo.first[masks_all])
+    two = np.einsum("bs,bsk->bk", m0, photo.two[masks_all].reshape(batch, -1, n * n))
+    two = two.reshape(batch, n, n)
+    three = np.einsum("bs,bsk->bk", m0, photo.three[masks_all].reshape(batch, -1, n ** 3))
+    three = three.reshape(batch, n, n, n)
+    for i in everyone:
+        a = members[:, i]
+        masks = _batch_masks(members[:, [k for k in everyone if k != i]])
+        two[rows, a] += np.einsum("bs,bsk->bk", m1[i], photo.first[masks])
+        three[rows, a] += np.einsum(
+            "bs,bsk->bk", m1[i], photo.two[masks].reshape(batch, -1, n * n)
+        ).reshape(batch, n, n)
+    for (i, j), terms in m2.items():
+        a, b = members[:, i], members[:, j]
+        masks = _batch_masks(members[:, [k for k in everyone if k not in (i, j)]])
+        third = photo.first[masks]  # (b, subsets, n)
+        pair_mask = (1 << a) | (1 << b)
+        a_wins_photo = photo.first[pair_mask, a][:, None]
+        b_wins_photo = photo.first[pair_mask, b][:, None]
+        three[rows, a, b] += np.einsum(
+            "bs,bsk->bk", terms[:, :, 0] + terms[:, :, 2] * a_wins_photo, third)
+        three[rows, b, a] += np.einsum(
+            "bs,bsk->bk", terms[:, :, 1] + terms[:, :, 2] * b_wins_photo, third)
+    return first, two, three, m0[:, -1]
 
 
 def _ordered_prefixes(
@@ -127,74 +217,11 @@ def _ordered_prefixes(
     weights: np.ndarray,
     photo: PhotoTable,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
-    """Chances of every ordered first one, two and three among ``members``.
-
-    ``point[i, d, v]``: chance that member i's key is value v (index 0 = best) in mixture
-    component d (a derny roll); components are weighted by ``weights``. Keys of different
-    members are independent within a component; equal keys are split by ``photo``.
-    Returns (first, first two, first three) as (9,), (9, 9), (9, 9, 9) arrays over rider
-    indices, plus the chance that all members share one key.
-    """
-    n = MAX_RIDERS
-    m = len(members)
-    before = np.cumsum(point, axis=2) - point  # P(key strictly better than v)
-    after = np.cumsum(point[:, :, ::-1], axis=2)[:, :, ::-1] - point  # strictly worse
-    # E terms for two members placed before the group that completes the top three:
-    # P(a < b < v), P(b < a < v), P(a = b < v), as exclusive cumulative sums over v.
-    pair_terms: dict[tuple[int, int], np.ndarray] = {}
-    for i, j in itertools.combinations(range(m), 2):
-        a_then_b = np.cumsum(point[j] * before[i], axis=1) - point[j] * before[i]
-        b_then_a = np.cumsum(point[i] * before[j], axis=1) - point[i] * before[j]
-        tied = np.cumsum(point[i] * point[j], axis=1) - point[i] * point[j]
-        pair_terms[i, j] = np.stack((a_then_b, b_then_a, tied))
-    # Flatten components into columns, fold in the component weights, drop empty columns.
-    cols = point.shape[1] * point.shape[2]
-    w = np.repeat(weights, point.shape[2])
-    flat_point = point.reshape(m, cols)
-    flat_before = before.reshape(m, cols)
-    flat_after = after.reshape(m, cols)
-    keep = flat_point.max(axis=0) > TAIL_CUTOFF
-    flat_point, flat_before, flat_after, w = (
-        flat_point[:, keep], flat_before[:, keep], flat_after[:, keep], w[keep]
+    """:func:`_ordered_prefixes_batch` for one set of riders (``point[i, d, v]``)."""
+    first, two, three, all_tied = _ordered_prefixes_batch(
+        np.array([list(members)]), point[None], weights, photo
     )
-    flat_pairs = {k: v.reshape(3, cols)[:, keep] for k, v in pair_terms.items()}
-
-    everyone = list(range(m))
-    m0 = np.zeros(1 << m)
-    m1 = {i: np.zeros(1 << (m - 1)) for i in everyone}
-    m2 = {k: np.zeros((1 << (m - 2), 3)) for k in flat_pairs}
-    for start in range(0, flat_point.shape[1], CHUNK_COLUMNS):
-        sl = slice(start, start + CHUNK_COLUMNS)
-        pt, tl, ws = flat_point[:, sl], flat_after[:, sl], w[sl]
-        m0 += _subset_products(pt, tl) @ ws
-        for i in everyone:
-            rest = [k for k in everyone if k != i]
-            m1[i] += _subset_products(pt[rest], tl[rest]) @ (ws * flat_before[i, sl])
-        for (i, j), terms in flat_pairs.items():
-            rest = [k for k in everyone if k not in (i, j)]
-            m2[i, j] += _subset_products(pt[rest], tl[rest]) @ (terms[:, sl] * ws).T
-
-    masks_all = _global_masks(tuple(members))
-    first = m0 @ photo.first[masks_all]
-    two = (m0 @ photo.two[masks_all].reshape(len(masks_all), n * n)).reshape(n, n)
-    three = (m0 @ photo.three[masks_all].reshape(len(masks_all), -1)).reshape(n, n, n)
-    for i in everyone:
-        a = members[i]
-        masks = _global_masks(tuple(members[k] for k in everyone if k != i))
-        two[a] += m1[i] @ photo.first[masks]
-        three[a] += (m1[i] @ photo.two[masks].reshape(len(masks), n * n)).reshape(n, n)
-    for (i, j), terms in m2.items():
-        a, b = members[i], members[j]
-        masks = _global_masks(tuple(members[k] for k in everyone if k not in (i, j)))
-        third = photo.first[masks]  # (subsets, n)
-        pair_mask = (1 << a) | (1 << b)
-        a_wins_photo = photo.first[pair_mask, a]
-        b_wins_photo = photo.first[pair_mask, b]
-        three[a, b] += (terms[:, 0] + terms[:, 2] * a_wins_photo) @ third
-        three[b, a] += (terms[:, 1] + terms[:, 2] * b_wins_photo) @ third
-    all_tied = float(m0[-1])
-    assert first.shape == (n,)
-    return first, two, three, all_tied
+    return first[0], two[0], three[0], float(all_tied[0])
 
 
 # --- finishing keys -----------------------------------------------------------------------------
