@@ -55,7 +55,7 @@ class Nim(State):
 
     def outcome(self) -> Outcome:
         winner = 1 - self.to_move
-        return Outcome(ranking=(winner, 1 - winner), winner=winner)
+        return Outcome(ranking=(winner, 1 - winner), winner=winner, winning_players=(winner,))
 
     def to_json(self) -> dict[str, Any]:
         return {"pile": self.pile, "to_move": self.to_move}
@@ -86,6 +86,7 @@ def test_play_loop_and_terminal_checks() -> None:
     record = play_game(s, [RandomAgent(), RandomAgent()], np.random.default_rng(3))
     assert s.is_terminal() and record.events[0].kind == "pile"
     assert sorted(s.returns()) == [0.0, 1.0]
+    assert s.returns()[s.outcome().winner or 0] == 1.0
     with pytest.raises(IllegalActionError, match="over"):
         s.apply_action(1)
 
@@ -182,7 +183,7 @@ class WhoMoves(State):
     def outcome(self) -> Outcome:
         mover, choice = self.history[1], self.history[2]
         winner = mover if choice == 1 else 1 - mover
-        return Outcome(ranking=(winner, 1 - winner), winner=winner)
+        return Outcome(ranking=(winner, 1 - winner), winner=winner, winning_players=(winner,))
 
     def to_json(self) -> dict[str, Any]:
         return {"history": self.history}

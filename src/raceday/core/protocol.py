@@ -8,7 +8,7 @@ outcome advances the state in place and returns the events it produced.
 
 from __future__ import annotations
 
-import json
+import copy
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -39,17 +39,25 @@ class ChanceDraw:
 
 @dataclass(frozen=True)
 class Outcome:
-    """The result of a finished game.
+    """The result of a finished game, with one meaning in every game.
 
-    ``ranking`` lists competitors (riders, horses or players, by id) best first; tied
-    competitors share a sub-tuple in ``tied`` if the game allows ties. ``scores`` maps a
-    competitor id to a number where the game has scores; ``winner`` is None for a draw.
+    - ``ranking``: the competitors (riders, horses, cars or teams, by the game's own ids)
+      best first.
+    - ``winner``: the winning competitor (``ranking[0]``), or None for a draw.
+    - ``scores``: competitor id → the number the ranking was decided by, in the unit named
+      by ``score_name`` (e.g. "points", "seconds behind", "squares past the line"); empty
+      where the ranking is decided by order of arrival alone.
+    - ``winning_players``: the decision-making players (0, 1, ...) who won; several for a
+      draw; empty in a game without players (a race decided by dice alone).
+    - ``description``: one sentence saying who won and why.
     """
 
     ranking: tuple[int, ...]
     winner: int | None
     scores: Mapping[int, float] = field(default_factory=dict)
     description: str = ""
+    winning_players: tuple[int, ...] = ()
+    score_name: str = ""
 
 
 class State(ABC):
@@ -127,12 +135,14 @@ class State(ABC):
         """The result; only valid at a terminal state."""
 
     def returns(self) -> list[float]:
-        """Per-player reward at the end (win 1, loss 0, draw 0.5 by default)."""
-        out = self.outcome()
-        n = self.num_players
-        if out.winner is None:
-            return [0.5] * n
-        return [1.0 if p == out.winner else 0.0 for p in range(n)]
+        """Per-player reward at the end, one meaning in every game: the players named in
+        ``outcome().winning_players`` share 1 equally (a draw of two gives 0.5 each), every
+        other player gets 0. A game without players returns an empty list."""
+        if not self.is_terminal():
+            return [0.0] * self.num_players
+        winners = self.outcome().winning_players
+        share = 1.0 / len(winners) if winners else 0.0
+        return [share if p in winners else 0.0 for p in range(self.num_players)]
 
     # --- copies and saving ------------------------------------------------------------
     @abstractmethod
@@ -145,7 +155,9 @@ class State(ABC):
         """Rebuild a state; raise :class:`SaveFormatError` on anything malformed."""
 
     def clone(self) -> Self:
-        return type(self).from_json(json.loads(json.dumps(self.to_json())))
+        """An independent copy (a deep copy; games with large shared immutable parts, such
+        as a track or a route, override ``__deepcopy__`` to share them)."""
+        return copy.deepcopy(self)
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
@@ -153,8 +165,17 @@ class State(ABC):
         assert isinstance(other, State)
         return self.to_json() == other.to_json()
 
-    def __hash__(self) -> int:
-        return hash(json.dumps(self.to_json(), sort_keys=True))
+    # A state changes in place, so it must not be hashed (use a key of its own instead).
+    __hash__ = None  # type: ignore[assignment]
+
+    def __str__(self) -> str:
+        """The board as text (games override this with their own picture)."""
+        return self.__repr__()
+
+    def __repr__(self) -> str:
+        player = self.current_player()
+        who = {CHANCE: "chance", TERMINAL: "over"}.get(player, f"player {player}")
+        return f"<{type(self).__name__} {self.game_name}: {who} to act>"
 
 
 def sample_outcome(outcomes: Sequence[tuple[Action, Fraction]], rng: np.random.Generator) -> Action:

@@ -676,7 +676,8 @@ class HairpinState(State):
         scores = {RED: float(pos.laps[RED]), BLACK: float(pos.laps[BLACK])}
         if winner is None:
             return Outcome(ranking=(RED, BLACK), winner=None, scores=scores,
-                           description=f"draw: {rules.quiet_limit} plies without a bump")
+                           description=f"draw: {rules.quiet_limit} plies without a bump",
+                           winning_players=(RED, BLACK), score_name="laps")
         loser = 1 - winner
         if not rules.derby and pos.laps[winner] >= rules.target:
             why = f"{PLAYER_NAMES[winner]} completes {rules.target} laps"
@@ -684,7 +685,8 @@ class HairpinState(State):
             why = f"{PLAYER_NAMES[winner]} bumps {rules.target} racers"
         else:
             why = f"{PLAYER_NAMES[loser]} bumped {rules.target} racers and is disqualified"
-        return Outcome(ranking=(winner, loser), winner=winner, scores=scores, description=why)
+        return Outcome(ranking=(winner, loser), winner=winner, scores=scores, description=why,
+                       winning_players=(winner,), score_name="laps")
 
     # --- text form, copies and saving -------------------------------------------------
     def position_text(self) -> str:

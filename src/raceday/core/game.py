@@ -1,0 +1,149 @@
+"""One :class:`Game` object per game: its name, its typed options, and how to start a state.
+
+This is the only thing a face (terminal, browser, research adapters), the registry, the
+conformance harness or the runner needs to know about a game. Modelled on OpenSpiel's
+Game/State split: a Game is immutable and describes the game; a :class:`State` is one
+position of it, advanced by actions and chance outcomes.
+
+Options are a pydantic model per game (:class:`GameOptions`): unknown fields are
+refused, values are checked against documented ranges, and every failure becomes one
+:class:`OptionsError` naming the option, the bad value and what is allowed.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeVar
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from raceday.core.errors import OptionsError
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from raceday.core.agents import Agent
+    from raceday.core.events import Event
+    from raceday.core.play import PlayRecord
+    from raceday.core.protocol import State
+
+ProgressCallback = Callable[[int, int], None]
+"""Called as ``progress(done, total)`` with absolute counts (never increments)."""
+
+
+def describe_validation_error(error: ValidationError, what: str) -> str:
+    """One line for the first problem pydantic found: option, value, what is allowed."""
+    first = error.errors()[0]
+    field = ".".join(str(part) for part in first.get("loc", ())) or "options"
+    message = str(first.get("msg", "is not valid"))
+    message = message.removeprefix("Value error, ").removeprefix("Assertion failed, ")
+    kind = first.get("type", "")
+    if kind == "extra_forbidden":
+        return f"unknown {what} option {field!r}"
+    if kind == "missing":
+        return f"{what} option {field!r} is required"
+    if "input" in first and kind not in ("value_error", "assertion_error"):
+        return f"{what} option {field}: {message.lower()}, got {first['input']!r}"
+    return f"{what} option {field}: {message}"
+
+
+class GameOptions(BaseModel):
+    """Base of every game's options: frozen, strict about unknown fields.
+
+    Subclasses declare fields with defaults and documented ranges (``Field(ge=..., le=...,
+    description=...)``) and may add validators that raise ``ValueError`` with a message
+    meant for the user.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    game_title: ClassVar[str] = "game"
+
+    @classmethod
+    def parse(cls, raw: Mapping[str, Any] | BaseModel | None = None) -> Self:
+        """Options from a mapping (or an instance), or :class:`OptionsError`."""
+        if isinstance(raw, cls):
+            return raw
+        if isinstance(raw, BaseModel):
+            raw = raw.model_dump()
+        if raw is not None and not isinstance(raw, Mapping):
+            raise OptionsError(f"{cls.game_title} options must be a mapping, got {raw!r}")
+        try:
+            return cls.model_validate(dict(raw or {}))
+        except ValidationError as exc:
+            raise OptionsError(describe_validation_error(exc, cls.game_title)) from None
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON values that :meth:`parse` reads back to equal options."""
+        return self.model_dump(mode="json")
+
+
+OptionsT = TypeVar("OptionsT", bound=GameOptions)
+StateT = TypeVar("StateT", bound="State")
+
+
+class Game(ABC, Generic[OptionsT, StateT]):
+    """A game: name, credits, options model, players, and how to make or restore a state.
+
+    ``players`` is the (fewest, most) number of decision-making players; (0, 0) for a race
+    decided by dice alone. ``harness_configs`` are the option sets the conformance harness
+    plays, ``harness_games`` how many random games of each.
+    """
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    designer: ClassVar[str]
+    summary: ClassVar[str] = ""
+    Options: type[OptionsT]
+    players: ClassVar[tuple[int, int]] = (0, 0)
+    harness_configs: ClassVar[tuple[Mapping[str, Any], ...]] = ({},)
+    harness_games: ClassVar[int] = 1000
+
+    def options(self, raw: Mapping[str, Any] | GameOptions | None = None) -> OptionsT:
+        """Checked options (raising :class:`OptionsError` naming the problem)."""
+        return self.Options.parse(raw)
+
+    def new_state(self, options: Mapping[str, Any] | GameOptions | None = None,
+                  seed: int | None = None) -> StateT:
+        """A fresh game. ``seed`` is used only by games whose setup is drawn outside the
+        chance nodes; every other random event is a chance node sampled by the caller."""
+        return self._new_state(self.options(options), seed)
+
+    @abstractmethod
+    def _new_state(self, options: OptionsT, seed: int | None) -> StateT:
+        """A fresh game from checked options."""
+
+    @abstractmethod
+    def state_from_json(self, data: Mapping[str, Any]) -> StateT:
+        """Rebuild a saved state; :class:`SaveFormatError` on anything malformed."""
+
+    @abstractmethod
+    def max_steps(self, options: Mapping[str, Any] | GameOptions | None = None) -> int:
+        """An upper bound on the steps (actions and chance outcomes) of any game with these
+        options (for unbounded re-rolls, a bound exceeded with vanishing probability)."""
+
+    def play(
+        self,
+        options: Mapping[str, Any] | GameOptions | None = None,
+        agents: Sequence[Agent] | Mapping[int, Agent] | None = None,
+        rng: np.random.Generator | int | None = None,
+        *,
+        on_events: Callable[[State, list[Event]], None] | None = None,
+    ) -> PlayRecord:
+        """Play one game to the end: random agents by default, chance drawn from ``rng``."""
+        import numpy as np
+
+        from raceday.core.agents import RandomAgent
+        from raceday.core.play import play_game
+
+        generator = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+        checked = self.options(options)
+        state = self._new_state(checked, None)
+        if agents is None:
+            agents = [RandomAgent() for _ in range(max(1, state.num_players))]
+        return play_game(state, agents, generator, max_steps=self.max_steps(checked),
+                         on_events=on_events)
+
+    def __repr__(self) -> str:
+        return f"<Game {self.name}: {self.title} by {self.designer}>"
