@@ -115,7 +115,7 @@ def test_yes_no_accepts_only_clear_answers(answers: list[str], expected: bool) -
 
     assert common.ask_yes_no("Another race?", default=True, read=read) is expected
     assert len(asked) == len(answers)
-    assert asked[0] == "Another race? [Y/n] "
+    assert asked[0] == "Another race? (Y/n) "
 
 
 def test_yes_no_at_end_of_input_takes_the_default() -> None:

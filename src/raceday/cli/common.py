@@ -150,7 +150,7 @@ def read_secret(prompt: str) -> str:
 
 def ask_yes_no(question: str, *, default: bool, read: Reader = read_line) -> bool:
     """Ask until the answer is y, yes, n, no or empty (the default); end of input = default."""
-    marks = "[Y/n]" if default else "[y/N]"
+    marks = "(Y/n)" if default else "(y/N)"  # not [..]: rich would read that as markup
     while True:
         try:
             text = read(f"{question} {marks} ").strip().lower()

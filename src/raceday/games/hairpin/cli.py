@@ -151,7 +151,7 @@ class _Quit(Exception):
 
 def _read_line(prompt: str) -> str:
     """One line of the player's input (tests replace this to script Ctrl-C). The prompt is
-    plain text: escaped, so a '[y/N]' is shown rather than read as markup."""
+    plain text: escaped, so a bracket is shown rather than read as markup."""
     return read_line(escape(prompt)).strip()
 
 
