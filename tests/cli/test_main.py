@@ -11,7 +11,8 @@ import typer
 
 from raceday import __version__
 from raceday.cli import common
-from raceday.cli.main import discover_games, run
+from raceday.cli.main import run
+from raceday.core.discovery import discover
 
 
 def test_usage_errors_are_one_line_with_a_help_hint(capsys: pytest.CaptureFixture[str]) -> None:
@@ -58,7 +59,7 @@ def test_a_bare_game_shows_its_help_without_an_error(capsys: pytest.CaptureFixtu
 
 
 def test_games_are_discovered_from_the_packages() -> None:
-    games = discover_games()
+    games = discover()
     assert set(games) == {"keirin", "derby", "hairpin", "pistard", "wielersim"}
     assert "Anki Toner" in games["keirin"] and "domi" in games["derby"]
 

@@ -7,12 +7,9 @@ Games are discovered from the packages under ``raceday.games``; a game's command
 
 from __future__ import annotations
 
-import ast
 import importlib
-import pkgutil
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 import typer
@@ -24,23 +21,8 @@ from typer.exceptions import Abort
 
 from raceday import __version__
 from raceday.cli.common import err_console, interrupt_reported
+from raceday.core.discovery import discover
 from raceday.core.errors import RacedayError
-
-
-def discover_games() -> dict[str, str]:
-    """Game name → one-line help, read from each game package's docstring (no import)."""
-    import raceday.games as games_pkg
-
-    found: dict[str, str] = {}
-    for folder in games_pkg.__path__:
-        for info in pkgutil.iter_modules([folder]):
-            package = Path(folder) / info.name
-            if not info.ispkg or not (package / "cli.py").is_file():
-                continue
-            source = (package / "__init__.py").read_text(encoding="utf-8")
-            doc = (ast.get_docstring(ast.parse(source)) or info.name).strip()
-            found[info.name] = " ".join(doc.split("\n\n")[0].split())
-    return found
 
 
 class GameGroup(TyperGroup):
@@ -48,7 +30,7 @@ class GameGroup(TyperGroup):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._games = discover_games()
+        self._games = discover(with_module="cli")
         self._loaded: dict[str, Command] = {}
 
     def list_commands(self, ctx: Context) -> list[str]:

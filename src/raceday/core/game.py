@@ -147,3 +147,6 @@ class Game(ABC, Generic[OptionsT, StateT]):
 
     def __repr__(self) -> str:
         return f"<Game {self.name}: {self.title} by {self.designer}>"
+
+
+AnyGame = Game[Any, Any]

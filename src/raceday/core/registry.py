@@ -1,28 +1,59 @@
-"""The list of games: each game package registers a :class:`GameSpec` when imported."""
+"""The list of games: each game package registers its :class:`Game` when imported.
+
+:func:`discover` names the games and their one-line summaries without importing them (for
+a fast ``raceday --help``); :func:`all_games` and :func:`get_game` import and return them.
+"""
 
 from __future__ import annotations
 
 import importlib
-import pkgutil
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from pydantic import ConfigDict
+
+from raceday.core.discovery import discover
 from raceday.core.errors import OptionsError
+from raceday.core.game import AnyGame, Game, GameOptions
 from raceday.core.protocol import State
 
+_GAMES: dict[str, AnyGame] = {}
 
+
+def register(game: AnyGame | GameSpec) -> AnyGame:
+    """Add ``game`` to the registry (called by each game package on import)."""
+    if isinstance(game, GameSpec):
+        game = _SpecGame(game)
+    _GAMES[game.name] = game
+    return game
+
+
+def load_all() -> None:
+    """Import every package under ``raceday.games`` so that each registers itself."""
+    for name in discover():
+        importlib.import_module(f"raceday.games.{name}")
+
+
+def all_games() -> list[AnyGame]:
+    load_all()
+    return [_GAMES[name] for name in sorted(_GAMES)]
+
+
+def get_game(name: str) -> AnyGame:
+    if name not in _GAMES:
+        load_all()
+    try:
+        return _GAMES[name]
+    except KeyError:
+        known = ", ".join(sorted(_GAMES)) or "none"
+        raise OptionsError(f"unknown game {name!r}; known games: {known}") from None
+
+
+# --- transition: games still described by a GameSpec (removed once all five are Games) ---
 @dataclass(frozen=True)
 class GameSpec:
-    """How to make, restore and check one game.
-
-    ``new_initial_state(options)`` builds a state from a dict of options (raising
-    :class:`OptionsError` on bad ones); ``state_from_json`` restores a saved state;
-    ``max_steps`` bounds the number of steps of any game with ``harness_configs`` options
-    (for games with unbounded chance such as re-rolls, a bound that is exceeded with
-    vanishing probability, stated in the rules page); ``harness_configs`` lists the option
-    sets the invariant harness plays; ``harness_games`` how many random games per set.
-    """
+    """The old description of a game (a bag of callables); wrapped into a :class:`Game`."""
 
     name: str
     title: str
@@ -34,32 +65,26 @@ class GameSpec:
     harness_games: int = 200
 
 
-_GAMES: dict[str, GameSpec] = {}
+class _AnyOptions(GameOptions):
+    model_config = ConfigDict(extra="allow", frozen=True)
 
 
-def register(spec: GameSpec) -> GameSpec:
-    _GAMES[spec.name] = spec
-    return spec
+class _SpecGame(Game[_AnyOptions, State]):
+    Options = _AnyOptions
 
+    def __init__(self, spec: GameSpec) -> None:
+        self.spec = spec
+        self.name = spec.name  # type: ignore[misc]
+        self.title = spec.title  # type: ignore[misc]
+        self.designer = spec.designer  # type: ignore[misc]
+        self.harness_configs = spec.harness_configs  # type: ignore[misc]
+        self.harness_games = spec.harness_games  # type: ignore[misc]
 
-def load_all() -> None:
-    """Import every package under ``raceday.games`` so that each registers itself."""
-    import raceday.games as games_pkg
+    def _new_state(self, options: _AnyOptions, seed: int | None) -> State:
+        return self.spec.new_initial_state(options.model_dump())
 
-    for info in pkgutil.iter_modules(games_pkg.__path__):
-        if info.ispkg:
-            importlib.import_module(f"raceday.games.{info.name}")
+    def state_from_json(self, data: Mapping[str, Any]) -> State:
+        return self.spec.state_from_json(data)
 
-
-def all_games() -> list[GameSpec]:
-    load_all()
-    return [_GAMES[name] for name in sorted(_GAMES)]
-
-
-def get_game(name: str) -> GameSpec:
-    load_all()
-    try:
-        return _GAMES[name]
-    except KeyError:
-        known = ", ".join(sorted(_GAMES)) or "none"
-        raise OptionsError(f"unknown game {name!r}; known games: {known}") from None
+    def max_steps(self, options: Mapping[str, Any] | GameOptions | None = None) -> int:
+        return self.spec.max_steps

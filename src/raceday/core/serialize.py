@@ -39,7 +39,8 @@ def loads_state(text: str) -> State:
         spec = get_game(str(doc["game"]))
     except OptionsError as exc:
         raise SaveFormatError(f"saved state: {exc}") from None
-    return spec.state_from_json(doc["state"])
+    state: State = spec.state_from_json(doc["state"])
+    return state
 
 
 def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
