@@ -124,6 +124,19 @@ DbOpt = Annotated[
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print the result as JSON.")]
 
 
+def add_alias(app: typer.Typer, old: str, new: str, command: Callable[..., Any]) -> None:
+    """Keep ``old`` as a hidden name of the command ``new`` for one release: it prints a
+    one-line note on stderr, then runs the same command with the same options."""
+    import functools
+
+    @functools.wraps(command)
+    def aliased(*args: Any, **kwargs: Any) -> Any:
+        err_console.print(f"note: '{old}' is now '{new}'")
+        return command(*args, **kwargs)
+
+    app.command(old, hidden=True, help=f"Old name of '{new}'.")(aliased)
+
+
 # ---------------------------------------------------------------------------------------
 # Input
 # ---------------------------------------------------------------------------------------
