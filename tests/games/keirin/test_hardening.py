@@ -19,7 +19,7 @@ from rich.console import Console
 from raceday.cli.main import run
 from raceday.core.events import Event
 from raceday.core.play import play_game
-from raceday.games.keirin import cli as keirin_cli
+from raceday.games.keirin import interactive as keirin_cli
 from raceday.games.keirin.betting import BetError, parse_money, parse_ticket
 from raceday.games.keirin.fast import sample_races
 from raceday.games.keirin.render import commentary, describe, render_track, throw_line

@@ -29,6 +29,7 @@ import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 
 import numpy as np
 
@@ -74,12 +75,52 @@ class PhotoTable:
     three: np.ndarray
 
 
+PHOTO_FILE = Path(__file__).with_name("data") / "photo_finish.npz"
+
+
 @cache
 def photo_finish_table() -> PhotoTable:
     """Exact photo-finish orders for every set of riders (independent of the race options).
 
-    Sets are solved by size, smallest first, all sets of one size in one batched call (a
-    set's row needs only the rows of its subsets)."""
+    The table is a constant of the rules, so it ships with the package (``PHOTO_FILE``,
+    written by :func:`write_photo_finish_file`): loading it takes milliseconds where solving
+    it takes a few tenths of a second, which matters to a command that starts, prints the
+    odds and ends. The file is used only if the throw distributions stored with it are
+    exactly the current ones; otherwise (or if it is missing) the table is solved here.
+    ``tests/games/keirin/test_odds.py`` checks that the file equals a fresh solution."""
+    loaded = _load_photo_file(PHOTO_FILE)
+    return loaded if loaded is not None else solve_photo_finish_table()
+
+
+def _load_photo_file(path: Path) -> PhotoTable | None:
+    shape = (ALL_MASKS, MAX_RIDERS)
+    try:
+        with np.load(path) as data:
+            if not np.array_equal(data["throws"], _throw_table()[0]):
+                return None
+            three = np.zeros((*shape, MAX_RIDERS, MAX_RIDERS))
+            three.flat[data["three_index"]] = data["three_value"]
+            table = PhotoTable(data["first"].copy(), data["two"].copy(), three)
+    except (OSError, KeyError, ValueError):
+        return None
+    if table.first.shape != shape or table.two.shape != (*shape, MAX_RIDERS):
+        return None
+    return table
+
+
+def write_photo_finish_file(path: Path = PHOTO_FILE) -> None:
+    """Solve the photo-finish table and store it (with the throw distributions it is for)."""
+    table = solve_photo_finish_table()
+    index = np.flatnonzero(table.three)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("wb") as out:
+        np.savez_compressed(out, throws=_throw_table()[0], first=table.first, two=table.two,
+                            three_index=index, three_value=table.three.flat[index])
+
+
+def solve_photo_finish_table() -> PhotoTable:
+    """Solve the photo-finish table. Sets are solved by size, smallest first, all sets of
+    one size in one batched call (a set's row needs only the rows of its subsets)."""
     n = MAX_RIDERS
     first = np.zeros((ALL_MASKS, n))
     two = np.zeros((ALL_MASKS, n, n))
@@ -111,9 +152,14 @@ def _subset_products(point: np.ndarray, tail: np.ndarray) -> np.ndarray:
     """For members i = 0..m-1 (axis 1 of ``point``/``tail``, shape (b, m, cols)), the array
     (b, subsets, cols) over subsets G (bit i = member i) of
     prod_{i in G} point_i * prod_{i not in G} tail_i."""
-    out = np.ones((point.shape[0], 1, point.shape[2]))
-    for i in range(point.shape[1]):
-        out = np.concatenate((out * tail[:, i, None, :], out * point[:, i, None, :]), axis=1)
+    batch, m, cols = point.shape
+    out = np.empty((batch, 1 << m, cols))
+    out[:, 0] = 1.0
+    size = 1
+    for i in range(m):  # fill in place: subsets with member i are the upper half so far
+        np.multiply(out[:, :size], point[:, i, None, :], out=out[:, size : 2 * size])
+        np.multiply(out[:, :size], tail[:, i, None, :], out=out[:, :size])
+        size *= 2
     return out
 
 
@@ -127,7 +173,8 @@ def _batch_masks(members: np.ndarray) -> np.ndarray:
 
 
 def _exclusive_cumsum(x: np.ndarray) -> np.ndarray:
-    return np.cumsum(x, axis=-1) - x
+    out: np.ndarray = np.cumsum(x, axis=-1) - x
+    return out
 
 
 def _ordered_prefixes_batch(
@@ -360,3 +407,8 @@ def position_odds(
         [r - 1 for r in riders], point, np.ones(1), photo_finish_table()
     )
     return first, two, three
+
+
+if __name__ == "__main__":  # regenerate the shipped table: python -m raceday.games.keirin.odds
+    write_photo_finish_file()
+    print(f"wrote {PHOTO_FILE}")

@@ -1,0 +1,340 @@
+"""The interactive faces of KEIRIN: a race shown turn by turn (`watch`, `bet`) and betting
+sessions with friends (`bet`). Imported only by the commands that need it, so `keirin odds`
+starts without the session store, the betting rules or the rules engine's players."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import NoReturn
+
+from rich.rule import Rule
+from rich.table import Table
+
+from raceday.cli.common import (
+    ask_yes_no,
+    console,
+    default_delay,
+    on_interrupt,
+    pause,
+    read_line,
+    shell_quote,
+)
+from raceday.core.errors import OptionsError, RacedayError
+from raceday.core.events import Event
+from raceday.core.protocol import State
+from raceday.games.keirin.betting import (
+    BetError,
+    Ticket,
+    format_money,
+    parse_money,
+    selection_text,
+    winning_selection,
+)
+from raceday.games.keirin.cli import MAX_PLAYERS, odds_table
+from raceday.games.keirin.render import commentary, render_track, throw_line
+from raceday.games.keirin.rules import PHASE_PHOTO, KeirinOptions, KeirinState
+from raceday.games.keirin.session import GAME, BetSession, Settlement
+from raceday.store.sessions import SessionStore
+
+
+def show_race(
+    run: Callable[[Callable[[State, list[Event]], None]], KeirinState], wait: float
+) -> KeirinState:
+    """Run a race with ``run(on_events)`` and show it turn by turn, then the result."""
+    turn_events: list[Event] = []
+    crossed_in: dict[int, int] = {}
+
+    def show(s: State, events: list[Event]) -> None:
+        assert isinstance(s, KeirinState)
+        turn_events.extend(events)
+        crossed_in.update((e["rider"], e["turn"]) for e in events if e.kind == "place")
+        photo_done = s.phase != PHASE_PHOTO and any(e.kind == "photo_throw" for e in events)
+        boundary = photo_done or any(e.kind in ("turn", "slipstream", "result") for e in events)
+        if not boundary:
+            return
+        title = "Start" if s.turn <= 1 and any(e.kind == "slipstream" for e in events) else None
+        if photo_done and not any(e.kind == "turn" for e in events):
+            title = f"Photo-finish, turn {turn_label(turn_events)}"
+        console.print(Rule(title or f"Turn {turn_label(turn_events)}", style="grey50"))
+        line = throw_line(turn_events)
+        if line.plain:
+            console.print(line)
+        console.print(render_track(s))
+        for text in commentary(turn_events):
+            console.print(f"  {text}")
+        turn_events.clear()
+        pause(wait)
+
+    state = run(show)
+    if turn_events:
+        for text in commentary(turn_events):
+            console.print(f"  {text}")
+    console.print(Rule("Result"))
+    table = Table("place", "rider", "crossed in turn", "squares past the line")
+    line = state.options.length
+    for place, rider in enumerate(state.ranked, start=1):
+        past = str(state.positions[rider - 1] - line)
+        table.add_row(str(place), f"R{rider}", str(crossed_in[rider]), past)
+    console.print(table)
+    console.print(f"[bold]Rider {state.ranked[0]} wins.[/]")
+    return state
+
+
+def turn_label(events: list[Event]) -> str:
+    turns = [e["turn"] for e in events if "turn" in e.data]
+    return str(turns[-1]) if turns else "?"
+
+
+# --- betting sessions ---------------------------------------------------------------------------
+BET_HELP = """Commands at the ticket prompt:
+  TYPE RIDERS STAKE   place a ticket, e.g. 'win 3 100', 'exacta 3-4 50', 'quinella 3=4 20',
+                      'trifecta 4-3-5 10', 'trio 2=5=7 10'
+  list                this race's tickets so far        undo   take back your last ticket
+  odds                show the odds board again          quit   end the session (no race)
+  (empty line)        done: next player, then the race"""
+
+
+# The line reader of the betting prompts (a test may replace it, e.g. to press Ctrl-C).
+read_input: Callable[[str], str] = read_line
+
+
+def _ask(prompt: str) -> str | None:
+    """One line from the user; None at end of input (Ctrl-D or the end of a script)."""
+    try:
+        answer = read_input(f"{prompt} ")
+    except EOFError:
+        return None
+    return answer.strip()
+
+
+def _read_or_stop(prompt: str) -> str:
+    """For yes/no questions: end of input answers 'no' (a script that ends stops)."""
+    try:
+        return read_input(prompt)
+    except EOFError:
+        return "n"
+
+
+BOARD_KINDS = ("win", "quinella", "exacta", "trio", "trifecta")
+
+
+def _board(session: BetSession, top: int) -> None:
+    odds = session.odds
+    fixed = session.mode == "fixed"
+    note = (f"offered odds (fair odds × {1 - session.margin:g})" if fixed
+            else f"fair odds as a guide; the pools pay out after a {session.margin:.0%} takeout")
+    console.print(Rule(f"Race {session.races + 1} — odds board: {note}", style="cyan"))
+    for kind in BOARD_KINDS:
+        console.print(odds_table(odds, kind, None if kind == "win" else top,
+                                 session.margin if fixed else None))
+
+
+def _bankroll_line(session: BetSession) -> str:
+    return "   ".join(f"{name}: {format_money(acc.bankroll)}" for name, acc in
+                      session.players.items())
+
+
+def _collect_tickets(session: BetSession, top: int) -> list[Ticket] | None:
+    """Every player's tickets for the next race; None when the players stop."""
+    tickets: list[Ticket] = []
+    for player in session.players:
+        while True:
+            acc = session.players[player]
+            mine = [t for t in tickets if t.player == player]
+            left = acc.bankroll - sum(t.stake for t in mine)
+            line = _ask(f"{player} [{format_money(left)} left] ticket (Enter = done, help)>")
+            if line is None or line.lower() in ("quit", "q", "exit", "stop"):
+                if tickets:
+                    console.print(f"Betting on race {session.races + 1} had not closed: its "
+                                  f"{len(tickets)} ticket(s) are withdrawn, no money moved.")
+                return None
+            if line.lower() in ("", "done", "d"):
+                break
+            if line.lower() in ("help", "h", "?"):
+                console.print(BET_HELP)
+                continue
+            if line.lower() == "list":
+                for t in tickets:
+                    console.print(f"  {t.player}: {t.describe()}")
+                if not tickets:
+                    console.print("  no tickets yet")
+                continue
+            if line.lower() == "odds":
+                _board(session, top)
+                continue
+            if line.lower() == "undo":
+                if mine:
+                    tickets.remove(mine[-1])
+                    console.print(f"  taken back: {mine[-1].describe()}")
+                else:
+                    console.print("  you have no ticket to take back")
+                continue
+            try:
+                ticket = session.ticket_from_text(player, line, tickets)
+            except BetError as exc:
+                console.print(f"  [red]refused:[/] {exc}")
+                continue
+            tickets.append(ticket)
+            console.print(f"  [green]accepted:[/] {ticket.describe()}")
+    return tickets
+
+
+def _show_settlement(session: BetSession, settlement: Settlement) -> None:
+    order = " ".join(f"R{r}" for r in settlement.ranking[:3])
+    console.print(Rule(f"Race {settlement.race} settled — first three: {order}", style="cyan"))
+    if settlement.pools:
+        pools = Table("pool", "total", "winning", "dividend per 1", title="Pools")
+        for kind, pool in settlement.pools.items():
+            div = pool.dividend()
+            pools.add_row(
+                kind, format_money(pool.pool), selection_text(kind, pool.winning),
+                "no winner: stakes refunded" if pool.refunded else f"{float(div or 0):,.4f}",
+            )
+        console.print(pools)
+    if settlement.tickets:
+        table = Table("player", "ticket", "result", "returned")
+        for t, r in zip(settlement.tickets, settlement.returns, strict=True):
+            won = t.selection == winning_selection(t.kind, settlement.ranking)
+            result = "won" if won else ("refunded" if r else "lost")
+            table.add_row(t.player, t.describe(), result, format_money(r))
+        console.print(table)
+    else:
+        console.print("No tickets on this race.")
+    console.print(f"Bankrolls: {_bankroll_line(session)}")
+
+
+def _standings(session: BetSession) -> None:
+    table = Table("place", "player", "bankroll", "staked", "returned", "net", "tickets won",
+                  title=f"Standings after {session.races} race(s) — session {session.name!r}")
+    for place, (name, acc) in enumerate(session.standings(), start=1):
+        table.add_row(str(place), name, format_money(acc.bankroll), format_money(acc.staked),
+                      format_money(acc.returned), format_money(acc.returned - acc.staked),
+                      f"{acc.winning_tickets}/{acc.tickets}")
+    console.print(table)
+
+
+def _run_and_settle(session: BetSession, store: SessionStore, wait: float) -> None:
+    state = show_race(lambda on_events: session.run_race(on_events), wait)
+    _show_settlement(session, session.settle(store, state))
+
+
+def _resume_command(name: str, db: Path | None) -> str:
+    """The exact command that continues a session (with --db when one was given)."""
+    extra = ["--db", str(db)] if db is not None else []
+    return shell_quote("raceday", "keirin", "bet", "--resume", name, *extra)
+
+
+def _interrupted(session: BetSession, store: SessionStore, db: Path | None) -> NoReturn:
+    """Ctrl-C: one line saying what the database keeps and how to go on (exit 130)."""
+    with contextlib.suppress(RacedayError):  # say what was really saved, not what was in memory
+        session = BetSession.load(store, session.name)
+    race = session.races + 1
+    settled = f"{session.races} settled race{'s' if session.races != 1 else ''} saved"
+    if session.pending is not None:
+        count = len(session.pending)
+        tickets = f"{count} ticket is" if count == 1 else f"{count} tickets are"
+        kept = f"{settled}; race {race}'s {tickets} locked and the race runs on resume"
+    else:
+        kept = f"{settled}; the open betting on race {race} was withdrawn (no money moved)"
+    with on_interrupt(kept, _resume_command(session.name, db)):
+        raise KeyboardInterrupt
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _play_session(session: BetSession, store: SessionStore, top: int, wait: float) -> None:
+    opts = session.options
+    console.print(f"{opts.riders} riders, finish at {opts.length}. {_bankroll_line(session)}")
+    if session.pending is not None:
+        console.print(f"Betting on race {session.races + 1} had closed before the interruption; "
+                      f"running that race now with its {len(session.pending)} ticket(s).")
+        _run_and_settle(session, store, wait)
+    while True:
+        _board(session, top)
+        tickets = _collect_tickets(session, top)
+        if tickets is None:
+            break
+        session.lock(store, tickets)
+        _run_and_settle(session, store, wait)
+        if not ask_yes_no("Another race?", default=True, read=_read_or_stop):
+            break
+
+
+def _list_sessions(store: SessionStore) -> None:
+    names = store.names(GAME)
+    if not names:
+        console.print(f"No saved keirin sessions in {store.path}.")
+        return
+    table = Table("session", "races", "mode", "players", title=f"Saved sessions in {store.path}")
+    for name in names:
+        try:
+            s = BetSession.load(store, name)
+        except RacedayError as exc:
+            table.add_row(name, "?", "?", f"unreadable: {exc}")
+            continue
+        players = ", ".join(f"{n} {format_money(a.bankroll)}" for n, a in s.players.items())
+        table.add_row(name, str(s.races), s.mode, players)
+    console.print(table)
+
+
+def parse_money_option(text: str) -> int:
+    try:
+        return parse_money(text)
+    except BetError as exc:
+        raise OptionsError(f"--bankroll: {exc}") from None
+
+
+def run_bet(
+    *,
+    player: list[str] | None,
+    bankroll: str,
+    margin: float,
+    pool: bool,
+    allow_debt: bool,
+    session_name: str | None,
+    resume: str | None,
+    db: Path | None,
+    seed: int | None,
+    riders: int,
+    length: int,
+    derny: int | None,
+    top: int,
+    delay: float | None,
+    list_sessions: bool,
+) -> None:
+    """The `keirin bet` command, once typer has checked each option."""
+    if list_sessions:
+        _list_sessions(SessionStore(db))
+        return
+    wait = default_delay(delay, interactive_default=0.3)
+    # Every option is checked before the database is touched: a refused option leaves no
+    # half-made session behind.
+    if resume is None:
+        if len(player or []) > MAX_PLAYERS:
+            raise OptionsError(f"at most {MAX_PLAYERS} players, got {len(player or [])}")
+        name = session_name or datetime.now(UTC).strftime("keirin-%Y%m%d-%H%M%S")
+        session = BetSession.new(
+            name, player or [], KeirinOptions(riders=riders, length=length, derny=derny),
+            bankroll=parse_money_option(bankroll), mode="pool" if pool else "fixed",
+            margin=margin, allow_debt=allow_debt, seed=seed,
+        )
+        store = SessionStore(db)
+        session.save(store)
+        console.print(f"New session {name!r} ({'pari-mutuel pools' if pool else 'fixed odds'}, "
+                      f"margin {margin:g}). Type 'help' at a ticket prompt.")
+    else:
+        store = SessionStore(db)
+        session = BetSession.load(store, resume)
+        console.print(f"Resuming session {resume!r}: {session.races} race(s) settled. "
+                      "(It keeps its own players and options.)")
+    try:
+        _play_session(session, store, top, wait)
+    except KeyboardInterrupt:
+        _interrupted(session, store, db)
+    _standings(session)
+    console.print(f"Session saved. Resume it with: {_resume_command(session.name, db)}",
+                  soft_wrap=True)
+
+
