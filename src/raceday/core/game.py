@@ -35,10 +35,12 @@ ProgressCallback = Callable[[int, int], None]
 def describe_validation_error(error: ValidationError, what: str) -> str:
     """One line for the first problem pydantic found: option, value, what is allowed."""
     first = error.errors()[0]
-    field = ".".join(str(part) for part in first.get("loc", ())) or "options"
+    field = ".".join(str(part) for part in first.get("loc", ()))
     message = str(first.get("msg", "is not valid"))
     message = message.removeprefix("Value error, ").removeprefix("Assertion failed, ")
     kind = first.get("type", "")
+    if not field:  # a check across several options
+        return f"{what} options: {message}"
     if kind == "extra_forbidden":
         return f"unknown {what} option {field!r}"
     if kind == "missing":

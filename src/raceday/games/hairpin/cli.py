@@ -13,6 +13,7 @@ from rich.table import Table
 from raceday.cli.common import (
     DbOpt,
     DelayOpt,
+    JsonOpt,
     SeedOpt,
     ask_yes_no,
     console,
@@ -30,6 +31,7 @@ from raceday.core.agents import Agent
 from raceday.core.errors import IllegalActionError, OptionsError, SaveFormatError
 from raceday.core.protocol import Action
 from raceday.games.hairpin.agents import LEVELS, make_agent
+from raceday.games.hairpin.game import GAME as HAIRPIN
 from raceday.games.hairpin.match import DEFAULT_OPENING_PLIES, MatchResult, play_match
 from raceday.games.hairpin.render import state_markup
 from raceday.games.hairpin.rules import (
@@ -47,7 +49,7 @@ from raceday.games.hairpin.rules import (
 from raceday.store.sessions import SessionStore
 
 HELP = "Hairpin Racers (Phil Leduc): a diceless two-player race round a double hairpin."
-GAME = "hairpin"
+SAVE_KIND = HAIRPIN.name  # sessions of this game in the store
 
 app = typer.Typer(help=HELP, no_args_is_help=True, pretty_exceptions_enable=False,
                   add_completion=False)
@@ -115,13 +117,13 @@ PositionOpt = Annotated[
 # --- perft ---------------------------------------------------------------------------
 @app.command("perft")
 def perft_command(
-    depth: int = typer.Option(..., "--depth", "-d", callback=in_range(1, MAX_DEPTH, "plies"),
-                              help=f"Plies to search (1 to {MAX_DEPTH})."),
+    depth: Annotated[int, typer.Option("--depth", "-d", callback=in_range(1, MAX_DEPTH, "plies"),
+                                       help=f"Plies to search (1 to {MAX_DEPTH}).")],
     position: PositionOpt = None,
     variant: VariantOpt = "standard",
-    divide: bool = typer.Option(False, "--divide", help="Also print the count under each "
-                                "first action."),
-    json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),
+    divide: Annotated[bool, typer.Option(
+        "--divide", help="Also print the count under each first action.")] = False,
+    json_out: JsonOpt = False,
 ) -> None:
     """Count the leaf nodes of the game tree DEPTH plies deep (pins the move generator)."""
     rules = Rules.from_variant(variant)
@@ -248,28 +250,28 @@ def result_line(state: HairpinState, labels: dict[int, str]) -> str:
 
 @app.command("play")
 def play_command(
-    red: str = typer.Option("human", "--red", callback=_check_player,
-                            help=f"Who plays Red: {PLAYER_HELP}"),
-    black: str = typer.Option("expert", "--black", callback=_check_player,
-                              help=f"Who plays Black: {PLAYER_HELP}"),
+    red: Annotated[str, typer.Option("--red", callback=_check_player,
+                                     help=f"Who plays Red: {PLAYER_HELP}")] = "human",
+    black: Annotated[str, typer.Option("--black", callback=_check_player,
+                                       help=f"Who plays Black: {PLAYER_HELP}")] = "expert",
     variant: VariantOpt = "standard",
     seed: SeedOpt = None,
     position: PositionOpt = None,
-    save: str = typer.Option("hairpin", "--save", callback=_check_name,
-                             help=f"Session name (at most {MAX_NAME} characters) the game is "
-                             "saved under after every move. A new game never overwrites a "
-                             "saved one: if the name is taken it is saved as NAME-2, NAME-3, "
-                             "..."),
-    resume: bool = typer.Option(False, "--resume", help="Continue the saved session --save "
-                                "(its players and variant are used)."),
+    save: Annotated[str, typer.Option(
+        "--save", callback=_check_name,
+        help=f"Session name (at most {MAX_NAME} characters) the game is saved under after "
+        "every move. A new game never overwrites a saved one: if the name is taken it is "
+        "saved as NAME-2, NAME-3, ...")] = "hairpin",
+    resume: Annotated[bool, typer.Option(
+        "--resume", help="Continue the saved session --save (its players and variant are "
+        "used).")] = False,
     db: DbOpt = None,
     delay: DelayOpt = None,
 ) -> None:
     """Play a game in the terminal: humans pick numbered actions or type their names."""
     # Every check happens before the store is opened, so a bad option writes nothing.
     if not resume:
-        rules = Rules.from_variant(variant)
-        state = (HairpinState.from_text(position, rules) if position else HairpinState(rules))
+        state = HAIRPIN.new_state({"variant": variant, "position": position})
         agents = {0: _agent_for(red), 1: _agent_for(black)}
         rng = np.random.default_rng(fresh_seed(seed))
     wait = default_delay(delay, 0.3)
@@ -277,7 +279,7 @@ def play_command(
     undo_stack: list[HairpinState] = []
     revision: int | None = None
     if resume:
-        doc, revision = store.load(GAME, save)
+        doc, revision = store.load(SAVE_KIND, save)
         try:
             state = HairpinState.from_json(doc["state"])
             red, black = str(doc["red"]), str(doc["black"])
@@ -289,7 +291,7 @@ def play_command(
             raise SaveFormatError(f"saved session {save!r} is not a Hairpin game: {exc}") from None
         console.print(f"Resuming {save!r} at ply {state.position.ply}.")
     else:
-        wanted, save = save, store.fresh_name(GAME, save)
+        wanted, save = save, store.fresh_name(SAVE_KIND, save)
         if save != wanted:
             console.print(f"A game is already saved as {wanted!r}; this one is saved as "
                           f"{save!r} (continue the old one with --save {wanted} --resume).",
@@ -306,7 +308,7 @@ def play_command(
         document = {"state": state.to_json(), "red": red, "black": black,
                     "undo": [s.to_json() for s in undo_stack],
                     "rng": rng.bit_generator.state}
-        revision = store.save(GAME, save, document, expected_revision=revision)
+        revision = store.save(SAVE_KIND, save, document, expected_revision=revision)
 
     save_now()
     kept = f"the game is saved as {save!r} up to the last move"
@@ -379,21 +381,22 @@ def _results_table(result: MatchResult) -> Table:
 
 @app.command("match")
 def match_command(
-    red: str = typer.Option(..., "--red", help=f"Agent A (Red in the first game): "
-                            f"{PLAYER_HELP.replace('human, ', '')}"),
-    black: str = typer.Option(..., "--black", help="Agent B (Black in the first game)."),
-    games: int = typer.Option(10, "-n", "--games", callback=in_range(1, MAX_GAMES, "games"),
-                              help=f"Number of games (1 to {MAX_GAMES:,})."),
+    red: Annotated[str, typer.Option("--red", help="Agent A (Red in the first game): "
+                                     f"{PLAYER_HELP.replace('human, ', '')}")],
+    black: Annotated[str, typer.Option("--black", help="Agent B (Black in the first game).")],
+    games: Annotated[int, typer.Option("-n", "--games",
+                                       callback=in_range(1, MAX_GAMES, "games"),
+                                       help=f"Number of games (1 to {MAX_GAMES:,}).")] = 10,
     variant: VariantOpt = "standard",
     seed: SeedOpt = None,
-    swap: bool = typer.Option(True, "--swap/--no-swap", help="Swap sides every game (each "
-                              "opening is played once from each side)."),
-    opening: int = typer.Option(DEFAULT_OPENING_PLIES, "--opening-plies",
-                                callback=in_range(0, MAX_OPENING_PLIES, "plies"),
-                                help="Random plies played before the agents take over, so "
-                                f"games differ (0 to {MAX_OPENING_PLIES})."),
-    json_out: bool = typer.Option(False, "--json", help="Print the results as one JSON "
-                                  "object."),
+    swap: Annotated[bool, typer.Option(
+        "--swap/--no-swap",
+        help="Swap sides every game (each opening is played once from each side).")] = True,
+    opening: Annotated[int, typer.Option(
+        "--opening-plies", callback=in_range(0, MAX_OPENING_PLIES, "plies"),
+        help="Random plies played before the agents take over, so games differ "
+        f"(0 to {MAX_OPENING_PLIES}).")] = DEFAULT_OPENING_PLIES,
+    json_out: JsonOpt = False,
 ) -> None:
     """AI-versus-AI matches with a results table (wins, losses, draws, average length)."""
     if "human" in (red.strip().lower(), black.strip().lower()):
@@ -420,9 +423,7 @@ def show_command(
     variant: VariantOpt = "standard",
 ) -> None:
     """Draw a position and list its legal actions."""
-    rules = Rules.from_variant(variant)
-    state = HairpinState(rules, position_from_text(position, rules) if position
-                         else symmetric_position())
+    state = HAIRPIN.new_state({"variant": variant, "position": position, "setup": "symmetric"})
     console.print(state_markup(state))
     _list_actions(state)
 

@@ -689,6 +689,17 @@ class HairpinState(State):
                        winning_players=(winner,), score_name="laps")
 
     # --- text form, copies and saving -------------------------------------------------
+    def __str__(self) -> str:
+        """The board, counters and who moves, as plain text."""
+        from rich.text import Text
+
+        from raceday.games.hairpin.render import state_markup
+
+        return Text.from_markup(state_markup(self)).plain
+
+    def __repr__(self) -> str:
+        return f"<HairpinState {self.position_text()!r} ({self.rules.variant_name()})>"
+
     def position_text(self) -> str:
         """The compact text form of the position (see :func:`position_to_text`)."""
         return position_to_text(self.position)
@@ -746,21 +757,9 @@ class HairpinState(State):
 def new_game(options: Mapping[str, Any] | None = None) -> HairpinState:
     """A new game from options: ``variant`` (e.g. ``"short+nobump"``), ``setup``
     (``"symmetric"``/``"random"``), ``position`` (a text form to start from)."""
-    opts = dict(options or {})
-    unknown = set(opts) - {"variant", "setup", "position"}
-    if unknown:
-        raise OptionsError(f"unknown Hairpin option(s): {', '.join(sorted(unknown))}")
-    variant = opts.get("variant", "standard")
-    setup = opts.get("setup")
-    if not isinstance(variant, str) or (setup is not None and not isinstance(setup, str)):
-        raise OptionsError("variant and setup must be text")
-    rules = Rules.from_variant(variant, setup)
-    text = opts.get("position")
-    if text is not None:
-        if not isinstance(text, str):
-            raise OptionsError("position must be a text form")
-        return HairpinState.from_text(text, rules)
-    return HairpinState(rules)
+    from raceday.games.hairpin.game import GAME
+
+    return GAME.new_state(options)
 
 
 # --- perft -----------------------------------------------------------------------------

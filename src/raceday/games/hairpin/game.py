@@ -1,0 +1,87 @@
+"""Hairpin Racers as a :class:`raceday.core.game.Game`: options, players, harness."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar, Literal
+
+from pydantic import Field, field_validator, model_validator
+
+from raceday.core.errors import OptionsError
+from raceday.core.game import Game, GameOptions
+from raceday.games.hairpin.rules import MAX_STEPS, VARIANT_WORDS, HairpinState, Rules
+
+
+class HairpinOptions(GameOptions):
+    """A Hairpin game: the variant words, the setup, and optionally a position to start from."""
+
+    game_title: ClassVar[str] = "Hairpin"
+
+    variant: str = Field(
+        "standard",
+        description=f"Variant words joined by '+': {', '.join(VARIANT_WORDS)}.",
+    )
+    setup: Literal["symmetric", "random"] | None = Field(
+        None, description="Starting set-up; default: random with the 'random' word, else "
+        "the symmetric one.")
+    position: str | None = Field(None, description="A position text to start from.")
+
+    @field_validator("variant")
+    @classmethod
+    def _known_words(cls, value: str) -> str:
+        try:
+            return Rules.from_variant(value).variant_name()
+        except OptionsError as exc:
+            raise ValueError(str(exc)) from None
+
+    @model_validator(mode="after")
+    def _position_fits(self) -> HairpinOptions:
+        if self.position is not None:
+            try:
+                HairpinState.from_text(self.position, self.rules())
+            except OptionsError as exc:
+                raise ValueError(f"position: {exc}") from None
+        return self
+
+    def rules(self) -> Rules:
+        """The rule set these options describe."""
+        return Rules.from_variant(self.variant, self.setup)
+
+
+class HairpinGame(Game[HairpinOptions, HairpinState]):
+    """Hairpin Racers by Phil Leduc: two players, no dice but the optional random setup."""
+
+    name = "hairpin"
+    title = "Hairpin Racers"
+    designer = "Phil Leduc"
+    summary = "A diceless two-player race on a 3x6 double hairpin."
+    Options = HairpinOptions
+    players = (2, 2)
+    # Every variant word, alone and in the combinations that interact (short game with
+    # the derby's bump target, random setup with the v1 cruise rule).
+    harness_configs: ClassVar[tuple[Mapping[str, Any], ...]] = (
+        {},
+        {"variant": "short"},
+        {"variant": "nobump"},
+        {"variant": "derby"},
+        {"variant": "v1"},
+        {"variant": "random"},
+        {"variant": "short+derby+random"},
+        {"variant": "v1+nobump+random"},
+    )
+    harness_games = 1000
+
+    def _new_state(self, options: HairpinOptions, seed: int | None) -> HairpinState:
+        rules = options.rules()
+        if options.position is not None:
+            return HairpinState.from_text(options.position, rules)
+        return HairpinState(rules)
+
+    def state_from_json(self, data: Mapping[str, Any]) -> HairpinState:
+        return HairpinState.from_json(data)
+
+    def max_steps(self, options: Mapping[str, Any] | GameOptions | None = None) -> int:
+        return MAX_STEPS
+
+
+GAME = HairpinGame()
