@@ -30,9 +30,12 @@ def register(game: AnyGame | GameSpec) -> AnyGame:
 
 
 def load_all() -> None:
-    """Import every package under ``raceday.games`` so that each registers itself."""
+    """Import every package under ``raceday.games`` and register its ``GAME``."""
     for name in discover():
-        importlib.import_module(f"raceday.games.{name}")
+        module = importlib.import_module(f"raceday.games.{name}")
+        game = getattr(module, "GAME", None) or getattr(module, "SPEC", None)
+        if game is not None and name not in _GAMES:
+            register(game)
 
 
 def all_games() -> list[AnyGame]:
