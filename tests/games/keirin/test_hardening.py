@@ -341,3 +341,22 @@ def test_simulate_json_still_works_end_to_end(capsys: pytest.CaptureFixture[str]
     assert run(["keirin", "simulate", "--simulations", "1000", "--seed", "2", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["n"] == 1000 and abs(sum(data["top3"].values()) - 3) < 1e-12
+
+
+def test_the_shipped_photo_finish_table_equals_a_fresh_solution(tmp_path: Path) -> None:
+    from raceday.games.keirin import odds
+
+    shipped = odds._load_photo_file(odds.PHOTO_FILE)
+    assert shipped is not None, "run: python -m raceday.games.keirin.odds"
+    fresh = odds.solve_photo_finish_table()
+    for name in ("first", "two", "three"):
+        np.testing.assert_allclose(getattr(shipped, name), getattr(fresh, name),
+                                   rtol=1e-12, atol=1e-15)
+    # a file made for other throw rules is not used
+    stale = tmp_path / "stale.npz"
+    throws = odds._throw_table()[0].copy()
+    throws[0, 0] += 0.5
+    np.savez(stale, throws=throws, first=fresh.first, two=fresh.two,
+             three_index=np.flatnonzero(fresh.three), three_value=fresh.three[fresh.three != 0])
+    assert odds._load_photo_file(stale) is None
+    assert odds._load_photo_file(tmp_path / "missing.npz") is None

@@ -87,7 +87,7 @@ def photo_finish_table() -> PhotoTable:
     it takes a few tenths of a second, which matters to a command that starts, prints the
     odds and ends. The file is used only if the throw distributions stored with it are
     exactly the current ones; otherwise (or if it is missing) the table is solved here.
-    ``tests/games/keirin/test_odds.py`` checks that the file equals a fresh solution."""
+    ``tests/games/keirin/test_hardening.py`` checks that the file equals a fresh solution."""
     loaded = _load_photo_file(PHOTO_FILE)
     return loaded if loaded is not None else solve_photo_finish_table()
 
