@@ -6,6 +6,9 @@ Run: .venv/bin/python bench/bench_derby.py [--quick]
 from __future__ import annotations
 
 import argparse
+import os
+import subprocess
+import sys
 import time
 
 import numpy as np
@@ -63,10 +66,24 @@ def agreement(n: int, rate: str) -> float:
     return worst
 
 
+def startup(args: list[str], repeats: int = 5) -> float:
+    """Best whole-process time of `raceday ARGS` (stdout discarded)."""
+    raceday = os.path.join(os.path.dirname(sys.executable), "raceday")
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        subprocess.run([raceday, *args], check=True, stdout=subprocess.DEVNULL)
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="smaller runs")
     args = parser.parse_args()
+    for command in (["derby", "odds"], ["derby", "odds", "--json"]):
+        print(f"raceday {' '.join(command)}, whole process, best of 5: "
+              f"{startup(command):.3f} s (target < 0.35 s)")
     fast_n, engine_n, check_n = (
         (100_000, 500, 200_000) if args.quick else (1_000_000, 5_000, 2_000_000)
     )
