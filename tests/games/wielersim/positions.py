@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from raceday.games.wielersim.rules import WielerState, new_race
+from raceday.games.wielersim.rules import WielersimState, new_race
 
 
 def route(sections: list[dict[str, Any]], hierarchy: list[str], finish: str = "flat",
@@ -22,19 +22,19 @@ def peloton(teams: list[list[tuple[int, str, str]]], jersey: int | None = None) 
 
 
 def state(route_spec: dict[str, Any], peloton_spec: dict[str, Any], **options: Any
-          ) -> WielerState:
+          ) -> WielersimState:
     return new_race({"route": route_spec, "peloton": peloton_spec, **options})
 
 
-def throw(s: WielerState, rider: int | None, purpose: str, value: int) -> None:
+def throw(s: WielersimState, rider: int | None, purpose: str, value: int) -> None:
     """Apply the next throw, checking that it is the one the test expects."""
     assert s.pending is not None, "the race expects no throw"
-    _kind, r, why = s.pending
+    r, why = s.pending.rider, s.pending.purpose
     who = None if r < 0 else s.num(r)
     assert (who, why) == (rider, purpose), f"expected {rider} {purpose}, pending {who} {why}"
     s.apply_action(value)
 
 
-def square(s: WielerState, number: int) -> tuple[int, int]:
+def square(s: WielersimState, number: int) -> tuple[int, int]:
     r = s.peloton.index_of(number)
     return s.pos[r], s.lane[r]

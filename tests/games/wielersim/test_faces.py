@@ -13,7 +13,7 @@ from raceday.core.play import play_game
 from raceday.core.serialize import dumps_state, loads_state
 from raceday.games.wielersim.commentary import Commentator
 from raceday.games.wielersim.render import draw_road, group_summary, result_table
-from raceday.games.wielersim.rules import ROLL, SPRINT_THROW, WielerState, new_race
+from raceday.games.wielersim.rules import ROLL, SPRINT_THROW, WielersimState, new_race
 from tests.games.wielersim.positions import peloton, route, square, state, throw
 
 PEL = peloton([
@@ -87,13 +87,13 @@ def test_saved_states_round_trip_and_bad_saves_are_refused() -> None:
         draw = s.sample_chance(rng)
         s.apply_action(draw.outcome, draw.detail)
     again = loads_state(dumps_state(s))
-    assert isinstance(again, WielerState) and again == s
+    assert isinstance(again, WielersimState) and again == s
     data = s.to_json()
     for broken in ({**data, "phase": "tea"}, {**data, "pos": data["pos"][:-1]},
                    {**data, "pending": ["2d6", 99, "roll"]}, {**data, "route": {"name": 3}},
                    {k: v for k, v in data.items() if k != "turn"}):
         with pytest.raises(SaveFormatError):
-            WielerState.from_json(json.loads(json.dumps(broken)))
+            WielersimState.from_json(json.loads(json.dumps(broken)))
 
 
 def test_commentary_leaves_out_the_stragglers_moves_after_the_win() -> None:

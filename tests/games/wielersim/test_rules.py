@@ -22,6 +22,7 @@ from raceday.games.wielersim.rules import (
     SPRINT_THROW,
     STEER,
     WEATHER_THROW,
+    Throw,
     choose_lane,
     event_table,
     groups_of,
@@ -165,7 +166,7 @@ def test_the_section_type_tries_to_accelerate_and_keeps_the_better() -> None:
 
 def test_the_section_type_throws_three_dice_when_he_throws_himself() -> None:
     s = flat_state({2: (30, 5)}, colour="sprinter")
-    assert s.pending == (dice.BEST_TWO_OF_3D6, s.peloton.index_of(2), ROLL)
+    assert s.pending == Throw(dice.BEST_TWO_OF_3D6, s.peloton.index_of(2), ROLL)
 
 
 def test_order_of_play_side_by_side_is_by_hierarchy_then_rightmost() -> None:
@@ -237,13 +238,13 @@ def test_start_order_jersey_first_then_hierarchy_with_three_d10_for_the_favoured
     throw(s, None, WEATHER_THROW, 2)
     assert s.rain
     assert s.pending is not None
-    order = [s.pending[1], *s.grid_queue]
+    order = [s.pending.rider, *s.grid_queue]
     assert [s.num(r) for r in order] == [6, 1, 4, 2, 5, 3]
     kinds = []
     for _ in range(6):
         assert s.pending is not None
-        kinds.append(s.pending[0])
-        throw(s, s.num(s.pending[1]), GRID_THROW, 12)
+        kinds.append(s.pending.kind)
+        throw(s, s.num(s.pending.rider), GRID_THROW, 12)
     assert kinds == [dice.BEST_TWO_OF_3D10] * 3 + [dice.TWO_D10] * 3
     assert sorted(square(s, n) for n in range(1, 7)) == [(12, lane) for lane in range(6)]
 
@@ -257,7 +258,7 @@ def test_a_full_start_row_pushes_the_rider_to_the_first_free_square_behind() -> 
     assert not s.rain
     for _ in range(9):
         assert s.pending is not None
-        throw(s, s.num(s.pending[1]), GRID_THROW, 15)
+        throw(s, s.num(s.pending.rider), GRID_THROW, 15)
     rows = sorted(s.pos)
     assert rows == [14, 14, 14, 15, 15, 15, 15, 15, 15]
 
@@ -266,7 +267,7 @@ def test_four_d6_start_gives_the_reroll_to_the_favoured() -> None:
     r = {**route(FLAT, HIER), "start_dice": "d6"}
     s = new_race({"route": r, "peloton": TWO_TEAMS})
     throw(s, None, WEATHER_THROW, 4)
-    assert s.pending is not None and s.pending[0] == dice.FOUR_D6_REROLL
+    assert s.pending is not None and s.pending.kind == dice.FOUR_D6_REROLL
 
 
 def test_weather_is_thrown_again_half_way() -> None:

@@ -56,7 +56,7 @@ def test_cobblestone_example_rolls_and_landing_squares() -> None:
     throw(s, 4, ROLL, 6)  # no aspiration on cobbles: blue rolls
     assert square(s, 4)[0] == COBBLE_START + 4  # 6 - 3 = 3 squares
     # yellow may accelerate on a yellow cobbled section: 3D6, best two
-    assert s.pending is not None and s.pending[0] == dice.BEST_TWO_OF_3D6
+    assert s.pending is not None and s.pending.kind == dice.BEST_TWO_OF_3D6
     assert dice.best_two([6, 3, 6]) == 12
     throw(s, 1, ROLL, 12)
     # 11 squares, beside green, on the other -1 of that square: the leftmost
@@ -90,7 +90,7 @@ def test_flat_sprint_example() -> None:
     assert sp.vpos[3] == sp.vpos[1] == base + 5
     throw(s, 5, SPRINT_THROW, 6)  # black passes purple and red/orange: two rows, +2
     assert sp.vpos[4] == base + 8
-    assert s.pending is not None and s.pending[0] == dice.TWO_D6  # the sprinter's 2D6
+    assert s.pending is not None and s.pending.kind == dice.TWO_D6  # the sprinter's 2D6
     throw(s, 6, SPRINT_THROW, 8)  # green: +2 for the same two rows, 10 squares
     assert sp.vpos[5] == base + 10
     throw(s, 7, SPRINT_THROW, 4)  # blue comes beside purple: no bonus
@@ -160,7 +160,7 @@ def test_uphill_finish_example() -> None:
     throw(s, 2, ROLL, 7)  # green throws 7: the event table
     throw(s, 2, EVENT, 8)  # nothing happens: 7 forward, minus 6 = one square
     assert square(s, 2)[0] == w - 2
-    assert s.pending is not None and s.pending[0] == dice.BEST_TWO_OF_3D6
+    assert s.pending is not None and s.pending.kind == dice.BEST_TWO_OF_3D6
     throw(s, 3, ACCEL, 11)  # red accelerates on a red climb: 11 - 6 = 5 squares
     assert square(s, 3)[0] == w + 1
     ranking = [(s.num(r), gap) for r, gap, _ in s.results]

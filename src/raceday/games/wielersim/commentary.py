@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from raceday.core.events import Event
-from raceday.games.wielersim.rules import WielerState, format_gap, groups_of
+from raceday.games.wielersim.rules import WielersimState, format_gap, groups_of
 
 BREAK_MAX = 6  # a front group this small, clear of the rest, is "a break"
 WATCHED_GROUPS = 3
@@ -22,14 +22,14 @@ class Commentator:
 
     break_riders: frozenset[int] = field(default_factory=frozenset)
 
-    def rider(self, state: WielerState, number: int | None) -> str:
+    def rider(self, state: WielersimState, number: int | None) -> str:
         if number is None:
             return "?"
         r = state.peloton.index_of(number)
         rider = state.peloton.riders[r]
         return f"{rider.name} ({number}, {state.peloton.teams[rider.team]})"
 
-    def comment(self, state: WielerState, events: Sequence[Event]) -> list[str]:
+    def comment(self, state: WielersimState, events: Sequence[Event]) -> list[str]:
         """Sentences for one turn's events, then for the groups at the end of the turn."""
         lines: list[str] = []
         name = self.rider
@@ -83,7 +83,7 @@ class Commentator:
         lines.extend(self.groups(state))
         return [line for line in lines if line]
 
-    def groups(self, state: WielerState) -> list[str]:
+    def groups(self, state: WielersimState) -> list[str]:
         road = state.on_road()
         if not road or state.results:
             return []

@@ -80,6 +80,12 @@ def outcome_table(kind: str) -> tuple[tuple[int, Fraction], ...]:
     return tuple(distribution(kind).items())
 
 
+@cache
+def possible_values(kind: str) -> frozenset[int]:
+    """The values ``kind`` can show (for checking a chance outcome without Fractions)."""
+    return frozenset(value for value, p in outcome_table(kind) if p > 0)
+
+
 def _best_two_of_three(faces: int) -> Dist[int]:
     weights: dict[int, int] = {}
     for a in range(1, faces + 1):

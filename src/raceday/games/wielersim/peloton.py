@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -240,12 +242,18 @@ def _normalise(teams: list[dict[str, Any]], rows: list[tuple[int, dict[str, Any]
 
 
 def shipped_peloton(name: str) -> dict[str, Any]:
+    """A shipped peloton, normalised (a fresh copy: callers may change it)."""
     if name not in SHIPPED_PELOTONS:
         raise InputFileError(f"no shipped peloton {name!r}; shipped: "
                              f"{', '.join(SHIPPED_PELOTONS)}")
+    return json.loads(_shipped_peloton_json(name))  # type: ignore[no-any-return]
+
+
+@lru_cache(maxsize=len(SHIPPED_PELOTONS))
+def _shipped_peloton_json(name: str) -> str:
     text = (resources.files("raceday.games.wielersim") / "data" / "pelotons" / f"{name}.csv"
             ).read_text(encoding="utf-8")
-    return parse_peloton_csv(text, f"pelotons/{name}.csv")
+    return json.dumps(parse_peloton_csv(text, f"pelotons/{name}.csv"))
 
 
 def resolve_peloton(arg: str) -> dict[str, Any]:

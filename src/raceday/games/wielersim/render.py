@@ -19,7 +19,7 @@ from raceday.games.wielersim.rules import (
     EMPTY,
     INTERMEDIATE_POINTS,
     MOUNTAIN_POINTS,
-    WielerState,
+    WielersimState,
     format_gap,
     groups_of,
 )
@@ -29,7 +29,7 @@ CELL = 3
 TYPE_STYLE = {"yellow": "yellow", "red": "red", "green": "green", "blue": "blue"}
 
 
-def window(state: WielerState, width: int) -> tuple[int, int]:
+def window(state: WielersimState, width: int) -> tuple[int, int]:
     """The squares drawn: ending a few squares past the front rider on the road."""
     road = state.on_road() or list(range(state.n))
     front = max(state.pos[r] for r in road)
@@ -38,7 +38,7 @@ def window(state: WielerState, width: int) -> tuple[int, int]:
     return start, end
 
 
-def draw_road(state: WielerState, width: int = 30) -> Text:
+def draw_road(state: WielersimState, width: int = 30) -> Text:
     """The road from ``width`` squares behind the front to just past it."""
     route = state.route
     start, end = window(state, width)
@@ -94,7 +94,7 @@ def draw_road(state: WielerState, width: int = 30) -> Text:
     return out
 
 
-def group_summary(state: WielerState, limit: int = 5) -> list[str]:
+def group_summary(state: WielersimState, limit: int = 5) -> list[str]:
     """One line per group on the road: size, squares behind the front, a few riders."""
     road = state.on_road()
     if not road:
@@ -115,7 +115,7 @@ def group_summary(state: WielerState, limit: int = 5) -> list[str]:
     return lines
 
 
-def result_table(state: WielerState, limit: int | None = None) -> Table:
+def result_table(state: WielersimState, limit: int | None = None) -> Table:
     """Places, gaps, sprint and mountain points of a finished race."""
     table = Table(title=f"{state.route.name}: result (pts: sprint points, mtn: mountain "
                   "points)", show_lines=False, box=None)
@@ -133,7 +133,7 @@ def result_table(state: WielerState, limit: int | None = None) -> Table:
     return table
 
 
-def scoring_lines(state: WielerState) -> list[str]:
+def scoring_lines(state: WielersimState) -> list[str]:
     """Who scored at the intermediate sprints and on the climbs."""
     lines = []
     for s, places in enumerate(state.sprint_places):

@@ -451,7 +451,13 @@ def shipped_route_text(name: str) -> str:
 
 
 def shipped_route(name: str) -> dict[str, Any]:
-    return parse_route_text(shipped_route_text(name), f"routes/{name}.toml")
+    """A shipped route, normalised (a fresh copy: callers may change it)."""
+    return json.loads(_shipped_route_json(name))  # type: ignore[no-any-return]
+
+
+@lru_cache(maxsize=len(SHIPPED_ROUTES))
+def _shipped_route_json(name: str) -> str:
+    return json.dumps(parse_route_text(shipped_route_text(name), f"routes/{name}.toml"))
 
 
 def resolve_route(arg: str) -> dict[str, Any]:

@@ -3,7 +3,7 @@
 Every node of a race is a chance node: one throw of dice (2D6, the best two of 3D6, a D6,
 the start's 2D10 ...). The state keeps what is needed to know which throw comes next; the
 rules that turn a throw into movement are small pure functions below, shared by the
-protocol path (:meth:`WielerState.apply_action`) and the fast path
+protocol path (:meth:`WielersimState.apply_action`) and the fast path
 (:func:`run_race_fast`), which only skips validation and event records.
 
 Squares count from the start marker; the finish line is at square ``distance``; a rider
@@ -13,16 +13,18 @@ See docs/rules/wielersim.md for the rules in full and for our completion of the 
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from enum import IntEnum
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Self
 
 import numpy as np
 
-from raceday.core.errors import InputFileError, OptionsError, SaveFormatError
+from raceday.core.errors import IllegalActionError, InputFileError, OptionsError, SaveFormatError
 from raceday.core.events import Event
 from raceday.core.protocol import CHANCE, TERMINAL, Action, ChanceDraw, Outcome, State
 from raceday.core.serialize import Fields
@@ -73,6 +75,34 @@ RACE_PURPOSES = frozenset((ROLL, ACCEL, COUNTER, EVENT, STEER, EVADE))
 PURPOSES = (ROLL, ACCEL, COUNTER, EVENT, STEER, EVADE, SPRINT_THROW, GRID_THROW, WEATHER_THROW,
             BOARD_THROW)
 EMPTY = -1
+
+
+@dataclass(frozen=True, slots=True)
+class Throw:
+    """The throw a race waits for: the dice ``kind``, the ``rider`` (an index into the
+    peloton, or ``EMPTY`` for a throw of the race itself: board, weather) and the
+    ``purpose`` (why it is thrown: ``ROLL``, ``SPRINT_THROW``, ...).
+
+    Saved as the list ``[kind, rider, purpose]``.
+    """
+
+    kind: str
+    rider: int
+    purpose: str
+
+    def to_json(self) -> list[Any]:
+        return [self.kind, self.rider, self.purpose]
+
+
+class EndOfTurn(IntEnum):
+    """How far the settling of a turn has got, once every rider has moved (saved as its
+    number). Each step may stop for throws (a sprint, the weather) and resume there."""
+
+    CLIMBS = 0  # report the turn; place riders at the climb tops they reached
+    SPRINTS = 1  # intermediate sprints (a group there rides a virtual sprint)
+    FINISH = 2  # riders past the line (a group there rides the finish sprint)
+    WEATHER = 3  # half way: the weather is thrown again once
+    NEXT_TURN = 4  # the race is over, or the next turn begins
 
 
 # --- pure rules ---------------------------------------------------------------------------
@@ -230,7 +260,7 @@ class _Sprint:
                 "counter": self.counter, "marker": self.marker, "gap": self.gap}
 
 
-class WielerState(State):
+class WielersimState(State):
     """One WielerSIM race (a classic or one stage). A solo simulation: all chance."""
 
     game_name = "wielersim"
@@ -247,9 +277,9 @@ class WielerState(State):
         self.record = True  # build events (False in the fast path)
         n = len(self.peloton.riders)
         self.n = n
-        self.kind = [r.kind for r in self.peloton.riders]
+        self.kind = tuple(r.kind for r in self.peloton.riders)
         rank_of_type = {t: i for i, t in enumerate(self.route.hierarchy)}
-        self.rank = [rank_of_type[k] for k in self.kind]
+        self.rank = tuple(rank_of_type[k] for k in self.kind)
         self.board: int | None = board
         self.rough: tuple[tuple[int, ...], ...] = ()
         self.phase = BOARD
@@ -267,9 +297,9 @@ class WielerState(State):
         self.done = [False] * n
         self.chain_value = 0
         self.chain_attack = False
-        self.pending: tuple[str, int, str] | None = None
+        self.pending: Throw | None = None
         self.crash_queue: list[int] = []
-        self.eot_stage = 0
+        self.eot_stage = EndOfTurn.CLIMBS
         self.results: list[tuple[int, int, int]] = []  # (rider, gap seconds, turn)
         self.win_turn = -1
         self.win_pos = 0
@@ -281,19 +311,61 @@ class WielerState(State):
         self.count = [0] * size
         self._events: list[Event] = []
 
+    # --- copies and pictures ---------------------------------------------------------------
+    _SHARED = frozenset(("route_spec", "peloton_spec", "route", "peloton", "kind", "rank",
+                         "rough", "pending"))
+    """Attributes never changed in place (only replaced whole): clones share them, so a
+    clone does not copy the route and the peloton at every step."""
+    _FLAT = frozenset(("weather", "grid_queue", "pos", "lane", "finished", "order",
+                       "start_pos", "done", "crash_queue", "count", "results"))
+    """Lists of numbers or of tuples of numbers: a shallow copy is independent."""
+    _NESTED = frozenset(("cells", "sprint_places", "climb_places"))
+    """Lists of lists of numbers."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
+        twin = type(self).__new__(type(self))
+        memo[id(self)] = twin
+        copied = twin.__dict__
+        for key, value in self.__dict__.items():
+            if key in self._SHARED:
+                copied[key] = value
+            elif key in self._FLAT:
+                copied[key] = value[:]
+            elif key in self._NESTED:
+                copied[key] = [row[:] for row in value]
+            else:
+                copied[key] = copy.deepcopy(value, memo)
+        twin._events = []
+        return twin
+
+    def __str__(self) -> str:
+        """The road around the front as plain text, with the race's standing above it."""
+        from raceday.games.wielersim.render import draw_road
+
+        head = repr(self)
+        if self.phase in (BOARD, WEATHER, GRID) or not self.on_road():
+            return head
+        return f"{head}\n{draw_road(self).plain}"
+
+    def __repr__(self) -> str:
+        where = {BOARD: "before the board is drawn", WEATHER: "before the start",
+                 GRID: "at the start", OVER: "over"}.get(self.phase, f"turn {self.turn}")
+        return (f"<WielersimState {self.route.name}: {where}, "
+                f"{len(self.results)} of {self.n} riders finished>")
+
     # --- set-up ---------------------------------------------------------------------------
-    def _begin(self) -> None:
+    def begin(self) -> None:
         """Decide the first throw (board layout, or weather)."""
         if self.route.has_random_cobbles and self.board is None:
             self.phase = BOARD
-            self.pending = (dice.BOARD, EMPTY, BOARD_THROW)
+            self.pending = Throw(dice.BOARD, EMPTY, BOARD_THROW)
         else:
             self.rough = self.route.roughness(self.board)
             self._to_weather()
 
     def _to_weather(self) -> None:
         self.phase = WEATHER
-        self.pending = (dice.D6_KIND, EMPTY, WEATHER_THROW)
+        self.pending = Throw(dice.D6_KIND, EMPTY, WEATHER_THROW)
 
     def grid_order(self) -> list[int]:
         """Order of the start throws: the jersey first, then by the race's hierarchy."""
@@ -319,7 +391,7 @@ class WielerState(State):
         ``play_turn`` the turn ``turn`` is played from these squares; without it the turn
         counts as already played and only its end (finishes, sprints) is settled.
         """
-        if self.pending is not None and self.pending[2] == BOARD_THROW:
+        if self.pending is not None and self.pending.purpose == BOARD_THROW:
             self.board = 0
         self.rough = self.route.roughness(self.board)
         for r in range(self.n):
@@ -350,20 +422,30 @@ class WielerState(State):
     def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
         if self.pending is None:
             return super().chance_outcomes()
-        return list(dice.outcome_table(self.pending[0]))
+        return list(dice.outcome_table(self.pending.kind))
 
     def sample_chance(self, rng: np.random.Generator) -> ChanceDraw:
         if self.pending is None:
             return super().sample_chance(rng)
-        value, faces = dice.throw(self.pending[0], rng)
+        value, faces = dice.throw(self.pending.kind, rng)
         return ChanceDraw(value, faces)
 
     def action_to_string(self, action: Action) -> str:
         if self.pending is None:
             return f"action {action}"
-        kind, rider, purpose = self.pending
-        who = "" if rider == EMPTY else f"#{self.peloton.riders[rider].number} "
-        return f"{who}{purpose} {kind} = {action}"
+        throw = self.pending
+        who = "" if throw.rider == EMPTY else f"#{self.peloton.riders[throw.rider].number} "
+        return f"{who}{throw.purpose} {throw.kind} = {action}"
+
+    def apply_action(self, action: Action, detail: Mapping[str, Any] | None = None
+                     ) -> list[Event]:
+        """Check that ``action`` is a value the pending throw can show (a set lookup,
+        not a table of probabilities) and apply it."""
+        if self.pending is None:
+            raise IllegalActionError(action, "the race is over")
+        if action not in dice.possible_values(self.pending.kind):
+            raise IllegalActionError(action, "not a possible chance outcome here")
+        return self._apply(action, detail)
 
     def _apply(self, action: Action, detail: Mapping[str, Any] | None) -> list[Event]:
         self._events = []
@@ -381,8 +463,9 @@ class WielerState(State):
     # --- the state machine ------------------------------------------------------------------
     def resolve(self, value: int, detail: Mapping[str, Any] | None = None) -> None:
         """Apply the thrown ``value`` of the pending throw and run on to the next throw."""
-        assert self.pending is not None
-        kind, r, purpose = self.pending
+        pending = self.pending
+        assert pending is not None
+        r, purpose = pending.rider, pending.purpose
         self.pending = None
         rec = self.record
         if not rec and purpose in RACE_PURPOSES:  # the fast path's common case
@@ -392,7 +475,7 @@ class WielerState(State):
         if rec:
             faces = list(detail["dice"]) if detail and "dice" in detail else None
             self.emit("throw", rider=None if r == EMPTY else self.num(r), purpose=purpose,
-                      kind=kind, value=value, dice=faces, turn=self.turn)
+                      kind=pending.kind, value=value, dice=faces, turn=self.turn)
         if purpose == BOARD_THROW:
             self.board = value
             self.rough = self.route.roughness(value)
@@ -424,7 +507,7 @@ class WielerState(State):
     def _next_grid(self) -> None:
         if self.grid_queue:
             r = self.grid_queue.pop(0)
-            self.pending = (self._grid_kind(r), r, GRID_THROW)
+            self.pending = Throw(self._grid_kind(r), r, GRID_THROW)
             return
         self.phase = RACE
         self._new_turn()
@@ -472,7 +555,7 @@ class WielerState(State):
         self.idx = 0
         self.chain_value = 0
         self.chain_attack = False
-        self.eot_stage = 0
+        self.eot_stage = EndOfTurn.CLIMBS
 
     def _continue(self) -> None:
         """Run the race on until a throw is needed or the race is over."""
@@ -494,7 +577,7 @@ class WielerState(State):
                 self.phase = RACE
                 continue
             if self.crash_queue:
-                self.pending = (dice.D6_KIND, self.crash_queue[0], EVADE)
+                self.pending = Throw(dice.D6_KIND, self.crash_queue[0], EVADE)
                 return
             self._end_of_turn()
             order, done = self.order, self.done  # a new turn has new lists
@@ -511,25 +594,25 @@ class WielerState(State):
         route = self.route
         own = dice.BEST_TWO_OF_3D6 if route.colour[p] == self.kind[r] else dice.TWO_D6
         if route.road[p] == COBBLES:  # no aspiration, no counters
-            self.pending = (own, r, ROLL)
+            self.pending = Throw(own, r, ROLL)
             return
         idx = self.idx
         if idx > 0 and self.start_pos[self.order[idx - 1]] - p <= 1:  # same group
             if self.chain_attack:
-                self.pending = (own, r, COUNTER)
+                self.pending = Throw(own, r, COUNTER)
                 return
             if self.chain_value >= ASPIRATION_MIN:
                 if own == dice.BEST_TWO_OF_3D6:
-                    self.pending = (own, r, ACCEL)
+                    self.pending = Throw(own, r, ACCEL)
                 else:
                     self._move(r, self.chain_value, "follow")
                 return
-        self.pending = (own, r, ROLL)
+        self.pending = Throw(own, r, ROLL)
 
     def _own_throw(self, r: int, value: int, how: str) -> None:
         """A throw the rider makes himself: 7 goes to the event table, 11-12 attack."""
         if value == EVENT_ROLL:
-            self.pending = (dice.TWO_D6, r, EVENT)
+            self.pending = Throw(dice.TWO_D6, r, EVENT)
             return
         self._move(r, value, how)
         cobbles = self.route.road[self.start_pos[r]] == COBBLES
@@ -594,7 +677,7 @@ class WielerState(State):
             self.done[r] = True
             self.chain_value, self.chain_attack = 0, False
         elif result == "steering_error":
-            self.pending = (dice.D6_KIND, r, STEER)
+            self.pending = Throw(dice.D6_KIND, r, STEER)
         elif result == "nothing":
             self._move(r, NOTHING_MOVE, "roll")
             self.chain_value, self.chain_attack = NOTHING_MOVE, False
@@ -628,29 +711,29 @@ class WielerState(State):
 
     # --- end of a turn ------------------------------------------------------------------------
     def _end_of_turn(self) -> None:
-        if self.eot_stage == 0:
+        if self.eot_stage == EndOfTurn.CLIMBS:
             if self.record:
                 self.emit("turn", turn=self.turn, squares={str(self.num(r)): self.pos[r]
                                                            for r in self.on_road()})
             self._score_climbs()
-            self.eot_stage = 1
-        if self.eot_stage == 1:
+            self.eot_stage = EndOfTurn.SPRINTS
+        if self.eot_stage == EndOfTurn.SPRINTS:
             if self._score_sprints():
                 return
-            self.eot_stage = 2
-        if self.eot_stage == 2:
+            self.eot_stage = EndOfTurn.FINISH
+        if self.eot_stage == EndOfTurn.FINISH:
             if self._finish_riders():
                 return
             if any(self.finished):  # riders who finished with their group short of a line
                 self._score_climbs()
                 self._score_sprints()
-            self.eot_stage = 3
-        if self.eot_stage == 3:
-            self.eot_stage = 4
+            self.eot_stage = EndOfTurn.WEATHER
+        if self.eot_stage == EndOfTurn.WEATHER:
+            self.eot_stage = EndOfTurn.NEXT_TURN
             front = max(self.pos)
             if not self.half_done and front >= self.route.distance // 2:
                 self.half_done = True
-                self.pending = (dice.D6_KIND, EMPTY, WEATHER_THROW)
+                self.pending = Throw(dice.D6_KIND, EMPTY, WEATHER_THROW)
                 return
         if all(self.finished):
             self.phase = OVER
@@ -774,7 +857,7 @@ class WielerState(State):
         assert sp is not None
         if sp.next < len(sp.riders):
             r = sp.riders[sp.next]
-            self.pending = (sprint_kind(self.kind[r]), r, SPRINT_THROW)
+            self.pending = Throw(sprint_kind(self.kind[r]), r, SPRINT_THROW)
 
     def _sprint_step(self, roll: int) -> None:
         sp = self.sprint
@@ -814,10 +897,8 @@ class WielerState(State):
         ranking = tuple(self.num(r) for r, _, _ in self.results)
         return Outcome(ranking=ranking, winner=ranking[0],
                        scores={self.num(r): float(g) for r, g, _ in self.results},
+                       score_name="seconds behind",
                        description=f"{self.peloton.riders[self.results[0][0]].name} wins")
-
-    def returns(self) -> list[float]:
-        return []
 
     def sprint_points(self) -> list[int]:
         """Points from the intermediate sprints, per rider index."""
@@ -858,9 +939,9 @@ class WielerState(State):
             "done": list(self.done),
             "chain_value": self.chain_value,
             "chain_attack": self.chain_attack,
-            "pending": None if self.pending is None else list(self.pending),
+            "pending": None if self.pending is None else self.pending.to_json(),
             "crash_queue": list(self.crash_queue),
-            "eot_stage": self.eot_stage,
+            "eot_stage": int(self.eot_stage),
             "results": [list(x) for x in self.results],
             "win_turn": self.win_turn,
             "win_pos": self.win_pos,
@@ -906,12 +987,15 @@ class WielerState(State):
                 state.pending = None
             else:
                 kind, rider, purpose = pending
-                if kind not in dice.KINDS or purpose not in PURPOSES or not (
-                        rider == EMPTY or 0 <= rider < n):
+                if kind not in dice.KINDS or purpose not in PURPOSES or not isinstance(
+                        rider, int) or not (rider == EMPTY or 0 <= rider < n):
                     raise SaveFormatError("WielerSIM state: malformed pending throw")
-                state.pending = (str(kind), int(rider), str(purpose))
+                state.pending = Throw(str(kind), rider, str(purpose))
             state.crash_queue = f.int_list("crash_queue")
-            state.eot_stage = f.get("eot_stage", int)
+            stage = f.get("eot_stage", int)
+            if stage not in EndOfTurn.__members__.values():
+                raise SaveFormatError(f"WielerSIM state: unknown end-of-turn step {stage!r}")
+            state.eot_stage = EndOfTurn(stage)
             state.results = [(int(a), int(b), int(c)) for a, b, c in f.get("results", list)]
             state.win_turn = f.get("win_turn", int)
             state.win_pos = f.get("win_pos", int)
@@ -955,45 +1039,24 @@ class WielerState(State):
         return state
 
 
-def new_race(options: Mapping[str, Any] | None = None) -> WielerState:
-    """A race before its first throw. Options: ``route`` and ``peloton`` (shipped names,
-    file paths or mappings), optional ``board`` (cobble layout), ``jersey`` (number) and
-    ``monotonic_gaps`` (our variant of the finish times; overrides the route's setting)."""
-    opts = dict(options or {})
-    unknown = set(opts) - {"route", "peloton", "board", "jersey", "monotonic_gaps"}
-    if unknown:
-        raise OptionsError(f"unknown WielerSIM option(s): {', '.join(sorted(unknown))}; "
-                           "allowed: route, peloton, board, jersey, monotonic_gaps")
-    route = route_spec(opts.get("route", "flanders"))
-    if "monotonic_gaps" in opts:
-        if not isinstance(opts["monotonic_gaps"], bool):
-            raise OptionsError("monotonic_gaps must be true or false")
-        route = {**route, "monotonic_gaps": opts["monotonic_gaps"]}
-    peloton = peloton_spec(opts.get("peloton", "classics"))
-    if "jersey" in opts:
-        numbers = {r["number"] for r in peloton["riders"]}
-        if opts["jersey"] is not None and opts["jersey"] not in numbers:
-            raise OptionsError(f"jersey {opts['jersey']!r} is not a rider number of the peloton")
-        peloton = {**peloton, "jersey": opts["jersey"]}
-    board = opts.get("board")
-    if board is not None and (not isinstance(board, int) or not
-                              0 <= board < dice.BOARD_LAYOUTS):
-        raise OptionsError(f"board must be a layout number 0 to {dice.BOARD_LAYOUTS - 1}")
-    state = WielerState(route, peloton, board)
-    state._begin()
-    return state
+def new_race(options: Mapping[str, Any] | None = None) -> WielersimState:
+    """A race before its first throw: ``GAME.new_state(options)`` (see
+    :class:`~raceday.games.wielersim.game.WielersimOptions` for the options)."""
+    from raceday.games.wielersim.game import GAME
+
+    return GAME.new_state(options)
 
 
-def fresh_race(template: WielerState) -> WielerState:
+def fresh_race(template: WielersimState) -> WielersimState:
     """A new race on the template's (already validated) route and peloton."""
-    state = WielerState(template.route_spec, template.peloton_spec, None,
-                        (template.route, template.peloton))
-    state._begin()
+    state = WielersimState(template.route_spec, template.peloton_spec, None,
+                           (template.route, template.peloton))
+    state.begin()
     return state
 
 
-def run_race_fast(state: WielerState, throws: dice.DiceBuffer, places: int | None = None
-                  ) -> WielerState:
+def run_race_fast(state: WielersimState, throws: dice.DiceBuffer, places: int | None = None
+                  ) -> WielersimState:
     """Run ``state`` with the same rules, without validation or event records.
 
     With ``places`` it stops once that many riders have finished: places already given
@@ -1005,18 +1068,29 @@ def run_race_fast(state: WielerState, throws: dice.DiceBuffer, places: int | Non
     results = state.results
     limit = state.n if places is None else places
     while state.pending is not None and len(results) < limit:
-        resolve(throw(state.pending[0]))
+        resolve(throw(state.pending.kind))
     return state
 
 
-def max_steps(options: Mapping[str, Any] | None = None) -> int:
+def run_race_reference(state: WielersimState, throws: dice.DiceBuffer,
+                       places: int | None = None) -> list[Event]:
+    """Run ``state`` on the reference path (every value checked by ``apply_action``, every
+    event recorded) with the dice of :func:`run_race_fast`: given equal buffers, both
+    paths must end in equal states. Returns the events."""
+    events: list[Event] = []
+    limit = state.n if places is None else places
+    while state.pending is not None and len(state.results) < limit:
+        events.extend(state.apply_action(throws.throw(state.pending.kind)))
+    return events
+
+
+def steps_bound(distance: int, sprints: int, riders: int) -> int:
     """A bound on the throws of one race, exceeded with vanishing probability.
 
     Every rider gains at least one square per turn unless a crash or flat tyre costs him
     the move (about one turn in 60), so three turns per square of the route (plus the
-    run-out) is far beyond any race; each turn needs at most three throws per rider.
+    run-out) is far beyond any race; each turn needs at most three throws per rider, and
+    each sprint (the intermediate ones and the finish) one per rider.
     """
-    state = new_race(options)
-    turns = 3 * (state.route.distance + 24)
-    sprints = len(state.route.sprints) + 1
-    return 2 + state.n + turns * (3 * state.n + 2) + sprints * state.n
+    turns = 3 * (distance + 24)
+    return 2 + riders + turns * (3 * riders + 2) + (sprints + 1) * riders

@@ -8,7 +8,7 @@ the records, so a saved campaign never counts a stage twice or loses one.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -22,6 +22,7 @@ from raceday.core.dice import Dist
 from raceday.core.errors import InputFileError
 from raceday.core.play import play_game
 from raceday.games.wielersim.dice import DiceBuffer
+from raceday.games.wielersim.game import GAME
 from raceday.games.wielersim.model import (
     CLIMBER,
     LEADER,
@@ -36,10 +37,13 @@ from raceday.games.wielersim.rules import (
     FINISH_BONUS_SECONDS,
     FINISH_POINTS,
     SPRINT_BONUS_SECONDS,
-    WielerState,
-    new_race,
+    WielersimState,
     run_race_fast,
 )
+
+BufferedEngine = Callable[[WielersimState, DiceBuffer], object]
+"""Rides a race to the end on buffered dice: :func:`rules.run_race_fast`, or
+:func:`rules.run_race_reference` to check it."""
 
 PROLOGUE_DICE = 10
 PROLOGUE_REROLLS = {LEADER: 4}  # plus the race's chosen type: 2
@@ -183,7 +187,7 @@ def prologue_record(peloton: Peloton, totals: Sequence[tuple[int, int]],
 
 
 # --- stage records ------------------------------------------------------------------------
-def stage_record(state: WielerState, name: str, *, bonuses: bool, flat_stage_race: bool
+def stage_record(state: WielersimState, name: str, *, bonuses: bool, flat_stage_race: bool
                  ) -> dict[str, Any]:
     """What a finished stage adds to the classifications."""
     num = state.num
@@ -359,21 +363,25 @@ def stage_name(tour: Mapping[str, Any], index: int) -> str:
 
 
 def start_stage(tour: Mapping[str, Any], peloton_spec: Mapping[str, Any], index: int,
-                jersey: int | None) -> WielerState | None:
+                jersey: int | None) -> WielersimState | None:
     """The race of stage ``index`` (None for the prologue), the jersey on the GC leader."""
     if tour["prologue"]:
         if index == 0:
             return None
         index -= 1
-    return new_race({"route": tour["stages"][index]["route"], "peloton": dict(peloton_spec),
-                     "jersey": jersey})
+    return GAME.new_state({"route": tour["stages"][index]["route"],
+                           "peloton": dict(peloton_spec), "jersey": jersey})
 
 
 def ride_stage(tour: Mapping[str, Any], peloton_spec: Mapping[str, Any], index: int,
                records: Sequence[Mapping[str, Any]], seed: int, *, fast: bool = False,
-               state: WielerState | None = None,
-               rng: np.random.Generator | None = None) -> dict[str, Any]:
-    """Ride stage ``index`` (or finish ``state`` if given) and return its record."""
+               state: WielersimState | None = None,
+               rng: np.random.Generator | None = None,
+               engine: BufferedEngine | None = None) -> dict[str, Any]:
+    """Ride stage ``index`` (or finish ``state`` if given) and return its record.
+
+    The race is played throw by throw from the generator, or with ``fast`` on the fast
+    path with buffered dice (``engine`` replaces the fast path there)."""
     peloton = peloton_from_spec(peloton_spec)
     gen = rng if rng is not None else stage_rng(seed, index)
     favoured = CLIMBER if tour["prologue_type"] == "climber" else SPRINTER
@@ -386,20 +394,29 @@ def ride_stage(tour: Mapping[str, Any], peloton_spec: Mapping[str, Any], index: 
         state = start_stage(tour, peloton_spec, index, jersey)
         assert state is not None
     if fast:
-        run_race_fast(state, DiceBuffer(gen))
+        (engine or run_race_fast)(state, DiceBuffer(gen))
     elif not state.is_terminal():
         play_game(state, [], gen)
     return stage_record(state, stage_name(tour, index), bonuses=tour["bonuses"],
                         flat_stage_race=tour["flat_stage_race"])
 
 
+def tour_records(tour: Mapping[str, Any], peloton_spec: Mapping[str, Any],
+                 rng: np.random.Generator, engine: BufferedEngine = run_race_fast
+                 ) -> list[dict[str, Any]]:
+    """The stage records of a whole stage race ridden on buffered dice from ``rng``."""
+    records: list[dict[str, Any]] = []
+    for index in range(stage_count(tour)):
+        records.append(ride_stage(tour, peloton_spec, index, records, 0, fast=True, rng=rng,
+                                  engine=engine))
+    return records
+
+
 def ride_tour_fast(tour: Mapping[str, Any], peloton_spec: Mapping[str, Any],
                    rng: np.random.Generator) -> Standings:
     """A whole stage race on the fast path (for predictions)."""
-    records: list[dict[str, Any]] = []
-    for index in range(stage_count(tour)):
-        records.append(ride_stage(tour, peloton_spec, index, records, 0, fast=True, rng=rng))
-    return classifications(peloton_from_spec(peloton_spec), records)
+    return classifications(peloton_from_spec(peloton_spec), tour_records(tour, peloton_spec,
+                                                                         rng))
 
 
 def tour_routes(tour: Mapping[str, Any]) -> list[str]:
