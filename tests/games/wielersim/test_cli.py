@@ -17,8 +17,8 @@ def run(*args: str, input: str | None = None):  # type: ignore[no-untyped-def]
     return runner.invoke(app, ["wielersim", *args], input=input)
 
 
-def test_race_draws_the_road_comments_and_prints_the_result() -> None:
-    result = run("race", "flat-stage", "small", "--seed", "3", "--delay", "0")
+def test_watch_draws_the_road_comments_and_prints_the_result() -> None:
+    result = run("watch", "flat-stage", "small", "--seed", "3", "--delay", "0")
     assert result.exit_code == 0, result.output
     out = result.output
     assert "Turn 1:" in out and "lane 5" in out
@@ -28,9 +28,9 @@ def test_race_draws_the_road_comments_and_prints_the_result() -> None:
         assert number in out
 
 
-def test_race_is_reproducible_with_a_seed() -> None:
-    a = run("race", "ardennes", "small", "--seed", "9", "--no-road")
-    b = run("race", "ardennes", "small", "--seed", "9", "--no-road")
+def test_watch_is_reproducible_with_a_seed() -> None:
+    a = run("watch", "ardennes", "small", "--seed", "9", "--no-road")
+    b = run("watch", "ardennes", "small", "--seed", "9", "--no-road")
     assert a.exit_code == 0 and a.output == b.output
 
 
@@ -56,7 +56,7 @@ def test_predict_table_by_rider_and_type() -> None:
 def test_bad_input_is_a_one_line_error(tmp_path: Path) -> None:
     bad = tmp_path / "r.toml"
     bad.write_text('name = "x"\nhierarchy = ["leader"]\n')
-    result = run("race", str(bad), "small")
+    result = run("watch", str(bad), "small")
     assert result.exit_code != 0
     assert isinstance(result.exception, RacedayError)
     assert "r.toml:2: field 'hierarchy'" in str(result.exception)
@@ -64,14 +64,14 @@ def test_bad_input_is_a_one_line_error(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "-n" in result.output
 
 
-def test_race_from_user_files(tmp_path: Path) -> None:
+def test_watch_from_user_files(tmp_path: Path) -> None:
     from tests.games.wielersim.test_files import CSV, GOOD
 
     route = tmp_path / "mini.toml"
     route.write_text(GOOD)
     pel = tmp_path / "p.csv"
     pel.write_text(CSV)
-    result = run("race", str(route), str(pel), "--seed", "1", "--no-road")
+    result = run("watch", str(route), str(pel), "--seed", "1", "--no-road")
     assert result.exit_code == 0, result.output
     assert "Mini: 64 squares, flat finish, 6 riders" in result.output
     assert "Sprint 1 (30 to go)" in result.output
@@ -83,12 +83,13 @@ import pytest  # noqa: E402
 from raceday.cli.main import run as run_main  # noqa: E402
 
 BAD_OPTIONS = [
-    ["race", "flat-stage", "small", "--seed", "-1"],
-    ["race", "flat-stage", "small", "--delay", "inf"],
-    ["race", "flat-stage", "small", "--delay", "nan"],
-    ["race", "flat-stage", "small", "--delay", "-1"],
-    ["race", "flat-stage", "small", "--width", "9"],
-    ["race", "flat-stage", "small", "--width", "121"],
+    ["race", "flat-stage", "small", "--width", "9"],  # the old name checks the same options
+    ["watch", "flat-stage", "small", "--seed", "-1"],
+    ["watch", "flat-stage", "small", "--delay", "inf"],
+    ["watch", "flat-stage", "small", "--delay", "nan"],
+    ["watch", "flat-stage", "small", "--delay", "-1"],
+    ["watch", "flat-stage", "small", "--width", "9"],
+    ["watch", "flat-stage", "small", "--width", "121"],
     ["predict", "flat-stage", "small", "-n", "0"],
     ["predict", "flat-stage", "small", "-n", "-5"],
     ["predict", "flat-stage", "small", "-n", "1000001"],
@@ -234,3 +235,46 @@ def test_predict_plot_on_a_tiny_run_has_zero_chances(tmp_path: Path) -> None:
                  str(out), "--workers", "1")
     assert result.exit_code == 0, result.output
     assert out.stat().st_size > 1000
+
+
+# --- one naming scheme, one seed rule -------------------------------------------------------
+def test_the_old_race_name_notes_the_new_one_and_runs_watch(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["flat-stage", "small", "--seed", "5", "--no-road", "--delay", "0"]
+    assert run_main(["wielersim", "watch", *args]) == 0
+    watched = capsys.readouterr()
+    assert run_main(["wielersim", "race", *args]) == 0
+    raced = capsys.readouterr()
+    assert raced.err.strip() == "note: 'race' is now 'watch'"
+    assert watched.err == "" and raced.out == watched.out
+    listed = run("--help").output
+    commands = [line.strip("│ ").split(" ")[0] for line in listed.splitlines()]
+    assert "watch" in commands and "race" not in commands  # hidden
+
+
+def _seed_of(output: str) -> int:
+    line = next(x for x in output.splitlines() if x.startswith("seed "))
+    return int(line.split()[1])
+
+
+def test_predictions_without_a_seed_use_a_fresh_one_and_say_which() -> None:
+    args = ["predict", "flat-stage", "small", "-n", "30", "--workers", "1"]
+    first, second = run(*args), run(*args)
+    assert first.exit_code == 0 and second.exit_code == 0, first.output
+    seed = _seed_of(first.output)
+    assert seed != _seed_of(second.output)  # two draws of 63 bits differ
+    again = run(*args, "--seed", str(seed))
+    assert again.output == first.output
+    data = json.loads(run(*args, "--json").output)
+    replay = json.loads(run(*args, "--json", "--seed", str(data["seed"])).output)
+    assert replay == data and isinstance(data["seed"], int)
+    assert json.loads(run(*args, "--json", "--seed", "7").output)["seed"] == 7
+
+
+def test_tour_predictions_without_a_seed_use_a_fresh_one_and_say_which() -> None:
+    args = ["predict-tour", "ronde-van-belgie", "small", "-n", "2", "--workers", "1"]
+    data = json.loads(run(*args, "--json").output)
+    assert list(data)[:3] == ["game", "n", "seed"] and data["n"] == 2
+    assert json.loads(run(*args, "--json", "--seed", str(data["seed"])).output) == data
+    table = run(*args, "--seed", "11")
+    assert table.exit_code == 0 and _seed_of(table.output) == 11

@@ -9,7 +9,7 @@ campaign's seed, so an interrupted campaign ends exactly like an uninterrupted o
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -17,9 +17,9 @@ from typing import Any
 import numpy as np
 
 from raceday.core.errors import OptionsError, SaveFormatError
-from raceday.core.parallel import worker_context
+from raceday.core.game import ProgressCallback
+from raceday.core.runner import run_chunks
 from raceday.games.wielersim.peloton import Peloton, peloton_from_spec
-from raceday.games.wielersim.predict import MAX_WORKERS
 from raceday.games.wielersim.stage import (
     Standings,
     classifications,
@@ -134,9 +134,12 @@ class TourPrediction:
         return sorted(range(len(self.names)), key=lambda i: (-self.counts[row, i], i))
 
 
-def _tour_chunk(args: tuple[dict[str, Any], dict[str, Any], int, np.random.SeedSequence]
-                ) -> np.ndarray:
-    tour, peloton, n, seed = args
+TOUR_CHUNK = 20  # stage races per chunk of work
+
+
+def _tour_chunk(tour: Mapping[str, Any], peloton: Mapping[str, Any], n: int,
+                seed: np.random.SeedSequence) -> np.ndarray:
+    """One chunk for the runner: how often each rider won GC, points and mountains."""
     rng = np.random.default_rng(seed)
     numbers = [r["number"] for r in peloton["riders"]]
     index = {num: i for i, num in enumerate(numbers)}
@@ -152,28 +155,15 @@ def _tour_chunk(args: tuple[dict[str, Any], dict[str, Any], int, np.random.SeedS
 
 
 def predict_tour(tour: Mapping[str, Any], peloton: Mapping[str, Any], n: int, seed: int = 0,
-                 workers: int = 2, on_progress: Callable[[int], None] | None = None,
-                 chunk: int = 20) -> TourPrediction:
-    """Simulate ``n`` stage races; count the winners of GC, points and mountains."""
+                 workers: int = 2, progress: ProgressCallback | None = None,
+                 chunk: int = TOUR_CHUNK) -> TourPrediction:
+    """Simulate ``n`` stage races; count the winners of GC, points and mountains;
+    ``progress(done, n)`` after every chunk."""
     if not 1 <= n <= MAX_TOUR_RACES:
         raise OptionsError(f"-n must be 1 to {MAX_TOUR_RACES:,} stage races, got {n:,}")
-    if not 1 <= workers <= MAX_WORKERS:
-        raise OptionsError(f"workers must be 1 to {MAX_WORKERS}, got {workers}")
-    sizes = [chunk] * (n // chunk) + ([n % chunk] if n % chunk else [])
-    seeds = np.random.SeedSequence(seed).spawn(len(sizes))
-    jobs = [(dict(tour), dict(peloton), size, s) for size, s in zip(sizes, seeds, strict=True)]
     numbers = [r["number"] for r in peloton["riders"]]
     total = np.zeros((3, len(numbers)), dtype=np.int64)
-    if workers == 1 or len(jobs) == 1:
-        for job in jobs:
-            total += _tour_chunk(job)
-            if on_progress:
-                on_progress(job[2])
-    else:
-        ctx = worker_context()
-        with ctx.Pool(processes=min(workers, len(jobs))) as pool:
-            for size, counts in zip(sizes, pool.imap(_tour_chunk, jobs), strict=True):
-                total += counts
-                if on_progress:
-                    on_progress(size)
+    for counts in run_chunks(_tour_chunk, (dict(tour), dict(peloton)), n, seed=seed,
+                             chunk_size=chunk, workers=workers, progress=progress):
+        total += counts
     return TourPrediction(n, numbers, [r["name"] for r in peloton["riders"]], total)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
 import typer
@@ -13,7 +13,9 @@ from raceday.analysis.stats import wilson_interval
 from raceday.cli.common import (
     DbOpt,
     DelayOpt,
+    JsonOpt,
     SeedOpt,
+    add_alias,
     console,
     default_delay,
     fresh_seed,
@@ -26,6 +28,7 @@ from raceday.cli.common import (
 )
 from raceday.core.errors import OptionsError
 from raceday.core.events import Event
+from raceday.core.runner import MAX_WORKERS
 from raceday.games.wielersim.campaign import (
     MAX_TOUR_RACES,
     Campaign,
@@ -35,8 +38,9 @@ from raceday.games.wielersim.campaign import (
     predict_tour,
 )
 from raceday.games.wielersim.commentary import Commentator
+from raceday.games.wielersim.game import GAME
 from raceday.games.wielersim.model import CLIMBER, SPRINTER
-from raceday.games.wielersim.predict import MAX_RACES, MAX_WORKERS, Prediction, predict
+from raceday.games.wielersim.predict import MAX_RACES, Prediction, predict
 from raceday.games.wielersim.render import (
     draw_road,
     group_summary,
@@ -46,7 +50,7 @@ from raceday.games.wielersim.render import (
     standings_tables,
 )
 from raceday.games.wielersim.route import SHIPPED_ROUTES
-from raceday.games.wielersim.rules import WielerState, new_race, peloton_spec, route_spec
+from raceday.games.wielersim.rules import WielersimState, peloton_spec, route_spec
 from raceday.games.wielersim.stage import (
     prologue_win_chances,
     resolve_tour,
@@ -65,8 +69,19 @@ ROUTE_HELP = (f"Route schedule (TOML file) or a shipped route: {', '.join(SHIPPE
 PELOTON_HELP = "Peloton file (CSV or TOML) or a shipped peloton: classics, small."
 MIN_WIDTH, MAX_WIDTH = 10, 120
 MAX_TOP = 1_000
-WORKERS_HELP = f"Worker processes (cores) to use, 1 to {MAX_WORKERS}."
-TOP_HELP = f"Riders shown per table, 1 to {MAX_TOP:,}."
+
+RouteArg = Annotated[str, typer.Argument(help=ROUTE_HELP)]
+PelotonArg = Annotated[str, typer.Argument(help=PELOTON_HELP)]
+WorkersOpt = Annotated[int, typer.Option(
+    "--workers", callback=in_range(1, MAX_WORKERS),
+    help=f"Worker processes (cores) to use, 1 to {MAX_WORKERS}.")]
+TopOpt = Annotated[int, typer.Option(
+    "--top", callback=in_range(1, MAX_TOP), help=f"Riders shown per table, 1 to {MAX_TOP:,}.")]
+WidthOpt = Annotated[int | None, typer.Option(
+    "--width", callback=in_range(MIN_WIDTH, MAX_WIDTH, "squares"),
+    help=f"Squares of road drawn around the front, {MIN_WIDTH} to {MAX_WIDTH} "
+    "(default: fit the screen).")]
+RoadOpt = Annotated[bool, typer.Option("--road/--no-road", help="Draw the road every turn.")]
 
 
 def _plot_path(plot_file: str | None) -> Path | None:
@@ -80,7 +95,7 @@ def _plot_path(plot_file: str | None) -> Path | None:
     return plot
 
 
-def watch_race(state: WielerState, rng: np.random.Generator, *, delay: float, width: int,
+def watch_race(state: WielersimState, rng: np.random.Generator, *, delay: float, width: int,
                show_road: bool = True) -> list[Event]:
     """Play ``state`` to the end, drawing the road and commentary after every turn."""
     commentator = Commentator()
@@ -106,7 +121,7 @@ def watch_race(state: WielerState, rng: np.random.Generator, *, delay: float, wi
     return log
 
 
-def _show_turn(state: WielerState, turn: int, events: list[Event], commentator: Commentator,
+def _show_turn(state: WielersimState, turn: int, events: list[Event], commentator: Commentator,
                width: int, show_road: bool) -> None:
     road = state.on_road()
     front = max((state.pos[r] for r in road), default=state.route.distance)
@@ -126,22 +141,19 @@ def _show_turn(state: WielerState, turn: int, events: list[Event], commentator: 
 
 
 @app.command()
-def race(
-    route: str = typer.Argument(..., help=ROUTE_HELP),
-    peloton: str = typer.Argument(..., help=PELOTON_HELP),
+def watch(
+    route: RouteArg,
+    peloton: PelotonArg,
     seed: SeedOpt = None,
     delay: DelayOpt = None,
-    width: int | None = typer.Option(
-        None, "--width", callback=in_range(MIN_WIDTH, MAX_WIDTH, "squares"),
-        help=f"Squares of road drawn around the front, {MIN_WIDTH} to {MAX_WIDTH} "
-        "(default: fit the screen)."),
-    road: bool = typer.Option(True, "--road/--no-road", help="Draw the road every turn."),
+    width: WidthOpt = None,
+    road: RoadOpt = True,
 ) -> None:
     """Watch one race turn by turn, with commentary and the final result."""
     if width is None:
         width = max(MIN_WIDTH, min(60, (console.width - 8) // 3))
     used = fresh_seed(seed)
-    state = new_race({"route": route, "peloton": peloton})
+    state = GAME.new_state({"route": route_spec(route), "peloton": peloton_spec(peloton)})
     console.print(f"[bold]{state.route.name}[/]: {state.route.distance} squares, "
                   f"{state.route.finish} finish, {state.n} riders (seed {used})")
     watch_race(state, np.random.default_rng(used), delay=default_delay(delay), width=width,
@@ -149,6 +161,13 @@ def race(
     console.print(result_table(state, limit=None))
     for line in scoring_lines(state):
         console.print(line)
+
+
+add_alias(app, "race", "watch", watch)
+
+
+def _seed_line(seed: int) -> str:
+    return f"seed {seed} (--seed {seed} gives the same numbers again)"
 
 
 def _prediction_table(pred: Prediction, top: int) -> Table:
@@ -180,38 +199,40 @@ def _type_table(pred: Prediction) -> Table:
 
 @app.command("predict")
 def predict_command(
-    route: str = typer.Argument(..., help=ROUTE_HELP),
-    peloton: str = typer.Argument(..., help=PELOTON_HELP),
-    n: int = typer.Option(2000, "-n", callback=in_range(1, MAX_RACES, "races"),
-                          help=f"Number of races to simulate, 1 to {MAX_RACES:,}."),
-    seed: SeedOpt = 0,
-    json_out: bool = typer.Option(False, "--json", help="Print the probabilities as JSON."),
-    plot_file: str | None = typer.Option(
-        None, "--plot", help="Draw the route profile and win chances to this PNG file."),
-    workers: int = typer.Option(2, "--workers", callback=in_range(1, MAX_WORKERS),
-                                help=WORKERS_HELP),
-    top: int = typer.Option(15, "--top", callback=in_range(1, MAX_TOP), help=TOP_HELP),
+    route: RouteArg,
+    peloton: PelotonArg,
+    n: Annotated[int, typer.Option(
+        "-n", callback=in_range(1, MAX_RACES, "races"),
+        help=f"Number of races to simulate, 1 to {MAX_RACES:,}.")] = 2000,
+    seed: SeedOpt = None,
+    json_out: JsonOpt = False,
+    plot_file: Annotated[str | None, typer.Option(
+        "--plot", help="Draw the route profile and win chances to this PNG file.")] = None,
+    workers: WorkersOpt = 2,
+    top: TopOpt = 15,
 ) -> None:
     """Simulate many races: each rider's chance to win, reach the podium and the top 10."""
     plot = _plot_path(plot_file)
     r_spec, p_spec = route_spec(route), peloton_spec(peloton)
+    used = fresh_seed(seed)
     with on_interrupt("nothing was saved (a prediction keeps no partial results)"), \
             progress_bar("simulating races", n, enabled=not json_out and n >= 500) as bar:
         task = bar.task_ids[0]
-        pred = predict(r_spec, p_spec, n, seed=fresh_seed(seed), workers=workers,
-                       on_progress=lambda k: bar.advance(task, k))
+        pred = predict(r_spec, p_spec, n, seed=used, workers=workers,
+                       progress=lambda done, _total: bar.update(task, completed=done))
     if plot is not None:
         from raceday.games.wielersim.plots import plot_prediction
 
         plot_prediction(r_spec, pred, plot)
     if json_out:
         data = pred.to_json()
-        print_json({"game": data["game"], "n": data["n"], "win": data["win"],
+        print_json({"game": data["game"], "n": data["n"], "seed": used, "win": data["win"],
                     "podium": data["podium"], "top10": data["top10"],
                     "win_by_type": data["win_by_type"]})
         return
     console.print(_prediction_table(pred, top))
     console.print(_type_table(pred))
+    console.print(_seed_line(used))
     if plot is not None:
         console.print(f"plot written to {plot}")
 
@@ -241,15 +262,18 @@ def _ask(next_name: str) -> str:
 
 @app.command()
 def tour(
-    tour_file: str | None = typer.Argument(None, help=TOUR_HELP, metavar="TOUR"),
-    peloton: str | None = typer.Argument(None, help=PELOTON_HELP),
+    tour_file: Annotated[str | None, typer.Argument(help=TOUR_HELP, metavar="TOUR")] = None,
+    peloton: Annotated[str | None, typer.Argument(help=PELOTON_HELP)] = None,
     seed: SeedOpt = None,
-    name: str | None = typer.Option(None, "--name", help="Name to save the stage race under."),
-    resume: str | None = typer.Option(None, "--resume", help="Resume the saved stage race "
-                                      "with this name from its last completed stage."),
+    name: Annotated[str | None, typer.Option(
+        "--name", help="Name to save the stage race under.")] = None,
+    resume: Annotated[str | None, typer.Option(
+        "--resume", help="Resume the saved stage race with this name from its last "
+        "completed stage.")] = None,
     db: DbOpt = None,
     delay: DelayOpt = None,
-    auto: bool = typer.Option(False, "--auto", help="Ride every stage without asking."),
+    auto: Annotated[bool, typer.Option(
+        "--auto", help="Ride every stage without asking.")] = False,
 ) -> None:
     """Ride a stage race stage by stage, saved after every stage; resume it any time."""
     # every check first: nothing is written to the store until all have passed
@@ -327,12 +351,12 @@ def _ride_campaign(campaign: Campaign, *, auto: bool, delay: float,
 
 @app.command()
 def standings(
-    name: str = typer.Argument(..., help="Name of a saved stage race."),
+    name: Annotated[str, typer.Argument(help="Name of a saved stage race.")],
     db: DbOpt = None,
-    json_out: bool = typer.Option(False, "--json", help="Print the classifications as JSON."),
-    plot_file: str | None = typer.Option(
-        None, "--plot", help="Draw the GC gaps of the top riders, stage by stage (PNG)."),
-    top: int = typer.Option(10, "--top", callback=in_range(1, MAX_TOP), help=TOP_HELP),
+    json_out: JsonOpt = False,
+    plot_file: Annotated[str | None, typer.Option(
+        "--plot", help="Draw the GC gaps of the top riders, stage by stage (PNG).")] = None,
+    top: TopOpt = 10,
 ) -> None:
     """Show the classifications of a saved stage race."""
     plot = _plot_path(plot_file)
@@ -382,25 +406,27 @@ def standings(
 
 @app.command("predict-tour")
 def predict_tour_command(
-    tour_file: str = typer.Argument(..., help=TOUR_HELP, metavar="TOUR"),
-    peloton: str = typer.Argument(..., help=PELOTON_HELP),
-    n: int = typer.Option(200, "-n", callback=in_range(1, MAX_TOUR_RACES, "stage races"),
-                          help=f"Number of stage races to simulate, 1 to {MAX_TOUR_RACES:,}."),
-    seed: SeedOpt = 0,
-    json_out: bool = typer.Option(False, "--json", help="Print the chances as JSON."),
-    workers: int = typer.Option(2, "--workers", callback=in_range(1, MAX_WORKERS),
-                                help=WORKERS_HELP),
-    top: int = typer.Option(10, "--top", callback=in_range(1, MAX_TOP), help=TOP_HELP),
+    tour_file: Annotated[str, typer.Argument(help=TOUR_HELP, metavar="TOUR")],
+    peloton: PelotonArg,
+    n: Annotated[int, typer.Option(
+        "-n", callback=in_range(1, MAX_TOUR_RACES, "stage races"),
+        help=f"Number of stage races to simulate, 1 to {MAX_TOUR_RACES:,}.")] = 200,
+    seed: SeedOpt = None,
+    json_out: JsonOpt = False,
+    workers: WorkersOpt = 2,
+    top: TopOpt = 10,
 ) -> None:
     """Simulate many stage races: each rider's chance to win GC, points and mountains."""
     tour_spec, p_spec = resolve_tour(tour_file), peloton_spec(peloton)
+    used = fresh_seed(seed)
     with on_interrupt("nothing was saved (a prediction keeps no partial results)"), \
             progress_bar("simulating stage races", n, enabled=not json_out) as bar:
         task = bar.task_ids[0]
-        pred = predict_tour(tour_spec, p_spec, n, seed=fresh_seed(seed), workers=workers,
-                            on_progress=lambda k: bar.advance(task, k))
+        pred = predict_tour(tour_spec, p_spec, n, seed=used, workers=workers,
+                            progress=lambda done, _total: bar.update(task, completed=done))
     if json_out:
-        print_json(pred.to_json())
+        data = pred.to_json()
+        print_json({"game": data.pop("game"), "n": data.pop("n"), "seed": used, **data})
         return
     for row, title in enumerate(("General classification", "Points", "Mountains")):
         table = Table(title=f"{title}: chance to win ({pred.n} stage races, 95% intervals)")
@@ -414,3 +440,4 @@ def predict_tour_command(
             table.add_row(pred.names[i], str(pred.numbers[i]),
                           f"{c / pred.n:6.1%} [{lo:.1%}-{hi:.1%}]")
         console.print(table)
+    console.print(_seed_line(used))

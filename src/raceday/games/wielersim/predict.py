@@ -1,6 +1,7 @@
 """Race predictions: many simulated races on the fast path, with confidence intervals.
 
-The races run in worker processes, in chunks; each chunk has its own seed spawned from one
+The races run in chunks through the shared seeded runner (:func:`raceday.core.runner.
+run_chunks`): chunk ``i`` rides with the ``i``-th seed spawned from one
 :class:`numpy.random.SeedSequence`, so a prediction depends only on the seed and ``n``,
 never on the number of workers or the order in which chunks finish.
 """
@@ -8,7 +9,7 @@ never on the number of workers or the order in which chunks finish.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,16 +17,17 @@ import numpy as np
 
 from raceday.analysis.stats import wilson_interval
 from raceday.core.errors import OptionsError
-from raceday.core.parallel import worker_context
+from raceday.core.game import ProgressCallback
+from raceday.core.runner import run_chunks
 from raceday.games.wielersim.dice import DiceBuffer
+from raceday.games.wielersim.game import GAME
 from raceday.games.wielersim.model import RIDER_TYPES
-from raceday.games.wielersim.rules import WielerState, fresh_race, new_race, run_race_fast
+from raceday.games.wielersim.rules import WielersimState, fresh_race, run_race_fast
 
 CHUNK = 250
 TOP_PLACES = 10
 PODIUM = 3
 MAX_RACES = 1_000_000  # about an hour on two cores: -n beyond is refused
-MAX_WORKERS = 32
 
 
 @dataclass
@@ -82,7 +84,7 @@ def count_races(route: Mapping[str, Any], peloton: Mapping[str, Any], n: int,
     """Run ``n`` races on the fast path; return a (3, riders) array of win/podium/top-10."""
     rng = np.random.default_rng(seed)
     throws = DiceBuffer(rng)
-    template = new_race({"route": dict(route), "peloton": dict(peloton)})
+    template = GAME.new_state({"route": route, "peloton": peloton})
     counts = np.zeros((3, template.n), dtype=np.int64)
     for _ in range(n):
         state = fresh_race(template)
@@ -91,7 +93,7 @@ def count_races(route: Mapping[str, Any], peloton: Mapping[str, Any], n: int,
     return counts
 
 
-def add_result(counts: np.ndarray, state: WielerState) -> None:
+def add_result(counts: np.ndarray, state: WielersimState) -> None:
     """Count one finished race into a (3, riders) win/podium/top-10 array."""
     for place, (r, _, _) in enumerate(state.results[:TOP_PLACES]):
         if place == 0:
@@ -101,43 +103,27 @@ def add_result(counts: np.ndarray, state: WielerState) -> None:
         counts[2, r] += 1
 
 
-def _chunk_job(args: tuple[dict[str, Any], dict[str, Any], int, np.random.SeedSequence]
-               ) -> tuple[np.ndarray, float]:
-    route, peloton, n, seed = args
+def _chunk_job(route: Mapping[str, Any], peloton: Mapping[str, Any], n: int,
+               seed: np.random.SeedSequence) -> tuple[np.ndarray, float]:
+    """One chunk for the runner: its counts and the CPU seconds it took."""
     start = time.process_time()
     counts = count_races(route, peloton, n, seed)
     return counts, time.process_time() - start
 
 
 def predict(route: Mapping[str, Any], peloton: Mapping[str, Any], n: int, seed: int = 0,
-            workers: int = 2, on_progress: Callable[[int], None] | None = None) -> Prediction:
-    """Simulate ``n`` races (in ``workers`` processes) and count the results."""
+            workers: int = 2, progress: ProgressCallback | None = None) -> Prediction:
+    """Simulate ``n`` races (in ``workers`` processes) and count the results;
+    ``progress(done, n)`` after every chunk."""
     if not 1 <= n <= MAX_RACES:
         raise OptionsError(f"-n must be 1 to {MAX_RACES:,} races, got {n:,}")
-    if not 1 <= workers <= MAX_WORKERS:
-        raise OptionsError(f"workers must be 1 to {MAX_WORKERS}, got {workers}")
-    sizes = [CHUNK] * (n // CHUNK) + ([n % CHUNK] if n % CHUNK else [])
-    seeds = np.random.SeedSequence(seed).spawn(len(sizes))
-    jobs = [(dict(route), dict(peloton), size, s) for size, s in zip(sizes, seeds, strict=True)]
-    template = new_race({"route": dict(route), "peloton": dict(peloton)})
+    template = GAME.new_state({"route": route, "peloton": peloton})
     total = np.zeros((3, template.n), dtype=np.int64)
     cpu = 0.0
-    if workers == 1 or len(jobs) == 1:
-        for job in jobs:
-            counts, seconds = _chunk_job(job)
-            total += counts
-            cpu += seconds
-            if on_progress:
-                on_progress(job[2])
-    else:
-        ctx = worker_context()
-        with ctx.Pool(processes=min(workers, len(jobs))) as pool:
-            for size, (counts, seconds) in zip(sizes, pool.imap(_chunk_job, jobs),
-                                               strict=True):
-                total += counts
-                cpu += seconds
-                if on_progress:
-                    on_progress(size)
+    for counts, seconds in run_chunks(_chunk_job, (dict(route), dict(peloton)), n, seed=seed,
+                                      chunk_size=CHUNK, workers=workers, progress=progress):
+        total += counts
+        cpu += seconds
     riders = template.peloton.riders
     return Prediction(n=n, numbers=[r.number for r in riders], names=[r.name for r in riders],
                       types=[r.type_name for r in riders], wins=total[0], podiums=total[1],
