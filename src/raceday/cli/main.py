@@ -34,8 +34,7 @@ class GameGroup(TyperGroup):
         self._loaded: dict[str, Command] = {}
 
     def list_commands(self, ctx: Context) -> list[str]:
-        # The five founding games in their usual order, any later game after them.
-        return sorted(self._games, key=lambda g: (_ORDER.index(g) if g in _ORDER else 99, g))
+        return sorted(self._games)
 
     def _load(self, name: str) -> Command:
         if name not in self._loaded:
@@ -62,7 +61,6 @@ class GameGroup(TyperGroup):
         return super().resolve_command(ctx, args)
 
 
-_ORDER = ("keirin", "derby", "hairpin", "pistard", "wielersim")
 
 app = typer.Typer(
     name="raceday",
