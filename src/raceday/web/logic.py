@@ -1,0 +1,74 @@
+"""What a game must provide to be played in a browser room (the party face).
+
+The server owns all state, dice and secrets. A client sends an *intent* (a small JSON
+object such as ``{"type": "bid", "amount": 300}``); the room's :class:`RoomLogic` checks it
+with the game's engine, changes its state, and returns the public events it produced. The
+server then sends every connection the view its seat may see (:meth:`RoomLogic.view`), so
+a sealed bid or a ticket never leaves the server except to its own seat.
+
+Every random draw uses the ``rng`` the server passes in (the room's single seeded
+generator, saved with the room), so a room replays exactly and survives a restart.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar, Protocol
+
+import numpy as np
+
+from raceday.core.errors import RacedayError
+
+JSON = dict[str, Any]
+
+
+class RoomError(RacedayError):
+    """An intent that the rules or the room refuse; the message goes back to that client."""
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who sends an intent or receives a view: the host screen, a seat, or a spectator."""
+
+    kind: str  # "host", "seat" or "spectator"
+    seat: int | None = None
+
+    @classmethod
+    def host(cls) -> Actor:
+        return cls("host")
+
+    @classmethod
+    def player(cls, seat: int) -> Actor:
+        return cls("seat", seat)
+
+    @classmethod
+    def spectator(cls) -> Actor:
+        return cls("spectator")
+
+
+class RoomLogic(Protocol):
+    """One game's rules for a room: lobby, turns, views, save and restore."""
+
+    game: ClassVar[str]  # "derby", "keirin", ...
+    max_seats: ClassVar[int]
+
+    def seat_names(self) -> list[str]:
+        """The names of the seats taken so far, by seat number."""
+
+    def add_seat(self, name: str) -> int:
+        """Seat a new player (lobby only); RoomError if full, started or the name is taken."""
+
+    def handle(self, actor: Actor, intent: Mapping[str, Any],
+               rng: np.random.Generator) -> list[JSON]:
+        """Check and apply ``intent`` from ``actor``; return public events (may be empty).
+        Raise RoomError with a clear message for anything refused (and change nothing)."""
+
+    def view(self, actor: Actor) -> JSON:
+        """Everything ``actor`` may see now: public state plus that seat's own secrets."""
+
+    def finished(self) -> bool:
+        """True once the evening is over (no more intents accepted but the view)."""
+
+    def to_json(self) -> JSON:
+        """The whole room state as JSON (restored by the class's ``from_json``)."""
