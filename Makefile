@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench clean venv
+.PHONY: demo test lint bench clean venv browser
 
 venv: $(STAMP)
 
@@ -21,7 +21,20 @@ lint: $(STAMP)
 	$(PY) -m ruff check src tests bench
 	$(PY) -m mypy src
 
-test: $(STAMP) lint
+# Browser tests drive Debian's Chromium (Playwright's own browser download is unreachable).
+CHROMIUM ?= /usr/bin/chromium
+browser:
+	@if [ ! -x $(CHROMIUM) ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing Chromium for the browser tests"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	      chromium fonts-noto-cjk >/dev/null; \
+	  else \
+	    echo "!!! $(CHROMIUM) is missing and this is not root: install the 'chromium' package"; \
+	  fi; \
+	fi
+
+test: $(STAMP) lint browser
 	$(PY) -m pytest -n 2 -q
 
 bench: $(STAMP)
