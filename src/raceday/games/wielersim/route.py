@@ -377,11 +377,12 @@ def ramp(length: int, top: int) -> list[int]:
 # --- compiling ----------------------------------------------------------------------------
 def compile_route(spec: Mapping[str, Any]) -> CompiledRoute:
     """The per-square arrays of a normalised route (cached by its JSON text)."""
-    return _compile_cached(json.dumps(spec, sort_keys=True))
+    return compile_route_text(json.dumps(spec, sort_keys=True))
 
 
 @lru_cache(maxsize=64)
-def _compile_cached(text: str) -> CompiledRoute:
+def compile_route_text(text: str) -> CompiledRoute:
+    """The compiled route of a normalised route's JSON text (keys sorted), cached."""
     spec = json.loads(text)
     distance = spec["distance"]
     size = distance + RUN_OUT + 1

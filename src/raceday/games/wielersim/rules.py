@@ -36,7 +36,7 @@ from raceday.games.wielersim.peloton import (
     peloton_from_spec,
     resolve_peloton,
 )
-from raceday.games.wielersim.route import CompiledRoute, compile_route, normalise_route
+from raceday.games.wielersim.route import CompiledRoute, compile_route_text, normalise_route
 from raceday.games.wielersim.route import resolve_route as _resolve_route
 
 # --- the numbers of the game ------------------------------------------------------------
@@ -219,10 +219,13 @@ def route_spec(value: Any) -> dict[str, Any]:
     if isinstance(value, str):
         return _resolve_route(value)
     if isinstance(value, Mapping):
-        out: dict[str, Any] = json.loads(_normalised_route_text(json.dumps(value,
-                                                                           sort_keys=True)))
-        return out
+        return json.loads(_route_text(value))  # type: ignore[no-any-return]
     raise OptionsError("route must be a shipped route name, a file path or a route table")
+
+
+def _route_text(value: Mapping[str, Any]) -> str:
+    """The normalised route's JSON text (keys sorted: the key of the compiled route)."""
+    return _normalised_route_text(json.dumps(value, sort_keys=True))
 
 
 def peloton_spec(value: Any) -> dict[str, Any]:
@@ -230,17 +233,36 @@ def peloton_spec(value: Any) -> dict[str, Any]:
     if isinstance(value, str):
         return resolve_peloton(value)
     if isinstance(value, Mapping):
-        try:
-            pel = peloton_from_spec(value)
-        except (KeyError, TypeError, ValueError) as exc:
-            raise OptionsError(f"malformed peloton: {exc}") from None
-        numbers = [r.number for r in pel.riders]
-        if (len(set(numbers)) != len(numbers) or not 2 <= len(numbers) <= MAX_RIDERS
-                or any(not 0 <= r.team < len(pel.teams) for r in pel.riders)
-                or (pel.jersey is not None and pel.jersey not in numbers)):
-            raise OptionsError("malformed peloton: rider numbers, teams or jersey do not fit")
-        return json.loads(json.dumps(value))  # type: ignore[no-any-return]
+        text = json.dumps(value, sort_keys=True)
+        _checked_peloton(text)
+        return json.loads(text)  # type: ignore[no-any-return]
     raise OptionsError("peloton must be a shipped peloton name, a file path or a mapping")
+
+
+@lru_cache(maxsize=64)
+def _checked_peloton(text: str) -> Peloton:
+    """The peloton of a mapping's JSON text, checked (cached: pelotons are immutable)."""
+    try:
+        pel = peloton_from_spec(json.loads(text))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise OptionsError(f"malformed peloton: {exc}") from None
+    numbers = [r.number for r in pel.riders]
+    if (len(set(numbers)) != len(numbers) or not 2 <= len(numbers) <= MAX_RIDERS
+            or any(not 0 <= r.team < len(pel.teams) for r in pel.riders)
+            or (pel.jersey is not None and pel.jersey not in numbers)):
+        raise OptionsError("malformed peloton: rider numbers, teams or jersey do not fit")
+    return pel
+
+
+def compiled_tables(route: Mapping[str, Any], peloton: Mapping[str, Any]
+                    ) -> tuple[dict[str, Any], dict[str, Any], CompiledRoute, Peloton]:
+    """Check a route and a peloton given as mappings; return fresh normalised copies of
+    both and their compiled forms (shared: compiled routes and pelotons never change)."""
+    route_text = _route_text(route)
+    peloton_text = json.dumps(peloton, sort_keys=True)
+    compiled = _checked_peloton(peloton_text)
+    return (json.loads(route_text), json.loads(peloton_text), compile_route_text(route_text),
+            compiled)
 
 
 @dataclass
@@ -271,7 +293,7 @@ class WielersimState(State):
         self.route_spec = dict(route)
         self.peloton_spec = dict(peloton)
         if compiled is None:
-            compiled = (compile_route(route), peloton_from_spec(peloton))
+            compiled = compiled_tables(route, peloton)[2:]
         self.route: CompiledRoute = compiled[0]
         self.peloton: Peloton = compiled[1]
         self.record = True  # build events (False in the fast path)
@@ -954,15 +976,15 @@ class WielersimState(State):
     def from_json(cls, data: Mapping[str, Any]) -> Self:
         f = Fields(data, "WielerSIM state")
         try:
-            route = route_spec(f.get("route", dict))
-            peloton = peloton_spec(f.get("peloton", dict))
+            route, peloton, compiled_route, compiled_peloton = compiled_tables(
+                f.get("route", dict), f.get("peloton", dict))
         except (InputFileError, OptionsError) as exc:
             raise SaveFormatError(f"WielerSIM state: {exc}") from None
         board = data.get("board")
         if board is not None and (not isinstance(board, int) or not
                                   0 <= board < dice.BOARD_LAYOUTS):
             raise SaveFormatError("WielerSIM state: board must be a layout number or null")
-        state = cls(route, peloton, board)
+        state = cls(route, peloton, board, (compiled_route, compiled_peloton))
         n = state.n
         try:
             state.phase = f.get("phase", str)
