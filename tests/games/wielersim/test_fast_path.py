@@ -63,3 +63,46 @@ def test_stopping_after_the_top_ten_leaves_those_places_unchanged() -> None:
                               DiceBuffer(np.random.default_rng(seed)), places=10)
         assert len(short.results) >= 10 and not short.is_terminal()
         assert short.results[:10] == full.results[:10]
+
+
+# --- record for record: the fast path is the reference engine without checks or events ------
+import pytest  # noqa: E402
+
+from raceday.games.wielersim.dice import DiceBuffer  # noqa: E402
+from raceday.games.wielersim.route import SHIPPED_ROUTES  # noqa: E402
+from raceday.games.wielersim.rules import run_race_fast, run_race_reference  # noqa: E402
+
+
+@pytest.mark.parametrize("route", SHIPPED_ROUTES)
+def test_fast_path_rides_the_same_race_as_the_reference_engine(route: str) -> None:
+    """Same seed, same dice: the fast path (no checks, no events) and the reference path
+    (apply_action checking every value, recording every event) end in equal states, with
+    the same places, gaps, turns, sprint and climb places, squares and lanes."""
+    for seed in (1, 2, 3, 2012):
+        for peloton in ("classics", "small"):
+            options = {"route": route, "peloton": peloton}
+            fast = run_race_fast(new_race(options), DiceBuffer(np.random.default_rng(seed)))
+            reference = new_race(options)
+            events = run_race_reference(reference, DiceBuffer(np.random.default_rng(seed)))
+            assert fast.is_terminal() and reference.is_terminal()
+            assert reference.to_json() == fast.to_json(), (route, seed, peloton)
+            assert fast.results == reference.results and len(fast.results) == fast.n
+            finishes = [(e["rider"], e["gap"], e["turn"]) for e in events
+                        if e.kind == "finish"]
+            assert finishes == [(fast.num(r), g, t) for r, g, t in fast.results]
+            throws = sum(1 for e in events if e.kind == "throw")
+            assert throws > 5 * fast.n  # a whole race was ridden, throw by throw
+
+
+def test_stage_race_fast_path_gives_the_reference_records() -> None:
+    """A whole stage race (prologue and six stages) on one generator: every stage record
+    is the same on the fast path and on the reference path."""
+    from raceday.games.wielersim.stage import resolve_tour, tour_records
+
+    tour, pel = resolve_tour("ronde-van-belgie"), peloton_spec(PELOTON)
+    for seed in (5, 6):
+        fast = tour_records(tour, pel, np.random.default_rng(seed))
+        reference = tour_records(tour, pel, np.random.default_rng(seed),
+                                 engine=run_race_reference)
+        assert len(fast) == len(tour["stages"]) + int(tour["prologue"])
+        assert fast == reference
