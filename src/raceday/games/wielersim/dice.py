@@ -138,9 +138,9 @@ def throw(kind: str, rng: np.random.Generator) -> tuple[int, dict[str, list[int]
         layout = int(rng.integers(BOARD_LAYOUTS))
         return layout, {"dice": [layout]}
     count, sides = DICE_OF_KIND[kind]
-    faces = [int(f) for f in rng.integers(1, sides + 1, size=count)]
+    faces: list[int] = rng.integers(1, sides + 1, size=count).tolist()
     if kind == FOUR_D6_REROLL:
-        extra = [int(f) for f in rng.integers(1, 7, size=REROLL_MAX)]
+        extra: list[int] = rng.integers(1, 7, size=REROLL_MAX).tolist()
         return value_from_faces(kind, faces, extra), {"dice": faces, "rerolls": extra}
     return value_from_faces(kind, faces), {"dice": faces}
 
