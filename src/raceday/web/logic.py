@@ -8,13 +8,22 @@ a sealed bid or a ticket never leaves the server except to its own seat.
 
 Every random draw uses the ``rng`` the server passes in (the room's single seeded
 generator, saved with the room), so a room replays exactly and survives a restart.
+
+How a game plugs in (the server itself knows no game): a module
+``raceday.web.<game>_room`` defines ``LOGIC``, a class following :class:`RoomLogic`, and
+the static folder holds ``js/<game>-host.js`` (the big screen) and ``js/<game>-play.js``
+(the phone). :func:`logic_class` finds the module by the game's name, so a new game needs
+no change here or in the server.
 """
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol, Self
 
 import numpy as np
 
@@ -46,12 +55,24 @@ class Actor:
     def spectator(cls) -> Actor:
         return cls("spectator")
 
+    def to_json(self) -> JSON:
+        return {"kind": self.kind, "seat": self.seat}
+
 
 class RoomLogic(Protocol):
     """One game's rules for a room: lobby, turns, views, save and restore."""
 
     game: ClassVar[str]  # "derby", "keirin", ...
     max_seats: ClassVar[int]
+
+    @classmethod
+    def create(cls, options: Mapping[str, Any], seed: int) -> Self:
+        """A new room in its lobby from the host's options (RoomError for a bad option).
+        ``seed`` is the room's seed, for anything the engine seeds by itself."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Self:
+        """Rebuild a room saved by :meth:`to_json` (RoomError if malformed)."""
 
     def seat_names(self) -> list[str]:
         """The names of the seats taken so far, by seat number."""
@@ -72,3 +93,21 @@ class RoomLogic(Protocol):
 
     def to_json(self) -> JSON:
         """The whole room state as JSON (restored by the class's ``from_json``)."""
+
+
+GAME_NAME = re.compile(r"[a-z][a-z0-9_]{0,31}")
+
+
+def logic_class(game: str) -> type[RoomLogic]:
+    """The RoomLogic of ``game`` (module ``raceday.web.<game>_room``, attribute ``LOGIC``);
+    RoomError when there is no such browser game."""
+    if not isinstance(game, str) or not GAME_NAME.fullmatch(game):
+        raise RoomError(f"unknown game {game!r}")
+    module_name = f"raceday.web.{game}_room"
+    if importlib.util.find_spec(module_name) is None:
+        raise RoomError(f"{game!r} cannot be played in the browser (yet)")
+    module = importlib.import_module(module_name)
+    logic = getattr(module, "LOGIC", None)
+    if logic is None:
+        raise RoomError(f"{game!r} cannot be played in the browser (yet)")
+    return logic  # type: ignore[no-any-return]

@@ -1,0 +1,446 @@
+"""The party server: an ASGI app (FastAPI) with rooms, phones and a big screen.
+
+Pages (plain HTML and small ES modules, all served from this package, nothing from a CDN):
+
+* ``/`` — create a room (the host) or join one by its code;
+* ``/host/{code}`` — the big screen: join code and QR, then the show; host controls;
+* ``/play/{code}`` — a phone: pick a name, then the private controller of that seat;
+* ``/watch/{code}`` — the big screen without controls, for anyone (spectators).
+
+REST (JSON bodies of at most 4 KB; errors are ``{"error": "..."}`` with a 4xx status):
+
+* ``POST /api/rooms`` ``{"game": "derby", "options": {...}}`` → ``{"code", "host_token",
+  "join_url", "watch_url"}``;
+* ``POST /api/rooms/{code}/join`` ``{"name": "Aki"}`` → ``{"seat", "token"}``;
+* ``GET /api/rooms/{code}`` → the room's game, phase, seats (no secrets);
+* ``GET /api/rooms/{code}/qr.svg`` → the QR code of the join link.
+
+WebSocket ``/ws/{code}``. The first message is ``{"type": "hello", "token": T | null,
+"since": N}``: the host's or a seat's token (kept in the browser's storage), or null for a
+spectator; ``since`` is the last event number the client saw. The server answers
+``{"type": "welcome", "role", "seq", "view", "catchup"}`` (the view that client may see,
+and the public events after ``since``). After that every message is an *intent* such as
+``{"type": "bid", "amount": 3000, "ref": 7}``; the server answers the sender with
+``{"type": "ack", "ref", "seq"}`` or ``{"type": "error", "ref", "message"}`` and sends
+every connection of the room ``{"type": "update", "seq", "events", "view"}`` with its own
+view. Messages over 4 KB, malformed JSON, unknown intents, wrong tokens and more than the
+allowed rate (a token bucket per connection: bursts of 20, 10 a second) are answered with
+an error and change nothing; a connection that keeps flooding is closed. ``{"type":
+"ping"}`` is answered with ``{"type": "pong"}``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import json
+import logging
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
+
+from raceday.core.errors import RacedayError
+from raceday.web.logic import JSON, Actor, RoomError
+from raceday.web.rooms import NoSuchRoom, Room, Rooms, clean_name, normal_code
+
+STATIC = Path(__file__).parent / "static"
+log = logging.getLogger("raceday.web")
+MAX_MESSAGE = 4096  # bytes of one client message (REST body or WebSocket frame)
+OUTBOX = 512  # messages queued for one slow connection before it is dropped
+HELLO_TIMEOUT = 15.0
+CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+       "connect-src 'self' ws: wss:; font-src 'self'; object-src 'none'; base-uri 'none'; "
+       "frame-ancestors 'none'")
+
+
+class Bucket:
+    """A token bucket: ``burst`` actions at once, refilled at ``rate`` a second."""
+
+    def __init__(self, burst: float, rate: float) -> None:
+        self.burst = burst
+        self.rate = rate
+        self.tokens = burst
+        self.stamp = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+@dataclass(eq=False)
+class Conn:
+    """One open WebSocket: who it is, and its queue of messages to send."""
+
+    ws: WebSocket
+    actor: Actor
+    outbox: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(OUTBOX))
+    last_view: str = ""
+    dropped: bool = False
+
+
+class Hub:
+    """The open connections of every room and the broadcast of updates."""
+
+    def __init__(self) -> None:
+        self.conns: dict[str, set[Conn]] = {}
+
+    def add(self, code: str, conn: Conn) -> None:
+        self.conns.setdefault(code, set()).add(conn)
+
+    def remove(self, code: str, conn: Conn) -> None:
+        self.conns.get(code, set()).discard(conn)
+
+    def send(self, conn: Conn, message: JSON | str) -> None:
+        text = message if isinstance(message, str) else json.dumps(message)
+        try:
+            conn.outbox.put_nowait(text)
+        except asyncio.QueueFull:  # too slow: drop it; it reconnects and catches up
+            conn.dropped = True
+            with contextlib.suppress(asyncio.QueueEmpty):
+                conn.outbox.get_nowait()
+            conn.outbox.put_nowait(None)
+
+    def broadcast(self, room: Room, events: list[JSON]) -> None:
+        """Send every connection of ``room`` the new events and the view it may see."""
+        views: dict[Actor, str] = {}
+        for conn in list(self.conns.get(room.code, ())):
+            if conn.actor not in views:
+                views[conn.actor] = json.dumps(room.logic.view(conn.actor))
+            view = views[conn.actor]
+            if not events and view == conn.last_view:
+                continue
+            conn.last_view = view
+            self.send(conn, f'{{"type": "update", "seq": {room.revision}, '
+                            f'"events": {json.dumps(events)}, "view": {view}}}')
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+async def _json_body(request: Request) -> dict[str, Any]:
+    """The request's JSON object, read up to MAX_MESSAGE bytes (RoomError otherwise)."""
+    length = request.headers.get("content-length")
+    if length is not None and (not length.isdigit() or int(length) > MAX_MESSAGE):
+        raise _TooBig
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_MESSAGE:
+            raise _TooBig
+    try:
+        data = json.loads(body or b"{}")
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise RoomError("the request is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise RoomError("the request must be a JSON object")
+    return data
+
+
+class _TooBigError(RoomError):
+    pass
+
+
+_TooBig = _TooBigError(f"the request is larger than {MAX_MESSAGE} bytes")
+
+
+class _Headers(BaseHTTPMiddleware):
+    async def dispatch(self, request: Request, call_next: RequestResponseEndpoint) -> Response:
+        response = await call_next(request)
+        response.headers["Content-Security-Policy"] = CSP
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        response.headers["Referrer-Policy"] = "no-referrer"
+        return response
+
+
+def create_app(db_path: str | Path, *, public_url: str | None = None,
+               burst: float = 20, rate: float = 10, rest_burst: float = 300,
+               rest_rate: float = 30) -> FastAPI:
+    """The party server on the database ``db_path`` (the CLI's session database).
+
+    ``public_url`` (such as ``http://192.168.1.20:8000/``) is the address phones use, for
+    join links and QR codes; by default the address the host's browser used. ``burst`` and
+    ``rate`` set each WebSocket's allowance of intents; ``rest_*`` each client address's
+    allowance of REST calls (creating rooms, joining).
+    """
+    rooms = Rooms(db_path)  # a bad database is refused here, before serving anything
+    hub = Hub()
+    rest_buckets: dict[str, Bucket] = {}
+    app = FastAPI(title="raceday party", docs_url=None, redoc_url=None, openapi_url=None)
+    app.add_middleware(_Headers)
+    app.state.rooms = rooms
+    app.state.hub = hub
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    def base_url(request: Request) -> str:
+        base = public_url or str(request.base_url)
+        return base if base.endswith("/") else base + "/"
+
+    def rest_allowed(request: Request) -> bool:
+        key = request.client.host if request.client else "?"
+        if key not in rest_buckets:
+            if len(rest_buckets) > 10_000:
+                rest_buckets.clear()
+            rest_buckets[key] = Bucket(rest_burst, rest_rate)
+        return rest_buckets[key].take()
+
+    def page(name: str) -> FileResponse:
+        return FileResponse(STATIC / name, media_type="text/html",
+                            headers={"Cache-Control": "no-cache"})
+
+    @app.get("/", include_in_schema=False)
+    async def index() -> FileResponse:
+        return page("index.html")
+
+    @app.get("/host/{code}", include_in_schema=False)
+    async def host_page(code: str) -> FileResponse:
+        return page("host.html")
+
+    @app.get("/watch/{code}", include_in_schema=False)
+    async def watch_page(code: str) -> FileResponse:
+        return page("host.html")
+
+    @app.get("/play/{code}", include_in_schema=False)
+    async def play_page(code: str) -> FileResponse:
+        return page("play.html")
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> FileResponse:
+        return FileResponse(STATIC / "img" / "favicon.svg", media_type="image/svg+xml")
+
+    @app.post("/api/rooms")
+    async def create_room(request: Request) -> JSONResponse:
+        if not rest_allowed(request):
+            return _error(429, "too many requests; wait a moment")
+        try:
+            body = await _json_body(request)
+            unknown = set(body) - {"game", "options"}
+            if unknown:
+                raise RoomError(f"unknown field(s): {', '.join(sorted(unknown))}")
+            options = body.get("options", {})
+            if not isinstance(options, dict):
+                raise RoomError("options must be an object")
+            room, token = rooms.create(body.get("game", "derby"), options)
+        except _TooBigError as exc:
+            return _error(413, str(exc))
+        except RacedayError as exc:
+            return _error(400, str(exc))
+        base = base_url(request)
+        return JSONResponse({"code": room.code, "game": room.game, "host_token": token,
+                             "join_url": f"{base}play/{room.code}",
+                             "watch_url": f"{base}watch/{room.code}",
+                             "host_url": f"{base}host/{room.code}"}, status_code=201)
+
+    @app.post("/api/rooms/{code}/join")
+    async def join_room(code: str, request: Request) -> JSONResponse:
+        if not rest_allowed(request):
+            return _error(429, "too many requests; wait a moment")
+        try:
+            body = await _json_body(request)
+            name = clean_name(body.get("name"))
+        except _TooBigError as exc:
+            return _error(413, str(exc))
+        except RacedayError as exc:
+            return _error(400, str(exc))
+        try:
+            room, seat, token, event = rooms.join(code, name)
+        except NoSuchRoom as exc:
+            return _error(404, str(exc))
+        except RacedayError as exc:
+            return _error(409, str(exc))
+        hub.broadcast(room, [event])
+        return JSONResponse({"code": room.code, "seat": seat, "token": token, "name": name},
+                            status_code=201)
+
+    @app.get("/api/rooms/{code}")
+    async def room_info(code: str, request: Request) -> JSONResponse:
+        try:
+            room = rooms.get(code)
+        except RacedayError as exc:
+            return _error(404, str(exc))
+        view = room.logic.view(Actor.spectator())
+        base = base_url(request)
+        return JSONResponse({
+            "code": room.code, "game": room.game, "phase": view.get("phase"),
+            "seats": room.logic.seat_names(), "max_seats": type(room.logic).max_seats,
+            "finished": room.logic.finished(), "seq": room.revision,
+            "join_url": f"{base}play/{room.code}", "watch_url": f"{base}watch/{room.code}",
+        })
+
+    @app.get("/api/rooms/{code}/qr.svg")
+    async def room_qr(code: str, request: Request) -> Response:
+        import segno
+
+        try:
+            room = rooms.get(code)
+        except RacedayError as exc:
+            return _error(404, str(exc))
+        buf = io.BytesIO()
+        segno.make(f"{base_url(request)}play/{room.code}", error="m").save(
+            buf, kind="svg", scale=8, border=2, dark="#000000", light="#ffffff",
+            title=f"Join room {room.code}")
+        return Response(buf.getvalue(), media_type="image/svg+xml")
+
+    @app.websocket("/ws/{code}")
+    async def socket(ws: WebSocket, code: str) -> None:
+        await ws.accept()
+        try:
+            room = rooms.get(normal_code(code))
+        except RacedayError as exc:
+            await ws.send_json({"type": "error", "message": str(exc), "fatal": True})
+            await ws.close(4404)
+            return
+        try:
+            hello = await asyncio.wait_for(ws.receive_text(), HELLO_TIMEOUT)
+        except (TimeoutError, WebSocketDisconnect, RuntimeError, KeyError):
+            with contextlib.suppress(Exception):
+                await ws.close(4408)
+            return
+        actor, since, problem = _hello(room, hello)
+        if actor is None:
+            await ws.send_json({"type": "error", "message": problem, "fatal": True})
+            await ws.close(4401)
+            return
+        conn = Conn(ws, actor)
+        view = json.dumps(room.logic.view(actor))
+        conn.last_view = view
+        catchup = rooms.store.events_since(room.code, since) if since >= 0 else []
+        conn.outbox.put_nowait(
+            f'{{"type": "welcome", "code": "{room.code}", "game": "{room.game}", '
+            f'"role": {json.dumps(actor.to_json())}, "seq": {room.revision}, '
+            f'"catchup": {json.dumps(catchup)}, "view": {view}}}')
+        hub.add(room.code, conn)
+        sender = asyncio.create_task(_sender(conn))
+        bucket = Bucket(burst, rate)
+        refused = 0
+        try:
+            while not conn.dropped:
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                text = message.get("text")
+                if text is None:
+                    data = message.get("bytes") or b""
+                    if len(data) > MAX_MESSAGE:
+                        hub.send(conn, _err(None, f"message larger than {MAX_MESSAGE} bytes"))
+                        continue
+                    try:
+                        text = data.decode("utf-8")
+                    except UnicodeDecodeError:
+                        hub.send(conn, _err(None, "messages are JSON text"))
+                        continue
+                if not bucket.take():
+                    refused += 1
+                    if refused > 200:
+                        hub.send(conn, _err(None, "too many messages; disconnected", True))
+                        break
+                    hub.send(conn, _err(None, "too many messages; slow down"))
+                    continue
+                refused = 0
+                _receive(rooms, hub, room, conn, text)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            hub.remove(room.code, conn)
+            if not conn.outbox.full():
+                conn.outbox.put_nowait(None)
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(sender, 2)
+            sender.cancel()
+            with contextlib.suppress(Exception):
+                await ws.close()
+
+    return app
+
+
+def _err(ref: Any, message: str, fatal: bool = False) -> JSON:
+    out: JSON = {"type": "error", "ref": ref, "message": message}
+    if fatal:
+        out["fatal"] = True
+    return out
+
+
+def _hello(room: Room, text: str) -> tuple[Actor | None, int, str]:
+    """Who says hello: (actor, since, problem)."""
+    if len(text) > MAX_MESSAGE:
+        return None, -1, f"message larger than {MAX_MESSAGE} bytes"
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        return None, -1, "the first message must be a JSON hello"
+    if not isinstance(data, dict) or data.get("type") != "hello":
+        return None, -1, "the first message must be {\"type\": \"hello\", \"token\": ...}"
+    since = data.get("since", -1)
+    if isinstance(since, bool) or not isinstance(since, int):
+        since = -1
+    token = data.get("token")
+    if token is None:
+        return Actor.spectator(), since, ""
+    actor = room.actor_for(token)
+    if actor is None:
+        return None, -1, (f"this browser's key is not a seat of room {room.code}; "
+                          "join again or watch as a spectator")
+    return actor, since, ""
+
+
+def _receive(rooms: Rooms, hub: Hub, room: Room, conn: Conn, text: str) -> None:
+    """Check one client message and apply it as an intent."""
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_MESSAGE:
+        hub.send(conn, _err(None, f"message larger than {MAX_MESSAGE} bytes"))
+        return
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        hub.send(conn, _err(None, "that message is not valid JSON"))
+        return
+    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+        hub.send(conn, _err(None, "a message is a JSON object with a 'type'"))
+        return
+    ref = data.pop("ref", None)
+    if not (ref is None or (isinstance(ref, int) and not isinstance(ref, bool))
+            or (isinstance(ref, str) and len(ref) <= 40)):
+        ref = None
+    if data["type"] == "ping":
+        hub.send(conn, {"type": "pong", "ref": ref})
+        return
+    if data["type"] == "hello":
+        hub.send(conn, _err(ref, "already connected"))
+        return
+    try:
+        events = rooms.apply(room, conn.actor, data)
+    except RacedayError as exc:
+        hub.send(conn, _err(ref, str(exc)))
+        return
+    except Exception:  # a bug: the room was put back as it was; say so, keep serving
+        log.exception("intent %r in room %s failed", data.get("type"), room.code)
+        hub.send(conn, _err(ref, "the server could not apply that (internal error); "
+                                 "nothing changed"))
+        return
+    hub.send(conn, {"type": "ack", "ref": ref, "seq": room.revision})
+    hub.broadcast(room, events)
+
+
+async def _sender(conn: Conn) -> None:
+    while True:
+        text = await conn.outbox.get()
+        if text is None:
+            if conn.dropped:
+                with contextlib.suppress(Exception):
+                    await conn.ws.close(4429)
+            return
+        try:
+            await conn.ws.send_text(text)
+        except Exception:
+            return

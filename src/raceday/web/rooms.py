@@ -1,0 +1,354 @@
+"""Rooms of the party server: join codes, seats with secret tokens, and the event log.
+
+A room is one game's :class:`~raceday.web.logic.RoomLogic` plus everything the server keeps
+around it: a short join code, the host's and each seat's token *hashes*, the room's single
+seeded ``numpy`` generator, and the revision of its last accepted intent.
+
+Secrets. A token is ``secrets.token_urlsafe(16)`` (128 random bits), handed out once (to
+the host when the room is created, to a player when they join) and kept in that browser's
+storage. The server stores only ``sha256(token)`` and compares hashes with
+``hmac.compare_digest``, checking every seat's hash so the time taken does not depend on
+which seat (if any) matched.
+
+Storage. Rooms live in the SAME SQLite file as the CLI's sessions: a
+:class:`~raceday.store.sessions.SessionStore` is opened on it first, so a directory, a
+foreign or corrupt database is refused with the same one-line :class:`SaveFormatError`;
+then three tables of our own are created if missing:
+
+* ``rooms``: code, game, host token hash, the room's state (the logic's JSON), the
+  generator's ``bit_generator.state``, the revision and whether the evening is over;
+* ``room_seats``: code, seat number, name, token hash;
+* ``room_events``: code, seq, actor, intent, and the public events it produced.
+
+Every accepted intent (a join, a bid, a roll, ...) is ONE ``BEGIN IMMEDIATE`` transaction:
+it checks that the stored revision is still the one the room was at (compare-and-swap),
+appends the event with ``seq = revision + 1`` and writes the new state and generator. An
+intent the rules refuse writes nothing and the in-memory room is put back exactly as it
+was (state and generator), so a refused intent changes nothing. On start, every room is
+loaded back from the file and continues where it stood; a phone that reconnects gets the
+current view and the public events after the last one it saw.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets
+import sqlite3
+import threading
+import time
+import unicodedata
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from raceday.core.errors import RacedayError, SaveFormatError
+from raceday.web.logic import JSON, Actor, RoomError, RoomLogic, logic_class
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS rooms (
+    code TEXT PRIMARY KEY,
+    game TEXT NOT NULL,
+    host_hash TEXT NOT NULL,
+    state TEXT NOT NULL,
+    rng TEXT NOT NULL,
+    revision INTEGER NOT NULL,
+    finished INTEGER NOT NULL DEFAULT 0,
+    created TEXT NOT NULL DEFAULT (datetime('now')),
+    updated TEXT NOT NULL DEFAULT (datetime('now'))
+);
+CREATE TABLE IF NOT EXISTS room_seats (
+    code TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    token_hash TEXT NOT NULL,
+    PRIMARY KEY (code, seat)
+);
+CREATE TABLE IF NOT EXISTS room_events (
+    code TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    actor TEXT NOT NULL,
+    intent TEXT NOT NULL,
+    events TEXT NOT NULL,
+    at REAL NOT NULL,
+    PRIMARY KEY (code, seq)
+);
+"""
+
+CODE_ALPHABET = "BCDFGHJKLMNPQRSTVWXZ"  # consonants only: no words, no 0/O or 1/I mix-ups
+CODE_LENGTH = 4
+MAX_NAME = 20
+MAX_ROOMS = 2_000  # rooms kept by one server; a typo-free home party needs one
+CATCH_UP_LIMIT = 500  # public events sent to a reconnecting client at most
+
+
+def new_token() -> str:
+    """A fresh secret token: 128 random bits, URL-safe text."""
+    return secrets.token_urlsafe(16)
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def clean_name(name: object) -> str:
+    """A player's name: 1 to 20 printable characters, outer spaces removed."""
+    if not isinstance(name, str):
+        raise RoomError("a name is text")
+    text = unicodedata.normalize("NFC", name).strip()
+    if not text:
+        raise RoomError("type a name to join")
+    if len(text) > MAX_NAME:
+        raise RoomError(f"a name has at most {MAX_NAME} characters")
+    if any(unicodedata.category(c)[0] == "C" for c in text):
+        raise RoomError("a name cannot contain control characters")
+    return text
+
+
+def normal_code(code: object) -> str:
+    if not isinstance(code, str):
+        raise RoomError("a room code is text")
+    return code.strip().upper()
+
+
+class NoSuchRoom(RoomError):
+    """A join code that names no room of this server."""
+
+
+@dataclass
+class Room:
+    """One room in memory (its state is also in the database at ``revision``)."""
+
+    code: str
+    game: str
+    logic: RoomLogic
+    rng: np.random.Generator
+    revision: int
+    host_hash: str
+    seat_hashes: dict[int, str] = field(default_factory=dict)
+    snapshot: JSON = field(default_factory=dict)  # the logic's JSON at ``revision``
+
+    def actor_for(self, token: object) -> Actor | None:
+        """The host or the seat holding ``token`` (None if it is nobody's)."""
+        if not isinstance(token, str) or not 8 <= len(token) <= 200:
+            return None
+        digest = token_hash(token)
+        found: Actor | None = None
+        if hmac.compare_digest(digest, self.host_hash):
+            found = Actor.host()
+        for seat, stored in sorted(self.seat_hashes.items()):
+            if hmac.compare_digest(digest, stored) and found is None:
+                found = Actor.player(seat)
+        return found
+
+
+class RoomStore:
+    """The rooms of one database file (the CLI's session database)."""
+
+    def __init__(self, path: str | Path) -> None:
+        from raceday.store.sessions import SessionStore
+
+        SessionStore(path)  # refuses directories, foreign and corrupt files, creates ours
+        self.path = Path(path)
+        self._lock = threading.Lock()
+        try:
+            self._conn = sqlite3.connect(self.path, timeout=30, isolation_level=None,
+                                         check_same_thread=False)
+            self._conn.execute("PRAGMA journal_mode=WAL")
+            self._conn.execute("PRAGMA synchronous=NORMAL")
+            self._conn.executescript(SCHEMA)
+        except sqlite3.Error as exc:
+            raise SaveFormatError(f"cannot use the database {self.path}: {exc}") from None
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+    def _write(self, statements: list[tuple[str, tuple[Any, ...]]],
+               check: tuple[str, int] | None = None) -> None:
+        """Run ``statements`` in one BEGIN IMMEDIATE transaction; ``check`` = (code,
+        revision) refuses the write unless the room is still at that revision."""
+        with self._lock:
+            conn = self._conn
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+                if check is not None:
+                    row = conn.execute("SELECT revision FROM rooms WHERE code = ?",
+                                       (check[0],)).fetchone()
+                    if row is None or int(row[0]) != check[1]:
+                        raise SaveFormatError(
+                            f"room {check[0]} changed behind this server's back "
+                            f"(revision {None if row is None else row[0]}, expected {check[1]})"
+                        )
+                for sql, args in statements:
+                    conn.execute(sql, args)
+                conn.execute("COMMIT")
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+
+    def code_taken(self, code: str) -> bool:
+        with self._lock:
+            row = self._conn.execute("SELECT 1 FROM rooms WHERE code = ?", (code,)).fetchone()
+        return row is not None
+
+    def insert_room(self, room: Room, event: JSON) -> None:
+        self._write([
+            ("INSERT INTO rooms (code, game, host_hash, state, rng, revision, finished) "
+             "VALUES (?, ?, ?, ?, ?, ?, 0)",
+             (room.code, room.game, room.host_hash, json.dumps(room.snapshot),
+              json.dumps(room.rng.bit_generator.state), room.revision)),
+            ("INSERT INTO room_events (code, seq, actor, intent, events, at) "
+             "VALUES (?, ?, ?, ?, ?, ?)",
+             (room.code, room.revision, json.dumps(Actor.host().to_json()),
+              json.dumps({"type": "create"}), json.dumps([event]), time.time())),
+        ])
+
+    def append(self, room: Room, old_revision: int, actor: Actor, intent: Mapping[str, Any],
+               events: list[JSON], seat: tuple[int, str, str] | None = None) -> None:
+        """One accepted intent: the event, the new state and generator, maybe a new seat."""
+        statements: list[tuple[str, tuple[Any, ...]]] = [
+            ("INSERT INTO room_events (code, seq, actor, intent, events, at) "
+             "VALUES (?, ?, ?, ?, ?, ?)",
+             (room.code, room.revision, json.dumps(actor.to_json()), json.dumps(dict(intent)),
+              json.dumps(events), time.time())),
+            ("UPDATE rooms SET state = ?, rng = ?, revision = ?, finished = ?, "
+             "updated = datetime('now') WHERE code = ?",
+             (json.dumps(room.snapshot), json.dumps(room.rng.bit_generator.state),
+              room.revision, int(room.logic.finished()), room.code)),
+        ]
+        if seat is not None:
+            statements.append(("INSERT INTO room_seats (code, seat, name, token_hash) "
+                               "VALUES (?, ?, ?, ?)", (room.code, *seat)))
+        self._write(statements, check=(room.code, old_revision))
+
+    def load_all(self) -> list[Room]:
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT code, game, host_hash, state, rng, revision FROM rooms ORDER BY created"
+            ).fetchall()
+            seats = self._conn.execute(
+                "SELECT code, seat, token_hash FROM room_seats").fetchall()
+        by_code: dict[str, dict[int, str]] = {}
+        for code, seat, digest in seats:
+            by_code.setdefault(str(code), {})[int(seat)] = str(digest)
+        rooms = []
+        for code, game, host_hash, state, rng_state, revision in rows:
+            try:
+                cls = logic_class(str(game))
+                snapshot = json.loads(state)
+                logic = cls.from_json(snapshot)
+                rng = np.random.default_rng()
+                rng.bit_generator.state = json.loads(rng_state)
+            except (RacedayError, ValueError, TypeError, KeyError) as exc:
+                raise SaveFormatError(f"room {code} in {self.path} cannot be read back: {exc}") \
+                    from None
+            rooms.append(Room(str(code), str(game), logic, rng, int(revision), str(host_hash),
+                              by_code.get(str(code), {}), snapshot))
+        return rooms
+
+    def events_since(self, code: str, seq: int, limit: int = CATCH_UP_LIMIT) -> list[JSON]:
+        """Public events after ``seq`` (at most ``limit``, the latest ones)."""
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT seq, events FROM room_events WHERE code = ? AND seq > ? "
+                "ORDER BY seq DESC LIMIT ?", (code, seq, limit)).fetchall()
+        return [{"seq": int(s), "events": json.loads(e)} for s, e in reversed(rows)]
+
+
+class Rooms:
+    """Every room of the server: create, join, authenticate and apply intents."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.store = RoomStore(path)
+        self.rooms: dict[str, Room] = {r.code: r for r in self.store.load_all()}
+
+    def get(self, code: object) -> Room:
+        room = self.rooms.get(normal_code(code))
+        if room is None:
+            raise NoSuchRoom(f"there is no room {normal_code(code)!r}; check the code")
+        return room
+
+    def _fresh_code(self) -> str:
+        for _ in range(200):
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            if code not in self.rooms and not self.store.code_taken(code):
+                return code
+        raise RoomError("no free room code; try again")
+
+    def create(self, game: object, options: Mapping[str, Any]) -> tuple[Room, str]:
+        """A new room of ``game`` in its lobby; returns it with the host's token."""
+        if len(self.rooms) >= MAX_ROOMS:
+            raise RoomError(f"this server already keeps {MAX_ROOMS} rooms")
+        cls = logic_class(game)  # type: ignore[arg-type]
+        seed = secrets.randbits(63)
+        try:
+            logic = cls.create(options, seed)
+        except RoomError:
+            raise
+        except RacedayError as exc:
+            raise RoomError(str(exc)) from None
+        token = new_token()
+        room = Room(self._fresh_code(), cls.game, logic, np.random.default_rng(seed), 1,
+                    token_hash(token))
+        room.snapshot = logic.to_json()
+        self.store.insert_room(room, {"type": "created", "game": cls.game})
+        self.rooms[room.code] = room
+        return room, token
+
+    def join(self, code: object, name: object) -> tuple[Room, int, str, JSON]:
+        """Seat a player by name; returns the room, the seat, its token and the event."""
+        room = self.get(code)
+        if room.logic.finished():
+            raise RoomError("this party is over; ask the host for a new room")
+        text = clean_name(name)
+        token = new_token()
+        intent = {"type": "join", "name": text}
+
+        def change() -> list[JSON]:
+            seat = room.logic.add_seat(text)
+            return [{"type": "joined", "seat": seat, "name": text}]
+
+        events = self._commit(room, Actor.spectator(), intent, change, seat_token=token)
+        seat = int(events[0]["seat"])
+        return room, seat, token, events[0]
+
+    def apply(self, room: Room, actor: Actor, intent: Mapping[str, Any]) -> list[JSON]:
+        """Apply one intent through the game's logic; RoomError changes nothing."""
+        if room.logic.finished():
+            raise RoomError("this party is over")
+        return self._commit(room, actor, intent,
+                            lambda: room.logic.handle(actor, intent, room.rng))
+
+    def _commit(self, room: Room, actor: Actor, intent: Mapping[str, Any],
+                change: Callable[[], list[JSON]], seat_token: str | None = None) -> list[JSON]:
+        before = room.snapshot
+        rng_state = room.rng.bit_generator.state
+        old_revision = room.revision
+        try:
+            events = change()
+            room.snapshot = room.logic.to_json()
+            room.revision = old_revision + 1
+            seat_row = None
+            if seat_token is not None:
+                seat_row = (int(events[0]["seat"]), str(events[0]["name"]),
+                            token_hash(seat_token))
+            self.store.append(room, old_revision, actor, intent, events, seat_row)
+        except BaseException as exc:
+            # put the room back exactly as it was: state, generator and revision
+            room.revision = old_revision
+            room.rng.bit_generator.state = rng_state
+            room.snapshot = before
+            room.logic = type(room.logic).from_json(before)
+            if isinstance(exc, RacedayError) and not isinstance(exc, (RoomError,
+                                                                      SaveFormatError)):
+                raise RoomError(str(exc)) from None
+            raise
+        if seat_token is not None:
+            room.seat_hashes[int(events[0]["seat"])] = token_hash(seat_token)
+        return events
