@@ -15,7 +15,8 @@ from raceday.analysis.stats import mean_interval, wilson_interval
 from raceday.core.agents import Agent, RandomAgent
 from raceday.core.play import play_game
 from raceday.games.pistard.agents import make_agent
-from raceday.games.pistard.rules import PistardOptions, PistardState
+from raceday.games.pistard.options import PistardOptions
+from raceday.games.pistard.state import PistardState
 from raceday.games.pistard.track import design_track
 
 
@@ -39,7 +40,7 @@ def move_generation(positions: int) -> int:
             else:
                 acts = state.legal_actions()
                 if state.mover is not None:
-                    state._cache.moves = None
+                    state.invalidate_moves()
                     state.move_table()
                     built += 1
                 state.apply_action(acts[int(rng.integers(len(acts)))])

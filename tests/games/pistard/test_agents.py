@@ -7,8 +7,10 @@ import numpy as np
 from raceday.analysis.stats import wilson_interval
 from raceday.core.play import play_game
 from raceday.games.pistard.agents import SearchView, make_agent
-from raceday.games.pistard.rules import PLACE_BASE, PistardOptions, PistardState, new_race
-from raceday.games.pistard.rules import position_state as pos
+from raceday.games.pistard.moves import PLACE_BASE
+from raceday.games.pistard.options import PistardOptions
+from raceday.games.pistard.state import PistardState, new_race
+from raceday.games.pistard.state import position_state as pos
 
 
 def test_medium_places_in_the_outer_lane_at_the_front() -> None:

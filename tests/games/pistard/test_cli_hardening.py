@@ -19,14 +19,11 @@ from raceday.core.play import play_game
 from raceday.core.serialize import loads_state
 from raceday.games.pistard import cli as pistard_cli
 from raceday.games.pistard.agents import make_agent
+from raceday.games.pistard.options import PistardOptions
 from raceday.games.pistard.render import commentary, result_lines, standings
-from raceday.games.pistard.rules import (
-    VARIANTS,
-    PistardOptions,
-    PistardState,
-    position_state,
-)
+from raceday.games.pistard.state import PistardState, position_state
 from raceday.games.pistard.track import MAX_FILE_BYTES, default_track, load_track
+from raceday.games.pistard.variants import VARIANTS
 from raceday.store.sessions import SessionStore
 
 runner = CliRunner()

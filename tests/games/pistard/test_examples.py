@@ -7,7 +7,8 @@ level at column 34. Expected sets below come from the text, not from running the
 
 from __future__ import annotations
 
-from raceday.games.pistard.rules import PistardState, die_options, position_state
+from raceday.games.pistard.moves import die_options
+from raceday.games.pistard.state import PistardState, position_state
 from raceday.games.pistard.track import colour_index
 
 Y, G, B, R = (colour_index(c) for c in ("yellow", "green", "blue", "red"))

@@ -4,8 +4,10 @@ rider is on, because he physically stands on the track in front of the mover."""
 
 from __future__ import annotations
 
-from raceday.games.pistard.rules import OUT, move_action, position_state
+from raceday.games.pistard.moves import move_action
+from raceday.games.pistard.state import position_state
 from raceday.games.pistard.track import colour_index
+from raceday.games.pistard.variants import OUT
 
 GREEN, RED = colour_index("green"), colour_index("red")
 LAP = 56  # the default velodrome
@@ -22,7 +24,7 @@ def _state(without_lapper: bool = False):  # type: ignore[no-untyped-def]
     state = position_state(RIDERS, mover=21, dice=DICE, variant="points")
     if without_lapper:
         state.riders[0].status = OUT
-        state._cache.moves = None
+        state.invalidate_moves()
     return state
 
 

@@ -8,14 +8,8 @@ import pytest
 
 from raceday.core.errors import IllegalActionError
 from raceday.core.protocol import CHANCE
-from raceday.games.pistard.rules import (
-    PLACE_BASE,
-    START_ZONE,
-    action_from_dice,
-    dice_from_action,
-    new_race,
-    position_state,
-)
+from raceday.games.pistard.moves import PLACE_BASE, START_ZONE, action_from_dice, dice_from_action
+from raceday.games.pistard.state import new_race, position_state
 from raceday.games.pistard.track import LANES, colour_index
 
 Y, G, B, R = (colour_index(c) for c in ("yellow", "green", "blue", "red"))

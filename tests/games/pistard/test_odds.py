@@ -8,7 +8,7 @@ import numpy as np
 
 from raceday.analysis.stats import proportion_agrees
 from raceday.games.pistard.odds import chance_of_a_move, furthest_move_distribution
-from raceday.games.pistard.rules import position_state
+from raceday.games.pistard.state import position_state
 
 
 def test_outer_lane_with_free_road_always_has_a_move() -> None:

@@ -11,8 +11,8 @@ from raceday.core.agents import RandomAgent
 from raceday.core.errors import OptionsError, SaveFormatError
 from raceday.core.play import play_game
 from raceday.core.serialize import dumps_state, loads_state
-from raceday.games.pistard import SPEC
-from raceday.games.pistard.rules import PistardState, new_race
+from raceday.games.pistard import GAME
+from raceday.games.pistard.state import PistardState, new_race
 
 
 def test_round_trip_mid_race_and_bad_saves_rejected() -> None:
@@ -43,7 +43,7 @@ def test_round_trip_mid_race_and_bad_saves_rejected() -> None:
 
 
 def test_same_seed_same_log_for_every_variant() -> None:
-    for options in SPEC.harness_configs:
+    for options in GAME.harness_configs:
         logs = []
         for _ in range(2):
             state = new_race(options)
@@ -66,6 +66,6 @@ def test_bad_options_are_refused_with_reasons() -> None:
 
 
 def test_every_harness_option_set_ends_within_the_stated_bound() -> None:
-    for options in SPEC.harness_configs:
+    for options in GAME.harness_configs:
         state = new_race(options)
-        assert state.options.max_steps(state.track.length) <= SPEC.max_steps
+        assert state.options.max_steps(state.track.length) == GAME.max_steps(options)

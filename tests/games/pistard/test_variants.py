@@ -9,16 +9,9 @@ import pytest
 
 from raceday.core.errors import OptionsError
 from raceday.core.protocol import CHANCE
-from raceday.games.pistard.rules import (
-    CHOOSE_BASE,
-    LAP_BONUS,
-    OUT,
-    MoveInfo,
-    PistardState,
-    action_from_dice,
-    new_race,
-    position_state,
-)
+from raceday.games.pistard.moves import CHOOSE_BASE, MoveInfo, action_from_dice
+from raceday.games.pistard.state import PistardState, new_race, position_state
+from raceday.games.pistard.variants import LAP_BONUS, OUT
 
 LENGTH = 56
 SIXES = (6, 6, 6, 6)

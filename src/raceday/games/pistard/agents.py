@@ -7,7 +7,9 @@
 * ``hard`` — the project's generic open-loop MCTS (:class:`raceday.core.agents.MCTSAgent`)
   over the engine's own protocol; the other riders' dice are chance nodes sampled afresh in
   every simulation; rollouts play the medium policy for a few rounds and then score the
-  position with :func:`estimate_returns`.
+  position with :func:`estimate_returns`. The search values a finished race by
+  :func:`shaped_returns` (how high each player's best rider placed, the team's time), which
+  steers it better than the game's own returns (the winners share 1).
 """
 
 from __future__ import annotations
@@ -23,15 +25,9 @@ from raceday.core.agents import MCTSAgent
 from raceday.core.errors import OptionsError
 from raceday.core.events import Event
 from raceday.core.protocol import CHANCE, TERMINAL, Action, ChanceDraw, State
-from raceday.games.pistard.rules import (
-    CHOOSE_BASE,
-    PHASE_OVER,
-    PHASE_PLACE,
-    PLACE_BASE,
-    RACE,
-    TEAM_COUNTS,
-    PistardState,
-)
+from raceday.games.pistard.moves import CHOOSE_BASE, PLACE_BASE
+from raceday.games.pistard.state import PHASE_OVER, PHASE_PLACE, PistardState
+from raceday.games.pistard.variants import RACE, TEAM_COUNTS
 
 LEVELS = ("easy", "medium", "hard")
 LANE_WEIGHT = 0.45  # a lane further out: more of next turn's dice usable
@@ -122,10 +118,33 @@ class GreedyRider:
         return 0.0
 
 
+def shaped_returns(s: PistardState) -> list[float]:
+    """The search's value of a finished race, finer than the game's own returns (the
+    winners share 1): 1 for the owner of the winning rider, else up to 0.5 for how high the
+    player's best rider placed; pursuit 1/0 (0.5 each on a tie); the team time trial
+    10 / (10 + team time), so a faster time is always worth more."""
+    n = s.num_players
+    variant = s.options.variant
+    if variant == "pursuit":
+        if not s.ranking:
+            return [0.5, 0.5]
+        return [1.0 if p == s.ranking[0] else 0.0 for p in range(n)]
+    if variant == "ttt":
+        return [10.0 / (10.0 + max(0.0, s.team_time()))]
+    out = [0.0] * n
+    count = len(s.ranking)
+    for place, i in enumerate(s.ranking):
+        owner = s.riders[i].owner
+        value = 1.0 if place == 0 else 0.5 * (count - 1 - place) / max(1, count - 1)
+        out[owner] = max(out[owner], value)
+    return out
+
+
 def estimate_returns(s: PistardState) -> list[float]:
-    """A quick estimate of each player's return from a position (exact at the end)."""
+    """A quick estimate of each player's value of a position (:func:`shaped_returns` at
+    the end)."""
     if s.phase == PHASE_OVER:
-        return PistardState.returns(s)
+        return shaped_returns(s)
     n = s.num_players
     length = s.track.length
     variant = s.options.variant
@@ -193,15 +212,16 @@ class SearchView(PistardState):
 
     @classmethod
     def of(cls, state: PistardState, horizon: int) -> SearchView:
-        view = cls.__new__(cls)
-        view.__dict__.update(state.clone().__dict__)
+        """The view of ``state`` (copied: the search never touches the real race) until
+        ``horizon`` rounds from now."""
+        view = cls.copy_of(state)
         view.horizon_round = state.rounds_total + horizon
         view.decided = False
         view.root_estimate = None
         return view
 
-    def clone(self) -> Self:
-        twin = super().clone()
+    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
+        twin = type(self).copy_of(self)
         twin.horizon_round = self.horizon_round
         twin.decided = self.decided
         twin.root_estimate = self.root_estimate
@@ -270,8 +290,9 @@ class SearchView(PistardState):
         return self._apply(action, detail)
 
     def returns(self) -> list[float]:
-        """The estimate at the horizon, blended with the one right after the root decision
-        (which has no dice noise) to steady the search's averages."""
+        """The search's evaluation (not the game's returns): the estimate at the horizon
+        (:func:`shaped_returns` if the race ended), blended with the one right after the
+        root decision (which has no dice noise) to steady the search's averages."""
         later = estimate_returns(self)
         if self.root_estimate is None or self.phase == PHASE_OVER:
             return later

@@ -1,8 +1,10 @@
-"""`raceday pistard …` commands: play a race, simulate computer races, show a track."""
+"""`raceday pistard …` commands: play a race, watch computers race, simulate computer races,
+show a track."""
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Annotated, Any
 
 import numpy as np
@@ -31,6 +33,9 @@ from raceday.core.events import Event
 from raceday.core.protocol import Action
 from raceday.core.serialize import dumps_state, loads_state
 from raceday.games.pistard.agents import LEVELS, make_agent
+from raceday.games.pistard.game import GAME
+from raceday.games.pistard.moves import CHOOSE_BASE, PLACE_BASE, START_ZONE
+from raceday.games.pistard.options import PistardOptions
 from raceday.games.pistard.render import (
     board,
     commentary,
@@ -39,24 +44,16 @@ from raceday.games.pistard.render import (
     result_lines,
     standings,
 )
-from raceday.games.pistard.rules import (
-    CHOOSE_BASE,
-    PHASE_PLACE,
-    PLACE_BASE,
-    START_ZONE,
-    VARIANTS,
-    PistardOptions,
-    PistardState,
-)
 from raceday.games.pistard.simulate import simulate as run_simulation
+from raceday.games.pistard.state import PHASE_PLACE, PistardState
 from raceday.games.pistard.track import COLOURS, LANES, colour_index, load_track
+from raceday.games.pistard.variants import VARIANTS
 from raceday.store.sessions import SessionStore
 
 HELP = ("PISTARD (Anki Toner): track cycling for 2–5 players on a coloured four-lane "
         "velodrome, in six race variants.")
 
 app = typer.Typer(help=HELP, no_args_is_help=True, add_completion=False)
-GAME = "pistard"
 KINDS = ("human", *LEVELS)
 KIND_ALIASES = {"h": "human", "you": "human", "e": "easy", "m": "medium", "x": "hard"}
 MAX_RACES = 100_000
@@ -137,8 +134,9 @@ def parse_players(spec: str | None, variant: str) -> list[str]:
 
 def _options(variant: str, players: int, riders: int | None, laps: int | None, tokens: int,
              track: str) -> PistardOptions:
-    return PistardOptions(variant=variant, players=players, riders_per_player=riders, laps=laps,
-                          tokens=tokens, track=track)
+    return PistardOptions.parse({"variant": variant, "players": players,
+                                 "riders_per_player": riders, "laps": laps, "tokens": tokens,
+                                 "track": track})
 
 
 # --- play ---------------------------------------------------------------------------------
@@ -158,45 +156,98 @@ def _ask(prompt: str) -> str:
         raise _EndOfInput() from None
 
 
+PlayersOpt = Annotated[
+    str | None,
+    typer.Option("--players", "-p",
+                 help="Comma-separated players: human, easy, medium, hard (2-5; the team "
+                      "time trial has one). Default: human against medium computers. "
+                      "Computers only: watch a race (as `watch` does)."),
+]
+ComputersOpt = Annotated[
+    str | None,
+    typer.Option("--players", "-p",
+                 help="Computer players by level, comma-separated: easy, medium, hard "
+                      "(2-5; the team time trial has one). Default: easy,medium (medium "
+                      "alone in the team time trial)."),
+]
+SessionOpt = Annotated[
+    str, typer.Option("--session", callback=_check_name,
+                      help=f"Name the game is saved under (at most {MAX_NAME} "
+                           "characters). A new game never overwrites a saved one: if "
+                           "the name is taken it is saved as NAME-2, NAME-3, ...")
+]
+ResumeOpt = Annotated[
+    bool, typer.Option("--resume", help="Continue the saved game named by --session.")
+]
+
+
 @app.command()
 def play(
     variant: VariantOpt = "scratch",
-    players: Annotated[
-        str | None,
-        typer.Option("--players", "-p",
-                     help="Comma-separated players: human, easy, medium, hard (2-5; the team "
-                          "time trial has one). Default: human against medium computers. "
-                          "Computers only: watch a race."),
-    ] = None,
+    players: PlayersOpt = None,
     riders_per_player: RidersOpt = None,
     seed: SeedOpt = None,
     laps: LapsOpt = None,
     tokens: TokensOpt = 3,
     track: TrackOpt = "default",
-    session: Annotated[
-        str, typer.Option("--session", callback=_check_name,
-                          help=f"Name the game is saved under (at most {MAX_NAME} "
-                               "characters). A new game never overwrites a saved one: if "
-                               "the name is taken it is saved as NAME-2, NAME-3, ...")
-    ] = "pistard",
-    resume: Annotated[
-        bool, typer.Option("--resume", help="Continue the saved game named by --session.")
-    ] = False,
+    session: SessionOpt = "pistard",
+    resume: ResumeOpt = False,
     db: DbOpt = None,
     delay: DelayOpt = None,
 ) -> None:
     """Play a race in the terminal: humans choose moves from the listed ones, computers ride."""
+    kinds = None if resume else parse_players(players, variant)
+    _race_session("play", kinds, variant, riders_per_player, seed, laps, tokens, track,
+                  session, resume, db, delay)
+
+
+@app.command()
+def watch(
+    variant: VariantOpt = "scratch",
+    players: ComputersOpt = None,
+    riders_per_player: RidersOpt = None,
+    seed: SeedOpt = None,
+    laps: LapsOpt = None,
+    tokens: TokensOpt = 3,
+    track: TrackOpt = "default",
+    session: SessionOpt = "pistard",
+    resume: ResumeOpt = False,
+    db: DbOpt = None,
+    delay: DelayOpt = None,
+) -> None:
+    """Watch computer riders race, round by round; the race is saved each round and
+    --resume continues it."""
+    kinds = None if resume else _computers(players, variant, "watch")
+    _race_session("watch", kinds, variant, riders_per_player, seed, laps, tokens, track,
+                  session, resume, db, delay)
+
+
+def _computers(players: str | None, variant: str, command: str) -> list[str]:
+    kinds = parse_players(DEFAULT_COMPUTERS.get(variant, "easy,medium") if players is None
+                          else players, variant)
+    if "human" in kinds:
+        raise OptionsError(f"{command} plays computers only: use easy, medium or hard "
+                           "(humans ride with `raceday pistard play`)")
+    return kinds
+
+
+def _race_session(command: str, new_kinds: list[str] | None, variant: str,
+                  riders_per_player: int | None, seed: int | None, laps: int | None,
+                  tokens: int, track: str, session: str, resume: bool, db: Path | None,
+                  delay: float | None) -> None:
+    """Play or watch a saved race: a new one from the options, or the saved ``session``."""
     # Every check runs before the store is opened: a bad option writes nothing.
-    if not resume:
-        kinds = parse_players(players, variant)
+    if new_kinds is not None:
+        kinds = new_kinds
         options = _options(variant, len(kinds), riders_per_player, laps, tokens, track)
-        state = PistardState(options, load_track(track))
-        rng = np.random.default_rng(fresh_seed(seed))
+        state = GAME.new_state(options)
+        used_seed = fresh_seed(seed)
+        rng = np.random.default_rng(used_seed)
     wait = default_delay(delay)
     store = SessionStore(db)
     revision: int | None = None
-    if resume:
-        doc, revision = store.load(GAME, session)
+    if new_kinds is None:
+        doc, revision = store.load(GAME.name, session)
         try:
             state_any = loads_state(str(doc["state"]))
             kinds = [str(k) for k in doc["players"]]
@@ -215,13 +266,13 @@ def play(
             return
         console.print(f"resuming {session!r}: {state.options.variant}, round {state.round}")
     else:
-        wanted, session = session, store.fresh_name(GAME, session)
+        wanted, session = session, store.fresh_name(GAME.name, session)
         if session != wanted:
             console.print(f"a game is already saved as {wanted!r}; this one is saved as "
                           f"{session!r} (continue the old one with --session {wanted} "
                           "--resume)", soft_wrap=True)
     agents = {p: make_agent(kind) for p, kind in enumerate(kinds) if kind != "human"}
-    resume_cmd = ["raceday", "pistard", "play", "--session", session, "--resume"]
+    resume_cmd = ["raceday", "pistard", command, "--session", session, "--resume"]
     if db is not None:
         resume_cmd += ["--db", str(db)]
     saved_at = [state.round]
@@ -230,7 +281,7 @@ def play(
         nonlocal revision
         document = {"state": dumps_state(state), "players": kinds,
                     "rng": rng.bit_generator.state}
-        revision = store.save(GAME, session, document, expected_revision=revision,
+        revision = store.save(GAME.name, session, document, expected_revision=revision,
                               log_entry=log_entry)
         saved_at[0] = state.round
 
@@ -243,31 +294,27 @@ def play(
     for p, kind in enumerate(kinds):
         idents = [r.ident for r in state.riders if r.owner == p]
         console.print(f"player {p + 1} ({kind}): riders {', '.join(map(str, idents))}")
+    if new_kinds is not None:
+        console.print(f"[dim]seed {used_seed}: the same --seed replays the dice[/]")
+    watching = "human" not in kinds
     shown_round = -1
     try:
         while not state.is_terminal():
-            if state.phase != PHASE_PLACE and state.round != shown_round and not any(
-                k == "human" for k in kinds
-            ):
+            if watching and state.phase != PHASE_PLACE and state.round != shown_round:
                 shown_round = state.round
                 save()  # computers only: the race is kept round by round
                 console.print(Rule(f"round {state.round}"))
                 console.print(board(state))
             if state.is_chance_node():
                 draw = state.sample_chance(rng)
-                events = state.apply_action(draw.outcome, draw.detail)
-                _narrate(events)
+                _narrate(state.apply_action(draw.outcome, draw.detail))
                 continue
             player = state.current_player()
             if player in agents:
-                action = agents[player].choose(state, rng)
-                events = state.apply_action(action)
-                _narrate(events)
+                _narrate(state.apply_action(agents[player].choose(state, rng)))
                 pause(wait)
                 continue
-            action = _human_turn(state, player)
-            events = state.apply_action(action)
-            _narrate(events)
+            _narrate(state.apply_action(_human_turn(state, player)))
             save()
     except _EndOfInput:
         save()
@@ -426,13 +473,7 @@ def simulate(
                                    help=f"Number of races to simulate, 1 to {MAX_RACES:,}.")
                  ] = 200,
     variant: VariantOpt = "scratch",
-    players: Annotated[
-        str | None,
-        typer.Option("--players", "-p",
-                     help="Computer players by level, comma-separated: easy, medium, hard "
-                          "(2-5; the team time trial has one). Default: easy,medium (medium "
-                          "alone in the team time trial).")
-    ] = None,
+    players: ComputersOpt = None,
     riders_per_player: RidersOpt = None,
     seed: SeedOpt = None,
     laps: LapsOpt = None,
@@ -448,17 +489,14 @@ def simulate(
 ) -> None:
     """Computer-only races: win rate by starting lane and by level (the team's time in the
     team time trial), race length in turns."""
-    kinds = parse_players(DEFAULT_COMPUTERS.get(variant, "easy,medium") if players is None
-                          else players, variant)
-    if "human" in kinds:
-        raise OptionsError("simulate plays computers only: use easy, medium or hard")
+    kinds = _computers(players, variant, "simulate")
     options = _options(variant, len(kinds), riders_per_player, laps, tokens, track)
     track_obj = load_track(track)
     seed = fresh_seed(seed)
     with progress_bar("simulating", n, enabled=not as_json) as bar:
         task = bar.task_ids[0]
         result = run_simulation(options, kinds, n, seed, track_obj,
-                                on_race=lambda done: bar.update(task, completed=done),
+                                progress=lambda done, _total: bar.update(task, completed=done),
                                 simulations=simulations)
     summary = result.to_json()
     summary["options"] = {"variant": variant, "players": kinds,

@@ -5,7 +5,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 from raceday.core.dice import Dist
-from raceday.games.pistard.rules import THROWS, PistardState, dice_from_action
+from raceday.games.pistard.moves import THROWS, dice_from_action
+from raceday.games.pistard.state import PistardState
 
 
 def furthest_move_distribution(state: PistardState, use_token: bool = False) -> Dist[int]:

@@ -8,15 +8,18 @@ their numbers; the start/finish line by a white bar before column 0.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Sequence
 
-from rich.console import Group, RenderableType
+from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
 from raceday.core.events import Event
-from raceday.games.pistard.rules import OUT, RACE, MoveInfo, PistardState
+from raceday.games.pistard.moves import MoveInfo
+from raceday.games.pistard.state import PHASE_PLACE, PistardState
 from raceday.games.pistard.track import COLOURS, LANES, LETTERS
+from raceday.games.pistard.variants import OUT, RACE
 
 SQUARE_STYLE = {
     0: "black on yellow",
@@ -86,6 +89,19 @@ def board(state: PistardState, highlight: int | None = None) -> Group:
     return Group(*lines)
 
 
+def board_text(state: PistardState) -> str:
+    """The board and the standings as plain text (no colour codes): empty squares show
+    their colour's letter, riders their numbers."""
+    out = io.StringIO()
+    width = 2 * state.track.length + 40
+    plain = Console(file=out, width=width, color_system=None, force_terminal=False,
+                    highlight=False, emoji=False)
+    plain.print(board(state))
+    if state.phase != PHASE_PLACE:
+        plain.print(standings(state), end="")
+    return out.getvalue()
+
+
 def standings(state: PistardState) -> Text:
     """Riders in race order with distance to go, lane and their player's tokens."""
     finish = state.options.race_laps * state.track.length
@@ -142,9 +158,7 @@ def result_lines(state: PistardState) -> list[RenderableType]:
     riders = state.riders
     first = riders[state.ranking[0]]
     owner = f"player {first.owner + 1}"
-    names = {"scratch": "the scratch", "points": "the points race",
-             "elimination": "the elimination race", "sprint": "the sprint"}
-    head = f"rider {first.ident} ({owner}) wins {names[variant]} after {turns} turns"
+    head = f"rider {first.ident} ({owner}) wins {state.rules.title} after {turns} turns"
     if variant == "points":
         head += f" with {state.points[state.ranking[0]]} points"
     if variant == "sprint" and any(riders[i].status == OUT for i in state.ranking):

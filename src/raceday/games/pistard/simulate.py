@@ -3,16 +3,18 @@ computer level wins, and how long races last."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from raceday.analysis.stats import mean_interval, wilson_interval
+from raceday.core.game import ProgressCallback
 from raceday.core.play import play_game
 from raceday.games.pistard.agents import LEVELS, make_agent
-from raceday.games.pistard.rules import PistardOptions, PistardState
+from raceday.games.pistard.options import PistardOptions
+from raceday.games.pistard.state import PistardState
 from raceday.games.pistard.track import Track
 
 
@@ -79,7 +81,7 @@ def simulate(
     races: int,
     seed: int | None = None,
     track: Track | None = None,
-    on_race: Callable[[int], None] | None = None,
+    progress: ProgressCallback | None = None,
     simulations: int | None = None,
 ) -> SimulationResult:
     """Play ``races`` races between computer players of the given ``levels`` (one per
@@ -110,25 +112,19 @@ def simulate(
         if options.variant == "ttt":
             result.team_times.append(state.team_time())
         result.races += 1
-        if on_race is not None:
-            on_race(race + 1)
+        if progress is not None:
+            progress(race + 1, races)
     return result
 
 
 def _count_winner(state: PistardState, seats: Sequence[str], start_lane: Mapping[int, int],
                   result: SimulationResult) -> None:
+    """The winning players share a win (a tied pursuit: half each); a winning rider counts
+    for his starting lane."""
     out = state.outcome()
-    if state.options.variant == "pursuit":
-        if out.winner is None:
-            for level in seats:
-                result.level_wins[level] = result.level_wins.get(level, 0.0) + 0.5
-        else:
-            level = seats[out.winner]
-            result.level_wins[level] = result.level_wins.get(level, 0.0) + 1
-        return
-    winner = out.ranking[0]
-    owner = next(r.owner for r in state.riders if r.ident == winner)
-    result.level_wins[seats[owner]] = result.level_wins.get(seats[owner], 0.0) + 1
-    if winner in start_lane:
-        lane = start_lane[winner]
+    share = 1.0 / len(out.winning_players)
+    for player in out.winning_players:
+        result.level_wins[seats[player]] = result.level_wins.get(seats[player], 0.0) + share
+    if out.winner is not None and out.winner in start_lane:
+        lane = start_lane[out.winner]
         result.lane_wins[lane] = result.lane_wins.get(lane, 0) + 1

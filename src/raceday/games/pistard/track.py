@@ -24,6 +24,7 @@ from __future__ import annotations
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache, cached_property
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -74,15 +75,24 @@ class Track:
         relative to the line, in ``lane`` (1 = inner)."""
         return self.rows[lane - 1][(column + self.line) % self.length]
 
+    @cached_property
+    def grid(self) -> tuple[tuple[int, ...], ...]:
+        """Colours by physical square: ``grid[lane][column]`` equals ``colour(column, lane)``
+        for columns 0..length-1 (``grid[0]`` is empty: lanes count from 1). Built once per
+        track, for move generation."""
+        length = self.length
+        return ((), *(tuple(row[(c + self.line) % length] for c in range(length))
+                      for row in self.rows))
+
     def row_text(self, lane: int) -> str:
         return "".join(LETTERS[c] for c in self.rows[lane - 1])
 
+    @cached_property
+    def _row_texts(self) -> tuple[str, ...]:
+        return tuple(self.row_text(lane) for lane in range(1, self.lanes + 1))
+
     def to_json(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "line": self.line,
-            "rows": [self.row_text(lane) for lane in range(1, self.lanes + 1)],
-        }
+        return {"name": self.name, "line": self.line, "rows": list(self._row_texts)}
 
     def to_toml(self) -> str:
         rows = "\n".join(f'  "{self.row_text(lane)}",  # lane {lane}' for lane in
@@ -181,8 +191,7 @@ def load_track(name_or_path: str) -> Track:
     UTF-8, valid track gives :class:`InputFileError` naming the file and the problem.
     """
     if name_or_path in SHIPPED_TRACKS:
-        ref = resources.files("raceday.games.pistard") / "data" / f"{name_or_path}.toml"
-        return parse_track_text(ref.read_text(encoding="utf-8"), f"track {name_or_path!r}")
+        return _shipped_track(name_or_path)
     if not name_or_path.strip():
         raise InputFileError("track: give a shipped track "
                              f"({', '.join(SHIPPED_TRACKS)}) or a TOML file, not an empty text")
@@ -210,15 +219,16 @@ def load_track(name_or_path: str) -> Track:
     return parse_track_text(text, str(path))
 
 
-_DEFAULT: Track | None = None
+@cache
+def _shipped_track(name: str) -> Track:
+    """A shipped track, read once (a track is immutable, so every race may share it)."""
+    ref = resources.files("raceday.games.pistard") / "data" / f"{name}.toml"
+    return parse_track_text(ref.read_text(encoding="utf-8"), f"track {name!r}")
 
 
 def default_track() -> Track:
     """The default velodrome (cached)."""
-    global _DEFAULT
-    if _DEFAULT is None:
-        _DEFAULT = load_track("default")
-    return _DEFAULT
+    return _shipped_track("default")
 
 
 # --- how the default velodrome was designed -----------------------------------------------

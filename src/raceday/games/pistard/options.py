@@ -1,0 +1,121 @@
+"""Options of a PISTARD race: a checked, frozen pydantic model."""
+
+from __future__ import annotations
+
+from typing import Annotated, ClassVar, Self
+
+from pydantic import Field, field_validator, model_validator
+
+from raceday.core.game import GameOptions
+from raceday.games.pistard.moves import START_ZONE
+from raceday.games.pistard.variants import MAX_FIELD, VARIANT_RULES, VARIANTS, Variant
+
+DEFAULT_TOKENS = 3
+DEFAULT_LAP_POINTS = (5, 3, 2, 1)
+
+WholeNumber = Annotated[int, Field(strict=True)]
+
+
+class PistardOptions(GameOptions):
+    """Options of a PISTARD race (checked when built; see :meth:`parse`)."""
+
+    game_title: ClassVar[str] = "PISTARD"
+
+    variant: str = Field(
+        default="scratch",
+        description="scratch, points, elimination, sprint, ttt (team time trial) "
+        "or pursuit (team pursuit)")
+    players: WholeNumber | None = Field(
+        default=None,
+        description="Players: 2 to 5 (sprint and pursuit exactly 2, the team time trial "
+        "1); default 2 (team time trial 1).")
+    riders_per_player: WholeNumber | None = Field(
+        default=None,
+        description="Riders each player controls, 1 to 6 (sprint 1, team races 3 to 6); "
+        "default 4 with 2 players, 3 with 3, 2 with 4-5, 1 in the sprint, 4 in team races. "
+        "Bunch races have at most 12 riders in all.")
+    tokens: WholeNumber = Field(default=DEFAULT_TOKENS, ge=0, le=20,
+                                description="Energy tokens per player, 0 to 20.")
+    laps: WholeNumber | None = Field(default=None, ge=1, le=50,
+                                     description="Points race only: laps, 1 to 50 (default 10).")
+    lap_points: tuple[Annotated[int, Field(strict=True, ge=0)], ...] = Field(
+        default=DEFAULT_LAP_POINTS, min_length=1, max_length=8,
+        description="Points for the first places of each lap sprint, 1 to 8 whole numbers.")
+    track: str = Field(default="default", description="Shipped track name or TOML track file.")
+    max_rounds: WholeNumber | None = Field(
+        default=None, ge=1, le=100_000,
+        description="Rounds after which a race (or heat) is stopped, 1 to 100000 (default: "
+        "a bound never reached in practice).")
+
+    @field_validator("variant")
+    @classmethod
+    def _known_variant(cls, value: str) -> str:
+        if value not in VARIANTS:
+            raise ValueError(f"unknown variant {value!r}; choose one of {', '.join(VARIANTS)}")
+        return value
+
+    @model_validator(mode="after")
+    def _fits_the_variant(self) -> Self:
+        rules = self.rules
+        lo, hi = rules.players
+        if not lo <= self.num_players <= hi:
+            what = f"exactly {lo}" if lo == hi else f"{lo} to {hi}"
+            noun = "player" if hi == 1 else "players"
+            raise ValueError(f"{self.variant} needs {what} {noun}, got {self.num_players}")
+        rlo, rhi = rules.riders
+        if not rlo <= self.riders_each <= rhi:
+            raise ValueError(f"{self.variant}: riders per player must be {rlo} to {rhi}, "
+                             f"got {self.riders_each}")
+        if rules.min_field is not None and not rules.min_field <= self.total_riders <= MAX_FIELD:
+            raise ValueError(
+                f"{self.variant} needs {rules.min_field} to {MAX_FIELD} riders in all (6 to 10 "
+                f"recommended), got {self.total_riders}; change --riders-per-player")
+        if self.laps is not None and not rules.has_laps:
+            raise ValueError("laps can only be chosen for the points race")
+        return self
+
+    # --- derived values ---------------------------------------------------------------
+    @property
+    def rules(self) -> Variant:
+        """The variant's rules object."""
+        return VARIANT_RULES[self.variant]
+
+    def players_range(self) -> tuple[int, int]:
+        return self.rules.players
+
+    def riders_range(self) -> tuple[int, int]:
+        return self.rules.riders
+
+    @property
+    def num_players(self) -> int:
+        return self.players if self.players is not None else self.rules.default_players()
+
+    @property
+    def riders_each(self) -> int:
+        if self.riders_per_player is not None:
+            return self.riders_per_player
+        return self.rules.default_riders(self.num_players)
+
+    @property
+    def total_riders(self) -> int:
+        return self.num_players * self.riders_each
+
+    @property
+    def race_laps(self) -> int:
+        return self.rules.race_laps(self.laps)
+
+    def round_cap(self, track_length: int) -> int:
+        """Rounds after which the commissaires stop a race (or heat) and rank it as it stands.
+
+        Never reached in practice (see docs); it makes every game end within a stated bound.
+        """
+        if self.max_rounds is not None:
+            return self.max_rounds
+        return 3 * (self.race_laps * track_length + START_ZONE) + 3
+
+    def max_steps(self, track_length: int) -> int:
+        """A bound on the steps (chance + decisions) of any game with these options."""
+        heats = self.rules.heats(self.total_riders)
+        per_round = 3 * self.total_riders  # choose-next, throw and move for every rider
+        per_heat = self.total_riders + self.round_cap(track_length) * per_round
+        return heats * per_heat + 10

@@ -1,0 +1,561 @@
+"""The PISTARD race state: riders on the track, whose turn it is, and the transitions.
+
+What all six races share lives here: placing riders, choosing who throws next in a team
+race, throws (chance nodes with 6^4 ordered outcomes), moves and the order of riders in a
+round. What differs is asked of the race's :class:`~raceday.games.pistard.variants.Variant`.
+Movement itself is in :mod:`raceday.games.pistard.moves`, saving in
+:mod:`raceday.games.pistard.save` and the text picture in :mod:`raceday.games.pistard.render`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Self
+
+import numpy as np
+
+from raceday.core.errors import IllegalActionError
+from raceday.core.events import Event
+from raceday.core.protocol import CHANCE, TERMINAL, Action, ChanceDraw, Outcome, State
+from raceday.games.pistard.moves import (
+    CHOOSE_BASE,
+    DICE,
+    FACES,
+    PLACE_BASE,
+    RIDER_BASE,
+    SQUARE_BASE,
+    STAY,
+    THROWS,
+    MoveInfo,
+    Reach,
+    Square,
+    action_from_dice,
+    dice_from_action,
+    legal_moves,
+    moves_for,
+    placement_actions,
+    throw_names,
+)
+from raceday.games.pistard.options import PistardOptions
+from raceday.games.pistard.track import COLOURS, Track, load_track
+from raceday.games.pistard.variants import OUT, RACE, WAIT, Variant
+
+PHASE_PLACE = "place"
+PHASE_RACE = "race"
+PHASE_OVER = "over"
+PHASES = (PHASE_PLACE, PHASE_RACE, PHASE_OVER)
+
+_UNIFORM = Fraction(1, THROWS)
+_THROW_OUTCOMES: tuple[tuple[Action, Fraction], ...] = tuple((i, _UNIFORM) for i in range(THROWS))
+
+
+@dataclass
+class Rider:
+    """One rider: identity, owner (player), where he is and whether he is racing."""
+
+    ident: int
+    owner: int
+    offset: int = 0
+    dist: int = 0
+    lane: int = 0
+    status: str = WAIT
+
+    def to_json(self) -> list[Any]:
+        return [self.ident, self.owner, self.offset, self.dist, self.lane, self.status]
+
+
+class PistardState(State):
+    """A PISTARD race in any of the six variants."""
+
+    game_name = "pistard"
+    _moves: dict[Action, MoveInfo] | None  # the mover's legal moves, until the position changes
+    _stay_ok: bool  # ... and whether he may stand still
+
+    def __init__(self, options: PistardOptions | None = None, track: Track | None = None) -> None:
+        self.options = options or PistardOptions()
+        self.track = track if track is not None else load_track(self.options.track)
+        opts = self.options
+        rules = opts.rules
+        self.riders: list[Rider] = []
+        for p in range(opts.num_players):
+            offset = rules.start_offset(p, self.track.length)
+            for k in range(opts.riders_each):
+                self.riders.append(Rider(ident=10 * (p + 1) + k + 1, owner=p, offset=offset))
+        self.tokens = [opts.tokens] * opts.num_players
+        self.phase = PHASE_PLACE
+        self.heat = 1
+        self.round = 0
+        self.rounds_total = 0
+        self.place_queue: list[int] = self._first_place_order()
+        self.to_move: list[int] = []
+        self.mover: int | None = None
+        self.dice: list[int] | None = None
+        self.stills = [0] * len(self.riders)  # sprint: consecutive stand-stills
+        self.points = [0] * len(self.riders)  # points race (includes lap bonuses)
+        self.laps_delta = [0] * len(self.riders)  # points race: laps gained (+) / lost (-)
+        self.sprints: list[list[int]] = [[] for _ in range(opts.race_laps)]
+        self.crossed: list[list[int]] = []  # this round: [rider, lap line] crossings
+        self.eliminated: list[int] = []  # elimination: riders out, first out first
+        self.ranking: list[int] = []  # final ranking of rider indices (or teams)
+        self.stopped = False  # the round cap stopped the race
+        self.team_times: list[list[int]] = []  # pursuit/ttt: [team, rounds, past, lane]
+        self.invalidate_moves()
+
+    @property
+    def rules(self) -> Variant:
+        """The race's variant (its hooks decide what differs between races)."""
+        return self.options.rules
+
+    # --- copies -----------------------------------------------------------------------
+    @classmethod
+    def copy_of(cls, state: PistardState) -> Self:
+        """A new ``cls`` holding an independent copy of ``state``'s position. The options,
+        the track and the current move table are shared: none of them is ever changed in
+        place (a move replaces the table rather than editing it)."""
+        twin = cls.__new__(cls)
+        twin.options = state.options
+        twin.track = state.track
+        twin.riders = [Rider(r.ident, r.owner, r.offset, r.dist, r.lane, r.status)
+                       for r in state.riders]
+        twin.tokens = list(state.tokens)
+        twin.phase = state.phase
+        twin.heat = state.heat
+        twin.round = state.round
+        twin.rounds_total = state.rounds_total
+        twin.place_queue = list(state.place_queue)
+        twin.to_move = list(state.to_move)
+        twin.mover = state.mover
+        twin.dice = None if state.dice is None else list(state.dice)
+        twin.stills = list(state.stills)
+        twin.points = list(state.points)
+        twin.laps_delta = list(state.laps_delta)
+        twin.sprints = [list(s) for s in state.sprints]
+        twin.crossed = [list(c) for c in state.crossed]
+        twin.eliminated = list(state.eliminated)
+        twin.ranking = list(state.ranking)
+        twin.stopped = state.stopped
+        twin.team_times = [list(t) for t in state.team_times]
+        twin._moves = state._moves
+        twin._stay_ok = state._stay_ok
+        return twin
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
+        return type(self).copy_of(self)
+
+    # --- set-up -----------------------------------------------------------------------
+    def _first_place_order(self) -> list[int]:
+        """Players in turn place one rider each (their riders in number order)."""
+        by_player = [[i for i, r in enumerate(self.riders) if r.owner == p]
+                     for p in range(self.options.num_players)]
+        order: list[int] = []
+        for k in range(max(len(b) for b in by_player)):
+            for b in by_player:
+                if k < len(b):
+                    order.append(b[k])
+        return order
+
+    # --- protocol: who acts -----------------------------------------------------------
+    @property
+    def num_players(self) -> int:
+        return self.options.num_players
+
+    def current_player(self) -> int:
+        return self.raw_player()
+
+    def raw_player(self) -> int:
+        """Who acts by the rules (subclasses such as the search's view may re-label it)."""
+        if self.phase == PHASE_OVER:
+            return TERMINAL
+        if self.phase == PHASE_PLACE:
+            return self.riders[self.place_queue[0]].owner
+        if self.mover is None:
+            return self.riders[self.to_move[0]].owner
+        if self.dice is None:
+            return CHANCE
+        return self.riders[self.mover].owner
+
+    def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
+        if self.current_player() != CHANCE:
+            return super().chance_outcomes()
+        return list(_THROW_OUTCOMES)
+
+    def sample_chance(self, rng: np.random.Generator) -> ChanceDraw:
+        dice = [int(d) for d in rng.integers(1, FACES + 1, size=DICE)]
+        return ChanceDraw(action_from_dice(dice), {"dice": dice})
+
+    def legal_actions(self) -> list[Action]:
+        if self.current_player() < 0:
+            return []
+        return self.decision_actions()
+
+    def decision_actions(self) -> list[Action]:
+        """The legal actions of the player the rules say acts (at a decision node)."""
+        if self.phase == PHASE_PLACE:
+            return self.placement_actions()
+        if self.mover is None:
+            return [CHOOSE_BASE + self.riders[i].ident for i in self.choosable()]
+        actions = sorted(self.move_table())
+        if self._stay_ok:
+            actions.insert(0, self.stay_action())
+        return actions
+
+    def action_to_string(self, action: Action) -> str:
+        if self.phase == PHASE_OVER:
+            return f"action {action} (the race is over)"
+        if self.mover is not None and self.dice is None:  # the mover's throw
+            return throw_names()[action] if 0 <= action < THROWS else f"no throw {action}"
+        if self.phase == PHASE_PLACE:
+            rider = self.riders[self.place_queue[0]]
+            back, lane = divmod(action - PLACE_BASE, 10)
+            return f"place {rider.ident} at {back} behind the line in lane {lane}"
+        if self.mover is None:
+            return f"next rider {action - CHOOSE_BASE}"
+        rider = self.riders[self.mover]
+        if action == self.stay_action():
+            return f"{rider.ident} stands still"
+        info = self.move_table().get(action)
+        if info is None:
+            return f"{rider.ident} move {action} (not legal here)"
+        token = " +1 token" if info.token else ""
+        why = "behind a rider" if info.behind else "on its colour"
+        return (
+            f"{rider.ident} {COLOURS[info.colour]} {info.value}{token}: {info.ahead} ahead "
+            f"to lane {info.lane} ({why})"
+        )
+
+    # --- geometry ---------------------------------------------------------------------
+    def square_of(self, rider: Rider) -> Square:
+        return ((rider.dist + rider.offset) % self.track.length, rider.lane)
+
+    def occupancy(self, exclude: int | None = None) -> dict[Square, int]:
+        """Physical square -> rider index, for riders on the track."""
+        length = self.track.length
+        return {((r.dist + r.offset) % length, r.lane): i for i, r in enumerate(self.riders)
+                if r.status == RACE and i != exclude}
+
+    def occupied(self, exclude: int | None = None) -> set[int]:
+        """The squares of riders on the track, each as column * SQUARE_BASE + lane (the
+        move generator's form)."""
+        length = self.track.length
+        return {(r.dist + r.offset) % length * SQUARE_BASE + r.lane
+                for i, r in enumerate(self.riders) if r.status == RACE and i != exclude}
+
+    def colour_at(self, rider: Rider, dist: int, lane: int) -> int:
+        return self.track.colour(dist + rider.offset, lane)
+
+    def move_table(self) -> dict[Action, MoveInfo]:
+        """The mover's legal moves (kept until the position changes); also sets whether
+        standing still is allowed."""
+        if self._moves is not None:
+            return self._moves
+        assert self.mover is not None and self.dice is not None
+        rider = self.riders[self.mover]
+        col, lane = self.square_of(rider)
+        moves, has_plain, has_boosted = legal_moves(
+            self.track, rider.ident, col, lane, self.occupied(exclude=self.mover), self.dice,
+            self.tokens[rider.owner] > 0)
+        self._stay_ok = self.rules.may_stay(self, has_plain, has_boosted)
+        self._moves = moves
+        return moves
+
+    def invalidate_moves(self) -> None:
+        """Forget the move table (after changing the position by hand)."""
+        self._moves = None
+        self._stay_ok = False
+
+    def stay_allowed(self) -> bool:
+        """May the mover stand still with this throw?"""
+        self.move_table()
+        return self._stay_ok
+
+    def stay_action(self) -> Action:
+        """The action of standing still for the rider to move."""
+        assert self.mover is not None
+        return RIDER_BASE * self.riders[self.mover].ident + STAY
+
+    def moves_with(self, colour: int, value: int) -> list[tuple[int, int]]:
+        """Destinations (columns ahead, lane) the mover may reach with one die of ``colour``
+        showing ``value`` (whatever the other dice show; tokens aside)."""
+        assert self.mover is not None
+        rider = self.riders[self.mover]
+        col, lane = self.square_of(rider)
+        occ = self.occupied(exclude=self.mover)
+        reach = Reach(occ, col, lane, self.track.length, value)
+        moves = moves_for(self.track, rider.ident, col, occ, reach, [(colour, value)], False)
+        return sorted((m.ahead, m.lane) for m in moves.values())
+
+    def placement_actions(self) -> list[Action]:
+        rider = self.riders[self.place_queue[0]]
+        return placement_actions(rider.offset, self.occupancy(), self.track.length)
+
+    def choosable(self) -> list[int]:
+        """Team variants: the riders of the next team still to throw this round."""
+        owner = self.riders[self.to_move[0]].owner
+        return [i for i in self.to_move if self.riders[i].owner == owner]
+
+    # --- transitions ------------------------------------------------------------------
+    def apply_action(self, action: Action, detail: Mapping[str, Any] | None = None) -> list[Event]:
+        """Check ``action`` and apply it. A throw is checked by range (every one of the
+        1,296 outcomes is possible), without listing the outcomes."""
+        player = self.current_player()
+        if player == TERMINAL:
+            raise IllegalActionError(action, "the game is over")
+        if player == CHANCE:
+            if not (isinstance(action, (int, np.integer)) and not isinstance(action, bool)
+                    and 0 <= action < THROWS):
+                raise IllegalActionError(action, "not a possible chance outcome here")
+            return self._apply(int(action), detail)
+        if action not in self.legal_actions():
+            raise IllegalActionError(action, "not among the legal actions here")
+        return self._apply(action, detail)
+
+    def _apply(self, action: Action, detail: Mapping[str, Any] | None) -> list[Event]:
+        events: list[Event] = []
+        if self.phase == PHASE_PLACE:
+            self._place(action, events)
+        elif self.mover is None:
+            chosen = next(i for i in self.to_move if self.riders[i].ident == action - CHOOSE_BASE)
+            self.to_move.remove(chosen)
+            self.mover = chosen
+            events.append(Event("next", {"rider": self.riders[chosen].ident}))
+        elif self.dice is None:
+            self.dice = list(dice_from_action(action))
+            rider = self.riders[self.mover]
+            events.append(Event("throw", {"round": self.round, "rider": rider.ident,
+                                          "dice": list(self.dice)}))
+            self.invalidate_moves()
+            if self.move_table():
+                # the fresh table is this position's: keep it for the decision that follows
+                self._advance(events)
+                return events
+            self._stay(events, voluntary=False)
+        elif action == self.stay_action():
+            self._stay(events, voluntary=True)
+        else:
+            self._move(action, events)
+        self.invalidate_moves()
+        self._advance(events)
+        return events
+
+    def _place(self, action: Action, events: list[Event]) -> None:
+        index = self.place_queue.pop(0)
+        rider = self.riders[index]
+        back, lane = divmod(action - PLACE_BASE, 10)
+        rider.dist, rider.lane, rider.status = -back, lane, RACE
+        events.append(Event("place", {"heat": self.heat, "rider": rider.ident,
+                                      "behind": back, "lane": lane}))
+
+    def _stay(self, events: list[Event], voluntary: bool) -> None:
+        assert self.mover is not None
+        rider = self.riders[self.mover]
+        if not self.rules.on_stay(self, events):
+            kind = "stand_still" if voluntary else "no_move"
+            events.append(Event(kind, {"round": self.round, "rider": rider.ident}))
+        self._end_mover()
+
+    def _move(self, action: Action, events: list[Event]) -> None:
+        assert self.mover is not None
+        info = self.move_table()[action]
+        rider = self.riders[self.mover]
+        before = rider.dist
+        rider.dist += info.ahead
+        from_lane, rider.lane = rider.lane, info.lane
+        if info.token:
+            self.tokens[rider.owner] -= 1
+        self.stills[self.mover] = 0
+        events.append(
+            Event("move", {"round": self.round, "rider": rider.ident, "colour":
+                           COLOURS[info.colour], "value": info.value, "token": info.token,
+                           "from": [before, from_lane], "to": [rider.dist, rider.lane]})
+        )
+        length = self.track.length
+        for k in range(1, self.options.race_laps + 1):
+            if before < k * length <= rider.dist:
+                self.crossed.append([self.mover, k])
+        self.rules.after_move(self, events)
+        self._end_mover()
+
+    def _end_mover(self) -> None:
+        self.mover = None
+        self.dice = None
+
+    def race_order(self) -> list[int]:
+        """Riders to move this round: furthest ahead first, level riders inner lane first.
+        In a team pursuit the first team moves, then the second."""
+        group = self.rules.order_group
+        riders = self.riders
+        racing = [i for i, r in enumerate(riders) if r.status == RACE]
+        return sorted(racing, key=lambda i: (group(riders[i].owner), -riders[i].dist,
+                                             riders[i].lane))
+
+    def _advance(self, events: list[Event]) -> None:
+        """Move on to the next node: next placement, next rider, end of round or race."""
+        if self.phase == PHASE_PLACE:
+            if self.place_queue:
+                return
+            self.phase = PHASE_RACE
+            self._start_round(events)
+            return
+        if self.phase != PHASE_RACE:
+            return
+        if self.rules.decided_now(self, events):
+            return
+        if self.mover is not None:
+            return
+        self.to_move = [i for i in self.to_move if self.riders[i].status == RACE]
+        if self.to_move:
+            self._next_mover()
+            return
+        if self._end_round(events):
+            return
+        self._start_round(events)
+
+    def _next_mover(self) -> None:
+        if self.rules.team and len(self.choosable()) > 1:
+            return  # the team's player chooses who throws next
+        self.mover = self.to_move.pop(0)
+
+    def _start_round(self, events: list[Event]) -> None:
+        self.round += 1
+        self.rounds_total += 1
+        self.crossed = []
+        self.to_move = self.race_order()
+        events.append(Event("round", {"heat": self.heat, "round": self.round,
+                                      "order": [self.riders[i].ident for i in self.to_move]}))
+        self._next_mover()
+
+    def _end_round(self, events: list[Event]) -> bool:
+        """Settle the round; return True if the race (or heat) phase changed."""
+        racing = [i for i, r in enumerate(self.riders) if r.status == RACE]
+        events.append(Event("positions", {
+            "round": self.round,
+            "riders": {str(self.riders[i].ident): [self.riders[i].dist, self.riders[i].lane]
+                       for i in racing},
+        }))
+        stopped = self.round >= self.options.round_cap(self.track.length)
+        return self.rules.end_round(self, racing, stopped, events)
+
+    # --- used by the variants ---------------------------------------------------------
+    def start_heat(self, survivors: list[int]) -> None:
+        """A new heat: the survivors line up again, in the given order."""
+        self.heat += 1
+        self.round = 0
+        self.stopped = False
+        for i in survivors:
+            r = self.riders[i]
+            r.status, r.dist, r.lane = WAIT, 0, 0
+        self.place_queue = list(survivors)
+        self.phase = PHASE_PLACE
+        self.to_move = []
+
+    def _over(self) -> None:
+        self.phase = PHASE_OVER
+        self.to_move = []
+        self.mover = None
+        self.dice = None
+
+    def finish(self, order: list[int], events: list[Event], why: str) -> None:
+        """The race is over with riders (indices) in ``order``."""
+        self.ranking = list(order)
+        self._over()
+        events.append(Event("result", {
+            "why": why,
+            "ranking": [self.riders[i].ident for i in order],
+            "rounds": self.rounds_total,
+            "stopped": self.stopped,
+            "points": self.rules.result_points(self, order),
+        }))
+
+    def finish_teams(self, order: list[int], tie: bool, events: list[Event]) -> None:
+        """A team pursuit is over with teams in ``order`` (no ranking on a tie)."""
+        self._over()
+        self.ranking = [] if tie else list(order)
+        events.append(Event("result", {"why": "team pursuit over", "teams": order,
+                                       "tie": tie, "rounds": self.rounds_total,
+                                       "stopped": self.stopped}))
+
+    # --- results ----------------------------------------------------------------------
+    def team_time(self) -> float:
+        """Team time trial: rounds until the third rider crossed, less a fraction for how far
+        past the line he went (each column past is 1/7 of a round); the cap if stopped."""
+        for t, rounds, past, _lane in self.team_times:
+            if t == 0:
+                return rounds - past / 7
+        return float(self.options.round_cap(self.track.length))
+
+    def outcome(self) -> Outcome:
+        if self.phase != PHASE_OVER:
+            raise ValueError("the race is not over")
+        return self.rules.outcome(self)
+
+    # --- saving and showing -----------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        from raceday.games.pistard.save import state_to_json
+
+        return state_to_json(self)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Self:
+        from raceday.games.pistard.save import state_from_json
+
+        return state_from_json(cls, data)
+
+    def __str__(self) -> str:
+        from raceday.games.pistard.render import board_text
+
+        return board_text(self)
+
+    def __repr__(self) -> str:
+        player = self.current_player()
+        who = {CHANCE: "chance", TERMINAL: "over"}.get(player, f"player {player}")
+        return (f"<{type(self).__name__} {self.options.variant}, heat {self.heat} round "
+                f"{self.round}: {who} to act>")
+
+
+def new_race(
+    options: Mapping[str, Any] | PistardOptions | None = None, track: Track | None = None
+) -> PistardState:
+    """A fresh PISTARD race (before placement)."""
+    return PistardState(PistardOptions.parse(options), track)
+
+
+def position_state(
+    riders: Sequence[tuple[int, int, int]],
+    *,
+    track: Track | None = None,
+    mover: int | None = None,
+    dice: Sequence[int] | None = None,
+    tokens: int = 0,
+    variant: str = "scratch",
+    laps: int | None = None,
+) -> PistardState:
+    """Build a mid-race position for tests and analysis: ``riders`` are (ident, distance,
+    lane) with idents like 33 (player 3's third rider); ``mover`` is the ident about to
+    play ``dice``. Every player gets ``tokens`` energy tokens."""
+    players = max(ident // 10 for ident, _, _ in riders)
+    per = max(ident % 10 for ident, _, _ in riders)
+    lo, hi = PistardOptions.parse({"variant": variant}).players_range()
+    players = min(hi, max(lo, players))
+    opts = PistardOptions.parse({"variant": variant, "players": players,
+                                 "riders_per_player": per, "tokens": tokens, "laps": laps})
+    state = PistardState(opts, track)
+    placed = {ident: (d, lane) for ident, d, lane in riders}
+    for r in state.riders:
+        if r.ident in placed:
+            r.dist, r.lane = placed[r.ident]
+            r.status = RACE
+        else:
+            r.status = OUT
+    state.phase = PHASE_RACE
+    state.round = 1
+    state.rounds_total = 1
+    state.place_queue = []
+    if mover is not None:
+        state.mover = next(i for i, r in enumerate(state.riders) if r.ident == mover)
+        state.dice = list(dice) if dice is not None else None
+    state.to_move = [i for i in state.race_order() if i != state.mover]
+    if state.mover is None and state.to_move:
+        state._next_mover()
+    return state
