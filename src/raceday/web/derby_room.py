@@ -466,6 +466,7 @@ class DerbyRoom:
             "places": {horse_name(p): race.places[p] for p in POSTS},
             "first_out": [horse_name(h) for h in record.first_out],
             "payouts": payouts,
+            "furlongs": self._furlongs(),
         }
         self.race = None
         self.done = set()
@@ -520,11 +521,8 @@ class DerbyRoom:
                 "prize_first": c.prize_first, "prize_second": c.prize_second,
                 "owner_award": c.owner_award, "host_dice": c.host}
 
-    def _live(self) -> JSON | None:
-        race = self.race
-        s = self.session
-        if race is None or s is None:
-            return None
+    def _furlongs(self) -> dict[str, int]:
+        """How far each horse got: the furlongs (rounds of the race proper) it survived."""
         furlongs = {horse_name(p): 0 for p in POSTS}
         for r in self.rounds:
             if r["rolloff"]:
@@ -532,6 +530,13 @@ class DerbyRoom:
             for h in r["rolls"]:
                 if h not in r["out"]:
                     furlongs[h] += 1
+        return furlongs
+
+    def _live(self) -> JSON | None:
+        race = self.race
+        s = self.session
+        if race is None or s is None:
+            return None
         nxt = race.roller
         owner = None if nxt is None else s.owner_of(nxt)
         return {
@@ -546,7 +551,7 @@ class DerbyRoom:
                               and self._human(owner)),
             "rolls": {horse_name(p): v for p, v in race.rolls.items()},
             "places": {horse_name(p): v for p, v in race.places.items()},
-            "furlongs": furlongs,
+            "furlongs": self._furlongs(),
             "rounds": self.rounds,
         }
 

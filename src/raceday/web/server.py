@@ -1,0 +1,50 @@
+"""Running the party server: in the foreground (``raceday serve``) or in a background thread
+(tests, benchmarks, screenshots), always with uvicorn and the message-size cap."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+WS_MAX_SIZE = 65_536  # frames above this are cut by uvicorn; 4 KB..64 KB get a clear error
+WS_PING = 20.0
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind((host, 0))
+        return int(s.getsockname()[1])
+
+
+def uvicorn_config(app: Any, host: str, port: int, *, log_level: str = "warning") -> Any:
+    import uvicorn
+
+    return uvicorn.Config(app, host=host, port=port, log_level=log_level, ws="websockets-sansio",
+                          ws_max_size=WS_MAX_SIZE, ws_ping_interval=WS_PING,
+                          ws_ping_timeout=WS_PING, lifespan="off", access_log=False)
+
+
+@contextmanager
+def background_server(app: Any, host: str = "127.0.0.1", port: int | None = None,
+                      timeout: float = 15.0) -> Iterator[str]:
+    """Serve ``app`` from a thread; yields its base URL ``http://host:port/``."""
+    import uvicorn
+
+    port = port or free_port(host)
+    server = uvicorn.Server(uvicorn_config(app, host, port))
+    thread = threading.Thread(target=server.run, name="raceday-party-server", daemon=True)
+    thread.start()
+    deadline = time.monotonic() + timeout
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError(f"the party server did not start on {host}:{port}")
+        time.sleep(0.02)
+    try:
+        yield f"http://{host}:{port}/"
+    finally:
+        server.should_exit = True
+        thread.join(timeout)

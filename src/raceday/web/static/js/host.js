@@ -1,0 +1,40 @@
+// The big screen (host or spectator): finds the room's game and hands over to its module.
+import { api, el, errorLine, Live, pageKind, roomCode, statusLine, tokens } from "./common.js";
+import { languageButton, t } from "./i18n.js";
+
+const code = roomCode();
+const watching = pageKind() === "watch";
+const app = document.getElementById("app");
+
+async function main() {
+  const status = statusLine();
+  const error = errorLine();
+  let info;
+  try {
+    info = await api(`/api/rooms/${encodeURIComponent(code)}`);
+  } catch (e) {
+    app.replaceChildren(el("p", { class: "error", role: "alert" }, t("error", { message: e.message })));
+    return;
+  }
+  const token = watching ? null : tokens.host(code);
+  const role = token ? "host" : "spectator";
+  const game = await import(`./${info.game}-host.js`);
+  const header = el("header", { class: "bar" },
+    el("h1", {}, el("span", { "data-i18n": info.game }, t(info.game)),
+      " ", el("span", { class: "room-code", "aria-label": t("room", { code }) }, code)),
+    el("span", { class: "role" }, t(role === "host" ? "host_mode" : "spectating")),
+    status.node, languageButton());
+  const main = el("main", { id: "screen" });
+  app.replaceChildren(header, error.node, main);
+  const screen = game.mount(main, { code, info, role, error });
+  const live = new Live(code, token, {
+    status: (s) => status.set(s),
+    welcome: (msg, events, fresh) => screen.welcome(msg.view, events, fresh),
+    update: (view, events) => screen.update(view, events),
+    error: (m) => error.show(m),
+    fatal: (m) => error.show(m),
+  });
+  screen.connect(live);
+}
+
+main();

@@ -1,0 +1,70 @@
+// A phone: joins the room with a name (or rejoins from its stored token), then hands over
+// to the game's phone module.
+import { api, el, errorLine, Live, roomCode, statusLine, tokens } from "./common.js";
+import { languageButton, onLanguage, t } from "./i18n.js";
+
+const code = roomCode();
+const app = document.getElementById("app");
+
+async function main() {
+  const status = statusLine();
+  const error = errorLine();
+  let info;
+  try {
+    info = await api(`/api/rooms/${encodeURIComponent(code)}`);
+  } catch (e) {
+    app.replaceChildren(el("p", { class: "error", role: "alert" }, t("error", { message: e.message })),
+      el("p", {}, el("a", { href: "/" }, t("join_title"))));
+    return;
+  }
+  const header = el("header", { class: "bar" },
+    el("h1", {}, t(info.game), " ", el("span", { class: "room-code" }, code)),
+    status.node, languageButton());
+  const main = el("main", { id: "phone" });
+  app.replaceChildren(header, error.node, main);
+  const token = tokens.seat(code);
+  if (token) start(token, info, main, status, error);
+  else joinForm(info, main, status, error);
+}
+
+function joinForm(info, main, status, error) {
+  const input = el("input", { name: "name", required: true, maxlength: 20, autocomplete: "nickname", id: "name" });
+  const form = el("form", { class: "card join" },
+    el("h2", {}, t("join_title")),
+    el("label", { for: "name" }, t("your_name")), input,
+    el("button", { type: "submit", class: "primary" }, t("join")),
+    el("p", {}, el("a", { href: `/watch/${code}` }, t("watch"))));
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    try {
+      const seat = await api(`/api/rooms/${encodeURIComponent(code)}/join`, { name: input.value });
+      tokens.setSeat(code, seat.token);
+      start(seat.token, info, main, status, error);
+    } catch (e) {
+      error.show(e.message);
+    }
+  });
+  main.replaceChildren(form);
+  input.focus();
+  onLanguage(() => { if (form.isConnected) joinForm(info, main, status, error); });
+}
+
+async function start(token, info, main, status, error) {
+  const game = await import(`./${info.game}-play.js`);
+  const screen = game.mount(main, { code, info, error });
+  const live = new Live(code, token, {
+    status: (s) => status.set(s),
+    welcome: (msg, events, fresh) => screen.welcome(msg.view, events, fresh),
+    update: (view, events) => screen.update(view, events),
+    error: (m) => error.show(m),
+    fatal: (m) => {
+      tokens.forgetSeat(code);
+      error.show(m);
+      main.replaceChildren(el("p", {}, t("lost_seat", { code })),
+        el("p", {}, el("a", { href: `/play/${code}` }, t("join"))));
+    },
+  });
+  screen.connect(live);
+}
+
+main();
