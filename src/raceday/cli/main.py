@@ -100,6 +100,7 @@ def run(argv: Sequence[str] | None = None) -> int:
     """Run the CLI on ``argv`` and return the exit code (0, 1, 2 or 130); never raises
     for user errors. Bad input prints one line on stderr and gives exit code 2."""
     command = typer.main.get_command(app)
+    interrupt_reported()  # forget an interruption reported by an earlier run in this process
     try:
         result = command.main(
             args=list(argv) if argv is not None else sys.argv[1:],
