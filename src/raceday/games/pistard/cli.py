@@ -215,8 +215,7 @@ def watch(
     db: DbOpt = None,
     delay: DelayOpt = None,
 ) -> None:
-    """Watch computer riders race, round by round; the race is saved each round and
-    --resume continues it."""
+    """Watch computer riders race, round by round (saved each round; --resume goes on)."""
     kinds = None if resume else _computers(players, variant, "watch")
     _race_session("watch", kinds, variant, riders_per_player, seed, laps, tokens, track,
                   session, resume, db, delay)
@@ -487,8 +486,7 @@ def simulate(
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the statistics as JSON.")] = False,
 ) -> None:
-    """Computer-only races: win rate by starting lane and by level (the team's time in the
-    team time trial), race length in turns."""
+    """Computer-only races: win rates by start lane and level (ttt: team time), turns."""
     kinds = _computers(players, variant, "simulate")
     options = _options(variant, len(kinds), riders_per_player, laps, tokens, track)
     track_obj = load_track(track)
