@@ -26,3 +26,7 @@ class SaveFormatError(RacedayError):
 
 class InputFileError(RacedayError):
     """A user-written input file (route, peloton, track, ...) that does not validate."""
+
+
+class BetError(RacedayError):
+    """A bet, stake or bid the rules refuse (the message says why and what is allowed)."""

@@ -19,7 +19,7 @@ from rich.console import Console
 from rich.table import Table
 
 from raceday.cli.common import read_secret
-from raceday.core.errors import OptionsError, RacedayError
+from raceday.core.errors import BetError, OptionsError, RacedayError
 from raceday.games.derby.agents import computer_bets, computer_bid
 from raceday.games.derby.odds import format_odds
 from raceday.games.derby.render import board_tables, event_lines
@@ -34,7 +34,6 @@ from raceday.games.derby.session import (
     PHASE_AUCTION,
     PHASE_BETTING,
     PHASE_RACING,
-    BetError,
     Session,
 )
 from raceday.store.sessions import SessionStore

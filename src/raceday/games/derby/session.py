@@ -14,7 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from raceday.core.errors import OptionsError, RacedayError, SaveFormatError
+from raceday.core.errors import BetError as BetError  # its old home: still importable here
+from raceday.core.errors import OptionsError, SaveFormatError
 from raceday.core.serialize import Fields
 from raceday.games.derby.odds import (
     OddsBoard,
@@ -34,10 +35,6 @@ PHASE_AUCTION, PHASE_BETTING, PHASE_RACING, PHASE_FINISHED = (
 )
 PHASES = (PHASE_AUCTION, PHASE_BETTING, PHASE_RACING, PHASE_FINISHED)
 SESSION_FORMAT = 1
-
-
-class BetError(RacedayError):
-    """A bid, ticket or loan that the rules do not allow (the message says why)."""
 
 
 @dataclass(frozen=True)

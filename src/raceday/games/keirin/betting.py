@@ -28,7 +28,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from raceday.core.errors import RacedayError
+from raceday.core.errors import BetError as BetError  # its old home: still importable here
 
 KINDS: dict[str, tuple[int, bool]] = {  # name -> (riders named, order matters)
     "win": (1, True),
@@ -41,10 +41,6 @@ ALIASES = {"w": "win", "ex": "exacta", "q": "quinella", "qu": "quinella",
            "tri": "trifecta", "tf": "trifecta", "tr": "trio"}
 MODES = ("fixed", "pool")
 MAX_STAKE_CENTS = 10**13  # a hundred billion: beyond this a typo is likelier than a bet
-
-
-class BetError(RacedayError):
-    """A ticket or stake that cannot be accepted (the message says why and what to type)."""
 
 
 # --- money --------------------------------------------------------------------------------------

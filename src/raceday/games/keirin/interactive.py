@@ -22,11 +22,10 @@ from raceday.cli.common import (
     read_line,
     shell_quote,
 )
-from raceday.core.errors import OptionsError, RacedayError
+from raceday.core.errors import BetError, OptionsError, RacedayError
 from raceday.core.events import Event
 from raceday.core.protocol import State
 from raceday.games.keirin.betting import (
-    BetError,
     Ticket,
     format_money,
     parse_money,

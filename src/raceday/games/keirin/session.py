@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from raceday.core.errors import OptionsError, SaveFormatError
+from raceday.core.errors import BetError, OptionsError, SaveFormatError
 from raceday.core.events import Event
 from raceday.core.play import play_game
 from raceday.core.protocol import State
@@ -31,7 +31,6 @@ from raceday.games.keirin.betting import (
     MAX_STAKE_CENTS,
     MODES,
     Account,
-    BetError,
     PoolResult,
     Ticket,
     check_affordable,
