@@ -240,6 +240,13 @@ def test_command_survives_odd_input(
     monkeypatch.setenv("MPLBACKEND", "Agg")
     monkeypatch.setattr("time.sleep", lambda seconds: None)
     monkeypatch.chdir(tmp_path)
+    if command == "serve":  # check the options and the start-up, but do not block serving
+        import uvicorn
+
+        def started(server: uvicorn.Server) -> None:
+            server.started = True
+
+        monkeypatch.setattr(uvicorn.Server, "run", started)
     good_db = tmp_path / "good.sqlite"
     foreign = tmp_path / "foreign.sqlite"
     with sqlite3.connect(foreign) as conn:

@@ -148,3 +148,11 @@ def test_in_range_names_the_limits() -> None:
     assert check(1) == 1 and check(None) is None
     with pytest.raises(typer.BadParameter, match="from 1 to 1,000 races, got 0"):
         check(0)
+
+
+def test_tools_beside_the_games_are_listed_without_importing_them() -> None:
+    from raceday.core.discovery import discover_tools
+
+    tools = discover_tools()
+    assert "serve" in tools and "party" in tools["serve"].lower()
+    assert "common" not in tools and "main" not in tools

@@ -21,7 +21,7 @@ from typer.exceptions import Abort
 
 from raceday import __version__
 from raceday.cli.common import err_console, interrupt_reported
-from raceday.core.discovery import discover
+from raceday.core.discovery import discover, discover_tools
 from raceday.core.errors import RacedayError
 
 
@@ -31,14 +31,17 @@ class GameGroup(TyperGroup):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._games = discover(with_module="cli")
+        self._tools = {k: v for k, v in discover_tools().items() if k not in self._games}
         self._loaded: dict[str, Command] = {}
 
     def list_commands(self, ctx: Context) -> list[str]:
-        return sorted(self._games)
+        return sorted(self._games) + sorted(self._tools)
 
     def _load(self, name: str) -> Command:
         if name not in self._loaded:
-            module = importlib.import_module(f"raceday.games.{name}.cli")
+            where = (f"raceday.games.{name}.cli" if name in self._games
+                     else f"raceday.cli.{name.replace('-', '_')}")
+            module = importlib.import_module(where)
             command = typer.main.get_command(module.app)
             command.name = name
             command.help = getattr(module, "HELP", command.help)
@@ -46,17 +49,18 @@ class GameGroup(TyperGroup):
         return self._loaded[name]
 
     def get_command(self, ctx: Context, cmd_name: str) -> Command | None:
-        if cmd_name not in self._games:
+        known = self._games.get(cmd_name, self._tools.get(cmd_name))
+        if known is None:
             return None
         if cmd_name in self._loaded:
             return self._loaded[cmd_name]
-        # Listing for help: a light stand-in that carries the game's one-line help.
-        return TyperCommand(cmd_name, help=self._games[cmd_name])
+        # Listing for help: a light stand-in that carries the one-line help.
+        return TyperCommand(cmd_name, help=known)
 
     def resolve_command(
         self, ctx: Context, args: list[str]
     ) -> tuple[str | None, Command | None, list[str]]:
-        if args and args[0] in self._games:
+        if args and (args[0] in self._games or args[0] in self._tools):
             self._load(args[0])
         return super().resolve_command(ctx, args)
 
