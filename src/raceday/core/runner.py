@@ -1,14 +1,24 @@
-"""One seeded runner for many games or races: in-process or in worker processes.
+"""One seeded runner for many games or races: in-process, or on a Dask cluster.
 
 Work is cut into chunks; chunk ``i`` gets the ``i``-th child of one
 :class:`numpy.random.SeedSequence`, so the combined result depends only on the seed, the
-total and the chunk size, never on the number of workers or the order chunks finish in.
-This is the single place where a distributed engine plugs in.
+total and the chunk size, never on the number of workers, the order chunks finish in, or
+whether the cluster is this machine or another one.
+
+``workers == 1`` runs every chunk in this process and never imports Dask. Otherwise the
+chunks run on Dask distributed: an embedded :class:`distributed.LocalCluster` of
+``workers`` single-threaded processes bound to 127.0.0.1 (started and closed here, nothing
+to start by hand), or, with ``scheduler="tcp://HOST:PORT"``, an existing cluster of any
+size. Dask is imported lazily, so a command's start-up does not pay for it.
 """
 
 from __future__ import annotations
 
+import logging
+import os
+import uuid
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -20,6 +30,8 @@ from raceday.core.game import ProgressCallback
 T = TypeVar("T")
 
 MAX_WORKERS = 32
+CONNECT_TIMEOUT = 20  # seconds to reach a remote scheduler before giving up
+DASK_LOGGERS = ("distributed", "dask", "tornado", "asyncio", "bokeh")
 
 
 @dataclass(frozen=True)
@@ -44,9 +56,27 @@ def plan_chunks(total: int, chunk_size: int, seed: int) -> list[Chunk]:
     return [Chunk(i, size, s) for i, (size, s) in enumerate(zip(sizes, seeds, strict=True))]
 
 
-def _call(job: tuple[Callable[..., T], tuple[Any, ...], int, np.random.SeedSequence]) -> T:
-    task, args, size, seed = job
-    return task(*args, size, seed)
+def machine_workers() -> int:
+    """Worker processes for a cluster sized to this machine: the cores this process may
+    use (at most :data:`MAX_WORKERS`)."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        cores = os.cpu_count() or 1
+    return max(1, min(MAX_WORKERS, cores))
+
+
+def check_scheduler(address: str) -> str:
+    """A Dask scheduler address ``tcp://HOST:PORT`` (or ``HOST:PORT``), checked."""
+    text = address.strip()
+    if "://" not in text:
+        text = f"tcp://{text}"
+    scheme, _, rest = text.partition("://")
+    host, _, port = rest.rpartition(":")
+    if scheme not in ("tcp", "tls") or not host or not port.isdigit() or \
+            not 1 <= int(port) <= 65535:
+        raise OptionsError(f"--scheduler must look like tcp://HOST:PORT, got {address!r}")
+    return text
 
 
 def run_chunks(
@@ -56,34 +86,85 @@ def run_chunks(
     *,
     seed: int,
     chunk_size: int,
-    workers: int = 1,
+    workers: int | None = 1,
     progress: ProgressCallback | None = None,
+    scheduler: str | None = None,
 ) -> Iterator[T]:
     """Yield ``task(*args, size, seed_sequence)`` for every chunk, in chunk order.
 
-    With ``workers == 1`` everything runs in this process; otherwise in a pool of worker
-    processes started safely (forkserver/spawn), so ``task`` and ``args`` must be
-    picklable (module-level functions and plain data). ``progress(done, total)`` is called
-    after every chunk.
+    ``workers == 1`` (and no ``scheduler``) runs in this process; ``workers=None`` means a
+    cluster sized to the machine. Otherwise the chunks are Dask futures, so ``task`` and
+    ``args`` must be picklable (module-level functions and plain data) and importable on
+    the workers. ``progress(done, total)`` is called as chunks finish (absolute counts).
+    Ctrl-C (or closing the generator early) cancels the outstanding futures and closes the
+    client and any cluster started here.
     """
+    if workers is None:
+        workers = machine_workers()
     if not 1 <= workers <= MAX_WORKERS:
         raise OptionsError(f"workers must be 1 to {MAX_WORKERS}, got {workers}")
+    address = None if scheduler is None else check_scheduler(scheduler)
     chunks = plan_chunks(total, chunk_size, seed)
-    jobs = [(task, tuple(args), c.size, c.seed) for c in chunks]
-    done = 0
-    if workers == 1 or len(jobs) == 1:
-        for job in jobs:
-            result = _call(job)
-            done += job[2]
-            if progress is not None:
-                progress(done, total)
-            yield result
+    if address is None and (workers == 1 or len(chunks) == 1):
+        yield from _run_here(task, tuple(args), chunks, total, progress)
         return
-    from raceday.core.parallel import worker_context
+    yield from _run_dask(task, tuple(args), chunks, total, progress, workers, address)
 
-    with worker_context().Pool(processes=min(workers, len(jobs))) as pool:
-        for job, result in zip(jobs, pool.imap(_call, jobs), strict=True):
-            done += job[2]
-            if progress is not None:
-                progress(done, total)
-            yield result
+
+def _run_here(task: Callable[..., T], args: tuple[Any, ...], chunks: list[Chunk], total: int,
+              progress: ProgressCallback | None) -> Iterator[T]:
+    done = 0
+    for chunk in chunks:
+        result = task(*args, chunk.size, chunk.seed)
+        done += chunk.size
+        if progress is not None:
+            progress(done, total)
+        yield result
+
+
+def quiet_dask() -> None:
+    """Keep Dask's start-up, shutdown and connection chatter off the terminal."""
+    for name in DASK_LOGGERS:
+        logging.getLogger(name).setLevel(logging.CRITICAL)
+    import dask
+
+    dask.config.set({"logging.distributed": "critical", "distributed.admin.tick.limit": "1h"})
+
+
+def _run_dask(task: Callable[..., T], args: tuple[Any, ...], chunks: list[Chunk], total: int,
+              progress: ProgressCallback | None, workers: int, address: str | None
+              ) -> Iterator[T]:
+    quiet_dask()
+    from distributed import Client, LocalCluster, as_completed
+
+    with ExitStack() as stack:
+        if address is None:
+            cluster = stack.enter_context(LocalCluster(
+                n_workers=min(workers, len(chunks)), threads_per_worker=1, processes=True,
+                dashboard_address=None, host="127.0.0.1", silence_logs=logging.CRITICAL))
+            client = stack.enter_context(Client(cluster))
+        else:
+            try:
+                client = stack.enter_context(Client(address, timeout=CONNECT_TIMEOUT))
+            except (OSError, TimeoutError) as exc:
+                raise OptionsError(f"cannot reach the Dask scheduler at {address}: "
+                                   f"{exc}") from None
+        run = uuid.uuid4().hex[:12]  # keys unique on a cluster shared with other runs
+        futures = [client.submit(task, *args, c.size, c.seed, pure=False,
+                                 key=f"raceday-{run}-chunk-{c.index}") for c in chunks]
+        index = {f.key: i for i, f in enumerate(futures)}
+        results: dict[int, T] = {}
+        next_out = done = 0
+        try:
+            for future in as_completed(futures):
+                i = index[future.key]
+                results[i] = future.result()
+                done += chunks[i].size
+                if progress is not None:
+                    progress(done, total)
+                while next_out in results:  # hand results on in chunk order
+                    yield results.pop(next_out)
+                    next_out += 1
+        except BaseException:
+            client.cancel([f for f in futures if not f.done()], force=True)
+            raise
