@@ -14,6 +14,7 @@ from pydantic import Field, ValidationInfo, field_validator
 
 from raceday.core.game import Game, GameOptions
 from raceday.games.wielersim import dice
+from raceday.games.wielersim.peloton import strip_ratings
 from raceday.games.wielersim.route import compile_route, shipped_route
 from raceday.games.wielersim.rules import (
     WielersimState,
@@ -59,6 +60,11 @@ class WielersimOptions(GameOptions):
         description="Our variant of the finish times: no finisher gets a smaller gap than "
         "the one before him; none: the route's own setting (off unless the route says so).")
 
+    ratings: bool = Field(
+        True, strict=True,
+        description="Our extension: use the riders' ratings (climb, cobbles, sprint) when "
+        "the peloton has them; false: every rider of a type is the same, as in the text.")
+
     @field_validator("route", mode="before")
     @classmethod
     def _route(cls, value: Any) -> dict[str, Any]:
@@ -85,10 +91,12 @@ class WielersimOptions(GameOptions):
         return {**self.route, "monotonic_gaps": self.monotonic_gaps}
 
     def peloton_table(self) -> dict[str, Any]:
-        """The peloton as raced: with ``jersey`` applied when given."""
+        """The peloton as raced: with ``jersey`` applied when given, without ratings when
+        ``ratings`` is false."""
+        peloton = self.peloton if self.ratings else strip_ratings(self.peloton)
         if self.jersey is None:
-            return self.peloton
-        return {**self.peloton, "jersey": self.jersey}
+            return peloton
+        return {**peloton, "jersey": self.jersey}
 
     def max_steps(self) -> int:
         """A bound on the throws of one race (see :func:`rules.steps_bound`)."""

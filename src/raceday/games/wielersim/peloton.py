@@ -1,8 +1,14 @@
 """Pelotons: teams of three or four riders, each a leader, climber, sprinter or helper.
 
-A peloton file is CSV (``team,number,name,type`` plus optional ``colour`` and ``jersey``
-columns) or TOML (``[[teams]]`` with ``[[teams.riders]]``, and ``jersey = NUMBER``).
-Both are validated with messages naming the file, line and field.
+A peloton file is CSV (``team,number,name,type`` plus optional ``colour``, ``jersey`` and
+rating columns ``climb``, ``cobbles``, ``sprint``) or TOML (``[[teams]]`` with
+``[[teams.riders]]``, and ``jersey = NUMBER``). Both are validated with messages naming
+the file, line and field.
+
+Ratings are our extension (docs/rules/wielersim.md, "Rider ratings"): whole numbers from
+1 to 9 per rider (5 when a rated file leaves one out). What counts in a race is a rider's
+*edge*: his rating less the field's lower median, kept within -3..+3, so a field of equal
+ratings rides exactly by the text's rules.
 """
 
 from __future__ import annotations
@@ -10,7 +16,8 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Mapping
+import statistics
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -35,6 +42,23 @@ TEAM_SIZES = (3, 4)
 TEAM_COLOURS = ("red", "blue", "green", "yellow", "magenta", "cyan", "white", "bright_red",
                 "bright_blue", "bright_green", "bright_yellow", "bright_magenta")
 SHIPPED_PELOTONS = ("classics", "small")
+START_LISTS = ("flanders", "ardennes", "ronde-van-belgie")
+"""Sample start lists of the shipped classics and stage race (rated riders)."""
+RATINGS = ("climb", "cobbles", "sprint")
+MIN_RATING, MAX_RATING, ORDINARY_RATING = 1, 9, 5
+MAX_EDGE = 3  # an edge (rating less the field's median) counts at most this much
+
+
+def rating_edges(ratings: Sequence[Sequence[int]]) -> tuple[tuple[int, ...], ...] | None:
+    """Per rider, his edge in every rating: the rating less the field's lower median,
+    within -:data:`MAX_EDGE`..+:data:`MAX_EDGE`; None when every edge is 0 (equal
+    ratings, or none): the race then follows the text's rules to the letter."""
+    if not ratings:
+        return None
+    medians = [statistics.median_low(col) for col in zip(*ratings, strict=True)]
+    edges = tuple(tuple(max(-MAX_EDGE, min(MAX_EDGE, v - m)) for v, m in
+                        zip(row, medians, strict=True)) for row in ratings)
+    return edges if any(any(e) for e in edges) else None
 
 
 @dataclass(frozen=True)
@@ -45,6 +69,7 @@ class Rider:
     name: str
     kind: int
     team: int
+    ratings: tuple[int, ...] | None = None  # climb, cobbles, sprint (our extension)
 
     @property
     def type_name(self) -> str:
@@ -59,6 +84,11 @@ class Peloton:
     teams: tuple[str, ...]
     team_colours: tuple[str, ...]
     jersey: int | None  # rider number
+    edges: tuple[tuple[int, ...], ...] | None = None  # per rider: climb, cobbles, sprint
+
+    @property
+    def rated(self) -> bool:
+        return any(r.ratings is not None for r in self.riders)
 
     def index_of(self, number: int) -> int:
         for i, r in enumerate(self.riders):
@@ -70,9 +100,32 @@ class Peloton:
 def peloton_from_spec(spec: Mapping[str, Any]) -> Peloton:
     """Build a :class:`Peloton` from a normalised specification."""
     riders = tuple(Rider(int(r["number"]), str(r["name"]), RIDER_TYPES.index(r["type"]),
-                         int(r["team"])) for r in spec["riders"])
+                         int(r["team"]), _ratings_of(r.get("ratings")))
+                   for r in spec["riders"])
+    edges = None
+    if any(r.ratings is not None for r in riders):
+        edges = rating_edges([r.ratings or (ORDINARY_RATING,) * len(RATINGS) for r in riders])
     return Peloton(riders, tuple(t["name"] for t in spec["teams"]),
-                   tuple(t["colour"] for t in spec["teams"]), spec["jersey"])
+                   tuple(t["colour"] for t in spec["teams"]), spec["jersey"], edges)
+
+
+def _ratings_of(raw: Any) -> tuple[int, ...] | None:
+    """A rider's ratings from a normalised specification (ValueError if malformed)."""
+    if raw is None:
+        return None
+    if not isinstance(raw, Mapping) or set(raw) - set(RATINGS):
+        raise ValueError(f"ratings must be a table of {', '.join(RATINGS)}")
+    values = tuple(raw.get(k, ORDINARY_RATING) for k in RATINGS)
+    if any(not isinstance(v, int) or isinstance(v, bool) or not MIN_RATING <= v <= MAX_RATING
+           for v in values):
+        raise ValueError(f"ratings are whole numbers from {MIN_RATING} to {MAX_RATING}")
+    return values
+
+
+def strip_ratings(spec: Mapping[str, Any]) -> dict[str, Any]:
+    """The peloton without its ratings (the extension switched off)."""
+    return {**spec, "riders": [{k: v for k, v in r.items() if k != "ratings"}
+                               for r in spec["riders"]]}
 
 
 def load_peloton_file(path: str | Path) -> dict[str, Any]:
@@ -97,7 +150,9 @@ def parse_peloton_csv(text: str, where: str = "<peloton>") -> dict[str, Any]:
         missing = [h for h in needed if h not in header]
         if missing:
             raise pb.error(1, missing[0], "the header line must name the columns "
-                           "team,number,name,type (optional: colour, jersey)")
+                           "team,number,name,type (optional: colour, jersey, climb, "
+                           "cobbles, sprint)")
+        rated = [k for k in RATINGS if k in header]
         teams: list[dict[str, Any]] = []
         riders: list[tuple[int, dict[str, Any]]] = []
         numbers: set[int] = set()
@@ -122,6 +177,8 @@ def parse_peloton_csv(text: str, where: str = "<peloton>") -> dict[str, Any]:
             rider = _rider(line_no, {"number": clean["number"], "name": clean["name"],
                                      "type": clean["type"], "team": names.index(team_name)},
                            numbers, pb)
+            if rated:
+                rider["ratings"] = _rating_values(line_no, {k: clean[k] for k in rated}, pb)
             riders.append((line_no, rider))
             if len(riders) > MAX_RIDERS:
                 raise pb.error(line_no, "riders", f"a peloton has at most {MAX_RIDERS} "
@@ -166,10 +223,12 @@ def parse_peloton_toml(text: str, where: str = "<peloton>") -> dict[str, Any]:
             rider_counter += 1
             if not isinstance(raw, Mapping):
                 raise pb.error(rline, f"teams[{ti}].riders", "each rider must be a table")
-            rows.append((rline, _rider(rline, {"number": raw.get("number"),
-                                               "name": raw.get("name"),
-                                               "type": raw.get("type"), "team": ti},
-                                        numbers, pb)))
+            rider = _rider(rline, {"number": raw.get("number"), "name": raw.get("name"),
+                                   "type": raw.get("type"), "team": ti}, numbers, pb)
+            given = {k: raw[k] for k in RATINGS if k in raw}
+            if given:
+                rider["ratings"] = _rating_values(rline, given, pb)
+            rows.append((rline, rider))
             if len(rows) > MAX_RIDERS:
                 raise pb.error(rline, "riders", f"a peloton has at most {MAX_RIDERS} "
                                "riders (about 40 is best); this is one more")
@@ -203,6 +262,27 @@ def _rider(line: int, raw: dict[str, Any], numbers: set[int], pb: FileProblem
                        f"{allowed_types()}")
     return {"number": number, "name": name.strip(), "type": RIDER_TYPES[kind],
             "team": raw["team"]}
+
+
+def _rating_values(line: int, raw: Mapping[str, Any], pb: FileProblem) -> dict[str, int]:
+    """A rider's ratings checked (whole numbers 1-9; an empty CSV cell is ordinary, 5)."""
+    out: dict[str, int] = {}
+    for key in RATINGS:
+        value = raw.get(key, "")
+        if value == "":
+            value = ORDINARY_RATING
+        elif isinstance(value, str):
+            try:
+                value = int(value)
+            except ValueError:
+                value = None
+        if not isinstance(value, int) or isinstance(value, bool) or \
+                not MIN_RATING <= value <= MAX_RATING:
+            raise pb.error(line, key, f"a rating is a whole number from {MIN_RATING} to "
+                           f"{MAX_RATING} ({ORDINARY_RATING} is ordinary); got "
+                           f"{_short(raw.get(key))}")
+        out[key] = value
+    return out
 
 
 def _short(value: object) -> str:
@@ -242,22 +322,23 @@ def _normalise(teams: list[dict[str, Any]], rows: list[tuple[int, dict[str, Any]
 
 
 def shipped_peloton(name: str) -> dict[str, Any]:
-    """A shipped peloton, normalised (a fresh copy: callers may change it)."""
-    if name not in SHIPPED_PELOTONS:
+    """A shipped peloton or start list, normalised (a fresh copy: callers may change it)."""
+    if name not in SHIPPED_PELOTONS + START_LISTS:
         raise InputFileError(f"no shipped peloton {name!r}; shipped: "
-                             f"{', '.join(SHIPPED_PELOTONS)}")
+                             f"{', '.join(SHIPPED_PELOTONS + START_LISTS)}")
     return json.loads(_shipped_peloton_json(name))  # type: ignore[no-any-return]
 
 
-@lru_cache(maxsize=len(SHIPPED_PELOTONS))
+@lru_cache(maxsize=len(SHIPPED_PELOTONS) + len(START_LISTS))
 def _shipped_peloton_json(name: str) -> str:
-    text = (resources.files("raceday.games.wielersim") / "data" / "pelotons" / f"{name}.csv"
+    folder = "pelotons" if name in SHIPPED_PELOTONS else "startlists"
+    text = (resources.files("raceday.games.wielersim") / "data" / folder / f"{name}.csv"
             ).read_text(encoding="utf-8")
-    return json.dumps(parse_peloton_csv(text, f"pelotons/{name}.csv"))
+    return json.dumps(parse_peloton_csv(text, f"{folder}/{name}.csv"))
 
 
 def resolve_peloton(arg: str) -> dict[str, Any]:
-    """A peloton from a file path, or a shipped peloton by name."""
-    if arg in SHIPPED_PELOTONS and not Path(arg).exists():
+    """A peloton from a file path, or a shipped peloton or start list by name."""
+    if arg in SHIPPED_PELOTONS + START_LISTS and not Path(arg).exists():
         return shipped_peloton(arg)
     return load_peloton_file(arg)

@@ -122,6 +122,22 @@ def square_penalty(route: CompiledRoute, rough: Sequence[Sequence[int]], square:
     return 0
 
 
+def rated_penalty(penalty: int, road: int, edge: Sequence[int]) -> int:
+    """Our extension (rider ratings): the penalty of a square for a rider with these
+    ``edge`` values (climb, cobbles, sprint): each point of climbing or cobbles edge takes
+    one off the steepness or roughness (never below 0), a negative edge adds one."""
+    if road == UPHILL:
+        return max(0, penalty - edge[0])
+    if road == COBBLES:
+        return max(0, penalty - edge[1])
+    return penalty
+
+
+def rated_sprint(roll: int, edge: Sequence[int]) -> int:
+    """Our extension (rider ratings): a sprint throw shifted by the sprint edge, at least 1."""
+    return max(1, roll + edge[2])
+
+
 def event_table(roll: int, rain: bool, cobbles: bool) -> str:
     """The random event for a 2D6 ``roll`` (1 off for rain, 1 off on cobbles)."""
     modified = roll - int(rain) - int(cobbles)
@@ -300,6 +316,7 @@ class WielersimState(State):
         n = len(self.peloton.riders)
         self.n = n
         self.kind = tuple(r.kind for r in self.peloton.riders)
+        self.edges = self.peloton.edges  # rider ratings (our extension); None: the text's rules
         rank_of_type = {t: i for i, t in enumerate(self.route.hierarchy)}
         self.rank = tuple(rank_of_type[k] for k in self.kind)
         self.board: int | None = board
@@ -335,7 +352,7 @@ class WielersimState(State):
 
     # --- copies and pictures ---------------------------------------------------------------
     _SHARED = frozenset(("route_spec", "peloton_spec", "route", "peloton", "kind", "rank",
-                         "rough", "pending"))
+                         "rough", "pending", "edges"))
     """Attributes never changed in place (only replaced whole): clones share them, so a
     clone does not copy the route and the peloton at every step."""
     _FLAT = frozenset(("weather", "grid_queue", "pos", "lane", "finished", "order",
@@ -606,8 +623,12 @@ class WielersimState(State):
 
     # --- a rider's move ---------------------------------------------------------------------
     def malus(self, r: int) -> int:
-        """Steepness or roughness of the rider's square (0 on the flat)."""
-        return square_penalty(self.route, self.rough, self.pos[r], self.lane[r])
+        """Steepness or roughness of the rider's square (0 on the flat), less his edge when
+        riders are rated (our extension)."""
+        penalty = square_penalty(self.route, self.rough, self.pos[r], self.lane[r])
+        if self.edges is not None and penalty:
+            penalty = rated_penalty(penalty, self.route.road[self.pos[r]], self.edges[r])
+        return penalty
 
     def _start_move(self, r: int) -> None:
         """Follow by aspiration, or ask for the rider's throw (three dice for the rider whose
@@ -714,7 +735,10 @@ class WielersimState(State):
         """Move rider ``r`` for a throw (or followed throw) of ``value``."""
         start = self.pos[r]
         route = self.route
-        steps = squares_moved(value, square_penalty(route, self.rough, start, self.lane[r]))
+        penalty = square_penalty(route, self.rough, start, self.lane[r])
+        if self.edges is not None and penalty:
+            penalty = rated_penalty(penalty, route.road[start], self.edges[r])
+        steps = squares_moved(value, penalty)
         row = landing_row(start, start + steps, self.count, route.width)
         self.done[r] = True
         if row > start:
@@ -885,6 +909,8 @@ class WielersimState(State):
         sp = self.sprint
         assert sp is not None
         i = sp.next
+        if self.edges is not None:
+            roll = rated_sprint(roll, self.edges[sp.riders[i]])
         start = sp.vpos[i]
         others = [v for j, v in enumerate(sp.vpos) if j != i]
         bonus = sprint_bonus(start, roll, others)
