@@ -80,6 +80,18 @@ def render_track(state: KeirinState, width: int = VIEW_WIDTH) -> Table:
     return table
 
 
+def track_text(state: KeirinState, width: int = VIEW_WIDTH) -> str:
+    """:func:`render_track` as plain text (no colour codes), e.g. for ``str(state)``."""
+    import io
+
+    from rich.console import Console
+
+    out = io.StringIO()
+    Console(file=out, width=width + 16, color_system=None, force_terminal=False,
+            highlight=False).print(render_track(state, width))
+    return "\n".join(line.rstrip() for line in out.getvalue().splitlines())
+
+
 def _ruler(first: int, cells: int, scale: int, line_cell: int) -> str:
     marks = []
     for cell in range(cells):

@@ -8,16 +8,17 @@ track). Riders behind square 0 have negative positions. See docs/rules/keirin.md
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass
 from fractions import Fraction
 from functools import cache
-from typing import Any, Self
+from typing import Any, ClassVar, Self
 
 import numpy as np
+from pydantic import Field, field_validator
 
 from raceday.core.dice import Dist
-from raceday.core.errors import OptionsError, SaveFormatError
+from raceday.core.errors import SaveFormatError
 from raceday.core.events import Event
+from raceday.core.game import GameOptions
 from raceday.core.protocol import CHANCE, TERMINAL, Action, ChanceDraw, Outcome, State
 from raceday.core.serialize import Fields
 
@@ -83,40 +84,51 @@ def _outcome_table(dice: int) -> tuple[tuple[tuple[int, Fraction], ...], np.ndar
     return items, values, cdf
 
 
-@dataclass(frozen=True)
-class KeirinOptions:
+def _whole_number_from(low: int, high: int, why: str = "") -> Any:
+    """A check run before pydantic's own: a whole number from ``low`` to ``high``, refused
+    with the game's own words (the range is also declared on the field, for the schema)."""
+
+    def check(value: object) -> object:
+        if value is None:
+            return value
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise ValueError(f"must be a whole number, got {value!r}")
+        if not low <= value <= high:
+            raise ValueError(f"must be {low} to {high}{why}, got {value}")
+        return value
+
+    return check
+
+
+class KeirinOptions(GameOptions):
     """Options that change a KEIRIN race."""
 
-    riders: int = DEFAULT_RIDERS
-    length: int = DEFAULT_LENGTH
-    derny: int | None = None  # a fixed derny advance for "what if" questions
+    game_title: ClassVar[str] = "KEIRIN"
 
-    def __post_init__(self) -> None:
-        for name in ("riders", "length"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool):
-                raise OptionsError(f"{name} must be a whole number, got {value!r}")
-        if not MIN_RIDERS <= self.riders <= MAX_RIDERS:
-            raise OptionsError(
-                f"riders must be {MIN_RIDERS} to {MAX_RIDERS} (drop the highest numbers), "
-                f"got {self.riders}"
-            )
-        if not MIN_LENGTH <= self.length <= MAX_LENGTH:
-            raise OptionsError(
-                f"length must be {MIN_LENGTH} to {MAX_LENGTH} squares so that rider 1 starts "
-                f"before the line whatever the derny throws, got {self.length}"
-            )
-        if self.derny is not None and (
-            not isinstance(self.derny, int) or not DERNY_DICE <= self.derny <= MAX_DERNY
-        ):
-            raise OptionsError(f"derny must be {DERNY_DICE} to {MAX_DERNY}, got {self.derny!r}")
+    riders: int = Field(
+        default=DEFAULT_RIDERS, ge=MIN_RIDERS, le=MAX_RIDERS, strict=True,
+        description=f"Riders in the race, {MIN_RIDERS} to {MAX_RIDERS} (fewer riders: the "
+        "highest numbers stay out).")
+    length: int = Field(
+        default=DEFAULT_LENGTH, ge=MIN_LENGTH, le=MAX_LENGTH, strict=True,
+        description=f"Squares from the derny's start to the finish line, {MIN_LENGTH} to "
+        f"{MAX_LENGTH} (100 = a lap).")
+    derny: int | None = Field(
+        default=None, ge=DERNY_DICE, le=MAX_DERNY, strict=True,
+        description=f"A fixed derny advance, {DERNY_DICE} to {MAX_DERNY}, for 'what if' "
+        "questions; none: thrown with three dice.")
+
+    _riders = field_validator("riders", mode="before")(
+        _whole_number_from(MIN_RIDERS, MAX_RIDERS, " (drop the highest numbers)"))
+    _length = field_validator("length", mode="before")(
+        _whole_number_from(MIN_LENGTH, MAX_LENGTH, " squares so that rider 1 starts before "
+                           "the line whatever the derny throws"))
+    _derny = field_validator("derny", mode="before")(_whole_number_from(DERNY_DICE, MAX_DERNY))
 
     @classmethod
     def from_mapping(cls, options: Mapping[str, Any]) -> KeirinOptions:
-        unknown = set(options) - {"riders", "length", "derny"}
-        if unknown:
-            raise OptionsError(f"unknown KEIRIN option(s): {', '.join(sorted(unknown))}")
-        return cls(**dict(options))
+        """The old name of :meth:`parse` (kept for callers outside the package)."""
+        return cls.parse(options)
 
     def max_turns(self) -> int:
         """No rider needs more turns than this to cross (every throw gains at least 3)."""
@@ -323,23 +335,58 @@ class KeirinState(State):
         return self._resolve_groups()
 
     # --- results ------------------------------------------------------------------------
+    def squares_past(self, rider: int) -> int:
+        """Squares past the line where ``rider`` landed in the turn it crossed."""
+        return self.positions[rider - 1] - self.options.length
+
     def outcome(self) -> Outcome:
+        """Riders best first, by order of arrival: the turn each crossed, then how far past
+        the line it landed, then photo-finish throws. No single number decides that order
+        (a rider landing 6 past the line a turn later is behind one landing 1 past), so,
+        as for any race decided by order of arrival, ``scores`` is empty; the squares past
+        the line are :meth:`squares_past`. The race has no decision-making players."""
         if self.phase != PHASE_OVER:
             raise ValueError("the race is not over")
+        winner = self.ranked[0]
+        past = self.squares_past(winner)
         return Outcome(
             ranking=tuple(self.ranked),
-            winner=self.ranked[0],
-            scores={r: float(i + 1) for i, r in enumerate(self.ranked)},
-            description=f"rider {self.ranked[0]} wins",
+            winner=winner,
+            description=f"rider {winner} wins, {past} square{'s' if past != 1 else ''} past "
+            "the line",
         )
 
-    def returns(self) -> list[float]:
-        return []
+    # --- copies and pictures --------------------------------------------------------------
+    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
+        """Share the (frozen) options; copy every list."""
+        twin = type(self).__new__(type(self))
+        memo[id(self)] = twin
+        twin.__dict__.update(self.__dict__)
+        for key in ("positions", "turn_start", "ranked", "to_throw"):
+            setattr(twin, key, list(getattr(self, key)))
+        twin.photo_groups = [list(g) for g in self.photo_groups]
+        twin.photo_throws = dict(self.photo_throws)
+        return twin
+
+    def __str__(self) -> str:
+        """The track as plain text (one lane per rider), under a one-line summary."""
+        if self.phase == PHASE_DERNY:
+            return repr(self)
+        from raceday.games.keirin.render import track_text
+
+        return f"{self!r}\n{track_text(self)}"
+
+    def __repr__(self) -> str:
+        where = {PHASE_DERNY: "before the derny's throw", PHASE_OVER: "over"}.get(
+            self.phase, f"turn {self.turn}" + (", photo-finish" if self.phase == PHASE_PHOTO
+                                               else ""))
+        return (f"<KeirinState {self.options.riders} riders to {self.options.length}: {where}, "
+                f"{len(self.ranked)} of {self.options.riders} placed>")
 
     # --- saving -------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
         return {
-            "options": asdict(self.options),
+            "options": self.options.to_json(),
             "phase": self.phase,
             "derny": self.derny,
             "turn": self.turn,
@@ -354,7 +401,7 @@ class KeirinState(State):
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Self:
         f = Fields(data, "KEIRIN state")
-        options = f.parsed("options", KeirinOptions.from_mapping)
+        options = f.parsed("options", KeirinOptions.parse)
         state = cls(options)
         phase = f.get("phase", str)
         if phase not in PHASES:
@@ -387,7 +434,5 @@ class KeirinState(State):
 
 
 def new_race(options: Mapping[str, Any] | KeirinOptions | None = None) -> KeirinState:
-    """A fresh race (before the derny's roll)."""
-    if options is None or isinstance(options, Mapping):
-        return KeirinState(KeirinOptions.from_mapping(options or {}))
-    return KeirinState(options)
+    """A fresh race (before the derny's roll); :class:`OptionsError` for bad options."""
+    return KeirinState(KeirinOptions.parse(options))

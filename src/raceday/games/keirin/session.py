@@ -17,7 +17,7 @@ settles it once; one interrupted before (1) simply reopens that race's betting. 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
@@ -41,11 +41,12 @@ from raceday.games.keirin.betting import (
     settle_pools,
     winning_selection,
 )
+from raceday.games.keirin.game import GAME as KEIRIN
 from raceday.games.keirin.odds import KeirinOdds, race_odds
 from raceday.games.keirin.rules import KeirinOptions, KeirinState
 from raceday.store.sessions import SessionStore
 
-GAME = "keirin"
+GAME = "keirin"  # the sessions' key in the store
 MAX_SEED = 2**63 - 1
 DOC_VERSION = 1
 DEFAULT_BANKROLL = 1_000_000  # cents: 10,000.00
@@ -116,7 +117,9 @@ class BetSession:
         if bankroll <= 0:
             raise OptionsError("the starting bankroll must be more than 0")
         if seed is None:
-            seed = int(np.random.default_rng().integers(2**62))  # fresh, then saved
+            from raceday.cli.common import fresh_seed
+
+            seed = fresh_seed(None)  # fresh, then saved
         if not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
             raise OptionsError(f"seed must be a whole number from 0 to {MAX_SEED}, got {seed!r}")
         return cls(name, options, mode, margin, allow_debt, seed,
@@ -125,7 +128,7 @@ class BetSession:
     def to_document(self) -> dict[str, Any]:
         return {
             "version": DOC_VERSION,
-            "options": asdict(self.options),
+            "options": self.options.to_json(),
             "mode": self.mode,
             "margin": self.margin,
             "allow_debt": self.allow_debt,
@@ -140,7 +143,7 @@ class BetSession:
         try:
             if doc.get("version") != DOC_VERSION:
                 raise SaveFormatError(f"session {name!r}: unknown version {doc.get('version')!r}")
-            options = KeirinOptions.from_mapping(doc["options"])
+            options = KeirinOptions.parse(doc["options"])
             pending = doc["pending"]
             session = cls(
                 name=name,
@@ -228,8 +231,8 @@ class BetSession:
     def run_race(
         self, on_events: Callable[[State, list[Event]], None] | None = None
     ) -> KeirinState:
-        state = KeirinState(self.options)
-        play_game(state, [], self.race_rng(), max_steps=self.options.max_steps(),
+        state = KEIRIN.new_state(self.options)
+        play_game(state, [], self.race_rng(), max_steps=KEIRIN.max_steps(self.options),
                   on_events=on_events)
         return state
 

@@ -17,7 +17,8 @@ import numpy as np
 from raceday.analysis.stats import wilson_interval, z_value
 from raceday.core.errors import OptionsError
 from raceday.core.play import play_game
-from raceday.games.keirin.rules import KeirinOptions, KeirinState
+from raceday.games.keirin.game import GAME
+from raceday.games.keirin.rules import KeirinOptions
 
 ENGINES = ("fast", "reference")
 
@@ -91,8 +92,8 @@ def simulate_reference(
     places = np.zeros((riders, riders), dtype=np.int64)
     turn_counts = np.zeros(options.max_turns() + 2, dtype=np.int64)
     for i in range(n):
-        state = KeirinState(options)
-        record = play_game(state, [], rng, max_steps=options.max_steps())
+        state = GAME.new_state(options)
+        record = play_game(state, [], rng, max_steps=GAME.max_steps(options))
         for place, rider in enumerate(state.ranked):
             places[rider - 1, place] += 1
         turn_counts[next(e["turn"] for e in record.events if e.kind == "place")] += 1
