@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
-from raceday.cli.main import app
+from raceday.cli.main import app, run
+from raceday.games.keirin.session import BetSession
+from raceday.store.sessions import SessionStore
 
 runner = CliRunner()
 
@@ -74,3 +78,54 @@ def test_bad_options_exit_2_with_one_line_and_no_traceback(args: list[str]) -> N
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr + proc.stdout
     assert proc.stderr.strip(), "an error message is printed"
+
+
+# --- verbs and seeds ------------------------------------------------------------------------
+def test_help_lists_play_and_hides_the_old_bet() -> None:
+    result = runner.invoke(app, ["keirin", "--help"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0
+    commands = [line.split()[1] for line in result.output.splitlines()
+                if line.startswith("│ ") and len(line.split()) > 1]
+    assert "play" in commands and "bet" not in commands
+
+
+def test_the_old_bet_name_runs_play_after_a_note(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "old.sqlite"
+    code = run(["keirin", "bet", "-p", "Ann", "--session", "old", "--db", str(db),
+                "--seed", "3", "--delay", "0", "--list"])
+    captured = capsys.readouterr()
+    assert code == 0
+    assert captured.err.strip() == "note: 'bet' is now 'play'"
+    assert "No saved keirin sessions" in captured.out
+    new = run(["keirin", "play", "--db", str(db), "--list"])
+    assert new == 0 and "note:" not in capsys.readouterr().err
+
+
+def test_play_prints_the_session_seed(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["keirin", "play", "-p", "Ann", "--session", "s", "--delay",
+                                 "0", "--db", str(tmp_path / "s.sqlite")], input="")
+    assert result.exit_code == 0, result.output
+    seed = int(re.search(r"seed (\d+)\)", result.output).group(1))  # type: ignore[union-attr]
+    assert BetSession.load(SessionStore(tmp_path / "s.sqlite"), "s").seed == seed
+
+
+def test_watch_without_a_seed_prints_a_fresh_one_that_replays_the_race() -> None:
+    first = runner.invoke(app, ["keirin", "watch", "--delay", "0", "-r", "6"])
+    assert first.exit_code == 0, first.output
+    seed = int(re.findall(r"seed (\d+) \(--seed", first.output)[-1])
+    again = runner.invoke(app, ["keirin", "watch", "--delay", "0", "-r", "6", "--seed",
+                                str(seed)])
+    assert again.output == first.output
+
+
+def test_simulate_json_carries_the_seed_it_used() -> None:
+    fresh = json.loads(runner.invoke(app, ["keirin", "simulate", "-n", "200", "--json"]).output)
+    assert isinstance(fresh["seed"], int) and 0 <= fresh["seed"] < 2**63
+    replay = runner.invoke(app, ["keirin", "simulate", "-n", "200", "--json", "--seed",
+                                 str(fresh["seed"])])
+    assert json.loads(replay.output) == fresh
+    given = json.loads(runner.invoke(app, ["keirin", "simulate", "-n", "200", "--json",
+                                           "--seed", "1"]).output)
+    assert given["seed"] == 1 and list(given)[:3] == ["game", "n", "seed"]

@@ -43,12 +43,12 @@ def _one_line_error(code: int, capsys: pytest.CaptureFixture[str]) -> str:
     [
         ["watch", "--seed", "-1"],
         ["simulate", "--seed", "-1", "-n", "10"],
-        ["bet", "--seed", "-1", "-p", "A"],
+        ["play", "--seed", "-1", "-p", "A"],
         ["watch", "--seed", str(2**63)],
         ["watch", "--delay", "inf"],
         ["watch", "--delay", "nan"],
         ["watch", "--delay", "-0.5"],
-        ["bet", "-p", "A", "--delay", "inf"],
+        ["play", "-p", "A", "--delay", "inf"],
         ["simulate", "--simulations", "-1"],
         ["simulate", "-n", "0"],
         ["simulate", "-n", "1000000001"],
@@ -59,12 +59,12 @@ def _one_line_error(code: int, capsys: pytest.CaptureFixture[str]) -> str:
         ["odds", "--length", "1001"],
         ["odds", "--length", "18"],
         ["watch", "--derny", "19"],
-        ["bet", "-p", "A", "--top", "0"],
-        ["bet", "-p", "A", "--margin", "nan"],
-        ["bet", "-p", "A", "--margin", "-0.1"],
-        ["bet", "-p", "A", "--bankroll", "1_000"],
-        ["bet", "-p", "A", "--bankroll", "³"],
-        ["bet", "-p", "A", "--riders", "5"],
+        ["play", "-p", "A", "--top", "0"],
+        ["play", "-p", "A", "--margin", "nan"],
+        ["play", "-p", "A", "--margin", "-0.1"],
+        ["play", "-p", "A", "--bankroll", "1_000"],
+        ["play", "-p", "A", "--bankroll", "³"],
+        ["play", "-p", "A", "--riders", "5"],
     ],
 )
 def test_bad_options_are_one_line_exit_2_and_touch_no_database(
@@ -75,17 +75,17 @@ def test_bad_options_are_one_line_exit_2_and_touch_no_database(
     before = BetSession.new("kept", ["Ann"], KeirinOptions(), seed=5)
     before.save(store)
     doc_before = store.load(GAME, "kept")
-    extra = ["--db", str(db), "--session", "new"] if args[0] == "bet" else []
+    extra = ["--db", str(db), "--session", "new"] if args[0] == "play" else []
     _one_line_error(run(["keirin", *args, *extra]), capsys)
     assert store.names(GAME) == ["kept"]  # no new session
     assert store.load(GAME, "kept") == doc_before  # and the old one unchanged
 
 
-def test_rejected_bet_options_create_no_database_file(
+def test_rejected_play_options_create_no_database_file(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     db = tmp_path / "fresh.sqlite"
-    _one_line_error(run(["keirin", "bet", "-p", "A", "--seed", "-1", "--db", str(db)]), capsys)
+    _one_line_error(run(["keirin", "play", "-p", "A", "--seed", "-1", "--db", str(db)]), capsys)
     assert not db.exists()
 
 
@@ -194,7 +194,7 @@ def test_another_race_accepts_only_yes_or_no(
 ) -> None:
     prompts = _scripted(monkeypatch, ["", "maybe", "sure", "no"])
     db = tmp_path / "yn.sqlite"
-    code = run(["keirin", "bet", "-p", "Ann", "--session", "yn", "--db", str(db),
+    code = run(["keirin", "play", "-p", "Ann", "--session", "yn", "--db", str(db),
                 "--seed", "3", "--delay", "0"])
     out = capsys.readouterr().out
     assert code == 0
@@ -211,7 +211,7 @@ def test_ctrl_c_at_a_ticket_prompt_prints_one_line_with_the_exact_resume_command
     db = folder / "night.sqlite"
     _scripted(monkeypatch, ["win 1 100", "", "y", "win 2 100", KeyboardInterrupt])
     monkeypatch.setenv("COLUMNS", "80")
-    code = run(["keirin", "bet", "-p", "Ann", "--session", "friday night", "--db", str(db),
+    code = run(["keirin", "play", "-p", "Ann", "--session", "friday night", "--db", str(db),
                 "--seed", "3", "--delay", "0"])
     err = capsys.readouterr().err
     assert code == 130
@@ -219,7 +219,7 @@ def test_ctrl_c_at_a_ticket_prompt_prints_one_line_with_the_exact_resume_command
     assert len(lines) == 1, err  # one line, not broken at 80 columns
     line = lines[0]
     assert "1 settled race saved" in line and "race 2 was withdrawn" in line
-    assert line.endswith(f"resume with: raceday keirin bet --resume 'friday night' "
+    assert line.endswith(f"resume with: raceday keirin play --resume 'friday night' "
                          f"--db '{db}'")
     saved = BetSession.load(SessionStore(db), "friday night")
     assert saved.races == 1 and saved.pending is None
@@ -235,12 +235,12 @@ def test_ctrl_c_while_a_race_runs_keeps_the_locked_tickets(
         raise KeyboardInterrupt
 
     monkeypatch.setattr(BetSession, "settle", interrupted)
-    code = run(["keirin", "bet", "-p", "Ann", "--session", "sat", "--db", str(db),
+    code = run(["keirin", "play", "-p", "Ann", "--session", "sat", "--db", str(db),
                 "--seed", "3", "--delay", "0"])
     err = capsys.readouterr().err.strip()
     assert code == 130 and len(err.splitlines()) == 1
     assert "race 1's 1 ticket is locked" in err
-    assert err.endswith(f"raceday keirin bet --resume sat --db {db}")
+    assert err.endswith(f"raceday keirin play --resume sat --db {db}")
 
 
 # --- 9: board and display -----------------------------------------------------------------
@@ -248,7 +248,7 @@ def test_bet_board_shows_quinella_and_trio_prices(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     _scripted(monkeypatch, [])
-    run(["keirin", "bet", "-p", "Ann", "--session", "b", "--db", str(tmp_path / "b.sqlite"),
+    run(["keirin", "play", "-p", "Ann", "--session", "b", "--db", str(tmp_path / "b.sqlite"),
          "--margin", "0.1"])
     out = capsys.readouterr().out
     for kind in ("win", "quinella", "exacta", "trio", "trifecta"):

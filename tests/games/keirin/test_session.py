@@ -24,7 +24,7 @@ START = 1_000_000  # 10,000.00 in cents
 
 
 def _run(args: list[str], script: str) -> Result:
-    return CliRunner().invoke(app, ["bet", "--delay", "0", *args], input=script,
+    return CliRunner().invoke(app, ["play", "--delay", "0", *args], input=script,
                               env={"COLUMNS": "200"})
 
 

@@ -19,9 +19,12 @@ from raceday.cli.common import (
     PROGRESS_THRESHOLD,
     DbOpt,
     DelayOpt,
+    JsonOpt,
     SeedOpt,
+    add_alias,
     console,
     default_delay,
+    fresh_seed,
     in_range,
     print_json,
     progress_bar,
@@ -87,8 +90,13 @@ TopOpt = Annotated[
 ]
 
 
-def _rng(seed: int | None) -> np.random.Generator:
-    return np.random.default_rng(seed)
+def _options(riders: int, length: int, derny: int | None) -> KeirinOptions:
+    """The race's checked options (an :class:`OptionsError` names a bad one)."""
+    return KeirinOptions.parse({"riders": riders, "length": length, "derny": derny})
+
+
+def _seed_line(seed: int) -> str:
+    return f"seed {seed} (--seed {seed} gives the same race again)"
 
 
 @app.command()
@@ -101,19 +109,24 @@ def watch(
 ) -> None:
     """Watch one race turn by turn, with commentary and the final ranking."""
     from raceday.core.play import play_game
+    from raceday.games.keirin.game import GAME
     from raceday.games.keirin.interactive import show_race
 
-    options = KeirinOptions(riders=riders, length=length, derny=derny)
+    options = _options(riders, length, derny)
     wait = default_delay(delay)
+    used = fresh_seed(seed)
     console.print(Rule(f"KEIRIN — {riders} riders, finish {length} squares from the derny's start"))
-    rng = _rng(seed)
+    rng = np.random.default_rng(used)
 
     def run(on_events: Callable[[State, list[Event]], None]) -> KeirinState:
+        # KeirinState(options) is GAME.new_state(options) for checked options; it is called
+        # by this name so that tests/cli can interrupt the race here.
         state = KeirinState(options)
-        play_game(state, [], rng, max_steps=options.max_steps(), on_events=on_events)
+        play_game(state, [], rng, max_steps=GAME.max_steps(options), on_events=on_events)
         return state
 
     show_race(run, wait)
+    console.print(_seed_line(used))
 
 
 @app.command()
@@ -130,7 +143,7 @@ def simulate(
     riders: RidersOpt = DEFAULT_RIDERS,
     length: LengthOpt = DEFAULT_LENGTH,
     derny: DernyOpt = None,
-    json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    json_out: JsonOpt = False,
     engine: Annotated[
         str,
         typer.Option(
@@ -148,16 +161,18 @@ def simulate(
     if engine == "reference" and n > MAX_REFERENCE_SIMULATIONS:
         raise OptionsError(f"the reference engine runs at most {MAX_REFERENCE_SIMULATIONS:,} "
                            f"races (about 1,000 a second), got {n:,}; use --engine fast")
-    options = KeirinOptions(riders=riders, length=length, derny=derny)
+    options = _options(riders, length, derny)
+    used = fresh_seed(seed)
     show_bar = n >= PROGRESS_THRESHOLD * (1 if engine == "reference" else 500) and not json_out
     with progress_bar("racing", n, enabled=show_bar) as bar:
         task = bar.task_ids[0]
         summary = run_simulation(
-            options, n, _rng(seed), engine=engine,
+            options, n, np.random.default_rng(used), engine=engine,
             on_progress=lambda done: bar.update(task, completed=done),
         )
     if json_out:
-        print_json(summary.to_json())
+        data = summary.to_json()
+        print_json({"game": data.pop("game"), "n": data.pop("n"), "seed": used, **data})
         return
     table = Table(title=f"KEIRIN: {n:,} races, {riders} riders, length {length}")
     for col in ("rider", "win", "95% CI", "top 2", "top 3"):
@@ -174,6 +189,7 @@ def simulate(
     console.print(table)
     mean, lo, hi = summary.mean_turns_interval()
     console.print(f"Average race length: {mean:.2f} turns (95% CI {lo:.2f} – {hi:.2f}).")
+    console.print(_seed_line(used).replace("race again", "numbers again"))
 
 
 TOP_DEFAULT = 10
@@ -225,9 +241,7 @@ def odds(
     show_all: Annotated[
         bool, typer.Option("--all", help="Show every combination of every bet type.")
     ] = False,
-    json_out: Annotated[
-        bool, typer.Option("--json", help="Print one JSON object with every probability.")
-    ] = False,
+    json_out: JsonOpt = False,
 ) -> None:
     """Exact odds of every bet on the first three (win, exacta, quinella, trifecta, trio)."""
     kinds = bet or list(BET_TYPES)
@@ -236,8 +250,7 @@ def odds(
         raise OptionsError(
             f"unknown bet type {unknown[0]!r}; choose from {', '.join(BET_TYPES)}"
         )
-    options = KeirinOptions(riders=riders, length=length, derny=derny)
-    result = race_odds(options)
+    result = race_odds(_options(riders, length, derny))
     if json_out:
         print_json(result.to_json())
         return
@@ -258,7 +271,7 @@ def _check_margin(value: float) -> float:
 
 
 @app.command()
-def bet(
+def play(
     player: Annotated[
         list[str] | None,
         typer.Option("--player", "-p",
@@ -311,5 +324,7 @@ def bet(
             session_name=session_name, resume=resume, db=db, seed=seed, riders=riders,
             length=length, derny=derny, top=top, delay=delay, list_sessions=list_sessions)
 
+
+add_alias(app, "bet", "play", play)
 
 __all__ = ["app"]

@@ -1,5 +1,5 @@
-"""The interactive faces of KEIRIN: a race shown turn by turn (`watch`, `bet`) and betting
-sessions with friends (`bet`). Imported only by the commands that need it, so `keirin odds`
+"""The interactive faces of KEIRIN: a race shown turn by turn (`watch`, `play`) and betting
+sessions with friends (`play`). Imported only by the commands that need it, so `keirin odds`
 starts without the session store, the betting rules or the rules engine's players."""
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from raceday.cli.common import (
     ask_yes_no,
     console,
     default_delay,
+    fresh_seed,
     on_interrupt,
     pause,
     read_line,
@@ -223,7 +224,7 @@ def _run_and_settle(session: BetSession, store: SessionStore, wait: float) -> No
 def _resume_command(name: str, db: Path | None) -> str:
     """The exact command that continues a session (with --db when one was given)."""
     extra = ["--db", str(db)] if db is not None else []
-    return shell_quote("raceday", "keirin", "bet", "--resume", name, *extra)
+    return shell_quote("raceday", "keirin", "play", "--resume", name, *extra)
 
 
 def _interrupted(session: BetSession, store: SessionStore, db: Path | None) -> NoReturn:
@@ -303,7 +304,7 @@ def run_bet(
     delay: float | None,
     list_sessions: bool,
 ) -> None:
-    """The `keirin bet` command, once typer has checked each option."""
+    """The `keirin play` command, once typer has checked each option."""
     if list_sessions:
         _list_sessions(SessionStore(db))
         return
@@ -314,15 +315,17 @@ def run_bet(
         if len(player or []) > MAX_PLAYERS:
             raise OptionsError(f"at most {MAX_PLAYERS} players, got {len(player or [])}")
         name = session_name or datetime.now(UTC).strftime("keirin-%Y%m%d-%H%M%S")
+        options = KeirinOptions.parse({"riders": riders, "length": length, "derny": derny})
         session = BetSession.new(
-            name, player or [], KeirinOptions(riders=riders, length=length, derny=derny),
+            name, player or [], options,
             bankroll=parse_money_option(bankroll), mode="pool" if pool else "fixed",
-            margin=margin, allow_debt=allow_debt, seed=seed,
+            margin=margin, allow_debt=allow_debt, seed=fresh_seed(seed),
         )
         store = SessionStore(db)
         session.save(store)
         console.print(f"New session {name!r} ({'pari-mutuel pools' if pool else 'fixed odds'}, "
-                      f"margin {margin:g}). Type 'help' at a ticket prompt.")
+                      f"margin {margin:g}, seed {session.seed}). Type 'help' at a ticket "
+                      "prompt.")
     else:
         store = SessionStore(db)
         session = BetSession.load(store, resume)
