@@ -60,10 +60,10 @@ def test_switching_the_extension_off_ignores_unequal_ratings() -> None:
     assert [e.data for e in on.events] != [e.data for e in off.events]
 
 
-def test_edges_are_ratings_less_the_lower_median_within_three() -> None:
+def test_edges_are_ratings_less_the_lower_median_within_two() -> None:
     assert rating_edges([(5, 5, 5), (5, 5, 5)]) is None
     assert rating_edges([(1, 5, 9), (5, 5, 5), (9, 5, 1)]) == (
-        (-3, 0, 3), (0, 0, 0), (3, 0, -3))
+        (-2, 0, 2), (0, 0, 0), (2, 0, -2))
     # lower median of 4, 6 is 4
     assert rating_edges([(4, 5, 5), (6, 5, 5)]) == ((0, 0, 0), (2, 0, 0))
 
@@ -80,7 +80,7 @@ def test_rated_penalties_and_sprints() -> None:
 
 def test_a_better_climber_wins_a_summit_finish_more_often() -> None:
     """Two climbers who differ only by climbing rating (9 against 1, edges +3 and -3 from
-    the median) on the summit stage: in 300 seeded races the strong one finishes ahead of
+    the median, counted as +2 and -2) on the summit stage: in 300 seeded races the strong one finishes ahead of
     the weak one more than 80 % of the time (a fair coin would reach 80 % of 300 with
     probability far below 1e-20)."""
     spec = peloton_spec("classics")

@@ -120,14 +120,29 @@ class TourPrediction:
     numbers: list[int]
     names: list[str]
     counts: np.ndarray  # (3, riders): GC, points, mountains
+    positions: np.ndarray  # (riders, places): how often each rider ended GC in each place
 
     def to_json(self) -> dict[str, Any]:
-        """Chances per rider name (riders who never won left out), highest first."""
+        """Chances per rider name (riders who never won left out), highest first, and
+        each rider's distribution of final GC places (best mean place first)."""
         out: dict[str, Any] = {"game": GAME, "n": self.n}
         for row, key in enumerate(("gc", "points", "mountains")):
             out[key] = {self.names[i]: float(self.counts[row, i]) / self.n
                         for i in self.order(row) if self.counts[row, i]}
+        out["gc_places"] = {
+            self.names[i]: {"mean": self.mean_place(i),
+                            "chances": [float(c) / self.n for c in self.positions[i]]}
+            for i in self.place_order()}
         return out
+
+    def mean_place(self, i: int) -> float:
+        """Rider ``i``'s mean final GC place (1 is the winner)."""
+        places = np.arange(1, self.positions.shape[1] + 1)
+        return float((self.positions[i] * places).sum()) / self.n
+
+    def place_order(self) -> list[int]:
+        """Rider indices by mean final GC place, best first."""
+        return sorted(range(len(self.names)), key=lambda i: (self.mean_place(i), i))
 
     def order(self, row: int) -> list[int]:
         """Rider indices by chance to win classification ``row``, highest first."""
@@ -138,32 +153,40 @@ TOUR_CHUNK = 20  # stage races per chunk of work
 
 
 def _tour_chunk(tour: Mapping[str, Any], peloton: Mapping[str, Any], n: int,
-                seed: np.random.SeedSequence) -> np.ndarray:
-    """One chunk for the runner: how often each rider won GC, points and mountains."""
+                seed: np.random.SeedSequence) -> tuple[np.ndarray, np.ndarray]:
+    """One chunk for the runner: how often each rider won GC, points and mountains, and
+    how often he ended GC in each place."""
     rng = np.random.default_rng(seed)
     numbers = [r["number"] for r in peloton["riders"]]
     index = {num: i for i, num in enumerate(numbers)}
     counts = np.zeros((3, len(numbers)), dtype=np.int64)
+    positions = np.zeros((len(numbers), len(numbers)), dtype=np.int64)
     for _ in range(n):
         st = ride_tour_fast(tour, peloton, rng)
+        for place, (number, _) in enumerate(st.gc):
+            positions[index[number], place] += 1
         counts[0, index[st.gc[0][0]]] += 1
         if st.points:
             counts[1, index[st.points[0][0]]] += 1
         if st.mountains:
             counts[2, index[st.mountains[0][0]]] += 1
-    return counts
+    return counts, positions
 
 
 def predict_tour(tour: Mapping[str, Any], peloton: Mapping[str, Any], n: int, seed: int = 0,
-                 workers: int = 2, progress: ProgressCallback | None = None,
-                 chunk: int = TOUR_CHUNK) -> TourPrediction:
-    """Simulate ``n`` stage races; count the winners of GC, points and mountains;
-    ``progress(done, n)`` after every chunk."""
+                 workers: int | None = 1, progress: ProgressCallback | None = None,
+                 chunk: int = TOUR_CHUNK, scheduler: str | None = None) -> TourPrediction:
+    """Simulate ``n`` stage races; count the winners of GC, points and mountains and the
+    final GC places; ``progress(done, n)`` as chunks finish (workers and scheduler as in
+    :func:`raceday.games.wielersim.predict.predict`)."""
     if not 1 <= n <= MAX_TOUR_RACES:
         raise OptionsError(f"-n must be 1 to {MAX_TOUR_RACES:,} stage races, got {n:,}")
     numbers = [r["number"] for r in peloton["riders"]]
     total = np.zeros((3, len(numbers)), dtype=np.int64)
-    for counts in run_chunks(_tour_chunk, (dict(tour), dict(peloton)), n, seed=seed,
-                             chunk_size=chunk, workers=workers, progress=progress):
+    places = np.zeros((len(numbers), len(numbers)), dtype=np.int64)
+    for counts, positions in run_chunks(_tour_chunk, (dict(tour), dict(peloton)), n,
+                                        seed=seed, chunk_size=chunk, workers=workers,
+                                        progress=progress, scheduler=scheduler):
         total += counts
-    return TourPrediction(n, numbers, [r["name"] for r in peloton["riders"]], total)
+        places += positions
+    return TourPrediction(n, numbers, [r["name"] for r in peloton["riders"]], total, places)

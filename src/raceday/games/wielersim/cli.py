@@ -32,6 +32,7 @@ from raceday.core.runner import MAX_WORKERS
 from raceday.games.wielersim.campaign import (
     MAX_TOUR_RACES,
     Campaign,
+    TourPrediction,
     load_campaign,
     new_campaign,
     open_store,
@@ -40,6 +41,7 @@ from raceday.games.wielersim.campaign import (
 from raceday.games.wielersim.commentary import Commentator
 from raceday.games.wielersim.game import GAME
 from raceday.games.wielersim.model import CLIMBER, SPRINTER
+from raceday.games.wielersim.peloton import START_LISTS, strip_ratings
 from raceday.games.wielersim.predict import MAX_RACES, Prediction, predict
 from raceday.games.wielersim.render import (
     draw_road,
@@ -66,15 +68,28 @@ HELP = "WielerSIM (Ludo Nauws): watch and predict one-day races and stage races.
 app = typer.Typer(help=HELP, no_args_is_help=True, add_completion=False)
 
 ROUTE_HELP = (f"Route schedule (TOML file) or a shipped route: {', '.join(SHIPPED_ROUTES)}.")
-PELOTON_HELP = "Peloton file (CSV or TOML) or a shipped peloton: classics, small."
+PELOTON_HELP = ("Peloton file (CSV or TOML) or a shipped one: classics, small, or a rated "
+                f"start list: {', '.join(START_LISTS)}.")
 MIN_WIDTH, MAX_WIDTH = 10, 120
 MAX_TOP = 1_000
 
 RouteArg = Annotated[str, typer.Argument(help=ROUTE_HELP)]
 PelotonArg = Annotated[str, typer.Argument(help=PELOTON_HELP)]
-WorkersOpt = Annotated[int, typer.Option(
+WorkersOpt = Annotated[int | None, typer.Option(
     "--workers", callback=in_range(1, MAX_WORKERS),
-    help=f"Worker processes (cores) to use, 1 to {MAX_WORKERS}.")]
+    help=f"Worker processes, 1 to {MAX_WORKERS}: 1 runs in this process; more start a "
+    "local Dask cluster of that size (default: one worker per core).")]
+SchedulerOpt = Annotated[str | None, typer.Option(
+    "--scheduler", metavar="tcp://HOST:PORT",
+    help="Run on an existing Dask cluster (its scheduler's address) instead of a local one.")]
+PlotOpt = Annotated[str | None, typer.Option(
+    "--plot", help="Write a chart to this file (.png or .svg).")]
+AllTopOpt = Annotated[int | None, typer.Option(
+    "--top", callback=in_range(1, MAX_TOP),
+    help=f"Riders shown, 1 to {MAX_TOP:,} (default: every rider).")]
+RatingsOpt = Annotated[bool, typer.Option(
+    "--ratings/--no-ratings",
+    help="Use the riders' ratings when the peloton has them (our extension).")]
 TopOpt = Annotated[int, typer.Option(
     "--top", callback=in_range(1, MAX_TOP), help=f"Riders shown per table, 1 to {MAX_TOP:,}.")]
 WidthOpt = Annotated[int | None, typer.Option(
@@ -82,17 +97,6 @@ WidthOpt = Annotated[int | None, typer.Option(
     help=f"Squares of road drawn around the front, {MIN_WIDTH} to {MAX_WIDTH} "
     "(default: fit the screen).")]
 RoadOpt = Annotated[bool, typer.Option("--road/--no-road", help="Draw the road every turn.")]
-
-
-def _plot_path(plot_file: str | None) -> Path | None:
-    if plot_file is None:
-        return None
-    plot = Path(plot_file)
-    if plot.suffix.lower() != ".png":
-        raise OptionsError("--plot needs a file name ending in .png")
-    if plot.is_dir():
-        raise OptionsError(f"--plot: {plot} is a directory")
-    return plot
 
 
 def watch_race(state: WielersimState, rng: np.random.Generator, *, delay: float, width: int,
@@ -170,19 +174,14 @@ def _seed_line(seed: int) -> str:
     return f"seed {seed} (--seed {seed} gives the same numbers again)"
 
 
-def _prediction_table(pred: Prediction, top: int) -> Table:
+def _prediction_table(pred: Prediction, top: int | None) -> Table:
     table = Table(title=f"Predicted from {pred.n} simulated races (95% intervals)")
     for col in ("rider", "bib", "type", "win", "podium", "top 10"):
         table.add_column(col, justify="left" if col in ("rider", "type") else "right")
-    order = pred.order()
-
-    def cell(count: Any) -> str:
-        lo, hi = pred.interval(int(count))
-        return f"{count / pred.n:6.1%} [{lo:.1%}-{hi:.1%}]"
-
-    for i in order[:top]:
-        table.add_row(pred.names[i], str(pred.numbers[i]), pred.types[i], cell(pred.wins[i]),
-                      cell(pred.podiums[i]), cell(pred.top10[i]))
+    for i in pred.order()[:top]:
+        table.add_row(pred.names[i], str(pred.numbers[i]), pred.types[i],
+                      _chance(pred, pred.wins[i]), _chance(pred, pred.podiums[i]),
+                      _chance(pred, pred.top10[i]))
     return table
 
 
@@ -197,6 +196,67 @@ def _type_table(pred: Prediction) -> Table:
     return table
 
 
+def _plot_file(plot_file: str | None) -> Path | None:
+    """A chart path ending in .png or .svg (the format follows the suffix)."""
+    if plot_file is None:
+        return None
+    plot = Path(plot_file)
+    if plot.suffix.lower() not in (".png", ".svg"):
+        raise OptionsError("--plot needs a file name ending in .png or .svg")
+    if plot.is_dir():
+        raise OptionsError(f"--plot: {plot} is a directory")
+    return plot
+
+
+def _compare_target(text: str) -> tuple[str, str]:
+    """``route=NAME`` or ``peloton=NAME`` (a shipped name or a file)."""
+    what, sep, value = text.partition("=")
+    what = what.strip().lower()
+    if not sep or what not in ("route", "peloton") or not value.strip():
+        raise OptionsError("--compare takes route=ROUTE or peloton=PELOTON (a shipped name "
+                           f"or a file), got {text!r}")
+    return what, value.strip()
+
+
+def _compare_table(preds: list[Prediction], labels: list[str], top: int | None) -> Table:
+    n = f"{preds[0].n:,}"
+    table = Table(title=f"{labels[0]} against {labels[1]}: {n} simulated races each "
+                  "(95% intervals)")
+    table.add_column("rider")
+    table.add_column("bib", justify="right")
+    for label in labels:
+        for col in ("win", "podium", "top 10"):
+            table.add_column(f"{col} ({label})", justify="right")
+    keys: list[tuple[int, str]] = []
+    for pred in preds:
+        for i in pred.order():
+            if (pred.numbers[i], pred.names[i]) not in keys:
+                keys.append((pred.numbers[i], pred.names[i]))
+    for number, name in keys[:top]:
+        cells: list[str] = []
+        for pred in preds:
+            where = {(pred.numbers[i], pred.names[i]): i for i in range(len(pred.names))}
+            at = where.get((number, name))
+            if at is None:
+                cells += ["-", "-", "-"]
+                continue
+            cells += [_chance(pred, c) for c in (pred.wins[at], pred.podiums[at],
+                                                 pred.top10[at])]
+        table.add_row(name, str(number), *cells)
+    return table
+
+
+def _chance(pred: Prediction, count: Any) -> str:
+    lo, hi = pred.interval(int(count))
+    return f"{count / pred.n:6.1%} [{lo:.1%}-{hi:.1%}]"
+
+
+def _prediction_json(pred: Prediction) -> dict[str, Any]:
+    data = pred.to_json()
+    return {"win": data["win"], "podium": data["podium"], "top10": data["top10"],
+            "intervals": data["intervals"], "win_by_type": data["win_by_type"]}
+
+
 @app.command("predict")
 def predict_command(
     route: RouteArg,
@@ -206,35 +266,71 @@ def predict_command(
         help=f"Number of races to simulate, 1 to {MAX_RACES:,}.")] = 2000,
     seed: SeedOpt = None,
     json_out: JsonOpt = False,
-    plot_file: Annotated[str | None, typer.Option(
-        "--plot", help="Draw the route profile and win chances to this PNG file.")] = None,
-    workers: WorkersOpt = 2,
-    top: TopOpt = 15,
+    plot_file: PlotOpt = None,
+    workers: WorkersOpt = None,
+    scheduler: SchedulerOpt = None,
+    top: AllTopOpt = None,
+    compare: Annotated[str | None, typer.Option(
+        "--compare", help="Predict a second race side by side: route=ROUTE (the same "
+        "riders on another route) or peloton=PELOTON (another start list on this route).",
+    )] = None,
+    ratings: RatingsOpt = True,
 ) -> None:
-    """Simulate many races: each rider's chance to win, reach the podium and the top 10."""
-    plot = _plot_path(plot_file)
-    r_spec, p_spec = route_spec(route), peloton_spec(peloton)
+    """Simulate many races: every rider's chance to win, reach the podium and the top 10."""
+    plot = _plot_file(plot_file)
+    specs = [(route_spec(route), _peloton(peloton, ratings))]
+    labels = [f"{specs[0][0]['name']} / {peloton}"]
+    if compare is not None:
+        what, value = _compare_target(compare)
+        if what == "route":
+            specs.append((route_spec(value), specs[0][1]))
+            labels = [specs[0][0]["name"], specs[1][0]["name"]]
+        else:
+            specs.append((specs[0][0], _peloton(value, ratings)))
+            labels = [peloton, value]
     used = fresh_seed(seed)
+    preds: list[Prediction] = []
     with on_interrupt("nothing was saved (a prediction keeps no partial results)"), \
-            progress_bar("simulating races", n, enabled=not json_out and n >= 500) as bar:
+            progress_bar("simulating races", n * len(specs),
+                         enabled=not json_out and n >= 500) as bar:
         task = bar.task_ids[0]
-        pred = predict(r_spec, p_spec, n, seed=used, workers=workers,
-                       progress=lambda done, _total: bar.update(task, completed=done))
-    if plot is not None:
-        from raceday.games.wielersim.plots import plot_prediction
+        for k, (r_spec, p_spec) in enumerate(specs):
+            before = k * n
 
-        plot_prediction(r_spec, pred, plot)
+            def advance(done: int, _total: int, before: int = before) -> None:
+                bar.update(task, completed=before + done)
+
+            preds.append(predict(r_spec, p_spec, n, seed=used, workers=workers,
+                                 scheduler=scheduler, progress=advance))
+    if plot is not None:
+        from raceday.games.wielersim.plots import plot_compare, plot_prediction
+
+        if len(preds) == 1:
+            plot_prediction(specs[0][0], preds[0], plot)
+        else:
+            plot_compare(preds, labels, plot)
     if json_out:
-        data = pred.to_json()
-        print_json({"game": data["game"], "n": data["n"], "seed": used, "win": data["win"],
-                    "podium": data["podium"], "top10": data["top10"],
-                    "win_by_type": data["win_by_type"]})
+        out: dict[str, Any] = {"game": "wielersim", "n": n, "seed": used}
+        if len(preds) == 1:
+            out.update(_prediction_json(preds[0]))
+        else:
+            out["compare"] = [{"label": label, **_prediction_json(pred)}
+                              for label, pred in zip(labels, preds, strict=True)]
+        print_json(out)
         return
-    console.print(_prediction_table(pred, top))
-    console.print(_type_table(pred))
+    if len(preds) == 1:
+        console.print(_prediction_table(preds[0], top))
+        console.print(_type_table(preds[0]))
+    else:
+        console.print(_compare_table(preds, labels, top))
     console.print(_seed_line(used))
     if plot is not None:
         console.print(f"plot written to {plot}")
+
+
+def _peloton(value: str, ratings: bool) -> dict[str, Any]:
+    spec = peloton_spec(value)
+    return spec if ratings else strip_ratings(spec)
 
 
 # --- stage races ----------------------------------------------------------------------------
@@ -355,11 +451,12 @@ def standings(
     db: DbOpt = None,
     json_out: JsonOpt = False,
     plot_file: Annotated[str | None, typer.Option(
-        "--plot", help="Draw the GC gaps of the top riders, stage by stage (PNG).")] = None,
+        "--plot", help="Draw the GC gaps of the top riders, stage by stage (.png or .svg).",
+    )] = None,
     top: TopOpt = 10,
 ) -> None:
     """Show the classifications of a saved stage race."""
-    plot = _plot_path(plot_file)
+    plot = _plot_file(plot_file)
     campaign = load_campaign(open_store(db), name)
     st = campaign.standings()
     peloton = campaign.peloton
@@ -413,21 +510,31 @@ def predict_tour_command(
         help=f"Number of stage races to simulate, 1 to {MAX_TOUR_RACES:,}.")] = 200,
     seed: SeedOpt = None,
     json_out: JsonOpt = False,
-    workers: WorkersOpt = 2,
+    plot_file: PlotOpt = None,
+    workers: WorkersOpt = None,
+    scheduler: SchedulerOpt = None,
     top: TopOpt = 10,
+    ratings: RatingsOpt = True,
 ) -> None:
-    """Simulate many stage races: each rider's chance to win GC, points and mountains."""
-    tour_spec, p_spec = resolve_tour(tour_file), peloton_spec(peloton)
+    """Simulate many stage races: final GC places, and who wins GC, points and mountains."""
+    plot = _plot_file(plot_file)
+    tour_spec, p_spec = resolve_tour(tour_file), _peloton(peloton, ratings)
     used = fresh_seed(seed)
     with on_interrupt("nothing was saved (a prediction keeps no partial results)"), \
             progress_bar("simulating stage races", n, enabled=not json_out) as bar:
         task = bar.task_ids[0]
         pred = predict_tour(tour_spec, p_spec, n, seed=used, workers=workers,
+                            scheduler=scheduler,
                             progress=lambda done, _total: bar.update(task, completed=done))
+    if plot is not None:
+        from raceday.games.wielersim.plots import plot_tour
+
+        plot_tour(pred, plot, tour_spec["name"])
     if json_out:
         data = pred.to_json()
         print_json({"game": data.pop("game"), "n": data.pop("n"), "seed": used, **data})
         return
+    console.print(_gc_places_table(pred, top))
     for row, title in enumerate(("General classification", "Points", "Mountains")):
         table = Table(title=f"{title}: chance to win ({pred.n} stage races, 95% intervals)")
         for col in ("rider", "bib", "chance"):
@@ -441,3 +548,21 @@ def predict_tour_command(
                           f"{c / pred.n:6.1%} [{lo:.1%}-{hi:.1%}]")
         console.print(table)
     console.print(_seed_line(used))
+    if plot is not None:
+        console.print(f"plot written to {plot}")
+
+
+def _gc_places_table(pred: TourPrediction, top: int) -> Table:
+    """Final GC places: mean place, and the chance of 1st, podium and top 10."""
+    table = Table(title=f"Final GC place ({pred.n} stage races, 95% intervals)")
+    for col in ("rider", "bib", "mean place", "1st", "podium", "top 10"):
+        table.add_column(col, justify="left" if col == "rider" else "right")
+    for i in pred.place_order()[:top]:
+        row = pred.positions[i]
+        cells = []
+        for upto in (1, 3, 10):
+            c = int(row[:upto].sum())
+            lo, hi = wilson_interval(c, pred.n)
+            cells.append(f"{c / pred.n:6.1%} [{lo:.1%}-{hi:.1%}]")
+        table.add_row(pred.names[i], str(pred.numbers[i]), f"{pred.mean_place(i):.1f}", *cells)
+    return table

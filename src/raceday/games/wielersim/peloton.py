@@ -7,7 +7,7 @@ the file, line and field.
 
 Ratings are our extension (docs/rules/wielersim.md, "Rider ratings"): whole numbers from
 1 to 9 per rider (5 when a rated file leaves one out). What counts in a race is a rider's
-*edge*: his rating less the field's lower median, kept within -3..+3, so a field of equal
+*edge*: his rating less the field's lower median, kept within -2..+2, so a field of equal
 ratings rides exactly by the text's rules.
 """
 
@@ -46,7 +46,7 @@ START_LISTS = ("flanders", "ardennes", "ronde-van-belgie")
 """Sample start lists of the shipped classics and stage race (rated riders)."""
 RATINGS = ("climb", "cobbles", "sprint")
 MIN_RATING, MAX_RATING, ORDINARY_RATING = 1, 9, 5
-MAX_EDGE = 3  # an edge (rating less the field's median) counts at most this much
+MAX_EDGE = 2  # an edge (rating less the field's median) counts at most this much
 
 
 def rating_edges(ratings: Sequence[Sequence[int]]) -> tuple[tuple[int, ...], ...] | None:

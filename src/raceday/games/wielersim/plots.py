@@ -1,4 +1,5 @@
-"""Plots (matplotlib, written to PNG): the route profile with win chances, GC gaps."""
+"""Plots (matplotlib, PNG or SVG by the file's suffix): the route profile with win chances,
+two predictions side by side, a stage race's GC places, GC gaps."""
 
 from __future__ import annotations
 
@@ -6,7 +7,10 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from raceday.core.errors import OptionsError
+from raceday.games.wielersim.campaign import TourPrediction
 from raceday.games.wielersim.model import COBBLES, TYPE_COLOURS, UPHILL
 from raceday.games.wielersim.predict import Prediction
 from raceday.games.wielersim.route import compile_route
@@ -74,6 +78,73 @@ def win_bars(pred: Prediction, order: Sequence[int]
         below.append(max(0.0, p - lo))
         above.append(max(0.0, hi - p))
     return probs, below, above
+
+
+def plot_compare(preds: Sequence[Prediction], labels: Sequence[str], path: Path,
+                 top: int = 15) -> None:
+    """Win chances (95 % Wilson intervals) of two predictions side by side, riders by the
+    first prediction's chance (riders of only one start list included)."""
+    plt = _pyplot()
+    keys: list[tuple[int, str]] = []
+    for pred in preds:
+        for i in pred.order():
+            key = (pred.numbers[i], pred.names[i])
+            if key not in keys:
+                keys.append(key)
+    keys = keys[:top]
+    fig, ax = plt.subplots(figsize=(10, 8))
+    height = 0.4
+    ys = np.arange(len(keys))[::-1]
+    for k, (pred, label) in enumerate(zip(preds, labels, strict=True)):
+        where = {(pred.numbers[i], pred.names[i]): i for i in range(len(pred.names))}
+        order = [where.get(key, -1) for key in keys]
+        bars = [_win(pred, i) if i >= 0 else (0.0, 0.0, 0.0) for i in order]
+        probs = [p for p, _, _ in bars]
+        below = [p - lo for p, lo, _ in bars]
+        above = [hi - p for p, _, hi in bars]
+        ax.barh(ys + (0.5 - k) * height, probs, height=height, xerr=[below, above],
+                label=label)
+    ax.set_yticks(ys, [f"{name} ({number})" for number, name in keys])
+    ax.set_xlabel("win probability (95% intervals)")
+    ax.legend()
+    fig.tight_layout()
+    _save(fig, plt, path)
+
+
+def _win(pred: Prediction, i: int) -> tuple[float, float, float]:
+    lo, hi = pred.interval(int(pred.wins[i]))
+    p = float(pred.wins[i]) / pred.n
+    return p, min(p, lo), max(p, hi)
+
+
+def plot_tour(pred: TourPrediction, path: Path, title: str, top: int = 15) -> None:
+    """A stage race prediction: the distribution of final GC places of the riders with
+    the best mean place (a heat map), and the chances to win points and mountains."""
+    plt = _pyplot()
+    order = pred.place_order()[:top]
+    places = min(pred.positions.shape[1], 20)
+    grid = pred.positions[order, :places] / pred.n
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(14, 7),
+                                   gridspec_kw={"width_ratios": [3, 2]})
+    image = ax1.imshow(grid, aspect="auto", cmap="viridis")
+    ax1.set_yticks(range(len(order)), [f"{pred.names[i]} ({pred.numbers[i]})"
+                                       for i in order], fontsize=7)
+    ax1.set_xticks(range(places), [str(p + 1) for p in range(places)], fontsize=7)
+    ax1.set_xlabel("final GC place")
+    ax1.set_title(f"{title}: final GC place ({pred.n} stage races)")
+    fig.colorbar(image, ax=ax1, label="probability")
+    for row, label in ((1, "points"), (2, "mountains")):
+        best = [i for i in pred.order(row)[:8] if pred.counts[row, i]]
+        ys = np.arange(len(best)) + (0 if row == 1 else len(best) + 1)
+        ax2.barh(ys, [pred.counts[row, i] / pred.n for i in best], label=label)
+        for y, i in zip(ys, best, strict=True):
+            ax2.text(0, y, f" {pred.names[i]}", va="center", fontsize=7)
+    ax2.invert_yaxis()
+    ax2.set_yticks([])
+    ax2.set_xlabel("chance to win the classification")
+    ax2.legend()
+    fig.tight_layout()
+    _save(fig, plt, path)
 
 
 def plot_gc(stages: Sequence[str], gaps: Mapping[str, Sequence[float]], path: Path,

@@ -1,9 +1,9 @@
 """Race predictions: many simulated races on the fast path, with confidence intervals.
 
 The races run in chunks through the shared seeded runner (:func:`raceday.core.runner.
-run_chunks`): chunk ``i`` rides with the ``i``-th seed spawned from one
-:class:`numpy.random.SeedSequence`, so a prediction depends only on the seed and ``n``,
-never on the number of workers or the order in which chunks finish.
+run_chunks`, in-process or on Dask): chunk ``i`` rides with the ``i``-th seed spawned from
+one :class:`numpy.random.SeedSequence`, so a prediction depends only on the seed and ``n``,
+never on the number of workers, the order in which chunks finish, or the scheduler.
 """
 
 from __future__ import annotations
@@ -69,12 +69,18 @@ class Prediction:
             return {self.names[i]: float(counts[i]) / self.n for i in order}
 
         types = sorted(self.by_type().items(), key=lambda kv: -kv[1][0])
+        intervals = {self.names[i]: {key: list(self.interval(int(counts[i])))
+                                     for key, counts in (("win", self.wins),
+                                                         ("podium", self.podiums),
+                                                         ("top10", self.top10))}
+                     for i in self.order()}
         return {
             "game": "wielersim",
             "n": self.n,
             "win": table(self.wins),
             "podium": table(self.podiums),
             "top10": table(self.top10),
+            "intervals": intervals,
             "win_by_type": {t: w / self.n for t, (w, _) in types},
         }
 
@@ -112,16 +118,22 @@ def _chunk_job(route: Mapping[str, Any], peloton: Mapping[str, Any], n: int,
 
 
 def predict(route: Mapping[str, Any], peloton: Mapping[str, Any], n: int, seed: int = 0,
-            workers: int = 2, progress: ProgressCallback | None = None) -> Prediction:
-    """Simulate ``n`` races (in ``workers`` processes) and count the results;
-    ``progress(done, n)`` after every chunk."""
+            workers: int | None = 1, progress: ProgressCallback | None = None,
+            scheduler: str | None = None, chunk: int = CHUNK) -> Prediction:
+    """Simulate ``n`` races and count the results; ``progress(done, n)`` as chunks finish.
+
+    ``workers``: 1 runs in this process, ``None`` on a local Dask cluster sized to the
+    machine, more on a local cluster of that many processes; ``scheduler``
+    (``tcp://HOST:PORT``) on an existing Dask cluster. The numbers depend on ``seed``,
+    ``n`` and ``chunk`` only."""
     if not 1 <= n <= MAX_RACES:
         raise OptionsError(f"-n must be 1 to {MAX_RACES:,} races, got {n:,}")
     template = GAME.new_state({"route": route, "peloton": peloton})
     total = np.zeros((3, template.n), dtype=np.int64)
     cpu = 0.0
     for counts, seconds in run_chunks(_chunk_job, (dict(route), dict(peloton)), n, seed=seed,
-                                      chunk_size=CHUNK, workers=workers, progress=progress):
+                                      chunk_size=chunk, workers=workers, progress=progress,
+                                      scheduler=scheduler):
         total += counts
         cpu += seconds
     riders = template.peloton.riders
