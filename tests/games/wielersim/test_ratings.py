@@ -79,9 +79,9 @@ def test_rated_penalties_and_sprints() -> None:
 
 
 def test_a_better_climber_wins_a_summit_finish_more_often() -> None:
-    """Two climbers who differ only by climbing rating (9 against 1, edges +3 and -3 from
-    the median, counted as +2 and -2) on the summit stage: in 300 seeded races the strong one finishes ahead of
-    the weak one more than 80 % of the time (a fair coin would reach 80 % of 300 with
+    """Two climbers who differ only by climbing rating (9 against 1: edges +2 and -2) on
+    the summit stage: in 300 seeded races the strong one finishes ahead of the weak one
+    more than 80 % of the time (a fair coin would reach 80 % of 300 with
     probability far below 1e-20)."""
     spec = peloton_spec("classics")
     ratings = {14: 9, 24: 1}
