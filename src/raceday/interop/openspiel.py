@@ -1,0 +1,491 @@
+"""The five games as OpenSpiel Python games (``pyspiel.register_game``).
+
+Importing this module imports ``pyspiel`` and registers every game under the short name
+``raceday_<game>`` (``raceday_hairpin``, ``raceday_pistard``, ``raceday_keirin``,
+``raceday_derby``, ``raceday_wielersim``); afterwards ``pyspiel.load_game(
+"raceday_hairpin(variant=short)")`` works like any OpenSpiel game. Each game's
+``GameType`` says honestly what it is (see :data:`GAME_NOTES` and docs/usage/research.md):
+
+- chance mode: explicit stochastic (every roll is a chance node with the engine's exact
+  probabilities, given to OpenSpiel as floats); a Hairpin game without the random setup is
+  deterministic;
+- information: perfect, except the KEIRIN and Dice Derby betting games (sealed tickets);
+- utility: Hairpin is constant-sum (winner 1, loser 0, a derby draw 1/2 each); PISTARD
+  general-sum (winners share 1); the betting games general-sum in stake units won;
+  WielerSIM has no players at all (a 0-player game: a race of dice alone);
+- rewards at the end only.
+
+States keep the engine's own state (:mod:`raceday.interop.adapters` maps its sparse action
+numbers to dense ids). Serialisation is OpenSpiel's for Python games (history plus the
+pickled attributes), where the engine state pickles as its own JSON save. Hairpin runs, by
+default, on a state that keeps the compiled engine's array (:mod:`raceday.games.hairpin.fast`);
+``engine=reference`` wraps the readable rules instead.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import pyspiel  # type: ignore[import-not-found]
+from open_spiel.python.algorithms import mcts  # type: ignore[import-untyped]
+
+from raceday.core.errors import OptionsError
+from raceday.core.protocol import CHANCE, State
+from raceday.core.registry import get_game
+from raceday.interop.adapters import ADAPTERS, Adapter, ParamValue, Shape, hairpin_tensor
+
+PREFIX = "raceday_"
+
+GAME_NOTES = {name: a.description for name, a in ADAPTERS.items()}
+
+
+def short_name(game: str) -> str:
+    return PREFIX + game
+
+
+# --- shared pieces ------------------------------------------------------------------------------
+class _Shared:
+    """An immutable value shared by clones (deep copy returns it as it is)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Shared:
+        return self
+
+    def __getstate__(self) -> Any:
+        return self.value
+
+    def __setstate__(self, value: Any) -> None:
+        self.value = value
+
+
+def _restore(game: str, text: str) -> _Engine:
+    return _Engine(game, ADAPTERS[game].state_from_json(json.loads(text)))
+
+
+class _Engine:
+    """Holds the engine's state: cloned with the engine's ``clone()``, pickled as its JSON."""
+
+    __slots__ = ("game", "state")
+
+    def __init__(self, game: str, state: State) -> None:
+        self.game = game
+        self.state = state
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Engine:
+        return _Engine(self.game, self.state.clone())
+
+    def __reduce__(self) -> tuple[Any, tuple[str, str]]:
+        return _restore, (self.game, json.dumps(self.state.to_json(), sort_keys=True))
+
+
+def _game_type(adapter: Adapter, chance: bool = True) -> pyspiel.GameType:
+    info = (pyspiel.GameType.Information.PERFECT_INFORMATION if adapter.perfect_information
+            else pyspiel.GameType.Information.IMPERFECT_INFORMATION)
+    utility = (pyspiel.GameType.Utility.CONSTANT_SUM if adapter.utility == "constant_sum"
+               else pyspiel.GameType.Utility.GENERAL_SUM)
+    low, high = {"hairpin": (2, 2), "pistard": (1, 5), "wielersim": (0, 0)}.get(
+        adapter.name, (1, 4))
+    return pyspiel.GameType(
+        short_name=short_name(adapter.name),
+        long_name=f"raceday {adapter.title}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=(pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC if chance
+                     else pyspiel.GameType.ChanceMode.DETERMINISTIC),
+        information=info,
+        utility=utility,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=high,
+        min_num_players=low,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=dict(adapter.params),
+    )
+
+
+# --- the game ---------------------------------------------------------------------------------
+class RacedayGame(pyspiel.Game):  # type: ignore[misc]
+    """One raceday game as an OpenSpiel game; parameters as in :mod:`adapters`."""
+
+    adapter: Adapter
+
+    def __init__(self, params: Mapping[str, Any] | None = None) -> None:
+        adapter = self.adapter
+        self.params: dict[str, ParamValue] = adapter.check_params(params)
+        self.shape: Shape = adapter.shape(self.params)
+        shape = self.shape
+        info = pyspiel.GameInfo(
+            num_distinct_actions=shape.num_actions,
+            max_chance_outcomes=shape.max_chance,
+            num_players=shape.players,
+            min_utility=shape.min_utility,
+            max_utility=shape.max_utility,
+            utility_sum=adapter.utility_sum,
+            max_game_length=shape.max_length,
+        )
+        super().__init__(_game_type(adapter, self.has_chance()), info, dict(self.params))
+
+    def has_chance(self) -> bool:
+        return True
+
+    def new_initial_state(self) -> pyspiel.State:
+        return RacedayState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Observer:
+        return Observer(self, iig_obs_type, params)
+
+
+class RacedayState(pyspiel.State):  # type: ignore[misc]
+    """An OpenSpiel state around the engine's state."""
+
+    def __init__(self, game: RacedayGame, engine: State | None = None) -> None:
+        super().__init__(game)
+        self._game = game.adapter.name
+        self._engine = _Engine(self._game, engine or game.adapter.new_state(game.params))
+
+    @property
+    def engine(self) -> State:
+        """The engine's own state (a :class:`raceday.core.protocol.State`)."""
+        return self._engine.state
+
+    @property
+    def adapter(self) -> Adapter:
+        return ADAPTERS[self._game]
+
+    def current_player(self) -> int:
+        return self._engine.state.current_player()  # CHANCE and TERMINAL as in OpenSpiel
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return self.adapter.legal_ids(self._engine.state)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return self.adapter.chance_ids(self._engine.state)
+
+    def _apply_action(self, action: int) -> None:
+        self.adapter.apply_id(self._engine.state, action)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        return self.adapter.id_to_string(self._engine.state, action)
+
+    def is_terminal(self) -> bool:
+        return self._engine.state.is_terminal()
+
+    def returns(self) -> list[float]:
+        state = self._engine.state
+        if not state.is_terminal():
+            return [0.0] * state.num_players
+        return self.adapter.utilities(state)
+
+    def observe(self, player: int, out: np.ndarray) -> None:
+        out[:] = 0.0
+        self.adapter.observe(self._engine.state, player, out)
+
+    def observation_text(self, player: int) -> str:
+        return self.adapter.observation_string(self._engine.state, player)
+
+    def private_text(self, player: int) -> str:
+        return self.adapter.private_string(self._engine.state, player)
+
+    def __str__(self) -> str:
+        return str(self._engine.state)
+
+
+# --- observation --------------------------------------------------------------------------------
+class Observer:
+    """OpenSpiel's Python observer: the adapter's tensor; the board (observation) or the
+    player's whole view of the history (information state) as text.
+
+    With ``private_info`` NONE (a public observer) the sealed tickets of every player stay
+    hidden. The information-state tensor is the observation tensor: the position (plus a
+    bettor's own ticket) determines everything that can still happen."""
+
+    def __init__(self, game: Any, iig_obs_type: Any, params: Any) -> None:
+        if params:
+            raise ValueError(f"observation parameters are not supported, got {params}")
+        self.size = game.shape.obs_size
+        self.perfect_recall = bool(iig_obs_type.perfect_recall) if iig_obs_type else False
+        self.private = (iig_obs_type is None or iig_obs_type.private_info
+                        != pyspiel.PrivateInfoType.NONE)
+        self.tensor = np.zeros(self.size, np.float32)
+        self.dict = {"observation": self.tensor}
+        self._buffer = np.zeros(self.size, np.float64)
+
+    def set_from(self, state: Any, player: int) -> None:
+        state.observe(player if self.private else -1, self._buffer)
+        self.tensor[:] = self._buffer
+
+    def string_from(self, state: Any, player: int) -> str:
+        who = player if self.private else -1
+        if not self.perfect_recall:
+            return str(state.observation_text(who))
+        return information_state_text(state, who)
+
+
+def information_state_text(state: Any, player: int) -> str:
+    """The player's view of the whole history: every public step, and of the sealed
+    steps (tickets) only their own."""
+    game = state.get_game()
+    if game.get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION:
+        return f"history: {' '.join(str(a) for a in state.history())}"
+    bettors = game.num_players()
+    history = state.history()
+    public = history[bettors:]
+    placed = min(len(history), bettors)
+    private = state.private_text(player) if player >= 0 else ""
+    return (f"bettor {player}; tickets sealed: {placed}; {private}; "
+            f"race: {' '.join(str(a) for a in public)}")
+
+
+# --- Hairpin on the compiled engine -----------------------------------------------------------
+class HairpinGame(RacedayGame):
+    """Hairpin; with ``engine=fast`` (default) states keep the compiled engine's array."""
+
+    def has_chance(self) -> bool:
+        from raceday.games.hairpin.game import HairpinOptions
+
+        opts = HairpinOptions.parse(self.adapter.options(self.params))  # type: ignore[attr-defined]
+        return opts.rules().setup == "random" and opts.position is None
+
+    def new_initial_state(self) -> pyspiel.State:
+        if self.params["engine"] == "fast":
+            return HairpinFastState(self)
+        return RacedayState(self)
+
+
+class HairpinFastState(pyspiel.State):  # type: ignore[misc]
+    """Hairpin on the compiled engine's array (:mod:`raceday.games.hairpin.fast`): same
+    rules, same action numbers (checked move for move against the reference engine in
+    tests/games/hairpin), a few microseconds per step."""
+
+    def __init__(self, game: HairpinGame) -> None:
+        from raceday.games.hairpin import fast
+
+        super().__init__(game)
+        engine: Any = game.adapter.new_state(game.params)
+        rules = engine.rules
+        self._rules = _Shared((fast.encode_rules(rules), rules.target, rules.quiet_limit,
+                               rules.variant_name(), rules.quiet_limit))
+        self._st = fast.encode(engine.position)
+        self._setup = list(engine.setup_rolls)
+        self._setting_up = bool(engine.in_setup)
+        self._moves: _Shared | None = None
+
+    # --- the array engine ---------------------------------------------------------------
+    def _gen(self) -> tuple[Any, Any, Any, int]:
+        from raceday.games.hairpin import fast
+
+        if self._moves is None:
+            acts = np.empty(fast.MAX_MOVES, dtype=np.int64)
+            dests = np.empty(fast.MAX_MOVES, dtype=np.int64)
+            laps = np.empty(fast.MAX_MOVES, dtype=np.int64)
+            n = fast.gen_moves(self._st, self._rules.value[0], acts, dests, laps)
+            self._moves = _Shared((acts, dests, laps, int(n)))
+        return self._moves.value  # type: ignore[no-any-return]
+
+    def _winner(self) -> int:
+        from raceday.games.hairpin import fast
+
+        return int(fast.winner(self._st, self._rules.value[0]))
+
+    def current_player(self) -> int:
+        if self._setting_up:
+            return int(pyspiel.PlayerId.CHANCE)
+        if self._winner() >= 0:
+            return int(pyspiel.PlayerId.TERMINAL)
+        return int(self._st[18])
+
+    def is_terminal(self) -> bool:
+        return not self._setting_up and self._winner() >= 0
+
+    def _legal_actions(self, player: int) -> list[int]:
+        acts, _, _, n = self._gen()
+        return sorted(acts[:n].tolist())
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return [(k, 0.2) for k in range(1, 6)]
+
+    def _apply_action(self, action: int) -> None:
+        from raceday.games.hairpin import fast
+        from raceday.games.hairpin.rules import BLACK_TRACK, RACERS, RED_TRACK
+
+        if self._setting_up:
+            self._st[RED_TRACK[action - 1]] += 1
+            self._st[BLACK_TRACK[action - 1]] -= 1
+            self._setup.append(action)
+            self._setting_up = len(self._setup) < RACERS
+            self._moves = None
+            return
+        acts, dests, laps, n = self._gen()
+        for i in range(n):
+            if acts[i] == action:
+                fast.apply(self._st, int(acts[i]), int(dests[i]), int(laps[i]))
+                self._moves = None
+                return
+        raise pyspiel.SpielError(f"hairpin: action {action} is not legal here")
+
+    def returns(self) -> list[float]:
+        if self._setting_up:
+            return [0.0, 0.0]
+        w = self._winner()
+        return {0: [1.0, 0.0], 1: [0.0, 1.0], 2: [0.5, 0.5]}.get(w, [0.0, 0.0])
+
+    def engine_state(self) -> State:
+        """The reference engine's state at this position (for names, text and checks)."""
+        from raceday.games.hairpin import fast
+        from raceday.games.hairpin.rules import HairpinState, Rules, setup_position
+
+        rules = Rules.from_variant(self._rules.value[3])
+        if self._setting_up:
+            state = HairpinState(rules)
+            state.position = setup_position(self._setup)
+            state.setup_rolls = list(self._setup)
+            return state
+        state = HairpinState(rules, fast.decode(self._st))
+        state.setup_rolls = list(self._setup)
+        return state
+
+    @property
+    def engine(self) -> State:
+        return self.engine_state()
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == CHANCE:
+            return f"setup roll {action}"
+        return self.engine_state().action_to_string(action)
+
+    def observe(self, player: int, out: np.ndarray) -> None:
+        out[:] = 0.0
+        _, target, quiet, _, _ = self._rules.value
+        hairpin_tensor(self._st, target, quiet, out)
+        out[45] = float(self._setting_up)
+
+    def observation_text(self, player: int) -> str:
+        return str(self.engine_state())
+
+    def private_text(self, player: int) -> str:
+        return ""
+
+    def __str__(self) -> str:
+        return str(self.engine_state())
+
+
+# --- bots ---------------------------------------------------------------------------------------
+class FastRolloutEvaluator(mcts.Evaluator):  # type: ignore[misc]
+    """OpenSpiel's random-rollout evaluator (uniform random moves to the end, the average of
+    ``n_rollouts`` results), with the rollout run inside the compiled engine when the state
+    is a :class:`HairpinFastState`; any other state rolls out step by step as OpenSpiel's
+    :class:`~open_spiel.python.algorithms.mcts.RandomRolloutEvaluator` does."""
+
+    def __init__(self, n_rollouts: int = 1, random_state: np.random.RandomState | None = None
+                 ) -> None:
+        self.n_rollouts = n_rollouts
+        self._random_state = random_state or np.random.RandomState()
+        self._fallback = mcts.RandomRolloutEvaluator(n_rollouts, self._random_state)
+        self._rs = np.empty(1, dtype=np.uint64)
+        self._rs[0] = np.uint64(int(self._random_state.randint(1, 2**62)))
+
+    def evaluate(self, state: Any) -> np.ndarray:
+        if not isinstance(state, HairpinFastState) or state._setting_up:
+            return np.asarray(self._fallback.evaluate(state))
+        from raceday.games.hairpin import fast
+
+        rules = state._rules.value[0]
+        total = np.zeros(2)
+        for _ in range(self.n_rollouts):
+            w = int(fast.playout(state._st.copy(), rules, self._rs, 100_000))
+            total += {0: (1.0, 0.0), 1: (0.0, 1.0)}.get(w, (0.5, 0.5))
+        return total / self.n_rollouts
+
+    def prior(self, state: Any) -> list[tuple[int, float]]:
+        return self._fallback.prior(state)  # type: ignore[no-any-return]
+
+
+class TimedMCTSBot(mcts.MCTSBot):  # type: ignore[misc]
+    """OpenSpiel's MCTSBot given a wall-time budget per move instead of a simulation count:
+    before each search it sets ``max_simulations`` from the simulation rate measured on
+    its own earlier searches (a short calibration search before the first move)."""
+
+    def __init__(self, game: Any, seconds: float, evaluator: Any, uct_c: float = 2.0,
+                 random_state: np.random.RandomState | None = None) -> None:
+        super().__init__(game, uct_c, 1, evaluator, solve=True, random_state=random_state)
+        self.seconds = seconds
+        self.rate: float | None = None
+        self.searched = 0
+        self.spent = 0.0
+
+    def mcts_search(self, state: Any) -> Any:
+        if self.rate is None:
+            self.max_simulations = 32
+            start = time.perf_counter()
+            root = super().mcts_search(state)
+            self.rate = root.explore_count / max(time.perf_counter() - start, 1e-6)
+        self.max_simulations = max(8, int(self.rate * self.seconds))
+        start = time.perf_counter()
+        root = super().mcts_search(state)
+        elapsed = max(time.perf_counter() - start, 1e-6)
+        self.searched += root.explore_count
+        self.spent += elapsed
+        if root.explore_count >= self.max_simulations:  # a solved root stops early
+            self.rate = 0.5 * self.rate + 0.5 * root.explore_count / elapsed
+        return root
+
+
+def mcts_bot(game: Any, budget: str, seed: int) -> Any:
+    """OpenSpiel's MCTSBot with random rollouts: ``budget`` "N" simulations per move or
+    "Xs" seconds per move; the compiled rollouts on Hairpin's fast states."""
+    rng = np.random.RandomState(seed % 2**32)
+    evaluator = FastRolloutEvaluator(1, rng)
+    text = budget.strip().lower()
+    if text.endswith("s"):
+        try:
+            seconds = float(text[:-1])
+        except ValueError:
+            raise OptionsError(f"MCTS seconds must be a number, got {budget!r}") from None
+        if not (math.isfinite(seconds) and 0.001 <= seconds <= 600):
+            raise OptionsError("MCTS seconds per move must be 0.001 to 600")
+        return TimedMCTSBot(game, seconds, evaluator, random_state=rng)
+    try:
+        sims = int(text or "1000")
+    except ValueError:
+        raise OptionsError(f"MCTS simulations must be a whole number, got {budget!r}") from None
+    if not 1 <= sims <= 10_000_000:
+        raise OptionsError("MCTS simulations per move must be 1 to 10,000,000")
+    return mcts.MCTSBot(game, 2.0, sims, evaluator, random_state=rng)
+
+
+# --- registration -----------------------------------------------------------------------------
+_GAME_CLASSES: dict[str, type[RacedayGame]] = {}
+
+
+def _register() -> None:
+    for name, adapter in ADAPTERS.items():
+        base = HairpinGame if name == "hairpin" else RacedayGame
+        cls = type(f"Raceday{name.title()}Game", (base,), {"adapter": adapter})
+        _GAME_CLASSES[name] = cls
+        pyspiel.register_game(_game_type(adapter), cls)
+
+
+_register()
+
+
+def load_game(game: str, **params: Any) -> Any:
+    """``load_game("hairpin", variant="short")``: the registered OpenSpiel game."""
+    if game not in ADAPTERS:
+        get_game(game)  # an unknown name gets the registry's message
+        raise OptionsError(f"{game} has no OpenSpiel adapter")
+    return pyspiel.load_game(short_name(game), params)
+
+
+__all__ = ["GAME_NOTES", "FastRolloutEvaluator", "HairpinFastState", "Observer",
+           "RacedayGame", "RacedayState", "TimedMCTSBot", "load_game", "mcts_bot",
+           "short_name"]
