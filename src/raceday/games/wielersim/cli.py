@@ -40,7 +40,7 @@ from raceday.games.wielersim.campaign import (
 )
 from raceday.games.wielersim.commentary import Commentator
 from raceday.games.wielersim.game import GAME
-from raceday.games.wielersim.model import CLIMBER, SPRINTER
+from raceday.games.wielersim.model import CLIMBER, COBBLES, SPRINTER, UPHILL
 from raceday.games.wielersim.peloton import START_LISTS, strip_ratings
 from raceday.games.wielersim.predict import MAX_RACES, Prediction, predict
 from raceday.games.wielersim.render import (
@@ -51,7 +51,7 @@ from raceday.games.wielersim.render import (
     stage_result_table,
     standings_tables,
 )
-from raceday.games.wielersim.route import SHIPPED_ROUTES
+from raceday.games.wielersim.route import MAX_DISTANCE, MIN_DISTANCE, SHIPPED_ROUTES
 from raceday.games.wielersim.rules import WielersimState, peloton_spec, route_spec
 from raceday.games.wielersim.stage import (
     prologue_win_chances,
@@ -331,6 +331,97 @@ def predict_command(
 def _peloton(value: str, ratings: bool) -> dict[str, Any]:
     spec = peloton_spec(value)
     return spec if ratings else strip_ratings(spec)
+
+
+# --- routes from real tracks ----------------------------------------------------------------
+route_app = typer.Typer(help="Routes: build one from a real track (GPX or CSV).",
+                        no_args_is_help=True, add_completion=False)
+app.add_typer(route_app, name="route")
+ROAD_MARKS = {"flat": "-", "cobbles": "#"}
+
+
+def profile_strip(route: dict[str, Any], width: int = 100) -> str:
+    """The route as one line of text: ``-`` flat, ``#`` cobbles, the steepness (1-6) of an
+    uphill square, ``|`` an intermediate sprint; squares merged to fit ``width``."""
+    from raceday.games.wielersim.route import compile_route
+
+    compiled = compile_route(route)
+    marks = []
+    for p in range(compiled.distance):
+        road = compiled.road[p]
+        marks.append(str(compiled.steepness[p]) if road == UPHILL else
+                     ("#" if road == COBBLES else "-"))
+    for line in compiled.sprints:
+        if 0 <= line < len(marks):
+            marks[line] = "|"
+    step = max(1, -(-len(marks) // width))
+    return "".join(max(marks[i:i + step], key=_mark_weight) for i in range(0, len(marks), step))
+
+
+def _mark_weight(mark: str) -> float:
+    """Which mark a merged stretch shows: a sprint, else the steepest climb, else cobbles."""
+    return 10 if mark == "|" else (int(mark) if mark.isdigit() else (0.5 if mark == "#" else 0))
+
+
+@route_app.command("import")
+def import_route(
+    track: Annotated[str, typer.Argument(help="A GPX track (.gpx) or a CSV of distance_km, "
+                                         "elevation_m[, surface, sprint, name] (.csv).")],
+    name: Annotated[str | None, typer.Option(
+        "--name", help="The route's name (default: the file's name).")] = None,
+    squares: Annotated[int | None, typer.Option(
+        "--squares", callback=in_range(MIN_DISTANCE, MAX_DISTANCE, "squares"),
+        help=f"Length in squares, {MIN_DISTANCE} to {MAX_DISTANCE} (default: one per km).",
+    )] = None,
+    output: Annotated[str | None, typer.Option(
+        "--output", "-o", help="Write the route file (TOML) here.")] = None,
+    plot_file: PlotOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Build a route from a real track: gradients become flat road, climbs and cobbles."""
+    from raceday.games.wielersim.importer import build_route, read_track, route_toml
+
+    plot = _plot_file(plot_file)
+    out = None if output is None else Path(output)
+    if out is not None and (out.suffix.lower() != ".toml" or out.is_dir()):
+        raise OptionsError("--output needs a file name ending in .toml")
+    if name is not None and not name.strip():
+        raise OptionsError("--name must not be empty")
+    points = read_track(track)
+    route = build_route(points, (name or Path(track).stem).strip(), squares)
+    if out is not None:
+        try:
+            out.write_text(route_toml(route), encoding="utf-8")
+        except OSError as exc:
+            raise OptionsError(f"cannot write the route to {out}: {exc.strerror}") from None
+    checked = route_spec(route)
+    if plot is not None:
+        from raceday.games.wielersim.plots import plot_route
+
+        plot_route(checked, plot)
+    if json_out:
+        print_json({"game": "wielersim", "route": checked})
+        return
+    km = points[-1].km - points[0].km
+    console.print(f"[bold]{checked['name']}[/]: {km:.1f} km as {checked['distance']} squares, "
+                  f"{checked['finish']} finish; hierarchy {', '.join(checked['hierarchy'])}")
+    table = Table(title="Sections")
+    for col in ("section", "squares", "to go", "road", "colour", "climb"):
+        table.add_column(col, justify="right" if col in ("squares", "to go") else "left")
+    to_go = checked["distance"]
+    for sec in route["sections"]:
+        to_go -= sec["length"]
+        climb = (f"cat. {sec.get('category', '-')}, top -{sec['max_steepness']}"
+                 if sec.get("road") == "uphill" else "")
+        table.add_row(sec["name"], str(sec["length"]), str(to_go), sec.get("road", "flat"),
+                      sec["colour"], climb)
+    console.print(table)
+    console.print("profile: " + profile_strip(checked), soft_wrap=True, markup=False)
+    console.print("(- flat, # cobbles, 1-6 climb steepness, | intermediate sprint)")
+    if out is not None:
+        console.print(f"route written to {out}")
+    if plot is not None:
+        console.print(f"plot written to {plot}")
 
 
 # --- stage races ----------------------------------------------------------------------------

@@ -35,13 +35,18 @@ def profile(route: Mapping[str, Any]) -> tuple[list[int], list[int]]:
     return list(range(compiled.distance + 1)), heights
 
 
-def plot_prediction(route: Mapping[str, Any], pred: Prediction, path: Path, top: int = 15
-                    ) -> None:
-    """The route profile (cobbles and section colours marked) over the win chances."""
+def plot_route(route: Mapping[str, Any], path: Path) -> None:
+    """The route profile alone (cobbles and section colours marked)."""
     plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(10, 4))
+    _draw_profile(ax, route)
+    fig.tight_layout()
+    _save(fig, plt, path)
+
+
+def _draw_profile(ax1: Any, route: Mapping[str, Any]) -> None:
     compiled = compile_route(route)
     squares, heights = profile(route)
-    fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(10, 8))
     ax1.fill_between(squares, heights, color="0.85")
     ax1.plot(squares, heights, color="0.2")
     for sec in compiled.sections:
@@ -57,6 +62,14 @@ def plot_prediction(route: Mapping[str, Any], pred: Prediction, path: Path, top:
                   f"{compiled.finish} finish)")
     ax1.set_xlabel("square")
     ax1.set_ylabel("height (sum of steepness)")
+
+
+def plot_prediction(route: Mapping[str, Any], pred: Prediction, path: Path, top: int = 15
+                    ) -> None:
+    """The route profile (cobbles and section colours marked) over the win chances."""
+    plt = _pyplot()
+    fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(10, 8))
+    _draw_profile(ax1, route)
     order = sorted(range(len(pred.names)), key=lambda i: (-pred.wins[i], i))[:top]
     probs, below, above = win_bars(pred, order)
     ax2.barh([f"{pred.names[i]} ({pred.numbers[i]})" for i in order][::-1], probs[::-1],
