@@ -1,0 +1,84 @@
+"""``raceday arena``: two agents (ours or OpenSpiel's bots) play N seeded games.
+
+Everything is checked before the first game (agents, options, the results path); the
+seed used is printed so the run can be replayed. OpenSpiel is imported only when an
+OpenSpiel bot plays (see docs/usage/research.md).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from raceday.cli.common import (
+    JsonOpt,
+    SeedOpt,
+    console,
+    err_console,
+    fresh_seed,
+    in_range,
+    on_interrupt,
+    print_json,
+    progress_bar,
+)
+
+HELP = "Play two agents (ours or OpenSpiel bots) for N games; win rates with 95% intervals."
+
+app = typer.Typer(help=HELP, add_completion=False)
+
+GameOpt = Annotated[str, typer.Option("--game", "-g", help="hairpin, pistard, keirin or derby "
+                                      "(two players; keirin/derby: the betting games).")]
+AgentA = Annotated[str, typer.Option("--a", help="Agent A: random, mcts[:N], the game's own "
+                                     "levels (hairpin: easy..expert, alphabeta:Xs), "
+                                     "openspiel-random, openspiel-mcts[:N|:Xs].")]
+AgentB = Annotated[str, typer.Option("--b", help="Agent B (same names as --a).")]
+GamesOpt = Annotated[int, typer.Option("-n", "--games", callback=in_range(1, 100_000, "games"),
+                                       help="Games to play, 1–100,000 (sides alternate).")]
+OutOpt = Annotated[Path | None, typer.Option("--out", "-o", help="Write every game's result "
+                                             "to this .csv or .json file.")]
+ParamOpt = Annotated[list[str] | None, typer.Option(
+    "--option", help="A game parameter KEY=VALUE (repeatable), e.g. variant=short.")]
+
+
+@app.command()
+def arena(
+    game: GameOpt = "hairpin",
+    a: AgentA = "random",
+    b: AgentB = "random",
+    games: GamesOpt = 10,
+    seed: SeedOpt = None,
+    out: OutOpt = None,
+    option: ParamOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Play agent A against agent B and print the win rates with Wilson 95% intervals."""
+    from raceday.interop.arena import check_out_path, parse_params, play, prepare, write_results
+
+    params = parse_params(option)
+    if out is not None:
+        check_out_path(out)
+    used = fresh_seed(seed)
+    ready = prepare(game, a, b, used, params)
+    if not as_json:
+        console.print(f"seed {used}")
+    with progress_bar("games", games, enabled=games > 1 and err_console.is_terminal) as bar, \
+            on_interrupt("no results were written"):
+        result = play(ready, games, progress=lambda done, total: bar.update(
+            bar.task_ids[0], completed=done))
+    if out is not None:
+        write_results(result, out)
+    summary = result.summary()
+    if as_json:
+        print_json(summary)
+        return
+    n = summary["games"]
+    for side in ("a", "b"):
+        low, high = summary[f"{side}_win_rate_95"]
+        console.print(f"{side.upper()} {summary[side]}: {summary[f'{side}_wins']}/{n} wins "
+                      f"= {summary[f'{side}_win_rate']:.1%} (95% interval {low:.1%}–{high:.1%}), "
+                      f"{summary[f'{side}_seconds_per_move']:.3f} s per move", soft_wrap=True)
+    console.print(f"draws: {summary['draws']}")
+    if out is not None:
+        console.print(f"results written to {out}")
