@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 import os
 import uuid
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass
@@ -139,13 +140,17 @@ def _run_dask(task: Callable[..., T], args: tuple[Any, ...], chunks: list[Chunk]
 
     with ExitStack() as stack:
         if address is None:
-            cluster = stack.enter_context(LocalCluster(
-                n_workers=min(workers, len(chunks)), threads_per_worker=1, processes=True,
-                dashboard_address=None, host="127.0.0.1", silence_logs=logging.CRITICAL))
-            client = stack.enter_context(Client(cluster))
+            with warnings.catch_warnings():  # e.g. "port 8787 in use": nothing for the user
+                warnings.simplefilter("ignore")
+                cluster = stack.enter_context(LocalCluster(  # type: ignore[no-untyped-call]
+                    n_workers=min(workers, len(chunks)), threads_per_worker=1,
+                    processes=True, dashboard_address=None, host="127.0.0.1",
+                    silence_logs=logging.CRITICAL))
+            client = stack.enter_context(Client(cluster))  # type: ignore[no-untyped-call]
         else:
             try:
-                client = stack.enter_context(Client(address, timeout=CONNECT_TIMEOUT))
+                client = stack.enter_context(
+                    Client(address, timeout=CONNECT_TIMEOUT))  # type: ignore[no-untyped-call]
             except (OSError, TimeoutError) as exc:
                 raise OptionsError(f"cannot reach the Dask scheduler at {address}: "
                                    f"{exc}") from None
@@ -156,7 +161,7 @@ def _run_dask(task: Callable[..., T], args: tuple[Any, ...], chunks: list[Chunk]
         results: dict[int, T] = {}
         next_out = done = 0
         try:
-            for future in as_completed(futures):
+            for future in as_completed(futures):  # type: ignore[no-untyped-call]
                 i = index[future.key]
                 results[i] = future.result()
                 done += chunks[i].size
