@@ -75,7 +75,8 @@ class KeirinBettorEnv(gymnasium.Env[np.ndarray, np.int64]):
         self.selections = keirin_selections(MAX_FIELD)
         n = len(self.selections)
         high = np.concatenate([np.full(n, 1 / (1 - margin)), [np.inf], np.ones(MAX_FIELD + 1)])
-        self.observation_space = spaces.Box(np.zeros_like(high), high, dtype=np.float32)
+        high32 = high.astype(np.float32)
+        self.observation_space = spaces.Box(np.zeros_like(high32), high32, dtype=np.float32)
         self.n_actions = 1 + n * len(FRACTIONS)
         self.action_space = spaces.Discrete(self.n_actions)
         self.purse = self.start_cents

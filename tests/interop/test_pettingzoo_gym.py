@@ -1,0 +1,104 @@
+"""PettingZoo's api_test and seed_test for every multi-player game, Gymnasium's check_env
+for the KEIRIN bettor, and the environments' promises (masks, seeding, money)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo")
+pytest.importorskip("gymnasium")
+
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import api_test, seed_test
+
+from raceday.core.errors import OptionsError
+from raceday.interop.gym import ENV_ID, KeirinBettorEnv
+from raceday.interop.pettingzoo import RacedayAEC, env
+
+CASES: list[tuple[str, dict[str, Any]]] = [
+    ("hairpin", {"variant": "short"}),
+    ("pistard", {"track": "short", "riders_per_player": 1}),
+    ("keirin", {"riders": 6, "length": 30}),
+    ("derby", {"bettors": 3, "fall_rate": 0.1}),
+]
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize(("game", "params"), CASES)
+def test_pettingzoo_api_and_seed(game: str, params: dict[str, Any]) -> None:
+    api_test(env(game, **params), num_cycles=60, verbose_progress=False)
+    seed_test(lambda render_mode=None: env(game, render_mode=render_mode, **params),
+              num_cycles=30)
+
+
+def test_pettingzoo_masks_render_and_final_rewards() -> None:
+    e = env("hairpin", render_mode="ansi", variant="short")
+    e.reset(seed=4)
+    assert "a1" in e.render() or "1" in e.render()
+    total: dict[str, float] = {}
+    for agent in e.agent_iter():
+        obs, reward, term, trunc, _ = e.last()
+        total[agent] = total.get(agent, 0.0) + reward
+        if term or trunc:
+            e.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        assert len(legal) > 0
+        e.step(int(legal[0]))
+    # Hairpin is constant-sum: the winner 1, the loser 0 (a draw 1/2 each)
+    assert sorted(total.values()) in ([0.0, 1.0], [0.5, 0.5])
+
+
+def test_pettingzoo_refuses_games_without_players_and_illegal_actions() -> None:
+    with pytest.raises(OptionsError, match="no PettingZoo environment"):
+        RacedayAEC("wielersim")
+    raw = RacedayAEC("hairpin")
+    raw.reset(seed=0)
+    mask = raw.observe(raw.agent_selection)["action_mask"]
+    illegal = int(np.flatnonzero(mask == 0)[0])
+    with pytest.raises(OptionsError, match="not legal"):
+        raw.step(illegal)
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_gymnasium_check_env_and_make() -> None:
+    import gymnasium
+
+    check_env(KeirinBettorEnv(races=3))
+    made = gymnasium.make(ENV_ID, races=2)
+    check_env(made.unwrapped)
+
+
+def test_bettor_never_stakes_more_than_the_purse_and_is_seeded() -> None:
+    def run(seed: int) -> list[float]:
+        bettor = KeirinBettorEnv(races=30)
+        _, info = bettor.reset(seed=seed)
+        bettor.action_space.seed(seed)
+        purses = []
+        done = False
+        while not done:
+            action = bettor.action_space.sample(info["action_mask"])
+            before = bettor.purse
+            _, reward, done, _, info = bettor.step(action)
+            assert bettor.purse >= 0
+            # a lost ticket costs at most 10% of the purse (rounded down, at least a cent)
+            assert bettor.purse >= before - max(1, int(before * 0.10))
+            assert reward == pytest.approx((bettor.purse - before) / bettor.start_cents)
+            purses.append(bettor.purse)
+        return purses
+
+    assert run(5) == run(5)
+    assert run(5) != run(6)
+
+
+def test_bettor_passing_keeps_the_purse() -> None:
+    bettor = KeirinBettorEnv(races=5, riders=6)
+    obs, _ = bettor.reset(seed=1)
+    assert obs[-1 - 9 + 5] == 1.0 and obs[-1 - 9 + 6] == 0.0  # riders 1-6 start, 7-9 do not
+    for _ in range(5):
+        _, reward, done, _, _ = bettor.step(0)
+        assert reward == 0.0
+    assert done and bettor.purse == bettor.start_cents
