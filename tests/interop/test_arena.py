@@ -77,8 +77,14 @@ def test_arena_refuses_bad_input_in_one_line(argv: list[str], tmp_path: Path,
     assert err.startswith("error") and "\n" not in err and "Traceback" not in err
 
 
-def test_arena_refuses_a_directory_as_output(tmp_path: Path) -> None:
+def test_arena_refuses_a_directory_or_an_existing_file_as_output(tmp_path: Path) -> None:
     assert run(["arena", "--out", str(tmp_path)]) == 2
+    kept = tmp_path / "kept.csv"
+    kept.write_text("mine\n")
+    assert run(["arena", "-n", "1", "--out", str(kept)]) == 2
+    assert kept.read_text() == "mine\n"
+    assert run(["arena", "-n", "1", "--out", str(kept), "--force"]) == 0
+    assert kept.read_text().startswith("game,seed")
 
 
 def test_missing_extra_gives_the_install_hint(monkeypatch: pytest.MonkeyPatch,

@@ -38,6 +38,7 @@ GamesOpt = Annotated[int, typer.Option("-n", "--games", callback=in_range(1, 100
                                        help="Games to play, 1–100,000 (sides alternate).")]
 OutOpt = Annotated[Path | None, typer.Option("--out", "-o", help="Write every game's result "
                                              "to this .csv or .json file.")]
+ForceOpt = Annotated[bool, typer.Option("--force", help="Overwrite the --out file if it exists.")]
 ParamOpt = Annotated[list[str] | None, typer.Option(
     "--option", help="A game parameter KEY=VALUE (repeatable), e.g. variant=short.")]
 
@@ -51,6 +52,7 @@ def arena(
     seed: SeedOpt = None,
     out: OutOpt = None,
     option: ParamOpt = None,
+    force: ForceOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Play agent A against agent B and print the win rates with Wilson 95% intervals."""
@@ -58,7 +60,7 @@ def arena(
 
     params = parse_params(option)
     if out is not None:
-        check_out_path(out)
+        check_out_path(out, force)
     used = fresh_seed(seed)
     ready = prepare(game, a, b, used, params)
     if not as_json:

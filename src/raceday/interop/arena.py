@@ -156,12 +156,15 @@ class ArenaResult:
         return buffer.getvalue()
 
 
-def check_out_path(path: Path) -> Path:
-    """A results file ending in .csv or .json whose folder exists (checked before playing)."""
+def check_out_path(path: Path, force: bool = False) -> Path:
+    """A results file ending in .csv or .json whose folder exists, not overwriting a file
+    unless ``force`` (checked before playing)."""
     if path.suffix.lower() not in (".csv", ".json"):
         raise OptionsError(f"--out must end in .csv or .json, got {str(path)!r}")
     if path.is_dir():
         raise OptionsError(f"--out {path} is a directory")
+    if path.exists() and not force:
+        raise OptionsError(f"--out {path} exists; give --force to overwrite it")
     parent = path.parent if str(path.parent) else Path(".")
     if not parent.is_dir():
         raise OptionsError(f"--out: the folder {parent} does not exist")
