@@ -1,18 +1,23 @@
-"""Hairpin Racers benchmarks: playout speed, perft time, search speed, the AI ladder.
+"""Hairpin Racers benchmarks: playout speed, perft time, search speed, the AI ladder,
+and the strength match of the thinking expert against the former one.
 
 Run: .venv/bin/python bench/bench_hairpin.py [--quick]
+     .venv/bin/python bench/bench_hairpin.py --strength [--games 200] [--think 1]
+                                             [--workers 2] [--seed 7]
 """
 
 from __future__ import annotations
 
 import argparse
 import time
+from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 
+from raceday.analysis.stats import wilson_interval
 from raceday.games.hairpin import fast
 from raceday.games.hairpin.agents import AlphaBetaAgent, make_agent
-from raceday.games.hairpin.match import play_match
+from raceday.games.hairpin.match import DEFAULT_OPENING_PLIES, MatchResult, play_match
 from raceday.games.hairpin.rules import (
     Rules,
     apply_move,
@@ -63,10 +68,100 @@ def compiled_playouts(games: int) -> tuple[float, float]:
     return games / (time.perf_counter() - start), out[4] / games
 
 
+def _strength_chunk(job: tuple[int, int, float]) -> MatchResult:
+    games, seed, think = job
+    return play_match(lambda: make_agent("expert", think=think),
+                      lambda: make_agent("expert-old"), games, seed=seed,
+                      opening_plies=DEFAULT_OPENING_PLIES,
+                      names=(f"expert:{think:g}s", "expert-old"))
+
+
+def _tune_chunk(job: tuple[int, int, float, tuple[float, ...]]) -> MatchResult:
+    from raceday.games.hairpin.agents import ThinkingAgent
+    from raceday.games.hairpin.search import OLD_WEIGHTS
+
+    games, seed, think, weights = job
+    return play_match(lambda: ThinkingAgent(think, np.array(weights)),
+                      lambda: ThinkingAgent(think, OLD_WEIGHTS), games, seed=seed,
+                      opening_plies=DEFAULT_OPENING_PLIES)
+
+
+def tune(games: int, think: float, workers: int, seed: int) -> None:
+    """Self-play tuning: each candidate evaluation (TUNE_CANDIDATE, with reach and tempo
+    terms, and variations of it) against the former evaluation's weights (OLD_WEIGHTS,
+    which the expert ships with), same search, same time per move."""
+    from raceday.games.hairpin.search import (
+        TUNE_CANDIDATE,
+        W_REACH_MOVER,
+        W_REACH_OTHER,
+        W_STRIKE,
+        W_TEMPO,
+    )
+
+    candidates = {"candidate": TUNE_CANDIDATE.copy()}
+    for name, index, value in (("no tempo", W_TEMPO, 0.0), ("no reach", W_REACH_MOVER, 0.0),
+                               ("strike 1.0", W_STRIKE, 1.0), ("reach other 0.5",
+                                                               W_REACH_OTHER, 0.5)):
+        w = TUNE_CANDIDATE.copy()
+        w[index] = value
+        if name == "no reach":
+            w[W_REACH_OTHER] = 0.0
+        candidates[name] = w
+    per = games // workers
+    for name, w in candidates.items():
+        jobs = [(per, seed + i, think, tuple(w)) for i in range(workers)]
+        with ProcessPoolExecutor(workers) as pool:
+            parts = list(pool.map(_tune_chunk, jobs))
+        score = sum(p.a_wins + 0.5 * p.draws for p in parts)
+        total = sum(p.games for p in parts)
+        print(f"{name:16s} {list(w)}: {score:g}/{total} against the former weights",
+              flush=True)
+
+
+def strength(games: int, think: float, workers: int, seed: int) -> None:
+    """The thinking expert against the former expert (alpha-beta, 50,000 nodes): games in
+    pairs from the same random opening (4 random plies), sides alternated, split over
+    ``workers`` processes (each with its own seed, so its own openings)."""
+    per = [2 * ((games // 2) // workers + (i < (games // 2) % workers)) for i in range(workers)]
+    jobs = [(n, seed + i, think) for i, n in enumerate(per) if n]
+    start = time.perf_counter()
+    with ProcessPoolExecutor(len(jobs)) as pool:
+        parts = list(pool.map(_strength_chunk, jobs))
+    wins = sum(p.a_wins for p in parts)
+    losses = sum(p.b_wins for p in parts)
+    draws = sum(p.draws for p in parts)
+    as_red = sum(p.a_wins_as_red for p in parts)
+    total = sum(p.games for p in parts)
+    score = wins + 0.5 * draws
+    low, high = wilson_interval(round(score), total, 0.95)
+    plies = [x for p in parts for x in p.plies]
+    print(f"expert ({think:g} s/move) vs expert-old (50,000 nodes): {wins}-{losses} "
+          f"(draws {draws}) over {total} games from {total // 2} random openings "
+          f"({DEFAULT_OPENING_PLIES} plies), sides alternated; {as_red} wins as Red; "
+          f"win rate {score / total:.3f}, 95% Wilson [{low:.3f}, {high:.3f}]; "
+          f"{sum(plies) / len(plies):.1f} plies per game; seeds {seed}..{seed + len(jobs) - 1}; "
+          f"{time.perf_counter() - start:.0f} s on {len(jobs)} processes")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="short runs (10-game matches)")
+    parser.add_argument("--strength", action="store_true",
+                        help="only the strength match: expert (--think s/move) vs expert-old")
+    parser.add_argument("--games", type=int, default=200, help="strength match games")
+    parser.add_argument("--think", type=float, default=1.0,
+                        help="the expert's seconds per move in the strength match")
+    parser.add_argument("--workers", type=int, default=2, help="processes for the match")
+    parser.add_argument("--seed", type=int, default=7, help="strength match seed")
+    parser.add_argument("--tune", action="store_true",
+                        help="only the self-play comparison of evaluation weights")
     args = parser.parse_args()
+    if args.tune:
+        tune(args.games, args.think, args.workers, args.seed)
+        return
+    if args.strength:
+        strength(args.games, args.think, args.workers, args.seed)
+        return
     quick = args.quick
 
     rate, length = reference_playouts(1.0 if quick else 3.0)

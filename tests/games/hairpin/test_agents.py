@@ -106,5 +106,7 @@ def test_easy_beats_random_play() -> None:
 # The full 100-game matches are in bench/bench_hairpin.py.
 @pytest.mark.parametrize(("strong", "weak"), [("hard", "medium"), ("expert", "hard")])
 def test_ladder_holds(strong: str, weak: str) -> None:
-    result = play_match(lambda: make_agent(strong), lambda: make_agent(weak), 8, seed=0)
+    # the expert thinks 0.05 s a move here (1 s by default) to keep the test short
+    result = play_match(lambda: make_agent(strong, think=0.05),
+                        lambda: make_agent(weak, think=0.05), 8, seed=0)
     assert result.a_wins >= 7, result.to_json()

@@ -83,7 +83,7 @@ def test_resume_of_a_missing_session_is_a_user_error(tmp_path: Path) -> None:
 def test_a_human_plays_a_whole_game_against_expert(tmp_path: Path) -> None:
     # The human always takes the first listed action; the game runs to its end.
     out = run(["play", "--black", "expert", "--db", str(tmp_path / "s.sqlite"),
-               "--delay", "0"], "1\n" * 400)
+               "--delay", "0", "--think", "0.05"], "1\n" * 400)
     assert "Game over:" in out and "Black (expert) plays" in out
     assert _saved(tmp_path / "s.sqlite", "hairpin").is_terminal()
 

@@ -12,16 +12,17 @@
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from raceday.core.agents import Agent, MCTSAgent, RandomAgent
 from raceday.core.errors import OptionsError
 from raceday.core.protocol import Action, State
-from raceday.games.hairpin import fast
 from raceday.games.hairpin.rules import (
     SIGN,
     SQUARES,
@@ -36,7 +37,20 @@ from raceday.games.hairpin.rules import (
     winner_of,
 )
 
+if TYPE_CHECKING:
+    from types import ModuleType
+
 WIN = 100_000.0
+DEFAULT_THINK = 1.0  # seconds per move for the expert
+MAX_THINK = 600.0
+
+
+def _fast() -> ModuleType:
+    """The compiled engine, imported on first use (numba takes a while to import, and
+    listing commands or reading --help should not wait for it)."""
+    from raceday.games.hairpin import fast
+
+    return fast
 
 
 def _as_hairpin(state: State) -> HairpinState:
@@ -134,6 +148,7 @@ def fast_rollout(state: State, rng: np.random.Generator) -> list[float]:
         from raceday.core.agents import random_rollout
 
         return random_rollout(hs, rng)
+    fast = _fast()
     rs = np.array([fast.seed_from(rng)], dtype=np.uint64)
     w = fast.playout(fast.encode(hs.position), fast.encode_rules(hs.rules), rs, 100_000)
     if w == 0:
@@ -149,6 +164,7 @@ def guided_rollout(state: State, rng: np.random.Generator) -> list[float]:
     hs = _as_hairpin(state)
     if hs.in_setup:
         return fast_rollout(hs, rng)
+    fast = _fast()
     rs = np.array([fast.seed_from(rng)], dtype=np.uint64)
     w = fast.guided_playout(fast.encode(hs.position), fast.encode_rules(hs.rules), rs,
                             100_000, 250)
@@ -176,7 +192,8 @@ class AlphaBetaAgent:
     """Negamax alpha-beta with iterative deepening, a transposition table (Zobrist
     hashed) and move ordering (table move, then bumps, laps, charges, cruises).
 
-    The search runs in the compiled engine (:func:`fast.search_root`) with the same
+    The search runs in the compiled engine (:func:`raceday.games.hairpin.fast.search_root`)
+    with the same
     evaluation as :func:`evaluate`. It deepens one ply at a time until ``max_depth``,
     until ``node_budget`` nodes in total have been searched (the iteration that runs out
     is discarded), or until the next iteration would not fit in ``time_budget`` seconds
@@ -188,6 +205,7 @@ class AlphaBetaAgent:
                  time_budget: float | None = None) -> None:
         if node_budget is None and time_budget is None:
             raise OptionsError("alpha-beta needs a node budget or a time budget")
+        fast = _fast()
         self.max_depth = min(max_depth, fast.MAX_SEARCH_DEPTH - 2)
         self.node_budget = node_budget
         self.time_budget = time_budget
@@ -205,6 +223,7 @@ class AlphaBetaAgent:
         moves = hs.moves()
         if len(moves) == 1:
             return moves[0].action
+        fast = _fast()
         st = fast.encode(hs.position)
         rules = fast.encode_rules(hs.rules)
         self._tt_key[:] = 0
@@ -243,6 +262,127 @@ class AlphaBetaAgent:
         return best[int(rng.integers(len(best)))]
 
 
+# --- the thinking expert -------------------------------------------------------------
+@dataclass
+class SearchReport:
+    """What one timed search found: each root move's value (best first; exact for all
+    moves with ``exact_all``, else only the first), principal variations, depth, work."""
+
+    actions: list[int]
+    values: list[float]
+    lines: list[list[int]]
+    depth: int
+    seldepth: int
+    nodes: int
+    seconds: float
+
+_WARM: list[bool] = []
+
+
+def think(state: HairpinState, seconds: float, *, exact_all: bool = False,
+          max_depth: int = 60, table: Any = None, weights: Any = None,
+          pv_moves: int = 1) -> SearchReport:
+    """Iterative deepening with the compiled search (:mod:`.search`) for about ``seconds``:
+    it deepens one ply at a time and starts an iteration only if it is expected to finish
+    in time (iterations grow about threefold); an iteration that is cut off is discarded.
+    Stops early at ``max_depth`` or on a forced result. ``pv_moves`` root moves get a
+    principal variation."""
+    from raceday.games.hairpin import search
+
+    fast = _fast()
+    tab = table if table is not None else search.Table()
+    w = search.WEIGHTS if weights is None else weights
+    st = fast.encode(state.position)
+    rules = fast.encode_rules(state.rules)
+    counter = tab.counter
+    counter[:] = 0
+    root_moves = np.zeros(fast.MAX_MOVES, dtype=np.int64)
+    root_vals = np.zeros(fast.MAX_MOVES, dtype=np.float64)
+    hint = np.zeros(0, dtype=np.int64)
+    if not _WARM:
+        # the first search in a process loads the compiled code: not thinking time
+        counter[1] = 1 << 62
+        search.search_root_frames(st, rules, 1, exact_all, hint, w, tab.zobrist, tab.key,
+                                  tab.val, tab.info, tab.frames, tab.moves, tab.keys,
+                                  tab.killers, counter, root_moves, root_vals)
+        search.principal_variation(st, rules, int(root_moves[0]), tab.zobrist, tab.key,
+                                   tab.info, tab.frames, tab.moves, root_moves[:2].copy())
+        counter[:] = 0
+        _WARM.append(True)
+    order: list[int] = []
+    values: list[float] = []
+    depth_done = 0
+    start = time.perf_counter()
+    last = 0.0
+    for depth in range(1, max(1, min(max_depth, search.MAX_PLY - 2)) + 1):
+        elapsed = time.perf_counter() - start
+        if depth > 1:
+            if elapsed + 3.0 * last > seconds:
+                break
+            rate = counter[0] / max(elapsed, 1e-6)
+            counter[1] = int(counter[0] + rate * (seconds - elapsed)) + 1
+        else:
+            counter[1] = 1 << 62  # depth 1 always finishes: a move is always found
+        counter[2] = 0
+        t0 = time.perf_counter()
+        n = search.search_root_frames(st, rules, depth, exact_all, hint, w, tab.zobrist,
+                                      tab.key, tab.val, tab.info, tab.frames, tab.moves,
+                                      tab.keys, tab.killers, counter, root_moves, root_vals)
+        last = time.perf_counter() - t0
+        if n < 0:
+            break
+        pairs = sorted(range(n), key=lambda i: -root_vals[i])
+        order = [int(root_moves[i]) for i in pairs]
+        values = [float(root_vals[i]) for i in pairs]
+        hint = np.array(order, dtype=np.int64)
+        depth_done = depth
+        if abs(values[0]) >= search.MATE and (not exact_all or all(
+                abs(v) >= search.MATE for v in values)):
+            break  # a forced result
+    lines = []
+    out = np.zeros(max(depth_done, 1) + 1, dtype=np.int64)
+    for move in order[:pv_moves]:
+        length = search.principal_variation(st, rules, move, tab.zobrist, tab.key, tab.info,
+                                            tab.frames, tab.moves, out)
+        lines.append([int(fast.move_action(m)) for m in out[:length]])
+    return SearchReport(
+        actions=[int(fast.move_action(m)) for m in order], values=values, lines=lines,
+        depth=depth_done, seldepth=int(counter[3]), nodes=int(counter[0]),
+        seconds=time.perf_counter() - start,
+    )
+
+
+class ThinkingAgent:
+    """The expert: the compiled principal-variation alpha-beta (:mod:`.search`) with
+    iterative deepening, a transposition table kept between moves, killer moves, and the
+    self-play-tuned evaluation, for ``seconds`` per move (the default 1 s)."""
+
+    def __init__(self, seconds: float = DEFAULT_THINK, weights: Any = None) -> None:
+        if not (math.isfinite(seconds) and 0 < seconds <= MAX_THINK):
+            raise OptionsError(f"thinking time must be more than 0 and at most "
+                               f"{MAX_THINK:g} seconds, got {seconds}")
+        self.seconds = seconds
+        self.weights = weights
+        self.name = f"expert:{seconds:g}s"
+        self.last: SearchReport | None = None
+        self._table: Any = None
+        self._rules: Rules | None = None
+
+    def choose(self, state: State, rng: np.random.Generator) -> Action:
+        hs = _as_hairpin(state)
+        moves = hs.moves()
+        if len(moves) == 1:
+            return moves[0].action
+        if self._table is None or self._rules != hs.rules:
+            from raceday.games.hairpin import search
+
+            self._table = search.Table()
+            self._rules = hs.rules
+        self._table.killers[:] = 0
+        self.last = think(hs, self.seconds, table=self._table, weights=self.weights)
+        return self.last.actions[0]
+
+
 # --- the ladder ----------------------------------------------------------------------
 @dataclass(frozen=True)
 class Level:
@@ -261,20 +401,41 @@ LEVELS: dict[str, Level] = {
     "easy": Level("easy", "MCTS, 200 simulations with random playouts", lambda: mcts_agent(200)),
     "medium": Level("medium", "greedy: the best-looking move one ply ahead", GreedyAgent),
     "hard": Level("hard", "alpha-beta search, 5,000 nodes per move", _alphabeta(5_000, None)),
-    "expert": Level("expert", "alpha-beta search, 50,000 nodes per move",
-                    _alphabeta(50_000, None)),
+    "expert": Level("expert", "principal-variation alpha-beta, tuned evaluation, 1 s per "
+                    "move (--think)", lambda: ThinkingAgent(DEFAULT_THINK)),
 }
 
-AGENT_NAMES = ("human", *LEVELS, "random", "greedy", "mcts", "alphabeta")
+# The expert before it was given time to think, kept so the strength match can be re-run.
+OLD_EXPERT = Level("expert-old", "the former expert: alpha-beta search, 50,000 nodes per move",
+                   _alphabeta(50_000, None))
+
+AGENT_NAMES = ("human", *LEVELS, "expert-old", "random", "greedy", "mcts", "alphabeta")
 
 
-def make_agent(name: str) -> Agent:
-    """An agent by level (easy/medium/hard/expert) or kind: random, greedy, ``mcts[:N]``
+def _seconds(budget: str, what: str) -> float:
+    try:
+        seconds = float(budget[:-1])
+    except ValueError:
+        raise OptionsError(f"{what} seconds must be a number, got {budget!r}") from None
+    if not 0.01 <= seconds <= MAX_THINK:
+        raise OptionsError(f"{what} seconds must be 0.01 to {MAX_THINK:g}")
+    return seconds
+
+
+def make_agent(name: str, think: float | None = None) -> Agent:
+    """An agent by level (easy/medium/hard/expert, ``expert:Xs`` for X seconds per move,
+    expert-old for the former expert) or kind: random, greedy, ``mcts[:N]``
     (N simulations, random playouts), ``mcts-guided[:N]`` (mostly greedy playouts),
     ``alphabeta[:N]`` (N nodes per move) or ``alphabeta:Xs`` (X seconds
-    per move)."""
+    per move). ``think`` sets the expert's seconds per move (default 1)."""
     key = name.strip().lower()
     kind, _, budget = key.partition(":")
+    if kind == "expert" and budget.endswith("s"):
+        return ThinkingAgent(_seconds(budget, "expert"))
+    if kind == "expert" and not budget:
+        return ThinkingAgent(DEFAULT_THINK if think is None else think)
+    if kind == OLD_EXPERT.name and not budget:
+        return OLD_EXPERT.make()
     if kind in LEVELS and not budget:
         return LEVELS[kind].make()
     if kind == "random" and not budget:
@@ -282,13 +443,7 @@ def make_agent(name: str) -> Agent:
     if kind == "greedy" and not budget:
         return GreedyAgent()
     if kind == "alphabeta" and budget.endswith("s"):
-        try:
-            seconds = float(budget[:-1])
-        except ValueError:
-            raise OptionsError(f"alpha-beta seconds must be a number, got {budget!r}") from None
-        if not 0.01 <= seconds <= 600:
-            raise OptionsError("alpha-beta seconds must be 0.01 to 600")
-        return AlphaBetaAgent(node_budget=None, time_budget=seconds)
+        return AlphaBetaAgent(node_budget=None, time_budget=_seconds(budget, "alpha-beta"))
     if kind in ("mcts", "mcts-guided", "alphabeta"):
         try:
             amount = int(budget) if budget else None
@@ -302,6 +457,6 @@ def make_agent(name: str) -> Agent:
             return guided_mcts_agent(amount or 300)
         return AlphaBetaAgent(node_budget=amount or 200_000)
     raise OptionsError(
-        f"unknown agent {name!r}; use one of easy, medium, hard, expert, random, greedy, "
-        "mcts[:N], mcts-guided[:N], alphabeta[:N] or alphabeta:Xs"
+        f"unknown agent {name!r}; use one of easy, medium, hard, expert, expert:Xs, "
+        "expert-old, random, greedy, mcts[:N], mcts-guided[:N], alphabeta[:N] or alphabeta:Xs"
     )

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import math
 import time
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import numpy as np
 import typer
@@ -30,7 +31,7 @@ from raceday.cli.common import (
 from raceday.core.agents import Agent
 from raceday.core.errors import IllegalActionError, OptionsError, SaveFormatError
 from raceday.core.protocol import Action
-from raceday.games.hairpin.agents import LEVELS, make_agent
+from raceday.games.hairpin.agents import DEFAULT_THINK, LEVELS, MAX_THINK, OLD_EXPERT, make_agent
 from raceday.games.hairpin.game import GAME as HAIRPIN
 from raceday.games.hairpin.match import DEFAULT_OPENING_PLIES, MatchResult, play_match
 from raceday.games.hairpin.render import state_markup
@@ -47,6 +48,9 @@ from raceday.games.hairpin.rules import (
     symmetric_position,
 )
 from raceday.store.sessions import SessionStore
+
+if TYPE_CHECKING:
+    from raceday.games.hairpin.agents import SearchReport
 
 HELP = "Hairpin Racers (Phil Leduc): a diceless two-player race round a double hairpin."
 SAVE_KIND = HAIRPIN.name  # sessions of this game in the store
@@ -65,9 +69,11 @@ VARIANT_HELP = (
     "(win by bumping), v1 (cruise only when neither side can charge), random (random setup)."
 )
 PLAYER_HELP = (
-    "human, easy, medium, hard, expert, or an agent: random, greedy, mcts[:SIMS], "
+    "human, easy, medium, hard, expert (thinks --think seconds a move), or an agent: "
+    "expert:SECONDSs, expert-old (the former expert), random, greedy, mcts[:SIMS], "
     "mcts-guided[:SIMS], alphabeta[:NODES] or alphabeta:SECONDSs (e.g. alphabeta:1.5s)."
 )
+MAX_LINES = 64
 
 
 def _check_variant(value: str) -> str:
@@ -98,6 +104,14 @@ def _check_name(value: str) -> str:
     return value
 
 
+def _check_think(value: float | None) -> float | None:
+    """Seconds per move: a finite number above 0, at most MAX_THINK."""
+    if value is not None and not (math.isfinite(value) and 0 < value <= MAX_THINK):
+        raise typer.BadParameter(f"must be a number of seconds above 0 and at most "
+                                 f"{MAX_THINK:g}, got {value}")
+    return value
+
+
 def _check_player(value: str) -> str:
     if value.strip().lower() != "human":
         make_agent(value)  # raises the OptionsError naming the agents
@@ -106,6 +120,11 @@ def _check_player(value: str) -> str:
 
 VariantOpt = Annotated[
     str, typer.Option("--variant", "-v", callback=_check_variant, help=VARIANT_HELP)
+]
+ThinkOpt = Annotated[
+    float,
+    typer.Option("--think", callback=_check_think,
+                 help=f"Seconds the expert thinks per move (above 0, at most {MAX_THINK:g}).")
 ]
 PositionOpt = Annotated[
     str | None,
@@ -157,8 +176,8 @@ def _read_line(prompt: str) -> str:
     return read_line(escape(prompt)).strip()
 
 
-def _agent_for(name: str) -> Agent | None:
-    return None if name.strip().lower() == "human" else make_agent(name)
+def _agent_for(name: str, think: float = DEFAULT_THINK) -> Agent | None:
+    return None if name.strip().lower() == "human" else make_agent(name, think=think)
 
 
 def _ordinal(n: int) -> str:
@@ -267,12 +286,13 @@ def play_command(
         "used).")] = False,
     db: DbOpt = None,
     delay: DelayOpt = None,
+    think: ThinkOpt = DEFAULT_THINK,
 ) -> None:
     """Play a game in the terminal: humans pick numbered actions or type their names."""
     # Every check happens before the store is opened, so a bad option writes nothing.
     if not resume:
         state = HAIRPIN.new_state({"variant": variant, "position": position})
-        agents = {0: _agent_for(red), 1: _agent_for(black)}
+        agents = {0: _agent_for(red, think), 1: _agent_for(black, think)}
         rng = np.random.default_rng(fresh_seed(seed))
     wait = default_delay(delay, 0.3)
     store = SessionStore(db)
@@ -286,7 +306,7 @@ def play_command(
             undo_stack = [HairpinState.from_json(s) for s in doc["undo"]]
             rng = np.random.default_rng()
             rng.bit_generator.state = doc["rng"]
-            agents = {0: _agent_for(red), 1: _agent_for(black)}
+            agents = {0: _agent_for(red, think), 1: _agent_for(black, think)}
         except (KeyError, TypeError, ValueError) as exc:
             raise SaveFormatError(f"saved session {save!r} is not a Hairpin game: {exc}") from None
         console.print(f"Resuming {save!r} at ply {state.position.ply}.")
@@ -396,17 +416,19 @@ def match_command(
         "--opening-plies", callback=in_range(0, MAX_OPENING_PLIES, "plies"),
         help="Random plies played before the agents take over, so games differ "
         f"(0 to {MAX_OPENING_PLIES}).")] = DEFAULT_OPENING_PLIES,
+    think: ThinkOpt = DEFAULT_THINK,
     json_out: JsonOpt = False,
 ) -> None:
     """AI-versus-AI matches with a results table (wins, losses, draws, average length)."""
     if "human" in (red.strip().lower(), black.strip().lower()):
         raise OptionsError("a match is between computer players; use `play` for humans")
-    make_agent(red), make_agent(black)  # check the names before starting
+    make_agent(red, think=think), make_agent(black, think=think)  # check the names first
     seed = fresh_seed(seed)
     with progress_bar("Match", games, enabled=not json_out) as bar:
         task = bar.task_ids[0]
         result = play_match(
-            lambda: make_agent(red), lambda: make_agent(black), games, variant=variant,
+            lambda: make_agent(red, think=think), lambda: make_agent(black, think=think),
+            games, variant=variant,
             seed=seed, opening_plies=opening, names=(red, black), alternate=swap,
             on_game=lambda _g, _r: bar.advance(task),
         )
@@ -433,4 +455,102 @@ def levels_command() -> None:
     """List the difficulty levels and the agents behind them."""
     for name, level in LEVELS.items():
         console.print(f"[bold]{name:7s}[/] {level.description}")
+    console.print(f"[bold]{OLD_EXPERT.name}[/] {OLD_EXPERT.description}")
     console.print(f"--{PLAYER_NAMES[0]}/--{PLAYER_NAMES[1]} also take: {PLAYER_HELP}")
+
+
+# --- analyse -------------------------------------------------------------------------
+def value_text(value: float) -> str:
+    """A search value for the side to move: a lead in spaces, or a forced result."""
+    from raceday.games.hairpin.search import MATE, WIN
+
+    if value >= MATE:
+        return f"wins in {round(WIN - value)}"
+    if value <= -MATE:
+        return f"loses in {round(WIN + value)}"
+    return f"{value:+.2f}"
+
+
+def _report_json(state: HairpinState, report: SearchReport, lines: int) -> dict[str, Any]:
+    return {
+        "position": state.position_text(), "variant": state.rules.variant_name(),
+        "side": PLAYER_NAMES[state.position.side], "depth": report.depth,
+        "seldepth": report.seldepth, "nodes": report.nodes,
+        "seconds": round(report.seconds, 3),
+        "moves": [
+            {"move": state.action_to_string(a), "value": round(v, 3), "text": value_text(v),
+             "line": _line_names(state, line)}
+            for a, v, line in zip(report.actions[:lines], report.values[:lines],
+                                  report.lines, strict=False)
+        ],
+    }
+
+
+def _line_names(state: HairpinState, line: list[int]) -> list[str]:
+    names = []
+    walker = state.clone()
+    for action in line:
+        names.append(walker.action_to_string(action))
+        walker.apply_action(action)
+    return names
+
+
+@app.command("analyse")
+def analyse_command(
+    position: PositionOpt = None,
+    save: Annotated[str | None, typer.Option(
+        "--save", callback=lambda v: None if v is None else _check_name(v),
+        help="Analyse the position of this saved session instead (read only).")] = None,
+    variant: VariantOpt = "standard",
+    think: ThinkOpt = DEFAULT_THINK,
+    lines: Annotated[int, typer.Option(
+        "--lines", callback=in_range(1, MAX_LINES, "moves"),
+        help=f"How many of the best moves to show (1 to {MAX_LINES}).")] = 5,
+    db: DbOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """The best moves of a position with their values and principal variations, and how
+    deep the search went (the expert's search, --think seconds)."""
+    from raceday.games.hairpin.agents import think as search_for
+
+    if position is not None and save is not None:
+        raise OptionsError("give either --position or --save, not both")
+    if save is not None:
+        doc, _ = SessionStore(db).load(SAVE_KIND, save)
+        try:
+            state = HairpinState.from_json(doc["state"])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise SaveFormatError(f"saved session {save!r} is not a Hairpin game: {exc}"
+                                  ) from None
+    else:
+        state = HAIRPIN.new_state({"variant": variant, "position": position,
+                                   "setup": "symmetric"})
+    if state.is_chance_node():
+        raise OptionsError("the saved game is still in its random setup; analyse it after "
+                           "the setup rolls")
+    if state.is_terminal():
+        if json_out:
+            print_json({"position": state.position_text(), "over": True,
+                        "result": state.outcome().description, "moves": []})
+            return
+        console.print(state_markup(state))
+        console.print("Nothing to analyse: the game is over.")
+        return
+    report = search_for(state, think, exact_all=True, pv_moves=lines)
+    if json_out:
+        print_json(_report_json(state, report, lines))
+        return
+    console.print(state_markup(state))
+    rate = report.nodes / max(report.seconds, 1e-9)
+    console.print(f"Searched {report.depth} plies deep (deepest line {report.seldepth}), "
+                  f"{report.nodes:,} positions in {report.seconds:.2f} s "
+                  f"({rate:,.0f}/s). Values are for {PLAYER_NAMES[state.position.side]}, "
+                  "in spaces of race lead.", soft_wrap=True)
+    table = Table()
+    for col in ("#", "move", "value", "principal variation"):
+        table.add_column(col, justify="right" if col in ("#", "value") else "left")
+    for rank, (action, value, line) in enumerate(
+            zip(report.actions[:lines], report.values[:lines], report.lines, strict=False), 1):
+        table.add_row(str(rank), escape(state.action_to_string(action)), value_text(value),
+                      escape(", ".join(_line_names(state, line))))
+    console.print(table)

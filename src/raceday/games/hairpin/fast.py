@@ -48,6 +48,11 @@ MAX_MOVES = 64
 
 _TRACKS = np.array([RED_TRACK, BLACK_TRACK], dtype=np.int64)
 _INDEX = np.array(TRACK_INDEX, dtype=np.int64)
+# The tracks written out three times over, so a track index up to 53 (a racer past its
+# finish line, at most 17 + 10 + 6 = 33) is looked up without a modulo: integer division
+# was most of the move generator's time.
+_TRACKS3 = np.concatenate([_TRACKS, _TRACKS, _TRACKS], axis=1)
+_COLUMN = np.array([sq % 6 for sq in range(18)], dtype=np.int64)
 
 _MASK64 = (1 << 64) - 1
 
@@ -129,14 +134,14 @@ def winner(st: np.ndarray, rules: np.ndarray) -> int:
 @njit(cache=True)
 def _next_free(st: np.ndarray, player: int, index: int) -> int:
     s = 1 - 2 * player
-    while st[_TRACKS[player, index % 18]] * s < 0:
+    while st[_TRACKS3[player, index]] * s < 0:
         index += 1
     return index
 
 
 @njit(cache=True)
 def _column(st: np.ndarray, square: int) -> Any:
-    c = square % 6
+    c = _COLUMN[square]
     return abs(st[c]) + abs(st[c + 6]) + abs(st[c + 12])
 
 
@@ -146,7 +151,7 @@ def _add_cruise(st: np.ndarray, player: int, sq: int, acts: np.ndarray, dests: n
     """Append the cruise from ``sq`` to the next empty or friendly space; return the count."""
     idx = _next_free(st, player, _INDEX[player, sq] + 1)
     acts[n] = sq * KINDS + CRUISE
-    dests[n] = _TRACKS[player, idx % 18]
+    dests[n] = _TRACKS3[player, idx]
     laps[n] = 1 if idx >= 18 else 0
     return n + 1
 
@@ -156,7 +161,7 @@ def _add_charges(st: np.ndarray, rules: np.ndarray, player: int, sq: int,
                  acts: np.ndarray, dests: np.ndarray, laps: np.ndarray, n: int) -> int:
     s = 1 - 2 * player
     target = _INDEX[player, sq] + _column(st, sq)
-    dest = _TRACKS[player, target % 18]
+    dest = _TRACKS3[player, target]
     occ = st[dest] * s
     if occ >= 0:
         acts[n] = sq * KINDS + CHARGE
@@ -171,7 +176,7 @@ def _add_charges(st: np.ndarray, rules: np.ndarray, player: int, sq: int,
             n += 1
         beyond = _next_free(st, player, target + 1)
         acts[n] = sq * KINDS + CHARGE_PASS
-        dests[n] = _TRACKS[player, beyond % 18]
+        dests[n] = _TRACKS3[player, beyond]
         laps[n] = 1 if beyond >= 18 else 0
         n += 1
     return n
@@ -183,7 +188,7 @@ def _has_charge(st: np.ndarray, player: int) -> bool:
     for sq in range(18):
         if st[sq] * s > 0:
             target = _INDEX[player, sq] + _column(st, sq)
-            if st[_TRACKS[player, target % 18]] * s >= -1:
+            if st[_TRACKS3[player, target]] * s >= -1:
                 return True
     return False
 
@@ -199,7 +204,7 @@ def gen_moves(st: np.ndarray, rules: np.ndarray, acts: np.ndarray, dests: np.nda
     if st[PIT + player] > 0:
         idx = _next_free(st, player, 0)
         acts[0] = PIT_ORIGIN * KINDS + ENTER
-        dests[0] = _TRACKS[player, idx % 18]
+        dests[0] = _TRACKS3[player, idx]
         laps[0] = 0
         return 1
     n = 0
@@ -251,20 +256,277 @@ def apply(st: np.ndarray, action: int, dest: int, lap: int) -> None:
     st[PLY] += 1
 
 
+# --- the frame core: incremental state, few array arguments ------------------------
+# numba reference-counts every array passed to a compiled function with atomic
+# instructions; in the first version of this engine those took more than half of a
+# playout's time. The core therefore keeps a whole position in one row of an int64
+# "frame" array (row k of a search stack), and its functions take that array and a row
+# number. A row holds the signed cells, each column's racer count, each player's five
+# racers as squares (-1 in the pit), the counters, and the variant's rules:
+F_CELLS = 0      # 18 signed cells
+F_COLS = 18      # 6 column counts (both colours)
+F_RACERS = 24    # 10: Red's five racers' squares, then Black's (-1: in the pit)
+F_SIDE = 34
+F_LAPS = 35      # 2
+F_BUMPS = 37     # 2
+F_PIT = 39       # 2
+F_CLOCK = 41
+F_PLY = 42
+F_RULES = 43     # 5: target, bumping, derby, v1, quiet limit (as encode_rules)
+FRAME_SIZE = 48
+# A move is one int: origin | kind << 5 | dest << 8 | lap << 13.
+_COL_OF = np.array([sq % 6 for sq in range(18)], dtype=np.int64)
+
+
+@njit(cache=True)
+def pack_move(origin: int, kind: int, dest: int, lap: int) -> int:
+    """A move packed into one int (see :func:`move_action`)."""
+    return origin | (kind << 5) | (dest << 8) | (lap << 13)
+
+
+@njit(cache=True)
+def move_action(move: int) -> int:
+    """The action number (origin * KINDS + kind) of a packed move."""
+    return (move & 31) * KINDS + ((move >> 5) & 7)
+
+
+def new_frames(rows: int) -> np.ndarray:
+    """An empty frame array of ``rows`` rows."""
+    return np.zeros((rows, FRAME_SIZE), dtype=np.int64)
+
+
+@njit(cache=True)
+def frame_load(st: np.ndarray, rules: np.ndarray, f: np.ndarray, k: int) -> None:
+    """Write the array state ``st`` (and ``rules``) into row ``k`` of ``f``."""
+    for c in range(6):
+        f[k, F_COLS + c] = 0
+    nr0 = 0
+    nr1 = 0
+    for sq in range(18):
+        c = int(st[sq])
+        f[k, F_CELLS + sq] = c
+        f[k, F_COLS + _COL_OF[sq]] += abs(c)
+        for _ in range(abs(c)):
+            if c > 0 and nr0 < 5:
+                f[k, F_RACERS + nr0] = sq
+                nr0 += 1
+            elif c < 0 and nr1 < 5:
+                f[k, F_RACERS + 5 + nr1] = sq
+                nr1 += 1
+    for j in range(nr0, 5):
+        f[k, F_RACERS + j] = -1
+    for j in range(nr1, 5):
+        f[k, F_RACERS + 5 + j] = -1
+    f[k, F_SIDE] = st[SIDE]
+    for j in range(6):
+        f[k, F_LAPS + j] = st[LAPS + j]
+    f[k, F_CLOCK] = st[CLOCK]
+    f[k, F_PLY] = st[PLY]
+    for j in range(5):
+        f[k, F_RULES + j] = rules[j]
+
+
+@njit(cache=True)
+def frame_store(f: np.ndarray, k: int, st: np.ndarray) -> None:
+    """Write row ``k`` of ``f`` back into the array state ``st``."""
+    for sq in range(18):
+        st[sq] = f[k, F_CELLS + sq]
+    st[SIDE] = f[k, F_SIDE]
+    for j in range(6):
+        st[LAPS + j] = f[k, F_LAPS + j]
+    st[CLOCK] = f[k, F_CLOCK]
+    st[PLY] = f[k, F_PLY]
+
+
+@njit(cache=True)
+def frame_winner(f: np.ndarray, k: int) -> int:
+    """:func:`winner` of row ``k``."""
+    target = f[k, F_RULES]
+    derby = f[k, F_RULES + 2] != 0
+    if not derby:
+        for p in range(2):
+            if f[k, F_LAPS + p] >= target:
+                return p
+    if f[k, F_RULES + 1] != 0:
+        for p in range(2):
+            if f[k, F_BUMPS + p] >= target:
+                return p if derby else 1 - p
+    if derby and f[k, F_CLOCK] >= f[k, F_RULES + 4]:
+        return 2
+    return -1
+
+
+@njit(cache=True)
+def frame_moves(f: np.ndarray, k: int, moves: np.ndarray, row: int) -> int:
+    """Write the legal moves of row ``k`` (a running game), packed, into ``moves[row]``;
+    return their count. The same set as :func:`gen_moves`, in racer order."""
+    player = f[k, F_SIDE]
+    s = 1 - 2 * player
+    if f[k, F_PIT + player] > 0:
+        idx = 0
+        while f[k, _TRACKS3[player, idx]] * s < 0:
+            idx += 1
+        moves[row, 0] = pack_move(PIT_ORIGIN, ENTER, _TRACKS3[player, idx], 0)
+        return 1
+    bumping = f[k, F_RULES + 1] != 0
+    v1 = f[k, F_RULES + 3] != 0
+    base = F_RACERS + 5 * player
+    n = 0
+    for phase in range(3):
+        # plain rules: phase 0 only (cruise and charges per racer); v1: charges (0),
+        # then the skip test (1), then cruises (2)
+        if phase == 1:
+            if not v1 or n > 0:
+                break
+            obase = F_RACERS + 5 * (1 - player)
+            for j in range(5):
+                sq = f[k, obase + j]
+                if sq >= 0:
+                    target = _INDEX[1 - player, sq] + f[k, F_COLS + _COL_OF[sq]]
+                    if f[k, _TRACKS3[1 - player, target]] * s <= 1:
+                        moves[row, 0] = pack_move(SKIP_ORIGIN, SKIP, 0, 0)
+                        return 1
+            continue
+        for j in range(5):
+            sq = f[k, base + j]
+            if sq < 0:
+                continue
+            repeat = False
+            for i in range(j):
+                if f[k, base + i] == sq:
+                    repeat = True
+            if repeat:
+                continue
+            start = _INDEX[player, sq]
+            if (phase == 0 and not v1) or phase == 2:
+                idx = start + 1
+                while f[k, _TRACKS3[player, idx]] * s < 0:
+                    idx += 1
+                moves[row, n] = pack_move(sq, CRUISE, _TRACKS3[player, idx],
+                                          1 if idx >= 18 else 0)
+                n += 1
+            if phase == 0:
+                target = start + f[k, F_COLS + _COL_OF[sq]]
+                dest = _TRACKS3[player, target]
+                occ = f[k, dest] * s
+                lap = 1 if target >= 18 else 0
+                if occ >= 0:
+                    moves[row, n] = pack_move(sq, CHARGE, dest, lap)
+                    n += 1
+                elif occ == -1:
+                    if bumping:
+                        moves[row, n] = pack_move(sq, CHARGE_BUMP, dest, lap)
+                        n += 1
+                    idx = target + 1
+                    while f[k, _TRACKS3[player, idx]] * s < 0:
+                        idx += 1
+                    moves[row, n] = pack_move(sq, CHARGE_PASS, _TRACKS3[player, idx],
+                                              1 if idx >= 18 else 0)
+                    n += 1
+        if not v1:
+            break
+    return n
+
+
+@njit(cache=True)
+def frame_apply(f: np.ndarray, k: int, to: int, move: int) -> bool:
+    """Row ``to`` := row ``k`` after the packed ``move`` (``to`` may equal ``k``); return
+    whether a lap or a bump was made (only those end a game outside the derby)."""
+    if to != k:
+        for j in range(FRAME_SIZE):
+            f[to, j] = f[k, j]
+    player = f[to, F_SIDE]
+    s = 1 - 2 * player
+    origin = move & 31
+    kind = (move >> 5) & 7
+    dest = (move >> 8) & 31
+    lap = (move >> 13) & 1
+    mine = F_RACERS + 5 * player
+    bumped = False
+    if kind == ENTER:
+        f[to, F_PIT + player] -= 1
+        origin = -1
+    if kind != SKIP:
+        if origin >= 0:
+            f[to, origin] -= s
+            f[to, F_COLS + _COL_OF[origin]] -= 1
+        for j in range(5):
+            if f[to, mine + j] == origin:
+                f[to, mine + j] = dest
+                break
+        if kind == CHARGE_BUMP:
+            f[to, dest] = 0
+            f[to, F_COLS + _COL_OF[dest]] -= 1
+            f[to, F_PIT + 1 - player] += 1
+            f[to, F_BUMPS + player] += 1
+            theirs = F_RACERS + 5 * (1 - player)
+            for j in range(5):
+                if f[to, theirs + j] == dest:
+                    f[to, theirs + j] = -1
+                    break
+            bumped = True
+        f[to, dest] += s
+        f[to, F_COLS + _COL_OF[dest]] += 1
+        if lap != 0:
+            f[to, F_LAPS + player] += 1
+    f[to, F_SIDE] = 1 - player
+    f[to, F_CLOCK] = 0 if bumped else f[to, F_CLOCK] + 1
+    f[to, F_PLY] += 1
+    return bumped or lap != 0
+
+
+@njit(cache=True)
+def _frame_playout(f: np.ndarray, moves: np.ndarray, rs: np.ndarray, max_plies: int) -> int:
+    derby = f[0, F_RULES + 2] != 0
+    w = frame_winner(f, 0)
+    for _ in range(max_plies):
+        if w >= 0:
+            return w
+        n = frame_moves(f, 0, moves, 0)
+        # Lemire's multiply-shift: uniform enough for n <= 64 (bias below 2**-26)
+        i = ((_next_random(rs) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32)
+        if frame_apply(f, 0, 0, moves[0, i]) or derby:
+            w = frame_winner(f, 0)
+    return w
+
+
+def frame_moves_list(pos: Position, rules: Rules) -> list[tuple[int, int, int]]:
+    """(action, destination, lap) of every legal move by the frame core, sorted."""
+    f = new_frames(1)
+    frame_load(encode(pos), encode_rules(rules), f, 0)
+    if frame_winner(f, 0) >= 0:
+        return []
+    moves = np.empty((1, MAX_MOVES), dtype=np.int64)
+    n = frame_moves(f, 0, moves, 0)
+    return sorted((int(move_action(m)), int((m >> 8) & 31), int((m >> 13) & 1))
+                  for m in moves[0, :n])
+
+
+def frame_apply_position(pos: Position, rules: Rules, action: int) -> Position:
+    """The position after ``action`` by the frame core."""
+    f = new_frames(2)
+    frame_load(encode(pos), encode_rules(rules), f, 0)
+    moves = np.empty((1, MAX_MOVES), dtype=np.int64)
+    n = frame_moves(f, 0, moves, 0)
+    for m in moves[0, :n]:
+        if move_action(m) == action:
+            frame_apply(f, 0, 1, m)
+            st = np.zeros(STATE_SIZE, dtype=np.int32)
+            frame_store(f, 1, st)
+            return decode(st)
+    raise ValueError(f"action {action} is not legal in the frame core")
+
+
 @njit(cache=True)
 def playout(st: np.ndarray, rules: np.ndarray, rs: np.ndarray, max_plies: int) -> int:
     """Play uniformly random moves on ``st`` (in place) to the end; return :func:`winner`
-    (or -1 if ``max_plies`` ran out)."""
-    acts = np.empty(MAX_MOVES, dtype=np.int64)
-    dests = np.empty(MAX_MOVES, dtype=np.int64)
-    laps = np.empty(MAX_MOVES, dtype=np.int64)
-    for _ in range(max_plies):
-        n = gen_moves(st, rules, acts, dests, laps)
-        if n == 0:
-            return winner(st, rules)
-        i = random_below(rs, n)
-        apply(st, acts[i], dests[i], laps[i])
-    return winner(st, rules)
+    (or -1 if ``max_plies`` ran out). Runs on the frame core (:func:`frame_moves`)."""
+    f = np.empty((1, FRAME_SIZE), dtype=np.int64)
+    moves = np.empty((1, MAX_MOVES), dtype=np.int64)
+    frame_load(st, rules, f, 0)
+    w = _frame_playout(f, moves, rs, max_plies)
+    frame_store(f, 0, st)
+    return w
 
 
 @njit(cache=True)
@@ -370,7 +632,7 @@ def _worst_threat(st: np.ndarray, rules: np.ndarray, attacker: int) -> Any:
     worst = -1
     for sq in range(18):
         if st[sq] * s > 0:
-            dest = _TRACKS[attacker, (_INDEX[attacker, sq] + _column(st, sq)) % 18]
+            dest = _TRACKS3[attacker, _INDEX[attacker, sq] + _column(st, sq)]
             if st[dest] * s == -1:
                 v = _INDEX[1 - attacker, dest]
                 if v > worst:
