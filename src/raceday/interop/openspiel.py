@@ -483,7 +483,13 @@ def load_game(game: str, **params: Any) -> Any:
     if game not in ADAPTERS:
         get_game(game)  # an unknown name gets the registry's message
         raise OptionsError(f"{game} has no OpenSpiel adapter")
-    return pyspiel.load_game(short_name(game), params)
+    try:
+        checked = ADAPTERS[game].check_params(params)
+    except ValueError as exc:  # OptionsError, or a value of the wrong type
+        if isinstance(exc, OptionsError):
+            raise
+        raise OptionsError(f"{game}: {exc}") from None
+    return pyspiel.load_game(short_name(game), checked)
 
 
 __all__ = ["GAME_NOTES", "FastRolloutEvaluator", "HairpinFastState", "Observer",
