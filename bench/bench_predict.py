@@ -44,10 +44,11 @@ def main() -> None:
     speedup = one_scaled / wall2
     print(f"scaling 1 -> 2 workers: {one_scaled:.1f} s -> {wall2:.1f} s "
           f"(x{speedup:.2f}, efficiency {speedup / 2:.0%})")
-    overhead = max(0.0, wall2 - cpu2 / 2)
-    for k in (4, 8, 16, 32):
-        print(f"  projected on {k:2d} idle cores: {cpu2 / k + overhead:6.1f} s "
-              f"(CPU {cpu2:.0f} s / {k} + {overhead:.1f} s start-up and scheduling)")
+    print(f"load average after the runs: {os.getloadavg()[0]:.1f} (wall times above include "
+          "waiting for other jobs' CPU)")
+    for k in (2, 4, 8, 16, 32):  # from CPU alone: what idle cores would take, Dask aside
+        print(f"  projected on {k:2d} idle cores: {cpu2 / k:6.1f} s of computing "
+              f"(worker CPU {cpu2:.0f} s / {k}) plus a few seconds to start the cluster")
 
 
 if __name__ == "__main__":
