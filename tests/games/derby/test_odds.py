@@ -24,7 +24,7 @@ from raceday.games.derby.odds import (
     simplify_tenths,
     win_probabilities,
 )
-from raceday.games.derby.rules import FACES, POSTS, DerbyOptions, DerbyRaceState, new_race
+from raceday.games.derby.rules import FACES, POSTS, DerbyOptions, DerbyState, new_race
 
 # Chi-square critical values at the 99.9% level (standard tables), for fixed-seed tests.
 CHI2_999 = {5: 20.515, 14: 36.123}
@@ -88,7 +88,7 @@ def _engine_exact(state: State) -> dict[tuple[int, int, int], Fraction]:
                 child = s.clone()
                 child.apply_action(action)
                 if child.is_terminal():
-                    assert isinstance(child, DerbyRaceState)
+                    assert isinstance(child, DerbyState)
                     out = child.outcome().ranking
                     result[(out[0], out[1], len(child.first_out()))] += p * q
                     continue
@@ -110,7 +110,7 @@ def test_dp_matches_the_engines_chance_tree_for_three_horses_with_falls(
     # finite and walked directly; with falls, re-rolls loop back to the same position, so
     # the engine's tree is solved as an absorbing chain (see _engine_exact_absorbing).
     for rate in (Fraction(0), Fraction(1, 3)):
-        state = DerbyRaceState(DerbyOptions(rate))
+        state = DerbyState(DerbyOptions(rate))
         state.group = list(group)
         state.to_roll = list(group)
         state.places = {p: 7 - i for i, p in enumerate(p for p in POSTS if p not in group)}
@@ -129,19 +129,19 @@ def test_dp_matches_the_engines_chance_tree_for_three_horses_with_falls(
         }
 
 
-def _engine_exact_absorbing(state: DerbyRaceState) -> dict[tuple[int, int, int], Fraction]:
+def _engine_exact_absorbing(state: DerbyState) -> dict[tuple[int, int, int], Fraction]:
     """Like :func:`_engine_exact` but treats "the same position after a re-roll" as a
     loop: a state seen before at the start of its round is solved as an absorbing chain
     by dividing by (1 - probability of returning)."""
     memo: dict[str, dict[tuple[int, int, int], Fraction]] = {}
 
-    def solve(s: DerbyRaceState) -> dict[tuple[int, int, int], Fraction]:
+    def solve(s: DerbyState) -> dict[tuple[int, int, int], Fraction]:
         key = json.dumps({**s.to_json(), "rerolls": 0}, sort_keys=True)
         if key in memo:
             return memo[key]
         start_key = key
         # expand one full round from s; outcomes that come back to s are the loop
-        frontier: list[tuple[DerbyRaceState, Fraction]] = [(s, Fraction(1))]
+        frontier: list[tuple[DerbyState, Fraction]] = [(s, Fraction(1))]
         result: dict[tuple[int, int, int], Fraction] = defaultdict(Fraction)
         back = Fraction(0)
         while frontier:

@@ -14,7 +14,7 @@ from raceday.core.protocol import CHANCE, TERMINAL
 from raceday.games.derby.rules import (
     FALL,
     DerbyOptions,
-    DerbyRaceState,
+    DerbyState,
     drop_candidate,
     new_race,
     parse_fall_rate,
@@ -25,7 +25,7 @@ from raceday.games.derby.rules import (
 F = None  # a fall, as a host types it
 
 
-def play_rounds(state: DerbyRaceState, *rounds: list[int | None]) -> list[Event]:
+def play_rounds(state: DerbyState, *rounds: list[int | None]) -> list[Event]:
     """Enter whole rounds: each list gives the numbers of the horses still rolling, in
     post order (d4 first), None for a fall."""
     events: list[Event] = []
@@ -36,7 +36,7 @@ def play_rounds(state: DerbyRaceState, *rounds: list[int | None]) -> list[Event]
     return events
 
 
-def places(state: DerbyRaceState) -> dict[str, int]:
+def places(state: DerbyState) -> dict[str, int]:
     return {f"d{(4, 6, 8, 10, 12, 20)[p - 1]}": v for p, v in state.places.items()}
 
 
@@ -241,15 +241,15 @@ def test_saved_race_round_trips_and_bad_saves_are_refused() -> None:
     state = new_race({"fall_rate": "0.2"})
     play_rounds(state, [F, 1, 8, F, 12, 20])
     state.enter_roll(3)
-    again = DerbyRaceState.from_json(state.to_json())
+    again = DerbyState.from_json(state.to_json())
     assert again == state
     broken = state.to_json()
     broken["rolls"] = [[2, 7]]  # the d6 cannot show 7
     with pytest.raises(SaveFormatError):
-        DerbyRaceState.from_json(broken)
+        DerbyState.from_json(broken)
     broken = state.to_json()
     broken["group"] = [2, 3]
     with pytest.raises(SaveFormatError):
-        DerbyRaceState.from_json(broken)
+        DerbyState.from_json(broken)
     with pytest.raises(SaveFormatError):
-        DerbyRaceState.from_json({"options": {"fall_rate": "2"}})
+        DerbyState.from_json({"options": {"fall_rate": "2"}})

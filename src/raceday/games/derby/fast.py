@@ -1,6 +1,6 @@
 """A vectorised sampler of race results (1st and 2nd) for Monte Carlo estimates.
 
-It follows the same rules as :class:`raceday.games.derby.rules.DerbyRaceState` but plays
+It follows the same rules as :class:`raceday.games.derby.rules.DerbyState` but plays
 many races at once with numpy arrays; tests check it against the exact odds and against the
 reference engine.
 """

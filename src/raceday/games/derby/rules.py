@@ -24,12 +24,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
-from typing import Any, Self
+from typing import Any, ClassVar, Self
 
 import numpy as np
+from pydantic import Field, field_validator
 
 from raceday.core.errors import IllegalActionError, OptionsError, SaveFormatError
 from raceday.core.events import Event
+from raceday.core.game import GameOptions
 from raceday.core.protocol import CHANCE, TERMINAL, Action, ChanceDraw, Outcome, State
 from raceday.core.serialize import Fields
 
@@ -81,24 +83,41 @@ def parse_fall_rate(value: object) -> Fraction:
     return rate
 
 
-@dataclass(frozen=True)
-class DerbyOptions:
-    """Options of one race: the probability that any single roll is a fall."""
+class DerbyOptions(GameOptions):
+    """Options of one race: the probability that any single roll is a fall.
 
-    fall_rate: Fraction = Fraction(0)
+    The fall rate is exact (a :class:`~fractions.Fraction`), given as ``0.05``, ``"0.05"``,
+    ``"1/20"`` or a Fraction, and kept as text in JSON (``{"fall_rate": "1/20"}``). The
+    rate may also be given alone: ``DerbyOptions("1/20")``. :meth:`parse` turns a bad value
+    into an :class:`OptionsError` naming the option.
+    """
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "fall_rate", parse_fall_rate(self.fall_rate))
+    game_title: ClassVar[str] = "Dice Derby"
+
+    fall_rate: Fraction = Field(
+        default=Fraction(0),
+        description=f"Chance that any single roll is a fall, 0 to {MAX_FALL_RATE}, as a "
+        "decimal or a fraction (0.05 or 1/20); 0: no falls.")
+
+    def __init__(self, *args: Any, **data: Any) -> None:
+        if args:
+            if len(args) > 1 or "fall_rate" in data:
+                raise TypeError("DerbyOptions takes the fall rate once")
+            data["fall_rate"] = args[0]
+        super().__init__(**data)
+
+    @field_validator("fall_rate", mode="before")
+    @classmethod
+    def _exact_rate(cls, value: object) -> Fraction:
+        try:
+            return parse_fall_rate(value)
+        except OptionsError as exc:
+            raise ValueError(str(exc)) from None
 
     @classmethod
     def from_mapping(cls, options: Mapping[str, Any]) -> DerbyOptions:
-        unknown = set(options) - {"fall_rate"}
-        if unknown:
-            raise OptionsError(f"unknown Dice Derby option(s): {', '.join(sorted(unknown))}")
-        return cls(fall_rate=options.get("fall_rate", Fraction(0)))
-
-    def to_json(self) -> dict[str, Any]:
-        return {"fall_rate": str(self.fall_rate)}
+        """The old name of :meth:`parse` (kept for callers outside the package)."""
+        return cls.parse(options)
 
 
 # --- pure resolution of one round ---------------------------------------------------------
@@ -154,7 +173,7 @@ def _roll_outcomes(faces: int, rate: Fraction) -> tuple[tuple[Action, Fraction],
 # --- the race as a protocol state ----------------------------------------------------------
 
 
-class DerbyRaceState(State):
+class DerbyState(State):
     """One race of Dice Derby. Every node is a chance node: one die roll per step."""
 
     game_name = "derby"
@@ -332,6 +351,9 @@ class DerbyRaceState(State):
         return sorted(self.places, key=lambda p: (self.places[p], p))
 
     def outcome(self) -> Outcome:
+        """Horses best first (dead heats by post position); scores are the places, shared
+        in a dead heat. A race has no decision-making players (the bettors and owners act
+        around it, in :mod:`raceday.games.derby.session`)."""
         if self.to_roll:
             raise ValueError("the race is not over")
         order = self.ranking()
@@ -339,11 +361,26 @@ class DerbyRaceState(State):
             ranking=tuple(order),
             winner=order[0],
             scores={p: float(self.places[p]) for p in POSTS},
+            score_name="place",
             description=f"{horse_name(order[0])} wins, {horse_name(order[1])} second",
         )
 
-    def returns(self) -> list[float]:
-        return []
+    # --- pictures -------------------------------------------------------------------------
+    def __str__(self) -> str:
+        """Every horse's standing as plain text, under a one-line summary."""
+        from raceday.games.derby.render import race_text
+
+        return f"{self!r}\n{race_text(self)}"
+
+    def __repr__(self) -> str:
+        if not self.to_roll:
+            where = "over"
+        elif self.in_rolloff:
+            where = f"roll-off for place {self.group_place}"
+        else:
+            where = f"furlong {self.round}"
+        return (f"<DerbyState {where}: {len(self.places)} of {len(POSTS)} placed, fall rate "
+                f"{self.options.fall_rate}>")
 
     # --- saving -------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
@@ -362,7 +399,7 @@ class DerbyRaceState(State):
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Self:
         f = Fields(data, "Dice Derby race")
-        options = f.parsed("options", DerbyOptions.from_mapping)
+        options = f.parsed("options", DerbyOptions.parse)
         state = cls(options)
         state.round = f.get("round", int)
         state.group = f.int_list("group")
@@ -395,8 +432,10 @@ class DerbyRaceState(State):
         return state
 
 
-def new_race(options: Mapping[str, Any] | DerbyOptions | None = None) -> DerbyRaceState:
-    """A fresh race before the first furlong."""
-    if options is None or isinstance(options, Mapping):
-        return DerbyRaceState(DerbyOptions.from_mapping(options or {}))
-    return DerbyRaceState(options)
+DerbyRaceState = DerbyState
+"""The old name of :class:`DerbyState` (imported by the party server, web/derby_room.py)."""
+
+
+def new_race(options: Mapping[str, Any] | DerbyOptions | None = None) -> DerbyState:
+    """A fresh race before the first furlong; :class:`OptionsError` for bad options."""
+    return DerbyState(DerbyOptions.parse(options))
