@@ -3,13 +3,16 @@ and a host-mode party with hand-entered dice."""
 
 from __future__ import annotations
 
+import io
 import json
+import re
+import sys
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
-from raceday.cli.main import app
+from raceday.cli.main import app, run
 from raceday.core.errors import SaveFormatError
 from raceday.games.derby.odds import exact_odds
 from raceday.games.derby.party import GAME
@@ -39,7 +42,7 @@ def race_bets(race: int) -> list[str]:
 
 
 def party_args(db: Path, *extra: str) -> list[str]:
-    return ["derby", "party", "--db", str(db), *extra]
+    return ["derby", "play", "--db", str(db), *extra]
 
 
 def test_odds_json_is_exact_to_1e_12() -> None:
@@ -65,7 +68,8 @@ def test_simulate_json_agrees_with_exact_odds() -> None:
     result = runner.invoke(app, ["derby", "simulate", "-n", "50000", "--seed", "5", "--json"])
     assert result.exit_code == 0, result.output
     doc = json.loads(result.stdout)
-    assert set(doc) == {"game", "win", "quinella", "n"} and doc["n"] == 50_000
+    assert set(doc) == {"game", "win", "quinella", "n", "seed"} and doc["n"] == 50_000
+    assert doc["seed"] == 5  # the seed used, so the numbers can be replayed
     exact = exact_odds(0).to_json()
     # 4.4 standard errors (about 99.999% two-sided) for each of the 21 proportions
     for key in ("win", "quinella"):
@@ -80,13 +84,13 @@ def test_simulate_table_shows_intervals() -> None:
 
 
 def test_race_reveals_furlong_by_furlong_and_replays_with_the_same_seed() -> None:
-    first = runner.invoke(app, ["derby", "race", "--seed", "3", "--delay", "0"])
-    again = runner.invoke(app, ["derby", "race", "--seed", "3", "--delay", "0"])
+    first = runner.invoke(app, ["derby", "watch", "--seed", "3", "--delay", "0"])
+    again = runner.invoke(app, ["derby", "watch", "--seed", "3", "--delay", "0"])
     assert first.exit_code == 0 and first.output == again.output
     for furlong in range(1, 6):
         assert f"Furlong {furlong}:" in first.output
     assert "The d4 shows" in first.output and "Result: 1st the" in first.output
-    falls = runner.invoke(app, ["derby", "race", "--seed", "8", "--fall-rate", "0.3",
+    falls = runner.invoke(app, ["derby", "watch", "--seed", "8", "--fall-rate", "0.3",
                                 "--delay", "0"])
     assert falls.exit_code == 0 and "a fall!" in falls.output
 
@@ -230,3 +234,65 @@ def test_names_prompt_refuses_bad_rosters_and_borrowing_works_at_the_prompt(
     doc, _ = SessionStore(db).load(GAME, "b")
     aki = Session.from_json(doc).players[0]
     assert aki.debt == 15_000 and aki.loans == 1
+
+
+# --- verbs and seeds ------------------------------------------------------------------------
+def test_help_lists_watch_and_play_and_hides_the_old_names() -> None:
+    result = runner.invoke(app, ["derby", "--help"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0
+    commands = [line.split()[1] for line in result.output.splitlines()
+                if line.startswith("│ ") and len(line.split()) > 1]
+    assert {"odds", "simulate", "watch", "play"} <= set(commands)
+    assert "race" not in commands and "party" not in commands
+
+
+def test_the_old_race_name_runs_watch_after_a_note(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["derby", "race", "--seed", "3", "--delay", "0"]) == 0
+    old = capsys.readouterr()
+    assert old.err.strip() == "note: 'race' is now 'watch'"
+    assert run(["derby", "watch", "--seed", "3", "--delay", "0"]) == 0
+    new = capsys.readouterr()
+    assert new.out == old.out and new.err == ""
+
+
+def test_the_old_party_name_runs_play_after_a_note(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))  # the first bid: end of input
+    db = tmp_path / "old.sqlite"
+    code = run(["derby", "party", "-p", "Aki", "--seed", "1", "--save", "old", "--db",
+                str(db), "--delay", "0", "--computers", "5"])
+    captured = capsys.readouterr()
+    assert captured.err.startswith("note: 'party' is now 'play'")
+    assert code == 0 and SessionStore(db).exists(GAME, "old")
+    assert "New Dice Derby party 'old'" in captured.out and "(seed 1)" in captured.out
+
+
+def test_watch_without_a_seed_prints_a_fresh_one_that_replays_the_race() -> None:
+    first = runner.invoke(app, ["derby", "watch", "--delay", "0", "--fall-rate", "0.2"])
+    assert first.exit_code == 0, first.output
+    seed = int(re.findall(r"seed (\d+) \(--seed", first.output)[-1])
+    again = runner.invoke(app, ["derby", "watch", "--delay", "0", "--fall-rate", "0.2",
+                                "--seed", str(seed)])
+    assert again.output == first.output
+
+
+def test_simulate_without_a_seed_puts_the_fresh_seed_in_the_json() -> None:
+    fresh = json.loads(runner.invoke(app, ["derby", "simulate", "-n", "500", "--json"]).stdout)
+    assert isinstance(fresh["seed"], int) and 0 <= fresh["seed"] < 2**63
+    assert list(fresh)[:3] == ["game", "n", "seed"]
+    replay = runner.invoke(app, ["derby", "simulate", "-n", "500", "--json", "--seed",
+                                 str(fresh["seed"])])
+    assert json.loads(replay.stdout) == fresh
+    table = runner.invoke(app, ["derby", "simulate", "-n", "500", "--seed", "9"])
+    assert "seed 9 (--seed 9 gives the same numbers again)" in table.output
+
+
+def test_play_without_a_seed_saves_and_prints_the_fresh_one(tmp_path: Path) -> None:
+    db = tmp_path / "fresh.sqlite"
+    result = runner.invoke(app, ["derby", "play", "-p", "Aki", "--save", "f", "--db", str(db),
+                                 "--delay", "0"], input="")
+    assert result.exit_code == 0, result.output
+    seed = int(re.search(r"\(seed (\d+)\)", result.output).group(1))  # type: ignore[union-attr]
+    document, _ = SessionStore(db).load(GAME, "f")
+    assert Session.from_json(document).config.seed == seed

@@ -19,7 +19,7 @@ from raceday.games.derby import party as party_module
 from raceday.games.derby.agents import choose_bets, computer_bets, ticket_values
 from raceday.games.derby.odds import OddsBoard, exact_odds, make_board
 from raceday.games.derby.party import GAME, Party, Terminal, parse_amount, parse_ticket
-from raceday.games.derby.rules import POSTS, DerbyRaceState
+from raceday.games.derby.rules import POSTS, DerbyState
 from raceday.games.derby.session import PHASE_FINISHED, BetError, Session, SessionConfig
 from raceday.store.sessions import SessionStore
 
@@ -36,38 +36,38 @@ def _one_line_error(code: int, capsys: pytest.CaptureFixture[str]) -> str:
 @pytest.mark.parametrize(
     "args",
     [
-        ["race", "--seed", "-1"],
+        ["watch", "--seed", "-1"],
         ["simulate", "--seed", "-1", "-n", "10"],
-        ["race", "--delay", "inf"],
-        ["race", "--delay", "nan"],
-        ["race", "--delay", "-1"],
+        ["watch", "--delay", "inf"],
+        ["watch", "--delay", "nan"],
+        ["watch", "--delay", "-1"],
         ["simulate", "-n", "0"],
         ["simulate", "--simulations", "-5"],
         ["simulate", "-n", "100000001"],
         ["odds", "--margin", "0.9"],
         ["odds", "--fall-rate", "nan"],
-        ["party", "-p", "Aki", "--seed", "-1"],
-        ["party", "-p", "Aki", "--delay", "inf"],
-        ["party", "-p", "Aki", "--computers", "-1"],
-        ["party", "-p", "Aki", "--computers", "21"],
-        ["party", "-p", "Aki", "--races", "0"],
-        ["party", "-p", "Aki", "--races", "7"],
-        ["party", "-p", "Aki", "--start-money", "0"],
-        ["party", "-p", "Aki", "--start-money", "150"],  # not a multiple of the stake unit
-        ["party", "-p", "Aki", "--loan", "-100"],
-        ["party", "-p", "Aki", "--max-loans", "-1"],
-        ["party", "-p", "Aki", "--win-limit", "101"],
-        ["party", "-p", "Aki", "--owner-award", "both"],
-        ["party", "-p", "Aki", "--margin", "2"],
-        ["party", "-p", "Aki,aki"],
-        ["party", "-p", "Aki", "--save", " "],
+        ["play", "-p", "Aki", "--seed", "-1"],
+        ["play", "-p", "Aki", "--delay", "inf"],
+        ["play", "-p", "Aki", "--computers", "-1"],
+        ["play", "-p", "Aki", "--computers", "21"],
+        ["play", "-p", "Aki", "--races", "0"],
+        ["play", "-p", "Aki", "--races", "7"],
+        ["play", "-p", "Aki", "--start-money", "0"],
+        ["play", "-p", "Aki", "--start-money", "150"],  # not a multiple of the stake unit
+        ["play", "-p", "Aki", "--loan", "-100"],
+        ["play", "-p", "Aki", "--max-loans", "-1"],
+        ["play", "-p", "Aki", "--win-limit", "101"],
+        ["play", "-p", "Aki", "--owner-award", "both"],
+        ["play", "-p", "Aki", "--margin", "2"],
+        ["play", "-p", "Aki,aki"],
+        ["play", "-p", "Aki", "--save", " "],
     ],
 )
 def test_bad_options_are_one_line_exit_2_and_write_nothing(
     args: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     db = tmp_path / "party.sqlite"
-    extra = ["--db", str(db)] if args[0] == "party" else []
+    extra = ["--db", str(db)] if args[0] == "play" else []
     _one_line_error(run(["derby", *args, *extra]), capsys)
     assert not db.exists()  # not even an empty database
 
@@ -79,7 +79,7 @@ def test_a_rejected_option_leaves_an_existing_party_untouched(
     store = SessionStore(db)
     store.save(GAME, "night", Session.new(SessionConfig(seed=1), [("A", "bold")]).to_json())
     before = store.load(GAME, "night")
-    _one_line_error(run(["derby", "party", "-p", "B", "--save", "other", "--seed", "-1",
+    _one_line_error(run(["derby", "play", "-p", "B", "--save", "other", "--seed", "-1",
                          "--db", str(db)]), capsys)
     assert store.names(GAME) == ["night"] and store.load(GAME, "night") == before
 
@@ -206,7 +206,7 @@ def test_an_unsold_horse_can_win_and_its_tickets_pay() -> None:
     record = s.settle(1, 2, [6])
     assert [(p.what, p.amount) for p in record.payouts] == [("win d4", 500 * ticket.odds // 10)]
     # the race itself never looks at ownership: an unowned d4 runs like any other die
-    assert DerbyRaceState().to_roll == list(POSTS)
+    assert DerbyState().to_roll == list(POSTS)
 
 
 # --- 15: sealed bids ---------------------------------------------------------------------
@@ -224,7 +224,7 @@ def test_sealed_bids_are_read_without_echo_and_not_shown_before_the_reveal(
     monkeypatch.setattr(party_module, "read_secret", secret)
     monkeypatch.setattr(sys, "stdin", io.StringIO(""))  # the ticket prompt: end of input
     db = tmp_path / "s.sqlite"
-    code = run(["derby", "party", "-p", "Aki", "--computers", "5", "--seed", "4",
+    code = run(["derby", "play", "-p", "Aki", "--computers", "5", "--seed", "4",
                 "--save", "sealed", "--db", str(db), "--delay", "0"])
     out = capsys.readouterr().out
     assert code == 0
@@ -236,7 +236,7 @@ def test_sealed_bids_are_read_without_echo_and_not_shown_before_the_reveal(
 
 
 def test_a_scripted_transcript_does_not_echo_the_sealed_bid(tmp_path: Path) -> None:
-    result = CliRunner().invoke(app, ["derby", "party", "-p", "Aki", "--computers", "5",
+    result = CliRunner().invoke(app, ["derby", "play", "-p", "Aki", "--computers", "5",
                                       "--seed", "4", "--delay", "0",
                                       "--db", str(tmp_path / "p.sqlite")], input="4321\n")
     assert result.exit_code == 0, result.output
@@ -261,20 +261,20 @@ def test_ctrl_c_prints_one_line_with_what_was_kept_and_the_resume_command_with_d
     folder = tmp_path / "a long folder name that pushes the command past eighty columns"
     folder.mkdir()
     db = folder / "night.sqlite"
-    code = run(["derby", "party", "-p", "Aki", "--seed", "4", "--save", "fri night",
+    code = run(["derby", "play", "-p", "Aki", "--seed", "4", "--save", "fri night",
                 "--db", str(db), "--delay", "0"])
     err = capsys.readouterr().err
     assert code == 130
     lines = err.strip().splitlines()
     assert len(lines) == 1, err
     assert "the auction, 2 of 6 dice sold or passed" in lines[0]
-    assert lines[0].endswith(f"resume with: raceday derby party --resume 'fri night' "
+    assert lines[0].endswith(f"resume with: raceday derby play --resume 'fri night' "
                              f"--db '{db}'")
 
 
 def test_end_of_input_hint_includes_the_database(tmp_path: Path) -> None:
     db = tmp_path / "e.sqlite"
-    result = CliRunner().invoke(app, ["derby", "party", "-p", "Aki", "--seed", "1", "--save",
+    result = CliRunner().invoke(app, ["derby", "play", "-p", "Aki", "--seed", "1", "--save",
                                       "eof", "--db", str(db), "--delay", "0"], input="")
     assert result.exit_code == 0, result.output
-    assert f"raceday derby party --resume eof --db {db}" in " ".join(result.output.split())
+    assert f"raceday derby play --resume eof --db {db}" in " ".join(result.output.split())

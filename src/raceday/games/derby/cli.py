@@ -1,4 +1,4 @@
-"""`raceday derby …` commands: odds, simulate, race and party."""
+"""`raceday derby …` commands: odds, simulate, watch (a race) and play (a party)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,9 @@ from raceday.cli.common import (
     PROGRESS_THRESHOLD,
     DbOpt,
     DelayOpt,
+    JsonOpt,
     SeedOpt,
+    add_alias,
     console,
     default_delay,
     fresh_seed,
@@ -49,7 +51,6 @@ FallOpt = Annotated[
     typer.Option("--fall-rate", help=f"Chance that any single roll is a fall, e.g. 0.05 or 1/20 "
                  f"(0 = no falls, at most {MAX_FALL_RATE})."),
 ]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")]
 MarginOpt = Annotated[
     str, typer.Option("--margin", help="Board odds are fair odds times (1 - margin), to 0.1; "
                       "margin 0 to 0.5.")
@@ -65,7 +66,12 @@ def _money(default_help: str, low: int = 0) -> Any:  # a typer.Option
 
 
 def _fall(rate: str) -> DerbyOptions:
-    return DerbyOptions(fall_rate=rate)  # type: ignore[arg-type]  # parsed exactly
+    """The race's checked options (an :class:`OptionsError` names a bad fall rate)."""
+    return DerbyOptions.parse({"fall_rate": rate})
+
+
+def _seed_line(seed: int, what: str = "race") -> str:
+    return f"seed {seed} (--seed {seed} gives the same {what} again)"
 
 
 @app.command()
@@ -117,13 +123,15 @@ def simulate(
     from raceday.games.derby.fast import simulate_odds
 
     rate = _fall(fall_rate).fall_rate
-    rng = np.random.default_rng(seed)
+    used = fresh_seed(seed)
+    rng = np.random.default_rng(used)
     show = n >= PROGRESS_THRESHOLD * 50 and not json_out
     with progress_bar("Simulating races", n, enabled=show) as bar:
         task = bar.task_ids[0]
         sim = simulate_odds(n, rng, rate, on_progress=lambda k: bar.advance(task, k))
     if json_out:
-        print_json(sim.to_json())
+        data = sim.to_json()
+        print_json({"game": data.pop("game"), "n": data.pop("n"), "seed": used, **data})
         return
     from rich.table import Table
 
@@ -142,10 +150,11 @@ def simulate(
                      f"{float(exact.quinella[pr]):.5f}")
     console.print(win)
     console.print(quin)
+    console.print(_seed_line(used, "numbers"))
 
 
 @app.command()
-def race(
+def watch(
     seed: SeedOpt = None,
     fall_rate: FallOpt = "0",
     delay: DelayOpt = None,
@@ -154,20 +163,22 @@ def race(
     import numpy as np
     from rich.rule import Rule
 
+    from raceday.games.derby.game import GAME
     from raceday.games.derby.render import event_lines
-    from raceday.games.derby.rules import DerbyRaceState
 
     wait = default_delay(delay, 0.4)
-    state = DerbyRaceState(_fall(fall_rate))
+    state = GAME.new_state(_fall(fall_rate))
+    used = fresh_seed(seed)
     console.print(Rule("Dice Derby — six horses, five furlongs"))
     console.print("Posts: " + "  ".join(f"{p} {horse_name(p)}" for p in POSTS))
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(used)
     to_drop: list[str] = []
     while not state.is_terminal():
         draw = state.sample_chance(rng)
         for line in event_lines(state.apply_action(draw.outcome, draw.detail), to_drop):
             console.print(line)
             pause(wait)
+    console.print(_seed_line(used))
 
 
 PlayersOpt = Annotated[
@@ -177,7 +188,7 @@ PlayersOpt = Annotated[
 
 
 @app.command()
-def party(
+def play(
     players: PlayersOpt = None,
     computers: Annotated[int, typer.Option(
         callback=in_range(0, MAX_COMPUTERS, "computer players"),
@@ -273,7 +284,8 @@ def party(
                                   f"--resume {name} or choose another --save name")
         revision = None
         count = len(session.players)
-        term.say(f"New Dice Derby party {name!r}: {count} players, {races} races.")
+        term.say(f"New Dice Derby party {name!r}: {count} players, {races} races "
+                 f"(seed {session.config.seed}).")
         if count < len(POSTS):
             term.say("Fewer than six players: dice nobody buys are rolled by the house and "
                      "race as usual; their prizes go to nobody.")
@@ -289,10 +301,14 @@ def party(
             raise
 
 
+add_alias(app, "race", "watch", watch)
+add_alias(app, "party", "play", play)
+
+
 def resume_command(name: str, db: Path | None) -> str:
     """The exact command that continues a party (with --db when one was given)."""
     extra = ["--db", str(db)] if db is not None else []
-    return shell_quote("raceday", "derby", "party", "--resume", name, *extra)
+    return shell_quote("raceday", "derby", "play", "--resume", name, *extra)
 
 
 def _kept(store: SessionStore, name: str) -> str:

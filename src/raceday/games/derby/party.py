@@ -18,14 +18,14 @@ import numpy as np
 from rich.console import Console
 from rich.table import Table
 
-from raceday.cli.common import read_secret
+from raceday.cli.common import read_line, read_secret
 from raceday.core.errors import BetError, OptionsError, RacedayError
 from raceday.games.derby.agents import computer_bets, computer_bid
+from raceday.games.derby.game import GAME as DERBY
 from raceday.games.derby.odds import format_odds
 from raceday.games.derby.render import board_tables, event_lines
 from raceday.games.derby.rules import (
-    DerbyOptions,
-    DerbyRaceState,
+    DerbyState,
     faces_of,
     horse_name,
     parse_horse,
@@ -38,7 +38,7 @@ from raceday.games.derby.session import (
 )
 from raceday.store.sessions import SessionStore
 
-GAME = "derby"
+GAME = "derby"  # the sessions' key in the store
 BET_HELP = (
     "Tickets: 'win 6 500' (post or die, stake), 'quinella 5-6 300' (or 'q d12 d20 300'); "
     "'borrow' for a loan (if allowed), 'board' to see the odds, 'tickets' to list yours, "
@@ -55,7 +55,9 @@ class EndOfInput(Exception):
 
 
 class Terminal:
-    """Prompts on the console, answers from standard input (scripted input works too)."""
+    """Prompts on the console, answers from standard input (scripted input works too):
+    the one place the party reads input, through the shared readers of
+    :mod:`raceday.cli.common` (``read_line``, ``read_secret``), which tests may replace."""
 
     def __init__(self, console: Console, delay: float = 0.0,
                  sleep: Callable[[float], None] | None = None) -> None:
@@ -67,11 +69,14 @@ class Terminal:
         self.console.print(text)
 
     def ask(self, prompt: str) -> str:
+        """One answer through the shared line reader (:func:`read_line`); the prompt goes
+        to this terminal's console. :class:`EndOfInput` at the end of input."""
         self.console.print(f"{prompt} ", end="")
-        line = sys.stdin.readline()
-        if line == "":
+        try:
+            line = read_line("")
+        except EOFError:
             self.console.print()
-            raise EndOfInput
+            raise EndOfInput from None
         if not sys.stdin.isatty():  # echo scripted answers so the transcript reads well
             self.console.print(line.strip(), markup=False, highlight=False)
         return line.strip()
@@ -285,11 +290,11 @@ class Party:
     def race(self) -> None:
         s = self.session
         if s.live_race is not None and s.config.host:
-            state = DerbyRaceState.from_json(s.live_race)
+            state = DERBY.state_from_json(s.live_race)
             self.term.say(f"\n[bold]Race {s.race} continues[/] from round {state.round}: "
                           f"{', '.join(horse_name(p) for p in state.group)} still rolling.")
         else:
-            state = DerbyRaceState(DerbyOptions(s.config.fall_rate))
+            state = DERBY.new_state({"fall_rate": s.config.fall_rate})
             self.term.say(f"\n[bold]Race {s.race}: they're off![/]")
         to_drop: list[str] = []
         rng = self._rng(s.race)
@@ -321,7 +326,7 @@ class Party:
         self.save({"race": record.to_json()})
         self.term.say(f"Saved after race {record.race}.")
 
-    def _host_round(self, state: DerbyRaceState) -> list[Any]:
+    def _host_round(self, state: DerbyState) -> list[Any]:
         rolling = list(state.to_roll)
         names = " ".join(horse_name(p) for p in rolling)
         what = "roll-off" if state.in_rolloff else f"furlong {state.round}"
