@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from fractions import Fraction
 
-import numpy as np
 import pytest
 
 from raceday.core.errors import BetError, OptionsError, RacedayError, SaveFormatError
@@ -14,11 +13,8 @@ from raceday.games.derby import GAME, DerbyGame, DerbyOptions, DerbyState, new_r
 
 
 def _finished(options: dict[str, object], seed: int) -> DerbyState:
-    state = GAME.new_state(options)
-    rng = np.random.default_rng(seed)
-    while not state.is_terminal():
-        draw = state.sample_chance(rng)
-        state.apply_action(draw.outcome, draw.detail)
+    state = GAME.play(options, rng=seed).final_state
+    assert isinstance(state, DerbyState) and state.is_terminal()
     return state
 
 

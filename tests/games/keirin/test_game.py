@@ -14,11 +14,8 @@ from raceday.games.keirin import GAME, KeirinGame, KeirinOptions, KeirinState, n
 
 
 def _finished(options: dict[str, object], seed: int) -> KeirinState:
-    state = GAME.new_state(options)
-    rng = np.random.default_rng(seed)
-    while not state.is_terminal():
-        draw = state.sample_chance(rng)
-        state.apply_action(draw.outcome, draw.detail)
+    state = GAME.play(options, rng=seed).final_state
+    assert isinstance(state, KeirinState) and state.is_terminal()
     return state
 
 
