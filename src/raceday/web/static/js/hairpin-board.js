@@ -1,0 +1,289 @@
+// Hairpin Racers in the browser: the board drawn in SVG (direction arrows, finish line,
+// pits), the legal moves the server lists, and the game screen shared by the big screen
+// and the phones. No rule lives here: the moves, their names and the result come from the
+// server's view; this module shows them and sends {type: "move", action}.
+import { el } from "./common.js";
+import { onLanguage, t } from "./i18n.js";
+
+const NS = "http://www.w3.org/2000/svg";
+const COLS = "abcdef";
+const CELL = 100;
+const LEFT = 70;
+const TOP = 46;
+export const SIDE = ["red", "black"];
+
+// Styles for both games' browser pages (the HTML shells only link app.css).
+export function useStyles(name) {
+  const href = `/static/css/${name}.css`;
+  if (document.querySelector(`link[href="${href}"]`)) return;
+  document.head.append(el("link", { rel: "stylesheet", href }));
+}
+
+export function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(NS, tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith("on") && typeof v === "function") node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, String(v));
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return node;
+}
+
+export function squareName(sq) { return `${COLS[sq % 6]}${Math.floor(sq / 6) + 1}`; }
+function cx(sq) { return LEFT + (sq % 6) * CELL + CELL / 2; }
+function cy(sq) { return TOP + (2 - Math.floor(sq / 6)) * CELL + CELL / 2; }
+
+// A racer: Red a circle with R, Black a diamond with B (shape and letter, not colour alone).
+function racer(side, count, x, y, r = 30) {
+  const label = `${side === 0 ? "R" : "B"}${count > 1 ? count : ""}`;
+  const shape = side === 0
+    ? svg("circle", { cx: x, cy: y, r, class: "hp-red" })
+    : svg("rect", { x: x - r * 0.85, y: y - r * 0.85, width: r * 1.7, height: r * 1.7, transform: `rotate(45 ${x} ${y})`, class: "hp-black" });
+  return svg("g", { class: "hp-racer", "aria-hidden": "true" }, shape,
+    svg("text", { x, y: y + 8, "text-anchor": "middle", class: "hp-racer-label" }, label));
+}
+
+// The track of each colour as a path through the rows, with arrowheads: Red runs row 1
+// left to right, row 2 back, row 3 left to right; Black the other way round.
+function trackPath(side) {
+  const off = side === 0 ? -34 : 34;
+  const y = (row) => TOP + (2 - row) * CELL + CELL / 2 + off;
+  const xl = LEFT + 22;
+  const xr = LEFT + 6 * CELL - 22;
+  const pts = [[xl, y(0)], [xr, y(0)], [xr, y(1)], [xl, y(1)], [xl, y(2)], [xr, y(2)]];
+  if (side === 1) pts.reverse();
+  return svg("path", {
+    d: pts.map(([x, yy], i) => `${i ? "L" : "M"}${x},${yy}`).join(" "),
+    class: `hp-track hp-track-${SIDE[side]}`, "marker-end": `url(#hp-arrow-${SIDE[side]})`,
+    "marker-mid": `url(#hp-arrow-${SIDE[side]})`,
+  });
+}
+
+// The board: squares (focusable when they can be tapped), racers, arrows, finish line.
+export function boardSvg(view, ui) {
+  const cells = view.board?.cells ?? new Array(18).fill(0);
+  const targets = new Map(); // destination square -> moves of the selected origin
+  for (const m of ui.moves) if (m.from === ui.selected && m.to >= 0) {
+    if (!targets.has(m.to)) targets.set(m.to, []);
+    targets.get(m.to).push(m);
+  }
+  const origins = new Set(ui.moves.map((m) => m.from));
+  const last = view.recent?.[view.recent.length - 1];
+  const root = svg("svg", { viewBox: `0 0 ${LEFT * 2 + 6 * CELL} ${TOP + 3 * CELL + 8}`, class: "hp-board", role: "group", "aria-label": t("hp_board") });
+  const defs = svg("defs", {});
+  for (const s of SIDE) {
+    defs.append(svg("marker", { id: `hp-arrow-${s}`, viewBox: "0 0 10 10", refX: 5, refY: 5, markerWidth: 5, markerHeight: 5, orient: "auto" },
+      svg("path", { d: "M0,0 L10,5 L0,10 z", class: `hp-arrowhead-${s}` })));
+  }
+  root.append(defs);
+  for (let c = 0; c < 6; c++) root.append(svg("text", { x: LEFT + c * CELL + CELL / 2, y: TOP - 14, "text-anchor": "middle", class: "hp-coord" }, COLS[c]));
+  for (let r = 0; r < 3; r++) {
+    const y = TOP + (2 - r) * CELL + CELL / 2 + 8;
+    root.append(svg("text", { x: LEFT - 40, y, "text-anchor": "middle", class: "hp-coord" }, String(r + 1)));
+    // each row's direction of travel, in words for screen readers and as arrows
+    const redRight = r !== 1;
+    root.append(svg("text", { x: LEFT + 6 * CELL + 36, y: y - 22, "text-anchor": "middle", class: "hp-dir hp-dir-red" }, `R${redRight ? "→" : "←"}`));
+    root.append(svg("text", { x: LEFT + 6 * CELL + 36, y: y + 22, "text-anchor": "middle", class: "hp-dir hp-dir-black" }, `B${redRight ? "←" : "→"}`));
+  }
+  for (let sq = 0; sq < 18; sq++) {
+    const x = LEFT + (sq % 6) * CELL;
+    const y = TOP + (2 - Math.floor(sq / 6)) * CELL;
+    const isTarget = targets.has(sq);
+    const isOrigin = ui.canMove && origins.has(sq);
+    const moved = last && (last.to === squareName(sq) || last.from === squareName(sq));
+    const cls = ["hp-square", isTarget ? "is-target" : "", ui.selected === sq ? "is-selected" : "",
+      isOrigin ? "is-origin" : "", moved ? "is-last" : "",
+      isTarget && targets.get(sq).some((m) => m.decides === "loses") ? "is-danger" : ""].filter(Boolean).join(" ");
+    const n = cells[sq];
+    const who = n > 0 ? t("hp_red_n", { n }) : n < 0 ? t("hp_black_n", { n: -n }) : t("hp_empty");
+    const label = `${squareName(sq)}: ${who}${isTarget ? ` — ${targets.get(sq).map((m) => m.name).join(" / ")}` : ""}`;
+    const tappable = isTarget || isOrigin;
+    const g = svg("g", {
+      class: cls, "data-square": squareName(sq), role: tappable ? "button" : "img", "aria-label": label,
+      tabindex: tappable ? 0 : null,
+      onclick: tappable ? () => ui.tap(sq) : null,
+      onkeydown: tappable ? (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); ui.tap(sq); } } : null,
+    }, svg("rect", { x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, rx: 10 }));
+    root.append(g);
+  }
+  root.append(trackPath(0), trackPath(1));
+  // the finish line: Red crosses it from f3 to a1, Black from a1 to f3
+  root.append(svg("line", { x1: LEFT, y1: TOP + 2 * CELL + 4, x2: LEFT, y2: TOP + 3 * CELL - 4, class: "hp-finish" }),
+    svg("line", { x1: LEFT + 6 * CELL, y1: TOP + 4, x2: LEFT + 6 * CELL, y2: TOP + CELL - 4, class: "hp-finish" }));
+  for (let sq = 0; sq < 18; sq++) {
+    const n = cells[sq];
+    if (n) root.append(racer(n > 0 ? 0 : 1, Math.abs(n), cx(sq), cy(sq)));
+    if (targets.has(sq)) {
+      const kinds = [...new Set(targets.get(sq).map((m) => t(`hp_kind_${m.kind}`)))].join("/");
+      root.append(svg("text", { x: cx(sq), y: cy(sq) + 44, "text-anchor": "middle", class: "hp-target-label", "aria-hidden": "true" }, kinds));
+    }
+  }
+  return root;
+}
+
+// Counters: laps, bumps (against the target) and pits, for both colours.
+export function counters(view) {
+  const b = view.board;
+  const r = view.rules;
+  return el("div", { class: "hp-counters" }, [0, 1].map((p) => el("div", { class: `hp-counter hp-${SIDE[p]}-row ${view.to_move === p ? "to-move" : ""}` },
+    el("span", { class: `hp-chip hp-chip-${SIDE[p]}`, "aria-hidden": "true" }, p === 0 ? "R" : "B"),
+    el("strong", {}, playerLabel(view, p)),
+    el("span", {}, r.derby ? t("hp_laps_free", { n: b.laps[p] }) : t("hp_laps", { n: b.laps[p], of: r.target })),
+    el("span", {}, r.bumping ? t("hp_bumps", { n: b.bumps[p], of: r.target }) : t("hp_no_bumping")),
+    el("span", { class: b.pit[p] ? "hp-pit-full" : "" }, t("hp_pit", { n: b.pit[p] })))),
+  r.derby ? el("p", { class: "note" }, t("hp_quiet", { n: b.clock, of: r.quiet_limit })) : null);
+}
+
+export function playerLabel(view, p) {
+  const pl = view.players[p];
+  const colour = t(`hp_${SIDE[p]}`);
+  if (pl.kind !== "human") return `${colour} — ${t("hp_computer", { level: t(`level_${pl.kind}`) })}`;
+  if (pl.name) return `${colour} — ${pl.name}`;
+  return `${colour} — ${t("hp_this_screen")}`;
+}
+
+export function rulesNote(view) {
+  const r = view.rules;
+  const parts = [t("hp_rule_move"), r.bumping ? t(r.derby ? "hp_rule_derby" : "hp_rule_bump", { n: r.target }) : t("hp_rule_nobump"),
+    t("hp_rule_pit"), r.derby ? null : t("hp_rule_win", { n: r.target })].filter(Boolean);
+  if (r.v1) parts.push(t("hp_rule_v1"));
+  return el("details", { class: "hp-rules" }, el("summary", {}, t("hp_rules_title", { variant: view.variant })),
+    el("ul", {}, parts.map((p) => el("li", {}, p))));
+}
+
+function resultBox(view) {
+  const res = view.result;
+  if (view.abandoned) return el("div", { class: "card hp-result", role: "status" }, el("h2", {}, t("hp_abandoned")));
+  if (!res) return null;
+  const head = res.winner === null ? t("hp_draw") : t("hp_wins", { who: playerLabel(view, res.winner) });
+  const why = res.winner === null ? t("hp_why_draw", { n: view.rules.quiet_limit })
+    : t(`hp_why_${res.reason}`, { who: t(`hp_${SIDE[res.winner]}`), loser: t(`hp_${SIDE[1 - res.winner]}`), n: view.rules.target });
+  return el("div", { class: "card hp-result", role: "status" },
+    el("h2", { class: "hp-result-head" }, "🏁 ", head), el("p", { class: "hp-why" }, why),
+    el("p", { class: "note" }, t("hp_final_counts", { lr: res.laps[0], lb: res.laps[1], br: res.bumps[0], bb: res.bumps[1], plies: res.plies })),
+    el("p", {}, el("a", { href: "/" }, t("new_party"))));
+}
+
+export function moveText(e, view) {
+  if (e.type !== "move") return "";
+  const who = t(`hp_${e.player}`);
+  return `${who}: ${e.action}${e.forced ? ` (${t("hp_forced")})` : ""}`;
+}
+
+// Lobby: join code, QR, places; the host starts the game.
+export function lobbyCard(view, ctx, placeLabel) {
+  const joinUrl = ctx.info?.join_url ?? "";
+  const open = view.players.filter((p) => p.kind === "human" && !p.name).length;
+  return el("div", { class: "lobby" },
+    ctx.role === "host" || ctx.role === "spectator" ? el("div", { class: "join-box" },
+      el("p", { class: "big-code", "aria-label": t("room", { code: ctx.code }) }, ctx.code),
+      el("img", { class: "qr", src: `/api/rooms/${ctx.code}/qr.svg`, alt: t("join_at", { url: joinUrl }), width: 220, height: 220 }),
+      el("p", {}, t("scan")), el("p", { class: "url" }, joinUrl)) : null,
+    el("div", { class: "card" },
+      el("h2", {}, t("gp_places")),
+      el("ol", { class: "gp-places" }, view.players.map((p) => el("li", {}, placeLabel(view, p.place)))),
+      open ? el("p", { class: "note" }, t("gp_open_places", { n: open })) : null,
+      ctx.role === "host" ? el("button", { type: "button", class: "primary", id: "start", onclick: () => ctx.send({ type: "start" }) }, t("gp_start")) : el("p", {}, t("waiting_host"))));
+}
+
+// replaceChildren without the parts that are not shown (null would print "null")
+export function fill(node, ...parts) {
+  node.replaceChildren(...parts.flat().filter((p) => p !== null && p !== undefined && p !== false));
+}
+
+// The whole game screen (big screen and phone alike: whoever may move gets the controls).
+export function mountGame(root, ctx) {
+  useStyles("hairpin");
+  let view = null;
+  let live = null;
+  let selected = null;
+  let note = "";
+  const stage = el("section", { class: "hp-stage" });
+  const side = el("section", { class: "hp-side" });
+  const feed = el("p", { class: "feed", role: "status", "aria-live": "polite" });
+  root.replaceChildren(el("div", { class: "gp-grid" }, el("div", {}, stage, feed), side));
+
+  function send(intent) {
+    if (!live) return Promise.resolve();
+    return live.send(intent).then(() => ctx.error.show("")).catch((e) => ctx.error.show(e.message));
+  }
+  ctx.send = send;
+
+  function play(m) {
+    if (m.decides === "loses" && !window.confirm(t("hp_confirm_lose", { move: m.name }))) return;
+    selected = null;
+    send({ type: "move", action: m.action });
+  }
+
+  function tap(sq) {
+    const moves = view.may_move ? view.moves : [];
+    if (selected !== null) {
+      const here = moves.filter((m) => m.from === selected && m.to === sq);
+      if (here.length === 1) { play(here[0]); return; }
+      if (here.length > 1) { note = t("hp_choose_below"); render(); document.querySelector(".hp-moves button")?.focus(); return; }
+    }
+    selected = moves.some((m) => m.from === sq) ? sq : null;
+    note = "";
+    render();
+  }
+
+  function moveButtons(v) {
+    const shown = v.moves.filter((m) => selected === null || m.from === selected);
+    return el("div", { class: "hp-moves" },
+      el("h3", {}, selected === null ? t("hp_all_moves") : t("hp_moves_of", { square: squareName(selected) })),
+      el("ul", {}, shown.map((m) => el("li", {}, el("button", {
+        type: "button", class: `hp-move ${m.decides ? `decides-${m.decides}` : ""}`, "data-action": m.action,
+        onclick: () => play(m),
+      }, m.name, m.lap ? ` · ${t("hp_lap")}` : "", m.warning ? ` ⚠ ${m.warning}` : "")))),
+      selected !== null ? el("button", { type: "button", onclick: () => { selected = null; render(); } }, t("hp_show_all")) : null);
+  }
+
+  function render() {
+    const v = view;
+    if (!v) return;
+    document.body.dataset.phase = v.phase;
+    if (v.phase === "lobby") {
+      stage.replaceChildren(lobbyCard(v, ctx, playerLabel));
+      side.replaceChildren(rulesNote(v));
+      return;
+    }
+    const canMove = v.may_move && v.phase === "playing";
+    if (!canMove) selected = null;
+    const pit = canMove ? v.moves.find((m) => m.from === -1 || m.from === -2) : null;
+    const turn = v.phase !== "playing" ? null
+      : el("p", { class: `hp-turn ${canMove ? "yours" : ""}`, role: "status" },
+        canMove ? t("hp_your_move", { who: playerLabel(v, v.to_move) }) : t("hp_waiting_move", { who: playerLabel(v, v.to_move) }));
+    fill(stage,
+      resultBox(v) ?? turn,
+      boardSvg(v, { moves: canMove ? v.moves : [], selected, canMove, tap }),
+      el("p", { class: "note hp-finish-note" }, t("hp_finish_line")),
+      pit ? el("button", { type: "button", class: "primary hp-pit-move", onclick: () => play(pit) }, pit.name) : null,
+      note ? el("p", { class: "note" }, note) : null,
+      counters(v));
+    fill(side,
+      canMove ? el("p", { class: "note" }, t("hp_tap_hint")) : null,
+      canMove ? moveButtons(v) : null,
+      v.may_undo ? el("button", { type: "button", class: "hp-undo", onclick: () => { selected = null; send({ type: "undo" }); } }, "↶ ", t("hp_undo")) : null,
+      el("div", { class: "card" }, el("h3", {}, t("hp_last_moves")),
+        v.recent.length ? el("ol", { class: "hp-recent" }, v.recent.slice().reverse().map((e) => el("li", {}, moveText(e, v)))) : el("p", {}, "—")),
+      rulesNote(v),
+      ctx.role === "host" && v.phase === "playing" ? el("button", { type: "button", class: "hp-abandon", onclick: () => { if (window.confirm(t("hp_confirm_abandon"))) send({ type: "finish" }); } }, t("hp_abandon")) : null);
+  }
+
+  onLanguage(render);
+  return {
+    connect(l) { live = l; },
+    welcome(v) { view = v; render(); },
+    update(v, events) {
+      view = v;
+      if (events.some((e) => e.type === "undone")) selected = null;
+      render();
+      const text = events.map((e) => (e.type === "undone" ? t("hp_undone") : moveText(e, v))).filter(Boolean).join(" · ");
+      if (text) feed.textContent = text;
+    },
+  };
+}

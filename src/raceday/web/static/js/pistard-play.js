@@ -1,0 +1,6 @@
+// PISTARD on a phone: this player's dice and legal moves, the velodrome and the standings.
+import { mountRace } from "./pistard-track.js";
+
+export function mount(root, ctx) {
+  return mountRace(root, { ...ctx, role: "seat" });
+}
