@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from fractions import Fraction
 
+import numpy as np
 import pytest
 
 from raceday.core.errors import BetError, OptionsError, RacedayError, SaveFormatError
@@ -95,3 +96,12 @@ def test_clones_move_on_their_own() -> None:
     before = state.to_json()
     twin.enter_roll(None)
     assert state.to_json() == before and twin != state
+
+
+def test_simulation_progress_is_done_and_total() -> None:
+    from raceday.games.derby.fast import simulate_odds
+
+    calls: list[tuple[int, int]] = []
+    simulate_odds(2_500, np.random.default_rng(1), chunk=1_000,
+                  progress=lambda done, total: calls.append((done, total)))
+    assert calls == [(1_000, 2_500), (2_000, 2_500), (2_500, 2_500)]

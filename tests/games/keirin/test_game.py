@@ -118,3 +118,15 @@ def test_clones_share_the_options_and_move_on_their_own() -> None:
 def test_states_are_not_hashable() -> None:
     with pytest.raises(TypeError):
         hash(new_race())
+
+
+@pytest.mark.parametrize("engine", ["fast", "reference"])
+def test_simulation_progress_is_done_and_total(engine: str) -> None:
+    from raceday.games.keirin.simulate import simulate
+
+    calls: list[tuple[int, int]] = []
+    simulate(KeirinOptions(riders=6), 300, np.random.default_rng(1), engine=engine,
+             progress=lambda done, total: calls.append((done, total)))
+    assert calls and calls[-1] == (300, 300)
+    assert all(total == 300 for _, total in calls)
+    assert [done for done, _ in calls] == sorted({done for done, _ in calls})  # rising

@@ -128,7 +128,8 @@ def simulate(
     show = n >= PROGRESS_THRESHOLD * 50 and not json_out
     with progress_bar("Simulating races", n, enabled=show) as bar:
         task = bar.task_ids[0]
-        sim = simulate_odds(n, rng, rate, on_progress=lambda k: bar.advance(task, k))
+        sim = simulate_odds(n, rng, rate,
+                            progress=lambda done, _total: bar.update(task, completed=done))
     if json_out:
         data = sim.to_json()
         print_json({"game": data.pop("game"), "n": data.pop("n"), "seed": used, **data})

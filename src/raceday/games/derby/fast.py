@@ -14,6 +14,7 @@ from fractions import Fraction
 import numpy as np
 
 from raceday.analysis.stats import wilson_interval
+from raceday.core.game import ProgressCallback
 from raceday.games.derby.odds import ALL_PAIRS, Pair, pair_name
 from raceday.games.derby.rules import FACES, POSTS, horse_name, parse_fall_rate
 
@@ -114,18 +115,21 @@ def simulate_odds(
     fall_rate: Fraction | float | str = 0,
     confidence: float = 0.95,
     chunk: int = 100_000,
-    on_progress: object = None,
+    progress: ProgressCallback | None = None,
 ) -> SimulatedOdds:
-    """Estimate win and quinella probabilities from ``n`` sampled races."""
+    """Estimate win and quinella probabilities from ``n`` sampled races; ``progress(done,
+    n)`` after every chunk."""
     wins = np.zeros(_HORSES + 1, dtype=np.int64)
     pairs = np.zeros((_HORSES + 1, _HORSES + 1), dtype=np.int64)
+    done = 0
     for size in _chunks(n, chunk):
         first, second = sample_results(size, rng, fall_rate)
         wins += np.bincount(first, minlength=_HORSES + 1)
         lo, hi = np.minimum(first, second), np.maximum(first, second)
         np.add.at(pairs, (lo, hi), 1)
-        if callable(on_progress):
-            on_progress(size)
+        done += size
+        if progress is not None:
+            progress(done, n)
 
     def est(count: int) -> Estimate:
         low, high = wilson_interval(count, n, confidence)

@@ -168,7 +168,7 @@ def simulate(
         task = bar.task_ids[0]
         summary = run_simulation(
             options, n, np.random.default_rng(used), engine=engine,
-            on_progress=lambda done: bar.update(task, completed=done),
+            progress=lambda done, _total: bar.update(task, completed=done),
         )
     if json_out:
         data = summary.to_json()

@@ -15,7 +15,7 @@ options give the same races.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -23,6 +23,7 @@ from functools import cache
 import numpy as np
 from numba import njit
 
+from raceday.core.game import ProgressCallback
 from raceday.games.keirin.rules import (
     DERNY_DICE,
     SLIPSTREAM,
@@ -235,7 +236,7 @@ def sample_races(
     n: int,
     rng: np.random.Generator,
     places: int = 3,
-    on_progress: Callable[[int], None] | None = None,
+    progress: ProgressCallback | None = None,
 ) -> FastRaces:
     """Sample ``n`` races, resolving the first ``places`` places (1 to the number of riders).
     Keeps every race in memory: for large ``n`` fold :func:`iter_race_batches` instead."""
@@ -246,8 +247,8 @@ def sample_races(
         rankings.append(batch.ranking)
         turns.append(batch.turns)
         done += len(batch.turns)
-        if on_progress is not None:
-            on_progress(done)
+        if progress is not None:
+            progress(done, n)
     if not rankings:
         return FastRaces(np.zeros((0, places), dtype=np.int8), np.zeros(0, dtype=np.int16))
     return FastRaces(np.concatenate(rankings), np.concatenate(turns))

@@ -9,13 +9,13 @@ checks that they agree.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
 from raceday.analysis.stats import wilson_interval, z_value
 from raceday.core.errors import OptionsError
+from raceday.core.game import ProgressCallback
 from raceday.core.play import play_game
 from raceday.games.keirin.game import GAME
 from raceday.games.keirin.rules import KeirinOptions
@@ -85,7 +85,7 @@ def simulate_reference(
     options: KeirinOptions,
     n: int,
     rng: np.random.Generator,
-    on_progress: Callable[[int], None] | None = None,
+    progress: ProgressCallback | None = None,
 ) -> SimulationSummary:
     """Run ``n`` full races on the reference engine (every rule, every event)."""
     riders = options.riders
@@ -97,8 +97,8 @@ def simulate_reference(
         for place, rider in enumerate(state.ranked):
             places[rider - 1, place] += 1
         turn_counts[next(e["turn"] for e in record.events if e.kind == "place")] += 1
-        if on_progress is not None:
-            on_progress(i + 1)
+        if progress is not None:
+            progress(i + 1, n)
     return SimulationSummary(options=options, n=n, places=places, turn_counts=turn_counts)
 
 
@@ -106,7 +106,7 @@ def simulate_fast(
     options: KeirinOptions,
     n: int,
     rng: np.random.Generator,
-    on_progress: Callable[[int], None] | None = None,
+    progress: ProgressCallback | None = None,
 ) -> SimulationSummary:
     """Sample ``n`` races with the compiled sampler (first three places), batch by batch:
     only counts are kept, so memory stays flat whatever ``n`` is."""
@@ -122,8 +122,8 @@ def simulate_fast(
             places[:, place] += np.bincount(batch.ranking[:, place], minlength=riders + 1)[1:]
         turn_counts += np.bincount(batch.turns, minlength=len(turn_counts))[: len(turn_counts)]
         done += len(batch.turns)
-        if on_progress is not None:
-            on_progress(done)
+        if progress is not None:
+            progress(done, n)
     return SimulationSummary(
         options=options, n=n, places=places, turn_counts=turn_counts, resolved=resolved,
     )
@@ -134,11 +134,12 @@ def simulate(
     n: int,
     rng: np.random.Generator,
     engine: str = "fast",
-    on_progress: Callable[[int], None] | None = None,
+    progress: ProgressCallback | None = None,
 ) -> SimulationSummary:
-    """Simulate ``n`` races on the chosen engine ("fast" or "reference")."""
+    """Simulate ``n`` races on the chosen engine ("fast" or "reference"); ``progress(done,
+    n)`` after every race (reference) or batch (fast)."""
     if engine == "fast":
-        return simulate_fast(options, n, rng, on_progress)
+        return simulate_fast(options, n, rng, progress)
     if engine == "reference":
-        return simulate_reference(options, n, rng, on_progress)
+        return simulate_reference(options, n, rng, progress)
     raise OptionsError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
