@@ -79,3 +79,9 @@ def test_every_shipped_game_is_a_game_with_credits() -> None:
     assert names == {"keirin", "derby", "hairpin", "pistard", "wielersim"}
     for game in all_games():
         assert game.title and game.designer
+
+
+def test_options_built_directly_also_raise_options_error() -> None:
+    with pytest.raises(OptionsError, match="Sprint option goal"):
+        SprintOptions(goal=1)
+    assert SprintOptions(goal=3).goal == 3

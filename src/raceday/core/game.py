@@ -62,6 +62,13 @@ class GameOptions(BaseModel):
 
     game_title: ClassVar[str] = "game"
 
+    def __init__(self, **data: Any) -> None:
+        """Options from keyword arguments; a bad value is an :class:`OptionsError`."""
+        try:
+            super().__init__(**data)
+        except ValidationError as exc:
+            raise OptionsError(describe_validation_error(exc, self.game_title)) from None
+
     @classmethod
     def parse(cls, raw: Mapping[str, Any] | BaseModel | None = None) -> Self:
         """Options from a mapping (or an instance), or :class:`OptionsError`."""
