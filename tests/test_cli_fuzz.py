@@ -36,7 +36,7 @@ SECONDS_PER_RUN = 60  # a generous bound: every fuzzed run is small (counts are 
 
 def _walk(command: Any, path: list[str]) -> Iterator[tuple[list[str], Any]]:
     if isinstance(command, GameGroup):
-        subs = {name: command._load(name) for name in command._games}
+        subs = {name: command._load(name) for name in [*command._games, *command._tools]}
     else:
         subs = getattr(command, "commands", None)
     if subs:
@@ -50,7 +50,7 @@ COMMANDS = dict((" ".join(path), cmd) for path, cmd in _walk(typer.main.get_comm
 
 # Commands whose smallest run still starts worker processes or plays whole games.
 HEAVY = {"wielersim predict", "wielersim predict-tour", "wielersim tour", "pistard simulate",
-         "hairpin match", "derby party", "pistard play"}
+         "hairpin match", "derby party", "derby play", "pistard play", "pistard watch", "arena"}
 
 # Options that count work to do: always given, small or invalid, so a run stays short.
 COUNT_OPTIONS = {"-n", "--races", "--games", "--simulations", "--depth", "--computers",
