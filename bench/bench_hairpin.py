@@ -16,7 +16,7 @@ import numpy as np
 
 from raceday.analysis.stats import wilson_interval
 from raceday.games.hairpin import fast
-from raceday.games.hairpin.agents import AlphaBetaAgent, make_agent
+from raceday.games.hairpin.agents import AlphaBetaAgent, make_agent, think
 from raceday.games.hairpin.match import DEFAULT_OPENING_PLIES, MatchResult, play_match
 from raceday.games.hairpin.rules import (
     Rules,
@@ -150,7 +150,7 @@ def main() -> None:
                         help="only the strength match: expert (--think s/move) vs expert-old")
     parser.add_argument("--games", type=int, default=200, help="strength match games")
     parser.add_argument("--think", type=float, default=1.0,
-                        help="the expert's seconds per move in the strength match")
+                        help="the expert's seconds per move (strength match and ladder)")
     parser.add_argument("--workers", type=int, default=2, help="processes for the match")
     parser.add_argument("--seed", type=int, default=7, help="strength match seed")
     parser.add_argument("--tune", action="store_true",
@@ -193,6 +193,12 @@ def main() -> None:
     timed = AlphaBetaAgent(node_budget=None, time_budget=1.0)
     timed.choose(new_game(), np.random.default_rng(0))
     print(f"alpha-beta at 1 s/move: depth {timed.last_depth}, {timed.last_nodes:,} nodes")
+    think(new_game(), 0.05)  # load the compiled search
+    for seconds in (args.think, 1.0) if args.think != 1.0 else (1.0,):
+        report = think(new_game(), seconds)
+        print(f"expert's search (search.py) at {seconds:g} s/move from the start: "
+              f"{report.nodes / report.seconds:,.0f} nodes/s, depth {report.depth} "
+              f"({report.nodes:,} nodes in {report.seconds:.2f} s)")
 
     n = 10 if quick else 100
     # the required ladder (hard > medium, expert > hard) at full size; easy (MCTS in
@@ -200,7 +206,8 @@ def main() -> None:
     for strong, weak, count in (("medium", "easy", max(10, n // 5)), ("hard", "medium", n),
                                 ("expert", "hard", n)):
         start = time.perf_counter()
-        result = play_match(lambda s=strong: make_agent(s), lambda w=weak: make_agent(w), count,
+        result = play_match(lambda s=strong: make_agent(s, think=args.think),
+                            lambda w=weak: make_agent(w, think=args.think), count,
                             seed=2024, names=(strong, weak))
         print(f"{strong} vs {weak}: {result.a_wins}-{result.b_wins} "
               f"(draws {result.draws}) over {count} games, sides alternated, "

@@ -498,8 +498,9 @@ def frame_moves_list(pos: Position, rules: Rules) -> list[tuple[int, int, int]]:
         return []
     moves = np.empty((1, MAX_MOVES), dtype=np.int64)
     n = frame_moves(f, 0, moves, 0)
-    return sorted((int(move_action(m)), int((m >> 8) & 31), int((m >> 13) & 1))
-                  for m in moves[0, :n])
+    # a skip has no destination: the reference says -1, the packed form 0
+    return sorted((int(move_action(m)), -1 if (m >> 5) & 7 == SKIP else int((m >> 8) & 31),
+                   int((m >> 13) & 1)) for m in moves[0, :n])
 
 
 def frame_apply_position(pos: Position, rules: Rules, action: int) -> Position:
