@@ -513,10 +513,12 @@ class KeirinRoom:
         out: list[JSON] = []
         for pos, (purse, i) in enumerate(order):
             rank = out[-1]["rank"] if out and out[-1]["purse"] == purse else pos + 1
-            acc = s.players[self.names[i]]
-            out.append({"rank": rank, "player": i, "name": self.names[i], "purse": purse,
-                        "won": acc.winning_tickets, "tickets": acc.tickets,
-                        "net": acc.returned - acc.staked})
+            name = self.names[i]
+            acc = s.players[name]
+            locked = [t.stake for t in self._locked() if t.player == name]
+            out.append({"rank": rank, "player": i, "name": name, "purse": purse,
+                        "won": acc.winning_tickets, "tickets": acc.tickets - len(locked),
+                        "net": acc.returned - acc.staked + sum(locked)})
         return out
 
     def _public_purse(self, seat: int) -> int:
@@ -524,9 +526,11 @@ class KeirinRoom:
         s = self.session
         assert s is not None
         name = self.names[seat]
-        locked = sum(t.stake for t in self.tickets if t.player == name) if \
-            self.race is not None else 0
-        return s.players[name].bankroll + locked
+        return s.players[name].bankroll + sum(t.stake for t in self._locked() if t.player == name)
+
+    def _locked(self) -> list[Ticket]:
+        """The tickets whose stakes the engine has taken for the race now running."""
+        return self.tickets if self.race is not None else []
 
     def _live(self) -> JSON | None:
         race = self.race
