@@ -41,7 +41,8 @@ def profile(route: CompiledRoute, x: float, y: float, width: float, height: floa
     for climb in route.climbs:
         cx = x + climb.top * step
         top_y = base - level[min(climb.top, n) - 1]
-        label = f"{climb.category or '-'} ({climb.max_steepness})"
+        cat = climb.category or ""
+        label = f"{'C' + cat if cat.isdigit() else (cat or 'top')} ({climb.max_steepness})"
         parts.append(svg.line(cx, top_y - 1, cx, top_y - 6, stroke=svg.RED, stroke_width=0.4))
         parts.append(svg.text(cx, top_y - 7, label, 2.6, anchor="middle", fill=svg.RED,
                               bold=True))

@@ -96,13 +96,20 @@ def odds_settings(options: PrintOptions) -> tuple[Fraction, Fraction]:
     return margin, rate
 
 
+def _number(value: Fraction) -> str:
+    """0.1 for 1/10; a fraction that has no short decimal stays a fraction (1/3)."""
+    text = f"{float(value):g}"
+    return text if Fraction(text) == value else str(value)
+
+
 def part_odds(options: PrintOptions) -> list[Page]:
     from raceday.games.derby.odds import exact_odds, format_odds, pair_name
     from raceday.games.derby.rules import POSTS, horse_name
 
     margin, rate = odds_settings(options)
-    described = (f"margin {margin} (board = fair odds x (1 - margin), rounded half up to 0.1, "
-                 f"at least 1.1); fall rate {rate}; party prices rounded down to easy numbers")
+    described = (f"margin {_number(margin)} (board = fair odds x (1 - margin), rounded half "
+                 f"up to 0.1, at least 1.1); fall rate {_number(rate)}; party prices rounded "
+                 "down to easy numbers")
     numbers = board_numbers(margin, rate)
     exact = exact_odds(rate)
     page = new_page("derby", options, "Whiteboard odds", described)
