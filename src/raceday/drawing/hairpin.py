@@ -66,10 +66,10 @@ def board(x: float, y: float, size: float) -> str:
     sx, sy = corner(0, 1)
     parts.append(svg.rect(sx - 1.5, sy, 3, size, fill=svg.WHITE, stroke=svg.INK,
                           stroke_width=0.5, stroke_dasharray="1.5 1.5"))
-    parts.append(svg.text(fx + 3, fy + size / 2 - 1, "Red's finish line:", 2.8, fill=RED))
-    parts.append(svg.text(fx + 3, fy + size / 2 + 3, "on to a1", 2.8, fill=RED))
-    parts.append(svg.text(sx - 3, sy + size / 2 - 1, "Black's finish", 2.8, anchor="end"))
-    parts.append(svg.text(sx - 3, sy + size / 2 + 3, "line: on to f3", 2.8, anchor="end"))
+    parts.append(svg.text(fx + 2, fy - 2.5, "Red's finish line: from f3 on to a1", 2.8,
+                          anchor="end", fill=RED))
+    parts.append(svg.text(sx - 2, sy + size + 11, "Black's finish line: from a1 on to f3",
+                          2.8))
     for col in range(WIDTH):
         cx, _ = corner(col, 1)
         parts.append(svg.centred_text(cx + size / 2, y + ROWS * size + 5, COLUMNS[col], 4,

@@ -12,7 +12,7 @@ from raceday.printing.catalog import PrintOptions, new_page
 from raceday.printing.grid import fit, table
 from raceday.printing.page import Page
 
-RIGHTS_NOTE = ("Hairpin Racers (c) Phil Leduc, designed 2004, published 2024. All rights to "
+RIGHTS_NOTE = ("Hairpin Racers © Phil Leduc, designed 2004, published 2024. All rights to "
                "the game and its rule text belong to the designer, who reserves the right to "
                "program or sell it in any form; ask him for permission or a licence. This "
                "sheet is for playing at home; it does not reproduce his rules.")
