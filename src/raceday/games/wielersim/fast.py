@@ -1,0 +1,886 @@
+"""A compiled WielerSIM engine: whole races in a numba loop over flat numpy arrays.
+
+It is the state machine of :mod:`raceday.games.wielersim.rules` (pending throw, resolve,
+continue, end of turn) written again over arrays, with the same rules step for step:
+aspiration, counters, acceleration, the event table, crashes and evasions, blocking rows,
+lanes (the lowest roughness on cobbles), cobble boards, intermediate (virtual) sprints,
+flat finishes with group sprints, summit finishes with the text's gap formula and the
+``monotonic_gaps`` variant, and the rider ratings of our extension. Climb places are not
+kept (they never change a throw or a place; predictions do not need them).
+
+Dice: it reads the faces exactly as :class:`raceday.games.wielersim.dice.DiceBuffer`
+does (the same blocks of 16,384 faces drawn from the same generator, a block dropped when
+a throw needs more faces than it has left, the board layout drawn from the generator when
+the board throw comes). The kernel cannot call the generator itself, so it returns to
+Python whenever a block runs out or a board is thrown, and resumes where it stopped (the
+whole race state lives in the arrays). So, fed the same generator, it rides the same races
+as :func:`raceday.games.wielersim.rules.run_race_fast`, throw for throw; the tests in
+``tests/games/wielersim/test_compiled.py`` check that record for record.
+
+numba is imported only when a compiled race runs (``raceday --help`` and ``wielersim
+watch`` never import it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from raceday.games.wielersim import dice
+from raceday.games.wielersim.model import COBBLES, SPRINTER, UPHILL
+from raceday.games.wielersim.route import CompiledRoute
+
+# dice kinds
+K_D6, K_2D6, K_3D6B2, K_2D10, K_3D10B2, K_4D6, K_4D6R, K_BOARD = range(8)
+KIND_CODES = {dice.D6_KIND: K_D6, dice.TWO_D6: K_2D6, dice.BEST_TWO_OF_3D6: K_3D6B2,
+              dice.TWO_D10: K_2D10, dice.BEST_TWO_OF_3D10: K_3D10B2, dice.FOUR_D6: K_4D6,
+              dice.FOUR_D6_REROLL: K_4D6R, dice.BOARD: K_BOARD}
+# purposes of a throw
+P_ROLL, P_ACCEL, P_COUNTER, P_EVENT, P_STEER, P_EVADE, P_SPRINT, P_GRID, P_WEATHER, P_BOARD = \
+    range(10)
+# phases
+PH_BOARD, PH_WEATHER, PH_GRID, PH_RACE, PH_SPRINT, PH_OVER = range(6)
+# end-of-turn steps (rules.EndOfTurn)
+E_CLIMBS, E_SPRINTS, E_FINISH, E_WEATHER, E_NEXT = range(5)
+# what the kernel returns
+DONE, NEED_D6, NEED_D10, NEED_BOARD = 0, -1, -2, -3
+
+# slots of the scalar state ``sc``
+(PHASE, RAIN, HALF, TURN, IDX, NORDER, CVAL, CATT, PKIND, PRIDER, PPURP, EOT, WIN_TURN,
+ WIN_POS, NRES, CQH, CQN, GQ, SP_N, SP_NEXT, SP_COUNT, SP_MARK, SP_GAP, I6, I10, BOARD_IN,
+ BOARD, R4, F0, F1, F2, F3, ACTIVE, RACES) = range(34)
+SC_SIZE = 34
+# rows of the per-rider state ``rs``
+(POS, LANE, FIN, DONE_, ORDER, START, CQ, SPR, SPV, SPS, RES_R, RES_G, RES_T, SCR, SCR2) = \
+    range(15)
+RS_ROWS = 15
+# rows of the road table ``road`` (per square)
+T_ROAD, T_COLOUR, T_STEEP, T_WIDTH = range(4)
+# rows of the peloton table ``pel`` (per rider)
+Q_KIND, Q_RANK, Q_CLIMB, Q_COBBLES, Q_SPRINT, Q_GRID, Q_GRIDKIND = range(7)
+# the race's numbers (``par``)
+(A_DIST, A_UPHILL, A_MONO, A_EDGES, A_RANDOM, A_N, A_SIZE) = range(7)
+
+PLACES_PER_SPRINT = 8  # len(rules.INTERMEDIATE_POINTS)
+TOP_PLACES, PODIUM = 10, 3
+EMPTY = -1
+
+
+@dataclass(frozen=True, eq=False)
+class Tables:
+    """A route and a peloton as the kernel's arrays (built once per pair, cached)."""
+
+    road: np.ndarray  # (4, size): road type, colour, steepness, width
+    rough: np.ndarray  # (layouts, size, 4): roughness per board layout (1 layout if fixed)
+    pel: np.ndarray  # (7, n): kind, rank, the three edges, grid order, grid throw kind
+    lines: np.ndarray  # squares of the intermediate sprints, in the route's order
+    par: np.ndarray  # distance, uphill finish, monotonic gaps, rated, random board, n, size
+    n: int
+
+
+def tables_of(state: Any) -> Tables:
+    """The kernel's tables for a race's route and peloton (a WielersimState before its
+    first throw: its grid order and start throws are read from it)."""
+    return _tables(state.route, state.peloton, state)
+
+
+_TABLES: dict[tuple[int, int], tuple[Any, Any, Tables]] = {}
+
+
+def _tables(route: CompiledRoute, peloton: Any, state: Any) -> Tables:
+    key = (id(route), id(peloton))
+    hit = _TABLES.get(key)
+    if hit is not None and hit[0] is route and hit[1] is peloton:
+        return hit[2]
+    n = state.n
+    size = len(route.road)
+    road = np.array([route.road, route.colour, route.steepness, route.width], dtype=np.int64)
+    rough = _rough_tables(route)
+    edges = state.edges
+    pel = np.zeros((7, n), dtype=np.int64)
+    pel[Q_KIND] = state.kind
+    pel[Q_RANK] = state.rank
+    if edges is not None:
+        pel[Q_CLIMB:Q_SPRINT + 1] = np.array(edges, dtype=np.int64).T
+    pel[Q_GRID] = state.grid_order()
+    pel[Q_GRIDKIND] = [KIND_CODES[state._grid_kind(r)] for r in range(n)]
+    lines = np.array(route.sprints, dtype=np.int64).reshape(-1)
+    par = np.array([route.distance, route.finish == "uphill", route.monotonic_gaps,
+                    edges is not None, route.has_random_cobbles, n, size], dtype=np.int64)
+    tables = Tables(road, rough, pel, lines, par, n)
+    if len(_TABLES) > 64:
+        _TABLES.clear()
+    _TABLES[key] = (route, peloton, tables)
+    return tables
+
+
+@lru_cache(maxsize=16)
+def _rough_tables(route: CompiledRoute) -> np.ndarray:
+    """Roughness per layout, square and lane, from the route's own :meth:`roughness`."""
+    layouts: list[int | None] = (list(range(dice.BOARD_LAYOUTS)) if route.has_random_cobbles
+                                 else [None])
+    out = np.zeros((len(layouts), len(route.road), 4), dtype=np.int64)
+    for k, layout in enumerate(layouts):
+        for p, row in enumerate(route.roughness(layout)):
+            if row:
+                out[k, p, : len(row)] = row
+    return out
+
+
+# --- the kernel ------------------------------------------------------------------------------
+# numba is imported when the first compiled race runs: the functions below are plain Python
+# until _kernel() compiles them (njit with cache=True).
+
+
+def _take(sc: Any, slot: int, faces: Any, k: int) -> int:
+    i = sc[slot]
+    if i + k > faces.shape[0]:
+        return -1
+    sc[slot] = i + k
+    return i
+
+
+def _best_two(a: int, b: int, c: int) -> int:
+    return a + b + c - min(a, min(b, c))
+
+
+def _throw(sc: Any, d6: Any, d10: Any, kind: int) -> int:
+    """The value of the pending throw, or NEED_* when the generator must be called."""
+    if kind == K_2D6:
+        i = _take(sc, I6, d6, 2)
+        return NEED_D6 if i < 0 else d6[i] + d6[i + 1]
+    if kind == K_D6:
+        i = _take(sc, I6, d6, 1)
+        return NEED_D6 if i < 0 else d6[i]
+    if kind == K_3D6B2:
+        i = _take(sc, I6, d6, 3)
+        return NEED_D6 if i < 0 else _best_two(d6[i], d6[i + 1], d6[i + 2])
+    if kind == K_2D10:
+        i = _take(sc, I10, d10, 2)
+        return NEED_D10 if i < 0 else d10[i] + d10[i + 1]
+    if kind == K_3D10B2:
+        i = _take(sc, I10, d10, 3)
+        return NEED_D10 if i < 0 else _best_two(d10[i], d10[i + 1], d10[i + 2])
+    if kind == K_4D6:
+        i = _take(sc, I6, d6, 4)
+        return NEED_D6 if i < 0 else d6[i] + d6[i + 1] + d6[i + 2] + d6[i + 3]
+    if kind == K_4D6R:  # four faces, then (maybe from a new block) two re-roll faces
+        if sc[R4] == 0:
+            i = _take(sc, I6, d6, 4)
+            if i < 0:
+                return NEED_D6
+            for k in range(4):
+                sc[F0 + k] = d6[i + k]
+            sc[R4] = 1
+        j = _take(sc, I6, d6, dice.REROLL_MAX)
+        if j < 0:
+            return NEED_D6
+        sc[R4] = 0
+        done = 0
+        while done < dice.REROLL_MAX:  # re-roll the lowest 1 or 2 first (dice.rerolled_faces)
+            low = -1
+            for k in range(4):
+                if sc[F0 + k] <= 2 and (low < 0 or sc[F0 + k] < sc[F0 + low]):
+                    low = k
+            if low < 0:
+                break
+            sc[F0 + low] = 100 + d6[j + done]  # marked: never re-rolled twice
+            done += 1
+        total = 0
+        for k in range(4):
+            v = sc[F0 + k]
+            total += v - 100 if v > 100 else v
+        return total
+    v = sc[BOARD_IN]  # K_BOARD
+    if v < 0:
+        return NEED_BOARD
+    sc[BOARD_IN] = -1
+    return v
+
+
+def _pend(sc: Any, kind: int, rider: int, purpose: int) -> None:
+    sc[PKIND] = kind
+    sc[PRIDER] = rider
+    sc[PPURP] = purpose
+
+
+def _choose_lane(cells: Any, road: Any, rough: Any, row: int) -> int:
+    width = road[T_WIDTH, row]
+    if road[T_ROAD, row] != COBBLES:
+        for lane in range(width - 1, -1, -1):
+            if cells[row, lane] == EMPTY:
+                return lane
+        return EMPTY
+    best = EMPTY
+    best_key = 99
+    for lane in range(width - 1, -1, -1):
+        if cells[row, lane] != EMPTY:
+            continue
+        if rough[row, lane] < best_key:
+            best = lane
+            best_key = rough[row, lane]
+    return best
+
+
+def _put(rs: Any, cells: Any, count: Any, r: int, row: int, lane: int) -> None:
+    rs[POS, r] = row
+    rs[LANE, r] = lane
+    cells[row, lane] = r
+    count[row] += 1
+
+
+def _lift(rs: Any, cells: Any, count: Any, r: int) -> None:
+    row = rs[POS, r]
+    lane = rs[LANE, r]
+    if lane != EMPTY and cells[row, lane] == r:
+        cells[row, lane] = EMPTY
+        count[row] -= 1
+    rs[LANE, r] = EMPTY
+
+
+def _order_key(rs: Any, pel: Any, r: int) -> int:
+    """(-pos, rank, -lane) as one number (ascending: the order of play)."""
+    return ((100_000 - rs[POS, r]) * 4 + pel[Q_RANK, r]) * 8 + 6 - rs[LANE, r]
+
+
+def _line_key(rs: Any, r: int) -> int:
+    """(-pos, -lane, r) as one number (ascending: who crossed a line first)."""
+    return ((100_000 - rs[POS, r]) * 8 + 6 - rs[LANE, r]) * 64 + r
+
+
+def _sort_by(items: Any, keys: Any, k: int) -> None:
+    """Insertion sort of ``items[:k]`` by ``keys[:k]`` (keys are distinct)."""
+    for i in range(1, k):
+        item = items[i]
+        key = keys[i]
+        j = i - 1
+        while j >= 0 and keys[j] > key:
+            items[j + 1] = items[j]
+            keys[j + 1] = keys[j]
+            j -= 1
+        items[j + 1] = item
+        keys[j + 1] = key
+
+
+def _new_turn(sc: Any, rs: Any, pel: Any, n: int) -> None:
+    sc[TURN] += 1
+    k = 0
+    for r in range(n):
+        if rs[FIN, r] == 0:
+            rs[ORDER, k] = r
+            rs[SCR, k] = _order_key(rs, pel, r)
+            k += 1
+    _sort_by(rs[ORDER], rs[SCR], k)
+    sc[NORDER] = k
+    for r in range(n):
+        rs[START, r] = rs[POS, r]
+        rs[DONE_, r] = 0
+    sc[IDX] = 0
+    sc[CVAL] = 0
+    sc[CATT] = 0
+    sc[EOT] = E_CLIMBS
+
+
+def _move(sc: Any, rs: Any, cells: Any, count: Any, road: Any, rough: Any, pel: Any,
+          par: Any, r: int, value: int) -> None:
+    start = rs[POS, r]
+    kind = road[T_ROAD, start]
+    penalty = 0
+    if kind == UPHILL:
+        penalty = road[T_STEEP, start]
+    elif kind == COBBLES:
+        penalty = rough[start, min(rs[LANE, r], 3)]
+    if par[A_EDGES] != 0 and penalty != 0:
+        if kind == UPHILL:
+            penalty = max(0, penalty - pel[Q_CLIMB, r])
+        elif kind == COBBLES:
+            penalty = max(0, penalty - pel[Q_COBBLES, r])
+    target = start + max(1, value - penalty)
+    row = target
+    for x in range(start + 1, target + 1):
+        if count[x] >= road[T_WIDTH, x]:
+            row = x - 1
+            break
+    rs[DONE_, r] = 1
+    if row > start:
+        cells[start, rs[LANE, r]] = EMPTY
+        count[start] -= 1
+        lane = _choose_lane(cells, road, rough, row)
+        cells[row, lane] = r
+        count[row] += 1
+        rs[POS, r] = row
+        rs[LANE, r] = lane
+
+
+def _start_move(sc: Any, rs: Any, cells: Any, count: Any, road: Any, rough: Any, pel: Any,
+                par: Any, r: int) -> None:
+    p = rs[POS, r]
+    own = K_3D6B2 if road[T_COLOUR, p] == pel[Q_KIND, r] else K_2D6
+    if road[T_ROAD, p] == COBBLES:
+        _pend(sc, own, r, P_ROLL)
+        return
+    idx = sc[IDX]
+    if idx > 0 and rs[START, rs[ORDER, idx - 1]] - p <= 1:
+        if sc[CATT] != 0:
+            _pend(sc, own, r, P_COUNTER)
+            return
+        if sc[CVAL] >= 6:
+            if own == K_3D6B2:
+                _pend(sc, own, r, P_ACCEL)
+            else:
+                _move(sc, rs, cells, count, road, rough, pel, par, r, sc[CVAL])
+            return
+    _pend(sc, own, r, P_ROLL)
+
+
+def _own_throw(sc: Any, rs: Any, cells: Any, count: Any, road: Any, rough: Any, pel: Any,
+               par: Any, r: int, value: int) -> None:
+    if value == 7:
+        _pend(sc, K_2D6, r, P_EVENT)
+        return
+    _move(sc, rs, cells, count, road, rough, pel, par, r, value)
+    cobbles = road[T_ROAD, rs[START, r]] == COBBLES
+    sc[CVAL] = value
+    sc[CATT] = 1 if value >= 11 and not cobbles else 0
+
+
+def _event(sc: Any, rs: Any, cells: Any, count: Any, road: Any, rough: Any, pel: Any,
+           par: Any, r: int, roll: int) -> None:
+    p = rs[POS, r]
+    modified = roll - sc[RAIN] - (1 if road[T_ROAD, p] == COBBLES else 0)
+    if modified <= 2:  # crash: riders right behind may fall too
+        rs[DONE_, r] = 1
+        sc[CVAL] = 0
+        sc[CATT] = 0
+        k = 0
+        for i in range(sc[IDX] + 1, sc[NORDER]):
+            q = rs[ORDER, i]
+            if rs[DONE_, q] == 0 and rs[POS, q] == p - 1 and abs(rs[LANE, q] - rs[LANE, r]) <= 1:
+                rs[CQ, k] = q
+                k += 1
+        sc[CQH] = 0
+        sc[CQN] = k
+    elif modified == 3:  # flat tyre
+        rs[DONE_, r] = 1
+        sc[CVAL] = 0
+        sc[CATT] = 0
+    elif modified == 4:  # steering error
+        _pend(sc, K_D6, r, P_STEER)
+    elif modified < 11:
+        _move(sc, rs, cells, count, road, rough, pel, par, r, 7)
+        sc[CVAL] = 7
+        sc[CATT] = 0
+    elif modified == 11:
+        _move(sc, rs, cells, count, road, rough, pel, par, r, 10)
+        sc[CVAL] = 10
+        sc[CATT] = 0
+    else:
+        _move(sc, rs, cells, count, road, rough, pel, par, r, 12)
+        sc[CVAL] = 12
+        sc[CATT] = 1
+
+
+def _race_throw(sc: Any, rs: Any, cells: Any, count: Any, road: Any, rough: Any, pel: Any,
+                par: Any, r: int, purpose: int, value: int) -> None:
+    if purpose == P_ROLL:
+        _own_throw(sc, rs, cells, count, road, rough, pel, par, r, value)
+    elif purpose == P_ACCEL:
+        if value > sc[CVAL]:
+            _own_throw(sc, rs, cells, count, road, rough, pel, par, r, value)
+        else:
+            _move(sc, rs, cells, count, road, rough, pel, par, r, sc[CVAL])
+    elif purpose == P_COUNTER:
+        if value >= 10:
+            best = max(value, sc[CVAL])
+            _move(sc, rs, cells, count, road, rough, pel, par, r, best)
+            sc[CVAL] = best
+        else:
+            _own_throw(sc, rs, cells, count, road, rough, pel, par, r, value)
+    elif purpose == P_EVENT:
+        _event(sc, rs, cells, count, road, rough, pel, par, r, value)
+    elif purpose == P_STEER:
+        _move(sc, rs, cells, count, road, rough, pel, par, r, value)
+        sc[CVAL] = value
+        sc[CATT] = 0
+    else:  # P_EVADE
+        sc[CQH] += 1
+        if value == 6:
+            _move(sc, rs, cells, count, road, rough, pel, par, r, 7)
+        else:
+            rs[DONE_, r] = 1
+
+
+def _group(sc: Any, rs: Any, count: Any, pel: Any, par: Any, x: int) -> int:
+    """The riders on the road in ``x``'s group (no empty row between them) into
+    ``rs[SPR]``, in the order of play; returns how many."""
+    size = par[A_SIZE]
+    lo = rs[POS, x]
+    while lo > 0 and count[lo - 1] > 0:
+        lo -= 1
+    hi = rs[POS, x]
+    while hi + 1 < size and count[hi + 1] > 0:
+        hi += 1
+    k = 0
+    for r in range(par[A_N]):
+        if rs[FIN, r] == 0 and lo <= rs[POS, r] <= hi:
+            rs[SPR, k] = r
+            rs[SCR, k] = _order_key(rs, pel, r)
+            k += 1
+    _sort_by(rs[SPR], rs[SCR], k)
+    return k
+
+
+def _start_sprint(sc: Any, rs: Any, k: int, marker: int, gap: int) -> None:
+    """A sprint of the ``k`` riders already in ``rs[SPR]`` (in the order of play)."""
+    for i in range(k):
+        rs[SPV, i] = rs[POS, rs[SPR, i]]
+        rs[SPS, i] = i
+    sc[SP_N] = k
+    sc[SP_NEXT] = 0
+    sc[SP_COUNT] = k
+    sc[SP_MARK] = marker
+    sc[SP_GAP] = gap
+    sc[PHASE] = PH_SPRINT
+
+
+def _finish(sc: Any, rs: Any, cells: Any, count: Any, r: int, gap: int) -> None:
+    k = sc[NRES]
+    rs[RES_R, k] = r
+    rs[RES_G, k] = gap
+    rs[RES_T, k] = sc[TURN]
+    sc[NRES] = k + 1
+    rs[FIN, r] = 1
+    _lift(rs, cells, count, r)
+
+
+def _crossers(sc: Any, rs: Any, splaces: Any, par: Any, line: int, s: int) -> int:
+    """Riders past ``line`` not yet placed at sprint ``s`` into ``rs[SCR2]``."""
+    n = par[A_N]
+    taken = splaces[s, PLACES_PER_SPRINT]
+    k = 0
+    for r in range(n):
+        if rs[POS, r] >= line:
+            free = True
+            for j in range(taken):
+                if splaces[s, j] == r:
+                    free = False
+            if free:
+                rs[SCR2, k] = r
+                rs[SCR, k] = _line_key(rs, r)
+                k += 1
+    _sort_by(rs[SCR2], rs[SCR], k)
+    for i in range(sc[NRES]):
+        r = rs[RES_R, i]
+        if rs[POS, r] < line:
+            free = True
+            for j in range(taken):
+                if splaces[s, j] == r:
+                    free = False
+            if free:
+                rs[SCR2, k] = r
+                k += 1
+    return k
+
+
+def _score_sprints(sc: Any, rs: Any, count: Any, pel: Any, par: Any, lines: Any,
+                   splaces: Any) -> bool:
+    n = par[A_N]
+    front = rs[POS, 0]
+    for r in range(1, n):
+        front = max(front, rs[POS, r])
+    for s in range(lines.shape[0]):
+        line = lines[s]
+        if line > front:
+            break
+        placed = splaces[s, PLACES_PER_SPRINT]
+        if placed >= PLACES_PER_SPRINT:
+            continue
+        k = _crossers(sc, rs, splaces, par, line, s)
+        if k == 0:
+            continue
+        first = rs[SCR2, 0]
+        if placed == 0 and rs[FIN, first] == 0:
+            g = _group(sc, rs, count, pel, par, first)
+            if g > 1:
+                _start_sprint(sc, rs, g, s, 0)
+                return True
+        for i in range(min(k, PLACES_PER_SPRINT - placed)):
+            splaces[s, placed + i] = rs[SCR2, i]
+        splaces[s, PLACES_PER_SPRINT] = placed + min(k, PLACES_PER_SPRINT - placed)
+    return False
+
+
+def _gap(sc: Any, rs: Any, par: Any, gap: int) -> int:
+    if par[A_MONO] != 0 and sc[NRES] > 0:
+        return max(gap, rs[RES_G, sc[NRES] - 1])
+    return gap
+
+
+def _finish_riders(sc: Any, rs: Any, cells: Any, count: Any, pel: Any, par: Any) -> bool:
+    n = par[A_N]
+    line = par[A_DIST]
+    if par[A_UPHILL] != 0:
+        k = 0
+        for r in range(n):
+            if rs[FIN, r] == 0 and rs[POS, r] >= line:
+                rs[SCR2, k] = r
+                rs[SCR, k] = _line_key(rs, r)
+                k += 1
+        if k == 0:
+            return False
+        _sort_by(rs[SCR2], rs[SCR], k)
+        if sc[WIN_TURN] < 0:
+            sc[WIN_TURN] = sc[TURN]
+            sc[WIN_POS] = rs[POS, rs[SCR2, 0]]
+        for i in range(k):
+            r = rs[SCR2, i]
+            gap = 60 * (sc[TURN] - sc[WIN_TURN]) + 12 * (sc[WIN_POS] - rs[POS, r])
+            _finish(sc, rs, cells, count, r, _gap(sc, rs, par, gap))
+        return False
+    while True:
+        front = -1
+        best = 0
+        for r in range(n):
+            if rs[FIN, r] == 0 and rs[POS, r] >= line:
+                key = _order_key(rs, pel, r)
+                if front < 0 or key < best:
+                    front = r
+                    best = key
+        if front < 0:
+            return False
+        g = _group(sc, rs, count, pel, par, front)
+        if sc[WIN_TURN] < 0:
+            sc[WIN_TURN] = sc[TURN]
+            sc[WIN_POS] = rs[POS, front]
+        gap = _gap(sc, rs, par, 60 * (sc[TURN] - sc[WIN_TURN])
+                   + 6 * (sc[WIN_POS] - rs[POS, front]))
+        if g == 1:
+            _finish(sc, rs, cells, count, front, gap)
+            continue
+        _start_sprint(sc, rs, g, -1, gap)
+        return True
+
+
+def _sprint_step(sc: Any, rs: Any, pel: Any, par: Any, roll: int) -> None:
+    i = sc[SP_NEXT]
+    k = sc[SP_N]
+    if par[A_EDGES] != 0:
+        roll = max(1, roll + pel[Q_SPRINT, rs[SPR, i]])
+    start = rs[SPV, i]
+    bonus = 0
+    for j in range(k):  # rows of other riders strictly passed, each row once
+        v = rs[SPV, j]
+        if j == i or not start < v < start + roll:
+            continue
+        seen = False
+        for m in range(j):
+            if m != i and rs[SPV, m] == v:
+                seen = True
+                break
+        if not seen:
+            bonus += 1
+    rs[SPV, i] = start + roll + bonus
+    rs[SPS, i] = sc[SP_COUNT]
+    sc[SP_COUNT] += 1
+    sc[SP_NEXT] = i + 1
+
+
+def _sprint_finish(sc: Any, rs: Any, cells: Any, count: Any, splaces: Any) -> None:
+    k = sc[SP_N]
+    for i in range(k):  # rank by (-vpos, seq): sort the riders, keys in SCR
+        rs[SCR2, i] = rs[SPR, i]
+        rs[SCR, i] = (100_000 - rs[SPV, i]) * 1024 + rs[SPS, i]
+    _sort_by(rs[SCR2], rs[SCR], k)
+    marker = sc[SP_MARK]
+    sc[SP_N] = 0
+    if marker < 0:
+        for i in range(k):
+            _finish(sc, rs, cells, count, rs[SCR2, i], sc[SP_GAP])
+    else:
+        placed = splaces[marker, PLACES_PER_SPRINT]
+        add = min(k, PLACES_PER_SPRINT, PLACES_PER_SPRINT - placed)
+        for i in range(add):
+            splaces[marker, placed + i] = rs[SCR2, i]
+        splaces[marker, PLACES_PER_SPRINT] = placed + add
+
+
+def _end_of_turn(sc: Any, rs: Any, cells: Any, count: Any, pel: Any, par: Any, lines: Any,
+                 splaces: Any) -> None:
+    n = par[A_N]
+    if sc[EOT] == E_CLIMBS:  # climb places are not kept: they change no throw
+        sc[EOT] = E_SPRINTS
+    if sc[EOT] == E_SPRINTS:
+        if _score_sprints(sc, rs, count, pel, par, lines, splaces):
+            return
+        sc[EOT] = E_FINISH
+    if sc[EOT] == E_FINISH:
+        if _finish_riders(sc, rs, cells, count, pel, par):
+            return
+        if sc[NRES] > 0:
+            _score_sprints(sc, rs, count, pel, par, lines, splaces)
+        sc[EOT] = E_WEATHER
+    if sc[EOT] == E_WEATHER:
+        sc[EOT] = E_NEXT
+        front = rs[POS, 0]
+        for r in range(1, n):
+            front = max(front, rs[POS, r])
+        if sc[HALF] == 0 and front >= par[A_DIST] // 2:
+            sc[HALF] = 1
+            _pend(sc, K_D6, EMPTY, P_WEATHER)
+            return
+    if sc[NRES] == n:
+        sc[PHASE] = PH_OVER
+        sc[NORDER] = 0
+        return
+    _new_turn(sc, rs, pel, n)
+
+
+def _continue(sc: Any, rs: Any, cells: Any, count: Any, road: Any, rough: Any, pel: Any,
+              par: Any, lines: Any, splaces: Any) -> None:
+    while sc[PKIND] < 0 and sc[PHASE] != PH_OVER:
+        if sc[PHASE] == PH_RACE and sc[CQH] == sc[CQN] and sc[IDX] < sc[NORDER]:
+            r = rs[ORDER, sc[IDX]]
+            if rs[DONE_, r] == 0:
+                _start_move(sc, rs, cells, count, road, rough, pel, par, r)
+                if sc[PKIND] >= 0:
+                    return
+            sc[IDX] += 1
+            continue
+        if sc[PHASE] == PH_SPRINT:
+            if sc[SP_NEXT] < sc[SP_N]:
+                r = rs[SPR, sc[SP_NEXT]]
+                _pend(sc, K_2D6 if pel[Q_KIND, r] == SPRINTER else K_D6, r, P_SPRINT)
+                return
+            _sprint_finish(sc, rs, cells, count, splaces)
+            sc[PHASE] = PH_RACE
+            continue
+        if sc[CQH] < sc[CQN]:
+            _pend(sc, K_D6, rs[CQ, sc[CQH]], P_EVADE)
+            return
+        _end_of_turn(sc, rs, cells, count, pel, par, lines, splaces)
+
+
+def _next_grid(sc: Any, rs: Any, cells: Any, count: Any, road: Any, rough: Any, pel: Any,
+               par: Any, lines: Any, splaces: Any) -> None:
+    if sc[GQ] < par[A_N]:
+        r = pel[Q_GRID, sc[GQ]]
+        sc[GQ] += 1
+        _pend(sc, pel[Q_GRIDKIND, r], r, P_GRID)
+        return
+    sc[PHASE] = PH_RACE
+    _new_turn(sc, rs, pel, par[A_N])
+    _continue(sc, rs, cells, count, road, rough, pel, par, lines, splaces)
+
+
+def _resolve(sc: Any, rs: Any, cells: Any, count: Any, road: Any, rough_all: Any, pel: Any,
+             par: Any, lines: Any, splaces: Any, value: int) -> None:
+    r = sc[PRIDER]
+    purpose = sc[PPURP]
+    sc[PKIND] = -1
+    rough = rough_all[sc[BOARD]]
+    if purpose <= P_EVADE:
+        _race_throw(sc, rs, cells, count, road, rough, pel, par, r, purpose, value)
+        _continue(sc, rs, cells, count, road, rough, pel, par, lines, splaces)
+    elif purpose == P_BOARD:
+        sc[BOARD] = value
+        sc[PHASE] = PH_WEATHER
+        _pend(sc, K_D6, EMPTY, P_WEATHER)
+    elif purpose == P_WEATHER:
+        sc[RAIN] = 1 if value <= 2 else 0
+        if sc[PHASE] == PH_WEATHER:
+            sc[PHASE] = PH_GRID
+            sc[GQ] = 0
+            _next_grid(sc, rs, cells, count, road, rough, pel, par, lines, splaces)
+        else:
+            _continue(sc, rs, cells, count, road, rough, pel, par, lines, splaces)
+    elif purpose == P_GRID:
+        row = min(value, par[A_DIST] - 1)
+        while row >= 0 and count[row] >= road[T_WIDTH, row]:
+            row -= 1
+        if row < 0:  # every row behind is full: the first free row ahead
+            row = value + 1
+            while count[row] >= road[T_WIDTH, row]:
+                row += 1
+        _put(rs, cells, count, r, row, _choose_lane(cells, road, rough, row))
+        _next_grid(sc, rs, cells, count, road, rough, pel, par, lines, splaces)
+    else:  # P_SPRINT
+        _sprint_step(sc, rs, pel, par, value)
+        _continue(sc, rs, cells, count, road, rough, pel, par, lines, splaces)
+
+
+def _begin(sc: Any, rs: Any, cells: Any, count: Any, par: Any, splaces: Any) -> None:
+    """A fresh race (rules.fresh_race and begin): the board throw or the weather."""
+    for slot in (PHASE, RAIN, HALF, TURN, IDX, NORDER, CVAL, CATT, EOT, NRES, CQH, CQN, GQ,
+                 SP_N, SP_NEXT, SP_COUNT, SP_MARK, SP_GAP, BOARD, R4, WIN_POS):
+        sc[slot] = 0
+    sc[WIN_TURN] = -1
+    sc[BOARD_IN] = -1
+    rs[:, :] = 0
+    rs[LANE, :] = EMPTY
+    cells[:, :] = EMPTY
+    count[:] = 0
+    splaces[:, :] = 0
+    if par[A_RANDOM] != 0:
+        sc[PHASE] = PH_BOARD
+        _pend(sc, K_BOARD, EMPTY, P_BOARD)
+    else:
+        sc[PHASE] = PH_WEATHER
+        _pend(sc, K_D6, EMPTY, P_WEATHER)
+
+
+def _record(sc: Any, rs: Any, counts: Any, log: Any, race: int) -> None:
+    n = rs.shape[1]
+    for place in range(min(sc[NRES], TOP_PLACES)):
+        r = rs[RES_R, place]
+        if place == 0:
+            counts[0, r] += 1
+        if place < PODIUM:
+            counts[1, r] += 1
+        counts[2, r] += 1
+    if race < log.shape[0]:
+        row = log[race]
+        row[0] = sc[NRES]
+        row[1] = sc[TURN]
+        row[2] = sc[BOARD]
+        row[3] = sc[RAIN]
+        row[4] = sc[HALF]
+        row[5] = sc[PHASE]
+        for j in range(3):
+            for r in range(n):
+                row[6 + j * n + r] = rs[RES_R + j, r]
+        for r in range(n):
+            row[6 + 3 * n + r] = rs[POS, r]
+            row[6 + 4 * n + r] = rs[LANE, r]
+
+
+def _run(sc: Any, rs: Any, cells: Any, count: Any, road: Any, rough_all: Any, pel: Any,
+         par: Any, lines: Any, splaces: Any, d6: Any, d10: Any, counts: Any, log: Any,
+         limit: int, races: int) -> int:
+    """Ride races until ``races`` are done (DONE) or the generator is needed (NEED_*)."""
+    while True:
+        if sc[ACTIVE] == 0:
+            if sc[RACES] >= races:
+                return DONE
+            _begin(sc, rs, cells, count, par, splaces)
+            sc[ACTIVE] = 1
+        if sc[PKIND] < 0 or sc[NRES] >= limit:
+            _record(sc, rs, counts, log, sc[RACES])
+            if sc[RACES] < log.shape[0]:  # sprint places of the logged race
+                log[sc[RACES], 6 + 5 * rs.shape[1]:] = splaces.reshape(-1)
+            sc[RACES] += 1
+            sc[ACTIVE] = 0
+            continue
+        value = _throw(sc, d6, d10, sc[PKIND])
+        if value < 0:
+            return value
+        _resolve(sc, rs, cells, count, road, rough_all, pel, par, lines, splaces, value)
+
+
+_KERNEL: list[Callable[..., int]] = []
+
+
+def _kernel() -> Callable[..., int]:
+    """The compiled :func:`_run` (numba imported and the functions compiled on first use;
+    numba's cache keeps the machine code between processes)."""
+    if _KERNEL:
+        return _KERNEL[0]
+    from numba import njit
+
+    glob = globals()
+    names = ("_take", "_best_two", "_throw", "_pend", "_choose_lane", "_put", "_lift",
+             "_order_key", "_line_key", "_sort_by", "_new_turn", "_move", "_start_move",
+             "_own_throw", "_event", "_race_throw", "_group", "_start_sprint", "_finish",
+             "_crossers", "_score_sprints", "_gap", "_finish_riders", "_sprint_step",
+             "_sprint_finish", "_end_of_turn", "_continue", "_next_grid", "_resolve",
+             "_begin", "_record", "_run")
+    for name in names:
+        glob[name] = njit(cache=True)(glob[name])
+    _KERNEL.append(glob["_run"])
+    return _KERNEL[0]
+
+
+# --- driving the kernel from Python ----------------------------------------------------------
+class CompiledRaces:
+    """Races of one route and peloton on the compiled engine, reading dice from ``rng``
+    exactly as a :class:`~raceday.games.wielersim.dice.DiceBuffer` on ``rng`` would.
+
+    ``keep`` races (the first ones) are logged in full for checking: :meth:`race`."""
+
+    def __init__(self, template: Any, rng: np.random.Generator, keep: int = 0) -> None:
+        self.tables = tables_of(template)
+        self.rng = rng
+        n = self.tables.n
+        size = int(self.tables.par[A_SIZE])
+        sprints = len(self.tables.lines)
+        self.sc = np.zeros(SC_SIZE, dtype=np.int64)
+        self.rs = np.zeros((RS_ROWS, n), dtype=np.int64)
+        self.cells = np.full((size, 6), EMPTY, dtype=np.int64)
+        self.count = np.zeros(size, dtype=np.int64)
+        self.splaces = np.zeros((sprints, PLACES_PER_SPRINT + 1), dtype=np.int64)
+        self.d6 = np.zeros(0, dtype=np.int64)
+        self.d10 = np.zeros(0, dtype=np.int64)
+        self.counts = np.zeros((3, n), dtype=np.int64)
+        self.log = np.zeros((keep, 6 + 5 * n + self.splaces.size), dtype=np.int64)
+
+    def run(self, races: int, places: int | None = None) -> np.ndarray:
+        """Ride ``races`` more races (each stopped once ``places`` riders have finished, as
+        :func:`~raceday.games.wielersim.rules.run_race_fast` does); return the running
+        win/podium/top-10 counts, a (3, riders) array."""
+        kernel = _kernel()
+        t = self.tables
+        limit = t.n if places is None else places
+        target = int(self.sc[RACES]) + races
+        rng = self.rng
+        while True:
+            status = kernel(self.sc, self.rs, self.cells, self.count, t.road, t.rough, t.pel,
+                            t.par, t.lines, self.splaces, self.d6, self.d10, self.counts,
+                            self.log, limit, target)
+            if status == DONE:
+                return self.counts
+            if status == NEED_D6:
+                self.d6 = rng.integers(1, 7, size=dice.DiceBuffer.BLOCK)
+                self.sc[I6] = 0
+            elif status == NEED_D10:
+                self.d10 = rng.integers(1, 11, size=dice.DiceBuffer.BLOCK)
+                self.sc[I10] = 0
+            else:
+                self.sc[BOARD_IN] = int(rng.integers(dice.BOARD_LAYOUTS))
+
+    def race(self, k: int) -> dict[str, Any]:
+        """What the ``k``-th logged race ended with: places as (rider, gap, turn), the
+        last turn, board, rain, whether the half-way weather came, whether the race is
+        over, the squares and lanes of every rider, and the intermediate sprints' places."""
+        n = self.tables.n
+        row = self.log[k]
+        done = int(row[0])
+        res = row[6: 6 + 3 * n].reshape(3, n)
+        places = self.log[k, 6 + 5 * n:].reshape(-1, PLACES_PER_SPRINT + 1)
+        return {
+            "results": [(int(res[0, i]), int(res[1, i]), int(res[2, i])) for i in range(done)],
+            "turn": int(row[1]), "board": int(row[2]), "rain": bool(row[3]),
+            "half_done": bool(row[4]), "over": int(row[5]) == PH_OVER,
+            "pos": [int(v) for v in row[6 + 3 * n: 6 + 4 * n]],
+            "lane": [int(v) for v in row[6 + 4 * n: 6 + 5 * n]],
+            "sprint_places": [[int(v) for v in p[: p[PLACES_PER_SPRINT]]] for p in places],
+        }
+
+    @property
+    def faces_used(self) -> tuple[int, int]:
+        """How far into the current blocks of D6 and D10 faces the races have read."""
+        return int(self.sc[I6]), int(self.sc[I10])
+
+
+def count_races_compiled(route: Mapping[str, Any], peloton: Mapping[str, Any], n: int,
+                         seed: np.random.SeedSequence, places: int = TOP_PLACES
+                         ) -> np.ndarray:
+    """:func:`raceday.games.wielersim.predict.count_races` on the compiled engine: the
+    same counts for the same seed."""
+    from raceday.games.wielersim.game import GAME
+
+    template = GAME.new_state({"route": route, "peloton": peloton})
+    engine = CompiledRaces(template, np.random.default_rng(seed))
+    return engine.run(n, places).copy()
