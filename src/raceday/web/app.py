@@ -47,7 +47,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
 
 from raceday.core.errors import RacedayError
-from raceday.web import print_pages
+from raceday.web import numbers, print_pages, replay, watch
 from raceday.web.logic import JSON, Actor, RoomError
 from raceday.web.rooms import NoSuchRoom, Room, Rooms, clean_name, normal_code
 
@@ -185,6 +185,8 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
     app.state.hub = hub
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.include_router(print_pages.router)  # the Print page (raceday.web.print_pages)
+    for extra in (watch.router, replay.router, numbers.router):  # Watch, Replays, Numbers
+        app.include_router(extra)
 
     def base_url(request: Request) -> str:
         base = public_url or str(request.base_url)

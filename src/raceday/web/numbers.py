@@ -1,0 +1,388 @@
+"""Numbers in the browser: WielerSIM predictions, KEIRIN and Dice Derby odds as jobs.
+
+A job is started with ``POST /api/numbers`` and runs on the server in a background thread
+(the engines' own functions: :func:`raceday.games.wielersim.predict.predict`,
+:func:`raceday.games.keirin.odds.race_odds` and :func:`raceday.games.keirin.simulate.
+simulate`, :func:`raceday.games.derby.odds.exact_odds` and :func:`raceday.games.derby.
+fast.simulate_odds`), always in this process (``workers=1``), reporting ``progress(done,
+total)``. The page polls ``GET /api/numbers/{id}`` for the progress and, at the end, the
+result: tables (every column sortable in the page) and a chart of the main chance with its
+95 % interval. ``DELETE /api/numbers/{id}`` stops a job at its next progress report.
+
+Sizes are checked before anything runs, with one clear message: the counts are smaller
+than the CLI's (a browser job shares the party server), and at most
+:data:`MAX_RUNNING` jobs run at once. A job is kept :data:`KEEP_SECONDS` after it ends.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from fastapi import APIRouter, Request
+from fastapi.responses import FileResponse, JSONResponse
+
+from raceday.core.errors import RacedayError
+from raceday.web.watch import PELOTONS, WatchError, check_choice, check_fields, check_seed, page
+
+MAX_RUNNING = 2  # jobs computing at once on one server
+MAX_KEPT = 50  # jobs remembered (the oldest finished ones are forgotten first)
+KEEP_SECONDS = 3600.0
+LIMITS = {  # races per job in the browser (the CLI allows more)
+    "wielersim": 100_000,
+    "keirin": 10_000_000,
+    "derby": 10_000_000,
+}
+KEIRIN_RIDERS = (6, 9)
+KEIRIN_LENGTH = (19, 1000)
+
+router = APIRouter()
+
+
+class Cancelled(Exception):
+    """Raised inside a job's progress report when the job was stopped."""
+
+
+@dataclass
+class Job:
+    id: str
+    game: str
+    mode: str
+    params: dict[str, Any]
+    total: int
+    done: int = 0
+    status: str = "running"  # running, done, error, cancelled
+    result: dict[str, Any] | None = None
+    error: str | None = None
+    started: float = field(default_factory=time.monotonic)
+    ended: float | None = None
+    stop: threading.Event = field(default_factory=threading.Event)
+
+    def progress(self, done: int, total: int) -> None:
+        if self.stop.is_set():
+            raise Cancelled
+        self.done = int(done)
+        self.total = int(total)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"id": self.id, "game": self.game, "mode": self.mode,
+                               "params": self.params, "status": self.status,
+                               "done": self.done, "total": self.total,
+                               "seconds": round((self.ended or time.monotonic())
+                                                - self.started, 2)}
+        if self.result is not None:
+            out["result"] = self.result
+        if self.error is not None:
+            out["error"] = self.error
+        return out
+
+
+class Jobs:
+    """The jobs of one server."""
+
+    def __init__(self) -> None:
+        self.jobs: dict[str, Job] = {}
+        self.lock = threading.Lock()
+
+    def running(self) -> int:
+        return sum(j.status == "running" for j in self.jobs.values())
+
+    def forget_old(self) -> None:
+        now = time.monotonic()
+        for key, job in list(self.jobs.items()):
+            if job.ended is not None and now - job.ended > KEEP_SECONDS:
+                del self.jobs[key]
+        ended = sorted((j for j in self.jobs.values() if j.ended is not None),
+                       key=lambda j: j.ended or 0)
+        while len(self.jobs) >= MAX_KEPT and ended:
+            del self.jobs[ended.pop(0).id]
+
+    def start(self, game: str, mode: str, params: dict[str, Any], total: int,
+              work: Callable[[Job], dict[str, Any]]) -> Job:
+        with self.lock:
+            self.forget_old()
+            if self.running() >= MAX_RUNNING:
+                raise WatchError(f"{MAX_RUNNING} jobs are already running on this server; "
+                                 "wait for one to finish", 429)
+            if len(self.jobs) >= MAX_KEPT:
+                raise WatchError("too many jobs are kept; try again later", 429)
+            job = Job(secrets.token_urlsafe(9), game, mode, params, total)
+            self.jobs[job.id] = job
+        thread = threading.Thread(target=self._run, args=(job, work), daemon=True,
+                                  name=f"raceday-numbers-{job.id}")
+        thread.start()
+        return job
+
+    @staticmethod
+    def _run(job: Job, work: Callable[[Job], dict[str, Any]]) -> None:
+        try:
+            job.result = work(job)
+            job.done = job.total
+            job.status = "done"
+        except Cancelled:
+            job.status = "cancelled"
+        except RacedayError as exc:
+            job.status, job.error = "error", str(exc)
+        except Exception as exc:  # a bug: say so on the page, keep serving
+            job.status, job.error = "error", f"internal error: {type(exc).__name__}"
+        finally:
+            job.ended = time.monotonic()
+
+
+def jobs_of(request: Request) -> Jobs:
+    state = request.app.state
+    if not hasattr(state, "numbers_jobs"):
+        state.numbers_jobs = Jobs()
+    jobs: Jobs = state.numbers_jobs
+    return jobs
+
+
+# --- checking a request -----------------------------------------------------------------
+def _count(value: object, what: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise WatchError(f"{what} must be a whole number")
+    if not low <= value <= high:
+        raise WatchError(f"{what} must be {low:,} to {high:,}")
+    return value
+
+
+def _n(body: Mapping[str, Any], game: str, default: int) -> int:
+    return _count(body.get("n", default), "n (races)", 1, LIMITS[game])
+
+
+def plan(body: Mapping[str, Any]) -> tuple[str, str, dict[str, Any], int,
+                                           Callable[[Job], dict[str, Any]]]:
+    """Check a job request; returns (game, mode, params, total, work)."""
+    check_fields(body, {"game", "mode", "n", "seed", "route", "peloton", "riders", "length",
+                        "fall_rate", "margin"})
+    game = check_choice(body.get("game"), tuple(LIMITS), "game")
+    if game == "wielersim":
+        check_fields(body, {"game", "mode", "n", "seed", "route", "peloton"})
+        from raceday.games.wielersim.route import SHIPPED_ROUTES
+
+        if body.get("mode", "predict") != "predict":
+            raise WatchError("a WielerSIM job is a prediction (mode 'predict')")
+        route = check_choice(body.get("route"), SHIPPED_ROUTES, "route")
+        peloton = check_choice(body.get("peloton"), PELOTONS, "peloton")
+        n, seed = _n(body, game, 1000), check_seed(body.get("seed"))
+        params = {"route": route, "peloton": peloton, "n": n, "seed": str(seed)}
+        return game, "predict", params, n, lambda job: wielersim_predict(job, route, peloton,
+                                                                          n, seed)
+    mode = check_choice(body.get("mode"), ("odds", "simulate"), "mode")
+    if game == "keirin":
+        check_fields(body, {"game", "mode", "n", "seed", "riders", "length"})
+        riders = _count(body.get("riders", 9), "riders", *KEIRIN_RIDERS)
+        length = _count(body.get("length", 50), "length", *KEIRIN_LENGTH)
+        from raceday.games.keirin.rules import KeirinOptions
+
+        options = KeirinOptions.parse({"riders": riders, "length": length})
+        if mode == "odds":
+            return game, mode, {"riders": riders, "length": length}, 1, \
+                lambda job: keirin_odds(job, options)
+        n, seed = _n(body, game, 100_000), check_seed(body.get("seed"))
+        return game, mode, {"riders": riders, "length": length, "n": n, "seed": str(seed)}, n, \
+            lambda job: keirin_simulate(job, options, n, seed)
+    check_fields(body, {"game", "mode", "n", "seed", "fall_rate", "margin"})
+    from raceday.games.derby.odds import parse_margin
+    from raceday.games.derby.rules import parse_fall_rate
+
+    rate_text = body.get("fall_rate", "0")
+    if not isinstance(rate_text, str):
+        raise WatchError("fall_rate is text such as '0' or '1/20'")
+    rate = parse_fall_rate(rate_text)
+    if mode == "odds":
+        margin = parse_margin(body.get("margin", "0.1"))
+        return game, mode, {"fall_rate": str(rate), "margin": str(margin)}, 1, \
+            lambda job: derby_odds(job, rate, margin)
+    n, seed = _n(body, game, 100_000), check_seed(body.get("seed"))
+    return game, mode, {"fall_rate": str(rate), "n": n, "seed": str(seed)}, n, \
+        lambda job: derby_simulate(job, rate, n, seed)
+
+
+# --- the jobs ---------------------------------------------------------------------------
+def col(key: str, label: str, kind: str = "text") -> dict[str, str]:
+    """A table column: ``label`` is a message key of the page; ``kind`` text, int, num,
+    pct (a chance), ci (a chance with its interval ``[p, low, high]``) or odds."""
+    return {"key": key, "label": label, "kind": kind}
+
+
+def wielersim_predict(job: Job, route: str, peloton: str, n: int, seed: int
+                      ) -> dict[str, Any]:
+    from raceday.games.wielersim.predict import predict
+    from raceday.games.wielersim.rules import peloton_spec, route_spec
+
+    pred = predict(route_spec(route), peloton_spec(peloton), n, seed=seed, workers=1,
+                   progress=job.progress)
+
+    def ci(count: Any) -> list[float]:
+        lo, hi = pred.interval(int(count))
+        return [int(count) / n, lo, hi]
+
+    rows = [{"rider": pred.names[i], "bib": pred.numbers[i], "type": pred.types[i],
+             "win": ci(pred.wins[i]), "podium": ci(pred.podiums[i]), "top10": ci(pred.top10[i])}
+            for i in pred.order()]
+    types = [{"type": t, "win": ci(w), "podium_places": p / n}
+             for t, (w, p) in sorted(pred.by_type().items(), key=lambda kv: -kv[1][0])]
+    return {
+        "title": {"key": "nm_title_wielersim", "route": route, "peloton": peloton, "n": n,
+                  "seed": str(seed)},
+        "tables": [
+            {"id": "riders", "title": "nm_table_riders", "columns": [
+                col("rider", "nm_col_rider"), col("bib", "nm_col_bib", "int"),
+                col("type", "nm_col_type"), col("win", "nm_col_win", "ci"),
+                col("podium", "nm_col_podium", "ci"), col("top10", "nm_col_top10", "ci")],
+             "rows": rows},
+            {"id": "types", "title": "nm_table_types", "columns": [
+                col("type", "nm_col_type"), col("win", "nm_col_win", "ci"),
+                col("podium_places", "nm_col_podium_places", "num")], "rows": types},
+        ],
+        "chart": {"table": "riders", "label": "rider", "values": ["win", "podium"],
+                  "top": 12},
+    }
+
+
+def keirin_odds(job: Job, options: Any) -> dict[str, Any]:
+    from raceday.games.keirin.odds import BET_TYPES, race_odds
+
+    job.progress(0, 1)
+    odds = race_odds(options)
+    job.progress(1, 1)
+    win = odds.bet("win")
+    tables = [{"id": "riders", "title": "nm_table_keirin_riders", "columns": [
+        col("rider", "nm_col_rider"), col("win", "nm_col_win", "pct"),
+        col("top2", "nm_col_top2", "pct"), col("top3", "nm_col_top3", "pct"),
+        col("fair", "nm_col_fair", "odds")],
+        "rows": [{"rider": f"R{r}", "win": win[(r,)],
+                  "top2": float(odds.two[r - 1].sum() + odds.two[:, r - 1].sum()),
+                  "top3": float(odds.three[r - 1].sum() + odds.three[:, r - 1].sum()
+                                + odds.three[:, :, r - 1].sum()),
+                  "fair": 1 / win[(r,)] if win[(r,)] > 0 else None}
+                 for r in range(1, options.riders + 1)]}]
+    for kind in BET_TYPES[1:]:
+        sep = "-" if kind in ("exacta", "trifecta") else "="
+        ranked = sorted(odds.bet(kind).items(), key=lambda kv: (-kv[1], kv[0]))
+        tables.append({"id": kind, "title": f"nm_bet_{kind}", "columns": [
+            col("bet", "nm_col_bet"), col("p", "nm_col_probability", "pct"),
+            col("fair", "nm_col_fair", "odds")],
+            "rows": [{"bet": sep.join(map(str, combo)), "p": p,
+                      "fair": 1 / p if p > 0 else None} for combo, p in ranked]})
+    return {"title": {"key": "nm_title_keirin_odds", "riders": options.riders,
+                      "length": options.length},
+            "tables": tables,
+            "chart": {"table": "riders", "label": "rider", "values": ["win", "top3"],
+                      "top": 9}}
+
+
+def keirin_simulate(job: Job, options: Any, n: int, seed: int) -> dict[str, Any]:
+    from raceday.games.keirin.simulate import simulate
+
+    summary = simulate(options, n, np.random.default_rng(seed), engine="fast",
+                       progress=job.progress)
+
+    def ci(r: int, k: int) -> list[float]:
+        lo, hi = summary.interval(r, k)
+        return [summary.rate(r, k), lo, hi]
+
+    rows = [{"rider": f"R{r}", "win": ci(r, 1), "top2": ci(r, 2), "top3": ci(r, 3)}
+            for r in range(1, options.riders + 1)]
+    mean, lo, hi = summary.mean_turns_interval()
+    return {"title": {"key": "nm_title_keirin_sim", "riders": options.riders,
+                      "length": options.length, "n": n, "seed": str(seed)},
+            "tables": [{"id": "riders", "title": "nm_table_keirin_riders", "columns": [
+                col("rider", "nm_col_rider"), col("win", "nm_col_win", "ci"),
+                col("top2", "nm_col_top2", "ci"), col("top3", "nm_col_top3", "ci")],
+                "rows": rows}],
+            "notes": [{"key": "nm_mean_turns", "mean": round(mean, 2), "low": round(lo, 2),
+                       "high": round(hi, 2)}],
+            "chart": {"table": "riders", "label": "rider", "values": ["win", "top3"],
+                      "top": 9}}
+
+
+def derby_odds(job: Job, rate: Any, margin: Any) -> dict[str, Any]:
+    from raceday.games.derby.odds import exact_odds, format_odds, make_board, pair_name
+    from raceday.games.derby.rules import POSTS, horse_name
+
+    job.progress(0, 1)
+    exact = exact_odds(rate)
+    board = make_board(exact, margin)
+    job.progress(1, 1)
+    win = [{"horse": horse_name(h), "post": h, "p": float(exact.win[h]),
+            "fair": float(1 / exact.win[h]), "board": format_odds(board.win[h])}
+           for h in POSTS]
+    quin = [{"horse": pair_name(pr), "p": float(p), "fair": float(1 / p),
+             "board": format_odds(board.quinella[pr])}
+            for pr, p in sorted(exact.quinella.items(), key=lambda kv: -kv[1])]
+    cols = [col("horse", "nm_col_horse"), col("p", "nm_col_probability", "pct"),
+            col("fair", "nm_col_fair", "odds"), col("board", "nm_col_board")]
+    return {"title": {"key": "nm_title_derby_odds", "fall_rate": str(rate),
+                      "margin": str(margin)},
+            "tables": [{"id": "win", "title": "nm_table_win", "columns": cols, "rows": win},
+                       {"id": "quinella", "title": "nm_table_quinella", "columns": cols,
+                        "rows": quin}],
+            "chart": {"table": "win", "label": "horse", "values": ["p"], "top": 6}}
+
+
+def derby_simulate(job: Job, rate: Any, n: int, seed: int) -> dict[str, Any]:
+    from raceday.games.derby.fast import simulate_odds
+    from raceday.games.derby.odds import exact_odds, pair_name
+    from raceday.games.derby.rules import horse_name
+
+    sim = simulate_odds(n, np.random.default_rng(seed), rate, progress=job.progress,
+                        chunk=min(100_000, max(1_000, n // 50)))
+    exact = exact_odds(rate)
+    win = [{"horse": horse_name(h), "p": [e.p, e.low, e.high], "exact": float(exact.win[h])}
+           for h, e in sim.win.items()]
+    quin = [{"horse": pair_name(pr), "p": [e.p, e.low, e.high],
+             "exact": float(exact.quinella[pr])} for pr, e in sim.quinella.items()]
+    cols = [col("horse", "nm_col_horse"), col("p", "nm_col_estimate", "ci"),
+            col("exact", "nm_col_exact", "pct")]
+    return {"title": {"key": "nm_title_derby_sim", "fall_rate": str(rate), "n": n,
+                      "seed": str(seed)},
+            "tables": [{"id": "win", "title": "nm_table_win", "columns": cols, "rows": win},
+                       {"id": "quinella", "title": "nm_table_quinella", "columns": cols,
+                        "rows": quin}],
+            "chart": {"table": "win", "label": "horse", "values": ["p"], "top": 6}}
+
+
+# --- routes -----------------------------------------------------------------------------
+@router.get("/numbers", include_in_schema=False)
+async def numbers_page() -> FileResponse:
+    return page("numbers.html")
+
+
+@router.post("/api/numbers")
+async def start_job(request: Request) -> JSONResponse:
+    from raceday.web.app import _json_body
+
+    try:
+        body = await _json_body(request)
+        game, mode, params, total, work = plan(body)
+        job = jobs_of(request).start(game, mode, params, total, work)
+    except WatchError as exc:
+        return JSONResponse({"error": str(exc)}, status_code=exc.status)
+    except RacedayError as exc:
+        return JSONResponse({"error": str(exc)}, status_code=400)
+    return JSONResponse(job.to_json(), status_code=202)
+
+
+@router.get("/api/numbers/{job_id}")
+async def job_status(job_id: str, request: Request) -> JSONResponse:
+    job = jobs_of(request).jobs.get(job_id)
+    if job is None:
+        return JSONResponse({"error": "no such job (finished jobs are kept for an hour)"},
+                            status_code=404)
+    return JSONResponse(job.to_json())
+
+
+@router.delete("/api/numbers/{job_id}")
+async def stop_job(job_id: str, request: Request) -> JSONResponse:
+    job = jobs_of(request).jobs.get(job_id)
+    if job is None:
+        return JSONResponse({"error": "no such job"}, status_code=404)
+    job.stop.set()
+    return JSONResponse(job.to_json())

@@ -1,0 +1,135 @@
+// Replays: the list of finished games and races, and a player for one of them
+// (step, play, jump to the end), at a link that can be shared.
+import { api, el } from "./common.js";
+import { languageButton, MESSAGES, onLanguage, t, translatePage } from "./i18n.js";
+import { mountFilm } from "./wielersim-film.js";
+
+const app = document.getElementById("app");
+const parts = location.pathname.split("/").filter(Boolean).slice(1).map(decodeURIComponent);
+const error = el("p", { class: "error", role: "alert" });
+const main = el("main", { class: "watch-main" });
+let redraw = () => {};
+
+function fail(e) { error.textContent = t("error", { message: e.message }); }
+const link = (...p) => "/replay/" + p.map(encodeURIComponent).join("/");
+
+function header() {
+  return el("header", { class: "bar" },
+    el("h1", {}, el("a", { href: "/", class: "home" }, "raceday"), " · ", el("a", { href: "/replay" }, t("rp_title"))),
+    el("nav", { class: "links" }, el("a", { href: "/wielersim" }, t("wv_title")), " ", el("a", { href: "/numbers" }, t("nm_title"))),
+    languageButton());
+}
+
+// A room's public event, in words: the game's own message for it when the pages have one
+// (e.g. "pi_ev_throw"), otherwise its type and fields.
+const PREFIX = { pistard: "pi_ev_", hairpin: "hp_ev_", derby: "dd_ev_", keirin: "kr_ev_" };
+function eventText(game, ev) {
+  const key = `${PREFIX[game] || "?"}${ev.type}`;
+  if (MESSAGES.en[key]) return t(key, ev);
+  if (ev.type === "joined") return t("rp_joined", ev);
+  if (ev.type === "created") return t("rp_created");
+  const fields = Object.entries(ev).filter(([k]) => k !== "type")
+    .map(([k, v]) => `${k}: ${typeof v === "object" ? JSON.stringify(v) : v}`);
+  return `${ev.type.replaceAll("_", " ")}${fields.length ? " — " + fields.join(", ") : ""}`;
+}
+
+function whoText(who) {
+  if (who.kind === "seat") return who.name;
+  return t(who.kind === "host" ? "rp_host" : "rp_spectator");
+}
+
+function stepNode(data, step) {
+  if (step.kind === "events") {
+    return el("div", {}, el("p", { class: "who" }, t("rp_step_who", { n: step.seq, who: whoText(step.who) })),
+      el("ul", { class: "events" }, step.events.map((e) => el("li", {}, eventText(data.game, e)))));
+  }
+  return el("div", {}, el("h3", {}, step.title),
+    step.text ? el("pre", { class: "board-text" }, step.text) : null,
+    el("ul", { class: "events" }, (step.lines || []).map((l) => el("li", {}, l))),
+    step.url ? el("a", { href: step.url, class: "button" }, t("rp_watch_stage")) : null);
+}
+
+function player(data) {
+  const steps = data.steps;
+  let at = 1;
+  let timer = null;
+  const title = el("h2", {}, `${t(`rp_game_${data.game}`)} — ${data.name}`);
+  const current = el("section", { class: "card step", "aria-live": "polite" });
+  const past = el("ol", { class: "past", reversed: true });
+  const counter = el("p", { class: "status", role: "status" });
+  const back = el("button", { type: "button", "data-act": "back" });
+  const play = el("button", { type: "button", class: "primary", "data-act": "play" });
+  const fwd = el("button", { type: "button", "data-act": "step" });
+  const end = el("button", { type: "button", "data-act": "end" });
+  const share = el("a", { href: location.pathname, class: "share" });
+  function words() {
+    back.textContent = t("rp_back"); fwd.textContent = t("wv_step"); end.textContent = t("wv_end");
+    play.textContent = timer ? t("wv_pause") : t("wv_play");
+    share.textContent = t("rp_share");
+  }
+  function draw() {
+    counter.textContent = t("rp_step_of", { n: at, total: steps.length });
+    current.replaceChildren(stepNode(data, steps[at - 1]));
+    past.replaceChildren(...steps.slice(Math.max(0, at - 11), at - 1).reverse().map((s) => el("li", {}, stepNode(data, s))));
+    back.disabled = at <= 1; fwd.disabled = end.disabled = at >= steps.length;
+    words();
+  }
+  function stop() { clearInterval(timer); timer = null; words(); }
+  const go = (n) => { at = Math.max(1, Math.min(steps.length, n)); draw(); if (at >= steps.length) stop(); };
+  back.addEventListener("click", () => { stop(); go(at - 1); });
+  fwd.addEventListener("click", () => { stop(); go(at + 1); });
+  end.addEventListener("click", () => { stop(); go(steps.length); });
+  play.addEventListener("click", () => {
+    if (timer) { stop(); return; }
+    if (at >= steps.length) at = 0;
+    timer = setInterval(() => go(at + 1), 900);
+    go(at + 1);
+  });
+  document.addEventListener("keydown", (ev) => {
+    if (ev.target.closest?.("input, select, textarea")) return;
+    if (ev.key === "ArrowRight") fwd.click(); else if (ev.key === "ArrowLeft") back.click();
+    else if (ev.key === "End") end.click();
+  });
+  main.replaceChildren(title, el("div", { class: "row film-controls" }, back, play, fwd, end, share), counter, current,
+    el("h3", {}, t("rp_earlier")), past);
+  draw();
+  redraw = draw;
+}
+
+async function list() {
+  const data = await api("/api/replays");
+  const item = (it) => el("li", {}, el("a", { href: it.source === "room" ? link("room", it.name) : link(it.game, it.name) },
+    `${t(`rp_game_${it.game}`)} — ${it.name}`), it.when ? el("span", { class: "note" }, ` ${it.when}`) : null);
+  main.replaceChildren(
+    el("section", { class: "card" }, el("h2", {}, t("rp_rooms")),
+      data.rooms.length ? el("ul", { class: "replays" }, data.rooms.map(item)) : el("p", { class: "note" }, t("rp_none"))),
+    el("section", { class: "card" }, el("h2", {}, t("rp_sessions")), el("p", { class: "note" }, t("rp_sessions_hint")),
+      data.sessions.length ? el("ul", { class: "replays" }, data.sessions.map(item)) : el("p", { class: "note" }, t("rp_none"))));
+  redraw = list;
+}
+
+async function start() {
+  const draw = () => app.replaceChildren(header(), error, main);
+  draw();
+  translatePage();
+  onLanguage(() => { draw(); redraw(); });
+  try {
+    if (!parts.length) await list();
+    else if (parts[0] === "wielersim" && parts.length === 3) {
+      const film = await api(`/api/replay/wielersim/${encodeURIComponent(parts[1])}/${encodeURIComponent(parts[2])}`);
+      const box = el("div", { class: "film card" });
+      main.replaceChildren(el("p", {}, el("a", { href: link("wielersim", parts[1]) }, `${t("rp_game_wielersim")} — ${parts[1]}`), " · ",
+        el("a", { href: `/wielersim?campaign=${encodeURIComponent(parts[1])}` }, t("wv_open_campaign"))), box);
+      mountFilm(box, film);
+      redraw = () => {};
+    } else if (parts[0] === "room" && parts.length === 2) {
+      player(await api(`/api/replay/room/${encodeURIComponent(parts[1])}`));
+    } else if (parts.length === 2) {
+      player(await api(`/api/replay/${encodeURIComponent(parts[0])}/${encodeURIComponent(parts[1])}`));
+    } else {
+      throw new Error(t("rp_bad_link"));
+    }
+  } catch (e) { fail(e); }
+}
+
+start();

@@ -1,0 +1,197 @@
+// The WielerSIM page: watch one race, or a saved stage race (the same campaign the
+// terminal's `raceday wielersim tour` rides): ride the next stage, see the tables and the GC.
+import { api, el } from "./common.js";
+import { languageButton, onLanguage, t, translatePage } from "./i18n.js";
+import { gapText, mountFilm } from "./wielersim-film.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+const app = document.getElementById("app");
+const params = new URLSearchParams(location.search);
+const error = el("p", { class: "error", role: "alert" });
+let choices = { routes: [], pelotons: [], tours: [] };
+let redraw = () => {};
+
+function fail(e) { error.textContent = t("error", { message: e.message }); }
+
+function select(name, values, value, id) {
+  return el("select", { name, id }, values.map((v) => el("option", { value: v, selected: v === value }, v)));
+}
+
+function header() {
+  return el("header", { class: "bar" },
+    el("h1", {}, el("a", { href: "/", class: "home" }, "raceday"), " · ", t("wv_title")),
+    el("nav", { class: "links" }, el("a", { href: "/replay" }, t("rp_title")), " ",
+      el("a", { href: "/numbers" }, t("nm_title"))),
+    languageButton());
+}
+
+function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  for (const c of children) node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  return node;
+}
+
+// The GC over the stage race: each top rider's gap to the leader after every stage.
+const LINE_COLOURS = ["#e69f00", "#56b4e9", "#009e73", "#f0e442", "#0072b2", "#d55e00", "#cc79a7", "#ffffff"];
+const DASHES = ["", "4 2", "1 2", "6 2 1 2", "", "4 2", "1 2", "6 2 1 2"];
+function gcChart(view) {
+  const series = view.gc_chart;
+  const stages = view.done;
+  if (!series.length || stages < 1) return el("p", { class: "note" }, t("wv_no_chart"));
+  const W = 640, H = 300, L = 56, R = 150, T = 16, B = 40;
+  const max = Math.max(10, ...series.flatMap((s) => s.gaps));
+  const x = (i) => L + (stages === 1 ? (W - L - R) / 2 : (i * (W - L - R)) / (stages - 1));
+  const y = (g) => T + (g / max) * (H - T - B);
+  const pic = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "gc-chart", role: "img", "aria-label": t("wv_gc_chart") });
+  pic.append(svg("title", {}, t("wv_gc_chart")));
+  for (let k = 0; k <= 4; k++) {
+    const g = Math.round((max * k) / 4);
+    pic.append(svg("line", { x1: L, x2: W - R, y1: y(g), y2: y(g), class: "grid" }),
+      svg("text", { x: L - 6, y: y(g) + 4, "text-anchor": "end" }, gapText(g)));
+  }
+  view.stages.filter((s) => s.ridden).forEach((s, i) => {
+    pic.append(svg("text", { x: x(i), y: H - B + 16, "text-anchor": "middle" }, i + 1));
+  });
+  pic.append(svg("text", { x: (L + W - R) / 2, y: H - 6, "text-anchor": "middle" }, t("wv_after_stage")));
+  series.forEach((s, k) => {
+    const pts = s.gaps.map((g, i) => `${x(i)},${y(g)}`).join(" ");
+    const colour = LINE_COLOURS[k % LINE_COLOURS.length];
+    pic.append(svg("polyline", { points: pts, fill: "none", stroke: colour, "stroke-width": 2.5, "stroke-dasharray": DASHES[k] }));
+    s.gaps.forEach((g, i) => pic.append(svg("circle", { cx: x(i), cy: y(g), r: 3.5, fill: colour })));
+    const last = s.gaps[s.gaps.length - 1];
+    pic.append(svg("text", { x: W - R + 8, y: T + 14 + k * 18, fill: colour }, `${k + 1}. ${s.name} ${k ? "+" + gapText(last) : ""}`));
+  });
+  return pic;
+}
+
+function riderTable(caption, rows, valueKey, value, teams = false) {
+  return el("table", {}, el("caption", {}, caption),
+    el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "#"), el("th", { scope: "col" }, t(teams ? "wv_team" : "wv_rider")),
+      teams ? null : el("th", { scope: "col", class: "num" }, t("wv_bib")), el("th", { scope: "col", class: "num" }, t(valueKey)))),
+    el("tbody", {}, rows.map((r, i) => el("tr", {}, el("td", { class: "num" }, i + 1),
+      el("td", {}, teams ? r.team : r.name), teams ? null : el("td", { class: "num" }, r.number), el("td", { class: "num" }, value(r, i))))));
+}
+
+function stageTables(stage) {
+  if (!stage || !stage.ridden) return el("p", { class: "note" }, t("wv_not_ridden"));
+  return el("div", { class: "tables" },
+    riderTable(t("wv_stage_result", { name: stage.name }), stage.result, "wv_gap",
+      (r, i) => (i === 0 || r.gap ? gapText(r.gap) : t("wv_same_time")) + (r.bonus ? ` (−${r.bonus}s)` : "")),
+    riderTable(t("wv_gc"), stage.gc, "wv_gap", (r, i) => (i === 0 ? t("wv_yellow") : "+" + gapText(r.gap))),
+    riderTable(t("wv_points"), stage.points, "wv_pts", (r) => r.points),
+    riderTable(t("wv_mountains"), stage.mountains, "wv_pts", (r) => r.points),
+    riderTable(t("wv_teams"), stage.teams, "wv_gap", (r, i) => (i === 0 ? gapText(0) : "+" + gapText(r.gap)), true));
+}
+
+async function showCampaign(name, box, shown) {
+  const view = await api(`/api/wielersim/campaigns/${encodeURIComponent(name)}`);
+  const ridden = view.stages.filter((s) => s.ridden);
+  let picked = shown ?? (ridden.length ? ridden[ridden.length - 1].index : 0);
+  const filmBox = el("div", { class: "film card" });
+  const tables = el("div");
+  const next = view.finished ? null : view.stages[view.done];
+  const rideBtn = next ? el("button", { type: "button", class: "primary", id: "ride" }, t("wv_ride", { name: next.name })) : null;
+  const stageList = el("ol", { class: "stages" }, view.stages.map((s) => el("li", { class: s.ridden ? "ridden" : "" },
+    s.ridden ? el("button", { type: "button", class: "linkish", "aria-pressed": String(s.index === picked),
+      onclick: () => { picked = s.index; tables.replaceChildren(stageTables(s)); markPicked(); } }, s.name)
+      : el("span", {}, s.name, " — ", t("wv_to_ride")),
+    s.ridden ? el("a", { href: `/replay/wielersim/${encodeURIComponent(name)}/${s.index}`, class: "small" }, t("wv_replay")) : null)));
+  function markPicked() {
+    for (const b of stageList.querySelectorAll("button")) b.setAttribute("aria-pressed", String(b.textContent === view.stages[picked].name));
+  }
+  tables.replaceChildren(stageTables(view.stages[picked]));
+  box.replaceChildren(
+    el("section", { class: "card" },
+      el("h2", {}, view.tour, " — ", el("span", { class: "pill" }, name)),
+      el("p", {}, t("wv_progress", { done: view.done, total: view.total }), " ",
+        view.finished ? t("wv_over") : t("wv_resume_cli", { cmd: `raceday wielersim tour --resume '${name}'` })),
+      rideBtn, stageList),
+    filmBox, el("section", { class: "card" }, tables),
+    el("section", { class: "card" }, el("h3", {}, t("wv_gc_chart")), gcChart(view)));
+  filmBox.hidden = true;
+  rideBtn?.addEventListener("click", async () => {
+    rideBtn.disabled = true;
+    try {
+      await api(`/api/wielersim/campaigns/${encodeURIComponent(name)}/ride`, { stage: next.index });
+      const film = await api(`/api/wielersim/campaigns/${encodeURIComponent(name)}/stages/${next.index}`);
+      filmBox.hidden = false;
+      const player = mountFilm(filmBox, film, { onEnd: () => {
+        if (!filmBox.querySelector(".after")) {
+          filmBox.append(el("button", { type: "button", class: "primary after", onclick: () => showCampaign(name, box, next.index) }, t("wv_tables")));
+        }
+      } });
+      player.play();
+      filmBox.scrollIntoView({ block: "start" });
+    } catch (e) {
+      fail(e);
+      showCampaign(name, box);
+    }
+  });
+  redraw = () => showCampaign(name, box, picked);
+}
+
+async function home(box) {
+  const list = await api("/api/wielersim/campaigns");
+  const filmBox = el("div", { class: "film card", hidden: true });
+  const race = el("form", { id: "race-form", class: "card" },
+    el("h2", {}, t("wv_one_race")), el("p", { class: "note" }, t("wv_one_race_hint")),
+    el("div", { class: "row" },
+      el("label", { for: "wv-route" }, t("wv_route"), select("route", choices.routes, params.get("route") || "flanders", "wv-route")),
+      el("label", { for: "wv-peloton" }, t("wv_peloton"), select("peloton", choices.pelotons, params.get("peloton") || "classics", "wv-peloton")),
+      el("label", { for: "wv-seed" }, t("wv_seed"), el("input", { id: "wv-seed", name: "seed", inputmode: "numeric", value: params.get("seed") || "", placeholder: t("wv_seed_any") })),
+      el("button", { type: "submit", class: "primary" }, t("wv_watch"))));
+  race.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const body = { route: race.route.value, peloton: race.peloton.value };
+    if (race.seed.value.trim()) body.seed = race.seed.value.trim();
+    try {
+      const film = await api("/api/wielersim/race", body);
+      filmBox.hidden = false;
+      mountFilm(filmBox, film).play();
+      const link = `/wielersim?route=${body.route}&peloton=${body.peloton}&seed=${film.seed}`;
+      history.replaceState(null, "", link);
+      filmBox.prepend(el("p", { class: "note" }, t("wv_seed_used", { seed: film.seed }), " ",
+        el("a", { href: link }, t("wv_share"))));
+      error.textContent = "";
+    } catch (e) { fail(e); }
+  });
+  const tourForm = el("form", { id: "tour-form" },
+    el("div", { class: "row" },
+      el("label", { for: "wv-tour" }, t("wv_tour"), select("tour", choices.tours, choices.tours[0], "wv-tour")),
+      el("label", { for: "wv-tour-peloton" }, t("wv_peloton"), select("peloton", choices.pelotons, "classics", "wv-tour-peloton")),
+      el("label", { for: "wv-name" }, t("wv_name"), el("input", { id: "wv-name", name: "name", maxlength: 60, placeholder: t("wv_name_auto") })),
+      el("button", { type: "submit", class: "primary" }, t("wv_new_tour"))));
+  tourForm.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const body = { tour: tourForm.tour.value, peloton: tourForm.peloton.value };
+    if (tourForm.name.value.trim()) body.name = tourForm.name.value.trim();
+    try {
+      const c = await api("/api/wielersim/campaigns", body);
+      location.href = `/wielersim?campaign=${encodeURIComponent(c.name)}`;
+    } catch (e) { fail(e); }
+  });
+  box.replaceChildren(race, filmBox,
+    el("section", { class: "card" }, el("h2", {}, t("wv_tours")), el("p", { class: "note" }, t("wv_tours_hint")),
+      list.campaigns.length ? el("ul", { class: "campaigns" }, list.campaigns.map((c) => el("li", {},
+        el("a", { href: `/wielersim?campaign=${encodeURIComponent(c.name)}` }, c.name), " — ", c.tour, " ",
+        el("span", { class: "note" }, t("wv_progress", { done: c.done, total: c.total })))))
+        : el("p", { class: "note" }, t("wv_no_tours")),
+      tourForm));
+  redraw = () => home(box);
+}
+
+async function main() {
+  const box = el("main", { class: "watch-main" });
+  const draw = () => app.replaceChildren(header(), error, box);
+  draw();
+  onLanguage(() => { draw(); redraw(); });
+  translatePage();
+  try {
+    choices = await api("/api/wielersim/choices");
+    const name = params.get("campaign");
+    if (name) await showCampaign(name, box); else await home(box);
+  } catch (e) { fail(e); }
+}
+
+main();
