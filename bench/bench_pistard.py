@@ -1,13 +1,18 @@
-"""PISTARD benchmarks: engine speed, computer-rider strength and race length by lap length.
+"""PISTARD benchmarks: engine speed (reference and compiled), the compiled engine checked
+step for step against the reference, the computer riders' ladder with 95% intervals,
+decision times, and race length by lap length.
 
-Run: ``.venv/bin/python bench/bench_pistard.py [--quick]`` (under ``nice`` on shared machines).
+Run: ``nice .venv/bin/python bench/bench_pistard.py [--quick] [--only SECTION ...]``
+(sections: speed, check, times, ladder, lengths, legacy). The ladder plays seeded matches on
+the reference engine with the real agents; "a win" is defined in :func:`match`.
 """
 
 from __future__ import annotations
 
 import argparse
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -19,83 +24,210 @@ from raceday.games.pistard.options import PistardOptions
 from raceday.games.pistard.state import PistardState
 from raceday.games.pistard.track import design_track
 
+# One option set per variant and player count for the ladder: the scratch with 2-5 players
+# (riders as the rules suggest), points and elimination races short enough to play
+# hundreds of times with searching riders, the sprint and the team pursuit (2 players) and
+# the team time trial (1 player: compared by time, see match_ttt).
+LADDER_CONFIGS: tuple[dict[str, Any], ...] = (
+    {"variant": "scratch", "players": 2},
+    {"variant": "scratch", "players": 3},
+    {"variant": "scratch", "players": 4},
+    {"variant": "scratch", "players": 5},
+    {"variant": "points", "players": 2, "riders_per_player": 3, "laps": 3, "track": "short"},
+    {"variant": "points", "players": 3, "riders_per_player": 2, "laps": 3, "track": "short"},
+    {"variant": "elimination", "players": 2, "riders_per_player": 2, "track": "short"},
+    {"variant": "elimination", "players": 3, "riders_per_player": 1},
+    {"variant": "sprint"},
+    {"variant": "pursuit"},
+    {"variant": "ttt"},
+)
 
-def timed(label: str, fn: Callable[[], int]) -> None:
-    start = time.perf_counter()
+
+def timed(label: str, fn: Callable[[], int]) -> float:
+    start, cpu = time.perf_counter(), time.process_time()
     count = fn()
-    elapsed = time.perf_counter() - start
-    print(f"{label}: {count} in {elapsed:.2f}s = {count / elapsed:,.1f}/s")
+    elapsed, used = time.perf_counter() - start, time.process_time() - cpu
+    print(f"{label}: {count:,} in {elapsed:.2f}s = {count / elapsed:,.1f}/s "
+          f"({count / max(used, 1e-9):,.1f} per CPU second)", flush=True)
+    return count / elapsed
 
 
-def move_generation(positions: int) -> int:
-    """Legal-move tables built from positions met in random races."""
-    rng = np.random.default_rng(1)
-    built = 0
-    while built < positions:
-        state = PistardState(PistardOptions(players=2))
-        while not state.is_terminal() and built < positions:
-            if state.is_chance_node():
-                draw = state.sample_chance(rng)
-                state.apply_action(draw.outcome, draw.detail)
-            else:
-                acts = state.legal_actions()
-                if state.mover is not None:
-                    state.invalidate_moves()
-                    state.move_table()
-                    built += 1
-                state.apply_action(acts[int(rng.integers(len(acts)))])
-    return built
-
-
-def races(agents: Callable[[], list[Agent]], n: int, options: PistardOptions) -> int:
+def reference_races(n: int, options: PistardOptions) -> int:
     rng = np.random.default_rng(2)
     for _ in range(n):
-        play_game(PistardState(options), agents(), rng)
+        play_game(PistardState(options), [RandomAgent(), RandomAgent()], rng)
     return n
 
 
-def match(a: str, b: str, n: int, riders: int, simulations: int | None) -> None:
-    """Seat-alternating match; prints a's win rate with a 95% Wilson interval."""
-    rng = np.random.default_rng(2024)
-    wins = 0
+def compiled_races(n: int, options: PistardOptions) -> int:
+    from raceday.games.pistard import fast
+
+    state = PistardState(options)
+    engine = fast.Engine.of(state)
+    engine.random_races(fast.encode(state), np.random.default_rng(1), 10)  # compiled already
+    engine.random_races(fast.encode(state), np.random.default_rng(2), n)
+    return n
+
+
+def speed(quick: bool) -> None:
+    default = PistardOptions(players=2)
+    ref = timed("random scratch races, reference engine (8 riders, full protocol)",
+                lambda: reference_races(20 if quick else 300, default))
+    fast = timed("random scratch races, compiled engine (8 riders)",
+                 lambda: compiled_races(2_000 if quick else 100_000, default))
+    print(f"  compiled / reference: {fast / ref:,.0f}x")
+
+
+def check(quick: bool) -> None:
+    """Lock-step games of both engines over every variant and 2-5 players."""
+    from raceday.games.pistard import fast
+    from raceday.games.pistard.game import HARNESS_CONFIGS
+
+    configs: list[Mapping[str, Any]] = [*HARNESS_CONFIGS,
+                                        {"variant": "points", "players": 2},
+                                        {"variant": "points", "players": 4,
+                                         "riders_per_player": 2, "laps": 3},
+                                        {"variant": "elimination", "players": 4},
+                                        {"variant": "pursuit"},
+                                        {"variant": "ttt", "riders_per_player": 6},
+                                        {"variant": "sprint", "tokens": 0}]
+    per = 5 if quick else 300
+    total_games = total_steps = 0
     start = time.perf_counter()
-    options = PistardOptions(players=2, riders_per_player=riders)
+    for config in configs:
+        options = PistardOptions.parse(config)
+        steps = sum(fast.lock_step(options, np.random.default_rng([seed, 77]))
+                    for seed in range(per))
+        total_games += per
+        total_steps += steps
+        print(f"  {dict(config)}: {per} games, {steps:,} steps agree", flush=True)
+    print(f"lock-step check: {total_games:,} games, {total_steps:,} steps, every one equal "
+          f"({time.perf_counter() - start:.0f}s)")
+
+
+def _winner_share(state: PistardState, player: int) -> float:
+    """The player's share of the win: 1 if his rider (team) wins, half of a tied pursuit."""
+    out = state.outcome()
+    if player in out.winning_players:
+        return 1.0 / len(out.winning_players)
+    return 0.0
+
+
+def match(a: str, b: str, n: int, config: Mapping[str, Any], seed: int = 2024,
+          simulations: int | None = None) -> tuple[float, int, list[float]]:
+    """``a`` in one seat against ``b`` in every other seat, ``a``'s seat rotating.
+    A win: ``a``'s player wins the race (his rider is first in the ranking; in the pursuit
+    his team; a tied pursuit counts half). Returns a's wins, races and a's decision times."""
+    options = PistardOptions.parse(config)
+    rng = np.random.default_rng(seed)
+    players = options.num_players
+    wins = 0.0
+    times: list[float] = []
     for race in range(n):
-        first, second = make_agent(a, simulations), make_agent(b, simulations)
-        seats = [first, second] if race % 2 == 0 else [second, first]
+        seat = race % players
+        agents: list[Agent] = [make_agent(b, simulations) for _ in range(players)]
+        agents[seat] = _Timed(make_agent(a, simulations), times)
         state = PistardState(options)
-        play_game(state, seats, rng)
-        winner = state.outcome().ranking[0]
-        owner = next(r.owner for r in state.riders if r.ident == winner)
-        wins += seats[owner] is first
-    lo, hi = wilson_interval(wins, n)
-    per = (time.perf_counter() - start) / n
-    print(f"{a} vs {b}, scratch 2x{riders}: {a} wins {wins}/{n} = {wins / n:.1%} "
-          f"(95% {lo:.1%}-{hi:.1%}), {per:.2f}s a race")
+        play_game(state, agents, rng)
+        wins += _winner_share(state, seat)
+    return wins, n, times
 
 
-def hard_decision_time(decisions: int) -> None:
-    rng = np.random.default_rng(5)
-    agent = make_agent("hard")
-    medium = make_agent("medium")
-    times = []
-    state = PistardState(PistardOptions(players=2))
-    while len(times) < decisions:
-        if state.is_terminal():
-            state = PistardState(PistardOptions(players=2))
-        if state.is_chance_node():
-            draw = state.sample_chance(rng)
-            state.apply_action(draw.outcome, draw.detail)
-        elif state.mover is not None and len(state.legal_actions()) > 1:
-            start = time.perf_counter()
-            action = agent.choose(state, rng)
-            times.append(time.perf_counter() - start)
-            state.apply_action(action)
-        else:
-            state.apply_action(medium.choose(state, rng))
-    mean, lo, hi = mean_interval(np.asarray(times))
-    print(f"hard (MCTS, 120 simulations) decision, 8 riders: {mean * 1000:.0f} ms "
-          f"(95% {lo * 1000:.0f}-{hi * 1000:.0f})")
+def match_ttt(a: str, b: str, n: int, config: Mapping[str, Any], seed: int = 2024,
+              simulations: int | None = None) -> tuple[float, int, list[float]]:
+    """The team time trial has one team: ``a`` and ``b`` ride the same race with the same
+    throws (the same seeded generator); ``a`` wins if its time is lower (a tie counts half)."""
+    options = PistardOptions.parse(config)
+    wins = 0.0
+    times: list[float] = []
+    for race in range(n):
+        results = []
+        for level, timing in ((a, times), (b, [])):
+            state = PistardState(options)
+            play_game(state, [_Timed(make_agent(level, simulations), timing)],
+                      np.random.default_rng([seed, race]))
+            results.append(state.team_time())
+        wins += 1.0 if results[0] < results[1] else 0.5 if results[0] == results[1] else 0.0
+    return wins, n, times
+
+
+class _Timed:
+    """An agent whose decisions (with more than one legal action) are timed."""
+
+    def __init__(self, agent: Any, times: list[float]) -> None:
+        self.agent = agent
+        self.times = times
+        self.name = agent.name
+
+    def choose(self, state: Any, rng: np.random.Generator) -> Any:
+        start = time.perf_counter()
+        action = self.agent.choose(state, rng)
+        if len(state.legal_actions()) > 1:
+            self.times.append(time.perf_counter() - start)
+        return action
+
+
+def report(a: str, b: str, config: Mapping[str, Any], result: tuple[float, int, list[float]],
+           target: float | None) -> None:
+    wins, n, times = result
+    lo, hi = wilson_interval(round(wins), n)
+    options = PistardOptions.parse(config)
+    fair = 1 / options.num_players if options.variant != "ttt" else 0.5
+    verdict = ""
+    if target is not None:
+        verdict = (" MEETS" if lo >= target else " FAILS" if hi < target else " UNDECIDED") + \
+            f" target {target:.0%}"
+    slow = f", decisions mean {np.mean(times) * 1000:.0f} ms max {max(times) * 1000:.0f} ms" \
+        if times else ""
+    print(f"  {a} vs {b}, {_label(config)}: {a} wins {wins:g}/{n} = {wins / n:.1%} "
+          f"(95% {lo:.1%}-{hi:.1%}; fair share {fair:.0%}){verdict}{slow}", flush=True)
+
+
+def _label(config: Mapping[str, Any]) -> str:
+    return " ".join(f"{k}={v}" for k, v in config.items())
+
+
+TARGETS = {("hard", "medium"): 0.65, ("hard", "easy"): 0.85, ("expert", "hard"): 0.60}
+
+
+def ladder(games: int, configs: Sequence[Mapping[str, Any]],
+           pairs: Sequence[tuple[str, str]]) -> None:
+    print(f"ladder ({games} races a match; targets apply to 2-player races):", flush=True)
+    for config in configs:
+        players = PistardOptions.parse(config).num_players
+        for a, b in pairs:
+            play = match_ttt if config.get("variant") == "ttt" else match
+            result = play(a, b, games, config)
+            report(a, b, config, result, TARGETS.get((a, b)) if players <= 2 else None)
+
+
+def decision_times(decisions: int) -> None:
+    """Decision times of hard and expert from positions of medium-vs-medium races."""
+    for level in ("hard", "expert"):
+        for config in ({"players": 2}, {"players": 5, "riders_per_player": 2},
+                       {"variant": "points", "players": 2, "riders_per_player": 4}):
+            rng = np.random.default_rng(5)
+            agent, medium = make_agent(level), make_agent("medium")
+            times: list[float] = []
+            options = PistardOptions.parse(config)
+            state = PistardState(options)
+            while len(times) < decisions:
+                if state.is_terminal():
+                    state = PistardState(options)
+                if state.is_chance_node():
+                    draw = state.sample_chance(rng)
+                    state.apply_action(draw.outcome, draw.detail)
+                elif len(state.legal_actions()) > 1:
+                    start = time.perf_counter()
+                    agent.choose(state, rng)
+                    times.append(time.perf_counter() - start)
+                    state.apply_action(medium.choose(state, rng))
+                else:
+                    state.apply_action(state.legal_actions()[0])
+            mean, lo, hi = mean_interval(np.asarray(times[1:]))
+            print(f"{level} decision, {_label(config)}: mean {mean * 1000:.0f} ms "
+                  f"(95% {lo * 1000:.0f}-{hi * 1000:.0f}), max {max(times[1:]) * 1000:.0f} ms",
+                  flush=True)
 
 
 def lap_lengths(n: int) -> None:
@@ -112,27 +244,43 @@ def lap_lengths(n: int) -> None:
         print(f"  {length:>3} columns: {np.mean(turns):5.1f} turns, {np.mean(throws):5.1f} throws")
 
 
+def legacy(quick: bool) -> None:
+    """Medium against easy with 4 and 1 riders each (the figures in the usage page)."""
+    for riders in (4, 1):
+        config = {"players": 2, "riders_per_player": riders}
+        report("medium", "easy", config, match("medium", "easy", 40 if quick else 1000,
+                                               config), None)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--quick", action="store_true", help="small runs (a few seconds)")
+    parser.add_argument("--quick", action="store_true", help="small runs (a minute or two)")
+    parser.add_argument("--only", nargs="*", default=None,
+                        help="sections: speed check times ladder lengths legacy")
+    parser.add_argument("--games", type=int, default=None, help="races per ladder match")
+    parser.add_argument("--configs", default=None,
+                        help="ladder option sets by number in LADDER_CONFIGS, e.g. 0,8,9")
+    parser.add_argument("--pairs", default="hard:medium,hard:easy,expert:hard",
+                        help="ladder matches, e.g. hard:medium,expert:hard")
     args = parser.parse_args()
     quick = args.quick
-    default = PistardOptions(players=2)
-    timed("move tables built", lambda: move_generation(2_000 if quick else 20_000))
-    timed("random scratch races (8 riders, full protocol)",
-          lambda: races(lambda: [RandomAgent(), RandomAgent()], 20 if quick else 200, default))
-    timed("medium-vs-medium scratch races (8 riders)",
-          lambda: races(lambda: [make_agent("medium"), make_agent("medium")],
-                        20 if quick else 500, default))
-    hard_decision_time(10 if quick else 60)
-    if quick:
-        match("hard", "easy", 10, 2, 40)
-        return
-    lap_lengths(100)
-    match("medium", "easy", 1000, 4, None)
-    match("medium", "easy", 1000, 1, None)
-    match("hard", "easy", 200, 2, 60)
-    match("hard", "medium", 200, 2, 60)
+    sections = set(args.only or ("speed", "check", "times", "ladder", "lengths", "legacy"))
+    if "speed" in sections:
+        speed(quick)
+    if "check" in sections:
+        check(quick)
+    if "times" in sections:
+        decision_times(5 if quick else 60)
+    if "ladder" in sections:
+        configs = LADDER_CONFIGS if args.configs is None else \
+            [LADDER_CONFIGS[int(k)] for k in args.configs.split(",")]
+        pairs = [tuple(p.split(":")) for p in args.pairs.split(",")]
+        ladder(args.games or (6 if quick else 400), configs[:2] if quick else configs,
+               [(a, b) for a, b in pairs])
+    if "lengths" in sections and not quick:
+        lap_lengths(100)
+    if "legacy" in sections:
+        legacy(quick)
 
 
 if __name__ == "__main__":

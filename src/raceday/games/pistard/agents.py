@@ -4,17 +4,21 @@
   must), and places at random near the front.
 * ``medium`` — a greedy rider with a tactical evaluation: distance, outer lanes (more dice
   usable next turn), shelter directly behind another rider, energy tokens kept for the end.
-* ``hard`` — the project's generic open-loop MCTS (:class:`raceday.core.agents.MCTSAgent`)
-  over the engine's own protocol; the other riders' dice are chance nodes sampled afresh in
-  every simulation; rollouts play the medium policy for a few rounds and then score the
-  position with :func:`estimate_returns`. The search values a finished race by
-  :func:`shaped_returns` (how high each player's best rider placed, the team's time), which
-  steers it better than the game's own returns (the winners share 1).
+* ``hard`` — :class:`FastSearchRider`: a Monte Carlo search over the compiled engine
+  (:mod:`raceday.games.pistard.search`): the best few actions by a tuned greedy rule, each
+  played out to the end of the race by that rule with shared throws, the best mean value
+  wins (a win, then how high the player's best rider placed).
+* ``expert`` — the same search with more candidates and play-outs, within 0.4 s a decision.
+
+:class:`SearchRider` (the core's open-loop MCTS over :class:`SearchView`, scored by
+:func:`estimate_returns` and :func:`shaped_returns`) was the hard rider before the compiled
+engine; it stays for the research interfaces and comparison.
 """
 
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any, Self
@@ -29,7 +33,9 @@ from raceday.games.pistard.moves import CHOOSE_BASE, PLACE_BASE
 from raceday.games.pistard.state import PHASE_OVER, PHASE_PLACE, PistardState
 from raceday.games.pistard.variants import RACE, TEAM_COUNTS
 
-LEVELS = ("easy", "medium", "hard")
+LEVELS = ("easy", "medium", "hard", "expert")
+HARD_ROLLOUTS, HARD_CANDIDATES = 96, 4
+EXPERT_ROLLOUTS, EXPERT_CANDIDATES = 512, 6
 LANE_WEIGHT = 0.45  # a lane further out: more of next turn's dice usable
 SHELTER_WEIGHT = 0.7  # directly behind a rider: may stop there with any die
 TOKEN_VALUE_EARLY = 1.6  # a token kept while far from the line
@@ -325,12 +331,160 @@ class SearchRider:
         return self.mcts.choose(SearchView.of(s, self.horizon), rng)
 
 
-def make_agent(level: str, simulations: int | None = None) -> GreedyRider | SearchRider:
-    """A computer rider of the given level (``easy``, ``medium`` or ``hard``)."""
+def make_agent(level: str, simulations: int | None = None
+               ) -> GreedyRider | FastSearchRider:
+    """A computer rider of the given level (``easy``, ``medium``, ``hard`` or ``expert``);
+    ``simulations`` sets the play-outs per candidate action of the searching levels."""
     if level == "easy":
         return GreedyRider(tactical=False, noise=2.5)
     if level == "medium":
         return GreedyRider(tactical=True)
     if level == "hard":
-        return SearchRider(simulations=simulations or 120)
-    raise OptionsError(f"unknown computer level {level!r}; choose easy, medium or hard")
+        return FastSearchRider("hard", rollouts=simulations or HARD_ROLLOUTS,
+                               candidates=HARD_CANDIDATES, budget=0.25)
+    if level == "tuned":
+        return TunedRider()
+    if level == "expert":
+        return FastSearchRider("expert", rollouts=simulations or EXPERT_ROLLOUTS,
+                               candidates=EXPERT_CANDIDATES, budget=0.4)
+    raise OptionsError(f"unknown computer level {level!r}; choose easy, medium, hard or expert")
+
+
+class TunedRider:
+    """The greedy rule with the search's tuned weights (compiled): what ``hard`` plays when
+    it has no time to search, and the rule its candidates and play-outs follow."""
+
+    def __init__(self, name: str = "tuned") -> None:
+        self.name = name
+
+    def choose(self, state: State, rng: np.random.Generator) -> Action:
+        s = _as_pistard(state)
+        actions = s.legal_actions()
+        if len(actions) == 1:
+            return actions[0]
+        from raceday.games.pistard import fast, search
+
+        engine = _engine(s)
+        st = fast.encode(s)
+        acts = np.empty(fast.MAXM, dtype=np.int64)
+        info = np.empty((fast.MAXM, fast.INFO_SIZE), dtype=np.int64)
+        n = fast.legal_actions(st, engine.params, engine.grid, acts, info)
+        rs = np.array([int(rng.integers(1, 2**63 - 1))], dtype=np.uint64)
+        return int(acts[search.pick(st, engine.params, acts, info, n,
+                                    search.weights_for(engine.params), rs)])
+
+
+class FastSearchRider:
+    """Monte Carlo search over the compiled engine (:mod:`raceday.games.pistard.search`).
+
+    The greedy rider's best ``candidates`` actions (by the search's tuned weights) are each
+    played out to the end of the race, every rider by the tuned greedy rule and the throws at
+    random, the candidates' play-outs sharing their throws (common random numbers); the best
+    mean value for the player wins (:func:`raceday.games.pistard.search.value`: a win, then
+    how high his best rider placed). Play-outs go in batches of ``batch``; after each batch a
+    candidate clearly behind the best (by ``prune`` standard errors of the paired
+    differences) is dropped, until ``rollouts`` play-outs per candidate or ``budget``
+    seconds are spent. The greedy rule's first choice stands unless another candidate
+    beats it by ``margin`` standard errors.
+    """
+
+    def __init__(self, name: str = "hard", rollouts: int = 160, candidates: int = 4,
+                 budget: float = 0.4, batch: int = 32, prune: float = 3.0,
+                 margin: float = 1.0) -> None:
+        self.name = name
+        self.margin = margin
+        self.rollouts = rollouts
+        self.candidates = candidates
+        self.budget = budget
+        self.batch = batch
+        self.prune = prune
+
+    def choose(self, state: State, rng: np.random.Generator) -> Action:
+        s = _as_pistard(state)
+        actions = s.legal_actions()
+        if len(actions) == 1:
+            return actions[0]
+        from raceday.games.pistard import fast, search
+
+        start = time.perf_counter()
+        engine = _engine(s)
+        st = fast.encode(s)
+        acts = np.empty(fast.MAXM, dtype=np.int64)
+        info = np.empty((fast.MAXM, fast.INFO_SIZE), dtype=np.int64)
+        weights = search.weights_for(engine.params)
+        n = search.ranked(st, engine.params, engine.grid, acts, info, weights)
+        cand = acts[:min(n, self.candidates)].copy()
+        alive = np.arange(len(cand))
+        everyone = np.tile(weights, (fast.MAXP, 1))
+        seed = int(rng.integers(1, 2**31))
+        values = np.zeros((len(cand), 0))
+        player = s.current_player()
+        batch = min(8, self.batch)  # a small first batch measures the play-outs' cost
+        played = 0
+        while values.shape[1] < self.rollouts and len(alive) > 1:
+            done = values.shape[1]
+            more = min(batch, self.rollouts - done)
+            chunk = np.zeros((len(alive), more))
+            played += chunk.size
+            search.rollouts(st, engine.params, engine.grid, cand[alive], everyone, player,
+                            seed, done, chunk)
+            out = np.zeros((len(cand), done + more))
+            out[:, :done] = values
+            out[alive, done:] = chunk
+            values = out
+            alive = _survivors(values, alive, self.prune)
+            spent = time.perf_counter() - start
+            each = spent / played  # seconds a play-out
+            left = self.budget - spent
+            batch = min(self.batch, int(left / (each * len(alive) * 1.5)))
+            if batch < 1:
+                break
+        if len(alive) == 1:
+            return int(cand[alive[0]])
+        return int(cand[_choice(values, alive, self.margin)])
+
+
+def _choice(values: np.ndarray, alive: np.ndarray, margin: float) -> int:
+    """The candidate with the best mean, unless the greedy rule's first choice (candidate 0)
+    is still alive and the best one is not ahead of it by ``margin`` standard errors of the
+    paired differences: the search overrules the rule only when it has seen enough."""
+    means = values[alive].mean(axis=1)
+    best = int(alive[int(np.argmax(means))])
+    if best == 0 or 0 not in alive:
+        return best
+    diff = values[best] - values[0]
+    se = float(diff.std(ddof=1)) / np.sqrt(len(diff)) if len(diff) > 1 else 0.0
+    return best if diff.mean() > margin * se else 0
+
+
+def _survivors(values: np.ndarray, alive: np.ndarray, prune: float) -> np.ndarray:
+    """The candidates not clearly behind the best one (paired differences)."""
+    means = values[alive].mean(axis=1)
+    best = alive[int(np.argmax(means))]
+    keep = []
+    count = values.shape[1]
+    for c in alive:
+        if c == best:
+            keep.append(c)
+            continue
+        diff = values[best] - values[c]
+        se = float(diff.std(ddof=1)) / np.sqrt(count) if count > 1 else 0.0
+        if diff.mean() <= prune * se:
+            keep.append(c)
+    return np.asarray(keep)
+
+
+_ENGINES: dict[tuple[int, int], Any] = {}
+
+
+def _engine(s: PistardState) -> Any:
+    """The compiled engine's constants for a race (kept per options and track)."""
+    from raceday.games.pistard import fast
+
+    key = (id(s.options), id(s.track))
+    found = _ENGINES.get(key)
+    if found is None or found.options is not s.options or found.track is not s.track:
+        if len(_ENGINES) > 64:
+            _ENGINES.clear()
+        found = _ENGINES[key] = fast.Engine.of(s)
+    return found

@@ -55,7 +55,8 @@ HELP = ("PISTARD (Anki Toner): track cycling for 2–5 players on a coloured fou
 
 app = typer.Typer(help=HELP, no_args_is_help=True, add_completion=False)
 KINDS = ("human", *LEVELS)
-KIND_ALIASES = {"h": "human", "you": "human", "e": "easy", "m": "medium", "x": "hard"}
+KIND_ALIASES = {"h": "human", "you": "human", "e": "easy", "m": "medium", "x": "hard",
+                "xx": "expert"}
 MAX_RACES = 100_000
 MAX_SIMULATIONS = 10_000
 MAX_NAME = 64
@@ -125,8 +126,8 @@ def parse_players(spec: str | None, variant: str) -> list[str]:
         kind = KIND_ALIASES.get(key, key)
         if kind not in KINDS:
             raise OptionsError(
-                f"unknown player {raw.strip()!r} in --players; use human, easy, medium or hard "
-                "separated by commas, e.g. human,medium,hard"
+                f"unknown player {raw.strip()!r} in --players; use human, easy, medium, hard "
+                "or expert separated by commas, e.g. human,medium,hard"
             )
         kinds.append(kind)
     return kinds
@@ -159,14 +160,14 @@ def _ask(prompt: str) -> str:
 PlayersOpt = Annotated[
     str | None,
     typer.Option("--players", "-p",
-                 help="Comma-separated players: human, easy, medium, hard (2-5; the team "
+                 help="Comma-separated players: human, easy, medium, hard, expert (2-5; the team "
                       "time trial has one). Default: human against medium computers. "
                       "Computers only: watch a race (as `watch` does)."),
 ]
 ComputersOpt = Annotated[
     str | None,
     typer.Option("--players", "-p",
-                 help="Computer players by level, comma-separated: easy, medium, hard "
+                 help="Computer players by level, comma-separated: easy, medium, hard, expert "
                       "(2-5; the team time trial has one). Default: easy,medium (medium "
                       "alone in the team time trial)."),
 ]
@@ -225,7 +226,7 @@ def _computers(players: str | None, variant: str, command: str) -> list[str]:
     kinds = parse_players(DEFAULT_COMPUTERS.get(variant, "easy,medium") if players is None
                           else players, variant)
     if "human" in kinds:
-        raise OptionsError(f"{command} plays computers only: use easy, medium or hard "
+        raise OptionsError(f"{command} plays computers only: use easy, medium, hard or expert "
                            "(humans ride with `raceday pistard play`)")
     return kinds
 
@@ -481,8 +482,8 @@ def simulate(
     simulations: Annotated[
         int | None,
         typer.Option("--simulations", callback=in_range(1, MAX_SIMULATIONS, "simulations"),
-                     help=f"MCTS simulations per move for 'hard', 1 to {MAX_SIMULATIONS:,} "
-                          "(default 120).")
+                     help="Play-outs per candidate move for 'hard' and 'expert', 1 to "
+                          f"{MAX_SIMULATIONS:,} (default 96 and 512).")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the statistics as JSON.")] = False,
 ) -> None:
