@@ -332,7 +332,7 @@ class SearchRider:
 
 
 def make_agent(level: str, simulations: int | None = None
-               ) -> GreedyRider | FastSearchRider:
+               ) -> GreedyRider | TunedRider | FastSearchRider:
     """A computer rider of the given level (``easy``, ``medium``, ``hard`` or ``expert``);
     ``simulations`` sets the play-outs per candidate action of the searching levels."""
     if level == "easy":
