@@ -87,7 +87,6 @@ class Conn:
     ws: WebSocket
     actor: Actor
     outbox: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(OUTBOX))
-    last_view: str = ""
     dropped: bool = False
 
 
@@ -114,15 +113,13 @@ class Hub:
             conn.outbox.put_nowait(None)
 
     def broadcast(self, room: Room, events: list[JSON]) -> None:
-        """Send every connection of ``room`` the new events and the view it may see."""
+        """Send every connection of ``room`` the new events and the view it may see (one
+        update per accepted intent, so a client can count on seeing every revision)."""
         views: dict[Actor, str] = {}
         for conn in list(self.conns.get(room.code, ())):
             if conn.actor not in views:
                 views[conn.actor] = json.dumps(room.logic.view(conn.actor))
             view = views[conn.actor]
-            if not events and view == conn.last_view:
-                continue
-            conn.last_view = view
             self.send(conn, f'{{"type": "update", "seq": {room.revision}, '
                             f'"events": {json.dumps(events)}, "view": {view}}}')
 
@@ -319,7 +316,6 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
             return
         conn = Conn(ws, actor)
         view = json.dumps(room.logic.view(actor))
-        conn.last_view = view
         catchup = rooms.store.events_since(room.code, since) if since >= 0 else []
         conn.outbox.put_nowait(
             f'{{"type": "welcome", "code": "{room.code}", "game": "{room.game}", '

@@ -381,9 +381,7 @@ class DerbyRoom:
         s = self.session
         assert s is not None
         for e in produced:
-            data = e.to_dict()
-            data["type"] = data.pop("kind")
-            events.append(data)
+            events.append({"type": e.kind, **e.data})
             if e.kind == "round":
                 self.rounds.append({"round": e["round"], "rolloff": e["rolloff"],
                                     "rolls": e["rolls"], "out": e["out"],

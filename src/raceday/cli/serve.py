@@ -1,0 +1,121 @@
+"""``raceday serve``: the party server for phones and a big screen (see docs/usage/party.md).
+
+Options are checked before anything is opened; the database is then opened (a bad one is
+refused with one line), the URL(s) and a QR code of the landing page are printed, and
+uvicorn serves until Ctrl-C. Rooms are saved after every accepted action, so stopping and
+starting the server again continues every room where it was. FastAPI and uvicorn are
+imported only when the command runs (``raceday --help`` stays light).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import socket
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from raceday.cli.common import DbOpt, console, err_console, in_range
+
+HELP = "Host a party in the browser: a big screen plus phones on your network."
+
+app = typer.Typer(help=HELP, add_completion=False)
+
+HostOpt = Annotated[
+    str,
+    typer.Option("--host", help="Address to listen on: 127.0.0.1 (this computer only) or "
+                 "0.0.0.0 (phones on your home network)."),
+]
+PortOpt = Annotated[
+    int, typer.Option("--port", "-p", callback=in_range(1, 65_535, "(a TCP port)"),
+                      help="TCP port, 1–65535.")
+]
+
+
+def check_host(value: str) -> str:
+    """An IP address to bind (IPv4 or IPv6) or 'localhost'."""
+    text = value.strip()
+    if text == "localhost":
+        return "127.0.0.1"
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        raise typer.BadParameter(
+            f"must be an IP address such as 127.0.0.1 or 0.0.0.0, got {value!r}") from None
+    return text
+
+
+def lan_address() -> str | None:
+    """This machine's address on the local network (no packet is sent), or None."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("10.255.255.255", 1))
+            address = str(s.getsockname()[0])
+    except OSError:
+        return None
+    return None if address.startswith("127.") else address
+
+
+def urls_for(host: str, port: int) -> tuple[str, list[str]]:
+    """(the URL phones should use, every URL worth printing)."""
+    def url(h: str) -> str:
+        return f"http://[{h}]:{port}/" if ":" in h else f"http://{h}:{port}/"
+
+    if host in ("0.0.0.0", "::"):
+        lan = lan_address()
+        local = url("127.0.0.1")
+        return (url(lan), [url(lan), local]) if lan else (local, [local])
+    return url(host), [url(host)]
+
+
+def serve_command(host: str = "127.0.0.1", port: int = 8000, db: Path | None = None,
+                  *, run: bool = True) -> None:
+    """Open the database, print the addresses and a QR code, and serve until Ctrl-C."""
+    import segno
+
+    from raceday.store.sessions import default_db_path
+    from raceday.web.app import create_app
+
+    path = db if db is not None else default_db_path()
+    public, urls = urls_for(host, port)
+    web_app = create_app(path, public_url=public)  # refuses a bad database in one line
+    rooms = web_app.state.rooms.rooms
+    console.print(f"[bold]raceday party[/] — database {path} ({len(rooms)} room(s) kept)")
+    for u in urls:
+        console.print(f"  open [bold]{u}[/]")
+    if host in ("127.0.0.1", "::1"):
+        console.print("  only this computer can connect; for phones on your network run "
+                      f"[bold]raceday serve --host 0.0.0.0 --port {port}[/]")
+    qr = segno.make(public, error="m")
+    qr.terminal(compact=True, border=1)
+    console.print("Scan the code or type the address on the big screen; Ctrl-C stops "
+                  "(rooms are kept).")
+    if not run:
+        return
+    import uvicorn
+
+    from raceday.web.server import uvicorn_config
+
+    server = uvicorn.Server(uvicorn_config(web_app, host, port, log_level="warning"))
+    try:
+        server.run()
+    except KeyboardInterrupt:  # pragma: no cover - uvicorn handles the signal itself
+        pass
+    except SystemExit:  # uvicorn exits when it cannot bind the address
+        pass
+    if not server.started:
+        err_console.print(f"could not listen on {host}:{port} (is the port in use? try "
+                          f"--port {port + 1})")
+        raise typer.Exit(2)
+    err_console.print("server stopped; every room is saved — start it again to continue")
+
+
+@app.command()
+def serve(
+    host: HostOpt = "127.0.0.1",
+    port: PortOpt = 8000,
+    db: DbOpt = None,
+) -> None:
+    """Start the party server: open the printed address on the big screen."""
+    serve_command(check_host(host), port, db)

@@ -1,0 +1,104 @@
+"""Helpers for driving the party server in-process with FastAPI's TestClient."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+warnings.filterwarnings("ignore", message=".*httpx.*", category=DeprecationWarning)
+
+from fastapi.testclient import TestClient  # noqa: E402
+
+from raceday.web.app import create_app  # noqa: E402
+
+OPEN: list[Client] = []
+
+
+class Client:
+    """One WebSocket client (host, seat or spectator) that tracks what it was sent."""
+
+    def __init__(self, tc: TestClient, code: str, token: str | None, since: int = -1) -> None:
+        self.closed = False
+        OPEN.append(self)
+        self._cm = tc.websocket_connect(f"/ws/{code}")
+        self.ws = self._cm.__enter__()
+        self.ws.send_json({"type": "hello", "token": token, "since": since})
+        self.welcome = self.ws.receive_json()
+        self.view: dict[str, Any] = self.welcome.get("view", {})
+        self.seq = self.welcome.get("seq", -1)
+        self.events: list[dict[str, Any]] = [e for c in self.welcome.get("catchup", [])
+                                            for e in c["events"]]
+        self.messages: list[dict[str, Any]] = [self.welcome]
+        self.ref = 0
+
+    def receive(self) -> dict[str, Any]:
+        msg = self.ws.receive_json()
+        self.messages.append(msg)
+        if msg["type"] == "update":
+            self.seq = msg["seq"]
+            self.view = msg["view"]
+            self.events.extend(msg["events"])
+        return msg
+
+    def until(self, seq: int) -> None:
+        while self.seq < seq:
+            self.receive()
+
+    def send(self, intent: dict[str, Any]) -> dict[str, Any]:
+        """Send an intent; return the ack or error answering it."""
+        self.ref += 1
+        self.ws.send_json({**intent, "ref": self.ref})
+        while True:
+            msg = self.receive()
+            if msg["type"] in ("ack", "error") and msg.get("ref") == self.ref:
+                if msg["type"] == "ack":
+                    self.until(msg["seq"])  # the update with its own new view follows
+                return msg
+
+    def send_raw(self, text: str) -> dict[str, Any]:
+        self.ws.send_text(text)
+        while True:
+            msg = self.receive()
+            if msg["type"] == "error":
+                return msg
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self._cm.__exit__(None, None, None)
+
+
+@pytest.fixture(autouse=True)
+def _close_clients() -> Iterator[None]:
+    yield
+    while OPEN:
+        OPEN.pop().close()
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "party.sqlite"
+
+
+@pytest.fixture
+def client(db: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(db)) as tc:
+        yield tc
+        while OPEN:
+            OPEN.pop().close()
+
+
+def new_room(tc: TestClient, **options: Any) -> dict[str, Any]:
+    r = tc.post("/api/rooms", json={"game": "derby", "options": options})
+    assert r.status_code == 201, r.text
+    return dict(r.json())
+
+
+def join(tc: TestClient, code: str, name: str) -> dict[str, Any]:
+    r = tc.post(f"/api/rooms/{code}/join", json={"name": name})
+    assert r.status_code == 201, r.text
+    return dict(r.json())
