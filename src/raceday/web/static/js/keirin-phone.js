@@ -1,0 +1,195 @@
+// KEIRIN on a phone: the private betting slip of one seat — its purse, all five bet types,
+// its own tickets (take one back while betting is open), "done", then the race's progress
+// and what its tickets returned. Only intents go to the server; the engine checks each one.
+import { el } from "./common.js";
+import { onLanguage, t } from "./i18n.js";
+import { cash, ensureStyles, eventText, KIND_ORDER, oddsText, riderTag, ridersTag } from "./keirin-track.js";
+
+export function mount(root, ctx) {
+  ensureStyles();
+  let view = null;
+  let live = null;
+  const keys = new Map();
+  const slip = { kind: "win", riders: [1, 2, 3], stake: "100" }; // kept across redraws
+  const me = el("section", { class: "me card kr-me", "aria-label": t("kr_my_purse") });
+  const action = el("section", { class: "action" });
+  const feed = el("p", { class: "feed", "aria-live": "polite" });
+  const info = el("section", { class: "info" });
+  root.replaceChildren(me, action, feed, info);
+
+  function send(intent) {
+    if (!live) return Promise.resolve(false);
+    return live.send(intent).then(() => { ctx.error.show(""); return true; })
+      .catch((e) => { ctx.error.show(e.message); return false; });
+  }
+
+  function section(node, key, build) {
+    if (keys.get(node) === key && node.childElementCount) return;
+    keys.set(node, key);
+    node.replaceChildren(...[build()].flat().filter(Boolean));
+  }
+
+  function renderMe(v) {
+    const m = v.me || {};
+    const parts = [el("p", { class: "who" }, t("you_are", { name: m.name ?? "" }))];
+    if (m.purse !== undefined) {
+      parts.push(el("dl", { class: "purse" },
+        el("dt", {}, t("kr_purse")), el("dd", { class: "money", id: "kr-purse" }, cash(m.purse)),
+        m.staked ? el("dt", {}, t("kr_staked")) : null, m.staked ? el("dd", {}, cash(m.staked)) : null));
+    }
+    me.replaceChildren(...parts);
+  }
+
+  function ticketsList(v, m, removable) {
+    if (!m.tickets.length) return el("p", {}, t("no_tickets"));
+    return el("ul", { class: "tickets kr-tickets" }, m.tickets.map((x, i) => el("li", {},
+      el("strong", {}, t(`kr_${x.kind}`)), " ", ridersTag(x.riders, x.kind, v.config.kinds), " ",
+      el("span", {}, cash(x.stake)),
+      x.odds !== null ? el("span", { class: "note" }, ` @ ${oddsText(x.odds)} — ${t("pays", { amount: cash(x.pays) })}`) : null,
+      removable ? el("button", { type: "button", class: "small", "aria-label": t("kr_take_back_n", { n: i + 1 }),
+        onclick: () => send({ type: "cancel", index: i }) }, t("kr_take_back")) : null)));
+  }
+
+  function riderSelect(id, value, riders) {
+    const s = el("select", { id }, Array.from({ length: riders }, (_, i) =>
+      el("option", { value: i + 1 }, t("kr_rider", { n: i + 1 }))));
+    s.value = String(value);
+    return s;
+  }
+
+  function renderBetting(v) {
+    const m = v.me;
+    const key = `bet:${v.race}:${m.done}:${m.tickets.length}:${m.purse}`;
+    section(action, key, () => {
+      const box = el("div", { class: "card" }, el("h2", {}, t("kr_betting", { race: v.race, races: v.races })));
+      if (m.done) {
+        box.append(el("p", {}, t("you_are_done")), el("h3", {}, t("my_tickets")), ticketsList(v, m, false));
+        return box;
+      }
+      const riders = v.config.riders;
+      const kind = el("select", { id: "kr-kind", "aria-describedby": "kr-kind-hint" }, KIND_ORDER.map((k) => el("option", { value: k }, t(`kr_${k}`))));
+      const hint = el("p", { class: "note", id: "kr-kind-hint" });
+      kind.value = slip.kind;
+      const pickers = el("div", { class: "kr-pickers" });
+      const stake = el("input", { id: "kr-stake", type: "text", inputmode: "decimal", autocomplete: "off", value: slip.stake, maxlength: 16, required: true });
+      const quote = el("p", { class: "quote", "aria-live": "polite" });
+      const selects = [];
+      const sync = () => {
+        slip.kind = kind.value;
+        hint.textContent = t(`kr_${kind.value}_hint`);
+        const spec = v.config.kinds[kind.value];
+        selects.length = 0;
+        const parts = [];
+        for (let i = 0; i < spec.riders; i++) {
+          const id = `kr-rider-${i}`;
+          const s = riderSelect(id, Math.min(slip.riders[i] || i + 1, riders), riders);
+          s.addEventListener("change", () => { slip.riders[i] = Number(s.value); quoteNow(); });
+          selects.push(s);
+          parts.push(el("div", {}, el("label", { for: id }, spec.ordered ? t(`place_${i + 1}`) : t("kr_any_order", { n: i + 1 })), s));
+        }
+        pickers.replaceChildren(...parts);
+        quoteNow();
+      };
+      const quoteNow = () => {
+        const picked = selects.map((s) => Number(s.value));
+        const spec = v.config.kinds[kind.value];
+        const keyed = (spec.ordered ? picked : picked.slice().sort((a, b) => a - b)).join("-");
+        if (new Set(picked).size !== picked.length) { quote.textContent = t("kr_same_rider"); return; }
+        if (v.config.mode === "pool") {
+          const c = v.tote?.[kind.value]?.combos.find((x) => x.key === keyed);
+          quote.textContent = t("kr_pool_quote", { pays: c?.pays ? `×${c.pays.toFixed(2)}` : "—" });
+        } else {
+          quote.textContent = `${t("odds")} ${oddsText(v.board.odds[kind.value]?.[keyed])}`;
+        }
+      };
+      kind.addEventListener("change", sync);
+      stake.addEventListener("input", () => { slip.stake = stake.value; });
+      const quick = el("div", { class: "row kr-quick" }, [100, 500, 1000].map((n) =>
+        el("button", { type: "button", onclick: () => { stake.value = String(n); slip.stake = stake.value; } }, cash(n * 100))));
+      const form = el("form", { class: "ticket-form" },
+        el("label", { for: "kr-kind" }, t("ticket_kind")), kind, hint, pickers,
+        el("label", { for: "kr-stake" }, t("stake")), stake, quick, quote,
+        el("button", { type: "submit", class: "primary" }, t("buy")));
+      form.addEventListener("submit", async (ev) => {
+        ev.preventDefault();
+        await send({ type: "ticket", kind: kind.value, riders: selects.map((s) => Number(s.value)), stake: stake.value.trim() });
+      });
+      sync();
+      box.append(form, el("h3", {}, t("my_tickets")), ticketsList(v, m, true),
+        el("button", { type: "button", class: "done", onclick: () => send({ type: "done" }) }, t("done_betting")));
+      return box;
+    });
+  }
+
+  function renderRacing(v) {
+    const m = v.me;
+    const lv = v.live;
+    const key = `race:${v.race}:${lv.turn}:${lv.phase}:${lv.ranked.join(",")}:${Object.keys(lv.positions).length}`;
+    section(action, key, () => {
+      const box = el("div", { class: "card" }, el("h2", {}, t("kr_racing", { race: v.race, races: v.races })));
+      if (!Object.keys(lv.positions).length) box.append(el("p", {}, t("kr_derny_waits")));
+      else if (lv.phase === "photo") box.append(el("p", { class: "next-roll" }, t("kr_photo")));
+      else box.append(el("p", { class: "next-roll" }, t("kr_laps_to_go", { n: lv.laps_to_go }), " · ", t("kr_squares_to_go", { n: lv.to_go, turn: lv.turn })));
+      if (Object.keys(lv.positions).length) {
+        const riders = Object.keys(lv.positions).map(Number);
+        const rest = riders.filter((r) => !lv.ranked.includes(r)).sort((a, b) => lv.positions[b] - lv.positions[a] || a - b);
+        box.append(el("p", { class: "kr-order-line", "aria-label": t("kr_running_order") },
+          [...lv.ranked, ...rest].slice(0, 5).map((r) => riderTag(r))));
+      }
+      box.append(el("h3", {}, t("my_tickets")), ticketsList(v, m, false));
+      return box;
+    });
+  }
+
+  function renderInfo(v) {
+    const parts = [];
+    const m = v.me;
+    if (v.last && v.phase !== "racing") {
+      const mine = m.last || [];
+      const got = mine.reduce((a, x) => a + x.returned, 0);
+      parts.push(el("div", { class: "card kr-mine" },
+        el("h2", {}, t("kr_race_result", { race: v.last.race })),
+        el("p", { class: "kr-order-line" }, v.last.ranking.slice(0, 3).map((r) => riderTag(r))),
+        mine.length ? el("ul", { class: "tickets" }, mine.map((x) => el("li", { class: x.won ? "won" : "" },
+          x.won ? "✔ " : (x.returned ? "↺ " : "✘ "), el("strong", {}, t(`kr_${x.kind}`)), " ",
+          ridersTag(x.riders, x.kind, v.config.kinds), " ", cash(x.stake), " → ", el("strong", {}, cash(x.returned)))))
+          : el("p", {}, t("kr_no_tickets_last")),
+        mine.length ? el("p", {}, t("kr_you_got", { amount: cash(got) })) : null));
+    }
+    if (v.standings) {
+      const mine = v.standings.find((s) => s.player === m.seat);
+      if (mine) parts.push(el("p", { class: "kr-rank" }, t("kr_your_rank", { rank: mine.rank, n: v.standings.length })));
+    }
+    if (v.phase === "finished") parts.unshift(el("div", { class: "card" }, el("h2", {}, t("over"))));
+    info.replaceChildren(...parts);
+  }
+
+  function render() {
+    if (!view) return;
+    const v = view;
+    document.body.dataset.phase = v.phase;
+    renderMe(v);
+    if (v.phase === "lobby") {
+      section(action, `lobby:${v.seats.length}`, () => el("div", { class: "card" },
+        el("p", {}, t("waiting_host")),
+        el("h3", {}, t("seats", { n: v.seats.length, max: v.max_seats })),
+        el("ol", {}, v.seats.map((n) => el("li", {}, n)))));
+    } else if (v.phase === "betting") renderBetting(v);
+    else if (v.phase === "racing") renderRacing(v);
+    else section(action, "over", () => null);
+    renderInfo(v);
+  }
+
+  onLanguage(() => { keys.clear(); render(); });
+
+  return {
+    connect(l) { live = l; },
+    welcome(v) { view = v; keys.clear(); render(); },
+    update(v, events) {
+      view = v;
+      render();
+      const last = events.map((e) => eventText(e, v)).filter(Boolean).pop();
+      if (last) feed.textContent = last;
+    },
+  };
+}

@@ -1,0 +1,232 @@
+// KEIRIN's shared pieces for the big screen and the phones: rider badges (number AND
+// jersey colour), money and odds formatting, event commentary, and the SVG velodrome with
+// the derny and the riders moving square by square. No rule lives here: positions, odds,
+// tickets and payouts all come from the server's view and events.
+import { el } from "./common.js";
+import { language, t } from "./i18n.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+
+// Keirin jersey colours by rider number; the number is always written on the badge too.
+export const JERSEY = {
+  1: ["#ffffff", "#111111"], 2: ["#111111", "#ffffff"], 3: ["#d7263d", "#ffffff"],
+  4: ["#1f5fbf", "#ffffff"], 5: ["#f4d03f", "#111111"], 6: ["#1e8449", "#ffffff"],
+  7: ["#f39c12", "#111111"], 8: ["#f5a3c7", "#111111"], 9: ["#7d3c98", "#ffffff"],
+};
+
+export function ensureStyles() {
+  const href = "/static/css/keirin.css";
+  if (!document.querySelector(`link[href="${href}"]`)) {
+    document.head.append(el("link", { rel: "stylesheet", href }));
+  }
+}
+
+export function riderTag(n, extra = "") {
+  const [bg, fg] = JERSEY[n] || ["#888", "#000"];
+  const badge = el("span", { class: `rider-badge ${extra}`, "aria-label": t("kr_rider", { n }) }, String(n));
+  badge.style.setProperty("--bg", bg);
+  badge.style.setProperty("--fg", fg);
+  return badge;
+}
+
+export function ridersTag(riders, kind, kinds) {
+  const ordered = kinds?.[kind]?.ordered ?? true;
+  const parts = [];
+  riders.forEach((r, i) => {
+    if (i) parts.push(el("span", { class: "joiner", "aria-hidden": "true" }, ordered ? "→" : "+"));
+    parts.push(riderTag(r));
+  });
+  return el("span", { class: "riders", "aria-label": `${t(`kr_${kind}`)} ${riders.join(ordered ? "-" : "=")}` }, parts);
+}
+
+export function cash(cents) {
+  const locale = language() === "ja" ? "ja-JP" : "en-US";
+  return (Number(cents) / 100).toLocaleString(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+}
+
+export function oddsText(hundredths) {
+  return hundredths === null || hundredths === undefined ? "—" : cash(hundredths);
+}
+
+export const KIND_ORDER = ["win", "exacta", "quinella", "trifecta", "trio"];
+
+export function eventText(e, view) {
+  const name = (i) => view?.players?.[i]?.name ?? view?.seats?.[i] ?? `#${i}`;
+  const rs = (list) => list.map((r) => t("kr_r", { n: r })).join(", ");
+  switch (e.type) {
+    case "joined": return t("ev_joined", { name: e.name });
+    case "started": return t("kr_ev_started", { n: e.players.length });
+    case "betting_open": return t("kr_ev_betting_open", { race: e.race, races: e.races });
+    case "ticket_sold": return t("kr_ev_ticket_sold", { kind: t(`kr_${e.kind}`) });
+    case "ticket_withdrawn": return t("kr_ev_ticket_withdrawn", { kind: t(`kr_${e.kind}`) });
+    case "done_betting": return t("kr_ev_done", { name: name(e.player) });
+    case "betting_closed": return t("kr_ev_closed", { race: e.race, n: e.tickets, pool: cash(e.pool) });
+    case "derny": return t("kr_ev_derny", { roll: e.roll, dice: e.dice ? e.dice.join(" + ") : "—" });
+    case "lineup": return t("kr_ev_lineup", { to_go: e.finish - e.positions[0] });
+    case "slipstream": return t("kr_ev_slipstream", { from: e.from, to: e.to });
+    case "overtake": return t("kr_ev_overtake", { rider: e.rider, passed: rs(e.passed) });
+    case "turn": return e.leaders.length === 1 ? t("kr_ev_turn", { turn: e.turn, rider: e.leaders[0] })
+      : t("kr_ev_turn_level", { turn: e.turn, riders: rs(e.leaders) });
+    case "cross": return t("kr_ev_cross", { turn: e.turn, riders: e.riders.map((r, i) => `${t("kr_r", { n: r })} (+${e.past[i]})`).join(", ") });
+    case "photo_finish": return t("kr_ev_photo", { place: e.for_place, riders: rs(e.riders) });
+    case "photo_throw": return t("kr_ev_photo_throw", { rider: e.rider, advance: e.advance });
+    case "place": return t("kr_ev_place", { place: e.place, rider: e.rider });
+    case "result": return t("kr_ev_result", { order: e.ranking.slice(0, 3).map((r) => t("kr_r", { n: r })).join(" – ") });
+    case "settled": return t("kr_ev_settled", { race: e.race });
+    case "finished": return t("kr_ev_finished");
+    default: return "";
+  }
+}
+
+// --- the velodrome -------------------------------------------------------------------------
+// An oval with two straights and two bends; the finish line is in the middle of the home
+// straight (at the bottom, in front of the audience). Square s sits at a fraction of the lap
+// counted from the finish line, so square `finish` is always on the line.
+const W = 1000;
+const H = 520;
+const CX = 500;
+const CY = 250;
+const STRAIGHT = 460;
+const RADIUS = 165;
+
+function ovalPoint(frac, off) {
+  const r = RADIUS + off;
+  const per = 2 * STRAIGHT + 2 * Math.PI * r;
+  let d = (((frac % 1) + 1) % 1) * per;
+  const half = STRAIGHT / 2;
+  if (d < half) return [CX + d, CY + r];
+  d -= half;
+  if (d < Math.PI * r) { const a = Math.PI / 2 - d / r; return [CX + half + r * Math.cos(a), CY + r * Math.sin(a)]; }
+  d -= Math.PI * r;
+  if (d < STRAIGHT) return [CX + half - d, CY - r];
+  d -= STRAIGHT;
+  if (d < Math.PI * r) { const a = -Math.PI / 2 - d / r; return [CX - half + r * Math.cos(a), CY + r * Math.sin(a)]; }
+  d -= Math.PI * r;
+  return [CX - half + d, CY + r];
+}
+
+function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) if (v !== undefined && v !== null) node.setAttribute(k, String(v));
+  for (const c of children) node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  return node;
+}
+
+function ovalPath(off) {
+  const pts = [];
+  for (let i = 0; i <= 200; i++) pts.push(ovalPoint(i / 200, off).map((v) => v.toFixed(1)).join(","));
+  return `M${pts.join("L")}Z`;
+}
+
+// A track that draws riders at squares and animates them to new squares.
+export class Velodrome {
+  constructor({ riders, finish, lap }) {
+    this.riders = riders;
+    this.finish = finish;
+    this.lap = lap;
+    this.shown = {}; // rider -> square drawn now (fractional while moving)
+    this.target = {};
+    this.derny = null;
+    this.anim = null;
+    this.node = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "velodrome", role: "img", "aria-label": t("kr_track") });
+    const title = svg("title", {}, t("kr_track"));
+    this.node.append(title,
+      svg("path", { d: ovalPath(0), class: "track-surface" }),
+      svg("path", { d: ovalPath(-46), class: "track-edge" }),
+      svg("path", { d: ovalPath(46), class: "track-edge" }),
+      svg("path", { d: ovalPath(0), class: "track-lane" }));
+    // ticks every 10 squares, the derny's start (square 0) and the finish line
+    const ticks = svg("g", { class: "ticks" });
+    for (let s = 0; s < lap; s += 10) {
+      const f = this.frac(s);
+      const [x1, y1] = ovalPoint(f, 46);
+      const [x2, y2] = ovalPoint(f, 58);
+      ticks.append(svg("line", { x1, y1, x2, y2 }));
+    }
+    const [sx1, sy1] = ovalPoint(this.frac(0), -46);
+    const [sx2, sy2] = ovalPoint(this.frac(0), 46);
+    const [lx, ly] = ovalPoint(this.frac(0), -66);
+    const [fx1, fy1] = ovalPoint(0, -50);
+    const [fx2, fy2] = ovalPoint(0, 50);
+    this.node.append(ticks,
+      svg("line", { x1: sx1, y1: sy1, x2: sx2, y2: sy2, class: "start-line" }),
+      svg("text", { x: lx, y: ly, class: "track-label", "text-anchor": "middle" }, t("kr_start_line")),
+      svg("line", { x1: fx1, y1: fy1, x2: fx2, y2: fy2, class: "finish-line" }),
+      svg("text", { x: fx1, y: fy2 + 34, class: "track-label finish-label", "text-anchor": "middle" }, t("kr_finish")));
+    this.info = svg("text", { x: CX, y: CY - 20, class: "infield-big", "text-anchor": "middle" });
+    this.sub = svg("text", { x: CX, y: CY + 30, class: "infield-small", "text-anchor": "middle" });
+    this.node.append(this.info, this.sub);
+    this.dernyNode = svg("g", { class: "derny", "aria-hidden": "true" },
+      svg("rect", { x: -26, y: -15, width: 52, height: 30, rx: 8 }),
+      svg("text", { x: 0, y: 7, "text-anchor": "middle" }, "D"));
+    this.node.append(this.dernyNode);
+    this.riderNodes = {};
+    for (let r = 1; r <= riders; r++) {
+      const [bg, fg] = JERSEY[r];
+      const g = svg("g", { class: "rider", "data-rider": r },
+        svg("circle", { r: 17, fill: bg, stroke: r === 1 ? "#111" : "#fff", "stroke-width": 3 }),
+        svg("text", { y: 7, "text-anchor": "middle", fill: fg }, String(r)));
+      this.riderNodes[r] = g;
+      this.node.append(g);
+    }
+    this.draw();
+  }
+
+  frac(square) {
+    return (square - this.finish) / this.lap;
+  }
+
+  // positions: {rider: square} or {} (nobody on the track yet); derny: square or null
+  set(positions, derny, { animate = true, ms = 900 } = {}) {
+    this.target = {};
+    for (const [r, s] of Object.entries(positions || {})) this.target[r] = Number(s);
+    this.derny = derny;
+    const from = { ...this.shown };
+    const start = performance.now();
+    if (this.anim) cancelAnimationFrame(this.anim);
+    const step = (now) => {
+      const k = animate && ms > 0 ? Math.min(1, (now - start) / ms) : 1;
+      const ease = k < 0.5 ? 2 * k * k : 1 - ((-2 * k + 2) ** 2) / 2;
+      for (const [r, s] of Object.entries(this.target)) {
+        const a = from[r] ?? s;
+        this.shown[r] = a + (s - a) * ease;
+      }
+      for (const r of Object.keys(this.shown)) if (!(r in this.target)) delete this.shown[r];
+      this.draw();
+      this.anim = k < 1 ? requestAnimationFrame(step) : null;
+    };
+    this.anim = requestAnimationFrame(step);
+    if (!animate) step(start + ms);
+  }
+
+  label(big, small) {
+    this.info.textContent = big;
+    this.sub.textContent = small;
+  }
+
+  draw() {
+    // riders side by side: a rider takes the innermost free lane among riders less than
+    // two squares ahead of or behind it (leaders first), so no badge hides another
+    const order = Object.keys(this.shown).map(Number).sort((a, b) => this.shown[b] - this.shown[a] || a - b);
+    const lanes = {};
+    for (const r of order) {
+      const near = order.filter((o) => o in lanes && Math.abs(this.shown[o] - this.shown[r]) < 2).map((o) => lanes[o]);
+      lanes[r] = [0, 1, -1, 2, -2, 3, -3, 4, -4].find((l) => !near.includes(l)) ?? 0;
+    }
+    for (let r = 1; r <= this.riders; r++) {
+      const g = this.riderNodes[r];
+      if (!(r in this.shown)) { g.setAttribute("visibility", "hidden"); continue; }
+      const off = Math.max(-44, Math.min(44, lanes[r] * 11 * (Math.abs(lanes[r]) > 2 ? 1 : 2)));
+      const [x, y] = ovalPoint(this.frac(this.shown[r]), off);
+      g.setAttribute("visibility", "visible");
+      g.setAttribute("transform", `translate(${x.toFixed(1)},${y.toFixed(1)})`);
+    }
+    if (this.derny === null || this.derny === undefined) {
+      this.dernyNode.setAttribute("visibility", "hidden");
+    } else {
+      const [x, y] = ovalPoint(this.frac(this.derny + 4), 0);  // just ahead: pulling off
+      this.dernyNode.setAttribute("visibility", "visible");
+      this.dernyNode.setAttribute("transform", `translate(${x.toFixed(1)},${y.toFixed(1)})`);
+    }
+  }
+}
