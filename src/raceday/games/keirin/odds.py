@@ -44,8 +44,7 @@ from raceday.games.keirin.rules import (
 )
 
 ALL_MASKS = 1 << MAX_RIDERS
-TAIL_CUTOFF = 1e-30  # finishing keys less likely than this for every rider are dropped
-CHUNK_COLUMNS = 4096  # bounds memory of the subset products on very long races
+DROPPED_MASS = 1e-16  # key columns adding at most this much to any result are left out
 
 BET_TYPES = ("win", "exacta", "quinella", "trifecta", "trio")
 
@@ -145,9 +144,13 @@ def solve_photo_finish_table() -> PhotoTable:
 
 # --- the core sum -------------------------------------------------------------------------------
 # Every set of riders of one size is handled in one batch (leading axis b), so the Python loops
-# run over member positions, not over sets. Products are written with einsum, not @: a matrix
-# product goes to multi-threaded BLAS, which on these thin shapes is several times slower
-# whenever the cores are busy; einsum's own loops give the same sums on one thread.
+# run over member positions, not over sets. The sums over key columns are matrix products kept
+# small enough (at most BLAS_SINGLE_THREAD multiply-adds a call) that OpenBLAS runs them on the
+# calling thread: a multi-threaded product of these thin shapes is many times slower whenever
+# the cores are busy, while a one-thread BLAS product is about ten times faster than einsum.
+BLAS_SINGLE_THREAD = 1 << 18  # OpenBLAS's gemm threshold for going multi-threaded
+
+
 def _subset_products(point: np.ndarray, tail: np.ndarray) -> np.ndarray:
     """For members i = 0..m-1 (axis 1 of ``point``/``tail``, shape (b, m, cols)), the array
     (b, subsets, cols) over subsets G (bit i = member i) of
@@ -161,6 +164,28 @@ def _subset_products(point: np.ndarray, tail: np.ndarray) -> np.ndarray:
         np.multiply(out[:, :size], tail[:, i, None, :], out=out[:, :size])
         size *= 2
     return out
+
+
+def _subset_sums(point: np.ndarray, tail: np.ndarray, terms: np.ndarray) -> np.ndarray:
+    """``out[b, G, k] = sum_c terms[b, k, c] * prod_{i in G} point[b, i, c] *
+    prod_{i not in G} tail[b, i, c]`` over subsets G of the m members (bit i = member i),
+    without forming the (b, 2**m, cols) products: the subset products of the first half of
+    the members times those of the second half (with the terms) is one matrix product."""
+    batch, m, cols = point.shape
+    k = terms.shape[1]
+    low = m // 2
+    high = m - low
+    out = np.zeros((batch, 1 << low, (1 << high) * k))
+    step = max(1, BLAS_SINGLE_THREAD // ((1 << m) * k))
+    for start in range(0, cols, step):
+        sl = slice(start, start + step)
+        left = _subset_products(point[:, :low, sl], tail[:, :low, sl])
+        right = _subset_products(point[:, low:, sl], tail[:, low:, sl])
+        right = (right[:, :, None, :] * terms[:, None, :, sl]).reshape(batch, -1, left.shape[2])
+        out += np.matmul(left, right.transpose(0, 2, 1))
+    # out[b, G_low, G_high * k + j] -> [b, G_high * 2**low + G_low, j]
+    out = out.reshape(batch, 1 << low, 1 << high, k).transpose(0, 2, 1, 3)
+    return out.reshape(batch, 1 << m, k)
 
 
 def _batch_masks(members: np.ndarray) -> np.ndarray:
@@ -177,6 +202,33 @@ def _exclusive_cumsum(x: np.ndarray) -> np.ndarray:
     return out
 
 
+def _completion_bound(point: np.ndarray, before: np.ndarray) -> np.ndarray:
+    """An upper bound, per batch row and column ``(d, v)``, of everything that column adds
+    to the first one, two and three places: the chance that the first place, the first two
+    or the first three are completed by the group at key v (at most ``k - 1`` members
+    strictly better, at least ``k`` better or equal, for k = 1, 2, 3). Every term the
+    column adds to a place's chances is the chance of an event inside one of these, so
+    leaving the column out changes each result by at most its bound. Shapes (b, m, d, v)
+    in, (b, d, v) out."""
+    # counts[nb, na]: members strictly better (0..3, 3 = three or more), equal (0..3 alike)
+    counts = np.zeros((4, 4, *point.shape[:1], *point.shape[2:]))
+    counts[0, 0] = 1.0
+    worse = 1.0 - before - point
+    for i in range(point.shape[1]):
+        b, p, w = before[:, i], point[:, i], np.maximum(worse[:, i], 0.0)
+        new = counts * w
+        new[1:] += counts[:-1] * b
+        new[3] += counts[3] * b
+        new[:, 1:] += counts[:, :-1] * p
+        new[:, 3] += counts[:, 3] * p
+        counts = new
+    bound = np.zeros(counts.shape[2:])
+    for k in range(1, 4):
+        for nb in range(k):
+            bound += counts[nb, max(0, k - nb) :].sum(axis=0)
+    return bound
+
+
 def _ordered_prefixes_batch(
     members: np.ndarray,
     point: np.ndarray,
@@ -191,6 +243,9 @@ def _ordered_prefixes_batch(
     members are independent within a component; equal keys are split by ``photo``.
     Returns (first, first two, first three) as (b, 9), (b, 9, 9), (b, 9, 9, 9) arrays over
     rider indices, plus the chance (b,) that all members share one key.
+
+    Columns ``(d, v)`` whose bounds (:func:`_completion_bound`) add up to at most
+    ``DROPPED_MASS`` are left out: every result moves by at most that much.
     """
     n = MAX_RIDERS
     batch, m = members.shape
@@ -199,37 +254,41 @@ def _ordered_prefixes_batch(
     after = np.cumsum(point[..., ::-1], axis=-1)[..., ::-1] - point  # strictly worse
     cols = point.shape[2] * point.shape[3]
     w = np.repeat(weights, point.shape[3])
-    flat_point = point.reshape(batch, m, cols)
-    keep = flat_point.max(axis=(0, 1)) > TAIL_CUTOFF
-    flat_point = flat_point[:, :, keep]
+    bound = (_completion_bound(point, before).reshape(batch, cols) * w).max(axis=0)
+    order = np.argsort(bound, kind="stable")
+    dropped = np.searchsorted(np.cumsum(bound[order]), DROPPED_MASS, side="right")
+    keep = np.sort(order[dropped:])
+    if bound.sum() - bound[keep].sum() > DROPPED_MASS:  # rounding: keep everything
+        keep = np.arange(cols)
+    flat_point = point.reshape(batch, m, cols)[:, :, keep]
     flat_before = before.reshape(batch, m, cols)[:, :, keep]
     flat_after = after.reshape(batch, m, cols)[:, :, keep]
     w = w[keep]
-    # E terms for two members placed before the group that completes the top three:
-    # P(a < b < v), P(b < a < v), P(a = b < v), as exclusive cumulative sums over v.
+    # Terms for two members placed before the group that completes the top three, with the
+    # two's own photo-finish already applied: P(a < b < v) + P(a = b < v) * P(a wins the
+    # photo of a and b), and the same for b first, as exclusive cumulative sums over v.
     pairs = list(itertools.combinations(range(m), 2))
     flat_pairs: dict[tuple[int, int], np.ndarray] = {}
     for i, j in pairs:
-        terms = np.stack((point[:, j] * before[:, i], point[:, i] * before[:, j],
-                          point[:, i] * point[:, j]), axis=1)  # (b, 3, d, v)
-        flat_pairs[i, j] = _exclusive_cumsum(terms).reshape(batch, 3, cols)[:, :, keep]
+        pair_mask = (1 << members[:, i]) | (1 << members[:, j])
+        i_wins = photo.first[pair_mask, members[:, i]][:, None, None]
+        j_wins = photo.first[pair_mask, members[:, j]][:, None, None]
+        level = point[:, i] * point[:, j]
+        terms = np.stack((point[:, j] * before[:, i] + level * i_wins,
+                          point[:, i] * before[:, j] + level * j_wins), axis=1)  # (b, 2, d, v)
+        flat_pairs[i, j] = _exclusive_cumsum(terms).reshape(batch, 2, cols)[:, :, keep]
 
     everyone = list(range(m))
-    m0 = np.zeros((batch, 1 << m))
-    m1 = {i: np.zeros((batch, 1 << (m - 1))) for i in everyone}
-    m2 = {k: np.zeros((batch, 1 << (m - 2), 3)) for k in pairs}
-    for start in range(0, flat_point.shape[2], CHUNK_COLUMNS):
-        sl = slice(start, start + CHUNK_COLUMNS)
-        pt, tl, ws = flat_point[:, :, sl], flat_after[:, :, sl], w[sl]
-        m0 += np.einsum("bsc,c->bs", _subset_products(pt, tl), ws)
-        for i in everyone:
-            rest = [k for k in everyone if k != i]
-            m1[i] += np.einsum("bsc,bc->bs", _subset_products(pt[:, rest], tl[:, rest]),
-                               flat_before[:, i, sl] * ws)
-        for (i, j), terms in flat_pairs.items():
-            rest = [k for k in everyone if k not in (i, j)]
-            m2[i, j] += np.einsum("bsc,bkc->bsk", _subset_products(pt[:, rest], tl[:, rest]),
-                                  terms[:, :, sl] * ws)
+    m0 = _subset_sums(flat_point, flat_after, w[None, None, :])[:, :, 0]
+    m1 = {}
+    for i in everyone:
+        rest = [k for k in everyone if k != i]
+        m1[i] = _subset_sums(flat_point[:, rest], flat_after[:, rest],
+                             (flat_before[:, i] * w)[:, None, :])[:, :, 0]
+    m2 = {}
+    for (i, j), terms in flat_pairs.items():
+        rest = [k for k in everyone if k not in (i, j)]
+        m2[i, j] = _subset_sums(flat_point[:, rest], flat_after[:, rest], terms * w)
 
     masks_all = _batch_masks(members)
     first = np.einsum("bs,bsk->bk", m0, photo.first[masks_all])
@@ -248,13 +307,8 @@ def _ordered_prefixes_batch(
         a, b = members[:, i], members[:, j]
         masks = _batch_masks(members[:, [k for k in everyone if k not in (i, j)]])
         third = photo.first[masks]  # (b, subsets, n)
-        pair_mask = (1 << a) | (1 << b)
-        a_wins_photo = photo.first[pair_mask, a][:, None]
-        b_wins_photo = photo.first[pair_mask, b][:, None]
-        three[rows, a, b] += np.einsum(
-            "bs,bsk->bk", terms[:, :, 0] + terms[:, :, 2] * a_wins_photo, third)
-        three[rows, b, a] += np.einsum(
-            "bs,bsk->bk", terms[:, :, 1] + terms[:, :, 2] * b_wins_photo, third)
+        three[rows, a, b] += np.einsum("bs,bsk->bk", terms[:, :, 0], third)
+        three[rows, b, a] += np.einsum("bs,bsk->bk", terms[:, :, 1], third)
     return first, two, three, m0[:, -1]
 
 
