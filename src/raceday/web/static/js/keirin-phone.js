@@ -82,7 +82,10 @@ export function mount(root, ctx) {
         const parts = [];
         for (let i = 0; i < spec.riders; i++) {
           const id = `kr-rider-${i}`;
-          const s = riderSelect(id, Math.min(slip.riders[i] || i + 1, riders), riders);
+          const taken = selects.map((x) => Number(x.value));
+          let pick = Math.min(slip.riders[i] || i + 1, riders);
+          if (taken.includes(pick)) pick = [...Array(riders).keys()].map((k) => k + 1).find((k) => !taken.includes(k));
+          const s = riderSelect(id, pick, riders);
           s.addEventListener("change", () => { slip.riders[i] = Number(s.value); quoteNow(); });
           selects.push(s);
           parts.push(el("div", {}, el("label", { for: id }, spec.ordered ? t(`place_${i + 1}`) : t("kr_any_order", { n: i + 1 })), s));

@@ -209,14 +209,15 @@ export class Velodrome {
     // two squares ahead of or behind it (leaders first), so no badge hides another
     const order = Object.keys(this.shown).map(Number).sort((a, b) => this.shown[b] - this.shown[a] || a - b);
     const lanes = {};
+    const LANES = [0, 1, -1, 2, -2];
     for (const r of order) {
-      const near = order.filter((o) => o in lanes && Math.abs(this.shown[o] - this.shown[r]) < 2).map((o) => lanes[o]);
-      lanes[r] = [0, 1, -1, 2, -2, 3, -3, 4, -4].find((l) => !near.includes(l)) ?? 0;
+      const gap = (l) => Math.min(99, ...order.filter((o) => lanes[o] === l).map((o) => Math.abs(this.shown[o] - this.shown[r])));
+      lanes[r] = LANES.find((l) => gap(l) >= 1.8) ?? LANES.reduce((a, b) => (gap(b) > gap(a) ? b : a));
     }
     for (let r = 1; r <= this.riders; r++) {
       const g = this.riderNodes[r];
       if (!(r in this.shown)) { g.setAttribute("visibility", "hidden"); continue; }
-      const off = Math.max(-44, Math.min(44, lanes[r] * 11 * (Math.abs(lanes[r]) > 2 ? 1 : 2)));
+      const off = lanes[r] * 22;
       const [x, y] = ovalPoint(this.frac(this.shown[r]), off);
       g.setAttribute("visibility", "visible");
       g.setAttribute("transform", `translate(${x.toFixed(1)},${y.toFixed(1)})`);
