@@ -26,6 +26,7 @@ exact enumeration of the reference engine's chance tree and against simulation.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -38,9 +39,7 @@ from raceday.games.keirin.rules import (
     MAX_DERNY,
     MAX_RIDERS,
     KeirinOptions,
-    derny_distribution,
     starting_positions,
-    throw_distribution,
 )
 
 ALL_MASKS = 1 << MAX_RIDERS
@@ -49,17 +48,47 @@ DROPPED_MASS = 1e-16  # key columns adding at most this much to any result are l
 BET_TYPES = ("win", "exacta", "quinella", "trifecta", "trio")
 
 
+# --- the dice, counted ------------------------------------------------------------------------
+# The rules module gives these distributions as exact Fractions, folded die by die; that takes
+# tens of milliseconds, a large share of a command that starts, prints the odds and ends. The
+# same numbers follow from counting (tests/games/keirin/test_odds_fast.py checks that they are
+# exactly the rules' distributions), and a count over 6**k divided once is the same float.
+@cache
+def throw_counts(dice: int) -> dict[int, int]:
+    """Ways, out of ``6 ** dice``, of each throw value of
+    :func:`~raceday.games.keirin.rules.throw_distribution`: with no six the best die counts
+    (1s and 2s as 3s); with s sixes the throw is 5 + s."""
+    if dice < 1:
+        raise ValueError("a throw needs at least one die")
+    counts = {3: 3**dice, 4: 4**dice - 3**dice, 5: 5**dice - 4**dice}
+    for sixes in range(1, dice + 1):
+        counts[5 + sixes] = math.comb(dice, sixes) * 5 ** (dice - sixes)
+    return counts
+
+
+def _throw_items(dice: int) -> list[tuple[int, float]]:
+    total = 6**dice
+    return [(value, count / total) for value, count in throw_counts(dice).items()]
+
+
+@cache
+def derny_counts() -> dict[int, int]:
+    """Ways, out of ``6 ** 3``, of each derny advance (the sum of three dice)."""
+    counts: dict[int, int] = {}
+    for dice in itertools.product(range(1, 7), repeat=DERNY_DICE):
+        counts[sum(dice)] = counts.get(sum(dice), 0) + 1
+    return dict(sorted(counts.items()))
+
+
 # --- photo-finish ---------------------------------------------------------------------------
 @cache
 def _throw_table() -> tuple[np.ndarray, int]:
     """Throw probabilities, shape (MAX_RIDERS, values), best (largest) throw first."""
-    values = sorted(
-        {v for k in range(1, MAX_RIDERS + 1) for v in throw_distribution(k)}, reverse=True
-    )
+    values = sorted({v for k in range(1, MAX_RIDERS + 1) for v in throw_counts(k)}, reverse=True)
     table = np.zeros((MAX_RIDERS, len(values)))
     for k in range(1, MAX_RIDERS + 1):
-        for v, p in throw_distribution(k).items():
-            table[k - 1, values.index(v)] = float(p)
+        for v, p in _throw_items(k):
+            table[k - 1, values.index(v)] = p
     return table, len(values)
 
 
@@ -166,26 +195,47 @@ def _subset_products(point: np.ndarray, tail: np.ndarray) -> np.ndarray:
     return out
 
 
-def _subset_sums(point: np.ndarray, tail: np.ndarray, terms: np.ndarray) -> np.ndarray:
-    """``out[b, G, k] = sum_c terms[b, k, c] * prod_{i in G} point[b, i, c] *
-    prod_{i not in G} tail[b, i, c]`` over subsets G of the m members (bit i = member i),
-    without forming the (b, 2**m, cols) products: the subset products of the first half of
-    the members times those of the second half (with the terms) is one matrix product."""
-    batch, m, cols = point.shape
-    k = terms.shape[1]
-    low = m // 2
-    high = m - low
-    out = np.zeros((batch, 1 << low, (1 << high) * k))
-    step = max(1, BLAS_SINGLE_THREAD // ((1 << m) * k))
-    for start in range(0, cols, step):
-        sl = slice(start, start + step)
-        left = _subset_products(point[:, :low, sl], tail[:, :low, sl])
-        right = _subset_products(point[:, low:, sl], tail[:, low:, sl])
-        right = (right[:, :, None, :] * terms[:, None, :, sl]).reshape(batch, -1, left.shape[2])
-        out += np.matmul(left, right.transpose(0, 2, 1))
-    # out[b, G_low, G_high * k + j] -> [b, G_high * 2**low + G_low, j]
-    out = out.reshape(batch, 1 << low, 1 << high, k).transpose(0, 2, 1, 3)
-    return out.reshape(batch, 1 << m, k)
+class _SubsetSums:
+    """``sums(skip, terms)[b, G, k] = sum_c terms[b, k, c] * prod_{i in G} point[b, i, c] *
+    prod_{i not in G} tail[b, i, c]`` over the subsets G of the members not in ``skip``
+    (bit i = i-th of those members, in order), for ``point``/``tail`` of shape (b, m, cols).
+
+    The members are split into a low and a high half; a subset's product is a product of
+    the two halves', so each sum is one matrix product of the low half's subset products
+    (times the terms) by the high half's. Half products are shared by every ``skip`` that
+    leaves the half alike, and the columns go in chunks that keep every matrix product
+    under :data:`BLAS_SINGLE_THREAD` multiply-adds."""
+
+    def __init__(self, point: np.ndarray, tail: np.ndarray) -> None:
+        self.point, self.tail = point, tail
+        _, m, cols = point.shape
+        self.low = tuple(range(m // 2))
+        self.high = tuple(range(m // 2, m))
+        self.step = max(1, BLAS_SINGLE_THREAD >> m)
+        self.chunks = [slice(s, s + self.step) for s in range(0, cols, self.step)] or [
+            slice(0, 0)]
+        self._halves: dict[tuple[int, tuple[int, ...]], np.ndarray] = {}
+
+    def _half(self, chunk: int, ids: tuple[int, ...]) -> np.ndarray:
+        key = (chunk, ids)
+        if key not in self._halves:
+            sl, index = self.chunks[chunk], list(ids)
+            self._halves[key] = _subset_products(self.point[:, index, sl],
+                                                 self.tail[:, index, sl])
+        return self._halves[key]
+
+    def __call__(self, skip: tuple[int, ...], terms: np.ndarray) -> np.ndarray:
+        batch, k = self.point.shape[0], terms.shape[1]
+        low = tuple(i for i in self.low if i not in skip)
+        high = tuple(i for i in self.high if i not in skip)
+        out = np.zeros((batch, (1 << len(low)) * k, 1 << len(high)))
+        for chunk, sl in enumerate(self.chunks):
+            left = self._half(chunk, low)
+            left = (left[:, :, None, :] * terms[:, None, :, sl]).reshape(batch, -1, left.shape[2])
+            out += np.matmul(left, self._half(chunk, high).transpose(0, 2, 1))
+        # out[b, G_low * k + j, G_high] -> [b, G_high * 2**len(low) + G_low, j]
+        out = out.reshape(batch, 1 << len(low), k, 1 << len(high)).transpose(0, 3, 1, 2)
+        return out.reshape(batch, -1, k)
 
 
 def _batch_masks(members: np.ndarray) -> np.ndarray:
@@ -253,6 +303,7 @@ def _ordered_prefixes_batch(
     before = _exclusive_cumsum(point)  # P(key strictly better than v)
     after = np.cumsum(point[..., ::-1], axis=-1)[..., ::-1] - point  # strictly worse
     cols = point.shape[2] * point.shape[3]
+    everyone = list(range(m))
     w = np.repeat(weights, point.shape[3])
     bound = (_completion_bound(point, before).reshape(batch, cols) * w).max(axis=0)
     order = np.argsort(bound, kind="stable")
@@ -278,17 +329,10 @@ def _ordered_prefixes_batch(
                           point[:, i] * before[:, j] + level * j_wins), axis=1)  # (b, 2, d, v)
         flat_pairs[i, j] = _exclusive_cumsum(terms).reshape(batch, 2, cols)[:, :, keep]
 
-    everyone = list(range(m))
-    m0 = _subset_sums(flat_point, flat_after, w[None, None, :])[:, :, 0]
-    m1 = {}
-    for i in everyone:
-        rest = [k for k in everyone if k != i]
-        m1[i] = _subset_sums(flat_point[:, rest], flat_after[:, rest],
-                             (flat_before[:, i] * w)[:, None, :])[:, :, 0]
-    m2 = {}
-    for (i, j), terms in flat_pairs.items():
-        rest = [k for k in everyone if k not in (i, j)]
-        m2[i, j] = _subset_sums(flat_point[:, rest], flat_after[:, rest], terms * w)
+    sums = _SubsetSums(flat_point, flat_after)
+    m0 = sums((), w[None, None, :])[:, :, 0]
+    m1 = {i: sums((i,), (flat_before[:, i] * w)[:, None, :])[:, :, 0] for i in everyone}
+    m2 = {pair: sums(pair, terms * w) for pair, terms in flat_pairs.items()}
 
     masks_all = _batch_masks(members)
     first = np.einsum("bs,bsk->bk", m0, photo.first[masks_all])
@@ -336,7 +380,7 @@ def finish_key_distributions(
     once before he counts as across). Returns ``point[i, d, v]`` with
     ``v = (T - 1) * width + (width - 1 - E)`` (best first) and ``width``.
     """
-    tables = [throw_distribution(r).items() for r in riders]
+    tables = [_throw_items(r) for r in riders]
     max_throw = max(v for t in tables for v, _ in t)
     lowest = int(distances.min())
     width = max_throw + max(0, 1 - lowest)  # E ranges over 0 .. width-1
@@ -345,22 +389,31 @@ def finish_key_distributions(
     min_throw = min(v for t in tables for v, _ in t)
     max_turns = max(1, -(-highest // min_throw)) if highest > 0 else 1
     size = highest + offset + 1
-    comps = distances.shape[1]
-    point = np.zeros((len(riders), comps, max_turns * width))
+    riders_count, comps = distances.shape
+    # every rider at once: probs[i, k] = chance that rider i throws values[k]
+    values = sorted({v for t in tables for v, _ in t})
+    probs = np.zeros((riders_count, len(values)))
     for i, table in enumerate(tables):
-        state = np.zeros((comps, size))
-        state[np.arange(comps), distances[i] + offset] = 1.0
-        for turn in range(max_turns):
-            moved = np.zeros_like(state)
-            for value, prob in table:
-                moved[:, : size - value] += float(prob) * state[:, value:]
-            across = moved[:, : offset + 1]  # index k -> distance k - offset -> E = offset - k
-            # v = turn * width + (width - 1 - E) = turn * width + k
-            point[i, :, turn * width : turn * width + offset + 1] = across
-            moved[:, : offset + 1] = 0.0
-            state = moved
-            if not state.any():
-                break
+        for value, prob in table:
+            probs[i, values.index(value)] = prob
+    point = np.zeros((riders_count, comps, max_turns * width))
+    state = np.zeros((riders_count, comps, size))
+    state[np.arange(riders_count)[:, None], np.arange(comps)[None, :], distances + offset] = 1.0
+    moved = np.empty_like(state)
+    scratch = np.empty_like(state)
+    for turn in range(max_turns):
+        moved.fill(0.0)
+        for k, value in enumerate(values):
+            np.multiply(state[:, :, value:], probs[:, k, None, None],
+                        out=scratch[:, :, : size - value])
+            moved[:, :, : size - value] += scratch[:, :, : size - value]
+        across = moved[:, :, : offset + 1]  # index k -> distance k - offset -> E = offset - k
+        # v = turn * width + (width - 1 - E) = turn * width + k
+        point[:, :, turn * width : turn * width + offset + 1] = across
+        moved[:, :, : offset + 1] = 0.0
+        state, moved = moved, state
+        if not state.any():
+            break
     return point, width
 
 
@@ -434,7 +487,7 @@ def race_odds(options: KeirinOptions | None = None) -> KeirinOdds:
     if options.derny is not None:
         rolls = [(options.derny, 1.0)]
     else:
-        rolls = [(roll, float(p)) for roll, p in derny_distribution().items()]
+        rolls = [(roll, count / 6**DERNY_DICE) for roll, count in derny_counts().items()]
     assert all(DERNY_DICE <= roll <= MAX_DERNY for roll, _ in rolls)
     distances = np.array(
         [[options.length - starting_positions(roll, options.riders)[i] for roll, _ in rolls]
