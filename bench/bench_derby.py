@@ -13,26 +13,32 @@ import time
 
 import numpy as np
 
+from raceday.games.derby import odds as odds_module
 from raceday.games.derby.fast import sample_results, simulate_odds
-from raceday.games.derby.odds import (
-    drop_distribution,
-    exact_odds,
-    quinella_probabilities,
-    win_probabilities,
-)
+from raceday.games.derby.odds import exact_odds
 from raceday.games.derby.rules import POSTS, new_race
+
+TARGET_EXACT_SECONDS = 0.010
 
 
 def clear_caches() -> None:
-    for f in (drop_distribution, win_probabilities, quinella_probabilities):
-        f.cache_clear()
+    """Forget every cached table of the exact odds (public and internal), as in a fresh
+    process."""
+    for name in ("drop_distribution", "win_probabilities", "quinella_probabilities",
+                 "_drop_counts", "_win_numerators", "_quinella_numerators", "_scales"):
+        getattr(odds_module, name).cache_clear()
 
 
-def bench_exact(rate: str) -> float:
-    clear_caches()
-    start = time.perf_counter()
-    exact_odds(rate)
-    return time.perf_counter() - start
+def bench_exact(rate: str, repeats: int = 7) -> tuple[float, float]:
+    """(best, median) seconds of the exact odds with cold caches."""
+    times = []
+    for _ in range(repeats):
+        clear_caches()
+        start = time.perf_counter()
+        exact_odds(rate)
+        times.append(time.perf_counter() - start)
+    times.sort()
+    return times[0], times[len(times) // 2]
 
 
 def bench_fast(n: int, rate: str) -> float:
@@ -81,6 +87,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="smaller runs")
     args = parser.parse_args()
+    print(f"load average {os.getloadavg()[0]:.2f}")
     for command in (["derby", "odds"], ["derby", "odds", "--json"]):
         print(f"raceday {' '.join(command)}, whole process, best of 5: "
               f"{startup(command):.3f} s (target < 0.35 s)")
@@ -89,7 +96,10 @@ def main() -> None:
     )
     for rate in ("0", "0.05"):
         print(f"fall rate {rate}")
-        print(f"  exact odds (cold cache):      {bench_exact(rate) * 1000:8.1f} ms")
+        best, median = bench_exact(rate)
+        verdict = "meets" if best <= TARGET_EXACT_SECONDS else "misses"
+        print(f"  exact odds (cold cache):      {best * 1000:8.1f} ms best of 7, median "
+              f"{median * 1000:.1f} ms ({verdict} the 10 ms target)")
         print(f"  vectorised sampler:           {bench_fast(fast_n, rate):12,.0f} races/s "
               f"(n={fast_n:,})")
         print(f"  reference engine:             {bench_engine(engine_n, rate):12,.0f} races/s "
