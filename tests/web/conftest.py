@@ -54,7 +54,7 @@ class Client:
         self.ws.send_json({**intent, "ref": self.ref})
         while True:
             msg = self.receive()
-            if msg["type"] in ("ack", "error") and msg.get("ref") == self.ref:
+            if msg["type"] in ("ack", "error", "pong") and msg.get("ref") == self.ref:
                 if msg["type"] == "ack":
                     self.until(msg["seq"])  # the update with its own new view follows
                 return msg
