@@ -26,7 +26,7 @@ from raceday.games.keirin.rules import KeirinOptions
 from raceday.games.keirin.simulate import simulate_reference
 
 TARGET_RACES_PER_SECOND = 1_000_000
-TARGET_ODDS_SECONDS = 1.0
+TARGET_ODDS_SECONDS = 0.15  # cold, 9 riders (in-process and whole process)
 
 
 def best_of(repeats: int, run: object) -> float:
@@ -77,8 +77,20 @@ def memory_report(quick: bool) -> None:
           f"{after:,.0f} MiB (+{after - before:,.1f} MiB) in {seconds:.1f} s")
 
 
+COLD_PROBE = """
+import time
+from raceday.games.keirin.odds import race_odds
+from raceday.games.keirin.rules import KeirinOptions
+start = time.perf_counter()
+race_odds(KeirinOptions()).to_json()
+print(time.perf_counter() - start)
+"""
+
+
 def startup_report() -> None:
-    """Whole-process time of `raceday keirin odds --json`, best of 5."""
+    """Whole-process time of `raceday keirin odds --json` and the first (cold) exact odds
+    in a fresh process after its imports, best of 5 each, with the load average."""
+    print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     raceday = os.path.join(os.path.dirname(sys.executable), "raceday")
     times = []
     for _ in range(5):
@@ -86,8 +98,20 @@ def startup_report() -> None:
         subprocess.run([raceday, "keirin", "odds", "--json"], check=True,
                        stdout=subprocess.DEVNULL)
         times.append(time.perf_counter() - start)
+    floor = []
+    for _ in range(5):
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-c", "import raceday.cli.main, "
+                        "raceday.games.keirin.cli, typer._adapters"], check=True)
+        floor.append(time.perf_counter() - start)
     print(f"raceday keirin odds --json, whole process: best of 5 {min(times):.3f} s "
-          f"(target < 0.5 s)")
+          f"(target {TARGET_ODDS_SECONDS} s; its imports alone: {min(floor):.3f} s)")
+    cold = [float(subprocess.run([sys.executable, "-c", COLD_PROBE], check=True,
+                                 capture_output=True, text=True).stdout) for _ in range(5)]
+    verdict = "meets" if min(cold) <= TARGET_ODDS_SECONDS else "misses"
+    print(f"exact odds, 9 riders, first call in a fresh process (in-process, cold): best of "
+          f"5 {min(cold) * 1000:.1f} ms, median {sorted(cold)[2] * 1000:.1f} ms ({verdict} the "
+          f"{TARGET_ODDS_SECONDS} s target)")
 
 
 def main() -> None:
@@ -132,7 +156,7 @@ def main() -> None:
     seconds = best_of(repeats, fresh_odds)
     verdict = "meets" if seconds < TARGET_ODDS_SECONDS else "misses"
     print(f"exact odds, 9 riders, all five bet types, shipped photo table loaded: "
-          f"{seconds:.3f} s ({verdict} the 1 s target)")
+          f"{seconds:.3f} s ({verdict} the {TARGET_ODDS_SECONDS} s target)")
     seconds = best_of(repeats, solved_odds)
     print(f"exact odds, 9 riders, photo-finish table solved too: {seconds:.3f} s")
     seconds = best_of(repeats, lambda: odds_module.race_odds(options).to_json())
