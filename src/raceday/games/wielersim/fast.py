@@ -136,7 +136,7 @@ def _rough_tables(route: CompiledRoute) -> np.ndarray:
 # until _kernel() compiles them (njit with cache=True).
 
 
-def _take(sc: Any, slot: int, faces: Any, k: int) -> int:
+def _take(sc: Any, slot: int, faces: Any, k: int) -> Any:
     i = sc[slot]
     if i + k > faces.shape[0]:
         return -1
@@ -148,7 +148,7 @@ def _best_two(a: int, b: int, c: int) -> int:
     return a + b + c - min(a, min(b, c))
 
 
-def _throw(sc: Any, d6: Any, d10: Any, kind: int) -> int:
+def _throw(sc: Any, d6: Any, d10: Any, kind: int) -> Any:
     """The value of the pending throw, or NEED_* when the generator must be called."""
     if kind == K_2D6:
         i = _take(sc, I6, d6, 2)
@@ -242,28 +242,28 @@ def _lift(rs: Any, cells: Any, count: Any, r: int) -> None:
     rs[LANE, r] = EMPTY
 
 
-def _order_key(rs: Any, pel: Any, r: int) -> int:
+def _order_key(rs: Any, pel: Any, r: int) -> Any:
     """(-pos, rank, -lane) as one number (ascending: the order of play)."""
     return ((100_000 - rs[POS, r]) * 4 + pel[Q_RANK, r]) * 8 + 6 - rs[LANE, r]
 
 
-def _line_key(rs: Any, r: int) -> int:
+def _line_key(rs: Any, r: int) -> Any:
     """(-pos, -lane, r) as one number (ascending: who crossed a line first)."""
     return ((100_000 - rs[POS, r]) * 8 + 6 - rs[LANE, r]) * 64 + r
 
 
-def _sort_by(items: Any, keys: Any, k: int) -> None:
-    """Insertion sort of ``items[:k]`` by ``keys[:k]`` (keys are distinct)."""
+def _sort_by(rs: Any, items: int, keys: int, k: int) -> None:
+    """Insertion sort of ``rs[items, :k]`` by ``rs[keys, :k]`` (keys are distinct)."""
     for i in range(1, k):
-        item = items[i]
-        key = keys[i]
+        item = rs[items, i]
+        key = rs[keys, i]
         j = i - 1
-        while j >= 0 and keys[j] > key:
-            items[j + 1] = items[j]
-            keys[j + 1] = keys[j]
+        while j >= 0 and rs[keys, j] > key:
+            rs[items, j + 1] = rs[items, j]
+            rs[keys, j + 1] = rs[keys, j]
             j -= 1
-        items[j + 1] = item
-        keys[j + 1] = key
+        rs[items, j + 1] = item
+        rs[keys, j + 1] = key
 
 
 def _new_turn(sc: Any, rs: Any, pel: Any, n: int) -> None:
@@ -274,7 +274,7 @@ def _new_turn(sc: Any, rs: Any, pel: Any, n: int) -> None:
             rs[ORDER, k] = r
             rs[SCR, k] = _order_key(rs, pel, r)
             k += 1
-    _sort_by(rs[ORDER], rs[SCR], k)
+    _sort_by(rs, ORDER, SCR, k)
     sc[NORDER] = k
     for r in range(n):
         rs[START, r] = rs[POS, r]
@@ -430,7 +430,7 @@ def _group(sc: Any, rs: Any, count: Any, pel: Any, par: Any, x: int) -> int:
             rs[SPR, k] = r
             rs[SCR, k] = _order_key(rs, pel, r)
             k += 1
-    _sort_by(rs[SPR], rs[SCR], k)
+    _sort_by(rs, SPR, SCR, k)
     return k
 
 
@@ -472,7 +472,7 @@ def _crossers(sc: Any, rs: Any, splaces: Any, par: Any, line: int, s: int) -> in
                 rs[SCR2, k] = r
                 rs[SCR, k] = _line_key(rs, r)
                 k += 1
-    _sort_by(rs[SCR2], rs[SCR], k)
+    _sort_by(rs, SCR2, SCR, k)
     for i in range(sc[NRES]):
         r = rs[RES_R, i]
         if rs[POS, r] < line:
@@ -514,7 +514,7 @@ def _score_sprints(sc: Any, rs: Any, count: Any, pel: Any, par: Any, lines: Any,
     return False
 
 
-def _gap(sc: Any, rs: Any, par: Any, gap: int) -> int:
+def _gap(sc: Any, rs: Any, par: Any, gap: int) -> Any:
     if par[A_MONO] != 0 and sc[NRES] > 0:
         return max(gap, rs[RES_G, sc[NRES] - 1])
     return gap
@@ -532,7 +532,7 @@ def _finish_riders(sc: Any, rs: Any, cells: Any, count: Any, pel: Any, par: Any)
                 k += 1
         if k == 0:
             return False
-        _sort_by(rs[SCR2], rs[SCR], k)
+        _sort_by(rs, SCR2, SCR, k)
         if sc[WIN_TURN] < 0:
             sc[WIN_TURN] = sc[TURN]
             sc[WIN_POS] = rs[POS, rs[SCR2, 0]]
@@ -594,7 +594,7 @@ def _sprint_finish(sc: Any, rs: Any, cells: Any, count: Any, splaces: Any) -> No
     for i in range(k):  # rank by (-vpos, seq): sort the riders, keys in SCR
         rs[SCR2, i] = rs[SPR, i]
         rs[SCR, i] = (100_000 - rs[SPV, i]) * 1024 + rs[SPS, i]
-    _sort_by(rs[SCR2], rs[SCR], k)
+    _sort_by(rs, SCR2, SCR, k)
     marker = sc[SP_MARK]
     sc[SP_N] = 0
     if marker < 0:
@@ -676,17 +676,17 @@ def _next_grid(sc: Any, rs: Any, cells: Any, count: Any, road: Any, rough: Any, 
     _continue(sc, rs, cells, count, road, rough, pel, par, lines, splaces)
 
 
-def _resolve(sc: Any, rs: Any, cells: Any, count: Any, road: Any, rough_all: Any, pel: Any,
-             par: Any, lines: Any, splaces: Any, value: int) -> None:
+def _resolve(sc: Any, rs: Any, cells: Any, count: Any, road: Any, rough_all: Any, rough: Any,
+             pel: Any, par: Any, lines: Any, splaces: Any, value: int) -> None:
     r = sc[PRIDER]
     purpose = sc[PPURP]
     sc[PKIND] = -1
-    rough = rough_all[sc[BOARD]]
     if purpose <= P_EVADE:
         _race_throw(sc, rs, cells, count, road, rough, pel, par, r, purpose, value)
         _continue(sc, rs, cells, count, road, rough, pel, par, lines, splaces)
     elif purpose == P_BOARD:
         sc[BOARD] = value
+        rough[:, :] = rough_all[value]
         sc[PHASE] = PH_WEATHER
         _pend(sc, K_D6, EMPTY, P_WEATHER)
     elif purpose == P_WEATHER:
@@ -712,7 +712,8 @@ def _resolve(sc: Any, rs: Any, cells: Any, count: Any, road: Any, rough_all: Any
         _continue(sc, rs, cells, count, road, rough, pel, par, lines, splaces)
 
 
-def _begin(sc: Any, rs: Any, cells: Any, count: Any, par: Any, splaces: Any) -> None:
+def _begin(sc: Any, rs: Any, cells: Any, count: Any, rough_all: Any, rough: Any, par: Any,
+           splaces: Any) -> None:
     """A fresh race (rules.fresh_race and begin): the board throw or the weather."""
     for slot in (PHASE, RAIN, HALF, TURN, IDX, NORDER, CVAL, CATT, EOT, NRES, CQH, CQN, GQ,
                  SP_N, SP_NEXT, SP_COUNT, SP_MARK, SP_GAP, BOARD, R4, WIN_POS):
@@ -728,6 +729,7 @@ def _begin(sc: Any, rs: Any, cells: Any, count: Any, par: Any, splaces: Any) -> 
         sc[PHASE] = PH_BOARD
         _pend(sc, K_BOARD, EMPTY, P_BOARD)
     else:
+        rough[:, :] = rough_all[0]
         sc[PHASE] = PH_WEATHER
         _pend(sc, K_D6, EMPTY, P_WEATHER)
 
@@ -757,15 +759,15 @@ def _record(sc: Any, rs: Any, counts: Any, log: Any, race: int) -> None:
             row[6 + 4 * n + r] = rs[LANE, r]
 
 
-def _run(sc: Any, rs: Any, cells: Any, count: Any, road: Any, rough_all: Any, pel: Any,
-         par: Any, lines: Any, splaces: Any, d6: Any, d10: Any, counts: Any, log: Any,
-         limit: int, races: int) -> int:
+def _run(sc: Any, rs: Any, cells: Any, count: Any, road: Any, rough_all: Any, rough: Any,
+         pel: Any, par: Any, lines: Any, splaces: Any, d6: Any, d10: Any, counts: Any,
+         log: Any, limit: int, races: int) -> Any:
     """Ride races until ``races`` are done (DONE) or the generator is needed (NEED_*)."""
     while True:
         if sc[ACTIVE] == 0:
             if sc[RACES] >= races:
                 return DONE
-            _begin(sc, rs, cells, count, par, splaces)
+            _begin(sc, rs, cells, count, rough_all, rough, par, splaces)
             sc[ACTIVE] = 1
         if sc[PKIND] < 0 or sc[NRES] >= limit:
             _record(sc, rs, counts, log, sc[RACES])
@@ -777,10 +779,13 @@ def _run(sc: Any, rs: Any, cells: Any, count: Any, road: Any, rough_all: Any, pe
         value = _throw(sc, d6, d10, sc[PKIND])
         if value < 0:
             return value
-        _resolve(sc, rs, cells, count, road, rough_all, pel, par, lines, splaces, value)
+        _resolve(sc, rs, cells, count, road, rough_all, rough, pel, par, lines, splaces, value)
 
 
 _KERNEL: list[Callable[..., int]] = []
+_INLINE = frozenset(("_take", "_best_two", "_pend", "_choose_lane", "_put", "_lift",
+                     "_order_key", "_line_key", "_gap", "_sort_by"))
+"""Small functions inlined in numba's IR: no call, no reference counting of the arrays."""
 
 
 def _kernel() -> Callable[..., int]:
@@ -798,7 +803,8 @@ def _kernel() -> Callable[..., int]:
              "_sprint_finish", "_end_of_turn", "_continue", "_next_grid", "_resolve",
              "_begin", "_record", "_run")
     for name in names:
-        glob[name] = njit(cache=True)(glob[name])
+        inline = "always" if name in _INLINE else "never"
+        glob[name] = njit(cache=True, inline=inline)(glob[name])
     _KERNEL.append(glob["_run"])
     return _KERNEL[0]
 
@@ -820,6 +826,7 @@ class CompiledRaces:
         self.rs = np.zeros((RS_ROWS, n), dtype=np.int64)
         self.cells = np.full((size, 6), EMPTY, dtype=np.int64)
         self.count = np.zeros(size, dtype=np.int64)
+        self.rough = np.zeros((size, 4), dtype=np.int64)  # the board of the race
         self.splaces = np.zeros((sprints, PLACES_PER_SPRINT + 1), dtype=np.int64)
         self.d6 = np.zeros(0, dtype=np.int64)
         self.d10 = np.zeros(0, dtype=np.int64)
@@ -836,9 +843,9 @@ class CompiledRaces:
         target = int(self.sc[RACES]) + races
         rng = self.rng
         while True:
-            status = kernel(self.sc, self.rs, self.cells, self.count, t.road, t.rough, t.pel,
-                            t.par, t.lines, self.splaces, self.d6, self.d10, self.counts,
-                            self.log, limit, target)
+            status = kernel(self.sc, self.rs, self.cells, self.count, t.road, t.rough,
+                            self.rough, t.pel, t.par, t.lines, self.splaces, self.d6,
+                            self.d10, self.counts, self.log, limit, target)
             if status == DONE:
                 return self.counts
             if status == NEED_D6:
