@@ -803,8 +803,10 @@ def _kernel() -> Callable[..., int]:
              "_sprint_finish", "_end_of_turn", "_continue", "_next_grid", "_resolve",
              "_begin", "_record", "_run")
     for name in names:
-        inline = "always" if name in _INLINE else "never"
-        glob[name] = njit(cache=True, inline=inline)(glob[name])
+        if name in _INLINE:
+            glob[name] = njit(cache=True, inline="always")(glob[name])
+        else:
+            glob[name] = njit(cache=True)(glob[name])
     _KERNEL.append(glob["_run"])
     return _KERNEL[0]
 
