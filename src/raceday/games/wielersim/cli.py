@@ -42,6 +42,7 @@ from raceday.games.wielersim.commentary import Commentator
 from raceday.games.wielersim.game import GAME
 from raceday.games.wielersim.model import CLIMBER, COBBLES, SPRINTER, UPHILL
 from raceday.games.wielersim.peloton import START_LISTS, strip_ratings
+from raceday.games.wielersim.predict import ENGINES as PREDICT_ENGINES
 from raceday.games.wielersim.predict import MAX_RACES, Prediction, predict
 from raceday.games.wielersim.render import (
     draw_road,
@@ -275,8 +276,15 @@ def predict_command(
         "riders on another route) or peloton=PELOTON (another start list on this route).",
     )] = None,
     ratings: RatingsOpt = True,
+    engine: Annotated[str, typer.Option(
+        "--engine", help="fast: the compiled engine; reference: the rules engine in Python "
+        "(about ten times slower). Both ride the same races: same seed, same numbers.",
+    )] = "fast",
 ) -> None:
     """Simulate many races: every rider's chance to win, reach the podium and the top 10."""
+    if engine not in PREDICT_ENGINES:
+        raise OptionsError(f"--engine must be one of {', '.join(PREDICT_ENGINES)}, got "
+                           f"{engine!r}")
     plot = _plot_file(plot_file)
     specs = [(route_spec(route), _peloton(peloton, ratings))]
     labels = [f"{specs[0][0]['name']} / {peloton}"]
@@ -301,7 +309,7 @@ def predict_command(
                 bar.update(task, completed=before + done)
 
             preds.append(predict(r_spec, p_spec, n, seed=used, workers=workers,
-                                 scheduler=scheduler, progress=advance))
+                                 scheduler=scheduler, progress=advance, engine=engine))
     if plot is not None:
         from raceday.games.wielersim.plots import plot_compare, plot_prediction
 

@@ -811,6 +811,15 @@ def _kernel() -> Callable[..., int]:
     return _KERNEL[0]
 
 
+def warm_up() -> None:
+    """Compile the kernel (or load it from numba's cache) and ride one short race, so
+    that worker processes started next find the machine code in the cache."""
+    from raceday.games.wielersim.game import GAME
+
+    template = GAME.new_state({"route": "flat-stage", "peloton": "small"})
+    CompiledRaces(template, np.random.default_rng(0)).run(1, 1)
+
+
 # --- driving the kernel from Python ----------------------------------------------------------
 class CompiledRaces:
     """Races of one route and peloton on the compiled engine, reading dice from ``rng``

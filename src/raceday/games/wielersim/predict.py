@@ -1,4 +1,9 @@
-"""Race predictions: many simulated races on the fast path, with confidence intervals.
+"""Race predictions: many simulated races, with confidence intervals.
+
+Two engines ride the same races for the same seed (the same dice, throw for throw):
+``fast``, the compiled engine of :mod:`raceday.games.wielersim.fast` (numba, the
+default), and ``reference``, the rules engine's own fast path
+(:func:`raceday.games.wielersim.rules.run_race_fast`, pure Python, about ten times slower).
 
 The races run in chunks through the shared seeded runner (:func:`raceday.core.runner.
 run_chunks`, in-process or on Dask): chunk ``i`` rides with the ``i``-th seed spawned from
@@ -27,7 +32,8 @@ from raceday.games.wielersim.rules import WielersimState, fresh_race, run_race_f
 CHUNK = 250
 TOP_PLACES = 10
 PODIUM = 3
-MAX_RACES = 1_000_000  # about an hour on two cores: -n beyond is refused
+MAX_RACES = 1_000_000  # minutes on two cores (the reference engine: an hour): -n beyond is refused
+ENGINES = ("fast", "reference")
 
 
 @dataclass
@@ -109,34 +115,47 @@ def add_result(counts: np.ndarray, state: WielersimState) -> None:
         counts[2, r] += 1
 
 
-def _chunk_job(route: Mapping[str, Any], peloton: Mapping[str, Any], n: int,
+def _chunk_job(route: Mapping[str, Any], peloton: Mapping[str, Any], engine: str, n: int,
                seed: np.random.SeedSequence) -> tuple[np.ndarray, float]:
     """One chunk for the runner: its counts and the CPU seconds it took."""
     start = time.process_time()
-    counts = count_races(route, peloton, n, seed)
+    if engine == "fast":
+        from raceday.games.wielersim.fast import count_races_compiled
+
+        counts = count_races_compiled(route, peloton, n, seed, places=TOP_PLACES)
+    else:
+        counts = count_races(route, peloton, n, seed)
     return counts, time.process_time() - start
 
 
 def predict(route: Mapping[str, Any], peloton: Mapping[str, Any], n: int, seed: int = 0,
             workers: int | None = 1, progress: ProgressCallback | None = None,
-            scheduler: str | None = None, chunk: int = CHUNK) -> Prediction:
+            scheduler: str | None = None, chunk: int = CHUNK, engine: str = "fast"
+            ) -> Prediction:
     """Simulate ``n`` races and count the results; ``progress(done, n)`` as chunks finish.
 
     ``workers``: 1 runs in this process, ``None`` on a local Dask cluster sized to the
     machine, more on a local cluster of that many processes; ``scheduler``
     (``tcp://HOST:PORT``) on an existing Dask cluster. The numbers depend on ``seed``,
-    ``n`` and ``chunk`` only."""
+    ``n`` and ``chunk`` only, never on ``engine`` (``fast``: compiled; ``reference``: the
+    rules engine's Python fast path; both ride the same races)."""
     if not 1 <= n <= MAX_RACES:
         raise OptionsError(f"-n must be 1 to {MAX_RACES:,} races, got {n:,}")
+    if engine not in ENGINES:
+        raise OptionsError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
     template = GAME.new_state({"route": route, "peloton": peloton})
+    if engine == "fast" and workers != 1 and scheduler is None:
+        from raceday.games.wielersim.fast import warm_up
+
+        warm_up()  # compiled once here (or loaded from numba's cache), not in each worker
     total = np.zeros((3, template.n), dtype=np.int64)
     cpu = 0.0
-    for counts, seconds in run_chunks(_chunk_job, (dict(route), dict(peloton)), n, seed=seed,
-                                      chunk_size=chunk, workers=workers, progress=progress,
-                                      scheduler=scheduler):
+    for counts, seconds in run_chunks(_chunk_job, (dict(route), dict(peloton), engine), n,
+                                      seed=seed, chunk_size=chunk, workers=workers,
+                                      progress=progress, scheduler=scheduler):
         total += counts
         cpu += seconds
     riders = template.peloton.riders
     return Prediction(n=n, numbers=[r.number for r in riders], names=[r.name for r in riders],
                       types=[r.type_name for r in riders], wins=total[0], podiums=total[1],
-                      top10=total[2], extra={"cpu_seconds": cpu})
+                      top10=total[2], extra={"cpu_seconds": cpu, "engine": engine})
