@@ -8,7 +8,7 @@
   (:mod:`raceday.games.pistard.search`): the best few actions by a tuned greedy rule, each
   played out to the end of the race by that rule with shared throws, the best mean value
   wins (a win, then how high the player's best rider placed).
-* ``expert`` — the same search with more candidates and play-outs, within 0.4 s a decision.
+* ``expert`` — the same search with more candidates and play-outs, within 0.35 s a decision.
 
 :class:`SearchRider` (the core's open-loop MCTS over :class:`SearchView`, scored by
 :func:`estimate_returns` and :func:`shaped_returns`) was the hard rider before the compiled
@@ -341,12 +341,12 @@ def make_agent(level: str, simulations: int | None = None
         return GreedyRider(tactical=True)
     if level == "hard":
         return FastSearchRider("hard", rollouts=simulations or HARD_ROLLOUTS,
-                               candidates=HARD_CANDIDATES, budget=0.25)
+                               candidates=HARD_CANDIDATES, budget=0.2)
     if level == "tuned":
         return TunedRider()
     if level == "expert":
         return FastSearchRider("expert", rollouts=simulations or EXPERT_ROLLOUTS,
-                               candidates=EXPERT_CANDIDATES, budget=0.4)
+                               candidates=EXPERT_CANDIDATES, budget=0.35)
     raise OptionsError(f"unknown computer level {level!r}; choose easy, medium, hard or expert")
 
 
