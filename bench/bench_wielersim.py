@@ -1,4 +1,5 @@
-"""WielerSIM benchmark: one 200-square classic with 40 riders, and a 10,000-race prediction;
+"""WielerSIM benchmark: one 200-square classic with 40 riders (protocol path, fast path,
+compiled engine), and a 10,000-race prediction (compiled engine);
 and a measurement of how often the text's finish times and our ``monotonic_gaps`` variant
 differ (seeded races with the shipped 36-rider peloton).
 
@@ -17,6 +18,7 @@ import numpy as np
 
 from raceday.core.play import play_game
 from raceday.games.wielersim.dice import DiceBuffer
+from raceday.games.wielersim.fast import CompiledRaces, warm_up
 from raceday.games.wielersim.predict import predict
 from raceday.games.wielersim.rules import new_race, peloton_spec, route_spec, run_race_fast
 
@@ -103,13 +105,22 @@ def main() -> None:
     fast = (time.perf_counter() - start) / (reps * 5)
     print(f"one race, fast path: {fast * 1000:.2f} ms")
 
+    warm_up()
+    engine = CompiledRaces(new_race({"route": route, "peloton": peloton}),
+                           np.random.default_rng(1))
+    start = time.process_time()
+    engine.run(reps * 100)
+    compiled = (time.process_time() - start) / (reps * 100)
+    print(f"one race, compiled engine: {compiled * 1000:.3f} ms CPU (x{fast / compiled:.0f})")
+
     n = 1_000 if args.quick else 10_000
     start = time.perf_counter()
     result = predict(route, peloton, n, seed=2012, workers=2)
     took = time.perf_counter() - start
     cpu = float(result.extra["cpu_seconds"])
     best = int(np.argmax(result.wins))
-    print(f"prediction of {n} races on 2 workers: {took:.1f} s "
+    print(f"prediction of {n} races on 2 workers ({result.extra['engine']} engine): "
+          f"{took:.1f} s "
           f"({took / n * 1000:.2f} ms per race); favourite {result.names[best]} "
           f"{result.wins[best] / n:.1%}")
     print(f"  worker CPU time {cpu:.1f} s ({cpu / n * 1000:.2f} ms per race per core); "
