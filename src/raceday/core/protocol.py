@@ -13,12 +13,13 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, ClassVar, Self
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from raceday.core.errors import IllegalActionError
 from raceday.core.events import Event
+
+if TYPE_CHECKING:
+    import numpy as np
 
 CHANCE = -1
 TERMINAL = -4

@@ -24,9 +24,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
-from typing import Any, ClassVar, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Self
 
-import numpy as np
 from pydantic import Field, field_validator
 
 from raceday.core.errors import IllegalActionError, OptionsError, SaveFormatError
@@ -34,6 +33,9 @@ from raceday.core.events import Event
 from raceday.core.game import GameOptions
 from raceday.core.protocol import CHANCE, TERMINAL, Action, ChanceDraw, Outcome, State
 from raceday.core.serialize import Fields
+
+if TYPE_CHECKING:
+    import numpy as np
 
 FACES: tuple[int, ...] = (4, 6, 8, 10, 12, 20)
 POSTS: tuple[int, ...] = tuple(range(1, len(FACES) + 1))
