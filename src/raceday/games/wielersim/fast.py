@@ -337,19 +337,9 @@ def _start_move(sc: Any, rs: Any, cells: Any, count: Any, road: Any, rough: Any,
     _pend(sc, own, r, P_ROLL)
 
 
-def _own_throw(sc: Any, rs: Any, cells: Any, count: Any, road: Any, rough: Any, pel: Any,
-               par: Any, r: int, value: int) -> None:
-    if value == 7:
-        _pend(sc, K_2D6, r, P_EVENT)
-        return
-    _move(sc, rs, cells, count, road, rough, pel, par, r, value)
-    cobbles = road[T_ROAD, rs[START, r]] == COBBLES
-    sc[CVAL] = value
-    sc[CATT] = 1 if value >= 11 and not cobbles else 0
-
-
-def _event(sc: Any, rs: Any, cells: Any, count: Any, road: Any, rough: Any, pel: Any,
-           par: Any, r: int, roll: int) -> None:
+def _event(sc: Any, rs: Any, road: Any, r: int, roll: int) -> Any:
+    """The event table for rider ``r``: sets the chain of the group and returns the
+    squares to move for (0: no move)."""
     p = rs[POS, r]
     modified = roll - sc[RAIN] - (1 if road[T_ROAD, p] == COBBLES else 0)
     if modified <= 2:  # crash: riders right behind may fall too
@@ -364,54 +354,53 @@ def _event(sc: Any, rs: Any, cells: Any, count: Any, road: Any, rough: Any, pel:
                 k += 1
         sc[CQH] = 0
         sc[CQN] = k
-    elif modified == 3:  # flat tyre
+        return 0
+    if modified == 3:  # flat tyre
         rs[DONE_, r] = 1
         sc[CVAL] = 0
         sc[CATT] = 0
-    elif modified == 4:  # steering error
+        return 0
+    if modified == 4:  # steering error
         _pend(sc, K_D6, r, P_STEER)
-    elif modified < 11:
-        _move(sc, rs, cells, count, road, rough, pel, par, r, 7)
-        sc[CVAL] = 7
-        sc[CATT] = 0
-    elif modified == 11:
-        _move(sc, rs, cells, count, road, rough, pel, par, r, 10)
-        sc[CVAL] = 10
-        sc[CATT] = 0
-    else:
-        _move(sc, rs, cells, count, road, rough, pel, par, r, 12)
-        sc[CVAL] = 12
-        sc[CATT] = 1
+        return 0
+    move = 7 if modified < 11 else 10 if modified == 11 else 12
+    sc[CVAL] = move
+    sc[CATT] = 1 if move == 12 else 0
+    return move
 
 
 def _race_throw(sc: Any, rs: Any, cells: Any, count: Any, road: Any, rough: Any, pel: Any,
                 par: Any, r: int, purpose: int, value: int) -> None:
-    if purpose == P_ROLL:
-        _own_throw(sc, rs, cells, count, road, rough, pel, par, r, value)
-    elif purpose == P_ACCEL:
-        if value > sc[CVAL]:
-            _own_throw(sc, rs, cells, count, road, rough, pel, par, r, value)
-        else:
-            _move(sc, rs, cells, count, road, rough, pel, par, r, sc[CVAL])
-    elif purpose == P_COUNTER:
-        if value >= 10:
-            best = max(value, sc[CVAL])
-            _move(sc, rs, cells, count, road, rough, pel, par, r, best)
-            sc[CVAL] = best
-        else:
-            _own_throw(sc, rs, cells, count, road, rough, pel, par, r, value)
+    """A throw of the race proper. Every branch ends in at most one move (one call of
+    :func:`_move`, so that it can be inlined); the chain of the group does not depend
+    on the move, so it is set before it."""
+    move = 0
+    if purpose == P_ACCEL and value <= sc[CVAL]:  # no better: follow
+        move = sc[CVAL]
+    elif purpose == P_COUNTER and value >= 10:
+        move = max(value, sc[CVAL])
+        sc[CVAL] = move
+    elif purpose <= P_COUNTER:  # the rider's own throw: a roll, an acceleration, a counter
+        if value == 7:
+            _pend(sc, K_2D6, r, P_EVENT)
+            return
+        move = value
+        sc[CVAL] = value
+        sc[CATT] = 1 if value >= 11 and road[T_ROAD, rs[START, r]] != COBBLES else 0
     elif purpose == P_EVENT:
-        _event(sc, rs, cells, count, road, rough, pel, par, r, value)
+        move = _event(sc, rs, road, r, value)
     elif purpose == P_STEER:
-        _move(sc, rs, cells, count, road, rough, pel, par, r, value)
+        move = value
         sc[CVAL] = value
         sc[CATT] = 0
     else:  # P_EVADE
         sc[CQH] += 1
         if value == 6:
-            _move(sc, rs, cells, count, road, rough, pel, par, r, 7)
+            move = 7
         else:
             rs[DONE_, r] = 1
+    if move > 0:
+        _move(sc, rs, cells, count, road, rough, pel, par, r, move)
 
 
 def _group(sc: Any, rs: Any, count: Any, pel: Any, par: Any, x: int) -> int:
@@ -457,32 +446,30 @@ def _finish(sc: Any, rs: Any, cells: Any, count: Any, r: int, gap: int) -> None:
     _lift(rs, cells, count, r)
 
 
+def _placed(splaces: Any, s: int, taken: int, r: int) -> bool:
+    """Whether rider ``r`` is among the first ``taken`` places of sprint ``s``."""
+    found = False
+    for j in range(taken):
+        found = found or splaces[s, j] == r
+    return found
+
+
 def _crossers(sc: Any, rs: Any, splaces: Any, par: Any, line: int, s: int) -> int:
     """Riders past ``line`` not yet placed at sprint ``s`` into ``rs[SCR2]``."""
     n = par[A_N]
     taken = splaces[s, PLACES_PER_SPRINT]
     k = 0
     for r in range(n):
-        if rs[POS, r] >= line:
-            free = True
-            for j in range(taken):
-                if splaces[s, j] == r:
-                    free = False
-            if free:
-                rs[SCR2, k] = r
-                rs[SCR, k] = _line_key(rs, r)
-                k += 1
+        if rs[POS, r] >= line and not _placed(splaces, s, taken, r):
+            rs[SCR2, k] = r
+            rs[SCR, k] = _line_key(rs, r)
+            k += 1
     _sort_by(rs, SCR2, SCR, k)
     for i in range(sc[NRES]):
         r = rs[RES_R, i]
-        if rs[POS, r] < line:
-            free = True
-            for j in range(taken):
-                if splaces[s, j] == r:
-                    free = False
-            if free:
-                rs[SCR2, k] = r
-                k += 1
+        if rs[POS, r] < line and not _placed(splaces, s, taken, r):
+            rs[SCR2, k] = r
+            k += 1
     return k
 
 
@@ -783,9 +770,12 @@ def _run(sc: Any, rs: Any, cells: Any, count: Any, road: Any, rough_all: Any, ro
 
 
 _KERNEL: list[Callable[..., int]] = []
-_INLINE = frozenset(("_take", "_best_two", "_pend", "_choose_lane", "_put", "_lift",
-                     "_order_key", "_line_key", "_gap", "_sort_by"))
-"""Small functions inlined in numba's IR: no call, no reference counting of the arrays."""
+_INLINE = frozenset(("_take", "_best_two", "_throw", "_pend", "_choose_lane", "_put", "_lift",
+                     "_order_key", "_line_key", "_gap", "_sort_by", "_placed", "_resolve",
+                     "_race_throw", "_start_move", "_event", "_continue", "_move"))
+"""Functions inlined in numba's IR (the small ones and those on the path of every throw):
+no call, and no reference counting of the array arguments, which took about half of a
+race's time when every function was called."""
 
 
 def _kernel() -> Callable[..., int]:
@@ -798,8 +788,8 @@ def _kernel() -> Callable[..., int]:
     glob = globals()
     names = ("_take", "_best_two", "_throw", "_pend", "_choose_lane", "_put", "_lift",
              "_order_key", "_line_key", "_sort_by", "_new_turn", "_move", "_start_move",
-             "_own_throw", "_event", "_race_throw", "_group", "_start_sprint", "_finish",
-             "_crossers", "_score_sprints", "_gap", "_finish_riders", "_sprint_step",
+             "_event", "_race_throw", "_group", "_start_sprint", "_finish",
+             "_placed", "_crossers", "_score_sprints", "_gap", "_finish_riders", "_sprint_step",
              "_sprint_finish", "_end_of_turn", "_continue", "_next_grid", "_resolve",
              "_begin", "_record", "_run")
     for name in names:
