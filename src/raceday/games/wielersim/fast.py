@@ -54,18 +54,23 @@ DONE, NEED_D6, NEED_D10, NEED_BOARD = 0, -1, -2, -3
  WIN_POS, NRES, CQH, CQN, GQ, SP_N, SP_NEXT, SP_COUNT, SP_MARK, SP_GAP, I6, I10, BOARD_IN,
  BOARD, R4, F0, F1, F2, F3, ACTIVE, RACES) = range(34)
 SC_SIZE = 34
-# rows of the per-rider state ``rs``
+# then the race's numbers (fixed for a route and peloton)
+(A_DIST, A_UPHILL, A_MONO, A_EDGES, A_RANDOM, A_N, A_SIZE) = range(SC_SIZE, SC_SIZE + 7)
+# rows of the per-rider array ``rs``: the race's state ...
 (POS, LANE, FIN, DONE_, ORDER, START, CQ, SPR, SPV, SPS, RES_R, RES_G, RES_T, SCR, SCR2) = \
     range(15)
 RS_ROWS = 15
-# rows of the road table ``road`` (per square)
-T_ROAD, T_COLOUR, T_STEEP, T_WIDTH = range(4)
-# rows of the peloton table ``pel`` (per rider)
-Q_KIND, Q_RANK, Q_CLIMB, Q_COBBLES, Q_SPRINT, Q_GRID, Q_GRIDKIND = range(7)
-# the race's numbers (``par``)
-(A_DIST, A_UPHILL, A_MONO, A_EDGES, A_RANDOM, A_N, A_SIZE) = range(7)
-
+# ... then the peloton (fixed)
+Q_KIND, Q_RANK, Q_CLIMB, Q_COBBLES, Q_SPRINT, Q_GRID, Q_GRIDKIND = range(RS_ROWS, RS_ROWS + 7)
+# columns of the per-square array ``sq``: the riders in lanes 0-5, how many, the board's
+# roughness in lanes 0-3, then the road (fixed): type, colour, steepness, width
+S_COUNT, S_ROUGH = 6, 7
+T_ROAD, T_COLOUR, T_STEEP, T_WIDTH = range(11, 15)
 PLACES_PER_SPRINT = 8  # len(rules.INTERMEDIATE_POINTS)
+# columns of the per-sprint array ``sp``: the places, how many, the sprint's square
+SP_LINE = PLACES_PER_SPRINT + 1
+# Few arrays on purpose: numba counts references to every array a compiled function
+# gets, with atomic instructions; with ten arrays they took half of a race's time.
 TOP_PLACES, PODIUM = 10, 3
 EMPTY = -1
 
@@ -74,7 +79,7 @@ EMPTY = -1
 class Tables:
     """A route and a peloton as the kernel's arrays (built once per pair, cached)."""
 
-    road: np.ndarray  # (4, size): road type, colour, steepness, width
+    road: np.ndarray  # (size, 4): road type, colour, steepness, width
     rough: np.ndarray  # (layouts, size, 4): roughness per board layout (1 layout if fixed)
     pel: np.ndarray  # (7, n): kind, rank, the three edges, grid order, grid throw kind
     lines: np.ndarray  # squares of the intermediate sprints, in the route's order
@@ -98,16 +103,16 @@ def _tables(route: CompiledRoute, peloton: Any, state: Any) -> Tables:
         return hit[2]
     n = state.n
     size = len(route.road)
-    road = np.array([route.road, route.colour, route.steepness, route.width], dtype=np.int64)
+    road = np.array([route.road, route.colour, route.steepness, route.width], dtype=np.int64).T
     rough = _rough_tables(route)
     edges = state.edges
     pel = np.zeros((7, n), dtype=np.int64)
-    pel[Q_KIND] = state.kind
-    pel[Q_RANK] = state.rank
+    pel[0] = state.kind
+    pel[1] = state.rank
     if edges is not None:
-        pel[Q_CLIMB:Q_SPRINT + 1] = np.array(edges, dtype=np.int64).T
-    pel[Q_GRID] = state.grid_order()
-    pel[Q_GRIDKIND] = [KIND_CODES[state._grid_kind(r)] for r in range(n)]
+        pel[2:5] = np.array(edges, dtype=np.int64).T
+    pel[5] = state.grid_order()
+    pel[6] = [KIND_CODES[state._grid_kind(r)] for r in range(n)]
     lines = np.array(route.sprints, dtype=np.int64).reshape(-1)
     par = np.array([route.distance, route.finish == "uphill", route.monotonic_gaps,
                     edges is not None, route.has_random_cobbles, n, size], dtype=np.int64)
@@ -208,43 +213,43 @@ def _pend(sc: Any, kind: int, rider: int, purpose: int) -> None:
     sc[PPURP] = purpose
 
 
-def _choose_lane(cells: Any, road: Any, rough: Any, row: int) -> int:
-    width = road[T_WIDTH, row]
-    if road[T_ROAD, row] != COBBLES:
+def _choose_lane(sq: Any, row: int) -> int:
+    width = sq[row, T_WIDTH]
+    if sq[row, T_ROAD] != COBBLES:
         for lane in range(width - 1, -1, -1):
-            if cells[row, lane] == EMPTY:
+            if sq[row, lane] == EMPTY:
                 return lane
         return EMPTY
     best = EMPTY
     best_key = 99
     for lane in range(width - 1, -1, -1):
-        if cells[row, lane] != EMPTY:
+        if sq[row, lane] != EMPTY:
             continue
-        if rough[row, lane] < best_key:
+        if sq[row, S_ROUGH + lane] < best_key:
             best = lane
-            best_key = rough[row, lane]
+            best_key = sq[row, S_ROUGH + lane]
     return best
 
 
-def _put(rs: Any, cells: Any, count: Any, r: int, row: int, lane: int) -> None:
+def _put(rs: Any, sq: Any, r: int, row: int, lane: int) -> None:
     rs[POS, r] = row
     rs[LANE, r] = lane
-    cells[row, lane] = r
-    count[row] += 1
+    sq[row, lane] = r
+    sq[row, S_COUNT] += 1
 
 
-def _lift(rs: Any, cells: Any, count: Any, r: int) -> None:
+def _lift(rs: Any, sq: Any, r: int) -> None:
     row = rs[POS, r]
     lane = rs[LANE, r]
-    if lane != EMPTY and cells[row, lane] == r:
-        cells[row, lane] = EMPTY
-        count[row] -= 1
+    if lane != EMPTY and sq[row, lane] == r:
+        sq[row, lane] = EMPTY
+        sq[row, S_COUNT] -= 1
     rs[LANE, r] = EMPTY
 
 
-def _order_key(rs: Any, pel: Any, r: int) -> Any:
+def _order_key(rs: Any, r: int) -> Any:
     """(-pos, rank, -lane) as one number (ascending: the order of play)."""
-    return ((100_000 - rs[POS, r]) * 4 + pel[Q_RANK, r]) * 8 + 6 - rs[LANE, r]
+    return ((100_000 - rs[POS, r]) * 4 + rs[Q_RANK, r]) * 8 + 6 - rs[LANE, r]
 
 
 def _line_key(rs: Any, r: int) -> Any:
@@ -266,13 +271,13 @@ def _sort_by(rs: Any, items: int, keys: int, k: int) -> None:
         rs[keys, j + 1] = key
 
 
-def _new_turn(sc: Any, rs: Any, pel: Any, n: int) -> None:
+def _new_turn(sc: Any, rs: Any, n: int) -> None:
     sc[TURN] += 1
     k = 0
     for r in range(n):
         if rs[FIN, r] == 0:
             rs[ORDER, k] = r
-            rs[SCR, k] = _order_key(rs, pel, r)
+            rs[SCR, k] = _order_key(rs, r)
             k += 1
     _sort_by(rs, ORDER, SCR, k)
     sc[NORDER] = k
@@ -285,42 +290,40 @@ def _new_turn(sc: Any, rs: Any, pel: Any, n: int) -> None:
     sc[EOT] = E_CLIMBS
 
 
-def _move(sc: Any, rs: Any, cells: Any, count: Any, road: Any, rough: Any, pel: Any,
-          par: Any, r: int, value: int) -> None:
+def _move(sc: Any, rs: Any, sq: Any, r: int, value: int) -> None:
     start = rs[POS, r]
-    kind = road[T_ROAD, start]
+    kind = sq[start, T_ROAD]
     penalty = 0
     if kind == UPHILL:
-        penalty = road[T_STEEP, start]
+        penalty = sq[start, T_STEEP]
     elif kind == COBBLES:
-        penalty = rough[start, min(rs[LANE, r], 3)]
-    if par[A_EDGES] != 0 and penalty != 0:
+        penalty = sq[start, S_ROUGH + min(rs[LANE, r], 3)]
+    if sc[A_EDGES] != 0 and penalty != 0:
         if kind == UPHILL:
-            penalty = max(0, penalty - pel[Q_CLIMB, r])
+            penalty = max(0, penalty - rs[Q_CLIMB, r])
         elif kind == COBBLES:
-            penalty = max(0, penalty - pel[Q_COBBLES, r])
+            penalty = max(0, penalty - rs[Q_COBBLES, r])
     target = start + max(1, value - penalty)
     row = target
     for x in range(start + 1, target + 1):
-        if count[x] >= road[T_WIDTH, x]:
+        if sq[x, S_COUNT] >= sq[x, T_WIDTH]:
             row = x - 1
             break
     rs[DONE_, r] = 1
     if row > start:
-        cells[start, rs[LANE, r]] = EMPTY
-        count[start] -= 1
-        lane = _choose_lane(cells, road, rough, row)
-        cells[row, lane] = r
-        count[row] += 1
+        sq[start, rs[LANE, r]] = EMPTY
+        sq[start, S_COUNT] -= 1
+        lane = _choose_lane(sq, row)
+        sq[row, lane] = r
+        sq[row, S_COUNT] += 1
         rs[POS, r] = row
         rs[LANE, r] = lane
 
 
-def _start_move(sc: Any, rs: Any, cells: Any, count: Any, road: Any, rough: Any, pel: Any,
-                par: Any, r: int) -> None:
+def _start_move(sc: Any, rs: Any, sq: Any, r: int) -> None:
     p = rs[POS, r]
-    own = K_3D6B2 if road[T_COLOUR, p] == pel[Q_KIND, r] else K_2D6
-    if road[T_ROAD, p] == COBBLES:
+    own = K_3D6B2 if sq[p, T_COLOUR] == rs[Q_KIND, r] else K_2D6
+    if sq[p, T_ROAD] == COBBLES:
         _pend(sc, own, r, P_ROLL)
         return
     idx = sc[IDX]
@@ -332,16 +335,16 @@ def _start_move(sc: Any, rs: Any, cells: Any, count: Any, road: Any, rough: Any,
             if own == K_3D6B2:
                 _pend(sc, own, r, P_ACCEL)
             else:
-                _move(sc, rs, cells, count, road, rough, pel, par, r, sc[CVAL])
+                _move(sc, rs, sq, r, sc[CVAL])
             return
     _pend(sc, own, r, P_ROLL)
 
 
-def _event(sc: Any, rs: Any, road: Any, r: int, roll: int) -> Any:
+def _event(sc: Any, rs: Any, sq: Any, r: int, roll: int) -> Any:
     """The event table for rider ``r``: sets the chain of the group and returns the
     squares to move for (0: no move)."""
     p = rs[POS, r]
-    modified = roll - sc[RAIN] - (1 if road[T_ROAD, p] == COBBLES else 0)
+    modified = roll - sc[RAIN] - (1 if sq[p, T_ROAD] == COBBLES else 0)
     if modified <= 2:  # crash: riders right behind may fall too
         rs[DONE_, r] = 1
         sc[CVAL] = 0
@@ -369,8 +372,7 @@ def _event(sc: Any, rs: Any, road: Any, r: int, roll: int) -> Any:
     return move
 
 
-def _race_throw(sc: Any, rs: Any, cells: Any, count: Any, road: Any, rough: Any, pel: Any,
-                par: Any, r: int, purpose: int, value: int) -> None:
+def _race_throw(sc: Any, rs: Any, sq: Any, r: int, purpose: int, value: int) -> None:
     """A throw of the race proper. Every branch ends in at most one move (one call of
     :func:`_move`, so that it can be inlined); the chain of the group does not depend
     on the move, so it is set before it."""
@@ -386,9 +388,9 @@ def _race_throw(sc: Any, rs: Any, cells: Any, count: Any, road: Any, rough: Any,
             return
         move = value
         sc[CVAL] = value
-        sc[CATT] = 1 if value >= 11 and road[T_ROAD, rs[START, r]] != COBBLES else 0
+        sc[CATT] = 1 if value >= 11 and sq[rs[START, r], T_ROAD] != COBBLES else 0
     elif purpose == P_EVENT:
-        move = _event(sc, rs, road, r, value)
+        move = _event(sc, rs, sq, r, value)
     elif purpose == P_STEER:
         move = value
         sc[CVAL] = value
@@ -400,24 +402,24 @@ def _race_throw(sc: Any, rs: Any, cells: Any, count: Any, road: Any, rough: Any,
         else:
             rs[DONE_, r] = 1
     if move > 0:
-        _move(sc, rs, cells, count, road, rough, pel, par, r, move)
+        _move(sc, rs, sq, r, move)
 
 
-def _group(sc: Any, rs: Any, count: Any, pel: Any, par: Any, x: int) -> int:
+def _group(sc: Any, rs: Any, sq: Any, x: int) -> int:
     """The riders on the road in ``x``'s group (no empty row between them) into
     ``rs[SPR]``, in the order of play; returns how many."""
-    size = par[A_SIZE]
+    size = sc[A_SIZE]
     lo = rs[POS, x]
-    while lo > 0 and count[lo - 1] > 0:
+    while lo > 0 and sq[lo - 1, S_COUNT] > 0:
         lo -= 1
     hi = rs[POS, x]
-    while hi + 1 < size and count[hi + 1] > 0:
+    while hi + 1 < size and sq[hi + 1, S_COUNT] > 0:
         hi += 1
     k = 0
-    for r in range(par[A_N]):
+    for r in range(sc[A_N]):
         if rs[FIN, r] == 0 and lo <= rs[POS, r] <= hi:
             rs[SPR, k] = r
-            rs[SCR, k] = _order_key(rs, pel, r)
+            rs[SCR, k] = _order_key(rs, r)
             k += 1
     _sort_by(rs, SPR, SCR, k)
     return k
@@ -436,81 +438,80 @@ def _start_sprint(sc: Any, rs: Any, k: int, marker: int, gap: int) -> None:
     sc[PHASE] = PH_SPRINT
 
 
-def _finish(sc: Any, rs: Any, cells: Any, count: Any, r: int, gap: int) -> None:
+def _finish(sc: Any, rs: Any, sq: Any, r: int, gap: int) -> None:
     k = sc[NRES]
     rs[RES_R, k] = r
     rs[RES_G, k] = gap
     rs[RES_T, k] = sc[TURN]
     sc[NRES] = k + 1
     rs[FIN, r] = 1
-    _lift(rs, cells, count, r)
+    _lift(rs, sq, r)
 
 
-def _placed(splaces: Any, s: int, taken: int, r: int) -> bool:
+def _placed(sp: Any, s: int, taken: int, r: int) -> bool:
     """Whether rider ``r`` is among the first ``taken`` places of sprint ``s``."""
     found = False
     for j in range(taken):
-        found = found or splaces[s, j] == r
+        found = found or sp[s, j] == r
     return found
 
 
-def _crossers(sc: Any, rs: Any, splaces: Any, par: Any, line: int, s: int) -> int:
+def _crossers(sc: Any, rs: Any, sp: Any, line: int, s: int) -> int:
     """Riders past ``line`` not yet placed at sprint ``s`` into ``rs[SCR2]``."""
-    n = par[A_N]
-    taken = splaces[s, PLACES_PER_SPRINT]
+    n = sc[A_N]
+    taken = sp[s, PLACES_PER_SPRINT]
     k = 0
     for r in range(n):
-        if rs[POS, r] >= line and not _placed(splaces, s, taken, r):
+        if rs[POS, r] >= line and not _placed(sp, s, taken, r):
             rs[SCR2, k] = r
             rs[SCR, k] = _line_key(rs, r)
             k += 1
     _sort_by(rs, SCR2, SCR, k)
     for i in range(sc[NRES]):
         r = rs[RES_R, i]
-        if rs[POS, r] < line and not _placed(splaces, s, taken, r):
+        if rs[POS, r] < line and not _placed(sp, s, taken, r):
             rs[SCR2, k] = r
             k += 1
     return k
 
 
-def _score_sprints(sc: Any, rs: Any, count: Any, pel: Any, par: Any, lines: Any,
-                   splaces: Any) -> bool:
-    n = par[A_N]
+def _score_sprints(sc: Any, rs: Any, sq: Any, sp: Any) -> bool:
+    n = sc[A_N]
     front = rs[POS, 0]
     for r in range(1, n):
         front = max(front, rs[POS, r])
-    for s in range(lines.shape[0]):
-        line = lines[s]
+    for s in range(sp.shape[0]):
+        line = sp[s, SP_LINE]
         if line > front:
             break
-        placed = splaces[s, PLACES_PER_SPRINT]
+        placed = sp[s, PLACES_PER_SPRINT]
         if placed >= PLACES_PER_SPRINT:
             continue
-        k = _crossers(sc, rs, splaces, par, line, s)
+        k = _crossers(sc, rs, sp, line, s)
         if k == 0:
             continue
         first = rs[SCR2, 0]
         if placed == 0 and rs[FIN, first] == 0:
-            g = _group(sc, rs, count, pel, par, first)
+            g = _group(sc, rs, sq, first)
             if g > 1:
                 _start_sprint(sc, rs, g, s, 0)
                 return True
         for i in range(min(k, PLACES_PER_SPRINT - placed)):
-            splaces[s, placed + i] = rs[SCR2, i]
-        splaces[s, PLACES_PER_SPRINT] = placed + min(k, PLACES_PER_SPRINT - placed)
+            sp[s, placed + i] = rs[SCR2, i]
+        sp[s, PLACES_PER_SPRINT] = placed + min(k, PLACES_PER_SPRINT - placed)
     return False
 
 
-def _gap(sc: Any, rs: Any, par: Any, gap: int) -> Any:
-    if par[A_MONO] != 0 and sc[NRES] > 0:
+def _gap(sc: Any, rs: Any, gap: int) -> Any:
+    if sc[A_MONO] != 0 and sc[NRES] > 0:
         return max(gap, rs[RES_G, sc[NRES] - 1])
     return gap
 
 
-def _finish_riders(sc: Any, rs: Any, cells: Any, count: Any, pel: Any, par: Any) -> bool:
-    n = par[A_N]
-    line = par[A_DIST]
-    if par[A_UPHILL] != 0:
+def _finish_riders(sc: Any, rs: Any, sq: Any) -> bool:
+    n = sc[A_N]
+    line = sc[A_DIST]
+    if sc[A_UPHILL] != 0:
         k = 0
         for r in range(n):
             if rs[FIN, r] == 0 and rs[POS, r] >= line:
@@ -526,37 +527,36 @@ def _finish_riders(sc: Any, rs: Any, cells: Any, count: Any, pel: Any, par: Any)
         for i in range(k):
             r = rs[SCR2, i]
             gap = 60 * (sc[TURN] - sc[WIN_TURN]) + 12 * (sc[WIN_POS] - rs[POS, r])
-            _finish(sc, rs, cells, count, r, _gap(sc, rs, par, gap))
+            _finish(sc, rs, sq, r, _gap(sc, rs, gap))
         return False
     while True:
         front = -1
         best = 0
         for r in range(n):
             if rs[FIN, r] == 0 and rs[POS, r] >= line:
-                key = _order_key(rs, pel, r)
+                key = _order_key(rs, r)
                 if front < 0 or key < best:
                     front = r
                     best = key
         if front < 0:
             return False
-        g = _group(sc, rs, count, pel, par, front)
+        g = _group(sc, rs, sq, front)
         if sc[WIN_TURN] < 0:
             sc[WIN_TURN] = sc[TURN]
             sc[WIN_POS] = rs[POS, front]
-        gap = _gap(sc, rs, par, 60 * (sc[TURN] - sc[WIN_TURN])
-                   + 6 * (sc[WIN_POS] - rs[POS, front]))
+        gap = _gap(sc, rs, 60 * (sc[TURN] - sc[WIN_TURN]) + 6 * (sc[WIN_POS] - rs[POS, front]))
         if g == 1:
-            _finish(sc, rs, cells, count, front, gap)
+            _finish(sc, rs, sq, front, gap)
             continue
         _start_sprint(sc, rs, g, -1, gap)
         return True
 
 
-def _sprint_step(sc: Any, rs: Any, pel: Any, par: Any, roll: int) -> None:
+def _sprint_step(sc: Any, rs: Any, roll: int) -> None:
     i = sc[SP_NEXT]
     k = sc[SP_N]
-    if par[A_EDGES] != 0:
-        roll = max(1, roll + pel[Q_SPRINT, rs[SPR, i]])
+    if sc[A_EDGES] != 0:
+        roll = max(1, roll + rs[Q_SPRINT, rs[SPR, i]])
     start = rs[SPV, i]
     bonus = 0
     for j in range(k):  # rows of other riders strictly passed, each row once
@@ -576,7 +576,7 @@ def _sprint_step(sc: Any, rs: Any, pel: Any, par: Any, roll: int) -> None:
     sc[SP_NEXT] = i + 1
 
 
-def _sprint_finish(sc: Any, rs: Any, cells: Any, count: Any, splaces: Any) -> None:
+def _sprint_finish(sc: Any, rs: Any, sq: Any, sp: Any) -> None:
     k = sc[SP_N]
     for i in range(k):  # rank by (-vpos, seq): sort the riders, keys in SCR
         rs[SCR2, i] = rs[SPR, i]
@@ -586,36 +586,35 @@ def _sprint_finish(sc: Any, rs: Any, cells: Any, count: Any, splaces: Any) -> No
     sc[SP_N] = 0
     if marker < 0:
         for i in range(k):
-            _finish(sc, rs, cells, count, rs[SCR2, i], sc[SP_GAP])
+            _finish(sc, rs, sq, rs[SCR2, i], sc[SP_GAP])
     else:
-        placed = splaces[marker, PLACES_PER_SPRINT]
+        placed = sp[marker, PLACES_PER_SPRINT]
         add = min(k, PLACES_PER_SPRINT, PLACES_PER_SPRINT - placed)
         for i in range(add):
-            splaces[marker, placed + i] = rs[SCR2, i]
-        splaces[marker, PLACES_PER_SPRINT] = placed + add
+            sp[marker, placed + i] = rs[SCR2, i]
+        sp[marker, PLACES_PER_SPRINT] = placed + add
 
 
-def _end_of_turn(sc: Any, rs: Any, cells: Any, count: Any, pel: Any, par: Any, lines: Any,
-                 splaces: Any) -> None:
-    n = par[A_N]
+def _end_of_turn(sc: Any, rs: Any, sq: Any, sp: Any) -> None:
+    n = sc[A_N]
     if sc[EOT] == E_CLIMBS:  # climb places are not kept: they change no throw
         sc[EOT] = E_SPRINTS
     if sc[EOT] == E_SPRINTS:
-        if _score_sprints(sc, rs, count, pel, par, lines, splaces):
+        if _score_sprints(sc, rs, sq, sp):
             return
         sc[EOT] = E_FINISH
     if sc[EOT] == E_FINISH:
-        if _finish_riders(sc, rs, cells, count, pel, par):
+        if _finish_riders(sc, rs, sq):
             return
         if sc[NRES] > 0:
-            _score_sprints(sc, rs, count, pel, par, lines, splaces)
+            _score_sprints(sc, rs, sq, sp)
         sc[EOT] = E_WEATHER
     if sc[EOT] == E_WEATHER:
         sc[EOT] = E_NEXT
         front = rs[POS, 0]
         for r in range(1, n):
             front = max(front, rs[POS, r])
-        if sc[HALF] == 0 and front >= par[A_DIST] // 2:
+        if sc[HALF] == 0 and front >= sc[A_DIST] // 2:
             sc[HALF] = 1
             _pend(sc, K_D6, EMPTY, P_WEATHER)
             return
@@ -623,16 +622,15 @@ def _end_of_turn(sc: Any, rs: Any, cells: Any, count: Any, pel: Any, par: Any, l
         sc[PHASE] = PH_OVER
         sc[NORDER] = 0
         return
-    _new_turn(sc, rs, pel, n)
+    _new_turn(sc, rs, n)
 
 
-def _continue(sc: Any, rs: Any, cells: Any, count: Any, road: Any, rough: Any, pel: Any,
-              par: Any, lines: Any, splaces: Any) -> None:
+def _continue(sc: Any, rs: Any, sq: Any, sp: Any) -> None:
     while sc[PKIND] < 0 and sc[PHASE] != PH_OVER:
         if sc[PHASE] == PH_RACE and sc[CQH] == sc[CQN] and sc[IDX] < sc[NORDER]:
             r = rs[ORDER, sc[IDX]]
             if rs[DONE_, r] == 0:
-                _start_move(sc, rs, cells, count, road, rough, pel, par, r)
+                _start_move(sc, rs, sq, r)
                 if sc[PKIND] >= 0:
                     return
             sc[IDX] += 1
@@ -640,40 +638,38 @@ def _continue(sc: Any, rs: Any, cells: Any, count: Any, road: Any, rough: Any, p
         if sc[PHASE] == PH_SPRINT:
             if sc[SP_NEXT] < sc[SP_N]:
                 r = rs[SPR, sc[SP_NEXT]]
-                _pend(sc, K_2D6 if pel[Q_KIND, r] == SPRINTER else K_D6, r, P_SPRINT)
+                _pend(sc, K_2D6 if rs[Q_KIND, r] == SPRINTER else K_D6, r, P_SPRINT)
                 return
-            _sprint_finish(sc, rs, cells, count, splaces)
+            _sprint_finish(sc, rs, sq, sp)
             sc[PHASE] = PH_RACE
             continue
         if sc[CQH] < sc[CQN]:
             _pend(sc, K_D6, rs[CQ, sc[CQH]], P_EVADE)
             return
-        _end_of_turn(sc, rs, cells, count, pel, par, lines, splaces)
+        _end_of_turn(sc, rs, sq, sp)
 
 
-def _next_grid(sc: Any, rs: Any, cells: Any, count: Any, road: Any, rough: Any, pel: Any,
-               par: Any, lines: Any, splaces: Any) -> None:
-    if sc[GQ] < par[A_N]:
-        r = pel[Q_GRID, sc[GQ]]
+def _next_grid(sc: Any, rs: Any, sq: Any, sp: Any) -> None:
+    if sc[GQ] < sc[A_N]:
+        r = rs[Q_GRID, sc[GQ]]
         sc[GQ] += 1
-        _pend(sc, pel[Q_GRIDKIND, r], r, P_GRID)
+        _pend(sc, rs[Q_GRIDKIND, r], r, P_GRID)
         return
     sc[PHASE] = PH_RACE
-    _new_turn(sc, rs, pel, par[A_N])
-    _continue(sc, rs, cells, count, road, rough, pel, par, lines, splaces)
+    _new_turn(sc, rs, sc[A_N])
+    _continue(sc, rs, sq, sp)
 
 
-def _resolve(sc: Any, rs: Any, cells: Any, count: Any, road: Any, rough_all: Any, rough: Any,
-             pel: Any, par: Any, lines: Any, splaces: Any, value: int) -> None:
+def _resolve(sc: Any, rs: Any, sq: Any, rough_all: Any, sp: Any, value: int) -> None:
     r = sc[PRIDER]
     purpose = sc[PPURP]
     sc[PKIND] = -1
     if purpose <= P_EVADE:
-        _race_throw(sc, rs, cells, count, road, rough, pel, par, r, purpose, value)
-        _continue(sc, rs, cells, count, road, rough, pel, par, lines, splaces)
+        _race_throw(sc, rs, sq, r, purpose, value)
+        _continue(sc, rs, sq, sp)
     elif purpose == P_BOARD:
         sc[BOARD] = value
-        rough[:, :] = rough_all[value]
+        sq[:, S_ROUGH:S_ROUGH + 4] = rough_all[value]
         sc[PHASE] = PH_WEATHER
         _pend(sc, K_D6, EMPTY, P_WEATHER)
     elif purpose == P_WEATHER:
@@ -681,48 +677,47 @@ def _resolve(sc: Any, rs: Any, cells: Any, count: Any, road: Any, rough_all: Any
         if sc[PHASE] == PH_WEATHER:
             sc[PHASE] = PH_GRID
             sc[GQ] = 0
-            _next_grid(sc, rs, cells, count, road, rough, pel, par, lines, splaces)
+            _next_grid(sc, rs, sq, sp)
         else:
-            _continue(sc, rs, cells, count, road, rough, pel, par, lines, splaces)
+            _continue(sc, rs, sq, sp)
     elif purpose == P_GRID:
-        row = min(value, par[A_DIST] - 1)
-        while row >= 0 and count[row] >= road[T_WIDTH, row]:
+        row = min(value, sc[A_DIST] - 1)
+        while row >= 0 and sq[row, S_COUNT] >= sq[row, T_WIDTH]:
             row -= 1
         if row < 0:  # every row behind is full: the first free row ahead
             row = value + 1
-            while count[row] >= road[T_WIDTH, row]:
+            while sq[row, S_COUNT] >= sq[row, T_WIDTH]:
                 row += 1
-        _put(rs, cells, count, r, row, _choose_lane(cells, road, rough, row))
-        _next_grid(sc, rs, cells, count, road, rough, pel, par, lines, splaces)
+        _put(rs, sq, r, row, _choose_lane(sq, row))
+        _next_grid(sc, rs, sq, sp)
     else:  # P_SPRINT
-        _sprint_step(sc, rs, pel, par, value)
-        _continue(sc, rs, cells, count, road, rough, pel, par, lines, splaces)
+        _sprint_step(sc, rs, value)
+        _continue(sc, rs, sq, sp)
 
 
-def _begin(sc: Any, rs: Any, cells: Any, count: Any, rough_all: Any, rough: Any, par: Any,
-           splaces: Any) -> None:
+def _begin(sc: Any, rs: Any, sq: Any, rough_all: Any, sp: Any) -> None:
     """A fresh race (rules.fresh_race and begin): the board throw or the weather."""
     for slot in (PHASE, RAIN, HALF, TURN, IDX, NORDER, CVAL, CATT, EOT, NRES, CQH, CQN, GQ,
                  SP_N, SP_NEXT, SP_COUNT, SP_MARK, SP_GAP, BOARD, R4, WIN_POS):
         sc[slot] = 0
     sc[WIN_TURN] = -1
     sc[BOARD_IN] = -1
-    rs[:, :] = 0
+    rs[:RS_ROWS, :] = 0  # the peloton's rows below stay
     rs[LANE, :] = EMPTY
-    cells[:, :] = EMPTY
-    count[:] = 0
-    splaces[:, :] = 0
-    if par[A_RANDOM] != 0:
+    sq[:, :6] = EMPTY  # the road's columns stay
+    sq[:, S_COUNT] = 0
+    sp[:, : PLACES_PER_SPRINT + 1] = 0  # the sprint lines stay
+    if sc[A_RANDOM] != 0:
         sc[PHASE] = PH_BOARD
         _pend(sc, K_BOARD, EMPTY, P_BOARD)
     else:
-        rough[:, :] = rough_all[0]
+        sq[:, S_ROUGH:S_ROUGH + 4] = rough_all[0]
         sc[PHASE] = PH_WEATHER
         _pend(sc, K_D6, EMPTY, P_WEATHER)
 
 
 def _record(sc: Any, rs: Any, counts: Any, log: Any, race: int) -> None:
-    n = rs.shape[1]
+    n = sc[A_N]
     for place in range(min(sc[NRES], TOP_PLACES)):
         r = rs[RES_R, place]
         if place == 0:
@@ -746,27 +741,30 @@ def _record(sc: Any, rs: Any, counts: Any, log: Any, race: int) -> None:
             row[6 + 4 * n + r] = rs[LANE, r]
 
 
-def _run(sc: Any, rs: Any, cells: Any, count: Any, road: Any, rough_all: Any, rough: Any,
-         pel: Any, par: Any, lines: Any, splaces: Any, d6: Any, d10: Any, counts: Any,
+def _run(sc: Any, rs: Any, sq: Any, rough_all: Any, sp: Any, d6: Any, d10: Any, counts: Any,
          log: Any, limit: int, races: int) -> Any:
     """Ride races until ``races`` are done (DONE) or the generator is needed (NEED_*)."""
     while True:
         if sc[ACTIVE] == 0:
             if sc[RACES] >= races:
                 return DONE
-            _begin(sc, rs, cells, count, rough_all, rough, par, splaces)
+            _begin(sc, rs, sq, rough_all, sp)
             sc[ACTIVE] = 1
         if sc[PKIND] < 0 or sc[NRES] >= limit:
             _record(sc, rs, counts, log, sc[RACES])
             if sc[RACES] < log.shape[0]:  # sprint places of the logged race
-                log[sc[RACES], 6 + 5 * rs.shape[1]:] = splaces.reshape(-1)
+                at = 6 + 5 * sc[A_N]
+                for s in range(sp.shape[0]):
+                    for j in range(PLACES_PER_SPRINT + 1):
+                        log[sc[RACES], at] = sp[s, j]
+                        at += 1
             sc[RACES] += 1
             sc[ACTIVE] = 0
             continue
         value = _throw(sc, d6, d10, sc[PKIND])
         if value < 0:
             return value
-        _resolve(sc, rs, cells, count, road, rough_all, rough, pel, par, lines, splaces, value)
+        _resolve(sc, rs, sq, rough_all, sp, value)
 
 
 _KERNEL: list[Callable[..., int]] = []
@@ -821,18 +819,21 @@ class CompiledRaces:
         self.tables = tables_of(template)
         self.rng = rng
         n = self.tables.n
-        size = int(self.tables.par[A_SIZE])
+        size = int(self.tables.par[A_SIZE - SC_SIZE])
         sprints = len(self.tables.lines)
-        self.sc = np.zeros(SC_SIZE, dtype=np.int64)
-        self.rs = np.zeros((RS_ROWS, n), dtype=np.int64)
-        self.cells = np.full((size, 6), EMPTY, dtype=np.int64)
-        self.count = np.zeros(size, dtype=np.int64)
-        self.rough = np.zeros((size, 4), dtype=np.int64)  # the board of the race
-        self.splaces = np.zeros((sprints, PLACES_PER_SPRINT + 1), dtype=np.int64)
+        self.sc = np.zeros(SC_SIZE + 7, dtype=np.int64)
+        self.sc[SC_SIZE:] = self.tables.par
+        self.rs = np.zeros((RS_ROWS + 7, n), dtype=np.int64)
+        self.rs[RS_ROWS:] = self.tables.pel
+        self.sq = np.zeros((size, T_WIDTH + 1), dtype=np.int64)
+        self.sq[:, T_ROAD:] = self.tables.road
+        self.sp = np.zeros((sprints, SP_LINE + 1), dtype=np.int64)
+        self.sp[:, SP_LINE] = self.tables.lines
         self.d6 = np.zeros(0, dtype=np.int64)
         self.d10 = np.zeros(0, dtype=np.int64)
         self.counts = np.zeros((3, n), dtype=np.int64)
-        self.log = np.zeros((keep, 6 + 5 * n + self.splaces.size), dtype=np.int64)
+        self.log = np.zeros((keep, 6 + 5 * n + sprints * (PLACES_PER_SPRINT + 1)),
+                            dtype=np.int64)
 
     def run(self, races: int, places: int | None = None) -> np.ndarray:
         """Ride ``races`` more races (each stopped once ``places`` riders have finished, as
@@ -844,9 +845,8 @@ class CompiledRaces:
         target = int(self.sc[RACES]) + races
         rng = self.rng
         while True:
-            status = kernel(self.sc, self.rs, self.cells, self.count, t.road, t.rough,
-                            self.rough, t.pel, t.par, t.lines, self.splaces, self.d6,
-                            self.d10, self.counts, self.log, limit, target)
+            status = kernel(self.sc, self.rs, self.sq, t.rough, self.sp, self.d6, self.d10,
+                            self.counts, self.log, limit, target)
             if status == DONE:
                 return self.counts
             if status == NEED_D6:
