@@ -278,7 +278,7 @@ def predict_command(
     ratings: RatingsOpt = True,
     engine: Annotated[str, typer.Option(
         "--engine", help="fast: the compiled engine; reference: the rules engine in Python "
-        "(about twenty times slower). Both ride the same races: same seed, same numbers.",
+        "(about thirty times slower). Both ride the same races: same seed, same numbers.",
     )] = "fast",
 ) -> None:
     """Simulate many races: every rider's chance to win, reach the podium and the top 10."""

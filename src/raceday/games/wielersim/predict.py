@@ -3,7 +3,7 @@
 Two engines ride the same races for the same seed (the same dice, throw for throw):
 ``fast``, the compiled engine of :mod:`raceday.games.wielersim.fast` (numba, the
 default), and ``reference``, the rules engine's own fast path
-(:func:`raceday.games.wielersim.rules.run_race_fast`, pure Python, twenty times slower).
+(:func:`raceday.games.wielersim.rules.run_race_fast`, pure Python, thirty times slower).
 
 The races run in chunks through the shared seeded runner (:func:`raceday.core.runner.
 run_chunks`, in-process or on Dask): chunk ``i`` rides with the ``i``-th seed spawned from
@@ -32,7 +32,7 @@ from raceday.games.wielersim.rules import WielersimState, fresh_race, run_race_f
 CHUNK = 250
 TOP_PLACES = 10
 PODIUM = 3
-MAX_RACES = 1_000_000  # 2 to 5 minutes on two cores (reference engine: an hour); no more
+MAX_RACES = 1_000_000  # 1 to 3 minutes on two cores (reference engine: an hour); no more
 ENGINES = ("fast", "reference")
 
 
