@@ -4,7 +4,9 @@ decision times, and race length by lap length.
 
 Run: ``nice .venv/bin/python bench/bench_pistard.py [--quick] [--only SECTION ...]``
 (sections: speed, check, times, ladder, lengths, legacy). The ladder plays seeded matches on
-the reference engine with the real agents; "a win" is defined in :func:`match`.
+the reference engine with the real agents; "a win" is defined in :func:`match` and
+:func:`match_ttt`. The whole ladder (11 option sets x 3 matches x 200 races) takes many
+hours on a shared machine: pick with ``--configs 0 --pairs hard:medium --games 250``.
 """
 
 from __future__ import annotations
@@ -192,8 +194,19 @@ def _label(config: Mapping[str, Any]) -> str:
 TARGETS = {("hard", "medium"): 0.65, ("hard", "easy"): 0.85, ("expert", "hard"): 0.60}
 
 
+def warm_up() -> None:
+    """One decision of each searching level, so that loading the compiled engine (or
+    compiling it on a new machine) is not counted as a decision's time."""
+    from raceday.games.pistard.state import position_state
+
+    for level in ("hard", "expert"):
+        state = position_state([(11, 30, 2), (21, 29, 3)], mover=11, dice=(6, 2, 4, 3))
+        make_agent(level, 4).choose(state, np.random.default_rng(0))
+
+
 def ladder(games: int, configs: Sequence[Mapping[str, Any]],
            pairs: Sequence[tuple[str, str]]) -> None:
+    warm_up()
     print(f"ladder ({games} races a match; targets apply to 2-player races):", flush=True)
     for config in configs:
         players = PistardOptions.parse(config).num_players
@@ -205,6 +218,7 @@ def ladder(games: int, configs: Sequence[Mapping[str, Any]],
 
 def decision_times(decisions: int) -> None:
     """Decision times of hard and expert from positions of medium-vs-medium races."""
+    warm_up()
     for level in ("hard", "expert"):
         for config in ({"players": 2}, {"players": 5, "riders_per_player": 2},
                        {"variant": "points", "players": 2, "riders_per_player": 4}):
@@ -279,7 +293,7 @@ def main() -> None:
         configs = LADDER_CONFIGS if args.configs is None else \
             [LADDER_CONFIGS[int(k)] for k in args.configs.split(",")]
         pairs = [tuple(p.split(":")) for p in args.pairs.split(",")]
-        ladder(args.games or (6 if quick else 400), configs[:2] if quick else configs,
+        ladder(args.games or (6 if quick else 200), configs[:2] if quick else configs,
                [(a, b) for a, b in pairs])
     if "lengths" in sections and not quick:
         lap_lengths(100)
