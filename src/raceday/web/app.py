@@ -116,9 +116,17 @@ class Hub:
         """Send every connection of ``room`` the new events and the view it may see (one
         update per accepted intent, so a client can count on seeing every revision)."""
         views: dict[Actor, str] = {}
+        public = getattr(room.logic, "public_view", None)
+        private = getattr(room.logic, "private_view", None)
+        shared = json.dumps(public()) if public is not None and private is not None else None
         for conn in list(self.conns.get(room.code, ())):
             if conn.actor not in views:
-                views[conn.actor] = json.dumps(room.logic.view(conn.actor))
+                if shared is None or private is None:
+                    views[conn.actor] = json.dumps(room.logic.view(conn.actor))
+                else:  # the public part is encoded once for the whole room
+                    own = private(conn.actor)
+                    views[conn.actor] = shared if own is None else (
+                        f'{shared[:-1]}, "me": {json.dumps(own)}}}')
             view = views[conn.actor]
             self.send(conn, f'{{"type": "update", "seq": {room.revision}, '
                             f'"events": {json.dumps(events)}, "view": {view}}}')

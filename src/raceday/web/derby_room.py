@@ -554,14 +554,26 @@ class DerbyRoom:
         }
 
     def view(self, actor: Actor) -> JSON:
+        out = dict(self.public_view())
+        me = self.private_view(actor)
+        if me is not None:
+            out["me"] = me
+        return out
+
+    def public_view(self) -> JSON:
+        """What every screen sees (the host's and a spectator's whole view)."""
         out: JSON = {"game": self.game, "phase": self.phase(), "config": self._config_view(),
                      "seats": list(self.names), "max_seats": MAX_SEATS}
         s = self.session
         if s is not None:
             out.update(self._public(s))
-        if actor.kind == "seat" and actor.seat is not None:
-            out["me"] = self._me(actor.seat)
         return out
+
+    def private_view(self, actor: Actor) -> JSON | None:
+        """What only ``actor`` sees, added to the public view as ``me`` (None: nothing)."""
+        if actor.kind == "seat" and actor.seat is not None:
+            return self._me(actor.seat)
+        return None
 
     def _public(self, s: Session) -> JSON:
         board = self._board()

@@ -95,6 +95,11 @@ class RoomLogic(Protocol):
         """The whole room state as JSON (restored by the class's ``from_json``)."""
 
 
+# Optional fast path: a logic may also define ``public_view() -> JSON`` (what every screen
+# sees) and ``private_view(actor) -> JSON | None`` (added to it as ``"me"``), with
+# ``view(actor)`` equal to their union. The server then encodes the public part once per
+# broadcast instead of once per screen.
+
 GAME_NAME = re.compile(r"[a-z][a-z0-9_]{0,31}")
 
 

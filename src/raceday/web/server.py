@@ -48,3 +48,20 @@ def background_server(app: Any, host: str = "127.0.0.1", port: int | None = None
     finally:
         server.should_exit = True
         thread.join(timeout)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """``python -m raceday.web.server DB PORT``: serve on 127.0.0.1 (benchmarks)."""
+    import sys
+
+    import uvicorn
+
+    from raceday.web.app import create_app
+
+    args = sys.argv[1:] if argv is None else argv
+    db, port = args[0], int(args[1])
+    uvicorn.Server(uvicorn_config(create_app(db), "127.0.0.1", port)).run()
+
+
+if __name__ == "__main__":
+    main()

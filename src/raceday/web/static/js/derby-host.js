@@ -71,6 +71,7 @@ export function mount(root, ctx) {
   let playing = false;
   let track = freshTrack();
   let highlight = null;
+  let anim = null; // the round the animation shows (it may trail the server's view)
   const ticker = [];
   const keys = new Map();
 
@@ -110,6 +111,7 @@ export function mount(root, ctx) {
   function applyEvent(e) {
     if (e.type === "race_start") { track = freshTrack(); }
     else if (e.type === "roll") {
+      anim = { round: e.round, rolloff: e.rolloff, for_place: e.for_place };
       track[e.horse].die = e.value;
       track[e.horse].fell = e.fall;
       highlight = e.horse;
@@ -140,11 +142,14 @@ export function mount(root, ctx) {
       const e = queue.shift();
       applyEvent(e);
       drawTicker();
-      if (document.querySelector(".track")) drawTrack(stage.querySelector(".track"));
+      if (stage.querySelector(".track")) drawTrack(stage.querySelector(".track"));
+      const title = stage.querySelector(".round-title");
+      if (title && anim) title.textContent = roundTitle(anim);
       const wait = (DELAYS[e.type] || 0) * speed;
       if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     }
     playing = false;
+    anim = null;
     if (view?.live) track = trackFromView(view);
     render();
   }
@@ -197,7 +202,7 @@ export function mount(root, ctx) {
       el("span", { class: "lane-label" }, ""),
       el("span", { class: "lane-cells" }, [0, 1, 2, 3, 4, 5].map((f) =>
         el("span", { class: "cell" }, f === 0 ? "" : String(f)))),
-      el("span", { class: "die" }, "🎲"), el("span", { class: "lane-status" }, ""));
+      el("span", { class: "die" }, ""), el("span", { class: "lane-status" }, ""));
     box.replaceChildren(head, ...rows);
   }
 
@@ -313,9 +318,13 @@ export function mount(root, ctx) {
     section(controls, `betting:${v.race}`, () => el("button", { type: "button", class: "primary", onclick: () => send({ type: "close_betting" }) }, t("close_betting")));
   }
 
+  function roundTitle(r) {
+    return r.rolloff ? t("rolloff", { place: placeText(r.for_place) }) : t("furlong", { n: Math.min(r.round, FURLONGS) });
+  }
+
   function renderRacing(v) {
     const lv = v.live;
-    const title = lv.rolloff ? t("rolloff", { place: placeText(lv.for_place) }) : t("furlong", { n: Math.min(lv.round, FURLONGS) });
+    const title = roundTitle(playing && anim ? anim : lv);
     section(stage, `race:${v.race}`, () => el("div", { class: "race" },
       el("h2", {}, t("racing", { race: v.race, races: v.races }), " — ", el("span", { class: "round-title" }, title)),
       el("div", { class: "track", role: "table", "aria-label": t("race", { race: v.race }) }),
@@ -359,7 +368,7 @@ export function mount(root, ctx) {
     stage.replaceChildren(el("div", { class: "finished" },
       el("h2", {}, t("over")),
       standingsTable(v, t("final")),
-      el("p", { class: "award" }, "🏆 ", award),
+      el("p", { class: "award" }, award),
       lastResult(v)));
     controls.replaceChildren(isHost ? el("a", { href: "/", class: "button" }, t("new_party")) : "");
   }

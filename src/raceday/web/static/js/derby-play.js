@@ -60,7 +60,7 @@ export function mount(root, ctx) {
         el("label", { for: "bid" }, t("bid_amount")), input,
         el("button", { type: "submit", class: "primary" }, t("seal_bid")),
         m.sealed_bid !== null && m.sealed_bid !== undefined
-          ? el("p", { class: "sealed", role: "status" }, "🔒 ", t("your_bid", { amount: money(m.sealed_bid) })) : null);
+          ? el("p", { class: "sealed", role: "status" }, t("your_bid", { amount: money(m.sealed_bid) })) : null);
       form.addEventListener("submit", (ev) => {
         ev.preventDefault();
         send({ type: "bid", amount: Number(input.value) });
@@ -72,7 +72,7 @@ export function mount(root, ctx) {
   function ticketsList(m) {
     if (!m.tickets?.length) return el("p", {}, t("no_tickets"));
     return el("ul", { class: "tickets" }, m.tickets.map((x) => el("li", {},
-      el("strong", {}, t(x.kind)), " ", x.horses.map((h) => horseTag(h)), " ",
+      el("strong", {}, t(x.kind)), " ", x.horses.flatMap((h, i) => (i ? ["–", horseTag(h)] : [horseTag(h)])), " ",
       `${money(x.stake)} × ${x.odds_text} — ${t("pays", { amount: money(x.pays) })}`)));
   }
 
@@ -135,7 +135,7 @@ export function mount(root, ctx) {
       const box = el("div", { class: "card" }, el("h2", {}, t("racing", { race: v.race, races: v.races })));
       if (m.my_turn) {
         box.append(el("button", { type: "button", class: "roll primary", onclick: (ev) => { ev.target.disabled = true; send({ type: "roll" }); } },
-          "🎲 ", t("roll_your", { horse: lv.next })));
+          t("roll_your", { horse: lv.next })));
       } else if (lv.next) {
         box.append(el("p", {}, t("next_roll", { horse: lv.next, who: lv.next_owner_name || t("house") })));
       }
@@ -143,7 +143,7 @@ export function mount(root, ctx) {
         const place = lv.places[h];
         const shown = h in lv.rolls ? (lv.rolls[h] === null ? t("fell") : lv.rolls[h]) : "";
         return el("li", { class: place && place > 1 ? "is-out" : "" }, horseTag(h), " ",
-          "▮".repeat(lv.furlongs[h]), " ", place ? placeText(place) : "", " ", shown !== "" ? `🎲${shown}` : "");
+          "▮".repeat(lv.furlongs[h]), " ", place ? placeText(place) : "", " ", shown !== "" ? `[${shown}]` : "");
       })));
       box.append(el("h3", {}, t("my_tickets")), ticketsList(m));
       return box;
@@ -169,7 +169,7 @@ export function mount(root, ctx) {
       const award = v.award
         ? t("award", { by: t(`award_${v.award.by}`), names: v.award.names.join(", "), score: money(v.award.score) })
         : t("no_award");
-      parts.unshift(el("p", { class: "award" }, "🏆 ", award));
+      parts.unshift(el("p", { class: "award" }, award));
     }
     info.replaceChildren(...parts);
   }
