@@ -73,7 +73,7 @@ export function boardSvg(view, ui) {
   }
   const origins = new Set(ui.moves.map((m) => m.from));
   const last = view.recent?.[view.recent.length - 1];
-  const root = svg("svg", { viewBox: `0 0 ${LEFT * 2 + 6 * CELL} ${TOP + 3 * CELL + 8}`, class: "hp-board", role: "group", "aria-label": t("hp_board") });
+  const root = svg("svg", { viewBox: `0 0 ${LEFT * 2 + 6 * CELL} ${TOP + 3 * CELL + 8}`, class: "hp-board", role: "group", "aria-label": t("hp_board"), "data-ply": view.board?.ply ?? -1 });
   const defs = svg("defs", {});
   for (const s of SIDE) {
     defs.append(svg("marker", { id: `hp-arrow-${s}`, viewBox: "0 0 10 10", refX: 5, refY: 5, markerWidth: 5, markerHeight: 5, orient: "auto" },
@@ -163,7 +163,7 @@ function resultBox(view) {
   const why = res.winner === null ? t("hp_why_draw", { n: view.rules.quiet_limit })
     : t(`hp_why_${res.reason}`, { who: t(`hp_${SIDE[res.winner]}`), loser: t(`hp_${SIDE[1 - res.winner]}`), n: view.rules.target });
   return el("div", { class: "card hp-result", role: "status" },
-    el("h2", { class: "hp-result-head" }, "🏁 ", head), el("p", { class: "hp-why" }, why),
+    el("h2", { class: "hp-result-head" }, head), el("p", { class: "hp-why" }, why),
     el("p", { class: "note" }, t("hp_final_counts", { lr: res.laps[0], lb: res.laps[1], br: res.bumps[0], bb: res.bumps[1], plies: res.plies })),
     el("p", {}, el("a", { href: "/" }, t("new_party"))));
 }

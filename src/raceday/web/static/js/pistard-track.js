@@ -196,7 +196,7 @@ function resultBox(v) {
   const points = v.config.variant === "points";
   const elim = v.config.variant === "elimination";
   return el("div", { class: "card pi-result", role: "status" },
-    el("h2", { class: "pi-result-head" }, "🏁 ", head),
+    el("h2", { class: "pi-result-head" }, head),
     el("p", {}, r.description, r.stopped ? ` — ${t("pi_stopped", { n: r.rounds })}` : ""),
     r.ranking.length ? el("table", {}, el("tbody", {}, r.ranking.map((row) => el("tr", { class: v.mine.includes(row.owner) ? "mine" : "" },
       el("td", {}, placeText(row.place)), el("td", {}, chip(row.owner, String(row.rider))), el("td", {}, playerName(v, row.owner)),
@@ -247,7 +247,7 @@ export function mountRace(root, ctx) {
       ch.kind === "move" && v.dice ? diceRow(v.dice) : null,
       ch.kind !== "choose" ? el("p", { class: "note" }, t("pi_tap_hint")) : null,
       el("ul", { class: "pi-choices" }, ch.items.map((c) => el("li", {}, el("button", { type: "button", "data-action": c.action, onclick: () => choose(c) }, choiceLabel(c, ch.kind)))),
-        ch.stay ? el("li", {}, el("button", { type: "button", "data-action": ch.stay.action, onclick: () => choose(ch.stay) }, t(`pi_stay_${ch.stay.why}`))) : null));
+        ch.stay ? el("li", {}, el("button", { type: "button", class: "pi-stay", "data-action": ch.stay.action, onclick: () => choose(ch.stay) }, t(`pi_stay_${ch.stay.why}`))) : null));
   }
 
   function header(v) {
@@ -286,12 +286,14 @@ export function mountRace(root, ctx) {
   }
 
   onLanguage(render);
+  let updates = 0;
   return {
     connect(l) { live = l; },
     welcome(v) { view = v; render(); },
     update(v, events) {
       view = v;
       render();
+      stage.dataset.updates = String(++updates); // how many updates were drawn (for tests)
       const text = events.map(eventText).filter(Boolean).slice(-3).join(" · ");
       if (text) feed.textContent = text;
     },
