@@ -10,8 +10,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 import httpx
+import pytest
 
 from raceday.web.app import create_app
 from raceday.web.server import background_server
