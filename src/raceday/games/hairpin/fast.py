@@ -20,6 +20,8 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from raceday.core.fastrng import next_random as _next_random
+from raceday.core.fastrng import random_below, seed_from
 from raceday.games.hairpin.rules import (
     BLACK_TRACK,
     CHARGE,
@@ -90,28 +92,6 @@ def encode_rules(rules: Rules) -> np.ndarray:
         dtype=np.int64,
     )
 
-
-def seed_from(rng: np.random.Generator) -> int:
-    """A non-zero 63-bit seed for the compiled generator, drawn from ``rng``."""
-    return int(rng.integers(1, 2**63 - 1))
-
-
-@njit(cache=True)
-def _next_random(rs: np.ndarray) -> Any:
-    # xorshift64* (Vigna); rs[0] holds the state as uint64
-    x = rs[0]
-    x ^= x >> np.uint64(12)
-    x ^= x << np.uint64(25)
-    x ^= x >> np.uint64(27)
-    rs[0] = x
-    return x * np.uint64(2685821657736338717)
-
-
-@njit(cache=True)
-def random_below(rs: np.ndarray, n: int) -> Any:
-    """A uniform integer in [0, n) from the generator state ``rs``."""
-    r = (_next_random(rs) >> np.uint64(11)) % np.uint64(n)
-    return np.int64(r)
 
 
 @njit(cache=True)

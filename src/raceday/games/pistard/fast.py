@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numba import njit
 
+from raceday.core.fastrng import random_below, seed_from
 from raceday.games.pistard.moves import (
     CHOOSE_BASE,
     PLACE_BASE,
@@ -211,34 +212,8 @@ class Engine:
         return random_races(st0, self.params, self.grid, seed_from(rng), games)
 
 
-def seed_from(rng: np.random.Generator) -> int:
-    """A non-zero 63-bit seed for the compiled generator, drawn from ``rng``."""
-    return int(rng.integers(1, 2**63 - 1))
-
 
 # --- random numbers ----------------------------------------------------------------------
-@njit(cache=True)
-def _next_random(rs: np.ndarray) -> Any:
-    x = rs[0]
-    x ^= x >> np.uint64(12)
-    x ^= x << np.uint64(25)
-    x ^= x >> np.uint64(27)
-    rs[0] = x
-    return x * np.uint64(2685821657736338717)
-
-
-@njit(cache=True)
-def random_below(rs: np.ndarray, n: int) -> Any:
-    """A uniform integer in [0, n)."""
-    return np.int64((_next_random(rs) >> np.uint64(11)) % np.uint64(n))
-
-
-@njit(cache=True)
-def random_unit(rs: np.ndarray) -> Any:
-    """A uniform float in [0, 1)."""
-    return np.float64(_next_random(rs) >> np.uint64(11)) / 9007199254740992.0
-
-
 # --- who acts --------------------------------------------------------------------------
 @njit(cache=True)
 def current_player(st: np.ndarray, par: np.ndarray) -> Any:

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from raceday.core.fastrng import random_below, random_unit
 from raceday.games.pistard import fast
 from raceday.games.pistard.fast import (
     CHANCE_NODE,
@@ -55,8 +56,6 @@ from raceday.games.pistard.fast import (
     WORK_SIZE,
     decide,
     legal_ws,
-    random_below,
-    random_unit,
     throw,
 )
 from raceday.games.pistard.moves import THROWS
