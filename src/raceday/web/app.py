@@ -90,11 +90,58 @@ class Conn:
     dropped: bool = False
 
 
+class Timing:
+    """Server-side timing of accepted intents, for benchmarks; off unless asked for
+    (``create_app(..., timing=FILE)`` or ``RACEDAY_PARTY_TIMING=FILE`` for ``python -m
+    raceday.web.server``). One line per intent, appended to FILE once the last update frame
+    of that intent was handed to its socket: ``code seq type received applied sent
+    frames``, the times in ``time.monotonic()`` seconds (CLOCK_MONOTONIC, comparable across
+    processes of one machine): received = the intent's text was read from the socket,
+    applied = checked, stored and queued to every connection, sent = the last of its
+    ``frames`` update frames was written. Messages are unchanged; when off it costs one
+    ``is None`` test per intent and per frame."""
+
+    MAX_OPEN = 10_000  # intents whose frames are not all sent yet (dropped sockets)
+
+    def __init__(self, path: str | Path) -> None:
+        self.file = open(path, "a", buffering=1, encoding="utf-8")  # noqa: SIM115
+        self.open: dict[tuple[str, int], list[Any]] = {}
+
+    def applied(self, code: str, seq: int, kind: str, received: float, frames: int) -> None:
+        kind = kind if kind.isidentifier() else "?"  # the file stays one word a field
+        entry: list[Any] = [kind, received, time.monotonic(), frames, frames]
+        if frames == 0:
+            self._write(code, seq, entry, entry[2])
+            return
+        if len(self.open) >= self.MAX_OPEN:
+            self.open.pop(next(iter(self.open)))
+        self.open[(code, seq)] = entry
+
+    def sent(self, code: str, text: str) -> None:
+        head = '{"type": "update", "seq": '
+        if not text.startswith(head):
+            return
+        key = (code, int(text[len(head):text.index(",", len(head))]))
+        entry = self.open.get(key)
+        if entry is None:
+            return
+        entry[3] -= 1
+        if entry[3] <= 0:
+            del self.open[key]
+            self._write(code, key[1], entry, time.monotonic())
+
+    def _write(self, code: str, seq: int, entry: list[Any], sent: float) -> None:
+        kind, received, applied, _, frames = entry
+        self.file.write(f"{code} {seq} {kind} {received:.6f} {applied:.6f} {sent:.6f} "
+                        f"{frames}\n")
+
+
 class Hub:
     """The open connections of every room and the broadcast of updates."""
 
     def __init__(self) -> None:
         self.conns: dict[str, set[Conn]] = {}
+        self.timing: Timing | None = None
 
     def add(self, code: str, conn: Conn) -> None:
         self.conns.setdefault(code, set()).add(conn)
@@ -112,14 +159,16 @@ class Hub:
                 conn.outbox.get_nowait()
             conn.outbox.put_nowait(None)
 
-    def broadcast(self, room: Room, events: list[JSON]) -> None:
+    def broadcast(self, room: Room, events: list[JSON]) -> int:
         """Send every connection of ``room`` the new events and the view it may see (one
-        update per accepted intent, so a client can count on seeing every revision)."""
+        update per accepted intent, so a client can count on seeing every revision);
+        returns the number of frames queued."""
         views: dict[Actor, str] = {}
         public = getattr(room.logic, "public_view", None)
         private = getattr(room.logic, "private_view", None)
         shared = json.dumps(public()) if public is not None and private is not None else None
-        for conn in list(self.conns.get(room.code, ())):
+        conns = list(self.conns.get(room.code, ()))
+        for conn in conns:
             if conn.actor not in views:
                 if shared is None or private is None:
                     views[conn.actor] = json.dumps(room.logic.view(conn.actor))
@@ -130,6 +179,7 @@ class Hub:
             view = views[conn.actor]
             self.send(conn, f'{{"type": "update", "seq": {room.revision}, '
                             f'"events": {json.dumps(events)}, "view": {view}}}')
+        return len(conns)
 
 
 def _error(status: int, message: str) -> JSONResponse:
@@ -173,16 +223,19 @@ class _Headers(BaseHTTPMiddleware):
 
 def create_app(db_path: str | Path, *, public_url: str | None = None,
                burst: float = 20, rate: float = 10, rest_burst: float = 300,
-               rest_rate: float = 30) -> FastAPI:
+               rest_rate: float = 30, timing: str | Path | None = None) -> FastAPI:
     """The party server on the database ``db_path`` (the CLI's session database).
 
     ``public_url`` (such as ``http://192.168.1.20:8000/``) is the address phones use, for
     join links and QR codes; by default the address the host's browser used. ``burst`` and
     ``rate`` set each WebSocket's allowance of intents; ``rest_*`` each client address's
-    allowance of REST calls (creating rooms, joining).
+    allowance of REST calls (creating rooms, joining). ``timing`` (a file) turns on the
+    server-side timing of intents (:class:`Timing`; benchmarks only).
     """
     rooms = Rooms(db_path)  # a bad database is refused here, before serving anything
     hub = Hub()
+    if timing is not None:
+        hub.timing = Timing(timing)
     rest_buckets: dict[str, Bucket] = {}
     app = FastAPI(title="raceday party", docs_url=None, redoc_url=None, openapi_url=None)
     app.add_middleware(_Headers)
@@ -330,7 +383,7 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
             f'"role": {json.dumps(actor.to_json())}, "seq": {room.revision}, '
             f'"catchup": {json.dumps(catchup)}, "view": {view}}}')
         hub.add(room.code, conn)
-        sender = asyncio.create_task(_sender(conn))
+        sender = asyncio.create_task(_sender(conn, hub.timing, room.code))
         bucket = Bucket(burst, rate)
         refused = 0
         try:
@@ -405,6 +458,7 @@ def _hello(room: Room, text: str) -> tuple[Actor | None, int, str]:
 
 def _receive(rooms: Rooms, hub: Hub, room: Room, conn: Conn, text: str) -> None:
     """Check one client message and apply it as an intent."""
+    received = time.monotonic() if hub.timing is not None else 0.0
     if len(text.encode("utf-8", "surrogatepass")) > MAX_MESSAGE:
         hub.send(conn, _err(None, f"message larger than {MAX_MESSAGE} bytes"))
         return
@@ -437,10 +491,12 @@ def _receive(rooms: Rooms, hub: Hub, room: Room, conn: Conn, text: str) -> None:
                                  "nothing changed"))
         return
     hub.send(conn, {"type": "ack", "ref": ref, "seq": room.revision})
-    hub.broadcast(room, events)
+    frames = hub.broadcast(room, events)
+    if hub.timing is not None:
+        hub.timing.applied(room.code, room.revision, data["type"], received, frames)
 
 
-async def _sender(conn: Conn) -> None:
+async def _sender(conn: Conn, timing: Timing | None = None, code: str = "") -> None:
     while True:
         text = await conn.outbox.get()
         if text is None:
@@ -452,3 +508,5 @@ async def _sender(conn: Conn) -> None:
             await conn.ws.send_text(text)
         except Exception:
             return
+        if timing is not None:
+            timing.sent(code, text)

@@ -51,7 +51,9 @@ def background_server(app: Any, host: str = "127.0.0.1", port: int | None = None
 
 
 def main(argv: list[str] | None = None) -> None:
-    """``python -m raceday.web.server DB PORT``: serve on 127.0.0.1 (benchmarks)."""
+    """``python -m raceday.web.server DB PORT``: serve on 127.0.0.1 (benchmarks);
+    ``RACEDAY_PARTY_TIMING=FILE`` appends the server-side timing of each intent to FILE."""
+    import os
     import sys
 
     import uvicorn
@@ -60,7 +62,8 @@ def main(argv: list[str] | None = None) -> None:
 
     args = sys.argv[1:] if argv is None else argv
     db, port = args[0], int(args[1])
-    uvicorn.Server(uvicorn_config(create_app(db), "127.0.0.1", port)).run()
+    app = create_app(db, timing=os.environ.get("RACEDAY_PARTY_TIMING") or None)
+    uvicorn.Server(uvicorn_config(app, "127.0.0.1", port)).run()
 
 
 if __name__ == "__main__":
