@@ -121,6 +121,7 @@ export function mountFilm(box, film, opts = {}) {
           svg("text", { x, y: y + 1.1, "text-anchor": "middle" }, label)));
       });
       // on a narrow screen the profile scrolls: keep the front group in sight
+      if (f && !gs.length && scroller) scroller.scrollLeft = scroller.scrollWidth; // all home
       if (gs.length && scroller && scroller.scrollWidth > scroller.clientWidth) {
         const front = (Math.min(gs[0][1], route.distance) + 5) / (route.distance + 10 / route.step);
         scroller.scrollLeft = Math.max(0, front * scroller.scrollWidth - scroller.clientWidth * 0.7);
@@ -148,10 +149,10 @@ export function mountFilm(box, film, opts = {}) {
         el("td", {}, el("span", { class: `type t-${rider.type}` }, TYPE_MARK[rider.type] || "?"), " ", t(`wv_type_${rider.type}`)),
         el("td", { class: "num" }, r.place === 1 || r.gap ? gapText(r.gap) : t("wv_same_time")));
     });
-    result.replaceChildren(el("table", { class: "result-table" },
+    result.replaceChildren(el("div", { class: "table-box" }, el("table", { class: "result-table" },
       el("caption", {}, t("wv_result")),
       el("thead", {}, el("tr", {}, ["#", "wv_rider", "wv_bib", "wv_team", "wv_type", "wv_gap"].map((k) => el("th", { scope: "col" }, k === "#" ? "#" : t(k))))),
-      el("tbody", {}, rows)));
+      el("tbody", {}, rows))));
     opts.onEnd?.();
   }
 

@@ -66,11 +66,11 @@ function gcChart(view) {
 }
 
 function riderTable(caption, rows, valueKey, value, teams = false) {
-  return el("table", {}, el("caption", {}, caption),
+  return el("div", { class: "table-box" }, el("table", {}, el("caption", {}, caption),
     el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "#"), el("th", { scope: "col" }, t(teams ? "wv_team" : "wv_rider")),
       teams ? null : el("th", { scope: "col", class: "num" }, t("wv_bib")), el("th", { scope: "col", class: "num" }, t(valueKey)))),
     el("tbody", {}, rows.map((r, i) => el("tr", {}, el("td", { class: "num" }, i + 1),
-      el("td", {}, teams ? r.team : r.name), teams ? null : el("td", { class: "num" }, r.number), el("td", { class: "num" }, value(r, i))))));
+      el("td", {}, teams ? r.team : r.name), teams ? null : el("td", { class: "num" }, r.number), el("td", { class: "num" }, value(r, i)))))));
 }
 
 function stageTables(stage) {

@@ -1,0 +1,56 @@
+"""Chromium runs a small WielerSIM prediction to the end from the Numbers page (progress
+bar, sortable table, chart), and a KEIRIN odds table; screenshots at phone and TV widths."""
+
+from __future__ import annotations
+
+import os
+import warnings
+from pathlib import Path
+from typing import Any
+
+warnings.filterwarnings("ignore", message=".*httpx.*", category=DeprecationWarning)
+
+from raceday.web.app import create_app  # noqa: E402
+
+WIDTHS = ((360, 780), (1920, 1080))
+BIBS = "#t-riders tbody td:nth-child(2)"
+
+
+def test_a_prediction_run_to_the_end(chromium: Any, tmp_path: Path) -> None:
+    from raceday.web.server import background_server
+
+    shots = Path(os.environ.get("RACEDAY_SHOTS", str(tmp_path)))
+    problems: list[str] = []
+    with background_server(create_app(tmp_path / "party.sqlite")) as base:
+        for width, height in WIDTHS:
+            page = chromium.new_page(viewport={"width": width, "height": height})
+            page.on("pageerror", lambda e: problems.append(str(e)))
+            page.goto(f"{base}numbers")
+            page.get_by_label("Route").select_option("flat-stage")
+            page.locator("#nm-peloton").select_option("small")
+            page.locator("#nm-wn").fill("3000")
+            page.locator("#nm-wseed").fill("12")
+            page.get_by_role("button", name="Predict").click()
+            page.wait_for_selector("#job-progress")
+            page.wait_for_selector("#t-riders", timeout=120_000)
+            assert page.locator("#job-progress").evaluate("p => p.value === p.max")
+            assert page.locator("p.status").first.inner_text().startswith("Done in")
+            rows = page.locator("#t-riders tbody tr")
+            assert rows.count() == 12
+            wins = [float(t.split("%")[0]) for t in page.locator(
+                "#t-riders tbody td:nth-child(4)").all_inner_texts()]
+            assert wins == sorted(wins, reverse=True)  # best chance first
+            page.locator("#t-riders th button[data-key=bib]").click()  # sort by bib
+            bibs = [int(t) for t in page.locator(BIBS).all_inner_texts()]
+            assert bibs == sorted(bibs, reverse=True)
+            page.locator("#t-riders th button[data-key=bib]").click()
+            bibs = [int(t) for t in page.locator(BIBS).all_inner_texts()]
+            assert bibs == sorted(bibs)
+            assert page.locator(".chart .whisker").count() == 12 * 2 * 3  # win and podium
+            assert page.evaluate("document.documentElement.scrollWidth") <= width
+            page.screenshot(path=str(shots / f"numbers-wielersim-{width}.png"), full_page=True)
+            page.locator("#form-keirin button[type=submit]").click()
+            page.wait_for_selector("#t-trifecta")
+            assert page.locator("#t-riders tbody tr").count() == 9
+            page.close()
+    assert problems == []
