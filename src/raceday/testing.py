@@ -21,7 +21,7 @@ import numpy as np
 from raceday.core.agents import RandomAgent
 from raceday.core.events import event_log_text
 from raceday.core.game import AnyGame
-from raceday.core.play import play_game
+from raceday.core.play import PlayRecord, play_game
 from raceday.core.protocol import CHANCE, TERMINAL, State
 
 
@@ -106,8 +106,8 @@ def check_step_light(state: State) -> None:
 
 
 def play_checked_game(game: AnyGame, options: Mapping[str, Any], seed: int,
-                      *, full: bool = True) -> str:
-    """Play one random game (every check at every step when ``full``); return its log."""
+                      *, full: bool = True) -> PlayRecord:
+    """Play one random game (every check at every step when ``full``); return its record."""
     rng = np.random.default_rng(seed)
     state = game.new_state(options)
     agents = [RandomAgent() for _ in range(max(1, state.num_players))]
@@ -120,11 +120,12 @@ def play_checked_game(game: AnyGame, options: Mapping[str, Any], seed: int,
         else:
             check_step_light(s)
 
-    check_state(state, game)
+    if full:
+        check_state(state, game)
     record = play_game(state, agents, rng, max_steps=game.max_steps(options),
                        on_events=on_events)
     check_state(state, game)  # the finished game: result, returns, save/restore
-    return record.log_text()
+    return record
 
 
 def check_random_games(
@@ -136,10 +137,10 @@ def check_random_games(
     for config_index, options in enumerate(game.harness_configs):
         for g in range(n):
             game_seed = seed + 7919 * config_index + g
-            log = play_checked_game(game, options, game_seed, full=g < full_games)
+            record = play_checked_game(game, options, game_seed, full=g < full_games)
             if g < 3:  # replaying the same seed must give the same bytes
                 again = _replay_log(game, options, game_seed)
-                if again != log:
+                if again != record.log_text():
                     raise InvariantError(f"seed {game_seed} did not reproduce its event log")
             played += 1
     return played
