@@ -142,6 +142,15 @@ class Hub:
     def __init__(self) -> None:
         self.conns: dict[str, set[Conn]] = {}
         self.timing: Timing | None = None
+        self.locks: dict[str, asyncio.Lock] = {}
+
+    def lock(self, code: str) -> asyncio.Lock:
+        """The room's lock: an intent is applied in a worker thread (a computer player may
+        think for a second) while the other rooms go on; holding this lock from applying
+        to broadcasting keeps each room's updates in revision order and its views whole."""
+        if code not in self.locks:
+            self.locks[code] = asyncio.Lock()
+        return self.locks[code]
 
     def add(self, code: str, conn: Conn) -> None:
         self.conns.setdefault(code, set()).add(conn)
@@ -168,6 +177,7 @@ class Hub:
         private = getattr(room.logic, "private_view", None)
         shared = json.dumps(public()) if public is not None and private is not None else None
         conns = list(self.conns.get(room.code, ()))
+        head = f'{{"type": "update", "seq": {room.revision}, "events": {json.dumps(events)}, '
         for conn in conns:
             if conn.actor not in views:
                 if shared is None or private is None:
@@ -177,8 +187,7 @@ class Hub:
                     views[conn.actor] = shared if own is None else (
                         f'{shared[:-1]}, "me": {json.dumps(own)}}}')
             view = views[conn.actor]
-            self.send(conn, f'{{"type": "update", "seq": {room.revision}, '
-                            f'"events": {json.dumps(events)}, "view": {view}}}')
+            self.send(conn, f'{head}"view": {view}}}')
         return len(conns)
 
 
@@ -317,12 +326,13 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
         except RacedayError as exc:
             return _error(400, str(exc))
         try:
-            room, seat, token, event = rooms.join(code, name)
+            async with hub.lock(normal_code(code)):
+                room, seat, token, event = rooms.join(code, name)
+                hub.broadcast(room, [event])
         except NoSuchRoom as exc:
             return _error(404, str(exc))
         except RacedayError as exc:
             return _error(409, str(exc))
-        hub.broadcast(room, [event])
         return JSONResponse({"code": room.code, "seat": seat, "token": token, "name": name},
                             status_code=201)
 
@@ -332,7 +342,8 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
             room = rooms.get(code)
         except RacedayError as exc:
             return _error(404, str(exc))
-        view = room.logic.view(Actor.spectator())
+        async with hub.lock(room.code):
+            view = room.logic.view(Actor.spectator())
         base = base_url(request)
         return JSONResponse({
             "code": room.code, "game": room.game, "phase": view.get("phase"),
@@ -376,13 +387,14 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
             await ws.close(4401)
             return
         conn = Conn(ws, actor)
-        view = json.dumps(room.logic.view(actor))
-        catchup = rooms.store.events_since(room.code, since) if since >= 0 else []
-        conn.outbox.put_nowait(
-            f'{{"type": "welcome", "code": "{room.code}", "game": "{room.game}", '
-            f'"role": {json.dumps(actor.to_json())}, "seq": {room.revision}, '
-            f'"catchup": {json.dumps(catchup)}, "view": {view}}}')
-        hub.add(room.code, conn)
+        async with hub.lock(room.code):  # the welcome and the first update stay in order
+            view = json.dumps(room.logic.view(actor))
+            catchup = rooms.store.events_since(room.code, since) if since >= 0 else []
+            conn.outbox.put_nowait(
+                f'{{"type": "welcome", "code": "{room.code}", "game": "{room.game}", '
+                f'"role": {json.dumps(actor.to_json())}, "seq": {room.revision}, '
+                f'"catchup": {json.dumps(catchup)}, "view": {view}}}')
+            hub.add(room.code, conn)
         sender = asyncio.create_task(_sender(conn, hub.timing, room.code))
         bucket = Bucket(burst, rate)
         refused = 0
@@ -410,7 +422,7 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
                     hub.send(conn, _err(None, "too many messages; slow down"))
                     continue
                 refused = 0
-                _receive(rooms, hub, room, conn, text)
+                await _receive(rooms, hub, room, conn, text)
         except WebSocketDisconnect:
             pass
         finally:
@@ -456,7 +468,7 @@ def _hello(room: Room, text: str) -> tuple[Actor | None, int, str]:
     return actor, since, ""
 
 
-def _receive(rooms: Rooms, hub: Hub, room: Room, conn: Conn, text: str) -> None:
+async def _receive(rooms: Rooms, hub: Hub, room: Room, conn: Conn, text: str) -> None:
     """Check one client message and apply it as an intent."""
     received = time.monotonic() if hub.timing is not None else 0.0
     if len(text.encode("utf-8", "surrogatepass")) > MAX_MESSAGE:
@@ -480,18 +492,19 @@ def _receive(rooms: Rooms, hub: Hub, room: Room, conn: Conn, text: str) -> None:
     if data["type"] == "hello":
         hub.send(conn, _err(ref, "already connected"))
         return
-    try:
-        events = rooms.apply(room, conn.actor, data)
-    except RacedayError as exc:
-        hub.send(conn, _err(ref, str(exc)))
-        return
-    except Exception:  # a bug: the room was put back as it was; say so, keep serving
-        log.exception("intent %r in room %s failed", data.get("type"), room.code)
-        hub.send(conn, _err(ref, "the server could not apply that (internal error); "
-                                 "nothing changed"))
-        return
-    hub.send(conn, {"type": "ack", "ref": ref, "seq": room.revision})
-    frames = hub.broadcast(room, events)
+    async with hub.lock(room.code):
+        try:
+            events = await asyncio.to_thread(rooms.apply, room, conn.actor, data)
+        except RacedayError as exc:
+            hub.send(conn, _err(ref, str(exc)))
+            return
+        except Exception:  # a bug: the room was put back as it was; say so, keep serving
+            log.exception("intent %r in room %s failed", data.get("type"), room.code)
+            hub.send(conn, _err(ref, "the server could not apply that (internal error); "
+                                     "nothing changed"))
+            return
+        hub.send(conn, {"type": "ack", "ref": ref, "seq": room.revision})
+        frames = hub.broadcast(room, events)
     if hub.timing is not None:
         hub.timing.applied(room.code, room.revision, data["type"], received, frames)
 
