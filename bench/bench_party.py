@@ -37,6 +37,7 @@ import json
 import multiprocessing
 import os
 import random
+import signal
 import subprocess
 import sys
 import tempfile
@@ -236,6 +237,10 @@ def main() -> None:
                     help="rooms start at random moments over this many seconds")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--deadline", type=float, default=DEADLINE)
+    ap.add_argument("--keep-timing", type=Path, metavar="FILE",
+                    help="copy the server's raw timing lines to FILE")
+    ap.add_argument("--profile", type=Path, metavar="FILE",
+                    help="run the server under cProfile, its stats to FILE")
     args = ap.parse_args()
     if not 0 <= args.stagger <= 600 or not 1 <= args.deadline <= 3600:
         ap.error("--stagger must be 0..600 s and --deadline 1..3600 s")
@@ -246,9 +251,10 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "bench.sqlite"
         timing = Path(tmp) / "timing.txt"
-        server = subprocess.Popen([sys.executable, "-m", "raceday.web.server", str(db),
-                                   str(port)], env={**os.environ,
-                                                    "RACEDAY_PARTY_TIMING": str(timing)})
+        profile = ["-m", "cProfile", "-o", str(args.profile)] if args.profile else []
+        server = subprocess.Popen([sys.executable, *profile, "-m", "raceday.web.server",
+                                   str(db), str(port)],
+                                  env={**os.environ, "RACEDAY_PARTY_TIMING": str(timing)})
         base = f"http://127.0.0.1:{port}"
         try:
             for _ in range(100):
@@ -268,10 +274,12 @@ def main() -> None:
                 results = pool.map_async(worker, jobs).get(args.deadline + 60)
             wall = clock() - t0
             server_cpu = cpu_seconds(server.pid) - cpu0
-        finally:
-            server.terminate()
+        finally:  # SIGINT lets cProfile write its file; uvicorn stops on either signal
+            server.send_signal(signal.SIGINT if args.profile else signal.SIGTERM)
             server.wait(10)
         lines = timing.read_text().splitlines() if timing.exists() else []
+        if args.keep_timing:
+            args.keep_timing.write_text("\n".join(lines) + "\n")
     load_after = os.getloadavg()
 
     srv: dict[tuple[str, int], tuple[float, float, float]] = {}

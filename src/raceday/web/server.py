@@ -23,9 +23,15 @@ def free_port(host: str = "127.0.0.1") -> int:
 def uvicorn_config(app: Any, host: str, port: int, *, log_level: str = "warning") -> Any:
     import uvicorn
 
+    # No permessage-deflate: with it the server compresses every update once per connection
+    # (each keeps its own zlib context), which was half of the server's CPU time under load
+    # (bench/bench_party.py --profile), and both zlib contexts take ~40 KB a socket. The
+    # cost: an update (~6-9 KB of JSON) goes out as it is instead of ~1 KB, nothing for a
+    # home network (a phone gets a few updates a second).
     return uvicorn.Config(app, host=host, port=port, log_level=log_level, ws="websockets-sansio",
                           ws_max_size=WS_MAX_SIZE, ws_ping_interval=WS_PING,
-                          ws_ping_timeout=WS_PING, lifespan="off", access_log=False)
+                          ws_ping_timeout=WS_PING, ws_per_message_deflate=False,
+                          lifespan="off", access_log=False)
 
 
 @contextmanager
