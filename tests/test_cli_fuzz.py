@@ -240,12 +240,14 @@ def test_command_survives_odd_input(
     monkeypatch.setenv("MPLBACKEND", "Agg")
     monkeypatch.setattr("time.sleep", lambda seconds: None)
     monkeypatch.chdir(tmp_path)
-    if command == "serve":  # check the options and the start-up, but do not block serving
-        import uvicorn
+    if command == "serve":  # check the options and start-up; no serving, no uvicorn
+        import uvicorn  # config either (its logging set-up keeps the streams it was given)
 
         def started(server: uvicorn.Server) -> None:
             server.started = True
 
+        monkeypatch.setattr("raceday.web.server.uvicorn_config", lambda *a, **k: None)
+        monkeypatch.setattr(uvicorn.Server, "__init__", lambda server, config: None)
         monkeypatch.setattr(uvicorn.Server, "run", started)
     good_db = tmp_path / "good.sqlite"
     foreign = tmp_path / "foreign.sqlite"

@@ -10,6 +10,8 @@ from typing import Any
 
 warnings.filterwarnings("ignore", message=".*httpx.*", category=DeprecationWarning)
 
+from playwright.sync_api import expect  # noqa: E402
+
 from raceday.web.app import create_app  # noqa: E402
 
 WIDTHS = ((360, 780), (1920, 1080))
@@ -72,7 +74,8 @@ def test_a_stage_watched_to_the_end(chromium: Any, tmp_path: Path) -> None:
             page.keyboard.press("Tab")  # the controls are reachable from the keyboard
             page.get_by_role("button", name="Show the tables").click()
             page.wait_for_selector(".gc-chart")
-            assert "3 of 6 stages ridden" in page.inner_text("main")
+            # the saved campaign is read again after the film: wait for it, not for a guess
+            expect(page.locator("main")).to_contain_text("3 of 6 stages ridden", timeout=30_000)
             assert page.locator(".gc-chart polyline").count() == 8
             fits(page, width)
             page.screenshot(path=str(shots / f"wielersim-tables-{width}.png"), full_page=True)

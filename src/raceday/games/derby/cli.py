@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+from rich.markup import escape
 
 from raceday.cli.common import (
     PROGRESS_THRESHOLD,
@@ -295,8 +296,9 @@ def play(
     try:
         game.run()
     except EndOfInput:
-        term.say(f"Input ended. The session is saved as {name!r} (the last save point); "
-                 f"continue with: {resume_line}")
+        # one unbroken line, whatever the width: the command must paste back whole
+        term.console.print(escape(f"Input ended. The session is saved as {name!r} (the last "
+                                  f"save point); continue with: {resume_line}"), soft_wrap=True)
     except KeyboardInterrupt:
         with on_interrupt(_kept(store, name), resume_line):
             raise
