@@ -26,7 +26,7 @@ Figures (all clocks are CLOCK_MONOTONIC, comparable between the processes):
 Bounded: each client stops after MAX_ACTIONS intents, the run after --deadline seconds.
 
     .venv/bin/python bench/bench_party.py [--rooms 20] [--phones 12] [--races 4]
-        [--procs 4] [--stagger 30] [--seed 1]
+        [--procs 4] [--stagger 30] [--seed 1] [--keep-timing FILE] [--profile FILE]
 """
 
 from __future__ import annotations
@@ -175,9 +175,9 @@ async def room(base: str, ws_url: str, phones: int, races: int, stats: Stats, k:
     stats.errors.extend(f"room {code}: {r!r}" for r in results if isinstance(r, BaseException))
 
 
-def worker(job: tuple[int, list[tuple[int, float]], int, int, int, float]) -> dict[str, Any]:
-    """One client process: its rooms, each started after its delay."""
-    port, rooms, phones, races, _, deadline = job
+def worker(job: tuple[int, list[tuple[int, float]], int, int, float]) -> dict[str, Any]:
+    """One client process: its rooms (number k, start delay), each with seeded players."""
+    port, rooms, phones, races, deadline = job
     stats = Stats()
     base = f"http://127.0.0.1:{port}"
 
@@ -267,7 +267,7 @@ def main() -> None:
                 raise SystemExit("the server did not start within 10 s")
             cpu0 = cpu_seconds(server.pid)
             jobs = [(port, [(k, delays[k]) for k in range(i, args.rooms, args.procs)],
-                     args.phones, args.races, args.seed, args.deadline)
+                     args.phones, args.races, args.deadline)
                     for i in range(min(args.procs, args.rooms))]
             t0 = clock()
             with multiprocessing.get_context("spawn").Pool(len(jobs)) as pool:
