@@ -145,9 +145,10 @@ class Hub:
         self.locks: dict[str, asyncio.Lock] = {}
 
     def lock(self, code: str) -> asyncio.Lock:
-        """The room's lock: an intent is applied in a worker thread (a computer player may
-        think for a second) while the other rooms go on; holding this lock from applying
-        to broadcasting keeps each room's updates in revision order and its views whole."""
+        """The room's lock, held from applying an intent to broadcasting it, so each room's
+        updates stay in revision order and its views whole. (Applying the intent in a
+        worker thread, to let other rooms go on while a computer player thinks, hung a
+        TestClient shutdown once; it stays in the event loop until that is understood.)"""
         if code not in self.locks:
             self.locks[code] = asyncio.Lock()
         return self.locks[code]
@@ -494,7 +495,7 @@ async def _receive(rooms: Rooms, hub: Hub, room: Room, conn: Conn, text: str) ->
         return
     async with hub.lock(room.code):
         try:
-            events = await asyncio.to_thread(rooms.apply, room, conn.actor, data)
+            events = rooms.apply(room, conn.actor, data)
         except RacedayError as exc:
             hub.send(conn, _err(ref, str(exc)))
             return
