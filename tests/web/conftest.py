@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -86,14 +87,26 @@ def db(tmp_path: Path) -> Path:
     return tmp_path / "party.sqlite"
 
 
+@contextmanager
+def serving(db: Path, **limits: float) -> Iterator[TestClient]:
+    """A test server on ``db``. Scripts act faster than thumbs, so the message allowance
+    is generous unless ``limits`` say otherwise. Every client is closed before the server
+    stops, also when the test fails: an open WebSocket session would keep the TestClient
+    from stopping, and a failed assertion would hang instead of being reported."""
+    allowance = {"burst": 500.0, "rate": 500.0, **limits}
+    with TestClient(create_app(db, **allowance)) as tc:
+        try:
+            yield tc
+        finally:
+            while OPEN:
+                OPEN.pop().close()
+
+
 @pytest.fixture
 def client(db: Path) -> Iterator[TestClient]:
-    # scripts act faster than thumbs: a generous allowance, so only the flooding test
-    # (which makes its own app) meets the rate limit
-    with TestClient(create_app(db, burst=500, rate=500)) as tc:
+    # only the flooding tests (which make their own app) meet the rate limit
+    with serving(db) as tc:
         yield tc
-        while OPEN:
-            OPEN.pop().close()
 
 
 def new_room(tc: TestClient, **options: Any) -> dict[str, Any]:

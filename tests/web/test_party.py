@@ -10,8 +10,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from raceday.web.app import create_app
-from tests.web.conftest import Client, join, new_room
+from tests.web.conftest import Client, join, new_room, serving
 
 NAMES = ["Aki", "Ben", "Chie"]
 
@@ -71,7 +70,7 @@ def start_party(tc: TestClient, **options: Any) -> tuple[dict[str, Any], list[di
 
 
 def test_a_whole_party_survives_a_restart(db: Path) -> None:
-    with TestClient(create_app(db)) as tc:
+    with serving(db) as tc:
         room, tokens = start_party(tc)
         code = room["code"]
         host = Client(tc, code, room["host_token"])
@@ -91,7 +90,7 @@ def test_a_whole_party_survives_a_restart(db: Path) -> None:
             assert_private(c.view, None if c in (host, watcher) else seats.index(c))
             c.close()
     # the server stops; a new one on the same file continues every room where it was
-    with TestClient(create_app(db)) as tc:
+    with serving(db) as tc:
         host = Client(tc, code, room["host_token"], since=seq_before - 3)
         assert host.seq == seq_before
         assert host.view == view_before

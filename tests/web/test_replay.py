@@ -13,8 +13,7 @@ from raceday.games.derby.session import Payout, RaceRecord
 from raceday.games.hairpin import GAME as HAIRPIN
 from raceday.games.keirin.session import Settlement
 from raceday.store.sessions import SessionStore
-from raceday.web.app import create_app
-from tests.web.conftest import Client, join, new_room
+from tests.web.conftest import Client, join, new_room, serving
 
 
 def test_a_finished_room_replays_its_public_events(client: TestClient, db: Path) -> None:
@@ -32,7 +31,7 @@ def test_a_finished_room_replays_its_public_events(client: TestClient, db: Path)
     assert early.status_code == 409 and f"/watch/{code}" in early.json()["error"]
     with sqlite3.connect(db) as conn:  # the evening ends (as the room logic would mark it)
         conn.execute("UPDATE rooms SET finished = 1 WHERE code = ?", (code,))
-    with TestClient(create_app(db)) as tc:
+    with serving(db) as tc:
         listed = tc.get("/api/replays").json()["rooms"]
         assert [(r["name"], r["game"]) for r in listed] == [(code, "derby")]
         data = tc.get(f"/api/replay/room/{code.lower()}").json()
@@ -63,7 +62,7 @@ def test_cli_sessions_replay_from_what_they_saved(db: Path) -> None:
     store.save("derby", "party", {"players": [{"name": "Aki"}]}, log_entry={"race": race.to_json()})
     night = Settlement(race=2, ranking=[3, 1, 7], derny=11, tickets=[], returns=[])
     store.save("keirin", "night", {"version": 1}, log_entry=night.log_entry({"Aki": 123_450}))
-    with TestClient(create_app(db)) as tc:
+    with serving(db) as tc:
         listed = {(s["game"], s["name"]) for s in tc.get("/api/replays").json()["sessions"]}
         assert listed == {("hairpin", "done"), ("derby", "party"), ("keirin", "night")}
         hp = tc.get("/api/replay/hairpin/done").json()["steps"]
