@@ -146,9 +146,8 @@ class Hub:
 
     def lock(self, code: str) -> asyncio.Lock:
         """The room's lock, held from applying an intent to broadcasting it, so each room's
-        updates stay in revision order and its views whole. (Applying the intent in a
-        worker thread, to let other rooms go on while a computer player thinks, hung a
-        TestClient shutdown once; it stays in the event loop until that is understood.)"""
+        updates stay in revision order and its views whole (and so an intent may later be
+        applied in a worker thread while other rooms go on)."""
         if code not in self.locks:
             self.locks[code] = asyncio.Lock()
         return self.locks[code]
