@@ -135,3 +135,33 @@ def test_help_and_watch_do_not_import_numba() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, timeout=120).stdout
     assert out.strip().splitlines()[-1] == "False"
+
+
+def test_two_threads_compiling_the_kernel_get_one_kernel() -> None:
+    """Two web jobs may start the first compiled race at once: the kernel is wrapped once
+    (wrapping a compiled function again raised TypeError and failed one of the jobs)."""
+    import subprocess
+    import sys
+    import textwrap
+
+    script = textwrap.dedent("""
+        import threading
+        from raceday.games.wielersim import fast
+        got, errors = [], []
+        def build():
+            try:
+                got.append(fast._kernel())
+            except Exception as exc:
+                errors.append(repr(exc))
+        threads = [threading.Thread(target=build) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert not errors, errors
+        assert len(got) == 4 and all(k is got[0] for k in got), got
+        print("one kernel")
+    """)
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         timeout=600)
+    assert out.returncode == 0 and "one kernel" in out.stdout, out.stderr[-2000:]

@@ -23,6 +23,7 @@ watch`` never import it).
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -768,6 +769,7 @@ def _run(sc: Any, rs: Any, sq: Any, rough_all: Any, sp: Any, d6: Any, d10: Any, 
 
 
 _KERNEL: list[Callable[..., int]] = []
+_KERNEL_LOCK = threading.Lock()
 _INLINE = frozenset(("_take", "_best_two", "_throw", "_pend", "_choose_lane", "_put", "_lift",
                      "_order_key", "_line_key", "_gap", "_sort_by", "_placed", "_resolve",
                      "_race_throw", "_start_move", "_event", "_continue", "_move"))
@@ -781,6 +783,13 @@ def _kernel() -> Callable[..., int]:
     numba's cache keeps the machine code between processes)."""
     if _KERNEL:
         return _KERNEL[0]
+    with _KERNEL_LOCK:  # two threads (two web jobs) must not wrap the functions twice
+        if not _KERNEL:
+            _compile_kernel()
+    return _KERNEL[0]
+
+
+def _compile_kernel() -> None:
     from numba import njit
 
     glob = globals()
@@ -796,7 +805,6 @@ def _kernel() -> Callable[..., int]:
         else:
             glob[name] = njit(cache=True)(glob[name])
     _KERNEL.append(glob["_run"])
-    return _KERNEL[0]
 
 
 def warm_up() -> None:
