@@ -143,11 +143,12 @@ class Hub:
         self.conns: dict[str, set[Conn]] = {}
         self.timing: Timing | None = None
         self.locks: dict[str, asyncio.Lock] = {}
+        self.tasks: set[asyncio.Future[None]] = set()  # intents being applied
 
     def lock(self, code: str) -> asyncio.Lock:
         """The room's lock, held from applying an intent to broadcasting it, so each room's
-        updates stay in revision order and its views whole (and so an intent may later be
-        applied in a worker thread while other rooms go on)."""
+        updates stay in revision order and its views whole while an intent is applied in a
+        worker thread."""
         if code not in self.locks:
             self.locks[code] = asyncio.Lock()
         return self.locks[code]
@@ -492,9 +493,21 @@ async def _receive(rooms: Rooms, hub: Hub, room: Room, conn: Conn, text: str) ->
     if data["type"] == "hello":
         hub.send(conn, _err(ref, "already connected"))
         return
+    # The intent is applied in a task of its own that holds the room's lock until the update
+    # is queued: a client leaving meanwhile cancels only its wait, never a half-done intent.
+    task = asyncio.ensure_future(_apply(rooms, hub, room, conn, data, ref, received))
+    hub.tasks.add(task)
+    task.add_done_callback(hub.tasks.discard)
+    await asyncio.shield(task)
+
+
+async def _apply(rooms: Rooms, hub: Hub, room: Room, conn: Conn, data: dict[str, Any],
+                 ref: Any, received: float) -> None:
+    """Apply one checked intent in a worker thread (a computer player may think for a
+    second; the other rooms go on meanwhile) under the room's lock, then broadcast it."""
     async with hub.lock(room.code):
         try:
-            events = rooms.apply(room, conn.actor, data)
+            events = await asyncio.to_thread(rooms.apply, room, conn.actor, data)
         except RacedayError as exc:
             hub.send(conn, _err(ref, str(exc)))
             return
