@@ -19,6 +19,12 @@ from raceday.games.hairpin.agents import (
     think,
 )
 from raceday.games.hairpin.rules import (
+    CHARGE,
+    CHARGE_BUMP,
+    CHARGE_PASS,
+    CRUISE,
+    ENTER,
+    SKIP,
     HairpinState,
     apply_move,
     legal_moves,
@@ -188,3 +194,47 @@ def test_play_and_match_check_think_too(capsys: pytest.CaptureFixture[str]) -> N
     for command in (["play"], ["match", "--red", "expert", "--black", "hard"]):
         assert run(["hairpin", *command, "--think", "nan"]) == 2
         assert "above 0" in capsys.readouterr().err + capsys.readouterr().out
+
+
+def test_child_keys_equal_the_keys_of_the_children() -> None:
+    """The search takes a child's Zobrist key from its parent's (child_hash) instead of
+    hashing the child: it must be the child's full key for every legal move of every
+    position of random games of every variant, and of a v1 skip (every kind of move)."""
+    zob = search.make_zobrist()
+    moves = np.zeros((1, fast.MAX_MOVES), dtype=np.int64)
+    f = fast.new_frames(2)
+    kinds: set[int] = set()
+
+    def check(state: HairpinState) -> None:
+        fast.frame_load(fast.encode(state.position), fast.encode_rules(state.rules), f, 0)
+        h = search.frame_hash(f, 0, zob)
+        n = fast.frame_moves(f, 0, moves, 0)
+        assert n == len(state.legal_actions())
+        for m in moves[0, :n]:
+            fast.frame_apply(f, 0, 1, m)
+            assert search.child_hash(f, 0, h, m, zob) == search.frame_hash(f, 1, zob)
+            kinds.add(int(m) >> 5 & 7)
+
+    rng = np.random.default_rng(9)
+    for variant in ("standard", "derby", "v1", "v1+short", "short+nobump", "derby+random"):
+        for _ in range(6):
+            state = new_game({"variant": variant})
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    state.apply_action(state.sample_chance(rng).outcome)
+                    continue
+                check(state)
+                acts = state.legal_actions()
+                state.apply_action(acts[int(rng.integers(len(acts)))])
+    check(new_game({"variant": "v1", "position": "....b3./....../r5....b2 r 0-0 0-0 0-0"}))
+    assert kinds == {CRUISE, CHARGE, CHARGE_BUMP, CHARGE_PASS, ENTER, SKIP}
+
+
+def test_the_table_keeps_an_entry_in_one_row() -> None:
+    """key, val and info are views of one array of 32-byte entries (one cache line)."""
+    tab = search.Table(4)
+    assert tab.key.shape == (16, search.TT_WIDTH) and tab.entries.itemsize * 4 == 32
+    tab.val[3, search.T_VAL] = 2.5
+    assert tab.entries[3, search.T_VAL] == np.float64(2.5).view(np.int64)
+    tab.clear()
+    assert not tab.entries.any()

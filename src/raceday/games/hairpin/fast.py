@@ -15,7 +15,8 @@ reproducible and nothing random lives at module level.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
 
 import numpy as np
 from numba import njit
@@ -57,6 +58,18 @@ _TRACKS3 = np.concatenate([_TRACKS, _TRACKS, _TRACKS], axis=1)
 _COLUMN = np.array([sq % 6 for sq in range(18)], dtype=np.int64)
 
 _MASK64 = (1 << 64) - 1
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def njit_without_refcounts(fn: _F) -> _F:
+    """``njit(cache=True)`` without numba's reference counting (its private target option
+    ``_nrt=False``). numba counts references to every array a compiled function hands to
+    another (here: to the helpers inlined into it) with atomic instructions, which took a
+    tenth of the search's time. A function compiled so must not allocate arrays: it works
+    on the arrays it is given."""
+    compiled: Any = cast(Any, njit)(cache=True, _nrt=False)(fn)
+    return cast(_F, compiled)
 
 
 def encode(pos: Position) -> np.ndarray:
@@ -258,7 +271,7 @@ FRAME_SIZE = 48
 _COL_OF = np.array([sq % 6 for sq in range(18)], dtype=np.int64)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def pack_move(origin: int, kind: int, dest: int, lap: int) -> int:
     """A move packed into one int (see :func:`move_action`)."""
     return origin | (kind << 5) | (dest << 8) | (lap << 13)
@@ -318,36 +331,33 @@ def frame_store(f: np.ndarray, k: int, st: np.ndarray) -> None:
     st[PLY] = f[k, F_PLY]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def frame_winner(f: np.ndarray, k: int) -> int:
     """:func:`winner` of row ``k``."""
-    target = f[k, F_RULES]
-    derby = f[k, F_RULES + 2] != 0
+    r = f[k]
+    target = r[F_RULES]
+    derby = r[F_RULES + 2] != 0
     if not derby:
-        for p in range(2):
-            if f[k, F_LAPS + p] >= target:
-                return p
-    if f[k, F_RULES + 1] != 0:
-        for p in range(2):
-            if f[k, F_BUMPS + p] >= target:
-                return p if derby else 1 - p
-    if derby and f[k, F_CLOCK] >= f[k, F_RULES + 4]:
+        if r[F_LAPS] >= target:
+            return 0
+        if r[F_LAPS + 1] >= target:
+            return 1
+    if r[F_RULES + 1] != 0:
+        if r[F_BUMPS] >= target:
+            return 0 if derby else 1
+        if r[F_BUMPS + 1] >= target:
+            return 1 if derby else 0
+    if derby and r[F_CLOCK] >= r[F_RULES + 4]:
         return 2
     return -1
 
 
-@njit(cache=True)
-def frame_moves(f: np.ndarray, k: int, moves: np.ndarray, row: int) -> int:
-    """Write the legal moves of row ``k`` (a running game), packed, into ``moves[row]``;
-    return their count. The same set as :func:`gen_moves`, in racer order."""
+@njit(cache=True, inline="always")
+def _frame_moves_v1(f: np.ndarray, k: int, moves: np.ndarray, row: int) -> int:
+    """:func:`frame_moves` with no racer in the pit, for any rules (the v1 rules'
+    charges-first order and skip included)."""
     player = f[k, F_SIDE]
     s = 1 - 2 * player
-    if f[k, F_PIT + player] > 0:
-        idx = 0
-        while f[k, _TRACKS3[player, idx]] * s < 0:
-            idx += 1
-        moves[row, 0] = pack_move(PIT_ORIGIN, ENTER, _TRACKS3[player, idx], 0)
-        return 1
     bumping = f[k, F_RULES + 1] != 0
     v1 = f[k, F_RULES + 3] != 0
     base = F_RACERS + 5 * player
@@ -408,14 +418,73 @@ def frame_moves(f: np.ndarray, k: int, moves: np.ndarray, row: int) -> int:
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def frame_moves(f: np.ndarray, k: int, moves: np.ndarray, row: int) -> int:
+    """Write the legal moves of row ``k`` (a running game), packed, into ``moves[row]``;
+    return their count. The same set as :func:`gen_moves`, in racer order."""
+    r = f[k]
+    out = moves[row]
+    player = r[F_SIDE]
+    s = 1 - 2 * player
+    track = _TRACKS3[player]
+    if r[F_PIT + player] > 0:
+        idx = 0
+        while r[track[idx]] * s < 0:
+            idx += 1
+        out[0] = pack_move(PIT_ORIGIN, ENTER, track[idx], 0)
+        return 1
+    if r[F_RULES + 3] != 0:
+        return _frame_moves_v1(f, k, moves, row)
+    # the plain rules: per racer (once per square), its cruise, then its charges
+    index = _INDEX[player]
+    bumping = r[F_RULES + 1] != 0
+    base = F_RACERS + 5 * player
+    n = 0
+    seen = 0
+    for j in range(5):
+        sq = r[base + j]
+        if sq < 0:
+            continue
+        bit = 1 << sq
+        if seen & bit:
+            continue
+        seen |= bit
+        start = index[sq]
+        idx = start + 1
+        while r[track[idx]] * s < 0:
+            idx += 1
+        out[n] = pack_move(sq, CRUISE, track[idx], 1 if idx >= 18 else 0)
+        n += 1
+        target = start + r[F_COLS + _COL_OF[sq]]
+        dest = track[target]
+        occ = r[dest] * s
+        lap = 1 if target >= 18 else 0
+        if occ >= 0:
+            out[n] = pack_move(sq, CHARGE, dest, lap)
+            n += 1
+        elif occ == -1:
+            if bumping:
+                out[n] = pack_move(sq, CHARGE_BUMP, dest, lap)
+                n += 1
+            idx = target + 1
+            while r[track[idx]] * s < 0:
+                idx += 1
+            out[n] = pack_move(sq, CHARGE_PASS, track[idx], 1 if idx >= 18 else 0)
+            n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
 def frame_apply(f: np.ndarray, k: int, to: int, move: int) -> bool:
     """Row ``to`` := row ``k`` after the packed ``move`` (``to`` may equal ``k``); return
     whether a lap or a bump was made (only those end a game outside the derby)."""
     if to != k:
+        src = f[k]
+        dst = f[to]
         for j in range(FRAME_SIZE):
-            f[to, j] = f[k, j]
-    player = f[to, F_SIDE]
+            dst[j] = src[j]
+    r = f[to]
+    player = r[F_SIDE]
     s = 1 - 2 * player
     origin = move & 31
     kind = (move >> 5) & 7
@@ -424,38 +493,38 @@ def frame_apply(f: np.ndarray, k: int, to: int, move: int) -> bool:
     mine = F_RACERS + 5 * player
     bumped = False
     if kind == ENTER:
-        f[to, F_PIT + player] -= 1
+        r[F_PIT + player] -= 1
         origin = -1
     if kind != SKIP:
         if origin >= 0:
-            f[to, origin] -= s
-            f[to, F_COLS + _COL_OF[origin]] -= 1
-        for j in range(5):
-            if f[to, mine + j] == origin:
-                f[to, mine + j] = dest
+            r[origin] -= s
+            r[F_COLS + _COL_OF[origin]] -= 1
+        for j in range(mine, mine + 5):
+            if r[j] == origin:
+                r[j] = dest
                 break
         if kind == CHARGE_BUMP:
-            f[to, dest] = 0
-            f[to, F_COLS + _COL_OF[dest]] -= 1
-            f[to, F_PIT + 1 - player] += 1
-            f[to, F_BUMPS + player] += 1
+            r[dest] = 0
+            r[F_COLS + _COL_OF[dest]] -= 1
+            r[F_PIT + 1 - player] += 1
+            r[F_BUMPS + player] += 1
             theirs = F_RACERS + 5 * (1 - player)
-            for j in range(5):
-                if f[to, theirs + j] == dest:
-                    f[to, theirs + j] = -1
+            for j in range(theirs, theirs + 5):
+                if r[j] == dest:
+                    r[j] = -1
                     break
             bumped = True
-        f[to, dest] += s
-        f[to, F_COLS + _COL_OF[dest]] += 1
+        r[dest] += s
+        r[F_COLS + _COL_OF[dest]] += 1
         if lap != 0:
-            f[to, F_LAPS + player] += 1
-    f[to, F_SIDE] = 1 - player
-    f[to, F_CLOCK] = 0 if bumped else f[to, F_CLOCK] + 1
-    f[to, F_PLY] += 1
+            r[F_LAPS + player] += 1
+    r[F_SIDE] = 1 - player
+    r[F_CLOCK] = 0 if bumped else r[F_CLOCK] + 1
+    r[F_PLY] += 1
     return bumped or lap != 0
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def _frame_playout(f: np.ndarray, moves: np.ndarray, rs: np.ndarray, max_plies: int) -> int:
     derby = f[0, F_RULES + 2] != 0
     w = frame_winner(f, 0)
@@ -518,10 +587,15 @@ def many_playouts(st0: np.ndarray, rules: np.ndarray, seed: int, games: int,
     rs = np.empty(1, dtype=np.uint64)
     rs[0] = np.uint64(seed)
     out = np.zeros(5, dtype=np.int64)
-    st = np.empty_like(st0)
+    # the start position's row, copied into the working row for each game (the same as
+    # playout() on a fresh copy of st0, without two allocations a game)
+    f = np.empty((2, FRAME_SIZE), dtype=np.int64)
+    moves = np.empty((1, MAX_MOVES), dtype=np.int64)
+    frame_load(st0, rules, f, 1)
     for _ in range(games):
-        st[:] = st0
-        w = playout(st, rules, rs, max_plies)
+        for j in range(FRAME_SIZE):
+            f[0, j] = f[1, j]
+        w = _frame_playout(f, moves, rs, max_plies)
         if w == 0:
             out[0] += 1
         elif w == 1:
@@ -530,7 +604,7 @@ def many_playouts(st0: np.ndarray, rules: np.ndarray, seed: int, games: int,
             out[2] += 1
         else:
             out[3] += 1
-        out[4] += st[PLY] - st0[PLY]
+        out[4] += f[0, F_PLY] - f[1, F_PLY]
     return out
 
 

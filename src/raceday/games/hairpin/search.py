@@ -16,7 +16,10 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba import njit
+from llvmlite import ir  # type: ignore[import-untyped]
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from raceday.games.hairpin.fast import (
     _COL_OF,
@@ -36,12 +39,18 @@ from raceday.games.hairpin.fast import (
     frame_load,
     frame_moves,
     frame_winner,
+    njit_without_refcounts,
 )
-from raceday.games.hairpin.rules import CHARGE_BUMP
+from raceday.games.hairpin.rules import CHARGE_BUMP, ENTER, SKIP
 
 WIN = 100_000.0
 MATE = WIN / 2  # values beyond this are forced results
 TT_BITS = 20
+TT_WIDTH = 4  # key, value, depth, flag | move << 2
+T_KEY = 0
+T_VAL = 1
+T_DEPTH = 2
+T_MOVE = 3
 MAX_PLY = 96
 
 # Evaluation weights (see evaluate_frame). Index: meaning, value.
@@ -63,40 +72,91 @@ WEIGHTS = OLD_WEIGHTS.copy()
 TUNE_CANDIDATE = np.array([0.8, 0.25, 3.0, 0.5, 0.25, 0.1, 40.0, 40.0, 1.0])
 
 
-@njit(cache=True)
-def _side_features(f: np.ndarray, k: int, p: int) -> Any:
-    """(progress, best bump victim index or -1, longest single advance) of player p."""
+@njit(cache=True, inline="always")
+def _side_features(r: np.ndarray, p: int, with_reach: bool) -> Any:
     s = 1 - 2 * p
+    index = _INDEX[p]
+    track = _TRACKS3[p]
+    victim = _INDEX[1 - p]
     base = F_RACERS + 5 * p
-    progress = 18 * f[k, F_LAPS + p] - f[k, F_PIT + p]
-    bumping = f[k, F_RULES + 1] != 0
-    derby = f[k, F_RULES + 2] != 0
-    can_bump = bumping and (derby or f[k, F_BUMPS + p] < f[k, F_RULES] - 1)
+    progress = 18 * r[F_LAPS + p] - r[F_PIT + p]
+    can_bump = r[F_RULES + 1] != 0 and (r[F_RULES + 2] != 0
+                                        or r[F_BUMPS + p] < r[F_RULES] - 1)
     worst = -1
     reach = 0
-    for j in range(5):
-        sq = f[k, base + j]
+    if not with_reach:
+        for j in range(base, base + 5):
+            sq = r[j]
+            if sq >= 0:
+                start = index[sq]
+                progress += start
+                dest = track[start + r[F_COLS + _COL_OF[sq]]]
+                v = victim[dest] if r[dest] == -s else -1
+                worst = max(worst, v)
+        if not can_bump:
+            worst = -1
+        return progress, worst, reach
+    for j in range(base, base + 5):
+        sq = r[j]
         if sq < 0:
             continue
-        start = _INDEX[p, sq]
+        start = index[sq]
         progress += start
-        target = start + f[k, F_COLS + _COL_OF[sq]]
-        dest = _TRACKS3[p, target]
-        occ = f[k, dest] * s
+        target = start + r[F_COLS + _COL_OF[sq]]
+        dest = track[target]
+        occ = r[dest] * s
         if occ >= 0:
             if target - start > reach:
                 reach = target - start
         elif occ == -1:
             if can_bump:
-                v = _INDEX[1 - p, dest]
+                v = victim[dest]
                 if v > worst:
                     worst = v
             idx = target + 1
-            while f[k, _TRACKS3[p, idx]] * s < 0:
+            while r[track[idx]] * s < 0:
                 idx += 1
             if idx - start > reach:
                 reach = idx - start
     return progress, worst, reach
+
+
+@njit(cache=True, inline="always")
+def _evaluate_running(f: np.ndarray, k: int, w: np.ndarray, with_reach: bool) -> float:
+    """:func:`evaluate_frame` of a row whose game is not over."""
+    r = f[k]
+    me = r[F_SIDE]
+    opp = 1 - me
+    p_me, t_me, r_me = _side_features(r, me, with_reach)
+    p_op, t_op, r_op = _side_features(r, opp, with_reach)
+    score = float(p_me - p_op)
+    if r[F_RULES + 2] != 0:
+        score = w[W_DERBY_RACE] * score + w[W_DERBY_BUMP] * (r[F_BUMPS + me]
+                                                           - r[F_BUMPS + opp])
+        if t_me >= 0:
+            score += w[W_STRIKE] * w[W_DERBY_THREAT]
+        if t_op >= 0:
+            score -= w[W_POTENTIAL] * w[W_DERBY_THREAT]
+    else:
+        score += w[W_STRIKE] * (t_me + 1) - w[W_POTENTIAL] * (t_op + 1)
+        if r[F_RULES + 1] != 0:
+            last = r[F_RULES] - 1
+            if r[F_BUMPS + me] >= last:
+                score -= w[W_LAST_BUMP]
+            if r[F_BUMPS + opp] >= last:
+                score += w[W_LAST_BUMP]
+    score += w[W_REACH_MOVER] * r_me - w[W_REACH_OTHER] * r_op + w[W_TEMPO]
+    return float(score)
+
+
+@njit(cache=True, inline="always")
+def _evaluate(f: np.ndarray, k: int, w: np.ndarray, with_reach: bool) -> float:
+    res = frame_winner(f, k)
+    if res >= 0:
+        if res == 2:
+            return 0.0
+        return WIN if res == f[k, F_SIDE] else -WIN
+    return _evaluate_running(f, k, w, with_reach)
 
 
 @njit(cache=True)
@@ -105,68 +165,126 @@ def evaluate_frame(f: np.ndarray, k: int, w: np.ndarray) -> float:
     lead, the bumps each side could make next (the mover's now, the other's later), being
     one bump from disqualification, each side's longest single advance, and a tempo bonus;
     in the derby the bumps dominate. Finished games score +-WIN."""
-    res = frame_winner(f, k)
-    me = f[k, F_SIDE]
-    if res >= 0:
-        if res == 2:
-            return 0.0
-        return WIN if res == me else -WIN
-    opp = 1 - me
-    p_me, t_me, r_me = _side_features(f, k, me)
-    p_op, t_op, r_op = _side_features(f, k, opp)
-    score = float(p_me - p_op)
-    derby = f[k, F_RULES + 2] != 0
-    if derby:
-        score = w[W_DERBY_RACE] * score + w[W_DERBY_BUMP] * (f[k, F_BUMPS + me]
-                                                           - f[k, F_BUMPS + opp])
-        if t_me >= 0:
-            score += w[W_STRIKE] * w[W_DERBY_THREAT]
-        if t_op >= 0:
-            score -= w[W_POTENTIAL] * w[W_DERBY_THREAT]
-    else:
-        score += w[W_STRIKE] * (t_me + 1) - w[W_POTENTIAL] * (t_op + 1)
-        if f[k, F_RULES + 1] != 0:
-            last = f[k, F_RULES] - 1
-            if f[k, F_BUMPS + me] >= last:
-                score -= w[W_LAST_BUMP]
-            if f[k, F_BUMPS + opp] >= last:
-                score += w[W_LAST_BUMP]
-    score += w[W_REACH_MOVER] * r_me - w[W_REACH_OTHER] * r_op + w[W_TEMPO]
-    return float(score)
+    return _evaluate(f, k, w, True)
+
+
+# where each part of a position has its keys in the Zobrist array
+Z_SIDE = 18 * 11            # after a key per square and signed count (-5..5)
+Z_COUNTERS = Z_SIDE + 2     # laps, bumps and pits of both players: 64 keys each
+Z_CLOCK = Z_COUNTERS + 6 * 64
 
 
 def make_zobrist(seed: int = 20040) -> np.ndarray:
     """Fixed random keys: per square and signed count, side, counters, clock."""
     gen = np.random.default_rng(seed)
-    return gen.integers(1, 2**63 - 1, size=18 * 11 + 2 + 6 * 64 + 1024, dtype=np.int64)
+    return gen.integers(1, 2**63 - 1, size=Z_CLOCK + 1024, dtype=np.int64)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def frame_hash(f: np.ndarray, k: int, zob: np.ndarray) -> Any:
+    """The Zobrist key of row ``k``."""
     h = np.int64(0)
     for sq in range(18):
         h ^= zob[sq * 11 + f[k, sq] + 5]
-    base = 18 * 11
-    h ^= zob[base + f[k, F_SIDE]]
-    base += 2
+    h ^= zob[Z_SIDE + f[k, F_SIDE]]
     for j in range(6):
-        h ^= zob[base + j * 64 + min(f[k, F_LAPS + j], 63)]
-    base += 6 * 64
+        h ^= zob[Z_COUNTERS + j * 64 + min(f[k, F_LAPS + j], 63)]
     if f[k, F_RULES + 2] != 0:
-        h ^= zob[base + min(f[k, F_CLOCK], 1023)]
+        h ^= zob[Z_CLOCK + min(f[k, F_CLOCK], 1023)]
     return h
 
 
+@njit(cache=True, inline="always")
+def _counter_step(zob: np.ndarray, j: int, v: int, by: int) -> Any:
+    """The key change of counter ``j`` (laps, bumps, pits: F_LAPS + j) going v -> v + by."""
+    return (zob[Z_COUNTERS + j * 64 + min(v, 63)]
+            ^ zob[Z_COUNTERS + j * 64 + min(v + by, 63)])
+
+
+@njit(cache=True, inline="always")
+def child_hash(f: np.ndarray, k: int, h: int, move: int, zob: np.ndarray) -> Any:
+    """The Zobrist key of row ``k`` after the packed ``move`` (as
+    :func:`raceday.games.hairpin.fast.frame_apply` plays it), from ``h``, the key of row
+    ``k``, without playing the move: the same value as :func:`frame_hash` of the child."""
+    p = f[k, F_SIDE]
+    s = 1 - 2 * p
+    kind = (move >> 5) & 7
+    h ^= zob[Z_SIDE + p] ^ zob[Z_SIDE + 1 - p]
+    bumped = False
+    if kind != SKIP:
+        origin = move & 31
+        dest = (move >> 8) & 31
+        if kind == ENTER:
+            h ^= _counter_step(zob, 4 + p, f[k, F_PIT + p], -1)
+        else:
+            c = f[k, origin]
+            h ^= zob[origin * 11 + c + 5] ^ zob[origin * 11 + c - s + 5]
+        c = f[k, dest]
+        if kind != ENTER and dest == origin:
+            c -= s
+        if kind == CHARGE_BUMP:
+            h ^= zob[dest * 11 + c + 5] ^ zob[dest * 11 + s + 5]
+            h ^= _counter_step(zob, 5 - p, f[k, F_PIT + 1 - p], 1)
+            h ^= _counter_step(zob, 2 + p, f[k, F_BUMPS + p], 1)
+            bumped = True
+        else:
+            h ^= zob[dest * 11 + c + 5] ^ zob[dest * 11 + c + s + 5]
+        if (move >> 13) & 1:
+            h ^= _counter_step(zob, p, f[k, F_LAPS + p], 1)
+    if f[k, F_RULES + 2] != 0:
+        clock = f[k, F_CLOCK]
+        after = 0 if bumped else clock + 1
+        h ^= zob[Z_CLOCK + min(clock, 1023)] ^ zob[Z_CLOCK + min(after, 1023)]
+    return h
+
+
+def _prefetch_row_typing(typingctx: Any, arr: Any, row: Any) -> Any:
+    """Ask the CPU to start loading ``arr[row, 0]`` into its cache (llvm.prefetch): a
+    table entry wanted a little later is then not waited for. Compiled code only."""
+    if not (isinstance(arr, types.Array) and arr.ndim == 2
+            and isinstance(row, types.Integer)):
+        return None
+    sig = types.void(arr, row)
+    cg: Any = cgutils
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        aryty = signature.args[0]
+        ary = context.make_array(aryty)(context, builder, args[0])
+        index = context.cast(builder, args[1], signature.args[1], types.intp)
+        zero = context.get_constant(types.intp, 0)
+        ptr = cg.get_item_pointer2(context, builder, data=ary.data,
+                                   shape=cg.unpack_tuple(builder, ary.shape),
+                                   strides=cg.unpack_tuple(builder, ary.strides),
+                                   layout=aryty.layout, inds=[index, zero], wraparound=False)
+        i32 = ir.IntType(32)
+        fnty = ir.FunctionType(ir.VoidType(), [ptr.type, i32, i32, i32])
+        fn = cg.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
+        # a read, kept in all cache levels, of data
+        builder.call(fn, [ptr, i32(0), i32(3), i32(1)])
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
+_prefetch_row: Any = intrinsic(_prefetch_row_typing)
+
+
 class Table:
-    """The transposition table and the search's scratch arrays, reused between moves."""
+    """The transposition table and the search's scratch arrays, reused between moves.
+
+    A table entry is one row of four int64 (32 bytes, so a probe reads one cache line):
+    the key, the value (a float64, read through :attr:`val`, a float view of the same
+    memory), the depth, and the bound flag (0 exact, 1 lower, 2 upper) plus the packed
+    move shifted left by 2. :attr:`key`, :attr:`val` and :attr:`info` are views of that
+    one array, passed separately to the compiled functions."""
 
     def __init__(self, bits: int = TT_BITS) -> None:
         size = 1 << bits
         # filled, not just allocated: the pages are touched now, not one by one in search
-        self.key = np.full(size, 0, dtype=np.int64)
-        self.val = np.full(size, 0.0, dtype=np.float64)
-        # depth, flag (0 exact, 1 lower bound, 2 upper bound), packed move
-        self.info = np.full((size, 3), 0, dtype=np.int64)
+        self.entries = np.full((size, TT_WIDTH), 0, dtype=np.int64)
+        self.key = self.entries
+        self.val = self.entries.view(np.float64)
+        self.info = self.entries
         self.zobrist = make_zobrist()
         self.frames = np.zeros((MAX_PLY + 2, FRAME_SIZE), dtype=np.int64)
         self.moves = np.zeros((MAX_PLY + 2, MAX_MOVES), dtype=np.int64)
@@ -176,31 +294,25 @@ class Table:
         self.counter = np.zeros(4, dtype=np.int64)
 
     def clear(self) -> None:
-        self.key[:] = 0
-        self.info[:] = 0
+        self.entries[:] = 0
         self.killers[:] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _move_key(move: int, player: int, hint: int, k1: int, k2: int) -> int:
     """Lower is tried first: the table move, bumps, laps, killers, then by advance."""
-    if move == hint:
-        return -1_000_000
-    kind = (move >> 5) & 7
-    lap = (move >> 13) & 1
-    if kind == CHARGE_BUMP:
-        return -50_000
-    if lap != 0:
-        return -40_000
-    if move in (k1, k2):
-        return -30_000
     origin = move & 31
-    if origin >= 18:
-        return 0
-    return int(_INDEX[player, origin] - _INDEX[player, (move >> 8) & 31])
+    on_track = origin < 18
+    index = _INDEX[player]
+    key = index[origin if on_track else 0] - index[(move >> 8) & 31]
+    key = key if on_track else 0
+    key = -30_000 if move in (k1, k2) else key
+    key = -40_000 if (move >> 13) & 1 else key
+    key = -50_000 if ((move >> 5) & 7) == CHARGE_BUMP else key
+    return -1_000_000 if move == hint else key
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _to_tt(v: float, ply: int) -> float:
     if v > MATE:
         return v + ply
@@ -209,7 +321,7 @@ def _to_tt(v: float, ply: int) -> float:
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _from_tt(v: float, ply: int) -> float:
     if v > MATE:
         return v - ply
@@ -218,25 +330,43 @@ def _from_tt(v: float, ply: int) -> float:
     return v
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def negamax_frames(f: np.ndarray, moves: np.ndarray, keys: np.ndarray, killers: np.ndarray,
                    depth0: int, alpha0: float, beta0: float, ply0: int, w: np.ndarray,
                    zob: np.ndarray, tt_key: np.ndarray, tt_val: np.ndarray,
-                   tt_info: np.ndarray, counter: np.ndarray) -> float:
+                   tt_info: np.ndarray, counter: np.ndarray, stack_f: np.ndarray,
+                   stack_i: np.ndarray, child_keys: np.ndarray) -> float:
     """Fail-soft negamax alpha-beta of row ``ply0`` of ``f`` searched ``depth0`` plies,
     with an explicit stack (rows ply0, ply0+1, ...). ``counter``: nodes, node limit,
-    stopped flag (then the value is meaningless), deepest ply reached."""
-    size = MAX_PLY + 2
-    alpha = np.empty(size)
-    beta = np.empty(size)
-    first_alpha = np.empty(size)
-    best = np.empty(size)
-    best_move = np.zeros(size, dtype=np.int64)
-    depth = np.zeros(size, dtype=np.int64)
-    count = np.zeros(size, dtype=np.int64)
-    nxt = np.zeros(size, dtype=np.int64)
-    hashes = np.zeros(size, dtype=np.int64)
-    nullwin = np.zeros(size, dtype=np.int64)  # 1: the child was searched with a null window
+    stopped flag (then the value is meaningless), deepest ply reached. ``tt_key``,
+    ``tt_val`` and ``tt_info`` are the table's entries (see :class:`Table`); ``stack_f``
+    (4 rows) and ``stack_i`` (7 rows) are scratch, one column per ply, and
+    ``child_keys`` (a row per ply) holds the Zobrist keys of a node's children.
+
+    A node two or more plies from the horizon probes the table. Its key comes from its
+    parent (:func:`child_hash`, a few exclusive-ors), which computed the keys of all its
+    children when it generated its moves and had their table entries prefetched: the
+    entries are then (mostly) in the cache when the children probe them, instead of a
+    wait on main memory each.
+
+    A child at the horizon is evaluated in its parent's loop, without a stack frame of
+    its own, and never searched twice: its value does not depend on the window.
+
+    Compiled without numba's reference counting (``_nrt=False``): it allocates nothing,
+    and the atomic reference counts of the arrays handed to the inlined helpers were a
+    tenth of its time."""
+    alpha = stack_f[0]
+    beta = stack_f[1]
+    first_alpha = stack_f[2]
+    best = stack_f[3]
+    best_move = stack_i[0]
+    depth = stack_i[1]
+    count = stack_i[2]
+    nxt = stack_i[3]
+    hashes = stack_i[4]
+    nullwin = stack_i[5]  # 1: the child was searched with a null window
+    node_key = stack_i[6]  # the Zobrist key of a node two or more plies from the horizon
+    with_reach = w[W_REACH_MOVER] != 0.0 or w[W_REACH_OTHER] != 0.0
     k = ply0
     alpha[k] = alpha0
     beta[k] = beta0
@@ -263,19 +393,21 @@ def negamax_frames(f: np.ndarray, moves: np.ndarray, keys: np.ndarray, killers: 
                 else:
                     ret = -(WIN - k)
             elif depth[k] <= 0 or k >= MAX_PLY:
-                ret = evaluate_frame(f, k, w)
+                ret = _evaluate_running(f, k, w, with_reach)
             else:
                 # the table is kept for nodes two or more plies from the horizon: probing it
                 # at the many depth-1 nodes cost more (cache misses) than it saved
-                h = frame_hash(f, k, zob) if depth[k] >= 2 else 0
+                h = 0
+                if depth[k] >= 2:
+                    h = node_key[k] if k > ply0 else frame_hash(f, k, zob)
                 slot = h & mask
                 hint = -1
                 leaf = False
-                if h != 0 and tt_key[slot] == h:
-                    hint = tt_info[slot, 2]
-                    if tt_info[slot, 0] >= depth[k]:
-                        flag = tt_info[slot, 1]
-                        v = _from_tt(tt_val[slot], k)
+                if h != 0 and tt_key[slot, T_KEY] == h:
+                    hint = tt_info[slot, T_MOVE] >> 2
+                    if tt_info[slot, T_DEPTH] >= depth[k]:
+                        flag = tt_info[slot, T_MOVE] & 3
+                        v = _from_tt(tt_val[slot, T_VAL], k)
                         if (flag == 0 or (flag == 1 and v >= beta[k])
                                 or (flag == 2 and v <= alpha[k])):
                             ret = v
@@ -288,6 +420,13 @@ def negamax_frames(f: np.ndarray, moves: np.ndarray, keys: np.ndarray, killers: 
                     me = f[k, F_SIDE]
                     for i in range(n):
                         keys[k, i] = _move_key(moves[k, i], me, hint, k1, k2)
+                    if depth[k] >= 3:
+                        # the children will probe the table: their keys, and their entries
+                        # on their way into the cache
+                        for i in range(n):
+                            ch = child_hash(f, k, h, moves[k, i], zob)
+                            child_keys[k, i] = ch
+                            _prefetch_row(tt_key, ch & mask)
                     count[k] = n
                     nxt[k] = 0
                     best[k] = -np.inf
@@ -335,9 +474,34 @@ def negamax_frames(f: np.ndarray, moves: np.ndarray, keys: np.ndarray, killers: 
                 kv = keys[k, pick]
                 keys[k, pick] = keys[k, j]
                 keys[k, j] = kv
+                kv = child_keys[k, pick]
+                child_keys[k, pick] = child_keys[k, j]
+                child_keys[k, j] = kv
             nxt[k] = j + 1
             frame_apply(f, k, k + 1, moves[k, j])
+            if depth[k] <= 1 or k + 1 >= MAX_PLY:
+                # the child is at the horizon: its value, here
+                counter[0] += 1
+                if counter[0] > counter[1]:
+                    counter[2] = 1
+                    return 0.0
+                c = k + 1
+                if c > counter[3]:
+                    counter[3] = c
+                res = frame_winner(f, c)
+                if res < 0:
+                    ret = _evaluate_running(f, c, w, with_reach)
+                elif res == 2:
+                    ret = 0.0
+                elif res == f[c, F_SIDE]:
+                    ret = WIN - c
+                else:
+                    ret = -(WIN - c)
+                nullwin[k] = 0
+                entering = False
+                continue
             depth[k + 1] = depth[k] - 1
+            node_key[k + 1] = child_keys[k, j]
             if j > 0 and beta[k] - alpha[k] > 1e-3:
                 nullwin[k] = 1
                 alpha[k + 1] = -alpha[k] - 1e-3
@@ -364,12 +528,11 @@ def negamax_frames(f: np.ndarray, moves: np.ndarray, keys: np.ndarray, killers: 
             flag = 2
         elif best[k] >= beta[k]:
             flag = 1
-        if tt_key[slot] != h or tt_info[slot, 0] <= depth[k]:
-            tt_key[slot] = h
-            tt_val[slot] = _to_tt(best[k], k)
-            tt_info[slot, 0] = depth[k]
-            tt_info[slot, 1] = flag
-            tt_info[slot, 2] = best_move[k]
+        if tt_key[slot, T_KEY] != h or tt_info[slot, T_DEPTH] <= depth[k]:
+            tt_key[slot, T_KEY] = h
+            tt_val[slot, T_VAL] = _to_tt(best[k], k)
+            tt_info[slot, T_DEPTH] = depth[k]
+            tt_info[slot, T_MOVE] = flag | (best_move[k] << 2)
         ret = best[k]
         if k == ply0:
             return float(ret)
@@ -410,20 +573,26 @@ def search_root_frames(st: np.ndarray, rules: np.ndarray, depth: int, exact_all:
         moves[0, j + 1] = mv
         keys[0, j + 1] = kv
     alpha = -np.inf
+    stack_f = np.empty((4, MAX_PLY + 2))
+    stack_i = np.zeros((7, MAX_PLY + 2), dtype=np.int64)
+    child_keys = np.zeros((MAX_PLY + 2, MAX_MOVES), dtype=np.int64)
     for i in range(n):
         root_moves[i] = moves[0, i]
     for i in range(n):
         frame_apply(f, 0, 1, root_moves[i])
         if exact_all or i == 0:
             v = -negamax_frames(f, moves, keys, killers, depth - 1, -np.inf, np.inf, 1, w,
-                                zob, tt_key, tt_val, tt_info, counter)
+                                zob, tt_key, tt_val, tt_info, counter, stack_f,
+                                stack_i, child_keys)
         else:
             v = -negamax_frames(f, moves, keys, killers, depth - 1, -alpha - 1e-3, -alpha,
-                                1, w, zob, tt_key, tt_val, tt_info, counter)
+                                1, w, zob, tt_key, tt_val, tt_info, counter, stack_f,
+                                stack_i, child_keys)
             if v > alpha and counter[2] == 0:
                 frame_apply(f, 0, 1, root_moves[i])
                 v = -negamax_frames(f, moves, keys, killers, depth - 1, -np.inf, -alpha,
-                                    1, w, zob, tt_key, tt_val, tt_info, counter)
+                                    1, w, zob, tt_key, tt_val, tt_info, counter, stack_f,
+                                    stack_i, child_keys)
         if counter[2] != 0:
             return -1
         root_vals[i] = v
@@ -446,9 +615,9 @@ def principal_variation(st: np.ndarray, rules: np.ndarray, first: int, zob: np.n
     while length < out.shape[0] and frame_winner(f, 0) < 0:
         h = frame_hash(f, 0, zob)
         slot = h & mask
-        if tt_key[slot] != h:
+        if tt_key[slot, T_KEY] != h:
             break
-        mv = tt_info[slot, 2]
+        mv = tt_info[slot, T_MOVE] >> 2
         n = frame_moves(f, 0, moves, 0)
         legal = False
         for i in range(n):
