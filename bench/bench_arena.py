@@ -50,7 +50,12 @@ def match(seconds: float, games: int, seed: int) -> None:
 
     a, b = f"alphabeta:{seconds:g}s", f"openspiel-mcts:{seconds:g}s"
     start = time.perf_counter()
-    result = run_arena("hairpin", a, b, games, seed)
+
+    def progress(done: int, total: int) -> None:
+        print(f"  {seconds:g} s per move: game {done}/{total} finished, "
+              f"{time.perf_counter() - start:.0f} s", flush=True)
+
+    result = run_arena("hairpin", a, b, games, seed, progress=progress)
     s = result.summary()
     low, high = s["a_win_rate_95"]
     print(f"{seconds:g} s per move, {games} games (seed {seed}): expert {a} won "
