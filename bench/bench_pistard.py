@@ -3,7 +3,8 @@ step for step against the reference, the computer riders' ladder with 95% interv
 decision times, and race length by lap length.
 
 Run: ``nice .venv/bin/python bench/bench_pistard.py [--quick] [--only SECTION ...]``
-(sections: speed, check, times, ladder, lengths, legacy). The ladder plays seeded matches on
+(sections: speed, check, times, ladder, lengths, legacy, ceiling; and ``tune``, only when
+named). The ladder plays seeded matches on
 the reference engine with the real agents; "a win" is defined in :func:`match` and
 :func:`match_ttt`. The whole ladder (11 option sets x 3 matches x 200 races) takes many
 hours on a shared machine: pick with ``--configs 0 --pairs hard:medium --games 250``.
@@ -260,6 +261,121 @@ def lap_lengths(n: int) -> None:
         print(f"  {length:>3} columns: {np.mean(turns):5.1f} turns, {np.mean(throws):5.1f} throws")
 
 
+TUNED_INDICES = (2, 3, 4, 5, 6, 7, 8, 9, 10, 13, 14, 15, 16)  # the weights a tuning moves
+TUNE_STEPS = (0.3, 0.3, 1.0, 0.6, 4.0, 0.3, 0.3, 0.3, 0.3, 0.3, 0.5, 0.5, 0.2)
+
+
+def tune(games: int, iterations: int, seed: int) -> None:
+    """Hill-climb the searching riders' rule (:data:`HARD_WEIGHTS`) by compiled scratch
+    races (2 x 4 riders, seats alternating): easy's wins plus half of medium's, no lower
+    than 68% against medium. A few weights move at a time; the incumbent is re-measured on
+    fresh races every 100 steps so a lucky block of races does not stick. Prints each
+    improvement and the final weights measured on 40,000 fresh races."""
+    from raceday.games.pistard import fast, search
+
+    state = PistardState(PistardOptions(players=2))
+    engine = fast.Engine.of(state)
+    st, par, grid = fast.encode(state), engine.params, engine.grid
+
+    def rate(w: np.ndarray, other: np.ndarray, at: int, n: int) -> float:
+        return float(search.greedy_match(st, par, grid, w, other, at, n))
+
+    def objective(w: np.ndarray, at: int) -> tuple[float, list[float]]:
+        easy = rate(w, search.EASY_WEIGHTS, at, games)
+        medium = rate(w, search.MEDIUM_WEIGHTS, at + 10**6, games)
+        return easy + 0.5 * medium - 5 * max(0.0, 0.68 - medium), [easy, medium]
+
+    best = search.HARD_WEIGHTS.copy()
+    rng = np.random.default_rng(seed)
+    at = 100
+    best_value, shares = objective(best, at)
+    print(f"tuning: start (vs easy, medium) {np.round(shares, 4).tolist()}", flush=True)
+    for step in range(iterations):
+        trial = best.copy()
+        for j in rng.choice(len(TUNED_INDICES), size=int(rng.integers(1, 4)), replace=False):
+            trial[TUNED_INDICES[j]] += rng.normal() * TUNE_STEPS[j]
+        value, trial_shares = objective(trial, at)
+        if value > best_value:
+            best, best_value, shares = trial, value, trial_shares
+            print(f"  step {step}: {np.round(shares, 4).tolist()}", flush=True)
+        if step % 100 == 99:
+            at += 17
+            best_value, shares = objective(best, at)
+    final = [rate(best, search.EASY_WEIGHTS, 999, 40_000),
+             rate(best, search.MEDIUM_WEIGHTS, 998, 40_000)]
+    print(f"tuned, on 40,000 fresh races each (vs easy, medium): "
+          f"{np.round(final, 4).tolist()}\nweights {np.round(best, 3).tolist()}", flush=True)
+
+
+def ceiling(games: int) -> None:
+    """How much skill can win: a clairvoyant rider who knows every throw still to come
+    (not the other riders' choices) tries each legal action, plays the race out with the
+    true throws (every rider by hard's rule) and keeps the best, against easy and medium
+    (compiled scratch races, 2 x 4 riders, seats alternating). No fair rider can count on
+    more; the gap to hard's rate is what search could still find."""
+    from numba import njit
+
+    from raceday.games.pistard import fast, search
+
+    @njit(cache=False)
+    def clairvoyant_match(st0: np.ndarray, par: np.ndarray, grid: np.ndarray,
+                          wa: np.ndarray, wb: np.ndarray, seed: int, n: int) -> float:
+        acts = np.empty(fast.MAXM, dtype=np.int64)
+        info = np.empty((fast.MAXM, fast.INFO_SIZE), dtype=np.int64)
+        ws = np.empty(fast.WORK_SIZE, dtype=np.int64)
+        rs = np.empty(1, dtype=np.uint64)
+        trial_rs = np.empty(1, dtype=np.uint64)
+        cand = np.empty(fast.MAXM, dtype=np.int64)
+        everyone = np.empty((fast.MAXP, search.WEIGHTS))
+        for p in range(fast.MAXP):
+            everyone[p] = wa
+        st = st0.copy()
+        trial = st0.copy()
+        won = 0.0
+        for g in range(n):
+            a_seat = g % 2
+            st[:] = st0
+            rs[0] = np.uint64(seed + 7919 * g + 1)
+            dice = seed * 1_000_003 + g
+            while True:
+                player = fast.current_player(st, par)
+                if player == fast.TERMINAL_NODE:
+                    break
+                if player == fast.CHANCE_NODE:
+                    k = fast.throw(st, par, grid, search.dice_for(dice, st), acts, info, ws)
+                    player = fast.current_player(st, par)
+                else:
+                    k = fast.legal_ws(st, par, grid, acts, info, ws)
+                if k == 0:
+                    continue
+                if player != a_seat:
+                    fast.decide(st, par, acts[search.pick(st, par, acts, info, k, wb, rs)])
+                    continue
+                k = search.ranked(st, par, grid, cand, info, wa)  # ties: the rule's order
+                best, best_value = cand[0], -1.0
+                for c in range(k):
+                    trial[:] = st
+                    trial_rs[0] = np.uint64(g * 131 + c + 1)
+                    fast.decide(trial, par, cand[c])
+                    search.play_out(trial, par, grid, everyone, trial_rs, dice, acts, info, ws)
+                    v = search.value(trial, par, player)
+                    if v > best_value:
+                        best, best_value = cand[c], v
+                fast.decide(st, par, best)
+            if st[fast.OWNER + st[fast.RANK]] == a_seat:
+                won += 1.0
+        return won
+
+    state = PistardState(PistardOptions(players=2))
+    engine = fast.Engine.of(state)
+    for name, other in (("easy", search.EASY_WEIGHTS), ("medium", search.MEDIUM_WEIGHTS)):
+        wins = clairvoyant_match(fast.encode(state), engine.params, engine.grid,
+                                 search.HARD_WEIGHTS, other, 4242, games)
+        lo, hi = wilson_interval(round(wins), games)
+        print(f"clairvoyant rider vs {name}, scratch 2x4, {games} races: {wins / games:.1%} "
+              f"(95% {lo:.1%}-{hi:.1%})", flush=True)
+
+
 def legacy(quick: bool) -> None:
     """Medium against easy with 4 and 1 riders each (the figures in the usage page)."""
     for riders in (4, 1):
@@ -272,17 +388,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="small runs (a minute or two)")
     parser.add_argument("--only", nargs="*", default=None,
-                        help="sections: speed check times ladder lengths legacy")
+                        help="sections: speed check times ladder lengths legacy ceiling tune")
     parser.add_argument("--games", type=int, default=None, help="races per ladder match")
     parser.add_argument("--check-games", type=int, default=120,
                         help="lock-step games per option set (17 option sets)")
     parser.add_argument("--configs", default=None,
                         help="ladder option sets by number in LADDER_CONFIGS, e.g. 0,8,9")
+    parser.add_argument("--tune-steps", type=int, default=500, help="tune: hill-climb steps")
     parser.add_argument("--pairs", default="hard:medium,hard:easy,expert:hard",
                         help="ladder matches, e.g. hard:medium,expert:hard")
     args = parser.parse_args()
     quick = args.quick
-    sections = set(args.only or ("speed", "check", "times", "ladder", "lengths", "legacy"))
+    sections = set(args.only or ("speed", "check", "times", "ladder", "lengths", "legacy",
+                                 "ceiling"))
     if "speed" in sections:
         speed(quick)
     if "check" in sections:
@@ -299,6 +417,10 @@ def main() -> None:
         lap_lengths(100)
     if "legacy" in sections:
         legacy(quick)
+    if "ceiling" in sections:
+        ceiling(100 if quick else 1000)
+    if "tune" in sections and args.only:  # only when asked for: it takes half an hour
+        tune(1000 if quick else 5000, 20 if quick else args.tune_steps, 3)
 
 
 if __name__ == "__main__":

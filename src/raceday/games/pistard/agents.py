@@ -5,9 +5,11 @@
 * ``medium`` — a greedy rider with a tactical evaluation: distance, outer lanes (more dice
   usable next turn), shelter directly behind another rider, energy tokens kept for the end.
 * ``hard`` — :class:`FastSearchRider`: a Monte Carlo search over the compiled engine
-  (:mod:`raceday.games.pistard.search`): the best few actions by a tuned greedy rule, each
-  played out to the end of the race by that rule with shared throws, the best mean value
-  wins (a win, then how high the player's best rider placed).
+  (:mod:`raceday.games.pistard.search`): the best few actions by hard's tuned greedy rule
+  (:data:`raceday.games.pistard.search.HARD_WEIGHTS`: tuned against easy and medium, with
+  terms for blocking a rival and for riders behind their team's leader), each played out to
+  the end of the race by that rule with shared throws; the rule's choice stands unless a
+  play-out mean beats it clearly (a win, then how high the player's best rider placed).
 * ``expert`` — the same search with more candidates and play-outs, within 0.35 s a decision.
 
 :class:`SearchRider` (the core's open-loop MCTS over :class:`SearchView`, scored by
