@@ -424,54 +424,85 @@ def frame_moves(f: np.ndarray, k: int, moves: np.ndarray, row: int) -> int:
     return their count. The same set as :func:`gen_moves`, in racer order."""
     r = f[k]
     out = moves[row]
-    player = r[F_SIDE]
+    player = r[F_SIDE] & 1
     s = 1 - 2 * player
     track = _TRACKS3[player]
     if r[F_PIT + player] > 0:
         idx = 0
-        while r[track[idx]] * s < 0:
+        while r[track[idx] & 31] * s < 0:
             idx += 1
-        out[0] = pack_move(PIT_ORIGIN, ENTER, track[idx], 0)
+        out[0] = pack_move(PIT_ORIGIN, ENTER, track[idx & 63], 0)
         return 1
     if r[F_RULES + 3] != 0:
         return _frame_moves_v1(f, k, moves, row)
-    # the plain rules: per racer (once per square), its cruise, then its charges
+    # the plain rules: per racer (once per square), its cruise, then its charges. (The
+    # masks (& 31, & 63) on values known to be in range let the compiler drop numba's
+    # negative-index checks.)
     index = _INDEX[player]
     bumping = r[F_RULES + 1] != 0
     base = F_RACERS + 5 * player
     n = 0
     seen = 0
-    for j in range(5):
-        sq = r[base + j]
+    for j in range(base, base + 5):
+        sq = r[j]
         if sq < 0:
             continue
+        sq &= 31
         bit = 1 << sq
         if seen & bit:
             continue
         seen |= bit
-        start = index[sq]
+        start = index[sq] & 63
         idx = start + 1
-        while r[track[idx]] * s < 0:
+        dest = track[idx] & 31
+        while r[dest] * s < 0:
             idx += 1
-        out[n] = pack_move(sq, CRUISE, track[idx], 1 if idx >= 18 else 0)
+            dest = track[idx & 63] & 31
+        out[n & 63] = pack_move(sq, CRUISE, dest, 1 if idx >= 18 else 0)
         n += 1
-        target = start + r[F_COLS + _COL_OF[sq]]
-        dest = track[target]
+        target = (start + r[(F_COLS + _COL_OF[sq]) & 31]) & 63
+        dest = track[target] & 31
         occ = r[dest] * s
         lap = 1 if target >= 18 else 0
         if occ >= 0:
-            out[n] = pack_move(sq, CHARGE, dest, lap)
+            out[n & 63] = pack_move(sq, CHARGE, dest, lap)
             n += 1
         elif occ == -1:
             if bumping:
-                out[n] = pack_move(sq, CHARGE_BUMP, dest, lap)
+                out[n & 63] = pack_move(sq, CHARGE_BUMP, dest, lap)
                 n += 1
             idx = target + 1
-            while r[track[idx]] * s < 0:
+            dest = track[idx] & 31
+            while r[dest] * s < 0:
                 idx += 1
-            out[n] = pack_move(sq, CHARGE_PASS, track[idx], 1 if idx >= 18 else 0)
+                dest = track[idx & 63] & 31
+            out[n & 63] = pack_move(sq, CHARGE_PASS, dest, 1 if idx >= 18 else 0)
             n += 1
     return n
+
+
+@njit(cache=True, inline="always")
+def _copy_row(src: np.ndarray, dst: np.ndarray) -> None:
+    """dst[:] = src for two different rows of FRAME_SIZE (48): eight values read before
+    any is written, so the compiler may move them as one vector (it may not interleave
+    the reads and writes of two rows of one array, not knowing that they never overlap)."""
+    for b in range(0, FRAME_SIZE, 8):
+        a0 = src[b]
+        a1 = src[b + 1]
+        a2 = src[b + 2]
+        a3 = src[b + 3]
+        a4 = src[b + 4]
+        a5 = src[b + 5]
+        a6 = src[b + 6]
+        a7 = src[b + 7]
+        dst[b] = a0
+        dst[b + 1] = a1
+        dst[b + 2] = a2
+        dst[b + 3] = a3
+        dst[b + 4] = a4
+        dst[b + 5] = a5
+        dst[b + 6] = a6
+        dst[b + 7] = a7
 
 
 @njit(cache=True, inline="always")
@@ -479,12 +510,9 @@ def frame_apply(f: np.ndarray, k: int, to: int, move: int) -> bool:
     """Row ``to`` := row ``k`` after the packed ``move`` (``to`` may equal ``k``); return
     whether a lap or a bump was made (only those end a game outside the derby)."""
     if to != k:
-        src = f[k]
-        dst = f[to]
-        for j in range(FRAME_SIZE):
-            dst[j] = src[j]
+        _copy_row(f[k], f[to])
     r = f[to]
-    player = r[F_SIDE]
+    player = r[F_SIDE] & 1
     s = 1 - 2 * player
     origin = move & 31
     kind = (move >> 5) & 7
@@ -497,15 +525,15 @@ def frame_apply(f: np.ndarray, k: int, to: int, move: int) -> bool:
         origin = -1
     if kind != SKIP:
         if origin >= 0:
-            r[origin] -= s
-            r[F_COLS + _COL_OF[origin]] -= 1
+            r[origin & 31] -= s
+            r[(F_COLS + _COL_OF[origin]) & 31] -= 1
         for j in range(mine, mine + 5):
             if r[j] == origin:
                 r[j] = dest
                 break
         if kind == CHARGE_BUMP:
             r[dest] = 0
-            r[F_COLS + _COL_OF[dest]] -= 1
+            r[(F_COLS + _COL_OF[dest]) & 31] -= 1
             r[F_PIT + 1 - player] += 1
             r[F_BUMPS + player] += 1
             theirs = F_RACERS + 5 * (1 - player)
@@ -515,7 +543,7 @@ def frame_apply(f: np.ndarray, k: int, to: int, move: int) -> bool:
                     break
             bumped = True
         r[dest] += s
-        r[F_COLS + _COL_OF[dest]] += 1
+        r[(F_COLS + _COL_OF[dest]) & 31] += 1
         if lap != 0:
             r[F_LAPS + player] += 1
     r[F_SIDE] = 1 - player

@@ -72,8 +72,48 @@ WEIGHTS = OLD_WEIGHTS.copy()
 TUNE_CANDIDATE = np.array([0.8, 0.25, 3.0, 0.5, 0.25, 0.1, 40.0, 40.0, 1.0])
 
 
+# Lookup tables for the evaluation, per player: _START_COL[p, sq] is the track index of
+# square sq for p, plus the frame position of its column's racer count shifted left by 8;
+# _DEST_VICTIM[p, t] is the square at track index t (0 to 53) for p, plus that square's
+# track index for the other player (the progress a racer bumped there loses) shifted left
+# by 8. One load each instead of two or three.
+_START_COL = np.zeros((2, 32), dtype=np.int64)
+_DEST_VICTIM = np.zeros((2, 64), dtype=np.int64)
+for _p in range(2):
+    for _sq in range(18):
+        _START_COL[_p, _sq] = int(_INDEX[_p, _sq]) | ((F_COLS + int(_COL_OF[_sq])) << 8)
+    for _t in range(_TRACKS3.shape[1]):
+        _d = int(_TRACKS3[_p, _t])
+        _DEST_VICTIM[_p, _t] = _d | (int(_INDEX[1 - _p, _d]) << 8)
+
+
 @njit(cache=True, inline="always")
-def _side_features(r: np.ndarray, p: int, with_reach: bool) -> Any:
+def _progress_and_strike(r: np.ndarray, p: int) -> Any:
+    """(progress, the track index of the best lone opponent player p could bump, -1 if
+    none) in the frame row ``r``, whether or not p may bump. (The masks keep indices in
+    range for the compiler; they change no value.)"""
+    s = 1 - 2 * p
+    start_col = _START_COL[p]
+    dest_victim = _DEST_VICTIM[p]
+    base = F_RACERS + 5 * p
+    progress = 18 * r[F_LAPS + p] - r[F_PIT + p]
+    worst = -1
+    for j in range(base, base + 5):
+        sq = r[j]
+        if sq >= 0:
+            x = start_col[sq & 31]
+            start = x & 63
+            progress += start
+            y = dest_victim[(start + r[(x >> 8) & 31]) & 63]
+            v = (y >> 8) if r[y & 31] == -s else -1
+            worst = max(worst, v)
+    return progress, worst
+
+
+@njit(cache=True, inline="always")
+def _side_features(r: np.ndarray, p: int) -> Any:
+    """(progress, best bump victim index or -1, longest single advance) of player p in
+    the frame row ``r`` (the evaluation's terms, each advance computed)."""
     s = 1 - 2 * p
     index = _INDEX[p]
     track = _TRACKS3[p]
@@ -84,18 +124,6 @@ def _side_features(r: np.ndarray, p: int, with_reach: bool) -> Any:
                                         or r[F_BUMPS + p] < r[F_RULES] - 1)
     worst = -1
     reach = 0
-    if not with_reach:
-        for j in range(base, base + 5):
-            sq = r[j]
-            if sq >= 0:
-                start = index[sq]
-                progress += start
-                dest = track[start + r[F_COLS + _COL_OF[sq]]]
-                v = victim[dest] if r[dest] == -s else -1
-                worst = max(worst, v)
-        if not can_bump:
-            worst = -1
-        return progress, worst, reach
     for j in range(base, base + 5):
         sq = r[j]
         if sq < 0:
@@ -125,10 +153,26 @@ def _side_features(r: np.ndarray, p: int, with_reach: bool) -> Any:
 def _evaluate_running(f: np.ndarray, k: int, w: np.ndarray, with_reach: bool) -> float:
     """:func:`evaluate_frame` of a row whose game is not over."""
     r = f[k]
-    me = r[F_SIDE]
+    me = r[F_SIDE] & 1
     opp = 1 - me
-    p_me, t_me, r_me = _side_features(r, me, with_reach)
-    p_op, t_op, r_op = _side_features(r, opp, with_reach)
+    if with_reach:
+        p_me, t_me, r_me = _side_features(r, me)
+        p_op, t_op, r_op = _side_features(r, opp)
+    else:
+        # the same terms without the advances (whose weights are 0)
+        r_me = 0
+        r_op = 0
+        p_me, t_me = _progress_and_strike(r, me)
+        p_op, t_op = _progress_and_strike(r, opp)
+        if r[F_RULES + 1] == 0:
+            t_me = -1
+            t_op = -1
+        elif r[F_RULES + 2] == 0:
+            # one bump from disqualification: no bump to make
+            if r[F_BUMPS + me] >= r[F_RULES] - 1:
+                t_me = -1
+            if r[F_BUMPS + opp] >= r[F_RULES] - 1:
+                t_op = -1
     score = float(p_me - p_op)
     if r[F_RULES + 2] != 0:
         score = w[W_DERBY_RACE] * score + w[W_DERBY_BUMP] * (r[F_BUMPS + me]
@@ -269,6 +313,14 @@ def _prefetch_row_typing(typingctx: Any, arr: Any, row: Any) -> Any:
 _prefetch_row: Any = intrinsic(_prefetch_row_typing)
 
 
+def _aligned_zeros(n: int) -> np.ndarray:
+    """``n`` int64 zeros starting on a 64-byte boundary (numpy's large arrays start 16
+    bytes past one, which put every other 32-byte table entry across two cache lines)."""
+    buf = np.full(n + 8, 0, dtype=np.int64)
+    skip = (-buf.ctypes.data % 64) // 8
+    return buf[skip:skip + n]
+
+
 class Table:
     """The transposition table and the search's scratch arrays, reused between moves.
 
@@ -281,7 +333,7 @@ class Table:
     def __init__(self, bits: int = TT_BITS) -> None:
         size = 1 << bits
         # filled, not just allocated: the pages are touched now, not one by one in search
-        self.entries = np.full((size, TT_WIDTH), 0, dtype=np.int64)
+        self.entries = _aligned_zeros(size * TT_WIDTH).reshape(size, TT_WIDTH)
         self.key = self.entries
         self.val = self.entries.view(np.float64)
         self.info = self.entries
@@ -367,6 +419,10 @@ def negamax_frames(f: np.ndarray, moves: np.ndarray, keys: np.ndarray, killers: 
     nullwin = stack_i[5]  # 1: the child was searched with a null window
     node_key = stack_i[6]  # the Zobrist key of a node two or more plies from the horizon
     with_reach = w[W_REACH_MOVER] != 0.0 or w[W_REACH_OTHER] != 0.0
+    # the counters, kept in registers and written back on the way out
+    nodes = counter[0]
+    limit = counter[1]
+    seldepth = counter[3]
     k = ply0
     alpha[k] = alpha0
     beta[k] = beta0
@@ -375,14 +431,17 @@ def negamax_frames(f: np.ndarray, moves: np.ndarray, keys: np.ndarray, killers: 
     entering = True
     ret = 0.0
     while True:
+        k &= 127  # 0 <= k <= MAX_PLY + 1: the mask lets the compiler drop index checks
         expand = False
         if entering:
-            counter[0] += 1
-            if counter[0] > counter[1]:
+            nodes += 1
+            if nodes > limit:
+                counter[0] = nodes
                 counter[2] = 1
+                counter[3] = seldepth
                 return 0.0
-            if k > counter[3]:
-                counter[3] = k
+            if k > seldepth:
+                seldepth = k
             res = frame_winner(f, k)
             leaf = True
             if res >= 0:
@@ -418,8 +477,20 @@ def negamax_frames(f: np.ndarray, moves: np.ndarray, keys: np.ndarray, killers: 
                     k1 = killers[k, 0]
                     k2 = killers[k, 1]
                     me = f[k, F_SIDE]
+                    # the keys, and the first move to try (the first with the lowest key)
+                    pick = 0
                     for i in range(n):
-                        keys[k, i] = _move_key(moves[k, i], me, hint, k1, k2)
+                        kv = _move_key(moves[k, i], me, hint, k1, k2)
+                        keys[k, i] = kv
+                        if kv < keys[k, pick]:
+                            pick = i
+                    if pick != 0:
+                        mv = moves[k, pick]
+                        moves[k, pick] = moves[k, 0]
+                        moves[k, 0] = mv
+                        kv = keys[k, pick]
+                        keys[k, pick] = keys[k, 0]
+                        keys[k, 0] = kv
                     if depth[k] >= 3:
                         # the children will probe the table: their keys, and their entries
                         # on their way into the cache
@@ -433,8 +504,66 @@ def negamax_frames(f: np.ndarray, moves: np.ndarray, keys: np.ndarray, killers: 
                     best_move[k] = moves[k, 0]
                     first_alpha[k] = alpha[k]
                     expand = True
+                    if depth[k] <= 1 or k + 1 >= MAX_PLY:
+                        # every child is at the horizon: their values, in one loop here
+                        # (the same order, values and cutoff as one child at a time)
+                        a = alpha[k]
+                        b = beta[k]
+                        bst = -np.inf
+                        bm = moves[k, 0]
+                        c = k + 1
+                        for j in range(n):
+                            if j > 0:
+                                pick = j
+                                for i in range(j + 1, n):
+                                    if keys[k, i] < keys[k, pick]:
+                                        pick = i
+                                if pick != j:
+                                    mv = moves[k, pick]
+                                    moves[k, pick] = moves[k, j]
+                                    moves[k, j] = mv
+                                    kv = keys[k, pick]
+                                    keys[k, pick] = keys[k, j]
+                                    keys[k, j] = kv
+                            m = moves[k, j]
+                            frame_apply(f, k, c, m)
+                            nodes += 1
+                            if nodes > limit:
+                                counter[0] = nodes
+                                counter[2] = 1
+                                counter[3] = seldepth
+                                return 0.0
+                            if c > seldepth:
+                                seldepth = c
+                            res = frame_winner(f, c)
+                            if res < 0:
+                                ret = _evaluate_running(f, c, w, with_reach)
+                            elif res == 2:
+                                ret = 0.0
+                            elif res == f[c, F_SIDE]:
+                                ret = WIN - c
+                            else:
+                                ret = -(WIN - c)
+                            v = -ret
+                            if v > bst:
+                                bst = v
+                                bm = m
+                            if v > a:
+                                a = v
+                            if not a < b:
+                                if ((m >> 5) & 7) != CHARGE_BUMP and killers[k, 0] != m:
+                                    killers[k, 1] = killers[k, 0]
+                                    killers[k, 0] = m
+                                break
+                        best[k] = bst
+                        best_move[k] = bm
+                        alpha[k] = a
+                        nxt[k] = n
+                        expand = False
             if leaf:
                 if k == ply0:
+                    counter[0] = nodes
+                    counter[3] = seldepth
                     return ret
                 k -= 1
                 entering = False
@@ -464,9 +593,10 @@ def negamax_frames(f: np.ndarray, moves: np.ndarray, keys: np.ndarray, killers: 
             # pick the best-keyed remaining move (selection: cutoffs come early)
             j = nxt[k]
             pick = j
-            for i in range(j + 1, count[k]):
-                if keys[k, i] < keys[k, pick]:
-                    pick = i
+            if j > 0:  # the first is in place already
+                for i in range(j + 1, count[k]):
+                    if keys[k, i] < keys[k, pick]:
+                        pick = i
             if pick != j:
                 mv = moves[k, pick]
                 moves[k, pick] = moves[k, j]
@@ -481,13 +611,15 @@ def negamax_frames(f: np.ndarray, moves: np.ndarray, keys: np.ndarray, killers: 
             frame_apply(f, k, k + 1, moves[k, j])
             if depth[k] <= 1 or k + 1 >= MAX_PLY:
                 # the child is at the horizon: its value, here
-                counter[0] += 1
-                if counter[0] > counter[1]:
+                nodes += 1
+                if nodes > limit:
+                    counter[0] = nodes
                     counter[2] = 1
+                    counter[3] = seldepth
                     return 0.0
                 c = k + 1
-                if c > counter[3]:
-                    counter[3] = c
+                if c > seldepth:
+                    seldepth = c
                 res = frame_winner(f, c)
                 if res < 0:
                     ret = _evaluate_running(f, c, w, with_reach)
@@ -519,6 +651,8 @@ def negamax_frames(f: np.ndarray, moves: np.ndarray, keys: np.ndarray, killers: 
         if h == 0:
             ret = best[k]
             if k == ply0:
+                counter[0] = nodes
+                counter[3] = seldepth
                 return float(ret)
             k -= 1
             entering = False
@@ -535,6 +669,8 @@ def negamax_frames(f: np.ndarray, moves: np.ndarray, keys: np.ndarray, killers: 
             tt_info[slot, T_MOVE] = flag | (best_move[k] << 2)
         ret = best[k]
         if k == ply0:
+            counter[0] = nodes
+            counter[3] = seldepth
             return float(ret)
         k -= 1
         entering = False
