@@ -269,6 +269,18 @@ F_RULES = 43     # 5: target, bumping, derby, v1, quiet limit (as encode_rules)
 FRAME_SIZE = 48
 # A move is one int: origin | kind << 5 | dest << 8 | lap << 13.
 _COL_OF = np.array([sq % 6 for sq in range(18)], dtype=np.int64)
+# Lookup tables, per player: _START_COL[p, sq] is the track index of square sq for p plus
+# the frame position of its column's racer count shifted left by 8; _TRACK_LAP[p, t] is
+# the square at track index t (0 to 53) for p plus, shifted left by 5, whether t is past
+# the finish line (a lap): ``_TRACK_LAP[p, t] << 8`` is the destination and lap fields of
+# a packed move. One load each instead of two or three.
+_START_COL = np.zeros((2, 32), dtype=np.int64)
+_TRACK_LAP = np.zeros((2, 64), dtype=np.int64)
+for _p in range(2):
+    for _sq in range(18):
+        _START_COL[_p, _sq] = int(_INDEX[_p, _sq]) | ((F_COLS + int(_COL_OF[_sq])) << 8)
+    for _t in range(_TRACKS3.shape[1]):
+        _TRACK_LAP[_p, _t] = int(_TRACKS3[_p, _t]) | ((1 if _t >= 18 else 0) << 5)
 
 
 @njit(cache=True, inline="always")
@@ -438,7 +450,8 @@ def frame_moves(f: np.ndarray, k: int, moves: np.ndarray, row: int) -> int:
     # the plain rules: per racer (once per square), its cruise, then its charges. (The
     # masks (& 31, & 63) on values known to be in range let the compiler drop numba's
     # negative-index checks.)
-    index = _INDEX[player]
+    start_col = _START_COL[player]
+    track_lap = _TRACK_LAP[player]
     bumping = r[F_RULES + 1] != 0
     base = F_RACERS + 5 * player
     n = 0
@@ -452,31 +465,31 @@ def frame_moves(f: np.ndarray, k: int, moves: np.ndarray, row: int) -> int:
         if seen & bit:
             continue
         seen |= bit
-        start = index[sq] & 63
+        x = start_col[sq]
+        start = x & 63
         idx = start + 1
-        dest = track[idx] & 31
-        while r[dest] * s < 0:
+        y = track_lap[idx]
+        while r[y & 31] * s < 0:
             idx += 1
-            dest = track[idx & 63] & 31
-        out[n & 63] = pack_move(sq, CRUISE, dest, 1 if idx >= 18 else 0)
+            y = track_lap[idx & 63]
+        out[n & 63] = sq | (CRUISE << 5) | (y << 8)
         n += 1
-        target = (start + r[(F_COLS + _COL_OF[sq]) & 31]) & 63
-        dest = track[target] & 31
-        occ = r[dest] * s
-        lap = 1 if target >= 18 else 0
+        target = (start + r[(x >> 8) & 31]) & 63
+        y = track_lap[target]
+        occ = r[y & 31] * s
         if occ >= 0:
-            out[n & 63] = pack_move(sq, CHARGE, dest, lap)
+            out[n & 63] = sq | (CHARGE << 5) | (y << 8)
             n += 1
         elif occ == -1:
             if bumping:
-                out[n & 63] = pack_move(sq, CHARGE_BUMP, dest, lap)
+                out[n & 63] = sq | (CHARGE_BUMP << 5) | (y << 8)
                 n += 1
             idx = target + 1
-            dest = track[idx] & 31
-            while r[dest] * s < 0:
+            y = track_lap[idx & 63]
+            while r[y & 31] * s < 0:
                 idx += 1
-                dest = track[idx & 63] & 31
-            out[n & 63] = pack_move(sq, CHARGE_PASS, dest, 1 if idx >= 18 else 0)
+                y = track_lap[idx & 63]
+            out[n & 63] = sq | (CHARGE_PASS << 5) | (y << 8)
             n += 1
     return n
 

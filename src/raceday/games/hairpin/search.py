@@ -24,6 +24,7 @@ from numba.extending import intrinsic
 from raceday.games.hairpin.fast import (
     _COL_OF,
     _INDEX,
+    _START_COL,
     _TRACKS3,
     F_BUMPS,
     F_CLOCK,
@@ -72,16 +73,12 @@ WEIGHTS = OLD_WEIGHTS.copy()
 TUNE_CANDIDATE = np.array([0.8, 0.25, 3.0, 0.5, 0.25, 0.1, 40.0, 40.0, 1.0])
 
 
-# Lookup tables for the evaluation, per player: _START_COL[p, sq] is the track index of
-# square sq for p, plus the frame position of its column's racer count shifted left by 8;
-# _DEST_VICTIM[p, t] is the square at track index t (0 to 53) for p, plus that square's
-# track index for the other player (the progress a racer bumped there loses) shifted left
-# by 8. One load each instead of two or three.
-_START_COL = np.zeros((2, 32), dtype=np.int64)
+# Lookup table for the evaluation, per player: _DEST_VICTIM[p, t] is the square at track
+# index t (0 to 53) for p, plus that square's track index for the other player (the
+# progress a racer bumped there loses) shifted left by 8 (with fast._START_COL: one load
+# each instead of two or three).
 _DEST_VICTIM = np.zeros((2, 64), dtype=np.int64)
 for _p in range(2):
-    for _sq in range(18):
-        _START_COL[_p, _sq] = int(_INDEX[_p, _sq]) | ((F_COLS + int(_COL_OF[_sq])) << 8)
     for _t in range(_TRACKS3.shape[1]):
         _d = int(_TRACKS3[_p, _t])
         _DEST_VICTIM[_p, _t] = _d | (int(_INDEX[1 - _p, _d]) << 8)
