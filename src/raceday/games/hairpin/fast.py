@@ -540,20 +540,24 @@ def frame_apply(f: np.ndarray, k: int, to: int, move: int) -> bool:
         if origin >= 0:
             r[origin & 31] -= s
             r[(F_COLS + _COL_OF[origin]) & 31] -= 1
+        # the first of the mover's racers on ``origin`` moves (without a branch per
+        # racer: which one it is cannot be predicted)
+        done = 0
         for j in range(mine, mine + 5):
-            if r[j] == origin:
-                r[j] = dest
-                break
+            hit = (r[j] == origin) & (done == 0)
+            r[j] = dest if hit else r[j]
+            done |= hit
         if kind == CHARGE_BUMP:
             r[dest] = 0
             r[(F_COLS + _COL_OF[dest]) & 31] -= 1
             r[F_PIT + 1 - player] += 1
             r[F_BUMPS + player] += 1
             theirs = F_RACERS + 5 * (1 - player)
+            done = 0
             for j in range(theirs, theirs + 5):
-                if r[j] == dest:
-                    r[j] = -1
-                    break
+                hit = (r[j] == dest) & (done == 0)
+                r[j] = -1 if hit else r[j]
+                done |= hit
             bumped = True
         r[dest] += s
         r[(F_COLS + _COL_OF[dest]) & 31] += 1

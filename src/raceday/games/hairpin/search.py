@@ -476,18 +476,19 @@ def negamax_frames(f: np.ndarray, moves: np.ndarray, keys: np.ndarray, killers: 
                     me = f[k, F_SIDE]
                     # the keys, and the first move to try (the first with the lowest key)
                     pick = 0
+                    low = 1 << 62
                     for i in range(n):
                         kv = _move_key(moves[k, i], me, hint, k1, k2)
                         keys[k, i] = kv
-                        if kv < keys[k, pick]:
+                        if kv < low:
+                            low = kv
                             pick = i
                     if pick != 0:
                         mv = moves[k, pick]
                         moves[k, pick] = moves[k, 0]
                         moves[k, 0] = mv
-                        kv = keys[k, pick]
                         keys[k, pick] = keys[k, 0]
-                        keys[k, 0] = kv
+                        keys[k, 0] = low
                     if depth[k] >= 3:
                         # the children will probe the table: their keys, and their entries
                         # on their way into the cache
@@ -512,16 +513,18 @@ def negamax_frames(f: np.ndarray, moves: np.ndarray, keys: np.ndarray, killers: 
                         for j in range(n):
                             if j > 0:
                                 pick = j
+                                low = keys[k, j]
                                 for i in range(j + 1, n):
-                                    if keys[k, i] < keys[k, pick]:
+                                    kv = keys[k, i]
+                                    if kv < low:
+                                        low = kv
                                         pick = i
                                 if pick != j:
                                     mv = moves[k, pick]
                                     moves[k, pick] = moves[k, j]
                                     moves[k, j] = mv
-                                    kv = keys[k, pick]
                                     keys[k, pick] = keys[k, j]
-                                    keys[k, j] = kv
+                                    keys[k, j] = low
                             m = moves[k, j]
                             frame_apply(f, k, c, m)
                             nodes += 1
@@ -591,8 +594,11 @@ def negamax_frames(f: np.ndarray, moves: np.ndarray, keys: np.ndarray, killers: 
             j = nxt[k]
             pick = j
             if j > 0:  # the first is in place already
+                low = keys[k, j]
                 for i in range(j + 1, count[k]):
-                    if keys[k, i] < keys[k, pick]:
+                    kv = keys[k, i]
+                    if kv < low:
+                        low = kv
                         pick = i
             if pick != j:
                 mv = moves[k, pick]
