@@ -68,7 +68,11 @@ def njit_without_refcounts(fn: _F) -> _F:
     another (here: to the helpers inlined into it) with atomic instructions, which took a
     tenth of the search's time. A function compiled so must not allocate arrays: it works
     on the arrays it is given."""
-    compiled: Any = cast(Any, njit)(cache=True, _nrt=False)(fn)
+    compiled: Any
+    try:
+        compiled = cast(Any, njit)(cache=True, _nrt=False)(fn)
+    except (KeyError, TypeError, ValueError):  # a numba without the private option
+        compiled = njit(cache=True)(fn)
     return cast(_F, compiled)
 
 
