@@ -200,6 +200,18 @@ def _evaluate(f: np.ndarray, k: int, w: np.ndarray, with_reach: bool) -> float:
     return _evaluate_running(f, k, w, with_reach)
 
 
+@njit(cache=True, inline="always")
+def _horizon_value(f: np.ndarray, c: int, w: np.ndarray, with_reach: bool) -> float:
+    """A horizon node's value for its side to move: a finished race counts as won or lost
+    sooner the nearer it is (``WIN - c``), a running one by the evaluation."""
+    res = frame_winner(f, c)
+    if res < 0:
+        return _evaluate_running(f, c, w, with_reach)
+    if res == 2:
+        return 0.0
+    return WIN - c if res == f[c, F_SIDE] else -(WIN - c)
+
+
 @njit(cache=True)
 def evaluate_frame(f: np.ndarray, k: int, w: np.ndarray) -> float:
     """A heuristic value of row ``k`` for the side to move (positive is good): the race
@@ -535,16 +547,7 @@ def negamax_frames(f: np.ndarray, moves: np.ndarray, keys: np.ndarray, killers: 
                                 return 0.0
                             if c > seldepth:
                                 seldepth = c
-                            res = frame_winner(f, c)
-                            if res < 0:
-                                ret = _evaluate_running(f, c, w, with_reach)
-                            elif res == 2:
-                                ret = 0.0
-                            elif res == f[c, F_SIDE]:
-                                ret = WIN - c
-                            else:
-                                ret = -(WIN - c)
-                            v = -ret
+                            v = -_horizon_value(f, c, w, with_reach)
                             if v > bst:
                                 bst = v
                                 bm = m
@@ -623,15 +626,7 @@ def negamax_frames(f: np.ndarray, moves: np.ndarray, keys: np.ndarray, killers: 
                 c = k + 1
                 if c > seldepth:
                     seldepth = c
-                res = frame_winner(f, c)
-                if res < 0:
-                    ret = _evaluate_running(f, c, w, with_reach)
-                elif res == 2:
-                    ret = 0.0
-                elif res == f[c, F_SIDE]:
-                    ret = WIN - c
-                else:
-                    ret = -(WIN - c)
+                ret = _horizon_value(f, c, w, with_reach)
                 nullwin[k] = 0
                 entering = False
                 continue
