@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -215,17 +216,9 @@ def test_child_keys_equal_the_keys_of_the_children() -> None:
             assert search.child_hash(f, 0, h, m, zob) == search.frame_hash(f, 1, zob)
             kinds.add(int(m) >> 5 & 7)
 
-    rng = np.random.default_rng(9)
-    for variant in ("standard", "derby", "v1", "v1+short", "short+nobump", "derby+random"):
-        for _ in range(6):
-            state = new_game({"variant": variant})
-            while not state.is_terminal():
-                if state.is_chance_node():
-                    state.apply_action(state.sample_chance(rng).outcome)
-                    continue
-                check(state)
-                acts = state.legal_actions()
-                state.apply_action(acts[int(rng.integers(len(acts)))])
+    for state in _decisions(("standard", "derby", "v1", "v1+short", "short+nobump",
+                             "derby+random"), 6, np.random.default_rng(9)):
+        check(state)
     check(new_game({"variant": "v1", "position": "....b3./....../r5....b2 r 0-0 0-0 0-0"}))
     assert kinds == {CRUISE, CHARGE, CHARGE_BUMP, CHARGE_PASS, ENTER, SKIP}
 
@@ -247,20 +240,11 @@ def test_the_quick_evaluation_equals_the_full_one() -> None:
     w = search.WEIGHTS.copy()
     assert w[search.W_REACH_MOVER] == 0 and w[search.W_REACH_OTHER] == 0
     f = fast.new_frames(1)
-    rng = np.random.default_rng(12)
-    for variant in ("standard", "derby", "short", "short+nobump", "v1", "derby+random"):
-        for _ in range(4):
-            state = new_game({"variant": variant})
-            while not state.is_terminal():
-                if state.is_chance_node():
-                    state.apply_action(state.sample_chance(rng).outcome)
-                    continue
-                fast.frame_load(fast.encode(state.position), fast.encode_rules(state.rules),
-                                f, 0)
-                assert search._evaluate_running(f, 0, w, False) == search._evaluate_running(
-                    f, 0, w, True)
-                acts = state.legal_actions()
-                state.apply_action(acts[int(rng.integers(len(acts)))])
+    for state in _decisions(("standard", "derby", "short", "short+nobump", "v1",
+                             "derby+random"), 4, np.random.default_rng(12)):
+        fast.frame_load(fast.encode(state.position), fast.encode_rules(state.rules), f, 0)
+        assert search._evaluate_running(f, 0, w, False) == search._evaluate_running(
+            f, 0, w, True)
 
 
 @pytest.mark.parametrize(("variant", "nodes", "move", "value"), [
@@ -278,3 +262,19 @@ def test_the_search_to_a_fixed_depth_is_pinned(variant: str, nodes: int, move: s
     assert report.depth == 9 and report.nodes == nodes
     assert state.action_to_string(report.actions[0]) == move
     assert report.values[0] == pytest.approx(value)
+
+
+def _decisions(variants: tuple[str, ...], games: int, rng: np.random.Generator
+               ) -> Iterator[HairpinState]:
+    """Every position where a player moves, in ``games`` random games of each variant
+    (throws and moves drawn from ``rng``)."""
+    for variant in variants:
+        for _ in range(games):
+            state = new_game({"variant": variant})
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    state.apply_action(state.sample_chance(rng).outcome)
+                    continue
+                yield state
+                acts = state.legal_actions()
+                state.apply_action(acts[int(rng.integers(len(acts)))])
