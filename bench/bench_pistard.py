@@ -381,6 +381,142 @@ def ceiling(games: int) -> None:
                   f"{games} races: {wins / games:.1%} (95% {lo:.1%}-{hi:.1%})", flush=True)
 
 
+def search_lab(games: int) -> None:
+    """Compiled search-against-search matches (scratch 2 x 4, seats alternating, the same
+    throws for every pairing): the hard rider's search with a fixed number of play-outs
+    (four candidates, 96 play-outs each, the rule's veto at one standard error), changed one
+    way at a time, against easy, medium or itself: modelling easy by its own rule in the
+    play-outs, valuing a race also by the winning margin, and expert's six candidates with
+    512 play-outs against hard's. A paired difference compares two riders on the same races."""
+    from numba import njit
+
+    from raceday.games.pistard import fast, search
+
+    @njit(cache=False)
+    def race_value(st: np.ndarray, par: np.ndarray, player: int, margin_weight: float) -> float:
+        v = float(search.value(st, par, player))
+        if margin_weight == 0.0:
+            return v
+        mine = theirs = -1000
+        for i in range(st[fast.NRIDERS]):
+            if st[fast.OWNER + i] == player:
+                mine = max(mine, st[fast.DIST + i])
+            else:
+                theirs = max(theirs, st[fast.DIST + i])
+        return v + margin_weight * min(6, max(-6, mine - theirs)) / 6.0
+
+    @njit(cache=False)
+    def decide(st: np.ndarray, par: np.ndarray, grid: np.ndarray, rule: np.ndarray,
+               playouts: np.ndarray, player: int, cfg: np.ndarray, seed: int,
+               acts: np.ndarray, info: np.ndarray, ws: np.ndarray, rs: np.ndarray) -> int:
+        cand = np.empty(fast.MAXM, dtype=np.int64)
+        k = min(search.ranked(st, par, grid, cand, info, rule), int(cfg[0]))
+        rolls = int(cfg[1])
+        if k == 1 or rolls == 0:
+            n = fast.legal_ws(st, par, grid, acts, info, ws)
+            return int(acts[search.pick(st, par, acts, info, n, rule, rs)])
+        out = np.zeros((k, rolls))
+        trial = st.copy()
+        prs = np.empty(1, dtype=np.uint64)
+        for c in range(k):
+            for j in range(rolls):
+                trial[:] = st
+                prs[0] = np.uint64(seed + 7919 * j + 1)
+                fast.decide(trial, par, cand[c])
+                search.play_out(trial, par, grid, playouts, prs, seed * 1_000_003 + j,
+                                acts, info, ws)
+                out[c, j] = race_value(trial, par, player, cfg[3])
+        best = 0
+        for c in range(1, k):
+            if out[c].mean() > out[best].mean():
+                best = c
+        if best == 0:
+            return int(cand[0])
+        d = out[best] - out[0]
+        se = d.std() * np.sqrt(rolls / (rolls - 1.0)) / np.sqrt(rolls)
+        return int(cand[best]) if d.mean() > cfg[2] * se else int(cand[0])
+
+    @njit(cache=False)
+    def play(st0: np.ndarray, par: np.ndarray, grid: np.ndarray, rules: np.ndarray,
+             models: np.ndarray, cfgs: np.ndarray, seed: int, n: int) -> np.ndarray:
+        acts = np.empty(fast.MAXM, dtype=np.int64)
+        info = np.empty((fast.MAXM, fast.INFO_SIZE), dtype=np.int64)
+        ws = np.empty(fast.WORK_SIZE, dtype=np.int64)
+        rs = np.empty(1, dtype=np.uint64)
+        playouts = np.empty((fast.MAXP, search.WEIGHTS))
+        st = st0.copy()
+        won = np.zeros(n)
+        for g in range(n):
+            a_seat = g % 2
+            st[:] = st0
+            rs[0] = np.uint64(seed + 7919 * g + 1)
+            dice = seed * 1_000_003 + g
+            step = 0
+            while True:
+                player = fast.current_player(st, par)
+                if player == fast.TERMINAL_NODE:
+                    break
+                if player == fast.CHANCE_NODE:
+                    k = fast.throw(st, par, grid, search.dice_for(dice, st), acts, info, ws)
+                    player = fast.current_player(st, par)
+                else:
+                    k = fast.legal_ws(st, par, grid, acts, info, ws)
+                if k == 0:
+                    continue
+                if k == 1:
+                    fast.decide(st, par, acts[0])
+                    continue
+                step += 1
+                side = 0 if player == a_seat else 1
+                for p in range(fast.MAXP):
+                    playouts[p] = models[side, 0] if p == player else models[side, 1]
+                fast.decide(st, par, decide(st, par, grid, rules[side], playouts, player,
+                                            cfgs[side], seed * 7 + g * 100_003 + step,
+                                            acts, info, ws, rs))
+            won[g] = 1.0 if st[fast.OWNER + st[fast.RANK]] == a_seat else 0.0
+        return won
+
+    state = PistardState(PistardOptions(players=2))
+    engine = fast.Engine.of(state)
+    hard_rule, easy, medium = search.HARD_WEIGHTS, search.EASY_WEIGHTS, search.MEDIUM_WEIGHTS
+    greedy = np.array([1, 0, 1.0, 0.0])
+
+    def searcher(candidates: int = 4, rolls: int = 96, margin_weight: float = 0.0
+                 ) -> np.ndarray:
+        return np.array([candidates, rolls, 1.0, margin_weight])
+
+    def run(label: str, a: tuple[np.ndarray, np.ndarray, np.ndarray],
+            b: tuple[np.ndarray, np.ndarray, np.ndarray], seed: int) -> np.ndarray:
+        start = time.perf_counter()
+        won = play(fast.encode(state), engine.params, engine.grid, np.stack([a[0], b[0]]),
+                   np.stack([a[1], b[1]]), np.stack([a[2], b[2]]), seed, games)
+        lo, hi = wilson_interval(round(won.sum()), games)
+        print(f"  {label}: {won.mean():.1%} (95% {lo:.1%}-{hi:.1%}) over {games} races "
+              f"({time.perf_counter() - start:.0f}s)", flush=True)
+        return won
+
+    def paired(label: str, first: np.ndarray, second: np.ndarray) -> None:
+        d = second - first
+        se = float(d.std(ddof=1)) / np.sqrt(len(d))
+        print(f"  {label}: {d.mean():+.1%} (standard error {se:.1%}; "
+              f"{int((d != 0).sum())} races differ)", flush=True)
+
+    print("search lab (compiled, scratch 2x4):", flush=True)
+    tuned_model = np.stack([hard_rule, hard_rule])
+    hard = (hard_rule, tuned_model, searcher())
+    run("hard's search vs easy", hard, (easy, np.stack([easy, easy]), greedy), 11)
+    run("the same, easy modelled by its own rule", (hard_rule, np.stack([hard_rule, easy]),
+        searcher()), (easy, np.stack([easy, easy]), greedy), 11)
+    base = run("hard's search vs medium", hard, (medium, np.stack([medium, medium]), greedy),
+               31)
+    shaped = run("the same, valuing the winning margin too (0.5 for 6 columns)",
+                 (hard_rule, tuned_model, searcher(margin_weight=0.5)),
+                 (medium, np.stack([medium, medium]), greedy), 31)
+    paired("margin value minus plain value, same races", base, shaped)
+    run("expert's search (6 candidates x 512) vs hard's (4 x 96)",
+        (hard_rule, tuned_model, searcher(6, 512)), hard, 21)
+
+
 def legacy(quick: bool) -> None:
     """Medium against easy with 4 and 1 riders each (the figures in the usage page)."""
     for riders in (4, 1):
@@ -393,7 +529,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="small runs (a minute or two)")
     parser.add_argument("--only", nargs="*", default=None,
-                        help="sections: speed check times ladder lengths legacy ceiling tune")
+                        help="sections: speed check times ladder lengths legacy ceiling tune lab")
     parser.add_argument("--games", type=int, default=None, help="races per ladder match")
     parser.add_argument("--check-games", type=int, default=120,
                         help="lock-step games per option set (17 option sets)")
@@ -424,6 +560,8 @@ def main() -> None:
         legacy(quick)
     if "ceiling" in sections:
         ceiling(100 if quick else 1000)
+    if "lab" in sections and args.only:  # only when asked for: it takes about an hour
+        search_lab(args.games or (20 if quick else 300))
     if "tune" in sections and args.only:  # only when asked for: it takes half an hour
         tune(1000 if quick else 5000, 20 if quick else args.tune_steps, 3)
 
