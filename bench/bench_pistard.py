@@ -381,7 +381,7 @@ def ceiling(games: int) -> None:
                   f"{games} races: {wins / games:.1%} (95% {lo:.1%}-{hi:.1%})", flush=True)
 
 
-def search_lab(games: int) -> None:
+def search_lab(quick: bool) -> None:
     """Compiled search-against-search matches (scratch 2 x 4, seats alternating, the same
     throws for every pairing): the hard rider's search with a fixed number of play-outs
     (four candidates, 96 play-outs each, the rule's veto at one standard error), changed one
@@ -463,10 +463,10 @@ def search_lab(games: int) -> None:
                     k = fast.legal_ws(st, par, grid, acts, info, ws)
                 if k == 0:
                     continue
+                step += 1
                 if k == 1:
                     fast.decide(st, par, acts[0])
                     continue
-                step += 1
                 side = 0 if player == a_seat else 1
                 for p in range(fast.MAXP):
                     playouts[p] = models[side, 0] if p == player else models[side, 1]
@@ -486,7 +486,8 @@ def search_lab(games: int) -> None:
         return np.array([candidates, rolls, 1.0, margin_weight])
 
     def run(label: str, a: tuple[np.ndarray, np.ndarray, np.ndarray],
-            b: tuple[np.ndarray, np.ndarray, np.ndarray], seed: int) -> np.ndarray:
+            b: tuple[np.ndarray, np.ndarray, np.ndarray], seed: int, games: int) -> np.ndarray:
+        games = 10 if quick else games
         start = time.perf_counter()
         won = play(fast.encode(state), engine.params, engine.grid, np.stack([a[0], b[0]]),
                    np.stack([a[1], b[1]]), np.stack([a[2], b[2]]), seed, games)
@@ -504,17 +505,17 @@ def search_lab(games: int) -> None:
     print("search lab (compiled, scratch 2x4):", flush=True)
     tuned_model = np.stack([hard_rule, hard_rule])
     hard = (hard_rule, tuned_model, searcher())
-    run("hard's search vs easy", hard, (easy, np.stack([easy, easy]), greedy), 11)
+    run("hard's search vs easy", hard, (easy, np.stack([easy, easy]), greedy), 11, 400)
     run("the same, easy modelled by its own rule", (hard_rule, np.stack([hard_rule, easy]),
-        searcher()), (easy, np.stack([easy, easy]), greedy), 11)
+        searcher()), (easy, np.stack([easy, easy]), greedy), 11, 400)
     base = run("hard's search vs medium", hard, (medium, np.stack([medium, medium]), greedy),
-               31)
+               31, 300)
     shaped = run("the same, valuing the winning margin too (0.5 for 6 columns)",
                  (hard_rule, tuned_model, searcher(margin_weight=0.5)),
-                 (medium, np.stack([medium, medium]), greedy), 31)
+                 (medium, np.stack([medium, medium]), greedy), 31, 300)
     paired("margin value minus plain value, same races", base, shaped)
     run("expert's search (6 candidates x 512) vs hard's (4 x 96)",
-        (hard_rule, tuned_model, searcher(6, 512)), hard, 21)
+        (hard_rule, tuned_model, searcher(6, 512)), hard, 21, 200)
 
 
 def legacy(quick: bool) -> None:
@@ -560,8 +561,8 @@ def main() -> None:
         legacy(quick)
     if "ceiling" in sections:
         ceiling(100 if quick else 1000)
-    if "lab" in sections and args.only:  # only when asked for: it takes about an hour
-        search_lab(args.games or (20 if quick else 300))
+    if "lab" in sections and args.only:  # only when asked for: it takes over an hour
+        search_lab(quick)
     if "tune" in sections and args.only:  # only when asked for: it takes half an hour
         tune(1000 if quick else 5000, 20 if quick else args.tune_steps, 3)
 
