@@ -118,11 +118,24 @@ def _winner_share(state: PistardState, player: int) -> float:
     return 0.0
 
 
+def _duels(state: PistardState, seat: int) -> list[float]:
+    """Against each other player of a bunch race: 1 if ``seat``'s best rider is ranked
+    ahead of that player's best rider, else 0."""
+    best: dict[int, int] = {}
+    for place, rider in enumerate(state.ranking):
+        best.setdefault(state.riders[rider].owner, place)
+    return [1.0 if best[seat] < place else 0.0 for owner, place in best.items()
+            if owner != seat]
+
+
 def match(a: str, b: str, n: int, config: Mapping[str, Any], seed: int = 2024,
-          simulations: int | None = None) -> tuple[float, int, list[float]]:
+          simulations: int | None = None, duels: list[float] | None = None
+          ) -> tuple[float, int, list[float]]:
     """``a`` in one seat against ``b`` in every other seat, ``a``'s seat rotating.
     A win: ``a``'s player wins the race (his rider is first in the ranking; in the pursuit
-    his team; a tied pursuit counts half). Returns a's wins, races and a's decision times."""
+    his team; a tied pursuit counts half). Returns a's wins, races and a's decision times;
+    with ``duels`` (bunch races of three or more players), appends :func:`_duels` of each
+    race."""
     options = PistardOptions.parse(config)
     rng = np.random.default_rng(seed)
     players = options.num_players
@@ -135,6 +148,8 @@ def match(a: str, b: str, n: int, config: Mapping[str, Any], seed: int = 2024,
         state = PistardState(options)
         play_game(state, agents, rng)
         wins += _winner_share(state, seat)
+        if duels is not None:
+            duels.extend(_duels(state, seat))
     return wins, n, times
 
 
@@ -208,13 +223,30 @@ def warm_up() -> None:
 def ladder(games: int, configs: Sequence[Mapping[str, Any]],
            pairs: Sequence[tuple[str, str]]) -> None:
     warm_up()
-    print(f"ladder ({games} races a match; targets apply to 2-player races):", flush=True)
+    print(f"ladder ({games} races a match; the targets apply to 2-player races, and with 3-5 "
+          "players to the head-to-head rate against each rival):", flush=True)
     for config in configs:
         players = PistardOptions.parse(config).num_players
         for a, b in pairs:
-            play = match_ttt if config.get("variant") == "ttt" else match
-            result = play(a, b, games, config)
-            report(a, b, config, result, TARGETS.get((a, b)) if players <= 2 else None)
+            target = TARGETS.get((a, b))
+            if config.get("variant") == "ttt":
+                result = match_ttt(a, b, games, config)
+            elif players > 2:
+                duels: list[float] = []
+                result = match(a, b, games, config, duels=duels)
+                report(a, b, config, result, None)
+                won = round(sum(duels))
+                lo, hi = wilson_interval(won, len(duels))
+                verdict = "" if target is None else (
+                    " MEETS" if lo >= target else " FAILS" if hi < target else " UNDECIDED"
+                ) + f" target {target:.0%}"
+                print(f"    head to head: {a}'s best rider ahead of a {b} player's best in "
+                      f"{won}/{len(duels)} = {won / len(duels):.1%} "
+                      f"(95% {lo:.1%}-{hi:.1%}){verdict}", flush=True)
+                continue
+            else:
+                result = match(a, b, games, config)
+            report(a, b, config, result, target)
 
 
 def decision_times(decisions: int) -> None:
