@@ -221,7 +221,7 @@ def warm_up() -> None:
 
 
 def ladder(games: int, configs: Sequence[Mapping[str, Any]],
-           pairs: Sequence[tuple[str, str]]) -> None:
+           pairs: Sequence[tuple[str, str]], seed: int = 2024) -> None:
     warm_up()
     print(f"ladder ({games} races a match; the targets apply to 2-player races, and with 3-5 "
           "players to the head-to-head rate against each rival):", flush=True)
@@ -230,10 +230,10 @@ def ladder(games: int, configs: Sequence[Mapping[str, Any]],
         for a, b in pairs:
             target = TARGETS.get((a, b))
             if config.get("variant") == "ttt":
-                result = match_ttt(a, b, games, config)
+                result = match_ttt(a, b, games, config, seed)
             elif players > 2:
                 duels: list[float] = []
-                result = match(a, b, games, config, duels=duels)
+                result = match(a, b, games, config, seed, duels=duels)
                 report(a, b, config, result, None)
                 won = round(sum(duels))
                 lo, hi = wilson_interval(won, len(duels))
@@ -245,7 +245,7 @@ def ladder(games: int, configs: Sequence[Mapping[str, Any]],
                       f"(95% {lo:.1%}-{hi:.1%}){verdict}", flush=True)
                 continue
             else:
-                result = match(a, b, games, config)
+                result = match(a, b, games, config, seed)
             report(a, b, config, result, target)
 
 
@@ -568,6 +568,8 @@ def main() -> None:
                         help="lock-step games per option set (17 option sets)")
     parser.add_argument("--configs", default=None,
                         help="ladder option sets by number in LADDER_CONFIGS, e.g. 0,8,9")
+    parser.add_argument("--seed", type=int, default=2024,
+                        help="ladder: seed of the races (another seed, other races)")
     parser.add_argument("--tune-steps", type=int, default=500, help="tune: hill-climb steps")
     parser.add_argument("--pairs", default="hard:medium,hard:easy,expert:hard",
                         help="ladder matches, e.g. hard:medium,expert:hard")
@@ -586,7 +588,7 @@ def main() -> None:
             [LADDER_CONFIGS[int(k)] for k in args.configs.split(",")]
         pairs = [tuple(p.split(":")) for p in args.pairs.split(",")]
         ladder(args.games or (6 if quick else 200), configs[:2] if quick else configs,
-               [(a, b) for a, b in pairs])
+               [(a, b) for a, b in pairs], args.seed)
     if "lengths" in sections and not quick:
         lap_lengths(100)
     if "legacy" in sections:
