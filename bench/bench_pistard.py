@@ -3,8 +3,9 @@ step for step against the reference, the computer riders' ladder with 95% interv
 decision times, and race length by lap length.
 
 Run: ``nice .venv/bin/python bench/bench_pistard.py [--quick] [--only SECTION ...]``
-(sections: speed, check, times, ladder, lengths, legacy, ceiling; and ``tune``, only when
-named). The ladder plays seeded matches on
+(sections: speed, check, times, ladder, lengths, legacy, ceiling; and ``tune`` and ``lab``,
+only when named: the rule's hill-climb, and compiled search-against-search experiments).
+The ladder plays seeded matches (``--seed``) on
 the reference engine with the real agents; "a win" is defined in :func:`match` and
 :func:`match_ttt`. The whole ladder (11 option sets x 3 matches x 200 races) takes many
 hours on a shared machine: pick with ``--configs 0 --pairs hard:medium --games 250``.
