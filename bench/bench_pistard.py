@@ -222,7 +222,8 @@ def warm_up() -> None:
 
 
 def ladder(games: int, configs: Sequence[Mapping[str, Any]],
-           pairs: Sequence[tuple[str, str]], seed: int = 2024) -> None:
+           pairs: Sequence[tuple[str, str]], seed: int = 2024,
+           simulations: int | None = None) -> None:
     warm_up()
     print(f"ladder ({games} races a match; the targets apply to 2-player races, and with 3-5 "
           "players to the head-to-head rate against each rival):", flush=True)
@@ -231,10 +232,10 @@ def ladder(games: int, configs: Sequence[Mapping[str, Any]],
         for a, b in pairs:
             target = TARGETS.get((a, b))
             if config.get("variant") == "ttt":
-                result = match_ttt(a, b, games, config, seed)
+                result = match_ttt(a, b, games, config, seed, simulations)
             elif players > 2:
                 duels: list[float] = []
-                result = match(a, b, games, config, seed, duels=duels)
+                result = match(a, b, games, config, seed, simulations, duels)
                 report(a, b, config, result, None)
                 won = round(sum(duels))
                 lo, hi = wilson_interval(won, len(duels))
@@ -246,7 +247,7 @@ def ladder(games: int, configs: Sequence[Mapping[str, Any]],
                       f"(95% {lo:.1%}-{hi:.1%}){verdict}", flush=True)
                 continue
             else:
-                result = match(a, b, games, config, seed)
+                result = match(a, b, games, config, seed, simulations)
             report(a, b, config, result, target)
 
 
@@ -374,14 +375,9 @@ def ceiling(games: int) -> None:
             rs[0] = np.uint64(seed + 7919 * g + 1)
             dice = seed * 1_000_003 + g
             while True:
-                player = fast.current_player(st, par)
+                player, k = search.next_decision(st, par, grid, dice, acts, info, ws)
                 if player == fast.TERMINAL_NODE:
                     break
-                if player == fast.CHANCE_NODE:
-                    k = fast.throw(st, par, grid, search.dice_for(dice, st), acts, info, ws)
-                    player = fast.current_player(st, par)
-                else:
-                    k = fast.legal_ws(st, par, grid, acts, info, ws)
                 if k == 0:
                     continue
                 if player != a_seat:
@@ -486,14 +482,9 @@ def search_lab(quick: bool) -> None:
             dice = seed * 1_000_003 + g
             step = 0
             while True:
-                player = fast.current_player(st, par)
+                player, k = search.next_decision(st, par, grid, dice, acts, info, ws)
                 if player == fast.TERMINAL_NODE:
                     break
-                if player == fast.CHANCE_NODE:
-                    k = fast.throw(st, par, grid, search.dice_for(dice, st), acts, info, ws)
-                    player = fast.current_player(st, par)
-                else:
-                    k = fast.legal_ws(st, par, grid, acts, info, ws)
                 if k == 0:
                     continue
                 step += 1
@@ -571,6 +562,9 @@ def main() -> None:
                         help="ladder option sets by number in LADDER_CONFIGS, e.g. 0,8,9")
     parser.add_argument("--seed", type=int, default=2024,
                         help="ladder: seed of the races (another seed, other races)")
+    parser.add_argument("--simulations", type=int, default=None,
+                        help="ladder: play-outs per candidate of the searching riders "
+                        "(default: their own, 96 and 512)")
     parser.add_argument("--tune-steps", type=int, default=500, help="tune: hill-climb steps")
     parser.add_argument("--pairs", default="hard:medium,hard:easy,expert:hard",
                         help="ladder matches, e.g. hard:medium,expert:hard")
@@ -589,7 +583,7 @@ def main() -> None:
             [LADDER_CONFIGS[int(k)] for k in args.configs.split(",")]
         pairs = [tuple(p.split(":")) for p in args.pairs.split(",")]
         ladder(args.games or (6 if quick else 200), configs[:2] if quick else configs,
-               [(a, b) for a, b in pairs], args.seed)
+               [(a, b) for a, b in pairs], args.seed, args.simulations)
     if "lengths" in sections and not quick:
         lap_lengths(100)
     if "legacy" in sections:

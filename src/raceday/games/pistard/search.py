@@ -240,6 +240,21 @@ def dice_for(dice_seed: int, st: np.ndarray) -> Any:
 
 
 @njit(cache=True)
+def next_decision(st: np.ndarray, par: np.ndarray, grid: np.ndarray, dice_seed: int,
+                  acts: np.ndarray, info: np.ndarray, ws: np.ndarray) -> Any:
+    """``(player, n)``: the player to decide next and his ``n`` legal actions (filled in
+    ``acts`` and ``info``), a pending throw made first with the dice of ``dice_seed``
+    (:func:`dice_for`); ``(TERMINAL_NODE, 0)`` once the race is over."""
+    player = fast.current_player(st, par)
+    if player == TERMINAL_NODE:
+        return player, 0
+    if player == CHANCE_NODE:
+        n = throw(st, par, grid, dice_for(dice_seed, st), acts, info, ws)
+        return fast.current_player(st, par), n
+    return player, legal_ws(st, par, grid, acts, info, ws)
+
+
+@njit(cache=True)
 def play_out(st: np.ndarray, par: np.ndarray, grid: np.ndarray, weights: np.ndarray,
              rs: np.ndarray, dice_seed: int, acts: np.ndarray, info: np.ndarray,
              ws: np.ndarray) -> None:
@@ -247,14 +262,9 @@ def play_out(st: np.ndarray, par: np.ndarray, grid: np.ndarray, weights: np.ndar
     ``weights[p]``; the throws come
     from ``dice_seed`` (:func:`dice_for`), the riders' tie-breaks from ``rs``."""
     while True:
-        player = fast.current_player(st, par)
+        player, n = next_decision(st, par, grid, dice_seed, acts, info, ws)
         if player == TERMINAL_NODE:
             return
-        if player == CHANCE_NODE:
-            n = throw(st, par, grid, dice_for(dice_seed, st), acts, info, ws)
-            player = fast.current_player(st, par)
-        else:
-            n = legal_ws(st, par, grid, acts, info, ws)
         if n > 0:
             decide(st, par, acts[pick(st, par, acts, info, n, weights[player], rs)])
 
