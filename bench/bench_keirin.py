@@ -87,25 +87,37 @@ print(time.perf_counter() - start)
 """
 
 
+def _whole_process(*command: str) -> list[float]:
+    """Five wall-clock times of ``command`` run as its own process (output discarded)."""
+    times = []
+    for _ in range(5):
+        start = time.perf_counter()
+        subprocess.run(command, check=True, stdout=subprocess.DEVNULL,
+                       env={**os.environ, "COLUMNS": "100"})
+        times.append(time.perf_counter() - start)
+    return times
+
+
 def startup_report() -> None:
     """Whole-process time of `raceday keirin odds --json` and the first (cold) exact odds
     in a fresh process after its imports, best of 5 each, with the load average."""
     print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     raceday = os.path.join(os.path.dirname(sys.executable), "raceday")
-    times = []
-    for _ in range(5):
-        start = time.perf_counter()
-        subprocess.run([raceday, "keirin", "odds", "--json"], check=True,
-                       stdout=subprocess.DEVNULL)
-        times.append(time.perf_counter() - start)
+    times = _whole_process(raceday, "keirin", "odds", "--json")
+    tables = _whole_process(raceday, "keirin", "odds")
     floor = []
     for _ in range(5):
         start = time.perf_counter()
-        subprocess.run([sys.executable, "-c", "import raceday.cli.main, "
-                        "raceday.games.keirin.cli, typer._adapters"], check=True)
+        subprocess.run([sys.executable, "-c", "import raceday.launch, "
+                        "raceday.games.keirin.quick, raceday.games.keirin.odds"], check=True)
         floor.append(time.perf_counter() - start)
-    print(f"raceday keirin odds --json, whole process: best of 5 {min(times):.3f} s "
-          f"(target {TARGET_ODDS_SECONDS} s; its imports alone: {min(floor):.3f} s)")
+    verdict = "meets" if min(times) <= TARGET_ODDS_SECONDS else "misses"
+    print(f"raceday keirin odds --json, whole process: best of 5 {min(times):.3f} s, median "
+          f"{sorted(times)[2]:.3f} s ({verdict} the {TARGET_ODDS_SECONDS} s target; its "
+          f"imports alone: {min(floor):.3f} s)")
+    verdict = "meets" if min(tables) <= TARGET_ODDS_SECONDS else "misses"
+    print(f"raceday keirin odds (the tables), whole process: best of 5 {min(tables):.3f} s, "
+          f"median {sorted(tables)[2]:.3f} s ({verdict} the {TARGET_ODDS_SECONDS} s target)")
     cold = [float(subprocess.run([sys.executable, "-c", COLD_PROBE], check=True,
                                  capture_output=True, text=True).stdout) for _ in range(5)]
     verdict = "meets" if min(cold) <= TARGET_ODDS_SECONDS else "misses"

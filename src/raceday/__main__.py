@@ -1,3 +1,3 @@
-from raceday.cli.main import main
+from raceday.launch import main
 
 main()

@@ -30,8 +30,10 @@ from raceday.cli.common import (
     progress_bar,
 )
 from raceday.core.errors import OptionsError
-from raceday.games.keirin.odds import BET_TYPES, KeirinOdds, race_odds
-from raceday.games.keirin.rules import (
+from raceday.games.keirin.odds import BET_TYPES, race_odds
+from raceday.games.keirin.odds_view import MAX_TOP, TOP_DEFAULT, print_odds
+from raceday.games.keirin.rules import KeirinOptions, KeirinState
+from raceday.games.keirin.track import (
     DEFAULT_LENGTH,
     DEFAULT_RIDERS,
     DERNY_DICE,
@@ -40,8 +42,6 @@ from raceday.games.keirin.rules import (
     MAX_RIDERS,
     MIN_LENGTH,
     MIN_RIDERS,
-    KeirinOptions,
-    KeirinState,
 )
 
 if TYPE_CHECKING:
@@ -56,7 +56,6 @@ app = typer.Typer(help=HELP, no_args_is_help=True, add_completion=False)
 # than a wish, and the work or the memory would not be bounded.
 MAX_SIMULATIONS = 1_000_000_000  # fast engine: counts only, flat memory (about 20 min/1e9)
 MAX_REFERENCE_SIMULATIONS = 1_000_000  # the reference engine runs ~1,000 races a second
-MAX_TOP = 1_000  # more rows than any bet type has (504 trifectas with 9 riders)
 MAX_PLAYERS = 20
 
 RidersOpt = Annotated[
@@ -192,37 +191,6 @@ def simulate(
     console.print(_seed_line(used).replace("race again", "numbers again"))
 
 
-TOP_DEFAULT = 10
-
-
-def _combo(kind: str, combo: tuple[int, ...]) -> str:
-    sep = "-" if kind in ("exacta", "trifecta") else "="
-    return sep.join(str(r) for r in combo)
-
-
-def odds_table(
-    odds: KeirinOdds, kind: str, top: int | None, margin: float | None = None
-) -> Table:
-    """A Rich table of one bet type: combination, probability and fair odds (1/p), or with
-    ``margin`` the odds a bookmaker offers (as quoted on tickets: rounded down)."""
-    table = odds.bet(kind)
-    ranked = sorted(table.items(), key=lambda kv: (-kv[1], kv[0]))
-    shown = ranked if top is None else ranked[:top]
-    title = f"{kind} ({len(shown)} of {len(ranked)})" if len(shown) < len(ranked) else kind
-    out = Table(title=title, title_justify="left")
-    out.add_column("bet", justify="left")
-    out.add_column("probability", justify="right")
-    out.add_column("fair odds" if margin is None else "offered odds", justify="right")
-    for combo, p in shown:
-        if margin is None:
-            price = f"{1 / p:,.2f}" if p > 0 else "—"
-        else:
-            from raceday.games.keirin.betting import format_odds, quoted_odds
-
-            quoted = quoted_odds(p, margin)
-            price = format_odds(quoted) if quoted is not None else "—"
-        out.add_row(_combo(kind, combo), f"{p:.4%}", price)
-    return out
 
 
 @app.command()
@@ -254,14 +222,7 @@ def odds(
     if json_out:
         print_json(result.to_json())
         return
-    pull = f"derny fixed at {derny}" if derny is not None else "derny 3d6"
-    console.print(
-        Rule(f"KEIRIN exact odds — {riders} riders, finish at {length}, {pull}")
-    )
-    for kind in kinds:
-        limit = None if show_all or kind == "win" else top
-        console.print(odds_table(result, kind, limit))
-    console.print("Fair odds = 1 / probability (decimal odds: the return per unit staked).")
+    print_odds(console, result, kinds, top, show_all)
 
 
 def _check_margin(value: float) -> float:

@@ -24,13 +24,8 @@ import numpy as np
 from numba import njit
 
 from raceday.core.game import ProgressCallback
-from raceday.games.keirin.rules import (
-    DERNY_DICE,
-    SLIPSTREAM,
-    SPACING,
-    KeirinOptions,
-    throw_distribution,
-)
+from raceday.games.keirin.rules import KeirinOptions, throw_distribution
+from raceday.games.keirin.track import DERNY_DICE, SLIPSTREAM, SPACING
 
 BATCH = 65_536  # races per kernel call (also the progress-bar step)
 

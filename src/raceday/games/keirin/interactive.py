@@ -33,7 +33,8 @@ from raceday.games.keirin.betting import (
     selection_text,
     winning_selection,
 )
-from raceday.games.keirin.cli import MAX_PLAYERS, odds_table
+from raceday.games.keirin.cli import MAX_PLAYERS
+from raceday.games.keirin.odds_view import odds_table
 from raceday.games.keirin.render import commentary, render_track, throw_line
 from raceday.games.keirin.rules import PHASE_PHOTO, KeirinOptions, KeirinState
 from raceday.games.keirin.session import GAME, BetSession, Settlement

@@ -31,16 +31,23 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from raceday.games.keirin.rules import (
+# The light track module, not the rules engine: `raceday keirin odds` starts with this
+# module and numpy only (see raceday.games.keirin.quick).
+from raceday.games.keirin.track import (
+    DEFAULT_LENGTH,
+    DEFAULT_RIDERS,
     DERNY_DICE,
     MAX_DERNY,
     MAX_RIDERS,
-    KeirinOptions,
     starting_positions,
 )
+
+if TYPE_CHECKING:
+    from raceday.games.keirin.rules import KeirinOptions
 
 ALL_MASKS = 1 << MAX_RIDERS
 DROPPED_MASS = 1e-16  # key columns adding at most this much to any result are left out
@@ -489,20 +496,27 @@ def _odds_from_distances(distances: np.ndarray, weights: np.ndarray, riders: int
 
 def race_odds(options: KeirinOptions | None = None) -> KeirinOdds:
     """Exact odds of a whole race, averaged over the derny's 3d6 (or its fixed roll)."""
-    options = options or KeirinOptions()
-    if options.derny is not None:
-        rolls = [(options.derny, 1.0)]
+    if options is None:
+        return exact_odds(DEFAULT_RIDERS, DEFAULT_LENGTH, None)
+    return exact_odds(options.riders, options.length, options.derny)
+
+
+def exact_odds(riders: int, length: int, derny: int | None) -> KeirinOdds:
+    """:func:`race_odds` from the three options themselves, already checked (as
+    :class:`~raceday.games.keirin.rules.KeirinOptions` checks them)."""
+    if derny is not None:
+        rolls = [(derny, 1.0)]
     else:
         rolls = [(roll, count / 6**DERNY_DICE) for roll, count in derny_counts().items()]
     assert all(DERNY_DICE <= roll <= MAX_DERNY for roll, _ in rolls)
     distances = np.array(
-        [[options.length - starting_positions(roll, options.riders)[i] for roll, _ in rolls]
-         for i in range(options.riders)],
+        [[length - starting_positions(roll, riders)[i] for roll, _ in rolls]
+         for i in range(riders)],
         dtype=np.int64,
     )
     weights = np.array([p for _, p in rolls])
-    first, two, three = _odds_from_distances(distances, weights, options.riders)
-    return KeirinOdds(options.riders, options.length, options.derny, first, two, three)
+    first, two, three = _odds_from_distances(distances, weights, riders)
+    return KeirinOdds(riders, length, derny, first, two, three)
 
 
 def position_odds(

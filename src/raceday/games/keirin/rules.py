@@ -22,16 +22,20 @@ from raceday.core.game import GameOptions
 from raceday.core.protocol import CHANCE, TERMINAL, Action, ChanceDraw, Outcome, State
 from raceday.core.serialize import Fields
 
-MIN_RIDERS = 6
-MAX_RIDERS = 9
-DEFAULT_RIDERS = 9
-DEFAULT_LENGTH = 50
-SPACING = 3  # squares between consecutive riders in the line-up (a rider is 3 squares long)
-SLIPSTREAM = 3  # squares rider 1 gains as the derny pulls off
-DERNY_DICE = 3
-MAX_DERNY = 6 * DERNY_DICE
-MIN_LENGTH = MAX_DERNY + 1  # rider 1 must start before the line whatever the derny throws
-MAX_LENGTH = 1000
+# The track's constants and line-up live in a light module (the fast odds start needs
+# them without pydantic).
+from raceday.games.keirin.track import (
+    DEFAULT_LENGTH,
+    DEFAULT_RIDERS,
+    DERNY_DICE,
+    MAX_DERNY,
+    MAX_LENGTH,
+    MAX_RIDERS,
+    MIN_LENGTH,
+    MIN_RIDERS,
+    SPACING,
+    starting_positions,
+)
 
 PHASE_DERNY = "derny"
 PHASE_RACE = "race"
@@ -137,13 +141,6 @@ class KeirinOptions(GameOptions):
 
     def max_steps(self, photo_allowance: int = 1000) -> int:
         return 1 + self.riders * self.max_turns() + photo_allowance
-
-
-def starting_positions(derny: int, riders: int) -> list[int]:
-    """Line-up behind the derny, then rider 1 takes the derny's square."""
-    positions = [derny - SPACING * r for r in range(1, riders + 1)]
-    positions[0] += SLIPSTREAM
-    return positions
 
 
 class KeirinState(State):

@@ -1,0 +1,26 @@
+"""KEIRIN's track constants and line-up, without the rules engine's imports.
+
+Kept apart from :mod:`raceday.games.keirin.rules` so that the exact odds (and the fast
+``raceday keirin odds`` start, :mod:`raceday.games.keirin.quick`) need neither pydantic nor
+the game registry; the rules module re-exports every name here.
+"""
+
+from __future__ import annotations
+
+MIN_RIDERS = 6
+MAX_RIDERS = 9
+DEFAULT_RIDERS = 9
+DEFAULT_LENGTH = 50
+SPACING = 3  # squares between consecutive riders in the line-up (a rider is 3 squares long)
+SLIPSTREAM = 3  # squares rider 1 gains as the derny pulls off
+DERNY_DICE = 3
+MAX_DERNY = 6 * DERNY_DICE
+MIN_LENGTH = MAX_DERNY + 1  # rider 1 must start before the line whatever the derny throws
+MAX_LENGTH = 1000
+
+
+def starting_positions(derny: int, riders: int) -> list[int]:
+    """Line-up behind the derny, then rider 1 takes the derny's square."""
+    positions = [derny - SPACING * r for r in range(1, riders + 1)]
+    positions[0] += SLIPSTREAM
+    return positions

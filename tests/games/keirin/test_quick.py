@@ -1,0 +1,126 @@
+"""The fast start of `raceday keirin odds`: the same bytes as the full command (tables and
+JSON), light imports, and every other request left to the full command line."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from raceday.cli.main import run as full_run
+from raceday.games.keirin import quick
+
+ANSWERED = [
+    ["--json"],
+    [],
+    ["--riders", "6", "--bet", "trifecta", "--top", "4"],
+    ["-b", "trio", "--bet=win", "--all", "--length", "80"],
+    ["--top=1000", "--derny", "3"],
+    ["--bet", "exacta", "--json", "--top", "2", "--all"],
+    ["--riders", "7", "--json"],
+    ["--json", "--riders=6", "--length", "19"],
+    ["-r", "8", "-l", "120", "--derny", "12", "--json"],
+    ["--derny=18", "--json", "--length=1000"],
+]
+
+LEFT_TO_THE_FULL_COMMAND = [
+    ["--top", "0"],
+    ["--top", "1001", "--json"],
+    ["--top", "3", "--top", "4"],
+    ["--bet", "place", "--json"],  # the full command names the unknown bet type
+    ["--bet"],
+    ["-b=win"],
+    ["--all", "--all"],
+    ["--riders", "5", "--json"],  # out of range: the full command names the problem
+    ["--riders", "x", "--json"],
+    ["--riders", "+7", "--json"],
+    ["--riders", "٧", "--json"],  # a digit, but not ASCII
+    ["--riders", "7", "--riders", "8", "--json"],
+    ["--json", "--json"],
+    ["--riders", "--json"],
+    ["--riders"],
+    ["-r=7", "--json"],
+    ["--derny", "2", "--json"],
+    ["--length", "18", "--json"],
+    ["--help"],
+    ["--json", "extra"],
+]
+
+
+@pytest.mark.parametrize("args", ANSWERED)
+def test_fast_answer_is_the_full_commands_output(
+    args: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", "100")
+    assert full_run(["keirin", "odds", *args]) == 0
+    full = capsys.readouterr().out
+    assert full.startswith('{"game": "keirin"') or "KEIRIN exact odds" in full
+    assert quick.run(["keirin", "odds", *args]) == 0
+    assert capsys.readouterr().out == full
+
+
+@pytest.mark.parametrize("args", LEFT_TO_THE_FULL_COMMAND)
+def test_anything_else_goes_to_the_full_command(args: list[str]) -> None:
+    assert quick.parse(args) is None
+    assert quick.run(["keirin", "odds", *args]) is None
+
+
+@pytest.mark.parametrize("argv", [[], ["keirin"], ["derby", "odds", "--json"],
+                                  ["keirin", "simulate", "--json"]])
+def test_other_commands_go_to_the_full_command(argv: list[str]) -> None:
+    assert quick.run(argv) is None
+
+
+def test_the_fast_start_imports_neither_the_cli_nor_the_rules_engine() -> None:
+    code = (
+        "import sys\n"
+        "from raceday.launch import main\n"
+        "sys.argv = ['raceday', 'keirin', 'odds', '--json']\n"
+        "try:\n"
+        "    main()\n"
+        "except SystemExit as stop:\n"
+        "    assert stop.code == 0, stop.code\n"
+        "heavy = [m for m in ('typer', 'pydantic', 'raceday.core.registry', 'raceday.cli',\n"
+        "                     'raceday.games.keirin.rules') if m in sys.modules]\n"
+        "assert not heavy, heavy\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith('{"game": "keirin", "riders": 9, "length": 50')
+
+
+def test_the_launcher_imports_nothing_heavy_for_other_commands() -> None:
+    code = (
+        "import sys\n"
+        "from raceday.launch import main\n"
+        "sys.argv = ['raceday', '--help']\n"
+        "try:\n"
+        "    main()\n"
+        "except SystemExit as stop:\n"
+        "    assert stop.code == 0, stop.code\n"
+        "assert 'numpy' not in sys.modules\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "keirin" in done.stdout
+
+
+def test_a_bad_value_still_gets_the_full_commands_error() -> None:
+    done = subprocess.run([sys.executable, "-m", "raceday", "keirin", "odds", "--riders", "5",
+                           "--json"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert "--riders" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_the_package_still_registers_keirin_on_first_use() -> None:
+    from raceday.core.registry import get_game
+
+    assert get_game("keirin").name == "keirin"
+    import raceday.games.keirin as package
+
+    assert package.GAME is get_game("keirin")
+    with pytest.raises(AttributeError, match="no attribute 'Nonsense'"):
+        package.Nonsense  # noqa: B018
