@@ -3,12 +3,12 @@ JSON), light imports, and every other request left to the full command line."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
 import pytest
 
-from raceday.cli.main import run as full_run
 from raceday.games.keirin import quick
 
 ANSWERED = [
@@ -48,16 +48,21 @@ LEFT_TO_THE_FULL_COMMAND = [
 ]
 
 
+def _output(launcher: str, args: list[str]) -> str:
+    """What a fresh process prints for ``raceday keirin odds ARGS`` through ``launcher``."""
+    code = f"import sys; sys.argv = ['raceday', 'keirin', 'odds', *{args!r}]; {launcher}"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60, env={**os.environ, "COLUMNS": "100"})
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
 @pytest.mark.parametrize("args", ANSWERED)
-def test_fast_answer_is_the_full_commands_output(
-    args: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("COLUMNS", "100")
-    assert full_run(["keirin", "odds", *args]) == 0
-    full = capsys.readouterr().out
+def test_fast_answer_is_the_full_commands_output(args: list[str]) -> None:
+    full = _output("from raceday.cli.main import main; main()", args)
     assert full.startswith('{"game": "keirin"') or "KEIRIN exact odds" in full
-    assert quick.run(["keirin", "odds", *args]) == 0
-    assert capsys.readouterr().out == full
+    assert _output("from raceday.games.keirin.quick import run; sys.exit(run(sys.argv[1:]))",
+                   args) == full
 
 
 @pytest.mark.parametrize("args", LEFT_TO_THE_FULL_COMMAND)
