@@ -373,7 +373,7 @@ class TunedRider:
         n = fast.legal_actions(st, engine.params, engine.grid, acts, info)
         rs = np.array([int(rng.integers(1, 2**63 - 1))], dtype=np.uint64)
         return int(acts[search.pick(st, engine.params, acts, info, n,
-                                    search.weights_for(engine.params), rs)])
+                                    search.weights_for(engine.params, st), rs)])
 
 
 class FastSearchRider:
@@ -413,7 +413,7 @@ class FastSearchRider:
         st = fast.encode(s)
         acts = np.empty(fast.MAXM, dtype=np.int64)
         info = np.empty((fast.MAXM, fast.INFO_SIZE), dtype=np.int64)
-        weights = search.weights_for(engine.params)
+        weights = search.weights_for(engine.params, st)
         n = search.ranked(st, engine.params, engine.grid, acts, info, weights)
         cand = acts[:min(n, self.candidates)].copy()
         alive = np.arange(len(cand))
