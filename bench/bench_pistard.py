@@ -3,8 +3,9 @@ step for step against the reference, the computer riders' ladder with 95% interv
 decision times, and race length by lap length.
 
 Run: ``nice .venv/bin/python bench/bench_pistard.py [--quick] [--only SECTION ...]``
-(sections: speed, check, times, ladder, lengths, legacy, ceiling; and ``tune`` and ``lab``,
-only when named: the rule's hill-climb, and compiled search-against-search experiments).
+(sections: speed, check, times, ladder, lengths, legacy, ceiling, rules; and ``tune`` and
+``lab``, only when named: the rule's hill-climb, and compiled search-against-search
+experiments).
 The ladder plays seeded matches (``--seed``) on
 the reference engine with the real agents; "a win" is defined in :func:`match` and
 :func:`match_ttt`. The whole ladder (11 option sets x 3 matches x 200 races) takes many
@@ -341,6 +342,54 @@ def tune(games: int, iterations: int, seed: int) -> None:
           f"{np.round(final, 4).tolist()}\nweights {np.round(best, 3).tolist()}", flush=True)
 
 
+def race_rules(quick: bool) -> None:
+    """The races with rules of their own (:func:`raceday.games.pistard.search.weights_for`)
+    against the rule they replaced, as greedy rules in compiled races against easy and
+    medium (seats rotating, the same seeded races for both rules): the figures in
+    search.py and docs/usage/pistard.md. Share of wins; a tied pursuit counts half."""
+    from raceday.games.pistard import fast, search
+
+    # (race, options, own rule, former rule, races, seeds against easy and medium)
+    cases: tuple[tuple[str, dict[str, Any], np.ndarray, np.ndarray, int, tuple[int, int]],
+                 ...] = (
+        ("sprint", {"variant": "sprint"}, search.SPRINT_WEIGHTS,
+         np.array([1, 0, 0.786, 0.026, 2.537, 1.144, 34.364, 0.795, 0.719, 0.764, 0.002,
+                   0.751, 33.583, 0.0, 0, 0, 0], dtype=np.float64),  # the former sprint rule
+         60_000, (5 * 10**8, 6 * 10**8)),
+        ("team pursuit", {"variant": "pursuit"}, search.PURSUIT_WEIGHTS,
+         search.TUNED_WEIGHTS, 20_000, (9 * 10**8, 8 * 10**8)),
+        ("elimination 3 x 1", {"variant": "elimination", "players": 3,
+                               "riders_per_player": 1},
+         search.ELIMINATION_SOLO_WEIGHTS, search.TUNED_WEIGHTS, 20_000, (9 * 10**8, 8 * 10**8)),
+        ("elimination 4 x 1", {"variant": "elimination", "players": 4,
+                               "riders_per_player": 1},
+         search.ELIMINATION_SOLO_WEIGHTS, search.TUNED_WEIGHTS, 10_000, (7 * 10**8, 6 * 10**8)),
+        ("elimination 5 x 1", {"variant": "elimination", "players": 5,
+                               "riders_per_player": 1},
+         search.ELIMINATION_SOLO_WEIGHTS, search.TUNED_WEIGHTS, 10_000, (7 * 10**8, 6 * 10**8)),
+        ("elimination 2 x 2 (keeps the former rule)", {"variant": "elimination", "players": 2,
+                                                       "riders_per_player": 2},
+         search.ELIMINATION_SOLO_WEIGHTS, search.TUNED_WEIGHTS, 10_000, (7 * 10**8, 6 * 10**8)),
+    )
+    print("races with rules of their own (greedy rules, compiled races; against easy / "
+          "medium):", flush=True)
+    for label, config, own, former, games, (easy_seed, medium_seed) in cases:
+        games = 1_000 if quick else games
+        state = PistardState(PistardOptions.parse(config))
+        engine = fast.Engine.of(state)
+        st = fast.encode(state)
+        shares = {
+            name: [float(search.greedy_match(st, engine.params, engine.grid, rule, other, at,
+                                             games))
+                   for other, at in ((search.EASY_WEIGHTS, easy_seed),
+                                     (search.MEDIUM_WEIGHTS, medium_seed))]
+            for name, rule in (("former", former), ("own", own))
+        }
+        print(f"  {label}, {games:,} races each: former rule "
+              f"{shares['former'][0]:.1%} / {shares['former'][1]:.1%}, own rule "
+              f"{shares['own'][0]:.1%} / {shares['own'][1]:.1%}", flush=True)
+
+
 def ceiling(games: int) -> None:
     """What knowing the dice is worth: a clairvoyant rider who knows every throw still to
     come tries each legal action, plays the race out with the true throws and keeps the best,
@@ -554,7 +603,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="small runs (a minute or two)")
     parser.add_argument("--only", nargs="*", default=None,
-                        help="sections: speed check times ladder lengths legacy ceiling tune lab")
+                        help="sections: speed check times ladder lengths legacy ceiling rules "
+                        "tune lab")
     parser.add_argument("--games", type=int, default=None, help="races per ladder match")
     parser.add_argument("--check-games", type=int, default=120,
                         help="lock-step games per option set (17 option sets)")
@@ -571,7 +621,7 @@ def main() -> None:
     args = parser.parse_args()
     quick = args.quick
     sections = set(args.only or ("speed", "check", "times", "ladder", "lengths", "legacy",
-                                 "ceiling"))
+                                 "ceiling", "rules"))
     if "speed" in sections:
         speed(quick)
     if "check" in sections:
@@ -590,6 +640,8 @@ def main() -> None:
         legacy(quick)
     if "ceiling" in sections:
         ceiling(100 if quick else 1000)
+    if "rules" in sections:
+        race_rules(quick)
     if "lab" in sections and args.only:  # only when asked for: it takes over an hour
         search_lab(quick)
     if "tune" in sections and args.only:  # only when asked for: it takes half an hour

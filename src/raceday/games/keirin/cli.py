@@ -191,8 +191,6 @@ def simulate(
     console.print(_seed_line(used).replace("race again", "numbers again"))
 
 
-
-
 @app.command()
 def odds(
     riders: RidersOpt = DEFAULT_RIDERS,

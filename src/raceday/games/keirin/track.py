@@ -2,7 +2,7 @@
 
 Kept apart from :mod:`raceday.games.keirin.rules` so that the exact odds (and the fast
 ``raceday keirin odds`` start, :mod:`raceday.games.keirin.quick`) need neither pydantic nor
-the game registry; the rules module re-exports every name here.
+the game registry. The rules engine and the other modules import these names from here.
 """
 
 from __future__ import annotations

@@ -126,8 +126,8 @@ HARD_WEIGHTS = np.array([1, 0, 0.53, -0.013, 2.415, 0.742, 8.95, 0.281, 1.05, 2.
                          10, -0.112, -0.016, 0.02, 0.433], dtype=np.float64)
 # the sprint, tuned on its own (2026-11-26: 400 hill-climb steps of 2 x 20,000 compiled
 # sprints against easy and medium; 60,000 fresh sprints: 78.5% / 59.6% against easy /
-# medium, the former sprint rule 77.7% / 58.1%). Standing still lost its value: the tuned
-# rule never does it.
+# medium, the former sprint rule 77.7% / 58.1%; bench/bench_pistard.py --only rules).
+# Standing still lost its value: the tuned rule never does it.
 SPRINT_WEIGHTS = np.array([1, 0, 0.804, 0.34, 1.709, 1.034, 30.643, 0.564, 0.719, 0.764, 0.002,
                            -0.103, 27.171, -0.044, 0, 0, 0], dtype=np.float64)
 # the team pursuit, tuned on its own the same way (300 steps of 2 x 10,000 compiled races;
@@ -135,13 +135,12 @@ SPRINT_WEIGHTS = np.array([1, 0, 0.804, 0.34, 1.709, 1.034, 30.643, 0.564, 0.719
 # 60.7%). The two standing-still weights do not act outside the sprint.
 PURSUIT_WEIGHTS = np.array([1, 0, 0.794, -0.207, 2.931, 1.749, 11.426, 0.689, 0.39, 0.6, -0.33,
                             2.5, 10, 0.393, 0.041, -0.149, -0.112], dtype=np.float64)
-
-
 # the elimination race with one rider a player, tuned on its own (300 steps of 2 x 10,000
 # compiled 3 x 1 races; share of wins with 3 / 4 / 5 players, fresh races, against easy:
 # 70.5% / 63.1% / 56.3%, against medium: 43.2% / 37.6% / 31.7%; the former tuned rule
-# 68.1% / 62.0% / 55.8% and 38.8% / 34.7% / 29.7%). With two or more riders a player the
-# former rule stays better (2 x 2: 84.6% / 64.7% against 83.7% / 60.8%).
+# 68.1% / 62.0% / 55.8% and 38.8% / 34.6% / 29.7%). With two or more riders a player the
+# former rule stays better (2 x 2: 84.6% / 64.7% against 83.7% / 60.8%). These figures:
+# bench/bench_pistard.py --only rules.
 ELIMINATION_SOLO_WEIGHTS = np.array([1, 0, 0.694, 0.281, 1.705, 1.571, 13.942, 0.38, 0.405,
                                      0.407, -1.818, 2.557, 19.862, 0.157, 0.254, -0.024,
                                      -0.268], dtype=np.float64)
