@@ -614,7 +614,7 @@ def main() -> None:
                         help="ladder: seed of the races (another seed, other races)")
     parser.add_argument("--simulations", type=int, default=None,
                         help="ladder: play-outs per candidate of the searching riders "
-                        "(default: their own, 96 and 512)")
+                        "(default: their own, 96 and 2048)")
     parser.add_argument("--tune-steps", type=int, default=500, help="tune: hill-climb steps")
     parser.add_argument("--pairs", default="hard:medium,hard:easy,expert:hard",
                         help="ladder matches, e.g. hard:medium,expert:hard")

@@ -93,3 +93,28 @@ def test_every_level_plays_every_variant() -> None:
         state = PistardState(options)
         play_game(state, agents, np.random.default_rng(2))
         assert state.is_terminal()
+
+
+def test_play_outs_split_over_threads_give_the_same_values() -> None:
+    """Expert's play-outs run on two threads; each play-out's stream fixes its throws and
+    tie-breaks, so the values do not depend on the split."""
+    from raceday.games.pistard.agents import _engine, _play_outs
+
+    state = pos([(11, 30, 2), (12, 29, 3), (21, 31, 1), (22, 28, 4)], mover=11,
+                dice=(6, 2, 4, 3), tokens=2)
+    engine = _engine(state)
+    st = fast.encode(state)
+    weights = search.weights_for(engine.params, st)
+    acts = np.empty(fast.MAXM, dtype=np.int64)
+    info = np.empty((fast.MAXM, fast.INFO_SIZE), dtype=np.int64)
+    n = search.ranked(st, engine.params, engine.grid, acts, info, weights)
+    cand = acts[:min(n, 4)].copy()
+    everyone = np.tile(weights, (fast.MAXP, 1))
+    one = _play_outs(st, engine, cand, everyone, 0, 77, 5, 41, 1)
+    two = _play_outs(st, engine, cand, everyone, 0, 77, 5, 41, 2)
+    assert one.shape == two.shape == (len(cand), 41)
+    assert np.array_equal(one, two)
+    assert len(set(one.ravel().tolist())) > 1  # the play-outs differ: a real comparison
+    # and the split keeps the streams in order: the first 20 are those of a shorter run
+    assert np.array_equal(_play_outs(st, engine, cand, everyone, 0, 77, 5, 20, 2), one[:, :20])
+    assert fast.encode(state).tolist() == st.tolist()  # the position is untouched

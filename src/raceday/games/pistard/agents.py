@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
 from fractions import Fraction
 from typing import Any, Self
 
@@ -37,7 +38,7 @@ from raceday.games.pistard.variants import RACE, TEAM_COUNTS
 
 LEVELS = ("easy", "medium", "hard", "expert")
 HARD_ROLLOUTS, HARD_CANDIDATES = 96, 4
-EXPERT_ROLLOUTS, EXPERT_CANDIDATES = 512, 6
+EXPERT_ROLLOUTS, EXPERT_CANDIDATES = 2048, 6
 LANE_WEIGHT = 0.45  # a lane further out: more of next turn's dice usable
 SHELTER_WEIGHT = 0.7  # directly behind a rider: may stop there with any die
 TOKEN_VALUE_EARLY = 1.6  # a token kept while far from the line
@@ -348,7 +349,7 @@ def make_agent(level: str, simulations: int | None = None
         return TunedRider()
     if level == "expert":
         return FastSearchRider("expert", rollouts=simulations or EXPERT_ROLLOUTS,
-                               candidates=EXPERT_CANDIDATES, budget=0.35)
+                               candidates=EXPERT_CANDIDATES, budget=0.35, threads=2)
     raise OptionsError(f"unknown computer level {level!r}; choose easy, medium, hard or expert")
 
 
@@ -387,13 +388,15 @@ class FastSearchRider:
     candidate clearly behind the best (by ``prune`` standard errors of the paired
     differences) is dropped, until ``rollouts`` play-outs per candidate or ``budget``
     seconds are spent. The greedy rule's first choice stands unless another candidate
-    beats it by ``margin`` standard errors.
+    beats it by ``margin`` standard errors. With ``threads`` > 1 each batch's play-outs are
+    shared between that many threads (the values do not depend on the split).
     """
 
     def __init__(self, name: str = "hard", rollouts: int = 160, candidates: int = 4,
                  budget: float = 0.4, batch: int = 32, prune: float = 3.0,
-                 margin: float = 1.0) -> None:
+                 margin: float = 1.0, threads: int = 1) -> None:
         self.name = name
+        self.threads = max(1, threads)
         self.margin = margin
         self.rollouts = rollouts
         self.candidates = candidates
@@ -426,10 +429,9 @@ class FastSearchRider:
         while values.shape[1] < self.rollouts and len(alive) > 1:
             done = values.shape[1]
             more = min(batch, self.rollouts - done)
-            chunk = np.zeros((len(alive), more))
+            chunk = _play_outs(st, engine, cand[alive], everyone, player, seed, done, more,
+                               self.threads)
             played += chunk.size
-            search.rollouts(st, engine.params, engine.grid, cand[alive], everyone, player,
-                            seed, done, chunk)
             out = np.zeros((len(cand), done + more))
             out[:, :done] = values
             out[alive, done:] = chunk
@@ -444,6 +446,33 @@ class FastSearchRider:
         if len(alive) == 1:
             return int(cand[alive[0]])
         return int(cand[_choice(values, alive, self.margin)])
+
+
+_POOL: ThreadPoolExecutor | None = None
+
+
+def _play_outs(st: np.ndarray, engine: Any, cand: np.ndarray, everyone: np.ndarray,
+               player: int, seed: int, first: int, count: int, threads: int) -> np.ndarray:
+    """Play-outs ``first .. first + count - 1`` of every candidate (rows), split over
+    ``threads`` threads (the compiled play-outs release the GIL); the streams, and so the
+    values, are the same however they are split."""
+    from raceday.games.pistard import search
+
+    global _POOL
+    parts = min(threads, count)
+    bounds = [first + count * k // parts for k in range(parts + 1)]
+    chunks = [np.zeros((len(cand), bounds[k + 1] - bounds[k])) for k in range(parts)]
+    if parts == 1:
+        search.rollouts(st, engine.params, engine.grid, cand, everyone, player, seed, first,
+                        chunks[0])
+        return chunks[0]
+    if _POOL is None:
+        _POOL = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="pistard-search")
+    jobs = [_POOL.submit(search.rollouts, st, engine.params, engine.grid, cand, everyone,
+                         player, seed, bounds[k], chunks[k]) for k in range(parts)]
+    for job in jobs:
+        job.result()
+    return np.hstack(chunks)
 
 
 def _choice(values: np.ndarray, alive: np.ndarray, margin: float) -> int:

@@ -483,7 +483,7 @@ def simulate(
         int | None,
         typer.Option("--simulations", callback=in_range(1, MAX_SIMULATIONS, "simulations"),
                      help="Play-outs per candidate move for 'hard' and 'expert', 1 to "
-                          f"{MAX_SIMULATIONS:,} (default 96 and 512).")
+                          f"{MAX_SIMULATIONS:,} (default 96 and 2,048).")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the statistics as JSON.")] = False,
 ) -> None:

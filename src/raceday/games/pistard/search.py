@@ -316,7 +316,7 @@ def value(st: np.ndarray, par: np.ndarray, player: int) -> Any:
     return 0.0
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def rollouts(st0: np.ndarray, par: np.ndarray, grid: np.ndarray, cand: np.ndarray,
              weights: np.ndarray, player: int, seed: int, first: int, out: np.ndarray) -> None:
     """Play races after each candidate action and put the values for ``player`` in
