@@ -358,18 +358,14 @@ def race_rules(quick: bool) -> None:
          60_000, (5 * 10**8, 6 * 10**8)),
         ("team pursuit", {"variant": "pursuit"}, search.PURSUIT_WEIGHTS,
          search.TUNED_WEIGHTS, 20_000, (9 * 10**8, 8 * 10**8)),
-        ("elimination 3 x 1", {"variant": "elimination", "players": 3,
-                               "riders_per_player": 1},
-         search.ELIMINATION_SOLO_WEIGHTS, search.TUNED_WEIGHTS, 20_000, (9 * 10**8, 8 * 10**8)),
-        ("elimination 4 x 1", {"variant": "elimination", "players": 4,
-                               "riders_per_player": 1},
-         search.ELIMINATION_SOLO_WEIGHTS, search.TUNED_WEIGHTS, 10_000, (7 * 10**8, 6 * 10**8)),
-        ("elimination 5 x 1", {"variant": "elimination", "players": 5,
-                               "riders_per_player": 1},
-         search.ELIMINATION_SOLO_WEIGHTS, search.TUNED_WEIGHTS, 10_000, (7 * 10**8, 6 * 10**8)),
-        ("elimination 2 x 2 (keeps the former rule)", {"variant": "elimination", "players": 2,
-                                                       "riders_per_player": 2},
-         search.ELIMINATION_SOLO_WEIGHTS, search.TUNED_WEIGHTS, 10_000, (7 * 10**8, 6 * 10**8)),
+        *((f"elimination {players} x {riders}{note}",
+           {"variant": "elimination", "players": players, "riders_per_player": riders},
+           search.ELIMINATION_SOLO_WEIGHTS, search.TUNED_WEIGHTS, games, seeds)
+          for players, riders, games, seeds, note in (
+              (3, 1, 20_000, (9 * 10**8, 8 * 10**8), ""),
+              (4, 1, 10_000, (7 * 10**8, 6 * 10**8), ""),
+              (5, 1, 10_000, (7 * 10**8, 6 * 10**8), ""),
+              (2, 2, 10_000, (7 * 10**8, 6 * 10**8), " (keeps the former rule)"))),
     )
     print("races with rules of their own (greedy rules, compiled races; against easy / "
           "medium):", flush=True)
