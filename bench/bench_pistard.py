@@ -587,6 +587,91 @@ def search_lab(quick: bool) -> None:
         (hard_rule, tuned_model, searcher(6, 512)), hard, 21, 200)
 
 
+def sprint_solution(quick: bool) -> None:
+    """The sprint solved exactly (sprint_solver.py): the value of the game, and the best
+    any player can do against the medium rule and against the rule hard plays out with.
+    The best reply is exact with the rule's ties broken the engine's way; breaking them in
+    the replier's favour bounds what the rule's random tie-breaks could give him."""
+    from raceday.games.pistard import fast, search, sprint_solver
+
+    config = {"variant": "sprint", "track": "short"} if quick else {"variant": "sprint"}
+    options = PistardOptions.parse(config)
+    state = PistardState(options)
+    engine = fast.Engine.of(state)
+    length, tokens = state.track.length, options.tokens
+    start = time.perf_counter()
+    best = sprint_solver.table_for(engine.grid, length, tokens)
+    print(f"sprint solved ({state.track.name}, {tokens} tokens): "
+          f"{time.perf_counter() - start:.1f} s, {best.nbytes / 1e6:.0f} MB", flush=True)
+    first = _sprint_start(engine, options, lambda rider: best, None)
+    print(f"  best play by both: the first to place wins {first[0]:.1%}, the second "
+          f"{first[1]:.1%}", flush=True)
+    for label, weights in (("medium", search.MEDIUM_WEIGHTS),
+                           ("hard's play-out rule", search.SPRINT_WEIGHTS)):
+        shares = []
+        for generous in (False, True):
+            start = time.perf_counter()
+            tables = {rider: sprint_solver.response_table(engine.grid, length, tokens,
+                                                          1 - rider, weights, generous)
+                      for rider in (0, 1)}
+            seats = _sprint_start(engine, options, tables.__getitem__, weights)
+            shares.append((seats[0] + seats[1]) / 2)
+            kind = "ties in the replier's favour (a bound)" if generous else "exact"
+            print(f"  best reply to {label}, {kind}: placing first {seats[0]:.1%}, second "
+                  f"{seats[1]:.1%}, both seats {shares[-1]:.2%} "
+                  f"({time.perf_counter() - start:.0f} s)", flush=True)
+        if label == "medium":
+            verdict = "no player reaches" if shares[1] < TARGETS[("hard", "medium")] \
+                else "the bound allows"
+            print(f"  -> against medium {verdict} {TARGETS[('hard', 'medium')]:.0%} in the "
+                  f"sprint (at most {shares[1]:.2%})", flush=True)
+
+
+def _sprint_start(engine: Any, options: PistardOptions, table_of: Callable[[int], Any],
+                  rule: Any) -> tuple[float, float]:
+    """Each seat's value from the start: rider 0 places first, rider 1 replies. The solved
+    seat places best; the other seat places best too (``rule`` None) or by ``rule``."""
+    from raceday.games.pistard import fast, search, sprint_solver
+
+    acts = np.empty(fast.MAXM, dtype=np.int64)
+    info = np.empty((fast.MAXM, fast.INFO_SIZE), dtype=np.int64)
+
+    def places(st: np.ndarray) -> list[int]:
+        n = fast.legal_actions(st, engine.params, engine.grid, acts, info)
+        return [int(a) for a in acts[:n]]
+
+    def rule_place(st: np.ndarray) -> int:
+        n = fast.legal_actions(st, engine.params, engine.grid, acts, info)
+        scores = [search.score(st, engine.params, acts[k], info[k], rule) for k in range(n)]
+        return int(acts[int(np.argmax(scores))])
+
+    def after(st: np.ndarray, action: int) -> np.ndarray:
+        out = st.copy()
+        fast.decide(out, engine.params, action)
+        return out
+
+    st0 = fast.initial(options, engine.track)
+    values = []
+    for rider in (0, 1):
+        table = table_of(rider)
+
+        def value(st: np.ndarray, table: Any = table, rider: int = rider) -> float:
+            return sprint_solver.value_after(table, st, rider)
+
+        if rider == 0:
+            if rule is None:
+                values.append(max(min(value(after(a1, b)) for b in places(a1))
+                                  for a1 in (after(st0, a) for a in places(st0))))
+            else:
+                values.append(max(value(after(a1, rule_place(a1)))
+                                  for a1 in (after(st0, a) for a in places(st0))))
+        else:
+            firsts = [after(st0, a) for a in places(st0)] if rule is None else \
+                [after(st0, rule_place(st0))]
+            values.append(min(max(value(after(a1, b)) for b in places(a1)) for a1 in firsts))
+    return values[0], values[1]
+
+
 def legacy(quick: bool) -> None:
     """Medium against easy with 4 and 1 riders each (the figures in the usage page)."""
     for riders in (4, 1):
@@ -600,7 +685,7 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="small runs (a minute or two)")
     parser.add_argument("--only", nargs="*", default=None,
                         help="sections: speed check times ladder lengths legacy ceiling rules "
-                        "tune lab")
+                        "sprint tune lab")
     parser.add_argument("--games", type=int, default=None, help="races per ladder match")
     parser.add_argument("--check-games", type=int, default=120,
                         help="lock-step games per option set (17 option sets)")
@@ -617,7 +702,7 @@ def main() -> None:
     args = parser.parse_args()
     quick = args.quick
     sections = set(args.only or ("speed", "check", "times", "ladder", "lengths", "legacy",
-                                 "ceiling", "rules"))
+                                 "ceiling", "rules", "sprint"))
     if "speed" in sections:
         speed(quick)
     if "check" in sections:
@@ -638,6 +723,8 @@ def main() -> None:
         ceiling(100 if quick else 1000)
     if "rules" in sections:
         race_rules(quick)
+    if "sprint" in sections:
+        sprint_solution(quick)
     if "lab" in sections and args.only:  # only when asked for: it takes over an hour
         search_lab(quick)
     if "tune" in sections and args.only:  # only when asked for: it takes half an hour

@@ -335,7 +335,7 @@ class SearchRider:
 
 
 def make_agent(level: str, simulations: int | None = None
-               ) -> GreedyRider | TunedRider | FastSearchRider:
+               ) -> GreedyRider | TunedRider | FastSearchRider | SolvedSprintRider:
     """A computer rider of the given level (``easy``, ``medium``, ``hard`` or ``expert``);
     ``simulations`` sets the play-outs per candidate action of the searching levels."""
     if level == "easy":
@@ -347,6 +347,8 @@ def make_agent(level: str, simulations: int | None = None
                                candidates=HARD_CANDIDATES, budget=0.2)
     if level == "tuned":
         return TunedRider()
+    if level == "solved":
+        return SolvedSprintRider()
     if level == "expert":
         return FastSearchRider("expert", rollouts=simulations or EXPERT_ROLLOUTS,
                                candidates=EXPERT_CANDIDATES, budget=0.35, threads=2)
@@ -375,6 +377,38 @@ class TunedRider:
         rs = np.array([int(rng.integers(1, 2**63 - 1))], dtype=np.uint64)
         return int(acts[search.pick(st, engine.params, acts, info, n,
                                     search.weights_for(engine.params, st), rs)])
+
+
+class SolvedSprintRider:
+    """Best play in the sprint, from its exact solution (:mod:`sprint_solver`): every
+    action is valued by the chance of winning with best play by both from there. Used by
+    the benchmarks to measure how far the levels are from best play; not a level of its
+    own, since the first decision waits for the solution (some 15 s on 2 cores)."""
+
+    def __init__(self, name: str = "solved") -> None:
+        self.name = name
+
+    def choose(self, state: State, rng: np.random.Generator) -> Action:
+        s = _as_pistard(state)
+        from raceday.games.pistard import fast, sprint_solver
+
+        if s.options.variant != "sprint":
+            raise OptionsError(f"the solved rider plays only the sprint, not the "
+                               f"{s.options.variant}")
+        if s.options.tokens > sprint_solver.MAX_TOKENS:
+            raise OptionsError(f"the sprint is solved with at most {sprint_solver.MAX_TOKENS}"
+                               f" tokens a player, not {s.options.tokens}")
+        actions = s.legal_actions()
+        if len(actions) == 1:
+            return actions[0]
+        engine = _engine(s)
+        table = sprint_solver.table_for(engine.grid, s.track.length, s.options.tokens)
+        st = fast.encode(s)
+        acts = np.empty(fast.MAXM, dtype=np.int64)
+        info = np.empty((fast.MAXM, fast.INFO_SIZE), dtype=np.int64)
+        n = fast.legal_actions(st, engine.params, engine.grid, acts, info)
+        values = sprint_solver.decision_values(table, st, engine.params, engine.grid, acts, n)
+        return int(acts[int(np.argmax(values))])
 
 
 class FastSearchRider:
