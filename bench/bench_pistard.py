@@ -609,6 +609,7 @@ def sprint_solution(quick: bool) -> None:
     for label, weights in (("medium", search.MEDIUM_WEIGHTS),
                            ("hard's play-out rule", search.SPRINT_WEIGHTS)):
         shares = []
+        exact: dict[int, Any] = {}
         for generous in (False, True):
             start = time.perf_counter()
             tables = {rider: sprint_solver.response_table(engine.grid, length, tokens,
@@ -616,6 +617,7 @@ def sprint_solution(quick: bool) -> None:
                       for rider in (0, 1)}
             seats = _sprint_start(engine, options, tables.__getitem__, weights)
             shares.append((seats[0] + seats[1]) / 2)
+            exact = exact or tables
             kind = "ties in the replier's favour (a bound)" if generous else "exact"
             print(f"  best reply to {label}, {kind}: placing first {seats[0]:.1%}, second "
                   f"{seats[1]:.1%}, both seats {shares[-1]:.2%} "
@@ -625,6 +627,56 @@ def sprint_solution(quick: bool) -> None:
                 else "the bound allows"
             print(f"  -> against medium {verdict} {TARGETS[('hard', 'medium')]:.0%} in the "
                   f"sprint (at most {shares[1]:.2%})", flush=True)
+            _reply_against_medium(options, engine, exact, 200 if quick else 2000)
+
+
+def _reply_against_medium(options: PistardOptions, engine: Any, tables: Mapping[int, Any],
+                          races: int) -> None:
+    """The exact best reply to the medium rule (``tables[seat]``), played against the real
+    medium rider (random tie-breaks and all), seats alternating: the exact figure in races."""
+    from raceday.games.pistard import fast, search, sprint_solver
+
+    acts = np.empty(fast.MAXM, dtype=np.int64)
+    info = np.empty((fast.MAXM, fast.INFO_SIZE), dtype=np.int64)
+
+    def medium_place(st: np.ndarray) -> int:
+        n = fast.legal_actions(st, engine.params, engine.grid, acts, info)
+        scores = [search.score(st, engine.params, acts[k], info[k], search.MEDIUM_WEIGHTS)
+                  for k in range(n)]
+        return int(acts[int(np.argmax(scores))])
+
+    class Reply:
+        name = "best reply"
+
+        def __init__(self, seat: int) -> None:
+            self.seat = seat
+
+        def choose(self, state: Any, rng: np.random.Generator) -> Any:
+            legal = state.legal_actions()
+            if len(legal) == 1:
+                return legal[0]
+            st = fast.encode(state)
+            values = []
+            for action in legal:
+                after = st.copy()
+                fast.decide(after, engine.params, action)
+                if after[fast.PHASE] == fast.PH_PLACE:  # medium places next, by its rule
+                    fast.decide(after, engine.params, medium_place(after))
+                values.append(sprint_solver.value_after(tables[self.seat], after, self.seat))
+            return legal[int(np.argmax(values))]
+
+    rng = np.random.default_rng(77)
+    wins = 0
+    for race in range(races):
+        seat = race % 2
+        agents: list[Any] = [make_agent("medium"), make_agent("medium")]
+        agents[seat] = Reply(seat)
+        state = PistardState(options)
+        play_game(state, agents, rng)
+        wins += seat in state.outcome().winning_players
+    lo, hi = wilson_interval(wins, races)
+    print(f"  the best reply against the real medium rider, {races} races: {wins / races:.1%} "
+          f"(95% {lo:.1%}-{hi:.1%})", flush=True)
 
 
 def _sprint_start(engine: Any, options: PistardOptions, table_of: Callable[[int], Any],
