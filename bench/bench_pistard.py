@@ -589,12 +589,14 @@ def search_lab(quick: bool) -> None:
 
 def sprint_solution(quick: bool) -> None:
     """The sprint solved exactly (sprint_solver.py): the value of the game, and the best
-    any player can do against the medium rule and against the rule hard plays out with.
-    The best reply is exact with the rule's ties broken the engine's way; breaking them in
-    the replier's favour bounds what the rule's random tie-breaks could give him."""
+    any player can do against the medium rule, the easy rule (its random choices valued
+    exactly) and the rule hard plays out with. A rule without noise has its ties broken the
+    engine's way; breaking them in the replier's favour bounds what random tie-breaks could
+    give him. Each best reply to a level is also played against the real rider."""
     from raceday.games.pistard import fast, search, sprint_solver
 
-    config = {"variant": "sprint", "track": "short"} if quick else {"variant": "sprint"}
+    config: dict[str, Any] = {"variant": "sprint", "track": "short", "tokens": 1} if quick \
+        else {"variant": "sprint"}
     options = PistardOptions.parse(config)
     state = PistardState(options)
     engine = fast.Engine.of(state)
@@ -606,11 +608,14 @@ def sprint_solution(quick: bool) -> None:
     first = _sprint_start(engine, options, lambda rider: best, None)
     print(f"  best play by both: the first to place wins {first[0]:.1%}, the second "
           f"{first[1]:.1%}", flush=True)
-    for label, weights in (("medium", search.MEDIUM_WEIGHTS),
-                           ("hard's play-out rule", search.SPRINT_WEIGHTS)):
+    for label, weights, target in (
+            ("medium", search.MEDIUM_WEIGHTS, TARGETS[("hard", "medium")]),
+            ("easy", search.EASY_WEIGHTS, TARGETS[("hard", "easy")]),
+            ("hard's play-out rule", search.SPRINT_WEIGHTS, None)):
+        noisy = weights[search.W_NOISE] > 0
         shares = []
         exact: dict[int, Any] = {}
-        for generous in (False, True):
+        for generous in (False,) if noisy else (False, True):
             start = time.perf_counter()
             tables = {rider: sprint_solver.response_table(engine.grid, length, tokens,
                                                           1 - rider, weights, generous)
@@ -618,72 +623,48 @@ def sprint_solution(quick: bool) -> None:
             seats = _sprint_start(engine, options, tables.__getitem__, weights)
             shares.append((seats[0] + seats[1]) / 2)
             exact = exact or tables
-            kind = "ties in the replier's favour (a bound)" if generous else "exact"
+            kind = "ties in the replier's favour (a bound)" if generous else \
+                "exact, over its random choices" if noisy else "exact"
             print(f"  best reply to {label}, {kind}: placing first {seats[0]:.1%}, second "
                   f"{seats[1]:.1%}, both seats {shares[-1]:.2%} "
                   f"({time.perf_counter() - start:.0f} s)", flush=True)
-        if label == "medium":
-            verdict = "no player reaches" if shares[1] < TARGETS[("hard", "medium")] \
-                else "the bound allows"
-            print(f"  -> against medium {verdict} {TARGETS[('hard', 'medium')]:.0%} in the "
-                  f"sprint (at most {shares[1]:.2%})", flush=True)
-            _reply_against_medium(options, engine, exact, 200 if quick else 2000)
+        if target is not None:
+            verdict = "no player reaches" if shares[-1] < target else "the best reply reaches"
+            print(f"  -> against {label} {verdict} {target:.0%} in the sprint (at most "
+                  f"{shares[-1]:.2%})", flush=True)
+            _reply_against(label, weights, options, engine, exact, 200 if quick else 2000)
 
 
-def _reply_against_medium(options: PistardOptions, engine: Any, tables: Mapping[int, Any],
-                          races: int) -> None:
-    """The exact best reply to the medium rule (``tables[seat]``), played against the real
-    medium rider (random tie-breaks and all), seats alternating: the exact figure in races."""
-    from raceday.games.pistard import fast, search, sprint_solver
+def _rule_choices(engine: Any, st: np.ndarray, weights: np.ndarray) -> list[tuple[int, float]]:
+    """The actions a greedy rule takes at a decision, with their chances: the best score
+    (the engine's first on a tie), or with noise each action's chance of the best noisy
+    score (numerical integration)."""
+    from raceday.games.pistard import fast, search
 
     acts = np.empty(fast.MAXM, dtype=np.int64)
     info = np.empty((fast.MAXM, fast.INFO_SIZE), dtype=np.int64)
-
-    def medium_place(st: np.ndarray) -> int:
-        n = fast.legal_actions(st, engine.params, engine.grid, acts, info)
-        scores = [search.score(st, engine.params, acts[k], info[k], search.MEDIUM_WEIGHTS)
-                  for k in range(n)]
-        return int(acts[int(np.argmax(scores))])
-
-    class Reply:
-        name = "best reply"
-
-        def __init__(self, seat: int) -> None:
-            self.seat = seat
-
-        def choose(self, state: Any, rng: np.random.Generator) -> Any:
-            legal = state.legal_actions()
-            if len(legal) == 1:
-                return legal[0]
-            st = fast.encode(state)
-            values = []
-            for action in legal:
-                after = st.copy()
-                fast.decide(after, engine.params, action)
-                if after[fast.PHASE] == fast.PH_PLACE:  # medium places next, by its rule
-                    fast.decide(after, engine.params, medium_place(after))
-                values.append(sprint_solver.value_after(tables[self.seat], after, self.seat))
-            return legal[int(np.argmax(values))]
-
-    rng = np.random.default_rng(77)
-    wins = 0
-    for race in range(races):
-        seat = race % 2
-        agents: list[Any] = [make_agent("medium"), make_agent("medium")]
-        agents[seat] = Reply(seat)
-        state = PistardState(options)
-        play_game(state, agents, rng)
-        wins += seat in state.outcome().winning_players
-    lo, hi = wilson_interval(wins, races)
-    print(f"  the best reply against the real medium rider, {races} races: {wins / races:.1%} "
-          f"(95% {lo:.1%}-{hi:.1%})", flush=True)
+    n = fast.legal_actions(st, engine.params, engine.grid, acts, info)
+    scores = np.array([search.score(st, engine.params, acts[k], info[k], weights)
+                       for k in range(n)])
+    noise = weights[search.W_NOISE]
+    if noise <= 0 or n == 1:
+        return [(int(acts[int(np.argmax(scores))]), 1.0)]
+    chances = []
+    for k in range(n):
+        x = np.linspace(scores[k], scores[k] + noise, 20_001)
+        below = np.ones_like(x)
+        for j in range(n):
+            if j != k:
+                below *= np.clip((x - scores[j]) / noise, 0.0, 1.0)
+        chances.append(float(np.trapezoid(below, x)) / noise)
+    return [(int(acts[k]), chances[k]) for k in range(n)]
 
 
 def _sprint_start(engine: Any, options: PistardOptions, table_of: Callable[[int], Any],
                   rule: Any) -> tuple[float, float]:
     """Each seat's value from the start: rider 0 places first, rider 1 replies. The solved
     seat places best; the other seat places best too (``rule`` None) or by ``rule``."""
-    from raceday.games.pistard import fast, search, sprint_solver
+    from raceday.games.pistard import fast, sprint_solver
 
     acts = np.empty(fast.MAXM, dtype=np.int64)
     info = np.empty((fast.MAXM, fast.INFO_SIZE), dtype=np.int64)
@@ -692,15 +673,8 @@ def _sprint_start(engine: Any, options: PistardOptions, table_of: Callable[[int]
         n = fast.legal_actions(st, engine.params, engine.grid, acts, info)
         return [int(a) for a in acts[:n]]
 
-    def rule_place(st: np.ndarray) -> int:
-        n = fast.legal_actions(st, engine.params, engine.grid, acts, info)
-        scores = [search.score(st, engine.params, acts[k], info[k], rule) for k in range(n)]
-        return int(acts[int(np.argmax(scores))])
-
     def after(st: np.ndarray, action: int) -> np.ndarray:
-        out = st.copy()
-        fast.decide(out, engine.params, action)
-        return out
+        return _after(engine, st, action)
 
     st0 = fast.initial(options, engine.track)
     values = []
@@ -710,18 +684,68 @@ def _sprint_start(engine: Any, options: PistardOptions, table_of: Callable[[int]
         def value(st: np.ndarray, table: Any = table, rider: int = rider) -> float:
             return sprint_solver.value_after(table, st, rider)
 
-        if rider == 0:
-            if rule is None:
-                values.append(max(min(value(after(a1, b)) for b in places(a1))
-                                  for a1 in (after(st0, a) for a in places(st0))))
-            else:
-                values.append(max(value(after(a1, rule_place(a1)))
-                                  for a1 in (after(st0, a) for a in places(st0))))
-        else:
-            firsts = [after(st0, a) for a in places(st0)] if rule is None else \
-                [after(st0, rule_place(st0))]
+        firsts = [after(st0, a) for a in places(st0)]
+        if rider == 0 and rule is None:
+            values.append(max(min(value(after(a1, b)) for b in places(a1)) for a1 in firsts))
+        elif rider == 0:
+            values.append(max(sum(p * value(after(a1, b))
+                                  for b, p in _rule_choices(engine, a1, rule))
+                              for a1 in firsts))
+        elif rule is None:
             values.append(min(max(value(after(a1, b)) for b in places(a1)) for a1 in firsts))
+        else:
+            values.append(sum(p * max(value(after(a1, b)) for b in places(a1))
+                              for a1, p in ((after(st0, a), p)
+                                            for a, p in _rule_choices(engine, st0, rule))))
     return values[0], values[1]
+
+
+def _reply_against(level: str, weights: np.ndarray, options: PistardOptions, engine: Any,
+                   tables: Mapping[int, Any], races: int) -> None:
+    """The exact best reply to a level's rule (``tables[seat]``), played against the real
+    rider of that level, seats alternating: the exact figure seen in races."""
+    from raceday.games.pistard import fast, sprint_solver
+
+    class Reply:
+        name = "best reply"
+
+        def __init__(self, seat: int) -> None:
+            self.seat = seat
+
+        def value(self, st: np.ndarray) -> float:
+            if st[fast.PHASE] == fast.PH_PLACE:  # the rule places next
+                return sum(p * self.value(_after(engine, st, b))
+                           for b, p in _rule_choices(engine, st, weights))
+            return sprint_solver.value_after(tables[self.seat], st, self.seat)
+
+        def choose(self, state: Any, rng: np.random.Generator) -> Any:
+            legal = state.legal_actions()
+            if len(legal) == 1:
+                return legal[0]
+            st = fast.encode(state)
+            values = [self.value(_after(engine, st, action)) for action in legal]
+            return legal[int(np.argmax(values))]
+
+    rng = np.random.default_rng(77)
+    wins = 0
+    for race in range(races):
+        seat = race % 2
+        agents: list[Any] = [make_agent(level), make_agent(level)]
+        agents[seat] = Reply(seat)
+        state = PistardState(options)
+        play_game(state, agents, rng)
+        wins += seat in state.outcome().winning_players
+    lo, hi = wilson_interval(wins, races)
+    print(f"  that best reply against the real {level} rider, {races} races: "
+          f"{wins / races:.1%} (95% {lo:.1%}-{hi:.1%})", flush=True)
+
+
+def _after(engine: Any, st: np.ndarray, action: int) -> np.ndarray:
+    from raceday.games.pistard import fast
+
+    out = st.copy()
+    fast.decide(out, engine.params, action)
+    return out
 
 
 def legacy(quick: bool) -> None:

@@ -116,6 +116,50 @@ def test_reply_to_a_rule_values_the_rule_s_own_choices() -> None:
             pytest.approx(want, abs=1e-5)
 
 
+def _noisy_choice_chances(scores: np.ndarray, noise: float) -> np.ndarray:
+    """Each action's chance of the best score after adding ``noise`` x U(0, 1) to every
+    score (the easy rider), by the trapezoid rule on a fine grid."""
+    if len(scores) == 1:
+        return np.ones(1)
+    out = []
+    for k in range(len(scores)):
+        x = np.linspace(scores[k], scores[k] + noise, 8_001)
+        below = np.ones_like(x)
+        for j in range(len(scores)):
+            if j != k:
+                below *= np.clip((x - scores[j]) / noise, 0.0, 1.0)
+        out.append(np.trapezoid(below, x) / noise)
+    return np.array(out)
+
+
+def test_reply_to_easy_values_its_random_choices_over_every_throw() -> None:
+    """Against the easy rule (noise on every score), a position where easy throws is worth
+    the mean over all throws of its actions' values weighted by each action's chance of the
+    best noisy score; standing still and the square behind the rival included."""
+    options, state, engine = _setting({"variant": "sprint", "track": "short", "tokens": 0})
+    table = sprint_solver.response_table(engine.grid, state.track.length, options.tokens,
+                                         1, search.EASY_WEIGHTS)
+    noise = float(search.EASY_WEIGHTS[search.W_NOISE])
+    positions = [st for st in _chance_nodes(options, state, engine, seed=13, count=12)
+                 if st[fast.MOVER] == 1][:4]
+    assert len(positions) == 4
+    for st in positions:
+        def value(after: np.ndarray, acts: np.ndarray, info: np.ndarray, n: int) -> float:
+            if n == 0:
+                return sprint_solver.value_after(table, after, 0)
+            scores = np.array([search.score(after, engine.params, acts[k], info[k],
+                                            search.EASY_WEIGHTS) for k in range(n)])
+            values = []
+            for k in range(n):
+                chosen = after.copy()
+                fast.decide(chosen, engine.params, int(acts[k]))
+                values.append(sprint_solver.value_after(table, chosen, 0))
+            return float(np.dot(_noisy_choice_chances(scores, noise), values))
+
+        want = _over_every_throw(st, engine, value)
+        assert sprint_solver.value_after(table, st, 0) == pytest.approx(want, abs=1e-5)
+
+
 def test_best_reply_beats_best_play_and_generous_ties_bound_it() -> None:
     """From every start, the best reply to the medium rule is worth at least the game's
     value under best play by both (the rule is no better than best play), and breaking the

@@ -285,6 +285,150 @@ def _rule_node(table: np.ndarray, grid: np.ndarray, length: int, phase: int, d: 
     return result + none_better * stay
 
 
+# Gauss-Legendre nodes and weights on [0, 1], eight points (exact to degree 15)
+_GL_X, _GL_W = np.polynomial.legendre.leggauss(8)
+GL_X = (_GL_X + 1.0) / 2.0
+GL_W = _GL_W / 2.0
+
+
+@njit(cache=True)
+def _noisy_rule_node(table: np.ndarray, grid: np.ndarray, length: int, phase: int,
+                     d: np.ndarray, ln: np.ndarray, s: np.ndarray, t: np.ndarray,
+                     ws: np.ndarray, dest: np.ndarray, values: np.ndarray, st: np.ndarray,
+                     par: np.ndarray, weights: np.ndarray) -> float:
+    """Rider 0's value before the throw of a mover who follows a greedy rule with noise
+    (the easy rider: each option's score plus ``noise`` x a uniform draw, the best taken).
+
+    Option i is taken when the throw allows it and every other allowed option's noisy score
+    is below i's. Given i's noisy score x, the others are independent and each die is too,
+    so E[allowed(i) x prod over allowed j of F_j(x)] is a product over the dice, where F_j
+    is the chance j's noisy score is below x (the square behind the other rider, which any
+    die can reach, is split into cases). Integrated over x piece by piece between the
+    scores' breakpoints with Gauss-Legendre points (polynomial on each piece)."""
+    n, stay = _options(table, grid, length, phase, d, ln, s, t, ws, dest, values)
+    mover = _mover(phase, d, ln)
+    for i in range(2):
+        st[fast.DIST + i] = d[i]
+        st[fast.LANE + i] = ln[i]
+        st[fast.STILLS + i] = s[i]
+        st[fast.TOKENS + st[fast.OWNER + i]] = t[i]
+    st[fast.MOVER] = mover
+    noise = weights[search.W_NOISE]
+    count = 0
+    base = np.empty(2 * n)
+    colour = np.empty(2 * n, dtype=np.int64)  # -1: the square behind (any colour)
+    face = np.empty(2 * n, dtype=np.int64)  # the die value that allows it
+    option_value = np.empty(2 * n)
+    row = np.zeros(fast.INFO_SIZE, dtype=np.int64)
+    behind_pips = -1
+    for k in range(n):
+        for token in range(2):
+            if np.isnan(values[k, token]):
+                continue
+            row[fast.I_AHEAD] = dest[k, 0]
+            row[fast.I_LANE] = dest[k, 1]
+            row[fast.I_TOKEN] = token
+            row[fast.I_BEHIND] = dest[k, 3]
+            base[count] = search.score(st, par, 0, row, weights)
+            colour[count] = -1 if dest[k, 3] else dest[k, 4]
+            face[count] = dest[k, 2] - token
+            if dest[k, 3]:
+                behind_pips = dest[k, 2]
+            option_value[count] = values[k, token]
+            count += 1
+    may_stay = s[mover] < SPRINT_FALL - 1
+    row[fast.I_AHEAD] = -1
+    row[fast.I_LANE] = 0
+    row[fast.I_TOKEN] = 0
+    row[fast.I_BEHIND] = 0
+    stay_base = search.score(st, par, 0, row, weights)
+    # breakpoints of the pieces: every score and score + noise
+    marks = np.empty(2 * count + 2)
+    m = 0
+    for k in range(count):
+        marks[m] = base[k]
+        marks[m + 1] = base[k] + noise
+        m += 2
+    if may_stay:
+        marks[m] = stay_base
+        marks[m + 1] = stay_base + noise
+        m += 2
+    marks = np.unique(marks[:m])
+    chance = np.zeros(count)  # P(option k taken)
+    below = np.empty(count)
+    group = np.empty((4, 6))
+    sums = np.empty((3, 4))  # per die: all faces, faces other than p, other than p and p - 1
+    for piece in range(len(marks) - 1):
+        lo = marks[piece]
+        width = marks[piece + 1] - lo
+        for g in range(len(GL_X)):
+            x = lo + width * GL_X[g]
+            weight = width * GL_W[g] / noise
+            for k in range(count):
+                below[k] = min(1.0, max(0.0, (x - base[k]) / noise))
+            stay_below = min(1.0, max(0.0, (x - stay_base) / noise)) if may_stay else 1.0
+            behind_plain = 1.0
+            behind_token = 1.0
+            for c in range(4):
+                for v in range(6):
+                    group[c, v] = 1.0
+            for k in range(count):
+                if colour[k] >= 0:
+                    group[colour[k], face[k] - 1] *= below[k]
+                elif face[k] == behind_pips:
+                    behind_plain = below[k]
+                else:
+                    behind_token = below[k]
+            for k in range(count):
+                lo_k = base[k]
+                if x <= lo_k or x >= lo_k + noise:
+                    continue
+                _die_sums(group, sums, behind_pips, colour[k], face[k], below[k])
+                full = sums[0, 0] * sums[0, 1] * sums[0, 2] * sums[0, 3]
+                no_p = sums[1, 0] * sums[1, 1] * sums[1, 2] * sums[1, 3]
+                no_pq = sums[2, 0] * sums[2, 1] * sums[2, 2] * sums[2, 3]
+                if colour[k] >= 0:
+                    if behind_pips < 0:
+                        e = full
+                    else:
+                        e = behind_plain * (full - no_p) + behind_token * (no_p - no_pq) + no_pq
+                elif face[k] == behind_pips:
+                    e = full - no_p  # some die shows p
+                else:
+                    e = no_p - no_pq  # none shows p, some shows p - 1
+                chance[k] += weight * e * stay_below
+    result = 0.0
+    taken = 0.0
+    for k in range(count):
+        result += chance[k] * option_value[k]
+        taken += chance[k]
+    return result + (1.0 - taken) * stay
+
+
+@njit(cache=True)
+def _die_sums(group: np.ndarray, sums: np.ndarray, p: int, fixed_colour: int, fixed_face: int,
+              own: float) -> None:
+    """Per die, the mean over its faces of the product of the others' chances to score
+    below x: over all faces, faces other than ``p``, faces other than ``p`` and ``p - 1``.
+    The die ``fixed_colour`` shows ``fixed_face`` (the option's own, left out of the
+    product by dividing by ``own``)."""
+    for c in range(4):
+        for kind in range(3):
+            total = 0.0
+            for v in range(1, 7):
+                if kind >= 1 and v == p:
+                    continue
+                if kind == 2 and v == p - 1:
+                    continue
+                if c == fixed_colour:
+                    if v != fixed_face:
+                        continue
+                    total += group[c, v - 1] / own
+                else:
+                    total += group[c, v - 1]
+            sums[kind, c] = total / 6.0
+
+
 @njit(cache=True, parallel=True)
 def _solve(grid: np.ndarray, length: int, tokens: int, rule_rider: int, st0: np.ndarray,
            par: np.ndarray, weights: np.ndarray, generous: bool) -> np.ndarray:
@@ -312,6 +456,7 @@ def _level_row(table: np.ndarray, grid: np.ndarray, length: int, tokens: int, i0
                i1: int, stills: int, rule_rider: int, st0: np.ndarray, par: np.ndarray,
                weights: np.ndarray, generous: bool) -> None:
     st = st0.copy()
+    noisy = weights[search.W_NOISE] > 0
     d = np.empty(2, dtype=np.int64)
     ln = np.empty(2, dtype=np.int64)
     s = np.empty(2, dtype=np.int64)
@@ -346,7 +491,10 @@ def _level_row(table: np.ndarray, grid: np.ndarray, length: int, tokens: int, i0
                             s[1] = s1
                             t[0] = t0
                             t[1] = t1
-                            if _mover(phase, d, ln) == rule_rider:
+                            if _mover(phase, d, ln) == rule_rider and noisy:
+                                v = _noisy_rule_node(table, grid, length, phase, d, ln, s, t,
+                                                     ws, dest, values, st, par, weights)
+                            elif _mover(phase, d, ln) == rule_rider:
                                 v = _rule_node(table, grid, length, phase, d, ln, s, t, ws,
                                                dest, values, st, par, weights, generous)
                             else:
@@ -377,7 +525,8 @@ def response_table(grid: np.ndarray, length: int, tokens: int, rule_rider: int,
                    weights: np.ndarray, generous: bool = False) -> np.ndarray:
     """The sprint solved against a rider who follows the greedy rule ``weights`` (rider
     ``rule_rider``, 0 or 1): rider 0's chance of winning when the other rider plays the
-    best reply to that rule. Not kept."""
+    best reply to that rule. A rule with noise (easy's) is valued over its random choices;
+    ``generous`` applies to ties of a rule without. Not kept."""
     st = _template()
     par = np.zeros(fast.PARAMS_SIZE, dtype=np.int64)
     par[fast.P_VARIANT] = fast.V_SPRINT
