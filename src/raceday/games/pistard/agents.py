@@ -395,9 +395,6 @@ class SolvedSprintRider:
         if s.options.variant != "sprint":
             raise OptionsError(f"the solved rider plays only the sprint, not the "
                                f"{s.options.variant}")
-        if s.options.tokens > sprint_solver.MAX_TOKENS:
-            raise OptionsError(f"the sprint is solved with at most {sprint_solver.MAX_TOKENS}"
-                               f" tokens a player, not {s.options.tokens}")
         actions = s.legal_actions()
         if len(actions) == 1:
             return actions[0]

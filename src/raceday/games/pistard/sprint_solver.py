@@ -16,7 +16,9 @@ the same blocking, colour and shelter tests as :func:`fast._add_die`.
 :func:`response_table` solves the sprint against a fixed greedy rule instead (the best
 reply to it): how much any player could win against that rule. The tables cover the sprint
 with up to :data:`MAX_TOKENS` tokens a player; the default sprint's takes about 15 s on
-2 cores and 128 MB. This module imports numba: import it lazily.
+2 cores and 128 MB. The positions need no round count: a rider falls after three
+stand-stills, so the line is reached within 3 x (lap + 6) rounds, inside the round cap.
+This module imports numba: import it lazily.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from typing import Any
 import numpy as np
 from numba import njit, prange
 
+from raceday.core.errors import OptionsError
 from raceday.games.pistard import fast, search
 from raceday.games.pistard.variants import SPRINT_FALL
 
@@ -208,6 +211,45 @@ def _node(table: np.ndarray, grid: np.ndarray, length: int, phase: int, d: np.nd
 
 
 @njit(cache=True)
+def _scored_options(table: np.ndarray, grid: np.ndarray, length: int, phase: int,
+                    d: np.ndarray, ln: np.ndarray, s: np.ndarray, t: np.ndarray,
+                    ws: np.ndarray, dest: np.ndarray, values: np.ndarray, st: np.ndarray,
+                    par: np.ndarray, weights: np.ndarray, scores: np.ndarray,
+                    option_value: np.ndarray, option: np.ndarray) -> tuple[int, float, float]:
+    """The mover's moves scored by the greedy rule ``weights`` (:func:`search.score` on
+    ``st``, a template filled with the position): ``scores[k]``, rider 0's value after it
+    ``option_value[k]`` and ``option[k] = (destination row, token)``. Returns the count,
+    rider 0's value after standing still and the rule's score for standing still."""
+    n, stay = _options(table, grid, length, phase, d, ln, s, t, ws, dest, values)
+    for i in range(2):
+        st[fast.DIST + i] = d[i]
+        st[fast.LANE + i] = ln[i]
+        st[fast.STILLS + i] = s[i]
+        st[fast.TOKENS + st[fast.OWNER + i]] = t[i]
+    st[fast.MOVER] = _mover(phase, d, ln)
+    row = np.zeros(fast.INFO_SIZE, dtype=np.int64)
+    count = 0
+    for k in range(n):
+        for token in range(2):
+            if np.isnan(values[k, token]):
+                continue
+            row[fast.I_AHEAD] = dest[k, 0]
+            row[fast.I_LANE] = dest[k, 1]
+            row[fast.I_TOKEN] = token
+            row[fast.I_BEHIND] = dest[k, 3]
+            scores[count] = search.score(st, par, 0, row, weights)
+            option_value[count] = values[k, token]
+            option[count, 0] = k
+            option[count, 1] = token
+            count += 1
+    row[fast.I_AHEAD] = -1
+    row[fast.I_LANE] = 0
+    row[fast.I_TOKEN] = 0
+    row[fast.I_BEHIND] = 0
+    return count, stay, search.score(st, par, 0, row, weights)
+
+
+@njit(cache=True)
 def _rule_node(table: np.ndarray, grid: np.ndarray, length: int, phase: int, d: np.ndarray,
                ln: np.ndarray, s: np.ndarray, t: np.ndarray, ws: np.ndarray, dest: np.ndarray,
                values: np.ndarray, st: np.ndarray, par: np.ndarray, weights: np.ndarray,
@@ -218,41 +260,24 @@ def _rule_node(table: np.ndarray, grid: np.ndarray, length: int, phase: int, d: 
     allowed) - P(neither it nor a better one allowed). Equal scores go in the engine's
     order (the rule's first action), or with ``generous`` best for the other rider first:
     the rule's random tie-breaks can do no worse for him, so that bounds his best reply."""
-    n, stay = _options(table, grid, length, phase, d, ln, s, t, ws, dest, values)
     mover = _mover(phase, d, ln)
-    for i in range(2):
-        st[fast.DIST + i] = d[i]
-        st[fast.LANE + i] = ln[i]
-        st[fast.STILLS + i] = s[i]
-        st[fast.TOKENS + st[fast.OWNER + i]] = t[i]
-    st[fast.MOVER] = mover
-    count = 0
-    scores = np.empty(2 * n + 1)
-    order_key = np.empty(2 * n + 1)
-    option_value = np.empty(2 * n + 1)
-    allow = np.zeros((2 * n + 1, 4), dtype=np.int64)  # per die: the values allowing it
-    row = np.zeros(fast.INFO_SIZE, dtype=np.int64)
-    for k in range(n):
-        for token in range(2):
-            if np.isnan(values[k, token]):
-                continue
-            row[fast.I_AHEAD] = dest[k, 0]
-            row[fast.I_LANE] = dest[k, 1]
-            row[fast.I_TOKEN] = token
-            row[fast.I_BEHIND] = dest[k, 3]
-            scores[count] = search.score(st, par, 0, row, weights)
-            order_key[count] = token * 1000 + 10 * dest[k, 0] + dest[k, 1]
-            option_value[count] = values[k, token]
-            for c in range(4):
-                if dest[k, 3] or dest[k, 4] == c:
-                    allow[count, c] = 1 << (dest[k, 2] - 1 - token)
-            count += 1
+    size = 2 * len(dest) + 1
+    scores = np.empty(size)
+    option_value = np.empty(size)
+    option = np.empty((size, 2), dtype=np.int64)
+    count, stay, stay_score = _scored_options(table, grid, length, phase, d, ln, s, t, ws,
+                                              dest, values, st, par, weights, scores,
+                                              option_value, option)
+    order_key = np.empty(size)
+    allow = np.zeros((size, 4), dtype=np.int64)  # per die: the values allowing it
+    for j in range(count):
+        k, token = option[j, 0], option[j, 1]
+        order_key[j] = token * 1000 + 10 * dest[k, 0] + dest[k, 1]
+        for c in range(4):
+            if dest[k, 3] or dest[k, 4] == c:
+                allow[j, c] = 1 << (dest[k, 2] - 1 - token)
     if s[mover] < SPRINT_FALL - 1:  # standing still is an option (when any move is)
-        row[fast.I_AHEAD] = -1
-        row[fast.I_LANE] = 0
-        row[fast.I_TOKEN] = 0
-        row[fast.I_BEHIND] = 0
-        scores[count] = search.score(st, par, 0, row, weights)
+        scores[count] = stay_score
         order_key[count] = -1
         option_value[count] = stay
         allow[count, 0] = STAY_MARK
@@ -305,43 +330,25 @@ def _noisy_rule_node(table: np.ndarray, grid: np.ndarray, length: int, phase: in
     is the chance j's noisy score is below x (the square behind the other rider, which any
     die can reach, is split into cases). Integrated over x piece by piece between the
     scores' breakpoints with Gauss-Legendre points (polynomial on each piece)."""
-    n, stay = _options(table, grid, length, phase, d, ln, s, t, ws, dest, values)
     mover = _mover(phase, d, ln)
-    for i in range(2):
-        st[fast.DIST + i] = d[i]
-        st[fast.LANE + i] = ln[i]
-        st[fast.STILLS + i] = s[i]
-        st[fast.TOKENS + st[fast.OWNER + i]] = t[i]
-    st[fast.MOVER] = mover
     noise = weights[search.W_NOISE]
-    count = 0
-    base = np.empty(2 * n)
-    colour = np.empty(2 * n, dtype=np.int64)  # -1: the square behind (any colour)
-    face = np.empty(2 * n, dtype=np.int64)  # the die value that allows it
-    option_value = np.empty(2 * n)
-    row = np.zeros(fast.INFO_SIZE, dtype=np.int64)
+    size = 2 * len(dest)
+    base = np.empty(size)
+    option_value = np.empty(size)
+    option = np.empty((size, 2), dtype=np.int64)
+    count, stay, stay_base = _scored_options(table, grid, length, phase, d, ln, s, t, ws,
+                                             dest, values, st, par, weights, base,
+                                             option_value, option)
+    colour = np.empty(size, dtype=np.int64)  # -1: the square behind (any colour)
+    face = np.empty(size, dtype=np.int64)  # the die value that allows it
     behind_pips = -1
-    for k in range(n):
-        for token in range(2):
-            if np.isnan(values[k, token]):
-                continue
-            row[fast.I_AHEAD] = dest[k, 0]
-            row[fast.I_LANE] = dest[k, 1]
-            row[fast.I_TOKEN] = token
-            row[fast.I_BEHIND] = dest[k, 3]
-            base[count] = search.score(st, par, 0, row, weights)
-            colour[count] = -1 if dest[k, 3] else dest[k, 4]
-            face[count] = dest[k, 2] - token
-            if dest[k, 3]:
-                behind_pips = dest[k, 2]
-            option_value[count] = values[k, token]
-            count += 1
+    for j in range(count):
+        k, token = option[j, 0], option[j, 1]
+        colour[j] = -1 if dest[k, 3] else dest[k, 4]
+        face[j] = dest[k, 2] - token
+        if dest[k, 3]:
+            behind_pips = dest[k, 2]
     may_stay = s[mover] < SPRINT_FALL - 1
-    row[fast.I_AHEAD] = -1
-    row[fast.I_LANE] = 0
-    row[fast.I_TOKEN] = 0
-    row[fast.I_BEHIND] = 0
-    stay_base = search.score(st, par, 0, row, weights)
     # breakpoints of the pieces: every score and score + noise
     marks = np.empty(2 * count + 2)
     m = 0
@@ -468,6 +475,7 @@ def _level_row(table: np.ndarray, grid: np.ndarray, length: int, tokens: int, i0
     d[1] = i1 - BACK
     if d[0] >= length and d[1] >= length:
         return
+    d_ok = d[0] < length and d[1] < length  # a round can start here
     for s0 in range(3):
         s1 = stills - s0
         if s1 < 0 or s1 > 2:
@@ -478,7 +486,6 @@ def _level_row(table: np.ndarray, grid: np.ndarray, length: int, tokens: int, i0
                     continue  # one square
                 for t0 in range(tokens + 1):
                     for t1 in range(tokens + 1):
-                        d_ok = d[0] < length and d[1] < length
                         for phase in range(PHASES):
                             if phase == 0 and not d_ok:
                                 continue  # a round starts only before the line
@@ -510,7 +517,8 @@ _LOCK = threading.Lock()
 def table_for(grid: np.ndarray, length: int, tokens: int) -> np.ndarray:
     """The solved sprint for a track (``fast.encode_grid``) and token count (kept)."""
     if tokens > MAX_TOKENS:
-        raise ValueError(f"the sprint is solved for at most {MAX_TOKENS} tokens, not {tokens}")
+        raise OptionsError(f"the sprint is solved with at most {MAX_TOKENS} tokens a player, "
+                           f"not {tokens}")
     key = (grid.tobytes(), length, tokens)
     with _LOCK:
         found = _TABLES.get(key)
