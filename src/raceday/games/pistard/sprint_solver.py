@@ -214,13 +214,16 @@ def _node(table: np.ndarray, grid: np.ndarray, length: int, phase: int, d: np.nd
 def _scored_options(table: np.ndarray, grid: np.ndarray, length: int, phase: int,
                     d: np.ndarray, ln: np.ndarray, s: np.ndarray, t: np.ndarray,
                     ws: np.ndarray, dest: np.ndarray, values: np.ndarray, st: np.ndarray,
-                    par: np.ndarray, weights: np.ndarray, scores: np.ndarray,
-                    option_value: np.ndarray, option: np.ndarray) -> tuple[int, float, float]:
+                    par: np.ndarray, weights: np.ndarray) -> Any:
     """The mover's moves scored by the greedy rule ``weights`` (:func:`search.score` on
-    ``st``, a template filled with the position): ``scores[k]``, rider 0's value after it
-    ``option_value[k]`` and ``option[k] = (destination row, token)``. Returns the count,
-    rider 0's value after standing still and the rule's score for standing still."""
+    ``st``, a template filled with the position). Returns the count; per move its score,
+    rider 0's value after it and (destination row, token), in arrays with a spare place at
+    the end; rider 0's value after standing still and the rule's score for it."""
     n, stay = _options(table, grid, length, phase, d, ln, s, t, ws, dest, values)
+    size = 2 * len(dest) + 1
+    scores = np.empty(size)
+    option_value = np.empty(size)
+    option = np.empty((size, 2), dtype=np.int64)
     for i in range(2):
         st[fast.DIST + i] = d[i]
         st[fast.LANE + i] = ln[i]
@@ -246,14 +249,14 @@ def _scored_options(table: np.ndarray, grid: np.ndarray, length: int, phase: int
     row[fast.I_LANE] = 0
     row[fast.I_TOKEN] = 0
     row[fast.I_BEHIND] = 0
-    return count, stay, search.score(st, par, 0, row, weights)
+    return count, scores, option_value, option, stay, search.score(st, par, 0, row, weights)
 
 
 @njit(cache=True)
 def _rule_node(table: np.ndarray, grid: np.ndarray, length: int, phase: int, d: np.ndarray,
                ln: np.ndarray, s: np.ndarray, t: np.ndarray, ws: np.ndarray, dest: np.ndarray,
                values: np.ndarray, st: np.ndarray, par: np.ndarray, weights: np.ndarray,
-               generous: bool) -> float:
+               generous: bool) -> Any:
     """Rider 0's value before the throw of a mover who follows the greedy rule ``weights``
     (:func:`search.score`). The rule takes the best-scored option the throw allows; the
     four dice are independent, so option k is taken with chance P(no better option
@@ -261,13 +264,9 @@ def _rule_node(table: np.ndarray, grid: np.ndarray, length: int, phase: int, d: 
     order (the rule's first action), or with ``generous`` best for the other rider first:
     the rule's random tie-breaks can do no worse for him, so that bounds his best reply."""
     mover = _mover(phase, d, ln)
-    size = 2 * len(dest) + 1
-    scores = np.empty(size)
-    option_value = np.empty(size)
-    option = np.empty((size, 2), dtype=np.int64)
-    count, stay, stay_score = _scored_options(table, grid, length, phase, d, ln, s, t, ws,
-                                              dest, values, st, par, weights, scores,
-                                              option_value, option)
+    count, scores, option_value, option, stay, stay_score = _scored_options(
+        table, grid, length, phase, d, ln, s, t, ws, dest, values, st, par, weights)
+    size = len(scores)
     order_key = np.empty(size)
     allow = np.zeros((size, 4), dtype=np.int64)  # per die: the values allowing it
     for j in range(count):
@@ -320,7 +319,7 @@ GL_W = _GL_W / 2.0
 def _noisy_rule_node(table: np.ndarray, grid: np.ndarray, length: int, phase: int,
                      d: np.ndarray, ln: np.ndarray, s: np.ndarray, t: np.ndarray,
                      ws: np.ndarray, dest: np.ndarray, values: np.ndarray, st: np.ndarray,
-                     par: np.ndarray, weights: np.ndarray) -> float:
+                     par: np.ndarray, weights: np.ndarray) -> Any:
     """Rider 0's value before the throw of a mover who follows a greedy rule with noise
     (the easy rider: each option's score plus ``noise`` x a uniform draw, the best taken).
 
@@ -332,13 +331,9 @@ def _noisy_rule_node(table: np.ndarray, grid: np.ndarray, length: int, phase: in
     scores' breakpoints with Gauss-Legendre points (polynomial on each piece)."""
     mover = _mover(phase, d, ln)
     noise = weights[search.W_NOISE]
-    size = 2 * len(dest)
-    base = np.empty(size)
-    option_value = np.empty(size)
-    option = np.empty((size, 2), dtype=np.int64)
-    count, stay, stay_base = _scored_options(table, grid, length, phase, d, ln, s, t, ws,
-                                             dest, values, st, par, weights, base,
-                                             option_value, option)
+    count, base, option_value, option, stay, stay_base = _scored_options(
+        table, grid, length, phase, d, ln, s, t, ws, dest, values, st, par, weights)
+    size = len(base)
     colour = np.empty(size, dtype=np.int64)  # -1: the square behind (any colour)
     face = np.empty(size, dtype=np.int64)  # the die value that allows it
     behind_pips = -1
