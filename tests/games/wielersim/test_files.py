@@ -193,18 +193,29 @@ def _rows(n: int, bad_at: int | None = None) -> str:
 
 
 def test_a_huge_csv_stops_at_the_first_bad_row(tmp_path: Path) -> None:
-    """200,000 rows: the reading stops at the first bad row, with its line number, long
-    before the end (rows are checked as they are read)."""
-    import time
+    """200,000 rows: the reading stops at the first bad row, with its line number, and
+    reads no row after it (rows are checked as they are read). The proof does not time
+    anything: the row right after the stopping row is one the CSV reader cannot read (a
+    field over its size limit), so a parser that read on, or read the whole file first,
+    would fail on that line with another message."""
+    import csv
 
-    text = _rows(200_000, bad_at=10)
-    start = time.perf_counter()
+    unreadable = "T0,1,Rider," + "x" * (csv.field_size_limit() + 1)
+
+    def rows_then_unreadable(n: int, after_line: int, bad_at: int | None = None) -> str:
+        lines = _rows(n, bad_at).splitlines()
+        lines.insert(after_line, unreadable)  # becomes line after_line + 1
+        return "\n".join(lines) + "\n"
+
+    text = rows_then_unreadable(200_000, 12, bad_at=10)
     with pytest.raises(InputFileError, match=r"p\.csv:12: field 'type'"):
         parse_peloton_csv(text, "p.csv")
-    assert time.perf_counter() - start < 0.5
-    # no bad row at all: the 49th rider is refused on his own line
+    # the unreadable row alone is refused on its own line: it is a real trap
+    with pytest.raises(InputFileError, match=r"p\.csv:13: field 'csv'"):
+        parse_peloton_csv(rows_then_unreadable(20, 12), "p.csv")
+    # no bad row at all: the 49th rider is refused on his own line, before line 51
     with pytest.raises(InputFileError, match=r"p\.csv:50: field 'riders': .*at most 48"):
-        parse_peloton_csv(_rows(200_000), "p.csv")
+        parse_peloton_csv(rows_then_unreadable(200_000, 50), "p.csv")
 
 
 def test_input_files_are_capped_in_size(tmp_path: Path) -> None:

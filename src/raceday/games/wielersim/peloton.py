@@ -193,7 +193,9 @@ def parse_peloton_csv(text: str, where: str = "<peloton>") -> dict[str, Any]:
                 raise pb.error(line_no, "jersey", "must be yes/no (or 1/0), for the jersey "
                                "holder")
     except csv.Error as exc:
-        raise pb.error(reader.line_num or None, "csv", f"not a readable CSV file: "
+        # the DictReader's line_num moves only after a row was read: the row that could
+        # not be read is on the underlying reader's line
+        raise pb.error(reader.reader.line_num or None, "csv", f"not a readable CSV file: "
                        f"{exc}") from None
     return _normalise(teams, riders, jersey, pb, None)
 
