@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from raceday.core.errors import InputFileError
+from raceday.core.files import read_user_text
 
 LANES = 4
 COLOURS = ("yellow", "green", "blue", "red")
@@ -187,8 +188,10 @@ def parse_track_text(text: str, where: str = "track file") -> Track:
 def load_track(name_or_path: str) -> Track:
     """A shipped track by name (``default``, ``short``) or a TOML file by path.
 
-    A file is read only up to :data:`MAX_FILE_BYTES`; anything that is not a readable,
-    UTF-8, valid track gives :class:`InputFileError` naming the file and the problem.
+    A file is read only up to :data:`MAX_FILE_BYTES`, through
+    :func:`raceday.core.files.read_user_text` (only a regular file is opened: never a pipe,
+    device or directory); anything that is not a readable, UTF-8, valid track gives
+    :class:`InputFileError` naming the file and the problem.
     """
     if name_or_path in SHIPPED_TRACKS:
         return _shipped_track(name_or_path)
@@ -198,24 +201,12 @@ def load_track(name_or_path: str) -> Track:
     path = Path(name_or_path)
     if path.is_dir():
         raise InputFileError(f"track {name_or_path!r} is a directory; give a TOML file")
-    if not path.is_file():
+    if not path.exists():
         raise InputFileError(
             f"track {name_or_path!r} is neither a shipped track "
             f"({', '.join(SHIPPED_TRACKS)}) nor a readable file"
         )
-    try:
-        with path.open("rb") as handle:
-            raw = handle.read(MAX_FILE_BYTES + 1)
-    except OSError as exc:
-        raise InputFileError(f"{path}: cannot be read ({exc.strerror or exc})") from None
-    if len(raw) > MAX_FILE_BYTES:
-        raise InputFileError(f"{path}: larger than {MAX_FILE_BYTES // 1_000_000} MB; a track "
-                             "file is a few hundred bytes of TOML")
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise InputFileError(f"{path}: not a text file (byte {raw[exc.start]:#04x} at offset "
-                             f"{exc.start} is not UTF-8); a track is a TOML text file") from None
+    text = read_user_text(path, kind="track", max_bytes=MAX_FILE_BYTES)
     return parse_track_text(text, str(path))
 
 
