@@ -9,7 +9,9 @@ imported only when the command runs (``raceday --help`` stays light).
 
 from __future__ import annotations
 
+import errno
 import ipaddress
+import os
 import socket
 from pathlib import Path
 from typing import Annotated
@@ -17,6 +19,7 @@ from typing import Annotated
 import typer
 
 from raceday.cli.common import DbOpt, console, err_console, in_range
+from raceday.core.errors import OptionsError
 
 HELP = "Host a party in the browser: a big screen plus phones on your network."
 
@@ -69,9 +72,44 @@ def urls_for(host: str, port: int) -> tuple[str, list[str]]:
     return url(host), [url(host)]
 
 
+def port_problem(host: str, port: int) -> str | None:
+    """Why ``host:port`` cannot be listened on (one line), or None if it can.
+
+    Binds a socket the way uvicorn's listener will (asyncio sets SO_REUSEADDR on POSIX, so
+    a port left in TIME_WAIT by an earlier server is free; IPv6 only for an IPv6 host) and
+    closes it at once: a port another program listens on, a port below 1024 without the
+    rights for it, or an address this computer does not have is found before anything is
+    printed or opened."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        if os.name == "posix":
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if family == socket.AF_INET6 and hasattr(socket, "IPV6_V6ONLY"):
+            probe.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+        try:
+            probe.bind((host, port))
+        except PermissionError:
+            return (f"port {port} on {host} needs administrator rights (ports below 1024); "
+                    "choose another with --port")
+        except OSError as exc:
+            if exc.errno in (errno.EADDRINUSE, getattr(errno, "WSAEADDRINUSE", -1)):
+                return f"port {port} on {host} is in use; choose another with --port"
+            if exc.errno == errno.EADDRNOTAVAIL:
+                return (f"{host} is not an address of this computer; use 127.0.0.1 or "
+                        "0.0.0.0 with --host")
+            return f"cannot listen on {host}:{port}: {exc.strerror or exc}"
+    return None
+
+
 def serve_command(host: str = "127.0.0.1", port: int = 8000, db: Path | None = None,
                   *, run: bool = True) -> None:
-    """Open the database, print the addresses and a QR code, and serve until Ctrl-C."""
+    """Open the database, print the addresses and a QR code, and serve until Ctrl-C.
+
+    A port that cannot be listened on is refused in one line (exit 2) before anything is
+    printed or opened."""
+    problem = port_problem(host, port)
+    if problem is not None:
+        raise OptionsError(problem)
     import segno
 
     from raceday.store.sessions import default_db_path
