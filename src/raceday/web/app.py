@@ -7,7 +7,8 @@ Pages (plain HTML and small ES modules, all served from this package, nothing fr
 * ``/play/{code}`` — a phone: pick a name, then the private controller of that seat;
 * ``/watch/{code}`` — the big screen without controls, for anyone (spectators).
 
-REST (JSON bodies of at most 4 KB; errors are ``{"error": "..."}`` with a 4xx status):
+REST (JSON bodies of at most 4 KB; errors are ``{"error": "..."}`` with a 4xx status; the
+JSON API is described at ``/openapi.json``, each body a pydantic model with no extra fields):
 
 * ``POST /api/rooms`` ``{"game": "derby", "options": {...}}`` → ``{"code", "host_token",
   "join_url", "watch_url"}``;
@@ -23,10 +24,25 @@ and the public events after ``since``). After that every message is an *intent* 
 ``{"type": "bid", "amount": 3000, "ref": 7}``; the server answers the sender with
 ``{"type": "ack", "ref", "seq"}`` or ``{"type": "error", "ref", "message"}`` and sends
 every connection of the room ``{"type": "update", "seq", "events", "view"}`` with its own
-view. Messages over 4 KB, malformed JSON, unknown intents, wrong tokens and more than the
-allowed rate (a token bucket per connection: bursts of 20, 10 a second) are answered with
-an error and change nothing; a connection that keeps flooding is closed. ``{"type":
-"ping"}`` is answered with ``{"type": "pong"}``.
+view. Messages over 4 KB, malformed JSON (or JSON nested more than 32 levels), unknown
+intents, wrong tokens and more than the allowed rate (a token bucket per connection: bursts
+of 20, 10 a second) are answered with an error and change nothing; a connection that keeps
+flooding is closed. ``{"type": "ping"}`` is answered with ``{"type": "pong"}``.
+
+One device per seat: the host's token and each seat's token are held by one connection at a
+time. A newer connection with the same token takes the seat; the older one is sent
+``{"type": "error", "fatal": true, "reason": "replaced", "message": "this seat was opened
+on another device"}`` and closed with code 4409 (the pages show that and do not reconnect).
+Spectators may be many.
+
+Defences (:mod:`raceday.web.guard`; ``docs/usage/party.md`` explains them): the ``Origin``
+of every WebSocket handshake and state-changing request must be this server's own, the
+``public_url`` or one of ``allowed_origins`` (403 otherwise; no Origin at all, as from curl
+or the CLI, is allowed); request bodies must be ``application/json`` (415), at most 4 KB
+(413) and nested at most 32 levels (400); room lookups (``GET /api/rooms/{code}``, the QR,
+joins and WebSocket handshakes naming an unknown room) are rate-limited per client address,
+a miss costing :data:`MISS_COST` tokens (429); ``X-Forwarded-For`` counts only from
+``trusted_proxies``.
 """
 
 from __future__ import annotations
@@ -37,47 +53,48 @@ import io
 import json
 import logging
 import time
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
 
+from raceday import __version__
+from raceday.core.digits import ascii_int
 from raceday.core.errors import RacedayError
 from raceday.web import numbers, print_pages, replay, watch
+from raceday.web.guard import (
+    MAX_BODY,
+    BadJSON,
+    Bucket,
+    Guard,
+    Limiter,
+    Origins,
+    client_key,
+    loads,
+    parse_networks,
+)
 from raceday.web.logic import JSON, Actor, RoomError
-from raceday.web.rooms import NoSuchRoom, Room, Rooms, clean_name, normal_code
+from raceday.web.rooms import MAX_NAME, NoSuchRoom, Room, Rooms, clean_name, normal_code
 
 STATIC = Path(__file__).parent / "static"
 log = logging.getLogger("raceday.web")
-MAX_MESSAGE = 4096  # bytes of one client message (REST body or WebSocket frame)
+MAX_MESSAGE = MAX_BODY  # bytes of one client message (REST body or WebSocket frame)
+MISS_COST = 10  # tokens a lookup of a room that does not exist costs (a hit costs 1)
+SEAT_TAKEN = "this seat was opened on another device"
+TOO_MANY = "too many requests; wait a moment"
 OUTBOX = 512  # messages queued for one slow connection before it is dropped
 HELLO_TIMEOUT = 15.0
 CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
        "connect-src 'self' ws: wss:; font-src 'self'; object-src 'none'; base-uri 'none'; "
        "frame-ancestors 'none'")
-
-
-class Bucket:
-    """A token bucket: ``burst`` actions at once, refilled at ``rate`` a second."""
-
-    def __init__(self, burst: float, rate: float) -> None:
-        self.burst = burst
-        self.rate = rate
-        self.tokens = burst
-        self.stamp = time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
 
 
 @dataclass(eq=False)
@@ -88,6 +105,7 @@ class Conn:
     actor: Actor
     outbox: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(OUTBOX))
     dropped: bool = False
+    close_code: int | None = None  # set when the server ends it (4409: seat taken)
 
 
 class Timing:
@@ -141,6 +159,7 @@ class Hub:
 
     def __init__(self) -> None:
         self.conns: dict[str, set[Conn]] = {}
+        self.seats: dict[tuple[str, Actor], Conn] = {}  # who holds the host and each seat
         self.timing: Timing | None = None
         self.locks: dict[str, asyncio.Lock] = {}
         self.tasks: set[asyncio.Future[None]] = set()  # intents being applied
@@ -154,10 +173,30 @@ class Hub:
         return self.locks[code]
 
     def add(self, code: str, conn: Conn) -> None:
+        """Add ``conn`` to its room; if it is the host or a seat, it takes that place from
+        the connection holding it, which is told so and closed (4409)."""
         self.conns.setdefault(code, set()).add(conn)
+        if conn.actor.kind == "spectator":
+            return
+        old = self.seats.get((code, conn.actor))
+        self.seats[(code, conn.actor)] = conn
+        if old is not None and old is not conn:
+            self.conns.get(code, set()).discard(old)
+            self.send(old, {**_err(None, SEAT_TAKEN, True), "reason": "replaced"})
+            self.end(old, 4409)
 
     def remove(self, code: str, conn: Conn) -> None:
         self.conns.get(code, set()).discard(conn)
+        if self.seats.get((code, conn.actor)) is conn:
+            del self.seats[(code, conn.actor)]
+
+    def end(self, conn: Conn, close_code: int) -> None:
+        """Close ``conn`` with ``close_code`` once what is queued for it is sent."""
+        conn.close_code = close_code
+        if conn.outbox.full():
+            with contextlib.suppress(asyncio.QueueEmpty):
+                conn.outbox.get_nowait()
+        conn.outbox.put_nowait(None)
 
     def send(self, conn: Conn, message: JSON | str) -> None:
         text = message if isinstance(message, str) else json.dumps(message)
@@ -192,24 +231,33 @@ class Hub:
         return len(conns)
 
 
-def _error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+def _error(status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status, headers=headers)
+
+
+def _too_many(bucket: Bucket) -> JSONResponse:
+    wait = 60 if bucket.rate <= 0 else max(1, int((1 - bucket.tokens) / bucket.rate) + 1)
+    return _error(429, TOO_MANY, {"Retry-After": str(min(wait, 3600))})
 
 
 async def _json_body(request: Request) -> dict[str, Any]:
-    """The request's JSON object, read up to MAX_MESSAGE bytes (RoomError otherwise)."""
+    """The request's JSON object, read up to MAX_MESSAGE bytes (RoomError otherwise). The
+    endpoints of this module declare pydantic bodies instead; this is for the routers that
+    read their body themselves (``raceday.web.numbers``)."""
     length = request.headers.get("content-length")
-    if length is not None and (not length.isdigit() or int(length) > MAX_MESSAGE):
-        raise _TooBig
+    if length is not None:
+        size = ascii_int(length)
+        if size is None or size > MAX_MESSAGE:
+            raise _TooBig
     body = b""
     async for chunk in request.stream():
         body += chunk
         if len(body) > MAX_MESSAGE:
             raise _TooBig
     try:
-        data = json.loads(body or b"{}")
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        raise RoomError("the request is not valid JSON") from None
+        data = loads(body or b"{}")
+    except BadJSON as exc:
+        raise RoomError(str(exc)) from None
     if not isinstance(data, dict):
         raise RoomError("the request must be a JSON object")
     return data
@@ -231,42 +279,142 @@ class _Headers(BaseHTTPMiddleware):
         return response
 
 
+# --- the JSON API's bodies and answers (served as /openapi.json) ------------------------
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class CreateRoom(_Body):
+    """A new room."""
+
+    game: str = Field("derby", max_length=40, description="derby, keirin, hairpin or pistard")
+    options: dict[str, Any] = Field(
+        default_factory=dict, max_length=64,
+        description="the game's options (free-form; the game checks them and names any it "
+                    "does not know)")
+
+
+class JoinRoom(_Body):
+    """A player takes a seat."""
+
+    name: str = Field(max_length=10 * MAX_NAME,
+                      description=f"1 to {MAX_NAME} printable characters, unique in the room")
+
+
+class ErrorAnswer(BaseModel):
+    """Every refusal: one line."""
+
+    error: str
+
+
+class RoomCreated(BaseModel):
+    code: str
+    game: str
+    host_token: str = Field(description="the host's secret; only this answer carries it")
+    join_url: str
+    watch_url: str
+    host_url: str
+
+
+class Joined(BaseModel):
+    code: str
+    seat: int
+    token: str = Field(description="this seat's secret; only this answer carries it")
+    name: str
+
+
+class RoomInfo(BaseModel):
+    code: str
+    game: str
+    phase: str | None
+    seats: list[str]
+    max_seats: int
+    finished: bool
+    seq: int
+    join_url: str
+    watch_url: str
+
+
+def _refusals(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    return {status: {"model": ErrorAnswer} for status in statuses}
+
+
+def _one_line(errors: Sequence[Any]) -> str:
+    """pydantic's validation errors as one line for ``{"error": ...}``."""
+    unknown = sorted(str(e["loc"][-1]) for e in errors if e.get("type") == "extra_forbidden")
+    if unknown:
+        return f"unknown field(s): {', '.join(unknown)}"[:200]
+    if not errors:
+        return "the request is malformed"
+    first = errors[0]
+    where = [str(p) for p in first.get("loc", ()) if p not in ("body", "path", "query")]
+    if first.get("type") == "missing" and not where:
+        return "the request needs a JSON body"
+    message = str(first.get("msg", "invalid")).replace("\n", " ")
+    return (f"{'.'.join(where)}: {message}" if where else message)[:200]
+
+
 def create_app(db_path: str | Path, *, public_url: str | None = None,
+               allowed_origins: Iterable[str] | str | None = None,
+               trusted_proxies: Iterable[str] | str | None = None,
                burst: float = 20, rate: float = 10, rest_burst: float = 300,
-               rest_rate: float = 30, timing: str | Path | None = None) -> FastAPI:
+               rest_rate: float = 30, lookup_burst: float = 60, lookup_rate: float = 2,
+               timing: str | Path | None = None) -> FastAPI:
     """The party server on the database ``db_path`` (the CLI's session database).
 
     ``public_url`` (such as ``http://192.168.1.20:8000/``) is the address phones use, for
-    join links and QR codes; by default the address the host's browser used. ``burst`` and
-    ``rate`` set each WebSocket's allowance of intents; ``rest_*`` each client address's
-    allowance of REST calls (creating rooms, joining). ``timing`` (a file) turns on the
-    server-side timing of intents (:class:`Timing`; benchmarks only).
+    join links and QR codes; by default the address the host's browser used. Its origin may
+    change state and open WebSockets, as may the server's own origin and every origin of
+    ``allowed_origins`` (a list, or one comma-separated string, of ``scheme://host[:port]``).
+    ``trusted_proxies`` (addresses or networks; none by default) are the reverse proxies
+    whose ``X-Forwarded-For`` names the client for rate limits. ``burst`` and ``rate`` set
+    each WebSocket's allowance of intents; ``rest_*`` each client address's allowance of
+    REST calls (creating rooms, joining); ``lookup_*`` each address's allowance of room
+    lookups (a room's page data or QR, joins, WebSockets naming an unknown room: a hit costs
+    one, a miss :data:`MISS_COST`). ``timing`` (a file) turns on the server-side timing of
+    intents (:class:`Timing`; benchmarks only). A bad origin or network is a ValueError.
     """
+    origins = Origins(public_url, allowed_origins)
+    trusted = parse_networks(trusted_proxies)
     rooms = Rooms(db_path)  # a bad database is refused here, before serving anything
     hub = Hub()
     if timing is not None:
         hub.timing = Timing(timing)
-    rest_buckets: dict[str, Bucket] = {}
-    app = FastAPI(title="raceday party", docs_url=None, redoc_url=None, openapi_url=None)
+    rest = Limiter(rest_burst, rest_rate)
+    lookups = Limiter(lookup_burst, lookup_rate)
+    app = FastAPI(title="raceday party", version=__version__, docs_url=None, redoc_url=None,
+                  openapi_url="/openapi.json",
+                  description="The JSON API of the raceday party server. Every refusal is "
+                              '{"error": "one line"} with a 4xx status.')
+    app.add_middleware(Guard, origins=origins)
     app.add_middleware(_Headers)
     app.state.rooms = rooms
     app.state.hub = hub
+    app.state.origins = origins
+    app.state.trusted_proxies = trusted
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.include_router(print_pages.router)  # the Print page (raceday.web.print_pages)
     for extra in (watch.router, replay.router, numbers.router):  # Watch, Replays, Numbers
         app.include_router(extra)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        return _error(400, _one_line(exc.errors()))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        return _error(exc.status_code, str(exc.detail).replace("\n", " ")[:200],
+                      dict(exc.headers) if exc.headers else None)
 
     def base_url(request: Request) -> str:
         base = public_url or str(request.base_url)
         return base if base.endswith("/") else base + "/"
 
     def rest_allowed(request: Request) -> bool:
-        key = request.client.host if request.client else "?"
-        if key not in rest_buckets:
-            if len(rest_buckets) > 10_000:
-                rest_buckets.clear()
-            rest_buckets[key] = Bucket(rest_burst, rest_rate)
-        return rest_buckets[key].take()
+        return rest.bucket(client_key(request.scope, trusted)).take()
+
+    def lookup_bucket(scope: Any) -> Bucket:
+        return lookups.bucket(client_key(scope, trusted))
 
     def page(name: str) -> FileResponse:
         return FileResponse(STATIC / name, media_type="text/html",
@@ -292,21 +440,14 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
     async def favicon() -> FileResponse:
         return FileResponse(STATIC / "img" / "favicon.svg", media_type="image/svg+xml")
 
-    @app.post("/api/rooms")
-    async def create_room(request: Request) -> JSONResponse:
+    @app.post("/api/rooms", status_code=201, response_class=JSONResponse,
+              responses={201: {"model": RoomCreated}, **_refusals(400, 403, 413, 415, 429)})
+    async def create_room(body: CreateRoom, request: Request) -> JSONResponse:
+        """Create a room; the answer carries the host's token."""
         if not rest_allowed(request):
-            return _error(429, "too many requests; wait a moment")
+            return _error(429, TOO_MANY)
         try:
-            body = await _json_body(request)
-            unknown = set(body) - {"game", "options"}
-            if unknown:
-                raise RoomError(f"unknown field(s): {', '.join(sorted(unknown))}")
-            options = body.get("options", {})
-            if not isinstance(options, dict):
-                raise RoomError("options must be an object")
-            room, token = rooms.create(body.get("game", "derby"), options)
-        except _TooBigError as exc:
-            return _error(413, str(exc))
+            room, token = rooms.create(body.game, body.options)
         except RacedayError as exc:
             return _error(400, str(exc))
         base = base_url(request)
@@ -315,15 +456,18 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
                              "watch_url": f"{base}watch/{room.code}",
                              "host_url": f"{base}host/{room.code}"}, status_code=201)
 
-    @app.post("/api/rooms/{code}/join")
-    async def join_room(code: str, request: Request) -> JSONResponse:
+    @app.post("/api/rooms/{code}/join", status_code=201, response_class=JSONResponse,
+              responses={201: {"model": Joined}, **_refusals(400, 403, 404, 409, 413, 415,
+                                                             429)})
+    async def join_room(code: str, body: JoinRoom, request: Request) -> JSONResponse:
+        """Take a seat in a room's lobby; the answer carries the seat's token."""
+        lookup = lookup_bucket(request.scope)
+        if not lookup.ready():
+            return _too_many(lookup)
         if not rest_allowed(request):
-            return _error(429, "too many requests; wait a moment")
+            return _error(429, TOO_MANY)
         try:
-            body = await _json_body(request)
-            name = clean_name(body.get("name"))
-        except _TooBigError as exc:
-            return _error(413, str(exc))
+            name = clean_name(body.name)
         except RacedayError as exc:
             return _error(400, str(exc))
         try:
@@ -331,18 +475,34 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
                 room, seat, token, event = rooms.join(code, name)
                 hub.broadcast(room, [event])
         except NoSuchRoom as exc:
+            lookup.charge(MISS_COST)
             return _error(404, str(exc))
         except RacedayError as exc:
+            lookup.charge(1)
             return _error(409, str(exc))
+        lookup.charge(1)
         return JSONResponse({"code": room.code, "seat": seat, "token": token, "name": name},
                             status_code=201)
 
-    @app.get("/api/rooms/{code}")
-    async def room_info(code: str, request: Request) -> JSONResponse:
+    def find(code: str, lookup: Bucket) -> Room | JSONResponse:
+        """The room named ``code``, charging ``lookup`` for the look (or a refusal)."""
+        if not lookup.ready():
+            return _too_many(lookup)
         try:
             room = rooms.get(code)
         except RacedayError as exc:
+            lookup.charge(MISS_COST)
             return _error(404, str(exc))
+        lookup.charge(1)
+        return room
+
+    @app.get("/api/rooms/{code}", response_class=JSONResponse,
+             responses={200: {"model": RoomInfo}, **_refusals(404, 429)})
+    async def room_info(code: str, request: Request) -> JSONResponse:
+        """A room's game, phase and seats (no secrets)."""
+        room = find(code, lookup_bucket(request.scope))
+        if isinstance(room, JSONResponse):
+            return room
         async with hub.lock(room.code):
             view = room.logic.view(Actor.spectator())
         base = base_url(request)
@@ -353,14 +513,15 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
             "join_url": f"{base}play/{room.code}", "watch_url": f"{base}watch/{room.code}",
         })
 
-    @app.get("/api/rooms/{code}/qr.svg")
+    @app.get("/api/rooms/{code}/qr.svg", response_class=Response,
+             responses={200: {"content": {"image/svg+xml": {}}}, **_refusals(404, 429)})
     async def room_qr(code: str, request: Request) -> Response:
+        """The QR code of the room's join link."""
         import segno
 
-        try:
-            room = rooms.get(code)
-        except RacedayError as exc:
-            return _error(404, str(exc))
+        room = find(code, lookup_bucket(request.scope))
+        if isinstance(room, JSONResponse):
+            return room
         buf = io.BytesIO()
         segno.make(f"{base_url(request)}play/{room.code}", error="m").save(
             buf, kind="svg", scale=8, border=2, dark="#000000", light="#ffffff",
@@ -369,10 +530,16 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
 
     @app.websocket("/ws/{code}")
     async def socket(ws: WebSocket, code: str) -> None:
+        lookup = lookup_bucket(ws.scope)
         await ws.accept()
+        if not lookup.ready():  # known rooms cost nothing, but not while in debt
+            await ws.send_json({"type": "error", "message": TOO_MANY})
+            await ws.close(4429)
+            return
         try:
             room = rooms.get(normal_code(code))
         except RacedayError as exc:
+            lookup.charge(MISS_COST)
             await ws.send_json({"type": "error", "message": str(exc), "fatal": True})
             await ws.close(4404)
             return
@@ -395,14 +562,14 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
                 f'{{"type": "welcome", "code": "{room.code}", "game": "{room.game}", '
                 f'"role": {json.dumps(actor.to_json())}, "seq": {room.revision}, '
                 f'"catchup": {json.dumps(catchup)}, "view": {view}}}')
-            hub.add(room.code, conn)
+            hub.add(room.code, conn)  # a seat's older connection is told and closed
         sender = asyncio.create_task(_sender(conn, hub.timing, room.code))
         bucket = Bucket(burst, rate)
         refused = 0
         try:
-            while not conn.dropped:
+            while not conn.dropped and conn.close_code is None:
                 message = await ws.receive()
-                if message["type"] == "websocket.disconnect":
+                if message["type"] == "websocket.disconnect" or conn.close_code is not None:
                     break
                 text = message.get("text")
                 if text is None:
@@ -451,9 +618,9 @@ def _hello(room: Room, text: str) -> tuple[Actor | None, int, str]:
     if len(text) > MAX_MESSAGE:
         return None, -1, f"message larger than {MAX_MESSAGE} bytes"
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError:
-        return None, -1, "the first message must be a JSON hello"
+        data = loads(text, what="the first message")
+    except BadJSON as exc:
+        return None, -1, f"{exc}; it must be a JSON hello"
     if not isinstance(data, dict) or data.get("type") != "hello":
         return None, -1, "the first message must be {\"type\": \"hello\", \"token\": ...}"
     since = data.get("since", -1)
@@ -476,9 +643,9 @@ async def _receive(rooms: Rooms, hub: Hub, room: Room, conn: Conn, text: str) ->
         hub.send(conn, _err(None, f"message larger than {MAX_MESSAGE} bytes"))
         return
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError:
-        hub.send(conn, _err(None, "that message is not valid JSON"))
+        data = loads(text, what="that message")
+    except BadJSON as exc:
+        hub.send(conn, _err(None, str(exc)))
         return
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
         hub.send(conn, _err(None, "a message is a JSON object with a 'type'"))
@@ -526,9 +693,9 @@ async def _sender(conn: Conn, timing: Timing | None = None, code: str = "") -> N
     while True:
         text = await conn.outbox.get()
         if text is None:
-            if conn.dropped:
+            if conn.close_code is not None or conn.dropped:
                 with contextlib.suppress(Exception):
-                    await conn.ws.close(4429)
+                    await conn.ws.close(conn.close_code or 4429)
             return
         try:
             await conn.ws.send_text(text)

@@ -1,0 +1,402 @@
+"""The party server's defences on a network it does not control.
+
+* **Origin.** A page on another site may make the visitor's browser open ``/ws/{code}``
+  (and read the live room) or send a no-cors POST (and join a lobby). Every WebSocket
+  handshake and every state-changing request (POST, PUT, PATCH, DELETE) whose ``Origin``
+  header is not an allowed origin is refused: 403 with one line (a WebSocket handshake gets
+  the same 403 as an HTTP denial response). Allowed: the server's own origin (the
+  ``Origin``'s host and port equal the request's ``Host``; the scheme is not compared, so a
+  TLS-terminating proxy that keeps ``Host`` works), the ``public_url`` and the explicit
+  ``allowed_origins``. ``Origin: null`` (sandboxed frames, ``file:`` pages) is refused. A
+  request *without* ``Origin`` is allowed: browsers always send it on cross-site POSTs and
+  on every WebSocket handshake, so its absence means a program (curl, the CLI, the tests,
+  the benchmark), which no page can make a visitor's browser be.
+* **Bodies.** POST, PUT and PATCH bodies must be ``application/json`` (415 otherwise: a
+  form or ``text/plain`` POST, the only kinds a page may send without asking the server
+  first, is never read), at most :data:`MAX_BODY` bytes (413), valid UTF-8 JSON nested at
+  most :data:`MAX_DEPTH` levels (400). The nesting is checked before ``json.loads`` ever
+  sees the text, so a 1,500-level document in 3 KB cannot raise ``RecursionError`` in the
+  parser, in pydantic, in a game or in the encoder that saves it.
+* **Rate limits per client address** (:class:`Limiter`): token buckets keyed by the client's
+  address (an IPv6 client by its /64, which one host usually holds whole).
+  ``X-Forwarded-For`` is honoured only when the connection comes from one of the
+  ``trusted_proxies`` the host names (addresses or networks; none by default), walking the
+  header from the right while the hop is trusted, so a client cannot choose its own key.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+import time
+from collections.abc import Awaitable, Callable, Iterable, MutableMapping
+from typing import Any
+from urllib.parse import urlsplit
+
+from raceday.core.digits import ascii_int
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+MAX_BODY = 4096  # bytes of one REST body (the same cap as a WebSocket message)
+MAX_DEPTH = 32  # nesting levels of one JSON document from a client
+STATE_CHANGING = frozenset(("POST", "PUT", "PATCH", "DELETE"))
+WITH_BODY = frozenset(("POST", "PUT", "PATCH"))
+DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443}
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+Address = ipaddress.IPv4Address | ipaddress.IPv6Address
+
+
+class BadJSON(ValueError):
+    """A client's JSON that is refused before or while it is parsed (one line)."""
+
+
+def json_depth_ok(text: str, limit: int = MAX_DEPTH) -> bool:
+    """True if ``text`` (JSON or not) never opens more than ``limit`` arrays or objects
+    inside each other. Brackets inside strings do not count. Counting the brackets first
+    keeps the usual small message at C speed; only a text with more than ``limit`` of them
+    is scanned character by character (at most 4 KB)."""
+    if text.count("[") + text.count("{") <= limit:
+        return True
+    depth = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > limit:
+                return False
+        elif ch in "]}":
+            depth -= 1
+    return True
+
+
+def loads(text: str | bytes, *, what: str = "the request") -> Any:
+    """``json.loads`` for text from a client: BadJSON (one line) for anything that is not
+    UTF-8 JSON nested at most :data:`MAX_DEPTH` levels; never RecursionError."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError:
+            raise BadJSON(f"{what} is not UTF-8 text") from None
+    if not json_depth_ok(text):
+        raise BadJSON(f"{what} is nested more than {MAX_DEPTH} levels deep")
+    try:
+        return json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        raise BadJSON(f"{what} is not valid JSON") from None
+
+
+# --- rate limits ------------------------------------------------------------------------
+class Bucket:
+    """A token bucket: ``burst`` actions at once, refilled at ``rate`` a second. ``clock``
+    (``time.monotonic`` by default) is injectable, so tests count refusals without
+    depending on how fast the machine is."""
+
+    def __init__(self, burst: float, rate: float,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.burst = burst
+        self.rate = rate
+        self.clock = clock
+        self.tokens = burst
+        self.stamp = clock()
+
+    def _refill(self) -> None:
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+
+    def take(self) -> bool:
+        """Spend one token if there is one."""
+        self._refill()
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+    def ready(self) -> bool:
+        """Is there a token to spend (without spending it)?"""
+        self._refill()
+        return self.tokens >= 1
+
+    def charge(self, cost: float) -> None:
+        """Spend ``cost`` tokens after the fact; the bucket may go into debt (down to
+        ``-burst``), which the refill pays back before the next action is allowed."""
+        self._refill()
+        self.tokens = max(-self.burst, self.tokens - cost)
+
+    def idle(self) -> bool:
+        self._refill()
+        return self.tokens >= self.burst
+
+
+class Limiter:
+    """One :class:`Bucket` per client address (at most ``max_keys``; idle ones are
+    forgotten first, then the oldest)."""
+
+    def __init__(self, burst: float, rate: float, *, clock: Callable[[], float] = time.monotonic,
+                 max_keys: int = 10_000) -> None:
+        self.burst = burst
+        self.rate = rate
+        self.clock = clock
+        self.max_keys = max_keys
+        self.buckets: dict[str, Bucket] = {}
+
+    def bucket(self, key: str) -> Bucket:
+        found = self.buckets.get(key)
+        if found is None:
+            if len(self.buckets) >= self.max_keys:
+                self._forget()
+            found = self.buckets[key] = Bucket(self.burst, self.rate, self.clock)
+        return found
+
+    def _forget(self) -> None:
+        for key in [k for k, b in self.buckets.items() if b.idle()]:
+            del self.buckets[key]
+        while len(self.buckets) >= self.max_keys:
+            del self.buckets[next(iter(self.buckets))]
+
+
+def parse_networks(items: Iterable[str] | str | None) -> tuple[Network, ...]:
+    """Addresses or networks (``10.0.0.1``, ``192.168.0.0/16``, ``::1``), as a list or one
+    comma-separated string; ValueError names a bad one."""
+    if items is None:
+        return ()
+    if isinstance(items, str):
+        items = items.split(",")
+    out = []
+    for item in items:
+        text = item.strip()
+        if not text:
+            continue
+        try:
+            out.append(ipaddress.ip_network(text, strict=False))
+        except ValueError:
+            raise ValueError(f"not an address or network: {text!r}") from None
+    return tuple(out)
+
+
+def _address(text: str) -> Address | None:
+    try:
+        return ipaddress.ip_address(text.strip())
+    except ValueError:
+        return None
+
+
+def client_key(scope: Scope, trusted: tuple[Network, ...] = ()) -> str:
+    """The client's address for rate limits: the connection's peer, or, when the peer is a
+    trusted proxy, the rightmost ``X-Forwarded-For`` hop that is not one; an IPv6 address
+    by its /64."""
+    client = scope.get("client")
+    peer = str(client[0]) if client else "?"
+    addr = _address(peer)
+    if addr is not None and trusted:
+        hops: list[str] = []
+        for name, value in scope.get("headers", ()):
+            if name == b"x-forwarded-for":
+                hops.extend(value.decode("latin-1").split(","))
+        for hop in reversed(hops):
+            if addr is None or not any(addr in net for net in trusted):
+                break
+            addr = _address(hop)
+        if addr is None:  # a trusted proxy forwarded garbage: key by the proxy itself
+            addr = _address(peer)
+    if addr is None:
+        return peer
+    if isinstance(addr, ipaddress.IPv6Address):
+        if addr.ipv4_mapped is not None:
+            return str(addr.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{addr}/64", strict=False))
+    return str(addr)
+
+
+# --- origins ----------------------------------------------------------------------------
+def _netloc(host: str, port: int | None, scheme: str) -> str:
+    host = host.lower().rstrip(".")
+    if ":" in host and not host.startswith("["):
+        host = f"[{host}]"
+    if port is None or DEFAULT_PORTS.get(scheme) == port:
+        return host
+    return f"{host}:{port}"
+
+
+def normal_origin(text: str) -> str | None:
+    """``scheme://host[:port]`` of an origin or URL, lower case, default port dropped (None
+    if it is not an http(s) origin)."""
+    try:
+        parts = urlsplit(text.strip())
+        port = parts.port
+    except ValueError:
+        return None
+    scheme = parts.scheme.lower()
+    if scheme not in ("http", "https") or not parts.hostname:
+        return None
+    return f"{scheme}://{_netloc(parts.hostname, port, scheme)}"
+
+
+def _host_netloc(host: str) -> str | None:
+    """The ``Host`` header as host[:port] (default ports 80 and 443 dropped)."""
+    try:
+        parts = urlsplit(f"//{host.strip()}")
+        port = parts.port
+    except ValueError:
+        return None
+    if not parts.hostname:
+        return None
+    return _netloc(parts.hostname, None if port in (80, 443) else port, "http")
+
+
+class Origins:
+    """Which ``Origin`` headers may change state or open a WebSocket."""
+
+    def __init__(self, public_url: str | None = None,
+                 allowed: Iterable[str] | str | None = None) -> None:
+        if isinstance(allowed, str):
+            allowed = allowed.split(",")
+        self.allowed: set[str] = set()
+        for item in [public_url, *(allowed or ())]:
+            if item is None or not item.strip():
+                continue
+            origin = normal_origin(item)
+            if origin is None:
+                raise ValueError(f"not an http(s) origin: {item!r}")
+            self.allowed.add(origin)
+
+    def refusal(self, scope: Scope) -> str | None:
+        """Why this request's Origin is refused (None: it is allowed)."""
+        origin = host = None
+        for name, value in scope.get("headers", ()):
+            if name == b"origin":
+                origin = value.decode("latin-1")
+            elif name == b"host":
+                host = value.decode("latin-1")
+        if origin is None:
+            return None
+        normal = normal_origin(origin)
+        if normal is not None:
+            if normal in self.allowed:
+                return None
+            own = _host_netloc(host) if host is not None else None
+            theirs = _netloc(*_split(normal))
+            if own is not None and theirs == own:
+                return None
+        shown = origin if len(origin) <= 80 and origin.isprintable() else "(unreadable)"
+        return (f"cross-origin request refused: {shown} is not this server's origin "
+                "(start the server with --allow-origin to allow it)")
+
+
+def _split(origin: str) -> tuple[str, int | None, str]:
+    parts = urlsplit(origin)
+    port = parts.port
+    return parts.hostname or "", None if port in (80, 443) else port, "http"
+
+
+# --- the middleware ---------------------------------------------------------------------
+def _header(scope: Scope, name: bytes) -> str | None:
+    for key, value in scope.get("headers", ()):
+        if key == name:
+            return str(value.decode("latin-1"))
+    return None
+
+
+async def _answer(send: Send, status: int, message: str,
+                  extra: list[tuple[bytes, bytes]] | None = None) -> None:
+    body = json.dumps({"error": message}).encode()
+    await send({"type": "http.response.start", "status": status, "headers": [
+        (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+        (b"x-content-type-options", b"nosniff"), *(extra or [])]})
+    await send({"type": "http.response.body", "body": body})
+
+
+class Guard:
+    """ASGI middleware: the Origin check of every WebSocket handshake and state-changing
+    request, and the content type, size and nesting of every request body."""
+
+    def __init__(self, app: ASGIApp, origins: Origins) -> None:
+        self.app = app
+        self.origins = origins
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        kind = scope["type"]
+        if kind == "websocket":
+            why = self.origins.refusal(scope)
+            if why is not None:
+                await self._deny_socket(scope, receive, send, why)
+                return
+        elif kind == "http" and scope.get("method", "GET") in STATE_CHANGING:
+            why = self.origins.refusal(scope)
+            if why is not None:
+                await _answer(send, 403, why)
+                return
+            if scope["method"] in WITH_BODY:
+                replay = await self._body(scope, receive, send)
+                if replay is None:
+                    return
+                receive = replay
+        await self.app(scope, receive, send)
+
+    async def _deny_socket(self, scope: Scope, receive: Receive, send: Send, why: str) -> None:
+        await receive()  # websocket.connect
+        if "websocket.http.response" in scope.get("extensions", {}):
+            body = json.dumps({"error": why}).encode()
+            await send({"type": "websocket.http.response.start", "status": 403, "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode())]})
+            await send({"type": "websocket.http.response.body", "body": body})
+        else:
+            await send({"type": "websocket.close", "code": 1008, "reason": why[:120]})
+
+    async def _body(self, scope: Scope, receive: Receive, send: Send) -> Receive | None:
+        """Read and check the body; a receive that hands it on (None: refused, answered)."""
+        media = (_header(scope, b"content-type") or "").split(";")[0].strip().lower()
+        if media != "application/json":
+            await _answer(send, 415, "a request body must be JSON (Content-Type: "
+                                     "application/json)")
+            return None
+        length = _header(scope, b"content-length")
+        if length is not None:
+            size = ascii_int(length)
+            if size is None:
+                await _answer(send, 400, "the Content-Length header is not a number")
+                return None
+            if size > MAX_BODY:
+                await _answer(send, 413, f"the request is larger than {MAX_BODY} bytes")
+                return None
+        body = b""
+        more = True
+        while more:
+            message = await receive()
+            if message["type"] != "http.request":  # the client left
+                return None
+            body += message.get("body", b"")
+            more = bool(message.get("more_body"))
+            if len(body) > MAX_BODY:
+                await _answer(send, 413, f"the request is larger than {MAX_BODY} bytes")
+                return None
+        if body.strip():
+            try:
+                loads(body)
+            except BadJSON as exc:
+                await _answer(send, 400, str(exc))
+                return None
+        handed = False
+
+        async def replay() -> Message:
+            nonlocal handed
+            if not handed:
+                handed = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        return replay
