@@ -161,6 +161,16 @@ def read_secret(prompt: str) -> str:
     return console.input(prompt)
 
 
+DIGITS_ONLY = "type numbers with the digits 0-9"
+
+
+def foreign_digits(text: str) -> bool:
+    """True if ``text`` holds a numeral that is not an ASCII digit (a superscript ³, an
+    Arabic-Indic ١, a mathematical 𝟓, a circled ①…): the prompt refuses it and says to type
+    0-9, since :func:`raceday.core.digits.ascii_int` reads only ASCII digits."""
+    return any(ch.isnumeric() and not ch.isascii() for ch in text)
+
+
 def ask_yes_no(question: str, *, default: bool, read: Reader = read_line) -> bool:
     """Ask until the answer is y, yes, n, no or empty (the default); end of input = default."""
     marks = "(Y/n)" if default else "(y/N)"  # not [..]: rich would read that as markup

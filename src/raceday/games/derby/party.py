@@ -19,6 +19,7 @@ from rich.console import Console
 from rich.table import Table
 
 from raceday.cli.common import read_line, read_secret
+from raceday.core.digits import MAX_DIGITS, ascii_int
 from raceday.core.errors import BetError, OptionsError, RacedayError
 from raceday.games.derby.agents import computer_bets, computer_bid
 from raceday.games.derby.game import GAME as DERBY
@@ -110,7 +111,12 @@ def parse_amount(text: str) -> int:
     if not _AMOUNT.fullmatch(cleaned):
         raise BetError(f"{cleaned!r} is not a whole amount of money; type digits 0-9 such as "
                        "3500 or 3,500")
-    return int(cleaned.replace(",", ""))
+    digits = cleaned.replace(",", "")
+    value = ascii_int(digits.removeprefix("-"))
+    if value is None:
+        raise BetError(f"that amount has {len(digits)} digits; amounts have at most "
+                       f"{MAX_DIGITS}")
+    return -value if digits.startswith("-") else value
 
 
 def parse_ticket(text: str) -> tuple[str, tuple[int, ...], int]:

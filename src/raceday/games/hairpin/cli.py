@@ -12,6 +12,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from raceday.cli.common import (
+    DIGITS_ONLY,
     DbOpt,
     DelayOpt,
     JsonOpt,
@@ -19,6 +20,7 @@ from raceday.cli.common import (
     ask_yes_no,
     console,
     default_delay,
+    foreign_digits,
     fresh_seed,
     in_range,
     on_interrupt,
@@ -29,6 +31,7 @@ from raceday.cli.common import (
     shell_quote,
 )
 from raceday.core.agents import Agent
+from raceday.core.digits import ascii_int
 from raceday.core.errors import IllegalActionError, OptionsError, SaveFormatError
 from raceday.core.protocol import Action
 from raceday.games.hairpin.agents import DEFAULT_THINK, LEVELS, MAX_THINK, OLD_EXPERT, make_agent
@@ -226,8 +229,11 @@ def _human_turn(state: HairpinState, can_undo: bool) -> Action | str:
                           "after your first move.")
             continue
         choice: Action | None = None
-        if low.isdigit():
-            k = int(low)
+        k = ascii_int(low)
+        if k is None and foreign_digits(low):
+            console.print(f"[red]Refused:[/] {DIGITS_ONLY}, e.g. 1 to {len(actions)}.")
+            continue
+        if k is not None:
             if not 1 <= k <= len(actions):
                 console.print(f"[red]Refused:[/] choose a number from 1 to {len(actions)}.")
                 continue

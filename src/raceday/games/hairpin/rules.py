@@ -23,6 +23,7 @@ from typing import Any, NamedTuple, Self
 
 import numpy as np
 
+from raceday.core.digits import is_ascii_digits
 from raceday.core.errors import IllegalActionError, OptionsError, SaveFormatError
 from raceday.core.events import Event
 from raceday.core.protocol import CHANCE, TERMINAL, Action, ChanceDraw, Outcome, State
@@ -406,7 +407,7 @@ def position_to_text(pos: Position) -> str:
 
 def _pair(text: str, what: str) -> tuple[int, int]:
     parts = text.split("-")
-    if len(parts) != 2 or not all(p.isdigit() for p in parts):
+    if len(parts) != 2 or not all(is_ascii_digits(p) for p in parts):
         raise OptionsError(f"position text: {what} must look like '2-1', got {text!r}")
     return int(parts[0]), int(parts[1])
 
@@ -441,7 +442,7 @@ def position_from_text(text: str, rules: Rules = STANDARD) -> Position:
             if ch not in "rb":
                 raise OptionsError(f"position text: unexpected {ch!r} in row {row + 1}")
             count = 1
-            if i < len(row_text) and row_text[i].isdigit():
+            if i < len(row_text) and is_ascii_digits(row_text[i]):
                 count = int(row_text[i])
                 i += 1
                 if count < 2:
@@ -458,7 +459,7 @@ def position_from_text(text: str, rules: Rules = STANDARD) -> Position:
     pit = _pair(fields[4], "pit")
     clock = ply = 0
     if len(fields) == 7:
-        if not fields[5].isdigit() or not fields[6].isdigit():
+        if not is_ascii_digits(fields[5]) or not is_ascii_digits(fields[6]):
             raise OptionsError("position text: clock and ply must be whole numbers")
         clock, ply = int(fields[5]), int(fields[6])
     pos = Position(tuple(cells), side, laps, bumps, pit, clock, ply)

@@ -28,6 +28,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from raceday.core.digits import ascii_int
 from raceday.core.errors import BetError as BetError  # its old home: still importable here
 
 KINDS: dict[str, tuple[int, bool]] = {  # name -> (riders named, order matters)
@@ -168,11 +169,12 @@ def parse_ticket(
     for p in parts:
         if p == "":
             raise BetError(f"misplaced joiner in {' '.join(words[1:-1])!r}: {allowed}")
-        if not _RIDER.fullmatch(p) or not 1 <= int(p) <= riders:
+        number = ascii_int(p) if _RIDER.fullmatch(p) else None
+        if number is None or not 1 <= number <= riders:
             raise BetError(f"unknown rider {p!r}: {allowed}")
     if len(parts) != size:
         raise BetError(f"a {kind} names {size} rider{'s' if size > 1 else ''}, got {len(parts)}")
-    picked = [int(p) for p in parts]
+    picked = [int(p) for p in parts]  # each checked above: ASCII digits, 1 to riders
     if len(set(picked)) != len(picked):
         raise BetError(f"a rider appears twice in {kind} {'-'.join(parts)}")
     stake = parse_money(words[-1], limit=stake_limit)

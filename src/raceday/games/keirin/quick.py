@@ -14,6 +14,7 @@ import json
 import sys
 from collections.abc import Sequence
 
+from raceday.core.digits import ascii_int
 from raceday.games.keirin.odds_view import MAX_TOP, TOP_DEFAULT
 from raceday.games.keirin.track import (
     DEFAULT_LENGTH,
@@ -71,9 +72,9 @@ def parse(args: Sequence[str]) -> dict[str, object] | None:
             bets.append(value)
             continue
         name, low, high = _NUMBERS[spelling]
-        if name in found or not value.isascii() or not value.isdigit():
+        number = ascii_int(value)
+        if name in found or number is None or value != value.strip():
             return None
-        number = int(value)
         if not low <= number <= high:
             return None
         found[name] = number

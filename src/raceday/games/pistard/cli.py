@@ -14,11 +14,13 @@ from rich.rule import Rule
 from rich.table import Table
 
 from raceday.cli.common import (
+    DIGITS_ONLY,
     DbOpt,
     DelayOpt,
     SeedOpt,
     console,
     default_delay,
+    foreign_digits,
     fresh_seed,
     in_range,
     on_interrupt,
@@ -28,6 +30,7 @@ from raceday.cli.common import (
     read_line,
     shell_quote,
 )
+from raceday.core.digits import ascii_int
 from raceday.core.errors import OptionsError, SaveFormatError
 from raceday.core.events import Event
 from raceday.core.protocol import Action
@@ -355,10 +358,13 @@ def _ask_placement(state: PistardState, player: int) -> Action:
         text = _ask(f"player {player + 1}: place rider {rider.ident} — columns behind the "
                     f"line (1-{START_ZONE}) and lane (1-{LANES}), e.g. '1 4':")
         parts = text.replace(",", " ").split()
-        if len(parts) != 2 or not all(p.isdigit() for p in parts):
-            console.print("[red]refused:[/] type two numbers: columns behind the line, lane")
+        numbers = [ascii_int(p) for p in parts]
+        if len(parts) != 2 or None in numbers:
+            digits = f" ({DIGITS_ONLY})" if foreign_digits(text) else ""
+            console.print("[red]refused:[/] type two numbers: columns behind the line, "
+                          f"lane{digits}")
             continue
-        back, lane = int(parts[0]), int(parts[1])
+        back, lane = (n for n in numbers if n is not None)
         if not 1 <= back <= START_ZONE:
             console.print(f"[red]refused:[/] riders start 1 to {START_ZONE} columns behind the "
                           "line")
@@ -380,11 +386,13 @@ def _ask_next_rider(state: PistardState, player: int) -> Action:
         text = _ask(f"player {player + 1}: which rider throws next? "
                     f"({', '.join(map(str, idents))}, or 1-{len(idents)} in that order; "
                     "the others wait)").strip()
-        if text.isdigit() and int(text) in idents:
-            return CHOOSE_BASE + int(text)
-        if text.isdigit() and 1 <= int(text) <= len(idents):
-            return CHOOSE_BASE + idents[int(text) - 1]
-        console.print(f"[red]refused:[/] choose one of {', '.join(map(str, idents))}")
+        number = ascii_int(text)
+        if number is not None and number in idents:
+            return CHOOSE_BASE + number
+        if number is not None and 1 <= number <= len(idents):
+            return CHOOSE_BASE + idents[number - 1]
+        digits = f" ({DIGITS_ONLY})" if foreign_digits(text) else ""
+        console.print(f"[red]refused:[/] choose one of {', '.join(map(str, idents))}{digits}")
 
 
 def _ask_move(state: PistardState, player: int) -> Action:
@@ -403,11 +411,15 @@ def _ask_move(state: PistardState, player: int) -> Action:
     while True:
         text = _ask(f"player {player + 1}, rider {rider.ident} (tokens {tokens}): move number, "
                     "or a die like 'green 5':").strip().lower()
-        if text.isdigit():
-            n = int(text)
-            if 1 <= n <= len(actions):
-                return actions[n - 1]
-            console.print(f"[red]refused:[/] {n} is not on the list (choose 1 to "
+        if foreign_digits(text):
+            console.print(f"[red]refused:[/] {DIGITS_ONLY}: a move number from the list, or "
+                          "a die like 'green 5'")
+            continue
+        number = ascii_int(text)
+        if number is not None:
+            if 1 <= number <= len(actions):
+                return actions[number - 1]
+            console.print(f"[red]refused:[/] {number} is not on the list (choose 1 to "
                           f"{len(actions)})")
             continue
         if text in ("stay", "stand", "sur place"):
@@ -429,9 +441,9 @@ def _match_die(state: PistardState, text: str,
     """Interpret 'green 5' (or 'g5'): the one listed move that die allows, or why not."""
     assert state.dice is not None and state.mover is not None
     compact = text.replace(" ", "")
-    digits = "".join(ch for ch in compact if ch.isdigit())
-    letters = compact[: len(compact) - len(digits)] if digits else compact
-    if not digits or not letters or not compact.endswith(digits):
+    letters = compact.rstrip("0123456789")
+    digits = compact[len(letters):]
+    if not digits or not letters or ascii_int(digits) is None:
         return ("type a move number from the list, or a die like 'green 5'", None)
     try:
         colour = colour_index(letters)
