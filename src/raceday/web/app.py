@@ -60,6 +60,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
+from fastapi.openapi.utils import get_openapi
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
@@ -350,7 +351,7 @@ def _one_line(errors: Sequence[Any]) -> str:
     where = [str(p) for p in first.get("loc", ()) if p not in ("body", "path", "query")]
     if first.get("type") == "missing" and not where:
         return "the request needs a JSON body"
-    message = str(first.get("msg", "invalid")).replace("\n", " ")
+    message = str(first.get("msg", "invalid")).replace("\n", " ").removeprefix("Value error, ")
     return (f"{'.'.join(where)}: {message}" if where else message)[:200]
 
 
@@ -396,6 +397,31 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
     app.include_router(print_pages.router)  # the Print page (raceday.web.print_pages)
     for extra in (watch.router, replay.router, numbers.router):  # Watch, Replays, Numbers
         app.include_router(extra)
+
+    def openapi() -> dict[str, Any]:
+        """FastAPI's description with this server's refusals: 400 ``{"error"}`` instead of
+        422, and a JSON-object body on the routes that read theirs by hand."""
+        if app.openapi_schema is None:
+            spec = get_openapi(title=app.title, version=app.version,
+                               description=app.description, routes=app.routes)
+            error = {"description": "Refused", "content": {"application/json": {
+                "schema": {"$ref": "#/components/schemas/ErrorAnswer"}}}}
+            for item in spec.get("paths", {}).values():
+                for method, operation in item.items():
+                    answers = operation.setdefault("responses", {})
+                    if answers.pop("422", None) is not None:
+                        answers.setdefault("400", error)
+                    if method in ("post", "put", "patch") and "requestBody" not in operation:
+                        operation["requestBody"] = {"required": True, "content": {
+                            "application/json": {"schema": {"type": "object"}}}}
+            schemas = spec.setdefault("components", {}).setdefault("schemas", {})
+            for unused in ("HTTPValidationError", "ValidationError"):
+                schemas.pop(unused, None)
+            schemas["ErrorAnswer"] = ErrorAnswer.model_json_schema()
+            app.openapi_schema = spec
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:

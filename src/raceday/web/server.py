@@ -28,10 +28,13 @@ def uvicorn_config(app: Any, host: str, port: int, *, log_level: str = "warning"
     # (bench/bench_party.py --profile), and both zlib contexts take ~40 KB a socket. The
     # cost: an update (~6-9 KB of JSON) goes out as it is instead of ~1 KB, nothing for a
     # home network (a phone gets a few updates a second).
+    # No proxy_headers: uvicorn would otherwise believe X-Forwarded-For from 127.0.0.1 (its
+    # default FORWARDED_ALLOW_IPS); the app decides whom to believe (create_app's
+    # trusted_proxies), so the rate limits have one source of truth for a client's address.
     return uvicorn.Config(app, host=host, port=port, log_level=log_level, ws="websockets-sansio",
                           ws_max_size=WS_MAX_SIZE, ws_ping_interval=WS_PING,
                           ws_ping_timeout=WS_PING, ws_per_message_deflate=False,
-                          lifespan="off", access_log=False)
+                          lifespan="off", access_log=False, proxy_headers=False)
 
 
 @contextmanager
@@ -58,7 +61,11 @@ def background_server(app: Any, host: str = "127.0.0.1", port: int | None = None
 
 def main(argv: list[str] | None = None) -> None:
     """``python -m raceday.web.server DB PORT``: serve on 127.0.0.1 (benchmarks);
-    ``RACEDAY_PARTY_TIMING=FILE`` appends the server-side timing of each intent to FILE."""
+    ``RACEDAY_PARTY_TIMING=FILE`` appends the server-side timing of each intent to FILE;
+    ``RACEDAY_PARTY_ALLOWED_ORIGINS`` and ``RACEDAY_PARTY_TRUSTED_PROXIES`` (comma-separated)
+    are create_app's ``allowed_origins`` and ``trusted_proxies``. Every client of a
+    benchmark comes from 127.0.0.1, so the per-address REST and lookup allowances are
+    raised (a benchmark party of 20 rooms joins 240 phones in seconds)."""
     import os
     import sys
 
@@ -68,7 +75,11 @@ def main(argv: list[str] | None = None) -> None:
 
     args = sys.argv[1:] if argv is None else argv
     db, port = args[0], int(args[1])
-    app = create_app(db, timing=os.environ.get("RACEDAY_PARTY_TIMING") or None)
+    app = create_app(db, timing=os.environ.get("RACEDAY_PARTY_TIMING") or None,
+                     allowed_origins=os.environ.get("RACEDAY_PARTY_ALLOWED_ORIGINS") or None,
+                     trusted_proxies=os.environ.get("RACEDAY_PARTY_TRUSTED_PROXIES") or None,
+                     rest_burst=10_000, rest_rate=1_000, lookup_burst=10_000,
+                     lookup_rate=1_000)
     uvicorn.Server(uvicorn_config(app, "127.0.0.1", port)).run()
 
 

@@ -39,7 +39,9 @@ from typing import Any
 import numpy as np
 from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, JSONResponse
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from raceday.core.digits import ascii_int
 from raceday.core.errors import RacedayError
 from raceday.core.events import Event
 from raceday.drawing import wielersim as drawing
@@ -93,8 +95,8 @@ def check_seed(value: object) -> int:
     pages send seeds as text); none: a fresh one below 2**53, exact in any browser."""
     if value is None or value == "":
         return secrets.randbits(53)
-    if isinstance(value, str) and value.strip().isdigit() and len(value.strip()) <= 19:
-        value = int(value.strip())
+    if isinstance(value, str):
+        value = ascii_int(value, max_digits=19)
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_SEED:
         raise WatchError("seed must be a whole number from 0 to 2**63 - 1")
     return value
@@ -398,10 +400,50 @@ def _answer(make: Any, status: int = 200) -> JSONResponse:
         return error(code, text)
 
 
-async def _body(request: Request) -> dict[str, Any]:
-    from raceday.web.app import _json_body
+Seed = int | str | None
+SEED = Field(None, description="a whole number from 0 to 2**63 - 1, as a number or as digits "
+                               "(browsers' numbers are exact only to 2**53); none: a fresh one")
 
-    return await _json_body(request)
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class RaceBody(_Body):
+    """One race to film."""
+
+    route: str = Field(max_length=80, description="a shipped route (see /api/wielersim/choices)")
+    peloton: str = Field(max_length=80, description="a peloton (see /api/wielersim/choices)")
+    seed: Seed = SEED
+
+
+class CampaignBody(_Body):
+    """A new stage race, saved in the server's database."""
+
+    tour: str = Field(max_length=80, description="a shipped stage race")
+    peloton: str = Field(max_length=80, description="a peloton")
+    name: str | None = Field(None, max_length=4 * MAX_NAME,
+                             description=f"1 to {MAX_NAME} printable characters")
+    seed: Seed = SEED
+
+
+class RideBody(_Body):
+    """Ride the next stage: its number must be the next one (0 for the first)."""
+
+    stage: int = Field(description="the next stage's number, from 0")
+
+    @field_validator("stage", mode="before")
+    @classmethod
+    def _whole(cls, value: object) -> object:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValueError("stage must be the number of the next stage (0 for the first)")
+        return value
+
+
+_REFUSALS: dict[int | str, dict[str, Any]] = {
+    status: {"content": {"application/json": {"schema": {
+        "type": "object", "properties": {"error": {"type": "string"}}, "required": ["error"]}}}}
+    for status in (400, 403, 404, 409, 413, 415)}
 
 
 @router.get("/wielersim", include_in_schema=False)
@@ -417,18 +459,14 @@ def choices() -> JSONResponse:
                          "tours": list(SHIPPED_TOURS)})
 
 
-@router.post("/api/wielersim/race")
-async def one_race(request: Request) -> JSONResponse:
-    try:
-        body = await _body(request)
-    except RacedayError as exc:
-        return error(400, str(exc))
+@router.post("/api/wielersim/race", responses=_REFUSALS)
+async def one_race(body: RaceBody) -> JSONResponse:
+    """The film of one race."""
 
     def make() -> dict[str, Any]:
-        check_fields(body, {"route", "peloton", "seed"})
-        return race_film(check_choice(body.get("route"), SHIPPED_ROUTES, "route"),
-                         check_choice(body.get("peloton"), PELOTONS, "peloton"),
-                         check_seed(body.get("seed")))
+        return race_film(check_choice(body.route, SHIPPED_ROUTES, "route"),
+                         check_choice(body.peloton, PELOTONS, "peloton"),
+                         check_seed(body.seed))
 
     return await _in_thread(make)
 
@@ -438,13 +476,11 @@ def campaigns(request: Request) -> JSONResponse:
     return _answer(lambda: {"campaigns": list_campaigns(store_of(request))})
 
 
-@router.post("/api/wielersim/campaigns")
-async def create_campaign(request: Request) -> JSONResponse:
-    try:
-        body = await _body(request)
-    except RacedayError as exc:
-        return error(400, str(exc))
-    return await _in_thread(lambda: new_campaign_from(store_of(request), body), 201)
+@router.post("/api/wielersim/campaigns", status_code=201, responses=_REFUSALS)
+async def create_campaign(body: CampaignBody, request: Request) -> JSONResponse:
+    """A new stage race."""
+    fields = body.model_dump(exclude_none=True)
+    return await _in_thread(lambda: new_campaign_from(store_of(request), fields), 201)
 
 
 @router.get("/api/wielersim/campaigns/{name}")
@@ -452,13 +488,10 @@ def campaign(name: str, request: Request) -> JSONResponse:
     return _answer(lambda: campaign_view(store_of(request), name))
 
 
-@router.post("/api/wielersim/campaigns/{name}/ride")
-async def ride(name: str, request: Request) -> JSONResponse:
-    try:
-        body = await _body(request)
-    except RacedayError as exc:
-        return error(400, str(exc))
-    return await _in_thread(lambda: ride_next(store_of(request), name, body.get("stage")))
+@router.post("/api/wielersim/campaigns/{name}/ride", responses=_REFUSALS)
+async def ride(name: str, body: RideBody, request: Request) -> JSONResponse:
+    """Ride the campaign's next stage and save it."""
+    return await _in_thread(lambda: ride_next(store_of(request), name, body.stage))
 
 
 @router.get("/api/wielersim/campaigns/{name}/stages/{index}")

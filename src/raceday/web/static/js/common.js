@@ -53,7 +53,8 @@ export const tokens = {
 };
 
 // The live connection: hello with the token, then views and events; reconnects by itself
-// and asks for the events after the last one it saw.
+// and asks for the events after the last one it saw (but not after a fatal error, nor when
+// another device took the seat).
 export class Live {
   constructor(code, token, handlers) {
     this.code = code;
@@ -76,9 +77,10 @@ export class Live {
       ws.send(JSON.stringify({ type: "hello", token: this.token, since: this.seq }));
     });
     ws.addEventListener("message", (m) => this.receive(JSON.parse(m.data)));
-    ws.addEventListener("close", () => {
+    ws.addEventListener("close", (ev) => {
       for (const [, p] of this.pending) p.reject(new Error(t("reconnecting")));
       this.pending.clear();
+      if (ev.code === 4409 && !this.closed) this.replaced();
       if (this.closed) return;
       this.h.status?.("reconnecting");
       setTimeout(() => this.open(), this.delay);
@@ -100,6 +102,10 @@ export class Live {
       this.h.update?.(msg.view, msg.events);
     } else if (msg.type === "ack" || msg.type === "error") {
       const p = this.pending.get(msg.ref);
+      if (msg.type === "error" && msg.fatal && msg.reason === "replaced") {
+        this.replaced();
+        return;
+      }
       if (msg.type === "error" && msg.fatal) {
         this.closed = true;
         this.h.fatal?.(msg.message);
@@ -111,6 +117,23 @@ export class Live {
         this.h.error?.(msg.message);
       }
     }
+  }
+
+  // Another device opened this seat (close code 4409): this one stops for good; fighting
+  // for the seat by reconnecting would only throw the other device out in turn.
+  replaced() {
+    if (this.closed) return;
+    this.closed = true;
+    this.h.status?.("disconnected");
+    if (this.h.replaced) this.h.replaced();
+    else this.h.fatal?.(t("seat_taken"));
+  }
+
+  // Take the seat back on this device, when the person asks for it (never by itself).
+  reopen() {
+    this.closed = false;
+    this.delay = 500;
+    this.open();
   }
 
   send(intent) {

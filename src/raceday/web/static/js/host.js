@@ -33,6 +33,11 @@ async function main() {
     update: (view, events) => screen.update(view, events),
     error: (m) => error.show(m),
     fatal: (m) => error.show(m),
+    replaced: () => {
+      main.replaceChildren(el("p", { class: "error", role: "alert" }, t("seat_taken")),
+        el("p", {}, el("button", { type: "button", class: "primary", onclick: () => location.reload() },
+          t("use_here"))));
+    },
   });
   screen.connect(live);
 }

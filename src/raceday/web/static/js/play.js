@@ -57,6 +57,12 @@ async function start(token, info, main, status, error) {
     welcome: (msg, events, fresh) => screen.welcome(msg.view, events, fresh),
     update: (view, events) => screen.update(view, events),
     error: (m) => error.show(m),
+    replaced: () => {
+      error.show("");
+      main.replaceChildren(el("p", { class: "error", role: "alert" }, t("seat_taken")),
+        el("p", {}, el("button", { type: "button", class: "primary", onclick: () => location.reload() },
+          t("use_here"))));
+    },
     fatal: (m) => {
       tokens.forgetSeat(code);
       error.show(m);
