@@ -44,6 +44,12 @@ WIN = 100_000.0
 DEFAULT_THINK = 1.0  # seconds per move for the expert
 MAX_THINK = 600.0
 
+Clock = Callable[[], float]
+"""What a timed search reads its time from: seconds, from any origin. The default is
+:func:`time.perf_counter`; tests give a clock that counts the nodes searched
+(:attr:`AlphaBetaAgent.nodes`, :attr:`ThinkingAgent.nodes`), so that a time budget
+becomes a node budget and the search does the same on a busy machine as on an idle one."""
+
 
 def _fast() -> ModuleType:
     """The compiled engine, imported on first use (numba takes a while to import, and
@@ -197,26 +203,33 @@ class AlphaBetaAgent:
     evaluation as :func:`evaluate`. It deepens one ply at a time until ``max_depth``,
     until ``node_budget`` nodes in total have been searched (the iteration that runs out
     is discarded), or until the next iteration would not fit in ``time_budget`` seconds
-    (estimated from the last one). With no time budget the choice is deterministic for a
-    position; ties at the root are broken with ``rng``.
+    (estimated from the last one), read on ``clock``. With no time budget the choice is
+    deterministic for a position; ties at the root are broken with ``rng``.
     """
 
     def __init__(self, max_depth: int = 40, node_budget: int | None = 200_000,
-                 time_budget: float | None = None) -> None:
+                 time_budget: float | None = None, clock: Clock = time.perf_counter) -> None:
         if node_budget is None and time_budget is None:
             raise OptionsError("alpha-beta needs a node budget or a time budget")
         fast = _fast()
         self.max_depth = min(max_depth, fast.MAX_SEARCH_DEPTH - 2)
         self.node_budget = node_budget
         self.time_budget = time_budget
+        self.clock = clock
         self.name = "alphabeta"
         self.last_depth = 0
         self.last_nodes = 0
+        self._counter = np.zeros(3, dtype=np.int64)  # nodes, node limit, stopped
         self._zobrist = fast.make_zobrist()
         size = 1 << fast.TT_BITS
         self._tt_key = np.zeros(size, dtype=np.int64)
         self._tt_val = np.zeros(size, dtype=np.float64)
         self._tt_info = np.zeros((size, 3), dtype=np.int64)
+
+    @property
+    def nodes(self) -> int:
+        """The nodes searched so far for the current (or last) move."""
+        return int(self._counter[0])
 
     def choose(self, state: State, rng: np.random.Generator) -> Action:
         hs = _as_hairpin(state)
@@ -228,10 +241,12 @@ class AlphaBetaAgent:
         rules = fast.encode_rules(hs.rules)
         self._tt_key[:] = 0
         self._tt_info[:] = 0
-        counter = np.zeros(3, dtype=np.int64)
+        counter = self._counter
+        counter[:] = 0
         acts = np.empty(fast.MAX_MOVES, dtype=np.int64)
         vals = np.empty(fast.MAX_MOVES, dtype=np.float64)
-        start = time.perf_counter()
+        clock = self.clock
+        start = clock()
         budget = self.node_budget if self.node_budget is not None else 1 << 60
         best = [moves[0].action]
         self.last_depth = 0
@@ -239,18 +254,18 @@ class AlphaBetaAgent:
         for depth in range(1, self.max_depth + 1):
             limit = budget
             if self.time_budget is not None and depth > 1:
-                elapsed = time.perf_counter() - start
+                elapsed = clock() - start
                 # each iteration costs a few times the previous one
                 if elapsed + 4.0 * max(last_elapsed, 1e-4) > self.time_budget:
                     break
                 # and it may not run past the deadline: cap its nodes at the rate so far
                 rate = counter[0] / max(elapsed, 1e-6)
                 limit = min(budget, int(counter[0] + rate * (self.time_budget - elapsed)))
-            t0 = time.perf_counter()
+            t0 = clock()
             counter[2] = 0
             n = fast.search_root(st, rules, depth, limit, self._zobrist, self._tt_key,
                                  self._tt_val, self._tt_info, counter, acts, vals)
-            last_elapsed = time.perf_counter() - t0
+            last_elapsed = clock() - t0
             if n < 0:
                 break
             top = float(vals[:n].max())
@@ -281,12 +296,13 @@ _WARM: list[bool] = []
 
 def think(state: HairpinState, seconds: float, *, exact_all: bool = False,
           max_depth: int = 60, table: Any = None, weights: Any = None,
-          pv_moves: int = 1) -> SearchReport:
+          pv_moves: int = 1, clock: Clock = time.perf_counter) -> SearchReport:
     """Iterative deepening with the compiled search (:mod:`.search`) for about ``seconds``:
     it deepens one ply at a time and starts an iteration only if it is expected to finish
     in time (iterations grow about threefold); an iteration that is cut off is discarded.
     Stops early at ``max_depth`` or on a forced result. ``pv_moves`` root moves get a
-    principal variation."""
+    principal variation. Time is read on ``clock`` (the nodes so far are
+    ``table.counter[0]``)."""
     from raceday.games.hairpin import search
 
     fast = _fast()
@@ -312,10 +328,10 @@ def think(state: HairpinState, seconds: float, *, exact_all: bool = False,
     order: list[int] = []
     values: list[float] = []
     depth_done = 0
-    start = time.perf_counter()
+    start = clock()
     last = 0.0
     for depth in range(1, max(1, min(max_depth, search.MAX_PLY - 2)) + 1):
-        elapsed = time.perf_counter() - start
+        elapsed = clock() - start
         if depth > 1:
             if elapsed + 3.0 * last > seconds:
                 break
@@ -324,11 +340,11 @@ def think(state: HairpinState, seconds: float, *, exact_all: bool = False,
         else:
             counter[1] = 1 << 62  # depth 1 always finishes: a move is always found
         counter[2] = 0
-        t0 = time.perf_counter()
+        t0 = clock()
         n = search.search_root_frames(st, rules, depth, exact_all, hint, w, tab.zobrist,
                                       tab.key, tab.val, tab.info, tab.frames, tab.moves,
                                       tab.keys, tab.killers, counter, root_moves, root_vals)
-        last = time.perf_counter() - t0
+        last = clock() - t0
         if n < 0:
             break
         pairs = sorted(range(n), key=lambda i: -root_vals[i])
@@ -348,7 +364,7 @@ def think(state: HairpinState, seconds: float, *, exact_all: bool = False,
     return SearchReport(
         actions=[int(fast.move_action(m)) for m in order], values=values, lines=lines,
         depth=depth_done, seldepth=int(counter[3]), nodes=int(counter[0]),
-        seconds=time.perf_counter() - start,
+        seconds=clock() - start,
     )
 
 
@@ -357,16 +373,23 @@ class ThinkingAgent:
     iterative deepening, a transposition table kept between moves, killer moves, and the
     self-play-tuned evaluation, for ``seconds`` per move (the default 1 s)."""
 
-    def __init__(self, seconds: float = DEFAULT_THINK, weights: Any = None) -> None:
+    def __init__(self, seconds: float = DEFAULT_THINK, weights: Any = None,
+                 clock: Clock = time.perf_counter) -> None:
         if not (math.isfinite(seconds) and 0 < seconds <= MAX_THINK):
             raise OptionsError(f"thinking time must be more than 0 and at most "
                                f"{MAX_THINK:g} seconds, got {seconds}")
         self.seconds = seconds
         self.weights = weights
+        self.clock = clock
         self.name = f"expert:{seconds:g}s"
         self.last: SearchReport | None = None
         self._table: Any = None
         self._rules: Rules | None = None
+
+    @property
+    def nodes(self) -> int:
+        """The nodes searched so far for the current (or last) move."""
+        return 0 if self._table is None else int(self._table.counter[0])
 
     def choose(self, state: State, rng: np.random.Generator) -> Action:
         hs = _as_hairpin(state)
@@ -379,7 +402,8 @@ class ThinkingAgent:
             self._table = search.Table()
             self._rules = hs.rules
         self._table.killers[:] = 0
-        self.last = think(hs, self.seconds, table=self._table, weights=self.weights)
+        self.last = think(hs, self.seconds, table=self._table, weights=self.weights,
+                          clock=self.clock)
         return self.last.actions[0]
 
 
