@@ -355,6 +355,27 @@ def _one_line(errors: Sequence[Any]) -> str:
     return (f"{'.'.join(where)}: {message}" if where else message)[:200]
 
 
+def _link(spec: dict[str, Any]) -> None:
+    """OpenAPI links: a created room's code leads to its page data, QR and join, and a
+    join's code to the room (so a client, or Schemathesis's stateful run, can follow them)."""
+    paths = spec.get("paths", {})
+
+    def operation(path: str, method: str) -> str | None:
+        found = paths.get(path, {}).get(method, {}).get("operationId")
+        return None if found is None else str(found)
+
+    by_code = {"code": "$response.body#/code"}
+    follow = {name: {"operationId": op, "parameters": by_code} for name, op in (
+        ("GetRoom", operation("/api/rooms/{code}", "get")),
+        ("RoomQR", operation("/api/rooms/{code}/qr.svg", "get")),
+        ("JoinRoom", operation("/api/rooms/{code}/join", "post"))) if op is not None}
+    for path, method, names in (("/api/rooms", "post", ("GetRoom", "RoomQR", "JoinRoom")),
+                                ("/api/rooms/{code}/join", "post", ("GetRoom",))):
+        answer = paths.get(path, {}).get(method, {}).get("responses", {}).get("201")
+        if answer is not None:
+            answer["links"] = {n: follow[n] for n in names if n in follow}
+
+
 def create_app(db_path: str | Path, *, public_url: str | None = None,
                allowed_origins: Iterable[str] | str | None = None,
                trusted_proxies: Iterable[str] | str | None = None,
@@ -414,6 +435,7 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
                     if method in ("post", "put", "patch") and "requestBody" not in operation:
                         operation["requestBody"] = {"required": True, "content": {
                             "application/json": {"schema": {"type": "object"}}}}
+            _link(spec)
             schemas = spec.setdefault("components", {}).setdefault("schemas", {})
             for unused in ("HTTPValidationError", "ValidationError"):
                 schemas.pop(unused, None)
