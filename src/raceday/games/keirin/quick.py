@@ -88,6 +88,10 @@ def run(argv: Sequence[str]) -> int | None:
     request: print the odds and return the exit code; otherwise ``None``."""
     if len(argv) < 2 or argv[0] != "keirin" or argv[1] != "odds":
         return None
+    try:  # an output that cannot encode the tables: the full command draws them in ASCII
+        "—┃─→…".encode(getattr(sys.stdout, "encoding", None) or "utf-8")
+    except (LookupError, UnicodeError):
+        return None
     options = parse(argv[2:])
     if options is None:
         return None
