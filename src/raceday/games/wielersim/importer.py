@@ -22,8 +22,8 @@ from __future__ import annotations
 import bisect
 import csv
 import io
-import itertools
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,8 +45,19 @@ CATEGORY_SCORES = (("HC", 8000.0), ("1", 4500.0), ("2", 2000.0), ("3", 600.0))
 FINISH_SPRINT = 20  # squares of green road before a flat finish
 SPRINT_LEAD = 10  # squares of green road before an intermediate sprint
 COBBLE_WORDS = ("cobbles", "cobble", "cobblestones", "kasseien", "pave", "pavé", "setts")
-PAVED_WORDS = ("", "paved", "asphalt", "road", "tarmac", "flat", "gravel")
+PAVED_WORDS = ("", "paved", "asphalt", "road", "tarmac", "flat")
+"""The surfaces a track may name (any case): the game has paved road and cobbles only, so
+any other word (gravel, dirt, ...) is refused rather than quietly ridden as flat road."""
 MAX_POINTS = 200_000
+MAX_SPRINT_WAYPOINTS = 50  # waypoints named "sprint": far more than a route has sprints
+MAX_TRACK_BYTES = 5_000_000  # a 300 km GPX with a point every 10 m is about 4 MB
+MAX_TRACK_KM = 500.0
+"""The longest track: a stage or classic of today is at most about 300 km, and the longest
+Tour de France stage ever ridden (1919) was 482 km."""
+MIN_ELEVATION, MAX_ELEVATION = -500.0, 9000.0
+"""Metres above sea level a road can be at: the Dead Sea shore is at -430 m, Everest's top
+at 8,849 m."""
+_NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 
 
 @dataclass(frozen=True)
@@ -66,7 +77,7 @@ def read_track(path: str | Path) -> list[Point]:
     suffix = file.suffix.lower()
     if suffix not in (".gpx", ".csv"):
         raise InputFileError(f"{file}: a track must be a .gpx or .csv file")
-    text = read_input_file(file, "track")
+    text = read_input_file(file, "track", MAX_TRACK_BYTES)
     points = parse_gpx(text, str(file)) if suffix == ".gpx" else parse_track_csv(text, str(file))
     return points
 
@@ -92,19 +103,21 @@ def parse_track_csv(text: str, where: str = "<track>") -> list[Point]:
                 continue
             km = _number(clean["distance_km"], line, "distance_km", pb)
             ele = _number(clean["elevation_m"], line, "elevation_m", pb)
-            if not 0 <= km <= 1000:
-                raise pb.error(line, "distance_km", f"must be 0 to 1000 km, got {km:g}")
-            if not -500 <= ele <= 9000:
-                raise pb.error(line, "elevation_m", f"must be -500 to 9000 m, got {ele:g}")
+            if not 0 <= km <= MAX_TRACK_KM:
+                raise pb.error(line, "distance_km", f"{km:g} km is outside 0 to "
+                               f"{MAX_TRACK_KM:g} km (a track is at most {MAX_TRACK_KM:g} km)")
+            if not MIN_ELEVATION <= ele <= MAX_ELEVATION:
+                raise pb.error(line, "elevation_m", f"{ele:g} m is outside {_ELEVATIONS}")
             if points and km <= points[-1].km:
                 raise pb.error(line, "distance_km", "distances must increase from row to row")
-            surface = clean.get("surface", "").lower()
-            if surface not in COBBLE_WORDS + PAVED_WORDS:
-                raise pb.error(line, "surface", f"must be paved or cobbles, got {surface!r}")
+            surface = clean.get("surface", "")
+            cobbles = _surface_is_cobbles(surface)
+            if cobbles is None:
+                raise pb.error(line, "surface", _unknown_surface(surface))
             sprint = clean.get("sprint", "").lower()
             if sprint not in ("", "0", "no", "n", "false", "1", "yes", "y", "true", "x"):
                 raise pb.error(line, "sprint", "must be yes/no (or 1/0)")
-            points.append(Point(km, ele, surface in COBBLE_WORDS,
+            points.append(Point(km, ele, cobbles,
                                 sprint in ("1", "yes", "y", "true", "x"), clean.get("name", "")))
             if len(points) > MAX_POINTS:
                 raise pb.error(line, "rows", f"a track has at most {MAX_POINTS:,} points")
@@ -115,13 +128,31 @@ def parse_track_csv(text: str, where: str = "<track>") -> list[Point]:
     return points
 
 
+_ELEVATIONS = f"{MIN_ELEVATION:g} to {MAX_ELEVATION:,g} m"
+
+
+def _surface_is_cobbles(word: str) -> bool | None:
+    """True for a cobbles word, False for paved road (or no word), None for anything else."""
+    word = word.strip().lower()
+    if word in COBBLE_WORDS:
+        return True
+    return False if word in PAVED_WORDS else None
+
+
+def _unknown_surface(word: str) -> str:
+    shown = word if len(word) <= 40 else word[:37] + "..."
+    return (f"unknown surface {shown!r}; the game knows paved road (paved, asphalt, road, "
+            f"tarmac, flat or nothing) and cobbles ({', '.join(COBBLE_WORDS)})")
+
+
 def _number(text: str, line: int, field: str, pb: FileProblem) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise pb.error(line, field, f"must be a number, got {text!r}") from None
+    """A decimal number in ASCII digits (no nan, inf, 1_000 or other scripts' digits)."""
+    shown = text if len(text) <= 40 else text[:37] + "..."
+    if not _NUMBER.fullmatch(text):
+        raise pb.error(line, field, f"must be a number, got {shown!r}")
+    value = float(text)
     if not math.isfinite(value):
-        raise pb.error(line, field, f"must be a finite number, got {text!r}")
+        raise pb.error(line, field, f"must be a finite number, got {shown!r}")
     return value
 
 
@@ -130,6 +161,9 @@ def _enough(points: Sequence[Point], where: str) -> None:
         raise InputFileError(f"{where}: a track needs at least two points")
     if points[-1].km - points[0].km < 1:
         raise InputFileError(f"{where}: the track is shorter than 1 km")
+    if points[-1].km - points[0].km > MAX_TRACK_KM:
+        raise InputFileError(f"{where}: the track is {points[-1].km - points[0].km:,.1f} km "
+                             f"long; a track is at most {MAX_TRACK_KM:g} km")
 
 
 def parse_gpx(text: str, where: str = "<track>") -> list[Point]:
@@ -144,45 +178,72 @@ def parse_gpx(text: str, where: str = "<track>") -> list[Point]:
     except (gpxpy.gpx.GPXException, ValueError) as exc:
         raise InputFileError(f"{where}: not a readable GPX file: "
                              f"{str(exc).splitlines()[0] if str(exc) else exc}") from None
-    raw: list[Any] = [p for t in gpx.tracks for s in t.segments for p in s.points]
+    raw: list[tuple[str, Any]] = [
+        (f"point {k} (track {t}, segment {g})", p)
+        for t, track in enumerate(gpx.tracks, start=1)
+        for g, segment in enumerate(track.segments, start=1)
+        for k, p in enumerate(segment.points, start=1)]
     if not raw:
-        raw = [p for r in gpx.routes for p in r.points]
+        raw = [(f"route point {k} (route {r})", p) for r, route in enumerate(gpx.routes, start=1)
+               for k, p in enumerate(route.points, start=1)]
     if len(raw) > MAX_POINTS:
         raise InputFileError(f"{where}: a track has at most {MAX_POINTS:,} points")
-    sprints = [w for w in gpx.waypoints if "sprint" in (w.name or "").lower()]
+    sprints = [(f"waypoint {k} ({_short(w.name or '')})", w)
+               for k, w in enumerate(gpx.waypoints, start=1) if "sprint" in (w.name or "").lower()]
+    if len(sprints) > MAX_SPRINT_WAYPOINTS:
+        raise InputFileError(f"{where}: {len(sprints):,} waypoints are named sprint; a track "
+                             f"has at most {MAX_SPRINT_WAYPOINTS}")
     points: list[Point] = []
+    along: list[float] = []  # km from the start of every raw point
     km = 0.0
     previous = None
-    for k, p in enumerate(raw, start=1):
-        if p.elevation is None or not math.isfinite(p.elevation):
-            raise InputFileError(f"{where}: point {k}: field 'ele': every track point needs "
-                                 "an elevation")
+    for label, p in raw:
+        _check_place(label, p, where)
+        if p.elevation is None:
+            raise InputFileError(f"{where}: {label}: no elevation (<ele>); every track point "
+                                 "needs one")
+        if not MIN_ELEVATION <= p.elevation <= MAX_ELEVATION:  # NaN fails this too
+            raise InputFileError(f"{where}: {label}: elevation {p.elevation:g} m is outside "
+                                 f"{_ELEVATIONS}")
+        cobbles = _surface_is_cobbles(p.type or "")
+        if cobbles is None:
+            raise InputFileError(f"{where}: {label}: <type>: {_unknown_surface(p.type)}")
         if previous is not None:
             km += (p.distance_2d(previous) or 0.0) / 1000
+            if km > MAX_TRACK_KM:
+                raise InputFileError(f"{where}: {label} is {km:,.1f} km along the track; a "
+                                     f"track is at most {MAX_TRACK_KM:g} km")
         previous = p
-        label = f"{p.type or ''} {p.name or ''}".lower()
+        along.append(km)
         if points and km <= points[-1].km:
             continue  # a repeated position adds no road
-        points.append(Point(km, float(p.elevation), any(w in label.split() for w in
-                                                          COBBLE_WORDS), False, p.name or ""))
-    for w in sprints:
-        nearest = min(range(len(raw)), key=lambda i: raw[i].distance_2d(w) or 0.0)
-        target = raw[nearest]
-        at = min(range(len(points)), key=lambda i: abs(
-            points[i].km - _km_of(raw, target)))
+        named_cobbles = any(w in (p.name or "").lower().split() for w in COBBLE_WORDS)
+        points.append(Point(km, float(p.elevation), cobbles or named_cobbles, False,
+                            p.name or ""))
+    for label, w in sprints:
+        _check_place(label, w, where)
+        if not points:
+            break
+        nearest = min(range(len(raw)), key=lambda i: raw[i][1].distance_2d(w) or 0.0)
+        at = min(range(len(points)), key=lambda i: abs(points[i].km - along[nearest]))
         points[at] = Point(points[at].km, points[at].elevation, points[at].cobbles, True,
                            points[at].name or (w.name or ""))
     _enough(points, where)
     return points
 
 
-def _km_of(raw: Sequence[Any], target: Any) -> float:
-    km = 0.0
-    for a, b in itertools.pairwise(raw):
-        if a is target:
-            return km
-        km += (b.distance_2d(a) or 0.0) / 1000
-    return km
+def _short(text: str) -> str:
+    return repr(text if len(text) <= 40 else text[:37] + "...")
+
+
+def _check_place(label: str, p: Any, where: str) -> None:
+    """A GPX point's latitude and longitude are finite and on the globe."""
+    for name, value, limit in (("latitude", p.latitude, 90.0), ("longitude", p.longitude,
+                                                                 180.0)):
+        if value is None or not -limit <= value <= limit:  # NaN fails this too
+            raise InputFileError(f"{where}: {label}: {name} {value:g} is outside "
+                                 f"-{limit:g} to {limit:g}" if value is not None else
+                                 f"{where}: {label}: no {name}")
 
 
 # --- mapping a track onto squares ------------------------------------------------------------
@@ -256,7 +317,7 @@ def find_climbs(squares: Sequence[Square]) -> list[_Climb]:
     runs: list[_Climb] = []
     q = 0
     while q < len(squares):
-        if squares[q].gradient < CLIMB_GRADIENT:
+        if not squares[q].gradient >= CLIMB_GRADIENT:  # (a NaN gradient never climbs)
             q += 1
             continue
         start = q

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from raceday.core.errors import InputFileError
+from raceday.core.files import read_user_text
 
 LEADER, CLIMBER, SPRINTER, HELPER = 0, 1, 2, 3
 RIDER_TYPES = ("leader", "climber", "sprinter", "helper")
@@ -77,26 +78,12 @@ class FileProblem:
         return InputFileError(f"{where}: field {field!r}: {message}")
 
 
-def read_input_file(path: str | Path, what: str) -> str:
-    """The UTF-8 text of a user's ``what`` file (route, peloton, stage race), at most
-    :data:`MAX_FILE_BYTES`; every problem is an :class:`InputFileError` naming the file."""
-    file = Path(path)
-    try:
-        with file.open("rb") as handle:
-            data = handle.read(MAX_FILE_BYTES + 1)
-    except OSError as exc:
-        raise InputFileError(f"{file}: cannot read the {what} file: "
-                             f"{exc.strerror or exc}") from None
-    if len(data) > MAX_FILE_BYTES:
-        raise InputFileError(f"{file}: the {what} file is larger than "
-                             f"{MAX_FILE_BYTES:,} bytes; is it the right file?")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise InputFileError(f"{file}: the {what} file is not UTF-8 text") from None
-    if "\x00" in text:
-        raise InputFileError(f"{file}: the {what} file contains NUL bytes: not a text file")
-    return text
+def read_input_file(path: str | Path, what: str, max_bytes: int = MAX_FILE_BYTES) -> str:
+    """The UTF-8 text of a user's ``what`` file (route, peloton, stage race, track), at most
+    ``max_bytes``, read through :func:`raceday.core.files.read_user_text`: only a regular
+    file is opened (never a pipe, device or directory); every problem is an
+    :class:`InputFileError` naming the file."""
+    return read_user_text(path, kind=what, max_bytes=max_bytes)
 
 
 def parse_toml(text: str, where: str) -> dict[str, Any]:
