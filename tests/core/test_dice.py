@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from raceday.core.dice import Dist
@@ -45,6 +45,7 @@ def test_bad_distributions_raise() -> None:
         Dist.die(0)
 
 
+@settings(deadline=None)  # Hypothesis's default 200 ms a case is a wall clock
 @given(st.integers(1, 12), st.integers(1, 4))
 def test_sum_probabilities_total_one(faces: int, n: int) -> None:
     d = Dist.die(faces).sum_of(n)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from raceday.core.digits import ascii_int, is_ascii_digits
@@ -26,6 +26,7 @@ def test_length_is_bounded() -> None:
     assert ascii_int("12345", max_digits=4) is None
 
 
+@settings(deadline=None)  # Hypothesis's default 200 ms a case is a wall clock
 @given(st.text(max_size=30))
 def test_never_raises_and_agrees_with_int(text: str) -> None:
     value = ascii_int(text)

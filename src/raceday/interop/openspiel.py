@@ -27,7 +27,7 @@ from __future__ import annotations
 import json
 import math
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -413,12 +413,15 @@ class FastRolloutEvaluator(mcts.Evaluator):  # type: ignore[misc]
 class TimedMCTSBot(mcts.MCTSBot):  # type: ignore[misc]
     """OpenSpiel's MCTSBot given a wall-time budget per move instead of a simulation count:
     before each search it sets ``max_simulations`` from the simulation rate measured on
-    its own earlier searches (a short calibration search before the first move)."""
+    its own earlier searches (a short calibration search before the first move). Time is
+    read on ``clock`` (tests give one that counts simulations)."""
 
     def __init__(self, game: Any, seconds: float, evaluator: Any, uct_c: float = 2.0,
-                 random_state: np.random.RandomState | None = None) -> None:
+                 random_state: np.random.RandomState | None = None,
+                 clock: Callable[[], float] = time.perf_counter) -> None:
         super().__init__(game, uct_c, 1, evaluator, solve=True, random_state=random_state)
         self.seconds = seconds
+        self.clock = clock
         self.rate: float | None = None
         self.searched = 0
         self.spent = 0.0
@@ -426,13 +429,13 @@ class TimedMCTSBot(mcts.MCTSBot):  # type: ignore[misc]
     def mcts_search(self, state: Any) -> Any:
         if self.rate is None:
             self.max_simulations = 32
-            start = time.perf_counter()
+            start = self.clock()
             root = super().mcts_search(state)
-            self.rate = root.explore_count / max(time.perf_counter() - start, 1e-6)
+            self.rate = root.explore_count / max(self.clock() - start, 1e-6)
         self.max_simulations = max(8, int(self.rate * self.seconds))
-        start = time.perf_counter()
+        start = self.clock()
         root = super().mcts_search(state)
-        elapsed = max(time.perf_counter() - start, 1e-6)
+        elapsed = max(self.clock() - start, 1e-6)
         self.searched += root.explore_count
         self.spent += elapsed
         if root.explore_count >= self.max_simulations:  # a solved root stops early
