@@ -62,7 +62,8 @@ def test_a_directory_is_refused(tmp_path: Path) -> None:
 
 
 def test_a_missing_file_and_an_empty_path_are_refused(tmp_path: Path) -> None:
-    with pytest.raises(InputFileError, match=r"nope\.toml: no such route file"):
+    with pytest.raises(InputFileError,
+                       match=r"nope\.toml: cannot read the route file: no such file"):
         read_user_text(tmp_path / "nope.toml", kind="route")
     with pytest.raises(InputFileError, match="give a file path, not an empty text"):
         read_user_text("  ", kind="route")

@@ -70,7 +70,7 @@ def read_user_bytes(path: str | Path, *, kind: str, max_bytes: int = DEFAULT_MAX
     try:
         info = os.stat(path)
     except FileNotFoundError:
-        raise InputFileError(f"{path}: no such {kind} file") from None
+        raise InputFileError(f"{path}: cannot read the {kind} file: no such file") from None
     except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise InputFileError(f"{path}: cannot read the {kind} file ({reason})") from None
