@@ -28,7 +28,7 @@ def click_and_wait(page: Any, button: Any) -> None:
     before = page.locator("section.action").inner_html()
     button.click()
     page.wait_for_function("b => document.querySelector('section.action').innerHTML !== b",
-                           arg=before, timeout=5000)
+                           arg=before, timeout=30_000)  # a hang guard only
 
 
 def phone_step(page: Any, amount: int) -> bool:
