@@ -12,6 +12,8 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev,rl]'
+	@echo "compiling the computer players and simulators (first install only, a few minutes)"
+	$(VENV)/bin/raceday warm-up --quiet
 	touch $(STAMP)
 
 demo: $(STAMP)

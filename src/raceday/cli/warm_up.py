@@ -1,0 +1,69 @@
+"""``raceday warm-up``: compile every game's engine now, not at the first computer move.
+
+The computer players and the fast simulators run numba-compiled code that is compiled on
+first use and kept in numba's on-disk cache; on a fresh install that first use took 20-40 s.
+This command fills the cache (see :mod:`raceday.warmup`): an engine whose kernels are all
+cached is skipped, so a second run takes about a second. ``make demo`` and ``make test`` run
+it after installing; run it again after ``pip install`` of a new version.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.markup import escape
+
+from raceday.cli.common import console, err_console
+
+HELP = ("Compile the computer players and simulators ahead, so their first use is quick."
+        "\n\n"
+        "Every game's compiled engine (Hairpin, PISTARD, WielerSIM, KEIRIN; Dice Derby has "
+        "none) is compiled into numba's on-disk cache: 2-4 minutes of CPU the first time, "
+        "about a second once warm (engines already cached are skipped). make demo and make "
+        "test run it; run it again after pip install. The cache lives beside the installed "
+        "package, or in NUMBA_CACHE_DIR when that is set.")
+
+app = typer.Typer(help=HELP, add_completion=False)
+
+QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing but errors.")]
+OnlyOpt = Annotated[
+    list[str] | None,
+    typer.Option("--only", metavar="ENGINE",
+                 help="Warm only this engine (repeatable): hairpin, pistard, pistard-sprint, "
+                      "wielersim or keirin. Default: all of them."),
+]
+
+
+@app.command()
+def warm_up(quiet: QuietOpt = False, only: OnlyOpt = None) -> None:
+    """Compile and cache every compiled engine of every game."""
+    from raceday import warmup
+
+    try:
+        engines = warmup.engines_named(only or None)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="'--only'") from None
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    failed = False
+    with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
+                  console=err_console, transient=True, disable=quiet) as progress:
+        for engine in engines:
+            task = progress.add_task(f"compiling {escape(engine.title)}", total=None)
+            result = warmup.warm_engine(engine)
+            progress.remove_task(task)
+            if result.missing:
+                failed = True
+                err_console.print(f"warning: {engine.name}: {len(result.missing)} kernel(s) "
+                                  f"still not cached: {', '.join(result.missing)}")
+            if quiet:
+                continue
+            kernels = f"{result.kernels} kernel{'s' if result.kernels != 1 else ''}"
+            if result.compiled:
+                console.print(f"✓ {engine.name:15} {kernels} compiled in "
+                              f"{result.seconds:.1f} s")
+            else:
+                console.print(f"✓ {engine.name:15} {kernels} already warm")
+    if not quiet and not failed:
+        console.print("The computer players and simulators are ready.")
