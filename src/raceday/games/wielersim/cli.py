@@ -26,6 +26,7 @@ from raceday.cli.common import (
     progress_bar,
     shell_quote,
 )
+from raceday.core.digits import ascii_int
 from raceday.core.errors import OptionsError
 from raceday.core.events import Event
 from raceday.core.runner import MAX_WORKERS
@@ -368,7 +369,9 @@ def profile_strip(route: dict[str, Any], width: int = 100) -> str:
 
 def _mark_weight(mark: str) -> float:
     """Which mark a merged stretch shows: a sprint, else the steepest climb, else cobbles."""
-    return 10 if mark == "|" else (int(mark) if mark.isdigit() else (0.5 if mark == "#" else 0))
+    steepness = ascii_int(mark, max_digits=1)
+    return 10 if mark == "|" else (steepness if steepness is not None else
+                                   (0.5 if mark == "#" else 0))
 
 
 @route_app.command("import")

@@ -26,6 +26,7 @@ from typing import Any
 
 from rich.color import Color, ColorParseError
 
+from raceday.core.digits import ascii_int
 from raceday.core.errors import InputFileError
 from raceday.games.wielersim.model import (
     RIDER_TYPES,
@@ -244,11 +245,8 @@ def _rider(line: int, raw: dict[str, Any], numbers: set[int], pb: FileProblem
            ) -> dict[str, Any]:
     """One rider row checked (number, name, type); ``numbers`` collects the numbers seen."""
     number = raw["number"]
-    if isinstance(number, str):
-        try:
-            number = int(number)
-        except ValueError:
-            number = None
+    if isinstance(number, str):  # a CSV cell: ASCII digits only (not ³, ٣ or 1_000)
+        number = ascii_int(number, max_digits=3)
     if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= 999:
         raise pb.error(line, "number", f"must be a whole number from 1 to 999; got "
                        f"{_short(raw['number'])}")
@@ -273,11 +271,8 @@ def _rating_values(line: int, raw: Mapping[str, Any], pb: FileProblem) -> dict[s
         value = raw.get(key, "")
         if value == "":
             value = ORDINARY_RATING
-        elif isinstance(value, str):
-            try:
-                value = int(value)
-            except ValueError:
-                value = None
+        elif isinstance(value, str):  # a CSV cell: ASCII digits only
+            value = ascii_int(value, max_digits=1)
         if not isinstance(value, int) or isinstance(value, bool) or \
                 not MIN_RATING <= value <= MAX_RATING:
             raise pb.error(line, key, f"a rating is a whole number from {MIN_RATING} to "

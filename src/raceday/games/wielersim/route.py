@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from raceday.core.errors import InputFileError
 from raceday.games.wielersim.model import (
@@ -210,8 +210,11 @@ def normalise_route(data: Mapping[str, Any], problem: FileProblem | None = None)
         if laps != 1:
             raise top_error("laps", "sections given by 'to_go' need laps = 1; use 'length' "
                             "for a loop ridden twice")
-        if not isinstance(total, int) or isinstance(total, bool):
+        if total is None:
             raise top_error("distance", "needed (in squares) when sections use 'to_go'")
+        if not _whole(total) or not MIN_DISTANCE <= total <= MAX_DISTANCE:
+            raise top_error("distance", f"must be a whole number of squares from {MIN_DISTANCE} "
+                            f"to {MAX_DISTANCE}, got {_shown(total)}")
         lap_length = total
     for index, raw in enumerate(raw_sections):
         line = pb.line_of_table("sections", index)
@@ -223,6 +226,9 @@ def normalise_route(data: Mapping[str, Any], problem: FileProblem | None = None)
                        f"{lap_length} squares)")
     distance = position * laps
     given = data.get("distance")
+    if given is not None and (not _whole(given) or not MIN_DISTANCE <= given <= MAX_DISTANCE):
+        raise top_error("distance", f"must be a whole number of squares from {MIN_DISTANCE} to "
+                        f"{MAX_DISTANCE}, got {_shown(given)}")
     if given is not None and given != distance:
         raise top_error("distance", f"is {given!r} but the sections add up to {distance} squares"
                         f"{' over 2 laps' if laps == 2 else ''}")
@@ -245,7 +251,7 @@ def normalise_route(data: Mapping[str, Any], problem: FileProblem | None = None)
     sprints: list[int] = []
     for s in sprints_raw:
         if not isinstance(s, int) or isinstance(s, bool) or not 0 < s < distance - FLYING_START:
-            raise top_error("sprints", f"{s!r} is not a square to go between 1 and "
+            raise top_error("sprints", f"{_shown(s)} is not a square to go between 1 and "
                             f"{distance - FLYING_START - 1} (beyond the flying start)")
         sprints.append(s)
     if len(set(sprints)) != len(sprints):
@@ -263,13 +269,26 @@ def normalise_route(data: Mapping[str, Any], problem: FileProblem | None = None)
     }
 
 
+def _whole(value: object) -> TypeGuard[int]:
+    """A whole number in a file: an int, not a bool (TOML's true is no number of squares)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _shown(value: object) -> str:
+    """A value for a message, cut short (a file may hold a number of 10,000 digits)."""
+    text = repr(value) if isinstance(value, str | float | bool | type(None)) else (
+        str(value) if isinstance(value, int) and abs(value) < 10**30 else
+        ("a huge number" if isinstance(value, int) else f"a {type(value).__name__}"))
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def _int_field(raw: Mapping[str, Any], key: str, line: int | None, pb: FileProblem,
                field: str, low: int, high: int, meaning: str) -> int:
     value = raw.get(key)
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise pb.error(pb.line_of_key(key, line), field,
-                       f"{meaning} must be a whole number from {low} to {high}, got {value!r}")
-    return value
+    if _whole(value) and low <= value <= high:
+        return value
+    raise pb.error(pb.line_of_key(key, line), field, f"{meaning} must be a whole number "
+                   f"from {low} to {high}, got {_shown(value)}")
 
 
 def _normalise_section(raw: Any, index: int, line: int | None, pb: FileProblem, start: int,
@@ -330,15 +349,16 @@ def _normalise_section(raw: Any, index: int, line: int | None, pb: FileProblem, 
                                f"must be one of {', '.join(CATEGORIES)}; got {raw['category']!r}")
         default_max = CATEGORY_MAX_STEEPNESS[category] if category else 3
         max_steep = raw.get("max_steepness", default_max)
-        if not isinstance(max_steep, int) or not 1 <= max_steep <= MAX_STEEPNESS:
+        if not _whole(max_steep) or not 1 <= max_steep <= MAX_STEEPNESS:
             raise pb.error(pb.line_of_key("max_steepness", line), f"{where}.max_steepness",
-                           f"must be 1 to {MAX_STEEPNESS}; got {max_steep!r}")
+                           f"must be a whole number from 1 to {MAX_STEEPNESS}; got "
+                           f"{_shown(max_steep)}")
         out["category"] = category
         out["max_steepness"] = max_steep
         if "steepness" in raw:
             steep = raw["steepness"]
             if (not isinstance(steep, list) or len(steep) != length
-                    or any(not isinstance(s, int) or not 1 <= s <= MAX_STEEPNESS for s in steep)):
+                    or any(not _whole(s) or not 1 <= s <= MAX_STEEPNESS for s in steep)):
                 raise pb.error(pb.line_of_key("steepness", line), f"{where}.steepness",
                                f"must list {length} values from 1 to {MAX_STEEPNESS}, one per "
                                "square")
@@ -347,7 +367,7 @@ def _normalise_section(raw: Any, index: int, line: int | None, pb: FileProblem, 
         rough = raw["roughness"]
         ok = isinstance(rough, list) and len(rough) == length and all(
             isinstance(row, list) and len(row) == COBBLE_WIDTH
-            and all(isinstance(v, int) and 1 <= v <= MAX_ROUGHNESS for v in row)
+            and all(_whole(v) and 1 <= v <= MAX_ROUGHNESS for v in row)
             for row in rough
         )
         if not ok:
