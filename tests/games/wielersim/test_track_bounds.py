@@ -141,3 +141,22 @@ def test_the_cli_refuses_an_absurd_elevation_on_one_line(tmp_path: Path) -> None
     assert done.returncode == 2, (done.stdout, done.stderr)
     assert done.stderr.strip() == (f"error: {track}: point 2 (track 1, segment 1): elevation "
                                    "1e+308 m is outside -500 to 9,000 m")
+
+
+def test_point_names_with_line_breaks_and_quotes_write_a_route_file_that_reads_back(
+        tmp_path: Path) -> None:
+    """A CSV or GPX name may hold a line break, a tab, a quote or a backslash; the written
+    route must still be TOML (a raw line break in a TOML string is not)."""
+    from raceday.games.wielersim.importer import route_toml
+    from raceday.games.wielersim.route import load_route_file
+
+    name = 'Kwaremont\n"oud"\t\\ \x7f é'
+    quoted = '"' + name.replace('"', '""') + '"'
+    text = ("distance_km,elevation_m,surface,name\n0,10,,\n"
+            f"30,10,cobbles,{quoted}\n40,10,,\n100,10,,\n")
+    route = build_route(parse_track_csv(text, "t.csv"), 'Ronde "mini"\n2026')
+    out = tmp_path / "r.toml"
+    out.write_text(route_toml(route), encoding="utf-8")
+    loaded = load_route_file(out)
+    assert loaded["name"] == 'Ronde "mini"\n2026'
+    assert name in [s["name"] for s in loaded["sections"]]

@@ -413,12 +413,26 @@ def _name(sq: Sequence[Square], start: int, end: int, road: str) -> str:
     return named or f"{road} {start}-{end}"
 
 
+def _toml_string(text: str) -> str:
+    """``text`` as a TOML basic string: quote, backslash and control characters escaped
+    (a track point's name may hold a line break, which TOML strings may not)."""
+    out = []
+    for ch in text:
+        if ch in '"\\':
+            out.append("\\" + ch)
+        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
+            out.append(f"\\u{ord(ch):04x}")
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
+
+
 def route_toml(route: dict[str, Any]) -> str:
     """A route table as route-file TOML (the format ``route.py`` reads)."""
 
     def value(v: Any) -> str:
         if isinstance(v, str):
-            return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
+            return _toml_string(v)
         if isinstance(v, list):
             return "[" + ", ".join(value(x) for x in v) + "]"
         if isinstance(v, bool):
