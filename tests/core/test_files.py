@@ -125,3 +125,22 @@ def test_a_path_swapped_for_a_pipe_after_the_look_is_refused(
     monkeypatch.setattr(os, "stat", stat_sees_a_regular_file)
     with pytest.raises(InputFileError, match="it is a named pipe"):
         read_user_text(fifo, kind="route")
+
+
+@needs_fifo
+def test_pistard_track_reads_through_the_gate(tmp_path: Path) -> None:
+    """PISTARD's --track uses the same reader: a named pipe is refused on one line, exit
+    code 2, before the session store is created."""
+    fifo = tmp_path / "track.toml"
+    os.mkfifo(fifo)
+    db = tmp_path / "s.sqlite"
+    code = "import sys\nfrom raceday.cli.main import run\nsys.exit(run(sys.argv[1:]))\n"
+    for args in (["simulate", "-n", "1", "--players", "easy,easy"],
+                 ["play", "--players", "easy,easy", "--db", str(db)]):
+        done = subprocess.run([sys.executable, "-c", code, "pistard", *args, "--track",
+                               str(fifo)], capture_output=True, text=True,
+                              timeout=HANG_GUARD, check=False, stdin=subprocess.DEVNULL)
+        assert done.returncode == 2, (done.stdout, done.stderr)
+        assert done.stderr.strip() == (f"error: {fifo}: cannot read the track file: it is a "
+                                       "named pipe (FIFO), not a regular file")
+    assert not db.exists()
