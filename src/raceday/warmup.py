@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import importlib
 import os
+import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -208,6 +210,38 @@ def cold_kernels(names: Iterable[str] | None = None) -> list[str]:
 def is_cold(names: Iterable[str] | None = None) -> bool:
     """Whether a first call of the named engines would compile (see :func:`cold_kernels`)."""
     return bool(cold_kernels(names))
+
+
+def announce_if_cold(engine: str, say: Callable[[str], object]) -> bool:
+    """Before a computer player's first move in a game a person plays: ``say``
+    :data:`COLD_LINE` if the engine's kernels are not cached (the move will wait for the
+    compiler). Returns whether they were cold."""
+    cold = is_cold([engine])
+    if cold:
+        say(COLD_LINE)
+    return cold
+
+
+def start_background() -> subprocess.Popen[bytes] | None:
+    """Start ``raceday warm-up --background`` beside a server (a process of its own, so
+    the compiler does not hold the server's GIL; at low priority); None if it cannot start.
+    It prints :data:`COLD_LINE` when something is cold, and a line when it is done; the
+    caller terminates it when it stops (numba writes each cache file whole, by renaming)."""
+    try:
+        return subprocess.Popen([sys.executable, "-m", "raceday", "warm-up", "--background"],
+                                stdin=subprocess.DEVNULL)
+    except OSError:
+        return None
+
+
+def stop_background(process: subprocess.Popen[bytes] | None) -> None:
+    """End a background warm-up that is still running."""
+    if process is not None and process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            process.kill()
 
 
 @dataclass(frozen=True)

@@ -2,8 +2,10 @@
 
 Options are checked before anything is opened; the database is then opened (a bad one is
 refused with one line), the URL(s) and a QR code of the landing page are printed, and
-uvicorn serves until Ctrl-C. Rooms are saved after every accepted action, so stopping and
-starting the server again continues every room where it was. FastAPI and uvicorn are
+uvicorn serves until Ctrl-C, while a low-priority ``raceday warm-up`` process beside it
+compiles the computer players if numba's cache does not hold them yet (it says so in one
+line, and ends with the server). Rooms are saved after every accepted action, so stopping
+and starting the server again continues every room where it was. FastAPI and uvicorn are
 imported only when the command runs (``raceday --help`` stays light).
 """
 
@@ -133,15 +135,19 @@ def serve_command(host: str = "127.0.0.1", port: int = 8000, db: Path | None = N
         return
     import uvicorn
 
+    from raceday.warmup import start_background, stop_background
     from raceday.web.server import uvicorn_config
 
     server = uvicorn.Server(uvicorn_config(web_app, host, port, log_level="warning"))
+    warming = start_background()  # compiles the computer players beside the server
     try:
         server.run()
     except KeyboardInterrupt:  # pragma: no cover - uvicorn handles the signal itself
         pass
     except SystemExit:  # uvicorn exits when it cannot bind the address
         pass
+    finally:
+        stop_background(warming)
     if not server.started:
         err_console.print(f"could not listen on {host}:{port} (is the port in use? try "
                           f"--port {port + 1})")

@@ -9,7 +9,7 @@ it after installing; run it again after ``pip install`` of a new version.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.markup import escape
@@ -34,9 +34,15 @@ OnlyOpt = Annotated[
                       "wielersim or keirin. Default: all of them."),
 ]
 
+BackgroundOpt = Annotated[bool, typer.Option(
+    "--background", hidden=True,
+    help="raceday serve's warm-up beside the server: at low priority, quiet but for one "
+         "line when there is something to compile and one when it is done.")]
+
 
 @app.command()
-def warm_up(quiet: QuietOpt = False, only: OnlyOpt = None) -> None:
+def warm_up(quiet: QuietOpt = False, only: OnlyOpt = None,
+            background: BackgroundOpt = False) -> None:
     """Compile and cache every compiled engine of every game."""
     from raceday import warmup
 
@@ -44,6 +50,9 @@ def warm_up(quiet: QuietOpt = False, only: OnlyOpt = None) -> None:
         engines = warmup.engines_named(only or None)
     except ValueError as exc:
         raise typer.BadParameter(str(exc), param_hint="'--only'") from None
+    if background:
+        _background(engines)
+        return
     from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
     failed = False
@@ -67,3 +76,21 @@ def warm_up(quiet: QuietOpt = False, only: OnlyOpt = None) -> None:
                 console.print(f"✓ {engine.name:15} {kernels} already warm")
     if not quiet and not failed:
         console.print("The computer players and simulators are ready.")
+
+
+def _background(engines: list[Any]) -> None:
+    """Warm ``engines`` at low priority, saying so only if one is cold."""
+    import os
+    import signal
+
+    from raceday import warmup
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's; it ends this
+    if hasattr(os, "nice"):
+        os.nice(10)  # the server and its players come first
+    if not warmup.cold_kernels([e.name for e in engines]):
+        return
+    console.print(warmup.COLD_LINE)
+    for engine in engines:
+        warmup.warm_engine(engine)
+    console.print("the computer players are ready")
