@@ -30,11 +30,18 @@ from raceday.cli.common import (
     read_line,
     shell_quote,
 )
-from raceday.core.agents import Agent
+from raceday.core.agents import Agent, RandomAgent
 from raceday.core.digits import ascii_int
 from raceday.core.errors import IllegalActionError, OptionsError, SaveFormatError
 from raceday.core.protocol import Action
-from raceday.games.hairpin.agents import DEFAULT_THINK, LEVELS, MAX_THINK, OLD_EXPERT, make_agent
+from raceday.games.hairpin.agents import (
+    DEFAULT_THINK,
+    LEVELS,
+    MAX_THINK,
+    OLD_EXPERT,
+    GreedyAgent,
+    make_agent,
+)
 from raceday.games.hairpin.game import GAME as HAIRPIN
 from raceday.games.hairpin.match import DEFAULT_OPENING_PLIES, MatchResult, play_match
 from raceday.games.hairpin.render import state_markup
@@ -325,6 +332,9 @@ def play_command(
     labels = {0: f"Red ({red})", 1: f"Black ({black})"}
     humans = [p for p in (0, 1) if agents[p] is None]
     vs_computer = len(humans) == 1
+    # before the computer's first move: say so if its compiled engine must be compiled first
+    announce = vs_computer and not any(isinstance(a, GreedyAgent | RandomAgent)
+                                       for a in agents.values())
     resume_cmd = ["raceday", "hairpin", "play", "--save", save, "--resume"]
     if db is not None:
         resume_cmd += ["--db", str(db)]
@@ -373,6 +383,11 @@ def play_command(
                             undo_stack.append(state.clone())
                         action = choice
                 else:
+                    if announce:
+                        announce = False
+                        from raceday.warmup import announce_if_cold
+
+                        announce_if_cold("hairpin", console.print)
                     action = agent.choose(state, rng)
                 name = state.action_to_string(action)
                 state.apply_action(action)

@@ -275,6 +275,9 @@ def _race_session(command: str, new_kinds: list[str] | None, variant: str,
                           f"{session!r} (continue the old one with --session {wanted} "
                           "--resume)", soft_wrap=True)
     agents = {p: make_agent(kind) for p, kind in enumerate(kinds) if kind != "human"}
+    # before a searching rider's first move with a person racing: say so if its compiled
+    # engine must be compiled first
+    announce = "human" in kinds and any(kind in ("hard", "expert") for kind in kinds)
     resume_cmd = ["raceday", "pistard", command, "--session", session, "--resume"]
     if db is not None:
         resume_cmd += ["--db", str(db)]
@@ -314,6 +317,11 @@ def _race_session(command: str, new_kinds: list[str] | None, variant: str,
                 continue
             player = state.current_player()
             if player in agents:
+                if announce:
+                    announce = False
+                    from raceday.warmup import announce_if_cold
+
+                    announce_if_cold("pistard", console.print)
                 _narrate(state.apply_action(agents[player].choose(state, rng)))
                 pause(wait)
                 continue
