@@ -28,6 +28,8 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
+from raceday.core.errors import OptionsError
+
 # ---------------------------------------------------------------------------------------
 # Output that cannot encode the boards (LC_ALL=C, PYTHONIOENCODING=ascii, a latin-1 locale)
 # ---------------------------------------------------------------------------------------
@@ -154,6 +156,21 @@ def check_db(value: Path | None) -> Path | None:
                 raise typer.BadParameter(f"{parent} is a file, so {value} cannot be created")
             break
     return value
+
+
+def check_out_folder(path: Path, option: str) -> Path:
+    """A file a command will write after its work (a chart, a route): its folder must exist
+    and be writable now, so a long simulation is not thrown away at the end."""
+    import os
+
+    folder = path.parent
+    if not folder.exists():
+        raise OptionsError(f"{option}: the folder {folder} does not exist; create it first")
+    if not folder.is_dir():
+        raise OptionsError(f"{option}: {folder} is a file, not a folder")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise OptionsError(f"{option}: the folder {folder} is not writable")
+    return path
 
 
 def in_range(low: int, high: int, what: str = "") -> Callable[[int | None], int | None]:

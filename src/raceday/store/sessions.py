@@ -7,8 +7,10 @@ or lose an update: the second one is refused. Games keep whatever they like in t
 document (bankrolls, standings, the next race number); the log keeps settled results.
 
 A database that is not raceday's (another program's SQLite file, a corrupt file, a
-directory, a path under a regular file, a read-only file when saving) gives a
-:class:`SaveFormatError` naming the file and the problem, and is never written to.
+directory, a path under a regular file, a read-only file or folder) gives a
+:class:`SaveFormatError` naming the file and the problem, and is never written to. Commands
+that save open their store with :func:`writable_store`, which finds a read-only database
+before any work rather than at the first save.
 """
 
 from __future__ import annotations
@@ -161,6 +163,36 @@ class SessionStore:
         with self._transaction(write=True) as conn:
             yield conn
 
+    def check_writable(self) -> None:
+        """Refuse, before any work is done, a database that can be read but not saved to.
+
+        Opening and reading succeed on a read-only file (SQLite falls back to reading), and
+        even ``BEGIN IMMEDIATE`` does; only a write fails. So this writes: it sets the
+        file's ``user_version`` to the value it already has, which makes SQLite write the
+        header page and its journal beside the file, then rolls back. A read-only file, a
+        read-only folder (no room for the journal) or a read-only mount fails here with the
+        same error the first save would meet; nothing is ever changed."""
+        conn = self._open()
+        try:
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+                (version,) = conn.execute("PRAGMA user_version").fetchone()
+                try:
+                    conn.execute(f"PRAGMA user_version = {int(version)}")
+                except sqlite3.OperationalError as exc:
+                    if getattr(exc, "sqlite_errorname", "") == "SQLITE_CANTOPEN":
+                        # the file was read a moment ago: what cannot be opened is the
+                        # journal beside it (a folder closed to this user, or immutable)
+                        raise self._fail(_READ_ONLY_FOLDER) from None
+                    raise
+            finally:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+        except sqlite3.Error as exc:
+            raise self._fail(_explain(exc)) from None
+        finally:
+            conn.close()
+
     # --- reading ---------------------------------------------------------------------------
     def exists(self, game: str, name: str) -> bool:
         with self._transaction(write=False) as conn:
@@ -266,8 +298,22 @@ class SessionStore:
         return revision
 
 
+def writable_store(path: str | Path | None = None) -> SessionStore:
+    """The store of ``path`` for a command that will save to it: refused at once (before a
+    ticket is typed or a race is run) if it could be read but not written."""
+    store = SessionStore(path)
+    store.check_writable()
+    return store
+
+
+_READ_ONLY_FOLDER = ("its folder is read-only (saving writes a journal file beside the "
+                     "database)")
+
+
 def _explain(exc: sqlite3.Error) -> str:
     text = str(exc)
+    if getattr(exc, "sqlite_errorname", "") == "SQLITE_READONLY_DIRECTORY":
+        return _READ_ONLY_FOLDER
     if "readonly" in text or "read-only" in text:
         return "it is read-only (saving needs write access)"
     if "not a database" in text or "malformed" in text or "file is encrypted" in text:

@@ -240,11 +240,11 @@ def play(
 
     from raceday.games.derby.party import GAME, EndOfInput, Party, Terminal, new_party_name
     from raceday.games.derby.session import Session, SessionConfig
-    from raceday.store.sessions import SessionStore
+    from raceday.store.sessions import writable_store
 
     term = Terminal(console, default_delay(delay, 0.3), time.sleep)
     if resume is not None:
-        store = SessionStore(db)
+        store = writable_store(db)  # read-only: refused before a bid or ticket is typed
         document, revision = store.load(GAME, resume)
         session = Session.from_json(document)
         name = resume
@@ -265,8 +265,15 @@ def play(
                           for k in range(computers)]
         if save is not None and not save.strip():
             raise OptionsError("--save needs a name")
-        if players is not None:
-            session = Session.new(config, [*_roster(players), *computer_seats])
+        given = (None if players is None
+                 else Session.new(config, [*_roster(players), *computer_seats]))
+        store = writable_store(db)  # read-only: refused before names are asked
+        name = save or new_party_name(store)
+        if store.exists(GAME, name):
+            raise SaveFormatError(f"a session named {name!r} already exists; resume it with "
+                                  f"--resume {name} or choose another --save name")
+        if given is not None:
+            session = given
         else:
             while True:
                 try:
@@ -279,11 +286,6 @@ def play(
                     term.refuse(str(exc))
                     continue
                 break
-        store = SessionStore(db)
-        name = save or new_party_name(store)
-        if store.exists(GAME, name):
-            raise SaveFormatError(f"a session named {name!r} already exists; resume it with "
-                                  f"--resume {name} or choose another --save name")
         revision = None
         count = len(session.players)
         term.say(f"New Dice Derby party {name!r}: {count} players, {races} races "

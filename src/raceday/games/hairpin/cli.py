@@ -57,7 +57,7 @@ from raceday.games.hairpin.rules import (
     position_from_text,
     symmetric_position,
 )
-from raceday.store.sessions import SessionStore
+from raceday.store.sessions import SessionStore, writable_store
 
 if TYPE_CHECKING:
     from raceday.games.hairpin.agents import SearchReport
@@ -308,7 +308,7 @@ def play_command(
         agents = {0: _agent_for(red, think), 1: _agent_for(black, think)}
         rng = np.random.default_rng(fresh_seed(seed))
     wait = default_delay(delay, 0.3)
-    store = SessionStore(db)
+    store = writable_store(db)  # a read-only database is refused before the first move
     undo_stack: list[HairpinState] = []
     revision: int | None = None
     if resume:

@@ -38,7 +38,7 @@ from raceday.games.keirin.odds_view import odds_table
 from raceday.games.keirin.render import commentary, render_track, throw_line
 from raceday.games.keirin.rules import PHASE_PHOTO, KeirinOptions, KeirinState
 from raceday.games.keirin.session import GAME, BetSession, Settlement
-from raceday.store.sessions import SessionStore
+from raceday.store.sessions import SessionStore, writable_store
 
 
 def show_race(
@@ -322,13 +322,13 @@ def run_bet(
             bankroll=parse_money_option(bankroll), mode="pool" if pool else "fixed",
             margin=margin, allow_debt=allow_debt, seed=fresh_seed(seed),
         )
-        store = SessionStore(db)
+        store = writable_store(db)
         session.save(store)
         console.print(f"New session {name!r} ({'pari-mutuel pools' if pool else 'fixed odds'}, "
                       f"margin {margin:g}, seed {session.seed}). Type 'help' at a ticket "
                       "prompt.")
     else:
-        store = SessionStore(db)
+        store = writable_store(db)
         session = BetSession.load(store, resume)
         console.print(f"Resuming session {resume!r}: {session.races} race(s) settled. "
                       "(It keeps its own players and options.)")

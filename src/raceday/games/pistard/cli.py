@@ -51,7 +51,7 @@ from raceday.games.pistard.simulate import simulate as run_simulation
 from raceday.games.pistard.state import PHASE_PLACE, PistardState
 from raceday.games.pistard.track import COLOURS, LANES, colour_index, load_track
 from raceday.games.pistard.variants import VARIANTS
-from raceday.store.sessions import SessionStore
+from raceday.store.sessions import writable_store
 
 HELP = ("PISTARD (Anki Toner): track cycling for 2–5 players on a coloured four-lane "
         "velodrome, in six race variants.")
@@ -247,7 +247,7 @@ def _race_session(command: str, new_kinds: list[str] | None, variant: str,
         used_seed = fresh_seed(seed)
         rng = np.random.default_rng(used_seed)
     wait = default_delay(delay)
-    store = SessionStore(db)
+    store = writable_store(db)  # a read-only database is refused before the first round
     revision: int | None = None
     if new_kinds is None:
         doc, revision = store.load(GAME.name, session)

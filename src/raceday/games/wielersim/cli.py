@@ -16,6 +16,7 @@ from raceday.cli.common import (
     JsonOpt,
     SeedOpt,
     add_alias,
+    check_out_folder,
     console,
     default_delay,
     fresh_seed,
@@ -64,6 +65,7 @@ from raceday.games.wielersim.stage import (
     stage_rng,
     start_stage,
 )
+from raceday.store.sessions import writable_store
 
 HELP = "WielerSIM (Ludo Nauws): watch and predict one-day races and stage races."
 
@@ -207,7 +209,7 @@ def _plot_file(plot_file: str | None) -> Path | None:
         raise OptionsError("--plot needs a file name ending in .png or .svg")
     if plot.is_dir():
         raise OptionsError(f"--plot: {plot} is a directory")
-    return plot
+    return check_out_folder(plot, "--plot")  # before the races, not after them
 
 
 def _compare_target(text: str) -> tuple[str, str]:
@@ -480,7 +482,7 @@ def tour(
         if tour_file is not None or peloton is not None or seed is not None or name:
             raise OptionsError("--resume takes no TOUR, PELOTON, --seed or --name: they are "
                                "saved with the race")
-        campaign = load_campaign(open_store(db), resume)
+        campaign = load_campaign(writable_store(db), resume)  # read-only: refused now
         console.print(f"Resuming {resume!r}: {campaign.next_stage} of "
                       f"{stage_count(campaign.tour)} stages done.")
     else:
