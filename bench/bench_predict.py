@@ -1,19 +1,26 @@
-"""WielerSIM predictions: 100,000 Flanders races on 2 workers with the compiled engine, the
-cost per race of both engines, and a record-for-record check of the compiled engine.
+"""WielerSIM predictions: whole `raceday wielersim predict` commands by default against
+`--workers 1` at several job sizes, what a local Dask cluster costs to start, 100,000
+Flanders races on 2 workers with the compiled engine, the cost per race of both engines,
+and a record-for-record check of the compiled engine.
 
-Run: .venv/bin/python bench/bench_predict.py [--races 100000] [--one 20000]
-     [--reference 1000] [--check 250]
-Target: 100,000 Flanders races (start list ``flanders``) on 2 workers in under 60 s, that
-is about 1.2 ms of CPU per race or less. The machine may be shared: the CPU per race is
-what the target depends on; the wall time also holds the waiting for other jobs' CPU
-(the load average is printed before and after).
+Run: .venv/bin/python bench/bench_predict.py [--quick] [--sizes 2000,20000,100000]
+     [--repeats 5] [--races 100000] [--one 20000] [--reference 1000] [--check 250]
+Targets: the default (which sizes the executor to the job) is never more than 10 % slower
+than `--workers 1` (each figure the minimum of --repeats runs, taken in turns, so both
+see the same load); 100,000 Flanders races (start list ``flanders``) on 2 workers in under
+60 s, that is about 1.2 ms of CPU per race or less. The machine may be shared: the CPU per
+race is what that target depends on; the wall time also holds the waiting for other jobs'
+CPU (the load average is printed before and after).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -63,18 +70,125 @@ def check(races: int) -> int:
     return differ
 
 
+def raceday_command() -> list[str]:
+    """The installed console script beside this Python, else ``python -m raceday``."""
+    script = Path(sys.executable).with_name("raceday")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "raceday"]
+
+
+def default_against_one(sizes: list[int], repeats: int) -> bool:
+    """Whole ``raceday wielersim predict flanders flanders -n N`` commands, by default and
+    with ``--workers 1``, minimum of ``repeats`` runs each (taken in turns); True when the
+    default is within 10 % of ``--workers 1`` at every size. The JSON outputs must match."""
+    base = [*raceday_command(), "wielersim", "predict", "flanders", "flanders", "--seed",
+            "2012", "--json"]
+    ok = True
+    print(f"{'races':>8} {'default':>9} {'--workers 1':>12} {'ratio':>6}  (min of {repeats} "
+          "whole commands each)")
+    for n in sizes:
+        best = {"default": float("inf"), "one": float("inf")}
+        outputs: dict[str, bytes] = {}
+        for _ in range(repeats):
+            for key, extra in (("default", []), ("one", ["--workers", "1"])):
+                start = time.perf_counter()
+                done = subprocess.run([*base, "-n", str(n), *extra], check=True,
+                                      capture_output=True)
+                best[key] = min(best[key], time.perf_counter() - start)
+                outputs[key] = done.stdout
+        ratio = best["default"] / best["one"]
+        ok &= ratio <= 1.10
+        same = "same numbers" if outputs["default"] == outputs["one"] else "NUMBERS DIFFER"
+        ok &= outputs["default"] == outputs["one"]
+        print(f"{n:>8,} {best['default']:8.2f}s {best['one']:11.2f}s {ratio:6.2f}  "
+              f"{'ok' if ratio <= 1.10 else 'MISSED'} (target <= 1.10), {same}")
+    return ok
+
+
+def probe_cluster() -> None:
+    """In a fresh process: import Dask, start a local cluster of 2 single-threaded workers
+    and close it; print the three times (what a cluster costs before any work)."""
+    import logging
+    import warnings
+
+    start = time.perf_counter()
+    from raceday.core.runner import quiet_dask
+
+    quiet_dask()
+    from distributed import Client, LocalCluster
+
+    imported = time.perf_counter()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        cluster = LocalCluster(n_workers=2, threads_per_worker=1,  # type: ignore[no-untyped-call]
+                               processes=True, dashboard_address=None, host="127.0.0.1",
+                               silence_logs=logging.CRITICAL)
+    client = Client(cluster)  # type: ignore[no-untyped-call]
+    client.wait_for_workers(2)
+    started = time.perf_counter()
+    client.close()  # type: ignore[no-untyped-call]
+    cluster.close()
+    closed = time.perf_counter()
+    print(f"{imported - start:.2f} {started - imported:.2f} {closed - started:.2f}")
+
+
+def cluster_cost(repeats: int) -> None:
+    """The start-up a local cluster adds (min of ``repeats`` fresh processes), beside the
+    estimate the runner uses (:data:`raceday.core.runner.CLUSTER_STARTUP`)."""
+    from raceday.core.runner import CLUSTER_STARTUP
+    from raceday.games.wielersim.predict import compiled_engine_load
+
+    best = [float("inf")] * 3
+    for _ in range(repeats):
+        out = subprocess.run([sys.executable, __file__, "--probe-cluster"], check=True,
+                             capture_output=True, text=True).stdout.split()
+        best = [min(b, float(x)) for b, x in zip(best, out[-3:], strict=True)]
+    print(f"local cluster of 2 workers (min of {repeats}): import Dask {best[0]:.2f} s, start "
+          f"{best[1]:.2f} s, close {best[2]:.2f} s = {sum(best):.2f} s (the runner estimates "
+          f"{CLUSTER_STARTUP:.1f} s, plus {compiled_engine_load():.2f} s for each worker to "
+          "load the compiled engine, as it took here)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--races", type=int, default=100_000)
-    parser.add_argument("--one", type=int, default=20_000,
-                        help="races for the 1-worker (in-process) run of the compiled engine")
-    parser.add_argument("--reference", type=int, default=1_000,
-                        help="races for the 1-worker run of the reference engine")
-    parser.add_argument("--check", type=int, default=250,
-                        help="races per route and peloton in the record-for-record check")
+    parser.add_argument("--quick", action="store_true",
+                        help="small sizes and few repeats: a smoke run of every part")
+    parser.add_argument("--sizes", default=None,
+                        help="races per command for default vs --workers 1, comma-separated "
+                        "(default 2000,20000,100000; --quick 500,2000)")
+    parser.add_argument("--repeats", type=int, default=None,
+                        help="runs per figure, minimum kept (default 5; --quick 2)")
+    parser.add_argument("--races", type=int, default=None,
+                        help="races on 2 workers (default 100,000; --quick 5,000)")
+    parser.add_argument("--one", type=int, default=None,
+                        help="races for the 1-worker (in-process) run of the compiled engine "
+                        "(default 20,000; --quick 2,000)")
+    parser.add_argument("--reference", type=int, default=None,
+                        help="races for the 1-worker run of the reference engine "
+                        "(default 1,000; --quick 100)")
+    parser.add_argument("--check", type=int, default=None,
+                        help="races per route and peloton in the record-for-record check "
+                        "(default 250; --quick 20)")
+    parser.add_argument("--probe-cluster", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.probe_cluster:
+        probe_cluster()
+        return
+
+    def pick(value: int | None, full: int, quick: int) -> int:
+        return value if value is not None else quick if args.quick else full
+
+    sizes = ([int(x) for x in args.sizes.split(",")] if args.sizes else
+             [500, 2_000] if args.quick else [2_000, 20_000, 100_000])
+    repeats = pick(args.repeats, 5, 2)
+    args.races = pick(args.races, 100_000, 5_000)
+    args.one = pick(args.one, 20_000, 2_000)
+    args.reference = pick(args.reference, 1_000, 100)
+    args.check = pick(args.check, 250, 20)
     print(f"cores available: {len(os.sched_getaffinity(0))}, load average "
           f"{os.getloadavg()[0]:.1f}")
+    default_against_one(sizes, repeats)
+    print(f"load average {os.getloadavg()[0]:.1f}")
+    cluster_cost(repeats)
     start = time.process_time()
     warm_up()
     print(f"compiled engine loaded (or compiled) in {time.process_time() - start:.1f} s CPU")

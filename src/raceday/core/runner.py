@@ -5,17 +5,26 @@ Work is cut into chunks; chunk ``i`` gets the ``i``-th child of one
 total and the chunk size, never on the number of workers, the order chunks finish in, or
 whether the cluster is this machine or another one.
 
-``workers == 1`` runs every chunk in this process and never imports Dask. Otherwise the
-chunks run on Dask distributed: an embedded :class:`distributed.LocalCluster` of
+``workers == 1`` runs every chunk in this process and never imports Dask. ``workers > 1``
+runs the chunks on Dask distributed: an embedded :class:`distributed.LocalCluster` of
 ``workers`` single-threaded processes bound to 127.0.0.1 (started and closed here, nothing
-to start by hand), or, with ``scheduler="tcp://HOST:PORT"``, an existing cluster of any
+to start by hand); ``scheduler="tcp://HOST:PORT"`` runs them on an existing cluster of any
 size. Dask is imported lazily, so a command's start-up does not pay for it.
+
+``workers=None`` (the commands' default) decides from the size of the job: starting a
+local cluster costs seconds (:data:`CLUSTER_STARTUP`, plus whatever each worker must load
+for the task), which a small job never wins back. So the chunks run here, one after the
+other, and after each one the time the rest would take here is extrapolated from the
+fastest chunk so far; as soon as a cluster sized to the machine would finish the rest
+clearly sooner (:func:`choose_executor`: start-up plus the rest shared out, with a margin)
+the remaining chunks go to one. Which executor runs a chunk never changes its result.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import time
 import uuid
 import warnings
 from collections.abc import Callable, Iterator, Sequence
@@ -32,6 +41,14 @@ T = TypeVar("T")
 
 MAX_WORKERS = 32
 CONNECT_TIMEOUT = 20  # seconds to reach a remote scheduler before giving up
+# Seconds a local cluster costs before and after its work: importing Dask, starting the
+# scheduler and single-threaded worker processes, closing them (measured on an idle 2-core
+# machine: about 2.5 s; bench/bench_predict.py prints it). A task whose workers must load
+# more (compiled code) adds its own share: ``run_chunks(startup=...)``.
+CLUSTER_STARTUP = 3.0
+# A cluster is chosen only when it is expected to take at most 1 / (1 + margin) of the
+# time in this process: an estimate off by 20 % still never makes the default slower.
+CLUSTER_MARGIN = 0.25
 DASK_LOGGERS = ("distributed", "dask", "tornado", "asyncio", "bokeh")
 
 
@@ -80,6 +97,42 @@ def check_scheduler(address: str) -> str:
     return text
 
 
+@dataclass(frozen=True)
+class Executor:
+    """Where chunks run: ``here`` (this process), ``local`` (a local cluster of ``workers``
+    processes started for the job) or ``scheduler`` (an existing cluster at ``address``)."""
+
+    kind: str
+    workers: int = 1
+    address: str | None = None
+    reason: str = ""
+
+    def describe(self) -> str:
+        where = {"here": "in this process",
+                 "local": f"on a local Dask cluster of {self.workers} workers",
+                 "scheduler": f"on the Dask cluster at {self.address}"}[self.kind]
+        return f"{where} ({self.reason})" if self.reason else where
+
+
+def choose_executor(seconds_here: float, chunks: int, *, cores: int,
+                    startup: float = CLUSTER_STARTUP, margin: float = CLUSTER_MARGIN
+                    ) -> Executor:
+    """Where ``chunks`` chunks that would take ``seconds_here`` in this process should run.
+
+    A local cluster of ``k = min(cores, chunks)`` workers is expected to take ``startup +
+    seconds_here / k``; it is chosen only when that is at most ``seconds_here / (1 +
+    margin)``, so a job the cluster cannot clearly speed up stays here."""
+    k = max(1, min(cores, chunks, MAX_WORKERS))
+    if k < 2:
+        return Executor("here", reason="one core or one chunk")
+    cluster = startup + seconds_here / k
+    if cluster * (1 + margin) <= seconds_here:
+        return Executor("local", k, reason=f"about {seconds_here:.1f} s here, "
+                        f"{cluster:.1f} s on {k} workers with their start-up")
+    return Executor("here", reason=f"about {seconds_here:.1f} s here; a cluster's start-up "
+                    f"({startup:.1f} s) would not pay")
+
+
 def run_chunks(
     task: Callable[..., T],
     args: Sequence[Any],
@@ -90,26 +143,77 @@ def run_chunks(
     workers: int | None = 1,
     progress: ProgressCallback | None = None,
     scheduler: str | None = None,
+    startup: float | None = None,
+    chosen: Callable[[Executor], None] | None = None,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> Iterator[T]:
     """Yield ``task(*args, size, seed_sequence)`` for every chunk, in chunk order.
 
-    ``workers == 1`` (and no ``scheduler``) runs in this process; ``workers=None`` means a
-    cluster sized to the machine. Otherwise the chunks are Dask futures, so ``task`` and
-    ``args`` must be picklable (module-level functions and plain data) and importable on
-    the workers. ``progress(done, total)`` is called as chunks finish (absolute counts).
-    Ctrl-C (or closing the generator early) cancels the outstanding futures and closes the
-    client and any cluster started here.
+    ``workers == 1`` (and no ``scheduler``) runs in this process; ``workers > 1`` on a
+    local cluster of that many processes; ``workers=None`` decides from the job's size
+    (in this process, switching to a cluster sized to the machine only when that pays:
+    see the module's text; ``startup`` is the cluster's start-up cost for this task,
+    default :data:`CLUSTER_STARTUP`; ``clock`` times the chunks run here). On a cluster
+    the chunks are Dask futures, so ``task`` and ``args`` must be picklable (module-level
+    functions and plain data) and importable on the workers. ``chosen(executor)`` is told
+    where the remaining chunks run once that is settled. ``progress(done, total)`` is
+    called as chunks finish (absolute counts). Ctrl-C (or closing the generator early)
+    cancels the outstanding futures and closes the client and any cluster started here.
     """
-    if workers is None:
-        workers = machine_workers()
-    if not 1 <= workers <= MAX_WORKERS:
+    if workers is not None and not 1 <= workers <= MAX_WORKERS:
         raise OptionsError(f"workers must be 1 to {MAX_WORKERS}, got {workers}")
     address = None if scheduler is None else check_scheduler(scheduler)
     chunks = plan_chunks(total, chunk_size, seed)
-    if address is None and (workers == 1 or len(chunks) == 1):
-        yield from _run_here(task, tuple(args), chunks, total, progress)
+    args = tuple(args)
+    if address is not None:
+        executor = Executor("scheduler", address=address, reason="--scheduler")
+    elif workers is None:
+        yield from _run_auto(task, args, chunks, total, progress, chosen, clock,
+                             CLUSTER_STARTUP if startup is None else startup)
         return
-    yield from _run_dask(task, tuple(args), chunks, total, progress, workers, address)
+    elif workers == 1 or len(chunks) == 1:
+        executor = Executor("here", reason="one worker" if workers == 1 else "one chunk")
+    else:
+        executor = Executor("local", min(workers, len(chunks)), reason="--workers")
+    if chosen is not None:
+        chosen(executor)
+    if executor.kind == "here":
+        yield from _run_here(task, args, chunks, total, progress)
+    else:
+        yield from _run_dask(task, args, chunks, total, progress, executor.workers,
+                             executor.address)
+
+
+def _run_auto(task: Callable[..., T], args: tuple[Any, ...], chunks: list[Chunk], total: int,
+              progress: ProgressCallback | None, chosen: Callable[[Executor], None] | None,
+              clock: Callable[[], float], startup: float) -> Iterator[T]:
+    """Chunks here, one by one, until the rest would clearly finish sooner on a cluster."""
+    cores = machine_workers()
+    done = 0
+    per_run = float("inf")
+    executor = Executor("here", reason="one chunk")
+    for i, chunk in enumerate(chunks):
+        if i:
+            rest = chunks[i:]
+            decision = choose_executor(per_run * sum(c.size for c in rest), len(rest),
+                                       cores=cores, startup=startup)
+            if decision.kind == "local":
+                if chosen is not None:
+                    chosen(decision)
+                yield from _run_dask(task, args, rest, total, progress, decision.workers,
+                                     None, done=done)
+                return
+            if i == 1:  # the verdict on the whole job, after its first chunk
+                executor = decision
+        start = clock()
+        result = task(*args, chunk.size, chunk.seed)
+        per_run = min(per_run, (clock() - start) / chunk.size)  # the fastest: no warm-up
+        done += chunk.size
+        if progress is not None:
+            progress(done, total)
+        yield result
+    if chosen is not None:
+        chosen(executor)
 
 
 def _run_here(task: Callable[..., T], args: tuple[Any, ...], chunks: list[Chunk], total: int,
@@ -133,8 +237,9 @@ def quiet_dask() -> None:
 
 
 def _run_dask(task: Callable[..., T], args: tuple[Any, ...], chunks: list[Chunk], total: int,
-              progress: ProgressCallback | None, workers: int, address: str | None
-              ) -> Iterator[T]:
+              progress: ProgressCallback | None, workers: int, address: str | None,
+              done: int = 0) -> Iterator[T]:
+    """``chunks`` on a cluster, results in their order; ``done`` runs were counted before."""
     quiet_dask()
     from distributed import Client, LocalCluster, as_completed
 
@@ -159,7 +264,7 @@ def _run_dask(task: Callable[..., T], args: tuple[Any, ...], chunks: list[Chunk]
                                  key=f"raceday-{run}-chunk-{c.index}") for c in chunks]
         index = {f.key: i for i, f in enumerate(futures)}
         results: dict[int, T] = {}
-        next_out = done = 0
+        next_out = 0
         try:
             for future in as_completed(futures):  # type: ignore[no-untyped-call]
                 i = index[future.key]

@@ -82,7 +82,8 @@ PelotonArg = Annotated[str, typer.Argument(help=PELOTON_HELP)]
 WorkersOpt = Annotated[int | None, typer.Option(
     "--workers", callback=in_range(1, MAX_WORKERS),
     help=f"Worker processes, 1 to {MAX_WORKERS}: 1 runs in this process; more start a "
-    "local Dask cluster of that size (default: one worker per core).")]
+    "local Dask cluster of that size (default: decided from the job's size: in this "
+    "process, or one worker per core when a cluster clearly pays for its start-up).")]
 SchedulerOpt = Annotated[str | None, typer.Option(
     "--scheduler", metavar="tcp://HOST:PORT",
     help="Run on an existing Dask cluster (its scheduler's address) instead of a local one.")]

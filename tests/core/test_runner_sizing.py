@@ -1,0 +1,139 @@
+"""The runner's default sizes the executor to the job: small jobs in this process, a
+cluster only when its start-up clearly pays; results never depend on the choice.
+
+No test here times anything: the cost of a job is injected (a fake clock, or numbers
+given to the decision function), and the tests assert on which executor was chosen.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Callable
+
+import cloudpickle
+import numpy as np
+import pytest
+
+from raceday.core.runner import (
+    CLUSTER_MARGIN,
+    CLUSTER_STARTUP,
+    Executor,
+    choose_executor,
+    machine_workers,
+    run_chunks,
+)
+
+cloudpickle.register_pickle_by_value(sys.modules[__name__])  # workers need not import us
+
+
+def count_sixes(faces: int, size: int, seed: np.random.SeedSequence) -> int:
+    rng = np.random.default_rng(seed)
+    return int((rng.integers(1, faces + 1, size) == faces).sum())
+
+
+def fake_clock(seconds_per_call: float) -> Callable[[], float]:
+    """A clock that advances ``seconds_per_call`` every time it is read: each chunk run here
+    seems to take ``seconds_per_call`` (it is read once before and once after a chunk)."""
+    now = [0.0]
+
+    def clock() -> float:
+        now[0] += seconds_per_call / 2
+        return now[0]
+
+    return clock
+
+
+# --- the decision function, with injected costs -------------------------------------------
+
+def test_a_small_job_stays_here() -> None:
+    assert choose_executor(1.0, 8, cores=2).kind == "here"
+    # 2,000 Flanders races (~0.6 s) even on a big machine: start-up alone costs more
+    assert choose_executor(0.6, 8, cores=32).kind == "here"
+
+
+def test_a_big_job_goes_to_a_cluster_sized_to_the_machine_and_the_chunks() -> None:
+    assert choose_executor(60.0, 400, cores=2) == Executor("local", 2, reason=(
+        "about 60.0 s here, 33.0 s on 2 workers with their start-up"))
+    assert choose_executor(60.0, 3, cores=8).workers == 3  # no more workers than chunks
+
+
+def test_the_threshold_is_start_up_plus_the_shared_work_with_a_margin() -> None:
+    # 2 cores: a cluster takes S + T/2; it is chosen when (S + T/2)(1 + m) <= T
+    s, m = 3.0, CLUSTER_MARGIN
+    threshold = s * (1 + m) / (1 - (1 + m) / 2)
+    assert choose_executor(threshold * 1.01, 100, cores=2, startup=s).kind == "local"
+    assert choose_executor(threshold * 0.99, 100, cores=2, startup=s).kind == "here"
+    # a dearer start-up (compiled code loaded in every worker) moves the threshold up
+    assert choose_executor(threshold * 1.01, 100, cores=2, startup=s + 2).kind == "here"
+
+
+def test_one_core_or_one_chunk_never_starts_a_cluster() -> None:
+    assert choose_executor(1e6, 100, cores=1).kind == "here"
+    assert choose_executor(1e6, 1, cores=8).kind == "here"
+
+
+def test_the_default_start_up_cost_is_a_few_seconds() -> None:
+    assert 1.0 <= CLUSTER_STARTUP <= 10.0
+
+
+# --- run_chunks with workers=None (the default of the commands) ---------------------------
+
+def test_a_cheap_job_runs_here_and_says_why() -> None:
+    seen: list[Executor] = []
+    here = list(run_chunks(count_sixes, (6,), 5000, seed=3, chunk_size=500, workers=None,
+                           chosen=seen.append, clock=fake_clock(0.01)))
+    assert [e.kind for e in seen] == ["here"]
+    assert "would not pay" in seen[0].describe()
+    assert here == list(run_chunks(count_sixes, (6,), 5000, seed=3, chunk_size=500))
+
+
+def test_a_cheap_default_job_never_imports_dask() -> None:
+    code = ("import sys; from raceday.core.runner import run_chunks; "
+            "list(run_chunks(slice, (7,), 100, seed=1, chunk_size=10, workers=None)); "
+            "print('distributed' in sys.modules, 'dask' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120, check=True)
+    assert out.stdout.split() == ["False", "False"]
+
+
+def test_explicit_workers_one_is_obeyed_whatever_the_size() -> None:
+    seen: list[Executor] = []
+    list(run_chunks(count_sixes, (6,), 10, seed=3, chunk_size=5, workers=1,
+                    chosen=seen.append, clock=fake_clock(1e6)))
+    assert seen == [Executor("here", reason="one worker")]
+
+
+@pytest.mark.skipif(machine_workers() < 2, reason="a cluster needs two cores to pay")
+def test_an_expensive_job_moves_to_a_cluster_after_its_first_chunk_with_the_same_results(
+        ) -> None:
+    seen: list[Executor] = []
+    progress: list[int] = []
+    auto = list(run_chunks(count_sixes, (6,), 3000, seed=9, chunk_size=500, workers=None,
+                           chosen=seen.append, clock=fake_clock(1000.0),
+                           progress=lambda done, total: progress.append(done)))
+    assert [e.kind for e in seen] == ["local"] and seen[0].workers >= 1
+    here = list(run_chunks(count_sixes, (6,), 3000, seed=9, chunk_size=500, workers=1))
+    assert auto == here  # the same seed gives the same counts, whoever ran each chunk
+    assert progress[0] == 500 and progress[-1] == 3000 and progress == sorted(progress)
+
+
+# --- WielerSIM predictions: the same seed, the same numbers, whichever executor ------------
+
+def test_a_prediction_is_the_same_here_on_a_forced_cluster_and_by_default(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from raceday.games.wielersim.predict import predict
+    from raceday.games.wielersim.rules import peloton_spec, route_spec
+
+    route, peloton = route_spec("flanders"), peloton_spec("flanders")
+    one = predict(route, peloton, 600, seed=11, workers=1, chunk=200)
+    default = predict(route, peloton, 600, seed=11, workers=None, chunk=200)  # stays here
+    assert default.extra["executor"].startswith("in this process")
+    monkeypatch.setattr("raceday.core.runner.choose_executor",
+                        lambda *a, **k: Executor("local", 2, reason="forced by the test"))
+    moved = predict(route, peloton, 600, seed=11, workers=None, chunk=200)  # 0 here, 1-2 Dask
+    assert moved.extra["executor"].startswith("on a local Dask cluster of 2 workers")
+    for pred in (default, moved):
+        assert (pred.wins == one.wins).all() and (pred.podiums == one.podiums).all()
+        assert (pred.top10 == one.top10).all()
+        assert pred.to_json() == one.to_json()
