@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.markup import escape
@@ -20,9 +20,11 @@ from typer.core import TyperCommand, TyperGroup
 from typer.exceptions import Abort
 
 from raceday import __version__
-from raceday.cli.common import err_console, interrupt_reported
 from raceday.core.discovery import discover, discover_tools
 from raceday.core.errors import RacedayError
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 
 class GameGroup(TyperGroup):
@@ -100,38 +102,73 @@ def _usage_line(exc: UsageError) -> str:
     return f"error: {message} (try '{path} --help')"
 
 
+def _err_console() -> Console:
+    """The shared error console (imported with :mod:`raceday.cli.common` when needed)."""
+    from raceday.cli.common import err_console
+
+    return err_console
+
+
+def _utf(stream: Any) -> bool:
+    """Whether ``stream`` writes a Unicode encoding (every glyph raceday draws)."""
+    import codecs
+
+    try:
+        return codecs.lookup(getattr(stream, "encoding", None) or "utf-8").name.startswith(
+            "utf")
+    except LookupError:
+        return False
+
+
+def _prepare() -> None:
+    """Before a run: only a command imports :mod:`raceday.cli.common` (with Rich's
+    progress bars), so the help starts without it; but an output that is not Unicode
+    gets it at once (it lets such an output write ASCII stand-ins instead of failing).
+    Forget an interruption reported by an earlier run in this process."""
+    if not (_utf(sys.stdout) and _utf(sys.stderr)):
+        import raceday.cli.common  # noqa: F401
+    common = sys.modules.get("raceday.cli.common")
+    if common is not None:
+        common.interrupt_reported()
+
+
 def run(argv: Sequence[str] | None = None) -> int:
     """Run the CLI on ``argv`` and return the exit code (0, 1, 2 or 130); never raises
     for user errors. Bad input prints one line on stderr and gives exit code 2."""
     command = typer.main.get_command(app)
-    interrupt_reported()  # forget an interruption reported by an earlier run in this process
+    args = list(argv) if argv is not None else sys.argv[1:]
+    _prepare()
     try:
         result = command.main(
-            args=list(argv) if argv is not None else sys.argv[1:],
+            args=args,
             prog_name="raceday",
             standalone_mode=False,
         )
     except UsageError as exc:
         if not exc.format_message().strip():  # a group called bare: its help was shown
             return 0
-        err_console.print(escape(_usage_line(exc)), soft_wrap=True)
+        _err_console().print(escape(_usage_line(exc)), soft_wrap=True)
         return 2
     except ClickException as exc:
-        err_console.print(f"[bold red]error:[/] {escape(exc.format_message())}", soft_wrap=True)
+        _err_console().print(f"[bold red]error:[/] {escape(exc.format_message())}",
+                             soft_wrap=True)
         return exc.exit_code
     except RacedayError as exc:
-        err_console.print(f"[bold red]error:[/] {escape(str(exc))}", soft_wrap=True)
+        _err_console().print(f"[bold red]error:[/] {escape(str(exc))}", soft_wrap=True)
         return 2
     except Abort:  # input ended (EOF) where an answer was required
-        err_console.print("error: the input ended before the command had what it needed")
+        _err_console().print("error: the input ended before the command had what it needed")
         return 2
     except KeyboardInterrupt:
         result = 130
     except BrokenPipeError:
         return 1
     code = result if isinstance(result, int) else 0
-    if code == 130 and not interrupt_reported():
-        err_console.print("interrupted: nothing was saved")
+    if code == 130:
+        from raceday.cli.common import interrupt_reported
+
+        if not interrupt_reported():
+            _err_console().print("interrupted: nothing was saved")
     return code
 
 
