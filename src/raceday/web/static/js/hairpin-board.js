@@ -4,6 +4,7 @@
 // server's view; this module shows them and sends {type: "move", action}.
 import { el } from "./common.js";
 import { onLanguage, t } from "./i18n.js";
+import { hasComputer, thinking } from "./thinking.js";
 
 const NS = "http://www.w3.org/2000/svg";
 const COLS = "abcdef";
@@ -207,9 +208,15 @@ export function mountGame(root, ctx) {
   const feed = el("p", { class: "feed", role: "status", "aria-live": "polite" });
   root.replaceChildren(el("div", { class: "gp-grid" }, el("div", {}, stage, feed), side));
 
+  const waiting = thinking(() => render());
   function send(intent) {
     if (!live) return Promise.resolve();
-    return live.send(intent).then(() => ctx.error.show("")).catch((e) => ctx.error.show(e.message));
+    if ((intent.type === "move" || intent.type === "start") && hasComputer(view)) waiting.start();
+    return live.send(intent).then(() => ctx.error.show("")).catch((e) => {
+      waiting.stop();
+      render();
+      ctx.error.show(e.message);
+    });
   }
   ctx.send = send;
 
@@ -247,14 +254,14 @@ export function mountGame(root, ctx) {
     if (!v) return;
     document.body.dataset.phase = v.phase;
     if (v.phase === "lobby") {
-      stage.replaceChildren(lobbyCard(v, ctx, playerLabel));
+      fill(stage, lobbyCard(v, ctx, playerLabel), waiting.line("hp-turn"));
       side.replaceChildren(rulesNote(v));
       return;
     }
-    const canMove = v.may_move && v.phase === "playing";
+    const canMove = v.may_move && v.phase === "playing" && !waiting.on;
     if (!canMove) selected = null;
     const pit = canMove ? v.moves.find((m) => m.from === -1 || m.from === -2) : null;
-    const turn = v.phase !== "playing" ? null
+    const turn = v.phase !== "playing" ? null : waiting.on ? waiting.line("hp-turn")
       : el("p", { class: `hp-turn ${canMove ? "yours" : ""}`, role: "status" },
         canMove ? t("hp_your_move", { who: playerLabel(v, v.to_move) }) : t("hp_waiting_move", { who: playerLabel(v, v.to_move) }));
     fill(stage,
@@ -277,9 +284,10 @@ export function mountGame(root, ctx) {
   onLanguage(render);
   return {
     connect(l) { live = l; },
-    welcome(v) { view = v; render(); },
+    welcome(v) { view = v; waiting.stop(); render(); },
     update(v, events) {
       view = v;
+      waiting.stop();
       if (events.some((e) => e.type === "undone")) selected = null;
       render();
       const text = events.map((e) => (e.type === "undone" ? t("hp_undone") : moveText(e, v))).filter(Boolean).join(" · ");

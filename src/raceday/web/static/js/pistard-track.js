@@ -6,6 +6,7 @@
 import { el } from "./common.js";
 import { fill, lobbyCard, svg, useStyles } from "./hairpin-board.js";
 import { onLanguage, placeText, t } from "./i18n.js";
+import { hasComputer, thinking } from "./thinking.js";
 
 const W = 1000;
 const H = 580;
@@ -217,9 +218,15 @@ export function mountRace(root, ctx) {
   const feed = el("p", { class: "feed", role: "status", "aria-live": "polite" });
   root.replaceChildren(el("div", { class: "gp-grid" }, el("div", {}, stage, feed), side));
 
+  const waiting = thinking(() => render());
   function send(intent) {
     if (!live) return Promise.resolve();
-    return live.send(intent).then(() => ctx.error.show("")).catch((e) => ctx.error.show(e.message));
+    if ((intent.type === "move" || intent.type === "start") && hasComputer(view)) waiting.start();
+    return live.send(intent).then(() => ctx.error.show("")).catch((e) => {
+      waiting.stop();
+      render();
+      ctx.error.show(e.message);
+    });
   }
   ctx.send = send;
   const choose = (c) => send({ type: "move", action: c.action });
@@ -237,6 +244,7 @@ export function mountRace(root, ctx) {
 
   function controls(v) {
     const ch = v.choices;
+    if (waiting.on) return waiting.line("pi-turn");
     if (!ch) return null;
     const who = playerName(v, v.to_act);
     if (!v.may_act) return el("p", { class: "pi-turn", role: "status" }, t("pi_waiting_for", { who }));
@@ -264,7 +272,7 @@ export function mountRace(root, ctx) {
     if (!v) return;
     document.body.dataset.phase = v.phase;
     if (v.phase === "lobby") {
-      stage.replaceChildren(lobbyCard(v, ctx, (vv, p) => playerName(vv, p)), velodrome(v, { targets: new Map(), tap: () => {} }));
+      fill(stage, lobbyCard(v, ctx, (vv, p) => playerName(vv, p)), waiting.line("pi-turn"), velodrome(v, { targets: new Map(), tap: () => {} }));
       side.replaceChildren(el("div", { class: "card" }, el("h3", {}, t(`pi_variant_${v.config.variant}`)), el("p", {}, t(`pi_about_${v.config.variant}`))));
       return;
     }
@@ -272,7 +280,7 @@ export function mountRace(root, ctx) {
     const phone = ctx.role === "seat";
     const zoom = phone && v.may_act && window.matchMedia("(max-width: 700px)").matches;
     fill(stage, resultBox(v) ?? header(v), phone ? controls(v) : null,
-      velodrome(v, { targets: targetsOf(v), tap: choose, placing, zoom }),
+      velodrome(v, { targets: waiting.on ? new Map() : targetsOf(v), tap: choose, placing, zoom }),
       zoom ? el("p", { class: "note" }, t("pi_zoomed")) : null,
       !phone && v.dice && v.mover ? el("div", { class: "pi-throw" }, t("pi_throw_of", { rider: v.mover }), diceRow(v.dice)) : null);
     fill(side, phone ? null : controls(v),
@@ -289,9 +297,10 @@ export function mountRace(root, ctx) {
   let updates = 0;
   return {
     connect(l) { live = l; },
-    welcome(v) { view = v; render(); },
+    welcome(v) { view = v; waiting.stop(); render(); },
     update(v, events) {
       view = v;
+      waiting.stop();
       render();
       stage.dataset.updates = String(++updates); // how many updates were drawn (for tests)
       const text = events.map(eventText).filter(Boolean).slice(-3).join(" · ");
