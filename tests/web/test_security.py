@@ -4,6 +4,7 @@ guessing, proxies, two devices on one seat, and the API description."""
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -331,3 +332,89 @@ def test_openapi_lists_the_json_api_and_its_bodies(client: TestClient) -> None:
     assert body["schema"]["$ref"].endswith("/CreateRoom")
     assert "201" in paths["/api/rooms"]["post"]["responses"]
     assert "422" not in json.dumps(spec)  # validation errors are 400 {"error": ...}
+
+
+# --- numbers jobs: a declared body ---------------------------------------------------------
+def test_openapi_describes_a_numbers_job_one_model_a_game(client: TestClient) -> None:
+    spec = client.get("/openapi.json").json()
+    post = spec["paths"]["/api/numbers"]["post"]
+    body = post["requestBody"]["content"]["application/json"]["schema"]
+    assert [ref["$ref"].rsplit("/", 1)[1] for ref in body["oneOf"]] == [
+        "WielersimJob", "KeirinJob", "DerbyJob"]
+    schemas = spec["components"]["schemas"]
+    for name, game, fields in (("WielersimJob", "wielersim", {"route", "peloton", "n", "seed"}),
+                               ("KeirinJob", "keirin", {"mode", "riders", "length", "n"}),
+                               ("DerbyJob", "derby", {"mode", "fall_rate", "margin", "n"})):
+        model = schemas[name]
+        assert model["additionalProperties"] is False, name
+        assert model["properties"]["game"]["const"] == game
+        assert fields <= set(model["properties"]), name
+    keirin = schemas["KeirinJob"]["properties"]
+    assert (keirin["riders"]["minimum"], keirin["riders"]["maximum"]) == (6, 9)
+    assert schemas["DerbyJob"]["properties"]["fall_rate"]["pattern"]
+    assert {"202", "400", "403", "413", "415", "429"} <= set(post["responses"])
+    assert post["responses"]["202"]["content"]["application/json"]["schema"]["$ref"].endswith(
+        "/JobAnswer")
+    for method in ("get", "delete"):
+        assert "404" in spec["paths"]["/api/numbers/{job_id}"][method]["responses"]
+
+
+@pytest.mark.parametrize(("body", "words"), [
+    ({"game": "chess"}, "game must be one of wielersim, keirin, derby"),
+    ({}, "game must be one of"),
+    ([1, 2], "game must be one of"),
+    ({"game": "wielersim", "route": "flanders", "peloton": "small", "riders": 9},
+     "unknown field(s): riders"),
+    ({"game": "wielersim", "peloton": "small"}, "route"),
+    ({"game": "keirin", "riders": 9}, "mode"),
+    ({"game": "keirin", "mode": "odds", "riders": True}, "riders"),
+    ({"game": "keirin", "mode": "simulate", "n": 1.5}, "n"),
+    ({"game": "keirin", "mode": "odds", "length": 19_000}, "length must be 19 to 1,000"),
+    ({"game": "derby", "mode": "simulate", "n": 5, "seed": "1" * 30}, "seed"),
+    ({"game": "derby", "mode": "simulate", "n": 5, "seed": "9" * 19}, "seed must be"),
+    ({"game": "derby", "mode": "odds", "margin": [0.1]}, "margin"),
+    ({"game": "derby", "mode": "odds", "margin": "x" * 41}, "margin"),
+    ({"game": "derby", "mode": "odds", "fall_rate": 0.05}, "fall_rate"),
+    # an exponent would make Fraction build the number (minutes): refused as it is read
+    ({"game": "derby", "mode": "odds", "fall_rate": "1e99999999"}, "fall_rate is text such"),
+    ({"game": "derby", "mode": "odds", "margin": "1e99999999"}, "margin is text such"),
+    ({"game": "derby", "mode": "odds", "fall_rate": "1/2/3"}, "fall_rate is text such"),
+])
+def test_numbers_bodies_are_refused_in_one_line(client: TestClient, body: Any,
+                                                words: str) -> None:
+    r = client.post("/api/numbers", json=body)
+    assert r.status_code == 400, (body, r.text)
+    assert list(r.json()) == ["error"] and words in r.json()["error"], r.text
+    assert "\n" not in r.json()["error"]
+
+
+def test_numbers_bodies_the_page_sends_are_accepted(client: TestClient) -> None:
+    for body in ({"game": "derby", "mode": "odds", "fall_rate": "1/20"},
+                 {"game": "derby", "mode": "odds", "fall_rate": "0.05", "margin": 0.2},
+                 {"game": "derby", "mode": "odds", "margin": "1/10"},
+                 {"game": "keirin", "mode": "odds", "riders": 6, "length": 19}):
+        r = client.post("/api/numbers", json=body)
+        assert r.status_code == 202, (body, r.text)
+        job = r.json()
+        for _ in range(6000):  # odds are one step: a hang guard, not a timing
+            if job["status"] != "running":
+                break
+            time.sleep(0.01)
+            job = client.get(f"/api/numbers/{job['id']}").json()
+        assert job["status"] == "done", job
+
+
+def test_a_server_may_lower_the_numbers_limits(db: Path) -> None:
+    from raceday.web.numbers import Jobs, Limits
+
+    app = create_app(db)
+    app.state.numbers_jobs = Jobs(Limits(races={"wielersim": 10, "keirin": 10, "derby": 10},
+                                         keirin_length=30))
+    with TestClient(app) as tc:
+        for body, words in (
+                ({"game": "derby", "mode": "simulate", "n": 11}, "n (races) must be 1 to 10"),
+                ({"game": "wielersim", "route": "flanders", "peloton": "small", "n": 11},
+                 "n (races) must be 1 to 10"),
+                ({"game": "keirin", "mode": "odds", "length": 31}, "length must be 19 to 30")):
+            r = tc.post("/api/numbers", json=body)
+            assert r.status_code == 400 and words in r.json()["error"], r.text

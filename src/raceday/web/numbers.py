@@ -9,26 +9,49 @@ total)``. The page polls ``GET /api/numbers/{id}`` for the progress and, at the 
 result: tables (every column sortable in the page) and a chart of the main chance with its
 95 % interval. ``DELETE /api/numbers/{id}`` stops a job at its next progress report.
 
-Sizes are checked before anything runs, with one clear message: the counts are smaller
-than the CLI's (a browser job shares the party server), and at most
-:data:`MAX_RUNNING` jobs run at once. A job is kept :data:`KEEP_SECONDS` after it ends.
+The body is declared (:data:`NumbersBody`: one pydantic model a game, no extra fields,
+bounded sizes, described in ``/openapi.json``). Sizes are checked before anything runs,
+with one clear message (``{"error": ...}``, 400): the counts are smaller than the CLI's (a
+browser job shares the party server; :class:`Limits`, which a server may lower), and at
+most :data:`MAX_RUNNING` jobs run at once (429). A job is kept :data:`KEEP_SECONDS` after
+it ends.
 """
 
 from __future__ import annotations
 
+import re
 import secrets
 import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any, Literal
 
 import numpy as np
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Body, Request
 from fastapi.responses import FileResponse, JSONResponse
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Discriminator,
+    Field,
+    StrictInt,
+    Tag,
+    WithJsonSchema,
+)
 
 from raceday.core.errors import RacedayError
-from raceday.web.watch import PELOTONS, WatchError, check_choice, check_fields, check_seed, page
+from raceday.games.wielersim.route import SHIPPED_ROUTES
+from raceday.web.watch import (
+    MAX_SEED,
+    PELOTONS,
+    WatchError,
+    check_choice,
+    check_fields,
+    check_seed,
+    page,
+)
 
 MAX_RUNNING = 2  # jobs computing at once on one server
 MAX_KEPT = 50  # jobs remembered (the oldest finished ones are forgotten first)
@@ -40,6 +63,8 @@ LIMITS = {  # races per job in the browser (the CLI allows more)
 }
 KEIRIN_RIDERS = (6, 9)
 KEIRIN_LENGTH = (19, 1000)
+MODES = {"wielersim": ("predict",), "keirin": ("odds", "simulate"),
+         "derby": ("odds", "simulate")}
 
 router = APIRouter()
 
@@ -82,12 +107,23 @@ class Job:
         return out
 
 
+@dataclass(frozen=True)
+class Limits:
+    """How big a job one server accepts: races per job of each game (:data:`LIMITS`) and
+    the longest KEIRIN track (its exact odds cannot be stopped midway: 1,000 laps take some
+    seconds). A server on a small machine, or a test, may lower them."""
+
+    races: Mapping[str, int] = field(default_factory=lambda: dict(LIMITS))
+    keirin_length: int = KEIRIN_LENGTH[1]
+
+
 class Jobs:
     """The jobs of one server."""
 
-    def __init__(self) -> None:
+    def __init__(self, limits: Limits | None = None) -> None:
         self.jobs: dict[str, Job] = {}
         self.lock = threading.Lock()
+        self.limits = limits or Limits()
 
     def running(self) -> int:
         return sum(j.status == "running" for j in self.jobs.values())
@@ -151,40 +187,54 @@ def _count(value: object, what: str, low: int, high: int) -> int:
     return value
 
 
-def _n(body: Mapping[str, Any], game: str, default: int) -> int:
-    return _count(body.get("n", default), "n (races)", 1, LIMITS[game])
+FRACTION = re.compile(r"[0-9]{1,12}(?:[.][0-9]{1,12})?(?:/[0-9]{1,12})?")
+FRACTION_TEXT = "text such as '0', '0.05' or '1/20' (digits, a point, a slash)"
 
 
-def plan(body: Mapping[str, Any]) -> tuple[str, str, dict[str, Any], int,
-                                           Callable[[Job], dict[str, Any]]]:
-    """Check a job request; returns (game, mode, params, total, work)."""
+def _fraction(value: object, what: str) -> object:
+    """A fall rate or margin as text is digits with a point or a slash, never an exponent
+    (``Fraction("1e99999999")`` would build that number, for minutes); numbers are left to
+    the game's parser."""
+    if isinstance(value, str) and (len(value) > 40 or not FRACTION.fullmatch(value.strip())):
+        raise WatchError(f"{what} is {FRACTION_TEXT}")
+    return value
+
+
+def plan(body: Mapping[str, Any], limits: Limits | None = None
+         ) -> tuple[str, str, dict[str, Any], int, Callable[[Job], dict[str, Any]]]:
+    """Check a job request (a :class:`NumbersBody`'s fields, or any mapping); returns
+    (game, mode, params, total, work). Nothing runs here: every size is checked first."""
+    limits = limits or Limits()
+
+    def _n(game: str, default: int) -> int:
+        return _count(body.get("n", default), "n (races)", 1, limits.races.get(game, 0))
+
     check_fields(body, {"game", "mode", "n", "seed", "route", "peloton", "riders", "length",
                         "fall_rate", "margin"})
     game = check_choice(body.get("game"), tuple(LIMITS), "game")
     if game == "wielersim":
         check_fields(body, {"game", "mode", "n", "seed", "route", "peloton"})
-        from raceday.games.wielersim.route import SHIPPED_ROUTES
-
         if body.get("mode", "predict") != "predict":
             raise WatchError("a WielerSIM job is a prediction (mode 'predict')")
         route = check_choice(body.get("route"), SHIPPED_ROUTES, "route")
         peloton = check_choice(body.get("peloton"), PELOTONS, "peloton")
-        n, seed = _n(body, game, 1000), check_seed(body.get("seed"))
+        n, seed = _n(game, 1000), check_seed(body.get("seed"))
         params = {"route": route, "peloton": peloton, "n": n, "seed": str(seed)}
         return game, "predict", params, n, lambda job: wielersim_predict(job, route, peloton,
                                                                           n, seed)
-    mode = check_choice(body.get("mode"), ("odds", "simulate"), "mode")
+    mode = check_choice(body.get("mode"), MODES[game], "mode")
     if game == "keirin":
         check_fields(body, {"game", "mode", "n", "seed", "riders", "length"})
         riders = _count(body.get("riders", 9), "riders", *KEIRIN_RIDERS)
-        length = _count(body.get("length", 50), "length", *KEIRIN_LENGTH)
+        length = _count(body.get("length", 50), "length", KEIRIN_LENGTH[0],
+                        limits.keirin_length)
         from raceday.games.keirin.rules import KeirinOptions
 
         options = KeirinOptions.parse({"riders": riders, "length": length})
         if mode == "odds":
             return game, mode, {"riders": riders, "length": length}, 1, \
                 lambda job: keirin_odds(job, options)
-        n, seed = _n(body, game, 100_000), check_seed(body.get("seed"))
+        n, seed = _n(game, 100_000), check_seed(body.get("seed"))
         return game, mode, {"riders": riders, "length": length, "n": n, "seed": str(seed)}, n, \
             lambda job: keirin_simulate(job, options, n, seed)
     check_fields(body, {"game", "mode", "n", "seed", "fall_rate", "margin"})
@@ -193,13 +243,13 @@ def plan(body: Mapping[str, Any]) -> tuple[str, str, dict[str, Any], int,
 
     rate_text = body.get("fall_rate", "0")
     if not isinstance(rate_text, str):
-        raise WatchError("fall_rate is text such as '0' or '1/20'")
-    rate = parse_fall_rate(rate_text)
+        raise WatchError(f"fall_rate is {FRACTION_TEXT}")
+    rate = parse_fall_rate(_fraction(rate_text, "fall_rate"))
     if mode == "odds":
-        margin = parse_margin(body.get("margin", "0.1"))
+        margin = parse_margin(_fraction(body.get("margin", "0.1"), "margin"))
         return game, mode, {"fall_rate": str(rate), "margin": str(margin)}, 1, \
             lambda job: derby_odds(job, rate, margin)
-    n, seed = _n(body, game, 100_000), check_seed(body.get("seed"))
+    n, seed = _n(game, 100_000), check_seed(body.get("seed"))
     return game, mode, {"fall_rate": str(rate), "n": n, "seed": str(seed)}, n, \
         lambda job: derby_simulate(job, rate, n, seed)
 
@@ -349,20 +399,148 @@ def derby_simulate(job: Job, rate: Any, n: int, seed: int) -> dict[str, Any]:
             "chart": {"table": "win", "label": "horse", "values": ["p"], "top": 6}}
 
 
+# --- the JSON API's body and answers (served in /openapi.json) ---------------------------
+def _shown(schema: dict[str, Any]) -> WithJsonSchema:
+    """The field as /openapi.json describes it: the values a job accepts (those a generator
+    such as Schemathesis should try). pydantic checks the fields each game takes, their
+    types and sizes; :func:`plan` the values (ranges, choices, WielerSIM's smaller limit of
+    races, a server's lowered :class:`Limits`), each refusal a 400 naming the field, in the
+    words the page shows."""
+    return WithJsonSchema(schema)
+
+
+SEED_TEXT = "a whole number from 0 to 2**63 - 1, as a number or as digits"
+_DIGITS = {"type": "string", "pattern": r"^[0-9]{1,12}([.][0-9]{1,12})?(/[0-9]{1,12})?$"}
+
+
+def _number_or_text(what: str, longest: int, floats: bool = False) -> BeforeValidator:
+    """A field that is a JSON number (a whole one unless ``floats``) or short text: one
+    message for anything else, rather than one per member of the union."""
+
+    def check(value: object) -> object:
+        kinds = (int, float) if floats else (int,)
+        if value is None or (isinstance(value, kinds) and not isinstance(value, bool)) or (
+                isinstance(value, str) and len(value) <= longest):
+            return value
+        raise ValueError(what)
+
+    return BeforeValidator(check)
+
+
+Races = Annotated[StrictInt | None, _shown({
+    "type": "integer", "minimum": 1, "maximum": max(LIMITS.values()),
+    "description": "races to simulate"})]
+Seed = Annotated[int | str | None, _number_or_text(SEED_TEXT, 24), _shown({
+    "anyOf": [{"type": "integer", "minimum": 0, "maximum": MAX_SEED},
+              {"type": "string", "pattern": "^[0-9]{1,19}$"}],
+    "description": f"{SEED_TEXT} (browsers' numbers are exact only to 2**53); none: a "
+                   "fresh one"})]
+Mode = Annotated[str, Field(max_length=20),
+                 _shown({"type": "string", "enum": list(MODES["keirin"])})]
+
+
+class _JobBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class WielersimJob(_JobBody):
+    """A WielerSIM prediction: ``n`` races (at most 100,000) of a route and a peloton."""
+
+    game: Literal["wielersim"]
+    mode: Annotated[str | None, Field(max_length=20),
+                    _shown({"type": "string", "enum": ["predict"]})] = None
+    route: Annotated[str, Field(max_length=80),
+                     _shown({"type": "string", "enum": list(SHIPPED_ROUTES)})]
+    peloton: Annotated[str, Field(max_length=80),
+                       _shown({"type": "string", "enum": list(PELOTONS)})]
+    n: Races = None
+    seed: Seed = None
+
+
+class KeirinJob(_JobBody):
+    """KEIRIN's exact odds (``mode`` ``odds``) or ``n`` simulated races (``simulate``)."""
+
+    game: Literal["keirin"]
+    mode: Mode
+    riders: Annotated[StrictInt | None, _shown(
+        {"type": "integer", "minimum": KEIRIN_RIDERS[0], "maximum": KEIRIN_RIDERS[1]})] = None
+    length: Annotated[StrictInt | None, _shown(
+        {"type": "integer", "minimum": KEIRIN_LENGTH[0], "maximum": KEIRIN_LENGTH[1],
+         "description": "the race's length"})] = None
+    n: Races = None
+    seed: Seed = None
+
+
+class DerbyJob(_JobBody):
+    """Dice Derby's exact odds and board (``odds``: ``fall_rate``, ``margin``) or ``n``
+    simulated races (``simulate``: ``fall_rate``, ``n``, ``seed``)."""
+
+    game: Literal["derby"]
+    mode: Mode
+    fall_rate: Annotated[str | None, Field(max_length=40), _shown(
+        {**_DIGITS, "description": "from 0 to 1/2, such as '0', '0.05' or '1/20'"})] = None
+    margin: Annotated[float | int | str | None,
+                      _number_or_text(f"a number from 0 to 0.5, or {FRACTION_TEXT}", 40, True),
+                      _shown({"anyOf": [{"type": "number", "minimum": 0, "maximum": 0.5},
+                                        _DIGITS],
+                              "description": "the bookmaker's margin, from 0 to 0.5"})] = None
+    n: Races = None
+    seed: Seed = None
+
+
+def _game_of(value: object) -> object:
+    if isinstance(value, dict):
+        return value.get("game")
+    return getattr(value, "game", None)
+
+
+NumbersBody = Annotated[
+    Annotated[WielersimJob, Tag("wielersim")] | Annotated[KeirinJob, Tag("keirin")]
+    | Annotated[DerbyJob, Tag("derby")],
+    Discriminator(_game_of, custom_error_type="game",
+                  custom_error_message=f"game must be one of {', '.join(LIMITS)}"),
+    Body(description="a numbers job; ``game`` says which fields it takes")]
+"""The body of ``POST /api/numbers``: one model a game, chosen by ``game``. pydantic checks
+the types and sizes; :func:`plan` the values."""
+
+
+class JobAnswer(BaseModel):
+    """A job as the page polls it; ``result`` once it is done, ``error`` if it failed."""
+
+    id: str
+    game: str
+    mode: str
+    params: dict[str, Any]
+    status: str = Field(description="running, done, error or cancelled")
+    done: int
+    total: int
+    seconds: float
+    result: dict[str, Any] | None = None
+    error: str | None = None
+
+
+def _answers(ok: int, *refused: int) -> dict[int | str, dict[str, Any]]:
+    error = {"application/json": {"schema": {
+        "type": "object", "properties": {"error": {"type": "string"}}, "required": ["error"]}}}
+    return {ok: {"model": JobAnswer},
+            **{status: {"description": "Refused", "content": error} for status in refused}}
+
+
 # --- routes -----------------------------------------------------------------------------
 @router.get("/numbers", include_in_schema=False)
 async def numbers_page() -> FileResponse:
     return page("numbers.html")
 
 
-@router.post("/api/numbers")
-async def start_job(request: Request) -> JSONResponse:
-    from raceday.web.app import _json_body
-
+@router.post("/api/numbers", status_code=202, response_class=JSONResponse,
+             responses=_answers(202, 400, 403, 413, 415, 429))
+async def start_job(body: NumbersBody, request: Request) -> JSONResponse:
+    """Start a job; poll ``GET /api/numbers/{id}`` for its progress and result."""
+    jobs = jobs_of(request)
     try:
-        body = await _json_body(request)
-        game, mode, params, total, work = plan(body)
-        job = jobs_of(request).start(game, mode, params, total, work)
+        game, mode, params, total, work = plan(body.model_dump(exclude_unset=True),
+                                               jobs.limits)
+        job = jobs.start(game, mode, params, total, work)
     except WatchError as exc:
         return JSONResponse({"error": str(exc)}, status_code=exc.status)
     except RacedayError as exc:
@@ -370,8 +548,9 @@ async def start_job(request: Request) -> JSONResponse:
     return JSONResponse(job.to_json(), status_code=202)
 
 
-@router.get("/api/numbers/{job_id}")
+@router.get("/api/numbers/{job_id}", response_class=JSONResponse, responses=_answers(200, 404))
 async def job_status(job_id: str, request: Request) -> JSONResponse:
+    """A job's progress, and its result once it is done."""
     job = jobs_of(request).jobs.get(job_id)
     if job is None:
         return JSONResponse({"error": "no such job (finished jobs are kept for an hour)"},
@@ -379,8 +558,10 @@ async def job_status(job_id: str, request: Request) -> JSONResponse:
     return JSONResponse(job.to_json())
 
 
-@router.delete("/api/numbers/{job_id}")
+@router.delete("/api/numbers/{job_id}", response_class=JSONResponse,
+               responses=_answers(200, 403, 404))
 async def stop_job(job_id: str, request: Request) -> JSONResponse:
+    """Stop a job at its next progress report."""
     job = jobs_of(request).jobs.get(job_id)
     if job is None:
         return JSONResponse({"error": "no such job"}, status_code=404)
