@@ -15,6 +15,7 @@ import errno
 import ipaddress
 import os
 import socket
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated
 
@@ -35,6 +36,54 @@ HostOpt = Annotated[
 PortOpt = Annotated[
     int, typer.Option("--port", "-p", callback=in_range(1, 65_535, "(a TCP port)"),
                       help="TCP port, 1–65535.")
+]
+
+
+def check_origins(values: list[str] | None) -> list[str]:
+    """Each ``--allow-origin`` read as the server will read it (:class:`raceday.web.guard.
+    Origins`): an http(s) origin; a URL stands for its origin."""
+    from raceday.web.guard import Origins
+
+    for value in values or []:
+        try:
+            if not Origins(None, [value]).allowed:  # blank
+                raise ValueError(value)
+        except ValueError:
+            raise typer.BadParameter(
+                f"must be an http(s) origin such as https://party.example.org, got {value!r}"
+            ) from None
+    return list(values or [])
+
+
+def check_proxies(values: list[str] | None) -> list[str]:
+    """Each ``--trusted-proxy`` read as the server will read it (:func:`raceday.web.guard.
+    parse_networks`): an IP address or network."""
+    from raceday.web.guard import parse_networks
+
+    for value in values or []:
+        try:
+            if not parse_networks([value]):
+                raise ValueError(value)
+        except ValueError:
+            raise typer.BadParameter(
+                "must be an IP address or network such as 10.0.0.2 or 172.16.0.0/12, "
+                f"got {value!r}") from None
+    return list(values or [])
+
+
+AllowOriginOpt = Annotated[
+    list[str] | None,
+    typer.Option("--allow-origin", metavar="URL", callback=check_origins,
+                 help="Also allow pages from this origin (such as https://party.example.org, "
+                      "the address of a reverse proxy) to open sockets and send requests, "
+                      "besides this server's own address; repeat for more."),
+]
+TrustedProxyOpt = Annotated[
+    list[str] | None,
+    typer.Option("--trusted-proxy", metavar="ADDRESS", callback=check_proxies,
+                 help="A reverse proxy's IP address or network (such as 127.0.0.1 or "
+                      "10.0.0.0/8) whose X-Forwarded-For header names the client for the "
+                      "rate limits; repeat for more. None by default."),
 ]
 
 
@@ -104,7 +153,8 @@ def port_problem(host: str, port: int) -> str | None:
 
 
 def serve_command(host: str = "127.0.0.1", port: int = 8000, db: Path | None = None,
-                  *, run: bool = True) -> None:
+                  *, allow_origins: Sequence[str] = (), trusted_proxies: Sequence[str] = (),
+                  run: bool = True) -> None:
     """Open the database, print the addresses and a QR code, and serve until Ctrl-C.
 
     A port that cannot be listened on is refused in one line (exit 2) before anything is
@@ -119,7 +169,8 @@ def serve_command(host: str = "127.0.0.1", port: int = 8000, db: Path | None = N
 
     path = db if db is not None else default_db_path()
     public, urls = urls_for(host, port)
-    web_app = create_app(path, public_url=public)  # refuses a bad database in one line
+    web_app = create_app(path, public_url=public, allowed_origins=list(allow_origins),
+                         trusted_proxies=list(trusted_proxies))  # a bad database: one line
     rooms = web_app.state.rooms.rooms
     console.print(f"[bold]raceday party[/] — database {path} ({len(rooms)} room(s) kept)")
     for u in urls:
@@ -160,6 +211,9 @@ def serve(
     host: HostOpt = "127.0.0.1",
     port: PortOpt = 8000,
     db: DbOpt = None,
+    allow_origin: AllowOriginOpt = None,
+    trusted_proxy: TrustedProxyOpt = None,
 ) -> None:
     """Start the party server: open the printed address on the big screen."""
-    serve_command(check_host(host), port, db)
+    serve_command(check_host(host), port, db, allow_origins=allow_origin or [],
+                  trusted_proxies=trusted_proxy or [])
