@@ -11,7 +11,7 @@ import json
 import math
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
@@ -29,6 +29,7 @@ from rich.progress import (
 )
 
 from raceday.core.errors import OptionsError
+from raceday.store.names import check_session_name
 
 # ---------------------------------------------------------------------------------------
 # Output that cannot encode the boards (LC_ALL=C, PYTHONIOENCODING=ascii, a latin-1 locale)
@@ -171,6 +172,36 @@ def check_out_folder(path: Path, option: str) -> Path:
     if not os.access(folder, os.W_OK | os.X_OK):
         raise OptionsError(f"{option}: the folder {folder} is not writable")
     return path
+
+
+MAX_PLAYER_NAME = 24  # characters: fits the standings tables and the prompts
+
+
+def check_session_name_option(value: str | None) -> str | None:
+    """A typer callback: a new session's name (see :func:`check_session_name`)."""
+    if value is None:
+        return None
+    try:
+        return check_session_name(value)
+    except OptionsError as exc:
+        raise typer.BadParameter(str(exc)) from None
+
+
+def player_names(values: Sequence[str] | None) -> list[str] | None:
+    """The player names of ``-p Ann -p Bob``, ``-p "Ann,Bob"`` or both mixed, in order
+    (None when none were given; empty pieces such as a trailing comma are dropped, and the
+    game refuses a list with no name at all). Each name is 1 to :data:`MAX_PLAYER_NAME`
+    printable characters; :class:`OptionsError` names the first that is not."""
+    if values is None:
+        return None
+    names = [n.strip() for value in values for n in value.split(",") if n.strip()]
+    for name in names:
+        if len(name) > MAX_PLAYER_NAME:
+            raise OptionsError(f"a player's name has at most {MAX_PLAYER_NAME} characters; "
+                               f"{name[:MAX_PLAYER_NAME]!r}… has {len(name):,}")
+        if not name.isprintable():
+            raise OptionsError(f"a player's name must be printable characters, got {name!r}")
+    return names
 
 
 def in_range(low: int, high: int, what: str = "") -> Callable[[int | None], int | None]:

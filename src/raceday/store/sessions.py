@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from raceday.core.errors import SaveFormatError
+from raceday.store.names import MAX_SESSION_NAME, check_session_name
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS sessions (
@@ -209,14 +210,20 @@ class SessionStore:
         return [r[0] for r in rows]
 
     def fresh_name(self, game: str, base: str) -> str:
-        """``base`` if no session of ``game`` has that name, else ``base-2``, ``base-3``…"""
+        """``base`` if no session of ``game`` has that name, else ``base-2``, ``base-3``…
+        (``base`` shortened so that the name keeps within :data:`MAX_SESSION_NAME`)."""
         taken = set(self.names(game))
         if base not in taken:
             return base
         n = 2
-        while f"{base}-{n}" in taken:
+        while self._numbered(base, n) in taken:
             n += 1
-        return f"{base}-{n}"
+        return self._numbered(base, n)
+
+    @staticmethod
+    def _numbered(base: str, n: int) -> str:
+        suffix = f"-{n}"
+        return base[: MAX_SESSION_NAME - len(suffix)] + suffix
 
     def load(self, game: str, name: str) -> tuple[dict[str, Any], int]:
         """The session's document and its revision number."""
@@ -262,9 +269,11 @@ class SessionStore:
         A compare-and-swap: ``expected_revision=None`` creates a new session and is refused
         if the name is taken (nothing is ever overwritten by accident); otherwise the save
         is refused unless the stored revision is still ``expected_revision``, so a settled
-        result is never written twice and two writers cannot interleave. Returns the new
-        revision.
+        result is never written twice and two writers cannot interleave. A new session's
+        name must pass :func:`check_session_name`. Returns the new revision.
         """
+        if expected_revision is None:
+            check_session_name(name)
         text = json.dumps(document, sort_keys=True)
         entry = None if log_entry is None else json.dumps(log_entry, sort_keys=True)
         with self._transaction(write=True) as conn:

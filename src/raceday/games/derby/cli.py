@@ -9,18 +9,21 @@ import typer
 from rich.markup import escape
 
 from raceday.cli.common import (
+    MAX_PLAYER_NAME,
     PROGRESS_THRESHOLD,
     DbOpt,
     DelayOpt,
     JsonOpt,
     SeedOpt,
     add_alias,
+    check_session_name_option,
     console,
     default_delay,
     fresh_seed,
     in_range,
     on_interrupt,
     pause,
+    player_names,
     print_json,
     progress_bar,
     shell_quote,
@@ -28,6 +31,7 @@ from raceday.cli.common import (
 from raceday.core.errors import OptionsError, RacedayError, SaveFormatError
 from raceday.games.derby.odds import exact_odds, format_odds, make_board, pair_name, parse_margin
 from raceday.games.derby.rules import MAX_FALL_RATE, POSTS, DerbyOptions, horse_name
+from raceday.store.names import MAX_SESSION_NAME
 
 if TYPE_CHECKING:
     from raceday.games.derby.session import Session
@@ -184,8 +188,10 @@ def watch(
 
 
 PlayersOpt = Annotated[
-    str | None,
-    typer.Option("--players", "-p", help="Player names separated by commas (asked if left out)."),
+    list[str] | None,
+    typer.Option("--players", "-p",
+                 help=f"Player names, separated by commas or -p repeated (each at most "
+                 f"{MAX_PLAYER_NAME} characters; asked if left out)."),
 ]
 
 
@@ -203,7 +209,9 @@ def play(
     resume: Annotated[str | None, typer.Option(
         help="Resume the saved session of this name.")] = None,
     save: Annotated[str | None, typer.Option(
-        help="Name to save the new session under (default party-1, party-2, ...).")] = None,
+        callback=check_session_name_option,
+        help=f"Name to save the new session under, at most {MAX_SESSION_NAME} characters "
+        "(default party-1, party-2, ...).")] = None,
     db: DbOpt = None,
     seed: SeedOpt = None,
     fall_rate: Annotated[str, typer.Option(
@@ -281,7 +289,7 @@ def play(
                 except EndOfInput:
                     return
                 try:
-                    session = Session.new(config, [*_roster(answer), *computer_seats])
+                    session = Session.new(config, [*_roster([answer]), *computer_seats])
                 except OptionsError as exc:
                     term.refuse(str(exc))
                     continue
@@ -337,5 +345,6 @@ def _kept(store: SessionStore, name: str) -> str:
     return f"party {name!r} saved at {where}"
 
 
-def _roster(names: str) -> list[tuple[str, str]]:
-    return [(n.strip(), "human") for n in names.split(",") if n.strip()]
+def _roster(names: list[str]) -> list[tuple[str, str]]:
+    """Human players from ``-p`` values or a typed line: comma lists, each name bounded."""
+    return [(n, "human") for n in player_names(names) or []]

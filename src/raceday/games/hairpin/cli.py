@@ -18,6 +18,7 @@ from raceday.cli.common import (
     JsonOpt,
     SeedOpt,
     ask_yes_no,
+    check_session_name_option,
     console,
     default_delay,
     foreign_digits,
@@ -57,6 +58,7 @@ from raceday.games.hairpin.rules import (
     position_from_text,
     symmetric_position,
 )
+from raceday.store.names import MAX_SESSION_NAME
 from raceday.store.sessions import SessionStore, writable_store
 
 if TYPE_CHECKING:
@@ -71,7 +73,7 @@ app = typer.Typer(help=HELP, no_args_is_help=True, pretty_exceptions_enable=Fals
 MAX_DEPTH = 8
 MAX_GAMES = 100_000
 MAX_OPENING_PLIES = 40
-MAX_NAME = 64
+MAX_NAME = MAX_SESSION_NAME
 MAX_TEXT = 200  # a position text is about 40 characters; anything this long is not one
 
 VARIANT_HELP = (
@@ -107,11 +109,9 @@ def _check_position(value: str | None) -> str | None:
 
 
 def _check_name(value: str) -> str:
-    if not value.strip():
-        raise typer.BadParameter("must be a session name, got an empty text")
-    if len(value) > MAX_NAME or not value.isprintable():
-        raise typer.BadParameter(f"must be at most {MAX_NAME} printable characters")
-    return value
+    checked = check_session_name_option(value)  # the one rule of every game's session names
+    assert checked is not None
+    return checked
 
 
 def _check_think(value: float | None) -> float | None:

@@ -119,8 +119,17 @@ class Rules:
 
         Words (joined by ``+`` or ``,``): standard, short, nobump, derby, v1, random.
         """
-        words = [w for w in variant.replace(",", "+").lower().split("+") if w.strip()]
-        words = [w.strip() for w in words] or ["standard"]
+        parts = [w.strip() for w in variant.replace(",", "+").lower().split("+")]
+        if len(parts) > 1 and "" in parts:
+            raise OptionsError(
+                f"variant {variant.strip()!r} has an empty word: join words with one '+' "
+                "and none at the ends (e.g. short+nobump)"
+            )
+        words = [w for w in parts if w] or ["standard"]
+        repeated = sorted({w for w in words if words.count(w) > 1})
+        if repeated:
+            raise OptionsError(f"variant word(s) {', '.join(repeated)} given twice in "
+                               f"{variant.strip()!r}; name each word once")
         unknown = [w for w in words if w not in VARIANT_WORDS]
         if unknown:
             raise OptionsError(

@@ -16,12 +16,14 @@ from rich.rule import Rule
 from rich.table import Table
 
 from raceday.cli.common import (
+    MAX_PLAYER_NAME,
     PROGRESS_THRESHOLD,
     DbOpt,
     DelayOpt,
     JsonOpt,
     SeedOpt,
     add_alias,
+    check_session_name_option,
     console,
     default_delay,
     fresh_seed,
@@ -43,6 +45,7 @@ from raceday.games.keirin.track import (
     MIN_LENGTH,
     MIN_RIDERS,
 )
+from raceday.store.names import MAX_SESSION_NAME
 
 if TYPE_CHECKING:
     from raceday.core.events import Event
@@ -234,7 +237,8 @@ def play(
     player: Annotated[
         list[str] | None,
         typer.Option("--player", "-p",
-                     help=f"A player's name (repeat for more players, at most {MAX_PLAYERS})."),
+                     help=f"Players' names: repeat -p or separate names with commas (at "
+                     f"most {MAX_PLAYERS} players, {MAX_PLAYER_NAME} characters a name)."),
     ] = None,
     bankroll: Annotated[
         str, typer.Option(help="Each player's starting bankroll (digits, at most two "
@@ -253,7 +257,9 @@ def play(
         bool, typer.Option("--allow-debt", help="Let players stake more than they have.")
     ] = False,
     session_name: Annotated[
-        str | None, typer.Option("--session", help="Name of a new session (default: dated).")
+        str | None, typer.Option("--session", callback=check_session_name_option,
+                                 help=f"Name of a new session, at most {MAX_SESSION_NAME} "
+                                 "characters (default: dated).")
     ] = None,
     resume: Annotated[
         str | None, typer.Option(help="Resume the saved session of this name.")

@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import NoReturn
 
+from rich.markup import escape
 from rich.rule import Rule
 from rich.table import Table
 
@@ -20,6 +21,7 @@ from raceday.cli.common import (
     fresh_seed,
     on_interrupt,
     pause,
+    player_names,
     read_line,
     shell_quote,
 )
@@ -268,16 +270,21 @@ def _list_sessions(store: SessionStore) -> None:
     if not names:
         console.print(f"No saved keirin sessions in {store.path}.")
         return
-    table = Table("session", "races", "mode", "players", title=f"Saved sessions in {store.path}")
+    # One session a line, never wrapped or cut: a name is typed back whole by --resume
+    # (names have at most MAX_SESSION_NAME characters), so a table column is no place for it.
+    console.print(escape(f"Saved keirin sessions in {store.path}:"), soft_wrap=True)
     for name in names:
         try:
             s = BetSession.load(store, name)
         except RacedayError as exc:
-            table.add_row(name, "?", "?", f"unreadable: {exc}")
+            console.print(escape(f"  {name}"), soft_wrap=True)
+            console.print(escape(f"      unreadable: {exc}"), soft_wrap=True)
             continue
         players = ", ".join(f"{n} {format_money(a.bankroll)}" for n, a in s.players.items())
-        table.add_row(name, str(s.races), s.mode, players)
-    console.print(table)
+        console.print(f"  [bold]{escape(name)}[/]", soft_wrap=True)
+        mode = {"fixed": "fixed odds", "pool": "pari-mutuel pools"}.get(s.mode, s.mode)
+        console.print(escape(f"      {s.races} race(s) settled, {mode}; {players}"),
+                      soft_wrap=True)
 
 
 def parse_money_option(text: str) -> int:
@@ -313,6 +320,7 @@ def run_bet(
     # Every option is checked before the database is touched: a refused option leaves no
     # half-made session behind.
     if resume is None:
+        player = player_names(player)  # -p Ann -p Bob, -p Ann,Bob; each name bounded
         if len(player or []) > MAX_PLAYERS:
             raise OptionsError(f"at most {MAX_PLAYERS} players, got {len(player or [])}")
         name = session_name or datetime.now(UTC).strftime("keirin-%Y%m%d-%H%M%S")

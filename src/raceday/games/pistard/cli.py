@@ -18,6 +18,7 @@ from raceday.cli.common import (
     DbOpt,
     DelayOpt,
     SeedOpt,
+    check_session_name_option,
     console,
     default_delay,
     foreign_digits,
@@ -51,6 +52,7 @@ from raceday.games.pistard.simulate import simulate as run_simulation
 from raceday.games.pistard.state import PHASE_PLACE, PistardState
 from raceday.games.pistard.track import COLOURS, LANES, colour_index, load_track
 from raceday.games.pistard.variants import VARIANTS
+from raceday.store.names import MAX_SESSION_NAME
 from raceday.store.sessions import writable_store
 
 HELP = ("PISTARD (Anki Toner): track cycling for 2–5 players on a coloured four-lane "
@@ -62,7 +64,7 @@ KIND_ALIASES = {"h": "human", "you": "human", "e": "easy", "m": "medium", "x": "
                 "xx": "expert"}
 MAX_RACES = 100_000
 MAX_SIMULATIONS = 10_000
-MAX_NAME = 64
+MAX_NAME = MAX_SESSION_NAME
 MAX_PLAYERS = 5
 
 
@@ -74,11 +76,9 @@ def _check_variant(value: str) -> str:
 
 
 def _check_name(value: str) -> str:
-    if not value.strip():
-        raise typer.BadParameter("must be a session name, got an empty text")
-    if len(value) > MAX_NAME or not value.isprintable():
-        raise typer.BadParameter(f"must be at most {MAX_NAME} printable characters")
-    return value
+    checked = check_session_name_option(value)  # the one rule of every game's session names
+    assert checked is not None
+    return checked
 
 
 VariantOpt = Annotated[
