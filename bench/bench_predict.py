@@ -135,8 +135,10 @@ def cluster_cost(repeats: int) -> None:
     """The start-up a local cluster adds (min of ``repeats`` fresh processes), beside the
     estimate the runner uses (:data:`raceday.core.runner.CLUSTER_STARTUP`)."""
     from raceday.core.runner import CLUSTER_STARTUP
-    from raceday.games.wielersim.predict import compiled_engine_load
 
+    start = time.perf_counter()
+    warm_up()  # the first call in this process: what a fresh worker pays before its races
+    load = time.perf_counter() - start
     best = [float("inf")] * 3
     for _ in range(repeats):
         out = subprocess.run([sys.executable, __file__, "--probe-cluster"], check=True,
@@ -144,8 +146,8 @@ def cluster_cost(repeats: int) -> None:
         best = [min(b, float(x)) for b, x in zip(best, out[-3:], strict=True)]
     print(f"local cluster of 2 workers (min of {repeats}): import Dask {best[0]:.2f} s, start "
           f"{best[1]:.2f} s, close {best[2]:.2f} s = {sum(best):.2f} s (the runner estimates "
-          f"{CLUSTER_STARTUP:.1f} s, plus {compiled_engine_load():.2f} s for each worker to "
-          "load the compiled engine, as it took here)")
+          f"{CLUSTER_STARTUP:.1f} s, plus what a process's first chunk takes beyond the "
+          f"others' pace: loading the compiled engine, {load:.2f} s here)")
 
 
 def main() -> None:

@@ -97,6 +97,33 @@ def test_a_cheap_default_job_never_imports_dask() -> None:
     assert out.stdout.split() == ["False", "False"]
 
 
+def chunk_clock(*seconds: float) -> Callable[[], float]:
+    """A clock read twice a chunk, around it: chunk ``i`` seems to take ``seconds[i]``
+    (the last figure for every later chunk)."""
+    now, reads = [0.0], [0]
+
+    def clock() -> float:
+        if reads[0] % 2:
+            now[0] += seconds[min(reads[0] // 2, len(seconds) - 1)]
+        reads[0] += 1
+        return now[0]
+
+    return clock
+
+
+@pytest.mark.skipif(machine_workers() < 2, reason="a cluster needs two cores to pay")
+def test_the_first_chunks_one_time_work_counts_against_the_cluster() -> None:
+    # 38 chunks left at 2 s each: 76 s here, 3 + 38 s on two workers: a cluster pays...
+    assert choose_executor(2.0 * 38, 38, cores=2).kind == "local"
+    # ...unless the first chunk took 60 s more than the others (loading compiled code,
+    # say): every new worker would pay that again, so the job stays here
+    seen: list[Executor] = []
+    list(run_chunks(count_sixes, (6,), 4000, seed=3, chunk_size=100, workers=None,
+                    chosen=seen.append, clock=chunk_clock(62.0, 2.0)))
+    assert [e.kind for e in seen] == ["here"]
+    assert "start-up (63.0 s) would not pay" in seen[0].reason
+
+
 def test_explicit_workers_one_is_obeyed_whatever_the_size() -> None:
     seen: list[Executor] = []
     list(run_chunks(count_sixes, (6,), 10, seed=3, chunk_size=5, workers=1,

@@ -13,7 +13,8 @@ size. Dask is imported lazily, so a command's start-up does not pay for it.
 
 ``workers=None`` (the commands' default) decides from the size of the job: starting a
 local cluster costs seconds (:data:`CLUSTER_STARTUP`, plus whatever each worker must load
-for the task), which a small job never wins back. So the chunks run here, one after the
+for the task: measured here, as what the first chunk took beyond the others' pace), which
+a small job never wins back. So the chunks run here, one after the
 other, and from the second one on the time the rest would take here is extrapolated
 from the fastest chunk so far; as soon as a cluster sized to the machine would finish the rest
 clearly sooner (:func:`choose_executor`: start-up plus the rest shared out, with a margin)
@@ -191,16 +192,22 @@ def _run_auto(task: Callable[..., T], args: tuple[Any, ...], chunks: list[Chunk]
               progress: ProgressCallback | None, chosen: Callable[[Executor], None] | None,
               clock: Callable[[], float], startup: float) -> Iterator[T]:
     """Chunks here, one by one, until the rest would clearly finish sooner on a cluster
-    (decided from the :data:`AUTO_MEASURED`-th chunk on, by the fastest chunk so far)."""
+    (decided from the :data:`AUTO_MEASURED`-th chunk on, by the fastest chunk so far).
+
+    What the first chunk took beyond that pace is this process's one-time work for the
+    task (imports, loading compiled code): each new worker pays it again, so it is added
+    to the cluster's start-up."""
     cores = machine_workers()
     done = 0
     per_run = float("inf")
+    first = 0.0
     executor = Executor("here", reason="one chunk")
     for i, chunk in enumerate(chunks):
         if i >= AUTO_MEASURED:
             rest = chunks[i:]
+            one_time = max(0.0, first - per_run * chunks[0].size)
             decision = choose_executor(per_run * sum(c.size for c in rest), len(rest),
-                                       cores=cores, startup=startup)
+                                       cores=cores, startup=startup + one_time)
             if decision.kind == "local":
                 if chosen is not None:
                     chosen(decision)
@@ -211,7 +218,9 @@ def _run_auto(task: Callable[..., T], args: tuple[Any, ...], chunks: list[Chunk]
                 executor = decision
         start = clock()
         result = task(*args, chunk.size, chunk.seed)
-        per_run = min(per_run, (clock() - start) / chunk.size)  # the fastest: no warm-up
+        seconds = clock() - start
+        first = seconds if i == 0 else first
+        per_run = min(per_run, seconds / chunk.size)  # the fastest: no one-time work
         done += chunk.size
         if progress is not None:
             progress(done, total)

@@ -16,7 +16,6 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Any
 
 import numpy as np
@@ -24,7 +23,7 @@ import numpy as np
 from raceday.analysis.stats import wilson_interval
 from raceday.core.errors import OptionsError
 from raceday.core.game import ProgressCallback
-from raceday.core.runner import CLUSTER_STARTUP, Executor, run_chunks
+from raceday.core.runner import Executor, run_chunks
 from raceday.games.wielersim.dice import DiceBuffer
 from raceday.games.wielersim.game import GAME
 from raceday.games.wielersim.model import RIDER_TYPES
@@ -129,18 +128,6 @@ def _chunk_job(route: Mapping[str, Any], peloton: Mapping[str, Any], engine: str
     return counts, time.process_time() - start
 
 
-@cache
-def compiled_engine_load() -> float:
-    """Load the compiled engine here (compile it, or read it from numba's cache) and return
-    the seconds that took: what every worker of a freshly started cluster pays again
-    before its first race (the first measurement in this process is kept)."""
-    start = time.perf_counter()
-    from raceday.games.wielersim.fast import warm_up
-
-    warm_up()  # compiled once here (or loaded from numba's cache), not in each worker
-    return time.perf_counter() - start
-
-
 def predict(route: Mapping[str, Any], peloton: Mapping[str, Any], n: int, seed: int = 0,
             workers: int | None = 1, progress: ProgressCallback | None = None,
             scheduler: str | None = None, chunk: int = CHUNK, engine: str = "fast"
@@ -150,7 +137,8 @@ def predict(route: Mapping[str, Any], peloton: Mapping[str, Any], n: int, seed: 
     ``workers``: 1 runs in this process, more on a local Dask cluster of that many
     processes, ``None`` decides from the size of the job (in this process unless a local
     cluster sized to the machine clearly pays for its start-up, the compiled engine's
-    loading in each worker included: :func:`raceday.core.runner.run_chunks`);
+    loading in each worker included, as the first chunk here measures it:
+    :func:`raceday.core.runner.run_chunks`);
     ``scheduler`` (``tcp://HOST:PORT``) on an existing Dask cluster. The numbers depend on
     ``seed``, ``n`` and ``chunk`` only, never on where the chunks ran nor on ``engine``
     (``fast``: compiled; ``reference``: the rules engine's Python fast path; both ride the
@@ -160,16 +148,18 @@ def predict(route: Mapping[str, Any], peloton: Mapping[str, Any], n: int, seed: 
     if engine not in ENGINES:
         raise OptionsError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
     template = GAME.new_state({"route": route, "peloton": peloton})
-    startup = CLUSTER_STARTUP
-    if engine == "fast" and workers != 1 and scheduler is None:
-        startup += compiled_engine_load()
+    if engine == "fast" and workers is not None and workers > 1 and scheduler is None:
+        from raceday.games.wielersim.fast import warm_up
+
+        warm_up()  # compiled once here (or loaded from numba's cache), not in each worker
+    # by default the first chunks run here, which loads (or compiles) the engine here first
     total = np.zeros((3, template.n), dtype=np.int64)
     cpu = 0.0
     executors: list[Executor] = []
     for counts, seconds in run_chunks(_chunk_job, (dict(route), dict(peloton), engine), n,
                                       seed=seed, chunk_size=chunk, workers=workers,
                                       progress=progress, scheduler=scheduler,
-                                      startup=startup, chosen=executors.append):
+                                      chosen=executors.append):
         total += counts
         cpu += seconds
     riders = template.peloton.riders
