@@ -16,10 +16,12 @@ numba is imported only when a function here runs, never when this module is impo
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import os
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -222,16 +224,38 @@ def announce_if_cold(engine: str, say: Callable[[str], object]) -> bool:
     return cold
 
 
+def preload(engine: str) -> threading.Thread:
+    """Load a warm engine's machine code in a background thread, while a person thinks
+    about their first move (the prompt releases the GIL): numba's own start-up (about a
+    second) and the loading are then done before the computer's first move. Does nothing
+    when the engine is cold: the computer's first move compiles only what it needs."""
+    def load() -> None:
+        with contextlib.suppress(Exception):  # a failure here only loses the head start
+            if not is_cold([engine]):
+                engines_named([engine])[0].warm()
+
+    thread = threading.Thread(target=load, name=f"raceday-preload-{engine}", daemon=True)
+    thread.start()
+    return thread
+
+
 def start_background() -> subprocess.Popen[bytes] | None:
-    """Start ``raceday warm-up --background`` beside a server (a process of its own, so
-    the compiler does not hold the server's GIL; at low priority); None if it cannot start.
-    It prints :data:`COLD_LINE` when something is cold, and a line when it is done; the
-    caller terminates it when it stops (numba writes each cache file whole, by renaming)."""
+    """Start ``raceday warm-up --background`` beside a server: a process of its own (the
+    compiler would hold the server's GIL for minutes), at low priority, in a session of its
+    own (the terminal's Ctrl-C is the server's). It prints :data:`COLD_LINE` when something
+    is cold and a line when it is done; the caller ends it with :func:`stop_background`
+    (numba writes each cache file whole, by renaming, so stopping it halfway is safe).
+    None if it cannot start."""
     try:
-        return subprocess.Popen([sys.executable, "-m", "raceday", "warm-up", "--background"],
-                                stdin=subprocess.DEVNULL)
+        process = subprocess.Popen(
+            [sys.executable, "-m", "raceday", "warm-up", "--background"],
+            stdin=subprocess.DEVNULL, start_new_session=os.name == "posix")
     except OSError:
         return None
+    if hasattr(os, "setpriority"):
+        with contextlib.suppress(OSError):
+            os.setpriority(os.PRIO_PROCESS, process.pid, 10)  # the server's players first
+    return process
 
 
 def stop_background(process: subprocess.Popen[bytes] | None) -> None:

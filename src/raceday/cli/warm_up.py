@@ -36,8 +36,8 @@ OnlyOpt = Annotated[
 
 BackgroundOpt = Annotated[bool, typer.Option(
     "--background", hidden=True,
-    help="raceday serve's warm-up beside the server: at low priority, quiet but for one "
-         "line when there is something to compile and one when it is done.")]
+    help="raceday serve's warm-up beside the server: quiet but for one line when there is "
+         "something to compile and one when it is done.")]
 
 
 @app.command()
@@ -79,15 +79,10 @@ def warm_up(quiet: QuietOpt = False, only: OnlyOpt = None,
 
 
 def _background(engines: list[Any]) -> None:
-    """Warm ``engines`` at low priority, saying so only if one is cold."""
-    import os
-    import signal
-
+    """Warm ``engines``, saying so only if one is cold (``raceday serve`` starts this in a
+    process of its own, at low priority, outside the terminal's Ctrl-C)."""
     from raceday import warmup
 
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's; it ends this
-    if hasattr(os, "nice"):
-        os.nice(10)  # the server and its players come first
     if not warmup.cold_kernels([e.name for e in engines]):
         return
     console.print(warmup.COLD_LINE)

@@ -335,6 +335,10 @@ def play_command(
     # before the computer's first move: say so if its compiled engine must be compiled first
     announce = vs_computer and not any(isinstance(a, GreedyAgent | RandomAgent)
                                        for a in agents.values())
+    if announce:  # and load it while the person thinks, if it is cached
+        from raceday.warmup import preload
+
+        preload("hairpin")
     resume_cmd = ["raceday", "hairpin", "play", "--save", save, "--resume"]
     if db is not None:
         resume_cmd += ["--db", str(db)]

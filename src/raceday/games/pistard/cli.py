@@ -278,6 +278,10 @@ def _race_session(command: str, new_kinds: list[str] | None, variant: str,
     # before a searching rider's first move with a person racing: say so if its compiled
     # engine must be compiled first
     announce = "human" in kinds and any(kind in ("hard", "expert") for kind in kinds)
+    if announce:  # and load it while the person thinks, if it is cached
+        from raceday.warmup import preload
+
+        preload("pistard")
     resume_cmd = ["raceday", "pistard", command, "--session", session, "--resume"]
     if db is not None:
         resume_cmd += ["--db", str(db)]
