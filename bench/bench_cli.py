@@ -6,10 +6,10 @@ the commands taken in turns so that all see the same load; the load average is p
 before and after (the machine may be shared: every figure grows with it, the ratios far
 less).
 
-Beside it: the same help printed by the full command line (Typer builds the commands and
-draws the help; what ``raceday --help`` ran before its fast path), a bare ``raceday``
-(which still goes there, with the stand-ins for the modules Typer's renderer never uses
-here) and the interpreter alone.
+Beside it: a bare ``raceday`` (the same help, the same fast path), the same help printed
+by the full command line (Typer builds the commands and draws the help: what ``raceday
+--help`` ran before its fast path; ``TYPER_USE_RICH=1`` sends the launcher there, with its
+stand-ins for the modules Typer's renderer never uses here) and the interpreter alone.
 
 Run: .venv/bin/python bench/bench_cli.py [--runs N] [--quick]
 """
@@ -48,8 +48,10 @@ def main() -> int:
         "python -c pass": [python, "-c", "pass"],
         "python -c 'import typer, rich'": [python, "-c", "import typer, rich"],
         "raceday --help": [*raceday_command(), "--help"],
+        "raceday (bare)": raceday_command(),
         "raceday --help, full command line": [python, "-c", FULL, "--help"],
-        "raceday (bare: the help, full)": raceday_command(),
+        "  the same through the launcher": ["env", "TYPER_USE_RICH=1", *raceday_command(),
+                                            "--help"],
     }
     best = dict.fromkeys(cases, float("inf"))
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")

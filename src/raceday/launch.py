@@ -4,10 +4,12 @@ Kept free of heavy imports: a request that has a fast start (today ``raceday kei
 see :mod:`raceday.games.keirin.quick`) is answered before the full command line
 (:mod:`raceday.cli.main`) is imported; everything else goes to it unchanged.
 
-A request that only prints the root help (``raceday`` or ``raceday --help``) goes there
-too, but first :func:`defer_unused_help_modules` replaces two modules that typer's help
-renderer imports and never uses for raceday's help by stand-ins that import the real
-module the moment anything touches them; the help printed is the same, byte for byte.
+The root help (``raceday --help`` or a bare ``raceday``) is drawn by
+:mod:`raceday.cli._quick_help` with Rich alone. When that module leaves it to the full
+command line (Typer's own switches in the environment, an output that is not Unicode),
+:func:`defer_unused_help_modules` first replaces two modules that Typer's help renderer
+imports and never uses for raceday's help by stand-ins that import the real module the
+moment anything touches them; the help printed is the same, byte for byte.
 """
 
 from __future__ import annotations
@@ -79,7 +81,7 @@ def main() -> None:
         code = run(sys.argv[1:])
         if code is not None:
             sys.exit(code)
-    if sys.argv[1:] == ["--help"]:
+    if sys.argv[1:] in HELP_ONLY:
         from raceday.cli._quick_help import run as quick_help
 
         code = quick_help(sys.argv[1:])

@@ -80,28 +80,32 @@ def test_the_fast_help_lists_what_the_root_group_lists() -> None:
     assert [name for name, _ in commands()] == sorted(games) + sorted(tools)
 
 
-def test_help_imports_neither_typer_nor_any_game_nor_a_heavy_library() -> None:
-    modules = _imported_by(["--help"])
+@pytest.mark.parametrize("argv", [["--help"], []], ids=["--help", "bare"])
+def test_help_imports_neither_typer_nor_any_game_nor_a_heavy_library(argv: list[str]) -> None:
+    modules = _imported_by(argv)
     assert "raceday.cli._quick_help" in modules
     assert _heavy(modules) == []
     assert "raceday.cli.main" not in modules and "raceday.cli.common" not in modules
 
 
 def test_help_without_the_fast_path_still_skips_what_it_never_uses() -> None:
-    # a bare `raceday` (and any --help the fast path leaves alone) runs the full command
-    # line, with stand-ins for the modules Typer's renderer imports but never uses here
-    for argv, env in (([], {}), (["--help"], {"TYPER_USE_RICH": "1"})):
+    # a help the fast path leaves alone runs the full command line, with stand-ins for
+    # the modules Typer's renderer imports but never uses here
+    for argv, env in (([], {"TYPER_USE_RICH": "1"}), (["--help"], {"TYPER_USE_RICH": "1"})):
         modules = _imported_by(argv, **env)
         assert "typer" in modules and "raceday.cli.main" in modules
         assert not {"markdown_it", "pygments", "attr", "rich.progress"} & modules, argv
         assert not {"numpy", "fastapi", "pydantic", "dask", "numba"} & modules, argv
 
 
-def test_a_bare_raceday_prints_the_same_as_before() -> None:
-    launcher = _run([str(RACEDAY)])
-    full = _run([sys.executable, "-c", FULL])
+@pytest.mark.parametrize("env", [{}, {"FORCE_COLOR": "1", "COLUMNS": "100"},
+                                 {"TYPER_USE_RICH": "1"}], ids=["plain", "colour", "full"])
+def test_a_bare_raceday_prints_the_same_as_before(env: dict[str, str]) -> None:
+    launcher = _run([str(RACEDAY)], **env)
+    full = _run([sys.executable, "-c", FULL], **env)
     assert launcher.returncode == full.returncode == 0
     assert launcher.stdout == full.stdout and b"Commands" in launcher.stdout
+    assert launcher.stderr == full.stderr == b""
 
 
 def test_an_output_that_is_not_unicode_still_gets_the_ascii_stand_ins() -> None:

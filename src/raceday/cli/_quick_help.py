@@ -1,4 +1,4 @@
-"""The fast start of ``raceday --help``.
+"""The fast start of ``raceday --help`` (and of a bare ``raceday``, which shows the same).
 
 The root help is a usage line, one sentence, two options and the list of games and tools.
 Typer prints it with Rich, but importing Typer and building the command line costs more
@@ -139,9 +139,11 @@ def print_help(listed: list[tuple[str, str]]) -> None:
 
 
 def run(args: list[str]) -> int | None:
-    """Answer ``raceday --help`` (``args`` without the program name) and return the exit
-    code, or ``None`` for anything else: the full command line then runs."""
-    if args != ["--help"] or any(os.getenv(name) is not None for name in TYPER_SWITCHES):
+    """Answer ``raceday --help`` or a bare ``raceday`` (``args`` without the program name)
+    and return the exit code, or ``None`` for anything else: the full command line then
+    runs."""
+    if args not in ([], ["--help"]) or any(os.getenv(name) is not None
+                                           for name in TYPER_SWITCHES):
         return None
     width = os.getenv("TERMINAL_WIDTH")
     if width:
@@ -159,7 +161,8 @@ def run(args: list[str]) -> int | None:
         return None
     try:
         print_help(listed)
-        sys.stdout.write("\n")  # Typer's help callback echoes its (empty) return value
+        if args:  # --help: Typer's help callback echoes its (empty) return value
+            sys.stdout.write("\n")
         sys.stdout.flush()
     except BrokenPipeError:
         return 1
