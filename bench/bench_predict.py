@@ -4,7 +4,8 @@ Flanders races on 2 workers with the compiled engine, the cost per race of both 
 and a record-for-record check of the compiled engine.
 
 Run: .venv/bin/python bench/bench_predict.py [--quick] [--sizes 2000,20000,100000]
-     [--repeats 5] [--races 100000] [--one 20000] [--reference 1000] [--check 250]
+     [--repeats 5] [--compare-only] [--races 100000] [--one 20000] [--reference 1000]
+     [--check 250]
 Targets: the default (which sizes the executor to the job) is never more than 10 % slower
 than `--workers 1` (each figure the minimum of --repeats runs, taken in turns, so both
 see the same load); 100,000 Flanders races (start list ``flanders``) on 2 workers in under
@@ -170,6 +171,8 @@ def main() -> None:
     parser.add_argument("--check", type=int, default=None,
                         help="races per route and peloton in the record-for-record check "
                         "(default 250; --quick 20)")
+    parser.add_argument("--compare-only", action="store_true",
+                        help="only the whole commands, by default and with --workers 1")
     parser.add_argument("--probe-cluster", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.probe_cluster:
@@ -190,6 +193,8 @@ def main() -> None:
           f"{os.getloadavg()[0]:.1f}")
     default_against_one(sizes, repeats)
     print(f"load average {os.getloadavg()[0]:.1f}")
+    if args.compare_only:
+        return
     cluster_cost(repeats)
     start = time.process_time()
     warm_up()
