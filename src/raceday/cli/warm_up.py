@@ -59,7 +59,7 @@ def warm_up(quiet: QuietOpt = False, only: OnlyOpt = None,
     with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
                   console=err_console, transient=True, disable=quiet) as progress:
         for engine in engines:
-            task = progress.add_task(f"compiling {escape(engine.title)}", total=None)
+            task = progress.add_task(f"warming {escape(engine.title)}", total=None)
             result = warmup.warm_engine(engine)
             progress.remove_task(task)
             if result.missing:
@@ -69,11 +69,12 @@ def warm_up(quiet: QuietOpt = False, only: OnlyOpt = None,
             if quiet:
                 continue
             kernels = f"{result.kernels} kernel{'s' if result.kernels != 1 else ''}"
+            mark = "!" if result.missing else "✓"
             if result.compiled:
-                console.print(f"✓ {engine.name:15} {kernels} compiled in "
+                console.print(f"{mark} {engine.name:15} {kernels} compiled in "
                               f"{result.seconds:.1f} s")
             else:
-                console.print(f"✓ {engine.name:15} {kernels} already warm")
+                console.print(f"{mark} {engine.name:15} {kernels} already warm")
     if not quiet and not failed:
         console.print("The computer players and simulators are ready.")
 

@@ -1,0 +1,228 @@
+"""`raceday warm-up` and the "cold" detector, each run in a process of its own on a temporary
+numba cache (NUMBA_CACHE_DIR), so the checkout's own cache is never touched.
+
+One module-scoped fixture warms an empty cache once (minutes of CPU: every kernel of every
+game is compiled); every other test reads that cache or a new empty one. No test asserts a
+duration: that the first real call after the warm-up compiles nothing is read from numba's
+own dispatcher statistics (cache misses), and "cold" from the cache's index files.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from raceday.warmup import COLD_LINE, NAMES
+
+pytestmark = pytest.mark.slow  # one cold warm-up: minutes of CPU
+
+RACEDAY = Path(sys.executable).with_name("raceday")
+HANG_GUARD = 3600  # seconds: a cold warm-up on two busy cores takes minutes, never an hour
+
+
+def run(argv: list[str], cache: Path, stdin: str = "", timeout: float = 600
+        ) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache), "COLUMNS": "200"}
+    return subprocess.run(argv, input=stdin, capture_output=True, text=True, env=env,
+                          timeout=timeout)
+
+
+def python(code: str, cache: Path) -> str:
+    done = run([sys.executable, "-c", code], cache)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+COLD = "import json; from raceday import warmup; print(json.dumps(warmup.cold_kernels()))"
+INDEXES = """
+import json
+from raceday import warmup
+print(json.dumps({label: d._cache._cache_file._index_path
+                  for e in warmup.ENGINES for label, d in warmup.kernels(e).items()}))
+"""
+
+
+@dataclass
+class Warmed:
+    cache: Path
+    cold_before: list[str]
+    output: str
+
+
+@pytest.fixture(scope="module")
+def warmed(tmp_path_factory: pytest.TempPathFactory) -> Warmed:
+    """An empty cache, found cold, then warmed by the command: the one cold warm-up of a
+    test run, shared by pytest-xdist's workers (the first one to get here does it, under a
+    lock, in the run's common temporary directory; the others wait and read its record)."""
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    cache = shared / "raceday-warm-up-cache"
+    record = shared / "raceday-warm-up.json"
+    with open(shared / "raceday-warm-up.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not record.exists():
+            cache.mkdir()
+            cold_before = json.loads(python(COLD, cache))
+            done = run([str(RACEDAY), "warm-up"], cache, timeout=HANG_GUARD)
+            assert done.returncode == 0, done.stderr
+            record.write_text(json.dumps({"cold_before": cold_before, "output": done.stdout}))
+    data = json.loads(record.read_text())
+    return Warmed(cache, data["cold_before"], data["output"])
+
+
+@pytest.fixture
+def cold_cache(tmp_path: Path) -> Iterator[Path]:
+    cache = tmp_path / "numba-cold"
+    cache.mkdir()
+    yield cache
+
+
+def test_the_detector_says_cold_before_and_warm_after(warmed: Warmed) -> None:
+    kernels = json.loads(python(INDEXES, warmed.cache))
+    assert sorted(warmed.cold_before) == sorted(kernels)  # every kernel was cold
+    assert json.loads(python(COLD, warmed.cache)) == []  # and none is now
+
+
+def test_warm_up_reports_every_engine_and_leaves_cache_files_for_each_kernel(
+        warmed: Warmed) -> None:
+    for name in NAMES:
+        assert f"✓ {name}" in warmed.output and "compiled in" in warmed.output
+    assert "The computer players and simulators are ready." in warmed.output
+    indexes = json.loads(python(INDEXES, warmed.cache))
+    modules = {label.rsplit(".", 1)[0] for label in indexes}
+    assert {"raceday.games.hairpin.fast", "raceday.games.hairpin.search",
+            "raceday.games.pistard.fast", "raceday.games.pistard.search",
+            "raceday.games.pistard.sprint_solver", "raceday.games.wielersim.fast",
+            "raceday.games.keirin.fast", "raceday.core.fastrng"} <= modules
+    for label, index in indexes.items():
+        path = Path(index)
+        assert path.is_file(), f"no cache index for {label}"
+        assert warmed.cache in path.parents  # in NUMBA_CACHE_DIR, not in the checkout
+        assert list(path.parent.glob(path.name.replace(".nbi", ".*.nbc"))), label
+
+
+def test_a_second_warm_up_finds_everything_warm(warmed: Warmed) -> None:
+    done = run([str(RACEDAY), "warm-up"], warmed.cache)
+    assert done.returncode == 0, done.stderr
+    for name in NAMES:
+        assert f"✓ {name}" in done.stdout
+    assert done.stdout.count("already warm") == len(NAMES)
+    assert "compiled in" not in done.stdout
+    quiet = run([str(RACEDAY), "warm-up", "--quiet"], warmed.cache)
+    assert (quiet.returncode, quiet.stdout, quiet.stderr) == (0, "", "")
+
+
+def test_the_first_real_calls_after_the_warm_up_compile_nothing(warmed: Warmed) -> None:
+    """The warm-up cached the signatures the games use: numba's statistics of every kernel
+    show no cache miss (a compilation) after a real move, decision and prediction."""
+    code = """
+import json
+import numpy as np
+from raceday import warmup
+from raceday.core.play import play_game
+from raceday.games.hairpin.agents import make_agent as hairpin_agent
+from raceday.games.hairpin.game import GAME as HAIRPIN
+from raceday.games.keirin.rules import KeirinOptions
+from raceday.games.keirin.simulate import simulate
+from raceday.games.pistard.agents import make_agent as pistard_agent
+from raceday.games.pistard.game import GAME as PISTARD
+from raceday.games.wielersim.predict import predict
+from raceday.games.wielersim.rules import peloton_spec, route_spec
+
+rng = np.random.default_rng(5)
+state = HAIRPIN.new_state({})
+for level in ("expert:0.05s", "hard", "easy"):
+    state.apply_action(hairpin_agent(level).choose(state, rng))
+race = PISTARD.new_state({"variant": "sprint"})
+play_game(race, [pistard_agent("hard", 4), pistard_agent("expert", 4)], rng)
+predict(route_spec("flanders"), peloton_spec("flanders"), 20, seed=1, workers=1)
+simulate(KeirinOptions(), 100, rng)
+misses = {label: sum(d.stats.cache_misses.values())
+          for e in warmup.ENGINES for label, d in warmup.kernels(e).items()}
+hits = sum(sum(d.stats.cache_hits.values())
+           for e in warmup.ENGINES for d in warmup.kernels(e).values())
+print(json.dumps({"misses": {k: v for k, v in misses.items() if v}, "hits": hits}))
+"""
+    got = json.loads(python(code, warmed.cache))
+    assert got["misses"] == {}
+    assert got["hits"] > 0
+
+
+def test_hairpin_play_says_it_is_preparing_only_when_cold(warmed: Warmed,
+                                                          cold_cache: Path) -> None:
+    argv = [str(RACEDAY), "hairpin", "play", "--black", "easy", "--seed", "1",
+            "--delay", "0"]
+    for cache, expected in ((cold_cache, True), (warmed.cache, False)):
+        done = run([*argv, "--db", str(cache / "games.sqlite")], cache, stdin="1\n")
+        assert done.returncode == 0, done.stderr
+        assert "Black (easy) plays" in done.stdout  # the computer did move
+        assert (COLD_LINE in done.stdout) is expected
+        assert done.stdout.count(COLD_LINE) <= 1
+        if expected:  # before the computer's first move, after the person's
+            assert done.stdout.index("Red (human) plays") < done.stdout.index(COLD_LINE) \
+                < done.stdout.index("Black (easy) plays")
+
+
+def test_pistard_play_with_a_warm_cache_says_nothing_of_preparing(warmed: Warmed) -> None:
+    done = run([str(RACEDAY), "pistard", "play", "--players", "hard,human", "--variant",
+                "sprint", "--seed", "1", "--delay", "0", "--db",
+                str(warmed.cache / "races.sqlite")], warmed.cache)
+    assert done.returncode == 0, done.stderr
+    assert "input ended" in done.stdout  # the computer placed its rider, then input ended
+    assert COLD_LINE not in done.stdout
+
+
+def test_the_background_warm_up_speaks_only_when_there_is_something_to_compile(
+        warmed: Warmed, cold_cache: Path) -> None:
+    quiet = run([str(RACEDAY), "warm-up", "--background"], warmed.cache)
+    assert (quiet.returncode, quiet.stdout) == (0, "")
+    keirin = run([str(RACEDAY), "warm-up", "--background", "--only", "keirin"], cold_cache)
+    assert keirin.returncode == 0, keirin.stderr
+    assert keirin.stdout.splitlines() == [COLD_LINE, "the computer players are ready"]
+    assert json.loads(python(COLD.replace("cold_kernels()", "cold_kernels(['keirin'])"),
+                             cold_cache)) == []
+
+
+def test_serve_starts_the_warm_up_beside_it_when_cold(cold_cache: Path,
+                                                      tmp_path: Path) -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(cold_cache), "COLUMNS": "200"}
+    server = subprocess.Popen(
+        [str(RACEDAY), "serve", "--port", str(port), "--db", str(tmp_path / "p.sqlite")],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    lines: list[str] = []
+    reader = threading.Thread(target=lambda: lines.extend(server.stdout or []), daemon=True)
+    reader.start()
+    try:
+        deadline = time.monotonic() + 300  # a hang guard, not a measurement
+        while not any(COLD_LINE in line for line in lines) and time.monotonic() < deadline \
+                and server.poll() is None:
+            time.sleep(0.2)
+        assert any(COLD_LINE in line for line in lines), lines
+    finally:
+        server.send_signal(signal.SIGINT)  # stops the server, which ends the warm-up
+        server.wait(timeout=60)
+    assert server.returncode == 0
+    assert server.stderr is not None and "server stopped" in server.stderr.read()
+
+
+def test_an_unknown_engine_is_refused_in_one_line(cold_cache: Path) -> None:
+    done = run([str(RACEDAY), "warm-up", "--only", "derby"], cold_cache)
+    assert done.returncode == 2
+    assert "unknown engine 'derby'" in done.stderr
+    assert done.stderr.strip().count("\n") == 0
+    assert not any(cold_cache.iterdir())  # nothing was compiled
