@@ -4,10 +4,14 @@ The compiled engines (:mod:`raceday.games.hairpin.fast` and ``.search``, PISTARD
 ``search`` and ``sprint_solver``, WielerSIM's ``fast``, KEIRIN's ``fast`` and the shared
 :mod:`raceday.core.fastrng`) are numba functions with ``cache=True``: the first call in a
 process either loads the machine code from the cache or compiles it, which on a fresh
-install took 20-40 s before a computer player's first move. :func:`warm_up` calls each
-engine on tiny inputs of the same types as the real calls, so the cache holds exactly the
-signatures the games ask for; :func:`cold_kernels` says which kernels are not in the cache
-yet (the one test of "cold" that the command, the server and the play commands share).
+install took 20-40 s before a computer player's first move. :func:`warm_engine` calls an
+engine's real entry points on tiny inputs of the same types as the real calls (each
+:class:`Engine`'s ``warm``), so the cache holds exactly the signatures the games ask for;
+:func:`cold_kernels` says which kernels are not in the cache yet (the one test of "cold"
+that ``raceday warm-up``, ``raceday serve`` and the play commands share).
+:func:`start_background` runs the warm-up beside the server, :func:`preload` loads a
+cached engine while a person thinks, and :func:`announce_if_cold` prints
+:data:`COLD_LINE`.
 
 Dice Derby has no compiled engine (its sampler is plain numpy): nothing to warm.
 
@@ -139,8 +143,8 @@ NAMES = tuple(e.name for e in ENGINES)
 
 
 def engines_named(names: Iterable[str] | None = None) -> list[Engine]:
-    """The engines of ``names`` (all with None); a game name (``pistard``) also takes its
-    other engines (``pistard-sprint``) only when named exactly."""
+    """The engines of ``names`` (all with None), in :data:`ENGINES`' order; ValueError
+    names the first unknown one."""
     if names is None:
         return list(ENGINES)
     wanted = list(names)
