@@ -20,7 +20,7 @@ from raceday.core.runner import (
     CLUSTER_STARTUP,
     Executor,
     choose_executor,
-    machine_workers,
+    idle_cores,
     run_chunks,
 )
 
@@ -79,10 +79,23 @@ def test_the_default_start_up_cost_is_a_few_seconds() -> None:
 
 # --- run_chunks with workers=None (the default of the commands) ---------------------------
 
+def test_a_machine_other_jobs_keep_busy_has_no_idle_core_for_a_cluster(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("raceday.core.runner.machine_workers", lambda: 2)
+    for load, idle in ((0.1, 2), (1.0, 2), (1.6, 1), (2.0, 1), (5.0, 1)):
+        monkeypatch.setattr("os.getloadavg", lambda load=load: (load, load, load))
+        assert idle_cores() == idle, load
+    # an expensive job on a busy machine stays here
+    seen: list[Executor] = []
+    list(run_chunks(count_sixes, (6,), 3000, seed=9, chunk_size=500, workers=None,
+                    chosen=seen.append, clock=fake_clock(1000.0)))
+    assert seen == [Executor("here", reason="one idle core or one chunk")]
+
+
 def test_a_cheap_job_runs_here_and_says_why() -> None:
     seen: list[Executor] = []
     here = list(run_chunks(count_sixes, (6,), 5000, seed=3, chunk_size=500, workers=None,
-                           chosen=seen.append, clock=fake_clock(0.01)))
+                           chosen=seen.append, clock=fake_clock(0.01), cores=lambda: 8))
     assert [e.kind for e in seen] == ["here"]
     assert "would not pay" in seen[0].describe()
     assert here == list(run_chunks(count_sixes, (6,), 5000, seed=3, chunk_size=500))
@@ -111,7 +124,6 @@ def chunk_clock(*seconds: float) -> Callable[[], float]:
     return clock
 
 
-@pytest.mark.skipif(machine_workers() < 2, reason="a cluster needs two cores to pay")
 def test_the_first_chunks_one_time_work_counts_against_the_cluster() -> None:
     # 38 chunks left at 2 s each: 76 s here, 3 + 38 s on two workers: a cluster pays...
     assert choose_executor(2.0 * 38, 38, cores=2).kind == "local"
@@ -119,7 +131,7 @@ def test_the_first_chunks_one_time_work_counts_against_the_cluster() -> None:
     # say): every new worker would pay that again, so the job stays here
     seen: list[Executor] = []
     list(run_chunks(count_sixes, (6,), 4000, seed=3, chunk_size=100, workers=None,
-                    chosen=seen.append, clock=chunk_clock(62.0, 2.0)))
+                    chosen=seen.append, clock=chunk_clock(62.0, 2.0), cores=lambda: 2))
     assert [e.kind for e in seen] == ["here"]
     assert "start-up (63.0 s) would not pay" in seen[0].reason
 
@@ -131,15 +143,14 @@ def test_explicit_workers_one_is_obeyed_whatever_the_size() -> None:
     assert seen == [Executor("here", reason="one worker")]
 
 
-@pytest.mark.skipif(machine_workers() < 2, reason="a cluster needs two cores to pay")
 def test_an_expensive_job_moves_to_a_cluster_after_two_chunks_with_the_same_results(
         ) -> None:
     seen: list[Executor] = []
     progress: list[int] = []
     auto = list(run_chunks(count_sixes, (6,), 3000, seed=9, chunk_size=500, workers=None,
-                           chosen=seen.append, clock=fake_clock(1000.0),
+                           chosen=seen.append, clock=fake_clock(1000.0), cores=lambda: 2,
                            progress=lambda done, total: progress.append(done)))
-    assert [e.kind for e in seen] == ["local"] and seen[0].workers >= 1
+    assert seen == [Executor("local", 2, reason=seen[0].reason)]
     here = list(run_chunks(count_sixes, (6,), 3000, seed=9, chunk_size=500, workers=1))
     assert auto == here  # the same seed gives the same counts, whoever ran each chunk
     assert progress[:2] == [500, 1000]  # the two chunks measured here

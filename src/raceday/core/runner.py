@@ -16,7 +16,8 @@ local cluster costs seconds (:data:`CLUSTER_STARTUP`, plus whatever each worker 
 for the task: measured here, as what the first chunk took beyond the others' pace), which
 a small job never wins back. So the chunks run here, one after the
 other, and from the second one on the time the rest would take here is extrapolated
-from the fastest chunk so far; as soon as a cluster sized to the machine would finish the rest
+from the fastest chunk so far; as soon as a cluster of the machine's idle cores
+(:func:`idle_cores`: none on a machine other jobs keep busy) would finish the rest
 clearly sooner (:func:`choose_executor`: start-up plus the rest shared out, with a margin)
 the remaining chunks go to one. Which executor runs a chunk never changes its result.
 """
@@ -88,6 +89,18 @@ def machine_workers() -> int:
     return max(1, min(MAX_WORKERS, cores))
 
 
+def idle_cores() -> int:
+    """Cores a cluster started now could have to itself: the cores this process may use
+    less the 1-minute load average beyond this process's own (at least 1). On a machine
+    other jobs keep busy, more worker processes only queue for the same cores."""
+    cores = machine_workers()
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):  # pragma: no cover - no load average here
+        return cores
+    return max(1, min(cores, int(cores - max(0.0, load - 1.0) + 0.5)))
+
+
 def check_scheduler(address: str) -> str:
     """A Dask scheduler address ``tcp://HOST:PORT`` (or ``HOST:PORT``), checked."""
     text = address.strip()
@@ -128,7 +141,7 @@ def choose_executor(seconds_here: float, chunks: int, *, cores: int,
     margin)``, so a job the cluster cannot clearly speed up stays here."""
     k = max(1, min(cores, chunks, MAX_WORKERS))
     if k < 2:
-        return Executor("here", reason="one core or one chunk")
+        return Executor("here", reason="one idle core or one chunk")
     cluster = startup + seconds_here / k
     if cluster * (1 + margin) <= seconds_here:
         return Executor("local", k, reason=f"about {seconds_here:.1f} s here, "
@@ -150,14 +163,16 @@ def run_chunks(
     startup: float | None = None,
     chosen: Callable[[Executor], None] | None = None,
     clock: Callable[[], float] = time.perf_counter,
+    cores: Callable[[], int] = idle_cores,
 ) -> Iterator[T]:
     """Yield ``task(*args, size, seed_sequence)`` for every chunk, in chunk order.
 
     ``workers == 1`` (and no ``scheduler``) runs in this process; ``workers > 1`` on a
     local cluster of that many processes; ``workers=None`` decides from the job's size
-    (in this process, switching to a cluster sized to the machine only when that pays:
+    (in this process, switching to a cluster of the idle cores only when that pays:
     see the module's text; ``startup`` is the cluster's start-up cost for this task,
-    default :data:`CLUSTER_STARTUP`; ``clock`` times the chunks run here). On a cluster
+    default :data:`CLUSTER_STARTUP`; ``clock`` times the chunks run here; ``cores()`` says
+    how many a cluster could use, default :func:`idle_cores`). On a cluster
     the chunks are Dask futures, so ``task`` and ``args`` must be picklable (module-level
     functions and plain data) and importable on the workers. ``chosen(executor)`` is told
     where the remaining chunks run once that is settled. ``progress(done, total)`` is
@@ -173,7 +188,7 @@ def run_chunks(
         executor = Executor("scheduler", address=address, reason="--scheduler")
     elif workers is None:
         yield from _run_auto(task, args, chunks, total, progress, chosen, clock,
-                             CLUSTER_STARTUP if startup is None else startup)
+                             CLUSTER_STARTUP if startup is None else startup, cores)
         return
     elif workers == 1 or len(chunks) == 1:
         executor = Executor("here", reason="one worker" if workers == 1 else "one chunk")
@@ -190,14 +205,14 @@ def run_chunks(
 
 def _run_auto(task: Callable[..., T], args: tuple[Any, ...], chunks: list[Chunk], total: int,
               progress: ProgressCallback | None, chosen: Callable[[Executor], None] | None,
-              clock: Callable[[], float], startup: float) -> Iterator[T]:
+              clock: Callable[[], float], startup: float, cores: Callable[[], int]
+              ) -> Iterator[T]:
     """Chunks here, one by one, until the rest would clearly finish sooner on a cluster
     (decided from the :data:`AUTO_MEASURED`-th chunk on, by the fastest chunk so far).
 
     What the first chunk took beyond that pace is this process's one-time work for the
     task (imports, loading compiled code): each new worker pays it again, so it is added
     to the cluster's start-up."""
-    cores = machine_workers()
     done = 0
     per_run = float("inf")
     first = 0.0
@@ -207,7 +222,7 @@ def _run_auto(task: Callable[..., T], args: tuple[Any, ...], chunks: list[Chunk]
             rest = chunks[i:]
             one_time = max(0.0, first - per_run * chunks[0].size)
             decision = choose_executor(per_run * sum(c.size for c in rest), len(rest),
-                                       cores=cores, startup=startup + one_time)
+                                       cores=cores(), startup=startup + one_time)
             if decision.kind == "local":
                 if chosen is not None:
                     chosen(decision)
