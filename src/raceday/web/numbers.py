@@ -19,7 +19,6 @@ it ends.
 
 from __future__ import annotations
 
-import re
 import secrets
 import threading
 import time
@@ -41,6 +40,7 @@ from pydantic import (
     WithJsonSchema,
 )
 
+from raceday.core.digits import plain_decimal
 from raceday.core.errors import RacedayError
 from raceday.games.wielersim.route import SHIPPED_ROUTES
 from raceday.web.watch import (
@@ -187,15 +187,16 @@ def _count(value: object, what: str, low: int, high: int) -> int:
     return value
 
 
-FRACTION = re.compile(r"[0-9]{1,12}(?:[.][0-9]{1,12})?(?:/[0-9]{1,12})?")
+FRACTION_LENGTH = 40  # characters of a fall rate or margin sent as text
 FRACTION_TEXT = "text such as '0', '0.05' or '1/20' (digits, a point, a slash)"
 
 
 def _fraction(value: object, what: str) -> object:
     """A fall rate or margin as text is digits with a point or a slash, never an exponent
-    (``Fraction("1e99999999")`` would build that number, for minutes); numbers are left to
-    the game's parser."""
-    if isinstance(value, str) and (len(value) > 40 or not FRACTION.fullmatch(value.strip())):
+    (``Fraction("1e99999999")`` would build that number, for minutes): the rule of
+    :func:`raceday.core.digits.plain_decimal`, which the game's parsers apply too; numbers
+    are left to the game's parser."""
+    if isinstance(value, str) and plain_decimal(value, max_len=FRACTION_LENGTH) is None:
         raise WatchError(f"{what} is {FRACTION_TEXT}")
     return value
 
@@ -410,7 +411,7 @@ def _shown(schema: dict[str, Any]) -> WithJsonSchema:
 
 
 SEED_TEXT = "a whole number from 0 to 2**63 - 1, as a number or as digits"
-_DIGITS = {"type": "string", "pattern": r"^[0-9]{1,12}([.][0-9]{1,12})?(/[0-9]{1,12})?$"}
+_DIGITS = {"type": "string", "pattern": r"^[0-9]{1,12}([.][0-9]{1,12}|/[0-9]{1,12})?$"}
 
 
 def _number_or_text(what: str, longest: int, floats: bool = False) -> BeforeValidator:
@@ -477,10 +478,11 @@ class DerbyJob(_JobBody):
 
     game: Literal["derby"]
     mode: Mode
-    fall_rate: Annotated[str | None, Field(max_length=40), _shown(
+    fall_rate: Annotated[str | None, Field(max_length=FRACTION_LENGTH), _shown(
         {**_DIGITS, "description": "from 0 to 1/2, such as '0', '0.05' or '1/20'"})] = None
     margin: Annotated[float | int | str | None,
-                      _number_or_text(f"a number from 0 to 0.5, or {FRACTION_TEXT}", 40, True),
+                      _number_or_text(f"a number from 0 to 0.5, or {FRACTION_TEXT}",
+                                      FRACTION_LENGTH, True),
                       _shown({"anyOf": [{"type": "number", "minimum": 0, "maximum": 0.5},
                                         _DIGITS],
                               "description": "the bookmaker's margin, from 0 to 0.5"})] = None

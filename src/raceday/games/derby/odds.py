@@ -17,8 +17,16 @@ from functools import cache
 from itertools import combinations
 from math import floor
 
+from raceday.core.digits import plain_number
 from raceday.core.errors import OptionsError
-from raceday.games.derby.rules import POSTS, faces_of, horse_name, parse_fall_rate
+from raceday.games.derby.rules import (
+    POSTS,
+    faces_of,
+    horse_name,
+    number_refused,
+    parse_fall_rate,
+    shown_text,
+)
 
 Pair = tuple[int, int]
 ALL_PAIRS: tuple[Pair, ...] = tuple(combinations(POSTS, 2))
@@ -210,14 +218,19 @@ MIN_ODDS_TENTHS = 11  # every board pays at least 1.1 times the stake
 FIRST_OUT_FACTOR = Fraction(3, 2)
 
 
+MARGIN_TEXT = "a margin is a decimal or a fraction, such as 0.1 or 1/10"
+
+
 def parse_margin(value: object) -> Fraction:
-    """An exact margin from ``0.1`` or ``"1/10"``; must lie in [0, 0.5]."""
-    try:
-        margin = Fraction(str(value))
-    except (ValueError, ZeroDivisionError):
-        raise OptionsError(f"margin must be a number such as 0.1, got {value!r}") from None
+    """An exact margin from ``0.1``, ``"0.1"``, ``"1/10"`` or a Fraction; must lie in
+    [0, 0.5]. Text is ASCII digits with a decimal point or a slash, never an exponent (see
+    :func:`raceday.games.derby.rules.parse_fall_rate`)."""
+    margin = plain_number(value, signed=True)  # a minus sign: the range's message below
+    if margin is None:
+        raise OptionsError(number_refused(MARGIN_TEXT, value))
     if not 0 <= margin <= Fraction(1, 2):
-        raise OptionsError(f"margin must be between 0 and 0.5, got {value}")
+        raise OptionsError(
+            f"margin must be between 0 and 0.5, got {shown_text(value, quote=False)}")
     return margin
 
 

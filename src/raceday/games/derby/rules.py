@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from pydantic import Field, field_validator
 
+from raceday.core.digits import MAX_DECIMAL_TEXT, plain_number
 from raceday.core.errors import IllegalActionError, OptionsError, SaveFormatError
 from raceday.core.events import Event
 from raceday.core.game import GameOptions
@@ -68,19 +69,46 @@ def parse_horse(text: str) -> int:
     )
 
 
-def parse_fall_rate(value: object) -> Fraction:
-    """An exact fall rate from ``0.05``, ``"0.05"``, ``"1/20"`` or a Fraction."""
-    if isinstance(value, bool):
-        raise OptionsError(f"fall rate must be a number from 0 to 1/2, got {value!r}")
+FALL_RATE_TEXT = "a fall rate is a decimal or a fraction, such as 0.05 or 1/20"
+
+
+def shown_text(value: object, *, quote: bool = True, longest: int = 24) -> str:
+    """A value as a one-line error message shows it: text quoted (unless not ``quote``)
+    and cut short, anything else by its ``str``, cut short too."""
     try:
-        rate = value if isinstance(value, Fraction) else Fraction(str(value))
-    except (ValueError, ZeroDivisionError):
-        raise OptionsError(
-            f"fall rate must be a number such as 0.05 or 1/20, got {value!r}"
-        ) from None
+        text = value if isinstance(value, str) else str(value)
+    except ValueError:  # an int beyond Python's limit of digits for str()
+        return "a very long number"
+    shown = " ".join(text[:longest].split()) + ("..." if len(text) > longest else "")
+    return repr(shown) if quote and isinstance(value, str) else shown
+
+
+def number_refused(form: str, value: object) -> str:
+    """The one-line message refusing ``value`` as an exact number: ``form`` names the
+    accepted form; a long value is told the longest (:data:`MAX_DECIMAL_TEXT`)."""
+    try:
+        long = len(value if isinstance(value, str) else str(value)) > 40
+    except ValueError:  # an int beyond Python's limit of digits for str()
+        long = True
+    bound = f" (at most {MAX_DECIMAL_TEXT} characters)" if long else ""
+    return f"{form}{bound}, got {shown_text(value)}"
+
+
+def parse_fall_rate(value: object) -> Fraction:
+    """An exact fall rate from ``0.05``, ``"0.05"``, ``"1/20"`` or a Fraction.
+
+    Text is ASCII digits with a decimal point or a slash (:func:`raceday.core.digits.
+    plain_decimal`): an exponent (``"1e99999999"``) would make ``Fraction`` build that
+    number, for minutes, so it is refused at once, as are ``inf``, ``nan`` and long text."""
+    if isinstance(value, bool):
+        raise OptionsError(f"fall rate must be a number from 0 to {MAX_FALL_RATE}, got {value}")
+    rate = plain_number(value, signed=True)  # a minus sign: the range's message below
+    if rate is None:
+        raise OptionsError(number_refused(FALL_RATE_TEXT, value))
     if not 0 <= rate <= MAX_FALL_RATE:
         raise OptionsError(
-            f"fall rate must be between 0 and {MAX_FALL_RATE} (a fall is a mishap), got {value}"
+            f"fall rate must be between 0 and {MAX_FALL_RATE} (a fall is a mishap), got "
+            f"{shown_text(value, quote=False)}"
         )
     return rate
 
