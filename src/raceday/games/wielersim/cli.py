@@ -399,6 +399,8 @@ def import_route(
     out = None if output is None else Path(output)
     if out is not None and (out.suffix.lower() != ".toml" or out.is_dir()):
         raise OptionsError("--output needs a file name ending in .toml")
+    if out is not None:
+        check_out_folder(out, "--output")  # before the track is read, not after the import
     if name is not None and not name.strip():
         raise OptionsError("--name must not be empty")
     points = read_track(track)
