@@ -68,7 +68,6 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
 
 from raceday import __version__
-from raceday.core.digits import ascii_int
 from raceday.core.errors import RacedayError
 from raceday.web import numbers, print_pages, replay, watch
 from raceday.web.guard import (
@@ -82,7 +81,7 @@ from raceday.web.guard import (
     loads,
     parse_networks,
 )
-from raceday.web.logic import JSON, Actor, RoomError
+from raceday.web.logic import JSON, Actor
 from raceday.web.rooms import MAX_NAME, NoSuchRoom, Room, Rooms, clean_name, normal_code
 
 STATIC = Path(__file__).parent / "static"
@@ -239,36 +238,6 @@ def _error(status: int, message: str, headers: dict[str, str] | None = None) -> 
 def _too_many(bucket: Bucket) -> JSONResponse:
     wait = 60 if bucket.rate <= 0 else max(1, int((1 - bucket.tokens) / bucket.rate) + 1)
     return _error(429, TOO_MANY, {"Retry-After": str(min(wait, 3600))})
-
-
-async def _json_body(request: Request) -> dict[str, Any]:
-    """The request's JSON object, read up to MAX_MESSAGE bytes (RoomError otherwise). The
-    endpoints of this module declare pydantic bodies instead; this is for the routers that
-    read their body themselves (``raceday.web.numbers``)."""
-    length = request.headers.get("content-length")
-    if length is not None:
-        size = ascii_int(length)
-        if size is None or size > MAX_MESSAGE:
-            raise _TooBig
-    body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_MESSAGE:
-            raise _TooBig
-    try:
-        data = loads(body or b"{}")
-    except BadJSON as exc:
-        raise RoomError(str(exc)) from None
-    if not isinstance(data, dict):
-        raise RoomError("the request must be a JSON object")
-    return data
-
-
-class _TooBigError(RoomError):
-    pass
-
-
-_TooBig = _TooBigError(f"the request is larger than {MAX_MESSAGE} bytes")
 
 
 class _Headers(BaseHTTPMiddleware):
