@@ -100,3 +100,38 @@ def test_the_help_names_both_options(capsys: pytest.CaptureFixture[str],
     for words in ("--allow-origin", "URL", "https://party.example.org", "--trusted-proxy",
                   "ADDRESS", "X-Forwarded-For", "repeat for more"):
         assert words in out, words
+
+
+def test_public_url_names_the_join_links_and_is_an_allowed_origin(
+        tmp_path: Path, create_app_calls: list[dict[str, Any]]) -> None:
+    with pytest.raises(Captured):
+        run(["serve", "--port", str(free_port()), "--db", str(tmp_path / "party.sqlite"),
+             "--public-url", "https://party.example.org"])
+    [call] = create_app_calls
+    assert call["public_url"] == "https://party.example.org/"
+    from raceday.web.guard import Origins
+
+    assert Origins(call["public_url"], call["allowed_origins"]).allowed == {
+        "https://party.example.org"}
+
+
+@pytest.mark.parametrize("value", ["party.example.org", "ftp://x.example/", "https://",
+                                   "https://p.example/?a=1", "https://p.example/#x"])
+def test_a_bad_public_url_is_one_line_and_exit_2(
+        value: str, tmp_path: Path, create_app_calls: list[dict[str, Any]],
+        capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "party.sqlite"
+    code = run(["serve", "--port", str(free_port()), "--db", str(db), "--public-url", value])
+    out, err = capsys.readouterr()
+    assert code == 2 and "--public-url" in err and err.strip().count("\n") == 0
+    assert out == "" and create_app_calls == [] and not db.exists()
+
+
+def test_the_banner_and_qr_name_the_public_url(tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    from raceday.cli.serve import serve_command
+
+    serve_command("127.0.0.1", free_port(), tmp_path / "party.sqlite",
+                  public_url="https://party.example.org/", run=False)
+    out = capsys.readouterr().out
+    assert "open https://party.example.org/" in out

@@ -78,6 +78,35 @@ AllowOriginOpt = Annotated[
                       "the address of a reverse proxy) to open sockets and send requests, "
                       "besides this server's own address; repeat for more."),
 ]
+def check_public_url(value: str | None) -> str | None:
+    """``--public-url``: an http(s) address with a host, no query or fragment; returned
+    ending in '/' (the join links and QR code are built on it)."""
+    if value is None:
+        return None
+    from urllib.parse import urlsplit
+
+    from raceday.web.guard import normal_origin
+
+    text = value.strip()
+    try:
+        parts = urlsplit(text)
+    except ValueError:
+        parts = None
+    if (parts is None or normal_origin(text) is None or parts.query or parts.fragment
+            or len(text) > 200 or not text.isprintable()):
+        raise typer.BadParameter(
+            "must be the http(s) address people open, such as https://party.example.org/ "
+            f"(no query or fragment), got {value!r}")
+    return text if text.endswith("/") else text + "/"
+
+
+PublicUrlOpt = Annotated[
+    str | None,
+    typer.Option("--public-url", metavar="URL", callback=check_public_url,
+                 help="The address phones and the big screen use when it is not the one "
+                      "this server listens on (a reverse proxy, a host name with TLS): join "
+                      "links and the QR code name it, and pages from it may open sockets."),
+]
 TrustedProxyOpt = Annotated[
     list[str] | None,
     typer.Option("--trusted-proxy", metavar="ADDRESS", callback=check_proxies,
@@ -153,8 +182,8 @@ def port_problem(host: str, port: int) -> str | None:
 
 
 def serve_command(host: str = "127.0.0.1", port: int = 8000, db: Path | None = None,
-                  *, allow_origins: Sequence[str] = (), trusted_proxies: Sequence[str] = (),
-                  run: bool = True) -> None:
+                  *, public_url: str | None = None, allow_origins: Sequence[str] = (),
+                  trusted_proxies: Sequence[str] = (), run: bool = True) -> None:
     """Open the database, print the addresses and a QR code, and serve until Ctrl-C.
 
     A port that cannot be listened on is refused in one line (exit 2) before anything is
@@ -169,13 +198,15 @@ def serve_command(host: str = "127.0.0.1", port: int = 8000, db: Path | None = N
 
     path = db if db is not None else default_db_path()
     public, urls = urls_for(host, port)
+    if public_url is not None:
+        public, urls = public_url, [public_url, *(u for u in urls if u != public_url)]
     web_app = create_app(path, public_url=public, allowed_origins=list(allow_origins),
                          trusted_proxies=list(trusted_proxies))  # a bad database: one line
     rooms = web_app.state.rooms.rooms
     console.print(f"[bold]raceday party[/] — database {path} ({len(rooms)} room(s) kept)")
     for u in urls:
         console.print(f"  open [bold]{u}[/]")
-    if host in ("127.0.0.1", "::1"):
+    if host in ("127.0.0.1", "::1") and public_url is None:
         console.print("  only this computer can connect; for phones on your network run "
                       f"[bold]raceday serve --host 0.0.0.0 --port {port}[/]")
     qr = segno.make(public, error="m")
@@ -211,9 +242,11 @@ def serve(
     host: HostOpt = "127.0.0.1",
     port: PortOpt = 8000,
     db: DbOpt = None,
+    public_url: PublicUrlOpt = None,
     allow_origin: AllowOriginOpt = None,
     trusted_proxy: TrustedProxyOpt = None,
 ) -> None:
     """Start the party server: open the printed address on the big screen."""
-    serve_command(check_host(host), port, db, allow_origins=allow_origin or [],
+    serve_command(check_host(host), port, db, public_url=public_url,
+                  allow_origins=allow_origin or [],
                   trusted_proxies=trusted_proxy or [])
