@@ -122,7 +122,9 @@ def parse_track_csv(text: str, where: str = "<track>") -> list[Point]:
             if len(points) > MAX_POINTS:
                 raise pb.error(line, "rows", f"a track has at most {MAX_POINTS:,} points")
     except csv.Error as exc:
-        raise pb.error(reader.line_num or None, "csv", f"not a readable CSV file: "
+        # the DictReader's line_num moves only after a row was read: the row that could
+        # not be read is on the underlying reader's line
+        raise pb.error(reader.reader.line_num or None, "csv", f"not a readable CSV file: "
                        f"{exc}") from None
     _enough(points, where)
     return points
