@@ -21,7 +21,6 @@ import os
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
 
@@ -84,12 +83,6 @@ sys.argv[0] = "raceday"
 from raceday.launch import main
 main()
 """
-
-
-def raceday_command() -> list[str]:
-    """The installed console script beside this Python, else ``python -m raceday``."""
-    script = Path(sys.executable).with_name("raceday")
-    return [str(script)] if script.exists() else [sys.executable, "-m", "raceday"]
 
 
 def default_against_one(sizes: list[int], repeats: int) -> bool:
