@@ -20,6 +20,7 @@ import os
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from types import ModuleType
@@ -90,10 +91,21 @@ NODES_FACTOR_TARGET = PLAYOUT_TARGET / ISSUE_PLAYOUTS  # 3.46
 ISSUE_ALPHABETA_NODES = 3_000_000
 
 
+def compile_load(what: str, first_call: Callable[[], object]) -> None:
+    """Run a compiled function's first call (numba compiles it, or loads it from its
+    cache) and print its time apart, as "compile/load: X.XX s": the timed figures that
+    follow exclude it."""
+    start = time.perf_counter()
+    first_call()
+    print(f"compile/load: {time.perf_counter() - start:.2f} s ({what}; not in the figures "
+          "below)", flush=True)
+
+
 def compiled_playouts(games: int, engine: ModuleType = fast) -> tuple[float, float, float]:
-    """Random playouts from the start per wall second and per CPU second, plies a game."""
+    """Random playouts from the start per wall second and per CPU second, plies a game
+    (after 10 untimed ones: the first call compiles or loads, see :func:`compile_load`)."""
     pos, rules = symmetric_position(), Rules()
-    engine.random_playouts(pos, rules, np.random.default_rng(0), 10)  # compile / load cache
+    engine.random_playouts(pos, rules, np.random.default_rng(0), 10)
     wall, cpu = time.perf_counter(), time.process_time()
     out = engine.random_playouts(pos, rules, np.random.default_rng(1), games)
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
@@ -154,11 +166,14 @@ def issue_targets(quick: bool, runs: int, against_tree: str | None) -> None:
     engine's when ``against_tree`` is given), per CPU second, with the factors."""
     old = load_issue_engine(against_tree) if against_tree else None
     if old is not None:
-        compiled_playouts(10, old)
-        issue_alphabeta_rate(old, 20_000)
+        compile_load("the issue-time engine's first 10 playouts and a 20,000-node "
+                     "alpha-beta search", lambda: (compiled_playouts(10, old),
+                                                   issue_alphabeta_rate(old, 20_000)))
     games = 20_000 if quick else 100_000
-    compiled_playouts(10)
-    think(new_game(), 0.05)  # load the compiled search
+    compile_load("the compiled engine's first 10 random playouts",
+                 lambda: fast.random_playouts(symmetric_position(), Rules(),
+                                              np.random.default_rng(0), 10))
+    compile_load("the expert's search, a first 0.05 s think", lambda: think(new_game(), 0.05))
     playouts: list[float] = []
     nodes: list[float] = []
     old_playouts: list[float] = []
@@ -319,13 +334,15 @@ def main() -> None:
     start = time.perf_counter()
     count = perft(pos, rules, 5)
     print(f"perft(5) = {count} in {time.perf_counter() - start:.3f} s (reference)")
-    fast.perft(pos, rules, 1)
+    compile_load("the compiled perft, perft(1)", lambda: fast.perft(pos, rules, 1))
     start = time.perf_counter()
     count = fast.perft(pos, rules, 6)
     print(f"perft(6) = {count} in {time.perf_counter() - start:.3f} s (compiled)")
 
-    agent = AlphaBetaAgent(node_budget=1_000_000)
-    agent.choose(new_game(), np.random.default_rng(0))  # compile
+    agent = AlphaBetaAgent(node_budget=2_000)
+    compile_load("the former alpha-beta's search, a first 2,000-node search",
+                 lambda: agent.choose(new_game(), np.random.default_rng(0)))
+    agent.node_budget = 1_000_000
     start, cpu = time.perf_counter(), time.process_time()
     agent.choose(new_game(), np.random.default_rng(0))
     seconds, cpu = time.perf_counter() - start, time.process_time() - cpu

@@ -10,6 +10,10 @@ The ladder plays seeded matches (``--seed``) on
 the reference engine with the real agents; "a win" is defined in :func:`match` and
 :func:`match_ttt`. The whole ladder (11 option sets x 3 matches x 200 races) takes many
 hours on a shared machine: pick with ``--configs 0 --pairs hard:medium --games 250``.
+``--quick`` shortens every section (a few minutes in all) and says how in its output: the
+ladder plays 2 races a match of three option sets with 16 play-outs per candidate, the
+sprint is solved on the short track without tokens; its figures check that the code runs,
+not the riders' strength.
 """
 
 from __future__ import annotations
@@ -605,7 +609,7 @@ def sprint_solution(quick: bool) -> None:
     give him. Each best reply to a level is also played against the real rider."""
     from raceday.games.pistard import fast, search, sprint_solver
 
-    config: dict[str, Any] = {"variant": "sprint", "track": "short", "tokens": 1} if quick \
+    config: dict[str, Any] = {"variant": "sprint", "track": "short", "tokens": 0} if quick \
         else {"variant": "sprint"}
     options = PistardOptions.parse(config)
     state = PistardState(options)
@@ -642,7 +646,7 @@ def sprint_solution(quick: bool) -> None:
             verdict = "no player reaches" if shares[-1] < target else "the best reply reaches"
             print(f"  -> against {label} {verdict} {target:.0%} in the sprint (at most "
                   f"{shares[-1]:.2%})", flush=True)
-            _reply_against(label, weights, options, engine, exact, 200 if quick else 2000)
+            _reply_against(label, weights, options, engine, exact, 20 if quick else 2000)
 
 
 def _rule_choices(engine: Any, st: np.ndarray, weights: np.ndarray) -> list[tuple[int, float]]:
@@ -768,7 +772,8 @@ def legacy(quick: bool) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--quick", action="store_true", help="small runs (a minute or two)")
+    parser.add_argument("--quick", action="store_true",
+                        help="every section shortened, said in the output (a few minutes)")
     parser.add_argument("--only", nargs="*", default=None,
                         help="sections: speed check times ladder lengths legacy ceiling rules "
                         "sprint tune lab")
@@ -789,33 +794,73 @@ def main() -> None:
     quick = args.quick
     sections = set(args.only or ("speed", "check", "times", "ladder", "lengths", "legacy",
                                  "ceiling", "rules", "sprint"))
+    shortened: list[str] = []
+
+    def shorten(section: str, how: str) -> None:
+        """Say (and remember for the summary) how a section runs shorter with --quick."""
+        shortened.append(f"{section} ({how})")
+        print(f"[--quick: {section} shortened: {how}]", flush=True)
+
     if "speed" in sections:
+        if quick:
+            shorten("speed", "20 reference and 20,000 compiled races, not 300 and 100,000")
         speed(quick)
     if "check" in sections:
+        if quick:
+            shorten("check", f"5 lock-step games per option set, not {args.check_games}")
         check(quick, args.check_games)
     if "times" in sections:
+        if quick:
+            shorten("times", "5 decisions per level and race, not 60")
         decision_times(5 if quick else 60)
     if "ladder" in sections:
-        configs = LADDER_CONFIGS if args.configs is None else \
-            [LADDER_CONFIGS[int(k)] for k in args.configs.split(",")]
+        # --quick: every kind of match (two players, a bunch race with head-to-head
+        # figures, the team time trial) for a few races with few play-outs, unless asked
+        # otherwise
+        quick_configs = "0,1,10"
+        picked = args.configs or (quick_configs if quick else None)
+        configs = LADDER_CONFIGS if picked is None else \
+            [LADDER_CONFIGS[int(k)] for k in picked.split(",")]
         pairs = [tuple(p.split(":")) for p in args.pairs.split(",")]
-        ladder(args.games or (6 if quick else 200), configs[:2] if quick else configs,
-               [(a, b) for a, b in pairs], args.seed, args.simulations)
-    if "lengths" in sections and not quick:
-        lap_lengths(100)
+        games = args.games or (2 if quick else 200)
+        simulations = args.simulations or (16 if quick else None)
+        if quick:
+            shorten("ladder", f"{games} races a match, option sets {picked} of "
+                    f"{len(LADDER_CONFIGS)}, {simulations} play-outs per candidate: the "
+                    "figures are not the riders' strength")
+        ladder(games, configs, [(a, b) for a, b in pairs], args.seed, simulations)
+    if "lengths" in sections:
+        if quick:
+            shorten("lengths", "5 races per lap length, not 100")
+        lap_lengths(5 if quick else 100)
     if "legacy" in sections:
+        if quick:
+            shorten("legacy", "40 races each, not 1,000")
         legacy(quick)
     if "ceiling" in sections:
+        if quick:
+            shorten("ceiling", "100 races each, not 1,000")
         ceiling(100 if quick else 1000)
     if "rules" in sections:
+        if quick:
+            shorten("rules", "1,000 races each, not 10,000 to 60,000")
         race_rules(quick)
     if "sprint" in sections:
+        if quick:
+            shorten("sprint", "solved on the short track with 0 tokens, not the default "
+                    "sprint; 20 races of each best reply, not 2,000")
         sprint_solution(quick)
     if "lab" in sections and args.only:  # only when asked for: it takes over an hour
+        if quick:
+            shorten("lab", "10 races a match, not 200 to 400")
         search_lab(quick)
     if "tune" in sections and args.only:  # only when asked for: it takes half an hour
+        if quick:
+            shorten("tune", "1,000 races per measure and 20 steps, not 5,000 and "
+                    f"{args.tune_steps}")
         tune(1000 if quick else 5000, 20 if quick else args.tune_steps, 3)
-
+    if shortened:
+        print("--quick: shortened sections: " + "; ".join(shortened), flush=True)
 
 if __name__ == "__main__":
     main()

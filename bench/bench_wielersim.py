@@ -105,7 +105,10 @@ def main() -> None:
     fast = (time.perf_counter() - start) / (reps * 5)
     print(f"one race, fast path: {fast * 1000:.2f} ms")
 
+    start = time.perf_counter()
     warm_up()
+    print(f"compile/load: {time.perf_counter() - start:.2f} s (the compiled engine's first "
+          "race; not in the figures below)", flush=True)
     engine = CompiledRaces(new_race({"route": route, "peloton": peloton}),
                            np.random.default_rng(1))
     start = time.process_time()
