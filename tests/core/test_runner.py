@@ -44,14 +44,16 @@ def test_in_process_and_two_dask_workers_agree_and_progress_is_absolute() -> Non
     assert abs(sum(one) - 5000 / 6) < 4 * (5000 * (1 / 6) * (5 / 6)) ** 0.5
 
 
-def test_in_process_runs_never_import_dask() -> None:
+@pytest.mark.parametrize("workers", [1, None])
+def test_in_process_runs_never_import_dask(workers: int | None) -> None:
+    """--workers 1, and a cheap job by default (sized to stay in this process)."""
     import subprocess
 
     code = ("import sys; from raceday.core.runner import run_chunks; "
-            "list(run_chunks(slice, (7,), 10, seed=1, chunk_size=3, workers=1)); "
+            f"list(run_chunks(slice, (7,), 100, seed=1, chunk_size=10, workers={workers})); "
             "print('distributed' in sys.modules, 'dask' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         timeout=60, check=True)
+                         timeout=120, check=True)
     assert out.stdout.split() == ["False", "False"]
 
 
