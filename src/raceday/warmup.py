@@ -10,8 +10,8 @@ engine's real entry points on tiny inputs of the same types as the real calls (e
 :func:`cold_kernels` says which kernels are not in the cache yet (the one test of "cold"
 that ``raceday warm-up``, ``raceday serve`` and the play commands share).
 :func:`start_background` runs the warm-up beside the server, :func:`preload` loads a
-cached engine while a person thinks, and :func:`announce_if_cold` prints
-:data:`COLD_LINE`.
+cached engine while a person thinks (:func:`preload_after`: in the server, once warm), and
+:func:`announce_if_cold` prints :data:`COLD_LINE`.
 
 Dice Derby has no compiled engine (its sampler is plain numpy): nothing to warm.
 
@@ -239,6 +239,23 @@ def preload(engine: str) -> threading.Thread:
                 engines_named([engine])[0].warm()
 
     thread = threading.Thread(target=load, name=f"raceday-preload-{engine}", daemon=True)
+    thread.start()
+    return thread
+
+
+def preload_after(process: Any, names: Iterable[str]) -> threading.Thread:
+    """In a server: once the background warm-up ``process`` (anything with ``wait()``, or
+    None) has ended, load each named engine's machine code in this process, so the first
+    computer move a room asks for does not also pay numba's start-up (about a second).
+    Runs in a daemon thread; a cold engine is left to the move that needs it."""
+    def run() -> None:
+        if process is not None:
+            with contextlib.suppress(Exception):
+                process.wait()
+        for name in names:
+            preload(name).join()
+
+    thread = threading.Thread(target=run, name="raceday-preload-server", daemon=True)
     thread.start()
     return thread
 

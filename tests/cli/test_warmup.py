@@ -226,3 +226,33 @@ def test_an_unknown_engine_is_refused_in_one_line(cold_cache: Path) -> None:
     assert "unknown engine 'derby'" in done.stderr
     assert done.stderr.strip().count("\n") == 0
     assert not any(cold_cache.iterdir())  # nothing was compiled
+
+
+def test_the_server_loads_the_rooms_players_once_the_warm_up_has_ended(warmed: Warmed) -> None:
+    """preload_after waits for the background warm-up, then loads each engine in this
+    process from the cache (signatures present, nothing compiled)."""
+    code = """
+import json, threading
+from raceday import warmup
+
+class Process:  # the background warm-up, still running until ended
+    def __init__(self): self.ended = threading.Event()
+    def wait(self): self.ended.wait(600)
+
+process = Process()
+thread = warmup.preload_after(process, ["hairpin"])
+thread.join(0.5)
+waiting = thread.is_alive()
+hairpin = warmup.engines_named(["hairpin"])[0]
+loaded_before = sum(len(d.signatures) for d in warmup.kernels(hairpin).values())
+process.ended.set()
+thread.join(600)
+print(json.dumps({
+    "waiting": waiting, "loaded_before": loaded_before, "alive": thread.is_alive(),
+    "loaded": sum(len(d.signatures) for d in warmup.kernels(hairpin).values()),
+    "misses": sum(sum(d.stats.cache_misses.values())
+                  for d in warmup.kernels(hairpin).values())}))
+"""
+    got = json.loads(python(code, warmed.cache))
+    assert got["waiting"] and got["loaded_before"] == 0
+    assert not got["alive"] and got["loaded"] > 0 and got["misses"] == 0

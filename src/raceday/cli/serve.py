@@ -78,6 +78,8 @@ AllowOriginOpt = Annotated[
                       "the address of a reverse proxy) to open sockets and send requests, "
                       "besides this server's own address; repeat for more."),
 ]
+
+
 def check_public_url(value: str | None) -> str | None:
     """``--public-url``: an http(s) address with a host, no query or fragment; returned
     ending in '/' (the join links and QR code are built on it)."""
@@ -217,11 +219,12 @@ def serve_command(host: str = "127.0.0.1", port: int = 8000, db: Path | None = N
         return
     import uvicorn
 
-    from raceday.warmup import start_background, stop_background
+    from raceday.warmup import preload_after, start_background, stop_background
     from raceday.web.server import uvicorn_config
 
     server = uvicorn.Server(uvicorn_config(web_app, host, port, log_level="warning"))
     warming = start_background()  # compiles the computer players beside the server
+    preload_after(warming, ("hairpin", "pistard"))  # then loads the rooms' players here
     try:
         server.run()
     except KeyboardInterrupt:  # pragma: no cover - uvicorn handles the signal itself
