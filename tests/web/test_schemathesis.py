@@ -10,19 +10,16 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-import pytest
+import schemathesis
 from hypothesis import HealthCheck, settings
-
-schemathesis = pytest.importorskip("schemathesis")
-
-from schemathesis.checks import not_a_server_error  # noqa: E402
-from schemathesis.specs.openapi.checks import (  # noqa: E402
+from schemathesis.checks import not_a_server_error
+from schemathesis.specs.openapi.checks import (
     content_type_conformance,
     response_schema_conformance,
 )
 
-from raceday.web.app import create_app  # noqa: E402
-from raceday.web.numbers import Jobs, Limits  # noqa: E402
+from raceday.web.app import create_app
+from raceday.web.numbers import Jobs, Limits
 
 ORIGIN = "http://party.schemathesis.test"  # an allowed origin, sent with every request
 CHECKS = [not_a_server_error, response_schema_conformance, content_type_conformance]
