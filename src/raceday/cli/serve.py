@@ -15,7 +15,7 @@ import errno
 import ipaddress
 import os
 import socket
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Annotated
 
@@ -39,20 +39,26 @@ PortOpt = Annotated[
 ]
 
 
+def _each_read(values: list[str] | None, reads: Callable[[str], object],
+               expected: str) -> list[str]:
+    """A repeatable option's values, each read by the server's own parser ``reads`` (which
+    raises ValueError or returns nothing for a bad one); the first bad one is one line."""
+    for value in values or []:
+        try:
+            if not reads(value):
+                raise ValueError(value)
+        except ValueError:
+            raise typer.BadParameter(f"must be {expected}, got {value!r}") from None
+    return list(values or [])
+
+
 def check_origins(values: list[str] | None) -> list[str]:
     """Each ``--allow-origin`` read as the server will read it (:class:`raceday.web.guard.
     Origins`): an http(s) origin; a URL stands for its origin."""
     from raceday.web.guard import Origins
 
-    for value in values or []:
-        try:
-            if not Origins(None, [value]).allowed:  # blank
-                raise ValueError(value)
-        except ValueError:
-            raise typer.BadParameter(
-                f"must be an http(s) origin such as https://party.example.org, got {value!r}"
-            ) from None
-    return list(values or [])
+    return _each_read(values, lambda value: Origins(None, [value]).allowed,
+                      "an http(s) origin such as https://party.example.org")
 
 
 def check_proxies(values: list[str] | None) -> list[str]:
@@ -60,15 +66,8 @@ def check_proxies(values: list[str] | None) -> list[str]:
     parse_networks`): an IP address or network."""
     from raceday.web.guard import parse_networks
 
-    for value in values or []:
-        try:
-            if not parse_networks([value]):
-                raise ValueError(value)
-        except ValueError:
-            raise typer.BadParameter(
-                "must be an IP address or network such as 10.0.0.2 or 172.16.0.0/12, "
-                f"got {value!r}") from None
-    return list(values or [])
+    return _each_read(values, lambda value: parse_networks([value]),
+                      "an IP address or network such as 10.0.0.2 or 172.16.0.0/12")
 
 
 AllowOriginOpt = Annotated[
