@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from raceday.cli import common
+from raceday.terminal import common
 
 ASCII_ENV = {"LC_ALL": "C", "PYTHONIOENCODING": "ascii"}
 

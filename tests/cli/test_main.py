@@ -10,9 +10,9 @@ import pytest
 import typer
 
 from raceday import __version__
-from raceday.cli import common
 from raceday.cli.main import run
 from raceday.core.discovery import discover
+from raceday.terminal import common
 
 
 def test_usage_errors_are_one_line_with_a_help_hint(capsys: pytest.CaptureFixture[str]) -> None:
@@ -151,7 +151,7 @@ def test_in_range_names_the_limits() -> None:
 
 
 def test_tools_beside_the_games_are_listed_without_importing_them() -> None:
-    from raceday.core.discovery import discover_tools
+    from raceday.cli._tools import discover_tools
 
     tools = discover_tools()
     assert "serve" in tools and "party" in tools["serve"].lower()

@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from raceday.cli.common import MAX_PLAYER_NAME, player_names
 from raceday.cli.main import app, run
 from raceday.core.errors import OptionsError
 from raceday.games.hairpin.rules import Rules
 from raceday.store.names import MAX_SESSION_NAME, check_session_name
 from raceday.store.sessions import SessionStore
+from raceday.terminal.common import MAX_PLAYER_NAME, player_names
 
 runner = CliRunner()
 

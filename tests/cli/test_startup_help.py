@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from raceday.cli._quick_help import commands
-from raceday.core.discovery import discover, discover_tools
+from raceday.cli._tools import discover_tools
+from raceday.core.discovery import discover
 
 RACEDAY = Path(sys.executable).with_name("raceday")
 FULL = "import sys; from raceday.cli.main import main; sys.argv[0] = 'raceday'; main()"
@@ -85,7 +86,7 @@ def test_help_imports_neither_typer_nor_any_game_nor_a_heavy_library(argv: list[
     modules = _imported_by(argv)
     assert "raceday.cli._quick_help" in modules
     assert _heavy(modules) == []
-    assert "raceday.cli.main" not in modules and "raceday.cli.common" not in modules
+    assert "raceday.cli.main" not in modules and "raceday.terminal.common" not in modules
 
 
 def test_help_without_the_fast_path_still_skips_what_it_never_uses() -> None:

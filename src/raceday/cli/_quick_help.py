@@ -34,7 +34,8 @@ TYPER_SWITCHES = ("TYPER_USE_RICH", "TYPER_STANDARD_TRACEBACK", "_TYPER_STANDARD
 def commands() -> list[tuple[str, str]]:
     """(name, one-line help) of every command, as the root group lists them: the games in
     alphabetical order, then the tools that are not games."""
-    from raceday.core.discovery import discover, discover_tools
+    from raceday.cli._tools import discover_tools
+    from raceday.core.discovery import discover
 
     games = discover(with_module="cli")
     tools = {k: v for k, v in discover_tools().items() if k not in games}

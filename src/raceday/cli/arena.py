@@ -12,7 +12,7 @@ from typing import Annotated
 
 import typer
 
-from raceday.cli.common import (
+from raceday.terminal.common import (
     JsonOpt,
     SeedOpt,
     console,

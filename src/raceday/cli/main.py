@@ -20,7 +20,8 @@ from typer.core import TyperCommand, TyperGroup
 from typer.exceptions import Abort
 
 from raceday import __version__
-from raceday.core.discovery import discover, discover_tools
+from raceday.cli._tools import discover_tools
+from raceday.core.discovery import discover, game_packages
 from raceday.core.errors import RacedayError
 
 if TYPE_CHECKING:
@@ -41,7 +42,7 @@ class GameGroup(TyperGroup):
 
     def _load(self, name: str) -> Command:
         if name not in self._loaded:
-            where = (f"raceday.games.{name}.cli" if name in self._games
+            where = (f"{game_packages()[name]}.cli" if name in self._games
                      else f"raceday.cli.{name.replace('-', '_')}")
             module = importlib.import_module(where)
             command = typer.main.get_command(module.app)
@@ -103,8 +104,8 @@ def _usage_line(exc: UsageError) -> str:
 
 
 def _err_console() -> Console:
-    """The shared error console (imported with :mod:`raceday.cli.common` when needed)."""
-    from raceday.cli.common import err_console
+    """The shared error console (imported with :mod:`raceday.terminal.common` when needed)."""
+    from raceday.terminal.common import err_console
 
     return err_console
 
@@ -121,13 +122,13 @@ def _utf(stream: Any) -> bool:
 
 
 def _prepare() -> None:
-    """Before a run: only a command imports :mod:`raceday.cli.common` (with Rich's
+    """Before a run: only a command imports :mod:`raceday.terminal.common` (with Rich's
     progress bars), so the help starts without it; but an output that is not Unicode
     gets it at once (it lets such an output write ASCII stand-ins instead of failing).
     Forget an interruption reported by an earlier run in this process."""
     if not (_utf(sys.stdout) and _utf(sys.stderr)):
-        import raceday.cli.common  # noqa: F401
-    common = sys.modules.get("raceday.cli.common")
+        import raceday.terminal.common  # noqa: F401
+    common = sys.modules.get("raceday.terminal.common")
     if common is not None:
         common.interrupt_reported()
 
@@ -165,7 +166,7 @@ def run(argv: Sequence[str] | None = None) -> int:
         return 1
     code = result if isinstance(result, int) else 0
     if code == 130:
-        from raceday.cli.common import interrupt_reported
+        from raceday.terminal.common import interrupt_reported
 
         if not interrupt_reported():
             _err_console().print("interrupted: nothing was saved")

@@ -13,7 +13,7 @@ from typing import Annotated
 
 import typer
 
-from raceday.cli.common import console, in_range
+from raceday.terminal.common import console, in_range
 
 HELP = "Print-and-play pages: boards, tracks, sheets and exact odds tables as PDF or SVG."
 

@@ -21,8 +21,8 @@ from typing import Annotated
 
 import typer
 
-from raceday.cli.common import DbOpt, console, err_console, in_range
 from raceday.core.errors import OptionsError
+from raceday.terminal.common import DbOpt, console, err_console, in_range
 
 HELP = "Host a party in the browser: a big screen plus phones on your network."
 

@@ -14,7 +14,7 @@ from typing import Annotated, Any
 import typer
 from rich.markup import escape
 
-from raceday.cli.common import console, err_console
+from raceday.terminal.common import console, err_console
 
 HELP = ("Compile the computer players and simulators ahead, so their first use is quick."
         "\n\n"

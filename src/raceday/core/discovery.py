@@ -3,26 +3,101 @@
 from __future__ import annotations
 
 import ast
+import importlib
+import importlib.util
 import pkgutil
+import re
+from functools import cache
+from importlib.metadata import entry_points
 from pathlib import Path
+from types import ModuleType
+
+ENTRY_POINT_GROUP = "raceday.games"
+"""Games outside raceday register here: ``name = "package.module"`` (the game's package)."""
+
+GAME_NAME = re.compile(r"[a-z][a-z0-9_]{0,31}")
+
+FACES = ("cli", "room", "adapter", "printing", "numbers")
+"""The modules a game package may carry beside its engine, found by these names: ``cli``
+(its ``raceday <game>`` commands), ``room`` (its browser room declaration), ``adapter``
+(its research adapter), ``printing`` (its print parts) and ``numbers`` (its browser
+simulation jobs). Its browser assets live in the folder ``static/`` and its words in
+``messages/<lang>.json``."""
 
 
-def discover(with_module: str | None = None) -> dict[str, str]:
-    """Game name → one-line summary from each game package's docstring, without imports;
-    with ``with_module``, only games that have that module (e.g. ``"cli"``)."""
+@cache
+def game_packages() -> dict[str, str]:
+    """Game name → the import name of its package: every package under ``raceday.games``,
+    then every entry point of the group :data:`ENTRY_POINT_GROUP` (found without
+    importing anything). A name already taken by a built-in game is ignored."""
     import raceday.games as games_pkg
 
     found: dict[str, str] = {}
     for folder in games_pkg.__path__:
         for info in pkgutil.iter_modules([folder]):
-            package = Path(folder) / info.name
-            if not info.ispkg or not (package / "__init__.py").is_file():
-                continue
-            if with_module and not (package / f"{with_module}.py").is_file():
-                continue
-            source = (package / "__init__.py").read_text(encoding="utf-8")
-            doc = (ast.get_docstring(ast.parse(source)) or info.name).strip()
-            found[info.name] = " ".join(doc.split("\n\n")[0].split())
+            if info.ispkg and (Path(folder) / info.name / "__init__.py").is_file():
+                found[info.name] = f"raceday.games.{info.name}"
+    for point in entry_points(group=ENTRY_POINT_GROUP):
+        if GAME_NAME.fullmatch(point.name) and point.name not in found:
+            found[point.name] = point.value.split(":")[0].strip()
+    return dict(sorted(found.items()))
+
+
+def package_folder(game: str) -> Path | None:
+    """The folder of ``game``'s package (found without importing it), or None."""
+    module = game_packages().get(game)
+    if module is None:
+        return None
+    try:
+        spec = importlib.util.find_spec(module)
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+def has_face(game: str, face: str) -> bool:
+    """True if ``game``'s package has the module ``face`` (see :data:`FACES`)."""
+    folder = package_folder(game)
+    return folder is not None and (
+        (folder / f"{face}.py").is_file() or (folder / face / "__init__.py").is_file())
+
+
+def face(game: str, face_name: str) -> ModuleType | None:
+    """Import and return ``game``'s module ``face_name`` (e.g. ``"room"``), or None when the
+    game has no such face. The caller decides what a missing face means."""
+    if not has_face(game, face_name):
+        return None
+    return importlib.import_module(f"{game_packages()[game]}.{face_name}")
+
+
+def games_with(face_name: str) -> list[str]:
+    """The names of the games whose package carries ``face_name``, sorted."""
+    return [game for game in game_packages() if has_face(game, face_name)]
+
+
+def asset_folder(game: str, kind: str) -> Path | None:
+    """``game``'s folder ``static`` (browser assets) or ``messages`` (message tables)."""
+    folder = package_folder(game)
+    if folder is None or not (folder / kind).is_dir():
+        return None
+    return folder / kind
+
+
+def discover(with_module: str | None = None) -> dict[str, str]:
+    """Game name → one-line summary from each game package's docstring, without imports;
+    with ``with_module``, only games that have that module (e.g. ``"cli"``)."""
+    found: dict[str, str] = {}
+    for name in game_packages():
+        package = package_folder(name)
+        if package is None or not (package / "__init__.py").is_file():
+            continue
+        if with_module and not has_face(name, with_module):
+            continue
+        source = (package / "__init__.py").read_text(encoding="utf-8")
+        doc = (ast.get_docstring(ast.parse(source)) or name).strip()
+        found[name] = " ".join(doc.split("\n\n")[0].split())
     return found
 
 
@@ -38,19 +113,3 @@ def constant_text(source: str, name: str) -> str | None:
                 return None
             return value if isinstance(value, str) else None
     return None
-
-
-def discover_tools() -> dict[str, str]:
-    """Top-level commands that are not games (``raceday serve``, ...): every module of
-    ``raceday.cli`` except the shared ones, named after the module, with its ``HELP``."""
-    import raceday.cli as cli_pkg
-
-    found: dict[str, str] = {}
-    for folder in cli_pkg.__path__:
-        for info in pkgutil.iter_modules([folder]):
-            if info.ispkg or info.name in ("common", "main") or info.name.startswith("_"):
-                continue
-            source = (Path(folder) / f"{info.name}.py").read_text(encoding="utf-8")
-            text = constant_text(source, "HELP") or ast.get_docstring(ast.parse(source)) or ""
-            found[info.name.replace("_", "-")] = " ".join(text.split("\n\n")[0].split())
-    return found

@@ -30,3 +30,10 @@ class InputFileError(RacedayError):
 
 class BetError(RacedayError):
     """A bet, stake or bid the rules refuse (the message says why and what is allowed)."""
+
+
+class GameNotOverError(RacedayError):
+    """A result was asked of a game that has not ended yet."""
+
+    def __init__(self, game: str = "the game") -> None:
+        super().__init__(f"{game} is not over yet: there is no result before the end")

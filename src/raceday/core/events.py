@@ -9,14 +9,41 @@ from typing import Any
 
 
 @dataclass(frozen=True)
+class Message:
+    """A message key and its parameters: what a face renders in the reader's language.
+
+    ``key`` is looked up in the message tables of :mod:`raceday.present` (a game's own keys
+    are written ``"<game>.<key>"`` there); ``params`` holds only JSON values, and a param
+    may itself be a message written as ``{"key": ..., "params": {...}}``.
+    """
+
+    key: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"key": self.key, "params": dict(self.params)}
+
+
+@dataclass(frozen=True)
 class Event:
     """One thing that happened: a kind (``"move"``, ``"throw"``, ``"finish"``, ...) and data.
 
+    The kind is the event's message key within its game (rendered by :mod:`raceday.present`
+    from ``"<game>.event.<kind>"``) and ``data`` its parameters: facts, never prose.
     ``data`` must hold only JSON values (numbers, strings, lists, dicts, booleans, None).
     """
 
     kind: str
     data: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def key(self) -> str:
+        """The message key of this event within its game's table: ``event.<kind>``."""
+        return f"event.{self.kind}"
+
+    @property
+    def params(self) -> Mapping[str, Any]:
+        return self.data
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, **self.data}

@@ -12,11 +12,12 @@ import copy
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
-from raceday.core.errors import IllegalActionError
-from raceday.core.events import Event
+from raceday.core.errors import GameNotOverError, IllegalActionError
+from raceday.core.events import Event, Message
 
 if TYPE_CHECKING:
     import numpy as np
@@ -38,6 +39,26 @@ class ChanceDraw:
     detail: Mapping[str, Any] | None = None
 
 
+class Termination(StrEnum):
+    """How a game ended, one word every face can branch on (never a sentence to parse).
+
+    Rendered as ``termination.<value>`` by :mod:`raceday.present`. A game may use its own
+    string for an ending not listed here, with its own message ``<game>.termination.<x>``.
+    """
+
+    FINISH = "finish"  # order of arrival over a finish line
+    LAPS = "laps"  # laps completed (or the most laps when the game stops)
+    BUMPS = "bumps"  # a player was bumped out (or ran out of bumps)
+    BLOCKED = "blocked"  # a player had no legal move
+    ELIMINATED = "eliminated"  # riders taken out one by one (elimination race)
+    FELL = "fell"  # every rival fell
+    TIME = "time"  # the best time (time trial, pursuit, general classification)
+    POINTS = "points"  # the most points
+    MONEY = "money"  # the richest player at the end of a betting evening
+    DRAW = "draw"  # nobody won
+    RESIGNED = "resigned"  # a player gave up
+
+
 @dataclass(frozen=True)
 class Outcome:
     """The result of a finished game, with one meaning in every game.
@@ -50,7 +71,10 @@ class Outcome:
       where the ranking is decided by order of arrival alone.
     - ``winning_players``: the decision-making players (0, 1, ...) who won; several for a
       draw; empty in a game without players (a race decided by dice alone).
-    - ``description``: one sentence saying who won and why.
+    - ``description``: one English sentence saying who won and why (for logs; faces
+      render ``message`` instead).
+    - ``termination``: how it ended (a :class:`Termination` value or a game's own word).
+    - ``message``: the result as a message key and parameters for :mod:`raceday.present`.
     """
 
     ranking: tuple[int, ...]
@@ -59,6 +83,8 @@ class Outcome:
     description: str = ""
     winning_players: tuple[int, ...] = ()
     score_name: str = ""
+    termination: str = Termination.FINISH
+    message: Message | None = None
 
 
 class State(ABC):
@@ -107,6 +133,49 @@ class State(ABC):
                 return action
         raise IllegalActionError(text, "no legal action has that name")
 
+    def action_message(self, action: Action) -> Message:
+        """What ``action`` (or chance outcome) means here, as a message key and facts, so
+        that no face decodes action numbers. Games override this; the default names it."""
+        return Message("action", {"name": self.action_to_string(action)})
+
+    # --- who may act, when several may (sealed bids, tickets) ---------------------------
+    def acting_players(self) -> list[int]:
+        """Every player who may act now. One player in a turn-based game; in a phase of
+        sealed choices (bids, tickets) every player who has not yet chosen, in any order.
+        :meth:`current_player` is the lowest of them, so sequential tools still work."""
+        player = self.current_player()
+        return [player] if player >= 0 else []
+
+    def legal_actions_for(self, player: int) -> list[Action]:
+        """The legal actions of ``player`` now (empty if it is not theirs to act)."""
+        return self.legal_actions() if player in self.acting_players() else []
+
+    def apply_action_for(self, player: int, action: Action) -> list[Event]:
+        """Apply ``action`` for ``player``, who must be among :meth:`acting_players`."""
+        if self.is_terminal():
+            raise IllegalActionError(action, "the game is over")
+        if player not in self.acting_players():
+            raise IllegalActionError(action, f"it is not player {player}'s turn to act")
+        if action not in self.legal_actions_for(player):
+            raise IllegalActionError(action, "not among that player's legal actions here")
+        return self._apply_for(player, action)
+
+    def _apply_for(self, player: int, action: Action) -> list[Event]:
+        """Apply a checked action of ``player`` (games with sealed phases override)."""
+        return self._apply(action, None)
+
+    # --- what a seat may see ------------------------------------------------------------
+    def observation(self, player: int | None) -> dict[str, Any]:
+        """Everything ``player`` may see now as JSON values; ``None`` is a spectator, who
+        sees the public view. Games with hidden information override this, and no face
+        reads a secret any other way. The default (perfect information) is the state."""
+        return self.to_json()
+
+    def frame(self) -> dict[str, Any]:
+        """The board as a serialisable picture (positions, marks, labels as message keys)
+        that the browser, replays and the terminal draw. Games override this."""
+        return {"game": self.game_name, "public": self.observation(None)}
+
     # --- moving -----------------------------------------------------------------------
     def apply_action(self, action: Action, detail: Mapping[str, Any] | None = None) -> list[Event]:
         """Check ``action`` and apply it; return the events it produced."""
@@ -133,7 +202,12 @@ class State(ABC):
     # --- results ----------------------------------------------------------------------
     @abstractmethod
     def outcome(self) -> Outcome:
-        """The result; only valid at a terminal state."""
+        """The result; :class:`GameNotOverError` before the end (see :meth:`require_over`)."""
+
+    def require_over(self) -> None:
+        """Raise :class:`GameNotOverError` unless the game has ended."""
+        if not self.is_terminal():
+            raise GameNotOverError(self.game_name)
 
     def returns(self) -> list[float]:
         """Per-player reward at the end, one meaning in every game: the players named in

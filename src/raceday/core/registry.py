@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import ConfigDict
 
-from raceday.core.discovery import discover
+from raceday.core.discovery import discover, game_packages
 from raceday.core.errors import OptionsError
 from raceday.core.game import AnyGame, Game, GameOptions
 from raceday.core.protocol import State
@@ -30,9 +30,11 @@ def register(game: AnyGame | GameSpec) -> AnyGame:
 
 
 def load_all() -> None:
-    """Import every package under ``raceday.games`` and register its ``GAME``."""
+    """Import every game package (built in, or named by a ``raceday.games`` entry point)
+    and register its ``GAME``."""
+    packages = game_packages()
     for name in discover():
-        module = importlib.import_module(f"raceday.games.{name}")
+        module = importlib.import_module(packages[name])
         game = getattr(module, "GAME", None) or getattr(module, "SPEC", None)
         if game is not None and name not in _GAMES:
             register(game)

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from raceday.cli.common import interrupt_reported
+from raceday.terminal.common import interrupt_reported
 
 
 @pytest.fixture(autouse=True)

@@ -209,7 +209,7 @@ def test_stale_save_cannot_settle_twice(tmp_path: Path) -> None:
     store.save(GAME, "x", session.to_json())
     doc, rev = store.load(GAME, "x")
     store.save(GAME, "x", doc, expected_revision=rev)  # someone else saved meanwhile
-    from raceday.cli.common import console
+    from raceday.terminal.common import console
 
     party = Party(Session.from_json(doc), store, "x", Terminal(console), rev)
     with pytest.raises(SaveFormatError, match="changed since"):

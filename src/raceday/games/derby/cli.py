@@ -8,7 +8,11 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.markup import escape
 
-from raceday.cli.common import (
+from raceday.core.errors import OptionsError, RacedayError, SaveFormatError
+from raceday.games.derby.odds import exact_odds, format_odds, make_board, pair_name, parse_margin
+from raceday.games.derby.rules import MAX_FALL_RATE, POSTS, DerbyOptions, horse_name
+from raceday.store.names import MAX_SESSION_NAME
+from raceday.terminal.common import (
     MAX_PLAYER_NAME,
     PROGRESS_THRESHOLD,
     DbOpt,
@@ -28,10 +32,6 @@ from raceday.cli.common import (
     progress_bar,
     shell_quote,
 )
-from raceday.core.errors import OptionsError, RacedayError, SaveFormatError
-from raceday.games.derby.odds import exact_odds, format_odds, make_board, pair_name, parse_margin
-from raceday.games.derby.rules import MAX_FALL_RATE, POSTS, DerbyOptions, horse_name
-from raceday.store.names import MAX_SESSION_NAME
 
 if TYPE_CHECKING:
     from raceday.games.derby.session import Session

@@ -18,7 +18,6 @@ import numpy as np
 from rich.console import Console
 from rich.table import Table
 
-from raceday.cli.common import read_line, read_secret
 from raceday.core.digits import MAX_DIGITS, ascii_int
 from raceday.core.errors import BetError, OptionsError, RacedayError
 from raceday.games.derby.agents import computer_bets, computer_bid
@@ -38,6 +37,7 @@ from raceday.games.derby.session import (
     Session,
 )
 from raceday.store.sessions import SessionStore
+from raceday.terminal.common import read_line, read_secret
 
 GAME = "derby"  # the sessions' key in the store
 BET_HELP = (
@@ -58,7 +58,7 @@ class EndOfInput(Exception):
 class Terminal:
     """Prompts on the console, answers from standard input (scripted input works too):
     the one place the party reads input, through the shared readers of
-    :mod:`raceday.cli.common` (``read_line``, ``read_secret``), which tests may replace."""
+    :mod:`raceday.terminal.common` (``read_line``, ``read_secret``), which tests may replace."""
 
     def __init__(self, console: Console, delay: float = 0.0,
                  sleep: Callable[[float], None] | None = None) -> None:

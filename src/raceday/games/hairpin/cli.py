@@ -11,26 +11,6 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from raceday.cli.common import (
-    DIGITS_ONLY,
-    DbOpt,
-    DelayOpt,
-    JsonOpt,
-    SeedOpt,
-    ask_yes_no,
-    check_session_name_option,
-    console,
-    default_delay,
-    foreign_digits,
-    fresh_seed,
-    in_range,
-    on_interrupt,
-    pause,
-    print_json,
-    progress_bar,
-    read_line,
-    shell_quote,
-)
 from raceday.core.agents import Agent, RandomAgent
 from raceday.core.digits import ascii_int
 from raceday.core.errors import IllegalActionError, OptionsError, SaveFormatError
@@ -60,6 +40,26 @@ from raceday.games.hairpin.rules import (
 )
 from raceday.store.names import MAX_SESSION_NAME
 from raceday.store.sessions import SessionStore, writable_store
+from raceday.terminal.common import (
+    DIGITS_ONLY,
+    DbOpt,
+    DelayOpt,
+    JsonOpt,
+    SeedOpt,
+    ask_yes_no,
+    check_session_name_option,
+    console,
+    default_delay,
+    foreign_digits,
+    fresh_seed,
+    in_range,
+    on_interrupt,
+    pause,
+    print_json,
+    progress_bar,
+    read_line,
+    shell_quote,
+)
 
 if TYPE_CHECKING:
     from raceday.games.hairpin.agents import SearchReport

@@ -15,22 +15,6 @@ import typer
 from rich.rule import Rule
 from rich.table import Table
 
-from raceday.cli.common import (
-    MAX_PLAYER_NAME,
-    PROGRESS_THRESHOLD,
-    DbOpt,
-    DelayOpt,
-    JsonOpt,
-    SeedOpt,
-    add_alias,
-    check_session_name_option,
-    console,
-    default_delay,
-    fresh_seed,
-    in_range,
-    print_json,
-    progress_bar,
-)
 from raceday.core.errors import OptionsError
 from raceday.games.keirin.odds import BET_TYPES, race_odds
 from raceday.games.keirin.odds_view import MAX_TOP, TOP_DEFAULT, print_odds
@@ -46,6 +30,22 @@ from raceday.games.keirin.track import (
     MIN_RIDERS,
 )
 from raceday.store.names import MAX_SESSION_NAME
+from raceday.terminal.common import (
+    MAX_PLAYER_NAME,
+    PROGRESS_THRESHOLD,
+    DbOpt,
+    DelayOpt,
+    JsonOpt,
+    SeedOpt,
+    add_alias,
+    check_session_name_option,
+    console,
+    default_delay,
+    fresh_seed,
+    in_range,
+    print_json,
+    progress_bar,
+)
 
 if TYPE_CHECKING:
     from raceday.core.events import Event

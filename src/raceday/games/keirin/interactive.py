@@ -14,17 +14,6 @@ from rich.markup import escape
 from rich.rule import Rule
 from rich.table import Table
 
-from raceday.cli.common import (
-    ask_yes_no,
-    console,
-    default_delay,
-    fresh_seed,
-    on_interrupt,
-    pause,
-    player_names,
-    read_line,
-    shell_quote,
-)
 from raceday.core.errors import BetError, OptionsError, RacedayError
 from raceday.core.events import Event
 from raceday.core.protocol import State
@@ -41,6 +30,17 @@ from raceday.games.keirin.render import commentary, render_track, throw_line
 from raceday.games.keirin.rules import PHASE_PHOTO, KeirinOptions, KeirinState
 from raceday.games.keirin.session import GAME, BetSession, Settlement
 from raceday.store.sessions import SessionStore, writable_store
+from raceday.terminal.common import (
+    ask_yes_no,
+    console,
+    default_delay,
+    fresh_seed,
+    on_interrupt,
+    pause,
+    player_names,
+    read_line,
+    shell_quote,
+)
 
 
 def show_race(

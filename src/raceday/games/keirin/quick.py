@@ -106,7 +106,7 @@ def run(argv: Sequence[str]) -> int | None:
     assert riders is not None and length is not None
     odds = exact_odds(riders, length, number("derny", None))
     if options.get("json"):
-        # the same bytes as raceday.cli.common.print_json
+        # the same bytes as raceday.terminal.common.print_json
         sys.stdout.write(json.dumps(odds.to_json(), sort_keys=False) + "\n")
         sys.stdout.flush()
         return 0
@@ -118,6 +118,6 @@ def run(argv: Sequence[str]) -> int | None:
     kinds = list(bets) if isinstance(bets, list) else list(BET_TYPES)
     top = number("top", TOP_DEFAULT)
     assert top is not None
-    # the same console as raceday.cli.common.console
+    # the same console as raceday.terminal.common.console
     print_odds(Console(highlight=False), odds, kinds, top, bool(options.get("all")))
     return 0

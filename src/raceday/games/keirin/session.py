@@ -117,7 +117,7 @@ class BetSession:
         if bankroll <= 0:
             raise OptionsError("the starting bankroll must be more than 0")
         if seed is None:
-            from raceday.cli.common import fresh_seed
+            from raceday.terminal.common import fresh_seed
 
             seed = fresh_seed(None)  # fresh, then saved
         if not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:

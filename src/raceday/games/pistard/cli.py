@@ -13,24 +13,6 @@ from rich.markup import escape
 from rich.rule import Rule
 from rich.table import Table
 
-from raceday.cli.common import (
-    DIGITS_ONLY,
-    DbOpt,
-    DelayOpt,
-    SeedOpt,
-    check_session_name_option,
-    console,
-    default_delay,
-    foreign_digits,
-    fresh_seed,
-    in_range,
-    on_interrupt,
-    pause,
-    print_json,
-    progress_bar,
-    read_line,
-    shell_quote,
-)
 from raceday.core.digits import ascii_int
 from raceday.core.errors import OptionsError, SaveFormatError
 from raceday.core.events import Event
@@ -54,6 +36,24 @@ from raceday.games.pistard.track import COLOURS, LANES, colour_index, load_track
 from raceday.games.pistard.variants import VARIANTS
 from raceday.store.names import MAX_SESSION_NAME
 from raceday.store.sessions import writable_store
+from raceday.terminal.common import (
+    DIGITS_ONLY,
+    DbOpt,
+    DelayOpt,
+    SeedOpt,
+    check_session_name_option,
+    console,
+    default_delay,
+    foreign_digits,
+    fresh_seed,
+    in_range,
+    on_interrupt,
+    pause,
+    print_json,
+    progress_bar,
+    read_line,
+    shell_quote,
+)
 
 HELP = ("PISTARD (Anki Toner): track cycling for 2–5 players on a coloured four-lane "
         "velodrome, in six race variants.")

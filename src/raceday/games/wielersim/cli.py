@@ -10,23 +10,6 @@ import typer
 from rich.table import Table
 
 from raceday.analysis.stats import wilson_interval
-from raceday.cli.common import (
-    DbOpt,
-    DelayOpt,
-    JsonOpt,
-    SeedOpt,
-    add_alias,
-    check_out_folder,
-    console,
-    default_delay,
-    fresh_seed,
-    in_range,
-    on_interrupt,
-    pause,
-    print_json,
-    progress_bar,
-    shell_quote,
-)
 from raceday.core.digits import ascii_int
 from raceday.core.errors import OptionsError
 from raceday.core.events import Event
@@ -66,6 +49,23 @@ from raceday.games.wielersim.stage import (
     start_stage,
 )
 from raceday.store.sessions import writable_store
+from raceday.terminal.common import (
+    DbOpt,
+    DelayOpt,
+    JsonOpt,
+    SeedOpt,
+    add_alias,
+    check_out_folder,
+    console,
+    default_delay,
+    fresh_seed,
+    in_range,
+    on_interrupt,
+    pause,
+    print_json,
+    progress_bar,
+    shell_quote,
+)
 
 HELP = "WielerSIM (Ludo Nauws): watch and predict one-day races and stage races."
 

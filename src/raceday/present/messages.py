@@ -1,0 +1,136 @@
+"""Message tables (one per language) and rendering a key with its parameters.
+
+Tables are JSON objects of ``key → template``. The shared keys live in
+``raceday/present/messages/<lang>.json``; a game's own keys live in its package, in
+``messages/<lang>.json``, and are reached as ``"<game>.<key>"``. A template names its
+parameters in braces, ``"{rider} wins by {gap} seconds"``; a parameter that is itself a
+message (``{"key": ..., "params": {...}}``) is rendered first, a list is joined with the
+language's separator. The browser's ``present.js`` follows exactly these rules.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from raceday.core.discovery import asset_folder, game_packages
+from raceday.core.errors import RacedayError
+from raceday.core.events import Event, Message
+
+if TYPE_CHECKING:
+    from raceday.core.protocol import Action, Outcome, State
+
+LANGUAGES = ("en", "ja")
+FALLBACK = "en"
+SEPARATORS = {"en": ", ", "ja": "、"}
+PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+SHARED = Path(__file__).parent / "messages"
+
+
+class MessageTableError(RacedayError):
+    """A message table that cannot be read (bad JSON, a value that is not text)."""
+
+
+def _read(path: Path) -> dict[str, str]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise MessageTableError(f"message table {path}: {exc}") from None
+    if not isinstance(data, dict) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in data.items()):
+        raise MessageTableError(f"message table {path}: must map keys to text")
+    return data
+
+
+class MessageTable:
+    """All keys of one language: the shared ones and every game's, prefixed by its name."""
+
+    def __init__(self, lang: str, entries: Mapping[str, str]) -> None:
+        self.lang = lang
+        self.entries = dict(entries)
+
+    @classmethod
+    def load(cls, lang: str) -> MessageTable:
+        if lang not in LANGUAGES:
+            raise MessageTableError(
+                f"unknown language {lang!r}; choose one of {', '.join(LANGUAGES)}")
+        entries: dict[str, str] = {}
+        shared = SHARED / f"{lang}.json"
+        if shared.is_file():
+            entries.update(_read(shared))
+        for game in game_packages():
+            folder = asset_folder(game, "messages")
+            if folder is not None and (folder / f"{lang}.json").is_file():
+                own = _read(folder / f"{lang}.json")
+                entries.update({f"{game}.{key}": text for key, text in own.items()})
+        return cls(lang, entries)
+
+    def template(self, key: str, game: str | None = None) -> str | None:
+        """The template of ``key`` (a game's own key first, when ``game`` is given)."""
+        if game is not None and f"{game}.{key}" in self.entries:
+            return self.entries[f"{game}.{key}"]
+        return self.entries.get(key)
+
+    def to_json(self) -> dict[str, str]:
+        return dict(self.entries)
+
+
+@cache
+def table(lang: str) -> MessageTable:
+    """The message table of ``lang`` (loaded once)."""
+    return MessageTable.load(lang)
+
+
+def _value(value: Any, lang: str, game: str | None) -> str:
+    if isinstance(value, Message):
+        return render(value, lang, game)
+    if isinstance(value, Mapping) and isinstance(value.get("key"), str):
+        return render(Message(value["key"], value.get("params") or {}), lang, game)
+    if isinstance(value, list | tuple):
+        return SEPARATORS.get(lang, ", ").join(_value(v, lang, game) for v in value)
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return "" if value is None else str(value)
+
+
+def render(message: Message | str, lang: str = "en", game: str | None = None,
+           params: Mapping[str, Any] | None = None) -> str:
+    """``message`` in ``lang``: its template with the parameters filled in. A key missing
+    in ``lang`` falls back to English, and a key missing everywhere renders as itself."""
+    if isinstance(message, str):
+        message = Message(message, params or {})
+    template = table(lang).template(message.key, game)
+    if template is None and lang != FALLBACK:
+        template = table(FALLBACK).template(message.key, game)
+    if template is None:
+        return message.key
+    values = message.params
+
+    def fill(match: re.Match[str]) -> str:
+        name = match.group(1)
+        return _value(values[name], lang, game) if name in values else match.group(0)
+
+    return PLACEHOLDER.sub(fill, template)
+
+
+def describe_event(game: str, event: Event, lang: str = "en") -> str:
+    """One event as a sentence: ``<game>.event.<kind>`` filled with the event's data."""
+    return render(Message(event.key, event.params), lang, game)
+
+
+def describe_outcome(game: str, outcome: Outcome, lang: str = "en") -> str:
+    """The result as a sentence: the outcome's message, else its termination's key."""
+    message = outcome.message or Message(f"termination.{outcome.termination}",
+                                         {"winner": outcome.winner})
+    return render(message, lang, game)
+
+
+def describe_action(state: State, action: Action, lang: str = "en") -> str:
+    """What ``action`` means in ``state``, in ``lang``."""
+    return render(state.action_message(action), lang, state.game_name)

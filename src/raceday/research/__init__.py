@@ -1,0 +1,2 @@
+"""The research kit that a game's ``adapter`` face builds on: the tensor shapes and the
+:class:`Adapter` base that the OpenSpiel, PettingZoo and Gymnasium wrappers drive."""
