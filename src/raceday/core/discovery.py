@@ -30,10 +30,10 @@ def game_packages() -> dict[str, str]:
     """Game name → the import name of its package: every package under ``raceday.games``,
     then every entry point of the group :data:`ENTRY_POINT_GROUP` (found without
     importing anything). A name already taken by a built-in game is ignored."""
-    import raceday.games as games_pkg
-
+    games_spec = importlib.util.find_spec("raceday.games")  # found, not imported: the core
+    folders = list(games_spec.submodule_search_locations or []) if games_spec else []
     found: dict[str, str] = {}
-    for folder in games_pkg.__path__:
+    for folder in folders:
         for info in pkgutil.iter_modules([folder]):
             if info.ispkg and (Path(folder) / info.name / "__init__.py").is_file():
                 found[info.name] = f"raceday.games.{info.name}"
