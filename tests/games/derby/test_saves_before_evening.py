@@ -1,0 +1,41 @@
+"""Party sessions saved by ``raceday derby play`` before the evening became one protocol
+state (tests/fixtures/saves/derby/sessions_before_evening.*: mid-auction, betting with a
+loan and the first-out bonus, a host-dice race in progress, a finished evening) still
+resume, and a resumed party prints and saves what the code of that time printed and saved
+for the same typed input."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from raceday.cli.main import app
+from raceday.store.sessions import SessionStore
+
+FIXTURES = Path(__file__).parents[2] / "fixtures" / "saves" / "derby"
+RECORDED: dict[str, Any] = json.loads(
+    (FIXTURES / "sessions_before_evening.json").read_text(encoding="utf-8"))
+
+
+def _without_path(text: str, db: Path) -> str:
+    """The transcript with the temporary database's path (in the resume line) taken out."""
+    return text.replace(str(db), "<db>")
+
+
+@pytest.mark.parametrize("name", sorted(RECORDED))
+def test_an_old_session_resumes_with_the_same_transcript(name: str, tmp_path: Path) -> None:
+    recorded = RECORDED[name]
+    db = tmp_path / "s.db"
+    shutil.copy(FIXTURES / "sessions_before_evening.sqlite", db)
+    result = CliRunner().invoke(
+        app, ["derby", "play", "--resume", name, "--db", str(db), "--delay", "0"],
+        input=recorded["input"])
+    assert result.exit_code == recorded["exit_code"], result.output
+    assert _without_path(result.output, db) == recorded["output"]
+    final, _ = SessionStore(db).load("derby", name)
+    assert final == recorded["final"]
