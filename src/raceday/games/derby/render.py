@@ -11,13 +11,7 @@ from rich.table import Table
 
 from raceday.core.events import Event
 from raceday.games.derby.odds import OddsBoard, format_odds, pair_name
-from raceday.games.derby.rules import POSTS, DerbyState, horse_name
-
-ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
-
-
-def ordinal(n: int) -> str:
-    return ORDINALS.get(n, f"{n}th")
+from raceday.games.derby.rules import POSTS, horse_name, ordinal
 
 
 def _join(names: Sequence[str]) -> str:
@@ -114,23 +108,6 @@ def result_lines(event: Event) -> list[str]:
     if event["first_out"]:
         out.append("Out in the first furlong: " + ", ".join(event["first_out"]) + ".")
     return out
-
-
-def race_text(state: DerbyState) -> str:
-    """One plain line per horse: post, die and where it stands (placed, rolled, to roll)."""
-    lines = []
-    for post in POSTS:
-        if post in state.places:
-            status = ordinal(state.places[post])
-        elif post in state.rolls:
-            value = state.rolls[post]
-            status = "fell" if value is None else f"shows {value}"
-        elif post == state.roller:
-            status = "rolls next"
-        else:
-            status = "to roll"
-        lines.append(f"{post} {horse_name(post):>3}  {status}")
-    return "\n".join(lines)
 
 
 def board_tables(board: OddsBoard, title: str = "Odds board") -> tuple[Table, Table]:

@@ -136,6 +136,8 @@ class DerbyOptions(GameOptions):
             data["fall_rate"] = args[0]
         super().__init__(**data)
 
+    __init__.__pydantic_base_init__ = True  # type: ignore[attr-defined]  # see GameOptions
+
     @field_validator("fall_rate", mode="before")
     @classmethod
     def _exact_rate(cls, value: object) -> Fraction:
@@ -398,8 +400,6 @@ class DerbyState(State):
     # --- pictures -------------------------------------------------------------------------
     def __str__(self) -> str:
         """Every horse's standing as plain text, under a one-line summary."""
-        from raceday.games.derby.render import race_text
-
         return f"{self!r}\n{race_text(self)}"
 
     def __repr__(self) -> str:
@@ -460,6 +460,31 @@ class DerbyState(State):
         if state.group and not state.to_roll:
             raise SaveFormatError("Dice Derby race: running horses but nobody left to roll")
         return state
+
+
+ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
+
+
+def ordinal(n: int) -> str:
+    """"1st", "2nd", "3rd", "4th"..."""
+    return ORDINALS.get(n, f"{n}th")
+
+
+def race_text(state: DerbyState) -> str:
+    """One plain line per horse: post, die and where it stands (placed, rolled, to roll)."""
+    lines = []
+    for post in POSTS:
+        if post in state.places:
+            status = ordinal(state.places[post])
+        elif post in state.rolls:
+            value = state.rolls[post]
+            status = "fell" if value is None else f"shows {value}"
+        elif post == state.roller:
+            status = "rolls next"
+        else:
+            status = "to roll"
+        lines.append(f"{post} {horse_name(post):>3}  {status}")
+    return "\n".join(lines)
 
 
 DerbyRaceState = DerbyState
