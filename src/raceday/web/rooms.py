@@ -1,6 +1,6 @@
 """Rooms of the party server: join codes, seats with secret tokens, and the event log.
 
-A room is one game's :class:`~raceday.web.logic.RoomLogic` plus everything the server keeps
+A room is one game's :class:`~raceday.rooms.RoomLogic` plus everything the server keeps
 around it: a short join code, the host's and each seat's token *hashes*, the room's single
 seeded ``numpy`` generator, and the revision of its last accepted intent.
 
@@ -33,6 +33,8 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import importlib
+import importlib.util
 import json
 import secrets
 import sqlite3
@@ -47,7 +49,8 @@ from typing import Any
 import numpy as np
 
 from raceday.core.errors import RacedayError, SaveFormatError
-from raceday.web.logic import JSON, Actor, RoomError, RoomLogic, logic_class
+from raceday.rooms import JSON, Actor, RoomError, RoomLogic
+from raceday.rooms import logic_class as kit_logic_class
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS rooms (
@@ -113,6 +116,20 @@ def normal_code(code: object) -> str:
     if not isinstance(code, str):
         raise RoomError("a room code is text")
     return code.strip().upper()
+
+
+def logic_class(game: str) -> type[RoomLogic]:
+    """The room declaration of ``game`` (its package's ``room.LOGIC``). Until Derby's and
+    KEIRIN's rooms move into their packages, a module ``raceday.web.<game>_room`` is still
+    found as before."""
+    try:
+        return kit_logic_class(game)
+    except RoomError:
+        legacy = f"raceday.web.{game}_room"
+        if not isinstance(game, str) or not game.isidentifier() or \
+                importlib.util.find_spec(legacy) is None:
+            raise
+        return importlib.import_module(legacy).LOGIC  # type: ignore[no-any-return]
 
 
 class NoSuchRoom(RoomError):

@@ -1,0 +1,243 @@
+"""What the turn-based room and the party room share: the phases, the intent dispatch and
+its error mapping, the settling loop (chance drawn with the room's generator), the event
+log kept for the view, undo, and the versioned save format."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar, Generic, Self, TypeVar
+
+import numpy as np
+
+from raceday.core.errors import RacedayError
+from raceday.core.events import Event
+from raceday.core.game import AnyGame, GameOptions
+from raceday.core.protocol import Outcome, State
+from raceday.rooms.protocol import JSON, Actor, RoomError
+
+KIT_FORMAT = 1
+"""The version of the kit's save format (``{"kit": 1, ...}``); older saves go through the
+room's :meth:`RoomBase.migrate`."""
+
+StateT = TypeVar("StateT", bound=State)
+Handler = Callable[[Actor, Mapping[str, Any], np.random.Generator, list[JSON]], None]
+
+
+def outcome_json(outcome: Outcome) -> JSON:
+    """An outcome as JSON facts (the message for words, never a sentence to parse)."""
+    return {"winner": outcome.winner, "ranking": list(outcome.ranking),
+            "scores": {str(k): v for k, v in outcome.scores.items()},
+            "winning_players": list(outcome.winning_players),
+            "score_name": outcome.score_name, "termination": str(outcome.termination),
+            "message": None if outcome.message is None else outcome.message.to_json(),
+            "description": outcome.description}
+
+
+class RoomBase(Generic[StateT]):
+    """The shared machinery of :class:`~raceday.rooms.turn.TurnRoom` and
+    :class:`~raceday.rooms.party.PartyRoom` (see :mod:`raceday.rooms` for what a game
+    declares)."""
+
+    # --- what a game declares -------------------------------------------------------------
+    game: ClassVar[str]
+    GAME: ClassVar[AnyGame]
+    title: ClassVar[str]  # "Hairpin Racers": named in refusals
+    max_seats: ClassVar[int]
+    noun: ClassVar[str] = "game"  # "the game has started" / "the race has started"
+    playing_phase: ClassVar[str] = "playing"
+    recent_limit: ClassVar[int] = 8  # events kept for the view's "recent"
+    max_undo: ClassVar[int] = 2_000
+
+    def __init__(self, options: GameOptions) -> None:
+        self.options = options
+        self.state: StateT | None = None
+        self.undo: list[JSON] = []  # states before each undoable action, oldest first
+        self.recent: list[JSON] = []  # the last events kept for the view, newest last
+        self.abandoned = False
+
+    # --- hooks a game may override ---------------------------------------------------------
+    def new_state(self) -> StateT:
+        """The state the game starts from (default: ``GAME.new_state(options)``)."""
+        state: StateT = self.GAME.new_state(self.options)
+        return state
+
+    def started_facts(self) -> JSON:
+        """Facts added to the ``started`` event (e.g. the variant)."""
+        return {}
+
+    def event_json(self, event: Event) -> JSON:
+        """An engine event for the clients: its kind as ``type`` and its facts."""
+        return {"type": event.kind, **event.data}
+
+    def remembers(self, data: JSON) -> bool:
+        """True if the event ``data`` is kept in the view's ``recent`` list."""
+        return True
+
+    def result_view(self, state: StateT) -> JSON:
+        """The result shown once the game is over (default: the outcome's facts)."""
+        return outcome_json(state.outcome())
+
+    @classmethod
+    def migrate(cls, old: Mapping[str, Any]) -> JSON:
+        """A room saved before the kit, in the kit's format; RoomError if unknown."""
+        raise RoomError(f"unknown {cls.title} room format {old.get('format')!r}")
+
+    # --- the save format -------------------------------------------------------------------
+    def to_json(self) -> JSON:
+        return {"kit": KIT_FORMAT, "game": self.game, "options": self.options.to_json(),
+                **self.seats_json(),
+                "state": None if self.state is None else self.state.to_json(),
+                "undo": list(self.undo), "recent": list(self.recent),
+                "abandoned": self.abandoned}
+
+    def seats_json(self) -> JSON:
+        raise NotImplementedError
+
+    @classmethod
+    def restore(cls, data: Mapping[str, Any]) -> Self:
+        """A room with its seats from the kit's JSON (the flavour reads its own part)."""
+        raise NotImplementedError
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Self:
+        try:
+            if data.get("kit") != KIT_FORMAT:
+                data = cls.migrate(data)
+            if data.get("game") != cls.game:
+                raise RoomError(f"this is not a {cls.title} room")
+            room = cls.restore(data)
+            if data["state"] is not None:
+                room.state = cls.GAME.state_from_json(data["state"])
+            room.undo = [dict(s) for s in data["undo"]]
+            room.recent = [dict(m) for m in data["recent"]]
+            room.abandoned = bool(data["abandoned"])
+        except (KeyError, TypeError, ValueError, AttributeError, RacedayError) as exc:
+            if isinstance(exc, RoomError):
+                raise
+            raise RoomError(f"malformed {cls.title} room: {exc}") from None
+        return room
+
+    # --- phases ------------------------------------------------------------------------------
+    def finished(self) -> bool:
+        return self.abandoned or (self.state is not None and self.state.is_terminal())
+
+    def phase(self) -> str:
+        if self.state is None:
+            return "lobby"
+        return "finished" if self.finished() else self.playing_phase
+
+    def _playing(self) -> StateT:
+        if self.state is None:
+            raise RoomError(f"the {self.noun} has not started yet")
+        if self.finished():
+            raise RoomError(f"the {self.noun} is over")
+        return self.state
+
+    def _refuse_after_start(self) -> None:
+        if self.state is not None:
+            raise RoomError(f"the {self.noun} has started; watch with the spectator link "
+                            "instead")
+
+    # --- intents -----------------------------------------------------------------------------
+    def handlers(self, actor: Actor) -> dict[str, Handler]:
+        """The intents ``actor`` may send, by ``type`` (the flavours add theirs)."""
+        if actor.kind == "host":
+            return {"start": self._start, "finish": self._finish}
+        return {}
+
+    def handle(self, actor: Actor, intent: Mapping[str, Any],
+               rng: np.random.Generator) -> list[JSON]:
+        kind = intent.get("type")
+        if actor.kind == "spectator":
+            raise RoomError("spectators watch; join the room to play")
+        handler = self.handlers(actor).get(kind) if isinstance(kind, str) else None
+        if handler is None:
+            who = "the host" if actor.kind == "host" else "a player"
+            raise RoomError(f"{who} cannot send {kind!r} in {self.title}")
+        events: list[JSON] = []
+        try:
+            handler(actor, intent, rng, events)
+        except RoomError:
+            raise
+        except RacedayError as exc:  # an engine's refusal, told to the client as it is
+            raise RoomError(str(exc)) from None
+        return events
+
+    def _start(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
+               events: list[JSON]) -> None:
+        if self.state is not None:
+            raise RoomError(f"the {self.noun} has already started")
+        self.check_start()
+        self.state = self.new_state()
+        events.append({"type": "started", "players": self.players_view(),
+                       **self.started_facts()})
+        self._settle(rng, events)
+
+    def check_start(self) -> None:
+        """Refuse a start the seats do not allow yet (the flavours override)."""
+
+    def _finish(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
+                events: list[JSON]) -> None:
+        self._playing()
+        self.abandoned = True
+        events.append({"type": "abandoned"})
+
+    def players_view(self) -> list[JSON]:
+        raise NotImplementedError
+
+    # --- applying actions ------------------------------------------------------------------------
+    def _record(self, data: JSON, events: list[JSON]) -> None:
+        events.append(data)
+        if self.remembers(data):
+            self.recent = [*self.recent[-(self.recent_limit - 1):], data]
+
+    def _apply(self, player: int, action: int, events: list[JSON], forced: bool = False
+               ) -> None:
+        """Apply ``player``'s checked ``action``; its events are tagged ``by`` and
+        ``forced`` (the only legal action, played for the player)."""
+        state = self.state
+        assert state is not None
+        for e in state.apply_action_for(player, action):
+            self._record({**self.event_json(e), "by": player, "forced": forced}, events)
+
+    def _push_undo(self) -> None:
+        assert self.state is not None
+        self.undo = [*self.undo[-(self.max_undo - 1):], self.state.to_json()]
+
+    def _pop_undo(self, events: list[JSON]) -> None:
+        if not self.undo:
+            raise RoomError("there is no move of yours to take back yet")
+        self.state = self.GAME.state_from_json(self.undo.pop())
+        self.recent = []
+        events.append({"type": "undone"})
+
+    def settle_step(self, state: StateT, rng: np.random.Generator, events: list[JSON]) -> bool:
+        """Play one step nobody has to choose (a computer move, a forced move); False when
+        a person must act. The flavours override."""
+        raise NotImplementedError
+
+    def stops_at_chance(self, state: StateT) -> bool:
+        """True where the room waits for the host before drawing chance (party rooms)."""
+        return False
+
+    def _draw(self, state: StateT, rng: np.random.Generator, events: list[JSON]) -> None:
+        draw = state.sample_chance(rng)
+        for e in state.apply_action(draw.outcome, draw.detail):
+            self._record(self.event_json(e), events)
+
+    def _settle(self, rng: np.random.Generator, events: list[JSON]) -> None:
+        """Everything that needs nobody: chance drawn with the room's generator, computer
+        moves and forced moves; stops when a person must act or the game is over."""
+        state = self.state
+        assert state is not None
+        for _ in range(self.GAME.max_steps(self.options) + 1):
+            if state.is_terminal():
+                return
+            if state.is_chance_node():
+                if self.stops_at_chance(state):
+                    return
+                self._draw(state, rng, events)
+                continue
+            if not self.settle_step(state, rng, events):
+                return
+        raise RoomError(f"the {self.noun} ran longer than its bound; this is a bug")

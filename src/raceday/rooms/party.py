@@ -1,0 +1,213 @@
+"""The party room: the seats' names become the players, several players act in any order
+(sealed bids, tickets), the host drives the evening, and every screen's view comes from the
+state's own ``observation`` (see :mod:`raceday.rooms` for a game's declaration)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar, Self
+
+import numpy as np
+
+from raceday.core.errors import RacedayError
+from raceday.core.game import GameOptions
+from raceday.rooms.base import Handler, RoomBase, StateT, outcome_json
+from raceday.rooms.places import intent_int
+from raceday.rooms.protocol import JSON, Actor, RoomError
+
+
+class PartyRoom(RoomBase[StateT]):
+    """A party game in a browser room: seats join by name in the lobby; at ``start`` their
+    names become the game's players (option :attr:`NAMES_OPTION`). Then every seat among
+    ``state.acting_players()`` may act, in any order; the host screen watches the public
+    view and drives the evening.
+
+    Intents: the host's ``start``, ``finish``, ``advance`` (draw the chance node the room
+    waits at, see :meth:`waits_for_host`) and ``undo`` (where :attr:`allows_undo`); a
+    seat's ``act`` (``{"type": "act", "action": n}`` by default, see :meth:`intent_action`).
+
+    Views: :meth:`public_view` (from ``state.observation(None)``) is what the host screen
+    and spectators see; :meth:`private_view` (from ``state.observation(seat)`` and that
+    seat's legal actions) is added as ``"me"`` for a seat. Events are sent to everyone, so
+    a game's events must carry public facts only (a sealed bid's event says who bid, not
+    how much).
+    """
+
+    NAMES_OPTION: ClassVar[str] = "names"
+    min_seats: ClassVar[int] = 2
+    allows_undo: ClassVar[bool] = False
+    forced_moves: ClassVar[bool] = False  # play a seat's only legal action for it
+    act_intent: ClassVar[str] = "act"
+
+    def __init__(self, options: GameOptions, names: list[str] | None = None,
+                 lobby_options: Mapping[str, Any] | None = None) -> None:
+        super().__init__(options)
+        self.names: list[str] = list(names or [])
+        self.lobby_options: JSON = dict(lobby_options or {})  # the host's, names apart
+
+    # --- what a game declares besides the class attributes --------------------------------
+    @classmethod
+    def read_options(cls, options: Mapping[str, Any], names: list[str]) -> GameOptions:
+        """The engine's options from the host's options and the players' names (default:
+        the game's options model with ``names`` under :attr:`NAMES_OPTION`)."""
+        checked: GameOptions = cls.GAME.options({**options, cls.NAMES_OPTION: names})
+        return checked
+
+    def intent_action(self, state: StateT, seat: int, intent: Mapping[str, Any]) -> int:
+        """The action an ``act`` intent of ``seat`` asks for (checked by the kit)."""
+        return intent_int(intent, "action", "an action")
+
+    def waits_for_host(self, state: StateT) -> bool:
+        """True at a chance node the host draws with ``advance`` (a roll on the big
+        screen); False draws chance at once."""
+        return False
+
+    def extra_public(self, state: StateT | None) -> JSON:
+        """The game's own public fields (a frame, odds shown to everyone, ...)."""
+        return {}
+
+    # --- creating and saving -------------------------------------------------------------------
+    @classmethod
+    def create(cls, options: Mapping[str, Any], seed: int) -> Self:
+        if not isinstance(options, Mapping):
+            raise RoomError("options must be an object")
+        if cls.NAMES_OPTION in options:
+            raise RoomError(f"the players' names come from the seats, not the option "
+                            f"{cls.NAMES_OPTION!r}")
+        placeholder = [f"player {i + 1}" for i in range(cls.min_seats)]
+        try:
+            checked = cls.read_options(options, placeholder)
+        except RoomError:
+            raise
+        except RacedayError as exc:
+            raise RoomError(str(exc)) from None
+        return cls(checked, [], options)
+
+    def to_json(self) -> JSON:
+        return {**super().to_json(), "lobby_options": dict(self.lobby_options)}
+
+    def seats_json(self) -> JSON:
+        return {"names": list(self.names)}
+
+    @classmethod
+    def restore(cls, data: Mapping[str, Any]) -> Self:
+        return cls(cls.GAME.options(data["options"]), [str(n) for n in data["names"]],
+                   data["lobby_options"])
+
+    # --- seats ---------------------------------------------------------------------------------
+    def seat_names(self) -> list[str]:
+        return list(self.names)
+
+    def add_seat(self, name: str) -> int:
+        self._refuse_after_start()
+        if len(self.names) >= self.max_seats:
+            raise RoomError(f"the room is full ({self.max_seats} players); watch with the "
+                            "spectator link")
+        if any(n.lower() == name.lower() for n in self.names):
+            raise RoomError(f"someone is already called {name!r}; pick another name")
+        self.names.append(name)
+        return len(self.names) - 1
+
+    def players_view(self) -> list[JSON]:
+        return [{"place": i, "name": n} for i, n in enumerate(self.names)]
+
+    def check_start(self) -> None:
+        if len(self.names) < self.min_seats:
+            raise RoomError(f"{self.title} needs at least {self.min_seats} players; "
+                            f"{len(self.names)} joined")
+        self.options = self.read_options(self.lobby_options, list(self.names))
+
+    # --- intents -------------------------------------------------------------------------------
+    def handlers(self, actor: Actor) -> dict[str, Handler]:
+        if actor.kind == "host":
+            own: dict[str, Handler] = {"advance": self._advance}
+            if self.allows_undo:
+                own["undo"] = self._undo
+            return {**super().handlers(actor), **own}
+        return {self.act_intent: self._act}
+
+    def _act(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
+             events: list[JSON]) -> None:
+        state = self._playing()
+        seat = actor.seat
+        assert seat is not None
+        if seat not in state.acting_players():
+            raise RoomError("it is not your turn to act; wait for the others")
+        action = self.intent_action(state, seat, intent)
+        if action not in state.legal_actions_for(seat):
+            raise RoomError("that is not among your choices now")
+        if self.allows_undo:
+            self._push_undo()
+        self._apply(seat, action, events)
+        self._settle(rng, events)
+
+    def _advance(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
+                 events: list[JSON]) -> None:
+        state = self._playing()
+        if not (state.is_chance_node() and self.waits_for_host(state)):
+            raise RoomError("there is nothing to advance: the players are choosing")
+        if self.allows_undo:
+            self._push_undo()
+        self._draw(state, rng, events)
+        self._settle(rng, events)
+
+    def _undo(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
+              events: list[JSON]) -> None:
+        self._playing()
+        self._pop_undo(events)
+
+    def stops_at_chance(self, state: StateT) -> bool:
+        return self.waits_for_host(state)
+
+    def settle_step(self, state: StateT, rng: np.random.Generator, events: list[JSON]) -> bool:
+        if not self.forced_moves:
+            return False
+        for player in state.acting_players():
+            legal = state.legal_actions_for(player)
+            if len(legal) == 1:
+                self._apply(player, legal[0], events, forced=True)
+                return True
+        return False
+
+    # --- views ---------------------------------------------------------------------------------
+    def public_view(self) -> JSON:
+        """What every screen sees: the spectator's observation and the public facts."""
+        state = self.state
+        out: JSON = {"game": self.game, "phase": self.phase(), "seats": self.seat_names(),
+                     "max_seats": self.max_seats, "min_seats": self.min_seats,
+                     "abandoned": self.abandoned}
+        if state is not None:
+            terminal = state.is_terminal()
+            out.update({
+                "observation": state.observation(None),
+                "acting": [] if self.finished() else state.acting_players(),
+                "may_advance": not self.finished() and state.is_chance_node()
+                and self.waits_for_host(state),
+                "may_undo": self.allows_undo and bool(self.undo) and not self.finished(),
+                "recent": list(self.recent),
+                "result": outcome_json(state.outcome()) if terminal else None,
+            })
+        out.update(self.extra_public(state))
+        return out
+
+    def private_view(self, actor: Actor) -> JSON | None:
+        """A seat's own part: its observation, whether it may act and its choices."""
+        if actor.kind != "seat" or actor.seat is None:
+            return None
+        seat = actor.seat
+        own: JSON = {"seat": seat, "name": self.names[seat]}
+        state = self.state
+        if state is not None:
+            acting = not self.finished() and seat in state.acting_players()
+            legal = state.legal_actions_for(seat) if acting else []
+            own.update({"observation": state.observation(seat), "may_act": acting,
+                        "choices": [{"action": a, "message": state.action_message(a).to_json()}
+                                    for a in legal]})
+        return own
+
+    def view(self, actor: Actor) -> JSON:
+        out = self.public_view()
+        own = self.private_view(actor)
+        if own is not None:
+            out["me"] = own
+        return out

@@ -1,0 +1,110 @@
+"""What a game must provide to be played in a browser room, and how the server finds it.
+
+The server owns all state, dice and secrets. A client sends an *intent* (a small JSON
+object such as ``{"type": "move", "action": 12}``); the room's :class:`RoomLogic` checks it
+with the game's engine, changes its state, and returns the public events it produced. The
+server then sends every connection the view its seat may see (:meth:`RoomLogic.view`), so
+a sealed bid or a ticket never leaves the server except to its own seat.
+
+Every random draw uses the ``rng`` the server passes in (the room's single seeded
+generator, saved with the room), so a room replays exactly and survives a restart.
+
+A game plugs in through its package: the module ``<package>.room`` defines ``LOGIC``, a
+class following :class:`RoomLogic` (usually a :class:`~raceday.rooms.turn.TurnRoom` or a
+:class:`~raceday.rooms.party.PartyRoom`), found by :func:`logic_class` through
+:func:`raceday.core.discovery.face`; the server itself names no game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar, Protocol, Self
+
+import numpy as np
+
+from raceday.core.discovery import GAME_NAME, face
+from raceday.core.errors import RacedayError
+
+JSON = dict[str, Any]
+
+
+class RoomError(RacedayError):
+    """An intent that the rules or the room refuse; the message goes back to that client."""
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who sends an intent or receives a view: the host screen, a seat, or a spectator."""
+
+    kind: str  # "host", "seat" or "spectator"
+    seat: int | None = None
+
+    @classmethod
+    def host(cls) -> Actor:
+        return cls("host")
+
+    @classmethod
+    def player(cls, seat: int) -> Actor:
+        return cls("seat", seat)
+
+    @classmethod
+    def spectator(cls) -> Actor:
+        return cls("spectator")
+
+    def to_json(self) -> JSON:
+        return {"kind": self.kind, "seat": self.seat}
+
+
+class RoomLogic(Protocol):
+    """One game's rules for a room: lobby, turns, views, save and restore."""
+
+    game: ClassVar[str]  # "hairpin", "pistard", ...
+    max_seats: ClassVar[int]
+
+    @classmethod
+    def create(cls, options: Mapping[str, Any], seed: int) -> Self:
+        """A new room in its lobby from the host's options (RoomError for a bad option).
+        ``seed`` is the room's seed, for anything the engine seeds by itself."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Self:
+        """Rebuild a room saved by :meth:`to_json` (RoomError if malformed)."""
+
+    def seat_names(self) -> list[str]:
+        """The names of the seats taken so far, by seat number."""
+
+    def add_seat(self, name: str) -> int:
+        """Seat a new player (lobby only); RoomError if full, started or the name is taken."""
+
+    def handle(self, actor: Actor, intent: Mapping[str, Any],
+               rng: np.random.Generator) -> list[JSON]:
+        """Check and apply ``intent`` from ``actor``; return public events (may be empty).
+        Raise RoomError with a clear message for anything refused (and change nothing)."""
+
+    def view(self, actor: Actor) -> JSON:
+        """Everything ``actor`` may see now: public state plus that seat's own secrets."""
+
+    def finished(self) -> bool:
+        """True once the evening is over (no more intents accepted but the view)."""
+
+    def to_json(self) -> JSON:
+        """The whole room state as JSON (restored by the class's ``from_json``)."""
+
+
+# Optional fast path: a logic may also define ``public_view() -> JSON`` (what every screen
+# sees) and ``private_view(actor) -> JSON | None`` (added to it as ``"me"``), with
+# ``view(actor)`` equal to their union. The server then encodes the public part once per
+# broadcast instead of once per screen.
+
+
+def logic_class(game: str) -> type[RoomLogic]:
+    """The RoomLogic of ``game``: the attribute ``LOGIC`` of its package's ``room`` module;
+    RoomError when there is no such browser game."""
+    if not isinstance(game, str) or not GAME_NAME.fullmatch(game):
+        raise RoomError(f"unknown game {game!r}")
+    module = face(game, "room")
+    logic = None if module is None else getattr(module, "LOGIC", None)
+    if logic is None:
+        raise RoomError(f"{game!r} cannot be played in the browser (yet)")
+    return logic  # type: ignore[no-any-return]

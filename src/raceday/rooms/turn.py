@@ -1,0 +1,193 @@
+"""The turn-based room: places for humans (phones or the host screen) and computer levels,
+one player acting at a time (see :mod:`raceday.rooms` for a game's declaration)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar, Self
+
+import numpy as np
+
+from raceday.core.agents import Agent
+from raceday.core.errors import RacedayError
+from raceday.core.game import GameOptions
+from raceday.rooms.base import KIT_FORMAT, Handler, RoomBase, StateT
+from raceday.rooms.places import HUMAN, Places, intent_int
+from raceday.rooms.protocol import JSON, Actor, RoomError
+
+UNDO_NEVER = "never"
+UNDO_VS_COMPUTER = "vs_computer"  # one human place: take back own move and the answer
+
+
+class TurnRoom(RoomBase[StateT]):
+    """A turn-based game in a browser room: lobby, places, computer and forced moves, undo.
+
+    Intents: the host's ``start`` and ``finish``; ``move`` (``{"type": "move", "action":
+    n}`` by default, see :meth:`intent_action`) from whoever plays the place to act;
+    ``undo`` where :attr:`undo_rule` allows it.
+    """
+
+    LEVELS: ClassVar[tuple[str, ...]] = ()
+    OPTION_NAMES: ClassVar[tuple[str, ...]] = ()
+    options_title: ClassVar[str] = ""  # "Hairpin" in "unknown Hairpin option(s)" (title)
+    undo_rule: ClassVar[str] = UNDO_NEVER
+    forced_moves: ClassVar[bool] = True  # a human's only legal action is played at once
+
+    def __init__(self, options: GameOptions, places: Places) -> None:
+        super().__init__(options)
+        self.places = places
+        self._agents: dict[int, Agent] = {}
+
+    # --- what a game declares besides the class attributes --------------------------------
+    @classmethod
+    def read_options(cls, options: Mapping[str, Any]) -> tuple[GameOptions, list[str]]:
+        """The engine's options and the places (``"human"`` or a level) from the host's
+        options, whose names are already checked against :attr:`OPTION_NAMES`."""
+        raise NotImplementedError
+
+    @classmethod
+    def make_agent(cls, level: str) -> Agent:
+        """The computer player of ``level`` (one of :attr:`LEVELS`)."""
+        raise NotImplementedError
+
+    def player_name(self, player: int) -> str:
+        """How a refusal names ``player``: "it is {name}'s turn, not yours"."""
+        return f"player {player + 1}"
+
+    def intent_action(self, state: StateT, intent: Mapping[str, Any]) -> int:
+        """The action a ``move`` intent asks for (checked for legality by the kit)."""
+        return intent_int(intent, "action", "a move's action")
+
+    def illegal_action(self, state: StateT, action: int) -> str:
+        """The refusal of an action that is not legal now."""
+        return "that is not a legal action now"
+
+    def lobby_view(self, actor: Actor) -> JSON:
+        """The game's own view fields shown from the lobby on (options, track, ...)."""
+        return {}
+
+    def state_view(self, actor: Actor, state: StateT, to_act: int | None) -> JSON:
+        """The game's own view fields once started (board, choices with their messages)."""
+        return {}
+
+    # --- creating and saving -------------------------------------------------------------------
+    @classmethod
+    def create(cls, options: Mapping[str, Any], seed: int) -> Self:
+        if not isinstance(options, Mapping):
+            raise RoomError("options must be an object")
+        unknown = sorted(set(options) - set(cls.OPTION_NAMES))
+        if unknown:
+            raise RoomError(f"unknown {cls.options_title or cls.title} option(s): "
+                            f"{', '.join(map(str, unknown))}")
+        try:
+            checked, kinds = cls.read_options(options)
+        except RoomError:
+            raise
+        except RacedayError as exc:
+            raise RoomError(str(exc)) from None
+        return cls(checked, Places(kinds))
+
+    def seats_json(self) -> JSON:
+        return {"places": self.places.to_json()}
+
+    @classmethod
+    def restore(cls, data: Mapping[str, Any]) -> Self:
+        return cls(cls.GAME.options(data["options"]), Places.from_json(data["places"]))
+
+    # --- seats ---------------------------------------------------------------------------------
+    def seat_names(self) -> list[str]:
+        return list(self.places.names)
+
+    def add_seat(self, name: str) -> int:
+        self._refuse_after_start()
+        return self.places.add(name)
+
+    def players_view(self) -> list[JSON]:
+        return self.places.view()
+
+    def undo_allowed(self) -> bool:
+        return self.undo_rule == UNDO_VS_COMPUTER and len(self.places.humans()) == 1
+
+    # --- intents -------------------------------------------------------------------------------
+    def handlers(self, actor: Actor) -> dict[str, Handler]:
+        own: dict[str, Handler] = {"move": self._move}
+        if self.undo_rule != UNDO_NEVER:
+            own["undo"] = self._undo
+        return {**super().handlers(actor), **own}
+
+    def _move(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
+              events: list[JSON]) -> None:
+        state = self._playing()
+        player = state.current_player()
+        if not self.places.may_play(actor, player):
+            raise RoomError(f"it is {self.player_name(player)}'s turn, not yours")
+        action = self.intent_action(state, intent)
+        if action not in state.legal_actions():
+            raise RoomError(self.illegal_action(state, action))
+        before = state.to_json()
+        self._apply(player, action, events)
+        if self.undo_allowed():
+            self.undo = [*self.undo[-(self.max_undo - 1):], before]
+        self._settle(rng, events)
+
+    def _undo(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
+              events: list[JSON]) -> None:
+        self._playing()
+        if not self.undo_allowed():
+            raise RoomError("undo is only for a game against the computer")
+        if not any(self.places.may_play(actor, p) for p in self.places.humans()):
+            raise RoomError("only the human player may take a move back")
+        self._pop_undo(events)
+
+    def _agent(self, player: int) -> Agent:
+        if player not in self._agents:
+            self._agents[player] = self.make_agent(self.places.kinds[player])
+        return self._agents[player]
+
+    def settle_step(self, state: StateT, rng: np.random.Generator, events: list[JSON]) -> bool:
+        player = state.current_player()
+        if self.places.kinds[player] != HUMAN:
+            self._apply(player, self._agent(player).choose(state, rng), events)
+            return True
+        legal = state.legal_actions()
+        if not self.forced_moves or len(legal) != 1:
+            return False
+        self._apply(player, legal[0], events, forced=True)
+        return True
+
+    # --- views ---------------------------------------------------------------------------------
+    def view(self, actor: Actor) -> JSON:
+        out: JSON = {
+            "game": self.game, "phase": self.phase(), "seats": self.seat_names(),
+            "max_seats": len(self.places.humans()), "players": self.places.view(),
+            "mine": self.places.places_of(actor), **self.lobby_view(actor),
+        }
+        if actor.kind == "seat" and actor.seat is not None:
+            out["me"] = {"seat": actor.seat, "name": self.places.names[actor.seat],
+                         "place": self.places.seat_place[actor.seat]}
+        state = self.state
+        if state is None:
+            return out
+        terminal = state.is_terminal()
+        to_act = None if terminal or self.abandoned else state.current_player()
+        out.update({
+            "to_act": to_act,
+            "may_act": to_act is not None and self.places.may_play(actor, to_act),
+            "may_undo": self.undo_allowed() and bool(self.undo) and not self.finished()
+            and any(self.places.may_play(actor, p) for p in self.places.humans()),
+            "recent": list(self.recent),
+            "result": self.result_view(state) if terminal else None,
+            "abandoned": self.abandoned,
+            **self.state_view(actor, state, to_act),
+        })
+        return out
+
+
+def turn_room_before_kit(old: Mapping[str, Any], game: str) -> JSON:
+    """A room saved by the per-game rooms before the kit (``{"format": 1, "options",
+    "places", "state", "undo"?, "recent", "abandoned"}``) in the kit's format."""
+    if old.get("format") != 1:
+        raise RoomError(f"unknown {game} room format {old.get('format')!r}")
+    return {"kit": KIT_FORMAT, "game": game, "options": old["options"],
+            "places": old["places"], "state": old["state"], "undo": old.get("undo", []),
+            "recent": old["recent"], "abandoned": old["abandoned"]}
