@@ -1,0 +1,58 @@
+"""Twin Dice Dash as a :class:`raceday.core.game.Game`: options, players, the harness."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from pydantic import Field
+
+from raceday.core.game import Game, GameOptions
+from raceday_twindash.rules import GAME_NAME, Course, TwinDashState
+
+
+class TwinDashOptions(GameOptions):
+    """A game of Twin Dice Dash: the track, the round limit, the purses and the top stake."""
+
+    game_title: ClassVar[str] = "Twin Dice Dash"
+
+    length: int = Field(20, ge=6, le=60, description="Squares to the finish line (6 to 60).")
+    rounds: int = Field(8, ge=1, le=30, description="Rounds before the richest wins (1 to 30).")
+    chips: int = Field(5, ge=0, le=50, description="Chips each player starts with (0 to 50).")
+    max_stake: int = Field(3, ge=1, le=5, description="The most chips one bet may stake "
+                           "(1 to 5).")
+
+    def course(self) -> Course:
+        """The fixed numbers these options describe."""
+        return Course(length=self.length, rounds=self.rounds, chips=self.chips,
+                      max_stake=self.max_stake)
+
+
+class TwinDashGame(Game[TwinDashOptions, TwinDashState]):
+    """Twin Dice Dash: two runners, two dice, sealed side bets on who moves further."""
+
+    name = GAME_NAME
+    title = "Twin Dice Dash"
+    designer = "the raceday project (a test game)"
+    summary = "A two-player dice race with sealed side bets on who moves further each round."
+    Options = TwinDashOptions
+    players = (2, 2)
+    harness_configs: ClassVar[tuple[Mapping[str, Any], ...]] = (
+        {},
+        {"length": 6, "rounds": 2, "chips": 0},
+        {"length": 60, "rounds": 30, "chips": 50, "max_stake": 5},
+    )
+    harness_games = 200
+
+    def _new_state(self, options: TwinDashOptions, seed: int | None) -> TwinDashState:
+        return TwinDashState(options.course())
+
+    def state_from_json(self, data: Mapping[str, Any]) -> TwinDashState:
+        return TwinDashState.from_json(data)
+
+    def max_steps(self, options: Mapping[str, Any] | GameOptions | None = None) -> int:
+        # two sealed bets and one roll a round
+        return 3 * self.options(options).rounds
+
+
+GAME = TwinDashGame()
