@@ -13,6 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
+from raceday.present import table
 from raceday.web.app import create_app
 from raceday.web.server import background_server
 
@@ -64,8 +65,7 @@ def test_the_page_says_the_computer_is_thinking_until_its_move_arrives(
 
 def test_both_languages_have_the_words() -> None:
     static = Path(__file__).parents[2] / "src" / "raceday" / "web" / "static" / "js"
-    i18n = (static / "i18n.js").read_text(encoding="utf-8")
-    for text in TEXT.values():
-        assert f'computer_thinking: "{text}"' in i18n
+    for lang, text in TEXT.items():
+        assert table(lang).entries["computer_thinking"] == text
     for module in ("hairpin-board.js", "pistard-track.js"):
         assert 'from "./thinking.js"' in (static / module).read_text(encoding="utf-8")

@@ -13,6 +13,7 @@ from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketDenialResponse
 from starlette.websockets import WebSocketDisconnect
 
+from raceday.present import LANGUAGES, table
 from raceday.web.app import MISS_COST, create_app
 from raceday.web.guard import (
     BadJSON,
@@ -307,8 +308,8 @@ def test_the_old_device_cannot_act_after_the_seat_was_taken(client: TestClient) 
 
 def test_the_pages_show_the_seat_taken_message_in_both_languages() -> None:
     static = Path(__file__).parents[2] / "src" / "raceday" / "web" / "static" / "js"
-    i18n = (static / "i18n.js").read_text(encoding="utf-8")
-    assert i18n.count("seat_taken:") == 2 and i18n.count("use_here:") == 2
+    for lang in LANGUAGES:
+        assert {"seat_taken", "use_here"} <= set(table(lang).entries)
     common = (static / "common.js").read_text(encoding="utf-8")
     assert "4409" in common and '"replaced"' in common
     for page in ("play.js", "host.js"):

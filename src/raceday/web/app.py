@@ -69,7 +69,7 @@ from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoin
 
 from raceday import __version__
 from raceday.core.errors import RacedayError
-from raceday.web import numbers, print_pages, replay, watch
+from raceday.web import messages, numbers, print_pages, replay, watch
 from raceday.web.guard import (
     MAX_BODY,
     BadJSON,
@@ -385,7 +385,8 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
     app.state.trusted_proxies = trusted
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.include_router(print_pages.router)  # the Print page (raceday.web.print_pages)
-    for extra in (watch.router, replay.router, numbers.router):  # Watch, Replays, Numbers
+    for extra in (watch.router, replay.router, numbers.router,  # Watch, Replays, Numbers
+                  messages.router):  # the message tables of the pages
         app.include_router(extra)
 
     def openapi() -> dict[str, Any]:

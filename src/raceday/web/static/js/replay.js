@@ -1,7 +1,7 @@
 // Replays: the list of finished games and races, and a player for one of them
 // (step, play, jump to the end), at a link that can be shared.
 import { api, el } from "./common.js";
-import { languageButton, MESSAGES, onLanguage, t, translatePage } from "./i18n.js";
+import { languageButton, onLanguage, t, translatePage } from "./i18n.js";
 import { mountFilm } from "./wielersim-film.js";
 
 const app = document.getElementById("app");
@@ -25,7 +25,8 @@ function header() {
 const PREFIX = { pistard: "pi_ev_", hairpin: "hp_ev_", derby: "dd_ev_", keirin: "kr_ev_" };
 function eventText(game, ev) {
   const key = `${PREFIX[game] || "?"}${ev.type}`;
-  if (MESSAGES.en[key]) return t(key, ev);
+  const text = t(key, ev);
+  if (text !== key) return text;
   if (ev.type === "joined") return t("rp_joined", ev);
   if (ev.type === "created") return t("rp_created");
   const fields = Object.entries(ev).filter(([k]) => k !== "type")

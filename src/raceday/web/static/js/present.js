@@ -1,0 +1,55 @@
+// The browser's half of raceday.present: the server's message tables (GET /api/messages/<lang>)
+// and render(), which follows exactly the rules of raceday.present.render in Python:
+// a template's {name} slots take the parameters; a parameter that is itself a message
+// ({key, params}) is rendered first; a list is joined with the language's separator; true and
+// false read "yes" and "no"; null reads as nothing; a slot without a parameter stays as it is.
+// A key missing in the language falls back to English, and a key missing there renders as itself.
+// With a game, the game's own key "<game>.<key>" is looked up first.
+
+export const LANGUAGES = ["en", "ja"];
+export const FALLBACK = "en";
+const SEPARATORS = { en: ", ", ja: "、" };
+const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+const tables = {};
+
+// The table of `lang`, fetched from the server once.
+export async function loadTable(lang) {
+  if (!LANGUAGES.includes(lang)) throw new Error(`unknown language ${lang}`);
+  if (!tables[lang]) {
+    const answer = await fetch(`/api/messages/${lang}`);
+    if (!answer.ok) throw new Error(`message table ${lang}: HTTP ${answer.status}`);
+    tables[lang] = await answer.json();
+  }
+  return tables[lang];
+}
+
+// Use `entries` as the table of `lang` (a page that has it already, or a test).
+export function setTable(lang, entries) { tables[lang] = entries; }
+
+export function hasTable(lang) { return Boolean(tables[lang]); }
+
+// The template of `key` in `lang` (the game's own key first), or undefined.
+export function template(key, lang, game = null) {
+  const entries = tables[lang];
+  if (!entries) return undefined;
+  if (game != null && Object.hasOwn(entries, `${game}.${key}`)) return entries[`${game}.${key}`];
+  return Object.hasOwn(entries, key) ? entries[key] : undefined;
+}
+
+function value(v, lang, game) {
+  if (v === null || v === undefined) return "";
+  if (Array.isArray(v)) return v.map((x) => value(x, lang, game)).join(SEPARATORS[lang] ?? ", ");
+  if (typeof v === "object" && typeof v.key === "string") return render(v, lang, game);
+  if (typeof v === "boolean") return v ? "yes" : "no";
+  return String(v);
+}
+
+// `message` ({key, params} or a key, with `params`) in `lang`, as text.
+export function render(message, lang = FALLBACK, game = null, params = null) {
+  const msg = typeof message === "string" ? { key: message, params: params || {} } : message;
+  const values = msg.params || {};
+  let text = template(msg.key, lang, game);
+  if (text === undefined && lang !== FALLBACK) text = template(msg.key, FALLBACK, game);
+  if (text === undefined) return msg.key;
+  return text.replace(PLACEHOLDER, (slot, name) => (Object.hasOwn(values, name) ? value(values[name], lang, game) : slot));
+}

@@ -1,0 +1,89 @@
+"""present.js renders exactly as raceday.present.render: the same messages, rendered by
+Python and by Chromium from the served tables (and from small made-up tables for the
+fallbacks), give the same text; and i18n.js finds a game's word by its short key."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from raceday.present import messages as present
+from raceday.present.messages import MessageTable
+from raceday.web.app import create_app
+from raceday.web.server import background_server
+
+NESTED = {"key": "hp_laps", "params": {"n": 2, "of": 3}}
+
+# (message, game) pairs rendered in both languages with the real tables.
+REAL: list[tuple[dict[str, Any], str | None]] = [
+    ({"key": "hp_laps", "params": {"n": 2, "of": 3}}, "hairpin"),
+    ({"key": "hp_laps", "params": {"n": 2}}, "hairpin"),  # a slot without a value stays
+    ({"key": "hp_laps", "params": {"n": 2, "of": 3}}, None),  # the shared table has none
+    ({"key": "error", "params": {"message": NESTED}}, "hairpin"),  # a nested message
+    ({"key": "derby.ev_tie", "params": {"names": ["Aki", "Ben"], "name": "Aki"}}, None),
+    ({"key": "ev_lot", "params": {"horse": "Grey", "name": None, "price": 2.0}}, "derby"),
+    ({"key": "ev_roll", "params": {"horse": "Bay", "value": 2.5}}, "derby"),
+    ({"key": "room", "params": {"code": True}}, None),
+    ({"key": "waiting_for", "params": {"names": [NESTED, "x", 7, False]}}, "derby"),
+    ({"key": "termination.laps", "params": {}}, None),
+    ({"key": "no.such.key", "params": {"n": 1}}, None),
+]
+
+# Made-up tables: a key only in English, a game's own key before the shared one.
+MADE_UP = {
+    "en": {"a": "A {x} and {y}", "only_en": "English {n}", "g.a": "game A {x}",
+           "list": "{items}"},
+    "ja": {"a": "ア {x}、{y}", "list": "{items}"},
+}
+MADE_UP_CASES: list[tuple[dict[str, Any], str | None]] = [
+    ({"key": "a", "params": {"x": 1, "y": [1, 2]}}, None),
+    ({"key": "a", "params": {"x": {"key": "only_en", "params": {"n": 3}}}}, "g"),
+    ({"key": "only_en", "params": {"n": 4}}, None),
+    ({"key": "list", "params": {"items": [{"key": "a", "params": {"x": "q"}}, "r"]}}, "g"),
+    ({"key": "gone", "params": {}}, "g"),
+]
+
+SCRIPT = """async ({real, madeUp, cases}) => {
+  const p = await import("/static/js/present.js");
+  await Promise.all([p.loadTable("en"), p.loadTable("ja")]);
+  const out = {real: [], madeUp: []};
+  for (const lang of ["en", "ja"])
+    for (const [m, game] of real) out.real.push(p.render(m, lang, game));
+  for (const [lang, entries] of Object.entries(madeUp)) p.setTable(lang, entries);
+  for (const lang of ["en", "ja"])
+    for (const [m, game] of cases) out.madeUp.push(p.render(m, lang, game));
+  return out;
+}"""
+
+
+def _python(cases: list[tuple[dict[str, Any], str | None]]) -> list[str]:
+    return [present.render(present.Message(m["key"], m["params"]), lang, game)
+            for lang in ("en", "ja") for m, game in cases]
+
+
+def test_python_and_javascript_render_alike(chromium: Any, tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    with background_server(create_app(tmp_path / "party.sqlite")) as base:
+        page = chromium.new_page()
+        page.goto(f"{base}replay")
+        short = page.evaluate("""async () => {
+          const i18n = await import("/static/js/i18n.js");
+          const words = [i18n.t("hp_laps", {n: 1, of: 3}), i18n.t("seat_taken")];
+          await i18n.setLanguage("ja");
+          return words.concat([i18n.t("hp_laps", {n: 1, of: 3}), i18n.t("no_such_word")]);
+        }""")
+        got = page.evaluate(SCRIPT, {"real": REAL, "madeUp": MADE_UP, "cases": MADE_UP_CASES})
+        page.close()
+    expected_real = _python(REAL)
+    assert "laps 2/3" in expected_real and "laps 2/{of}" in expected_real
+    assert got["real"] == expected_real
+    monkeypatch.setattr(present, "table", lambda lang: MessageTable(lang, MADE_UP[lang]))
+    expected = _python(MADE_UP_CASES)
+    assert expected[1] == "game A English 3"
+    assert expected[5:7] == ["ア 1、1、2", "ア English 3、{y}"]
+    assert "English 4" in expected and "gone" in expected
+    assert got["madeUp"] == expected
+    assert short[0] == "laps 1/3" and short[2] == "周回 1/3"
+    assert short[1].startswith("This seat was opened") and short[3] == "no_such_word"
