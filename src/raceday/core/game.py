@@ -32,10 +32,15 @@ ProgressCallback = Callable[[int, int], None]
 """Called as ``progress(done, total)`` with absolute counts (never increments)."""
 
 
-def describe_validation_error(error: ValidationError, what: str) -> str:
-    """One line for the first problem pydantic found: option, value, what is allowed."""
+def describe_validation_error(error: ValidationError, what: str,
+                              names: Mapping[str, str] | None = None) -> str:
+    """One line for the first problem pydantic found: option, value, what is allowed.
+    ``names`` shows a field under another name (the command line's ``--riders``)."""
     first = error.errors()[0]
-    field = ".".join(str(part) for part in first.get("loc", ()))
+    loc = [str(part) for part in first.get("loc", ())]
+    if loc and names and loc[0] in names:
+        loc[0] = names[loc[0]]
+    field = ".".join(loc)
     message = str(first.get("msg", "is not valid"))
     message = message.removeprefix("Value error, ").removeprefix("Assertion failed, ")
     kind = first.get("type", "")
@@ -68,6 +73,10 @@ class GameOptions(BaseModel):
             super().__init__(**data)
         except ValidationError as exc:
             raise OptionsError(describe_validation_error(exc, self.game_title)) from None
+
+    # Validation (model_validate, parse) need not run this __init__: without the mark,
+    # pydantic calls it and wraps its OptionsError as a nameless error of the whole model.
+    __init__.__pydantic_base_init__ = True  # type: ignore[attr-defined]
 
     @classmethod
     def parse(cls, raw: Mapping[str, Any] | BaseModel | None = None) -> Self:

@@ -19,16 +19,6 @@ from raceday.core.errors import OptionsError
 from raceday.games.keirin.odds import BET_TYPES, race_odds
 from raceday.games.keirin.odds_view import MAX_TOP, TOP_DEFAULT, print_odds
 from raceday.games.keirin.rules import KeirinOptions, KeirinState
-from raceday.games.keirin.track import (
-    DEFAULT_LENGTH,
-    DEFAULT_RIDERS,
-    DERNY_DICE,
-    MAX_DERNY,
-    MAX_LENGTH,
-    MAX_RIDERS,
-    MIN_LENGTH,
-    MIN_RIDERS,
-)
 from raceday.store.names import MAX_SESSION_NAME
 from raceday.terminal.common import (
     MAX_PLAYER_NAME,
@@ -46,6 +36,7 @@ from raceday.terminal.common import (
     print_json,
     progress_bar,
 )
+from raceday.terminal.options import GIVEN, GivenOptions, game_options
 
 if TYPE_CHECKING:
     from raceday.core.events import Event
@@ -61,28 +52,7 @@ MAX_SIMULATIONS = 1_000_000_000  # fast engine: counts only, flat memory (about 
 MAX_REFERENCE_SIMULATIONS = 1_000_000  # the reference engine runs ~1,000 races a second
 MAX_PLAYERS = 20
 
-RidersOpt = Annotated[
-    int,
-    typer.Option(
-        "--riders", "-r", callback=in_range(MIN_RIDERS, MAX_RIDERS, "riders"),
-        help=f"Number of riders, {MIN_RIDERS}–{MAX_RIDERS} (drops the highest numbers).",
-    ),
-]
-LengthOpt = Annotated[
-    int,
-    typer.Option(
-        "--length", "-l", callback=in_range(MIN_LENGTH, MAX_LENGTH, "squares"),
-        help=f"Squares from the derny's start to the finish line, {MIN_LENGTH}–{MAX_LENGTH} "
-        "(100 = a lap).",
-    ),
-]
-DernyOpt = Annotated[
-    int | None,
-    typer.Option(
-        "--derny", callback=in_range(DERNY_DICE, MAX_DERNY),
-        help=f"Fix the derny's 3d6 advance ({DERNY_DICE}–{MAX_DERNY}) to ask 'what if'.",
-    ),
-]
+RaceOptions = GivenOptions[KeirinOptions]  # --riders, --length, --derny (the model's)
 TopOpt = Annotated[
     int,
     typer.Option(
@@ -92,21 +62,15 @@ TopOpt = Annotated[
 ]
 
 
-def _options(riders: int, length: int, derny: int | None) -> KeirinOptions:
-    """The race's checked options (an :class:`OptionsError` names a bad one)."""
-    return KeirinOptions.parse({"riders": riders, "length": length, "derny": derny})
-
-
 def _seed_line(seed: int) -> str:
     return f"seed {seed} (--seed {seed} gives the same race again)"
 
 
 @app.command()
+@game_options(KeirinOptions)
 def watch(
     seed: SeedOpt = None,
-    riders: RidersOpt = DEFAULT_RIDERS,
-    length: LengthOpt = DEFAULT_LENGTH,
-    derny: DernyOpt = None,
+    race: RaceOptions = GIVEN,
     delay: DelayOpt = None,
 ) -> None:
     """Watch one race turn by turn, with commentary and the final ranking."""
@@ -114,10 +78,11 @@ def watch(
     from raceday.games.keirin.game import GAME
     from raceday.games.keirin.interactive import show_race
 
-    options = _options(riders, length, derny)
+    options = race.parse()
     wait = default_delay(delay)
     used = fresh_seed(seed)
-    console.print(Rule(f"KEIRIN — {riders} riders, finish {length} squares from the derny's start"))
+    console.print(Rule(f"KEIRIN — {options.riders} riders, finish {options.length} squares "
+                       "from the derny's start"))
     rng = np.random.default_rng(used)
 
     def run(on_events: Callable[[State, list[Event]], None]) -> KeirinState:
@@ -132,6 +97,7 @@ def watch(
 
 
 @app.command()
+@game_options(KeirinOptions)
 def simulate(
     n: Annotated[
         int,
@@ -142,9 +108,7 @@ def simulate(
         ),
     ] = 10_000,
     seed: SeedOpt = None,
-    riders: RidersOpt = DEFAULT_RIDERS,
-    length: LengthOpt = DEFAULT_LENGTH,
-    derny: DernyOpt = None,
+    race: RaceOptions = GIVEN,
     json_out: JsonOpt = False,
     engine: Annotated[
         str,
@@ -163,7 +127,8 @@ def simulate(
     if engine == "reference" and n > MAX_REFERENCE_SIMULATIONS:
         raise OptionsError(f"the reference engine runs at most {MAX_REFERENCE_SIMULATIONS:,} "
                            f"races (about 1,000 a second), got {n:,}; use --engine fast")
-    options = _options(riders, length, derny)
+    options = race.parse()
+    riders, length = options.riders, options.length
     used = fresh_seed(seed)
     show_bar = n >= PROGRESS_THRESHOLD * (1 if engine == "reference" else 500) and not json_out
     with progress_bar("racing", n, enabled=show_bar) as bar:
@@ -195,10 +160,9 @@ def simulate(
 
 
 @app.command()
+@game_options(KeirinOptions)
 def odds(
-    riders: RidersOpt = DEFAULT_RIDERS,
-    length: LengthOpt = DEFAULT_LENGTH,
-    derny: DernyOpt = None,
+    race: RaceOptions = GIVEN,
     bet: Annotated[
         list[str] | None,
         typer.Option(
@@ -219,7 +183,7 @@ def odds(
         raise OptionsError(
             f"unknown bet type {unknown[0]!r}; choose from {', '.join(BET_TYPES)}"
         )
-    result = race_odds(_options(riders, length, derny))
+    result = race_odds(race.parse())
     if json_out:
         print_json(result.to_json())
         return
@@ -233,6 +197,7 @@ def _check_margin(value: float) -> float:
 
 
 @app.command()
+@game_options(KeirinOptions)
 def play(
     player: Annotated[
         list[str] | None,
@@ -266,9 +231,7 @@ def play(
     ] = None,
     db: DbOpt = None,
     seed: SeedOpt = None,
-    riders: RidersOpt = DEFAULT_RIDERS,
-    length: LengthOpt = DEFAULT_LENGTH,
-    derny: DernyOpt = None,
+    race: RaceOptions = GIVEN,
     top: Annotated[
         int, typer.Option(callback=in_range(1, MAX_TOP, "rows"),
                           help=f"Rows of the quinella, exacta, trio and trifecta boards, "
@@ -285,6 +248,8 @@ def play(
     """
     from raceday.games.keirin.interactive import run_bet
 
+    options = race.parse()
+    riders, length, derny = options.riders, options.length, options.derny
     run_bet(player=player, bankroll=bankroll, margin=margin, pool=pool, allow_debt=allow_debt,
             session_name=session_name, resume=resume, db=db, seed=seed, riders=riders,
             length=length, derny=derny, top=top, delay=delay, list_sessions=list_sessions)

@@ -111,16 +111,16 @@ class KeirinOptions(GameOptions):
 
     riders: int = Field(
         default=DEFAULT_RIDERS, ge=MIN_RIDERS, le=MAX_RIDERS, strict=True,
-        description=f"Riders in the race, {MIN_RIDERS} to {MAX_RIDERS} (fewer riders: the "
-        "highest numbers stay out).")
+        description=f"Number of riders, {MIN_RIDERS}–{MAX_RIDERS} (drops the highest "
+        "numbers).", json_schema_extra={"cli": ["--riders", "-r"]})
     length: int = Field(
         default=DEFAULT_LENGTH, ge=MIN_LENGTH, le=MAX_LENGTH, strict=True,
-        description=f"Squares from the derny's start to the finish line, {MIN_LENGTH} to "
-        f"{MAX_LENGTH} (100 = a lap).")
+        description=f"Squares from the derny's start to the finish line, {MIN_LENGTH}–"
+        f"{MAX_LENGTH} (100 = a lap).", json_schema_extra={"cli": ["--length", "-l"]})
     derny: int | None = Field(
         default=None, ge=DERNY_DICE, le=MAX_DERNY, strict=True,
-        description=f"A fixed derny advance, {DERNY_DICE} to {MAX_DERNY}, for 'what if' "
-        "questions; none: thrown with three dice.")
+        description=f"Fix the derny's 3d6 advance ({DERNY_DICE}–{MAX_DERNY}) to ask 'what "
+        "if'.")
 
     _riders = field_validator("riders", mode="before")(
         _whole_number_from(MIN_RIDERS, MAX_RIDERS, " (drop the highest numbers)"))
