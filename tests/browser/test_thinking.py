@@ -64,8 +64,8 @@ def test_the_page_says_the_computer_is_thinking_until_its_move_arrives(
 
 
 def test_both_languages_have_the_words() -> None:
-    static = Path(__file__).parents[2] / "src" / "raceday" / "web" / "static" / "js"
+    games = Path(__file__).parents[2] / "src" / "raceday" / "games"
     for lang, text in TEXT.items():
         assert table(lang).entries["computer_thinking"] == text
-    for module in ("hairpin-board.js", "pistard-track.js"):
-        assert 'from "./thinking.js"' in (static / module).read_text(encoding="utf-8")
+    for module in ("hairpin/static/board.js", "pistard/static/track.js"):
+        assert 'from "/static/js/thinking.js"' in (games / module).read_text(encoding="utf-8")

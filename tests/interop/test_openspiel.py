@@ -15,7 +15,7 @@ from open_spiel.python.algorithms import mcts  # noqa: E402
 
 from raceday.core.protocol import CHANCE  # noqa: E402
 from raceday.interop import openspiel as ro  # noqa: E402
-from raceday.interop.adapters import ADAPTERS  # noqa: E402
+from raceday.interop.adapters import adapters  # noqa: E402
 
 GT = pyspiel.GameType
 
@@ -43,8 +43,8 @@ def test_random_sim_test_with_serialisation(game: str, params: dict[str, object]
 
 def test_every_game_is_registered_with_an_honest_type() -> None:
     names = {g.short_name for g in pyspiel.registered_games()}
-    assert {ro.short_name(n) for n in ADAPTERS} <= names
-    types = {n: ro.load_game(n).get_type() for n in ADAPTERS}
+    assert {ro.short_name(n) for n in adapters()} <= names
+    types = {n: ro.load_game(n).get_type() for n in adapters()}
     for name in ("pistard", "keirin", "derby", "wielersim"):
         assert types[name].chance_mode == GT.ChanceMode.EXPLICIT_STOCHASTIC
     # Hairpin rolls dice only for the random setup

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from raceday.drawing.pistard import COLOUR_FILL
+from raceday.games.pistard.drawing import COLOUR_FILL
 from raceday.games.pistard.track import LETTERS, load_track
 from tests.printing.conftest import NS, pages_of, parse, with_class
 

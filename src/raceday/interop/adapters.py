@@ -1,363 +1,26 @@
-"""What a research framework needs to know about each game, without importing any framework.
+"""Every game's research adapter, found from the game, and the betting games' adapters.
 
-An :class:`Adapter` turns a game of the project (a :class:`~raceday.core.protocol.State`)
-into the fixed shapes OpenSpiel, PettingZoo and Gymnasium expect:
-
-- a **dense action space** ``0 .. num_actions - 1`` (the engines number actions sparsely,
-  e.g. PISTARD's ``1000 * rider + code``) and a dense chance-outcome space;
-- **parameters** of plain types (int, float, str) with defaults, mapped to the game's
-  options (0 or "" means "the game's own default" where the option is optional);
-- **observation tensors** of a size fixed by the parameters, and observation strings;
-- the **utility** each player receives (the engine's ``returns()``, or for the betting
-  games the money won, see :mod:`raceday.interop.betting`) and its range;
-- the **information** structure: perfect, or imperfect where tickets are sealed.
-
-Nothing here re-implements a rule: states are the engines' own, and the encoders only
-read them.
+A game carries its adapter (a :class:`raceday.research.Adapter`) in its ``adapter`` face,
+attribute ``ADAPTER``; :func:`adapters` collects them with :mod:`raceday.core.discovery`, so
+no list of games lives here. The KEIRIN and Dice Derby betting adapters below are the ones
+still kept beside :mod:`raceday.interop.betting` until those games carry their own.
 """
 
 from __future__ import annotations
 
 import functools
-from abc import ABC, abstractmethod
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
 
+from raceday.core.discovery import face, games_with
 from raceday.core.errors import OptionsError
-from raceday.core.protocol import CHANCE, Action, State
+from raceday.core.protocol import State
 from raceday.core.registry import get_game
+from raceday.research import Adapter, ParamValue, Shape
 
-ParamValue = int | float | str
-
-
-@dataclass(frozen=True)
-class Shape:
-    """Sizes fixed by the parameters."""
-
-    players: int
-    num_actions: int
-    max_chance: int
-    obs_size: int
-    max_length: int
-    min_utility: float
-    max_utility: float
-
-
-class Adapter(ABC):
-    """One game, as the research frameworks see it."""
-
-    name: ClassVar[str]  # the raceday game name
-    title: ClassVar[str]
-    perfect_information: ClassVar[bool] = True
-    utility: ClassVar[str] = "general_sum"  # general_sum | constant_sum
-    utility_sum: ClassVar[float | None] = None
-    params: ClassVar[Mapping[str, ParamValue]] = {}
-    description: ClassVar[str] = ""
-
-    # --- parameters -------------------------------------------------------------------
-    def check_params(self, params: Mapping[str, Any] | None) -> dict[str, ParamValue]:
-        """The parameters with defaults filled in; :class:`OptionsError` for unknown ones."""
-        given = dict(params or {})
-        unknown = sorted(set(given) - set(self.params))
-        if unknown:
-            raise OptionsError(f"unknown {self.name} parameter(s) {', '.join(unknown)}; "
-                               f"known: {', '.join(self.params) or 'none'}")
-        out: dict[str, ParamValue] = dict(self.params)
-        for key, value in given.items():
-            default = self.params[key]
-            if isinstance(default, str):
-                out[key] = str(value)
-            elif isinstance(default, float):
-                out[key] = float(value)
-            else:
-                out[key] = int(value)
-        return out
-
-    @abstractmethod
-    def new_state(self, params: Mapping[str, ParamValue]) -> State:
-        """A fresh state of the game these parameters describe."""
-
-    @abstractmethod
-    def shape(self, params: Mapping[str, ParamValue]) -> Shape:
-        """The sizes the frameworks need up front."""
-
-    def state_from_json(self, data: Mapping[str, Any]) -> State:
-        state: State = get_game(self.name).state_from_json(data)
-        return state
-
-    # --- actions ----------------------------------------------------------------------
-    def action_id(self, state: State, action: Action) -> int:
-        """The dense id of an engine action."""
-        return action
-
-    def engine_action(self, state: State, action_id: int) -> Action:
-        """The engine action of a dense id."""
-        return action_id
-
-    def chance_id(self, state: State, outcome: Action) -> int:
-        return outcome
-
-    def engine_outcome(self, state: State, outcome_id: int) -> Action:
-        return outcome_id
-
-    def legal_ids(self, state: State) -> list[int]:
-        return sorted(self.action_id(state, a) for a in state.legal_actions())
-
-    def chance_ids(self, state: State) -> list[tuple[int, float]]:
-        return sorted((self.chance_id(state, a), float(p)) for a, p in state.chance_outcomes()
-                      if p > 0)
-
-    def apply_id(self, state: State, action_id: int) -> None:
-        if state.current_player() == CHANCE:
-            state.apply_action(self.engine_outcome(state, action_id))
-        else:
-            state.apply_action(self.engine_action(state, action_id))
-
-    def id_to_string(self, state: State, action_id: int) -> str:
-        if state.current_player() == CHANCE:
-            return state.action_to_string(self.engine_outcome(state, action_id))
-        return state.action_to_string(self.engine_action(state, action_id))
-
-    # --- results and views --------------------------------------------------------------
-    def utilities(self, state: State) -> list[float]:
-        """What each player receives at the end (the engine's returns by default)."""
-        return [float(r) for r in state.returns()]
-
-    @abstractmethod
-    def observe(self, state: State, player: int, out: np.ndarray) -> None:
-        """Fill ``out`` (zeros, length ``obs_size``) with what ``player`` sees."""
-
-    def observation_string(self, state: State, player: int) -> str:
-        """What ``player`` sees, as text (the board, for perfect information)."""
-        return str(state)
-
-    def private_string(self, state: State, player: int) -> str:
-        """What only ``player`` knows (empty in a game of perfect information)."""
-        return ""
-
-
-# --- Hairpin ----------------------------------------------------------------------------------
-HAIRPIN_OBS = 18 * 2 + 2 + 2 + 2 + 2 + 1 + 1
-
-
-def hairpin_tensor(st: np.ndarray, target: int, quiet_limit: int, out: np.ndarray) -> None:
-    """Encode the compiled engine's array form (see :mod:`raceday.games.hairpin.fast`):
-    red and black racers per square (/5), side to move, laps and bumps (/target), pit (/5),
-    quiet clock (/limit); the caller sets the last entry while the random setup rolls."""
-    cells = st[:18].astype(np.float64)
-    out[0:18] = np.clip(cells, 0, None) / 5.0
-    out[18:36] = np.clip(-cells, 0, None) / 5.0
-    out[36 + int(st[18])] = 1.0
-    out[38:40] = st[19:21] / target
-    out[40:42] = st[21:23] / target
-    out[42:44] = st[23:25] / 5.0
-    out[44] = min(1.0, float(st[25]) / quiet_limit)
-
-
-class HairpinAdapter(Adapter):
-    name = "hairpin"
-    title = "Hairpin Racers"
-    utility = "constant_sum"
-    utility_sum = 1.0
-    params: ClassVar[Mapping[str, ParamValue]] = {"variant": "standard", "setup": "",
-                                                  "position": "", "engine": "fast"}
-    description = ("Two players, perfect information; chance only in the random setup. "
-                   "Actions are the engine's numbers (origin square * 6 + kind).")
-
-    def options(self, params: Mapping[str, ParamValue]) -> dict[str, Any]:
-        opts: dict[str, Any] = {"variant": params["variant"]}
-        if params["setup"]:
-            opts["setup"] = params["setup"]
-        if params["position"]:
-            opts["position"] = params["position"]
-        return opts
-
-    def check_params(self, params: Mapping[str, Any] | None) -> dict[str, ParamValue]:
-        out = super().check_params(params)
-        if out["engine"] not in ("fast", "reference"):
-            raise OptionsError(f"hairpin engine must be 'fast' or 'reference', got "
-                               f"{out['engine']!r}")
-        get_game(self.name).options(self.options(out))
-        return out
-
-    def new_state(self, params: Mapping[str, ParamValue]) -> State:
-        state: State = get_game(self.name).new_state(self.options(params))
-        return state
-
-    def shape(self, params: Mapping[str, ParamValue]) -> Shape:
-        from raceday.games.hairpin.rules import KINDS, SKIP_ORIGIN
-
-        steps = get_game(self.name).max_steps(self.options(params))
-        return Shape(2, (SKIP_ORIGIN + 1) * KINDS, 6, HAIRPIN_OBS, steps, 0.0, 1.0)
-
-    def observe(self, state: State, player: int, out: np.ndarray) -> None:
-        from raceday.games.hairpin import fast
-
-        rules = state.rules  # type: ignore[attr-defined]
-        hairpin_tensor(fast.encode(state.position), rules.target,  # type: ignore[attr-defined]
-                       rules.quiet_limit, out)
-        out[45] = float(state.in_setup)  # type: ignore[attr-defined]
-
-
-# --- PISTARD ----------------------------------------------------------------------------------
-PISTARD_SLOTS = 5 * 6  # player 0-4 x rider 1-6: the engine's rider numbers 11..56
-PISTARD_CODES = 200  # token flag (100) + 10 * columns ahead + lane
-PISTARD_PLACE = PISTARD_SLOTS * PISTARD_CODES
-PISTARD_CHOOSE = PISTARD_PLACE + 100
-PISTARD_ACTIONS = PISTARD_CHOOSE + PISTARD_SLOTS
-
-
-def _pistard_slot(ident: int) -> int:
-    player, k = divmod(ident, 10)
-    if not 1 <= player <= 5 or not 1 <= k <= 6:
-        raise ValueError(f"PISTARD rider number {ident} is outside the adapter's range")
-    return (player - 1) * 6 + (k - 1)
-
-
-def _pistard_ident(slot: int) -> int:
-    player, k = divmod(slot, 6)
-    return 10 * (player + 1) + k + 1
-
-
-class PistardAdapter(Adapter):
-    name = "pistard"
-    title = "PISTARD"
-    params: ClassVar[Mapping[str, ParamValue]] = {
-        "variant": "scratch", "players": 0, "riders_per_player": 0, "tokens": 3, "laps": 0,
-        "track": "default", "max_rounds": 0}
-    description = ("1 to 5 players, perfect information, four dice per throw (1,296 chance "
-                   "outcomes). Action id = rider slot * 200 + move code, then placements "
-                   "and team 'next rider' choices.")
-
-    def options(self, params: Mapping[str, ParamValue]) -> Any:
-        opts: dict[str, Any] = {"variant": params["variant"], "tokens": params["tokens"],
-                                "track": params["track"]}
-        for key in ("players", "riders_per_player", "laps", "max_rounds"):
-            if params[key]:
-                opts[key] = params[key]
-        return get_game(self.name).options(opts)
-
-    def check_params(self, params: Mapping[str, Any] | None) -> dict[str, ParamValue]:
-        out = super().check_params(params)
-        self.options(out)
-        return out
-
-    def new_state(self, params: Mapping[str, ParamValue]) -> State:
-        state: State = get_game(self.name).new_state(self.options(params))
-        return state
-
-    def shape(self, params: Mapping[str, ParamValue]) -> Shape:
-        from raceday.games.pistard.moves import THROWS
-
-        opts = self.options(params)
-        riders = opts.num_players * opts.riders_each
-        steps = get_game(self.name).max_steps(opts)
-        return Shape(opts.num_players, PISTARD_ACTIONS, THROWS, self._obs_size(riders), steps,
-                     0.0, 1.0)
-
-    @staticmethod
-    def _obs_size(riders: int) -> int:
-        # per rider: owner (5), distance, lane, waiting/racing/out (3), mover, next to place;
-        # tokens (5), dice (4 x 6), phase (3), observer (5)
-        return riders * 12 + 5 + 24 + 3 + 5
-
-    def action_id(self, state: State, action: Action) -> int:
-        from raceday.games.pistard.moves import CHOOSE_BASE, PLACE_BASE, RIDER_BASE
-
-        if action >= CHOOSE_BASE:
-            return PISTARD_CHOOSE + _pistard_slot(action - CHOOSE_BASE)
-        if action >= PLACE_BASE:
-            code = action - PLACE_BASE
-            if not 0 <= code < 100:
-                raise ValueError(f"PISTARD placement {action} is outside the adapter's range")
-            return PISTARD_PLACE + code
-        ident, code = divmod(action, RIDER_BASE)
-        if not 0 <= code < PISTARD_CODES:
-            raise ValueError(f"PISTARD move {action} is outside the adapter's range")
-        return _pistard_slot(ident) * PISTARD_CODES + code
-
-    def engine_action(self, state: State, action_id: int) -> Action:
-        from raceday.games.pistard.moves import CHOOSE_BASE, PLACE_BASE, RIDER_BASE
-
-        if not 0 <= action_id < PISTARD_ACTIONS:
-            raise ValueError(f"PISTARD action id must be 0 to {PISTARD_ACTIONS - 1}")
-        if action_id >= PISTARD_CHOOSE:
-            return CHOOSE_BASE + _pistard_ident(action_id - PISTARD_CHOOSE)
-        if action_id >= PISTARD_PLACE:
-            return PLACE_BASE + action_id - PISTARD_PLACE
-        slot, code = divmod(action_id, PISTARD_CODES)
-        return RIDER_BASE * _pistard_ident(slot) + code
-
-    def observe(self, state: State, player: int, out: np.ndarray) -> None:
-        from raceday.games.pistard.variants import OUT, RACE
-
-        s: Any = state
-        length = s.track.length
-        lanes = max(1, getattr(s.track, "lanes", 4))
-        base = 0
-        for i, rider in enumerate(s.riders):
-            out[base + rider.owner] = 1.0
-            out[base + 5] = rider.dist / length
-            out[base + 6] = rider.lane / lanes
-            out[base + 7 + (1 if rider.status == RACE else 2 if rider.status == OUT else 0)] = 1
-            out[base + 10] = float(s.mover == i)
-            out[base + 11] = float(bool(s.place_queue) and s.place_queue[0] == i)
-            base += 12
-        tokens_each = max(1, s.options.tokens)
-        for p, t in enumerate(s.tokens):
-            out[base + p] = t / tokens_each
-        base += 5
-        if s.dice is not None:
-            for colour, value in enumerate(s.dice):
-                out[base + colour * 6 + value - 1] = 1.0
-        base += 24
-        phases = ("place", "race", "over")
-        out[base + (phases.index(s.phase) if s.phase in phases else 2)] = 1.0
-        base += 3
-        if 0 <= player < 5:
-            out[base + player] = 1.0
-
-
-# --- WielerSIM --------------------------------------------------------------------------------
-class WielersimAdapter(Adapter):
-    name = "wielersim"
-    title = "WielerSIM"
-    params: ClassVar[Mapping[str, ParamValue]] = {"route": "flanders", "peloton": "classics"}
-    description = ("A solo simulation: no decision-making players (0 players), every node "
-                   "is a throw of the engine's dice. Registered so that chance-only "
-                   "analyses (sampling, exact chance outcomes, serialisation) can use it; "
-                   "there is nothing for an agent to decide.")
-
-    def options(self, params: Mapping[str, ParamValue]) -> Any:
-        return get_game(self.name).options({"route": params["route"],
-                                            "peloton": params["peloton"]})
-
-    def check_params(self, params: Mapping[str, Any] | None) -> dict[str, ParamValue]:
-        out = super().check_params(params)
-        self.options(out)
-        return out
-
-    def new_state(self, params: Mapping[str, ParamValue]) -> State:
-        state: State = get_game(self.name).new_state(self.options(params))
-        return state
-
-    def shape(self, params: Mapping[str, ParamValue]) -> Shape:
-        from raceday.games.wielersim import dice
-
-        opts = self.options(params)
-        top = max(v for kind in dice.KINDS for v, _ in dice.outcome_table(kind))
-        riders = len(opts.peloton["riders"])
-        return Shape(0, 1, top + 1, 2 * riders, get_game(self.name).max_steps(opts), 0.0, 1.0)
-
-    def observe(self, state: State, player: int, out: np.ndarray) -> None:
-        s: Any = state
-        distance = max(1, s.route.distance)
-        n = s.n
-        out[:n] = np.asarray(s.pos, dtype=np.float64) / distance
-        out[n:2 * n] = np.asarray(s.finished, dtype=np.float64)
+__all__ = ["Adapter", "ParamValue", "Shape", "adapter", "adapters"]
 
 
 # --- the betting games ------------------------------------------------------------------------
@@ -365,6 +28,7 @@ class BettingAdapter(Adapter):
     """Shared by the KEIRIN and Dice Derby betting games (see :mod:`raceday.interop.betting`)."""
 
     perfect_information = False
+    player_range = (1, 4)  # bettors: 1 to raceday.interop.betting.MAX_BETTORS
 
     def utilities(self, state: State) -> list[float]:
         return state.payoffs()  # type: ignore[attr-defined, no-any-return]
@@ -524,19 +188,24 @@ class DerbyBettingAdapter(BettingAdapter):
             out[base + i] = 10.0 / tenths
 
 
-ADAPTERS: dict[str, Adapter] = {a.name: a for a in (
-    DerbyBettingAdapter(), HairpinAdapter(), KeirinBettingAdapter(), PistardAdapter(),
-    WielersimAdapter())}
-
-
 @functools.cache
-def _names() -> tuple[str, ...]:
-    return tuple(sorted(ADAPTERS))
+def adapters() -> dict[str, Adapter]:
+    """Game name → its research adapter: each game's ``adapter`` face (its ``ADAPTER``),
+    then the betting adapters kept here for the games that do not carry one yet."""
+    found: dict[str, Adapter] = {}
+    for game in games_with("adapter"):
+        module = face(game, "adapter")
+        if module is not None:
+            found[game] = module.ADAPTER
+    for kept in (DerbyBettingAdapter(), KeirinBettingAdapter()):
+        found.setdefault(kept.name, kept)
+    return dict(sorted(found.items()))
 
 
 def adapter(name: str) -> Adapter:
     """The adapter of a game by its raceday name; :class:`OptionsError` if unknown."""
     try:
-        return ADAPTERS[name]
+        return adapters()[name]
     except KeyError:
-        raise OptionsError(f"unknown game {name!r}; choose from {', '.join(_names())}") from None
+        raise OptionsError(f"unknown game {name!r}; choose from "
+                           f"{', '.join(adapters())}") from None

@@ -15,11 +15,12 @@ Importing this module imports ``pyspiel`` and registers every game under the sho
   WielerSIM has no players at all (a 0-player game: a race of dice alone);
 - rewards at the end only.
 
-States keep the engine's own state (:mod:`raceday.interop.adapters` maps its sparse action
-numbers to dense ids). Serialisation is OpenSpiel's for Python games (history plus the
-pickled attributes), where the engine state pickles as its own JSON save. Hairpin runs, by
-default, on a state that keeps the compiled engine's array (:mod:`raceday.games.hairpin.fast`);
-``engine=reference`` wraps the readable rules instead.
+States keep the engine's own state (each game's adapter, a
+:class:`raceday.research.Adapter`, maps its sparse action numbers to dense ids).
+Serialisation is OpenSpiel's for Python games (history plus the pickled attributes), where
+the engine state pickles as its own JSON save. Hairpin runs, by default, on a state that
+keeps the compiled engine's array (:mod:`raceday.games.hairpin.fast`); ``engine=reference``
+wraps the readable rules instead.
 """
 
 from __future__ import annotations
@@ -37,11 +38,13 @@ from open_spiel.python.algorithms import mcts  # type: ignore[import-untyped]
 from raceday.core.errors import OptionsError
 from raceday.core.protocol import CHANCE, State
 from raceday.core.registry import get_game
-from raceday.interop.adapters import ADAPTERS, Adapter, ParamValue, Shape, hairpin_tensor
+from raceday.games.hairpin.adapter import hairpin_tensor
+from raceday.interop.adapters import adapters
+from raceday.research import Adapter, ParamValue, Shape
 
 PREFIX = "raceday_"
 
-GAME_NOTES = {name: a.description for name, a in ADAPTERS.items()}
+GAME_NOTES = {name: a.description for name, a in adapters().items()}
 
 
 def short_name(game: str) -> str:
@@ -68,7 +71,7 @@ class _Shared:
 
 
 def _restore(game: str, text: str) -> _Engine:
-    return _Engine(game, ADAPTERS[game].state_from_json(json.loads(text)))
+    return _Engine(game, adapters()[game].state_from_json(json.loads(text)))
 
 
 class _Engine:
@@ -92,8 +95,7 @@ def _game_type(adapter: Adapter, chance: bool = True) -> pyspiel.GameType:
             else pyspiel.GameType.Information.IMPERFECT_INFORMATION)
     utility = (pyspiel.GameType.Utility.CONSTANT_SUM if adapter.utility == "constant_sum"
                else pyspiel.GameType.Utility.GENERAL_SUM)
-    low, high = {"hairpin": (2, 2), "pistard": (1, 5), "wielersim": (0, 0)}.get(
-        adapter.name, (1, 4))
+    low, high = adapter.player_range
     return pyspiel.GameType(
         short_name=short_name(adapter.name),
         long_name=f"raceday {adapter.title}",
@@ -160,7 +162,7 @@ class RacedayState(pyspiel.State):  # type: ignore[misc]
 
     @property
     def adapter(self) -> Adapter:
-        return ADAPTERS[self._game]
+        return adapters()[self._game]
 
     def current_player(self) -> int:
         return self._engine.state.current_player()  # CHANCE and TERMINAL as in OpenSpiel
@@ -471,7 +473,7 @@ _GAME_CLASSES: dict[str, type[RacedayGame]] = {}
 
 
 def _register() -> None:
-    for name, adapter in ADAPTERS.items():
+    for name, adapter in adapters().items():
         base = HairpinGame if name == "hairpin" else RacedayGame
         cls = type(f"Raceday{name.title()}Game", (base,), {"adapter": adapter})
         _GAME_CLASSES[name] = cls
@@ -483,11 +485,11 @@ _register()
 
 def load_game(game: str, **params: Any) -> Any:
     """``load_game("hairpin", variant="short")``: the registered OpenSpiel game."""
-    if game not in ADAPTERS:
+    if game not in adapters():
         get_game(game)  # an unknown name gets the registry's message
         raise OptionsError(f"{game} has no OpenSpiel adapter")
     try:
-        checked = ADAPTERS[game].check_params(params)
+        checked = adapters()[game].check_params(params)
     except ValueError as exc:  # OptionsError, or a value of the wrong type
         if isinstance(exc, OptionsError):
             raise

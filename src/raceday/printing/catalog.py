@@ -50,7 +50,7 @@ class PartInfo:
 @dataclass(frozen=True)
 class GameInfo:
     credit: Credit
-    module: str  # raceday.printing.<module> holds one ``part_<name>`` builder per part
+    module: str  # raceday.games.<module>.printing holds one ``part_<name>`` builder per part
     parts: tuple[PartInfo, ...]
 
     def part(self, name: str) -> PartInfo:
@@ -156,7 +156,7 @@ def build(game: str, part: str | None, options: PrintOptions) -> list[Page]:
     info = game_info(game)
     parts = info.parts if part is None else (info.part(part.strip().lower()),)
     check_options(info, parts, options)
-    module = importlib.import_module(f"raceday.printing.{info.module}")
+    module = importlib.import_module(f"raceday.games.{info.module}.printing")
     pages: list[Page] = []
     for p in parts:
         builder: Builder = getattr(module, f"part_{p.name}")

@@ -68,7 +68,9 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
 
 from raceday import __version__
+from raceday.core.discovery import asset_folder, game_packages
 from raceday.core.errors import RacedayError
+from raceday.rooms import JSON, Actor
 from raceday.web import messages, numbers, print_pages, replay, watch
 from raceday.web.guard import (
     MAX_BODY,
@@ -81,7 +83,6 @@ from raceday.web.guard import (
     loads,
     parse_networks,
 )
-from raceday.web.logic import JSON, Actor
 from raceday.web.rooms import MAX_NAME, NoSuchRoom, Room, Rooms, clean_name, normal_code
 
 STATIC = Path(__file__).parent / "static"
@@ -384,6 +385,11 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
     app.state.origins = origins
     app.state.trusted_proxies = trusted
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    for game in game_packages():  # each game's browser assets: /games/<game>/static/...
+        assets = asset_folder(game, "static")
+        if assets is not None:
+            app.mount(f"/games/{game}/static", StaticFiles(directory=assets),
+                      name=f"{game}-static")
     app.include_router(print_pages.router)  # the Print page (raceday.web.print_pages)
     for extra in (watch.router, replay.router, numbers.router,  # Watch, Replays, Numbers
                   messages.router):  # the message tables of the pages

@@ -1,7 +1,7 @@
 """Watch WielerSIM in the browser: one race, or a saved stage race (a campaign).
 
 The engine rides every race on the server; the browser gets a *film*: the route (its
-profile drawn by :func:`raceday.drawing.wielersim.profile`), the riders, and one frame per
+profile drawn by :func:`raceday.games.wielersim.drawing.profile`), the riders, and one frame per
 turn (every rider's square and lane, the groups, and a ticker of what happened: attacks,
 counters, crashes, breaks, climb tops, sprint results, the first finishers), then the
 result. The page plays the frames at the speed the viewer chooses; nothing is decided in
@@ -44,8 +44,8 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from raceday.core.digits import ascii_int
 from raceday.core.errors import RacedayError
 from raceday.core.events import Event
-from raceday.drawing import wielersim as drawing
 from raceday.drawing.svg import num as svg_num
+from raceday.games.wielersim import drawing
 from raceday.games.wielersim.model import RIDER_TYPES, UPHILL
 from raceday.games.wielersim.peloton import START_LISTS, Peloton
 from raceday.games.wielersim.route import SHIPPED_ROUTES

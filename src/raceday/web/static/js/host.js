@@ -18,7 +18,7 @@ async function main() {
   }
   const token = watching ? null : tokens.host(code);
   const role = token ? "host" : "spectator";
-  const game = await import(`./${info.game}-host.js`);
+  const game = await import(`/games/${info.game}/static/host.js`);
   const header = el("header", { class: "bar" },
     el("h1", {}, el("span", { "data-i18n": info.game }, t(info.game)),
       " ", el("span", { class: "room-code", "aria-label": t("room", { code }) }, code)),

@@ -50,7 +50,7 @@ function joinForm(info, main, status, error) {
 }
 
 async function start(token, info, main, status, error) {
-  const game = await import(`./${info.game}-play.js`);
+  const game = await import(`/games/${info.game}/static/play.js`);
   const screen = game.mount(main, { code, info, error });
   const live = new Live(code, token, {
     status: (s) => status.set(s),

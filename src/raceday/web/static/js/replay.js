@@ -2,7 +2,7 @@
 // (step, play, jump to the end), at a link that can be shared.
 import { api, el } from "./common.js";
 import { languageButton, onLanguage, t, translatePage } from "./i18n.js";
-import { mountFilm } from "./wielersim-film.js";
+import { mountFilm } from "/games/wielersim/static/film.js";
 
 const app = document.getElementById("app");
 const parts = location.pathname.split("/").filter(Boolean).slice(1).map(decodeURIComponent);

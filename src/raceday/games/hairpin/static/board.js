@@ -2,9 +2,9 @@
 // pits), the legal moves the server lists, and the game screen shared by the big screen
 // and the phones. No rule lives here: the moves, their names and the result come from the
 // server's view; this module shows them and sends {type: "move", action}.
-import { el } from "./common.js";
-import { onLanguage, t } from "./i18n.js";
-import { hasComputer, thinking } from "./thinking.js";
+import { el } from "/static/js/common.js";
+import { onLanguage, t } from "/static/js/i18n.js";
+import { hasComputer, thinking } from "/static/js/thinking.js";
 
 const NS = "http://www.w3.org/2000/svg";
 const COLS = "abcdef";
@@ -15,7 +15,7 @@ export const SIDE = ["red", "black"];
 
 // Styles for both games' browser pages (the HTML shells only link app.css).
 export function useStyles(name) {
-  const href = `/static/css/${name}.css`;
+  const href = `/games/${name}/static/style.css`;
   if (document.querySelector(`link[href="${href}"]`)) return;
   document.head.append(el("link", { rel: "stylesheet", href }));
 }

@@ -1,9 +1,9 @@
 // KEIRIN on a phone: the private betting slip of one seat — its purse, all five bet types,
 // its own tickets (take one back while betting is open), "done", then the race's progress
 // and what its tickets returned. Only intents go to the server; the engine checks each one.
-import { el } from "./common.js";
-import { onLanguage, t } from "./i18n.js";
-import { cash, ensureStyles, eventText, KIND_ORDER, oddsText, riderTag, ridersTag } from "./keirin-track.js";
+import { el } from "/static/js/common.js";
+import { onLanguage, t } from "/static/js/i18n.js";
+import { cash, ensureStyles, eventText, KIND_ORDER, oddsText, riderTag, ridersTag } from "./track.js";
 
 export function mount(root, ctx) {
   ensureStyles();

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from raceday.drawing import svg
-from raceday.drawing import wielersim as draw
+from raceday.games.wielersim import drawing as draw
 from raceday.printing.catalog import PrintOptions, new_page
 from raceday.printing.grid import fit, table
 from raceday.printing.page import Page

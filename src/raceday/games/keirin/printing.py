@@ -3,8 +3,8 @@ odds sheet (exact prices from the engine for all five bet types)."""
 
 from __future__ import annotations
 
-from raceday.drawing import keirin as draw
 from raceday.drawing import svg
+from raceday.games.keirin import drawing as draw
 from raceday.printing.catalog import PrintOptions, keirin_margin, new_page
 from raceday.printing.flow import Cell, Flow
 from raceday.printing.page import Page

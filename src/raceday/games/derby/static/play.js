@@ -1,9 +1,9 @@
 // Dice Derby on a phone: the private controller of one seat — sealed bids, secret
 // tickets, borrowing, "done", and the roll button when this seat's horse is next.
 // Only intents go to the server; it checks every one against the engine.
-import { el } from "./common.js";
-import { eventText, HORSES, horseTag } from "./derby-host.js";
-import { money, onLanguage, placeText, t } from "./i18n.js";
+import { el } from "/static/js/common.js";
+import { eventText, HORSES, horseTag } from "./host.js";
+import { money, onLanguage, placeText, t } from "/static/js/i18n.js";
 
 export function mount(root, ctx) {
   let view = null;

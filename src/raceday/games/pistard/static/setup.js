@@ -1,8 +1,8 @@
 // The landing page's "PISTARD" card: the race, 1 to 5 players (each a person or a computer
 // level), riders, tokens, laps and track; the server checks every option with the engine.
-import { el } from "./common.js";
-import { createRoom, kindSelect } from "./hairpin-setup.js";
-import { onLanguage, t } from "./i18n.js";
+import { el } from "/static/js/common.js";
+import { createRoom, kindSelect } from "/games/hairpin/static/setup.js";
+import { onLanguage, t } from "/static/js/i18n.js";
 
 const VARIANTS = { scratch: [2, 5], points: [2, 5], elimination: [2, 5], sprint: [2, 2], ttt: [1, 1], pursuit: [2, 2] };
 

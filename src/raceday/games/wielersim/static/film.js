@@ -1,7 +1,7 @@
 // A WielerSIM film: the route's profile with the groups moving along it, a ticker of the
 // race, and the result. The server rode the race; this only shows its frames.
-import { el } from "./common.js";
-import { onLanguage, t } from "./i18n.js";
+import { el } from "/static/js/common.js";
+import { onLanguage, t } from "/static/js/i18n.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const TYPE_MARK = { leader: "L", climber: "C", sprinter: "S", helper: "H" };

@@ -3,10 +3,10 @@
 // the riders, the dice, the choices the server lists, live standings and the result; the
 // screen is shared by the big screen and the phones. No rule lives here: the choices (with
 // their action numbers), the dice and the standings come from the server's view.
-import { el } from "./common.js";
-import { fill, lobbyCard, svg, useStyles } from "./hairpin-board.js";
-import { onLanguage, placeText, t } from "./i18n.js";
-import { hasComputer, thinking } from "./thinking.js";
+import { el } from "/static/js/common.js";
+import { fill, lobbyCard, svg, useStyles } from "/games/hairpin/static/board.js";
+import { onLanguage, placeText, t } from "/static/js/i18n.js";
+import { hasComputer, thinking } from "/static/js/thinking.js";
 
 const W = 1000;
 const H = 580;

@@ -1,8 +1,8 @@
 // The landing page's "KEIRIN" card: races, riders, fixed odds or pools, margin, purse.
 // The server checks every option with the engine.
-import { el } from "./common.js";
-import { createRoom } from "./hairpin-setup.js";
-import { onLanguage, t } from "./i18n.js";
+import { el } from "/static/js/common.js";
+import { createRoom } from "/games/hairpin/static/setup.js";
+import { onLanguage, t } from "/static/js/i18n.js";
 
 function draw(box) {
   const races = el("select", { id: "kr-races", name: "races" }, [1, 2, 3, 4, 5, 6, 8, 10, 12].map((n) => el("option", { value: n }, String(n))));

@@ -2,9 +2,9 @@
 // tote board (pools), the race on an SVG velodrome step by step (the host screen asks the
 // server for each step), results with payouts and every player's purse, standings.
 // Every number shown comes from the server's view or events.
-import { el } from "./common.js";
-import { onLanguage, t } from "./i18n.js";
-import { cash, ensureStyles, eventText, KIND_ORDER, oddsText, riderTag, ridersTag, Velodrome } from "./keirin-track.js";
+import { el } from "/static/js/common.js";
+import { onLanguage, t } from "/static/js/i18n.js";
+import { cash, ensureStyles, eventText, KIND_ORDER, oddsText, riderTag, ridersTag, Velodrome } from "./track.js";
 
 function speedFactor() {
   const raw = new URLSearchParams(location.search).get("speed");

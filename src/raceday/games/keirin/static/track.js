@@ -2,8 +2,8 @@
 // jersey colour), money and odds formatting, event commentary, and the SVG velodrome with
 // the derny and the riders moving square by square. No rule lives here: positions, odds,
 // tickets and payouts all come from the server's view and events.
-import { el } from "./common.js";
-import { language, t } from "./i18n.js";
+import { el } from "/static/js/common.js";
+import { language, t } from "/static/js/i18n.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -15,7 +15,7 @@ export const JERSEY = {
 };
 
 export function ensureStyles() {
-  const href = "/static/css/keirin.css";
+  const href = "/games/keirin/static/style.css";
   if (!document.querySelector(`link[href="${href}"]`)) {
     document.head.append(el("link", { rel: "stylesheet", href }));
   }

@@ -1,8 +1,8 @@
 // Dice Derby on the big screen: lobby with code and QR, auction reveals, the odds board,
 // the track animated furlong by furlong from the server's events, results and standings.
 // No rule lives here: every number shown comes from the server's view or events.
-import { el } from "./common.js";
-import { money, onLanguage, placeText, t } from "./i18n.js";
+import { el } from "/static/js/common.js";
+import { money, onLanguage, placeText, t } from "/static/js/i18n.js";
 
 export const HORSES = ["d4", "d6", "d8", "d10", "d12", "d20"];
 // a colour AND a shape per horse, so colour-blind players can tell them apart

@@ -1,7 +1,7 @@
 // The landing page's "Hairpin Racers" card: choose the variant and who plays Red and
 // Black (a person or a computer level), then create the room and open its big screen.
-import { api, el, tokens } from "./common.js";
-import { onLanguage, t } from "./i18n.js";
+import { api, el, tokens } from "/static/js/common.js";
+import { onLanguage, t } from "/static/js/i18n.js";
 
 const WORDS = ["short", "nobump", "derby", "v1", "random"];
 export const KINDS = ["human", "easy", "medium", "hard", "expert"];

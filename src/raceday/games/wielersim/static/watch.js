@@ -1,8 +1,8 @@
 // The WielerSIM page: watch one race, or a saved stage race (the same campaign the
 // terminal's `raceday wielersim tour` rides): ride the next stage, see the tables and the GC.
-import { api, el } from "./common.js";
-import { languageButton, onLanguage, t, translatePage } from "./i18n.js";
-import { gapText, mountFilm } from "./wielersim-film.js";
+import { api, el } from "/static/js/common.js";
+import { languageButton, onLanguage, t, translatePage } from "/static/js/i18n.js";
+import { gapText, mountFilm } from "./film.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const app = document.getElementById("app");

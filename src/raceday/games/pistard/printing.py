@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from raceday.drawing import pistard as draw
 from raceday.drawing import svg
+from raceday.games.pistard import drawing as draw
 from raceday.games.pistard.track import LANES, Track, load_track
 from raceday.printing.catalog import PrintOptions, new_page
 from raceday.printing.page import Page

@@ -6,8 +6,8 @@ game belong to Phil Leduc, who reserves programming and selling it.
 
 from __future__ import annotations
 
-from raceday.drawing import hairpin as draw
 from raceday.drawing import svg
+from raceday.games.hairpin import drawing as draw
 from raceday.printing.catalog import PrintOptions, new_page
 from raceday.printing.grid import fit, table
 from raceday.printing.page import Page

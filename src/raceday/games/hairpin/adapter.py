@@ -1,0 +1,80 @@
+"""Hairpin Racers for the research frameworks (OpenSpiel, PettingZoo, Gymnasium): the
+engine's action numbers as they are, and an observation tensor read from the compiled
+engine's array form."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+import numpy as np
+
+from raceday.core.errors import OptionsError
+from raceday.core.protocol import State
+from raceday.core.registry import get_game
+from raceday.research import Adapter, ParamValue, Shape
+
+HAIRPIN_OBS = 18 * 2 + 2 + 2 + 2 + 2 + 1 + 1
+
+
+def hairpin_tensor(st: np.ndarray, target: int, quiet_limit: int, out: np.ndarray) -> None:
+    """Encode the compiled engine's array form (see :mod:`raceday.games.hairpin.fast`):
+    red and black racers per square (/5), side to move, laps and bumps (/target), pit (/5),
+    quiet clock (/limit); the caller sets the last entry while the random setup rolls."""
+    cells = st[:18].astype(np.float64)
+    out[0:18] = np.clip(cells, 0, None) / 5.0
+    out[18:36] = np.clip(-cells, 0, None) / 5.0
+    out[36 + int(st[18])] = 1.0
+    out[38:40] = st[19:21] / target
+    out[40:42] = st[21:23] / target
+    out[42:44] = st[23:25] / 5.0
+    out[44] = min(1.0, float(st[25]) / quiet_limit)
+
+
+class HairpinAdapter(Adapter):
+    name = "hairpin"
+    title = "Hairpin Racers"
+    player_range = (2, 2)
+    utility = "constant_sum"
+    utility_sum = 1.0
+    params: ClassVar[Mapping[str, ParamValue]] = {"variant": "standard", "setup": "",
+                                                  "position": "", "engine": "fast"}
+    description = ("Two players, perfect information; chance only in the random setup. "
+                   "Actions are the engine's numbers (origin square * 6 + kind).")
+
+    def options(self, params: Mapping[str, ParamValue]) -> dict[str, Any]:
+        opts: dict[str, Any] = {"variant": params["variant"]}
+        if params["setup"]:
+            opts["setup"] = params["setup"]
+        if params["position"]:
+            opts["position"] = params["position"]
+        return opts
+
+    def check_params(self, params: Mapping[str, Any] | None) -> dict[str, ParamValue]:
+        out = super().check_params(params)
+        if out["engine"] not in ("fast", "reference"):
+            raise OptionsError(f"hairpin engine must be 'fast' or 'reference', got "
+                               f"{out['engine']!r}")
+        get_game(self.name).options(self.options(out))
+        return out
+
+    def new_state(self, params: Mapping[str, ParamValue]) -> State:
+        state: State = get_game(self.name).new_state(self.options(params))
+        return state
+
+    def shape(self, params: Mapping[str, ParamValue]) -> Shape:
+        from raceday.games.hairpin.rules import KINDS, SKIP_ORIGIN
+
+        steps = get_game(self.name).max_steps(self.options(params))
+        return Shape(2, (SKIP_ORIGIN + 1) * KINDS, 6, HAIRPIN_OBS, steps, 0.0, 1.0)
+
+    def observe(self, state: State, player: int, out: np.ndarray) -> None:
+        from raceday.games.hairpin import fast
+
+        rules = state.rules  # type: ignore[attr-defined]
+        hairpin_tensor(fast.encode(state.position), rules.target,  # type: ignore[attr-defined]
+                       rules.quiet_limit, out)
+        out[45] = float(state.in_setup)  # type: ignore[attr-defined]
+
+
+ADAPTER = HairpinAdapter()

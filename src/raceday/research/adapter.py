@@ -1,0 +1,140 @@
+"""What a research framework needs to know about a game, without importing any framework.
+
+An :class:`Adapter` turns a game of the project (a :class:`~raceday.core.protocol.State`)
+into the fixed shapes OpenSpiel, PettingZoo and Gymnasium expect:
+
+- a **dense action space** ``0 .. num_actions - 1`` (the engines number actions sparsely,
+  e.g. PISTARD's ``1000 * rider + code``) and a dense chance-outcome space;
+- **parameters** of plain types (int, float, str) with defaults, mapped to the game's
+  options (0 or "" means "the game's own default" where the option is optional);
+- **observation tensors** of a size fixed by the parameters, and observation strings;
+- the **utility** each player receives (the engine's ``returns()`` unless the adapter says
+  otherwise, e.g. money won in a betting game) and its range;
+- the **information** structure: perfect, or imperfect where tickets are sealed.
+
+Nothing here re-implements a rule: states are the engines' own, and the encoders only
+read them. A game carries its adapter in its ``adapter`` face (attribute ``ADAPTER``), found
+by :func:`raceday.core.discovery.face`.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import numpy as np
+
+from raceday.core.errors import OptionsError
+from raceday.core.protocol import CHANCE, Action, State
+from raceday.core.registry import get_game
+
+ParamValue = int | float | str
+
+
+@dataclass(frozen=True)
+class Shape:
+    """Sizes fixed by the parameters."""
+
+    players: int
+    num_actions: int
+    max_chance: int
+    obs_size: int
+    max_length: int
+    min_utility: float
+    max_utility: float
+
+
+class Adapter(ABC):
+    """One game, as the research frameworks see it."""
+
+    name: ClassVar[str]  # the raceday game name
+    title: ClassVar[str]
+    player_range: ClassVar[tuple[int, int]]  # fewest and most decision-making players
+    perfect_information: ClassVar[bool] = True
+    utility: ClassVar[str] = "general_sum"  # general_sum | constant_sum
+    utility_sum: ClassVar[float | None] = None
+    params: ClassVar[Mapping[str, ParamValue]] = {}
+    description: ClassVar[str] = ""
+
+    # --- parameters -------------------------------------------------------------------
+    def check_params(self, params: Mapping[str, Any] | None) -> dict[str, ParamValue]:
+        """The parameters with defaults filled in; :class:`OptionsError` for unknown ones."""
+        given = dict(params or {})
+        unknown = sorted(set(given) - set(self.params))
+        if unknown:
+            raise OptionsError(f"unknown {self.name} parameter(s) {', '.join(unknown)}; "
+                               f"known: {', '.join(self.params) or 'none'}")
+        out: dict[str, ParamValue] = dict(self.params)
+        for key, value in given.items():
+            default = self.params[key]
+            if isinstance(default, str):
+                out[key] = str(value)
+            elif isinstance(default, float):
+                out[key] = float(value)
+            else:
+                out[key] = int(value)
+        return out
+
+    @abstractmethod
+    def new_state(self, params: Mapping[str, ParamValue]) -> State:
+        """A fresh state of the game these parameters describe."""
+
+    @abstractmethod
+    def shape(self, params: Mapping[str, ParamValue]) -> Shape:
+        """The sizes the frameworks need up front."""
+
+    def state_from_json(self, data: Mapping[str, Any]) -> State:
+        state: State = get_game(self.name).state_from_json(data)
+        return state
+
+    # --- actions ----------------------------------------------------------------------
+    def action_id(self, state: State, action: Action) -> int:
+        """The dense id of an engine action."""
+        return action
+
+    def engine_action(self, state: State, action_id: int) -> Action:
+        """The engine action of a dense id."""
+        return action_id
+
+    def chance_id(self, state: State, outcome: Action) -> int:
+        return outcome
+
+    def engine_outcome(self, state: State, outcome_id: int) -> Action:
+        return outcome_id
+
+    def legal_ids(self, state: State) -> list[int]:
+        return sorted(self.action_id(state, a) for a in state.legal_actions())
+
+    def chance_ids(self, state: State) -> list[tuple[int, float]]:
+        return sorted((self.chance_id(state, a), float(p)) for a, p in state.chance_outcomes()
+                      if p > 0)
+
+    def apply_id(self, state: State, action_id: int) -> None:
+        if state.current_player() == CHANCE:
+            state.apply_action(self.engine_outcome(state, action_id))
+        else:
+            state.apply_action(self.engine_action(state, action_id))
+
+    def id_to_string(self, state: State, action_id: int) -> str:
+        if state.current_player() == CHANCE:
+            return state.action_to_string(self.engine_outcome(state, action_id))
+        return state.action_to_string(self.engine_action(state, action_id))
+
+    # --- results and views --------------------------------------------------------------
+    def utilities(self, state: State) -> list[float]:
+        """What each player receives at the end (the engine's returns by default)."""
+        return [float(r) for r in state.returns()]
+
+    @abstractmethod
+    def observe(self, state: State, player: int, out: np.ndarray) -> None:
+        """Fill ``out`` (zeros, length ``obs_size``) with what ``player`` sees."""
+
+    def observation_string(self, state: State, player: int) -> str:
+        """What ``player`` sees, as text (the board, for perfect information)."""
+        return str(state)
+
+    def private_string(self, state: State, player: int) -> str:
+        """What only ``player`` knows (empty in a game of perfect information)."""
+        return ""
