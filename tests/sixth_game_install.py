@@ -1,0 +1,86 @@
+"""Install the sixth game (tests/sixth_game, the distribution ``raceday-twindash``) beside
+raceday, as a user would: ``pip install`` into a folder of its own, so that its dist-info
+(and with it the ``raceday.games`` entry point) is found on the path.
+
+The build runs in a copy of the source, so it leaves no ``build/`` or ``*.egg-info`` in the
+checkout, and each test process installs once (:func:`installed`).
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+SOURCE = Path(__file__).parent / "sixth_game"
+GAME = "twindash"
+PACKAGE = "raceday_twindash"
+
+_installed: dict[str, Path] = {}
+
+
+def install(into: Path) -> Path:
+    """``pip install --no-deps --no-build-isolation --target`` the sixth game; return the
+    folder that holds its package and dist-info."""
+    source = into / "source"
+    target = into / "site"
+    shutil.copytree(SOURCE, source,
+                    ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__"))
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-index",
+         "--no-build-isolation", "--disable-pip-version-check", "--target", str(target),
+         str(source)],
+        check=True, capture_output=True, text=True)
+    return target
+
+
+def installed(factory: pytest.TempPathFactory) -> Path:
+    """The folder the sixth game is installed in (installed once per test process)."""
+    if "site" not in _installed:
+        _installed["site"] = install(factory.mktemp("sixth_game"))
+    return _installed["site"]
+
+
+def subprocess_env(site: Path | None) -> dict[str, str]:
+    """The environment of a ``raceday`` subprocess that sees the installed sixth game (or,
+    with ``site`` None, raceday alone)."""
+    env = dict(os.environ)
+    parts = [str(site)] if site is not None else []
+    env["PYTHONPATH"] = os.pathsep.join([*parts, *filter(None, [env.get("PYTHONPATH")])])
+    env["PYTHONIOENCODING"] = "utf-8"
+    env["TERMINAL_WIDTH"] = "200"
+    return env
+
+
+def _forget_games() -> None:
+    """Clear every cache that remembers which games exist."""
+    from raceday.core import discovery, registry
+    from raceday.present import messages
+
+    discovery.game_packages.cache_clear()
+    messages.table.cache_clear()
+    registry._GAMES.pop(GAME, None)
+    for name in [m for m in sys.modules if m == PACKAGE or m.startswith(PACKAGE + ".")]:
+        del sys.modules[name]
+
+
+@contextmanager
+def on_path(site: Path) -> Iterator[None]:
+    """The sixth game importable and discovered in this process, and forgotten after (so
+    the other tests still see raceday's own games only)."""
+    sys.path.insert(0, str(site))
+    importlib.invalidate_caches()
+    _forget_games()
+    try:
+        yield
+    finally:
+        sys.path.remove(str(site))
+        importlib.invalidate_caches()
+        _forget_games()

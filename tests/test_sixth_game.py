@@ -1,0 +1,317 @@
+"""The proof of issue #31: a sixth game, Twin Dice Dash, lives in its own distribution
+(tests/sixth_game) and gets every face of raceday by being installed beside it.
+
+The suite pip-installs the distribution into a folder of its own (tests/sixth_game_install),
+then shows that ``raceday --help`` lists it, that it plays and is watched in the terminal,
+that its rules keep the protocol's promises (exact chance, sealed bets hidden, saves),
+that it loads as an OpenSpiel game passing ``random_sim_test`` and as a PettingZoo
+environment passing ``api_test``, that ``raceday print`` prints it, and that no file under
+src/ names it. The browser room and its replay are in tests/browser/test_sixth_game_browser.py.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.sixth_game_install import GAME as NAME
+from tests.sixth_game_install import PACKAGE, installed, on_path, subprocess_env
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return installed(tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def game(site: Path) -> Iterator[Any]:
+    """The sixth game's ``GAME``, found by raceday's discovery from the entry point."""
+    with on_path(site):
+        from raceday.core.registry import get_game
+
+        yield get_game(NAME)
+
+
+def raceday(site: Path | None, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    """``raceday ARGS`` in a fresh process (with the sixth game installed, unless None)."""
+    return subprocess.run([sys.executable, "-m", "raceday", *args], input=stdin,
+                          env=subprocess_env(site),
+                          capture_output=True, text=True, timeout=300, cwd=ROOT)
+
+
+def python(site: Path, code: str) -> subprocess.CompletedProcess[str]:
+    """A Python script in a fresh process that sees the installed sixth game."""
+    return subprocess.run([sys.executable, "-c", code], env=subprocess_env(site),
+                          capture_output=True, text=True, timeout=600, cwd=ROOT)
+
+
+def new_state(game: Any, **options: Any) -> Any:
+    return game.new_state(options)
+
+
+# --- found by discovery, and nowhere named --------------------------------------------
+def test_raceday_help_lists_the_installed_game_and_only_then(site: Path) -> None:
+    listed = raceday(site, "--help")
+    assert listed.returncode == 0, listed.stderr
+    assert "twindash" in listed.stdout and "sealed side bets" in listed.stdout
+    bare = raceday(None, "--help")
+    assert bare.returncode == 0, bare.stderr
+    assert "twindash" not in bare.stdout and "hairpin" in bare.stdout
+
+
+def test_every_face_is_found_from_the_package(game: Any, site: Path) -> None:
+    from raceday.core import discovery
+
+    assert discovery.game_packages()[NAME] == PACKAGE
+    assert discovery.package_folder(NAME) == site / PACKAGE
+    for face in ("cli", "room", "adapter", "printing"):
+        assert discovery.has_face(NAME, face), face
+        assert NAME in discovery.games_with(face)
+    static = discovery.asset_folder(NAME, "static")
+    messages = discovery.asset_folder(NAME, "messages")
+    assert static is not None and (static / "twindash.js").is_file()
+    assert messages is not None and {p.name for p in messages.iterdir()} >= {"en.json",
+                                                                               "ja.json"}
+    assert game.name == NAME and game.players == (2, 2)
+
+
+def test_no_file_under_src_names_the_sixth_game() -> None:
+    words = ("twindash", "twin dice", "raceday_twindash")
+    naming = [str(path.relative_to(ROOT)) for path in (ROOT / "src").rglob("*")
+              if path.is_file() and "__pycache__" not in path.parts
+              and any(w in path.read_bytes().decode("utf-8", "replace").lower() for w in words)]
+    assert naming == []
+
+
+# --- the rules keep the protocol's promises -------------------------------------------
+def test_random_games_pass_raceday_invariant_harness(game: Any) -> None:
+    from raceday.testing import check_random_games
+
+    assert check_random_games(game, games=40, seed=31) == 40 * len(game.harness_configs)
+
+
+def test_chance_is_exact_with_and_without_the_slipstream(game: Any) -> None:
+    state = new_state(game)
+    assert state.further_chances() == (Fraction(5, 12), Fraction(5, 12), Fraction(1, 6))
+    state.squares = [3, 7]  # Red behind: two dice, the higher counts
+    assert state.further_chances() == (Fraction(125, 216), Fraction(55, 216), Fraction(1, 6))
+    state.apply_action_for(1, 0)
+    state.apply_action_for(0, 0)
+    outcomes = dict(state.chance_outcomes())
+    assert len(outcomes) == 36 and sum(outcomes.values()) == 1
+    assert all(isinstance(p, Fraction) for p in outcomes.values())
+    # Red keeps the higher of two dice: a 6 with chance 11/36, a 1 with chance 1/36
+    sixes = sum(p for a, p in outcomes.items() if state.action_message(a).params["dice"][0] == 6)
+    ones = sum(p for a, p in outcomes.items() if state.action_message(a).params["dice"][0] == 1)
+    assert (sixes, ones) == (Fraction(11, 36), Fraction(1, 36))
+
+
+def _bet(state: Any, player: int, runner: int, stake: int) -> None:
+    """Seal ``player``'s bet, found by what the actions mean (never by their numbers)."""
+    for action in state.legal_actions_for(player):
+        message = state.action_message(action)
+        if (stake == 0 and message.key == "action.pass") or (
+                message.params.get("runner") == runner and message.params.get("stake") == stake):
+            state.apply_action_for(player, action)
+            return
+    raise AssertionError(f"no bet of {stake} on runner {runner}")
+
+
+def _roll(state: Any, red: int, blue: int) -> list[Any]:
+    for outcome, _ in state.chance_outcomes():
+        if state.action_message(outcome).params["dice"] == [red, blue]:
+            events: list[Any] = state.apply_action(outcome)
+            return events
+    raise AssertionError(f"no roll {red}-{blue}")
+
+
+@pytest.mark.parametrize(("blue_roll", "chips"), [(5, [5, 5]), (4, [8, 3])])
+def test_worked_example_of_the_rules(game: Any, blue_roll: int, chips: list[int]) -> None:
+    """RULES.md: Red on 4, Blue on 7, 5 chips each; Red backs Red for 3, Blue backs Blue
+    for 2; Red (behind) keeps a 5, Blue rolls 5 (a tie, stakes back) or 4 (Red +3, Blue -2)."""
+    state = new_state(game)
+    state.squares = [4, 7]
+    _bet(state, 1, runner=1, stake=2)  # sealed bets in any order
+    _bet(state, 0, runner=0, stake=3)
+    events = _roll(state, 5, blue_roll)
+    kinds = [e.kind for e in events]
+    assert kinds[:2] == ["revealed", "slipstream"] and events[1]["runner"] == 0
+    assert state.squares == [9, 7 + blue_roll]
+    assert state.chips == chips
+    settled = [e.kind for e in events if e.kind.startswith("bet_")]
+    assert settled == (["bet_void", "bet_void"] if blue_roll == 5 else ["bet_won", "bet_lost"])
+
+
+def test_a_sealed_bet_is_seen_only_by_its_player(game: Any) -> None:
+    one, other = new_state(game), new_state(game)
+    _bet(one, 1, runner=0, stake=3)
+    _bet(other, 1, runner=1, stake=1)
+    assert one.acting_players() == [0] == other.acting_players()
+    assert one.observation(0) == other.observation(0)
+    assert one.observation(None) == other.observation(None)
+    assert one.frame() == other.frame()
+    assert str(one) == str(other)
+    assert one.observation(1)["my_bet"] == {"runner": 0, "stake": 3}
+    assert one.observation(1) != other.observation(1)
+    assert one.observation(None)["sealed"] == [False, True]
+
+
+def test_no_result_before_the_end(game: Any) -> None:
+    from raceday.core.errors import GameNotOverError
+
+    with pytest.raises(GameNotOverError, match="not over"):
+        new_state(game).outcome()
+
+
+def test_a_bet_out_of_turn_or_beyond_the_purse_is_refused(game: Any) -> None:
+    from raceday.core.errors import IllegalActionError
+
+    state = new_state(game, chips=1)
+    assert len(state.legal_actions_for(0)) == 3  # pass, Red for 1, Blue for 1
+    _bet(state, 0, runner=0, stake=1)
+    with pytest.raises(IllegalActionError, match="not player 0's turn"):
+        state.apply_action_for(0, 0)
+
+
+def test_options_come_from_one_model_and_name_the_problem(game: Any) -> None:
+    from raceday.core.errors import OptionsError
+
+    with pytest.raises(OptionsError, match="length"):
+        game.options({"length": 3})
+    with pytest.raises(OptionsError, match="unknown Twin Dice Dash option 'laps'"):
+        game.options({"laps": 3})
+
+
+def test_saves_round_trip_and_bad_saves_are_named(game: Any) -> None:
+    from raceday.core.errors import SaveFormatError
+    from raceday.core.serialize import dumps_state, loads_state
+
+    record = game.play({}, rng=7)
+    assert loads_state(dumps_state(record.final_state)) == record.final_state
+    middle = new_state(game)
+    _bet(middle, 0, runner=1, stake=2)
+    assert loads_state(dumps_state(middle)) == middle
+    good = middle.to_json()
+    for bad in ({**good, "round": 0}, {**good, "chips": [5]}, {**good, "extra": 1},
+                {**good, "bets": [{"runner": 0, "stake": 9}, None]},
+                {**good, "course": {"length": 0}}):
+        with pytest.raises(SaveFormatError, match="twindash"):
+            game.state_from_json(bad)
+
+
+def test_events_are_facts_rendered_by_the_message_tables(game: Any) -> None:
+    from raceday.present import describe_event, describe_outcome, render
+
+    record = game.play({"length": 12}, rng=3)
+    assert {e.kind for e in record.events} >= {"sealed", "revealed", "moved", "finished"}
+    for lang in ("en", "ja"):
+        for event in record.events:
+            json.dumps(event.to_dict())  # JSON values only
+            text = describe_event(NAME, event, lang)
+            assert text != event.key and "{" not in text, (lang, event)
+        result = describe_outcome(NAME, record.final_state.outcome(), lang)
+        assert "{" not in result and "result." not in result
+    assert render("runner.1", "ja", NAME) == "青"
+    tables = [json.loads((ROOT / "tests/sixth_game/src/raceday_twindash/messages" /
+                          f"{lang}.json").read_text(encoding="utf-8")) for lang in ("en", "ja")]
+    assert tables[0].keys() == tables[1].keys()
+
+
+# --- the terminal ---------------------------------------------------------------------
+def test_plays_in_the_terminal_against_the_computer(site: Path) -> None:
+    args = ("twindash", "play", "--blue", "bookie", "--seed", "11", "--rounds", "3",
+            "--delay", "0")
+    first = raceday(site, *args, stdin="2\n7\n1\n")
+    assert first.returncode == 0, first.stderr
+    out = first.stdout
+    assert "You run Red." in out and "back Red for 1 chips" in out
+    assert out.count("Red seals a bet.") == 3 and "Red backed Red for 1" in out
+    assert "Blue backed Blue for 3" in out or "Blue backed Red for 3" in out
+    assert "wins" in out or "draw" in out.lower()
+    again = raceday(site, *args, stdin="2\n7\n1\n")
+    assert again.stdout == out  # the same seed and the same bets: the same race
+
+
+def test_two_people_at_one_keyboard_and_in_japanese(site: Path) -> None:
+    done = raceday(site, "twindash", "play", "--blue", "human", "--rounds", "1", "--seed", "2",
+                   "--lang", "ja", stdin="1\n1\n")
+    assert done.returncode == 0, done.stderr
+    assert "キーボードを赤に渡してください" in done.stdout and "青が賭けを封印した" in done.stdout
+
+
+def test_terminal_refuses_bad_input_with_one_line(site: Path) -> None:
+    bad_length = raceday(site, "twindash", "play", "--length", "3")
+    assert bad_length.returncode == 2
+    assert "length" in bad_length.stderr and "Traceback" not in bad_length.stderr
+    bad_seat = raceday(site, "twindash", "play", "--red", "nobody")
+    assert bad_seat.returncode == 2 and "--red" in bad_seat.stderr
+    typo = raceday(site, "twindash", "play", "--seed", "1", stdin="9\nabc\n３\n")
+    assert typo.returncode == 2
+    assert typo.stdout.count("Type one of the numbers shown.") == 2
+    assert "digits 0-9" in typo.stdout and "input ended" in typo.stderr
+
+
+def test_watch_two_computers_gives_the_same_race_for_the_same_seed(site: Path) -> None:
+    runs = [raceday(site, "twindash", "watch", "--seed", "5", "--json") for _ in range(2)]
+    assert all(r.returncode == 0 for r in runs), runs[0].stderr
+    assert runs[0].stdout == runs[1].stdout
+    doc = json.loads(runs[0].stdout)
+    assert doc["termination"] in ("finish", "money", "draw")
+    assert any(e["kind"] == "revealed" for e in doc["events"])
+
+
+# --- the research frameworks ----------------------------------------------------------
+def test_loads_as_an_openspiel_game_passing_random_sim_test(site: Path) -> None:
+    done = python(site, """
+import pyspiel
+from raceday.interop import openspiel
+game = openspiel.load_game("twindash")
+pyspiel.random_sim_test(game, num_sims=5, serialize=True, verbose=False)
+small = openspiel.load_game("twindash", length=6, rounds=2, chips=0)
+pyspiel.random_sim_test(small, num_sims=5, serialize=True, verbose=False)
+kind = game.get_type()
+assert kind.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION, kind
+assert kind.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC, kind
+print("passed", game.num_players())
+""")
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "passed 2" in done.stdout
+
+
+def test_loads_as_a_pettingzoo_environment_passing_api_test(site: Path) -> None:
+    done = python(site, """
+import warnings
+warnings.simplefilter("ignore")
+from pettingzoo.test import api_test
+from raceday.interop.pettingzoo import env
+api_test(env("twindash"), num_cycles=60, verbose_progress=False)
+api_test(env("twindash", rounds=2, chips=0), num_cycles=20, verbose_progress=False)
+print("passed")
+""")
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "passed" in done.stdout
+
+
+# --- print and play -------------------------------------------------------------------
+def test_prints_with_raceday_print(site: Path, tmp_path: Path) -> None:
+    pdf = tmp_path / "twindash.pdf"
+    done = raceday(site, "print", "twindash", "--out", str(pdf))
+    assert done.returncode == 0, done.stderr
+    assert pdf.read_bytes().startswith(b"%PDF")
+    folder = tmp_path / "pages"
+    folder.mkdir()
+    svg = raceday(site, "print", "twindash", "--out", str(folder))
+    assert svg.returncode == 0, svg.stderr
+    pages = sorted(folder.glob("*.svg"))
+    assert pages and all(p.read_text(encoding="utf-8").lstrip().startswith("<")
+                         for p in pages)
+    assert any("Twin Dice Dash" in p.read_text(encoding="utf-8") for p in pages)
