@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from raceday.games.wielersim.rules import WielersimState, new_race
+from raceday.games.wielersim.game import new_race
+from raceday.games.wielersim.rules import WielersimState
 
 
 def route(sections: list[dict[str, Any]], hierarchy: list[str], finish: str = "flat",

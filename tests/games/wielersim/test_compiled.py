@@ -17,12 +17,12 @@ import pytest
 from raceday.core.errors import OptionsError
 from raceday.games.wielersim.dice import DiceBuffer
 from raceday.games.wielersim.fast import CompiledRaces, count_races_compiled
+from raceday.games.wielersim.game import new_race
 from raceday.games.wielersim.predict import count_races, predict
 from raceday.games.wielersim.route import SHIPPED_ROUTES
 from raceday.games.wielersim.rules import (
     WielersimState,
     fresh_race,
-    new_race,
     peloton_spec,
     route_spec,
     run_race_fast,

@@ -12,8 +12,9 @@ from raceday.core.events import Event
 from raceday.core.play import play_game
 from raceday.core.serialize import dumps_state, loads_state
 from raceday.games.wielersim.commentary import Commentator
+from raceday.games.wielersim.game import new_race
 from raceday.games.wielersim.render import draw_road, group_summary, result_table
-from raceday.games.wielersim.rules import ROLL, SPRINT_THROW, WielersimState, new_race
+from raceday.games.wielersim.rules import ROLL, SPRINT_THROW, WielersimState
 from tests.games.wielersim.positions import peloton, route, square, state, throw
 
 PEL = peloton([

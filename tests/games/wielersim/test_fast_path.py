@@ -7,8 +7,9 @@ import math
 import numpy as np
 
 from raceday.core.play import play_game
+from raceday.games.wielersim.game import new_race
 from raceday.games.wielersim.predict import add_result, count_races, predict
-from raceday.games.wielersim.rules import new_race, peloton_spec, route_spec
+from raceday.games.wielersim.rules import peloton_spec, route_spec
 
 ROUTE = "ardennes"
 PELOTON = "small"

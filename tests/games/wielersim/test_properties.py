@@ -9,10 +9,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from raceday.games.wielersim.dice import DiceBuffer
+from raceday.games.wielersim.game import new_race
 from raceday.games.wielersim.rules import (
     INTERMEDIATE_POINTS,
     MOUNTAIN_POINTS,
-    new_race,
     run_race_fast,
 )
 

@@ -12,6 +12,7 @@ from raceday.core.errors import OptionsError
 from raceday.core.events import event_log_text
 from raceday.core.play import play_game
 from raceday.games.wielersim import dice
+from raceday.games.wielersim.game import new_race
 from raceday.games.wielersim.rules import (
     ACCEL,
     COUNTER,
@@ -27,7 +28,6 @@ from raceday.games.wielersim.rules import (
     event_table,
     groups_of,
     landing_row,
-    new_race,
     squares_moved,
 )
 from tests.games.wielersim.positions import peloton, route, square, state, throw

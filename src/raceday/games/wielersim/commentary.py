@@ -1,5 +1,8 @@
-"""Commentary: sentences from the race's events and from how the groups change.
+"""Commentary: what a turn's events and the changing groups say, as messages.
 
+One commentator for every face: the terminal renders its messages as sentences
+(:meth:`Commentator.comment`), the browser film carries them as ticker items
+(:meth:`Commentator.ticker`) and renders them with the same tables (``present.js``).
 Pure presentation: it reads events and states; the rules are never re-applied here.
 """
 
@@ -7,13 +10,37 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
-from raceday.core.events import Event
+from raceday.core.events import Event, Message
 from raceday.games.wielersim.rules import WielersimState, format_gap, groups_of
+from raceday.present import render
 
+GAME = "wielersim"
 BREAK_MAX = 6  # a front group this small, clear of the rest, is "a break"
 WATCHED_GROUPS = 3
 MOVES = frozenset(("attack", "counter", "accelerate", "acceleration", "steering_error"))
+HARD = 10  # an acceleration of this throw is told ("accelerates hard")
+PODIUM = 3  # finishers told by name
+RIDER_EVENTS = {  # event kind → (ticker item kind, message key), told with the rider alone
+    "attack": ("attack", "ticker.attack"),
+    "counter": ("counter", "ticker.counter"),
+    "evade": ("evade", "ticker.evade"),
+    "flat_tyre": ("flat_tyre", "ticker.flat_tyre"),
+    "steering_error": ("steering_error", "ticker.steering_error"),
+    "acceleration": ("acceleration", "ticker.acceleration"),
+}
+
+
+@dataclass(frozen=True)
+class Said:
+    """One thing the commentator says: a ticker kind (the page's styling) and a message."""
+
+    kind: str
+    message: Message
+
+    def to_json(self) -> dict[str, Any]:
+        return {"k": self.kind, **self.message.to_json()}
 
 
 @dataclass
@@ -22,17 +49,9 @@ class Commentator:
 
     break_riders: frozenset[int] = field(default_factory=frozenset)
 
-    def rider(self, state: WielersimState, number: int | None) -> str:
-        if number is None:
-            return "?"
-        r = state.peloton.index_of(number)
-        rider = state.peloton.riders[r]
-        return f"{rider.name} ({number}, {state.peloton.teams[rider.team]})"
-
-    def comment(self, state: WielersimState, events: Sequence[Event]) -> list[str]:
-        """Sentences for one turn's events, then for the groups at the end of the turn."""
-        lines: list[str] = []
-        name = self.rider
+    def said(self, state: WielersimState, events: Sequence[Event]) -> list[Said]:
+        """What one turn's events say, then what the groups say at the end of the turn."""
+        out: list[Said] = []
         road = state.on_road()
         groups = groups_of(road, state.pos) if road else []
         # moves are told for the riders who matter: the first groups, before the finish
@@ -41,64 +60,75 @@ class Commentator:
         if len(state.results) > len(finished_now):  # the race was won before this turn
             watched = set()
         for e in events:
-            k = e.kind
-            if k in MOVES and e["rider"] not in watched:
+            if e.kind in MOVES and e["rider"] not in watched:
                 continue
-            if k == "weather" and e["turn"] > 0:
-                lines.append("Half way: it is raining now." if e["rain"] else
-                             "Half way: the roads are dry.")
-            elif k == "weather":
-                lines.append("It is raining at the start." if e["rain"] else
-                             "Dry weather at the start.")
-            elif k == "attack":
-                lines.append(f"ATTACK by {name(state, e['rider'])}!")
-            elif k == "counter":
-                lines.append(f"{name(state, e['rider'])} counters and jumps across.")
-            elif k == "accelerate" and e["value"] == 10:
-                lines.append(f"{name(state, e['rider'])} accelerates hard.")
-            elif k == "crash" and e.get("caused"):
-                who = ", ".join(str(n) for n in e.get("behind", []))
-                extra = f"; riders right behind ({who}) are caught up in it" if who else ""
-                lines.append(f"CRASH! {name(state, e['rider'])} goes down{extra}.")
-            elif k == "evade":
-                lines.append(f"{name(state, e['rider'])} swerves round the crash.")
-            elif k == "flat_tyre":
-                lines.append(f"Flat tyre for {name(state, e['rider'])}.")
-            elif k == "steering_error":
-                lines.append(f"{name(state, e['rider'])} misjudges a bend.")
-            elif k == "acceleration":
-                lines.append(f"{name(state, e['rider'])} finds extra speed.")
-            elif k == "climb_top":
-                cat = f" (cat. {e['category']})" if e["category"] else ""
-                lines.append(f"{name(state, e['rider'])} leads over the {e['climb']}{cat}.")
-            elif k == "sprint_result":
-                winner = e["ranking"][0] if e["ranking"] else None
-                lines.append(f"Intermediate sprint {e['sprint']} goes to "
-                             f"{name(state, winner)}.")
-            elif k == "finish" and e["place"] == 1:
-                lines.append(f"VICTORY for {name(state, e['rider'])}!")
-            elif k == "finish" and e["place"] <= 3:
-                lines.append(f"{name(state, e['rider'])} takes place {e['place']} at "
-                             f"{format_gap(e['gap'])}.")
-        lines.extend(self.groups(state))
-        return [line for line in lines if line]
+            item = self.event_item(state, e)
+            if item is not None:
+                out.append(item)
+        out.extend(self.groups(state))
+        return out
 
-    def groups(self, state: WielersimState) -> list[str]:
+    def event_item(self, state: WielersimState, e: Event) -> Said | None:
+        """What one event says, if it is worth telling."""
+        k = e.kind
+
+        def rider(number: int | None) -> Any:
+            return "?" if number is None else state.rider_message(state.peloton.index_of(number))
+
+        if k == "weather":
+            when = "half" if e["turn"] > 0 else "start"
+            return Said("weather", Message(f"ticker.{'rain' if e['rain'] else 'dry'}_{when}"))
+        if k in RIDER_EVENTS:
+            kind, key = RIDER_EVENTS[k]
+            return Said(kind, Message(key, {"rider": rider(e["rider"])}))
+        if k == "accelerate" and e["value"] == HARD:
+            return Said("accelerate", Message("ticker.accelerate", {"rider": rider(e["rider"])}))
+        if k == "crash" and e.get("caused"):
+            behind = list(e.get("behind", []))
+            key = "ticker.crash_behind" if behind else "ticker.crash"
+            return Said("crash", Message(key, {"rider": rider(e["rider"]), "behind": behind}))
+        if k == "climb_top":
+            key = "ticker.climb" if e["category"] else "ticker.climb_uncategorised"
+            return Said("climb", Message(key, {"rider": rider(e["rider"]), "climb": e["climb"],
+                                               "category": e["category"]}))
+        if k == "sprint_result":
+            winner = e["ranking"][0] if e["ranking"] else None
+            return Said("sprint", Message("ticker.sprint", {"sprint": e["sprint"],
+                                                            "rider": rider(winner)}))
+        if k == "finish" and e["place"] == 1:
+            return Said("finish", Message("ticker.victory", {"rider": rider(e["rider"])}))
+        if k == "finish" and e["place"] <= PODIUM:
+            return Said("finish", Message("ticker.place", {
+                "rider": rider(e["rider"]), "place": e["place"], "seconds": e["gap"],
+                "gap": format_gap(e["gap"])}))
+        return None
+
+    def groups(self, state: WielersimState) -> list[Said]:
+        """A break forming at the front (a new one only), or the break being caught."""
         road = state.on_road()
         if not road or state.results:
             return []
         groups = groups_of(road, state.pos)
         front = frozenset(groups[0])
-        lines: list[str] = []
         if len(groups) > 1 and len(front) <= BREAK_MAX:
-            if front != self.break_riders:
-                gap = state.pos[groups[0][0]] - state.pos[groups[1][0]]
-                names = ", ".join(str(state.num(r)) for r in sorted(front))
-                what = "alone" if len(front) == 1 else f"a group of {len(front)}"
-                lines.append(f"At the front: {what} ({names}), {gap} squares "
-                             f"(about {format_gap(gap * 6)}) ahead of the next group.")
-                self.break_riders = front
-        elif self.break_riders:
-            lines.append("The break is caught.")
+            if front == self.break_riders:
+                return []
+            self.break_riders = front
+            gap = state.pos[groups[0][0]] - state.pos[groups[1][0]]
+            key = "ticker.break_alone" if len(front) == 1 else "ticker.break"
+            return [Said("break", Message(key, {
+                "riders": [state.num(r) for r in sorted(front)], "size": len(front),
+                "gap": gap, "time": format_gap(gap * 6)}))]
+        if self.break_riders:
             self.break_riders = frozenset()
-        return lines
+            return [Said("caught", Message("ticker.caught"))]
+        return []
+
+    def comment(self, state: WielersimState, events: Sequence[Event],
+                lang: str = "en") -> list[str]:
+        """Sentences for one turn's events, then for the groups at the end of the turn."""
+        return [render(s.message, lang, GAME) for s in self.said(state, events)]
+
+    def ticker(self, state: WielersimState, events: Sequence[Event]) -> list[dict[str, Any]]:
+        """The same as ticker items for the browser film: ``{"k", "key", "params"}``."""
+        return [s.to_json() for s in self.said(state, events)]

@@ -139,3 +139,9 @@ class WielersimGame(Game[WielersimOptions, WielersimState]):
 
 
 GAME = WielersimGame()
+
+
+def new_race(options: Mapping[str, Any] | None = None) -> WielersimState:
+    """A race before its first throw: ``GAME.new_state(options)`` (see
+    :class:`WielersimOptions` for the options)."""
+    return GAME.new_state(options)

@@ -11,6 +11,7 @@ from raceday.core.errors import InputFileError
 from raceday.core.files import read_user_text
 
 LEADER, CLIMBER, SPRINTER, HELPER = 0, 1, 2, 3
+EMPTY = -1  # a free square of the road (rider ids are 0 and up)
 RIDER_TYPES = ("leader", "climber", "sprinter", "helper")
 TYPE_COLOURS = ("yellow", "red", "green", "blue")
 

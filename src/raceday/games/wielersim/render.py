@@ -1,7 +1,6 @@
-"""A text picture of the race: the road around the front, riders by number and team colour.
+"""The race in the terminal: the road around the front (:mod:`.picture`), the groups, the
+result and the stage-race tables.
 
-The road runs left to right; the six lanes are drawn top (left side of the road) to
-bottom (right side). Above the road: squares to go, markers and the section colours.
 Pure presentation: it reads the state and never applies a rule.
 """
 
@@ -11,12 +10,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from rich.table import Table
-from rich.text import Text
 
-from raceday.games.wielersim.model import COBBLES, TYPE_COLOURS, UPHILL
 from raceday.games.wielersim.peloton import Peloton
+from raceday.games.wielersim.picture import draw_road, window
 from raceday.games.wielersim.rules import (
-    EMPTY,
     INTERMEDIATE_POINTS,
     MOUNTAIN_POINTS,
     WielersimState,
@@ -25,73 +22,8 @@ from raceday.games.wielersim.rules import (
 )
 from raceday.games.wielersim.stage import TEAM_COUNTED, Standings
 
-CELL = 3
-TYPE_STYLE = {"yellow": "yellow", "red": "red", "green": "green", "blue": "blue"}
-
-
-def window(state: WielersimState, width: int) -> tuple[int, int]:
-    """The squares drawn: ending a few squares past the front rider on the road."""
-    road = state.on_road() or list(range(state.n))
-    front = max(state.pos[r] for r in road)
-    end = min(len(state.route.road) - 1, front + 4)
-    start = max(0, end - width + 1)
-    return start, end
-
-
-def draw_road(state: WielersimState, width: int = 30) -> Text:
-    """The road from ``width`` squares behind the front to just past it."""
-    route = state.route
-    start, end = window(state, width)
-    squares = range(start, end + 1)
-    out = Text()
-    ruler = Text("to go ", style="dim")
-    for p in squares:
-        ruler.append(f"{route.distance - p:>{CELL}}" if (route.distance - p) % 5 == 0
-                     else " " * CELL, style="dim")
-    out.append_text(ruler)
-    out.append("\n")
-    marks = Text("       ")
-    sprint_lines = set(route.sprints)
-    tops = {c.top: c for c in route.climbs}
-    for p in squares:
-        if p == route.distance:
-            marks.append(" F ", style="bold white on black")
-        elif p in sprint_lines:
-            marks.append(" S ", style="bold green")
-        elif p in tops:
-            cat = tops[p].category or "-"
-            marks.append(f"^{cat:<2}", style="bold red")
-        else:
-            marks.append(" " * CELL)
-    out.append_text(marks)
-    out.append("\n")
-    colours = Text("       ")
-    for p in squares:
-        colours.append("▀" * CELL, style=TYPE_STYLE[TYPE_COLOURS[route.colour[p]]])
-    out.append_text(colours)
-    out.append("\n")
-    riders = state.peloton.riders
-    team_colour = state.peloton.team_colours
-    for lane in range(6):
-        line = Text(f"lane {lane} ", style="dim")
-        for p in squares:
-            r = state.cells[p][lane]
-            on_road = lane < route.width[p]
-            if r != EMPTY:
-                style = f"bold {team_colour[riders[r].team]}"
-                line.append(f"{riders[r].number:>{CELL}}", style=style)
-            elif not on_road:
-                line.append(" " * CELL)
-            elif route.road[p] == UPHILL:
-                line.append(f"{-route.steepness[p]:>{CELL}}", style="red dim")
-            elif route.road[p] == COBBLES:
-                rough = state.rough[p][lane] if state.rough else 0
-                line.append(f"{-rough:>{CELL}}", style="grey50")
-            else:
-                line.append("  ·", style="grey30")
-        out.append_text(line)
-        out.append("\n")
-    return out
+__all__ = ["draw_road", "group_summary", "result_table", "scoring_lines", "stage_result_table",
+           "standings_tables", "window"]
 
 
 def group_summary(state: WielersimState, limit: int = 5) -> list[str]:

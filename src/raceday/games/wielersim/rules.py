@@ -25,11 +25,19 @@ from typing import Any, Self
 import numpy as np
 
 from raceday.core.errors import IllegalActionError, InputFileError, OptionsError, SaveFormatError
-from raceday.core.events import Event
-from raceday.core.protocol import CHANCE, TERMINAL, Action, ChanceDraw, Outcome, State
+from raceday.core.events import Event, Message
+from raceday.core.protocol import (
+    CHANCE,
+    TERMINAL,
+    Action,
+    ChanceDraw,
+    Outcome,
+    State,
+    Termination,
+)
 from raceday.core.serialize import Fields
 from raceday.games.wielersim import dice
-from raceday.games.wielersim.model import COBBLE_WIDTH, COBBLES, SPRINTER, UPHILL
+from raceday.games.wielersim.model import COBBLE_WIDTH, COBBLES, EMPTY, SPRINTER, UPHILL
 from raceday.games.wielersim.peloton import (
     MAX_RIDERS,
     Peloton,
@@ -74,7 +82,11 @@ SPRINT_THROW, GRID_THROW, WEATHER_THROW, BOARD_THROW = "sprint", "grid", "weathe
 RACE_PURPOSES = frozenset((ROLL, ACCEL, COUNTER, EVENT, STEER, EVADE))
 PURPOSES = (ROLL, ACCEL, COUNTER, EVENT, STEER, EVADE, SPRINT_THROW, GRID_THROW, WEATHER_THROW,
             BOARD_THROW)
-EMPTY = -1
+EVENT_KINDS = ("throw", "weather", "grid", "attack", "accelerate", "counter", "evade", "crash",
+               "flat_tyre", "steering_error", "acceleration", "move", "turn", "result",
+               "climb_top", "finish", "sprint", "sprint_move", "sprint_result")
+"""Every kind of event a race records (each worded by ``event.<kind>`` in the game's
+message tables); the data of an event are facts: bib numbers, squares, throws, seconds."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,6 +234,14 @@ def groups_of(riders: Iterable[int], pos: Sequence[int]) -> list[list[int]]:
         else:
             groups.append([r])
     return groups
+
+
+def rider_message(peloton: Peloton, r: int) -> dict[str, Any]:
+    """Rider ``r`` (an index) of ``peloton`` as a message parameter (``rider``: name, bib
+    number and team), for events' words, outcomes and commentary."""
+    rider = peloton.riders[r]
+    return Message("rider", {"name": rider.name, "number": rider.number,
+                             "team": peloton.teams[rider.team]}).to_json()
 
 
 # --- options and building a race ---------------------------------------------------------
@@ -379,7 +399,7 @@ class WielersimState(State):
 
     def __str__(self) -> str:
         """The road around the front as plain text, with the race's standing above it."""
-        from raceday.games.wielersim.render import draw_road
+        from raceday.games.wielersim.picture import draw_road  # rich, only when drawn
 
         head = repr(self)
         if self.phase in (BOARD, WEATHER, GRID) or not self.on_road():
@@ -475,6 +495,32 @@ class WielersimState(State):
         throw = self.pending
         who = "" if throw.rider == EMPTY else f"#{self.peloton.riders[throw.rider].number} "
         return f"{who}{throw.purpose} {throw.kind} = {action}"
+
+    def action_message(self, action: Action) -> Message:
+        """The pending throw showing ``action``: whose it is, why, which dice."""
+        throw = self.pending
+        if throw is None:
+            return super().action_message(action)
+        params: dict[str, Any] = {"purpose": {"key": f"purpose.{throw.purpose}"},
+                                  "dice": throw.kind, "value": action}
+        if throw.rider == EMPTY:
+            return Message("action.race_throw", params)
+        return Message("action.throw", {"rider": self.num(throw.rider), **params})
+
+    def frame(self) -> dict[str, Any]:
+        """The race now: every rider on the road as ``[bib, square, lane]``, the groups
+        (``[rearmost square, front square, bibs]``, front group first), the weather and
+        how many have finished. JSON values only."""
+        road = self.on_road()
+        groups = groups_of(road, self.pos) if road else []
+        return {
+            "game": self.game_name, "phase": self.phase, "turn": self.turn,
+            "rain": self.rain,
+            "riders": [[self.num(r), self.pos[r], self.lane[r]] for r in road],
+            "groups": [[min(self.pos[r] for r in g), max(self.pos[r] for r in g),
+                        [self.num(r) for r in g]] for g in groups],
+            "finished": len(self.results),
+        }
 
     def apply_action(self, action: Action, detail: Mapping[str, Any] | None = None
                      ) -> list[Event]:
@@ -940,13 +986,21 @@ class WielersimState(State):
 
     # --- results ----------------------------------------------------------------------------------
     def outcome(self) -> Outcome:
-        if self.phase != OVER:
-            raise ValueError("the race is not over")
+        """Order of arrival (the finish decides), scored in seconds behind the winner."""
+        self.require_over()
         ranking = tuple(self.num(r) for r, _, _ in self.results)
+        winner = self.results[0][0]
         return Outcome(ranking=ranking, winner=ranking[0],
                        scores={self.num(r): float(g) for r, g, _ in self.results},
                        score_name="seconds behind",
-                       description=f"{self.peloton.riders[self.results[0][0]].name} wins")
+                       description=f"{self.peloton.riders[winner].name} wins",
+                       termination=Termination.FINISH,
+                       message=Message("outcome.race", {"route": self.route.name,
+                                                        "rider": self.rider_message(winner)}))
+
+    def rider_message(self, r: int) -> dict[str, Any]:
+        """Rider ``r`` as a message parameter: name, bib number and team."""
+        return rider_message(self.peloton, r)
 
     def sprint_points(self) -> list[int]:
         """Points from the intermediate sprints, per rider index."""
@@ -1085,14 +1139,6 @@ class WielersimState(State):
         if state.phase != OVER and state.pending is None:
             raise SaveFormatError("WielerSIM state: a running race must have a pending throw")
         return state
-
-
-def new_race(options: Mapping[str, Any] | None = None) -> WielersimState:
-    """A race before its first throw: ``GAME.new_state(options)`` (see
-    :class:`~raceday.games.wielersim.game.WielersimOptions` for the options)."""
-    from raceday.games.wielersim.game import GAME
-
-    return GAME.new_state(options)
 
 
 def fresh_race(template: WielersimState) -> WielersimState:

@@ -20,7 +20,9 @@ import numpy as np
 
 from raceday.core.dice import Dist
 from raceday.core.errors import InputFileError
+from raceday.core.events import Message
 from raceday.core.play import play_game
+from raceday.core.protocol import Outcome, Termination
 from raceday.games.wielersim.dice import DiceBuffer
 from raceday.games.wielersim.game import GAME
 from raceday.games.wielersim.model import (
@@ -38,6 +40,7 @@ from raceday.games.wielersim.rules import (
     FINISH_POINTS,
     SPRINT_BONUS_SECONDS,
     WielersimState,
+    rider_message,
     run_race_fast,
 )
 
@@ -268,6 +271,39 @@ def classifications(peloton: Peloton, records: Sequence[Mapping[str, Any]]) -> S
     return Standings(gc=[(n, time[n]) for n in gc], points=[(n, points[n]) for n in pts],
                      mountains=[(n, mountains[n]) for n in mtn],
                      teams=[(t, s) for t, s, _ in team_rows])
+
+
+
+CLASSIFICATIONS = ("gc", "points", "mountains", "teams")
+
+
+def classification_outcomes(tour_name: str, peloton: Peloton, st: Standings
+                            ) -> dict[str, Outcome]:
+    """Each classification of a finished stage race as an :class:`Outcome`: the general
+    classification and the teams by time (seconds, the lowest first), points and
+    mountains by points (riders who scored none are not ranked). Rankings are bib
+    numbers (team indices for the teams); the message names the winner."""
+
+    out: dict[str, Outcome] = {}
+    for name, rows, termination, unit in (
+            ("gc", st.gc, Termination.TIME, "seconds"),
+            ("points", st.points, Termination.POINTS, "points"),
+            ("mountains", st.mountains, Termination.POINTS, "points"),
+            ("teams", st.teams, Termination.TIME, "seconds")):
+        ranking = tuple(key for key, _ in rows)
+        winner = ranking[0] if ranking else None
+        if winner is None:
+            message = None
+        elif name == "teams":
+            message = Message("outcome.teams", {"tour": tour_name,
+                                                "team": peloton.teams[winner]})
+        else:
+            message = Message(f"outcome.{name}", {
+                "tour": tour_name, "rider": rider_message(peloton, peloton.index_of(winner))})
+        out[name] = Outcome(ranking=ranking, winner=winner,
+                            scores={key: float(value) for key, value in rows},
+                            score_name=unit, termination=termination, message=message)
+    return out
 
 
 # --- tour files -----------------------------------------------------------------------------
