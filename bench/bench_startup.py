@@ -82,11 +82,11 @@ def call():
 """, 2.0, True),
     # hairpin play loads a cached engine while the person makes the first move
     "  after the person's first move": ("hairpin", """
-from raceday import warmup
+from raceday.terminal import warm
 from raceday.games.hairpin.agents import make_agent
 from raceday.games.hairpin.game import GAME
 state, agent = GAME.new_state({}), make_agent("expert")
-warmup.preload("hairpin").join()
+warm.preload("hairpin").join()
 def call():
     agent.choose(state, np.random.default_rng(1))
 """, 2.0, False),
@@ -113,9 +113,9 @@ import numpy as np
 {setup}
 start = time.perf_counter(); call(); first = time.perf_counter() - start
 start = time.perf_counter(); call(); second = time.perf_counter() - start
-from raceday import warmup
+from raceday.terminal import warm
 compiled = sum(sum(d.stats.cache_misses.values())
-               for d in warmup.kernels(warmup.engines_named([{engine!r}])[0]).values())
+               for d in warm.kernels(warm.engines_named([{engine!r}])[0]).values())
 print(json.dumps({{"first": first, "second": second, "compiled": compiled}}))
 """
 

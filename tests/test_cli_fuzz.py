@@ -250,7 +250,7 @@ def test_command_survives_odd_input(
         monkeypatch.setattr(uvicorn.Server, "__init__", lambda server, config: None)
         monkeypatch.setattr(uvicorn.Server, "run", started)
     if command == "warm-up":  # check the options; compile nothing (the cache may be cold)
-        monkeypatch.setattr("raceday.warmup.cold_kernels", lambda names=None: [])
+        monkeypatch.setattr("raceday.terminal.warm.cold_kernels", lambda names=None: [])
     good_db = tmp_path / "good.sqlite"
     foreign = tmp_path / "foreign.sqlite"
     with sqlite3.connect(foreign) as conn:

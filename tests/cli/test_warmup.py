@@ -24,10 +24,11 @@ from pathlib import Path
 
 import pytest
 
-from raceday.warmup import COLD_LINE, NAMES
+from raceday.terminal.warm import COLD_LINE, engines
 
 pytestmark = pytest.mark.slow  # one cold warm-up: minutes of CPU
 
+NAMES = tuple(e.name for e in engines())  # every engine the games declare
 RACEDAY = Path(sys.executable).with_name("raceday")
 HANG_GUARD = 3600  # seconds: a cold warm-up on two busy cores takes minutes, never an hour
 
@@ -45,12 +46,12 @@ def python(code: str, cache: Path) -> str:
     return done.stdout
 
 
-COLD = "import json; from raceday import warmup; print(json.dumps(warmup.cold_kernels()))"
+COLD = "import json; from raceday.terminal import warm; print(json.dumps(warm.cold_kernels()))"
 INDEXES = """
 import json
-from raceday import warmup
+from raceday.terminal import warm as warmup
 print(json.dumps({label: d._cache._cache_file._index_path
-                  for e in warmup.ENGINES for label, d in warmup.kernels(e).items()}))
+                  for e in warmup.engines() for label, d in warmup.kernels(e).items()}))
 """
 
 
@@ -130,7 +131,7 @@ def test_the_first_real_calls_after_the_warm_up_compile_nothing(warmed: Warmed) 
     code = """
 import json
 import numpy as np
-from raceday import warmup
+from raceday.terminal import warm as warmup
 from raceday.core.play import play_game
 from raceday.games.hairpin.agents import make_agent as hairpin_agent
 from raceday.games.hairpin.game import GAME as HAIRPIN
@@ -150,9 +151,9 @@ play_game(race, [pistard_agent("hard", 4), pistard_agent("expert", 4)], rng)
 predict(route_spec("flanders"), peloton_spec("flanders"), 20, seed=1, workers=1)
 simulate(KeirinOptions(), 100, rng)
 misses = {label: sum(d.stats.cache_misses.values())
-          for e in warmup.ENGINES for label, d in warmup.kernels(e).items()}
+          for e in warmup.engines() for label, d in warmup.kernels(e).items()}
 hits = sum(sum(d.stats.cache_hits.values())
-           for e in warmup.ENGINES for d in warmup.kernels(e).values())
+           for e in warmup.engines() for d in warmup.kernels(e).values())
 print(json.dumps({"misses": {k: v for k, v in misses.items() if v}, "hits": hits}))
 """
     got = json.loads(python(code, warmed.cache))
@@ -233,7 +234,7 @@ def test_the_server_loads_the_rooms_players_once_the_warm_up_has_ended(warmed: W
     process from the cache (signatures present, nothing compiled)."""
     code = """
 import json, threading
-from raceday import warmup
+from raceday.terminal import warm as warmup
 
 class Process:  # the background warm-up, still running until ended
     def __init__(self): self.ended = threading.Event()

@@ -218,7 +218,7 @@ def serve_command(host: str = "127.0.0.1", port: int = 8000, db: Path | None = N
         return
     import uvicorn
 
-    from raceday.warmup import preload_after, start_background, stop_background
+    from raceday.terminal.warm import preload_after, start_background, stop_background
     from raceday.web.server import uvicorn_config
 
     server = uvicorn.Server(uvicorn_config(web_app, host, port, log_level="warning"))

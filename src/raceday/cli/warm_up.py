@@ -2,7 +2,7 @@
 
 The computer players and the fast simulators run numba-compiled code that is compiled on
 first use and kept in numba's on-disk cache; on a fresh install that first use took 20-40 s.
-This command fills the cache (see :mod:`raceday.warmup`): an engine whose kernels are all
+This command fills the cache (see :mod:`raceday.terminal.warm`): an engine whose kernels are all
 cached is skipped, so a second run takes about a second. ``make demo`` and ``make test`` run
 it after installing; run it again after ``pip install`` of a new version.
 """
@@ -18,8 +18,8 @@ from raceday.terminal.common import console, err_console
 
 HELP = ("Compile the computer players and simulators ahead, so their first use is quick."
         "\n\n"
-        "Every game's compiled engine (Hairpin, PISTARD, WielerSIM, KEIRIN; Dice Derby has "
-        "none) is compiled into numba's on-disk cache: 2-4 minutes of CPU the first time, "
+        "Every game's compiled engine (each game declares its own; a game without compiled "
+        "code has none) is compiled into numba's on-disk cache: 2-4 minutes of CPU the first time, "
         "about a second once warm (engines already cached are skipped). make demo and make "
         "test run it; run it again after pip install. The cache lives beside the installed "
         "package, or in NUMBA_CACHE_DIR when that is set.")
@@ -30,8 +30,8 @@ QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing but
 OnlyOpt = Annotated[
     list[str] | None,
     typer.Option("--only", metavar="ENGINE",
-                 help="Warm only this engine (repeatable): hairpin, pistard, pistard-sprint, "
-                      "wielersim or keirin. Default: all of them."),
+                 help="Warm only this engine (repeatable), named as a full warm-up lists "
+                      "it (e.g. hairpin, pistard-sprint). Default: all of them."),
 ]
 
 BackgroundOpt = Annotated[bool, typer.Option(
@@ -44,10 +44,10 @@ BackgroundOpt = Annotated[bool, typer.Option(
 def warm_up(quiet: QuietOpt = False, only: OnlyOpt = None,
             background: BackgroundOpt = False) -> None:
     """Compile and cache every compiled engine of every game."""
-    from raceday import warmup
+    from raceday.terminal import warm
 
     try:
-        engines = warmup.engines_named(only or None)
+        engines = warm.engines_named(only or None)
     except ValueError as exc:
         raise typer.BadParameter(str(exc), param_hint="'--only'") from None
     if background:
@@ -60,7 +60,7 @@ def warm_up(quiet: QuietOpt = False, only: OnlyOpt = None,
                   console=err_console, transient=True, disable=quiet) as progress:
         for engine in engines:
             task = progress.add_task(f"warming {escape(engine.title)}", total=None)
-            result = warmup.warm_engine(engine)
+            result = warm.warm_engine(engine)
             progress.remove_task(task)
             if result.missing:
                 failed = True
@@ -82,11 +82,11 @@ def warm_up(quiet: QuietOpt = False, only: OnlyOpt = None,
 def _background(engines: list[Any]) -> None:
     """Warm ``engines``, saying so only if one is cold (``raceday serve`` starts this in a
     process of its own, at low priority, outside the terminal's Ctrl-C)."""
-    from raceday import warmup
+    from raceday.terminal import warm
 
-    if not warmup.cold_kernels([e.name for e in engines]):
+    if not warm.cold_kernels([e.name for e in engines]):
         return
-    console.print(warmup.COLD_LINE)
+    console.print(warm.COLD_LINE)
     for engine in engines:
-        warmup.warm_engine(engine)
+        warm.warm_engine(engine)
     console.print("the computer players are ready")

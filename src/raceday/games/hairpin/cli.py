@@ -336,7 +336,7 @@ def play_command(
     announce = vs_computer and not any(isinstance(a, GreedyAgent | RandomAgent)
                                        for a in agents.values())
     if announce:  # and load it while the person thinks, if it is cached
-        from raceday.warmup import preload
+        from raceday.terminal.warm import preload
 
         preload("hairpin")
     resume_cmd = ["raceday", "hairpin", "play", "--save", save, "--resume"]
@@ -389,7 +389,7 @@ def play_command(
                 else:
                     if announce:
                         announce = False
-                        from raceday.warmup import announce_if_cold
+                        from raceday.terminal.warm import announce_if_cold
 
                         announce_if_cold("hairpin", console.print)
                     action = agent.choose(state, rng)
