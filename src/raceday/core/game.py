@@ -32,12 +32,34 @@ ProgressCallback = Callable[[int, int], None]
 """Called as ``progress(done, total)`` with absolute counts (never increments)."""
 
 
+RANGE_ERRORS = ("greater_than", "greater_than_equal", "less_than", "less_than_equal")
+
+
+def field_range(model: type[BaseModel], field: str) -> tuple[Any, Any]:
+    """The (low, high) bounds a model's field declares (``ge``/``gt``, ``le``/``lt``);
+    None where it declares none."""
+    info = model.model_fields.get(field)
+    low = high = None
+    for mark in info.metadata if info is not None else ():
+        low = getattr(mark, "ge", getattr(mark, "gt", low))
+        high = getattr(mark, "le", getattr(mark, "lt", high))
+    return low, high
+
+
 def describe_validation_error(error: ValidationError, what: str,
-                              names: Mapping[str, str] | None = None) -> str:
+                              names: Mapping[str, str] | None = None,
+                              model: type[BaseModel] | None = None) -> str:
     """One line for the first problem pydantic found: option, value, what is allowed.
-    ``names`` shows a field under another name (the command line's ``--riders``)."""
+    ``names`` shows a field under another name (the command line's ``--riders``); with
+    the ``model``, a value out of range is told the whole range."""
     first = error.errors()[0]
     loc = [str(part) for part in first.get("loc", ())]
+    if model is not None and len(loc) == 1 and first.get("type") in RANGE_ERRORS:
+        low, high = field_range(model, loc[0])
+        if low is not None and high is not None:
+            shown = names.get(loc[0], loc[0]) if names else loc[0]
+            return f"{what} option {shown}: must be from {low:,} to {high:,}, got " \
+                   f"{first['input']!r}"
     if loc and names and loc[0] in names:
         loc[0] = names[loc[0]]
     field = ".".join(loc)
@@ -72,7 +94,8 @@ class GameOptions(BaseModel):
         try:
             super().__init__(**data)
         except ValidationError as exc:
-            raise OptionsError(describe_validation_error(exc, self.game_title)) from None
+            raise OptionsError(describe_validation_error(exc, self.game_title,
+                                                         model=type(self))) from None
 
     # Validation (model_validate, parse) need not run this __init__: without the mark,
     # pydantic calls it and wraps its OptionsError as a nameless error of the whole model.
@@ -90,7 +113,8 @@ class GameOptions(BaseModel):
         try:
             return cls.model_validate(dict(raw or {}))
         except ValidationError as exc:
-            raise OptionsError(describe_validation_error(exc, cls.game_title)) from None
+            raise OptionsError(describe_validation_error(exc, cls.game_title,
+                                                         model=cls)) from None
 
     def to_json(self) -> dict[str, Any]:
         """JSON values that :meth:`parse` reads back to equal options."""

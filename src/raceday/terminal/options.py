@@ -9,7 +9,10 @@ option's metavar, and a ``bool`` becomes a ``--x/--no-x`` switch. The values giv
 parsed by the model alone, so every refusal is the model's one line (an
 :class:`~raceday.core.errors.OptionsError` naming the flag; the CLI exits 2).
 
-A field says how it appears on the command line in ``json_schema_extra={"cli": ...}``:
+A text field with a fixed list of values may name them in ``json_schema_extra={"enum":
+[...]}`` (shown as choices here and in the browser's setup form; the model's own validator
+still checks them). A field says how it appears on the command line in
+``json_schema_extra={"cli": ...}``:
 
 - a flag or a list of flags: ``"--laps"``, ``["--riders", "-r"]``;
 - a mapping: ``{"flags": [...], "argument": True, "default": "0"}`` (an argument instead of
@@ -29,7 +32,6 @@ from fractions import Fraction
 from types import NoneType, UnionType
 from typing import Annotated, Any, Generic, Literal, TypeVar, Union, get_args, get_origin
 
-import annotated_types
 import typer
 from pydantic import ValidationError
 from pydantic.fields import FieldInfo
@@ -37,7 +39,7 @@ from pydantic_core import PydanticUndefined
 
 from raceday.core.digits import ascii_int
 from raceday.core.errors import OptionsError
-from raceday.core.game import GameOptions, describe_validation_error
+from raceday.core.game import GameOptions, describe_validation_error, field_range
 
 OptionsT = TypeVar("OptionsT", bound=GameOptions)
 CommandT = TypeVar("CommandT", bound=Callable[..., Any])
@@ -69,9 +71,9 @@ class OptionSpec:
         return next((f for f in self.flags if f.startswith("--")), self.flags[0]).split("/")[0]
 
 
-def _cli_settings(info: FieldInfo) -> Any:
+def _schema_extra(info: FieldInfo) -> Mapping[str, Any]:
     extra = info.json_schema_extra
-    return extra.get(CLI_KEY) if isinstance(extra, Mapping) else None
+    return extra if isinstance(extra, Mapping) else {}
 
 
 def _without_none(annotation: Any) -> tuple[Any, bool]:
@@ -83,7 +85,11 @@ def _without_none(annotation: Any) -> tuple[Any, bool]:
     return annotation, False
 
 
-def _choices(annotation: Any) -> tuple[str, ...] | None:
+def _choices(annotation: Any, info: FieldInfo) -> tuple[str, ...] | None:
+    """The values a field allows: its Literal or Enum, or the ``enum`` of its schema."""
+    listed = _schema_extra(info).get("enum")
+    if isinstance(listed, list | tuple):
+        return tuple(str(v) for v in listed)
     if get_origin(annotation) is Literal:
         return tuple(str(a) for a in get_args(annotation))
     if isinstance(annotation, type) and issubclass(annotation, Enum):
@@ -91,13 +97,8 @@ def _choices(annotation: Any) -> tuple[str, ...] | None:
     return None
 
 
-def _bounds(info: FieldInfo) -> str | None:
-    low = high = None
-    for mark in info.metadata:
-        if isinstance(mark, annotated_types.Ge | annotated_types.Gt):
-            low = mark.ge if isinstance(mark, annotated_types.Ge) else mark.gt
-        if isinstance(mark, annotated_types.Le | annotated_types.Lt):
-            high = mark.le if isinstance(mark, annotated_types.Le) else mark.lt
+def _bounds(model: type[GameOptions], field: str) -> str | None:
+    low, high = field_range(model, field)
     if low is None and high is None:
         return None
     return f"{'' if low is None else low}..{'' if high is None else high}"
@@ -127,7 +128,7 @@ def option_specs(model: type[GameOptions]) -> list[OptionSpec]:
     """The command-line options of ``model``'s fields, in the model's order."""
     specs = []
     for field, info in model.model_fields.items():
-        settings = _cli_settings(info)
+        settings = _schema_extra(info).get(CLI_KEY)
         if settings is False:
             continue
         if isinstance(settings, str):
@@ -140,8 +141,8 @@ def option_specs(model: type[GameOptions]) -> list[OptionSpec]:
         kebab = field.replace("_", "-")
         flags = tuple(settings.get("flags") or
                       ([f"--{kebab}/--no-{kebab}"] if cli_type is bool else [f"--{kebab}"]))
-        choices = _choices(annotation)
-        metavar = "|".join(choices) if choices else _bounds(info)
+        choices = _choices(annotation, info)
+        metavar = "|".join(choices) if choices else _bounds(model, field)
         if "default" in settings:
             default = settings["default"]
         elif info.default is PydanticUndefined:
@@ -204,8 +205,8 @@ class GivenOptions(Generic[OptionsT]):
             return self.model.model_validate(values)
         except ValidationError as exc:
             names = {spec.field: spec.name for spec in self.specs}
-            raise OptionsError(describe_validation_error(exc, self.model.game_title,
-                                                         names)) from None
+            raise OptionsError(describe_validation_error(exc, self.model.game_title, names,
+                                                         self.model)) from None
 
 
 def game_options(model: type[OptionsT]) -> Callable[[CommandT], CommandT]:

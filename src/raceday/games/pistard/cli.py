@@ -33,7 +33,6 @@ from raceday.games.pistard.render import (
 from raceday.games.pistard.simulate import simulate as run_simulation
 from raceday.games.pistard.state import PHASE_PLACE, PistardState
 from raceday.games.pistard.track import COLOURS, LANES, colour_index, load_track
-from raceday.games.pistard.variants import VARIANTS
 from raceday.store.names import MAX_SESSION_NAME
 from raceday.store.sessions import writable_store
 from raceday.terminal.common import (
@@ -54,6 +53,7 @@ from raceday.terminal.common import (
     read_line,
     shell_quote,
 )
+from raceday.terminal.options import GIVEN, GivenOptions, game_options
 
 HELP = ("PISTARD (Anki Toner): track cycling for 2–5 players on a coloured four-lane "
         "velodrome, in six race variants.")
@@ -68,45 +68,15 @@ MAX_NAME = MAX_SESSION_NAME
 MAX_PLAYERS = 5
 
 
-def _check_variant(value: str) -> str:
-    if value not in VARIANTS:
-        raise typer.BadParameter(f"unknown variant {value!r}; choose one of "
-                                 f"{', '.join(VARIANTS)}")
-    return value
-
-
 def _check_name(value: str) -> str:
     checked = check_session_name_option(value)  # the one rule of every game's session names
     assert checked is not None
     return checked
 
 
-VariantOpt = Annotated[
-    str,
-    typer.Option("--variant", "-v", callback=_check_variant,
-                 help="Race: scratch, points, elimination, sprint, ttt (team time trial) "
-                      "or pursuit (team pursuit)."),
-]
-RidersOpt = Annotated[
-    int | None,
-    typer.Option("--riders-per-player", "-k", callback=in_range(1, 6, "riders"),
-                 help="Riders each player controls, 1 to 6 (default: 4 with 2 players, 3 "
-                      "with 3, 2 with 4-5; 1 in the sprint; 4 in team races, which need 3 to "
-                      "6; at most 12 riders in all)."),
-]
-LapsOpt = Annotated[
-    int | None,
-    typer.Option("--laps", callback=in_range(1, 50, "laps"),
-                 help="Points race only: laps to ride, 1 to 50 (default 10)."),
-]
-TokensOpt = Annotated[
-    int, typer.Option("--tokens", callback=in_range(0, 20, "tokens"),
-                      help="Energy tokens per player, 0 to 20 (0 plays the token-free game).")
-]
-TrackOpt = Annotated[
-    str, typer.Option("--track", help="Shipped track (default, short) or a TOML track file "
-                      "(at most 1 MB).")
-]
+# --variant, --riders-per-player, --tokens, --laps, --lap-points, --track, --max-rounds:
+# the options model's fields (the player count comes from --players)
+RaceOptions = GivenOptions[PistardOptions]
 
 
 DEFAULT_PLAYERS = {"ttt": "human", "sprint": "human,medium", "pursuit": "human,medium"}
@@ -134,13 +104,6 @@ def parse_players(spec: str | None, variant: str) -> list[str]:
             )
         kinds.append(kind)
     return kinds
-
-
-def _options(variant: str, players: int, riders: int | None, laps: int | None, tokens: int,
-             track: str) -> PistardOptions:
-    return PistardOptions.parse({"variant": variant, "players": players,
-                                 "riders_per_player": riders, "laps": laps, "tokens": tokens,
-                                 "track": track})
 
 
 # --- play ---------------------------------------------------------------------------------
@@ -186,43 +149,35 @@ ResumeOpt = Annotated[
 
 
 @app.command()
+@game_options(PistardOptions)
 def play(
-    variant: VariantOpt = "scratch",
+    race: RaceOptions = GIVEN,
     players: PlayersOpt = None,
-    riders_per_player: RidersOpt = None,
     seed: SeedOpt = None,
-    laps: LapsOpt = None,
-    tokens: TokensOpt = 3,
-    track: TrackOpt = "default",
     session: SessionOpt = "pistard",
     resume: ResumeOpt = False,
     db: DbOpt = None,
     delay: DelayOpt = None,
 ) -> None:
     """Play a race in the terminal: humans choose moves from the listed ones, computers ride."""
-    kinds = None if resume else parse_players(players, variant)
-    _race_session("play", kinds, variant, riders_per_player, seed, laps, tokens, track,
-                  session, resume, db, delay)
+    kinds = None if resume else parse_players(players, race.get("variant"))
+    _race_session("play", kinds, race, seed, session, resume, db, delay)
 
 
 @app.command()
+@game_options(PistardOptions)
 def watch(
-    variant: VariantOpt = "scratch",
+    race: RaceOptions = GIVEN,
     players: ComputersOpt = None,
-    riders_per_player: RidersOpt = None,
     seed: SeedOpt = None,
-    laps: LapsOpt = None,
-    tokens: TokensOpt = 3,
-    track: TrackOpt = "default",
     session: SessionOpt = "pistard",
     resume: ResumeOpt = False,
     db: DbOpt = None,
     delay: DelayOpt = None,
 ) -> None:
     """Watch computer riders race, round by round (saved each round; --resume goes on)."""
-    kinds = None if resume else _computers(players, variant, "watch")
-    _race_session("watch", kinds, variant, riders_per_player, seed, laps, tokens, track,
-                  session, resume, db, delay)
+    kinds = None if resume else _computers(players, race.get("variant"), "watch")
+    _race_session("watch", kinds, race, seed, session, resume, db, delay)
 
 
 def _computers(players: str | None, variant: str, command: str) -> list[str]:
@@ -234,15 +189,14 @@ def _computers(players: str | None, variant: str, command: str) -> list[str]:
     return kinds
 
 
-def _race_session(command: str, new_kinds: list[str] | None, variant: str,
-                  riders_per_player: int | None, seed: int | None, laps: int | None,
-                  tokens: int, track: str, session: str, resume: bool, db: Path | None,
+def _race_session(command: str, new_kinds: list[str] | None, race: RaceOptions,
+                  seed: int | None, session: str, resume: bool, db: Path | None,
                   delay: float | None) -> None:
     """Play or watch a saved race: a new one from the options, or the saved ``session``."""
     # Every check runs before the store is opened: a bad option writes nothing.
     if new_kinds is not None:
         kinds = new_kinds
-        options = _options(variant, len(kinds), riders_per_player, laps, tokens, track)
+        options = race.parse(players=len(kinds))
         state = GAME.new_state(options)
         used_seed = fresh_seed(seed)
         rng = np.random.default_rng(used_seed)
@@ -279,7 +233,7 @@ def _race_session(command: str, new_kinds: list[str] | None, variant: str,
     # engine must be compiled first
     announce = "human" in kinds and any(kind in ("hard", "expert") for kind in kinds)
     if announce:  # and load it while the person thinks, if it is cached
-        from raceday.warmup import preload
+        from raceday.terminal.warm import preload
 
         preload("pistard")
     resume_cmd = ["raceday", "pistard", command, "--session", session, "--resume"]
@@ -323,7 +277,7 @@ def _race_session(command: str, new_kinds: list[str] | None, variant: str,
             if player in agents:
                 if announce:
                     announce = False
-                    from raceday.warmup import announce_if_cold
+                    from raceday.terminal.warm import announce_if_cold
 
                     announce_if_cold("pistard", console.print)
                 _narrate(state.apply_action(agents[player].choose(state, rng)))
@@ -492,17 +446,14 @@ def _print_result(state: PistardState) -> None:
 
 # --- simulate -----------------------------------------------------------------------------
 @app.command()
+@game_options(PistardOptions)
 def simulate(
     n: Annotated[int, typer.Option("-n", "--races", callback=in_range(1, MAX_RACES, "races"),
                                    help=f"Number of races to simulate, 1 to {MAX_RACES:,}.")
                  ] = 200,
-    variant: VariantOpt = "scratch",
+    race: RaceOptions = GIVEN,
     players: ComputersOpt = None,
-    riders_per_player: RidersOpt = None,
     seed: SeedOpt = None,
-    laps: LapsOpt = None,
-    tokens: TokensOpt = 3,
-    track: TrackOpt = "default",
     simulations: Annotated[
         int | None,
         typer.Option("--simulations", callback=in_range(1, MAX_SIMULATIONS, "simulations"),
@@ -512,9 +463,10 @@ def simulate(
     as_json: Annotated[bool, typer.Option("--json", help="Print the statistics as JSON.")] = False,
 ) -> None:
     """Computer-only races: win rates by start lane and level (ttt: team time), turns."""
-    kinds = _computers(players, variant, "simulate")
-    options = _options(variant, len(kinds), riders_per_player, laps, tokens, track)
-    track_obj = load_track(track)
+    kinds = _computers(players, race.get("variant"), "simulate")
+    options = race.parse(players=len(kinds))
+    variant = options.variant
+    track_obj = load_track(options.track)
     seed = fresh_seed(seed)
     with progress_bar("simulating", n, enabled=not as_json) as bar:
         task = bar.task_ids[0]

@@ -23,25 +23,31 @@ class PistardOptions(GameOptions):
 
     variant: str = Field(
         default="scratch",
-        description="scratch, points, elimination, sprint, ttt (team time trial) "
-        "or pursuit (team pursuit)")
+        description="Race: scratch, points, elimination, sprint, ttt (team time trial) "
+        "or pursuit (team pursuit).",
+        json_schema_extra={"enum": list(VARIANTS), "cli": ["--variant", "-v"]})
     players: WholeNumber | None = Field(
         default=None,
         description="Players: 2 to 5 (sprint and pursuit exactly 2, the team time trial "
-        "1); default 2 (team time trial 1).")
+        "1); default 2 (team time trial 1).",
+        json_schema_extra={"cli": False})  # the command line counts its --players list
     riders_per_player: WholeNumber | None = Field(
         default=None,
-        description="Riders each player controls, 1 to 6 (sprint 1, team races 3 to 6); "
-        "default 4 with 2 players, 3 with 3, 2 with 4-5, 1 in the sprint, 4 in team races. "
-        "Bunch races have at most 12 riders in all.")
-    tokens: WholeNumber = Field(default=DEFAULT_TOKENS, ge=0, le=20,
-                                description="Energy tokens per player, 0 to 20.")
-    laps: WholeNumber | None = Field(default=None, ge=1, le=50,
-                                     description="Points race only: laps, 1 to 50 (default 10).")
+        description="Riders each player controls, 1 to 6 (default: 4 with 2 players, 3 "
+        "with 3, 2 with 4-5; 1 in the sprint; 4 in team races, which need 3 to 6; at most "
+        "12 riders in all).", json_schema_extra={"cli": ["--riders-per-player", "-k"]})
+    tokens: WholeNumber = Field(
+        default=DEFAULT_TOKENS, ge=0, le=20,
+        description="Energy tokens per player, 0 to 20 (0 plays the token-free game).")
+    laps: WholeNumber | None = Field(
+        default=None, ge=1, le=50,
+        description="Points race only: laps to ride, 1 to 50 (default 10).")
     lap_points: tuple[Annotated[int, Field(strict=True, ge=0)], ...] = Field(
         default=DEFAULT_LAP_POINTS, min_length=1, max_length=8,
-        description="Points for the first places of each lap sprint, 1 to 8 whole numbers.")
-    track: str = Field(default="default", description="Shipped track name or TOML track file.")
+        description="Points for the first places of each lap sprint, 1 to 8 whole numbers "
+        "(comma-separated on the command line).")
+    track: str = Field(default="default", description="Shipped track (default, short) or a "
+                       "TOML track file (at most 1 MB).")
     max_rounds: WholeNumber | None = Field(
         default=None, ge=1, le=100_000,
         description="Rounds after which a race (or heat) is stopped, 1 to 100000 (default: "
@@ -64,7 +70,7 @@ class PistardOptions(GameOptions):
             raise ValueError(f"{self.variant} needs {what} {noun}, got {self.num_players}")
         rlo, rhi = rules.riders
         if not rlo <= self.riders_each <= rhi:
-            raise ValueError(f"{self.variant}: riders per player must be {rlo} to {rhi}, "
+            raise ValueError(f"{self.variant}: riders per player must be from {rlo} to {rhi}, "
                              f"got {self.riders_each}")
         if rules.min_field is not None and not rules.min_field <= self.total_riders <= MAX_FIELD:
             raise ValueError(
