@@ -10,7 +10,7 @@ from rich.markup import escape
 
 from raceday.core.errors import OptionsError, RacedayError, SaveFormatError
 from raceday.games.derby.odds import exact_odds, format_odds, make_board, pair_name, parse_margin
-from raceday.games.derby.rules import MAX_FALL_RATE, POSTS, DerbyOptions, horse_name
+from raceday.games.derby.rules import POSTS, DerbyOptions, horse_name
 from raceday.store.names import MAX_SESSION_NAME
 from raceday.terminal.common import (
     MAX_PLAYER_NAME,
@@ -32,6 +32,7 @@ from raceday.terminal.common import (
     progress_bar,
     shell_quote,
 )
+from raceday.terminal.options import GIVEN, GivenOptions, game_options
 
 if TYPE_CHECKING:
     from raceday.games.derby.session import Session
@@ -51,11 +52,7 @@ MAX_MONEY = 1_000_000_000
 MAX_TICKETS = 100
 MAX_LOANS = 100
 
-FallOpt = Annotated[
-    str,
-    typer.Option("--fall-rate", help=f"Chance that any single roll is a fall, e.g. 0.05 or 1/20 "
-                 f"(0 = no falls, at most {MAX_FALL_RATE})."),
-]
+RaceOptions = GivenOptions[DerbyOptions]  # --fall-rate (the model's)
 MarginOpt = Annotated[
     str, typer.Option("--margin", help="Board odds are fair odds times (1 - margin), to 0.1; "
                       "margin 0 to 0.5.")
@@ -70,24 +67,20 @@ def _money(default_help: str, low: int = 0) -> Any:  # a typer.Option
                         help=f"{default_help} ({low:,}–{MAX_MONEY:,}).")
 
 
-def _fall(rate: str) -> DerbyOptions:
-    """The race's checked options (an :class:`OptionsError` names a bad fall rate)."""
-    return DerbyOptions.parse({"fall_rate": rate})
-
-
 def _seed_line(seed: int, what: str = "race") -> str:
     return f"seed {seed} (--seed {seed} gives the same {what} again)"
 
 
 @app.command()
+@game_options(DerbyOptions)
 def odds(
-    fall_rate: FallOpt = "0",
+    race: RaceOptions = GIVEN,
     json_out: JsonOpt = False,
     margin: MarginOpt = "0.1",
     simple_odds: SimpleOpt = False,
 ) -> None:
     """Exact win and quinella probabilities, fair odds and the odds board."""
-    rate = _fall(fall_rate).fall_rate
+    rate = race.parse().fall_rate
     board_margin = parse_margin(margin)
     exact = exact_odds(rate)
     if json_out:
@@ -114,12 +107,13 @@ def odds(
 
 
 @app.command()
+@game_options(DerbyOptions)
 def simulate(
     n: Annotated[int, typer.Option(
         "-n", "--races", "--simulations", callback=in_range(1, MAX_SIMULATIONS, "races"),
         help=f"Number of races to simulate, 1–{MAX_SIMULATIONS:,}.")] = 100_000,
     seed: SeedOpt = None,
-    fall_rate: FallOpt = "0",
+    race: RaceOptions = GIVEN,
     json_out: JsonOpt = False,
 ) -> None:
     """Estimate win and quinella probabilities by simulation, with 95% intervals."""
@@ -127,7 +121,7 @@ def simulate(
 
     from raceday.games.derby.fast import simulate_odds
 
-    rate = _fall(fall_rate).fall_rate
+    rate = race.parse().fall_rate
     used = fresh_seed(seed)
     rng = np.random.default_rng(used)
     show = n >= PROGRESS_THRESHOLD * 50 and not json_out
@@ -160,9 +154,10 @@ def simulate(
 
 
 @app.command()
+@game_options(DerbyOptions)
 def watch(
     seed: SeedOpt = None,
-    fall_rate: FallOpt = "0",
+    race: RaceOptions = GIVEN,
     delay: DelayOpt = None,
 ) -> None:
     """Run one race furlong by furlong, revealing the dice from the d4 up as a host would."""
@@ -173,7 +168,7 @@ def watch(
     from raceday.games.derby.render import event_lines
 
     wait = default_delay(delay, 0.4)
-    state = GAME.new_state(_fall(fall_rate))
+    state = GAME.new_state(race.parse())
     used = fresh_seed(seed)
     console.print(Rule("Dice Derby — six horses, five furlongs"))
     console.print("Posts: " + "  ".join(f"{p} {horse_name(p)}" for p in POSTS))

@@ -126,8 +126,8 @@ class DerbyOptions(GameOptions):
 
     fall_rate: Fraction = Field(
         default=Fraction(0),
-        description=f"Chance that any single roll is a fall, 0 to {MAX_FALL_RATE}, as a "
-        "decimal or a fraction (0.05 or 1/20); 0: no falls.")
+        description=f"Chance that any single roll is a fall, e.g. 0.05 or 1/20 (0 = no "
+        f"falls, at most {MAX_FALL_RATE}).")
 
     def __init__(self, *args: Any, **data: Any) -> None:
         if args:
