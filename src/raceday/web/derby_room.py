@@ -42,7 +42,7 @@ from typing import Any, ClassVar, Self
 
 import numpy as np
 
-from raceday.core.errors import RacedayError
+from raceday.core.errors import OptionsError, RacedayError
 from raceday.games.derby.agents import computer_bets, computer_bid
 from raceday.games.derby.odds import OddsBoard, exact_odds, format_odds
 from raceday.games.derby.rules import (
@@ -164,7 +164,7 @@ class DerbyRoom:
         try:
             if data.get("format") != FORMAT:
                 raise RoomError(f"unknown Dice Derby room format {data.get('format')!r}")
-            room = cls(SessionConfig.from_json(data["config"]), [str(n) for n in data["names"]])
+            room = cls(SessionConfig.parse(data["config"]), [str(n) for n in data["names"]])
             if data["session"] is not None:
                 room.session = Session.from_json(data["session"])
             room.bids = {int(s): int(b) for s, b in data["bids"]}
@@ -174,7 +174,7 @@ class DerbyRoom:
                 room.race = DerbyRaceState.from_json(data["race"])
             room.rounds = list(data["rounds"])
             room.last = data["last"]
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        except (KeyError, TypeError, ValueError, AttributeError, OptionsError) as exc:
             raise RoomError(f"malformed Dice Derby room: {exc}") from None
         return room
 

@@ -8,14 +8,16 @@ in tenths so a payout ``stake * tenths // 10`` is exact for such stakes.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, ClassVar, Self
 
 import numpy as np
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from raceday.core.errors import BetError as BetError  # its old home: still importable here
 from raceday.core.errors import OptionsError, SaveFormatError
+from raceday.core.game import GameOptions
 from raceday.core.serialize import Fields
 from raceday.games.derby.odds import (
     OddsBoard,
@@ -37,64 +39,146 @@ PHASES = (PHASE_AUCTION, PHASE_BETTING, PHASE_RACING, PHASE_FINISHED)
 SESSION_FORMAT = 1
 
 
-@dataclass(frozen=True)
-class SessionConfig:
-    """House rules of one session; defaults are documented in docs/rules/derby.md."""
+MAX_MONEY = 1_000_000_000  # money, prizes and loans: beyond this a typo is likelier than a wish
+MAX_TICKETS = 100
+MAX_LOANS = 100
+MAX_PLAYERS = 64
+MAX_NAME = 64
 
-    races: int = 5
-    start_money: int = 10_000
-    prize_first: int = 2_000
-    prize_second: int = 1_000
-    stake_unit: int = 100
-    win_limit: int = 1
-    quinella_limit: int = 3
-    borrowing: bool = False
-    loan_amount: int = 10_000
-    loan_repay: int = 15_000
-    max_loans: int = 1
-    margin: Fraction = Fraction(1, 10)
-    simple_odds: bool = False
-    first_out_bonus: bool = False
-    owner_award: str = "gross"
-    fall_rate: Fraction = Fraction(0)
-    host: bool = False
-    seed: int = 0
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "margin", parse_margin(self.margin))
-        object.__setattr__(self, "fall_rate", parse_fall_rate(self.fall_rate))
-        for name in ("races", "start_money", "prize_first", "prize_second", "stake_unit",
-                     "win_limit", "quinella_limit", "loan_amount", "loan_repay", "max_loans",
-                     "seed"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                raise OptionsError(f"{name.replace('_', '-')} must be a whole number >= 0, "
-                                   f"got {value!r}")
-        if not MIN_RACES <= self.races <= MAX_RACES:
-            raise OptionsError(f"a session has {MIN_RACES} to {MAX_RACES} races, got {self.races}")
-        if self.stake_unit < 1:
-            raise OptionsError("stake-unit must be at least 1")
-        if self.start_money % self.stake_unit:
-            raise OptionsError("start-money must be a multiple of the stake unit")
-        if self.owner_award not in OWNER_AWARDS:
-            raise OptionsError(f"owner-award must be 'gross' or 'net', got {self.owner_award!r}")
+class Seat(BaseModel):
+    """One player of the evening: a name and who plays it (a person, or a computer that
+    bets cautiously or boldly). Given as a name alone, a seat is a person's."""
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for f in fields(self):
-            value = getattr(self, f.name)
-            out[f.name] = str(value) if isinstance(value, Fraction) else value
-        return out
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
+    name: str = Field(min_length=1, max_length=MAX_NAME)
+    kind: str = "human"
+
+    @model_validator(mode="before")
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> SessionConfig:
-        known = {f.name for f in fields(cls)}
-        if not isinstance(data, Mapping) or set(data) - known:
-            raise SaveFormatError("Dice Derby session: malformed settings")
+    def _name_alone(cls, value: object) -> object:
+        if isinstance(value, str):
+            return {"name": value}
+        if isinstance(value, list | tuple) and len(value) == 2:
+            return {"name": value[0], "kind": value[1]}
+        return value
+
+    @field_validator("name", mode="before")
+    @classmethod
+    def _stripped(cls, value: object) -> object:
+        return value.strip() if isinstance(value, str) else value
+
+    @field_validator("kind")
+    @classmethod
+    def _known_kind(cls, value: str) -> str:
+        if value not in KINDS:
+            raise ValueError(f"player kind must be one of {', '.join(KINDS)}, got {value!r}")
+        return value
+
+    @property
+    def is_computer(self) -> bool:
+        return self.kind != "human"
+
+
+def _whole(default: int, low: int, high: int, what: str) -> Any:
+    """A whole-number option from ``low`` to ``high`` (true/false or 2.0 are refused)."""
+    return Field(default=default, ge=low, le=high, strict=True,
+                 description=f"{what}, {low:,} to {high:,}.")
+
+
+class EveningOptions(GameOptions):
+    """The house rules of a Dice Derby evening and its players (docs/rules/derby.md).
+
+    One model for every face: the terminal's flags, the browser's setup form and the
+    research environments' parameters. ``host`` is the real-dice mode (a host types the
+    numbers the table rolled); ``seed`` seeds what the terminal draws and the computer
+    players' choices. ``fall_rate`` and ``margin`` are exact and kept as text in JSON."""
+
+    game_title: ClassVar[str] = "Dice Derby evening"
+
+    players: tuple[Seat, ...] = Field(
+        default=(Seat(name="Player 1"), Seat(name="Player 2")), min_length=1,
+        max_length=MAX_PLAYERS,
+        description="The players, in seat order: names, or {name, kind} with kind human, "
+        "cautious or bold (computer players).")
+    races: int = Field(default=5, strict=True, description=f"Races in the evening, "
+                       f"{MIN_RACES} to {MAX_RACES}.")
+    start_money: int = _whole(10_000, 0, MAX_MONEY, "Money each player starts with")
+    prize_first: int = _whole(2_000, 0, MAX_MONEY, "Owner's prize for 1st")
+    prize_second: int = _whole(1_000, 0, MAX_MONEY, "Owner's prize for 2nd")
+    stake_unit: int = _whole(100, 1, MAX_MONEY, "Bids and stakes are multiples of this")
+    win_limit: int = _whole(1, 0, MAX_TICKETS, "Win tickets per player per race")
+    quinella_limit: int = _whole(3, 0, MAX_TICKETS, "Quinella tickets per player per race")
+    borrowing: bool = Field(default=False, strict=True, description="Allow loans.")
+    loan_amount: int = _whole(10_000, 0, MAX_MONEY, "Money lent per loan")
+    loan_repay: int = _whole(15_000, 0, MAX_MONEY, "Money repaid per loan at the end")
+    max_loans: int = _whole(1, 0, MAX_LOANS, "Loans allowed per player")
+    margin: Fraction = Field(default=Fraction(1, 10), description="Board odds are fair odds "
+                             "times (1 - margin), to 0.1; margin 0 to 0.5.")
+    simple_odds: bool = Field(default=False, strict=True,
+                              description="Round board odds down to easy party numbers.")
+    first_out_bonus: bool = Field(
+        default=False, strict=True,
+        description="A horse out in the first furlong gets its win odds x1.5 in later races.")
+    owner_award: str = Field(default="gross", description="Owners' award by 'gross' prize "
+                             "money or 'net' (prize money minus price).")
+    fall_rate: Fraction = Field(default=Fraction(0), description="Chance that any single "
+                                "roll is a fall, 0 to 1/2 (0.05 or 1/20).")
+    host: bool = Field(default=False, strict=True, description="Real dice at the table: the "
+                       "host types each furlong's numbers.")
+    seed: int = _whole(0, 0, 2**63 - 1, "Seed of the terminal's draws and the computers' choices")
+
+    @field_validator("margin", mode="before")
+    @classmethod
+    def _exact_margin(cls, value: object) -> Fraction:
         try:
-            return cls(**dict(data))
-        except (OptionsError, TypeError) as exc:
-            raise SaveFormatError(f"Dice Derby session: bad settings: {exc}") from None
+            return parse_margin(value)
+        except OptionsError as exc:
+            raise ValueError(str(exc)) from None
+
+    @field_validator("fall_rate", mode="before")
+    @classmethod
+    def _exact_fall_rate(cls, value: object) -> Fraction:
+        try:
+            return parse_fall_rate(value)
+        except OptionsError as exc:
+            raise ValueError(str(exc)) from None
+
+    @field_validator("races")
+    @classmethod
+    def _race_count(cls, value: int) -> int:
+        if not MIN_RACES <= value <= MAX_RACES:
+            raise ValueError(f"a session has {MIN_RACES} to {MAX_RACES} races, got {value}")
+        return value
+
+    @field_validator("owner_award")
+    @classmethod
+    def _award(cls, value: str) -> str:
+        if value not in OWNER_AWARDS:
+            raise ValueError(f"owner-award must be 'gross' or 'net', got {value!r}")
+        return value
+
+    @field_validator("players")
+    @classmethod
+    def _different_names(cls, value: tuple[Seat, ...]) -> tuple[Seat, ...]:
+        if len({seat.name.lower() for seat in value}) != len(value):
+            raise ValueError("player names must be different from one another")
+        return value
+
+    @model_validator(mode="after")
+    def _whole_stakes(self) -> Self:
+        if self.start_money % self.stake_unit:
+            raise ValueError("start-money must be a multiple of the stake unit")
+        return self
+
+    def with_players(self, players: Sequence[Seat | str | tuple[str, str]]) -> EveningOptions:
+        """These rules for another roster (checked: :class:`OptionsError` names a problem)."""
+        return type(self).parse({**self.model_dump(), "players": list(players)})
+
+
+SessionConfig = EveningOptions
+"""The old name of :class:`EveningOptions` (the house rules once kept apart from players)."""
 
 
 @dataclass
@@ -223,9 +307,9 @@ class Session:
         for _, kind in players:
             if kind not in KINDS:
                 raise OptionsError(f"player kind must be one of {', '.join(KINDS)}, got {kind!r}")
-        sheets = [Player(n, k, money=config.start_money) for n, (_, k) in zip(names, players,
-                                                                            strict=True)]
-        return cls(config, sheets)
+        config = config.with_players([(n, k) for n, (_, k) in zip(names, players, strict=True)])
+        return cls(config, [Player(seat.name, seat.kind, money=config.start_money)
+                            for seat in config.players])
 
     def player_index(self, name: str) -> int:
         wanted = name.strip().lower()
@@ -268,21 +352,35 @@ class Session:
     def auction_lot(self, bids: Mapping[int, int], rng: np.random.Generator) -> AuctionLot:
         """Settle the sealed bids for the next die: the highest bid buys, a tie is settled
         by a fair draw with ``rng``; the price comes off the buyer's money."""
-        post = self.next_lot
-        if post is None:
+        tied = self.tied_bidders(bids)
+        return self.settle_lot(bids, int(rng.integers(len(tied))) if len(tied) > 1 else None)
+
+    def tied_bidders(self, bids: Mapping[int, int]) -> tuple[int, ...]:
+        """The players sharing the highest bid (none when nobody bid), after checking the
+        bids: :class:`BetError` for a bid that is not allowed."""
+        if self.next_lot is None:
             raise BetError("the auction is over")
-        eligible = set(self.eligible_bidders())
-        if set(bids) - eligible:
+        if set(bids) - set(self.eligible_bidders()):
             raise BetError("only players who own no die yet may bid")
         for player, amount in bids.items():
             self.check_bid(player, amount)
         best = max(bids.values(), default=0)
-        if best <= 0:
+        return () if best <= 0 else tuple(sorted(p for p, b in bids.items() if b == best))
+
+    def settle_lot(self, bids: Mapping[int, int], draw: int | None) -> AuctionLot:
+        """Settle the sealed bids for the next die: the highest bid buys; on a tie, ``draw``
+        (the index among the tied bidders picked by a fair draw) does. The price comes off
+        the buyer's money."""
+        post = self.next_lot
+        tied = self.tied_bidders(bids)
+        assert post is not None
+        if not tied:
             lot = AuctionLot(post, dict(bids), None, 0)
         else:
-            tied = tuple(sorted(p for p, b in bids.items() if b == best))
-            draw = int(rng.integers(len(tied))) if len(tied) > 1 else None
+            if (draw is None) != (len(tied) == 1) or not 0 <= (draw or 0) < len(tied):
+                raise BetError(f"a tie of {len(tied)} bidders needs a draw among them")
             buyer = tied[draw or 0]
+            best = bids[buyer]
             lot = AuctionLot(post, dict(bids), buyer, best, tied if draw is not None else (), draw)
             self.players[buyer].money -= best
             self.players[buyer].horse = post
@@ -451,7 +549,7 @@ class Session:
         f = Fields(data, "Dice Derby session")
         if f.get("format", int) != SESSION_FORMAT:
             raise SaveFormatError(f"Dice Derby session: unknown format {data.get('format')!r}")
-        config = SessionConfig.from_json(f.get("config", dict))
+        raw_config = f.get("config", dict)
         try:
             players = [
                 Player(str(p["name"]), str(p["kind"]), int(p["money"]), int(p["debt"]),
@@ -485,10 +583,15 @@ class Session:
         live = data.get("live_race")
         if live is not None and not isinstance(live, dict):
             raise SaveFormatError("Dice Derby session: malformed race in progress")
-        session = cls(config, players, phase, f.get("race", int), lots, tickets, counts, history,
-                      live)
         if any(p.kind not in KINDS for p in players) or not players:
             raise SaveFormatError("Dice Derby session: bad player list")
+        try:
+            config = EveningOptions.parse(
+                {**raw_config, "players": [(p.name, p.kind) for p in players]})
+        except OptionsError as exc:
+            raise SaveFormatError(f"Dice Derby session: bad settings: {exc}") from None
+        session = cls(config, players, phase, f.get("race", int), lots, tickets, counts, history,
+                      live)
         if any(t.player not in range(len(players)) for t in tickets):
             raise SaveFormatError("Dice Derby session: a ticket belongs to no player")
         return session
