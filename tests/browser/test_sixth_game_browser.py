@@ -1,0 +1,151 @@
+"""The sixth game (Twin Dice Dash, its own installed distribution) in real browsers: the
+server finds its room, its JS module and its words through discovery; a big screen and two
+phones play a whole race with sealed bets in any order, the host rolls, no sealed bet ever
+reaches another screen before the roll, and the finished room replays."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from tests.sixth_game_install import installed, on_path
+
+PHONE = {"width": 360, "height": 740}
+TV = {"width": 1280, "height": 800}
+TIMEOUT = 30_000
+BLUE_STAKE = re.compile(r'"stake"\s*:\s*2\b')
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    folder = installed(tmp_path_factory)
+    with on_path(folder):
+        yield folder
+
+
+@pytest.fixture
+def server(site: Path, tmp_path: Path) -> Iterator[str]:
+    from raceday.web.app import create_app
+    from raceday.web.server import background_server
+
+    app = create_app(tmp_path / "party.sqlite", burst=1000, rate=1000)
+    with background_server(app, host="127.0.0.1") as url:
+        yield url
+
+
+def open_page(browser: Any, viewport: dict[str, int], url: str,
+              storage: dict[str, str] | None = None) -> Any:
+    context = browser.new_context(viewport=viewport, locale="en-US")
+    if storage:
+        context.add_init_script(
+            f"for (const [k, v] of Object.entries({json.dumps(storage)})) "
+            "localStorage.setItem(k, v);")
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT)
+    errors: list[str] = []
+    frames: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("websocket", lambda ws: ws.on(
+        "framereceived", lambda payload: frames.append(str(payload))))
+    page.js_errors = errors
+    page.frames_received = frames
+    page.goto(url)
+    return page
+
+
+def join(page: Any, name: str) -> None:
+    page.fill("#name", name)
+    page.click("button[type=submit]")
+    page.wait_for_selector(".td-screen")
+
+
+def seal(page: Any, wording: str) -> None:
+    """Press the choice button whose words are ``wording`` (as the page renders them)."""
+    page.locator("button.td-choice", has_text=wording).first.click()
+    page.wait_for_selector(".td-my-bet")
+
+
+def roll(tv: Any) -> None:
+    before = tv.locator(".td-recent li").count()
+    tv.click("#td-roll")
+    tv.wait_for_function(
+        f"() => document.querySelectorAll('.td-recent li').length !== {before} "
+        "|| document.querySelector('.td-result')")
+
+
+def test_a_whole_race_with_sealed_bets_on_three_screens(chromium: Any, server: str) -> None:
+    created = httpx.post(f"{server}api/rooms", json={"game": "twindash", "options": {
+        "rounds": 2, "length": 30}}, timeout=10)
+    assert created.status_code == 201, created.text
+    room = created.json()
+    code = room["code"]
+    tv = open_page(chromium, TV, f"{server}host/{code}",
+                   {f"raceday.host.{code}": room["host_token"]})
+    red = open_page(chromium, PHONE, f"{server}play/{code}")
+    blue = open_page(chromium, PHONE, f"{server}play/{code}")
+    join(red, "Aki")
+    join(blue, "Ben")
+    tv.wait_for_function("() => !document.querySelector('#td-start')?.disabled")
+    tv.click("#td-start")
+    red.wait_for_selector("button.td-choice")
+    assert red.inner_text(".td-you") == "You run Red."
+    assert blue.inner_text(".td-you") == "You run Blue."
+
+    # Round 1: Red passes first, then Blue backs itself for 2; until the roll neither the
+    # other phone nor the big screen is sent Blue's stake, and only Blue's page shows it.
+    seal(red, "pass (no bet)")
+    red_seen, tv_seen = len(red.frames_received), len(tv.frames_received)
+    seal(blue, "back Blue for 2 chips")
+    tv.wait_for_selector('.td-purse[data-runner="1"][data-sealed="true"]')
+    red.wait_for_selector('.td-purse[data-runner="1"][data-sealed="true"]')
+    assert blue.inner_text(".td-my-bet") == "Your bet is sealed: back Blue for 2 chips."
+    assert red.inner_text(".td-my-bet") == "Your bet is sealed: pass (no bet)."
+    assert tv.locator(".td-my-bet").count() == 0
+    assert len(red.frames_received) > red_seen and len(tv.frames_received) > tv_seen
+    leaked = [f for f in red.frames_received[red_seen:] + tv.frames_received[tv_seen:]
+              if BLUE_STAKE.search(f)]
+    assert leaked == []
+    roll(tv)
+    assert "Blue backed Blue for 2" in tv.inner_text(".td-recent")
+    assert tv.inner_text(".td-round") == "Round 2 of 2"
+
+    # Round 2, in the other order: Blue first, then Red; the host rolls the last round.
+    blue.wait_for_selector("button.td-choice")
+    seal(blue, "pass (no bet)")
+    seal(red, "back Red for 1 chips")
+    roll(tv)
+    for page in (tv, red, blue):
+        page.wait_for_selector(".td-result")
+        assert re.search(r"wins|draw", page.inner_text(".td-result"), re.IGNORECASE)
+        assert page.js_errors == []
+
+    # The finished room replays: its steps are the events as the game's messages.
+    data = httpx.get(f"{server}api/replay/room/{code}", timeout=10).json()
+    keys = [e["key"] for step in data["steps"] for e in step["events"]]
+    assert data["game"] == "twindash"
+    assert keys.count("event.sealed") == 4 and keys.count("event.revealed") == 2
+    assert "event.finished" in keys
+    tv.goto(f"{server}replay/room/{code}")
+    tv.wait_for_selector("h2:has-text('Twin Dice Dash')")
+    tv.click("button[data-act=end]")
+    tv.wait_for_selector(".step li:has-text('The race is over.')")
+    assert tv.js_errors == []
+
+
+def test_the_room_refuses_bad_options_and_a_third_player(server: str) -> None:
+    bad = httpx.post(f"{server}api/rooms", json={"game": "twindash", "options": {
+        "length": 2}}, timeout=10)
+    assert bad.status_code == 400 and "length" in bad.json()["error"]
+    room = httpx.post(f"{server}api/rooms", json={"game": "twindash", "options": {}},
+                      timeout=10).json()
+    for name in ("Aki", "Ben"):
+        assert httpx.post(f"{server}api/rooms/{room['code']}/join", json={"name": name},
+                          timeout=10).status_code == 201
+    third = httpx.post(f"{server}api/rooms/{room['code']}/join", json={"name": "Cy"},
+                       timeout=10)
+    assert third.status_code == 409 and "full" in third.json()["error"]
