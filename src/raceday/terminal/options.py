@@ -243,3 +243,18 @@ def game_options(model: type[OptionsT]) -> Callable[[CommandT], CommandT]:
         return run  # type: ignore[return-value]
 
     return decorate
+
+
+def field_option(model: type[GameOptions], field: str) -> Any:
+    """One field of ``model`` as the default of a command's parameter, for a command that
+    takes that option alone (a match takes the variant, not a position); the model checks
+    the value. Write ``variant: str = field_option(HairpinOptions, "variant")``."""
+    spec = next(s for s in option_specs(model) if s.field == field)
+
+    def check(value: Any) -> Any:
+        if value is not None:
+            GivenOptions(model, [spec], {field: value}).parse()
+        return value
+
+    return typer.Option(spec.default, *spec.flags, help=spec.help, metavar=spec.metavar,
+                        callback=check)

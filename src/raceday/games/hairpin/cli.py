@@ -24,6 +24,7 @@ from raceday.games.hairpin.agents import (
     make_agent,
 )
 from raceday.games.hairpin.game import GAME as HAIRPIN
+from raceday.games.hairpin.game import HairpinOptions
 from raceday.games.hairpin.match import DEFAULT_OPENING_PLIES, MatchResult, play_match
 from raceday.games.hairpin.render import state_markup
 from raceday.games.hairpin.rules import (
@@ -32,7 +33,6 @@ from raceday.games.hairpin.rules import (
     PLAYER_NAMES,
     HairpinState,
     Move,
-    Rules,
     perft,
     perft_divide,
     position_from_text,
@@ -60,6 +60,7 @@ from raceday.terminal.common import (
     read_line,
     shell_quote,
 )
+from raceday.terminal.options import GIVEN, GivenOptions, field_option, game_options
 
 if TYPE_CHECKING:
     from raceday.games.hairpin.agents import SearchReport
@@ -74,38 +75,13 @@ MAX_DEPTH = 8
 MAX_GAMES = 100_000
 MAX_OPENING_PLIES = 40
 MAX_NAME = MAX_SESSION_NAME
-MAX_TEXT = 200  # a position text is about 40 characters; anything this long is not one
 
-VARIANT_HELP = (
-    "Variant words joined by '+': standard, short (3 laps / 3 bumps), nobump, derby "
-    "(win by bumping), v1 (cruise only when neither side can charge), random (random setup)."
-)
 PLAYER_HELP = (
     "human, easy, medium, hard, expert (thinks --think seconds a move), or an agent: "
     "expert:SECONDSs, expert-old (the former expert), random, greedy, mcts[:SIMS], "
     "mcts-guided[:SIMS], alphabeta[:NODES] or alphabeta:SECONDSs (e.g. alphabeta:1.5s)."
 )
 MAX_LINES = 64
-
-
-def _check_variant(value: str) -> str:
-    if not value.strip():
-        raise typer.BadParameter("must name a variant, e.g. standard or short+nobump; got "
-                                 "an empty text")
-    Rules.from_variant(value)  # unknown words: one line naming them
-    return value
-
-
-def _check_position(value: str | None) -> str | None:
-    if value is None:
-        return None
-    if not value.strip():
-        raise typer.BadParameter("must be a position text such as "
-                                 "'.bbbbb/....../rrrrr. r 0-0 0-0 0-0'; got an empty text")
-    if len(value) > MAX_TEXT:
-        raise typer.BadParameter(f"is {len(value):,} characters long; a position text has "
-                                 f"at most {MAX_TEXT}")
-    return value
 
 
 def _check_name(value: str) -> str:
@@ -128,34 +104,29 @@ def _check_player(value: str) -> str:
     return value
 
 
-VariantOpt = Annotated[
-    str, typer.Option("--variant", "-v", callback=_check_variant, help=VARIANT_HELP)
-]
+# --variant, --setup, --position: the fields of HairpinOptions, checked by the model
+GameOpts = GivenOptions[HairpinOptions]
 ThinkOpt = Annotated[
     float,
     typer.Option("--think", callback=_check_think,
                  help=f"Seconds the expert thinks per move (above 0, at most {MAX_THINK:g}).")
 ]
-PositionOpt = Annotated[
-    str | None,
-    typer.Option("--position", "-p", callback=_check_position,
-                 help="Start from this position text (default: the start)."),
-]
 
 
 # --- perft ---------------------------------------------------------------------------
 @app.command("perft")
+@game_options(HairpinOptions)
 def perft_command(
     depth: Annotated[int, typer.Option("--depth", "-d", callback=in_range(1, MAX_DEPTH, "plies"),
                                        help=f"Plies to search (1 to {MAX_DEPTH}).")],
-    position: PositionOpt = None,
-    variant: VariantOpt = "standard",
+    game: GameOpts = GIVEN,
     divide: Annotated[bool, typer.Option(
         "--divide", help="Also print the count under each first action.")] = False,
     json_out: JsonOpt = False,
 ) -> None:
     """Count the leaf nodes of the game tree DEPTH plies deep (pins the move generator)."""
-    rules = Rules.from_variant(variant)
+    options = game.parse()
+    rules, position = options.rules(), options.position
     if rules.setup == "random" and position is None:
         raise OptionsError("perft of a random setup needs --position (the setup is chance)")
     pos = position_from_text(position, rules) if position else symmetric_position()
@@ -281,14 +252,14 @@ def result_line(state: HairpinState, labels: dict[int, str]) -> str:
 
 
 @app.command("play")
+@game_options(HairpinOptions)
 def play_command(
     red: Annotated[str, typer.Option("--red", callback=_check_player,
                                      help=f"Who plays Red: {PLAYER_HELP}")] = "human",
     black: Annotated[str, typer.Option("--black", callback=_check_player,
                                        help=f"Who plays Black: {PLAYER_HELP}")] = "expert",
-    variant: VariantOpt = "standard",
+    game: GameOpts = GIVEN,
     seed: SeedOpt = None,
-    position: PositionOpt = None,
     save: Annotated[str, typer.Option(
         "--save", callback=_check_name,
         help=f"Session name (at most {MAX_NAME} characters) the game is saved under after "
@@ -304,7 +275,7 @@ def play_command(
     """Play a game in the terminal: humans pick numbered actions or type their names."""
     # Every check happens before the store is opened, so a bad option writes nothing.
     if not resume:
-        state = HAIRPIN.new_state({"variant": variant, "position": position})
+        state = HAIRPIN.new_state(game.parse())
         agents = {0: _agent_for(red, think), 1: _agent_for(black, think)}
         rng = np.random.default_rng(fresh_seed(seed))
     wait = default_delay(delay, 0.3)
@@ -432,7 +403,7 @@ def match_command(
     games: Annotated[int, typer.Option("-n", "--games",
                                        callback=in_range(1, MAX_GAMES, "games"),
                                        help=f"Number of games (1 to {MAX_GAMES:,}).")] = 10,
-    variant: VariantOpt = "standard",
+    variant: str = field_option(HairpinOptions, "variant"),
     seed: SeedOpt = None,
     swap: Annotated[bool, typer.Option(
         "--swap/--no-swap",
@@ -465,12 +436,10 @@ def match_command(
 
 
 @app.command("show")
-def show_command(
-    position: PositionOpt = None,
-    variant: VariantOpt = "standard",
-) -> None:
+@game_options(HairpinOptions)
+def show_command(game: GameOpts = GIVEN) -> None:
     """Draw a position and list its legal actions."""
-    state = HAIRPIN.new_state({"variant": variant, "position": position, "setup": "symmetric"})
+    state = HAIRPIN.new_state(game.parse(setup=game.get("setup") or "symmetric"))
     console.print(state_markup(state))
     _list_actions(state)
 
@@ -521,12 +490,12 @@ def _line_names(state: HairpinState, line: list[int]) -> list[str]:
 
 
 @app.command("analyse")
+@game_options(HairpinOptions)
 def analyse_command(
-    position: PositionOpt = None,
+    game: GameOpts = GIVEN,
     save: Annotated[str | None, typer.Option(
         "--save", callback=lambda v: None if v is None else _check_name(v),
         help="Analyse the position of this saved session instead (read only).")] = None,
-    variant: VariantOpt = "standard",
     think: ThinkOpt = DEFAULT_THINK,
     lines: Annotated[int, typer.Option(
         "--lines", callback=in_range(1, MAX_LINES, "moves"),
@@ -538,7 +507,7 @@ def analyse_command(
     deep the search went (the expert's search, --think seconds)."""
     from raceday.games.hairpin.agents import think as search_for
 
-    if position is not None and save is not None:
+    if game.get("position") is not None and save is not None:
         raise OptionsError("give either --position or --save, not both")
     if save is not None:
         doc, _ = SessionStore(db).load(SAVE_KIND, save)
@@ -548,8 +517,7 @@ def analyse_command(
             raise SaveFormatError(f"saved session {save!r} is not a Hairpin game: {exc}"
                                   ) from None
     else:
-        state = HAIRPIN.new_state({"variant": variant, "position": position,
-                                   "setup": "symmetric"})
+        state = HAIRPIN.new_state(game.parse(setup=game.get("setup") or "symmetric"))
     if state.is_chance_node():
         raise OptionsError("the saved game is still in its random setup; analyse it after "
                            "the setup rolls")

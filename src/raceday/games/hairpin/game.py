@@ -9,7 +9,9 @@ from pydantic import Field, field_validator, model_validator
 
 from raceday.core.errors import OptionsError
 from raceday.core.game import Game, GameOptions
-from raceday.games.hairpin.rules import MAX_STEPS, VARIANT_WORDS, HairpinState, Rules
+from raceday.games.hairpin.rules import MAX_STEPS, HairpinState, Rules
+
+MAX_POSITION_TEXT = 200  # a position text is about 40 characters; longer is not one
 
 
 class HairpinOptions(GameOptions):
@@ -19,16 +21,33 @@ class HairpinOptions(GameOptions):
 
     variant: str = Field(
         "standard",
-        description=f"Variant words joined by '+': {', '.join(VARIANT_WORDS)}.",
-    )
+        description="Variant words joined by '+': standard, short (3 laps / 3 bumps), "
+        "nobump, derby (win by bumping), v1 (cruise only when neither side can charge), "
+        "random (random setup).", json_schema_extra={"cli": ["--variant", "-v"]})
     setup: Literal["symmetric", "random"] | None = Field(
         None, description="Starting set-up; default: random with the 'random' word, else "
         "the symmetric one.")
-    position: str | None = Field(None, description="A position text to start from.")
+    position: str | None = Field(
+        None, description="Start from this position text (default: the start).",
+        json_schema_extra={"cli": ["--position", "-p"]})
+
+    @field_validator("position")
+    @classmethod
+    def _position_text(cls, value: str | None) -> str | None:
+        if value is not None and not value.strip():
+            raise ValueError("must be a position text such as "
+                             "'.bbbbb/....../rrrrr. r 0-0 0-0 0-0'; got an empty text")
+        if value is not None and len(value) > MAX_POSITION_TEXT:
+            raise ValueError(f"is {len(value):,} characters long; a position text has at "
+                             f"most {MAX_POSITION_TEXT}")
+        return value
 
     @field_validator("variant")
     @classmethod
     def _known_words(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("must name a variant, e.g. standard or short+nobump; got an "
+                             "empty text")
         try:
             return Rules.from_variant(value).variant_name()
         except OptionsError as exc:
