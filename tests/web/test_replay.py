@@ -12,6 +12,8 @@ from raceday.core.agents import RandomAgent
 from raceday.games.derby.session import Payout, RaceRecord
 from raceday.games.hairpin import GAME as HAIRPIN
 from raceday.games.keirin.session import Settlement
+from raceday.present import describe_outcome
+from raceday.present.replay import step_text
 from raceday.store.sessions import SessionStore
 from tests.web.conftest import Client, join, new_room, serving
 
@@ -37,10 +39,13 @@ def test_a_finished_room_replays_its_public_events(client: TestClient, db: Path)
         data = tc.get(f"/api/replay/room/{code.lower()}").json()
         steps = data["steps"]
         assert [s["seq"] for s in steps] == list(range(1, len(steps) + 1))
-        assert steps[0]["events"] == [{"type": "created", "game": "derby"}]
+        assert steps[0]["events"] == [{"key": "event.created", "params": {"game": "derby"}}]
         assert [s["events"][0] for s in steps[1:3]] == [
-            {"type": "joined", "seat": 0, "name": "Aki"},
-            {"type": "joined", "seat": 1, "name": "Ben"}]
+            {"key": "event.joined", "params": {"seat": 0, "name": "Aki"}},
+            {"key": "event.joined", "params": {"seat": 1, "name": "Ben"}}]
+        assert [step_text(s, "derby") for s in steps[:3]] == [
+            ["The room is opened"], ["Aki joins"], ["Ben joins"]]
+        assert step_text(steps[1], "derby", "ja") == ["Aki が参加"]
         assert steps[3]["who"] == {"kind": "host"}
         assert steps[4]["who"] == {"kind": "seat", "seat": 0, "name": "Aki"}
         assert "4700" not in tc.get(f"/api/replay/room/{code}").text  # a sealed bid
@@ -66,16 +71,17 @@ def test_cli_sessions_replay_from_what_they_saved(db: Path) -> None:
         listed = {(s["game"], s["name"]) for s in tc.get("/api/replays").json()["sessions"]}
         assert listed == {("hairpin", "done"), ("derby", "party"), ("keirin", "night")}
         hp = tc.get("/api/replay/hairpin/done").json()["steps"]
-        assert len(hp) == 1 and hp[0]["lines"] == [final.outcome().description]
-        assert hp[0]["text"] == str(final)
+        assert len(hp) == 1 and step_text(hp[0], "hairpin") == [
+            "Final position", describe_outcome("hairpin", final.outcome())]
+        assert hp[0]["board"] == str(final) and hp[0]["frame"] == final.frame()
         unfinished = tc.get("/api/replay/hairpin/open")
         assert unfinished.status_code == 409 and "not finished" in unfinished.json()["error"]
         dd = tc.get("/api/replay/derby/party").json()["steps"]
-        assert dd == [{"kind": "lines", "title": "Race 1", "lines": [
-            "1st d20, 2nd d12", "First out: d4", "Aki: win ticket 3,000"]}]
+        assert [step_text(step, "derby") for step in dd] == [[
+            "Race 1", "1st d20, 2nd d12", "First out: d4", "Aki: win ticket 3,000"]]
         kr = tc.get("/api/replay/keirin/night").json()["steps"]
-        assert kr[0]["title"] == "Race 2"
-        assert kr[0]["lines"] == ["Order: 3-1-7 (derny 11)", "Purses: Aki 1,234.50"]
+        assert step_text(kr[0], "keirin") == [
+            "Race 2", "Order: 3-1-7 (derny 11)", "Purses: Aki 1,234.50"]
         assert tc.get("/api/replay/chess/x").status_code == 404
         assert tc.get("/api/replay/derby/nobody").status_code == 404
 
@@ -87,7 +93,8 @@ def test_a_stage_race_replays_stage_by_stage(client: TestClient) -> None:
     for stage in (0, 1):
         client.post("/api/wielersim/campaigns/rvb/ride", json={"stage": stage})
     steps = client.get("/api/replay/wielersim/rvb").json()["steps"]
-    assert [s["title"] for s in steps] == ["Prologue", "Stage 1: Brugge - Oostende (flat)"]
+    assert [step_text(s, "wielersim")[0] for s in steps] == [
+        "Prologue", "Stage 1: Brugge - Oostende (flat)"]
     assert steps[1]["url"] == "/replay/wielersim/rvb/1"
     film = client.get("/api/replay/wielersim/rvb/1").json()
     assert film == client.get("/api/wielersim/campaigns/rvb/stages/1").json()

@@ -124,11 +124,15 @@ def describe_event(game: str, event: Event, lang: str = "en") -> str:
     return render(Message(event.key, event.params), lang, game)
 
 
+def outcome_message(outcome: Outcome) -> Message:
+    """The result as a message: the outcome's own, else its termination's key."""
+    return outcome.message or Message(f"termination.{outcome.termination}",
+                                      {"winner": outcome.winner})
+
+
 def describe_outcome(game: str, outcome: Outcome, lang: str = "en") -> str:
     """The result as a sentence: the outcome's message, else its termination's key."""
-    message = outcome.message or Message(f"termination.{outcome.termination}",
-                                         {"winner": outcome.winner})
-    return render(message, lang, game)
+    return render(outcome_message(outcome), lang, game)
 
 
 def describe_action(state: State, action: Action, lang: str = "en") -> str:

@@ -1,7 +1,8 @@
 // Replays: the list of finished games and races, and a player for one of them
 // (step, play, jump to the end), at a link that can be shared.
 import { api, el } from "./common.js";
-import { languageButton, onLanguage, t, translatePage } from "./i18n.js";
+import { language, languageButton, onLanguage, t, translatePage } from "./i18n.js";
+import { render } from "./present.js";
 import { mountFilm } from "/games/wielersim/static/film.js";
 
 const app = document.getElementById("app");
@@ -20,18 +21,28 @@ function header() {
     languageButton());
 }
 
-// A room's public event, in words: the game's own message for it when the pages have one
-// (e.g. "pi_ev_throw"), otherwise its type and fields.
-const PREFIX = { pistard: "pi_ev_", hairpin: "hp_ev_", derby: "dd_ev_", keirin: "kr_ev_" };
-function eventText(game, ev) {
-  const key = `${PREFIX[game] || "?"}${ev.type}`;
-  const text = t(key, ev);
-  if (text !== key) return text;
-  if (ev.type === "joined") return t("rp_joined", ev);
-  if (ev.type === "created") return t("rp_created");
-  const fields = Object.entries(ev).filter(([k]) => k !== "type")
-    .map(([k, v]) => `${k}: ${typeof v === "object" ? JSON.stringify(v) : v}`);
-  return `${ev.type.replaceAll("_", " ")}${fields.length ? " — " + fields.join(", ") : ""}`;
+// A step's words: its messages (key and parameters) in the reader's language, the game's
+// own keys first.
+const words = (game, message) => render(message, language(), game);
+
+// The game's board drawing for replays, when its static folder has one (data.drawer, a
+// module exporting drawFrame(frame, element)); otherwise the steps show the board as text.
+const drawers = {};
+function drawer(url) {
+  drawers[url] ??= import(url).then((m) => m.drawFrame).catch(() => null);
+  return drawers[url];
+}
+
+function boardNode(data, step) {
+  if (!step.frame && !step.board) return null;
+  const box = el("div", { class: "replay-board" });
+  const asText = () => (step.board ? box.replaceChildren(el("pre", { class: "board-text" }, step.board)) : null);
+  if (data.drawer && step.frame) {
+    drawer(data.drawer).then((draw) => (draw ? draw(step.frame, box) : asText()));
+  } else {
+    asText();
+  }
+  return box;
 }
 
 function whoText(who) {
@@ -39,14 +50,13 @@ function whoText(who) {
   return t(who.kind === "host" ? "rp_host" : "rp_spectator");
 }
 
-function stepNode(data, step) {
+function stepNode(data, step, withBoard = true) {
   if (step.kind === "events") {
     return el("div", {}, el("p", { class: "who" }, t("rp_step_who", { n: step.seq, who: whoText(step.who) })),
-      el("ul", { class: "events" }, step.events.map((e) => el("li", {}, eventText(data.game, e)))));
+      el("ul", { class: "events" }, step.events.map((e) => el("li", {}, words(data.game, e)))));
   }
-  return el("div", {}, el("h3", {}, step.title),
-    step.text ? el("pre", { class: "board-text" }, step.text) : null,
-    el("ul", { class: "events" }, (step.lines || []).map((l) => el("li", {}, l))),
+  return el("div", {}, el("h3", {}, words(data.game, step.title)), withBoard ? boardNode(data, step) : null,
+    el("ul", { class: "events" }, (step.lines || []).map((l) => el("li", {}, words(data.game, l)))),
     step.url ? el("a", { href: step.url, class: "button" }, t("rp_watch_stage")) : null);
 }
 
@@ -71,7 +81,7 @@ function player(data) {
   function draw() {
     counter.textContent = t("rp_step_of", { n: at, total: steps.length });
     current.replaceChildren(stepNode(data, steps[at - 1]));
-    past.replaceChildren(...steps.slice(Math.max(0, at - 11), at - 1).reverse().map((s) => el("li", {}, stepNode(data, s))));
+    past.replaceChildren(...steps.slice(Math.max(0, at - 11), at - 1).reverse().map((s) => el("li", {}, stepNode(data, s, false))));
     back.disabled = at <= 1; fwd.disabled = end.disabled = at >= steps.length;
     words();
   }
