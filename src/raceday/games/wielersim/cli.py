@@ -24,7 +24,7 @@ from raceday.games.wielersim.campaign import (
     predict_tour,
 )
 from raceday.games.wielersim.commentary import Commentator
-from raceday.games.wielersim.game import GAME
+from raceday.games.wielersim.game import GAME, WielersimOptions
 from raceday.games.wielersim.model import CLIMBER, COBBLES, SPRINTER, UPHILL
 from raceday.games.wielersim.peloton import START_LISTS, strip_ratings
 from raceday.games.wielersim.predict import ENGINES as PREDICT_ENGINES
@@ -66,6 +66,7 @@ from raceday.terminal.common import (
     progress_bar,
     shell_quote,
 )
+from raceday.terminal.options import GivenOptions, game_options
 
 HELP = "WielerSIM (Ludo Nauws): watch and predict one-day races and stage races."
 
@@ -150,9 +151,9 @@ def _show_turn(state: WielersimState, turn: int, events: list[Event], commentato
 
 
 @app.command()
+@game_options(WielersimOptions)
 def watch(
-    route: RouteArg,
-    peloton: PelotonArg,
+    race: GivenOptions[WielersimOptions],
     seed: SeedOpt = None,
     delay: DelayOpt = None,
     width: WidthOpt = None,
@@ -162,7 +163,7 @@ def watch(
     if width is None:
         width = max(MIN_WIDTH, min(60, (console.width - 8) // 3))
     used = fresh_seed(seed)
-    state = GAME.new_state({"route": route_spec(route), "peloton": peloton_spec(peloton)})
+    state = GAME.new_state(race.parse())
     console.print(f"[bold]{state.route.name}[/]: {state.route.distance} squares, "
                   f"{state.route.finish} finish, {state.n} riders (seed {used})")
     watch_race(state, np.random.default_rng(used), delay=default_delay(delay), width=width,

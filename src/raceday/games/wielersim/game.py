@@ -14,8 +14,8 @@ from pydantic import Field, ValidationInfo, field_validator
 
 from raceday.core.game import Game, GameOptions
 from raceday.games.wielersim import dice
-from raceday.games.wielersim.peloton import strip_ratings
-from raceday.games.wielersim.route import compile_route, shipped_route
+from raceday.games.wielersim.peloton import START_LISTS, strip_ratings
+from raceday.games.wielersim.route import SHIPPED_ROUTES, compile_route, shipped_route
 from raceday.games.wielersim.rules import (
     WielersimState,
     peloton_spec,
@@ -41,12 +41,12 @@ class WielersimOptions(GameOptions):
 
     route: dict[str, Any] = Field(
         default_factory=_default_route,
-        description="The route: a shipped name (flanders, ardennes, flat-stage, "
-        "mountain-stage), a route file (TOML) or a route table.")
+        description=f"Route schedule (TOML file) or a shipped route: "
+        f"{', '.join(SHIPPED_ROUTES)}.", json_schema_extra={"cli": {"argument": True}})
     peloton: dict[str, Any] = Field(
         default_factory=_default_peloton,
-        description="The riders: a shipped name (classics, small), a peloton file (CSV or "
-        "TOML) or a peloton table; 2 to 60 riders.")
+        description="Peloton file (CSV or TOML) or a shipped one: classics, small, or a rated "
+        f"start list: {', '.join(START_LISTS)}.", json_schema_extra={"cli": {"argument": True}})
     board: int | None = Field(
         None, ge=0, le=dice.BOARD_LAYOUTS - 1, strict=True,
         description=f"Cobble board layout, 0 to {dice.BOARD_LAYOUTS - 1}; none: thrown at "
