@@ -79,3 +79,34 @@ def test_a_replay_stepped_through(chromium: Any, tmp_path: Path) -> None:
             page.screenshot(path=str(shots / f"replay-stage-{width}.png"))
             page.close()
     assert problems == []
+
+
+def test_a_finished_game_replays_its_board_and_result_in_both_languages(
+        chromium: Any, tmp_path: Path) -> None:
+    from raceday.core.agents import RandomAgent
+    from raceday.games.hairpin import GAME as HAIRPIN
+    from raceday.present import describe_result
+    from raceday.store.sessions import SessionStore
+    from raceday.web.server import background_server
+
+    db = tmp_path / "party.sqlite"
+    final = HAIRPIN.play(None, [RandomAgent(), RandomAgent()], rng=3).final_state
+    with TestClient(create_app(db)):
+        pass  # the server makes its tables
+    SessionStore(db).save("hairpin", "done", {"state": final.to_json(), "red": "random",
+                                              "black": "random", "undo": [], "rng": {}})
+    problems: list[str] = []
+    with background_server(create_app(db)) as base:
+        page = chromium.new_page()
+        page.on("pageerror", lambda e: problems.append(str(e)))
+        page.goto(f"{base}replay/hairpin/done")
+        page.wait_for_selector(".step .replay-board")
+        step = page.inner_text(".step")
+        assert "Final position" in step and describe_result(final, "en") in step
+        assert str(final).splitlines()[0] in step  # the board (as text: no drawing module)
+        assert "{" not in step
+        page.locator("button.lang").click()
+        page.wait_for_function("document.querySelector('.step h3').textContent === '最終局面'")
+        assert describe_result(final, "ja") in page.inner_text(".step")
+        page.close()
+    assert problems == []

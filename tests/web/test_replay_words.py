@@ -106,3 +106,16 @@ def test_the_checks_catch_what_they_look_for() -> None:
         "laps {n}/3", "positions — round: 8, riders: {'11': [0, 2]}", "to_drop: [\"d10\"]",
         "result.disqualified", "None"]
     assert problems(["Race 2", "Order: 3-1-7 (derny 11)", "1. A (12), 2. B (3)"]) == []
+
+
+def test_a_games_board_drawing_module_is_offered_to_the_page(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from raceday.web import replay
+
+    monkeypatch.setattr(replay, "asset_folder", lambda game, kind: tmp_path)
+    assert replay.drawer("g") is None
+    (tmp_path / "board.js").write_text("export function mount(root) {}\n", encoding="utf-8")
+    assert replay.drawer("g") is None  # a room's board module without drawFrame
+    (tmp_path / "frame.js").write_text("export function drawFrame(frame, el) {}\n",
+                                       encoding="utf-8")
+    assert replay.drawer("g") == "/games/g/static/frame.js"

@@ -14,7 +14,10 @@ from raceday.present.messages import (
     MessageTable,
     describe_action,
     describe_event,
+    describe_events,
     describe_outcome,
+    describe_result,
+    outcome_message,
     render,
     table,
 )
@@ -24,7 +27,10 @@ __all__ = [
     "MessageTable",
     "describe_action",
     "describe_event",
+    "describe_events",
     "describe_outcome",
+    "describe_result",
+    "outcome_message",
     "render",
     "table",
 ]

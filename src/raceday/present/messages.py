@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -133,6 +133,16 @@ def outcome_message(outcome: Outcome) -> Message:
 def describe_outcome(game: str, outcome: Outcome, lang: str = "en") -> str:
     """The result as a sentence: the outcome's message, else its termination's key."""
     return render(outcome_message(outcome), lang, game)
+
+
+def describe_events(game: str, events: Iterable[Event], lang: str = "en") -> list[str]:
+    """Each event as a sentence, in order (what a terminal prints after a move)."""
+    return [describe_event(game, event, lang) for event in events]
+
+
+def describe_result(state: State, lang: str = "en") -> str:
+    """How a finished game ended, as a sentence (:class:`GameNotOverError` before the end)."""
+    return describe_outcome(state.game_name, state.outcome(), lang)
 
 
 def describe_action(state: State, action: Action, lang: str = "en") -> str:
