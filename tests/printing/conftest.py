@@ -7,16 +7,17 @@ from pathlib import Path
 
 import pytest
 
-from raceday.printing.catalog import PrintOptions, build, command_line, render
-from raceday.printing.page import paper
+from raceday.printing.catalog import build, command_line, game_info, read_options, render
 
 NS = "{http://www.w3.org/2000/svg}"
 
 
 def pages_of(game: str, part: str | None = None, **options: object) -> list[str]:
-    """The SVG documents of one part, as the command writes them."""
+    """The SVG documents of one part, as the command writes them (options given as the
+    command line's text)."""
     size = str(options.pop("paper", "a4"))
-    opts = PrintOptions(paper=paper(size), **options)  # type: ignore[arg-type]
+    opts = read_options(game_info(game), {k: str(v) for k, v in options.items() if v is not None},
+                        size)
     return render(build(game, part, opts), command_line(game, part, opts))
 
 

@@ -12,10 +12,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from raceday.cli.main import run
+from raceday.printing.catalog import games
 
-GAMES = ["pistard", "keirin", "derby", "hairpin", "wielersim", "chess", "", "KEIRIN", "³"]
-PARTS = ["track", "counters", "slip", "odds", "scores", "auction", "board", "tally",
-         "schedule", "markers", "riders", "nothing", "", "ODDS"]
+PRINTING = games()  # every game that prints, found from the game packages
+GAMES = [*PRINTING, "chess", "", "KEIRIN", "³"]
+PARTS = [*sorted({p.name for info in PRINTING.values() for p in info.parts}), "nothing", "",
+         "ODDS"]
 ODD_TEXT = st.sampled_from(["nan", "inf", "-1", "0", "0.5", "1/20", "1e308", "", "abc", "٣",
                             "2", "0.1", "1"])
 INTS = st.sampled_from(["-1", "0", "6", "9", "10", "19", "1000", "1001", "4", "7", "nan", "",

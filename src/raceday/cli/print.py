@@ -12,73 +12,85 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 
-from raceday.terminal.common import console, in_range
+from raceday.core.errors import OptionsError
+from raceday.terminal.common import console
 
 HELP = "Print-and-play pages: boards, tracks, sheets and exact odds tables as PDF or SVG."
 
 app = typer.Typer(help=HELP, add_completion=False)
 
-PARTS_HELP = ("pistard: track, counters; keirin: track, counters, slip, odds; derby: scores, "
-              "auction, odds; hairpin: board, tally; wielersim: schedule, markers, riders. "
-              "Default: every part of the game.")
+PARTS_HELP = "One of the game's printed parts (see --list). Default: every part of the game."
+OPTIONS_HELP = ("The game's own options follow as --name value (e.g. keirin odds --riders 7 "
+                "--margin 0.1); --list shows each game's parts and options.")
 
 
-@app.command(name="print")
+def _given(words: list[str]) -> dict[str, str]:
+    """``--name value`` and ``--name=value`` pairs after the command's own options, by
+    field name (``--fall-rate`` is ``fall_rate``)."""
+    given: dict[str, str] = {}
+    rest = list(words)
+    while rest:
+        word = rest.pop(0)
+        if not word.startswith("--") or len(word) < 3:
+            raise OptionsError(f"unexpected {word!r}; a game's options are --name value")
+        name, has_value, value = word[2:].partition("=")
+        if not has_value:
+            if not rest:
+                raise OptionsError(f"{word} needs a value")
+            value = rest.pop(0)
+        given[name.replace("-", "_")] = value
+    return given
+
+
+def _list_games() -> None:
+    from raceday.printing.catalog import flag_of, games
+
+    for name, info in games().items():
+        console.print(f"[bold]{name}[/bold] ({escape(info.credit.title)})")
+        schemas = info.schema()
+        for part in info.parts:
+            options = ", ".join(flag_of(o) for o in part.options) or "no options"
+            console.print(f"  {part.name}: {escape(part.summary)} ({options})")
+        for option, schema in schemas.items():
+            console.print(f"  {flag_of(option)}: {escape(str(schema.get('description', '')))}")
+
+
+@app.command(name="print", context_settings={"allow_extra_args": True,
+                                             "ignore_unknown_options": True},
+             epilog=OPTIONS_HELP)
 def print_pages(
-    game: Annotated[str, typer.Argument(help="pistard, keirin, derby, hairpin or wielersim.")],
+    ctx: typer.Context,
+    game: Annotated[str | None, typer.Argument(
+        help="The game (see --list).", show_default=False)] = None,
     part: Annotated[str | None, typer.Argument(help=PARTS_HELP)] = None,
     paper: Annotated[str, typer.Option("--paper", help="Paper size: a4 or letter.")] = "a4",
     out: Annotated[Path | None, typer.Option(
         "--out", "-o", help="A .pdf file (one PDF), a .svg file or a folder (one SVG a page). "
         "Default: GAME[-PART].pdf here.")] = None,
-    track: Annotated[str | None, typer.Option(
-        "--track", help="PISTARD: a shipped track (default, short) or a TOML track file.")
-    ] = None,
-    riders: Annotated[int | None, typer.Option(
-        "--riders", callback=in_range(6, 9, "riders"),
-        help="KEIRIN: riders in the race, 6-9 (default 9).")] = None,
-    length: Annotated[int | None, typer.Option(
-        "--length", callback=in_range(19, 1000, "squares"),
-        help="KEIRIN: squares from the derny's start to the finish line, 19-1000 (default 50).")
-    ] = None,
-    margin: Annotated[str | None, typer.Option(
-        "--margin", help="KEIRIN: fixed-odds margin, 0 to below 1 (default 0). Dice Derby: "
-        "board margin, 0 to 0.5 (default 0.1).")] = None,
-    fall_rate: Annotated[str | None, typer.Option(
-        "--fall-rate", help="Dice Derby: chance that a roll is a fall, e.g. 0.05 or 1/20 "
-        "(default 0).")] = None,
-    races: Annotated[int | None, typer.Option(
-        "--races", callback=in_range(4, 6, "races"),
-        help="Dice Derby: races in the session, 4-6 (default 5).")] = None,
-    route: Annotated[str | None, typer.Option(
-        "--route", help="WielerSIM: a shipped route (flanders, ardennes, flat-stage, "
-        "mountain-stage), a route file, or a .gpx/.csv track to import (default flanders).")
-    ] = None,
-    peloton: Annotated[str | None, typer.Option(
-        "--peloton", help="WielerSIM: a shipped peloton or start list, or a peloton file "
-        "(default classics).")] = None,
+    list_games: Annotated[bool, typer.Option(
+        "--list", help="List every game's printed parts and options, then stop.")] = False,
 ) -> None:
     """Make print-ready pages of a game's boards, sheets and odds tables."""
-    from raceday.printing.catalog import (
-        PrintOptions,
-        build,
-        command_line,
-        game_info,
-        render,
-    )
+    if list_games:
+        _list_games()
+        return
+    if game is None:
+        raise OptionsError("name a game to print (raceday print --list shows them)")
+    from raceday.printing.catalog import build, command_line, game_info, read_options, render
     from raceday.printing.output import plan_output, write_pdf, write_svgs
-    from raceday.printing.page import paper as paper_size
 
+    words = list(ctx.args)
+    if part is not None and part.startswith("-"):  # no part: the game's options follow
+        words, part = [part, *words], None
     info = game_info(game)
     chosen = info.part(part.strip().lower()).name if part is not None else None
-    options = PrintOptions(paper=paper_size(paper), track=track, riders=riders, length=length,
-                           margin=margin, fall_rate=fall_rate, races=races, route=route,
-                           peloton=peloton)
-    stem = info.credit.game + (f"-{chosen}" if chosen else "")
+    options = read_options(info, _given(words), paper)
+    stem = info.game + (f"-{chosen}" if chosen else "")
     kind, target = plan_output(out if out is not None else Path(f"{stem}.pdf"), stem)
-    pages = build(info.credit.game, chosen, options)
-    documents = render(pages, command_line(info.credit.game, chosen, options))
+    pages = build(info.game, chosen, options)
+    documents = render(pages, command_line(info.game, chosen, options))
     if kind == "pdf":
         write_pdf(documents, target)
         console.print(f"wrote {len(documents)} page(s) to {target}")

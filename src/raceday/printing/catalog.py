@@ -1,166 +1,231 @@
 """Which games print which parts, with which options; :func:`build` makes the pages.
 
-Every option is checked here, before anything is drawn or written: an option the chosen
-game does not use, an unknown part, a value out of range or a bad track/route/peloton file
+A game prints by carrying a ``printing`` face (found by :mod:`raceday.core.discovery`)
+that declares ``CREDIT`` (a :class:`~raceday.printing.page.Credit`), ``PARTS`` (its
+:class:`Part`\\ s, each naming the options it uses), ``Options`` (a :class:`PrintOptions`
+model: one field per option, most taken from the game's own options model with
+:func:`option_from`) and one ``part_<name>(options)`` builder per part. Nothing here names
+a game.
+
+Every option is checked before anything is drawn or written, by the game's models: an
+option the chosen parts do not use, an unknown part or a value the game's model refuses
 each give one :class:`~raceday.core.errors.RacedayError` line.
 """
 
 from __future__ import annotations
 
-import importlib
-import math
 import shlex
-from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any, ClassVar, Self
 
+from pydantic import BaseModel, ConfigDict, ValidationError, field_validator, model_validator
+
+from raceday.core.digits import ascii_int
+from raceday.core.discovery import face, games_with
 from raceday.core.errors import OptionsError
+from raceday.core.game import describe_validation_error
 from raceday.printing.page import Credit, Page, Paper, paper
 
+FACE = "printing"
+FILES = "files"
+"""``json_schema_extra`` key of an option that also takes a file on the command line
+(the browser prints the shipped choices, its ``enum``, only)."""
+
+
+class PrintOptions(BaseModel):
+    """Base of a game's print options: the paper, and one field per option its parts
+    use, each None when not given (the part uses the game's default).
+
+    ``checked_by`` names, for an option that is a field of one of the game's options
+    models, that model: a value given is checked by it (its type, range, choices and
+    validators, the same refusal as in every other face), and the option's JSON Schema
+    is that field's."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    checked_by: ClassVar[Mapping[str, type[BaseModel]]] = {}
+
+    paper: str = "a4"
+
+    @field_validator("paper")
+    @classmethod
+    def _known_paper(cls, value: str) -> str:
+        return paper(value).name.lower()
+
+    @property
+    def sheet(self) -> Paper:
+        """The paper the pages are laid out on."""
+        return paper(self.paper)
+
+    @model_validator(mode="after")
+    def _checked_by_the_game(self) -> Self:
+        for name, model in self.checked_by.items():
+            value = getattr(self, name)
+            if value is None:
+                continue
+            try:
+                model.model_validate({name: value})
+            except ValidationError as exc:
+                title = str(getattr(model, "game_title", model.__name__))
+                raise ValueError(describe_validation_error(exc, title, model=model)) from None
+        return self
+
+    @classmethod
+    def option_schemas(cls) -> dict[str, dict[str, Any]]:
+        """Each option's JSON Schema (not the paper's): the game's model's field where
+        ``checked_by`` names one, with what this model adds (e.g. ``files``)."""
+        own: dict[str, dict[str, Any]] = cls.model_json_schema()["properties"]
+        out: dict[str, dict[str, Any]] = {}
+        for name, schema in own.items():
+            if name == "paper":
+                continue
+            model = cls.checked_by.get(name)
+            if model is not None:
+                theirs = model.model_json_schema()["properties"][name]
+                extra = cls.model_fields[name].json_schema_extra
+                schema = {**{k: v for k, v in theirs.items() if k not in ("default", "cli")},
+                          **(extra if isinstance(extra, dict) else {})}
+            out[name] = schema
+        return out
+
+    def given(self) -> dict[str, Any]:
+        """The options given (not the paper), in the model's field order."""
+        return {name: getattr(self, name) for name in type(self).model_fields
+                if name != "paper" and getattr(self, name) is not None}
+
+
+Builder = Callable[[Any], list[Page]]
+
+
+def flag_of(name: str) -> str:
+    """An option's command-line flag: ``fall_rate`` is ``--fall-rate``."""
+    return "--" + name.replace("_", "-")
+
 
 @dataclass(frozen=True)
-class PrintOptions:
-    """Everything ``raceday print`` accepts (None: the game's default)."""
+class Part:
+    """One printed part of a game and the options (field names) it uses."""
 
-    paper: Paper = field(default_factory=lambda: paper("a4"))
-    track: str | None = None  # PISTARD: shipped name or TOML file
-    riders: int | None = None  # KEIRIN: field size
-    length: int | None = None  # KEIRIN: squares from the derny's start to the line
-    margin: str | None = None  # KEIRIN fixed odds (0 to below 1) / Dice Derby board (0-0.5)
-    fall_rate: str | None = None  # Dice Derby
-    races: int | None = None  # Dice Derby score sheet
-    route: str | None = None  # WielerSIM: shipped route, route file, or .gpx/.csv track
-    peloton: str | None = None  # WielerSIM: shipped peloton/start list or file
-
-
-OPTION_FLAGS = {"track": "--track", "riders": "--riders", "length": "--length",
-                "margin": "--margin", "fall_rate": "--fall-rate", "races": "--races",
-                "route": "--route", "peloton": "--peloton"}
-
-Builder = Callable[[PrintOptions], list[Page]]
-
-
-@dataclass(frozen=True)
-class PartInfo:
     name: str
     title: str
     summary: str
-    options: tuple[str, ...]  # PrintOptions fields this part uses
+    options: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
 class GameInfo:
-    credit: Credit
-    module: str  # raceday.games.<module>.printing holds one ``part_<name>`` builder per part
-    parts: tuple[PartInfo, ...]
+    """A game's printing face, read."""
 
-    def part(self, name: str) -> PartInfo:
+    credit: Credit
+    parts: tuple[Part, ...]
+    model: type[PrintOptions]
+    module: ModuleType
+
+    @property
+    def game(self) -> str:
+        return self.credit.game
+
+    def part(self, name: str) -> Part:
         for p in self.parts:
             if p.name == name:
                 return p
-        raise OptionsError(f"{self.credit.game} has no printed part {name!r}; parts: "
+        raise OptionsError(f"{self.game} has no printed part {name!r}; parts: "
                            f"{', '.join(p.name for p in self.parts)}")
 
     @property
     def options(self) -> tuple[str, ...]:
+        """Every option some part uses, in the parts' order."""
         seen: list[str] = []
         for p in self.parts:
             seen += [o for o in p.options if o not in seen]
         return tuple(seen)
 
+    def schema(self) -> dict[str, dict[str, Any]]:
+        """The JSON Schema of each option the parts use: what the forms are made of."""
+        schemas = self.model.option_schemas()
+        return {name: schemas[name] for name in self.options}
 
-GAMES: dict[str, GameInfo] = {
-    "pistard": GameInfo(
-        Credit("pistard", "PISTARD", "Anki Toner", "2009, version 2.12 2010"), "pistard", (
-            PartInfo("track", "Velodrome", "the track cut into tiles that fit the paper, with "
-                     "an assembly map", ("track",)),
-            PartInfo("counters", "Counters", "rider counters for 5 players and energy tokens",
-                     ()),
-        )),
-    "keirin": GameInfo(
-        Credit("keirin", "KEIRIN", "Anki Toner", "2006, revised 2012"), "keirin", (
-            PartInfo("track", "Track", "the 100-square track in two halves", ("length",)),
-            PartInfo("counters", "Riders", "riders 1-9 and the derny", ()),
-            PartInfo("slip", "Betting slips", "betting slips for the five bet types",
-                     ("riders",)),
-            PartInfo("odds", "Odds sheet", "exact fixed-odds prices of every bet",
-                     ("riders", "length", "margin")),
-        )),
-    "derby": GameInfo(
-        Credit("derby", "Dice Derby", "domi", "2016"), "derby", (
-            PartInfo("scores", "Score sheet", "money, tickets and loans race by race",
-                     ("races",)),
-            PartInfo("auction", "Owners' auction", "sealed bids, buyers and prize money",
-                     ("races",)),
-            PartInfo("odds", "Whiteboard odds", "exact win and quinella odds, the party "
-                     "version and the x1.5 first-out bonus", ("margin", "fall_rate")),
-        )),
-    "hairpin": GameInfo(
-        Credit("hairpin", "Hairpin Racers", "Phil Leduc", "designed 2004, published 2024"),
-        "hairpin", (
-            PartInfo("board", "Board", "the 3x6 double hairpin with its barriers", ()),
-            PartInfo("tally", "Lap and bump tally", "laps and bumps of several games", ()),
-        )),
-    "wielersim": GameInfo(
-        Credit("wielersim", "WielerSIM", "Ludo Nauws", "2012"), "wielersim", (
-            PartInfo("schedule", "Route schedule", "the route schedule and its profile",
-                     ("route",)),
-            PartInfo("markers", "Track markers", "start, finish, climb, sprint, zone, "
-                     "distance and steepness markers for the route", ("route",)),
-            PartInfo("riders", "Rider sheet", "teams and riders of a peloton with columns "
-                     "for the race", ("peloton",)),
-        )),
-}
+    def builder(self, part: Part) -> Builder:
+        made: Builder = getattr(self.module, f"part_{part.name}")
+        return made
+
+
+def _info(game: str) -> GameInfo | None:
+    module = face(game, FACE)
+    if module is None:
+        return None
+    return GameInfo(module.CREDIT, tuple(module.PARTS), module.Options, module)
+
+
+def games() -> dict[str, GameInfo]:
+    """Every game that prints (each game whose package carries a ``printing`` face)."""
+    found = {game: _info(game) for game in games_with(FACE)}
+    return {game: info for game, info in found.items() if info is not None}
 
 
 def game_info(name: str) -> GameInfo:
     key = name.strip().lower()
-    if key not in GAMES:
-        raise OptionsError(f"unknown game {name!r}; games: {', '.join(GAMES)}")
-    return GAMES[key]
+    info = _info(key) if key in games_with(FACE) else None
+    if info is None:
+        raise OptionsError(f"unknown game {name!r}; games: {', '.join(games_with(FACE))}")
+    return info
 
 
-def check_options(info: GameInfo, parts: tuple[PartInfo, ...], options: PrintOptions) -> None:
-    """Refuse options the chosen parts do not use, and values out of range."""
-    used = {o for p in parts for o in p.options}
-    for name, flag in OPTION_FLAGS.items():
-        if getattr(options, name) is not None and name not in used:
-            wanted = ", ".join(OPTION_FLAGS[o] for o in info.options) or "none"
-            which = parts[0].name if len(parts) == 1 else "any part"
-            raise OptionsError(f"{flag} does not apply to {info.credit.game} {which} "
-                               f"(its options: {wanted})")
-    if options.riders is not None and not 6 <= options.riders <= 9:
-        raise OptionsError(f"--riders must be 6 to 9, got {options.riders}")
-    if options.length is not None and not 19 <= options.length <= 1000:
-        raise OptionsError(f"--length must be 19 to 1000 squares, got {options.length}")
-    if options.races is not None and not 4 <= options.races <= 6:
-        raise OptionsError(f"--races must be 4 to 6, got {options.races}")
-    if options.margin is not None and info.credit.game == "keirin":
-        keirin_margin(options.margin)
+def _value(schema: Mapping[str, Any], text: str, shown: str) -> object:
+    """The text of an option as the type its schema says (a whole number for an integer)."""
+    kinds = {schema.get("type")} | {s.get("type") for s in schema.get("anyOf", ())}
+    if "integer" in kinds and "string" not in kinds:
+        number = ascii_int(text.strip()) if len(text) <= 12 else None
+        if number is None:
+            raise OptionsError(f"{shown} must be a whole number, got {text!r}")
+        return number
+    return text
 
 
-def keirin_margin(text: str | None) -> float:
-    """KEIRIN's fixed-odds margin: a number at least 0 and below 1 (default 0)."""
-    if text is None:
-        return 0.0
+def read_options(info: GameInfo, texts: Mapping[str, str], paper_name: str = "a4", *,
+                 flag: Callable[[str], str] = flag_of, shipped_only: bool = False
+                 ) -> PrintOptions:
+    """The game's print options from text (a command line's or a query's), checked by the
+    game's models. ``flag`` names an option in messages (``--riders`` or ``riders``);
+    ``shipped_only`` refuses files where an option also takes one (the browser)."""
+    properties = info.model.option_schemas()
+    values: dict[str, object] = {}
+    for name, text in texts.items():
+        if name not in info.options:
+            wanted = ", ".join(flag(o) for o in info.options) or "none"
+            raise OptionsError(f"{flag(name)} does not apply to {info.game} (its options: "
+                               f"{wanted})")
+        schema = properties[name]
+        if shipped_only and schema.get(FILES) and text not in schema.get("enum", ()):
+            raise OptionsError(f"{name}: the browser prints shipped {name}s only; use "
+                               "'raceday print' for a file")
+        values[name] = _value(schema, text, flag(name))
     try:
-        value = float(text)
-    except ValueError:
-        raise OptionsError(f"--margin must be a number such as 0.1, got {text!r}") from None
-    if not (math.isfinite(value) and 0 <= value < 1):
-        raise OptionsError(f"--margin must be at least 0 and below 1 for KEIRIN, got {text}")
-    return value
+        return info.model(paper=paper_name, **values)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        if first.get("type") == "value_error":  # the game's own line
+            raise OptionsError(str(first["msg"]).removeprefix("Value error, ")) from None
+        names = {name: flag(name) for name in info.options}
+        raise OptionsError(describe_validation_error(exc, f"{info.credit.title} print",
+                                                     names=names, model=info.model)) from None
 
 
 def build(game: str, part: str | None, options: PrintOptions) -> list[Page]:
     """Every page of one part (or of every part of the game when ``part`` is None)."""
     info = game_info(game)
     parts = info.parts if part is None else (info.part(part.strip().lower()),)
-    check_options(info, parts, options)
-    module = importlib.import_module(f"raceday.games.{info.module}.printing")
+    used = {o for p in parts for o in p.options}
+    for name in options.given():
+        if name not in used:
+            wanted = ", ".join(flag_of(o) for o in info.options) or "none"
+            which = parts[0].name if len(parts) == 1 else "any part"
+            raise OptionsError(f"{flag_of(name)} does not apply to {info.game} {which} "
+                               f"(its options: {wanted})")
     pages: list[Page] = []
     for p in parts:
-        builder: Builder = getattr(module, f"part_{p.name}")
-        made = builder(options)
+        made = info.builder(p)(options)
         for page in made:
             page.part_key = p.name
         pages += made
@@ -170,23 +235,17 @@ def build(game: str, part: str | None, options: PrintOptions) -> list[Page]:
 def command_line(game: str, part: str | None, options: PrintOptions) -> str:
     """The ``raceday print`` command that makes these pages (shown in every footer)."""
     words = ["raceday", "print", game] + ([part] if part else [])
-    for name, flag in OPTION_FLAGS.items():
-        value = getattr(options, name)
-        if value is not None:
-            words += [flag, str(value)]
-    words += ["--paper", options.paper.name.lower()]
+    for name, value in options.given().items():
+        words += [flag_of(name), str(value)]
+    words += ["--paper", options.paper]
     return " ".join(shlex.quote(w) for w in words)
 
 
-def with_paper(options: PrintOptions, name: str) -> PrintOptions:
-    return replace(options, paper=paper(name))
-
-
-def new_page(game: str, options: PrintOptions, part: str, described: str) -> Page:
-    """An empty page of ``game`` with the header facts (the paper is added to the
+def new_page(credit: Credit, options: PrintOptions, part: str, described: str) -> Page:
+    """An empty page of the game with the header facts (the paper is added to the
     options shown)."""
-    return Page(options.paper, GAMES[game].credit, part,
-                f"{described}; paper {options.paper.name}")
+    sheet = options.sheet
+    return Page(sheet, credit, part, f"{described}; paper {sheet.name}")
 
 
 def render(pages: list[Page], command: str) -> list[str]:

@@ -1,7 +1,8 @@
 """The browser's Print page: every game's print-and-play pages, ready for the browser's
 own Print (print CSS: one sheet a page, no toolbar), or as a PDF download.
 
-* ``GET /print`` — choose a game, a part, the paper and the game's options (plain forms);
+* ``GET /print`` — choose a game, a part, the paper and the game's options (plain forms,
+  their fields made from each option's JSON Schema);
 * ``GET /print/{game}?part=&paper=&...`` — the pages inline as SVG, with print CSS;
 * ``GET /print/{game}.pdf?...`` — the same pages as one PDF (svglib + reportlab).
 
@@ -12,8 +13,9 @@ inline styles or scripts (the SVG uses presentation attributes only).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from html import escape
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
@@ -24,20 +26,6 @@ if TYPE_CHECKING:
     from raceday.printing.catalog import PrintOptions
 
 router = APIRouter()
-
-OPTION_FIELDS = {  # query parameter -> (label, input help)
-    "track": ("Track", "default, short"),
-    "riders": ("Riders", "6-9"),
-    "length": ("Finish after (squares)", "19-1000"),
-    "margin": ("Margin", "KEIRIN 0 to below 1, Dice Derby 0-0.5"),
-    "fall_rate": ("Fall rate", "e.g. 0.05"),
-    "races": ("Races", "4-6"),
-    "route": ("Route", "flanders, ardennes, flat-stage, mountain-stage"),
-    "peloton": ("Peloton", "classics, small, flanders, ardennes, ronde-van-belgie"),
-}
-SHIPPED_ONLY = {"track", "route", "peloton"}  # the browser prints shipped files only
-INT_FIELDS = {"riders", "length", "races"}
-
 
 def _head(title: str, paper_css: str = "a4") -> str:
     return ("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
@@ -53,17 +41,33 @@ def _page(body: str, title: str, status: int = 200, paper_css: str = "a4") -> HT
                         headers={"Cache-Control": "no-cache"})
 
 
+def _field(name: str, schema: Mapping[str, Any]) -> str:
+    """One option's form field, made from its JSON Schema: a choice among the shipped
+    values where it has them, a number field with its range, or text."""
+    label = escape(str(schema.get("title", name)))
+    hint = escape(str(schema.get("description", "")))
+    if schema.get("enum"):
+        choices = "".join(f"<option value=\"{escape(str(v))}\">{escape(str(v))}</option>"
+                          for v in schema["enum"])
+        return (f"<label>{label} <select name=\"{name}\" title=\"{hint}\">"
+                f"<option value=\"\">default</option>{choices}</select></label>")
+    if schema.get("type") == "integer":
+        bounds = "".join(f" {html}=\"{schema[key]}\"" for key, html in
+                         (("minimum", "min"), ("maximum", "max")) if key in schema)
+        return (f"<label>{label} <input name=\"{name}\" type=\"number\"{bounds} "
+                f"placeholder=\"{hint}\"></label>")
+    return f"<label>{label} <input name=\"{name}\" placeholder=\"{hint}\"></label>"
+
+
 @router.get("/print", include_in_schema=False)
 def print_index() -> HTMLResponse:
-    from raceday.printing.catalog import GAMES
+    from raceday.printing.catalog import games
 
     cards = []
-    for name, info in GAMES.items():
+    for name, info in games().items():
         parts = "".join(f"<option value=\"{p.name}\">{escape(p.title)} - {escape(p.summary)}"
                         "</option>" for p in info.parts)
-        fields = "".join(
-            f"<label>{escape(OPTION_FIELDS[o][0])} <input name=\"{o}\" "
-            f"placeholder=\"{escape(OPTION_FIELDS[o][1])}\"></label>" for o in info.options)
+        fields = "".join(_field(option, schema) for option, schema in info.schema().items())
         cards.append(
             f"<form class=\"card\" method=\"get\" action=\"/print/{name}\">"
             f"<h2>{escape(info.credit.title)}</h2>"
@@ -80,41 +84,21 @@ def print_index() -> HTMLResponse:
     return _page(body, "raceday - print and play")
 
 
-def _options(request: Request) -> tuple[str | None, PrintOptions]:
-    from raceday.printing.catalog import PrintOptions
-    from raceday.printing.page import paper
-
-    query = request.query_params
-    unknown = set(query) - {"part", "paper", *OPTION_FIELDS}
-    if unknown:
-        raise RacedayError(f"unknown option(s): {', '.join(sorted(unknown))}")
-    values: dict[str, object] = {}
-    for key in OPTION_FIELDS:
-        text = (query.get(key) or "").strip()
-        if not text:
-            continue
-        if key in INT_FIELDS:
-            if not text.isascii() or not text.isdigit() or len(text) > 6:
-                raise RacedayError(f"{key} must be a whole number, got {text!r}")
-            values[key] = int(text)
-        elif key in SHIPPED_ONLY and ("/" in text or "\\" in text or text.startswith(".")):
-            raise RacedayError(f"{key}: the browser prints shipped {key}s only; use "
-                               "'raceday print' for a file")
-        else:
-            values[key] = text
-    part = (query.get("part") or "").strip() or None
-    return part, PrintOptions(paper=paper(query.get("paper") or "a4"),
-                              **values)  # type: ignore[arg-type]
-
-
 def _build(game: str, request: Request) -> tuple[list[str], str, PrintOptions]:
-    from raceday.printing.catalog import build, command_line, game_info, render
+    from raceday.printing.catalog import build, command_line, game_info, read_options, render
 
     info = game_info(game)
-    part, options = _options(request)
+    query = request.query_params
+    unknown = set(query) - {"part", "paper", *info.options}
+    if unknown:
+        raise RacedayError(f"unknown option(s): {', '.join(sorted(unknown))}")
+    texts = {key: text for key in info.options if (text := (query.get(key) or "").strip())}
+    options = read_options(info, texts, query.get("paper") or "a4", flag=str,
+                           shipped_only=True)
+    part = (query.get("part") or "").strip()
     chosen = info.part(part.lower()).name if part else None
-    pages = build(info.credit.game, chosen, options)
-    return render(pages, command_line(info.credit.game, chosen, options)), info.credit.title, \
+    pages = build(info.game, chosen, options)
+    return render(pages, command_line(info.game, chosen, options)), info.credit.title, \
         options
 
 
@@ -146,6 +130,6 @@ def print_game(game: str, request: Request) -> HTMLResponse:
             f"<a href=\"/print/{escape(game.lower())}.pdf?{escape(query)}\">PDF</a>"
             "<a href=\"/print\">Other pages</a>"
             "<span class=\"hint\">Print at 100% on "
-            f"{escape(options.paper.name)} paper, margins none.</span></header>"
+            f"{escape(options.sheet.name)} paper, margins none.</span></header>"
             f"<main class=\"sheets\">{sheets}</main>")
-    return _page(body, f"{title} - print", paper_css=options.paper.name.lower())
+    return _page(body, f"{title} - print", paper_css=options.sheet.name.lower())

@@ -4,22 +4,48 @@ first-out bonus)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
-from typing import Any
+from typing import Any, ClassVar
+
+from pydantic import BaseModel
 
 from raceday.drawing import svg
-from raceday.printing.catalog import PrintOptions, new_page
+from raceday.games.derby.rules import DerbyOptions
+from raceday.games.derby.session import EveningOptions
+from raceday.printing.catalog import Part, PrintOptions, new_page
 from raceday.printing.grid import fit, table
-from raceday.printing.page import Page
+from raceday.printing.page import Credit, Page
 
 DEFAULT_RACES = 5
 PLAYER_ROWS = 14
 HORSES = ("d4", "d6", "d8", "d10", "d12", "d20")
 
 
-def part_scores(options: PrintOptions) -> list[Page]:
+CREDIT = Credit("derby", "Dice Derby", "domi", "2016")
+PARTS = (
+    Part("scores", "Score sheet", "money, tickets and loans race by race", ("races",)),
+    Part("auction", "Owners' auction", "sealed bids, buyers and prize money", ("races",)),
+    Part("odds", "Whiteboard odds", "exact win and quinella odds, the party version and the "
+         "x1.5 first-out bonus", ("margin", "fall_rate")),
+)
+
+
+class Options(PrintOptions):
+    """Dice Derby's print options, checked by the evening's and the race's options
+    models."""
+
+    checked_by: ClassVar[Mapping[str, type[BaseModel]]] = {
+        "races": EveningOptions, "margin": EveningOptions, "fall_rate": DerbyOptions}
+
+    races: int | None = None
+    margin: str | None = None
+    fall_rate: str | None = None
+
+
+def part_scores(options: Options) -> list[Page]:
     races = options.races or DEFAULT_RACES
-    page = new_page("derby", options, "Score sheet",
+    page = new_page(CREDIT, options, "Score sheet",
                     f"{races} races; everyone starts with 10,000; stakes in hundreds")
     x, y, w, h = page.body
     page.add(svg.text(x, y + 5, "Each race: what a player staked, what came back (winning "
@@ -40,9 +66,9 @@ def part_scores(options: PrintOptions) -> list[Page]:
     return [page]
 
 
-def part_auction(options: PrintOptions) -> list[Page]:
+def part_auction(options: Options) -> list[Page]:
     races = options.races or DEFAULT_RACES
-    page = new_page("derby", options, "Owners' auction",
+    page = new_page(CREDIT, options, "Owners' auction",
                     f"{races} races; dice auctioned from the d4 up; prize 2,000 for 1st and "
                     "1,000 for 2nd")
     x, y, w, h = page.body
@@ -87,7 +113,7 @@ def board_numbers(margin: Fraction, rate: Fraction) -> dict[str, dict[Any, int]]
     }
 
 
-def odds_settings(options: PrintOptions) -> tuple[Fraction, Fraction]:
+def odds_settings(options: Options) -> tuple[Fraction, Fraction]:
     from raceday.games.derby.odds import parse_margin
     from raceday.games.derby.rules import DerbyOptions
 
@@ -102,7 +128,7 @@ def _number(value: Fraction) -> str:
     return text if Fraction(text) == value else str(value)
 
 
-def part_odds(options: PrintOptions) -> list[Page]:
+def part_odds(options: Options) -> list[Page]:
     from raceday.games.derby.odds import exact_odds, format_odds, pair_name
     from raceday.games.derby.rules import POSTS, horse_name
 
@@ -112,7 +138,7 @@ def part_odds(options: PrintOptions) -> list[Page]:
                  "down to easy numbers")
     numbers = board_numbers(margin, rate)
     exact = exact_odds(rate)
-    page = new_page("derby", options, "Whiteboard odds", described)
+    page = new_page(CREDIT, options, "Whiteboard odds", described)
     x, y, w, h = page.body
     page.add(svg.text(x, y + 6, "WIN", 6, bold=True))
     page.add(svg.text(x + 20, y + 6, "pays stake x price when the horse finishes 1st", 3.2))

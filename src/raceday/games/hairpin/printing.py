@@ -8,9 +8,20 @@ from __future__ import annotations
 
 from raceday.drawing import svg
 from raceday.games.hairpin import drawing as draw
-from raceday.printing.catalog import PrintOptions, new_page
+from raceday.printing.catalog import Part, PrintOptions, new_page
 from raceday.printing.grid import fit, table
-from raceday.printing.page import Page
+from raceday.printing.page import Credit, Page
+
+CREDIT = Credit("hairpin", "Hairpin Racers", "Phil Leduc", "designed 2004, published 2024")
+PARTS = (
+    Part("board", "Board", "the 3x6 double hairpin with its barriers"),
+    Part("tally", "Lap and bump tally", "laps and bumps of several games"),
+)
+
+
+class Options(PrintOptions):
+    """Hairpin's parts take no option but the paper."""
+
 
 RIGHTS_NOTE = ("Hairpin Racers © Phil Leduc, designed 2004, published 2024. All rights to "
                "the game and its rule text belong to the designer, who reserves the right to "
@@ -18,13 +29,13 @@ RIGHTS_NOTE = ("Hairpin Racers © Phil Leduc, designed 2004, published 2024. All
                "sheet is for playing at home; it does not reproduce his rules.")
 
 
-def _page(options: PrintOptions, part: str, described: str) -> Page:
-    page = new_page("hairpin", options, part, described)
+def _page(options: Options, part: str, described: str) -> Page:
+    page = new_page(CREDIT, options, part, described)
     page.note = RIGHTS_NOTE
     return page
 
 
-def part_board(options: PrintOptions) -> list[Page]:
+def part_board(options: Options) -> list[Page]:
     page = _page(options, "Board", "the 3x6 double hairpin; 5 red and 5 black racers")
     x, y, w, _h = page.body
     size = min(30.0, (w - 34) / 6)
@@ -40,7 +51,7 @@ def part_board(options: PrintOptions) -> list[Page]:
     return [page]
 
 
-def part_tally(options: PrintOptions) -> list[Page]:
+def part_tally(options: Options) -> list[Page]:
     page = _page(options, "Lap and bump tally", "standard game: 5 laps win, the 5th bump "
                  "loses (short game: 3 and 3)")
     x, y, w, h = page.body

@@ -3,14 +3,63 @@ odds sheet (exact prices from the engine for all five bet types)."""
 
 from __future__ import annotations
 
+import math
+from collections.abc import Mapping
+from typing import Annotated, ClassVar
+
+from pydantic import BaseModel, BeforeValidator, Field
+
+from raceday.core.errors import OptionsError
 from raceday.drawing import svg
 from raceday.games.keirin import drawing as draw
-from raceday.printing.catalog import PrintOptions, keirin_margin, new_page
+from raceday.games.keirin.rules import KeirinOptions
+from raceday.printing.catalog import Part, PrintOptions, new_page
 from raceday.printing.flow import Cell, Flow
-from raceday.printing.page import Page
+from raceday.printing.page import Credit, Page
 
 DEFAULT_RIDERS = 9
 DEFAULT_LENGTH = 50
+CREDIT = Credit("keirin", "KEIRIN", "Anki Toner", "2006, revised 2012")
+PARTS = (
+    Part("track", "Track", "the 100-square track in two halves", ("length",)),
+    Part("counters", "Riders", "riders 1-9 and the derny"),
+    Part("slip", "Betting slips", "betting slips for the five bet types", ("riders",)),
+    Part("odds", "Odds sheet", "exact fixed-odds prices of every bet",
+         ("riders", "length", "margin")),
+)
+
+
+def keirin_margin(text: object) -> float:
+    """KEIRIN's fixed-odds margin: a number at least 0 and below 1 (default 0)."""
+    if text is None:
+        return 0.0
+    try:
+        value = float(str(text))
+    except ValueError:
+        raise OptionsError(f"--margin must be a number such as 0.1, got {text!r}") from None
+    if not (math.isfinite(value) and 0 <= value < 1):
+        raise OptionsError(f"--margin must be at least 0 and below 1 for KEIRIN, got {text}")
+    return value
+
+
+def _margin_text(value: object) -> object:
+    keirin_margin(value)  # refused here, before anything is drawn
+    return value
+
+
+class Options(PrintOptions):
+    """KEIRIN's print options: the race's riders and length (checked by the race's
+    options model) and the odds sheet's fixed-odds margin."""
+
+    checked_by: ClassVar[Mapping[str, type[BaseModel]]] = {"riders": KeirinOptions,
+                                                           "length": KeirinOptions}
+
+    riders: int | None = None
+    length: int | None = None
+    margin: Annotated[str | None, BeforeValidator(_margin_text), Field(
+        description="Fixed-odds margin, 0 to below 1 (default 0).")] = None
+
+
 BET_NOTES = {
     "win": "the winner",
     "exacta": "1st-2nd in that order",
@@ -27,14 +76,14 @@ def _square_size(width: float, height: float) -> float:
     return min(by_width, by_height, 11.0)
 
 
-def part_track(options: PrintOptions) -> list[Page]:
+def part_track(options: Options) -> list[Page]:
     length = options.length or DEFAULT_LENGTH
     described = (f"finish line {length} squares after the derny's start (square 0 of half A)"
                  + (f", {length // 100} full lap(s) before it" if length >= 100 else ""))
     line_half, line_square = divmod(length % 100, 50)
     pages = []
     for half, name, first in ((0, "A", 0), (1, "B", 50)):
-        page = new_page("keirin", options, f"Track, half {name}", described)
+        page = new_page(CREDIT, options, f"Track, half {name}", described)
         x, y, w, h = page.body
         sq = _square_size(w, h)
         probe = draw.HalfTrack(sq, 0, 0)
@@ -56,8 +105,8 @@ def part_track(options: PrintOptions) -> list[Page]:
     return pages
 
 
-def part_counters(options: PrintOptions) -> list[Page]:
-    page = new_page("keirin", options, "Riders and derny",
+def part_counters(options: Options) -> list[Page]:
+    page = new_page(CREDIT, options, "Riders and derny",
                     "riders 1-9 in keirin jersey colours, the derny; two sets")
     x, y, w, _h = page.body
     sq = _square_size(w, page.body[3])
@@ -74,9 +123,9 @@ def part_counters(options: PrintOptions) -> list[Page]:
     return [page]
 
 
-def part_slip(options: PrintOptions) -> list[Page]:
+def part_slip(options: Options) -> list[Page]:
     riders = options.riders or DEFAULT_RIDERS
-    page = new_page("keirin", options, "Betting slips", f"{riders} riders; six slips a page")
+    page = new_page(CREDIT, options, "Betting slips", f"{riders} riders; six slips a page")
     x, y, w, h = page.body
     cols, rows = 2, 3
     sw, sh = (w - 6) / cols, (h - 8) / rows
@@ -116,7 +165,7 @@ def _slip(x: float, y: float, w: float, h: float, riders: int) -> str:
     return svg.group(parts, class_="slip")
 
 
-def odds_settings(options: PrintOptions) -> tuple[int, int, float]:
+def odds_settings(options: Options) -> tuple[int, int, float]:
     return (options.riders or DEFAULT_RIDERS, options.length or DEFAULT_LENGTH,
             keirin_margin(options.margin))
 
@@ -132,7 +181,7 @@ def prices(riders: int, length: int, margin: float) -> dict[str, dict[tuple[int,
             for kind in BET_TYPES}
 
 
-def part_odds(options: PrintOptions) -> list[Page]:
+def part_odds(options: Options) -> list[Page]:
     from raceday.games.keirin.betting import format_odds
 
     riders, length, margin = odds_settings(options)
@@ -142,7 +191,7 @@ def part_odds(options: PrintOptions) -> list[Page]:
     table = prices(riders, length, margin)
 
     def page() -> Page:
-        return new_page("keirin", options, "Odds sheet", described)
+        return new_page(CREDIT, options, "Odds sheet", described)
 
     flow = Flow(page, columns=5, row_height=4.3, size=3.0)
     width = flow.column_width

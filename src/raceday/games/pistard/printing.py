@@ -2,18 +2,41 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import ClassVar
+
+from pydantic import BaseModel, Field
+
 from raceday.drawing import svg
 from raceday.games.pistard import drawing as draw
-from raceday.games.pistard.track import LANES, Track, load_track
-from raceday.printing.catalog import PrintOptions, new_page
-from raceday.printing.page import Page
+from raceday.games.pistard.options import PistardOptions
+from raceday.games.pistard.track import LANES, SHIPPED_TRACKS, Track, load_track
+from raceday.printing.catalog import FILES, Part, PrintOptions, new_page
+from raceday.printing.page import Credit, Page
 
 PLAYERS = 5
 RIDERS_EACH = 6  # the team races allow up to 6 riders a player
 TOKENS_EACH = 3
 
 
-def _track(options: PrintOptions) -> tuple[Track, str]:
+CREDIT = Credit("pistard", "PISTARD", "Anki Toner", "2009, version 2.12 2010")
+PARTS = (
+    Part("track", "Velodrome", "the track cut into tiles that fit the paper, with an "
+         "assembly map", ("track",)),
+    Part("counters", "Counters", "rider counters for 5 players and energy tokens"),
+)
+
+
+class Options(PrintOptions):
+    """PISTARD's print options: the track, checked by the race's options model."""
+
+    checked_by: ClassVar[Mapping[str, type[BaseModel]]] = {"track": PistardOptions}
+
+    track: str | None = Field(None, json_schema_extra={FILES: True,
+                                                       "enum": list(SHIPPED_TRACKS)})
+
+
+def _track(options: Options) -> tuple[Track, str]:
     name = options.track or "default"
     track = load_track(name)  # InputFileError for a bad file
     return track, f"track {name} ({track.name}, {track.length} columns, line before column 0)"
@@ -23,16 +46,16 @@ def tiles(track: Track, width: float, height: float) -> list[tuple[int, int]]:
     return draw.tile_plan(draw.Velodrome(track.length), width, height)
 
 
-def part_track(options: PrintOptions) -> list[Page]:
+def part_track(options: Options) -> list[Page]:
     track, described = _track(options)
     v = draw.Velodrome(track.length)
-    probe = new_page("pistard", options, "Velodrome", described)
+    probe = new_page(CREDIT, options, "Velodrome", described)
     _, _, bw, bh = probe.body
     plan = draw.tile_plan(v, bw, bh)
     n = len(plan)
     pages = [_assembly_map(track, v, plan, options, described)]
     for i, (q0, q1) in enumerate(plan):
-        page = new_page("pistard", options, f"Velodrome tile {i + 1} of {n}", described)
+        page = new_page(CREDIT, options, f"Velodrome tile {i + 1} of {n}", described)
         x, y, w, h = page.body
         found = draw.placement(v, q0, q1, w, h)
         assert found is not None  # tile_plan only keeps tiles that fit
@@ -53,8 +76,8 @@ def part_track(options: PrintOptions) -> list[Page]:
 
 
 def _assembly_map(track: Track, v: draw.Velodrome, plan: list[tuple[int, int]],
-                  options: PrintOptions, described: str) -> Page:
-    page = new_page("pistard", options, "Velodrome: how to assemble it", described)
+                  options: Options, described: str) -> Page:
+    page = new_page(CREDIT, options, "Velodrome: how to assemble it", described)
     x, y, w, h = page.body
     width, height = v.size
     text_room = 52.0
@@ -93,11 +116,11 @@ def _assembly_map(track: Track, v: draw.Velodrome, plan: list[tuple[int, int]],
     return page
 
 
-def part_counters(options: PrintOptions) -> list[Page]:
+def part_counters(options: Options) -> list[Page]:
     described = (f"rider counters for {PLAYERS} players ({RIDERS_EACH} each, numbered player "
                  f"then rider as in the rules: 33 is player 3's third rider), "
                  f"{TOKENS_EACH} energy tokens a player")
-    page = new_page("pistard", options, "Rider counters and energy tokens", described)
+    page = new_page(CREDIT, options, "Rider counters and energy tokens", described)
     x, y, w, _h = page.body
     step = draw.COUNTER + 6
     page.add(svg.text(x, y + 5, "Riders: cut out along the circles. Counters are 18 mm "

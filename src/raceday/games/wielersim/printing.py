@@ -7,11 +7,37 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pydantic import Field
+
 from raceday.drawing import svg
 from raceday.games.wielersim import drawing as draw
-from raceday.printing.catalog import PrintOptions, new_page
+from raceday.games.wielersim.peloton import SHIPPED_PELOTONS, START_LISTS
+from raceday.games.wielersim.route import SHIPPED_ROUTES
+from raceday.printing.catalog import FILES, Part, PrintOptions, new_page
 from raceday.printing.grid import fit, table
-from raceday.printing.page import Page
+from raceday.printing.page import Credit, Page
+
+CREDIT = Credit("wielersim", "WielerSIM", "Ludo Nauws", "2012")
+PARTS = (
+    Part("schedule", "Route schedule", "the route schedule and its profile", ("route",)),
+    Part("markers", "Track markers", "start, finish, climb, sprint, zone, distance and "
+         "steepness markers for the route", ("route",)),
+    Part("riders", "Rider sheet", "teams and riders of a peloton with columns for the race",
+         ("peloton",)),
+)
+
+
+class Options(PrintOptions):
+    """WielerSIM's print options: a route and a peloton by name or file (read, and
+    refused with the file's problem, when the part is made)."""
+
+    route: str | None = Field(None, description=(
+        "A shipped route, a route file, or a .gpx/.csv track to import (default flanders)."),
+        json_schema_extra={FILES: True, "enum": list(SHIPPED_ROUTES)})
+    peloton: str | None = Field(None, description=(
+        "A shipped peloton or start list, or a peloton file (default classics)."),
+        json_schema_extra={FILES: True, "enum": [*SHIPPED_PELOTONS, *START_LISTS]})
+
 
 DEFAULT_ROUTE = "flanders"
 DEFAULT_PELOTON = "classics"
@@ -82,7 +108,7 @@ def schedule_rows(loaded: LoadedRoute) -> list[tuple[str, str, str, int, int]]:
     return [r[2] for r in rows]
 
 
-def part_schedule(options: PrintOptions) -> list[Page]:
+def part_schedule(options: Options) -> list[Page]:
     from raceday.games.wielersim.model import RIDER_TYPES, TYPE_COLOURS
     from raceday.games.wielersim.route import compile_route
 
@@ -92,7 +118,7 @@ def part_schedule(options: PrintOptions) -> list[Page]:
                  f"{route.finish} finish, start dice {route.start_dice})")
     rows = schedule_rows(loaded)
     pages: list[Page] = []
-    x, y, w, h = new_page("wielersim", options, "Route schedule", described).body
+    x, y, w, h = new_page(CREDIT, options, "Route schedule", described).body
     widths = fit([62, 16, 38, 18, 38], w)
     row_h = 6.6
     first_rows = max(1, int((h - 100) // row_h))
@@ -104,7 +130,7 @@ def part_schedule(options: PrintOptions) -> list[Page]:
         chunks.append(rows[at:at + take])
         at += take
     for index, chunk in enumerate(chunks):
-        page = new_page("wielersim", options, "Route schedule", described)
+        page = new_page(CREDIT, options, "Route schedule", described)
         x, y, w, h = page.body
         top = y
         if index == 0:
@@ -133,7 +159,7 @@ def part_schedule(options: PrintOptions) -> list[Page]:
     return pages
 
 
-def part_markers(options: PrintOptions) -> list[Page]:
+def part_markers(options: Options) -> list[Page]:
     from raceday.games.wielersim.model import COBBLES, MAX_ROUGHNESS, UPHILL
     from raceday.games.wielersim.route import compile_route
 
@@ -141,7 +167,7 @@ def part_markers(options: PrintOptions) -> list[Page]:
     route = compile_route(loaded.spec)
     n = route.distance
     described = f"{loaded.described} ({route.name}, {n} squares)"
-    pages = [new_page("wielersim", options, "Track markers", described)]
+    pages = [new_page(CREDIT, options, "Track markers", described)]
     cursor = {"x": 0.0, "y": 0.0, "row": 0.0}
 
     def start_block(title: str, height: float) -> None:
@@ -150,7 +176,7 @@ def part_markers(options: PrintOptions) -> list[Page]:
         if cursor["y"] == 0.0:
             cursor["y"] = y
         if cursor["y"] + 8 + height > y + h:
-            pages.append(new_page("wielersim", options, "Track markers", described))
+            pages.append(new_page(CREDIT, options, "Track markers", described))
             cursor["y"] = pages[-1].body[1]
         pages[-1].add(svg.text(x, cursor["y"] + 5, title, 3.6, bold=True))
         cursor["y"] += 8
@@ -227,7 +253,7 @@ def _team_colour(name: str) -> str:
     return f"#{r:02x}{g:02x}{b:02x}"
 
 
-def part_riders(options: PrintOptions) -> list[Page]:
+def part_riders(options: Options) -> list[Page]:
     from raceday.games.wielersim.model import RIDER_TYPES
     from raceday.games.wielersim.peloton import peloton_from_spec, resolve_peloton
 
@@ -244,12 +270,12 @@ def part_riders(options: PrintOptions) -> list[Page]:
         jersey = " (jersey)" if rider.number == peloton.jersey else ""
         rows.append([str(rider.number), rider.name[:28] + jersey, peloton.teams[rider.team][:16],
                      RIDER_TYPES[rider.kind], *(str(v) for v in ratings), "", "", "", "", ""])
-    probe = new_page("wielersim", options, "Riders", described)
+    probe = new_page(CREDIT, options, "Riders", described)
     _, _, _, h = probe.body
     row_h = max(5.2, min(6.4, (h - 24) / max(1, len(rows))))
     per_page = max(1, int((h - 24) // row_h))
     for start in range(0, len(rows), per_page):
-        page = new_page("wielersim", options, "Riders", described)
+        page = new_page(CREDIT, options, "Riders", described)
         x, y, w, _ = page.body
         widths = fit([9, 40, 24, 16, 9, 11, 9, 12, 15, 12, 10, 14], w)
         chunk = rows[start:start + per_page]
