@@ -315,3 +315,13 @@ def test_prints_with_raceday_print(site: Path, tmp_path: Path) -> None:
     assert pages and all(p.read_text(encoding="utf-8").lstrip().startswith("<")
                          for p in pages)
     assert any("Twin Dice Dash" in p.read_text(encoding="utf-8") for p in pages)
+    longest = raceday(site, "print", "twindash", "sheet", "--rounds", "30", "--out",
+                      str(tmp_path / "sheet.svg"))
+    assert longest.returncode == 0, longest.stderr
+    sheet = next(tmp_path.glob("sheet*.svg")).read_text(encoding="utf-8")
+    assert "Round sheet" in sheet and sheet.count(">30<") == 1  # the 30th round's row
+    refused = raceday(site, "print", "twindash", "track", "--length", "3")
+    assert refused.returncode == 2 and "length" in refused.stderr and "6 to 60" in refused.stderr
+    assert "Traceback" not in refused.stderr
+    misplaced = raceday(site, "print", "twindash", "track", "--rounds", "3")
+    assert misplaced.returncode == 2 and "does not apply" in misplaced.stderr
