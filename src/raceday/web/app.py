@@ -83,6 +83,7 @@ from raceday.web.guard import (
     loads,
     parse_networks,
 )
+from raceday.web.options_schema import router as options_router
 from raceday.web.rooms import MAX_NAME, NoSuchRoom, Room, Rooms, clean_name, normal_code
 
 STATIC = Path(__file__).parent / "static"
@@ -391,6 +392,7 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
             app.mount(f"/games/{game}/static", StaticFiles(directory=assets),
                       name=f"{game}-static")
     app.include_router(print_pages.router)  # the Print page (raceday.web.print_pages)
+    app.include_router(options_router)  # GET /api/games/{game}/options (JSON Schema)
     for extra in (watch.router, replay.router, numbers.router,  # Watch, Replays, Numbers
                   messages.router):  # the message tables of the pages
         app.include_router(extra)
