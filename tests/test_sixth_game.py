@@ -287,6 +287,37 @@ print("passed", game.num_players())
     assert "passed 2" in done.stdout
 
 
+def test_openspiel_views_never_show_the_rivals_sealed_bet_in_any_round(site: Path) -> None:
+    """In round 2, Blue's information state, observation and tensors must be the same
+    whichever bet Red has sealed; Red's own must differ."""
+    done = python(site, """
+from raceday.interop import openspiel
+game = openspiel.load_game("twindash")
+
+def named(state, name):
+    return next(a for a in state.legal_actions() if state.action_to_string(a) == name)
+
+def round_two(red_bet):
+    state = game.new_initial_state()
+    for _ in range(2):
+        state.apply_action(named(state, "pass"))
+    roll = next(a for a, _ in state.chance_outcomes() if state.action_to_string(a) == "roll 3-3")
+    state.apply_action(roll)
+    state.apply_action(named(state, red_bet))
+    return state
+
+one, other = round_two("back 0 for 1"), round_two("back 1 for 3")
+assert one.current_player() == 1
+for view in ("information_state_string", "observation_string",
+             "information_state_tensor", "observation_tensor"):
+    assert getattr(one, view)(1) == getattr(other, view)(1), view
+assert one.information_state_string(0) != other.information_state_string(0)
+print("hidden")
+""")
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "hidden" in done.stdout
+
+
 def test_loads_as_a_pettingzoo_environment_passing_api_test(site: Path) -> None:
     done = python(site, """
 import warnings
