@@ -32,6 +32,7 @@ from raceday.terminal.common import (
     read_line,
     read_secret,
 )
+from raceday.terminal.options import GIVEN, GivenOptions, game_options
 from raceday_twindash.agents import LEVELS, make_agent
 from raceday_twindash.game import GAME, TwinDashOptions
 from raceday_twindash.rules import GAME_NAME, PLAYERS, TwinDashState, runner_name
@@ -42,11 +43,6 @@ SEATS = (HUMAN, *LEVELS)
 
 app = typer.Typer(help=HELP, no_args_is_help=True, pretty_exceptions_enable=False,
                   add_completion=False)
-
-
-def _described(field: str) -> str:
-    """The help of an option: the description of its field in the options model."""
-    return str(TwinDashOptions.model_fields[field].description)
 
 
 def _check_seat(value: str) -> str:
@@ -61,10 +57,7 @@ def _check_lang(value: str) -> str:
     return value
 
 
-LengthOpt = Annotated[int | None, typer.Option("--length", help=_described("length"))]
-RoundsOpt = Annotated[int | None, typer.Option("--rounds", help=_described("rounds"))]
-ChipsOpt = Annotated[int | None, typer.Option("--chips", help=_described("chips"))]
-StakeOpt = Annotated[int | None, typer.Option("--max-stake", help=_described("max_stake"))]
+CourseOptions = GivenOptions[TwinDashOptions]
 LangOpt = Annotated[str, typer.Option("--lang", callback=_check_lang,
                                       help="Language of the commentary: en or ja.")]
 
@@ -72,11 +65,6 @@ LangOpt = Annotated[str, typer.Option("--lang", callback=_check_lang,
 def _seat_option(flag: str, runner: str) -> Any:
     return typer.Option(flag, callback=_check_seat,
                         help=f"Who runs {runner}: {', '.join(SEATS)}.")
-
-
-def _options(**given: int | None) -> TwinDashOptions:
-    """The checked options (the model's own defaults for what was not given)."""
-    return GAME.options({k: v for k, v in given.items() if v is not None})
 
 
 class Table:
@@ -159,30 +147,26 @@ class Table:
 
 
 @app.command("play")
+@game_options(TwinDashOptions)
 def play_command(
     red: Annotated[str, _seat_option("--red", "Red")] = HUMAN,
     blue: Annotated[str, _seat_option("--blue", "Blue")] = "bookie",
-    length: LengthOpt = None,
-    rounds: RoundsOpt = None,
-    chips: ChipsOpt = None,
-    max_stake: StakeOpt = None,
+    course: CourseOptions = GIVEN,
     seed: SeedOpt = None,
     lang: LangOpt = "en",
     delay: DelayOpt = None,
 ) -> None:
     """Play against the computer (--blue bookie) or a second person (--blue human)."""
-    options = _options(length=length, rounds=rounds, chips=chips, max_stake=max_stake)
+    options = course.parse()
     Table(options, [red, blue], fresh_seed(seed), lang, default_delay(delay, 0.0)).play()
 
 
 @app.command("watch")
+@game_options(TwinDashOptions)
 def watch_command(
     red: Annotated[str, _seat_option("--red", "Red")] = "bookie",
     blue: Annotated[str, _seat_option("--blue", "Blue")] = "random",
-    length: LengthOpt = None,
-    rounds: RoundsOpt = None,
-    chips: ChipsOpt = None,
-    max_stake: StakeOpt = None,
+    course: CourseOptions = GIVEN,
     seed: SeedOpt = None,
     lang: LangOpt = "en",
     delay: DelayOpt = None,
@@ -192,7 +176,7 @@ def watch_command(
     if HUMAN in (red, blue):
         raise OptionsError("watch is for computer players; use 'raceday twindash play' to "
                            "take a seat")
-    options = _options(length=length, rounds=rounds, chips=chips, max_stake=max_stake)
+    options = course.parse()
     table = Table(options, [red, blue], fresh_seed(seed), lang,
                   0.0 if json_out else default_delay(delay))
     if json_out:

@@ -16,11 +16,10 @@ class TwinDashOptions(GameOptions):
 
     game_title: ClassVar[str] = "Twin Dice Dash"
 
-    length: int = Field(20, ge=6, le=60, description="Squares to the finish line (6 to 60).")
-    rounds: int = Field(8, ge=1, le=30, description="Rounds before the richest wins (1 to 30).")
-    chips: int = Field(5, ge=0, le=50, description="Chips each player starts with (0 to 50).")
-    max_stake: int = Field(3, ge=1, le=5, description="The most chips one bet may stake "
-                           "(1 to 5).")
+    length: int = Field(20, ge=6, le=60, description="Squares to the finish line.")
+    rounds: int = Field(8, ge=1, le=30, description="Rounds before the richer player wins.")
+    chips: int = Field(5, ge=0, le=50, description="Chips each player starts with.")
+    max_stake: int = Field(3, ge=1, le=5, description="The most chips one bet may stake.")
 
     def course(self) -> Course:
         """The fixed numbers these options describe."""
