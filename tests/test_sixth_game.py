@@ -322,10 +322,11 @@ def test_loads_as_a_pettingzoo_environment_passing_api_test(site: Path) -> None:
     done = python(site, """
 import warnings
 warnings.simplefilter("ignore")
-from pettingzoo.test import api_test
+from pettingzoo.test import api_test, seed_test
 from raceday.interop.pettingzoo import env
 api_test(env("twindash"), num_cycles=60, verbose_progress=False)
 api_test(env("twindash", rounds=2, chips=0), num_cycles=20, verbose_progress=False)
+seed_test(lambda render_mode=None: env("twindash", render_mode=render_mode), num_cycles=30)
 print("passed")
 """)
     assert done.returncode == 0, done.stderr[-3000:]
