@@ -83,3 +83,24 @@ def test_a_stage_watched_to_the_end(chromium: Any, tmp_path: Path) -> None:
     assert problems == []
     for width, _ in WIDTHS:
         check_shot(shots / f"wielersim-stage-{width}.png")
+
+
+def test_the_ticker_speaks_the_readers_language(chromium: Any, tmp_path: Path) -> None:
+    # the film's ticker items are the server's messages: the page renders them from the
+    # game's message tables, here in Japanese
+    from raceday.web.server import background_server
+
+    problems: list[str] = []
+    with background_server(create_app(tmp_path / "party.sqlite")) as base:
+        page = new_page(chromium, 1280, 900, problems)
+        page.add_init_script("localStorage.setItem('raceday.lang', 'ja')")
+        page.goto(f"{base}wielersim?route=flat-stage&peloton=small&seed=5")
+        page.locator("#race-form button[type=submit]").click()
+        page.locator("select.speed").select_option("3")
+        page.locator("button[data-act=end]").click()
+        page.wait_for_selector(".film-result table", timeout=60_000)
+        ticker = page.locator(".wv-ticker")
+        expect(ticker).to_contain_text("が優勝！")
+        assert "VICTORY" not in ticker.inner_text() and "ticker." not in ticker.inner_text()
+        page.close()
+    assert problems == []

@@ -9,6 +9,8 @@ from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from raceday.cli.main import app as cli
+from raceday.core.events import Message
+from raceday.present import LANGUAGES, render
 from raceday.store.sessions import SessionStore
 from raceday.web.app import create_app
 
@@ -77,6 +79,10 @@ def test_a_stage_film_is_the_saved_stage(client: TestClient) -> None:
     assert film["frames"][-1]["finished"] == riders == len(film["result"])
     kinds = {it["k"] for f in film["frames"] for it in f["items"]}
     assert {"weather", "sprint", "finish"} <= kinds
+    for item in (it for f in film["frames"] for it in f["items"]):  # words from the tables
+        for lang in LANGUAGES:
+            text = render(Message(item["key"], item["params"]), lang, "wielersim")
+            assert "{" not in text and not text.startswith("ticker."), text
     assert film["route"]["svg"].startswith("<g") and len(film["route"]["surface"]) == \
         film["route"]["distance"]
 

@@ -68,10 +68,10 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
 
 from raceday import __version__
-from raceday.core.discovery import asset_folder, game_packages
+from raceday.core.discovery import asset_folder, face, game_packages, games_with
 from raceday.core.errors import RacedayError
 from raceday.rooms import JSON, Actor
-from raceday.web import messages, numbers, print_pages, replay, watch
+from raceday.web import messages, numbers, print_pages, replay
 from raceday.web.guard import (
     MAX_BODY,
     BadJSON,
@@ -393,9 +393,13 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
                       name=f"{game}-static")
     app.include_router(print_pages.router)  # the Print page (raceday.web.print_pages)
     app.include_router(options_router)  # GET /api/games/{game}/options (JSON Schema)
-    for extra in (watch.router, replay.router, numbers.router,  # Watch, Replays, Numbers
+    for extra in (replay.router, numbers.router,  # Replays, Numbers
                   messages.router):  # the message tables of the pages
         app.include_router(extra)
+    for game in games_with("watch"):  # a game's own pages and their API (its watch face)
+        pages = face(game, "watch")
+        if pages is not None:
+            app.include_router(pages.router)
 
     def openapi() -> dict[str, Any]:
         """FastAPI's description with this server's refusals: 400 ``{"error"}`` instead of

@@ -14,8 +14,8 @@ from raceday.core.events import event_log_text
 from raceday.games.wielersim.campaign import load_campaign
 from raceday.games.wielersim.rules import WielersimState
 from raceday.games.wielersim.stage import ride_stage
+from raceday.games.wielersim.watch import campaign_view, stage_film
 from raceday.store.sessions import SessionStore
-from raceday.web.watch import campaign_view, stage_film
 
 SAVES = Path(__file__).parents[2] / "fixtures" / "saves" / "wielersim"
 
@@ -42,6 +42,10 @@ def test_a_saved_stage_rides_again_as_the_same_film(tmp_path: Path) -> None:
     assert film["result"] == old["result"] and film["route"] == old["route"]
     assert [(f["turn"], f["riders"], f["groups"], f["finished"]) for f in film["frames"]] == \
         [(f["turn"], f["riders"], f["groups"], f["finished"]) for f in old["frames"]]
+    # the ticker tells the same things (now as messages), and also a hard acceleration,
+    # as the terminal always did
+    assert [[it["k"] for it in f["items"] if it["k"] != "accelerate"] for f in film["frames"]] \
+        == [[it["k"] for it in f["items"]] for f in old["frames"]]
 
 
 def test_a_saved_stage_race_rides_on(tmp_path: Path) -> None:

@@ -1,7 +1,8 @@
 // A WielerSIM film: the route's profile with the groups moving along it, a ticker of the
 // race, and the result. The server rode the race; this only shows its frames.
 import { el } from "/static/js/common.js";
-import { onLanguage, t } from "/static/js/i18n.js";
+import { language, onLanguage, t } from "/static/js/i18n.js";
+import { render } from "/static/js/present.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const TYPE_MARK = { leader: "L", climber: "C", sprinter: "S", helper: "H" };
@@ -30,25 +31,10 @@ export function riderName(film, number) {
   return r ? `${r.name} (${number})` : `#${number}`;
 }
 
-function itemText(film, it) {
-  const who = (n) => riderName(film, n);
-  switch (it.k) {
-    case "weather": return t(it.rain ? (it.start ? "wv_rain_start" : "wv_rain_half") : (it.start ? "wv_dry_start" : "wv_dry_half"));
-    case "attack": return t("wv_attack", { rider: who(it.rider) });
-    case "counter": return t("wv_counter", { rider: who(it.rider) });
-    case "crash": return t("wv_crash", { rider: who(it.rider) });
-    case "flat_tyre": return t("wv_flat", { rider: who(it.rider) });
-    case "steering_error": return t("wv_steer", { rider: who(it.rider) });
-    case "acceleration": return t("wv_accel", { rider: who(it.rider) });
-    case "evade": return t("wv_evade", { rider: who(it.rider) });
-    case "climb": return t("wv_climb", { rider: who(it.rider), climb: it.climb, cat: it.category || "-" });
-    case "sprint": return t("wv_sprint", { n: it.sprint, rider: it.ranking.length ? who(it.ranking[0]) : "?" });
-    case "finish": return it.place === 1 ? t("wv_victory", { rider: who(it.rider) })
-      : t("wv_place", { rider: who(it.rider), place: it.place, gap: gapText(it.gap) });
-    case "break": return t("wv_break", { riders: it.riders.join(", "), gap: it.gap });
-    case "caught": return t("wv_caught");
-    default: return it.k;
-  }
+// A ticker item is a message of the game's tables ({k, key, params}): the server's
+// commentator said it, the page only renders it in the reader's language.
+function itemText(it) {
+  return render(it, language(), "wielersim");
 }
 
 const BIG = new Set(["attack", "crash", "sprint", "finish", "break", "climb"]);
@@ -137,7 +123,7 @@ export function mountFilm(box, film, opts = {}) {
     }
     ticker.replaceChildren(...items.slice(-10).reverse().map(([turn, it], i) => el("li",
       { class: `${i === 0 ? "latest " : ""}k-${it.k}${BIG.has(it.k) ? " big" : ""}` },
-      el("span", { class: "turn" }, t("wv_turn_short", { turn })), " ", itemText(film, it))));
+      el("span", { class: "turn" }, t("wv_turn_short", { turn })), " ", itemText(it))));
     if (at >= frames.length) showResult(); else result.replaceChildren();
   }
 

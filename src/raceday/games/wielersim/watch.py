@@ -1,0 +1,356 @@
+"""WielerSIM's browser face: watch one race, or a saved stage race (a campaign).
+
+Found by discovery as the game's ``watch`` face: the web app mounts :data:`router`.
+The engine rides every race on the server; the browser gets a *film*: the route (its
+profile drawn by :func:`raceday.games.wielersim.drawing.profile`), the riders, and one
+frame per turn (the state's own :meth:`~WielersimState.frame`, with the commentary's
+ticker items as messages the page renders from the game's message tables), then the
+result. The page plays the frames at the speed the viewer chooses; nothing is decided in
+the browser.
+
+Campaigns are the very documents ``raceday wielersim tour`` saves
+(:mod:`raceday.games.wielersim.campaign`) in the server's database, so a stage race
+started in the terminal can be continued here and the other way round. Stage ``i`` always
+rides with the generator spawned for ``i`` from the campaign's seed, so a stage is the
+same race whichever face rides it, and any stage already ridden can be ridden again as a
+film (a replay) that must give the record that was saved (checked; a mismatch is an
+error, never a silently different race). Riding a stage saves its record with the
+store's compare-and-swap: if the terminal saved the stage first, the browser is told so.
+Request bodies are the models of :mod:`raceday.games.wielersim.choices`.
+
+REST (JSON; errors are ``{"error": "..."}`` with a 4xx status):
+
+* ``GET /wielersim`` — the page;
+* ``GET /api/wielersim/choices`` — shipped routes, pelotons and stage races;
+* ``POST /api/wielersim/race`` ``{"route", "peloton", "seed"?}`` — the film of one race;
+* ``GET /api/wielersim/campaigns`` — the saved stage races;
+* ``POST /api/wielersim/campaigns`` ``{"tour", "peloton", "name"?, "seed"?}`` — a new one;
+* ``GET /api/wielersim/campaigns/{name}`` — its stages, tables after each stage, GC chart;
+* ``POST /api/wielersim/campaigns/{name}/ride`` ``{"stage": i}`` — ride the next stage
+  (``i`` must be the next one) and save it;
+* ``GET /api/wielersim/campaigns/{name}/stages/{i}`` — the film of a ridden stage.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from fastapi import APIRouter, Request
+from fastapi.responses import FileResponse, JSONResponse
+
+from raceday.core.errors import RacedayError
+from raceday.core.events import Event
+from raceday.drawing.svg import num as svg_num
+from raceday.games.wielersim import drawing
+from raceday.games.wielersim.choices import (
+    PELOTONS,
+    CampaignBody,
+    RaceBody,
+    RideBody,
+)
+from raceday.games.wielersim.commentary import Commentator
+from raceday.games.wielersim.game import GAME as ENGINE
+from raceday.games.wielersim.model import RIDER_TYPES, UPHILL
+from raceday.games.wielersim.peloton import Peloton
+from raceday.games.wielersim.route import SHIPPED_ROUTES
+from raceday.games.wielersim.rules import WielersimState, peloton_spec
+from raceday.store.sessions import SessionStore
+
+GAME = "wielersim"
+PAGE = Path(__file__).parent / "static" / "page.html"
+PROFILE_WIDTH = 300.0  # the profile's user units (the drawing module draws in mm)
+PROFILE_HEIGHT = 62.0
+GC_SERIES = 8  # riders drawn on the GC chart
+TABLE_ROWS = 10
+
+router = APIRouter()
+
+
+class WatchError(RacedayError):
+    """A request the watch page refuses (400, or 404/409 as raised)."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def store_of(request: Request) -> SessionStore:
+    """The CLI's session store in the server's database file."""
+    return SessionStore(request.app.state.rooms.store.path)
+
+
+# --- the film of one race ---------------------------------------------------------------
+def route_info(state: WielersimState) -> dict[str, Any]:
+    """The route for the page: its profile drawing, where each square's surface is on it,
+    the climbs, sprints and cobbles."""
+    route = state.route
+    n = route.distance
+    drawn = drawing.profile(route, 0, 0, PROFILE_WIDTH, PROFILE_HEIGHT)
+    # the same geometry as drawing.profile: where a rider stands on square p
+    band = 5.0
+    base = PROFILE_HEIGHT - band - 7
+    unit = (PROFILE_HEIGHT - band - 16) / 7
+    step = PROFILE_WIDTH / n
+    surface = [round(base - unit * (0.6 + (route.steepness[p] if route.road[p] == UPHILL
+                                           else 0)), 2) for p in range(n)]
+    return {
+        "name": route.name, "distance": n, "finish": route.finish,
+        "width": PROFILE_WIDTH, "height": PROFILE_HEIGHT, "step": float(svg_num(step)),
+        "surface": surface, "svg": drawn,
+        "climbs": [{"name": c.name, "top": c.top, "category": c.category,
+                    "steepness": c.max_steepness} for c in route.climbs],
+        "sprints": list(route.sprints),
+        "sections": [{"name": s.name, "start": s.start, "end": s.end,
+                      "colour": RIDER_TYPES[s.colour], "road": s.road} for s in route.sections],
+    }
+
+
+def riders_info(peloton: Peloton) -> list[dict[str, Any]]:
+    return [{"number": r.number, "name": r.name, "team": peloton.teams[r.team],
+             "type": r.type_name} for r in peloton.riders]
+
+
+def film(state: WielersimState, rng: np.random.Generator) -> dict[str, Any]:
+    """Ride ``state`` to the end with ``rng`` (throw by throw, as ``raceday wielersim
+    watch`` and ``tour`` do) and return its frames, one per turn: the state's frame after
+    the turn, numbered by that turn, with what the commentator said about it (``items``:
+    ``{"k", "key", "params"}`` messages of the game's tables)."""
+    talk = Commentator()
+    frames: list[dict[str, Any]] = []
+    pending: list[Event] = []
+    turn = state.turn
+    while not state.is_terminal():
+        draw = state.sample_chance(rng)
+        pending.extend(state.apply_action(draw.outcome, draw.detail))
+        if state.turn != turn or state.is_terminal():
+            frames.append({**state.frame(), "turn": turn, "items": talk.ticker(state, pending)})
+            pending = []
+            turn = state.turn
+    points = state.sprint_points()
+    mountains = state.mountain_points()
+    result = [{"place": i + 1, "number": state.num(r), "gap": gap,
+               "points": points[r], "mountains": mountains[r]}
+              for i, (r, gap, _) in enumerate(state.results)]
+    return {"route": route_info(state), "riders": riders_info(state.peloton),
+            "jersey": state.peloton_spec.get("jersey"), "frames": frames, "result": result}
+
+
+def race_film(choice: RaceBody) -> dict[str, Any]:
+    """The film of the race ``choice`` names, ridden from its seed."""
+    state = ENGINE.new_state(choice.options())
+    out = film(state, np.random.default_rng(choice.seed))
+    out["seed"] = str(choice.seed)
+    return out
+
+
+# --- campaigns --------------------------------------------------------------------------
+def campaign_summary(store: SessionStore, name: str) -> dict[str, Any]:
+    from raceday.games.wielersim.campaign import load_campaign
+    from raceday.games.wielersim.stage import stage_count
+
+    c = load_campaign(store, name)
+    return {"name": name, "tour": c.tour["name"], "done": c.next_stage,
+            "total": stage_count(c.tour), "finished": c.finished}
+
+
+def list_campaigns(store: SessionStore) -> list[dict[str, Any]]:
+    out = []
+    for name in store.names(GAME):
+        try:
+            out.append(campaign_summary(store, name))
+        except RacedayError:
+            continue  # not a campaign document: not listed
+    return out
+
+
+def _who(peloton: Peloton, number: int) -> dict[str, Any]:
+    r = peloton.riders[peloton.index_of(number)]
+    return {"number": number, "name": r.name, "team": peloton.teams[r.team],
+            "type": r.type_name}
+
+
+def campaign_view(store: SessionStore, name: str) -> dict[str, Any]:
+    """The campaign for the page: stages (ridden or not), the stage results and the four
+    classifications after every ridden stage, and the GC chart's series."""
+    from raceday.games.wielersim.campaign import load_campaign
+    from raceday.games.wielersim.stage import stage_count, stage_name
+
+    c = load_campaign(store, name)
+    peloton = c.peloton
+    total = stage_count(c.tour)
+    stages = []
+    for i in range(total):
+        info: dict[str, Any] = {"index": i, "name": stage_name(c.tour, i),
+                                "ridden": i < c.next_stage}
+        if i < c.next_stage:
+            rec = c.records[i]
+            st = c.standings(i + 1)
+            lead = st.gc[0][1] if st.gc else 0
+            best_team = st.teams[0][1] if st.teams else 0
+            info.update({
+                "kind": rec["kind"],
+                "result": [{**_who(peloton, n), "gap": gap,
+                            "bonus": int(rec["bonus"].get(str(n), 0))}
+                           for n, gap in rec["results"][:TABLE_ROWS]],
+                "gc": [{**_who(peloton, n), "gap": t - lead} for n, t in st.gc[:TABLE_ROWS]],
+                "points": [{**_who(peloton, n), "points": p} for n, p in st.points[:TABLE_ROWS]],
+                "mountains": [{**_who(peloton, n), "points": p}
+                              for n, p in st.mountains[:TABLE_ROWS]],
+                "teams": [{"team": peloton.teams[t], "gap": s - best_team}
+                          for t, s in st.teams[:TABLE_ROWS]],
+            })
+        stages.append(info)
+    series: list[dict[str, Any]] = []
+    if c.records:
+        final = c.standings()
+        top = [n for n, _ in final.gc[:GC_SERIES]]
+        gaps: dict[int, list[int]] = {n: [] for n in top}
+        for k in range(1, c.next_stage + 1):
+            after = c.standings(k)
+            lead = after.gc[0][1]
+            times = dict(after.gc)
+            for n in top:
+                gaps[n].append(times[n] - lead)
+        series = [{**_who(peloton, n), "gaps": gaps[n]} for n in top]
+    return {"name": name, "tour": c.tour["name"], "seed": c.seed, "done": c.next_stage,
+            "total": total, "finished": c.finished, "stages": stages, "gc_chart": series}
+
+
+def stage_film(store: SessionStore, name: str, index: int) -> dict[str, Any]:
+    """The film of a ridden stage, ridden again from the campaign's seed; it must give the
+    saved record (the same dice give the same race)."""
+    from raceday.games.wielersim.campaign import load_campaign
+    from raceday.games.wielersim.stage import (
+        ride_stage,
+        stage_name,
+        stage_record,
+        stage_rng,
+        start_stage,
+    )
+
+    c = load_campaign(store, name)
+    if not 0 <= index < c.next_stage:
+        raise WatchError(f"stage {index + 1} of {name!r} has not been ridden yet "
+                         f"({c.next_stage} done)", 404)
+    records = c.records
+    jersey = c.standings(index).leader if index else c.peloton_spec.get("jersey")
+    state = start_stage(c.tour, c.peloton_spec, index, jersey)
+    rng = stage_rng(c.seed, index)
+    if state is None:  # the prologue: a throw of dice per rider, no road
+        record = ride_stage(c.tour, c.peloton_spec, index, records[:index], c.seed, rng=rng)
+        out: dict[str, Any] = {"prologue": True, "riders": riders_info(c.peloton),
+                               "frames": [], "result": [{"place": i + 1, "number": n,
+                                                         "gap": gap, "points": 0,
+                                                         "mountains": 0}
+                                                        for i, (n, gap) in
+                                                        enumerate(record["results"])]}
+    else:
+        out = film(state, rng)
+        record = stage_record(state, stage_name(c.tour, index), bonuses=c.tour["bonuses"],
+                              flat_stage_race=c.tour["flat_stage_race"])
+    if record != records[index]:
+        raise WatchError(f"stage {index + 1} of {name!r} rides differently from its saved "
+                         "record (saved by another version of raceday?)", 409)
+    out.update({"campaign": name, "stage": index, "stage_name": stage_name(c.tour, index)})
+    return out
+
+
+def ride_next(store: SessionStore, name: str, stage: int) -> dict[str, Any]:
+    """Ride the campaign's next stage (it must be ``stage``) and save its record."""
+    from raceday.games.wielersim.campaign import load_campaign
+    from raceday.games.wielersim.stage import ride_stage
+
+    c = load_campaign(store, name)
+    if c.finished:
+        raise WatchError(f"{name!r} is over: every stage has been ridden", 409)
+    if stage != c.next_stage:
+        raise WatchError(f"stage {stage + 1} is not the next stage of {name!r}: "
+                         f"{c.next_stage} stages are done (saved elsewhere?); reload", 409)
+    record = ride_stage(c.tour, c.peloton_spec, stage, c.records, c.seed)
+    c.add_record(record)  # compare-and-swap: refused if the terminal saved it first
+    return {"name": name, "stage": stage, "done": c.next_stage}
+
+
+def new_campaign_from(store: SessionStore, choice: CampaignBody) -> dict[str, Any]:
+    """Start and save the stage race ``choice`` names."""
+    from raceday.games.wielersim.campaign import new_campaign
+    from raceday.games.wielersim.stage import resolve_tour
+
+    tour = resolve_tour(choice.tour)
+    name = choice.name or f"{tour['name']} {choice.seed}"
+    c = new_campaign(store, name, tour, peloton_spec(choice.peloton), choice.seed)
+    return campaign_summary(store, c.name)
+
+
+# --- routes -----------------------------------------------------------------------------
+def _answer(make: Callable[[], dict[str, Any]], status: int = 200) -> JSONResponse:
+    try:
+        return JSONResponse(make(), status_code=status)
+    except WatchError as exc:
+        return JSONResponse({"error": str(exc)}, status_code=exc.status)
+    except RacedayError as exc:
+        text = str(exc)
+        code = 404 if text.startswith("no saved") else (409 if "changed since" in text or
+                                                       "already" in text else 400)
+        return JSONResponse({"error": text}, status_code=code)
+
+
+async def _in_thread(make: Callable[[], dict[str, Any]], status: int = 200) -> JSONResponse:
+    from starlette.concurrency import run_in_threadpool
+
+    return await run_in_threadpool(_answer, make, status)
+
+
+_REFUSALS: dict[int | str, dict[str, Any]] = {
+    status: {"content": {"application/json": {"schema": {
+        "type": "object", "properties": {"error": {"type": "string"}}, "required": ["error"]}}}}
+    for status in (400, 403, 404, 409, 413, 415)}
+
+
+@router.get("/wielersim", include_in_schema=False)
+async def wielersim_page() -> FileResponse:
+    return FileResponse(PAGE, media_type="text/html", headers={"Cache-Control": "no-cache"})
+
+
+@router.get("/api/wielersim/choices")
+def choices() -> JSONResponse:
+    from raceday.games.wielersim.stage import SHIPPED_TOURS
+
+    return JSONResponse({"routes": list(SHIPPED_ROUTES), "pelotons": list(PELOTONS),
+                         "tours": list(SHIPPED_TOURS)})
+
+
+@router.post("/api/wielersim/race", responses=_REFUSALS)
+async def one_race(body: RaceBody) -> JSONResponse:
+    """The film of one race."""
+    return await _in_thread(lambda: race_film(body))
+
+
+@router.get("/api/wielersim/campaigns")
+def campaigns(request: Request) -> JSONResponse:
+    return _answer(lambda: {"campaigns": list_campaigns(store_of(request))})
+
+
+@router.post("/api/wielersim/campaigns", status_code=201, responses=_REFUSALS)
+async def create_campaign(body: CampaignBody, request: Request) -> JSONResponse:
+    """A new stage race."""
+    return await _in_thread(lambda: new_campaign_from(store_of(request), body), 201)
+
+
+@router.get("/api/wielersim/campaigns/{name}")
+def campaign(name: str, request: Request) -> JSONResponse:
+    return _answer(lambda: campaign_view(store_of(request), name))
+
+
+@router.post("/api/wielersim/campaigns/{name}/ride", responses=_REFUSALS)
+async def ride(name: str, body: RideBody, request: Request) -> JSONResponse:
+    """Ride the campaign's next stage and save it."""
+    return await _in_thread(lambda: ride_next(store_of(request), name, body.stage))
+
+
+@router.get("/api/wielersim/campaigns/{name}/stages/{index}")
+def stage(name: str, index: int, request: Request) -> JSONResponse:
+    return _answer(lambda: stage_film(store_of(request), name, index))
