@@ -59,13 +59,22 @@ def subprocess_env(site: Path | None) -> dict[str, str]:
     return env
 
 
-def _forget_games() -> None:
-    """Clear every cache that remembers which games exist."""
-    from raceday.core import discovery, registry
-    from raceday.present import messages
+# Caches that remember what the installed games are (module, function), cleared when the
+# sixth game comes and goes: the games found, the message tables and the server's copy of
+# them, the options schemas, and the research adapters.
+CACHES = (("raceday.core.discovery", "game_packages"), ("raceday.present.messages", "table"),
+          ("raceday.web.messages", "_body"), ("raceday.web.options_schema", "options_schema"),
+          ("raceday.interop.adapters", "adapters"))
 
-    discovery.game_packages.cache_clear()
-    messages.table.cache_clear()
+
+def _forget_games() -> None:
+    """Clear every cache that remembers which games exist (in the modules loaded so far)."""
+    from raceday.core import registry
+
+    for module, function in CACHES:
+        loaded = sys.modules.get(module)
+        if loaded is not None:
+            getattr(loaded, function).cache_clear()
     registry._GAMES.pop(GAME, None)
     for name in [m for m in sys.modules if m == PACKAGE or m.startswith(PACKAGE + ".")]:
         del sys.modules[name]
