@@ -106,7 +106,7 @@ def test_a_finished_game_replays_its_board_and_result_in_both_languages(
         assert str(final).splitlines()[0] in step  # the board (as text: no drawing module)
         assert "{" not in step
         page.locator("button.lang").click()
-        page.wait_for_function("document.querySelector('.step h3').textContent === '最終局面'")
+        page.wait_for_selector(".step h3:text-is('最終局面')")
         assert describe_result(final, "ja") in page.inner_text(".step")
         page.close()
     assert problems == []

@@ -3,7 +3,6 @@
 import { api, el } from "./common.js";
 import { language, languageButton, onLanguage, t, translatePage } from "./i18n.js";
 import { render } from "./present.js";
-import { mountFilm } from "/games/wielersim/static/film.js";
 
 const app = document.getElementById("app");
 const parts = location.pathname.split("/").filter(Boolean).slice(1).map(decodeURIComponent);
@@ -126,11 +125,14 @@ async function start() {
   onLanguage(() => { draw(); redraw(); });
   try {
     if (!parts.length) await list();
-    else if (parts[0] === "wielersim" && parts.length === 3) {
-      const film = await api(`/api/replay/wielersim/${encodeURIComponent(parts[1])}/${encodeURIComponent(parts[2])}`);
+    else if (parts.length === 3) {  // one part of a saved session (a stage), drawn by the game's film module
+      const [game, name, part] = parts;
+      const [film, { mountFilm }] = await Promise.all([
+        api(`/api/replay/${encodeURIComponent(game)}/${encodeURIComponent(name)}/${encodeURIComponent(part)}`),
+        import(`/games/${encodeURIComponent(game)}/static/film.js`)]);
       const box = el("div", { class: "film card" });
-      main.replaceChildren(el("p", {}, el("a", { href: link("wielersim", parts[1]) }, `${t("rp_game_wielersim")} — ${parts[1]}`), " · ",
-        el("a", { href: `/wielersim?campaign=${encodeURIComponent(parts[1])}` }, t("wv_open_campaign"))), box);
+      main.replaceChildren(el("p", {}, el("a", { href: link(game, name) }, `${t(`rp_game_${game}`)} — ${name}`), " · ",
+        el("a", { href: `/${encodeURIComponent(game)}?campaign=${encodeURIComponent(name)}` }, t("wv_open_campaign"))), box);
       mountFilm(box, film);
       redraw = () => {};
     } else if (parts[0] === "room" && parts.length === 2) {
