@@ -26,7 +26,8 @@ CHECKS = [not_a_server_error, response_schema_conformance, content_type_conforma
 LIMITS = {"rest_burst": 1e9, "rest_rate": 1e9, "lookup_burst": 1e9, "lookup_rate": 1e9}
 # Generated jobs run (two at a time), so they are kept short: a larger n or a longer KEIRIN
 # track is refused with a 400 like any other out-of-range value.
-SMALL_JOBS = Limits(races={"wielersim": 20, "keirin": 2_000, "derby": 2_000}, keirin_length=60)
+SMALL_JOBS = Limits({"wielersim": {"races": 20}, "keirin": {"races": 2_000, "length": 60},
+                     "derby": {"races": 2_000}})
 BOUNDED = settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck),
                    database=None)
 
