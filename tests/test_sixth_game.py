@@ -92,6 +92,35 @@ def test_no_file_under_src_names_the_sixth_game() -> None:
     assert naming == []
 
 
+def _imports(path: Path) -> set[str]:
+    """Every module ``path`` imports, at the top or inside a function."""
+    import ast
+
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+    return found
+
+
+def test_the_package_keeps_raceday_layers() -> None:
+    """Its engine imports raceday's core alone; no module of it imports an application
+    face (the command line, the web app, the interop wrappers)."""
+    package = ROOT / "tests/sixth_game/src" / PACKAGE
+    engine = {"rules", "game", "agents"}
+    for path in sorted(package.glob("*.py")):
+        raceday = {m for m in _imports(path) if m.split(".")[0] == "raceday"}
+        own = {m for m in _imports(path) if m.split(".")[0] == PACKAGE}
+        if path.stem in engine:
+            assert all(m.startswith("raceday.core") for m in raceday), (path.name, raceday)
+            assert all(m.split(".")[-1] in engine for m in own), (path.name, own)
+        for face in ("raceday.cli", "raceday.web", "raceday.interop", "raceday.launch",
+                     "raceday.warmup"):
+            assert not any(m == face or m.startswith(face + ".") for m in raceday), path.name
+
+
 # --- the rules keep the protocol's promises -------------------------------------------
 def test_random_games_pass_raceday_invariant_harness(game: Any) -> None:
     from raceday.testing import check_random_games
