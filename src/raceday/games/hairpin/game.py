@@ -9,7 +9,7 @@ from pydantic import Field, field_validator, model_validator
 
 from raceday.core.errors import OptionsError
 from raceday.core.game import Game, GameOptions
-from raceday.games.hairpin.rules import MAX_STEPS, HairpinState, Rules
+from raceday.games.hairpin.rules import MAX_STEPS, VARIANT_WORDS, HairpinState, Rules
 
 MAX_POSITION_TEXT = 200  # a position text is about 40 characters; longer is not one
 
@@ -23,7 +23,8 @@ class HairpinOptions(GameOptions):
         "standard",
         description="Variant words joined by '+': standard, short (3 laps / 3 bumps), "
         "nobump, derby (win by bumping), v1 (cruise only when neither side can charge), "
-        "random (random setup).", json_schema_extra={"cli": ["--variant", "-v"]})
+        "random (random setup).",
+        json_schema_extra={"cli": ["--variant", "-v"], "words": list(VARIANT_WORDS[1:])})
     setup: Literal["symmetric", "random"] | None = Field(
         None, description="Starting set-up; default: random with the 'random' word, else "
         "the symmetric one.")

@@ -32,7 +32,7 @@ class PistardOptions(GameOptions):
         "1); default 2 (team time trial 1).",
         json_schema_extra={"cli": False})  # the command line counts its --players list
     riders_per_player: WholeNumber | None = Field(
-        default=None,
+        default=None, ge=1, le=6,
         description="Riders each player controls, 1 to 6 (default: 4 with 2 players, 3 "
         "with 3, 2 with 4-5; 1 in the sprint; 4 in team races, which need 3 to 6; at most "
         "12 riders in all).", json_schema_extra={"cli": ["--riders-per-player", "-k"]})

@@ -1,9 +1,10 @@
 // The landing page's "Hairpin Racers" card: choose the variant and who plays Red and
 // Black (a person or a computer level), then create the room and open its big screen.
+// The variant's words come from the options model's schema (options-form.js).
 import { api, el, tokens } from "/static/js/common.js";
 import { onLanguage, t } from "/static/js/i18n.js";
+import { optionField, optionsSchema, readOptions } from "/static/js/options-form.js";
 
-const WORDS = ["short", "nobump", "derby", "v1", "random"];
 export const KINDS = ["human", "easy", "medium", "hard", "expert"];
 
 export function kindSelect(name, value, id) {
@@ -21,19 +22,18 @@ export async function createRoom(game, options, error) {
   }
 }
 
-function draw(box) {
+function draw(box, schema) {
+  const variant = optionField(schema, "variant", { game: "hairpin", id: "hp-variant" });
   const form = el("form", { id: "hairpin-create" },
     el("p", {}, el("span", { class: "pill" }, t("hairpin"))),
     el("p", { class: "note" }, t("hp_setup_hint")),
     el("label", { for: "hp-red" }, t("hp_red")), kindSelect("red", "human", "hp-red"),
     el("label", { for: "hp-black" }, t("hp_black")), kindSelect("black", "medium", "hp-black"),
-    el("fieldset", { class: "gp-words" }, el("legend", {}, t("hp_variant")),
-      WORDS.map((w) => el("label", { class: "check" }, el("input", { type: "checkbox", name: w }), " ", t(`hp_word_${w}`)))),
+    variant.nodes,
     el("button", { type: "submit", class: "primary" }, t("hp_create")));
   form.addEventListener("submit", (ev) => {
     ev.preventDefault();
-    const words = WORDS.filter((w) => form.elements[w].checked);
-    createRoom("hairpin", { variant: words.join("+") || "standard", red: form.red.value, black: form.black.value },
+    createRoom("hairpin", { ...readOptions([variant]), red: form.red.value, black: form.black.value },
       document.getElementById("error"));
   });
   box.replaceChildren(el("h2", {}, t("hp_setup_title")), form);
@@ -41,6 +41,7 @@ function draw(box) {
 
 const box = document.getElementById("hairpin-setup");
 if (box) {
-  draw(box);
-  onLanguage(() => draw(box));
+  const schema = await optionsSchema("hairpin");
+  draw(box, schema);
+  onLanguage(() => draw(box, schema));
 }

@@ -1,14 +1,15 @@
 // The landing page's "KEIRIN" card: races, riders, fixed odds or pools, margin, purse.
-// The server checks every option with the engine.
+// The server checks every option with the engine; the race's riders come from the options
+// model's schema (options-form.js).
 import { el } from "/static/js/common.js";
+import { optionField, optionsSchema } from "/static/js/options-form.js";
 import { createRoom } from "/games/hairpin/static/setup.js";
 import { onLanguage, t } from "/static/js/i18n.js";
 
-function draw(box) {
+function draw(box, schema) {
   const races = el("select", { id: "kr-races", name: "races" }, [1, 2, 3, 4, 5, 6, 8, 10, 12].map((n) => el("option", { value: n }, String(n))));
   races.value = "3";
-  const riders = el("select", { id: "kr-riders", name: "riders" }, [6, 7, 8, 9].map((n) => el("option", { value: n }, String(n))));
-  riders.value = "9";
+  const riders = optionField(schema, "riders", { game: "keirin", id: "kr-riders" });
   const mode = el("select", { id: "kr-mode", name: "mode" },
     el("option", { value: "fixed" }, t("kr_mode_fixed")), el("option", { value: "pool" }, t("kr_mode_pool")));
   const margin = el("select", { id: "kr-margin", name: "margin" }, [0, 5, 10, 15, 20, 25].map((n) => el("option", { value: n }, `${n}%`)));
@@ -18,7 +19,7 @@ function draw(box) {
     el("p", {}, el("span", { class: "pill" }, t("keirin"))),
     el("p", { class: "note" }, t("kr_setup_hint")),
     el("label", { for: "kr-races" }, t("races")), races,
-    el("label", { for: "kr-riders" }, t("kr_riders")), riders,
+    riders.nodes,
     el("label", { for: "kr-mode" }, t("kr_mode")), mode,
     el("label", { for: "kr-margin" }, t("kr_margin")), margin,
     el("label", { for: "kr-bankroll" }, t("kr_bankroll")), bankroll,
@@ -26,7 +27,7 @@ function draw(box) {
   form.addEventListener("submit", (ev) => {
     ev.preventDefault();
     createRoom("keirin", {
-      races: Number(races.value), riders: Number(riders.value), mode: mode.value,
+      races: Number(races.value), riders: riders.read(), mode: mode.value,
       margin: Number(margin.value) / 100, bankroll: Number(bankroll.value),
     }, document.getElementById("error"));
   });
@@ -35,6 +36,7 @@ function draw(box) {
 
 const box = document.getElementById("keirin-setup");
 if (box) {
-  draw(box);
-  onLanguage(() => draw(box));
+  const schema = await optionsSchema("keirin");
+  draw(box, schema);
+  onLanguage(() => draw(box, schema));
 }

@@ -1,15 +1,31 @@
 import { api, tokens } from "./common.js";
-import { languageButton, t, translatePage } from "./i18n.js";
+import { languageButton, onLanguage, t, translatePage } from "./i18n.js";
+import { optionField, optionsSchema, readOptions } from "./options-form.js";
 
 translatePage();
 document.getElementById("lang").append(languageButton());
 const error = document.getElementById("error");
 
+// The race's options of the Dice Derby card, from the options model's schema.
+const FALLS = { "0": "fall_none", "1/20": "fall_some" };
+const derbySchema = await optionsSchema("derby");
+let race = [];
+function drawRaceOptions() {
+  const kept = race.length ? readOptions(race) : {};
+  race = [optionField(derbySchema, "fall_rate", {
+    game: "derby", id: "derby-fall-rate", value: kept.fall_rate, choices: Object.keys(FALLS),
+    choiceLabel: (v) => t(FALLS[v]),
+  })];
+  document.getElementById("derby-race-options").replaceChildren(...race.flatMap((f) => f.nodes));
+}
+drawRaceOptions();
+onLanguage(drawRaceOptions);
+
 document.getElementById("create").addEventListener("submit", async (ev) => {
   ev.preventDefault();
   const f = ev.target;
   const options = {
-    races: Number(f.races.value), fall_rate: f.fall_rate.value,
+    races: Number(f.races.value), ...readOptions(race),
     host_dice: f.host_dice.checked, borrowing: f.borrowing.checked,
     first_out_bonus: f.first_out_bonus.checked, simple_odds: f.simple_odds.checked,
   };
