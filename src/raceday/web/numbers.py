@@ -221,6 +221,21 @@ async def numbers_page() -> FileResponse:
                         headers={"Cache-Control": "no-cache"})
 
 
+class OfferedGame(BaseModel):
+    """A game that offers jobs, with the largest job it takes in the browser."""
+
+    game: str
+    limits: dict[str, int]
+
+
+@router.get("/api/numbers/games", response_model=list[OfferedGame])
+async def offered_games(request: Request) -> list[OfferedGame]:
+    """The games that offer jobs (each game's page module is
+    ``/games/<game>/static/numbers.js``), with this server's limits."""
+    limits = jobs_of(request).limits
+    return [OfferedGame(game=game, limits=limits.of(game)) for game in FACES]
+
+
 @router.post("/api/numbers", status_code=202, response_class=JSONResponse,
              responses=_answers(202, 400, 403, 413, 415, 429))
 async def start_job(body: NumbersBody, request: Request) -> JSONResponse:

@@ -1,5 +1,6 @@
-// Numbers: start a WielerSIM prediction or a KEIRIN / Dice Derby odds table on the
-// server, follow its progress, then read the result as sortable tables and a chart.
+// Numbers: start a game's prediction, odds table or simulation on the server (each game's
+// card is its own module), follow its progress, then read the result as sortable tables
+// and a chart.
 import { api, el } from "./common.js";
 import { language, languageButton, onLanguage, t, translatePage } from "./i18n.js";
 
@@ -7,7 +8,6 @@ const SVG = "http://www.w3.org/2000/svg";
 const app = document.getElementById("app");
 const error = el("p", { class: "error", role: "alert" });
 const main = el("main", { class: "watch-main" });
-let choices = { routes: [], pelotons: [] };
 let job = null; // the last job's JSON
 let poller = null;
 let sorts = {}; // table id -> [key, direction]
@@ -160,45 +160,23 @@ const field = (id, label, input) => el("label", { for: id }, t(label), input);
 const numberInput = (id, name, v, max) => el("input", { id, name, type: "number", min: 1, max, value: v, inputmode: "numeric", required: true });
 const seedInput = (id) => el("input", { id, name: "seed", inputmode: "numeric", placeholder: t("wv_seed_any") });
 
+// Each game's card comes from its own module (/games/<game>/static/numbers.js, found from
+// the server's list of the games that offer jobs): form(kit) returns the card.
+let games = []; // [{ game, limits, module }]
+const seed = (f) => (f.seed.value.trim() ? { seed: f.seed.value.trim() } : {});
+const kit = (limits) => ({ el, t, api, field, select, numberInput, seedInput, seed, start, limits });
+
 function forms() {
-  const wv = el("form", { id: "form-wielersim", class: "card" }, el("h2", {}, t("nm_wielersim")),
-    el("p", { class: "note" }, t("nm_wielersim_hint")),
-    el("div", { class: "row" },
-      field("nm-route", "wv_route", select("route", choices.routes, "flanders", "nm-route")),
-      field("nm-peloton", "wv_peloton", select("peloton", choices.pelotons, "classics", "nm-peloton")),
-      field("nm-wn", "nm_races", numberInput("nm-wn", "n", 1000, 100000)),
-      field("nm-wseed", "wv_seed", seedInput("nm-wseed")),
-      el("button", { type: "submit", class: "primary" }, t("nm_predict"))));
-  const kr = el("form", { id: "form-keirin", class: "card" }, el("h2", {}, t("nm_keirin")),
-    el("div", { class: "row" },
-      field("nm-kmode", "nm_mode", select("mode", ["odds", "simulate"], "odds", "nm-kmode", [t("nm_exact"), t("nm_simulate")])),
-      field("nm-riders", "nm_riders", select("riders", ["6", "7", "8", "9"], "9", "nm-riders")),
-      field("nm-length", "nm_length", numberInput("nm-length", "length", 50, 1000)),
-      field("nm-kn", "nm_races", numberInput("nm-kn", "n", 100000, 10000000)),
-      field("nm-kseed", "wv_seed", seedInput("nm-kseed")),
-      el("button", { type: "submit", class: "primary" }, t("nm_compute"))));
-  const dd = el("form", { id: "form-derby", class: "card" }, el("h2", {}, t("derby")),
-    el("div", { class: "row" },
-      field("nm-dmode", "nm_mode", select("mode", ["odds", "simulate"], "odds", "nm-dmode", [t("nm_exact"), t("nm_simulate")])),
-      field("nm-fall", "fall_rate", select("fall_rate", ["0", "1/20"], "0", "nm-fall", [t("fall_none"), t("fall_some")])),
-      field("nm-dn", "nm_races", numberInput("nm-dn", "n", 100000, 10000000)),
-      field("nm-dseed", "wv_seed", seedInput("nm-dseed")),
-      el("button", { type: "submit", class: "primary" }, t("nm_compute"))));
-  const seed = (f) => (f.seed.value.trim() ? { seed: f.seed.value.trim() } : {});
-  wv.addEventListener("submit", (ev) => { ev.preventDefault();
-    start({ game: "wielersim", route: wv.route.value, peloton: wv.peloton.value, n: Number(wv.n.value), ...seed(wv) }); });
-  kr.addEventListener("submit", (ev) => { ev.preventDefault();
-    const body = { game: "keirin", mode: kr.mode.value, riders: Number(kr.riders.value), length: Number(kr.length.value) };
-    start(kr.mode.value === "odds" ? body : { ...body, n: Number(kr.n.value), ...seed(kr) }); });
-  dd.addEventListener("submit", (ev) => { ev.preventDefault();
-    const body = { game: "derby", mode: dd.mode.value, fall_rate: dd.fall_rate.value };
-    start(dd.mode.value === "odds" ? body : { ...body, n: Number(dd.n.value), ...seed(dd) }); });
-  return el("div", { class: "forms" }, wv, kr, dd);
+  return el("div", { class: "forms" }, games.map((g) => g.module.form(kit(g.limits))));
 }
 
 async function main2() {
   const draw = () => { app.replaceChildren(header(), error, main); main.replaceChildren(forms(), out); showResult(); };
-  try { choices = await api("/api/wielersim/choices"); } catch (e) { fail(e); }
+  try {
+    const offered = await api("/api/numbers/games");
+    games = await Promise.all(offered.map(async (g) => ({ ...g, module: await import(`/games/${g.game}/static/numbers.js`) })));
+    for (const g of games) if (g.module.prepare) await g.module.prepare(kit(g.limits));
+  } catch (e) { fail(e); }
   draw();
   translatePage();
   onLanguage(draw);
