@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 
 from raceday.cli.main import app, run
 from raceday.core.errors import SaveFormatError
+from raceday.games.derby.evening import EveningState
 from raceday.games.derby.odds import exact_odds
 from raceday.games.derby.party import GAME
 from raceday.games.derby.session import PHASE_FINISHED, PHASE_RACING, Session
@@ -120,8 +121,9 @@ def test_scripted_party_of_six_players_and_five_races_with_a_resume(tmp_path: Pa
     assert "--resume night" in first.output
     store = SessionStore(split_db)
     saved, _ = store.load(GAME, "night")
-    assert saved["race"] == 3 and saved["phase"] == "betting"
-    assert all(t["player"] != 0 for t in saved["tickets"])  # the unsaved ticket is gone
+    kept = EveningState.from_json(saved).ledger
+    assert kept.race == 3 and kept.phase == "betting"
+    assert all(t.player != 0 for t in kept.tickets)  # the unsaved ticket is gone
     resumed = runner.invoke(app, party_args(split_db, "--resume", "night", "--delay", "0"),
                             input="\n".join(bets[2 * per_race:]) + "\n")
     assert resumed.exit_code == 0, resumed.output
@@ -130,7 +132,7 @@ def test_scripted_party_of_six_players_and_five_races_with_a_resume(tmp_path: Pa
     whole_doc, _ = SessionStore(whole_db).load(GAME, "night")
     split_doc, _ = store.load(GAME, "night")
     assert split_doc == whole_doc
-    session = Session.from_json(split_doc)
+    session = EveningState.from_json(split_doc).ledger
     assert session.phase == PHASE_FINISHED and len(session.history) == 5
     assert len(session.players) == 6 and all(p.horse is not None for p in session.players)
     # every settled race is logged exactly once
@@ -180,8 +182,9 @@ def test_host_mode_takes_the_tables_dice_refuses_bad_numbers_and_resumes(
     assert "Only the d4 stayed on: it takes 1st" in result.output
     store = SessionStore(db)
     doc, _ = store.load(GAME, "table")
-    assert doc["phase"] == PHASE_RACING  # input ended during the roll-off: tickets locked
-    session = Session.from_json(doc)
+    # input ended during the roll-off: tickets locked
+    assert EveningState.from_json(doc).phase == PHASE_RACING
+    session = EveningState.from_json(doc).ledger
     aki = session.players[0]
     assert aki.horse == 1 and aki.money == 10_000 - 5000 - 1000
     # resume: the race continues at the roll-off the host had reached; the ticket is kept
@@ -191,7 +194,7 @@ def test_host_mode_takes_the_tables_dice_refuses_bad_numbers_and_resumes(
     assert "continues from round 5" in again.output
     assert "→ The d20 drops out." in again.output  # level on 9: the die with more faces drops
     doc, _ = store.load(GAME, "table")
-    session = Session.from_json(doc)
+    session = EveningState.from_json(doc).ledger
     record = session.history[0]
     assert (record.first, record.second) == (1, 5)  # the d12 wins the roll-off for 2nd
     aki = session.players[0]
@@ -211,7 +214,7 @@ def test_stale_save_cannot_settle_twice(tmp_path: Path) -> None:
     store.save(GAME, "x", doc, expected_revision=rev)  # someone else saved meanwhile
     from raceday.terminal.common import console
 
-    party = Party(Session.from_json(doc), store, "x", Terminal(console), rev)
+    party = Party(EveningState.from_json(doc), store, "x", Terminal(console), rev)
     with pytest.raises(SaveFormatError, match="changed since"):
         party.save()
 
@@ -232,7 +235,7 @@ def test_names_prompt_refuses_bad_rosters_and_borrowing_works_at_the_prompt(
     assert "Aki borrows 10000 and will repay 15000" in result.output
     assert "the limit is 1" in result.output
     doc, _ = SessionStore(db).load(GAME, "b")
-    aki = Session.from_json(doc).players[0]
+    aki = EveningState.from_json(doc).ledger.players[0]
     assert aki.debt == 15_000 and aki.loans == 1
 
 
@@ -295,4 +298,4 @@ def test_play_without_a_seed_saves_and_prints_the_fresh_one(tmp_path: Path) -> N
     assert result.exit_code == 0, result.output
     seed = int(re.search(r"\(seed (\d+)\)", result.output).group(1))  # type: ignore[union-attr]
     document, _ = SessionStore(db).load(GAME, "f")
-    assert Session.from_json(document).config.seed == seed
+    assert EveningState.from_json(document).ledger.config.seed == seed

@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 from raceday.cli.main import app, run
 from raceday.games.derby import party as party_module
 from raceday.games.derby.agents import choose_bets, computer_bets, ticket_values
+from raceday.games.derby.evening import EveningState
 from raceday.games.derby.odds import OddsBoard, exact_odds, make_board
 from raceday.games.derby.party import GAME, Party, Terminal, parse_amount, parse_ticket
 from raceday.games.derby.rules import POSTS, DerbyState
@@ -181,7 +182,8 @@ def test_unsold_dice_still_race_and_their_prizes_go_to_nobody(tmp_path: Path) ->
     config = SessionConfig(seed=11, races=4)
     session = Session.new(config, [("Solo", "bold")])  # one owner at most: five dice unsold
     out = Console(file=io.StringIO(), width=100)
-    Party(session, SessionStore(tmp_path / "u.sqlite"), "u", Terminal(out)).run()
+    store = SessionStore(tmp_path / "u.sqlite")
+    Party(EveningState.from_session(session), store, "u", Terminal(out)).run()
     text = out.file.getvalue()  # type: ignore[attr-defined]
     assert session.phase == PHASE_FINISHED
     owned = [p.horse for p in session.players if p.horse is not None]
@@ -232,7 +234,7 @@ def test_sealed_bids_are_read_without_echo_and_not_shown_before_the_reveal(
     before_reveal = out.split("Bids:")[0]
     assert "1,700" not in before_reveal and "1700" not in before_reveal
     doc, _ = SessionStore(db).load(GAME, "sealed")
-    assert Session.from_json(doc).lots[0].bids[0] == 1700  # the bid itself was taken
+    assert EveningState.from_json(doc).ledger.lots[0].bids[0] == 1700  # the bid itself was taken
 
 
 def test_a_scripted_transcript_does_not_echo_the_sealed_bid(tmp_path: Path) -> None:

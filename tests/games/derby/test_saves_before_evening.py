@@ -15,6 +15,8 @@ import pytest
 from typer.testing import CliRunner
 
 from raceday.cli.main import app
+from raceday.games.derby.evening import EVENING_FORMAT, EveningState
+from raceday.games.derby.session import Session
 from raceday.store.sessions import SessionStore
 
 FIXTURES = Path(__file__).parents[2] / "fixtures" / "saves" / "derby"
@@ -42,6 +44,22 @@ def test_an_old_session_resumes_with_the_same_transcript(name: str, tmp_path: Pa
 
 
 def _books(document: dict[str, Any]) -> dict[str, Any]:
-    """A saved session's house rules and books (the roster, now among the rules, apart)."""
-    config = {k: v for k, v in document["config"].items() if k != "players"}
-    return {**document, "config": config}
+    """A saved party's house rules and books: the old session itself, or the ledger of an
+    evening (whose rules also name the players)."""
+    books = document["ledger"] if document["format"] == EVENING_FORMAT else document
+    config = {k: v for k, v in books["config"].items() if k != "players"}
+    return {**books, "config": config}
+
+
+@pytest.mark.parametrize("name", sorted(RECORDED))
+def test_an_old_session_becomes_an_evening_with_the_same_books(name: str) -> None:
+    old = RECORDED[name]["saved"]
+    state = EveningState.from_json(old)
+    assert state.ledger.players == Session.from_json(old).players
+    assert _books(state.to_json())["history"] == old["history"]
+    assert state.phase == old["phase"] and state.ledger.race == old["race"]
+    assert (state.race is not None) == (old["phase"] == "racing")
+    if old["live_race"] is not None:  # a host's race in progress goes on where it stood
+        assert state.race is not None and state.race.to_json() == old["live_race"]
+    again = EveningState.from_json(json.loads(json.dumps(state.to_json())))
+    assert again == state

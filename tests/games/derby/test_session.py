@@ -9,6 +9,7 @@ import pytest
 
 from raceday.core.errors import OptionsError, SaveFormatError
 from raceday.games.derby.agents import computer_bets, computer_bid, expected_prizes
+from raceday.games.derby.evening import EveningState
 from raceday.games.derby.session import (
     PHASE_BETTING,
     PHASE_FINISHED,
@@ -268,9 +269,9 @@ def test_all_computer_sessions_keep_the_books_straight(tmp_path: object) -> None
         roster = [(f"C{i}", ("cautious", "bold")[i % 2]) for i in range(7)]
         session = Session.new(config, roster)
         out = Console(file=io.StringIO(), width=100)
-        Party(session, store, f"auto{k}", Terminal(out)).run()
+        Party(EveningState.from_session(session), store, f"auto{k}", Terminal(out)).run()
         saved, _ = store.load(GAME, f"auto{k}")
-        done = Session.from_json(saved)
+        done = EveningState.from_json(saved).ledger
         assert done.phase == PHASE_FINISHED and len(done.history) == config.races
         assert sorted(p.horse for p in done.players if p.horse) == [1, 2, 3, 4, 5, 6]
         for i, p in enumerate(done.players):

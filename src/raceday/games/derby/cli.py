@@ -35,7 +35,6 @@ from raceday.terminal.common import (
 from raceday.terminal.options import GIVEN, GivenOptions, game_options
 
 if TYPE_CHECKING:
-    from raceday.games.derby.session import Session
     from raceday.store.sessions import SessionStore
 
 # Only what `derby odds` needs is imported up front (it must start fast); the party, the
@@ -241,29 +240,28 @@ def play(
     """A whole party session at one terminal: auction, betting, races, standings, awards."""
     import time
 
+    from raceday.games.derby.evening import EveningOptions, EveningState
     from raceday.games.derby.party import GAME, EndOfInput, Party, Terminal, new_party_name
-    from raceday.games.derby.session import Session, SessionConfig
+    from raceday.games.derby.session import Session
     from raceday.store.sessions import writable_store
 
     term = Terminal(console, default_delay(delay, 0.3), time.sleep)
     if resume is not None:
         store = writable_store(db)  # read-only: refused before a bid or ticket is typed
         document, revision = store.load(GAME, resume)
-        session = Session.from_json(document)
+        state = EveningState.from_json(document)
         name = resume
-        term.say(f"Resuming {name!r}: race {session.race} of {session.config.races}, "
-                 f"{session.phase}.")
+        term.say(f"Resuming {name!r}: race {state.ledger.race} of {state.options.races}, "
+                 f"{state.phase}.")
     else:
         # Every option is checked before the database is opened or written.
-        config = SessionConfig(
+        config = EveningOptions.parse(dict(
             races=races, start_money=start_money, prize_first=prize_first,
             prize_second=prize_second, win_limit=win_limit, quinella_limit=quinella_limit,
             borrowing=borrowing, loan_amount=loan, loan_repay=repay, max_loans=max_loans,
-            margin=margin, simple_odds=simple_odds,  # type: ignore[arg-type]
-            first_out_bonus=first_out_bonus, owner_award=owner_award,
-            fall_rate=fall_rate,  # type: ignore[arg-type]
-            host=host, seed=fresh_seed(seed),
-        )
+            margin=margin, simple_odds=simple_odds, first_out_bonus=first_out_bonus,
+            owner_award=owner_award, fall_rate=fall_rate, host=host, seed=fresh_seed(seed),
+        ))
         computer_seats = [(f"Computer {k + 1}", ("cautious", "bold")[k % 2])
                           for k in range(computers)]
         if save is not None and not save.strip():
@@ -290,6 +288,7 @@ def play(
                     continue
                 break
         revision = None
+        state = EveningState.from_session(session)
         count = len(session.players)
         term.say(f"New Dice Derby party {name!r}: {count} players, {races} races "
                  f"(seed {session.config.seed}).")
@@ -297,7 +296,7 @@ def play(
             term.say("Fewer than six players: dice nobody buys are rolled by the house and "
                      "race as usual; their prizes go to nobody.")
     resume_line = resume_command(name, db)
-    game = Party(session, store, name, term, revision)
+    game = Party(state, store, name, term, revision)
     try:
         game.run()
     except EndOfInput:
@@ -321,12 +320,12 @@ def resume_command(name: str, db: Path | None) -> str:
 
 def _kept(store: SessionStore, name: str) -> str:
     """What the database holds for a party, read back from it (not from memory)."""
+    from raceday.games.derby.evening import EveningState
     from raceday.games.derby.party import GAME
-    from raceday.games.derby.session import Session
 
     try:
         document, _ = store.load(GAME, name)
-        saved: Session = Session.from_json(document)
+        saved = EveningState.from_json(document).ledger
     except RacedayError:
         return f"party {name!r} was not saved yet"
     where = {

@@ -1,10 +1,12 @@
 """The Dice Derby party at one terminal: prompts, turn order, saving and resuming.
 
-All rules and money live in :mod:`raceday.games.derby.session` and
-:mod:`raceday.games.derby.rules`; this module only asks, shows and saves. The session is
-saved after every auction lot, when betting closes (tickets locked) and after every
-settled race, each time in one SQLite transaction guarded by the revision number, so an
-interrupted party resumes exactly where the last save left it and never pays twice.
+The evening is one protocol state (:class:`~raceday.games.derby.evening.EveningState`):
+bids, tickets and loans are players' actions, the draw for a tied lot and the dice are
+chance nodes; this module only asks, shows and saves. The party saves ``state.to_json()``
+after every auction lot, when betting closes (tickets locked), after every round a host
+types in and after every settled race, each time in one SQLite transaction guarded by the
+revision number, so an interrupted party resumes exactly where the last save left it and
+never pays twice.
 """
 
 from __future__ import annotations
@@ -20,11 +22,12 @@ from rich.table import Table
 
 from raceday.core.digits import MAX_DIGITS, ascii_int
 from raceday.core.errors import BetError, OptionsError, RacedayError
+from raceday.core.events import Event
 from raceday.games.derby.agents import computer_bets, computer_bid
-from raceday.games.derby.game import GAME as DERBY
-from raceday.games.derby.odds import format_odds
+from raceday.games.derby.evening import DONE, EveningState
 from raceday.games.derby.render import board_tables, event_lines
 from raceday.games.derby.rules import (
+    DerbyOptions,
     DerbyState,
     faces_of,
     horse_name,
@@ -160,23 +163,28 @@ def parse_host_round(text: str, rolling: list[int]) -> list[int | None]:
 
 
 class Party:
-    """Runs a saved session from wherever it stands to the end (or to end of input)."""
+    """Runs a saved evening from wherever it stands to the end (or to end of input)."""
 
-    def __init__(self, session: Session, store: SessionStore, name: str, term: Terminal,
+    def __init__(self, state: EveningState, store: SessionStore, name: str, term: Terminal,
                  revision: int | None = None) -> None:
-        self.session = session
+        self.state = state
         self.store = store
         self.name = name
         self.term = term
         self.revision = revision
 
+    @property
+    def session(self) -> Session:
+        """The evening's ledger: the public sheets, lots and settled races it shows."""
+        return self.state.ledger
+
     # --- saving -------------------------------------------------------------------------
     def save(self, log_entry: dict[str, Any] | None = None) -> None:
-        self.revision = self.store.save(GAME, self.name, self.session.to_json(),
+        self.revision = self.store.save(GAME, self.name, self.state.to_json(),
                                         expected_revision=self.revision, log_entry=log_entry)
 
     def _rng(self, *key: int) -> np.random.Generator:
-        return np.random.default_rng([self.session.config.seed, *key])
+        return np.random.default_rng([self.state.options.seed, *key])
 
     # --- the flow -----------------------------------------------------------------------
     def run(self) -> None:
@@ -195,7 +203,7 @@ class Party:
                 return
 
     def auction(self) -> None:
-        s = self.session
+        s, state = self.session, self.state
         if not s.lots:
             self.term.say("[bold]The owners' auction[/] — a sealed bid for each die, "
                           "from the d4 up. The highest bid buys; an owner holds one die.")
@@ -203,11 +211,12 @@ class Party:
             post = s.next_lot
             assert post is not None
             self.term.say(f"\n[bold]Post {post}: the {horse_name(post)}[/]")
-            bids: dict[int, int] = {}
-            for i in s.eligible_bidders():
+            events: list[Event] = []
+            for i in list(state.acting_players()):
                 p = s.players[i]
                 if p.is_computer:
-                    bids[i] = computer_bid(s, i, post)
+                    events += state.apply_action_for(i, state.bid_action(
+                        i, computer_bid(s, i, post)))
                     continue
                 while True:
                     answer = self.term.ask_secret(
@@ -215,27 +224,37 @@ class Party:
                         f"(you hold {p.money}; 0 or empty for none; not shown as you type):"
                     )
                     try:
-                        amount = parse_amount(answer) if answer else 0
-                        s.check_bid(i, amount)
+                        action = state.bid_action(i, parse_amount(answer) if answer else 0)
                     except BetError as exc:
                         self.term.refuse(str(exc))
                         continue
-                    bids[i] = amount
+                    events += state.apply_action_for(i, action)
                     break
-            lot = s.auction_lot(bids, self._rng(0, post))
-            shown = ", ".join(f"{s.players[i].name} {b}" for i, b in bids.items() if b > 0)
+            if state.is_chance_node() and s.phase == PHASE_AUCTION:  # a tie: a fair draw
+                events += state.apply_action(state.sample_chance(self._rng(0, post)).outcome)
+            self._lots([e for e in events if e.kind == "lot"])
+
+    def _lots(self, lots: list[Event]) -> None:
+        """Tell each sold (or passed) die and save after it."""
+        s = self.session
+        for k, lot in enumerate(lots):
+            if k:
+                self.term.say(f"\n[bold]Post {lot['post']}: the {lot['horse']}[/]")
+            shown = ", ".join(f"{b['name']} {b['amount']}" for b in lot["bids"]
+                              if b["amount"] > 0)
             self.term.say(f"Bids: {shown or 'none'}.")
-            if lot.draw is not None:
-                names = " and ".join(s.players[i].name for i in lot.tied)
-                self.term.say(f"{names} tie at {lot.price}: a fair draw picks "
-                              f"{s.players[lot.buyer or 0].name}.")
-            if lot.buyer is None:
-                self.term.say(f"Nobody bid: the house runs the {horse_name(post)} "
+            if lot["draw"] is not None:
+                names = " and ".join(lot["tied"])
+                self.term.say(f"{names} tie at {lot['price']}: a fair draw picks "
+                              f"{lot['buyer_name']}.")
+            if lot["buyer"] is None:
+                self.term.say(f"Nobody bid: the house runs the {lot['horse']} "
                               "(its prizes go to nobody).")
             else:
-                self.term.say(f"The {horse_name(post)} goes to {s.players[lot.buyer].name} "
-                              f"for {lot.price}.")
-            self.save({"auction": lot.to_json()})
+                self.term.say(f"The {lot['horse']} goes to {lot['buyer_name']} "
+                              f"for {lot['price']}.")
+            sold = next(x for x in s.lots if x.post == lot["post"])
+            self.save({"auction": sold.to_json()})
 
     def show_board(self) -> None:
         win, grid = board_tables(self.session.board(), f"Race {self.session.race}")
@@ -243,7 +262,7 @@ class Party:
         self.term.say(grid)
 
     def betting(self) -> None:
-        s = self.session
+        s, state = self.session, self.state
         self.term.say(f"\n[bold]Race {s.race} of {s.config.races}[/] — betting is open.")
         if s.is_last_race:
             self.term.say("[bold]Before the last race, the standings:[/]")
@@ -254,12 +273,16 @@ class Party:
             self.term.say(f"Odds change: {out} dropped first last race, so its win odds go "
                           "up by half.")
         self.show_board()
-        for i, p in enumerate(s.players):
+        for i in list(state.acting_players()):
+            p = s.players[i]
             if p.is_computer:
                 for bet in computer_bets(s, i):
-                    t = s.place_ticket(i, bet.kind, bet.horses, bet.stake)
-                    self.term.say(f"{p.name} ({p.kind}) buys {t.label()} for {t.stake} "
-                                  f"at {format_odds(t.odds)}.")
+                    state.apply_action_for(i, state.ticket_action(i, bet.kind, bet.horses,
+                                                                  bet.stake))
+                    t = self._mine(i)[-1]
+                    self.term.say(f"{p.name} ({p.kind}) buys {t['label']} for {t['stake']} "
+                                  f"at {t['odds_text']}.")
+                state.apply_action_for(i, DONE)
                 continue
             if s.history:
                 self.term.say(f"\n{p.name}, your tickets for race {s.race} ('help' for help).")
@@ -269,6 +292,7 @@ class Party:
                 answer = self.term.ask(f"{p.name} (holds {p.money}) — ticket:")
                 word = answer.lower()
                 if word in ("", "done", "d", "pass"):
+                    state.apply_action_for(i, DONE)
                     break
                 try:
                     if word == "board":
@@ -276,66 +300,71 @@ class Party:
                     elif word in ("help", "?"):
                         self.term.say(BET_HELP)
                     elif word == "tickets":
-                        held = s.tickets_of(i)
-                        self.term.say(", ".join(f"{t.label()} {t.stake} at {format_odds(t.odds)}"
-                                                for t in held) or "no tickets yet")
+                        self.term.say(", ".join(f"{t['label']} {t['stake']} at {t['odds_text']}"
+                                                for t in self._mine(i)) or "no tickets yet")
                     elif word == "borrow":
-                        s.borrow(i)
+                        state.apply_action_for(i, state.borrow_action(i))
                         self.term.say(f"{p.name} borrows {s.config.loan_amount} and will repay "
                                       f"{s.config.loan_repay} at the end.")
                     else:
                         kind, horses, stake = parse_ticket(answer)
-                        t = s.place_ticket(i, kind, horses, stake)
-                        self.term.say(f"{t.label()} for {t.stake} at {format_odds(t.odds)} "
-                                      f"(pays {t.stake * t.odds // 10} if it comes in).")
+                        state.apply_action_for(i, state.ticket_action(i, kind, horses, stake))
+                        t = self._mine(i)[-1]
+                        self.term.say(f"{t['label']} for {t['stake']} at {t['odds_text']} "
+                                      f"(pays {t['pays']} if it comes in).")
                 except BetError as exc:
                     self.term.refuse(str(exc))
-        s.close_betting()
         self.save()
 
+    def _mine(self, player: int) -> list[dict[str, Any]]:
+        """``player``'s tickets, as their own view shows them."""
+        tickets: list[dict[str, Any]] = self.state.observation(player)["me"]["tickets"]
+        return tickets
+
     def race(self) -> None:
-        s = self.session
-        if s.live_race is not None and s.config.host:
-            state = DERBY.state_from_json(s.live_race)
-            self.term.say(f"\n[bold]Race {s.race} continues[/] from round {state.round}: "
-                          f"{', '.join(horse_name(p) for p in state.group)} still rolling.")
+        s, state = self.session, self.state
+        race = state.race
+        assert race is not None
+        if s.config.host and race != DerbyState(DerbyOptions(s.config.fall_rate)):
+            self.term.say(f"\n[bold]Race {s.race} continues[/] from round {race.round}: "
+                          f"{', '.join(horse_name(p) for p in race.group)} still rolling.")
         else:
-            state = DERBY.new_state({"fall_rate": s.config.fall_rate})
             self.term.say(f"\n[bold]Race {s.race}: they're off![/]")
         to_drop: list[str] = []
         rng = self._rng(s.race)
-        while not state.is_terminal():
+        number = s.race
+        while True:
             if s.config.host:
-                events = self._host_round(state)
-                if not state.is_terminal():  # the table's dice so far are kept
-                    s.live_race = state.to_json()
-                    self.save()
+                events = self._host_round(race)
             else:
                 draw = state.sample_chance(rng)
                 events = state.apply_action(draw.outcome, draw.detail)
+            over = any(e.kind == "settled" for e in events)
+            if s.config.host and not over:  # the table's dice so far are kept
+                self.save()
             for line in event_lines(events, to_drop):
                 self.term.say(line)
                 self.term.beat()
             for e in events:
-                if e.kind == "quinella":
-                    pair = (parse_horse(e["pair"][0]), parse_horse(e["pair"][1]))
-                    for pay in s.quinella_payouts(pair):
-                        self.term.say(f"  Quinella paid: {s.players[pay.player].name} "
-                                      f"collects {pay.amount} ({pay.what}).")
-        first, second = state.winner(), state.second()
-        assert first is not None and second is not None
-        record = s.settle(first, second, state.first_out())
-        for pay in record.payouts:
-            self.term.say(f"{s.players[pay.player].name} receives {pay.amount} for {pay.what}.")
-        if not record.payouts:
+                if e.kind == "quinella_paid":
+                    for pay in e["payouts"]:
+                        self.term.say(f"  Quinella paid: {pay['name']} collects "
+                                      f"{pay['amount']} ({pay['what']}).")
+            if over:
+                break
+        record = s.history[-1]
+        settled = next(e for e in events if e.kind == "settled")
+        for pay in settled["payouts"]:
+            self.term.say(f"{pay['name']} receives {pay['amount']} for {pay['what']}.")
+        if not settled["payouts"]:
             self.term.say("No winning tickets and no owner prizes this time.")
         self.save({"race": record.to_json()})
-        self.term.say(f"Saved after race {record.race}.")
+        self.term.say(f"Saved after race {number}.")
 
-    def _host_round(self, state: DerbyState) -> list[Any]:
-        rolling = list(state.to_roll)
+    def _host_round(self, race: DerbyState) -> list[Event]:
+        rolling = list(race.to_roll)
         names = " ".join(horse_name(p) for p in rolling)
-        what = "roll-off" if state.in_rolloff else f"furlong {state.round}"
+        what = "roll-off" if race.in_rolloff else f"furlong {race.round}"
         while True:
             answer = self.term.ask(f"Host, the numbers for {what} — {names} (F = fall):")
             try:
@@ -344,11 +373,7 @@ class Party:
                 self.term.refuse(str(exc))
                 continue
             break
-        events = []
-        for v in values:
-            events.extend(state.enter_roll(v))
-        return events
-
+        return self.state.enter_rolls(values)
     def show_standings(self) -> None:
         s = self.session
         table = Table()

@@ -17,7 +17,8 @@ def finished(store: SessionStore, name: str) -> bool:
 
 def steps(store: SessionStore, name: str) -> list[ReplayStep]:
     doc, _ = store.load("derby", name)
-    players = [str(p.get("name", "?")) for p in doc.get("players", [])]
+    books = doc.get("ledger", doc)  # an evening keeps its sheets in its ledger
+    players = [str(p.get("name", "?")) for p in books.get("players", [])]
 
     def who(p: Any) -> Any:
         if isinstance(p, int) and 0 <= p < len(players):
