@@ -208,7 +208,7 @@ def test_the_view_shows_the_track_dice_and_moves() -> None:
     ({"players": ["easy", "hard"]}, "at least one player must be human"),
     ({"track": "/etc/passwd"}, "track must be one of default, short"),
     ({"laps": 3}, "laps can only be chosen for the points race"),
-    ({"riders_per_player": 9}, "riders per player"),
+    ({"riders_per_player": 9}, "riders_per_player: must be from 1 to 6"),
     ({"colour": "red"}, "unknown PISTARD option(s): colour"),
 ])
 def test_bad_options_are_refused(options: dict[str, Any], words: str) -> None:
