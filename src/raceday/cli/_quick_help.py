@@ -21,7 +21,7 @@ import sys
 from typing import Any, ClassVar
 
 USAGE = "Usage: raceday [OPTIONS] COMMAND [ARGS]..."
-ROOT_HELP = "Play, watch, simulate and price five dice and racing tabletop games."
+ROOT_HELP = "Play, watch, simulate and price dice and racing tabletop games."
 VERSION_HELP = "Show the version and exit."
 # (long form, short form, type shown, help) of the root's options, in Typer's order
 OPTIONS = (("--version", "-V", "<bool>", VERSION_HELP),

@@ -72,7 +72,7 @@ class GameGroup(TyperGroup):
 app = typer.Typer(
     name="raceday",
     cls=GameGroup,
-    help="Play, watch, simulate and price five dice and racing tabletop games.",
+    help="Play, watch, simulate and price dice and racing tabletop games.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     add_completion=False,
@@ -92,7 +92,7 @@ def _root(
         help="Show the version and exit.",
     ),
 ) -> None:
-    """Play, watch, simulate and price five dice and racing tabletop games."""
+    """Play, watch, simulate and price dice and racing tabletop games."""
 
 
 def _usage_line(exc: UsageError) -> str:
