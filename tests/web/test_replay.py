@@ -98,3 +98,11 @@ def test_a_stage_race_replays_stage_by_stage(client: TestClient) -> None:
     assert steps[1]["url"] == "/replay/wielersim/rvb/1"
     film = client.get("/api/replay/wielersim/rvb/1").json()
     assert film == client.get("/api/wielersim/campaigns/rvb/stages/1").json()
+    assert client.get("/api/replay/wielersim/rvb/2").status_code == 404  # not ridden
+    refused = client.get("/api/replay/wielersim/rvb/x1")
+    assert refused.status_code == 400 and "'x1'" in refused.json()["error"]
+    assert client.get("/api/replay/wielersim/nobody/0").status_code == 404
+    store = SessionStore(client.app.state.rooms.store.path)  # type: ignore[attr-defined]
+    store.save("hairpin", "done", {"state": HAIRPIN.new_state(None).to_json()})
+    no_parts = client.get("/api/replay/hairpin/done/0")
+    assert no_parts.status_code == 404 and "has no parts" in no_parts.json()["error"]

@@ -37,7 +37,6 @@ from raceday.core.errors import RacedayError, SaveFormatError
 from raceday.core.events import Message
 from raceday.present.replay import ReplayStep, final_step, room_event_message
 from raceday.store.sessions import SessionStore
-from raceday.web.watch import WatchError, page, stage_film, store_of
 
 if TYPE_CHECKING:
     from raceday.core.protocol import State
@@ -46,7 +45,23 @@ MAX_STEPS = 20_000  # steps of one replay sent to the page at most (the first on
 MAX_LISTED = 500  # items of each kind on the list page
 DRAWERS = ("frame.js", "board.js")  # a game's module that may export drawFrame(frame, el)
 
+PAGE = Path(__file__).parent / "static" / "replay.html"
+
 router = APIRouter()
+
+
+class ReplayError(RacedayError):
+    """A replay that cannot be given: 404 (no such room, game or session) or 409 (not
+    finished yet)."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def _store(request: Request) -> SessionStore:
+    """The CLI's session store in the server's database file."""
+    return SessionStore(_db(request))
 
 
 def _db(request: Request) -> Path:
@@ -87,10 +102,10 @@ def room_replay(path: Path, code: str) -> dict[str, Any]:
     code = code.strip().upper()
     rows = _read(path, "SELECT game, finished FROM rooms WHERE code = ?", (code,))
     if not rows:
-        raise WatchError(f"there is no room {code!r} on this server", 404)
+        raise ReplayError(f"there is no room {code!r} on this server", 404)
     game, finished = rows[0]
     if not finished:
-        raise WatchError(f"room {code} is still being played: watch it at /watch/{code}", 409)
+        raise ReplayError(f"room {code} is still being played: watch it at /watch/{code}", 409)
     seats = dict(_read(path, "SELECT seat, name FROM room_seats WHERE code = ?", (code,)))
     words = getattr(face(str(game), "replay"), "room_event", None)
     players: list[str] = []
@@ -158,7 +173,7 @@ def session_steps(store: SessionStore, game: str, name: str) -> list[ReplayStep]
     except (KeyError, TypeError, ValueError) as exc:
         raise SaveFormatError(f"saved {game} session {name!r} cannot be read: {exc}") from None
     if not state.is_terminal():
-        raise WatchError(f"{game} session {name!r} is not finished: resume it with "
+        raise ReplayError(f"{game} session {name!r} is not finished: resume it with "
                          f"raceday {game} play --resume", 409)
     return [final_step(state)]
 
@@ -174,43 +189,56 @@ def drawer(game: str) -> str | None:
     return None
 
 
-def session_replay(store: SessionStore, game: str, name: str) -> dict[str, Any]:
+def _check_session(store: SessionStore, game: str, name: str) -> None:
     games = game_packages()
     if game not in games:
-        raise WatchError(f"unknown game {game!r}; replays exist for {', '.join(games)}", 404)
+        raise ReplayError(f"unknown game {game!r}; replays exist for {', '.join(games)}", 404)
     if not store.exists(game, name):
-        raise WatchError(f"no saved {game} session named {name!r}", 404)
+        raise ReplayError(f"no saved {game} session named {name!r}", 404)
+
+
+def session_part(store: SessionStore, game: str, name: str, part: str) -> dict[str, Any]:
+    """One part of a saved session (a stage race's stage) as the game's replay face gives
+    it (``part(store, name, part)``), drawn on the page by the game's ``film.js``."""
+    _check_session(store, game, name)
+    own_part = getattr(face(game, "replay"), "part", None)
+    if own_part is None:
+        raise ReplayError(f"a {game} replay has no parts: open /replay/{game}/{name}", 404)
+    answer: dict[str, Any] = own_part(store, name, part)
+    return answer
+
+
+def session_replay(store: SessionStore, game: str, name: str) -> dict[str, Any]:
+    _check_session(store, game, name)
     steps = [step.to_json() for step in session_steps(store, game, name)[:MAX_STEPS]]
     if not steps:
-        raise WatchError(f"{game} session {name!r} has nothing finished to replay yet", 409)
+        raise ReplayError(f"{game} session {name!r} has nothing finished to replay yet", 409)
     return {"source": "session", "game": game, "name": name, "steps": steps,
             "drawer": drawer(game)}
 
 
 # --- routes -----------------------------------------------------------------------------
 def _answer(make: Any) -> JSONResponse:
+    """``make()`` as JSON; a refusal (any RacedayError) as ``{"error"}`` with its status
+    (a game face's errors may carry one too), else 400."""
     try:
         return JSONResponse(make())
-    except WatchError as exc:
-        return JSONResponse({"error": str(exc)}, status_code=exc.status)
     except RacedayError as exc:
-        return JSONResponse({"error": str(exc)}, status_code=400)
+        status = getattr(exc, "status", 400)
+        return JSONResponse({"error": str(exc)}, status_code=status
+                            if isinstance(status, int) and 400 <= status < 500 else 400)
 
 
 @router.get("/replay", include_in_schema=False)
-async def replay_list_page() -> FileResponse:
-    return page("replay.html")
-
-
 @router.get("/replay/{rest:path}", include_in_schema=False)
-async def replay_page(rest: str) -> FileResponse:
-    return page("replay.html")
+async def replay_page() -> FileResponse:
+    return FileResponse(PAGE, media_type="text/html", headers={"Cache-Control": "no-cache"})
 
 
 @router.get("/api/replays")
 def replays(request: Request) -> JSONResponse:
     return _answer(lambda: {"rooms": finished_rooms(_db(request)),
-                            "sessions": saved_sessions(store_of(request))})
+                            "sessions": saved_sessions(_store(request))})
 
 
 @router.get("/api/replay/room/{code}")
@@ -218,11 +246,11 @@ def replay_room(code: str, request: Request) -> JSONResponse:
     return _answer(lambda: room_replay(_db(request), code))
 
 
-@router.get("/api/replay/wielersim/{name}/{stage}")
-def replay_stage(name: str, stage: int, request: Request) -> JSONResponse:
-    return _answer(lambda: stage_film(store_of(request), name, stage))
+@router.get("/api/replay/{game}/{name}/{part}")
+def replay_part(game: str, name: str, part: str, request: Request) -> JSONResponse:
+    return _answer(lambda: session_part(_store(request), game, name, part))
 
 
 @router.get("/api/replay/{game}/{name}")
 def replay_session(game: str, name: str, request: Request) -> JSONResponse:
-    return _answer(lambda: session_replay(store_of(request), game, name))
+    return _answer(lambda: session_replay(_store(request), game, name))

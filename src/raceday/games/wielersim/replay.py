@@ -3,6 +3,7 @@ the leader of the general classification), each linking to that stage's film."""
 
 from __future__ import annotations
 
+from typing import Any
 from urllib.parse import quote
 
 from raceday.core.events import Message
@@ -40,3 +41,13 @@ def steps(store: SessionStore, name: str) -> list[ReplayStep]:
              Message("replay.gc_leader", {"name": rider(leader), "number": leader})],
             url=f"/replay/wielersim/{quote(name, safe='')}/{i}"))
     return out
+
+
+def part(store: SessionStore, name: str, stage: str) -> dict[str, Any]:
+    """The film of stage ``stage`` (0 for the first), ridden again from the saved seed."""
+    from raceday.games.wielersim.watch import WatchError, stage_film
+
+    if not stage.isdigit() or len(stage) > 4:
+        raise WatchError(f"stage must be the number of a ridden stage (0 for the first), "
+                         f"not {stage[:20]!r}")
+    return stage_film(store, name, int(stage))
