@@ -180,6 +180,55 @@ def test_worked_example_of_the_rules(game: Any, blue_roll: int, chips: list[int]
     assert settled == (["bet_void", "bet_void"] if blue_roll == 5 else ["bet_won", "bet_lost"])
 
 
+def test_worked_example_of_the_end(game: Any) -> None:
+    """RULES.md: Red on 17 with 6 chips, Blue on 16 with 7, both pass; Red rolls 3, Blue
+    keeps a 2: Red reaches the line ahead, takes the prize of 3 and wins 9 to 7."""
+    state = new_state(game)
+    state.squares, state.chips = [17, 16], [6, 7]
+    _bet(state, 0, runner=0, stake=0)
+    _bet(state, 1, runner=0, stake=0)
+    events = _roll(state, 3, 2)
+    assert state.is_terminal() and state.squares == [20, 18] and state.chips == [9, 7]
+    prize = next(e for e in events if e.kind == "prize")
+    assert (prize["runner"], prize["prize"], prize["chips"]) == (0, 3, 9)
+    result = state.outcome()
+    assert (result.winner, result.termination, result.winning_players) == (0, "money", (0,))
+    assert result.scores == {0: 9, 1: 7} and state.returns() == [1.0, 0.0]
+
+
+def test_level_runners_earn_no_prize_and_equal_purses_draw(game: Any) -> None:
+    state = new_state(game, rounds=1)
+    _bet(state, 0, runner=0, stake=2)
+    _bet(state, 1, runner=0, stake=2)
+    events = _roll(state, 4, 4)  # a tie: stakes back, runners level, no prize
+    assert state.is_terminal() and not any(e.kind == "prize" for e in events)
+    result = state.outcome()
+    assert (result.winner, result.termination) == (None, "draw")
+    assert state.returns() == [0.5, 0.5]
+
+
+def test_the_bookie_beats_random_bets(game: Any) -> None:
+    """The computer backs the runner the exact odds favour, so it should beat a random
+    bettor. 400 fixed-seed games, seats alternating, a draw counting half: the lower end
+    of the 99% Wilson interval of its share must be above 1/2 (measured: about 0.68)."""
+    import math
+
+    from raceday_twindash.agents import make_agent
+
+    games, points = 400, 0.0
+    for g in range(games):
+        seat = g % 2
+        agents = [make_agent("random"), make_agent("random")]
+        agents[seat] = make_agent("bookie")
+        result = game.play({}, agents, rng=31_000 + g).final_state.outcome()
+        points += 0.5 if result.winner is None else float(result.winner == seat)
+    share, z = points / games, 2.576
+    centre = (share + z * z / (2 * games)) / (1 + z * z / games)
+    spread = z * math.sqrt(share * (1 - share) / games + z * z / (4 * games * games)) \
+        / (1 + z * z / games)
+    assert centre - spread > 0.5, share
+
+
 def test_a_sealed_bet_is_seen_only_by_its_player(game: Any) -> None:
     one, other = new_state(game), new_state(game)
     _bet(one, 1, runner=0, stake=3)
@@ -232,7 +281,8 @@ def test_saves_round_trip_and_bad_saves_are_named(game: Any) -> None:
     good = middle.to_json()
     for bad in ({**good, "round": 0}, {**good, "chips": [5]}, {**good, "extra": 1},
                 {**good, "bets": [{"runner": 0, "stake": 9}, None]},
-                {**good, "course": {"length": 0}}):
+                {**good, "course": {**good["course"], "length": 0}},
+                {**good, "course": {"length": 20}}):
         with pytest.raises(SaveFormatError, match="twindash"):
             game.state_from_json(bad)
 

@@ -65,7 +65,7 @@ class TwinDashAdapter(Adapter):
     def observe(self, state: State, player: int, out: np.ndarray) -> None:
         view = self._view(state, player)
         course = view["course"]
-        richest = course["chips"] + course["rounds"] * course["max_stake"]
+        richest = course["chips"] + course["rounds"] * course["max_stake"] + course["prize"]
         out[0:2] = np.array(view["squares"]) / course["length"]
         out[2:4] = np.array(view["chips"]) / max(1, richest)
         out[4] = view["round"] / course["rounds"]

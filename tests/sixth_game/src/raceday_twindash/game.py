@@ -17,14 +17,16 @@ class TwinDashOptions(GameOptions):
     game_title: ClassVar[str] = "Twin Dice Dash"
 
     length: int = Field(20, ge=6, le=60, description="Squares to the finish line.")
-    rounds: int = Field(8, ge=1, le=30, description="Rounds before the richer player wins.")
+    rounds: int = Field(8, ge=1, le=30, description="Rounds at most; the race ends sooner "
+                        "when a runner reaches the line.")
     chips: int = Field(5, ge=0, le=50, description="Chips each player starts with.")
     max_stake: int = Field(3, ge=1, le=5, description="The most chips one bet may stake.")
+    prize: int = Field(3, ge=0, le=20, description="Chips for the runner ahead at the end.")
 
     def course(self) -> Course:
         """The fixed numbers these options describe."""
         return Course(length=self.length, rounds=self.rounds, chips=self.chips,
-                      max_stake=self.max_stake)
+                      max_stake=self.max_stake, prize=self.prize)
 
 
 class TwinDashGame(Game[TwinDashOptions, TwinDashState]):
@@ -33,13 +35,15 @@ class TwinDashGame(Game[TwinDashOptions, TwinDashState]):
     name = GAME_NAME
     title = "Twin Dice Dash"
     designer = "the raceday project (a test game)"
-    summary = "A two-player dice race with sealed side bets on who moves further each round."
+    summary = ("A two-player dice race with sealed side bets on who moves further each "
+               "round; the richer player wins.")
     Options = TwinDashOptions
     players = (2, 2)
     harness_configs: ClassVar[tuple[Mapping[str, Any], ...]] = (
         {},
         {"length": 6, "rounds": 2, "chips": 0},
-        {"length": 60, "rounds": 30, "chips": 50, "max_stake": 5},
+        {"length": 60, "rounds": 30, "chips": 50, "max_stake": 5, "prize": 20},
+        {"prize": 0},
     )
     harness_games = 200
 

@@ -25,7 +25,7 @@ PARTS = (
     Part("track", "Track", "two lanes to the finish line and the runners to cut out",
          ("length",)),
     Part("sheet", "Round sheet", "sealed bets, dice and purses round by round, with the "
-         "exact odds", ("rounds", "chips", "max_stake")),
+         "exact odds", ("length", "rounds", "chips", "max_stake", "prize")),
 )
 COLOURS = ("#c62828", "#1565c0")
 
@@ -34,12 +34,13 @@ class Options(PrintOptions):
     """The game's options that the parts use, each checked by the game's options model."""
 
     checked_by: ClassVar[Mapping[str, type[BaseModel]]] = {
-        name: TwinDashOptions for name in ("length", "rounds", "chips", "max_stake")}
+        name: TwinDashOptions for name in TwinDashOptions.model_fields}
 
     length: int | None = None
     rounds: int | None = None
     chips: int | None = None
     max_stake: int | None = None
+    prize: int | None = None
 
 
 def _course(options: Options) -> TwinDashOptions:
@@ -86,11 +87,12 @@ def part_track(options: Options) -> list[Page]:
 
 def part_sheet(options: Options) -> list[Page]:
     course = _course(options)
-    page = new_page(CREDIT, options, "Round sheet", f"rounds {course.rounds}, chips "
-                    f"{course.chips}, top stake {course.max_stake}")
+    page = new_page(CREDIT, options, "Round sheet", f"length {course.length}, rounds "
+                    f"{course.rounds}, chips {course.chips}, top stake {course.max_stake}, "
+                    f"prize {course.prize}")
     x, y, w, h = page.body
     rules = _words("print.rules", max_stake=course.max_stake, length=course.length,
-                   rounds=course.rounds)
+                   rounds=course.rounds, prize=course.prize)
     for i, line in enumerate(wrap(rules, w, 3.0)[:2]):
         page.add(svg.text(x, y + 4 + 4 * i, line, 3.0))
     level = TwinDashState(course.course())
@@ -106,7 +108,8 @@ def part_sheet(options: Options) -> list[Page]:
     widths = fit([14, 30, 30, 20, 20, 20, 20, 20], w)
     rows = [[str(r + 1)] + [""] * 7 for r in range(course.rounds)]
     start = ["start", "", "", "", "0", "0", str(course.chips), str(course.chips)]
-    height = min(8.0, (h - 30) / (len(rows) + 2))
-    page.add(table(x, y + 26, widths, header, [start, *rows], row_height=height,
+    end = [f"+{course.prize}", "", "", "", "", "", "", ""]  # the prize, then the purses
+    height = min(8.0, (h - 30) / (len(rows) + 3))
+    page.add(table(x, y + 26, widths, header, [start, *rows, end], row_height=height,
                    header_height=8, header_size=2.8))
     return [page]

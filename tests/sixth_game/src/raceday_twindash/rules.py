@@ -31,24 +31,28 @@ SLIPSTREAM = {face: Fraction(2 * face - 1, FACES * FACES) for face in range(1, F
 
 @dataclass(frozen=True)
 class Course:
-    """The fixed numbers of one game: track length, round limit, starting chips, top stake."""
+    """The fixed numbers of one game: track length, round limit, starting chips, top
+    stake, and the prize for the runner ahead at the end."""
 
     length: int = 20
     rounds: int = 8
     chips: int = 5
     max_stake: int = 3
+    prize: int = 3
 
     def to_json(self) -> dict[str, int]:
         return {"length": self.length, "rounds": self.rounds, "chips": self.chips,
-                "max_stake": self.max_stake}
+                "max_stake": self.max_stake, "prize": self.prize}
 
     @classmethod
     def from_json(cls, data: Any) -> Course:
         if not isinstance(data, Mapping) or set(data) != set(cls().to_json()):
-            raise SaveFormatError("twindash course must have length, rounds, chips, max_stake")
+            raise SaveFormatError("twindash course must have length, rounds, chips, "
+                                  "max_stake, prize")
         values = {k: data[k] for k in cls().to_json()}
-        if not all(type(v) is int and v >= 1 for k, v in values.items() if k != "chips") \
-                or type(values["chips"]) is not int or values["chips"] < 0:
+        may_be_zero = ("chips", "prize")
+        if not all(type(v) is int and v >= (0 if k in may_be_zero else 1)
+                   for k, v in values.items()):
             raise SaveFormatError(f"twindash course has a bad number: {dict(values)}")
         return cls(**values)
 
@@ -131,6 +135,11 @@ class TwinDashState(State):
         """``"bet"`` (sealed bets), ``"roll"`` (the dice) or ``"over"``."""
         player = self.current_player()
         return {CHANCE: "roll", TERMINAL: "over"}.get(player, "bet")
+
+    def leading_runner(self) -> int | None:
+        """The runner strictly ahead, or None when level."""
+        trailing = self.trailing_runner()
+        return None if trailing is None else 1 - trailing
 
     def trailing_runner(self) -> int | None:
         """The runner strictly behind (it rolls in the slipstream), or None when level."""
@@ -234,6 +243,12 @@ class TwinDashState(State):
         self.bets = [None, None]
         if max(self.squares) >= self.course.length or self.round >= self.course.rounds:
             self.over = True
+            leader = self.leading_runner()
+            if leader is not None and self.course.prize:
+                self.chips[leader] += self.course.prize
+                events.append(Event("prize", {"runner": leader, "name": runner_name(leader),
+                                              "prize": self.course.prize,
+                                              "chips": self.chips[leader]}))
             result = self.outcome()
             events.append(Event("finished", {"termination": result.termination,
                                              "winner": result.winner,
@@ -246,33 +261,25 @@ class TwinDashState(State):
 
     # --- results ----------------------------------------------------------------------
     def outcome(self) -> Outcome:
+        """The richer player wins (the prize for the runner ahead is paid at the end);
+        equal purses are a draw. Scores are chips."""
         self.require_over()
-        crossed = max(self.squares) >= self.course.length
-        if crossed and self.squares[0] != self.squares[1]:
-            winner = 0 if self.squares[0] > self.squares[1] else 1
-            termination: str = Termination.FINISH
-        elif self.chips[0] != self.chips[1]:
-            winner = 0 if self.chips[0] > self.chips[1] else 1
-            termination = Termination.MONEY
-        else:
-            return Outcome(ranking=(0, 1), winner=None, scores={0: 0, 1: 0},
-                           description="a draw: level on the line and in chips",
-                           winning_players=(0, 1), score_name="chips",
-                           termination=Termination.DRAW,
+        scores = {0: self.chips[0], 1: self.chips[1]}
+        if self.chips[0] == self.chips[1]:
+            return Outcome(ranking=(0, 1), winner=None, scores=scores, score_name="chips",
+                           description=f"a draw: {self.chips[0]} chips each",
+                           winning_players=(0, 1), termination=Termination.DRAW,
                            message=Message("result.draw", {"chips": self.chips[0]}))
+        winner = 0 if self.chips[0] > self.chips[1] else 1
         loser = 1 - winner
-        by_squares = termination == Termination.FINISH
-        numbers = self.squares if by_squares else self.chips
-        unit = "squares" if by_squares else "chips"
         return Outcome(
-            ranking=(winner, loser), winner=winner,
-            scores={0: numbers[0], 1: numbers[1]}, score_name=unit,
-            description=f"runner {winner} wins with {numbers[winner]} {unit} "
-                        f"against {numbers[loser]}",
-            winning_players=(winner,), termination=termination,
-            message=Message(f"result.{termination}",
-                            {"winner": winner, "name": runner_name(winner),
-                             "mine": numbers[winner], "theirs": numbers[loser]}))
+            ranking=(winner, loser), winner=winner, scores=scores, score_name="chips",
+            description=f"runner {winner}'s player wins with {self.chips[winner]} chips "
+                        f"against {self.chips[loser]}",
+            winning_players=(winner,), termination=Termination.MONEY,
+            message=Message("result.money", {"winner": winner, "name": runner_name(winner),
+                                             "mine": self.chips[winner],
+                                             "theirs": self.chips[loser]}))
 
     # --- what a seat may see ------------------------------------------------------------
     def public_view(self) -> dict[str, Any]:
