@@ -36,6 +36,7 @@ def test_slots_take_the_parameters_and_unknown_slots_stay() -> None:
     assert render("a", params={"x": 1}) == "A 1 and {y}"
     assert render(Message("a", {"x": 2.0, "y": 2.5})) == "A 2 and 2.5"
     assert render(Message("a", {"x": True, "y": None})) == "A yes and "
+    assert render({"key": "a", "params": {"x": 3, "y": 4}}, "ja") == "ア 3、4"  # JSON form
 
 
 def test_a_nested_message_and_a_list_render_in_the_language() -> None:

@@ -20,6 +20,7 @@ from raceday.games.pistard import GAME as PISTARD
 from raceday.present.replay import step_text
 from raceday.store.sessions import SessionStore
 from raceday.web.replay import room_replay, saved_sessions, session_replay
+from tests.web.conftest import Client
 
 SAVES = Path(__file__).parents[1] / "fixtures" / "saves"
 ROOM_DATABASES = ("rooms_before_kit.sqlite", "derby/rooms_before_evening.sqlite",
@@ -119,3 +120,32 @@ def test_a_games_board_drawing_module_is_offered_to_the_page(
     (tmp_path / "frame.js").write_text("export function drawFrame(frame, el) {}\n",
                                        encoding="utf-8")
     assert replay.drawer("g") == "/games/g/static/frame.js"
+
+
+def test_a_room_played_now_replays_in_words(db: Path) -> None:
+    """A Hairpin room on today's room kit, played to the end from a late position."""
+    from fastapi.testclient import TestClient
+
+    from raceday.web.app import create_app
+    from tests.web.test_hairpin_room import LATE, best_move
+
+    with TestClient(create_app(db, burst=100_000, rate=100_000)) as tc:
+        room = tc.post("/api/rooms", json={"game": "hairpin", "options": {
+            "variant": "short", "red": "human", "black": "human", "position": LATE}}).json()
+        host = Client(tc, room["code"], room["host_token"])
+        try:
+            assert host.send({"type": "start"})["type"] == "ack"
+            for _ in range(200):
+                if host.view["phase"] != "playing":
+                    break
+                answer = host.send({"type": "move", "action": best_move(host.view)})
+                assert answer["type"] == "ack", answer
+                host.until(answer["seq"])
+        finally:
+            host.close()
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE rooms SET finished = 1")
+    replay = room_replay(db, room["code"])
+    words = _all_words(replay)
+    assert len(replay["steps"]) > 3 and problems(words) == []
+    assert any("3" in w for w in words[-3:])  # the result names the laps

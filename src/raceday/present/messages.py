@@ -89,7 +89,7 @@ def _value(value: Any, lang: str, game: str | None) -> str:
     if isinstance(value, Message):
         return render(value, lang, game)
     if isinstance(value, Mapping) and isinstance(value.get("key"), str):
-        return render(Message(value["key"], value.get("params") or {}), lang, game)
+        return render(value, lang, game)
     if isinstance(value, list | tuple):
         return SEPARATORS.get(lang, ", ").join(_value(v, lang, game) for v in value)
     if isinstance(value, bool):
@@ -99,12 +99,15 @@ def _value(value: Any, lang: str, game: str | None) -> str:
     return "" if value is None else str(value)
 
 
-def render(message: Message | str, lang: str = "en", game: str | None = None,
-           params: Mapping[str, Any] | None = None) -> str:
-    """``message`` in ``lang``: its template with the parameters filled in. A key missing
-    in ``lang`` falls back to English, and a key missing everywhere renders as itself."""
+def render(message: Message | Mapping[str, Any] | str, lang: str = "en",
+           game: str | None = None, params: Mapping[str, Any] | None = None) -> str:
+    """``message`` (a Message, its JSON form ``{"key", "params"}``, or a key with
+    ``params``) in ``lang``: its template with the parameters filled in. A key missing in
+    ``lang`` falls back to English, and a key missing everywhere renders as itself."""
     if isinstance(message, str):
         message = Message(message, params or {})
+    elif not isinstance(message, Message):
+        message = Message(str(message["key"]), message.get("params") or {})
     template = table(lang).template(message.key, game)
     if template is None and lang != FALLBACK:
         template = table(FALLBACK).template(message.key, game)
