@@ -88,6 +88,7 @@ def test_a_whole_race_with_sealed_bets_on_three_screens(chromium: Any, server: s
                    {f"raceday.host.{code}": room["host_token"]})
     red = open_page(chromium, PHONE, f"{server}play/{code}")
     blue = open_page(chromium, PHONE, f"{server}play/{code}")
+    audience = open_page(chromium, TV, f"{server}watch/{code}")
     join(red, "Aki")
     join(blue, "Ben")
     tv.wait_for_function("() => !document.querySelector('#td-start')?.disabled")
@@ -97,32 +98,40 @@ def test_a_whole_race_with_sealed_bets_on_three_screens(chromium: Any, server: s
     assert blue.inner_text(".td-you") == "You run Blue."
 
     # Round 1: Red passes first, then Blue backs itself for 2; until the roll neither the
-    # other phone nor the big screen is sent Blue's stake, and only Blue's page shows it.
+    # other phone, the big screen nor a spectator is sent Blue's stake, and only Blue's
+    # page shows it.
     seal(red, "pass (no bet)")
-    red_seen, tv_seen = len(red.frames_received), len(tv.frames_received)
+    others = (red, tv, audience)
+    seen = [len(page.frames_received) for page in others]
     seal(blue, "back Blue for 2 chips")
-    tv.wait_for_selector('.td-purse[data-runner="1"][data-sealed="true"]')
-    red.wait_for_selector('.td-purse[data-runner="1"][data-sealed="true"]')
+    for page in others:
+        page.wait_for_selector('.td-purse[data-runner="1"][data-sealed="true"]')
     assert blue.inner_text(".td-my-bet") == "Your bet is sealed: back Blue for 2 chips."
     assert red.inner_text(".td-my-bet") == "Your bet is sealed: pass (no bet)."
-    assert tv.locator(".td-my-bet").count() == 0
-    assert len(red.frames_received) > red_seen and len(tv.frames_received) > tv_seen
-    leaked = [f for f in red.frames_received[red_seen:] + tv.frames_received[tv_seen:]
-              if BLUE_STAKE.search(f)]
-    assert leaked == []
+    assert tv.locator(".td-my-bet").count() == 0 == audience.locator(".td-my-bet").count()
+    assert audience.locator("#td-roll").count() == 0
+    sent = [page.frames_received[n:] for page, n in zip(others, seen, strict=True)]
+    assert all(sent)  # each screen was told that Blue has sealed
+    assert [f for frames in sent for f in frames if BLUE_STAKE.search(f)] == []
     roll(tv)
     assert "Blue backed Blue for 2" in tv.inner_text(".td-recent")
     assert tv.inner_text(".td-round") == "Round 2 of 2"
+    blue.click("button.lang")  # the phone in Japanese: the same view, the game's words
+    blue.wait_for_function("() => document.querySelector('.td-you')?.textContent === "
+                           "'あなたは青です。'")
+    assert blue.inner_text(".td-round") == "第2ラウンド（全2）"
 
     # Round 2, in the other order: Blue first, then Red; the host rolls the last round.
     blue.wait_for_selector("button.td-choice")
-    seal(blue, "pass (no bet)")
+    seal(blue, "見送り（賭けない）")
     seal(red, "back Red for 1 chips")
     roll(tv)
-    for page in (tv, red, blue):
+    for page in (tv, red, audience):
         page.wait_for_selector(".td-result")
         assert re.search(r"wins|draw", page.inner_text(".td-result"), re.IGNORECASE)
-        assert page.js_errors == []
+    blue.wait_for_selector(".td-result")
+    assert re.search(r"勝ち|引き分け", blue.inner_text(".td-result"))
+    assert all(page.js_errors == [] for page in (tv, red, blue, audience))
 
     # The finished room replays: its steps are the events as the game's messages.
     data = httpx.get(f"{server}api/replay/room/{code}", timeout=10).json()
