@@ -16,6 +16,7 @@ from raceday.core.protocol import Termination
 from raceday.games.wielersim.commentary import Commentator
 from raceday.games.wielersim.game import GAME, new_race
 from raceday.games.wielersim.peloton import peloton_from_spec
+from raceday.games.wielersim.render import group_summary, scoring_lines
 from raceday.games.wielersim.rules import EVENT_KINDS, PURPOSES, WielersimState, peloton_spec
 from raceday.games.wielersim.stage import (
     classification_outcomes,
@@ -172,3 +173,21 @@ def test_frames_are_json_and_show_every_rider_on_the_road() -> None:
         state.apply_action(draw.outcome, draw.detail)
     assert state.frame()["riders"] == [] and state.frame()["finished"] == state.n
     assert GAME.name == state.frame()["game"]
+
+
+def test_the_terminal_pictures_lines_come_from_the_tables_in_both_languages() -> None:
+    state = new_race({"route": "flanders", "peloton": "classics"})
+    rng = np.random.default_rng(3)
+    summaries: list[list[str]] = []
+    while not state.is_terminal():
+        draw = state.sample_chance(rng)
+        state.apply_action(draw.outcome, draw.detail)
+        if state.phase == "race" and state.turn % 10 == 0:
+            summaries.append(group_summary(state, limit=3, lang="ja"))
+            english = group_summary(state, limit=3)
+            assert all(line.startswith(("Group of", "Alone of", "... and")) for line in english)
+    assert any(len(lines) > 3 for lines in summaries)  # "further back" was said too
+    for lang in LANGUAGES:
+        lines = [*scoring_lines(state, lang), *(line for s in summaries for line in s)]
+        assert lines and all(filled(line) and "road." not in line for line in lines), lang
+    assert scoring_lines(state)[0].startswith("Sprint 1 (")

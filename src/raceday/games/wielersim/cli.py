@@ -12,7 +12,7 @@ from rich.table import Table
 from raceday.analysis.stats import wilson_interval
 from raceday.core.digits import ascii_int
 from raceday.core.errors import OptionsError
-from raceday.core.events import Event
+from raceday.core.events import Event, Message
 from raceday.core.runner import MAX_WORKERS
 from raceday.games.wielersim.campaign import (
     MAX_TOUR_RACES,
@@ -48,6 +48,7 @@ from raceday.games.wielersim.stage import (
     stage_rng,
     start_stage,
 )
+from raceday.present import render
 from raceday.store.sessions import writable_store
 from raceday.terminal.common import (
     DbOpt,
@@ -135,13 +136,14 @@ def _show_turn(state: WielersimState, turn: int, events: list[Event], commentato
                width: int, show_road: bool) -> None:
     road = state.on_road()
     front = max((state.pos[r] for r in road), default=state.route.distance)
-    weather = "rain" if state.rain else "dry"
     to_go = max(0, state.route.distance - front)
-    where = f"{to_go} square{'s' if to_go != 1 else ''} to go"
+    where = Message("turn.to_go" if to_go != 1 else "turn.to_go_one", {"n": to_go})
     if state.results:
-        where = f"{len(state.results)} finished" + (f", the next {to_go} from the line"
-                                                    if road else "")
-    console.rule(f"Turn {turn}: {where}, {weather}")
+        where = Message("turn.finished_next" if road else "turn.finished",
+                        {"finished": len(state.results), "n": to_go})
+    console.rule(render(Message("turn.heading", {
+        "turn": turn, "where": where.to_json(),
+        "weather": {"key": "weather.rain" if state.rain else "weather.dry"}}), "en", GAME.name))
     if show_road and road:
         console.print(draw_road(state, width))
         for line in group_summary(state):

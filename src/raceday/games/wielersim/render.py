@@ -11,6 +11,7 @@ from typing import Any
 
 from rich.table import Table
 
+from raceday.core.events import Message
 from raceday.games.wielersim.peloton import Peloton
 from raceday.games.wielersim.picture import draw_road, window
 from raceday.games.wielersim.rules import (
@@ -21,12 +22,16 @@ from raceday.games.wielersim.rules import (
     groups_of,
 )
 from raceday.games.wielersim.stage import TEAM_COUNTED, Standings
+from raceday.present import render
+
+GAME = "wielersim"
+SHOWN = 8  # riders of a group named in its summary line
 
 __all__ = ["draw_road", "group_summary", "result_table", "scoring_lines", "stage_result_table",
            "standings_tables", "window"]
 
 
-def group_summary(state: WielersimState, limit: int = 5) -> list[str]:
+def group_summary(state: WielersimState, limit: int = 5, lang: str = "en") -> list[str]:
     """One line per group on the road: size, squares behind the front, a few riders."""
     road = state.on_road()
     if not road:
@@ -35,15 +40,17 @@ def group_summary(state: WielersimState, limit: int = 5) -> list[str]:
     front = state.pos[groups[0][0]]
     lines = []
     for i, g in enumerate(groups[:limit]):
-        names = ", ".join(str(state.num(r)) for r in sorted(g, key=state.order_key)[:8])
-        more = f" +{len(g) - 8}" if len(g) > 8 else ""
-        behind = front - state.pos[g[0]]
-        where = "at the front" if i == 0 else f"{behind} squares behind"
-        lines.append(f"{'Group' if len(g) > 1 else 'Alone'} of {len(g)} {where}"
-                     f" ({state.route.distance - state.pos[g[0]]} to go): {names}{more}")
+        shown = [state.num(r) for r in sorted(g, key=state.order_key)[:SHOWN]]
+        more = Message("road.more", {"n": len(g) - SHOWN}).to_json() if len(g) > SHOWN else ""
+        key = f"road.{'group' if len(g) > 1 else 'alone'}_{'front' if i == 0 else 'behind'}"
+        lines.append(render(Message(key, {
+            "size": len(g), "behind": front - state.pos[g[0]],
+            "to_go": state.route.distance - state.pos[g[0]], "riders": shown, "more": more}),
+            lang, GAME))
     if len(groups) > limit:
-        rest = sum(len(g) for g in groups[limit:])
-        lines.append(f"... and {rest} riders in {len(groups) - limit} groups further back")
+        lines.append(render(Message("road.further_back", {
+            "riders": sum(len(g) for g in groups[limit:]), "groups": len(groups) - limit}),
+            lang, GAME))
     return lines
 
 
@@ -65,21 +72,23 @@ def result_table(state: WielersimState, limit: int | None = None) -> Table:
     return table
 
 
-def scoring_lines(state: WielersimState) -> list[str]:
+def scoring_lines(state: WielersimState, lang: str = "en") -> list[str]:
     """Who scored at the intermediate sprints and on the climbs."""
+    def top(places: list[int], points: tuple[int, ...]) -> list[dict[str, Any]]:
+        return [Message("scoring.place", {"rider": state.num(r), "points": pts}).to_json()
+                for r, pts in zip(places, points, strict=False)]
+
     lines = []
     for s, places in enumerate(state.sprint_places):
         if places:
-            top = ", ".join(f"{state.num(r)} ({pts})" for r, pts in
-                            zip(places, INTERMEDIATE_POINTS, strict=False))
-            lines.append(f"Sprint {s + 1} ({state.route.distance - state.route.sprints[s]} to "
-                         f"go): {top}")
+            lines.append(render(Message("scoring.sprint", {
+                "sprint": s + 1, "to_go": state.route.distance - state.route.sprints[s],
+                "top": top(places, INTERMEDIATE_POINTS)}), lang, GAME))
     for climb, places in zip(state.route.climbs, state.climb_places, strict=True):
         if places and climb.category:
-            table = MOUNTAIN_POINTS[climb.category]
-            top = ", ".join(f"{state.num(r)} ({pts})" for r, pts in
-                            zip(places, table, strict=False))
-            lines.append(f"{climb.name} (cat. {climb.category}): {top}")
+            lines.append(render(Message("scoring.climb", {
+                "climb": climb.name, "category": climb.category,
+                "top": top(places, MOUNTAIN_POINTS[climb.category])}), lang, GAME))
     return lines
 
 
