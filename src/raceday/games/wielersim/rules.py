@@ -26,15 +26,7 @@ import numpy as np
 
 from raceday.core.errors import IllegalActionError, InputFileError, OptionsError, SaveFormatError
 from raceday.core.events import Event, Message
-from raceday.core.protocol import (
-    CHANCE,
-    TERMINAL,
-    Action,
-    ChanceDraw,
-    Outcome,
-    State,
-    Termination,
-)
+from raceday.core.protocol import CHANCE, TERMINAL, Action, ChanceDraw, Outcome, State, Termination
 from raceday.core.serialize import Fields
 from raceday.games.wielersim import dice
 from raceday.games.wielersim.model import COBBLE_WIDTH, COBBLES, EMPTY, SPRINTER, UPHILL
