@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from raceday.web.derby_room import DerbyRoom
+from raceday.games.derby.room import DerbyRoom
 from raceday.web.rooms import RoomError
 from tests.web.conftest import Client, new_room
 

@@ -96,6 +96,17 @@ def _payout_json(session: Session, pay: Payout) -> dict[str, Any]:
             "what": pay.what, "amount": pay.amount}
 
 
+def rules_view(o: EveningOptions) -> dict[str, Any]:
+    """The house rules everyone may read (not the seed, nor the players)."""
+    return {"races": o.races, "start_money": o.start_money, "stake_unit": o.stake_unit,
+            "win_limit": o.win_limit, "quinella_limit": o.quinella_limit,
+            "borrowing": o.borrowing, "loan": o.loan_amount, "repay": o.loan_repay,
+            "max_loans": o.max_loans, "first_out_bonus": o.first_out_bonus,
+            "simple_odds": o.simple_odds, "fall_rate": str(o.fall_rate),
+            "prize_first": o.prize_first, "prize_second": o.prize_second,
+            "owner_award": o.owner_award, "host_dice": o.host}
+
+
 class EveningState(State):
     """One Dice Derby evening (see the module docstring)."""
 
@@ -128,6 +139,12 @@ class EveningState(State):
 
     def _waiting_bidders(self) -> list[int]:
         return [i for i in self.ledger.eligible_bidders() if i not in self.bids]
+
+    def may_rebid(self, player: int) -> bool:
+        """True if ``player`` sealed a bid for the die on offer and may still change it
+        (until the last bidder seals and the bids are revealed)."""
+        return (self.phase == PHASE_AUCTION and player in self.bids and not self._tied()
+                and player in self.ledger.eligible_bidders())
 
     def acting_players(self) -> list[int]:
         if self.phase == PHASE_AUCTION:
@@ -261,10 +278,10 @@ class EveningState(State):
         million has a million bids)."""
         if self.is_terminal():
             raise IllegalActionError(action, "the game is over")
-        if player not in self.acting_players():
+        what, units, selection = self._decode(action)
+        if player not in self.acting_players() and not (what == "bid" and self.may_rebid(player)):
             raise IllegalActionError(action, f"it is not player {player}'s turn to act")
         try:
-            what, units, selection = self._decode(action)
             amount = units * self.options.stake_unit
             if what == "bid":
                 self.bid_action(player, amount)
@@ -324,8 +341,9 @@ class EveningState(State):
         s = self.ledger
         events: list[Event] = []
         if what == "bid":
+            if player not in self.bids:  # a changed bid is not news
+                events.append(Event("bid_sealed", {"player": player, "post": s.next_lot}))
             self.bids[player] = amount
-            events.append(Event("bid_sealed", {"player": player, "post": s.next_lot}))
         elif what == "borrow":
             s.borrow(player)
             events.append(Event("borrowed", {"player": player, "name": self._name(player),
@@ -333,8 +351,7 @@ class EveningState(State):
                                              "repay": self.options.loan_repay}))
         elif what == "ticket":
             kind, horses = SELECTIONS[selection]
-            s.place_ticket(player, kind, horses, amount)
-            events.append(Event("ticket", {"player": player}))  # sealed: no horse, no stake
+            s.place_ticket(player, kind, horses, amount)  # sealed: no event tells of it
         else:
             self.done.add(player)
             events.append(Event("done_betting", {"player": player, "name": self._name(player)}))
@@ -368,7 +385,7 @@ class EveningState(State):
                      for i, b in sorted(bids.items())],
             "buyer": lot.buyer,
             "buyer_name": None if lot.buyer is None else self._name(lot.buyer),
-            "price": lot.price, "tied": [self._name(i) for i in lot.tied], "draw": lot.draw})]
+            "price": lot.price, "tied": [self._name(i) for i in lot.tied]})]
         if s.phase == PHASE_BETTING:
             events.extend(self._open_betting())
         return events
@@ -500,17 +517,6 @@ class EveningState(State):
             "rounds": self.rounds,
         }
 
-    def rules_view(self) -> dict[str, Any]:
-        """The house rules everyone may read (not the seed)."""
-        o = self.options
-        return {"races": o.races, "start_money": o.start_money, "stake_unit": o.stake_unit,
-                "win_limit": o.win_limit, "quinella_limit": o.quinella_limit,
-                "borrowing": o.borrowing, "loan": o.loan_amount, "repay": o.loan_repay,
-                "max_loans": o.max_loans, "first_out_bonus": o.first_out_bonus,
-                "simple_odds": o.simple_odds, "fall_rate": str(o.fall_rate),
-                "prize_first": o.prize_first, "prize_second": o.prize_second,
-                "owner_award": o.owner_award, "host_dice": o.host}
-
     def observation(self, player: int | None) -> dict[str, Any]:
         """The public view (``player`` None: a spectator's) and, for a player, ``me``: their
         own purse, sealed bid and tickets. No other player's secret is in it."""
@@ -545,7 +551,7 @@ class EveningState(State):
                     for (a, b), t in sorted(board.quinella.items())]
         lot = s.next_lot
         return {
-            "game": self.game_name, "phase": s.phase, "rules": self.rules_view(),
+            "game": self.game_name, "phase": s.phase, "rules": rules_view(self.options),
             "race": s.race, "races": self.options.races, "players": players,
             "horses": horses, "board": {"quinella": quinella},
             "lots": [{"post": x.post, "horse": horse_name(x.post), "buyer": x.buyer,

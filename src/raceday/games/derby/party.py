@@ -243,7 +243,7 @@ class Party:
             shown = ", ".join(f"{b['name']} {b['amount']}" for b in lot["bids"]
                               if b["amount"] > 0)
             self.term.say(f"Bids: {shown or 'none'}.")
-            if lot["draw"] is not None:
+            if lot["tied"]:
                 names = " and ".join(lot["tied"])
                 self.term.say(f"{names} tie at {lot['price']}: a fair draw picks "
                               f"{lot['buyer_name']}.")

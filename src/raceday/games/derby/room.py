@@ -1,0 +1,414 @@
+"""Dice Derby in a browser room: the evening (:mod:`raceday.games.derby.evening`) on the
+room kit's party room, on phones.
+
+The kit owns the lobby, the seats, the room's generator (chance: the draw for a tied lot
+and the dice), the save format and the error mapping; the evening owns every rule and every
+secret. This module declares only what is Derby's own:
+
+* **options** — the host's choices are a subset of the evening's options model
+  (:data:`HOST_OPTIONS`; ``host_dice`` is the model's ``host``); the room's seed seeds the
+  computers' choices as the terminal's does.
+* **start** — the seats' names and ``computers`` extra computer seats (alternately
+  cautious and bold, ``CPU 1``, ``CPU 2``, ...) become the evening's players.
+* **intents** — a seat's ``bid`` (0 = no bid; may be changed until the reveal),
+  ``ticket``, ``borrow``, ``done`` and ``roll`` (its own horse, when next); the host's
+  ``close_bids`` (absent bidders bid nothing), ``close_betting``, ``roll`` (for an absent
+  owner) and, with real dice, ``enter`` (a round's numbers, ``"F"`` for a fall). Each is
+  turned into the evening's action by the state's own helpers, which name a refusal.
+* **computers** — bid once every person has sealed (:func:`computer_bid`), buy their
+  tickets as betting opens (:func:`computer_bets`); their horses and the house's roll at
+  once.
+* **views** — every screen's from ``observation(None)``, a seat's ``me`` from
+  ``observation(seat)``, in the shape the Derby pages read.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+import numpy as np
+
+from raceday.core.errors import IllegalActionError, OptionsError
+from raceday.core.events import Event
+from raceday.core.game import GameOptions
+from raceday.games.derby.agents import computer_bets, computer_bid
+from raceday.games.derby.evening import (
+    DONE,
+    EVENING,
+    EveningOptions,
+    EveningState,
+    rules_view,
+)
+from raceday.games.derby.rules import DerbyState, horse_name, parse_horse
+from raceday.games.derby.session import (
+    PHASE_AUCTION,
+    PHASE_BETTING,
+    PHASE_RACING,
+    Session,
+)
+from raceday.rooms import JSON, Actor, PartyRoom, RoomError
+from raceday.rooms.base import KIT_FORMAT, Handler
+
+MAX_SEATS = 12
+MAX_AMOUNT = 1_000_000_000
+MAX_TEXT = 16  # a fall rate or a margin typed on a phone
+HOST_OPTIONS = frozenset({
+    "races", "host_dice", "borrowing", "first_out_bonus", "simple_odds", "fall_rate",
+    "margin", "owner_award", "start_money", "prize_first", "prize_second", "win_limit",
+    "quinella_limit"})
+COMPUTER_NAME = re.compile(r"cpu\s*\d+", re.IGNORECASE)
+PHASE_WORDS = {PHASE_AUCTION: "the auction", PHASE_BETTING: "betting", PHASE_RACING: "a race"}
+
+
+def _int(value: object, what: str, low: int = -MAX_AMOUNT, high: int = MAX_AMOUNT) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RoomError(f"{what} must be a whole number")
+    if not low <= value <= high:
+        raise RoomError(f"{what} must be from {low:,} to {high:,}")
+    return value
+
+
+def host_options(options: Mapping[str, Any], seed: int) -> EveningOptions:
+    """The evening's rules from what a host chose (placeholder players until the start)."""
+    if not isinstance(options, Mapping):
+        raise RoomError("options must be an object")
+    unknown = sorted(str(k) for k in set(options) - HOST_OPTIONS)
+    if unknown:
+        raise RoomError(f"unknown Dice Derby option(s): {', '.join(unknown)}")
+    for name in ("fall_rate", "margin", "owner_award"):
+        value = options.get(name, "")
+        if not isinstance(value, str) or len(value) > MAX_TEXT:
+            raise RoomError(f"{name.replace('_', '-')} must be a short text such as 0.05")
+    chosen = {("host" if k == "host_dice" else k): v for k, v in options.items()}
+    try:
+        return EveningOptions.parse({**chosen, "seed": seed})
+    except OptionsError as exc:
+        raise RoomError(str(exc)) from None
+
+
+class DerbyRoom(PartyRoom[EveningState]):
+    """A Dice Derby evening for a browser room (see the module docstring)."""
+
+    game: ClassVar[str] = "derby"
+    GAME: ClassVar[Any] = EVENING
+    title: ClassVar[str] = "Dice Derby"
+    noun: ClassVar[str] = "party"
+    max_seats: ClassVar[int] = MAX_SEATS
+    min_seats: ClassVar[int] = 0
+
+    def __init__(self, options: GameOptions, names: list[str] | None = None,
+                 lobby_options: Mapping[str, Any] | None = None) -> None:
+        super().__init__(options, names, lobby_options)
+        assert isinstance(options, EveningOptions)
+        self.options: EveningOptions = options
+
+    # --- creating ------------------------------------------------------------------------
+    @classmethod
+    def create(cls, options: Mapping[str, Any], seed: int) -> DerbyRoom:
+        return cls(host_options(options, seed), [], options)
+
+    @classmethod
+    def migrate(cls, old: Mapping[str, Any]) -> JSON:
+        """A room saved by the party server before the evening and the kit (format 1: the
+        ledger, the human seats' sealed bids, who was done betting, the race apart)."""
+        if old.get("format") != 1:
+            return super().migrate(old)
+        names = [str(n) for n in old["names"]]
+        rules = {k: v for k, v in dict(old["config"]).items() if k != "players"}
+        state: EveningState | None = None
+        if old["session"] is None:
+            options = EveningOptions.parse(rules)
+        else:
+            session = Session.from_json(old["session"])
+            options = session.config
+            state = EveningState.from_session(session, rounds=old["rounds"], last=old["last"])
+            if old["race"] is not None:
+                state.race = DerbyState.from_json(old["race"])
+            state.bids = {int(s): int(b) for s, b in old["bids"]}
+            state.done = {int(s) for s in old["done"]}
+            if session.phase == PHASE_BETTING and int(old["bets_race"]) == session.race:
+                state.done |= {i for i, p in enumerate(session.players) if p.is_computer}
+        return {"kit": KIT_FORMAT, "game": cls.game, "options": options.to_json(),
+                "names": names, "lobby_options": {}, "undo": [], "recent": [],
+                "abandoned": False, "state": None if state is None else state.to_json()}
+
+    # --- seats and start -----------------------------------------------------------------
+    def add_seat(self, name: str) -> int:
+        if self.state is None and COMPUTER_NAME.fullmatch(name):
+            raise RoomError(f"{name!r} is kept for computer players; pick another name")
+        return super().add_seat(name)
+
+    def _human(self, player: int) -> bool:
+        return player < len(self.names)
+
+    def phase(self) -> str:
+        if self.state is None:
+            return "lobby"
+        return "finished" if self.finished() else self.state.phase
+
+    def handlers(self, actor: Actor) -> dict[str, Handler]:
+        if actor.kind == "host":
+            return {"start": self._start_evening, "finish": self._finish,
+                    "close_bids": self._close_bids, "close_betting": self._close_betting,
+                    "roll": self._host_roll, "enter": self._enter}
+        return {"bid": self._bid, "ticket": self._ticket, "borrow": self._borrow,
+                "done": self._done, "roll": self._seat_roll}
+
+    def _start_evening(self, actor: Actor, intent: Mapping[str, Any],
+                       rng: np.random.Generator, events: list[JSON]) -> None:
+        if self.state is not None:
+            raise RoomError("the party has already started")
+        computers = _int(intent.get("computers", 0), "computers", 0,
+                         MAX_SEATS - len(self.names))
+        if not self.names and not computers:
+            raise RoomError("nobody has joined yet: wait for players or add computers")
+        roster = [(n, "human") for n in self.names]
+        roster += [(f"CPU {k + 1}", ("cautious", "bold")[k % 2]) for k in range(computers)]
+        self.options = self.options.with_players(roster)
+        self.state = EVENING.new_state(self.options)
+        events.append({"type": "started", "players": [n for n, _ in roster],
+                       "computers": computers})
+        self._settle(rng, events)
+
+    def check_start(self) -> None:  # the kit's start is replaced by _start_evening
+        raise RoomError("start the party with the number of computers")
+
+    # --- applying ----------------------------------------------------------------------------
+    def _evening(self, *phases: str) -> EveningState:
+        state = self._playing()
+        if state.phase not in phases:
+            wanted = " or ".join(PHASE_WORDS.get(p, p) for p in phases)
+            raise RoomError(f"that is only possible during {wanted} (now: {state.phase})")
+        return state
+
+    def _act_for(self, player: int, action: int, events: list[JSON]) -> None:
+        """Apply ``player``'s action; the events a computer's choice makes by itself (its
+        sealed bid, its 'done') are not news, as they never were on the screens."""
+        state = self.state
+        assert state is not None
+        try:
+            produced = state.apply_action_for(player, action)
+        except IllegalActionError as exc:
+            raise RoomError(exc.reason) from None
+        for e in produced:
+            if e.kind in ("bid_sealed", "done_betting") and not self._human(player):
+                continue
+            self._record(self.event_json(e), events)
+
+    def event_json(self, event: Event) -> JSON:
+        return {"type": event.kind, **event.data}
+
+    def waits_for_host(self, state: EveningState) -> bool:
+        """The race waits for a person: real dice typed by the host, or an owner's phone."""
+        if state.phase != PHASE_RACING or state.race is None:
+            return False
+        if self.options.host:
+            return True
+        owner = state.ledger.owner_of(state.race.roller or 0)
+        return owner is not None and self._human(owner)
+
+    def settle_step(self, state: EveningState, rng: np.random.Generator,
+                    events: list[JSON]) -> bool:
+        """A computer's move: its sealed bid once every person has sealed, or all its
+        tickets and 'done' as betting opens. False when a person must act."""
+        acting = state.acting_players()
+        computers = [i for i in acting if not self._human(i)]
+        if not computers:
+            return False
+        s = state.ledger
+        player = computers[0]
+        if state.phase == PHASE_AUCTION:
+            if any(self._human(i) for i in acting) or s.next_lot is None:
+                return False
+            self._act_for(player, state.bid_action(player, computer_bid(s, player,
+                                                                        s.next_lot)), events)
+            return True
+        for bet in computer_bets(s, player):
+            self._act_for(player, state.ticket_action(player, bet.kind, bet.horses,
+                                                      bet.stake), events)
+        self._act_for(player, DONE, events)
+        return True
+
+    def _then(self, rng: np.random.Generator, events: list[JSON]) -> None:
+        self._settle(rng, events)
+
+    # host intents
+    def _close_bids(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
+                    events: list[JSON]) -> None:
+        state = self._evening(PHASE_AUCTION)
+        post = state.ledger.next_lot
+        quiet: list[JSON] = []  # the absent bidders' nothing is not news
+        for i in [i for i in state.acting_players() if self._human(i)]:
+            self._act_for(i, state.bid_action(i, 0), quiet)
+        events.append({"type": "bids_closed", "post": post})
+        events.extend(e for e in quiet if e["type"] != "bid_sealed")
+        self._then(rng, events)
+
+    def _close_betting(self, actor: Actor, intent: Mapping[str, Any],
+                       rng: np.random.Generator, events: list[JSON]) -> None:
+        state = self._evening(PHASE_BETTING)
+        for i in [i for i in state.acting_players() if self._human(i)]:
+            quiet: list[JSON] = []
+            self._act_for(i, DONE, quiet)
+            events.extend(e for e in quiet if e["type"] != "done_betting")
+        self._then(rng, events)
+
+    def _host_roll(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
+                   events: list[JSON]) -> None:
+        state = self._evening(PHASE_RACING)
+        if self.options.host:
+            raise RoomError("with real dice the host types the numbers ('enter')")
+        self._draw(state, rng, events)
+        self._then(rng, events)
+
+    def _enter(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
+               events: list[JSON]) -> None:
+        state = self._evening(PHASE_RACING)
+        if not self.options.host:
+            raise RoomError("this room rolls its dice on the phones; real dice are off")
+        race = state.race
+        assert race is not None
+        raw = intent.get("values")
+        rolling = list(race.to_roll)
+        names = " ".join(horse_name(p) for p in rolling)
+        if not isinstance(raw, list) or len(raw) != len(rolling):
+            raise RoomError(f"enter {len(rolling)} numbers, one for each of {names} "
+                            "(F for a fall)")
+        values: list[int | None] = []
+        for v in raw:
+            if v is None or (isinstance(v, str) and v.strip().upper() in ("F", "X")):
+                values.append(None)
+            elif isinstance(v, int) and not isinstance(v, bool):
+                values.append(v)
+            elif isinstance(v, str) and re.fullmatch(r"[0-9]{1,3}", v.strip()):
+                values.append(int(v))
+            else:
+                raise RoomError(f"{v!r} is not a number on a die (or F for a fall)")
+        for e in state.enter_rolls(values):  # checked on a copy first: all or nothing
+            self._record(self.event_json(e), events)
+        self._then(rng, events)
+
+    # seat intents
+    def _bid(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
+             events: list[JSON]) -> None:
+        state = self._evening(PHASE_AUCTION)
+        seat = actor.seat
+        assert seat is not None
+        horse = state.ledger.players[seat].horse
+        if horse is not None:
+            raise RoomError(f"you already own the {horse_name(horse)}; an owner holds one "
+                            "die only")
+        amount = _int(intent.get("amount"), "a bid")
+        self._act_for(seat, state.bid_action(seat, amount), events)
+        self._then(rng, events)
+
+    def _ticket(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
+                events: list[JSON]) -> None:
+        state = self._evening(PHASE_BETTING)
+        seat = actor.seat
+        assert seat is not None
+        if seat in state.done:
+            raise RoomError("you said you were done betting for this race")
+        kind = intent.get("kind")
+        if kind not in ("win", "quinella"):
+            raise RoomError("a ticket is 'win' or 'quinella'")
+        raw = intent.get("horses")
+        if not isinstance(raw, list) or not 1 <= len(raw) <= 2:
+            raise RoomError("name the horses of the ticket (one for win, two for quinella)")
+        horses = []
+        for h in raw:
+            if isinstance(h, bool) or not isinstance(h, (int, str)) or len(str(h)) > 4:
+                raise RoomError(f"there is no horse {h!r}")
+            horses.append(parse_horse(str(h)))
+        stake = _int(intent.get("stake"), "a stake")
+        self._act_for(seat, state.ticket_action(seat, str(kind), horses, stake), events)
+
+    def _borrow(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
+                events: list[JSON]) -> None:
+        state = self._evening(PHASE_AUCTION, PHASE_BETTING)
+        seat = actor.seat
+        assert seat is not None
+        action = state.borrow_action(seat)
+        if seat not in state.acting_players():
+            raise RoomError("borrow while you bid or bet (before your bid is sealed or you "
+                            "are done)")
+        self._act_for(seat, action, events)
+
+    def _done(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
+              events: list[JSON]) -> None:
+        state = self._evening(PHASE_BETTING)
+        assert actor.seat is not None
+        if actor.seat in state.done:
+            raise RoomError("you are already done betting")
+        self._act_for(actor.seat, DONE, events)
+        self._then(rng, events)
+
+    def _seat_roll(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
+                   events: list[JSON]) -> None:
+        state = self._evening(PHASE_RACING)
+        if self.options.host:
+            raise RoomError("tonight the host rolls real dice and types the numbers")
+        race = state.race
+        assert race is not None and race.roller is not None
+        owner = state.ledger.owner_of(race.roller)
+        if owner != actor.seat:
+            who = "the house" if owner is None else state.ledger.players[owner].name
+            raise RoomError(f"it is not your turn: the {horse_name(race.roller)} ({who}) "
+                            "rolls next")
+        self._draw(state, rng, events)
+        self._then(rng, events)
+
+    # --- views: the shape the Derby pages read, from the state's observations ---------------
+    def public_view(self) -> JSON:
+        """What every screen sees (the host's and a spectator's whole view)."""
+        state = self.state
+        out: JSON = {"game": self.game, "phase": self.phase(),
+                     "config": rules_view(self.options), "seats": list(self.names),
+                     "max_seats": MAX_SEATS}
+        if state is None:
+            return out
+        seen = state.observation(None)
+        players = [{**p, "sealed": p["sealed"] and self._human(p["index"]),
+                    "done": p["done"] or not self._human(p["index"])}
+                   for p in seen["players"]]
+        auction = seen["auction"]
+        if auction is not None:
+            auction = {**auction, "waiting": [i for i in auction["waiting"] if self._human(i)]}
+        live = seen["live"]
+        if live is not None:
+            owner = live["next_owner"]
+            live = {**live, "next_by_phone": (not self.options.host and owner is not None
+                                              and self._human(owner))}
+        out.update({k: seen[k] for k in ("race", "races", "horses", "board", "lots", "last",
+                                         "standings", "award")})
+        out.update(players=players, auction=auction, live=live)
+        return out
+
+    def private_view(self, actor: Actor) -> JSON | None:
+        """What only ``actor`` sees, added to the public view as ``me`` (None: nothing)."""
+        if actor.kind != "seat" or actor.seat is None:
+            return None
+        seat = actor.seat
+        state = self.state
+        if state is None or seat >= state.num_players:
+            return {"seat": seat, "name": self.names[seat] if seat < len(self.names) else ""}
+        me: JSON = dict(state.observation(seat)["me"])
+        race = state.race
+        me["my_turn"] = (state.phase == PHASE_RACING and not self.options.host
+                         and race is not None and race.roller is not None
+                         and state.ledger.owner_of(race.roller) == seat)
+        return me
+
+    def view(self, actor: Actor) -> JSON:
+        out = self.public_view()
+        me = self.private_view(actor)
+        if me is not None:
+            out["me"] = me
+        return out
+
+
+LOGIC = DerbyRoom
+
+__all__ = ["HOST_OPTIONS", "LOGIC", "MAX_SEATS", "DerbyRoom", "host_options"]
