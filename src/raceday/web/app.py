@@ -71,7 +71,7 @@ from raceday import __version__
 from raceday.core.discovery import asset_folder, face, game_packages, games_with
 from raceday.core.errors import RacedayError
 from raceday.rooms import JSON, Actor
-from raceday.web import messages, numbers, print_pages, replay
+from raceday.web import games, messages, numbers, print_pages, replay
 from raceday.web.guard import (
     MAX_BODY,
     BadJSON,
@@ -393,6 +393,7 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
                       name=f"{game}-static")
     app.include_router(print_pages.router)  # the Print page (raceday.web.print_pages)
     app.include_router(options_router)  # GET /api/games/{game}/options (JSON Schema)
+    app.include_router(games.router)  # GET /api/games: the games found, for the pages
     for extra in (replay.router, numbers.router,  # Replays, Numbers
                   messages.router):  # the message tables of the pages
         app.include_router(extra)

@@ -1,10 +1,20 @@
-import { api, tokens } from "./common.js";
+import { api, el, tokens } from "./common.js";
 import { languageButton, onLanguage, t, translatePage } from "./i18n.js";
 import { optionField, optionsSchema, readOptions } from "./options-form.js";
 
 translatePage();
 document.getElementById("lang").append(languageButton());
 const error = document.getElementById("error");
+
+// Each game's card is its package's static/setup.js, for every game the server finds
+// (GET /api/games): the page lists no game of its own. Loaded beside the rest of the page.
+async function gameCards() {
+  const offered = (await api("/api/games")).filter((g) => g.setup);
+  const more = document.getElementById("more-title").closest("nav");
+  for (const g of offered) more.before(el("section", { class: "card", id: `${g.game}-setup` }));
+  for (const g of offered) await import(`/games/${g.game}/static/setup.js`);
+}
+gameCards().catch((e) => { error.textContent = t("error", { message: e.message }); });
 
 // The race's options of the Dice Derby card, from the options model's schema.
 const FALLS = { "0": "fall_none", "1/20": "fall_some" };
