@@ -32,6 +32,16 @@ ProgressCallback = Callable[[int, int], None]
 """Called as ``progress(done, total)`` with absolute counts (never increments)."""
 
 
+def values_from_text(text: str) -> list[int | str]:
+    """Values separated by commas or spaces (``"5,3,2,1"``, ``"5 3 2 1"``) as a list field
+    of options reads them: whole numbers where a piece is ASCII digits, else the piece itself
+    (for the model to refuse)."""
+    from raceday.core.digits import ascii_int
+
+    pieces = text.replace(",", " ").split() or [text]
+    return [number if (number := ascii_int(piece)) is not None else piece for piece in pieces]
+
+
 RANGE_ERRORS = ("greater_than", "greater_than_equal", "less_than", "less_than_equal")
 
 

@@ -253,9 +253,7 @@ class HairpinGame(RacedayGame):
     """Hairpin; with ``engine=fast`` (default) states keep the compiled engine's array."""
 
     def has_chance(self) -> bool:
-        from raceday.games.hairpin.game import HairpinOptions
-
-        opts = HairpinOptions.parse(self.adapter.options(self.params))  # type: ignore[attr-defined]
+        opts: Any = self.adapter.game_options(self.params)
         return opts.rules().setup == "random" and opts.position is None
 
     def new_initial_state(self) -> pyspiel.State:

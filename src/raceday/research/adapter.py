@@ -27,10 +27,10 @@ from typing import Any, ClassVar
 import numpy as np
 
 from raceday.core.errors import OptionsError
+from raceday.core.game import GameOptions
 from raceday.core.protocol import CHANCE, Action, State
 from raceday.core.registry import get_game
-
-ParamValue = int | float | str
+from raceday.research.params import ParamValue, options_from_params
 
 
 @dataclass(frozen=True)
@@ -56,6 +56,9 @@ class Adapter(ABC):
     utility: ClassVar[str] = "general_sum"  # general_sum | constant_sum
     utility_sum: ClassVar[float | None] = None
     params: ClassVar[Mapping[str, ParamValue]] = {}
+    # With the game's options model, the parameters are its fields (params =
+    # model_params(Model), plus any of the adapter's own) and the model checks them.
+    options_model: ClassVar[type[GameOptions] | None] = None
     description: ClassVar[str] = ""
 
     # --- parameters -------------------------------------------------------------------
@@ -67,6 +70,10 @@ class Adapter(ABC):
             raise OptionsError(f"unknown {self.name} parameter(s) {', '.join(unknown)}; "
                                f"known: {', '.join(self.params) or 'none'}")
         out: dict[str, ParamValue] = dict(self.params)
+        if self.options_model is not None:
+            out.update(given)
+            self.game_options(out)  # the model refuses a bad value, naming it
+            return out
         for key, value in given.items():
             default = self.params[key]
             if isinstance(default, str):
@@ -76,6 +83,12 @@ class Adapter(ABC):
             else:
                 out[key] = int(value)
         return out
+
+    def game_options(self, params: Mapping[str, ParamValue]) -> GameOptions:
+        """The game's checked options that ``params`` stand for (with an options model)."""
+        if self.options_model is None:
+            raise TypeError(f"the {self.name} adapter declares no options model")
+        return self.options_model.parse(options_from_params(self.options_model, params))
 
     @abstractmethod
     def new_state(self, params: Mapping[str, ParamValue]) -> State:

@@ -37,9 +37,13 @@ from pydantic import ValidationError
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined
 
-from raceday.core.digits import ascii_int
 from raceday.core.errors import OptionsError
-from raceday.core.game import GameOptions, describe_validation_error, field_range
+from raceday.core.game import (
+    GameOptions,
+    describe_validation_error,
+    field_range,
+    values_from_text,
+)
 
 OptionsT = TypeVar("OptionsT", bound=GameOptions)
 CommandT = TypeVar("CommandT", bound=Callable[..., Any])
@@ -173,9 +177,7 @@ def _parameter(spec: OptionSpec) -> inspect.Parameter:
 def _model_value(spec: OptionSpec, value: Any) -> Any:
     """A command-line value as the model reads it (comma-separated text as a list)."""
     if spec.sequence and isinstance(value, str):
-        pieces = [piece.strip() for piece in value.split(",")]
-        return [number if (number := ascii_int(piece)) is not None else piece
-                for piece in pieces]
+        return values_from_text(value)
     return value
 
 

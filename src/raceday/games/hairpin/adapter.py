@@ -12,7 +12,8 @@ import numpy as np
 from raceday.core.errors import OptionsError
 from raceday.core.protocol import State
 from raceday.core.registry import get_game
-from raceday.research import Adapter, ParamValue, Shape
+from raceday.games.hairpin.game import HairpinOptions
+from raceday.research import Adapter, ParamValue, Shape, model_params
 
 HAIRPIN_OBS = 18 * 2 + 2 + 2 + 2 + 2 + 1 + 1
 
@@ -37,35 +38,27 @@ class HairpinAdapter(Adapter):
     player_range = (2, 2)
     utility = "constant_sum"
     utility_sum = 1.0
-    params: ClassVar[Mapping[str, ParamValue]] = {"variant": "standard", "setup": "",
-                                                  "position": "", "engine": "fast"}
+    options_model = HairpinOptions
+    params: ClassVar[Mapping[str, ParamValue]] = {**model_params(HairpinOptions),
+                                                  "engine": "fast"}
     description = ("Two players, perfect information; chance only in the random setup. "
                    "Actions are the engine's numbers (origin square * 6 + kind).")
-
-    def options(self, params: Mapping[str, ParamValue]) -> dict[str, Any]:
-        opts: dict[str, Any] = {"variant": params["variant"]}
-        if params["setup"]:
-            opts["setup"] = params["setup"]
-        if params["position"]:
-            opts["position"] = params["position"]
-        return opts
 
     def check_params(self, params: Mapping[str, Any] | None) -> dict[str, ParamValue]:
         out = super().check_params(params)
         if out["engine"] not in ("fast", "reference"):
             raise OptionsError(f"hairpin engine must be 'fast' or 'reference', got "
                                f"{out['engine']!r}")
-        get_game(self.name).options(self.options(out))
         return out
 
     def new_state(self, params: Mapping[str, ParamValue]) -> State:
-        state: State = get_game(self.name).new_state(self.options(params))
+        state: State = get_game(self.name).new_state(self.game_options(params))
         return state
 
     def shape(self, params: Mapping[str, ParamValue]) -> Shape:
         from raceday.games.hairpin.rules import KINDS, SKIP_ORIGIN
 
-        steps = get_game(self.name).max_steps(self.options(params))
+        steps = get_game(self.name).max_steps(self.game_options(params))
         return Shape(2, (SKIP_ORIGIN + 1) * KINDS, 6, HAIRPIN_OBS, steps, 0.0, 1.0)
 
     def observe(self, state: State, player: int, out: np.ndarray) -> None:

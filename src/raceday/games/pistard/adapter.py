@@ -10,7 +10,8 @@ import numpy as np
 
 from raceday.core.protocol import Action, State
 from raceday.core.registry import get_game
-from raceday.research import Adapter, ParamValue, Shape
+from raceday.games.pistard.options import PistardOptions
+from raceday.research import Adapter, ParamValue, Shape, model_params
 
 PISTARD_SLOTS = 5 * 6  # player 0-4 x rider 1-6: the engine's rider numbers 11..56
 PISTARD_CODES = 200  # token flag (100) + 10 * columns ahead + lane
@@ -35,34 +36,20 @@ class PistardAdapter(Adapter):
     name = "pistard"
     title = "PISTARD"
     player_range = (1, 5)
-    params: ClassVar[Mapping[str, ParamValue]] = {
-        "variant": "scratch", "players": 0, "riders_per_player": 0, "tokens": 3, "laps": 0,
-        "track": "default", "max_rounds": 0}
+    options_model = PistardOptions
+    params: ClassVar[Mapping[str, ParamValue]] = model_params(PistardOptions)
     description = ("1 to 5 players, perfect information, four dice per throw (1,296 chance "
                    "outcomes). Action id = rider slot * 200 + move code, then placements "
                    "and team 'next rider' choices.")
 
-    def options(self, params: Mapping[str, ParamValue]) -> Any:
-        opts: dict[str, Any] = {"variant": params["variant"], "tokens": params["tokens"],
-                                "track": params["track"]}
-        for key in ("players", "riders_per_player", "laps", "max_rounds"):
-            if params[key]:
-                opts[key] = params[key]
-        return get_game(self.name).options(opts)
-
-    def check_params(self, params: Mapping[str, Any] | None) -> dict[str, ParamValue]:
-        out = super().check_params(params)
-        self.options(out)
-        return out
-
     def new_state(self, params: Mapping[str, ParamValue]) -> State:
-        state: State = get_game(self.name).new_state(self.options(params))
+        state: State = get_game(self.name).new_state(self.game_options(params))
         return state
 
     def shape(self, params: Mapping[str, ParamValue]) -> Shape:
         from raceday.games.pistard.moves import THROWS
 
-        opts = self.options(params)
+        opts: Any = self.game_options(params)
         riders = opts.num_players * opts.riders_each
         steps = get_game(self.name).max_steps(opts)
         return Shape(opts.num_players, PISTARD_ACTIONS, THROWS, self._obs_size(riders), steps,

@@ -10,36 +10,29 @@ import numpy as np
 
 from raceday.core.protocol import State
 from raceday.core.registry import get_game
-from raceday.research import Adapter, ParamValue, Shape
+from raceday.games.wielersim.game import WielersimOptions
+from raceday.research import Adapter, ParamValue, Shape, model_params
 
 
 class WielersimAdapter(Adapter):
     name = "wielersim"
     title = "WielerSIM"
     player_range = (0, 0)
-    params: ClassVar[Mapping[str, ParamValue]] = {"route": "flanders", "peloton": "classics"}
+    options_model = WielersimOptions
+    params: ClassVar[Mapping[str, ParamValue]] = model_params(WielersimOptions)
     description = ("A solo simulation: no decision-making players (0 players), every node "
                    "is a throw of the engine's dice. Registered so that chance-only "
                    "analyses (sampling, exact chance outcomes, serialisation) can use it; "
                    "there is nothing for an agent to decide.")
 
-    def options(self, params: Mapping[str, ParamValue]) -> Any:
-        return get_game(self.name).options({"route": params["route"],
-                                            "peloton": params["peloton"]})
-
-    def check_params(self, params: Mapping[str, Any] | None) -> dict[str, ParamValue]:
-        out = super().check_params(params)
-        self.options(out)
-        return out
-
     def new_state(self, params: Mapping[str, ParamValue]) -> State:
-        state: State = get_game(self.name).new_state(self.options(params))
+        state: State = get_game(self.name).new_state(self.game_options(params))
         return state
 
     def shape(self, params: Mapping[str, ParamValue]) -> Shape:
         from raceday.games.wielersim import dice
 
-        opts = self.options(params)
+        opts: Any = self.game_options(params)
         top = max(v for kind in dice.KINDS for v, _ in dice.outcome_table(kind))
         riders = len(opts.peloton["riders"])
         return Shape(0, 1, top + 1, 2 * riders, get_game(self.name).max_steps(opts), 0.0, 1.0)

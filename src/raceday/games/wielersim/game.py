@@ -42,11 +42,13 @@ class WielersimOptions(GameOptions):
     route: dict[str, Any] = Field(
         default_factory=_default_route,
         description=f"Route schedule (TOML file) or a shipped route: "
-        f"{', '.join(SHIPPED_ROUTES)}.", json_schema_extra={"cli": {"argument": True}})
+        f"{', '.join(SHIPPED_ROUTES)}.",
+        json_schema_extra={"cli": {"argument": True}, "plain_default": "flanders"})
     peloton: dict[str, Any] = Field(
         default_factory=_default_peloton,
         description="Peloton file (CSV or TOML) or a shipped one: classics, small, or a rated "
-        f"start list: {', '.join(START_LISTS)}.", json_schema_extra={"cli": {"argument": True}})
+        f"start list: {', '.join(START_LISTS)}.",
+        json_schema_extra={"cli": {"argument": True}, "plain_default": "classics"})
     board: int | None = Field(
         None, ge=0, le=dice.BOARD_LAYOUTS - 1, strict=True,
         description=f"Cobble board layout, 0 to {dice.BOARD_LAYOUTS - 1}; none: thrown at "
