@@ -21,6 +21,7 @@ from raceday.rooms import (
     RoomError,
     TurnRoom,
     check_kinds,
+    logic_class,
 )
 from tests.rooms.toy import DASH, GO, STAY, DashState, Runner
 
@@ -191,3 +192,9 @@ def test_the_save_is_versioned_and_older_saves_migrate() -> None:
         DashRoom.from_json({**saved, "state": {"at": "nowhere"}})
     with pytest.raises(RoomError, match="not a Dash room"):
         DashRoom.from_json({**saved, "game": "hairpin"})
+def test_the_server_finds_a_room_in_the_game_package() -> None:
+    assert logic_class("hairpin").game == "hairpin"
+    with pytest.raises(RoomError, match="cannot be played in the browser"):
+        logic_class("nosuchgame")
+    with pytest.raises(RoomError, match="unknown game"):
+        logic_class("../etc")

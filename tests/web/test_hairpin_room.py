@@ -14,10 +14,10 @@ import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 
+from raceday.games.hairpin.room import HairpinRoom
 from raceday.games.hairpin.rules import HairpinState, Rules
+from raceday.rooms import Actor, RoomError
 from raceday.web.app import create_app
-from raceday.web.hairpin_room import HairpinRoom
-from raceday.web.logic import Actor, RoomError
 from tests.web.conftest import Client, join
 
 # Red to move, one lap from winning the short game (3 laps): a few plies to the end.

@@ -37,7 +37,7 @@ from raceday.games.pistard.render import commentary
 from raceday.games.pistard.state import PHASE_PLACE, PistardState
 from raceday.games.pistard.track import COLOURS, LETTERS, SHIPPED_TRACKS, load_track
 from raceday.games.pistard.variants import OUT, RACE, VARIANT_RULES
-from raceday.web.hairpin_room import HUMAN, Places, intent_int
+from raceday.rooms import HUMAN, Places, check_kinds, intent_int
 from raceday.web.logic import JSON, Actor, RoomError
 
 FORMAT = 1
@@ -80,7 +80,7 @@ class PistardRoom:
         variant = options.get("variant", "scratch")
         low, high = VARIANT_RULES[variant].players if variant in VARIANT_RULES else (1, 5)
         default = [HUMAN] if high == 1 else [HUMAN, "medium"]
-        kinds = Places.check_kinds(options.get("players", default), LEVELS, low, high)
+        kinds = check_kinds(options.get("players", default), LEVELS, low, high)
         track = options.get("track", "default")
         if track not in SHIPPED_TRACKS:
             raise RoomError(f"track must be one of {', '.join(SHIPPED_TRACKS)}")

@@ -28,7 +28,6 @@ from raceday.games.hairpin.game import HairpinOptions
 from raceday.games.hairpin.match import DEFAULT_OPENING_PLIES, MatchResult, play_match
 from raceday.games.hairpin.render import state_markup
 from raceday.games.hairpin.rules import (
-    CHARGE_BUMP,
     ENTER,
     PLAYER_NAMES,
     HairpinState,
@@ -38,6 +37,7 @@ from raceday.games.hairpin.rules import (
     position_from_text,
     symmetric_position,
 )
+from raceday.present import render
 from raceday.store.names import MAX_SESSION_NAME
 from raceday.store.sessions import SessionStore, writable_store
 from raceday.terminal.common import (
@@ -161,24 +161,11 @@ def _agent_for(name: str, think: float = DEFAULT_THINK) -> Agent | None:
     return None if name.strip().lower() == "human" else make_agent(name, think=think)
 
 
-def _ordinal(n: int) -> str:
-    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
-
-
 def bump_warning(state: HairpinState, move: Move) -> str | None:
-    """What a bump decides when it is the player's last one allowed (None otherwise)."""
-    rules, pos = state.rules, state.position
-    if move.kind != CHARGE_BUMP:
-        return None
-    player = pos.side
-    count = pos.bumps[player] + 1
-    if count < rules.target:
-        return None
-    if rules.derby:
-        return f"your {_ordinal(count)} bump: it wins the derby"
-    if move.lap and pos.laps[player] + 1 >= rules.target:
-        return f"your {_ordinal(count)} bump, but the lap counts first: it wins"
-    return f"your {_ordinal(count)} bump: you would be disqualified and lose"
+    """What a bump decides when it is the player's last one allowed (None otherwise), in
+    words: the state's own warning rendered from the message tables."""
+    warning = state.bump_warning(move)
+    return None if warning is None else render(warning, "en", "hairpin")
 
 
 def _list_actions(state: HairpinState) -> list[Action]:

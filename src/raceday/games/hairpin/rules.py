@@ -25,8 +25,16 @@ import numpy as np
 
 from raceday.core.digits import is_ascii_digits
 from raceday.core.errors import IllegalActionError, OptionsError, SaveFormatError
-from raceday.core.events import Event
-from raceday.core.protocol import CHANCE, TERMINAL, Action, ChanceDraw, Outcome, State
+from raceday.core.events import Event, Message
+from raceday.core.protocol import (
+    CHANCE,
+    TERMINAL,
+    Action,
+    ChanceDraw,
+    Outcome,
+    State,
+    Termination,
+)
 from raceday.core.serialize import Fields
 
 RED = 0
@@ -54,6 +62,8 @@ TRACK_INDEX: tuple[tuple[int, ...], tuple[int, ...]] = tuple(  # type: ignore[as
 CRUISE, CHARGE, CHARGE_BUMP, CHARGE_PASS, ENTER, SKIP = range(6)
 KINDS = 6
 KIND_NAMES = ("cruise", "charge", "charge", "charge", "enter", "skip")
+MOVE_WORDS = ("cruise", "charge", "bump", "pass", "enter", "skip")  # a move's kind as a fact
+DISQUALIFIED = "disqualified"  # Hairpin's own termination: the loser bumped too often
 PIT_ORIGIN = SQUARES
 SKIP_ORIGIN = SQUARES + 1
 
@@ -672,31 +682,83 @@ class HairpinState(State):
         out = self.outcome()
         return {
             "winner": None if out.winner is None else PLAYER_NAMES[out.winner],
-            "reason": out.description,
+            "termination": str(out.termination),
             "laps": list(self.position.laps),
             "bumps": list(self.position.bumps),
             "plies": self.position.ply,
         }
 
     def outcome(self) -> Outcome:
-        if not self.is_terminal():
-            raise ValueError("the game is not over")
+        self.require_over()
         pos, rules = self.position, self.rules
         winner = winner_of(pos, rules)
         scores = {RED: float(pos.laps[RED]), BLACK: float(pos.laps[BLACK])}
         if winner is None:
             return Outcome(ranking=(RED, BLACK), winner=None, scores=scores,
                            description=f"draw: {rules.quiet_limit} plies without a bump",
-                           winning_players=(RED, BLACK), score_name="laps")
+                           winning_players=(RED, BLACK), score_name="laps",
+                           termination=Termination.DRAW,
+                           message=Message("result.draw", {"n": rules.quiet_limit}))
         loser = 1 - winner
         if not rules.derby and pos.laps[winner] >= rules.target:
             why = f"{PLAYER_NAMES[winner]} completes {rules.target} laps"
+            termination: str = Termination.LAPS
         elif rules.derby:
             why = f"{PLAYER_NAMES[winner]} bumps {rules.target} racers"
+            termination = Termination.BUMPS
         else:
             why = f"{PLAYER_NAMES[loser]} bumped {rules.target} racers and is disqualified"
+            termination = DISQUALIFIED
+        sides = {"winner": {"key": f"side.{PLAYER_NAMES[winner]}", "params": {}},
+                 "loser": {"key": f"side.{PLAYER_NAMES[loser]}", "params": {}},
+                 "n": rules.target}
         return Outcome(ranking=(winner, loser), winner=winner, scores=scores, description=why,
-                       winning_players=(winner,), score_name="laps")
+                       winning_players=(winner,), score_name="laps", termination=termination,
+                       message=Message(f"result.{termination}", sides))
+
+    # --- what a move means, and the board as a frame ---------------------------------------
+    def bump_warning(self, move: Move) -> Message | None:
+        """What a bump decides when it is the player's last one allowed (None otherwise):
+        ``warning.derby`` (it wins the derby), ``warning.lap_first`` (the lap counts first:
+        it wins) or ``warning.disqualified`` (it loses); ``decides`` is "wins" or "loses"."""
+        rules, pos = self.rules, self.position
+        if move.kind != CHARGE_BUMP:
+            return None
+        count = pos.bumps[pos.side] + 1
+        if count < rules.target:
+            return None
+        if rules.derby:
+            why, decides = "derby", "wins"
+        elif move.lap and pos.laps[pos.side] + 1 >= rules.target:
+            why, decides = "lap_first", "wins"
+        else:
+            why, decides = DISQUALIFIED, "loses"
+        return Message(f"warning.{why}", {"count": count, "decides": decides,
+                                          "nth": {"key": f"nth.{count}", "params": {}}})
+
+    def action_message(self, action: Action) -> Message:
+        """A setup roll, or a move with its facts: ``origin`` (a square, -1 for the pit,
+        -2 for a skip), ``dest``, ``kind`` (cruise, charge, bump, pass, enter, skip),
+        ``lap``, ``hit`` and the decisive bump's ``warning`` (a message) if any."""
+        if self.in_setup:
+            return Message("setup_roll", {"roll": action})
+        move = self.move_of(action)
+        warning = self.bump_warning(move)
+        origin = -1 if move.origin == PIT_ORIGIN else (-2 if move.kind == SKIP else move.origin)
+        return Message("move", {"name": move_name(move), "origin": origin, "dest": move.dest,
+                                "kind": MOVE_WORDS[move.kind], "lap": move.lap,
+                                "hit": move.hit,
+                                "warning": None if warning is None else warning.to_json()})
+
+    def frame(self) -> dict[str, Any]:
+        """The board: signed racer counts per square (Red positive), laps, bumps, pits,
+        who moves, the clocks, and the position's text form."""
+        pos = self.position
+        return {"game": self.game_name, "cells": list(pos.cells), "laps": list(pos.laps),
+                "bumps": list(pos.bumps), "pit": list(pos.pit),
+                "to_move": None if self.in_setup or self.is_terminal() else pos.side,
+                "clock": pos.clock, "ply": pos.ply, "target": self.rules.target,
+                "text": self.position_text()}
 
     # --- text form, copies and saving -------------------------------------------------
     def __str__(self) -> str:

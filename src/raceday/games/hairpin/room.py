@@ -1,0 +1,118 @@
+"""Hairpin Racers in a browser room: a game on one screen, on two devices, or against the
+computer, declared on the room kit's :class:`~raceday.rooms.TurnRoom`.
+
+The kit runs the lobby, the places (Red and Black: a human or a computer level; a phone
+that joins takes the first human place still free, the host screen plays the others), the
+random setup's rolls, the computer's moves, a racer's only legal move (a pit re-entry, the
+v1 skip), undo in a game against the computer, and the save. This module declares what is
+Hairpin's own: the options, the levels, how a refusal names a side, and the view's board,
+moves (each from the state's :meth:`~raceday.games.hairpin.rules.HairpinState.action_message`,
+with its decisive-bump warning as a fact) and result (from the outcome's termination).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from raceday.core.agents import Agent
+from raceday.core.game import GameOptions
+from raceday.games.hairpin.agents import LEVELS, make_agent
+from raceday.games.hairpin.game import GAME, HairpinOptions
+from raceday.games.hairpin.rules import PLAYER_NAMES, HairpinState
+from raceday.present import render
+from raceday.rooms import (
+    HUMAN,
+    JSON,
+    UNDO_VS_COMPUTER,
+    Actor,
+    TurnRoom,
+    check_kinds,
+    turn_room_before_kit,
+)
+
+
+class HairpinRoom(TurnRoom[HairpinState]):
+    """A Hairpin Racers game for a browser room (see the module docstring)."""
+
+    game: ClassVar[str] = "hairpin"
+    GAME = GAME
+    title: ClassVar[str] = "Hairpin Racers"
+    options_title: ClassVar[str] = "Hairpin"
+    max_seats: ClassVar[int] = 2
+    LEVELS: ClassVar[tuple[str, ...]] = tuple(LEVELS)
+    OPTION_NAMES: ClassVar[tuple[str, ...]] = ("variant", "position", "red", "black")
+    undo_rule: ClassVar[str] = UNDO_VS_COMPUTER
+    recent_limit: ClassVar[int] = 8
+    options: HairpinOptions
+
+    @classmethod
+    def read_options(cls, options: Mapping[str, Any]) -> tuple[GameOptions, list[str]]:
+        kinds = check_kinds([options.get("red", HUMAN), options.get("black", "medium")],
+                            cls.LEVELS, 2, 2, "red and black")
+        engine: dict[str, Any] = {"variant": options.get("variant", "standard")}
+        if options.get("position") is not None:
+            engine["position"] = options["position"]
+        return HairpinOptions.parse(engine), kinds
+
+    @classmethod
+    def make_agent(cls, level: str) -> Agent:
+        return make_agent(level)
+
+    @classmethod
+    def migrate(cls, old: Mapping[str, Any]) -> JSON:
+        return turn_room_before_kit(old, cls.game)
+
+    def player_name(self, player: int) -> str:
+        return PLAYER_NAMES[player].capitalize()
+
+    def illegal_action(self, state: HairpinState, action: int) -> str:
+        names = ", ".join(state.action_to_string(a) for a in state.legal_actions())
+        return f"that move is not legal now; legal moves: {names}"
+
+    def started_facts(self) -> JSON:
+        return {"variant": self.options.variant}
+
+    def remembers(self, data: JSON) -> bool:
+        return bool(data["type"] == "move")
+
+    # --- views ---------------------------------------------------------------------------------
+    def lobby_view(self, actor: Actor) -> JSON:
+        rules = self.options.rules()
+        return {"variant": self.options.variant,
+                "rules": {"target": rules.target, "bumping": rules.bumping,
+                          "derby": rules.derby, "v1": rules.v1,
+                          "random": rules.setup == "random", "quiet_limit": rules.quiet_limit},
+                "vs_computer": len(self.places.humans()) == 1}
+
+    def _moves(self, state: HairpinState) -> list[JSON]:
+        out = []
+        for action in state.legal_actions():
+            facts = state.action_message(action).params
+            warning = facts["warning"]
+            out.append({"action": action, "name": facts["name"], "from": facts["origin"],
+                        "to": facts["dest"], "kind": facts["kind"], "lap": facts["lap"],
+                        "hit": facts["hit"],
+                        "warning": None if warning is None else render(warning, "en", self.game),
+                        "decides": None if warning is None else warning["params"]["decides"]})
+        return out
+
+    def state_view(self, actor: Actor, state: HairpinState, to_act: int | None) -> JSON:
+        frame = state.frame()
+        to_move = frame["to_move"]
+        may_move = to_move is not None and not self.abandoned and \
+            self.places.may_play(actor, to_move)
+        return {"board": frame, "to_move": to_move, "may_move": may_move,
+                "moves": [] if to_move is None or self.abandoned else self._moves(state)}
+
+    def result_view(self, state: HairpinState) -> JSON:
+        out = state.outcome()
+        frame = state.frame()
+        return {"winner": out.winner, "reason": str(out.termination),
+                "termination": str(out.termination), "description": out.description,
+                "laps": frame["laps"], "bumps": frame["bumps"], "plies": frame["ply"]}
+
+
+LOGIC = HairpinRoom
+
+__all__ = ["LOGIC", "HairpinRoom"]
