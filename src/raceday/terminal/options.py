@@ -242,6 +242,7 @@ def game_options(model: type[OptionsT]) -> Callable[[CommandT], CommandT]:
 
         run.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
         run.__annotations__ = {p.name: p.annotation for p in parameters}
+        run.options_model = model  # type: ignore[attr-defined]  # (tests find the commands)
         return run  # type: ignore[return-value]
 
     return decorate
