@@ -2,8 +2,8 @@
 
 A game carries its adapter (a :class:`raceday.research.Adapter`) in its ``adapter`` face,
 attribute ``ADAPTER``; :func:`adapters` collects them with :mod:`raceday.core.discovery`, so
-no list of games lives here. The KEIRIN and Dice Derby betting adapters below are the ones
-still kept beside :mod:`raceday.interop.betting` until those games carry their own.
+no list of games lives here. The KEIRIN betting adapter below is the one still kept beside
+:mod:`raceday.interop.betting` until that game carries its own.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ __all__ = ["Adapter", "ParamValue", "Shape", "adapter", "adapters"]
 
 # --- the betting games ------------------------------------------------------------------------
 class BettingAdapter(Adapter):
-    """Shared by the KEIRIN and Dice Derby betting games (see :mod:`raceday.interop.betting`)."""
+    """The KEIRIN betting game (see :mod:`raceday.interop.betting`)."""
 
     perfect_information = False
     player_range = (1, 4)  # bettors: 1 to raceday.interop.betting.MAX_BETTORS
@@ -135,59 +135,6 @@ class KeirinBettingAdapter(BettingAdapter):
                 out[base + i] = 100.0 / price if price else 0.0
 
 
-class DerbyBettingAdapter(BettingAdapter):
-    name = "derby"
-    title = "Dice Derby (betting game)"
-    params: ClassVar[Mapping[str, ParamValue]] = {"bettors": 2, "fall_rate": 0.0,
-                                                  "margin": 0.1}
-    description = ("Bettors (1-4) each seal one win or quinella ticket at the engine's odds "
-                   "board (1, 2 or 5 stake units) or no ticket; then the race runs on the "
-                   "engine's dice; payoff = money returned minus stake.")
-
-    def check_params(self, params: Mapping[str, Any] | None) -> dict[str, ParamValue]:
-        out = super().check_params(params)
-        self.new_state(out)
-        return out
-
-    def new_state(self, params: Mapping[str, ParamValue]) -> State:
-        from raceday.interop.betting import DerbyBettingState
-
-        try:
-            return DerbyBettingState(int(params["bettors"]), {"fall_rate": params["fall_rate"]},
-                                     str(params["margin"]))
-        except ValueError as exc:
-            raise OptionsError(f"derby: {exc}") from None
-
-    def state_from_json(self, data: Mapping[str, Any]) -> State:
-        from raceday.interop.betting import DerbyBettingState
-
-        return DerbyBettingState.from_json(data)
-
-    def shape(self, params: Mapping[str, ParamValue]) -> Shape:
-        from raceday.interop.betting import STAKES
-
-        state: Any = self.new_state(params)
-        top = max(STAKES)
-        best = max(state.prices()) / 10 * top - 1
-        bettors = int(params["bettors"])
-        race_steps = get_game("derby").max_steps(state.race_options)
-        obs = 7 + state.num_actions() + 6 * 2 + len(state.selections())
-        return Shape(bettors, state.num_actions(), 21, obs, race_steps + bettors, -float(top),
-                     best)
-
-    def observe(self, state: State, player: int, out: np.ndarray) -> None:
-        s: Any = state
-        base = self._observe_common(state, player, out)
-        places = dict(getattr(s.race, "places", {}))
-        for post in range(1, 7):
-            if post in places:
-                out[base + post - 1] = places[post] / 6
-            out[base + 6 + post - 1] = float(getattr(s.race, "roller", None) == post)
-        base += 12
-        for i, tenths in enumerate(s.prices()):
-            out[base + i] = 10.0 / tenths
-
-
 @functools.cache
 def adapters() -> dict[str, Adapter]:
     """Game name → its research adapter: each game's ``adapter`` face (its ``ADAPTER``),
@@ -197,7 +144,7 @@ def adapters() -> dict[str, Adapter]:
         module = face(game, "adapter")
         if module is not None:
             found[game] = module.ADAPTER
-    for kept in (DerbyBettingAdapter(), KeirinBettingAdapter()):
+    for kept in (KeirinBettingAdapter(),):
         found.setdefault(kept.name, kept)
     return dict(sorted(found.items()))
 

@@ -1,8 +1,9 @@
-"""The betting games around a race of dice alone (KEIRIN, Dice Derby), for research frameworks.
+"""The betting game around a race of dice alone (KEIRIN), for research frameworks. (Dice
+Derby's research environment is its whole evening: :mod:`raceday.games.derby.adapter`.)
 
-A KEIRIN race and a Dice Derby race have no decision-making players: the race is dice
-alone. Research frameworks need players, so each is modelled as the betting game around
-its race, with a finite action space:
+A KEIRIN race has no decision-making players: the race is dice alone. Research frameworks
+need players, so it is modelled as the betting game around its race, with a finite action
+space:
 
 1. **Sealed tickets.** Bettors 0, 1, ... each choose, in turn and without seeing the
    others' choices, one ticket or no ticket: action 0 is "no ticket"; action
@@ -11,9 +12,8 @@ its race, with a finite action space:
 2. **The race.** The engine's own race state runs to the end: every node is a chance node
    with the engine's exact probabilities.
 3. **Settlement** by the engine's own rules: KEIRIN pools (:func:`settle_pools`) or fixed
-   odds (:func:`quoted_odds`, :func:`fixed_return`); Dice Derby's odds board
-   (:func:`make_board`, :meth:`OddsBoard.payout`) and winning tickets (:meth:`Ticket.wins`).
-   A bettor's payoff is the money returned minus the stake, in stake units.
+   odds (:func:`quoted_odds`, :func:`fixed_return`). A bettor's payoff is the money
+   returned minus the stake, in stake units.
 
 These states follow :class:`raceday.core.protocol.State`: ``outcome().winning_players``
 are the bettors who ended with the most money (nobody when everyone passed or lost the
@@ -287,86 +287,4 @@ class KeirinBettingState(BettingState):
             state.margin = float(data["margin"])
         except (KeyError, TypeError, ValueError) as exc:
             raise SaveFormatError(f"keirin_betting save: {exc}") from None
-        return state
-
-
-# --- Dice Derby -------------------------------------------------------------------------------
-@functools.cache
-def derby_selections() -> tuple[tuple[str, tuple[int, ...]], ...]:
-    from raceday.games.derby.odds import ALL_PAIRS
-    from raceday.games.derby.rules import POSTS
-
-    return (tuple(("win", (h,)) for h in POSTS)
-            + tuple(("quinella", tuple(pair)) for pair in ALL_PAIRS))
-
-
-@functools.cache
-def derby_board(fall_rate: Fraction, margin: Fraction) -> Any:
-    from raceday.games.derby.odds import exact_odds, make_board
-
-    return make_board(exact_odds(fall_rate), margin)
-
-
-class DerbyBettingState(BettingState):
-    """Dice Derby as a betting game: sealed win or quinella tickets at the engine's odds
-    board, then the race. The owners' auction and prizes are not part of this model, so
-    each bettor plays against the house's board alone."""
-
-    game_name: ClassVar[str] = "derby_betting"
-    race_game: ClassVar[str] = "derby"
-
-    def __init__(self, bettors: int = 2, race_options: Mapping[str, Any] | None = None,
-                 margin: Fraction | str = Fraction(1, 10)) -> None:
-        from raceday.games.derby.odds import parse_margin
-        from raceday.games.derby.rules import parse_fall_rate
-
-        options = dict(race_options or {})
-        options["fall_rate"] = str(parse_fall_rate(options.get("fall_rate", 0)))
-        super().__init__(bettors, options)
-        self.margin = parse_margin(margin)
-
-    def selections(self) -> Sequence[tuple[str, tuple[int, ...]]]:
-        return derby_selections()
-
-    def board(self) -> Any:
-        from raceday.games.derby.rules import parse_fall_rate
-
-        return derby_board(parse_fall_rate(self.race_options["fall_rate"]), self.margin)
-
-    def prices(self) -> tuple[int, ...]:
-        """The board's odds in tenths per selection."""
-        board = self.board()
-        return tuple(board.win[c[0]] if k == "win" else board.quinella[(c[0], c[1])]
-                     for k, c in self.selections())
-
-    def payouts(self) -> list[int]:
-        from raceday.games.derby.session import Ticket
-
-        ranking = self.race.outcome().ranking
-        first, second = ranking[0], ranking[1]
-        prices = self.prices()
-        board = self.board()
-        paid = [0] * self.bettors
-        for bettor, action in enumerate(self.tickets):
-            if action == PASS:
-                continue
-            selection, level = ticket_of(action)
-            kind, combo = self.selections()[selection]
-            ticket = Ticket(bettor, kind, combo, STAKES[level] * 100, prices[selection])
-            if ticket.wins(first, second):
-                paid[bettor] += board.payout(ticket.stake, ticket.odds)
-        return paid
-
-    def to_json(self) -> dict[str, Any]:
-        return {**super().to_json(), "margin": str(self.margin)}
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Self:
-        from raceday.games.derby.odds import parse_margin
-
-        state = super().from_json(data)
-        try:
-            state.margin = parse_margin(data["margin"])
-        except (KeyError, TypeError, ValueError) as exc:
-            raise SaveFormatError(f"derby_betting save: {exc}") from None
         return state

@@ -235,7 +235,11 @@ class Observer:
 
 def information_state_text(state: Any, player: int) -> str:
     """The player's view of the whole history: every public step, and of the sealed
-    steps (tickets) only their own."""
+    steps (tickets) only their own; an adapter that says so itself (``information_string``:
+    a game whose sealed choices are interleaved with public steps) is asked instead."""
+    own = getattr(getattr(state, "adapter", None), "information_string", None)
+    if own is not None:
+        return str(own(state.engine, player))
     game = state.get_game()
     if game.get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION:
         return f"history: {' '.join(str(a) for a in state.history())}"

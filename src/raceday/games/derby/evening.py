@@ -84,6 +84,29 @@ ACTION_STRIDE = 32  # room for DONE, BORROW, a bid and the 21 selections per sta
 assert TICKET + len(SELECTIONS) <= ACTION_STRIDE
 
 
+def action_parts(action: Action) -> tuple[str, int, int]:
+    """What a player's action is: ("done" | "borrow" | "bid" | "ticket", stake units,
+    selection index or -1); :class:`IllegalActionError` for a number that is no action."""
+    if action in (DONE, BORROW):
+        return ("done" if action == DONE else "borrow"), 0, -1
+    units, code = divmod(action, ACTION_STRIDE)
+    if code == BID and units >= 0:
+        return "bid", units, -1
+    if TICKET <= code < TICKET + len(SELECTIONS) and units >= 1:
+        return "ticket", units, code - TICKET
+    raise IllegalActionError(action, "no Dice Derby action has that number")
+
+
+def bid_of(units: int) -> Action:
+    """The action bidding ``units`` stake units (0: no bid)."""
+    return ACTION_STRIDE * units + BID
+
+
+def ticket_of(selection: int, units: int) -> Action:
+    """The action buying selection ``selection`` of :data:`SELECTIONS` for ``units``."""
+    return ACTION_STRIDE * units + TICKET + selection
+
+
 def _ticket_json(ticket: Ticket) -> dict[str, Any]:
     """A ticket as its holder (and, once it is paid, everyone) sees it: facts only."""
     return {"kind": ticket.kind, "horses": [horse_name(h) for h in ticket.horses],
@@ -170,26 +193,15 @@ class EveningState(State):
         units = p.money // self.options.stake_unit
         borrow = [BORROW] if self.ledger.can_borrow(player) else []
         if self.phase == PHASE_AUCTION:
-            return borrow + [ACTION_STRIDE * k + BID for k in range(units + 1)]
+            return borrow + [bid_of(k) for k in range(units + 1)]
         held = {kind: sum(1 for t in self.ledger.tickets_of(player) if t.kind == kind)
                 for kind in ("win", "quinella")}
         limit = {"win": self.options.win_limit, "quinella": self.options.quinella_limit}
         open_selections = [s for s, (kind, _) in enumerate(SELECTIONS)
                            if held[kind] < limit[kind]]
-        tickets = [ACTION_STRIDE * k + TICKET + s for k in range(1, units + 1)
+        tickets = [ticket_of(s, k) for k in range(1, units + 1)
                    for s in open_selections]
         return [DONE, *borrow, *tickets]
-
-    def _decode(self, action: Action) -> tuple[str, int, int]:
-        """(what, stake units, selection) of a player's action."""
-        if action in (DONE, BORROW):
-            return ("done" if action == DONE else "borrow"), 0, -1
-        units, code = divmod(action, ACTION_STRIDE)
-        if code == BID:
-            return "bid", units, -1
-        if TICKET <= code < TICKET + len(SELECTIONS) and units >= 1:
-            return "ticket", units, code - TICKET
-        raise IllegalActionError(action, "no Dice Derby action has that number")
 
     # --- from what a player typed to an action ---------------------------------------------
     def bid_action(self, player: int, amount: int) -> Action:
@@ -198,7 +210,7 @@ class EveningState(State):
         if self.phase != PHASE_AUCTION:
             raise BetError("the auction is over")
         self.ledger.check_bid(player, amount)
-        return ACTION_STRIDE * (amount // self.options.stake_unit) + BID
+        return bid_of(amount // self.options.stake_unit)
 
     def ticket_action(self, player: int, kind: str, horses: Sequence[int], stake: int) -> Action:
         """The action buying this ticket for ``player``, after the ledger's checks (the same
@@ -206,7 +218,7 @@ class EveningState(State):
         trial = Session.from_json(self.ledger.to_json())
         trial.place_ticket(player, kind, horses, stake)
         selection = SELECTIONS.index((kind, tuple(sorted(horses))))
-        return ACTION_STRIDE * (stake // self.options.stake_unit) + TICKET + selection
+        return ticket_of(selection, stake // self.options.stake_unit)
 
     def borrow_action(self, player: int) -> Action:
         """The action taking a loan for ``player``: :class:`BetError` if none is allowed."""
@@ -243,7 +255,7 @@ class EveningState(State):
             return f"draw picks {self._name(tied[action])}"
         if self.current_player() == CHANCE and self.race is not None:
             return self.race.action_to_string(action)
-        what, units, selection = self._decode(action)
+        what, units, selection = action_parts(action)
         amount = units * self.options.stake_unit
         if what == "bid":
             return f"bid {amount}"
@@ -262,7 +274,7 @@ class EveningState(State):
             if action == FALL:
                 return Message("derby.action.fall", {"horse": horse})
             return Message("derby.action.roll", {"horse": horse, "value": action})
-        what, units, selection = self._decode(action)
+        what, units, selection = action_parts(action)
         params: dict[str, Any] = {"amount": units * self.options.stake_unit}
         if what == "ticket":
             kind, horses = SELECTIONS[selection]
@@ -278,7 +290,7 @@ class EveningState(State):
         million has a million bids)."""
         if self.is_terminal():
             raise IllegalActionError(action, "the game is over")
-        what, units, selection = self._decode(action)
+        what, units, selection = action_parts(action)
         if player not in self.acting_players() and not (what == "bid" and self.may_rebid(player)):
             raise IllegalActionError(action, f"it is not player {player}'s turn to act")
         try:
@@ -336,7 +348,7 @@ class EveningState(State):
         return events
 
     def _apply_for(self, player: int, action: Action) -> list[Event]:
-        what, units, selection = self._decode(action)
+        what, units, selection = action_parts(action)
         amount = units * self.options.stake_unit
         s = self.ledger
         events: list[Event] = []
