@@ -12,6 +12,7 @@ src/ names it. The browser room and its replay are in tests/browser/test_sixth_g
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -303,6 +304,39 @@ def test_events_are_facts_rendered_by_the_message_tables(game: Any) -> None:
     tables = [json.loads((ROOT / "tests/sixth_game/src/raceday_twindash/messages" /
                           f"{lang}.json").read_text(encoding="utf-8")) for lang in ("en", "ja")]
     assert tables[0].keys() == tables[1].keys()
+
+
+# --- the room declaration (played in browsers in tests/browser) ------------------------
+def test_the_room_keeps_bets_sealed_and_survives_a_restart(game: Any) -> None:
+    import numpy as np
+
+    from raceday.core.discovery import face
+    from raceday.rooms import Actor, RoomError
+
+    room_face = face(NAME, "room")
+    assert room_face is not None
+    room = room_face.LOGIC.create({"rounds": 3}, seed=5)
+    for name in ("Aki", "Ben"):
+        room.add_seat(name)
+    rng = np.random.default_rng(5)
+    room.handle(Actor.host(), {"type": "start"}, rng)
+    bet = next(c["action"] for c in room.view(Actor.player(1))["me"]["choices"]
+               if c["message"]["params"].get("stake") == 3)
+    events = room.handle(Actor.player(1), {"type": "act", "action": bet}, rng)
+    assert [e["type"] for e in events] == ["sealed"] and "stake" not in events[0]
+    with pytest.raises(RoomError, match="not your turn"):
+        room.handle(Actor.player(1), {"type": "act", "action": 0}, rng)
+    with pytest.raises(RoomError, match="nothing to advance"):
+        room.handle(Actor.host(), {"type": "advance"}, rng)
+    saved = json.loads(json.dumps(room.to_json()))
+    again = room_face.LOGIC.from_json(saved)
+    for actor in (Actor.host(), Actor.spectator(), Actor.player(0), Actor.player(1)):
+        assert again.view(actor) == room.view(actor)
+    red = room.view(Actor.player(0))
+    red["me"].pop("choices")  # Red's own choices (a stake of 3 among them) are not Blue's
+    for view in (room.view(Actor.host()), room.view(Actor.spectator()), red):
+        assert not re.search(r'"stake": 3\b', json.dumps(view))
+    assert room.view(Actor.player(1))["me"]["observation"]["my_bet"]["stake"] == 3
 
 
 # --- the terminal ---------------------------------------------------------------------
