@@ -57,7 +57,7 @@ def test_numbers_jobs_are_the_games_numbers_faces() -> None:
 
 
 def test_warm_up_engines_are_the_games_warm_faces() -> None:
-    from raceday.terminal.warm import engines
+    from raceday.terminal.warm import engines, room_engines
 
     declared: list[Any] = []
     for game in games_with("warm"):
@@ -69,6 +69,7 @@ def test_warm_up_engines_are_the_games_warm_faces() -> None:
             assert all(m.startswith(f"{package}.") for m in engine.modules), engine.name
     assert list(engines()) == declared
     assert len({e.name for e in declared}) == len(declared)
+    assert room_engines() == [e.name for e in declared if e.room_players]
 
 
 def test_the_pages_list_of_games_is_the_registry(tmp_path: Any) -> None:

@@ -218,12 +218,17 @@ def serve_command(host: str = "127.0.0.1", port: int = 8000, db: Path | None = N
         return
     import uvicorn
 
-    from raceday.terminal.warm import preload_after, start_background, stop_background
+    from raceday.terminal.warm import (
+        preload_after,
+        room_engines,
+        start_background,
+        stop_background,
+    )
     from raceday.web.server import uvicorn_config
 
     server = uvicorn.Server(uvicorn_config(web_app, host, port, log_level="warning"))
     warming = start_background()  # compiles the computer players beside the server
-    preload_after(warming, ("hairpin", "pistard"))  # then loads the rooms' players here
+    preload_after(warming, room_engines())  # then loads the rooms' players here
     try:
         server.run()
     except KeyboardInterrupt:  # pragma: no cover - uvicorn handles the signal itself

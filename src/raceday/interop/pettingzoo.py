@@ -19,9 +19,13 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
 from raceday.core.errors import OptionsError
 from raceday.core.protocol import State
-from raceday.interop.adapters import Adapter, adapter
+from raceday.interop.adapters import Adapter, adapter, adapters
 
-GAMES = ("derby", "hairpin", "keirin", "pistard")
+
+def games() -> tuple[str, ...]:
+    """The games with an environment: every game whose adapter has players to act (a race
+    of dice alone, with no one to decide, has none)."""
+    return tuple(name for name, found in adapters().items() if found.player_range[1] > 0)
 
 
 class RacedayAEC(AECEnv):  # type: ignore[misc]
@@ -33,9 +37,9 @@ class RacedayAEC(AECEnv):  # type: ignore[misc]
     def __init__(self, game: str = "hairpin", render_mode: str | None = None,
                  **params: Any) -> None:
         super().__init__()
-        if game not in GAMES:
+        if game not in games():
             raise OptionsError(f"no PettingZoo environment for {game!r}; choose from "
-                               f"{', '.join(GAMES)}")
+                               f"{', '.join(games())}")
         if render_mode not in (None, "ansi"):
             raise OptionsError("render_mode must be None or 'ansi'")
         self.game = game
@@ -144,4 +148,4 @@ def env(game: str = "hairpin", render_mode: str | None = None, **params: Any) ->
     return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(raw))  # type: ignore[no-any-return]
 
 
-__all__ = ["GAMES", "RacedayAEC", "env"]
+__all__ = ["RacedayAEC", "env", "games"]

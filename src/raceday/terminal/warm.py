@@ -43,6 +43,7 @@ class Engine:
     modules: tuple[str, ...]
     warm: Callable[[], None]
     wrap: Callable[[], object] | None = None  # wraps a module's functions with numba lazily
+    room_players: bool = False  # the computers of the game's browser room: a server loads it
 
 
 # --- the engines, declared by the games -----------------------------------------------------
@@ -58,6 +59,12 @@ def engines() -> tuple[Engine, ...]:
         if module is not None:
             found += module.ENGINES
     return tuple(found)
+
+
+def room_engines() -> list[str]:
+    """The engines of the rooms' computer players, which a server loads once they are warm
+    (see :func:`preload_after`)."""
+    return [e.name for e in engines() if e.room_players]
 
 
 def engines_named(names: Iterable[str] | None = None) -> list[Engine]:

@@ -38,5 +38,6 @@ def _warm_hairpin() -> None:
 
 ENGINES = (
     Engine("hairpin", "Hairpin Racers: the computer players' search",
-           ("raceday.games.hairpin.fast", "raceday.games.hairpin.search"), _warm_hairpin),
+           ("raceday.games.hairpin.fast", "raceday.games.hairpin.search"), _warm_hairpin,
+           room_players=True),
 )

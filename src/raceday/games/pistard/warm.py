@@ -45,7 +45,8 @@ def _warm_sprint_solver() -> None:
 
 ENGINES = (
     Engine("pistard", "PISTARD: the hard and expert riders",
-           ("raceday.games.pistard.fast", "raceday.games.pistard.search"), _warm_pistard),
+           ("raceday.games.pistard.fast", "raceday.games.pistard.search"), _warm_pistard,
+           room_players=True),
     Engine("pistard-sprint", "PISTARD: the sprint's exact solution (benchmarks)",
            ("raceday.games.pistard.sprint_solver",), _warm_sprint_solver),
 )

@@ -3,36 +3,16 @@
 // and the phones. No rule lives here: the moves, their names and the result come from the
 // server's view; this module shows them and sends {type: "move", action}.
 import { el } from "/static/js/common.js";
+import { fill, lobbyCard, svg, useStyles } from "/static/js/rooms.js";
 import { onLanguage, t } from "/static/js/i18n.js";
 import { hasComputer, thinking } from "/static/js/thinking.js";
 
-const NS = "http://www.w3.org/2000/svg";
 const COLS = "abcdef";
 const CELL = 100;
 const LEFT = 70;
 const TOP = 46;
 export const SIDE = ["red", "black"];
 
-// Styles for both games' browser pages (the HTML shells only link app.css).
-export function useStyles(name) {
-  const href = `/games/${name}/static/style.css`;
-  if (document.querySelector(`link[href="${href}"]`)) return;
-  document.head.append(el("link", { rel: "stylesheet", href }));
-}
-
-export function svg(tag, attrs = {}, ...children) {
-  const node = document.createElementNS(NS, tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k.startsWith("on") && typeof v === "function") node.addEventListener(k.slice(2), v);
-    else node.setAttribute(k, String(v));
-  }
-  for (const c of children.flat()) {
-    if (c === null || c === undefined || c === false) continue;
-    node.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  }
-  return node;
-}
 
 export function squareName(sq) { return `${COLS[sq % 6]}${Math.floor(sq / 6) + 1}`; }
 function cx(sq) { return LEFT + (sq % 6) * CELL + CELL / 2; }
@@ -176,26 +156,6 @@ export function moveText(e, view) {
 }
 
 // Lobby: join code, QR, places; the host starts the game.
-export function lobbyCard(view, ctx, placeLabel) {
-  const joinUrl = ctx.info?.join_url ?? "";
-  const open = view.players.filter((p) => p.kind === "human" && !p.name).length;
-  return el("div", { class: "lobby" },
-    ctx.role === "host" || ctx.role === "spectator" ? el("div", { class: "join-box" },
-      el("p", { class: "big-code", "aria-label": t("room", { code: ctx.code }) }, ctx.code),
-      el("img", { class: "qr", src: `/api/rooms/${ctx.code}/qr.svg`, alt: t("join_at", { url: joinUrl }), width: 220, height: 220 }),
-      el("p", {}, t("scan")), el("p", { class: "url" }, joinUrl)) : null,
-    el("div", { class: "card" },
-      el("h2", {}, t("gp_places")),
-      el("ol", { class: "gp-places" }, view.players.map((p) => el("li", {}, placeLabel(view, p.place)))),
-      open ? el("p", { class: "note" }, t("gp_open_places", { n: open })) : null,
-      ctx.role === "host" ? el("button", { type: "button", class: "primary", id: "start", onclick: () => ctx.send({ type: "start" }) }, t("gp_start")) : el("p", {}, t("waiting_host"))));
-}
-
-// replaceChildren without the parts that are not shown (null would print "null")
-export function fill(node, ...parts) {
-  node.replaceChildren(...parts.flat().filter((p) => p !== null && p !== undefined && p !== false));
-}
-
 // The whole game screen (big screen and phone alike: whoever may move gets the controls).
 export function mountGame(root, ctx) {
   useStyles("hairpin");

@@ -3,7 +3,7 @@
 // model's schema (options-form.js).
 import { el } from "/static/js/common.js";
 import { optionField, optionsSchema } from "/static/js/options-form.js";
-import { createRoom } from "/games/hairpin/static/setup.js";
+import { createRoom } from "/static/js/rooms.js";
 import { onLanguage, t } from "/static/js/i18n.js";
 
 function draw(box, schema) {

@@ -3,7 +3,7 @@
 // model's schema (options-form.js); the server checks every option with the same model.
 import { el } from "/static/js/common.js";
 import { optionField, optionsSchema, readOptions } from "/static/js/options-form.js";
-import { createRoom, kindSelect } from "/games/hairpin/static/setup.js";
+import { createRoom, kindSelect } from "/static/js/rooms.js";
 import { onLanguage, t } from "/static/js/i18n.js";
 
 const VARIANTS = { scratch: [2, 5], points: [2, 5], elimination: [2, 5], sprint: [2, 2], ttt: [1, 1], pursuit: [2, 2] };

@@ -4,7 +4,7 @@
 // screen is shared by the big screen and the phones. No rule lives here: the choices (with
 // their action numbers), the dice and the standings come from the server's view.
 import { el } from "/static/js/common.js";
-import { fill, lobbyCard, svg, useStyles } from "/games/hairpin/static/board.js";
+import { fill, lobbyCard, svg, useStyles } from "/static/js/rooms.js";
 import { onLanguage, placeText, t } from "/static/js/i18n.js";
 import { hasComputer, thinking } from "/static/js/thinking.js";
 
@@ -209,7 +209,6 @@ function resultBox(v) {
 }
 
 export function mountRace(root, ctx) {
-  useStyles("hairpin");
   useStyles("pistard");
   let view = null;
   let live = null;

@@ -1,0 +1,64 @@
+// The room kit's browser half, shared by every game's pages: creating a room from a
+// landing card, the seat choices, the lobby card, a game's own styles and SVG helpers.
+import { api, el, tokens } from "./common.js";
+import { t } from "./i18n.js";
+
+const NS = "http://www.w3.org/2000/svg";
+
+export const KINDS = ["human", "easy", "medium", "hard", "expert"];
+
+export function kindSelect(name, value, id) {
+  return el("select", { name, id }, KINDS.map((k) => el("option", { value: k, selected: k === value },
+    k === "human" ? t("gp_human") : t("gp_computer_level", { level: t(`level_${k}`) }))));
+}
+
+export async function createRoom(game, options, error) {
+  try {
+    const room = await api("/api/rooms", { game, options });
+    tokens.setHost(room.code, room.host_token);
+    location.href = `/host/${room.code}`;
+  } catch (e) {
+    error.textContent = t("error", { message: e.message });
+  }
+}
+
+// A game's own styles (/games/<game>/static/style.css; the HTML shells link app.css only).
+export function useStyles(name) {
+  const href = `/games/${name}/static/style.css`;
+  if (document.querySelector(`link[href="${href}"]`)) return;
+  document.head.append(el("link", { rel: "stylesheet", href }));
+}
+
+export function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(NS, tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith("on") && typeof v === "function") node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, String(v));
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return node;
+}
+
+export function lobbyCard(view, ctx, placeLabel) {
+  const joinUrl = ctx.info?.join_url ?? "";
+  const open = view.players.filter((p) => p.kind === "human" && !p.name).length;
+  return el("div", { class: "lobby" },
+    ctx.role === "host" || ctx.role === "spectator" ? el("div", { class: "join-box" },
+      el("p", { class: "big-code", "aria-label": t("room", { code: ctx.code }) }, ctx.code),
+      el("img", { class: "qr", src: `/api/rooms/${ctx.code}/qr.svg`, alt: t("join_at", { url: joinUrl }), width: 220, height: 220 }),
+      el("p", {}, t("scan")), el("p", { class: "url" }, joinUrl)) : null,
+    el("div", { class: "card" },
+      el("h2", {}, t("gp_places")),
+      el("ol", { class: "gp-places" }, view.players.map((p) => el("li", {}, placeLabel(view, p.place)))),
+      open ? el("p", { class: "note" }, t("gp_open_places", { n: open })) : null,
+      ctx.role === "host" ? el("button", { type: "button", class: "primary", id: "start", onclick: () => ctx.send({ type: "start" }) }, t("gp_start")) : el("p", {}, t("waiting_host"))));
+}
+
+// replaceChildren without the parts that are not shown (null would print "null")
+export function fill(node, ...parts) {
+  node.replaceChildren(...parts.flat().filter((p) => p !== null && p !== undefined && p !== false));
+}
