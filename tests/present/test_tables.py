@@ -14,6 +14,8 @@ from raceday.present import LANGUAGES, table
 from raceday.present.messages import PLACEHOLDER, SHARED
 
 BRACES = re.compile(r"\{[^{}]*\}?|\}")
+PAGE_KEY = re.compile(r'(?:\bt\(|data-i18n(?:-label)?=)"([A-Za-z_][\w.]*)"')
+STATIC = Path(__file__).parents[2] / "src" / "raceday" / "web" / "static"
 
 
 def _tables() -> dict[str, Path]:
@@ -63,15 +65,38 @@ def test_the_games_words_are_in_their_own_tables() -> None:
     assert entries["seat_taken"].startswith("This seat was opened on another device")
 
 
-def test_a_short_page_key_belongs_to_one_game_only() -> None:
-    """The pages call a game's own word by its short key (i18n.js finds the game that has
-    it), so a short key without a dot is in one game's table at most and not shared."""
-    entries = table("en").entries
+def _page_words() -> dict[str, set[str]]:
+    """The keys the pages name literally (``t("key")``, ``data-i18n="key"``), by file."""
+    folders = [STATIC] + [f for g in game_packages()
+                          if (f := asset_folder(g, "static")) is not None]
+    found: dict[str, set[str]] = {}
+    for folder in folders:
+        for path in [*folder.rglob("*.js"), *folder.rglob("*.html")]:
+            if path.name in ("i18n.js", "present.js"):  # the machinery, not a page
+                continue
+            text = path.read_text(encoding="utf-8")
+            for key in PAGE_KEY.findall(text):
+                found.setdefault(key, set()).add(path.name)
+    return found
+
+
+def _owners(entries: dict[str, str]) -> dict[str, set[str]]:
+    """A game's short key (without a dot) → the games that have it (as i18n.js reads it)."""
     owners: dict[str, set[str]] = {}
     for key in entries:
         game, dot, short = key.partition(".")
-        if dot and game in game_packages() and "." not in short:
+        if dot and "." not in short and short not in entries:
             owners.setdefault(short, set()).add(game)
-    clashes = {short: games for short, games in owners.items()
-               if len(games) > 1 or short in entries}
-    assert clashes == {}
+    return owners
+
+
+def test_every_word_a_page_names_is_in_the_tables() -> None:
+    """i18n.js's t(key) finds a shared key, or the one game whose table has the short key;
+    so each key a page names is one of them (else the page would show the key)."""
+    entries = table("en").entries
+    owners = _owners(entries)
+    words = _page_words()
+    assert len(words) > 300
+    missing = {key: files for key, files in words.items()
+               if key not in entries and len(owners.get(key, ())) != 1}
+    assert missing == {}

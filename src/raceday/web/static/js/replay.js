@@ -22,7 +22,7 @@ function header() {
 
 // A step's words: its messages (key and parameters) in the reader's language, the game's
 // own keys first.
-const words = (game, message) => render(message, language(), game);
+const say = (game, message) => render(message, language(), game);
 
 // The game's board drawing for replays, when its static folder has one (data.drawer, a
 // module exporting drawFrame(frame, element)); otherwise the steps show the board as text.
@@ -52,10 +52,10 @@ function whoText(who) {
 function stepNode(data, step, withBoard = true) {
   if (step.kind === "events") {
     return el("div", {}, el("p", { class: "who" }, t("rp_step_who", { n: step.seq, who: whoText(step.who) })),
-      el("ul", { class: "events" }, step.events.map((e) => el("li", {}, words(data.game, e)))));
+      el("ul", { class: "events" }, step.events.map((e) => el("li", {}, say(data.game, e)))));
   }
-  return el("div", {}, el("h3", {}, words(data.game, step.title)), withBoard ? boardNode(data, step) : null,
-    el("ul", { class: "events" }, (step.lines || []).map((l) => el("li", {}, words(data.game, l)))),
+  return el("div", {}, el("h3", {}, say(data.game, step.title)), withBoard ? boardNode(data, step) : null,
+    el("ul", { class: "events" }, (step.lines || []).map((l) => el("li", {}, say(data.game, l)))),
     step.url ? el("a", { href: step.url, class: "button" }, t("rp_watch_stage")) : null);
 }
 
@@ -63,7 +63,7 @@ function player(data) {
   const steps = data.steps;
   let at = 1;
   let timer = null;
-  const title = el("h2", {}, `${t(`rp_game_${data.game}`)} — ${data.name}`);
+  const title = el("h2", {}, `${say(data.game, { key: "title" })} — ${data.name}`);
   const current = el("section", { class: "card step", "aria-live": "polite" });
   const past = el("ol", { class: "past", reversed: true });
   const counter = el("p", { class: "status", role: "status" });
@@ -109,7 +109,7 @@ function player(data) {
 async function list() {
   const data = await api("/api/replays");
   const item = (it) => el("li", {}, el("a", { href: it.source === "room" ? link("room", it.name) : link(it.game, it.name) },
-    `${t(`rp_game_${it.game}`)} — ${it.name}`), it.when ? el("span", { class: "note" }, ` ${it.when}`) : null);
+    `${say(it.game, { key: "title" })} — ${it.name}`), it.when ? el("span", { class: "note" }, ` ${it.when}`) : null);
   main.replaceChildren(
     el("section", { class: "card" }, el("h2", {}, t("rp_rooms")),
       data.rooms.length ? el("ul", { class: "replays" }, data.rooms.map(item)) : el("p", { class: "note" }, t("rp_none"))),
@@ -131,7 +131,7 @@ async function start() {
         api(`/api/replay/${encodeURIComponent(game)}/${encodeURIComponent(name)}/${encodeURIComponent(part)}`),
         import(`/games/${encodeURIComponent(game)}/static/film.js`)]);
       const box = el("div", { class: "film card" });
-      main.replaceChildren(el("p", {}, el("a", { href: link(game, name) }, `${t(`rp_game_${game}`)} — ${name}`), " · ",
+      main.replaceChildren(el("p", {}, el("a", { href: link(game, name) }, `${say(game, { key: "title" })} — ${name}`), " · ",
         el("a", { href: `/${encodeURIComponent(game)}?campaign=${encodeURIComponent(name)}` }, t("wv_open_campaign"))), box);
       mountFilm(box, film);
       redraw = () => {};
