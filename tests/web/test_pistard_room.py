@@ -14,8 +14,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from raceday.games.pistard.moves import CHOOSE_BASE, PLACE_BASE
-from raceday.web.logic import Actor, RoomError
-from raceday.web.pistard_room import PistardRoom
+from raceday.games.pistard.room import PistardRoom
+from raceday.rooms import Actor, RoomError
 from tests.web.conftest import Client, join
 from tests.web.test_hairpin_room import (  # noqa: F401 (client is a fixture)
     client,

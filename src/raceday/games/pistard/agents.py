@@ -32,7 +32,7 @@ from raceday.core.agents import MCTSAgent
 from raceday.core.errors import OptionsError
 from raceday.core.events import Event
 from raceday.core.protocol import CHANCE, TERMINAL, Action, ChanceDraw, State
-from raceday.games.pistard.moves import CHOOSE_BASE, PLACE_BASE
+from raceday.games.pistard.moves import chosen_rider, placement_of
 from raceday.games.pistard.state import PHASE_OVER, PHASE_PLACE, PistardState
 from raceday.games.pistard.variants import RACE, TEAM_COUNTS
 
@@ -77,12 +77,12 @@ class GreedyRider:
         if s.phase == PHASE_PLACE:
             return self._place_score(s, action)
         if s.mover is None:
-            rider = next(r for r in s.riders if r.ident == action - CHOOSE_BASE)
+            rider = next(r for r in s.riders if r.ident == chosen_rider(action))
             return rider.lane * 10 + rider.dist  # outer riders first, as the text advises
         return self._move_score(s, action)
 
     def _place_score(self, s: PistardState, action: Action) -> float:
-        back, lane = divmod(action - PLACE_BASE, 10)
+        back, lane = placement_of(action)
         if not self.tactical:
             return -back if back <= 3 else -10.0
         rider = s.riders[s.place_queue[0]]

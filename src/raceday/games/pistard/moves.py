@@ -89,6 +89,23 @@ def place_action(back: int, lane: int) -> Action:
     return PLACE_BASE + 10 * back + lane
 
 
+def placement_of(action: Action) -> tuple[int, int]:
+    """(columns behind the line, lane) of a placement action (the inverse of
+    :func:`place_action`): the one decoding of placements, for the state and the agents."""
+    back, lane = divmod(action - PLACE_BASE, 10)
+    return back, lane
+
+
+def chosen_rider(action: Action) -> int:
+    """The rider ident a team's "this rider throws next" action names."""
+    return action - CHOOSE_BASE
+
+
+def choose_action(ident: int) -> Action:
+    """The action choosing rider ``ident`` to throw next (team races)."""
+    return CHOOSE_BASE + ident
+
+
 @dataclass(frozen=True)
 class MoveInfo:
     """What a move action does: destination and the die (canonical choice) that allows it."""

@@ -17,13 +17,11 @@ from typing import Any, Self
 import numpy as np
 
 from raceday.core.errors import IllegalActionError
-from raceday.core.events import Event
+from raceday.core.events import Event, Message
 from raceday.core.protocol import CHANCE, TERMINAL, Action, ChanceDraw, Outcome, State
 from raceday.games.pistard.moves import (
-    CHOOSE_BASE,
     DICE,
     FACES,
-    PLACE_BASE,
     RIDER_BASE,
     SQUARE_BASE,
     STAY,
@@ -32,10 +30,13 @@ from raceday.games.pistard.moves import (
     Reach,
     Square,
     action_from_dice,
+    choose_action,
+    chosen_rider,
     dice_from_action,
     legal_moves,
     moves_for,
     placement_actions,
+    placement_of,
     throw_names,
 )
 from raceday.games.pistard.options import PistardOptions
@@ -195,7 +196,7 @@ class PistardState(State):
         if self.phase == PHASE_PLACE:
             return self.placement_actions()
         if self.mover is None:
-            return [CHOOSE_BASE + self.riders[i].ident for i in self.choosable()]
+            return [choose_action(self.riders[i].ident) for i in self.choosable()]
         actions = sorted(self.move_table())
         if self._stay_ok:
             actions.insert(0, self.stay_action())
@@ -208,10 +209,10 @@ class PistardState(State):
             return throw_names()[action] if 0 <= action < THROWS else f"no throw {action}"
         if self.phase == PHASE_PLACE:
             rider = self.riders[self.place_queue[0]]
-            back, lane = divmod(action - PLACE_BASE, 10)
+            back, lane = placement_of(action)
             return f"place {rider.ident} at {back} behind the line in lane {lane}"
         if self.mover is None:
-            return f"next rider {action - CHOOSE_BASE}"
+            return f"next rider {chosen_rider(action)}"
         rider = self.riders[self.mover]
         if action == self.stay_action():
             return f"{rider.ident} stands still"
@@ -316,7 +317,7 @@ class PistardState(State):
         if self.phase == PHASE_PLACE:
             self._place(action, events)
         elif self.mover is None:
-            chosen = next(i for i in self.to_move if self.riders[i].ident == action - CHOOSE_BASE)
+            chosen = next(i for i in self.to_move if self.riders[i].ident == chosen_rider(action))
             self.to_move.remove(chosen)
             self.mover = chosen
             events.append(Event("next", {"rider": self.riders[chosen].ident}))
@@ -342,7 +343,7 @@ class PistardState(State):
     def _place(self, action: Action, events: list[Event]) -> None:
         index = self.place_queue.pop(0)
         rider = self.riders[index]
-        back, lane = divmod(action - PLACE_BASE, 10)
+        back, lane = placement_of(action)
         rider.dist, rider.lane, rider.status = -back, lane, RACE
         events.append(Event("place", {"heat": self.heat, "rider": rider.ident,
                                       "behind": back, "lane": lane}))
@@ -486,9 +487,46 @@ class PistardState(State):
         return float(self.options.round_cap(self.track.length))
 
     def outcome(self) -> Outcome:
-        if self.phase != PHASE_OVER:
-            raise ValueError("the race is not over")
+        self.require_over()
         return self.rules.outcome(self)
+
+    # --- what an action means, and the track as a frame ------------------------------------
+    def action_message(self, action: Action) -> Message:
+        """What ``action`` does, as facts: a placement (``action.place``: rider, back,
+        lane, col), a team's next rider (``action.choose``), a move (``action.move``:
+        rider, ahead, lane, col, token, colour, value, behind), standing still
+        (``action.stay``, why: ``sur_place`` in the sprint, else ``keep``) or a throw."""
+        length = self.track.length
+        if self.is_chance_node():
+            return Message("action.throw", {"name": self.action_to_string(action)})
+        if self.phase == PHASE_PLACE:
+            rider = self.riders[self.place_queue[0]]
+            back, lane = placement_of(action)
+            return Message("action.place", {"rider": rider.ident, "back": back, "lane": lane,
+                                            "col": (rider.offset - back) % length})
+        if self.mover is None:
+            return Message("action.choose", {"rider": chosen_rider(action)})
+        rider = self.riders[self.mover]
+        info = self.move_table().get(action)
+        if info is None:
+            why = "sur_place" if self.options.variant == "sprint" else "keep"
+            return Message("action.stay", {"rider": rider.ident, "why": why})
+        return Message("action.move", {
+            "rider": rider.ident, "ahead": info.ahead, "lane": info.lane,
+            "col": (rider.dist + rider.offset + info.ahead) % length, "token": info.token,
+            "colour": COLOURS[info.colour], "value": info.value, "behind": info.behind})
+
+    def frame(self) -> dict[str, Any]:
+        """The race as data: each rider's number, owner, status, lane, distance and column
+        on the track, the mover and his dice, the tokens, heat and round."""
+        length = self.track.length
+        return {"game": self.game_name, "length": length, "lanes": self.track.lanes,
+                "riders": [{"rider": r.ident, "owner": r.owner, "status": r.status,
+                            "lane": r.lane, "dist": r.dist,
+                            "col": (r.dist + r.offset) % length} for r in self.riders],
+                "mover": None if self.mover is None else self.riders[self.mover].ident,
+                "dice": None if self.dice is None else list(self.dice),
+                "tokens": list(self.tokens), "heat": self.heat, "round": self.round}
 
     # --- saving and showing -----------------------------------------------------------
     def to_json(self) -> dict[str, Any]:

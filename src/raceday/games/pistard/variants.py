@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from raceday.core.events import Event
-from raceday.core.protocol import Outcome
+from raceday.core.events import Event, Message
+from raceday.core.protocol import Outcome, Termination
 
 if TYPE_CHECKING:
     from raceday.games.pistard.state import PistardState
@@ -106,11 +106,17 @@ class Variant:
         riders = state.riders
         idents = tuple(riders[i].ident for i in state.ranking)
         owner = riders[state.ranking[0]].owner
+        rivals = [r for r in riders if r.ident != idents[0]]
+        fell = self.termination != Termination.ELIMINATED and bool(rivals) and all(
+            r.status == OUT for r in rivals)
+        termination = Termination.FELL if fell else self.termination
         return Outcome(ranking=idents, winner=idents[0], scores=self.scores(state),
                        score_name=self.score_name, winning_players=(owner,),
-                       description=f"rider {idents[0]} wins")
+                       description=f"rider {idents[0]} wins", termination=termination,
+                       message=Message(f"result.{termination}", {"rider": idents[0]}))
 
     score_name: ClassVar[str] = ""  # unit of the scores (none: ranked by order at the line)
+    termination: ClassVar[str] = Termination.FINISH  # how the race is decided
 
     def scores(self, state: PistardState) -> dict[int, float]:
         return {}
@@ -127,6 +133,7 @@ class Points(Variant):
     title = "the points race"
     has_laps = True
     score_name = "points"
+    termination = Termination.POINTS
 
     def race_laps(self, laps: int | None) -> int:
         return laps if laps is not None else 10
@@ -158,6 +165,7 @@ class Elimination(Variant):
     name = "elimination"
     title = "the elimination race"
     min_field = 3
+    termination = Termination.ELIMINATED
 
     def heats(self, total_riders: int) -> int:
         return total_riders - 1
@@ -259,7 +267,9 @@ class TeamTimeTrial(TeamRace):
         """The team is the one competitor; its score is its time."""
         time = state.team_time()
         return Outcome(ranking=(0,), winner=0, scores={0: time}, score_name=self.score_name,
-                       winning_players=(0,), description=f"team time {time:.2f} rounds")
+                       winning_players=(0,), description=f"team time {time:.2f} rounds",
+                       termination=Termination.TIME,
+                       message=Message("result.team_time", {"rounds": round(time, 2)}))
 
 
 class TeamPursuit(TeamRace):
@@ -290,10 +300,13 @@ class TeamPursuit(TeamRace):
     def outcome(self, state: PistardState) -> Outcome:
         if not state.ranking:
             return Outcome(ranking=(0, 1), winner=None, winning_players=(0, 1),
-                           description="the teams tie")
+                           description="the teams tie", termination=Termination.DRAW,
+                           message=Message("result.pursuit_tie"))
         winner = state.ranking[0]
         return Outcome(ranking=tuple(state.ranking), winner=winner, winning_players=(winner,),
-                       description=f"team {winner + 1} wins the pursuit")
+                       description=f"team {winner + 1} wins the pursuit",
+                       termination=Termination.TIME,
+                       message=Message("result.pursuit", {"team": winner + 1}))
 
 
 VARIANT_RULES: dict[str, Variant] = {

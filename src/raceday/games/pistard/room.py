@@ -1,0 +1,168 @@
+"""A PISTARD race in a browser room: 2 to 5 players (the team time trial 1), humans and
+computer riders in any mix, every variant, declared on the room kit's
+:class:`~raceday.rooms.TurnRoom`.
+
+The kit runs the lobby and places (the host lists ``"human"`` or a computer level for each
+player; a phone that joins takes the first free human place, the host screen plays the
+others), the dice (a chance node drawn with the room's generator as soon as a rider's turn
+comes), the computer riders, a choice that is the only one, and the save. This module
+declares what is PISTARD's own: the options, the levels, and the view: the track, the
+riders (from the state's frame), the choices (each from the state's ``action_message``:
+no action number is decoded here), the standings and the result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from raceday.core.agents import Agent
+from raceday.core.events import Event
+from raceday.core.game import GameOptions
+from raceday.games.pistard.agents import LEVELS, make_agent
+from raceday.games.pistard.game import GAME
+from raceday.games.pistard.options import PistardOptions
+from raceday.games.pistard.render import commentary
+from raceday.games.pistard.state import PistardState
+from raceday.games.pistard.track import LETTERS, SHIPPED_TRACKS, load_track
+from raceday.games.pistard.variants import OUT, RACE, VARIANT_RULES
+from raceday.rooms import HUMAN, JSON, Actor, RoomError, TurnRoom, check_kinds, turn_room_before_kit
+
+MAX_PLAYERS = 5
+
+
+class PistardRoom(TurnRoom[PistardState]):
+    """A PISTARD race for a browser room (see the module docstring)."""
+
+    game: ClassVar[str] = "pistard"
+    GAME = GAME
+    title: ClassVar[str] = "PISTARD"
+    max_seats: ClassVar[int] = MAX_PLAYERS
+    LEVELS: ClassVar[tuple[str, ...]] = tuple(LEVELS)
+    OPTION_NAMES: ClassVar[tuple[str, ...]] = (
+        "variant", "players", "riders_per_player", "tokens", "laps", "track", "max_rounds")
+    noun: ClassVar[str] = "race"
+    playing_phase: ClassVar[str] = "racing"
+    recent_limit: ClassVar[int] = 14
+    options: PistardOptions
+
+    @classmethod
+    def read_options(cls, options: Mapping[str, Any]) -> tuple[GameOptions, list[str]]:
+        variant = options.get("variant", "scratch")
+        low, high = VARIANT_RULES[variant].players if variant in VARIANT_RULES else (1, 5)
+        default = [HUMAN] if high == 1 else [HUMAN, "medium"]
+        kinds = check_kinds(options.get("players", default), cls.LEVELS, low, high)
+        if options.get("track", "default") not in SHIPPED_TRACKS:
+            raise RoomError(f"track must be one of {', '.join(SHIPPED_TRACKS)}")
+        engine = {k: options[k] for k in cls.OPTION_NAMES
+                  if k in options and options[k] is not None}
+        engine["players"] = len(kinds)
+        return PistardOptions.parse(engine), kinds
+
+    @classmethod
+    def make_agent(cls, level: str) -> Agent:
+        return make_agent(level)
+
+    @classmethod
+    def migrate(cls, old: Mapping[str, Any]) -> JSON:
+        return turn_room_before_kit(old, cls.game)
+
+    def illegal_action(self, state: PistardState, action: int) -> str:
+        return (f"that is not a legal choice now; choose one of the "
+                f"{len(state.legal_actions())} listed")
+
+    def started_facts(self) -> JSON:
+        return {"variant": self.options.variant}
+
+    def event_json(self, event: Event) -> JSON:
+        """An engine event for the clients, with the terminal's one line about it."""
+        return {**super().event_json(event), "text": commentary(event)}
+
+    def remembers(self, data: JSON) -> bool:
+        return bool(data["type"] != "positions")  # the view has the positions already
+
+    # --- views ---------------------------------------------------------------------------------
+    def lobby_view(self, actor: Actor) -> JSON:
+        opts = self.options
+        track = load_track(opts.track) if self.state is None else self.state.track
+        return {
+            "config": {"variant": opts.variant, "riders_each": opts.riders_each,
+                       "tokens": opts.tokens, "laps": opts.race_laps,
+                       "lap_points": list(opts.lap_points), "track": opts.track,
+                       "team": opts.rules.team},
+            "track": {"name": track.name, "length": track.length,
+                      "grid": ["".join(LETTERS[c] for c in track.grid[lane])
+                               for lane in range(1, track.lanes + 1)],
+                      "lines": sorted({opts.rules.start_offset(p, track.length)
+                                       for p in range(opts.num_players)})},
+        }
+
+    def _choices(self, state: PistardState, mover: int | None) -> JSON:
+        """What the player to act may do, each with its action number and its facts."""
+        said = [(a, state.action_message(a)) for a in state.legal_actions()]
+        keys = {m.key for _, m in said}
+        if "action.place" in keys:
+            return {"kind": "place", "rider": said[0][1].params["rider"],
+                    "items": [{"action": a, "back": m.params["back"], "lane": m.params["lane"],
+                               "col": m.params["col"]} for a, m in said]}
+        if "action.choose" in keys:
+            return {"kind": "choose",
+                    "items": [{"action": a, "rider": m.params["rider"]} for a, m in said]}
+        stay = next(({"action": a, "why": m.params["why"]} for a, m in said
+                     if m.key == "action.stay"), None)
+        items = [{"action": a, **{k: v for k, v in m.params.items() if k != "rider"}}
+                 for a, m in said if m.key == "action.move"]
+        return {"kind": "move", "rider": mover, "items": items, "stay": stay}
+
+    def _standings(self, state: PistardState) -> list[JSON]:
+        finish = state.options.race_laps * state.track.length
+        points = state.options.variant == "points"
+        order = state.race_order()
+        ranked = [*order, *(i for i in range(len(state.riders)) if i not in order)]
+        rows = []
+        for place, i in enumerate(ranked, start=1):
+            r = state.riders[i]
+            rows.append({"place": place if r.status == RACE else None, "rider": r.ident,
+                         "owner": r.owner, "status": r.status, "lane": r.lane,
+                         "to_go": finish - r.dist if r.status == RACE else None,
+                         "points": state.points[i] if points else None,
+                         "laps": state.laps_delta[i] if points else None})
+        return rows
+
+    def state_view(self, actor: Actor, state: PistardState, to_act: int | None) -> JSON:
+        frame = state.frame()
+        return {
+            "heat": frame["heat"], "round": frame["round"], "stopped": state.stopped,
+            "riders": frame["riders"], "tokens": frame["tokens"], "mover": frame["mover"],
+            "dice": frame["dice"],
+            "choices": None if to_act is None else self._choices(state, frame["mover"]),
+            "standings": self._standings(state),
+            "sprints": [[state.riders[i].ident for i in lap] for lap in state.sprints],
+            "eliminated": [state.riders[i].ident for i in state.eliminated],
+        }
+
+    def result_view(self, state: PistardState) -> JSON:
+        out = state.outcome()
+        riders = state.riders
+        rows = []
+        heat_out = {i: k + 1 for k, i in enumerate(state.eliminated)}
+        if state.rules.ranks_riders and state.options.variant != "ttt":
+            for place, i in enumerate(state.ranking, start=1):
+                r = riders[i]
+                rows.append({"place": place, "rider": r.ident, "owner": r.owner,
+                             "points": state.points[i], "laps": state.laps_delta[i],
+                             "out_heat": heat_out.get(i), "fell": r.status == OUT})
+        return {"description": out.description, "winner": out.winner,
+                "winning_players": list(out.winning_players), "ranking": rows,
+                "termination": str(out.termination),
+                "message": None if out.message is None else out.message.to_json(),
+                "stopped": state.stopped, "rounds": state.rounds_total,
+                "team_times": [{"team": t, "rounds": n, "past": past}
+                               for t, n, past, _lane in state.team_times],
+                "team_time": state.team_time() if state.options.variant == "ttt" else None,
+                "score_name": out.score_name}
+
+
+LOGIC = PistardRoom
+
+__all__ = ["LOGIC", "PistardRoom"]
