@@ -1,10 +1,19 @@
 """Replay steps: what a replay shows at each step, as messages (rendered in the reader's
 language by the page) and, where the game's state draws one, a board frame.
 
-A game whose saved sessions need their own reading declares a ``replay`` face module in its
-package (found with :func:`raceday.core.discovery.face`) with two functions:
-``finished(store, name) -> bool`` and ``steps(store, name) -> list[ReplayStep]``. Games
-without one replay from their saved final state (:func:`final_step`).
+A game declares a ``replay`` face module in its package (found with
+:func:`raceday.core.discovery.face`) where its saves or old logs need their own reading;
+each of its functions is optional:
+
+* ``finished(store, name) -> bool`` and ``steps(store, name) -> list[ReplayStep]``: its
+  saved sessions (without them, a session replays its saved final state, :func:`final_step`);
+* ``part(store, name, part) -> dict``: one part of a session (a stage), which the page
+  draws with the game's ``static/film.js`` (``mountFilm(element, data)``);
+* ``room_event(event, names) -> Message | None``: words for events that its rooms logged
+  before events were messages (None: the event is ``event.<kind>``, :func:`room_event_message`).
+
+A step's ``frame`` is drawn by the game's ``static/frame.js`` (or ``board.js``) when it
+exports ``drawFrame(frame, element)``; otherwise the page shows ``board``, the text picture.
 """
 
 from __future__ import annotations

@@ -17,7 +17,9 @@ its ``frame`` is the game's :meth:`State.frame`. Nothing here names a game:
   result.
 
 Links: ``/replay`` (the list), ``/replay/room/CODE``, ``/replay/GAME/NAME`` and
-``/replay/wielersim/NAME/STAGE``; the JSON behind each is under ``/api/replay/...``.
+``/replay/GAME/NAME/PART`` (one part of a session, such as a stage of a stage race, from
+the game's replay face, drawn by its ``film.js``); the JSON behind each is under
+``/api/replay/...``.
 """
 
 from __future__ import annotations
