@@ -32,6 +32,7 @@ import numpy as np
 
 from raceday.analysis.stats import wilson_interval
 from raceday.core.agents import MCTSAgent, RandomAgent
+from raceday.core.discovery import game_packages
 from raceday.core.errors import OptionsError
 from raceday.core.protocol import State
 from raceday.interop import require
@@ -56,7 +57,12 @@ def _our_agent(game: str, name: str) -> Callable[[State, np.random.Generator], i
     kind, _, budget = key.partition(":")
     if key == "random":
         return RandomAgent().choose
-    if kind == "mcts" and game != "hairpin":
+    package = game_packages().get(game)
+    try:
+        module = importlib.import_module(f"{package}.agents") if package else None
+    except ImportError:
+        module = None
+    if kind == "mcts" and "mcts" not in getattr(module, "AGENT_NAMES", ()):  # not its own
         try:
             sims = int(budget) if budget else 300
         except ValueError:
@@ -64,10 +70,6 @@ def _our_agent(game: str, name: str) -> Callable[[State, np.random.Generator], i
         if not 1 <= sims <= 10_000_000:
             raise OptionsError("mcts simulations must be 1 to 10,000,000")
         return MCTSAgent(sims).choose
-    try:
-        module = importlib.import_module(f"raceday.games.{game}.agents")
-    except ImportError:
-        module = None
     make = getattr(module, "make_agent", None)
     if make is None:
         raise OptionsError(f"unknown agent {name!r} for {game}; use random, mcts[:N], "

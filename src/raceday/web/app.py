@@ -259,7 +259,8 @@ class _Body(BaseModel):
 class CreateRoom(_Body):
     """A new room."""
 
-    game: str = Field("derby", max_length=40, description="derby, keirin, hairpin or pistard")
+    game: str = Field("derby", max_length=40,
+                      description="a game with a browser room (GET /api/games lists them)")
     options: dict[str, Any] = Field(
         default_factory=dict, max_length=64,
         description="the game's options (free-form; the game checks them and names any it "
