@@ -22,6 +22,7 @@ demo: $(STAMP)
 lint: $(STAMP)
 	$(PY) -m ruff check src tests bench
 	$(PY) -m mypy src
+	$(VENV)/bin/lint-imports
 
 # Browser tests drive Debian's Chromium (Playwright's own browser download is unreachable).
 CHROMIUM ?= /usr/bin/chromium
