@@ -205,10 +205,10 @@ def test_host_mode_takes_the_tables_dice_refuses_bad_numbers_and_resumes(
 
 def test_stale_save_cannot_settle_twice(tmp_path: Path) -> None:
     from raceday.games.derby.party import Party, Terminal
-    from raceday.games.derby.session import SessionConfig
+    from raceday.games.derby.session import EveningOptions
 
     store = SessionStore(tmp_path / "t.sqlite")
-    session = Session.new(SessionConfig(seed=1), [("A", "cautious")])
+    session = Session.new(EveningOptions(seed=1), [("A", "cautious")])
     store.save(GAME, "x", session.to_json())
     doc, rev = store.load(GAME, "x")
     store.save(GAME, "x", doc, expected_revision=rev)  # someone else saved meanwhile

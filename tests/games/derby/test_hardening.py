@@ -21,7 +21,7 @@ from raceday.games.derby.evening import EveningState
 from raceday.games.derby.odds import OddsBoard, exact_odds, make_board
 from raceday.games.derby.party import GAME, Party, Terminal, parse_amount, parse_ticket
 from raceday.games.derby.rules import POSTS, DerbyState
-from raceday.games.derby.session import PHASE_FINISHED, BetError, Session, SessionConfig
+from raceday.games.derby.session import PHASE_FINISHED, BetError, EveningOptions, Session
 from raceday.store.sessions import SessionStore
 
 
@@ -78,7 +78,7 @@ def test_a_rejected_option_leaves_an_existing_party_untouched(
 ) -> None:
     db = tmp_path / "p.sqlite"
     store = SessionStore(db)
-    store.save(GAME, "night", Session.new(SessionConfig(seed=1), [("A", "bold")]).to_json())
+    store.save(GAME, "night", Session.new(EveningOptions(seed=1), [("A", "bold")]).to_json())
     before = store.load(GAME, "night")
     _one_line_error(run(["derby", "play", "-p", "B", "--save", "other", "--seed", "-1",
                          "--db", str(db)]), capsys)
@@ -87,7 +87,7 @@ def test_a_rejected_option_leaves_an_existing_party_untouched(
 
 # --- item 4 for Dice Derby: the real reason first ---------------------------------------
 def test_a_huge_bid_or_stake_says_what_the_player_holds() -> None:
-    s = Session.new(SessionConfig(), [("Aki", "human"), ("Ben", "human")])
+    s = Session.new(EveningOptions(), [("Aki", "human"), ("Ben", "human")])
     with pytest.raises(BetError, match="Aki holds 10000"):
         s.check_bid(0, 99_999_999)
     with pytest.raises(BetError, match="multiples of 100"):
@@ -128,7 +128,7 @@ def test_derby_odds_imports_no_numba_matplotlib_party_or_store() -> None:
 
 # --- 13: computer bettors ----------------------------------------------------------------
 def _bought_session(seed: int = 5) -> Session:
-    s = Session.new(SessionConfig(seed=seed), [("C", "cautious"), ("B", "bold")])
+    s = Session.new(EveningOptions(seed=seed), [("C", "cautious"), ("B", "bold")])
     for _ in POSTS:
         s.auction_lot({}, np.random.default_rng(0))
     return s
@@ -179,7 +179,7 @@ def test_computer_bettors_back_a_positive_expectation_price(style: str) -> None:
 
 # --- 14: unsold dice ---------------------------------------------------------------------
 def test_unsold_dice_still_race_and_their_prizes_go_to_nobody(tmp_path: Path) -> None:
-    config = SessionConfig(seed=11, races=4)
+    config = EveningOptions(seed=11, races=4)
     session = Session.new(config, [("Solo", "bold")])  # one owner at most: five dice unsold
     out = Console(file=io.StringIO(), width=100)
     store = SessionStore(tmp_path / "u.sqlite")
@@ -200,7 +200,7 @@ def test_unsold_dice_still_race_and_their_prizes_go_to_nobody(tmp_path: Path) ->
 
 
 def test_an_unsold_horse_can_win_and_its_tickets_pay() -> None:
-    s = Session.new(SessionConfig(), [("Aki", "human")])
+    s = Session.new(EveningOptions(), [("Aki", "human")])
     for _ in POSTS:
         s.auction_lot({}, np.random.default_rng(0))  # nobody bids: the house runs them all
     ticket = s.place_ticket(0, "win", [1], 500)

@@ -16,7 +16,7 @@ from raceday.core.digits import plain_decimal, plain_number
 from raceday.core.errors import OptionsError
 from raceday.games.derby.odds import MARGIN_TEXT, parse_margin
 from raceday.games.derby.rules import FALL_RATE_TEXT, DerbyOptions, parse_fall_rate
-from raceday.games.derby.session import SessionConfig
+from raceday.games.derby.session import EveningOptions
 
 REFUSED_TEXT = [
     "1e99999999", "1e6", "1E6", "1" * 5000, "0." + "0" * 5000 + "1", "inf", "-inf",
@@ -131,9 +131,9 @@ def test_options_and_sessions_refuse_an_exponent() -> None:
     with pytest.raises(OptionsError, match="a fall rate is a decimal or a fraction"):
         DerbyOptions.parse({"fall_rate": "1e99999999"})
     with pytest.raises(OptionsError, match="a fall rate is a decimal or a fraction"):
-        SessionConfig(fall_rate="1e99999999")  # type: ignore[arg-type]
+        EveningOptions(fall_rate="1e99999999")  # type: ignore[arg-type]
     with pytest.raises(OptionsError, match="a margin is a decimal or a fraction"):
-        SessionConfig(margin="1e99999999")  # type: ignore[arg-type]
+        EveningOptions(margin="1e99999999")  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("argv", [

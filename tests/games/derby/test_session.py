@@ -14,15 +14,15 @@ from raceday.games.derby.session import (
     PHASE_BETTING,
     PHASE_FINISHED,
     BetError,
+    EveningOptions,
     Session,
-    SessionConfig,
 )
 
 NAMES = ["Aki", "Ben", "Chie", "Dai", "Emi", "Fumi"]
 
 
 def new_session(players: int = 6, **config: object) -> Session:
-    return Session.new(SessionConfig(**config), [(n, "human") for n in NAMES[:players]])  # type: ignore[arg-type]
+    return Session.new(EveningOptions(**config), [(n, "human") for n in NAMES[:players]])  # type: ignore[arg-type]
 
 
 def buy_all(session: Session) -> None:
@@ -196,14 +196,14 @@ def test_session_ends_after_the_configured_races() -> None:
 
 def test_settings_are_validated() -> None:
     with pytest.raises(OptionsError, match="4 to 6 races"):
-        SessionConfig(races=7)
+        EveningOptions(races=7)
     with pytest.raises(OptionsError, match="gross"):
-        SessionConfig(owner_award="most")
+        EveningOptions(owner_award="most")
     with pytest.raises(OptionsError, match="margin"):
-        SessionConfig(margin="0.7")  # type: ignore[arg-type]
+        EveningOptions(margin="0.7")  # type: ignore[arg-type]
     with pytest.raises(OptionsError, match="different"):
-        Session.new(SessionConfig(), [("Aki", "human"), ("aki", "human")])
-    assert SessionConfig(fall_rate="0.05").fall_rate == Fraction(1, 20)  # type: ignore[arg-type]
+        Session.new(EveningOptions(), [("Aki", "human"), ("aki", "human")])
+    assert EveningOptions(fall_rate="0.05").fall_rate == Fraction(1, 20)  # type: ignore[arg-type]
 
 
 def test_session_round_trips_through_json_and_refuses_bad_saves() -> None:
@@ -228,7 +228,7 @@ def test_session_round_trips_through_json_and_refuses_bad_saves() -> None:
 
 
 def test_computer_players_bid_within_means_and_bet_within_limits() -> None:
-    s = Session.new(SessionConfig(), [("C", "cautious"), ("B", "bold")])
+    s = Session.new(EveningOptions(), [("C", "cautious"), ("B", "bold")])
     # the d20 owner expects more prize money than the d4 owner
     assert expected_prizes(s, 6) > expected_prizes(s, 1)
     cautious, bold = computer_bid(s, 0, 6), computer_bid(s, 1, 6)
@@ -265,7 +265,7 @@ def test_all_computer_sessions_keep_the_books_straight(tmp_path: object) -> None
         {"seed": 3, "races": 6, "owner_award": "net", "margin": "0.2"},
     ]
     for k, options in enumerate(variants):
-        config = SessionConfig(**options)  # type: ignore[arg-type]
+        config = EveningOptions(**options)  # type: ignore[arg-type]
         roster = [(f"C{i}", ("cautious", "bold")[i % 2]) for i in range(7)]
         session = Session.new(config, roster)
         out = Console(file=io.StringIO(), width=100)

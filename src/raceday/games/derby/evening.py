@@ -617,7 +617,10 @@ class EveningState(State):
         """An evening saved by :meth:`to_json`, or a party session saved before the evening
         was one state (the ledger alone, format 1: see :func:`from_session`)."""
         if isinstance(data, Mapping) and data.get("format") == 1:
-            return cls.from_session(Session.from_json(data))
+            live = data.get("live_race")  # a host's race in progress, saved beside the books
+            if live is not None and not isinstance(live, Mapping):
+                raise SaveFormatError("Dice Derby session: malformed race in progress")
+            return cls.from_session(Session.from_json(data), race=live)
         f = Fields(data, "Dice Derby evening")
         if f.get("format", int) != EVENING_FORMAT:
             raise SaveFormatError(f"Dice Derby evening: unknown format {data.get('format')!r}")
@@ -642,11 +645,12 @@ class EveningState(State):
         return state
 
     @classmethod
-    def from_session(cls, session: Session, *, rounds: Sequence[Mapping[str, Any]] = (),
+    def from_session(cls, session: Session, *, race: Mapping[str, Any] | None = None,
+                     rounds: Sequence[Mapping[str, Any]] = (),
                      last: Mapping[str, Any] | None = None) -> Self:
-        """The evening of a party session saved before (its ledger; a host-dice race in
-        progress, ``live_race``, becomes the evening's race; a race whose tickets were
-        locked starts afresh, as it did on resuming)."""
+        """The evening of a party's books (a session saved before the evening was one
+        state, or a new one): ``race`` is a race in progress (a host's dice typed so far);
+        without it a race whose tickets were locked starts afresh, as it did on resuming."""
         state = cls.__new__(cls)
         state.options = session.config
         state.ledger = session
@@ -656,10 +660,8 @@ class EveningState(State):
         state.last = None if last is None else dict(last)
         state.race = None
         if session.phase == PHASE_RACING:
-            live = session.live_race
-            state.race = (DerbyState.from_json(live) if live is not None
+            state.race = (DerbyState.from_json(race) if race is not None
                           else DerbyState(DerbyOptions(session.config.fall_rate)))
-        session.live_race = None
         state._check()
         state._advance()  # dice nobody may bid for any more are the house's at once
         return state

@@ -41,7 +41,7 @@ from raceday.games.derby.evening import (
     EveningState,
     rules_view,
 )
-from raceday.games.derby.rules import DerbyState, horse_name, parse_horse
+from raceday.games.derby.rules import horse_name, parse_horse
 from raceday.games.derby.session import (
     PHASE_AUCTION,
     PHASE_BETTING,
@@ -123,9 +123,8 @@ class DerbyRoom(PartyRoom[EveningState]):
         else:
             session = Session.from_json(old["session"])
             options = session.config
-            state = EveningState.from_session(session, rounds=old["rounds"], last=old["last"])
-            if old["race"] is not None:
-                state.race = DerbyState.from_json(old["race"])
+            state = EveningState.from_session(session, race=old["race"], rounds=old["rounds"],
+                                              last=old["last"])
             state.bids = {int(s): int(b) for s, b in old["bids"]}
             state.done = {int(s) for s in old["done"]}
             if session.phase == PHASE_BETTING and int(old["bets_race"]) == session.race:

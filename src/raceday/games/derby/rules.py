@@ -20,7 +20,7 @@ every horse has a place. See docs/rules/derby.md.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -113,6 +113,15 @@ def parse_fall_rate(value: object) -> Fraction:
     return rate
 
 
+def as_validator(parse: Callable[[object], Fraction], value: object) -> Fraction:
+    """``parse(value)`` inside a pydantic validator: its :class:`OptionsError` becomes the
+    ``ValueError`` pydantic reports (and the options model turns back into one line)."""
+    try:
+        return parse(value)
+    except OptionsError as exc:
+        raise ValueError(str(exc)) from None
+
+
 class DerbyOptions(GameOptions):
     """Options of one race: the probability that any single roll is a fall.
 
@@ -141,10 +150,7 @@ class DerbyOptions(GameOptions):
     @field_validator("fall_rate", mode="before")
     @classmethod
     def _exact_rate(cls, value: object) -> Fraction:
-        try:
-            return parse_fall_rate(value)
-        except OptionsError as exc:
-            raise ValueError(str(exc)) from None
+        return as_validator(parse_fall_rate, value)
 
     @classmethod
     def from_mapping(cls, options: Mapping[str, Any]) -> DerbyOptions:

@@ -27,7 +27,7 @@ from raceday.games.derby.odds import (
     pair_name,
     parse_margin,
 )
-from raceday.games.derby.rules import POSTS, horse_name, parse_fall_rate
+from raceday.games.derby.rules import POSTS, as_validator, horse_name, parse_fall_rate
 
 MIN_RACES, MAX_RACES = 4, 6
 KINDS = ("human", "cautious", "bold")
@@ -132,18 +132,12 @@ class EveningOptions(GameOptions):
     @field_validator("margin", mode="before")
     @classmethod
     def _exact_margin(cls, value: object) -> Fraction:
-        try:
-            return parse_margin(value)
-        except OptionsError as exc:
-            raise ValueError(str(exc)) from None
+        return as_validator(parse_margin, value)
 
     @field_validator("fall_rate", mode="before")
     @classmethod
     def _exact_fall_rate(cls, value: object) -> Fraction:
-        try:
-            return parse_fall_rate(value)
-        except OptionsError as exc:
-            raise ValueError(str(exc)) from None
+        return as_validator(parse_fall_rate, value)
 
     @field_validator("races")
     @classmethod
@@ -175,10 +169,6 @@ class EveningOptions(GameOptions):
     def with_players(self, players: Sequence[Seat | str | tuple[str, str]]) -> EveningOptions:
         """These rules for another roster (checked: :class:`OptionsError` names a problem)."""
         return type(self).parse({**self.model_dump(), "players": list(players)})
-
-
-SessionConfig = EveningOptions
-"""The old name of :class:`EveningOptions` (the house rules once kept apart from players)."""
 
 
 @dataclass
@@ -283,7 +273,7 @@ class RaceRecord:
 class Session:
     """The whole party: players' sheets, auction, current race and the settled history."""
 
-    config: SessionConfig
+    config: EveningOptions
     players: list[Player]
     phase: str = PHASE_AUCTION
     race: int = 1
@@ -291,11 +281,10 @@ class Session:
     tickets: list[Ticket] = field(default_factory=list)
     first_out_counts: dict[int, int] = field(default_factory=dict)
     history: list[RaceRecord] = field(default_factory=list)
-    live_race: dict[str, Any] | None = None  # a host-entered race in progress (saved state)
 
     # --- set-up -------------------------------------------------------------------------
     @classmethod
-    def new(cls, config: SessionConfig, players: Sequence[tuple[str, str]]) -> Session:
+    def new(cls, config: EveningOptions, players: Sequence[tuple[str, str]]) -> Session:
         """A session for these (name, kind) players, each starting with ``start_money``."""
         if not players:
             raise OptionsError("a party needs at least one player")
@@ -489,7 +478,6 @@ class Session:
                             tuple(payouts), tuple(self.tickets))
         self.history.append(record)
         self.tickets = []
-        self.live_race = None
         if self.race >= self.config.races:
             self.phase = PHASE_FINISHED
         else:
@@ -540,7 +528,6 @@ class Session:
             "tickets": [t.to_json() for t in self.tickets],
             "first_out_counts": [[h, c] for h, c in sorted(self.first_out_counts.items())],
             "history": [r.to_json() for r in self.history],
-            "live_race": self.live_race,
         }
 
     @classmethod
@@ -580,9 +567,6 @@ class Session:
         phase = f.get("phase", str)
         if phase not in PHASES:
             raise SaveFormatError(f"Dice Derby session: unknown phase {phase!r}")
-        live = data.get("live_race")
-        if live is not None and not isinstance(live, dict):
-            raise SaveFormatError("Dice Derby session: malformed race in progress")
         if any(p.kind not in KINDS for p in players) or not players:
             raise SaveFormatError("Dice Derby session: bad player list")
         try:
@@ -590,8 +574,7 @@ class Session:
                 {**raw_config, "players": [(p.name, p.kind) for p in players]})
         except OptionsError as exc:
             raise SaveFormatError(f"Dice Derby session: bad settings: {exc}") from None
-        session = cls(config, players, phase, f.get("race", int), lots, tickets, counts, history,
-                      live)
+        session = cls(config, players, phase, f.get("race", int), lots, tickets, counts, history)
         if any(t.player not in range(len(players)) for t in tickets):
             raise SaveFormatError("Dice Derby session: a ticket belongs to no player")
         return session
