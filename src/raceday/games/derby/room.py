@@ -41,6 +41,7 @@ from raceday.games.derby.evening import (
     EveningState,
     rules_view,
 )
+from raceday.games.derby.replay import room_event
 from raceday.games.derby.rules import horse_name, parse_horse
 from raceday.games.derby.session import (
     PHASE_AUCTION,
@@ -167,8 +168,8 @@ class DerbyRoom(PartyRoom[EveningState]):
         roster += [(f"CPU {k + 1}", ("cautious", "bold")[k % 2]) for k in range(computers)]
         self.options = self.options.with_players(roster)
         self.state = EVENING.new_state(self.options)
-        events.append({"type": "started", "players": [n for n, _ in roster],
-                       "computers": computers})
+        events.append(self._worded({"type": "started", "players": [n for n, _ in roster],
+                                    "computers": computers}))
         self._settle(rng, events)
 
     def check_start(self) -> None:  # the kit's start is replaced by _start_evening
@@ -197,7 +198,15 @@ class DerbyRoom(PartyRoom[EveningState]):
             self._record(self.event_json(e), events)
 
     def event_json(self, event: Event) -> JSON:
-        return {"type": event.kind, **event.data}
+        return self._worded({"type": event.kind, **event.data})
+
+    def _worded(self, data: JSON) -> JSON:
+        """An event for the screens: its facts and, as ``message``, how they read (the
+        screens render the message and never word the facts themselves)."""
+        names = ([p.name for p in self.state.ledger.players] if self.state is not None
+                 else list(self.names))
+        message = room_event(data, names)
+        return data if message is None else {**data, "message": message.to_json()}
 
     def waits_for_host(self, state: EveningState) -> bool:
         """The race waits for a person: real dice typed by the host, or an owner's phone."""
@@ -241,7 +250,7 @@ class DerbyRoom(PartyRoom[EveningState]):
         quiet: list[JSON] = []  # the absent bidders' nothing is not news
         for i in [i for i in state.acting_players() if self._human(i)]:
             self._act_for(i, state.bid_action(i, 0), quiet)
-        events.append({"type": "bids_closed", "post": post})
+        events.append(self._worded({"type": "bids_closed", "post": post}))
         events.extend(e for e in quiet if e["type"] != "bid_sealed")
         self._then(rng, events)
 

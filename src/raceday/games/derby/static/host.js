@@ -2,7 +2,8 @@
 // the track animated furlong by furlong from the server's events, results and standings.
 // No rule lives here: every number shown comes from the server's view or events.
 import { el } from "/static/js/common.js";
-import { money, onLanguage, placeText, t } from "/static/js/i18n.js";
+import { language, money, onLanguage, placeText, t } from "/static/js/i18n.js";
+import { render } from "/static/js/present.js";
 
 export const HORSES = ["d4", "d6", "d8", "d10", "d12", "d20"];
 // a colour AND a shape per horse, so colour-blind players can tell them apart
@@ -23,6 +24,9 @@ function speedFactor() {
 const DELAYS = { roll: 450, round: 900, reroll: 700, place: 250, result: 900, quinella: 600, lot: 900 };
 
 export function eventText(e, view) {
+  // the server words every event of tonight's rooms (e.message); the wording below is only
+  // for events logged before it did, shown again when a screen catches up
+  if (e.message) return render(e.message, language(), "derby");
   const name = (i) => view?.players?.[i]?.name ?? view?.seats?.[i] ?? `#${i}`;
   switch (e.type) {
     case "joined": return t("ev_joined", { name: e.name });
