@@ -17,8 +17,9 @@ from raceday.games.hairpin.agents import (
     guided_rollout,
     make_agent,
 )
+from raceday.games.hairpin.game import new_game
 from raceday.games.hairpin.match import play_match
-from raceday.games.hairpin.rules import HairpinState, Rules, new_game
+from raceday.games.hairpin.rules import HairpinState, Rules
 
 
 @pytest.mark.parametrize("variant", ["standard", "derby+short", "nobump"])

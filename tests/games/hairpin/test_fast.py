@@ -7,7 +7,8 @@ import pytest
 
 from raceday.analysis.stats import wilson_interval
 from raceday.games.hairpin import fast
-from raceday.games.hairpin.rules import Rules, new_game
+from raceday.games.hairpin.game import new_game
+from raceday.games.hairpin.rules import Rules
 
 ENGINES = {
     # the move generator in action order (gen_moves), and the frame core (used by the

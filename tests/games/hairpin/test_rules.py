@@ -7,6 +7,7 @@ import pytest
 
 from raceday.core.errors import IllegalActionError, OptionsError
 from raceday.core.protocol import CHANCE, TERMINAL
+from raceday.games.hairpin.game import new_game
 from raceday.games.hairpin.rules import (
     BLACK,
     RED,
@@ -14,7 +15,6 @@ from raceday.games.hairpin.rules import (
     Rules,
     legal_moves,
     move_name,
-    new_game,
     parse_square,
     position_from_text,
     square_name,

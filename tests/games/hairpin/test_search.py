@@ -19,6 +19,7 @@ from raceday.games.hairpin.agents import (
     make_agent,
     think,
 )
+from raceday.games.hairpin.game import new_game
 from raceday.games.hairpin.rules import (
     CHARGE,
     CHARGE_BUMP,
@@ -29,7 +30,6 @@ from raceday.games.hairpin.rules import (
     HairpinState,
     apply_move,
     legal_moves,
-    new_game,
 )
 from raceday.store.sessions import SessionStore
 

@@ -7,10 +7,10 @@ import pytest
 
 from raceday.core.errors import OptionsError, SaveFormatError
 from raceday.core.serialize import dumps_state, loads_state
+from raceday.games.hairpin.game import new_game
 from raceday.games.hairpin.rules import (
     HairpinState,
     Rules,
-    new_game,
     position_from_text,
     position_to_text,
 )

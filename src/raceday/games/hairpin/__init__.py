@@ -3,8 +3,8 @@ hairpin. Programmed for this project's study; the designer reserves the right to
 or sell the game (see docs/rules/hairpin.md)."""
 
 from raceday.core.registry import register
-from raceday.games.hairpin.game import GAME, HairpinGame, HairpinOptions
-from raceday.games.hairpin.rules import HairpinState, Position, Rules, new_game
+from raceday.games.hairpin.game import GAME, HairpinGame, HairpinOptions, new_game
+from raceday.games.hairpin.rules import HairpinState, Position, Rules
 
 register(GAME)
 

@@ -105,3 +105,9 @@ class HairpinGame(Game[HairpinOptions, HairpinState]):
 
 
 GAME = HairpinGame()
+
+
+def new_game(options: Mapping[str, Any] | None = None) -> HairpinState:
+    """A new game from options: ``variant`` (e.g. ``"short+nobump"``), ``setup``
+    (``"symmetric"``/``"random"``), ``position`` (a text form to start from)."""
+    return GAME.new_state(options)

@@ -11,7 +11,8 @@ import numpy as np
 from raceday.core.agents import Agent
 from raceday.core.errors import OptionsError
 from raceday.core.play import play_game
-from raceday.games.hairpin.rules import BLACK, MAX_STEPS, RED, new_game
+from raceday.games.hairpin.game import new_game
+from raceday.games.hairpin.rules import BLACK, MAX_STEPS, RED
 
 DEFAULT_OPENING_PLIES = 4
 

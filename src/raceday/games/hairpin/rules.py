@@ -751,23 +751,31 @@ class HairpinState(State):
                                 "warning": None if warning is None else warning.to_json()})
 
     def frame(self) -> dict[str, Any]:
-        """The board: signed racer counts per square (Red positive), laps, bumps, pits,
-        who moves, the clocks, and the position's text form."""
-        pos = self.position
-        return {"game": self.game_name, "cells": list(pos.cells), "laps": list(pos.laps),
+        """The board: signed racer counts per square (Red positive, row by row), laps,
+        bumps, pits, who moves, the clocks, the variant's targets, the position's text
+        form and the result once over."""
+        pos, rules = self.position, self.rules
+        over = self.is_terminal()
+        return {"game": self.game_name, "columns": COLUMNS, "rows": ROWS,
+                "cells": list(pos.cells), "laps": list(pos.laps),
                 "bumps": list(pos.bumps), "pit": list(pos.pit),
-                "to_move": None if self.in_setup or self.is_terminal() else pos.side,
-                "clock": pos.clock, "ply": pos.ply, "target": self.rules.target,
-                "text": self.position_text()}
+                "to_move": None if self.in_setup or over else pos.side,
+                "in_setup": self.in_setup, "clock": pos.clock, "ply": pos.ply,
+                "target": rules.target, "bumping": rules.bumping, "derby": rules.derby,
+                "quiet_limit": rules.quiet_limit, "text": self.position_text(),
+                "result": self._result_message() if over else None}
+
+    def _result_message(self) -> dict[str, Any]:
+        message = self.outcome().message
+        assert message is not None
+        return message.to_json()
 
     # --- text form, copies and saving -------------------------------------------------
     def __str__(self) -> str:
-        """The board, counters and who moves, as plain text."""
-        from rich.text import Text
+        """The board, counters and who moves, as plain text (the frame's picture)."""
+        from raceday.games.hairpin.picture import frame_text
 
-        from raceday.games.hairpin.render import state_markup
-
-        return Text.from_markup(state_markup(self)).plain
+        return frame_text(self.frame())
 
     def __repr__(self) -> str:
         return f"<HairpinState {self.position_text()!r} ({self.rules.variant_name()})>"
@@ -824,14 +832,6 @@ class HairpinState(State):
         state = cls(rules, position)
         state.setup_rolls = rolls
         return state
-
-
-def new_game(options: Mapping[str, Any] | None = None) -> HairpinState:
-    """A new game from options: ``variant`` (e.g. ``"short+nobump"``), ``setup``
-    (``"symmetric"``/``"random"``), ``position`` (a text form to start from)."""
-    from raceday.games.hairpin.game import GAME
-
-    return GAME.new_state(options)
 
 
 # --- perft -----------------------------------------------------------------------------
