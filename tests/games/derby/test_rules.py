@@ -253,3 +253,11 @@ def test_saved_race_round_trips_and_bad_saves_are_refused() -> None:
         DerbyState.from_json(broken)
     with pytest.raises(SaveFormatError):
         DerbyState.from_json({"options": {"fall_rate": "2"}})
+
+
+def test_a_race_has_no_result_before_the_end() -> None:
+    from raceday.core.errors import GameNotOverError
+
+    state = DerbyState()
+    with pytest.raises(GameNotOverError, match="not over yet"):
+        state.outcome()

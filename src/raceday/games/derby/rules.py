@@ -392,8 +392,7 @@ class DerbyState(State):
         """Horses best first (dead heats by post position); scores are the places, shared
         in a dead heat. A race has no decision-making players (the bettors and owners act
         around it, in :mod:`raceday.games.derby.session`)."""
-        if self.to_roll:
-            raise ValueError("the race is not over")
+        self.require_over()
         order = self.ranking()
         return Outcome(
             ranking=tuple(order),
