@@ -11,16 +11,21 @@ export const FALLBACK = "en";
 const SEPARATORS = { en: ", ", ja: "、" };
 const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 const tables = {};
+const loading = {};
 
-// The table of `lang`, fetched from the server once.
-export async function loadTable(lang) {
-  if (!LANGUAGES.includes(lang)) throw new Error(`unknown language ${lang}`);
-  if (!tables[lang]) {
-    const answer = await fetch(`/api/messages/${lang}`);
-    if (!answer.ok) throw new Error(`message table ${lang}: HTTP ${answer.status}`);
-    tables[lang] = await answer.json();
-  }
+async function fetchTable(lang) {
+  const answer = await fetch(`/api/messages/${lang}`);
+  if (!answer.ok) throw new Error(`message table ${lang}: HTTP ${answer.status}`);
+  tables[lang] = await answer.json();
   return tables[lang];
+}
+
+// The table of `lang`, fetched from the server once (callers at the same time share it).
+export function loadTable(lang) {
+  if (!LANGUAGES.includes(lang)) return Promise.reject(new Error(`unknown language ${lang}`));
+  if (tables[lang]) return Promise.resolve(tables[lang]);
+  loading[lang] ??= fetchTable(lang).finally(() => { delete loading[lang]; });
+  return loading[lang];
 }
 
 // Use `entries` as the table of `lang` (a page that has it already, or a test).
