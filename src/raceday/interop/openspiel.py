@@ -234,22 +234,22 @@ class Observer:
 
 
 def information_state_text(state: Any, player: int) -> str:
-    """The player's view of the whole history: every public step, and of the sealed
-    steps (tickets) only their own; an adapter that says so itself (``information_string``:
-    a game whose sealed choices are interleaved with public steps) is asked instead."""
+    """The player's view of the whole history (perfect recall). With perfect information,
+    the history itself; otherwise what the player observed after each step, in order (the
+    adapter's observation, which shows a sealed choice to its player alone), unless the
+    adapter says it itself (``information_string``)."""
     own = getattr(getattr(state, "adapter", None), "information_string", None)
     if own is not None:
         return str(own(state.engine, player))
     game = state.get_game()
     if game.get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION:
         return f"history: {' '.join(str(a) for a in state.history())}"
-    bettors = game.num_players()
-    history = state.history()
-    public = history[bettors:]
-    placed = min(len(history), bettors)
-    private = state.private_text(player) if player >= 0 else ""
-    return (f"bettor {player}; tickets sealed: {placed}; {private}; "
-            f"race: {' '.join(str(a) for a in public)}")
+    replay = game.new_initial_state()
+    seen = [replay.observation_text(player)]
+    for action in state.history():
+        replay.apply_action(action)
+        seen.append(replay.observation_text(player))
+    return f"player {player}; " + " | ".join(seen)
 
 
 # --- Hairpin on the compiled engine -----------------------------------------------------------
