@@ -26,6 +26,7 @@ REAL: list[tuple[dict[str, Any], str | None]] = [
     ({"key": "ev_lot", "params": {"horse": "Grey", "name": None, "price": 2.0}}, "derby"),
     ({"key": "ev_roll", "params": {"horse": "Bay", "value": 2.5}}, "derby"),
     ({"key": "room", "params": {"code": True}}, None),
+    ({"key": "room", "params": {"code": {"a": 1, "b": [1, "é"], "c": None}}}, None),
     ({"key": "waiting_for", "params": {"names": [NESTED, "x", 7, False]}}, "derby"),
     ({"key": "termination.laps", "params": {}}, None),
     ({"key": "no.such.key", "params": {"n": 1}}, None),

@@ -27,7 +27,7 @@ ROOM_DATABASES = ("rooms_before_kit.sqlite", "derby/rooms_before_evening.sqlite"
                   "keirin/rooms_before_night.sqlite")
 SESSION_DATABASES = ("derby/sessions_before_evening.sqlite",
                      "keirin/sessions_before_night.sqlite", "wielersim/campaigns.sqlite")
-DUMP = re.compile(r"\w: [\[{(]|\w=|'\w+': |\"\w+\": ")
+DUMP = re.compile(r"\w: [\[{(]|\w=|'\w+': |\"\w+\": ?")
 BARE_KEY = re.compile(r"[a-z_]+(\.[a-z_]+)+")
 
 

@@ -5,7 +5,9 @@ Tables are JSON objects of ``key → template``. The shared keys live in
 ``messages/<lang>.json``, and are reached as ``"<game>.<key>"``. A template names its
 parameters in braces, ``"{rider} wins by {gap} seconds"``; a parameter that is itself a
 message (``{"key": ..., "params": {...}}``) is rendered first, a list is joined with the
-language's separator. The browser's ``present.js`` follows exactly these rules.
+language's separator; true and false read "yes" and "no", None reads as nothing, and any
+other mapping shows as compact JSON (a template should not name one). The browser's
+``present.js`` follows exactly these rules.
 """
 
 from __future__ import annotations
@@ -88,8 +90,10 @@ def table(lang: str) -> MessageTable:
 def _value(value: Any, lang: str, game: str | None) -> str:
     if isinstance(value, Message):
         return render(value, lang, game)
-    if isinstance(value, Mapping) and isinstance(value.get("key"), str):
-        return render(value, lang, game)
+    if isinstance(value, Mapping):  # a message renders; any other mapping shows as JSON
+        if isinstance(value.get("key"), str):
+            return render(value, lang, game)
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
     if isinstance(value, list | tuple):
         return SEPARATORS.get(lang, ", ").join(_value(v, lang, game) for v in value)
     if isinstance(value, bool):

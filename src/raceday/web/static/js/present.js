@@ -2,7 +2,8 @@
 // and render(), which follows exactly the rules of raceday.present.render in Python:
 // a template's {name} slots take the parameters; a parameter that is itself a message
 // ({key, params}) is rendered first; a list is joined with the language's separator; true and
-// false read "yes" and "no"; null reads as nothing; a slot without a parameter stays as it is.
+// false read "yes" and "no"; null reads as nothing; any other object shows as compact JSON
+// (a template should not name one); a slot without a parameter stays as it is.
 // A key missing in the language falls back to English, and a key missing there renders as itself.
 // With a game, the game's own key "<game>.<key>" is looked up first.
 
@@ -44,7 +45,7 @@ export function template(key, lang, game = null) {
 function value(v, lang, game) {
   if (v === null || v === undefined) return "";
   if (Array.isArray(v)) return v.map((x) => value(x, lang, game)).join(SEPARATORS[lang] ?? ", ");
-  if (typeof v === "object" && typeof v.key === "string") return render(v, lang, game);
+  if (typeof v === "object") return typeof v.key === "string" ? render(v, lang, game) : JSON.stringify(v);
   if (typeof v === "boolean") return v ? "yes" : "no";
   return String(v);
 }
