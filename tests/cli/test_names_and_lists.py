@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from raceday.cli.main import app, run
 from raceday.core.errors import OptionsError
+from raceday.games.derby.evening import EveningState
 from raceday.games.hairpin.rules import Rules
 from raceday.store.names import MAX_SESSION_NAME, check_session_name
 from raceday.store.sessions import SessionStore
@@ -40,9 +41,8 @@ def test_derby_takes_repeated_p_and_comma_lists_alike(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "New Dice Derby party 's': 3 players" in result.output
     doc, _ = SessionStore(db).load("derby", "s")
-    players = doc["players"]
-    assert isinstance(players, list)
-    assert [p["name"] for p in players] == ["Ann", "Bob", "Chie"]
+    players = EveningState.from_json(doc).ledger.players
+    assert [p.name for p in players] == ["Ann", "Bob", "Chie"]
 
 
 def test_keirin_takes_comma_lists_as_well_as_repeated_p(tmp_path: Path) -> None:
