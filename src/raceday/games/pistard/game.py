@@ -7,7 +7,6 @@ from typing import Any, ClassVar
 
 from raceday.core.game import Game, GameOptions
 from raceday.games.pistard.options import PistardOptions
-from raceday.games.pistard.save import state_from_json
 from raceday.games.pistard.state import PistardState
 from raceday.games.pistard.track import load_track
 
@@ -48,7 +47,7 @@ class PistardGame(Game[PistardOptions, PistardState]):
         return PistardState(options)
 
     def state_from_json(self, data: Mapping[str, Any]) -> PistardState:
-        return state_from_json(PistardState, data)
+        return PistardState.from_json(data)
 
     def max_steps(self, options: Mapping[str, Any] | GameOptions | None = None) -> int:
         checked = self.options(options)

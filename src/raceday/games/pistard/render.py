@@ -1,32 +1,21 @@
-"""Text pictures of a PISTARD race for the terminal (Rich), and one-line commentary.
-
-The lap is drawn as an oval in two straights: the first half of the lap runs left to right
-with the outer lane on top, the second half runs back right to left below it with the inner
-lane on top, so the infield lies between them. Squares are shown in their colours; riders by
-their numbers; the start/finish line by a white bar before column 0.
-"""
+"""Text pictures of a PISTARD race for the terminal (Rich), and one-line commentary; the
+board itself is the state's frame drawn by :mod:`raceday.games.pistard.picture`."""
 
 from __future__ import annotations
 
-import io
 from collections.abc import Sequence
 
-from rich.console import Console, Group, RenderableType
+from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
 from raceday.core.events import Event
+from raceday.games.pistard import picture
 from raceday.games.pistard.moves import MoveInfo
-from raceday.games.pistard.state import PHASE_PLACE, PistardState
-from raceday.games.pistard.track import COLOURS, LANES, LETTERS
-from raceday.games.pistard.variants import OUT, RACE
+from raceday.games.pistard.state import PistardState
+from raceday.games.pistard.track import COLOURS
+from raceday.games.pistard.variants import OUT
 
-SQUARE_STYLE = {
-    0: "black on yellow",
-    1: "black on green3",
-    2: "white on blue",
-    3: "white on red3",
-}
 DIE_STYLE = {0: "bold black on yellow", 1: "bold black on green3", 2: "bold white on blue",
              3: "bold white on red3"}
 
@@ -44,76 +33,19 @@ def dice_line(dice: Sequence[int]) -> Text:
     return out
 
 
-def _cell(state: PistardState, column: int, lane: int,
-          occupants: dict[tuple[int, int], int], highlight: int | None) -> Text:
-    colour = state.track.rows[lane - 1][(column + state.track.line) % state.track.length]
-    style = SQUARE_STYLE[colour]
-    ident = occupants.get((column, lane))
-    if ident is None:
-        return Text(f" {LETTERS[colour].lower()}", style="dim " + style)
-    bold = "bold reverse " if ident == highlight else "bold "
-    return Text(f"{ident:>2}", style=bold + style)
-
-
 def board(state: PistardState, highlight: int | None = None) -> Group:
     """The whole lap as two straights, riders by number (``highlight`` shown reversed)."""
-    length = state.track.length
-    half = length // 2
-    occupants: dict[tuple[int, int], int] = {}
-    for r in state.riders:
-        if r.status == RACE:
-            occupants[state.square_of(r)] = r.ident
-    lines: list[Text] = []
-    ruler = Text("       ")
-    for column in range(half):
-        ruler.append(f"{column:<4}" if column % 2 == 0 else "", style="dim")
-    lines.append(ruler)
-    for lane in range(LANES, 0, -1):
-        row = Text(f"lane {lane} |", style="dim")
-        for column in range(half):
-            row.append_text(_cell(state, column, lane, occupants, highlight))
-        lines.append(row)
-    lines.append(Text("       " + "infield".center(2 * half), style="dim italic"))
-    for lane in range(1, LANES + 1):
-        row = Text(f"lane {lane}  ", style="dim")
-        for column in range(length - 1, half - 1, -1):
-            row.append_text(_cell(state, column, lane, occupants, highlight))
-        lines.append(row)
-    ruler = Text("       ")
-    for column in range(length - 1, half - 1, -2):
-        ruler.append(f"{column:<4}", style="dim")
-    lines.append(ruler)
-    lines.append(Text("  the lap runs left to right on top, then right to left below; the "
-                      "line is just before column 0 (top left); y g b r = yellow green blue "
-                      "red", style="dim"))
-    return Group(*lines)
+    return picture.board(state.frame(), highlight)
 
 
 def board_text(state: PistardState) -> str:
-    """The board and the standings as plain text (no colour codes): empty squares show
-    their colour's letter, riders their numbers."""
-    out = io.StringIO()
-    width = 2 * state.track.length + 40
-    plain = Console(file=out, width=width, color_system=None, force_terminal=False,
-                    highlight=False, emoji=False)
-    plain.print(board(state))
-    if state.phase != PHASE_PLACE:
-        plain.print(standings(state), end="")
-    return out.getvalue()
+    """The board and the standings as plain text (no colour codes)."""
+    return picture.frame_text(state.frame())
 
 
 def standings(state: PistardState) -> Text:
     """Riders in race order with distance to go, lane and their player's tokens."""
-    finish = state.options.race_laps * state.track.length
-    out = Text()
-    for i in state.race_order():
-        r = state.riders[i]
-        to_go = finish - r.dist
-        where = f"{to_go:>3} to go" if to_go > 0 else f"over the line, {-to_go} past"
-        extra = f", {state.points[i]} pts" if state.options.variant == "points" else ""
-        out.append(f"  rider {r.ident:>2}: lane {r.lane}, {where}; player {r.owner + 1}, "
-                   f"tokens {state.tokens[r.owner]}{extra}\n")
-    return out
+    return picture.standings(state.frame())
 
 
 def _ordinal(n: int) -> str:
