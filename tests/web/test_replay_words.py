@@ -149,3 +149,20 @@ def test_a_room_played_now_replays_in_words(db: Path) -> None:
     words = _all_words(replay)
     assert len(replay["steps"]) > 3 and problems(words) == []
     assert any("3" in w for w in words[-3:])  # the result names the laps
+
+
+def test_a_save_or_a_logged_event_that_cannot_be_read_is_refused_or_plain(
+        tmp_path: Path) -> None:
+    from raceday.core.errors import SaveFormatError
+
+    store = SessionStore(tmp_path / "s.sqlite")
+    store.save("derby", "torn", {"players": [{"name": "Aki"}]}, log_entry={"auction": {}})
+    with pytest.raises(SaveFormatError, match="saved derby session 'torn' cannot be read"):
+        session_replay(store, "derby", "torn")
+    path = _copy("derby/rooms_before_evening.sqlite", tmp_path)
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE rooms SET finished = 1")
+        conn.execute("UPDATE room_events SET events = ? WHERE code = 'VDFZ' AND seq = 1",
+                     ('[{"type": "lot", "post": 1}]',))
+    first = room_replay(path, "VDFZ")["steps"][0]
+    assert first["events"] == [{"key": "event.lot", "params": {"post": 1}}]

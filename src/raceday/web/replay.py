@@ -95,8 +95,12 @@ def _player_names(events: Sequence[Any]) -> list[str] | None:
 
 def _event_words(words: Any, event: dict[str, Any], players: list[str]) -> Message:
     """A logged room event as a message: the game's replay face words the events its
-    rooms logged before events were messages; any other is ``event.<kind>``."""
-    message = words(event, players) if words is not None else None
+    rooms logged before events were messages; any other (or one the face cannot read) is
+    ``event.<kind>``."""
+    try:
+        message = words(event, players) if words is not None else None
+    except (KeyError, IndexError, TypeError, ValueError):
+        message = None
     return message if isinstance(message, Message) else room_event_message(event, players)
 
 
@@ -167,12 +171,14 @@ def saved_sessions(store: SessionStore) -> list[dict[str, Any]]:
 def session_steps(store: SessionStore, game: str, name: str) -> list[ReplayStep]:
     """The steps of a saved session: the game's replay face's, else its final position."""
     own_steps = getattr(face(game, "replay"), "steps", None)
-    if own_steps is not None:
-        steps: list[ReplayStep] = own_steps(store, name)
-        return steps
     try:
+        if own_steps is not None:
+            steps: list[ReplayStep] = own_steps(store, name)
+            return steps
         state = _final_state(store, game, name)
-    except (KeyError, TypeError, ValueError) as exc:
+    except RacedayError:
+        raise
+    except (KeyError, IndexError, TypeError, ValueError) as exc:
         raise SaveFormatError(f"saved {game} session {name!r} cannot be read: {exc}") from None
     if not state.is_terminal():
         raise ReplayError(f"{game} session {name!r} is not finished: resume it with "
