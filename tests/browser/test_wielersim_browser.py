@@ -102,5 +102,8 @@ def test_the_ticker_speaks_the_readers_language(chromium: Any, tmp_path: Path) -
         ticker = page.locator(".wv-ticker")
         expect(ticker).to_contain_text("が優勝！")
         assert "VICTORY" not in ticker.inner_text() and "ticker." not in ticker.inner_text()
+        # the film's styles come from the game's package (games/wielersim/static/style.css)
+        assert page.locator(".profile-box").evaluate(
+            "e => getComputedStyle(e).backgroundColor") == "rgb(244, 241, 232)"
         page.close()
     assert problems == []

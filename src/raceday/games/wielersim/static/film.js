@@ -3,8 +3,10 @@
 import { el } from "/static/js/common.js";
 import { language, onLanguage, t } from "/static/js/i18n.js";
 import { render } from "/static/js/present.js";
+import { useStyles } from "/static/js/rooms.js";
 
 const SVG = "http://www.w3.org/2000/svg";
+useStyles("wielersim"); // the profile, ticker and tables, on any page that shows a film
 const TYPE_MARK = { leader: "L", climber: "C", sprinter: "S", helper: "H" };
 const SPEEDS = [2000, 1000, 500, 200];
 
