@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from raceday.core.errors import GameNotOverError
-from raceday.core.events import Event
+from raceday.core.events import Event, Message
 from raceday.core.protocol import Termination
 from raceday.games.wielersim.commentary import Commentator
 from raceday.games.wielersim.game import GAME, new_race
@@ -191,3 +191,19 @@ def test_the_terminal_pictures_lines_come_from_the_tables_in_both_languages() ->
         lines = [*scoring_lines(state, lang), *(line for s in summaries for line in s)]
         assert lines and all(filled(line) and "road." not in line for line in lines), lang
     assert scoring_lines(state)[0].startswith("Sprint 1 (")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_turn_heading_renders_in_both_languages(lang: str) -> None:
+    for where in (Message("turn.to_go", {"n": 12}), Message("turn.to_go_one", {"n": 1}),
+                  Message("turn.finished", {"finished": 3, "n": 0}),
+                  Message("turn.finished_next", {"finished": 3, "n": 4})):
+        for weather in ("weather.rain", "weather.dry"):
+            text = render(Message("turn.heading", {"turn": 7, "where": where.to_json(),
+                                                   "weather": {"key": weather}}),
+                          lang, "wielersim")
+            assert filled(text) and "turn." not in text and "weather." not in text, text
+    assert render(Message("turn.heading", {"turn": 7, "where": {"key": "turn.to_go_one",
+                                                                 "params": {"n": 1}},
+                                           "weather": {"key": "weather.dry"}}),
+                  "en", "wielersim") == "Turn 7: 1 square to go, dry"
