@@ -290,3 +290,100 @@ def test_command_survives_odd_input(
                     assert said_saved, f"session {key} in {path.name} changed silently: {shown}"
 
     check()
+
+
+# --- the options made from a game's options model ---------------------------------------------
+# Every command whose options come from a game's model (raceday.terminal.options) is fed
+# random values for those options: each run either reaches the model, which accepts the
+# values, or ends with exit code 2 and one line: the model's own refusal (the OptionsError
+# that GivenOptions.parse raised, word for word), or, for text that is not a number at all,
+# the command line's one-line type refusal. Never a traceback. The command stops as soon as
+# the model has accepted, so nothing is played or saved.
+MODEL_COMMANDS = {path: cmd for path, cmd in COMMANDS.items()  # (an old name adds a note)
+                  if getattr(cmd.callback, "options_model", None) is not None and not cmd.hidden}
+# A valid value for the other required parameters of these commands.
+REQUIRED_VALUES = {"--depth": "1", "-d": "1", "route": "flanders", "peloton": "small"}
+
+
+class _Accepted(BaseException):
+    """The model accepted the options (raised to stop the command there)."""
+
+
+def _model_value_strategy(spec: Any, model: Any) -> Any:
+    """Values for one option of the model: in and around its range, its choices, odd text."""
+    from raceday.core.game import field_range
+
+    if spec.cli_type is bool:
+        on, _, off = spec.flags[0].partition("/")
+        return st.sampled_from([[], [on], *([[off]] if off else [])])
+    if spec.argument:
+        values: Any = st.one_of(st.sampled_from(REQUIRED_VALUES.get(spec.field, "x").split()),
+                                TEXT.filter(lambda t: t.strip() and not t.startswith("-")))
+        return values.map(lambda v: [v])
+    if spec.cli_type is int:
+        low, high = field_range(model, spec.field)
+        edges = [str(v) for b in (low, high) if b is not None for v in (b - 1, b, b + 1)]
+        values = st.one_of(INTS, st.sampled_from(edges or ["0"]))
+    elif spec.cli_type is float:
+        values = FLOATS
+    else:
+        choices = spec.metavar.split("|") if spec.metavar and "|" in spec.metavar else []
+        known = KNOWN_VALUES.get(spec.name, [])
+        values = st.one_of(st.sampled_from([*choices, *known, str(spec.default)]), TEXT)
+    return st.one_of(st.just([]), values.map(lambda v: [spec.name, v]))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command", sorted(MODEL_COMMANDS))
+def test_model_options_are_refused_by_the_model_in_one_line(
+    command: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from raceday.core.errors import OptionsError
+    from raceday.terminal.options import GivenOptions, option_specs
+
+    cmd = MODEL_COMMANDS[command]
+    model = cmd.callback.options_model
+    specs = option_specs(model)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data-home"))
+    monkeypatch.chdir(tmp_path)
+    refusals: list[str] = []
+    parse = GivenOptions.parse
+
+    def stop_at_the_model(self: Any, **supplied: Any) -> Any:
+        try:
+            options = parse(self, **supplied)
+        except OptionsError as exc:
+            refusals.append(str(exc))
+            raise
+        raise _Accepted(options)
+
+    monkeypatch.setattr(GivenOptions, "parse", stop_at_the_model)
+    fields = {spec.field for spec in specs}
+    others = [p for p in cmd.params if p.name not in fields and p.required]
+    fixed = [[v] if p.param_type_name == "argument" else [p.opts[0], v]
+             for p in others for v in [REQUIRED_VALUES.get(p.opts[0] if p.opts else p.name,
+                                                           REQUIRED_VALUES.get(p.name, "1"))]]
+
+    @settings(max_examples=30, deadline=None, derandomize=True, database=None,
+              suppress_health_check=list(HealthCheck))
+    @given(parts=st.tuples(*[_model_value_strategy(spec, model) for spec in specs]))
+    def check(parts: tuple[list[str], ...]) -> None:
+        argv = [*command.split(), *[a for group in parts for a in group],
+                *[a for group in fixed for a in group]]
+        refusals.clear()
+        try:
+            code, output = _run_once(argv, "")
+        except _Accepted as accepted:
+            assert isinstance(accepted.args[0], model)
+            return
+        shown = f"raceday {json.dumps(argv, ensure_ascii=False)}\n{output}"
+        assert code == 2, shown
+        assert "Traceback" not in output, shown
+        lines = output.strip().splitlines()
+        assert len(lines) == 1, shown
+        if refusals:  # the model refused: its own line, word for word
+            assert lines[0] == f"error: {refusals[-1]}", shown
+        else:  # text the command line cannot read as the option's type at all
+            assert lines[0].startswith("error: Invalid value for"), shown
+
+    check()

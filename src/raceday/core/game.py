@@ -75,6 +75,8 @@ def describe_validation_error(error: ValidationError, what: str,
     field = ".".join(loc)
     message = str(first.get("msg", "is not valid"))
     message = message.removeprefix("Value error, ").removeprefix("Assertion failed, ")
+    # one line whatever the value held (a file name with a line break): escapes instead
+    message = "".join(c if c.isprintable() else repr(c)[1:-1] for c in message)
     kind = first.get("type", "")
     if not field:  # a check across several options
         return f"{what} options: {message}"
