@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Self, TypeVar
@@ -44,7 +43,7 @@ from raceday.games.pistard.moves import (
 )
 from raceday.games.pistard.options import PistardOptions
 from raceday.games.pistard.track import COLOURS, Track, load_track, track_from_mapping
-from raceday.games.pistard.variants import OUT, RACE, STATUSES, WAIT, Variant
+from raceday.games.pistard.variants import OUT, RACE, STATUSES, WAIT, Rider, Variant
 
 PHASE_PLACE = "place"
 PHASE_RACE = "race"
@@ -53,21 +52,6 @@ PHASES = (PHASE_PLACE, PHASE_RACE, PHASE_OVER)
 
 _UNIFORM = Fraction(1, THROWS)
 _THROW_OUTCOMES: tuple[tuple[Action, Fraction], ...] = tuple((i, _UNIFORM) for i in range(THROWS))
-
-
-@dataclass
-class Rider:
-    """One rider: identity, owner (player), where he is and whether he is racing."""
-
-    ident: int
-    owner: int
-    offset: int = 0
-    dist: int = 0
-    lane: int = 0
-    status: str = WAIT
-
-    def to_json(self) -> list[Any]:
-        return [self.ident, self.owner, self.offset, self.dist, self.lane, self.status]
 
 
 class PistardState(State):

@@ -11,18 +11,61 @@ See docs/rules/pistard.md for the rules of each race and our completions of the 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from dataclasses import dataclass
+from typing import Any, ClassVar, Protocol
 
 from raceday.core.events import Event, Message
 from raceday.core.protocol import Outcome, Termination
-
-if TYPE_CHECKING:
-    from raceday.games.pistard.state import PistardState
+from raceday.games.pistard.track import Track
 
 WAIT = "wait"  # not yet placed for the current race (or heat)
 RACE = "race"
 OUT = "out"  # eliminated or fallen
 STATUSES = (WAIT, RACE, OUT)
+
+@dataclass
+class Rider:
+    """One rider: identity, owner (player), where he is and whether he is racing."""
+
+    ident: int
+    owner: int
+    offset: int = 0
+    dist: int = 0
+    lane: int = 0
+    status: str = WAIT
+
+    def to_json(self) -> list[Any]:
+        return [self.ident, self.owner, self.offset, self.dist, self.lane, self.status]
+
+
+class Race(Protocol):
+    """What a variant reads and changes of a race: the state, as its rules see it (the
+    variants are the state's hooks, so they name this shape rather than the state)."""
+
+    options: Any  # PistardOptions, which names the variants in turn
+    track: Track
+    riders: list[Rider]
+    heat: int
+    round: int
+    mover: int | None
+    stills: list[int]
+    points: list[int]
+    laps_delta: list[int]
+    sprints: list[list[int]]
+    crossed: list[list[int]]
+    eliminated: list[int]
+    ranking: list[int]
+    stopped: bool
+    team_times: list[list[int]]
+
+    def start_heat(self, survivors: list[int]) -> None: ...
+
+    def finish(self, order: list[int], events: list[Event], why: str) -> None: ...
+
+    def finish_teams(self, order: list[int], tie: bool, events: list[Event]) -> None: ...
+
+    def team_time(self) -> float: ...
+
 
 LAP_BONUS = 20
 TEAM_COUNTS = 3  # the third rider of a team counts (team pursuit, team time trial)
@@ -64,23 +107,23 @@ class Variant:
         return 0
 
     # --- standing still -------------------------------------------------------------------
-    def may_stay(self, state: PistardState, has_plain: bool, has_boosted: bool) -> bool:
+    def may_stay(self, state: Race, has_plain: bool, has_boosted: bool) -> bool:
         """May the mover stand still? Here only to decline a move that needs a token."""
         return not has_plain and has_boosted
 
-    def on_stay(self, state: PistardState, events: list[Event]) -> bool:
+    def on_stay(self, state: Race, events: list[Event]) -> bool:
         """The mover stands still; return True if that ended his race (he fell)."""
         return False
 
     # --- moves and rounds -----------------------------------------------------------------
-    def after_move(self, state: PistardState, events: list[Event]) -> None:
+    def after_move(self, state: Race, events: list[Event]) -> None:
         """Called after every move."""
 
-    def decided_now(self, state: PistardState, events: list[Event]) -> bool:
+    def decided_now(self, state: Race, events: list[Event]) -> bool:
         """Called after every step: finish the race at once if it is decided."""
         return False
 
-    def end_round(self, state: PistardState, racing: list[int], stopped: bool,
+    def end_round(self, state: Race, racing: list[int], stopped: bool,
                   events: list[Event]) -> bool:
         """Settle a finished round; return True if the race (or heat) ended."""
         length = state.track.length
@@ -92,17 +135,17 @@ class Variant:
         order = sorted(racing, key=lambda i: (-riders[i].dist, riders[i].lane))
         return self.line_reached(state, order, events)
 
-    def line_reached(self, state: PistardState, order: list[int], events: list[Event]) -> bool:
+    def line_reached(self, state: Race, order: list[int], events: list[Event]) -> bool:
         """A rider is over the line (or the race was stopped): riders in ``order``."""
         state.finish(order, events, "race over")
         return True
 
     # --- result ---------------------------------------------------------------------------
-    def result_points(self, state: PistardState, order: list[int]) -> dict[str, int] | None:
+    def result_points(self, state: Race, order: list[int]) -> dict[str, int] | None:
         """Points shown in the result event (the points race)."""
         return None
 
-    def outcome(self, state: PistardState) -> Outcome:
+    def outcome(self, state: Race) -> Outcome:
         riders = state.riders
         idents = tuple(riders[i].ident for i in state.ranking)
         owner = riders[state.ranking[0]].owner
@@ -118,7 +161,7 @@ class Variant:
     score_name: ClassVar[str] = ""  # unit of the scores (none: ranked by order at the line)
     termination: ClassVar[str] = Termination.FINISH  # how the race is decided
 
-    def scores(self, state: PistardState) -> dict[int, float]:
+    def scores(self, state: Race) -> dict[int, float]:
         return {}
 
 
@@ -138,10 +181,10 @@ class Points(Variant):
     def race_laps(self, laps: int | None) -> int:
         return laps if laps is not None else 10
 
-    def after_move(self, state: PistardState, events: list[Event]) -> None:
+    def after_move(self, state: Race, events: list[Event]) -> None:
         normalise_laps(state, events)
 
-    def end_round(self, state: PistardState, racing: list[int], stopped: bool,
+    def end_round(self, state: Race, racing: list[int], stopped: bool,
                   events: list[Event]) -> bool:
         award_sprints(state, events)
         done = len(state.sprints[-1]) >= min(len(state.options.lap_points), len(racing))
@@ -152,10 +195,10 @@ class Points(Variant):
                      "points race over")
         return True
 
-    def result_points(self, state: PistardState, order: list[int]) -> dict[str, int] | None:
+    def result_points(self, state: Race, order: list[int]) -> dict[str, int] | None:
         return {str(state.riders[i].ident): state.points[i] for i in order}
 
-    def scores(self, state: PistardState) -> dict[int, float]:
+    def scores(self, state: Race) -> dict[int, float]:
         return {state.riders[i].ident: float(state.points[i]) for i in state.ranking}
 
 
@@ -170,7 +213,7 @@ class Elimination(Variant):
     def heats(self, total_riders: int) -> int:
         return total_riders - 1
 
-    def line_reached(self, state: PistardState, order: list[int], events: list[Event]) -> bool:
+    def line_reached(self, state: Race, order: list[int], events: list[Event]) -> bool:
         end_heat(state, order, events)
         return True
 
@@ -187,12 +230,12 @@ class Sprint(Variant):
     def default_riders(self, players: int) -> int:
         return 1
 
-    def may_stay(self, state: PistardState, has_plain: bool, has_boosted: bool) -> bool:
+    def may_stay(self, state: Race, has_plain: bool, has_boosted: bool) -> bool:
         assert state.mover is not None
         forced = state.stills[state.mover] >= SPRINT_FALL - 1
         return (has_plain or has_boosted) and not forced
 
-    def on_stay(self, state: PistardState, events: list[Event]) -> bool:
+    def on_stay(self, state: Race, events: list[Event]) -> bool:
         mover = state.mover
         assert mover is not None
         state.stills[mover] += 1
@@ -204,7 +247,7 @@ class Sprint(Variant):
                                      "reason": "three stand-stills in a row"}))
         return True
 
-    def decided_now(self, state: PistardState, events: list[Event]) -> bool:
+    def decided_now(self, state: Race, events: list[Event]) -> bool:
         fallen = [i for i, r in enumerate(state.riders) if r.status == OUT]
         if not fallen:
             return False
@@ -223,7 +266,7 @@ class TeamRace(Variant):
     def default_riders(self, players: int) -> int:
         return 4
 
-    def end_round(self, state: PistardState, racing: list[int], stopped: bool,
+    def end_round(self, state: Race, racing: list[int], stopped: bool,
                   events: list[Event]) -> bool:
         teams = range(state.options.num_players)
         thirds = {t: team_third(state, t) for t in teams}
@@ -240,7 +283,7 @@ class TeamRace(Variant):
         self.teams_done(state, racing, thirds, events)
         return True
 
-    def teams_done(self, state: PistardState, racing: list[int],
+    def teams_done(self, state: Race, racing: list[int],
                    thirds: dict[int, tuple[int, int] | None], events: list[Event]) -> None:
         raise NotImplementedError
 
@@ -257,13 +300,13 @@ class TeamTimeTrial(TeamRace):
     def default_players(self) -> int:
         return 1
 
-    def teams_done(self, state: PistardState, racing: list[int],
+    def teams_done(self, state: Race, racing: list[int],
                    thirds: dict[int, tuple[int, int] | None], events: list[Event]) -> None:
         riders = state.riders
         order = sorted(racing, key=lambda i: (-riders[i].dist, riders[i].lane))
         state.finish(order, events, "team time trial over")
 
-    def outcome(self, state: PistardState) -> Outcome:
+    def outcome(self, state: Race) -> Outcome:
         """The team is the one competitor; its score is its time."""
         time = state.team_time()
         return Outcome(ranking=(0,), winner=0, scores={0: time}, score_name=self.score_name,
@@ -286,7 +329,7 @@ class TeamPursuit(TeamRace):
     def order_group(self, owner: int) -> int:
         return owner
 
-    def teams_done(self, state: PistardState, racing: list[int],
+    def teams_done(self, state: Race, racing: list[int],
                    thirds: dict[int, tuple[int, int] | None], events: list[Event]) -> None:
         def team_key(t: int) -> tuple[int, int, int]:
             v = thirds[t]
@@ -297,7 +340,7 @@ class TeamPursuit(TeamRace):
         tie = keys[0] == keys[1]
         state.finish_teams(order, tie, events)
 
-    def outcome(self, state: PistardState) -> Outcome:
+    def outcome(self, state: Race) -> Outcome:
         if not state.ranking:
             return Outcome(ranking=(0, 1), winner=None, winning_players=(0, 1),
                            description="the teams tie", termination=Termination.DRAW,
@@ -318,7 +361,7 @@ TEAM_VARIANTS = tuple(name for name, v in VARIANT_RULES.items() if v.team)
 
 
 # --- the points race ----------------------------------------------------------------------
-def normalise_laps(state: PistardState, events: list[Event]) -> None:
+def normalise_laps(state: Race, events: list[Event]) -> None:
     """Points race: a rider a full lap ahead of the middle of the field gains a lap
     (+20) and rides on as part of the field; one a full lap behind loses one (-20)."""
     length = state.track.length
@@ -346,14 +389,14 @@ def normalise_laps(state: PistardState, events: list[Event]) -> None:
                 break
 
 
-def points_key(state: PistardState, i: int) -> tuple[int, int, int, int]:
+def points_key(state: Race, i: int) -> tuple[int, int, int, int]:
     """Most points first, then the last sprint's order, then distance and inner lane."""
     last = state.sprints[-1]
     place = last.index(i) if i in last else len(state.riders)
     return (-state.points[i], place, -state.riders[i].dist, state.riders[i].lane)
 
 
-def award_sprints(state: PistardState, events: list[Event]) -> None:
+def award_sprints(state: Race, events: list[Event]) -> None:
     """Points for this round's line crossings, lap by lap (double for the last lap)."""
     length = state.track.length
     laps = state.options.race_laps
@@ -380,7 +423,7 @@ def award_sprints(state: PistardState, events: list[Event]) -> None:
 
 
 # --- the elimination race -----------------------------------------------------------------
-def end_heat(state: PistardState, order: list[int], events: list[Event]) -> None:
+def end_heat(state: Race, order: list[int], events: list[Event]) -> None:
     """The heat's last rider is out; the others line up again (the heat's winner first),
     or the race is over when one rider is left."""
     last = order[-1]
@@ -399,7 +442,7 @@ def end_heat(state: PistardState, order: list[int], events: list[Event]) -> None
 
 
 # --- team races ---------------------------------------------------------------------------
-def team_third(state: PistardState, team: int) -> tuple[int, int] | None:
+def team_third(state: Race, team: int) -> tuple[int, int] | None:
     """(distance past the line, lane) of the team's third rider if he has crossed."""
     length = state.track.length
     riders = state.riders
