@@ -304,6 +304,9 @@ def test_events_are_facts_rendered_by_the_message_tables(game: Any) -> None:
     tables = [json.loads((ROOT / "tests/sixth_game/src/raceday_twindash/messages" /
                           f"{lang}.json").read_text(encoding="utf-8")) for lang in ("en", "ja")]
     assert tables[0].keys() == tables[1].keys()
+    slots = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+    assert [k for k in tables[0] if set(slots.findall(tables[0][k]))
+            != set(slots.findall(tables[1][k]))] == []
 
 
 # --- the room declaration (played in browsers in tests/browser) ------------------------

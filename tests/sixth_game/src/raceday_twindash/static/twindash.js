@@ -5,19 +5,13 @@
 import { el } from "/static/js/common.js";
 import { language, onLanguage } from "/static/js/i18n.js";
 import { render, template } from "/static/js/present.js";
+import { useStyles } from "/static/js/rooms.js";
 
 const GAME = "twindash";
 const SIDES = ["red", "blue"];
 
 export function say(key, params = {}) {
   return render({ key, params }, language(), GAME);
-}
-
-function useStyles() {
-  const href = `/games/${GAME}/static/style.css`;
-  if (!document.querySelector(`link[href="${href}"]`)) {
-    document.head.append(el("link", { rel: "stylesheet", href }));
-  }
 }
 
 // An event of the game (or the kit's "started"): its sentence, or null for a kind without one.
@@ -66,7 +60,7 @@ function result(view) {
 
 // The screen: mount(root, ctx) with ctx.role "host", "spectator" or "seat".
 export function mountScreen(root, ctx) {
-  useStyles();
+  useStyles(GAME);
   let live = null;
   let view = null;
   const send = async (intent) => {
