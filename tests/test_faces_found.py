@@ -86,5 +86,8 @@ def test_the_pages_list_of_games_is_the_registry(tmp_path: Any) -> None:
             if card["setup"]:
                 url = f"/games/{card['game']}/static/setup.js"
                 assert client.get(url).status_code == 200, url
+            if card["page"]:  # a game's own page, served by its watch face
+                assert card["game"] in games_with("watch")
+                assert client.get(f"/{card['game']}").status_code == 200, card["game"]
         offered = client.get("/api/numbers/games").json()
         assert [g["game"] for g in offered] == games_with("numbers")

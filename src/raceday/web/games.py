@@ -2,8 +2,8 @@
 installed beside raceday), with what each brings to the browser.
 
 The landing page draws a setup card for every game whose package has
-``static/setup.js``; the Numbers and Print pages ask their own lists. No page lists games
-of its own.
+``static/setup.js`` and links every game's own page; the Numbers and Print pages ask their
+own lists. No page lists games of its own.
 """
 
 from __future__ import annotations
@@ -27,6 +27,8 @@ class GameCard(BaseModel):
                                     "/games/<game>/static/setup.js")
     numbers: bool = Field(description="it offers jobs on the Numbers page")
     prints: bool = Field(description="it has printed parts on the Print page")
+    page: bool = Field(description="it has a page of its own at /<game> (its watch face "
+                                   "serves static/page.html there)")
 
 
 def game_cards() -> tuple[GameCard, ...]:
@@ -38,7 +40,9 @@ def game_cards() -> tuple[GameCard, ...]:
             game=game.name, title=game.title, designer=game.designer,
             players=game.players,
             setup=static is not None and (static / "setup.js").is_file(),
-            numbers=has_face(game.name, "numbers"), prints=has_face(game.name, "printing")))
+            numbers=has_face(game.name, "numbers"), prints=has_face(game.name, "printing"),
+            page=has_face(game.name, "watch") and static is not None
+            and (static / "page.html").is_file()))
     return tuple(cards)
 
 

@@ -9,8 +9,11 @@ const error = document.getElementById("error");
 // every game the server finds (GET /api/games): the page lists no game of its own. Loaded
 // beside the rest of the page.
 async function gameCards() {
-  const offered = (await api("/api/games")).filter((g) => g.setup);
+  const games = await api("/api/games");
+  const offered = games.filter((g) => g.setup);
   const more = document.getElementById("more-title").closest("nav");
+  document.getElementById("more-links").prepend(...games.filter((g) => g.page).map((g) =>
+    el("li", {}, el("a", { href: `/${g.game}` }, g.title))));
   for (const g of offered) more.before(el("section", { class: "card", id: `${g.game}-setup` }));
   for (const g of offered) await import(`/games/${g.game}/static/setup.js`);
 }

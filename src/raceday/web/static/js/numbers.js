@@ -17,7 +17,7 @@ function fail(e) { error.textContent = e ? t("error", { message: e.message }) : 
 function header() {
   return el("header", { class: "bar" },
     el("h1", {}, el("a", { href: "/", class: "home" }, "raceday"), " · ", t("nm_title")),
-    el("nav", { class: "links" }, el("a", { href: "/wielersim" }, t("wv_title")), " ", el("a", { href: "/replay" }, t("rp_title"))),
+    el("nav", { class: "links" }, pages.map((g) => [el("a", { href: `/${g.game}` }, g.title), " "]), el("a", { href: "/replay" }, t("rp_title"))),
     languageButton());
 }
 
@@ -163,6 +163,7 @@ const seedInput = (id) => el("input", { id, name: "seed", inputmode: "numeric", 
 // Each game's card comes from its own module (/games/<game>/static/numbers.js, found from
 // the server's list of the games that offer jobs): form(kit) returns the card.
 let games = []; // [{ game, limits, module }]
+let pages = []; // the games with a page of their own (GET /api/games)
 const seed = (f) => (f.seed.value.trim() ? { seed: f.seed.value.trim() } : {});
 const kit = (limits) => ({ el, t, api, field, select, numberInput, seedInput, seed, start, limits });
 
@@ -173,6 +174,7 @@ function forms() {
 async function main2() {
   const draw = () => { app.replaceChildren(header(), error, main); main.replaceChildren(forms(), out); showResult(); };
   try {
+    pages = (await api("/api/games")).filter((g) => g.page);
     const offered = await api("/api/numbers/games");
     games = await Promise.all(offered.map(async (g) => ({ ...g, module: await import(`/games/${g.game}/static/numbers.js`) })));
     for (const g of games) if (g.module.prepare) await g.module.prepare(kit(g.limits));
