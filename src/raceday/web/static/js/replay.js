@@ -9,6 +9,7 @@ const parts = location.pathname.split("/").filter(Boolean).slice(1).map(decodeUR
 const error = el("p", { class: "error", role: "alert" });
 const main = el("main", { class: "watch-main" });
 let redraw = () => {};
+let pages = []; // the games with a page of their own (GET /api/games)
 
 function fail(e) { error.textContent = t("error", { message: e.message }); }
 const link = (...p) => "/replay/" + p.map(encodeURIComponent).join("/");
@@ -16,7 +17,7 @@ const link = (...p) => "/replay/" + p.map(encodeURIComponent).join("/");
 function header() {
   return el("header", { class: "bar" },
     el("h1", {}, el("a", { href: "/", class: "home" }, "raceday"), " · ", el("a", { href: "/replay" }, t("rp_title"))),
-    el("nav", { class: "links" }, el("a", { href: "/wielersim" }, t("wv_title")), " ", el("a", { href: "/numbers" }, t("nm_title"))),
+    el("nav", { class: "links" }, pages.map((g) => [el("a", { href: `/${g.game}` }, g.title), " "]), el("a", { href: "/numbers" }, t("nm_title"))),
     languageButton());
 }
 
@@ -120,6 +121,7 @@ async function list() {
 
 async function start() {
   const draw = () => app.replaceChildren(header(), error, main);
+  try { pages = (await api("/api/games")).filter((g) => g.page); } catch (e) { fail(e); }
   draw();
   translatePage();
   onLanguage(() => { draw(); redraw(); });
