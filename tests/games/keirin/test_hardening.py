@@ -150,10 +150,10 @@ def test_a_huge_stake_is_refused_for_the_purse_not_for_its_size() -> None:
     session = BetSession.new("s", ["Ann"], KeirinOptions(), seed=1)
     for stake in ("99999999", "999999999999999"):
         with pytest.raises(BetError, match=r"more than the 10,000\.00 left"):
-            session.ticket_from_text("Ann", f"win 1 {stake}", [])
+            session.ticket_from_text("Ann", f"win 1 {stake}")
     debt = BetSession.new("d", ["Ann"], KeirinOptions(), seed=1, allow_debt=True)
     with pytest.raises(BetError, match="house accepts"):
-        debt.ticket_from_text("Ann", "win 1 999999999999999", [])
+        debt.ticket_from_text("Ann", "win 1 999999999999999")
 
 
 # --- 6: simulation in chunks --------------------------------------------------------------

@@ -13,7 +13,6 @@ from typer.testing import CliRunner, Result
 
 from raceday.core.errors import OptionsError, SaveFormatError
 from raceday.core.play import play_game
-from raceday.games.keirin.betting import Ticket
 from raceday.games.keirin.cli import app
 from raceday.games.keirin.odds import race_odds
 from raceday.games.keirin.rules import KeirinOptions, KeirinState
@@ -191,7 +190,8 @@ def test_stale_copy_cannot_settle_a_race_twice(tmp_path: Path) -> None:
     store = SessionStore(tmp_path / "x.sqlite")
     s = BetSession.new("dup", ["Ann"], KeirinOptions(riders=6), seed=5)
     s.save(store)
-    s.lock(store, [Ticket("Ann", "win", (1,), 100, s.price("win", (1,)))])
+    s.state.apply_action_for(0, s.state.ticket_from_text(0, "win 1 1"))
+    s.lock(store)
     stale = BetSession.load(store, "dup")
     state = s.run_race()
     s.settle(store, state)

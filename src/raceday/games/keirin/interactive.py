@@ -8,7 +8,7 @@ import contextlib
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from rich.markup import escape
 from rich.rule import Rule
@@ -18,17 +18,17 @@ from raceday.core.errors import BetError, OptionsError, RacedayError
 from raceday.core.events import Event
 from raceday.core.protocol import State
 from raceday.games.keirin.betting import (
-    Ticket,
     format_money,
+    format_odds,
     parse_money,
-    selection_text,
     winning_selection,
 )
-from raceday.games.keirin.cli import MAX_PLAYERS
+from raceday.games.keirin.night import DONE, MAX_PLAYERS
 from raceday.games.keirin.odds_view import odds_table
 from raceday.games.keirin.render import commentary, render_track, throw_line
 from raceday.games.keirin.rules import PHASE_PHOTO, KeirinOptions, KeirinState
 from raceday.games.keirin.session import GAME, BetSession, Settlement
+from raceday.present import render
 from raceday.store.sessions import SessionStore, writable_store
 from raceday.terminal.common import (
     ask_yes_no,
@@ -140,49 +140,62 @@ def _bankroll_line(session: BetSession) -> str:
                       session.players.items())
 
 
-def _collect_tickets(session: BetSession, top: int) -> list[Ticket] | None:
-    """Every player's tickets for the next race; None when the players stop."""
-    tickets: list[Ticket] = []
-    for player in session.players:
-        while True:
-            acc = session.players[player]
-            mine = [t for t in tickets if t.player == player]
-            left = acc.bankroll - sum(t.stake for t in mine)
-            line = _ask(f"{player} [{format_money(left)} left] ticket (Enter = done, help)>")
+def _ticket_text(view: dict[str, Any]) -> str:
+    """A ticket as its owner's view shows it: ``win 3 for 100.00 at 5.40``."""
+    params = {"kind": view["kind"], "selection": view["label"], "stake": view["stake_text"]}
+    if view["odds"] is None:
+        return render("keirin.ticket", params=params)
+    return render("keirin.ticket_at", params={**params, "odds": format_odds(view["odds"])})
+
+
+def _collect_tickets(session: BetSession, top: int) -> bool:
+    """Every player's tickets for the next race, one player after the other; False when
+    the players stop (the open tickets are withdrawn, no money moved)."""
+    night = session.state
+    for seat, player in enumerate(night.names):
+        while seat in night.acting_players():
+            me = night.observation(seat)["me"]
+            line = _ask(f"{player} [{format_money(me['purse'])} left] ticket (Enter = done, "
+                        "help)>")
             if line is None or line.lower() in ("quit", "q", "exit", "stop"):
-                if tickets:
+                if night.tickets:
                     console.print(f"Betting on race {session.races + 1} had not closed: its "
-                                  f"{len(tickets)} ticket(s) are withdrawn, no money moved.")
-                return None
+                                  f"{len(night.tickets)} ticket(s) are withdrawn, no money "
+                                  "moved.")
+                return False
             if line.lower() in ("", "done", "d"):
-                break
+                night.apply_action_for(seat, DONE)
+                continue
             if line.lower() in ("help", "h", "?"):
                 console.print(BET_HELP)
                 continue
             if line.lower() == "list":
-                for t in tickets:
-                    console.print(f"  {t.player}: {t.describe()}")
-                if not tickets:
+                views = [(night.names[p], t) for p in range(night.num_players)
+                         for t in night.observation(p)["me"]["tickets"]]
+                for name, view in views:
+                    console.print(f"  {name}: {_ticket_text(view)}")
+                if not views:
                     console.print("  no tickets yet")
                 continue
             if line.lower() == "odds":
                 _board(session, top)
                 continue
             if line.lower() == "undo":
-                if mine:
-                    tickets.remove(mine[-1])
-                    console.print(f"  taken back: {mine[-1].describe()}")
+                if me["tickets"]:
+                    night.apply_action_for(seat, night.cancel_action(len(me["tickets"]) - 1))
+                    console.print(f"  taken back: {_ticket_text(me['tickets'][-1])}")
                 else:
                     console.print("  you have no ticket to take back")
                 continue
             try:
-                ticket = session.ticket_from_text(player, line, tickets)
+                action = night.ticket_from_text(seat, line)
             except BetError as exc:
                 console.print(f"  [red]refused:[/] {exc}")
                 continue
-            tickets.append(ticket)
-            console.print(f"  [green]accepted:[/] {ticket.describe()}")
-    return tickets
+            accepted = render(night.action_message(action))
+            night.apply_action_for(seat, action)
+            console.print(f"  [green]accepted:[/] {accepted}")
+    return True
 
 
 def _show_settlement(session: BetSession, settlement: Settlement) -> None:
@@ -191,10 +204,10 @@ def _show_settlement(session: BetSession, settlement: Settlement) -> None:
     if settlement.pools:
         pools = Table("pool", "total", "winning", "dividend per 1", title="Pools")
         for kind, pool in settlement.pools.items():
-            div = pool.dividend()
             pools.add_row(
-                kind, format_money(pool.pool), selection_text(kind, pool.winning),
-                "no winner: stakes refunded" if pool.refunded else f"{float(div or 0):,.4f}",
+                kind, format_money(pool["pool"]), pool["label"],
+                "no winner: stakes refunded" if pool["refunded"]
+                else f"{float(pool['dividend'] or 0):,.4f}",
             )
         console.print(pools)
     if settlement.tickets:
@@ -256,10 +269,9 @@ def _play_session(session: BetSession, store: SessionStore, top: int, wait: floa
         _run_and_settle(session, store, wait)
     while True:
         _board(session, top)
-        tickets = _collect_tickets(session, top)
-        if tickets is None:
+        if not _collect_tickets(session, top):
             break
-        session.lock(store, tickets)
+        session.lock(store)
         _run_and_settle(session, store, wait)
         if not ask_yes_no("Another race?", default=True, read=_read_or_stop):
             break

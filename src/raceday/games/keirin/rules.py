@@ -342,8 +342,7 @@ class KeirinState(State):
         (a rider landing 6 past the line a turn later is behind one landing 1 past), so,
         as for any race decided by order of arrival, ``scores`` is empty; the squares past
         the line are :meth:`squares_past`. The race has no decision-making players."""
-        if self.phase != PHASE_OVER:
-            raise ValueError("the race is not over")
+        self.require_over()
         winner = self.ranked[0]
         past = self.squares_past(winner)
         return Outcome(

@@ -1,67 +1,62 @@
-"""A KEIRIN betting session: players, bankrolls, race after race, saved in SQLite.
+"""A KEIRIN betting session in the terminal: a betting night saved in SQLite.
 
-The session is a plain document kept by :class:`raceday.store.sessions.SessionStore`. It is
-written twice per race, each time in one transaction:
+The night itself is one protocol state (:class:`~raceday.games.keirin.night.NightState`);
+this module only keeps it, with the session's seed, in
+:class:`raceday.store.sessions.SessionStore` (the document is ``state.to_json()`` and the
+seed). It is written twice per race, each time in one transaction:
 
-1. when betting closes: the race's tickets are stored as *pending* and their stakes taken
-   from the bankrolls;
-2. when the race is settled: returns paid, pending cleared, race counter advanced, together
-   with the race's log entry.
+1. when betting closes: the race's tickets are locked in the state and their stakes taken
+   from the purses;
+2. when the race is settled: returns paid, race counter advanced, together with the race's
+   log entry.
 
 Each race's dice come from ``numpy.random.default_rng([seed, race number])``, so a session
 interrupted after (1) resumes by running exactly the race the tickets were placed on, and
 settles it once; one interrupted before (1) simply reopens that race's betting. The store's
 ``expected_revision`` guard refuses a second settlement of the same race from a stale copy.
+Sessions saved before the night was a protocol state (document version 1) still load.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Any
 
 import numpy as np
 
 from raceday.core.errors import BetError, OptionsError, SaveFormatError
 from raceday.core.events import Event
-from raceday.core.play import play_game
-from raceday.core.protocol import State
-from raceday.games.keirin.betting import (
-    MAX_STAKE_CENTS,
-    MODES,
-    Account,
-    PoolResult,
-    Ticket,
-    check_affordable,
-    fixed_return,
-    format_money,
-    parse_ticket,
-    quoted_odds,
-    settle_pools,
-    winning_selection,
+from raceday.core.protocol import Action, State
+from raceday.games.keirin.betting import MODES, Account, Ticket
+from raceday.games.keirin.night import (
+    DEFAULT_BANKROLL,
+    NIGHT,
+    PHASE_RACE,
+    PHASE_TICKETS,
+    NightOptions,
+    NightState,
 )
-from raceday.games.keirin.game import GAME as KEIRIN
-from raceday.games.keirin.odds import KeirinOdds, race_odds
+from raceday.games.keirin.odds import KeirinOdds
 from raceday.games.keirin.rules import KeirinOptions, KeirinState
 from raceday.store.sessions import SessionStore
 
 GAME = "keirin"  # the sessions' key in the store
 MAX_SEED = 2**63 - 1
-DOC_VERSION = 1
-DEFAULT_BANKROLL = 1_000_000  # cents: 10,000.00
+DOC_VERSION = 2  # 1: the session's own fields before the night was a protocol state
 
 
 @dataclass
 class Settlement:
-    """A settled race: the order, each ticket's return, and the pools (pool mode)."""
+    """A settled race: the order, each ticket's return, and the pools (pool mode: the
+    night's public summary of each pool)."""
 
     race: int
     ranking: list[int]
     derny: int | None
     tickets: list[Ticket]
     returns: list[int]
-    pools: dict[str, PoolResult] = field(default_factory=dict)
+    pools: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def log_entry(self, bankrolls: Mapping[str, int]) -> dict[str, Any]:
         return {
@@ -76,18 +71,15 @@ class Settlement:
 
 @dataclass
 class BetSession:
-    """Everything a session needs to go on; see the module docstring for the save points."""
+    """A saved betting night: its name, its seed and the night's state (see the module
+    docstring for the save points)."""
 
     name: str
-    options: KeirinOptions
-    mode: str
-    margin: float
-    allow_debt: bool
     seed: int
-    players: dict[str, Account]
-    races: int = 0  # settled races
-    pending: list[Ticket] | None = None
+    state: NightState
     revision: int | None = None  # as last saved/loaded
+    _race_steps: list[tuple[Action, Mapping[str, Any] | None]] = field(
+        default_factory=list, repr=False)
 
     # --- construction -------------------------------------------------------------------------
     @classmethod
@@ -105,65 +97,35 @@ class BetSession:
     ) -> BetSession:
         if not name.strip():
             raise OptionsError("a session needs a name")
-        names = [p.strip() for p in players]
-        if not names or any(not p for p in names):
+        if not players or any(not p.strip() for p in players):
             raise OptionsError("name at least one player (--player NAME, repeatable)")
-        if len(set(names)) != len(names):
-            raise OptionsError("player names must differ")
-        if mode not in MODES:
-            raise OptionsError(f"mode must be one of {', '.join(MODES)}")
-        if not 0 <= margin < 1:  # also refuses nan
-            raise OptionsError(f"margin must be at least 0 and below 1, got {margin}")
-        if bankroll <= 0:
-            raise OptionsError("the starting bankroll must be more than 0")
         if seed is None:
             from raceday.terminal.common import fresh_seed
 
             seed = fresh_seed(None)  # fresh, then saved
         if not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
             raise OptionsError(f"seed must be a whole number from 0 to {MAX_SEED}, got {seed!r}")
-        return cls(name, options, mode, margin, allow_debt, seed,
-                   {p: Account(bankroll) for p in names})
+        night = NightOptions.parse({
+            "players": list(players), **options.to_json(), "races": None,
+            "bankroll": bankroll, "mode": mode, "margin": margin, "allow_debt": allow_debt})
+        return cls(name, seed, NIGHT.new_state(night))
 
     def to_document(self) -> dict[str, Any]:
-        return {
-            "version": DOC_VERSION,
-            "options": self.options.to_json(),
-            "mode": self.mode,
-            "margin": self.margin,
-            "allow_debt": self.allow_debt,
-            "seed": self.seed,
-            "races": self.races,
-            "players": [[name, acc.to_json()] for name, acc in self.players.items()],
-            "pending": None if self.pending is None else [t.to_json() for t in self.pending],
-        }
+        return {"version": DOC_VERSION, "seed": self.seed, "night": self.state.to_json()}
 
     @classmethod
     def from_document(cls, name: str, doc: Mapping[str, Any], revision: int) -> BetSession:
         try:
-            if doc.get("version") != DOC_VERSION:
-                raise SaveFormatError(f"session {name!r}: unknown version {doc.get('version')!r}")
-            options = KeirinOptions.parse(doc["options"])
-            pending = doc["pending"]
-            session = cls(
-                name=name,
-                options=options,
-                mode=str(doc["mode"]),
-                margin=float(doc["margin"]),
-                allow_debt=bool(doc["allow_debt"]),
-                seed=int(doc["seed"]),
-                players={str(n): Account.from_json(a) for n, a in doc["players"]},
-                races=int(doc["races"]),
-                pending=None if pending is None else [Ticket.from_json(t) for t in pending],
-                revision=revision,
-            )
-        except (KeyError, TypeError, ValueError) as exc:
+            version = doc.get("version")
+            if version == 1:
+                return cls(name, int(doc["seed"]), night_from_v1(doc), revision)
+            if version != DOC_VERSION:
+                raise SaveFormatError(f"session {name!r}: unknown version {version!r}")
+            return cls(name, int(doc["seed"]), NightState.from_json(doc["night"]), revision)
+        except (KeyError, TypeError, ValueError, BetError) as exc:
             if isinstance(exc, SaveFormatError):
                 raise
             raise SaveFormatError(f"session {name!r} is corrupt: {exc}") from None
-        if session.mode not in MODES or not session.players:
-            raise SaveFormatError(f"session {name!r} is corrupt: bad mode or no players")
-        return session
 
     # --- store -----------------------------------------------------------------------------
     @classmethod
@@ -181,46 +143,62 @@ class BetSession:
         self.revision = store.save(GAME, self.name, self.to_document(),
                                    expected_revision=self.revision, log_entry=log_entry)
 
-    # --- odds --------------------------------------------------------------------------------
-    @cached_property
-    def odds(self) -> KeirinOdds:
-        return race_odds(self.options)
+    # --- what the night says -------------------------------------------------------------
+    @property
+    def options(self) -> KeirinOptions:
+        return self.state.options.race_options()
 
-    def price(self, kind: str, selection: tuple[int, ...]) -> int | None:
-        """Fixed odds offered on a combination (hundredths), None if it cannot happen."""
-        return quoted_odds(self.odds.bet(kind)[selection], self.margin)
+    @property
+    def mode(self) -> str:
+        return self.state.options.mode
+
+    @property
+    def margin(self) -> float:
+        return self.state.options.margin
+
+    @property
+    def players(self) -> dict[str, Account]:
+        """Each player's account by name (the night's own)."""
+        return dict(zip(self.state.names, self.state.accounts, strict=True))
+
+    @property
+    def races(self) -> int:
+        """Races settled."""
+        return self.state.settled
+
+    @property
+    def pending(self) -> list[Ticket] | None:
+        """The tickets locked on the race to run (None while betting is open)."""
+        return list(self.state.tickets) if self.state.phase == PHASE_RACE else None
+
+    @property
+    def odds(self) -> KeirinOdds:
+        return self.state.odds
+
+    def seat(self, player: str) -> int:
+        if player not in self.state.names:
+            raise BetError(f"unknown player {player!r}")
+        return self.state.names.index(player)
 
     # --- betting -----------------------------------------------------------------------------
-    def ticket_from_text(self, player: str, text: str, placed: Sequence[Ticket]) -> Ticket:
-        """Validate one typed ticket for ``player`` given the tickets already placed this race
-        (raises :class:`BetError` with the reason)."""
-        if player not in self.players:
-            raise BetError(f"unknown player {player!r}")
-        kind, selection, stake = parse_ticket(text, self.options.riders, stake_limit=None)
-        mine = [t for t in placed if t.player == player]
-        # the real reason first: a stake beyond the purse is refused as such, and only then
-        # (when debt is allowed) as beyond the house limit
-        check_affordable(self.players[player], mine, stake, self.allow_debt)
-        if stake > MAX_STAKE_CENTS:
-            raise BetError(f"stake {format_money(stake)} is more than the house accepts on one "
-                           f"ticket ({format_money(MAX_STAKE_CENTS)})")
-        odds = None
-        if self.mode == "fixed":
-            odds = self.price(kind, selection)
-            if odds is None or odds <= 0:
-                raise BetError(f"{kind} {selection} cannot come in: no odds offered")
+    def ticket_from_text(self, player: str, text: str) -> Ticket:
+        """Check one typed ticket for ``player`` against the night's rules (raises
+        :class:`BetError` with the reason) and return it, not yet bought."""
+        seat = self.seat(player)
+        action = self.state.ticket_from_text(seat, text)
+        ticket = self.state.ticket_of(action)
+        assert ticket is not None
+        kind, selection, stake = ticket
+        odds = self.state.check_ticket(seat, kind, selection, stake)
         return Ticket(player, kind, selection, stake, odds)
 
-    def lock(self, store: SessionStore, tickets: Sequence[Ticket]) -> None:
-        """Close betting: take the stakes and save the tickets as pending."""
-        if self.pending is not None:
+    def lock(self, store: SessionStore) -> None:
+        """Close betting (if the last player's ``done`` has not closed it already): take the
+        stakes and save the tickets as locked."""
+        if self.state.phase == PHASE_TICKETS:
+            self.state.close_betting()
+        elif self.state.phase != PHASE_RACE or self._race_steps:
             raise ValueError("the previous race is not settled yet")
-        for t in tickets:
-            acc = self.players[t.player]
-            acc.bankroll -= t.stake
-            acc.staked += t.stake
-            acc.tickets += 1
-        self.pending = list(tickets)
         self.save(store)
 
     # --- racing ----------------------------------------------------------------------------
@@ -231,36 +209,71 @@ class BetSession:
     def run_race(
         self, on_events: Callable[[State, list[Event]], None] | None = None
     ) -> KeirinState:
-        state = KEIRIN.new_state(self.options)
-        play_game(state, [], self.race_rng(), max_steps=KEIRIN.max_steps(self.options),
-                  on_events=on_events)
-        return state
+        """Run the locked race on a copy, with the session's dice for that race; the night
+        takes the same throws when it is settled (:meth:`settle`)."""
+        if self.state.race is None:
+            raise ValueError("no race to run: betting was not closed")
+        race = self.state.race.clone()
+        rng = self.race_rng()
+        self._race_steps = []
+        for _ in range(NIGHT.max_steps(self.state.options)):
+            if race.is_terminal():
+                break
+            draw = race.sample_chance(rng)
+            self._race_steps.append((draw.outcome, draw.detail))
+            events = race.apply_action(draw.outcome, draw.detail)
+            if on_events is not None:
+                on_events(race, events)
+        return race
 
     def settle(self, store: SessionStore, state: KeirinState) -> Settlement:
-        """Pay the pending tickets on the race's order and save (with the log entry)."""
-        if self.pending is None:
+        """The night takes the race's throws and pays the locked tickets; save (with the
+        log entry)."""
+        night = self.state
+        if night.phase != PHASE_RACE or not self._race_steps:
             raise ValueError("no race to settle: betting was not closed")
-        tickets = self.pending
-        ranking = list(state.ranked)
-        pools: dict[str, PoolResult] = {}
-        if self.mode == "fixed":
-            returns = [fixed_return(t, ranking) for t in tickets]
-        else:
-            returns, pools = settle_pools(tickets, ranking, self.margin)
-        for t, r in zip(tickets, returns, strict=True):
-            acc = self.players[t.player]
-            acc.bankroll += r
-            acc.returned += r
-            acc.winning_tickets += t.selection == winning_selection(t.kind, ranking)
-        self.races += 1
-        self.pending = None
-        settlement = Settlement(self.races, ranking, state.derny, tickets, returns, pools)
+        tickets = list(night.tickets)
+        for action, detail in self._race_steps:
+            night.apply_action(action, detail)
+        self._race_steps = []
+        last = night.last
+        assert last is not None and last["ranking"] == list(state.ranked)
+        paid = {p: [t["returned"] for t in r] for p, r in night.last_returns.items()}
+        returns = [paid[night.names.index(t.player)].pop(0) for t in tickets]
+        settlement = Settlement(self.races, list(last["ranking"]), last["derny"], tickets,
+                                returns, dict(last["pools"]))
         entry = settlement.log_entry({n: a.bankroll for n, a in self.players.items()})
         self.save(store, log_entry=entry)
         return settlement
 
     def standings(self) -> list[tuple[str, Account]]:
         return sorted(self.players.items(), key=lambda kv: (-kv[1].bankroll, kv[0]))
+
+
+def night_from_v1(doc: Mapping[str, Any]) -> NightState:
+    """A session saved before the night was a protocol state (document version 1): its
+    options, purses, records and locked tickets, as a night that goes on the same way. The
+    starting purse was not saved; every purse started at ``bankroll + staked - returned``."""
+    race = KeirinOptions.parse(doc["options"])
+    players = [(str(n), Account.from_json(a)) for n, a in doc["players"]]
+    if not players or str(doc["mode"]) not in MODES:
+        raise SaveFormatError("bad mode or no players")
+    first = players[0][1]
+    options = NightOptions.parse({
+        "players": [n for n, _ in players], **race.to_json(), "races": None,
+        "bankroll": max(1, first.bankroll + first.staked - first.returned),
+        "mode": str(doc["mode"]), "margin": float(doc["margin"]),
+        "allow_debt": bool(doc["allow_debt"])})
+    state = NIGHT.new_state(options)
+    state.accounts = [a for _, a in players]
+    state.settled = int(doc["races"])
+    pending = doc["pending"]
+    if pending is not None:
+        state.tickets = [Ticket.from_json(t) for t in pending]
+        state.done = set(range(state.num_players))
+        state.phase = PHASE_RACE
+        state.race = KeirinState(race)
+    return state
 
 
 __all__ = ["DEFAULT_BANKROLL", "GAME", "BetError", "BetSession", "Settlement"]
