@@ -341,9 +341,13 @@ def test_commentary_separates_riders_and_numbers() -> None:
     assert sprint == "lap 2 sprint: 1st rider 11 (5 pts), 2nd rider 21 (3 pts)"
     heat = commentary(Event("heat", {"heat": 1, "order": [11, 21, 12], "eliminated": 12}))
     assert heat == "heat 1 finishing order 11, 21, 12: rider 12 is eliminated"
-    result = commentary(Event("result", {"why": "race over", "ranking": [21, 11],
-                                         "rounds": 12}))
+    result = commentary(Event("result", {"why": "line", "ranking": [21, 11], "rounds": 12}))
     assert result == "race over after 12 turns; finishing order 21, 11"
-    ttt = commentary(Event("result", {"why": "team time trial over", "ranking": [11, 12],
+    logged_before = commentary(Event("result", {"why": "race over", "ranking": [21, 11],
+                                                "rounds": 12}))
+    assert logged_before == result  # an event saved with its sentence reads the same
+    fall = commentary(Event("fall", {"rider": 21, "reason": "stand_stills", "round": 4}))
+    assert fall == "rider 21 falls (three stand-stills in a row)"
+    ttt = commentary(Event("result", {"why": "ttt", "ranking": [11, 12],
                                       "rounds": 13}))
     assert ttt == "team time trial over after 13 turns"

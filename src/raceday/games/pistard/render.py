@@ -15,6 +15,7 @@ from raceday.games.pistard.moves import MoveInfo
 from raceday.games.pistard.state import PistardState
 from raceday.games.pistard.track import COLOURS
 from raceday.games.pistard.variants import OUT
+from raceday.present import render
 
 DIE_STYLE = {0: "bold black on yellow", 1: "bold black on green3", 2: "bold white on blue",
              3: "bold white on red3"}
@@ -132,6 +133,14 @@ def move_label(state: PistardState, action: int, info: MoveInfo | None) -> Text:
     return text
 
 
+def _word(group: str, word: str) -> str:
+    """The English of an event's fact word (``why.line`` → "race over"); an event logged
+    before the words became facts holds its sentence, shown as it is."""
+    key = f"{group}.{word}"
+    text = render(key, "en", "pistard")
+    return word if text == key else text
+
+
 def commentary(event: Event) -> str | None:
     """One line about an event, or None for events not worth a line."""
     k = event.kind
@@ -147,7 +156,7 @@ def commentary(event: Event) -> str | None:
     if k == "stand_still":
         return f"rider {d['rider']} stands still"
     if k == "fall":
-        return f"rider {d['rider']} falls ({d['reason']})"
+        return f"rider {d['rider']} falls ({_word('fall', d['reason'])})"
     if k == "sprint":
         places = ", ".join(f"{_ordinal(place)} rider {ident} ({pts} pts)"
                            for ident, place, pts in d["places"])
@@ -166,8 +175,9 @@ def commentary(event: Event) -> str | None:
             if d["tie"]:
                 return "the pursuit ends in a tie"
             return f"team {d['teams'][0] + 1} wins the pursuit after {d['rounds']} turns"
-        if d["why"] == "team time trial over":
-            return f"team time trial over after {d['rounds']} turns"
+        why = _word("why", d["why"])
+        if d["why"] in ("ttt", "team time trial over"):
+            return f"{why} after {d['rounds']} turns"
         ranking = ", ".join(map(str, d["ranking"]))
-        return f"{d['why']} after {d['rounds']} turns; finishing order {ranking}"
+        return f"{why} after {d['rounds']} turns; finishing order {ranking}"
     return None

@@ -445,7 +445,8 @@ class PistardState(State):
         self.dice = None
 
     def finish(self, order: list[int], events: list[Event], why: str) -> None:
-        """The race is over with riders (indices) in ``order``."""
+        """The race is over with riders (indices) in ``order``; ``why`` is a word (line,
+        points, fell, ttt, elimination), worded by the message ``why.<word>``."""
         self.ranking = list(order)
         self._over()
         events.append(Event("result", {
@@ -460,7 +461,7 @@ class PistardState(State):
         """A team pursuit is over with teams in ``order`` (no ranking on a tie)."""
         self._over()
         self.ranking = [] if tie else list(order)
-        events.append(Event("result", {"why": "team pursuit over", "teams": order,
+        events.append(Event("result", {"why": "pursuit", "teams": order,
                                        "tie": tie, "rounds": self.rounds_total,
                                        "stopped": self.stopped}))
 

@@ -137,7 +137,7 @@ class Variant:
 
     def line_reached(self, state: Race, order: list[int], events: list[Event]) -> bool:
         """A rider is over the line (or the race was stopped): riders in ``order``."""
-        state.finish(order, events, "race over")
+        state.finish(order, events, "line")
         return True
 
     # --- result ---------------------------------------------------------------------------
@@ -191,8 +191,7 @@ class Points(Variant):
         if not (done or stopped):
             return False
         state.stopped = stopped and not done
-        state.finish(sorted(racing, key=lambda i: points_key(state, i)), events,
-                     "points race over")
+        state.finish(sorted(racing, key=lambda i: points_key(state, i)), events, "points")
         return True
 
     def result_points(self, state: Race, order: list[int]) -> dict[str, int] | None:
@@ -244,7 +243,7 @@ class Sprint(Variant):
         rider = state.riders[mover]
         rider.status = OUT
         events.append(Event("fall", {"round": state.round, "rider": rider.ident,
-                                     "reason": "three stand-stills in a row"}))
+                                     "reason": "stand_stills"}))
         return True
 
     def decided_now(self, state: Race, events: list[Event]) -> bool:
@@ -252,7 +251,7 @@ class Sprint(Variant):
         if not fallen:
             return False
         winner = next(i for i, r in enumerate(state.riders) if r.status == RACE)
-        state.finish([winner, *fallen], events, "the other rider fell")
+        state.finish([winner, *fallen], events, "fell")
         return True
 
 
@@ -304,7 +303,7 @@ class TeamTimeTrial(TeamRace):
                    thirds: dict[int, tuple[int, int] | None], events: list[Event]) -> None:
         riders = state.riders
         order = sorted(racing, key=lambda i: (-riders[i].dist, riders[i].lane))
-        state.finish(order, events, "team time trial over")
+        state.finish(order, events, "ttt")
 
     def outcome(self, state: Race) -> Outcome:
         """The team is the one competitor; its score is its time."""
@@ -435,8 +434,7 @@ def end_heat(state: Race, order: list[int], events: list[Event]) -> None:
                                  "stopped": state.stopped}))
     survivors = order[:-1]
     if len(survivors) == 1:
-        state.finish(survivors + list(reversed(state.eliminated)), events,
-                     "elimination race over")
+        state.finish(survivors + list(reversed(state.eliminated)), events, "elimination")
         return
     state.start_heat(survivors)
 
