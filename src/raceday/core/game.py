@@ -42,17 +42,15 @@ def values_from_text(text: str) -> list[int | str]:
     return [number if (number := ascii_int(piece)) is not None else piece for piece in pieces]
 
 
-RANGE_ERRORS = ("greater_than", "greater_than_equal", "less_than", "less_than_equal")
-
-
-def field_range(model: type[BaseModel], field: str) -> tuple[Any, Any]:
-    """The (low, high) bounds a model's field declares (``ge``/``gt``, ``le``/``lt``);
-    None where it declares none."""
+def field_range(model: type[BaseModel], field: str, *, inclusive: bool = False
+                ) -> tuple[Any, Any]:
+    """The (low, high) bounds a model's field declares (``ge``/``gt``, ``le``/``lt``; with
+    ``inclusive``, only ``ge`` and ``le``); None where it declares none."""
     info = model.model_fields.get(field)
     low = high = None
     for mark in info.metadata if info is not None else ():
-        low = getattr(mark, "ge", getattr(mark, "gt", low))
-        high = getattr(mark, "le", getattr(mark, "lt", high))
+        low = getattr(mark, "ge", low if inclusive else getattr(mark, "gt", low))
+        high = getattr(mark, "le", high if inclusive else getattr(mark, "lt", high))
     return low, high
 
 
@@ -64,8 +62,9 @@ def describe_validation_error(error: ValidationError, what: str,
     the ``model``, a value out of range is told the whole range."""
     first = error.errors()[0]
     loc = [str(part) for part in first.get("loc", ())]
-    if model is not None and len(loc) == 1 and first.get("type") in RANGE_ERRORS:
-        low, high = field_range(model, loc[0])
+    if model is not None and len(loc) == 1 and first.get("type") in ("greater_than_equal",
+                                                                      "less_than_equal"):
+        low, high = field_range(model, loc[0], inclusive=True)
         if low is not None and high is not None:
             shown = names.get(loc[0], loc[0]) if names else loc[0]
             return f"{what} option {shown}: must be from {low:,} to {high:,}, got " \

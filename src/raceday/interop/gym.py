@@ -25,19 +25,45 @@ units of the starting purse.
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import Any, ClassVar, Literal, Self
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
+from pydantic import Field, model_validator
 
 from raceday.core.errors import OptionsError
+from raceday.core.game import GameOptions
 from raceday.core.registry import get_game
+from raceday.games.keirin.rules import KeirinOptions
 from raceday.interop.betting import keirin_prices, keirin_selections
 
 FRACTIONS = (0.01, 0.05, 0.10)
 MAX_FIELD = 9
 ENV_ID = "raceday/KeirinBettor-v0"
+
+
+class BettorOptions(GameOptions):
+    """The environment's parameters: the meeting and the bettor's money, and the race's
+    riders and length (checked by the race's own model, :class:`KeirinOptions`)."""
+
+    game_title: ClassVar[str] = "KEIRIN bettor"
+
+    races: int = Field(10, ge=1, le=10_000, strict=True, description="Races in the meeting.")
+    purse: float = Field(100.0, ge=1, le=1e9, allow_inf_nan=False,
+                         description="The bettor's starting purse.")
+    margin: float = Field(0.15, ge=0, lt=1, allow_inf_nan=False,
+                          description="The house's margin on the fixed odds.")
+    riders: int | None = Field(None, strict=True, description="Riders in every race, 6 to "
+                               "9; none: drawn for each race.")
+    length: int = Field(50, strict=True, description="Squares to the finish line.")
+    render_mode: Literal["ansi"] | None = Field(None, description="None or 'ansi'.")
+
+    @model_validator(mode="after")
+    def _a_race_of_the_game(self) -> Self:
+        race = {"length": self.length} | ({} if self.riders is None else {"riders": self.riders})
+        KeirinOptions.parse(race)  # its OptionsError (a ValueError) names the option
+        return self
 
 
 @functools.cache
@@ -55,17 +81,8 @@ class KeirinBettorEnv(gymnasium.Env[np.ndarray, np.int64]):
     def __init__(self, races: int = 10, purse: float = 100.0, margin: float = 0.15,
                  riders: int | None = None, length: int = 50,
                  render_mode: str | None = None) -> None:
-        if not 1 <= races <= 10_000:
-            raise OptionsError("races must be 1 to 10,000")
-        if not 1 <= purse <= 1e9:
-            raise OptionsError("purse must be 1 to 1,000,000,000")
-        if not 0 <= margin < 1:
-            raise OptionsError("margin must be at least 0 and below 1")
-        if riders is not None and not 6 <= riders <= MAX_FIELD:
-            raise OptionsError("riders must be 6 to 9 (or None: drawn each race)")
-        if render_mode not in (None, "ansi"):
-            raise OptionsError("render_mode must be None or 'ansi'")
-        get_game("keirin").options({"length": length})
+        BettorOptions.parse({"races": races, "purse": purse, "margin": margin,
+                             "riders": riders, "length": length, "render_mode": render_mode})
         self.races = races
         self.start_cents = round(purse * 100)
         self.margin = margin
