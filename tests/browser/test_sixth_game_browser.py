@@ -146,6 +146,25 @@ def test_a_whole_race_with_sealed_bets_on_three_screens(chromium: Any, server: s
     assert tv.js_errors == []
 
 
+def test_the_landing_page_offers_the_game_and_opens_its_room(chromium: Any,
+                                                             server: str) -> None:
+    """The landing page draws the game's card from its own setup.js and its options
+    model's schema; the room it opens has the options chosen there."""
+    page = open_page(chromium, TV, server)
+    page.wait_for_selector("#twindash-create")
+    page.fill("#twindash-rounds", "3")
+    page.select_option("#twindash-max_stake", "2")
+    assert page.input_value("#twindash-length") == "20"  # the model's default
+    page.click("#twindash-create button[type=submit]")
+    page.wait_for_url(re.compile(r".*/host/[A-Z0-9]+$"))
+    page.wait_for_selector(".td-course")
+    assert page.inner_text(".td-course") == ("20 squares to the line, at most 3 rounds, "
+                                             "5 chips each, stakes up to 2, a prize of 3.")
+    code = page.url.rsplit("/", 1)[1]
+    assert httpx.get(f"{server}api/rooms/{code}", timeout=10).json()["game"] == "twindash"
+    assert page.js_errors == []
+
+
 def test_the_room_refuses_bad_options_and_a_third_player(server: str) -> None:
     bad = httpx.post(f"{server}api/rooms", json={"game": "twindash", "options": {
         "length": 2}}, timeout=10)

@@ -75,6 +75,7 @@ export function mountScreen(root, ctx) {
   function lobby() {
     const seats = view.seats || [];
     const parts = [el("h2", {}, say("title")),
+      el("p", { class: "td-course" }, say("ui.course", view.options)),
       el("p", { class: "td-seats" }, say("ui.seats", { count: seats.length, max: view.max_seats, names: seats }))];
     if (ctx.role === "host") {
       const url = ctx.info?.join_url ?? "";
