@@ -449,6 +449,16 @@ print("passed")
     assert "passed" in done.stdout
 
 
+def test_the_arena_plays_its_computer_against_openspiels_bots(site: Path) -> None:
+    done = raceday(site, "arena", "--game", "twindash", "--a", "bookie", "--b",
+                   "openspiel-mcts:10", "--games", "4", "--seed", "3", "--option",
+                   "rounds=3", "--json")
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    assert summary["game"] == "twindash" and summary["params"]["rounds"] == 3
+    assert summary["a_wins"] + summary["b_wins"] + summary["draws"] == 4
+
+
 # --- print and play -------------------------------------------------------------------
 def test_prints_with_raceday_print(site: Path, tmp_path: Path) -> None:
     pdf = tmp_path / "twindash.pdf"
