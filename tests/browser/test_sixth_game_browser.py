@@ -165,6 +165,19 @@ def test_the_landing_page_offers_the_game_and_opens_its_room(chromium: Any,
     assert page.js_errors == []
 
 
+def test_the_print_page_prints_it(server: str) -> None:
+    """The server's print pages find the game's printing face too (PDF and inline SVG)."""
+    pdf = httpx.get(f"{server}print/twindash.pdf", params={"rounds": "4"}, timeout=60)
+    assert pdf.status_code == 200, pdf.text[:300]
+    assert pdf.content.startswith(b"%PDF")
+    pages = httpx.get(f"{server}print/twindash", params={"part": "track", "length": "30"},
+                      timeout=60)
+    assert pages.status_code == 200 and "Track of 30 squares" in pages.text
+    assert "Round sheet" not in pages.text  # the one part asked for
+    refused = httpx.get(f"{server}print/twindash.pdf", params={"length": "3"}, timeout=60)
+    assert refused.status_code == 400 and "length" in refused.text
+
+
 def test_the_room_refuses_bad_options_and_a_third_player(server: str) -> None:
     bad = httpx.post(f"{server}api/rooms", json={"game": "twindash", "options": {
         "length": 2}}, timeout=10)
