@@ -71,11 +71,11 @@ def seal(page: Any, wording: str) -> None:
 
 
 def roll(tv: Any) -> None:
-    before = tv.locator(".td-recent li").count()
+    """The host rolls; wait until the screen has left the roll (the next round's bets or
+    the end). Waits are selectors: the pages' content policy refuses script predicates."""
+    tv.wait_for_selector('.td-screen[data-phase="roll"]')
     tv.click("#td-roll")
-    tv.wait_for_function(
-        f"() => document.querySelectorAll('.td-recent li').length !== {before} "
-        "|| document.querySelector('.td-result')")
+    tv.wait_for_selector('.td-screen:not([data-phase="roll"])')
 
 
 def test_a_whole_race_with_sealed_bets_on_three_screens(chromium: Any, server: str) -> None:
@@ -91,7 +91,7 @@ def test_a_whole_race_with_sealed_bets_on_three_screens(chromium: Any, server: s
     audience = open_page(chromium, TV, f"{server}watch/{code}")
     join(red, "Aki")
     join(blue, "Ben")
-    tv.wait_for_function("() => !document.querySelector('#td-start')?.disabled")
+    tv.wait_for_selector("#td-start:not([disabled])")
     tv.click("#td-start")
     red.wait_for_selector("button.td-choice")
     assert red.inner_text(".td-you") == "You run Red."
@@ -117,8 +117,7 @@ def test_a_whole_race_with_sealed_bets_on_three_screens(chromium: Any, server: s
     assert "Blue backed Blue for 2" in tv.inner_text(".td-recent")
     assert tv.inner_text(".td-round") == "Round 2 of 2"
     blue.click("button.lang")  # the phone in Japanese: the same view, the game's words
-    blue.wait_for_function("() => document.querySelector('.td-you')?.textContent === "
-                           "'あなたは青です。'")
+    blue.wait_for_selector(".td-you:text-is('あなたは青です。')")
     assert blue.inner_text(".td-round") == "第2ラウンド（全2）"
 
     # Round 2, in the other order: Blue first, then Red; the host rolls the last round.

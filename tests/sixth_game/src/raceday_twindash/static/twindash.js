@@ -131,7 +131,9 @@ export function mountScreen(root, ctx) {
   function draw() {
     if (!view) return;
     root.dataset.phase = view.phase;
-    root.replaceChildren(el("section", { class: "td-screen" }, view.phase === "lobby" ? lobby() : playing()));
+    const phase = view.frame?.phase ?? view.phase;  // bet, roll, over (or the lobby)
+    root.replaceChildren(el("section", { class: "td-screen", "data-phase": phase, "data-round": view.frame?.round ?? 0 },
+      view.phase === "lobby" ? lobby() : playing()));
   }
 
   onLanguage(draw);
