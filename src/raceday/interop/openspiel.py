@@ -1,10 +1,12 @@
-"""The five games as OpenSpiel Python games (``pyspiel.register_game``).
+"""Every game with a research adapter as an OpenSpiel Python game (``pyspiel.register_game``).
 
-Importing this module imports ``pyspiel`` and registers every game under the short name
-``raceday_<game>`` (``raceday_hairpin``, ``raceday_pistard``, ``raceday_keirin``,
-``raceday_derby``, ``raceday_wielersim``); afterwards ``pyspiel.load_game(
-"raceday_hairpin(variant=short)")`` works like any OpenSpiel game. Each game's
-``GameType`` says honestly what it is (see :data:`GAME_NOTES` and docs/usage/research.md):
+Importing this module imports ``pyspiel`` and registers every game whose package carries an
+``adapter`` face under the short name ``raceday_<game>`` (``raceday_hairpin``, ...); an
+adapter may give its own state (:meth:`~raceday.research.Adapter.openspiel_state`, e.g.
+Hairpin's on its compiled engine) and say when there is no chance at all. Afterwards
+``pyspiel.load_game("raceday_hairpin(variant=short)")`` works like any OpenSpiel game.
+Each game's ``GameType`` says honestly what it is (see :data:`GAME_NOTES` and
+docs/usage/research.md):
 
 - chance mode: explicit stochastic (every roll is a chance node with the engine's exact
   probabilities, given to OpenSpiel as floats); a Hairpin game without the random setup is
@@ -36,9 +38,8 @@ import pyspiel  # type: ignore[import-not-found]
 from open_spiel.python.algorithms import mcts  # type: ignore[import-untyped]
 
 from raceday.core.errors import OptionsError
-from raceday.core.protocol import CHANCE, State
+from raceday.core.protocol import State
 from raceday.core.registry import get_game
-from raceday.games.hairpin.adapter import hairpin_tensor
 from raceday.interop.adapters import adapters
 from raceday.research import Adapter, ParamValue, Shape
 
@@ -51,25 +52,7 @@ def short_name(game: str) -> str:
     return PREFIX + game
 
 
-# --- shared pieces ------------------------------------------------------------------------------
-class _Shared:
-    """An immutable value shared by clones (deep copy returns it as it is)."""
-
-    __slots__ = ("value",)
-
-    def __init__(self, value: Any) -> None:
-        self.value = value
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> _Shared:
-        return self
-
-    def __getstate__(self) -> Any:
-        return self.value
-
-    def __setstate__(self, value: Any) -> None:
-        self.value = value
-
-
+# --- the engine inside an OpenSpiel state ---------------------------------------------------
 def _restore(game: str, text: str) -> _Engine:
     return _Engine(game, adapters()[game].state_from_json(json.loads(text)))
 
@@ -138,10 +121,11 @@ class RacedayGame(pyspiel.Game):  # type: ignore[misc]
         super().__init__(_game_type(adapter, self.has_chance()), info, dict(self.params))
 
     def has_chance(self) -> bool:
-        return True
+        return self.adapter.has_chance(self.params)
 
     def new_initial_state(self) -> pyspiel.State:
-        return RacedayState(self)
+        own = self.adapter.openspiel_state(self)  # e.g. a state on a compiled engine
+        return own if own is not None else RacedayState(self)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Observer:
         return Observer(self, iig_obs_type, params)
@@ -252,143 +236,13 @@ def information_state_text(state: Any, player: int) -> str:
     return f"player {player}; " + " | ".join(seen)
 
 
-# --- Hairpin on the compiled engine -----------------------------------------------------------
-class HairpinGame(RacedayGame):
-    """Hairpin; with ``engine=fast`` (default) states keep the compiled engine's array."""
-
-    def has_chance(self) -> bool:
-        opts: Any = self.adapter.game_options(self.params)
-        return opts.rules().setup == "random" and opts.position is None
-
-    def new_initial_state(self) -> pyspiel.State:
-        if self.params["engine"] == "fast":
-            return HairpinFastState(self)
-        return RacedayState(self)
-
-
-class HairpinFastState(pyspiel.State):  # type: ignore[misc]
-    """Hairpin on the compiled engine's array (:mod:`raceday.games.hairpin.fast`): same
-    rules, same action numbers (checked move for move against the reference engine in
-    tests/games/hairpin), a few microseconds per step."""
-
-    def __init__(self, game: HairpinGame) -> None:
-        from raceday.games.hairpin import fast
-
-        super().__init__(game)
-        engine: Any = game.adapter.new_state(game.params)
-        rules = engine.rules
-        self._rules = _Shared((fast.encode_rules(rules), rules.target, rules.quiet_limit,
-                               rules.variant_name(), rules.quiet_limit))
-        self._st = fast.encode(engine.position)
-        self._setup = list(engine.setup_rolls)
-        self._setting_up = bool(engine.in_setup)
-        self._moves: _Shared | None = None
-
-    # --- the array engine ---------------------------------------------------------------
-    def _gen(self) -> tuple[Any, Any, Any, int]:
-        from raceday.games.hairpin import fast
-
-        if self._moves is None:
-            acts = np.empty(fast.MAX_MOVES, dtype=np.int64)
-            dests = np.empty(fast.MAX_MOVES, dtype=np.int64)
-            laps = np.empty(fast.MAX_MOVES, dtype=np.int64)
-            n = fast.gen_moves(self._st, self._rules.value[0], acts, dests, laps)
-            self._moves = _Shared((acts, dests, laps, int(n)))
-        return self._moves.value  # type: ignore[no-any-return]
-
-    def _winner(self) -> int:
-        from raceday.games.hairpin import fast
-
-        return int(fast.winner(self._st, self._rules.value[0]))
-
-    def current_player(self) -> int:
-        if self._setting_up:
-            return int(pyspiel.PlayerId.CHANCE)
-        if self._winner() >= 0:
-            return int(pyspiel.PlayerId.TERMINAL)
-        return int(self._st[18])
-
-    def is_terminal(self) -> bool:
-        return not self._setting_up and self._winner() >= 0
-
-    def _legal_actions(self, player: int) -> list[int]:
-        acts, _, _, n = self._gen()
-        return sorted(acts[:n].tolist())
-
-    def chance_outcomes(self) -> list[tuple[int, float]]:
-        return [(k, 0.2) for k in range(1, 6)]
-
-    def _apply_action(self, action: int) -> None:
-        from raceday.games.hairpin import fast
-        from raceday.games.hairpin.rules import BLACK_TRACK, RACERS, RED_TRACK
-
-        if self._setting_up:
-            self._st[RED_TRACK[action - 1]] += 1
-            self._st[BLACK_TRACK[action - 1]] -= 1
-            self._setup.append(action)
-            self._setting_up = len(self._setup) < RACERS
-            self._moves = None
-            return
-        acts, dests, laps, n = self._gen()
-        for i in range(n):
-            if acts[i] == action:
-                fast.apply(self._st, int(acts[i]), int(dests[i]), int(laps[i]))
-                self._moves = None
-                return
-        raise pyspiel.SpielError(f"hairpin: action {action} is not legal here")
-
-    def returns(self) -> list[float]:
-        if self._setting_up:
-            return [0.0, 0.0]
-        w = self._winner()
-        return {0: [1.0, 0.0], 1: [0.0, 1.0], 2: [0.5, 0.5]}.get(w, [0.0, 0.0])
-
-    def engine_state(self) -> State:
-        """The reference engine's state at this position (for names, text and checks)."""
-        from raceday.games.hairpin import fast
-        from raceday.games.hairpin.rules import HairpinState, Rules, setup_position
-
-        rules = Rules.from_variant(self._rules.value[3])
-        if self._setting_up:
-            state = HairpinState(rules)
-            state.position = setup_position(self._setup)
-            state.setup_rolls = list(self._setup)
-            return state
-        state = HairpinState(rules, fast.decode(self._st))
-        state.setup_rolls = list(self._setup)
-        return state
-
-    @property
-    def engine(self) -> State:
-        return self.engine_state()
-
-    def _action_to_string(self, player: int, action: int) -> str:
-        if player == CHANCE:
-            return f"setup roll {action}"
-        return self.engine_state().action_to_string(action)
-
-    def observe(self, player: int, out: np.ndarray) -> None:
-        out[:] = 0.0
-        _, target, quiet, _, _ = self._rules.value
-        hairpin_tensor(self._st, target, quiet, out)
-        out[45] = float(self._setting_up)
-
-    def observation_text(self, player: int) -> str:
-        return str(self.engine_state())
-
-    def private_text(self, player: int) -> str:
-        return ""
-
-    def __str__(self) -> str:
-        return str(self.engine_state())
-
-
 # --- bots ---------------------------------------------------------------------------------------
 class FastRolloutEvaluator(mcts.Evaluator):  # type: ignore[misc]
     """OpenSpiel's random-rollout evaluator (uniform random moves to the end, the average of
     ``n_rollouts`` results), with the rollout run inside the compiled engine when the state
-    is a :class:`HairpinFastState`; any other state rolls out step by step as OpenSpiel's
-    :class:`~open_spiel.python.algorithms.mcts.RandomRolloutEvaluator` does."""
+    offers one (``fast_rollout(seed_array)``, the returns of one random play-out, e.g.
+    Hairpin's state on its compiled engine); any other state rolls out step by step as
+    OpenSpiel's :class:`~open_spiel.python.algorithms.mcts.RandomRolloutEvaluator` does."""
 
     def __init__(self, n_rollouts: int = 1, random_state: np.random.RandomState | None = None
                  ) -> None:
@@ -399,16 +253,13 @@ class FastRolloutEvaluator(mcts.Evaluator):  # type: ignore[misc]
         self._rs[0] = np.uint64(int(self._random_state.randint(1, 2**62)))
 
     def evaluate(self, state: Any) -> np.ndarray:
-        if not isinstance(state, HairpinFastState) or state._setting_up:
+        rollout: Callable[[np.ndarray], np.ndarray | None] | None = getattr(
+            state, "fast_rollout", None)
+        results = [rollout(self._rs) for _ in range(self.n_rollouts)] if rollout else [None]
+        if any(r is None for r in results):
             return np.asarray(self._fallback.evaluate(state))
-        from raceday.games.hairpin import fast
-
-        rules = state._rules.value[0]
-        total = np.zeros(2)
-        for _ in range(self.n_rollouts):
-            w = int(fast.playout(state._st.copy(), rules, self._rs, 100_000))
-            total += {0: (1.0, 0.0), 1: (0.0, 1.0)}.get(w, (0.5, 0.5))
-        return total / self.n_rollouts
+        average: np.ndarray = np.asarray(results, dtype=np.float64).mean(axis=0)
+        return average
 
     def prior(self, state: Any) -> list[tuple[int, float]]:
         return self._fallback.prior(state)  # type: ignore[no-any-return]
@@ -476,8 +327,7 @@ _GAME_CLASSES: dict[str, type[RacedayGame]] = {}
 
 def _register() -> None:
     for name, adapter in adapters().items():
-        base = HairpinGame if name == "hairpin" else RacedayGame
-        cls = type(f"Raceday{name.title()}Game", (base,), {"adapter": adapter})
+        cls = type(f"Raceday{name.title()}Game", (RacedayGame,), {"adapter": adapter})
         _GAME_CLASSES[name] = cls
         pyspiel.register_game(_game_type(adapter), cls)
 
@@ -499,6 +349,6 @@ def load_game(game: str, **params: Any) -> Any:
     return pyspiel.load_game(short_name(game), checked)
 
 
-__all__ = ["GAME_NOTES", "FastRolloutEvaluator", "HairpinFastState", "Observer",
+__all__ = ["GAME_NOTES", "FastRolloutEvaluator", "Observer",
            "RacedayGame", "RacedayState", "TimedMCTSBot", "load_game", "mcts_bot",
            "short_name"]

@@ -151,3 +151,35 @@ class Adapter(ABC):
     def private_string(self, state: State, player: int) -> str:
         """What only ``player`` knows (empty in a game of perfect information)."""
         return ""
+
+    # --- OpenSpiel ----------------------------------------------------------------------
+    def has_chance(self, params: Mapping[str, ParamValue]) -> bool:
+        """Whether a game with these parameters has chance nodes (OpenSpiel's chance mode:
+        a game without any is deterministic)."""
+        return True
+
+    def openspiel_state(self, game: Any) -> Any:
+        """An OpenSpiel state of the adapter's own for the loaded ``game`` (which holds
+        ``adapter`` and ``params``), e.g. one on a compiled engine; None (the default): the
+        generic state around the engine's :class:`State`."""
+        return None
+
+
+class Shared:
+    """An immutable value shared by clones of an OpenSpiel state (deep copy returns it as
+    it is; pickled as the value)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Shared:
+        return self
+
+    def __getstate__(self) -> Any:
+        return self.value
+
+    def __setstate__(self, value: Any) -> None:
+        self.value = value
+

@@ -61,6 +61,20 @@ class HairpinAdapter(Adapter):
         steps = get_game(self.name).max_steps(self.game_options(params))
         return Shape(2, (SKIP_ORIGIN + 1) * KINDS, 6, HAIRPIN_OBS, steps, 0.0, 1.0)
 
+    def has_chance(self, params: Mapping[str, ParamValue]) -> bool:
+        """Dice roll only in the random setup, and not from a given position."""
+        opts: Any = self.game_options(params)
+        return bool(opts.rules().setup == "random" and opts.position is None)
+
+    def openspiel_state(self, game: Any) -> Any:
+        """With ``engine=fast``, a state on the compiled engine's array (same rules, same
+        action numbers, a few microseconds a step); else the generic one."""
+        if game.params["engine"] != "fast":
+            return None
+        from raceday.games.hairpin.spiel import FastState
+
+        return FastState(game)
+
     def observe(self, state: State, player: int, out: np.ndarray) -> None:
         from raceday.games.hairpin import fast
 
