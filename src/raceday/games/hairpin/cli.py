@@ -37,7 +37,7 @@ from raceday.games.hairpin.rules import (
     position_from_text,
     symmetric_position,
 )
-from raceday.present import render
+from raceday.present import describe_outcome, render
 from raceday.store.names import MAX_SESSION_NAME
 from raceday.store.sessions import SessionStore, writable_store
 from raceday.terminal.common import (
@@ -231,9 +231,10 @@ def _forced_note(state: HairpinState, action: Action) -> str | None:
 def result_line(state: HairpinState, labels: dict[int, str]) -> str:
     """Who won and why, in one sentence (markup)."""
     out = state.outcome()
+    why = escape(describe_outcome("hairpin", out))
     if out.winner is None:
-        return f"[bold]Draw:[/] {escape(out.description)}."
-    return (f"[bold]{escape(labels[out.winner])} wins[/] — {escape(out.description)} "
+        return f"[bold]Draw:[/] {why}."
+    return (f"[bold]{escape(labels[out.winner])} wins[/] — {why} "
             f"(laps {state.position.laps[0]}-{state.position.laps[1]}, bumps "
             f"{state.position.bumps[0]}-{state.position.bumps[1]}, Red-Black).")
 
