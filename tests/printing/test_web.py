@@ -13,6 +13,7 @@ warnings.filterwarnings("ignore", message=".*httpx.*", category=DeprecationWarni
 
 from fastapi.testclient import TestClient  # noqa: E402
 
+from raceday.printing.catalog import games  # noqa: E402
 from raceday.web.app import create_app  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
@@ -30,8 +31,10 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
 def test_index_offers_every_game(client: TestClient) -> None:
     r = client.get("/print")
     assert r.status_code == 200
-    for title in ("PISTARD", "KEIRIN", "Dice Derby", "Hairpin Racers", "WielerSIM"):
-        assert title in r.text
+    printing = games()  # every game that carries a printing face
+    assert {"pistard", "keirin", "derby", "hairpin", "wielersim"} <= set(printing)
+    for name, info in printing.items():
+        assert info.credit.title in r.text and f'action="/print/{name}"' in r.text
     assert "Content-Security-Policy" in r.headers
 
 
