@@ -11,7 +11,6 @@ from typing import Any
 import numpy as np
 import pytest
 
-from raceday.core.agents import Agent
 from raceday.core.game import GameOptions
 from raceday.rooms import (
     HUMAN,
@@ -36,15 +35,12 @@ class DashRoom(TurnRoom[DashState]):
     LEVELS = ("runner",)
     OPTION_NAMES = ("target", "players")
     undo_rule = UNDO_VS_COMPUTER
+    agent_maker = staticmethod(lambda level: Runner())
 
     @classmethod
     def read_options(cls, options: Mapping[str, Any]) -> tuple[GameOptions, list[str]]:
         kinds = check_kinds(options.get("players", [HUMAN, "runner"]), cls.LEVELS, 2, 2)
         return DASH.options({"target": options.get("target", 6)}), kinds
-
-    @classmethod
-    def make_agent(cls, level: str) -> Agent:
-        return Runner()
 
     def state_view(self, actor: Actor, state: DashState, to_act: int | None) -> dict[str, Any]:
         return {"at": list(state.at), "thrown": state.thrown}

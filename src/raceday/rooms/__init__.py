@@ -25,15 +25,12 @@ levels) subclass :class:`TurnRoom`::
         LEVELS = tuple(LEVELS)          # computer levels the host may choose
         OPTION_NAMES = ("variant", "players")  # the host's options (others are refused)
         undo_rule = "vs_computer"       # or "never" (the default)
+        agent_maker = staticmethod(make_agent)  # level -> the computer player
 
         @classmethod
         def read_options(cls, options):          # engine options + who plays each place
             kinds = check_kinds(options.get("players", [HUMAN, "easy"]), cls.LEVELS, 2, 2)
             return MyOptions.parse({"variant": options.get("variant", "standard")}), kinds
-
-        @classmethod
-        def make_agent(cls, level):
-            return make_agent(level)
 
         def state_view(self, actor, state, to_act):   # the game's own view fields
             return {"frame": state.frame(), "choices": [
@@ -70,8 +67,9 @@ screen sees ``public_view()`` built from ``state.observation(None)``; a seat als
 
     LOGIC = EveningRoom
 
-Saves: a room saved before the kit passes through the class method ``migrate(old_json)``
-(return the kit's format, see :func:`~raceday.rooms.turn.turn_room_before_kit`).
+Saves: a room saved before the kit passes through the class method ``migrate(old_json)``,
+which returns the kit's format (a TurnRoom reads the per-game rooms' format 1 by default,
+see :func:`~raceday.rooms.turn.turn_room_before_kit`).
 """
 
 from raceday.rooms.base import KIT_FORMAT, RoomBase, outcome_json

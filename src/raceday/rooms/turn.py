@@ -3,7 +3,7 @@ one player acting at a time (see :mod:`raceday.rooms` for a game's declaration).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, Self
 
 import numpy as np
@@ -32,6 +32,7 @@ class TurnRoom(RoomBase[StateT]):
     options_title: ClassVar[str] = ""  # "Hairpin" in "unknown Hairpin option(s)" (title)
     undo_rule: ClassVar[str] = UNDO_NEVER
     forced_moves: ClassVar[bool] = True  # a human's only legal action is played at once
+    agent_maker: ClassVar[Callable[..., Agent]]  # called with a level: the computer player
 
     def __init__(self, options: GameOptions, places: Places) -> None:
         super().__init__(options)
@@ -46,9 +47,10 @@ class TurnRoom(RoomBase[StateT]):
         raise NotImplementedError
 
     @classmethod
-    def make_agent(cls, level: str) -> Agent:
-        """The computer player of ``level`` (one of :attr:`LEVELS`)."""
-        raise NotImplementedError
+    def migrate(cls, old: Mapping[str, Any]) -> JSON:
+        """A room saved by the per-game rooms before the kit (see
+        :func:`turn_room_before_kit`); a game with other old formats overrides this."""
+        return turn_room_before_kit(old, cls.title, cls.game)
 
     def player_name(self, player: int) -> str:
         """How a refusal names ``player``: "it is {name}'s turn, not yours"."""
@@ -141,7 +143,7 @@ class TurnRoom(RoomBase[StateT]):
 
     def _agent(self, player: int) -> Agent:
         if player not in self._agents:
-            self._agents[player] = self.make_agent(self.places.kinds[player])
+            self._agents[player] = type(self).agent_maker(self.places.kinds[player])
         return self._agents[player]
 
     def settle_step(self, state: StateT, rng: np.random.Generator, events: list[JSON]) -> bool:
@@ -183,11 +185,11 @@ class TurnRoom(RoomBase[StateT]):
         return out
 
 
-def turn_room_before_kit(old: Mapping[str, Any], game: str) -> JSON:
+def turn_room_before_kit(old: Mapping[str, Any], title: str, game: str) -> JSON:
     """A room saved by the per-game rooms before the kit (``{"format": 1, "options",
     "places", "state", "undo"?, "recent", "abandoned"}``) in the kit's format."""
     if old.get("format") != 1:
-        raise RoomError(f"unknown {game} room format {old.get('format')!r}")
+        raise RoomError(f"unknown {title} room format {old.get('format')!r}")
     return {"kit": KIT_FORMAT, "game": game, "options": old["options"],
             "places": old["places"], "state": old["state"], "undo": old.get("undo", []),
             "recent": old["recent"], "abandoned": old["abandoned"]}

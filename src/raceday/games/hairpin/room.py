@@ -15,7 +15,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from raceday.core.agents import Agent
 from raceday.core.game import GameOptions
 from raceday.games.hairpin.agents import LEVELS, make_agent
 from raceday.games.hairpin.game import GAME, HairpinOptions
@@ -28,7 +27,6 @@ from raceday.rooms import (
     Actor,
     TurnRoom,
     check_kinds,
-    turn_room_before_kit,
 )
 
 
@@ -43,6 +41,7 @@ class HairpinRoom(TurnRoom[HairpinState]):
     LEVELS: ClassVar[tuple[str, ...]] = tuple(LEVELS)
     OPTION_NAMES: ClassVar[tuple[str, ...]] = ("variant", "position", "red", "black")
     undo_rule: ClassVar[str] = UNDO_VS_COMPUTER
+    agent_maker = staticmethod(make_agent)
     recent_limit: ClassVar[int] = 8
     options: HairpinOptions
 
@@ -54,14 +53,6 @@ class HairpinRoom(TurnRoom[HairpinState]):
         if options.get("position") is not None:
             engine["position"] = options["position"]
         return HairpinOptions.parse(engine), kinds
-
-    @classmethod
-    def make_agent(cls, level: str) -> Agent:
-        return make_agent(level)
-
-    @classmethod
-    def migrate(cls, old: Mapping[str, Any]) -> JSON:
-        return turn_room_before_kit(old, cls.game)
 
     def player_name(self, player: int) -> str:
         return PLAYER_NAMES[player].capitalize()

@@ -16,7 +16,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from raceday.core.agents import Agent
 from raceday.core.events import Event
 from raceday.core.game import GameOptions
 from raceday.games.pistard.agents import LEVELS, make_agent
@@ -26,7 +25,7 @@ from raceday.games.pistard.render import commentary
 from raceday.games.pistard.state import PistardState
 from raceday.games.pistard.track import LETTERS, SHIPPED_TRACKS, load_track
 from raceday.games.pistard.variants import OUT, RACE, VARIANT_RULES
-from raceday.rooms import HUMAN, JSON, Actor, RoomError, TurnRoom, check_kinds, turn_room_before_kit
+from raceday.rooms import HUMAN, JSON, Actor, RoomError, TurnRoom, check_kinds
 
 MAX_PLAYERS = 5
 
@@ -44,6 +43,7 @@ class PistardRoom(TurnRoom[PistardState]):
     noun: ClassVar[str] = "race"
     playing_phase: ClassVar[str] = "racing"
     recent_limit: ClassVar[int] = 14
+    agent_maker = staticmethod(make_agent)
     options: PistardOptions
 
     @classmethod
@@ -58,14 +58,6 @@ class PistardRoom(TurnRoom[PistardState]):
                   if k in options and options[k] is not None}
         engine["players"] = len(kinds)
         return PistardOptions.parse(engine), kinds
-
-    @classmethod
-    def make_agent(cls, level: str) -> Agent:
-        return make_agent(level)
-
-    @classmethod
-    def migrate(cls, old: Mapping[str, Any]) -> JSON:
-        return turn_room_before_kit(old, cls.game)
 
     def illegal_action(self, state: PistardState, action: int) -> str:
         return (f"that is not a legal choice now; choose one of the "
