@@ -5,7 +5,7 @@
 import { el } from "/static/js/common.js";
 import { fill, lobbyCard, svg, useStyles } from "/static/js/rooms.js";
 import { onLanguage, t } from "/static/js/i18n.js";
-import { hasComputer, thinking } from "/static/js/thinking.js";
+import { thinking, thinkingSender } from "/static/js/thinking.js";
 
 const COLS = "abcdef";
 const CELL = 100;
@@ -169,15 +169,7 @@ export function mountGame(root, ctx) {
   root.replaceChildren(el("div", { class: "gp-grid" }, el("div", {}, stage, feed), side));
 
   const waiting = thinking(() => render());
-  function send(intent) {
-    if (!live) return Promise.resolve();
-    if ((intent.type === "move" || intent.type === "start") && hasComputer(view)) waiting.start();
-    return live.send(intent).then(() => ctx.error.show("")).catch((e) => {
-      waiting.stop();
-      render();
-      ctx.error.show(e.message);
-    });
-  }
+  const send = thinkingSender(ctx, waiting, () => view, () => live, () => render());
   ctx.send = send;
 
   function play(m) {

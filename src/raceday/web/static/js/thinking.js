@@ -38,3 +38,19 @@ export function thinking(redraw) {
     },
   };
 }
+
+// The `send` of a turn-based room's page: the intent goes to the live room (`getLive()`); one
+// that may hand the turn to a computer player (a move, the start) starts `waiting`; a refusal
+// stops it, redraws and is shown.
+export function thinkingSender(ctx, waiting, getView, getLive, redraw) {
+  return function send(intent) {
+    const live = getLive();
+    if (!live) return Promise.resolve();
+    if ((intent.type === "move" || intent.type === "start") && hasComputer(getView())) waiting.start();
+    return live.send(intent).then(() => ctx.error.show("")).catch((e) => {
+      waiting.stop();
+      redraw();
+      ctx.error.show(e.message);
+    });
+  };
+}
