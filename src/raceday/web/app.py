@@ -61,7 +61,7 @@ from typing import Any
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.utils import get_openapi
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -84,6 +84,7 @@ from raceday.web.guard import (
     parse_networks,
 )
 from raceday.web.options_schema import router as options_router
+from raceday.web.pages import PAGES, game_page
 from raceday.web.rooms import MAX_NAME, NoSuchRoom, Room, Rooms, clean_name, normal_code
 
 STATIC = Path(__file__).parent / "static"
@@ -348,6 +349,20 @@ def _link(spec: dict[str, Any]) -> None:
             answer["links"] = {n: follow[n] for n in names if n in follow}
 
 
+def _serve_game_page(app: FastAPI, game: str) -> None:
+    """Serve ``/<game>`` from the shared shell if the game's package declares a page."""
+    static = asset_folder(game, "static")
+    declared = None if static is None else game_page(game, static)
+    if declared is not None:
+        page = declared
+
+        async def game_page_route() -> HTMLResponse:
+            return page.response()
+
+        app.add_api_route(f"/{game}", game_page_route, methods=["GET"],
+                          include_in_schema=False)
+
+
 def create_app(db_path: str | Path, *, public_url: str | None = None,
                allowed_origins: Iterable[str] | str | None = None,
                trusted_proxies: Iterable[str] | str | None = None,
@@ -402,6 +417,8 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
         pages = face(game, "watch")
         if pages is not None:
             app.include_router(pages.router)
+    for game in game_packages():  # a game's page of its own, declared by static/page.json
+        _serve_game_page(app, game)
 
     def openapi() -> dict[str, Any]:
         """FastAPI's description with this server's refusals: 400 ``{"error"}`` instead of
@@ -448,25 +465,21 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
     def lookup_bucket(scope: Any) -> Bucket:
         return lookups.bucket(client_key(scope, trusted))
 
-    def page(name: str) -> FileResponse:
-        return FileResponse(STATIC / name, media_type="text/html",
-                            headers={"Cache-Control": "no-cache"})
-
     @app.get("/", include_in_schema=False)
-    async def index() -> FileResponse:
-        return page("index.html")
+    async def index() -> HTMLResponse:
+        return PAGES["index"].response()
 
     @app.get("/host/{code}", include_in_schema=False)
-    async def host_page(code: str) -> FileResponse:
-        return page("host.html")
+    async def host_page(code: str) -> HTMLResponse:
+        return PAGES["host"].response()
 
     @app.get("/watch/{code}", include_in_schema=False)
-    async def watch_page(code: str) -> FileResponse:
-        return page("host.html")
+    async def watch_page(code: str) -> HTMLResponse:
+        return PAGES["host"].response()
 
     @app.get("/play/{code}", include_in_schema=False)
-    async def play_page(code: str) -> FileResponse:
-        return page("play.html")
+    async def play_page(code: str) -> HTMLResponse:
+        return PAGES["play"].response()
 
     @app.get("/favicon.ico", include_in_schema=False)
     async def favicon() -> FileResponse:

@@ -27,8 +27,8 @@ class GameCard(BaseModel):
                                     "/games/<game>/static/setup.js")
     numbers: bool = Field(description="it offers jobs on the Numbers page")
     prints: bool = Field(description="it has printed parts on the Print page")
-    page: bool = Field(description="it has a page of its own at /<game> (its watch face "
-                                   "serves static/page.html there)")
+    page: bool = Field(description="it has a page of its own at /<game>, declared by its "
+                                   "static/page.json (raceday.web.pages)")
 
 
 def game_cards() -> tuple[GameCard, ...]:
@@ -41,8 +41,7 @@ def game_cards() -> tuple[GameCard, ...]:
             players=game.players,
             setup=static is not None and (static / "setup.js").is_file(),
             numbers=has_face(game.name, "numbers"), prints=has_face(game.name, "printing"),
-            page=has_face(game.name, "watch") and static is not None
-            and (static / "page.html").is_file()))
+            page=static is not None and (static / "page.json").is_file()))
     return tuple(cards)
 
 

@@ -24,19 +24,18 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Annotated, Any, Union
 
 from fastapi import APIRouter, Body, Request
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse
 from pydantic import BaseModel, Discriminator, Field, Tag
 
 from raceday.core.discovery import face, games_with
 from raceday.core.errors import RacedayError
 from raceday.research.jobs import JobError, Plan, choice
+from raceday.web.pages import PAGES
 
-STATIC = Path(__file__).parent / "static"
 MAX_RUNNING = 2  # jobs computing at once on one server
 MAX_KEPT = 50  # jobs remembered (the oldest finished ones are forgotten first)
 KEEP_SECONDS = 3600.0
@@ -216,9 +215,8 @@ def _answers(ok: int, *refused: int) -> dict[int | str, dict[str, Any]]:
 
 # --- routes -----------------------------------------------------------------------------
 @router.get("/numbers", include_in_schema=False)
-async def numbers_page() -> FileResponse:
-    return FileResponse(STATIC / "numbers.html", media_type="text/html",
-                        headers={"Cache-Control": "no-cache"})
+async def numbers_page() -> HTMLResponse:
+    return PAGES["numbers"].response()
 
 
 class OfferedGame(BaseModel):

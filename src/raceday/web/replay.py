@@ -32,13 +32,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse
 
 from raceday.core.discovery import asset_folder, face, game_packages
 from raceday.core.errors import RacedayError, SaveFormatError
 from raceday.core.events import Message
 from raceday.present.replay import ReplayStep, final_step, room_event_message
 from raceday.store.sessions import SessionStore
+from raceday.web.pages import PAGES
 
 if TYPE_CHECKING:
     from raceday.core.protocol import State
@@ -46,8 +47,6 @@ if TYPE_CHECKING:
 MAX_STEPS = 20_000  # steps of one replay sent to the page at most (the first ones)
 MAX_LISTED = 500  # items of each kind on the list page
 DRAWERS = ("frame.js", "board.js")  # a game's module that may export drawFrame(frame, el)
-
-PAGE = Path(__file__).parent / "static" / "replay.html"
 
 router = APIRouter()
 
@@ -239,8 +238,8 @@ def _answer(make: Any) -> JSONResponse:
 
 @router.get("/replay", include_in_schema=False)
 @router.get("/replay/{rest:path}", include_in_schema=False)
-async def replay_page() -> FileResponse:
-    return FileResponse(PAGE, media_type="text/html", headers={"Cache-Control": "no-cache"})
+async def replay_page() -> HTMLResponse:
+    return PAGES["replay"].response()
 
 
 @router.get("/api/replays")

@@ -20,7 +20,7 @@ Request bodies are the models of :mod:`raceday.games.wielersim.choices`.
 
 REST (JSON; errors are ``{"error": "..."}`` with a 4xx status):
 
-* ``GET /wielersim`` — the page;
+* ``GET /wielersim`` — the page (served by the app from ``static/page.json``);
 * ``GET /api/wielersim/choices`` — shipped routes, pelotons and stage races;
 * ``POST /api/wielersim/race`` ``{"route", "peloton", "seed"?}`` — the film of one race;
 * ``GET /api/wielersim/campaigns`` — the saved stage races;
@@ -34,12 +34,11 @@ REST (JSON; errors are ``{"error": "..."}`` with a 4xx status):
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 from fastapi import APIRouter, Request
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import JSONResponse
 
 from raceday.core.errors import RacedayError
 from raceday.core.events import Event
@@ -60,7 +59,6 @@ from raceday.games.wielersim.rules import WielersimState, peloton_spec
 from raceday.store.sessions import SessionStore
 
 GAME = "wielersim"
-PAGE = Path(__file__).parent / "static" / "page.html"
 PROFILE_WIDTH = 300.0  # the profile's user units (the drawing module draws in mm)
 PROFILE_HEIGHT = 62.0
 GC_SERIES = 8  # riders drawn on the GC chart
@@ -308,11 +306,6 @@ _REFUSALS: dict[int | str, dict[str, Any]] = {
     status: {"content": {"application/json": {"schema": {
         "type": "object", "properties": {"error": {"type": "string"}}, "required": ["error"]}}}}
     for status in (400, 403, 404, 409, 413, 415)}
-
-
-@router.get("/wielersim", include_in_schema=False)
-async def wielersim_page() -> FileResponse:
-    return FileResponse(PAGE, media_type="text/html", headers={"Cache-Control": "no-cache"})
 
 
 @router.get("/api/wielersim/choices")
