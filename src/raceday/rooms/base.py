@@ -13,7 +13,7 @@ from raceday.core.errors import RacedayError
 from raceday.core.events import Event
 from raceday.core.game import AnyGame, GameOptions
 from raceday.core.protocol import Outcome, State
-from raceday.rooms.protocol import JSON, Actor, RoomError
+from raceday.rooms.protocol import JSON, Actor, RoomError, as_room_error
 
 KIT_FORMAT = 1
 """The version of the kit's save format (``{"kit": 1, ...}``); older saves go through the
@@ -155,12 +155,8 @@ class RoomBase(Generic[StateT]):
             who = "the host" if actor.kind == "host" else "a player"
             raise RoomError(f"{who} cannot send {kind!r} in {self.title}")
         events: list[JSON] = []
-        try:
+        with as_room_error():  # an engine's refusal, told to the client as it is
             handler(actor, intent, rng, events)
-        except RoomError:
-            raise
-        except RacedayError as exc:  # an engine's refusal, told to the client as it is
-            raise RoomError(str(exc)) from None
         return events
 
     def _start(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,

@@ -9,11 +9,10 @@ from typing import Any, ClassVar, Self
 
 import numpy as np
 
-from raceday.core.errors import RacedayError
 from raceday.core.game import GameOptions
 from raceday.rooms.base import Handler, RoomBase, StateT, outcome_json
 from raceday.rooms.places import intent_int
-from raceday.rooms.protocol import JSON, Actor, RoomError
+from raceday.rooms.protocol import JSON, Actor, RoomError, as_room_error
 
 
 class PartyRoom(RoomBase[StateT]):
@@ -75,12 +74,8 @@ class PartyRoom(RoomBase[StateT]):
             raise RoomError(f"the players' names come from the seats, not the option "
                             f"{cls.NAMES_OPTION!r}")
         placeholder = [f"player {i + 1}" for i in range(cls.min_seats)]
-        try:
+        with as_room_error():
             checked = cls.read_options(options, placeholder)
-        except RoomError:
-            raise
-        except RacedayError as exc:
-            raise RoomError(str(exc)) from None
         return cls(checked, [], options)
 
     def to_json(self) -> JSON:

@@ -17,7 +17,8 @@ class following :class:`RoomLogic` (usually a :class:`~raceday.rooms.turn.TurnRo
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, Self
 
@@ -31,6 +32,18 @@ JSON = dict[str, Any]
 
 class RoomError(RacedayError):
     """An intent that the rules or the room refuse; the message goes back to that client."""
+
+
+@contextmanager
+def as_room_error() -> Iterator[None]:
+    """Any :class:`RacedayError` raised inside (a bad option, an illegal action) becomes a
+    :class:`RoomError` with the same message, told to the client as it is."""
+    try:
+        yield
+    except RoomError:
+        raise
+    except RacedayError as exc:
+        raise RoomError(str(exc)) from None
 
 
 @dataclass(frozen=True)

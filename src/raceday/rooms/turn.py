@@ -9,11 +9,10 @@ from typing import Any, ClassVar, Self
 import numpy as np
 
 from raceday.core.agents import Agent
-from raceday.core.errors import RacedayError
 from raceday.core.game import GameOptions
 from raceday.rooms.base import KIT_FORMAT, Handler, RoomBase, StateT
 from raceday.rooms.places import HUMAN, Places, intent_int
-from raceday.rooms.protocol import JSON, Actor, RoomError
+from raceday.rooms.protocol import JSON, Actor, RoomError, as_room_error
 
 UNDO_NEVER = "never"
 UNDO_VS_COMPUTER = "vs_computer"  # one human place: take back own move and the answer
@@ -81,12 +80,8 @@ class TurnRoom(RoomBase[StateT]):
         if unknown:
             raise RoomError(f"unknown {cls.options_title or cls.title} option(s): "
                             f"{', '.join(map(str, unknown))}")
-        try:
+        with as_room_error():
             checked, kinds = cls.read_options(options)
-        except RoomError:
-            raise
-        except RacedayError as exc:
-            raise RoomError(str(exc)) from None
         return cls(checked, Places(kinds))
 
     def seats_json(self) -> JSON:

@@ -49,7 +49,7 @@ from typing import Any
 import numpy as np
 
 from raceday.core.errors import RacedayError, SaveFormatError
-from raceday.rooms import JSON, Actor, RoomError, RoomLogic
+from raceday.rooms import JSON, Actor, RoomError, RoomLogic, as_room_error
 from raceday.rooms import logic_class as kit_logic_class
 
 SCHEMA = """
@@ -304,12 +304,8 @@ class Rooms:
             raise RoomError(f"this server already keeps {MAX_ROOMS} rooms")
         cls = logic_class(game)  # type: ignore[arg-type]
         seed = secrets.randbits(63)
-        try:
+        with as_room_error():
             logic = cls.create(options, seed)
-        except RoomError:
-            raise
-        except RacedayError as exc:
-            raise RoomError(str(exc)) from None
         token = new_token()
         room = Room(self._fresh_code(), cls.game, logic, np.random.default_rng(seed), 1,
                     token_hash(token))
