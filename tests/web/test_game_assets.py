@@ -56,3 +56,18 @@ def test_every_imported_module_is_served(tmp_path: Path) -> None:
             assert client.get(absolute).status_code == 200, f"{url} imports {target}"
             checked += 1
     assert checked > 20
+
+
+def test_no_game_module_imports_another_games_module() -> None:
+    """A game's modules use the shared shell (``/static/js/...``) and their own folder,
+    never another game's: each game is whole on its own."""
+    for game in game_packages():
+        folder = asset_folder(game, "static")
+        if folder is None:
+            continue
+        for path in folder.rglob("*.js"):
+            for target in IMPORT.findall(path.read_text(encoding="utf-8")):
+                if target.startswith("/games/"):
+                    assert target.startswith(f"/games/{game}/"), f"{game}/{path.name}: {target}"
+                else:
+                    assert target.startswith(("/static/", "./")), f"{game}/{path.name}: {target}"
