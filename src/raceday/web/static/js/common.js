@@ -149,6 +149,18 @@ export class Live {
   }
 }
 
+// The room a big screen or a phone is for, as the server describes it; if it cannot be
+// had, the page shows why (then the nodes in `after`, such as a way back) and gets null.
+export async function openRoom(code, app, ...after) {
+  try {
+    return await api(`/api/rooms/${encodeURIComponent(code)}`);
+  } catch (e) {
+    app.replaceChildren(el("p", { class: "error", role: "alert" }, t("error", { message: e.message })),
+      ...after);
+    return null;
+  }
+}
+
 // A status line for the connection (announced politely to screen readers).
 export function statusLine() {
   const node = el("p", { class: "status", role: "status", "aria-live": "polite" });

@@ -1,5 +1,5 @@
 // The big screen (host or spectator): finds the room's game and hands over to its module.
-import { api, el, errorLine, Live, pageKind, roomCode, statusLine, tokens } from "./common.js";
+import { el, errorLine, Live, openRoom, pageKind, roomCode, statusLine, tokens } from "./common.js";
 import { languageButton, t } from "./i18n.js";
 
 const code = roomCode();
@@ -9,13 +9,8 @@ const app = document.getElementById("app");
 async function main() {
   const status = statusLine();
   const error = errorLine();
-  let info;
-  try {
-    info = await api(`/api/rooms/${encodeURIComponent(code)}`);
-  } catch (e) {
-    app.replaceChildren(el("p", { class: "error", role: "alert" }, t("error", { message: e.message })));
-    return;
-  }
+  const info = await openRoom(code, app);
+  if (!info) return;
   const token = watching ? null : tokens.host(code);
   const role = token ? "host" : "spectator";
   const game = await import(`/games/${info.game}/static/host.js`);

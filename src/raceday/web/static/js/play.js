@@ -1,6 +1,6 @@
 // A phone: joins the room with a name (or rejoins from its stored token), then hands over
 // to the game's phone module.
-import { api, el, errorLine, Live, roomCode, statusLine, tokens } from "./common.js";
+import { api, el, errorLine, Live, openRoom, roomCode, statusLine, tokens } from "./common.js";
 import { languageButton, onLanguage, t } from "./i18n.js";
 
 const code = roomCode();
@@ -9,14 +9,8 @@ const app = document.getElementById("app");
 async function main() {
   const status = statusLine();
   const error = errorLine();
-  let info;
-  try {
-    info = await api(`/api/rooms/${encodeURIComponent(code)}`);
-  } catch (e) {
-    app.replaceChildren(el("p", { class: "error", role: "alert" }, t("error", { message: e.message })),
-      el("p", {}, el("a", { href: "/" }, t("join_title"))));
-    return;
-  }
+  const info = await openRoom(code, app, el("p", {}, el("a", { href: "/" }, t("join_title"))));
+  if (!info) return;
   const header = el("header", { class: "bar" },
     el("h1", {}, t(info.game), " ", el("span", { class: "room-code" }, code)),
     status.node, languageButton());

@@ -1,0 +1,35 @@
+"""A big screen or a phone opened for a room the server does not know says so in the page
+(an alert naming the refusal) instead of drawing a room; the phone also offers the way back
+to the landing page."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from raceday.web.app import create_app
+from raceday.web.server import background_server
+
+
+@pytest.fixture
+def base(tmp_path: Path) -> Iterator[str]:
+    with background_server(create_app(tmp_path / "party.sqlite")) as url:
+        yield url
+
+
+@pytest.mark.parametrize("kind", ["host", "watch", "play"])
+def test_unknown_room_is_refused_in_the_page(chromium: Any, base: str, kind: str) -> None:
+    page = chromium.new_page()
+    try:
+        page.goto(f"{base}{kind}/QQQQ")
+        alert = page.locator("#app p.error[role=alert]")
+        alert.wait_for(timeout=15_000)
+        assert alert.inner_text().strip() != ""
+        assert page.locator("header.bar").count() == 0  # no room drawn
+        back = page.locator('#app a[href="/"]')
+        assert back.count() == (1 if kind == "play" else 0)
+    finally:
+        page.close()
