@@ -56,7 +56,7 @@ def test_a_game_without_a_declaration_has_no_page(tmp_path: Path) -> None:
 
 def test_a_broken_declaration_is_named(tmp_path: Path) -> None:
     (tmp_path / "page.json").write_text('{"title": "x"}', encoding="utf-8")
-    with pytest.raises(PageDeclarationError, match="page.json"):
+    with pytest.raises(PageDeclarationError, match=r"page\.json"):
         game_page("nothing", tmp_path)
 
 
