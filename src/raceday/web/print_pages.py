@@ -13,7 +13,8 @@ inline styles or scripts (the SVG uses presentation attributes only).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from html import escape
 from typing import TYPE_CHECKING, Any
 
@@ -84,7 +85,18 @@ def print_index() -> HTMLResponse:
     return _page(body, "raceday - print and play")
 
 
-def _build(game: str, request: Request) -> tuple[list[str], str, PrintOptions]:
+@dataclass(frozen=True)
+class _Printed:
+    """A print request's pages: SVG documents, the game's title and the options read."""
+
+    game: str
+    query: str  # the request's query, for the PDF link
+    documents: list[str]
+    title: str
+    options: PrintOptions
+
+
+def _build(game: str, request: Request) -> _Printed:
     from raceday.printing.catalog import build, command_line, game_info, read_options, render
 
     info = game_info(game)
@@ -98,38 +110,48 @@ def _build(game: str, request: Request) -> tuple[list[str], str, PrintOptions]:
     part = (query.get("part") or "").strip()
     chosen = info.part(part.lower()).name if part else None
     pages = build(info.game, chosen, options)
-    return render(pages, command_line(info.game, chosen, options)), info.credit.title, \
-        options
+    documents = render(pages, command_line(info.game, chosen, options))
+    return _Printed(game, request.url.query, documents, info.credit.title, options)
 
 
-@router.get("/print/{game}.pdf", include_in_schema=False)
-def print_pdf(game: str, request: Request) -> Response:
-    from raceday.printing.output import pdf_bytes
-
+def _answer(game: str, request: Request, answer: Callable[[_Printed], Response]) -> Response:
+    """A print request: its pages handed to ``answer``, or the page naming what was refused
+    (400) if the game, a part or an option is not one it has."""
     try:
-        documents, _title, _ = _build(game, request)
-    except RacedayError as exc:
-        return _page(f"<main><p class=\"error\">{escape(str(exc))}</p>"
-                     "<a href=\"/print\">Back</a></main>", "error", 400)
-    return Response(pdf_bytes(documents), media_type="application/pdf",
-                    headers={"Content-Disposition": f"inline; filename=\"{game}.pdf\""})
-
-
-@router.get("/print/{game}", include_in_schema=False)
-def print_game(game: str, request: Request) -> HTMLResponse:
-    try:
-        documents, title, options = _build(game, request)
+        printed = _build(game, request)
     except RacedayError as exc:
         return _page(f"<header class=\"toolbar\"><h1>Print and play</h1>"
                      f"<a href=\"/print\">Back</a></header><main><p class=\"error\">"
                      f"{escape(str(exc))}</p></main>", "error", 400)
-    query = request.url.query
-    sheets = "".join(f"<section class=\"sheet\">{d}</section>" for d in documents)
-    body = (f"<header class=\"toolbar\"><h1>{escape(title)}: {len(documents)} page(s)</h1>"
-            "<button type=\"button\" id=\"print-button\">Print</button>"
-            f"<a href=\"/print/{escape(game.lower())}.pdf?{escape(query)}\">PDF</a>"
-            "<a href=\"/print\">Other pages</a>"
-            "<span class=\"hint\">Print at 100% on "
-            f"{escape(options.sheet.name)} paper, margins none.</span></header>"
-            f"<main class=\"sheets\">{sheets}</main>")
-    return _page(body, f"{title} - print", paper_css=options.sheet.name.lower())
+    return answer(printed)
+
+
+def _pdf(printed: _Printed) -> Response:
+    """The pages as one PDF."""
+    from raceday.printing.output import pdf_bytes
+
+    return Response(pdf_bytes(printed.documents), media_type="application/pdf", headers={
+        "Content-Disposition": f"inline; filename=\"{printed.game}.pdf\""})
+
+
+def _sheets(printed: _Printed) -> Response:
+    """The pages inline, one sheet each, with the toolbar the print CSS hides."""
+    title, sheet = printed.title, printed.options.sheet.name
+    sheets = "".join(f"<section class=\"sheet\">{d}</section>" for d in printed.documents)
+    body = (f"<header class=\"toolbar\"><h1>{escape(title)}: {len(printed.documents)} page(s)"
+            "</h1><button type=\"button\" id=\"print-button\">Print</button>"
+            f"<a href=\"/print/{escape(printed.game.lower())}.pdf?{escape(printed.query)}\">"
+            "PDF</a><a href=\"/print\">Other pages</a>"
+            f"<span class=\"hint\">Print at 100% on {escape(sheet)} paper, margins none.</span>"
+            f"</header><main class=\"sheets\">{sheets}</main>")
+    return _page(body, f"{title} - print", paper_css=sheet.lower())
+
+
+@router.get("/print/{game}.pdf", include_in_schema=False)
+def print_pdf(game: str, request: Request) -> Response:
+    return _answer(game, request, _pdf)
+
+
+@router.get("/print/{game}", include_in_schema=False)
+def print_game(game: str, request: Request) -> Response:
+    return _answer(game, request, _sheets)
