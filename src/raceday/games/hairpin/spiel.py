@@ -11,7 +11,7 @@ import numpy as np
 import pyspiel  # type: ignore[import-not-found]
 
 from raceday.core.protocol import CHANCE, State
-from raceday.games.hairpin.adapter import hairpin_tensor
+from raceday.games.hairpin.tensor import hairpin_tensor
 from raceday.research import Shared
 
 
