@@ -2,14 +2,15 @@
 // options model's schema, real dice, loans, the first-out bonus, party odds), then the
 // room is created and its big screen opened.
 import { el } from "/static/js/common.js";
-import { onLanguage, t } from "/static/js/i18n.js";
-import { optionField, optionsSchema, readOptions } from "/static/js/options-form.js";
-import { createRoom } from "/static/js/rooms.js";
+import { t } from "/static/js/i18n.js";
+import { optionField, readOptions } from "/static/js/options-form.js";
+import { createRoom, mountCard } from "/static/js/rooms.js";
 
 const FALLS = { "0": "fall_none", "1/20": "fall_some" };
 const SWITCHES = ["host_dice", "borrowing", "first_out_bonus", "simple_odds"];
 
-function draw(box, schema, kept) {
+function draw(box, schema, read) {
+  const kept = read ? read() : {};
   const race = [optionField(schema, "fall_rate", {
     game: "derby", id: "derby-fall-rate", value: kept.fall_rate, choices: Object.keys(FALLS),
     choiceLabel: (v) => t(FALLS[v]),
@@ -37,9 +38,4 @@ function draw(box, schema, kept) {
   };
 }
 
-const box = document.getElementById("derby-setup");
-if (box) {
-  const schema = await optionsSchema("derby");
-  let read = draw(box, schema, {});
-  onLanguage(() => { read = draw(box, schema, read()); });
-}
+await mountCard("derby", draw);

@@ -2,9 +2,9 @@
 // Black (a person or a computer level), then create the room and open its big screen.
 // The variant's words come from the options model's schema (options-form.js).
 import { el } from "/static/js/common.js";
-import { createRoom, kindSelect } from "/static/js/rooms.js";
-import { onLanguage, t } from "/static/js/i18n.js";
-import { optionField, optionsSchema, readOptions } from "/static/js/options-form.js";
+import { createRoom, kindSelect, mountCard } from "/static/js/rooms.js";
+import { t } from "/static/js/i18n.js";
+import { optionField, readOptions } from "/static/js/options-form.js";
 
 function draw(box, schema) {
   const variant = optionField(schema, "variant", { game: "hairpin", id: "hp-variant" });
@@ -23,9 +23,4 @@ function draw(box, schema) {
   box.replaceChildren(el("h2", {}, t("hp_setup_title")), form);
 }
 
-const box = document.getElementById("hairpin-setup");
-if (box) {
-  const schema = await optionsSchema("hairpin");
-  draw(box, schema);
-  onLanguage(() => draw(box, schema));
-}
+await mountCard("hairpin", draw);

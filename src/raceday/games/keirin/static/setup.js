@@ -2,9 +2,9 @@
 // The server checks every option with the engine; the race's riders come from the options
 // model's schema (options-form.js).
 import { el } from "/static/js/common.js";
-import { optionField, optionsSchema } from "/static/js/options-form.js";
-import { createRoom } from "/static/js/rooms.js";
-import { onLanguage, t } from "/static/js/i18n.js";
+import { optionField } from "/static/js/options-form.js";
+import { createRoom, mountCard } from "/static/js/rooms.js";
+import { t } from "/static/js/i18n.js";
 
 function draw(box, schema) {
   const races = el("select", { id: "kr-races", name: "races" }, [1, 2, 3, 4, 5, 6, 8, 10, 12].map((n) => el("option", { value: n }, String(n))));
@@ -34,9 +34,4 @@ function draw(box, schema) {
   box.replaceChildren(el("h2", {}, t("kr_setup_title")), form);
 }
 
-const box = document.getElementById("keirin-setup");
-if (box) {
-  const schema = await optionsSchema("keirin");
-  draw(box, schema);
-  onLanguage(() => draw(box, schema));
-}
+await mountCard("keirin", draw);

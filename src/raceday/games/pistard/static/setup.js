@@ -2,9 +2,9 @@
 // level), riders, tokens, laps and track. The race's options are built from the options
 // model's schema (options-form.js); the server checks every option with the same model.
 import { el } from "/static/js/common.js";
-import { optionField, optionsSchema, readOptions } from "/static/js/options-form.js";
-import { createRoom, kindSelect } from "/static/js/rooms.js";
-import { onLanguage, t } from "/static/js/i18n.js";
+import { optionField, readOptions } from "/static/js/options-form.js";
+import { createRoom, kindSelect, mountCard } from "/static/js/rooms.js";
+import { t } from "/static/js/i18n.js";
 
 const VARIANTS = { scratch: [2, 5], points: [2, 5], elimination: [2, 5], sprint: [2, 2], ttt: [1, 1], pursuit: [2, 2] };
 const TRACKS = ["default", "short"];  // the shipped tracks (a file is for the terminal)
@@ -48,9 +48,4 @@ function draw(box, schema) {
   box.replaceChildren(el("h2", {}, t("pi_setup_title")), form);
 }
 
-const box = document.getElementById("pistard-setup");
-if (box) {
-  const schema = await optionsSchema("pistard");
-  draw(box, schema);
-  onLanguage(() => draw(box, schema));
-}
+await mountCard("pistard", draw);

@@ -1,7 +1,8 @@
 // The room kit's browser half, shared by every game's pages: creating a room from a
 // landing card, the seat choices, the lobby card, a game's own styles and SVG helpers.
 import { api, el, tokens } from "./common.js";
-import { t } from "./i18n.js";
+import { onLanguage, t } from "./i18n.js";
+import { optionsSchema } from "./options-form.js";
 
 const NS = "http://www.w3.org/2000/svg";
 
@@ -10,6 +11,17 @@ export const KINDS = ["human", "easy", "medium", "hard", "expert"];
 export function kindSelect(name, value, id) {
   return el("select", { name, id }, KINDS.map((k) => el("option", { value: k, selected: k === value },
     k === "human" ? t("gp_human") : t("gp_computer_level", { level: t(`level_${k}`) }))));
+}
+
+// A game's landing card: draw(box, schema, kept) fills the game's section (#<game>-setup)
+// from its options' schema, again when the language changes; what it returns is handed to
+// the next draw (e.g. a reader of the values chosen so far).
+export async function mountCard(game, draw) {
+  const box = document.getElementById(`${game}-setup`);
+  if (!box) return;
+  const schema = await optionsSchema(game);
+  let kept = draw(box, schema, undefined);
+  onLanguage(() => { kept = draw(box, schema, kept); });
 }
 
 export async function createRoom(game, options, error) {
