@@ -17,7 +17,7 @@ import os
 import socket
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -39,44 +39,44 @@ PortOpt = Annotated[
 ]
 
 
-def _each_read(values: list[str] | None, reads: Callable[[str], object],
-               expected: str) -> list[str]:
-    """A repeatable option's values, each read by the server's own parser ``reads`` (which
-    raises ValueError or returns nothing for a bad one); the first bad one is one line."""
-    for value in values or []:
-        try:
-            if not reads(value):
-                raise ValueError(value)
-        except ValueError:
-            raise typer.BadParameter(f"must be {expected}, got {value!r}") from None
-    return list(values or [])
+def _addresses(flag: str, metavar: str, reads: Callable[[str], object], expected: str,
+               describe: str) -> Any:
+    """A repeatable option ``flag`` whose values are read by the server's own parser
+    ``reads`` (which raises ValueError or returns nothing for a bad one) before anything is
+    opened; the first bad one is refused in one line saying it must be ``expected``."""
+
+    def check(values: list[str] | None) -> list[str]:
+        for value in values or []:
+            try:
+                if not reads(value):
+                    raise ValueError(value)
+            except ValueError:
+                raise typer.BadParameter(f"must be {expected}, got {value!r}") from None
+        return list(values or [])
+
+    return typer.Option(flag, metavar=metavar, callback=check, help=describe)
 
 
-def check_origins(values: list[str] | None) -> list[str]:
-    """Each ``--allow-origin`` read as the server will read it (:class:`raceday.web.guard.
-    Origins`): an http(s) origin; a URL stands for its origin."""
+def _origin(value: str) -> object:
+    """An origin as :class:`raceday.web.guard.Origins` reads it (a URL stands for its
+    origin)."""
     from raceday.web.guard import Origins
 
-    return _each_read(values, lambda value: Origins(None, [value]).allowed,
-                      "an http(s) origin such as https://party.example.org")
+    return Origins(None, [value]).allowed
 
 
-def check_proxies(values: list[str] | None) -> list[str]:
-    """Each ``--trusted-proxy`` read as the server will read it (:func:`raceday.web.guard.
-    parse_networks`): an IP address or network."""
+def _network(value: str) -> object:
+    """An IP address or network as :func:`raceday.web.guard.parse_networks` reads it."""
     from raceday.web.guard import parse_networks
 
-    return _each_read(values, lambda value: parse_networks([value]),
-                      "an IP address or network such as 10.0.0.2 or 172.16.0.0/12")
+    return parse_networks([value])
 
 
-AllowOriginOpt = Annotated[
-    list[str] | None,
-    typer.Option("--allow-origin", metavar="URL", callback=check_origins,
-                 help="Also allow pages from this origin (such as https://party.example.org, "
-                      "the address of a reverse proxy) to open sockets and send requests, "
-                      "besides this server's own address; repeat for more."),
-]
+AllowOriginOpt = Annotated[list[str] | None, _addresses(
+    "--allow-origin", "URL", _origin, "an http(s) origin such as https://party.example.org",
+    "Also allow pages from this origin (such as https://party.example.org, the address of a "
+    "reverse proxy) to open sockets and send requests, besides this server's own address; "
+    "repeat for more.")]
 
 
 def check_public_url(value: str | None) -> str | None:
@@ -108,13 +108,12 @@ PublicUrlOpt = Annotated[
                       "this server listens on (a reverse proxy, a host name with TLS): join "
                       "links and the QR code name it, and pages from it may open sockets."),
 ]
-TrustedProxyOpt = Annotated[
-    list[str] | None,
-    typer.Option("--trusted-proxy", metavar="ADDRESS", callback=check_proxies,
-                 help="A reverse proxy's IP address or network (such as 127.0.0.1 or "
-                      "10.0.0.0/8) whose X-Forwarded-For header names the client for the "
-                      "rate limits; repeat for more. None by default."),
-]
+TrustedProxyOpt = Annotated[list[str] | None, _addresses(
+    "--trusted-proxy", "ADDRESS", _network,
+    "an IP address or network such as 10.0.0.2 or 172.16.0.0/12",
+    "A reverse proxy's IP address or network (such as 127.0.0.1 or 10.0.0.0/8) whose "
+    "X-Forwarded-For header names the client for the rate limits; repeat for more. None by "
+    "default.")]
 
 
 def check_host(value: str) -> str:
