@@ -154,11 +154,15 @@ def test_the_landing_page_offers_the_game_and_opens_its_room(chromium: Any,
     page.fill("#twindash-rounds", "3")
     page.select_option("#twindash-max_stake", "2")
     assert page.input_value("#twindash-length") == "20"  # the model's default
+    page.click("button.lang")  # the card in Japanese keeps what was chosen
+    page.wait_for_selector("#twindash-setup h2:text-is('ツインダイス・ダッシュ')")
+    assert page.input_value("#twindash-rounds") == "3"
+    assert page.input_value("#twindash-max_stake") == "2"
     page.click("#twindash-create button[type=submit]")
     page.wait_for_url(re.compile(r".*/host/[A-Z0-9]+$"))
     page.wait_for_selector(".td-course")
-    assert page.inner_text(".td-course") == ("20 squares to the line, at most 3 rounds, "
-                                             "5 chips each, stakes up to 2, a prize of 3.")
+    assert page.inner_text(".td-course") == ("ゴールまで20マス、最大3ラウンド、チップ各5枚、"
+                                             "賭けは2まで、賞金3。")
     code = page.url.rsplit("/", 1)[1]
     assert httpx.get(f"{server}api/rooms/{code}", timeout=10).json()["game"] == "twindash"
     assert page.js_errors == []

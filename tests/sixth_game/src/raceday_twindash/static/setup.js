@@ -1,17 +1,20 @@
 // The landing page's "Twin Dice Dash" card: every option of the game's model as a field
 // (options-form.js reads the model's JSON Schema), then create the room and open its big
-// screen. The server checks every value with the same model.
+// screen. The server checks every value with the same model. Mounted by the room kit's
+// mountCard, which draws it again on a language change with the values chosen so far.
 import { el } from "/static/js/common.js";
-import { language, onLanguage } from "/static/js/i18n.js";
-import { optionField, optionsSchema, readOptions } from "/static/js/options-form.js";
+import { language } from "/static/js/i18n.js";
+import { optionField, readOptions } from "/static/js/options-form.js";
 import { render } from "/static/js/present.js";
-import { createRoom } from "/static/js/rooms.js";
+import { createRoom, mountCard } from "/static/js/rooms.js";
 
 const GAME = "twindash";
 const say = (key) => render(key, language(), GAME);
 
-function draw(box, schema) {
-  const fields = Object.keys(schema.properties).map((field) => optionField(schema, field, { game: GAME }));
+function draw(box, schema, chosen) {
+  const fields = Object.keys(schema.properties).map((field) => optionField(schema, field, {
+    game: GAME, value: chosen?.()[field],
+  }));
   const form = el("form", { id: "twindash-create" },
     el("p", { class: "note" }, say("ui.setup_hint")),
     fields.flatMap((f) => f.nodes),
@@ -21,11 +24,7 @@ function draw(box, schema) {
     createRoom(GAME, readOptions(fields), document.getElementById("error"));
   });
   box.replaceChildren(el("h2", {}, say("title")), form);
+  return () => readOptions(fields);
 }
 
-const box = document.getElementById(`${GAME}-setup`);
-if (box) {
-  const schema = await optionsSchema(GAME);
-  draw(box, schema);
-  onLanguage(() => draw(box, schema));
-}
+await mountCard(GAME, draw);
