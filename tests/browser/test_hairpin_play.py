@@ -144,3 +144,23 @@ def test_against_the_computer_from_the_landing_page_with_undo(
     page.keyboard.press("Enter")
     assert page.locator(".hp-square.is-target").count() >= 1
     assert page.js_errors == []
+
+
+@pytest.mark.parametrize(("lang", "words"), [
+    ("en", "your 5th bump: you would be disqualified and lose"),
+    ("ja", "5回目のバンプ：失格となり負けます"),
+])
+def test_a_decisive_bump_is_marked_in_the_pages_language(chromium: Any, server: str,
+                                                         lang: str, words: str) -> None:
+    r = httpx.post(f"{server}api/rooms", json={"game": "hairpin", "options": {
+        "red": "human", "black": "human",
+        "position": "..bbb./..bb.r2/rrr... r 0-0 4-0 0-0"}}, timeout=10)
+    room = r.json()
+    page = open_page(chromium, TV, f"{server}host/{room['code']}",
+                     {f"raceday.host.{room['code']}": room["host_token"], "raceday.lang": lang})
+    page.click("#start")
+    button = page.locator("button.hp-move.decides-loses")
+    button.wait_for()
+    assert button.count() == 1 and words in button.inner_text()
+    assert page.js_errors == []
+    page.context.close()

@@ -252,3 +252,17 @@ def test_bad_options_are_refused(options: dict[str, Any], words: str) -> None:
     with pytest.raises(RoomError, match=None) as err:
         HairpinRoom.create(options, 1)
     assert words in str(err.value)
+
+
+def test_a_decisive_bump_is_marked_from_the_states_facts() -> None:
+    """The fifth bump would disqualify Red: the move says so as a fact ("decides") and as a
+    message the page renders in its language, never as a sentence to parse."""
+    room = HairpinRoom.create({"red": "human", "black": "human",
+                               "position": "..bbb./..bb.r2/rrr... r 0-0 4-0 0-0"}, 1)
+    room.handle(Actor.host(), {"type": "start"}, np.random.default_rng(1))
+    moves = {m["name"]: m for m in room.view(Actor.host())["moves"]}
+    bump = moves["f2 charge d2 bump"]
+    assert bump["decides"] == "loses" and bump["warning_message"]["key"] == \
+        "warning.disqualified"
+    assert bump["warning"] == "your 5th bump: you would be disqualified and lose"
+    assert all(m["decides"] is None for name, m in moves.items() if not name.endswith("bump"))

@@ -85,6 +85,7 @@ class HairpinRoom(TurnRoom[HairpinState]):
                         "to": facts["dest"], "kind": facts["kind"], "lap": facts["lap"],
                         "hit": facts["hit"],
                         "warning": None if warning is None else render(warning, "en", self.game),
+                        "warning_message": warning,
                         "decides": None if warning is None else warning["params"]["decides"]})
         return out
 

@@ -4,7 +4,8 @@
 // server's view; this module shows them and sends {type: "move", action}.
 import { el } from "/static/js/common.js";
 import { fill, lobbyCard, svg, useStyles } from "/static/js/rooms.js";
-import { onLanguage, t } from "/static/js/i18n.js";
+import { language, onLanguage, t } from "/static/js/i18n.js";
+import { render as say } from "/static/js/present.js";
 import { thinking, thinkingSender } from "/static/js/thinking.js";
 
 const COLS = "abcdef";
@@ -197,7 +198,7 @@ export function mountGame(root, ctx) {
       el("ul", {}, shown.map((m) => el("li", {}, el("button", {
         type: "button", class: `hp-move ${m.decides ? `decides-${m.decides}` : ""}`, "data-action": m.action,
         onclick: () => play(m),
-      }, m.name, m.lap ? ` · ${t("hp_lap")}` : "", m.warning ? ` ⚠ ${m.warning}` : "")))),
+      }, m.name, m.lap ? ` · ${t("hp_lap")}` : "", m.warning ? ` ⚠ ${m.warning_message ? say(m.warning_message, language(), "hairpin") : m.warning}` : "")))),
       selected !== null ? el("button", { type: "button", onclick: () => { selected = null; render(); } }, t("hp_show_all")) : null);
   }
 
