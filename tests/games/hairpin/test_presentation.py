@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 
 from raceday.core.errors import GameNotOverError
 from raceday.core.protocol import Termination
+from raceday.games.hairpin.game import new_game
 from raceday.games.hairpin.rules import DISQUALIFIED, HairpinState, Rules
-from raceday.present import describe_action, describe_outcome, render
+from raceday.present import describe_action, describe_event, describe_outcome, render
 
 BUMP_FIFTH = "..bbb./..bb.r2/rrr... r 0-0 4-0 0-0"  # Red may play "f2 charge d2 bump"
 LAP_TO_WIN = "bbbbr./....b./r.rrr. r 4-0 0-0 0-0"  # "e3 charge b1" is Red's fifth lap
@@ -69,3 +71,22 @@ def test_the_frame_is_the_board_as_data() -> None:
     assert frame["text"] == state.position_text() and frame["to_move"] == 0
     assert frame["bumps"] == [4, 0] and sum(c > 0 for c in frame["cells"]) > 0
     assert after(LAP_TO_WIN, "e3 charge b1").frame()["to_move"] is None
+
+
+def test_every_event_has_words_in_both_languages() -> None:
+    state = new_game({"variant": "short+derby+random"})
+    rng = np.random.default_rng(5)
+    kinds: set[str] = set()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            draw = state.sample_chance(rng)
+            events = state.apply_action(draw.outcome, draw.detail)
+        else:
+            legal = state.legal_actions()
+            events = state.apply_action(legal[int(rng.integers(len(legal)))])
+        for event in events:
+            kinds.add(event.kind)
+            for lang in ("en", "ja"):
+                words = describe_event("hairpin", event, lang)
+                assert words != event.key and "{" not in words, (lang, event)
+    assert {"setup", "move", "result"} <= kinds

@@ -15,7 +15,7 @@ from raceday.core.protocol import Termination
 from raceday.games.pistard.agents import make_agent
 from raceday.games.pistard.moves import choose_action, place_action
 from raceday.games.pistard.state import PistardState, new_race
-from raceday.present import describe_action, describe_outcome
+from raceday.present import describe_action, describe_event, describe_outcome
 
 
 def played(options: dict[str, Any], seed: int = 3) -> PistardState:
@@ -90,3 +90,31 @@ def test_the_frame_is_the_race_as_data() -> None:
     frame = json.loads(json.dumps(state.frame()))
     assert frame["length"] == state.track.length and len(frame["riders"]) == len(state.riders)
     assert {r["rider"] for r in frame["riders"]} == {r.ident for r in state.riders}
+
+
+@pytest.mark.parametrize("variant", ["scratch", "points", "elimination", "sprint", "ttt",
+                                     "pursuit"])
+def test_every_event_has_words_in_both_languages(variant: str) -> None:
+    options: dict[str, Any] = {"variant": variant, "track": "short"}
+    if variant in ("ttt", "pursuit"):
+        options["riders_per_player"] = 3
+    if variant == "elimination":
+        options.update(players=3, riders_per_player=1)
+    if variant == "points":
+        options["laps"] = 2
+    state = new_race(options)
+    rng = np.random.default_rng(7)
+    agent = make_agent("easy")
+    kinds: set[str] = set()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            draw = state.sample_chance(rng)
+            events = state.apply_action(draw.outcome, draw.detail)
+        else:
+            events = state.apply_action(agent.choose(state, rng))
+        for event in events:
+            kinds.add(event.kind)
+            for lang in ("en", "ja"):
+                words = describe_event("pistard", event, lang)
+                assert words != event.key and "{" not in words, (lang, event)
+    assert {"place", "throw", "move", "result"} <= kinds
