@@ -145,6 +145,25 @@ def throw(kind: str, rng: np.random.Generator) -> tuple[int, dict[str, list[int]
     return value_from_faces(kind, faces), {"dice": faces}
 
 
+class _Faces:
+    """Faces of one kind of die, drawn from ``rng`` a block at a time and handed out in order
+    (a new block only when the rest of the current one is too short)."""
+
+    def __init__(self, rng: np.random.Generator, sides: int, block: int) -> None:
+        self.rng, self.sides, self.block = rng, sides, block
+        self._faces: list[int] = []
+        self.used = 0  # faces of the current block handed out
+
+    def take(self, n: int) -> list[int]:
+        """The next ``n`` faces."""
+        if self.used + n > len(self._faces):
+            self._faces = self.rng.integers(1, self.sides + 1, size=self.block).tolist()
+            self.used = 0
+        out = self._faces[self.used:self.used + n]
+        self.used += n
+        return out
+
+
 class DiceBuffer:
     """Fast throws for simulation loops: faces are drawn from ``rng`` in large blocks.
 
@@ -156,44 +175,31 @@ class DiceBuffer:
 
     def __init__(self, rng: np.random.Generator) -> None:
         self.rng = rng
-        self._d6: list[int] = []
-        self._d10: list[int] = []
-        self._i6 = 0
-        self._i10 = 0
+        self._d6 = _Faces(rng, 6, self.BLOCK)
+        self._d10 = _Faces(rng, 10, self.BLOCK)
 
-    def _faces6(self, n: int) -> list[int]:
-        if self._i6 + n > len(self._d6):
-            self._d6 = self.rng.integers(1, 7, size=self.BLOCK).tolist()
-            self._i6 = 0
-        out = self._d6[self._i6:self._i6 + n]
-        self._i6 += n
-        return out
-
-    def _faces10(self, n: int) -> list[int]:
-        if self._i10 + n > len(self._d10):
-            self._d10 = self.rng.integers(1, 11, size=self.BLOCK).tolist()
-            self._i10 = 0
-        out = self._d10[self._i10:self._i10 + n]
-        self._i10 += n
-        return out
+    @property
+    def faces_used(self) -> tuple[int, int]:
+        """How far into its current block of d6 and of d10 faces this buffer has read."""
+        return self._d6.used, self._d10.used
 
     def throw(self, kind: str) -> int:
         """The value of one throw of ``kind``."""
         if kind == TWO_D6:
-            f = self._faces6(2)
+            f = self._d6.take(2)
             return f[0] + f[1]
         if kind == D6_KIND:
-            return self._faces6(1)[0]
+            return self._d6.take(1)[0]
         if kind == BEST_TWO_OF_3D6:
-            return best_two(self._faces6(3))
+            return best_two(self._d6.take(3))
         if kind == TWO_D10:
-            return sum(self._faces10(2))
+            return sum(self._d10.take(2))
         if kind == BEST_TWO_OF_3D10:
-            return best_two(self._faces10(3))
+            return best_two(self._d10.take(3))
         if kind == FOUR_D6:
-            return sum(self._faces6(4))
+            return sum(self._d6.take(4))
         if kind == FOUR_D6_REROLL:
-            return value_from_faces(kind, self._faces6(4), self._faces6(REROLL_MAX))
+            return value_from_faces(kind, self._d6.take(4), self._d6.take(REROLL_MAX))
         if kind == BOARD:
             return int(self.rng.integers(BOARD_LAYOUTS))
         raise ValueError(f"unknown throw kind {kind!r}")
