@@ -97,6 +97,15 @@ class Throw:
     def to_json(self) -> list[Any]:
         return [self.kind, self.rider, self.purpose]
 
+    @classmethod
+    def from_json(cls, data: Any, riders: int) -> Throw:
+        """The saved ``[kind, rider, purpose]`` of a race of ``riders`` riders, checked."""
+        kind, rider, purpose = data
+        if kind not in dice.KINDS or purpose not in PURPOSES or not isinstance(
+                rider, int) or not (rider == EMPTY or 0 <= rider < riders):
+            raise SaveFormatError("WielerSIM state: malformed pending throw")
+        return cls(str(kind), rider, str(purpose))
+
 
 class EndOfTurn(IntEnum):
     """How far the settling of a turn has got, once every rider has moved (saved as its
@@ -308,6 +317,13 @@ class _Sprint:
     def to_json(self) -> dict[str, Any]:
         return {"riders": self.riders, "vpos": self.vpos, "seq": self.seq, "next": self.next,
                 "counter": self.counter, "marker": self.marker, "gap": self.gap}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> _Sprint:
+        f = Fields(data, "WielerSIM sprint")
+        return cls(f.int_list("riders"), f.int_list("vpos"), f.int_list("seq"),
+                   f.get("next", int), f.get("counter", int), f.get("marker", int),
+                   f.get("gap", int))
 
 
 class WielersimState(State):
@@ -1077,14 +1093,7 @@ class WielersimState(State):
             state.chain_value = f.get("chain_value", int)
             state.chain_attack = f.get("chain_attack", bool)
             pending = data.get("pending")
-            if pending is None:
-                state.pending = None
-            else:
-                kind, rider, purpose = pending
-                if kind not in dice.KINDS or purpose not in PURPOSES or not isinstance(
-                        rider, int) or not (rider == EMPTY or 0 <= rider < n):
-                    raise SaveFormatError("WielerSIM state: malformed pending throw")
-                state.pending = Throw(str(kind), rider, str(purpose))
+            state.pending = None if pending is None else Throw.from_json(pending, n)
             state.crash_queue = f.int_list("crash_queue")
             stage = f.get("eot_stage", int)
             if stage not in EndOfTurn.__members__.values():
@@ -1093,15 +1102,8 @@ class WielersimState(State):
             state.results = [(int(a), int(b), int(c)) for a, b, c in f.get("results", list)]
             state.win_turn = f.get("win_turn", int)
             state.win_pos = f.get("win_pos", int)
-            sp = data.get("sprint")
-            if sp is None:
-                state.sprint = None
-            else:
-                sf = Fields(sp, "WielerSIM sprint")
-                state.sprint = _Sprint(sf.int_list("riders"), sf.int_list("vpos"),
-                                       sf.int_list("seq"), sf.get("next", int),
-                                       sf.get("counter", int), sf.get("marker", int),
-                                       sf.get("gap", int))
+            sprint = data.get("sprint")
+            state.sprint = None if sprint is None else _Sprint.from_json(sprint)
             state.sprint_places = [[int(r) for r in p] for p in f.get("sprint_places", list)]
             state.climb_places = [[int(r) for r in p] for p in f.get("climb_places", list)]
         except (TypeError, ValueError) as exc:
