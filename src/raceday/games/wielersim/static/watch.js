@@ -131,6 +131,18 @@ async function showCampaign(name, box, shown) {
   redraw = () => showCampaign(name, box, picked);
 }
 
+// On submit, send(body) the form's `fields` and its `optional` field when filled in (trimmed);
+// a refusal is shown on the error line.
+function onSubmit(form, fields, optional, send) {
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const body = Object.fromEntries(fields.map((field) => [field, form[field].value]));
+    const extra = form[optional].value.trim();
+    if (extra) body[optional] = extra;
+    try { await send(body); } catch (e) { fail(e); }
+  });
+}
+
 async function home(box) {
   const list = await api("/api/wielersim/campaigns");
   const filmBox = el("div", { class: "film card", hidden: true });
@@ -141,20 +153,15 @@ async function home(box) {
       el("label", { for: "wv-peloton" }, t("wv_peloton"), select("peloton", choices.pelotons, params.get("peloton") || "classics", "wv-peloton")),
       el("label", { for: "wv-seed" }, t("wv_seed"), el("input", { id: "wv-seed", name: "seed", inputmode: "numeric", value: params.get("seed") || "", placeholder: t("wv_seed_any") })),
       el("button", { type: "submit", class: "primary" }, t("wv_watch"))));
-  race.addEventListener("submit", async (ev) => {
-    ev.preventDefault();
-    const body = { route: race.route.value, peloton: race.peloton.value };
-    if (race.seed.value.trim()) body.seed = race.seed.value.trim();
-    try {
-      const film = await api("/api/wielersim/race", body);
-      filmBox.hidden = false;
-      mountFilm(filmBox, film).play();
-      const link = `/wielersim?route=${body.route}&peloton=${body.peloton}&seed=${film.seed}`;
-      history.replaceState(null, "", link);
-      filmBox.prepend(el("p", { class: "note" }, t("wv_seed_used", { seed: film.seed }), " ",
-        el("a", { href: link }, t("wv_share"))));
-      error.textContent = "";
-    } catch (e) { fail(e); }
+  onSubmit(race, ["route", "peloton"], "seed", async (body) => {
+    const film = await api("/api/wielersim/race", body);
+    filmBox.hidden = false;
+    mountFilm(filmBox, film).play();
+    const link = `/wielersim?route=${body.route}&peloton=${body.peloton}&seed=${film.seed}`;
+    history.replaceState(null, "", link);
+    filmBox.prepend(el("p", { class: "note" }, t("wv_seed_used", { seed: film.seed }), " ",
+      el("a", { href: link }, t("wv_share"))));
+    error.textContent = "";
   });
   const tourForm = el("form", { id: "tour-form" },
     el("div", { class: "row" },
@@ -162,14 +169,9 @@ async function home(box) {
       el("label", { for: "wv-tour-peloton" }, t("wv_peloton"), select("peloton", choices.pelotons, "classics", "wv-tour-peloton")),
       el("label", { for: "wv-name" }, t("wv_name"), el("input", { id: "wv-name", name: "name", maxlength: 60, placeholder: t("wv_name_auto") })),
       el("button", { type: "submit", class: "primary" }, t("wv_new_tour"))));
-  tourForm.addEventListener("submit", async (ev) => {
-    ev.preventDefault();
-    const body = { tour: tourForm.tour.value, peloton: tourForm.peloton.value };
-    if (tourForm.name.value.trim()) body.name = tourForm.name.value.trim();
-    try {
-      const c = await api("/api/wielersim/campaigns", body);
-      location.href = `/wielersim?campaign=${encodeURIComponent(c.name)}`;
-    } catch (e) { fail(e); }
+  onSubmit(tourForm, ["tour", "peloton"], "name", async (body) => {
+    const c = await api("/api/wielersim/campaigns", body);
+    location.href = `/wielersim?campaign=${encodeURIComponent(c.name)}`;
   });
   box.replaceChildren(race, filmBox,
     el("section", { class: "card" }, el("h2", {}, t("wv_tours")), el("p", { class: "note" }, t("wv_tours_hint")),
