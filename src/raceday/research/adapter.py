@@ -30,7 +30,7 @@ from raceday.core.errors import OptionsError
 from raceday.core.game import GameOptions
 from raceday.core.protocol import CHANCE, Action, State
 from raceday.core.registry import get_game
-from raceday.research.params import ParamValue, options_from_params
+from raceday.research.params import ParamValue, model_params, options_from_params
 
 
 @dataclass(frozen=True)
@@ -56,10 +56,16 @@ class Adapter(ABC):
     utility: ClassVar[str] = "general_sum"  # general_sum | constant_sum
     utility_sum: ClassVar[float | None] = None
     params: ClassVar[Mapping[str, ParamValue]] = {}
-    # With the game's options model, the parameters are its fields (params =
-    # model_params(Model), plus any of the adapter's own) and the model checks them.
+    # With the game's options model, the parameters are its fields (model_params), plus the
+    # adapter's own (an engine choice), and the model checks them.
     options_model: ClassVar[type[GameOptions] | None] = None
+    own_params: ClassVar[Mapping[str, ParamValue]] = {}
     description: ClassVar[str] = ""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.options_model is not None and "params" not in cls.__dict__:
+            cls.params = {**model_params(cls.options_model), **cls.own_params}
 
     # --- parameters -------------------------------------------------------------------
     def check_params(self, params: Mapping[str, Any] | None) -> dict[str, ParamValue]:
@@ -90,9 +96,11 @@ class Adapter(ABC):
             raise TypeError(f"the {self.name} adapter declares no options model")
         return self.options_model.parse(options_from_params(self.options_model, params))
 
-    @abstractmethod
     def new_state(self, params: Mapping[str, ParamValue]) -> State:
-        """A fresh state of the game these parameters describe."""
+        """A fresh state of the game these parameters describe (by default the game's own,
+        from the options they stand for)."""
+        state: State = get_game(self.name).new_state(self.game_options(params))
+        return state
 
     @abstractmethod
     def shape(self, params: Mapping[str, ParamValue]) -> Shape:

@@ -14,7 +14,7 @@ from raceday.core.protocol import State
 from raceday.core.registry import get_game
 from raceday.games.hairpin.game import HairpinOptions
 from raceday.games.hairpin.tensor import HAIRPIN_OBS, hairpin_tensor
-from raceday.research import Adapter, ParamValue, Shape, model_params
+from raceday.research import Adapter, ParamValue, Shape
 
 
 class HairpinAdapter(Adapter):
@@ -24,8 +24,7 @@ class HairpinAdapter(Adapter):
     utility = "constant_sum"
     utility_sum = 1.0
     options_model = HairpinOptions
-    params: ClassVar[Mapping[str, ParamValue]] = {**model_params(HairpinOptions),
-                                                  "engine": "fast"}
+    own_params: ClassVar[Mapping[str, ParamValue]] = {"engine": "fast"}
     description = ("Two players, perfect information; chance only in the random setup. "
                    "Actions are the engine's numbers (origin square * 6 + kind).")
 
@@ -35,10 +34,6 @@ class HairpinAdapter(Adapter):
             raise OptionsError(f"hairpin engine must be 'fast' or 'reference', got "
                                f"{out['engine']!r}")
         return out
-
-    def new_state(self, params: Mapping[str, ParamValue]) -> State:
-        state: State = get_game(self.name).new_state(self.game_options(params))
-        return state
 
     def shape(self, params: Mapping[str, ParamValue]) -> Shape:
         from raceday.games.hairpin.rules import KINDS, SKIP_ORIGIN

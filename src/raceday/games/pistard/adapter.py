@@ -4,14 +4,14 @@ codes, and an observation tensor of every rider, the tokens and the dice."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 
 from raceday.core.protocol import Action, State
 from raceday.core.registry import get_game
 from raceday.games.pistard.options import PistardOptions
-from raceday.research import Adapter, ParamValue, Shape, model_params
+from raceday.research import Adapter, ParamValue, Shape
 
 PISTARD_SLOTS = 5 * 6  # player 0-4 x rider 1-6: the engine's rider numbers 11..56
 PISTARD_CODES = 200  # token flag (100) + 10 * columns ahead + lane
@@ -37,14 +37,9 @@ class PistardAdapter(Adapter):
     title = "PISTARD"
     player_range = (1, 5)
     options_model = PistardOptions
-    params: ClassVar[Mapping[str, ParamValue]] = model_params(PistardOptions)
     description = ("1 to 5 players, perfect information, four dice per throw (1,296 chance "
                    "outcomes). Action id = rider slot * 200 + move code, then placements "
                    "and team 'next rider' choices.")
-
-    def new_state(self, params: Mapping[str, ParamValue]) -> State:
-        state: State = get_game(self.name).new_state(self.game_options(params))
-        return state
 
     def shape(self, params: Mapping[str, ParamValue]) -> Shape:
         from raceday.games.pistard.moves import THROWS

@@ -4,14 +4,14 @@ players), so that chance-only analyses can sample and serialise it."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 
 from raceday.core.protocol import State
 from raceday.core.registry import get_game
 from raceday.games.wielersim.game import WielersimOptions
-from raceday.research import Adapter, ParamValue, Shape, model_params
+from raceday.research import Adapter, ParamValue, Shape
 
 
 class WielersimAdapter(Adapter):
@@ -19,15 +19,10 @@ class WielersimAdapter(Adapter):
     title = "WielerSIM"
     player_range = (0, 0)
     options_model = WielersimOptions
-    params: ClassVar[Mapping[str, ParamValue]] = model_params(WielersimOptions)
     description = ("A solo simulation: no decision-making players (0 players), every node "
                    "is a throw of the engine's dice. Registered so that chance-only "
                    "analyses (sampling, exact chance outcomes, serialisation) can use it; "
                    "there is nothing for an agent to decide.")
-
-    def new_state(self, params: Mapping[str, ParamValue]) -> State:
-        state: State = get_game(self.name).new_state(self.game_options(params))
-        return state
 
     def shape(self, params: Mapping[str, ParamValue]) -> Shape:
         from raceday.games.wielersim import dice
