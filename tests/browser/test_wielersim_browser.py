@@ -107,3 +107,24 @@ def test_the_ticker_speaks_the_readers_language(chromium: Any, tmp_path: Path) -
             "e => getComputedStyle(e).backgroundColor") == "rgb(244, 241, 232)"
         page.close()
     assert problems == []
+
+
+def test_a_new_stage_race_from_the_form(chromium: Any, tmp_path: Path) -> None:
+    # the stage-race form sends its tour and peloton, and the name only when one is typed
+    from raceday.web.server import background_server
+
+    problems: list[str] = []
+    with background_server(create_app(tmp_path / "party.sqlite")) as base:
+        page = new_page(chromium, 1280, 900, problems)
+        page.goto(f"{base}wielersim")
+        page.locator("#tour-form input[name=name]").fill("  spring tour  ")
+        page.locator("#tour-form button[type=submit]").click()
+        page.wait_for_url("**/wielersim?campaign=spring%20tour", timeout=30_000)
+        page.goto(f"{base}wielersim")
+        page.locator("#tour-form button[type=submit]").click()  # no name: one is made up
+        page.wait_for_url("**/wielersim?campaign=*", timeout=30_000)
+        assert "spring" not in page.url
+        page.goto(f"{base}wielersim")
+        expect(page.locator("ul.campaigns li")).to_have_count(2)
+        page.close()
+    assert problems == []
