@@ -26,7 +26,7 @@ from raceday.games.wielersim.campaign import (
 from raceday.games.wielersim.commentary import Commentator
 from raceday.games.wielersim.game import GAME, WielersimOptions
 from raceday.games.wielersim.model import CLIMBER, COBBLES, SPRINTER, UPHILL
-from raceday.games.wielersim.peloton import START_LISTS, strip_ratings
+from raceday.games.wielersim.peloton import strip_ratings
 from raceday.games.wielersim.predict import ENGINES as PREDICT_ENGINES
 from raceday.games.wielersim.predict import MAX_RACES, Prediction, predict
 from raceday.games.wielersim.render import (
@@ -37,7 +37,7 @@ from raceday.games.wielersim.render import (
     stage_result_table,
     standings_tables,
 )
-from raceday.games.wielersim.route import MAX_DISTANCE, MIN_DISTANCE, SHIPPED_ROUTES
+from raceday.games.wielersim.route import MAX_DISTANCE, MIN_DISTANCE
 from raceday.games.wielersim.rules import WielersimState, peloton_spec, route_spec
 from raceday.games.wielersim.stage import (
     prologue_win_chances,
@@ -73,9 +73,9 @@ HELP = "WielerSIM (Ludo Nauws): watch and predict one-day races and stage races.
 
 app = typer.Typer(help=HELP, no_args_is_help=True, add_completion=False)
 
-ROUTE_HELP = (f"Route schedule (TOML file) or a shipped route: {', '.join(SHIPPED_ROUTES)}.")
-PELOTON_HELP = ("Peloton file (CSV or TOML) or a shipped one: classics, small, or a rated "
-                f"start list: {', '.join(START_LISTS)}.")
+# the words of the options model (watch takes its arguments from it; predict and tour too)
+ROUTE_HELP = WielersimOptions.model_fields["route"].description
+PELOTON_HELP = WielersimOptions.model_fields["peloton"].description
 MIN_WIDTH, MAX_WIDTH = 10, 120
 MAX_TOP = 1_000
 
