@@ -1,17 +1,17 @@
 """Twin Dice Dash for the research frameworks (OpenSpiel, PettingZoo, Gymnasium), on
 raceday's research kit.
 
-The parameters are the options model's fields with its defaults (one source), the actions
-and chance outcomes are the engine's own numbers (already dense), and every tensor and text
-is read from :meth:`TwinDashState.observation`, so a player's view never holds the rival's
-sealed bet.
+The parameters are the options model's fields with its defaults, checked by the model
+(``options_model``: one source); the actions and chance outcomes are the engine's own
+numbers (already dense); every tensor and text is read from
+:meth:`TwinDashState.observation`, so a player's view never holds the rival's sealed bet.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 
@@ -25,12 +25,6 @@ OBS_SIZE = 15
 phase bet/roll/over (3), and the player's own bet as its stake share on Red or Blue (2)."""
 
 
-def _default(field: str) -> ParamValue:
-    value = TwinDashOptions.model_fields[field].default
-    assert isinstance(value, int)
-    return value
-
-
 class TwinDashAdapter(Adapter):
     name = GAME.name
     title = GAME.title
@@ -38,21 +32,12 @@ class TwinDashAdapter(Adapter):
     perfect_information = False  # the bets are sealed
     utility = "constant_sum"  # the winner 1, or 1/2 each for a draw
     utility_sum = 1.0
-    params: ClassVar[Mapping[str, ParamValue]] = {
-        field: _default(field) for field in TwinDashOptions.model_fields}
+    options_model = TwinDashOptions  # the kit's parameters: the model's fields, checked
     description = ("Two players seal a side bet each round, then both runners roll (one "
                    "chance node of 36 outcomes). Actions: pass, or back a runner for a stake.")
 
-    def check_params(self, params: Mapping[str, Any] | None) -> dict[str, ParamValue]:
-        checked = super().check_params(params)
-        GAME.options(checked)  # the model's one line for a value out of range
-        return checked
-
-    def new_state(self, params: Mapping[str, ParamValue]) -> State:
-        return GAME.new_state(params)
-
     def shape(self, params: Mapping[str, ParamValue]) -> Shape:
-        options = GAME.options(params)
+        options = GAME.options(self.game_options(params))
         return Shape(players=PLAYERS, num_actions=1 + PLAYERS * options.max_stake,
                      max_chance=FACES * FACES, obs_size=OBS_SIZE,
                      max_length=GAME.max_steps(options), min_utility=0.0, max_utility=1.0)
