@@ -67,7 +67,7 @@ from raceday.terminal.common import (
     progress_bar,
     shell_quote,
 )
-from raceday.terminal.options import GivenOptions, game_options
+from raceday.terminal.options import GivenOptions, field_option, game_options
 
 HELP = "WielerSIM (Ludo Nauws): watch and predict one-day races and stage races."
 
@@ -94,9 +94,6 @@ PlotOpt = Annotated[str | None, typer.Option(
 AllTopOpt = Annotated[int | None, typer.Option(
     "--top", callback=in_range(1, MAX_TOP),
     help=f"Riders shown, 1 to {MAX_TOP:,} (default: every rider).")]
-RatingsOpt = Annotated[bool, typer.Option(
-    "--ratings/--no-ratings",
-    help="Use the riders' ratings when the peloton has them (our extension).")]
 TopOpt = Annotated[int, typer.Option(
     "--top", callback=in_range(1, MAX_TOP), help=f"Riders shown per table, 1 to {MAX_TOP:,}.")]
 WidthOpt = Annotated[int | None, typer.Option(
@@ -282,7 +279,7 @@ def predict_command(
         "--compare", help="Predict a second race side by side: route=ROUTE (the same "
         "riders on another route) or peloton=PELOTON (another start list on this route).",
     )] = None,
-    ratings: RatingsOpt = True,
+    ratings: bool = field_option(WielersimOptions, "ratings"),
     engine: Annotated[str, typer.Option(
         "--engine", help="fast: the compiled engine; reference: the rules engine in Python "
         "(about thirty times slower). Both ride the same races: same seed, same numbers.",
@@ -624,7 +621,7 @@ def predict_tour_command(
     workers: WorkersOpt = None,
     scheduler: SchedulerOpt = None,
     top: TopOpt = 10,
-    ratings: RatingsOpt = True,
+    ratings: bool = field_option(WielersimOptions, "ratings"),
 ) -> None:
     """Simulate many stage races: final GC places, and who wins GC, points and mountains."""
     plot = _plot_file(plot_file)
