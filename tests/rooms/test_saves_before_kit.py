@@ -26,14 +26,19 @@ def rooms(tmp_path: Path) -> Rooms:
     return Rooms(db)
 
 
-def same_as_before(old: dict[str, Any], new: dict[str, Any]) -> None:
-    """Every field the old view had is there with the same value (a dict may have gained
-    fields, such as the board frame's)."""
-    for key, value in old.items():
-        if isinstance(value, dict) and isinstance(new.get(key), dict):
-            same_as_before(value, new[key])
-        else:
-            assert new.get(key) == value, key
+def same_as_before(old: Any, new: Any, where: str = "view") -> None:
+    """Every field the old view had is there with the same value (a dict, also one in a
+    list, may have gained fields, such as the board frame's or a move's message)."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        for key, value in old.items():
+            assert key in new, f"{where}.{key}"
+            same_as_before(value, new[key], f"{where}.{key}")
+    elif isinstance(old, list) and isinstance(new, list):
+        assert len(new) == len(old), where
+        for k, (was, now) in enumerate(zip(old, new, strict=True)):
+            same_as_before(was, now, f"{where}[{k}]")
+    else:
+        assert new == old, where
 
 
 def play_on(rooms: Rooms, room: Room, field: str, choices: str) -> None:
