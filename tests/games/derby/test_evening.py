@@ -279,3 +279,31 @@ def test_an_evening_round_trips_through_json_at_every_phase() -> None:
             player = state.acting_players()[0]
             actions = state.legal_actions_for(player)
             state.apply_action_for(player, actions[int(rng.integers(len(actions)))])
+
+
+def test_the_evenings_own_events_and_actions_read_in_both_languages() -> None:
+    from raceday.present import describe_event
+
+    own = {"bid_sealed", "lot", "borrowed", "done_betting", "betting_open", "race_start",
+           "quinella_paid", "settled", "finished"}
+    state = evening(borrowing=True)
+    rng = np.random.default_rng(4)
+    seen: set[str] = set()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            events = state.apply_action(state.sample_chance(rng).outcome)
+        else:
+            player = state.acting_players()[0]
+            actions = state.legal_actions_for(player)
+            action = actions[int(rng.integers(len(actions)))]
+            for lang in ("en", "ja"):
+                text = describe_action(state, action, lang)
+                assert "{" not in text and not text.startswith("derby."), text
+            events = state.apply_action_for(player, action)
+        for e in events:
+            if e.kind in own:
+                seen.add(e.kind)
+                for lang in ("en", "ja"):
+                    text = describe_event("derby", e, lang)
+                    assert "{" not in text and not text.startswith("event."), text
+    assert seen >= own - {"quinella_paid", "borrowed"}
