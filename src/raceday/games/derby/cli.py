@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.markup import escape
@@ -11,6 +11,7 @@ from rich.markup import escape
 from raceday.core.errors import OptionsError, RacedayError, SaveFormatError
 from raceday.games.derby.odds import exact_odds, format_odds, make_board, pair_name, parse_margin
 from raceday.games.derby.rules import POSTS, DerbyOptions, horse_name
+from raceday.games.derby.session import EveningOptions
 from raceday.store.names import MAX_SESSION_NAME
 from raceday.terminal.common import (
     MAX_PLAYER_NAME,
@@ -47,9 +48,6 @@ app = typer.Typer(help=HELP, no_args_is_help=True, add_completion=False)
 # Documented caps (docs/usage/derby.md): beyond them a typo is likelier than a wish.
 MAX_SIMULATIONS = 100_000_000
 MAX_COMPUTERS = 20
-MAX_MONEY = 1_000_000_000
-MAX_TICKETS = 100
-MAX_LOANS = 100
 
 RaceOptions = GivenOptions[DerbyOptions]  # --fall-rate (the model's)
 MarginOpt = Annotated[
@@ -59,11 +57,6 @@ MarginOpt = Annotated[
 SimpleOpt = Annotated[
     bool, typer.Option("--simple-odds", help="Round board odds down to easy party numbers.")
 ]
-
-
-def _money(default_help: str, low: int = 0) -> Any:  # a typer.Option
-    return typer.Option(callback=in_range(low, MAX_MONEY),
-                        help=f"{default_help} ({low:,}–{MAX_MONEY:,}).")
 
 
 def _seed_line(seed: int, what: str = "race") -> str:
@@ -190,16 +183,13 @@ PlayersOpt = Annotated[
 
 
 @app.command()
+@game_options(EveningOptions)
 def play(
     players: PlayersOpt = None,
     computers: Annotated[int, typer.Option(
         callback=in_range(0, MAX_COMPUTERS, "computer players"),
         help=f"Computer players to add, 0–{MAX_COMPUTERS} (alternately cautious and bold "
         "bettors).")] = 0,
-    races: Annotated[int, typer.Option(
-        callback=in_range(4, 6, "races"), help="Races in the session, 4–6.")] = 5,
-    host: Annotated[bool, typer.Option(
-        "--host", help="Real dice at the table: the host types each furlong's numbers.")] = False,
     resume: Annotated[str | None, typer.Option(
         help="Resume the saved session of this name.")] = None,
     save: Annotated[str | None, typer.Option(
@@ -208,39 +198,13 @@ def play(
         "(default party-1, party-2, ...).")] = None,
     db: DbOpt = None,
     seed: SeedOpt = None,
-    fall_rate: Annotated[str, typer.Option(
-        "--fall-rate", help="Chance that any single roll is a fall (0 = none, at most 0.5); "
-        "with --host it only sets the odds, the host enters real falls.")] = "0",
-    margin: MarginOpt = "0.1",
-    simple_odds: SimpleOpt = False,
-    first_out_bonus: Annotated[bool, typer.Option(
-        "--first-out-bonus",
-        help="A horse out in the first furlong gets its win odds ×1.5 in later races.")] = False,
-    borrowing: Annotated[bool, typer.Option(
-        "--borrowing", help="Allow loans (see --loan and --repay).")] = False,
-    loan: Annotated[int, _money("Money lent per loan", 1)] = 10_000,
-    repay: Annotated[int, _money("Money repaid per loan at the end")] = 15_000,
-    max_loans: Annotated[int, typer.Option(
-        callback=in_range(0, MAX_LOANS, "loans"),
-        help=f"Loans allowed per player, 0–{MAX_LOANS}.")] = 1,
-    start_money: Annotated[int, _money("Money each player starts with", 1)] = 10_000,
-    prize_first: Annotated[int, _money("Owner's prize for 1st")] = 2_000,
-    prize_second: Annotated[int, _money("Owner's prize for 2nd")] = 1_000,
-    win_limit: Annotated[int, typer.Option(
-        callback=in_range(0, MAX_TICKETS, "tickets"),
-        help=f"Win tickets per player per race, 0–{MAX_TICKETS}.")] = 1,
-    quinella_limit: Annotated[int, typer.Option(
-        callback=in_range(0, MAX_TICKETS, "tickets"),
-        help=f"Quinella tickets per player per race, 0–{MAX_TICKETS}.")] = 3,
-    owner_award: Annotated[str, typer.Option(
-        help="Owners' award by 'gross' prize money or 'net' (prize money minus price).")
-    ] = "gross",
+    house_rules: GivenOptions[EveningOptions] = GIVEN,
     delay: DelayOpt = None,
 ) -> None:
     """A whole party session at one terminal: auction, betting, races, standings, awards."""
     import time
 
-    from raceday.games.derby.evening import EveningOptions, EveningState
+    from raceday.games.derby.evening import EveningState
     from raceday.games.derby.party import GAME, EndOfInput, Party, Terminal, new_party_name
     from raceday.games.derby.session import Session
     from raceday.store.sessions import writable_store
@@ -255,13 +219,7 @@ def play(
                  f"{state.phase}.")
     else:
         # Every option is checked before the database is opened or written.
-        config = EveningOptions.parse(dict(
-            races=races, start_money=start_money, prize_first=prize_first,
-            prize_second=prize_second, win_limit=win_limit, quinella_limit=quinella_limit,
-            borrowing=borrowing, loan_amount=loan, loan_repay=repay, max_loans=max_loans,
-            margin=margin, simple_odds=simple_odds, first_out_bonus=first_out_bonus,
-            owner_award=owner_award, fall_rate=fall_rate, host=host, seed=fresh_seed(seed),
-        ))
+        config = house_rules.parse(seed=fresh_seed(seed))
         computer_seats = [(f"Computer {k + 1}", ("cautious", "bold")[k % 2])
                           for k in range(computers)]
         if save is not None and not save.strip():
@@ -290,7 +248,7 @@ def play(
         revision = None
         state = EveningState.from_session(session)
         count = len(session.players)
-        term.say(f"New Dice Derby party {name!r}: {count} players, {races} races "
+        term.say(f"New Dice Derby party {name!r}: {count} players, {config.races} races "
                  f"(seed {session.config.seed}).")
         if count < len(POSTS):
             term.say("Fewer than six players: dice nobody buys are rolled by the house and "

@@ -81,10 +81,12 @@ class Seat(BaseModel):
         return self.kind != "human"
 
 
-def _whole(default: int, low: int, high: int, what: str) -> Any:
-    """A whole-number option from ``low`` to ``high`` (true/false or 2.0 are refused)."""
+def _whole(default: int, low: int, high: int, what: str, cli: Any = None) -> Any:
+    """A whole-number option from ``low`` to ``high`` (true/false or 2.0 are refused);
+    ``cli``: its flags on the command line, where they are not the field's name."""
     return Field(default=default, ge=low, le=high, strict=True,
-                 description=f"{what}, {low:,} to {high:,}.")
+                 description=f"{what}, {low:,} to {high:,}.",
+                 json_schema_extra=None if cli is None else {"cli": cli})
 
 
 class EveningOptions(GameOptions):
@@ -101,33 +103,47 @@ class EveningOptions(GameOptions):
         default=(Seat(name="Player 1"), Seat(name="Player 2")), min_length=1,
         max_length=MAX_PLAYERS,
         description="The players, in seat order: names, or {name, kind} with kind human, "
-        "cautious or bold (computer players).")
+        "cautious or bold (computer players).", json_schema_extra={"cli": False})
     races: int = Field(default=5, strict=True, description=f"Races in the evening, "
-                       f"{MIN_RACES} to {MAX_RACES}.")
-    start_money: int = _whole(10_000, 0, MAX_MONEY, "Money each player starts with")
+                       f"{MIN_RACES} to {MAX_RACES}.",
+                       json_schema_extra={"cli": {"flags": ["--races"]}})
+    start_money: int = _whole(10_000, 1, MAX_MONEY, "Money each player starts with")
     prize_first: int = _whole(2_000, 0, MAX_MONEY, "Owner's prize for 1st")
     prize_second: int = _whole(1_000, 0, MAX_MONEY, "Owner's prize for 2nd")
-    stake_unit: int = _whole(100, 1, MAX_MONEY, "Bids and stakes are multiples of this")
+    stake_unit: int = _whole(100, 1, MAX_MONEY, "Bids and stakes are multiples of this",
+                             cli=False)
     win_limit: int = _whole(1, 0, MAX_TICKETS, "Win tickets per player per race")
     quinella_limit: int = _whole(3, 0, MAX_TICKETS, "Quinella tickets per player per race")
-    borrowing: bool = Field(default=False, strict=True, description="Allow loans.")
-    loan_amount: int = _whole(10_000, 0, MAX_MONEY, "Money lent per loan")
-    loan_repay: int = _whole(15_000, 0, MAX_MONEY, "Money repaid per loan at the end")
+    borrowing: bool = Field(default=False, strict=True,
+                            description="Allow loans.",
+                            json_schema_extra={"cli": "--borrowing"})
+    loan_amount: int = _whole(10_000, 1, MAX_MONEY, "Money lent per loan", cli="--loan")
+    loan_repay: int = _whole(15_000, 0, MAX_MONEY, "Money repaid per loan at the end",
+                             cli="--repay")
     max_loans: int = _whole(1, 0, MAX_LOANS, "Loans allowed per player")
     margin: Fraction = Field(default=Fraction(1, 10), description="Board odds are fair odds "
-                             "times (1 - margin), to 0.1; margin 0 to 0.5.")
+                             "times (1 - margin), to 0.1; margin 0 to 0.5.",
+                             json_schema_extra={"cli": {"flags": ["--margin"],
+                                                        "default": "0.1"}})
     simple_odds: bool = Field(default=False, strict=True,
-                              description="Round board odds down to easy party numbers.")
+                              description="Round board odds down to easy party numbers.",
+                              json_schema_extra={"cli": "--simple-odds"})
     first_out_bonus: bool = Field(
         default=False, strict=True,
-        description="A horse out in the first furlong gets its win odds x1.5 in later races.")
+        description="A horse out in the first furlong gets its win odds x1.5 in later races.",
+        json_schema_extra={"cli": "--first-out-bonus"})
     owner_award: str = Field(default="gross", description="Owners' award by 'gross' prize "
-                             "money or 'net' (prize money minus price).")
+                             "money or 'net' (prize money minus price).",
+                             json_schema_extra={"enum": list(OWNER_AWARDS)})
     fall_rate: Fraction = Field(default=Fraction(0), description="Chance that any single "
-                                "roll is a fall, 0 to 1/2 (0.05 or 1/20).")
+                                "roll is a fall, 0 to 1/2 (0.05 or 1/20); with real dice it "
+                                "only sets the odds, the host enters real falls.",
+                                json_schema_extra={"cli": {"flags": ["--fall-rate"],
+                                                           "default": "0"}})
     host: bool = Field(default=False, strict=True, description="Real dice at the table: the "
-                       "host types each furlong's numbers.")
-    seed: int = _whole(0, 0, 2**63 - 1, "Seed of the terminal's draws and the computers' choices")
+                       "host types each furlong's numbers.", json_schema_extra={"cli": "--host"})
+    seed: int = _whole(0, 0, 2**63 - 1, "Seed of the terminal's draws and the computers' choices",
+                       cli=False)
 
     @field_validator("margin", mode="before")
     @classmethod
