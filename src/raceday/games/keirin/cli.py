@@ -16,6 +16,7 @@ from rich.rule import Rule
 from rich.table import Table
 
 from raceday.core.errors import OptionsError
+from raceday.games.keirin.night import NightOptions
 from raceday.games.keirin.odds import BET_TYPES, race_odds
 from raceday.games.keirin.odds_view import MAX_TOP, TOP_DEFAULT, print_odds
 from raceday.games.keirin.rules import KeirinOptions, KeirinState
@@ -190,14 +191,8 @@ def odds(
     print_odds(console, result, kinds, top, show_all)
 
 
-def _check_margin(value: float) -> float:
-    if not 0 <= value < 1:  # nan and inf fail this too
-        raise typer.BadParameter(f"must be at least 0 and below 1, got {value}")
-    return value
-
-
 @app.command()
-@game_options(KeirinOptions)
+@game_options(NightOptions)
 def play(
     player: Annotated[
         list[str] | None,
@@ -209,17 +204,8 @@ def play(
         str, typer.Option(help="Each player's starting bankroll (digits, at most two "
                           "decimals).")
     ] = "10000",
-    margin: Annotated[
-        float,
-        typer.Option(callback=_check_margin,
-                     help="House margin, 0 to below 1: offered odds = fair odds × (1 − margin); "
-                     "with --pool the takeout from each pool."),
-    ] = 0.0,
     pool: Annotated[
         bool, typer.Option("--pool", help="Pari-mutuel: winners share each bet type's pool.")
-    ] = False,
-    allow_debt: Annotated[
-        bool, typer.Option("--allow-debt", help="Let players stake more than they have.")
     ] = False,
     session_name: Annotated[
         str | None, typer.Option("--session", callback=check_session_name_option,
@@ -231,7 +217,7 @@ def play(
     ] = None,
     db: DbOpt = None,
     seed: SeedOpt = None,
-    race: RaceOptions = GIVEN,
+    night: GivenOptions[NightOptions] = GIVEN,
     top: Annotated[
         int, typer.Option(callback=in_range(1, MAX_TOP, "rows"),
                           help=f"Rows of the quinella, exacta, trio and trifecta boards, "
@@ -248,11 +234,11 @@ def play(
     """
     from raceday.games.keirin.interactive import run_bet
 
-    options = race.parse()
-    riders, length, derny = options.riders, options.length, options.derny
-    run_bet(player=player, bankroll=bankroll, margin=margin, pool=pool, allow_debt=allow_debt,
-            session_name=session_name, resume=resume, db=db, seed=seed, riders=riders,
-            length=length, derny=derny, top=top, delay=delay, list_sessions=list_sessions)
+    options = night.parse(mode="pool" if pool else "fixed")  # the night's rules, checked
+    run_bet(player=player, bankroll=bankroll, margin=options.margin, pool=pool,
+            allow_debt=options.allow_debt, session_name=session_name, resume=resume, db=db,
+            seed=seed, riders=options.riders, length=options.length, derny=options.derny,
+            top=top, delay=delay, list_sessions=list_sessions)
 
 
 add_alias(app, "bet", "play", play)

@@ -102,32 +102,40 @@ class NightOptions(GameOptions):
     players: tuple[str, ...] = Field(
         default=("Player 1", "Player 2"), min_length=1, max_length=MAX_PLAYERS,
         description=f"The players' names, 1 to {MAX_PLAYERS}, each 1 to {MAX_NAME} "
-        "characters, all different.")
+        "characters, all different.", json_schema_extra={"cli": False})
     riders: int = Field(default=DEFAULT_RIDERS, ge=MIN_RIDERS, le=MAX_RIDERS, strict=True,
-                        description=f"Riders in each race, {MIN_RIDERS} to {MAX_RIDERS}.")
+                        description=f"Riders in each race, {MIN_RIDERS} to {MAX_RIDERS}.",
+                        json_schema_extra={"cli": ["--riders", "-r"]})
     length: int = Field(default=DEFAULT_LENGTH, ge=MIN_LENGTH, le=MAX_LENGTH, strict=True,
                         description=f"Squares to the finish line, {MIN_LENGTH} to "
-                        f"{MAX_LENGTH} (100 = a lap).")
+                        f"{MAX_LENGTH} (100 = a lap).",
+                        json_schema_extra={"cli": ["--length", "-l"]})
     derny: int | None = Field(default=None, ge=DERNY_DICE, le=MAX_DERNY, strict=True,
                               description="A fixed derny advance; none: thrown with 3 dice.")
     races: int | None = Field(default=3, ge=1, le=MAX_RACES, strict=True,
-                              description="Races in the night; none: until the players stop.")
+                              description="Races in the night; none: until the players stop.",
+                              json_schema_extra={"cli": False})  # the terminal: until they stop
     bankroll: int = Field(default=DEFAULT_BANKROLL, ge=1, le=MAX_STAKE_CENTS, strict=True,
-                          description="Each player's starting purse, in cents.")
+                          description="Each player's starting purse, in cents.",
+                          json_schema_extra={"cli": False})  # money text: --bankroll
     mode: Literal["fixed", "pool"] = Field(
         default="fixed", description="fixed: the house pays the odds board; pool: "
-        "pari-mutuel, the winners share each bet type's pool.")
+        "pari-mutuel, the winners share each bet type's pool.",
+        json_schema_extra={"cli": False})  # --pool
     margin: float = Field(default=0.0, ge=0.0, lt=1.0,
                           description="House margin (fixed) or takeout (pool), 0 to below 1.")
     allow_debt: bool = Field(default=False, description="Let players stake more than they "
-                             "have.")
+                             "have.", json_schema_extra={"cli": "--allow-debt"})
     max_tickets: int | None = Field(default=None, ge=1, le=10_000, strict=True,
-                                    description="Tickets one player may hold on one race.")
+                                    description="Tickets one player may hold on one race.",
+                                    json_schema_extra={"cli": False})
     one_ticket: bool = Field(default=False, description="Each player buys at most one "
-                             "ticket a race, and buying it ends their betting.")
+                             "ticket a race, and buying it ends their betting.",
+                             json_schema_extra={"cli": False})
     stakes: tuple[int, ...] = Field(default=(100, 500, 1000), min_length=1, max_length=10,
                                     description="Stakes (cents) of the ticket menu listed "
-                                    "as legal actions; any other stake is legal too.")
+                                    "as legal actions; any other stake is legal too.",
+                                    json_schema_extra={"cli": False})
 
     @field_validator("players", mode="before")
     @classmethod
