@@ -20,7 +20,7 @@ from raceday.core.protocol import Action
 from raceday.core.serialize import dumps_state, loads_state
 from raceday.games.pistard.agents import LEVELS, make_agent
 from raceday.games.pistard.game import GAME
-from raceday.games.pistard.moves import CHOOSE_BASE, PLACE_BASE, START_ZONE
+from raceday.games.pistard.moves import START_ZONE, choose_action, place_action
 from raceday.games.pistard.options import PistardOptions
 from raceday.games.pistard.render import (
     board,
@@ -338,7 +338,7 @@ def _ask_placement(state: PistardState, player: int) -> Action:
         if not 1 <= lane <= LANES:
             console.print(f"[red]refused:[/] lanes are 1 (inner) to {LANES} (outer)")
             continue
-        action = PLACE_BASE + 10 * back + lane
+        action = place_action(back, lane)
         if action not in legal:
             console.print("[red]refused:[/] that square is taken")
             continue
@@ -354,9 +354,9 @@ def _ask_next_rider(state: PistardState, player: int) -> Action:
                     "the others wait)").strip()
         number = ascii_int(text)
         if number is not None and number in idents:
-            return CHOOSE_BASE + number
+            return choose_action(number)
         if number is not None and 1 <= number <= len(idents):
-            return CHOOSE_BASE + idents[number - 1]
+            return choose_action(idents[number - 1])
         digits = f" ({DIGITS_ONLY})" if foreign_digits(text) else ""
         console.print(f"[red]refused:[/] choose one of {', '.join(map(str, idents))}{digits}")
 
