@@ -15,11 +15,12 @@ everything gets ``-start_money / 100``).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 import numpy as np
+from pydantic import BaseModel, Field
 
-from raceday.core.errors import OptionsError
+from raceday.core.game import GameOptions
 from raceday.core.protocol import Action, State
 from raceday.games.derby.evening import (
     BORROW,
@@ -45,14 +46,51 @@ OBS_SIZE = (len(PHASES) + MAX_BETTORS + 1 + len(POSTS)  # phase, observer, race,
             + 3 * len(POSTS))  # the race: places, the die to roll, the dice shown
 
 
+def _evening_field(name: str, default: Any) -> Any:
+    """The evening's field ``name`` with the research house's ``default`` (the evening's
+    own words; the evening model checks the value)."""
+    return Field(default=default, description=EveningOptions.model_fields[name].description)
+
+
+class ResearchEvening(GameOptions):
+    """The evening as the research frameworks play it: a small house (500 in units of 50,
+    four races) so that the action space stays small, and bettors counted rather than
+    named. Plain values (the fall rate and the margin as decimals); every one is checked
+    by the evening's own model (:meth:`evening`)."""
+
+    game_title: ClassVar[str] = "derby"
+
+    bettors: int = Field(default=2, ge=1, le=MAX_BETTORS,
+                         description=f"Bettors (players), 1 to {MAX_BETTORS}.")
+    fall_rate: float = _evening_field("fall_rate", 0.0)
+    margin: float = _evening_field("margin", 0.1)
+    races: int = _evening_field("races", 4)
+    start_money: int = _evening_field("start_money", 500)
+    stake_unit: int = _evening_field("stake_unit", 50)
+
+    @classmethod
+    def parse(cls, raw: Mapping[str, Any] | BaseModel | None = None) -> Self:
+        """The values, checked also by the evening's own model (races, money, stake
+        unit, odds): :class:`OptionsError` with that model's line."""
+        values = super().parse(raw)
+        values.evening()
+        return values
+
+    def evening(self) -> EveningOptions:
+        """The evening these values stand for (:class:`OptionsError` names a problem)."""
+        return EveningOptions.parse({
+            "players": [f"Bettor {i}" for i in range(self.bettors)],
+            "fall_rate": str(self.fall_rate), "margin": str(self.margin),
+            "races": self.races, "start_money": self.start_money,
+            "stake_unit": self.stake_unit})
+
+
 class DerbyAdapter(Adapter):
     name = "derby"
     title = "Dice Derby (the evening)"
     player_range = (1, MAX_BETTORS)
     perfect_information = False
-    params: ClassVar[Mapping[str, ParamValue]] = {
-        "bettors": 2, "fall_rate": 0.0, "margin": 0.1, "races": 4, "start_money": 500,
-        "stake_unit": 50}
+    options_model = ResearchEvening
     description = ("The Dice Derby evening for 1-4 bettors: sealed bids for the six dice, "
                    "then win and quinella tickets before each race of the engine's dice; "
                    "owners' prizes and winning tickets paid by the engine; payoff = money "
@@ -60,19 +98,10 @@ class DerbyAdapter(Adapter):
 
     # --- parameters -------------------------------------------------------------------
     def options(self, params: Mapping[str, ParamValue]) -> EveningOptions:
-        bettors = int(params["bettors"])
-        if not 1 <= bettors <= MAX_BETTORS:
-            raise OptionsError(f"derby: bettors must be 1 to {MAX_BETTORS}, got {bettors}")
-        return EveningOptions.parse({
-            "players": [f"Bettor {i}" for i in range(bettors)],
-            "fall_rate": str(params["fall_rate"]), "margin": str(params["margin"]),
-            "races": int(params["races"]), "start_money": int(params["start_money"]),
-            "stake_unit": int(params["stake_unit"])})
-
-    def check_params(self, params: Mapping[str, Any] | None) -> dict[str, ParamValue]:
-        out = super().check_params(params)
-        self.options(out)
-        return out
+        """The evening the parameters stand for (the research model checks them)."""
+        research = self.game_options(params)
+        assert isinstance(research, ResearchEvening)
+        return research.evening()
 
     def new_state(self, params: Mapping[str, ParamValue]) -> State:
         return EVENING.new_state(self.options(params))
