@@ -4,8 +4,9 @@ browser tests skip only when /usr/bin/chromium does not exist."""
 
 from __future__ import annotations
 
+import json
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -33,3 +34,33 @@ def chromium() -> Iterator[Any]:
         browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         yield browser
         browser.close()
+
+
+@pytest.fixture
+def open_page(chromium: Any) -> Callable[..., Any]:
+    """``open_page(viewport, url, storage=None)``: ``url`` in a context of its own (its own
+    storage, English), with ``storage`` put in its localStorage first; the page records its
+    script errors (``page.js_errors``) and every WebSocket frame it receives
+    (``page.frames_received``, to check what a screen was sent)."""
+
+    def open_one(viewport: dict[str, int], url: str,
+                 storage: dict[str, str] | None = None, timeout: float = 30_000) -> Any:
+        context = chromium.new_context(viewport=viewport, locale="en-US")
+        if storage:
+            context.add_init_script(
+                f"for (const [k, v] of Object.entries({json.dumps(storage)})) "
+                "localStorage.setItem(k, v);")
+        page = context.new_page()
+        page.set_default_timeout(timeout)
+        errors: list[str] = []
+        frames: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.on("dialog", lambda d: d.accept())
+        page.on("websocket", lambda ws: ws.on(
+            "framereceived", lambda payload: frames.append(str(payload))))
+        page.js_errors = errors
+        page.frames_received = frames
+        page.goto(url)
+        return page
+
+    return open_one

@@ -5,7 +5,6 @@ reaches another screen before the roll, and the finished room replays."""
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,7 +16,6 @@ from tests.sixth_game_install import installed, on_path
 
 PHONE = {"width": 360, "height": 740}
 TV = {"width": 1280, "height": 800}
-TIMEOUT = 30_000
 BLUE_STAKE = re.compile(r'"stake"\s*:\s*2\b')
 
 
@@ -36,26 +34,6 @@ def server(site: Path, tmp_path: Path) -> Iterator[str]:
     app = create_app(tmp_path / "party.sqlite", burst=1000, rate=1000)
     with background_server(app, host="127.0.0.1") as url:
         yield url
-
-
-def open_page(browser: Any, viewport: dict[str, int], url: str,
-              storage: dict[str, str] | None = None) -> Any:
-    context = browser.new_context(viewport=viewport, locale="en-US")
-    if storage:
-        context.add_init_script(
-            f"for (const [k, v] of Object.entries({json.dumps(storage)})) "
-            "localStorage.setItem(k, v);")
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT)
-    errors: list[str] = []
-    frames: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.on("websocket", lambda ws: ws.on(
-        "framereceived", lambda payload: frames.append(str(payload))))
-    page.js_errors = errors
-    page.frames_received = frames
-    page.goto(url)
-    return page
 
 
 def join(page: Any, name: str) -> None:
@@ -78,17 +56,17 @@ def roll(tv: Any) -> None:
     tv.wait_for_selector('.td-screen:not([data-phase="roll"])')
 
 
-def test_a_whole_race_with_sealed_bets_on_three_screens(chromium: Any, server: str) -> None:
+def test_a_whole_race_with_sealed_bets_on_three_screens(open_page: Any, server: str) -> None:
     created = httpx.post(f"{server}api/rooms", json={"game": "twindash", "options": {
         "rounds": 2, "length": 30}}, timeout=10)
     assert created.status_code == 201, created.text
     room = created.json()
     code = room["code"]
-    tv = open_page(chromium, TV, f"{server}host/{code}",
+    tv = open_page(TV, f"{server}host/{code}",
                    {f"raceday.host.{code}": room["host_token"]})
-    red = open_page(chromium, PHONE, f"{server}play/{code}")
-    blue = open_page(chromium, PHONE, f"{server}play/{code}")
-    audience = open_page(chromium, TV, f"{server}watch/{code}")
+    red = open_page(PHONE, f"{server}play/{code}")
+    blue = open_page(PHONE, f"{server}play/{code}")
+    audience = open_page(TV, f"{server}watch/{code}")
     join(red, "Aki")
     join(blue, "Ben")
     tv.wait_for_selector("#td-start:not([disabled])")
@@ -145,11 +123,11 @@ def test_a_whole_race_with_sealed_bets_on_three_screens(chromium: Any, server: s
     assert tv.js_errors == []
 
 
-def test_the_landing_page_offers_the_game_and_opens_its_room(chromium: Any,
+def test_the_landing_page_offers_the_game_and_opens_its_room(open_page: Any,
                                                              server: str) -> None:
     """The landing page draws the game's card from its own setup.js and its options
     model's schema; the room it opens has the options chosen there."""
-    page = open_page(chromium, TV, server)
+    page = open_page(TV, server)
     page.wait_for_selector("#twindash-create")
     page.fill("#twindash-rounds", "3")
     page.select_option("#twindash-max_stake", "2")
