@@ -127,7 +127,15 @@ def render(message: Message | Mapping[str, Any] | str, lang: str = "en",
 
 
 def describe_event(game: str, event: Event, lang: str = "en") -> str:
-    """One event as a sentence: ``<game>.event.<kind>`` filled with the event's data."""
+    """One event as a sentence: ``<game>.event.<kind>`` filled with the event's data.
+
+    A fact that is ``True`` may word the event otherwise: ``event.<kind>.<fact>`` (say
+    ``event.roll.fall``) is used when a table has it; the first such fact wins."""
+    for fact, value in event.params.items():
+        variant = f"{event.key}.{fact}"
+        if value is True and (table(lang).template(variant, game) is not None
+                              or table(FALLBACK).template(variant, game) is not None):
+            return render(Message(variant, event.params), lang, game)
     return render(Message(event.key, event.params), lang, game)
 
 
