@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from raceday.games.keirin.room import MAX_SEATS
 from raceday.web.app import create_app
-from raceday.web.keirin_room import MAX_SEATS
 from tests.web.conftest import Client, join
 
 NAMES = ["Aki", "Ben", "Chie"]

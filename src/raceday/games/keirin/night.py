@@ -595,14 +595,14 @@ class NightState(State):
         }
         self.race = None
         self.tickets = []
-        self.done = set()
         events = [Event("settled", dict(self.last))]
         if self.options.races is not None and self.settled >= self.options.races:
-            self.phase = PHASE_OVER
+            self.phase = PHASE_OVER  # everyone stays done with the last race
             events.append(Event("finished", {"races": self.settled, "withdrawn": 0,
                                              "standings": self.standings()}))
         else:
             self.phase = PHASE_TICKETS
+            self.done = set()
             events.append(Event("betting_open", {"race": self.race_number,
                                                  "races": self.options.races}))
         return events
@@ -846,6 +846,7 @@ class NightGame(Game[NightOptions, NightState]):
     designer = "Anki Toner"
     summary = "Bet with friends on KEIRIN races: tickets, the race, payouts, standings."
     Options = NightOptions
+    state_class = NightState
     players = (1, MAX_PLAYERS)
     # Small menus (one or two stakes): the harness names every legal action at every step.
     harness_configs: ClassVar[tuple[Mapping[str, Any], ...]] = (
@@ -858,12 +859,6 @@ class NightGame(Game[NightOptions, NightState]):
          "max_tickets": 2, "stakes": [200]},
     )
     harness_games = 30
-
-    def _new_state(self, options: NightOptions, seed: int | None) -> NightState:
-        return NightState(options)
-
-    def state_from_json(self, data: Mapping[str, Any]) -> NightState:
-        return NightState.from_json(data)
 
     def max_steps(self, options: Mapping[str, Any] | GameOptions | None = None) -> int:
         """Each race: the race's own bound, and per player its tickets, undos and done;

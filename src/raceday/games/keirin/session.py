@@ -250,10 +250,11 @@ class BetSession:
         return sorted(self.players.items(), key=lambda kv: (-kv[1].bankroll, kv[0]))
 
 
-def night_from_v1(doc: Mapping[str, Any]) -> NightState:
+def night_from_v1(doc: Mapping[str, Any], **kept: Any) -> NightState:
     """A session saved before the night was a protocol state (document version 1): its
     options, purses, records and locked tickets, as a night that goes on the same way. The
-    starting purse was not saved; every purse started at ``bankroll + staked - returned``."""
+    starting purse was not saved; every purse started at ``bankroll + staked - returned``.
+    ``kept`` are night options the caller kept elsewhere (a room's races)."""
     race = KeirinOptions.parse(doc["options"])
     players = [(str(n), Account.from_json(a)) for n, a in doc["players"]]
     if not players or str(doc["mode"]) not in MODES:
@@ -263,7 +264,7 @@ def night_from_v1(doc: Mapping[str, Any]) -> NightState:
         "players": [n for n, _ in players], **race.to_json(), "races": None,
         "bankroll": max(1, first.bankroll + first.staked - first.returned),
         "mode": str(doc["mode"]), "margin": float(doc["margin"]),
-        "allow_debt": bool(doc["allow_debt"])})
+        "allow_debt": bool(doc["allow_debt"]), **kept})
     state = NIGHT.new_state(options)
     state.accounts = [a for _, a in players]
     state.settled = int(doc["races"])

@@ -1,0 +1,66 @@
+"""KEIRIN rooms saved before the night was a protocol state (format 1, a session document
+and the room's own tickets) open as they stood, every screen seeing the same view, and go on."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from raceday.web.app import create_app
+from tests.web.conftest import Client
+
+SAVES = Path(__file__).parents[1] / "fixtures" / "saves" / "keirin"
+BEFORE = json.loads((SAVES / "rooms_before_night.json").read_text())
+
+
+@pytest.fixture
+def old_rooms(tmp_path: Path) -> TestClient:
+    db = tmp_path / "rooms.sqlite"
+    shutil.copy(SAVES / "rooms_before_night.sqlite", db)
+    with TestClient(create_app(db, burst=1000, rate=1000)) as tc:
+        yield tc
+
+
+@pytest.mark.parametrize("label", sorted(BEFORE))
+def test_an_old_room_shows_every_screen_what_it_showed(old_rooms: TestClient, label: str
+                                                       ) -> None:
+    saved = BEFORE[label]
+    host = Client(old_rooms, saved["code"], saved["host"])
+    assert host.seq == saved["revision"] and host.view == saved["host_view"]
+    for token, view in zip(saved["seats"], saved["seat_views"], strict=True):
+        seat = Client(old_rooms, saved["code"], token)
+        assert seat.view == view
+        seat.close()
+    host.close()
+
+
+def _ok(client: Client, intent: dict[str, object], everyone: list[Client]) -> None:
+    answer = client.send(intent)
+    assert answer["type"] == "ack", answer
+    for c in everyone:
+        c.until(answer["seq"])
+
+
+def test_an_old_room_goes_on_to_the_end_of_its_night(old_rooms: TestClient) -> None:
+    saved = BEFORE["racing"]  # pool mode, race 2 of 3 running
+    host = Client(old_rooms, saved["code"], saved["host"])
+    seats = [Client(old_rooms, saved["code"], t) for t in saved["seats"]]
+    everyone = [host, *seats]
+    locked = sum(t["stake"] for t in seats[0].view["me"]["tickets"])
+    while host.view["phase"] == "racing":
+        _ok(host, {"type": "advance"}, everyone)
+    last = host.view["last"]
+    assert last["race"] == 2 and host.view["phase"] == "betting"
+    aki = next(p for p in last["players"] if p["name"] == "Aki")
+    assert aki["staked"] == locked == 1000  # race 2's locked ticket was paid on, once
+    for s in seats:
+        _ok(s, {"type": "done"}, everyone)
+    while host.view["phase"] == "racing":
+        _ok(host, {"type": "advance"}, everyone)
+    assert host.view["phase"] == "finished" and host.view["settled"] == 3
+    for c in everyone:
+        c.close()
