@@ -10,15 +10,19 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal, Self
 
 import numpy as np
+from pydantic import BaseModel, Field
 
 from raceday.core.discovery import face, games_with
 from raceday.core.errors import OptionsError
+from raceday.core.game import GameOptions
 from raceday.core.protocol import State
 from raceday.core.registry import get_game
+from raceday.games.keirin.night import NightOptions
 from raceday.research import Adapter, ParamValue, Shape
+from raceday.research.params import field_like
 
 __all__ = ["Adapter", "ParamValue", "Shape", "adapter", "adapters"]
 
@@ -65,36 +69,56 @@ class BettingAdapter(Adapter):
         raise NotImplementedError
 
 
+class ResearchNight(GameOptions):
+    """A KEIRIN betting night's race as the research frameworks play it: bettors counted
+    rather than named, pools with a 20% takeout by default; every value is checked by the
+    night's own model (:meth:`parse`)."""
+
+    game_title: ClassVar[str] = "keirin"
+
+    bettors: int = Field(default=2, ge=1, le=4, description="Bettors (players), 1 to 4.")
+    riders: int = field_like(NightOptions, "riders", 9)
+    length: int = field_like(NightOptions, "length", 50)
+    derny: int | None = field_like(NightOptions, "derny", None)
+    mode: Literal["fixed", "pool"] = field_like(NightOptions, "mode", "pool")
+    margin: float = field_like(NightOptions, "margin", 0.2)
+
+    @classmethod
+    def parse(cls, raw: Mapping[str, Any] | BaseModel | None = None) -> Self:
+        """The values, checked also by the night's own model (riders, length, derny,
+        margin): :class:`OptionsError` with that model's line."""
+        values = super().parse(raw)
+        NightOptions.parse({"players": [f"Bettor {i}" for i in range(values.bettors)],
+                            **values.model_dump(exclude={"bettors"})})
+        return values
+
+    def race_options(self) -> dict[str, Any]:
+        """The race's options (a derny left to the dice is not named)."""
+        return self.model_dump(include={"riders", "length"} | (
+            set() if self.derny is None else {"derny"}))
+
+
 class KeirinBettingAdapter(BettingAdapter):
     name = "keirin"
     title = "KEIRIN (betting game)"
-    params: ClassVar[Mapping[str, ParamValue]] = {"bettors": 2, "riders": 9, "length": 50,
-                                                  "derny": 0, "mode": "pool", "margin": 0.2}
+    options_model = ResearchNight
     description = ("Bettors (1-4) each seal one ticket on the engine's bet types (win, "
                    "exacta, quinella, trifecta, trio) at 1, 2 or 5 stake units, or no ticket; "
                    "then the race runs on the engine's dice; payoff = money returned minus "
                    "stake, by the engine's pools (mode=pool, margin = takeout) or fixed odds.")
 
-    def race_options(self, params: Mapping[str, ParamValue]) -> dict[str, Any]:
-        opts: dict[str, Any] = {"riders": params["riders"], "length": params["length"]}
-        if params["derny"]:
-            opts["derny"] = params["derny"]
-        return opts
-
-    def check_params(self, params: Mapping[str, Any] | None) -> dict[str, ParamValue]:
-        out = super().check_params(params)
-        get_game("keirin").options(self.race_options(out))
-        self.new_state(out)  # checks bettors, mode and margin
-        return out
+    def night(self, params: Mapping[str, ParamValue]) -> ResearchNight:
+        """The checked values the parameters stand for."""
+        night = self.game_options(params)
+        assert isinstance(night, ResearchNight)
+        return night
 
     def new_state(self, params: Mapping[str, ParamValue]) -> State:
         from raceday.interop.betting import KeirinBettingState
 
-        try:
-            return KeirinBettingState(int(params["bettors"]), self.race_options(params),
-                                      str(params["mode"]), float(params["margin"]))
-        except ValueError as exc:
-            raise OptionsError(f"keirin: {exc}") from None
+        night = self.night(params)
+        return KeirinBettingState(night.bettors, night.race_options(), night.mode,
+                                  night.margin)
 
     def state_from_json(self, data: Mapping[str, Any]) -> State:
         from raceday.interop.betting import KeirinBettingState
@@ -105,16 +129,17 @@ class KeirinBettingAdapter(BettingAdapter):
         from raceday.interop.betting import STAKES, keirin_selections
 
         state: Any = self.new_state(params)
-        riders = int(params["riders"])
+        night = self.night(params)
+        riders = night.riders
         selections = len(keirin_selections(riders))
         actions = state.num_actions()
         top = max(STAKES)
-        bettors = int(params["bettors"])
-        if params["mode"] == "fixed":
+        bettors = night.bettors
+        if night.mode == "fixed":
             best = max(p for p in state.prices() if p) / 100 * top - 1
         else:
             best = top * bettors - 1
-        race_steps = get_game("keirin").max_steps(self.race_options(params))
+        race_steps = get_game("keirin").max_steps(night.race_options())
         obs = 7 + actions + 2 * riders + selections
         return Shape(bettors, actions, 19, obs, race_steps + bettors, -float(top), best)
 

@@ -26,6 +26,7 @@ from fractions import Fraction
 from types import NoneType, UnionType
 from typing import Annotated, Any, Union, get_args, get_origin
 
+from pydantic import Field
 from pydantic.fields import FieldInfo
 
 from raceday.core.game import GameOptions, field_range, values_from_text
@@ -108,3 +109,11 @@ def options_from_params(model: type[GameOptions], params: Mapping[str, Any]
             value = value == "true"
         options[field] = value
     return options
+
+
+def field_like(model: type[GameOptions], field: str, default: Any) -> Any:
+    """A research model's field standing for ``model``'s ``field``, with the research
+    environment's own ``default`` and ``model``'s description (``model`` still checks the
+    value: the research model hands it on)."""
+    return Field(default=default, description=model.model_fields[field].description)
+

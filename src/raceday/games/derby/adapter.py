@@ -35,6 +35,7 @@ from raceday.games.derby.evening import (
 )
 from raceday.games.derby.rules import FACES, POSTS
 from raceday.research import Adapter, ParamValue, Shape
+from raceday.research.params import field_like
 
 MAX_BETTORS = 4
 PHASES = ("auction", "betting", "racing", "finished")
@@ -44,12 +45,6 @@ OBS_SIZE = (len(PHASES) + MAX_BETTORS + 1 + len(POSTS)  # phase, observer, race,
             + 2 + len(SELECTIONS)  # own purse, own sealed bid, own stakes per selection
             + len(SELECTIONS)  # the board
             + 3 * len(POSTS))  # the race: places, the die to roll, the dice shown
-
-
-def _evening_field(name: str, default: Any) -> Any:
-    """The evening's field ``name`` with the research house's ``default`` (the evening's
-    own words; the evening model checks the value)."""
-    return Field(default=default, description=EveningOptions.model_fields[name].description)
 
 
 class ResearchEvening(GameOptions):
@@ -62,11 +57,11 @@ class ResearchEvening(GameOptions):
 
     bettors: int = Field(default=2, ge=1, le=MAX_BETTORS,
                          description=f"Bettors (players), 1 to {MAX_BETTORS}.")
-    fall_rate: float = _evening_field("fall_rate", 0.0)
-    margin: float = _evening_field("margin", 0.1)
-    races: int = _evening_field("races", 4)
-    start_money: int = _evening_field("start_money", 500)
-    stake_unit: int = _evening_field("stake_unit", 50)
+    fall_rate: float = field_like(EveningOptions, "fall_rate", 0.0)
+    margin: float = field_like(EveningOptions, "margin", 0.1)
+    races: int = field_like(EveningOptions, "races", 4)
+    start_money: int = field_like(EveningOptions, "start_money", 500)
+    stake_unit: int = field_like(EveningOptions, "stake_unit", 50)
 
     @classmethod
     def parse(cls, raw: Mapping[str, Any] | BaseModel | None = None) -> Self:
