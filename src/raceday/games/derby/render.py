@@ -12,6 +12,7 @@ from rich.table import Table
 from raceday.core.events import Event
 from raceday.games.derby.odds import OddsBoard, format_odds, pair_name
 from raceday.games.derby.rules import POSTS, horse_name, ordinal
+from raceday.present import describe_event
 
 
 def _join(names: Sequence[str]) -> str:
@@ -32,7 +33,7 @@ def roll_line(event: Event, previous_to_drop: Sequence[str]) -> str:
     """One die revealed, as a host calls it."""
     horse = event["horse"]
     if event["fall"]:
-        return f"The {horse} jumps out of its cup — a fall! It drops whatever the others show."
+        return describe_event("derby", event)
     text = f"The {horse} shows {event['value']}"
     to_drop = list(event["to_drop"])
     ties = list(event.get("ties", []))
@@ -69,7 +70,7 @@ def round_line(event: Event) -> str:
 
 
 def reroll_line(event: Event) -> str:
-    return "→ Every horse rolling fell: this round is rolled again."
+    return "→ " + describe_event("derby", event)
 
 
 def event_lines(events: Sequence[Event], state_to_drop: list[str]) -> list[str]:
