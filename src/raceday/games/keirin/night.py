@@ -206,6 +206,17 @@ def _prices(riders: int, length: int, derny: int | None, margin: float
     return tuple(quoted_odds(tables[kind][sel], margin) for kind, sel in _selections(riders))
 
 
+def selections(riders: int) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    """Every (bet type, combination) a ticket may name with ``riders`` riders, in order."""
+    return _selections(riders)
+
+
+def prices(riders: int, length: int, derny: int | None, margin: float
+           ) -> tuple[int | None, ...]:
+    """The fixed odds (hundredths) offered on every selection, in order; None: none."""
+    return _prices(riders, length, derny, margin)
+
+
 @functools.cache
 def _menu_names(riders: int, stakes: tuple[int, ...]) -> tuple[str, ...]:
     """The names of the menu's ticket actions, action ``1 + i`` named by item ``i``."""
