@@ -47,6 +47,9 @@ class RoomBase(Generic[StateT]):
     playing_phase: ClassVar[str] = "playing"
     recent_limit: ClassVar[int] = 8  # events kept for the view's "recent"
     max_undo: ClassVar[int] = 2_000
+    # The model a room is created from (what a host chooses, served as a JSON Schema at
+    # /api/games/<game>/options?for=room); None: the game's own options model.
+    Options: ClassVar[type[GameOptions] | None] = None
 
     def __init__(self, options: GameOptions) -> None:
         self.options = options

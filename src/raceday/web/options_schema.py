@@ -1,5 +1,10 @@
 """``GET /api/games/{game}/options``: the JSON Schema of a game's options model.
 
+``GET /api/games/{game}/options?for=room``: the JSON Schema of the model a browser room of
+the game is created from — the room declaration's ``Options`` (what a host chooses, e.g. a
+Dice Derby evening's house rules without its players and seed), or the game's own options
+model where the room declares none.
+
 The browser's setup forms (``/static/js/options-form.js``) are built from it: number inputs
 with the model's bounds, selects for its choices, checkboxes for its switches, labels from
 the message tables. The form only helps; the server checks every value with the same model
@@ -9,12 +14,13 @@ when a room is created.
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
+from typing import Any, Literal
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse
 
-from raceday.core.discovery import game_packages
+from raceday.core.discovery import face, game_packages
+from raceday.core.game import GameOptions
 from raceday.core.registry import get_game
 
 router = APIRouter()
@@ -23,18 +29,25 @@ CACHE = "public, max-age=300"  # a model changes only with the installed code
 
 
 @cache
-def options_schema(game: str) -> dict[str, Any]:
-    """The JSON Schema of ``game``'s options (a game found by discovery)."""
-    schema: dict[str, Any] = get_game(game).Options.model_json_schema()
+def options_schema(game: str, purpose: str = "game") -> dict[str, Any]:
+    """The JSON Schema of ``game``'s options (a game found by discovery); ``purpose``
+    ``"room"``: of the model its browser room is created from."""
+    model: type[GameOptions] = get_game(game).Options
+    room = face(game, "room") if purpose == "room" else None
+    if room is not None and getattr(room.LOGIC, "Options", None) is not None:
+        model = room.LOGIC.Options
+    schema: dict[str, Any] = model.model_json_schema()
     return schema
 
 
 @router.get("/api/games/{game}/options", response_class=JSONResponse,
             responses={404: {"description": "Unknown game"}})
-def game_options(game: str) -> JSONResponse:
+def game_options(game: str, purpose: Literal["game", "room"] = Query(
+        "game", alias="for", description="room: the options a browser room is created "
+        "from")) -> JSONResponse:
     """The JSON Schema of the game's options: fields, types, defaults, bounds, choices."""
     known = game_packages()
     if game not in known:
         return JSONResponse({"error": f"unknown game {game[:40]!r}; known games: "
                                       f"{', '.join(sorted(known))}"}, status_code=404)
-    return JSONResponse(options_schema(game), headers={"Cache-Control": CACHE})
+    return JSONResponse(options_schema(game, purpose), headers={"Cache-Control": CACHE})

@@ -5,8 +5,9 @@ The kit owns the lobby, the seats, the room's generator (chance: the draw for a 
 and the dice), the save format and the error mapping; the evening owns every rule and every
 secret. This module declares only what is Derby's own:
 
-* **options** — the host's choices are a subset of the evening's options model
-  (:data:`HOST_OPTIONS`; ``host_dice`` is the model's ``host``); the room's seed seeds the
+* **options** — the room is created from :class:`HostOptions` (the room kit's ``Options``,
+  its schema served for the create form): the evening's house rules without the players
+  and the seed (``host_dice`` is the evening's ``host``); the room's seed seeds the
   computers' choices as the terminal's does.
 * **start** — the seats' names and ``computers`` extra computer seats (alternately
   cautious and bold, ``CPU 1``, ``CPU 2``, ...) become the evening's players.
@@ -26,9 +27,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from copy import copy
 from typing import Any, ClassVar
 
 import numpy as np
+from pydantic import Field, ValidationInfo, field_validator
 
 from raceday.core.errors import IllegalActionError, OptionsError
 from raceday.core.events import Event
@@ -44,6 +47,8 @@ from raceday.games.derby.evening import (
 from raceday.games.derby.replay import room_event
 from raceday.games.derby.rules import horse_name, parse_horse
 from raceday.games.derby.session import (
+    MAX_RACES,
+    MIN_RACES,
     PHASE_AUCTION,
     PHASE_BETTING,
     PHASE_RACING,
@@ -55,10 +60,6 @@ from raceday.rooms.base import KIT_FORMAT, Handler
 MAX_SEATS = 12
 MAX_AMOUNT = 1_000_000_000
 MAX_TEXT = 16  # a fall rate or a margin typed on a phone
-HOST_OPTIONS = frozenset({
-    "races", "host_dice", "borrowing", "first_out_bonus", "simple_odds", "fall_rate",
-    "margin", "owner_award", "start_money", "prize_first", "prize_second", "win_limit",
-    "quinella_limit"})
 COMPUTER_NAME = re.compile(r"cpu\s*\d+", re.IGNORECASE)
 PHASE_WORDS = {PHASE_AUCTION: "the auction", PHASE_BETTING: "betting", PHASE_RACING: "a race"}
 
@@ -71,20 +72,60 @@ def _int(value: object, what: str, low: int = -MAX_AMOUNT, high: int = MAX_AMOUN
     return value
 
 
+def _rule(name: str) -> Any:
+    """The evening's field ``name`` as it is (default, bounds, words)."""
+    return copy(EveningOptions.model_fields[name])
+
+
+class HostOptions(GameOptions):
+    """What a host chooses when creating a Dice Derby room: the evening's house rules but
+    its players (the seats, at the start) and its seed (the room's); ``host_dice`` is the
+    evening's ``host``, and the fall rate and margin are short texts such as ``0.05``.
+    Every value is checked again by the evening's own model (:meth:`evening`)."""
+
+    game_title: ClassVar[str] = "Dice Derby"
+
+    races: int = Field(default=5, ge=MIN_RACES, le=MAX_RACES, strict=True,
+                       description=EveningOptions.model_fields["races"].description)
+    host_dice: bool = _rule("host")
+    borrowing: bool = _rule("borrowing")
+    first_out_bonus: bool = _rule("first_out_bonus")
+    simple_odds: bool = _rule("simple_odds")
+    fall_rate: str = Field(default="0", description=EveningOptions.model_fields[
+        "fall_rate"].description)
+    margin: str = Field(default="0.1", description=EveningOptions.model_fields[
+        "margin"].description)
+    owner_award: str = _rule("owner_award")
+    start_money: int = _rule("start_money")
+    prize_first: int = _rule("prize_first")
+    prize_second: int = _rule("prize_second")
+    win_limit: int = _rule("win_limit")
+    quinella_limit: int = _rule("quinella_limit")
+
+    @field_validator("fall_rate", "margin", "owner_award", mode="before")
+    @classmethod
+    def _short_text(cls, value: object, info: ValidationInfo) -> object:
+        if not isinstance(value, str) or len(value) > MAX_TEXT:
+            name = str(info.field_name).replace("_", "-")
+            raise ValueError(f"{name} must be a short text such as 0.05")
+        return value
+
+    def evening(self, seed: int) -> EveningOptions:
+        """The evening's rules (placeholder players until the start); :class:`OptionsError`
+        names what the evening's model refuses."""
+        chosen = {("host" if k == "host_dice" else k): v for k, v in self.model_dump().items()}
+        return EveningOptions.parse({**chosen, "seed": seed})
+
+
+HOST_OPTIONS = frozenset(HostOptions.model_fields)
+
+
 def host_options(options: Mapping[str, Any], seed: int) -> EveningOptions:
-    """The evening's rules from what a host chose (placeholder players until the start)."""
+    """The evening's rules from what a host chose: the model's line is the refusal."""
     if not isinstance(options, Mapping):
         raise RoomError("options must be an object")
-    unknown = sorted(str(k) for k in set(options) - HOST_OPTIONS)
-    if unknown:
-        raise RoomError(f"unknown Dice Derby option(s): {', '.join(unknown)}")
-    for name in ("fall_rate", "margin", "owner_award"):
-        value = options.get(name, "")
-        if not isinstance(value, str) or len(value) > MAX_TEXT:
-            raise RoomError(f"{name.replace('_', '-')} must be a short text such as 0.05")
-    chosen = {("host" if k == "host_dice" else k): v for k, v in options.items()}
     try:
-        return EveningOptions.parse({**chosen, "seed": seed})
+        return HostOptions.parse(options).evening(seed)
     except OptionsError as exc:
         raise RoomError(str(exc)) from None
 
@@ -94,6 +135,7 @@ class DerbyRoom(PartyRoom[EveningState]):
 
     game: ClassVar[str] = "derby"
     GAME: ClassVar[Any] = EVENING
+    Options: ClassVar[type[GameOptions] | None] = HostOptions
     title: ClassVar[str] = "Dice Derby"
     noun: ClassVar[str] = "party"
     max_seats: ClassVar[int] = MAX_SEATS
@@ -419,4 +461,4 @@ class DerbyRoom(PartyRoom[EveningState]):
 
 LOGIC = DerbyRoom
 
-__all__ = ["HOST_OPTIONS", "LOGIC", "MAX_SEATS", "DerbyRoom", "host_options"]
+__all__ = ["HOST_OPTIONS", "LOGIC", "MAX_SEATS", "DerbyRoom", "HostOptions", "host_options"]
