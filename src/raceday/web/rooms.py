@@ -33,8 +33,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import importlib
-import importlib.util
 import json
 import secrets
 import sqlite3
@@ -49,8 +47,7 @@ from typing import Any
 import numpy as np
 
 from raceday.core.errors import RacedayError, SaveFormatError
-from raceday.rooms import JSON, Actor, RoomError, RoomLogic, as_room_error
-from raceday.rooms import logic_class as kit_logic_class
+from raceday.rooms import JSON, Actor, RoomError, RoomLogic, as_room_error, logic_class
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS rooms (
@@ -116,20 +113,6 @@ def normal_code(code: object) -> str:
     if not isinstance(code, str):
         raise RoomError("a room code is text")
     return code.strip().upper()
-
-
-def logic_class(game: str) -> type[RoomLogic]:
-    """The room declaration of ``game`` (its package's ``room.LOGIC``). Until Derby's and
-    KEIRIN's rooms move into their packages, a module ``raceday.web.<game>_room`` is still
-    found as before."""
-    try:
-        return kit_logic_class(game)
-    except RoomError:
-        legacy = f"raceday.web.{game}_room"
-        if not isinstance(game, str) or not game.isidentifier() or \
-                importlib.util.find_spec(legacy) is None:
-            raise
-        return importlib.import_module(legacy).LOGIC  # type: ignore[no-any-return]
 
 
 class NoSuchRoom(RoomError):
