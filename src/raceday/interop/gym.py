@@ -35,8 +35,9 @@ from pydantic import Field, model_validator
 from raceday.core.errors import OptionsError
 from raceday.core.game import GameOptions
 from raceday.core.registry import get_game
+from raceday.games.keirin.night import prices as keirin_prices
+from raceday.games.keirin.night import selections as keirin_selections
 from raceday.games.keirin.rules import KeirinOptions
-from raceday.interop.betting import keirin_prices, keirin_selections
 
 FRACTIONS = (0.01, 0.05, 0.10)
 MAX_FIELD = 9
