@@ -368,7 +368,7 @@ class KeirinState(State):
         """The track as plain text (one lane per rider), under a one-line summary."""
         if self.phase == PHASE_DERNY:
             return repr(self)
-        from raceday.games.keirin.render import track_text
+        from raceday.games.keirin.picture import track_text
 
         return f"{self!r}\n{track_text(self)}"
 

@@ -1,0 +1,120 @@
+"""The picture of a KEIRIN race: one lane per rider, the finish line, the gap to the front.
+
+Drawn from what any race state shows (positions, placed riders, the options), so the rules
+can print themselves (``str(state)``) without importing a face, and the terminal's
+:mod:`raceday.games.keirin.render` draws the same picture in colour.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from rich.table import Table
+from rich.text import Text
+
+
+class RaceLike(Protocol):
+    """What the picture reads from a race state."""
+
+    options: Any  # .riders, .length
+    positions: list[int]
+    ranked: list[int]
+
+    def active_riders(self) -> list[int]: ...
+
+
+RIDER_STYLES = {
+    1: "bold white on grey23",
+    2: "bold black on white",
+    3: "bold white on red",
+    4: "bold white on blue",
+    5: "bold black on yellow",
+    6: "bold white on green",
+    7: "bold black on dark_orange",
+    8: "bold white on magenta",
+    9: "bold black on cyan",
+}
+VIEW_WIDTH = 64  # cells shown at once (a cell is one square unless the field is spread out)
+LAP = 100  # squares in one lap of the track
+
+
+def track_window(state: RaceLike, width: int = VIEW_WIDTH) -> tuple[int, int, int]:
+    """(first square, last square, squares per cell) of a view that holds every rider and the
+    finish line in at most ``width`` cells: one square per cell while the field fits, else
+    several (a long race, --length 100, strings the field out)."""
+    line = state.options.length
+    positions = state.positions or [line]
+    first = min(min(positions), line) - 1
+    last = max(max(positions), line) + 1
+    span = last - first + 1
+    if span <= width:  # keep the view anchored at the right, as on a finish camera
+        return last - width + 1, last, 1
+    scale = -(-span // width)
+    return first, first + scale * width - 1, scale
+
+
+def render_track(state: RaceLike, width: int = VIEW_WIDTH) -> Table:
+    """One lane per rider: a marker at the rider's square, the finish line, gap to the front.
+
+    The whole field is always in view: when it is spread over more than ``width`` squares,
+    each cell stands for several squares (said in the header)."""
+    line = state.options.length
+    positions = state.positions
+    active = state.active_riders()
+    front = max((positions[r - 1] for r in active), default=line)
+    leaders = [r for r in active if positions[r - 1] == front]
+    first, last, scale = track_window(state, width)
+    cells = (last - first + 1) // scale
+    line_cell = (line - first) // scale
+    table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
+    table.add_column("rider", justify="right")
+    table.add_column(_ruler(first, cells, scale, line_cell), no_wrap=True)
+    table.add_column("gap", justify="right", no_wrap=True)
+    for rider in range(1, state.options.riders + 1):
+        pos = positions[rider - 1]
+        mine = (pos - first) // scale
+        lane = Text()
+        for cell in range(cells):
+            lo = first + cell * scale
+            if cell == mine:
+                lane.append(str(rider), style=RIDER_STYLES[rider])
+            elif cell == line_cell:
+                lane.append("┃", style="bold red")
+            else:
+                tick = any(sq % 5 == 0 for sq in range(lo, lo + scale))
+                lane.append("╌" if tick else "·", style="grey50")
+        if rider in state.ranked:
+            gap = Text(f"#{state.ranked.index(rider) + 1}", style="bold green")
+        elif pos == front:
+            gap = Text("lead" if len(leaders) == 1 else "level")  # never two 'lead'
+        else:
+            gap = Text(f"-{front - pos}")
+        table.add_row(f"R{rider}", lane, gap)
+    return table
+
+
+def track_text(state: RaceLike, width: int = VIEW_WIDTH) -> str:
+    """:func:`render_track` as plain text (no colour codes), e.g. for ``str(state)``."""
+    import io
+
+    from rich.console import Console
+
+    out = io.StringIO()
+    Console(file=out, width=width + 16, color_system=None, force_terminal=False,
+            highlight=False).print(render_track(state, width))
+    return "\n".join(line.rstrip() for line in out.getvalue().splitlines())
+
+
+def _ruler(first: int, cells: int, scale: int, line_cell: int) -> str:
+    marks = []
+    for cell in range(cells):
+        lo = first + cell * scale
+        tens = any(sq % 10 == 0 for sq in range(lo, lo + scale)) if scale < 10 else cell % 5 == 0
+        marks.append("F" if cell == line_cell else ("|" if tens else " "))
+    text = "".join(marks)
+    if scale > 1:
+        note = f" 1 cell = {scale} squares "
+        text = note + text[len(note):] if len(text) > len(note) + 2 else text
+    return text
+
+
