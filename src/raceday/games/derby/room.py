@@ -87,12 +87,12 @@ class HostOptions(GameOptions):
 
     races: int = Field(default=5, ge=MIN_RACES, le=MAX_RACES, strict=True,
                        description=EveningOptions.model_fields["races"].description)
+    fall_rate: str = Field(default="0", description=EveningOptions.model_fields[
+        "fall_rate"].description)
     host_dice: bool = _rule("host")
     borrowing: bool = _rule("borrowing")
     first_out_bonus: bool = _rule("first_out_bonus")
     simple_odds: bool = _rule("simple_odds")
-    fall_rate: str = Field(default="0", description=EveningOptions.model_fields[
-        "fall_rate"].description)
     margin: str = Field(default="0.1", description=EveningOptions.model_fields[
         "margin"].description)
     owner_award: str = _rule("owner_award")

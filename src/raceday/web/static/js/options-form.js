@@ -12,13 +12,15 @@ import { FALLBACK, render, template } from "./present.js";
 const MAX_SELECT = 12;  // whole-number fields with at most this many values become a select
 const schemas = {};
 
-// The JSON Schema of `game`'s options (fetched once).
-export function optionsSchema(game) {
-  schemas[game] ??= fetch(`/api/games/${encodeURIComponent(game)}/options`).then(async (answer) => {
+// The JSON Schema of `game`'s options (fetched once); `purpose` "room": of the model its
+// browser room is created from (the game's own where the room declares none).
+export function optionsSchema(game, purpose = "game") {
+  const query = purpose === "game" ? "" : `?for=${encodeURIComponent(purpose)}`;
+  schemas[`${game}${query}`] ??= fetch(`/api/games/${encodeURIComponent(game)}/options${query}`).then(async (answer) => {
     if (!answer.ok) throw new Error(`options of ${game}: HTTP ${answer.status}`);
     return answer.json();
   });
-  return schemas[game];
+  return schemas[`${game}${query}`];
 }
 
 // The message `key` of `game` in the page's language, or `fallback` where no table has it.

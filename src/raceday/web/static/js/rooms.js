@@ -19,7 +19,7 @@ export function kindSelect(name, value, id) {
 export async function mountCard(game, draw) {
   const box = document.getElementById(`${game}-setup`);
   if (!box) return;
-  const schema = await optionsSchema(game);
+  const schema = await optionsSchema(game, "room");  // what the room is created from
   let kept = draw(box, schema, undefined);
   onLanguage(() => { kept = draw(box, schema, kept); });
 }
