@@ -98,10 +98,19 @@ def discover(with_module: str | None = None) -> dict[str, str]:
             continue
         if with_module and not has_face(name, with_module):
             continue
-        source = (package / "__init__.py").read_text(encoding="utf-8")
-        doc = (ast.get_docstring(ast.parse(source)) or name).strip()
-        found[name] = " ".join(doc.split("\n\n")[0].split())
+        found[name] = package_summary(name) or name
     return found
+
+
+def package_summary(game: str) -> str | None:
+    """The first paragraph of ``game``'s package docstring on one line (read, not
+    imported); None for a name that is no game package or a package without one."""
+    package = package_folder(game)
+    if package is None or not (package / "__init__.py").is_file():
+        return None
+    source = (package / "__init__.py").read_text(encoding="utf-8")
+    doc = (ast.get_docstring(ast.parse(source)) or "").strip()
+    return " ".join(doc.split("\n\n")[0].split()) or None
 
 
 def constant_text(source: str, name: str) -> str | None:

@@ -12,9 +12,9 @@ refused, values are checked against documented ranges, and every failure becomes
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
+from abc import ABC
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeVar, cast
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -142,13 +142,18 @@ class Game(ABC, Generic[OptionsT, StateT]):
     ``players`` is the (fewest, most) number of decision-making players; (0, 0) for a race
     decided by dice alone. ``harness_configs`` are the option sets the conformance harness
     plays, ``harness_games`` how many random games of each.
+
+    Most games only declare: ``state_class`` (built from the checked options, restored by
+    its ``from_json``) and either a constant ``step_bound`` or a :meth:`max_steps` of their
+    own; a game whose state starts otherwise overrides :meth:`_new_state`.
     """
 
     name: ClassVar[str]
     title: ClassVar[str]
     designer: ClassVar[str]
-    summary: ClassVar[str] = ""
     Options: type[OptionsT]
+    state_class: type[StateT]
+    step_bound: ClassVar[int | None] = None
     players: ClassVar[tuple[int, int]] = (0, 0)
     harness_configs: ClassVar[tuple[Mapping[str, Any], ...]] = ({},)
     harness_games: ClassVar[int] = 1000
@@ -163,18 +168,31 @@ class Game(ABC, Generic[OptionsT, StateT]):
         chance nodes; every other random event is a chance node sampled by the caller."""
         return self._new_state(self.options(options), seed)
 
-    @abstractmethod
-    def _new_state(self, options: OptionsT, seed: int | None) -> StateT:
-        """A fresh game from checked options."""
+    @property
+    def summary(self) -> str:
+        """One line about the game: the first paragraph of its package's docstring (what
+        ``raceday --help`` lists); a game that is not a package of its own says its own."""
+        from raceday.core.discovery import package_summary
 
-    @abstractmethod
+        return package_summary(self.name) or ""
+
+    def _new_state(self, options: OptionsT, seed: int | None) -> StateT:
+        """A fresh game from checked options: ``state_class(options)``."""
+        start = cast("Callable[[OptionsT], StateT]", self.state_class)
+        return start(options)
+
     def state_from_json(self, data: Mapping[str, Any]) -> StateT:
         """Rebuild a saved state; :class:`SaveFormatError` on anything malformed."""
+        return self.state_class.from_json(data)
 
-    @abstractmethod
     def max_steps(self, options: Mapping[str, Any] | GameOptions | None = None) -> int:
         """An upper bound on the steps (actions and chance outcomes) of any game with these
-        options (for unbounded re-rolls, a bound exceeded with vanishing probability)."""
+        options (for unbounded re-rolls, a bound exceeded with vanishing probability): the
+        game's ``step_bound``, unless its bound depends on the options."""
+        if self.step_bound is None:
+            raise NotImplementedError(f"{type(self).__name__} declares neither a step_bound "
+                                      "nor a max_steps of its own")
+        return self.step_bound
 
     def play(
         self,

@@ -697,6 +697,7 @@ class EveningGame(Game[EveningOptions, EveningState]):
     designer = "domi"
     summary = "Bid for six dice, bet win and quinella on their races, top the table."
     Options = EveningOptions
+    state_class = EveningState
     players = (1, 64)
     # Small purses keep the legal actions few; falls and ties, loans, the first-out bonus,
     # the net owners' award, a computer seat and a lone player.
@@ -709,12 +710,6 @@ class EveningGame(Game[EveningOptions, EveningState]):
         {"start_money": 200, "races": 4, "players": ["Solo"], "prize_second": 0},
     )
     harness_games = 20
-
-    def _new_state(self, options: EveningOptions, seed: int | None) -> EveningState:
-        return EveningState(options)
-
-    def state_from_json(self, data: Mapping[str, Any]) -> EveningState:
-        return EveningState.from_json(data)
 
     def max_steps(self, options: Mapping[str, Any] | GameOptions | None = None) -> int:
         """Per race: every player's tickets, loans and 'done', and the dice; the auction."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from raceday.core.game import Game, GameOptions
+from raceday.core.game import Game
 from raceday.games.derby.rules import STEP_BOUND, DerbyOptions, DerbyState
 
 
@@ -21,8 +21,9 @@ class DerbyGame(Game[DerbyOptions, DerbyState]):
     name = "derby"
     title = "Dice Derby"
     designer = "domi"
-    summary = "A party horse-race betting game with d4, d6, d8, d10, d12, d20."
     Options = DerbyOptions
+    state_class = DerbyState
+    step_bound = STEP_BOUND
     players = (0, 0)
     # No falls (the published race); a rare fall; frequent falls (roll-offs and re-rolls
     # of the whole group); the highest rate allowed (dead heats for 3rd and below).
@@ -33,15 +34,6 @@ class DerbyGame(Game[DerbyOptions, DerbyState]):
         {"fall_rate": "1/2"},
     )
     harness_games = 1000
-
-    def _new_state(self, options: DerbyOptions, seed: int | None) -> DerbyState:
-        return DerbyState(options)
-
-    def state_from_json(self, data: Mapping[str, Any]) -> DerbyState:
-        return DerbyState.from_json(data)
-
-    def max_steps(self, options: Mapping[str, Any] | GameOptions | None = None) -> int:
-        return STEP_BOUND
 
 
 GAME = DerbyGame()

@@ -74,8 +74,9 @@ class HairpinGame(Game[HairpinOptions, HairpinState]):
     name = "hairpin"
     title = "Hairpin Racers"
     designer = "Phil Leduc"
-    summary = "A diceless two-player race on a 3x6 double hairpin."
     Options = HairpinOptions
+    state_class = HairpinState
+    step_bound = MAX_STEPS
     players = (2, 2)
     # Every variant word, alone and in the combinations that interact (short game with
     # the derby's bump target, random setup with the v1 cruise rule).
@@ -96,12 +97,6 @@ class HairpinGame(Game[HairpinOptions, HairpinState]):
         if options.position is not None:
             return HairpinState.from_text(options.position, rules)
         return HairpinState(rules)
-
-    def state_from_json(self, data: Mapping[str, Any]) -> HairpinState:
-        return HairpinState.from_json(data)
-
-    def max_steps(self, options: Mapping[str, Any] | GameOptions | None = None) -> int:
-        return MAX_STEPS
 
 
 GAME = HairpinGame()

@@ -21,8 +21,8 @@ class KeirinGame(Game[KeirinOptions, KeirinState]):
     name = "keirin"
     title = "KEIRIN"
     designer = "Anki Toner"
-    summary = "6–9 track riders sprint after the derny leaves."
     Options = KeirinOptions
+    state_class = KeirinState
     players = (0, 0)
     # The full field on the usual half lap; the smallest field; a whole lap (the field
     # strings out, photo-finishes are rarer); a fixed long derny pull (rider 1 starts near
@@ -34,12 +34,6 @@ class KeirinGame(Game[KeirinOptions, KeirinState]):
         {"riders": 9, "derny": 18},
     )
     harness_games = 1000
-
-    def _new_state(self, options: KeirinOptions, seed: int | None) -> KeirinState:
-        return KeirinState(options)
-
-    def state_from_json(self, data: Mapping[str, Any]) -> KeirinState:
-        return KeirinState.from_json(data)
 
     def max_steps(self, options: Mapping[str, Any] | GameOptions | None = None) -> int:
         return self.options(options).max_steps()

@@ -36,18 +36,11 @@ class PistardGame(Game[PistardOptions, PistardState]):
     name: ClassVar[str] = "pistard"
     title: ClassVar[str] = "PISTARD"
     designer: ClassVar[str] = "Anki Toner"
-    summary: ClassVar[str] = ("Track cycling on a coloured four-lane velodrome: scratch, "
-                              "points, elimination, sprint, team time trial and team pursuit.")
     Options = PistardOptions
+    state_class = PistardState
     players: ClassVar[tuple[int, int]] = (1, 5)
     harness_configs: ClassVar[tuple[Mapping[str, Any], ...]] = HARNESS_CONFIGS
     harness_games: ClassVar[int] = 1000
-
-    def _new_state(self, options: PistardOptions, seed: int | None) -> PistardState:
-        return PistardState(options)
-
-    def state_from_json(self, data: Mapping[str, Any]) -> PistardState:
-        return PistardState.from_json(data)
 
     def max_steps(self, options: Mapping[str, Any] | GameOptions | None = None) -> int:
         checked = self.options(options)

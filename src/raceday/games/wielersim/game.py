@@ -112,8 +112,8 @@ class WielersimGame(Game[WielersimOptions, WielersimState]):
     name = "wielersim"
     title = "WielerSIM"
     designer = "Ludo Nauws"
-    summary = "a solo road-cycling race simulation (classics, stage races)"
     Options = WielersimOptions
+    state_class = WielersimState
     players = (0, 0)
     # Each shipped route once, the variants riding along: a random cobble board with the
     # whole peloton; an uphill finish; the 4D6 start with the jersey on a sprinter; a
@@ -132,9 +132,6 @@ class WielersimGame(Game[WielersimOptions, WielersimState]):
         state = WielersimState(options.route_table(), options.peloton_table(), options.board)
         state.begin()
         return state
-
-    def state_from_json(self, data: Mapping[str, Any]) -> WielersimState:
-        return WielersimState.from_json(data)
 
     def max_steps(self, options: Mapping[str, Any] | GameOptions | None = None) -> int:
         return self.options(options).max_steps()
