@@ -101,6 +101,17 @@ def seed(value: object) -> int:
     return value
 
 
+def simulation_plan(mode: str, params: Mapping[str, Any], body: Mapping[str, Any],
+                    limits: Mapping[str, int], run: Callable[[Progress, int, int], Any],
+                    default: int = 100_000) -> Plan:
+    """The plan of ``n`` races from a seed, both read from the body (``n`` 1 to the server's
+    limit, ``default`` when not given) and shown after ``params``; ``run(job, n, seed)``
+    is the work."""
+    n, chosen = races(body, limits, default), seed(body.get("seed"))
+    return Plan(mode, {**params, "n": n, "seed": str(chosen)}, n,
+                lambda job: run(job, n, chosen))
+
+
 def fraction_text(value: object, what: str) -> object:
     """A fall rate or margin as text is digits with a point or a slash, never an exponent
     (``Fraction("1e99999999")`` would build that number, for minutes): the rule of

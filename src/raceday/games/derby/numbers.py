@@ -25,10 +25,9 @@ from raceday.research.jobs import (
     modes_schema,
     number_or_text,
     only_fields,
-    races,
     races_schema,
-    seed,
     shown,
+    simulation_plan,
 )
 
 LIMITS = {"races": 10_000_000}  # races per job in the browser (the CLI allows more)
@@ -72,9 +71,8 @@ def plan(body: Mapping[str, Any], limits: Mapping[str, int]) -> Plan:
         margin = parse_margin(fraction_text(body.get("margin", "0.1"), "margin"))
         return Plan(mode, {"fall_rate": str(rate), "margin": str(margin)}, 1,
                     lambda job: odds_job(job, rate, margin))
-    n, chosen = races(body, limits, 100_000), seed(body.get("seed"))
-    return Plan(mode, {"fall_rate": str(rate), "n": n, "seed": str(chosen)}, n,
-                lambda job: simulate_job(job, rate, n, chosen))
+    return simulation_plan(mode, {"fall_rate": str(rate)}, body, limits,
+                           lambda job, n, chosen: simulate_job(job, rate, n, chosen))
 
 
 def odds_job(job: Progress, rate: Any, margin: Any) -> dict[str, Any]:

@@ -22,10 +22,9 @@ from raceday.research.jobs import (
     count,
     modes_schema,
     only_fields,
-    races,
     races_schema,
-    seed,
     shown,
+    simulation_plan,
 )
 
 RIDERS = field_range(KeirinOptions, "riders")
@@ -66,9 +65,8 @@ def plan(body: Mapping[str, Any], limits: Mapping[str, int]) -> Plan:
     if mode == "odds":
         return Plan(mode, {"riders": riders, "length": length}, 1,
                     lambda job: odds_job(job, options))
-    n, chosen = races(body, limits, 100_000), seed(body.get("seed"))
-    return Plan(mode, {"riders": riders, "length": length, "n": n, "seed": str(chosen)}, n,
-                lambda job: simulate_job(job, options, n, chosen))
+    return simulation_plan(mode, {"riders": riders, "length": length}, body, limits,
+                           lambda job, n, chosen: simulate_job(job, options, n, chosen))
 
 
 def odds_job(job: Progress, options: Any) -> dict[str, Any]:

@@ -19,10 +19,9 @@ from raceday.research.jobs import (
     choice,
     col,
     only_fields,
-    races,
     races_schema,
-    seed,
     shown,
+    simulation_plan,
 )
 
 LIMITS = {"races": 100_000}  # races per job in the browser (the CLI allows more)
@@ -53,9 +52,9 @@ def plan(body: Mapping[str, Any], limits: Mapping[str, int]) -> Plan:
         raise JobError("a WielerSIM job is a prediction (mode 'predict')")
     route = choice(body.get("route"), SHIPPED_ROUTES, "route")
     peloton = choice(body.get("peloton"), PELOTONS, "peloton")
-    n, chosen = races(body, limits, 1000), seed(body.get("seed"))
-    params = {"route": route, "peloton": peloton, "n": n, "seed": str(chosen)}
-    return Plan("predict", params, n, lambda job: predict_job(job, route, peloton, n, chosen))
+    return simulation_plan("predict", {"route": route, "peloton": peloton}, body, limits,
+                           lambda job, n, chosen: predict_job(job, route, peloton, n, chosen),
+                           default=1000)
 
 
 def predict_job(job: Progress, route: str, peloton: str, n: int, seed: int
