@@ -186,7 +186,7 @@ def test_a_whole_keirin_night_with_a_tv_and_three_phones(server: str, pages: Pag
 
 
 def test_pool_night_tote_board_moves_on_the_big_screen(server: str, pages: Pages) -> None:
-    host, code = create_room(pages, server, races="1", riders="6", mode="pool", margin="10")
+    host, code = create_room(pages, server, races="1", riders="6", mode="pool", margin="10%")
     aki = join_phone(pages, server, code, "Aki")
     host.get_by_role("button", name="Start the evening").click()
     aki.get_by_text("Race 1 of 1 — betting open").wait_for()

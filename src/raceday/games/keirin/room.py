@@ -23,11 +23,14 @@ Flow:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar, Self
+from copy import copy
+from typing import Any, ClassVar, Literal, Self
 
 import numpy as np
+from pydantic import Field, field_validator
 
 from raceday.core.errors import RacedayError
+from raceday.core.game import GameOptions
 from raceday.games.keirin.betting import KINDS
 from raceday.games.keirin.night import (
     DONE,
@@ -56,15 +59,38 @@ PHASE_FINISHED = "finished"
 ROOM_PHASES = {PHASE_TICKETS: PHASE_BETTING, PHASE_RACE: PHASE_RACING,
                PHASE_OVER: PHASE_FINISHED}
 
-# options a host may set: name -> (low, high) for whole numbers
-INT_OPTIONS: dict[str, tuple[int, int]] = {
-    "races": (1, 12),
-    "riders": (6, 9),
-    "length": (19, 1000),
-    "bankroll": (1, 100_000_000),  # whole money units (the night counts cents)
-}
-DEFAULTS: JSON = {"races": 3, "riders": 9, "length": 50, "bankroll": 10_000, "mode": "fixed",
-                  "margin": 0.0}
+MAX_ROOM_RACES = 12
+MAX_PURSE = 100_000_000  # whole money units
+
+
+def _rule(name: str) -> Any:
+    """The night's field ``name`` as it is (default, bounds, words)."""
+    return copy(NightOptions.model_fields[name])
+
+
+class RoomOptions(GameOptions):
+    """What a host chooses when creating a KEIRIN room: the night's races, riders, finish,
+    betting and purse (in whole money units; the night counts cents). The players are the
+    phones that join; every value is checked again by the night's own model."""
+
+    game_title: ClassVar[str] = "KEIRIN"
+
+    races: int = Field(default=3, ge=1, le=MAX_ROOM_RACES, strict=True,
+                       description=f"Races in the night, 1 to {MAX_ROOM_RACES}.")
+    riders: int = _rule("riders")
+    length: int = _rule("length")
+    mode: Literal["fixed", "pool"] = _rule("mode")
+    margin: float = Field(default=0.0, ge=0.0, lt=1.0, strict=True,
+                          description=NightOptions.model_fields["margin"].description)
+    bankroll: int = Field(default=10_000, ge=1, le=MAX_PURSE, strict=True,
+                          description=f"Each player's starting purse, 1 to {MAX_PURSE:,}.")
+
+    @field_validator("margin", mode="before")
+    @classmethod
+    def _a_number(cls, value: object) -> object:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return float(value)  # 0 is a margin too (strict decimals refuse a whole 0)
+        return value
 
 
 def _int(value: object, what: str, low: int, high: int) -> int:
@@ -91,6 +117,7 @@ class KeirinRoom:
 
     game: ClassVar[str] = "keirin"
     max_seats: ClassVar[int] = MAX_SEATS
+    Options: ClassVar[type[GameOptions]] = RoomOptions  # what a room is created from
 
     def __init__(self, config: JSON, seed: int, names: list[str] | None = None) -> None:
         self.config = config
@@ -104,22 +131,11 @@ class KeirinRoom:
     def create(cls, options: Mapping[str, Any], seed: int) -> Self:
         if not isinstance(options, Mapping):
             raise RoomError("options must be an object")
-        unknown = sorted(set(options) - set(DEFAULTS))
-        if unknown:
-            raise RoomError(f"unknown KEIRIN option(s): {', '.join(map(str, unknown))}")
-        config = dict(DEFAULTS)
-        for name, value in options.items():
-            if name in INT_OPTIONS:
-                config[name] = _int(value, name, *INT_OPTIONS[name])
-            elif name == "mode":
-                if value not in ("fixed", "pool"):
-                    raise RoomError("mode is 'fixed' (fixed odds) or 'pool' (pari-mutuel)")
-                config[name] = value
-            else:  # margin
-                if isinstance(value, bool) or not isinstance(value, (int, float)):
-                    raise RoomError("margin is a number from 0 to below 1, such as 0.1")
-                config[name] = float(value)
-        night_options(config, ["check"])  # the night's own checks (margin, ...)
+        try:
+            config = RoomOptions.parse(options).model_dump()
+        except RacedayError as exc:
+            raise RoomError(str(exc)) from None
+        night_options(config, ["check"])  # the night's own checks
         return cls(config, seed)
 
     def to_json(self) -> JSON:
