@@ -15,6 +15,7 @@ from fastapi.testclient import TestClient
 
 from raceday.games.pistard.moves import CHOOSE_BASE, PLACE_BASE
 from raceday.games.pistard.room import PistardRoom
+from raceday.present import render
 from raceday.rooms import Actor, RoomError
 from tests.web.conftest import Client, join
 from tests.web.test_hairpin_room import (  # noqa: F401 (client is a fixture)
@@ -88,7 +89,9 @@ def test_a_whole_race_of_two_phones_and_a_computer_with_a_restart(db: Path) -> N
             assert [r["rider"] for r in result["ranking"]] == \
                 [s["rider"] for s in host.view["standings"]]
             assert sorted(r["rider"] for r in result["ranking"]) == [11, 21, 31]
-            assert result["description"] == f"rider {result['ranking'][0]['rider']} wins"
+            assert render(result["message"], "en", "pistard") == \
+                f"rider {result['ranking'][0]['rider']} wins"
+            assert "description" not in result  # words come from the tables, not the room
             assert any(e["type"] == "move" and e["rider"] == 21 for e in host.events)
             refused(seats[0], {"type": "move", "action": 0}, everyone, "over")
         finally:
@@ -160,7 +163,7 @@ def test_every_variant_plays_to_its_result(options: dict[str, Any]) -> None:
     room = play_out(room, rng)
     view = room.view(Actor.host())
     result = view["result"]
-    assert view["phase"] == "finished" and result["description"]
+    assert view["phase"] == "finished" and render(result["message"], "en", "pistard")
     variant = options["variant"]
     if variant == "ttt":
         assert result["team_time"] > 0 and result["team_times"]

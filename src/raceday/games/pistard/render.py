@@ -15,7 +15,7 @@ from raceday.games.pistard.moves import MoveInfo
 from raceday.games.pistard.state import PistardState
 from raceday.games.pistard.track import COLOURS
 from raceday.games.pistard.variants import OUT
-from raceday.present import render
+from raceday.present import describe_event, render
 
 DIE_STYLE = {0: "bold black on yellow", 1: "bold black on green3", 2: "bold white on blue",
              3: "bold white on red3"}
@@ -141,30 +141,26 @@ def _word(group: str, word: str) -> str:
     return word if text == key else text
 
 
+# Events whose line is the message table's own wording of their facts.
+WORDED_EVENTS = frozenset({"place", "no_move", "stand_still", "lap_gained", "lap_lost"})
+
+
 def commentary(event: Event) -> str | None:
     """One line about an event, or None for events not worth a line."""
     k = event.kind
     d = event.data
-    if k == "place":
-        return f"rider {d['rider']} lines up {d['behind']} behind the line in lane {d['lane']}"
+    if k in WORDED_EVENTS:
+        return describe_event("pistard", event)
     if k == "move":
         token = " with an energy token" if d["token"] else ""
         return (f"rider {d['rider']} plays {d['colour']} {d['value']}{token}: "
                 f"{d['to'][0] - d['from'][0]} ahead to lane {d['to'][1]}")
-    if k == "no_move":
-        return f"rider {d['rider']} has no legal move and stays"
-    if k == "stand_still":
-        return f"rider {d['rider']} stands still"
     if k == "fall":
         return f"rider {d['rider']} falls ({_word('fall', d['reason'])})"
     if k == "sprint":
         places = ", ".join(f"{_ordinal(place)} rider {ident} ({pts} pts)"
                            for ident, place, pts in d["places"])
         return f"lap {d['lap']} sprint: {places}"
-    if k == "lap_gained":
-        return f"rider {d['rider']} gains a lap (+{d['bonus']})"
-    if k == "lap_lost":
-        return f"rider {d['rider']} loses a lap ({d['bonus']})"
     if k == "heat":
         return (f"heat {d['heat']} finishing order {', '.join(map(str, d['order']))}: "
                 f"rider {d['eliminated']} is eliminated")

@@ -16,12 +16,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from raceday.core.events import Event
 from raceday.core.game import GameOptions
 from raceday.games.pistard.agents import LEVELS, make_agent
 from raceday.games.pistard.game import GAME
 from raceday.games.pistard.options import PistardOptions
-from raceday.games.pistard.render import commentary
 from raceday.games.pistard.state import PistardState
 from raceday.games.pistard.track import LETTERS, SHIPPED_TRACKS, load_track
 from raceday.games.pistard.variants import OUT, RACE, VARIANT_RULES
@@ -65,10 +63,6 @@ class PistardRoom(TurnRoom[PistardState]):
 
     def started_facts(self) -> JSON:
         return {"variant": self.options.variant}
-
-    def event_json(self, event: Event) -> JSON:
-        """An engine event for the clients, with the terminal's one line about it."""
-        return {**super().event_json(event), "text": commentary(event)}
 
     def remembers(self, data: JSON) -> bool:
         return bool(data["type"] != "positions")  # the view has the positions already
@@ -144,7 +138,7 @@ class PistardRoom(TurnRoom[PistardState]):
                 rows.append({"place": place, "rider": r.ident, "owner": r.owner,
                              "points": state.points[i], "laps": state.laps_delta[i],
                              "out_heat": heat_out.get(i), "fell": r.status == OUT})
-        return {"description": out.description, "winner": out.winner,
+        return {"winner": out.winner,
                 "winning_players": list(out.winning_players), "ranking": rows,
                 "termination": str(out.termination),
                 "message": None if out.message is None else out.message.to_json(),

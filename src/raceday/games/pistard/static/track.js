@@ -5,7 +5,8 @@
 // their action numbers), the dice and the standings come from the server's view.
 import { el } from "/static/js/common.js";
 import { fill, lobbyCard, svg, useStyles } from "/static/js/rooms.js";
-import { onLanguage, placeText, t } from "/static/js/i18n.js";
+import { language, onLanguage, placeText, t } from "/static/js/i18n.js";
+import { render as say, template } from "/static/js/present.js";
 import { thinking, thinkingSender } from "/static/js/thinking.js";
 
 const W = 1000;
@@ -165,8 +166,16 @@ function eventText(e) {
     case "move": return t("pi_ev_move", { rider: e.rider, colour: t(`pi_${e.colour}`), value: e.value, n: e.to[0] - e.from[0], lane: e.to[1] }) + (e.token ? ` (${t("pi_token")})` : "");
     case "round": return t("pi_ev_round", { round: e.round });
     case "started": return t("pi_ev_started");
-    default: return e.text || "";
+    default: return eventMessage(e);
   }
+}
+
+// Any other engine event: its message "event.<type>" with the event's facts, in the page's
+// language (nothing for an event without words, say a room's own bookkeeping).
+function eventMessage(e) {
+  const key = `event.${e.type}`;
+  if (template(key, "en", "pistard") === undefined) return "";
+  return say({ key, params: e }, language(), "pistard");
 }
 
 function standingsTable(v) {
@@ -198,7 +207,7 @@ function resultBox(v) {
   const elim = v.config.variant === "elimination";
   return el("div", { class: "card pi-result", role: "status" },
     el("h2", { class: "pi-result-head" }, head),
-    el("p", {}, r.description, r.stopped ? ` — ${t("pi_stopped", { n: r.rounds })}` : ""),
+    el("p", {}, r.message ? say(r.message, language(), "pistard") : "", r.stopped ? ` — ${t("pi_stopped", { n: r.rounds })}` : ""),
     r.ranking.length ? el("table", {}, el("tbody", {}, r.ranking.map((row) => el("tr", { class: v.mine.includes(row.owner) ? "mine" : "" },
       el("td", {}, placeText(row.place)), el("td", {}, chip(row.owner, String(row.rider))), el("td", {}, playerName(v, row.owner)),
       points ? el("td", { class: "num" }, t("pi_points_n", { n: row.points })) : null,
