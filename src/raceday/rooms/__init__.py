@@ -67,6 +67,13 @@ screen sees ``public_view()`` built from ``state.observation(None)``; a seat als
 
     LOGIC = EveningRoom
 
+Options: a room may declare ``Options``, the model it is created from (what a host
+chooses, e.g. a party's house rules without its players); the server serves its JSON Schema
+at ``/api/games/<game>/options?for=room``, the landing card (``static/setup.js``, mounted
+with ``rooms.js mountCard``) draws it with ``options-form.js``, and the room parses the
+host's options with it, so a refusal is the model's one line. Without it the game's own
+options model is served.
+
 Saves: a room saved before the kit passes through the class method ``migrate(old_json)``,
 which returns the kit's format (a TurnRoom reads the per-game rooms' format 1 by default,
 see :func:`~raceday.rooms.turn.turn_room_before_kit`).
