@@ -220,3 +220,15 @@ def test_the_terminal_night_prints_what_it_printed_before(tmp_path: Path) -> Non
             [sys.executable, "-m", "raceday", "keirin", "play", "--db", str(db), "--delay",
              "0", *args], input=stdin, text=True, capture_output=True, check=True)
         assert run.stdout.replace(str(db), old_db) == before[label], label
+
+
+def test_race_commentary_comes_from_the_message_tables_in_both_languages() -> None:
+    from raceday.core.events import Event
+    from raceday.games.keirin.render import describe
+
+    overtake = Event("overtake", {"turn": 2, "rider": 4, "passed": [1, 2, 3]})
+    assert describe(overtake) == "R4 overtakes R1, R2 and R3."
+    lineup = Event("lineup", {"positions": [-50], "finish": 101})
+    assert describe(lineup) == "Rider 1 lines up 1 lap and 51 squares from the finish."
+    assert describe(overtake, "ja") == "R4 が R1、R2とR3 を抜きました。"
+    assert describe(Event("throw", {})) is None

@@ -4,10 +4,11 @@ lines from its events (faces only)."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from rich.text import Text
 
-from raceday.core.events import Event
+from raceday.core.events import Event, Message
 from raceday.games.keirin.picture import (
     LAP,
     RIDER_STYLES,
@@ -16,63 +17,78 @@ from raceday.games.keirin.picture import (
     track_text,
     track_window,
 )
+from raceday.present import render
 
 
-def plural(count: int, word: str, many: str | None = None) -> str:
-    """``plural(1, "lap")`` -> "1 lap"; ``plural(3, "lap")`` -> "3 laps"."""
-    return f"{count} {word if count == 1 else (many or word + 's')}"
+def _count(n: int, unit: str) -> dict[str, Any]:
+    """``1 lap`` / ``3 laps`` as a message (the table words the plural)."""
+    return {"key": f"keirin.{unit}.{'one' if n == 1 else 'many'}", "params": {"n": n}}
 
 
-def joined(items: Iterable[str]) -> str:
-    """"R1", "R1 and R2", "R1, R2 and R3"."""
-    names = list(items)
-    if len(names) <= 1:
-        return "".join(names)
-    return f"{', '.join(names[:-1])} and {names[-1]}"
+def _riders(parts: list[Any]) -> Any:
+    """R1 / R1 and R2 / R1, R2 and R3, as the table joins them."""
+    if len(parts) <= 1:
+        return parts[0] if parts else ""
+    return {"key": "keirin.and_list", "params": {"rest": parts[:-1], "last": parts[-1]}}
 
 
-def describe(event: Event) -> str | None:
-    """A commentary line for one event, or None for events not worth a line."""
+def _rider_names(riders: Iterable[int]) -> Any:
+    return _riders([{"key": "keirin.rider", "params": {"n": r}} for r in riders])
+
+
+def commentary_message(event: Event) -> Message | None:
+    """The commentary line of one event as a message, or None for events not worth a line."""
     kind = event.kind
     if kind == "derny":
         dice = event.get("dice")
-        shown = f" ({' + '.join(map(str, dice))})" if dice else ""
-        roll = event["roll"]
-        return f"The derny throws {roll}{shown} and pulls the riders to square {roll}."
+        if dice:
+            return Message("keirin.commentary.derny",
+                           {"roll": event["roll"], "dice": " + ".join(map(str, dice))})
+        return Message("keirin.commentary.derny_fixed", {"roll": event["roll"]})
     if kind == "lineup":
         lead = event["positions"][0] if event["positions"] else 0
-        to_go = event["finish"] - lead
-        laps, rest = divmod(to_go, LAP)
+        laps, rest = divmod(event["finish"] - lead, LAP)
+        distance: Any = _count(rest, "squares")
         if laps:
-            more = f" and {plural(rest, 'square')}" if rest else ""
-            return f"Rider 1 lines up {plural(laps, 'lap')}{more} from the finish."
-        return f"Rider 1 lines up {plural(to_go, 'square')} from the finish."
+            distance = _count(laps, "laps") if not rest else {
+                "key": "keirin.laps_and_squares",
+                "params": {"laps": _count(laps, "laps"), "squares": distance}}
+        return Message("keirin.commentary.lineup", {"distance": distance})
     if kind == "slipstream":
-        start, end = event["from"], event["to"]
-        return f"The derny pulls off; rider 1 takes its slipstream: {start} → {end}."
+        return Message("keirin.commentary.slipstream", {"from": event["from"], "to": event["to"]})
     if kind == "overtake":
-        passed = joined(f"R{r}" for r in event["passed"])
-        return f"R{event['rider']} overtakes {passed}."
+        return Message("keirin.commentary.overtake",
+                       {"rider": event["rider"], "passed": _rider_names(event["passed"])})
     if kind == "turn":
         leaders = event["leaders"]
         if len(leaders) == 1:
-            return f"After turn {event['turn']}, R{leaders[0]} leads."
-        side = joined(f"R{r}" for r in leaders)
-        return f"After turn {event['turn']}, {side} lead side by side."
+            return Message("keirin.commentary.lead", {"turn": event["turn"], "rider": leaders[0]})
+        return Message("keirin.commentary.side_by_side",
+                       {"turn": event["turn"], "riders": _rider_names(leaders)})
     if kind == "cross":
-        parts = [f"R{r} (+{d})" for r, d in zip(event["riders"], event["past"], strict=True)]
-        return f"Across the line in turn {event['turn']}: {joined(parts)}."
+        parts = [{"key": "keirin.crossed_by", "params": {"rider": r, "past": d}}
+                 for r, d in zip(event["riders"], event["past"], strict=True)]
+        return Message("keirin.commentary.cross", {"turn": event["turn"], "riders": _riders(parts)})
     if kind == "photo_finish":
-        tied = joined(f"R{r}" for r in event["riders"])
-        return f"Photo-finish for place {event['for_place']}: {tied} are level and throw again!"
+        return Message("keirin.commentary.photo_finish",
+                       {"place": event["for_place"], "riders": _rider_names(event["riders"])})
     if kind == "photo_throw":
-        return f"  R{event['rider']} throws +{event['advance']} for the photo."
+        return Message("keirin.commentary.photo_throw",
+                       {"rider": event["rider"], "advance": event["advance"]})
     if kind == "place":
-        return f"Place {event['place']}: R{event['rider']} (after {plural(event['turn'], 'turn')})."
+        return Message("keirin.commentary.place", {"place": event["place"], "rider": event["rider"],
+                                                   "turns": _count(event["turn"], "turns")})
     if kind == "result":
-        order = " ".join(f"R{r}" for r in event["ranking"])
-        return f"Final order: {order}."
+        return Message("keirin.commentary.result",
+                       {"order": " ".join(f"R{r}" for r in event["ranking"])})
     return None
+
+
+def describe(event: Event, lang: str = "en") -> str | None:
+    """A commentary line for one event in ``lang`` (from the message tables), or None for
+    events not worth a line."""
+    message = commentary_message(event)
+    return None if message is None else render(message, lang, game="keirin")
 
 
 def commentary(events: Iterable[Event]) -> list[str]:
@@ -105,5 +121,5 @@ def throw_line(events: Iterable[Event], width: int = 78) -> Text:
     return text
 
 
-__all__ = ["LAP", "RIDER_STYLES", "VIEW_WIDTH", "commentary", "describe", "joined", "plural",
+__all__ = ["LAP", "RIDER_STYLES", "VIEW_WIDTH", "commentary", "describe",
            "render_track", "throw_line", "track_text", "track_window"]
