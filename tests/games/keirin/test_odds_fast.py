@@ -11,12 +11,12 @@ import pytest
 from raceday.games.keirin import odds
 from raceday.games.keirin.rules import (
     DERNY_DICE,
-    MAX_RIDERS,
     KeirinOptions,
     derny_distribution,
     starting_positions,
     throw_distribution,
 )
+from raceday.games.keirin.track import MAX_RIDERS
 
 
 @pytest.mark.parametrize("dice", range(1, MAX_RIDERS + 1))

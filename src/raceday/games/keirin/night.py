@@ -65,16 +65,7 @@ from raceday.games.keirin.betting import (
 )
 from raceday.games.keirin.odds import BET_TYPES, KeirinOdds, race_odds
 from raceday.games.keirin.rules import PHASE_PHOTO, KeirinOptions, KeirinState
-from raceday.games.keirin.track import (
-    DEFAULT_LENGTH,
-    DEFAULT_RIDERS,
-    DERNY_DICE,
-    MAX_DERNY,
-    MAX_LENGTH,
-    MAX_RIDERS,
-    MIN_LENGTH,
-    MIN_RIDERS,
-)
+from raceday.games.keirin.track import DERNY, LENGTH, RIDERS
 
 PHASE_TICKETS = "tickets"
 PHASE_RACE = "race"
@@ -103,14 +94,14 @@ class NightOptions(GameOptions):
         default=("Player 1", "Player 2"), min_length=1, max_length=MAX_PLAYERS,
         description=f"The players' names, 1 to {MAX_PLAYERS}, each 1 to {MAX_NAME} "
         "characters, all different.", json_schema_extra={"cli": False})
-    riders: int = Field(default=DEFAULT_RIDERS, ge=MIN_RIDERS, le=MAX_RIDERS, strict=True,
-                        description=f"Riders in each race, {MIN_RIDERS} to {MAX_RIDERS}.",
+    riders: int = Field(default=RIDERS.default, ge=RIDERS.low, le=RIDERS.high, strict=True,
+                        description=f"Riders in each race, {RIDERS.low} to {RIDERS.high}.",
                         json_schema_extra={"cli": ["--riders", "-r"]})
-    length: int = Field(default=DEFAULT_LENGTH, ge=MIN_LENGTH, le=MAX_LENGTH, strict=True,
-                        description=f"Squares to the finish line, {MIN_LENGTH} to "
-                        f"{MAX_LENGTH} (100 = a lap).",
+    length: int = Field(default=LENGTH.default, ge=LENGTH.low, le=LENGTH.high, strict=True,
+                        description=f"Squares to the finish line, {LENGTH.low} to "
+                        f"{LENGTH.high} (100 = a lap).",
                         json_schema_extra={"cli": ["--length", "-l"]})
-    derny: int | None = Field(default=None, ge=DERNY_DICE, le=MAX_DERNY, strict=True,
+    derny: int | None = Field(default=DERNY.default, ge=DERNY.low, le=DERNY.high, strict=True,
                               description="A fixed derny advance; none: thrown with 3 dice.")
     races: int | None = Field(default=3, ge=1, le=MAX_RACES, strict=True,
                               description="Races in the night; none: until the players stop.",

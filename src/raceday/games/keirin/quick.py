@@ -16,24 +16,15 @@ from collections.abc import Sequence
 
 from raceday.core.digits import ascii_int
 from raceday.games.keirin.odds_view import MAX_TOP, TOP_DEFAULT
-from raceday.games.keirin.track import (
-    DEFAULT_LENGTH,
-    DEFAULT_RIDERS,
-    DERNY_DICE,
-    MAX_DERNY,
-    MAX_LENGTH,
-    MAX_RIDERS,
-    MIN_LENGTH,
-    MIN_RIDERS,
-)
+from raceday.games.keirin.track import DERNY, LENGTH, RIDERS
 
 # option spelling -> (option name, lowest, highest)
 _NUMBERS = {
-    "--riders": ("riders", MIN_RIDERS, MAX_RIDERS),
-    "-r": ("riders", MIN_RIDERS, MAX_RIDERS),
-    "--length": ("length", MIN_LENGTH, MAX_LENGTH),
-    "-l": ("length", MIN_LENGTH, MAX_LENGTH),
-    "--derny": ("derny", DERNY_DICE, MAX_DERNY),
+    "--riders": ("riders", RIDERS.low, RIDERS.high),
+    "-r": ("riders", RIDERS.low, RIDERS.high),
+    "--length": ("length", LENGTH.low, LENGTH.high),
+    "-l": ("length", LENGTH.low, LENGTH.high),
+    "--derny": ("derny", DERNY.low, DERNY.high),
     "--top": ("top", 1, MAX_TOP),
 }
 FLAGS = {"--json": "json", "--all": "all"}
@@ -102,7 +93,7 @@ def run(argv: Sequence[str]) -> int | None:
         assert value is None or isinstance(value, int)
         return value
 
-    riders, length = number("riders", DEFAULT_RIDERS), number("length", DEFAULT_LENGTH)
+    riders, length = number("riders", RIDERS.default), number("length", LENGTH.default)
     assert riders is not None and length is not None
     odds = exact_odds(riders, length, number("derny", None))
     if options.get("json"):

@@ -25,14 +25,10 @@ from raceday.core.serialize import Fields
 # The track's constants and line-up live in a light module (the fast odds start needs
 # them without pydantic).
 from raceday.games.keirin.track import (
-    DEFAULT_LENGTH,
-    DEFAULT_RIDERS,
+    DERNY,
     DERNY_DICE,
-    MAX_DERNY,
-    MAX_LENGTH,
-    MAX_RIDERS,
-    MIN_LENGTH,
-    MIN_RIDERS,
+    LENGTH,
+    RIDERS,
     SPACING,
     starting_positions,
 )
@@ -110,24 +106,24 @@ class KeirinOptions(GameOptions):
     game_title: ClassVar[str] = "KEIRIN"
 
     riders: int = Field(
-        default=DEFAULT_RIDERS, ge=MIN_RIDERS, le=MAX_RIDERS, strict=True,
-        description=f"Number of riders, {MIN_RIDERS}–{MAX_RIDERS} (drops the highest "
+        default=RIDERS.default, ge=RIDERS.low, le=RIDERS.high, strict=True,
+        description=f"Number of riders, {RIDERS.low}–{RIDERS.high} (drops the highest "
         "numbers).", json_schema_extra={"cli": ["--riders", "-r"]})
     length: int = Field(
-        default=DEFAULT_LENGTH, ge=MIN_LENGTH, le=MAX_LENGTH, strict=True,
-        description=f"Squares from the derny's start to the finish line, {MIN_LENGTH}–"
-        f"{MAX_LENGTH} (100 = a lap).", json_schema_extra={"cli": ["--length", "-l"]})
+        default=LENGTH.default, ge=LENGTH.low, le=LENGTH.high, strict=True,
+        description=f"Squares from the derny's start to the finish line, {LENGTH.low}–"
+        f"{LENGTH.high} (100 = a lap).", json_schema_extra={"cli": ["--length", "-l"]})
     derny: int | None = Field(
-        default=None, ge=DERNY_DICE, le=MAX_DERNY, strict=True,
-        description=f"Fix the derny's 3d6 advance ({DERNY_DICE}–{MAX_DERNY}) to ask 'what "
+        default=DERNY.default, ge=DERNY.low, le=DERNY.high, strict=True,
+        description=f"Fix the derny's 3d6 advance ({DERNY.low}–{DERNY.high}) to ask 'what "
         "if'.")
 
     _riders = field_validator("riders", mode="before")(
-        _whole_number_from(MIN_RIDERS, MAX_RIDERS, " (drop the highest numbers)"))
+        _whole_number_from(RIDERS.low, RIDERS.high, " (drop the highest numbers)"))
     _length = field_validator("length", mode="before")(
-        _whole_number_from(MIN_LENGTH, MAX_LENGTH, " squares so that rider 1 starts before "
+        _whole_number_from(LENGTH.low, LENGTH.high, " squares so that rider 1 starts before "
                            "the line whatever the derny throws"))
-    _derny = field_validator("derny", mode="before")(_whole_number_from(DERNY_DICE, MAX_DERNY))
+    _derny = field_validator("derny", mode="before")(_whole_number_from(DERNY.low, DERNY.high))
 
     @classmethod
     def from_mapping(cls, options: Mapping[str, Any]) -> KeirinOptions:

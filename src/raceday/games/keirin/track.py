@@ -7,6 +7,10 @@ the game registry. The rules engine and the other modules import these names fro
 
 from __future__ import annotations
 
+from typing import Generic, NamedTuple, TypeVar
+
+Default = TypeVar("Default", int, None)
+
 MIN_RIDERS = 6
 MAX_RIDERS = 9
 DEFAULT_RIDERS = 9
@@ -17,6 +21,20 @@ DERNY_DICE = 3
 MAX_DERNY = 6 * DERNY_DICE
 MIN_LENGTH = MAX_DERNY + 1  # rider 1 must start before the line whatever the derny throws
 MAX_LENGTH = 1000
+
+
+class Span(NamedTuple, Generic[Default]):
+    """A whole-number option's lowest and highest value and its default (None: none)."""
+
+    low: int
+    high: int
+    default: Default
+
+
+# The race's options as the options models, the fast odds start and the night declare them.
+RIDERS: Span[int] = Span(MIN_RIDERS, MAX_RIDERS, DEFAULT_RIDERS)
+LENGTH: Span[int] = Span(MIN_LENGTH, MAX_LENGTH, DEFAULT_LENGTH)
+DERNY: Span[None] = Span(DERNY_DICE, MAX_DERNY, None)
 
 
 def starting_positions(derny: int, riders: int) -> list[int]:
