@@ -16,6 +16,7 @@ from fastapi.testclient import TestClient
 
 from raceday.games.hairpin.room import HairpinRoom
 from raceday.games.hairpin.rules import HairpinState, Rules
+from raceday.present import render
 from raceday.rooms import Actor, RoomError
 from raceday.web.app import create_app
 from tests.web.conftest import Client, join
@@ -127,7 +128,7 @@ def test_a_whole_short_game_on_two_phones_with_a_restart(db: Path) -> None:
                 plies += 1
                 assert plies < 600
             result = host.view["result"]
-            assert result["winner"] in (0, 1) and result["reason"] in ("laps", "disqualified")
+            assert result["winner"] in (0, 1) and result["termination"] in ("laps", "disqualified")
             state = HairpinState.from_text(host.view["board"]["text"], Rules.from_variant("short"))
             assert state.is_terminal() and state.outcome().winner == result["winner"]
             assert red.view["result"] == black.view["result"] == result
@@ -206,8 +207,10 @@ def test_pass_and_play_and_a_late_position_to_the_end(client: TestClient) -> Non
         ok(host, {"type": "move", "action": best_move(host.view)}, [host])
         plies += 1
         assert plies < 200
-    assert host.view["result"]["winner"] == 0 and host.view["result"]["reason"] == "laps"
-    assert host.view["result"]["description"] == "red completes 3 laps"
+    result = host.view["result"]
+    assert result["winner"] == 0 and result["termination"] == "laps"
+    assert render(result["message"], "en", "hairpin") == "red completes 3 laps"
+    assert "reason" not in result and "description" not in result  # no English beside facts
 
 
 @pytest.mark.parametrize("variant", ["standard", "nobump", "derby", "v1", "random",
@@ -264,5 +267,7 @@ def test_a_decisive_bump_is_marked_from_the_states_facts() -> None:
     bump = moves["f2 charge d2 bump"]
     assert bump["decides"] == "loses" and bump["warning_message"]["key"] == \
         "warning.disqualified"
-    assert bump["warning"] == "your 5th bump: you would be disqualified and lose"
+    assert render(bump["warning_message"], "en", "hairpin") == \
+        "your 5th bump: you would be disqualified and lose"
+    assert "warning" not in bump  # the page words the message in its own language
     assert all(m["decides"] is None for name, m in moves.items() if not name.endswith("bump"))

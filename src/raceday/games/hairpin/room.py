@@ -19,7 +19,6 @@ from raceday.core.game import GameOptions
 from raceday.games.hairpin.agents import LEVELS, make_agent
 from raceday.games.hairpin.game import GAME, HairpinOptions
 from raceday.games.hairpin.rules import PLAYER_NAMES, HairpinState
-from raceday.present import render
 from raceday.rooms import (
     HUMAN,
     JSON,
@@ -84,7 +83,6 @@ class HairpinRoom(TurnRoom[HairpinState]):
             out.append({"action": action, "name": facts["name"], "from": facts["origin"],
                         "to": facts["dest"], "kind": facts["kind"], "lap": facts["lap"],
                         "hit": facts["hit"],
-                        "warning": None if warning is None else render(warning, "en", self.game),
                         "warning_message": warning,
                         "decides": None if warning is None else warning["params"]["decides"]})
         return out
@@ -100,8 +98,8 @@ class HairpinRoom(TurnRoom[HairpinState]):
     def result_view(self, state: HairpinState) -> JSON:
         out = state.outcome()
         frame = state.frame()
-        return {"winner": out.winner, "reason": str(out.termination),
-                "termination": str(out.termination), "description": out.description,
+        return {"winner": out.winner, "termination": str(out.termination),
+                "message": None if out.message is None else out.message.to_json(),
                 "laps": frame["laps"], "bumps": frame["bumps"], "plies": frame["ply"]}
 
 

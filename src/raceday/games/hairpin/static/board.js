@@ -143,7 +143,7 @@ function resultBox(view) {
   if (!res) return null;
   const head = res.winner === null ? t("hp_draw") : t("hp_wins", { who: playerLabel(view, res.winner) });
   const why = res.winner === null ? t("hp_why_draw", { n: view.rules.quiet_limit })
-    : t(`hp_why_${res.reason}`, { who: t(`hp_${SIDE[res.winner]}`), loser: t(`hp_${SIDE[1 - res.winner]}`), n: view.rules.target });
+    : t(`hp_why_${res.termination}`, { who: t(`hp_${SIDE[res.winner]}`), loser: t(`hp_${SIDE[1 - res.winner]}`), n: view.rules.target });
   return el("div", { class: "card hp-result", role: "status" },
     el("h2", { class: "hp-result-head" }, head), el("p", { class: "hp-why" }, why),
     el("p", { class: "note" }, t("hp_final_counts", { lr: res.laps[0], lb: res.laps[1], br: res.bumps[0], bb: res.bumps[1], plies: res.plies })),
@@ -198,7 +198,7 @@ export function mountGame(root, ctx) {
       el("ul", {}, shown.map((m) => el("li", {}, el("button", {
         type: "button", class: `hp-move ${m.decides ? `decides-${m.decides}` : ""}`, "data-action": m.action,
         onclick: () => play(m),
-      }, m.name, m.lap ? ` · ${t("hp_lap")}` : "", m.warning ? ` ⚠ ${m.warning_message ? say(m.warning_message, language(), "hairpin") : m.warning}` : "")))),
+      }, m.name, m.lap ? ` · ${t("hp_lap")}` : "", m.warning_message ? ` ⚠ ${say(m.warning_message, language(), "hairpin")}` : "")))),
       selected !== null ? el("button", { type: "button", onclick: () => { selected = null; render(); } }, t("hp_show_all")) : null);
   }
 
