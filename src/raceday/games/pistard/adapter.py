@@ -10,6 +10,16 @@ import numpy as np
 
 from raceday.core.protocol import Action, State
 from raceday.core.registry import get_game
+from raceday.games.pistard.moves import (
+    THROWS,
+    action_kind,
+    choose_action,
+    chosen_rider,
+    move_from_parts,
+    move_parts,
+    place_action,
+    placement_of,
+)
 from raceday.games.pistard.options import PistardOptions
 from raceday.research import Adapter, ParamValue, Shape
 
@@ -42,8 +52,6 @@ class PistardAdapter(Adapter):
                    "and team 'next rider' choices.")
 
     def shape(self, params: Mapping[str, ParamValue]) -> Shape:
-        from raceday.games.pistard.moves import THROWS
-
         opts: Any = self.game_options(params)
         riders = opts.num_players * opts.riders_each
         steps = get_game(self.name).max_steps(opts)
@@ -57,31 +65,28 @@ class PistardAdapter(Adapter):
         return riders * 12 + 5 + 24 + 3 + 5
 
     def action_id(self, state: State, action: Action) -> int:
-        from raceday.games.pistard.moves import CHOOSE_BASE, PLACE_BASE, RIDER_BASE
-
-        if action >= CHOOSE_BASE:
-            return PISTARD_CHOOSE + _pistard_slot(action - CHOOSE_BASE)
-        if action >= PLACE_BASE:
-            code = action - PLACE_BASE
-            if not 0 <= code < 100:
+        kind = action_kind(action)
+        if kind == "choose":
+            return PISTARD_CHOOSE + _pistard_slot(chosen_rider(action))
+        if kind == "place":
+            back, lane = placement_of(action)
+            if not 0 <= back < 10:
                 raise ValueError(f"PISTARD placement {action} is outside the adapter's range")
-            return PISTARD_PLACE + code
-        ident, code = divmod(action, RIDER_BASE)
+            return PISTARD_PLACE + 10 * back + lane
+        ident, code = move_parts(action)
         if not 0 <= code < PISTARD_CODES:
             raise ValueError(f"PISTARD move {action} is outside the adapter's range")
         return _pistard_slot(ident) * PISTARD_CODES + code
 
     def engine_action(self, state: State, action_id: int) -> Action:
-        from raceday.games.pistard.moves import CHOOSE_BASE, PLACE_BASE, RIDER_BASE
-
         if not 0 <= action_id < PISTARD_ACTIONS:
             raise ValueError(f"PISTARD action id must be 0 to {PISTARD_ACTIONS - 1}")
         if action_id >= PISTARD_CHOOSE:
-            return CHOOSE_BASE + _pistard_ident(action_id - PISTARD_CHOOSE)
+            return choose_action(_pistard_ident(action_id - PISTARD_CHOOSE))
         if action_id >= PISTARD_PLACE:
-            return PLACE_BASE + action_id - PISTARD_PLACE
+            return place_action(*divmod(action_id - PISTARD_PLACE, 10))
         slot, code = divmod(action_id, PISTARD_CODES)
-        return RIDER_BASE * _pistard_ident(slot) + code
+        return move_from_parts(_pistard_ident(slot), code)
 
     def observe(self, state: State, player: int, out: np.ndarray) -> None:
         from raceday.games.pistard.variants import OUT, RACE

@@ -96,6 +96,27 @@ def placement_of(action: Action) -> tuple[int, int]:
     return back, lane
 
 
+def action_kind(action: Action) -> str:
+    """What a decision action numbers: ``"choose"`` (a team's next rider), ``"place"``
+    (a placement behind the line) or ``"move"`` (a rider's move or standing still)."""
+    if action >= CHOOSE_BASE:
+        return "choose"
+    return "place" if action >= PLACE_BASE else "move"
+
+
+def move_parts(action: Action) -> tuple[int, int]:
+    """(rider ident, move code) of a move action: the code is ``TOKEN_FLAG * token + 10 *
+    columns ahead + lane``, or :data:`STAY`."""
+    ident, code = divmod(action, RIDER_BASE)
+    return ident, code
+
+
+def move_from_parts(ident: int, code: int) -> Action:
+    """The move action of rider ``ident`` with move ``code`` (the inverse of
+    :func:`move_parts`)."""
+    return RIDER_BASE * ident + code
+
+
 def chosen_rider(action: Action) -> int:
     """The rider ident a team's "this rider throws next" action names."""
     return action - CHOOSE_BASE
