@@ -27,7 +27,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from raceday.core.errors import OptionsError
-from raceday.core.game import GameOptions
+from raceday.core.game import Game, GameOptions
 from raceday.core.protocol import CHANCE, Action, State
 from raceday.core.registry import get_game
 from raceday.research.params import ParamValue, model_params, options_from_params
@@ -47,8 +47,12 @@ class Shape:
 
 
 class Adapter(ABC):
-    """One game, as the research frameworks see it."""
+    """One game, as the research frameworks see it.
 
+    An adapter that names its ``game`` takes from it the name, title, player range and
+    options model it does not declare itself."""
+
+    game: ClassVar[Game[Any, Any] | None] = None
     name: ClassVar[str]  # the raceday game name
     title: ClassVar[str]
     player_range: ClassVar[tuple[int, int]]  # fewest and most decision-making players
@@ -64,6 +68,13 @@ class Adapter(ABC):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        game = cls.__dict__.get("game")
+        if game is not None:
+            for attribute, value in (("name", game.name), ("title", game.title),
+                                     ("player_range", game.players),
+                                     ("options_model", game.Options)):
+                if attribute not in cls.__dict__:
+                    setattr(cls, attribute, value)
         if cls.options_model is not None and "params" not in cls.__dict__:
             cls.params = {**model_params(cls.options_model), **cls.own_params}
 

@@ -9,16 +9,12 @@ from typing import Any
 import numpy as np
 
 from raceday.core.protocol import State
-from raceday.core.registry import get_game
-from raceday.games.wielersim.game import WielersimOptions
+from raceday.games.wielersim.game import GAME
 from raceday.research import Adapter, ParamValue, Shape
 
 
 class WielersimAdapter(Adapter):
-    name = "wielersim"
-    title = "WielerSIM"
-    player_range = (0, 0)
-    options_model = WielersimOptions
+    game = GAME
     description = ("A solo simulation: no decision-making players (0 players), every node "
                    "is a throw of the engine's dice. Registered so that chance-only "
                    "analyses (sampling, exact chance outcomes, serialisation) can use it; "
@@ -30,7 +26,7 @@ class WielersimAdapter(Adapter):
         opts: Any = self.game_options(params)
         top = max(v for kind in dice.KINDS for v, _ in dice.outcome_table(kind))
         riders = len(opts.peloton["riders"])
-        return Shape(0, 1, top + 1, 2 * riders, get_game(self.name).max_steps(opts), 0.0, 1.0)
+        return Shape(0, 1, top + 1, 2 * riders, GAME.max_steps(opts), 0.0, 1.0)
 
     def observe(self, state: State, player: int, out: np.ndarray) -> None:
         s: Any = state
