@@ -512,7 +512,7 @@ def analyse_command(
     if state.is_terminal():
         if json_out:
             print_json({"position": state.position_text(), "over": True,
-                        "result": state.outcome().description, "moves": []})
+                        "result": describe_outcome("hairpin", state.outcome()), "moves": []})
             return
         console.print(state_markup(state))
         console.print("Nothing to analyse: the game is over.")

@@ -33,6 +33,7 @@ from raceday.games.pistard.render import (
 from raceday.games.pistard.simulate import simulate as run_simulation
 from raceday.games.pistard.state import PHASE_PLACE, PistardState
 from raceday.games.pistard.track import COLOURS, LANES, colour_index, load_track
+from raceday.present import describe_outcome
 from raceday.store.names import MAX_SESSION_NAME
 from raceday.store.sessions import writable_store
 from raceday.terminal.common import (
@@ -297,7 +298,8 @@ def _race_session(command: str, new_kinds: list[str] | None, race: RaceOptions,
             raise
     console.print(board(state))
     _print_result(state)
-    save({"result": state.outcome().description, "ranking": list(state.outcome().ranking)})
+    outcome = state.outcome()
+    save({"result": describe_outcome("pistard", outcome), "ranking": list(outcome.ranking)})
 
 
 def _narrate(events: list[Event]) -> None:

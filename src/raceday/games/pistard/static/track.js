@@ -166,6 +166,7 @@ function eventText(e) {
     case "move": return t("pi_ev_move", { rider: e.rider, colour: t(`pi_${e.colour}`), value: e.value, n: e.to[0] - e.from[0], lane: e.to[1] }) + (e.token ? ` (${t("pi_token")})` : "");
     case "round": return t("pi_ev_round", { round: e.round });
     case "started": return t("pi_ev_started");
+    case "positions": return "";  // the track shows them
     default: return eventMessage(e);
   }
 }
