@@ -15,8 +15,8 @@ import numpy as np
 
 from raceday.analysis.stats import wilson_interval
 from raceday.core.game import ProgressCallback
-from raceday.games.derby.odds import ALL_PAIRS, Pair, pair_name
-from raceday.games.derby.rules import FACES, POSTS, horse_name, parse_fall_rate
+from raceday.games.derby.odds import ALL_PAIRS, Pair, chances_json
+from raceday.games.derby.rules import FACES, POSTS, parse_fall_rate
 
 _FACES = np.array(FACES, dtype=np.int64)
 _HORSES = len(FACES)
@@ -95,12 +95,8 @@ class SimulatedOdds:
     quinella: dict[Pair, Estimate]
 
     def to_json(self) -> dict[str, object]:
-        return {
-            "game": "derby",
-            "n": self.n,
-            "win": {horse_name(h): e.p for h, e in sorted(self.win.items())},
-            "quinella": {pair_name(pr): e.p for pr, e in sorted(self.quinella.items())},
-        }
+        return chances_json({h: e.p for h, e in self.win.items()},
+                            {pr: e.p for pr, e in self.quinella.items()}, n=self.n)
 
 
 def _chunks(n: int, size: int) -> Iterator[int]:

@@ -10,7 +10,7 @@ the answers are exact Fractions.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
@@ -104,6 +104,22 @@ def _branches(group: frozenset[int], a: int, b: int) -> tuple[int, list[tuple[in
     return clean, falls
 
 
+def _round_branches(group: frozenset[int], a: int, b: int
+                    ) -> Iterator[tuple[int, frozenset[int], tuple[int, ...]]]:
+    """Every branch of one round of ``group`` (k horses) as (whole-number factor, the
+    horses left racing, the fallen): each drop, then each set of fallers, the factor evened
+    up to the scale of k - 1 horses (see :func:`_branches`)."""
+    scales = _scales(a, b)
+    k = len(group)
+    clean, falls = _branches(group, a, b)
+    for d, count in _drop_counts(group).items():
+        yield clean * count, group - {d}, ()
+    for m, weight in falls:
+        factor = weight * (scales[k - 1] // scales[k - m])
+        for fallen in combinations(sorted(group), m):
+            yield factor, group.difference(fallen), fallen
+
+
 @cache
 def _win_numerators(group: frozenset[int], a: int, b: int) -> dict[int, int]:
     """``win_probabilities(group, a/b)`` times ``_scales(a, b)[len(group)]`` (the rate as
@@ -111,19 +127,10 @@ def _win_numerators(group: frozenset[int], a: int, b: int) -> dict[int, int]:
     members = sorted(group)
     if len(members) == 1:
         return {members[0]: 1}
-    scales = _scales(a, b)
-    k = len(members)
     result = dict.fromkeys(members, 0)
-    clean, falls = _branches(group, a, b)
-    for d, count in _drop_counts(group).items():
-        factor = clean * count
-        for h, n in _win_numerators(group - {d}, a, b).items():
+    for factor, rest, _ in _round_branches(group, a, b):
+        for h, n in _win_numerators(rest, a, b).items():
             result[h] += factor * n
-    for m, weight in falls:
-        factor = weight * (scales[k - 1] // scales[k - m])
-        for fallen in combinations(members, m):
-            for h, n in _win_numerators(group.difference(fallen), a, b).items():
-                result[h] += factor * n
     return result
 
 
@@ -132,27 +139,19 @@ def _quinella_numerators(group: frozenset[int], a: int, b: int) -> dict[Pair, in
     """``quinella_probabilities(group, a/b)`` times ``_scales(a, b)[len(group)]``."""
     members = sorted(group)
     scales = _scales(a, b)
-    k = len(members)
-    if k == 2:
+    if len(members) == 2:
         return {(members[0], members[1]): scales[2]}
     result = dict.fromkeys(combinations(members, 2), 0)
-    clean, falls = _branches(group, a, b)
-    for d, count in _drop_counts(group).items():
-        factor = clean * count
-        for pair, n in _quinella_numerators(group - {d}, a, b).items():
-            result[pair] += factor * n
-    for m, weight in falls:
-        factor = weight * (scales[k - 1] // scales[k - m])
-        for fallen in combinations(members, m):
-            rest = group.difference(fallen)
-            if len(rest) >= 2:
-                for pair, n in _quinella_numerators(rest, a, b).items():
-                    result[pair] += factor * n
-            else:  # the one left standing is 1st; the fallen roll off for 2nd
-                (leader,) = rest
-                roll_off = weight * (scales[k - 1] // scales[m])
-                for h, n in _win_numerators(frozenset(fallen), a, b).items():
-                    result[min(leader, h), max(leader, h)] += roll_off * n
+    for factor, rest, fallen in _round_branches(group, a, b):
+        if len(rest) >= 2:
+            for pair, n in _quinella_numerators(rest, a, b).items():
+                result[pair] += factor * n
+        else:  # the one left standing is 1st; the fallen roll off for 2nd (their
+            # numerators are at the scale of the fallen group, not of the one left)
+            (leader,) = rest
+            roll_off = factor // scales[len(fallen)]
+            for h, n in _win_numerators(frozenset(fallen), a, b).items():
+                result[min(leader, h), max(leader, h)] += roll_off * n
     return result
 
 
@@ -185,11 +184,20 @@ class ExactOdds:
 
     def to_json(self) -> dict[str, object]:
         """``{"game": "derby", "win": {"d4": p, ...}, "quinella": {"d4-d6": p, ...}}``."""
-        return {
-            "game": "derby",
-            "win": {horse_name(h): float(p) for h, p in sorted(self.win.items())},
-            "quinella": {pair_name(pr): float(p) for pr, p in sorted(self.quinella.items())},
-        }
+        return chances_json({h: float(p) for h, p in self.win.items()},
+                            {pr: float(p) for pr, p in self.quinella.items()})
+
+
+def chances_json(win: Mapping[int, float], quinella: Mapping[Pair, float],
+                 **extra: object) -> dict[str, object]:
+    """Chances of a race as JSON (exact or simulated): ``{"game": "derby", **extra, "win":
+    {"d4": p, ...}, "quinella": {"d4-d6": p, ...}}``, horses and pairs in order."""
+    return {
+        "game": "derby",
+        **extra,
+        "win": {horse_name(h): p for h, p in sorted(win.items())},
+        "quinella": {pair_name(pr): p for pr, p in sorted(quinella.items())},
+    }
 
 
 def pair_name(pair: Pair) -> str:
