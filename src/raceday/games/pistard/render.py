@@ -54,6 +54,15 @@ def _ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
+def _line(key: str, **params: object) -> str:
+    """The English of one of the result's lines (``lines.<key>`` of PISTARD's table)."""
+    return render(f"lines.{key}", "en", "pistard", params)
+
+
+def _past(squares: int) -> str:
+    return _line("past_one" if squares == 1 else "past_many", n=squares)
+
+
 def result_lines(state: PistardState) -> list[RenderableType]:
     """The result of a finished race: who won and how, and a table that fits the variant
     (places only where only places mean something; points, heats or the team's time
@@ -61,48 +70,43 @@ def result_lines(state: PistardState) -> list[RenderableType]:
     variant = state.options.variant
     turns = state.rounds_total
     out: list[RenderableType] = []
-    stopped = (f" (stopped by the commissaires after {turns} turns and ranked as it stood)"
-               if state.stopped else "")
+    stopped = _line("stopped", turns=turns) if state.stopped else ""
     if variant == "pursuit":
         outcome = state.outcome()
-        head = ("the teams tie" if outcome.winner is None
-                else f"team {outcome.winner + 1} wins the team pursuit")
-        out.append(Text(head + stopped))
+        out.append(Text(_line("pursuit_tie", stopped=stopped) if outcome.winner is None
+                        else _line("pursuit_won", team=outcome.winner + 1, stopped=stopped)))
         times = {row[0]: row for row in state.team_times}
         for t in range(state.num_players):
             if t not in times:
-                out.append(Text(f"team {t + 1}: third rider not over the line"))
+                out.append(Text(_line("team_not_over", team=t + 1)))
                 continue
             _t, rounds, past, _lane = times[t]
-            out.append(Text(f"team {t + 1}: third rider over the line in turn {rounds}, "
-                            f"{past} {'square' if past == 1 else 'squares'} past it"))
+            out.append(Text(_line("team_over", team=t + 1, rounds=rounds, past=_past(past))))
         return out
     if variant == "ttt":
+        time = f"{state.team_time():.2f}"
         if not state.team_times:
-            out.append(Text(f"the team's third rider did not reach the line{stopped}; team "
-                            f"time {state.team_time():.2f} rounds (the cap)"))
+            out.append(Text(_line("ttt_capped", stopped=stopped, time=time)))
             return out
         _t, rounds, past, _lane = state.team_times[0]
-        out.append(Text(f"team time {state.team_time():.2f} rounds: the third rider crossed "
-                        f"the line in turn {rounds}, {past} "
-                        f"{'square' if past == 1 else 'squares'} past it (each square past "
-                        f"counts 1/7 of a round){stopped}"))
+        out.append(Text(_line("ttt", time=time, rounds=rounds, past=_past(past),
+                              stopped=stopped)))
         return out
     riders = state.riders
     first = riders[state.ranking[0]]
-    owner = f"player {first.owner + 1}"
-    head = f"rider {first.ident} ({owner}) wins {state.rules.title} after {turns} turns"
-    if variant == "points":
-        head += f" with {state.points[state.ranking[0]]} points"
-    if variant == "sprint" and any(riders[i].status == OUT for i in state.ranking):
-        head += ": the other rider fell (three stand-stills in a row)"
-    out.append(Text(head + stopped))
+    points = (_line("with_points", points=state.points[state.ranking[0]])
+              if variant == "points" else "")
+    fell = (_line("other_fell") if variant == "sprint"
+            and any(riders[i].status == OUT for i in state.ranking) else "")
+    out.append(Text(_line("winner", rider=first.ident, player=first.owner + 1,
+                          title=state.rules.title, turns=turns, points=points, fell=fell,
+                          stopped=stopped)))
     columns = ["place", "rider", "player"]
     if variant == "points":
-        columns += ["points", "laps gained/lost"]
+        columns += ["points", "laps"]
     if variant == "elimination":
         columns.append("out")
-    table = Table(*columns)
+    table = Table(*(_line(f"col_{c}") for c in columns))
     heat_out = {i: k + 1 for k, i in enumerate(state.eliminated)}
     for place, i in enumerate(state.ranking, start=1):
         r = riders[i]
@@ -111,7 +115,7 @@ def result_lines(state: PistardState) -> list[RenderableType]:
             delta = state.laps_delta[i]
             row += [str(state.points[i]), f"{delta:+d}" if delta else "0"]
         if variant == "elimination":
-            row.append(f"heat {heat_out[i]}" if i in heat_out else "winner")
+            row.append(_line("out_heat", n=heat_out[i]) if i in heat_out else _line("not_out"))
         table.add_row(*row)
     out.append(table)
     return out
