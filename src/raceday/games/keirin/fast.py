@@ -91,6 +91,37 @@ def _throw(
     return int(values[rider, j])
 
 
+@njit(cache=True, inline="always")
+def _sort_by_key(order: np.ndarray, key: np.ndarray, lo: int, hi: int
+                 ) -> None:  # pragma: no cover - jit
+    """Insertion sort of ``order[lo:hi]`` by ``key`` descending (stable in rider order)."""
+    for a in range(lo + 1, hi):
+        r, kv = order[a], key[a]
+        b = a - 1
+        while b >= lo and key[b] < kv:
+            order[b + 1] = order[b]
+            key[b + 1] = key[b]
+            b -= 1
+        order[b + 1] = r
+        key[b + 1] = kv
+
+
+@njit(cache=True, inline="always")
+def _push_ties(key: np.ndarray, lo: int, hi: int, seg_lo: np.ndarray, seg_hi: np.ndarray,
+               top: int) -> int:  # pragma: no cover - jit
+    """Push every run of two or more equal keys in ``key[lo:hi]`` (a photo-finish) onto the
+    stack ``seg_lo``/``seg_hi``; the stack's new height."""
+    start = lo
+    for a in range(lo + 1, hi + 1):
+        if a == hi or key[a] != key[start]:
+            if a - start > 1:
+                seg_lo[top] = start
+                seg_hi[top] = a
+                top += 1
+            start = a
+    return top
+
+
 @njit(cache=True)
 def _race_kernel(  # pragma: no cover - compiled; checked statistically in the tests
     n: int,
@@ -139,48 +170,16 @@ def _race_kernel(  # pragma: no cover - compiled; checked statistically in the t
                     count += 1
             if count == 0:
                 continue
-            # insertion sort by key descending (stable in rider order)
-            for a in range(1, count):
-                r, kv = order[a], key[a]
-                b = a - 1
-                while b >= 0 and key[b] < kv:
-                    order[b + 1] = order[b]
-                    key[b + 1] = key[b]
-                    b -= 1
-                order[b + 1] = r
-                key[b + 1] = kv
+            _sort_by_key(order, key, 0, count)
             # segments of equal key are photo-finishes: throw again until they split
-            top = 0
-            start = 0
-            for a in range(1, count + 1):
-                if a == count or key[a] != key[start]:
-                    if a - start > 1:
-                        seg_lo[top] = start
-                        seg_hi[top] = a
-                        top += 1
-                    start = a
+            top = _push_ties(key, 0, count, seg_lo, seg_hi, 0)
             while top > 0:
                 top -= 1
                 lo, hi = seg_lo[top], seg_hi[top]
                 for a in range(lo, hi):
                     key[a] = _throw(s, cut, values, guide, order[a])
-                for a in range(lo + 1, hi):
-                    r, kv = order[a], key[a]
-                    b = a - 1
-                    while b >= lo and key[b] < kv:
-                        order[b + 1] = order[b]
-                        key[b + 1] = key[b]
-                        b -= 1
-                    order[b + 1] = r
-                    key[b + 1] = kv
-                start = lo
-                for a in range(lo + 1, hi + 1):
-                    if a == hi or key[a] != key[start]:
-                        if a - start > 1:
-                            seg_lo[top] = start
-                            seg_hi[top] = a
-                            top += 1
-                        start = a
+                _sort_by_key(order, key, lo, hi)
+                top = _push_ties(key, lo, hi, seg_lo, seg_hi, top)
             if ranked == 0:
                 turns[race] = turn
             for a in range(count):
