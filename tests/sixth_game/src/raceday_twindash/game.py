@@ -35,9 +35,8 @@ class TwinDashGame(Game[TwinDashOptions, TwinDashState]):
     name = GAME_NAME
     title = "Twin Dice Dash"
     designer = "the raceday project (a test game)"
-    summary = ("A two-player dice race with sealed side bets on who moves further each "
-               "round; the richer player wins.")
     Options = TwinDashOptions
+    state_class = TwinDashState  # restored by its from_json
     players = (2, 2)
     harness_configs: ClassVar[tuple[Mapping[str, Any], ...]] = (
         {},
@@ -48,10 +47,7 @@ class TwinDashGame(Game[TwinDashOptions, TwinDashState]):
     harness_games = 200
 
     def _new_state(self, options: TwinDashOptions, seed: int | None) -> TwinDashState:
-        return TwinDashState(options.course())
-
-    def state_from_json(self, data: Mapping[str, Any]) -> TwinDashState:
-        return TwinDashState.from_json(data)
+        return TwinDashState(options.course())  # the rules take their fixed numbers
 
     def max_steps(self, options: Mapping[str, Any] | GameOptions | None = None) -> int:
         # two sealed bets and one roll a round
