@@ -76,6 +76,13 @@ def choice(value: object, allowed: Sequence[str], what: str) -> str:
     return value
 
 
+def job_mode(body: Mapping[str, Any], own_fields: set[str], modes: Sequence[str]) -> str:
+    """The request's mode, one of ``modes``, once the body holds no field beyond ``game``,
+    ``mode``, ``n``, ``seed`` and the game's ``own_fields``."""
+    only_fields(body, {"game", "mode", "n", "seed", *own_fields})
+    return choice(body.get("mode"), modes, "mode")
+
+
 def count(value: object, what: str, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise JobError(f"{what} must be a whole number")

@@ -19,12 +19,11 @@ from raceday.research.jobs import (
     Plan,
     Progress,
     Seed,
-    choice,
     col,
     fraction_text,
+    job_mode,
     modes_schema,
     number_or_text,
-    only_fields,
     races_schema,
     shown,
     simulation_plan,
@@ -61,8 +60,7 @@ def plan(body: Mapping[str, Any], limits: Mapping[str, int]) -> Plan:
     from raceday.games.derby.odds import parse_margin
     from raceday.games.derby.rules import parse_fall_rate
 
-    only_fields(body, {"game", "mode", "n", "seed", "fall_rate", "margin"})
-    mode = choice(body.get("mode"), MODES, "mode")
+    mode = job_mode(body, {"fall_rate", "margin"}, MODES)
     rate_text = body.get("fall_rate", "0")
     if not isinstance(rate_text, str):
         raise JobError(f"fall_rate is {FRACTION_TEXT}")

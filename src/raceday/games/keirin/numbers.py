@@ -17,11 +17,10 @@ from raceday.research.jobs import (
     Plan,
     Progress,
     Seed,
-    choice,
     col,
     count,
+    job_mode,
     modes_schema,
-    only_fields,
     races_schema,
     shown,
     simulation_plan,
@@ -56,8 +55,7 @@ Body = KeirinJob  # the request model the server collects
 
 def plan(body: Mapping[str, Any], limits: Mapping[str, int]) -> Plan:
     """An odds or simulation job, checked (nothing runs here)."""
-    only_fields(body, {"game", "mode", "n", "seed", "riders", "length"})
-    mode = choice(body.get("mode"), MODES, "mode")
+    mode = job_mode(body, {"riders", "length"}, MODES)
     riders = count(body.get("riders", 9), "riders", *RIDERS)
     length = count(body.get("length", 50), "length", LENGTH[0],
                    limits.get("length", LENGTH[1]))
