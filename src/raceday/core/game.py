@@ -14,7 +14,17 @@ from __future__ import annotations
 
 from abc import ABC
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeVar, cast
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    ClassVar,
+    Generic,
+    Self,
+    TypeVar,
+    cast,
+    get_args,
+    get_origin,
+)
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -143,9 +153,10 @@ class Game(ABC, Generic[OptionsT, StateT]):
     decided by dice alone. ``harness_configs`` are the option sets the conformance harness
     plays, ``harness_games`` how many random games of each.
 
-    Most games only declare: ``state_class`` (built from the checked options, restored by
-    its ``from_json``) and either a constant ``step_bound`` or a :meth:`max_steps` of their
-    own; a game whose state starts otherwise overrides :meth:`_new_state`.
+    The class's type arguments ``Game[OptionsModel, StateClass]`` are its ``Options`` (the
+    options model) and its ``state_class`` (built from the checked options, restored by its
+    ``from_json``; a game whose state starts otherwise overrides :meth:`_new_state`). A game
+    declares either a constant ``step_bound`` or a :meth:`max_steps` of its own.
     """
 
     name: ClassVar[str]
@@ -154,6 +165,15 @@ class Game(ABC, Generic[OptionsT, StateT]):
     Options: type[OptionsT]
     state_class: type[StateT]
     step_bound: ClassVar[int | None] = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for base in getattr(cls, "__orig_bases__", ()):
+            if get_origin(base) is Game:
+                options, state = get_args(base)
+                for attribute, value in (("Options", options), ("state_class", state)):
+                    if isinstance(value, type) and attribute not in cls.__dict__:
+                        setattr(cls, attribute, value)
     players: ClassVar[tuple[int, int]] = (0, 0)
     harness_configs: ClassVar[tuple[Mapping[str, Any], ...]] = ({},)
     harness_games: ClassVar[int] = 1000

@@ -696,8 +696,6 @@ class EveningGame(Game[EveningOptions, EveningState]):
     title = "Dice Derby evening"
     designer = "domi"
     summary = "Bid for six dice, bet win and quinella on their races, top the table."
-    Options = EveningOptions
-    state_class = EveningState
     players = (1, 64)
     # Small purses keep the legal actions few; falls and ties, loans, the first-out bonus,
     # the net owners' award, a computer seat and a lone player.

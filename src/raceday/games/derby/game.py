@@ -21,10 +21,7 @@ class DerbyGame(Game[DerbyOptions, DerbyState]):
     name = "derby"
     title = "Dice Derby"
     designer = "domi"
-    Options = DerbyOptions
-    state_class = DerbyState
     step_bound = STEP_BOUND
-    players = (0, 0)
     # No falls (the published race); a rare fall; frequent falls (roll-offs and re-rolls
     # of the whole group); the highest rate allowed (dead heats for 3rd and below).
     harness_configs: ClassVar[tuple[Mapping[str, Any], ...]] = (
@@ -33,7 +30,6 @@ class DerbyGame(Game[DerbyOptions, DerbyState]):
         {"fall_rate": "0.3"},
         {"fall_rate": "1/2"},
     )
-    harness_games = 1000
 
 
 GAME = DerbyGame()

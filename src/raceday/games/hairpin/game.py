@@ -74,8 +74,6 @@ class HairpinGame(Game[HairpinOptions, HairpinState]):
     name = "hairpin"
     title = "Hairpin Racers"
     designer = "Phil Leduc"
-    Options = HairpinOptions
-    state_class = HairpinState
     step_bound = MAX_STEPS
     players = (2, 2)
     # Every variant word, alone and in the combinations that interact (short game with
@@ -90,7 +88,6 @@ class HairpinGame(Game[HairpinOptions, HairpinState]):
         {"variant": "short+derby+random"},
         {"variant": "v1+nobump+random"},
     )
-    harness_games = 1000
 
     def _new_state(self, options: HairpinOptions, seed: int | None) -> HairpinState:
         rules = options.rules()

@@ -21,9 +21,6 @@ class KeirinGame(Game[KeirinOptions, KeirinState]):
     name = "keirin"
     title = "KEIRIN"
     designer = "Anki Toner"
-    Options = KeirinOptions
-    state_class = KeirinState
-    players = (0, 0)
     # The full field on the usual half lap; the smallest field; a whole lap (the field
     # strings out, photo-finishes are rarer); a fixed long derny pull (rider 1 starts near
     # the line).
@@ -33,7 +30,6 @@ class KeirinGame(Game[KeirinOptions, KeirinState]):
         {"riders": 7, "length": 100},
         {"riders": 9, "derny": 18},
     )
-    harness_games = 1000
 
     def max_steps(self, options: Mapping[str, Any] | GameOptions | None = None) -> int:
         return self.options(options).max_steps()

@@ -847,8 +847,6 @@ class NightGame(Game[NightOptions, NightState]):
     title = "KEIRIN betting night"
     designer = "Anki Toner"
     summary = "Bet with friends on KEIRIN races: tickets, the race, payouts, standings."
-    Options = NightOptions
-    state_class = NightState
     players = (1, MAX_PLAYERS)
     # Small menus (one or two stakes): the harness names every legal action at every step.
     harness_configs: ClassVar[tuple[Mapping[str, Any], ...]] = (

@@ -36,11 +36,8 @@ class PistardGame(Game[PistardOptions, PistardState]):
     name: ClassVar[str] = "pistard"
     title: ClassVar[str] = "PISTARD"
     designer: ClassVar[str] = "Anki Toner"
-    Options = PistardOptions
-    state_class = PistardState
     players: ClassVar[tuple[int, int]] = (1, 5)
     harness_configs: ClassVar[tuple[Mapping[str, Any], ...]] = HARNESS_CONFIGS
-    harness_games: ClassVar[int] = 1000
 
     def max_steps(self, options: Mapping[str, Any] | GameOptions | None = None) -> int:
         checked = self.options(options)

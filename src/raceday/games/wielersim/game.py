@@ -112,9 +112,6 @@ class WielersimGame(Game[WielersimOptions, WielersimState]):
     name = "wielersim"
     title = "WielerSIM"
     designer = "Ludo Nauws"
-    Options = WielersimOptions
-    state_class = WielersimState
-    players = (0, 0)
     # Each shipped route once, the variants riding along: a random cobble board with the
     # whole peloton; an uphill finish; the 4D6 start with the jersey on a sprinter; a
     # summit finish with monotonic_gaps; the small peloton on a fixed cobble board.
@@ -126,7 +123,6 @@ class WielersimGame(Game[WielersimOptions, WielersimState]):
         {"route": "mountain-stage", "peloton": "classics", "monotonic_gaps": True},
         {"route": "flanders", "peloton": "small", "board": 7},
     )
-    harness_games = 1000
 
     def _new_state(self, options: WielersimOptions, seed: int | None) -> WielersimState:
         state = WielersimState(options.route_table(), options.peloton_table(), options.board)
