@@ -60,6 +60,15 @@ def test_arena_command_writes_csv_and_json(tmp_path: Path, capsys: pytest.Captur
     assert printed["games"] == 1 and json.loads(js.read_text())["records"][0]["game"] == 0
 
 
+def test_arena_options_typed_as_text_become_the_parameters_types(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A game whose adapter takes its parameters from the options model gets numbers, not
+    the command line's text (OpenSpiel refused 'riders_per_player=1' as a string)."""
+    assert run(["arena", "--game", "pistard", "--a", "random", "--b", "random", "-n", "1",
+                "--seed", "3", "--option", "riders_per_player=1"]) == 0
+    assert "wins" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize("argv", [
     ["arena", "--a", "nobody"],
     ["arena", "--b", "openspiel-minimax"],
@@ -69,6 +78,8 @@ def test_arena_command_writes_csv_and_json(tmp_path: Path, capsys: pytest.Captur
     ["arena", "--option", "colour=red"],
     ["arena", "--option", "novalue"],
     ["arena", "-n", "0"],
+    ["arena", "--game", "pistard", "--option", "riders_per_player=x"],
+    ["arena", "--game", "pistard", "--option", "riders_per_player=1.5"],
 ])
 def test_arena_refuses_bad_input_in_one_line(argv: list[str], tmp_path: Path,
                                              capsys: pytest.CaptureFixture[str]) -> None:

@@ -28,8 +28,8 @@ HELP = "Play two agents (ours or OpenSpiel bots) for N games; win rates with 95%
 
 app = typer.Typer(help=HELP, add_completion=False)
 
-GameOpt = Annotated[str, typer.Option("--game", "-g", help="hairpin, pistard, keirin or derby "
-                                      "(two players; keirin/derby: the betting games).")]
+GameOpt = Annotated[str, typer.Option("--game", "-g", help="Any game with two or more players "
+                                      "that carries a research adapter (the betting games too).")]
 AgentA = Annotated[str, typer.Option("--a", help="Agent A: random, mcts[:N], the game's own "
                                      "levels (hairpin: easy..expert, alphabeta:Xs), "
                                      "openspiel-random, openspiel-mcts[:N|:Xs].")]

@@ -26,6 +26,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from raceday.core.digits import plain_number
 from raceday.core.errors import OptionsError
 from raceday.core.game import Game, GameOptions
 from raceday.core.protocol import CHANCE, Action, State
@@ -87,19 +88,31 @@ class Adapter(ABC):
             raise OptionsError(f"unknown {self.name} parameter(s) {', '.join(unknown)}; "
                                f"known: {', '.join(self.params) or 'none'}")
         out: dict[str, ParamValue] = dict(self.params)
-        if self.options_model is not None:
-            out.update(given)
-            self.game_options(out)  # the model refuses a bad value, naming it
-            return out
         for key, value in given.items():
-            default = self.params[key]
-            if isinstance(default, str):
-                out[key] = str(value)
-            elif isinstance(default, float):
-                out[key] = float(value)
-            else:
-                out[key] = int(value)
+            out[key] = self._typed(key, value)
+        if self.options_model is not None:
+            self.game_options(out)  # the model refuses a bad value, naming it
         return out
+
+    def _typed(self, key: str, value: Any) -> ParamValue:
+        """``value`` as the type of the parameter's default (text from a command line
+        becomes a number where the default is one); OptionsError if it cannot be."""
+        kind: type = type(self.params[key])
+        if not isinstance(value, str) or kind is str:
+            return value  # type: ignore[no-any-return]  # the model (or the wrapper) judges it
+        text = value.strip()
+        number = plain_number(text, signed=True)
+        if kind is bool and text.lower() in ("true", "false"):
+            return text.lower() == "true"
+        if kind is bool and number in (0, 1):
+            return bool(number)
+        if kind is int and number is not None and number.denominator == 1:
+            return int(number)
+        if kind is float and number is not None:
+            return float(number)
+        raise OptionsError(f"{self.name} parameter {key} must be "
+                           f"{'a whole number' if kind is int else 'a ' + kind.__name__}, "
+                           f"got {value!r}")
 
     def game_options(self, params: Mapping[str, ParamValue]) -> GameOptions:
         """The game's checked options that ``params`` stand for (with an options model)."""
