@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from raceday.core.protocol import Action, State
-from raceday.core.registry import get_game
+from raceday.games.pistard.game import GAME
 from raceday.games.pistard.moves import (
     THROWS,
     action_kind,
@@ -20,7 +20,6 @@ from raceday.games.pistard.moves import (
     place_action,
     placement_of,
 )
-from raceday.games.pistard.options import PistardOptions
 from raceday.research import Adapter, ParamValue, Shape
 
 PISTARD_SLOTS = 5 * 6  # player 0-4 x rider 1-6: the engine's rider numbers 11..56
@@ -43,10 +42,7 @@ def _pistard_ident(slot: int) -> int:
 
 
 class PistardAdapter(Adapter):
-    name = "pistard"
-    title = "PISTARD"
-    player_range = (1, 5)
-    options_model = PistardOptions
+    game = GAME
     description = ("1 to 5 players, perfect information, four dice per throw (1,296 chance "
                    "outcomes). Action id = rider slot * 200 + move code, then placements "
                    "and team 'next rider' choices.")
@@ -54,7 +50,7 @@ class PistardAdapter(Adapter):
     def shape(self, params: Mapping[str, ParamValue]) -> Shape:
         opts: Any = self.game_options(params)
         riders = opts.num_players * opts.riders_each
-        steps = get_game(self.name).max_steps(opts)
+        steps = GAME.max_steps(opts)
         return Shape(opts.num_players, PISTARD_ACTIONS, THROWS, self._obs_size(riders), steps,
                      0.0, 1.0)
 
