@@ -213,7 +213,7 @@ def test_allow_debt_lets_a_player_go_below_zero(tmp_path: Path) -> None:
     [
         (["--session", "a"], OptionsError),  # no player
         (["-p", "A", "-p", "A", "--session", "b"], OptionsError),
-        (["-p", "A", "--session", "c", "--margin", "1.5"], SystemExit),  # a usage error
+        (["-p", "A", "--session", "c", "--margin", "1.5"], OptionsError),  # the model's
         (["-p", "A", "--session", "d", "--bankroll", "lots"], OptionsError),
         (["--resume", "nobody"], SaveFormatError),
     ],
