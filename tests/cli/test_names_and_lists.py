@@ -51,7 +51,7 @@ def test_keirin_takes_comma_lists_as_well_as_repeated_p(tmp_path: Path) -> None:
                                  "s", "--seed", "1", "--db", str(db)], input="")
     assert result.exit_code == 0, result.output
     doc, _ = SessionStore(db).load("keirin", "s")
-    assert [p[0] for p in doc["players"]] == ["Ann", "Bob", "Carl"]
+    assert doc["night"]["options"]["players"] == ["Ann", "Bob", "Carl"]
 
 
 def test_player_names_split_and_bound() -> None:
