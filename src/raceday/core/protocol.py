@@ -253,6 +253,23 @@ class State(ABC):
         return f"<{type(self).__name__} {self.game_name}: {who} to act>"
 
 
+class SealedState(State):
+    """A state with phases of sealed choices (bids, tickets), where every player among
+    :meth:`acting_players` may act, in any order. The player to move is the lowest of
+    them, and each acting player's legal actions come from :meth:`_legal_for`."""
+
+    def legal_actions(self) -> list[Action]:
+        player = self.current_player()
+        return self.legal_actions_for(player) if player >= 0 else []
+
+    def legal_actions_for(self, player: int) -> list[Action]:
+        return self._legal_for(player) if player in self.acting_players() else []
+
+    @abstractmethod
+    def _legal_for(self, player: int) -> list[Action]:
+        """The legal actions of ``player``, who is among :meth:`acting_players`."""
+
+
 def sample_outcome(outcomes: Sequence[tuple[Action, Fraction]], rng: np.random.Generator) -> Action:
     """Draw one outcome by its probability using a single uniform from ``rng``."""
     u = float(rng.random())

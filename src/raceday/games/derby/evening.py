@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Self
 from raceday.core.errors import BetError, IllegalActionError, SaveFormatError
 from raceday.core.events import Event, Message
 from raceday.core.game import Game, GameOptions
-from raceday.core.protocol import CHANCE, TERMINAL, Action, ChanceDraw, Outcome, State
+from raceday.core.protocol import CHANCE, TERMINAL, Action, ChanceDraw, Outcome, SealedState
 from raceday.core.serialize import Fields
 from raceday.games.derby.odds import ALL_PAIRS, OddsBoard, exact_odds, format_odds
 from raceday.games.derby.rules import (
@@ -130,7 +130,7 @@ def rules_view(o: EveningOptions) -> dict[str, Any]:
             "owner_award": o.owner_award, "host_dice": o.host}
 
 
-class EveningState(State):
+class EveningState(SealedState):
     """One Dice Derby evening (see the module docstring)."""
 
     game_name: ClassVar[str] = "derby_evening"
@@ -182,13 +182,7 @@ class EveningState(State):
             return acting[0]
         return TERMINAL if self.phase == PHASE_FINISHED else CHANCE
 
-    def legal_actions(self) -> list[Action]:
-        player = self.current_player()
-        return self.legal_actions_for(player) if player >= 0 else []
-
-    def legal_actions_for(self, player: int) -> list[Action]:
-        if player not in self.acting_players():
-            return []
+    def _legal_for(self, player: int) -> list[Action]:
         p = self.ledger.players[player]
         units = p.money // self.options.stake_unit
         borrow = [BORROW] if self.ledger.can_borrow(player) else []

@@ -43,7 +43,7 @@ from raceday.core.protocol import (
     Action,
     ChanceDraw,
     Outcome,
-    State,
+    SealedState,
     Termination,
 )
 from raceday.games.keirin.betting import (
@@ -241,7 +241,7 @@ def odds_board(riders: int, length: int, derny: int | None, mode: str, margin: f
     return {"odds": odds, "top": top}
 
 
-class NightState(State):
+class NightState(SealedState):
     """One KEIRIN betting night (see the module docstring)."""
 
     game_name: ClassVar[str] = "keirin_night"
@@ -351,13 +351,7 @@ class NightState(State):
         """``player``'s tickets on this race (secret: for that player's own face)."""
         return [t for t in self.tickets if t.player == self.names[player]]
 
-    def legal_actions(self) -> list[Action]:
-        player = self.current_player()
-        return self.legal_actions_for(player) if player >= 0 else []
-
-    def legal_actions_for(self, player: int) -> list[Action]:
-        if player not in self.acting_players():
-            return []
+    def _legal_for(self, player: int) -> list[Action]:
         actions = [DONE]
         mine = self.mine(player)
         if self._may_buy(player):
