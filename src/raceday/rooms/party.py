@@ -4,7 +4,7 @@ state's own ``observation`` (see :mod:`raceday.rooms` for a game's declaration).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, Self
 
 import numpy as np
@@ -131,19 +131,22 @@ class PartyRoom(RoomBase[StateT]):
         action = self.intent_action(state, seat, intent)
         if action not in state.legal_actions_for(seat):
             raise RoomError("that is not among your choices now")
-        if self.allows_undo:
-            self._push_undo()
-        self._apply(seat, action, events)
-        self._settle(rng, events)
+        self._step(lambda: self._apply(seat, action, events), rng, events)
 
     def _advance(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
                  events: list[JSON]) -> None:
         state = self._playing()
         if not (state.is_chance_node() and self.waits_for_host(state)):
             raise RoomError("there is nothing to advance: the players are choosing")
+        self._step(lambda: self._draw(state, rng, events), rng, events)
+
+    def _step(self, move: Callable[[], None], rng: np.random.Generator,
+              events: list[JSON]) -> None:
+        """Make one checked ``move`` of play (a player's action or the host's draw), kept
+        for undo where the room allows it, then play what follows without a choice."""
         if self.allows_undo:
             self._push_undo()
-        self._draw(state, rng, events)
+        move()
         self._settle(rng, events)
 
     def _undo(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
