@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from fractions import Fraction
@@ -355,24 +356,38 @@ def make_agent(level: str, simulations: int | None = None
     raise OptionsError(f"unknown computer level {level!r}; choose easy, medium, hard or expert")
 
 
-class TunedRider:
-    """The greedy rule with the search's tuned weights (compiled): what ``hard`` plays when
-    it has no time to search, and the rule its candidates and play-outs follow."""
+class CompiledRider(ABC):
+    """A rider that decides on the compiled engine's arrays (:func:`_compiled`); a
+    decision with a single legal action needs no thinking."""
 
-    def __init__(self, name: str = "tuned") -> None:
-        self.name = name
+    name: str
 
     def choose(self, state: State, rng: np.random.Generator) -> Action:
         s = _as_pistard(state)
         actions = s.legal_actions()
         if len(actions) == 1:
             return actions[0]
+        engine, st, acts, info = _compiled(s)
+        return self.decide(s, engine, st, acts, info, rng)
+
+    @abstractmethod
+    def decide(self, s: PistardState, engine: Any, st: np.ndarray, acts: np.ndarray,
+               info: np.ndarray, rng: np.random.Generator) -> Action:
+        """The action for ``s`` (two or more to choose from), with ``acts`` and ``info``
+        as scratch for the legal actions."""
+
+
+class TunedRider(CompiledRider):
+    """The greedy rule with the search's tuned weights (compiled): what ``hard`` plays when
+    it has no time to search, and the rule its candidates and play-outs follow."""
+
+    def __init__(self, name: str = "tuned") -> None:
+        self.name = name
+
+    def decide(self, s: PistardState, engine: Any, st: np.ndarray, acts: np.ndarray,
+               info: np.ndarray, rng: np.random.Generator) -> Action:
         from raceday.games.pistard import fast, search
 
-        engine = _engine(s)
-        st = fast.encode(s)
-        acts = np.empty(fast.MAXM, dtype=np.int64)
-        info = np.empty((fast.MAXM, fast.INFO_SIZE), dtype=np.int64)
         n = fast.legal_actions(st, engine.params, engine.grid, acts, info)
         rs = np.array([int(rng.integers(1, 2**63 - 1))], dtype=np.uint64)
         return int(acts[search.pick(st, engine.params, acts, info, n,
@@ -398,17 +413,14 @@ class SolvedSprintRider:
         actions = s.legal_actions()
         if len(actions) == 1:
             return actions[0]
-        engine = _engine(s)
+        engine, st, acts, info = _compiled(s)
         table = sprint_solver.table_for(engine.grid, s.track.length, s.options.tokens)
-        st = fast.encode(s)
-        acts = np.empty(fast.MAXM, dtype=np.int64)
-        info = np.empty((fast.MAXM, fast.INFO_SIZE), dtype=np.int64)
         n = fast.legal_actions(st, engine.params, engine.grid, acts, info)
         values = sprint_solver.decision_values(table, st, engine.params, engine.grid, acts, n)
         return int(acts[int(np.argmax(values))])
 
 
-class FastSearchRider:
+class FastSearchRider(CompiledRider):
     """Monte Carlo search over the compiled engine (:mod:`raceday.games.pistard.search`).
 
     The greedy rider's best ``candidates`` actions (by the search's tuned weights) are each
@@ -435,18 +447,11 @@ class FastSearchRider:
         self.batch = batch
         self.prune = prune
 
-    def choose(self, state: State, rng: np.random.Generator) -> Action:
-        s = _as_pistard(state)
-        actions = s.legal_actions()
-        if len(actions) == 1:
-            return actions[0]
+    def decide(self, s: PistardState, engine: Any, st: np.ndarray, acts: np.ndarray,
+               info: np.ndarray, rng: np.random.Generator) -> Action:
         from raceday.games.pistard import fast, search
 
         start = time.perf_counter()
-        engine = _engine(s)
-        st = fast.encode(s)
-        acts = np.empty(fast.MAXM, dtype=np.int64)
-        info = np.empty((fast.MAXM, fast.INFO_SIZE), dtype=np.int64)
         weights = search.weights_for(engine.params, st)
         n = search.ranked(st, engine.params, engine.grid, acts, info, weights)
         cand = acts[:min(n, self.candidates)].copy()
@@ -550,3 +555,14 @@ def _engine(s: PistardState) -> Any:
             _ENGINES.clear()
         found = _ENGINES[key] = fast.Engine.of(s)
     return found
+
+
+def _compiled(s: PistardState) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray]:
+    """``s`` for the compiled engine: its constants (:func:`_engine`), the encoded state,
+    and empty buffers for its legal actions and their move details."""
+    from raceday.games.pistard import fast
+
+    st = fast.encode(s)
+    acts = np.empty(fast.MAXM, dtype=np.int64)
+    info = np.empty((fast.MAXM, fast.INFO_SIZE), dtype=np.int64)
+    return _engine(s), st, acts, info
