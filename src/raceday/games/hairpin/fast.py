@@ -369,6 +369,17 @@ def frame_winner(f: np.ndarray, k: int) -> int:
 
 
 @njit(cache=True, inline="always")
+def _move_past(f: np.ndarray, k: int, player: int, s: int, sq: int, kind: int,
+               idx: int) -> int:
+    """The packed move of ``kind`` from ``sq`` to the first square of ``player``'s track
+    from index ``idx`` on that the other side does not hold (a cruise, or a charge that
+    passes a blocker); its lap flag is set past the line (index 18)."""
+    while f[k, _TRACKS3[player, idx]] * s < 0:
+        idx += 1
+    return pack_move(sq, kind, _TRACKS3[player, idx], 1 if idx >= 18 else 0)
+
+
+@njit(cache=True, inline="always")
 def _frame_moves_v1(f: np.ndarray, k: int, moves: np.ndarray, row: int) -> int:
     """:func:`frame_moves` with no racer in the pit, for any rules (the v1 rules'
     charges-first order and skip included)."""
@@ -405,11 +416,7 @@ def _frame_moves_v1(f: np.ndarray, k: int, moves: np.ndarray, row: int) -> int:
                 continue
             start = _INDEX[player, sq]
             if (phase == 0 and not v1) or phase == 2:
-                idx = start + 1
-                while f[k, _TRACKS3[player, idx]] * s < 0:
-                    idx += 1
-                moves[row, n] = pack_move(sq, CRUISE, _TRACKS3[player, idx],
-                                          1 if idx >= 18 else 0)
+                moves[row, n] = _move_past(f, k, player, s, sq, CRUISE, start + 1)
                 n += 1
             if phase == 0:
                 target = start + f[k, F_COLS + _COL_OF[sq]]
@@ -423,11 +430,7 @@ def _frame_moves_v1(f: np.ndarray, k: int, moves: np.ndarray, row: int) -> int:
                     if bumping:
                         moves[row, n] = pack_move(sq, CHARGE_BUMP, dest, lap)
                         n += 1
-                    idx = target + 1
-                    while f[k, _TRACKS3[player, idx]] * s < 0:
-                        idx += 1
-                    moves[row, n] = pack_move(sq, CHARGE_PASS, _TRACKS3[player, idx],
-                                              1 if idx >= 18 else 0)
+                    moves[row, n] = _move_past(f, k, player, s, sq, CHARGE_PASS, target + 1)
                     n += 1
         if not v1:
             break
@@ -818,6 +821,33 @@ def _order(move_acts: np.ndarray, laps: np.ndarray, n: int, hint: int,
 MAX_SEARCH_DEPTH = 64
 
 
+@njit(cache=True, inline="always")
+def bound_flag(best: float, first_alpha: float, beta: float) -> int:
+    """What a fail-soft value found with the window (``first_alpha``, ``beta``) is, as a
+    transposition-table flag: 0 exact, 1 a lower bound (it failed high), 2 an upper bound
+    (it failed low)."""
+    if best <= first_alpha:
+        return 2
+    if best >= beta:
+        return 1
+    return 0
+
+
+@njit(cache=True, inline="always")
+def open_child_window(alpha: np.ndarray, beta: np.ndarray, k: int) -> None:
+    """Give the child on stack row ``k + 1`` its parent's window (``alpha[k]``,
+    ``beta[k]``) as negamax sees it from the other side: negated, ends swapped."""
+    alpha[k + 1] = -beta[k]
+    beta[k + 1] = -alpha[k]
+
+
+@njit(cache=True, inline="always")
+def settles(flag: int, value: float, alpha: float, beta: float) -> bool:
+    """Whether a table entry's ``value`` with ``flag`` (see :func:`bound_flag`) is the
+    node's value in the window (``alpha``, ``beta``), so that it need not be searched."""
+    return flag == 0 or (flag == 1 and value >= beta) or (flag == 2 and value <= alpha)
+
+
 @njit(cache=True)
 def negamax(st0: np.ndarray, rules: np.ndarray, depth0: int, alpha0: float, beta0: float,
             ply0: int, zob: np.ndarray, tt_key: np.ndarray, tt_val: np.ndarray,
@@ -877,8 +907,7 @@ def negamax(st0: np.ndarray, rules: np.ndarray, depth0: int, alpha0: float, beta
                     if tt_info[slot, 0] >= depth[k]:
                         flag = tt_info[slot, 1]
                         v = tt_val[slot]
-                        if (flag == 0 or (flag == 1 and v >= beta[k])
-                                or (flag == 2 and v <= alpha[k])):
+                        if settles(flag, v, alpha[k], beta[k]):
                             ret = v
                             leaf = True
                 if not leaf:
@@ -911,8 +940,7 @@ def negamax(st0: np.ndarray, rules: np.ndarray, depth0: int, alpha0: float, beta
             nxt[k] += 1
             states[k + 1, :] = states[k]
             apply(states[k + 1], acts[k, i], dests[k, i], laps[k, i])
-            alpha[k + 1] = -beta[k]
-            beta[k + 1] = -alpha[k]
+            open_child_window(alpha, beta, k)
             depth[k + 1] = depth[k] - 1
             k += 1
             entering = True
@@ -920,11 +948,7 @@ def negamax(st0: np.ndarray, rules: np.ndarray, depth0: int, alpha0: float, beta
         # frame k is done: store it and return its value to the parent
         h = hashes[k]
         slot = h & _TT_MASK
-        flag = 0
-        if best[k] <= first_alpha[k]:
-            flag = 2
-        elif best[k] >= beta[k]:
-            flag = 1
+        flag = bound_flag(best[k], first_alpha[k], beta[k])
         if tt_key[slot] != h or tt_info[slot, 0] <= depth[k]:
             tt_key[slot] = h
             tt_val[slot] = best[k]

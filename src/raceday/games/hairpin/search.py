@@ -36,11 +36,14 @@ from raceday.games.hairpin.fast import (
     F_SIDE,
     FRAME_SIZE,
     MAX_MOVES,
+    bound_flag,
     frame_apply,
     frame_load,
     frame_moves,
     frame_winner,
     njit_without_refcounts,
+    open_child_window,
+    settles,
 )
 from raceday.games.hairpin.rules import CHARGE_BUMP, ENTER, SKIP
 
@@ -391,8 +394,55 @@ def _from_tt(v: float, ply: int) -> float:
     return v
 
 
+@njit(cache=True, inline="always")
+def _stopped(counter: np.ndarray, nodes: int, seldepth: int) -> float:
+    """Write back the counters kept in registers, with the stopped flag: the node limit
+    was passed, and the value returned is meaningless."""
+    counter[0] = nodes
+    counter[2] = 1
+    counter[3] = seldepth
+    return 0.0
+
+
+@njit(cache=True, inline="always")
+def _finished(counter: np.ndarray, nodes: int, seldepth: int, value: float) -> float:
+    """Write back the counters kept in registers and return the search's value."""
+    counter[0] = nodes
+    counter[3] = seldepth
+    return value
+
+
+@njit(cache=True, inline="always")
+def _swap_moves(moves: np.ndarray, keys: np.ndarray, k: int, i: int, j: int) -> None:
+    """Exchange moves ``i`` and ``j`` of row ``k``, with their ordering keys."""
+    mv = moves[k, i]
+    moves[k, i] = moves[k, j]
+    moves[k, j] = mv
+    kv = keys[k, i]
+    keys[k, i] = keys[k, j]
+    keys[k, j] = kv
+
+
+@njit(cache=True, inline="always")
+def _lowest_key_first(moves: np.ndarray, keys: np.ndarray, k: int, j: int, n: int) -> int:
+    """A selection step of the move ordering: bring the move of lowest key among places
+    ``j`` to ``n - 1`` of row ``k`` (the first of them on a tie) to place ``j``; return
+    the place it came from."""
+    pick = j
+    low = keys[k, j]
+    for i in range(j + 1, n):
+        kv = keys[k, i]
+        if kv < low:
+            low = kv
+            pick = i
+    if pick != j:
+        _swap_moves(moves, keys, k, pick, j)
+    return pick
+
+
 @njit_without_refcounts
-def negamax_frames(f: np.ndarray, moves: np.ndarray, keys: np.ndarray, killers: np.ndarray,
+def negamax_frames(
+f: np.ndarray, moves: np.ndarray, keys: np.ndarray, killers: np.ndarray,
                    depth0: int, alpha0: float, beta0: float, ply0: int, w: np.ndarray,
                    zob: np.ndarray, tt_key: np.ndarray, tt_val: np.ndarray,
                    tt_info: np.ndarray, counter: np.ndarray, stack_f: np.ndarray,
@@ -445,10 +495,7 @@ def negamax_frames(f: np.ndarray, moves: np.ndarray, keys: np.ndarray, killers: 
         if entering:
             nodes += 1
             if nodes > limit:
-                counter[0] = nodes
-                counter[2] = 1
-                counter[3] = seldepth
-                return 0.0
+                return _stopped(counter, nodes, seldepth)
             if k > seldepth:
                 seldepth = k
             res = frame_winner(f, k)
@@ -476,8 +523,7 @@ def negamax_frames(f: np.ndarray, moves: np.ndarray, keys: np.ndarray, killers: 
                     if tt_info[slot, T_DEPTH] >= depth[k]:
                         flag = tt_info[slot, T_MOVE] & 3
                         v = _from_tt(tt_val[slot, T_VAL], k)
-                        if (flag == 0 or (flag == 1 and v >= beta[k])
-                                or (flag == 2 and v <= alpha[k])):
+                        if settles(flag, v, alpha[k], beta[k]):
                             ret = v
                             leaf = True
                 if not leaf:
@@ -496,11 +542,7 @@ def negamax_frames(f: np.ndarray, moves: np.ndarray, keys: np.ndarray, killers: 
                             low = kv
                             pick = i
                     if pick != 0:
-                        mv = moves[k, pick]
-                        moves[k, pick] = moves[k, 0]
-                        moves[k, 0] = mv
-                        keys[k, pick] = keys[k, 0]
-                        keys[k, 0] = low
+                        _swap_moves(moves, keys, k, pick, 0)
                     if depth[k] >= 3:
                         # the children will probe the table: their keys, and their entries
                         # on their way into the cache
@@ -523,28 +565,13 @@ def negamax_frames(f: np.ndarray, moves: np.ndarray, keys: np.ndarray, killers: 
                         bm = moves[k, 0]
                         c = k + 1
                         for j in range(n):
-                            if j > 0:
-                                pick = j
-                                low = keys[k, j]
-                                for i in range(j + 1, n):
-                                    kv = keys[k, i]
-                                    if kv < low:
-                                        low = kv
-                                        pick = i
-                                if pick != j:
-                                    mv = moves[k, pick]
-                                    moves[k, pick] = moves[k, j]
-                                    moves[k, j] = mv
-                                    keys[k, pick] = keys[k, j]
-                                    keys[k, j] = low
+                            if j > 0:  # the first is in place already
+                                _lowest_key_first(moves, keys, k, j, n)
                             m = moves[k, j]
                             frame_apply(f, k, c, m)
                             nodes += 1
                             if nodes > limit:
-                                counter[0] = nodes
-                                counter[2] = 1
-                                counter[3] = seldepth
-                                return 0.0
+                                return _stopped(counter, nodes, seldepth)
                             if c > seldepth:
                                 seldepth = c
                             v = -_horizon_value(f, c, w, with_reach)
@@ -565,9 +592,7 @@ def negamax_frames(f: np.ndarray, moves: np.ndarray, keys: np.ndarray, killers: 
                         expand = False
             if leaf:
                 if k == ply0:
-                    counter[0] = nodes
-                    counter[3] = seldepth
-                    return ret
+                    return _finished(counter, nodes, seldepth, ret)
                 k -= 1
                 entering = False
                 continue
@@ -576,8 +601,7 @@ def negamax_frames(f: np.ndarray, moves: np.ndarray, keys: np.ndarray, killers: 
             if nullwin[k] == 1 and v > alpha[k] and v < beta[k]:
                 # the null window failed high: search this child again with the full window
                 nullwin[k] = 2
-                alpha[k + 1] = -beta[k]
-                beta[k + 1] = -alpha[k]
+                open_child_window(alpha, beta, k)
                 k += 1
                 entering = True
                 continue
@@ -597,19 +621,8 @@ def negamax_frames(f: np.ndarray, moves: np.ndarray, keys: np.ndarray, killers: 
             j = nxt[k]
             pick = j
             if j > 0:  # the first is in place already
-                low = keys[k, j]
-                for i in range(j + 1, count[k]):
-                    kv = keys[k, i]
-                    if kv < low:
-                        low = kv
-                        pick = i
+                pick = _lowest_key_first(moves, keys, k, j, count[k])
             if pick != j:
-                mv = moves[k, pick]
-                moves[k, pick] = moves[k, j]
-                moves[k, j] = mv
-                kv = keys[k, pick]
-                keys[k, pick] = keys[k, j]
-                keys[k, j] = kv
                 kv = child_keys[k, pick]
                 child_keys[k, pick] = child_keys[k, j]
                 child_keys[k, j] = kv
@@ -619,10 +632,7 @@ def negamax_frames(f: np.ndarray, moves: np.ndarray, keys: np.ndarray, killers: 
                 # the child is at the horizon: its value, here
                 nodes += 1
                 if nodes > limit:
-                    counter[0] = nodes
-                    counter[2] = 1
-                    counter[3] = seldepth
-                    return 0.0
+                    return _stopped(counter, nodes, seldepth)
                 c = k + 1
                 if c > seldepth:
                     seldepth = c
@@ -638,8 +648,7 @@ def negamax_frames(f: np.ndarray, moves: np.ndarray, keys: np.ndarray, killers: 
                 beta[k + 1] = -alpha[k]
             else:
                 nullwin[k] = 0
-                alpha[k + 1] = -beta[k]
-                beta[k + 1] = -alpha[k]
+                open_child_window(alpha, beta, k)
             k += 1
             entering = True
             continue
@@ -649,17 +658,11 @@ def negamax_frames(f: np.ndarray, moves: np.ndarray, keys: np.ndarray, killers: 
         if h == 0:
             ret = best[k]
             if k == ply0:
-                counter[0] = nodes
-                counter[3] = seldepth
-                return float(ret)
+                return _finished(counter, nodes, seldepth, float(ret))
             k -= 1
             entering = False
             continue
-        flag = 0
-        if best[k] <= first_alpha[k]:
-            flag = 2
-        elif best[k] >= beta[k]:
-            flag = 1
+        flag = bound_flag(best[k], first_alpha[k], beta[k])
         if tt_key[slot, T_KEY] != h or tt_info[slot, T_DEPTH] <= depth[k]:
             tt_key[slot, T_KEY] = h
             tt_val[slot, T_VAL] = _to_tt(best[k], k)
@@ -667,9 +670,7 @@ def negamax_frames(f: np.ndarray, moves: np.ndarray, keys: np.ndarray, killers: 
             tt_info[slot, T_MOVE] = flag | (best_move[k] << 2)
         ret = best[k]
         if k == ply0:
-            counter[0] = nodes
-            counter[3] = seldepth
-            return float(ret)
+            return _finished(counter, nodes, seldepth, float(ret))
         k -= 1
         entering = False
 
