@@ -225,6 +225,13 @@ class DerbyRoom(PartyRoom[EveningState]):
             raise RoomError(f"that is only possible during {wanted} (now: {state.phase})")
         return state
 
+    def _seat_evening(self, actor: Actor, *phases: str) -> tuple[EveningState, int]:
+        """The evening, in one of ``phases``, and the seat of ``actor`` (seat intents come
+        only from seats)."""
+        state = self._evening(*phases)
+        assert actor.seat is not None
+        return state, actor.seat
+
     def _act_for(self, player: int, action: int, events: list[JSON]) -> None:
         """Apply ``player``'s action; the events a computer's choice makes by itself (its
         sealed bid, its 'done') are not news, as they never were on the screens."""
@@ -343,9 +350,7 @@ class DerbyRoom(PartyRoom[EveningState]):
     # seat intents
     def _bid(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
              events: list[JSON]) -> None:
-        state = self._evening(PHASE_AUCTION)
-        seat = actor.seat
-        assert seat is not None
+        state, seat = self._seat_evening(actor, PHASE_AUCTION)
         horse = state.ledger.players[seat].horse
         if horse is not None:
             raise RoomError(f"you already own the {horse_name(horse)}; an owner holds one "
@@ -356,9 +361,7 @@ class DerbyRoom(PartyRoom[EveningState]):
 
     def _ticket(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
                 events: list[JSON]) -> None:
-        state = self._evening(PHASE_BETTING)
-        seat = actor.seat
-        assert seat is not None
+        state, seat = self._seat_evening(actor, PHASE_BETTING)
         if seat in state.done:
             raise RoomError("you said you were done betting for this race")
         kind = intent.get("kind")
@@ -377,9 +380,7 @@ class DerbyRoom(PartyRoom[EveningState]):
 
     def _borrow(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
                 events: list[JSON]) -> None:
-        state = self._evening(PHASE_AUCTION, PHASE_BETTING)
-        seat = actor.seat
-        assert seat is not None
+        state, seat = self._seat_evening(actor, PHASE_AUCTION, PHASE_BETTING)
         action = state.borrow_action(seat)
         if seat not in state.acting_players():
             raise RoomError("borrow while you bid or bet (before your bid is sealed or you "
@@ -388,11 +389,10 @@ class DerbyRoom(PartyRoom[EveningState]):
 
     def _done(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
               events: list[JSON]) -> None:
-        state = self._evening(PHASE_BETTING)
-        assert actor.seat is not None
-        if actor.seat in state.done:
+        state, seat = self._seat_evening(actor, PHASE_BETTING)
+        if seat in state.done:
             raise RoomError("you are already done betting")
-        self._act_for(actor.seat, DONE, events)
+        self._act_for(seat, DONE, events)
         self._then(rng, events)
 
     def _seat_roll(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
@@ -450,13 +450,6 @@ class DerbyRoom(PartyRoom[EveningState]):
                          and race is not None and race.roller is not None
                          and state.ledger.owner_of(race.roller) == seat)
         return me
-
-    def view(self, actor: Actor) -> JSON:
-        out = self.public_view()
-        me = self.private_view(actor)
-        if me is not None:
-            out["me"] = me
-        return out
 
 
 LOGIC = DerbyRoom
