@@ -52,32 +52,34 @@ MAXLAPS = 50
 WORK_SIZE = 32  # work array of the move generator
 MAXM = 64  # legal actions at one node (moves: 7 x 4 squares x token or not, + standing still)
 
-IDENT, OWNER, OFFSET, DIST, LANE, STATUS, STILLS, POINTS, LAPSD = (k * MAXR for k in range(9))
-TOKENS = 9 * MAXR
-PHASE = TOKENS + MAXP
-HEAT = PHASE + 1
-ROUND = PHASE + 2
-RTOT = PHASE + 3
-NPQ = PHASE + 4
-PQ = NPQ + 1
-NTM = PQ + MAXR
-TM = NTM + 1
-MOVER = TM + MAXR
-HASDICE = MOVER + 1
-DICE0 = HASDICE + 1
-STOPPED = DICE0 + 4
-NELIM = STOPPED + 1
-ELIM = NELIM + 1
-NRANK = ELIM + MAXR
-RANK = NRANK + 1
-NCROSS = RANK + MAXR
-CROSS = NCROSS + 1  # (rider, lap) pairs: a rider crosses at most one line a move
-NTT = CROSS + 2 * MAXR
-TT = NTT + 1  # (team, rounds, past, lane) for up to two teams
-NRIDERS = TT + 8
-SPRN = NRIDERS + 1  # riders placed in each lap's sprint
-SPR = SPRN + MAXLAPS
-STATE_SIZE = SPR + MAXLAPS * MAXR
+
+def _layout(*sizes: int) -> tuple[int, ...]:
+    """Where each field of a flat array starts when fields of these sizes follow one
+    another from 0, and after the last one the array's size."""
+    starts = [0]
+    for size in sizes:
+        starts.append(starts[-1] + size)
+    return tuple(starts)
+
+
+# The state array: one field after another (name = where it starts; its size beside it).
+(IDENT, OWNER, OFFSET, DIST, LANE, STATUS, STILLS, POINTS, LAPSD,  # MAXR each: per rider
+ TOKENS,  # MAXP: per player
+ PHASE, HEAT, ROUND, RTOT,  # 1 each
+ NPQ, PQ,  # 1, MAXR: the placing queue
+ NTM, TM,  # 1, MAXR: riders still to move this round
+ MOVER, HASDICE,  # 1 each
+ DICE0,  # 4
+ STOPPED,  # 1
+ NELIM, ELIM,  # 1, MAXR
+ NRANK, RANK,  # 1, MAXR
+ NCROSS, CROSS,  # 1, 2 * MAXR: (rider, lap) pairs: a rider crosses at most one line a move
+ NTT, TT,  # 1, 8: (team, rounds, past, lane) for up to two teams
+ NRIDERS,  # 1
+ SPRN,  # MAXLAPS: riders placed in each lap's sprint
+ SPR,  # MAXLAPS * MAXR
+ STATE_SIZE) = _layout(*9 * [MAXR], MAXP, 1, 1, 1, 1, 1, MAXR, 1, MAXR, 1, 1, 4, 1,
+                       1, MAXR, 1, MAXR, 1, 2 * MAXR, 1, 8, 1, MAXLAPS, MAXLAPS * MAXR)
 
 # phases and statuses as numbers
 PH_PLACE, PH_RACE, PH_OVER = 0, 1, 2
