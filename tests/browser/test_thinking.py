@@ -67,5 +67,7 @@ def test_both_languages_have_the_words() -> None:
     games = Path(__file__).parents[2] / "src" / "raceday" / "games"
     for lang, text in TEXT.items():
         assert table(lang).entries["computer_thinking"] == text
+    kit = games.parent / "web" / "static" / "js" / "rooms.js"
+    assert 'from "./thinking.js"' in kit.read_text(encoding="utf-8")  # the kit's turnScreen
     for module in ("hairpin/static/board.js", "pistard/static/track.js"):
-        assert 'from "/static/js/thinking.js"' in (games / module).read_text(encoding="utf-8")
+        assert "turnScreen(" in (games / module).read_text(encoding="utf-8")

@@ -3,10 +3,9 @@
 // and the phones. No rule lives here: the moves, their names and the result come from the
 // server's view; this module shows them and sends {type: "move", action}.
 import { el } from "/static/js/common.js";
-import { fill, lobbyCard, svg, useStyles } from "/static/js/rooms.js";
+import { fill, lobbyCard, svg, turnScreen } from "/static/js/rooms.js";
 import { language, onLanguage, t } from "/static/js/i18n.js";
 import { render as say } from "/static/js/present.js";
-import { thinking, thinkingSender } from "/static/js/thinking.js";
 
 const COLS = "abcdef";
 const CELL = 100;
@@ -159,19 +158,12 @@ export function moveText(e, view) {
 // Lobby: join code, QR, places; the host starts the game.
 // The whole game screen (big screen and phone alike: whoever may move gets the controls).
 export function mountGame(root, ctx) {
-  useStyles("hairpin");
   let view = null;
   let live = null;
   let selected = null;
   let note = "";
-  const stage = el("section", { class: "hp-stage" });
-  const side = el("section", { class: "hp-side" });
-  const feed = el("p", { class: "feed", role: "status", "aria-live": "polite" });
-  root.replaceChildren(el("div", { class: "gp-grid" }, el("div", {}, stage, feed), side));
-
-  const waiting = thinking(() => render());
-  const send = thinkingSender(ctx, waiting, () => view, () => live, () => render());
-  ctx.send = send;
+  const { stage, side, feed, waiting, send } = turnScreen(root, ctx, "hairpin", "hp",
+    () => view, () => live, () => render());
 
   function play(m) {
     if (m.decides === "loses" && !window.confirm(t("hp_confirm_lose", { move: m.name }))) return;

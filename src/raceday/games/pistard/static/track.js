@@ -4,10 +4,9 @@
 // screen is shared by the big screen and the phones. No rule lives here: the choices (with
 // their action numbers), the dice and the standings come from the server's view.
 import { el } from "/static/js/common.js";
-import { fill, lobbyCard, svg, useStyles } from "/static/js/rooms.js";
+import { fill, lobbyCard, svg, turnScreen } from "/static/js/rooms.js";
 import { language, onLanguage, placeText, t } from "/static/js/i18n.js";
 import { render as say, template } from "/static/js/present.js";
-import { thinking, thinkingSender } from "/static/js/thinking.js";
 
 const W = 1000;
 const H = 580;
@@ -219,17 +218,10 @@ function resultBox(v) {
 }
 
 export function mountRace(root, ctx) {
-  useStyles("pistard");
   let view = null;
   let live = null;
-  const stage = el("section", { class: "pi-stage" });
-  const side = el("section", { class: "pi-side" });
-  const feed = el("p", { class: "feed", role: "status", "aria-live": "polite" });
-  root.replaceChildren(el("div", { class: "gp-grid" }, el("div", {}, stage, feed), side));
-
-  const waiting = thinking(() => render());
-  const send = thinkingSender(ctx, waiting, () => view, () => live, () => render());
-  ctx.send = send;
+  const { stage, side, feed, waiting, send } = turnScreen(root, ctx, "pistard", "pi",
+    () => view, () => live, () => render());
   const choose = (c) => send({ type: "move", action: c.action });
 
   function targetsOf(v) {

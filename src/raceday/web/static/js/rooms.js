@@ -3,6 +3,7 @@
 import { api, el, tokens } from "./common.js";
 import { onLanguage, t } from "./i18n.js";
 import { optionsSchema } from "./options-form.js";
+import { thinking, thinkingSender } from "./thinking.js";
 
 const NS = "http://www.w3.org/2000/svg";
 
@@ -39,6 +40,22 @@ export function useStyles(name) {
   const href = `/games/${name}/static/style.css`;
   if (document.querySelector(`link[href="${href}"]`)) return;
   document.head.append(el("link", { rel: "stylesheet", href }));
+}
+
+// The frame of a turn-based game's screen: the game's styles, its stage with the live feed
+// under it beside a side panel (classes `<prefix>-stage`, `<prefix>-side`), and the
+// "computer is thinking" indicator with the page's send (also set as ctx.send). getView and
+// getLive give the page's current view and live room; redraw is the page's render.
+export function turnScreen(root, ctx, game, prefix, getView, getLive, redraw) {
+  useStyles(game);
+  const stage = el("section", { class: `${prefix}-stage` });
+  const side = el("section", { class: `${prefix}-side` });
+  const feed = el("p", { class: "feed", role: "status", "aria-live": "polite" });
+  root.replaceChildren(el("div", { class: "gp-grid" }, el("div", {}, stage, feed), side));
+  const waiting = thinking(redraw);
+  const send = thinkingSender(ctx, waiting, getView, getLive, redraw);
+  ctx.send = send;
+  return { stage, side, feed, waiting, send };
 }
 
 export function svg(tag, attrs = {}, ...children) {
