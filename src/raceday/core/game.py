@@ -98,6 +98,19 @@ def describe_validation_error(error: ValidationError, what: str,
     return f"{what} option {field}: {message}"
 
 
+def one_of(choices: Sequence[str], message: str) -> Callable[[str], str]:
+    """A check for a pydantic ``AfterValidator``: the value if it is one of ``choices``,
+    else ``ValueError(message)`` with ``{value!r}`` and ``{choices}`` (joined by ", ")
+    filled in, so that each option keeps its own wording."""
+
+    def check(value: str) -> str:
+        if value not in choices:
+            raise ValueError(message.format(value=value, choices=", ".join(choices)))
+        return value
+
+    return check
+
+
 class GameOptions(BaseModel):
     """Base of every game's options: frozen, strict about unknown fields.
 

@@ -10,14 +10,21 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, ClassVar, Self
+from typing import Annotated, Any, ClassVar, Self
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    field_validator,
+    model_validator,
+)
 
 from raceday.core.errors import BetError as BetError  # its old home: still importable here
 from raceday.core.errors import OptionsError, SaveFormatError
-from raceday.core.game import GameOptions
+from raceday.core.game import GameOptions, one_of
 from raceday.core.serialize import Fields
 from raceday.games.derby.odds import (
     OddsBoard,
@@ -53,7 +60,8 @@ class Seat(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     name: str = Field(min_length=1, max_length=MAX_NAME)
-    kind: str = "human"
+    kind: Annotated[str, AfterValidator(
+        one_of(KINDS, "player kind must be one of {choices}, got {value!r}"))] = "human"
 
     @model_validator(mode="before")
     @classmethod
@@ -68,13 +76,6 @@ class Seat(BaseModel):
     @classmethod
     def _stripped(cls, value: object) -> object:
         return value.strip() if isinstance(value, str) else value
-
-    @field_validator("kind")
-    @classmethod
-    def _known_kind(cls, value: str) -> str:
-        if value not in KINDS:
-            raise ValueError(f"player kind must be one of {', '.join(KINDS)}, got {value!r}")
-        return value
 
     @property
     def is_computer(self) -> bool:
@@ -132,9 +133,10 @@ class EveningOptions(GameOptions):
         default=False, strict=True,
         description="A horse out in the first furlong gets its win odds x1.5 in later races.",
         json_schema_extra={"cli": "--first-out-bonus"})
-    owner_award: str = Field(default="gross", description="Owners' award by 'gross' prize "
-                             "money or 'net' (prize money minus price).",
-                             json_schema_extra={"enum": list(OWNER_AWARDS)})
+    owner_award: Annotated[str, AfterValidator(
+        one_of(OWNER_AWARDS, "owner-award must be 'gross' or 'net', got {value!r}"))] = Field(
+        default="gross", description="Owners' award by 'gross' prize money or 'net' (prize "
+        "money minus price).", json_schema_extra={"enum": list(OWNER_AWARDS)})
     fall_rate: Fraction = Field(default=Fraction(0), description="Chance that any single "
                                 "roll is a fall, 0 to 1/2 (0.05 or 1/20); with real dice it "
                                 "only sets the odds, the host enters real falls.",
@@ -160,13 +162,6 @@ class EveningOptions(GameOptions):
     def _race_count(cls, value: int) -> int:
         if not MIN_RACES <= value <= MAX_RACES:
             raise ValueError(f"a session has {MIN_RACES} to {MAX_RACES} races, got {value}")
-        return value
-
-    @field_validator("owner_award")
-    @classmethod
-    def _award(cls, value: str) -> str:
-        if value not in OWNER_AWARDS:
-            raise ValueError(f"owner-award must be 'gross' or 'net', got {value!r}")
         return value
 
     @field_validator("players")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Annotated, ClassVar, Self
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import AfterValidator, Field, model_validator
 
-from raceday.core.game import GameOptions
+from raceday.core.game import GameOptions, one_of
 from raceday.games.pistard.moves import START_ZONE
 from raceday.games.pistard.variants import MAX_FIELD, VARIANT_RULES, VARIANTS, Variant
 
@@ -21,7 +21,8 @@ class PistardOptions(GameOptions):
 
     game_title: ClassVar[str] = "PISTARD"
 
-    variant: str = Field(
+    variant: Annotated[str, AfterValidator(
+        one_of(VARIANTS, "unknown variant {value!r}; choose one of {choices}"))] = Field(
         default="scratch",
         description="Race: scratch, points, elimination, sprint, ttt (team time trial) "
         "or pursuit (team pursuit).",
@@ -52,13 +53,6 @@ class PistardOptions(GameOptions):
         default=None, ge=1, le=100_000,
         description="Rounds after which a race (or heat) is stopped, 1 to 100000 (default: "
         "a bound never reached in practice).")
-
-    @field_validator("variant")
-    @classmethod
-    def _known_variant(cls, value: str) -> str:
-        if value not in VARIANTS:
-            raise ValueError(f"unknown variant {value!r}; choose one of {', '.join(VARIANTS)}")
-        return value
 
     @model_validator(mode="after")
     def _fits_the_variant(self) -> Self:
