@@ -5,7 +5,9 @@ checks every ticket, takes the stakes when betting closes, runs the race as chan
 and pays it. This module turns intents into the night's actions, draws the race's chance
 with the room's generator one step at a time when the host screen asks, and builds each
 screen's view from the night's ``observation`` (a phone's ``me`` is its own
-``observation(seat)``; nothing here filters a secret).
+``observation(seat)``; nothing here filters a secret). It is a room kit
+:class:`~raceday.rooms.PartyRoom`: the kit owns the lobby, the seats, the dispatch and its
+error mapping and the save format (rooms saved before go through :meth:`KeirinRoom.migrate`).
 
 Flow:
 
@@ -29,9 +31,9 @@ from typing import Any, ClassVar, Literal, Self
 import numpy as np
 from pydantic import Field, field_validator
 
-from raceday.core.errors import RacedayError
+from raceday.core.events import Event
 from raceday.core.game import GameOptions
-from raceday.games.keirin.betting import KINDS
+from raceday.games.keirin.betting import KINDS, Ticket
 from raceday.games.keirin.night import (
     DONE,
     LAP,
@@ -45,7 +47,8 @@ from raceday.games.keirin.night import (
 )
 from raceday.games.keirin.rules import PHASE_PHOTO, KeirinState
 from raceday.games.keirin.session import night_from_v1
-from raceday.rooms import JSON, Actor, RoomError
+from raceday.rooms import JSON, KIT_FORMAT, Actor, PartyRoom, RoomError
+from raceday.rooms.base import Handler
 
 FORMAT = 2  # 1: the room kept a terminal session document and its own tickets
 MAX_SEATS = 12
@@ -93,168 +96,139 @@ class RoomOptions(GameOptions):
         return value
 
 
-def _int(value: object, what: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise RoomError(f"{what} must be a whole number")
-    if not low <= value <= high:
-        raise RoomError(f"{what} must be from {low:,} to {high:,}")
-    return value
-
-
 def night_options(config: Mapping[str, Any], names: list[str]) -> NightOptions:
-    """The night of a room's options, with its players."""
-    try:
-        return NightOptions.parse({
-            "players": names, "riders": config["riders"], "length": config["length"],
-            "races": config["races"], "bankroll": config["bankroll"] * 100,
-            "mode": config["mode"], "margin": config["margin"], "max_tickets": MAX_TICKETS})
-    except RacedayError as exc:
-        raise RoomError(str(exc)) from None
+    """The night of a room's options (the host's, checked with :class:`RoomOptions`), with
+    its players."""
+    checked = RoomOptions.parse(config)
+    return NightOptions.parse({
+        "players": names, "riders": checked.riders, "length": checked.length,
+        "races": checked.races, "bankroll": checked.bankroll * 100, "mode": checked.mode,
+        "margin": checked.margin, "max_tickets": MAX_TICKETS})
 
 
-class KeirinRoom:
+def room_config(options: NightOptions) -> JSON:
+    """The room's options as the host chose them (purse in whole money units)."""
+    return {"races": options.races, "riders": options.riders, "length": options.length,
+            "mode": options.mode, "margin": options.margin,
+            "bankroll": options.bankroll // 100}
+
+
+class KeirinRoom(PartyRoom[NightState]):
     """A KEIRIN betting night for a browser room (see the module docstring)."""
 
     game: ClassVar[str] = "keirin"
+    GAME = NIGHT
+    title: ClassVar[str] = "KEIRIN"
+    noun: ClassVar[str] = "night"
     max_seats: ClassVar[int] = MAX_SEATS
-    Options: ClassVar[type[GameOptions]] = RoomOptions  # what a room is created from
+    min_seats: ClassVar[int] = 1
+    NAMES_OPTION: ClassVar[str] = "players"
+    Options: ClassVar[type[GameOptions] | None] = RoomOptions  # what a room is created from
 
-    def __init__(self, config: JSON, seed: int, names: list[str] | None = None) -> None:
-        self.config = config
-        self.seed = seed
-        self.names: list[str] = list(names or [])
-        self.night: NightState | None = None
+    def __init__(self, options: GameOptions, names: list[str] | None = None,
+                 lobby_options: Mapping[str, Any] | None = None) -> None:
+        super().__init__(options, names, lobby_options)
         self.step: list[JSON] = []  # the events of the race's last step (throws, commentary)
 
-    # --- creating and saving ------------------------------------------------------------
-    @classmethod
-    def create(cls, options: Mapping[str, Any], seed: int) -> Self:
-        if not isinstance(options, Mapping):
-            raise RoomError("options must be an object")
-        try:
-            config = RoomOptions.parse(options).model_dump()
-        except RacedayError as exc:
-            raise RoomError(str(exc)) from None
-        night_options(config, ["check"])  # the night's own checks
-        return cls(config, seed)
+    @property
+    def night(self) -> NightOptions:
+        """The night's options (the players are placeholders before the start)."""
+        assert isinstance(self.options, NightOptions)
+        return self.options
 
+    @classmethod
+    def read_options(cls, options: Mapping[str, Any], names: list[str]) -> GameOptions:
+        return night_options(options, names)
+
+    # --- saving: the kit's format plus the race's last step -----------------------------
     def to_json(self) -> JSON:
-        return {"format": FORMAT, "config": dict(self.config), "seed": self.seed,
-                "names": list(self.names),
-                "night": None if self.night is None else self.night.to_json(),
-                "step": self.step}
+        return {**super().to_json(), "step": list(self.step)}
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Self:
-        try:
-            if data.get("format") == 1:
-                return cls._from_format_1(data)
-            if data.get("format") != FORMAT:
-                raise RoomError(f"unknown KEIRIN room format {data.get('format')!r}")
-            room = cls(dict(data["config"]), int(data["seed"]), [str(n) for n in data["names"]])
-            if data["night"] is not None:
-                room.night = NIGHT.state_from_json(data["night"])
-            room.step = list(data["step"])
-        except (KeyError, TypeError, ValueError, AttributeError, RacedayError) as exc:
-            if isinstance(exc, RoomError):
-                raise
-            raise RoomError(f"malformed KEIRIN room: {exc}") from None
+    def restore(cls, data: Mapping[str, Any]) -> Self:
+        room = super().restore(data)
+        room.step = [dict(e) for e in data["step"]]
         return room
 
     @classmethod
-    def _from_format_1(cls, data: Mapping[str, Any]) -> Self:
-        """A room saved before the night was a protocol state: its session document, its
-        open or locked tickets, the race as it stood and the last results."""
-        from raceday.games.keirin.betting import Ticket
+    def migrate(cls, old: Mapping[str, Any]) -> JSON:
+        """A room saved before the kit: format 2 (the night's state beside the room's
+        config) or format 1 (a terminal session document and the room's own tickets)."""
+        if old.get("format") not in (1, 2):
+            return super().migrate(old)
+        config = dict(old["config"])
+        names = [str(n) for n in old["names"]]
+        night: NightState | None = None
+        if old["format"] == 2 and old["night"] is not None:
+            night = NIGHT.state_from_json(old["night"])
+        elif old["format"] == 1 and old["session"] is not None:
+            night = cls._night_of_format_1(old, config)
+        options = night.options if night is not None else night_options(
+            config, names or ["player 1"])
+        return {"kit": KIT_FORMAT, "game": cls.game, "options": options.to_json(),
+                "names": names, "lobby_options": config, "undo": [], "recent": [],
+                "abandoned": False, "step": list(old["step"]),
+                "state": None if night is None else night.to_json()}
 
-        config = dict(data["config"])
-        room = cls(config, int(data["seed"]), [str(n) for n in data["names"]])
-        room.step = list(data["step"])
-        if data["session"] is None:
-            return room
-        night = night_from_v1(data["session"], races=config["races"], max_tickets=MAX_TICKETS,
+    @staticmethod
+    def _night_of_format_1(old: Mapping[str, Any], config: Mapping[str, Any]) -> NightState:
+        """The night of a format-1 room: its session, open or locked tickets, the race as
+        it stood and the last results."""
+        night = night_from_v1(old["session"], races=config["races"], max_tickets=MAX_TICKETS,
                               bankroll=config["bankroll"] * 100)
-        night.tickets = [Ticket.from_json(t) for t in data["tickets"]]
-        night.done = {int(s) for s in data["done"]}
-        if data["race"] is not None:
-            night.race = KeirinState.from_json(data["race"])
-        night.last = data["last"]
-        night.last_returns = {int(seat): list(r) for seat, r in data["returns"]}
-        if data["over"]:
+        night.tickets = [Ticket.from_json(t) for t in old["tickets"]]
+        night.done = {int(s) for s in old["done"]}
+        if old["race"] is not None:
+            night.race = KeirinState.from_json(old["race"])
+        night.last = old["last"]
+        night.last_returns = {int(seat): list(r) for seat, r in old["returns"]}
+        if old["over"]:
             night.phase, night.race, night.tickets = PHASE_OVER, None, []
-        room.night = night
-        return room
+        return night
 
-    # --- seats --------------------------------------------------------------------------
-    def seat_names(self) -> list[str]:
-        return list(self.names)
-
-    def add_seat(self, name: str) -> int:
-        if self.night is not None:
-            raise RoomError("the night has started; watch with the spectator link instead")
-        if len(self.names) >= MAX_SEATS:
-            raise RoomError(f"the room is full ({MAX_SEATS} players)")
-        if any(n.lower() == name.lower() for n in self.names):
-            raise RoomError(f"someone is already called {name!r}; pick another name")
-        self.names.append(name)
-        return len(self.names) - 1
-
-    def finished(self) -> bool:
-        return self.night is not None and self.night.is_terminal()
-
+    # --- phases and start ---------------------------------------------------------------
     def phase(self) -> str:
-        return PHASE_LOBBY if self.night is None else ROOM_PHASES[self.night.phase]
+        return PHASE_LOBBY if self.state is None else ROOM_PHASES[self.state.phase]
 
-    # --- intents ------------------------------------------------------------------------
-    def handle(self, actor: Actor, intent: Mapping[str, Any],
-               rng: np.random.Generator) -> list[JSON]:
-        kind = intent.get("type")
-        if not isinstance(kind, str):
-            raise RoomError("an intent needs a 'type'")
-        if actor.kind == "spectator":
-            raise RoomError("spectators watch; join the room to play")
-        handler = (HOST_INTENTS if actor.kind == "host" else SEAT_INTENTS).get(kind)
-        if handler is None:
-            who = "the host" if actor.kind == "host" else "a player"
-            raise RoomError(f"{who} cannot send {kind!r} in KEIRIN")
-        events: list[JSON] = []
-        try:
-            handler(self, actor, intent, rng, events)
-        except RoomError:
-            raise
-        except RacedayError as exc:  # the night's own refusal (a ticket, a stake ...)
-            raise RoomError(str(exc)) from None
-        return events
+    def check_start(self) -> None:
+        if not self.names:
+            raise RoomError("nobody has joined yet: wait for the players' phones")
+        super().check_start()
+
+    def _start(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
+               events: list[JSON]) -> None:
+        super()._start(actor, intent, rng, events)
+        events.append({"type": "betting_open", "race": 1, "races": self.night.races})
+
+    def waits_for_host(self, state: NightState) -> bool:
+        """The race runs when the host screen asks (``advance``), one step at a time."""
+        return True
 
     def _in(self, *phases: str) -> NightState:
         now = self.phase()
-        if now == PHASE_LOBBY and PHASE_LOBBY not in phases:
+        if now == PHASE_LOBBY:
             raise RoomError("the night has not started yet")
         if now not in phases:
-            what = {PHASE_BETTING: "betting", PHASE_RACING: "a race", PHASE_LOBBY: "the lobby"}
+            what = {PHASE_BETTING: "betting", PHASE_RACING: "a race"}
             wanted = " or ".join(what.get(p, p) for p in phases)
             raise RoomError(f"that is only possible during {wanted} (now: {now})")
-        assert self.night is not None
-        return self.night
+        assert self.state is not None
+        return self.state
 
-    def _record(self, night_events: list[Any], events: list[JSON]) -> None:
-        events.extend({"type": e.kind, **e.data} for e in night_events)
+    def _night_events(self, produced: list[Event], events: list[JSON]) -> None:
+        for e in produced:
+            self._record(self.event_json(e), events)
 
-    # host intents
-    def _start(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
-               events: list[JSON]) -> None:
-        if self.night is not None:
-            raise RoomError("the night has already started")
-        if not self.names:
-            raise RoomError("nobody has joined yet: wait for the players' phones")
-        self.night = NIGHT.new_state(night_options(self.config, self.names))
-        events.append({"type": "started", "players": list(self.names)})
-        events.append({"type": "betting_open", "race": 1, "races": self.config["races"]})
+    # --- intents ------------------------------------------------------------------------
+    def handlers(self, actor: Actor) -> dict[str, Handler]:
+        if actor.kind == "host":
+            return {"start": self._start, "close_betting": self._close_betting,
+                    "advance": self._advance, "finish": self._finish}
+        return {"ticket": self._ticket, "cancel": self._cancel, "done": self._done}
 
     def _close_betting(self, actor: Actor, intent: Mapping[str, Any],
                        rng: np.random.Generator, events: list[JSON]) -> None:
-        night = self._in(PHASE_BETTING)
-        self._record(night.close_betting(), events)
+        self._night_events(self._in(PHASE_BETTING).close_betting(), events)
         self.step = []
 
     def _advance(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
@@ -264,38 +238,40 @@ class KeirinRoom:
         night = self._in(PHASE_RACING)
         race = night.race
         assert race is not None
-        produced: list[JSON] = []
-        after: list[JSON] = []  # the night's own events once the race is over
+        produced: list[Event] = []
+        after: list[Event] = []  # the night's own events once the race is over
         for _ in range(STEP_BOUND):
             draw = night.sample_chance(rng)
             new = night.apply_action(draw.outcome, draw.detail)
-            ended = night.phase != PHASE_RACE
             for e in new:
-                (after if e.kind in ("settled", "finished", "betting_open") else produced
-                 ).append({"type": e.kind, **e.data})
+                (after if e.kind in NIGHT_KINDS else produced).append(e)
             photo_done = race.phase != PHASE_PHOTO and any(e.kind == "photo_throw" for e in new)
-            if ended or photo_done or any(e.kind in ("turn", "slipstream", "result")
-                                          for e in new):
+            if night.phase != PHASE_RACE or photo_done or any(
+                    e.kind in ("turn", "slipstream", "result") for e in new):
                 break
         else:  # pragma: no cover - a photo-finish tied thousands of times in a row
             raise RoomError("the race took too many throws in one step; try again")
-        self.step = produced
-        events.extend(produced)
-        events.extend(after)
+        self.step = [self.event_json(e) for e in produced]
+        events.extend(self.step)
+        self._night_events(after, events)
 
     def _finish(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
                 events: list[JSON]) -> None:
-        self._record(self._in(PHASE_BETTING).finish(), events)
+        """The host ends the night between races: open tickets are withdrawn."""
+        self._night_events(self._in(PHASE_BETTING).finish(), events)
 
-    # seat intents
+    def _betting_seat(self, actor: Actor) -> tuple[NightState, int]:
+        night = self._in(PHASE_BETTING)
+        assert actor.seat is not None
+        if actor.seat in night.done:
+            raise RoomError("you said you were done betting on this race")
+        return night, actor.seat
+
     def _ticket(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
                 events: list[JSON]) -> None:
-        night = self._in(PHASE_BETTING)
-        seat = self._seat(actor)
-        if seat in night.done:
-            raise RoomError("you said you were done betting on this race")
+        night, seat = self._betting_seat(actor)
         action = night.ticket_from_text(seat, self._ticket_text(intent))
-        self._record(night.apply_action_for(seat, action), events)
+        self._night_events(night.apply_action_for(seat, action), events)
 
     @staticmethod
     def _ticket_text(intent: Mapping[str, Any]) -> str:
@@ -325,75 +301,65 @@ class KeirinRoom:
 
     def _cancel(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
                 events: list[JSON]) -> None:
-        night = self._in(PHASE_BETTING)
-        seat = self._seat(actor)
-        if seat in night.done:
-            raise RoomError("you said you were done betting on this race")
+        night, seat = self._betting_seat(actor)
         held = len(night.observation(seat)["me"]["tickets"])
         if not held:
             raise RoomError("you have no ticket to take back")
-        index = _int(intent.get("index", held - 1), "the ticket's number", 0, held - 1)
-        self._record(night.apply_action_for(seat, night.cancel_action(index)), events)
+        index = intent.get("index", held - 1)
+        if isinstance(index, bool) or not isinstance(index, int):
+            raise RoomError("the ticket's number must be a whole number")
+        if not 0 <= index < held:
+            raise RoomError(f"the ticket's number must be from 0 to {held - 1:,}")
+        self._night_events(night.apply_action_for(seat, night.cancel_action(index)), events)
 
     def _done(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
               events: list[JSON]) -> None:
         night = self._in(PHASE_BETTING)
-        seat = self._seat(actor)
-        if seat in night.done:
+        assert actor.seat is not None
+        if actor.seat in night.done:
             raise RoomError("you are already done betting")
-        self._record(night.apply_action_for(seat, DONE), events)
+        self._night_events(night.apply_action_for(actor.seat, DONE), events)
         if night.phase == PHASE_RACE:
             self.step = []
 
-    def _seat(self, actor: Actor) -> int:
-        assert actor.seat is not None
-        return actor.seat
-
-    # --- views --------------------------------------------------------------------------
+    # --- views: the shape the KEIRIN pages read, from the night's observations ----------
     def board(self) -> JSON:
         """The odds board of this room's options (see :func:`odds_board`)."""
-        c = self.config
-        return odds_board(c["riders"], c["length"], None, c["mode"], c["margin"])
+        o = self.night
+        return odds_board(o.riders, o.length, None, o.mode, o.margin)
 
-    def view(self, actor: Actor) -> JSON:
-        c = self.config
+    def public_view(self) -> JSON:
+        """What the host screen and the spectators see: ``observation(None)``."""
+        config = room_config(self.night)
         out: JSON = {"game": self.game, "phase": self.phase(), "seats": list(self.names),
                      "max_seats": MAX_SEATS,
-                     "config": {**c, "bankroll_cents": c["bankroll"] * 100, "lap": LAP,
+                     "config": {**config, "bankroll_cents": self.night.bankroll, "lap": LAP,
                                 "kinds": {k: {"riders": n, "ordered": o}
                                           for k, (n, o) in KINDS.items()}}}
-        night = self.night
-        seat = actor.seat if actor.kind == "seat" else None
+        night = self.state
         if night is not None:
-            seen = night.observation(seat)
-            me = seen.pop("me", None)
+            seen = night.observation(None)
             del seen["phase"]
             if seen["live"] is not None:
                 seen["live"]["step"] = self.step
             out.update(seen)
             if self.phase() in (PHASE_BETTING, PHASE_RACING):
                 out["board"] = self.board()  # pool mode: fair chances as a guide, no odds
-            if me is not None:
-                out["me"] = me
-        elif seat is not None:
-            out["me"] = {"seat": seat, "name": self.names[seat] if seat < len(self.names)
-                         else ""}
         return out
 
+    def private_view(self, actor: Actor) -> JSON | None:
+        """A phone's own part (``me``): its ``observation(seat)``'s tickets and purse."""
+        seat = actor.seat if actor.kind == "seat" else None
+        if seat is None:
+            return None
+        if self.state is None:
+            return {"seat": seat, "name": self.names[seat] if seat < len(self.names) else ""}
+        me: JSON | None = self.state.observation(seat).get("me")
+        return me
 
-_Handler = Any
-HOST_INTENTS: dict[str, _Handler] = {
-    "start": KeirinRoom._start,
-    "close_betting": KeirinRoom._close_betting,
-    "advance": KeirinRoom._advance,
-    "finish": KeirinRoom._finish,
-}
-SEAT_INTENTS: dict[str, _Handler] = {
-    "ticket": KeirinRoom._ticket,
-    "cancel": KeirinRoom._cancel,
-    "done": KeirinRoom._done,
-}
+
+NIGHT_KINDS = ("settled", "finished", "betting_open")  # a race's end, told after its step
 
 LOGIC = KeirinRoom
 
-__all__ = ["LOGIC", "MAX_SEATS", "KeirinRoom"]
+__all__ = ["LOGIC", "MAX_SEATS", "KeirinRoom", "RoomOptions"]
