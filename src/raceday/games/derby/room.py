@@ -225,6 +225,14 @@ class DerbyRoom(PartyRoom[EveningState]):
             raise RoomError(f"that is only possible during {wanted} (now: {state.phase})")
         return state
 
+    def _server_dice(self, refusal: str) -> EveningState:
+        """The evening in its race, when the server throws the dice (``refusal``, said to
+        whoever asks for a throw, when the host types real dice tonight)."""
+        state = self._evening(PHASE_RACING)
+        if self.options.host:
+            raise RoomError(refusal)
+        return state
+
     def _seat_evening(self, actor: Actor, *phases: str) -> tuple[EveningState, int]:
         """The evening, in one of ``phases``, and the seat of ``actor`` (seat intents come
         only from seats)."""
@@ -314,9 +322,7 @@ class DerbyRoom(PartyRoom[EveningState]):
 
     def _host_roll(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
                    events: list[JSON]) -> None:
-        state = self._evening(PHASE_RACING)
-        if self.options.host:
-            raise RoomError("with real dice the host types the numbers ('enter')")
+        state = self._server_dice("with real dice the host types the numbers ('enter')")
         self._draw(state, rng, events)
         self._then(rng, events)
 
@@ -397,9 +403,7 @@ class DerbyRoom(PartyRoom[EveningState]):
 
     def _seat_roll(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
                    events: list[JSON]) -> None:
-        state = self._evening(PHASE_RACING)
-        if self.options.host:
-            raise RoomError("tonight the host rolls real dice and types the numbers")
+        state = self._server_dice("tonight the host rolls real dice and types the numbers")
         race = state.race
         assert race is not None and race.roller is not None
         owner = state.ledger.owner_of(race.roller)
