@@ -4,6 +4,7 @@
 // tickets and payouts all come from the server's view and events.
 import { el } from "/static/js/common.js";
 import { language, t } from "/static/js/i18n.js";
+import { render } from "/static/js/present.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -51,6 +52,7 @@ export function oddsText(hundredths) {
 export const KIND_ORDER = ["win", "exacta", "quinella", "trifecta", "trio"];
 
 export function eventText(e, view) {
+  if (e.message) return render(e.message, language(), "keirin");  // a race event says itself
   const name = (i) => view?.players?.[i]?.name ?? view?.seats?.[i] ?? `#${i}`;
   const rs = (list) => list.map((r) => t("kr_r", { n: r })).join(", ");
   switch (e.type) {
