@@ -13,26 +13,7 @@ from raceday.games.derby.odds import exact_odds, format_odds, make_board, pair_n
 from raceday.games.derby.rules import POSTS, DerbyOptions, horse_name
 from raceday.games.derby.session import EveningOptions
 from raceday.store.names import MAX_SESSION_NAME
-from raceday.terminal.common import (
-    MAX_PLAYER_NAME,
-    PROGRESS_THRESHOLD,
-    DbOpt,
-    DelayOpt,
-    JsonOpt,
-    SeedOpt,
-    add_alias,
-    check_session_name_option,
-    console,
-    default_delay,
-    fresh_seed,
-    in_range,
-    on_interrupt,
-    pause,
-    player_names,
-    print_json,
-    progress_bar,
-    shell_quote,
-)
+from raceday.terminal import common
 from raceday.terminal.options import GIVEN, GivenOptions, game_options
 
 if TYPE_CHECKING:
@@ -67,7 +48,7 @@ def _seed_line(seed: int, what: str = "race") -> str:
 @game_options(DerbyOptions)
 def odds(
     race: RaceOptions = GIVEN,
-    json_out: JsonOpt = False,
+    json_out: common.JsonOpt = False,
     margin: MarginOpt = "0.1",
     simple_odds: SimpleOpt = False,
 ) -> None:
@@ -76,7 +57,7 @@ def odds(
     board_margin = parse_margin(margin)
     exact = exact_odds(rate)
     if json_out:
-        print_json(exact.to_json())
+        common.print_json(exact.to_json())
         return
     from rich.table import Table
 
@@ -94,19 +75,19 @@ def odds(
     for pr, p in sorted(exact.quinella.items()):
         quin.add_row(f"{pr[0]}-{pr[1]}", pair_name(pr), f"{float(p):.6f}",
                      f"{float(1 / p):.2f}", format_odds(board.quinella[pr]))
-    console.print(win)
-    console.print(quin)
+    common.console.print(win)
+    common.console.print(quin)
 
 
 @app.command()
 @game_options(DerbyOptions)
 def simulate(
     n: Annotated[int, typer.Option(
-        "-n", "--races", "--simulations", callback=in_range(1, MAX_SIMULATIONS, "races"),
+        "-n", "--races", "--simulations", callback=common.in_range(1, MAX_SIMULATIONS, "races"),
         help=f"Number of races to simulate, 1–{MAX_SIMULATIONS:,}.")] = 100_000,
-    seed: SeedOpt = None,
+    seed: common.SeedOpt = None,
     race: RaceOptions = GIVEN,
-    json_out: JsonOpt = False,
+    json_out: common.JsonOpt = False,
 ) -> None:
     """Estimate win and quinella probabilities by simulation, with 95% intervals."""
     import numpy as np
@@ -114,16 +95,16 @@ def simulate(
     from raceday.games.derby.fast import simulate_odds
 
     rate = race.parse().fall_rate
-    used = fresh_seed(seed)
+    used = common.fresh_seed(seed)
     rng = np.random.default_rng(used)
-    show = n >= PROGRESS_THRESHOLD * 50 and not json_out
-    with progress_bar("Simulating races", n, enabled=show) as bar:
+    show = n >= common.PROGRESS_THRESHOLD * 50 and not json_out
+    with common.progress_bar("Simulating races", n, enabled=show) as bar:
         task = bar.task_ids[0]
         sim = simulate_odds(n, rng, rate,
                             progress=lambda done, _total: bar.update(task, completed=done))
     if json_out:
         data = sim.to_json()
-        print_json({"game": data.pop("game"), "n": data.pop("n"), "seed": used, **data})
+        common.print_json({"game": data.pop("game"), "n": data.pop("n"), "seed": used, **data})
         return
     from rich.table import Table
 
@@ -140,17 +121,17 @@ def simulate(
     for pr, e in sim.quinella.items():
         quin.add_row(pair_name(pr), f"{e.p:.5f}", f"{e.low:.5f}–{e.high:.5f}",
                      f"{float(exact.quinella[pr]):.5f}")
-    console.print(win)
-    console.print(quin)
-    console.print(_seed_line(used, "numbers"))
+    common.console.print(win)
+    common.console.print(quin)
+    common.console.print(_seed_line(used, "numbers"))
 
 
 @app.command()
 @game_options(DerbyOptions)
 def watch(
-    seed: SeedOpt = None,
+    seed: common.SeedOpt = None,
     race: RaceOptions = GIVEN,
-    delay: DelayOpt = None,
+    delay: common.DelayOpt = None,
 ) -> None:
     """Run one race furlong by furlong, revealing the dice from the d4 up as a host would."""
     import numpy as np
@@ -159,26 +140,26 @@ def watch(
     from raceday.games.derby.game import GAME
     from raceday.games.derby.render import event_lines
 
-    wait = default_delay(delay, 0.4)
+    wait = common.default_delay(delay, 0.4)
     state = GAME.new_state(race.parse())
-    used = fresh_seed(seed)
-    console.print(Rule("Dice Derby — six horses, five furlongs"))
-    console.print("Posts: " + "  ".join(f"{p} {horse_name(p)}" for p in POSTS))
+    used = common.fresh_seed(seed)
+    common.console.print(Rule("Dice Derby — six horses, five furlongs"))
+    common.console.print("Posts: " + "  ".join(f"{p} {horse_name(p)}" for p in POSTS))
     rng = np.random.default_rng(used)
     to_drop: list[str] = []
     while not state.is_terminal():
         draw = state.sample_chance(rng)
         for line in event_lines(state.apply_action(draw.outcome, draw.detail), to_drop):
-            console.print(line)
-            pause(wait)
-    console.print(_seed_line(used))
+            common.console.print(line)
+            common.pause(wait)
+    common.console.print(_seed_line(used))
 
 
 PlayersOpt = Annotated[
     list[str] | None,
     typer.Option("--players", "-p",
                  help=f"Player names, separated by commas or -p repeated (each at most "
-                 f"{MAX_PLAYER_NAME} characters; asked if left out)."),
+                 f"{common.MAX_PLAYER_NAME} characters; asked if left out)."),
 ]
 
 
@@ -187,19 +168,19 @@ PlayersOpt = Annotated[
 def play(
     players: PlayersOpt = None,
     computers: Annotated[int, typer.Option(
-        callback=in_range(0, MAX_COMPUTERS, "computer players"),
+        callback=common.in_range(0, MAX_COMPUTERS, "computer players"),
         help=f"Computer players to add, 0–{MAX_COMPUTERS} (alternately cautious and bold "
         "bettors).")] = 0,
     resume: Annotated[str | None, typer.Option(
         help="Resume the saved session of this name.")] = None,
     save: Annotated[str | None, typer.Option(
-        callback=check_session_name_option,
+        callback=common.check_session_name_option,
         help=f"Name to save the new session under, at most {MAX_SESSION_NAME} characters "
         "(default party-1, party-2, ...).")] = None,
-    db: DbOpt = None,
-    seed: SeedOpt = None,
+    db: common.DbOpt = None,
+    seed: common.SeedOpt = None,
     house_rules: GivenOptions[EveningOptions] = GIVEN,
-    delay: DelayOpt = None,
+    delay: common.DelayOpt = None,
 ) -> None:
     """A whole party session at one terminal: auction, betting, races, standings, awards."""
     import time
@@ -209,7 +190,7 @@ def play(
     from raceday.games.derby.session import Session
     from raceday.store.sessions import writable_store
 
-    term = Terminal(console, default_delay(delay, 0.3), time.sleep)
+    term = Terminal(common.console, common.default_delay(delay, 0.3), time.sleep)
     if resume is not None:
         store = writable_store(db)  # read-only: refused before a bid or ticket is typed
         document, revision = store.load(GAME, resume)
@@ -219,7 +200,7 @@ def play(
                  f"{state.phase}.")
     else:
         # Every option is checked before the database is opened or written.
-        config = house_rules.parse(seed=fresh_seed(seed))
+        config = house_rules.parse(seed=common.fresh_seed(seed))
         computer_seats = [(f"Computer {k + 1}", ("cautious", "bold")[k % 2])
                           for k in range(computers)]
         if save is not None and not save.strip():
@@ -262,18 +243,18 @@ def play(
         term.console.print(escape(f"Input ended. The session is saved as {name!r} (the last "
                                   f"save point); continue with: {resume_line}"), soft_wrap=True)
     except KeyboardInterrupt:
-        with on_interrupt(_kept(store, name), resume_line):
+        with common.on_interrupt(_kept(store, name), resume_line):
             raise
 
 
-add_alias(app, "race", "watch", watch)
-add_alias(app, "party", "play", play)
+common.add_alias(app, "race", "watch", watch)
+common.add_alias(app, "party", "play", play)
 
 
 def resume_command(name: str, db: Path | None) -> str:
     """The exact command that continues a party (with --db when one was given)."""
     extra = ["--db", str(db)] if db is not None else []
-    return shell_quote("raceday", "derby", "play", "--resume", name, *extra)
+    return common.shell_quote("raceday", "derby", "play", "--resume", name, *extra)
 
 
 def _kept(store: SessionStore, name: str) -> str:
@@ -299,4 +280,4 @@ def _kept(store: SessionStore, name: str) -> str:
 
 def _roster(names: list[str]) -> list[tuple[str, str]]:
     """Human players from ``-p`` values or a typed line: comma lists, each name bounded."""
-    return [(n, "human") for n in player_names(names) or []]
+    return [(n, "human") for n in common.player_names(names) or []]

@@ -40,26 +40,7 @@ from raceday.games.hairpin.rules import (
 from raceday.present import describe_outcome, render
 from raceday.store.names import MAX_SESSION_NAME
 from raceday.store.sessions import SessionStore, writable_store
-from raceday.terminal.common import (
-    DIGITS_ONLY,
-    DbOpt,
-    DelayOpt,
-    JsonOpt,
-    SeedOpt,
-    ask_yes_no,
-    check_session_name_option,
-    console,
-    default_delay,
-    foreign_digits,
-    fresh_seed,
-    in_range,
-    on_interrupt,
-    pause,
-    print_json,
-    progress_bar,
-    read_line,
-    shell_quote,
-)
+from raceday.terminal import common
 from raceday.terminal.options import GIVEN, GivenOptions, field_option, game_options
 
 if TYPE_CHECKING:
@@ -85,7 +66,7 @@ MAX_LINES = 64
 
 
 def _check_name(value: str) -> str:
-    checked = check_session_name_option(value)  # the one rule of every game's session names
+    checked = common.check_session_name_option(value)  # the one rule of every game's session names
     assert checked is not None
     return checked
 
@@ -117,12 +98,13 @@ ThinkOpt = Annotated[
 @app.command("perft")
 @game_options(HairpinOptions)
 def perft_command(
-    depth: Annotated[int, typer.Option("--depth", "-d", callback=in_range(1, MAX_DEPTH, "plies"),
-                                       help=f"Plies to search (1 to {MAX_DEPTH}).")],
+    depth: Annotated[int, typer.Option(
+        "--depth", "-d", callback=common.in_range(1, MAX_DEPTH, "plies"),
+        help=f"Plies to search (1 to {MAX_DEPTH}).")],
     game: GameOpts = GIVEN,
     divide: Annotated[bool, typer.Option(
         "--divide", help="Also print the count under each first action.")] = False,
-    json_out: JsonOpt = False,
+    json_out: common.JsonOpt = False,
 ) -> None:
     """Count the leaf nodes of the game tree DEPTH plies deep (pins the move generator)."""
     options = game.parse()
@@ -139,11 +121,11 @@ def perft_command(
                                "seconds": round(seconds, 4)}
         if divide:
             doc["divide"] = dict(parts)
-        print_json(doc)
+        common.print_json(doc)
         return
     for name, n in parts:
-        console.print(f"{name}: {n}")
-    console.print(f"perft({depth}) = {total}   [dim]({seconds:.3f} s)[/]")
+        common.console.print(f"{name}: {n}")
+    common.console.print(f"perft({depth}) = {total}   [dim]({seconds:.3f} s)[/]")
 
 
 # --- play ----------------------------------------------------------------------------
@@ -154,7 +136,7 @@ class _Quit(Exception):
 def _read_line(prompt: str) -> str:
     """One line of the player's input (tests replace this to script Ctrl-C). The prompt is
     plain text: escaped, so a bracket is shown rather than read as markup."""
-    return read_line(escape(prompt)).strip()
+    return common.read_line(escape(prompt)).strip()
 
 
 def _agent_for(name: str, think: float = DEFAULT_THINK) -> Agent | None:
@@ -174,7 +156,7 @@ def _list_actions(state: HairpinState) -> list[Action]:
     for i, a in enumerate(actions, 1):
         warning = bump_warning(state, state.move_of(a))
         note = f"  [bold red]⚠ {escape(warning)}[/]" if warning else ""
-        console.print(f"  [bold]{i:2d}[/]  {escape(state.action_to_string(a))}{note}")
+        common.console.print(f"  [bold]{i:2d}[/]  {escape(state.action_to_string(a))}{note}")
     return actions
 
 
@@ -190,27 +172,28 @@ def _human_turn(state: HairpinState, can_undo: bool) -> Action | str:
         if low in ("u", "undo"):
             if can_undo:
                 return "undo"
-            console.print("[red]Refused:[/] undo is only for games against the computer, "
-                          "after your first move.")
+            common.console.print("[red]Refused:[/] undo is only for games against the computer, "
+                                 "after your first move.")
             continue
         choice: Action | None = None
         k = ascii_int(low)
-        if k is None and foreign_digits(low):
-            console.print(f"[red]Refused:[/] {DIGITS_ONLY}, e.g. 1 to {len(actions)}.")
+        if k is None and common.foreign_digits(low):
+            common.console.print(
+                f"[red]Refused:[/] {common.DIGITS_ONLY}, e.g. 1 to {len(actions)}.")
             continue
         if k is not None:
             if not 1 <= k <= len(actions):
-                console.print(f"[red]Refused:[/] choose a number from 1 to {len(actions)}.")
+                common.console.print(f"[red]Refused:[/] choose a number from 1 to {len(actions)}.")
                 continue
             choice = actions[k - 1]
         else:
             try:
                 choice = state.string_to_action(text)
             except IllegalActionError as exc:
-                console.print(f"[red]Refused:[/] {escape(exc.reason)}.")
+                common.console.print(f"[red]Refused:[/] {escape(exc.reason)}.")
                 continue
         warning = bump_warning(state, state.move_of(choice))
-        if warning and warning.endswith("lose") and not ask_yes_no(
+        if warning and warning.endswith("lose") and not common.ask_yes_no(
             f"Careful: {warning}. Play it?", default=False, read=_read_line
         ):
             continue
@@ -247,7 +230,7 @@ def play_command(
     black: Annotated[str, typer.Option("--black", callback=_check_player,
                                        help=f"Who plays Black: {PLAYER_HELP}")] = "expert",
     game: GameOpts = GIVEN,
-    seed: SeedOpt = None,
+    seed: common.SeedOpt = None,
     save: Annotated[str, typer.Option(
         "--save", callback=_check_name,
         help=f"Session name (at most {MAX_NAME} characters) the game is saved under after "
@@ -256,8 +239,8 @@ def play_command(
     resume: Annotated[bool, typer.Option(
         "--resume", help="Continue the saved session --save (its players and variant are "
         "used).")] = False,
-    db: DbOpt = None,
-    delay: DelayOpt = None,
+    db: common.DbOpt = None,
+    delay: common.DelayOpt = None,
     think: ThinkOpt = DEFAULT_THINK,
 ) -> None:
     """Play a game in the terminal: humans pick numbered actions or type their names."""
@@ -265,8 +248,8 @@ def play_command(
     if not resume:
         state = HAIRPIN.new_state(game.parse())
         agents = {0: _agent_for(red, think), 1: _agent_for(black, think)}
-        rng = np.random.default_rng(fresh_seed(seed))
-    wait = default_delay(delay, 0.3)
+        rng = np.random.default_rng(common.fresh_seed(seed))
+    wait = common.default_delay(delay, 0.3)
     store = writable_store(db)  # a read-only database is refused before the first move
     undo_stack: list[HairpinState] = []
     revision: int | None = None
@@ -281,13 +264,13 @@ def play_command(
             agents = {0: _agent_for(red, think), 1: _agent_for(black, think)}
         except (KeyError, TypeError, ValueError) as exc:
             raise SaveFormatError(f"saved session {save!r} is not a Hairpin game: {exc}") from None
-        console.print(f"Resuming {save!r} at ply {state.position.ply}.")
+        common.console.print(f"Resuming {save!r} at ply {state.position.ply}.")
     else:
         wanted, save = save, store.fresh_name(SAVE_KIND, save)
         if save != wanted:
-            console.print(f"A game is already saved as {wanted!r}; this one is saved as "
-                          f"{save!r} (continue the old one with --save {wanted} --resume).",
-                          soft_wrap=True)
+            common.console.print(f"A game is already saved as {wanted!r}; this one is saved as "
+                                 f"{save!r} (continue the old one with --save {wanted} --resume).",
+                                 soft_wrap=True)
     labels = {0: f"Red ({red})", 1: f"Black ({black})"}
     humans = [p for p in (0, 1) if agents[p] is None]
     vs_computer = len(humans) == 1
@@ -311,18 +294,18 @@ def play_command(
 
     save_now()
     kept = f"the game is saved as {save!r} up to the last move"
-    with on_interrupt(kept, shell_quote(*resume_cmd)):
+    with common.on_interrupt(kept, common.shell_quote(*resume_cmd)):
         try:
             while not state.is_terminal():
                 if state.is_chance_node():
                     draw = state.sample_chance(rng)
                     for event in state.apply_action(draw.outcome, draw.detail):
-                        console.print(f"Setup roll {event['dice']}: red on {event['red']}, "
-                                      f"black on {event['black']}")
+                        common.console.print(f"Setup roll {event['dice']}: red on {event['red']}, "
+                                             f"black on {event['black']}")
                     save_now()
                     continue
-                console.print()
-                console.print(state_markup(state))
+                common.console.print()
+                common.console.print(state_markup(state))
                 player = state.current_player()
                 agent = agents[player]
                 forced = ""
@@ -338,7 +321,7 @@ def play_command(
                             raise _Quit
                         if choice == "undo":
                             state = undo_stack.pop()
-                            console.print("Undone: back to your previous move.")
+                            common.console.print("Undone: back to your previous move.")
                             save_now()
                             continue
                         assert isinstance(choice, int)
@@ -350,23 +333,23 @@ def play_command(
                         announce = False
                         from raceday.terminal.warm import announce_if_cold
 
-                        announce_if_cold("hairpin", console.print)
+                        announce_if_cold("hairpin", common.console.print)
                     action = agent.choose(state, rng)
                 name = state.action_to_string(action)
                 state.apply_action(action)
-                console.print(f"{labels[player]} plays [bold]{escape(name)}[/]{forced}",
-                              soft_wrap=True)
+                common.console.print(f"{labels[player]} plays [bold]{escape(name)}[/]{forced}",
+                                     soft_wrap=True)
                 save_now()
                 if agent is not None:
-                    pause(wait)
+                    common.pause(wait)
         except (EOFError, _Quit):
             save_now()
-            console.print(f"Game saved as {save!r}; continue with "
-                          f"`{shell_quote(*resume_cmd)}`.", soft_wrap=True)
+            common.console.print(f"Game saved as {save!r}; continue with "
+                                 f"`{common.shell_quote(*resume_cmd)}`.", soft_wrap=True)
             return
-    console.print()
-    console.print(state_markup(state))
-    console.print(result_line(state, labels), soft_wrap=True)
+    common.console.print()
+    common.console.print(state_markup(state))
+    common.console.print(result_line(state, labels), soft_wrap=True)
     save_now()
 
 
@@ -389,26 +372,26 @@ def match_command(
                                      f"{PLAYER_HELP.replace('human, ', '')}")],
     black: Annotated[str, typer.Option("--black", help="Agent B (Black in the first game).")],
     games: Annotated[int, typer.Option("-n", "--games",
-                                       callback=in_range(1, MAX_GAMES, "games"),
+                                       callback=common.in_range(1, MAX_GAMES, "games"),
                                        help=f"Number of games (1 to {MAX_GAMES:,}).")] = 10,
     variant: str = field_option(HairpinOptions, "variant"),
-    seed: SeedOpt = None,
+    seed: common.SeedOpt = None,
     swap: Annotated[bool, typer.Option(
         "--swap/--no-swap",
         help="Swap sides every game (each opening is played once from each side).")] = True,
     opening: Annotated[int, typer.Option(
-        "--opening-plies", callback=in_range(0, MAX_OPENING_PLIES, "plies"),
+        "--opening-plies", callback=common.in_range(0, MAX_OPENING_PLIES, "plies"),
         help="Random plies played before the agents take over, so games differ "
         f"(0 to {MAX_OPENING_PLIES}).")] = DEFAULT_OPENING_PLIES,
     think: ThinkOpt = DEFAULT_THINK,
-    json_out: JsonOpt = False,
+    json_out: common.JsonOpt = False,
 ) -> None:
     """AI-versus-AI matches with a results table (wins, losses, draws, average length)."""
     if "human" in (red.strip().lower(), black.strip().lower()):
         raise OptionsError("a match is between computer players; use `play` for humans")
     make_agent(red, think=think), make_agent(black, think=think)  # check the names first
-    seed = fresh_seed(seed)
-    with progress_bar("Match", games, enabled=not json_out) as bar:
+    seed = common.fresh_seed(seed)
+    with common.progress_bar("Match", games, enabled=not json_out) as bar:
         task = bar.task_ids[0]
         result = play_match(
             lambda: make_agent(red, think=think), lambda: make_agent(black, think=think),
@@ -417,10 +400,10 @@ def match_command(
             on_game=lambda _g, _r: bar.advance(task),
         )
     if json_out:
-        print_json({**result.to_json(), "seed": seed})
+        common.print_json({**result.to_json(), "seed": seed})
         return
-    console.print(_results_table(result))
-    console.print(f"[dim]seed {seed}: the same --seed replays this match[/]")
+    common.console.print(_results_table(result))
+    common.console.print(f"[dim]seed {seed}: the same --seed replays this match[/]")
 
 
 @app.command("show")
@@ -428,7 +411,7 @@ def match_command(
 def show_command(game: GameOpts = GIVEN) -> None:
     """Draw a position and list its legal actions."""
     state = HAIRPIN.new_state(game.parse(setup=game.get("setup") or "symmetric"))
-    console.print(state_markup(state))
+    common.console.print(state_markup(state))
     _list_actions(state)
 
 
@@ -436,9 +419,9 @@ def show_command(game: GameOpts = GIVEN) -> None:
 def levels_command() -> None:
     """List the difficulty levels and the agents behind them."""
     for name, level in LEVELS.items():
-        console.print(f"[bold]{name:7s}[/] {level.description}")
-    console.print(f"[bold]{OLD_EXPERT.name}[/] {OLD_EXPERT.description}")
-    console.print(f"--{PLAYER_NAMES[0]}/--{PLAYER_NAMES[1]} also take: {PLAYER_HELP}")
+        common.console.print(f"[bold]{name:7s}[/] {level.description}")
+    common.console.print(f"[bold]{OLD_EXPERT.name}[/] {OLD_EXPERT.description}")
+    common.console.print(f"--{PLAYER_NAMES[0]}/--{PLAYER_NAMES[1]} also take: {PLAYER_HELP}")
 
 
 # --- analyse -------------------------------------------------------------------------
@@ -486,10 +469,10 @@ def analyse_command(
         help="Analyse the position of this saved session instead (read only).")] = None,
     think: ThinkOpt = DEFAULT_THINK,
     lines: Annotated[int, typer.Option(
-        "--lines", callback=in_range(1, MAX_LINES, "moves"),
+        "--lines", callback=common.in_range(1, MAX_LINES, "moves"),
         help=f"How many of the best moves to show (1 to {MAX_LINES}).")] = 5,
-    db: DbOpt = None,
-    json_out: JsonOpt = False,
+    db: common.DbOpt = None,
+    json_out: common.JsonOpt = False,
 ) -> None:
     """The best moves of a position with their values and principal variations, and how
     deep the search went (the expert's search, --think seconds)."""
@@ -511,22 +494,22 @@ def analyse_command(
                            "the setup rolls")
     if state.is_terminal():
         if json_out:
-            print_json({"position": state.position_text(), "over": True,
-                        "result": describe_outcome("hairpin", state.outcome()), "moves": []})
+            common.print_json({"position": state.position_text(), "over": True,
+                               "result": describe_outcome("hairpin", state.outcome()), "moves": []})
             return
-        console.print(state_markup(state))
-        console.print("Nothing to analyse: the game is over.")
+        common.console.print(state_markup(state))
+        common.console.print("Nothing to analyse: the game is over.")
         return
     report = search_for(state, think, exact_all=True, pv_moves=lines)
     if json_out:
-        print_json(_report_json(state, report, lines))
+        common.print_json(_report_json(state, report, lines))
         return
-    console.print(state_markup(state))
+    common.console.print(state_markup(state))
     rate = report.nodes / max(report.seconds, 1e-9)
-    console.print(f"Searched {report.depth} plies deep (deepest line {report.seldepth}), "
-                  f"{report.nodes:,} positions in {report.seconds:.2f} s "
-                  f"({rate:,.0f}/s). Values are for {PLAYER_NAMES[state.position.side]}, "
-                  "in spaces of race lead.", soft_wrap=True)
+    common.console.print(f"Searched {report.depth} plies deep (deepest line {report.seldepth}), "
+                         f"{report.nodes:,} positions in {report.seconds:.2f} s "
+                         f"({rate:,.0f}/s). Values are for {PLAYER_NAMES[state.position.side]}, "
+                         "in spaces of race lead.", soft_wrap=True)
     table = Table()
     for col in ("#", "move", "value", "principal variation"):
         table.add_column(col, justify="right" if col in ("#", "value") else "left")
@@ -534,4 +517,4 @@ def analyse_command(
             zip(report.actions[:lines], report.values[:lines], report.lines, strict=False), 1):
         table.add_row(str(rank), escape(state.action_to_string(action)), value_text(value),
                       escape(", ".join(_line_names(state, line))))
-    console.print(table)
+    common.console.print(table)

@@ -21,22 +21,7 @@ from raceday.games.keirin.odds import BET_TYPES, race_odds
 from raceday.games.keirin.odds_view import MAX_TOP, TOP_DEFAULT, print_odds
 from raceday.games.keirin.rules import KeirinOptions, KeirinState
 from raceday.store.names import MAX_SESSION_NAME
-from raceday.terminal.common import (
-    MAX_PLAYER_NAME,
-    PROGRESS_THRESHOLD,
-    DbOpt,
-    DelayOpt,
-    JsonOpt,
-    SeedOpt,
-    add_alias,
-    check_session_name_option,
-    console,
-    default_delay,
-    fresh_seed,
-    in_range,
-    print_json,
-    progress_bar,
-)
+from raceday.terminal import common
 from raceday.terminal.options import GIVEN, GivenOptions, game_options
 
 if TYPE_CHECKING:
@@ -57,7 +42,7 @@ RaceOptions = GivenOptions[KeirinOptions]  # --riders, --length, --derny (the mo
 TopOpt = Annotated[
     int,
     typer.Option(
-        "--top", callback=in_range(1, MAX_TOP, "rows"),
+        "--top", callback=common.in_range(1, MAX_TOP, "rows"),
         help=f"Rows shown for the large bet types (exacta and beyond), 1–{MAX_TOP:,}.",
     ),
 ]
@@ -70,9 +55,9 @@ def _seed_line(seed: int) -> str:
 @app.command()
 @game_options(KeirinOptions)
 def watch(
-    seed: SeedOpt = None,
+    seed: common.SeedOpt = None,
     race: RaceOptions = GIVEN,
-    delay: DelayOpt = None,
+    delay: common.DelayOpt = None,
 ) -> None:
     """Watch one race turn by turn, with commentary and the final ranking."""
     from raceday.core.play import play_game
@@ -80,10 +65,10 @@ def watch(
     from raceday.games.keirin.interactive import show_race
 
     options = race.parse()
-    wait = default_delay(delay)
-    used = fresh_seed(seed)
-    console.print(Rule(f"KEIRIN — {options.riders} riders, finish {options.length} squares "
-                       "from the derny's start"))
+    wait = common.default_delay(delay)
+    used = common.fresh_seed(seed)
+    common.console.print(Rule(f"KEIRIN — {options.riders} riders, finish {options.length} squares "
+                              "from the derny's start"))
     rng = np.random.default_rng(used)
 
     def run(on_events: Callable[[State, list[Event]], None]) -> KeirinState:
@@ -94,7 +79,7 @@ def watch(
         return state
 
     show_race(run, wait)
-    console.print(_seed_line(used))
+    common.console.print(_seed_line(used))
 
 
 @app.command()
@@ -103,14 +88,14 @@ def simulate(
     n: Annotated[
         int,
         typer.Option(
-            "-n", "--races", "--simulations", callback=in_range(1, MAX_SIMULATIONS, "races"),
+            "-n", "--races", "--simulations", callback=common.in_range(1, MAX_SIMULATIONS, "races"),
             help=f"Number of races to simulate, 1–{MAX_SIMULATIONS:,} (the reference engine: "
             f"at most {MAX_REFERENCE_SIMULATIONS:,}). Memory stays flat at any count.",
         ),
     ] = 10_000,
-    seed: SeedOpt = None,
+    seed: common.SeedOpt = None,
     race: RaceOptions = GIVEN,
-    json_out: JsonOpt = False,
+    json_out: common.JsonOpt = False,
     engine: Annotated[
         str,
         typer.Option(
@@ -130,9 +115,10 @@ def simulate(
                            f"races (about 1,000 a second), got {n:,}; use --engine fast")
     options = race.parse()
     riders, length = options.riders, options.length
-    used = fresh_seed(seed)
-    show_bar = n >= PROGRESS_THRESHOLD * (1 if engine == "reference" else 500) and not json_out
-    with progress_bar("racing", n, enabled=show_bar) as bar:
+    used = common.fresh_seed(seed)
+    bar_from = common.PROGRESS_THRESHOLD * (1 if engine == "reference" else 500)
+    show_bar = n >= bar_from and not json_out
+    with common.progress_bar("racing", n, enabled=show_bar) as bar:
         task = bar.task_ids[0]
         summary = run_simulation(
             options, n, np.random.default_rng(used), engine=engine,
@@ -140,7 +126,7 @@ def simulate(
         )
     if json_out:
         data = summary.to_json()
-        print_json({"game": data.pop("game"), "n": data.pop("n"), "seed": used, **data})
+        common.print_json({"game": data.pop("game"), "n": data.pop("n"), "seed": used, **data})
         return
     table = Table(title=f"KEIRIN: {n:,} races, {riders} riders, length {length}")
     for col in ("rider", "win", "95% CI", "top 2", "top 3"):
@@ -154,10 +140,10 @@ def simulate(
             f"{summary.rate(r, 2):.3%}",
             f"{summary.rate(r, 3):.3%}",
         )
-    console.print(table)
+    common.console.print(table)
     mean, lo, hi = summary.mean_turns_interval()
-    console.print(f"Average race length: {mean:.2f} turns (95% CI {lo:.2f} – {hi:.2f}).")
-    console.print(_seed_line(used).replace("race again", "numbers again"))
+    common.console.print(f"Average race length: {mean:.2f} turns (95% CI {lo:.2f} – {hi:.2f}).")
+    common.console.print(_seed_line(used).replace("race again", "numbers again"))
 
 
 @app.command()
@@ -175,7 +161,7 @@ def odds(
     show_all: Annotated[
         bool, typer.Option("--all", help="Show every combination of every bet type.")
     ] = False,
-    json_out: JsonOpt = False,
+    json_out: common.JsonOpt = False,
 ) -> None:
     """Exact odds of every bet on the first three (win, exacta, quinella, trifecta, trio)."""
     kinds = bet or list(BET_TYPES)
@@ -186,9 +172,9 @@ def odds(
         )
     result = race_odds(race.parse())
     if json_out:
-        print_json(result.to_json())
+        common.print_json(result.to_json())
         return
-    print_odds(console, result, kinds, top, show_all)
+    print_odds(common.console, result, kinds, top, show_all)
 
 
 @app.command()
@@ -198,7 +184,7 @@ def play(
         list[str] | None,
         typer.Option("--player", "-p",
                      help=f"Players' names: repeat -p or separate names with commas (at "
-                     f"most {MAX_PLAYERS} players, {MAX_PLAYER_NAME} characters a name)."),
+                     f"most {MAX_PLAYERS} players, {common.MAX_PLAYER_NAME} characters a name)."),
     ] = None,
     bankroll: Annotated[
         str, typer.Option(help="Each player's starting bankroll (digits, at most two "
@@ -208,22 +194,22 @@ def play(
         bool, typer.Option("--pool", help="Pari-mutuel: winners share each bet type's pool.")
     ] = False,
     session_name: Annotated[
-        str | None, typer.Option("--session", callback=check_session_name_option,
+        str | None, typer.Option("--session", callback=common.check_session_name_option,
                                  help=f"Name of a new session, at most {MAX_SESSION_NAME} "
                                  "characters (default: dated).")
     ] = None,
     resume: Annotated[
         str | None, typer.Option(help="Resume the saved session of this name.")
     ] = None,
-    db: DbOpt = None,
-    seed: SeedOpt = None,
+    db: common.DbOpt = None,
+    seed: common.SeedOpt = None,
     night: GivenOptions[NightOptions] = GIVEN,
     top: Annotated[
-        int, typer.Option(callback=in_range(1, MAX_TOP, "rows"),
+        int, typer.Option(callback=common.in_range(1, MAX_TOP, "rows"),
                           help=f"Rows of the quinella, exacta, trio and trifecta boards, "
                           f"1–{MAX_TOP:,}.")
     ] = 8,
-    delay: DelayOpt = None,
+    delay: common.DelayOpt = None,
     list_sessions: Annotated[
         bool, typer.Option("--list", help="List the saved sessions and stop.")
     ] = False,
@@ -241,6 +227,6 @@ def play(
             top=top, delay=delay, list_sessions=list_sessions)
 
 
-add_alias(app, "bet", "play", play)
+common.add_alias(app, "bet", "play", play)
 
 __all__ = ["app"]

@@ -36,24 +36,8 @@ from raceday.games.pistard.track import COLOURS, LANES, colour_index, load_track
 from raceday.present import describe_outcome
 from raceday.store.names import MAX_SESSION_NAME
 from raceday.store.sessions import writable_store
-from raceday.terminal.common import (
-    DIGITS_ONLY,
-    DbOpt,
-    DelayOpt,
-    SeedOpt,
-    check_session_name_option,
-    console,
-    default_delay,
-    foreign_digits,
-    fresh_seed,
-    in_range,
-    on_interrupt,
-    pause,
-    print_json,
-    progress_bar,
-    read_line,
-    shell_quote,
-)
+from raceday.terminal import common
+from raceday.terminal.common import pause
 from raceday.terminal.options import GIVEN, GivenOptions, game_options
 
 HELP = ("PISTARD (Anki Toner): track cycling for 2–5 players on a coloured four-lane "
@@ -70,7 +54,7 @@ MAX_PLAYERS = 5
 
 
 def _check_name(value: str) -> str:
-    checked = check_session_name_option(value)  # the one rule of every game's session names
+    checked = common.check_session_name_option(value)  # the one rule of every game's session names
     assert checked is not None
     return checked
 
@@ -114,7 +98,7 @@ class _EndOfInput(Exception):
 
 def _read(prompt: str) -> str:
     """One line of the player's input (tests replace this to script Ctrl-C)."""
-    return read_line(prompt)
+    return common.read_line(prompt)
 
 
 def _ask(prompt: str) -> str:
@@ -154,11 +138,11 @@ ResumeOpt = Annotated[
 def play(
     race: RaceOptions = GIVEN,
     players: PlayersOpt = None,
-    seed: SeedOpt = None,
+    seed: common.SeedOpt = None,
     session: SessionOpt = "pistard",
     resume: ResumeOpt = False,
-    db: DbOpt = None,
-    delay: DelayOpt = None,
+    db: common.DbOpt = None,
+    delay: common.DelayOpt = None,
 ) -> None:
     """Play a race in the terminal: humans choose moves from the listed ones, computers ride."""
     kinds = None if resume else parse_players(players, race.get("variant"))
@@ -170,11 +154,11 @@ def play(
 def watch(
     race: RaceOptions = GIVEN,
     players: ComputersOpt = None,
-    seed: SeedOpt = None,
+    seed: common.SeedOpt = None,
     session: SessionOpt = "pistard",
     resume: ResumeOpt = False,
-    db: DbOpt = None,
-    delay: DelayOpt = None,
+    db: common.DbOpt = None,
+    delay: common.DelayOpt = None,
 ) -> None:
     """Watch computer riders race, round by round (saved each round; --resume goes on)."""
     kinds = None if resume else _computers(players, race.get("variant"), "watch")
@@ -199,9 +183,9 @@ def _race_session(command: str, new_kinds: list[str] | None, race: RaceOptions,
         kinds = new_kinds
         options = race.parse(players=len(kinds))
         state = GAME.new_state(options)
-        used_seed = fresh_seed(seed)
+        used_seed = common.fresh_seed(seed)
         rng = np.random.default_rng(used_seed)
-    wait = default_delay(delay)
+    wait = common.default_delay(delay)
     store = writable_store(db)  # a read-only database is refused before the first round
     revision: int | None = None
     if new_kinds is None:
@@ -219,16 +203,16 @@ def _race_session(command: str, new_kinds: list[str] | None, race: RaceOptions,
             raise SaveFormatError(f"session {session!r} is corrupt: bad players {kinds!r}")
         state = state_any
         if state.is_terminal():
-            console.print(f"session {session!r} is already over")
+            common.console.print(f"session {session!r} is already over")
             _print_result(state)
             return
-        console.print(f"resuming {session!r}: {state.options.variant}, round {state.round}")
+        common.console.print(f"resuming {session!r}: {state.options.variant}, round {state.round}")
     else:
         wanted, session = session, store.fresh_name(GAME.name, session)
         if session != wanted:
-            console.print(f"a game is already saved as {wanted!r}; this one is saved as "
-                          f"{session!r} (continue the old one with --session {wanted} "
-                          "--resume)", soft_wrap=True)
+            common.console.print(f"a game is already saved as {wanted!r}; this one is saved as "
+                                 f"{session!r} (continue the old one with --session {wanted} "
+                                 "--resume)", soft_wrap=True)
     agents = {p: make_agent(kind) for p, kind in enumerate(kinds) if kind != "human"}
     # before a searching rider's first move with a person racing: say so if its compiled
     # engine must be compiled first
@@ -253,14 +237,14 @@ def _race_session(command: str, new_kinds: list[str] | None, race: RaceOptions,
     if revision is None:
         save()
     opts = state.options
-    console.print(Rule(f"PISTARD — {opts.variant}, {opts.num_players} player(s), "
-                       f"{opts.total_riders} riders, track {state.track.name!r} "
-                       f"({state.track.length} squares a lap)"))
+    common.console.print(Rule(f"PISTARD — {opts.variant}, {opts.num_players} player(s), "
+                              f"{opts.total_riders} riders, track {state.track.name!r} "
+                              f"({state.track.length} squares a lap)"))
     for p, kind in enumerate(kinds):
         idents = [r.ident for r in state.riders if r.owner == p]
-        console.print(f"player {p + 1} ({kind}): riders {', '.join(map(str, idents))}")
+        common.console.print(f"player {p + 1} ({kind}): riders {', '.join(map(str, idents))}")
     if new_kinds is not None:
-        console.print(f"[dim]seed {used_seed}: the same --seed replays the dice[/]")
+        common.console.print(f"[dim]seed {used_seed}: the same --seed replays the dice[/]")
     watching = "human" not in kinds
     shown_round = -1
     try:
@@ -268,8 +252,8 @@ def _race_session(command: str, new_kinds: list[str] | None, race: RaceOptions,
             if watching and state.phase != PHASE_PLACE and state.round != shown_round:
                 shown_round = state.round
                 save()  # computers only: the race is kept round by round
-                console.print(Rule(f"round {state.round}"))
-                console.print(board(state))
+                common.console.print(Rule(f"round {state.round}"))
+                common.console.print(board(state))
             if state.is_chance_node():
                 draw = state.sample_chance(rng)
                 _narrate(state.apply_action(draw.outcome, draw.detail))
@@ -280,7 +264,7 @@ def _race_session(command: str, new_kinds: list[str] | None, race: RaceOptions,
                     announce = False
                     from raceday.terminal.warm import announce_if_cold
 
-                    announce_if_cold("pistard", console.print)
+                    announce_if_cold("pistard", common.console.print)
                 _narrate(state.apply_action(agents[player].choose(state, rng)))
                 pause(wait)
                 continue
@@ -288,15 +272,15 @@ def _race_session(command: str, new_kinds: list[str] | None, race: RaceOptions,
             save()
     except _EndOfInput:
         save()
-        console.print(f"\ninput ended; game saved as {session!r} — continue with "
-                      f"`{shell_quote(*resume_cmd)}`", soft_wrap=True)
+        common.console.print(f"\ninput ended; game saved as {session!r} — continue with "
+                             f"`{common.shell_quote(*resume_cmd)}`", soft_wrap=True)
         return
     except KeyboardInterrupt:
         when = "before the first round" if saved_at[0] == 0 else f"in round {saved_at[0]}"
         kept = f"the race is saved as {session!r} as it stood {when}"
-        with on_interrupt(kept, shell_quote(*resume_cmd)):
+        with common.on_interrupt(kept, common.shell_quote(*resume_cmd)):
             raise
-    console.print(board(state))
+    common.console.print(board(state))
     _print_result(state)
     outcome = state.outcome()
     save({"result": describe_outcome("pistard", outcome), "ranking": list(outcome.ranking)})
@@ -306,7 +290,7 @@ def _narrate(events: list[Event]) -> None:
     for event in events:
         line = commentary(event)
         if line:
-            console.print(line)
+            common.console.print(line)
 
 
 def _human_turn(state: PistardState, player: int) -> Action:
@@ -320,7 +304,7 @@ def _human_turn(state: PistardState, player: int) -> Action:
 
 def _ask_placement(state: PistardState, player: int) -> Action:
     rider = state.riders[state.place_queue[0]]
-    console.print(board(state, highlight=None))
+    common.console.print(board(state, highlight=None))
     legal = set(state.legal_actions())
     while True:
         text = _ask(f"player {player + 1}: place rider {rider.ident} — columns behind the "
@@ -328,28 +312,28 @@ def _ask_placement(state: PistardState, player: int) -> Action:
         parts = text.replace(",", " ").split()
         numbers = [ascii_int(p) for p in parts]
         if len(parts) != 2 or None in numbers:
-            digits = f" ({DIGITS_ONLY})" if foreign_digits(text) else ""
-            console.print("[red]refused:[/] type two numbers: columns behind the line, "
-                          f"lane{digits}")
+            digits = f" ({common.DIGITS_ONLY})" if common.foreign_digits(text) else ""
+            common.console.print("[red]refused:[/] type two numbers: columns behind the line, "
+                                 f"lane{digits}")
             continue
         back, lane = (n for n in numbers if n is not None)
         if not 1 <= back <= START_ZONE:
-            console.print(f"[red]refused:[/] riders start 1 to {START_ZONE} columns behind the "
-                          "line")
+            common.console.print(
+                f"[red]refused:[/] riders start 1 to {START_ZONE} columns behind the line")
             continue
         if not 1 <= lane <= LANES:
-            console.print(f"[red]refused:[/] lanes are 1 (inner) to {LANES} (outer)")
+            common.console.print(f"[red]refused:[/] lanes are 1 (inner) to {LANES} (outer)")
             continue
         action = place_action(back, lane)
         if action not in legal:
-            console.print("[red]refused:[/] that square is taken")
+            common.console.print("[red]refused:[/] that square is taken")
             continue
         return action
 
 
 def _ask_next_rider(state: PistardState, player: int) -> Action:
     idents = [state.riders[i].ident for i in state.choosable()]
-    console.print(board(state))
+    common.console.print(board(state))
     while True:
         text = _ask(f"player {player + 1}: which rider throws next? "
                     f"({', '.join(map(str, idents))}, or 1-{len(idents)} in that order; "
@@ -359,49 +343,51 @@ def _ask_next_rider(state: PistardState, player: int) -> Action:
             return choose_action(number)
         if number is not None and 1 <= number <= len(idents):
             return choose_action(idents[number - 1])
-        digits = f" ({DIGITS_ONLY})" if foreign_digits(text) else ""
-        console.print(f"[red]refused:[/] choose one of {', '.join(map(str, idents))}{digits}")
+        digits = f" ({common.DIGITS_ONLY})" if common.foreign_digits(text) else ""
+        common.console.print(
+            f"[red]refused:[/] choose one of {', '.join(map(str, idents))}{digits}")
 
 
 def _ask_move(state: PistardState, player: int) -> Action:
     assert state.mover is not None and state.dice is not None
     rider = state.riders[state.mover]
-    console.print(board(state, highlight=rider.ident))
-    console.print(standings(state))
-    console.print(dice_line(state.dice))
+    common.console.print(board(state, highlight=rider.ident))
+    common.console.print(standings(state))
+    common.console.print(dice_line(state.dice))
     actions = state.legal_actions()
     table = state.move_table()
     for n, action in enumerate(actions, start=1):
         label = move_label(state, action, table.get(action))
-        console.print(f"  {n:>2}. ", end="")
-        console.print(label)
+        common.console.print(f"  {n:>2}. ", end="")
+        common.console.print(label)
     tokens = state.tokens[player]
     while True:
         text = _ask(f"player {player + 1}, rider {rider.ident} (tokens {tokens}): move number, "
                     "or a die like 'green 5':").strip().lower()
-        if foreign_digits(text):
-            console.print(f"[red]refused:[/] {DIGITS_ONLY}: a move number from the list, or "
-                          "a die like 'green 5'")
+        if common.foreign_digits(text):
+            common.console.print(f"[red]refused:[/] {common.DIGITS_ONLY}: a move number from the "
+                                 "list, or a die like 'green 5'")
             continue
         number = ascii_int(text)
         if number is not None:
             if 1 <= number <= len(actions):
                 return actions[number - 1]
-            console.print(f"[red]refused:[/] {number} is not on the list (choose 1 to "
-                          f"{len(actions)})")
+            common.console.print(f"[red]refused:[/] {number} is not on the list (choose 1 to "
+                                 f"{len(actions)})")
             continue
         if text in ("stay", "stand", "sur place"):
             if state.stay_action() in actions:
                 return state.stay_action()
             if state.options.variant == "sprint":
-                console.print("[red]refused:[/] after two stand-stills in a row you must move")
+                common.console.print(
+                    "[red]refused:[/] after two stand-stills in a row you must move")
             else:
-                console.print("[red]refused:[/] you have a legal move, so you must move")
+                common.console.print("[red]refused:[/] you have a legal move, so you must move")
             continue
         reason, chosen = _match_die(state, text, actions)
         if chosen is not None:
             return chosen
-        console.print(f"[red]refused:[/] {reason}")
+        common.console.print(f"[red]refused:[/] {reason}")
 
 
 def _match_die(state: PistardState, text: str,
@@ -441,24 +427,24 @@ def _match_die(state: PistardState, text: str,
 
 
 def _print_result(state: PistardState) -> None:
-    console.print(Rule("result"))
+    common.console.print(Rule("result"))
     for line in result_lines(state):
-        console.print(line, soft_wrap=True)
+        common.console.print(line, soft_wrap=True)
 
 
 # --- simulate -----------------------------------------------------------------------------
 @app.command()
 @game_options(PistardOptions)
 def simulate(
-    n: Annotated[int, typer.Option("-n", "--races", callback=in_range(1, MAX_RACES, "races"),
+    n: Annotated[int, typer.Option("-n", "--races", callback=common.in_range(1, MAX_RACES, "races"),
                                    help=f"Number of races to simulate, 1 to {MAX_RACES:,}.")
                  ] = 200,
     race: RaceOptions = GIVEN,
     players: ComputersOpt = None,
-    seed: SeedOpt = None,
+    seed: common.SeedOpt = None,
     simulations: Annotated[
         int | None,
-        typer.Option("--simulations", callback=in_range(1, MAX_SIMULATIONS, "simulations"),
+        typer.Option("--simulations", callback=common.in_range(1, MAX_SIMULATIONS, "simulations"),
                      help="Play-outs per candidate move for 'hard' and 'expert', 1 to "
                           f"{MAX_SIMULATIONS:,} (default 96 and 2,048).")
     ] = None,
@@ -469,8 +455,8 @@ def simulate(
     options = race.parse(players=len(kinds))
     variant = options.variant
     track_obj = load_track(options.track)
-    seed = fresh_seed(seed)
-    with progress_bar("simulating", n, enabled=not as_json) as bar:
+    seed = common.fresh_seed(seed)
+    with common.progress_bar("simulating", n, enabled=not as_json) as bar:
         task = bar.task_ids[0]
         result = run_simulation(options, kinds, n, seed, track_obj,
                                 progress=lambda done, _total: bar.update(task, completed=done),
@@ -480,35 +466,35 @@ def simulate(
                           "riders": options.total_riders, "track": track_obj.name,
                           "seed": seed}
     if as_json:
-        print_json(summary)
+        common.print_json(summary)
         return
-    console.print(Rule(f"PISTARD {variant}: {n} races, players {', '.join(kinds)}"))
+    common.console.print(Rule(f"PISTARD {variant}: {n} races, players {', '.join(kinds)}"))
     if summary["win_rate_by_start_lane"] is not None:
         lanes = Table("start lane", "riders", "wins", "win rate", "95% interval")
         for lane, row in summary["win_rate_by_start_lane"].items():
             lo, hi = row["ci95"]
             lanes.add_row(lane, str(row["starts"]), str(row["wins"]), f"{row['rate']:.1%}",
                           f"{lo:.1%}–{hi:.1%}")
-        console.print(lanes)
+        common.console.print(lanes)
     if summary["win_rate_by_level"] is not None:
         levels = Table("level", "seats", "wins", "win rate", "95% interval")
         for level, row in summary["win_rate_by_level"].items():
             lo, hi = row["ci95"]
             levels.add_row(level, str(row["entries"]), f"{row['wins']:g}",
                            f"{row['rate']:.1%}", f"{lo:.1%}–{hi:.1%}")
-        console.print(levels)
+        common.console.print(levels)
     if summary["team_time"] is not None:
         tt = summary["team_time"]
-        console.print(f"team time (rounds until the third rider is over the line, less 1/7 "
-                      f"per square past it): mean {tt['mean']:.2f} (95% {tt['ci95'][0]:.2f}–"
-                      f"{tt['ci95'][1]:.2f}), best {tt['min']:.2f}, worst {tt['max']:.2f}",
-                      soft_wrap=True)
+        common.console.print(f"team time (rounds until the third rider is over the line, less 1/7 "
+                             f"per square past it): mean {tt['mean']:.2f} (95% {tt['ci95'][0]:.2f}–"
+                             f"{tt['ci95'][1]:.2f}), best {tt['min']:.2f}, worst {tt['max']:.2f}",
+                             soft_wrap=True)
     turns = summary["turns"]
-    console.print(f"race length: {turns['mean']:.2f} turns (95% {turns['ci95'][0]:.2f}–"
-                  f"{turns['ci95'][1]:.2f}; min {turns['min']:g}, max {turns['max']:g}), "
-                  f"{summary['throws']['mean']:.1f} throws; stopped by the round cap: "
-                  f"{summary['stopped_by_round_cap']}", soft_wrap=True)
-    console.print(f"[dim]seed {seed}: the same --seed replays these races[/]")
+    common.console.print(f"race length: {turns['mean']:.2f} turns (95% {turns['ci95'][0]:.2f}–"
+                         f"{turns['ci95'][1]:.2f}; min {turns['min']:g}, max {turns['max']:g}), "
+                         f"{summary['throws']['mean']:.1f} throws; stopped by the round cap: "
+                         f"{summary['stopped_by_round_cap']}", soft_wrap=True)
+    common.console.print(f"[dim]seed {seed}: the same --seed replays these races[/]")
 
 
 # --- track --------------------------------------------------------------------------------
@@ -521,11 +507,11 @@ def show_track(
     """Show (and validate) a track: its colours lane by lane and its line."""
     track_obj = load_track(track)
     if as_json:
-        print_json(track_obj.to_json())
+        common.print_json(track_obj.to_json())
         return
     state = PistardState(PistardOptions(), track_obj)
     for r in state.riders:
         r.status = "out"
-    console.print(Rule(f"{track_obj.name}: {track_obj.length} squares a lap"))
-    console.print(board(state))
-    console.print(json.dumps({"line": track_obj.line}))
+    common.console.print(Rule(f"{track_obj.name}: {track_obj.length} squares a lap"))
+    common.console.print(board(state))
+    common.console.print(json.dumps({"line": track_obj.line}))

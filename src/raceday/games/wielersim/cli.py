@@ -50,23 +50,7 @@ from raceday.games.wielersim.stage import (
 )
 from raceday.present import render
 from raceday.store.sessions import writable_store
-from raceday.terminal.common import (
-    DbOpt,
-    DelayOpt,
-    JsonOpt,
-    SeedOpt,
-    add_alias,
-    check_out_folder,
-    console,
-    default_delay,
-    fresh_seed,
-    in_range,
-    on_interrupt,
-    pause,
-    print_json,
-    progress_bar,
-    shell_quote,
-)
+from raceday.terminal import common
 from raceday.terminal.options import GivenOptions, field_option, game_options
 
 HELP = "WielerSIM (Ludo Nauws): watch and predict one-day races and stage races."
@@ -82,7 +66,7 @@ MAX_TOP = 1_000
 RouteArg = Annotated[str, typer.Argument(help=ROUTE_HELP)]
 PelotonArg = Annotated[str, typer.Argument(help=PELOTON_HELP)]
 WorkersOpt = Annotated[int | None, typer.Option(
-    "--workers", callback=in_range(1, MAX_WORKERS),
+    "--workers", callback=common.in_range(1, MAX_WORKERS),
     help=f"Worker processes, 1 to {MAX_WORKERS}: 1 runs in this process; more start a "
     "local Dask cluster of that size (default: decided from the job's size: in this "
     "process, or one worker per core when a cluster clearly pays for its start-up).")]
@@ -92,12 +76,13 @@ SchedulerOpt = Annotated[str | None, typer.Option(
 PlotOpt = Annotated[str | None, typer.Option(
     "--plot", help="Write a chart to this file (.png or .svg).")]
 AllTopOpt = Annotated[int | None, typer.Option(
-    "--top", callback=in_range(1, MAX_TOP),
+    "--top", callback=common.in_range(1, MAX_TOP),
     help=f"Riders shown, 1 to {MAX_TOP:,} (default: every rider).")]
 TopOpt = Annotated[int, typer.Option(
-    "--top", callback=in_range(1, MAX_TOP), help=f"Riders shown per table, 1 to {MAX_TOP:,}.")]
+    "--top", callback=common.in_range(1, MAX_TOP),
+    help=f"Riders shown per table, 1 to {MAX_TOP:,}.")]
 WidthOpt = Annotated[int | None, typer.Option(
-    "--width", callback=in_range(MIN_WIDTH, MAX_WIDTH, "squares"),
+    "--width", callback=common.in_range(MIN_WIDTH, MAX_WIDTH, "squares"),
     help=f"Squares of road drawn around the front, {MIN_WIDTH} to {MAX_WIDTH} "
     "(default: fit the screen).")]
 RoadOpt = Annotated[bool, typer.Option("--road/--no-road", help="Draw the road every turn.")]
@@ -117,15 +102,15 @@ def watch_race(state: WielersimState, rng: np.random.Generator, *, delay: float,
         log.extend(events)
         if state.turn != turn or state.is_terminal():
             if turn == 0:
-                console.print(f"Flying start: {state.n} riders on the road, "
-                              f"{state.route.distance} squares to go.")
+                common.console.print(f"Flying start: {state.n} riders on the road, "
+                                     f"{state.route.distance} squares to go.")
                 for line in commentator.comment(state, pending):
-                    console.print(line)
+                    common.console.print(line)
             else:
                 _show_turn(state, turn, pending, commentator, width, show_road)
             pending = []
             turn = state.turn
-            pause(delay)
+            common.pause(delay)
     return log
 
 
@@ -138,41 +123,41 @@ def _show_turn(state: WielersimState, turn: int, events: list[Event], commentato
     if state.results:
         where = Message("turn.finished_next" if road else "turn.finished",
                         {"finished": len(state.results), "n": to_go})
-    console.rule(render(Message("turn.heading", {
+    common.console.rule(render(Message("turn.heading", {
         "turn": turn, "where": where.to_json(),
         "weather": {"key": "weather.rain" if state.rain else "weather.dry"}}), "en", GAME.name))
     if show_road and road:
-        console.print(draw_road(state, width))
+        common.console.print(draw_road(state, width))
         for line in group_summary(state):
-            console.print(f"  {line}", style="dim")
+            common.console.print(f"  {line}", style="dim")
     for line in commentator.comment(state, events):
-        console.print(f"  {line}")
+        common.console.print(f"  {line}")
 
 
 @app.command()
 @game_options(WielersimOptions)
 def watch(
     race: GivenOptions[WielersimOptions],
-    seed: SeedOpt = None,
-    delay: DelayOpt = None,
+    seed: common.SeedOpt = None,
+    delay: common.DelayOpt = None,
     width: WidthOpt = None,
     road: RoadOpt = True,
 ) -> None:
     """Watch one race turn by turn, with commentary and the final result."""
     if width is None:
-        width = max(MIN_WIDTH, min(60, (console.width - 8) // 3))
-    used = fresh_seed(seed)
+        width = max(MIN_WIDTH, min(60, (common.console.width - 8) // 3))
+    used = common.fresh_seed(seed)
     state = GAME.new_state(race.parse())
-    console.print(f"[bold]{state.route.name}[/]: {state.route.distance} squares, "
-                  f"{state.route.finish} finish, {state.n} riders (seed {used})")
-    watch_race(state, np.random.default_rng(used), delay=default_delay(delay), width=width,
+    common.console.print(f"[bold]{state.route.name}[/]: {state.route.distance} squares, "
+                         f"{state.route.finish} finish, {state.n} riders (seed {used})")
+    watch_race(state, np.random.default_rng(used), delay=common.default_delay(delay), width=width,
                show_road=road)
-    console.print(result_table(state, limit=None))
+    common.console.print(result_table(state, limit=None))
     for line in scoring_lines(state):
-        console.print(line)
+        common.console.print(line)
 
 
-add_alias(app, "race", "watch", watch)
+common.add_alias(app, "race", "watch", watch)
 
 
 def _seed_line(seed: int) -> str:
@@ -210,7 +195,7 @@ def _plot_file(plot_file: str | None) -> Path | None:
         raise OptionsError("--plot needs a file name ending in .png or .svg")
     if plot.is_dir():
         raise OptionsError(f"--plot: {plot} is a directory")
-    return check_out_folder(plot, "--plot")  # before the races, not after them
+    return common.check_out_folder(plot, "--plot")  # before the races, not after them
 
 
 def _compare_target(text: str) -> tuple[str, str]:
@@ -267,10 +252,10 @@ def predict_command(
     route: RouteArg,
     peloton: PelotonArg,
     n: Annotated[int, typer.Option(
-        "-n", callback=in_range(1, MAX_RACES, "races"),
+        "-n", callback=common.in_range(1, MAX_RACES, "races"),
         help=f"Number of races to simulate, 1 to {MAX_RACES:,}.")] = 2000,
-    seed: SeedOpt = None,
-    json_out: JsonOpt = False,
+    seed: common.SeedOpt = None,
+    json_out: common.JsonOpt = False,
     plot_file: PlotOpt = None,
     workers: WorkersOpt = None,
     scheduler: SchedulerOpt = None,
@@ -300,11 +285,11 @@ def predict_command(
         else:
             specs.append((specs[0][0], _peloton(value, ratings)))
             labels = [peloton, value]
-    used = fresh_seed(seed)
+    used = common.fresh_seed(seed)
     preds: list[Prediction] = []
-    with on_interrupt("nothing was saved (a prediction keeps no partial results)"), \
-            progress_bar("simulating races", n * len(specs),
-                         enabled=not json_out and n >= 500) as bar:
+    with common.on_interrupt("nothing was saved (a prediction keeps no partial results)"), \
+            common.progress_bar("simulating races", n * len(specs),
+                                enabled=not json_out and n >= 500) as bar:
         task = bar.task_ids[0]
         for k, (r_spec, p_spec) in enumerate(specs):
             before = k * n
@@ -328,16 +313,16 @@ def predict_command(
         else:
             out["compare"] = [{"label": label, **_prediction_json(pred)}
                               for label, pred in zip(labels, preds, strict=True)]
-        print_json(out)
+        common.print_json(out)
         return
     if len(preds) == 1:
-        console.print(_prediction_table(preds[0], top))
-        console.print(_type_table(preds[0]))
+        common.console.print(_prediction_table(preds[0], top))
+        common.console.print(_type_table(preds[0]))
     else:
-        console.print(_compare_table(preds, labels, top))
-    console.print(_seed_line(used))
+        common.console.print(_compare_table(preds, labels, top))
+    common.console.print(_seed_line(used))
     if plot is not None:
-        console.print(f"plot written to {plot}")
+        common.console.print(f"plot written to {plot}")
 
 
 def _peloton(value: str, ratings: bool) -> dict[str, Any]:
@@ -384,13 +369,13 @@ def import_route(
     name: Annotated[str | None, typer.Option(
         "--name", help="The route's name (default: the file's name).")] = None,
     squares: Annotated[int | None, typer.Option(
-        "--squares", callback=in_range(MIN_DISTANCE, MAX_DISTANCE, "squares"),
+        "--squares", callback=common.in_range(MIN_DISTANCE, MAX_DISTANCE, "squares"),
         help=f"Length in squares, {MIN_DISTANCE} to {MAX_DISTANCE} (default: one per km).",
     )] = None,
     output: Annotated[str | None, typer.Option(
         "--output", "-o", help="Write the route file (TOML) here.")] = None,
     plot_file: PlotOpt = None,
-    json_out: JsonOpt = False,
+    json_out: common.JsonOpt = False,
 ) -> None:
     """Build a route from a real track: gradients become flat road, climbs and cobbles."""
     from raceday.games.wielersim.importer import build_route, read_track, route_toml
@@ -400,7 +385,7 @@ def import_route(
     if out is not None and (out.suffix.lower() != ".toml" or out.is_dir()):
         raise OptionsError("--output needs a file name ending in .toml")
     if out is not None:
-        check_out_folder(out, "--output")  # before the track is read, not after the import
+        common.check_out_folder(out, "--output")  # before the track is read, not after the import
     if name is not None and not name.strip():
         raise OptionsError("--name must not be empty")
     points = read_track(track)
@@ -416,11 +401,12 @@ def import_route(
 
         plot_route(checked, plot)
     if json_out:
-        print_json({"game": "wielersim", "route": checked})
+        common.print_json({"game": "wielersim", "route": checked})
         return
     km = points[-1].km - points[0].km
-    console.print(f"[bold]{checked['name']}[/]: {km:.1f} km as {checked['distance']} squares, "
-                  f"{checked['finish']} finish; hierarchy {', '.join(checked['hierarchy'])}")
+    common.console.print(f"[bold]{checked['name']}[/]: {km:.1f} km as {checked['distance']} "
+                         f"squares, {checked['finish']} finish; hierarchy "
+                         f"{', '.join(checked['hierarchy'])}")
     table = Table(title="Sections")
     for col in ("section", "squares", "to go", "road", "colour", "climb"):
         table.add_column(col, justify="right" if col in ("squares", "to go") else "left")
@@ -431,13 +417,13 @@ def import_route(
                  if sec.get("road") == "uphill" else "")
         table.add_row(sec["name"], str(sec["length"]), str(to_go), sec.get("road", "flat"),
                       sec["colour"], climb)
-    console.print(table)
-    console.print("profile: " + profile_strip(checked), soft_wrap=True, markup=False)
-    console.print("(- flat, # cobbles, 1-6 climb steepness, | intermediate sprint)")
+    common.console.print(table)
+    common.console.print("profile: " + profile_strip(checked), soft_wrap=True, markup=False)
+    common.console.print("(- flat, # cobbles, 1-6 climb steepness, | intermediate sprint)")
     if out is not None:
-        console.print(f"route written to {out}")
+        common.console.print(f"route written to {out}")
     if plot is not None:
-        console.print(f"plot written to {plot}")
+        common.console.print(f"plot written to {plot}")
 
 
 # --- stage races ----------------------------------------------------------------------------
@@ -449,9 +435,9 @@ CHOICES = {"c": "continue", "continue": "continue", "w": "watch", "watch": "watc
 def _show_stage(campaign: Campaign) -> None:
     record = campaign.records[-1]
     peloton = campaign.peloton
-    console.print(stage_result_table(peloton, record))
+    common.console.print(stage_result_table(peloton, record))
     for table in standings_tables(peloton, campaign.standings()):
-        console.print(table)
+        common.console.print(table)
 
 
 def _ask(next_name: str) -> str:
@@ -460,54 +446,54 @@ def _ask(next_name: str) -> str:
                               default="c").strip().lower()
         if answer in CHOICES:
             return CHOICES[answer]
-        console.print(f"Please answer c, w or s (not {answer!r}).")
+        common.console.print(f"Please answer c, w or s (not {answer!r}).")
 
 
 @app.command()
 def tour(
     tour_file: Annotated[str | None, typer.Argument(help=TOUR_HELP, metavar="TOUR")] = None,
     peloton: Annotated[str | None, typer.Argument(help=PELOTON_HELP)] = None,
-    seed: SeedOpt = None,
+    seed: common.SeedOpt = None,
     name: Annotated[str | None, typer.Option(
         "--name", help="Name to save the stage race under.")] = None,
     resume: Annotated[str | None, typer.Option(
         "--resume", help="Resume the saved stage race with this name from its last "
         "completed stage.")] = None,
-    db: DbOpt = None,
-    delay: DelayOpt = None,
+    db: common.DbOpt = None,
+    delay: common.DelayOpt = None,
     auto: Annotated[bool, typer.Option(
         "--auto", help="Ride every stage without asking.")] = False,
 ) -> None:
     """Ride a stage race stage by stage, saved after every stage; resume it any time."""
     # every check first: nothing is written to the store until all have passed
-    pause_s = default_delay(delay)
+    pause_s = common.default_delay(delay)
     if resume is not None:
         if tour_file is not None or peloton is not None or seed is not None or name:
             raise OptionsError("--resume takes no TOUR, PELOTON, --seed or --name: they are "
                                "saved with the race")
         campaign = load_campaign(writable_store(db), resume)  # read-only: refused now
-        console.print(f"Resuming {resume!r}: {campaign.next_stage} of "
-                      f"{stage_count(campaign.tour)} stages done.")
+        common.console.print(f"Resuming {resume!r}: {campaign.next_stage} of "
+                             f"{stage_count(campaign.tour)} stages done.")
     else:
         if tour_file is None or peloton is None:
             raise OptionsError("give a TOUR file and a PELOTON file (or --resume NAME)")
         if name is not None and not name.strip():
             raise OptionsError("--name must not be empty")
         tour_spec, p_spec = resolve_tour(tour_file), peloton_spec(peloton)
-        used = fresh_seed(seed)
+        used = common.fresh_seed(seed)
         campaign = new_campaign(open_store(db), name or f"{tour_spec['name']} {used}",
                                 tour_spec, p_spec, used)
-        console.print(f"[bold]{tour_spec['name']}[/]: {stage_count(tour_spec)} stages, saved "
-                      f"as {campaign.name!r} (seed {used}).")
-    resume_command = shell_quote("raceday", "wielersim", "tour", "--resume", campaign.name,
-                                 *(("--db", db) if db is not None else ()))
+        common.console.print(f"[bold]{tour_spec['name']}[/]: {stage_count(tour_spec)} stages, "
+                             f"saved as {campaign.name!r} (seed {used}).")
+    resume_command = common.shell_quote("raceday", "wielersim", "tour", "--resume", campaign.name,
+                                        *(("--db", db) if db is not None else ()))
     try:
         _ride_campaign(campaign, auto=auto, delay=pause_s, resume_command=resume_command)
     except KeyboardInterrupt:
         total = stage_count(campaign.tour)
         kept = (f"{campaign.next_stage} of {total} stages of {campaign.name!r} are saved "
                 "(a stage cut short is ridden again, with the same dice, on resuming)")
-        with on_interrupt(kept, resume_command):
+        with common.on_interrupt(kept, resume_command):
             raise
 
 
@@ -519,7 +505,7 @@ def _ride_campaign(campaign: Campaign, *, auto: bool, delay: float,
         chances = prologue_win_chances(campaign.peloton, favoured)
         best = sorted(chances, key=lambda n: -chances[n])[:5]
         names = {r.number: r.name for r in campaign.peloton.riders}
-        console.print("Prologue favourites (exact odds): " + ", ".join(
+        common.console.print("Prologue favourites (exact odds): " + ", ".join(
             f"{names[n]} {float(chances[n]):.1%}" for n in best))
     while not campaign.finished:
         index = campaign.next_stage
@@ -531,10 +517,10 @@ def _ride_campaign(campaign: Campaign, *, auto: bool, delay: float,
             except (typer.Abort, EOFError):
                 choice = "stop"
         if choice == "stop":
-            console.print(f"Stopped after {index} of {total} stages. Resume with: "
-                          f"{resume_command}", soft_wrap=True)
+            common.console.print(f"Stopped after {index} of {total} stages. Resume with: "
+                                 f"{resume_command}", soft_wrap=True)
             return
-        console.rule(label)
+        common.console.rule(label)
         state = None
         rng = stage_rng(campaign.seed, index)
         if choice == "watch":
@@ -543,20 +529,20 @@ def _ride_campaign(campaign: Campaign, *, auto: bool, delay: float,
                                 campaign.peloton_spec.get("jersey"))
             if state is not None:
                 watch_race(state, rng, delay=delay,
-                           width=max(MIN_WIDTH, min(60, (console.width - 8) // 3)))
+                           width=max(MIN_WIDTH, min(60, (common.console.width - 8) // 3)))
         record = ride_stage(campaign.tour, campaign.peloton_spec, index, campaign.records,
                             campaign.seed, state=state, rng=rng)
         campaign.add_record(record)
         _show_stage(campaign)
-    console.print(f"[bold]{campaign.tour['name']} is over.[/] Final standings saved as "
-                  f"{campaign.name!r}.")
+    common.console.print(f"[bold]{campaign.tour['name']} is over.[/] Final standings saved as "
+                         f"{campaign.name!r}.")
 
 
 @app.command()
 def standings(
     name: Annotated[str, typer.Argument(help="Name of a saved stage race.")],
-    db: DbOpt = None,
-    json_out: JsonOpt = False,
+    db: common.DbOpt = None,
+    json_out: common.JsonOpt = False,
     plot_file: Annotated[str | None, typer.Option(
         "--plot", help="Draw the GC gaps of the top riders, stage by stage (.png or .svg).",
     )] = None,
@@ -590,7 +576,7 @@ def standings(
             return {"number": n, "name": r.name, "team": peloton.teams[r.team]}
 
         best_team = st.teams[0][1] if st.teams else 0
-        print_json({
+        common.print_json({
             "game": "wielersim", "name": name, "tour": campaign.tour["name"],
             "stages_done": campaign.next_stage, "stages_total": stage_count(campaign.tour),
             "gc": [{**rider(n), "time": t, "gap": t - lead} for n, t in st.gc],
@@ -600,12 +586,12 @@ def standings(
                       for t, s in st.teams],
         })
         return
-    console.print(f"[bold]{campaign.tour['name']}[/] after {campaign.next_stage} of "
-                  f"{stage_count(campaign.tour)} stages")
+    common.console.print(f"[bold]{campaign.tour['name']}[/] after {campaign.next_stage} of "
+                         f"{stage_count(campaign.tour)} stages")
     for table in standings_tables(peloton, st, top):
-        console.print(table)
+        common.console.print(table)
     if plot is not None:
-        console.print(f"plot written to {plot}")
+        common.console.print(f"plot written to {plot}")
 
 
 @app.command("predict-tour")
@@ -613,10 +599,10 @@ def predict_tour_command(
     tour_file: Annotated[str, typer.Argument(help=TOUR_HELP, metavar="TOUR")],
     peloton: PelotonArg,
     n: Annotated[int, typer.Option(
-        "-n", callback=in_range(1, MAX_TOUR_RACES, "stage races"),
+        "-n", callback=common.in_range(1, MAX_TOUR_RACES, "stage races"),
         help=f"Number of stage races to simulate, 1 to {MAX_TOUR_RACES:,}.")] = 200,
-    seed: SeedOpt = None,
-    json_out: JsonOpt = False,
+    seed: common.SeedOpt = None,
+    json_out: common.JsonOpt = False,
     plot_file: PlotOpt = None,
     workers: WorkersOpt = None,
     scheduler: SchedulerOpt = None,
@@ -626,9 +612,9 @@ def predict_tour_command(
     """Simulate many stage races: final GC places, and who wins GC, points and mountains."""
     plot = _plot_file(plot_file)
     tour_spec, p_spec = resolve_tour(tour_file), _peloton(peloton, ratings)
-    used = fresh_seed(seed)
-    with on_interrupt("nothing was saved (a prediction keeps no partial results)"), \
-            progress_bar("simulating stage races", n, enabled=not json_out) as bar:
+    used = common.fresh_seed(seed)
+    with common.on_interrupt("nothing was saved (a prediction keeps no partial results)"), \
+            common.progress_bar("simulating stage races", n, enabled=not json_out) as bar:
         task = bar.task_ids[0]
         pred = predict_tour(tour_spec, p_spec, n, seed=used, workers=workers,
                             scheduler=scheduler,
@@ -639,9 +625,9 @@ def predict_tour_command(
         plot_tour(pred, plot, tour_spec["name"])
     if json_out:
         data = pred.to_json()
-        print_json({"game": data.pop("game"), "n": data.pop("n"), "seed": used, **data})
+        common.print_json({"game": data.pop("game"), "n": data.pop("n"), "seed": used, **data})
         return
-    console.print(_gc_places_table(pred, top))
+    common.console.print(_gc_places_table(pred, top))
     for row, title in enumerate(("General classification", "Points", "Mountains")):
         table = Table(title=f"{title}: chance to win ({pred.n} stage races, 95% intervals)")
         for col in ("rider", "bib", "chance"):
@@ -653,10 +639,10 @@ def predict_tour_command(
             lo, hi = wilson_interval(c, pred.n)
             table.add_row(pred.names[i], str(pred.numbers[i]),
                           f"{c / pred.n:6.1%} [{lo:.1%}-{hi:.1%}]")
-        console.print(table)
-    console.print(_seed_line(used))
+        common.console.print(table)
+    common.console.print(_seed_line(used))
     if plot is not None:
-        console.print(f"plot written to {plot}")
+        common.console.print(f"plot written to {plot}")
 
 
 def _gc_places_table(pred: TourPrediction, top: int) -> Table:
