@@ -4,27 +4,13 @@
 import { el } from "/static/js/common.js";
 import { eventText, HORSES, horseTag } from "./host.js";
 import { money, onLanguage, placeText, t } from "/static/js/i18n.js";
+import { phoneScreen } from "/static/js/rooms.js";
 
 export function mount(root, ctx) {
   let view = null;
   let live = null;
-  const keys = new Map();
-  const me = el("section", { class: "me card", "aria-label": "me" });
-  const action = el("section", { class: "action" });
-  const info = el("section", { class: "info" });
-  const feed = el("p", { class: "feed", "aria-live": "polite" });
-  root.replaceChildren(me, action, feed, info);
-
-  function send(intent) {
-    if (!live) return Promise.resolve();
-    return live.send(intent).then(() => ctx.error.show("")).catch((e) => ctx.error.show(e.message));
-  }
-
-  function section(node, key, build) {
-    if (keys.get(node) === key && node.childElementCount) return;
-    keys.set(node, key);
-    node.replaceChildren(...[build()].flat().filter(Boolean));
-  }
+  const { me, action, feed, info, send, section, forget } = phoneScreen(
+    root, ctx, { class: "me card", "aria-label": "me" }, () => live);
 
   function renderMe(v) {
     const m = v.me || {};
@@ -191,11 +177,11 @@ export function mount(root, ctx) {
     document.body.dataset.phase = v.phase;
   }
 
-  onLanguage(() => { keys.clear(); render(); });
+  onLanguage(() => { forget(); render(); });
 
   return {
     connect(l) { live = l; },
-    welcome(v) { view = v; keys.clear(); render(); },
+    welcome(v) { view = v; forget(); render(); },
     update(v, events) {
       view = v;
       render();

@@ -3,31 +3,16 @@
 // and what its tickets returned. Only intents go to the server; the engine checks each one.
 import { el } from "/static/js/common.js";
 import { onLanguage, t } from "/static/js/i18n.js";
+import { phoneScreen } from "/static/js/rooms.js";
 import { cash, ensureStyles, eventText, KIND_ORDER, oddsText, riderTag, ridersTag } from "./track.js";
 
 export function mount(root, ctx) {
   ensureStyles();
   let view = null;
   let live = null;
-  const keys = new Map();
   const slip = { kind: "win", riders: [1, 2, 3], stake: "100" }; // kept across redraws
-  const me = el("section", { class: "me card kr-me", "aria-label": t("kr_my_purse") });
-  const action = el("section", { class: "action" });
-  const feed = el("p", { class: "feed", "aria-live": "polite" });
-  const info = el("section", { class: "info" });
-  root.replaceChildren(me, action, feed, info);
-
-  function send(intent) {
-    if (!live) return Promise.resolve(false);
-    return live.send(intent).then(() => { ctx.error.show(""); return true; })
-      .catch((e) => { ctx.error.show(e.message); return false; });
-  }
-
-  function section(node, key, build) {
-    if (keys.get(node) === key && node.childElementCount) return;
-    keys.set(node, key);
-    node.replaceChildren(...[build()].flat().filter(Boolean));
-  }
+  const { me, action, feed, info, send, section, forget } = phoneScreen(
+    root, ctx, { class: "me card kr-me", "aria-label": t("kr_my_purse") }, () => live);
 
   function renderMe(v) {
     const m = v.me || {};
@@ -183,11 +168,11 @@ export function mount(root, ctx) {
     renderInfo(v);
   }
 
-  onLanguage(() => { keys.clear(); render(); });
+  onLanguage(() => { forget(); render(); });
 
   return {
     connect(l) { live = l; },
-    welcome(v) { view = v; keys.clear(); render(); },
+    welcome(v) { view = v; forget(); render(); },
     update(v, events) {
       view = v;
       render();

@@ -36,6 +36,31 @@ export async function createRoom(game, options, error) {
 }
 
 // A game's own styles (/games/<game>/static/style.css; the HTML shells link app.css only).
+// A phone's screen in a party game: its own card (`meAttrs`), the action card, a live feed
+// and the info panel. `send` resolves true once the server took the intent and false when
+// it refused (the refusal shown); `section` redraws a node only when its key has changed,
+// and `forget` makes every section redraw (a new view, another language).
+export function phoneScreen(root, ctx, meAttrs, getLive) {
+  const keys = new Map();
+  const me = el("section", meAttrs);
+  const action = el("section", { class: "action" });
+  const feed = el("p", { class: "feed", "aria-live": "polite" });
+  const info = el("section", { class: "info" });
+  root.replaceChildren(me, action, feed, info);
+  function send(intent) {
+    const live = getLive();
+    if (!live) return Promise.resolve(false);
+    return live.send(intent).then(() => { ctx.error.show(""); return true; })
+      .catch((e) => { ctx.error.show(e.message); return false; });
+  }
+  function section(node, key, build) {
+    if (keys.get(node) === key && node.childElementCount) return;
+    keys.set(node, key);
+    node.replaceChildren(...[build()].flat().filter(Boolean));
+  }
+  return { me, action, feed, info, send, section, forget: () => keys.clear() };
+}
+
 export function useStyles(name) {
   const href = `/games/${name}/static/style.css`;
   if (document.querySelector(`link[href="${href}"]`)) return;
