@@ -8,9 +8,8 @@ import { phoneScreen } from "/static/js/rooms.js";
 
 export function mount(root, ctx) {
   let view = null;
-  let live = null;
-  const { me, action, feed, info, send, section, forget } = phoneScreen(
-    root, ctx, { class: "me card", "aria-label": "me" }, () => live);
+  const { me, action, feed, info, send, section, handlers, forget } = phoneScreen(
+    root, ctx, { class: "me card", "aria-label": "me" });
 
   function renderMe(v) {
     const m = v.me || {};
@@ -179,14 +178,5 @@ export function mount(root, ctx) {
 
   onLanguage(() => { forget(); render(); });
 
-  return {
-    connect(l) { live = l; },
-    welcome(v) { view = v; forget(); render(); },
-    update(v, events) {
-      view = v;
-      render();
-      const last = events.map((e) => eventText(e, v)).filter(Boolean).pop();
-      if (last) feed.textContent = last;
-    },
-  };
+  return handlers((v) => { view = v; }, render, eventText);
 }

@@ -162,7 +162,7 @@ export function mountGame(root, ctx) {
   let live = null;
   let selected = null;
   let note = "";
-  const { stage, side, feed, waiting, send } = turnScreen(root, ctx, "hairpin", "hp",
+  const { stage, side, waiting, send, handlers } = turnScreen(root, ctx, "hairpin", "hp",
     () => view, () => live, () => render());
 
   function play(m) {
@@ -227,16 +227,7 @@ export function mountGame(root, ctx) {
   }
 
   onLanguage(render);
-  return {
-    connect(l) { live = l; },
-    welcome(v) { view = v; waiting.stop(); render(); },
-    update(v, events) {
-      view = v;
-      waiting.stop();
-      if (events.some((e) => e.type === "undone")) selected = null;
-      render();
-      const text = events.map((e) => (e.type === "undone" ? t("hp_undone") : moveText(e, v))).filter(Boolean).join(" · ");
-      if (text) feed.textContent = text;
-    },
-  };
+  return handlers((l) => { live = l; }, (v) => { view = v; },
+    (v, events) => events.map((e) => (e.type === "undone" ? t("hp_undone") : moveText(e, v))).filter(Boolean).join(" · "),
+    (events) => { if (events.some((e) => e.type === "undone")) selected = null; });
 }

@@ -9,10 +9,9 @@ import { cash, ensureStyles, eventText, KIND_ORDER, oddsText, riderTag, ridersTa
 export function mount(root, ctx) {
   ensureStyles();
   let view = null;
-  let live = null;
   const slip = { kind: "win", riders: [1, 2, 3], stake: "100" }; // kept across redraws
-  const { me, action, feed, info, send, section, forget } = phoneScreen(
-    root, ctx, { class: "me card kr-me", "aria-label": t("kr_my_purse") }, () => live);
+  const { me, action, feed, info, send, section, handlers, forget } = phoneScreen(
+    root, ctx, { class: "me card kr-me", "aria-label": t("kr_my_purse") });
 
   function renderMe(v) {
     const m = v.me || {};
@@ -170,14 +169,5 @@ export function mount(root, ctx) {
 
   onLanguage(() => { forget(); render(); });
 
-  return {
-    connect(l) { live = l; },
-    welcome(v) { view = v; forget(); render(); },
-    update(v, events) {
-      view = v;
-      render();
-      const last = events.map((e) => eventText(e, v)).filter(Boolean).pop();
-      if (last) feed.textContent = last;
-    },
-  };
+  return handlers((v) => { view = v; }, render, eventText);
 }

@@ -220,7 +220,7 @@ function resultBox(v) {
 export function mountRace(root, ctx) {
   let view = null;
   let live = null;
-  const { stage, side, feed, waiting, send } = turnScreen(root, ctx, "pistard", "pi",
+  const { stage, side, waiting, send, handlers } = turnScreen(root, ctx, "pistard", "pi",
     () => view, () => live, () => render());
   const choose = (c) => send({ type: "move", action: c.action });
 
@@ -288,16 +288,8 @@ export function mountRace(root, ctx) {
 
   onLanguage(render);
   let updates = 0;
-  return {
-    connect(l) { live = l; },
-    welcome(v) { view = v; waiting.stop(); render(); },
-    update(v, events) {
-      view = v;
-      waiting.stop();
-      render();
-      stage.dataset.updates = String(++updates); // how many updates were drawn (for tests)
-      const text = events.map(eventText).filter(Boolean).slice(-3).join(" · ");
-      if (text) feed.textContent = text;
-    },
-  };
+  return handlers((l) => { live = l; }, (v) => { view = v; }, (v, events) => {
+    stage.dataset.updates = String(++updates); // how many updates were drawn (for tests)
+    return events.map(eventText).filter(Boolean).slice(-3).join(" · ");
+  });
 }

@@ -39,16 +39,16 @@ export async function createRoom(game, options, error) {
 // A phone's screen in a party game: its own card (`meAttrs`), the action card, a live feed
 // and the info panel. `send` resolves true once the server took the intent and false when
 // it refused (the refusal shown); `section` redraws a node only when its key has changed,
-// and `forget` makes every section redraw (a new view, another language).
-export function phoneScreen(root, ctx, meAttrs, getLive) {
+// `forget` makes every section redraw (another language) and `handlers` answers the room.
+export function phoneScreen(root, ctx, meAttrs) {
   const keys = new Map();
+  let live = null;
   const me = el("section", meAttrs);
   const action = el("section", { class: "action" });
   const feed = el("p", { class: "feed", "aria-live": "polite" });
   const info = el("section", { class: "info" });
   root.replaceChildren(me, action, feed, info);
   function send(intent) {
-    const live = getLive();
     if (!live) return Promise.resolve(false);
     return live.send(intent).then(() => { ctx.error.show(""); return true; })
       .catch((e) => { ctx.error.show(e.message); return false; });
@@ -58,7 +58,21 @@ export function phoneScreen(root, ctx, meAttrs, getLive) {
     keys.set(node, key);
     node.replaceChildren(...[build()].flat().filter(Boolean));
   }
-  return { me, action, feed, info, send, section, forget: () => keys.clear() };
+  // The room connection's handlers: keep the newest view, redraw every section, and show
+  // the words of the last event that has some (`words(event, view)`).
+  function handlers(keepView, render, words) {
+    return {
+      connect(l) { live = l; },
+      welcome(v) { keepView(v); keys.clear(); render(); },
+      update(v, events) {
+        keepView(v);
+        render();
+        const last = events.map((e) => words(e, v)).filter(Boolean).pop();
+        if (last) feed.textContent = last;
+      },
+    };
+  }
+  return { me, action, feed, info, send, section, handlers, forget: () => keys.clear() };
 }
 
 export function useStyles(name) {
@@ -80,7 +94,24 @@ export function turnScreen(root, ctx, game, prefix, getView, getLive, redraw) {
   const waiting = thinking(redraw);
   const send = thinkingSender(ctx, waiting, getView, getLive, redraw);
   ctx.send = send;
-  return { stage, side, feed, waiting, send };
+  // The room connection's handlers: keep the connection and the newest view, stop the
+  // indicator, let the game look at the events before the redraw (`before`), redraw, and
+  // show what the game says of them (`words(v, events)`, text or nothing).
+  function handlers(keepLive, keepView, words, before = () => {}) {
+    return {
+      connect(l) { keepLive(l); },
+      welcome(v) { keepView(v); waiting.stop(); redraw(); },
+      update(v, events) {
+        keepView(v);
+        waiting.stop();
+        before(events);
+        redraw();
+        const text = words(v, events);
+        if (text) feed.textContent = text;
+      },
+    };
+  }
+  return { stage, side, feed, waiting, send, handlers };
 }
 
 export function svg(tag, attrs = {}, ...children) {
