@@ -30,12 +30,12 @@ import numpy as np
 from raceday.analysis.stats import wilson_interval
 from raceday.games.hairpin import fast, search
 from raceday.games.hairpin.agents import AlphaBetaAgent, make_agent, think
+from raceday.games.hairpin.game import new_game
 from raceday.games.hairpin.match import DEFAULT_OPENING_PLIES, MatchResult, play_match
 from raceday.games.hairpin.rules import (
     Rules,
     apply_move,
     legal_moves,
-    new_game,
     perft,
     symmetric_position,
 )

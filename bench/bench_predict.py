@@ -26,11 +26,11 @@ import numpy as np
 
 from raceday.games.wielersim.dice import DiceBuffer
 from raceday.games.wielersim.fast import CompiledRaces, warm_up
+from raceday.games.wielersim.game import new_race
 from raceday.games.wielersim.predict import predict
 from raceday.games.wielersim.route import SHIPPED_ROUTES
 from raceday.games.wielersim.rules import (
     fresh_race,
-    new_race,
     peloton_spec,
     route_spec,
     run_race_fast,

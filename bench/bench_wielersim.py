@@ -19,8 +19,9 @@ import numpy as np
 from raceday.core.play import play_game
 from raceday.games.wielersim.dice import DiceBuffer
 from raceday.games.wielersim.fast import CompiledRaces, warm_up
+from raceday.games.wielersim.game import new_race
 from raceday.games.wielersim.predict import predict
-from raceday.games.wielersim.rules import new_race, peloton_spec, route_spec, run_race_fast
+from raceday.games.wielersim.rules import peloton_spec, route_spec, run_race_fast
 
 
 def forty_riders() -> dict[str, Any]:
