@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from raceday.core.events import Event
 from raceday.present import messages as present
 from raceday.present.messages import MessageTable
 from raceday.web.app import create_app
@@ -46,12 +47,23 @@ MADE_UP_CASES: list[tuple[dict[str, Any], str | None]] = [
     ({"key": "gone", "params": {}}, "g"),
 ]
 
-SCRIPT = """async ({real, madeUp, cases}) => {
+# Events ({kind, ...facts}) described in both languages: the plain key, and a true fact
+# that has its own wording ("event.roll.fall") before one that has none.
+EVENTS: list[tuple[str, dict[str, Any]]] = [
+    ("derby", {"kind": "roll", "horse": "d8", "value": 3, "fall": False}),
+    ("derby", {"kind": "roll", "horse": "d8", "value": 1, "other": True, "fall": True}),
+    ("hairpin", {"kind": "move", "player": 0, "frm": [0, 1], "to": [0, 2]}),
+    ("pistard", {"kind": "no_such_kind", "flag": True}),
+]
+
+SCRIPT = """async ({real, madeUp, cases, events}) => {
   const p = await import("/static/js/present.js");
   await Promise.all([p.loadTable("en"), p.loadTable("ja")]);
-  const out = {real: [], madeUp: []};
+  const out = {real: [], madeUp: [], events: []};
   for (const lang of ["en", "ja"])
     for (const [m, game] of real) out.real.push(p.render(m, lang, game));
+  for (const lang of ["en", "ja"])
+    for (const [game, e] of events) out.events.push(p.describeEvent(game, e, lang));
   for (const [lang, entries] of Object.entries(madeUp)) p.setTable(lang, entries);
   for (const lang of ["en", "ja"])
     for (const [m, game] of cases) out.madeUp.push(p.render(m, lang, game));
@@ -75,11 +87,17 @@ def test_python_and_javascript_render_alike(chromium: Any, tmp_path: Path,
           await i18n.setLanguage("ja");
           return words.concat([i18n.t("hp_laps", {n: 1, of: 3}), i18n.t("no_such_word")]);
         }""")
-        got = page.evaluate(SCRIPT, {"real": REAL, "madeUp": MADE_UP, "cases": MADE_UP_CASES})
+        got = page.evaluate(SCRIPT, {"real": REAL, "madeUp": MADE_UP, "cases": MADE_UP_CASES,
+                                         "events": EVENTS})
         page.close()
     expected_real = _python(REAL)
     assert "laps 2/3" in expected_real and "laps 2/{of}" in expected_real
     assert got["real"] == expected_real
+    described = [present.describe_event(
+        game, Event(e["kind"], {k: v for k, v in e.items() if k != "kind"}), lang)
+        for lang in ("en", "ja") for game, e in EVENTS]
+    assert described[1] != described[0] and "event." not in described[1]
+    assert got["events"] == described
     monkeypatch.setattr(present, "table", lambda lang: MessageTable(lang, MADE_UP[lang]))
     expected = _python(MADE_UP_CASES)
     assert expected[1] == "game A English 3"

@@ -59,3 +59,24 @@ export function render(message, lang = FALLBACK, game = null, params = null) {
   if (text === undefined) return msg.key;
   return text.replace(PLACEHOLDER, (slot, name) => (Object.hasOwn(values, name) ? value(values[name], lang, game) : slot));
 }
+
+// One event ({kind, ...facts}, as Event.to_dict gives it, or {key, params}) as a sentence:
+// "event.<kind>" filled with its facts, as raceday.present.describe_event. A fact that is
+// true may word the event otherwise: "event.<kind>.<fact>" is used when a table has it
+// (the first such fact, in the event's order).
+export function describeEvent(game, event, lang = FALLBACK) {
+  let key = event.key;
+  let params = event.params;
+  if (key === undefined) {
+    const { kind, ...facts } = event;
+    key = `event.${kind}`;
+    params = facts;
+  }
+  params ??= {};
+  for (const [fact, v] of Object.entries(params)) {
+    const variant = `${key}.${fact}`;
+    if (v === true && (template(variant, lang, game) !== undefined || template(variant, FALLBACK, game) !== undefined))
+      return render({ key: variant, params }, lang, game);
+  }
+  return render({ key, params }, lang, game);
+}
