@@ -8,8 +8,9 @@ import { phoneScreen } from "/static/js/rooms.js";
 
 export function mount(root, ctx) {
   let view = null;
-  const { me, action, feed, info, send, section, handlers, forget } = phoneScreen(
+  const screen = phoneScreen(
     root, ctx, { class: "me card", "aria-label": "me" });
+  const { me, action, feed, info, send, section, handlers, forget } = screen;
 
   function renderMe(v) {
     const m = v.me || {};
@@ -163,12 +164,8 @@ export function mount(root, ctx) {
     if (!view) return;
     const v = view;
     renderMe(v);
-    if (v.phase === "lobby") {
-      section(action, `lobby:${v.seats.length}`, () => el("div", { class: "card" },
-        el("p", {}, t("waiting_host")),
-        el("h3", {}, t("seats", { n: v.seats.length, max: v.max_seats })),
-        el("ol", {}, v.seats.map((n) => el("li", {}, n)))));
-    } else if (v.phase === "auction") renderAuction(v);
+    if (v.phase === "lobby") screen.lobby(v);
+    else if (v.phase === "auction") renderAuction(v);
     else if (v.phase === "betting") renderBetting(v);
     else if (v.phase === "racing") renderRacing(v);
     else section(action, "over", () => el("div", { class: "card" }, el("h2", {}, t("over"))));

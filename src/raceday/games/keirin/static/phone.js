@@ -10,8 +10,9 @@ export function mount(root, ctx) {
   ensureStyles();
   let view = null;
   const slip = { kind: "win", riders: [1, 2, 3], stake: "100" }; // kept across redraws
-  const { me, action, feed, info, send, section, handlers, forget } = phoneScreen(
+  const screen = phoneScreen(
     root, ctx, { class: "me card kr-me", "aria-label": t("kr_my_purse") });
+  const { me, action, feed, info, send, section, handlers, forget } = screen;
 
   function renderMe(v) {
     const m = v.me || {};
@@ -156,12 +157,8 @@ export function mount(root, ctx) {
     const v = view;
     document.body.dataset.phase = v.phase;
     renderMe(v);
-    if (v.phase === "lobby") {
-      section(action, `lobby:${v.seats.length}`, () => el("div", { class: "card" },
-        el("p", {}, t("waiting_host")),
-        el("h3", {}, t("seats", { n: v.seats.length, max: v.max_seats })),
-        el("ol", {}, v.seats.map((n) => el("li", {}, n)))));
-    } else if (v.phase === "betting") renderBetting(v);
+    if (v.phase === "lobby") screen.lobby(v);
+    else if (v.phase === "betting") renderBetting(v);
     else if (v.phase === "racing") renderRacing(v);
     else section(action, "over", () => null);
     renderInfo(v);

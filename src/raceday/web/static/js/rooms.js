@@ -72,7 +72,14 @@ export function phoneScreen(root, ctx, meAttrs) {
       },
     };
   }
-  return { me, action, feed, info, send, section, handlers, forget: () => keys.clear() };
+  // A seated phone before the start: who has sat down, waiting for the host.
+  function lobby(view) {
+    section(action, `lobby:${view.seats.length}`, () => el("div", { class: "card" },
+      el("p", {}, t("waiting_host")),
+      el("h3", {}, t("seats", { n: view.seats.length, max: view.max_seats })),
+      el("ol", {}, view.seats.map((n) => el("li", {}, n)))));
+  }
+  return { me, action, feed, info, send, section, handlers, lobby, forget: () => keys.clear() };
 }
 
 export function useStyles(name) {
