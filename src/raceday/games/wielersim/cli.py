@@ -33,9 +33,13 @@ from raceday.games.wielersim.render import (
     draw_road,
     group_summary,
     result_table,
+    rider_type,
+    say,
     scoring_lines,
     stage_result_table,
     standings_tables,
+    word,
+    words_table,
 )
 from raceday.games.wielersim.route import MAX_DISTANCE, MIN_DISTANCE
 from raceday.games.wielersim.rules import WielersimState, peloton_spec, route_spec
@@ -86,10 +90,8 @@ WidthOpt = Annotated[int | None, typer.Option(
     help=f"Squares of road drawn around the front, {MIN_WIDTH} to {MAX_WIDTH} "
     "(default: fit the screen).")]
 RoadOpt = Annotated[bool, typer.Option("--road/--no-road", help="Draw the road every turn.")]
-
-
 def watch_race(state: WielersimState, rng: np.random.Generator, *, delay: float, width: int,
-               show_road: bool = True) -> list[Event]:
+               show_road: bool = True, lang: str = "en") -> list[Event]:
     """Play ``state`` to the end, drawing the road and commentary after every turn."""
     commentator = Commentator()
     pending: list[Event] = []
@@ -102,12 +104,12 @@ def watch_race(state: WielersimState, rng: np.random.Generator, *, delay: float,
         log.extend(events)
         if state.turn != turn or state.is_terminal():
             if turn == 0:
-                common.console.print(f"Flying start: {state.n} riders on the road, "
-                                     f"{state.route.distance} squares to go.")
-                for line in commentator.comment(state, pending):
+                common.console.print(say("watch.flying_start", lang, n=state.n,
+                                         to_go=state.route.distance))
+                for line in commentator.comment(state, pending, lang):
                     common.console.print(line)
             else:
-                _show_turn(state, turn, pending, commentator, width, show_road)
+                _show_turn(state, turn, pending, commentator, width, show_road, lang)
             pending = []
             turn = state.turn
             common.pause(delay)
@@ -115,7 +117,7 @@ def watch_race(state: WielersimState, rng: np.random.Generator, *, delay: float,
 
 
 def _show_turn(state: WielersimState, turn: int, events: list[Event], commentator: Commentator,
-               width: int, show_road: bool) -> None:
+               width: int, show_road: bool, lang: str = "en") -> None:
     road = state.on_road()
     front = max((state.pos[r] for r in road), default=state.route.distance)
     to_go = max(0, state.route.distance - front)
@@ -125,12 +127,12 @@ def _show_turn(state: WielersimState, turn: int, events: list[Event], commentato
                         {"finished": len(state.results), "n": to_go})
     common.console.rule(render(Message("turn.heading", {
         "turn": turn, "where": where.to_json(),
-        "weather": {"key": "weather.rain" if state.rain else "weather.dry"}}), "en", GAME.name))
+        "weather": word("weather.rain" if state.rain else "weather.dry")}), lang, GAME.name))
     if show_road and road:
-        common.console.print(draw_road(state, width))
-        for line in group_summary(state):
+        common.console.print(draw_road(state, width, lang))
+        for line in group_summary(state, lang=lang):
             common.console.print(f"  {line}", style="dim")
-    for line in commentator.comment(state, events):
+    for line in commentator.comment(state, events, lang):
         common.console.print(f"  {line}")
 
 
@@ -148,8 +150,9 @@ def watch(
         width = max(MIN_WIDTH, min(60, (common.console.width - 8) // 3))
     used = common.fresh_seed(seed)
     state = GAME.new_state(race.parse())
-    common.console.print(f"[bold]{state.route.name}[/]: {state.route.distance} squares, "
-                         f"{state.route.finish} finish, {state.n} riders (seed {used})")
+    common.console.print(say("watch.heading", route=f"[bold]{state.route.name}[/]",
+                             distance=state.route.distance,
+                             finish=word(f"surface.{state.route.finish}"), n=state.n, seed=used))
     watch_race(state, np.random.default_rng(used), delay=common.default_delay(delay), width=width,
                show_road=road)
     common.console.print(result_table(state, limit=None))
@@ -160,29 +163,32 @@ def watch(
 common.add_alias(app, "race", "watch", watch)
 
 
-def _seed_line(seed: int) -> str:
-    return f"seed {seed} (--seed {seed} gives the same numbers again)"
+def _seed_line(seed: int, lang: str = "en") -> str:
+    return say("seed_line", lang, seed=seed)
 
 
-def _prediction_table(pred: Prediction, top: int | None) -> Table:
-    table = Table(title=f"Predicted from {pred.n} simulated races (95% intervals)")
-    for col in ("rider", "bib", "type", "win", "podium", "top 10"):
-        table.add_column(col, justify="left" if col in ("rider", "type") else "right")
+def _plot_written(plot: Path | None, lang: str = "en") -> None:
+    if plot is not None:
+        common.console.print(say("plot_written", lang, path=plot))
+
+
+def _prediction_table(pred: Prediction, top: int | None, lang: str = "en") -> Table:
+    table = words_table(say("table.prediction", lang, n=pred.n),
+                        ["rider", ("bib", "right"), "type", ("win", "right"),
+                         ("podium", "right"), ("top10", "right")], lang)
     for i in pred.order()[:top]:
-        table.add_row(pred.names[i], str(pred.numbers[i]), pred.types[i],
+        table.add_row(pred.names[i], str(pred.numbers[i]), say(f"wv_type_{pred.types[i]}", lang),
                       _chance(pred, pred.wins[i]), _chance(pred, pred.podiums[i]),
                       _chance(pred, pred.top10[i]))
     return table
 
 
-def _type_table(pred: Prediction) -> Table:
-    table = Table(title="By rider type")
-    for col in ("type", "win", "podium places"):
-        table.add_column(col)
+def _type_table(pred: Prediction, lang: str = "en") -> Table:
+    table = words_table(say("table.by_type", lang), ["type", "win", "podium_places"], lang)
     for t, (wins, podiums) in sorted(pred.by_type().items(), key=lambda kv: -kv[1][0]):
         lo, hi = pred.interval(wins)
-        table.add_row(t, f"{wins / pred.n:.1%} [{lo:.1%}-{hi:.1%}]",
-                      f"{podiums / pred.n:.2f} per race")
+        table.add_row(say(f"wv_type_{t}", lang), f"{wins / pred.n:.1%} [{lo:.1%}-{hi:.1%}]",
+                      say("cell.per_race", lang, n=f"{podiums / pred.n:.2f}"))
     return table
 
 
@@ -208,15 +214,14 @@ def _compare_target(text: str) -> tuple[str, str]:
     return what, value.strip()
 
 
-def _compare_table(preds: list[Prediction], labels: list[str], top: int | None) -> Table:
-    n = f"{preds[0].n:,}"
-    table = Table(title=f"{labels[0]} against {labels[1]}: {n} simulated races each "
-                  "(95% intervals)")
-    table.add_column("rider")
-    table.add_column("bib", justify="right")
+def _compare_table(preds: list[Prediction], labels: list[str], top: int | None,
+                   lang: str = "en") -> Table:
+    table = words_table(say("table.compare", lang, first=labels[0], second=labels[1],
+                            n=f"{preds[0].n:,}"), ["rider", ("bib", "right")], lang)
     for label in labels:
-        for col in ("win", "podium", "top 10"):
-            table.add_column(f"{col} ({label})", justify="right")
+        for col in ("win", "podium", "top10"):
+            table.add_column(say("col.of", lang, column=word(f"col.{col}"), label=label),
+                             justify="right")
     keys: list[tuple[int, str]] = []
     for pred in preds:
         for i in pred.order():
@@ -287,8 +292,8 @@ def predict_command(
             labels = [peloton, value]
     used = common.fresh_seed(seed)
     preds: list[Prediction] = []
-    with common.on_interrupt("nothing was saved (a prediction keeps no partial results)"), \
-            common.progress_bar("simulating races", n * len(specs),
+    with common.on_interrupt(say("interrupt.prediction")), \
+            common.progress_bar(say("progress.races"), n * len(specs),
                                 enabled=not json_out and n >= 500) as bar:
         task = bar.task_ids[0]
         for k, (r_spec, p_spec) in enumerate(specs):
@@ -321,8 +326,7 @@ def predict_command(
     else:
         common.console.print(_compare_table(preds, labels, top))
     common.console.print(_seed_line(used))
-    if plot is not None:
-        common.console.print(f"plot written to {plot}")
+    _plot_written(plot)
 
 
 def _peloton(value: str, ratings: bool) -> dict[str, Any]:
@@ -403,27 +407,38 @@ def import_route(
     if json_out:
         common.print_json({"game": "wielersim", "route": checked})
         return
-    km = points[-1].km - points[0].km
-    common.console.print(f"[bold]{checked['name']}[/]: {km:.1f} km as {checked['distance']} "
-                         f"squares, {checked['finish']} finish; hierarchy "
-                         f"{', '.join(checked['hierarchy'])}")
-    table = Table(title="Sections")
-    for col in ("section", "squares", "to go", "road", "colour", "climb"):
-        table.add_column(col, justify="right" if col in ("squares", "to go") else "left")
-    to_go = checked["distance"]
-    for sec in route["sections"]:
-        to_go -= sec["length"]
-        climb = (f"cat. {sec.get('category', '-')}, top -{sec['max_steepness']}"
-                 if sec.get("road") == "uphill" else "")
-        table.add_row(sec["name"], str(sec["length"]), str(to_go), sec.get("road", "flat"),
-                      sec["colour"], climb)
-    common.console.print(table)
-    common.console.print("profile: " + profile_strip(checked), soft_wrap=True, markup=False)
-    common.console.print("(- flat, # cobbles, 1-6 climb steepness, | intermediate sprint)")
+    _show_import(checked, route, points[-1].km - points[0].km)
     if out is not None:
-        common.console.print(f"route written to {out}")
-    if plot is not None:
-        common.console.print(f"plot written to {plot}")
+        common.console.print(say("import.written", path=out))
+    _plot_written(plot)
+
+
+def _show_import(checked: dict[str, Any], route: dict[str, Any], km: float,
+                 lang: str = "en") -> None:
+    """The imported route: its summary line, its sections and its profile strip."""
+    common.console.print(say("import.heading", lang, name=f"[bold]{checked['name']}[/]",
+                             km=f"{km:.1f}", squares=checked["distance"],
+                             finish=word(f"surface.{checked['finish']}"),
+                             hierarchy=[rider_type(t) for t in checked["hierarchy"]]))
+    common.console.print(_sections_table(checked["distance"], route["sections"], lang))
+    common.console.print(say("import.profile", lang, strip=profile_strip(checked)),
+                         soft_wrap=True, markup=False)
+    common.console.print(say("import.legend", lang), markup=False)
+
+
+def _sections_table(distance: int, sections: list[dict[str, Any]], lang: str = "en") -> Table:
+    """The route's sections, start to finish: length, squares to go, road, colour, climb."""
+    table = words_table(say("table.sections", lang), ["section", ("squares", "right"),
+                        ("to_go", "right"), "road", "colour", "climb"], lang)
+    to_go = distance
+    for sec in sections:
+        to_go -= sec["length"]
+        road = sec.get("road", "flat")
+        climb = (say("cell.climb", lang, category=sec.get("category", "-"),
+                     steepness=sec["max_steepness"]) if road == "uphill" else "")
+        table.add_row(sec["name"], str(sec["length"]), str(to_go), say(f"surface.{road}", lang),
+                      say(f"wv_type_{sec['colour']}", lang), climb)
+    return table
 
 
 # --- stage races ----------------------------------------------------------------------------
@@ -432,21 +447,22 @@ CHOICES = {"c": "continue", "continue": "continue", "w": "watch", "watch": "watc
            "s": "stop", "stop": "stop"}
 
 
-def _show_stage(campaign: Campaign) -> None:
+def _show_stage(campaign: Campaign, lang: str = "en") -> None:
     record = campaign.records[-1]
     peloton = campaign.peloton
-    common.console.print(stage_result_table(peloton, record))
-    for table in standings_tables(peloton, campaign.standings()):
+    name = stage_name(campaign.tour, len(campaign.records) - 1, lang)
+    common.console.print(stage_result_table(peloton, record, lang=lang, name=name))
+    for table in standings_tables(peloton, campaign.standings(), lang=lang):
         common.console.print(table)
 
 
-def _ask(next_name: str) -> str:
+def _ask(next_name: str, lang: str = "en") -> str:
     while True:
-        answer = typer.prompt(f"Next: {next_name}. [c]ontinue, [w]atch it, or [s]top",
+        answer = typer.prompt(say("tour.ask", lang, stage=next_name),
                               default="c").strip().lower()
         if answer in CHOICES:
             return CHOICES[answer]
-        common.console.print(f"Please answer c, w or s (not {answer!r}).")
+        common.console.print(say("tour.ask_again", lang, answer=repr(answer)))
 
 
 @app.command()
@@ -472,8 +488,8 @@ def tour(
             raise OptionsError("--resume takes no TOUR, PELOTON, --seed or --name: they are "
                                "saved with the race")
         campaign = load_campaign(writable_store(db), resume)  # read-only: refused now
-        common.console.print(f"Resuming {resume!r}: {campaign.next_stage} of "
-                             f"{stage_count(campaign.tour)} stages done.")
+        common.console.print(say("tour.resuming", name=repr(resume), done=campaign.next_stage,
+                                 total=stage_count(campaign.tour)))
     else:
         if tour_file is None or peloton is None:
             raise OptionsError("give a TOUR file and a PELOTON file (or --resume NAME)")
@@ -483,42 +499,42 @@ def tour(
         used = common.fresh_seed(seed)
         campaign = new_campaign(open_store(db), name or f"{tour_spec['name']} {used}",
                                 tour_spec, p_spec, used)
-        common.console.print(f"[bold]{tour_spec['name']}[/]: {stage_count(tour_spec)} stages, "
-                             f"saved as {campaign.name!r} (seed {used}).")
+        common.console.print(say("tour.started", tour=f"[bold]{tour_spec['name']}[/]",
+                                 n=stage_count(tour_spec), name=repr(campaign.name), seed=used))
     resume_command = common.shell_quote("raceday", "wielersim", "tour", "--resume", campaign.name,
                                         *(("--db", db) if db is not None else ()))
     try:
         _ride_campaign(campaign, auto=auto, delay=pause_s, resume_command=resume_command)
     except KeyboardInterrupt:
-        total = stage_count(campaign.tour)
-        kept = (f"{campaign.next_stage} of {total} stages of {campaign.name!r} are saved "
-                "(a stage cut short is ridden again, with the same dice, on resuming)")
+        kept = say("tour.kept", done=campaign.next_stage, total=stage_count(campaign.tour),
+                   name=repr(campaign.name))
         with common.on_interrupt(kept, resume_command):
             raise
 
 
 def _ride_campaign(campaign: Campaign, *, auto: bool, delay: float,
-                   resume_command: str) -> None:
+                   resume_command: str, lang: str = "en") -> None:
     total = stage_count(campaign.tour)
     if campaign.tour["prologue"] and campaign.next_stage == 0:
         favoured = CLIMBER if campaign.tour["prologue_type"] == "climber" else SPRINTER
         chances = prologue_win_chances(campaign.peloton, favoured)
         best = sorted(chances, key=lambda n: -chances[n])[:5]
         names = {r.number: r.name for r in campaign.peloton.riders}
-        common.console.print("Prologue favourites (exact odds): " + ", ".join(
-            f"{names[n]} {float(chances[n]):.1%}" for n in best))
+        common.console.print(say("tour.favourites", lang, riders=[
+            Message("tour.favourite", {"name": names[n], "chance": f"{float(chances[n]):.1%}"})
+            for n in best]))
     while not campaign.finished:
         index = campaign.next_stage
-        label = stage_name(campaign.tour, index)
+        label = stage_name(campaign.tour, index, lang)
         choice = "continue"
         if not auto:
             try:
-                choice = _ask(label)
+                choice = _ask(label, lang)
             except (typer.Abort, EOFError):
                 choice = "stop"
         if choice == "stop":
-            common.console.print(f"Stopped after {index} of {total} stages. Resume with: "
-                                 f"{resume_command}", soft_wrap=True)
+            common.console.print(say("tour.stopped", lang, done=index, total=total,
+                                     command=resume_command), soft_wrap=True)
             return
         common.console.rule(label)
         state = None
@@ -529,13 +545,15 @@ def _ride_campaign(campaign: Campaign, *, auto: bool, delay: float,
                                 campaign.peloton_spec.get("jersey"))
             if state is not None:
                 watch_race(state, rng, delay=delay,
-                           width=max(MIN_WIDTH, min(60, (common.console.width - 8) // 3)))
+                           width=max(MIN_WIDTH, min(60, (common.console.width - 8) // 3)),
+                           lang=lang)
         record = ride_stage(campaign.tour, campaign.peloton_spec, index, campaign.records,
                             campaign.seed, state=state, rng=rng)
         campaign.add_record(record)
-        _show_stage(campaign)
-    common.console.print(f"[bold]{campaign.tour['name']} is over.[/] Final standings saved as "
-                         f"{campaign.name!r}.")
+        _show_stage(campaign, lang)
+    over = say("tour.over", lang, tour=campaign.tour["name"])
+    common.console.print(f"[bold]{over}[/] "
+                         f"{say('tour.saved_final', lang, name=repr(campaign.name))}")
 
 
 @app.command()
@@ -586,12 +604,11 @@ def standings(
                       for t, s in st.teams],
         })
         return
-    common.console.print(f"[bold]{campaign.tour['name']}[/] after {campaign.next_stage} of "
-                         f"{stage_count(campaign.tour)} stages")
+    common.console.print(say("standings.heading", tour=f"[bold]{campaign.tour['name']}[/]",
+                             done=campaign.next_stage, total=stage_count(campaign.tour)))
     for table in standings_tables(peloton, st, top):
         common.console.print(table)
-    if plot is not None:
-        common.console.print(f"plot written to {plot}")
+    _plot_written(plot)
 
 
 @app.command("predict-tour")
@@ -613,8 +630,8 @@ def predict_tour_command(
     plot = _plot_file(plot_file)
     tour_spec, p_spec = resolve_tour(tour_file), _peloton(peloton, ratings)
     used = common.fresh_seed(seed)
-    with common.on_interrupt("nothing was saved (a prediction keeps no partial results)"), \
-            common.progress_bar("simulating stage races", n, enabled=not json_out) as bar:
+    with common.on_interrupt(say("interrupt.prediction")), \
+            common.progress_bar(say("progress.tours"), n, enabled=not json_out) as bar:
         task = bar.task_ids[0]
         pred = predict_tour(tour_spec, p_spec, n, seed=used, workers=workers,
                             scheduler=scheduler,
@@ -628,10 +645,18 @@ def predict_tour_command(
         common.print_json({"game": data.pop("game"), "n": data.pop("n"), "seed": used, **data})
         return
     common.console.print(_gc_places_table(pred, top))
-    for row, title in enumerate(("General classification", "Points", "Mountains")):
-        table = Table(title=f"{title}: chance to win ({pred.n} stage races, 95% intervals)")
-        for col in ("rider", "bib", "chance"):
-            table.add_column(col)
+    for table in _tour_chance_tables(pred, top):
+        common.console.print(table)
+    common.console.print(_seed_line(used))
+    _plot_written(plot)
+
+
+def _tour_chance_tables(pred: TourPrediction, top: int, lang: str = "en") -> list[Table]:
+    """Each rider's chance to win the general, points and mountains classifications."""
+    tables = []
+    for row, title in enumerate(("wv_gc", "wv_points", "wv_mountains")):
+        table = words_table(say("table.chance_to_win", lang, classification=word(title),
+                                n=pred.n), ["rider", "bib", "chance"], lang)
         for i in pred.order(row)[:top]:
             c = int(pred.counts[row, i])
             if not c:
@@ -639,17 +664,15 @@ def predict_tour_command(
             lo, hi = wilson_interval(c, pred.n)
             table.add_row(pred.names[i], str(pred.numbers[i]),
                           f"{c / pred.n:6.1%} [{lo:.1%}-{hi:.1%}]")
-        common.console.print(table)
-    common.console.print(_seed_line(used))
-    if plot is not None:
-        common.console.print(f"plot written to {plot}")
+        tables.append(table)
+    return tables
 
 
-def _gc_places_table(pred: TourPrediction, top: int) -> Table:
+def _gc_places_table(pred: TourPrediction, top: int, lang: str = "en") -> Table:
     """Final GC places: mean place, and the chance of 1st, podium and top 10."""
-    table = Table(title=f"Final GC place ({pred.n} stage races, 95% intervals)")
-    for col in ("rider", "bib", "mean place", "1st", "podium", "top 10"):
-        table.add_column(col, justify="left" if col == "rider" else "right")
+    table = words_table(say("table.gc_places", lang, n=pred.n),
+                        ["rider", ("bib", "right"), ("mean_place", "right"), ("first", "right"),
+                         ("podium", "right"), ("top10", "right")], lang)
     for i in pred.place_order()[:top]:
         row = pred.positions[i]
         cells = []

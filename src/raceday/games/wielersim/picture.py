@@ -11,11 +11,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
+from rich.cells import cell_len
 from rich.text import Text
 
 from raceday.games.wielersim.model import COBBLES, EMPTY, TYPE_COLOURS, UPHILL
 from raceday.games.wielersim.peloton import Peloton
 from raceday.games.wielersim.route import CompiledRoute
+from raceday.present import render
+
+GAME = "wielersim"
 
 CELL = 3
 TYPE_STYLE = {"yellow": "yellow", "red": "red", "green": "green", "blue": "blue"}
@@ -54,19 +58,23 @@ def window(state: RoadView, width: int) -> tuple[int, int]:
     return start, end
 
 
-def draw_road(state: RoadView, width: int = 30) -> Text:
+def draw_road(state: RoadView, width: int = 30, lang: str = "en") -> Text:
     """The road from ``width`` squares behind the front to just past it."""
     route = state.route
     start, end = window(state, width)
     squares = range(start, end + 1)
+    lanes = [render("road.lane", lang, GAME, {"lane": lane}) for lane in range(6)]
+    to_go = render("road.ruler", lang, GAME)
+    # the lanes' labels make a column; the ruler's numbers end one cell further left
+    label = max(cell_len(to_go) + 2, *(cell_len(text) + 1 for text in lanes))
     out = Text()
-    ruler = Text("to go ", style="dim")
+    ruler = Text(pad(to_go, label - 1), style="dim")
     for p in squares:
         ruler.append(f"{route.distance - p:>{CELL}}" if (route.distance - p) % 5 == 0
                      else " " * CELL, style="dim")
     out.append_text(ruler)
     out.append("\n")
-    marks = Text("       ")
+    marks = Text(" " * label)
     sprint_lines = set(route.sprints)
     tops = {c.top: c for c in route.climbs}
     for p in squares:
@@ -81,7 +89,7 @@ def draw_road(state: RoadView, width: int = 30) -> Text:
             marks.append(" " * CELL)
     out.append_text(marks)
     out.append("\n")
-    colours = Text("       ")
+    colours = Text(" " * label)
     for p in squares:
         colours.append("▀" * CELL, style=TYPE_STYLE[TYPE_COLOURS[route.colour[p]]])
     out.append_text(colours)
@@ -89,7 +97,7 @@ def draw_road(state: RoadView, width: int = 30) -> Text:
     riders = state.peloton.riders
     team_colour = state.peloton.team_colours
     for lane in range(6):
-        line = Text(f"lane {lane} ", style="dim")
+        line = Text(pad(lanes[lane], label), style="dim")
         for p in squares:
             r = state.cells[p][lane]
             on_road = lane < route.width[p]
@@ -108,3 +116,8 @@ def draw_road(state: RoadView, width: int = 30) -> Text:
         out.append_text(line)
         out.append("\n")
     return out
+
+
+def pad(text: str, cells: int) -> str:
+    """``text`` followed by spaces to fill ``cells`` terminal cells (wide letters count two)."""
+    return text + " " * max(0, cells - cell_len(text))

@@ -6,9 +6,10 @@ Pure presentation: it reads the state and never applies a rule.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from rich.console import JustifyMethod
 from rich.table import Table
 
 from raceday.core.events import Message
@@ -26,9 +27,11 @@ from raceday.present import render
 
 GAME = "wielersim"
 SHOWN = 8  # riders of a group named in its summary line
+LEFT: JustifyMethod = "left"  # how a column of words is justified unless told
 
-__all__ = ["draw_road", "group_summary", "result_table", "scoring_lines", "stage_result_table",
-           "standings_tables", "window"]
+__all__ = ["draw_road", "gap_cell", "group_summary", "result_table", "rider_type", "say",
+           "scoring_lines", "stage_result_table", "standings_tables", "window", "word",
+           "words_table"]
 
 
 def group_summary(state: WielersimState, limit: int = 5, lang: str = "en") -> list[str]:
@@ -54,20 +57,52 @@ def group_summary(state: WielersimState, limit: int = 5, lang: str = "en") -> li
     return lines
 
 
-def result_table(state: WielersimState, limit: int | None = None) -> Table:
+def say(key: str, lang: str = "en", **params: Any) -> str:
+    """The game's message ``key`` in ``lang``, filled with ``params``."""
+    return render(key, lang, GAME, params)
+
+
+def word(key: str) -> dict[str, Any]:
+    """Message ``key`` (no parameters) as a parameter of another message."""
+    return Message(key).to_json()
+
+
+def rider_type(kind: str) -> dict[str, Any]:
+    """A rider type (leader, climber, sprinter, helper) as a message parameter."""
+    return word(f"wv_type_{kind}")
+
+
+def words_table(title: str, columns: Sequence[str | tuple[str, JustifyMethod]],
+                lang: str = "en", *, no_wrap: Iterable[str] = (), **table: Any) -> Table:
+    """A table titled ``title`` whose headers are the ``col.<name>`` messages of ``columns``
+    (a name, or a name and how its column is justified); ``no_wrap`` names columns kept on
+    one line."""
+    out = Table(title=title, **table)
+    keep = set(no_wrap)
+    for column in columns:
+        name, justify = (column, LEFT) if isinstance(column, str) else column
+        out.add_column(say(f"col.{name}", lang), justify=justify, no_wrap=name in keep)
+    return out
+
+
+def gap_cell(place: int, gap: int, lang: str = "en") -> str:
+    """A finisher's gap, "s.t." (same time) for one behind on the winner's time or the
+    rider before him."""
+    return say("cell.same_time", lang) if place > 1 and gap == 0 else format_gap(gap)
+
+
+def result_table(state: WielersimState, limit: int | None = None, lang: str = "en") -> Table:
     """Places, gaps, sprint and mountain points of a finished race."""
-    table = Table(title=f"{state.route.name}: result (pts: sprint points, mtn: mountain "
-                  "points)", show_lines=False, box=None)
-    for col, justify in (("#", "right"), ("rider", "left"), ("bib", "right"), ("team", "left"),
-                         ("type", "left"), ("gap", "right"), ("pts", "right"),
-                         ("mtn", "right")):
-        table.add_column(col, justify=justify, no_wrap=col in ("rider", "team"))  # type: ignore[arg-type]
+    table = words_table(say("table.result", lang, route=state.route.name),
+                        [("place", "right"), "rider", ("bib", "right"), "team", "type",
+                         ("gap", "right"), ("pts", "right"), ("mtn", "right")], lang,
+                        no_wrap=("rider", "team"), show_lines=False, box=None)
     sprint = state.sprint_points()
     mountain = state.mountain_points()
     for place, (r, gap, _) in enumerate(state.results[:limit], start=1):
         rider = state.peloton.riders[r]
         table.add_row(str(place), rider.name, str(rider.number), state.peloton.teams[rider.team],
-                      rider.type_name, "s.t." if place > 1 and gap == 0 else format_gap(gap),
+                      say(f"wv_type_{rider.type_name}", lang), gap_cell(place, gap, lang),
                       str(sprint[r] or ""), str(mountain[r] or ""))
     return table
 
@@ -92,48 +127,49 @@ def scoring_lines(state: WielersimState, lang: str = "en") -> list[str]:
     return lines
 
 
-def stage_result_table(peloton: Peloton, record: Mapping[str, Any], limit: int = 10) -> Table:
-    """The top of one stage's result, with bonus seconds."""
-    table = Table(title=f"{record['name']}: stage result", box=None)
-    for col in ("#", "rider", "bib", "team", "time", "bonus"):
-        table.add_column(col, no_wrap=col in ("rider", "team"))
+def stage_result_table(peloton: Peloton, record: Mapping[str, Any], limit: int = 10,
+                       lang: str = "en", name: str | None = None) -> Table:
+    """The top of one stage's result, with bonus seconds; ``name`` is the stage's name in
+    ``lang`` (by default the name saved with the record)."""
+    table = words_table(say("wv_stage_result", lang, name=name or record["name"]),
+                        ["place", "rider", "bib", "team", "time", "bonus"], lang,
+                        no_wrap=("rider", "team"), box=None)
     for place, (number, gap) in enumerate(record["results"][:limit], start=1):
         rider = peloton.riders[peloton.index_of(number)]
         bonus = record["bonus"].get(str(number))
         table.add_row(str(place), rider.name, str(number), peloton.teams[rider.team],
-                      format_gap(gap) if place == 1 or gap else "s.t.",
-                      f"-{bonus}s" if bonus else "")
+                      gap_cell(place, gap, lang),
+                      say("cell.bonus", lang, seconds=bonus) if bonus else "")
     return table
 
 
-def standings_tables(peloton: Peloton, st: Standings, limit: int = 10) -> list[Table]:
+def standings_tables(peloton: Peloton, st: Standings, limit: int = 10,
+                     lang: str = "en") -> list[Table]:
     """GC (gaps to the leader), points, mountains and teams; jersey holders highlighted."""
     def who(number: int) -> tuple[str, str]:
         rider = peloton.riders[peloton.index_of(number)]
         return rider.name, peloton.teams[rider.team]
 
-    gc = Table(title="General classification", box=None)
-    for col in ("#", "rider", "bib", "team", "gap"):
-        gc.add_column(col, no_wrap=col in ("rider", "team"))
+    gc = words_table(say("wv_gc", lang), ["place", "rider", "bib", "team", "gap"], lang,
+                     no_wrap=("rider", "team"), box=None)
     lead = st.gc[0][1] if st.gc else 0
     for place, (number, total) in enumerate(st.gc[:limit], start=1):
         name, team = who(number)
         gc.add_row(str(place), name, str(number), team,
-                   format_gap(total - lead) if place > 1 else f"{format_gap(0)} (yellow)",
+                   format_gap(total - lead) if place > 1 else
+                   say("cell.yellow", lang, gap=format_gap(0)),
                    style="bold yellow" if place == 1 else None)
     tables = [gc]
-    for title, rows, style, unit in (("Points", st.points, "bold green", "pts"),
-                                     ("Mountains", st.mountains, "bold red", "pts")):
-        table = Table(title=title, box=None)
-        for col in ("#", "rider", "bib", unit):
-            table.add_column(col, no_wrap=col == "rider")
+    for title, rows, style in (("wv_points", st.points, "bold green"),
+                               ("wv_mountains", st.mountains, "bold red")):
+        table = words_table(say(title, lang), ["place", "rider", "bib", "pts"], lang,
+                            no_wrap=("rider",), box=None)
         for place, (number, value) in enumerate(rows[: max(3, limit // 2)], start=1):
             table.add_row(str(place), who(number)[0], str(number), str(value),
                           style=style if place == 1 else None)
         tables.append(table)
-    teams = Table(title=f"Teams (best {TEAM_COUNTED} GC times)", box=None)
-    for col in ("#", "team", "gap"):
-        teams.add_column(col)
+    teams = words_table(say("table.teams", lang, n=TEAM_COUNTED), ["place", "team", "gap"],
+                        lang, box=None)
     best = st.teams[0][1] if st.teams else 0
     for place, (t, total) in enumerate(st.teams[: max(3, limit // 2)], start=1):
         teams.add_row(str(place), peloton.teams[t], format_gap(total - best),

@@ -43,6 +43,7 @@ from raceday.games.wielersim.rules import (
     rider_message,
     run_race_fast,
 )
+from raceday.present import render
 
 BufferedEngine = Callable[[WielersimState, DiceBuffer], object]
 """Rides a race to the end on buffered dice: :func:`rules.run_race_fast`, or
@@ -390,10 +391,11 @@ def stage_rng(seed: int, index: int) -> np.random.Generator:
     return np.random.default_rng(np.random.SeedSequence(seed).spawn(index + 1)[index])
 
 
-def stage_name(tour: Mapping[str, Any], index: int) -> str:
+def stage_name(tour: Mapping[str, Any], index: int, lang: str = "en") -> str:
+    """Stage ``index``'s name (0 is the prologue, if the stage race has one)."""
     if tour["prologue"]:
         if index == 0:
-            return "Prologue"
+            return render("stage.prologue", lang, "wielersim")
         index -= 1
     return str(tour["stages"][index]["name"])
 

@@ -77,7 +77,7 @@ function stageTables(stage) {
   if (!stage || !stage.ridden) return el("p", { class: "note" }, t("wv_not_ridden"));
   return el("div", { class: "tables" },
     riderTable(t("wv_stage_result", { name: stage.name }), stage.result, "wv_gap",
-      (r, i) => (i === 0 || r.gap ? gapText(r.gap) : t("wv_same_time")) + (r.bonus ? ` (−${r.bonus}s)` : "")),
+      (r, i) => (i === 0 || r.gap ? gapText(r.gap) : t("wv_same_time")) + (r.bonus ? " " + t("wv_bonus", { seconds: r.bonus }) : "")),
     riderTable(t("wv_gc"), stage.gc, "wv_gap", (r, i) => (i === 0 ? t("wv_yellow") : "+" + gapText(r.gap))),
     riderTable(t("wv_points"), stage.points, "wv_pts", (r) => r.points),
     riderTable(t("wv_mountains"), stage.mountains, "wv_pts", (r) => r.points),
