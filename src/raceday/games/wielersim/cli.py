@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import functools
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 import numpy as np
 import typer
@@ -90,6 +94,54 @@ WidthOpt = Annotated[int | None, typer.Option(
     help=f"Squares of road drawn around the front, {MIN_WIDTH} to {MAX_WIDTH} "
     "(default: fit the screen).")]
 RoadOpt = Annotated[bool, typer.Option("--road/--no-road", help="Draw the road every turn.")]
+CommandT = TypeVar("CommandT", bound=Callable[..., Any])
+
+
+def runs_option(most: int, what: str) -> Any:
+    """The ``-n`` option of a prediction: how many ``what`` to simulate, 1 to ``most``."""
+    return typer.Option("-n", callback=common.in_range(1, most, what),
+                        help=f"Number of {what} to simulate, 1 to {most:,}.")
+
+
+@dataclass(frozen=True)
+class Simulation:
+    """What every prediction command takes besides its race: the seed, JSON instead of
+    tables, a chart file, and where the simulations run."""
+
+    seed: int | None = None
+    json_out: bool = False
+    plot_file: str | None = None
+    workers: int | None = None
+    scheduler: str | None = None
+
+
+GIVEN_BY_OPTIONS = Simulation()  # the default of ``sim``: the options fill it in
+SIMULATION_OPTIONS = [
+    inspect.Parameter(field.name, inspect.Parameter.KEYWORD_ONLY, default=field.default,
+                      annotation=annotation)
+    for field, annotation in zip(fields(Simulation), (common.SeedOpt, common.JsonOpt, PlotOpt,
+                                                      WorkersOpt, SchedulerOpt), strict=True)]
+
+
+def simulation_options(command: CommandT) -> CommandT:
+    """Give a Typer command the options of :class:`Simulation` in place of its parameter
+    ``sim``, which receives them as one :class:`Simulation`. Put it below ``@app.command``."""
+    signature = inspect.signature(command, eval_str=True)
+    before = [p.replace(kind=inspect.Parameter.KEYWORD_ONLY)
+              for p in signature.parameters.values()]
+    at = next(i for i, p in enumerate(before) if p.name == "sim")
+    parameters = before[:at] + SIMULATION_OPTIONS + before[at + 1:]
+
+    @functools.wraps(command)
+    def run(**kwargs: Any) -> Any:
+        kwargs["sim"] = Simulation(**{p.name: kwargs.pop(p.name) for p in SIMULATION_OPTIONS})
+        return command(**kwargs)
+
+    run.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
+    run.__annotations__ = {p.name: p.annotation for p in parameters}
+    return run  # type: ignore[return-value]
+
+
 def watch_race(state: WielersimState, rng: np.random.Generator, *, delay: float, width: int,
                show_road: bool = True, lang: str = "en") -> list[Event]:
     """Play ``state`` to the end, drawing the road and commentary after every turn."""
@@ -253,17 +305,12 @@ def _prediction_json(pred: Prediction) -> dict[str, Any]:
 
 
 @app.command("predict")
+@simulation_options
 def predict_command(
     route: RouteArg,
     peloton: PelotonArg,
-    n: Annotated[int, typer.Option(
-        "-n", callback=common.in_range(1, MAX_RACES, "races"),
-        help=f"Number of races to simulate, 1 to {MAX_RACES:,}.")] = 2000,
-    seed: common.SeedOpt = None,
-    json_out: common.JsonOpt = False,
-    plot_file: PlotOpt = None,
-    workers: WorkersOpt = None,
-    scheduler: SchedulerOpt = None,
+    n: Annotated[int, runs_option(MAX_RACES, "races")] = 2000,
+    sim: Simulation = GIVEN_BY_OPTIONS,
     top: AllTopOpt = None,
     compare: Annotated[str | None, typer.Option(
         "--compare", help="Predict a second race side by side: route=ROUTE (the same "
@@ -279,7 +326,7 @@ def predict_command(
     if engine not in PREDICT_ENGINES:
         raise OptionsError(f"--engine must be one of {', '.join(PREDICT_ENGINES)}, got "
                            f"{engine!r}")
-    plot = _plot_file(plot_file)
+    plot = _plot_file(sim.plot_file)
     specs = [(route_spec(route), _peloton(peloton, ratings))]
     labels = [f"{specs[0][0]['name']} / {peloton}"]
     if compare is not None:
@@ -290,11 +337,11 @@ def predict_command(
         else:
             specs.append((specs[0][0], _peloton(value, ratings)))
             labels = [peloton, value]
-    used = common.fresh_seed(seed)
+    used = common.fresh_seed(sim.seed)
     preds: list[Prediction] = []
     with common.on_interrupt(say("interrupt.prediction")), \
             common.progress_bar(say("progress.races"), n * len(specs),
-                                enabled=not json_out and n >= 500) as bar:
+                                enabled=not sim.json_out and n >= 500) as bar:
         task = bar.task_ids[0]
         for k, (r_spec, p_spec) in enumerate(specs):
             before = k * n
@@ -302,8 +349,8 @@ def predict_command(
             def advance(done: int, _total: int, before: int = before) -> None:
                 bar.update(task, completed=before + done)
 
-            preds.append(predict(r_spec, p_spec, n, seed=used, workers=workers,
-                                 scheduler=scheduler, progress=advance, engine=engine))
+            preds.append(predict(r_spec, p_spec, n, seed=used, workers=sim.workers,
+                                 scheduler=sim.scheduler, progress=advance, engine=engine))
     if plot is not None:
         from raceday.games.wielersim.plots import plot_compare, plot_prediction
 
@@ -311,7 +358,7 @@ def predict_command(
             plot_prediction(specs[0][0], preds[0], plot)
         else:
             plot_compare(preds, labels, plot)
-    if json_out:
+    if sim.json_out:
         out: dict[str, Any] = {"game": "wielersim", "n": n, "seed": used}
         if len(preds) == 1:
             out.update(_prediction_json(preds[0]))
@@ -612,35 +659,30 @@ def standings(
 
 
 @app.command("predict-tour")
+@simulation_options
 def predict_tour_command(
     tour_file: Annotated[str, typer.Argument(help=TOUR_HELP, metavar="TOUR")],
     peloton: PelotonArg,
-    n: Annotated[int, typer.Option(
-        "-n", callback=common.in_range(1, MAX_TOUR_RACES, "stage races"),
-        help=f"Number of stage races to simulate, 1 to {MAX_TOUR_RACES:,}.")] = 200,
-    seed: common.SeedOpt = None,
-    json_out: common.JsonOpt = False,
-    plot_file: PlotOpt = None,
-    workers: WorkersOpt = None,
-    scheduler: SchedulerOpt = None,
+    n: Annotated[int, runs_option(MAX_TOUR_RACES, "stage races")] = 200,
+    sim: Simulation = GIVEN_BY_OPTIONS,
     top: TopOpt = 10,
     ratings: bool = field_option(WielersimOptions, "ratings"),
 ) -> None:
     """Simulate many stage races: final GC places, and who wins GC, points and mountains."""
-    plot = _plot_file(plot_file)
+    plot = _plot_file(sim.plot_file)
     tour_spec, p_spec = resolve_tour(tour_file), _peloton(peloton, ratings)
-    used = common.fresh_seed(seed)
+    used = common.fresh_seed(sim.seed)
     with common.on_interrupt(say("interrupt.prediction")), \
-            common.progress_bar(say("progress.tours"), n, enabled=not json_out) as bar:
+            common.progress_bar(say("progress.tours"), n, enabled=not sim.json_out) as bar:
         task = bar.task_ids[0]
-        pred = predict_tour(tour_spec, p_spec, n, seed=used, workers=workers,
-                            scheduler=scheduler,
+        pred = predict_tour(tour_spec, p_spec, n, seed=used, workers=sim.workers,
+                            scheduler=sim.scheduler,
                             progress=lambda done, _total: bar.update(task, completed=done))
     if plot is not None:
         from raceday.games.wielersim.plots import plot_tour
 
         plot_tour(pred, plot, tour_spec["name"])
-    if json_out:
+    if sim.json_out:
         data = pred.to_json()
         common.print_json({"game": data.pop("game"), "n": data.pop("n"), "seed": used, **data})
         return
