@@ -23,9 +23,12 @@ REAL: list[tuple[dict[str, Any], str | None]] = [
     ({"key": "hp_laps", "params": {"n": 2}}, "hairpin"),  # a slot without a value stays
     ({"key": "hp_laps", "params": {"n": 2, "of": 3}}, None),  # the shared table has none
     ({"key": "error", "params": {"message": NESTED}}, "hairpin"),  # a nested message
-    ({"key": "derby.ev_tie", "params": {"names": ["Aki", "Ben"], "name": "Aki"}}, None),
-    ({"key": "ev_lot", "params": {"horse": "Grey", "name": None, "price": 2.0}}, "derby"),
-    ({"key": "ev_roll", "params": {"horse": "Bay", "value": 2.5}}, "derby"),
+    ({"key": "derby.event.lot.tie", "params": {
+        "horse": "d4", "tied": ["Aki", "Ben"], "buyer_name": "Aki", "price": 300,
+        "offers": [{"key": "derby.sum", "params": {"name": "Aki", "amount": 300}}]}}, None),
+    ({"key": "event.lot", "params": {"horse": "Grey", "buyer_name": None, "price": 2.0,
+                                     "offers": []}}, "derby"),
+    ({"key": "event.roll", "params": {"horse": "Bay", "value": 2.5}}, "derby"),
     ({"key": "room", "params": {"code": True}}, None),
     ({"key": "room", "params": {"code": {"a": 1, "b": [1, "é"], "c": None}}}, None),
     ({"key": "waiting_for", "params": {"names": [NESTED, "x", 7, False]}}, "derby"),

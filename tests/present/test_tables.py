@@ -60,8 +60,8 @@ def test_a_slot_of_one_language_is_a_slot_of_the_other(lang: str) -> None:
 def test_the_games_words_are_in_their_own_tables() -> None:
     entries = table("en").entries
     assert entries["hairpin.hp_laps"] == "laps {n}/{of}"
-    assert entries["derby.ev_lot"] == "The {horse} goes to {name} for {price}"
-    assert "hp_laps" not in entries and "ev_lot" not in entries
+    assert entries["derby.event.roll"] == "The {horse} shows {value}."
+    assert "hp_laps" not in entries and "event.roll" not in entries
     assert entries["seat_taken"].startswith("This seat was opened on another device")
 
 

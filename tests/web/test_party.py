@@ -130,9 +130,9 @@ def test_secret_tickets_and_sealed_bids_reach_only_their_seat(client: TestClient
     assert seats[0].view["me"]["sealed_bid"] == 4200
     for c in (host, seats[1], seats[2]):
         assert "4200" not in json.dumps(c.view) and "4200" not in json.dumps(c.messages)
-    # the event says who sealed, not how much; its words come with it
-    assert host.events[-1] == {"type": "bid_sealed", "player": 0, "post": 1,
-                               "message": {"key": "ev_bid_sealed", "params": {"name": "Aki"}}}
+    # the event says who sealed for which die, not how much: facts only, worded by the page
+    assert host.events[-1] == {"type": "bid_sealed", "player": 0, "name": "Aki", "post": 1,
+                               "horse": "d4"}
     # everyone else bids 0 on every die: Aki buys the d4, the rest are house horses
     for _lot in range(6):
         for s in seats:

@@ -9,8 +9,9 @@ each of its functions is optional:
   saved sessions (without them, a session replays its saved final state, :func:`final_step`);
 * ``part(store, name, part) -> dict``: one part of a session (a stage), which the page
   draws with the game's ``static/film.js`` (``mountFilm(element, data)``);
-* ``room_event(event, names) -> Message | None``: words for events that its rooms logged
-  before events were messages (None: the event is ``event.<kind>``, :func:`room_event_message`).
+* ``room_event(event, names) -> Message | None``: the message of an event its rooms
+  logged, where old logs need their facts brought to today's shape (None: the event is
+  ``event.<kind>``, :func:`room_event_message`).
 
 A step's ``frame`` is drawn by the game's ``static/frame.js`` (or ``board.js``) when it
 exports ``drawFrame(frame, element)``; otherwise the page shows ``board``, the text picture.
@@ -23,7 +24,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from raceday.core.events import Message
-from raceday.present.messages import outcome_message
+from raceday.present.messages import FALLBACK, outcome_message, table
 
 if TYPE_CHECKING:
     from raceday.core.protocol import State
@@ -56,16 +57,23 @@ def final_step(state: State) -> ReplayStep:
                       frame=state.frame(), board=str(state))
 
 
-def room_event_message(event: Mapping[str, Any], names: Sequence[str] = ()) -> Message:
+def room_event_message(event: Mapping[str, Any], names: Sequence[str] = (),
+                       game: str | None = None) -> Message:
     """A room's logged event (``{"type": kind, **facts}``) as its message
     ``event.<kind>`` (the game's own first), with a seat's name added where the facts give
-    a player's number (``names`` in the order of the evening's players)."""
+    a player's number (``names`` in the order of the evening's players). With ``game``,
+    a true fact picks the variant ``event.<kind>.<fact>`` where the game's table has one,
+    as :func:`~raceday.present.describe_event` does."""
     params = {k: v for k, v in event.items() if k != "type"}
     player = params.get("player")
     if (isinstance(player, int) and not isinstance(player, bool) and "name" not in params
             and 0 <= player < len(names)):
         params["name"] = names[player]
-    return Message(f"event.{event.get('type')}", params)
+    key = f"event.{event.get('type')}"
+    if game is not None:
+        key = next((f"{key}.{fact}" for fact, value in params.items() if value is True
+                    and table(FALLBACK).template(f"{key}.{fact}", game) is not None), key)
+    return Message(key, params)
 
 
 def step_text(step: Mapping[str, Any], game: str, lang: str = "en") -> list[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from raceday.games.derby.render import event_lines, result_lines
+from raceday.games.derby.render import event_lines
 from raceday.games.derby.rules import faces_of, new_race
 
 
@@ -17,7 +17,7 @@ def test_document_result_announcement_win_post_6_quinella_5_6() -> None:
         for v in values:
             events.extend(state.enter_roll(v))
     (result,) = [e for e in events if e.kind == "result"]
-    lines = result_lines(result)
+    lines = event_lines([result], [])
     assert "Win: post 6 (d20); quinella 5-6 (d12-d20)." in lines
     assert lines[0] == "Result: 1st the d20, 2nd the d12."
 
@@ -32,7 +32,7 @@ def test_commentary_names_the_horse_to_drop_as_each_die_is_revealed() -> None:
     assert lines[1] == "  The d4 shows 3."
     assert "level with the d4, and the die with more faces drops" in lines[2]
     assert "a fall!" in lines[4]
-    assert lines[-1] == "  → The d10 fell and drops out."
+    assert lines[-1] == "  → Out after a fall: the d10."
 
 
 @settings(max_examples=150, deadline=None)

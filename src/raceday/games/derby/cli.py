@@ -137,14 +137,16 @@ def watch(
     import numpy as np
     from rich.rule import Rule
 
+    from raceday.core.events import Message
     from raceday.games.derby.game import GAME
-    from raceday.games.derby.render import event_lines
+    from raceday.games.derby.render import event_lines, words
 
     wait = common.default_delay(delay, 0.4)
     state = GAME.new_state(race.parse())
     used = common.fresh_seed(seed)
-    common.console.print(Rule("Dice Derby — six horses, five furlongs"))
-    common.console.print("Posts: " + "  ".join(f"{p} {horse_name(p)}" for p in POSTS))
+    common.console.print(Rule(words("watch.title")))
+    common.console.print(words("watch.posts", posts=[
+        Message("derby.post_horse", {"post": p, "horse": horse_name(p)}) for p in POSTS]))
     rng = np.random.default_rng(used)
     to_drop: list[str] = []
     while not state.is_terminal():
@@ -185,8 +187,10 @@ def play(
     """A whole party session at one terminal: auction, betting, races, standings, awards."""
     import time
 
+    from raceday.core.events import Message
     from raceday.games.derby.evening import EveningState
     from raceday.games.derby.party import GAME, EndOfInput, Party, Terminal, new_party_name
+    from raceday.games.derby.render import words
     from raceday.games.derby.session import Session
     from raceday.store.sessions import writable_store
 
@@ -196,8 +200,8 @@ def play(
         document, revision = store.load(GAME, resume)
         state = EveningState.from_json(document)
         name = resume
-        term.say(f"Resuming {name!r}: race {state.ledger.race} of {state.options.races}, "
-                 f"{state.phase}.")
+        term.say(words("party.resuming", name=name, race=state.ledger.race,
+                       races=state.options.races, phase=Message(f"derby.phase.{state.phase}")))
     else:
         # Every option is checked before the database is opened or written.
         config = house_rules.parse(seed=common.fresh_seed(seed))
@@ -217,7 +221,7 @@ def play(
         else:
             while True:
                 try:
-                    answer = term.ask("Player names, separated by commas:")
+                    answer = term.ask(words("party.names_prompt"))
                 except EndOfInput:
                     return
                 try:
@@ -229,11 +233,10 @@ def play(
         revision = None
         state = EveningState.from_session(session)
         count = len(session.players)
-        term.say(f"New Dice Derby party {name!r}: {count} players, {config.races} races "
-                 f"(seed {session.config.seed}).")
+        term.say(words("party.new", name=name, players=count, races=config.races,
+                       seed=session.config.seed))
         if count < len(POSTS):
-            term.say("Fewer than six players: dice nobody buys are rolled by the house and "
-                     "race as usual; their prizes go to nobody.")
+            term.say(words("party.fewer"))
     resume_line = resume_command(name, db)
     game = Party(state, store, name, term, revision)
     try:

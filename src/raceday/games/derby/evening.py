@@ -119,6 +119,30 @@ def _payout_json(session: Session, pay: Payout) -> dict[str, Any]:
             "what": pay.what, "amount": pay.amount}
 
 
+def lot_facts(post: int, bids: Sequence[Mapping[str, Any]], buyer: int | None,
+              buyer_name: str | None, price: int, tied: Sequence[str]) -> dict[str, Any]:
+    """The facts of a settled lot: every sealed bid, the buyer (None: the house runs the
+    die) and the price, the names tied for the highest bid; ``house`` and ``tie`` say
+    which of these the lot came to, and ``offers`` lists the bids made (more than 0)."""
+    return {"post": post, "horse": horse_name(post), "bids": [dict(b) for b in bids],
+            "buyer": buyer, "buyer_name": buyer_name, "price": price, "tied": list(tied),
+            "house": buyer is None, "tie": len(tied) > 1,
+            "offers": [Message("derby.sum", {"name": b["name"], "amount": b["amount"]}).to_json()
+                       for b in bids if b["amount"] > 0]}
+
+
+def quinella_paid_facts(pair: Sequence[str], payouts: Sequence[Mapping[str, Any]]
+                        ) -> dict[str, Any]:
+    """The facts of a decided quinella's payouts: who collects what for which ticket
+    (``paid``, each ``derby.collects``), and ``nobody`` when no ticket was on the pair."""
+    ticket = f"quinella {'-'.join(pair)}"  # the ticket's label, as the ledger pays it
+    return {"pair": list(pair), "quinella": "-".join(pair),
+            "payouts": [dict(p) for p in payouts], "nobody": not payouts,
+            "paid": [Message("derby.collects", {"name": p["name"], "amount": p["amount"],
+                                                "what": p.get("what", ticket)}).to_json()
+                     for p in payouts]}
+
+
 def rules_view(o: EveningOptions) -> dict[str, Any]:
     """The house rules everyone may read (not the seed, nor the players)."""
     return {"races": o.races, "start_money": o.start_money, "stake_unit": o.stake_unit,
@@ -348,7 +372,10 @@ class EveningState(SealedState):
         events: list[Event] = []
         if what == "bid":
             if player not in self.bids:  # a changed bid is not news
-                events.append(Event("bid_sealed", {"player": player, "post": s.next_lot}))
+                post = s.next_lot
+                assert post is not None
+                events.append(Event("bid_sealed", {"player": player, "name": self._name(player),
+                                                   "post": post, "horse": horse_name(post)}))
             self.bids[player] = amount
         elif what == "borrow":
             s.borrow(player)
@@ -385,13 +412,10 @@ class EveningState(SealedState):
         bids = dict(self.bids)
         lot = s.settle_lot(bids, draw)
         self.bids = {}
-        events = [Event("lot", {
-            "post": post, "horse": horse_name(post),
-            "bids": [{"player": i, "name": self._name(i), "amount": b}
-                     for i, b in sorted(bids.items())],
-            "buyer": lot.buyer,
-            "buyer_name": None if lot.buyer is None else self._name(lot.buyer),
-            "price": lot.price, "tied": [self._name(i) for i in lot.tied]})]
+        events = [Event("lot", lot_facts(post, [
+            {"player": i, "name": self._name(i), "amount": b} for i, b in sorted(bids.items())],
+            lot.buyer, None if lot.buyer is None else self._name(lot.buyer), lot.price,
+            [self._name(i) for i in lot.tied]))]
         if s.phase == PHASE_BETTING:
             events.extend(self._open_betting())
         return events
@@ -413,7 +437,7 @@ class EveningState(SealedState):
             elif e.kind == "quinella":
                 pair = (parse_horse(e["pair"][0]), parse_horse(e["pair"][1]))
                 pays = [_payout_json(s, p) for p in s.quinella_payouts(pair)]
-                events.append(Event("quinella_paid", {"pair": e["pair"], "payouts": pays}))
+                events.append(Event("quinella_paid", quinella_paid_facts(e["pair"], pays)))
         assert self.race is not None
         if self.race.is_terminal():
             events.extend(self._settle())

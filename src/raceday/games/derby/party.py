@@ -18,14 +18,16 @@ from typing import Any
 
 import numpy as np
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from raceday.core.digits import MAX_DIGITS, ascii_int
 from raceday.core.errors import BetError, OptionsError, RacedayError
-from raceday.core.events import Event
+from raceday.core.events import Event, Message
 from raceday.games.derby.agents import computer_bets, computer_bid
 from raceday.games.derby.evening import DONE, EveningState
-from raceday.games.derby.render import board_tables, event_lines
+from raceday.games.derby.render import GAME as WORDS
+from raceday.games.derby.render import board_tables, event_lines, words
 from raceday.games.derby.rules import (
     DerbyOptions,
     DerbyState,
@@ -39,6 +41,7 @@ from raceday.games.derby.session import (
     PHASE_RACING,
     Session,
 )
+from raceday.present import describe_event, describe_outcome
 from raceday.store.sessions import SessionStore
 from raceday.terminal.common import read_line, read_secret
 
@@ -94,7 +97,7 @@ class Terminal:
             self.console.print()
             raise EndOfInput from None
         if not sys.stdin.isatty():
-            self.console.print("(sealed)", markup=False, highlight=False)
+            self.console.print(words("party.sealed"), markup=False, highlight=False)
         return line.strip()
 
     def refuse(self, message: str) -> None:
@@ -205,12 +208,11 @@ class Party:
     def auction(self) -> None:
         s, state = self.session, self.state
         if not s.lots:
-            self.term.say("[bold]The owners' auction[/] — a sealed bid for each die, "
-                          "from the d4 up. The highest bid buys; an owner holds one die.")
+            self.term.say(bold(words("party.auction")))
         while s.phase == PHASE_AUCTION:
             post = s.next_lot
             assert post is not None
-            self.term.say(f"\n[bold]Post {post}: the {horse_name(post)}[/]")
+            self.term.say("\n" + bold(lot_title(post)))
             events: list[Event] = []
             for i in list(state.acting_players()):
                 p = s.players[i]
@@ -219,10 +221,8 @@ class Party:
                         i, computer_bid(s, i, post)))
                     continue
                 while True:
-                    answer = self.term.ask_secret(
-                        f"{p.name}, your sealed bid for the {horse_name(post)} "
-                        f"(you hold {p.money}; 0 or empty for none; not shown as you type):"
-                    )
+                    answer = self.term.ask_secret(words(
+                        "party.bid_prompt", name=p.name, horse=horse_name(post), money=p.money))
                     try:
                         action = state.bid_action(i, parse_amount(answer) if answer else 0)
                     except BetError as exc:
@@ -239,39 +239,28 @@ class Party:
         s = self.session
         for k, lot in enumerate(lots):
             if k:
-                self.term.say(f"\n[bold]Post {lot['post']}: the {lot['horse']}[/]")
-            shown = ", ".join(f"{b['name']} {b['amount']}" for b in lot["bids"]
-                              if b["amount"] > 0)
-            self.term.say(f"Bids: {shown or 'none'}.")
-            if lot["tied"]:
-                names = " and ".join(lot["tied"])
-                self.term.say(f"{names} tie at {lot['price']}: a fair draw picks "
-                              f"{lot['buyer_name']}.")
-            if lot["buyer"] is None:
-                self.term.say(f"Nobody bid: the house runs the {lot['horse']} "
-                              "(its prizes go to nobody).")
-            else:
-                self.term.say(f"The {lot['horse']} goes to {lot['buyer_name']} "
-                              f"for {lot['price']}.")
+                self.term.say("\n" + bold(lot_title(lot["post"])))
+            self.term.say(describe_event(WORDS, lot))
             sold = next(x for x in s.lots if x.post == lot["post"])
             self.save({"auction": sold.to_json()})
 
     def show_board(self) -> None:
-        win, grid = board_tables(self.session.board(), f"Race {self.session.race}")
+        win, grid = board_tables(self.session.board(), words("board.race",
+                                                              race=self.session.race))
         self.term.say(win)
         self.term.say(grid)
 
     def betting(self) -> None:
         s, state = self.session, self.state
-        self.term.say(f"\n[bold]Race {s.race} of {s.config.races}[/] — betting is open.")
+        self.term.say("\n" + bold(words("party.betting_open", race=s.race,
+                                         races=s.config.races)))
         if s.is_last_race:
-            self.term.say("[bold]Before the last race, the standings:[/]")
+            self.term.say(bold(words("party.before_last")))
             self.show_standings()
         last = s.history[-1] if s.history else None
         if last is not None and s.config.first_out_bonus and last.first_out:
-            out = ", ".join(horse_name(h) for h in last.first_out)
-            self.term.say(f"Odds change: {out} dropped first last race, so its win odds go "
-                          "up by half.")
+            self.term.say(words("party.odds_change",
+                                horses=[horse_name(h) for h in last.first_out]))
         self.show_board()
         for i in list(state.acting_players()):
             p = s.players[i]
@@ -279,17 +268,17 @@ class Party:
                 for bet in computer_bets(s, i):
                     state.apply_action_for(i, state.ticket_action(i, bet.kind, bet.horses,
                                                                   bet.stake))
-                    t = self._mine(i)[-1]
-                    self.term.say(f"{p.name} ({p.kind}) buys {t['label']} for {t['stake']} "
-                                  f"at {t['odds_text']}.")
+                    self.term.say(words("party.computer_ticket", name=p.name,
+                                        kind=Message(f"{WORDS}.computer.{p.kind}"),
+                                        **ticket_facts(self._mine(i)[-1])))
                 state.apply_action_for(i, DONE)
                 continue
             if s.history:
-                self.term.say(f"\n{p.name}, your tickets for race {s.race} ('help' for help).")
+                self.term.say("\n" + words("party.tickets_for", name=p.name, race=s.race))
             else:
-                self.term.say(f"\n{p.name}: {BET_HELP}")
+                self.term.say(f"\n{p.name}: {words('party.bet_help')}")
             while True:
-                answer = self.term.ask(f"{p.name} (holds {p.money}) — ticket:")
+                answer = self.term.ask(words("party.ticket_prompt", name=p.name, money=p.money))
                 word = answer.lower()
                 if word in ("", "done", "d", "pass"):
                     state.apply_action_for(i, DONE)
@@ -298,20 +287,19 @@ class Party:
                     if word == "board":
                         self.show_board()
                     elif word in ("help", "?"):
-                        self.term.say(BET_HELP)
+                        self.term.say(words("party.bet_help"))
                     elif word == "tickets":
-                        self.term.say(", ".join(f"{t['label']} {t['stake']} at {t['odds_text']}"
-                                                for t in self._mine(i)) or "no tickets yet")
+                        self.term.say(", ".join(words("party.ticket", **ticket_facts(t))
+                                                for t in self._mine(i))
+                                      or words("party.no_tickets"))
                     elif word == "borrow":
-                        state.apply_action_for(i, state.borrow_action(i))
-                        self.term.say(f"{p.name} borrows {s.config.loan_amount} and will repay "
-                                      f"{s.config.loan_repay} at the end.")
+                        for e in state.apply_action_for(i, state.borrow_action(i)):
+                            self.term.say(describe_event(WORDS, e))
                     else:
                         kind, horses, stake = parse_ticket(answer)
                         state.apply_action_for(i, state.ticket_action(i, kind, horses, stake))
                         t = self._mine(i)[-1]
-                        self.term.say(f"{t['label']} for {t['stake']} at {t['odds_text']} "
-                                      f"(pays {t['pays']} if it comes in).")
+                        self.term.say(words("party.ticket_bought", **ticket_facts(t)))
                 except BetError as exc:
                     self.term.refuse(str(exc))
         self.save()
@@ -326,10 +314,10 @@ class Party:
         race = state.race
         assert race is not None
         if s.config.host and race != DerbyState(DerbyOptions(s.config.fall_rate)):
-            self.term.say(f"\n[bold]Race {s.race} continues[/] from round {race.round}: "
-                          f"{', '.join(horse_name(p) for p in race.group)} still rolling.")
+            self.term.say("\n" + words("party.race_continues", race=s.race, round=race.round,
+                                        horses=[horse_name(p) for p in race.group]))
         else:
-            self.term.say(f"\n[bold]Race {s.race}: they're off![/]")
+            self.term.say("\n" + bold(words("event.race_start", race=s.race)))
         to_drop: list[str] = []
         rng = self._rng(s.race)
         number = s.race
@@ -345,28 +333,25 @@ class Party:
             for line in event_lines(events, to_drop):
                 self.term.say(line)
                 self.term.beat()
-            for e in events:
-                if e.kind == "quinella_paid":
-                    for pay in e["payouts"]:
-                        self.term.say(f"  Quinella paid: {pay['name']} collects "
-                                      f"{pay['amount']} ({pay['what']}).")
             if over:
                 break
         record = s.history[-1]
         settled = next(e for e in events if e.kind == "settled")
         for pay in settled["payouts"]:
-            self.term.say(f"{pay['name']} receives {pay['amount']} for {pay['what']}.")
+            self.term.say(words("party.payout", name=pay["name"], amount=pay["amount"],
+                                what=pay["what"]))
         if not settled["payouts"]:
-            self.term.say("No winning tickets and no owner prizes this time.")
+            self.term.say(words("party.no_payouts"))
         self.save({"race": record.to_json()})
-        self.term.say(f"Saved after race {number}.")
+        self.term.say(words("party.saved_after", race=number))
 
     def _host_round(self, race: DerbyState) -> list[Event]:
         rolling = list(race.to_roll)
-        names = " ".join(horse_name(p) for p in rolling)
-        what = "roll-off" if race.in_rolloff else f"furlong {race.round}"
+        what = (Message(f"{WORDS}.party.roll_off") if race.in_rolloff
+                else Message(f"{WORDS}.party.furlong", {"n": race.round}))
         while True:
-            answer = self.term.ask(f"Host, the numbers for {what} — {names} (F = fall):")
+            answer = self.term.ask(words("party.host_prompt", what=what,
+                                         horses=" ".join(horse_name(p) for p in rolling)))
             try:
                 values = parse_host_round(answer, rolling)
             except RacedayError as exc:
@@ -377,8 +362,9 @@ class Party:
     def show_standings(self) -> None:
         s = self.session
         table = Table()
-        for col in ("Rank", "Player", "Money", "Debt", "Net", "Horse", "Prizes"):
-            table.add_column(col, justify="right" if col not in ("Player", "Horse") else "left")
+        for col in ("rank", "player", "money", "debt", "net", "horse", "prizes"):
+            table.add_column(words(f"column.{col}"),
+                             justify="left" if col in ("player", "horse") else "right")
         for rank, i, net in s.standings():
             p = s.players[i]
             table.add_row(str(rank), p.name, str(p.money), str(p.debt), str(net),
@@ -386,21 +372,33 @@ class Party:
         self.term.say(table)
 
     def finale(self) -> None:
-        s = self.session
-        self.term.say("\n[bold]Final standings[/] (money after repaying loans)")
+        self.term.say("\n" + bold(words("party.final")))
         self.show_standings()
-        standings = s.standings()
-        winners = [s.players[i].name for rank, i, _ in standings if rank == 1]
-        self.term.say(f"Top of the table: {' and '.join(winners)} with {standings[0][2]}.")
-        award = s.owner_award()
-        what = "prize money minus price" if s.config.owner_award == "net" else "prize money"
+        self.term.say(describe_outcome(WORDS, self.state.outcome()))
+        award = self.state.award()
         if award is None:
-            self.term.say("No owners' award: every horse was run by the house.")
+            self.term.say(words("no_award"))
         else:
-            owners, score = award
-            names = " and ".join(s.players[i].name for i in owners)
-            self.term.say(f"Owners' award ({what}): {names} with {score}.")
-        self.term.say(f"The session {self.name!r} is complete.")
+            self.term.say(words("party.award", by=Message(f"{WORDS}.award_{award['by']}"),
+                                names=award["names"], score=award["score"]))
+        self.term.say(words("party.complete", name=self.name))
+
+
+def bold(text: str) -> str:
+    """``text`` in bold on the console, its own brackets shown as they are."""
+    return f"[bold]{escape(text)}[/]"
+
+
+def lot_title(post: int) -> str:
+    """The heading of a die on offer: its post and name."""
+    return words("party.lot_title", post=post, horse=horse_name(post))
+
+
+def ticket_facts(ticket: dict[str, Any]) -> dict[str, Any]:
+    """What the lines about a ticket name (its label, stake, odds and what it pays), from
+    the ticket as its holder's view gives it."""
+    return {"label": ticket["label"], "stake": ticket["stake"], "odds": ticket["odds_text"],
+            "pays": ticket["pays"]}
 
 
 def new_party_name(store: SessionStore) -> str:

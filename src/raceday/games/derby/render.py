@@ -1,127 +1,80 @@
-"""Text for Dice Derby: the host's running commentary and the odds board.
+"""Text for Dice Derby: the host's running commentary and the odds board, in the words of
+the message tables (:mod:`raceday.present`).
 
-Everything here reads events and boards produced by the rules; nothing decides a rule.
+Everything here reads events and boards produced by the rules; nothing decides a rule, and
+nothing words a fact itself: each event is ``event.<kind>`` (or the variant a true fact
+picks), each heading and column a key of the game's table.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 from rich.table import Table
 
-from raceday.core.events import Event
-from raceday.games.derby.odds import OddsBoard, format_odds, pair_name
-from raceday.games.derby.rules import POSTS, horse_name, ordinal
-from raceday.present import describe_event
+from raceday.core.events import Event, Message
+from raceday.games.derby.odds import OddsBoard, format_odds
+from raceday.games.derby.rules import POSTS, horse_name, place_message
+from raceday.present import describe_event, render
+
+GAME = "derby"
+SHOWN = ("roll", "round", "reroll", "quinella", "quinella_paid", "result")  # called out
 
 
-def _join(names: Sequence[str]) -> str:
-    names = [f"the {n}" for n in names]
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
+def words(key: str, lang: str = "en", **params: object) -> str:
+    """The game's message ``key`` with ``params`` in ``lang``."""
+    return render(Message(f"{GAME}.{key}", params), lang)
 
 
-def round_title(event: Event) -> str:
-    """"Furlong 3", or "Roll-off for 2nd" in a roll-off."""
+def round_title(event: Event, lang: str = "en") -> str:
+    """"Furlong 3:", or "Roll-off for 2nd:" in a roll-off."""
     if event["rolloff"]:
-        return f"Roll-off for {ordinal(event['for_place'])}"
-    return f"Furlong {event['round']}"
+        return words("rolloff_head", lang, place=place_message(event["for_place"]))
+    return words("round_head", lang, n=event["round"])
 
 
-def roll_line(event: Event, previous_to_drop: Sequence[str]) -> str:
-    """One die revealed, as a host calls it."""
-    horse = event["horse"]
-    if event["fall"]:
-        return describe_event("derby", event)
-    text = f"The {horse} shows {event['value']}"
-    to_drop = list(event["to_drop"])
-    ties = list(event.get("ties", []))
-    if to_drop == [horse] and ties:
-        return text + (f" — level with {_join(ties)}, and the die with more faces drops: "
-                       "it is now the one to drop.")
-    if to_drop == [horse] and list(previous_to_drop) not in ([], [horse]):
-        return text + " — it is now the one to drop."
-    if to_drop == [horse] and not previous_to_drop:
-        return text + "."
-    if to_drop == [horse]:
-        return text + " — the one to drop."
-    if len(to_drop) == 1:
-        return text + f"; the {to_drop[0]} is still the one to drop."
-    return text + "."
-
-
-def round_line(event: Event) -> str:
-    """How a round ended."""
-    kind = event["kind"]
-    out = list(event["out"])
-    if kind == "drop":
-        return f"→ The {out[0]} drops out."
-    if kind == "falls":
-        verb = "fell and drops out" if len(out) == 1 else "fell and drop out"
-        return f"→ {_join(out).capitalize()} {verb}."
-    leader = event["leader"]
-    place = ordinal(event["for_place"])
-    nxt = ordinal(event["for_place"] + 1)
-    if len(out) == 1:
-        return f"→ The {out[0]} fell: the {leader} takes {place} and the {out[0]} {nxt}."
-    return (f"→ Only the {leader} stayed on: it takes {place}! {_join(out).capitalize()} "
-            f"roll again for {nxt}.")
-
-
-def reroll_line(event: Event) -> str:
-    return "→ " + describe_event("derby", event)
-
-
-def event_lines(events: Sequence[Event], state_to_drop: list[str]) -> list[str]:
-    """Commentary for a batch of events; ``state_to_drop`` carries the current candidate
-    between calls and is updated in place."""
+def event_lines(events: Sequence[Event], state_to_drop: list[str], lang: str = "en"
+                ) -> list[str]:
+    """Commentary for a batch of events: a heading as each round starts, then each die,
+    how the round ended, the quinella and the result. ``state_to_drop`` carries the horse
+    to drop between calls (empty at the start of a round) and is updated in place."""
     lines: list[str] = []
     for e in events:
+        if e.kind not in SHOWN:
+            continue
+        if e.kind == "quinella_paid":  # one line for each who collects (none: no line)
+            lines += ["  " + words("event.quinella_paid", lang, paid=[paid]) for paid in e["paid"]]
+            continue
+        text = describe_event(GAME, e, lang)
         if e.kind == "roll":
             if not state_to_drop:
-                lines.append(round_title(e) + ":")
-            lines.append("  " + roll_line(e, state_to_drop))
+                lines.append(round_title(e, lang))
+            lines.append("  " + text)
             state_to_drop[:] = list(e["to_drop"])
-        elif e.kind == "round":
-            lines.append("  " + round_line(e))
+        elif e.kind in ("round", "reroll"):
+            lines.append("  → " + text)
             state_to_drop[:] = []
-        elif e.kind == "reroll":
-            lines.append("  " + reroll_line(e))
-            state_to_drop[:] = []
-        elif e.kind == "quinella":
-            lines.append(f"  The quinella is decided: {'-'.join(e['pair'])}.")
         elif e.kind == "result":
-            lines.extend(result_lines(e))
+            lines += text.splitlines()
+        else:
+            lines.append("  " + text)
     return lines
 
 
-def result_lines(event: Event) -> list[str]:
-    order = list(event["order"])
-    places: Mapping[str, int] = event["places"]
-    out = [f"Result: 1st the {order[0]}, 2nd the {order[1]}."]
-    rest = ", ".join(f"{ordinal(places[h])} {h}" for h in order[2:])
-    out.append(f"Then: {rest}.")
-    posts = {horse_name(p): p for p in POSTS}
-    a, b = sorted((posts[order[0]], posts[order[1]]))
-    out.append(f"Win: post {posts[order[0]]} ({order[0]}); quinella {a}-{b} "
-               f"({pair_name((a, b))}).")
-    if event["first_out"]:
-        out.append("Out in the first furlong: " + ", ".join(event["first_out"]) + ".")
-    return out
-
-
-def board_tables(board: OddsBoard, title: str = "Odds board") -> tuple[Table, Table]:
+def board_tables(board: OddsBoard, title: str | None = None, lang: str = "en"
+                 ) -> tuple[Table, Table]:
     """A win table and a quinella grid for the terminal."""
-    win = Table(title=f"{title} — win", show_lines=False)
-    win.add_column("Post", justify="right")
-    win.add_column("Horse")
-    win.add_column("Win odds", justify="right")
+    title = title or words("board.title", lang)
+    win = Table(title=words("board.win", lang, title=title), show_lines=False)
+    win.add_column(words("column.post", lang), justify="right")
+    win.add_column(words("column.horse", lang))
+    win.add_column(words("column.win_odds", lang), justify="right")
     for h in POSTS:
         bonus = board.bonus.get(h, 0)
-        mark = f"  (×1.5{'' if bonus == 1 else f' ×{bonus}'} first out)" if bonus else ""
+        mark = ("" if not bonus else "  " + (words("board.first_out", lang) if bonus == 1
+                                             else words("board.first_out_times", lang, n=bonus)))
         win.add_row(str(h), horse_name(h), format_odds(board.win[h]) + mark)
-    grid = Table(title=f"{title} — quinella (either order)")
+    grid = Table(title=words("board.quinella", lang, title=title))
     grid.add_column("")
     for b in POSTS[1:]:
         grid.add_column(f"{b} {horse_name(b)}", justify="right")

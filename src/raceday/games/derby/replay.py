@@ -6,8 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from raceday.core.events import Message
-from raceday.games.derby.rules import horse_name
-from raceday.present.replay import ReplayStep
+from raceday.games.derby.evening import lot_facts, quinella_paid_facts
+from raceday.games.derby.rules import horse_name, parse_horse, result_facts
+from raceday.present.replay import ReplayStep, room_event_message
 from raceday.store.sessions import SessionStore
 
 
@@ -50,68 +51,32 @@ def steps(store: SessionStore, name: str) -> list[ReplayStep]:
     return out
 
 
-def _place(n: int) -> dict[str, Any]:
-    return Message(f"place_{n}" if n in (1, 2, 3) else "place_n", {"n": n}).to_json()
-
-
-def _money(amount: Any) -> str:
-    return f"{int(amount):,}"
-
-
-def room_event(event: dict[str, Any], names: list[str]) -> Message | None:
-    """A logged event of the party room as the host's screen words it (``ev_*``), or None
-    for the room's own events (created, joined)."""
-    kind = event.get("type")
-    e = event
-
-    def name(i: Any) -> str:
-        return names[i] if isinstance(i, int) and 0 <= i < len(names) else f"#{i}"
-
-    if kind == "started":
-        return Message("ev_started", {"n": len(e.get("players", []))})
-    if kind == "bid_sealed":
-        return Message("ev_bid_sealed", {"name": name(e.get("player"))})
+def _old_facts(kind: Any, e: dict[str, Any]) -> dict[str, Any]:
+    """The facts an event of this kind has today, from one a room logged before they
+    did: the horse of a sealed bid or of the closed bids, which way a lot and a round went,
+    who collected on the quinella, the quinella's name, and the rest of a race's result."""
+    if kind in ("bid_sealed", "bids_closed") and "post" in e:
+        return {"horse": horse_name(int(e["post"])), **e}
     if kind == "lot":
-        bids = [f"{b['name']} {_money(b['amount'])}" for b in e.get("bids", []) if b["amount"] > 0]
-        facts = {"bids": Message("ev_lot_bids", {"horse": e["horse"],
-                                                 "bids": ", ".join(bids) or "—"}).to_json(),
-                 "result": (Message("ev_lot_none", {"horse": e["horse"]}) if e.get("buyer") is None
-                            else Message("ev_lot", {"horse": e["horse"], "name": e["buyer_name"],
-                                                    "price": _money(e["price"])})).to_json()}
-        if e.get("tied"):
-            facts["tie"] = Message("ev_tie", {"names": " / ".join(e["tied"]),
-                                              "name": e["buyer_name"]}).to_json()
-            return Message("replay.lot_tie", facts)
-        return Message("replay.lot", facts)
-    if kind == "roll":
-        return (Message("ev_fall", {"horse": e["horse"]}) if e.get("fall") else
-                Message("ev_roll", {"horse": e["horse"], "value": e["value"]}))
-    if kind == "round":
-        out = ", ".join(e.get("out", []))
-        if e.get("kind") == "rolloff":
-            return Message("ev_rolloff", {"leader": e.get("leader")})
-        if e.get("rolloff"):
-            return Message("ev_rolloff_round", {"out": out})
-        return Message("ev_round_falls" if e.get("kind") == "falls" else "ev_round",
-                       {"round": e.get("round"), "out": out})
-    if kind == "place":
-        return Message("ev_place", {"horses": ", ".join(e["horses"]), "place": _place(e["place"])})
-    if kind == "quinella":
-        return Message("ev_quinella", {"pair": "–".join(e["pair"])})
+        return {**lot_facts(int(e["post"]), e["bids"], e["buyer"], e["buyer_name"],
+                            int(e["price"]), e["tied"]), **e}
+    if kind == "round" and "alone" not in e:  # alone and fell word it before rolloff
+        return {"round": e.get("round"), "alone": e.get("kind") == "rolloff",
+                "fell": e.get("kind") == "falls", **e}
     if kind == "quinella_paid":
-        paid = [Message("ev_quinella_paid", {"name": p["name"], "amount": _money(p["amount"])})
-                for p in e.get("payouts", [])]
-        if not paid:
-            return Message("ev_quinella", {"pair": "–".join(e["pair"])})
-        return Message("replay.payouts", {"payouts": [m.to_json() for m in paid]})
-    if kind == "result":
-        return Message("ev_result", {"horse": e["order"][0]})
-    simple = {"bids_closed": "ev_bids_closed", "betting_open": "ev_betting_open",
-              "race_start": "ev_race_start", "reroll": "ev_reroll", "settled": "ev_settled",
-              "finished": "ev_finished"}
-    if kind in simple:
-        return Message(simple[kind], {k: v for k, v in e.items() if k in ("race", "races")})
-    if kind in ("borrowed", "done_betting"):
-        return Message(f"ev_{kind}", {"name": name(e.get("player")),
-                                      "amount": _money(e.get("amount", 0))})
-    return None
+        return {**quinella_paid_facts(e["pair"], e["payouts"]), **e}
+    if kind == "quinella" and "quinella" not in e:
+        return {**e, "quinella": "-".join(str(h) for h in e["pair"])}
+    if kind == "result" and "winner" not in e:
+        places = {parse_horse(str(h)): int(n) for h, n in e["places"].items()}
+        return {**result_facts([parse_horse(str(h)) for h in e["order"]], places,
+                               [parse_horse(str(h)) for h in e.get("first_out", [])]), **e}
+    return e
+
+
+def room_event(event: dict[str, Any], names: list[str]) -> Message:
+    """A logged event of the party room as its message ``event.<kind>`` (or the variant
+    a true fact picks): events logged before today's facts get them first (the words they
+    carried then, ``message``, are not kept)."""
+    facts = {k: v for k, v in event.items() if k != "message"}
+    return room_event_message(_old_facts(event.get("type"), facts), names, "derby")

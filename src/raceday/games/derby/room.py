@@ -34,7 +34,6 @@ import numpy as np
 from pydantic import Field, ValidationInfo, field_validator
 
 from raceday.core.errors import IllegalActionError, OptionsError
-from raceday.core.events import Event
 from raceday.core.game import GameOptions
 from raceday.games.derby.agents import computer_bets, computer_bid
 from raceday.games.derby.evening import (
@@ -44,7 +43,6 @@ from raceday.games.derby.evening import (
     EveningState,
     rules_view,
 )
-from raceday.games.derby.replay import room_event
 from raceday.games.derby.rules import horse_name, parse_horse
 from raceday.games.derby.session import (
     MAX_RACES,
@@ -77,6 +75,13 @@ def _rule(name: str) -> Any:
     return copy(EveningOptions.model_fields[name])
 
 
+def _described(name: str, default: Any, **checks: Any) -> Any:
+    """A field of the host's own type and default (a text for an exact number) with the
+    evening's description of ``name``."""
+    return Field(default=default, description=EveningOptions.model_fields[name].description,
+                 **checks)
+
+
 class HostOptions(GameOptions):
     """What a host chooses when creating a Dice Derby room: the evening's house rules but
     its players (the seats, at the start) and its seed (the room's); ``host_dice`` is the
@@ -85,16 +90,13 @@ class HostOptions(GameOptions):
 
     game_title: ClassVar[str] = "Dice Derby"
 
-    races: int = Field(default=5, ge=MIN_RACES, le=MAX_RACES, strict=True,
-                       description=EveningOptions.model_fields["races"].description)
-    fall_rate: str = Field(default="0", description=EveningOptions.model_fields[
-        "fall_rate"].description)
+    races: int = _described("races", 5, ge=MIN_RACES, le=MAX_RACES, strict=True)
+    fall_rate: str = _described("fall_rate", "0")
     host_dice: bool = _rule("host")
     borrowing: bool = _rule("borrowing")
     first_out_bonus: bool = _rule("first_out_bonus")
     simple_odds: bool = _rule("simple_odds")
-    margin: str = Field(default="0.1", description=EveningOptions.model_fields[
-        "margin"].description)
+    margin: str = _described("margin", "0.1")
     owner_award: str = _rule("owner_award")
     start_money: int = _rule("start_money")
     prize_first: int = _rule("prize_first")
@@ -210,8 +212,8 @@ class DerbyRoom(PartyRoom[EveningState]):
         roster += [(f"CPU {k + 1}", ("cautious", "bold")[k % 2]) for k in range(computers)]
         self.options = self.options.with_players(roster)
         self.state = EVENING.new_state(self.options)
-        events.append(self._worded({"type": "started", "players": [n for n, _ in roster],
-                                    "computers": computers}))
+        events.append({"type": "started", "players": [n for n, _ in roster],
+                       "computers": computers})
         self._settle(rng, events)
 
     def check_start(self) -> None:  # the kit's start is replaced by _start_evening
@@ -253,17 +255,6 @@ class DerbyRoom(PartyRoom[EveningState]):
             if e.kind in ("bid_sealed", "done_betting") and not self._human(player):
                 continue
             self._record(self.event_json(e), events)
-
-    def event_json(self, event: Event) -> JSON:
-        return self._worded({"type": event.kind, **event.data})
-
-    def _worded(self, data: JSON) -> JSON:
-        """An event for the screens: its facts and, as ``message``, how they read (the
-        screens render the message and never word the facts themselves)."""
-        names = ([p.name for p in self.state.ledger.players] if self.state is not None
-                 else list(self.names))
-        message = room_event(data, names)
-        return data if message is None else {**data, "message": message.to_json()}
 
     def waits_for_host(self, state: EveningState) -> bool:
         """The race waits for a person: real dice typed by the host, or an owner's phone."""
@@ -307,7 +298,8 @@ class DerbyRoom(PartyRoom[EveningState]):
         quiet: list[JSON] = []  # the absent bidders' nothing is not news
         for i in [i for i in state.acting_players() if self._human(i)]:
             self._act_for(i, state.bid_action(i, 0), quiet)
-        events.append(self._worded({"type": "bids_closed", "post": post}))
+        assert post is not None
+        events.append({"type": "bids_closed", "post": post, "horse": horse_name(post)})
         events.extend(e for e in quiet if e["type"] != "bid_sealed")
         self._then(rng, events)
 

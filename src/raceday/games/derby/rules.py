@@ -30,7 +30,7 @@ from pydantic import Field, field_validator
 
 from raceday.core.digits import MAX_DECIMAL_TEXT, plain_number
 from raceday.core.errors import IllegalActionError, OptionsError, SaveFormatError
-from raceday.core.events import Event
+from raceday.core.events import Event, Message
 from raceday.core.game import GameOptions
 from raceday.core.protocol import CHANCE, TERMINAL, Action, ChanceDraw, Outcome, State
 from raceday.core.serialize import Fields
@@ -282,24 +282,39 @@ class DerbyState(State):
     def _apply(self, action: Action, detail: Mapping[str, Any] | None) -> list[Event]:
         post = self.to_roll.pop(0)
         value = None if action == FALL else action
+        before = self._to_drop()
         self.rolls[post] = value
-        fallen = [p for p, v in self.rolls.items() if v is None]
         shown = {p: v for p, v in self.rolls.items() if v is not None}
-        candidate = fallen if fallen else [drop_candidate(shown)]
+        candidate = self._to_drop()
+        ties = [horse_name(p) for p, v in sorted(shown.items())
+                if value is not None and v == value and p != post]
+        drops_now = value is not None and candidate == [post] and before not in ([], [post])
         events = [
             Event(
                 "roll",
                 {"round": self.round, "rolloff": self.in_rolloff, "for_place": self.group_place,
                  "horse": horse_name(post),
                  "post": post, "value": value, "fall": value is None,
-                 "to_drop": [horse_name(p) for p in candidate if p is not None],
-                 "ties": [horse_name(p) for p, v in sorted(shown.items())
-                          if value is not None and v == value and p != post]},
+                 "to_drop": [horse_name(p) for p in candidate],
+                 "ties": ties,
+                 # how the roll changes the horse to drop (each picks a wording)
+                 "tied_to_drop": drops_now and bool(ties),
+                 "now_to_drop": drops_now and not ties,
+                 "still_to_drop": value is not None and len(candidate) == 1
+                 and candidate != [post]},
             )
         ]
         if not self.to_roll:
             events.extend(self._resolve())
         return events
+
+    def _to_drop(self) -> list[int]:
+        """The horses that would drop if the round ended now: the fallen, else the lowest."""
+        fallen = [p for p, v in self.rolls.items() if v is None]
+        if fallen:
+            return fallen
+        lowest = drop_candidate({p: v for p, v in self.rolls.items() if v is not None})
+        return [] if lowest is None else [lowest]
 
     # --- transitions --------------------------------------------------------------------
     def _resolve(self) -> list[Event]:
@@ -323,7 +338,10 @@ class DerbyState(State):
         events.append(
             Event(
                 "round",
-                {"round": self.round, "rolloff": self.in_rolloff, "for_place": self.group_place,
+                {"round": self.round,
+                 "alone": result.kind == "rolloff",  # one stayed on: the fallen roll off
+                 "fell": result.kind == "falls",
+                 "rolloff": self.in_rolloff, "for_place": self.group_place,
                  "kind": result.kind,
                  "rolls": rolls, "out": [horse_name(p) for p in result.out],
                  "leader": None if result.leader is None else horse_name(result.leader)},
@@ -343,16 +361,14 @@ class DerbyState(State):
             self.group = []
         pair = self.quinella_pair()
         if pair is not None and pair_before is None:
-            events.append(Event("quinella", {"pair": [horse_name(p) for p in pair]}))
+            events.append(Event("quinella", {"pair": [horse_name(p) for p in pair],
+                                             "quinella": "-".join(horse_name(p) for p in pair)}))
         self.round += 1
         if self.group:
             self.to_roll = list(self.group)
         else:
-            events.append(
-                Event("result", {"order": [horse_name(p) for p in self.ranking()],
-                                 "places": {horse_name(p): self.places[p] for p in POSTS},
-                                 "first_out": [horse_name(p) for p in self.first_out()]})
-            )
+            events.append(Event("result", result_facts(
+                self.ranking(), self.places, self.first_out())))
         return events
 
     def _place(self, posts: list[int], place: int) -> list[Event]:
@@ -468,6 +484,29 @@ class DerbyState(State):
 
 
 ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
+
+
+def place_message(place: int) -> dict[str, Any]:
+    """A place as the shared message that words it ("1st", "3rd", "5th")."""
+    return Message(f"place_{place}" if place in (1, 2, 3) else "place_n",
+                   {"n": place}).to_json()
+
+
+def result_facts(order: Sequence[int], places: Mapping[int, int],
+                 first_out: Sequence[int]) -> dict[str, Any]:
+    """The facts of a finished race (posts in, horse names out): the order, each horse's
+    place, the first out; the winner and second, the places behind them (``then``, each
+    ``derby.placed``), and the winning post and quinella as the tickets name them."""
+    pair = sorted(order[:2])
+    return {"order": [horse_name(p) for p in order],
+            "places": {horse_name(p): places[p] for p in POSTS},
+            "first_out": [horse_name(p) for p in first_out],
+            "winner": horse_name(order[0]), "second": horse_name(order[1]),
+            "then": [Message("derby.placed", {"place": place_message(places[p]),
+                                              "horse": horse_name(p)}).to_json()
+                     for p in order[2:]],
+            "post": order[0], "quinella": "-".join(horse_name(p) for p in pair),
+            "quinella_posts": "-".join(str(p) for p in pair)}
 
 
 def ordinal(n: int) -> str:

@@ -3,7 +3,7 @@
 // No rule lives here: every number shown comes from the server's view or events.
 import { el } from "/static/js/common.js";
 import { language, money, onLanguage, placeText, t } from "/static/js/i18n.js";
-import { render } from "/static/js/present.js";
+import { describeEvent } from "/static/js/present.js";
 
 export const HORSES = ["d4", "d6", "d8", "d10", "d12", "d20"];
 // a colour AND a shape per horse, so colour-blind players can tell them apart
@@ -23,44 +23,12 @@ function speedFactor() {
 
 const DELAYS = { roll: 450, round: 900, reroll: 700, place: 250, result: 900, quinella: 600, lot: 900 };
 
-export function eventText(e, view) {
-  // the server words every event of tonight's rooms (e.message); the wording below is only
-  // for events logged before it did, shown again when a screen catches up
-  if (e.message) return render(e.message, language(), "derby");
-  const name = (i) => view?.players?.[i]?.name ?? view?.seats?.[i] ?? `#${i}`;
-  switch (e.type) {
-    case "joined": return t("ev_joined", { name: e.name });
-    case "started": return t("ev_started", { n: e.players.length });
-    case "bid_sealed": return t("ev_bid_sealed", { name: name(e.player) });
-    case "bids_closed": return t("ev_bids_closed");
-    case "lot": {
-      const bids = e.bids.filter((b) => b.amount > 0).map((b) => `${b.name} ${money(b.amount)}`);
-      const head = t("ev_lot_bids", { horse: e.horse, bids: bids.join(", ") || "—" });
-      const tail = e.buyer === null ? t("ev_lot_none", { horse: e.horse })
-        : t("ev_lot", { horse: e.horse, name: e.buyer_name, price: money(e.price) });
-      const tie = e.tied.length ? ` ${t("ev_tie", { names: e.tied.join(" / "), name: e.buyer_name })}` : "";
-      return `${head}. ${tail}.${tie}`;
-    }
-    case "betting_open": return t("ev_betting_open", { race: e.race, races: e.races });
-    case "borrowed": return t("ev_borrowed", { name: name(e.player), amount: money(e.amount) });
-    case "done_betting": return t("ev_done_betting", { name: name(e.player) });
-    case "race_start": return t("ev_race_start", { race: e.race });
-    case "roll": return e.fall ? t("ev_fall", { horse: e.horse }) : t("ev_roll", { horse: e.horse, value: e.value });
-    case "round": {
-      const out = e.out.join(", ");
-      if (e.kind === "rolloff") return t("ev_rolloff", { leader: e.leader });
-      if (e.rolloff) return t("ev_rolloff_round", { out });
-      return t(e.kind === "falls" ? "ev_round_falls" : "ev_round", { round: e.round, out });
-    }
-    case "reroll": return t("ev_reroll");
-    case "place": return t("ev_place", { horses: e.horses.join(", "), place: placeText(e.place) });
-    case "quinella": return t("ev_quinella", { pair: e.pair.join("–") });
-    case "quinella_paid": return e.payouts.map((p) => t("ev_quinella_paid", { name: p.name, amount: money(p.amount) })).join(" · ");
-    case "result": return t("ev_result", { horse: e.order[0] });
-    case "settled": return t("ev_settled", { race: e.race });
-    case "finished": return t("ev_finished");
-    default: return "";
-  }
+// An event as the tables word it: "event.<kind>" (or the variant a true fact picks) with
+// its facts; an event of a kind without words (none of tonight's) shows nothing.
+export function eventText(e) {
+  const { type, ...facts } = e;
+  const text = describeEvent("derby", { key: `event.${type}`, params: facts }, language());
+  return text.startsWith("event.") ? "" : text;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -132,7 +100,7 @@ export function mount(root, ctx) {
         track[h].out = e.place > 1;
       }
     } else if (e.type === "lot") { lastLot = e; }
-    const text = eventText(e, view);
+    const text = eventText(e);
     if (text) {
       ticker.push(text);
       while (ticker.length > 8) ticker.shift();
@@ -297,7 +265,7 @@ export function mount(root, ctx) {
         return el("li", { class: sealed ? "chip ok" : "chip" }, `${sealed ? "✓" : "…"} ${v.players[i].name}`);
       })),
       waiting.length ? el("p", {}, t("waiting_for", { names: waiting.join(", ") })) : null,
-      lastLot ? el("div", { class: "card reveal" }, el("p", {}, eventText(lastLot, v))) : null,
+      lastLot ? el("div", { class: "card reveal" }, el("p", {}, eventText(lastLot))) : null,
       lotsTable(v)));
     if (!isHost) { controls.replaceChildren(); return; }
     section(controls, `auction:${a.post}`, () => el("button", { type: "button", onclick: () => send({ type: "close_bids" }) }, t("close_bids")));
