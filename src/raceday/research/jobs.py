@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any, Protocol
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, WithJsonSchema
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictInt, WithJsonSchema
 
 from raceday.core.digits import ascii_int, plain_decimal
 from raceday.core.errors import RacedayError
@@ -181,3 +181,31 @@ class JobBody(BaseModel):
     """Base of a game's job request: no extra fields."""
 
     model_config = ConfigDict(extra="forbid")
+
+
+# --- a game's exact odds or simulated races ---------------------------------------------
+ODDS_MODES = ("odds", "simulate")
+RACES_LIMIT = 10_000_000  # races per job in the browser (the CLI allows more)
+
+
+class OddsOrSimulationJob(JobBody):
+    """A job that is a race's exact odds (``mode`` ``odds``) or ``n`` races simulated from
+    a seed (``simulate``); a game adds its ``game`` literal and its own fields."""
+
+    mode: Annotated[str, Field(max_length=20), modes_schema(ODDS_MODES)]
+    n: Annotated[StrictInt | None, races_schema(RACES_LIMIT)] = None
+    seed: Seed = None
+
+
+def odds_or_simulation(mode: str, params: Mapping[str, Any], body: Mapping[str, Any],
+                       limits: Mapping[str, int], odds: Callable[[Progress], dict[str, Any]],
+                       simulate: Callable[[Progress, int, int], Any],
+                       simulation_params: Mapping[str, Any] | None = None) -> Plan:
+    """The plan of ``mode``: the exact odds (``odds(job)``, one step) or the races
+    (``simulate(job, n, seed)``), shown with ``params`` (``simulation_params`` instead for
+    a simulation, where it shows fewer)."""
+    if mode == "odds":
+        return Plan(mode, dict(params), 1, odds)
+    return simulation_plan(mode, params if simulation_params is None else simulation_params,
+                           body, limits, simulate)
+

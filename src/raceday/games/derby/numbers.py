@@ -8,37 +8,34 @@ from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
 import numpy as np
-from pydantic import Field, StrictInt
+from pydantic import Field
 
 from raceday.research.jobs import (
     DIGITS_SCHEMA,
     FRACTION_LENGTH,
     FRACTION_TEXT,
-    JobBody,
+    ODDS_MODES,
+    RACES_LIMIT,
     JobError,
+    OddsOrSimulationJob,
     Plan,
     Progress,
-    Seed,
     col,
     fraction_text,
     job_mode,
-    modes_schema,
     number_or_text,
-    races_schema,
+    odds_or_simulation,
     shown,
-    simulation_plan,
 )
 
-LIMITS = {"races": 10_000_000}  # races per job in the browser (the CLI allows more)
-MODES = ("odds", "simulate")
+LIMITS = {"races": RACES_LIMIT}
 
 
-class DerbyJob(JobBody):
+class DerbyJob(OddsOrSimulationJob):
     """Dice Derby's exact odds and board (``odds``: ``fall_rate``, ``margin``) or ``n``
     simulated races (``simulate``: ``fall_rate``, ``n``, ``seed``)."""
 
     game: Literal["derby"]
-    mode: Annotated[str, Field(max_length=20), modes_schema(MODES)]
     fall_rate: Annotated[str | None, Field(max_length=FRACTION_LENGTH), shown(
         {**DIGITS_SCHEMA, "description": "from 0 to 1/2, such as '0', '0.05' or '1/20'"})
     ] = None
@@ -48,8 +45,6 @@ class DerbyJob(JobBody):
                       shown({"anyOf": [{"type": "number", "minimum": 0, "maximum": 0.5},
                                        DIGITS_SCHEMA],
                              "description": "the bookmaker's margin, from 0 to 0.5"})] = None
-    n: Annotated[StrictInt | None, races_schema(LIMITS["races"])] = None
-    seed: Seed = None
 
 
 Body = DerbyJob  # the request model the server collects
@@ -60,17 +55,18 @@ def plan(body: Mapping[str, Any], limits: Mapping[str, int]) -> Plan:
     from raceday.games.derby.odds import parse_margin
     from raceday.games.derby.rules import parse_fall_rate
 
-    mode = job_mode(body, {"fall_rate", "margin"}, MODES)
+    mode = job_mode(body, {"fall_rate", "margin"}, ODDS_MODES)
     rate_text = body.get("fall_rate", "0")
     if not isinstance(rate_text, str):
         raise JobError(f"fall_rate is {FRACTION_TEXT}")
     rate = parse_fall_rate(fraction_text(rate_text, "fall_rate"))
-    if mode == "odds":
-        margin = parse_margin(fraction_text(body.get("margin", "0.1"), "margin"))
-        return Plan(mode, {"fall_rate": str(rate), "margin": str(margin)}, 1,
-                    lambda job: odds_job(job, rate, margin))
-    return simulation_plan(mode, {"fall_rate": str(rate)}, body, limits,
-                           lambda job, n, chosen: simulate_job(job, rate, n, chosen))
+    margin = parse_margin(fraction_text(body.get("margin", "0.1"), "margin")) \
+        if mode == "odds" else None
+    return odds_or_simulation(
+        mode, {"fall_rate": str(rate), "margin": str(margin)}, body, limits,
+        lambda job: odds_job(job, rate, margin),
+        lambda job, n, chosen: simulate_job(job, rate, n, chosen),
+        simulation_params={"fall_rate": str(rate)})
 
 
 def odds_job(job: Progress, rate: Any, margin: Any) -> dict[str, Any]:

@@ -8,46 +8,41 @@ from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
 import numpy as np
-from pydantic import Field, StrictInt
+from pydantic import StrictInt
 
 from raceday.core.game import field_range
 from raceday.games.keirin.rules import KeirinOptions
 from raceday.research.jobs import (
-    JobBody,
+    ODDS_MODES,
+    RACES_LIMIT,
+    OddsOrSimulationJob,
     Plan,
     Progress,
-    Seed,
     col,
     count,
     job_mode,
-    modes_schema,
-    races_schema,
+    odds_or_simulation,
     shown,
-    simulation_plan,
 )
 
 RIDERS = field_range(KeirinOptions, "riders")
 LENGTH = field_range(KeirinOptions, "length")
 LIMITS = {  # the largest job in the browser (the CLI allows more)
-    "races": 10_000_000,
+    "races": RACES_LIMIT,
     # the longest track: its exact odds cannot be stopped midway (1,000 laps take seconds)
     "length": LENGTH[1],
 }
-MODES = ("odds", "simulate")
 
 
-class KeirinJob(JobBody):
+class KeirinJob(OddsOrSimulationJob):
     """KEIRIN's exact odds (``mode`` ``odds``) or ``n`` simulated races (``simulate``)."""
 
     game: Literal["keirin"]
-    mode: Annotated[str, Field(max_length=20), modes_schema(MODES)]
     riders: Annotated[StrictInt | None, shown(
         {"type": "integer", "minimum": RIDERS[0], "maximum": RIDERS[1]})] = None
     length: Annotated[StrictInt | None, shown(
         {"type": "integer", "minimum": LENGTH[0], "maximum": LENGTH[1],
          "description": "the race's length"})] = None
-    n: Annotated[StrictInt | None, races_schema(LIMITS["races"])] = None
-    seed: Seed = None
 
 
 Body = KeirinJob  # the request model the server collects
@@ -55,16 +50,14 @@ Body = KeirinJob  # the request model the server collects
 
 def plan(body: Mapping[str, Any], limits: Mapping[str, int]) -> Plan:
     """An odds or simulation job, checked (nothing runs here)."""
-    mode = job_mode(body, {"riders", "length"}, MODES)
+    mode = job_mode(body, {"riders", "length"}, ODDS_MODES)
     riders = count(body.get("riders", 9), "riders", *RIDERS)
     length = count(body.get("length", 50), "length", LENGTH[0],
                    limits.get("length", LENGTH[1]))
     options = KeirinOptions.parse({"riders": riders, "length": length})
-    if mode == "odds":
-        return Plan(mode, {"riders": riders, "length": length}, 1,
-                    lambda job: odds_job(job, options))
-    return simulation_plan(mode, {"riders": riders, "length": length}, body, limits,
-                           lambda job, n, chosen: simulate_job(job, options, n, chosen))
+    return odds_or_simulation(mode, {"riders": riders, "length": length}, body, limits,
+                              lambda job: odds_job(job, options),
+                              lambda job, n, chosen: simulate_job(job, options, n, chosen))
 
 
 def odds_job(job: Progress, options: Any) -> dict[str, Any]:
