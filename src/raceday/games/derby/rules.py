@@ -430,8 +430,8 @@ class DerbyState(State):
             where = f"roll-off for place {self.group_place}"
         else:
             where = f"furlong {self.round}"
-        return (f"<DerbyState {where}: {len(self.places)} of {len(POSTS)} placed, fall rate "
-                f"{self.options.fall_rate}>")
+        placed = f"{len(self.places)} of {len(POSTS)} placed"
+        return f"<DerbyState {where}: {placed}, fall rate {self.options.fall_rate}>"
 
     # --- saving -------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
