@@ -5,8 +5,10 @@ standings. Screenshots of every page are saved when a test fails."""
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,6 +16,8 @@ from typing import Any
 import playwright.sync_api as playwright_api
 import pytest
 
+from raceday.games.keirin import replay
+from raceday.present import render
 from raceday.web.app import create_app
 from raceday.web.server import background_server
 
@@ -205,7 +209,8 @@ def test_pool_night_tote_board_moves_on_the_big_screen(server: str, pages: Pages
         assert page.js_errors == []
 
 
-def test_japanese_pages_use_the_japanese_table(server: str, pages: Pages) -> None:
+def test_japanese_pages_use_the_japanese_table(server: str, pages: Pages, tmp_path: Path
+                                               ) -> None:
     host, code = create_room(pages, server, races="1")
     host.get_by_role("button", name="Switch to Japanese").click()
     host.get_by_text("参加者（0／12）").wait_for()
@@ -215,3 +220,20 @@ def test_japanese_pages_use_the_japanese_table(server: str, pages: Pages) -> Non
     aki.get_by_text("第1レース（全1）— 発売中").wait_for()
     assert "3連単" in aki.locator("#kr-kind").inner_text()
     assert host.locator(".kr-win caption").inner_text().startswith("オッズ表")
+    # the race in Japanese: the TV's commentary is the tables' event words, as Python says them
+    aki.get_by_role("button", name="購入終了").click()
+    phase(host, "finished")
+    lines = host.locator(".ticker li").all_inner_texts()
+    assert len(lines) == 6
+    said = {render(replay.room_event(e, ["Aki"]), "ja", "keirin") for e in _logged(tmp_path, code)}
+    assert set(lines) <= said, set(lines) - said
+    assert any("着" in line for line in lines)  # a place or the chase for one
+    for _, page in pages.pages:
+        assert page.js_errors == []
+
+
+def _logged(folder: Path, code: str) -> list[dict[str, Any]]:
+    """The events the room logged, in order."""
+    with contextlib.closing(sqlite3.connect(folder / "party.sqlite")) as db:
+        rows = db.execute("SELECT events FROM room_events WHERE code = ? ORDER BY seq", (code,))
+        return [e for (text,) in rows for e in json.loads(text)]

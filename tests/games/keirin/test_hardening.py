@@ -302,26 +302,60 @@ def test_the_dice_line_breaks_between_riders_before_80_columns() -> None:
     assert all(row.startswith("R") for row in rows)  # never broken inside a rider's throw
 
 
-def test_commentary_grammar_for_one_and_many() -> None:
-    lap = describe(Event("lineup", {"positions": [-3, -6], "finish": 97}))
-    assert lap == "Rider 1 lines up 1 lap from the finish."
-    laps = describe(Event("lineup", {"positions": [2], "finish": 203}))
-    assert laps == "Rider 1 lines up 2 laps and 1 square from the finish."
-    squares = describe(Event("lineup", {"positions": [5], "finish": 50}))
-    assert squares == "Rider 1 lines up 45 squares from the finish."
-    three = describe(Event("photo_finish", {"turn": 9, "riders": [1, 4, 7], "for_place": 2}))
-    assert three == "Photo-finish for place 2: R1, R4 and R7 are level and throw again!"
-    two = describe(Event("turn", {"turn": 1, "leaders": [2, 3]}))
-    assert two == "After turn 1, R2 and R3 lead side by side."
-    first = describe(Event("place", {"place": 1, "rider": 5, "turn": 1}))
-    assert first == "Place 1: R5 (after 1 turn)."
-    state = KeirinState(KeirinOptions())
-    record = play_game(state, [], np.random.default_rng(2), max_steps=KeirinOptions().max_steps())
-    text = " ".join(commentary(record.events))
-    assert "Place 1:" in text
-    for wrong in (" 1 laps", " 1 squares", " 1 turns", ", and "):
+def _race_events(seed: int, **options: int) -> list[Event]:
+    state = KeirinState(KeirinOptions(**options))
+    opts = state.options
+    return play_game(state, [], np.random.default_rng(seed), max_steps=opts.max_steps()).events
+
+
+def test_commentary_words_one_rider_or_several_as_the_facts_say() -> None:
+    start = KeirinState(KeirinOptions(length=97, derny=3)).apply_action(3)
+    assert commentary(start) == [
+        "The derny throws 3 and pulls the riders to square 3.",
+        "Rider 1 lines up 97 squares from the finish.",
+        "The derny pulls off; rider 1 takes its slipstream: 0 → 3."]
+    photo = Event("photo_finish", {"turn": 9, "riders": [1, 4, 7], "for_place": 2})
+    assert describe(photo) == "Photo-finish for place 2: riders 1, 4, 7 are level and throw again!"
+    level = Event("turn", {"turn": 1, "leaders": [2, 3], "for_place": 1, "chasing": False,
+                           "level": True})
+    assert describe(level) == "After turn 1, riders 2, 3 lead side by side."
+    assert describe(Event("place", {"place": 1, "rider": 5, "turn": 1})) == \
+        "Place 1: R5 (in turn 1)."
+    text = " ".join(commentary(_race_events(2)))
+    assert "Place 1:" in text and "{" not in text
+    for wrong in (" 1 squares", " 1 turns", ", and ", "riders 1.", "R1, "):
         assert wrong not in text
-    assert not re.search(r"R\d and R\d and R", text)  # lists read "R1, R2 and R3"
+    seen = set()
+    for seed in range(20):
+        for e in _race_events(seed):
+            line = str(describe(e))
+            if e.kind in ("overtake", "cross"):  # "riders 1, 2" for several, else "R1"
+                assert ("riders " in line) == e["several"], line
+                seen.add((e.kind, e["several"]))
+            elif e.kind == "turn":
+                wording = ("chase for place" if e["chasing"] else
+                           "side by side" if e["level"] else "leads.")
+                assert wording in line, line
+                seen.add((e.kind, wording))
+    assert len(seen) == 7  # every wording was met
+
+
+def test_a_turn_after_a_rider_has_won_names_the_place_still_raced_for() -> None:
+    """After R4 has won, the next turn's front rider does not "lead": he leads the chase
+    for the places left, as the turn's facts say."""
+    chases = []
+    for seed in range(10):
+        placed = 0
+        for e in _race_events(seed):
+            if e.kind == "place":
+                placed = e["place"]
+            if e.kind == "turn" and placed:
+                chases.append((placed, e, describe(e, "en"), describe(e, "ja")))
+    assert chases
+    for placed, e, en, ja in chases:
+        assert e["chasing"] and e["for_place"] == placed + 1
+        assert f"the chase for place {placed + 1} is led by no. " in en and "leads" not in en
+        assert f"{placed + 1}着争いの先頭は" in ja
 
 
 # --- 10: start-up ------------------------------------------------------------------------

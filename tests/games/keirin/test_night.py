@@ -226,9 +226,12 @@ def test_race_commentary_comes_from_the_message_tables_in_both_languages() -> No
     from raceday.core.events import Event
     from raceday.games.keirin.render import describe
 
-    overtake = Event("overtake", {"turn": 2, "rider": 4, "passed": [1, 2, 3]})
-    assert describe(overtake) == "R4 overtakes R1, R2 and R3."
-    lineup = Event("lineup", {"positions": [-50], "finish": 101})
-    assert describe(lineup) == "Rider 1 lines up 1 lap and 51 squares from the finish."
-    assert describe(overtake, "ja") == "R4 が R1、R2とR3 を抜きました。"
-    assert describe(Event("throw", {})) is None
+    overtake = Event("overtake", {"turn": 2, "rider": 4, "passed": [1, 2, 3], "several": True})
+    assert describe(overtake) == "R4 overtakes riders 1, 2, 3."
+    assert describe(overtake, "ja") == "4番が1、2、3番を抜く。"
+    one = Event("overtake", {"turn": 2, "rider": 4, "passed": [1], "several": False})
+    assert (describe(one), describe(one, "ja")) == ("R4 overtakes R1.", "4番が1番を抜く。")
+    lineup = Event("lineup", {"positions": [-50], "finish": 101, "to_go": 151})
+    assert describe(lineup) == "Rider 1 lines up 151 squares from the finish."
+    assert describe(lineup) == describe_event("keirin", lineup)  # the one wording
+    assert describe(Event("throw", {})) is None  # the throw line shows throws

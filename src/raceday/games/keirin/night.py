@@ -599,8 +599,9 @@ class NightState(SealedState):
         else:
             self.phase = PHASE_TICKETS
             self.done = set()
-            events.append(Event("betting_open", {"race": self.race_number,
-                                                 "races": self.options.races}))
+            races = self.options.races
+            events.append(Event("betting_open", {"race": self.race_number, "races": races,
+                                                 "open_ended": races is None}))
         return events
 
     # --- what each seat sees -----------------------------------------------------------------

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from raceday.core.events import Message
-from raceday.present.replay import ReplayStep
+from raceday.present.replay import ReplayStep, room_event_message
 from raceday.store.sessions import SessionStore
 
 
@@ -41,59 +41,27 @@ def steps(store: SessionStore, name: str) -> list[ReplayStep]:
     return [_race(entry) for entry in store.log("keirin", name)]
 
 
-def _riders(riders: list[int]) -> list[dict[str, Any]]:
-    return [Message("kr_r", {"n": r}).to_json() for r in riders]
-
-
-def room_event(event: dict[str, Any], names: list[str]) -> Message | None:
-    """A logged event of the betting-night room as the big screen words it (``kr_ev_*``),
-    or None for the room's own events (created, joined)."""
-    e = event
-    kind = e.get("type")
-
-    def name(i: Any) -> str:
-        return names[i] if isinstance(i, int) and 0 <= i < len(names) else f"#{i}"
-
-    if kind == "started":
-        return Message("kr_ev_started", {"n": len(e.get("players", []))})
-    if kind in ("ticket_sold", "ticket_withdrawn"):
-        return Message(f"kr_ev_{kind}", {"kind": Message(f"kr_{e['kind']}").to_json()})
-    if kind == "done_betting":
-        return Message("kr_ev_done", {"name": name(e.get("player"))})
-    if kind == "betting_closed":
-        return Message("kr_ev_closed", {"race": e["race"], "n": e["tickets"],
-                                        "pool": money(int(e["pool"]))})
+def _add_facts(kind: str, facts: dict[str, Any]) -> None:
+    """Give a race event logged before these facts existed the ones its words now use,
+    from its own data."""
     if kind == "derny":
-        return Message("kr_ev_derny", {"roll": e["roll"],
-                                       "dice": " + ".join(str(d) for d in e.get("dice") or [])
-                                       or "—"})
-    if kind == "lineup":
-        return Message("kr_ev_lineup", {"to_go": e["finish"] - e["positions"][0]})
-    if kind == "turn":
-        leaders = e.get("leaders", [])
-        return (Message("kr_ev_turn", {"turn": e["turn"], "rider": leaders[0]})
-                if len(leaders) == 1 else
-                Message("kr_ev_turn_level", {"turn": e["turn"], "riders": _riders(leaders)}))
-    if kind == "cross":
-        return Message("kr_ev_cross", {"turn": e["turn"], "riders": [
-            Message("replay.crossed", {"rider": Message("kr_r", {"n": r}).to_json(),
-                                       "past": past}).to_json()
-            for r, past in zip(e["riders"], e["past"], strict=False)]})
-    if kind == "photo_finish":
-        return Message("kr_ev_photo", {"place": e.get("for_place"),
-                                       "riders": _riders(e.get("riders", []))})
-    if kind == "throw":
-        return Message("replay.throw", {"turn": e["turn"], "rider": e["rider"],
-                                        "dice": e.get("dice", []), "from": e["from"],
-                                        "to": e["to"]})
-    if kind == "result":
-        return Message("kr_ev_result", {"order": _riders(e.get("ranking", [])[:3])})
-    facts = {"slipstream": ("from", "to"), "overtake": ("rider", "passed"),
-             "photo_throw": ("rider", "advance"), "place": ("place", "rider"),
-             "betting_open": ("race", "races"), "settled": ("race",), "finished": ()}
-    if kind in facts:
-        params = {k: e.get(k) for k in facts[kind]}
-        if kind == "overtake":
-            params["passed"] = _riders(e.get("passed", []))
-        return Message(f"kr_ev_{kind}", params)
-    return None
+        facts.setdefault("dice_known", facts.get("dice") is not None)
+    elif kind == "lineup":
+        facts.setdefault("to_go", facts["finish"] - facts["positions"][0])
+    elif kind in ("overtake", "cross"):
+        facts.setdefault("several", len(facts["passed" if kind == "overtake" else "riders"]) > 1)
+    elif kind == "turn":
+        for_place = len(facts["positions"]) - len(facts["active"]) + 1
+        facts.setdefault("for_place", for_place)
+        facts.setdefault("chasing", for_place > 1)
+        facts.setdefault("level", len(facts["leaders"]) > 1)
+
+
+def room_event(event: dict[str, Any], names: list[str]) -> Message:
+    """A logged event of a KEIRIN room as ``event.<kind>`` (the variant its true facts
+    pick); a race event logged before its facts included what the words need (the
+    distance to go, whether riders are level or a place is decided) gets them from its
+    own data."""
+    facts = dict(event)
+    _add_facts(str(facts.get("type")), facts)
+    return room_event_message(facts, names, "keirin")

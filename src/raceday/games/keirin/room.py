@@ -31,7 +31,7 @@ from typing import Any, ClassVar, Literal, Self
 import numpy as np
 from pydantic import Field, field_validator
 
-from raceday.core.events import Event, Message
+from raceday.core.events import Event
 from raceday.core.game import GameOptions
 from raceday.games.keirin.betting import KINDS, Ticket
 from raceday.games.keirin.night import (
@@ -251,10 +251,9 @@ class KeirinRoom(PartyRoom[NightState]):
                 break
         else:  # pragma: no cover - a photo-finish tied thousands of times in a row
             raise RoomError("the race took too many throws in one step; try again")
-        # A race event goes out with its message (key and facts), which every screen words
-        # from the tables in its own language: no page works a fact out of the raw data.
-        self.step = [{**self.event_json(e), "message": Message(e.key, e.params).to_json()}
-                     for e in produced]
+        # A race event goes out with its facts, which every screen words from the tables
+        # (event.<kind>) in its own language: no page works a fact out of the raw data.
+        self.step = [self.event_json(e) for e in produced]
         events.extend(self.step)
         self._night_events(after, events)
 

@@ -241,8 +241,9 @@ class KeirinState(State):
         self.to_throw = self.active_riders()
         self.turn_start = list(self.positions)
         return [
-            Event("derny", {"roll": derny, "dice": dice}),
-            Event("lineup", {"positions": lineup, "finish": self.options.length}),
+            Event("derny", {"roll": derny, "dice": dice, "dice_known": dice is not None}),
+            Event("lineup", {"positions": lineup, "finish": self.options.length,
+                             "to_go": self.options.length - lineup[0]}),
             Event("slipstream", {"rider": 1, "from": lineup[0], "to": self.positions[0]}),
         ]
 
@@ -258,16 +259,17 @@ class KeirinState(State):
                 and self.positions[rider - 1] > self.positions[other - 1]
             ]
             if passed:
-                events.append(
-                    Event("overtake", {"turn": self.turn, "rider": rider, "passed": passed})
-                )
+                events.append(Event("overtake", {"turn": self.turn, "rider": rider,
+                                                 "passed": passed, "several": len(passed) > 1}))
         front = max(self.positions[r - 1] for r in active)
         leaders = [r for r in active if self.positions[r - 1] == front]
+        for_place = len(self.ranked) + 1
         events.append(
             Event(
                 "turn",
                 {"turn": self.turn, "positions": list(self.positions), "leaders": leaders,
-                 "active": active},
+                 "active": active, "for_place": for_place, "chasing": for_place > 1,
+                 "level": len(leaders) > 1},
             )
         )
         line = self.options.length
@@ -277,11 +279,13 @@ class KeirinState(State):
             for r in crossers:
                 by_distance.setdefault(self.positions[r - 1] - line, []).append(r)
             groups = [sorted(by_distance[d]) for d in sorted(by_distance, reverse=True)]
+            riders = [r for g in groups for r in g]
             events.append(
                 Event(
                     "cross",
-                    {"turn": self.turn, "riders": [r for g in groups for r in g],
-                     "past": [self.positions[r - 1] - line for g in groups for r in g]},
+                    {"turn": self.turn, "riders": riders,
+                     "past": [self.positions[r - 1] - line for r in riders],
+                     "several": len(riders) > 1},
                 )
             )
             self.photo_groups = groups

@@ -290,7 +290,7 @@ export function mount(root, ctx) {
 
   function note(events) {
     for (const e of events) {
-      const text = eventText(e, view);
+      const text = eventText(e);
       if (text) ticker.push(text);
     }
     while (ticker.length > 6) ticker.shift();

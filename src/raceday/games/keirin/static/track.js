@@ -1,10 +1,10 @@
 // KEIRIN's shared pieces for the big screen and the phones: rider badges (number AND
-// jersey colour), money and odds formatting, event commentary, and the SVG velodrome with
+// jersey colour), money and odds formatting, the events' words, and the SVG velodrome with
 // the derny and the riders moving square by square. No rule lives here: positions, odds,
 // tickets and payouts all come from the server's view and events.
 import { el } from "/static/js/common.js";
 import { language, t } from "/static/js/i18n.js";
-import { render } from "/static/js/present.js";
+import { describeEvent } from "/static/js/present.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -51,33 +51,13 @@ export function oddsText(hundredths) {
 
 export const KIND_ORDER = ["win", "exacta", "quinella", "trifecta", "trio"];
 
-export function eventText(e, view) {
-  if (e.message) return render(e.message, language(), "keirin");  // a race event says itself
-  const name = (i) => view?.players?.[i]?.name ?? view?.seats?.[i] ?? `#${i}`;
-  const rs = (list) => list.map((r) => t("kr_r", { n: r })).join(", ");
-  switch (e.type) {
-    case "joined": return t("ev_joined", { name: e.name });
-    case "started": return t("kr_ev_started", { n: e.players.length });
-    case "betting_open": return t("kr_ev_betting_open", { race: e.race, races: e.races });
-    case "ticket_sold": return t("kr_ev_ticket_sold", { kind: t(`kr_${e.kind}`) });
-    case "ticket_withdrawn": return t("kr_ev_ticket_withdrawn", { kind: t(`kr_${e.kind}`) });
-    case "done_betting": return t("kr_ev_done", { name: name(e.player) });
-    case "betting_closed": return t("kr_ev_closed", { race: e.race, n: e.tickets, pool: cash(e.pool) });
-    case "derny": return t("kr_ev_derny", { roll: e.roll, dice: e.dice ? e.dice.join(" + ") : "—" });
-    case "lineup": return t("kr_ev_lineup", { to_go: e.finish - e.positions[0] });
-    case "slipstream": return t("kr_ev_slipstream", { from: e.from, to: e.to });
-    case "overtake": return t("kr_ev_overtake", { rider: e.rider, passed: rs(e.passed) });
-    case "turn": return e.leaders.length === 1 ? t("kr_ev_turn", { turn: e.turn, rider: e.leaders[0] })
-      : t("kr_ev_turn_level", { turn: e.turn, riders: rs(e.leaders) });
-    case "cross": return t("kr_ev_cross", { turn: e.turn, riders: e.riders.map((r, i) => `${t("kr_r", { n: r })} (+${e.past[i]})`).join(", ") });
-    case "photo_finish": return t("kr_ev_photo", { place: e.for_place, riders: rs(e.riders) });
-    case "photo_throw": return t("kr_ev_photo_throw", { rider: e.rider, advance: e.advance });
-    case "place": return t("kr_ev_place", { place: e.place, rider: e.rider });
-    case "result": return t("kr_ev_result", { order: e.ranking.slice(0, 3).map((r) => t("kr_r", { n: r })).join(" – ") });
-    case "settled": return t("kr_ev_settled", { race: e.race });
-    case "finished": return t("kr_ev_finished");
-    default: return "";
-  }
+// An event of the room ({type, ...facts}) in the page's language: "event.<kind>" from the
+// message tables, the variant its true facts pick (present.js describeEvent). Throws are
+// drawn on the track and listed by drawThrows, not told.
+export function eventText(e) {
+  if (e.type === "throw") return "";
+  const { type, message, ...facts } = e;  // `message`: a step saved before it was dropped
+  return describeEvent("keirin", { kind: type, ...facts }, language());
 }
 
 // --- the velodrome -------------------------------------------------------------------------
