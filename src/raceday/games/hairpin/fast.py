@@ -834,6 +834,18 @@ def bound_flag(best: float, first_alpha: float, beta: float) -> int:
 
 
 @njit(cache=True, inline="always")
+def tt_store(tt_key: np.ndarray, tt_val: np.ndarray, tt_info: np.ndarray, slot: int, h: int,
+             value: float, depth: int, flag: int, act: int) -> None:
+    """Write one transposition-table entry: the position's hash, its value, the depth it
+    was searched to, its bound flag (:func:`bound_flag`) and the best move found."""
+    tt_key[slot] = h
+    tt_val[slot] = value
+    tt_info[slot, 0] = depth
+    tt_info[slot, 1] = flag
+    tt_info[slot, 2] = act
+
+
+@njit(cache=True, inline="always")
 def open_child_window(alpha: np.ndarray, beta: np.ndarray, k: int) -> None:
     """Give the child on stack row ``k + 1`` its parent's window (``alpha[k]``,
     ``beta[k]``) as negamax sees it from the other side: negated, ends swapped."""
@@ -948,13 +960,9 @@ def negamax(st0: np.ndarray, rules: np.ndarray, depth0: int, alpha0: float, beta
         # frame k is done: store it and return its value to the parent
         h = hashes[k]
         slot = h & _TT_MASK
-        flag = bound_flag(best[k], first_alpha[k], beta[k])
-        if tt_key[slot] != h or tt_info[slot, 0] <= depth[k]:
-            tt_key[slot] = h
-            tt_val[slot] = best[k]
-            tt_info[slot, 0] = depth[k]
-            tt_info[slot, 1] = flag
-            tt_info[slot, 2] = best_act[k]
+        if tt_key[slot] != h or tt_info[slot, 0] <= depth[k]:  # deeper results stay
+            tt_store(tt_key, tt_val, tt_info, slot, h, best[k], depth[k],
+                     bound_flag(best[k], first_alpha[k], beta[k]), best_act[k])
         ret = best[k]
         if k == 0:
             return ret
@@ -998,11 +1006,7 @@ def search_root(st: np.ndarray, rules: np.ndarray, depth: int, node_limit: int,
         if v > alpha:
             alpha = v
             best_act = acts[i]
-    tt_key[slot] = h
-    tt_val[slot] = alpha
-    tt_info[slot, 0] = depth
-    tt_info[slot, 1] = 0
-    tt_info[slot, 2] = best_act
+    tt_store(tt_key, tt_val, tt_info, slot, h, alpha, depth, 0, best_act)
     return n
 
 
