@@ -655,18 +655,12 @@ f: np.ndarray, moves: np.ndarray, keys: np.ndarray, killers: np.ndarray,
         # frame k is done: store it and return its value to the parent
         h = hashes[k]
         slot = h & mask
-        if h == 0:
-            ret = best[k]
-            if k == ply0:
-                return _finished(counter, nodes, seldepth, float(ret))
-            k -= 1
-            entering = False
-            continue
-        flag = bound_flag(best[k], first_alpha[k], beta[k])
-        if tt_key[slot, T_KEY] != h or tt_info[slot, T_DEPTH] <= depth[k]:
+        # a hash of 0 is not stored; a deeper result already in the slot stays
+        if h != 0 and (tt_key[slot, T_KEY] != h or tt_info[slot, T_DEPTH] <= depth[k]):
             tt_key[slot, T_KEY] = h
             tt_val[slot, T_VAL] = _to_tt(best[k], k)
             tt_info[slot, T_DEPTH] = depth[k]
+            flag = bound_flag(best[k], first_alpha[k], beta[k])
             tt_info[slot, T_MOVE] = flag | (best_move[k] << 2)
         ret = best[k]
         if k == ply0:
