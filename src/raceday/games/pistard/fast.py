@@ -437,12 +437,13 @@ def legal_ws(st: np.ndarray, par: np.ndarray, grid: np.ndarray, acts: np.ndarray
 
 # --- transitions -----------------------------------------------------------------------
 @njit(cache=True)
-def _sort_racing(st: np.ndarray, out: np.ndarray, group_by_owner: bool) -> Any:
-    """Racing riders ordered furthest first, inner lane first among level riders (by team
-    first when ``group_by_owner``); stable, like the reference's sorts."""
+def _sort_racing(st: np.ndarray, out: np.ndarray, group_by_owner: bool, team: int) -> Any:
+    """Racing riders (only ``team``'s when it is not -1) ordered furthest first, inner lane
+    first among level riders (by team first when ``group_by_owner``); stable, like the
+    reference's sorts. Returns how many are in ``out``."""
     n = 0
     for i in range(st[NRIDERS]):
-        if st[STATUS + i] == ST_RACE:
+        if st[STATUS + i] == ST_RACE and (team == -1 or st[OWNER + i] == team):
             out[n] = i
             n += 1
     for a in range(1, n):
@@ -523,7 +524,7 @@ def _start_round(st: np.ndarray, par: np.ndarray) -> None:
     for c in range(2 * MAXR):
         st[CROSS + c] = 0
     order = np.empty(MAXR, dtype=np.int64)
-    n = _sort_racing(st, order, par[P_VARIANT] == V_PURSUIT)
+    n = _sort_racing(st, order, par[P_VARIANT] == V_PURSUIT, -1)
     st[NTM] = n
     for k in range(n):
         st[TM + k] = order[k]
@@ -648,16 +649,7 @@ def _points_before(st: np.ndarray, par: np.ndarray, i: int, j: int) -> Any:
 def _team_third(st: np.ndarray, par: np.ndarray, team: int, out: np.ndarray) -> Any:
     """(past the line, lane) of the team's third rider in ``out`` if he has crossed."""
     order = np.empty(MAXR, dtype=np.int64)
-    n = 0
-    for i in range(st[NRIDERS]):
-        if st[STATUS + i] == ST_RACE and st[OWNER + i] == team:
-            order[n] = i
-            n += 1
-    for a in range(1, n):
-        b = a
-        while b > 0 and _before(st, order[b], order[b - 1], False):
-            order[b - 1], order[b] = order[b], order[b - 1]
-            b -= 1
+    n = _sort_racing(st, order, False, team)
     if n < TEAM_COUNTS:
         return False
     third = order[TEAM_COUNTS - 1]
@@ -676,7 +668,7 @@ def _end_round(st: np.ndarray, par: np.ndarray) -> Any:
     length = par[P_LENGTH]
     stopped = st[ROUND] >= par[P_CAP]
     order = np.empty(MAXR, dtype=np.int64)
-    n = _sort_racing(st, order, False)
+    n = _sort_racing(st, order, False, -1)
     if variant == V_POINTS:
         _award_sprints(st, par)
         need = min(par[P_NPOINTS], n)
