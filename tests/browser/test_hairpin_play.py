@@ -5,7 +5,6 @@ computer with undo; and screenshot checks at both widths (no sideways scrolling)
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -30,23 +29,6 @@ def server(tmp_path: Path) -> Iterator[str]:
         yield url
 
 
-def open_page(browser: Any, viewport: dict[str, int], url: str,
-              storage: dict[str, str] | None = None) -> Any:
-    context = browser.new_context(viewport=viewport, locale="en-US")
-    if storage:
-        context.add_init_script(
-            f"for (const [k, v] of Object.entries({json.dumps(storage)})) "
-            "localStorage.setItem(k, v);")
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT)
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.on("dialog", lambda d: d.accept())
-    page.js_errors = errors
-    page.goto(url)
-    return page
-
-
 def no_sideways_scroll(page: Any, width: int) -> None:
     assert page.evaluate("document.documentElement.scrollWidth") <= width
 
@@ -69,14 +51,14 @@ def play_one(page: Any, by_tap: bool) -> None:
         f"() => Number(document.querySelector('.hp-board')?.dataset.ply) > {before}")
 
 
-def test_a_whole_game_on_two_browsers(chromium: Any, server: str, tmp_path: Path) -> None:
+def test_a_whole_game_on_two_browsers(open_page: Any, server: str, tmp_path: Path) -> None:
     r = httpx.post(f"{server}api/rooms", json={"game": "hairpin", "options": {
         "variant": "short", "red": "human", "black": "human", "position": LATE}}, timeout=10)
     room = r.json()
     code = room["code"]
-    tv = open_page(chromium, TV, f"{server}host/{code}",
+    tv = open_page(TV, f"{server}host/{code}",
                    {f"raceday.host.{code}": room["host_token"]})
-    phone = open_page(chromium, PHONE, f"{server}play/{code}")
+    phone = open_page(PHONE, f"{server}play/{code}")
     phone.fill("#name", "Aki")
     phone.keyboard.press("Enter")  # the join form works from the keyboard
     tv.get_by_text("Red — Aki").wait_for()
@@ -108,8 +90,8 @@ def test_a_whole_game_on_two_browsers(chromium: Any, server: str, tmp_path: Path
 
 @pytest.mark.parametrize("viewport", [PHONE, TV], ids=["360", "1920"])
 def test_against_the_computer_from_the_landing_page_with_undo(
-        chromium: Any, server: str, viewport: dict[str, int], tmp_path: Path) -> None:
-    page = open_page(chromium, viewport, server)
+        open_page: Any, server: str, viewport: dict[str, int], tmp_path: Path) -> None:
+    page = open_page(viewport, server)
     page.select_option("#hp-red", "human")
     page.select_option("#hp-black", "medium")
     page.check("#hairpin-create input[name=short]")
@@ -150,13 +132,13 @@ def test_against_the_computer_from_the_landing_page_with_undo(
     ("en", "your 5th bump: you would be disqualified and lose"),
     ("ja", "5回目のバンプ：失格となり負けます"),
 ])
-def test_a_decisive_bump_is_marked_in_the_pages_language(chromium: Any, server: str,
+def test_a_decisive_bump_is_marked_in_the_pages_language(open_page: Any, server: str,
                                                          lang: str, words: str) -> None:
     r = httpx.post(f"{server}api/rooms", json={"game": "hairpin", "options": {
         "red": "human", "black": "human",
         "position": "..bbb./..bb.r2/rrr... r 0-0 4-0 0-0"}}, timeout=10)
     room = r.json()
-    page = open_page(chromium, TV, f"{server}host/{room['code']}",
+    page = open_page(TV, f"{server}host/{room['code']}",
                      {f"raceday.host.{room['code']}": room["host_token"], "raceday.lang": lang})
     page.click("#start")
     button = page.locator("button.hp-move.decides-loses")
