@@ -4,6 +4,8 @@ show a track."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -133,36 +135,27 @@ ResumeOpt = Annotated[
 ]
 
 
-@app.command()
-@game_options(PistardOptions)
-def play(
-    race: RaceOptions = GIVEN,
-    players: PlayersOpt = None,
-    seed: common.SeedOpt = None,
-    session: SessionOpt = "pistard",
-    resume: ResumeOpt = False,
-    db: common.DbOpt = None,
-    delay: common.DelayOpt = None,
-) -> None:
-    """Play a race in the terminal: humans choose moves from the listed ones, computers ride."""
-    kinds = None if resume else parse_players(players, race.get("variant"))
-    _race_session("play", kinds, race, seed, session, resume, db, delay)
+def _race_command(command: str, players_option: Any,
+                  kinds_of: Callable[[str | None, str], list[str]], doc: str) -> None:
+    """Register ``raceday pistard <command>`` (play, watch): a race in the terminal with
+    the players ``kinds_of`` reads from ``--players`` (its option ``players_option``)."""
 
+    def run(
+        race: RaceOptions = GIVEN,
+        players: str | None = None,
+        seed: common.SeedOpt = None,
+        session: SessionOpt = "pistard",
+        resume: ResumeOpt = False,
+        db: common.DbOpt = None,
+        delay: common.DelayOpt = None,
+    ) -> None:
+        kinds = None if resume else kinds_of(players, race.get("variant"))
+        _race_session(command, kinds, race, seed, session, resume, db, delay)
 
-@app.command()
-@game_options(PistardOptions)
-def watch(
-    race: RaceOptions = GIVEN,
-    players: ComputersOpt = None,
-    seed: common.SeedOpt = None,
-    session: SessionOpt = "pistard",
-    resume: ResumeOpt = False,
-    db: common.DbOpt = None,
-    delay: common.DelayOpt = None,
-) -> None:
-    """Watch computer riders race, round by round (saved each round; --resume goes on)."""
-    kinds = None if resume else _computers(players, race.get("variant"), "watch")
-    _race_session("watch", kinds, race, seed, session, resume, db, delay)
+    run.__annotations__["players"] = players_option
+    run.__name__ = run.__qualname__ = command
+    run.__doc__ = doc
+    app.command(command)(game_options(PistardOptions)(run))
 
 
 def _computers(players: str | None, variant: str, command: str) -> list[str]:
@@ -172,6 +165,13 @@ def _computers(players: str | None, variant: str, command: str) -> list[str]:
         raise OptionsError(f"{command} plays computers only: use easy, medium, hard or expert "
                            "(humans ride with `raceday pistard play`)")
     return kinds
+
+
+_race_command("play", PlayersOpt, parse_players,
+              "Play a race in the terminal: humans choose moves from the listed ones, "
+              "computers ride.")
+_race_command("watch", ComputersOpt, partial(_computers, command="watch"),
+              "Watch computer riders race, round by round (saved each round; --resume goes on).")
 
 
 def _race_session(command: str, new_kinds: list[str] | None, race: RaceOptions,
