@@ -114,3 +114,11 @@ def test_a_whole_race_of_three_browsers_and_a_computer(chromium: Any, server: st
                               "e.tagName + '.' + e.className).slice(0, 5)")
         assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], wide
     tv.screenshot(path=str(tmp_path / "pistard-result-1920.png"))
+    # the big screen's commentary is the message table's, in the page's language
+    said = tv.inner_text(".pi-recent")
+    assert " plays " in said and " ahead to lane " in said, said
+    tv.evaluate("async () => (await import('/static/js/i18n.js')).setLanguage('ja')")
+    tv.wait_for_function("() => document.querySelector('.pi-recent').innerText.includes('を使う')")
+    said = tv.inner_text(".pi-recent")
+    assert "マス前へ" in said and " plays " not in said, said
+    assert "{" not in said and "event." not in said, said

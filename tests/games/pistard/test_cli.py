@@ -7,10 +7,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from raceday.cli.main import app
 from raceday.core.errors import InputFileError, OptionsError
+from raceday.present import table
 from raceday.store.sessions import SessionStore
 
 runner = CliRunner()
@@ -142,3 +144,24 @@ def test_sprint_human_sur_place_then_forced(tmp_path: Path) -> None:
     assert result.output.count("rider 11 stands still") >= 2
     assert "refused: after two stand-stills in a row you must move" in result.output
     assert "wins" in result.output
+
+
+def test_play_and_watch_word_their_lines_from_the_message_table(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The commentary and the listed moves are the table's words: another table's text
+    for a move, a token and a hint shows in the terminal instead of the English."""
+    entries = table("en").entries
+    for colour in ("yellow", "green", "blue", "red"):
+        monkeypatch.setitem(entries, f"pistard.event.move.{colour}", f"R{{rider}} {colour}!")
+    monkeypatch.setitem(entries, "pistard.hint.move", "⇒ +{ahead} L{lane} #{col}")
+    watched = runner.invoke(app, ["pistard", "watch", "-p", "easy,easy", "--seed", "2",
+                                  "--track", "short", "--db", str(tmp_path / "w.sqlite"),
+                                  "--delay", "0"])
+    assert watched.exception is None, watched.output
+    assert "R11 " in watched.output and " plays " not in watched.output
+    played = runner.invoke(app, ["pistard", "play", "-p", "human,easy", "--riders-per-player",
+                                 "1", "--seed", "4", "--db", str(tmp_path / "p.sqlite"),
+                                 "--delay", "0"], input="1 4\n" + "1\n" * 300)
+    assert played.exception is None, played.output
+    assert "⇒ +" in played.output and "ahead to lane" not in played.output
+    assert "R11 " in played.output and " plays " not in played.output

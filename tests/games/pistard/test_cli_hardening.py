@@ -21,7 +21,8 @@ from raceday.games.pistard import cli as pistard_cli
 from raceday.games.pistard.agents import make_agent
 from raceday.games.pistard.options import PistardOptions
 from raceday.games.pistard.render import commentary, result_lines, standings
-from raceday.games.pistard.state import PistardState, position_state
+from raceday.games.pistard.replay import current_shape
+from raceday.games.pistard.state import PistardState, position_state, with_word_facts
 from raceday.games.pistard.track import MAX_FILE_BYTES, default_track, load_track
 from raceday.games.pistard.variants import VARIANTS
 from raceday.store.sessions import SessionStore
@@ -336,18 +337,30 @@ def test_standings_never_show_a_negative_distance_to_go() -> None:
     assert "-3" not in text
 
 
+def logged(kind: str, facts: dict[str, object]) -> Event:
+    """An event as the engine logs it (the variants' facts completed by the state)."""
+    return Event(kind, with_word_facts(kind, facts))
+
+
 def test_commentary_separates_riders_and_numbers() -> None:
-    sprint = commentary(Event("sprint", {"lap": 2, "places": [[11, 1, 5], [21, 2, 3]]}))
-    assert sprint == "lap 2 sprint: 1st rider 11 (5 pts), 2nd rider 21 (3 pts)"
-    heat = commentary(Event("heat", {"heat": 1, "order": [11, 21, 12], "eliminated": 12}))
+    sprint = commentary(logged("sprint", {"lap": 2, "places": [[11, 1, 5], [21, 2, 3]]}))
+    assert sprint == "lap 2 sprint — places 1, 2: riders 11, 21, points 5, 3"
+    heat = commentary(logged("heat", {"heat": 1, "order": [11, 21, 12], "eliminated": 12,
+                                      "stopped": False}))
     assert heat == "heat 1 finishing order 11, 21, 12: rider 12 is eliminated"
-    result = commentary(Event("result", {"why": "line", "ranking": [21, 11], "rounds": 12}))
+    result = commentary(logged("result", {"line": True, "ranking": [21, 11], "rounds": 12,
+                                          "stopped": False, "scores": None}))
     assert result == "race over after 12 turns; finishing order 21, 11"
-    logged_before = commentary(Event("result", {"why": "race over", "ranking": [21, 11],
-                                                "rounds": 12}))
-    assert logged_before == result  # an event saved with its sentence reads the same
-    fall = commentary(Event("fall", {"rider": 21, "reason": "stand_stills", "round": 4}))
+    for why in ("line", "race over"):  # a room's log before: a word, or older a sentence
+        old = current_shape({"type": "result", "why": why, "ranking": [21, 11], "rounds": 12})
+        assert commentary(Event("result", {k: v for k, v in old.items() if k != "type"})) \
+            == result
+    fall = commentary(logged("fall", {"rider": 21, "reason": "stand_stills", "round": 4}))
     assert fall == "rider 21 falls (three stand-stills in a row)"
-    ttt = commentary(Event("result", {"why": "ttt", "ranking": [11, 12],
-                                      "rounds": 13}))
+    ttt = commentary(logged("result", {"ttt": True, "ranking": [11, 12], "rounds": 13}))
     assert ttt == "team time trial over after 13 turns"
+    team = commentary(logged("team_time", {"team": 1, "rounds": 9, "past": 2}))
+    assert team == "team 2's third rider is over the line after 9 turns"
+    won = commentary(logged("result", {"tie": False, "team_won": True, "teams": [1, 0],
+                                       "team": 2, "rounds": 9}))
+    assert won == "team 2 wins the pursuit after 9 turns"

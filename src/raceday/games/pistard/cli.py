@@ -355,9 +355,8 @@ def _ask_move(state: PistardState, player: int) -> Action:
     common.console.print(standings(state))
     common.console.print(dice_line(state.dice))
     actions = state.legal_actions()
-    table = state.move_table()
     for n, action in enumerate(actions, start=1):
-        label = move_label(state, action, table.get(action))
+        label = move_label(state, action)
         common.console.print(f"  {n:>2}. ", end="")
         common.console.print(label)
     tokens = state.tokens[player]

@@ -11,7 +11,6 @@ from rich.text import Text
 
 from raceday.core.events import Event
 from raceday.games.pistard import picture
-from raceday.games.pistard.moves import MoveInfo
 from raceday.games.pistard.state import PistardState
 from raceday.games.pistard.track import COLOURS
 from raceday.games.pistard.variants import OUT
@@ -21,15 +20,16 @@ DIE_STYLE = {0: "bold black on yellow", 1: "bold black on green3", 2: "bold whit
              3: "bold white on red3"}
 
 
-def die_text(colour: int, value: int) -> Text:
+def die_text(colour: int, value: int, lang: str = "en") -> Text:
     """A die as a coloured value, e.g. a green 5."""
-    return Text(f" {COLOURS[colour]} {value} ", style=DIE_STYLE[colour])
+    name = render(f"pi_{COLOURS[colour]}", lang, "pistard")
+    return Text(f" {name} {value} ", style=DIE_STYLE[colour])
 
 
-def dice_line(dice: Sequence[int]) -> Text:
-    out = Text("dice: ")
+def dice_line(dice: Sequence[int], lang: str = "en") -> Text:
+    out = Text(render("hint.dice", lang, "pistard") + " ")
     for colour, value in enumerate(dice):
-        out.append_text(die_text(colour, value))
+        out.append_text(die_text(colour, value, lang))
         out.append(" ")
     return out
 
@@ -49,9 +49,9 @@ def standings(state: PistardState) -> Text:
     return picture.standings(state.frame())
 
 
-def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+def _place(n: int) -> str:
+    """A place in words (the shared ``place_*`` keys: 1st, 2nd, 3rd, 4th)."""
+    return render(f"place_{n}" if n <= 3 else "place_n", "en", params={"n": n})
 
 
 def _line(key: str, **params: object) -> str:
@@ -110,7 +110,7 @@ def result_lines(state: PistardState) -> list[RenderableType]:
     heat_out = {i: k + 1 for k, i in enumerate(state.eliminated)}
     for place, i in enumerate(state.ranking, start=1):
         r = riders[i]
-        row = [_ordinal(place), str(r.ident), str(r.owner + 1)]
+        row = [_place(place), str(r.ident), str(r.owner + 1)]
         if variant == "points":
             delta = state.laps_delta[i]
             row += [str(state.points[i]), f"{delta:+d}" if delta else "0"]
@@ -121,63 +121,26 @@ def result_lines(state: PistardState) -> list[RenderableType]:
     return out
 
 
-def move_label(state: PistardState, action: int, info: MoveInfo | None) -> Text:
-    """A listed move: die (coloured), destination and why it may end there."""
-    if info is None:
-        what = "sur place (stand still)" if state.options.variant == "sprint" else \
-            "stay (keep your tokens)"
-        return Text(what)
-    assert state.mover is not None
-    rider = state.riders[state.mover]
-    text = die_text(info.colour, info.value)
-    token = " (+1 energy token)" if info.token else ""
-    why = "behind a rider" if info.behind else "on its colour"
-    text.append(f"{token} → {info.ahead} ahead to lane {info.lane}, square "
-                f"{(rider.dist + info.ahead + rider.offset) % state.track.length}, {why}")
+def move_label(state: PistardState, action: int, lang: str = "en") -> Text:
+    """A listed move: die (coloured), destination and why it may end there (the facts of
+    the state's ``action_message``, worded by the table's ``hint.*`` keys)."""
+    facts = state.action_message(action).params
+    if "colour" not in facts:
+        return Text(render(f"pi_stay_{facts['why']}", lang, "pistard"))
+    text = die_text(COLOURS.index(facts["colour"]), facts["value"], lang)
+    words = [render("hint.token", lang, "pistard")] if facts["token"] else []
+    words.append(render("hint.move", lang, "pistard", facts))
+    why = render("hint.behind" if facts["behind"] else "hint.on_colour", lang, "pistard")
+    text.append(f" {' '.join(words)}, {why}")
     return text
 
 
-def _word(group: str, word: str) -> str:
-    """The English of an event's fact word (``why.line`` → "race over"); an event logged
-    before the words became facts holds its sentence, shown as it is."""
-    key = f"{group}.{word}"
-    text = render(key, "en", "pistard")
-    return word if text == key else text
+# Events worth a line of commentary (the others: the board shows them).
+SAID_EVENTS = frozenset({"place", "token", "move", "no_move", "stand_still", "fall",
+                         "lap_gained", "lap_lost", "sprint", "heat", "team_time", "result"})
 
 
-# Events whose line is the message table's own wording of their facts.
-WORDED_EVENTS = frozenset({"place", "no_move", "stand_still", "lap_gained", "lap_lost"})
-
-
-def commentary(event: Event) -> str | None:
-    """One line about an event, or None for events not worth a line."""
-    k = event.kind
-    d = event.data
-    if k in WORDED_EVENTS:
-        return describe_event("pistard", event)
-    if k == "move":
-        token = " with an energy token" if d["token"] else ""
-        return (f"rider {d['rider']} plays {d['colour']} {d['value']}{token}: "
-                f"{d['to'][0] - d['from'][0]} ahead to lane {d['to'][1]}")
-    if k == "fall":
-        return f"rider {d['rider']} falls ({_word('fall', d['reason'])})"
-    if k == "sprint":
-        places = ", ".join(f"{_ordinal(place)} rider {ident} ({pts} pts)"
-                           for ident, place, pts in d["places"])
-        return f"lap {d['lap']} sprint: {places}"
-    if k == "heat":
-        return (f"heat {d['heat']} finishing order {', '.join(map(str, d['order']))}: "
-                f"rider {d['eliminated']} is eliminated")
-    if k == "team_time":
-        return f"team {d['team'] + 1}'s third rider is over the line after {d['rounds']} turns"
-    if k == "result":
-        if "teams" in d:
-            if d["tie"]:
-                return "the pursuit ends in a tie"
-            return f"team {d['teams'][0] + 1} wins the pursuit after {d['rounds']} turns"
-        why = _word("why", d["why"])
-        if d["why"] in ("ttt", "team time trial over"):
-            return f"{why} after {d['rounds']} turns"
-        ranking = ", ".join(map(str, d["ranking"]))
-        return f"{why} after {d['rounds']} turns; finishing order {ranking}"
-    return None
+def commentary(event: Event, lang: str = "en") -> str | None:
+    """One line about an event (its message ``event.<kind>`` in ``lang``), or None for
+    events not worth a line."""
+    return describe_event("pistard", event, lang) if event.kind in SAID_EVENTS else None

@@ -1,37 +1,57 @@
-"""Replaying PISTARD: a saved race replays from its final position (the default); this
-module words the events that rooms written before the room kit logged."""
+"""Replaying PISTARD: a saved race replays from its final position (the default); a room's
+logged events are the engine's events, each worded ``event.<kind>`` (or its variant) from
+the message table. Rooms logged before the events held every fact their words need: this
+module brings those to today's shape (shapes only; the words are the table's)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from raceday.core.events import Message
+from raceday.games.pistard.state import WORD_FACT_KINDS, with_word_facts
+from raceday.present.replay import room_event_message
 
-COLOUR_LETTERS = "YGBR"  # the dice in the order of a throw: yellow, green, blue, red
+# A result's "why" as logged before it was a word (the sentences of that time).
+OLD_WHY = {"race over": "line", "points race over": "points", "the other rider fell": "fell",
+           "team time trial over": "ttt", "elimination race over": "elimination",
+           "team pursuit over": "pursuit"}
 
 
-def room_event(event: dict[str, Any], names: list[str]) -> Message | None:
-    """A logged event as the track page words it (``pi_ev_*``); None for the room's own
-    events (created, joined); the riders' positions are the board's, not words."""
-    e = event
-    kind = e.get("type")
-    if kind == "started":
-        return Message("pi_ev_started")
-    if kind == "place":
-        return Message("pi_ev_place", {"rider": e["rider"], "back": e["behind"],
-                                       "lane": e["lane"]})
-    if kind == "throw":
-        return Message("pi_ev_throw", {"rider": e["rider"], "dice": " ".join(
-            f"{COLOUR_LETTERS[i]}{v}" for i, v in enumerate(e["dice"]))})
-    if kind == "move":
-        words = Message("pi_ev_move", {"rider": e["rider"],
-                                       "colour": Message(f"pi_{e['colour']}").to_json(),
-                                       "value": e["value"], "n": e["to"][0] - e["from"][0],
-                                       "lane": e["to"][1]})
-        return Message("replay.with_token", {"move": words.to_json()}) if e.get("token") \
-            else words
-    if kind == "round":
-        return Message("pi_ev_round", {"round": e["round"]})
-    if kind == "positions":
-        return Message("replay.positions", {"round": e.get("round")})
-    return None
+def _move_facts(e: dict[str, Any]) -> dict[str, Any]:
+    """A move logged before it said how far ahead, into which lane and with which die."""
+    return {**e, "ahead": e["to"][0] - e["from"][0], "lane": e["to"][1], e["colour"]: True}
+
+
+def _result_facts(e: dict[str, Any]) -> dict[str, Any]:
+    """A result logged with ``why`` (a word or, older, a sentence) gains its true fact (a
+    pursuit's is ``tie`` or ``team_won``, with the winning team's number) and its points as
+    ``scores`` (a points race's ``points`` becomes its true fact)."""
+    why = OLD_WHY.get(e["why"], e["why"])
+    if why == "pursuit":
+        tie = bool(e.get("tie"))
+        teams = e.get("teams") or []
+        return {"tie": tie, "team_won": not tie, **e,
+                "team": None if tie or not teams else teams[0] + 1}
+    return {**e, "scores": e.get("points"), why: True}
+
+
+def current_shape(event: dict[str, Any]) -> dict[str, Any]:
+    """A logged room event (``{"type": kind, **facts}``) with the facts the engine logs
+    today added (the old ones are kept); an event in today's shape is returned as it is."""
+    kind = event.get("type")
+    if kind == "move" and "ahead" not in event:
+        return _move_facts(event)
+    if kind == "result" and "why" in event:
+        return _result_facts(event)
+    if kind in WORD_FACT_KINDS:
+        return {"type": kind, **with_word_facts(str(kind), event)}
+    return event
+
+
+def room_event(event: dict[str, Any], names: list[str]) -> Message:
+    """A logged event as its message (``event.<kind>`` or the variant its true fact picks);
+    a move logged with an energy token before the token was an event of its own says so."""
+    message = room_event_message(current_shape(event), names, "pistard")
+    if event.get("type") == "move" and "ahead" not in event and event.get("token"):
+        return Message("replay.with_token", {"move": message.to_json()})
+    return message

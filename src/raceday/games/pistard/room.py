@@ -14,12 +14,13 @@ no action number is decoded here), the standings and the result.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 from raceday.core.game import GameOptions
 from raceday.games.pistard.agents import LEVELS, make_agent
 from raceday.games.pistard.game import GAME
 from raceday.games.pistard.options import PistardOptions
+from raceday.games.pistard.replay import current_shape
 from raceday.games.pistard.state import PistardState
 from raceday.games.pistard.track import LETTERS, SHIPPED_TRACKS, load_track
 from raceday.games.pistard.variants import OUT, RACE, VARIANT_RULES
@@ -63,6 +64,14 @@ class PistardRoom(TurnRoom[PistardState]):
 
     def started_facts(self) -> JSON:
         return {"variant": self.options.variant}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Self:
+        """A saved room; the events it keeps for the view in today's shape (a room saved
+        before the events held the facts their words need)."""
+        room = super().from_json(data)
+        room.recent = [current_shape(e) for e in room.recent]
+        return room
 
     def remembers(self, data: JSON) -> bool:
         return bool(data["type"] != "positions")  # the view has the positions already

@@ -300,6 +300,11 @@ class PistardState(State):
         return self._apply(action, detail)
 
     def _apply(self, action: Action, detail: Mapping[str, Any] | None) -> list[Event]:
+        """One transition; the variants' events get the facts their words need."""
+        return [Event(e.kind, with_word_facts(e.kind, e.data)) if e.kind in WORD_FACT_KINDS
+                else e for e in self._step(action)]
+
+    def _step(self, action: Action) -> list[Event]:
         events: list[Event] = []
         if self.phase == PHASE_PLACE:
             self._place(action, events)
@@ -352,11 +357,15 @@ class PistardState(State):
         from_lane, rider.lane = rider.lane, info.lane
         if info.token:
             self.tokens[rider.owner] -= 1
+            events.append(Event("token", {"round": self.round, "rider": rider.ident,
+                                          "left": self.tokens[rider.owner]}))
         self.stills[self.mover] = 0
+        colour = COLOURS[info.colour]
         events.append(
-            Event("move", {"round": self.round, "rider": rider.ident, "colour":
-                           COLOURS[info.colour], "value": info.value, "token": info.token,
-                           "from": [before, from_lane], "to": [rider.dist, rider.lane]})
+            Event("move", {"round": self.round, "rider": rider.ident, "colour": colour,
+                           "value": info.value, "token": info.token,
+                           "from": [before, from_lane], "to": [rider.dist, rider.lane],
+                           "ahead": info.ahead, "lane": rider.lane, colour: True})
         )
         length = self.track.length
         for k in range(1, self.options.race_laps + 1):
@@ -445,24 +454,26 @@ class PistardState(State):
         self.dice = None
 
     def finish(self, order: list[int], events: list[Event], why: str) -> None:
-        """The race is over with riders (indices) in ``order``; ``why`` is a word (line,
-        points, fell, ttt, elimination), worded by the message ``why.<word>``."""
+        """The race is over with riders (indices) in ``order``; ``why`` (line, points, fell,
+        ttt, elimination) is the result's true fact, worded ``event.result.<why>``."""
         self.ranking = list(order)
         self._over()
         events.append(Event("result", {
-            "why": why,
+            why: True,
             "ranking": [self.riders[i].ident for i in order],
             "rounds": self.rounds_total,
             "stopped": self.stopped,
-            "points": self.rules.result_points(self, order),
+            "scores": self.rules.result_points(self, order),
         }))
 
     def finish_teams(self, order: list[int], tie: bool, events: list[Event]) -> None:
-        """A team pursuit is over with teams in ``order`` (no ranking on a tie)."""
+        """A team pursuit is over with teams in ``order`` (no ranking on a tie): a tie, or
+        a team that won (``team``: its number from 1)."""
         self._over()
         self.ranking = [] if tie else list(order)
-        events.append(Event("result", {"why": "pursuit", "teams": order,
-                                       "tie": tie, "rounds": self.rounds_total,
+        events.append(Event("result", {"tie": tie, "team_won": not tie, "teams": order,
+                                       "team": None if tie else order[0] + 1,
+                                       "rounds": self.rounds_total,
                                        "stopped": self.stopped}))
 
     # --- results ----------------------------------------------------------------------
@@ -548,6 +559,27 @@ class PistardState(State):
         who = {CHANCE: "chance", TERMINAL: "over"}.get(player, f"player {player}")
         return (f"<{type(self).__name__} {self.options.variant}, heat {self.heat} round "
                 f"{self.round}: {who} to act>")
+
+
+# --- the facts an event's words need ------------------------------------------------------
+WORD_FACT_KINDS = frozenset({"fall", "team_time", "sprint"})
+
+
+def with_word_facts(kind: str, data: Mapping[str, Any]) -> dict[str, Any]:
+    """``data`` with the facts its message needs that the variants' events state otherwise:
+    a fall's reason as a true fact (``event.fall.<reason>``), a team's number from 1
+    (``team_time``), a sprint's riders, places and points as lists (``sprint``). Facts
+    already there are kept, so this may be applied twice."""
+    facts = dict(data)
+    if kind == "fall" and isinstance(facts.get("reason"), str):
+        facts.setdefault(facts["reason"], True)
+    elif kind == "team_time" and "team_number" not in facts:
+        facts["team_number"] = facts["team"] + 1
+    elif kind == "sprint" and "riders" not in facts:
+        facts["riders"], facts["placed"], facts["points"] = (
+            [list(column) for column in zip(*facts["places"], strict=True)]
+            if facts["places"] else ([], [], []))
+    return facts
 
 
 # --- saving a race as JSON and restoring it, refusing anything malformed ---------------

@@ -6,7 +6,7 @@
 import { el } from "/static/js/common.js";
 import { fill, lobbyCard, svg, turnScreen } from "/static/js/rooms.js";
 import { language, onLanguage, placeText, t } from "/static/js/i18n.js";
-import { render as say, template } from "/static/js/present.js";
+import { describeEvent, render as say, template } from "/static/js/present.js";
 
 const W = 1000;
 const H = 580;
@@ -158,24 +158,13 @@ function choiceLabel(c, kind) {
   return `${t(`pi_${c.colour}`)} ${c.value}${c.token ? ` (${t("pi_token")})` : ""} → ${t("pi_ahead_lane", { n: c.ahead, lane: c.lane })}, ${why}`;
 }
 
+// An engine event of the room ({type, ...facts}) in the page's language: its message
+// "event.<type>" (or the variant a true fact picks) from the table; nothing for the
+// positions (the track shows them) or an event without words.
 function eventText(e) {
-  switch (e.type) {
-    case "place": return t("pi_ev_place", { rider: e.rider, back: e.behind, lane: e.lane });
-    case "throw": return t("pi_ev_throw", { rider: e.rider, dice: e.dice.map((v, i) => `${"YGBR"[i]}${v}`).join(" ") });
-    case "move": return t("pi_ev_move", { rider: e.rider, colour: t(`pi_${e.colour}`), value: e.value, n: e.to[0] - e.from[0], lane: e.to[1] }) + (e.token ? ` (${t("pi_token")})` : "");
-    case "round": return t("pi_ev_round", { round: e.round });
-    case "started": return t("pi_ev_started");
-    case "positions": return "";  // the track shows them
-    default: return eventMessage(e);
-  }
-}
-
-// Any other engine event: its message "event.<type>" with the event's facts, in the page's
-// language (nothing for an event without words, say a room's own bookkeeping).
-function eventMessage(e) {
-  const key = `event.${e.type}`;
-  if (template(key, "en", "pistard") === undefined) return "";
-  return say({ key, params: e }, language(), "pistard");
+  const { type, ...facts } = e;
+  if (type === "positions" || template(`event.${type}`, "en", "pistard") === undefined) return "";
+  return describeEvent("pistard", { kind: type, ...facts }, language());
 }
 
 function standingsTable(v) {
