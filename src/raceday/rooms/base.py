@@ -1,6 +1,16 @@
 """What the turn-based room and the party room share: the phases, the intent dispatch and
-its error mapping, the settling loop (chance drawn with the room's generator), the event
-log kept for the view, undo, and the versioned save format."""
+its error mapping, the settling loop (chance drawn with the room's generator), the
+timeline that plays paced steps at the host's pace, the event log kept for the view, undo,
+and the versioned save format.
+
+The timeline. Some steps nobody chooses are worth watching one by one: the dice of a race,
+a computer's move. A room declares them with :meth:`RoomBase.paced`; the settling loop
+stops before each, and the server plays it when :meth:`RoomBase.next_tick` says (the
+room's ``pace`` in seconds, unless the host paused), by sending the room the intent
+``{"type": "tick"}`` as :meth:`Actor.timeline <raceday.rooms.protocol.Actor.timeline>`.
+So the server alone sets the pace of every screen: a race runs to its end with no host page
+open, and at the same pace with two. The host sends ``pace`` (``{"seconds": s}``),
+``pause``, ``resume`` and ``skip`` (the paced steps up to the next choice, at once)."""
 
 from __future__ import annotations
 
@@ -16,6 +26,7 @@ from raceday.core.protocol import Outcome, State
 from raceday.rooms.protocol import JSON, Actor, RoomError, as_room_error
 
 KIT_FORMAT = 1
+PACE_SECONDS = (0.2, 10.0)  # the slowest and fastest pace a host may set, a step each
 """The version of the kit's save format (``{"kit": 1, ...}``); older saves go through the
 room's :meth:`RoomBase.migrate`."""
 
@@ -31,6 +42,15 @@ def outcome_json(outcome: Outcome) -> JSON:
             "score_name": outcome.score_name, "termination": str(outcome.termination),
             "message": None if outcome.message is None else outcome.message.to_json(),
             "description": outcome.description}
+
+
+def _pace(seconds: object) -> float:
+    """A pace in seconds a step, within :data:`PACE_SECONDS`; RoomError otherwise."""
+    low, high = PACE_SECONDS
+    if isinstance(seconds, bool) or not isinstance(seconds, int | float) or \
+            not low <= seconds <= high:
+        raise RoomError(f"the pace is a number of seconds a step, from {low:g} to {high:g}")
+    return float(seconds)
 
 
 class RoomBase(Generic[StateT]):
@@ -50,6 +70,7 @@ class RoomBase(Generic[StateT]):
     # The model a room is created from (what a host chooses, served as a JSON Schema at
     # /api/games/<game>/options?for=room); None: the game's own options model.
     Options: ClassVar[type[GameOptions] | None] = None
+    default_pace: ClassVar[float] = 1.0  # seconds between two paced steps, at first
 
     def __init__(self, options: GameOptions) -> None:
         self.options = options
@@ -57,6 +78,8 @@ class RoomBase(Generic[StateT]):
         self.undo: list[JSON] = []  # states before each undoable action, oldest first
         self.recent: list[JSON] = []  # the last events kept for the view, newest last
         self.abandoned = False
+        self.pace = self.default_pace
+        self.paused = False
 
     # --- hooks a game may override ---------------------------------------------------------
     def new_state(self) -> StateT:
@@ -76,6 +99,15 @@ class RoomBase(Generic[StateT]):
         """True if the event ``data`` is kept in the view's ``recent`` list."""
         return True
 
+    def paced(self, state: StateT) -> bool:
+        """True where the next step is one nobody chooses that the timeline plays at the
+        room's pace (a race's dice, a computer's move); False plays it at once."""
+        return False
+
+    def paced_step(self, state: StateT, rng: np.random.Generator, events: list[JSON]) -> None:
+        """Play one paced step (default: draw the chance node)."""
+        self._draw(state, rng, events)
+
     def result_view(self, state: StateT) -> JSON:
         """The result shown once the game is over (default: the outcome's facts)."""
         return outcome_json(state.outcome())
@@ -91,7 +123,7 @@ class RoomBase(Generic[StateT]):
                 **self.seats_json(),
                 "state": None if self.state is None else self.state.to_json(),
                 "undo": list(self.undo), "recent": list(self.recent),
-                "abandoned": self.abandoned}
+                "abandoned": self.abandoned, "pace": self.pace, "paused": self.paused}
 
     def seats_json(self) -> JSON:
         raise NotImplementedError
@@ -114,6 +146,9 @@ class RoomBase(Generic[StateT]):
             room.undo = [dict(s) for s in data["undo"]]
             room.recent = [dict(m) for m in data["recent"]]
             room.abandoned = bool(data["abandoned"])
+            # rooms saved before the timeline have neither: the class's pace, not paused
+            room.pace = _pace(data.get("pace", cls.default_pace))
+            room.paused = bool(data.get("paused", False))
         except (KeyError, TypeError, ValueError, AttributeError, RacedayError) as exc:
             if isinstance(exc, RoomError):
                 raise
@@ -141,11 +176,60 @@ class RoomBase(Generic[StateT]):
             raise RoomError(f"the {self.noun} has started; watch with the spectator link "
                             "instead")
 
+    # --- the timeline --------------------------------------------------------------------------
+    def next_tick(self) -> float | None:
+        """Seconds until the server should play the next paced step (``tick``), or None
+        when the room waits for a person, is paused, or is over."""
+        state = self.state
+        if state is None or self.finished() or self.paused or not self.paced(state):
+            return None
+        return self.pace
+
+    def timeline_view(self) -> JSON:
+        """The pace the screens animate at, and whether the timeline is running now."""
+        state = self.state
+        running = (state is not None and not self.finished() and self.paced(state))
+        return {"pace": self.pace, "paused": self.paused, "running": running}
+
+    def _tick(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
+              events: list[JSON]) -> None:
+        state = self._playing()
+        if not self.paced(state):
+            raise RoomError("there is no paced step to play now")
+        self.paced_step(state, rng, events)
+        self._settle(rng, events)
+
+    def _skip(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
+              events: list[JSON]) -> None:
+        state = self._playing()
+        if not self.paced(state):
+            raise RoomError("there is nothing to skip: the players are choosing")
+        for _ in range(self.GAME.max_steps(self.options) + 1):
+            if state.is_terminal() or not self.paced(state):
+                return
+            self.paced_step(state, rng, events)
+            self._settle(rng, events)
+        raise RoomError(f"the {self.noun} ran longer than its bound; this is a bug")
+
+    def _set_pace(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
+                  events: list[JSON]) -> None:
+        self.pace = _pace(intent.get("seconds"))
+        events.append({"type": "pace", "seconds": self.pace})
+
+    def _pause(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
+               events: list[JSON]) -> None:
+        self._playing()
+        self.paused = intent.get("type") == "pause"
+        events.append({"type": "paused" if self.paused else "resumed"})
+
     # --- intents -----------------------------------------------------------------------------
     def handlers(self, actor: Actor) -> dict[str, Handler]:
         """The intents ``actor`` may send, by ``type`` (the flavours add theirs)."""
         if actor.kind == "host":
-            return {"start": self._start, "finish": self._finish}
+            return {"start": self._start, "finish": self._finish, "pace": self._set_pace,
+                    "pause": self._pause, "resume": self._pause, "skip": self._skip}
+        if actor.kind == "timeline":
+            return {"tick": self._tick}
         return {}
 
     def handle(self, actor: Actor, intent: Mapping[str, Any],
@@ -230,7 +314,7 @@ class RoomBase(Generic[StateT]):
         state = self.state
         assert state is not None
         for _ in range(self.GAME.max_steps(self.options) + 1):
-            if state.is_terminal():
+            if state.is_terminal() or self.paced(state):
                 return
             if state.is_chance_node():
                 if self.stops_at_chance(state):

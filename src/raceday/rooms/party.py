@@ -61,6 +61,15 @@ class PartyRoom(RoomBase[StateT]):
         screen); False draws chance at once."""
         return False
 
+    def paces(self, state: StateT) -> bool:
+        """True at a chance node the room's timeline draws at the host's pace (a race's
+        dice on the big screen); a game overrides it (default: none)."""
+        return False
+
+    def paced(self, state: StateT) -> bool:
+        return (not state.is_terminal() and state.is_chance_node()
+                and not self.waits_for_host(state) and self.paces(state))
+
     def extra_public(self, state: StateT | None) -> JSON:
         """The game's own public fields (a frame, odds shown to everyone, ...)."""
         return {}
@@ -119,7 +128,9 @@ class PartyRoom(RoomBase[StateT]):
             if self.allows_undo:
                 own["undo"] = self._undo
             return {**super().handlers(actor), **own}
-        return {self.act_intent: self._act}
+        if actor.kind == "seat":
+            return {self.act_intent: self._act}
+        return super().handlers(actor)
 
     def _act(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
              events: list[JSON]) -> None:
@@ -184,6 +195,7 @@ class PartyRoom(RoomBase[StateT]):
                 "may_undo": self.allows_undo and bool(self.undo) and not self.finished(),
                 "recent": list(self.recent),
                 "result": outcome_json(state.outcome()) if terminal else None,
+                "timeline": self.timeline_view(),
             })
         out.update(self.extra_public(state))
         return out

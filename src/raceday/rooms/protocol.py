@@ -50,7 +50,7 @@ def as_room_error() -> Iterator[None]:
 class Actor:
     """Who sends an intent or receives a view: the host screen, a seat, or a spectator."""
 
-    kind: str  # "host", "seat" or "spectator"
+    kind: str  # "host", "seat", "spectator" or "timeline" (the server's own pace)
     seat: int | None = None
 
     @classmethod
@@ -64,6 +64,11 @@ class Actor:
     @classmethod
     def spectator(cls) -> Actor:
         return cls("spectator")
+
+    @classmethod
+    def timeline(cls) -> Actor:
+        """The server itself, playing a room's paced steps (see ``RoomBase.next_tick``)."""
+        return cls("timeline")
 
     def to_json(self) -> JSON:
         return {"kind": self.kind, "seat": self.seat}

@@ -31,6 +31,9 @@ class TurnRoom(RoomBase[StateT]):
     options_title: ClassVar[str] = ""  # "Hairpin" in "unknown Hairpin option(s)" (title)
     undo_rule: ClassVar[str] = UNDO_NEVER
     forced_moves: ClassVar[bool] = True  # a human's only legal action is played at once
+    # A computer's move waits for the room's timeline (its pace), so every screen sees the
+    # human's move, then "thinking", then the answer; False plays it with the human's move.
+    paced_computers: ClassVar[bool] = False
     agent_maker: ClassVar[Callable[..., Agent]]  # called with a level: the computer player
 
     def __init__(self, options: GameOptions, places: Places) -> None:
@@ -107,6 +110,8 @@ class TurnRoom(RoomBase[StateT]):
 
     # --- intents -------------------------------------------------------------------------------
     def handlers(self, actor: Actor) -> dict[str, Handler]:
+        if actor.kind == "timeline":
+            return super().handlers(actor)
         own: dict[str, Handler] = {"move": self._move}
         if self.undo_rule != UNDO_NEVER:
             own["undo"] = self._undo
@@ -141,10 +146,21 @@ class TurnRoom(RoomBase[StateT]):
             self._agents[player] = type(self).agent_maker(self.places.kinds[player])
         return self._agents[player]
 
+    def _computer_to_move(self, state: StateT) -> bool:
+        return (not state.is_terminal() and not state.is_chance_node()
+                and self.places.kinds[state.current_player()] != HUMAN)
+
+    def paced(self, state: StateT) -> bool:
+        return self.paced_computers and self._computer_to_move(state)
+
+    def paced_step(self, state: StateT, rng: np.random.Generator, events: list[JSON]) -> None:
+        player = state.current_player()
+        self._apply(player, self._agent(player).choose(state, rng), events)
+
     def settle_step(self, state: StateT, rng: np.random.Generator, events: list[JSON]) -> bool:
         player = state.current_player()
         if self.places.kinds[player] != HUMAN:
-            self._apply(player, self._agent(player).choose(state, rng), events)
+            self.paced_step(state, rng, events)
             return True
         legal = state.legal_actions()
         if not self.forced_moves or len(legal) != 1:
@@ -175,6 +191,8 @@ class TurnRoom(RoomBase[StateT]):
             "recent": list(self.recent),
             "result": self.result_view(state) if terminal else None,
             "abandoned": self.abandoned,
+            "thinking": to_act is not None and self._computer_to_move(state),
+            "timeline": self.timeline_view(),
             **self.state_view(actor, state, to_act),
         })
         return out

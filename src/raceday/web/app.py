@@ -53,7 +53,7 @@ import io
 import json
 import logging
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import AsyncIterator, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -166,6 +166,7 @@ class Hub:
         self.timing: Timing | None = None
         self.locks: dict[str, asyncio.Lock] = {}
         self.tasks: set[asyncio.Future[None]] = set()  # intents being applied
+        self.timers: dict[str, asyncio.TimerHandle] = {}  # each room's next paced step
 
     def lock(self, code: str) -> asyncio.Lock:
         """The room's lock, held from applying an intent to broadcasting it, so each room's
@@ -210,6 +211,31 @@ class Hub:
             with contextlib.suppress(asyncio.QueueEmpty):
                 conn.outbox.get_nowait()
             conn.outbox.put_nowait(None)
+
+    def schedule(self, rooms: Rooms, room: Room) -> None:
+        """Set ``room``'s next paced step (the timeline: a race's dice, a computer's move)
+        for when its logic says, replacing any set before: one timer a room, whoever is
+        watching, so every screen sees the same pace and a race runs with no page open."""
+        old = self.timers.pop(room.code, None)
+        if old is not None:
+            old.cancel()
+        next_tick = getattr(room.logic, "next_tick", None)
+        delay = None if next_tick is None else next_tick()
+        if delay is None:
+            return
+        self.timers[room.code] = asyncio.get_running_loop().call_later(
+            delay, self._start_tick, rooms, room, room.revision)
+
+    def _start_tick(self, rooms: Rooms, room: Room, revision: int) -> None:
+        self.timers.pop(room.code, None)
+        task = asyncio.ensure_future(_tick(rooms, self, room, revision))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    def stop_timers(self) -> None:
+        for handle in self.timers.values():
+            handle.cancel()
+        self.timers.clear()
 
     def broadcast(self, room: Room, events: list[JSON]) -> int:
         """Send every connection of ``room`` the new events and the view it may see (one
@@ -391,7 +417,15 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
         hub.timing = Timing(timing)
     rest = Limiter(rest_burst, rest_rate)
     lookups = Limiter(lookup_burst, lookup_rate)
+    @contextlib.asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        for room in list(rooms.rooms.values()):  # races saved mid-way go on by themselves
+            hub.schedule(rooms, room)
+        yield
+        hub.stop_timers()
+
     app = FastAPI(title="raceday party", version=__version__, docs_url=None, redoc_url=None,
+                  lifespan=lifespan,
                   openapi_url="/openapi.json",
                   description="The JSON API of the raceday party server. Every refusal is "
                               '{"error": "one line"} with a 4xx status.')
@@ -519,6 +553,7 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
             async with hub.lock(normal_code(code)):
                 room, seat, token, event = rooms.join(code, name)
                 hub.broadcast(room, [event])
+                hub.schedule(rooms, room)
         except NoSuchRoom as exc:
             lookup.charge(MISS_COST)
             return _error(404, str(exc))
@@ -730,8 +765,28 @@ async def _apply(rooms: Rooms, hub: Hub, room: Room, conn: Conn, data: dict[str,
             return
         hub.send(conn, {"type": "ack", "ref": ref, "seq": room.revision})
         frames = hub.broadcast(room, events)
+        hub.schedule(rooms, room)
     if hub.timing is not None:
         hub.timing.applied(room.code, room.revision, data["type"], received, frames)
+
+
+async def _tick(rooms: Rooms, hub: Hub, room: Room, revision: int) -> None:
+    """Play ``room``'s next paced step if the room is still where it was when the step was
+    set (a host's skip or an undo meanwhile has set a newer one), then set the next."""
+    async with hub.lock(room.code):
+        if room.revision != revision or room.code in hub.timers:
+            return
+        try:
+            events = await asyncio.to_thread(rooms.apply, room, Actor.timeline(),
+                                             {"type": "tick"})
+        except RacedayError as exc:  # the room moved on in a way the timer did not know
+            log.info("room %s: paced step not played: %s", room.code, exc)
+            return
+        except Exception:
+            log.exception("paced step in room %s failed", room.code)
+            return
+        hub.broadcast(room, events)
+        hub.schedule(rooms, room)
 
 
 async def _sender(conn: Conn, timing: Timing | None = None, code: str = "") -> None:
