@@ -220,6 +220,12 @@ def test_japanese_pages_use_the_japanese_table(server: str, pages: Pages, tmp_pa
     aki.get_by_text("第1レース（全1）— 発売中").wait_for()
     assert "3連単" in aki.locator("#kr-kind").inner_text()
     assert host.locator(".kr-win caption").inner_text().startswith("オッズ表")
+    aki.locator("#kr-kind").select_option("exacta")
+    aki.locator("#kr-stake").fill("100")
+    aki.locator("button[type=submit]").click()
+    ticker = host.locator(".ticker")
+    ticker.get_by_text("車券が1枚売れました。").wait_for()  # a ticket's kind is not the event's
+    assert "Aki で夜が始まります。" in ticker.inner_text()
     # the race in Japanese: the TV's commentary is the tables' event words, as Python says them
     aki.get_by_role("button", name="購入終了").click()
     phase(host, "finished")

@@ -17,8 +17,10 @@ from raceday.core.events import Event
 from raceday.games.keirin import replay
 from raceday.games.keirin.night import DONE, NIGHT, PHASE_RACE, NightState
 from raceday.games.keirin.render import commentary, describe
+from raceday.games.keirin.room import KeirinRoom
 from raceday.games.keirin.rules import KeirinOptions, KeirinState
 from raceday.present import describe_event, render
+from raceday.rooms.protocol import Actor
 
 SLOT = re.compile(r"\{[A-Za-z_][A-Za-z0-9_]*\}")
 MESSAGES = Path(__file__).parents[3] / "src" / "raceday" / "games" / "keirin" / "messages"
@@ -106,9 +108,16 @@ def test_the_commentary_the_replay_and_describe_event_say_the_same() -> None:
 
 
 def test_the_rooms_own_events_are_worded_as_a_keirin_night() -> None:
-    started = replay.room_event({"type": "started", "players": ["Aki", "Ben"]}, [])
-    assert render(started, "en", "keirin") == "The night starts with Aki, Ben."
-    assert render(started, "ja", "keirin") == "Aki、Ben で夜が始まります。"
+    room = KeirinRoom.create({"races": 1}, seed=1)
+    for name in ("Aki", "Ben"):
+        room.add_seat(name)
+    events = room.handle(Actor.host(), {"type": "start"}, np.random.default_rng(1))
+    assert [e["type"] for e in events] == ["started", "betting_open"]
+    logged_before = {"type": "started", "players": ["Aki", "Ben"]}  # before the room kit
+    for started in (events[0], logged_before):
+        message = replay.room_event(started, [])
+        assert render(message, "en", "keirin") == "The night starts with Aki, Ben."
+        assert render(message, "ja", "keirin") == "Aki、Ben で夜が始まります。"
     joined = replay.room_event({"type": "joined", "seat": 0, "name": "Aki"}, [])
     assert render(joined, "en", "keirin") == "Aki joins"
 

@@ -42,14 +42,17 @@ def steps(store: SessionStore, name: str) -> list[ReplayStep]:
 
 
 def _add_facts(kind: str, facts: dict[str, Any]) -> None:
-    """Give a race event logged before these facts existed the ones its words now use,
-    from its own data."""
+    """Give an event logged before these facts existed the ones its words now use, from
+    its own data."""
     if kind == "derny":
         facts.setdefault("dice_known", facts.get("dice") is not None)
     elif kind == "lineup":
         facts.setdefault("to_go", facts["finish"] - facts["positions"][0])
     elif kind in ("overtake", "cross"):
         facts.setdefault("several", len(facts["passed" if kind == "overtake" else "riders"]) > 1)
+    elif kind == "started":  # the players: names, or {place, name} since the room kit
+        facts.setdefault("names", [p.get("name") if isinstance(p, dict) else p
+                                   for p in facts["players"]])
     elif kind == "turn":
         for_place = len(facts["positions"]) - len(facts["active"]) + 1
         facts.setdefault("for_place", for_place)
@@ -59,9 +62,9 @@ def _add_facts(kind: str, facts: dict[str, Any]) -> None:
 
 def room_event(event: dict[str, Any], names: list[str]) -> Message:
     """A logged event of a KEIRIN room as ``event.<kind>`` (the variant its true facts
-    pick); a race event logged before its facts included what the words need (the
-    distance to go, whether riders are level or a place is decided) gets them from its
-    own data."""
+    pick); an event logged before its facts included what the words need (the players'
+    names, the distance to go, whether riders are level or a place is decided) gets them
+    from its own data."""
     facts = dict(event)
     _add_facts(str(facts.get("type")), facts)
     return room_event_message(facts, names, "keirin")

@@ -200,6 +200,10 @@ class KeirinRoom(PartyRoom[NightState]):
         super()._start(actor, intent, rng, events)
         events.append({"type": "betting_open", "race": 1, "races": self.night.races})
 
+    def started_facts(self) -> JSON:
+        """The players' names, which the start's words list."""
+        return {"names": list(self.names)}
+
     def waits_for_host(self, state: NightState) -> bool:
         """The race runs when the host screen asks (``advance``), one step at a time."""
         return True

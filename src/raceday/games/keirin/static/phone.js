@@ -26,7 +26,7 @@ export function mount(root, ctx) {
   }
 
   function ticketsList(v, m, removable) {
-    if (!m.tickets.length) return el("p", {}, t("no_tickets"));
+    if (!m.tickets.length) return el("p", {}, t("kr_no_tickets"));
     return el("ul", { class: "tickets kr-tickets" }, m.tickets.map((x, i) => el("li", {},
       el("strong", {}, t(`kr_${x.kind}`)), " ", ridersTag(x.riders, x.kind, v.config.kinds), " ",
       el("span", {}, cash(x.stake)),
@@ -48,7 +48,7 @@ export function mount(root, ctx) {
     section(action, key, () => {
       const box = el("div", { class: "card" }, el("h2", {}, t("kr_betting", { race: v.race, races: v.races })));
       if (m.done) {
-        box.append(el("p", {}, t("you_are_done")), el("h3", {}, t("my_tickets")), ticketsList(v, m, false));
+        box.append(el("p", {}, t("you_are_done")), el("h3", {}, t("kr_my_tickets")), ticketsList(v, m, false));
         return box;
       }
       const riders = v.config.riders;
@@ -95,15 +95,15 @@ export function mount(root, ctx) {
       const quick = el("div", { class: "row kr-quick" }, [100, 500, 1000].map((n) =>
         el("button", { type: "button", onclick: () => { stake.value = String(n); slip.stake = stake.value; } }, cash(n * 100))));
       const form = el("form", { class: "ticket-form" },
-        el("label", { for: "kr-kind" }, t("ticket_kind")), kind, hint, pickers,
+        el("label", { for: "kr-kind" }, t("kr_ticket_kind")), kind, hint, pickers,
         el("label", { for: "kr-stake" }, t("stake")), stake, quick, quote,
-        el("button", { type: "submit", class: "primary" }, t("buy")));
+        el("button", { type: "submit", class: "primary" }, t("kr_buy")));
       form.addEventListener("submit", async (ev) => {
         ev.preventDefault();
         await send({ type: "ticket", kind: kind.value, riders: selects.map((s) => Number(s.value)), stake: stake.value.trim() });
       });
       sync();
-      box.append(form, el("h3", {}, t("my_tickets")), ticketsList(v, m, true),
+      box.append(form, el("h3", {}, t("kr_my_tickets")), ticketsList(v, m, true),
         el("button", { type: "button", class: "done", onclick: () => send({ type: "done" }) }, t("done_betting")));
       return box;
     });
@@ -124,7 +124,7 @@ export function mount(root, ctx) {
         box.append(el("p", { class: "kr-order-line", "aria-label": t("kr_running_order") },
           [...lv.ranked, ...rest].slice(0, 5).map((r) => riderTag(r))));
       }
-      box.append(el("h3", {}, t("my_tickets")), ticketsList(v, m, false));
+      box.append(el("h3", {}, t("kr_my_tickets")), ticketsList(v, m, false));
       return box;
     });
   }

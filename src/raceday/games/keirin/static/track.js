@@ -57,7 +57,7 @@ export const KIND_ORDER = ["win", "exacta", "quinella", "trifecta", "trio"];
 export function eventText(e) {
   if (e.type === "throw") return "";
   const { type, message, ...facts } = e;  // `message`: a step saved before it was dropped
-  return describeEvent("keirin", { kind: type, ...facts }, language());
+  return describeEvent("keirin", { key: `event.${type}`, params: facts }, language());  // a ticket's facts name its `kind`
 }
 
 // --- the velodrome -------------------------------------------------------------------------
