@@ -3,6 +3,7 @@ tickets and returns, purses after it), from the session log."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from raceday.core.events import Message
@@ -41,9 +42,12 @@ def steps(store: SessionStore, name: str) -> list[ReplayStep]:
     return [_race(entry) for entry in store.log("keirin", name)]
 
 
-def _add_facts(kind: str, facts: dict[str, Any]) -> None:
-    """Give an event logged before these facts existed the ones its words now use, from
-    its own data."""
+def current_shape(event: Mapping[str, Any]) -> dict[str, Any]:
+    """A logged event (``{"type": kind, **facts}``) with the facts its words now use: an
+    event logged before they existed (the players' names, the distance to go, whether
+    riders are level or a place is decided) gets them from its own data."""
+    facts = dict(event)
+    kind = facts.get("type")
     if kind == "derny":
         facts.setdefault("dice_known", facts.get("dice") is not None)
     elif kind == "lineup":
@@ -58,13 +62,10 @@ def _add_facts(kind: str, facts: dict[str, Any]) -> None:
         facts.setdefault("for_place", for_place)
         facts.setdefault("chasing", for_place > 1)
         facts.setdefault("level", len(facts["leaders"]) > 1)
+    return facts
 
 
 def room_event(event: dict[str, Any], names: list[str]) -> Message:
     """A logged event of a KEIRIN room as ``event.<kind>`` (the variant its true facts
-    pick); an event logged before its facts included what the words need (the players'
-    names, the distance to go, whether riders are level or a place is decided) gets them
-    from its own data."""
-    facts = dict(event)
-    _add_facts(str(facts.get("type")), facts)
-    return room_event_message(facts, names, "keirin")
+    pick), in today's shape (:func:`current_shape`)."""
+    return room_event_message(current_shape(event), names, "keirin")

@@ -45,6 +45,7 @@ from raceday.games.keirin.night import (
     NightState,
     odds_board,
 )
+from raceday.games.keirin.replay import current_shape
 from raceday.games.keirin.rules import PHASE_PHOTO, KeirinState
 from raceday.games.keirin.session import night_from_v1
 from raceday.rooms import JSON, KIT_FORMAT, Actor, PartyRoom, RoomError
@@ -147,7 +148,7 @@ class KeirinRoom(PartyRoom[NightState]):
     @classmethod
     def restore(cls, data: Mapping[str, Any]) -> Self:
         room = super().restore(data)
-        room.step = [dict(e) for e in data["step"]]
+        room.step = [current_shape(e) for e in data["step"]]  # saved before today's facts
         return room
 
     @classmethod
