@@ -4,6 +4,7 @@ widths, with screenshots (``RACEDAY_SHOTS=DIR`` keeps them, e.g. for docs/usage/
 from __future__ import annotations
 
 import os
+import re
 import warnings
 from pathlib import Path
 from typing import Any
@@ -77,6 +78,8 @@ def test_a_stage_watched_to_the_end(chromium: Any, tmp_path: Path) -> None:
             # the saved campaign is read again after the film: wait for it, not for a guess
             expect(page.locator("main")).to_contain_text("3 of 6 stages ridden", timeout=30_000)
             assert page.locator(".gc-chart polyline").count() == 8
+            # bonus seconds are worded from the table (wv_bonus), next to the gap
+            assert re.search(r"\(−\d+s\)", page.locator(".tables").inner_text())
             fits(page, width)
             page.screenshot(path=str(shots / f"wielersim-tables-{width}.png"), full_page=True)
             page.close()

@@ -86,8 +86,8 @@ def words_table(title: str, columns: Sequence[str | tuple[str, JustifyMethod]],
 
 
 def gap_cell(place: int, gap: int, lang: str = "en") -> str:
-    """A finisher's gap, "s.t." (same time) for one behind on the winner's time or the
-    rider before him."""
+    """A finisher's gap to the winner; "s.t." (same time) for one after the winner with
+    no gap."""
     return say("cell.same_time", lang) if place > 1 and gap == 0 else format_gap(gap)
 
 
