@@ -55,6 +55,10 @@ MADE_UP_CASES: list[tuple[dict[str, Any], str | None]] = [
 EVENTS: list[tuple[str, dict[str, Any]]] = [
     ("derby", {"kind": "roll", "horse": "d8", "value": 3, "fall": False}),
     ("derby", {"kind": "roll", "horse": "d8", "value": 1, "other": True, "fall": True}),
+    ("derby", {"kind": "lot", "horse": "d8", "buyer_name": "Ben", "price": 700,
+               "tied": ["Aki", "Ben"], "house": False, "tie": True,
+               "offers": [{"key": "derby.sum", "params": {"name": "Aki", "amount": 700}},
+                          {"key": "derby.sum", "params": {"name": "Ben", "amount": 700}}]}),
     ("hairpin", {"kind": "move", "player": 0, "frm": [0, 1], "to": [0, 2]}),
     ("pistard", {"kind": "no_such_kind", "flag": True}),
 ]
