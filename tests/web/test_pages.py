@@ -68,3 +68,23 @@ def test_relative_and_absolute_names(tmp_path: Path) -> None:
     assert page.module == "/games/g/static/m.js"
     assert page.styles == ("/static/css/watch.css", "/static/css/x.css", "/games/g/static/s.css")
     assert page.title == "raceday"
+
+
+def test_an_unknown_address_is_a_page_for_a_browser_and_json_for_a_program(
+        tmp_path: Path) -> None:
+    client = TestClient(create_app(tmp_path / "rooms.db"))
+    page = client.get("/nosuchpage", headers={"accept": "text/html,*/*"})
+    assert page.status_code == 404 and page.headers["content-type"].startswith("text/html")
+    assert '<script type="module" src="/static/js/notfound.js"></script>' in page.text
+    assert 'data-i18n="nf_title"' in page.text and 'href="/"' in page.text
+    assert client.get("/static/js/notfound.js").status_code == 200
+    for url, accept in (("/nosuchpage", "application/json"), ("/api/nosuch", "text/html"),
+                        ("/static/nosuch.js", "text/html")):
+        answer = client.get(url, headers={"accept": accept})
+        assert answer.status_code == 404 and "error" in answer.json()
+
+
+def test_the_landing_page_links_the_print_kit(tmp_path: Path) -> None:
+    client = TestClient(create_app(tmp_path / "rooms.db"))
+    assert '<a href="/print" data-i18n="print_kit">' in client.get("/").text
+    assert client.get("/print").status_code == 200

@@ -485,7 +485,11 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
         return _error(400, _one_line(exc.errors()))
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        if exc.status_code == 404 and _wants_page(request):  # a person's typo: a page
+            page = PAGES["notfound"]
+            return HTMLResponse(page.html(), status_code=404,
+                                headers={"Cache-Control": "no-cache"})
         return _error(exc.status_code, str(exc.detail).replace("\n", " ")[:200],
                       dict(exc.headers) if exc.headers else None)
 
@@ -684,6 +688,14 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
                 await ws.close()
 
     return app
+
+
+def _wants_page(request: Request) -> bool:
+    """A browser asking for a page (not the API, a file, or a program wanting JSON)."""
+    path = request.url.path
+    if path.startswith(("/api/", "/ws/", "/static/", "/games/")) or path == "/openapi.json":
+        return False
+    return "text/html" in request.headers.get("accept", "")
 
 
 def _err(ref: Any, message: str, fatal: bool = False) -> JSON:

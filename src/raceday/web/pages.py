@@ -66,6 +66,8 @@ PAGES: dict[str, Page] = {
                   body=(FOLDER / "landing.html").read_text(encoding="utf-8").rstrip("\n")),
     "host": _party("host", "big"),
     "play": _party("play", "phone"),
+    "notfound": Page(title="raceday", module="/static/js/notfound.js", body_class="landing",
+                     body=(FOLDER / "notfound.html").read_text(encoding="utf-8").rstrip("\n")),
     "numbers": _watching("/static/js/numbers.js"),
     "replay": _watching("/static/js/replay.js"),
 }
