@@ -65,7 +65,9 @@ def _night(races: int | None) -> Iterator[Event]:
         yield from state.finish()
 
 
-def _events() -> list[Event]:
+def every_event() -> list[Event]:
+    """Every kind of event of the race and of the night, with every variant (also used
+    by the pages' test, tests/browser/test_keirin_words_js.py)."""
     return [*_races(), *_night(2), *_night(None)]
 
 
@@ -80,7 +82,7 @@ def _variant(event: Event) -> tuple[str, str] | None:
 
 
 def test_every_event_and_every_variant_is_worded_in_both_languages() -> None:
-    events = _events()
+    events = every_event()
     assert {e.kind for e in events} == RACE_KINDS | NIGHT_KINDS
     picked = {_variant(e) for e in events} - {None}
     assert picked == VARIANTS
@@ -96,7 +98,7 @@ def test_every_event_and_every_variant_is_worded_in_both_languages() -> None:
 
 
 def test_the_commentary_the_replay_and_describe_event_say_the_same() -> None:
-    for event in _events():
+    for event in every_event():
         if event.kind in RACE_KINDS - {"throw"}:
             line = describe(event, "ja")
             assert line == describe_event("keirin", event, "ja")
