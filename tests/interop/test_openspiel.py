@@ -62,6 +62,15 @@ def test_every_game_is_registered_with_an_honest_type() -> None:
         assert t.reward_model == GT.RewardModel.TERMINAL
 
 
+def test_each_game_describes_itself_from_its_message_tables_in_both_languages() -> None:
+    for name, adapter in adapters().items():
+        english, japanese = adapter.describe("en"), adapter.describe("ja")
+        assert ro.GAME_NOTES[name] == english and len(english) > 40
+        if adapter.description == "":  # the words live in the game's tables only
+            assert japanese != english and "research.description" not in japanese
+    assert adapters()["keirin"].describe("ja").startswith("1〜4人の賭け手")
+
+
 def test_chance_outcomes_are_the_engines_exact_probabilities() -> None:
     game = ro.load_game("keirin", riders=6)
     state = game.new_initial_state()

@@ -45,7 +45,7 @@ from raceday.research import Adapter, ParamValue, Shape
 
 PREFIX = "raceday_"
 
-GAME_NOTES = {name: a.description for name, a in adapters().items()}
+GAME_NOTES = {name: a.describe() for name, a in adapters().items()}
 
 
 def short_name(game: str) -> str:

@@ -22,7 +22,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 
@@ -31,7 +31,10 @@ from raceday.core.errors import OptionsError
 from raceday.core.game import Game, GameOptions
 from raceday.core.protocol import CHANCE, Action, State
 from raceday.core.registry import get_game
+from raceday.present import render
 from raceday.research.params import ParamValue, model_params, options_from_params
+
+OptionsT = TypeVar("OptionsT", bound=GameOptions)
 
 
 @dataclass(frozen=True)
@@ -65,7 +68,7 @@ class Adapter(ABC):
     # adapter's own (an engine choice), and the model checks them.
     options_model: ClassVar[type[GameOptions] | None] = None
     own_params: ClassVar[Mapping[str, ParamValue]] = {}
-    description: ClassVar[str] = ""
+    description: ClassVar[str] = ""  # where the game's tables have no research.description
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -119,6 +122,20 @@ class Adapter(ABC):
         if self.options_model is None:
             raise TypeError(f"the {self.name} adapter declares no options model")
         return self.options_model.parse(options_from_params(self.options_model, params))
+
+    def options_as(self, params: Mapping[str, ParamValue], model: type[OptionsT]) -> OptionsT:
+        """:meth:`game_options`, typed as the adapter's own options ``model``."""
+        options = self.game_options(params)
+        if not isinstance(options, model):
+            raise TypeError(f"the {self.name} adapter's options are not {model.__name__}")
+        return options
+
+    def describe(self, lang: str = "en") -> str:
+        """What the game is to the research frameworks, in ``lang``: the game's message
+        ``research.description``, else the adapter's :attr:`description`."""
+        key = f"{self.name}.research.description"
+        text = render(key, lang)
+        return self.description if text == key else text
 
     def new_state(self, params: Mapping[str, ParamValue]) -> State:
         """A fresh state of the game these parameters describe (by default the game's own,

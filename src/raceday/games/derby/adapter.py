@@ -86,17 +86,11 @@ class DerbyAdapter(Adapter):
     player_range = (1, MAX_BETTORS)
     perfect_information = False
     options_model = ResearchEvening
-    description = ("The Dice Derby evening for 1-4 bettors: sealed bids for the six dice, "
-                   "then win and quinella tickets before each race of the engine's dice; "
-                   "owners' prizes and winning tickets paid by the engine; payoff = money "
-                   "at the end less the starting purse, in hundreds.")
 
     # --- parameters -------------------------------------------------------------------
     def options(self, params: Mapping[str, ParamValue]) -> EveningOptions:
         """The evening the parameters stand for (the research model checks them)."""
-        research = self.game_options(params)
-        assert isinstance(research, ResearchEvening)
-        return research.evening()
+        return self.options_as(params, ResearchEvening).evening()
 
     def new_state(self, params: Mapping[str, ParamValue]) -> State:
         return EVENING.new_state(self.options(params))

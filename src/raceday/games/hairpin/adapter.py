@@ -25,8 +25,6 @@ class HairpinAdapter(Adapter):
     utility_sum = 1.0
     options_model = HairpinOptions
     own_params: ClassVar[Mapping[str, ParamValue]] = {"engine": "fast"}
-    description = ("Two players, perfect information; chance only in the random setup. "
-                   "Actions are the engine's numbers (origin square * 6 + kind).")
 
     def check_params(self, params: Mapping[str, Any] | None) -> dict[str, ParamValue]:
         out = super().check_params(params)
@@ -43,7 +41,7 @@ class HairpinAdapter(Adapter):
 
     def has_chance(self, params: Mapping[str, ParamValue]) -> bool:
         """Dice roll only in the random setup, and not from a given position."""
-        opts: Any = self.game_options(params)
+        opts = self.options_as(params, HairpinOptions)
         return bool(opts.rules().setup == "random" and opts.position is None)
 
     def openspiel_state(self, game: Any) -> Any:

@@ -66,16 +66,10 @@ class KeirinNightAdapter(Adapter):
     perfect_information = False
     player_range = (1, MAX_BETTORS)
     options_model = ResearchNight
-    description = ("Bettors (1-4) each seal one ticket on the engine's bet types (win, "
-                   "exacta, quinella, trifecta, trio) at 1, 2 or 5 stake units, or no ticket; "
-                   "then the race runs on the engine's dice; payoff = money returned minus "
-                   "stake, by the engine's pools (mode=pool, margin = takeout) or fixed odds.")
 
     def night(self, params: Mapping[str, ParamValue]) -> ResearchNight:
         """The checked values the parameters stand for."""
-        night = self.game_options(params)
-        assert isinstance(night, ResearchNight)
-        return night
+        return self.options_as(params, ResearchNight)
 
     def new_state(self, params: Mapping[str, ParamValue]) -> State:
         return NIGHT.new_state(self.night(params).night_options())

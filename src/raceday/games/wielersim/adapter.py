@@ -9,21 +9,17 @@ from typing import Any
 import numpy as np
 
 from raceday.core.protocol import State
-from raceday.games.wielersim.game import GAME
+from raceday.games.wielersim.game import GAME, WielersimOptions
 from raceday.research import Adapter, ParamValue, Shape
 
 
 class WielersimAdapter(Adapter):
     game = GAME
-    description = ("A solo simulation: no decision-making players (0 players), every node "
-                   "is a throw of the engine's dice. Registered so that chance-only "
-                   "analyses (sampling, exact chance outcomes, serialisation) can use it; "
-                   "there is nothing for an agent to decide.")
 
     def shape(self, params: Mapping[str, ParamValue]) -> Shape:
         from raceday.games.wielersim import dice
 
-        opts: Any = self.game_options(params)
+        opts = self.options_as(params, WielersimOptions)
         top = max(v for kind in dice.KINDS for v, _ in dice.outcome_table(kind))
         riders = len(opts.peloton["riders"])
         return Shape(0, 1, top + 1, 2 * riders, GAME.max_steps(opts), 0.0, 1.0)
