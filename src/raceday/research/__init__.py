@@ -2,6 +2,6 @@
 :class:`Adapter` base that the OpenSpiel, PettingZoo and Gymnasium wrappers drive."""
 
 from raceday.research.adapter import Adapter, Shape, Shared
-from raceday.research.params import ParamValue, model_params
+from raceday.research.params import ParamValue, ResearchOptions, model_params
 
-__all__ = ["Adapter", "ParamValue", "Shape", "Shared", "model_params"]
+__all__ = ["Adapter", "ParamValue", "ResearchOptions", "Shape", "Shared", "model_params"]

@@ -24,9 +24,9 @@ from collections.abc import Mapping
 from enum import Enum
 from fractions import Fraction
 from types import NoneType, UnionType
-from typing import Annotated, Any, Union, get_args, get_origin
+from typing import Annotated, Any, Self, Union, get_args, get_origin
 
-from pydantic import Field
+from pydantic import BaseModel, Field
 from pydantic.fields import FieldInfo
 
 from raceday.core.game import GameOptions, field_range, values_from_text
@@ -116,4 +116,21 @@ def field_like(model: type[GameOptions], field: str, default: Any) -> Any:
     environment's own ``default`` and ``model``'s description (``model`` still checks the
     value: the research model hands it on)."""
     return Field(default=default, description=model.model_fields[field].description)
+
+
+class ResearchOptions(GameOptions):
+    """A research environment's own values that stand for a game's options (fewer
+    players, a fixed purse, ...): parsing them also checks the game's options they make,
+    so a bad value is refused with the game model's one line."""
+
+    def for_game(self) -> GameOptions:
+        """The game's options these values stand for (:class:`OptionsError` names a
+        problem)."""
+        raise NotImplementedError
+
+    @classmethod
+    def parse(cls, raw: Mapping[str, Any] | BaseModel | None = None) -> Self:
+        values = super().parse(raw)
+        values.for_game()
+        return values
 

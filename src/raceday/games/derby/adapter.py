@@ -15,12 +15,11 @@ everything gets ``-start_money / 100``).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar
 
 import numpy as np
-from pydantic import BaseModel, Field
+from pydantic import Field
 
-from raceday.core.game import GameOptions
 from raceday.core.protocol import Action, State
 from raceday.games.derby.evening import (
     BORROW,
@@ -34,7 +33,7 @@ from raceday.games.derby.evening import (
     ticket_of,
 )
 from raceday.games.derby.rules import FACES, POSTS
-from raceday.research import Adapter, ParamValue, Shape
+from raceday.research import Adapter, ParamValue, ResearchOptions, Shape
 from raceday.research.params import field_like
 
 MAX_BETTORS = 4
@@ -47,7 +46,7 @@ OBS_SIZE = (len(PHASES) + MAX_BETTORS + 1 + len(POSTS)  # phase, observer, race,
             + 3 * len(POSTS))  # the race: places, the die to roll, the dice shown
 
 
-class ResearchEvening(GameOptions):
+class ResearchEvening(ResearchOptions):
     """The evening as the research frameworks play it: a small house (500 in units of 50,
     four races) so that the action space stays small, and bettors counted rather than
     named. Plain values (the fall rate and the margin as decimals); every one is checked
@@ -63,15 +62,7 @@ class ResearchEvening(GameOptions):
     start_money: int = field_like(EveningOptions, "start_money", 500)
     stake_unit: int = field_like(EveningOptions, "stake_unit", 50)
 
-    @classmethod
-    def parse(cls, raw: Mapping[str, Any] | BaseModel | None = None) -> Self:
-        """The values, checked also by the evening's own model (races, money, stake
-        unit, odds): :class:`OptionsError` with that model's line."""
-        values = super().parse(raw)
-        values.evening()
-        return values
-
-    def evening(self) -> EveningOptions:
+    def for_game(self) -> EveningOptions:
         """The evening these values stand for (:class:`OptionsError` names a problem)."""
         return EveningOptions.parse({
             "players": [f"Bettor {i}" for i in range(self.bettors)],
@@ -90,7 +81,7 @@ class DerbyAdapter(Adapter):
     # --- parameters -------------------------------------------------------------------
     def options(self, params: Mapping[str, ParamValue]) -> EveningOptions:
         """The evening the parameters stand for (the research model checks them)."""
-        return self.options_as(params, ResearchEvening).evening()
+        return self.options_as(params, ResearchEvening).for_game()
 
     def new_state(self, params: Mapping[str, ParamValue]) -> State:
         return EVENING.new_state(self.options(params))

@@ -13,15 +13,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any, ClassVar, Literal, Self
+from typing import Any, ClassVar, Literal
 
 import numpy as np
-from pydantic import BaseModel, Field
+from pydantic import Field
 
-from raceday.core.game import GameOptions
 from raceday.core.protocol import State
 from raceday.games.keirin.night import DONE, NIGHT, NightOptions, NightState, prices, selections
-from raceday.research import Adapter, ParamValue, Shape
+from raceday.research import Adapter, ParamValue, ResearchOptions, Shape
 from raceday.research.params import field_like
 
 STAKES: tuple[int, ...] = (1, 2, 5)  # stake levels, in stake units (100 cents)
@@ -29,7 +28,7 @@ MAX_BETTORS = 4
 PURSE = 10**9  # cents: no bettor's purse limits a research ticket
 
 
-class ResearchNight(GameOptions):
+class ResearchNight(ResearchOptions):
     """A KEIRIN betting night's race as the research frameworks play it: bettors counted
     rather than named, pools with a 20% takeout by default; every value is checked by the
     night's own model (:meth:`night_options`)."""
@@ -44,15 +43,7 @@ class ResearchNight(GameOptions):
     mode: Literal["fixed", "pool"] = field_like(NightOptions, "mode", "pool")
     margin: float = field_like(NightOptions, "margin", 0.2)
 
-    @classmethod
-    def parse(cls, raw: Mapping[str, Any] | BaseModel | None = None) -> Self:
-        """The values, checked also by the night's own model (:class:`OptionsError` with
-        that model's line)."""
-        values = super().parse(raw)
-        values.night_options()
-        return values
-
-    def night_options(self) -> NightOptions:
+    def for_game(self) -> NightOptions:
         """The night these values stand for: one race, one ticket each."""
         return NightOptions.parse({
             "players": [f"bettor {i}" for i in range(self.bettors)],
@@ -72,14 +63,14 @@ class KeirinNightAdapter(Adapter):
         return self.options_as(params, ResearchNight)
 
     def new_state(self, params: Mapping[str, ParamValue]) -> State:
-        return NIGHT.new_state(self.night(params).night_options())
+        return NIGHT.new_state(self.night(params).for_game())
 
     def state_from_json(self, data: Mapping[str, Any]) -> State:
         return NightState.from_json(data)
 
     def shape(self, params: Mapping[str, ParamValue]) -> Shape:
         night = self.night(params)
-        options = night.night_options()
+        options = night.for_game()
         count = len(selections(night.riders))
         actions = 1 + count * len(STAKES)
         top = max(STAKES)
