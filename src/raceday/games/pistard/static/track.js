@@ -154,8 +154,8 @@ function diceRow(dice) {
 function choiceLabel(c, kind) {
   if (kind === "place") return t("pi_place_choice", { back: c.back, lane: c.lane });
   if (kind === "choose") return t("pi_choose_choice", { rider: c.rider });
-  const why = c.behind ? t("pi_behind") : t("pi_on_colour");
-  return `${t(`pi_${c.colour}`)} ${c.value}${c.token ? ` (${t("pi_token")})` : ""} → ${t("pi_ahead_lane", { n: c.ahead, lane: c.lane })}, ${why}`;
+  return t("pi_move_choice", { colour: { key: `pi_${c.colour}` }, value: c.value, ahead: c.ahead, lane: c.lane,
+    token: c.token ? { key: "pi_token_note" } : "", why: { key: c.behind ? "pi_behind" : "pi_on_colour" } });
 }
 
 // An engine event of the room ({type, ...facts}) in the page's language: its message
