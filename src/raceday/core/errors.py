@@ -2,9 +2,20 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from raceday.core.events import Message
+
 
 class RacedayError(ValueError):
-    """Base class for every error caused by bad input (options, files, moves)."""
+    """Base class for every error caused by bad input (options, files, moves).
+
+    Its text is English; one raised with :func:`raceday.present.refusal` also carries
+    ``message``, the same refusal as a message key and parameters, which a face words in
+    its reader's language (None: the text is all there is)."""
+
+    message: Message | None = None
 
 
 class OptionsError(RacedayError):

@@ -21,7 +21,17 @@ class Message:
     params: Mapping[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        return {"key": self.key, "params": dict(self.params)}
+        """The message as JSON; a param that is a Message (also inside a list) becomes its
+        ``{"key", "params"}`` form."""
+        return {"key": self.key, "params": {k: _json(v) for k, v in self.params.items()}}
+
+
+def _json(value: Any) -> Any:
+    if isinstance(value, Message):
+        return value.to_json()
+    if isinstance(value, list | tuple):
+        return [_json(v) for v in value]
+    return value
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from raceday.present.messages import (
     describe_outcome,
     describe_result,
     outcome_message,
+    refusal,
     render,
     table,
 )
@@ -31,6 +32,7 @@ __all__ = [
     "describe_outcome",
     "describe_result",
     "outcome_message",
+    "refusal",
     "render",
     "table",
 ]

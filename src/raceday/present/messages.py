@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterable, Mapping
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from raceday.core.discovery import asset_folder, game_packages
 from raceday.core.errors import RacedayError
@@ -25,6 +25,8 @@ from raceday.core.events import Event, Message
 
 if TYPE_CHECKING:
     from raceday.core.protocol import Action, Outcome, State
+
+ErrorT = TypeVar("ErrorT", bound=RacedayError)
 
 LANGUAGES = ("en", "ja")
 FALLBACK = "en"
@@ -163,3 +165,13 @@ def describe_result(state: State, lang: str = "en") -> str:
 def describe_action(state: State, action: Action, lang: str = "en") -> str:
     """What ``action`` means in ``state``, in ``lang``."""
     return render(state.action_message(action), lang, state.game_name)
+
+
+def refusal(error: type[ErrorT], key: str, /, **params: Any) -> ErrorT:
+    """An exception of class ``error`` that refuses something in words from the tables:
+    its text is ``key`` (a game's own written ``"<game>.<key>"``) rendered in English with
+    ``params``, and it carries the message, so a face words it in its reader's language."""
+    message = Message(key, params)
+    exception = error(render(message, FALLBACK))
+    exception.message = message
+    return exception

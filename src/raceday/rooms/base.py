@@ -20,9 +20,10 @@ from typing import Any, ClassVar, Generic, Self, TypeVar
 import numpy as np
 
 from raceday.core.errors import RacedayError
-from raceday.core.events import Event
+from raceday.core.events import Event, Message
 from raceday.core.game import AnyGame, GameOptions
 from raceday.core.protocol import Outcome, State
+from raceday.present import refusal
 from raceday.rooms.protocol import JSON, Actor, RoomError, as_room_error
 
 KIT_FORMAT = 1
@@ -49,7 +50,7 @@ def _pace(seconds: object) -> float:
     low, high = PACE_SECONDS
     if isinstance(seconds, bool) or not isinstance(seconds, int | float) or \
             not low <= seconds <= high:
-        raise RoomError(f"the pace is a number of seconds a step, from {low:g} to {high:g}")
+        raise refusal(RoomError, "refusal.pace", low=f"{low:g}", high=f"{high:g}")
     return float(seconds)
 
 
@@ -166,15 +167,14 @@ class RoomBase(Generic[StateT]):
 
     def _playing(self) -> StateT:
         if self.state is None:
-            raise RoomError(f"the {self.noun} has not started yet")
+            raise refusal(RoomError, "refusal.not_started", noun=Message(f"noun.{self.noun}"))
         if self.finished():
-            raise RoomError(f"the {self.noun} is over")
+            raise refusal(RoomError, "refusal.over", noun=Message(f"noun.{self.noun}"))
         return self.state
 
     def _refuse_after_start(self) -> None:
         if self.state is not None:
-            raise RoomError(f"the {self.noun} has started; watch with the spectator link "
-                            "instead")
+            raise refusal(RoomError, "refusal.started_watch", noun=Message(f"noun.{self.noun}"))
 
     # --- the timeline --------------------------------------------------------------------------
     def next_tick(self) -> float | None:
@@ -195,7 +195,7 @@ class RoomBase(Generic[StateT]):
               events: list[JSON]) -> None:
         state = self._playing()
         if not self.paced(state):
-            raise RoomError("there is no paced step to play now")
+            raise refusal(RoomError, "refusal.no_paced_step")
         self.paced_step(state, rng, events)
         self._settle(rng, events)
 
@@ -203,7 +203,7 @@ class RoomBase(Generic[StateT]):
               events: list[JSON]) -> None:
         state = self._playing()
         if not self.paced(state):
-            raise RoomError("there is nothing to skip: the players are choosing")
+            raise refusal(RoomError, "refusal.nothing_to_skip")
         for _ in range(self.GAME.max_steps(self.options) + 1):
             if state.is_terminal() or not self.paced(state):
                 return
@@ -236,11 +236,12 @@ class RoomBase(Generic[StateT]):
                rng: np.random.Generator) -> list[JSON]:
         kind = intent.get("type")
         if actor.kind == "spectator":
-            raise RoomError("spectators watch; join the room to play")
+            raise refusal(RoomError, "refusal.spectator")
         handler = self.handlers(actor).get(kind) if isinstance(kind, str) else None
         if handler is None:
-            who = "the host" if actor.kind == "host" else "a player"
-            raise RoomError(f"{who} cannot send {kind!r} in {self.title}")
+            who = Message("refusal.who_host" if actor.kind == "host" else "refusal.who_player")
+            raise refusal(RoomError, "refusal.cannot_send", who=who, kind=repr(kind),
+                          title=self.title)
         events: list[JSON] = []
         with as_room_error():  # an engine's refusal, told to the client as it is
             handler(actor, intent, rng, events)
@@ -249,7 +250,7 @@ class RoomBase(Generic[StateT]):
     def _start(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
                events: list[JSON]) -> None:
         if self.state is not None:
-            raise RoomError(f"the {self.noun} has already started")
+            raise refusal(RoomError, "refusal.already_started", noun=Message(f"noun.{self.noun}"))
         self.check_start()
         self.state = self.new_state()
         events.append({"type": "started", "players": self.players_view(),
@@ -289,7 +290,7 @@ class RoomBase(Generic[StateT]):
 
     def _pop_undo(self, events: list[JSON]) -> None:
         if not self.undo:
-            raise RoomError("there is no move of yours to take back yet")
+            raise refusal(RoomError, "refusal.nothing_to_undo")
         self.state = self.GAME.state_from_json(self.undo.pop())
         self.recent = []
         events.append({"type": "undone"})

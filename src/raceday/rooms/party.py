@@ -10,6 +10,7 @@ from typing import Any, ClassVar, Self
 import numpy as np
 
 from raceday.core.game import GameOptions
+from raceday.present import refusal
 from raceday.rooms.base import Handler, RoomBase, StateT, outcome_json
 from raceday.rooms.places import intent_int
 from raceday.rooms.protocol import JSON, Actor, RoomError, as_room_error
@@ -78,10 +79,9 @@ class PartyRoom(RoomBase[StateT]):
     @classmethod
     def create(cls, options: Mapping[str, Any], seed: int) -> Self:
         if not isinstance(options, Mapping):
-            raise RoomError("options must be an object")
+            raise refusal(RoomError, "refusal.options_object")
         if cls.NAMES_OPTION in options:
-            raise RoomError(f"the players' names come from the seats, not the option "
-                            f"{cls.NAMES_OPTION!r}")
+            raise refusal(RoomError, "refusal.names_from_seats", option=repr(cls.NAMES_OPTION))
         placeholder = [f"player {i + 1}" for i in range(cls.min_seats)]
         with as_room_error():
             checked = cls.read_options(options, placeholder)
@@ -105,10 +105,9 @@ class PartyRoom(RoomBase[StateT]):
     def add_seat(self, name: str) -> int:
         self._refuse_after_start()
         if len(self.names) >= self.max_seats:
-            raise RoomError(f"the room is full ({self.max_seats} players); watch with the "
-                            "spectator link")
+            raise refusal(RoomError, "refusal.room_full", max=self.max_seats)
         if any(n.lower() == name.lower() for n in self.names):
-            raise RoomError(f"someone is already called {name!r}; pick another name")
+            raise refusal(RoomError, "refusal.name_taken", name=repr(name))
         self.names.append(name)
         return len(self.names) - 1
 
@@ -117,8 +116,8 @@ class PartyRoom(RoomBase[StateT]):
 
     def check_start(self) -> None:
         if len(self.names) < self.min_seats:
-            raise RoomError(f"{self.title} needs at least {self.min_seats} players; "
-                            f"{len(self.names)} joined")
+            raise refusal(RoomError, "refusal.too_few", title=self.title, min=self.min_seats,
+                          joined=len(self.names))
         self.options = self.read_options(self.lobby_options, list(self.names))
 
     # --- intents -------------------------------------------------------------------------------
@@ -138,17 +137,17 @@ class PartyRoom(RoomBase[StateT]):
         seat = actor.seat
         assert seat is not None
         if seat not in state.acting_players():
-            raise RoomError("it is not your turn to act; wait for the others")
+            raise refusal(RoomError, "refusal.not_your_turn_party")
         action = self.intent_action(state, seat, intent)
         if action not in state.legal_actions_for(seat):
-            raise RoomError("that is not among your choices now")
+            raise refusal(RoomError, "refusal.not_a_choice")
         self._step(lambda: self._apply(seat, action, events), rng, events)
 
     def _advance(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
                  events: list[JSON]) -> None:
         state = self._playing()
         if not (state.is_chance_node() and self.waits_for_host(state)):
-            raise RoomError("there is nothing to advance: the players are choosing")
+            raise refusal(RoomError, "refusal.nothing_to_advance")
         self._step(lambda: self._draw(state, rng, events), rng, events)
 
     def _step(self, move: Callable[[], None], rng: np.random.Generator,

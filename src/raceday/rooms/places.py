@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from raceday.present import refusal
 from raceday.rooms.protocol import JSON, Actor, RoomError
 
 HUMAN = "human"
@@ -16,16 +17,14 @@ def check_kinds(kinds: object, levels: tuple[str, ...], low: int, high: int,
                 what: str = "players") -> list[str]:
     """The host's list of places (``"human"`` or a computer level), checked."""
     if not isinstance(kinds, list) or not low <= len(kinds) <= high:
-        span = f"{low}" if low == high else f"{low} to {high}"
-        raise RoomError(f"{what} is a list of {span} entries, each 'human' or a "
-                        f"computer level ({', '.join(levels)})")
+        raise refusal(RoomError, "refusal.kinds_exact" if low == high else "refusal.kinds_range",
+                      what=what, low=low, high=high, levels=", ".join(levels))
     for k in kinds:
         if k != HUMAN and k not in levels:
-            raise RoomError(f"unknown player {k!r}: use 'human' or a computer level "
-                            f"({', '.join(levels)})")
+            raise refusal(RoomError, "refusal.unknown_kind", kind=repr(k),
+                          levels=", ".join(levels))
     if HUMAN not in kinds:
-        raise RoomError("at least one player must be human (computers only: watch a race "
-                        "instead)")
+        raise refusal(RoomError, "refusal.no_human")
     return list(kinds)
 
 
@@ -33,7 +32,7 @@ def intent_int(intent: Mapping[str, Any], key: str, what: str) -> int:
     """The whole number ``intent[key]`` (RoomError naming ``what`` otherwise)."""
     value = intent.get(key)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RoomError(f"{what} must be a whole number")
+        raise refusal(RoomError, "refusal.whole_number", what=what)
     return value
 
 
@@ -51,9 +50,9 @@ class Places:
     def add(self, name: str) -> int:
         free = [p for p, k in enumerate(self.kinds) if k == HUMAN and p not in self.seat_place]
         if not free:
-            raise RoomError("every human place is taken; watch with the spectator link")
+            raise refusal(RoomError, "refusal.places_taken")
         if any(n.lower() == name.lower() for n in self.names):
-            raise RoomError(f"someone is already called {name!r}; pick another name")
+            raise refusal(RoomError, "refusal.name_taken", name=repr(name))
         self.names.append(name)
         self.seat_place.append(free[0])
         return len(self.names) - 1

@@ -26,6 +26,7 @@ import numpy as np
 
 from raceday.core.discovery import GAME_NAME, face
 from raceday.core.errors import RacedayError
+from raceday.present import refusal
 
 JSON = dict[str, Any]
 
@@ -43,7 +44,9 @@ def as_room_error() -> Iterator[None]:
     except RoomError:
         raise
     except RacedayError as exc:
-        raise RoomError(str(exc)) from None
+        error = RoomError(str(exc))
+        error.message = exc.message  # the same words in the reader's language
+        raise error from None
 
 
 @dataclass(frozen=True)
@@ -120,9 +123,9 @@ def logic_class(game: str) -> type[RoomLogic]:
     """The RoomLogic of ``game``: the attribute ``LOGIC`` of its package's ``room`` module;
     RoomError when there is no such browser game."""
     if not isinstance(game, str) or not GAME_NAME.fullmatch(game):
-        raise RoomError(f"unknown game {game!r}")
+        raise refusal(RoomError, "refusal.unknown_game", game=repr(game))
     module = face(game, "room")
     logic = None if module is None else getattr(module, "LOGIC", None)
     if logic is None:
-        raise RoomError(f"{game!r} cannot be played in the browser (yet)")
+        raise refusal(RoomError, "refusal.no_room_face", game=repr(game))
     return logic  # type: ignore[no-any-return]

@@ -10,6 +10,7 @@ import numpy as np
 
 from raceday.core.agents import Agent
 from raceday.core.game import GameOptions
+from raceday.present import refusal
 from raceday.rooms.base import KIT_FORMAT, Handler, RoomBase, StateT
 from raceday.rooms.places import HUMAN, Places, intent_int
 from raceday.rooms.protocol import JSON, Actor, RoomError, as_room_error
@@ -78,11 +79,11 @@ class TurnRoom(RoomBase[StateT]):
     @classmethod
     def create(cls, options: Mapping[str, Any], seed: int) -> Self:
         if not isinstance(options, Mapping):
-            raise RoomError("options must be an object")
+            raise refusal(RoomError, "refusal.options_object")
         unknown = sorted(set(options) - set(cls.OPTION_NAMES))
         if unknown:
-            raise RoomError(f"unknown {cls.options_title or cls.title} option(s): "
-                            f"{', '.join(map(str, unknown))}")
+            raise refusal(RoomError, "refusal.unknown_options",
+                          title=cls.options_title or cls.title, names=", ".join(map(str, unknown)))
         with as_room_error():
             checked, kinds = cls.read_options(options)
         return cls(checked, Places(kinds))
@@ -122,7 +123,7 @@ class TurnRoom(RoomBase[StateT]):
         state = self._playing()
         player = state.current_player()
         if not self.places.may_play(actor, player):
-            raise RoomError(f"it is {self.player_name(player)}'s turn, not yours")
+            raise refusal(RoomError, "refusal.not_your_turn", name=self.player_name(player))
         action = self.intent_action(state, intent)
         if action not in state.legal_actions():
             raise RoomError(self.illegal_action(state, action))
@@ -136,9 +137,9 @@ class TurnRoom(RoomBase[StateT]):
               events: list[JSON]) -> None:
         self._playing()
         if not self.undo_allowed():
-            raise RoomError("undo is only for a game against the computer")
+            raise refusal(RoomError, "refusal.undo_vs_computer")
         if not any(self.places.may_play(actor, p) for p in self.places.humans()):
-            raise RoomError("only the human player may take a move back")
+            raise refusal(RoomError, "refusal.undo_human_only")
         self._pop_undo(events)
 
     def _agent(self, player: int) -> Agent:

@@ -70,6 +70,7 @@ from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoin
 from raceday import __version__
 from raceday.core.discovery import asset_folder, face, game_packages, games_with
 from raceday.core.errors import RacedayError
+from raceday.core.events import Message
 from raceday.rooms import JSON, Actor
 from raceday.web import games, messages, numbers, print_pages, replay
 from raceday.web.guard import (
@@ -260,8 +261,18 @@ class Hub:
         return len(conns)
 
 
-def _error(status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status, headers=headers)
+def _error(status: int, message: str, headers: dict[str, str] | None = None,
+           words: Message | None = None) -> JSONResponse:
+    """A refusal: ``{"error": text}``, with ``words`` (the same as a message key and its
+    parameters, for the page to word in its reader's language) where the refusal has them."""
+    body: JSON = {"error": message}
+    if words is not None:
+        body["words"] = words.to_json()
+    return JSONResponse(body, status_code=status, headers=headers)
+
+
+def _refused(status: int, exc: RacedayError) -> JSONResponse:
+    return _error(status, str(exc), words=exc.message)
 
 
 def _too_many(bucket: Bucket) -> JSONResponse:
@@ -532,7 +543,7 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
         try:
             room, token = rooms.create(body.game, body.options)
         except RacedayError as exc:
-            return _error(400, str(exc))
+            return _refused(400, exc)
         base = base_url(request)
         return JSONResponse({"code": room.code, "game": room.game, "host_token": token,
                              "join_url": f"{base}play/{room.code}",
@@ -552,7 +563,7 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
         try:
             name = clean_name(body.name)
         except RacedayError as exc:
-            return _error(400, str(exc))
+            return _refused(400, exc)
         try:
             async with hub.lock(normal_code(code)):
                 room, seat, token, event = rooms.join(code, name)
@@ -560,10 +571,10 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
                 hub.schedule(rooms, room)
         except NoSuchRoom as exc:
             lookup.charge(MISS_COST)
-            return _error(404, str(exc))
+            return _refused(404, exc)
         except RacedayError as exc:
             lookup.charge(1)
-            return _error(409, str(exc))
+            return _refused(409, exc)
         lookup.charge(1)
         return JSONResponse({"code": room.code, "seat": seat, "token": token, "name": name},
                             status_code=201)
@@ -576,7 +587,7 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
             room = rooms.get(code)
         except RacedayError as exc:
             lookup.charge(MISS_COST)
-            return _error(404, str(exc))
+            return _refused(404, exc)
         lookup.charge(1)
         return room
 
@@ -624,7 +635,7 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
             room = rooms.get(normal_code(code))
         except RacedayError as exc:
             lookup.charge(MISS_COST)
-            await ws.send_json({"type": "error", "message": str(exc), "fatal": True})
+            await ws.send_json(_err(None, exc, fatal=True))
             await ws.close(4404)
             return
         try:
@@ -698,8 +709,11 @@ def _wants_page(request: Request) -> bool:
     return "text/html" in request.headers.get("accept", "")
 
 
-def _err(ref: Any, message: str, fatal: bool = False) -> JSON:
-    out: JSON = {"type": "error", "ref": ref, "message": message}
+def _err(ref: Any, message: str | RacedayError, fatal: bool = False) -> JSON:
+    """An error frame: the text, and the words of a refusal that has them (see _error)."""
+    out: JSON = {"type": "error", "ref": ref, "message": str(message)}
+    if isinstance(message, RacedayError) and message.message is not None:
+        out["words"] = message.message.to_json()
     if fatal:
         out["fatal"] = True
     return out
@@ -768,7 +782,7 @@ async def _apply(rooms: Rooms, hub: Hub, room: Room, conn: Conn, data: dict[str,
         try:
             events = await asyncio.to_thread(rooms.apply, room, conn.actor, data)
         except RacedayError as exc:
-            hub.send(conn, _err(ref, str(exc)))
+            hub.send(conn, _err(ref, exc))
             return
         except Exception:  # a bug: the room was put back as it was; say so, keep serving
             log.exception("intent %r in room %s failed", data.get("type"), room.code)

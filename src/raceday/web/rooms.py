@@ -47,6 +47,7 @@ from typing import Any
 import numpy as np
 
 from raceday.core.errors import RacedayError, SaveFormatError
+from raceday.present import refusal
 from raceday.rooms import JSON, Actor, RoomError, RoomLogic, as_room_error, logic_class
 
 SCHEMA = """
@@ -98,20 +99,20 @@ def token_hash(token: str) -> str:
 def clean_name(name: object) -> str:
     """A player's name: 1 to 20 printable characters, outer spaces removed."""
     if not isinstance(name, str):
-        raise RoomError("a name is text")
+        raise refusal(RoomError, "refusal.name_text")
     text = unicodedata.normalize("NFC", name).strip()
     if not text:
-        raise RoomError("type a name to join")
+        raise refusal(RoomError, "refusal.name_empty")
     if len(text) > MAX_NAME:
-        raise RoomError(f"a name has at most {MAX_NAME} characters")
+        raise refusal(RoomError, "refusal.name_long", max=MAX_NAME)
     if any(unicodedata.category(c)[0] == "C" for c in text):
-        raise RoomError("a name cannot contain control characters")
+        raise refusal(RoomError, "refusal.name_control")
     return text
 
 
 def normal_code(code: object) -> str:
     if not isinstance(code, str):
-        raise RoomError("a room code is text")
+        raise refusal(RoomError, "refusal.code_text")
     return code.strip().upper()
 
 
@@ -271,7 +272,7 @@ class Rooms:
     def get(self, code: object) -> Room:
         room = self.rooms.get(normal_code(code))
         if room is None:
-            raise NoSuchRoom(f"there is no room {normal_code(code)!r}; check the code")
+            raise refusal(NoSuchRoom, "refusal.no_room", code=repr(normal_code(code)))
         return room
 
     def _fresh_code(self) -> str:
@@ -279,12 +280,12 @@ class Rooms:
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
             if code not in self.rooms and not self.store.code_taken(code):
                 return code
-        raise RoomError("no free room code; try again")
+        raise refusal(RoomError, "refusal.no_free_code")
 
     def create(self, game: object, options: Mapping[str, Any]) -> tuple[Room, str]:
         """A new room of ``game`` in its lobby; returns it with the host's token."""
         if len(self.rooms) >= MAX_ROOMS:
-            raise RoomError(f"this server already keeps {MAX_ROOMS} rooms")
+            raise refusal(RoomError, "refusal.too_many_rooms", max=MAX_ROOMS)
         cls = logic_class(game)  # type: ignore[arg-type]
         seed = secrets.randbits(63)
         with as_room_error():
@@ -301,7 +302,7 @@ class Rooms:
         """Seat a player by name; returns the room, the seat, its token and the event."""
         room = self.get(code)
         if room.logic.finished():
-            raise RoomError("this party is over; ask the host for a new room")
+            raise refusal(RoomError, "refusal.party_over_join")
         text = clean_name(name)
         token = new_token()
         intent = {"type": "join", "name": text}
@@ -317,7 +318,7 @@ class Rooms:
     def apply(self, room: Room, actor: Actor, intent: Mapping[str, Any]) -> list[JSON]:
         """Apply one intent through the game's logic; RoomError changes nothing."""
         if room.logic.finished():
-            raise RoomError("this party is over")
+            raise refusal(RoomError, "refusal.party_over")
         return self._commit(room, actor, intent,
                             lambda: room.logic.handle(actor, intent, room.rng))
 
@@ -343,7 +344,8 @@ class Rooms:
             room.logic = type(room.logic).from_json(before)
             if isinstance(exc, RacedayError) and not isinstance(exc, (RoomError,
                                                                       SaveFormatError)):
-                raise RoomError(str(exc)) from None
+                with as_room_error():
+                    raise exc from None
             raise
         if seat_token is not None:
             room.seat_hashes[int(events[0]["seat"])] = token_hash(seat_token)

@@ -1,5 +1,5 @@
 // Shared by every page: DOM building, REST calls, tokens in storage, the live connection.
-import { t } from "./i18n.js";
+import { refusal, t } from "./i18n.js";
 
 // el("div", {class: "x", onclick: f}, child, "text", ...) — text is always text, never HTML.
 export function el(tag, attrs = {}, ...children) {
@@ -35,7 +35,7 @@ export async function api(path, body) {
   const res = await fetch(path, init);
   let data = {};
   try { data = await res.json(); } catch (_) { /* empty */ }
-  if (!res.ok) throw new Error(data.error || res.statusText);
+  if (!res.ok) throw new Error(refusal(data, data.error || res.statusText));
   return data;
 }
 
@@ -108,13 +108,13 @@ export class Live {
       }
       if (msg.type === "error" && msg.fatal) {
         this.closed = true;
-        this.h.fatal?.(msg.message);
+        this.h.fatal?.(refusal(msg, msg.message));
       }
       if (p) {
         this.pending.delete(msg.ref);
-        if (msg.type === "ack") p.resolve(msg); else p.reject(new Error(msg.message));
+        if (msg.type === "ack") p.resolve(msg); else p.reject(new Error(refusal(msg, msg.message)));
       } else if (msg.type === "error") {
-        this.h.error?.(msg.message);
+        this.h.error?.(refusal(msg, msg.message));
       }
     }
   }

@@ -58,6 +58,12 @@ export async function setLanguage(next) {
 
 export function onLanguage(f) { listeners.push(f); }
 
+// A refusal from the server in the page's language: its words ({key, params}) where it sent
+// them, else its English text.
+export function refusal(answer, text) {
+  return answer && answer.words ? render(answer.words, lang) : text;
+}
+
 export function t(key, params = {}) {
   return render({ key, params }, lang, owners[key] ?? null);
 }
