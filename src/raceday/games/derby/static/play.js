@@ -8,20 +8,15 @@ import { phoneScreen } from "/static/js/rooms.js";
 
 export function mount(root, ctx) {
   let view = null;
-  const screen = phoneScreen(
-    root, ctx, { class: "me card", "aria-label": "me" });
-  const { me, action, feed, info, send, section, handlers, forget } = screen;
+  const screen = phoneScreen(root, ctx, { class: "me card", "aria-label": t("my_purse") });
+  const { action, feed, info, send, section, handlers, forget } = screen;
 
   function renderMe(v) {
     const m = v.me || {};
-    const parts = [el("p", { class: "who" }, t("you_are", { name: m.name ?? "" }))];
-    if (m.money !== undefined) {
-      parts.push(el("dl", { class: "purse" },
-        el("dt", {}, t("money")), el("dd", { class: "money" }, money(m.money)),
-        m.debt ? el("dt", {}, t("debt")) : null, m.debt ? el("dd", {}, money(m.debt)) : null,
-        el("dt", {}, t("horse")), el("dd", {}, m.horse ? horseTag(m.horse) : t("no_horse"))));
-    }
-    me.replaceChildren(...parts);
+    screen.showMe(m.name, m.money === undefined ? [] : [
+      [t("money"), money(m.money), { class: "money" }],
+      m.debt ? [t("debt"), money(m.debt)] : null,
+      [t("horse"), m.horse ? horseTag(m.horse) : t("no_horse")]]);
   }
 
   function amountInput(id, max, value) {

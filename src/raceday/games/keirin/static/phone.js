@@ -10,19 +10,14 @@ export function mount(root, ctx) {
   ensureStyles();
   let view = null;
   const slip = { kind: "win", riders: [1, 2, 3], stake: "100" }; // kept across redraws
-  const screen = phoneScreen(
-    root, ctx, { class: "me card kr-me", "aria-label": t("kr_my_purse") });
-  const { me, action, feed, info, send, section, handlers, forget } = screen;
+  const screen = phoneScreen(root, ctx, { class: "me card kr-me", "aria-label": t("kr_my_purse") });
+  const { action, feed, info, send, section, handlers, forget } = screen;
 
   function renderMe(v) {
     const m = v.me || {};
-    const parts = [el("p", { class: "who" }, t("you_are", { name: m.name ?? "" }))];
-    if (m.purse !== undefined) {
-      parts.push(el("dl", { class: "purse" },
-        el("dt", {}, t("kr_purse")), el("dd", { class: "money", id: "kr-purse" }, cash(m.purse)),
-        m.staked ? el("dt", {}, t("kr_staked")) : null, m.staked ? el("dd", {}, cash(m.staked)) : null));
-    }
-    me.replaceChildren(...parts);
+    screen.showMe(m.name, m.purse === undefined ? [] : [
+      [t("kr_purse"), cash(m.purse), { class: "money", id: "kr-purse" }],
+      m.staked ? [t("kr_staked"), cash(m.staked)] : null]);
   }
 
   function ticketsList(v, m, removable) {

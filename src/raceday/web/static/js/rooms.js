@@ -79,7 +79,18 @@ export function phoneScreen(root, ctx, meAttrs) {
       el("h3", {}, t("seats", { n: view.seats.length, max: view.max_seats })),
       el("ol", {}, view.seats.map((n) => el("li", {}, n)))));
   }
-  return { me, action, feed, info, send, section, handlers, lobby, forget: () => keys.clear() };
+  // The phone's own card: who it is, then its purse as rows [label, value, ddAttrs?]
+  // (a falsy row is left out); no rows before the game gives it a purse.
+  function showMe(name, rows) {
+    const parts = [el("p", { class: "who" }, t("you_are", { name: name ?? "" }))];
+    const shown = (rows || []).filter(Boolean);
+    if (shown.length) {
+      parts.push(el("dl", { class: "purse" }, shown.flatMap(([label, value, attrs]) =>
+        [el("dt", {}, label), el("dd", attrs || {}, value)])));
+    }
+    me.replaceChildren(...parts);
+  }
+  return { me, action, feed, info, send, section, handlers, lobby, showMe, forget: () => keys.clear() };
 }
 
 export function useStyles(name) {
