@@ -22,7 +22,8 @@ from typing import Annotated, Any
 import typer
 
 from raceday.core.errors import OptionsError
-from raceday.terminal.common import DbOpt, console, err_console, in_range
+from raceday.terminal import common
+from raceday.terminal.common import console, err_console, in_range
 
 HELP = "Host a party in the browser: a big screen plus phones on your network."
 
@@ -247,7 +248,7 @@ def serve_command(host: str = "127.0.0.1", port: int = 8000, db: Path | None = N
 def serve(
     host: HostOpt = "127.0.0.1",
     port: PortOpt = 8000,
-    db: DbOpt = None,
+    db: common.DbOpt = None,
     public_url: PublicUrlOpt = None,
     allow_origin: AllowOriginOpt = None,
     trusted_proxy: TrustedProxyOpt = None,

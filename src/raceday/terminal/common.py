@@ -378,6 +378,14 @@ def progress_bar(description: str, total: int, *, enabled: bool = True) -> Itera
         yield progress
 
 
+def seed_line(seed: int, what: str = "race", lang: str = "en") -> str:
+    """How to get the same race (or numbers) again: the seed and its option."""
+    from raceday.core.events import Message
+    from raceday.present import render
+
+    return render("seed_again", lang, params={"seed": seed, "what": Message(f"noun.{what}")})
+
+
 def default_delay(requested: float | None, interactive_default: float = 0.6) -> float:
     """The pause between turns: as requested, else a short pause only on a terminal."""
     if requested is not None:

@@ -40,10 +40,6 @@ SimpleOpt = Annotated[
 ]
 
 
-def _seed_line(seed: int, what: str = "race") -> str:
-    return f"seed {seed} (--seed {seed} gives the same {what} again)"
-
-
 @app.command()
 @game_options(DerbyOptions)
 def odds(
@@ -123,7 +119,7 @@ def simulate(
                      f"{float(exact.quinella[pr]):.5f}")
     common.console.print(win)
     common.console.print(quin)
-    common.console.print(_seed_line(used, "numbers"))
+    common.console.print(common.seed_line(used, "numbers"))
 
 
 @app.command()
@@ -154,7 +150,7 @@ def watch(
         for line in event_lines(state.apply_action(draw.outcome, draw.detail), to_drop):
             common.console.print(line)
             common.pause(wait)
-    common.console.print(_seed_line(used))
+    common.console.print(common.seed_line(used))
 
 
 PlayersOpt = Annotated[

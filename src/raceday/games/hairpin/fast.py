@@ -963,18 +963,27 @@ def negamax(st0: np.ndarray, rules: np.ndarray, depth0: int, alpha0: float, beta
         if tt_key[slot] != h or tt_info[slot, 0] <= depth[k]:  # deeper results stay
             tt_store(tt_key, tt_val, tt_info, slot, h, best[k], depth[k],
                      bound_flag(best[k], first_alpha[k], beta[k]), best_act[k])
-        ret = best[k]
         if k == 0:
-            return ret
+            return best[k]
+        ret = best[k]
         k -= 1
         entering = False
 
 
 @njit(cache=True)
-def search_root(st: np.ndarray, rules: np.ndarray, depth: int, node_limit: int,
-                zob: np.ndarray, tt_key: np.ndarray, tt_val: np.ndarray,
-                tt_info: np.ndarray, counter: np.ndarray, root_acts: np.ndarray,
-                root_vals: np.ndarray) -> int:
+def search_root(
+    st: np.ndarray,
+    rules: np.ndarray,
+    depth: int,
+    node_limit: int,
+    zob: np.ndarray,
+    tt_key: np.ndarray,
+    tt_val: np.ndarray,
+    tt_info: np.ndarray,
+    counter: np.ndarray,
+    root_acts: np.ndarray,
+    root_vals: np.ndarray,
+) -> int:
     """One iteration of the root search at ``depth``: fill each root move's value
     (exact for moves tying the best, an upper bound for worse ones); return the move
     count, or -1 if the node limit stopped the iteration."""

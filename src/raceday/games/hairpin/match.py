@@ -23,11 +23,11 @@ class MatchResult:
 
     a: str
     b: str
+    plies: list[int] = field(default_factory=list)  # each game's length
     games: int = 0
     a_wins: int = 0
     b_wins: int = 0
     draws: int = 0
-    plies: list[int] = field(default_factory=list)
     a_wins_as_red: int = 0
     b_wins_as_red: int = 0
 

@@ -48,15 +48,11 @@ TopOpt = Annotated[
 ]
 
 
-def _seed_line(seed: int) -> str:
-    return f"seed {seed} (--seed {seed} gives the same race again)"
-
-
 @app.command()
 @game_options(KeirinOptions)
 def watch(
-    seed: common.SeedOpt = None,
     race: RaceOptions = GIVEN,
+    seed: common.SeedOpt = None,
     delay: common.DelayOpt = None,
 ) -> None:
     """Watch one race turn by turn, with commentary and the final ranking."""
@@ -79,7 +75,7 @@ def watch(
         return state
 
     show_race(run, wait)
-    common.console.print(_seed_line(used))
+    common.console.print(common.seed_line(used))
 
 
 @app.command()
@@ -143,7 +139,7 @@ def simulate(
     common.console.print(table)
     mean, lo, hi = summary.mean_turns_interval()
     common.console.print(f"Average race length: {mean:.2f} turns (95% CI {lo:.2f} – {hi:.2f}).")
-    common.console.print(_seed_line(used).replace("race again", "numbers again"))
+    common.console.print(common.seed_line(used, "numbers"))
 
 
 @app.command()
