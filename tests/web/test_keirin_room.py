@@ -98,6 +98,7 @@ def test_a_whole_night_survives_a_restart(db: Path) -> None:
         everyone = [host, watcher, *seats]
         assert host.view["phase"] == "lobby" and host.view["seats"] == NAMES
         ok(host, {"type": "start"}, everyone)
+        ok(host, {"type": "pause"}, everyone)  # the test plays the race's steps itself
         assert host.view["phase"] == "betting" and host.view["race"] == 1
         assert [p["purse"] for p in host.view["players"]] == [1_000_000] * 3
         bet_race(seats, everyone)
@@ -169,6 +170,7 @@ def test_a_phone_sees_only_its_own_tickets_and_purse(patient: TestClient) -> Non
     watcher = Client(client, code, None)
     everyone = [host, watcher, *seats]
     ok(host, {"type": "start"}, everyone)
+    ok(host, {"type": "pause"}, everyone)  # the test plays the race's steps itself
     ok(seats[1], {"type": "ticket", "kind": "exacta", "riders": [4, 7], "stake": "4321.07"},
        everyone)
     mine = seats[1].view["me"]
@@ -201,6 +203,7 @@ def test_pari_mutuel_tote_board_moves_with_totals_and_no_names(patient: TestClie
     seats = [Client(client, code, t["token"]) for t in tokens]
     everyone = [host, *seats]
     ok(host, {"type": "start"}, everyone)
+    ok(host, {"type": "pause"}, everyone)  # the test plays the race's steps itself
     tote = host.view["tote"]
     assert tote["win"]["pool"] == 0 and len(tote["win"]["combos"]) == 6
     assert "odds" not in host.view["board"] or host.view["board"]["odds"] == {}
@@ -250,6 +253,7 @@ def test_every_refusal_is_explained_and_changes_nothing(patient: TestClient) -> 
     refused(aki, {"type": "ticket", "text": "win 3 10"}, everyone, "not started")
     refused(aki, {"type": "start"}, everyone, "a player cannot send 'start'")
     ok(host, {"type": "start"}, everyone)
+    ok(host, {"type": "pause"}, everyone)  # the test plays the race's steps itself
     refused(host, {"type": "start"}, everyone, "already started")
     refused(watcher, {"type": "done"}, everyone, "spectators watch")
     refused(host, {"type": "ticket", "text": "win 3 10"}, everyone, "the host cannot")
@@ -327,6 +331,7 @@ def test_wrong_tokens_full_rooms_and_late_joiners_are_turned_away(patient: TestC
     assert r.status_code == 409 and "already called" in r.json()["error"]
     host = Client(client, other["code"], other["host_token"])
     ok(host, {"type": "start"}, [host])
+    ok(host, {"type": "pause"}, [host])  # the test plays the race's steps itself
     r = client.post(f"/api/rooms/{other['code']}/join", json={"name": "Late"})
     assert r.status_code == 409 and "started" in r.json()["error"]
     host.close()
@@ -341,6 +346,7 @@ def test_the_host_may_end_the_night_early_and_open_tickets_are_withdrawn(
     aki = Client(client, code, tokens[0]["token"])
     everyone = [host, aki]
     ok(host, {"type": "start"}, everyone)
+    ok(host, {"type": "pause"}, everyone)  # the test plays the race's steps itself
     ok(aki, {"type": "ticket", "text": "trifecta 1-2-3 100"}, everyone)
     ok(host, {"type": "finish"}, everyone)
     assert host.view["phase"] == "finished" and host.events[-1]["withdrawn"] == 1

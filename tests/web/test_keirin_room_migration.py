@@ -14,8 +14,7 @@ from fastapi.testclient import TestClient
 from raceday.core.events import Event
 from raceday.games.keirin.replay import current_shape
 from raceday.present import describe_event
-from raceday.web.app import create_app
-from tests.web.conftest import Client
+from tests.web.conftest import Client, serving
 
 SAVES = Path(__file__).parents[1] / "fixtures" / "saves" / "keirin"
 BEFORE = json.loads((SAVES / "rooms_before_night.json").read_text())
@@ -25,13 +24,17 @@ BEFORE = json.loads((SAVES / "rooms_before_night.json").read_text())
 def old_rooms(tmp_path: Path) -> TestClient:
     db = tmp_path / "rooms.sqlite"
     shutil.copy(SAVES / "rooms_before_night.sqlite", db)
-    with TestClient(create_app(db, burst=1000, rate=1000)) as tc:
+    with serving(db, burst=1000, rate=1000) as tc:  # closes every client, failing or not
         yield tc
 
 
 def _with_todays_facts(view: dict[str, Any]) -> dict[str, Any]:
     """A saved view whose race step (if any) has the facts today's words use added: the
-    saved facts stay as they were, the new ones are only added."""
+    saved facts stay as they were, the new ones are only added. A started night's view
+    also shows the room's timeline now: its own pace, running (an old room was not paused)."""
+    if view.get("phase") != "lobby":
+        running = view.get("phase") == "racing"
+        view = {**view, "timeline": {"pace": 2.2, "paused": False, "running": running}}
     live = view.get("live")
     if not live or not live.get("step"):
         return view
@@ -77,6 +80,7 @@ def test_an_old_room_goes_on_to_the_end_of_its_night(old_rooms: TestClient) -> N
     seats = [Client(old_rooms, saved["code"], t) for t in saved["seats"]]
     everyone = [host, *seats]
     locked = sum(t["stake"] for t in seats[0].view["me"]["tickets"])
+    _ok(host, {"type": "pause"}, everyone)  # the test plays the race's steps itself
     while host.view["phase"] == "racing":
         _ok(host, {"type": "advance"}, everyone)
     last = host.view["last"]

@@ -120,7 +120,7 @@ def test_a_race_saved_mid_way_goes_on_after_a_restart(db: Path) -> None:
         assert saved["paused"] is True and saved["state"]["thrown"] is None
         saved["paused"] = False
         conn.execute("UPDATE rooms SET state = ? WHERE code = ?", (json.dumps(saved), code))
-    with serving(db) as tc:
+    with serving(db, resume_after=0.2) as tc:
         watcher = Client(tc, code, None)
         if watcher.view["phase"] != "finished":  # else it was played before we looked
             update = next_update(watcher)

@@ -213,10 +213,11 @@ class Hub:
                 conn.outbox.get_nowait()
             conn.outbox.put_nowait(None)
 
-    def schedule(self, rooms: Rooms, room: Room) -> None:
+    def schedule(self, rooms: Rooms, room: Room, at_least: float = 0.0) -> None:
         """Set ``room``'s next paced step (the timeline: a race's dice, a computer's move)
-        for when its logic says, replacing any set before: one timer a room, whoever is
-        watching, so every screen sees the same pace and a race runs with no page open."""
+        for when its logic says (and not before ``at_least`` seconds), replacing any set
+        before: one timer a room, whoever is watching, so every screen sees the same pace
+        and a race runs with no page open."""
         old = self.timers.pop(room.code, None)
         if old is not None:
             old.cancel()
@@ -225,7 +226,7 @@ class Hub:
         if delay is None:
             return
         self.timers[room.code] = asyncio.get_running_loop().call_later(
-            delay, self._start_tick, rooms, room, room.revision)
+            max(delay, at_least), self._start_tick, rooms, room, room.revision)
 
     def _start_tick(self, rooms: Rooms, room: Room, revision: int) -> None:
         self.timers.pop(room.code, None)
@@ -405,7 +406,7 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
                trusted_proxies: Iterable[str] | str | None = None,
                burst: float = 20, rate: float = 10, rest_burst: float = 300,
                rest_rate: float = 30, lookup_burst: float = 60, lookup_rate: float = 2,
-               timing: str | Path | None = None) -> FastAPI:
+               timing: str | Path | None = None, resume_after: float = 10.0) -> FastAPI:
     """The party server on the database ``db_path`` (the CLI's session database).
 
     ``public_url`` (such as ``http://192.168.1.20:8000/``) is the address phones use, for
@@ -418,7 +419,9 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
     REST calls (creating rooms, joining); ``lookup_*`` each address's allowance of room
     lookups (a room's page data or QR, joins, WebSockets naming an unknown room: a hit costs
     one, a miss :data:`MISS_COST`). ``timing`` (a file) turns on the server-side timing of
-    intents (:class:`Timing`; benchmarks only). A bad origin or network is a ValueError.
+    intents (:class:`Timing`; benchmarks only). A race saved mid-way goes on by itself
+    ``resume_after`` seconds after the server starts (time for the screens to reconnect).
+    A bad origin or network is a ValueError.
     """
     origins = Origins(public_url, allowed_origins)
     trusted = parse_networks(trusted_proxies)
@@ -430,8 +433,10 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
     lookups = Limiter(lookup_burst, lookup_rate)
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
-        for room in list(rooms.rooms.values()):  # races saved mid-way go on by themselves
-            hub.schedule(rooms, room)
+        # races saved mid-way go on by themselves, once the screens have had time to
+        # reconnect after the restart
+        for room in list(rooms.rooms.values()):
+            hub.schedule(rooms, room, at_least=resume_after)
         yield
         hub.stop_timers()
 

@@ -16,10 +16,13 @@ Flow:
   one back (``cancel``) and says ``done``. When every player is done, or the host
   ``close_betting``, betting closes and the race starts. The host may instead ``finish``
   the night (the open tickets are withdrawn, no money moves).
-* **racing** — the host screen asks for the race one step at a time (``advance``): the
-  derny's roll and the line-up first, then one turn of throws (or one photo-finish) per
-  step, as the terminal shows it. When the race is over the night settles it, and the next
-  race's betting opens, or after the last race the night ends with the standings.
+* **racing** — the server plays the race one step at a time, at the host's pace (the
+  room's timeline, see :mod:`raceday.rooms.base`; every screen sees each step at the same
+  moment, with no page driving it): the derny's roll and the line-up first, then one turn
+  of throws (or one photo-finish) per step, as the terminal shows it. The host may pause,
+  resume, change the pace, play the next step now (``advance``) or skip to the finish.
+  When the race is over the night settles it, and the next race's betting opens, or after
+  the last race the night ends with the standings.
 """
 
 from __future__ import annotations
@@ -121,6 +124,7 @@ class KeirinRoom(PartyRoom[NightState]):
     GAME = NIGHT
     title: ClassVar[str] = "KEIRIN"
     noun: ClassVar[str] = "night"
+    default_pace: ClassVar[float] = 2.2  # seconds between two steps of a race
     max_seats: ClassVar[int] = MAX_SEATS
     min_seats: ClassVar[int] = 1
     NAMES_OPTION: ClassVar[str] = "players"
@@ -205,9 +209,13 @@ class KeirinRoom(PartyRoom[NightState]):
         """The players' names, which the start's words list."""
         return {"names": list(self.names)}
 
-    def waits_for_host(self, state: NightState) -> bool:
-        """The race runs when the host screen asks (``advance``), one step at a time."""
-        return True
+    def paces(self, state: NightState) -> bool:
+        """The race's steps are the timeline's (the night has chance only in a race)."""
+        return state.phase == PHASE_RACE
+
+    def paced_step(self, state: NightState, rng: np.random.Generator,
+                   events: list[JSON]) -> None:
+        self._race_step(state, rng, events)
 
     def _in(self, *phases: str) -> NightState:
         now = self.phase()
@@ -226,9 +234,12 @@ class KeirinRoom(PartyRoom[NightState]):
 
     # --- intents ------------------------------------------------------------------------
     def handlers(self, actor: Actor) -> dict[str, Handler]:
-        if actor.kind == "host":
-            return {"start": self._start, "close_betting": self._close_betting,
-                    "advance": self._advance, "finish": self._finish}
+        if actor.kind == "host":  # with the timeline's pace, pause, resume and skip
+            return {**super().handlers(actor), "start": self._start,
+                    "close_betting": self._close_betting, "advance": self._advance,
+                    "finish": self._finish}
+        if actor.kind == "timeline":
+            return super().handlers(actor)
         return {"ticket": self._ticket, "cancel": self._cancel, "done": self._done}
 
     def _close_betting(self, actor: Actor, intent: Mapping[str, Any],
@@ -238,9 +249,13 @@ class KeirinRoom(PartyRoom[NightState]):
 
     def _advance(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
                  events: list[JSON]) -> None:
+        """The host plays the race's next step now (paused or not)."""
+        self._race_step(self._in(PHASE_RACING), rng, events)
+
+    def _race_step(self, night: NightState, rng: np.random.Generator,
+                   events: list[JSON]) -> None:
         """One step of the race as the terminal shows it: the start (derny, line-up,
         slipstream), a whole turn of throws, or a whole photo-finish; then the result."""
-        night = self._in(PHASE_RACING)
         race = night.race
         assert race is not None
         produced: list[Event] = []
@@ -352,6 +367,7 @@ class KeirinRoom(PartyRoom[NightState]):
             out.update(seen)
             if self.phase() in (PHASE_BETTING, PHASE_RACING):
                 out["board"] = self.board()  # pool mode: fair chances as a guide, no odds
+            out["timeline"] = self.timeline_view()
         return out
 
     def private_view(self, actor: Actor) -> JSON | None:

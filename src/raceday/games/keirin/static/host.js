@@ -1,31 +1,30 @@
 // KEIRIN on the big screen: lobby with code and QR, the odds board (fixed odds) or the live
-// tote board (pools), the race on an SVG velodrome step by step (the host screen asks the
-// server for each step), results with payouts and every player's purse, standings.
+// tote board (pools), the race on an SVG velodrome step by step (the server plays each step
+// at the room's pace; the host may pause, resume, step or skip), results with payouts and
+// every player's purse, standings.
 // Every number shown comes from the server's view or events.
 import { el } from "/static/js/common.js";
 import { onLanguage, t } from "/static/js/i18n.js";
 import { cash, ensureStyles, eventText, KIND_ORDER, oddsText, riderTag, ridersTag, Velodrome } from "./track.js";
 
-function speedFactor() {
+// ?speed=0.5 on the host's address asks the server for a faster pace (a rehearsal, a test)
+function requestedPace() {
   const raw = new URLSearchParams(location.search).get("speed");
-  const n = raw === null ? 1 : Number(raw);
-  return Number.isFinite(n) && n >= 0 ? Math.min(n, 5) : 1;
+  const n = raw === null ? NaN : Number(raw);
+  return Number.isFinite(n) && n >= 0 ? Math.min(Math.max(STEP_S * n, 0.2), 10) : null;
 }
 
-const STEP_MS = 2200; // between two steps of the race on the big screen
-const MOVE_MS = 1000; // riders gliding to their new squares
+const STEP_S = 2.2; // the room's own pace: seconds between two steps of a race
+const MOVE_SHARE = 0.45; // riders glide to their new squares in this share of a step
 
 export function mount(root, ctx) {
   ensureStyles();
   const isHost = ctx.role === "host";
-  const speed = speedFactor();
+  let paceAsked = false;
   let view = null;
   let live = null;
   let track = null;
   let trackKey = "";
-  let timer = null;
-  let paused = false;
-  let waiting = false;
   const ticker = [];
 
   const heading = el("h2", { class: "kr-heading" });
@@ -63,7 +62,7 @@ export function mount(root, ctx) {
     const lv = v.live;
     if (lv) {
       const starting = lv.step.some((e) => e.type === "derny");
-      track.set(lv.positions, starting ? lv.derny : null, { animate: animate && !fresh, ms: MOVE_MS * Math.min(speed, 1) });
+      track.set(lv.positions, starting ? lv.derny : null, { animate: animate && !fresh, ms: moveMs(v) });
       if (!lv.positions || !Object.keys(lv.positions).length) {
         track.label(t("kr_betting_closed"), t("kr_derny_waits"));
       } else if (lv.phase === "photo") {
@@ -76,7 +75,7 @@ export function mount(root, ctx) {
     } else if (v.last) {
       const pos = {};
       v.last.positions.forEach((s, i) => { pos[i + 1] = s; });
-      track.set(pos, null, { animate: animate && !fresh, ms: MOVE_MS * Math.min(speed, 1) });
+      track.set(pos, null, { animate: animate && !fresh, ms: moveMs(v) });
       track.label(t("kr_winner", { n: v.last.ranking[0] }), t("kr_race_result", { race: v.last.race }));
     } else {
       track.set({}, null, { animate: false });
@@ -236,10 +235,12 @@ export function mount(root, ctx) {
     status.textContent = lv.phase === "derny" ? t("kr_derny_waits") : "";
     stage.replaceChildren(orderTable(v) || "");
     if (!isHost) { controls.replaceChildren(); return; }
-    const next = el("button", { type: "button", class: "primary", onclick: () => { clearTimeout(timer); advance(); } }, t("kr_next_step"));
-    const pause = el("button", { type: "button", "aria-pressed": String(paused), onclick: () => { paused = !paused; renderRacing(view); schedule(); } },
-      paused ? t("kr_resume") : t("kr_pause"));
-    controls.replaceChildren(next, " ", pause);
+    const paused = Boolean(v.timeline?.paused);
+    const pause = el("button", { type: "button", class: "primary", "aria-pressed": String(paused),
+      onclick: () => send({ type: paused ? "resume" : "pause" }) }, paused ? t("kr_resume") : t("kr_pause"));
+    const next = el("button", { type: "button", onclick: () => send({ type: "advance" }) }, t("kr_next_step"));
+    const skip = el("button", { type: "button", onclick: () => send({ type: "skip" }) }, t("kr_skip_race"));
+    controls.replaceChildren(pause, " ", next, " ", skip);
   }
 
   function renderFinished(v) {
@@ -275,17 +276,17 @@ export function mount(root, ctx) {
     drawTicker();
   }
 
-  // the host screen drives the race: one step, then a pause to watch it, then the next
-  function advance() {
-    if (waiting || view?.phase !== "racing") return;
-    waiting = true;
-    send({ type: "advance" }).finally(() => { waiting = false; });
+  // riders glide for part of a step, so each move ends before the server's next one
+  function moveMs(v) {
+    return Math.round(1000 * (v.timeline?.pace ?? STEP_S) * MOVE_SHARE);
   }
 
-  function schedule() {
-    clearTimeout(timer);
-    if (!isHost || paused || view?.phase !== "racing") return;
-    timer = setTimeout(advance, STEP_MS * speed);
+  // the host's address may ask for another pace, once, when the night is under way
+  function askPace(v) {
+    const pace = requestedPace();
+    if (!isHost || paceAsked || pace === null || v.phase === "lobby" || v.phase === "finished") return;
+    paceAsked = true;
+    if (v.timeline?.pace !== pace) send({ type: "pace", seconds: pace });
   }
 
   function note(events) {
@@ -304,13 +305,13 @@ export function mount(root, ctx) {
       view = v;
       note(events);
       render(false);
-      schedule();
+      askPace(v);
     },
     update(v, events) {
       view = v;
       note(events);
       render(true);
-      schedule();
+      askPace(v);
     },
   };
 }
