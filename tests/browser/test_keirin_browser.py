@@ -243,3 +243,46 @@ def _logged(folder: Path, code: str) -> list[dict[str, Any]]:
     with contextlib.closing(sqlite3.connect(folder / "party.sqlite")) as db:
         rows = db.execute("SELECT events FROM room_events WHERE code = ? ORDER BY seq", (code,))
         return [e for (text,) in rows for e in json.loads(text)]
+
+
+def test_the_race_runs_on_the_server_with_the_tv_switched_off(server: str, pages: Pages,
+                                                               tmp_path: Path) -> None:
+    """The server owns the pace (#32): once betting closes, the race steps come from the
+    server alone. With the TV page closed the phones still see the race to its result; a
+    second big screen does not make it any faster: every step is one update, at the pace."""
+    host, code = create_room(pages, server, races="1", riders="6")
+    aki = join_phone(pages, server, code, "Aki")
+    host.get_by_role("button", name="Start the evening").click()
+    aki.get_by_text("Race 1 of 1 — betting open").wait_for()
+    host.locator("body[data-phase=betting]").wait_for(state="attached")
+    # the TV's ?speed asked the server for its fastest pace; then the TV is switched off
+    for _ in range(300):  # a hang guard only: the intent is usually there at once
+        with sqlite3.connect(tmp_path / "party.sqlite") as conn:
+            asked = conn.execute("SELECT count(*) FROM room_events WHERE code = ? AND "
+                                 "intent LIKE '%\"pace\"%'", (code,)).fetchone()[0]
+        if asked:
+            break
+        host.wait_for_timeout(100)
+    assert asked == 1
+    host.context.close()
+    watcher = pages.open("watcher", TV, f"{server}watch/{code}")
+    second = pages.open("second-watcher", TV, f"{server}watch/{code}")
+    watcher.locator("body[data-phase=betting]").wait_for(state="attached")
+    second.locator("body[data-phase=betting]").wait_for(state="attached")
+    aki.get_by_role("button", name="Done betting").click()
+    phase(aki, "finished")
+    aki.get_by_text("The evening is over. Thank you for playing!").wait_for()
+    for screen in (watcher, second):
+        phase(screen, "finished")
+        assert screen.js_errors == []
+    # the room's log: after betting closed, every race step was the server's own tick,
+    # one step an update, and no page sent an advance
+    with sqlite3.connect(tmp_path / "party.sqlite") as conn:
+        rows = conn.execute("SELECT actor, intent FROM room_events WHERE code = ? "
+                            "ORDER BY seq", (code,)).fetchall()
+    intents = [json.loads(i)["type"] for _, i in rows]
+    actors = [json.loads(a)["kind"] for a, _ in rows]
+    assert "advance" not in intents
+    ticks = [k for k, kind in zip(intents, actors, strict=True) if kind == "timeline"]
+    assert len(ticks) >= 3 and set(ticks) == {"tick"}
+    assert intents[-len(ticks):] == ticks  # the race ran from the last 'done' on, by ticks
