@@ -6,45 +6,36 @@ before the timeline load with the class's pace."""
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from typing import Any
 
 import numpy as np
 import pytest
 
-from raceday.core.game import GameOptions
-from raceday.rooms import HUMAN, Actor, PartyRoom, RoomError, TurnRoom, check_kinds
-from tests.rooms.toy import DASH, GUESS, DashState, GuessState, Runner
+from raceday.rooms import HUMAN, Actor, RoomError
+from tests.rooms.test_party_room import GuessRoom
+from tests.rooms.test_turn_room import DashRoom
+from tests.rooms.toy import GuessState
 
 HOST, TIMELINE = Actor.host(), Actor.timeline()
 
 
-class PacedGuessRoom(PartyRoom[GuessState]):
-    game = "guess"
-    GAME = GUESS
-    title = "Guess"
-    max_seats = 4
-    min_seats = 2
+class PacedGuessRoom(GuessRoom):
+    """The kit's toy party room, its throw paced instead of waiting for the host."""
+
+    allows_undo = False
     default_pace = 1.5
+
+    def waits_for_host(self, state: GuessState) -> bool:
+        return False
 
     def paces(self, state: GuessState) -> bool:
         return True
 
 
-class PacedDashRoom(TurnRoom[DashState]):
-    game = "dash"
-    GAME = DASH
-    title = "Dash"
-    max_seats = 1
-    LEVELS = ("runner",)
-    OPTION_NAMES = ("target", "players")
-    paced_computers = True
-    agent_maker = staticmethod(lambda level: Runner())
+class PacedDashRoom(DashRoom):
+    """The kit's toy turn-based room, the computer's moves paced."""
 
-    @classmethod
-    def read_options(cls, options: Mapping[str, Any]) -> tuple[GameOptions, list[str]]:
-        kinds = check_kinds(options.get("players", [HUMAN, "runner"]), cls.LEVELS, 2, 2)
-        return DASH.options({"target": options.get("target", 6)}), kinds
+    max_seats = 1
+    paced_computers = True
 
 
 def started() -> tuple[PacedGuessRoom, np.random.Generator]:

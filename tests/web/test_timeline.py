@@ -43,14 +43,21 @@ def next_update(client: Client) -> dict[str, Any]:
             return message
 
 
+def started_guess(tc: Any) -> tuple[str, Client, list[dict[str, Any]]]:
+    """A started guessing room of Aki and Ben at the fastest pace: its code, the host's
+    screen and the seats' tokens."""
+    room = create(tc, "guess")
+    code = room["code"]
+    seats = [join(tc, code, name) for name in ("Aki", "Ben")]
+    host = Client(tc, code, room["host_token"])
+    assert host.send({"type": "start"})["type"] == "ack"
+    assert host.send({"type": "pace", "seconds": 0.2})["type"] == "ack"
+    return code, host, seats
+
+
 def test_a_paced_throw_reaches_every_seat_with_no_host_page_open(db: Path) -> None:
     with serving(db) as tc:
-        room = create(tc, "guess")
-        code = room["code"]
-        seats = [join(tc, code, name) for name in ("Aki", "Ben")]
-        host = Client(tc, code, room["host_token"])
-        assert host.send({"type": "start"})["type"] == "ack"
-        assert host.send({"type": "pace", "seconds": 0.2})["type"] == "ack"
+        code, host, seats = started_guess(tc)
         host.close()  # the big screen is switched off
         aki, ben = (Client(tc, code, s["token"]) for s in seats)
         aki.send({"type": "act", "action": 1})
@@ -104,12 +111,7 @@ def test_each_computer_move_is_its_own_update_once_whoever_watches(db: Path) -> 
 
 def test_a_race_saved_mid_way_goes_on_after_a_restart(db: Path) -> None:
     with serving(db) as tc:
-        room = create(tc, "guess")
-        code = room["code"]
-        seats = [join(tc, code, name) for name in ("Aki", "Ben")]
-        host = Client(tc, code, room["host_token"])
-        host.send({"type": "start"})
-        host.send({"type": "pace", "seconds": 0.2})
+        code, host, seats = started_guess(tc)
         host.send({"type": "pause"})
         for seat, guess in zip(seats, (1, 2), strict=True):
             Client(tc, code, seat["token"]).send({"type": "act", "action": guess})

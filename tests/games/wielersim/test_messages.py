@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 import numpy as np
 import pytest
@@ -140,12 +141,18 @@ def test_a_race_is_decided_at_the_finish_and_has_no_result_before(races: list[
     assert winner.name in describe_outcome("wielersim", outcome, "ja")
 
 
-def test_stage_race_classifications_are_decided_by_time_and_by_points() -> None:
+def ridden_tour() -> tuple[Any, Any, Any, Any]:
+    """The Ronde van Belgie ridden by the small peloton (seed 4): the tour, the peloton,
+    each stage's record and the classifications."""
     tour = resolve_tour("ronde-van-belgie")
     spec = peloton_spec("small")
     peloton = peloton_from_spec(spec)
     records = tour_records(tour, spec, np.random.default_rng(4))
-    standings = classifications(peloton, records)
+    return tour, peloton, records, classifications(peloton, records)
+
+
+def test_stage_race_classifications_are_decided_by_time_and_by_points() -> None:
+    tour, peloton, _, standings = ridden_tour()
     outcomes = classification_outcomes(tour["name"], peloton, standings)
     assert {name: o.termination for name, o in outcomes.items()} == {
         "gc": Termination.TIME, "points": Termination.POINTS,

@@ -19,14 +19,14 @@ from raceday.games.wielersim import cli
 from raceday.games.wielersim.campaign import new_campaign, open_store, predict_tour
 from raceday.games.wielersim.game import new_race
 from raceday.games.wielersim.model import RIDER_TYPES
-from raceday.games.wielersim.peloton import peloton_from_spec
 from raceday.games.wielersim.picture import draw_road
 from raceday.games.wielersim.predict import predict
 from raceday.games.wielersim.render import result_table, stage_result_table, standings_tables
 from raceday.games.wielersim.rules import WielersimState, peloton_spec, route_spec
-from raceday.games.wielersim.stage import classifications, resolve_tour, tour_records
+from raceday.games.wielersim.stage import resolve_tour
 from raceday.present import table
 from raceday.terminal import common
+from tests.games.wielersim.test_messages import ridden_tour
 
 SOURCES = [Path(cli.__file__), Path(cli.__file__).with_name("render.py")]
 SLOT = re.compile(r"\{[A-Za-z_][A-Za-z0-9_]*\}")
@@ -90,11 +90,7 @@ def test_the_result_table_in_japanese_and_in_the_english_it_always_had() -> None
 
 
 def test_stage_and_classification_tables_in_japanese() -> None:
-    tour = resolve_tour("ronde-van-belgie")
-    spec = peloton_spec("small")
-    peloton = peloton_from_spec(spec)
-    records = tour_records(tour, spec, np.random.default_rng(4))
-    standings = classifications(peloton, records)
+    _, peloton, records, standings = ridden_tour()
     japanese = [stage_result_table(peloton, records[1], lang="ja"),
                 *standings_tables(peloton, standings, lang="ja")]
     ja = shown(*japanese) + "\n".join(str(t.title) for t in japanese)  # titles wrap when shown
