@@ -57,6 +57,9 @@ def same_as_before(old: Any, new: Any, where: str = "view") -> None:
 def play_on(rooms: Rooms, room: Room, field: str, choices: str) -> None:
     steps = 0
     while not room.logic.finished():
+        if room.logic.next_tick() is not None:  # a computer's move, on the timeline
+            rooms.apply(room, Actor.timeline(), {"type": "tick"})
+            continue
         view = room.logic.view(Actor.host())
         actor = Actor.host() if view[field.replace("to_", "may_")] else next(
             Actor.player(s) for s in range(len(room.logic.seat_names()))

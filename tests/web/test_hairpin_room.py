@@ -64,10 +64,28 @@ def sync(clients: list[Client], seq: int) -> None:
 
 
 def ok(client: Client, intent: dict[str, Any], everyone: list[Client]) -> dict[str, Any]:
+    """The intent is taken; then every screen has seen the computers' answers, which come
+    on the room's timeline (after a start, at the fastest pace, so the tests go quickly)."""
     answer = client.send(intent)
     assert answer["type"] == "ack", answer
-    sync(everyone, answer["seq"])
+    if intent["type"] == "start":
+        assert client.send({"type": "pace", "seconds": 0.2})["type"] == "ack"
+    while client.view.get("thinking"):
+        client.receive()  # the server's own step: a computer's move
+    sync(everyone, client.seq)
     return answer
+
+
+def handled(room: Any, actor: Actor, intent: dict[str, Any],
+            rng: np.random.Generator) -> list[dict[str, Any]]:
+    """``room.handle`` as the server would go on: the computers' paced moves that follow
+    it are played as the timeline's ticks, and their events added."""
+    events = list(room.handle(actor, intent, rng))
+    for _ in range(10_000):
+        if room.next_tick() is None:
+            return events
+        events += room.handle(Actor.timeline(), {"type": "tick"}, rng)
+    raise AssertionError("the computers never stopped moving")
 
 
 def refused(client: Client, intent: dict[str, Any], everyone: list[Client], words: str) -> None:
@@ -139,7 +157,7 @@ def test_a_whole_short_game_on_two_phones_with_a_restart(db: Path) -> None:
     with sqlite3.connect(db) as conn:
         (rows,) = conn.execute("SELECT COUNT(*) FROM room_events WHERE code = ?",
                                (code,)).fetchone()
-    assert rows == 1 + 2 + 1 + plies  # created, two joins, start, one row per move
+    assert rows == 1 + 2 + 1 + 1 + plies  # created, two joins, start, pace, one per move
 
 
 def test_refusals_change_nothing(client: TestClient) -> None:
@@ -219,7 +237,7 @@ def test_every_variant_against_every_level_starts_and_moves(variant: str) -> Non
     rng = np.random.default_rng(7)
     for level in ("easy", "medium", "hard"):
         room = HairpinRoom.create({"variant": variant, "red": level, "black": "human"}, 1)
-        events = room.handle(Actor.host(), {"type": "start"}, rng)
+        events = handled(room, Actor.host(), {"type": "start"}, rng)
         assert room.view(Actor.host())["to_move"] == 1  # the computer opened as Red
         assert any(e["type"] == "move" and e["player"] == "red" for e in events)
         if variant.endswith("random"):
@@ -231,10 +249,10 @@ def test_every_variant_against_every_level_starts_and_moves(variant: str) -> Non
 def test_expert_level_and_forced_moves_are_played_for_the_player() -> None:
     room = HairpinRoom.create({"variant": "short", "red": "human", "black": "expert"}, 1)
     rng = np.random.default_rng(3)
-    room.handle(Actor.host(), {"type": "start"}, rng)
+    handled(room, Actor.host(), {"type": "start"}, rng)
     view = room.view(Actor.host())
-    events = room.handle(Actor.host(), {"type": "move", "action": view["moves"][0]["action"]},
-                         rng)
+    events = handled(room, Actor.host(), {"type": "move", "action": view["moves"][0]["action"]},
+                     rng)
     assert [e["player"] for e in events if e["type"] == "move"][:2] == ["red", "black"]
     # a racer in the pit must re-enter: the only legal move is played at once
     pit = HairpinRoom.create({"variant": "short", "red": "human", "black": "human",
@@ -262,7 +280,7 @@ def test_a_decisive_bump_is_marked_from_the_states_facts() -> None:
     message the page renders in its language, never as a sentence to parse."""
     room = HairpinRoom.create({"red": "human", "black": "human",
                                "position": "..bbb./..bb.r2/rrr... r 0-0 4-0 0-0"}, 1)
-    room.handle(Actor.host(), {"type": "start"}, np.random.default_rng(1))
+    handled(room, Actor.host(), {"type": "start"}, np.random.default_rng(1))
     moves = {m["name"]: m for m in room.view(Actor.host())["moves"]}
     bump = moves["f2 charge d2 bump"]
     assert bump["decides"] == "loses" and bump["warning_message"]["key"] == \

@@ -40,6 +40,10 @@ class HairpinRoom(TurnRoom[HairpinState]):
     LEVELS: ClassVar[tuple[str, ...]] = tuple(LEVELS)
     OPTION_NAMES: ClassVar[tuple[str, ...]] = ("variant", "position", "red", "black")
     undo_rule: ClassVar[str] = UNDO_VS_COMPUTER
+    # a computer's move comes on the room's timeline, a pace after the move before it, so
+    # every screen sees each move in turn with "thinking" between
+    paced_computers: ClassVar[bool] = True
+    default_pace: ClassVar[float] = 0.8
     agent_maker = staticmethod(make_agent)
     recent_limit: ClassVar[int] = 8
     options: HairpinOptions

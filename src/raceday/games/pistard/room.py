@@ -42,6 +42,10 @@ class PistardRoom(TurnRoom[PistardState]):
     noun: ClassVar[str] = "race"
     playing_phase: ClassVar[str] = "racing"
     recent_limit: ClassVar[int] = 14
+    # a computer's move comes on the room's timeline, a pace after the move before it, so
+    # every screen sees each move in turn with "thinking" between
+    paced_computers: ClassVar[bool] = True
+    default_pace: ClassVar[float] = 0.6
     agent_maker = staticmethod(make_agent)
     options: PistardOptions
 

@@ -118,10 +118,10 @@ export function turnScreen(root, ctx, game, prefix, getView, getLive, redraw) {
   function handlers(keepLive, keepView, words, before = () => {}) {
     return {
       connect(l) { keepLive(l); },
-      welcome(v) { keepView(v); waiting.stop(); redraw(); },
+      welcome(v) { keepView(v); waiting.fromView(v); redraw(); },
       update(v, events) {
         keepView(v);
-        waiting.stop();
+        waiting.fromView(v);
         before(events);
         redraw();
         const text = words(v, events);

@@ -1,9 +1,9 @@
-// "The computer is thinking…" while this page waits for the answer to one of its intents in a
-// game with a computer player. The computer players move on the server inside the intent that
-// hands them the turn (a person's move, the start), so their moves arrive with the answer, and
-// the first ones can take long while the server compiles them (raceday warm-up). An answer
-// with no computer move takes milliseconds: the line shows only after a short grace, so it
-// never flickers; it goes when the update (or a refusal, or a new connection) arrives.
+// "The computer is thinking…" on every screen while the server says a computer player is to
+// move (the view's `thinking`: a room whose computers move on the timeline, a pace after the
+// move that handed them the turn), and on the page that sent an intent while it waits for the
+// answer (a computer that moves inside that intent; the first moves can take long while the
+// server compiles them, raceday warm-up). An answer with no computer move takes
+// milliseconds: that line shows only after a short grace, so it never flickers.
 import { el } from "./common.js";
 import { t } from "./i18n.js";
 
@@ -30,6 +30,13 @@ export function thinking(redraw) {
       clearTimeout(timer);
       timer = null;
       on = false;
+    },
+    // a view arrived: on while the server says a computer is to move (its move comes on
+    // the room's timeline, for every screen alike), else off; the caller redraws
+    fromView(view) {
+      clearTimeout(timer);
+      timer = null;
+      on = Boolean(view && view.thinking);
     },
     // the line itself (null when off)
     line(cls) {
