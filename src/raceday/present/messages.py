@@ -133,12 +133,19 @@ def describe_event(game: str, event: Event, lang: str = "en") -> str:
 
     A fact that is ``True`` may word the event otherwise: ``event.<kind>.<fact>`` (say
     ``event.roll.fall``) is used when a table has it; the first such fact wins."""
-    for fact, value in event.params.items():
-        variant = f"{event.key}.{fact}"
+    return render(Message(event_key(game, event.key, event.params, lang), event.params),
+                  lang, game)
+
+
+def event_key(game: str, key: str, params: Mapping[str, Any], lang: str = FALLBACK) -> str:
+    """The key an event of ``key`` is worded by: ``<key>.<fact>`` for the first fact that
+    is ``True`` and has a template (in ``lang`` or English), else ``key`` itself."""
+    for fact, value in params.items():
+        variant = f"{key}.{fact}"
         if value is True and (table(lang).template(variant, game) is not None
                               or table(FALLBACK).template(variant, game) is not None):
-            return render(Message(variant, event.params), lang, game)
-    return render(Message(event.key, event.params), lang, game)
+            return variant
+    return key
 
 
 def outcome_message(outcome: Outcome) -> Message:

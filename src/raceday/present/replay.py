@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from raceday.core.events import Message
-from raceday.present.messages import FALLBACK, outcome_message, table
+from raceday.present.messages import event_key, outcome_message
 
 if TYPE_CHECKING:
     from raceday.core.protocol import State
@@ -70,10 +70,7 @@ def room_event_message(event: Mapping[str, Any], names: Sequence[str] = (),
             and 0 <= player < len(names)):
         params["name"] = names[player]
     key = f"event.{event.get('type')}"
-    if game is not None:
-        key = next((f"{key}.{fact}" for fact, value in params.items() if value is True
-                    and table(FALLBACK).template(f"{key}.{fact}", game) is not None), key)
-    return Message(key, params)
+    return Message(key if game is None else event_key(game, key, params), params)
 
 
 def step_text(step: Mapping[str, Any], game: str, lang: str = "en") -> list[str]:

@@ -27,9 +27,9 @@ from raceday.present import refusal
 from raceday.rooms.protocol import JSON, Actor, RoomError, as_room_error
 
 KIT_FORMAT = 1
-PACE_SECONDS = (0.2, 10.0)  # the slowest and fastest pace a host may set, a step each
 """The version of the kit's save format (``{"kit": 1, ...}``); older saves go through the
 room's :meth:`RoomBase.migrate`."""
+PACE_SECONDS = (0.2, 10.0)  # the fastest and slowest pace a host may set, seconds a step
 
 StateT = TypeVar("StateT", bound=State)
 Handler = Callable[[Actor, Mapping[str, Any], np.random.Generator, list[JSON]], None]
@@ -196,6 +196,10 @@ class RoomBase(Generic[StateT]):
         state = self._playing()
         if not self.paced(state):
             raise refusal(RoomError, "refusal.no_paced_step")
+        self._play_paced(state, rng, events)
+
+    def _play_paced(self, state: StateT, rng: np.random.Generator, events: list[JSON]) -> None:
+        """One paced step, then what follows it without a choice."""
         self.paced_step(state, rng, events)
         self._settle(rng, events)
 
@@ -207,8 +211,7 @@ class RoomBase(Generic[StateT]):
         for _ in range(self.GAME.max_steps(self.options) + 1):
             if state.is_terminal() or not self.paced(state):
                 return
-            self.paced_step(state, rng, events)
-            self._settle(rng, events)
+            self._play_paced(state, rng, events)
         raise RoomError(f"the {self.noun} ran longer than its bound; this is a bug")
 
     def _set_pace(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,

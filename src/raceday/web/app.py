@@ -503,9 +503,7 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
         if exc.status_code == 404 and _wants_page(request):  # a person's typo: a page
-            page = PAGES["notfound"]
-            return HTMLResponse(page.html(), status_code=404,
-                                headers={"Cache-Control": "no-cache"})
+            return PAGES["notfound"].response(status_code=404)
         return _error(exc.status_code, str(exc.detail).replace("\n", " ")[:200],
                       dict(exc.headers) if exc.headers else None)
 

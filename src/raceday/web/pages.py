@@ -47,9 +47,10 @@ class Page:
             title=escape(self.title), styles=links, module=escape(self.module),
             body_class=escape(self.body_class), body=self.body)
 
-    def response(self) -> HTMLResponse:
+    def response(self, status_code: int = 200) -> HTMLResponse:
         """The page as the server answers it (revalidated on every visit)."""
-        return HTMLResponse(self.html(), headers={"Cache-Control": "no-cache"})
+        return HTMLResponse(self.html(), status_code=status_code,
+                            headers={"Cache-Control": "no-cache"})
 
 
 def _party(module: str, body_class: str) -> Page:
