@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench clean venv browser
+.PHONY: demo test lint bench clean venv browser screenshots
 
 venv: $(STAMP)
 
@@ -20,7 +20,7 @@ demo: $(STAMP)
 	$(VENV)/bin/raceday keirin watch --seed 2012 --delay 0.15
 
 lint: $(STAMP)
-	$(PY) -m ruff check src tests bench
+	$(PY) -m ruff check src tests bench tools
 	$(PY) -m mypy src
 	$(VENV)/bin/lint-imports
 
@@ -39,6 +39,10 @@ browser:
 
 test: $(STAMP) lint browser
 	$(PY) -m pytest -n 2 -q
+
+# Every phase of every game at 390x844 and 1920x1080 into docs/usage/img (tools/scenes/).
+screenshots: $(STAMP) browser
+	$(PY) tools/screenshots.py
 
 bench: $(STAMP)
 	$(PY) bench/run_all.py
