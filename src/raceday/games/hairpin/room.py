@@ -19,11 +19,13 @@ from raceday.core.game import GameOptions
 from raceday.games.hairpin.agents import LEVELS, make_agent
 from raceday.games.hairpin.game import GAME, HairpinOptions
 from raceday.games.hairpin.rules import PLAYER_NAMES, HairpinState
+from raceday.present import refusal
 from raceday.rooms import (
     HUMAN,
     JSON,
     UNDO_VS_COMPUTER,
     Actor,
+    RoomError,
     TurnRoom,
     check_kinds,
 )
@@ -61,8 +63,19 @@ class HairpinRoom(TurnRoom[HairpinState]):
         return PLAYER_NAMES[player].capitalize()
 
     def illegal_action(self, state: HairpinState, action: int) -> str:
+        """Refuses in words from the game's table (raised here, so the reader's language
+        words it; the kit would raise the returned text in English only)."""
         names = ", ".join(state.action_to_string(a) for a in state.legal_actions())
-        return f"that move is not legal now; legal moves: {names}"
+        raise refusal(RoomError, "hairpin.refusal.illegal_move", names=names)
+
+    def _pop_undo(self, events: list[JSON]) -> None:
+        """Take a move back and keep the list of moves before it: the moves recorded
+        after the restored position (its ply) leave the list, the older ones stay."""
+        kept = self.recent
+        super()._pop_undo(events)
+        assert self.state is not None
+        ply = self.state.position.ply
+        self.recent = [e for e in kept if isinstance(e.get("ply"), int) and e["ply"] <= ply]
 
     def started_facts(self) -> JSON:
         return {"variant": self.options.variant}

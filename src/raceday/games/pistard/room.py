@@ -24,6 +24,7 @@ from raceday.games.pistard.replay import current_shape
 from raceday.games.pistard.state import PistardState
 from raceday.games.pistard.track import LETTERS, SHIPPED_TRACKS, load_track
 from raceday.games.pistard.variants import OUT, RACE, VARIANT_RULES
+from raceday.present import refusal
 from raceday.rooms import HUMAN, JSON, Actor, RoomError, TurnRoom, check_kinds
 
 MAX_PLAYERS = 5
@@ -56,15 +57,16 @@ class PistardRoom(TurnRoom[PistardState]):
         default = [HUMAN] if high == 1 else [HUMAN, "medium"]
         kinds = check_kinds(options.get("players", default), cls.LEVELS, low, high)
         if options.get("track", "default") not in SHIPPED_TRACKS:
-            raise RoomError(f"track must be one of {', '.join(SHIPPED_TRACKS)}")
+            raise refusal(RoomError, "pistard.refusal.track", tracks=", ".join(SHIPPED_TRACKS))
         engine = {k: options[k] for k in cls.OPTION_NAMES
                   if k in options and options[k] is not None}
         engine["players"] = len(kinds)
         return PistardOptions.parse(engine), kinds
 
     def illegal_action(self, state: PistardState, action: int) -> str:
-        return (f"that is not a legal choice now; choose one of the "
-                f"{len(state.legal_actions())} listed")
+        """Refuses in words from the game's table (raised here, so the reader's language
+        words it; the kit would raise the returned text in English only)."""
+        raise refusal(RoomError, "pistard.refusal.illegal_choice", n=len(state.legal_actions()))
 
     def started_facts(self) -> JSON:
         return {"variant": self.options.variant}
@@ -118,14 +120,54 @@ class PistardRoom(TurnRoom[PistardState]):
         points = state.options.variant == "points"
         order = state.race_order()
         ranked = [*order, *(i for i in range(len(state.riders)) if i not in order)]
+        places = list(range(1, len(ranked) + 1))
+        if state.options.variant == "pursuit":
+            # the teams in their order (the winners first), each team's riders by distance:
+            # the riders' places are their team's (the order of play puts team 1 first)
+            teams = self._pursuit_order(state)
+            ranked.sort(key=lambda i: (teams.index(state.riders[i].owner),
+                                       state.riders[i].status != RACE, -state.riders[i].dist,
+                                       state.riders[i].lane))
+            places = [teams.index(state.riders[i].owner) + 1 for i in ranked]
         rows = []
-        for place, i in enumerate(ranked, start=1):
+        for place, i in zip(places, ranked, strict=True):
             r = state.riders[i]
             rows.append({"place": place if r.status == RACE else None, "rider": r.ident,
                          "owner": r.owner, "status": r.status, "lane": r.lane,
                          "to_go": finish - r.dist if r.status == RACE else None,
                          "points": state.points[i] if points else None,
                          "laps": state.laps_delta[i] if points else None})
+        return rows
+
+    @staticmethod
+    def _pursuit_order(state: PistardState) -> list[int]:
+        """The pursuit's two teams, best first: the result's order once over (a tie as
+        numbered), else the lower time so far (the team whose third rider is further on)."""
+        if state.is_terminal():
+            return list(state.ranking) or [0, 1]
+
+        def key(team: int) -> tuple[bool, float, int]:
+            time = state.pursuit_time(team)
+            return (time is None, 0.0 if time is None else time, team)
+
+        return sorted((0, 1), key=key)
+
+    def _team_times(self, state: PistardState) -> list[JSON]:
+        """Each team's count once a team race is over: the time trial's one team if it
+        crossed; both pursuit teams in their order, the losers too (short of the line)."""
+        if state.options.variant != "pursuit":
+            return [{"team": t, "rounds": n, "past": past, "crossed": True,
+                     "time": round(state.team_time(), 2)}
+                    for t, n, past, _lane in state.team_times]
+        rows: list[JSON] = []
+        for team in self._pursuit_order(state):
+            count = state.team_count(team)
+            if count is None:
+                continue
+            n, past = count
+            time = state.pursuit_time(team)
+            rows.append({"team": team, "rounds": n, "past": past, "crossed": past >= 0,
+                         "time": None if time is None else round(time, 2)})
         return rows
 
     def state_view(self, actor: Actor, state: PistardState, to_act: int | None) -> JSON:
@@ -150,14 +192,15 @@ class PistardRoom(TurnRoom[PistardState]):
                 r = riders[i]
                 rows.append({"place": place, "rider": r.ident, "owner": r.owner,
                              "points": state.points[i], "laps": state.laps_delta[i],
-                             "out_heat": heat_out.get(i), "fell": r.status == OUT})
+                             "out_heat": heat_out.get(i),
+                             # out of the race but not eliminated: he fell (the sprint)
+                             "fell": r.status == OUT and i not in heat_out})
         return {"winner": out.winner,
                 "winning_players": list(out.winning_players), "ranking": rows,
                 "termination": str(out.termination),
                 "message": None if out.message is None else out.message.to_json(),
                 "stopped": state.stopped, "rounds": state.rounds_total,
-                "team_times": [{"team": t, "rounds": n, "past": past}
-                               for t, n, past, _lane in state.team_times],
+                "team_times": self._team_times(state),
                 "team_time": state.team_time() if state.options.variant == "ttt" else None,
                 "score_name": out.score_name}
 

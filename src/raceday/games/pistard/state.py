@@ -43,7 +43,15 @@ from raceday.games.pistard.moves import (
 )
 from raceday.games.pistard.options import PistardOptions
 from raceday.games.pistard.track import COLOURS, Track, load_track, track_from_mapping
-from raceday.games.pistard.variants import OUT, RACE, STATUSES, WAIT, Rider, Variant
+from raceday.games.pistard.variants import (
+    OUT,
+    RACE,
+    STATUSES,
+    TEAM_COUNTS,
+    WAIT,
+    Rider,
+    Variant,
+)
 
 PHASE_PLACE = "place"
 PHASE_RACE = "race"
@@ -484,6 +492,28 @@ class PistardState(State):
             if t == 0:
                 return rounds - past / 7
         return float(self.options.round_cap(self.track.length))
+
+    def team_count(self, team: int) -> tuple[int, int] | None:
+        """A team race's count for ``team``: (rounds, columns its third rider is past his
+        line), from the round he crossed in; for a team whose third rider has not crossed,
+        the round the race has reached and how far he is past it (negative: short of the
+        line; the pursuit's losers). None while the team has fewer than three riders."""
+        for t, rounds, past, _lane in self.team_times:
+            if t == team:
+                return rounds, past
+        ahead = sorted((r.dist for r in self.riders if r.owner == team and r.status == RACE),
+                       reverse=True)
+        if len(ahead) < TEAM_COUNTS:
+            return None
+        return self.round, ahead[TEAM_COUNTS - 1] - self.track.length
+
+    def pursuit_time(self, team: int) -> float | None:
+        """A pursuit team's time in rounds, as the time trial counts it: rounds less 1/7 of
+        a round for every column its third rider is past his line — for the team that lost,
+        whose third rider is short of it when the race ends, plus 1/7 for every column
+        still to ride (our completion). None for a team without three riders."""
+        count = self.team_count(team)
+        return None if count is None else count[0] - count[1] / 7
 
     def outcome(self) -> Outcome:
         self.require_over()
