@@ -19,14 +19,16 @@ exports ``drawFrame(frame, element)``; otherwise the page shows ``board``, the t
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from raceday.core.errors import RacedayError
 from raceday.core.events import Message
 from raceday.present.messages import event_key, outcome_message
 
 if TYPE_CHECKING:
+    from raceday.core.events import Event
     from raceday.core.protocol import State
 
 
@@ -84,3 +86,107 @@ def step_text(step: Mapping[str, Any], game: str, lang: str = "en") -> list[str]
     if step.get("kind") == "events":
         return [words(m) for m in step["events"]]
     return [words(step["title"]), *(words(m) for m in step.get("lines", []))]
+
+
+# --- a room's states rebuilt from its log ------------------------------------------------
+ROOM_KINDS = frozenset({"created", "joined", "started", "pace", "paused", "resumed",
+                        "abandoned", "undone", "thinking", "again", "left"})
+"""Logged events the room makes around the game (never one of the state's own)."""
+
+EventJson = Callable[["Event"], Mapping[str, Any]]
+ChanceHint = Callable[["State", Mapping[str, Any]], "int | None"]
+
+
+def _same(made: Mapping[str, Any], logged: Mapping[str, Any]) -> bool:
+    """Whether an event the state makes now is the logged one: every fact it makes is
+    the logged fact (a fact it leaves None, such as dice it was not shown, matches any)."""
+    return all(value is None or logged.get(key) == value for key, value in made.items())
+
+
+def _try(state: State, player: int | None, action: int, logged: Sequence[Mapping[str, Any]],
+         event_json: EventJson) -> tuple[State, int] | None:
+    """The state after ``action`` and how many logged events it made, if they match."""
+    trial = state.clone()
+    try:
+        made = (trial.apply_action(action) if player is None
+                else trial.apply_action_for(player, action))
+    except (RacedayError, ValueError, KeyError, IndexError):
+        return None
+    made_json = [event_json(e) for e in made]
+    if len(made_json) > len(logged) or not made_json:
+        return None
+    if all(_same(m, g) for m, g in zip(made_json, logged, strict=False)):
+        return trial, len(made_json)
+    return None
+
+
+def _step(state: State, logged: Sequence[Mapping[str, Any]], event_json: EventJson,
+          hint: ChanceHint | None, first: int | None) -> tuple[State, int] | None:
+    """The one move (a chance outcome or a player's action) that makes the next logged
+    events from ``state``, found by the game's own rules (``first``: try this action
+    first, e.g. the one the intent asked for)."""
+    if state.is_chance_node():
+        tried = hint(state, logged[0]) if hint is not None else None
+        if tried is not None:
+            found = _try(state, None, tried, logged, event_json)
+            if found is not None:
+                return found
+        for action, _ in state.chance_outcomes():
+            found = _try(state, None, action, logged, event_json)
+            if found is not None:
+                return found
+        return None
+    for player in state.acting_players():
+        actions = state.legal_actions_for(player)
+        if first is not None and first in actions:
+            actions = [first, *(a for a in actions if a != first)]
+        for action in actions:
+            found = _try(state, player, action, logged, event_json)
+            if found is not None:
+                return found
+    return None
+
+
+def rebuild_states(new_state: Callable[[], State],
+                   rows: Sequence[tuple[Mapping[str, Any], Sequence[Mapping[str, Any]]]],
+                   event_json: EventJson, hint: ChanceHint | None = None
+                   ) -> list[State | None]:
+    """The game's state after each logged row of a room (``(intent, events)``; None before
+    the start), rebuilt by the game's own rules: each state event logged is made again by
+    the one move that makes it (a chance outcome, a player's or a computer's action), so
+    no rule is repeated here. A ``started`` event starts from ``new_state()``; ``undone``
+    goes back to the state before the last person's move. Where the log cannot be followed
+    (an event no move makes), the states stop: the rest is None."""
+    states: list[State | None] = []
+    state: State | None = None
+    before_moves: list[State] = []
+    lost = False
+    for intent, events in rows:
+        if lost:
+            states.append(None)
+            continue
+        asked = intent.get("action")
+        first = asked if isinstance(asked, int) and not isinstance(asked, bool) else None
+        if first is not None and state is not None:
+            before_moves.append(state.clone())
+        i = 0
+        while i < len(events):
+            kind = events[i].get("type")
+            if kind == "started":
+                state, before_moves = new_state(), []
+                i += 1
+            elif kind == "undone" and before_moves:
+                state = before_moves.pop()
+                i += 1
+            elif kind in ROOM_KINDS or state is None or state.is_terminal():
+                i += 1
+            else:
+                found = _step(state, events[i:], event_json, hint, first)
+                if found is None:
+                    lost = True
+                    break
+                state, used = found
+                first = None
+                i += used
+        states.append(None if lost or state is None else state)
+    return states

@@ -37,7 +37,8 @@ from fastapi.responses import HTMLResponse, JSONResponse
 from raceday.core.discovery import asset_folder, face, game_packages
 from raceday.core.errors import RacedayError, SaveFormatError
 from raceday.core.events import Message
-from raceday.present.replay import ReplayStep, final_step, room_event_message
+from raceday.present.replay import ReplayStep, final_step, rebuild_states, room_event_message
+from raceday.rooms import JSON, logic_class
 from raceday.store.sessions import SessionStore
 from raceday.web.pages import PAGES
 
@@ -114,10 +115,15 @@ def room_replay(path: Path, code: str) -> dict[str, Any]:
     seats = dict(_read(path, "SELECT seat, name FROM room_seats WHERE code = ?", (code,)))
     words = getattr(face(str(game), "replay"), "room_event", None)
     players: list[str] = []
-    steps = []
-    for seq, actor_text, events_text in _read(
-            path, "SELECT seq, actor, events FROM room_events WHERE code = ? ORDER BY seq "
-                  "LIMIT ?", (code, MAX_STEPS)):
+    steps: list[dict[str, Any]] = []
+    rows = _read(path, "SELECT seq, actor, events, intent FROM room_events WHERE code = ? "
+                       "ORDER BY seq LIMIT ?", (code, MAX_STEPS))
+    logged = [(_public_intent(intent_text), [e for e in json.loads(events_text)
+                                             if isinstance(e, dict)])
+              for _, _, events_text, intent_text in rows]
+    (snapshot,) = _read(path, "SELECT state FROM rooms WHERE code = ?", (code,))[0]
+    frames = room_frames(str(game), json.loads(snapshot), logged)
+    for seq, actor_text, events_text, _ in rows:
         actor = json.loads(actor_text)
         if actor.get("kind") == "seat":
             who = {"kind": "seat", "seat": actor.get("seat"),
@@ -126,9 +132,51 @@ def room_replay(path: Path, code: str) -> dict[str, Any]:
             who = {"kind": str(actor.get("kind"))}
         events = [e for e in json.loads(events_text) if isinstance(e, dict)]
         players = _player_names(events) or players
-        steps.append({"kind": "events", "seq": int(seq), "who": who,
-                      "events": [_event_words(words, e, players).to_json() for e in events]})
-    return {"source": "room", "game": str(game), "name": code, "steps": steps}
+        step = {"kind": "events", "seq": int(seq), "who": who,
+                "events": [_event_words(words, e, players).to_json() for e in events]}
+        if frames is not None and frames[len(steps)] is not None:
+            step["frame"] = frames[len(steps)]
+        steps.append(step)
+    return {"source": "room", "game": str(game), "name": code, "steps": steps,
+            "board": frames is not None}
+
+
+def _public_intent(text: str) -> dict[str, Any]:
+    """What the rebuilding may read of a logged intent: the action a move asked for (never
+    a bid or a ticket, which stay sealed and are not sent to any page)."""
+    intent = json.loads(text)
+    action = intent.get("action") if isinstance(intent, dict) else None
+    return {"action": action} if isinstance(action, int) else {}
+
+
+def room_frames(game: str, snapshot: dict[str, Any],
+                rows: Sequence[tuple[dict[str, Any], list[dict[str, Any]]]]
+                ) -> list[JSON | None] | None:
+    """The board after each logged row of a room, as its live pages draw it, from the
+    game's replay face: ``room_frames(snapshot, rows)`` of its own, or ``room_frame(logic,
+    state)`` on the states :func:`~raceday.present.replay.rebuild_states` makes again by
+    the game's own rules from the room's options (``chance_action(state, event)`` names a
+    logged chance event's outcome, ``current_shape(event)`` brings an old event to today's
+    facts). None: the game draws no board in its replays (its steps are words), or the
+    log cannot be read back."""
+    own_face = face(game, "replay")
+    own = getattr(own_face, "room_frames", None)
+    frame_of = getattr(own_face, "room_frame", None)
+    shape = getattr(own_face, "current_shape", None)
+    try:
+        if shape is not None:
+            rows = [(intent, [shape(e) for e in events]) for intent, events in rows]
+        if own is not None:
+            frames: list[JSON | None] = list(own(snapshot, rows))
+            return frames
+        if frame_of is None:
+            return None
+        logic: Any = logic_class(game).from_json(snapshot)  # a room on the kit (RoomBase)
+        states = rebuild_states(logic.new_state, rows, logic.event_json,
+                                getattr(own_face, "chance_action", None))
+        return [None if s is None else frame_of(logic, s) for s in states]
+    except (RacedayError, KeyError, TypeError, ValueError, IndexError, AttributeError):
+        return None
 
 
 # --- sessions saved by the CLI ----------------------------------------------------------

@@ -3,10 +3,11 @@ tickets and returns, purses after it), from the session log."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from raceday.core.events import Message
+from raceday.games.keirin.night import LAP
 from raceday.present.replay import ReplayStep, room_event_message
 from raceday.store.sessions import SessionStore
 
@@ -69,3 +70,45 @@ def room_event(event: dict[str, Any], names: list[str]) -> Message:
     """A logged event of a KEIRIN room as ``event.<kind>`` (the variant its true facts
     pick), in today's shape (:func:`current_shape`)."""
     return room_event_message(current_shape(event), names, "keirin")
+
+
+def room_frames(snapshot: Mapping[str, Any],
+                rows: Sequence[tuple[Mapping[str, Any], Sequence[Mapping[str, Any]]]]
+                ) -> list[dict[str, Any] | None]:
+    """The track after each logged row of a KEIRIN room, as the big screen draws it
+    (``track.js``'s ``Velodrome``): every rider's square from the race's logged facts (the
+    line-up, each throw's and slipstream's square, each turn's positions), the derny while
+    it leads the line-up out, the turn and the order once the race is over. None before
+    the night starts."""
+    options = snapshot["options"]
+    riders, finish = int(options["riders"]), int(options["length"])
+    frames: list[dict[str, Any] | None] = []
+    frame: dict[str, Any] | None = None
+    for _, events in rows:
+        if frame is not None:
+            frame = {**frame, "derny": None, "positions": dict(frame["positions"])}
+        for e in events:
+            kind = e.get("type")
+            if kind == "started" or kind == "betting_open" or (
+                    kind == "betting_closed" and frame is None):
+                frame = {"riders": riders, "finish": finish, "lap": LAP,
+                         "race": e.get("race", 1), "phase": "betting", "positions": {},
+                         "derny": None, "turn": 0, "ranking": []}
+            if frame is None:
+                continue
+            if kind == "betting_closed":
+                frame["phase"] = "closed"
+            elif kind == "derny":
+                frame["derny"] = e.get("roll")
+            elif kind in ("lineup", "turn"):
+                frame["positions"] = {str(r): int(s)
+                                      for r, s in enumerate(e["positions"], start=1)}
+                frame["phase"] = "race"
+                frame["turn"] = int(e.get("turn", 0))
+            elif kind in ("throw", "slipstream", "photo_throw") and "to" in e:
+                frame["positions"][str(e["rider"])] = int(e["to"])
+            elif kind == "result":
+                frame["phase"] = "over"
+                frame["ranking"] = list(e.get("ranking", []))
+        frames.append(None if frame is None else dict(frame))
+    return frames

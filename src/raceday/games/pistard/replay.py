@@ -5,11 +5,17 @@ module brings those to today's shape (shapes only; the words are the table's).""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from raceday.core.events import Message
-from raceday.games.pistard.state import WORD_FACT_KINDS, with_word_facts
+from raceday.games.pistard.moves import action_from_dice
+from raceday.games.pistard.state import WORD_FACT_KINDS, PistardState, with_word_facts
 from raceday.present.replay import room_event_message
+from raceday.rooms import Actor
+
+if TYPE_CHECKING:
+    from raceday.games.pistard.room import PistardRoom
 
 # A result's "why" as logged before it was a word (the sentences of that time).
 OLD_WHY = {"race over": "line", "points race over": "points", "the other rider fell": "fell",
@@ -55,3 +61,29 @@ def room_event(event: dict[str, Any], names: list[str]) -> Message:
     if event.get("type") == "move" and "ahead" not in event and event.get("token"):
         return Message("replay.with_token", {"move": message.to_json()})
     return message
+
+
+def chance_action(state: PistardState, event: Mapping[str, Any]) -> int | None:
+    """The throw outcome a logged ``throw`` event shows (its dice), so a replay need not
+    try every throw; None for any other event."""
+    dice = event.get("dice")
+    if event.get("type") != "throw" or not isinstance(dice, list):
+        return None
+    return action_from_dice([int(d) for d in dice])
+
+
+def room_frame(logic: PistardRoom, state: PistardState) -> dict[str, Any]:
+    """The race as the room's screens draw it: the state's frame and the room's track."""
+    frame = {k: v for k, v in state.frame().items() if k != "grid"}  # the track has it
+    return {**frame, "track": track_view(logic, state)}
+
+
+def track_view(logic: PistardRoom, state: PistardState) -> dict[str, Any]:
+    """The track as the room's view gives it (name, length, lanes' letters, lines)."""
+    held = logic.state
+    logic.state = state
+    try:
+        track: dict[str, Any] = logic.lobby_view(Actor.spectator())["track"]
+    finally:
+        logic.state = held
+    return track
