@@ -10,7 +10,11 @@ room's ``pace`` in seconds, unless the host paused), by sending the room the int
 ``{"type": "tick"}`` as :meth:`Actor.timeline <raceday.rooms.protocol.Actor.timeline>`.
 So the server alone sets the pace of every screen: a race runs to its end with no host page
 open, and at the same pace with two. The host sends ``pace`` (``{"seconds": s}``),
-``pause``, ``resume`` and ``skip`` (the paced steps up to the next choice, at once)."""
+``pause``, ``resume`` and ``skip`` (the paced steps up to the next choice, at once).
+
+The finale. Once the game is over the view holds ``finale`` (:meth:`RoomBase.finale`: a
+podium, the game's awards), and the host may send ``again``: a fresh game with the same
+seats and options (:meth:`RoomBase.start_again`); a phone keeps its seat and its token."""
 
 from __future__ import annotations
 
@@ -113,6 +117,39 @@ class RoomBase(Generic[StateT]):
         """The result shown once the game is over (default: the outcome's facts)."""
         return outcome_json(state.outcome())
 
+    def awards(self, state: StateT) -> list[JSON]:
+        """The finale's awards once the game is over: each ``{"title": <Message JSON>,
+        "name": str, "seat": int | None, "detail": <Message JSON> | None}`` (default: none;
+        a game room names its own, such as the longest shot that came in)."""
+        return []
+
+    def podium(self, state: StateT) -> list[JSON]:
+        """The finale's podium: ``{"place", "name", "seat", "who", "detail"}`` for places 1
+        to 3 (default: the outcome's ranking read as players, those who won sharing first
+        place, equal scores sharing a place; a game whose ranking is of horses or riders,
+        not players, overrides this)."""
+        outcome = state.outcome()
+        winners = set(outcome.winning_players)
+        podium: list[JSON] = []
+        place = 0
+        previous: object = object()
+        for index, player in enumerate(outcome.ranking):
+            key = ("won",) if player in winners else ("score", outcome.scores.get(player))
+            if key != previous or key == ("score", None):
+                place = 1 if player in winners else index + 1
+            previous = key
+            if place > 3:
+                break
+            podium.append({"place": place, **self.player_card(player), "detail": None})
+        return podium
+
+    def player_card(self, player: int) -> JSON:
+        """Who ``player`` is on the finale: ``name`` (text, for logs and tests), ``seat``
+        (the phone's seat or None) and ``who`` (a Message JSON naming a player without a
+        name of its own, such as a computer; None where ``name`` is the person's)."""
+        return {"name": f"player {player + 1}", "seat": None,
+                "who": Message("finale_player", {"n": player + 1}).to_json()}
+
     @classmethod
     def migrate(cls, old: Mapping[str, Any]) -> JSON:
         """A room saved before the kit, in the kit's format; RoomError if unknown."""
@@ -176,6 +213,36 @@ class RoomBase(Generic[StateT]):
         if self.state is not None:
             raise refusal(RoomError, "refusal.started_watch", noun=Message(f"noun.{self.noun}"))
 
+    # --- the finale and playing again ----------------------------------------------------------
+    def finale(self) -> JSON | None:
+        """The end of the evening for every screen: ``{"podium": [...], "awards": [...],
+        "again": True}`` once the game is over (see :meth:`podium` and :meth:`awards`; an
+        abandoned game has neither), None before."""
+        state = self.state
+        if state is None or not self.finished():
+            return None
+        if not state.is_terminal():  # abandoned by the host: no result to stand on
+            return {"podium": [], "awards": [], "again": True}
+        return {"podium": self.podium(state), "awards": self.awards(state), "again": True}
+
+    def _again(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
+               events: list[JSON]) -> None:
+        if self.state is None or not self.finished():
+            raise refusal(RoomError, "refusal.not_over", noun=Message(f"noun.{self.noun}"))
+        self.start_again(rng, events)
+
+    def start_again(self, rng: np.random.Generator, events: list[JSON]) -> None:
+        """A fresh game with the same seats (names, kinds, tokens: the server keeps those)
+        and the same options, chance drawn from the room's generator; the events say
+        ``again`` then ``started``. A game room whose start needs more overrides this."""
+        self.state = None
+        self.undo = []
+        self.recent = []
+        self.abandoned = False
+        self.paused = False
+        events.append({"type": "again"})
+        self._start(Actor.host(), {"type": "start"}, rng, events)
+
     # --- the timeline --------------------------------------------------------------------------
     def next_tick(self) -> float | None:
         """Seconds until the server should play the next paced step (``tick``), or None
@@ -230,7 +297,8 @@ class RoomBase(Generic[StateT]):
         """The intents ``actor`` may send, by ``type`` (the flavours add theirs)."""
         if actor.kind == "host":
             return {"start": self._start, "finish": self._finish, "pace": self._set_pace,
-                    "pause": self._pause, "resume": self._pause, "skip": self._skip}
+                    "pause": self._pause, "resume": self._pause, "skip": self._skip,
+                    "again": self._again}
         if actor.kind == "timeline":
             return {"tick": self._tick}
         return {}

@@ -114,6 +114,11 @@ class PartyRoom(RoomBase[StateT]):
     def players_view(self) -> list[JSON]:
         return [{"place": i, "name": n} for i, n in enumerate(self.names)]
 
+    def player_card(self, player: int) -> JSON:
+        if 0 <= player < len(self.names):
+            return {"name": self.names[player], "seat": player, "who": None}
+        return super().player_card(player)
+
     def check_start(self) -> None:
         if len(self.names) < self.min_seats:
             raise refusal(RoomError, "refusal.too_few", title=self.title, min=self.min_seats,
@@ -195,6 +200,7 @@ class PartyRoom(RoomBase[StateT]):
                 "recent": list(self.recent),
                 "result": outcome_json(state.outcome()) if terminal else None,
                 "timeline": self.timeline_view(),
+                "finale": self.finale(),
             })
         out.update(self.extra_public(state))
         return out

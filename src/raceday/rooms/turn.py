@@ -9,6 +9,7 @@ from typing import Any, ClassVar, Self
 import numpy as np
 
 from raceday.core.agents import Agent
+from raceday.core.events import Message
 from raceday.core.game import GameOptions
 from raceday.present import refusal
 from raceday.rooms.base import KIT_FORMAT, Handler, RoomBase, StateT
@@ -106,6 +107,22 @@ class TurnRoom(RoomBase[StateT]):
     def players_view(self) -> list[JSON]:
         return self.places.view()
 
+    def player_card(self, player: int) -> JSON:
+        seat = self.places.seat_place.index(player) if player in self.places.seat_place \
+            else None
+        kind = self.places.kinds[player] if 0 <= player < len(self.places.kinds) else HUMAN
+        name = self.places.name(player)
+        if name is not None:
+            return {"name": name, "seat": seat, "who": None}
+        if kind != HUMAN:
+            return {"name": f"{kind} computer", "seat": None, "who": Message(
+                "finale_computer", {"level": Message(f"level_{kind}")}).to_json()}
+        return super().player_card(player)
+
+    def start_again(self, rng: np.random.Generator, events: list[JSON]) -> None:
+        self._agents = {}  # a computer starts the new game afresh
+        super().start_again(rng, events)
+
     def undo_allowed(self) -> bool:
         return self.undo_rule == UNDO_VS_COMPUTER and len(self.places.humans()) == 1
 
@@ -194,6 +211,7 @@ class TurnRoom(RoomBase[StateT]):
             "abandoned": self.abandoned,
             "thinking": to_act is not None and self._computer_to_move(state),
             "timeline": self.timeline_view(),
+            "finale": self.finale(),
             **self.state_view(actor, state, to_act),
         })
         return out

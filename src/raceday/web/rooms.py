@@ -317,7 +317,7 @@ class Rooms:
 
     def apply(self, room: Room, actor: Actor, intent: Mapping[str, Any]) -> list[JSON]:
         """Apply one intent through the game's logic; RoomError changes nothing."""
-        if room.logic.finished():
+        if room.logic.finished() and intent.get("type") != "again":  # the host's new game
             raise refusal(RoomError, "refusal.party_over")
         return self._commit(room, actor, intent,
                             lambda: room.logic.handle(actor, intent, room.rng))

@@ -53,10 +53,18 @@ export async function setLanguage(next) {
   try { localStorage.setItem(KEY, next); } catch (_) { /* storage off */ }
   document.documentElement.lang = next;
   translatePage();
-  for (const f of listeners) f(next);
+  for (const f of [...listeners]) f(next);
 }
 
-export function onLanguage(f) { listeners.push(f); }
+// Call f(language) after each switch (to redraw what is on screen); returns a function that
+// stops it (for a part of the page that is drawn anew and thrown away).
+export function onLanguage(f) {
+  listeners.push(f);
+  return () => {
+    const i = listeners.indexOf(f);
+    if (i >= 0) listeners.splice(i, 1);
+  };
+}
 
 // A refusal from the server in the page's language: its words ({key, params}) where it sent
 // them, else its English text.
