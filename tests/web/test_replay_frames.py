@@ -177,3 +177,21 @@ def test_no_step_of_a_room_played_now_reads_as_a_dump(game: str, tmp_path: Path)
     assert len(texts) >= 2 * len(replay["steps"])
     bad = [t for t in texts if "{" in t or "}" in t or DUMP.search(t) or t in ("", "None")]
     assert bad == []
+
+
+def test_a_derby_room_replays_the_track_of_every_round(tmp_path: Path) -> None:
+    db = tmp_path / "rooms.sqlite"
+    code = play_room(db, "derby")
+    steps = room_replay(db, code)["steps"]
+    frames = [s.get("frame") for s in steps]
+    first = next(i for i, f in enumerate(frames) if f is not None)
+    assert all(f is not None for f in frames[first:])
+    assert set(frames[first]["furlongs"].values()) == {0}
+    settled = [e for s in steps for e in s["events"] if e["key"].startswith("event.settled")]
+    races = [f for f in frames[first:] if f["finished"]]
+    assert {f["race"] for f in races} == {1, 2, 3, 4} == {s["params"]["race"] for s in settled}
+    last = _final_logic(db, code).view(Actor.host())["last"]
+    assert frames[-1]["places"] == last["places"] and frames[-1]["furlongs"] == last["furlongs"]
+    assert frames[-1]["owners"]  # the auction's buyers are named under their horses
+    rounds = [f["round"] for f in frames[first:] if f["race"] == 2 and not f["finished"]]
+    assert rounds == sorted(rounds) and len(set(rounds)) >= 3  # one round a step

@@ -3,11 +3,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, cast
 
 from raceday.core.events import Message
-from raceday.games.derby.evening import lot_facts, quinella_paid_facts
-from raceday.games.derby.rules import horse_name, parse_horse, result_facts
+from raceday.games.derby.evening import EveningState, lot_facts, quinella_paid_facts
+from raceday.games.derby.rules import POSTS, horse_name, parse_horse, result_facts
 from raceday.present.replay import ReplayStep, room_event_message
 from raceday.store.sessions import SessionStore
 
@@ -80,3 +81,64 @@ def room_event(event: dict[str, Any], names: list[str]) -> Message:
     carried then, ``message``, are not kept)."""
     facts = {k: v for k, v in event.items() if k != "message"}
     return room_event_message(_old_facts(event.get("type"), facts), names, "derby")
+
+
+def room_frames(snapshot: Mapping[str, Any],
+                rows: Sequence[tuple[Mapping[str, Any], Sequence[Mapping[str, Any]]]]
+                ) -> list[dict[str, Any] | None]:
+    """The track after each logged row of a Dice Derby room, as the TV draws it (the
+    view's ``live``, drawn by ``static/track.js``): each race from its logged facts (the
+    rounds as the evening records them, each horse's furlongs counted by the evening's own
+    rule, the places), with the horses' owners from the auction. None before the first
+    race's betting."""
+    from raceday.games.derby import room as derby_room
+
+    photo = getattr(derby_room, "photo_finish", None)
+    owners: dict[str, str] = {}
+    frames: list[dict[str, Any] | None] = []
+    frame: dict[str, Any] | None = None
+    for _, events in rows:
+        for e in events:
+            kind = e.get("type")
+            if kind == "lot" and e.get("buyer_name"):
+                owners[str(e["horse"])] = str(e["buyer_name"])
+            elif kind == "race_start" or (kind == "betting_open" and frame is None):
+                frame = _fresh_track(int(e.get("race", 1)), owners)
+            elif frame is None:
+                continue
+            elif kind == "roll":
+                frame = {**frame, "round": e.get("round", frame["round"]),
+                         "rolls": {**frame["rolls"], str(e["horse"]): e.get("value")}}
+            elif kind == "round":
+                rounds = [*frame["rounds"], {k: e.get(k) for k in (
+                    "round", "rolloff", "rolls", "out", "leader", "kind")}]
+                frame = {**frame, "rounds": rounds, "rolls": {},
+                         "furlongs": _furlongs(rounds)}
+            elif kind == "place":
+                frame = {**frame, "places": {**frame["places"],
+                                             **{str(h): int(e["place"]) for h in e["horses"]}}}
+            elif kind == "result":
+                frame = {**frame, "finished": True,
+                         "places": {str(h): int(p) for h, p in e["places"].items()},
+                         "photo": None if photo is None else photo(frame["rounds"])}
+        frames.append(None if frame is None else {**frame, "owners": dict(owners)})
+    return frames
+
+
+class _Rounds:
+    """The evening's rounds alone, for the evening's own furlong count."""
+
+    def __init__(self, rounds: list[dict[str, Any]]) -> None:
+        self.rounds = rounds
+
+
+def _furlongs(rounds: list[dict[str, Any]]) -> dict[str, int]:
+    """Each horse's furlongs after ``rounds``, counted by the evening's own rule."""
+    return EveningState._furlongs(cast(EveningState, _Rounds(rounds)))
+
+
+def _fresh_track(race: int, owners: Mapping[str, str]) -> dict[str, Any]:
+    """The track before race ``race``: every horse at the start."""
+    return {"race": race, "round": 0, "rolloff": False, "rolls": {}, "places": {},
+            "furlongs": {horse_name(p): 0 for p in POSTS}, "rounds": [],
+            "finished": False, "photo": None, "owners": dict(owners)}

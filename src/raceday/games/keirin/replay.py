@@ -84,6 +84,7 @@ def room_frames(snapshot: Mapping[str, Any],
     riders, finish = int(options["riders"]), int(options["length"])
     frames: list[dict[str, Any] | None] = []
     frame: dict[str, Any] | None = None
+    active: list[str] = []
     for _, events in rows:
         if frame is not None:
             frame = {**frame, "derny": None, "positions": dict(frame["positions"])}
@@ -110,5 +111,18 @@ def room_frames(snapshot: Mapping[str, Any],
             elif kind == "result":
                 frame["phase"] = "over"
                 frame["ranking"] = list(e.get("ranking", []))
-        frames.append(None if frame is None else dict(frame))
+            if kind == "turn":
+                active = [str(r) for r in e.get("active", [])]
+            elif kind == "lineup":
+                active = list(frame["positions"])
+        frames.append(None if frame is None else _to_go(frame, active))
     return frames
+
+
+def _to_go(frame: dict[str, Any], active: list[str]) -> dict[str, Any]:
+    """The frame with the squares and laps the front rider still racing has to go, as the
+    big screen's infield says them (None before the line-up)."""
+    fronts = [frame["positions"][r] for r in active if r in frame["positions"]]
+    to_go = None if not frame["positions"] else max(0, frame["finish"] - max(
+        fronts or frame["positions"].values()))
+    return {**frame, "to_go": to_go, "laps_to_go": None if to_go is None else -(-to_go // LAP)}

@@ -1,23 +1,35 @@
-// Replays: the list of finished games and races, and a player for one of them
-// (step, play, jump to the end), at a link that can be shared.
+// Replays: the list of finished games and races, and a player for one of them: the board
+// of each step drawn by the game's own drawing module (the frames the server rebuilt from
+// the saved log), the step's words under it, a scrubber, buttons and keys (← → one step,
+// Home / End, Space to play or pause) and a speed; the link keeps the step (#step=N), so a
+// shared link opens where it was shared (a link without it opens at the start).
 import { api, el } from "./common.js";
 import { language, languageButton, onLanguage, t, translatePage } from "./i18n.js";
 import { render } from "./present.js";
+import { board, textBoard } from "./replay-boards.js";
 
 const app = document.getElementById("app");
 const parts = location.pathname.split("/").filter(Boolean).slice(1).map(decodeURIComponent);
 const error = el("p", { class: "error", role: "alert" });
-const main = el("main", { class: "watch-main" });
+const main = el("main", { class: "replay-main" });
 let redraw = () => {};
 let pages = []; // the games with a page of their own (GET /api/games)
+
+const SPEEDS = [0.5, 1, 2, 4];
+const STEP_MS = 1200; // one step at 1×
 
 function fail(e) { error.textContent = t("error", { message: e.message }); }
 const link = (...p) => "/replay/" + p.map(encodeURIComponent).join("/");
 
+function styles() {
+  const href = "/static/css/replay.css";
+  if (!document.querySelector(`link[href="${href}"]`)) document.head.append(el("link", { rel: "stylesheet", href }));
+}
+
 function header() {
   return el("header", { class: "bar" },
     el("h1", {}, el("a", { href: "/", class: "home" }, "raceday"), " · ", el("a", { href: "/replay" }, t("rp_title"))),
-    el("nav", { class: "links" }, pages.map((g) => [el("a", { href: `/${g.game}` }, g.title), " "]), el("a", { href: "/numbers" }, t("nm_title"))),
+    el("nav", { class: "links" }, pages.flatMap((g) => [el("a", { href: `/${g.game}` }, g.title), " "]), el("a", { href: "/numbers" }, t("nm_title"))),
     languageButton());
 }
 
@@ -25,86 +37,196 @@ function header() {
 // own keys first.
 const say = (game, message) => render(message, language(), game);
 
-// The game's board drawing for replays, when its static folder has one (data.drawer, a
-// module exporting drawFrame(frame, element)); otherwise the steps show the board as text.
-const drawers = {};
-function drawer(url) {
-  drawers[url] ??= import(url).then((m) => m.drawFrame).catch(() => null);
-  return drawers[url];
-}
-
-function boardNode(data, step) {
-  if (!step.frame && !step.board) return null;
-  const box = el("div", { class: "replay-board" });
-  const asText = () => (step.board ? box.replaceChildren(el("pre", { class: "board-text" }, step.board)) : null);
-  if (data.drawer && step.frame) {
-    drawer(data.drawer).then((draw) => (draw ? draw(step.frame, box) : asText()));
-  } else {
-    asText();
-  }
-  return box;
-}
-
 function whoText(who) {
   if (who.kind === "seat") return who.name;
+  if (who.kind === "timeline") return t("rp_timeline");
   return t(who.kind === "host" ? "rp_host" : "rp_spectator");
 }
 
-function stepNode(data, step, withBoard = true) {
+function stepWords(game, step) {
   if (step.kind === "events") {
-    return el("div", {}, el("p", { class: "who" }, t("rp_step_who", { n: step.seq, who: whoText(step.who) })),
-      el("ul", { class: "events" }, step.events.map((e) => el("li", {}, say(data.game, e)))));
+    return [el("p", { class: "who" }, t("rp_step_who", { n: step.seq, who: whoText(step.who) })),
+      el("ul", { class: "events" }, step.events.map((e) => el("li", {}, say(game, e))))];
   }
-  return el("div", {}, el("h3", {}, say(data.game, step.title)), withBoard ? boardNode(data, step) : null,
-    el("ul", { class: "events" }, (step.lines || []).map((l) => el("li", {}, say(data.game, l)))),
-    step.url ? el("a", { href: step.url, class: "button" }, t("rp_watch_stage")) : null);
+  return [el("h3", {}, say(game, step.title)),
+    el("ul", { class: "events" }, (step.lines || []).map((l) => el("li", {}, say(game, l)))),
+    step.url ? el("a", { href: step.url, class: "button" }, t("rp_watch_stage")) : null];
 }
 
-function player(data) {
-  const steps = data.steps;
-  let at = 1;
+function startAt(total) {
+  const m = /(?:^#|&)step=(\d+)/.exec(location.hash);
+  return m ? Math.max(1, Math.min(total, Number(m[1]))) : 1;
+}
+
+// The player: `total` steps; show(at, ms) draws step `at` (1-based) into the page's
+// parts; `hasBoard` says whether a board goes beside (TV) or above (phone) the words.
+function mountPlayer({ title, total, hasBoard, drawStep, extra = null }) {
+  let at = startAt(total);
   let timer = null;
-  const title = el("h2", {}, `${say(data.game, { key: "title" })} — ${data.name}`);
-  const current = el("section", { class: "card step", "aria-live": "polite" });
-  const past = el("ol", { class: "past", reversed: true });
+  let speed = 1;
+  const boardBox = el("div", { class: "replay-board", role: "region" });
+  const words = el("section", { class: "card step", "aria-live": "polite" });
   const counter = el("p", { class: "status", role: "status" });
+  const scrub = el("input", { type: "range", id: "replay-scrub", min: 1, max: Math.max(1, total), value: at, step: 1 });
+  const scrubLabel = el("label", { for: "replay-scrub", class: "scrub-label" });
+  const first = el("button", { type: "button", "data-act": "first" });
   const back = el("button", { type: "button", "data-act": "back" });
   const play = el("button", { type: "button", class: "primary", "data-act": "play" });
   const fwd = el("button", { type: "button", "data-act": "step" });
   const end = el("button", { type: "button", "data-act": "end" });
-  const share = el("a", { href: location.pathname, class: "share" });
-  function words() {
-    back.textContent = t("rp_back"); fwd.textContent = t("wv_step"); end.textContent = t("wv_end");
-    play.textContent = timer ? t("wv_pause") : t("wv_play");
-    share.textContent = t("rp_share");
+  const speedSel = el("select", { id: "replay-speed" }, SPEEDS.map((s) => el("option", { value: s, selected: s === speed }, `${s}×`)));
+  const speedLabel = el("label", { for: "replay-speed", class: "speed-label" });
+  const share = el("a", { class: "share" });
+  const keys = el("p", { class: "note keys" });
+  const controls = el("div", { class: "replay-controls" },
+    el("div", { class: "scrub-row" }, scrubLabel, scrub, counter),
+    el("div", { class: "row buttons" }, first, back, play, fwd, end, el("span", { class: "speed" }, speedLabel, speedSel)),
+    el("p", { class: "share-row" }, share), keys);
+  const view = el("div", { class: `replay-view${hasBoard ? " has-board" : ""}` },
+    hasBoard ? boardBox : null, el("div", { class: "replay-side" }, controls, words, extra));
+  main.replaceChildren(el("h2", { class: "replay-title" }, title()), view);
+
+  function label() {
+    first.textContent = t("rp_first"); back.textContent = t("rp_back"); fwd.textContent = t("wv_step");
+    end.textContent = t("wv_end"); play.textContent = timer ? t("wv_pause") : t("wv_play");
+    play.setAttribute("aria-pressed", timer ? "true" : "false");
+    scrubLabel.textContent = t("rp_scrub"); speedLabel.textContent = t("rp_speed");
+    share.textContent = t("rp_share"); keys.textContent = t("rp_keys");
+    boardBox.setAttribute("aria-label", t("rp_board"));
+    counter.textContent = t("rp_step_of", { n: at, total });
+    scrub.setAttribute("aria-valuetext", t("rp_step_of", { n: at, total }));
   }
-  function draw() {
-    counter.textContent = t("rp_step_of", { n: at, total: steps.length });
-    current.replaceChildren(stepNode(data, steps[at - 1]));
-    past.replaceChildren(...steps.slice(Math.max(0, at - 11), at - 1).reverse().map((s) => el("li", {}, stepNode(data, s, false))));
-    back.disabled = at <= 1; fwd.disabled = end.disabled = at >= steps.length;
-    words();
+  function draw(ms = 0) {
+    scrub.value = at;
+    first.disabled = back.disabled = at <= 1;
+    fwd.disabled = end.disabled = at >= total;
+    const here = `${location.pathname}#step=${at}`;
+    share.href = here;
+    if (location.hash !== `#step=${at}`) history.replaceState(null, "", here);
+    label();
+    drawStep(at, { boardBox, words, ms });
+    // a button that went out (the last step reached) hands the keyboard to the scrubber
+    if (document.activeElement?.disabled) scrub.focus();
   }
-  function stop() { clearInterval(timer); timer = null; words(); }
-  const go = (n) => { at = Math.max(1, Math.min(steps.length, n)); draw(); if (at >= steps.length) stop(); };
+  function stop() { clearInterval(timer); timer = null; label(); }
+  const glide = () => Math.round(Math.min(900, (STEP_MS / speed) * 0.7));
+  function go(n, ms = 0) {
+    at = Math.max(1, Math.min(total, n));
+    draw(ms);
+    if (at >= total && timer) stop();
+  }
+  function tick() { go(at + 1, glide()); }
+  function start() {
+    if (at >= total) go(1);
+    timer = setInterval(tick, STEP_MS / speed);
+    label();
+  }
+  first.addEventListener("click", () => { stop(); go(1); });
   back.addEventListener("click", () => { stop(); go(at - 1); });
-  fwd.addEventListener("click", () => { stop(); go(at + 1); });
-  end.addEventListener("click", () => { stop(); go(steps.length); });
-  play.addEventListener("click", () => {
-    if (timer) { stop(); return; }
-    if (at >= steps.length) at = 0;
-    timer = setInterval(() => go(at + 1), 900);
-    go(at + 1);
+  fwd.addEventListener("click", () => { stop(); go(at + 1, glide()); });
+  end.addEventListener("click", () => { stop(); go(total); });
+  play.addEventListener("click", () => (timer ? stop() : start()));
+  scrub.addEventListener("input", () => { stop(); go(Number(scrub.value)); });
+  speedSel.addEventListener("change", () => {
+    speed = Number(speedSel.value);
+    if (timer) { clearInterval(timer); timer = setInterval(tick, STEP_MS / speed); }
   });
-  document.addEventListener("keydown", (ev) => {
-    if (ev.target.closest?.("input, select, textarea")) return;
-    if (ev.key === "ArrowRight") fwd.click(); else if (ev.key === "ArrowLeft") back.click();
-    else if (ev.key === "End") end.click();
-  });
-  main.replaceChildren(title, el("div", { class: "row film-controls" }, back, play, fwd, end, share), counter, current,
-    el("h3", {}, t("rp_earlier")), past);
+  const onKey = (ev) => {
+    if (ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    const target = ev.target;
+    if (target?.closest?.("select, textarea, input:not([type=range])")) return;
+    const onRange = target === scrub;
+    if (ev.key === " " || ev.key === "Spacebar") {
+      if (target?.closest?.("button, a")) return; // the focused control's own Space
+      ev.preventDefault(); play.click();
+    } else if (onRange) {
+      return; // the scrubber steps itself (arrows, Home, End) and says so with `input`
+    } else if (ev.key === "ArrowRight") { ev.preventDefault(); fwd.click(); }
+    else if (ev.key === "ArrowLeft") { ev.preventDefault(); back.click(); }
+    else if (ev.key === "Home") { ev.preventDefault(); first.click(); }
+    else if (ev.key === "End") { ev.preventDefault(); end.click(); }
+  };
+  document.addEventListener("keydown", onKey);
+  const onHash = () => { if (location.hash !== `#step=${at}`) { stop(); go(startAt(total)); } };
+  window.addEventListener("hashchange", onHash);
   draw();
-  redraw = draw;
+  return () => { main.querySelector(".replay-title").textContent = title(); draw(); };
+}
+
+// The frame of step `at`: its own, else the last one before it, else the first after it
+// (the lobby's steps show the board the game starts from).
+function frameAt(steps, at) {
+  for (let i = at - 1; i >= 0; i--) if (steps[i].frame) return steps[i].frame;
+  for (let i = at; i < steps.length; i++) if (steps[i].frame) return steps[i].frame;
+  return null;
+}
+
+async function player(data) {
+  const steps = data.steps;
+  const drawing = await board(data.game, data.drawer);
+  const hasFrames = steps.some((s) => s.frame);
+  const hasBoard = (hasFrames && drawing !== null) || steps.some((s) => s.board);
+  let shown = null;
+  redraw = mountPlayer({
+    title: () => `${say(data.game, { key: "title" })} — ${data.name}`,
+    total: steps.length,
+    hasBoard,
+    drawStep(at, { boardBox, words, ms }) {
+      const step = steps[at - 1];
+      words.replaceChildren(...stepWords(data.game, step));
+      const frame = frameAt(steps, at);
+      if (drawing && frame) {
+        try {
+          if (frame !== shown || ms === 0) drawing.draw(boardBox, frame, { ms });
+        } catch (e) { // a drawing that fails leaves the words (and says why in the console)
+          console.error(e);
+          boardBox.replaceChildren();
+        }
+        shown = frame;
+      } else if (step.board) {
+        textBoard(boardBox, step.board);
+      }
+    },
+  });
+  const again = redraw;
+  redraw = () => { drawing?.forget(); shown = null; again(); };
+}
+
+// One part of a saved session (a stage of a stage race): the film's frames on the same
+// player, drawn by the game's film module (its profile, groups and ticker), its result at
+// the end.
+async function part(game, name, partName) {
+  const [film, filmModule] = await Promise.all([
+    api(`/api/replay/${encodeURIComponent(game)}/${encodeURIComponent(name)}/${encodeURIComponent(partName)}`),
+    import(`/games/${encodeURIComponent(game)}/static/film.js`)]);
+  const frames = film.frames || [];
+  const result = el("div", { class: "film-result" });
+  let stage = null;
+  const items = (n) => frames.slice(Math.max(0, n - 12), n).flatMap((f) => f.items.map((it) => ({ turn: f.turn, ...it })));
+  const back = el("p", { class: "replay-up" });
+  const drawBack = () => back.replaceChildren(el("a", { href: link(game, name) }, `${say(game, { key: "title" })} — ${name}`), " · ",
+    el("a", { href: `/${encodeURIComponent(game)}?campaign=${encodeURIComponent(name)}` }, t("wv_open_campaign")));
+  const mount = () => mountPlayer({
+    title: () => film.stage_name || film.route?.name || name,
+    total: frames.length + 1,
+    hasBoard: true,
+    extra: back,
+    drawStep(at, { boardBox, words, ms }) {
+      if (!stage || !boardBox.contains(stage.node)) {
+        stage = filmModule.filmStage(film);
+        boardBox.replaceChildren(stage.node, result);
+        stage.words();
+      }
+      stage.show(at > 1 ? frames[at - 2] : null, items(at - 1), { ms });
+      const turn = at > 1 ? frames[at - 2] : null;
+      words.replaceChildren(el("h3", {}, turn ? t("wv_turn_short", { turn: turn.turn }) : t("rp_start")),
+        el("ul", { class: "events" }, (turn ? turn.items : []).map((it) => el("li", {}, say(game, it)))));
+      result.replaceChildren(at > frames.length ? filmModule.resultTable(film, film.result) : "");
+    },
+  });
+  drawBack();
+  const again = mount();
+  redraw = () => { stage = null; drawBack(); again(); };
 }
 
 async function list() {
@@ -120,6 +242,7 @@ async function list() {
 }
 
 async function start() {
+  styles();
   const draw = () => app.replaceChildren(header(), error, main);
   try { pages = (await api("/api/games")).filter((g) => g.page); } catch (e) { fail(e); }
   draw();
@@ -127,20 +250,11 @@ async function start() {
   onLanguage(() => { draw(); redraw(); });
   try {
     if (!parts.length) await list();
-    else if (parts.length === 3) {  // one part of a saved session (a stage), drawn by the game's film module
-      const [game, name, part] = parts;
-      const [film, { mountFilm }] = await Promise.all([
-        api(`/api/replay/${encodeURIComponent(game)}/${encodeURIComponent(name)}/${encodeURIComponent(part)}`),
-        import(`/games/${encodeURIComponent(game)}/static/film.js`)]);
-      const box = el("div", { class: "film card" });
-      main.replaceChildren(el("p", {}, el("a", { href: link(game, name) }, `${say(game, { key: "title" })} — ${name}`), " · ",
-        el("a", { href: `/${encodeURIComponent(game)}?campaign=${encodeURIComponent(name)}` }, t("wv_open_campaign"))), box);
-      mountFilm(box, film);
-      redraw = () => {};
-    } else if (parts[0] === "room" && parts.length === 2) {
-      player(await api(`/api/replay/room/${encodeURIComponent(parts[1])}`));
+    else if (parts.length === 3) await part(...parts);
+    else if (parts[0] === "room" && parts.length === 2) {
+      await player(await api(`/api/replay/room/${encodeURIComponent(parts[1])}`));
     } else if (parts.length === 2) {
-      player(await api(`/api/replay/${encodeURIComponent(parts[0])}/${encodeURIComponent(parts[1])}`));
+      await player(await api(`/api/replay/${encodeURIComponent(parts[0])}/${encodeURIComponent(parts[1])}`));
     } else {
       throw new Error(t("rp_bad_link"));
     }

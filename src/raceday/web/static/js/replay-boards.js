@@ -1,0 +1,102 @@
+// The boards of replays: each game's frame drawn by the game's own drawing module, the
+// same one its live screens use (Hairpin's frame.js/board.js, PISTARD's and KEIRIN's
+// track.js, Dice Derby's track.js once it has one). The frames come from the server
+// (rebuilt there from the saved log by the game's rules); nothing here knows a rule.
+//
+// board(game, drawerUrl) -> Promise<{ draw(box, frame, { ms }), forget() } | null>:
+// draw() puts the frame into `box` (animated over `ms` where the drawing can glide, a
+// fresh drawing when ms is 0), forget() drops what it keeps between frames (after a
+// language switch). null: the game draws no board; its steps are words.
+import { el } from "./common.js";
+import { language, t } from "./i18n.js";
+import { useStyles } from "./rooms.js";
+
+const COLOUR_LETTER = { yellow: "Y", green: "G", blue: "B", red: "R" };
+
+function reducedMotion() {
+  return window.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
+}
+
+// Hairpin: the room's SVG board with nothing to tap.
+async function hairpin() {
+  const { drawFrame } = await import("/games/hairpin/static/frame.js");
+  return { draw(box, frame) { drawFrame(frame, box); }, forget() {} };
+}
+
+// PISTARD: the velodrome of the room's screens; a saved game's frame (no room) names its
+// squares' colours, which are the track's letters.
+async function pistard() {
+  const { velodrome } = await import("/games/pistard/static/track.js");
+  useStyles("pistard");
+  const still = { targets: new Map(), tap() {}, zoom: false };
+  return {
+    draw(box, frame) {
+      const track = frame.track ?? { name: "", length: frame.length, lines: [0],
+        grid: frame.grid.map((row) => row.map((c) => COLOUR_LETTER[c] ?? "?").join("")) };
+      box.replaceChildren(velodrome({ track, riders: frame.riders, mover: frame.mover }, still));
+    },
+    forget() {},
+  };
+}
+
+// KEIRIN: the big screen's velodrome, kept from frame to frame so the riders glide.
+async function keirin() {
+  const { Velodrome, ensureStyles } = await import("/games/keirin/static/track.js");
+  ensureStyles();
+  let track = null;
+  let key = "";
+  return {
+    draw(box, f, { ms = 0 } = {}) {
+      const wanted = `${f.riders}:${f.finish}:${f.lap}:${language()}`;
+      const fresh = !track || wanted !== key || !box.contains(track.node);
+      if (fresh) {
+        track = new Velodrome({ riders: f.riders, finish: f.finish, lap: f.lap });
+        key = wanted;
+        box.replaceChildren(track.node);
+      }
+      const animate = ms > 0 && !fresh && !reducedMotion();
+      track.set(f.positions, f.derny, { animate, ms });
+      if (f.phase === "over") track.label(t("kr_over_line"), f.ranking.length ? t("kr_winner", { n: f.ranking[0] }) : "");
+      else if (f.phase === "race") track.label(t("kr_laps_to_go", { n: f.laps_to_go }), t("kr_squares_to_go", { n: f.to_go, turn: f.turn }));
+      else if (f.phase === "closed") track.label(t("kr_betting_closed"), t("kr_derny_waits"));
+      else track.label(t("keirin"), t("replay.race", { race: f.race }));
+    },
+    forget() { track = null; },
+  };
+}
+
+// Dice Derby: the TV's race track (track.js drawTrack(frame, opts)) when the game has it.
+async function derby() {
+  const { drawTrack } = await import("/games/derby/static/track.js");
+  useStyles("derby");
+  let before = null;
+  return {
+    draw(box, frame, { ms = 0 } = {}) {
+      const from = ms > 0 && before && before.race === frame.race ? before : null;
+      box.replaceChildren(drawTrack(frame, { owners: frame.owners, from, ms, caption: t("rp_board") }));
+      before = frame;
+    },
+    forget() { before = null; },
+  };
+}
+
+// Any other game: its module exporting drawFrame(frame, element), if it has one.
+async function generic(url) {
+  const { drawFrame } = await import(url);
+  return drawFrame ? { draw(box, frame) { drawFrame(frame, box); }, forget() {} } : null;
+}
+
+const GAMES = { hairpin, pistard, keirin, derby };
+const made = {};
+
+export function board(game, drawerUrl = null) {
+  const key = `${game}|${drawerUrl}`;
+  made[key] ??= (GAMES[game] ? GAMES[game]() : drawerUrl ? generic(drawerUrl) : Promise.resolve(null))
+    .catch(() => null);
+  return made[key];
+}
+
+// A frame that no drawing module can draw: its text picture, scrolling inside its box.
+export function textBoard(box, text) {
+  box.replaceChildren(el("pre", { class: "board-text", tabindex: 0 }, text));
+}
