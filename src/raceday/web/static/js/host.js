@@ -1,5 +1,6 @@
 // The big screen (host or spectator): finds the room's game and hands over to its module.
 import { el, errorLine, Live, openRoom, pageKind, roomCode, statusLine, tokens } from "./common.js";
+import { soundButton } from "./sound.js";
 import { languageButton, t } from "./i18n.js";
 
 const code = roomCode();
@@ -18,7 +19,7 @@ async function main() {
     el("h1", {}, el("span", { "data-i18n": info.game }, t(info.game)),
       " ", el("span", { class: "room-code", "aria-label": t("room", { code }) }, code)),
     el("span", { class: "role" }, t(role === "host" ? "host_mode" : "spectating")),
-    status.node, languageButton());
+    status.node, soundButton(), languageButton());
   const main = el("main", { id: "screen" });
   app.replaceChildren(header, error.node, main);
   const screen = game.mount(main, { code, info, role, error });

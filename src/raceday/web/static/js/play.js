@@ -1,6 +1,7 @@
 // A phone: joins the room with a name (or rejoins from its stored token), then hands over
 // to the game's phone module.
 import { api, el, errorLine, Live, openRoom, roomCode, statusLine, tokens } from "./common.js";
+import { soundButton } from "./sound.js";
 import { languageButton, onLanguage, t } from "./i18n.js";
 
 const code = roomCode();
@@ -13,7 +14,7 @@ async function main() {
   if (!info) return;
   const header = el("header", { class: "bar" },
     el("h1", {}, t(info.game), " ", el("span", { class: "room-code" }, code)),
-    status.node, languageButton());
+    status.node, soundButton(), languageButton());
   const main = el("main", { id: "phone" });
   app.replaceChildren(header, error.node, main);
   const token = tokens.seat(code);
