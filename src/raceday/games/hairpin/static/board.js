@@ -15,6 +15,59 @@ export const SIDE = ["red", "black"];
 
 
 export function squareName(sq) { return `${COLS[sq % 6]}${Math.floor(sq / 6) + 1}`; }
+// a square's number from its name ("c2" -> 8); -1 for anything else (the pit)
+export function squareOf(name) {
+  const m = /^([a-f])([1-3])$/.exec(String(name ?? ""));
+  return m ? COLS.indexOf(m[1]) + 6 * (Number(m[2]) - 1) : -1;
+}
+// The squares of a colour's track in the order it runs them: Red row 1 left to right, row 2
+// back, row 3 left to right (then over the finish line to a1 again); Black the reverse.
+function trackOrder(side) {
+  const red = [0, 1, 2, 3, 4, 5, 11, 10, 9, 8, 7, 6, 12, 13, 14, 15, 16, 17];
+  return side === "black" ? red.slice().reverse() : red;
+}
+// The points a move passes through on the board: from its square along its colour's track
+// to where it went (a racer re-entering from the pit comes in from the board's edge).
+export function movePoints(move) {
+  const to = squareOf(move?.to);
+  if (to < 0) return null;
+  const from = squareOf(move.from);
+  if (from < 0) return [[to % 6 < 3 ? LEFT - 40 : LEFT + 6 * CELL + 40, cy(to)], [cx(to), cy(to)]];
+  const order = trackOrder(move.player);
+  const i = order.indexOf(from);
+  const steps = (order.indexOf(to) - i + 18) % 18;
+  const squares = [];
+  for (let k = 0; k <= steps; k++) squares.push(order[(i + k) % 18]);
+  // keep the corners only: where the row changes, and the ends
+  const pts = squares.filter((sq, k) => k === 0 || k === squares.length - 1
+    || Math.floor(sq / 6) !== Math.floor(squares[k - 1] / 6) || Math.floor(sq / 6) !== Math.floor(squares[k + 1] / 6));
+  return pts.map((sq) => [cx(sq), cy(sq)]);
+}
+// The last move's trace: a line with an arrowhead along the track from where the racer was
+// to where it went.
+function trail(move) {
+  const pts = movePoints(move);
+  if (!pts) return null;
+  const side = move.player === "black" ? "black" : "red";
+  return svg("path", { d: pts.map(([x, y], k) => `${k ? "L" : "M"}${x},${y}`).join(" "), class: `hp-trail hp-trail-${side}`,
+    "marker-end": "url(#hp-trail-head)", "data-from": move.from, "data-to": move.to, "aria-hidden": "true" });
+}
+// Animate the racer now on the last move's square from where it was (the eye follows it);
+// nothing for a reader who asked for reduced motion. Returns true if it animated.
+export function animateMove(board, move, ms) {
+  const pts = movePoints(move);
+  if (!pts || !board) return false;
+  if (window.matchMedia("(prefers-reduced-motion: reduce)").matches) return false;
+  const [tx, ty] = pts[pts.length - 1];
+  const racerEl = board.querySelector(`.hp-racer[data-at="${tx},${ty}"]`);
+  if (!racerEl || !racerEl.animate) return false;
+  // equal time a leg of the path is fine: the legs are rows of the board
+  racerEl.animate(pts.map(([x, y]) => ({ transform: `translate(${x - tx}px, ${y - ty}px)` })),
+    { duration: ms, easing: "ease-in-out" });
+  board.querySelector(".hp-trail")?.animate([{ opacity: 0 }, { opacity: 0.85 }], { duration: ms, easing: "ease-in" });
+  return true;
+}
+
 function cx(sq) { return LEFT + (sq % 6) * CELL + CELL / 2; }
 function cy(sq) { return TOP + (2 - Math.floor(sq / 6)) * CELL + CELL / 2; }
 
@@ -24,7 +77,7 @@ function racer(side, count, x, y, r = 30) {
   const shape = side === 0
     ? svg("circle", { cx: x, cy: y, r, class: "hp-red" })
     : svg("rect", { x: x - r * 0.85, y: y - r * 0.85, width: r * 1.7, height: r * 1.7, transform: `rotate(45 ${x} ${y})`, class: "hp-black" });
-  return svg("g", { class: "hp-racer", "aria-hidden": "true" }, shape,
+  return svg("g", { class: "hp-racer", "aria-hidden": "true", "data-at": `${x},${y}` }, shape,
     svg("text", { x, y: y + 8, "text-anchor": "middle", class: "hp-racer-label" }, label));
 }
 
@@ -60,6 +113,8 @@ export function boardSvg(view, ui) {
     defs.append(svg("marker", { id: `hp-arrow-${s}`, viewBox: "0 0 10 10", refX: 5, refY: 5, markerWidth: 5, markerHeight: 5, orient: "auto" },
       svg("path", { d: "M0,0 L10,5 L0,10 z", class: `hp-arrowhead-${s}` })));
   }
+  defs.append(svg("marker", { id: "hp-trail-head", viewBox: "0 0 10 10", refX: 6, refY: 5, markerWidth: 4, markerHeight: 4, orient: "auto" },
+    svg("path", { d: "M0,0 L10,5 L0,10 z", class: "hp-trail-head" })));
   root.append(defs);
   for (let c = 0; c < 6; c++) root.append(svg("text", { x: LEFT + c * CELL + CELL / 2, y: TOP - 14, "text-anchor": "middle", class: "hp-coord" }, COLS[c]));
   for (let r = 0; r < 3; r++) {
@@ -95,6 +150,9 @@ export function boardSvg(view, ui) {
   // the finish line: Red crosses it from f3 to a1, Black from a1 to f3
   root.append(svg("line", { x1: LEFT, y1: TOP + 2 * CELL + 4, x2: LEFT, y2: TOP + 3 * CELL - 4, class: "hp-finish" }),
     svg("line", { x1: LEFT + 6 * CELL, y1: TOP + 4, x2: LEFT + 6 * CELL, y2: TOP + CELL - 4, class: "hp-finish" }));
+  const lastMove = [...(view.recent ?? [])].reverse().find((e) => e.type === "move");
+  const traced = lastMove ? trail(lastMove) : null;
+  if (traced) root.append(traced);
   for (let sq = 0; sq < 18; sq++) {
     const n = cells[sq];
     if (n) root.append(racer(n > 0 ? 0 : 1, Math.abs(n), cx(sq), cy(sq)));
@@ -136,17 +194,34 @@ export function rulesNote(view) {
     el("ul", {}, parts.map((p) => el("li", {}, p))));
 }
 
+// Who won, from this screen's point of view: "You won!" on the winner's own screen, "You
+// lost" on the loser's, and the winner named on a screen that plays both places or none.
+export function winnerLine(view) {
+  const res = view.result;
+  if (res.winner === null) return t("hp_draw");
+  const who = sideName(view, res.winner);
+  const mine = view.mine ?? [];
+  if (mine.length === 1) return mine.includes(res.winner) ? t("hp_you_won", { who }) : t("hp_you_lost", { who });
+  return t("hp_wins", { who });
+}
+
+// A side named for everyone (never "this screen"): its colour, and its player's name or level.
+export function sideName(view, p) {
+  const pl = view.players[p];
+  const colour = t(`hp_${SIDE[p]}`);
+  if (pl.kind !== "human") return `${colour} — ${t("hp_computer", { level: t(`level_${pl.kind}`) })}`;
+  return pl.name ? `${colour} — ${pl.name}` : colour;
+}
+
 function resultBox(view) {
   const res = view.result;
   if (view.abandoned) return el("div", { class: "card hp-result", role: "status" }, el("h2", {}, t("hp_abandoned")));
   if (!res) return null;
-  const head = res.winner === null ? t("hp_draw") : t("hp_wins", { who: playerLabel(view, res.winner) });
   const why = res.winner === null ? t("hp_why_draw", { n: view.rules.quiet_limit })
     : t(`hp_why_${res.termination}`, { who: t(`hp_${SIDE[res.winner]}`), loser: t(`hp_${SIDE[1 - res.winner]}`), n: view.rules.target });
   return el("div", { class: "card hp-result", role: "status" },
-    el("h2", { class: "hp-result-head" }, head), el("p", { class: "hp-why" }, why),
-    el("p", { class: "note" }, t("hp_final_counts", { lr: res.laps[0], lb: res.laps[1], br: res.bumps[0], bb: res.bumps[1], plies: res.plies })),
-    el("p", {}, el("a", { href: "/" }, t("new_party"))));
+    el("h2", { class: "hp-result-head" }, winnerLine(view)), el("p", { class: "hp-why" }, why),
+    el("p", { class: "note" }, t("hp_final_counts", { lr: res.laps[0], lb: res.laps[1], br: res.bumps[0], bb: res.bumps[1], plies: res.plies })));
 }
 
 export function moveText(e, view) {
@@ -155,19 +230,39 @@ export function moveText(e, view) {
   return `${who}: ${e.action}${e.forced ? ` (${t("hp_forced")})` : ""}`;
 }
 
-// Lobby: join code, QR, places; the host starts the game.
+// Where keyboard focus was, as a key the redrawn screen can find again (data-action,
+// data-square, an id or a class of a lasting control); null when it was not on this screen.
+function focusKey(root) {
+  const a = document.activeElement;
+  if (!a || a === document.body) return "";
+  if (!root.contains(a)) return null;
+  for (const attr of ["data-action", "data-square", "id"]) {
+    const v = a.getAttribute(attr);
+    if (v) return `[${attr}="${CSS.escape(v)}"]`;
+  }
+  return "";
+}
+
 // The whole game screen (big screen and phone alike: whoever may move gets the controls).
+// On a narrow screen the board comes first and the player's moves right under it; on a wide
+// one the moves stand beside the board. The move that just came is traced on the board and
+// its racer slides from where it was; after a move focus goes to the next useful control.
 export function mountGame(root, ctx) {
   let view = null;
   let live = null;
   let selected = null;
   let note = "";
+  let pending = null; // the move to animate at the next draw (the update's last move)
+  let finaleMod = null;
+  const narrow = window.matchMedia("(max-width: 900px)");
   const { stage, side, waiting, send, handlers } = turnScreen(root, ctx, "hairpin", "hp",
     () => view, () => live, () => render());
+  import("/static/js/finale.js").then((m) => { finaleMod = m; render(); }).catch(() => {});
 
   function play(m) {
     if (m.decides === "loses" && !window.confirm(t("hp_confirm_lose", { move: m.name }))) return;
     selected = null;
+    note = "";
     send({ type: "move", action: m.action });
   }
 
@@ -176,7 +271,7 @@ export function mountGame(root, ctx) {
     if (selected !== null) {
       const here = moves.filter((m) => m.from === selected && m.to === sq);
       if (here.length === 1) { play(here[0]); return; }
-      if (here.length > 1) { note = t("hp_choose_below"); render(); document.querySelector(".hp-moves button")?.focus(); return; }
+      if (here.length > 1) { note = t("hp_choose_below"); render(); root.querySelector(".hp-moves button")?.focus(); return; }
     }
     selected = moves.some((m) => m.from === sq) ? sq : null;
     note = "";
@@ -191,43 +286,82 @@ export function mountGame(root, ctx) {
         type: "button", class: `hp-move ${m.decides ? `decides-${m.decides}` : ""}`, "data-action": m.action,
         onclick: () => play(m),
       }, m.name, m.lap ? ` · ${t("hp_lap")}` : "", m.warning_message ? ` ⚠ ${say(m.warning_message, language(), "hairpin")}` : "")))),
-      selected !== null ? el("button", { type: "button", onclick: () => { selected = null; render(); } }, t("hp_show_all")) : null);
+      selected !== null ? el("button", { type: "button", id: "hp-show-all", onclick: () => { selected = null; note = ""; render(); } }, t("hp_show_all")) : null);
+  }
+
+  function action(v, canMove) {
+    const pit = canMove ? v.moves.find((m) => m.from === -1 || m.from === -2) : null;
+    if (!canMove && !v.may_undo) return null;
+    return el("div", { class: "hp-action" },
+      note ? el("p", { class: "note hp-note", role: "status" }, note) : null,
+      pit ? el("button", { type: "button", class: "primary hp-pit-move", "data-action": pit.action, onclick: () => play(pit) }, pit.name) : null,
+      canMove ? el("p", { class: "note" }, t("hp_tap_hint")) : null,
+      canMove ? moveButtons(v) : null,
+      v.may_undo ? el("button", { type: "button", class: "hp-undo", id: "hp-undo", onclick: () => { selected = null; note = ""; send({ type: "undo" }); } }, "↶ ", t("hp_undo")) : null);
+  }
+
+  function ending(v) {
+    if (v.phase === "playing" || !v.finale || !finaleMod) return null;
+    return finaleMod.drawFinale(v.finale, { game: "hairpin", isHost: ctx.role === "host", send: (i) => live.send(i), seat: v.me?.seat ?? null });
+  }
+
+  // after a redraw: focus back where it was, else on the next useful control
+  function refocus(key) {
+    if (key === null) return;
+    const again = key ? root.querySelector(key) : null;
+    const next = again ?? root.querySelector("button.hp-pit-move, button.hp-move, .hp-square.is-origin, .finale button.again, #hp-undo");
+    next?.focus({ preventScroll: true });
   }
 
   function render() {
     const v = view;
     if (!v) return;
     document.body.dataset.phase = v.phase;
+    const key = focusKey(root);
     if (v.phase === "lobby") {
       fill(stage, lobbyCard(v, ctx, playerLabel), waiting.line("hp-turn"));
       side.replaceChildren(rulesNote(v));
       return;
     }
     const canMove = v.may_move && v.phase === "playing" && !waiting.on;
-    if (!canMove) selected = null;
-    const pit = canMove ? v.moves.find((m) => m.from === -1 || m.from === -2) : null;
+    if (!canMove) { selected = null; note = ""; }
     const turn = v.phase !== "playing" ? null : waiting.on ? waiting.line("hp-turn")
       : el("p", { class: `hp-turn ${canMove ? "yours" : ""}`, role: "status" },
         canMove ? t("hp_your_move", { who: playerLabel(v, v.to_move) }) : t("hp_waiting_move", { who: playerLabel(v, v.to_move) }));
+    const board = boardSvg(v, { moves: canMove ? v.moves : [], selected, canMove, tap });
+    const act = action(v, canMove);
+    const recent = el("div", { class: "card hp-recent-card" }, el("h3", {}, t("hp_last_moves")),
+      v.recent.length ? el("ol", { class: "hp-recent" }, v.recent.slice().reverse().map((e) => el("li", {}, moveText(e, v)))) : el("p", {}, "—"));
+    const wide = !narrow.matches;
     fill(stage,
-      resultBox(v) ?? turn,
-      boardSvg(v, { moves: canMove ? v.moves : [], selected, canMove, tap }),
-      el("p", { class: "note hp-finish-note" }, t("hp_finish_line")),
-      pit ? el("button", { type: "button", class: "primary hp-pit-move", onclick: () => play(pit) }, pit.name) : null,
-      note ? el("p", { class: "note" }, note) : null,
-      counters(v));
+      wide ? turn : resultBox(v) ?? turn,
+      board,
+      wide ? null : act,
+      counters(v),
+      el("p", { class: "note hp-finish-note" }, t("hp_finish_line")));
+    const end = ending(v);
     fill(side,
-      canMove ? el("p", { class: "note" }, t("hp_tap_hint")) : null,
-      canMove ? moveButtons(v) : null,
-      v.may_undo ? el("button", { type: "button", class: "hp-undo", onclick: () => { selected = null; send({ type: "undo" }); } }, "↶ ", t("hp_undo")) : null,
-      el("div", { class: "card" }, el("h3", {}, t("hp_last_moves")),
-        v.recent.length ? el("ol", { class: "hp-recent" }, v.recent.slice().reverse().map((e) => el("li", {}, moveText(e, v)))) : el("p", {}, "—")),
+      wide ? resultBox(v) : null,
+      end,
+      wide ? act : null,
+      wide && end ? null : recent,
       rulesNote(v),
+      v.phase !== "playing" ? el("p", {}, el("a", { href: "/" }, t("new_party"))) : null,
       ctx.role === "host" && v.phase === "playing" ? el("button", { type: "button", class: "hp-abandon", onclick: () => { if (window.confirm(t("hp_confirm_abandon"))) send({ type: "finish" }); } }, t("hp_abandon")) : null);
+    if (pending) {
+      const ms = Math.round(Math.min(700, Math.max(250, (v.timeline?.pace ?? 0.8) * 600)));
+      stage.dataset.animated = String(Number(stage.dataset.animated || 0) + (animateMove(board, pending, ms) ? 1 : 0));
+      pending = null;
+    }
+    refocus(key);
   }
 
   onLanguage(render);
+  narrow.addEventListener("change", render);
   return handlers((l) => { live = l; }, (v) => { view = v; },
     (v, events) => events.map((e) => (e.type === "undone" ? t("hp_undone") : moveText(e, v))).filter(Boolean).join(" · "),
-    (events) => { if (events.some((e) => e.type === "undone")) selected = null; });
+    (events) => {
+      if (events.some((e) => e.type === "undone" || e.type === "move")) { selected = null; note = ""; }
+      pending = [...events].reverse().find((e) => e.type === "move") ?? null;
+    });
 }
