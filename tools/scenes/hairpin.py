@@ -56,7 +56,8 @@ def scenes(shot: Any) -> None:
     shot.snap(phone, "thinking", settle_ms=100)
     tv.locator(".thinking").wait_for()
     shot.snap(tv, "thinking", settle_ms=100)
-    phone.wait_for_function(f"() => Number(document.querySelector('.hp-board')?.dataset.ply) > {before + 1}")
+    phone.wait_for_function(
+        f"() => Number(document.querySelector('.hp-board')?.dataset.ply) > {before + 1}")
     for _ in range(60):
         if phone.locator(".hp-result, .finale").count():
             break
