@@ -33,10 +33,6 @@ def click_and_wait(page: Any, button: Any) -> None:
 
 def phone_step(page: Any, amount: int) -> bool:
     """Do whatever this phone can do now; True if it did something."""
-    roll = page.locator("button.roll:enabled")
-    if roll.count():
-        click_and_wait(page, roll)
-        return True
     bid = page.locator("#bid")
     if bid.count() and not page.locator(".sealed").count():
         bid.fill(str(amount))

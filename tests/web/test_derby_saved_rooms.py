@@ -19,6 +19,19 @@ RECORDED: dict[str, Any] = json.loads(
     (FIXTURES / "rooms_before_evening.json").read_text(encoding="utf-8"))
 
 
+def as_recorded(view: dict[str, Any]) -> dict[str, Any]:
+    """A view without what the screens were given since those rooms were saved: the
+    timeline, the finale, the finish and photo-finish of the track, the die's win chance
+    at the auction; nor what they no longer are (whose phone rolls next: the server rolls)."""
+    out = {k: v for k, v in view.items() if k not in ("timeline", "finale")}
+    if out.get("live") is not None:
+        out["live"] = {k: v for k, v in out["live"].items()
+                       if k not in ("finished", "photo", "next_by_phone")}
+    if out.get("auction") is not None:
+        out["auction"] = {k: v for k, v in out["auction"].items() if k != "chance"}
+    return out
+
+
 @pytest.mark.parametrize("key", sorted(RECORDED))
 def test_an_old_room_loads_with_the_same_views(key: str, tmp_path: Path) -> None:
     recorded = RECORDED[key]
@@ -27,10 +40,10 @@ def test_an_old_room_loads_with_the_same_views(key: str, tmp_path: Path) -> None
     with serving(db) as tc:
         host = Client(tc, recorded["code"], recorded["host"])
         assert host.seq == recorded["revision"]
-        assert host.view == recorded["host_view"]
+        assert as_recorded(host.view) == as_recorded(recorded["host_view"])
         for token, view in zip(recorded["seats"], recorded["seat_views"], strict=True):
             seat = Client(tc, recorded["code"], token)
-            assert seat.view == view
+            assert as_recorded(seat.view) == as_recorded(view)
             seat.close()
         host.close()
 

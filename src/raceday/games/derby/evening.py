@@ -114,9 +114,22 @@ def _ticket_json(ticket: Ticket) -> dict[str, Any]:
             "pays": ticket.stake * ticket.odds // 10, "label": ticket.label()}
 
 
+def what_words(what: str) -> dict[str, Any]:
+    """The words of a payout's label as the ledger writes it (``win d20``, ``quinella
+    d8-d10``, ``prize 1st (d20)``): a message for every language's table."""
+    kind, _, rest = what.partition(" ")
+    if kind == "prize":
+        place, _, horse = rest.partition(" ")
+        return Message("derby.what.prize", {"place": 1 if place == "1st" else 2,
+                                            "horse": horse.strip("()")}).to_json()
+    if kind in ("win", "quinella"):
+        return Message(f"derby.what.{kind}", {"horses": rest}).to_json()
+    return Message("derby.what.other", {"what": what}).to_json()
+
+
 def _payout_json(session: Session, pay: Payout) -> dict[str, Any]:
     return {"player": pay.player, "name": session.players[pay.player].name,
-            "what": pay.what, "amount": pay.amount}
+            "what": pay.what, "words": what_words(pay.what), "amount": pay.amount}
 
 
 def lot_facts(post: int, bids: Sequence[Mapping[str, Any]], buyer: int | None,
@@ -139,7 +152,8 @@ def quinella_paid_facts(pair: Sequence[str], payouts: Sequence[Mapping[str, Any]
     return {"pair": list(pair), "quinella": "-".join(pair),
             "payouts": [dict(p) for p in payouts], "nobody": not payouts,
             "paid": [Message("derby.collects", {"name": p["name"], "amount": p["amount"],
-                                                "what": p.get("what", ticket)}).to_json()
+                                                "what": what_words(p.get("what", ticket))}
+                             ).to_json()
                      for p in payouts]}
 
 

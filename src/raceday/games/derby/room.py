@@ -12,10 +12,19 @@ secret. This module declares only what is Derby's own:
 * **start** — the seats' names and ``computers`` extra computer seats (alternately
   cautious and bold, ``CPU 1``, ``CPU 2``, ...) become the evening's players.
 * **intents** — a seat's ``bid`` (0 = no bid; may be changed until the reveal),
-  ``ticket``, ``borrow``, ``done`` and ``roll`` (its own horse, when next); the host's
-  ``close_bids`` (absent bidders bid nothing), ``close_betting``, ``roll`` (for an absent
-  owner) and, with real dice, ``enter`` (a round's numbers, ``"F"`` for a fall). Each is
-  turned into the evening's action by the state's own helpers, which name a refusal.
+  ``ticket``, ``borrow`` and ``done``; the host's ``close_bids`` (absent bidders bid
+  nothing), ``close_betting``, the timeline's ``pace``, ``pause``, ``resume`` and ``skip``,
+  ``again`` once the evening is over and, with real dice, ``enter`` (a round's numbers,
+  ``"F"`` for a fall). Each is turned into the evening's action by the state's own
+  helpers, which name a refusal.
+* **the race on the timeline** — the server throws the dice one furlong (one round of the
+  race: every die still running) a tick, at the host's pace (:attr:`DerbyRoom.default_pace`),
+  and every screen draws each furlong as it comes. When the race is over, its results
+  (winnings, prizes, the standings, the quinella's payouts, the next race's betting) are
+  held behind a *curtain* for one more tick: every view still shows the money as it stood
+  before the race, and the finish stands alone on the big screen first (a photo-finish if
+  it was close). Nothing about the result reaches a phone before the big screen shows the
+  finish; see docs/rules/derby.md, "On the screens".
 * **computers** — bid once every person has sealed (:func:`computer_bid`), buy their
   tickets as betting opens (:func:`computer_bets`); their horses and the house's roll at
   once.
@@ -34,6 +43,7 @@ import numpy as np
 from pydantic import Field, ValidationInfo, field_validator
 
 from raceday.core.errors import IllegalActionError, OptionsError
+from raceday.core.events import Event, Message
 from raceday.core.game import GameOptions
 from raceday.games.derby.agents import computer_bets, computer_bid
 from raceday.games.derby.evening import (
@@ -42,8 +52,9 @@ from raceday.games.derby.evening import (
     EveningOptions,
     EveningState,
     rules_view,
+    what_words,
 )
-from raceday.games.derby.rules import horse_name, parse_horse
+from raceday.games.derby.rules import POSTS, horse_name, parse_horse
 from raceday.games.derby.session import (
     MAX_RACES,
     MIN_RACES,
@@ -58,6 +69,9 @@ from raceday.rooms.base import KIT_FORMAT, Handler
 MAX_SEATS = 12
 MAX_AMOUNT = 1_000_000_000
 MAX_TEXT = 16  # a fall rate or a margin typed on a phone
+RACE_KINDS = frozenset({"roll", "reroll", "round", "place", "quinella", "result", "race_start"})
+"""The events of a race itself, broadcast at their furlong; every other event of a race's
+tick (the quinella's payouts, the settlement, the next betting) waits for the curtain."""
 COMPUTER_NAME = re.compile(r"cpu\s*\d+", re.IGNORECASE)
 PHASE_WORDS = {PHASE_AUCTION: "the auction", PHASE_BETTING: "betting", PHASE_RACING: "a race"}
 
@@ -142,12 +156,31 @@ class DerbyRoom(PartyRoom[EveningState]):
     noun: ClassVar[str] = "party"
     max_seats: ClassVar[int] = MAX_SEATS
     min_seats: ClassVar[int] = 0
+    default_pace: ClassVar[float] = 1.6  # seconds a furlong, and the finish before results
 
     def __init__(self, options: GameOptions, names: list[str] | None = None,
                  lobby_options: Mapping[str, Any] | None = None) -> None:
         super().__init__(options, names, lobby_options)
         assert isinstance(options, EveningOptions)
         self.options: EveningOptions = options
+        self.held: list[JSON] = []  # a race's news that waits for the curtain's tick
+        self.curtain: JSON | None = None  # the evening as it stood before the finish
+        self._shown: EveningState | None = None  # self.curtain, read once
+
+    # --- the save format: the kit's, with the curtain --------------------------------------
+    def to_json(self) -> JSON:
+        return {**super().to_json(), "held": list(self.held), "curtain": self.curtain}
+
+    @classmethod
+    def restore(cls, data: Mapping[str, Any]) -> DerbyRoom:
+        room = super().restore(data)
+        held = data.get("held", [])  # rooms saved before the timeline have neither
+        curtain = data.get("curtain")
+        if not isinstance(held, list) or not (curtain is None or isinstance(curtain, dict)):
+            raise RoomError("malformed Dice Derby room: its held results")
+        room.held = [dict(e) for e in held]
+        room.curtain = curtain
+        return room
 
     # --- creating ------------------------------------------------------------------------
     @classmethod
@@ -190,15 +223,36 @@ class DerbyRoom(PartyRoom[EveningState]):
     def phase(self) -> str:
         if self.state is None:
             return "lobby"
+        if self.curtain is not None:
+            return PHASE_RACING  # the finish is on the screens; the results wait
         return "finished" if self.finished() else self.state.phase
 
+    def finished(self) -> bool:
+        """Over once the last race's results are out (not while they wait behind the
+        curtain), or abandoned."""
+        return super().finished() and (self.abandoned or self.curtain is None)
+
     def handlers(self, actor: Actor) -> dict[str, Handler]:
-        if actor.kind == "host":
-            return {"start": self._start_evening, "finish": self._finish,
+        if actor.kind == "host":  # with the timeline's pace, pause, resume, skip and again
+            return {**super().handlers(actor), "start": self._start_evening,
                     "close_bids": self._close_bids, "close_betting": self._close_betting,
-                    "roll": self._host_roll, "enter": self._enter}
+                    "enter": self._enter}
+        if actor.kind == "timeline":
+            return super().handlers(actor)
         return {"bid": self._bid, "ticket": self._ticket, "borrow": self._borrow,
-                "done": self._done, "roll": self._seat_roll}
+                "done": self._done}
+
+    def start_again(self, rng: np.random.Generator, events: list[JSON]) -> None:
+        """The same seats and as many computers as before, a new evening."""
+        computers = self.state.num_players - len(self.names) if self.state is not None else 0
+        self.state = None
+        self.undo, self.recent, self.held = [], [], []
+        self._lift()
+        self.abandoned = False
+        self.paused = False
+        events.append({"type": "again"})
+        self._start_evening(Actor.host(), {"type": "start", "computers": computers}, rng,
+                            events)
 
     def _start_evening(self, actor: Actor, intent: Mapping[str, Any],
                        rng: np.random.Generator, events: list[JSON]) -> None:
@@ -222,17 +276,12 @@ class DerbyRoom(PartyRoom[EveningState]):
     # --- applying ----------------------------------------------------------------------------
     def _evening(self, *phases: str) -> EveningState:
         state = self._playing()
+        if self.curtain is not None and PHASE_RACING not in phases:
+            raise RoomError(f"that is only possible during {PHASE_WORDS.get(phases[0])} "
+                            "(now: the results of a race)")
         if state.phase not in phases:
             wanted = " or ".join(PHASE_WORDS.get(p, p) for p in phases)
             raise RoomError(f"that is only possible during {wanted} (now: {state.phase})")
-        return state
-
-    def _server_dice(self, refusal: str) -> EveningState:
-        """The evening in its race, when the server throws the dice (``refusal``, said to
-        whoever asks for a throw, when the host types real dice tonight)."""
-        state = self._evening(PHASE_RACING)
-        if self.options.host:
-            raise RoomError(refusal)
         return state
 
     def _seat_evening(self, actor: Actor, *phases: str) -> tuple[EveningState, int]:
@@ -257,13 +306,74 @@ class DerbyRoom(PartyRoom[EveningState]):
             self._record(self.event_json(e), events)
 
     def waits_for_host(self, state: EveningState) -> bool:
-        """The race waits for a person: real dice typed by the host, or an owner's phone."""
-        if state.phase != PHASE_RACING or state.race is None:
-            return False
-        if self.options.host:
-            return True
-        owner = state.ledger.owner_of(state.race.roller or 0)
-        return owner is not None and self._human(owner)
+        """The race waits for the host's real dice (typed in: ``enter``)."""
+        return state.phase == PHASE_RACING and state.race is not None and self.options.host
+
+    def paces(self, state: EveningState) -> bool:
+        """The race's dice are the timeline's."""
+        return state.phase == PHASE_RACING
+
+    def paced(self, state: EveningState) -> bool:
+        """A furlong of the race, or the results behind the curtain, come at the pace."""
+        return self.curtain is not None or super().paced(state)
+
+    def paced_step(self, state: EveningState, rng: np.random.Generator,
+                   events: list[JSON]) -> None:
+        """One tick: the results behind the curtain, or the race's next furlong (every die
+        still running, one after another, until the round is decided)."""
+        if self.curtain is not None:
+            self._release(events)
+            return
+        before = state.to_json()
+        produced: list[Event] = []
+        for _ in range(len(POSTS) + 1):
+            draw = state.sample_chance(rng)
+            new = state.apply_action(draw.outcome, draw.detail)
+            produced.extend(new)
+            if state.phase != PHASE_RACING or any(e.kind in ("round", "reroll") for e in new):
+                break
+        self._race_news(produced, before, events)
+
+    def _skip(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
+              events: list[JSON]) -> None:
+        """The race and its results at once (the kit's skip stops at the evening's end,
+        before the last results)."""
+        super()._skip(actor, intent, rng, events)
+        if self.curtain is not None:
+            self._release(events)
+
+    def _race_news(self, produced: list[Event], before: JSON, events: list[JSON]) -> None:
+        """Broadcast a furlong's race events; hold back what tells of money or of what
+        follows the race, and draw the curtain when the race is over."""
+        state = self.state
+        assert state is not None
+        for e in produced:
+            data = self.event_json(e)
+            if e.kind in RACE_KINDS:
+                self._record(data, events)
+            else:
+                self.held.append(data)
+        if state.phase != PHASE_RACING:
+            self.curtain = before
+
+    def _release(self, events: list[JSON]) -> None:
+        """The curtain's tick: the race's results and what follows them, for every screen."""
+        held, self.held = self.held, []
+        self._lift()
+        for data in held:
+            self._record(data, events)
+
+    def _lift(self) -> None:
+        self.curtain = None
+        self._shown = None
+
+    def shown(self) -> EveningState | None:
+        """The evening the screens show: before the finish while the curtain is drawn."""
+        if self.curtain is None:
+            return self.state
+        if self._shown is None:
+            self._shown = EVENING.state_from_json(self.curtain)
+        return self._shown
 
     def settle_step(self, state: EveningState, rng: np.random.Generator,
                     events: list[JSON]) -> bool:
@@ -312,12 +422,6 @@ class DerbyRoom(PartyRoom[EveningState]):
             events.extend(e for e in quiet if e["type"] != "done_betting")
         self._then(rng, events)
 
-    def _host_roll(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
-                   events: list[JSON]) -> None:
-        state = self._server_dice("with real dice the host types the numbers ('enter')")
-        self._draw(state, rng, events)
-        self._then(rng, events)
-
     def _enter(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
                events: list[JSON]) -> None:
         state = self._evening(PHASE_RACING)
@@ -341,8 +445,8 @@ class DerbyRoom(PartyRoom[EveningState]):
                 values.append(int(v))
             else:
                 raise RoomError(f"{v!r} is not a number on a die (or F for a fall)")
-        for e in state.enter_rolls(values):  # checked on a copy first: all or nothing
-            self._record(self.event_json(e), events)
+        before = state.to_json()
+        self._race_news(state.enter_rolls(values), before, events)  # all or nothing
         self._then(rng, events)
 
     # seat intents
@@ -393,27 +497,75 @@ class DerbyRoom(PartyRoom[EveningState]):
         self._act_for(seat, DONE, events)
         self._then(rng, events)
 
-    def _seat_roll(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
-                   events: list[JSON]) -> None:
-        state = self._server_dice("tonight the host rolls real dice and types the numbers")
-        race = state.race
-        assert race is not None and race.roller is not None
-        owner = state.ledger.owner_of(race.roller)
-        if owner != actor.seat:
-            who = "the house" if owner is None else state.ledger.players[owner].name
-            raise RoomError(f"it is not your turn: the {horse_name(race.roller)} ({who}) "
-                            "rolls next")
-        self._draw(state, rng, events)
-        self._then(rng, events)
+    # --- the finale ----------------------------------------------------------------------------
+    def player_card(self, player: int) -> JSON:
+        """A player by the evening's name (computers' too); a person's phone by its seat."""
+        state = self.state
+        name = state.ledger.players[player].name if state is not None else f"{player + 1}"
+        return {"name": name, "seat": player if self._human(player) else None, "who": None}
+
+    def podium(self, state: EveningState) -> list[JSON]:
+        """The top three of the final standings, each with the money they end with."""
+        return [{"place": s["rank"], **self.player_card(s["player"]),
+                 "detail": Message("derby.finale.net", {"amount": f"{s['net']:,}"}).to_json()}
+                for s in state.standings() if s["rank"] <= 3]
+
+    def awards(self, state: EveningState) -> list[JSON]:
+        """The evening's awards, facts of the ledger: the biggest ticket paid, the top bid
+        of the auction, the luckiest horse (most wins) and the owners' award (amounts
+        written with thousands separators, as the tables show money)."""
+        s = state.ledger
+        out: list[JSON] = []
+        tickets = [(p.amount, r.race, p) for r in s.history for p in r.payouts
+                   if not p.what.startswith("prize")]
+        if tickets:
+            amount, race, pay = max(tickets, key=lambda x: (x[0], -x[1]))
+            out.append({"title": Message("derby.finale.biggest").to_json(),
+                        **self.player_card(pay.player),
+                        "detail": Message("derby.finale.biggest_detail", {
+                            "amount": f"{amount:,}", "race": race,
+                            "what": what_words(pay.what)}).to_json()})
+        bought = [lot for lot in s.lots if lot.buyer is not None]
+        if bought:
+            top = max(bought, key=lambda lot: (lot.price, -lot.post))
+            assert top.buyer is not None
+            out.append({"title": Message("derby.finale.top_bid").to_json(),
+                        **self.player_card(top.buyer),
+                        "detail": Message("derby.finale.top_bid_detail", {
+                            "horse": horse_name(top.post), "price": f"{top.price:,}"}).to_json()})
+        wins: dict[int, int] = {}
+        for r in s.history:
+            wins[r.first] = wins.get(r.first, 0) + 1
+        if wins:
+            post = max(sorted(wins), key=lambda p: wins[p])
+            owner = s.owner_of(post)
+            card = (self.player_card(owner) if owner is not None
+                    else {"name": horse_name(post), "seat": None,
+                          "who": Message("derby.finale.house_horse",
+                                         {"horse": horse_name(post)}).to_json()})
+            out.append({"title": Message("derby.finale.luckiest").to_json(), **card,
+                        "detail": Message("derby.finale.luckiest_detail", {
+                            "horse": horse_name(post), "wins": wins[post]}).to_json()})
+        award = state.award()
+        if award is not None:
+            first = award["players"][0]
+            out.append({"title": Message(f"derby.award_{award['by']}").to_json(),
+                        **self.player_card(first),
+                        "name": " & ".join(award["names"]),
+                        "detail": Message("derby.finale.owner_detail",
+                                          {"amount": f"{award['score']:,}"}).to_json()})
+        return out
 
     # --- views: the shape the Derby pages read, from the state's observations ---------------
     def public_view(self) -> JSON:
-        """What every screen sees (the host's and a spectator's whole view)."""
-        state = self.state
+        """What every screen sees (the host's and a spectator's whole view): while the
+        curtain is drawn, the evening as it stood before the finish, with the finish on the
+        track."""
+        state = self.shown()
         out: JSON = {"game": self.game, "phase": self.phase(),
                      "config": rules_view(self.options), "seats": list(self.names),
                      "max_seats": MAX_SEATS}
-        if state is None:
+        if state is None or self.state is None:
             return out
         seen = state.observation(None)
         players = [{**p, "sealed": p["sealed"] and self._human(p["index"]),
@@ -421,33 +573,73 @@ class DerbyRoom(PartyRoom[EveningState]):
                    for p in seen["players"]]
         auction = seen["auction"]
         if auction is not None:
-            auction = {**auction, "waiting": [i for i in auction["waiting"] if self._human(i)]}
+            auction = {**auction, "waiting": [i for i in auction["waiting"] if self._human(i)],
+                       "chance": self._chance(seen, auction["horse"])}
         live = seen["live"]
-        if live is not None:
-            owner = live["next_owner"]
-            live = {**live, "next_by_phone": (not self.options.host and owner is not None
-                                              and self._human(owner))}
+        if self.curtain is not None:
+            live = self._finish_frame(self.state)
+        elif live is not None:
+            live = {**live, "finished": False, "photo": None}
         out.update({k: seen[k] for k in ("race", "races", "horses", "board", "lots", "last",
                                          "standings", "award")})
-        out.update(players=players, auction=auction, live=live)
+        out.update(players=players, auction=auction, live=live,
+                   timeline=self.timeline_view(), finale=self.finale())
         return out
 
+    @staticmethod
+    def _chance(seen: Mapping[str, Any], horse: str) -> float | None:
+        """The exact chance (from the odds engine, in the view) that ``horse`` wins a race."""
+        return next((h["chance"] for h in seen["horses"] if h["name"] == horse), None)
+
+    @staticmethod
+    def _finish_frame(state: EveningState) -> JSON:
+        """The track at the finish of the race just run, from the evening's facts: every
+        horse's furlongs and place, the last round's dice, and a photo-finish if close."""
+        last = state.last
+        assert last is not None
+        rounds = list(state.rounds)
+        final = rounds[-1] if rounds else None
+        return {"round": final["round"] if final else 0,
+                "rolloff": bool(final and final["rolloff"]), "for_place": 1,
+                "group": [], "to_roll": [], "next": None, "next_faces": None,
+                "next_owner": None, "next_owner_name": None, "rolls": {},
+                "places": dict(last["places"]), "furlongs": dict(last["furlongs"]),
+                "rounds": rounds, "finished": True, "photo": photo_finish(rounds)}
+
     def private_view(self, actor: Actor) -> JSON | None:
-        """What only ``actor`` sees, added to the public view as ``me`` (None: nothing)."""
+        """What only ``actor`` sees, added to the public view as ``me`` (None: nothing);
+        while the curtain is drawn, as it stood before the finish."""
         if actor.kind != "seat" or actor.seat is None:
             return None
         seat = actor.seat
-        state = self.state
+        state = self.shown()
         if state is None or seat >= state.num_players:
             return {"seat": seat, "name": self.names[seat] if seat < len(self.names) else ""}
         me: JSON = dict(state.observation(seat)["me"])
-        race = state.race
-        me["my_turn"] = (state.phase == PHASE_RACING and not self.options.host
-                         and race is not None and race.roller is not None
-                         and state.ledger.owner_of(race.roller) == seat)
+        me["my_turn"] = False  # the server throws every die
         return me
+
+
+def photo_finish(rounds: list[JSON]) -> JSON | None:
+    """The photo-finish of a race whose winner was decided by one pip or a tie (the last
+    two horses of the race proper, both standing): ``{"horses": [winner, second], "rolls":
+    {...}, "margin": n}``; None for a clear win."""
+    for r in reversed(rounds):
+        if r["rolloff"]:
+            continue
+        rolls = r["rolls"]
+        if r["kind"] != "drop" or len(rolls) != 2:
+            return None
+        (a, va), (b, vb) = rolls.items()
+        if va is None or vb is None or abs(va - vb) > 1:
+            return None
+        out = r["out"][0]
+        winner = b if out == a else a
+        return {"horses": [winner, out], "rolls": dict(rolls), "margin": abs(va - vb)}
+    return None
 
 
 LOGIC = DerbyRoom
 
-__all__ = ["HOST_OPTIONS", "LOGIC", "MAX_SEATS", "DerbyRoom", "HostOptions", "host_options"]
+__all__ = ["HOST_OPTIONS", "LOGIC", "MAX_SEATS", "DerbyRoom", "HostOptions", "host_options",
+           "photo_finish"]

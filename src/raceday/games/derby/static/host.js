@@ -1,137 +1,79 @@
-// Dice Derby on the big screen: lobby with code and QR, auction reveals, the odds board,
-// the track animated furlong by furlong from the server's events, results and standings.
-// No rule lives here: every number shown comes from the server's view or events.
+// Dice Derby on the big screen: lobby with code and QR, the auction die by die (each die's
+// exact win chance from the server), the odds board, the race drawn furlong by furlong as
+// the server's timeline sends it (track.js), the finish (a photo-finish when close), the
+// results once the server releases them, and the finale.
+// No rule lives here and nothing is replayed: every number comes from the view or events.
 import { el } from "/static/js/common.js";
+import { drawFinale } from "/static/js/finale.js";
 import { language, money, onLanguage, placeText, t } from "/static/js/i18n.js";
-import { describeEvent } from "/static/js/present.js";
+import { describeEvent, render as word } from "/static/js/present.js";
+import { useStyles } from "/static/js/rooms.js";
+import { drawTrack, FURLONGS, HORSES, horseTag, SHAPES } from "./track.js";
 
-export const HORSES = ["d4", "d6", "d8", "d10", "d12", "d20"];
-// a colour AND a shape per horse, so colour-blind players can tell them apart
-export const SHAPES = { d4: "●", d6: "▲", d8: "■", d10: "◆", d12: "★", d20: "⬟" };
-const FURLONGS = 5;
+export { HORSES, SHAPES, horseTag };
 
-export function horseTag(name, extra = "") {
-  return el("span", { class: `horse-tag h-${name} ${extra}` },
-    el("span", { class: "shape", "aria-hidden": "true" }, SHAPES[name] || "?"), " ", name);
-}
+const DEFAULT_PACE = 1.6; // the room's own pace: seconds a furlong
+const MOVE_SHARE = 0.55; // horses run to their new furlong in this share of a tick
+const AMOUNTS = new Set(["amount", "price", "money", "repay", "score", "stake", "pays", "net"]);
 
-function speedFactor() {
+// ?speed=0.5 on the host's address asks the server for a faster pace (a rehearsal, a test)
+function requestedPace() {
   const raw = new URLSearchParams(location.search).get("speed");
-  const n = raw === null ? 1 : Number(raw);
-  return Number.isFinite(n) && n >= 0 ? Math.min(n, 5) : 1;
+  const n = raw === null ? NaN : Number(raw);
+  return Number.isFinite(n) && n >= 0 ? Math.min(Math.max(DEFAULT_PACE * n, 0.2), 10) : null;
 }
 
-const DELAYS = { roll: 450, round: 900, reroll: 700, place: 250, result: 900, quinella: 600, lot: 900 };
+// Amounts of money in an event's facts (and in the messages inside them) with the reader's
+// thousands separators, as the tables show them.
+function withAmounts(value, key = "") {
+  if (typeof value === "number" && AMOUNTS.has(key)) return money(value);
+  if (Array.isArray(value)) return value.map((v) => withAmounts(v));
+  if (value && typeof value === "object") {
+    const out = {};
+    for (const [k, v] of Object.entries(value)) out[k] = withAmounts(v, k);
+    return out;
+  }
+  return value;
+}
 
 // An event as the tables word it: "event.<kind>" (or the variant a true fact picks) with
-// its facts; an event of a kind without words (none of tonight's) shows nothing.
+// its facts; an event of a kind without words shows nothing.
 export function eventText(e) {
   const { type, ...facts } = e;
-  const text = describeEvent("derby", { key: `event.${type}`, params: facts }, language());
+  const text = describeEvent("derby", { key: `event.${type}`, params: withAmounts(facts) }, language());
   return text.startsWith("event.") ? "" : text;
+}
+
+// A payout's label ("quinella d8-d10", "prize 1st (d20)") in the reader's language.
+export function payoutWhat(p) {
+  return p.words ? word(p.words, language(), "derby") : p.what;
+}
+
+export function percent(chance) {
+  return `${(chance * 100).toFixed(1)}%`;
 }
 
 // ---------------------------------------------------------------------------------------
 
 export function mount(root, ctx) {
+  useStyles("derby");
   const isHost = ctx.role === "host";
-  const speed = speedFactor();
   let view = null;
   let live = null;
-  let lastLot = null;
-  const queue = [];
-  let playing = false;
-  let track = freshTrack();
-  let highlight = null;
-  let anim = null; // the round the animation shows (it may trail the server's view)
+  let paceAsked = false;
+  let shownFrame = null; // the track frame on screen (the next one runs from it)
+  let lastLot = null; // the last lot sold, revealed bid by bid
+  let lotShownAt = 0;
   const ticker = [];
   const keys = new Map();
 
-  const stage = el("section", { class: "stage", "aria-label": "stage" });
-  const controls = el("section", { class: "controls" });
-  const tickerBox = el("ol", { class: "ticker", "aria-live": "polite", "aria-label": t("commentary") });
-  const side = el("aside", { class: "side" });
-  root.replaceChildren(el("div", { class: "host-grid" },
-    el("div", { class: "main-col" }, stage, controls, tickerBox), side));
+  const stage = el("section", { class: "stage dd-stage", "aria-label": t("dd_stage") });
+  const controls = el("section", { class: "controls dd-controls", "aria-label": t("dd_controls") });
+  const tickerBox = el("p", { class: "dd-ticker", "aria-live": "polite" });
+  const side = el("aside", { class: "side dd-side", "aria-label": t("standings") });
+  root.replaceChildren(el("div", { class: "host-grid dd-tv" },
+    el("div", { class: "main-col" }, stage, tickerBox, controls), side));
 
-  function freshTrack() {
-    const m = {};
-    for (const h of HORSES) m[h] = { furlongs: 0, die: null, fell: false, out: false, place: null };
-    return m;
-  }
-
-  function trackFromView(v) {
-    const m = freshTrack();
-    const src = v.live || v.last;
-    if (!src) return m;
-    for (const h of HORSES) {
-      m[h].furlongs = src.furlongs?.[h] ?? 0;
-      m[h].place = src.places?.[h] ?? null;
-    }
-    if (v.live) {
-      for (const [h, value] of Object.entries(v.live.rolls)) {
-        m[h].die = value;
-        m[h].fell = value === null;
-      }
-      for (const h of HORSES) m[h].out = m[h].place !== null && m[h].place > 1;
-    } else {
-      for (const h of HORSES) m[h].out = m[h].place !== 1;
-    }
-    return m;
-  }
-
-  function applyEvent(e) {
-    if (e.type === "race_start") { track = freshTrack(); }
-    else if (e.type === "roll") {
-      anim = { round: e.round, rolloff: e.rolloff, for_place: e.for_place };
-      track[e.horse].die = e.value;
-      track[e.horse].fell = e.fall;
-      highlight = e.horse;
-    } else if (e.type === "round") {
-      for (const h of Object.keys(e.rolls)) {
-        if (!e.rolloff && !e.out.includes(h)) track[h].furlongs += 1;
-        if (e.out.includes(h) && e.kind !== "rolloff") track[h].out = true;
-      }
-      for (const h of HORSES) { if (!track[h].out) { track[h].die = null; track[h].fell = false; } }
-      highlight = null;
-    } else if (e.type === "place") {
-      for (const h of e.horses) {
-        track[h].place = e.place;
-        track[h].out = e.place > 1;
-      }
-    } else if (e.type === "lot") { lastLot = e; }
-    const text = eventText(e);
-    if (text) {
-      ticker.push(text);
-      while (ticker.length > 8) ticker.shift();
-    }
-  }
-
-  async function play() {
-    if (playing) return;
-    playing = true;
-    while (queue.length) {
-      const e = queue.shift();
-      applyEvent(e);
-      drawTicker();
-      if (stage.querySelector(".track")) drawTrack(stage.querySelector(".track"));
-      const title = stage.querySelector(".round-title");
-      if (title && anim) title.textContent = roundTitle(anim);
-      const wait = (DELAYS[e.type] || 0) * speed;
-      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-    }
-    playing = false;
-    anim = null;
-    if (view?.live) track = trackFromView(view);
-    render();
-  }
-
-  function enqueue(events) {
-    queue.push(...events);
-    play();
-  }
-
-  // --- drawing ---------------------------------------------------------------------------
   function section(node, key, build) {
     if (keys.get(node) === key && node.childElementCount) return;
     keys.set(node, key);
@@ -139,67 +81,104 @@ export function mount(root, ctx) {
   }
 
   function drawTicker() {
-    tickerBox.replaceChildren(...ticker.slice().reverse().map((line, i) =>
-      el("li", { class: i === 0 ? "latest" : "" }, line)));
+    tickerBox.textContent = ticker.length ? ticker[ticker.length - 1] : "";
   }
 
-  function drawTrack(box) {
-    const owners = {};
-    for (const hs of view?.horses || []) owners[hs.name] = hs;
-    const rows = HORSES.map((h) => {
-      const m = track[h];
-      const hs = owners[h] || {};
-      const cells = [];
-      for (let f = 0; f <= FURLONGS; f++) {
-        const here = m.furlongs === f;
-        cells.push(el("span", { class: `cell ${f === FURLONGS ? "finish" : ""}` },
-          here ? el("span", { class: `runner h-${h}`, "aria-hidden": "true" }, SHAPES[h]) : ""));
-      }
-      let status = "";
-      if (m.place !== null) status = placeText(m.place);
-      else if (m.out) status = t("out");
-      const die = m.fell ? t("fell") : (m.die ?? "");
-      const who = hs.owner_name || (hs.house ? t("house") : "");
-      return el("div", {
-        class: `lane ${m.out ? "is-out" : ""} ${highlight === h ? "is-rolling" : ""} ${m.place === 1 ? "is-winner" : ""}`,
-        role: "row",
-        "aria-label": `${h} ${who} ${t("furlong", { n: m.furlongs })} ${status}`,
-      },
-      el("span", { class: "lane-label", role: "rowheader" }, horseTag(h), el("small", {}, who)),
-      el("span", { class: "lane-cells", "aria-hidden": "true" }, cells),
-      el("span", { class: `die ${m.fell ? "fell" : ""}`, "aria-label": String(die) }, String(die)),
-      el("span", { class: "lane-status" }, status));
+  function owners(v) {
+    const out = {};
+    for (const hs of v.horses || []) out[hs.name] = hs.owner_name || (hs.house ? t("house") : "");
+    return out;
+  }
+
+  // --- the phases ----------------------------------------------------------------------
+  function renderLobby(v) {
+    const joinUrl = ctx.info.join_url;
+    section(stage, `lobby:${v.seats.join("|")}`, () => el("div", { class: "lobby dd-lobby" },
+      el("div", { class: "join-box" },
+        el("p", { class: "big-code", "aria-label": t("room", { code: ctx.code }) }, ctx.code),
+        el("img", { class: "qr", src: `/api/rooms/${ctx.code}/qr.svg`, alt: t("join_at", { url: joinUrl }), width: 300, height: 300 }),
+        el("p", {}, t("scan")),
+        el("p", { class: "url" }, joinUrl),
+        el("p", {}, el("a", { href: ctx.info.watch_url }, t("spectator_link")))),
+      el("div", { class: "seats card" },
+        el("h2", {}, t("seats", { n: v.seats.length, max: v.max_seats })),
+        v.seats.length ? el("ol", { class: "dd-seat-list" }, v.seats.map((n) => el("li", {}, n))) : el("p", {}, t("nobody_yet")))));
+    if (!isHost) { controls.replaceChildren(); return; }
+    section(controls, `lobby:${v.seats.length}`, () => {
+      const input = el("input", { type: "number", id: "computers", min: 0, max: v.max_seats - v.seats.length,
+        value: v.seats.length ? 0 : 3, inputmode: "numeric" });
+      const form = el("form", { class: "row", novalidate: true }, el("label", { for: "computers" }, t("computers")), input,
+        el("button", { type: "submit", class: "primary" }, t("start")));
+      form.addEventListener("submit", (ev) => {
+        ev.preventDefault();
+        const n = Number(input.value || 0);
+        if (!Number.isInteger(n) || n < 0 || n > v.max_seats - v.seats.length) {
+          ctx.error.show(t("dd_computers_range", { max: v.max_seats - v.seats.length }));
+          input.focus();
+          return;
+        }
+        send({ type: "start", computers: n });
+      });
+      return form;
     });
-    const head = el("div", { class: "lane lane-head", "aria-hidden": "true" },
-      el("span", { class: "lane-label" }, ""),
-      el("span", { class: "lane-cells" }, [0, 1, 2, 3, 4, 5].map((f) =>
-        el("span", { class: "cell" }, f === 0 ? "" : String(f)))),
-      el("span", { class: "die" }, ""), el("span", { class: "lane-status" }, ""));
-    box.replaceChildren(head, ...rows);
+  }
+
+  // The last lot's sealed bids, one after another, then who buys it (CSS staggers them).
+  function reveal(lot) {
+    const bids = [...lot.bids].filter((b) => b.amount > 0).sort((a, b) => b.amount - a.amount);
+    const lines = bids.map((b, i) => el("li", { class: "dd-bid", style: `--i:${i}` },
+      el("span", {}, b.name), el("span", { class: "num" }, money(b.amount))));
+    const verdict = lot.house ? t("dd_lot_house", { horse: lot.horse })
+      : t("dd_lot_sold", { horse: lot.horse, name: lot.buyer_name, price: money(lot.price) });
+    return el("div", { class: "card dd-reveal", "aria-live": "polite" },
+      el("h3", {}, t("dd_reveal", { horse: lot.horse }), " ", horseTag(lot.horse)),
+      lines.length ? el("ol", { class: "dd-bids" }, lines) : el("p", {}, t("dd_no_bids")),
+      lot.tie ? el("p", { class: "dd-bid", style: `--i:${lines.length}` }, t("dd_tie", { names: lot.tied.join(", ") })) : null,
+      el("p", { class: "dd-bid dd-verdict", style: `--i:${lines.length + 1}` }, verdict));
+  }
+
+  function renderAuction(v) {
+    const a = v.auction;
+    const waiting = a.waiting.map((i) => v.players[i].name);
+    section(stage, `auction:${a.post}:${a.waiting.join(",")}:${lastLot ? lastLot.post : ""}:${language()}`, () => el("div", { class: "dd-auction" },
+      el("div", { class: "dd-lot" },
+        el("h2", {}, t("lot", { post: a.post, horse: a.horse })),
+        el("p", { class: "dd-lot-die" }, horseTag(a.horse, "big")),
+        a.chance !== null && a.chance !== undefined
+          ? el("p", { class: "dd-chance" }, el("span", { class: "dd-chance-n" }, percent(a.chance)), " ", t("dd_win_chance"))
+          : null,
+        el("ul", { class: "chips" }, a.bidders.filter((i) => v.players[i].kind === "human").map((i) => {
+          const sealed = !a.waiting.includes(i);
+          return el("li", { class: sealed ? "chip ok" : "chip" }, `${sealed ? "✓" : "…"} ${v.players[i].name}`);
+        })),
+        waiting.length ? el("p", { class: "dd-waiting" }, t("waiting_for", { names: waiting.join(", ") })) : null),
+      lastLot ? reveal(lastLot) : null));
+    if (!isHost) { controls.replaceChildren(); return; }
+    section(controls, `auction:${a.post}:${language()}`, () => el("button", { type: "button", onclick: () => send({ type: "close_bids" }) }, t("close_bids")));
   }
 
   function boardTable(v) {
     const rows = v.horses.map((hs) => el("tr", {},
       el("th", { scope: "row" }, horseTag(hs.name)),
       el("td", {}, hs.owner_name || (hs.house ? t("house") : "—")),
-      el("td", { class: "num" }, `${(hs.chance * 100).toFixed(1)}%`),
+      el("td", { class: "num" }, percent(hs.chance)),
       el("td", { class: "num odds" }, hs.win_text,
         hs.bonus ? el("span", { class: "bonus", title: t("bonus") }, ` ★×1.5${hs.bonus > 1 ? `^${hs.bonus}` : ""}`) : "")));
-    const win = el("table", { class: "board" },
+    const win = el("table", { class: "board dd-board" },
       el("caption", {}, `${t("board")} — ${t("win")}`),
       el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("horse")), el("th", { scope: "col" }, t("owner")),
         el("th", { scope: "col" }, t("chance")), el("th", { scope: "col" }, t("odds")))),
       el("tbody", {}, rows));
-    const q = el("div", { class: "quinella-grid", role: "list", "aria-label": t("quinella") },
-      v.board.quinella.map((x) => el("div", { class: "q", role: "listitem" },
-        el("span", { class: "pair" }, horseTag(x.pair[0]), "–", horseTag(x.pair[1])),
-        el("span", { class: "odds" }, x.text))));
-    const bonusNote = v.horses.some((h) => h.bonus) ? el("p", { class: "note" }, `★ = ${t("bonus")}`) : null;
-    return [win, el("h3", {}, t("quinella")), q, bonusNote];
+    const q = el("div", { class: "dd-quinella" },
+      el("h3", {}, t("quinella")),
+      el("ul", { class: "dd-qgrid" }, v.board.quinella.map((x) => el("li", { class: "q" },
+        el("span", { class: "pair" }, SHAPES[x.pair[0]], x.pair[0], "–", SHAPES[x.pair[1]], x.pair[1]), " ",
+        el("span", { class: "odds" }, x.text)))));
+    return [win, q];
   }
 
   function standingsTable(v, title) {
-    return el("table", { class: "standings" },
+    return el("table", { class: "standings dd-standings" },
       el("caption", {}, title),
       el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("rank")), el("th", { scope: "col" }, t("player")),
         el("th", { scope: "col" }, t("horse")), el("th", { scope: "col" }, t("net")))),
@@ -210,112 +189,80 @@ export function mount(root, ctx) {
       })));
   }
 
-  function chips(v, doneOf) {
-    return el("ul", { class: "chips" }, v.players.filter((p) => p.kind === "human").map((p) => {
-      const ok = doneOf(p);
-      return el("li", { class: ok ? "chip ok" : "chip" }, `${ok ? "✓" : "…"} ${p.name}`);
-    }));
-  }
-
   function lastResult(v) {
     if (!v.last) return null;
     const pays = v.last.payouts.length
-      ? el("ul", { class: "payouts" }, v.last.payouts.map((p) => el("li", {}, `${p.name}: +${money(p.amount)} (${p.what})`)))
+      ? el("ul", { class: "payouts" }, v.last.payouts.slice(0, 6).map((p) => el("li", {},
+        el("strong", {}, p.name), ` +${money(p.amount)} `, el("small", {}, payoutWhat(p)))))
       : el("p", {}, t("no_payouts"));
-    return el("div", { class: "card result" },
+    return el("div", { class: "card result dd-result", "data-race": String(v.last.race) },
       el("h2", {}, t("last_race", { race: v.last.race })),
-      el("ol", { class: "order" }, v.last.order.map((h) => el("li", {}, horseTag(h), " ", placeText(v.last.places[h])))),
-      el("h3", {}, t("payouts")), pays);
-  }
-
-  function renderLobby(v) {
-    const joinUrl = ctx.info.join_url;
-    section(stage, `lobby:${v.seats.join("|")}`, () => el("div", { class: "lobby" },
-      el("div", { class: "join-box" },
-        el("p", { class: "big-code", "aria-label": t("room", { code: ctx.code }) }, ctx.code),
-        el("img", { class: "qr", src: `/api/rooms/${ctx.code}/qr.svg`, alt: t("join_at", { url: joinUrl }), width: 280, height: 280 }),
-        el("p", {}, t("scan")),
-        el("p", { class: "url" }, joinUrl),
-        el("p", {}, el("a", { href: ctx.info.watch_url }, t("spectator_link")))),
-      el("div", { class: "seats card" },
-        el("h2", {}, t("seats", { n: v.seats.length, max: v.max_seats })),
-        v.seats.length ? el("ol", {}, v.seats.map((n) => el("li", {}, n))) : el("p", {}, t("nobody_yet")))));
-    if (!isHost) { controls.replaceChildren(); return; }
-    section(controls, `lobby:${v.seats.length}`, () => {
-      const input = el("input", { type: "number", id: "computers", min: 0, max: v.max_seats - v.seats.length,
-        value: v.seats.length ? 0 : 3, inputmode: "numeric" });
-      const form = el("form", { class: "row" }, el("label", { for: "computers" }, t("computers")), input,
-        el("button", { type: "submit", class: "primary" }, t("start")));
-      form.addEventListener("submit", (ev) => {
-        ev.preventDefault();
-        send({ type: "start", computers: Number(input.value || 0) });
-      });
-      return form;
-    });
-  }
-
-  function renderAuction(v) {
-    const a = v.auction;
-    const waiting = a.waiting.map((i) => v.players[i].name);
-    stage.replaceChildren(el("div", { class: "auction" },
-      el("h2", {}, t("lot", { post: a.post, horse: a.horse }), " ", horseTag(a.horse, "big")),
-      el("h3", {}, t("sealed_count")),
-      el("ul", { class: "chips" }, a.bidders.filter((i) => v.players[i].kind === "human").map((i) => {
-        const sealed = !a.waiting.includes(i);
-        return el("li", { class: sealed ? "chip ok" : "chip" }, `${sealed ? "✓" : "…"} ${v.players[i].name}`);
-      })),
-      waiting.length ? el("p", {}, t("waiting_for", { names: waiting.join(", ") })) : null,
-      lastLot ? el("div", { class: "card reveal" }, el("p", {}, eventText(lastLot))) : null,
-      lotsTable(v)));
-    if (!isHost) { controls.replaceChildren(); return; }
-    section(controls, `auction:${a.post}`, () => el("button", { type: "button", onclick: () => send({ type: "close_bids" }) }, t("close_bids")));
-  }
-
-  function lotsTable(v) {
-    if (!v.lots.length) return null;
-    return el("table", { class: "lots" },
-      el("caption", {}, t("auction")),
-      el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("horse")), el("th", { scope: "col" }, t("owner")), el("th", { scope: "col" }, t("price")))),
-      el("tbody", {}, v.lots.map((l) => el("tr", {}, el("th", { scope: "row" }, horseTag(l.horse)),
-        el("td", {}, l.buyer_name ?? t("house")), el("td", { class: "num" }, l.buyer === null ? "—" : money(l.price))))));
+      el("ol", { class: "order dd-order" }, v.last.order.slice(0, 3).map((h) => el("li", {}, placeText(v.last.places[h]), " ", horseTag(h)))),
+      pays);
   }
 
   function renderBetting(v) {
-    stage.replaceChildren(el("div", { class: "betting" },
+    const done = v.players.filter((p) => p.kind === "human").map((p) => `${p.name}:${p.done}`).join(",");
+    section(stage, `betting:${v.race}:${done}:${language()}`, () => el("div", { class: "dd-betting" },
       el("h2", {}, t("betting", { race: v.race, races: v.races })),
-      el("h3", {}, t("betting_players")),
-      chips(v, (p) => p.done),
-      lastResult(v)));
+      el("div", { class: "dd-betting-grid" },
+        el("div", {}, boardTable(v)),
+        el("div", {}, lastResult(v),
+          el("h3", {}, t("betting_players")),
+          el("ul", { class: "chips" }, v.players.filter((p) => p.kind === "human").map((p) =>
+            el("li", { class: p.done ? "chip ok" : "chip" }, `${p.done ? "✓" : "…"} ${p.name}`)))))));
     if (!isHost) { controls.replaceChildren(); return; }
-    section(controls, `betting:${v.race}`, () => el("button", { type: "button", class: "primary", onclick: () => send({ type: "close_betting" }) }, t("close_betting")));
+    section(controls, `betting:${v.race}:${language()}`, () => el("button", { type: "button", class: "primary", onclick: () => send({ type: "close_betting" }) }, t("close_betting")));
   }
 
-  function roundTitle(r) {
-    return r.rolloff ? t("rolloff", { place: placeText(r.for_place) }) : t("furlong", { n: Math.min(r.round, FURLONGS) });
+  function roundTitle(lv) {
+    if (lv.finished) return lv.photo ? t("dd_photo_finish") : t("dd_finish");
+    return lv.rolloff ? t("rolloff", { place: placeText(lv.for_place) }) : t("furlong", { n: Math.min(lv.round, FURLONGS) });
   }
 
-  function renderRacing(v) {
+  function moveMs(v) {
+    return Math.round(1000 * (v.timeline?.pace ?? DEFAULT_PACE) * MOVE_SHARE);
+  }
+
+  function finishBanner(lv) {
+    if (!lv.finished) return null;
+    const winner = Object.entries(lv.places).find(([, p]) => p === 1)?.[0];
+    if (lv.photo) {
+      const [a, b] = lv.photo.horses;
+      return el("div", { class: "dd-banner dd-photo", role: "status" },
+        el("strong", {}, t("dd_photo_finish")), " ",
+        t("dd_photo_line", { winner: a, second: b, a: lv.photo.rolls[a], b: lv.photo.rolls[b] }));
+    }
+    return el("div", { class: "dd-banner", role: "status" }, el("strong", {}, t("dd_winner", { horse: winner ?? "" })));
+  }
+
+  function renderRacing(v, animate) {
     const lv = v.live;
-    const title = roundTitle(playing && anim ? anim : lv);
-    section(stage, `race:${v.race}`, () => el("div", { class: "race" },
-      el("h2", {}, t("racing", { race: v.race, races: v.races }), " — ", el("span", { class: "round-title" }, title)),
-      el("div", { class: "track", role: "table", "aria-label": t("race", { race: v.race }) }),
-      el("p", { class: "next-roll" })));
-    stage.querySelector(".round-title").textContent = title;
-    drawTrack(stage.querySelector(".track"));
-    const who = lv.next_owner_name || t("house");
-    stage.querySelector(".next-roll").textContent = lv.next ? t("next_roll", { horse: lv.next, who }) : "";
+    const frameKey = `${v.race}:${lv.round}:${lv.finished}:${lv.rounds.length}:${language()}`;
+    if (keys.get(stage) !== `race:${frameKey}`) {
+      keys.set(stage, `race:${frameKey}`);
+      const from = animate && shownFrame && shownFrame.race === v.race ? shownFrame.frame : null;
+      const track = drawTrack(lv, { owners: owners(v), from, ms: moveMs(v), caption: t("race", { race: v.race }) });
+      stage.replaceChildren(el("div", { class: "dd-race" },
+        el("h2", {}, t("racing", { race: v.race, races: v.races }), " — ",
+          el("span", { class: "round-title" }, roundTitle(lv))),
+        track, finishBanner(lv)));
+      shownFrame = { race: v.race, frame: lv };
+      document.body.dataset.finish = lv.finished ? String(v.race) : "";
+    }
     if (!isHost) { controls.replaceChildren(); return; }
-    if (v.config.host_dice) {
-      section(controls, `enter:${v.race}:${lv.round}:${lv.for_place}:${lv.to_roll.join(",")}`, () => {
+    if (v.config.host_dice && !lv.finished) {
+      section(controls, `enter:${v.race}:${lv.round}:${lv.for_place}:${lv.to_roll.join(",")}:${language()}`, () => {
         const what = lv.rolloff ? t("rolloff", { place: placeText(lv.for_place) }) : t("furlong", { n: lv.round });
-        const inputs = lv.to_roll.map((h) => el("input", { id: `die-${h}`, name: h, maxlength: 2, size: 3, autocomplete: "off", inputmode: "text", required: true }));
-        const form = el("form", { class: "dice-entry" },
+        const inputs = lv.to_roll.map((h) => el("input", { id: `die-${h}`, name: h, maxlength: 2, size: 3, autocomplete: "off", inputmode: "text" }));
+        const form = el("form", { class: "dice-entry", novalidate: true },
           el("p", {}, t("enter_dice", { what })),
           el("div", { class: "row" }, lv.to_roll.map((h, i) => el("label", { for: `die-${h}` }, horseTag(h), inputs[i]))),
           el("button", { type: "submit", class: "primary" }, t("enter")));
         form.addEventListener("submit", (ev) => {
           ev.preventDefault();
+          const empty = inputs.find((x) => !x.value.trim());
+          if (empty) { ctx.error.show(t("dd_enter_every")); empty.focus(); return; }
           const values = inputs.map((x) => {
             const s = x.value.trim();
             return /^[fFxX]$/.test(s) ? "F" : (/^[0-9]+$/.test(s) ? Number(s) : s);
@@ -325,49 +272,67 @@ export function mount(root, ctx) {
         setTimeout(() => inputs[0]?.focus(), 0);
         return form;
       });
-    } else {
-      section(controls, `roll:${lv.next}:${lv.round}:${lv.to_roll.length}`, () => lv.next
-        ? el("button", { type: "button", class: lv.next_by_phone ? "" : "primary", onclick: () => send({ type: "roll" }) },
-          t("roll_for", { horse: lv.next, who }))
-        : null);
+      return;
     }
+    const paused = Boolean(v.timeline?.paused);
+    const pace = v.timeline?.pace ?? DEFAULT_PACE;
+    section(controls, `timeline:${paused}:${pace}:${language()}`, () => {
+      const pauseBtn = el("button", { type: "button", class: "primary", "aria-pressed": String(paused),
+        onclick: () => send({ type: paused ? "resume" : "pause" }) }, paused ? t("dd_resume") : t("dd_pause"));
+      const skip = el("button", { type: "button", onclick: () => send({ type: "skip" }) }, t("dd_skip"));
+      const speeds = [[2.6, "dd_pace_slow"], [DEFAULT_PACE, "dd_pace_normal"], [0.8, "dd_pace_fast"]];
+      const select = el("select", { id: "dd-pace" }, speeds.map(([s, k]) => el("option", { value: String(s) }, t(k))));
+      select.value = String(speeds.find(([s]) => s === pace)?.[0] ?? DEFAULT_PACE);
+      select.addEventListener("change", () => send({ type: "pace", seconds: Number(select.value) }));
+      return el("div", { class: "row" }, pauseBtn, skip, el("label", { for: "dd-pace" }, t("dd_pace")), select);
+    });
   }
 
   function renderFinished(v) {
-    const award = v.award
-      ? t("award", { by: t(`award_${v.award.by}`), names: v.award.names.join(", "), score: money(v.award.score) })
-      : t("no_award");
-    stage.replaceChildren(el("div", { class: "finished" },
-      el("h2", {}, t("over")),
-      standingsTable(v, t("final")),
-      el("p", { class: "award" }, award),
-      lastResult(v)));
-    controls.replaceChildren(isHost ? el("a", { href: "/", class: "button" }, t("new_party")) : "");
+    section(stage, `finished:${language()}:${JSON.stringify(v.finale?.podium ?? null)}`, () => el("div", { class: "dd-finished" },
+      v.finale ? drawFinale(v.finale, { game: "derby", isHost, send: live ? (i) => live.send(i) : null }) : el("h2", {}, t("over"))));
+    controls.replaceChildren();
   }
 
   function renderSide(v) {
     if (v.phase === "lobby") { side.replaceChildren(); return; }
-    const parts = [];
-    if (v.phase === "betting" || v.phase === "racing") parts.push(...boardTable(v));
-    if (v.phase !== "finished") parts.push(standingsTable(v, t("standings")));
-    if (v.phase !== "auction") parts.push(lotsTable(v));
-    side.replaceChildren(...parts.filter(Boolean));
+    section(side, `${v.phase}:${JSON.stringify(v.standings)}:${language()}`, () => [
+      standingsTable(v, v.phase === "finished" ? t("final") : t("standings")),
+      v.phase === "finished" && v.award
+        ? el("p", { class: "award" }, t("award", { by: t(`award_${v.award.by}`), names: v.award.names.join(", "), score: money(v.award.score) }))
+        : null]);
   }
 
-  function render() {
+  function render(animate = false) {
     if (!view) return;
     const v = view;
+    document.body.dataset.phase = v.phase;
+    if (v.phase !== "racing") document.body.dataset.finish = "";
     if (v.phase === "lobby") renderLobby(v);
     else if (v.phase === "auction") renderAuction(v);
     else if (v.phase === "betting") renderBetting(v);
-    else if (v.phase === "racing") renderRacing(v);
+    else if (v.phase === "racing") renderRacing(v, animate);
     else renderFinished(v);
-    if (v.phase !== "racing" && stage.querySelector(".track") === null && playing) {
-      // a race finished while its events still play: keep showing the track
-    }
     renderSide(v);
     drawTicker();
-    document.body.dataset.phase = v.phase;
+    askPace(v);
+  }
+
+  function askPace(v) {
+    const pace = requestedPace();
+    if (!isHost || paceAsked || pace === null || v.phase === "lobby" || v.phase === "finished") return;
+    paceAsked = true;
+    if (v.timeline?.pace !== pace) send({ type: "pace", seconds: pace });
+  }
+
+  function note(events) {
+    for (const e of events) {
+      if (e.type === "lot") { lastLot = e; lotShownAt = Date.now(); }
+      if (e.type === "again") { lastLot = null; shownFrame = null; ticker.length = 0; }
+      const text = eventText(e);
+      if (text) ticker.push(text);
+    }
+    while (ticker.length > 4) ticker.shift();
   }
 
   function send(intent) {
@@ -375,46 +340,20 @@ export function mount(root, ctx) {
     live.send(intent).then(() => ctx.error.show("")).catch((e) => ctx.error.show(e.message));
   }
 
-  onLanguage(() => { keys.clear(); render(); });
+  onLanguage(() => { keys.clear(); render(false); });
 
   return {
     connect(l) { live = l; },
-    welcome(v, events, fresh) {
+    welcome(v) {
       view = v;
-      if (fresh || !events.length) {
-        track = trackFromView(v);
-        render();
-      } else {
-        render();
-        enqueue(events);
-      }
+      keys.clear();
+      render(false);
     },
     update(v, events) {
-      const raceEvents = events.some((e) => ["roll", "round", "place", "result", "race_start"].includes(e.type));
-      const wasRacing = view?.phase === "racing";
       view = v;
-      if (raceEvents && v.phase !== "racing" && (wasRacing || events.some((e) => e.type === "race_start"))) {
-        // the race ended inside this update: show the track until its events have played
-        keys.clear();
-        showTrackWhilePlaying(v);
-      } else if (v.phase === "racing" && events.some((e) => e.type === "race_start")) {
-        keys.clear();
-        render();
-      } else {
-        render();
-      }
-      enqueue(events);
+      note(events);
+      render(true);
     },
+    lotShownAt: () => lotShownAt,
   };
-
-  function showTrackWhilePlaying(v) {
-    stage.replaceChildren(el("div", { class: "race" },
-      el("h2", {}, t("race", { race: v.last ? v.last.race : v.race })),
-      el("div", { class: "track", role: "table" })));
-    keys.set(stage, "finishing");
-    drawTrack(stage.querySelector(".track"));
-    renderSide(v);
-    const wait = () => { if (playing || queue.length) setTimeout(wait, 100); else { keys.clear(); render(); } };
-    setTimeout(wait, 100);
-  }
 }
