@@ -1,133 +1,237 @@
-"""Chromium watches a WielerSIM stage of a saved stage race to the end, at phone and TV
-widths, with screenshots (``RACEDAY_SHOTS=DIR`` keeps them, e.g. for docs/usage/img)."""
+"""Chromium watches WielerSIM races in watch rooms: the server plays the film, the TV and a
+phone show the same frame; every phase fits the TV (1920x1080, no scrolling, 28 px words)
+and the phone (no sideways scroll, the film first) and passes axe; a stage of a stage race
+is watched the same way and its tables and GC chart follow; words in both languages."""
 
 from __future__ import annotations
 
-import os
+import json
 import re
+import sys
 import warnings
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 warnings.filterwarnings("ignore", message=".*httpx.*", category=DeprecationWarning)
 
 from playwright.sync_api import expect  # noqa: E402
 
 from raceday.web.app import create_app  # noqa: E402
+from raceday.web.server import background_server  # noqa: E402
 
-WIDTHS = ((360, 780), (1920, 1080))
+sys.path.insert(0, str(Path(__file__).parent))
+from a11y import assert_accessible  # noqa: E402
 
-
-def shots_dir(tmp_path: Path) -> Path:
-    return Path(os.environ.get("RACEDAY_SHOTS", str(tmp_path)))
-
-
-def new_page(browser: Any, width: int, height: int, problems: list[str]) -> Any:
-    page = browser.new_page(viewport={"width": width, "height": height})
-    page.on("pageerror", lambda e: problems.append(str(e)))
-    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
-    return page
+TV = {"width": 1920, "height": 1080}
+PHONE = {"width": 390, "height": 844}
+PHONES = ({"width": 360, "height": 780}, {"width": 430, "height": 932})
+WORDS = ".wv-room .film-where, .wv-room .groups li, .wv-room .wv-ticker li, .wv-room .wv-sub, " \
+        ".wv-room .film-legend, .wv-room td, .wv-room .wv-seats, .wv-room .finale li"
 
 
-def fits(page: Any, width: int) -> None:
-    """Nothing sticks out sideways (wide pictures scroll inside their own box)."""
-    wide = page.evaluate("""w => [...document.querySelectorAll('body *')]
-        .filter(e => e.getBoundingClientRect().right > w + 1
-                     && !e.closest('.profile-box, .chart-box, .table-box'))
-        .slice(0, 5).map(e => e.tagName + '.' + e.className)""", width)
-    assert wide == []
-    assert page.evaluate("document.documentElement.scrollWidth") <= width
+@pytest.fixture
+def base(tmp_path: Path) -> Iterator[str]:
+    with background_server(create_app(tmp_path / "party.sqlite")) as url:
+        yield url
 
 
-def check_shot(path: Path) -> None:
-    data = path.read_bytes()
-    assert data.startswith(b"\x89PNG") and len(data) > 15_000  # drawn, not blank
+def settled(page: Any) -> None:
+    """Wait until no CSS animation or transition runs (the finale's entrance, a glide)."""
+    for _ in range(200):  # a hang guard far above a finale's second
+        if page.evaluate("document.getAnimations().every(a => a.playState !== 'running')"):
+            return
+        page.wait_for_timeout(50)
+    raise AssertionError("animations never settled")
 
 
-def test_a_stage_watched_to_the_end(chromium: Any, tmp_path: Path) -> None:
-    from typer.testing import CliRunner
-
-    from raceday.cli.main import app as cli
-
-    db = tmp_path / "party.sqlite"
-    shots = shots_dir(tmp_path)
-    problems: list[str] = []
-    for width, _ in WIDTHS:  # one stage race per width, started in the terminal
-        result = CliRunner().invoke(cli, ["wielersim", "tour", "ronde-van-belgie", "classics",
-                                          "--seed", "7", "--name", f"rvb{width}", "--db",
-                                          str(db), "--delay", "0"], input="c\nc\ns\n")
-        assert result.exit_code == 0, result.output
-    from raceday.web.server import background_server
-
-    with background_server(create_app(db)) as base:
-        for width, height in WIDTHS:
-            page = new_page(chromium, width, height, problems)
-            page.goto(f"{base}wielersim?campaign=rvb{width}")
-            page.get_by_role("button", name="Ride and watch: Stage 2: Luik - Hoei (hilly)").click()
-            page.wait_for_selector(".film-where")
-            page.locator("select.speed").select_option("3")  # the fastest
-            page.wait_for_timeout(1200)
-            page.screenshot(path=str(shots / f"wielersim-stage-{width}.png"))
-            page.wait_for_selector(".film-result table", timeout=60_000)  # to the end
-            assert page.locator(".film-progress").evaluate("p => p.value === p.max")
-            assert "VICTORY" in page.locator(".wv-ticker").inner_text()
-            fits(page, width)
-            page.keyboard.press("Tab")  # the controls are reachable from the keyboard
-            page.get_by_role("button", name="Show the tables").click()
-            page.wait_for_selector(".gc-chart")
-            # the saved campaign is read again after the film: wait for it, not for a guess
-            expect(page.locator("main")).to_contain_text("3 of 6 stages ridden", timeout=30_000)
-            assert page.locator(".gc-chart polyline").count() == 8
-            # bonus seconds are worded from the table (wv_bonus), next to the gap
-            assert re.search(r"\(−\d+s\)", page.locator(".tables").inner_text())
-            fits(page, width)
-            page.screenshot(path=str(shots / f"wielersim-tables-{width}.png"), full_page=True)
-            page.close()
-    assert problems == []
-    for width, _ in WIDTHS:
-        check_shot(shots / f"wielersim-stage-{width}.png")
+def fits_tv(page: Any, phase: str) -> None:
+    height = page.evaluate("[document.documentElement.scrollHeight, innerHeight]")
+    assert height[0] <= height[1], f"TV {phase}: {height[0]} px tall"
+    sizes = page.evaluate(f"""[...document.querySelectorAll({json.dumps(WORDS)})]
+        .filter(e => e.offsetParent !== null && e.textContent.trim())
+        .map(e => [e.className || e.tagName, parseFloat(getComputedStyle(e).fontSize)])""")
+    assert sizes, f"TV {phase}: no words found"
+    small = [s for s in sizes if s[1] < 28]
+    assert not small, f"TV {phase}: words under 28 px: {small[:5]}"
 
 
-def test_the_ticker_speaks_the_readers_language(chromium: Any, tmp_path: Path) -> None:
-    # the film's ticker items are the server's messages: the page renders them from the
-    # game's message tables, here in Japanese
-    from raceday.web.server import background_server
+def fits_phone(page: Any, phase: str) -> None:
+    assert page.evaluate("document.documentElement.scrollWidth <= innerWidth"), \
+        f"phone {phase}: sideways scroll"
 
-    problems: list[str] = []
-    with background_server(create_app(tmp_path / "party.sqlite")) as base:
-        page = new_page(chromium, 1280, 900, problems)
-        page.add_init_script("localStorage.setItem('raceday.lang', 'ja')")
-        page.goto(f"{base}wielersim?route=flat-stage&peloton=small&seed=5")
+
+def check(page: Any, kind: str, phase: str) -> None:
+    settled(page)
+    if kind == "tv":
+        fits_tv(page, phase)
+    else:
+        fits_phone(page, phase)
+    assert_accessible(page, f"WielerSIM watch room {kind} {phase}")
+
+
+def new_race_room(open_page: Callable[..., Any], base: str, query: str) -> tuple[Any, str]:
+    """The /wielersim page's watch button: a watch room, its host's screen on the TV."""
+    tv = open_page(TV, f"{base}wielersim?{query}")
+    tv.locator("#race-form button[type=submit]").click()
+    tv.wait_for_url("**/host/*")
+    tv.wait_for_selector(".wv-lobby")
+    return tv, tv.url.rsplit("/", 1)[1]
+
+
+def phone_joins(open_page: Callable[..., Any], base: str, code: str, name: str,
+                viewport: dict[str, int] = PHONE) -> Any:
+    phone = open_page(viewport, f"{base}play/{code}")
+    phone.fill("#name", name)
+    phone.locator("form.join button[type=submit]").click()
+    phone.wait_for_selector(".wv-lobby")
+    return phone
+
+
+def frames_seen(page: Any) -> list[tuple[int, int]]:
+    """(seq, frames shown) of every update this page's WebSocket was sent."""
+    out = []
+    for text in page.frames_received:
+        message = json.loads(text)
+        if message.get("type") == "update":
+            out.append((message["seq"], message["view"].get("shown")))
+    return out
+
+
+def test_the_tv_and_a_phone_see_the_same_frame_at_the_servers_pace(
+        open_page: Callable[..., Any], base: str) -> None:
+    tv, code = new_race_room(open_page, base, "route=flanders&peloton=classics&seed=5")
+    phone = phone_joins(open_page, base, code, "Aki")
+    expect(tv.locator(".wv-seats")).to_contain_text("Aki")
+    check(tv, "tv", "lobby")
+    check(phone, "phone", "lobby")
+    tv.locator("#wv-start").click()
+    expect(tv.locator("#wv-pause")).to_be_focused()  # the next useful control
+    expect(tv.locator(".film-where")).to_contain_text("Turn 2", timeout=30_000)
+    tv.locator("#wv-pause").click()
+    expect(tv.locator(".wv-paused")).to_be_visible()
+    # paused by the server: both screens stop on the very same frame
+    expect(phone.locator(".wv-paused")).to_be_visible()
+    where = tv.locator(".film-where").inner_text()
+    expect(phone.locator(".film-where")).to_have_text(where)
+    assert tv.locator(".grp").count() == phone.locator(".grp").count() > 0
+    discs = "els => els.map(e => e.querySelector('text').textContent).join(' ')"
+    assert tv.locator(".grp").evaluate_all(discs) == phone.locator(".grp").evaluate_all(discs)
+    check(tv, "tv", "racing")
+    check(phone, "phone", "racing")
+    # the film first on the phone: the profile's top is on the first screen, above the ticker
+    box = phone.locator(".profile-box").bounding_box()
+    assert box["y"] < PHONE["height"] / 2 < phone.locator(".wv-ticker").bounding_box()["y"] + 400
+    tv.select_option("#wv-pace", "0.2")
+    expect(tv.locator("#wv-pace")).to_have_value("0.2")
+    tv.locator("#wv-pause").click()  # resume: to the finish at the fastest pace
+    tv.wait_for_selector(".wv-finished", timeout=60_000)
+    phone.wait_for_selector(".wv-finished", timeout=30_000)
+    # every frame came as its own update, once, in order, the same on both screens
+    seen_tv = [s for s in frames_seen(tv) if s[1]]
+    seen_phone = [s for s in frames_seen(phone) if s[1]]
+    shown = sorted({s[1] for s in seen_tv})
+    assert shown == list(range(1, shown[-1] + 1))
+    assert {s for s in seen_tv if s[1]} >= {s for s in seen_phone if s[1] >= shown[0]}
+    assert tv.locator(".finale .podium").count() == 1 == phone.locator(".finale .podium").count()
+    first = tv.locator(".result-table tbody tr").first.locator("th").inner_text()
+    expect(tv.locator(".finale .step-1")).to_contain_text(first)
+    check(tv, "tv", "finished")
+    check(phone, "phone", "finished")
+    assert tv.js_errors == [] and phone.js_errors == []
+
+
+@pytest.mark.parametrize("viewport", PHONES, ids=["360", "430"])
+def test_a_phone_of_any_width_has_no_sideways_scroll(
+        open_page: Callable[..., Any], base: str, viewport: dict[str, int]) -> None:
+    tv, code = new_race_room(open_page, base, "route=ardennes&peloton=small&seed=2")
+    phone = phone_joins(open_page, base, code, "Ben", viewport)
+    fits_phone(phone, "lobby")
+    tv.locator("#wv-start").click()
+    expect(phone.locator(".film-where")).to_contain_text("Turn", timeout=30_000)
+    fits_phone(phone, "racing")
+    tv.locator("#wv-skip").click()
+    phone.wait_for_selector(".wv-finished")
+    settled(phone)
+    fits_phone(phone, "finished")
+
+
+def test_the_groups_glide_unless_the_reader_asked_for_less_motion(
+        chromium: Any, base: str) -> None:
+    durations = {}
+    for motion in ("no-preference", "reduce"):
+        context = chromium.new_context(viewport=TV, reduced_motion=motion)
+        page = context.new_page()
+        page.goto(f"{base}wielersim?route=flanders&peloton=small&seed=4")
         page.locator("#race-form button[type=submit]").click()
-        page.locator("select.speed").select_option("3")
-        page.locator("button[data-act=end]").click()
-        page.wait_for_selector(".film-result table", timeout=60_000)
-        ticker = page.locator(".wv-ticker")
-        expect(ticker).to_contain_text("が優勝！")
-        assert "VICTORY" not in ticker.inner_text() and "ticker." not in ticker.inner_text()
-        # the film's styles come from the game's package (games/wielersim/static/style.css)
-        assert page.locator(".profile-box").evaluate(
-            "e => getComputedStyle(e).backgroundColor") == "rgb(244, 241, 232)"
-        page.close()
-    assert problems == []
+        page.wait_for_selector(".wv-lobby")
+        page.locator("#wv-start").click()
+        expect(page.locator(".film-where")).to_contain_text("Turn 2", timeout=30_000)
+        durations[motion] = page.locator(".grp").first.evaluate(
+            "e => parseFloat(getComputedStyle(e).transitionDuration)")
+        context.close()
+    assert durations["no-preference"] > 0 and durations["reduce"] == 0
 
 
-def test_a_new_stage_race_from_the_form(chromium: Any, tmp_path: Path) -> None:
-    # the stage-race form sends its tour and peloton, and the name only when one is typed
-    from raceday.web.server import background_server
+def test_a_stage_is_watched_in_a_room_then_the_tables_and_gc(
+        open_page: Callable[..., Any], base: str) -> None:
+    tv = open_page(TV, f"{base}wielersim")
+    tv.locator("#tour-form input[name=name]").fill("spring")
+    tv.locator("#tour-form button[type=submit]").click()
+    tv.wait_for_url("**/wielersim?campaign=spring")
+    expect(tv.locator("main")).to_contain_text("No stage has been ridden yet")
+    tv.get_by_role("button", name="Ride the prologue: Prologue").click()
+    # the prologue has no film: its tables at once, no "null", no stale card
+    expect(tv.locator(".tables")).to_contain_text("Prologue: stage result")
+    text = tv.locator("main").inner_text()
+    assert "null" not in text and "not been ridden yet" not in text
+    expect(tv.locator("button[data-stage='0']")).to_be_focused()
+    tv.get_by_role("button", name=re.compile("Ride and watch: Stage 1")).click()
+    tv.wait_for_url("**/host/*")
+    expect(tv.locator(".wv-sub")).to_contain_text("spring")
+    tv.locator("#wv-start").click()
+    expect(tv.locator(".film-where")).to_contain_text("Turn", timeout=30_000)
+    tv.locator("#wv-skip").click()
+    tv.wait_for_selector(".wv-finished")
+    tv.locator("#wv-tables").click()
+    tv.wait_for_url("**/wielersim?campaign=spring&stage=1")
+    expect(tv.locator("main")).to_contain_text("2 of 6 stages ridden")
+    expect(tv.locator(".tables")).to_contain_text("Stage 1")
+    # the GC chart's legend: a line sample (colour and dash) for every line drawn
+    lines = tv.locator(".gc-chart polyline")
+    samples = tv.locator(".gc-legend .line-sample line")
+    assert lines.count() == samples.count() == 8
+    for k in range(8):
+        for attr in ("stroke", "stroke-dasharray"):
+            assert lines.nth(k).get_attribute(attr) == samples.nth(k).get_attribute(attr)
+    # round ticks: 0'00", then whole steps of seconds or minutes
+    ticks = tv.locator(".gc-chart text[text-anchor=end]").all_text_contents()
+    values = [int(m) * 60 + int(s) for m, s in (re.findall(r"(\d+)'(\d\d)", x)[0] for x in ticks)]
+    step = values[1] - values[0]
+    assert values[0] == 0 and step in (5, 10, 15, 20, 30, 60, 120, 180, 300, 600)
+    assert values == [k * step for k in range(len(values))]
+    assert_accessible(tv, "WielerSIM stage race tables")
+    assert tv.js_errors == []
 
-    problems: list[str] = []
-    with background_server(create_app(tmp_path / "party.sqlite")) as base:
-        page = new_page(chromium, 1280, 900, problems)
-        page.goto(f"{base}wielersim")
-        page.locator("#tour-form input[name=name]").fill("  spring tour  ")
-        page.locator("#tour-form button[type=submit]").click()
-        page.wait_for_url("**/wielersim?campaign=spring%20tour", timeout=30_000)
-        page.goto(f"{base}wielersim")
-        page.locator("#tour-form button[type=submit]").click()  # no name: one is made up
-        page.wait_for_url("**/wielersim?campaign=*", timeout=30_000)
-        assert "spring" not in page.url
-        page.goto(f"{base}wielersim")
-        expect(page.locator("ul.campaigns li")).to_have_count(2)
-        page.close()
-    assert problems == []
+
+def test_the_room_speaks_the_readers_language_and_switches(
+        open_page: Callable[..., Any], base: str) -> None:
+    tv, code = new_race_room(open_page, base, "route=flat-stage&peloton=small&seed=5")
+    phone = open_page(PHONE, f"{base}play/{code}", {"raceday.lang": "ja"})
+    phone.fill("#name", "Chie")
+    phone.locator("form.join button[type=submit]").click()
+    phone.wait_for_selector(".wv-lobby")
+    tv.locator("#wv-start").click()
+    tv.locator("#wv-skip").click()
+    phone.wait_for_selector(".wv-finished")
+    expect(phone.locator(".result-table caption")).to_have_text("結果")
+    tv.wait_for_selector(".wv-finished")
+    english = tv.locator(".wv-room").inner_text()
+    assert "Result" in english
+    tv.locator("header button", has_text="日本語").click()  # the language switch redraws
+    expect(tv.locator(".result-table caption")).to_have_text("結果")
+    japanese = tv.locator(".wv-room").inner_text()
+    assert "Result" not in japanese and "{" not in japanese and "wv_" not in japanese
+    assert_accessible(tv, "WielerSIM watch room tv finished, Japanese")

@@ -41,9 +41,6 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
 from raceday.core.errors import RacedayError
-from raceday.core.events import Event
-from raceday.drawing.svg import num as svg_num
-from raceday.games.wielersim import drawing
 from raceday.games.wielersim.choices import (
     PELOTONS,
     CampaignBody,
@@ -51,16 +48,14 @@ from raceday.games.wielersim.choices import (
     RideBody,
 )
 from raceday.games.wielersim.commentary import Commentator
+from raceday.games.wielersim.filming import next_frame, result_rows, riders_info, route_info
 from raceday.games.wielersim.game import GAME as ENGINE
-from raceday.games.wielersim.model import RIDER_TYPES, UPHILL
 from raceday.games.wielersim.peloton import Peloton
 from raceday.games.wielersim.route import SHIPPED_ROUTES
 from raceday.games.wielersim.rules import WielersimState, peloton_spec
 from raceday.store.sessions import SessionStore
 
 GAME = "wielersim"
-PROFILE_WIDTH = 300.0  # the profile's user units (the drawing module draws in mm)
-PROFILE_HEIGHT = 62.0
 GC_SERIES = 8  # riders drawn on the GC chart
 TABLE_ROWS = 10
 
@@ -81,59 +76,16 @@ def store_of(request: Request) -> SessionStore:
 
 
 # --- the film of one race ---------------------------------------------------------------
-def route_info(state: WielersimState) -> dict[str, Any]:
-    """The route for the page: its profile drawing, where each square's surface is on it,
-    the climbs, sprints and cobbles."""
-    route = state.route
-    n = route.distance
-    drawn = drawing.profile(route, 0, 0, PROFILE_WIDTH, PROFILE_HEIGHT)
-    # the same geometry as drawing.profile: where a rider stands on square p
-    band = 5.0
-    base = PROFILE_HEIGHT - band - 7
-    unit = (PROFILE_HEIGHT - band - 16) / 7
-    step = PROFILE_WIDTH / n
-    surface = [round(base - unit * (0.6 + (route.steepness[p] if route.road[p] == UPHILL
-                                           else 0)), 2) for p in range(n)]
-    return {
-        "name": route.name, "distance": n, "finish": route.finish,
-        "width": PROFILE_WIDTH, "height": PROFILE_HEIGHT, "step": float(svg_num(step)),
-        "surface": surface, "svg": drawn,
-        "climbs": [{"name": c.name, "top": c.top, "category": c.category,
-                    "steepness": c.max_steepness} for c in route.climbs],
-        "sprints": list(route.sprints),
-        "sections": [{"name": s.name, "start": s.start, "end": s.end,
-                      "colour": RIDER_TYPES[s.colour], "road": s.road} for s in route.sections],
-    }
-
-
-def riders_info(peloton: Peloton) -> list[dict[str, Any]]:
-    return [{"number": r.number, "name": r.name, "team": peloton.teams[r.team],
-             "type": r.type_name} for r in peloton.riders]
-
-
 def film(state: WielersimState, rng: np.random.Generator) -> dict[str, Any]:
-    """Ride ``state`` to the end with ``rng`` (throw by throw, as ``raceday wielersim
-    watch`` and ``tour`` do) and return its frames, one per turn: the state's frame after
-    the turn, numbered by that turn, with what the commentator said about it (``items``:
-    ``{"k", "key", "params"}`` messages of the game's tables)."""
+    """Ride ``state`` to the end with ``rng`` and return its frames, one per turn (see
+    :mod:`raceday.games.wielersim.filming`), then the result."""
     talk = Commentator()
     frames: list[dict[str, Any]] = []
-    pending: list[Event] = []
-    turn = state.turn
     while not state.is_terminal():
-        draw = state.sample_chance(rng)
-        pending.extend(state.apply_action(draw.outcome, draw.detail))
-        if state.turn != turn or state.is_terminal():
-            frames.append({**state.frame(), "turn": turn, "items": talk.ticker(state, pending)})
-            pending = []
-            turn = state.turn
-    points = state.sprint_points()
-    mountains = state.mountain_points()
-    result = [{"place": i + 1, "number": state.num(r), "gap": gap,
-               "points": points[r], "mountains": mountains[r]}
-              for i, (r, gap, _) in enumerate(state.results)]
+        frames.append(next_frame(state, rng, talk))
     return {"route": route_info(state), "riders": riders_info(state.peloton),
-            "jersey": state.peloton_spec.get("jersey"), "frames": frames, "result": result}
+            "jersey": state.peloton_spec.get("jersey"), "frames": frames,
+            "result": result_rows(state)}
 
 
 def race_film(choice: RaceBody) -> dict[str, Any]:
@@ -182,7 +134,8 @@ def campaign_view(store: SessionStore, name: str) -> dict[str, Any]:
     stages = []
     for i in range(total):
         info: dict[str, Any] = {"index": i, "name": stage_name(c.tour, i),
-                                "ridden": i < c.next_stage}
+                                "ridden": i < c.next_stage,
+                                "prologue": bool(c.tour["prologue"]) and i == 0}
         if i < c.next_stage:
             rec = c.records[i]
             st = c.standings(i + 1)
@@ -256,6 +209,27 @@ def stage_film(store: SessionStore, name: str, index: int) -> dict[str, Any]:
     return out
 
 
+def stage_room_options(store: SessionStore, name: str, index: int) -> dict[str, Any]:
+    """The watch room's options for ridden stage ``index`` of the stage race ``name``: its
+    route, the peloton, the jersey on the GC leader, and the stage race's seed with the
+    stage's number, so the room rides the stage with the generator spawned for it and shows
+    the race that was saved (:mod:`raceday.games.wielersim.room`)."""
+    from raceday.games.wielersim.campaign import load_campaign
+    from raceday.games.wielersim.stage import stage_name
+
+    c = load_campaign(store, name)
+    if not 0 <= index < c.next_stage:
+        raise WatchError(f"stage {index + 1} of {name!r} has not been ridden yet "
+                         f"({c.next_stage} done)", 404)
+    road = index - int(c.tour["prologue"])
+    if road < 0:
+        raise WatchError("the prologue is one throw of dice per rider: it has no film", 400)
+    jersey = c.standings(index).leader if index else c.peloton_spec.get("jersey")
+    return {"route": c.tour["stages"][road]["route"], "peloton": dict(c.peloton_spec),
+            "jersey": jersey, "seed": c.seed, "stage": index, "campaign": name,
+            "title": stage_name(c.tour, index)}
+
+
 def ride_next(store: SessionStore, name: str, stage: int) -> dict[str, Any]:
     """Ride the campaign's next stage (it must be ``stage``) and save its record."""
     from raceday.games.wielersim.campaign import load_campaign
@@ -284,16 +258,21 @@ def new_campaign_from(store: SessionStore, choice: CampaignBody) -> dict[str, An
 
 
 # --- routes -----------------------------------------------------------------------------
+def _refused(exc: RacedayError) -> JSONResponse:
+    """A refusal as its answer: 404 for what is not saved, 409 for a clash, else 400."""
+    if isinstance(exc, WatchError):
+        return JSONResponse({"error": str(exc)}, status_code=exc.status)
+    text = str(exc)
+    code = 404 if text.startswith("no saved") else (409 if "changed since" in text or
+                                                   "already" in text else 400)
+    return JSONResponse({"error": text}, status_code=code)
+
+
 def _answer(make: Callable[[], dict[str, Any]], status: int = 200) -> JSONResponse:
     try:
         return JSONResponse(make(), status_code=status)
-    except WatchError as exc:
-        return JSONResponse({"error": str(exc)}, status_code=exc.status)
     except RacedayError as exc:
-        text = str(exc)
-        code = 404 if text.startswith("no saved") else (409 if "changed since" in text or
-                                                       "already" in text else 400)
-        return JSONResponse({"error": text}, status_code=code)
+        return _refused(exc)
 
 
 async def _in_thread(make: Callable[[], dict[str, Any]], status: int = 200) -> JSONResponse:
@@ -342,6 +321,32 @@ def campaign(name: str, request: Request) -> JSONResponse:
 async def ride(name: str, body: RideBody, request: Request) -> JSONResponse:
     """Ride the campaign's next stage and save it."""
     return await _in_thread(lambda: ride_next(store_of(request), name, body.stage))
+
+
+@router.post("/api/wielersim/campaigns/{name}/watch", status_code=201, responses=_REFUSALS)
+async def watch_stage(name: str, body: RideBody, request: Request) -> JSONResponse:
+    """A watch room for a stage: the next one is ridden and saved first, a ridden one is
+    watched again. The answer is the room's code and the host's token, as a new room's."""
+    from starlette.concurrency import run_in_threadpool
+
+    def prepare() -> dict[str, Any]:
+        from raceday.games.wielersim.campaign import load_campaign
+
+        store = store_of(request)
+        c = load_campaign(store, name)
+        if c.tour["prologue"] and body.stage == 0:  # refused before anything is ridden
+            raise WatchError("the prologue is one throw of dice per rider: it has no film")
+        if body.stage == c.next_stage:
+            ride_next(store, name, body.stage)
+        return stage_room_options(store, name, body.stage)
+
+    try:
+        options = await run_in_threadpool(prepare)
+        room, token = request.app.state.rooms.create(GAME, options)
+    except RacedayError as exc:
+        return _refused(exc)
+    return JSONResponse({"code": room.code, "game": GAME, "host_token": token,
+                         "host_url": f"/host/{room.code}"}, status_code=201)
 
 
 @router.get("/api/wielersim/campaigns/{name}/stages/{index}")

@@ -1,8 +1,9 @@
 // The WielerSIM page: watch one race, or a saved stage race (the same campaign the
 // terminal's `raceday wielersim tour` rides): ride the next stage, see the tables and the GC.
-import { api, el } from "/static/js/common.js";
+import { api, el, tokens } from "/static/js/common.js";
 import { languageButton, onLanguage, t, translatePage } from "/static/js/i18n.js";
-import { gapText, mountFilm } from "./film.js";
+import { createRoom } from "/static/js/rooms.js";
+import { gapText } from "./film.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const app = document.getElementById("app");
@@ -32,23 +33,40 @@ function svg(tag, attrs = {}, ...children) {
   return node;
 }
 
-// The GC over the stage race: each top rider's gap to the leader after every stage.
+// The GC over the stage race: each top rider's gap to the leader after every stage, with a
+// legend that shows each line's colour and dash beside the rider's name, and round ticks.
 const LINE_COLOURS = ["#e69f00", "#56b4e9", "#009e73", "#f0e442", "#0072b2", "#d55e00", "#cc79a7", "#ffffff"];
-const DASHES = ["", "4 2", "1 2", "6 2 1 2", "", "4 2", "1 2", "6 2 1 2"];
+const DASHES = ["", "8 4", "2 4", "10 4 2 4", "", "8 4", "2 4", "10 4 2 4"];
+const TICK_STEPS = [5, 10, 15, 20, 30, 60, 120, 180, 300, 600, 900, 1200, 1800, 3600, 7200];
+
+// Round ticks from 0 to at least `max` seconds: at most five steps of 5", 10", … 1', 2', …
+export function gcTicks(max) {
+  const step = TICK_STEPS.find((s) => Math.ceil(max / s) <= 5) ?? Math.ceil(max / 5 / 3600) * 3600;
+  const top = Math.max(step, Math.ceil(max / step) * step);
+  const ticks = [];
+  for (let g = 0; g <= top; g += step) ticks.push(g);
+  return ticks;
+}
+
+function lineSample(k) {
+  return svg("svg", { viewBox: "0 0 36 10", width: 36, height: 10, class: "line-sample", "aria-hidden": "true" },
+    svg("line", { x1: 1, x2: 35, y1: 5, y2: 5, stroke: LINE_COLOURS[k % LINE_COLOURS.length], "stroke-width": 3, "stroke-dasharray": DASHES[k % DASHES.length] }));
+}
+
 function gcChart(view) {
   const series = view.gc_chart;
   const stages = view.done;
   if (!series.length || stages < 1) return el("p", { class: "note" }, t("wv_no_chart"));
-  const W = 640, H = 300, L = 56, R = 150, T = 16, B = 40;
-  const max = Math.max(10, ...series.flatMap((s) => s.gaps));
+  const W = 640, H = 300, L = 64, R = 24, T = 16, B = 40;
+  const ticks = gcTicks(Math.max(1, ...series.flatMap((s) => s.gaps)));
+  const max = ticks[ticks.length - 1];
   const x = (i) => L + (stages === 1 ? (W - L - R) / 2 : (i * (W - L - R)) / (stages - 1));
   const y = (g) => T + (g / max) * (H - T - B);
   const pic = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "gc-chart", role: "img", "aria-label": t("wv_gc_chart") });
   pic.append(svg("title", {}, t("wv_gc_chart")));
-  for (let k = 0; k <= 4; k++) {
-    const g = Math.round((max * k) / 4);
+  for (const g of ticks) {
     pic.append(svg("line", { x1: L, x2: W - R, y1: y(g), y2: y(g), class: "grid" }),
-      svg("text", { x: L - 6, y: y(g) + 4, "text-anchor": "end" }, gapText(g)));
+      svg("text", { x: L - 6, y: y(g) + 4, "text-anchor": "end" }, g ? `+${gapText(g)}` : gapText(0)));
   }
   view.stages.filter((s) => s.ridden).forEach((s, i) => {
     pic.append(svg("text", { x: x(i), y: H - B + 16, "text-anchor": "middle" }, i + 1));
@@ -57,12 +75,15 @@ function gcChart(view) {
   series.forEach((s, k) => {
     const pts = s.gaps.map((g, i) => `${x(i)},${y(g)}`).join(" ");
     const colour = LINE_COLOURS[k % LINE_COLOURS.length];
-    pic.append(svg("polyline", { points: pts, fill: "none", stroke: colour, "stroke-width": 2.5, "stroke-dasharray": DASHES[k] }));
+    pic.append(svg("polyline", { points: pts, fill: "none", stroke: colour, "stroke-width": 2.5, "stroke-dasharray": DASHES[k % DASHES.length] }));
     s.gaps.forEach((g, i) => pic.append(svg("circle", { cx: x(i), cy: y(g), r: 3.5, fill: colour })));
-    const last = s.gaps[s.gaps.length - 1];
-    pic.append(svg("text", { x: W - R + 8, y: T + 14 + k * 18, fill: colour }, `${k + 1}. ${s.name} ${k ? "+" + gapText(last) : ""}`));
   });
-  return pic;
+  const legend = el("ol", { class: "gc-legend", "aria-label": t("wv_gc_legend") }, series.map((s, k) => {
+    const last = s.gaps[s.gaps.length - 1];
+    return el("li", {}, lineSample(k), " ", `${s.name} (${s.number})`, " ",
+      el("span", { class: "num" }, k ? `+${gapText(last)}` : t("wv_yellow")));
+  }));
+  return el("div", { class: "chart-box" }, pic, legend);
 }
 
 function riderTable(caption, rows, valueKey, value, teams = false) {
@@ -84,45 +105,52 @@ function stageTables(stage) {
     riderTable(t("wv_teams"), stage.teams, "wv_gap", (r, i) => (i === 0 ? gapText(0) : "+" + gapText(r.gap)), true));
 }
 
+// A watch room for stage `index` of the stage race (the next one is ridden and saved first):
+// the host's screen of that room plays it at the server's pace.
+async function watchStage(name, index) {
+  const room = await api(`/api/wielersim/campaigns/${encodeURIComponent(name)}/watch`, { stage: index });
+  tokens.setHost(room.code, room.host_token);
+  location.href = `/host/${room.code}`;
+}
+
 async function showCampaign(name, box, shown) {
   const view = await api(`/api/wielersim/campaigns/${encodeURIComponent(name)}`);
   const ridden = view.stages.filter((s) => s.ridden);
-  let picked = shown ?? (ridden.length ? ridden[ridden.length - 1].index : 0);
-  const filmBox = el("div", { class: "film card" });
+  const asked = Number(shown ?? params.get("stage"));
+  let picked = Number.isInteger(asked) && view.stages[asked]?.ridden ? asked
+    : (ridden.length ? ridden[ridden.length - 1].index : null);
   const tables = el("div");
   const next = view.finished ? null : view.stages[view.done];
-  const rideBtn = next ? el("button", { type: "button", class: "primary", id: "ride" }, t("wv_ride", { name: next.name })) : null;
+  const rideBtn = next ? el("button", { type: "button", class: "primary", id: "ride" },
+    t(next.prologue ? "wv_ride_prologue" : "wv_ride", { name: next.name })) : null;
   const stageList = el("ol", { class: "stages" }, view.stages.map((s) => el("li", { class: s.ridden ? "ridden" : "" },
-    s.ridden ? el("button", { type: "button", class: "linkish", "aria-pressed": String(s.index === picked),
+    s.ridden ? el("button", { type: "button", class: "linkish", "data-stage": s.index, "aria-pressed": String(s.index === picked),
       onclick: () => { picked = s.index; tables.replaceChildren(stageTables(s)); markPicked(); } }, s.name)
       : el("span", {}, s.name, " — ", t("wv_to_ride")),
+    s.ridden && !s.prologue ? el("button", { type: "button", class: "small", onclick: () => watchStage(name, s.index).catch(fail) }, t("wv_watch_again")) : null,
     s.ridden ? el("a", { href: `/replay/wielersim/${encodeURIComponent(name)}/${s.index}`, class: "small" }, t("wv_replay")) : null)));
   function markPicked() {
-    for (const b of stageList.querySelectorAll("button")) b.setAttribute("aria-pressed", String(b.textContent === view.stages[picked].name));
+    for (const b of stageList.querySelectorAll("button[data-stage]")) b.setAttribute("aria-pressed", String(Number(b.dataset.stage) === picked));
   }
-  tables.replaceChildren(stageTables(view.stages[picked]));
+  tables.replaceChildren(picked === null ? el("p", { class: "note" }, t("wv_nothing_ridden")) : stageTables(view.stages[picked]));
   box.replaceChildren(
     el("section", { class: "card" },
       el("h2", {}, view.tour, " — ", el("span", { class: "pill" }, name)),
       el("p", {}, t("wv_progress", { done: view.done, total: view.total }), " ",
         view.finished ? t("wv_over") : t("wv_resume_cli", { cmd: `raceday wielersim tour --resume '${name}'` })),
       rideBtn, stageList),
-    filmBox, el("section", { class: "card" }, tables),
+    el("section", { class: "card" }, tables),
     el("section", { class: "card" }, el("h3", {}, t("wv_gc_chart")), gcChart(view)));
-  filmBox.hidden = true;
   rideBtn?.addEventListener("click", async () => {
     rideBtn.disabled = true;
     try {
-      await api(`/api/wielersim/campaigns/${encodeURIComponent(name)}/ride`, { stage: next.index });
-      const film = await api(`/api/wielersim/campaigns/${encodeURIComponent(name)}/stages/${next.index}`);
-      filmBox.hidden = false;
-      const player = mountFilm(filmBox, film, { onEnd: () => {
-        if (!filmBox.querySelector(".after")) {
-          filmBox.append(el("button", { type: "button", class: "primary after", onclick: () => showCampaign(name, box, next.index) }, t("wv_tables")));
-        }
-      } });
-      player.play();
-      filmBox.scrollIntoView({ block: "start" });
+      if (next.prologue) {  // one throw of dice per rider: no film, straight to its tables
+        await api(`/api/wielersim/campaigns/${encodeURIComponent(name)}/ride`, { stage: next.index });
+        await showCampaign(name, box, next.index);
+        box.querySelector(`button[data-stage="${next.index}"]`)?.focus();
+      } else {
+        await watchStage(name, next.index);
+      }
     } catch (e) {
       fail(e);
       showCampaign(name, box);
@@ -145,7 +173,6 @@ function onSubmit(form, fields, optional, send) {
 
 async function home(box) {
   const list = await api("/api/wielersim/campaigns");
-  const filmBox = el("div", { class: "film card", hidden: true });
   const race = el("form", { id: "race-form", class: "card" },
     el("h2", {}, t("wv_one_race")), el("p", { class: "note" }, t("wv_one_race_hint")),
     el("div", { class: "row" },
@@ -154,14 +181,7 @@ async function home(box) {
       el("label", { for: "wv-seed" }, t("wv_seed"), el("input", { id: "wv-seed", name: "seed", inputmode: "numeric", value: params.get("seed") || "", placeholder: t("wv_seed_any") })),
       el("button", { type: "submit", class: "primary" }, t("wv_watch"))));
   onSubmit(race, ["route", "peloton"], "seed", async (body) => {
-    const film = await api("/api/wielersim/race", body);
-    filmBox.hidden = false;
-    mountFilm(filmBox, film).play();
-    const link = `/wielersim?route=${body.route}&peloton=${body.peloton}&seed=${film.seed}`;
-    history.replaceState(null, "", link);
-    filmBox.prepend(el("p", { class: "note" }, t("wv_seed_used", { seed: film.seed }), " ",
-      el("a", { href: link }, t("wv_share"))));
-    error.textContent = "";
+    await createRoom("wielersim", body, error);  // the server plays the film in a watch room
   });
   const tourForm = el("form", { id: "tour-form" },
     el("div", { class: "row" },
@@ -173,7 +193,7 @@ async function home(box) {
     const c = await api("/api/wielersim/campaigns", body);
     location.href = `/wielersim?campaign=${encodeURIComponent(c.name)}`;
   });
-  box.replaceChildren(race, filmBox,
+  box.replaceChildren(race,
     el("section", { class: "card" }, el("h2", {}, t("wv_tours")), el("p", { class: "note" }, t("wv_tours_hint")),
       list.campaigns.length ? el("ul", { class: "campaigns" }, list.campaigns.map((c) => el("li", {},
         el("a", { href: `/wielersim?campaign=${encodeURIComponent(c.name)}` }, c.name), " — ", c.tour, " ",

@@ -1,0 +1,164 @@
+// A WielerSIM watch room on any screen: the TV (host or spectator, host.js) and the phones
+// (play.js). The server rides the race one turn a paced step and sends every screen the
+// same frame; this draws it: the profile with the groups gliding to their new squares, the
+// race's line, the groups and the ticker, then the podium and the result. The host alone
+// has the controls (start, pause or resume, the pace, skip to the finish).
+import { el } from "/static/js/common.js";
+import { onLanguage, t } from "/static/js/i18n.js";
+import { drawFinale } from "/static/js/finale.js";
+import { filmStage, resultTable } from "./film.js";
+
+const PACES = [3, 1.5, 0.8, 0.2]; // seconds a turn the host may pick
+const MOVE_SHARE = 0.6; // the groups glide for this share of a turn
+
+function paceLabel(seconds) {
+  return t("wv_pace_s", { s: seconds });
+}
+
+// kind: "tv" (the host's or a spectator's big screen) or "phone"
+export function mountScreen(root, ctx, kind) {
+  const isHost = ctx.role === "host";
+  const phone = kind === "phone";
+  let view = null;
+  let live = null;
+  let stage = null;
+  let stageKey = "";
+  let shown = -1;
+  let focusNext = null; // the control that should have the focus after a redraw
+
+  const heading = el("h2", { class: "wv-heading" });
+  const sub = el("p", { class: "wv-sub" });
+  const controls = el("div", { class: "wv-controls row" });
+  const body = el("div", { class: "wv-body" });
+  root.replaceChildren(el("div", { class: `wv-room wv-${kind}` }, el("div", { class: "wv-top" },
+    el("div", {}, heading, sub), controls), body));
+
+  function send(intent) {
+    if (!live) return Promise.resolve(false);
+    return live.send(intent).then(() => { ctx.error.show(""); return true; })
+      .catch((e) => { ctx.error.show(e.message); return false; });
+  }
+
+  function title(film) {
+    return film.title || film.route.name;
+  }
+
+  function subline(v) {
+    const f = v.film;
+    const parts = [];
+    if (f.campaign) parts.push(t("wv_of_tour", { name: f.campaign }));
+    if (f.peloton_name) parts.push(t("wv_peloton_is", { name: f.peloton_name }));
+    if (f.seed) parts.push(t("wv_seed_is", { seed: f.seed }));
+    return parts.join(" · ");
+  }
+
+  function ensureStage(v) {
+    const key = `${v.film.route.name}:${v.film.seed}:${v.film.stage}`;
+    if (!stage || key !== stageKey) {
+      stage = filmStage(v.film, phone ? { groups: 4, ticker: 4 } : { groups: 5, ticker: 5 });
+      stageKey = key;
+      shown = -1;
+    }
+    return stage;
+  }
+
+  function paceSelect(v) {
+    const now = v.timeline?.pace ?? 1.5;
+    const values = PACES.includes(now) ? PACES : [...PACES, now].sort((a, b) => b - a);
+    const sel = el("select", { id: "wv-pace", "aria-label": t("wv_pace") },
+      values.map((s) => el("option", { value: s, selected: s === now }, paceLabel(s))));
+    sel.addEventListener("change", () => { focusNext = "wv-pace"; send({ type: "pace", seconds: Number(sel.value) }); });
+    return el("label", { for: "wv-pace", class: "wv-pace" }, t("wv_pace"), " ", sel);
+  }
+
+  function drawControls(v) {
+    if (!isHost) { controls.replaceChildren(); return; }
+    if (v.phase === "lobby") {
+      controls.replaceChildren(el("button", { type: "button", class: "primary", id: "wv-start",
+        onclick: () => { focusNext = "wv-pause"; send({ type: "start" }); } }, t("wv_start_race")));
+    } else if (v.phase === "racing") {
+      const paused = Boolean(v.timeline?.paused);
+      controls.replaceChildren(
+        el("button", { type: "button", class: "primary", id: "wv-pause", "aria-pressed": String(paused),
+          onclick: () => { focusNext = "wv-pause"; send({ type: paused ? "resume" : "pause" }); } },
+          paused ? t("wv_resume") : t("wv_pause")),
+        el("button", { type: "button", id: "wv-skip", onclick: () => { focusNext = "wv-again"; send({ type: "skip" }); } }, t("wv_skip")),
+        paceSelect(v));
+    } else {
+      controls.replaceChildren();
+    }
+  }
+
+  function lobby(v) {
+    const s = ensureStage(v);
+    s.show(null, []);
+    const joinUrl = ctx.info?.join_url ?? "";
+    const join = phone ? el("p", { class: "wv-wait" }, t("wv_waiting_start"))
+      : el("div", { class: "join-box wv-join" },
+        el("p", { class: "big-code", "aria-label": t("room", { code: ctx.code }) }, ctx.code),
+        el("img", { class: "qr", src: `/api/rooms/${ctx.code}/qr.svg`, alt: t("join_at", { url: joinUrl }), width: 200, height: 200 }),
+        el("p", {}, t("wv_scan_to_watch")), el("p", { class: "url" }, joinUrl));
+    const seats = el("p", { class: "wv-seats" }, v.seats.length
+      ? t("wv_watching", { n: v.seats.length, names: v.seats.join(", ") }) : t("wv_nobody_watching"));
+    body.replaceChildren(el("div", { class: "wv-lobby" }, s.node, el("div", { class: "wv-lobby-side" }, join, seats)));
+  }
+
+  function racing(v, animate) {
+    const s = ensureStage(v);
+    const fresh = shown !== v.shown;
+    const ms = animate && fresh && shown >= 0 ? Math.round(1000 * (v.timeline?.pace ?? 1.5) * MOVE_SHARE) : 0;
+    s.show(v.frame, v.ticker, { ms });
+    shown = v.shown;
+    const paused = v.timeline?.paused ? el("p", { class: "wv-paused", role: "status" }, t("wv_paused")) : null;
+    body.replaceChildren(...[paused, s.node].filter(Boolean));
+  }
+
+  function links(v) {
+    const f = v.film;
+    const out = [];
+    if (f.campaign) {
+      out.push(el("a", { href: `/wielersim?campaign=${encodeURIComponent(f.campaign)}&stage=${f.stage}`, class: "button primary", id: "wv-tables" }, t("wv_tables")));
+    } else if (f.route_name && f.peloton_name && f.seed) {
+      const q = new URLSearchParams({ route: f.route_name, peloton: f.peloton_name, seed: f.seed });
+      out.push(el("a", { href: `/wielersim?${q}`, class: "button", id: "wv-share" }, t("wv_share")));
+      out.push(el("a", { href: "/wielersim", class: "button" }, t("wv_another")));
+    }
+    return out.length ? el("p", { class: "wv-links row" }, out) : null;
+  }
+
+  function finished(v) {
+    const s = ensureStage(v);
+    s.show(v.frame, v.ticker);
+    shown = v.shown;
+    const podium = v.finale ? drawFinale(v.finale, { game: "wielersim", isHost, send,
+      seat: v.me ? v.me.seat : null }) : null;
+    const table = v.standings ? resultTable(v.film, v.standings, phone ? 10 : 8) : el("p", {}, t("wv_stopped"));
+    body.replaceChildren(el("div", { class: "wv-finished" },
+      el("div", { class: "wv-podium" }, podium, links(v)), el("div", { class: "wv-result" }, table)));
+  }
+
+  function render(animate) {
+    if (!view) return;
+    const v = view;
+    document.body.dataset.phase = v.phase;
+    heading.textContent = title(v.film);
+    sub.textContent = subline(v);
+    drawControls(v);
+    if (v.phase === "lobby") lobby(v);
+    else if (v.phase === "racing") racing(v, animate);
+    else finished(v);
+    if (focusNext) {
+      const target = document.getElementById(focusNext) || root.querySelector(".finale button, #wv-tables, #wv-share");
+      target?.focus();
+      if (target) focusNext = null;
+    }
+  }
+
+  onLanguage(() => { stage?.words(); render(false); });
+
+  return {
+    connect(l) { live = l; },
+    welcome(v) { view = v; render(false); },
+    update(v) { view = v; render(true); },
+  };
+}
