@@ -1,13 +1,19 @@
-"""Chromium steps through a replay (buttons and keys), plays it, jumps to the end, and
-opens a stage's film from its shareable link; screenshots at phone and TV widths."""
+"""Chromium opens the replay of a room of each game (played to its end in-process), sees
+the game's own board drawn at every step, scrubs, steps with the keys and the buttons,
+plays and pauses, shares a link to a step and switches language; no step reads as a raw
+dump; nothing scrolls sideways on a phone and the TV page fits its screen; axe finds no
+serious violation on either. A WielerSIM stage film and a saved Hairpin game too."""
 
 from __future__ import annotations
 
-import os
+import re
 import sqlite3
+import sys
 import warnings
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 warnings.filterwarnings("ignore", message=".*httpx.*", category=DeprecationWarning)
 
@@ -15,74 +21,177 @@ from fastapi.testclient import TestClient  # noqa: E402
 
 from raceday.web.app import create_app  # noqa: E402
 
-WIDTHS = ((360, 780), (1920, 1080))
+sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).parents[2]))  # the repository: tests.web
+from a11y import assert_accessible  # noqa: E402
+from tests.web.test_replay_frames import play_room  # noqa: E402
+
+PHONE = {"width": 390, "height": 844}
+TV = {"width": 1920, "height": 1080}
+TITLES = {"hairpin": "Hairpin Racers", "pistard": "PISTARD", "keirin": "KEIRIN",
+          "derby": "Dice Derby"}
+BOARDS = {"hairpin": "svg.hp-board", "pistard": "svg.pi-track", "keirin": "svg.velodrome",
+          "derby": ".dd-track"}
+DUMP = re.compile(r"[{}]|: null|\[\]|\w: [\[{(]|'\w+': |\"\w+\": ?")
 
 
-def make_replays(db: Path) -> str:
-    """A finished Dice Derby room (joins and a start) and a stage race with 3 stages."""
-    with TestClient(create_app(db)) as tc:
-        room = tc.post("/api/rooms", json={"game": "derby", "options": {"races": 4}}).json()
-        for name in ("Aki", "Ben", "Chie"):
-            assert tc.post(f"/api/rooms/{room['code']}/join", json={"name": name}).is_success
-        tc.post("/api/wielersim/campaigns", json={"tour": "ronde-van-belgie",
-                                                  "peloton": "classics", "seed": 4,
-                                                  "name": "rvb"})
-        for stage in range(3):
-            tc.post("/api/wielersim/campaigns/rvb/ride", json={"stage": stage})
-    with sqlite3.connect(db) as conn:
-        conn.execute("UPDATE rooms SET finished = 1")
-    return str(room["code"])
+def _status(page: Any) -> str:
+    return str(page.inner_text(".replay-controls p.status"))
 
 
-def test_a_replay_stepped_through(chromium: Any, tmp_path: Path) -> None:
+def _until(page: Any, check: Any, what: str, bound_ms: int = 20_000) -> None:
+    """Wait until ``check()`` holds (polled from here: the page's CSP forbids the eval a
+    page-side wait_for_function uses); ``bound_ms`` is only a hang guard."""
+    for _ in range(bound_ms // 50):
+        if check():
+            return
+        page.wait_for_timeout(50)
+    raise AssertionError(f"never: {what}")
+
+
+def _at(page: Any, n: int, total: int, words: str = "Step {n} of {total}") -> None:
+    from playwright.sync_api import expect
+
+    expect(page.locator(".replay-controls p.status")).to_have_text(
+        words.format(n=n, total=total))
+
+
+def _board(page: Any) -> str:
+    return str(page.inner_html(".replay-board"))
+
+
+def _changing_step(data: dict[str, Any]) -> int:
+    """A step (1-based) in the middle whose next step draws another frame."""
+    frames = [s.get("frame") for s in data["steps"]]
+    middle = len(frames) // 2
+    for i in [*range(middle, len(frames) - 1), *range(middle)]:
+        if frames[i] is not None and frames[i + 1] is not None and frames[i] != frames[i + 1]:
+            return i + 1
+    raise AssertionError("no step changes the board")
+
+
+def _fits(page: Any, tv: bool) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= page.viewport_size["width"], f"{width} px wide"
+    if tv:
+        height = page.evaluate("document.documentElement.scrollHeight")
+        assert height <= page.viewport_size["height"], f"{height} px tall on the TV"
+
+
+def _no_dumps(page: Any) -> None:
+    words = page.inner_text(".replay-side .step")
+    assert words.strip() and not DUMP.search(words), words
+
+
+@pytest.mark.parametrize("game", sorted(TITLES))
+def test_a_room_replay_of_each_game_shows_its_board(
+        game: str, open_page: Any, tmp_path: Path) -> None:
     from raceday.web.server import background_server
 
     db = tmp_path / "party.sqlite"
-    code = make_replays(db)
-    shots = Path(os.environ.get("RACEDAY_SHOTS", str(tmp_path)))
-    problems: list[str] = []
+    code = play_room(db, game, seed=11)
+    with TestClient(create_app(db)) as tc:
+        data = tc.get(f"/api/replay/room/{code}").json()
+    total = len(data["steps"])
+    step = _changing_step(data)
     with background_server(create_app(db)) as base:
-        for width, height in WIDTHS:
-            page = chromium.new_page(viewport={"width": width, "height": height})
-            page.on("pageerror", lambda e: problems.append(str(e)))
-            page.goto(f"{base}replay")
-            page.get_by_role("link", name=f"Dice Derby — {code}").click()
-            page.wait_for_selector(".step")
-            assert page.url.endswith(f"/replay/room/{code}")
-            status = page.locator("p.status")
-            assert status.inner_text() == "Step 1 of 4"
-            assert "The room is opened" in page.inner_text(".step")
-            page.get_by_role("button", name="Next").click()
-            assert status.inner_text() == "Step 2 of 4"
-            assert "Aki joins" in page.inner_text(".step")
+        for viewport in (PHONE, TV):
+            tv = viewport is TV
+            page = open_page(viewport, f"{base}replay")
+            page.get_by_role("link", name=f"{TITLES[game]} — {code}").click()
+            page.wait_for_selector(f".replay-board {BOARDS[game]}")  # the game's own drawing
+            assert page.url.endswith(f"/replay/room/{code}#step=1")  # an old link: the start
+            assert _status(page) == f"Step 1 of {total}"
+            _no_dumps(page)
+            _fits(page, tv)
+            assert_accessible(page, f"{game} replay at the start, {viewport['width']} px")
+            # the scrubber, then the keys and the buttons
+            scrub = page.get_by_label("Step", exact=True)
+            scrub.fill(str(step))
+            _at(page, step, total)
+            assert page.url.endswith(f"#step={step}")
+            before = _board(page)
+            page.locator("h2.replay-title").click()  # the keys work wherever focus is
             page.keyboard.press("ArrowRight")
-            assert "Ben joins" in page.inner_text(".step")
+            _at(page, step + 1, total)
+            _until(page, lambda p=page, b=before: _board(p) != b, "the board changes")
+            _no_dumps(page)
             page.keyboard.press("ArrowLeft")
-            assert status.inner_text() == "Step 2 of 4"
-            page.get_by_role("button", name="To the end").click()
-            assert status.inner_text() == "Step 4 of 4"
-            assert page.get_by_role("button", name="To the end").is_disabled()
-            page.get_by_role("button", name="Back").click()
-            page.get_by_role("button", name="Play").click()
-            page.wait_for_function(
-                "document.querySelector('p.status').textContent === 'Step 4 of 4'")
-            assert page.evaluate("document.documentElement.scrollWidth") <= width
-            page.screenshot(path=str(shots / f"replay-room-{width}.png"), full_page=True)
-            page.goto(f"{base}replay/wielersim/rvb")  # the shared link of a stage race
+            _at(page, step, total)
+            page.keyboard.press("End")
+            _at(page, total, total)
+            page.keyboard.press("Home")
+            _at(page, 1, total)
+            page.get_by_role("button", name="To the end").focus()
+            page.keyboard.press("Enter")
+            _at(page, total, total)
+            assert page.get_by_role("button", name="To the end").is_disabled()  # so focus
+            # goes on to the scrubber (never to the page's body)
+            assert page.evaluate("document.activeElement.id") == "replay-scrub"
+            _no_dumps(page)
+            _fits(page, tv)
+            assert_accessible(page, f"{game} replay at the end, {viewport['width']} px")
+            page.locator("h2.replay-title").click()
+            page.keyboard.press("Home")
+            _at(page, 1, total)
+            page.get_by_role("button", name="Next").click()
+            _at(page, 2, total)
+            page.get_by_label("Speed").select_option("4")
+            page.locator("h2.replay-title").click()
+            page.keyboard.press("Space")  # plays ...
+            play = page.locator("[data-act=play]")
+            _until(page, lambda b=play: b.get_attribute("aria-pressed") == "true", "it plays")
+            _until(page, lambda p=page: int(p.input_value("#replay-scrub")) >= 4, "steps go by")
+            page.get_by_role("button", name="Pause").click()  # ... and pauses
+            paused = _status(page)
+            assert page.get_by_role("button", name="Play").is_visible()
+            assert _status(page) == paused
+            # a shared link opens at its step, in the reader's language after a switch
+            page.goto(f"{base}replay/room/{code}#step={step}")
+            _at(page, step, total)
+            page.locator("button.lang").click()
+            _at(page, step, total, "{total}手中{n}手目")
+            assert page.get_by_label("手順").input_value() == str(step)
+            _no_dumps(page)
+            _fits(page, tv)
+            assert page.js_errors == []
+            page.context.close()
+
+
+def test_a_stage_film_replays_on_the_same_player(open_page: Any, tmp_path: Path) -> None:
+    from raceday.web.server import background_server
+
+    db = tmp_path / "party.sqlite"
+    with TestClient(create_app(db)) as tc:
+        tc.post("/api/wielersim/campaigns", json={"tour": "ronde-van-belgie",
+                                                  "peloton": "classics", "seed": 4,
+                                                  "name": "rvb"})
+        for stage in range(2):
+            tc.post("/api/wielersim/campaigns/rvb/ride", json={"stage": stage})
+        frames = len(tc.get("/api/replay/wielersim/rvb/1").json()["frames"])
+    with background_server(create_app(db)) as base:
+        for viewport in (PHONE, TV):
+            page = open_page(viewport, f"{base}replay/wielersim/rvb")  # the shared link
             page.wait_for_selector(".step")
             page.get_by_role("button", name="To the end").click()
             page.locator(".step").get_by_role("link", name="Watch this stage").click()
-            page.wait_for_selector(".profile")
-            assert page.url.endswith("/replay/wielersim/rvb/2")
-            page.get_by_role("button", name="To the end").click()
+            page.wait_for_selector(".replay-board .profile")
+            assert "/replay/wielersim/rvb/1" in page.url
+            assert _status(page) == f"Step 1 of {frames + 1}"
+            page.get_by_label("Step", exact=True).fill(str(frames // 2))
+            _at(page, frames // 2, frames + 1)
+            assert page.locator(".replay-board .grp").count() > 0  # the groups on the road
+            page.locator("h2.replay-title").click()
+            page.keyboard.press("End")
             page.wait_for_selector(".film-result table")
-            page.screenshot(path=str(shots / f"replay-stage-{width}.png"))
-            page.close()
-    assert problems == []
+            _fits(page, viewport is TV)
+            assert_accessible(page, f"stage film at the end, {viewport['width']} px")
+            assert page.js_errors == []
+            page.context.close()
 
 
 def test_a_finished_game_replays_its_board_and_result_in_both_languages(
-        chromium: Any, tmp_path: Path) -> None:
+        open_page: Any, tmp_path: Path) -> None:
     from raceday.core.agents import RandomAgent
     from raceday.games.hairpin import GAME as HAIRPIN
     from raceday.present import describe_result
@@ -95,21 +204,39 @@ def test_a_finished_game_replays_its_board_and_result_in_both_languages(
         pass  # the server makes its tables
     SessionStore(db).save("hairpin", "done", {"state": final.to_json(), "red": "random",
                                               "black": "random", "undo": [], "rng": {}})
-    problems: list[str] = []
     with background_server(create_app(db)) as base:
-        page = chromium.new_page()
-        page.on("pageerror", lambda e: problems.append(str(e)))
-        page.goto(f"{base}replay/hairpin/done")
-        page.wait_for_selector(".step .replay-board")
+        page = open_page(PHONE, f"{base}replay/hairpin/done")
+        board = page.locator(".replay-board svg.hp-board")  # Hairpin's frame.js draws it
+        board.wait_for()
         step = page.inner_text(".step")
         assert "Final position" in step and describe_result(final, "en") in step
-        assert "{" not in step
-        board = page.locator(".step .replay-board svg.hp-board")  # Hairpin's frame.js draws it
-        board.wait_for()
         assert board.get_attribute("data-ply") == str(final.frame()["ply"])
-        assert page.locator(".step .replay-board [data-square]").count() == 18
+        assert page.locator(".replay-board [data-square]").count() == 18
+        _fits(page, False)
         page.locator("button.lang").click()
         page.wait_for_selector(".step h3:text-is('最終局面')")
         assert describe_result(final, "ja") in page.inner_text(".step")
-        page.close()
-    assert problems == []
+        assert page.js_errors == []
+
+
+def test_a_room_without_a_board_still_replays_in_words(open_page: Any, tmp_path: Path) -> None:
+    """A room still in its lobby when it ended: joins only, no board, words and the player."""
+    from raceday.web.server import background_server
+
+    db = tmp_path / "party.sqlite"
+    with TestClient(create_app(db)) as tc:
+        room = tc.post("/api/rooms", json={"game": "derby", "options": {"races": 4}}).json()
+        for name in ("Aki", "Ben", "Chie"):
+            assert tc.post(f"/api/rooms/{room['code']}/join", json={"name": name}).is_success
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE rooms SET finished = 1")
+    with background_server(create_app(db)) as base:
+        page = open_page(PHONE, f"{base}replay/room/{room['code']}#step=2")
+        _at(page, 2, 4)
+        assert "Aki joins" in page.inner_text(".step")
+        assert page.locator(".replay-board").count() == 0
+        page.keyboard.press("ArrowRight")
+        assert "Ben joins" in page.inner_text(".step")
+        _fits(page, False)
+        assert_accessible(page, "a replay in words")
+        assert page.js_errors == []

@@ -19,9 +19,9 @@ def _database(folder: Path) -> tuple[Path, dict[str, str]]:
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))
     from fastapi.testclient import TestClient
+    from tests.web.test_replay_frames import play_room
 
     from raceday.web.app import create_app
-    from tests.web.test_replay_frames import play_room
 
     db = folder / "replays.sqlite"
     codes = {game: play_room(db, game, seed=7) for game in GAMES}
@@ -62,7 +62,8 @@ def scenes(shot: Any) -> None:
                                             ("end", total)):
                             page.goto(f"{shot.base}{path}#step={step}")
                             page.reload()
-                            page.wait_for_selector(f".replay-controls .status:text-matches('{step}')")
+                            page.wait_for_selector(
+                                f".replay-controls .status:text-is('Step {step} of {total}')")
                             shot.snap(page, f"{game}-{phase}")
                         page.context.close()
                 for size in ("phone", "tv"):

@@ -65,7 +65,7 @@ function mountPlayer({ title, total, hasBoard, drawStep, extra = null }) {
   let timer = null;
   let speed = 1;
   const boardBox = el("div", { class: "replay-board", role: "region" });
-  const words = el("section", { class: "card step", "aria-live": "polite" });
+  const words = el("section", { class: "card step", "aria-live": "polite", tabindex: 0 }); // it may scroll: keys reach it
   const counter = el("p", { class: "status", role: "status" });
   const scrub = el("input", { type: "range", id: "replay-scrub", min: 1, max: Math.max(1, total), value: at, step: 1 });
   const scrubLabel = el("label", { for: "replay-scrub", class: "scrub-label" });
@@ -97,6 +97,7 @@ function mountPlayer({ title, total, hasBoard, drawStep, extra = null }) {
     scrub.setAttribute("aria-valuetext", t("rp_step_of", { n: at, total }));
   }
   function draw(ms = 0) {
+    const had = document.activeElement;
     scrub.value = at;
     first.disabled = back.disabled = at <= 1;
     fwd.disabled = end.disabled = at >= total;
@@ -106,7 +107,7 @@ function mountPlayer({ title, total, hasBoard, drawStep, extra = null }) {
     label();
     drawStep(at, { boardBox, words, ms });
     // a button that went out (the last step reached) hands the keyboard to the scrubber
-    if (document.activeElement?.disabled) scrub.focus();
+    if (had?.disabled || document.activeElement?.disabled) scrub.focus();
   }
   function stop() { clearInterval(timer); timer = null; label(); }
   const glide = () => Math.round(Math.min(900, (STEP_MS / speed) * 0.7));
@@ -213,15 +214,20 @@ async function part(game, name, partName) {
     extra: back,
     drawStep(at, { boardBox, words, ms }) {
       if (!stage || !boardBox.contains(stage.node)) {
-        stage = filmModule.filmStage(film);
-        boardBox.replaceChildren(stage.node, result);
+        stage = filmModule.filmStage(film, { groups: 5, ticker: 5 });
+        boardBox.replaceChildren(stage.node);
         stage.words();
       }
-      stage.show(at > 1 ? frames[at - 2] : null, items(at - 1), { ms });
+      const shown = Math.min(at - 1, frames.length); // frames shown; the last step adds the result
+      stage.show(shown > 0 ? frames[shown - 1] : null, items(shown), { ms });
+      if (at > frames.length) {
+        result.replaceChildren(filmModule.resultTable(film, film.result));
+        words.replaceChildren(result);
+        return;
+      }
       const turn = at > 1 ? frames[at - 2] : null;
       words.replaceChildren(el("h3", {}, turn ? t("wv_turn_short", { turn: turn.turn }) : t("rp_start")),
         el("ul", { class: "events" }, (turn ? turn.items : []).map((it) => el("li", {}, say(game, it)))));
-      result.replaceChildren(at > frames.length ? filmModule.resultTable(film, film.result) : "");
     },
   });
   drawBack();
