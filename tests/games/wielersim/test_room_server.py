@@ -7,6 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from raceday.core.events import Message
+from raceday.present import render
 from tests.web.conftest import Client, join, serving
 
 
@@ -55,6 +57,11 @@ def test_a_stage_race_stage_becomes_a_watch_room(tmp_path: Path) -> None:
         # the prologue has no road: no film, a 400 with words, and nothing is ridden
         refused = tc.post("/api/wielersim/campaigns/spring/watch", json={"stage": 0})
         assert refused.status_code == 400 and "prologue" in refused.json()["error"]
+        # in words of the game's table, which the page renders in its reader's language
+        words = refused.json()["words"]
+        assert words["key"] == "wielersim.refusal.prologue_no_film"
+        assert render(Message(words["key"], words["params"]), "ja", "wielersim").startswith(
+            "プロローグ")
         assert tc.get("/api/wielersim/campaigns/spring").json()["done"] == 0
         assert tc.post("/api/wielersim/campaigns/spring/ride", json={"stage": 0}).status_code \
             == 200

@@ -53,6 +53,7 @@ from raceday.games.wielersim.game import GAME as ENGINE
 from raceday.games.wielersim.peloton import Peloton
 from raceday.games.wielersim.route import SHIPPED_ROUTES
 from raceday.games.wielersim.rules import WielersimState, peloton_spec
+from raceday.present import refusal
 from raceday.store.sessions import SessionStore
 
 GAME = "wielersim"
@@ -68,6 +69,14 @@ class WatchError(RacedayError):
     def __init__(self, message: str, status: int = 400) -> None:
         super().__init__(message)
         self.status = status
+
+
+def refused(key: str, status: int = 400, **params: Any) -> WatchError:
+    """A WatchError in words of the game's table (``refusal.<key>``), told in English and
+    sent with its message so the page words it in its reader's language."""
+    error = refusal(WatchError, f"{GAME}.refusal.{key}", **params)
+    error.status = status
+    return error
 
 
 def store_of(request: Request) -> SessionStore:
@@ -184,8 +193,8 @@ def stage_film(store: SessionStore, name: str, index: int) -> dict[str, Any]:
 
     c = load_campaign(store, name)
     if not 0 <= index < c.next_stage:
-        raise WatchError(f"stage {index + 1} of {name!r} has not been ridden yet "
-                         f"({c.next_stage} done)", 404)
+        raise refused("stage_not_ridden", 404, stage=index + 1, name=repr(name),
+                      done=c.next_stage)
     records = c.records
     jersey = c.standings(index).leader if index else c.peloton_spec.get("jersey")
     state = start_stage(c.tour, c.peloton_spec, index, jersey)
@@ -203,8 +212,7 @@ def stage_film(store: SessionStore, name: str, index: int) -> dict[str, Any]:
         record = stage_record(state, stage_name(c.tour, index), bonuses=c.tour["bonuses"],
                               flat_stage_race=c.tour["flat_stage_race"])
     if record != records[index]:
-        raise WatchError(f"stage {index + 1} of {name!r} rides differently from its saved "
-                         "record (saved by another version of raceday?)", 409)
+        raise refused("stage_differs", 409, stage=index + 1, name=repr(name))
     out.update({"campaign": name, "stage": index, "stage_name": stage_name(c.tour, index)})
     return out
 
@@ -219,11 +227,11 @@ def stage_room_options(store: SessionStore, name: str, index: int) -> dict[str, 
 
     c = load_campaign(store, name)
     if not 0 <= index < c.next_stage:
-        raise WatchError(f"stage {index + 1} of {name!r} has not been ridden yet "
-                         f"({c.next_stage} done)", 404)
+        raise refused("stage_not_ridden", 404, stage=index + 1, name=repr(name),
+                      done=c.next_stage)
     road = index - int(c.tour["prologue"])
     if road < 0:
-        raise WatchError("the prologue is one throw of dice per rider: it has no film", 400)
+        raise refused("prologue_no_film")
     jersey = c.standings(index).leader if index else c.peloton_spec.get("jersey")
     return {"route": c.tour["stages"][road]["route"], "peloton": dict(c.peloton_spec),
             "jersey": jersey, "seed": c.seed, "stage": index, "campaign": name,
@@ -237,10 +245,10 @@ def ride_next(store: SessionStore, name: str, stage: int) -> dict[str, Any]:
 
     c = load_campaign(store, name)
     if c.finished:
-        raise WatchError(f"{name!r} is over: every stage has been ridden", 409)
+        raise refused("tour_over", 409, name=repr(name))
     if stage != c.next_stage:
-        raise WatchError(f"stage {stage + 1} is not the next stage of {name!r}: "
-                         f"{c.next_stage} stages are done (saved elsewhere?); reload", 409)
+        raise refused("not_next_stage", 409, stage=stage + 1, name=repr(name),
+                      done=c.next_stage)
     record = ride_stage(c.tour, c.peloton_spec, stage, c.records, c.seed)
     c.add_record(record)  # compare-and-swap: refused if the terminal saved it first
     return {"name": name, "stage": stage, "done": c.next_stage}
@@ -260,12 +268,14 @@ def new_campaign_from(store: SessionStore, choice: CampaignBody) -> dict[str, An
 # --- routes -----------------------------------------------------------------------------
 def _refused(exc: RacedayError) -> JSONResponse:
     """A refusal as its answer: 404 for what is not saved, 409 for a clash, else 400."""
-    if isinstance(exc, WatchError):
-        return JSONResponse({"error": str(exc)}, status_code=exc.status)
     text = str(exc)
-    code = 404 if text.startswith("no saved") else (409 if "changed since" in text or
-                                                   "already" in text else 400)
-    return JSONResponse({"error": text}, status_code=code)
+    if isinstance(exc, WatchError):
+        code = exc.status
+    else:
+        code = 404 if text.startswith("no saved") else (409 if "changed since" in text or
+                                                       "already" in text else 400)
+    words = {} if exc.message is None else {"words": exc.message.to_json()}
+    return JSONResponse({"error": text, **words}, status_code=code)
 
 
 def _answer(make: Callable[[], dict[str, Any]], status: int = 200) -> JSONResponse:
@@ -335,7 +345,7 @@ async def watch_stage(name: str, body: RideBody, request: Request) -> JSONRespon
         store = store_of(request)
         c = load_campaign(store, name)
         if c.tour["prologue"] and body.stage == 0:  # refused before anything is ridden
-            raise WatchError("the prologue is one throw of dice per rider: it has no film")
+            raise refused("prologue_no_film")
         if body.stage == c.next_stage:
             ride_next(store, name, body.stage)
         return stage_room_options(store, name, body.stage)
