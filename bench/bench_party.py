@@ -10,10 +10,12 @@ clients' own JSON parsing does not queue behind one event loop. Rooms start at s
 random moments over --stagger seconds (parties do not all press "start" in the same
 second; --stagger 0 starts them together, the worst case).
 
-Every phone acts as soon as its view lets it (a sealed bid, one ticket and "done", a roll
-when its horse is next) after a seeded think time of 0.2-1.2 s (people, not scripts, hold
-the phones; not counted in any latency); it acts on its newest view, once its previous
-intent was answered.
+Every phone acts as soon as its view lets it (a sealed bid, one ticket and "done") after a
+seeded think time of 0.2-1.2 s (people, not scripts, hold the phones; not counted in any
+latency); it acts on its newest view, once its previous intent was answered. The races run
+on the server's timeline at the room's own pace (1.6 s a furlong, as a party plays them;
+``--pace`` sets another, 0.2 to 10), and every furlong's update goes to all 13 screens
+(counted in the messages; the latency figures are of the players' intents).
 
 Figures (all clocks are CLOCK_MONOTONIC, comparable between the processes):
 * server: intent read -> last update frame of it written to the sockets (and the part of
@@ -26,7 +28,8 @@ Figures (all clocks are CLOCK_MONOTONIC, comparable between the processes):
 Bounded: each client stops after MAX_ACTIONS intents, the run after --deadline seconds.
 
     .venv/bin/python bench/bench_party.py [--quick] [--rooms 20] [--phones 12] [--races 4]
-        [--procs 4] [--stagger 30] [--seed 1] [--keep-timing FILE] [--profile FILE]
+        [--procs 4] [--stagger 30] [--seed 1] [--pace SECONDS] [--keep-timing FILE]
+        [--profile FILE]
 
 ``--quick``: 4 rooms on 2 client processes, started over 5 s (the same figures, smaller).
 The server's start (imports, until it answers) is printed apart as "compile/load".
@@ -55,6 +58,7 @@ MAX_ACTIONS = 3_000  # per client
 THINK = (0.2, 1.2)  # seconds a player takes to tap after their screen changes
 DEADLINE = 300.0  # seconds for the whole run (default of --deadline)
 clock = time.monotonic  # CLOCK_MONOTONIC: the server's Timing uses the same clock
+PACE: dict[str, float | None] = {"seconds": None}  # --pace: the races' pace (None: the room's)
 
 
 def post(url: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -97,8 +101,6 @@ async def client(ws_url: str, code: str, token: str | None, stats: Stats,
                 return ({"type": "ticket", "kind": "win", "horses": [rng.choice(
                     ["d12", "d20", "d10"])], "stake": 500} if not me["tickets"]
                     else {"type": "done"})
-            if me.get("my_turn"):
-                return {"type": "roll"}
             return None
 
         async def send(intent: dict[str, Any]) -> None:
@@ -145,6 +147,8 @@ async def client(ws_url: str, code: str, token: str | None, stats: Stats,
                 if kind == "welcome":
                     await host_start.wait()
                     await send({"type": "start", "computers": 0})
+                    if PACE["seconds"] is not None:
+                        await send({"type": "pace", "seconds": PACE["seconds"]})
                 continue
             if state["busy"] or state["actions"] >= MAX_ACTIONS:
                 continue
@@ -178,9 +182,10 @@ async def room(base: str, ws_url: str, phones: int, races: int, stats: Stats, k:
     stats.errors.extend(f"room {code}: {r!r}" for r in results if isinstance(r, BaseException))
 
 
-def worker(job: tuple[int, list[tuple[int, float]], int, int, float]) -> dict[str, Any]:
+def worker(job: tuple[int, list[tuple[int, float]], int, int, float, float | None]
+           ) -> dict[str, Any]:
     """One client process: its rooms (number k, start delay), each with seeded players."""
-    port, rooms, phones, races, deadline = job
+    port, rooms, phones, races, deadline, PACE["seconds"] = job
     stats = Stats()
     base = f"http://127.0.0.1:{port}"
 
@@ -242,6 +247,8 @@ def main() -> None:
     ap.add_argument("--stagger", type=float, default=None,
                     help="rooms start at random moments over this many seconds (30; --quick 5)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--pace", type=float, default=None, metavar="SECONDS",
+                    help="the races' pace, 0.2-10 s a furlong (default: the room's own)")
     ap.add_argument("--deadline", type=float, default=DEADLINE)
     ap.add_argument("--keep-timing", type=Path, metavar="FILE",
                     help="copy the server's raw timing lines to FILE")
@@ -282,7 +289,7 @@ def main() -> None:
                   "answers; not in the figures)", flush=True)
             cpu0 = cpu_seconds(server.pid)
             jobs = [(port, [(k, delays[k]) for k in range(i, args.rooms, args.procs)],
-                     args.phones, args.races, args.deadline)
+                     args.phones, args.races, args.deadline, args.pace)
                     for i in range(min(args.procs, args.rooms))]
             t0 = clock()
             with multiprocessing.get_context("spawn").Pool(len(jobs)) as pool:

@@ -569,6 +569,11 @@ class EveningState(SealedState):
             out["me"] = self._me(player)
         return out
 
+    def own_view(self, player: int) -> dict[str, Any]:
+        """``player``'s own part of :meth:`observation` (``me``) alone, without building the
+        public part again (a room sends twelve of these with every update)."""
+        return self._me(player)
+
     def _public(self) -> dict[str, Any]:
         s = self.ledger
         board = self._board()

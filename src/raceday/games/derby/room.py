@@ -615,7 +615,7 @@ class DerbyRoom(PartyRoom[EveningState]):
         state = self.shown()
         if state is None or seat >= state.num_players:
             return {"seat": seat, "name": self.names[seat] if seat < len(self.names) else ""}
-        me: JSON = dict(state.observation(seat)["me"])
+        me: JSON = state.own_view(seat)
         me["my_turn"] = False  # the server throws every die
         return me
 
