@@ -79,7 +79,7 @@ def _fits(page: Any, tv: bool) -> None:
 
 
 def _no_dumps(page: Any) -> None:
-    words = page.inner_text(".replay-side .step")
+    words = page.inner_text(".replay-words")
     assert words.strip() and not DUMP.search(words), words
 
 
@@ -125,6 +125,7 @@ def test_a_room_replay_of_each_game_shows_its_board(
             page.get_by_role("button", name="To the end").focus()
             page.keyboard.press("Enter")
             _at(page, total, total)
+            assert page.locator(".replay-words .podium li").count() >= 1  # the end's podium
             assert page.get_by_role("button", name="To the end").is_disabled()  # so focus
             # goes on to the scrubber (never to the page's body)
             assert page.evaluate("document.activeElement.id") == "replay-scrub"
@@ -172,9 +173,9 @@ def test_a_stage_film_replays_on_the_same_player(open_page: Any, tmp_path: Path)
     with background_server(create_app(db)) as base:
         for viewport in (PHONE, TV):
             page = open_page(viewport, f"{base}replay/wielersim/rvb")  # the shared link
-            page.wait_for_selector(".step")
+            page.wait_for_selector(".replay-words")
             page.get_by_role("button", name="To the end").click()
-            page.locator(".step").get_by_role("link", name="Watch this stage").click()
+            page.locator(".replay-words").get_by_role("link", name="Watch this stage").click()
             page.wait_for_selector(".replay-board .profile")
             assert "/replay/wielersim/rvb/1" in page.url
             assert _status(page) == f"Step 1 of {frames + 1}"
@@ -208,14 +209,14 @@ def test_a_finished_game_replays_its_board_and_result_in_both_languages(
         page = open_page(PHONE, f"{base}replay/hairpin/done")
         board = page.locator(".replay-board svg.hp-board")  # Hairpin's frame.js draws it
         board.wait_for()
-        step = page.inner_text(".step")
+        step = page.inner_text(".replay-words")
         assert "Final position" in step and describe_result(final, "en") in step
         assert board.get_attribute("data-ply") == str(final.frame()["ply"])
         assert page.locator(".replay-board [data-square]").count() == 18
         _fits(page, False)
         page.locator("button.lang").click()
-        page.wait_for_selector(".step h3:text-is('最終局面')")
-        assert describe_result(final, "ja") in page.inner_text(".step")
+        page.wait_for_selector(".replay-words h3:text-is('最終局面')")
+        assert describe_result(final, "ja") in page.inner_text(".replay-words")
         assert page.js_errors == []
 
 
@@ -233,10 +234,10 @@ def test_a_room_without_a_board_still_replays_in_words(open_page: Any, tmp_path:
     with background_server(create_app(db)) as base:
         page = open_page(PHONE, f"{base}replay/room/{room['code']}#step=2")
         _at(page, 2, 4)
-        assert "Aki joins" in page.inner_text(".step")
+        assert "Aki joins" in page.inner_text(".replay-words")
         assert page.locator(".replay-board").count() == 0
         page.keyboard.press("ArrowRight")
-        assert "Ben joins" in page.inner_text(".step")
+        assert "Ben joins" in page.inner_text(".replay-words")
         _fits(page, False)
         assert_accessible(page, "a replay in words")
         assert page.js_errors == []

@@ -195,3 +195,13 @@ def test_a_derby_room_replays_the_track_of_every_round(tmp_path: Path) -> None:
     assert frames[-1]["owners"]  # the auction's buyers are named under their horses
     rounds = [f["round"] for f in frames[first:] if f["race"] == 2 and not f["finished"]]
     assert rounds == sorted(rounds) and len(set(rounds)) >= 3  # one round a step
+
+
+def test_a_room_replay_names_the_computer_and_ends_on_its_podium(tmp_path: Path) -> None:
+    db = tmp_path / "rooms.sqlite"
+    code = play_room(db, "hairpin", seed=5)
+    replay = room_replay(db, code)
+    ticks = [s["who"] for s in replay["steps"] if s["who"]["kind"] == "timeline"]
+    assert ticks and all(w == {"kind": "timeline", "level": "easy"} for w in ticks)
+    assert replay["finale"] == _final_logic(db, code).finale()
+    assert {p["name"] for p in replay["finale"]["podium"]} >= {"Aki"}

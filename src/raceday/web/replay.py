@@ -115,6 +115,7 @@ def room_replay(path: Path, code: str) -> dict[str, Any]:
     seats = dict(_read(path, "SELECT seat, name FROM room_seats WHERE code = ?", (code,)))
     words = getattr(face(str(game), "replay"), "room_event", None)
     players: list[str] = []
+    places: list[dict[str, Any]] = []
     steps: list[dict[str, Any]] = []
     rows = _read(path, "SELECT seq, actor, events, intent FROM room_events WHERE code = ? "
                        "ORDER BY seq LIMIT ?", (code, MAX_STEPS))
@@ -125,20 +126,54 @@ def room_replay(path: Path, code: str) -> dict[str, Any]:
     frames = room_frames(str(game), json.loads(snapshot), logged)
     for seq, actor_text, events_text, _ in rows:
         actor = json.loads(actor_text)
+        events = [e for e in json.loads(events_text) if isinstance(e, dict)]
+        places = _places(events) or places
+        players = _player_names(events) or players
         if actor.get("kind") == "seat":
             who = {"kind": "seat", "seat": actor.get("seat"),
                    "name": seats.get(actor.get("seat"), "?")}
         else:
-            who = {"kind": str(actor.get("kind"))}
-        events = [e for e in json.loads(events_text) if isinstance(e, dict)]
-        players = _player_names(events) or players
+            who = {"kind": str(actor.get("kind")), **_mover(events, places)}
         step = {"kind": "events", "seq": int(seq), "who": who,
                 "events": [_event_words(words, e, players).to_json() for e in events]}
         if frames is not None and frames[len(steps)] is not None:
             step["frame"] = frames[len(steps)]
         steps.append(step)
     return {"source": "room", "game": str(game), "name": code, "steps": steps,
-            "board": frames is not None}
+            "board": frames is not None, "finale": _finale(str(game), json.loads(snapshot))}
+
+
+def _places(events: Sequence[dict[str, Any]]) -> list[dict[str, Any]] | None:
+    """The places of a ``started`` event of a turn room (``{place, kind, name}``)."""
+    for event in events:
+        if event.get("type") == "started" and all(
+                isinstance(p, dict) for p in event.get("players", [])):
+            return [dict(p) for p in event["players"]]
+    return None
+
+
+def _mover(events: Sequence[dict[str, Any]], places: list[dict[str, Any]]) -> dict[str, Any]:
+    """Whose move a step the timeline played was (a computer's: its level; a person's
+    forced move: their name), from the place its events are ``by``; {} for none."""
+    by = next((e["by"] for e in events if isinstance(e.get("by"), int)), None)
+    if by is None or not 0 <= by < len(places):
+        return {}
+    place = places[by]
+    if place.get("name"):
+        return {"name": str(place["name"])}
+    kind = place.get("kind")
+    return {"level": str(kind)} if isinstance(kind, str) and kind != "human" else {}
+
+
+def _finale(game: str, snapshot: dict[str, Any]) -> JSON | None:
+    """The room's podium and awards as its screens showed them at the end (None where the
+    room has none, or its save cannot be read back)."""
+    try:
+        logic: Any = logic_class(game).from_json(snapshot)
+        finale = getattr(logic, "finale", None)
+        return None if finale is None else finale()
+    except (RacedayError, KeyError, TypeError, ValueError, AttributeError):
+        return None
 
 
 def _public_intent(text: str) -> dict[str, Any]:

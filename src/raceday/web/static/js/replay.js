@@ -39,6 +39,8 @@ const say = (game, message) => render(message, language(), game);
 
 function whoText(who) {
   if (who.kind === "seat") return who.name;
+  if (who.name) return who.name; // a forced move played for a person
+  if (who.level) return t("finale_computer", { level: t(`level_${who.level}`) });
   if (who.kind === "timeline") return t("rp_timeline");
   return t(who.kind === "host" ? "rp_host" : "rp_spectator");
 }
@@ -65,7 +67,7 @@ function mountPlayer({ title, total, hasBoard, drawStep, extra = null }) {
   let timer = null;
   let speed = 1;
   const boardBox = el("div", { class: "replay-board", role: "region" });
-  const words = el("section", { class: "card step", "aria-live": "polite", tabindex: 0 }); // it may scroll: keys reach it
+  const words = el("section", { class: "card step replay-words", "aria-live": "polite", tabindex: 0 }); // it may scroll: keys reach it
   const counter = el("p", { class: "status", role: "status" });
   const scrub = el("input", { type: "range", id: "replay-scrub", min: 1, max: Math.max(1, total), value: at, step: 1 });
   const scrubLabel = el("label", { for: "replay-scrub", class: "scrub-label" });
@@ -164,7 +166,8 @@ function frameAt(steps, at) {
 
 async function player(data) {
   const steps = data.steps;
-  const drawing = await board(data.game, data.drawer);
+  const [drawing, finale] = await Promise.all([board(data.game, data.drawer),
+    data.finale ? import("./finale.js").catch(() => null) : null]);
   const hasFrames = steps.some((s) => s.frame);
   const hasBoard = (hasFrames && drawing !== null) || steps.some((s) => s.board);
   let shown = null;
@@ -175,6 +178,9 @@ async function player(data) {
     drawStep(at, { boardBox, words, ms }) {
       const step = steps[at - 1];
       words.replaceChildren(...stepWords(data.game, step));
+      if (at === steps.length && data.finale?.podium?.length && finale) {
+        words.append(finale.drawFinale(data.finale, { game: data.game })); // the end as every screen showed it
+      }
       const frame = frameAt(steps, at);
       if (drawing && frame) {
         try {
