@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from raceday.core.events import Message
 from raceday.core.game import GameOptions
 from raceday.games.hairpin.agents import LEVELS, make_agent
 from raceday.games.hairpin.game import GAME, HairpinOptions
@@ -76,6 +77,13 @@ class HairpinRoom(TurnRoom[HairpinState]):
         assert self.state is not None
         ply = self.state.position.ply
         self.recent = [e for e in kept if isinstance(e.get("ply"), int) and e["ply"] <= ply]
+
+    def player_card(self, player: int) -> JSON:
+        """On the finale a place without a name of its own is its colour (not "player 1")."""
+        card = super().player_card(player)
+        if card["who"] is not None and self.places.kinds[player] == HUMAN:
+            card["who"] = Message(f"hairpin.hp_{PLAYER_NAMES[player]}").to_json()
+        return card
 
     def started_facts(self) -> JSON:
         return {"variant": self.options.variant}

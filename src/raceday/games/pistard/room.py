@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar, Self
 
+from raceday.core.events import Message
 from raceday.core.game import GameOptions
 from raceday.games.pistard.agents import LEVELS, make_agent
 from raceday.games.pistard.game import GAME
@@ -181,6 +182,16 @@ class PistardRoom(TurnRoom[PistardState]):
             "sprints": [[state.riders[i].ident for i in lap] for lap in state.sprints],
             "eliminated": [state.riders[i].ident for i in state.eliminated],
         }
+
+    def podium(self, state: PistardState) -> list[JSON]:
+        """The finale's podium: in a race of riders the first three riders, each shown as
+        his player with the rider's number; the team races rank players (the kit's)."""
+        if not state.rules.ranks_riders or state.options.variant == "ttt":
+            return super().podium(state)
+        return [{"place": place, **self.player_card(state.riders[i].owner),
+                 "detail": Message("pistard.pi_podium_rider",
+                                   {"rider": state.riders[i].ident}).to_json()}
+                for place, i in enumerate(state.ranking[:3], start=1)]
 
     def result_view(self, state: PistardState) -> JSON:
         out = state.outcome()

@@ -60,6 +60,7 @@ export function ownerClass(owner) { return `pi-owner-${owner}`; }
 export function velodrome(view, ui) {
   const length = view.track.length;
   const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "pi-track", role: "group", "aria-label": t("pi_track_label", { name: view.track.name, n: length }) });
+  const labels = []; // the targets' labels, drawn over every square (each on its own pill)
   const occupied = new Map();
   for (const r of view.riders ?? []) if (r.status === "race") occupied.set(`${r.col}:${r.lane}`, r);
   for (let lane = 1; lane <= LANES; lane++) {
@@ -77,7 +78,8 @@ export function velodrome(view, ui) {
       }, svg("polygon", { points: quad(colStart(col, length), colStart(col + 1, length), (lane - 1) * LANE, lane * LANE) }));
       if (!occupied.has(key)) {
         const [x, y] = centre(col, lane, length);
-        g.append(svg("text", { x, y: y + 5, "text-anchor": "middle", class: "pi-letter", "aria-hidden": "true" }, target ? target.short : letter));
+        g.append(svg("text", { x, y: y + 5, "text-anchor": "middle", class: "pi-letter", "aria-hidden": "true" }, target ? "" : letter));
+        if (target) labels.push([x, y, target.short]);
       }
       root.append(g);
     }
@@ -100,16 +102,74 @@ export function velodrome(view, ui) {
   root.append(svg("text", { x: CX, y: CY - 40, "text-anchor": "middle", class: "pi-infield" }, t("pi_direction")),
     svg("text", { x: CX, y: CY, "text-anchor": "middle", class: "pi-infield-small" }, t("pi_lanes_legend")),
     svg("text", { x: CX, y: CY + 30, "text-anchor": "middle", class: "pi-infield-small" }, t("pi_colours_legend")));
+  for (const [x, y, text] of labels) {
+    const w = 9 * text.length + 8;
+    root.append(svg("g", { class: "pi-target-label", "aria-hidden": "true" },
+      svg("rect", { x: x - w / 2, y: y - 9, width: w, height: 18, rx: 6 }),
+      svg("text", { x, y: y + 5, "text-anchor": "middle" }, text)));
+  }
+  for (const move of ui.trails ?? []) root.append(trailPath(move, length));
   if (ui.zoom) zoomTo(root, view, ui, length);
   for (const r of view.riders ?? []) {
     if (r.status !== "race") continue;
     const [x, y] = centre(r.col, r.lane, length);
     const moving = r.rider === view.mover || r.rider === ui.placing;
-    root.append(svg("g", { class: `pi-rider ${ownerClass(r.owner)}${moving ? " is-mover" : ""}`, "data-rider": r.rider, "aria-label": t("pi_rider_at", { rider: r.rider, lane: r.lane }) },
+    root.append(svg("g", { class: `pi-rider ${ownerClass(r.owner)}${moving ? " is-mover" : ""}`, "data-rider": r.rider, role: "img", "aria-label": t("pi_rider_at", { rider: r.rider, lane: r.lane }) },
       svg("circle", { cx: x, cy: y, r: 14 }),
       svg("text", { x, y: y + 5, "text-anchor": "middle" }, String(r.rider))));
   }
   return root;
+}
+
+// The points a rider passes through going from (col0, lane0) to (col1, lane1): forward
+// along the lap (the way the riders go), drifting across the lanes on the way.
+export function movePoints(move, length) {
+  const s0 = (colStart(move.from[0], length) + colStart(move.from[0] + 1, length)) / 2;
+  const steps = (move.to[0] - move.from[0] + length) % length;
+  if (steps === 0 && move.to[1] === move.from[1]) return null;
+  let s1 = (colStart(move.to[0], length) + colStart(move.to[0] + 1, length)) / 2;
+  if (s1 < s0 || (steps > 0 && s1 === s0)) s1 += PERIM; // over the line: round the lap
+  const n = Math.max(2, Math.min(16, steps + 1));
+  const pts = [];
+  for (let i = 0; i <= n; i++) {
+    const f = i / n;
+    pts.push(point(s0 + (s1 - s0) * f, (move.from[1] - 0.5 + (move.to[1] - move.from[1]) * f) * LANE));
+  }
+  return pts;
+}
+
+function trailPath(move, length) {
+  const pts = movePoints(move, length);
+  if (!pts) return "";
+  return svg("path", { d: pts.map(([x, y], i) => `${i ? "L" : "M"}${x.toFixed(1)},${y.toFixed(1)}`).join(" "),
+    class: `pi-trail ${ownerClass(move.owner)}`, "data-rider": move.rider, "aria-hidden": "true" });
+}
+
+// The riders that moved between two views: {rider, owner, from: [col, lane], to: [col, lane]}.
+export function movesBetween(before, after) {
+  if (!before?.riders || !after?.riders) return [];
+  const was = new Map(before.riders.filter((r) => r.status === "race").map((r) => [r.rider, r]));
+  return after.riders.filter((r) => r.status === "race" && was.has(r.rider)
+    && (was.get(r.rider).col !== r.col || was.get(r.rider).lane !== r.lane))
+    .map((r) => ({ rider: r.rider, owner: r.owner, from: [was.get(r.rider).col, was.get(r.rider).lane], to: [r.col, r.lane] }));
+}
+
+// Slide each moved rider along the track to where he is now (nothing for a reader who
+// asked for reduced motion); the number of riders animated.
+export function animateRiders(svgRoot, moves, length, ms) {
+  if (!svgRoot || window.matchMedia("(prefers-reduced-motion: reduce)").matches) return 0;
+  let n = 0;
+  for (const move of moves) {
+    const pts = movePoints(move, length);
+    const g = svgRoot.querySelector(`.pi-rider[data-rider="${move.rider}"]`);
+    if (!pts || !g || !g.animate) continue;
+    const [tx, ty] = pts[pts.length - 1];
+    g.animate(pts.map(([x, y]) => ({ transform: `translate(${(x - tx).toFixed(1)}px, ${(y - ty).toFixed(1)}px)` })),
+      { duration: ms, easing: "ease-in-out" });
+    svgRoot.querySelector(`.pi-trail[data-rider="${move.rider}"]`)?.animate([{ opacity: 0 }, { opacity: 0.9 }], { duration: ms });
+    n += 1;
+  }
+  return n;
 }
 
 // On a phone, the part of the track where the choice is: the rider to move and the
@@ -126,8 +186,8 @@ function zoomTo(root, view, ui, length) {
   let x1 = Math.max(...xs) + 70;
   let y0 = Math.min(...ys) - 70;
   let y1 = Math.max(...ys) + 70;
-  const w = Math.max(x1 - x0, 360);
-  const h = Math.max(y1 - y0, w * 0.6);
+  const w = Math.max(x1 - x0, 250);
+  const h = Math.max(y1 - y0, w * 0.62);
   x0 = Math.max(0, Math.min(W - w, (x0 + x1) / 2 - w / 2));
   y0 = Math.max(0, Math.min(H - h, (y0 + y1) / 2 - h / 2));
   x1 = x0 + w;
@@ -181,47 +241,125 @@ function standingsTable(v) {
       points ? el("td", { class: "num" }, String(s.points)) : null))));
 }
 
+// A player named for everyone (never "this screen"): P1 Aki, P2 computer (medium), P3.
+export function neutralName(view, p) {
+  const pl = view.players[p];
+  if (pl && !pl.name && pl.kind === "human") return t("pi_player_plain", { n: p + 1 });
+  return playerName(view, p);
+}
+
+// Who won, from this screen's point of view: "you won" / "you lost" on a screen that plays
+// one place, the winner named on one that plays several places or none.
+export function winnerLine(v) {
+  const r = v.result;
+  const mine = v.mine ?? [];
+  const one = mine.length === 1 ? mine[0] : null;
+  const won = one !== null && (r.winning_players ?? []).includes(one);
+  if (v.config.variant === "pursuit") {
+    if (r.winner === null) return t("pi_tie");
+    const who = neutralName(v, r.winner);
+    if (one === null) return t("pi_team_wins", { who });
+    return won ? t("pi_you_won_pursuit") : t("pi_you_lost_pursuit", { who });
+  }
+  if (v.config.variant === "ttt") return t("pi_team_time", { time: Number(r.team_time).toFixed(2) });
+  const first = r.ranking[0];
+  const who = neutralName(v, first.owner);
+  if (one === null) return t("pi_rider_wins", { rider: first.rider, who });
+  return won ? t("pi_you_won", { rider: first.rider }) : t("pi_you_lost", { rider: first.rider, who });
+}
+
+function teamLine(v, x) {
+  const who = neutralName(v, x.team);
+  const time = x.time === null || x.time === undefined ? "—" : Number(x.time).toFixed(2);
+  return x.crossed ? t("pi_team_line", { who, rounds: x.rounds, past: x.past, time })
+    : t("pi_team_short", { who, rounds: x.rounds, short: -x.past, time });
+}
+
 function resultBox(v) {
   if (v.abandoned) return el("div", { class: "card pi-result", role: "status" }, el("h2", {}, t("pi_abandoned")));
   const r = v.result;
   if (!r) return null;
-  let head;
-  if (v.config.variant === "pursuit") head = r.winner === null ? t("pi_tie") : t("pi_team_wins", { who: playerName(v, r.winner) });
-  else if (v.config.variant === "ttt") head = t("pi_team_time", { time: Number(r.team_time).toFixed(2) });
-  else {
-    const first = r.ranking[0];
-    head = t("pi_rider_wins", { rider: first.rider, who: playerName(v, first.owner) });
-  }
   const points = v.config.variant === "points";
   const elim = v.config.variant === "elimination";
   return el("div", { class: "card pi-result", role: "status" },
-    el("h2", { class: "pi-result-head" }, head),
+    el("h2", { class: "pi-result-head" }, winnerLine(v)),
     el("p", {}, r.message ? say(r.message, language(), "pistard") : "", r.stopped ? ` — ${t("pi_stopped", { n: r.rounds })}` : ""),
-    r.ranking.length ? el("table", {}, el("tbody", {}, r.ranking.map((row) => el("tr", { class: v.mine.includes(row.owner) ? "mine" : "" },
-      el("td", {}, placeText(row.place)), el("td", {}, chip(row.owner, String(row.rider))), el("td", {}, playerName(v, row.owner)),
+    r.ranking.length ? el("table", { class: "pi-ranking" }, el("tbody", {}, r.ranking.map((row) => el("tr", { class: v.mine.includes(row.owner) ? "mine" : "" },
+      el("td", {}, placeText(row.place)), el("td", {}, chip(row.owner, String(row.rider))), el("td", {}, neutralName(v, row.owner)),
       points ? el("td", { class: "num" }, t("pi_points_n", { n: row.points })) : null,
       elim ? el("td", {}, row.out_heat ? t("pi_out_heat", { n: row.out_heat }) : t("pi_winner")) : null,
       row.fell ? el("td", {}, t("fell")) : null)))) : null,
-    r.team_times.length ? el("ul", {}, r.team_times.map((x) => el("li", {}, t("pi_team_line", { who: playerName(v, x.team), rounds: x.rounds, past: x.past })))) : null,
-    el("p", {}, el("a", { href: "/" }, t("new_party"))));
+    r.team_times.length ? el("ul", { class: "pi-team-times" }, r.team_times.map((x) => el("li", {}, teamLine(v, x)))) : null);
 }
 
+// Where keyboard focus was, as a key the redrawn screen can find again; null when it was
+// elsewhere on the page (the header), "" when nowhere.
+function focusKey(root) {
+  const a = document.activeElement;
+  if (!a || a === document.body) return "";
+  if (!root.contains(a)) return null;
+  for (const attr of ["data-action", "data-square", "id"]) {
+    const val = a.getAttribute(attr);
+    if (val) return `[${attr}="${CSS.escape(val)}"]`;
+  }
+  return "";
+}
+
+// The whole race screen, shared by the big screen and the phones. On a narrow screen the
+// track comes first (zoomed on the choice when this screen is to act) with the choices
+// right under it, compact; on a wide one the choices stand beside the track. Every rider
+// that moved slides along the track to his new square and leaves a trace.
 export function mountRace(root, ctx) {
   let view = null;
+  let before = null; // the view drawn before the newest one (to see who moved)
   let live = null;
+  let trails = [];
+  let pending = [];
+  let finaleMod = null;
+  const narrow = window.matchMedia("(max-width: 900px)");
   const { stage, side, waiting, send, handlers } = turnScreen(root, ctx, "pistard", "pi",
     () => view, () => live, () => render());
   const choose = (c) => send({ type: "move", action: c.action });
+  import("/static/js/finale.js").then((m) => { finaleMod = m; render(); }).catch(() => {});
 
   function targetsOf(v) {
     const map = new Map();
     const ch = v.may_act ? v.choices : null;
     if (!ch || ch.kind === "choose") return map;
     for (const c of ch.items) {
-      const short = ch.kind === "place" ? "●" : `${COLOUR_LETTER[c.colour]}${c.value}${c.token ? "+" : ""}`;
-      map.set(`${c.col}:${c.lane}`, { ...c, short, label: choiceLabel(c, ch.kind) });
+      const key = `${c.col}:${c.lane}`;
+      const short = ch.kind === "place" ? String(c.back) : `${COLOUR_LETTER[c.colour]}${c.value}`;
+      const had = map.get(key);
+      // several dice reaching one square: one label "G5/Y5", the first die played on a tap
+      if (had) had.short = `${had.short}/${short}`;
+      else map.set(key, { ...c, short, label: choiceLabel(c, ch.kind) });
     }
     return map;
+  }
+
+  function choiceButtons(v, ch) {
+    if (ch.kind === "place") {
+      // a compact grid: a row for each distance behind the line, a column for each lane
+      const backs = [...new Set(ch.items.map((c) => c.back))].sort((a, b) => a - b);
+      const lanes = [1, 2, 3, 4];
+      return el("div", { class: "pi-place-grid", role: "group", "aria-label": t("pi_your_place", { rider: ch.rider }) },
+        el("span", { class: "pi-grid-head" }, t("pi_behind_head")),
+        lanes.map((l) => el("span", { class: "pi-grid-head" }, t("pi_lane_n", { n: l }))),
+        backs.flatMap((b) => [el("span", { class: "pi-grid-row" }, String(b)),
+          ...lanes.map((l) => {
+            const c = ch.items.find((x) => x.back === b && x.lane === l);
+            return c ? el("button", { type: "button", class: "pi-place", "data-action": c.action, "aria-label": choiceLabel(c, "place"), onclick: () => choose(c) }, "●")
+              : el("span", { class: "pi-grid-empty" }, "");
+          })]));
+    }
+    if (ch.kind === "choose") {
+      return el("ul", { class: "pi-choices" }, ch.items.map((c) => el("li", {}, el("button", { type: "button", "data-action": c.action, onclick: () => choose(c) }, choiceLabel(c, "choose")))));
+    }
+    return el("ul", { class: "pi-choices pi-moves" },
+      ch.items.map((c) => el("li", {}, el("button", { type: "button", "data-action": c.action, "aria-label": choiceLabel(c, "move"), title: choiceLabel(c, "move"), onclick: () => choose(c) },
+        el("span", { class: `pi-die-chip pi-${c.colour}`, "aria-hidden": "true" }, `${COLOUR_LETTER[c.colour]}${c.value}`),
+        " ", t("pi_move_short", { ahead: c.ahead, lane: c.lane }), c.token ? " ⚡" : ""))),
+      ch.stay ? el("li", { class: "pi-stay-li" }, el("button", { type: "button", class: "pi-stay", "data-action": ch.stay.action, onclick: () => choose(ch.stay) }, t(`pi_stay_${ch.stay.why}`))) : null);
   }
 
   function controls(v) {
@@ -236,8 +374,7 @@ export function mountRace(root, ctx) {
       el("h2", { class: "pi-turn yours" }, head),
       ch.kind === "move" && v.dice ? diceRow(v.dice) : null,
       ch.kind !== "choose" ? el("p", { class: "note" }, t("pi_tap_hint")) : null,
-      el("ul", { class: "pi-choices" }, ch.items.map((c) => el("li", {}, el("button", { type: "button", "data-action": c.action, onclick: () => choose(c) }, choiceLabel(c, ch.kind)))),
-        ch.stay ? el("li", {}, el("button", { type: "button", class: "pi-stay", "data-action": ch.stay.action, onclick: () => choose(ch.stay) }, t(`pi_stay_${ch.stay.why}`))) : null));
+      choiceButtons(v, ch));
   }
 
   function header(v) {
@@ -249,36 +386,67 @@ export function mountRace(root, ctx) {
     return el("p", { class: "pi-head" }, bits.join(" · "));
   }
 
+  function ending(v) {
+    if (v.phase === "racing" || !v.finale || !finaleMod) return null;
+    return finaleMod.drawFinale(v.finale, { game: "pistard", isHost: ctx.role === "host", send: (i) => live.send(i), seat: v.me?.seat ?? null });
+  }
+
+  function refocus(key) {
+    if (key === null) return;
+    const again = key ? root.querySelector(key) : null;
+    const next = again ?? root.querySelector(".pi-choices button, .pi-place-grid button, .finale button.again");
+    next?.focus({ preventScroll: true });
+  }
+
   function render() {
     const v = view;
     if (!v) return;
     document.body.dataset.phase = v.phase;
+    const key = focusKey(root);
     if (v.phase === "lobby") {
       fill(stage, lobbyCard(v, ctx, (vv, p) => playerName(vv, p)), waiting.line("pi-turn"), velodrome(v, { targets: new Map(), tap: () => {} }));
       side.replaceChildren(el("div", { class: "card" }, el("h3", {}, t(`pi_variant_${v.config.variant}`)), el("p", {}, t(`pi_about_${v.config.variant}`))));
       return;
     }
     const placing = v.choices?.kind === "place" ? v.choices.rider : null;
-    const phone = ctx.role === "seat";
-    const zoom = phone && v.may_act && window.matchMedia("(max-width: 700px)").matches;
-    fill(stage, resultBox(v) ?? header(v), phone ? controls(v) : null,
-      velodrome(v, { targets: waiting.on ? new Map() : targetsOf(v), tap: choose, placing, zoom }),
-      zoom ? el("p", { class: "note" }, t("pi_zoomed")) : null,
-      !phone && v.dice && v.mover ? el("div", { class: "pi-throw" }, t("pi_throw_of", { rider: v.mover }), diceRow(v.dice)) : null);
-    fill(side, phone ? null : controls(v),
-      el("div", { class: "card" }, standingsTable(v),
-        el("p", { class: "note" }, t("pi_tokens"), " ", v.players.map((p, i) => `${playerName(v, i)}: ${v.tokens[i]}`).join(" · ")),
-        v.config.variant === "points" && v.sprints.some((s) => s.length) ? el("p", { class: "note" }, t("pi_sprints"), " ", v.sprints.map((s, i) => (s.length ? `${i + 1}: ${s.join(", ")}` : "")).filter(Boolean).join(" · ")) : null,
+    const wide = !narrow.matches;
+    const zoom = !wide && v.may_act && !waiting.on && v.choices?.kind !== "choose";
+    const track = velodrome(v, { targets: waiting.on ? new Map() : targetsOf(v), tap: choose, placing, zoom, trails });
+    const result = resultBox(v);
+    const end = ending(v);
+    // the end on the TV: the result under a smaller track, the podium beside it
+    fill(stage, wide ? header(v) : result ?? header(v),
+      track,
+      wide ? result : null,
+      zoom ? el("p", { class: "note pi-zoom-note" }, t("pi_zoomed")) : null,
+      wide ? null : controls(v),
+      wide && v.dice && v.mover ? el("div", { class: "pi-throw" }, t("pi_throw_of", { rider: v.mover }), diceRow(v.dice)) : null);
+    fill(side, end, wide ? controls(v) : null,
+      wide && end ? null : el("div", { class: "card" }, standingsTable(v),
+        el("p", { class: "note" }, t("pi_tokens"), " ", v.players.map((p, i) => `${neutralName(v, i)}: ${v.tokens[i]}`).join(" · ")),
+        v.config.variant === "points" && v.sprints.some((sp) => sp.length) ? el("p", { class: "note" }, t("pi_sprints"), " ", v.sprints.map((sp, i) => (sp.length ? `${i + 1}: ${sp.join(", ")}` : "")).filter(Boolean).join(" · ")) : null,
         v.eliminated.length ? el("p", { class: "note" }, t("pi_eliminated", { riders: v.eliminated.join(", ") })) : null),
-      el("div", { class: "card" }, el("h3", {}, t("commentary")),
+      el("div", { class: "card pi-commentary" }, el("h3", {}, t("commentary")),
         el("ol", { class: "pi-recent" }, v.recent.slice(-8).reverse().map((e) => el("li", {}, eventText(e))).filter((li) => li.textContent))),
+      v.phase !== "racing" ? el("p", {}, el("a", { href: "/" }, t("new_party"))) : null,
       ctx.role === "host" && v.phase === "racing" ? el("button", { type: "button", class: "hp-abandon", onclick: () => { if (window.confirm(t("pi_confirm_abandon"))) send({ type: "finish" }); } }, t("pi_abandon")) : null);
+    if (pending.length) {
+      const ms = Math.round(Math.min(600, Math.max(250, (v.timeline?.pace ?? 0.6) * 700)));
+      stage.dataset.animated = String(Number(stage.dataset.animated || 0) + animateRiders(track, pending, v.track.length, ms));
+      pending = [];
+    }
+    refocus(key);
   }
 
   onLanguage(render);
+  narrow.addEventListener("change", render);
   let updates = 0;
-  return handlers((l) => { live = l; }, (v) => { view = v; }, (v, events) => {
+  return handlers((l) => { live = l; }, (v) => { before = view; view = v; }, (v, events) => {
     stage.dataset.updates = String(++updates); // how many updates were drawn (for tests)
     return events.map(eventText).filter(Boolean).slice(-3).join(" · ");
+  }, (events) => {
+    const moved = movesBetween(before, view);
+    if (events.some((e) => e.type === "again" || e.type === "started")) trails = [];
+    if (moved.length) { trails = moved; pending = moved; }
   });
 }

@@ -1,0 +1,112 @@
+"""PISTARD in every phase, on a phone at 390 px and a TV at 1920 px: the lobby (TV with the
+join code and the track, a phone that joined), a phone placing its rider, a phone choosing
+a die on the zoomed track, the computer thinking, the result (the winner's phone, the TV),
+a phone used as the host screen, and the team pursuit's result."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+
+CHOICE = ".pi-choices button, .pi-place-grid button"
+
+
+def _room(shot: Any, **options: Any) -> dict[str, Any]:
+    r = httpx.post(f"{shot.base}api/rooms", json={"game": "pistard", "options": options},
+                   timeout=30)
+    r.raise_for_status()
+    return dict(r.json())
+
+
+def _host(shot: Any, size: str, room: dict[str, Any], lang: str = "en") -> Any:
+    code = room["code"]
+    return shot.page(size, f"host/{code}", lang, {f"raceday.host.{code}": room["host_token"]})
+
+
+def _join(shot: Any, code: str, name: str, lang: str = "en") -> Any:
+    phone = shot.page("phone", f"play/{code}", lang)
+    phone.fill("#name", name)
+    phone.keyboard.press("Enter")
+    phone.locator(".lobby, .pi-track").first.wait_for()
+    return phone
+
+
+def _updates(page: Any) -> int:
+    return int(page.get_attribute(".pi-stage", "data-updates") or 0)
+
+
+def _choose(page: Any) -> None:
+    """The front of the grid, or the choice that goes furthest (the last button that is
+    not standing still)."""
+    buttons = page.locator(".pi-choices button:not(.pi-stay)")
+    n = buttons.count()
+    target = buttons.nth(n - 1) if n else page.locator(".pi-choices button.pi-stay")
+    if page.locator(".pi-place-grid button").count():
+        target = page.locator(".pi-place-grid button").first
+    drawn = _updates(page)
+    target.click()
+    page.wait_for_function(
+        f"() => Number(document.querySelector('.pi-stage').dataset.updates || 0) > {drawn}")
+
+
+def _to_the_end(page: Any) -> None:
+    for _ in range(400):
+        page.wait_for_selector(CHOICE + ", .pi-result")
+        if page.locator(".pi-result").count():
+            return
+        _choose(page)
+    raise AssertionError("the race never ended")
+
+
+def scenes(shot: Any) -> None:
+    # a phone and a computer in a scratch race, the TV showing it
+    room = _room(shot, variant="scratch", players=["human", "medium"], riders_per_player=2,
+                 track="short")
+    tv = _host(shot, "tv", room)
+    phone = _join(shot, room["code"], "Aki")
+    tv.get_by_text("P1 Aki").wait_for()
+    shot.snap(tv, "lobby")
+    shot.snap(phone, "lobby")
+    tv.click("#start")
+    phone.locator(CHOICE).first.wait_for()
+    shot.snap(phone, "place")
+    shot.snap(tv, "place")
+    while not phone.locator(".pi-dice").count():
+        _choose(phone)
+        phone.wait_for_selector(CHOICE + ", .pi-result")
+    shot.snap(phone, "move")
+    shot.snap(tv, "race")
+    drawn = _updates(phone)
+    phone.locator(".pi-choices button:not(.pi-stay)").last.click()
+    phone.wait_for_function(
+        f"() => Number(document.querySelector('.pi-stage').dataset.updates || 0) > {drawn}")
+    if phone.locator(".thinking").count():
+        shot.snap(phone, "thinking", settle_ms=100)
+        shot.snap(tv, "thinking", settle_ms=100)
+    _to_the_end(phone)
+    tv.locator(".pi-result").wait_for()
+    shot.snap(phone, "end", settle_ms=1500)
+    shot.snap(tv, "end", settle_ms=1500)
+    for page in (tv, phone):
+        page.context.close()
+    # a phone as the host screen, placing and racing on one device
+    room = _room(shot, variant="scratch", players=["human", "easy"], riders_per_player=1,
+                 track="short")
+    host = _host(shot, "phone", room)
+    host.click("#start")
+    host.locator(CHOICE).first.wait_for()
+    shot.snap(host, "host-phone-place")
+    while not host.locator(".pi-dice").count():
+        _choose(host)
+        host.wait_for_selector(CHOICE + ", .pi-result")
+    shot.snap(host, "host-phone-move")
+    host.context.close()
+    # the team pursuit's result: both teams timed, the winners first
+    room = _room(shot, variant="pursuit", players=["human", "medium"], riders_per_player=3,
+                 track="short")
+    host = _host(shot, "tv", room)
+    host.click("#start")
+    _to_the_end(host)
+    shot.snap(host, "pursuit-end", settle_ms=1500)
+    host.context.close()
