@@ -212,8 +212,19 @@ def test_a_stage_is_watched_in_a_room_then_the_tables_and_gc(
     step = values[1] - values[0]
     assert values[0] == 0 and step in (5, 10, 15, 20, 30, 60, 120, 180, 300, 600)
     assert values == [k * step for k in range(len(values))]
+    # the stage race's page fits the TV too: head, stages, one table, the chart
+    assert tv.evaluate("document.documentElement.scrollHeight <= innerHeight")
+    sizes = tv.locator(".campaign td, .campaign .stages li, .gc-legend li").evaluate_all(
+        "els => els.map(e => parseFloat(getComputedStyle(e).fontSize))")
+    assert sizes and min(sizes) >= 28
+    tv.get_by_role("button", name="General classification").click()
+    expect(tv.locator(".tables caption")).to_have_text("General classification")
     assert_accessible(tv, "WielerSIM stage race tables")
-    assert tv.js_errors == []
+    phone = open_page(PHONE, tv.url)
+    phone.wait_for_selector(".gc-chart")
+    fits_phone(phone, "stage race")
+    assert_accessible(phone, "WielerSIM stage race tables, phone")
+    assert tv.js_errors == [] and phone.js_errors == []
 
 
 def test_the_room_speaks_the_readers_language_and_switches(

@@ -57,7 +57,7 @@ function gcChart(view) {
   const series = view.gc_chart;
   const stages = view.done;
   if (!series.length || stages < 1) return el("p", { class: "note" }, t("wv_no_chart"));
-  const W = 640, H = 300, L = 64, R = 24, T = 16, B = 40;
+  const W = 640, H = 300, L = 72, R = 24, T = 16, B = 44;
   const ticks = gcTicks(Math.max(1, ...series.flatMap((s) => s.gaps)));
   const max = ticks[ticks.length - 1];
   const x = (i) => L + (stages === 1 ? (W - L - R) / 2 : (i * (W - L - R)) / (stages - 1));
@@ -87,6 +87,7 @@ function gcChart(view) {
 }
 
 function riderTable(caption, rows, valueKey, value, teams = false) {
+  if (!rows.length) return el("p", { class: "note" }, caption, ": ", t("wv_none_yet"));
   return el("div", { class: "table-box" }, el("table", {}, el("caption", {}, caption),
     el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "#"), el("th", { scope: "col" }, t(teams ? "wv_team" : "wv_rider")),
       teams ? null : el("th", { scope: "col", class: "num" }, t("wv_bib")), el("th", { scope: "col", class: "num" }, t(valueKey)))),
@@ -94,15 +95,31 @@ function riderTable(caption, rows, valueKey, value, teams = false) {
       el("td", {}, teams ? r.team : r.name), teams ? null : el("td", { class: "num" }, r.number), el("td", { class: "num" }, value(r, i)))))));
 }
 
+// The tables after a stage, one at a time (the stage's result, the GC, points, mountains,
+// teams), picked with a row of buttons, so the page fits a TV.
+const TABLES = [
+  ["result", (stage) => riderTable(t("wv_stage_result", { name: stage.name }), stage.result, "wv_gap",
+    (r, i) => (i === 0 || r.gap ? gapText(r.gap) : t("wv_same_time")) + (r.bonus ? " " + t("wv_bonus", { seconds: r.bonus }) : ""))],
+  ["gc", (stage) => riderTable(t("wv_gc"), stage.gc, "wv_gap", (r, i) => (i === 0 ? t("wv_yellow") : "+" + gapText(r.gap)))],
+  ["points", (stage) => riderTable(t("wv_points"), stage.points, "wv_pts", (r) => r.points)],
+  ["mountains", (stage) => riderTable(t("wv_mountains"), stage.mountains, "wv_pts", (r) => r.points)],
+  ["teams", (stage) => riderTable(t("wv_teams"), stage.teams, "wv_gap", (r, i) => (i === 0 ? gapText(0) : "+" + gapText(r.gap)), true)],
+];
+const TABLE_NAMES = { result: "wv_tab_result", gc: "wv_gc", points: "wv_points", mountains: "wv_mountains", teams: "wv_teams" };
+let shownTable = "result";
+
 function stageTables(stage) {
   if (!stage || !stage.ridden) return el("p", { class: "note" }, t("wv_not_ridden"));
-  return el("div", { class: "tables" },
-    riderTable(t("wv_stage_result", { name: stage.name }), stage.result, "wv_gap",
-      (r, i) => (i === 0 || r.gap ? gapText(r.gap) : t("wv_same_time")) + (r.bonus ? " " + t("wv_bonus", { seconds: r.bonus }) : "")),
-    riderTable(t("wv_gc"), stage.gc, "wv_gap", (r, i) => (i === 0 ? t("wv_yellow") : "+" + gapText(r.gap))),
-    riderTable(t("wv_points"), stage.points, "wv_pts", (r) => r.points),
-    riderTable(t("wv_mountains"), stage.mountains, "wv_pts", (r) => r.points),
-    riderTable(t("wv_teams"), stage.teams, "wv_gap", (r, i) => (i === 0 ? gapText(0) : "+" + gapText(r.gap)), true));
+  const panel = el("div", { class: "tables", id: "wv-table" });
+  const buttons = TABLES.map(([key]) => el("button", { type: "button", class: "tab", "data-table": key,
+    "aria-controls": "wv-table", "aria-pressed": String(key === shownTable),
+    onclick: () => { shownTable = key; draw(); } }, t(TABLE_NAMES[key])));
+  function draw() {
+    panel.replaceChildren(TABLES.find(([key]) => key === shownTable)[1](stage));
+    for (const b of buttons) b.setAttribute("aria-pressed", String(b.dataset.table === shownTable));
+  }
+  draw();
+  return el("div", {}, el("div", { class: "row table-tabs", role: "group", "aria-label": t("wv_which_table") }, buttons), panel);
 }
 
 // A watch room for stage `index` of the stage race (the next one is ridden and saved first):
@@ -116,7 +133,8 @@ async function watchStage(name, index) {
 async function showCampaign(name, box, shown) {
   const view = await api(`/api/wielersim/campaigns/${encodeURIComponent(name)}`);
   const ridden = view.stages.filter((s) => s.ridden);
-  const asked = Number(shown ?? params.get("stage"));
+  const raw = shown ?? params.get("stage");
+  const asked = raw === null || raw === undefined || raw === "" ? NaN : Number(raw);
   let picked = Number.isInteger(asked) && view.stages[asked]?.ridden ? asked
     : (ridden.length ? ridden[ridden.length - 1].index : null);
   const tables = el("div");
@@ -133,14 +151,15 @@ async function showCampaign(name, box, shown) {
     for (const b of stageList.querySelectorAll("button[data-stage]")) b.setAttribute("aria-pressed", String(Number(b.dataset.stage) === picked));
   }
   tables.replaceChildren(picked === null ? el("p", { class: "note" }, t("wv_nothing_ridden")) : stageTables(view.stages[picked]));
-  box.replaceChildren(
-    el("section", { class: "card" },
+  box.replaceChildren(el("div", { class: "campaign" },
+    el("section", { class: "card campaign-head" },
       el("h2", {}, view.tour, " — ", el("span", { class: "pill" }, name)),
       el("p", {}, t("wv_progress", { done: view.done, total: view.total }), " ",
         view.finished ? t("wv_over") : t("wv_resume_cli", { cmd: `raceday wielersim tour --resume '${name}'` })),
-      rideBtn, stageList),
-    el("section", { class: "card" }, tables),
-    el("section", { class: "card" }, el("h3", {}, t("wv_gc_chart")), gcChart(view)));
+      rideBtn),
+    el("section", { class: "card campaign-stages" }, el("h3", {}, t("wv_stages")), stageList),
+    el("section", { class: "card campaign-tables" }, tables),
+    el("section", { class: "card campaign-gc" }, el("h3", {}, t("wv_gc_chart")), gcChart(view))));
   rideBtn?.addEventListener("click", async () => {
     rideBtn.disabled = true;
     try {
