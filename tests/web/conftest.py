@@ -119,3 +119,18 @@ def join(tc: TestClient, code: str, name: str) -> dict[str, Any]:
     r = tc.post(f"/api/rooms/{code}/join", json={"name": name})
     assert r.status_code == 201, r.text
     return dict(r.json())
+
+
+def worded(body: dict[str, Any], *, required: bool = True) -> str:
+    """A refusal's body is one line of English and the same in words, a key that both
+    languages' tables have (``required=False``: words where the refusal has them, for the
+    research layer's own refusals, still English only); returns the English line."""
+    from raceday.present import table
+
+    assert set(body) == {"error", "words"} if required else set(body) <= {"error", "words"}, \
+        body
+    if "words" in body:
+        key = body["words"]["key"]
+        assert all(key in table(lang).entries for lang in ("en", "ja")), key
+    assert "\n" not in body["error"]
+    return str(body["error"])

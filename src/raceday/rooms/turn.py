@@ -65,8 +65,9 @@ class TurnRoom(RoomBase[StateT]):
         return intent_int(intent, "action", "a move's action")
 
     def illegal_action(self, state: StateT, action: int) -> str:
-        """The refusal of an action that is not legal now."""
-        return "that is not a legal action now"
+        """Refuse an action that is not legal now: raise a refusal in words (the default
+        does, ``refusal.not_legal``); a text returned instead is raised in English only."""
+        raise refusal(RoomError, "refusal.not_legal")
 
     def lobby_view(self, actor: Actor) -> JSON:
         """The game's own view fields shown from the lobby on (options, track, ...)."""

@@ -71,6 +71,7 @@ from raceday import __version__
 from raceday.core.discovery import asset_folder, face, game_packages, games_with
 from raceday.core.errors import RacedayError
 from raceday.core.events import Message
+from raceday.present import render
 from raceday.rooms import JSON, Actor
 from raceday.web import games, messages, numbers, print_pages, replay
 from raceday.web.guard import (
@@ -92,8 +93,8 @@ STATIC = Path(__file__).parent / "static"
 log = logging.getLogger("raceday.web")
 MAX_MESSAGE = MAX_BODY  # bytes of one client message (REST body or WebSocket frame)
 MISS_COST = 10  # tokens a lookup of a room that does not exist costs (a hit costs 1)
-SEAT_TAKEN = "this seat was opened on another device"
-TOO_MANY = "too many requests; wait a moment"
+SEAT_TAKEN = Message("refusal.seat_taken")
+TOO_MANY = Message("refusal.too_many")
 OUTBOX = 512  # messages queued for one slow connection before it is dropped
 HELLO_TIMEOUT = 15.0
 CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
@@ -262,10 +263,14 @@ class Hub:
         return len(conns)
 
 
-def _error(status: int, message: str, headers: dict[str, str] | None = None,
+def _error(status: int, message: str | Message, headers: dict[str, str] | None = None,
            words: Message | None = None) -> JSONResponse:
-    """A refusal: ``{"error": text}``, with ``words`` (the same as a message key and its
-    parameters, for the page to word in its reader's language) where the refusal has them."""
+    """A refusal: ``{"error": text, "words": ...}``: the English text and ``words``, the same
+    as a message key and its parameters for the page to word in its reader's language (a
+    Message ``message`` is both)."""
+    if isinstance(message, Message):
+        words = message
+        message = render(message, "en")
     body: JSON = {"error": message}
     if words is not None:
         body["words"] = words.to_json()
@@ -314,9 +319,12 @@ class JoinRoom(_Body):
 
 
 class ErrorAnswer(BaseModel):
-    """Every refusal: one line."""
+    """Every refusal: one line of English, and the same in words (a message key of the
+    tables at /api/messages/<lang> and its parameters) for a page to show in its reader's
+    language."""
 
     error: str
+    words: dict[str, Any] | None = None
 
 
 class RoomCreated(BaseModel):
@@ -351,19 +359,35 @@ def _refusals(*statuses: int) -> dict[int | str, dict[str, Any]]:
     return {status: {"model": ErrorAnswer} for status in statuses}
 
 
-def _one_line(errors: Sequence[Any]) -> str:
-    """pydantic's validation errors as one line for ``{"error": ...}``."""
+def _one_line(errors: Sequence[Any]) -> tuple[str, Message]:
+    """pydantic's validation errors as one line for ``{"error": ...}`` (pydantic's own
+    English, which names the rule broken) and as words for the pages (by the kind of error:
+    a missing field, a text too long, a value of the wrong type, anything else)."""
     unknown = sorted(str(e["loc"][-1]) for e in errors if e.get("type") == "extra_forbidden")
     if unknown:
-        return f"unknown field(s): {', '.join(unknown)}"[:200]
+        return (f"unknown field(s): {', '.join(unknown)}"[:200],
+                Message("refusal.unknown_fields", {"names": ", ".join(unknown)[:160]}))
     if not errors:
-        return "the request is malformed"
+        return "the request is malformed", Message("refusal.malformed")
     first = errors[0]
     where = [str(p) for p in first.get("loc", ()) if p not in ("body", "path", "query")]
-    if first.get("type") == "missing" and not where:
-        return "the request needs a JSON body"
+    kind = str(first.get("type", ""))
+    if kind == "missing" and not where:
+        return "the request needs a JSON body", Message("refusal.body_needed")
     message = str(first.get("msg", "invalid")).replace("\n", " ").removeprefix("Value error, ")
-    return (f"{'.'.join(where)}: {message}" if where else message)[:200]
+    field = ".".join(where)[:80]
+    limit = (first.get("ctx") or {}).get("max_length")
+    if not where:
+        words = Message("refusal.malformed")
+    elif kind == "missing":
+        words = Message("refusal.field_missing", {"field": field})
+    elif kind in ("string_too_long", "too_long") and limit is not None:
+        words = Message("refusal.field_long", {"field": field, "max": limit})
+    elif kind.endswith(("_type", "_parsing")):
+        words = Message("refusal.field_type", {"field": field})
+    else:
+        words = Message("refusal.field_invalid", {"field": field})
+    return (f"{field}: {message}" if where else message)[:200], words
 
 
 def _link(spec: dict[str, Any]) -> None:
@@ -498,14 +522,16 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
-        return _error(400, _one_line(exc.errors()))
+        text, words = _one_line(exc.errors())
+        return _error(400, text, words=words)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
         if exc.status_code == 404 and _wants_page(request):  # a person's typo: a page
             return PAGES["notfound"].response(status_code=404)
-        return _error(exc.status_code, str(exc.detail).replace("\n", " ")[:200],
-                      dict(exc.headers) if exc.headers else None)
+        words = Message({404: "refusal.not_found", 405: "refusal.method"}.get(
+            exc.status_code, "refusal.http"), {"status": exc.status_code})
+        return _error(exc.status_code, words, dict(exc.headers) if exc.headers else None)
 
     def base_url(request: Request) -> str:
         base = public_url or str(request.base_url)
@@ -631,7 +657,7 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
         lookup = lookup_bucket(ws.scope)
         await ws.accept()
         if not lookup.ready():  # known rooms cost nothing, but not while in debt
-            await ws.send_json({"type": "error", "message": TOO_MANY})
+            await ws.send_json(_err(None, TOO_MANY))
             await ws.close(4429)
             return
         try:
@@ -649,7 +675,8 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
             return
         actor, since, problem = _hello(room, hello)
         if actor is None:
-            await ws.send_json({"type": "error", "message": problem, "fatal": True})
+            assert problem is not None
+            await ws.send_json(_err(None, problem, fatal=True))
             await ws.close(4401)
             return
         conn = Conn(ws, actor)
@@ -673,19 +700,20 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
                 if text is None:
                     data = message.get("bytes") or b""
                     if len(data) > MAX_MESSAGE:
-                        hub.send(conn, _err(None, f"message larger than {MAX_MESSAGE} bytes"))
+                        hub.send(conn, _err(None, Message("refusal.message_large",
+                                                          {"max": MAX_MESSAGE})))
                         continue
                     try:
                         text = data.decode("utf-8")
                     except UnicodeDecodeError:
-                        hub.send(conn, _err(None, "messages are JSON text"))
+                        hub.send(conn, _err(None, Message("refusal.message_text")))
                         continue
                 if not bucket.take():
                     refused += 1
                     if refused > 200:
-                        hub.send(conn, _err(None, "too many messages; disconnected", True))
+                        hub.send(conn, _err(None, Message("refusal.flooded"), True))
                         break
-                    hub.send(conn, _err(None, "too many messages; slow down"))
+                    hub.send(conn, _err(None, Message("refusal.slow_down")))
                     continue
                 refused = 0
                 await _receive(rooms, hub, room, conn, text)
@@ -712,52 +740,53 @@ def _wants_page(request: Request) -> bool:
     return "text/html" in request.headers.get("accept", "")
 
 
-def _err(ref: Any, message: str | RacedayError, fatal: bool = False) -> JSON:
-    """An error frame: the text, and the words of a refusal that has them (see _error)."""
-    out: JSON = {"type": "error", "ref": ref, "message": str(message)}
-    if isinstance(message, RacedayError) and message.message is not None:
-        out["words"] = message.message.to_json()
+def _err(ref: Any, message: Message | RacedayError, fatal: bool = False) -> JSON:
+    """An error frame: the English text, and the words of the refusal (see _error)."""
+    words = message if isinstance(message, Message) else message.message
+    text = render(message, "en") if isinstance(message, Message) else str(message)
+    out: JSON = {"type": "error", "ref": ref, "message": text}
+    if words is not None:
+        out["words"] = words.to_json()
     if fatal:
         out["fatal"] = True
     return out
 
 
-def _hello(room: Room, text: str) -> tuple[Actor | None, int, str]:
-    """Who says hello: (actor, since, problem)."""
+def _hello(room: Room, text: str) -> tuple[Actor | None, int, Message | None]:
+    """Who says hello: (actor, since, problem in words)."""
     if len(text) > MAX_MESSAGE:
-        return None, -1, f"message larger than {MAX_MESSAGE} bytes"
+        return None, -1, Message("refusal.message_large", {"max": MAX_MESSAGE})
     try:
-        data = loads(text, what="the first message")
+        data = loads(text, what="first_message")
     except BadJSON as exc:
-        return None, -1, f"{exc}; it must be a JSON hello"
+        return None, -1, Message("refusal.hello_json", {"problem": exc.message})
     if not isinstance(data, dict) or data.get("type") != "hello":
-        return None, -1, "the first message must be {\"type\": \"hello\", \"token\": ...}"
+        return None, -1, Message("refusal.hello_first")
     since = data.get("since", -1)
     if isinstance(since, bool) or not isinstance(since, int):
         since = -1
     token = data.get("token")
     if token is None:
-        return Actor.spectator(), since, ""
+        return Actor.spectator(), since, None
     actor = room.actor_for(token)
     if actor is None:
-        return None, -1, (f"this browser's key is not a seat of room {room.code}; "
-                          "join again or watch as a spectator")
-    return actor, since, ""
+        return None, -1, Message("refusal.not_a_seat", {"code": room.code})
+    return actor, since, None
 
 
 async def _receive(rooms: Rooms, hub: Hub, room: Room, conn: Conn, text: str) -> None:
     """Check one client message and apply it as an intent."""
     received = time.monotonic() if hub.timing is not None else 0.0
     if len(text.encode("utf-8", "surrogatepass")) > MAX_MESSAGE:
-        hub.send(conn, _err(None, f"message larger than {MAX_MESSAGE} bytes"))
+        hub.send(conn, _err(None, Message("refusal.message_large", {"max": MAX_MESSAGE})))
         return
     try:
-        data = loads(text, what="that message")
+        data = loads(text, what="message")
     except BadJSON as exc:
-        hub.send(conn, _err(None, str(exc)))
+        hub.send(conn, _err(None, exc))
         return
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
-        hub.send(conn, _err(None, "a message is a JSON object with a 'type'"))
+        hub.send(conn, _err(None, Message("refusal.message_object")))
         return
     ref = data.pop("ref", None)
     if not (ref is None or (isinstance(ref, int) and not isinstance(ref, bool))
@@ -767,7 +796,7 @@ async def _receive(rooms: Rooms, hub: Hub, room: Room, conn: Conn, text: str) ->
         hub.send(conn, {"type": "pong", "ref": ref})
         return
     if data["type"] == "hello":
-        hub.send(conn, _err(ref, "already connected"))
+        hub.send(conn, _err(ref, Message("refusal.already_connected")))
         return
     # The intent is applied in a task of its own that holds the room's lock until the update
     # is queued: a client leaving meanwhile cancels only its wait, never a half-done intent.
@@ -789,8 +818,7 @@ async def _apply(rooms: Rooms, hub: Hub, room: Room, conn: Conn, data: dict[str,
             return
         except Exception:  # a bug: the room was put back as it was; say so, keep serving
             log.exception("intent %r in room %s failed", data.get("type"), room.code)
-            hub.send(conn, _err(ref, "the server could not apply that (internal error); "
-                                     "nothing changed"))
+            hub.send(conn, _err(ref, Message("refusal.internal")))
             return
         hub.send(conn, {"type": "ack", "ref": ref, "seq": room.revision})
         frames = hub.broadcast(room, events)

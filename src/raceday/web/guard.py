@@ -34,6 +34,9 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from raceday.core.digits import ascii_int
+from raceday.core.errors import RacedayError
+from raceday.core.events import Message as Words
+from raceday.present import refusal, render
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -50,8 +53,9 @@ Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 
 
-class BadJSON(ValueError):
-    """A client's JSON that is refused before or while it is parsed (one line)."""
+class BadJSON(RacedayError):
+    """A client's JSON that is refused before or while it is parsed (one line, with its
+    words: see :func:`raceday.present.refusal`)."""
 
 
 def json_depth_ok(text: str, limit: int = MAX_DEPTH) -> bool:
@@ -82,20 +86,23 @@ def json_depth_ok(text: str, limit: int = MAX_DEPTH) -> bool:
     return True
 
 
-def loads(text: str | bytes, *, what: str = "the request") -> Any:
+def loads(text: str | bytes, *, what: str = "request") -> Any:
     """``json.loads`` for text from a client: BadJSON (one line) for anything that is not
-    UTF-8 JSON nested at most :data:`MAX_DEPTH` levels; never RecursionError."""
+    UTF-8 JSON nested at most :data:`MAX_DEPTH` levels; never RecursionError. ``what`` names
+    the text in the refusal: ``request``, ``first_message`` or ``message`` (``what.<what>``
+    in the message tables)."""
+    noun = Words(f"what.{what}")
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError:
-            raise BadJSON(f"{what} is not UTF-8 text") from None
+            raise refusal(BadJSON, "refusal.json_utf8", what=noun) from None
     if not json_depth_ok(text):
-        raise BadJSON(f"{what} is nested more than {MAX_DEPTH} levels deep")
+        raise refusal(BadJSON, "refusal.json_deep", what=noun, max=MAX_DEPTH)
     try:
         return json.loads(text)
     except (json.JSONDecodeError, RecursionError):
-        raise BadJSON(f"{what} is not valid JSON") from None
+        raise refusal(BadJSON, "refusal.json_invalid", what=noun) from None
 
 
 # --- rate limits ------------------------------------------------------------------------
@@ -273,8 +280,8 @@ class Origins:
                 raise ValueError(f"not an http(s) origin: {item!r}")
             self.allowed.add(origin)
 
-    def refusal(self, scope: Scope) -> str | None:
-        """Why this request's Origin is refused (None: it is allowed)."""
+    def refusal(self, scope: Scope) -> Words | None:
+        """Why this request's Origin is refused, in words (None: it is allowed)."""
         origin = host = None
         for name, value in scope.get("headers", ()):
             if name == b"origin":
@@ -291,9 +298,9 @@ class Origins:
             theirs = _netloc(*_split(normal))
             if own is not None and theirs == own:
                 return None
-        shown = origin if len(origin) <= 80 and origin.isprintable() else "(unreadable)"
-        return (f"cross-origin request refused: {shown} is not this server's origin "
-                "(start the server with --allow-origin to allow it)")
+        shown: str | Words = origin if len(origin) <= 80 and origin.isprintable() \
+            else Words("what.unreadable")
+        return Words("refusal.origin", {"origin": shown})
 
 
 def _split(origin: str) -> tuple[str, int | None, str]:
@@ -310,9 +317,14 @@ def _header(scope: Scope, name: bytes) -> str | None:
     return None
 
 
-async def _answer(send: Send, status: int, message: str,
+def refusal_body(message: Words) -> bytes:
+    """A refusal's JSON body: its English text and its words (``{"error", "words"}``)."""
+    return json.dumps({"error": render(message, "en"), "words": message.to_json()}).encode()
+
+
+async def _answer(send: Send, status: int, message: Words,
                   extra: list[tuple[bytes, bytes]] | None = None) -> None:
-    body = json.dumps({"error": message}).encode()
+    body = refusal_body(message)
     await send({"type": "http.response.start", "status": status, "headers": [
         (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
         (b"x-content-type-options", b"nosniff"), *(extra or [])]})
@@ -346,32 +358,33 @@ class Guard:
                 receive = replay
         await self.app(scope, receive, send)
 
-    async def _deny_socket(self, scope: Scope, receive: Receive, send: Send, why: str) -> None:
+    async def _deny_socket(self, scope: Scope, receive: Receive, send: Send,
+                           why: Words) -> None:
         await receive()  # websocket.connect
         if "websocket.http.response" in scope.get("extensions", {}):
-            body = json.dumps({"error": why}).encode()
+            body = refusal_body(why)
             await send({"type": "websocket.http.response.start", "status": 403, "headers": [
                 (b"content-type", b"application/json"),
                 (b"content-length", str(len(body)).encode())]})
             await send({"type": "websocket.http.response.body", "body": body})
         else:
-            await send({"type": "websocket.close", "code": 1008, "reason": why[:120]})
+            await send({"type": "websocket.close", "code": 1008,
+                        "reason": render(why, "en")[:120]})
 
     async def _body(self, scope: Scope, receive: Receive, send: Send) -> Receive | None:
         """Read and check the body; a receive that hands it on (None: refused, answered)."""
         media = (_header(scope, b"content-type") or "").split(";")[0].strip().lower()
         if media != "application/json":
-            await _answer(send, 415, "a request body must be JSON (Content-Type: "
-                                     "application/json)")
+            await _answer(send, 415, Words("refusal.json_only"))
             return None
         length = _header(scope, b"content-length")
         if length is not None:
             size = ascii_int(length)
             if size is None:
-                await _answer(send, 400, "the Content-Length header is not a number")
+                await _answer(send, 400, Words("refusal.length_header"))
                 return None
             if size > MAX_BODY:
-                await _answer(send, 413, f"the request is larger than {MAX_BODY} bytes")
+                await _answer(send, 413, Words("refusal.too_large", {"max": MAX_BODY}))
                 return None
         body = b""
         more = True
@@ -382,13 +395,14 @@ class Guard:
             body += message.get("body", b"")
             more = bool(message.get("more_body"))
             if len(body) > MAX_BODY:
-                await _answer(send, 413, f"the request is larger than {MAX_BODY} bytes")
+                await _answer(send, 413, Words("refusal.too_large", {"max": MAX_BODY}))
                 return None
         if body.strip():
             try:
                 loads(body)
             except BadJSON as exc:
-                await _answer(send, 400, str(exc))
+                assert exc.message is not None
+                await _answer(send, 400, exc.message)
                 return None
         handed = False
 

@@ -33,6 +33,8 @@ from pydantic import BaseModel, Discriminator, Field, Tag
 
 from raceday.core.discovery import face, games_with
 from raceday.core.errors import RacedayError
+from raceday.core.events import Message
+from raceday.present import refusal, render
 from raceday.research.jobs import JobError, Plan, choice
 from raceday.web.pages import PAGES
 
@@ -53,6 +55,21 @@ class Cancelled(Exception):
     """Raised inside a job's progress report when the job was stopped."""
 
 
+def _busy(key: str, **params: Any) -> JobError:
+    """A job refused because the server is busy (429), in words."""
+    error = refusal(JobError, key, **params)
+    error.status = 429
+    return error
+
+
+def _refused(status: int, exc: RacedayError) -> JSONResponse:
+    """A refusal: its English text and, where it has them, its words."""
+    body: dict[str, Any] = {"error": str(exc)}
+    if exc.message is not None:
+        body["words"] = exc.message.to_json()
+    return JSONResponse(body, status_code=status)
+
+
 @dataclass
 class Job:
     id: str
@@ -64,6 +81,7 @@ class Job:
     status: str = "running"  # running, done, error, cancelled
     result: dict[str, Any] | None = None
     error: str | None = None
+    words: Message | None = None  # the error in words, where it has them
     started: float = field(default_factory=time.monotonic)
     ended: float | None = None
     stop: threading.Event = field(default_factory=threading.Event)
@@ -84,6 +102,8 @@ class Job:
             out["result"] = self.result
         if self.error is not None:
             out["error"] = self.error
+        if self.words is not None:
+            out["words"] = self.words.to_json()
         return out
 
 
@@ -125,10 +145,9 @@ class Jobs:
         with self.lock:
             self.forget_old()
             if self.running() >= MAX_RUNNING:
-                raise JobError(f"{MAX_RUNNING} jobs are already running on this server; "
-                                 "wait for one to finish", 429)
+                raise _busy("refusal.jobs_running", max=MAX_RUNNING)
             if len(self.jobs) >= MAX_KEPT:
-                raise JobError("too many jobs are kept; try again later", 429)
+                raise _busy("refusal.jobs_kept")
             job = Job(secrets.token_urlsafe(9), game, mode, params, total)
             self.jobs[job.id] = job
         thread = threading.Thread(target=self._run, args=(job, work), daemon=True,
@@ -145,9 +164,10 @@ class Jobs:
         except Cancelled:
             job.status = "cancelled"
         except RacedayError as exc:
-            job.status, job.error = "error", str(exc)
-        except Exception as exc:  # a bug: say so on the page, keep serving
-            job.status, job.error = "error", f"internal error: {type(exc).__name__}"
+            job.status, job.error, job.words = "error", str(exc), exc.message
+        except Exception:  # a bug: say so on the page, keep serving
+            job.words = Message("refusal.internal")
+            job.status, job.error = "error", render(job.words, "en")
         finally:
             job.ended = time.monotonic()
 
@@ -204,6 +224,8 @@ class JobAnswer(BaseModel):
     seconds: float
     result: dict[str, Any] | None = None
     error: str | None = None
+    words: dict[str, Any] | None = Field(
+        None, description="the error in words (a message key and its parameters)")
 
 
 def _answers(ok: int, *refused: int) -> dict[int | str, dict[str, Any]]:
@@ -244,9 +266,9 @@ async def start_job(body: NumbersBody, request: Request) -> JSONResponse:
                                                jobs.limits)
         job = jobs.start(game, mode, params, total, work)
     except JobError as exc:
-        return JSONResponse({"error": str(exc)}, status_code=exc.status)
+        return _refused(exc.status, exc)
     except RacedayError as exc:
-        return JSONResponse({"error": str(exc)}, status_code=400)
+        return _refused(400, exc)
     return JSONResponse(job.to_json(), status_code=202)
 
 
@@ -255,8 +277,7 @@ async def job_status(job_id: str, request: Request) -> JSONResponse:
     """A job's progress, and its result once it is done."""
     job = jobs_of(request).jobs.get(job_id)
     if job is None:
-        return JSONResponse({"error": "no such job (finished jobs are kept for an hour)"},
-                            status_code=404)
+        return _refused(404, refusal(JobError, "refusal.no_job"))
     return JSONResponse(job.to_json())
 
 
@@ -266,6 +287,6 @@ async def stop_job(job_id: str, request: Request) -> JSONResponse:
     """Stop a job at its next progress report."""
     job = jobs_of(request).jobs.get(job_id)
     if job is None:
-        return JSONResponse({"error": "no such job"}, status_code=404)
+        return _refused(404, refusal(JobError, "refusal.no_job"))
     job.stop.set()
     return JSONResponse(job.to_json())

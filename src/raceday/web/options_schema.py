@@ -20,8 +20,10 @@ from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse
 
 from raceday.core.discovery import face, game_packages
+from raceday.core.events import Message
 from raceday.core.game import GameOptions
 from raceday.core.registry import get_game
+from raceday.present import render
 
 router = APIRouter()
 
@@ -48,6 +50,8 @@ def game_options(game: str, purpose: Literal["game", "room"] = Query(
     """The JSON Schema of the game's options: fields, types, defaults, bounds, choices."""
     known = game_packages()
     if game not in known:
-        return JSONResponse({"error": f"unknown game {game[:40]!r}; known games: "
-                                      f"{', '.join(sorted(known))}"}, status_code=404)
+        words = Message("refusal.unknown_game_options", {"game": repr(game[:40]),
+                                                         "known": ", ".join(sorted(known))})
+        return JSONResponse({"error": render(words, "en"), "words": words.to_json()},
+                            status_code=404)
     return JSONResponse(options_schema(game, purpose), headers={"Cache-Control": CACHE})

@@ -1,5 +1,5 @@
 // Shared by every page: DOM building, REST calls, tokens in storage, the live connection.
-import { refusal, t } from "./i18n.js";
+import { onLanguage, refusal, t } from "./i18n.js";
 
 // el("div", {class: "x", onclick: f}, child, "text", ...) — text is always text, never HTML.
 export function el(tag, attrs = {}, ...children) {
@@ -28,6 +28,14 @@ export function pageKind() {
   return location.pathname.split("/").filter(Boolean)[0] || "";
 }
 
+// An Error for a refusal in the reader's language, keeping its words (error.words) so
+// the error line can word it again after a language switch.
+export function refused(answer, text) {
+  const error = new Error(refusal(answer, text));
+  if (answer && answer.words) error.words = answer.words;
+  return error;
+}
+
 export async function api(path, body) {
   const init = body === undefined ? {} : {
     method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
@@ -35,7 +43,7 @@ export async function api(path, body) {
   const res = await fetch(path, init);
   let data = {};
   try { data = await res.json(); } catch (_) { /* empty */ }
-  if (!res.ok) throw new Error(refusal(data, data.error || res.statusText));
+  if (!res.ok) throw refused(data, data.error || res.statusText);
   return data;
 }
 
@@ -112,9 +120,9 @@ export class Live {
       }
       if (p) {
         this.pending.delete(msg.ref);
-        if (msg.type === "ack") p.resolve(msg); else p.reject(new Error(refusal(msg, msg.message)));
+        if (msg.type === "ack") p.resolve(msg); else p.reject(refused(msg, msg.message));
       } else if (msg.type === "error") {
-        this.h.error?.(refusal(msg, msg.message));
+        this.h.error?.(refusal(msg, msg.message), msg.words);
       }
     }
   }
@@ -137,6 +145,7 @@ export class Live {
   }
 
   send(intent) {
+    this.h.sending?.(intent);  // the next action: the last refusal goes
     const ref = ++this.ref;
     return new Promise((resolve, reject) => {
       if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
@@ -161,9 +170,21 @@ export async function openRoom(code, app, ...after) {
   }
 }
 
-// A status line for the connection (announced politely to screen readers).
+// The room's code in a header, named for a screen reader ("Room BCDF"), in the reader's
+// language after a switch too.
+export function roomCodeTag(code) {
+  const node = el("span", { class: "room-code" }, code);
+  const name = () => node.setAttribute("aria-label", t("room", { code }));
+  name();
+  onLanguage(name);
+  return node;
+}
+
+// A status line for the connection (announced politely to screen readers), worded again
+// after a language switch.
 export function statusLine() {
   const node = el("p", { class: "status", role: "status", "aria-live": "polite" });
+  onLanguage(() => { if (node.dataset.state) node.textContent = t(node.dataset.state); });
   return {
     node,
     set(state) {
@@ -174,16 +195,96 @@ export function statusLine() {
 }
 
 // The line where refusals are shown (role=alert so a screen reader reads them at once).
+// A refusal goes with the reader's next action (a click on a button or link, a form sent,
+// an intent sent) or after 8 seconds; one given with its words (an Error from api() or a
+// refused send, or `words`) is worded again after a language switch.
 export function errorLine() {
   const node = el("p", { class: "error", role: "alert" });
+  let shown = null;  // {message, words} on screen
+  const draw = () => {
+    if (!shown) { node.textContent = ""; return; }
+    const text = shown.words ? refusal({ words: shown.words }, shown.message) : shown.message;
+    node.textContent = t("error", { message: text });
+  };
+  const clear = () => { shown = null; clearTimeout(node._timer); draw(); };
+  const next = (ev) => {
+    if (shown && (ev.type === "submit" || ev.target.closest?.("button, a, [role=button]"))) clear();
+  };
+  document.addEventListener("click", next, true);
+  document.addEventListener("submit", next, true);
+  onLanguage(draw);
   return {
     node,
-    show(message) {
-      node.textContent = message ? t("error", { message }) : "";
-      if (message) {
-        clearTimeout(node._timer);
-        node._timer = setTimeout(() => { node.textContent = ""; }, 8000);
-      }
+    clear,
+    show(message, words = null) {
+      if (message instanceof Error) { words = message.words ?? null; message = message.message; }
+      if (!message) { clear(); return; }
+      shown = { message, words };
+      draw();
+      clearTimeout(node._timer);
+      node._timer = setTimeout(clear, 8000);
     },
   };
 }
+
+// The app's own validation instead of the browser's bubbles, for every form of every page:
+// a field the browser finds invalid when a form is sent gets our message from the tables
+// beside it (aria-invalid, aria-describedby), the first such field gets the focus, and the
+// message goes as soon as the field is right. (Canceling the "invalid" event keeps the
+// browser's bubble away; the form is still not sent.)
+let focusing = false;
+function fieldProblem(input) {
+  const v = input.validity;
+  if (v.valueMissing) return t("field_required");
+  if (v.badInput) return t("field_number");
+  if (v.rangeUnderflow) return t("field_min", { min: input.min });
+  if (v.rangeOverflow) return t("field_max", { max: input.max });
+  if (v.stepMismatch) return Number(input.step) === 1 ? t("field_whole") : t("field_step", { step: input.step });
+  if (v.tooLong) return t("field_long", { max: input.maxLength });
+  if (v.tooShort) return t("field_short", { min: input.minLength });
+  return t("field_invalid");
+}
+
+function showProblem(input) {
+  const id = `${input.id || input.name || "field"}-problem`;
+  let note = input.problemNote;
+  if (!note || !note.isConnected) {
+    note = el("span", { class: "field-error", id, role: "alert" });
+    input.problemNote = note;
+    input.after(note);
+  }
+  note.textContent = fieldProblem(input);
+  input.setAttribute("aria-invalid", "true");
+  input.setAttribute("aria-describedby", id);
+}
+
+function clearProblem(input) {
+  if (!input.problemNote) return;
+  input.problemNote.remove();
+  input.problemNote = null;
+  input.removeAttribute("aria-invalid");
+  input.removeAttribute("aria-describedby");
+}
+
+document.addEventListener("invalid", (ev) => {
+  const input = ev.target;
+  ev.preventDefault();
+  showProblem(input);
+  if (!focusing) {  // the first invalid field of this attempt
+    focusing = true;
+    input.focus();
+    queueMicrotask(() => { focusing = false; });
+  }
+}, true);
+for (const kind of ["input", "change"]) {
+  document.addEventListener(kind, (ev) => {
+    const input = ev.target;
+    if (input?.problemNote && input.validity?.valid) clearProblem(input);
+    else if (input?.problemNote) showProblem(input);
+  }, true);
+}
+onLanguage(() => {
+  for (const input of document.querySelectorAll("[aria-invalid=true]")) {
+    if (input.problemNote) showProblem(input);
+  }
+});

@@ -1,5 +1,5 @@
 // The big screen (host or spectator): finds the room's game and hands over to its module.
-import { el, errorLine, Live, openRoom, pageKind, roomCode, statusLine, tokens } from "./common.js";
+import { el, errorLine, Live, openRoom, pageKind, roomCode, roomCodeTag, statusLine, tokens } from "./common.js";
 import { soundButton } from "./sound.js";
 import { languageButton, t } from "./i18n.js";
 
@@ -17,8 +17,9 @@ async function main() {
   const game = await import(`/games/${info.game}/static/host.js`);
   const header = el("header", { class: "bar" },
     el("h1", {}, el("span", { "data-i18n": info.game }, t(info.game)),
-      " ", el("span", { class: "room-code", "aria-label": t("room", { code }) }, code)),
-    el("span", { class: "role" }, t(role === "host" ? "host_mode" : "spectating")),
+      " ", roomCodeTag(code)),
+    el("span", { class: "role", "data-i18n": role === "host" ? "host_mode" : "spectating" },
+      t(role === "host" ? "host_mode" : "spectating")),
     status.node, soundButton(), languageButton());
   const main = el("main", { id: "screen" });
   app.replaceChildren(header, error.node, main);
@@ -27,7 +28,8 @@ async function main() {
     status: (s) => status.set(s),
     welcome: (msg, events, fresh) => screen.welcome(msg.view, events, fresh),
     update: (view, events) => screen.update(view, events),
-    error: (m) => error.show(m),
+    sending: () => error.clear(),
+    error: (m, words) => error.show(m, words),
     fatal: (m) => error.show(m),
     replaced: () => {
       main.replaceChildren(el("p", { class: "error", role: "alert" }, t("seat_taken")),

@@ -2,7 +2,7 @@
 // card is its own module), follow its progress, then read the result as sortable tables
 // and a chart.
 import { api, el } from "./common.js";
-import { language, languageButton, onLanguage, t, translatePage } from "./i18n.js";
+import { language, languageButton, onLanguage, refusal, t, translatePage } from "./i18n.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const app = document.getElementById("app");
@@ -121,7 +121,7 @@ function showResult() {
   const stop = job.status === "running" ? el("button", { type: "button", id: "stop",
     onclick: () => fetch(`/api/numbers/${job.id}`, { method: "DELETE" }).catch(fail) }, t("nm_stop")) : null;
   const parts = [el("div", { class: "row" }, bar, stop), status];
-  if (job.status === "error") parts.push(el("p", { class: "error" }, job.error));
+  if (job.status === "error") parts.push(el("p", { class: "error" }, refusal(job, job.error)));
   if (job.result) {
     const r = job.result;
     parts.unshift(el("h2", {}, titleText(r.title)));
@@ -136,7 +136,7 @@ async function poll() {
   try {
     const res = await fetch(`/api/numbers/${job.id}`);
     job = await res.json();
-    if (!res.ok) throw new Error(job.error);
+    if (!res.ok) throw new Error(refusal(job, job.error));
   } catch (e) { fail(e); clearInterval(poller); return; }
   showResult();
   if (job.status !== "running") clearInterval(poller);

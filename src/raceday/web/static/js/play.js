@@ -1,6 +1,6 @@
 // A phone: joins the room with a name (or rejoins from its stored token), then hands over
 // to the game's phone module.
-import { api, el, errorLine, Live, openRoom, roomCode, statusLine, tokens } from "./common.js";
+import { api, el, errorLine, Live, openRoom, roomCode, roomCodeTag, statusLine, tokens } from "./common.js";
 import { soundButton } from "./sound.js";
 import { languageButton, onLanguage, t } from "./i18n.js";
 
@@ -13,7 +13,7 @@ async function main() {
   const info = await openRoom(code, app, el("p", {}, el("a", { href: "/" }, t("join_title"))));
   if (!info) return;
   const header = el("header", { class: "bar" },
-    el("h1", {}, t(info.game), " ", el("span", { class: "room-code" }, code)),
+    el("h1", {}, el("span", { "data-i18n": info.game }, t(info.game)), " ", roomCodeTag(code)),
     status.node, soundButton(), languageButton());
   const main = el("main", { id: "phone" });
   app.replaceChildren(header, error.node, main);
@@ -36,7 +36,7 @@ function joinForm(info, main, status, error) {
       tokens.setSeat(code, seat.token);
       start(seat.token, info, main, status, error);
     } catch (e) {
-      error.show(e.message);
+      error.show(e);
     }
   });
   main.replaceChildren(form);
@@ -51,7 +51,8 @@ async function start(token, info, main, status, error) {
     status: (s) => status.set(s),
     welcome: (msg, events, fresh) => screen.welcome(msg.view, events, fresh),
     update: (view, events) => screen.update(view, events),
-    error: (m) => error.show(m),
+    sending: () => error.clear(),
+    error: (m, words) => error.show(m, words),
     replaced: () => {
       error.show("");
       main.replaceChildren(el("p", { class: "error", role: "alert" }, t("seat_taken")),
