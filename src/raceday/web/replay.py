@@ -140,7 +140,9 @@ def room_replay(path: Path, code: str) -> dict[str, Any]:
             step["frame"] = frames[len(steps)]
         steps.append(step)
     return {"source": "room", "game": str(game), "name": code, "steps": steps,
-            "board": frames is not None, "finale": _finale(str(game), json.loads(snapshot))}
+            "board": frames is not None, "finale": _finale(str(game), json.loads(snapshot)),
+            "players": [{"place": p.get("place"), "kind": p.get("kind"), "name": p.get("name")}
+                        for p in places]}
 
 
 def _places(events: Sequence[dict[str, Any]]) -> list[dict[str, Any]] | None:

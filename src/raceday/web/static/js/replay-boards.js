@@ -3,10 +3,11 @@
 // track.js, Dice Derby's track.js once it has one). The frames come from the server
 // (rebuilt there from the saved log by the game's rules); nothing here knows a rule.
 //
-// board(game, drawerUrl) -> Promise<{ draw(box, frame, { ms }), forget() } | null>:
+// board(game, drawerUrl) -> Promise<{ draw(box, frame, { ms }), forget(), legend? } | null>:
 // draw() puts the frame into `box` (animated over `ms` where the drawing can glide, a
 // fresh drawing when ms is 0), forget() drops what it keeps between frames (after a
-// language switch). null: the game draws no board; its steps are words.
+// language switch), legend(players) says who plays which colour (a turn room's places).
+// null: the game draws no board; its steps are words.
 import { el } from "./common.js";
 import { language, t } from "./i18n.js";
 import { useStyles } from "./rooms.js";
@@ -17,16 +18,31 @@ function reducedMotion() {
   return window.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
 }
 
+// Who plays which colour, under the board: a place's name, or the computer's level.
+function placeName(p) {
+  return p.name || (p.kind && p.kind !== "human" ? t("finale_computer", { level: t(`level_${p.kind}`) }) : "?");
+}
+
+function legend(players, chip) {
+  if (!players?.length) return null;
+  return el("p", { class: "replay-legend" }, players.map((p, i) => el("span", { class: "replay-legend-item" }, chip(i), " ", placeName(p))));
+}
+
 // Hairpin: the room's SVG board with nothing to tap.
 async function hairpin() {
   const { drawFrame } = await import("/games/hairpin/static/frame.js");
-  return { draw(box, frame) { drawFrame(frame, box); }, forget() {} };
+  const side = ["red", "black"];
+  return {
+    draw(box, frame) { drawFrame(frame, box); },
+    forget() {},
+    legend: (players) => legend(players?.slice(0, 2), (i) => el("span", { class: `hp-chip hp-chip-${side[i]}`, "aria-hidden": "true" }, i ? "B" : "R")),
+  };
 }
 
 // PISTARD: the velodrome of the room's screens; a saved game's frame (no room) names its
 // squares' colours, which are the track's letters.
 async function pistard() {
-  const { velodrome } = await import("/games/pistard/static/track.js");
+  const { ownerClass, velodrome } = await import("/games/pistard/static/track.js");
   useStyles("pistard");
   const still = { targets: new Map(), tap() {}, zoom: false };
   return {
@@ -36,6 +52,7 @@ async function pistard() {
       box.replaceChildren(velodrome({ track, riders: frame.riders, mover: frame.mover }, still));
     },
     forget() {},
+    legend: (players) => legend(players, (i) => el("span", { class: `pi-chip ${ownerClass(i)}`, "aria-hidden": "true" })),
   };
 }
 

@@ -62,7 +62,7 @@ function startAt(total) {
 
 // The player: `total` steps; show(at, ms) draws step `at` (1-based) into the page's
 // parts; `hasBoard` says whether a board goes beside (TV) or above (phone) the words.
-function mountPlayer({ title, total, hasBoard, drawStep, extra = null }) {
+function mountPlayer({ title, total, hasBoard, drawStep, extra = null, below = () => null }) {
   let at = startAt(total);
   let timer = null;
   let speed = 1;
@@ -84,11 +84,14 @@ function mountPlayer({ title, total, hasBoard, drawStep, extra = null }) {
     el("div", { class: "scrub-row" }, scrubLabel, scrub, counter),
     el("div", { class: "row buttons" }, first, back, play, fwd, end, el("span", { class: "speed" }, speedLabel, speedSel)),
     el("p", { class: "share-row" }, share), keys);
+  const under = el("div", { class: "replay-under" });
   const view = el("div", { class: `replay-view${hasBoard ? " has-board" : ""}` },
-    hasBoard ? boardBox : null, el("div", { class: "replay-side" }, controls, words, extra));
+    hasBoard ? el("div", { class: "replay-board-col" }, boardBox, under) : null,
+    el("div", { class: "replay-side" }, controls, words, extra));
   main.replaceChildren(el("h2", { class: "replay-title" }, title()), view);
 
   function label() {
+    under.replaceChildren(below() ?? "");
     first.textContent = t("rp_first"); back.textContent = t("rp_back"); fwd.textContent = t("wv_step");
     end.textContent = t("wv_end"); play.textContent = timer ? t("wv_pause") : t("wv_play");
     play.setAttribute("aria-pressed", timer ? "true" : "false");
@@ -175,11 +178,15 @@ async function player(data) {
     title: () => `${say(data.game, { key: "title" })} — ${data.name}`,
     total: steps.length,
     hasBoard,
+    below: () => (hasBoard && drawing?.legend ? drawing.legend(data.players) : null),
     drawStep(at, { boardBox, words, ms }) {
       const step = steps[at - 1];
       words.replaceChildren(...stepWords(data.game, step));
       if (at === steps.length && data.finale?.podium?.length && finale) {
-        words.append(finale.drawFinale(data.finale, { game: data.game })); // the end as every screen showed it
+        // the end as every screen showed it (nobody can play again from a replay)
+        const end = finale.drawFinale({ ...data.finale, again: false }, { game: data.game });
+        for (const n of [...end.childNodes]) if (n.nodeType === Node.TEXT_NODE && n.data === "null") n.remove(); // a part it left out
+        words.prepend(end);
       }
       const frame = frameAt(steps, at);
       if (drawing && frame) {
