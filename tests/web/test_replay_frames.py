@@ -205,3 +205,20 @@ def test_a_room_replay_names_the_computer_and_ends_on_its_podium(tmp_path: Path)
     assert ticks and all(w == {"kind": "timeline", "level": "easy"} for w in ticks)
     assert replay["finale"] == _final_logic(db, code).finale()
     assert {p["name"] for p in replay["finale"]["podium"]} >= {"Aki"}
+
+
+@pytest.mark.parametrize(("database", "code"), [
+    ("rooms_before_kit.sqlite", "MQLQ"), ("rooms_before_kit.sqlite", "RQWT"),
+    ("keirin/rooms_before_night.sqlite", "WBPZ"), ("derby/rooms_before_evening.sqlite", "VDFZ")])
+def test_rooms_saved_before_today_replay_their_board_too(
+        database: str, code: str, tmp_path: Path) -> None:
+    import shutil
+
+    db = tmp_path / "old.sqlite"
+    shutil.copy(Path(__file__).parents[1] / "fixtures" / "saves" / database, db)
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE rooms SET finished = 1")
+    steps = room_replay(db, code)["steps"]
+    frames = [s.get("frame") for s in steps]
+    first = next(i for i, f in enumerate(frames) if f is not None)
+    assert all(f is not None for f in frames[first:]) and len(frames) - first >= 4

@@ -80,8 +80,10 @@ def room_frames(snapshot: Mapping[str, Any],
     line-up, each throw's and slipstream's square, each turn's positions), the derny while
     it leads the line-up out, the turn and the order once the race is over. None before
     the night starts."""
-    options = snapshot["options"]
-    riders, finish = int(options["riders"]), int(options["length"])
+    from raceday.games.keirin.room import KeirinRoom  # the room reads this module
+
+    night = KeirinRoom.from_json(snapshot).night  # a room saved before the kit too
+    riders, finish = int(night.riders), int(night.length)
     frames: list[dict[str, Any] | None] = []
     frame: dict[str, Any] | None = None
     active: list[str] = []
