@@ -13,6 +13,7 @@ inline styles or scripts (the SVG uses presentation attributes only).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from html import escape
@@ -22,11 +23,27 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
 from raceday.core.errors import RacedayError
+from raceday.core.events import Message
 
 if TYPE_CHECKING:
     from raceday.printing.catalog import PrintOptions
 
 router = APIRouter()
+EMPTY_VALUE = ' value=""'  # a choice that leaves the option at its default
+
+def _words(key: str, english: str, **params: Any) -> str:
+    """Attributes that word an element from the tables in the page's language (print.js);
+    ``english`` is what it shows before (and without) the script."""
+    text = f' data-i18n="{escape(key)}"'
+    if params:
+        text += f' data-i18n-params="{escape(json.dumps(params))}"'
+    return text
+
+
+def _tag(tag: str, key: str, english: str, attrs: str = "", **params: Any) -> str:
+    """``<tag attrs data-i18n=key>english</tag>``."""
+    return f"<{tag}{attrs}{_words(key, english, **params)}>{escape(english)}</{tag}>"
+
 
 def _head(title: str, paper_css: str = "a4") -> str:
     return ("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
@@ -51,7 +68,8 @@ def _field(name: str, schema: Mapping[str, Any]) -> str:
         choices = "".join(f"<option value=\"{escape(str(v))}\">{escape(str(v))}</option>"
                           for v in schema["enum"])
         return (f"<label>{label} <select name=\"{name}\" title=\"{hint}\">"
-                f"<option value=\"\">default</option>{choices}</select></label>")
+                f"{_tag('option', 'pr_default', 'default', EMPTY_VALUE)}{choices}"
+                "</select></label>")
     if schema.get("type") == "integer":
         bounds = "".join(f" {html}=\"{schema[key]}\"" for key, html in
                          (("minimum", "min"), ("maximum", "max")) if key in schema)
@@ -69,19 +87,24 @@ def print_index() -> HTMLResponse:
         parts = "".join(f"<option value=\"{p.name}\">{escape(p.title)} - {escape(p.summary)}"
                         "</option>" for p in info.parts)
         fields = "".join(_field(option, schema) for option, schema in info.schema().items())
+        credit = info.credit
         cards.append(
             f"<form class=\"card\" method=\"get\" action=\"/print/{name}\">"
-            f"<h2>{escape(info.credit.title)}</h2>"
-            f"<p class=\"credit\">by {escape(info.credit.designer)} ({escape(info.credit.year)})"
-            "</p>"
-            f"<label>Part <select name=\"part\"><option value=\"\">every part</option>{parts}"
+            f"<h2>{escape(credit.title)}</h2>"
+            + _tag("p", "pr_credit", f"by {credit.designer} ({credit.year})", ' class="credit"',
+                   designer=credit.designer, year=credit.year)
+            + f"<label>{_tag('span', 'pr_part', 'Part')} <select name=\"part\">"
+            f"{_tag('option', 'pr_every_part', 'every part', EMPTY_VALUE)}{parts}"
             "</select></label>"
-            "<label>Paper <select name=\"paper\"><option value=\"a4\">A4</option>"
-            "<option value=\"letter\">Letter</option></select></label>"
-            f"{fields}<button type=\"submit\">Show pages</button></form>")
-    body = ("<header class=\"toolbar\"><h1>Print and play</h1><a href=\"/\">Party</a></header>"
-            "<main class=\"index\"><p>Every board, sheet and odds table, true to the engine. "
-            "Print at 100% (no \"fit to page\").</p>" + "".join(cards) + "</main>")
+            f"<label>{_tag('span', 'pr_paper', 'Paper')} <select name=\"paper\">"
+            "<option value=\"a4\">A4</option><option value=\"letter\">Letter</option>"
+            f"</select></label>{fields}"
+            + _tag("button", "pr_show", "Show pages", ' type="submit"') + "</form>")
+    body = ("<header class=\"toolbar\">" + _tag("h1", "pr_title", "Print and play")
+            + _tag("a", "pr_party", "Party", ' href="/"') + "</header>"
+            "<main class=\"index\">"
+            + _tag("p", "pr_intro", 'Every board, sheet and odds table, true to the engine. '
+                   'Print at 100% (no "fit to page").') + "".join(cards) + "</main>")
     return _page(body, "raceday - print and play")
 
 
@@ -103,7 +126,10 @@ def _build(game: str, request: Request) -> _Printed:
     query = request.query_params
     unknown = set(query) - {"part", "paper", *info.options}
     if unknown:
-        raise RacedayError(f"unknown option(s): {', '.join(sorted(unknown))}")
+        names = ", ".join(sorted(unknown))
+        error = RacedayError(f"unknown option(s): {names}")
+        error.message = Message("refusal.print_unknown", {"names": names})
+        raise error
     texts = {key: text for key in info.options if (text := (query.get(key) or "").strip())}
     options = read_options(info, texts, query.get("paper") or "a4", flag=str,
                            shipped_only=True)
@@ -120,9 +146,13 @@ def _answer(game: str, request: Request, answer: Callable[[_Printed], Response])
     try:
         printed = _build(game, request)
     except RacedayError as exc:
-        return _page(f"<header class=\"toolbar\"><h1>Print and play</h1>"
-                     f"<a href=\"/print\">Back</a></header><main><p class=\"error\">"
-                     f"{escape(str(exc))}</p></main>", "error", 400)
+        said = (f"<p class=\"error\" role=\"alert\">{escape(str(exc))}</p>"
+                if exc.message is None else _tag("p", exc.message.key, str(exc),
+                                                 ' class="error" role="alert"',
+                                                 **exc.message.to_json()["params"]))
+        return _page("<header class=\"toolbar\">" + _tag("h1", "pr_title", "Print and play")
+                     + _tag("a", "pr_back", "Back", ' href="/print"') + "</header><main>"
+                     + said + "</main>", "error", 400)
     return answer(printed)
 
 
@@ -138,12 +168,18 @@ def _sheets(printed: _Printed) -> Response:
     """The pages inline, one sheet each, with the toolbar the print CSS hides."""
     title, sheet = printed.title, printed.options.sheet.name
     sheets = "".join(f"<section class=\"sheet\">{d}</section>" for d in printed.documents)
-    body = (f"<header class=\"toolbar\"><h1>{escape(title)}: {len(printed.documents)} page(s)"
-            "</h1><button type=\"button\" id=\"print-button\">Print</button>"
-            f"<a href=\"/print/{escape(printed.game.lower())}.pdf?{escape(printed.query)}\">"
-            "PDF</a><a href=\"/print\">Other pages</a>"
-            f"<span class=\"hint\">Print at 100% on {escape(sheet)} paper, margins none.</span>"
-            f"</header><main class=\"sheets\">{sheets}</main>")
+    count = len(printed.documents)
+    body = ("<header class=\"toolbar\">"
+            + _tag("h1", "pr_pages", f"{title}: {count} page(s)", title=title, n=count)
+            + _tag("button", "pr_print", "Print", ' type="button" id="print-button"')
+            + _tag("a", "pr_pdf", "PDF",
+                   f' href="/print/{escape(printed.game.lower())}.pdf?{escape(printed.query)}"')
+            + _tag("a", "pr_other", "Other pages", ' href="/print"')
+            + _tag("span", "pr_hint", f"Print at 100% on {sheet} paper, margins none.",
+                   ' class="hint"', paper=sheet)
+            + _tag("span", "pr_scaled", "Shown smaller to fit this screen; printed at full "
+                   "size.", ' class="hint scaled"')
+            + f"</header><main class=\"sheets\">{sheets}</main>")
     return _page(body, f"{title} - print", paper_css=sheet.lower())
 
 

@@ -87,9 +87,14 @@ export function money(n) {
   return Number(n).toLocaleString(lang === "ja" ? "ja-JP" : "en-US");
 }
 
-// Elements with data-i18n="key" get their text; data-i18n-label sets aria-label.
+// Elements with data-i18n="key" get their text (with the JSON parameters of
+// data-i18n-params, where a server-made page gives them); data-i18n-label sets aria-label.
 export function translatePage(root = document) {
-  for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  for (const el of root.querySelectorAll("[data-i18n]")) {
+    let params = {};
+    try { params = el.dataset.i18nParams ? JSON.parse(el.dataset.i18nParams) : {}; } catch (_) { /* none */ }
+    el.textContent = t(el.dataset.i18n, params);
+  }
   for (const el of root.querySelectorAll("[data-i18n-label]")) {
     el.setAttribute("aria-label", t(el.dataset.i18nLabel));
   }
