@@ -95,6 +95,7 @@ function mountPlayer({ title, total, hasBoard, drawStep, extra = null, below = (
     first.textContent = t("rp_first"); back.textContent = t("rp_back"); fwd.textContent = t("wv_step");
     end.textContent = t("wv_end"); play.textContent = timer ? t("wv_pause") : t("wv_play");
     play.setAttribute("aria-pressed", timer ? "true" : "false");
+    words.setAttribute("aria-live", timer ? "off" : "polite"); // while playing, no flood of news
     scrubLabel.textContent = t("rp_scrub"); speedLabel.textContent = t("rp_speed");
     share.textContent = t("rp_share"); keys.textContent = t("rp_keys");
     boardBox.setAttribute("aria-label", t("rp_board"));
