@@ -76,9 +76,14 @@ def test_a_whole_game_on_two_browsers(open_page: Any, server: str, tmp_path: Pat
         play_one(page, by_tap=moves < 4)
         moves += 1
         assert moves < 150
-    for page in (phone, tv):
+    # each screen says who won from its own seat: the winner's phone, the loser's screen
+    # (the TV plays Black), and a spectator who plays neither
+    watcher = open_page(TV, f"{server}host/{code}")
+    for page, head in ((phone, "You won! (Red — Aki)"), (tv, "You lost — Red — Aki won"),
+                       (watcher, "Red — Aki wins!")):
         page.locator(".hp-result-head").wait_for()
-        assert "Red — Aki wins!" in page.inner_text(".hp-result-head")
+        assert page.inner_text(".hp-result-head") == head
+        assert "this screen" not in page.inner_text(".hp-result")
         assert "Red completed 3 laps first." in page.inner_text(".hp-why")
         assert not page.locator("button.hp-move").count()
         assert page.js_errors == []

@@ -17,6 +17,7 @@ from raceday.web.server import background_server
 PHONE = {"width": 360, "height": 740}
 TV = {"width": 1920, "height": 1080}
 TIMEOUT = 30_000
+CHOICE = ".pi-choices button, .pi-place-grid button"
 
 
 @pytest.fixture
@@ -43,6 +44,8 @@ def choose(page: Any) -> None:
     buttons = page.locator(".pi-choices button:not(.pi-stay)")
     n = buttons.count()
     target = buttons.nth(n - 1) if n else page.locator(".pi-choices button.pi-stay")
+    if page.locator(".pi-place-grid button").count():  # the start line: the front row
+        target = page.locator(".pi-place-grid button").first
     drawn = page.get_attribute(".pi-stage", "data-updates") or "0"
     target.click()
     page.wait_for_function(
@@ -78,7 +81,7 @@ def test_a_whole_race_of_three_browsers_and_a_computer(chromium: Any, server: st
     turns = waited = 0
     shot = False
     while not tv.locator(".pi-result").count():
-        acting = [p for p in phones if p.locator(".pi-choices button").count()]
+        acting = [p for p in phones if p.locator(CHOICE).count()]
         if not acting:  # the answer is on its way to the other phone
             waited += 1
             assert waited < 600
@@ -100,11 +103,20 @@ def test_a_whole_race_of_three_browsers_and_a_computer(chromium: Any, server: st
     assert shot
     head = tv.inner_text(".pi-result-head")
     assert head.startswith("Rider ") and " wins — P" in head
+    winner = head.split(" ")[1]
     for page in (tv, *phones):
         page.locator(".pi-result").wait_for()
-        assert page.inner_text(".pi-result-head") == head
         assert page.locator(".pi-result tr").count() == 3
+        assert "this screen" not in page.inner_text(".pi-result")
         assert page.js_errors == []
+    # each phone says who won from its own seat; the TV, which plays no place, names him
+    mine = [phone.locator(".pi-result tr.mine td:nth-child(2)").inner_text() for phone in phones]
+    for phone, rider in zip(phones, mine, strict=True):
+        said = phone.inner_text(".pi-result-head")
+        if rider == winner:
+            assert said == f"You won! Rider {winner} wins"
+        else:
+            assert said.startswith(f"You lost — rider {winner} won ("), said
     assert phones[0].locator(".pi-result tr.mine").count() == 1
     assert tv.evaluate("document.documentElement.scrollWidth") <= TV["width"]
     for i, phone in enumerate(phones):

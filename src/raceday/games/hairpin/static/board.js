@@ -254,6 +254,8 @@ export function mountGame(root, ctx) {
   let note = "";
   let pending = null; // the move to animate at the next draw (the update's last move)
   let finaleMod = null;
+  let couldMove = false;
+  let lastPly = -1;
   const narrow = window.matchMedia("(max-width: 900px)");
   const { stage, side, waiting, send, handlers } = turnScreen(root, ctx, "hairpin", "hp",
     () => view, () => live, () => render());
@@ -306,10 +308,12 @@ export function mountGame(root, ctx) {
   }
 
   // after a redraw: focus back where it was, else on the next useful control
-  function refocus(key) {
+  // (when the turn has just come to this screen, its first move is the useful control)
+  function refocus(key, turnCame) {
     if (key === null) return;
-    const again = key ? root.querySelector(key) : null;
-    const next = again ?? root.querySelector("button.hp-pit-move, button.hp-move, .hp-square.is-origin, .finale button.again, #hp-undo");
+    const again = key && !turnCame ? root.querySelector(key) : null;
+    const next = again ?? ["button.hp-pit-move", "button.hp-move", ".hp-square.is-origin", ".finale button.again", "#hp-undo"]
+      .map((sel) => root.querySelector(sel)).find(Boolean);
     next?.focus({ preventScroll: true });
   }
 
@@ -333,15 +337,17 @@ export function mountGame(root, ctx) {
     const recent = el("div", { class: "card hp-recent-card" }, el("h3", {}, t("hp_last_moves")),
       v.recent.length ? el("ol", { class: "hp-recent" }, v.recent.slice().reverse().map((e) => el("li", {}, moveText(e, v)))) : el("p", {}, "—"));
     const wide = !narrow.matches;
+    const over = v.phase !== "playing";
+    // the end on the TV: the result under the board (its counts are the result's), the
+    // podium beside it
     fill(stage,
       wide ? turn : resultBox(v) ?? turn,
       board,
-      wide ? null : act,
-      counters(v),
-      el("p", { class: "note hp-finish-note" }, t("hp_finish_line")));
+      wide ? resultBox(v) : act,
+      wide && over ? null : counters(v),
+      wide && over ? null : el("p", { class: "note hp-finish-note" }, t("hp_finish_line")));
     const end = ending(v);
     fill(side,
-      wide ? resultBox(v) : null,
       end,
       wide ? act : null,
       wide && end ? null : recent,
@@ -353,7 +359,10 @@ export function mountGame(root, ctx) {
       stage.dataset.animated = String(Number(stage.dataset.animated || 0) + (animateMove(board, pending, ms) ? 1 : 0));
       pending = null;
     }
-    refocus(key);
+    const ply = v.board?.ply ?? -1;
+    refocus(key, canMove && (!couldMove || ply !== lastPly));
+    couldMove = canMove;
+    lastPly = ply;
   }
 
   onLanguage(render);

@@ -316,6 +316,8 @@ export function mountRace(root, ctx) {
   let trails = [];
   let pending = [];
   let finaleMod = null;
+  let couldAct = false;
+  let lastSig = "";
   const narrow = window.matchMedia("(max-width: 900px)");
   const { stage, side, waiting, send, handlers } = turnScreen(root, ctx, "pistard", "pi",
     () => view, () => live, () => render());
@@ -391,10 +393,12 @@ export function mountRace(root, ctx) {
     return finaleMod.drawFinale(v.finale, { game: "pistard", isHost: ctx.role === "host", send: (i) => live.send(i), seat: v.me?.seat ?? null });
   }
 
-  function refocus(key) {
+  // (when the turn has just come to this screen, its first choice is the useful control)
+  function refocus(key, turnCame) {
     if (key === null) return;
-    const again = key ? root.querySelector(key) : null;
-    const next = again ?? root.querySelector(".pi-choices button, .pi-place-grid button, .finale button.again");
+    const again = key && !turnCame ? root.querySelector(key) : null;
+    const next = again ?? [".pi-choices button", ".pi-place-grid button", ".finale button.again"]
+      .map((sel) => root.querySelector(sel)).find(Boolean);
     next?.focus({ preventScroll: true });
   }
 
@@ -435,7 +439,11 @@ export function mountRace(root, ctx) {
       stage.dataset.animated = String(Number(stage.dataset.animated || 0) + animateRiders(track, pending, v.track.length, ms));
       pending = [];
     }
-    refocus(key);
+    const mayAct = Boolean(v.may_act && !waiting.on);
+    const sig = JSON.stringify([v.to_act, v.mover, v.dice, v.choices?.kind, v.round, v.choices?.rider]);
+    refocus(key, mayAct && (!couldAct || sig !== lastSig));
+    couldAct = mayAct;
+    lastSig = sig;
   }
 
   onLanguage(render);
