@@ -70,3 +70,30 @@ def test_again_in_a_room_played_against_the_computer(db: Path) -> None:
         assert host.send({"type": "again"})["type"] == "ack"
         aki.until(host.seq)
         assert aki.view["phase"] == "playing" and aki.view["me"]["name"] == "Aki"
+
+
+def test_ending_a_paced_game_stops_its_timer_and_again_sets_it(db: Path) -> None:
+    with serving(db) as tc:
+        hub = tc.app.state.hub  # type: ignore[attr-defined]
+        code, host, seats = started_guess(tc)
+        # the slowest pace: a timer set stays set while the test looks (10 s)
+        assert host.send({"type": "pace", "seconds": 10})["type"] == "ack"
+        assert host.send({"type": "pause"})["type"] == "ack"  # the throw waits: no timer
+        aki, ben = (Client(tc, code, s["token"]) for s in seats)
+        aki.send({"type": "act", "action": 1})
+        ben.send({"type": "act", "action": 2})
+        assert code not in hub.timers
+        assert host.send({"type": "resume"})["type"] == "ack"
+        assert code in hub.timers  # the throw is set for the room's pace
+        assert host.send({"type": "finish"})["type"] == "ack"  # the host ends it first
+        assert code not in hub.timers and host.view["phase"] == "finished"
+        assert host.view["finale"] == {"podium": [], "awards": [], "again": True}
+        assert host.send({"type": "again"})["type"] == "ack"
+        for seat, phone in enumerate((aki, ben)):
+            assert phone.send({"type": "act", "action": seat + 1})["type"] == "ack"
+        assert code in hub.timers  # the new game's throw, on the server's timeline
+        assert host.send({"type": "pace", "seconds": 0.2})["type"] == "ack"
+        update = next_update(ben)
+        while update["view"]["phase"] != "finished":
+            update = next_update(ben)
+        assert code not in hub.timers
