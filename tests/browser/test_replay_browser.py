@@ -98,7 +98,11 @@ def test_a_room_replay_of_each_game_shows_its_board(
         for viewport in (PHONE, TV):
             tv = viewport is TV
             page = open_page(viewport, f"{base}replay")
-            page.get_by_role("link", name=f"{TITLES[game]} — {code}").click()
+            link = page.get_by_role("link", name=f"{TITLES[game]} — {code}")
+            link.wait_for()
+            _fits(page, tv)
+            assert_accessible(page, f"the list of replays, {viewport['width']} px")
+            link.click()
             page.wait_for_selector(f".replay-board {BOARDS[game]}")  # the game's own drawing
             assert page.url.endswith(f"/replay/room/{code}#step=1")  # an old link: the start
             assert _status(page) == f"Step 1 of {total}"
@@ -155,6 +159,7 @@ def test_a_room_replay_of_each_game_shows_its_board(
             assert page.get_by_label("手順").input_value() == str(step)
             _no_dumps(page)
             _fits(page, tv)
+            assert_accessible(page, f"{game} replay in Japanese, {viewport['width']} px")
             assert page.js_errors == []
             page.context.close()
 

@@ -60,9 +60,10 @@ def _seat_intent(game: str, room: Room, seat: int, rng: np.random.Generator
     return None
 
 
-def play_room(db: Path, game: str, seed: int = 1, bound: int = 5000) -> str:
+def play_room(db: Path, game: str, seed: int = 1, bound: int = 5000, games: int = 1) -> str:
     """A room of ``game`` played to its end on the server's database ``db`` (ticks as the
-    timeline sends them, seats acting as scripted); returns its code."""
+    timeline sends them, seats acting as scripted), ``games`` times in a row (the host's
+    "play again"); returns its code."""
     options, names = ROOMS[game]
     rooms = Rooms(db)
     try:
@@ -75,6 +76,9 @@ def play_room(db: Path, game: str, seed: int = 1, bound: int = 5000) -> str:
         rooms.apply(room, Actor.host(), start)
         rng = np.random.default_rng(seed)
         for _ in range(bound):
+            if room.logic.finished() and games > 1:
+                games -= 1
+                rooms.apply(room, Actor.host(), {"type": "again"})
             if room.logic.finished():
                 break
             if getattr(room.logic, "next_tick", lambda: None)() is not None:
@@ -222,3 +226,21 @@ def test_rooms_saved_before_today_replay_their_board_too(
     frames = [s.get("frame") for s in steps]
     first = next(i for i, f in enumerate(frames) if f is not None)
     assert all(f is not None for f in frames[first:]) and len(frames) - first >= 4
+
+
+@pytest.mark.parametrize("game", ["hairpin", "keirin"])
+def test_a_room_played_again_replays_both_games(game: str, tmp_path: Path) -> None:
+    db = tmp_path / "rooms.sqlite"
+    code = play_room(db, game, seed=6, games=2)
+    steps = room_replay(db, code)["steps"]
+    again = next(i for i, s in enumerate(steps)
+                 if any(e["key"] == "event.again" for e in s["events"]))
+    frames = [s.get("frame") for s in steps]
+    first = next(i for i, f in enumerate(frames) if f is not None)
+    assert all(f is not None for f in frames[first:])
+    logic = _final_logic(db, code)
+    if game == "hairpin":
+        assert frames[again] == logic.new_state().frame()  # the second game starts afresh
+        assert frames[-1] == logic.state.frame()
+    else:
+        assert frames[again]["positions"] == {} and frames[-1]["phase"] == "over"
