@@ -543,13 +543,16 @@ class DerbyRoom(PartyRoom[EveningState]):
                     else {"name": horse_name(post), "seat": None,
                           "who": Message("derby.finale.house_horse",
                                          {"horse": horse_name(post)}).to_json()})
+            detail = ("derby.finale.luckiest_detail" if owner is not None
+                      else "derby.finale.wins")
             out.append({"title": Message("derby.finale.luckiest").to_json(), **card,
-                        "detail": Message("derby.finale.luckiest_detail", {
-                            "horse": horse_name(post), "wins": wins[post]}).to_json()})
+                        "detail": Message(detail, {"horse": horse_name(post),
+                                                   "wins": wins[post]}).to_json()})
         award = state.award()
         if award is not None:
             first = award["players"][0]
-            out.append({"title": Message(f"derby.award_{award['by']}").to_json(),
+            out.append({"title": Message("derby.finale.owner", {
+                            "by": Message(f"derby.award_{award['by']}")}).to_json(),
                         **self.player_card(first),
                         "name": " & ".join(award["names"]),
                         "detail": Message("derby.finale.owner_detail",

@@ -71,8 +71,16 @@ export function mount(root, ctx) {
   const controls = el("section", { class: "controls dd-controls", "aria-label": t("dd_controls") });
   const tickerBox = el("p", { class: "dd-ticker", "aria-live": "polite" });
   const side = el("aside", { class: "side dd-side", "aria-label": t("standings") });
-  root.replaceChildren(el("div", { class: "host-grid dd-tv" },
-    el("div", { class: "main-col" }, stage, tickerBox, controls), side));
+  const grid = el("div", { class: "host-grid dd-tv" },
+    el("div", { class: "main-col" }, stage, tickerBox, controls), side);
+  root.replaceChildren(grid);
+
+  // the big screen never scrolls: the page takes the window's height below the header
+  function fit() {
+    const top = grid.getBoundingClientRect().top + window.scrollY;
+    grid.style.height = `${Math.max(0, window.innerHeight - top)}px`;
+  }
+  window.addEventListener("resize", fit);
 
   function section(node, key, build) {
     if (keys.get(node) === key && node.childElementCount) return;
@@ -164,7 +172,7 @@ export function mount(root, ctx) {
       el("td", { class: "num" }, percent(hs.chance)),
       el("td", { class: "num odds" }, hs.win_text,
         hs.bonus ? el("span", { class: "bonus", title: t("bonus") }, ` ★×1.5${hs.bonus > 1 ? `^${hs.bonus}` : ""}`) : "")));
-    const win = el("table", { class: "board dd-board" },
+    const win = el("table", { class: "board dd-board dd-win" },
       el("caption", {}, `${t("board")} — ${t("win")}`),
       el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("horse")), el("th", { scope: "col" }, t("owner")),
         el("th", { scope: "col" }, t("chance")), el("th", { scope: "col" }, t("odds")))),
@@ -206,8 +214,8 @@ export function mount(root, ctx) {
     section(stage, `betting:${v.race}:${done}:${language()}`, () => el("div", { class: "dd-betting" },
       el("h2", {}, t("betting", { race: v.race, races: v.races })),
       el("div", { class: "dd-betting-grid" },
-        el("div", {}, boardTable(v)),
-        el("div", {}, lastResult(v),
+        boardTable(v),
+        el("div", { class: "dd-betting-side" }, lastResult(v),
           el("h3", {}, t("betting_players")),
           el("ul", { class: "chips" }, v.players.filter((p) => p.kind === "human").map((p) =>
             el("li", { class: p.done ? "chip ok" : "chip" }, `${p.done ? "✓" : "…"} ${p.name}`)))))));
@@ -215,9 +223,12 @@ export function mount(root, ctx) {
     section(controls, `betting:${v.race}:${language()}`, () => el("button", { type: "button", class: "primary", onclick: () => send({ type: "close_betting" }) }, t("close_betting")));
   }
 
+  // the furlong (or roll-off) the track shows: the last one run
   function roundTitle(lv) {
     if (lv.finished) return lv.photo ? t("dd_photo_finish") : t("dd_finish");
-    return lv.rolloff ? t("rolloff", { place: placeText(lv.for_place) }) : t("furlong", { n: Math.min(lv.round, FURLONGS) });
+    const run = lv.rounds[lv.rounds.length - 1];
+    if (!run) return t("dd_off");
+    return run.rolloff ? t("rolloff", { place: placeText(run.for_place ?? lv.for_place) }) : t("furlong", { n: Math.min(run.round, FURLONGS) });
   }
 
   function moveMs(v) {
@@ -297,10 +308,7 @@ export function mount(root, ctx) {
   function renderSide(v) {
     if (v.phase === "lobby") { side.replaceChildren(); return; }
     section(side, `${v.phase}:${JSON.stringify(v.standings)}:${language()}`, () => [
-      standingsTable(v, v.phase === "finished" ? t("final") : t("standings")),
-      v.phase === "finished" && v.award
-        ? el("p", { class: "award" }, t("award", { by: t(`award_${v.award.by}`), names: v.award.names.join(", "), score: money(v.award.score) }))
-        : null]);
+      standingsTable(v, v.phase === "finished" ? t("final") : t("standings"))]);
   }
 
   function render(animate = false) {
@@ -316,6 +324,7 @@ export function mount(root, ctx) {
     renderSide(v);
     drawTicker();
     askPace(v);
+    fit();
   }
 
   function askPace(v) {

@@ -92,6 +92,11 @@ export function mount(root, ctx) {
     const key = `bet:${v.race}:${m.done}:${m.tickets.length}:${m.loans}:${m.money}:${m.can_borrow}:${language()}`;
     section(action, key, () => {
       const box = el("div", { class: "card" }, el("h2", {}, t("betting", { race: v.race, races: v.races })));
+      if (v.last) {  // the last race's news first, in one line (the details are below)
+        const won = v.last.payouts.filter((p) => p.player === m.seat).reduce((s, p) => s + p.amount, 0);
+        box.append(el("p", { class: won ? "dd-won-line" : "dd-lost-line" },
+          won ? t("dd_race_won", { race: v.last.race, amount: money(won) }) : t("dd_race_lost", { race: v.last.race })));
+      }
       if (m.done) {
         box.append(el("p", {}, t("you_are_done")), el("h3", {}, t("my_tickets")), ticketsList(m));
         return box;
