@@ -71,7 +71,12 @@ export function mountScreen(root, ctx, kind) {
     return el("label", { for: "wv-pace", class: "wv-pace" }, t("wv_pace"), " ", sel);
   }
 
+  let controlsKey = "";
   function drawControls(v) {
+    // redrawn only when they change, so a button is not replaced under the host's finger
+    const key = `${document.documentElement.lang}:${v.phase}:${v.timeline?.paused}:${v.timeline?.pace}`;
+    if (key === controlsKey) return;
+    controlsKey = key;
     if (!isHost) { controls.replaceChildren(); return; }
     if (v.phase === "lobby") {
       controls.replaceChildren(el("button", { type: "button", class: "primary", id: "wv-start",
@@ -93,7 +98,8 @@ export function mountScreen(root, ctx, kind) {
     const s = ensureStage(v);
     s.show(null, []);
     const joinUrl = ctx.info?.join_url ?? "";
-    const join = phone ? el("p", { class: "wv-wait" }, t("wv_waiting_start"))
+    const join = phone ? el("div", {}, v.me ? el("p", { class: "who" }, t("you_are", { name: v.me.name })) : null,
+      el("p", { class: "wv-wait" }, t("wv_waiting_start")))
       : el("div", { class: "join-box wv-join" },
         el("p", { class: "big-code", "aria-label": t("room", { code: ctx.code }) }, ctx.code),
         el("img", { class: "qr", src: `/api/rooms/${ctx.code}/qr.svg`, alt: t("join_at", { url: joinUrl }), width: 200, height: 200 }),
@@ -103,14 +109,24 @@ export function mountScreen(root, ctx, kind) {
     body.replaceChildren(el("div", { class: "wv-lobby" }, s.node, el("div", { class: "wv-lobby-side" }, join, seats)));
   }
 
+  // the body's parts, replaced only when they change: the profile keeps its node (and its
+  // sideways scroll on a phone) from frame to frame
+  function place(...parts) {
+    const wanted = parts.filter(Boolean);
+    const now = [...body.children];
+    if (wanted.length !== now.length || wanted.some((p, i) => p !== now[i])) body.replaceChildren(...wanted);
+  }
+
+  const pausedLine = el("p", { class: "wv-paused", role: "status" });
+
   function racing(v, animate) {
     const s = ensureStage(v);
     const fresh = shown !== v.shown;
     const ms = animate && fresh && shown >= 0 ? Math.round(1000 * (v.timeline?.pace ?? 1.5) * MOVE_SHARE) : 0;
-    s.show(v.frame, v.ticker, { ms });
+    pausedLine.textContent = t("wv_paused");
+    place(v.timeline?.paused ? pausedLine : null, s.node);
+    s.show(v.frame, v.ticker, { ms });  // in the page: a narrow profile scrolls to the front
     shown = v.shown;
-    const paused = v.timeline?.paused ? el("p", { class: "wv-paused", role: "status" }, t("wv_paused")) : null;
-    body.replaceChildren(...[paused, s.node].filter(Boolean));
   }
 
   function links(v) {
@@ -154,7 +170,7 @@ export function mountScreen(root, ctx, kind) {
     }
   }
 
-  onLanguage(() => { stage?.words(); render(false); });
+  onLanguage(() => { controlsKey = ""; stage?.words(); render(false); });
 
   return {
     connect(l) { live = l; },
