@@ -119,6 +119,8 @@ def test_a_room_replay_of_each_game_shows_its_board(
             page.keyboard.press("ArrowRight")
             _at(page, step + 1, total)
             _until(page, lambda p=page, b=before: _board(p) != b, "the board changes")
+            if game == "hairpin":  # the step's move traced on the board, as live
+                assert page.locator(".replay-board .hp-trail").count() == 1
             _no_dumps(page)
             page.keyboard.press("ArrowLeft")
             _at(page, step, total)

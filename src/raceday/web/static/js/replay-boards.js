@@ -4,8 +4,9 @@
 // (rebuilt there from the saved log by the game's rules); nothing here knows a rule.
 //
 // board(game, drawerUrl) -> Promise<{ draw(box, frame, { ms }), forget(), legend? } | null>:
-// draw() puts the frame into `box` (animated over `ms` where the drawing can glide, a
-// fresh drawing when ms is 0), forget() drops what it keeps between frames (after a
+// draw(box, frame, { ms, previous, events }) puts the frame into `box` (the moves since
+// `previous`, the step before's frame, or in the step's `events` traced, and animated over
+// `ms` where the drawing can glide: stepping forward), forget() drops what it keeps between frames (after a
 // language switch), legend(players) says who plays which colour (a turn room's places).
 // null: the game draws no board; its steps are words.
 import { el } from "./common.js";
@@ -28,12 +29,19 @@ function legend(players, chip) {
   return el("p", { class: "replay-legend" }, players.map((p, i) => el("span", { class: "replay-legend-item" }, chip(i), " ", placeName(p))));
 }
 
-// Hairpin: the room's SVG board with nothing to tap.
+// Hairpin: the room's SVG board with nothing to tap, the step's move traced on it and,
+// stepping forward, the racer running along it (board.js's own trace and animation).
 async function hairpin() {
-  const { drawFrame } = await import("/games/hairpin/static/frame.js");
+  const { animateMove, boardSvg } = await import("/games/hairpin/static/board.js");
+  useStyles("hairpin");
+  const still = { moves: [], selected: null, canMove: false, tap() {} };
   const side = ["red", "black"];
   return {
-    draw(box, frame) { drawFrame(frame, box); },
+    draw(box, frame, { ms = 0, events = [] } = {}) {
+      const moves = events.filter((e) => e.type === "move");
+      box.replaceChildren(boardSvg({ board: frame, recent: moves }, still));
+      if (ms > 0 && moves.length) animateMove(box.querySelector("svg"), moves[moves.length - 1], ms);
+    },
     forget() {},
     legend: (players) => legend(players?.slice(0, 2), (i) => el("span", { class: `hp-chip hp-chip-${side[i]}`, "aria-hidden": "true" }, i ? "B" : "R")),
   };
@@ -42,14 +50,16 @@ async function hairpin() {
 // PISTARD: the velodrome of the room's screens; a saved game's frame (no room) names its
 // squares' colours, which are the track's letters.
 async function pistard() {
-  const { ownerClass, velodrome } = await import("/games/pistard/static/track.js");
+  const { animateRiders, movesBetween, ownerClass, velodrome } = await import("/games/pistard/static/track.js");
   useStyles("pistard");
-  const still = { targets: new Map(), tap() {}, zoom: false };
   return {
-    draw(box, frame) {
+    draw(box, frame, { ms = 0, previous = null } = {}) {
       const track = frame.track ?? { name: "", length: frame.length, lines: [0],
         grid: frame.grid.map((row) => row.map((c) => COLOUR_LETTER[c] ?? "?").join("")) };
-      box.replaceChildren(velodrome({ track, riders: frame.riders, mover: frame.mover }, still));
+      const moves = previous ? movesBetween(previous, frame) : []; // traced since the step before
+      box.replaceChildren(velodrome({ track, riders: frame.riders, mover: frame.mover },
+        { targets: new Map(), tap() {}, zoom: false, trails: moves }));
+      if (ms > 0 && moves.length) animateRiders(box.querySelector("svg"), moves, track.length, ms);
     },
     forget() {},
     legend: (players) => legend(players, (i) => el("span", { class: `pi-chip ${ownerClass(i)}`, "aria-hidden": "true" })),
@@ -86,14 +96,12 @@ async function keirin() {
 async function derby() {
   const { drawTrack } = await import("/games/derby/static/track.js");
   useStyles("derby");
-  let before = null;
   return {
-    draw(box, frame, { ms = 0 } = {}) {
-      const from = ms > 0 && before && before.race === frame.race ? before : null;
+    draw(box, frame, { ms = 0, previous = null } = {}) {
+      const from = ms > 0 && previous && previous.race === frame.race ? previous : null;
       box.replaceChildren(drawTrack(frame, { owners: frame.owners, from, ms, caption: t("rp_board") }));
-      before = frame;
     },
-    forget() { before = null; },
+    forget() {},
   };
 }
 

@@ -160,6 +160,12 @@ function mountPlayer({ title, total, hasBoard, drawStep, extra = null, below = (
   return () => { main.querySelector(".replay-title").textContent = title(); draw(); };
 }
 
+// A room step's events as facts ({type, ...}) for a drawing that traces a move.
+function facts(step) {
+  if (step.kind !== "events") return [];
+  return step.events.map((m) => ({ ...(m.params || {}), type: String(m.key).split(".")[1] }));
+}
+
 // The frame of step `at`: its own, else the last one before it, else the first after it
 // (the lobby's steps show the board the game starts from).
 function frameAt(steps, at) {
@@ -192,7 +198,10 @@ async function player(data) {
       const frame = frameAt(steps, at);
       if (drawing && frame) {
         try {
-          if (frame !== shown || ms === 0) drawing.draw(boardBox, frame, { ms });
+          if (frame !== shown || ms === 0) {
+            const previous = at > 1 ? frameAt(steps, at - 1) : null;
+            drawing.draw(boardBox, frame, { ms, previous: previous === frame ? null : previous, events: facts(step) });
+          }
         } catch (e) { // a drawing that fails leaves the words (and says why in the console)
           console.error(e);
           boardBox.replaceChildren();
