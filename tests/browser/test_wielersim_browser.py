@@ -146,7 +146,12 @@ def test_the_tv_and_a_phone_see_the_same_frame_at_the_servers_pace(
 @pytest.mark.parametrize("viewport", PHONES, ids=["360", "430"])
 def test_a_phone_of_any_width_has_no_sideways_scroll(
         open_page: Callable[..., Any], base: str, viewport: dict[str, int]) -> None:
+    home = open_page(viewport, f"{base}wielersim")
+    home.wait_for_selector("#race-form")
+    fits_phone(home, "the /wielersim page")
+    assert_accessible(home, f"/wielersim at {viewport['width']}")
     tv, code = new_race_room(open_page, base, "route=ardennes&peloton=small&seed=2")
+    assert_accessible(tv, "/wielersim's watch room, just made")
     phone = phone_joins(open_page, base, code, "Ben", viewport)
     fits_phone(phone, "lobby")
     tv.locator("#wv-start").click()
@@ -195,7 +200,8 @@ def test_a_stage_is_watched_in_a_room_then_the_tables_and_gc(
     expect(tv.locator(".film-where")).to_contain_text("Turn", timeout=30_000)
     tv.locator("#wv-skip").click()
     tv.wait_for_selector(".wv-finished")
-    tv.locator("#wv-tables").click()
+    expect(tv.locator("#wv-tables")).to_be_focused()  # the next useful control
+    tv.keyboard.press("Enter")
     tv.wait_for_url("**/wielersim?campaign=spring&stage=1")
     expect(tv.locator("main")).to_contain_text("2 of 6 stages ridden")
     expect(tv.locator(".tables")).to_contain_text("Stage 1")

@@ -164,7 +164,9 @@ export function mountScreen(root, ctx, kind) {
     else if (v.phase === "racing") racing(v, animate);
     else finished(v);
     if (focusNext) {
-      const target = document.getElementById(focusNext) || root.querySelector(".finale button, #wv-tables, #wv-share");
+      // after the finish: back to the stage race's tables, else play again, else the link
+      const target = document.getElementById(focusNext) || ["#wv-tables", ".finale button", "#wv-share"]
+        .map((q) => root.querySelector(q)).find(Boolean);
       target?.focus();
       if (target) focusNext = null;
     }
