@@ -76,6 +76,9 @@ def _fits(page: Any, tv: bool) -> None:
     if tv:
         height = page.evaluate("document.documentElement.scrollHeight")
         assert height <= page.viewport_size["height"], f"{height} px tall on the TV"
+        size = page.evaluate("parseFloat(getComputedStyle(document.querySelector("
+                             "'.replay-main')).fontSize)")
+        assert size >= 28, f"{size} px text on the TV"
 
 
 def _no_dumps(page: Any) -> None:
