@@ -16,7 +16,7 @@ from typing import Any
 import httpx
 import pytest
 from a11y import assert_accessible
-from show import TV, fits_phone, fits_tv, host_says
+from turn_show import TV, fits_phone, fits_tv, host_says, settled
 
 from raceday.web.app import create_app
 from raceday.web.server import background_server
@@ -149,7 +149,9 @@ def test_every_phase_fits_is_accessible_and_animated(open_page: Any, server: str
     for page in (phone, tv):
         page.locator(".finale .podium").wait_for()
         assert first in page.inner_text(".finale .step-1")
+    settled(phone)
     assert_accessible(phone, "hairpin phone, game over")
+    settled(tv)
     assert_accessible(tv, "hairpin TV, game over")
     fits_phone(phone)
     fits_tv(tv, TV_TEXT)

@@ -364,7 +364,7 @@ export function mountRace(root, ctx) {
       ch.stay ? el("li", { class: "pi-stay-li" }, el("button", { type: "button", class: "pi-stay", "data-action": ch.stay.action, onclick: () => choose(ch.stay) }, t(`pi_stay_${ch.stay.why}`))) : null);
   }
 
-  function controls(v) {
+  function controls(v, zoomed = false) {
     const ch = v.choices;
     if (waiting.on) return waiting.line("pi-turn");
     if (!ch) return null;
@@ -375,7 +375,7 @@ export function mountRace(root, ctx) {
     return el("div", { class: "card pi-controls" },
       el("h2", { class: "pi-turn yours" }, head),
       ch.kind === "move" && v.dice ? diceRow(v.dice) : null,
-      ch.kind !== "choose" ? el("p", { class: "note" }, t("pi_tap_hint")) : null,
+      ch.kind !== "choose" ? el("p", { class: "note" }, t(zoomed ? "pi_tap_hint_zoomed" : "pi_tap_hint")) : null,
       choiceButtons(v, ch));
   }
 
@@ -408,8 +408,12 @@ export function mountRace(root, ctx) {
     document.body.dataset.phase = v.phase;
     const key = focusKey(root);
     if (v.phase === "lobby") {
-      fill(stage, lobbyCard(v, ctx, (vv, p) => playerName(vv, p)), waiting.line("pi-turn"), velodrome(v, { targets: new Map(), tap: () => {} }));
-      side.replaceChildren(el("div", { class: "card" }, el("h3", {}, t(`pi_variant_${v.config.variant}`)), el("p", {}, t(`pi_about_${v.config.variant}`))));
+      // the track beside the join code on the TV, under it on a phone
+      const track = velodrome(v, { targets: new Map(), tap: () => {} });
+      const wide = !narrow.matches;
+      fill(stage, lobbyCard(v, ctx, (vv, p) => playerName(vv, p)), waiting.line("pi-turn"), wide ? null : track);
+      fill(side, el("div", { class: "card" }, el("h3", {}, t(`pi_variant_${v.config.variant}`)), el("p", {}, t(`pi_about_${v.config.variant}`))),
+        wide ? track : null);
       return;
     }
     const placing = v.choices?.kind === "place" ? v.choices.rider : null;
@@ -422,8 +426,7 @@ export function mountRace(root, ctx) {
     fill(stage, wide ? header(v) : result ?? header(v),
       track,
       wide ? result : null,
-      zoom ? el("p", { class: "note pi-zoom-note" }, t("pi_zoomed")) : null,
-      wide ? null : controls(v),
+      wide ? null : controls(v, zoom),
       wide && v.dice && v.mover ? el("div", { class: "pi-throw" }, t("pi_throw_of", { rider: v.mover }), diceRow(v.dice)) : null);
     fill(side, end, wide ? controls(v) : null,
       wide && end ? null : el("div", { class: "card" }, standingsTable(v),

@@ -47,3 +47,10 @@ def fits_tv(page: Any, text: str) -> None:
     assert not small, f"text under {TV_TEXT_PX} px: {small[:5]}"
     shown = page.evaluate("(sel) => document.querySelectorAll(sel).length", text)
     assert shown, f"no text {text!r} on the page"
+
+
+def settled(page: Any) -> None:
+    """Wait until the page's entrance animations (a podium rising) have ended, so a check
+    sees the page as it stays (endless ones, the thinking dots, do not count)."""
+    page.wait_for_function("""() => document.getAnimations().every((a) =>
+        a.playState !== "running" || a.effect?.getTiming().iterations === Infinity)""")
