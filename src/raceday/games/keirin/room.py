@@ -21,8 +21,15 @@ Flow:
   moment, with no page driving it): the derny's roll and the line-up first, then one turn
   of throws (or one photo-finish) per step, as the terminal shows it. The host may pause,
   resume, change the pace, play the next step now (``advance``) or skip to the finish.
-  When the race is over the night settles it, and the next race's betting opens, or after
-  the last race the night ends with the standings.
+* **the finish, then the payout** — the step in which the last rider crosses the line is
+  the *finish*: every screen sees the riders on the line and the order, and nothing else.
+  The room holds that step's last throw back from the night (:attr:`KeirinRoom.held`; the
+  race shown is a copy that took it), so the night has not settled: no payout, purse or
+  standing moves. One pace later the timeline's next step hands the throw to the night,
+  which settles the race — every ticket's return, the purses, the standings — and the next
+  race's betting opens, or after the last race the night ends with the standings. So no
+  phone learns what it won before the big screen has shown the finish (#32, "nothing
+  early").
 """
 
 from __future__ import annotations
@@ -34,9 +41,9 @@ from typing import Any, ClassVar, Literal, Self
 import numpy as np
 from pydantic import Field, field_validator
 
-from raceday.core.events import Event
+from raceday.core.events import Event, Message
 from raceday.core.game import GameOptions
-from raceday.games.keirin.betting import KINDS, Ticket
+from raceday.games.keirin.betting import KINDS, Ticket, format_money
 from raceday.games.keirin.night import (
     DONE,
     LAP,
@@ -134,6 +141,10 @@ class KeirinRoom(PartyRoom[NightState]):
                  lobby_options: Mapping[str, Any] | None = None) -> None:
         super().__init__(options, names, lobby_options)
         self.step: list[JSON] = []  # the events of the race's last step (throws, commentary)
+        # the race's last throw, drawn and shown at the finish but not yet the night's:
+        # {"outcome": n, "detail": {...} | None}; the next paced step settles with it
+        self.held: JSON | None = None
+        self._finish_race: KeirinState | None = None  # the race with the held throw (a cache)
 
     @property
     def night(self) -> NightOptions:
@@ -147,12 +158,15 @@ class KeirinRoom(PartyRoom[NightState]):
 
     # --- saving: the kit's format plus the race's last step -----------------------------
     def to_json(self) -> JSON:
-        return {**super().to_json(), "step": list(self.step)}
+        return {**super().to_json(), "step": list(self.step), "held": self.held}
 
     @classmethod
     def restore(cls, data: Mapping[str, Any]) -> Self:
         room = super().restore(data)
         room.step = [current_shape(e) for e in data["step"]]  # saved before today's facts
+        held = data.get("held")  # rooms saved before the finish was held have none
+        room.held = None if held is None else {"outcome": int(held["outcome"]),
+                                               "detail": held["detail"]}
         return room
 
     @classmethod
@@ -172,7 +186,7 @@ class KeirinRoom(PartyRoom[NightState]):
             config, names or ["player 1"])
         return {"kit": KIT_FORMAT, "game": cls.game, "options": options.to_json(),
                 "names": names, "lobby_options": config, "undo": [], "recent": [],
-                "abandoned": False, "step": list(old["step"]),
+                "abandoned": False, "step": list(old["step"]), "held": None,
                 "state": None if night is None else night.to_json()}
 
     @staticmethod
@@ -204,6 +218,34 @@ class KeirinRoom(PartyRoom[NightState]):
                events: list[JSON]) -> None:
         super()._start(actor, intent, rng, events)
         events.append({"type": "betting_open", "race": 1, "races": self.night.races})
+
+    def start_again(self, rng: np.random.Generator, events: list[JSON]) -> None:
+        """Another night with the same seats and options (the kit's), the race's last step
+        and any held throw forgotten."""
+        self.step, self.held, self._finish_race = [], None, None
+        super().start_again(rng, events)
+
+    def awards(self, state: NightState) -> list[JSON]:
+        """The night's awards, facts of the players' accounts: the most returned, the
+        boldest (the most staked) and the sharpest eye (the most winning tickets); a player
+        who did not earn one (nothing returned, staked or hit) gets none."""
+        out: list[JSON] = []
+        for key, field in (("keirin.award.biggest_return", "returned"),
+                           ("keirin.award.boldest", "staked"),
+                           ("keirin.award.sharpest", "winning_tickets")):
+            values = [getattr(a, field) for a in state.accounts]
+            best = max(values, default=0)
+            if best <= 0:
+                continue
+            seat = values.index(best)  # the first seat on a tie
+            acc = state.accounts[seat]
+            detail = (Message("keirin.award.money", {"amount": format_money(best)})
+                      if field != "winning_tickets" else
+                      Message("keirin.award.hits", {"won": acc.winning_tickets,
+                                                    "tickets": acc.tickets}))
+            out.append({"title": Message(key).to_json(), "name": state.names[seat],
+                        "seat": seat, "detail": detail.to_json()})
+        return out
 
     def started_facts(self) -> JSON:
         """The players' names, which the start's words list."""
@@ -255,19 +297,29 @@ class KeirinRoom(PartyRoom[NightState]):
     def _race_step(self, night: NightState, rng: np.random.Generator,
                    events: list[JSON]) -> None:
         """One step of the race as the terminal shows it: the start (derny, line-up,
-        slipstream), a whole turn of throws, or a whole photo-finish; then the result."""
+        slipstream), a whole turn of throws, or a whole photo-finish. The step that ends
+        the race is the finish: its last throw is held back from the night (see the module
+        docstring); the step after it settles."""
+        if self.held is not None:
+            self._settle_held(night, events)
+            return
         race = night.race
         assert race is not None
         produced: list[Event] = []
-        after: list[Event] = []  # the night's own events once the race is over
         for _ in range(STEP_BOUND):
             draw = night.sample_chance(rng)
+            probe = race.clone()
+            new = probe.apply_action(draw.outcome, draw.detail)
+            if probe.is_terminal():  # the finish: shown now, settled a pace later
+                produced.extend(new)
+                self.held = {"outcome": int(draw.outcome),
+                             "detail": None if draw.detail is None else dict(draw.detail)}
+                self._finish_race = probe
+                break
             new = night.apply_action(draw.outcome, draw.detail)
-            for e in new:
-                (after if e.kind in NIGHT_KINDS else produced).append(e)
+            produced.extend(new)
             photo_done = race.phase != PHASE_PHOTO and any(e.kind == "photo_throw" for e in new)
-            if night.phase != PHASE_RACE or photo_done or any(
-                    e.kind in ("turn", "slipstream", "result") for e in new):
+            if photo_done or any(e.kind in ("turn", "slipstream") for e in new):
                 break
         else:  # pragma: no cover - a photo-finish tied thousands of times in a row
             raise RoomError("the race took too many throws in one step; try again")
@@ -275,7 +327,28 @@ class KeirinRoom(PartyRoom[NightState]):
         # (event.<kind>) in its own language: no page works a fact out of the raw data.
         self.step = [self.event_json(e) for e in produced]
         events.extend(self.step)
-        self._night_events(after, events)
+
+    def _settle_held(self, night: NightState, events: list[JSON]) -> None:
+        """The night takes the race's last throw, held since the finish, and settles: the
+        payouts, purses and standings, then the next race's betting or the night's end."""
+        held = self.held
+        assert held is not None
+        produced = night.apply_action(held["outcome"], held["detail"])
+        self.held, self._finish_race = None, None
+        self.step = []
+        # the race's own events of that throw went out at the finish; the night's now
+        self._night_events([e for e in produced if e.kind in NIGHT_KINDS], events)
+
+    def finish_race(self) -> KeirinState | None:
+        """The race as the screens see it at the finish (with the held throw), or None when
+        no throw is held."""
+        if self.held is None or self.state is None or self.state.race is None:
+            return None
+        if self._finish_race is None:
+            probe = self.state.race.clone()
+            probe.apply_action(self.held["outcome"], self.held["detail"])
+            self._finish_race = probe
+        return self._finish_race
 
     def _finish(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
                 events: list[JSON]) -> None:
@@ -362,6 +435,11 @@ class KeirinRoom(PartyRoom[NightState]):
         if night is not None:
             seen = night.observation(None)
             del seen["phase"]
+            finish = self.finish_race()
+            if finish is not None:  # the finish: the race with its last throw, unsettled
+                shown = night.clone()
+                shown.race = finish
+                seen["live"] = shown.live()
             if seen["live"] is not None:
                 seen["live"]["step"] = self.step
             out.update(seen)

@@ -1,0 +1,140 @@
+"""KEIRIN's room as a show (#32): the finish is one step of the timeline and the payout the
+next, so no view or event tells a result, a payout or a new standing before every screen has
+seen the riders on the line; the finale's awards are facts of the night; "again" starts a
+fresh night with the same seats."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import numpy as np
+
+from raceday.games.keirin.room import KeirinRoom
+from raceday.rooms import JSON, Actor
+
+HOST = Actor.host()
+TICK = {"type": "tick"}
+PAYOUT_KINDS = {"settled", "finished", "betting_open"}
+
+
+def night(races: int = 1, seed: int = 5) -> tuple[KeirinRoom, np.random.Generator]:
+    """A room with Aki and Ben, started, each holding a ticket, betting closed."""
+    room = KeirinRoom.create({"races": races, "riders": 6}, seed)
+    room.add_seat("Aki")
+    room.add_seat("Ben")
+    rng = np.random.default_rng(seed)
+    room.handle(HOST, {"type": "start"}, rng)
+    room.handle(Actor.player(0), {"type": "ticket", "kind": "win", "riders": [1],
+                                  "stake": "100"}, rng)
+    room.handle(Actor.player(1), {"type": "ticket", "kind": "trio", "riders": [1, 2, 3],
+                                  "stake": "250"}, rng)
+    room.handle(Actor.player(0), {"type": "done"}, rng)
+    room.handle(Actor.player(1), {"type": "done"}, rng)
+    assert room.phase() == "racing"
+    return room, rng
+
+
+def screens(room: KeirinRoom) -> list[JSON]:
+    """What the TV and each phone may see now."""
+    return [room.view(a) for a in (HOST, Actor.player(0), Actor.player(1))]
+
+
+def test_the_finish_is_a_step_of_its_own_and_the_payout_the_next() -> None:
+    room, rng = night()
+    before = screens(room)
+    standings = before[0]["standings"]
+    ticks: list[list[JSON]] = []
+    while room.held is None:
+        events = room.handle(Actor.timeline(), TICK, rng)
+        ticks.append(events)
+        assert len(ticks) < 300
+        # while the race runs: no payout, no purse moved, no standing changed
+        for view in screens(room):
+            assert view["phase"] == "racing" and view["last"] is None
+            assert view["standings"] == standings
+            if "me" in view:
+                assert view["me"]["last"] == [] and view["me"]["tickets"]
+        assert not any(e["type"] in PAYOUT_KINDS for e in events)
+    # the finish: the riders are on the line, the order is told; still nothing paid
+    finish = ticks[-1]
+    assert [e["type"] for e in finish][-1] == "result"
+    tv = room.view(HOST)
+    assert tv["live"]["phase"] == "over"
+    assert tv["live"]["ranked"] == finish[-1]["ranking"]
+    assert tv["timeline"]["running"], "the payout is the timeline's next step"
+    assert room.next_tick() is not None
+    assert tv["last"] is None and tv["standings"] == standings
+    assert all(v.get("me", {}).get("last", []) == [] for v in screens(room))
+    assert "returned" not in json.dumps(finish)
+    # a pace later: the night settles, with the same order the screens saw
+    payout = room.handle(Actor.timeline(), TICK, rng)
+    assert [e["type"] for e in payout] == ["settled", "finished"]
+    assert payout[0]["ranking"] == finish[-1]["ranking"]
+    after = room.view(Actor.player(0))
+    assert after["phase"] == "finished" and after["last"]["race"] == 1
+    assert len(after["me"]["last"]) == 1 and room.held is None
+
+
+def test_a_held_finish_survives_a_save_and_settles_the_same() -> None:
+    room, rng = night()
+    while room.held is None:
+        room.handle(Actor.timeline(), TICK, rng)
+    saved = json.loads(json.dumps(room.to_json()))
+    twin = KeirinRoom.from_json(saved)
+    assert twin.held == room.held
+    assert twin.view(HOST)["live"] == room.view(HOST)["live"]
+    a = room.handle(Actor.timeline(), TICK, np.random.default_rng(1))
+    b = twin.handle(Actor.timeline(), TICK, np.random.default_rng(2))  # no dice left to draw
+    assert a == b
+
+
+def test_skip_and_advance_go_through_the_finish_to_the_payout() -> None:
+    room, rng = night(races=2)
+    room.handle(HOST, {"type": "pause"}, rng)
+    while room.held is None:
+        room.handle(HOST, {"type": "advance"}, rng)
+    events = room.handle(HOST, {"type": "advance"}, rng)
+    assert [e["type"] for e in events] == ["settled", "betting_open"]
+    room.handle(HOST, {"type": "close_betting"}, rng)
+    events = room.handle(HOST, {"type": "skip"}, rng)
+    kinds = [e["type"] for e in events]
+    assert kinds.index("result") < kinds.index("settled") and kinds[-1] == "finished"
+    assert room.phase() == "finished" and room.held is None
+
+
+def finished_night() -> tuple[KeirinRoom, np.random.Generator]:
+    room, rng = night()
+    room.handle(HOST, {"type": "skip"}, rng)
+    assert room.phase() == "finished"
+    return room, rng
+
+
+def test_the_awards_are_facts_of_the_accounts() -> None:
+    room, _ = finished_night()
+    finale: Any = room.finale()  # the kit puts it in the view as "finale"
+    awards = {a["title"]["key"]: a for a in finale["awards"]}
+    boldest = awards["keirin.award.boldest"]
+    assert boldest["name"] == "Ben" and boldest["seat"] == 1  # 2.50 against Aki's 1.00
+    assert boldest["detail"] == {"key": "keirin.award.money", "params": {"amount": "250.00"}}
+    state = room.state
+    assert state is not None
+    returned = [a.returned for a in state.accounts]
+    if max(returned):
+        best = awards["keirin.award.biggest_return"]
+        assert best["seat"] == returned.index(max(returned))
+    else:
+        assert "keirin.award.biggest_return" not in awards
+    assert ("keirin.award.sharpest" in awards) == any(a.winning_tickets for a in state.accounts)
+    assert finale["podium"][0]["name"] == state.names[state.outcome().ranking[0]]
+
+
+def test_again_is_a_fresh_night_with_the_same_seats() -> None:
+    room, rng = finished_night()
+    events = room.handle(HOST, {"type": "again"}, rng)
+    kinds = [e["type"] for e in events]
+    assert kinds[0] == "again" and "betting_open" in kinds
+    view = room.view(Actor.player(1))
+    assert view["phase"] == "betting" and view["race"] == 1 and view["last"] is None
+    assert view["seats"] == ["Aki", "Ben"] and view["me"]["name"] == "Ben"
+    assert view["me"]["purse"] == 1_000_000 and view["live"] is None and room.step == []
