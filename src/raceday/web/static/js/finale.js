@@ -69,10 +69,10 @@ export function drawFinale(finale, { game = null, isHost = false, send = null, s
 
   function draw() {
     const empty = finale.podium.length === 0;
-    root.replaceChildren(
+    root.replaceChildren(...[
       el("h2", { id }, t("finale_title")),
       empty ? el("p", { class: "note" }, t("finale_none")) : podium(),
-      awards(), again());
+      awards(), again()].filter(Boolean));
   }
 
   draw();
