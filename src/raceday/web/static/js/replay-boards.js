@@ -59,11 +59,32 @@ async function pistard() {
       const moves = previous ? movesBetween(previous, frame) : []; // traced since the step before
       box.replaceChildren(velodrome({ track, riders: frame.riders, mover: frame.mover },
         { targets: new Map(), tap() {}, zoom: false, trails: moves }));
-      if (ms > 0 && moves.length) animateRiders(box.querySelector("svg"), moves, track.length, ms);
+      const root = box.querySelector("svg");
+      if (narrow()) closeUp(root);
+      if (ms > 0 && moves.length) animateRiders(root, moves, track.length, ms);
     },
     forget() {},
     legend: (players) => legend(players, (i) => el("span", { class: `pi-chip ${ownerClass(i)}`, "aria-hidden": "true" })),
   };
+}
+
+// A phone: the part of the track where the riders are, when they are bunched (the whole
+// lap at 390 px makes a rider a dot); the whole lap when they are spread round it.
+const narrow = () => window.matchMedia?.("(max-width: 600px)").matches ?? false;
+
+function closeUp(root) {
+  const dots = [...root.querySelectorAll(".pi-rider circle")].map((c) => [Number(c.getAttribute("cx")), Number(c.getAttribute("cy"))]);
+  const [, , W, H] = root.getAttribute("viewBox").split(" ").map(Number);
+  if (!dots.length) return;
+  const xs = dots.map((d) => d[0]);
+  const ys = dots.map((d) => d[1]);
+  const w = Math.max(Math.max(...xs) - Math.min(...xs) + 160, 420);
+  const h = Math.max(Math.max(...ys) - Math.min(...ys) + 160, w * 0.62);
+  if (w >= W * 0.8 || h >= H * 0.8) return;
+  const x0 = Math.max(0, Math.min(W - w, (Math.min(...xs) + Math.max(...xs)) / 2 - w / 2));
+  const y0 = Math.max(0, Math.min(H - h, (Math.min(...ys) + Math.max(...ys)) / 2 - h / 2));
+  root.setAttribute("viewBox", `${x0.toFixed(0)} ${y0.toFixed(0)} ${w.toFixed(0)} ${h.toFixed(0)}`);
+  root.classList.add("is-zoomed");
 }
 
 // KEIRIN: the big screen's velodrome, kept from frame to frame so the riders glide.
