@@ -27,6 +27,8 @@ def as_recorded(view: dict[str, Any]) -> dict[str, Any]:
     if out.get("live") is not None:
         out["live"] = {k: v for k, v in out["live"].items()
                        if k not in ("finished", "photo", "next_by_phone")}
+    if out.get("me") is not None:
+        out["me"] = {k: v for k, v in out["me"].items() if k != "my_turn"}
     if out.get("auction") is not None:
         out["auction"] = {k: v for k, v in out["auction"].items() if k != "chance"}
     return out

@@ -274,3 +274,28 @@ def test_a_seats_own_view_is_its_part_of_the_observation() -> None:
     for i in range(state.num_players):
         assert state.own_view(i) == state.observation(i)["me"]
     assert EVENING.name == "derby_evening"
+
+
+def test_refusals_are_words_in_both_languages_and_never_echo_a_bid() -> None:
+    room = DerbyRoom.create({"races": 4}, 2)
+    room.add_seat("Aki")
+    rng = np.random.default_rng(2)
+    room.handle(HOST, {"type": "start", "computers": 1}, rng)
+    refusals = []
+    for intent in ({"type": "bid", "amount": 10_100}, {"type": "bid", "amount": 150},
+                   {"type": "bid", "amount": "lots"},
+                   {"type": "ticket", "kind": "win", "horses": ["d20"], "stake": 100}):
+        with pytest.raises(RoomError) as info:
+            room.handle(seat(0), intent, rng)
+        refusals.append(info.value)
+    for error in refusals:
+        assert error.message is not None, str(error)
+        english, japanese = render(error.message, "en"), render(error.message, "ja")
+        assert english == str(error) and japanese != english
+        assert all("\u3040" <= c <= "\u9fff" for c in japanese if c.isalpha() and
+                   not c.isascii()), japanese
+        for secret in ("10100", "10,100", "150"):  # the bid typed is never said back
+            assert secret not in english and secret not in japanese
+    assert "所持金" in render(refusals[0].message, "ja")
+    assert render(refusals[3].message, "ja") == \
+        "それができるのは投票の間だけです（いまはオークション）"

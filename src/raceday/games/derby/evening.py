@@ -69,6 +69,7 @@ from raceday.games.derby.session import (
     Session,
     Ticket,
 )
+from raceday.present import refusal, render
 
 if TYPE_CHECKING:
     import numpy as np
@@ -95,6 +96,15 @@ def action_parts(action: Action) -> tuple[str, int, int]:
     if TICKET <= code < TICKET + len(SELECTIONS) and units >= 1:
         return "ticket", units, code - TICKET
     raise IllegalActionError(action, "no Dice Derby action has that number")
+
+
+def illegal(action: object, key: str, **params: Any) -> IllegalActionError:
+    """An :class:`IllegalActionError` whose reason is ``key`` of the tables (English), and
+    which carries the message for every language."""
+    message = Message(key, params)
+    error = IllegalActionError(action, render(message))
+    error.message = message
+    return error
 
 
 def bid_of(units: int) -> Action:
@@ -240,7 +250,7 @@ class EveningState(SealedState):
         """The action sealing a bid of ``amount`` (0 = no bid) for ``player``, after the
         ledger's checks: :class:`BetError` naming what is wrong."""
         if self.phase != PHASE_AUCTION:
-            raise BetError("the auction is over")
+            raise refusal(BetError, "derby.refusal.auction_over")
         self.ledger.check_bid(player, amount)
         return bid_of(amount // self.options.stake_unit)
 
@@ -321,10 +331,10 @@ class EveningState(SealedState):
         are checked by number here, not by listing every legal action (a purse of a
         million has a million bids)."""
         if self.is_terminal():
-            raise IllegalActionError(action, "the game is over")
+            raise illegal(action, "derby.refusal.game_over")
         what, units, selection = action_parts(action)
         if player not in self.acting_players() and not (what == "bid" and self.may_rebid(player)):
-            raise IllegalActionError(action, f"it is not player {player}'s turn to act")
+            raise illegal(action, "derby.refusal.not_your_turn", player=player)
         try:
             amount = units * self.options.stake_unit
             if what == "bid":
@@ -335,9 +345,11 @@ class EveningState(SealedState):
             elif what == "borrow":
                 self.borrow_action(player)
             elif self.phase != PHASE_BETTING:
-                raise BetError("betting is not open")
+                raise refusal(BetError, "derby.refusal.betting_not_open")
         except BetError as exc:
-            raise IllegalActionError(action, str(exc)) from None
+            error = IllegalActionError(action, str(exc))
+            error.message = exc.message  # the same refusal, in every language
+            raise error from None
         return self._apply_for(player, action)
 
     def apply_action(self, action: Action, detail: Mapping[str, Any] | None = None) -> list[Event]:
@@ -358,19 +370,18 @@ class EveningState(SealedState):
         """A roll a host typed in from real dice (None for a fall), whatever the fall rate:
         :class:`IllegalActionError` for a number the die does not have."""
         if self.phase != PHASE_RACING or self.race is None:
-            raise IllegalActionError(value, "no race is being rolled")
+            raise illegal(value, "derby.refusal.no_race")
         return self._race_events(self.race.enter_roll(value))
 
     def enter_rolls(self, values: Sequence[int | None]) -> list[Event]:
         """A whole round typed in by a host: checked on a copy first, so a bad number
         changes nothing (:class:`IllegalActionError`)."""
         if self.phase != PHASE_RACING or self.race is None:
-            raise IllegalActionError(list(values), "no race is being rolled")
+            raise illegal(list(values), "derby.refusal.no_race")
         rolling = list(self.race.to_roll)
         if len(values) != len(rolling):
             names = " ".join(horse_name(p) for p in rolling)
-            raise IllegalActionError(list(values), f"enter {len(rolling)} numbers, one for "
-                                     f"each of {names} (F for a fall)")
+            raise illegal(list(values), "derby.refusal.enter_count", n=len(rolling), names=names)
         trial = self.race.clone()
         for value in values:
             trial.enter_roll(value)

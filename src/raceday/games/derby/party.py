@@ -41,7 +41,7 @@ from raceday.games.derby.session import (
     PHASE_RACING,
     Session,
 )
-from raceday.present import describe_event, describe_outcome
+from raceday.present import describe_event, describe_outcome, refusal
 from raceday.store.sessions import SessionStore
 from raceday.terminal.common import read_line, read_secret
 
@@ -115,13 +115,11 @@ def parse_amount(text: str) -> int:
     """A whole amount from '3500' or '3,500': ASCII digits, optional thousands commas."""
     cleaned = text.strip()
     if not _AMOUNT.fullmatch(cleaned):
-        raise BetError(f"{cleaned!r} is not a whole amount of money; type digits 0-9 such as "
-                       "3500 or 3,500")
+        raise refusal(BetError, "derby.refusal.not_amount", text=repr(cleaned))
     digits = cleaned.replace(",", "")
     value = ascii_int(digits.removeprefix("-"))
     if value is None:
-        raise BetError(f"that amount has {len(digits)} digits; amounts have at most "
-                       f"{MAX_DIGITS}")
+        raise refusal(BetError, "derby.refusal.too_many_digits", n=len(digits), max=MAX_DIGITS)
     return -value if digits.startswith("-") else value
 
 
@@ -129,19 +127,21 @@ def parse_ticket(text: str) -> tuple[str, tuple[int, ...], int]:
     """('win', (6,), 500) from 'win 6 500'; ('quinella', (5, 6), 300) from 'q 5-6 300'."""
     words = text.replace("-", " ").replace("/", " ").split()
     if not words:
-        raise BetError("type a ticket, or 'done'")
+        raise refusal(BetError, "derby.refusal.type_ticket")
     kind = {"win": "win", "w": "win", "quinella": "quinella", "q": "quinella",
             "quin": "quinella"}.get(words[0].lower())
     if kind is None:
-        raise BetError(f"unknown ticket {words[0]!r}. {BET_HELP}")
+        raise refusal(BetError, "derby.refusal.unknown_ticket", word=repr(words[0]),
+                      help=Message("derby.party.bet_help"))
     wanted = 1 if kind == "win" else 2
     if len(words) != wanted + 2:
-        example = "win 6 500" if kind == "win" else "quinella 5-6 300"
-        raise BetError(f"a {kind} ticket is written like '{example}'")
+        raise refusal(BetError, f"derby.refusal.written_{kind}")
     try:
         horses = tuple(parse_horse(w) for w in words[1 : 1 + wanted])
     except OptionsError as exc:
-        raise BetError(str(exc)) from None
+        error = BetError(str(exc))
+        error.message = exc.message
+        raise error from None
     return kind, horses, parse_amount(words[-1])
 
 
@@ -150,17 +150,15 @@ def parse_host_round(text: str, rolling: list[int]) -> list[int | None]:
     words = text.replace(",", " ").split()
     names = " ".join(horse_name(p) for p in rolling)
     if len(words) != len(rolling):
-        raise EntryError(f"type {len(rolling)} numbers, one for each of {names} (F for a fall)")
+        raise refusal(EntryError, "derby.refusal.type_count", n=len(rolling), names=names)
     values: list[int | None] = []
     for word, post in zip(words, rolling, strict=True):
         if word.lower() in ("f", "x", "fall"):
             values.append(None)
             continue
         if not re.fullmatch(r"[0-9]{1,3}", word) or not 1 <= int(word) <= faces_of(post):
-            raise EntryError(
-                f"{word!r} is not on the {horse_name(post)}: it shows 1 to {faces_of(post)} "
-                "(or F for a fall)"
-            )
+            raise refusal(EntryError, "derby.refusal.not_on_die", word=repr(word),
+                          horse=horse_name(post), faces=faces_of(post))
         values.append(int(word))
     return values
 

@@ -63,6 +63,7 @@ from raceday.games.derby.session import (
     PHASE_RACING,
     Session,
 )
+from raceday.present import refusal
 from raceday.rooms import JSON, Actor, PartyRoom, RoomError
 from raceday.rooms.base import KIT_FORMAT, Handler
 
@@ -73,14 +74,17 @@ RACE_KINDS = frozenset({"roll", "reroll", "round", "place", "quinella", "result"
 """The events of a race itself, broadcast at their furlong; every other event of a race's
 tick (the quinella's payouts, the settlement, the next betting) waits for the curtain."""
 COMPUTER_NAME = re.compile(r"cpu\s*\d+", re.IGNORECASE)
-PHASE_WORDS = {PHASE_AUCTION: "the auction", PHASE_BETTING: "betting", PHASE_RACING: "a race"}
 
 
 def _int(value: object, what: str, low: int = -MAX_AMOUNT, high: int = MAX_AMOUNT) -> int:
+    """``value`` as a whole number from ``low`` to ``high``; ``what`` (``bid``, ``stake``,
+    ``computers``) names it in the refusal."""
+    noun = Message(f"derby.noun.{what}")
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RoomError(f"{what} must be a whole number")
+        raise refusal(RoomError, "derby.refusal.whole_number", what=noun)
     if not low <= value <= high:
-        raise RoomError(f"{what} must be from {low:,} to {high:,}")
+        raise refusal(RoomError, "derby.refusal.from_to", what=noun, low=f"{low:,}",
+                      high=f"{high:,}")
     return value
 
 
@@ -139,11 +143,13 @@ HOST_OPTIONS = frozenset(HostOptions.model_fields)
 def host_options(options: Mapping[str, Any], seed: int) -> EveningOptions:
     """The evening's rules from what a host chose: the model's line is the refusal."""
     if not isinstance(options, Mapping):
-        raise RoomError("options must be an object")
+        raise refusal(RoomError, "derby.refusal.options_object")
     try:
         return HostOptions.parse(options).evening(seed)
     except OptionsError as exc:
-        raise RoomError(str(exc)) from None
+        error = RoomError(str(exc))
+        error.message = exc.message
+        raise error from None
 
 
 class DerbyRoom(PartyRoom[EveningState]):
@@ -214,7 +220,7 @@ class DerbyRoom(PartyRoom[EveningState]):
     # --- seats and start -----------------------------------------------------------------
     def add_seat(self, name: str) -> int:
         if self.state is None and COMPUTER_NAME.fullmatch(name):
-            raise RoomError(f"{name!r} is kept for computer players; pick another name")
+            raise refusal(RoomError, "derby.refusal.computer_name", name=repr(name))
         return super().add_seat(name)
 
     def _human(self, player: int) -> bool:
@@ -257,11 +263,11 @@ class DerbyRoom(PartyRoom[EveningState]):
     def _start_evening(self, actor: Actor, intent: Mapping[str, Any],
                        rng: np.random.Generator, events: list[JSON]) -> None:
         if self.state is not None:
-            raise RoomError("the party has already started")
+            raise refusal(RoomError, "derby.refusal.already_started")
         computers = _int(intent.get("computers", 0), "computers", 0,
                          MAX_SEATS - len(self.names))
         if not self.names and not computers:
-            raise RoomError("nobody has joined yet: wait for players or add computers")
+            raise refusal(RoomError, "derby.refusal.nobody")
         roster = [(n, "human") for n in self.names]
         roster += [(f"CPU {k + 1}", ("cautious", "bold")[k % 2]) for k in range(computers)]
         self.options = self.options.with_players(roster)
@@ -271,17 +277,18 @@ class DerbyRoom(PartyRoom[EveningState]):
         self._settle(rng, events)
 
     def check_start(self) -> None:  # the kit's start is replaced by _start_evening
-        raise RoomError("start the party with the number of computers")
+        raise refusal(RoomError, "derby.refusal.start_with_computers")
 
     # --- applying ----------------------------------------------------------------------------
     def _evening(self, *phases: str) -> EveningState:
         state = self._playing()
+        wanted = [Message(f"derby.during.{p}") for p in phases]
+        either = {"wanted": wanted[0], "other": wanted[-1]}
+        key = "derby.refusal.only_during" + ("_either" if len(phases) > 1 else "")
         if self.curtain is not None and PHASE_RACING not in phases:
-            raise RoomError(f"that is only possible during {PHASE_WORDS.get(phases[0])} "
-                            "(now: the results of a race)")
+            raise refusal(RoomError, key, **either, now=Message("derby.during.results"))
         if state.phase not in phases:
-            wanted = " or ".join(PHASE_WORDS.get(p, p) for p in phases)
-            raise RoomError(f"that is only possible during {wanted} (now: {state.phase})")
+            raise refusal(RoomError, key, **either, now=Message(f"derby.during.{state.phase}"))
         return state
 
     def _seat_evening(self, actor: Actor, *phases: str) -> tuple[EveningState, int]:
@@ -299,7 +306,9 @@ class DerbyRoom(PartyRoom[EveningState]):
         try:
             produced = state.apply_action_for(player, action)
         except IllegalActionError as exc:
-            raise RoomError(exc.reason) from None
+            error = RoomError(exc.reason)
+            error.message = exc.message  # the engine's refusal, in every language
+            raise error from None
         for e in produced:
             if e.kind in ("bid_sealed", "done_betting") and not self._human(player):
                 continue
@@ -426,15 +435,14 @@ class DerbyRoom(PartyRoom[EveningState]):
                events: list[JSON]) -> None:
         state = self._evening(PHASE_RACING)
         if not self.options.host:
-            raise RoomError("this room rolls its dice on the phones; real dice are off")
+            raise refusal(RoomError, "derby.refusal.server_dice")
         race = state.race
         assert race is not None
         raw = intent.get("values")
         rolling = list(race.to_roll)
         names = " ".join(horse_name(p) for p in rolling)
         if not isinstance(raw, list) or len(raw) != len(rolling):
-            raise RoomError(f"enter {len(rolling)} numbers, one for each of {names} "
-                            "(F for a fall)")
+            raise refusal(RoomError, "derby.refusal.enter_count", n=len(rolling), names=names)
         values: list[int | None] = []
         for v in raw:
             if v is None or (isinstance(v, str) and v.strip().upper() in ("F", "X")):
@@ -444,7 +452,7 @@ class DerbyRoom(PartyRoom[EveningState]):
             elif isinstance(v, str) and re.fullmatch(r"[0-9]{1,3}", v.strip()):
                 values.append(int(v))
             else:
-                raise RoomError(f"{v!r} is not a number on a die (or F for a fall)")
+                raise refusal(RoomError, "derby.refusal.not_a_die", value=repr(v))
         before = state.to_json()
         self._race_news(state.enter_rolls(values), before, events)  # all or nothing
         self._then(rng, events)
@@ -455,9 +463,8 @@ class DerbyRoom(PartyRoom[EveningState]):
         state, seat = self._seat_evening(actor, PHASE_AUCTION)
         horse = state.ledger.players[seat].horse
         if horse is not None:
-            raise RoomError(f"you already own the {horse_name(horse)}; an owner holds one "
-                            "die only")
-        amount = _int(intent.get("amount"), "a bid")
+            raise refusal(RoomError, "derby.refusal.you_own", horse=horse_name(horse))
+        amount = _int(intent.get("amount"), "bid")
         self._act_for(seat, state.bid_action(seat, amount), events)
         self._then(rng, events)
 
@@ -465,19 +472,19 @@ class DerbyRoom(PartyRoom[EveningState]):
                 events: list[JSON]) -> None:
         state, seat = self._seat_evening(actor, PHASE_BETTING)
         if seat in state.done:
-            raise RoomError("you said you were done betting for this race")
+            raise refusal(RoomError, "derby.refusal.said_done")
         kind = intent.get("kind")
         if kind not in ("win", "quinella"):
-            raise RoomError("a ticket is 'win' or 'quinella'")
+            raise refusal(RoomError, "derby.refusal.ticket_kind")
         raw = intent.get("horses")
         if not isinstance(raw, list) or not 1 <= len(raw) <= 2:
-            raise RoomError("name the horses of the ticket (one for win, two for quinella)")
+            raise refusal(RoomError, "derby.refusal.name_horses")
         horses = []
         for h in raw:
             if isinstance(h, bool) or not isinstance(h, (int, str)) or len(str(h)) > 4:
-                raise RoomError(f"there is no horse {h!r}")
+                raise refusal(RoomError, "derby.refusal.no_horse", horse=repr(h))
             horses.append(parse_horse(str(h)))
-        stake = _int(intent.get("stake"), "a stake")
+        stake = _int(intent.get("stake"), "stake")
         self._act_for(seat, state.ticket_action(seat, str(kind), horses, stake), events)
 
     def _borrow(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
@@ -485,15 +492,14 @@ class DerbyRoom(PartyRoom[EveningState]):
         state, seat = self._seat_evening(actor, PHASE_AUCTION, PHASE_BETTING)
         action = state.borrow_action(seat)
         if seat not in state.acting_players():
-            raise RoomError("borrow while you bid or bet (before your bid is sealed or you "
-                            "are done)")
+            raise refusal(RoomError, "derby.refusal.borrow_when")
         self._act_for(seat, action, events)
 
     def _done(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
               events: list[JSON]) -> None:
         state, seat = self._seat_evening(actor, PHASE_BETTING)
         if seat in state.done:
-            raise RoomError("you are already done betting")
+            raise refusal(RoomError, "derby.refusal.already_done")
         self._act_for(seat, DONE, events)
         self._then(rng, events)
 

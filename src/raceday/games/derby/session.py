@@ -24,6 +24,7 @@ from pydantic import (
 
 from raceday.core.errors import BetError as BetError  # its old home: still importable here
 from raceday.core.errors import OptionsError, SaveFormatError
+from raceday.core.events import Message
 from raceday.core.game import GameOptions, one_of
 from raceday.core.serialize import Fields
 from raceday.games.derby.odds import (
@@ -35,6 +36,7 @@ from raceday.games.derby.odds import (
     parse_margin,
 )
 from raceday.games.derby.rules import POSTS, as_validator, horse_name, parse_fall_rate
+from raceday.present import refusal
 
 MIN_RACES, MAX_RACES = 4, 6
 KINDS = ("human", "cautious", "bold")
@@ -316,7 +318,7 @@ class Session:
         for i, p in enumerate(self.players):
             if p.name.lower() == wanted:
                 return i
-        raise BetError(f"there is no player called {name.strip()!r}")
+        raise refusal(BetError, "derby.refusal.no_player", name=repr(name.strip()))
 
     def owner_of(self, post: int) -> int | None:
         """The player owning the horse of ``post`` (None while unsold or run by the house)."""
@@ -339,15 +341,15 @@ class Session:
         p = self.players[player]
         unit = self.config.stake_unit
         if p.horse is not None:
-            raise BetError(f"{p.name} already owns the {horse_name(p.horse)}; an owner holds "
-                           "one die only")
+            raise refusal(BetError, "derby.refusal.owner_one_die", name=p.name,
+                          horse=horse_name(p.horse))
         if amount < 0:
-            raise BetError("a bid cannot be negative; type 0 for no bid")
+            raise refusal(BetError, "derby.refusal.bid_negative")
         # the real reason first: a bid beyond the purse is refused as such
         if amount > p.money:
-            raise BetError(f"{p.name} holds {p.money}; a bid cannot be more than that")
+            raise refusal(BetError, "derby.refusal.bid_over_purse", name=p.name, money=p.money)
         if amount % unit:
-            raise BetError(f"bids are in multiples of {unit}")
+            raise refusal(BetError, "derby.refusal.bid_unit", unit=unit)
 
     def auction_lot(self, bids: Mapping[int, int], rng: np.random.Generator) -> AuctionLot:
         """Settle the sealed bids for the next die: the highest bid buys, a tie is settled
@@ -359,9 +361,9 @@ class Session:
         """The players sharing the highest bid (none when nobody bid), after checking the
         bids: :class:`BetError` for a bid that is not allowed."""
         if self.next_lot is None:
-            raise BetError("the auction is over")
+            raise refusal(BetError, "derby.refusal.auction_over")
         if set(bids) - set(self.eligible_bidders()):
-            raise BetError("only players who own no die yet may bid")
+            raise refusal(BetError, "derby.refusal.bidders")
         for player, amount in bids.items():
             self.check_bid(player, amount)
         best = max(bids.values(), default=0)
@@ -378,7 +380,7 @@ class Session:
             lot = AuctionLot(post, dict(bids), None, 0)
         else:
             if (draw is None) != (len(tied) == 1) or not 0 <= (draw or 0) < len(tied):
-                raise BetError(f"a tie of {len(tied)} bidders needs a draw among them")
+                raise refusal(BetError, "derby.refusal.tie_draw", n=len(tied))
             buyer = tied[draw or 0]
             best = bids[buyer]
             lot = AuctionLot(post, dict(bids), buyer, best, tied if draw is not None else (), draw)
@@ -403,28 +405,28 @@ class Session:
     def place_ticket(self, player: int, kind: str, horses: Sequence[int], stake: int) -> Ticket:
         """Buy a ticket at the board's odds; the stake comes off the player's money."""
         if self.phase != PHASE_BETTING:
-            raise BetError("betting is closed")
+            raise refusal(BetError, "derby.refusal.betting_closed")
         p = self.players[player]
         if kind not in ("win", "quinella"):
-            raise BetError("a ticket is 'win' or 'quinella'")
+            raise refusal(BetError, "derby.refusal.ticket_kind")
         wanted = 1 if kind == "win" else 2
         if len(horses) != wanted:
-            raise BetError(f"a {kind} ticket names {wanted} horse{'s' if wanted > 1 else ''}")
+            raise refusal(BetError, f"derby.refusal.ticket_horses_{kind}")
         if any(h not in POSTS for h in horses):
-            raise BetError("horses are posts 1-6 (d4, d6, d8, d10, d12, d20)")
+            raise refusal(BetError, "derby.refusal.horse_posts")
         if len(set(horses)) != len(horses):
-            raise BetError("a quinella names two different horses")
+            raise refusal(BetError, "derby.refusal.quinella_two")
         limit = self.config.win_limit if kind == "win" else self.config.quinella_limit
         held = sum(1 for t in self.tickets_of(player) if t.kind == kind)
         if held >= limit:
-            raise BetError(f"{p.name} already holds {held} {kind} ticket(s); the limit per race "
-                           f"is {limit}")
+            raise refusal(BetError, "derby.refusal.ticket_limit", name=p.name, held=held,
+                          kind=Message(f"derby.what.kind_{kind}"), limit=limit)
         unit = self.config.stake_unit
         if stake > p.money:  # the real reason first, before the stake's granularity
-            hint = " (or borrow)" if self.can_borrow(player) else ""
-            raise BetError(f"{p.name} holds {p.money}; stake no more than that{hint}")
+            why = "stake_over_purse_borrow" if self.can_borrow(player) else "stake_over_purse"
+            raise refusal(BetError, f"derby.refusal.{why}", name=p.name, money=p.money)
         if stake < unit or stake % unit:
-            raise BetError(f"a stake is a positive multiple of {unit}")
+            raise refusal(BetError, "derby.refusal.stake_unit", unit=unit)
         board = self.board()
         key = tuple(sorted(horses))
         odds = board.win[key[0]] if kind == "win" else board.quinella[(key[0], key[1])]
@@ -441,19 +443,19 @@ class Session:
         """Take a loan: ``loan_amount`` now, ``loan_repay`` owed at the end of the session."""
         p = self.players[player]
         if not self.config.borrowing:
-            raise BetError("borrowing is not allowed in this session (start it with --borrowing)")
+            raise refusal(BetError, "derby.refusal.no_borrowing")
         if p.loans >= self.config.max_loans:
-            raise BetError(f"{p.name} already has {p.loans} loan(s); the limit is "
-                           f"{self.config.max_loans}")
+            raise refusal(BetError, "derby.refusal.loan_limit", name=p.name, loans=p.loans,
+                          limit=self.config.max_loans)
         if self.phase == PHASE_FINISHED:
-            raise BetError("the session is over")
+            raise refusal(BetError, "derby.refusal.session_over")
         p.loans += 1
         p.money += self.config.loan_amount
         p.debt += self.config.loan_repay
 
     def close_betting(self) -> None:
         if self.phase != PHASE_BETTING:
-            raise BetError("betting is not open")
+            raise refusal(BetError, "derby.refusal.betting_not_open")
         self.phase = PHASE_RACING
 
     # --- settlement ---------------------------------------------------------------------
@@ -468,9 +470,9 @@ class Session:
     def settle(self, first: int, second: int, first_out: Sequence[int]) -> RaceRecord:
         """Pay every winning ticket and the owners' prizes for a finished race."""
         if self.phase != PHASE_RACING:
-            raise BetError("there is no race to settle (betting must be closed first)")
+            raise refusal(BetError, "derby.refusal.no_race_to_settle")
         if first == second or first not in POSTS or second not in POSTS:
-            raise BetError("1st and 2nd must be two different horses")
+            raise refusal(BetError, "derby.refusal.first_second")
         payouts: list[Payout] = []
         for t in self.tickets:
             if t.wins(first, second):
