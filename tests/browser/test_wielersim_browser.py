@@ -119,6 +119,12 @@ def test_the_tv_and_a_phone_see_the_same_frame_at_the_servers_pace(
     assert tv.locator(".grp").count() == phone.locator(".grp").count() > 0
     discs = "els => els.map(e => e.querySelector('text').textContent).join(' ')"
     assert tv.locator(".grp").evaluate_all(discs) == phone.locator(".grp").evaluate_all(discs)
+    # a disc's number is always its group's size (the legend says so), never a bib
+    last = [json.loads(m) for m in phone.frames_received if '"update"' in m][-1]["view"]["frame"]
+    sizes = [len(g[2]) for g in last["groups"]]
+    assert phone.locator(".grp text").all_text_contents() == [str(n) for n in sizes]
+    assert sum(sizes) == len(last["riders"])
+    expect(phone.locator(".film-legend")).to_contain_text("how many riders are in the group")
     check(tv, "tv", "racing")
     check(phone, "phone", "racing")
     # the film first on the phone: the profile's top is on the first screen, above the ticker
