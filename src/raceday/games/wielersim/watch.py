@@ -5,8 +5,10 @@ The engine rides every race on the server; the browser gets a *film*: the route 
 profile drawn by :func:`raceday.games.wielersim.drawing.profile`), the riders, and one
 frame per turn (the state's own :meth:`~WielersimState.frame`, with the commentary's
 ticker items as messages the page renders from the game's message tables), then the
-result. The page plays the frames at the speed the viewer chooses; nothing is decided in
-the browser.
+result (:mod:`raceday.games.wielersim.filming`). Watching live is a watch room
+(:mod:`raceday.games.wielersim.room`): the server plays one frame a paced step to every
+screen; the whole film of a saved stage (``stages/{i}``) is for replays, where the reader
+scrubs. Nothing is decided in the browser.
 
 Campaigns are the very documents ``raceday wielersim tour`` saves
 (:mod:`raceday.games.wielersim.campaign`) in the server's database, so a stage race
@@ -28,6 +30,8 @@ REST (JSON; errors are ``{"error": "..."}`` with a 4xx status):
 * ``GET /api/wielersim/campaigns/{name}`` — its stages, tables after each stage, GC chart;
 * ``POST /api/wielersim/campaigns/{name}/ride`` ``{"stage": i}`` — ride the next stage
   (``i`` must be the next one) and save it;
+* ``POST /api/wielersim/campaigns/{name}/watch`` ``{"stage": i}`` — a watch room for stage
+  ``i`` (the next one is ridden and saved first): ``{"code", "host_token", ...}``;
 * ``GET /api/wielersim/campaigns/{name}/stages/{i}`` — the film of a ridden stage.
 """
 
