@@ -74,6 +74,16 @@ with ``rooms.js mountCard``) draws it with ``options-form.js``, and the room par
 host's options with it, so a refusal is the model's one line. Without it the game's own
 options model is served.
 
+The finale: once the game is over (or the host ended it) every view holds ``finale``,
+``{"podium": [{"place", "name", "seat", "who", "detail"}, ...], "awards": [...], "again":
+true}`` (see ``RoomBase.finale``). The podium comes from the outcome's ranking read as
+players (``podium(state)``; a game whose ranking is of horses or riders overrides it) and
+names each through ``player_card(player)``; a game adds its awards with ``awards(state)``.
+The host's ``{"type": "again"}`` then starts a fresh game with the same seats, names,
+kinds, tokens and options, chance from the room's generator (``start_again(rng, events)``,
+which a game overrides when its start needs more); it is refused before the end. The
+browser draws it with ``/static/js/finale.js`` (``drawFinale``).
+
 Saves: a room saved before the kit passes through the class method ``migrate(old_json)``,
 which returns the kit's format (a TurnRoom reads the per-game rooms' format 1 by default,
 see :func:`~raceday.rooms.turn.turn_room_before_kit`).

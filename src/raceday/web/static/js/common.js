@@ -170,6 +170,18 @@ export async function openRoom(code, app, ...after) {
   }
 }
 
+// A node worded from facts kept as they came (events, a view), not from a rendered
+// string: set(draw) draws draw() now and again after every language switch, so an older
+// line of a ticker or a feed reads in the new language too.
+export function worded(node) {
+  let draw = null;
+  onLanguage(() => { if (draw) node.textContent = draw(); });
+  return {
+    node,
+    set(f) { draw = f; node.textContent = f ? f() : ""; },
+  };
+}
+
 // The room's code in a header, named for a screen reader ("Room BCDF"), in the reader's
 // language after a switch too.
 export function roomCodeTag(code) {
