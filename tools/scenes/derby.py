@@ -51,6 +51,12 @@ def _buy(phone: Any, kind: str, horses: list[str], stake: int) -> None:
     phone.locator(".tickets li").nth(before).wait_for()
 
 
+def _snap(shot: Any, page: Any, phase: str, settle_ms: int = 400) -> None:
+    """Snap ``page`` from its top (a phone's clicks scroll it; its first screen is shown)."""
+    page.evaluate("window.scrollTo(0, 0)")
+    shot.snap(page, phase, settle_ms=settle_ms)
+
+
 def scenes(shot: Any) -> None:
     room = _room(shot.base)
     code = room["code"]
@@ -62,13 +68,13 @@ def scenes(shot: Any) -> None:
     chie = _join(shot, code, "Chie", lang="ja")
     tv.locator(".dd-seat-list li").nth(2).wait_for()
     shot.snap(tv, "lobby")
-    shot.snap(aki, "lobby")
+    _snap(shot, aki, "lobby")
     tv.locator("#computers").fill("2")
     tv.locator(".controls button.primary").click()
     for p in (aki, ben, chie):
         _phase(p, "auction")
-    shot.snap(aki, "auction")
-    shot.snap(chie, "auction-ja")
+    _snap(shot, aki, "auction")
+    _snap(shot, chie, "auction-ja")
     # the d4: Ben 800, Aki 1,200, Chie nothing -> Aki buys it; the TV reveals it bid by bid
     _bid(ben, 800)
     _bid(aki, 1200)
@@ -88,8 +94,8 @@ def scenes(shot: Any) -> None:
     _buy(ben, "win", ["d12"], 1000)
     _buy(chie, "quinella", ["d10", "d20"], 400)
     shot.snap(tv, "betting")
-    shot.snap(aki, "betting")
-    shot.snap(chie, "betting-ja")
+    _snap(shot, aki, "betting")
+    _snap(shot, chie, "betting-ja")
     for p in (aki, ben, chie):
         p.locator("button.done").click()
     _phase(tv, "racing")
@@ -97,21 +103,21 @@ def scenes(shot: Any) -> None:
     tv.locator("button[aria-pressed=false]").click()  # pause mid-race
     tv.locator("button[aria-pressed=true]").wait_for()
     shot.snap(tv, "race", settle_ms=1200)
-    shot.snap(aki, "race")
+    _snap(shot, aki, "race")
     tv.locator("button[aria-pressed=true]").click()  # resume
     tv.locator(".dd-track[data-finished='1']").wait_for(state="attached")
     tv.locator("button[aria-pressed=false]").click()  # hold the results back a while
     tv.locator("button[aria-pressed=true]").wait_for()
     shot.snap(tv, "finish", settle_ms=1200)
-    shot.snap(aki, "finish")
+    _snap(shot, aki, "finish")
     tv.locator("button[aria-pressed=true]").click()
     for p in (tv, aki, chie):
         _phase(p, "betting")
     aki.locator(".dd-my-result").wait_for()
     chie.locator(".dd-my-result").wait_for()
     shot.snap(tv, "results")
-    shot.snap(aki, "results")
-    shot.snap(chie, "results-ja")
+    _snap(shot, aki, "results")
+    _snap(shot, chie, "results-ja")
     for _race in range(3):  # the other races at once: the host closes betting and skips
         tv.locator(".controls button.primary").click()
         _phase(tv, "racing")
@@ -121,7 +127,7 @@ def scenes(shot: Any) -> None:
         _phase(p, "finished")
     tv.locator(".finale").first.wait_for()
     shot.snap(tv, "finale", settle_ms=2500)
-    shot.snap(aki, "finale", settle_ms=2500)
-    shot.snap(chie, "finale-ja", settle_ms=2500)
+    _snap(shot, aki, "finale", settle_ms=2500)
+    _snap(shot, chie, "finale-ja", settle_ms=2500)
     for page in (tv, aki, ben, chie):
         page.context.close()

@@ -299,3 +299,19 @@ def test_refusals_are_words_in_both_languages_and_never_echo_a_bid() -> None:
     assert "所持金" in render(refusals[0].message, "ja")
     assert render(refusals[3].message, "ja") == \
         "それができるのは投票の間だけです（いまはオークション）"
+
+
+def test_no_tote_the_board_does_not_move_with_the_stakes() -> None:
+    """docs/rules/derby.md, "no tote": fixed odds, the same before and after tickets, and
+    no screen shows a stake but its holder's."""
+    room = DerbyRoom.create({"races": 4}, 7)
+    room.add_seat("Aki")
+    rng = np.random.default_rng(7)
+    room.handle(HOST, {"type": "start", "computers": 0}, rng)
+    while room.phase() == "auction":
+        room.handle(seat(0), {"type": "bid", "amount": 0}, rng)
+    board = (room.public_view()["horses"], room.public_view()["board"])
+    room.handle(seat(0), {"type": "ticket", "kind": "win", "horses": ["d4"], "stake": 4300},
+                rng)
+    assert (room.public_view()["horses"], room.public_view()["board"]) == board
+    assert "4300" not in json.dumps(room.public_view())

@@ -8,6 +8,7 @@ import { drawFinale } from "/static/js/finale.js";
 import { language, money, onLanguage, placeText, t } from "/static/js/i18n.js";
 import { describeEvent, render as word } from "/static/js/present.js";
 import { useStyles } from "/static/js/rooms.js";
+import { cue } from "/static/js/sound.js";
 import { drawTrack, FURLONGS, HORSES, horseTag, SHAPES } from "./track.js";
 
 export { HORSES, SHAPES, horseTag };
@@ -336,7 +337,9 @@ export function mount(root, ctx) {
 
   function note(events) {
     for (const e of events) {
-      if (e.type === "lot") { lastLot = e; lotShownAt = Date.now(); }
+      if (e.type === "lot") { lastLot = e; lotShownAt = Date.now(); cue("reveal"); }
+      if (e.type === "race_start") cue("start");
+      if (e.type === "result") cue("finish");
       if (e.type === "again") { lastLot = null; shownFrame = null; ticker.length = 0; }
       const text = eventText(e);
       if (text) ticker.push(text);

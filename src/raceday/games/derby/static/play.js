@@ -157,6 +157,13 @@ export function mount(root, ctx) {
     });
   }
 
+  // the furlong (or roll-off) the race has just run, as the big screen says it
+  function runTitle(lv) {
+    const run = lv.rounds[lv.rounds.length - 1];
+    if (!run) return t("dd_off");
+    return run.rolloff ? t("rolloff", { place: placeText(lv.for_place) }) : t("furlong", { n: Math.min(run.round, FURLONGS) });
+  }
+
   function renderRacing(v) {
     const m = v.me;
     const lv = v.live;
@@ -164,7 +171,7 @@ export function mount(root, ctx) {
     section(action, key, () => {
       const box = el("div", { class: "card dd-phone-race" },
         el("h2", {}, t("racing", { race: v.race, races: v.races }), " — ",
-          lv.finished ? t("dd_finish") : (lv.rolloff ? t("rolloff", { place: placeText(lv.for_place) }) : t("furlong", { n: Math.min(lv.round, FURLONGS) }))));
+          lv.finished ? t("dd_finish") : runTitle(lv)));
       if (lv.finished) {
         // the finish is the big screen's moment: the results come to every phone together
         box.append(el("p", { class: "dd-wait-results", role: "status" }, t("dd_results_soon")));
@@ -232,6 +239,7 @@ export function mount(root, ctx) {
 
   onLanguage(() => { forget(); info.dataset.key = ""; render(); });
 
-  // the race's result is the big screen's to tell first: the phone's line skips it
-  return handlers((v) => { view = v; }, render, (e) => (e.type === "result" ? "" : eventText(e)));
+  // the race's places and result are the big screen's to tell: the phone's line skips them
+  const quiet = new Set(["result", "place"]);
+  return handlers((v) => { view = v; }, render, (e) => (quiet.has(e.type) ? "" : eventText(e)));
 }
