@@ -32,6 +32,7 @@ TITLES = {"hairpin": "Hairpin Racers", "pistard": "PISTARD", "keirin": "KEIRIN",
           "derby": "Dice Derby"}
 BOARDS = {"hairpin": "svg.hp-board", "pistard": "svg.pi-track", "keirin": "svg.velodrome",
           "derby": ".dd-track"}
+BARE_KEY = re.compile(r"\b[a-z]+(?:_[a-z]+)*\.[a-z_]+\b")  # a message key, not its words
 DUMP = re.compile(r"[{}]|: null|\[\]|\w: [\[{(]|'\w+': |\"\w+\": ?")
 
 
@@ -84,6 +85,9 @@ def _fits(page: Any, tv: bool) -> None:
 def _no_dumps(page: Any) -> None:
     words = page.inner_text(".replay-words")
     assert words.strip() and not DUMP.search(words), words
+    column = page.locator(".replay-board-col")
+    board = column.inner_text() if column.count() else ""
+    assert not DUMP.search(board) and not BARE_KEY.search(board), board  # the board's labels
 
 
 @pytest.mark.parametrize("game", sorted(TITLES))

@@ -11,6 +11,7 @@
 // null: the game draws no board; its steps are words.
 import { el } from "./common.js";
 import { language, t } from "./i18n.js";
+import { render } from "./present.js";
 import { useStyles } from "./rooms.js";
 
 const COLOUR_LETTER = { yellow: "Y", green: "G", blue: "B", red: "R" };
@@ -107,7 +108,7 @@ async function keirin() {
       if (f.phase === "over") track.label(t("kr_over_line"), f.ranking.length ? t("kr_winner", { n: f.ranking[0] }) : "");
       else if (f.phase === "race") track.label(t("kr_laps_to_go", { n: f.laps_to_go }), t("kr_squares_to_go", { n: f.to_go, turn: f.turn }));
       else if (f.phase === "closed") track.label(t("kr_betting_closed"), t("kr_derny_waits"));
-      else track.label(t("keirin"), t("replay.race", { race: f.race }));
+      else track.label(t("keirin"), render({ key: "replay.race", params: { race: f.race } }, language(), "keirin"));
     },
     forget() { track = null; },
   };
