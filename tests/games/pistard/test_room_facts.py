@@ -10,9 +10,12 @@ from typing import Any
 import numpy as np
 import pytest
 
+from raceday.core.errors import OptionsError
 from raceday.games.pistard.moves import action_from_dice
+from raceday.games.pistard.options import PistardOptions
 from raceday.games.pistard.room import PistardRoom
 from raceday.games.pistard.state import position_state as position
+from raceday.present import render
 from raceday.rooms import Actor, RoomError
 
 
@@ -117,3 +120,23 @@ def test_refusals_are_message_keys() -> None:
         room.handle(Actor.host(), {"type": "move", "action": 99_999}, rng)
     assert caught.value.message.key == "pistard.refusal.illegal_choice"
     assert "choose one of the" in str(caught.value)
+
+
+@pytest.mark.parametrize(("options", "key", "ja"), [
+    ({"variant": "ttt", "players": ["human"], "riders_per_player": 2},
+     "pistard.misfit.riders", "1人あたりの選手は3〜6人"),
+    ({"variant": "scratch", "players": ["human"] * 5, "riders_per_player": 3},
+     "pistard.misfit.field", "合計2〜12人"),
+    ({"laps": 3}, "pistard.misfit.laps", "ポイントレースだけ"),
+])
+def test_a_race_that_does_not_fit_is_refused_in_words_of_the_table(
+        options: dict[str, Any], key: str, ja: str) -> None:
+    with pytest.raises(RoomError) as caught:
+        PistardRoom.create(options, 1)
+    assert caught.value.message.key == key
+    assert ja in render(caught.value.message, "ja")
+    # the options' own check (the terminal's) says the same in English
+    with pytest.raises(OptionsError) as said:
+        PistardOptions.parse({k: v for k, v in options.items() if k != "players"}
+                             | {"players": len(options.get("players", [0, 0]))})
+    assert str(caught.value) in str(said.value)

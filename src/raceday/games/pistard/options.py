@@ -6,14 +6,40 @@ from typing import Annotated, ClassVar, Self
 
 from pydantic import AfterValidator, Field, model_validator
 
+from raceday.core.events import Message
 from raceday.core.game import GameOptions, one_of
 from raceday.games.pistard.moves import START_ZONE
 from raceday.games.pistard.variants import MAX_FIELD, VARIANT_RULES, VARIANTS, Variant
+from raceday.present import render
 
 DEFAULT_TOKENS = 3
 DEFAULT_LAP_POINTS = (5, 3, 2, 1)
 
 WholeNumber = Annotated[int, Field(strict=True)]
+
+
+def misfit(variant: str, players: int, riders_each: int | None, laps: int | None
+           ) -> Message | None:
+    """What does not fit the race ``variant`` (a known one) in these numbers, as a message
+    of the game's table (a room refuses with it in the reader's language; the options'
+    check words it in English), or None. ``riders_each`` None: the variant's default."""
+    rules = VARIANT_RULES[variant]
+    lo, hi = rules.players
+    if not lo <= players <= hi:
+        key = "exactly" if lo == hi else "range"
+        return Message(f"pistard.misfit.players_{key}{'_one' if hi == 1 else ''}",
+                       {"variant": variant, "low": lo, "high": hi, "got": players})
+    each = rules.default_riders(players) if riders_each is None else riders_each
+    rlo, rhi = rules.riders
+    if not rlo <= each <= rhi:
+        return Message("pistard.misfit.riders",
+                       {"variant": variant, "low": rlo, "high": rhi, "got": each})
+    if rules.min_field is not None and not rules.min_field <= players * each <= MAX_FIELD:
+        return Message("pistard.misfit.field", {"variant": variant, "low": rules.min_field,
+                                                "high": MAX_FIELD, "got": players * each})
+    if laps is not None and not rules.has_laps:
+        return Message("pistard.misfit.laps")
+    return None
 
 
 class PistardOptions(GameOptions):
@@ -56,22 +82,9 @@ class PistardOptions(GameOptions):
 
     @model_validator(mode="after")
     def _fits_the_variant(self) -> Self:
-        rules = self.rules
-        lo, hi = rules.players
-        if not lo <= self.num_players <= hi:
-            what = f"exactly {lo}" if lo == hi else f"{lo} to {hi}"
-            noun = "player" if hi == 1 else "players"
-            raise ValueError(f"{self.variant} needs {what} {noun}, got {self.num_players}")
-        rlo, rhi = rules.riders
-        if not rlo <= self.riders_each <= rhi:
-            raise ValueError(f"{self.variant}: riders per player must be from {rlo} to {rhi}, "
-                             f"got {self.riders_each}")
-        if rules.min_field is not None and not rules.min_field <= self.total_riders <= MAX_FIELD:
-            raise ValueError(
-                f"{self.variant} needs {rules.min_field} to {MAX_FIELD} riders in all (6 to 10 "
-                f"recommended), got {self.total_riders}; change --riders-per-player")
-        if self.laps is not None and not rules.has_laps:
-            raise ValueError("laps can only be chosen for the points race")
+        problem = misfit(self.variant, self.num_players, self.riders_each, self.laps)
+        if problem is not None:
+            raise ValueError(render(problem, "en"))
         return self
 
     # --- derived values ---------------------------------------------------------------

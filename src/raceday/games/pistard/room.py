@@ -16,16 +16,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar, Self
 
+from raceday.core.errors import OptionsError
 from raceday.core.events import Message
 from raceday.core.game import GameOptions
 from raceday.games.pistard.agents import LEVELS, make_agent
 from raceday.games.pistard.game import GAME
-from raceday.games.pistard.options import PistardOptions
+from raceday.games.pistard.options import PistardOptions, misfit
 from raceday.games.pistard.replay import current_shape
 from raceday.games.pistard.state import PistardState
 from raceday.games.pistard.track import LETTERS, SHIPPED_TRACKS, load_track
 from raceday.games.pistard.variants import OUT, RACE, VARIANT_RULES
-from raceday.present import refusal
+from raceday.present import refusal, render
 from raceday.rooms import HUMAN, JSON, Actor, RoomError, TurnRoom, check_kinds
 
 MAX_PLAYERS = 5
@@ -62,7 +63,19 @@ class PistardRoom(TurnRoom[PistardState]):
         engine = {k: options[k] for k in cls.OPTION_NAMES
                   if k in options and options[k] is not None}
         engine["players"] = len(kinds)
-        return PistardOptions.parse(engine), kinds
+        try:
+            return PistardOptions.parse(engine), kinds
+        except OptionsError as exc:
+            # what does not fit the race, refused in the reader's language: the options'
+            # check said it in English from the same message
+            each, laps = engine.get("riders_per_player"), engine.get("laps")
+            numbers = all(v is None or (isinstance(v, int) and not isinstance(v, bool))
+                          for v in (each, laps))
+            problem = misfit(variant, len(kinds), each, laps) \
+                if numbers and variant in VARIANT_RULES else None
+            if problem is not None and render(problem, "en") in str(exc):
+                raise refusal(RoomError, problem.key, **problem.params) from None
+            raise
 
     def illegal_action(self, state: PistardState, action: int) -> str:
         """Refuses in words from the game's table (raised here, so the reader's language
