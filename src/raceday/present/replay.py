@@ -110,7 +110,7 @@ def _try(state: State, player: int | None, action: int, logged: Sequence[Mapping
     try:
         made = (trial.apply_action(action) if player is None
                 else trial.apply_action_for(player, action))
-    except (RacedayError, ValueError, KeyError, IndexError):
+    except (RacedayError, ValueError, KeyError, IndexError, TypeError, AssertionError):
         return None
     made_json = [event_json(e) for e in made]
     if len(made_json) > len(logged) or not made_json:

@@ -212,7 +212,8 @@ def room_frames(game: str, snapshot: dict[str, Any],
         states = rebuild_states(logic.new_state, rows, logic.event_json,
                                 getattr(own_face, "chance_action", None))
         return [None if s is None else frame_of(logic, s) for s in states]
-    except (RacedayError, KeyError, TypeError, ValueError, IndexError, AttributeError):
+    except (RacedayError, KeyError, TypeError, ValueError, IndexError, AttributeError,
+            AssertionError):  # a log the rules cannot follow: the words stay, no board
         return None
 
 
