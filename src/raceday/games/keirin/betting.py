@@ -30,6 +30,8 @@ from typing import Any
 
 from raceday.core.digits import ascii_int
 from raceday.core.errors import BetError as BetError  # its old home: still importable here
+from raceday.core.events import Message
+from raceday.present import refusal
 
 KINDS: dict[str, tuple[int, bool]] = {  # name -> (riders named, order matters)
     "win": (1, True),
@@ -49,7 +51,6 @@ MAX_STAKE_CENTS = 10**13  # a hundred billion: beyond this a typo is likelier th
 # two decimals. No underscores, exponents, signs, other scripts' digits or superscripts.
 _AMOUNT = re.compile(r"(?:[0-9]+|[0-9]{1,3}(?:,[0-9]{3})+)(?:\.[0-9]{1,2})?")
 _AMOUNT_LIKE = re.compile(r"[0-9,]+(?:\.[0-9]+)?")
-AMOUNT_HELP = "type a number such as 100, 1,000 or 12.50 (digits 0-9, at most two decimals)"
 
 
 def parse_money(text: str, *, limit: int | None = MAX_STAKE_CENTS) -> int:
@@ -57,16 +58,17 @@ def parse_money(text: str, *, limit: int | None = MAX_STAKE_CENTS) -> int:
     ``limit`` cents (None: no upper limit, the caller checks it)."""
     cleaned = text.strip()
     if cleaned.startswith("-") and _AMOUNT.fullmatch(cleaned[1:]):
-        raise BetError(f"the amount must be more than 0, got {cleaned!r}")
+        raise refusal(BetError, "keirin.refusal.amount_zero", got=repr(cleaned))
     if not _AMOUNT.fullmatch(cleaned):
         if _AMOUNT_LIKE.fullmatch(cleaned) and "." in cleaned and "," not in cleaned:
-            raise BetError(f"amounts are in cents at most (two decimals), got {cleaned!r}")
-        raise BetError(f"{cleaned!r} is not an amount; {AMOUNT_HELP}")
+            raise refusal(BetError, "keirin.refusal.amount_cents", got=repr(cleaned))
+        raise refusal(BetError, "keirin.refusal.amount_not", got=repr(cleaned))
     cents = int(Decimal(cleaned.replace(",", "")) * 100)
     if cents <= 0:
-        raise BetError(f"the amount must be more than 0, got {cleaned!r}")
+        raise refusal(BetError, "keirin.refusal.amount_zero", got=repr(cleaned))
     if limit is not None and cents > limit:
-        raise BetError(f"{cleaned!r} is too large (at most {format_money(limit)})")
+        raise refusal(BetError, "keirin.refusal.amount_large", got=repr(cleaned),
+                      limit=format_money(limit))
     return cents
 
 
@@ -155,28 +157,28 @@ def parse_ticket(
     """
     words = text.strip().split()
     if len(words) < 3:
-        raise BetError(
-            f"a ticket is: TYPE RIDERS STAKE, e.g. 'win 3 100', 'exacta 3-4 50', "
-            f"'trio 2=5=7 10' (got {text.strip()!r})"
-        )
+        raise refusal(BetError, "keirin.refusal.ticket_grammar", got=repr(text.strip()))
     name = words[0].lower()
     kind = ALIASES.get(name, name)
     if kind not in KINDS:
-        raise BetError(f"unknown bet type {words[0]!r}; choose from {', '.join(KINDS)}")
+        raise refusal(BetError, "keirin.refusal.unknown_kind", got=repr(words[0]),
+                      kinds=", ".join(KINDS))
     size, _ = KINDS[kind]
-    allowed = f"riders are numbered 1 to {riders} in digits 0-9, joined by - = , / or spaces"
     parts = _selection_tokens(" ".join(words[1:-1]))
     for p in parts:
         if p == "":
-            raise BetError(f"misplaced joiner in {' '.join(words[1:-1])!r}: {allowed}")
+            raise refusal(BetError, "keirin.refusal.joiner", got=repr(" ".join(words[1:-1])),
+                          riders=riders)
         number = ascii_int(p) if _RIDER.fullmatch(p) else None
         if number is None or not 1 <= number <= riders:
-            raise BetError(f"unknown rider {p!r}: {allowed}")
+            raise refusal(BetError, "keirin.refusal.unknown_rider", got=repr(p), riders=riders)
     if len(parts) != size:
-        raise BetError(f"a {kind} names {size} rider{'s' if size > 1 else ''}, got {len(parts)}")
+        raise refusal(BetError, "keirin.refusal.rider_count" + ("_one" if size == 1 else ""),
+                      kind=Message(f"keirin.kr_{kind}"), size=size, got=len(parts))
     picked = [int(p) for p in parts]  # each checked above: ASCII digits, 1 to riders
     if len(set(picked)) != len(picked):
-        raise BetError(f"a rider appears twice in {kind} {'-'.join(parts)}")
+        raise refusal(BetError, "keirin.refusal.rider_twice", kind=Message(f"keirin.kr_{kind}"),
+                      riders="-".join(parts))
     stake = parse_money(words[-1], limit=stake_limit)
     return kind, canonical(kind, picked), stake
 
@@ -280,10 +282,8 @@ def check_affordable(
         return
     left = account.bankroll - sum(t.stake for t in pending)
     if stake > left:
-        raise BetError(
-            f"stake {format_money(stake)} is more than the {format_money(max(left, 0))} left "
-            f"to bet (no debt allowed)"
-        )
+        raise refusal(BetError, "keirin.refusal.over_purse", stake=format_money(stake),
+                      left=format_money(max(left, 0)))
 
 
 def all_selections(kind: str, riders: int) -> list[tuple[int, ...]]:

@@ -66,6 +66,7 @@ from raceday.games.keirin.betting import (
 from raceday.games.keirin.odds import BET_TYPES, KeirinOdds, race_odds
 from raceday.games.keirin.rules import PHASE_PHOTO, KeirinOptions, KeirinState
 from raceday.games.keirin.track import DERNY, LENGTH, RIDERS
+from raceday.present import refusal
 
 PHASE_TICKETS = "tickets"
 PHASE_RACE = "race"
@@ -291,9 +292,10 @@ class NightState(SealedState):
         """The action buying ``kind`` on ``selection`` for ``stake`` cents (any stake)."""
         index = _selection_index(self.options.riders).get((kind, tuple(selection)))
         if index is None:
-            raise BetError(f"no {kind} on {list(selection)} with {self.options.riders} riders")
+            raise refusal(BetError, "keirin.refusal.no_selection", kind=kind,
+                          riders=str(list(selection)), n=self.options.riders)
         if stake < 1:
-            raise BetError("the amount must be more than 0")
+            raise refusal(BetError, "keirin.refusal.amount_zero", got=stake)
         stakes = self.options.stakes
         if stake in stakes:
             return 1 + index * len(stakes) + stakes.index(stake)
@@ -376,19 +378,20 @@ class NightState(SealedState):
         return its fixed odds (None in a pool)."""
         if not self._may_buy(player):
             limit = 1 if self.options.one_ticket else self.options.max_tickets
-            raise BetError(f"at most {limit} ticket{'s' if limit != 1 else ''} on one race")
+            raise refusal(BetError, "keirin.refusal.ticket_limit", limit=limit)
         # the real reason first: a stake beyond the purse is refused as such, and only then
         # (when debt is allowed) as beyond the house limit
         check_affordable(self.accounts[player], self.mine(player), stake,
                          self.options.allow_debt)
         if stake > MAX_STAKE_CENTS:
-            raise BetError(f"stake {format_money(stake)} is more than the house accepts on one "
-                           f"ticket ({format_money(MAX_STAKE_CENTS)})")
+            raise refusal(BetError, "keirin.refusal.house_limit", stake=format_money(stake),
+                          limit=format_money(MAX_STAKE_CENTS))
         if self.options.mode != "fixed":
             return None
         odds = self.price(kind, selection)
         if odds is None or odds <= 0:
-            raise BetError(f"{kind} {selection} cannot come in: no odds offered")
+            raise refusal(BetError, "keirin.refusal.no_odds", kind=Message(f"keirin.kr_{kind}"),
+                          riders=str(selection))
         return odds
 
     def ticket_from_text(self, player: int, text: str) -> Action:

@@ -58,6 +58,7 @@ from raceday.games.keirin.night import (
 from raceday.games.keirin.replay import current_shape
 from raceday.games.keirin.rules import PHASE_PHOTO, KeirinState
 from raceday.games.keirin.session import night_from_v1
+from raceday.present import refusal
 from raceday.rooms import JSON, KIT_FORMAT, Actor, PartyRoom, RoomError
 from raceday.rooms.base import Handler
 
@@ -211,7 +212,7 @@ class KeirinRoom(PartyRoom[NightState]):
 
     def check_start(self) -> None:
         if not self.names:
-            raise RoomError("nobody has joined yet: wait for the players' phones")
+            raise refusal(RoomError, "keirin.refusal.nobody_joined")
         super().check_start()
 
     def _start(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
@@ -262,11 +263,11 @@ class KeirinRoom(PartyRoom[NightState]):
     def _in(self, *phases: str) -> NightState:
         now = self.phase()
         if now == PHASE_LOBBY:
-            raise RoomError("the night has not started yet")
+            raise refusal(RoomError, "keirin.refusal.not_started")
         if now not in phases:
-            what = {PHASE_BETTING: "betting", PHASE_RACING: "a race"}
-            wanted = " or ".join(what.get(p, p) for p in phases)
-            raise RoomError(f"that is only possible during {wanted} (now: {now})")
+            raise refusal(RoomError, "keirin.refusal.only_during",
+                          wanted=Message(f"keirin.refusal.during_{phases[0]}"),
+                          now=Message(f"keirin.refusal.now_{now}"))
         assert self.state is not None
         return self.state
 
@@ -322,7 +323,7 @@ class KeirinRoom(PartyRoom[NightState]):
             if photo_done or any(e.kind in ("turn", "slipstream") for e in new):
                 break
         else:  # pragma: no cover - a photo-finish tied thousands of times in a row
-            raise RoomError("the race took too many throws in one step; try again")
+            raise refusal(RoomError, "keirin.refusal.too_many_throws")
         # A race event goes out with its facts, which every screen words from the tables
         # (event.<kind>) in its own language: no page works a fact out of the raw data.
         self.step = [self.event_json(e) for e in produced]
@@ -359,7 +360,7 @@ class KeirinRoom(PartyRoom[NightState]):
         night = self._in(PHASE_BETTING)
         assert actor.seat is not None
         if actor.seat in night.done:
-            raise RoomError("you said you were done betting on this race")
+            raise refusal(RoomError, "keirin.refusal.done_this_race")
         return night, actor.seat
 
     def _ticket(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
@@ -375,23 +376,23 @@ class KeirinRoom(PartyRoom[NightState]):
         text = intent.get("text")
         if text is not None:
             if not isinstance(text, str) or len(text) > MAX_TEXT or "\n" in text:
-                raise RoomError(f"a typed ticket is one line of at most {MAX_TEXT} characters")
+                raise refusal(RoomError, "keirin.refusal.typed_line", max=MAX_TEXT)
             return text
         kind = intent.get("kind")
         if not isinstance(kind, str) or not kind.isascii() or not kind.isalpha() or \
                 len(kind) > 12:
-            raise RoomError(f"a ticket's kind is one of {', '.join(KINDS)}")
+            raise refusal(RoomError, "keirin.refusal.kind_one_of", kinds=", ".join(KINDS))
         riders = intent.get("riders")
         if not isinstance(riders, list) or not 1 <= len(riders) <= 3 or any(
                 isinstance(r, bool) or not isinstance(r, int) or not 0 <= r <= 99
                 for r in riders):
-            raise RoomError("a ticket names its riders as a list of 1 to 3 rider numbers")
+            raise refusal(RoomError, "keirin.refusal.riders_list")
         stake = intent.get("stake")
         if isinstance(stake, int) and not isinstance(stake, bool):
             stake = str(stake)
         if not isinstance(stake, str) or not stake or len(stake) > 20 or \
                 any(c.isspace() for c in stake):
-            raise RoomError("a stake is an amount such as 100 or 12.50")
+            raise refusal(RoomError, "keirin.refusal.stake_amount")
         return f"{kind} {'-'.join(str(r) for r in riders)} {stake}"
 
     def _cancel(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
@@ -399,12 +400,12 @@ class KeirinRoom(PartyRoom[NightState]):
         night, seat = self._betting_seat(actor)
         held = len(night.observation(seat)["me"]["tickets"])
         if not held:
-            raise RoomError("you have no ticket to take back")
+            raise refusal(RoomError, "keirin.refusal.no_ticket")
         index = intent.get("index", held - 1)
         if isinstance(index, bool) or not isinstance(index, int):
-            raise RoomError("the ticket's number must be a whole number")
+            raise refusal(RoomError, "keirin.refusal.ticket_number_whole")
         if not 0 <= index < held:
-            raise RoomError(f"the ticket's number must be from 0 to {held - 1:,}")
+            raise refusal(RoomError, "keirin.refusal.ticket_number_range", last=held - 1)
         self._night_events(night.apply_action_for(seat, night.cancel_action(index)), events)
 
     def _done(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
@@ -412,7 +413,7 @@ class KeirinRoom(PartyRoom[NightState]):
         night = self._in(PHASE_BETTING)
         assert actor.seat is not None
         if actor.seat in night.done:
-            raise RoomError("you are already done betting")
+            raise refusal(RoomError, "keirin.refusal.already_done")
         self._night_events(night.apply_action_for(actor.seat, DONE), events)
         if night.phase == PHASE_RACE:
             self.step = []
