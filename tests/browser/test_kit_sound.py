@@ -64,3 +64,18 @@ def test_a_phone_has_the_toggle_too_and_starts_silent(open_page: Any,
     assert page.evaluate(CUE, "start") is False
     assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
     assert_accessible(page, "phone join form with the sound toggle")
+
+
+def test_the_kit_cues_a_start_when_sound_is_on(open_page: Any,
+                                               room: tuple[str, dict[str, Any]]) -> None:
+    base, _ = room
+    made = httpx.post(f"{base}api/rooms", json={"game": "hairpin", "options": {}}).json()
+    code = made["code"]
+    page = open_page(TV, f"{base}host/{code}", {f"raceday.host.{code}": made["host_token"],
+                                                "raceday.sound": "on"})
+    page.locator("header.bar button.sound", has_text="Sound: on").wait_for()
+    page.locator("#start").click()
+    page.locator("html[data-cue=start]").wait_for(state="attached")
+    quiet = open_page(TV, f"{base}watch/{code}")  # sound off: the same moments play nothing
+    quiet.locator("header.bar button.sound", has_text="Sound: off").wait_for()
+    assert quiet.evaluate("document.documentElement.dataset.cue ?? null") is None

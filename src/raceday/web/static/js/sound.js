@@ -64,7 +64,15 @@ export function cue(name) {
     tone.stop(at + seconds + 0.02);
     at += seconds + GAP;
   }
+  document.documentElement.dataset.cue = name;  // the last cue played (for tests)
   return true;
+}
+
+// The kit's own cues for every game, from a room's updates: a game starts (or starts
+// again), a game ends. `phase` is the view's phase before the update.
+export function kitCues(before, view, events) {
+  if ((events || []).some((e) => e.type === "started")) cue("start");
+  else if (before && before !== "finished" && view.phase === "finished") cue("finish");
 }
 
 function draw(button) {
