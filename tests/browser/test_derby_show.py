@@ -257,6 +257,12 @@ def test_a_derby_evening_is_spoiler_free_fits_every_screen_and_is_accessible(
                 last = m["view"].get("last")
                 assert last is None or last["race"] < race, (race, last)
             assert "settled" not in {e["type"] for e in frames[finish_at].get("events", [])}
+    # play again with the same seats: every phone keeps its seat, a new auction begins
+    tv.get_by_role("button", name="Play again (same seats)").click()
+    for page in (tv, *phones):
+        page.locator("body[data-phase=auction]").wait_for(state="attached")
+    aki.get_by_text("You are Aki").wait_for()
+    assert tv.locator(".dd-standings tbody tr").count() == 5  # three people, two computers
     for page in (tv, *phones):
         assert not page.js_errors, page.js_errors
 
