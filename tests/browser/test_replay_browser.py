@@ -255,3 +255,25 @@ def test_a_room_without_a_board_still_replays_in_words(open_page: Any, tmp_path:
         _fits(page, False)
         assert_accessible(page, "a replay in words")
         assert page.js_errors == []
+
+
+def test_every_room_replay_fits_the_narrowest_and_widest_phones(
+        open_page: Any, tmp_path: Path) -> None:
+    from playwright.sync_api import expect
+
+    from raceday.web.server import background_server
+
+    db = tmp_path / "party.sqlite"
+    codes = {game: play_room(db, game, seed=12) for game in TITLES}
+    with background_server(create_app(db)) as base:
+        for width in (360, 430):
+            for game, code in codes.items():
+                page = open_page({"width": width, "height": 800}, f"{base}replay/room/{code}")
+                page.wait_for_selector(f".replay-board {BOARDS[game]}")
+                for key, out in (("End", "To the end"), ("Home", "Back")):  # the last step
+                    page.locator("h2.replay-title").click()  # (its podium too), the first
+                    page.keyboard.press(key)
+                    expect(page.get_by_role("button", name=out, exact=True)).to_be_disabled()
+                    _fits(page, False)
+                assert page.js_errors == []
+                page.context.close()
