@@ -96,3 +96,11 @@ def test_the_print_pages_speak_the_readers_language(open_page: Any, base: str) -
     settled(index)
     assert index.locator("h1").inner_text() == "印刷して遊ぶ"
     assert index.locator("button[type=submit]").first.inner_text() == "ページを表示"
+
+
+def test_the_numbers_header_links_each_game_page_by_name(open_page: Any, base: str) -> None:
+    page = open_page(PHONE, f"{base}numbers")
+    settled(page)
+    nav = page.locator("header nav.links")
+    nav.get_by_role("link", name="WielerSIM").wait_for()
+    assert "http" not in nav.inner_text()  # a link, never its address printed as text

@@ -1,7 +1,8 @@
 // Shared by every page: DOM building, REST calls, tokens in storage, the live connection.
 import { onLanguage, refusal, t } from "./i18n.js";
 
-// el("div", {class: "x", onclick: f}, child, "text", ...) — text is always text, never HTML.
+// el("div", {class: "x", onclick: f}, child, "text", [more, [children]], ...) — text is always
+// text, never HTML; arrays of children at any depth are flattened.
 export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) {
@@ -12,7 +13,7 @@ export function el(tag, attrs = {}, ...children) {
     else if (v === true) node.setAttribute(k, "");
     else node.setAttribute(k, String(v));
   }
-  for (const c of children.flat()) {
+  for (const c of children.flat(Infinity)) {
     if (c === null || c === undefined || c === false) continue;
     node.append(c instanceof Node ? c : document.createTextNode(String(c)));
   }
