@@ -1,6 +1,7 @@
 """Sound in Chromium: off unless the reader turns it on with the header's toggle (on the big
 screen and on a phone), remembered in this browser's storage; with sound off a cue plays
-nothing, with it on a known cue plays; the toggle's words follow the language."""
+nothing, with it on a known cue plays, and the kit cues a game's start; the toggle's words
+follow the language, as do the rest of the shared header's (Host, Connected, the room)."""
 
 from __future__ import annotations
 
@@ -48,6 +49,10 @@ def test_sound_is_off_until_turned_on_and_remembered(open_page: Any,
     page.locator("header.bar button.sound", has_text="Sound: on").wait_for()
     page.locator("header.bar button.lang").click()
     page.locator("header.bar button.sound", has_text="音：オン").wait_for()
+    # the rest of the shared header follows the switch too: the role and the connection
+    assert page.locator("header.bar .role").inner_text() == "ホスト"
+    assert page.locator("header.bar .status").inner_text() == "接続済み"
+    assert page.locator("header.bar .room-code").get_attribute("aria-label") == f"部屋 {code}"
     page.locator("header.bar button.sound").click()
     page.locator("header.bar button.sound", has_text="音：オフ").wait_for()
     assert page.evaluate("localStorage.getItem('raceday.sound')") == "off"
