@@ -77,13 +77,15 @@ def scenes(shot: Any) -> None:
         phone.wait_for_selector(CHOICE + ", .pi-result")
     shot.snap(phone, "move")
     shot.snap(tv, "race")
-    drawn = _updates(phone)
-    phone.locator(".pi-choices button:not(.pi-stay)").last.click()
-    phone.wait_for_function(
-        f"() => Number(document.querySelector('.pi-stage').dataset.updates || 0) > {drawn}")
-    if phone.locator(".thinking").count():
-        shot.snap(phone, "thinking", settle_ms=100)
-        shot.snap(tv, "thinking", settle_ms=100)
+    for _ in range(30):  # the phone rides until its move hands the turn to the computer
+        _choose(phone)
+        phone.wait_for_selector(".thinking, .pi-result, " + CHOICE)
+        if phone.locator(".thinking").count():
+            shot.snap(phone, "thinking", settle_ms=100)
+            shot.snap(tv, "thinking", settle_ms=100)
+            break
+        if phone.locator(".pi-result").count():
+            break
     _to_the_end(phone)
     tv.locator(".pi-result").wait_for()
     shot.snap(phone, "end", settle_ms=1500)

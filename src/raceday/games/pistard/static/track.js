@@ -179,6 +179,11 @@ function zoomTo(root, view, ui, length) {
   for (const r of view.riders ?? []) {
     if (r.status === "race" && (r.rider === view.mover)) pts.push(centre(r.col, r.lane, length));
   }
+  // watching (no choice here): the field, and where the last moves came from
+  if (!ui.targets.size) {
+    for (const r of view.riders ?? []) if (r.status === "race") pts.push(centre(r.col, r.lane, length));
+    for (const m of ui.trails ?? []) pts.push(centre(m.from[0], m.from[1], length));
+  }
   if (!pts.length) return;
   const xs = pts.map((p) => p[0]);
   const ys = pts.map((p) => p[1]);
@@ -418,7 +423,9 @@ export function mountRace(root, ctx) {
     }
     const placing = v.choices?.kind === "place" ? v.choices.rider : null;
     const wide = !narrow.matches;
-    const zoom = !wide && v.may_act && !waiting.on && v.choices?.kind !== "choose";
+    // a phone: zoomed on the choice when it is to act, else on the field while racing
+    const acting = v.may_act && !waiting.on && v.choices?.kind !== "choose";
+    const zoom = !wide && (acting || v.phase === "racing");
     const track = velodrome(v, { targets: waiting.on ? new Map() : targetsOf(v), tap: choose, placing, zoom, trails });
     const result = resultBox(v);
     const end = ending(v);
@@ -426,7 +433,7 @@ export function mountRace(root, ctx) {
     fill(stage, wide ? header(v) : result ?? header(v),
       track,
       wide ? result : null,
-      wide ? null : controls(v, zoom),
+      wide ? null : controls(v, zoom && acting),
       wide && v.dice && v.mover ? el("div", { class: "pi-throw" }, t("pi_throw_of", { rider: v.mover }), diceRow(v.dice)) : null);
     fill(side, end, wide ? controls(v) : null,
       wide && end ? null : el("div", { class: "card" }, standingsTable(v),
