@@ -102,7 +102,7 @@ def scenes(shot: Any) -> None:
     while not host.locator(".pi-dice").count():
         _choose(host)
         host.wait_for_selector(CHOICE + ", .pi-result")
-    shot.snap(host, "host-phone-move")
+    host.locator(".pi-track.is-zoomed").wait_for()  # the dice: zoomed on the choice
     host.context.close()
     # the team pursuit's result: both teams timed, the winners first
     room = _room(shot, variant="pursuit", players=["human", "medium"], riders_per_player=3,
