@@ -48,3 +48,26 @@ def test_an_illegal_move_is_refused_in_both_languages() -> None:
     assert str(caught.value).startswith("that move is not legal now; legal moves: ")
     japanese = render(message, "ja")
     assert "指せません" in japanese and message.params["names"] in japanese
+
+
+def test_play_again_keeps_the_places_and_the_finale_names_the_colours() -> None:
+    late = "..bbbb/r...b./r..rrr r 2-0 0-0 0-0 0 40"
+    room = HairpinRoom.create({"variant": "short", "red": "human", "black": "human",
+                               "position": late}, 1)
+    rng = np.random.default_rng(2)
+    handled(room, {"type": "start"}, rng)
+    for _ in range(200):
+        if room.finished():
+            break
+        view = room.view(Actor.host())
+        handled(room, {"type": "move", "action": view["moves"][-1]["action"]}, rng)
+    finale = room.view(Actor.host())["finale"]
+    assert finale is not None and finale["again"]
+    # a place without a name is its colour on the podium, in the reader's language
+    whos = {render(p["who"], "ja", "hairpin") for p in finale["podium"]}
+    assert whos == {"赤", "黒"}
+    handled(room, {"type": "again"}, rng)
+    view = room.view(Actor.host())
+    assert view["phase"] == "playing" and view["board"]["text"].startswith(late.split(" ")[0])
+    assert view["recent"] == [] and view["finale"] is None
+    assert [p["kind"] for p in view["players"]] == ["human", "human"]

@@ -140,3 +140,21 @@ def test_a_race_that_does_not_fit_is_refused_in_words_of_the_table(
         PistardOptions.parse({k: v for k, v in options.items() if k != "players"}
                              | {"players": len(options.get("players", [0, 0]))})
     assert str(caught.value) in str(said.value)
+
+
+def test_the_podium_shows_riders_and_play_again_keeps_the_places() -> None:
+    room = play_out({"variant": "scratch", "players": ["human", "medium"],
+                     "riders_per_player": 2, "track": "short"}, 4)
+    view = room.view(Actor.host())
+    ranking = view["result"]["ranking"]
+    podium = view["finale"]["podium"]
+    assert [p["place"] for p in podium] == [1, 2, 3]
+    assert [render(p["detail"], "en", "pistard") for p in podium] == \
+        [f"rider {r['rider']}" for r in ranking[:3]]
+    rng = np.random.default_rng(9)
+    room.handle(Actor.host(), {"type": "again"}, rng)
+    while room.next_tick() is not None:
+        room.handle(Actor.timeline(), {"type": "tick"}, rng)
+    again = room.view(Actor.host())
+    assert again["phase"] == "racing" and again["finale"] is None and again["result"] is None
+    assert [p["kind"] for p in again["players"]] == ["human", "medium"]
