@@ -1,10 +1,15 @@
-// KEIRIN on the big screen: lobby with code and QR, the odds board (fixed odds) or the live
-// tote board (pools), the race on an SVG velodrome step by step (the server plays each step
-// at the room's pace; the host may pause, resume, step or skip), results with payouts and
-// every player's purse, standings.
+// KEIRIN on the big screen, laid out to fit a 1920×1080 TV in every phase without
+// scrolling: a stage on the left (the lobby's code, the velodrome, the last race's result,
+// the finale) and a side column on the right that always shows the standings, with the odds
+// or tote board while betting and the running order during the race. The server plays
+// each race step at the room's pace (the host may pause, step, skip); riders glide from
+// their previous squares. The finish is a step of its own (the order, a photo-finish if the
+// engine called one); the payouts and standings come with the next step.
 // Every number shown comes from the server's view or events.
 import { el } from "/static/js/common.js";
-import { onLanguage, t } from "/static/js/i18n.js";
+import { drawFinale } from "/static/js/finale.js";
+import { onLanguage, placeText, t } from "/static/js/i18n.js";
+import { cue } from "/static/js/sound.js";
 import { cash, ensureStyles, eventText, KIND_ORDER, oddsText, riderTag, ridersTag, Velodrome } from "./track.js";
 
 // ?speed=0.5 on the host's address asks the server for a faster pace (a rehearsal, a test)
@@ -15,7 +20,8 @@ function requestedPace() {
 }
 
 const STEP_S = 2.2; // the room's own pace: seconds between two steps of a race
-const MOVE_SHARE = 0.45; // riders glide to their new squares in this share of a step
+const MOVE_SHARE = 0.6; // riders glide to their new squares in this share of a step
+const NEWS = 2; // the latest event lines shown under the stage
 
 export function mount(root, ctx) {
   ensureStyles();
@@ -25,24 +31,38 @@ export function mount(root, ctx) {
   let live = null;
   let track = null;
   let trackKey = "";
-  const ticker = [];
+  let finaleKey = "";
+  const news = [];
 
   const heading = el("h2", { class: "kr-heading" });
+  const controls = el("div", { class: "controls kr-controls" });
+  const stage = el("div", { class: "kr-stage" });
   const trackBox = el("div", { class: "kr-track" });
-  const status = el("p", { class: "kr-status", "aria-live": "polite" });
+  const moment = el("div", { class: "kr-moment", "aria-live": "polite" });
+  const trackWrap = el("div", { class: "kr-track-wrap" }, trackBox, moment);
+  const status = el("p", { class: "kr-status" });
   const throwsBox = el("div", { class: "kr-throws" });
-  const controls = el("section", { class: "controls" });
-  const stage = el("section", { class: "kr-stage" });
-  const tickerBox = el("ol", { class: "ticker", "aria-live": "polite", "aria-label": t("commentary") });
-  const side = el("aside", { class: "side kr-side" });
-  const boards = el("div", { class: "kr-side-boards" });
-  side.append(boards, tickerBox);
-  root.replaceChildren(el("div", { class: "host-grid keirin" },
-    el("div", { class: "main-col" }, heading, trackBox, status, throwsBox, controls, stage), side));
+  const newsBox = el("ol", { class: "kr-news", "aria-label": t("commentary") });
+  const side = el("aside", { class: "kr-side", "aria-label": t("standings") });
+  const main = el("div", { class: "kr-main" },
+    el("div", { class: "kr-head" }, heading, controls), stage, status, throwsBox, newsBox);
+  const screen = el("div", { class: "kr-tv" }, main, side);
+  root.replaceChildren(screen);
+
+  // the screen is exactly the window below the shared header: nothing to scroll
+  function fitHeight() {
+    const top = Math.max(0, screen.getBoundingClientRect().top + window.scrollY);
+    screen.style.setProperty("--kr-h", `${Math.max(320, window.innerHeight - top)}px`);
+  }
+  window.addEventListener("resize", fitHeight);
 
   function send(intent) {
     if (!live) return Promise.resolve();
     return live.send(intent).then(() => ctx.error.show("")).catch((e) => ctx.error.show(e.message));
+  }
+
+  function reduced() {
+    return window.matchMedia("(prefers-reduced-motion: reduce)").matches;
   }
 
   // --- the race ------------------------------------------------------------------------
@@ -60,22 +80,23 @@ export function mount(root, ctx) {
   function drawTrack(v, animate) {
     const fresh = ensureTrack(v);
     const lv = v.live;
+    const opts = { animate: animate && !fresh && !reduced(), ms: moveMs(v) };
     if (lv) {
       const starting = lv.step.some((e) => e.type === "derny");
-      track.set(lv.positions, starting ? lv.derny : null, { animate: animate && !fresh, ms: moveMs(v) });
+      track.set(lv.positions, starting ? lv.derny : null, opts);
       if (!lv.positions || !Object.keys(lv.positions).length) {
         track.label(t("kr_betting_closed"), t("kr_derny_waits"));
       } else if (lv.phase === "photo") {
         track.label(t("kr_photo"), t("kr_turn", { n: lv.turn }));
       } else if (lv.phase === "over") {
-        track.label(t("kr_over_line"), "");
+        track.label(t("kr_winner", { n: lv.ranked[0] }), t("kr_over_line"));
       } else {
         track.label(t("kr_laps_to_go", { n: lv.laps_to_go }), t("kr_squares_to_go", { n: lv.to_go, turn: lv.turn }));
       }
     } else if (v.last) {
       const pos = {};
       v.last.positions.forEach((s, i) => { pos[i + 1] = s; });
-      track.set(pos, null, { animate: animate && !fresh, ms: moveMs(v) });
+      track.set(pos, null, opts);
       track.label(t("kr_winner", { n: v.last.ranking[0] }), t("kr_race_result", { race: v.last.race }));
     } else {
       track.set({}, null, { animate: false });
@@ -83,14 +104,42 @@ export function mount(root, ctx) {
     }
   }
 
+  // a photo-finish called by the engine (its events), or the finish with the order
+  function drawMoment(v) {
+    const lv = v.live;
+    const step = lv ? lv.step : [];
+    const photo = step.filter((e) => e.type === "photo_finish").pop();
+    const throws = step.filter((e) => e.type === "photo_throw");
+    const result = step.find((e) => e.type === "result");
+    delete document.body.dataset.finish;
+    if (result) {
+      document.body.dataset.finish = String(v.race);
+      moment.replaceChildren(el("div", { class: "kr-finish" },
+        el("p", { class: "kr-finish-title" }, t("kr_winner", { n: result.ranking[0] })),
+        el("ol", { class: "kr-finish-order", "aria-label": t("kr_full_order") },
+          result.ranking.map((r, i) => el("li", {}, el("span", { class: "kr-place" }, placeText(i + 1)), riderTag(r, i === 0 ? "big" : ""))))));
+      cue("finish");
+    } else if (photo || throws.length) {
+      const riders = photo ? photo.riders : throws.map((e) => e.rider);
+      moment.replaceChildren(el("div", { class: "kr-photo" },
+        el("p", { class: "kr-photo-title" }, t("kr_photo")),
+        photo ? el("p", {}, t("kr_photo_for", { place: placeText(photo.for_place) })) : null,
+        el("ul", { class: "kr-photo-riders" }, riders.map((r) => {
+          const thrown = throws.find((e) => e.rider === r);
+          return el("li", {}, riderTag(r, "big"), thrown ? el("strong", {}, ` ${thrown.dice ? thrown.dice.join(" ") : ""} → ${thrown.value ?? thrown.advance ?? ""}`) : null);
+        }))));
+    } else {
+      moment.replaceChildren();
+    }
+  }
+
   function drawThrows(v) {
     const lv = v.live;
     const step = lv ? lv.step : [];
-    const throws = step.filter((e) => e.type === "throw" || e.type === "photo_throw");
+    const throws = step.filter((e) => e.type === "throw");
     if (!throws.length) { throwsBox.replaceChildren(); return; }
     throwsBox.replaceChildren(el("ul", { class: "kr-throw-list", "aria-label": t("kr_throws") },
-      throws.map((e) => el("li", {}, riderTag(e.rider), " ",
-        el("span", { class: "dice" }, (e.dice || []).join(" ")), " ",
+      throws.map((e) => el("li", {}, riderTag(e.rider),
         el("strong", {}, `+${e.advance}`)))));
   }
 
@@ -137,34 +186,31 @@ export function mount(root, ctx) {
       })));
   }
 
+  // the other bet types, one line each: the favourite (fixed odds) or the pool's size
   function otherBoards(v) {
-    const out = [];
-    for (const kind of KIND_ORDER.slice(1)) {
-      if (v.tote) {
-        const pool = v.tote[kind];
-        out.push(el("div", { class: "kr-pool" },
-          el("h3", {}, t(`kr_${kind}`), " ", el("span", { class: "note" }, t("kr_pool_line", { pool: cash(pool.pool), n: pool.tickets }))),
-          pool.combos.length ? el("ol", { class: "kr-combos" }, pool.combos.slice(0, 4).map((c) => el("li", {},
-            ridersTag(c.riders, kind, v.config.kinds), " ", el("span", { class: "num" }, cash(c.stake)),
-            " ", el("span", { class: "odds" }, c.pays ? `×${c.pays.toFixed(2)}` : "—")))) : null));
-      } else {
-        out.push(el("div", { class: "kr-pool" },
-          el("h3", {}, t(`kr_${kind}`), " ", el("span", { class: "note" }, t("kr_most_likely"))),
-          el("ol", { class: "kr-combos" }, v.board.top[kind].slice(0, 4).map((c) => el("li", {},
-            ridersTag(c.riders, kind, v.config.kinds), " ", el("span", { class: "odds" }, oddsText(c.odds)))))));
-      }
-    }
-    return el("div", { class: "kr-boards" }, out);
+    return el("table", { class: "kr-others" },
+      el("caption", {}, v.tote ? t("kr_pools") : (v.tote_waits ? t("kr_tote_waits", { n: v.tote_waits }) : t("kr_favourites"))),
+      el("tbody", {}, KIND_ORDER.slice(1).map((kind) => {
+        if (v.tote) {
+          const pool = v.tote[kind];
+          return el("tr", {}, el("th", { scope: "row" }, t(`kr_${kind}`)),
+            el("td", { class: "num" }, cash(pool.pool)), el("td", { class: "num note" }, t("kr_tickets_n", { n: pool.tickets })));
+        }
+        const c = v.board.top[kind][0];
+        return el("tr", {}, el("th", { scope: "row" }, t(`kr_${kind}`)),
+          el("td", {}, ridersTag(c.riders, kind, v.config.kinds)), el("td", { class: "num odds" }, oddsText(c.odds)));
+      })));
   }
 
   function standingsTable(v, title) {
-    return el("table", { class: "standings" },
+    const many = v.standings.length > 6;
+    return el("table", { class: `standings kr-standings${many ? " many" : ""}` },
       el("caption", {}, title),
       el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("rank")), el("th", { scope: "col" }, t("player")),
-        el("th", { scope: "col" }, t("kr_purse")), el("th", { scope: "col" }, t("kr_hits")))),
+        el("th", { scope: "col" }, t("kr_purse")), many ? null : el("th", { scope: "col" }, t("kr_hits")))),
       el("tbody", {}, v.standings.map((s) => el("tr", {}, el("td", { class: "num" }, String(s.rank)),
         el("th", { scope: "row" }, s.name), el("td", { class: "num" }, cash(s.purse)),
-        el("td", { class: "num" }, `${s.won}/${s.tickets}`)))));
+        many ? null : el("td", { class: "num" }, `${s.won}/${s.tickets}`)))));
   }
 
   function resultCard(v) {
@@ -180,100 +226,123 @@ export function mount(root, ctx) {
     const players = el("table", { class: "kr-payouts" },
       el("caption", {}, t("kr_purses")),
       el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("player")), el("th", { scope: "col" }, t("kr_staked")),
-        el("th", { scope: "col" }, t("kr_returned")), el("th", { scope: "col" }, t("kr_purse")))),
+        el("th", { scope: "col" }, t("kr_returned")))),
       el("tbody", {}, last.players.map((p) => el("tr", { class: p.returned > p.staked ? "up" : "" },
         el("th", { scope: "row" }, p.name), el("td", { class: "num" }, cash(p.staked)),
-        el("td", { class: "num" }, cash(p.returned)), el("td", { class: "num" }, cash(p.purse))))));
-    return el("div", { class: "card result kr-result" },
-      el("h2", {}, t("kr_race_result", { race: last.race })),
-      el("ol", { class: "kr-podium" }, last.ranking.slice(0, 3).map((r, i) => el("li", {}, riderTag(r, "big"), " ", t(`place_${i + 1}`)))),
-      el("p", { class: "note" }, t("kr_full_order"), " ", last.ranking.join(" – ")),
+        el("td", { class: "num" }, cash(p.returned))))));
+    return el("section", { class: "kr-result", "aria-label": t("kr_race_result", { race: last.race }) },
+      el("h3", {}, t("kr_race_result", { race: last.race })),
+      el("ol", { class: "kr-podium" }, last.ranking.slice(0, 3).map((r, i) => el("li", {}, riderTag(r, "big"), " ", placeText(i + 1)))),
+      el("p", { class: "kr-full" }, t("kr_full_order"), " ", last.ranking.join(" – ")),
       el("div", { class: "kr-result-tables" }, winners, players));
   }
 
   function chips(v) {
-    return el("ul", { class: "chips" }, v.players.map((p) =>
+    return el("ul", { class: "chips", "aria-label": t("betting_players") }, v.players.map((p) =>
       el("li", { class: p.done ? "chip ok" : "chip" }, `${p.done ? "✓" : "…"} ${p.name}`)));
+  }
+
+  function button(label, intent, attrs = {}) {
+    return el("button", { type: "button", onclick: () => send(intent), ...attrs }, label);
   }
 
   // --- phases ---------------------------------------------------------------------------
   function renderLobby(v) {
     heading.textContent = t("keirin");
-    trackBox.replaceChildren();
     track = null;
     status.textContent = "";
     const joinUrl = ctx.info.join_url;
-    stage.replaceChildren(el("div", { class: "lobby" },
+    stage.replaceChildren(el("div", { class: "lobby kr-lobby" },
       el("div", { class: "join-box" },
         el("p", { class: "big-code", "aria-label": t("room", { code: ctx.code }) }, ctx.code),
-        el("img", { class: "qr", src: `/api/rooms/${ctx.code}/qr.svg`, alt: t("join_at", { url: joinUrl }), width: 280, height: 280 }),
+        el("img", { class: "qr", src: `/api/rooms/${ctx.code}/qr.svg`, alt: t("join_at", { url: joinUrl }), width: 300, height: 300 }),
         el("p", {}, t("scan")), el("p", { class: "url" }, joinUrl),
-        el("p", {}, el("a", { href: ctx.info.watch_url }, t("spectator_link")))),
-      el("div", { class: "seats card" },
-        el("h2", {}, t("seats", { n: v.seats.length, max: v.max_seats })),
-        v.seats.length ? el("ol", {}, v.seats.map((n) => el("li", {}, n))) : el("p", {}, t("nobody_yet")),
-        el("p", { class: "note" }, t("kr_night", { races: v.config.races, riders: v.config.riders,
-          mode: t(v.config.mode === "pool" ? "kr_mode_pool" : "kr_mode_fixed"), bankroll: cash(v.config.bankroll_cents) })))));
+        el("p", {}, el("a", { href: ctx.info.watch_url }, t("spectator_link"))))));
+    side.replaceChildren(el("div", { class: "seats" },
+      el("h3", {}, t("seats", { n: v.seats.length, max: v.max_seats })),
+      v.seats.length ? el("ol", {}, v.seats.map((n) => el("li", {}, n))) : el("p", {}, t("nobody_yet")),
+      el("p", { class: "note" }, t("kr_night", { races: v.config.races, riders: v.config.riders,
+        mode: t(v.config.mode === "pool" ? "kr_mode_pool" : "kr_mode_fixed"), bankroll: cash(v.config.bankroll_cents) }))));
     controls.replaceChildren(isHost ? el("button", { type: "button", class: "primary", onclick: () => send({ type: "start" }) }, t("start")) : "");
   }
 
-  function renderBetting(v) {
+  function renderBetting(v, animate) {
     heading.textContent = t("kr_betting", { race: v.race, races: v.races });
     status.textContent = v.config.mode === "pool" ? t("kr_pool_note", { margin: Math.round(v.config.margin * 100) }) : t("kr_fixed_note");
-    stage.replaceChildren(el("div", { class: "betting" },
-      el("h3", {}, t("betting_players")), chips(v), resultCard(v)));
+    moment.replaceChildren();
+    delete document.body.dataset.finish;
+    if (v.last) {  // the race just run: its order and every player's return (the track showed the finish)
+      track = null;
+      stage.replaceChildren(chips(v), resultCard(v));
+    } else {
+      drawTrack(v, animate);
+      stage.replaceChildren(chips(v), trackWrap);
+    }
+    side.replaceChildren(winBoard(v), otherBoards(v), standingsTable(v, t("standings")));
     controls.replaceChildren(...(isHost ? [
-      el("button", { type: "button", class: "primary", onclick: () => send({ type: "close_betting" }) }, t("kr_close_betting")),
-      " ",
-      el("button", { type: "button", onclick: () => { if (confirm(t("kr_confirm_finish"))) send({ type: "finish" }); } }, t("kr_finish_night")),
+      button(t("kr_close_betting"), { type: "close_betting" }, { class: "primary kr-close" }),
+      el("button", { type: "button", class: "kr-end", onclick: () => { if (confirm(t("kr_confirm_finish"))) send({ type: "finish" }); } }, t("kr_finish_night")),
     ] : []));
   }
 
-  function renderRacing(v) {
+  function renderRacing(v, animate) {
     const lv = v.live;
     heading.textContent = t("kr_racing", { race: v.race, races: v.races });
     status.textContent = lv.phase === "derny" ? t("kr_derny_waits") : "";
-    stage.replaceChildren(orderTable(v) || "");
+    drawTrack(v, animate);
+    drawMoment(v);
+    if (stage.firstChild !== trackWrap || stage.childElementCount !== 1) stage.replaceChildren(trackWrap);
+    side.replaceChildren(...[orderTable(v), standingsTable(v, t("standings"))].filter(Boolean));
     if (!isHost) { controls.replaceChildren(); return; }
     const paused = Boolean(v.timeline?.paused);
-    const pause = el("button", { type: "button", class: "primary", "aria-pressed": String(paused),
-      onclick: () => send({ type: paused ? "resume" : "pause" }) }, paused ? t("kr_resume") : t("kr_pause"));
-    const next = el("button", { type: "button", onclick: () => send({ type: "advance" }) }, t("kr_next_step"));
-    const skip = el("button", { type: "button", onclick: () => send({ type: "skip" }) }, t("kr_skip_race"));
-    controls.replaceChildren(pause, " ", next, " ", skip);
+    controls.replaceChildren(
+      button(paused ? t("kr_resume") : t("kr_pause"), { type: paused ? "resume" : "pause" }, { class: "primary", "aria-pressed": String(paused) }),
+      button(t("kr_next_step"), { type: "advance" }, { class: "kr-next" }),
+      button(t("kr_skip_race"), { type: "skip" }, { class: "kr-skip" }));
   }
 
   function renderFinished(v) {
     heading.textContent = t("over");
     status.textContent = "";
-    stage.replaceChildren(el("div", { class: "finished" }, standingsTable(v, t("final")), resultCard(v)));
+    track = null;
+    moment.replaceChildren();
+    delete document.body.dataset.finish;
+    const key = JSON.stringify([v.finale, document.documentElement.lang]);
+    if (key !== finaleKey || !stage.querySelector(".finale, .kr-final")) {
+      finaleKey = key;
+      const shown = v.finale ? drawFinale(v.finale, { game: "keirin", isHost, send: (i) => live.send(i) })
+        : el("p", { class: "kr-final" }, t("over"));
+      stage.replaceChildren(shown);
+      if (v.finale) cue("reveal");
+    }
+    side.replaceChildren(standingsTable(v, t("final")), v.last ? lastWinners(v) : "");
     controls.replaceChildren(isHost ? el("a", { href: "/", class: "button" }, t("new_party")) : "");
   }
 
-  function renderSide(v) {
-    const parts = [];
-    if (v.board && (v.phase === "betting" || v.phase === "racing")) parts.push(winBoard(v), otherBoards(v));
-    if (v.standings && v.phase !== "finished") parts.push(standingsTable(v, t("standings")));
-    boards.replaceChildren(...parts);
+  // the last race's order, in one line, beside the final standings
+  function lastWinners(v) {
+    return el("p", { class: "kr-full" }, t("kr_race_result", { race: v.last.race }), ": ",
+      el("span", { class: "riders" }, v.last.ranking.slice(0, 3).map((r) => riderTag(r))));
   }
 
-  function drawTicker() {
-    tickerBox.replaceChildren(...ticker.slice().reverse().map((line, i) =>
-      el("li", { class: i === 0 ? "latest" : "" }, line)));
+  // the latest events, worded now: a language switch rewords the older lines too
+  function drawNews() {
+    newsBox.replaceChildren(...news.slice(-NEWS).reverse().map((e, i) =>
+      el("li", { class: i === 0 ? "latest" : "" }, eventText(e))));
   }
 
   function render(animate) {
     if (!view) return;
     const v = view;
     document.body.dataset.phase = v.phase;
-    if (v.phase === "lobby") { renderLobby(v); boards.replaceChildren(); return; }
-    drawTrack(v, animate);
-    drawThrows(v);
-    if (v.phase === "betting") renderBetting(v);
-    else if (v.phase === "racing") renderRacing(v);
+    screen.dataset.phase = v.phase;
+    if (v.phase === "lobby") renderLobby(v);
+    else if (v.phase === "betting") renderBetting(v, animate);
+    else if (v.phase === "racing") renderRacing(v, animate);
     else renderFinished(v);
-    renderSide(v);
-    drawTicker();
+    if (v.phase === "racing") drawThrows(v); else throwsBox.replaceChildren();
+    drawNews();
+    fitHeight();
   }
 
   // riders glide for part of a step, so each move ends before the server's next one
@@ -289,15 +358,13 @@ export function mount(root, ctx) {
     if (v.timeline?.pace !== pace) send({ type: "pace", seconds: pace });
   }
 
+  // the news line: each event's facts, worded in the page's language when drawn
   function note(events) {
-    for (const e of events) {
-      const text = eventText(e);
-      if (text) ticker.push(text);
-    }
-    while (ticker.length > 6) ticker.shift();
+    for (const e of events) if (e.type !== "throw" && eventText(e)) news.push(e);
+    while (news.length > NEWS) news.shift();
   }
 
-  onLanguage(() => { trackKey = ""; render(false); });
+  onLanguage(() => { trackKey = ""; finaleKey = ""; render(false); });
 
   return {
     connect(l) { live = l; },

@@ -2,7 +2,8 @@
 // its own tickets (take one back while betting is open), "done", then the race's progress
 // and what its tickets returned. Only intents go to the server; the engine checks each one.
 import { el } from "/static/js/common.js";
-import { onLanguage, t } from "/static/js/i18n.js";
+import { drawFinale } from "/static/js/finale.js";
+import { onLanguage, placeText, t } from "/static/js/i18n.js";
 import { phoneScreen } from "/static/js/rooms.js";
 import { cash, ensureStyles, eventText, KIND_ORDER, oddsText, riderTag, ridersTag } from "./track.js";
 
@@ -51,7 +52,8 @@ export function mount(root, ctx) {
       const hint = el("p", { class: "note", id: "kr-kind-hint" });
       kind.value = slip.kind;
       const pickers = el("div", { class: "kr-pickers" });
-      const stake = el("input", { id: "kr-stake", type: "text", inputmode: "decimal", autocomplete: "off", value: slip.stake, maxlength: 16, required: true });
+      const stake = el("input", { id: "kr-stake", type: "text", inputmode: "decimal", autocomplete: "off", value: slip.stake, maxlength: 16, "aria-describedby": "kr-stake-error" });
+      const stakeError = el("p", { class: "kr-field-error", id: "kr-stake-error", role: "alert" });
       const quote = el("p", { class: "quote", "aria-live": "polite" });
       const selects = [];
       const sync = () => {
@@ -68,7 +70,7 @@ export function mount(root, ctx) {
           const s = riderSelect(id, pick, riders);
           s.addEventListener("change", () => { slip.riders[i] = Number(s.value); quoteNow(); });
           selects.push(s);
-          parts.push(el("div", {}, el("label", { for: id }, spec.ordered ? t(`place_${i + 1}`) : t("kr_any_order", { n: i + 1 })), s));
+          parts.push(el("div", {}, el("label", { for: id }, spec.ordered ? placeText(i + 1) : t("kr_any_order", { n: i + 1 })), s));
         }
         pickers.replaceChildren(...parts);
         quoteNow();
@@ -89,12 +91,21 @@ export function mount(root, ctx) {
       stake.addEventListener("input", () => { slip.stake = stake.value; });
       const quick = el("div", { class: "row kr-quick" }, [100, 500, 1000].map((n) =>
         el("button", { type: "button", onclick: () => { stake.value = String(n); slip.stake = stake.value; } }, cash(n * 100))));
-      const form = el("form", { class: "ticket-form" },
+      // the app's own checks and words, never the browser's bubbles (novalidate)
+      const form = el("form", { class: "ticket-form", novalidate: "" },
         el("label", { for: "kr-kind" }, t("kr_ticket_kind")), kind, hint, pickers,
-        el("label", { for: "kr-stake" }, t("stake")), stake, quick, quote,
+        el("label", { for: "kr-stake" }, t("stake")), stake, stakeError, quick, quote,
         el("button", { type: "submit", class: "primary" }, t("kr_buy")));
       form.addEventListener("submit", async (ev) => {
         ev.preventDefault();
+        if (!stake.value.trim()) {
+          stakeError.textContent = t("kr_stake_needed");
+          stake.setAttribute("aria-invalid", "true");
+          stake.focus();
+          return;
+        }
+        stakeError.textContent = "";
+        stake.removeAttribute("aria-invalid");
         await send({ type: "ticket", kind: kind.value, riders: selects.map((s) => Number(s.value)), stake: stake.value.trim() });
       });
       sync();
@@ -111,6 +122,7 @@ export function mount(root, ctx) {
     section(action, key, () => {
       const box = el("div", { class: "card" }, el("h2", {}, t("kr_racing", { race: v.race, races: v.races })));
       if (!Object.keys(lv.positions).length) box.append(el("p", {}, t("kr_derny_waits")));
+      else if (lv.phase === "over") box.append(el("p", { class: "next-roll kr-wait" }, t("kr_results_wait")));
       else if (lv.phase === "photo") box.append(el("p", { class: "next-roll" }, t("kr_photo")));
       else box.append(el("p", { class: "next-roll" }, t("kr_laps_to_go", { n: lv.laps_to_go }), " · ", t("kr_squares_to_go", { n: lv.to_go, turn: lv.turn })));
       if (Object.keys(lv.positions).length) {
@@ -143,7 +155,10 @@ export function mount(root, ctx) {
       const mine = v.standings.find((s) => s.player === m.seat);
       if (mine) parts.push(el("p", { class: "kr-rank" }, t("kr_your_rank", { rank: mine.rank, n: v.standings.length })));
     }
-    if (v.phase === "finished") parts.unshift(el("div", { class: "card" }, el("h2", {}, t("over"))));
+    if (v.phase === "finished") {
+      parts.unshift(v.finale ? drawFinale(v.finale, { game: "keirin", seat: m.seat })
+        : el("div", { class: "card" }, el("h2", {}, t("over"))));
+    }
     info.replaceChildren(...parts);
   }
 

@@ -1,0 +1,302 @@
+"""A KEIRIN night as a show (#32), in Chromium: nothing early (no phone learns its payout
+before the TV has shown the finish, and no frame a phone received before the payout carries
+one), screens that fit (the TV at 1920×1080 in every phase with no scrolling and text of at
+least 28 px; phones 360 and 430 px wide with no sideways scroll, the betting slip first),
+axe on every phase of both, a language switch that rewords the TV, the app's own words
+instead of the browser's validation bubbles, and the pool mode's tote board that waits
+for a second bettor."""
+
+from __future__ import annotations
+
+import json
+import sys
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from raceday.web.app import create_app
+from raceday.web.server import background_server
+
+sys.path.insert(0, str(Path(__file__).parent))
+from a11y import assert_accessible
+
+TV = {"width": 1920, "height": 1080}
+PHONES = [{"width": 360, "height": 740}, {"width": 430, "height": 900}]
+LONG = 120_000  # ms: a hang guard for a whole race, far above its normal length
+
+# Each page records, with its own clock (Date.now(), one clock for every page of the
+# browser), the first moment it shows the finish (TV), a payout (TV's result card, a
+# phone's own returns) — a MutationObserver installed before the page's scripts run.
+WATCH = """
+window.__seen = {};
+const mark = (name, selector) => {
+  if (!window.__seen[name] && document.querySelector(selector)) window.__seen[name] = Date.now();
+};
+new MutationObserver(() => {
+  mark("finish", "body[data-finish]");
+  mark("tv_payout", ".kr-result");
+  mark("phone_payout", ".kr-mine");
+  mark("phone_wait", ".kr-wait");
+}).observe(document, { subtree: true, childList: true, attributes: true });
+"""
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[str]:
+    with background_server(create_app(tmp_path / "show.sqlite"), host="127.0.0.1") as url:
+        yield url
+
+
+def new_room(base: str, **options: Any) -> tuple[str, str]:
+    body = json.dumps({"game": "keirin", "options": options}).encode()
+    request = urllib.request.Request(f"{base}api/rooms", data=body,
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        room = json.load(answer)
+    return str(room["code"]), str(room["host_token"])
+
+
+def tv_page(open_page: Callable[..., Any], base: str, code: str, token: str,
+            speed: str) -> Any:
+    page = open_page(TV, f"{base}host/{code}?speed={speed}",
+                     storage={f"raceday.host.{code}": token})
+    page.add_init_script(WATCH)
+    page.reload()
+    page.locator(".big-code").wait_for()
+    return page
+
+
+def join(open_page: Callable[..., Any], base: str, code: str, name: str,
+         size: dict[str, int]) -> Any:
+    phone = open_page(size, f"{base}play/{code}")
+    phone.add_init_script(WATCH)
+    phone.reload()
+    phone.locator("#name").fill(name)
+    phone.get_by_role("button", name="Join").click()
+    phone.get_by_text(f"You are {name}").wait_for()
+    return phone
+
+
+def buy(phone: Any, kind: str, riders: list[int], stake: str) -> None:
+    before = phone.locator(".kr-tickets li").count()
+    phone.locator("#kr-kind").select_option(kind)
+    for i, r in enumerate(riders):
+        phone.locator(f"#kr-rider-{i}").select_option(str(r))
+    phone.locator("#kr-stake").fill(stake)
+    phone.get_by_role("button", name="Buy ticket").click()
+    phone.locator(".kr-tickets li").nth(before).wait_for()
+
+
+def phase(page: Any, wanted: str) -> None:
+    page.locator(f"body[data-phase={wanted}]").wait_for(state="attached", timeout=LONG)
+
+
+def frames(page: Any) -> list[dict[str, Any]]:
+    return [json.loads(f) for f in page.frames_received if f.startswith("{")]
+
+
+# --- nothing early --------------------------------------------------------------------------
+def test_no_phone_sees_its_payout_before_the_tv_shows_the_finish(
+        server: str, open_page: Callable[..., Any]) -> None:
+    code, token = new_room(server, races=2, riders=6)
+    tv = tv_page(open_page, server, code, token, speed="0.3")  # a pace of 0.66 s
+    phones = [join(open_page, server, code, n, PHONES[i % 2])
+              for i, n in enumerate(["Aki", "Ben", "Chie"])]
+    tv.locator(".seats li").nth(2).wait_for()
+    tv.get_by_role("button", name="Start the evening").click()
+    for phone in phones:
+        phase(phone, "betting")
+    buy(phones[0], "win", [1], "100")
+    buy(phones[1], "trifecta", [1, 2, 3], "20")
+    buy(phones[2], "quinella", [1, 2], "30")
+    for phone in phones:
+        phone.get_by_role("button", name="Done betting").click()
+    # the server plays the race; every page waits for the payout of race 1
+    tv.locator(".kr-result").wait_for(timeout=LONG)
+    for phone in phones:
+        phone.locator(".kr-mine").wait_for(timeout=LONG)
+    seen_tv = tv.evaluate("window.__seen")
+    assert "finish" in seen_tv and "tv_payout" in seen_tv
+    assert seen_tv["tv_payout"] >= seen_tv["finish"]
+    for phone in phones:
+        seen = phone.evaluate("window.__seen")
+        assert seen["phone_payout"] >= seen_tv["finish"], (seen, seen_tv)
+        # at the finish the phone said the payout comes next, before it came
+        assert seen["phone_wait"] <= seen["phone_payout"]
+    # what each phone was sent: the order at the finish, then (a frame later) the payout;
+    # no frame before the payout's carries a return, a settled race or a moved purse
+    for phone in phones:
+        got = frames(phone)
+        kinds = [[e["type"] for e in f.get("events", [])] for f in got]
+        settled = next(i for i, k in enumerate(kinds) if "settled" in k)
+        result = next(i for i, k in enumerate(kinds) if "result" in k)
+        assert result < settled
+        assert "settled" not in kinds[result]
+        purses = {json.dumps(f["view"]["standings"]) for f in got[result:settled]
+                  if f.get("view")}
+        assert len(purses) == 1  # no standing moved between the finish and the payout
+        for f in got[:settled]:
+            view = f.get("view") or {}
+            assert view.get("last") is None, f
+            assert not (view.get("me") or {}).get("last"), f
+            assert "returned" not in json.dumps(f.get("events", []))
+        after = got[settled]["view"]
+        assert after["last"]["race"] == 1 and after["me"]["last"]
+    for page in (tv, *phones):
+        assert page.js_errors == []
+
+
+# --- screens that fit, axe, words ------------------------------------------------------------
+FITS_TV = """() => {
+  const d = document.documentElement;
+  const small = [];
+  for (const node of document.querySelectorAll("#screen *")) {
+    if (node.closest("svg") || !node.checkVisibility()) continue;
+    const own = [...node.childNodes].some((c) => c.nodeType === 3 && c.textContent.trim());
+    if (!own) continue;
+    const size = parseFloat(getComputedStyle(node).fontSize);
+    const text = node.textContent.trim().slice(0, 30);
+    if (size < 28) small.push(`${node.tagName}.${node.className}: ${size}px "${text}"`);
+  }
+  return { height: d.scrollHeight, inner: innerHeight, width: d.scrollWidth,
+           innerW: innerWidth, small };
+}"""
+
+FITS_PHONE = """() => {
+  const d = document.documentElement;
+  const action = document.querySelector("section.action");
+  const info = document.querySelector("section.info");
+  return { width: d.scrollWidth, inner: innerWidth,
+           actionTop: action ? action.getBoundingClientRect().top : null,
+           infoTop: info ? info.getBoundingClientRect().top : null,
+           kindTop: document.querySelector("#kr-kind")?.getBoundingClientRect().top ?? null,
+           innerH: innerHeight };
+}"""
+
+
+def step_until(tv: Any, selector: str) -> None:
+    """The host presses "Next step" until ``selector`` shows (each press waits for its
+    frame; the bound is a hang guard only)."""
+    for _ in range(400):
+        if tv.locator(selector).count():
+            return
+        seen = len(tv.frames_received)
+        tv.get_by_role("button", name="Next step").click()
+        for _ in range(1000):
+            if len(tv.frames_received) > seen:
+                break
+            tv.wait_for_timeout(20)
+    raise AssertionError(f"{selector} never showed")
+
+
+def check_tv(tv: Any, where: str) -> None:
+    tv.wait_for_timeout(150)  # a layout pass after the last frame (not a timing claim)
+    got = tv.evaluate(FITS_TV)
+    assert got["height"] <= got["inner"], (where, got)
+    assert got["width"] <= got["innerW"], (where, got)
+    assert not got["small"], (where, got["small"][:6])
+    assert_accessible(tv, f"KEIRIN TV {where}")
+
+
+def check_phone(phone: Any, where: str) -> None:
+    got = phone.evaluate(FITS_PHONE)
+    assert got["width"] <= got["inner"], (where, got)
+    if got["infoTop"] is not None and got["actionTop"] is not None:
+        assert got["actionTop"] <= got["infoTop"], (where, got)
+    assert_accessible(phone, f"KEIRIN phone {where}")
+
+
+def test_every_phase_fits_the_tv_and_the_phones(server: str,
+                                                open_page: Callable[..., Any]) -> None:
+    code, token = new_room(server, races=2, riders=9)
+    tv = tv_page(open_page, server, code, token, speed="1")
+    phones = [join(open_page, server, code, n, size)
+              for n, size in zip(["Aki", "Ben"], PHONES, strict=True)]
+    tv.locator(".seats li").nth(1).wait_for()
+    check_tv(tv, "lobby")
+    for phone in phones:
+        check_phone(phone, "lobby")
+    tv.get_by_role("button", name="Start the evening").click()
+    for phone in phones:
+        phase(phone, "betting")
+        got = phone.evaluate(FITS_PHONE)
+        assert got["kindTop"] is not None and got["kindTop"] < got["innerH"]  # the slip first
+    buy(phones[0], "trio", [7, 8, 9], "100")
+    buy(phones[1], "exacta", [1, 2], "50")
+    check_tv(tv, "betting")
+    for phone in phones:
+        check_phone(phone, "betting")
+    # the app's own validation: an empty stake gets our words, not a browser bubble
+    aki = phones[0]
+    assert aki.locator("form.ticket-form").get_attribute("novalidate") is not None
+    aki.locator("#kr-stake").fill("")
+    aki.get_by_role("button", name="Buy ticket").click()
+    aki.get_by_text("Type a stake, such as 100 or 12.50.").wait_for()
+    assert aki.locator("#kr-stake").get_attribute("aria-invalid") == "true"
+    # the TV switches to Japanese: the screen and its older lines are reworded, and fit
+    tv.get_by_role("button", name="Switch to Japanese").click()
+    tv.get_by_text("第1レース（全2）— 発売中").wait_for()
+    assert "車券が1枚売れました。" in tv.locator(".kr-news").inner_text()
+    check_tv(tv, "betting (Japanese)")
+    tv.get_by_role("button", name="英語に切り替え").click()
+    tv.get_by_text("Race 1 of 2 — betting open").wait_for()
+    for phone in phones:
+        phone.get_by_role("button", name="Done betting").click()
+    phase(tv, "racing")
+    tv.get_by_role("button", name="Pause").click()
+    tv.locator("button[aria-pressed=true]").wait_for()
+    step_until(tv, ".velodrome .rider[visibility=visible]")
+    check_tv(tv, "race")
+    for phone in phones:
+        phase(phone, "racing")
+        check_phone(phone, "race")
+    step_until(tv, "body[data-finish]")
+    tv.locator(".kr-finish").wait_for()
+    check_tv(tv, "finish")
+    for phone in phones:
+        phone.locator(".kr-wait").wait_for()
+        check_phone(phone, "finish")
+    tv.get_by_role("button", name="Next step").click()
+    tv.locator(".kr-result").wait_for()
+    check_tv(tv, "results")
+    for phone in phones:
+        phone.locator(".kr-mine").wait_for()
+        check_phone(phone, "results")
+    tv.get_by_role("button", name="Close betting and start the race").click()
+    tv.get_by_role("button", name="Skip to the finish").click()
+    phase(tv, "finished")
+    tv.locator(".finale, .kr-final").first.wait_for()
+    check_tv(tv, "finale")
+    for phone in phones:
+        phase(phone, "finished")
+        check_phone(phone, "finale")
+    for page in (tv, *phones):
+        assert page.js_errors == []
+
+
+def test_the_tote_waits_for_a_second_bettor(server: str,
+                                            open_page: Callable[..., Any]) -> None:
+    """Our completion of the pool mode (docs/rules/keirin.md): the tote board is shown once
+    two players hold tickets, so a lone bettor's stake is never on the TV; then it is live."""
+    code, token = new_room(server, races=1, riders=6, mode="pool", margin=0.1)
+    tv = tv_page(open_page, server, code, token, speed="1")
+    aki = join(open_page, server, code, "Aki", PHONES[0])
+    ben = join(open_page, server, code, "Ben", PHONES[1])
+    tv.locator(".seats li").nth(1).wait_for()
+    tv.get_by_role("button", name="Start the evening").click()
+    phase(aki, "betting")
+    buy(aki, "win", [4], "250")
+    tv.locator(".kr-news", has_text="A ticket is sold.").wait_for()
+    board = tv.locator(".kr-side").inner_text()
+    assert "250.00" not in board and "The tote opens when 2 players have bet" in board
+    assert not any('"pool": 25000' in f for f in tv.frames_received)
+    buy(ben, "win", [2], "100")
+    tv.locator(".kr-win caption", has_text="pool 350.00").wait_for()
+    row = tv.locator(".kr-win tbody tr").nth(3)
+    assert "250.00" in row.inner_text()
+    tote = tv.locator(".kr-win").inner_text() + tv.locator(".kr-others").inner_text()
+    assert "Aki" not in tote and "Ben" not in tote  # the standings name players, a tote never
+    assert tv.js_errors == [] and aki.js_errors == []
