@@ -74,7 +74,15 @@ TV_FIT = """() => {
     const text = e.textContent.trim().slice(0, 30);
     if (size < 28) small.push(`${e.tagName}.${e.className} ${size}px "${text}"`);
   }
-  return {sh: d.scrollHeight, ih: innerHeight, sw: d.scrollWidth, iw: innerWidth, small};
+  const clipped = [];  // drawn below or beside the screen, or cut off by its box
+  for (const e of document.querySelectorAll('.dd-tv *')) {
+    if (e.closest('.dd-sr') || e.getClientRects().length === 0) continue;
+    const r = e.getBoundingClientRect();
+    if (r.width && (r.bottom > innerHeight + 1 || r.right > innerWidth + 1))
+      clipped.push(`${e.tagName}.${e.className} ${Math.round(r.bottom)}`);
+  }
+  return {sh: d.scrollHeight, ih: innerHeight, sw: d.scrollWidth, iw: innerWidth, small,
+          clipped: clipped.slice(0, 5)};
 }"""
 
 PHONE_FIT = """() => {
@@ -102,9 +110,13 @@ def post(url: str, body: dict[str, Any]) -> dict[str, Any]:
 def check_screens(tv: Any, phones: list[Any], phase: str) -> None:
     """Every page in ``phase``: the TV fits with big text, the phones do not scroll
     sideways and show the action first, and axe finds nothing serious."""
+    for page in (tv, *phones):  # the entrances (reveals, the podium) have ended
+        page.wait_for_function("() => document.getAnimations().every("
+                               "(a) => a.playState !== 'running')", timeout=30_000)
     fit = tv.evaluate(TV_FIT)
     assert fit["sh"] <= fit["ih"] and fit["sw"] <= fit["iw"], (phase, fit)
     assert not fit["small"], (phase, fit["small"][:5])
+    assert not fit["clipped"], (phase, fit["clipped"])
     assert_accessible(tv, f"derby TV {phase}")
     for phone in phones:
         got = phone.evaluate(PHONE_FIT)
@@ -291,3 +303,32 @@ def test_a_language_switch_redraws_the_big_screen_and_the_phone(open_page: Any,
     phone.get_by_text("金額は 0〜9 の数字で整数を入力してください。").wait_for()
     assert_accessible(phone, "derby phone auction in Japanese")
     assert not tv.js_errors and not phone.js_errors
+
+
+def test_twelve_players_still_fit_the_big_screen(open_page: Any, base: str) -> None:
+    """The most the room seats (one phone and eleven computers): the standings, the chips
+    and the payouts still fit 1920×1080 in betting, after a race and at the finale."""
+    room = post(f"{base}api/rooms", {"game": "derby", "options": {"races": RACES}})
+    code = room["code"]
+    tv = open_page(TV, f"{base}host/{code}?speed=0",
+                   storage={f"raceday.host.{code}": room["host_token"]})
+    phone = open_page(PHONES[0][1], f"{base}play/{code}")
+    phone.locator("#name").fill("Aki")
+    phone.keyboard.press("Enter")
+    phone.locator("body[data-phase=lobby] .who").wait_for()
+    tv.locator("#computers").fill("11")
+    tv.locator(".controls button.primary").click()
+    while not tv.locator("body[data-phase=betting]").count():
+        act(phone, 0)
+    tv.locator(".dd-standings tbody tr").nth(11).wait_for()
+    check_screens(tv, [phone], "betting, twelve players")
+    for race in range(1, RACES + 1):
+        phone.locator("button.done").click()
+        tv.locator("body[data-phase=racing]").wait_for(state="attached")
+        tv.get_by_role("button", name="Skip to the results").click()
+        tv.wait_for_function("() => document.body.dataset.phase !== 'racing'")
+        if race == 1:
+            tv.locator(".dd-result").wait_for()
+            check_screens(tv, [phone], "results, twelve players")
+    tv.locator("body[data-phase=finished] .finale .podium li").first.wait_for()
+    check_screens(tv, [phone], "finale, twelve players")

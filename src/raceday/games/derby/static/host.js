@@ -64,7 +64,6 @@ export function mount(root, ctx) {
   let paceAsked = false;
   let shownFrame = null; // the track frame on screen (the next one runs from it)
   let lastLot = null; // the last lot sold, revealed bid by bid
-  let lotShownAt = 0;
   const ticker = [];
   const keys = new Map();
 
@@ -337,7 +336,7 @@ export function mount(root, ctx) {
 
   function note(events) {
     for (const e of events) {
-      if (e.type === "lot") { lastLot = e; lotShownAt = Date.now(); cue("reveal"); }
+      if (e.type === "lot") { lastLot = e; cue("reveal"); }
       if (e.type === "race_start") cue("start");
       if (e.type === "result") cue("finish");
       if (e.type === "again") { lastLot = null; shownFrame = null; ticker.length = 0; }
@@ -366,6 +365,5 @@ export function mount(root, ctx) {
       note(events);
       render(true);
     },
-    lotShownAt: () => lotShownAt,
   };
 }
