@@ -81,6 +81,11 @@ export function mount(root, ctx) {
     grid.style.height = `${Math.max(0, window.innerHeight - top)}px`;
   }
   window.addEventListener("resize", fit);
+  // what is above may grow after the first drawing (the header's status, a refusal's line)
+  if (typeof ResizeObserver === "function") {
+    const above = new ResizeObserver(fit);
+    for (const node of document.querySelectorAll("header, .bar, p.error")) above.observe(node);
+  }
 
   function section(node, key, build) {
     if (keys.get(node) === key && node.childElementCount) return;
