@@ -167,6 +167,13 @@ def test_a_phone_of_any_width_has_no_sideways_scroll(
     phone.wait_for_selector(".wv-finished")
     settled(phone)
     fits_phone(phone, "finished")
+    # play again: the same phone, another race on the same route with a new seed
+    seed = tv.locator(".wv-sub").inner_text()
+    tv.wait_for_selector(".wv-finished")
+    tv.locator(".finale button").click()
+    expect(phone.locator(".film-where")).to_contain_text("Turn", timeout=30_000)
+    expect(phone.locator(".wv-sub")).not_to_have_text(seed)
+    assert phone.locator("body[data-phase=racing]").count() == 1
 
 
 def test_the_groups_glide_unless_the_reader_asked_for_less_motion(
@@ -260,4 +267,5 @@ def test_the_room_speaks_the_readers_language_and_switches(
     expect(tv.locator(".result-table caption")).to_have_text("結果")
     japanese = tv.locator(".wv-room").inner_text()
     assert "Result" not in japanese and "{" not in japanese and "wv_" not in japanese
-    assert_accessible(tv, "WielerSIM watch room tv finished, Japanese")
+    expect(tv.locator(".finale h2").first).not_to_have_text("The podium")  # the finale too
+    check(tv, "tv", "finished, Japanese")

@@ -118,6 +118,12 @@ export function mountScreen(root, ctx, kind) {
   }
 
   const pausedLine = el("p", { class: "wv-paused", role: "status" });
+  let finaleKey = "";
+  const finaleSlot = el("div");
+  const linksBox = el("div");
+  const podiumBox = el("div", { class: "wv-podium" }, finaleSlot, linksBox);
+  const resultBox = el("div", { class: "wv-result" });
+  const finishedBox = el("div", { class: "wv-finished" }, podiumBox, resultBox);
 
   function racing(v, animate) {
     const s = ensureStage(v);
@@ -146,11 +152,21 @@ export function mountScreen(root, ctx, kind) {
     const s = ensureStage(v);
     s.show(v.frame, v.ticker);
     shown = v.shown;
-    const podium = v.finale ? drawFinale(v.finale, { game: "wielersim", isHost, send,
-      seat: v.me ? v.me.seat : null }) : null;
+    // the finale is drawn once (its entrance plays once; it words itself again when the
+    // language changes) unless the finale itself changes
+    const key = JSON.stringify(v.finale ?? null);
+    if (key !== finaleKey) {
+      finaleKey = key;
+      const finale = v.finale ? drawFinale(v.finale, { game: "wielersim", isHost, send,
+        seat: v.me ? v.me.seat : null }) : null;
+      finaleSlot.replaceChildren(...(finale ? [finale] : []));
+    }
     const table = v.standings ? resultTable(v.film, v.standings, phone ? 10 : 8) : el("p", {}, t("wv_stopped"));
-    body.replaceChildren(el("div", { class: "wv-finished" },
-      el("div", { class: "wv-podium" }, podium, links(v)), el("div", { class: "wv-result" }, table)));
+    // the boxes stay in the page, so the finale is never taken out and put back (which
+    // would play its entrance again)
+    linksBox.replaceChildren(...[links(v)].filter(Boolean));
+    resultBox.replaceChildren(table);
+    place(finishedBox);
   }
 
   function render(animate) {
@@ -160,6 +176,7 @@ export function mountScreen(root, ctx, kind) {
     heading.textContent = title(v.film);
     sub.textContent = subline(v);
     drawControls(v);
+    if (v.phase !== "finished") finaleKey = "";  // after "play again", a fresh finale
     if (v.phase === "lobby") lobby(v);
     else if (v.phase === "racing") racing(v, animate);
     else finished(v);
