@@ -216,3 +216,34 @@ def test_host_with_real_dice_types_each_round(client: TestClient) -> None:
     assert host.view["last"]["order"][-1] == "d20"
     host.close()
     aki.close()
+
+
+def test_a_race_runs_on_the_server_with_no_big_screen_open(client: TestClient) -> None:
+    """The server throws the dice at the room's pace: with the host's page closed, a phone
+    still sees every furlong, the finish, then the results one tick later."""
+    room = new_room(client, races=4)
+    code = room["code"]
+    aki = Client(client, code, join(client, code, "Aki")["token"])
+    host = Client(client, code, room["host_token"])
+    assert host.send({"type": "start", "computers": 1})["type"] == "ack"
+    assert host.send({"type": "pace", "seconds": 0.2})["type"] == "ack"
+    aki.until(host.seq)
+    while aki.view["phase"] == "auction":
+        assert aki.send({"type": "bid", "amount": 0})["type"] == "ack"
+    assert aki.send({"type": "ticket", "kind": "win", "horses": ["d20"], "stake": 500}
+                    )["type"] == "ack"
+    host.close()  # nobody watches the big screen now
+    assert aki.send({"type": "done"})["type"] == "ack"
+    assert aki.view["phase"] == "racing"
+    seen: list[tuple[str, bool]] = []
+    while aki.view["phase"] == "racing":  # every update comes from the server's own clock
+        aki.receive()
+        live = aki.view.get("live")
+        seen.append((aki.view["phase"], bool(live and live["finished"])))
+        assert len(seen) < 200
+    assert ("racing", True) in seen  # the finish came alone first
+    finish = seen.index(("racing", True))
+    assert all(phase == "racing" for phase, _ in seen[:finish + 1])
+    assert aki.view["phase"] == "betting" and aki.view["last"]["race"] == 1
+    settled = [e for e in aki.events if e["type"] == "settled"]
+    assert len(settled) == 1 and settled[0]["race"] == 1
