@@ -295,7 +295,7 @@ def test_a_language_switch_redraws_the_big_screen_and_the_phone(open_page: Any,
     assert "chance to win" in tv.locator(".dd-chance").inner_text()
     tv.get_by_role("button", name="Switch to Japanese").click()
     tv.locator(".dd-chance", has_text="勝率").wait_for()
-    assert_accessible(tv, "derby TV auction in Japanese")
+    check_screens(tv, [], "auction in Japanese")
     phone.get_by_role("button", name="Switch to Japanese").click()
     phone.locator("label[for=bid]", has_text="入札").wait_for()
     phone.locator("#bid").fill("abc")
