@@ -138,3 +138,26 @@ def test_again_is_a_fresh_night_with_the_same_seats() -> None:
     assert view["phase"] == "betting" and view["race"] == 1 and view["last"] is None
     assert view["seats"] == ["Aki", "Ben"] and view["me"]["name"] == "Ben"
     assert view["me"]["purse"] == 1_000_000 and view["live"] is None and room.step == []
+
+
+def test_the_tote_waits_for_a_second_bettor() -> None:
+    """docs/rules/keirin.md, our completion 12: a lone bettor's stakes are not on the tote."""
+    room = KeirinRoom.create({"races": 1, "riders": 6, "mode": "pool"}, 2)
+    for name in ("Aki", "Ben", "Chie"):
+        room.add_seat(name)
+    rng = np.random.default_rng(2)
+    room.handle(HOST, {"type": "start"}, rng)
+    assert room.view(HOST)["tote"] is None
+    for _ in range(2):  # one bettor, however many tickets
+        room.handle(Actor.player(0), {"type": "ticket", "kind": "win", "riders": [4],
+                                      "stake": "250"}, rng)
+    for actor in (HOST, Actor.spectator(), Actor.player(1), Actor.player(0)):
+        view = room.view(actor)
+        assert view["tote"] is None and view["tote_waits"] == 2
+        assert "50000" not in json.dumps({k: v for k, v in view.items() if k != "me"})
+    room.handle(Actor.player(2), {"type": "ticket", "kind": "exacta", "riders": [1, 2],
+                                  "stake": "10"}, rng)
+    tote = room.view(HOST)["tote"]
+    assert tote["win"]["pool"] == 50_000 and tote["exacta"]["pool"] == 1_000  # live now
+    room.handle(Actor.player(2), {"type": "cancel"}, rng)
+    assert room.view(HOST)["tote"] is None  # back to one bettor: closed again

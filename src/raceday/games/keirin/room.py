@@ -227,6 +227,16 @@ class KeirinRoom(PartyRoom[NightState]):
         self.step, self.held, self._finish_race = [], None, None
         super().start_again(rng, events)
 
+    def podium(self, state: NightState) -> list[JSON]:
+        """The kit's podium (players by purse), each with the purse they ended with."""
+        out = super().podium(state)
+        for place in out:
+            seat = place.get("seat")
+            if isinstance(seat, int) and 0 <= seat < len(state.accounts):
+                place["detail"] = Message("keirin.award.money", {
+                    "amount": format_money(state.accounts[seat].bankroll)}).to_json()
+        return out
+
     def awards(self, state: NightState) -> list[JSON]:
         """The night's awards, facts of the players' accounts: the most returned, the
         boldest (the most staked) and the sharpest eye (the most winning tickets); a player
@@ -452,6 +462,7 @@ class KeirinRoom(PartyRoom[NightState]):
                 # the tote waits for a second bettor: a lone stake is nobody's to see
                 out["tote"], out["tote_waits"] = None, TOTE_BETTORS
             out["timeline"] = self.timeline_view()
+            out["finale"] = self.finale()  # the podium and awards once the night is over
         return out
 
     def private_view(self, actor: Actor) -> JSON | None:

@@ -89,7 +89,7 @@ export function mount(root, ctx) {
       } else if (lv.phase === "photo") {
         track.label(t("kr_photo"), t("kr_turn", { n: lv.turn }));
       } else if (lv.phase === "over") {
-        track.label(t("kr_winner", { n: lv.ranked[0] }), t("kr_over_line"));
+        track.label(t("kr_over_line"), t("kr_results_next"));
       } else {
         track.label(t("kr_laps_to_go", { n: lv.laps_to_go }), t("kr_squares_to_go", { n: lv.to_go, turn: lv.turn }));
       }
