@@ -192,8 +192,11 @@ def step_until(tv: Any, selector: str) -> None:
     raise AssertionError(f"{selector} never showed")
 
 
+SETTLED = "() => document.getAnimations().every((a) => a.playState !== 'running')"
+
+
 def check_tv(tv: Any, where: str) -> None:
-    tv.wait_for_timeout(150)  # a layout pass after the last frame (not a timing claim)
+    tv.wait_for_function(SETTLED)  # entrances over: axe judges the colours as they stay
     got = tv.evaluate(FITS_TV)
     assert got["height"] <= got["inner"], (where, got)
     assert got["width"] <= got["innerW"], (where, got)
@@ -202,6 +205,7 @@ def check_tv(tv: Any, where: str) -> None:
 
 
 def check_phone(phone: Any, where: str) -> None:
+    phone.wait_for_function(SETTLED)
     got = phone.evaluate(FITS_PHONE)
     assert got["width"] <= got["inner"], (where, got)
     if got["infoTop"] is not None and got["actionTop"] is not None:
@@ -268,11 +272,21 @@ def test_every_phase_fits_the_tv_and_the_phones(server: str,
     tv.get_by_role("button", name="Close betting and start the race").click()
     tv.get_by_role("button", name="Skip to the finish").click()
     phase(tv, "finished")
-    tv.locator(".finale, .kr-final").first.wait_for()
+    tv.locator(".finale .podium").wait_for()
     check_tv(tv, "finale")
     for phone in phones:
         phase(phone, "finished")
+        phone.locator(".finale .podium").wait_for()
         check_phone(phone, "finale")
+    # the finale's podium and awards, then another night with the same seats
+    assert tv.locator(".finale .podium li").count() >= 1
+    assert tv.locator(".finale .awards li").count() >= 1  # both bought tickets: boldest
+    tv.get_by_role("button", name="Play again (same seats)").click()
+    tv.get_by_text("Race 1 of 2 — betting open").wait_for()
+    for phone, name in zip(phones, ["Aki", "Ben"], strict=True):
+        phone.get_by_text("Race 1 of 2 — betting open").wait_for()
+        assert name in phone.locator(".kr-me").inner_text()
+        assert phone.locator("#kr-kind").is_visible()  # still seated: the slip, no join form
     for page in (tv, *phones):
         assert page.js_errors == []
 

@@ -98,7 +98,7 @@ def scenes(shot: Any) -> None:
     _phase(tv, "finished")
     for p in (aki, chie):
         _phase(p, "finished")
-    tv.locator(".finale, .kr-final").first.wait_for()
+    tv.locator(".finale .podium").wait_for()
     shot.snap(tv, "finale", settle_ms=2500)
     shot.snap(aki, "finale", settle_ms=2500)
     shot.snap(chie, "finale-ja", settle_ms=2500)
