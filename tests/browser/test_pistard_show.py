@@ -217,3 +217,24 @@ def test_a_phone_used_as_the_host_gets_squares_a_thumb_can_hit(open_page: Any,
         if phase == "placing":
             page.locator(".pi-dice").wait_for()
     assert page.js_errors == []
+
+
+@pytest.mark.parametrize("options", [
+    {"variant": "scratch", "players": ["human", "easy", "easy", "easy"], "riders_per_player": 3},
+    {"variant": "points", "players": ["human", "easy", "easy", "easy", "easy"],
+     "riders_per_player": 2, "laps": 3},
+], ids=["12-riders", "points-5-players"])
+def test_a_crowded_race_played_on_the_tv_fits_it(open_page: Any, server: str,
+                                                 options: dict[str, Any]) -> None:
+    room = new_room(server, **options)
+    tv = host_page(open_page, TV, server, room)
+    tv.click("#start")
+    for phase in ("placing", "dice"):
+        tv.locator(CHOICE).first.wait_for()
+        fits_tv(tv, TV_TEXT)
+        assert_accessible(tv, f"pistard TV playing a crowded race, {phase}")
+        while phase == "placing" and not tv.locator(".pi-dice").count():
+            choose(tv)
+            tv.wait_for_selector(CHOICE)
+    assert tv.locator(".pi-standings tbody tr").count() == 12 if "laps" not in options else 10
+    assert tv.js_errors == []

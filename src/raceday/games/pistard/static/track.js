@@ -240,7 +240,7 @@ function standingsTable(v) {
       el("th", { class: "num" }, t("pi_to_go")), el("th", { class: "num" }, t("pi_lane")),
       points ? el("th", { class: "num" }, t("pi_points")) : null)),
     el("tbody", {}, v.standings.map((s) => el("tr", { class: `${v.mine.includes(s.owner) ? "mine" : ""} ${s.rider === v.mover ? "moving" : ""}` },
-      el("td", {}, s.place ?? "—"), el("td", {}, chip(s.owner, String(s.rider))), el("td", {}, playerName(v, s.owner)),
+      el("td", {}, s.place ?? "—"), el("td", {}, chip(s.owner, String(s.rider))), el("td", { class: "pi-who" }, shortName(v, s.owner)),
       el("td", { class: "num" }, s.status === "race" ? (s.to_go > 0 ? String(s.to_go) : t("pi_over_line")) : t(s.status === "out" ? "out" : "pi_waiting")),
       el("td", { class: "num" }, s.status === "race" ? String(s.lane) : ""),
       points ? el("td", { class: "num" }, String(s.points)) : null))));
@@ -251,6 +251,13 @@ export function neutralName(view, p) {
   const pl = view.players[p];
   if (pl && !pl.name && pl.kind === "human") return t("pi_player_plain", { n: p + 1 });
   return playerName(view, p);
+}
+
+// A player in a table's narrow column: P1 Aki, P1, P2 · medium.
+export function shortName(view, p) {
+  const pl = view.players[p];
+  if (pl && pl.kind !== "human") return t("pi_player_short_computer", { n: p + 1, level: t(`level_${pl.kind}`) });
+  return pl?.name ? t("pi_player_named", { n: p + 1, name: pl.name }) : t("pi_player_plain", { n: p + 1 });
 }
 
 // Who won, from this screen's point of view: "you won" / "you lost" on a screen that plays
@@ -429,15 +436,19 @@ export function mountRace(root, ctx) {
     const track = velodrome(v, { targets: waiting.on ? new Map() : targetsOf(v), tap: choose, placing, zoom, trails });
     const result = resultBox(v);
     const end = ending(v);
-    // the end on the TV: the result under a smaller track, the podium beside it
+    // the TV: the choices (when this screen acts) or the throw under the track, the
+    // standings beside it; at the end the result under a smaller track, the podium beside
+    const tvChoices = wide && v.may_act && v.choices && !waiting.on;
+    stage.classList.toggle("pi-acting", Boolean(tvChoices));
+    side.classList.toggle("pi-crowded", v.standings.length > 8); // the TV: the feed is enough
     fill(stage, wide ? header(v) : result ?? header(v),
       track,
       wide ? result : null,
-      wide ? null : controls(v, zoom && acting),
-      wide && v.dice && v.mover ? el("div", { class: "pi-throw" }, t("pi_throw_of", { rider: v.mover }), diceRow(v.dice)) : null);
-    fill(side, end, wide ? controls(v) : null,
+      wide ? (tvChoices ? controls(v) : null) : controls(v, zoom && acting),
+      wide && !tvChoices && v.dice && v.mover ? el("div", { class: "pi-throw" }, t("pi_throw_of", { rider: v.mover }), diceRow(v.dice)) : null);
+    fill(side, end, wide && !tvChoices ? controls(v) : null,
       wide && end ? null : el("div", { class: "card" }, standingsTable(v),
-        el("p", { class: "note" }, t("pi_tokens"), " ", v.players.map((p, i) => `${neutralName(v, i)}: ${v.tokens[i]}`).join(" · ")),
+        el("p", { class: "note" }, t("pi_tokens"), " ", v.players.map((p, i) => `${shortName(v, i)}: ${v.tokens[i]}`).join(" · ")),
         v.config.variant === "points" && v.sprints.some((sp) => sp.length) ? el("p", { class: "note" }, t("pi_sprints"), " ", v.sprints.map((sp, i) => (sp.length ? `${i + 1}: ${sp.join(", ")}` : "")).filter(Boolean).join(" · ")) : null,
         v.eliminated.length ? el("p", { class: "note" }, t("pi_eliminated", { riders: v.eliminated.join(", ") })) : null),
       el("div", { class: "card pi-commentary" }, el("h3", {}, t("commentary")),
