@@ -296,8 +296,12 @@ def test_a_language_switch_redraws_the_big_screen_and_the_phone(open_page: Any,
     tv.get_by_role("button", name="Switch to Japanese").click()
     tv.locator(".dd-chance", has_text="勝率").wait_for()
     check_screens(tv, [], "auction in Japanese")
+    ticker = tv.locator(".dd-ticker").inner_text()  # the news line is worded again too
+    assert ticker and any("\u3040" <= c <= "\u30ff" for c in ticker), ticker
     phone.get_by_role("button", name="Switch to Japanese").click()
     phone.locator("label[for=bid]", has_text="入札").wait_for()
+    feed = phone.locator(".feed").inner_text()
+    assert feed and any("\u3040" <= c <= "\u30ff" for c in feed), feed
     phone.locator("#bid").fill("abc")
     phone.locator("form.dd-form button[type=submit]").click()
     phone.get_by_text("金額は 0〜9 の数字で整数を入力してください。").wait_for()

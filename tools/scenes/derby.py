@@ -94,6 +94,11 @@ def scenes(shot: Any) -> None:
     _buy(ben, "win", ["d12"], 1000)
     _buy(chie, "quinella", ["d10", "d20"], 400)
     shot.snap(tv, "betting")
+    tv.get_by_role("button", name="Switch to Japanese").click()  # the sofa reads Japanese
+    tv.locator(".dd-betting h2", has_text="馬券発売中").wait_for()
+    shot.snap(tv, "betting-ja")
+    tv.locator("button.lang").click()
+    tv.locator(".dd-betting h2", has_text="Betting").wait_for()
     _snap(shot, aki, "betting")
     _snap(shot, chie, "betting-ja")
     for p in (aki, ben, chie):

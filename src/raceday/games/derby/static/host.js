@@ -93,8 +93,9 @@ export function mount(root, ctx) {
     node.replaceChildren(...[build()].flat().filter(Boolean));
   }
 
+  // the latest news, worded now (in the language on screen, even after a switch)
   function drawTicker() {
-    tickerBox.textContent = ticker.length ? ticker[ticker.length - 1] : "";
+    tickerBox.textContent = ticker.length ? eventText(ticker[ticker.length - 1]) : "";
   }
 
   function owners(v) {
@@ -345,8 +346,7 @@ export function mount(root, ctx) {
       if (e.type === "race_start") cue("start");
       if (e.type === "result") cue("finish");
       if (e.type === "again") { lastLot = null; shownFrame = null; ticker.length = 0; }
-      const text = eventText(e);
-      if (text) ticker.push(text);
+      if (eventText(e)) ticker.push(e);
     }
     while (ticker.length > 4) ticker.shift();
   }

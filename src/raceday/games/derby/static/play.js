@@ -14,7 +14,8 @@ export function mount(root, ctx) {
   useStyles("derby");
   let view = null;
   const screen = phoneScreen(root, ctx, { class: "me card", "aria-label": t("my_purse") });
-  const { action, info, send, section, handlers, forget } = screen;
+  const { action, feed, info, send, section, handlers, forget } = screen;
+  let news = null; // the last event the feed line tells, worded again after a switch
 
   function renderMe(v) {
     const m = v.me || {};
@@ -237,9 +238,19 @@ export function mount(root, ctx) {
     document.body.dataset.result = v.last && v.phase !== "racing" ? String(v.last.race) : "";
   }
 
-  onLanguage(() => { forget(); info.dataset.key = ""; render(); });
+  onLanguage(() => {
+    forget();
+    info.dataset.key = "";
+    render();
+    if (news) feed.textContent = eventText(news);
+  });
 
   // the race's places and result are the big screen's to tell: the phone's line skips them
   const quiet = new Set(["result", "place"]);
-  return handlers((v) => { view = v; }, render, (e) => (quiet.has(e.type) ? "" : eventText(e)));
+  const words = (e) => {
+    const text = quiet.has(e.type) ? "" : eventText(e);
+    if (text) news = e;
+    return text;
+  };
+  return handlers((v) => { view = v; }, render, words);
 }
