@@ -28,6 +28,7 @@ ROOMS: dict[str, tuple[dict[str, Any], list[str]]] = {
     "pistard": ({"variant": "scratch", "players": ["human", "easy"]}, ["Aki"]),
     "keirin": ({"races": 2, "riders": 6}, ["Aki", "Ben"]),
     "derby": ({"races": 4}, ["Aki", "Ben", "Chie"]),
+    "wielersim": ({"route": "flat-stage", "peloton": "small", "seed": 3}, ["Aki"]),
 }
 DUMP = re.compile(r"\w: [\[{(]|\w=|'\w+': |\"\w+\": ?|: null|\[\]")
 
@@ -244,3 +245,21 @@ def test_a_room_played_again_replays_both_games(game: str, tmp_path: Path) -> No
         assert frames[-1] == logic.state.frame()
     else:
         assert frames[again]["positions"] == {} and frames[-1]["phase"] == "over"
+
+
+def test_a_wielersim_watch_room_replays_its_film_at_every_step(tmp_path: Path) -> None:
+    db = tmp_path / "rooms.sqlite"
+    code = play_room(db, "wielersim")
+    replay = room_replay(db, code)
+    steps = replay["steps"]
+    frames = [s.get("frame") for s in steps]
+    first = next(i for i, f in enumerate(frames) if f is not None)
+    assert replay["board"] is True and all(f is not None for f in frames[first:])
+    assert any(e["key"] == "event.started" for e in steps[first]["events"])
+    assert frames[first]["frame"] is None and frames[first]["shown"] == 0  # the start line
+    view = _final_logic(db, code).view(Actor.host())
+    assert {k: frames[-1][k] for k in ("film", "frame", "ticker", "shown", "standings")} == \
+        json.loads(json.dumps({k: view[k] for k in ("film", "frame", "ticker", "shown",
+                                                    "standings")}))
+    shown = [f["shown"] for f in frames[first:]]
+    assert shown == list(range(len(shown)))  # one turn of the film a tick

@@ -1,14 +1,28 @@
-"""Replaying a saved WielerSIM stage race: one step per ridden stage (its first three and
-the leader of the general classification), each linking to that stage's film."""
+"""Replaying WielerSIM: a saved stage race as one step per ridden stage (its first three
+and the leader of the general classification), each linking to that stage's film; a watch
+room (:mod:`raceday.games.wielersim.room`) with the film at every step of its log.
+
+A watch room's film is ridden again for its replay (:func:`room_frames`) by a fresh room
+made from the saved room's options: the same room code rides the same turns with the race's
+own generator (``WatchOptions.generator``), so each step's frame is what the live screens
+were sent (``film``, ``frame``, ``ticker``, ``shown``, ``standings``), with no rule
+repeated here."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
+import numpy as np
+
+from raceday.core.errors import RacedayError
 from raceday.core.events import Message
 from raceday.present.replay import ReplayStep
 from raceday.store.sessions import SessionStore
+
+if TYPE_CHECKING:
+    from raceday.games.wielersim.room import WatchRoom
 
 PODIUM = 3
 
@@ -51,3 +65,63 @@ def part(store: SessionStore, name: str, stage: str) -> dict[str, Any]:
         raise WatchError(f"stage must be the number of a ridden stage (0 for the first), "
                          f"not {stage[:20]!r}")
     return stage_film(store, name, int(stage))
+
+
+# --- a watch room's replay ----------------------------------------------------------------
+FILM_FACTS = ("turn", "shown", "finished")  # what a logged ``film_frame`` says of its frame
+
+
+def _ridden_again(options: Mapping[str, Any]) -> WatchRoom:
+    """A fresh watch room with the saved room's options, started: its race is the saved
+    race (the options hold the race's seed, or its stage's), ready for its first turn."""
+    from raceday.games.wielersim.room import WatchRoom
+    from raceday.rooms import Actor
+
+    room = WatchRoom.create(options, 0)
+    room.handle(Actor.host(), {"type": "start"}, np.random.default_rng(0))
+    return room
+
+
+def _screens(room: WatchRoom) -> dict[str, Any]:
+    """What every screen of the room is sent of its film now (the view's film parts)."""
+    public = room.extra_public(room.state)
+    return {key: public[key] for key in ("film", "frame", "ticker", "shown", "standings")}
+
+
+def room_frames(snapshot: Mapping[str, Any],
+                rows: Sequence[tuple[Mapping[str, Any], Sequence[Mapping[str, Any]]]]
+                ) -> list[dict[str, Any] | None]:
+    """The film after each logged row of a watch room, as its screens were sent it: from
+    a ``started`` event, a fresh room with the saved options (:func:`_ridden_again`) rides
+    one turn for each logged ``film_frame`` (a tick, or each turn a skip played), checked
+    against the logged turn. None before the start, and for a race the saved options no
+    longer hold: one the host played again (a new seed each time; a stage of a stage race
+    is ridden again as it was, so every one of its races replays), or one whose logged
+    turns the race does not ride (the words stay)."""
+    from raceday.games.wielersim.room import WatchRoom
+    from raceday.rooms import Actor
+
+    final = WatchRoom.from_json(snapshot)
+    options = dict(final.lobby_options)
+    starts = [i for i, (_, events) in enumerate(rows)
+              if any(e.get("type") == "started" for e in events)]
+    replayable = set(starts) if final.watch.stage is not None else set(starts[-1:])
+    tick_rng = np.random.default_rng(0)  # the race rides its own generator, not this one
+    room: WatchRoom | None = None
+    frames: list[dict[str, Any] | None] = []
+    for i, (_, events) in enumerate(rows):
+        for event in events:
+            kind = event.get("type")
+            if kind == "started":
+                room = _ridden_again(options) if i in replayable else None
+            elif kind == "film_frame" and room is not None:
+                try:
+                    made = [e for e in room.handle(Actor.timeline(), {"type": "tick"},
+                                                   tick_rng) if e.get("type") == "film_frame"]
+                except RacedayError:  # the race ended before the log did
+                    made = []
+                if [{k: e.get(k) for k in FILM_FACTS} for e in made] != [
+                        {k: event.get(k) for k in FILM_FACTS}]:
+                    room = None  # not the logged race: no board from here to its end
+        frames.append(None if room is None else _screens(room))
+    return frames

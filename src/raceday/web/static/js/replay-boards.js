@@ -1,6 +1,6 @@
 // The boards of replays: each game's frame drawn by the game's own drawing module, the
 // same one its live screens use (Hairpin's frame.js/board.js, PISTARD's and KEIRIN's
-// track.js, Dice Derby's track.js once it has one). The frames come from the server
+// track.js, Dice Derby's track.js, WielerSIM's film.js). The frames come from the server
 // (rebuilt there from the saved log by the game's rules); nothing here knows a rule.
 //
 // board(game, drawerUrl) -> Promise<{ draw(box, frame, { ms }), forget(), legend? } | null>:
@@ -127,13 +127,39 @@ async function derby() {
   };
 }
 
+// WielerSIM: a watch room's film as its screens showed it (film.js's filmStage: the
+// profile with the groups, the race's line, the groups and the ticker; the result once the
+// race is over). A step's frame is what the room sent every screen: {film, frame, ticker,
+// standings}; the stage is kept from step to step, so the groups glide.
+async function wielersim() {
+  const { filmStage, resultTable } = await import("/games/wielersim/static/film.js");
+  let stage = null;
+  let key = "";
+  return {
+    draw(box, f, { ms = 0 } = {}) {
+      const film = f.film;
+      const wanted = JSON.stringify([film.route_name, film.seed, film.stage, film.campaign, film.route?.distance]);
+      if (!stage || wanted !== key || !box.contains(stage.node)) {
+        stage = filmStage(film, { groups: 5, ticker: 5 });
+        key = wanted;
+        box.replaceChildren(stage.node);
+        ms = 0; // a fresh stage has nothing to glide from
+      }
+      stage.show(f.frame, f.ticker, { ms });
+      box.querySelector(".film-result")?.remove();
+      if (f.standings) box.append(el("div", { class: "film-result" }, resultTable(film, f.standings, 8)));
+    },
+    forget() { stage = null; },
+  };
+}
+
 // Any other game: its module exporting drawFrame(frame, element), if it has one.
 async function generic(url) {
   const { drawFrame } = await import(url);
   return drawFrame ? { draw(box, frame) { drawFrame(frame, box); }, forget() {} } : null;
 }
 
-const GAMES = { hairpin, pistard, keirin, derby };
+const GAMES = { hairpin, pistard, keirin, derby, wielersim };
 const made = {};
 
 export function board(game, drawerUrl = null) {
