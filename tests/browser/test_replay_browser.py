@@ -29,9 +29,9 @@ from tests.web.test_replay_frames import play_room  # noqa: E402
 PHONE = {"width": 390, "height": 844}
 TV = {"width": 1920, "height": 1080}
 TITLES = {"hairpin": "Hairpin Racers", "pistard": "PISTARD", "keirin": "KEIRIN",
-          "derby": "Dice Derby"}
+          "derby": "Dice Derby", "wielersim": "WielerSIM"}
 BOARDS = {"hairpin": "svg.hp-board", "pistard": "svg.pi-track", "keirin": "svg.velodrome",
-          "derby": ".dd-track"}
+          "derby": ".dd-track", "wielersim": "svg.profile"}  # WielerSIM: a watch room's film
 BARE_KEY = re.compile(r"\b[a-z]+(?:_[a-z]+)*\.[a-z_]+\b")  # a message key, not its words
 DUMP = re.compile(r"[{}]|: null|\[\]|\w: [\[{(]|'\w+': |\"\w+\": ?")
 

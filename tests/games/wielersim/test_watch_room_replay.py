@@ -31,7 +31,8 @@ def _screen(rooms: Rooms, code: str) -> dict[str, Any]:
     the socket sends it)."""
     room = rooms.get(code)
     view = room.logic.view(Actor.spectator())
-    return json.loads(json.dumps({key: view[key] for key in SCREEN}))
+    sent: dict[str, Any] = json.loads(json.dumps({key: view[key] for key in SCREEN}))
+    return sent
 
 
 def play(db: Path, options: dict[str, Any], games: int = 1, skip_at: int | None = None

@@ -129,7 +129,7 @@ async function derby() {
 
 // WielerSIM: a watch room's film as its screens showed it (film.js's filmStage: the
 // profile with the groups, the race's line, the groups and the ticker; the result once the
-// race is over). A step's frame is what the room sent every screen: {film, frame, ticker,
+// race is over, in place of the groups and the ticker). A step's frame is what the room sent every screen: {film, frame, ticker,
 // standings}; the stage is kept from step to step, so the groups glide.
 async function wielersim() {
   const { filmStage, resultTable } = await import("/games/wielersim/static/film.js");
@@ -146,7 +146,11 @@ async function wielersim() {
         ms = 0; // a fresh stage has nothing to glide from
       }
       stage.show(f.frame, f.ticker, { ms });
+      // over: the result takes the place of the groups (all home) and the ticker, so the
+      // TV's page still fits its screen
       box.querySelector(".film-result")?.remove();
+      const grid = stage.node.querySelector(".film-grid");
+      if (grid) grid.style.display = f.standings ? "none" : ""; // CSSOM: allowed by the CSP
       if (f.standings) box.append(el("div", { class: "film-result" }, resultTable(film, f.standings, 8)));
     },
     forget() { stage = null; },
