@@ -171,3 +171,25 @@ def test_a_watch_room_replay_reads_as_words_not_dumps(lang: str, tmp_path: Path)
     assert bad == []
     turns = [t for t in texts if re.search(r"\d", t)]
     assert turns  # the turns are numbered in the reader's language
+
+
+def test_a_race_whose_start_names_its_seed_replays_after_playing_again(
+        tmp_path: Path) -> None:
+    db = tmp_path / "rooms.sqlite"
+    code, live = play(db, RACE, games=2)
+    steps, _ = _frames(db, code)
+    one, two = _started(steps)
+    seeds = [live[steps[i]["seq"]]["film"]["seed"] for i in (one, two)]
+    assert seeds[0] != seeds[1]
+    with sqlite3.connect(db) as conn:  # each start names its race's seed, as the screens
+        for i, seed in zip((one, two), seeds, strict=True):  # were told it
+            events = json.loads(conn.execute(
+                "SELECT events FROM room_events WHERE code = ? AND seq = ?",
+                (code, steps[i]["seq"])).fetchone()[0])
+            named = [{**e, "seed": seed} if e["type"] == "started" else e for e in events]
+            conn.execute("UPDATE room_events SET events = ? WHERE code = ? AND seq = ?",
+                         (json.dumps(named), code, steps[i]["seq"]))
+    steps, frames = _frames(db, code)
+    for i, step in enumerate(steps[one:], start=one):
+        assert frames[i] == live[step["seq"]], f"step {step['seq']}"
+    assert frames[two - 1]["standings"] != frames[-1]["standings"]  # two races, both drawn

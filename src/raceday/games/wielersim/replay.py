@@ -88,6 +88,22 @@ def _screens(room: WatchRoom) -> dict[str, Any]:
     return {key: public[key] for key in ("film", "frame", "ticker", "shown", "standings")}
 
 
+def _race_of(started: Mapping[str, Any], options: Mapping[str, Any], saved: bool
+             ) -> WatchRoom | None:
+    """The race a ``started`` event began, ridden again: with the seed the event names,
+    else with the saved options where they are that race's (``saved``); None when neither
+    is known or the options are refused."""
+    seed = started.get("seed")
+    if seed is not None:
+        options = {**options, "seed": seed}
+    elif not saved:
+        return None
+    try:
+        return _ridden_again(options)
+    except RacedayError:
+        return None
+
+
 def room_frames(snapshot: Mapping[str, Any],
                 rows: Sequence[tuple[Mapping[str, Any], Sequence[Mapping[str, Any]]]]
                 ) -> list[dict[str, Any] | None]:
@@ -97,7 +113,8 @@ def room_frames(snapshot: Mapping[str, Any],
     against the logged turn. None before the start, and for a race the saved options no
     longer hold: one the host played again (a new seed each time; a stage of a stage race
     is ridden again as it was, so every one of its races replays), or one whose logged
-    turns the race does not ride (the words stay)."""
+    turns the race does not ride (the words stay). A ``started`` event that names its
+    race's ``seed`` is ridden with that seed, so a race played again replays too."""
     from raceday.games.wielersim.room import WatchRoom
     from raceday.rooms import Actor
 
@@ -113,7 +130,7 @@ def room_frames(snapshot: Mapping[str, Any],
         for event in events:
             kind = event.get("type")
             if kind == "started":
-                room = _ridden_again(options) if i in replayable else None
+                room = _race_of(event, options, i in replayable)
             elif kind == "film_frame" and room is not None:
                 try:
                     made = [e for e in room.handle(Actor.timeline(), {"type": "tick"},
