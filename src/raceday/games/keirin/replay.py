@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from raceday.core.events import Message
+from raceday.games.keirin.logged import current_shape
 from raceday.games.keirin.night import LAP
 from raceday.present.replay import ReplayStep, room_event_message
 from raceday.store.sessions import SessionStore
@@ -41,29 +42,6 @@ def _race(entry: dict[str, Any]) -> ReplayStep:
 
 def steps(store: SessionStore, name: str) -> list[ReplayStep]:
     return [_race(entry) for entry in store.log("keirin", name)]
-
-
-def current_shape(event: Mapping[str, Any]) -> dict[str, Any]:
-    """A logged event (``{"type": kind, **facts}``) with the facts its words now use: an
-    event logged before they existed (the players' names, the distance to go, whether
-    riders are level or a place is decided) gets them from its own data."""
-    facts = dict(event)
-    kind = facts.get("type")
-    if kind == "derny":
-        facts.setdefault("dice_known", facts.get("dice") is not None)
-    elif kind == "lineup":
-        facts.setdefault("to_go", facts["finish"] - facts["positions"][0])
-    elif kind in ("overtake", "cross"):
-        facts.setdefault("several", len(facts["passed" if kind == "overtake" else "riders"]) > 1)
-    elif kind == "started":  # the players: names, or {place, name} since the room kit
-        facts.setdefault("names", [p.get("name") if isinstance(p, dict) else p
-                                   for p in facts["players"]])
-    elif kind == "turn":
-        for_place = len(facts["positions"]) - len(facts["active"]) + 1
-        facts.setdefault("for_place", for_place)
-        facts.setdefault("chasing", for_place > 1)
-        facts.setdefault("level", len(facts["leaders"]) > 1)
-    return facts
 
 
 def room_event(event: dict[str, Any], names: list[str]) -> Message:

@@ -44,6 +44,7 @@ from pydantic import Field, field_validator
 from raceday.core.events import Event, Message
 from raceday.core.game import GameOptions
 from raceday.games.keirin.betting import KINDS, Ticket, format_money
+from raceday.games.keirin.logged import current_shape
 from raceday.games.keirin.night import (
     DONE,
     LAP,
@@ -55,7 +56,6 @@ from raceday.games.keirin.night import (
     NightState,
     odds_board,
 )
-from raceday.games.keirin.replay import current_shape
 from raceday.games.keirin.rules import PHASE_PHOTO, KeirinState
 from raceday.games.keirin.session import night_from_v1
 from raceday.present import refusal

@@ -6,16 +6,13 @@ module brings those to today's shape (shapes only; the words are the table's).""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from raceday.core.events import Message
 from raceday.games.pistard.moves import action_from_dice
 from raceday.games.pistard.state import WORD_FACT_KINDS, PistardState, with_word_facts
 from raceday.present.replay import room_event_message
-from raceday.rooms import Actor
-
-if TYPE_CHECKING:
-    from raceday.games.pistard.room import PistardRoom
+from raceday.rooms import Actor, TurnRoom
 
 # A result's "why" as logged before it was a word (the sentences of that time).
 OLD_WHY = {"race over": "line", "points race over": "points", "the other rider fell": "fell",
@@ -72,13 +69,13 @@ def chance_action(state: PistardState, event: Mapping[str, Any]) -> int | None:
     return action_from_dice([int(d) for d in dice])
 
 
-def room_frame(logic: PistardRoom, state: PistardState) -> dict[str, Any]:
+def room_frame(logic: TurnRoom[PistardState], state: PistardState) -> dict[str, Any]:
     """The race as the room's screens draw it: the state's frame and the room's track."""
     frame = {k: v for k, v in state.frame().items() if k != "grid"}  # the track has it
     return {**frame, "track": track_view(logic, state)}
 
 
-def track_view(logic: PistardRoom, state: PistardState) -> dict[str, Any]:
+def track_view(logic: TurnRoom[PistardState], state: PistardState) -> dict[str, Any]:
     """The track as the room's view gives it (name, length, lanes' letters, lines)."""
     held = logic.state
     logic.state = state

@@ -169,6 +169,10 @@ class WatchRoom(PartyRoom[WielersimState]):
         room.talk = Commentator(frozenset(int(n) for n in film["break"]))
         return room
 
+    def started_facts(self) -> JSON:
+        """The race's seed in the log, so a race played again with a new seed replays too."""
+        return {"seed": None if self.watch.seed is None else str(self.watch.seed)}
+
     # --- the timeline: one turn a paced step ---------------------------------------------
     def paces(self, state: WielersimState) -> bool:
         return True
