@@ -314,3 +314,40 @@ def test_the_tote_waits_for_a_second_bettor(server: str,
     tote = tv.locator(".kr-win").inner_text() + tv.locator(".kr-others").inner_text()
     assert "Aki" not in tote and "Ben" not in tote  # the standings name players, a tote never
     assert tv.js_errors == [] and aki.js_errors == []
+
+
+def test_a_full_room_of_twelve_still_fits_the_tv(server: str,
+                                                 open_page: Callable[..., Any]) -> None:
+    """Twelve seats (the room's most): the lobby's list, the standings beside the odds board,
+    the race and the result still fit the TV without scrolling."""
+    code, token = new_room(server, races=2, riders=9)
+    for i in range(12):
+        body = json.dumps({"name": f"Player {i + 1}"}).encode()
+        request = urllib.request.Request(f"{server}api/rooms/{code}/join", data=body,
+                                         headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            assert answer.status == 201
+    tv = tv_page(open_page, server, code, token, speed="1")
+    tv.locator(".seats li").nth(11).wait_for()
+    check_tv(tv, "lobby (12 seats)")
+    tv.get_by_role("button", name="Start the evening").click()
+    phase(tv, "betting")
+    assert tv.locator(".kr-standings tbody tr").count() == 12
+    check_tv(tv, "betting (12 seats)")
+    tv.get_by_role("button", name="Close betting and start the race").click()
+    phase(tv, "racing")
+    tv.get_by_role("button", name="Pause").click()
+    tv.locator("button[aria-pressed=true]").wait_for()
+    step_until(tv, ".velodrome .rider[visibility=visible]")
+    check_tv(tv, "race (12 seats)")
+    step_until(tv, "body[data-finish]")
+    check_tv(tv, "finish (12 seats)")
+    tv.get_by_role("button", name="Next step").click()
+    tv.locator(".kr-result").wait_for()
+    check_tv(tv, "results (12 seats)")
+    tv.get_by_role("button", name="Close betting and start the race").click()
+    tv.get_by_role("button", name="Skip to the finish").click()
+    phase(tv, "finished")
+    tv.locator(".finale .podium").wait_for()
+    check_tv(tv, "finale (12 seats)")
+    assert tv.js_errors == []

@@ -227,7 +227,8 @@ export function mount(root, ctx) {
       el("caption", {}, t("kr_purses")),
       el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("player")), el("th", { scope: "col" }, t("kr_staked")),
         el("th", { scope: "col" }, t("kr_returned")))),
-      el("tbody", {}, last.players.map((p) => el("tr", { class: p.returned > p.staked ? "up" : "" },
+      // with many players, those who bet on the race (the standings list everyone)
+      el("tbody", {}, last.players.filter((p) => last.players.length <= 6 || p.staked > 0).map((p) => el("tr", { class: p.returned > p.staked ? "up" : "" },
         el("th", { scope: "row" }, p.name), el("td", { class: "num" }, cash(p.staked)),
         el("td", { class: "num" }, cash(p.returned))))));
     return el("section", { class: "kr-result", "aria-label": t("kr_race_result", { race: last.race }) },
@@ -278,7 +279,8 @@ export function mount(root, ctx) {
       drawTrack(v, animate);
       stage.replaceChildren(chips(v), trackWrap);
     }
-    side.replaceChildren(winBoard(v), otherBoards(v), standingsTable(v, t("standings")));
+    // with many players the standings need the room of the other bet types' table
+    side.replaceChildren(winBoard(v), v.standings.length > 6 ? "" : otherBoards(v), standingsTable(v, t("standings")));
     controls.replaceChildren(...(isHost ? [
       button(t("kr_close_betting"), { type: "close_betting" }, { class: "primary kr-close" }),
       el("button", { type: "button", class: "kr-end", onclick: () => { if (confirm(t("kr_confirm_finish"))) send({ type: "finish" }); } }, t("kr_finish_night")),
