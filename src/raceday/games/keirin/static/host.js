@@ -32,6 +32,7 @@ export function mount(root, ctx) {
   let track = null;
   let trackKey = "";
   let finaleKey = "";
+  let cued = "";  // the last moment a sound was played for (once each, not on every redraw)
   const news = [];
 
   const heading = el("h2", { class: "kr-heading" });
@@ -118,7 +119,7 @@ export function mount(root, ctx) {
         el("p", { class: "kr-finish-title" }, t("kr_winner", { n: result.ranking[0] })),
         el("ol", { class: "kr-finish-order", "aria-label": t("kr_full_order") },
           result.ranking.map((r, i) => el("li", {}, el("span", { class: "kr-place" }, placeText(i + 1)), riderTag(r, i === 0 ? "big" : ""))))));
-      cue("finish");
+      if (cued !== `finish:${v.race}`) { cued = `finish:${v.race}`; cue("finish"); }
     } else if (photo || throws.length) {
       const riders = photo ? photo.riders : throws.map((e) => e.rider);
       moment.replaceChildren(el("div", { class: "kr-photo" },
@@ -315,7 +316,7 @@ export function mount(root, ctx) {
       const shown = v.finale ? drawFinale(v.finale, { game: "keirin", isHost, send: (i) => live.send(i) })
         : el("p", { class: "kr-final" }, t("over"));
       stage.replaceChildren(shown);
-      if (v.finale) cue("reveal");
+      if (v.finale && cued !== "finale") { cued = "finale"; cue("reveal"); }
     }
     side.replaceChildren(standingsTable(v, t("final")), v.last ? lastWinners(v) : "");
     controls.replaceChildren(isHost ? el("a", { href: "/", class: "button" }, t("new_party")) : "");
@@ -338,6 +339,7 @@ export function mount(root, ctx) {
     const v = view;
     document.body.dataset.phase = v.phase;
     screen.dataset.phase = v.phase;
+    if (v.phase !== "finished" && cued === "finale") cued = "";  // a night played again
     if (v.phase === "lobby") renderLobby(v);
     else if (v.phase === "betting") renderBetting(v, animate);
     else if (v.phase === "racing") renderRacing(v, animate);

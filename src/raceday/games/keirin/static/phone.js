@@ -156,8 +156,8 @@ export function mount(root, ctx) {
       if (mine) parts.push(el("p", { class: "kr-rank" }, t("kr_your_rank", { rank: mine.rank, n: v.standings.length })));
     }
     if (v.phase === "finished") {
-      parts.unshift(v.finale ? drawFinale(v.finale, { game: "keirin", seat: m.seat })
-        : el("div", { class: "card" }, el("h2", {}, t("over"))));
+      parts.unshift(el("h2", { class: "kr-over" }, t("over")),
+        v.finale ? drawFinale(v.finale, { game: "keirin", seat: m.seat }) : "");
     }
     info.replaceChildren(...parts);
   }
