@@ -204,11 +204,13 @@ def test_pari_mutuel_tote_board_moves_with_totals_and_no_names(patient: TestClie
     everyone = [host, *seats]
     ok(host, {"type": "start"}, everyone)
     ok(host, {"type": "pause"}, everyone)  # the test plays the race's steps itself
-    tote = host.view["tote"]
-    assert tote["win"]["pool"] == 0 and len(tote["win"]["combos"]) == 6
+    # the tote stays dark until two players have bet (docs/rules/keirin.md, completion 12)
+    assert host.view["tote"] is None and host.view["tote_waits"] == 2
     assert "odds" not in host.view["board"] or host.view["board"]["odds"] == {}
     ok(seats[0], {"type": "ticket", "kind": "win", "riders": [6], "stake": 300}, everyone)
+    assert host.view["tote"] is None  # one bettor's stake is not shown
     ok(seats[1], {"type": "ticket", "kind": "win", "riders": [6], "stake": 100}, everyone)
+    assert len(host.view["tote"]["win"]["combos"]) == 6
     ok(seats[2], {"type": "ticket", "kind": "win", "riders": [5], "stake": 400}, everyone)
     ok(seats[2], {"type": "ticket", "kind": "quinella", "riders": [6, 5], "stake": 50},
        everyone)
