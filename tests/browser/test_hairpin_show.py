@@ -213,8 +213,12 @@ def test_the_note_clears_undo_keeps_the_list_and_the_words_follow_the_language(
     page.wait_for_function("() => Number(document.querySelector('.hp-board').dataset.ply) == 2")
     assert page.locator(".hp-recent li").count() == 2  # the moves before stay listed
     assert focused(page) != "body"
-    # a language switch redraws the board and the list of moves
+    # a language switch redraws the board, the list of moves and the feed's last line
+    feed = page.inner_text(".feed")
+    assert feed and feed.isascii(), feed
     page.evaluate("async () => (await import('/static/js/i18n.js')).setLanguage('ja')")
+    page.wait_for_function("f => document.querySelector('.feed').textContent !== f", arg=feed)
+    assert not page.inner_text(".feed").isascii()
     page.wait_for_function(
         "() => document.querySelector('.hp-board').getAttribute('aria-label') === 'ヘアピンの盤'")
     said = page.inner_text(".hp-recent")

@@ -1,6 +1,6 @@
 // The room kit's browser half, shared by every game's pages: creating a room from a
 // landing card, the seat choices, the lobby card, a game's own styles and SVG helpers.
-import { api, el, tokens } from "./common.js";
+import { api, el, tokens, worded } from "./common.js";
 import { onLanguage, t } from "./i18n.js";
 import { optionsSchema } from "./options-form.js";
 import { thinking, thinkingSender } from "./thinking.js";
@@ -45,7 +45,8 @@ export function phoneScreen(root, ctx, meAttrs) {
   let live = null;
   const me = el("section", meAttrs);
   const action = el("section", { class: "action" });
-  const feed = el("p", { class: "feed", "aria-live": "polite" });
+  const feedLine = worded(el("p", { class: "feed", "aria-live": "polite" }));
+  const feed = feedLine.node;
   const info = el("section", { class: "info" });
   root.replaceChildren(me, action, feed, info);
   function send(intent) {
@@ -67,8 +68,9 @@ export function phoneScreen(root, ctx, meAttrs) {
       update(v, events) {
         keepView(v);
         render();
-        const last = events.map((e) => words(e, v)).filter(Boolean).pop();
-        if (last) feed.textContent = last;
+        // the words are drawn again from the event after a language switch
+        const last = events.filter((e) => words(e, v)).pop();
+        if (last) feedLine.set(() => words(last, v));
       },
     };
   }
@@ -107,7 +109,8 @@ export function turnScreen(root, ctx, game, prefix, getView, getLive, redraw) {
   useStyles(game);
   const stage = el("section", { class: `${prefix}-stage` });
   const side = el("section", { class: `${prefix}-side` });
-  const feed = el("p", { class: "feed", role: "status", "aria-live": "polite" });
+  const feedLine = worded(el("p", { class: "feed", role: "status", "aria-live": "polite" }));
+  const feed = feedLine.node;
   root.replaceChildren(el("div", { class: "gp-grid" }, el("div", {}, stage, feed), side));
   const waiting = thinking(redraw);
   const send = thinkingSender(ctx, waiting, getView, getLive, redraw);
@@ -124,8 +127,8 @@ export function turnScreen(root, ctx, game, prefix, getView, getLive, redraw) {
         waiting.fromView(v);
         before(events);
         redraw();
-        const text = words(v, events);
-        if (text) feed.textContent = text;
+        // kept as a drawing of the events, so a language switch words them again
+        if (words(v, events)) feedLine.set(() => words(v, events));
       },
     };
   }
