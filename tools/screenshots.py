@@ -52,8 +52,35 @@ class Shooter:
         page = context.new_page()
         page.set_default_timeout(60_000)
         page.on("pageerror", lambda exc: self.errors.append(f"{path}: {exc}"))
-        page.goto(self.base + path)
+        page.goto(self.url(path))
         return page
+
+    def url(self, path: str) -> str:
+        """The server's address of ``path`` ("/replay" and "replay" alike)."""
+        return self.base.rstrip("/") + "/" + path.lstrip("/")
+
+    def room(self, game: str, **options: Any) -> dict[str, Any]:
+        """A new room of ``game`` made through the API (its code and host token)."""
+        import httpx
+
+        made = httpx.post(self.url("api/rooms"), json={"game": game, "options": options},
+                          timeout=30)
+        made.raise_for_status()
+        return dict(made.json())
+
+    def host(self, size: str, room: dict[str, Any], lang: str = "en") -> Any:
+        """The room's host screen at ``size``, holding the host's token."""
+        code = room["code"]
+        return self.page(size, f"host/{code}", lang,
+                         {f"raceday.host.{code}": room["host_token"]})
+
+    def join(self, code: str, name: str, ready: str, lang: str = "en") -> Any:
+        """A phone that joined room ``code`` as ``name``, once ``ready`` (a selector) shows."""
+        phone = self.page("phone", f"play/{code}", lang)
+        phone.fill("#name", name)
+        phone.keyboard.press("Enter")
+        phone.locator(ready).first.wait_for()
+        return phone
 
     def pair(self, path: str, lang: str = "en") -> tuple[Any, Any]:
         """The same ``path`` on a phone and on a TV."""

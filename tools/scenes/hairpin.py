@@ -7,30 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
-
+READY = ".lobby, .hp-board"  # a phone that joined shows the lobby or the game
 # Red to move, one lap from winning the short game: the end comes in a few moves
 LATE = "..bbbb/r...b./r..rrr r 2-0 0-0 0-0 0 40"
-
-
-def _room(shot: Any, **options: Any) -> dict[str, Any]:
-    r = httpx.post(f"{shot.base}api/rooms", json={"game": "hairpin", "options": options},
-                   timeout=30)
-    r.raise_for_status()
-    return dict(r.json())
-
-
-def _host(shot: Any, size: str, room: dict[str, Any], lang: str = "en") -> Any:
-    code = room["code"]
-    return shot.page(size, f"host/{code}", lang, {f"raceday.host.{code}": room["host_token"]})
-
-
-def _join(shot: Any, code: str, name: str, lang: str = "en") -> Any:
-    phone = shot.page("phone", f"play/{code}", lang)
-    phone.fill("#name", name)
-    phone.keyboard.press("Enter")
-    phone.locator(".lobby, .hp-board").first.wait_for()
-    return phone
 
 
 def _ply(page: Any) -> int:
@@ -39,9 +18,9 @@ def _ply(page: Any) -> int:
 
 def scenes(shot: Any) -> None:
     # a phone (Red) against the computer (Black), the TV showing the room
-    room = _room(shot, variant="short", red="human", black="medium", position=LATE)
-    tv = _host(shot, "tv", room)
-    phone = _join(shot, room["code"], "Aki")
+    room = shot.room("hairpin", variant="short", red="human", black="medium", position=LATE)
+    tv = shot.host("tv", room)
+    phone = shot.join(room["code"], "Aki", READY)
     tv.get_by_text("Red — Aki").wait_for()
     shot.snap(tv, "lobby")
     shot.snap(phone, "lobby")
@@ -75,14 +54,14 @@ def scenes(shot: Any) -> None:
     for page in (tv, phone):
         page.context.close()
     # a phone as the host screen: both colours played on one device, in Japanese too
-    room = _room(shot, variant="short", red="human", black="human")
-    host = _host(shot, "phone", room)
+    room = shot.room("hairpin", variant="short", red="human", black="human")
+    host = shot.host("phone", room)
     host.click("#start")
     host.locator(".hp-turn.yours").wait_for()
     shot.snap(host, "host-phone")
     host.context.close()
-    room = _room(shot, variant="short", red="human", black="easy")
-    host = _host(shot, "phone", room, "ja")
+    room = shot.room("hairpin", variant="short", red="human", black="easy")
+    host = shot.host("phone", room, "ja")
     host.click("#start")
     host.locator(".hp-turn.yours").wait_for()
     shot.snap(host, "ja")

@@ -7,29 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
-
+READY = ".lobby, .pi-track"  # a phone that joined shows the lobby or the game
 CHOICE = ".pi-choices button, .pi-place-grid button"
-
-
-def _room(shot: Any, **options: Any) -> dict[str, Any]:
-    r = httpx.post(f"{shot.base}api/rooms", json={"game": "pistard", "options": options},
-                   timeout=30)
-    r.raise_for_status()
-    return dict(r.json())
-
-
-def _host(shot: Any, size: str, room: dict[str, Any], lang: str = "en") -> Any:
-    code = room["code"]
-    return shot.page(size, f"host/{code}", lang, {f"raceday.host.{code}": room["host_token"]})
-
-
-def _join(shot: Any, code: str, name: str, lang: str = "en") -> Any:
-    phone = shot.page("phone", f"play/{code}", lang)
-    phone.fill("#name", name)
-    phone.keyboard.press("Enter")
-    phone.locator(".lobby, .pi-track").first.wait_for()
-    return phone
 
 
 def _updates(page: Any) -> int:
@@ -61,10 +40,10 @@ def _to_the_end(page: Any) -> None:
 
 def scenes(shot: Any) -> None:
     # a phone and a computer in a scratch race, the TV showing it
-    room = _room(shot, variant="scratch", players=["human", "medium"], riders_per_player=2,
+    room = shot.room("pistard", variant="scratch", players=["human", "medium"], riders_per_player=2,
                  track="short")
-    tv = _host(shot, "tv", room)
-    phone = _join(shot, room["code"], "Aki")
+    tv = shot.host("tv", room)
+    phone = shot.join(room["code"], "Aki", READY)
     tv.get_by_text("P1 Aki").wait_for()
     shot.snap(tv, "lobby")
     shot.snap(phone, "lobby")
@@ -93,9 +72,9 @@ def scenes(shot: Any) -> None:
     for page in (tv, phone):
         page.context.close()
     # a phone as the host screen, placing and racing on one device
-    room = _room(shot, variant="scratch", players=["human", "easy"], riders_per_player=1,
+    room = shot.room("pistard", variant="scratch", players=["human", "easy"], riders_per_player=1,
                  track="short")
-    host = _host(shot, "phone", room)
+    host = shot.host("phone", room)
     host.click("#start")
     host.locator(CHOICE).first.wait_for()
     shot.snap(host, "host-phone-place")
@@ -105,9 +84,9 @@ def scenes(shot: Any) -> None:
     host.locator(".pi-track.is-zoomed").wait_for()  # the dice: zoomed on the choice
     host.context.close()
     # the team pursuit's result: both teams timed, the winners first
-    room = _room(shot, variant="pursuit", players=["human", "medium"], riders_per_player=3,
+    room = shot.room("pistard", variant="pursuit", players=["human", "medium"], riders_per_player=3,
                  track="short")
-    host = _host(shot, "tv", room)
+    host = shot.host("tv", room)
     host.click("#start")
     _to_the_end(host)
     shot.snap(host, "pursuit-end", settle_ms=1500)

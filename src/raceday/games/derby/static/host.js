@@ -3,7 +3,7 @@
 // the server's timeline sends it (track.js), the finish (a photo-finish when close), the
 // results once the server releases them, and the finale.
 // No rule lives here and nothing is replayed: every number comes from the view or events.
-import { el } from "/static/js/common.js";
+import { el, paceFromAddress } from "/static/js/common.js";
 import { drawFinale } from "/static/js/finale.js";
 import { language, money, onLanguage, placeText, t } from "/static/js/i18n.js";
 import { describeEvent, render as word } from "/static/js/present.js";
@@ -16,13 +16,6 @@ export { HORSES, SHAPES, horseTag };
 const DEFAULT_PACE = 1.6; // the room's own pace: seconds a furlong
 const MOVE_SHARE = 0.55; // horses run to their new furlong in this share of a tick
 const AMOUNTS = new Set(["amount", "price", "money", "repay", "score", "stake", "pays", "net"]);
-
-// ?speed=0.5 on the host's address asks the server for a faster pace (a rehearsal, a test)
-function requestedPace() {
-  const raw = new URLSearchParams(location.search).get("speed");
-  const n = raw === null ? NaN : Number(raw);
-  return Number.isFinite(n) && n >= 0 ? Math.min(Math.max(DEFAULT_PACE * n, 0.2), 10) : null;
-}
 
 // Amounts of money in an event's facts (and in the messages inside them) with the reader's
 // thousands separators, as the tables show them.
@@ -61,7 +54,7 @@ export function mount(root, ctx) {
   const isHost = ctx.role === "host";
   let view = null;
   let live = null;
-  let paceAsked = false;
+  const askPace = paceFromAddress(DEFAULT_PACE, isHost, (intent) => send(intent));
   let shownFrame = null; // the track frame on screen (the next one runs from it)
   let lastLot = null; // the last lot sold, revealed bid by bid
   const ticker = [];
@@ -331,13 +324,6 @@ export function mount(root, ctx) {
     drawTicker();
     askPace(v);
     fit();
-  }
-
-  function askPace(v) {
-    const pace = requestedPace();
-    if (!isHost || paceAsked || pace === null || v.phase === "lobby" || v.phase === "finished") return;
-    paceAsked = true;
-    if (v.timeline?.pace !== pace) send({ type: "pace", seconds: pace });
   }
 
   function note(events) {

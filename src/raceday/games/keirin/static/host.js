@@ -6,18 +6,11 @@
 // their previous squares. The finish is a step of its own (the order, a photo-finish if the
 // engine called one); the payouts and standings come with the next step.
 // Every number shown comes from the server's view or events.
-import { el } from "/static/js/common.js";
+import { el, paceFromAddress } from "/static/js/common.js";
 import { drawFinale } from "/static/js/finale.js";
 import { onLanguage, placeText, t } from "/static/js/i18n.js";
 import { cue } from "/static/js/sound.js";
 import { cash, ensureStyles, eventText, KIND_ORDER, oddsText, riderTag, ridersTag, Velodrome } from "./track.js";
-
-// ?speed=0.5 on the host's address asks the server for a faster pace (a rehearsal, a test)
-function requestedPace() {
-  const raw = new URLSearchParams(location.search).get("speed");
-  const n = raw === null ? NaN : Number(raw);
-  return Number.isFinite(n) && n >= 0 ? Math.min(Math.max(STEP_S * n, 0.2), 10) : null;
-}
 
 const STEP_S = 2.2; // the room's own pace: seconds between two steps of a race
 const MOVE_SHARE = 0.6; // riders glide to their new squares in this share of a step
@@ -26,7 +19,7 @@ const NEWS = 2; // the latest event lines shown under the stage
 export function mount(root, ctx) {
   ensureStyles();
   const isHost = ctx.role === "host";
-  let paceAsked = false;
+  const askPace = paceFromAddress(STEP_S, isHost, (intent) => send(intent));
   let view = null;
   let live = null;
   let track = null;
@@ -354,13 +347,6 @@ export function mount(root, ctx) {
     return Math.round(1000 * (v.timeline?.pace ?? STEP_S) * MOVE_SHARE);
   }
 
-  // the host's address may ask for another pace, once, when the night is under way
-  function askPace(v) {
-    const pace = requestedPace();
-    if (!isHost || paceAsked || pace === null || v.phase === "lobby" || v.phase === "finished") return;
-    paceAsked = true;
-    if (v.timeline?.pace !== pace) send({ type: "pace", seconds: pace });
-  }
 
   // the news line: each event's facts, worded in the page's language when drawn
   function note(events) {

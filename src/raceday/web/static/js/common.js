@@ -171,6 +171,20 @@ export async function openRoom(code, app, ...after) {
   }
 }
 
+// ?speed=0.5 on the host's address asks the server for the pace ownPace × 0.5 (a rehearsal,
+// a test). The function returned asks it once, when the game is under way (view.timeline).
+export function paceFromAddress(ownPace, isHost, send) {
+  const raw = new URLSearchParams(location.search).get("speed");
+  const n = raw === null ? NaN : Number(raw);
+  const pace = Number.isFinite(n) && n >= 0 ? Math.min(Math.max(ownPace * n, 0.2), 10) : null;
+  let asked = false;
+  return (v) => {
+    if (!isHost || asked || pace === null || v.phase === "lobby" || v.phase === "finished") return;
+    asked = true;
+    if (v.timeline?.pace !== pace) send({ type: "pace", seconds: pace });
+  };
+}
+
 // A node worded from facts kept as they came (events, a view), not from a rendered
 // string: set(draw) draws draw() now and again after every language switch, so an older
 // line of a ticker or a feed reads in the new language too.

@@ -1,6 +1,7 @@
 // The big screen (host or spectator): finds the room's game and hands over to its module.
-import { el, errorLine, Live, openRoom, pageKind, roomCode, roomCodeTag, statusLine, tokens } from "./common.js";
-import { kitCues, soundButton } from "./sound.js";
+import { el, errorLine, openRoom, pageKind, roomCode, roomCodeTag, statusLine, tokens } from "./common.js";
+import { connectScreen } from "./screen.js";
+import { soundButton } from "./sound.js";
 import { languageButton, t } from "./i18n.js";
 
 const code = roomCode();
@@ -24,25 +25,7 @@ async function main() {
   const main = el("main", { id: "screen" });
   app.replaceChildren(header, error.node, main);
   const screen = game.mount(main, { code, info, role, error });
-  let phase = null;  // the view's phase, for the kit's sound cues
-  const live = new Live(code, token, {
-    status: (s) => status.set(s),
-    welcome: (msg, events, fresh) => { phase = msg.view.phase; screen.welcome(msg.view, events, fresh); },
-    update: (view, events) => {
-      kitCues(phase, view, events);
-      phase = view.phase;
-      screen.update(view, events);
-    },
-    sending: () => error.clear(),
-    error: (m, words) => error.show(m, words),
-    fatal: (m) => error.show(m),
-    replaced: () => {
-      main.replaceChildren(el("p", { class: "error", role: "alert" }, t("seat_taken")),
-        el("p", {}, el("button", { type: "button", class: "primary", onclick: () => location.reload() },
-          t("use_here"))));
-    },
-  });
-  screen.connect(live);
+  connectScreen(code, token, screen, { status, error, main, fatal: (m) => error.show(m) });
 }
 
 main();

@@ -1,7 +1,8 @@
 // A phone: joins the room with a name (or rejoins from its stored token), then hands over
 // to the game's phone module.
-import { api, el, errorLine, Live, openRoom, roomCode, roomCodeTag, statusLine, tokens } from "./common.js";
-import { kitCues, soundButton } from "./sound.js";
+import { api, el, errorLine, openRoom, roomCode, roomCodeTag, statusLine, tokens } from "./common.js";
+import { connectScreen } from "./screen.js";
+import { soundButton } from "./sound.js";
 import { languageButton, onLanguage, t } from "./i18n.js";
 
 const code = roomCode();
@@ -47,23 +48,8 @@ function joinForm(info, main, status, error) {
 async function start(token, info, main, status, error) {
   const game = await import(`/games/${info.game}/static/play.js`);
   const screen = game.mount(main, { code, info, error });
-  let phase = null;  // the view's phase, for the kit's sound cues
-  const live = new Live(code, token, {
-    status: (s) => status.set(s),
-    welcome: (msg, events, fresh) => { phase = msg.view.phase; screen.welcome(msg.view, events, fresh); },
-    update: (view, events) => {
-      kitCues(phase, view, events);
-      phase = view.phase;
-      screen.update(view, events);
-    },
-    sending: () => error.clear(),
-    error: (m, words) => error.show(m, words),
-    replaced: () => {
-      error.show("");
-      main.replaceChildren(el("p", { class: "error", role: "alert" }, t("seat_taken")),
-        el("p", {}, el("button", { type: "button", class: "primary", onclick: () => location.reload() },
-          t("use_here"))));
-    },
+  connectScreen(code, token, screen, {
+    status, error, main,
     fatal: (m) => {
       tokens.forgetSeat(code);
       error.show(m);
@@ -71,7 +57,6 @@ async function start(token, info, main, status, error) {
         el("p", {}, el("a", { href: `/play/${code}` }, t("join"))));
     },
   });
-  screen.connect(live);
 }
 
 main();
