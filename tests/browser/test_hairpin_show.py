@@ -13,10 +13,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from a11y import assert_accessible
-from turn_show import TV, fits_phone, fits_tv, host_says, settled
+from turn_show import TV, fits_phone, fits_tv, host_page, new_room, pause, settled
 
 from raceday.web.app import create_app
 from raceday.web.server import background_server
@@ -24,6 +23,7 @@ from raceday.web.server import background_server
 # Red to move, one lap from winning the short game: the end comes in a few moves
 LATE = "..bbbb/r...b./r..rrr r 2-0 0-0 0-0 0 40"
 TV_TEXT = ".hp-counter, .hp-recent li, .hp-turn, .hp-why, .hp-finish-note, .hp-moves button"
+BOARD = ".hp-board"  # the room's board on a screen
 
 
 @pytest.fixture
@@ -31,28 +31,6 @@ def server(tmp_path: Path) -> Iterator[str]:
     app = create_app(tmp_path / "party.sqlite", burst=1000, rate=1000)
     with background_server(app, host="127.0.0.1") as url:
         yield url
-
-
-def new_room(server: str, **options: Any) -> dict[str, Any]:
-    r = httpx.post(f"{server}api/rooms", json={"game": "hairpin", "options": options},
-                   timeout=10)
-    assert r.status_code == 201, r.text
-    return dict(r.json())
-
-
-def host_page(open_page: Any, viewport: dict[str, int], server: str, room: dict[str, Any],
-              lang: str = "en") -> Any:
-    code = room["code"]
-    return open_page(viewport, f"{server}host/{code}",
-                     {f"raceday.host.{code}": room["host_token"], "raceday.lang": lang})
-
-
-def pause(tv: Any, server: str, code: str, token: str, what: str) -> None:
-    """Pause or resume the room's timeline as its host, then take the host's seat back on
-    the TV (one device holds a seat at a time: the intent's connection took it)."""
-    host_says(server, code, token, {"type": what})
-    tv.get_by_text("Use it on this device instead").click()
-    tv.locator(".hp-board").wait_for()
 
 
 def ply(page: Any) -> int:
@@ -74,7 +52,7 @@ def focused(page: Any) -> str:
 def test_every_phase_fits_is_accessible_and_animated(open_page: Any, server: str,
                                                      width: int) -> None:
     phone_size = {"width": width, "height": 740}
-    room = new_room(server, variant="short", red="human", black="medium", position=LATE)
+    room = new_room(server, "hairpin", variant="short", red="human", black="medium", position=LATE)
     code, token = room["code"], room["host_token"]
     tv = host_page(open_page, TV, server, room)
     phone = open_page(phone_size, f"{server}play/{code}")
@@ -100,7 +78,7 @@ def test_every_phase_fits_is_accessible_and_animated(open_page: Any, server: str
     square = phone.locator(".hp-square rect").first.bounding_box()
     assert square["width"] >= 40, square  # a square a thumb can hit
     # the computer thinking, held there by pausing the timeline
-    pause(tv, server, code, token, "pause")
+    pause(tv, server, code, token, "pause", BOARD)
     before = ply(phone)
     phone.locator("button.hp-move").last.focus()
     move = phone.get_attribute("button.hp-move >> nth=-1", "data-action")
@@ -121,7 +99,7 @@ def test_every_phase_fits_is_accessible_and_animated(open_page: Any, server: str
     assert_accessible(tv, "hairpin TV, computer thinking")
     fits_phone(phone)
     fits_tv(tv, TV_TEXT)
-    pause(tv, server, code, token, "resume")
+    pause(tv, server, code, token, "resume", BOARD)
     wait_ply(phone, before + 2)
     phone.locator(".hp-turn.yours, .hp-result").first.wait_for()
     # the computer's answer came on its own, animated, and focus is on the next move
@@ -166,7 +144,7 @@ def test_every_phase_fits_is_accessible_and_animated(open_page: Any, server: str
 
 
 def test_reduced_motion_keeps_the_trace_without_sliding(chromium: Any, server: str) -> None:
-    room = new_room(server, variant="short", red="human", black="easy")
+    room = new_room(server, "hairpin", variant="short", red="human", black="easy")
     code = room["code"]
     context = chromium.new_context(viewport={"width": 390, "height": 844}, locale="en-US",
                                    reduced_motion="reduce")
@@ -187,7 +165,7 @@ def test_reduced_motion_keeps_the_trace_without_sliding(chromium: Any, server: s
 
 def test_the_note_clears_undo_keeps_the_list_and_the_words_follow_the_language(
         open_page: Any, server: str) -> None:
-    room = new_room(server, variant="short", red="human", black="easy")
+    room = new_room(server, "hairpin", variant="short", red="human", black="easy")
     page = host_page(open_page, {"width": 390, "height": 844}, server, room)
     page.click("#start")
     page.locator(".hp-turn.yours").wait_for()
@@ -230,7 +208,7 @@ def test_the_note_clears_undo_keeps_the_list_and_the_words_follow_the_language(
 
 def test_a_phone_used_as_the_host_gets_squares_a_thumb_can_hit(open_page: Any,
                                                                 server: str) -> None:
-    room = new_room(server, variant="short", red="human", black="human")
+    room = new_room(server, "hairpin", variant="short", red="human", black="human")
     page = host_page(open_page, {"width": 360, "height": 740}, server, room)
     page.click("#start")
     page.locator(".hp-turn.yours").wait_for()

@@ -13,10 +13,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from a11y import assert_accessible
-from turn_show import TV, fits_phone, fits_tv, host_says, settled
+from turn_show import TV, fits_phone, fits_tv, host_page, new_room, pause, settled
 
 from raceday.web.app import create_app
 from raceday.web.server import background_server
@@ -24,6 +23,7 @@ from raceday.web.server import background_server
 PHONE = {"width": 360, "height": 740}
 CHOICE = ".pi-choices button, .pi-place-grid button"
 TV_TEXT = ".pi-standings td, .pi-recent li, .pi-head, .pi-turn, .pi-result td, .pi-result p"
+BOARD = ".pi-track"  # the room's board on a screen
 
 
 @pytest.fixture
@@ -31,27 +31,6 @@ def server(tmp_path: Path) -> Iterator[str]:
     app = create_app(tmp_path / "party.sqlite", burst=1000, rate=1000)
     with background_server(app, host="127.0.0.1") as url:
         yield url
-
-
-def new_room(server: str, **options: Any) -> dict[str, Any]:
-    r = httpx.post(f"{server}api/rooms", json={"game": "pistard", "options": options},
-                   timeout=10)
-    assert r.status_code == 201, r.text
-    return dict(r.json())
-
-
-def host_page(open_page: Any, viewport: dict[str, int], server: str,
-              room: dict[str, Any]) -> Any:
-    code = room["code"]
-    return open_page(viewport, f"{server}host/{code}", {f"raceday.host.{code}": room["host_token"]})
-
-
-def pause(tv: Any, server: str, code: str, token: str, what: str) -> None:
-    """Pause or resume the room's timeline as its host, then take the host's seat back on
-    the TV (one device holds a seat at a time: the intent's connection took it)."""
-    host_says(server, code, token, {"type": what})
-    tv.get_by_text("Use it on this device instead").click()
-    tv.locator(".pi-track").wait_for()
 
 
 def updates(page: Any) -> int:
@@ -102,7 +81,7 @@ def first_screen(page: Any, selector: str) -> None:
 
 
 def test_every_phase_fits_is_accessible_and_animated(open_page: Any, server: str) -> None:
-    room = new_room(server, variant="scratch", players=["human", "medium"],
+    room = new_room(server, "pistard", variant="scratch", players=["human", "medium"],
                     riders_per_player=2, track="short")
     code, token = room["code"], room["host_token"]
     tv = host_page(open_page, TV, server, room)
@@ -142,7 +121,7 @@ def test_every_phase_fits_is_accessible_and_animated(open_page: Any, server: str
     fits_phone(phone)
     fits_tv(tv, TV_TEXT)
     # the computer thinking, held there by pausing the timeline; the move is traced
-    pause(tv, server, code, token, "pause")
+    pause(tv, server, code, token, "pause", BOARD)
     for _ in range(20):  # the phone moves until the computer's turn comes (held there)
         rider = phone.inner_text(".pi-controls h2").split(" ")[1].rstrip(":")
         drawn = updates(phone)
@@ -161,7 +140,7 @@ def test_every_phase_fits_is_accessible_and_animated(open_page: Any, server: str
     assert_accessible(tv, "pistard TV, computer thinking")
     fits_phone(phone)
     fits_tv(tv, TV_TEXT)
-    pause(tv, server, code, token, "resume")
+    pause(tv, server, code, token, "resume", BOARD)
     for _ in range(400):
         phone.wait_for_selector(CHOICE + ", .pi-result")
         if phone.locator(".pi-result").count():
@@ -197,7 +176,8 @@ def test_every_phase_fits_is_accessible_and_animated(open_page: Any, server: str
 
 def test_a_phone_used_as_the_host_gets_squares_a_thumb_can_hit(open_page: Any,
                                                                 server: str) -> None:
-    room = new_room(server, variant="scratch", players=["human", "easy"], riders_per_player=1)
+    room = new_room(server, "pistard", variant="scratch", players=["human", "easy"],
+                    riders_per_player=1)
     page = host_page(open_page, PHONE, server, room)
     page.click("#start")
     page.locator(".pi-place-grid button").first.wait_for()
@@ -226,7 +206,7 @@ def test_a_phone_used_as_the_host_gets_squares_a_thumb_can_hit(open_page: Any,
 ], ids=["12-riders", "points-5-players"])
 def test_a_crowded_race_played_on_the_tv_fits_it(open_page: Any, server: str,
                                                  options: dict[str, Any]) -> None:
-    room = new_room(server, **options)
+    room = new_room(server, "pistard", **options)
     tv = host_page(open_page, TV, server, room)
     tv.click("#start")
     for phase in ("placing", "dice"):

@@ -1,16 +1,33 @@
-"""What the show's browser tests of the turn rooms (Hairpin, PISTARD) share: a host intent
-sent over the room's own WebSocket (pause and resume the timeline to hold a phase), and the
-checks that a page fits its screen."""
+"""What the show's browser tests of the turn rooms (Hairpin, PISTARD) share: a room made
+through the API and its host's page, a host intent sent over the room's own WebSocket
+(pause and resume the timeline to hold a phase), and the checks that a page fits its
+screen."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
+import httpx
 from websockets.sync.client import connect
 
 TV = {"width": 1920, "height": 1080}
 TV_TEXT_PX = 28.0
+
+
+def new_room(server: str, game: str, **options: Any) -> dict[str, Any]:
+    """A room of ``game`` made through the API (201), with its code and host token."""
+    r = httpx.post(f"{server}api/rooms", json={"game": game, "options": options}, timeout=10)
+    assert r.status_code == 201, r.text
+    return dict(r.json())
+
+
+def host_page(open_page: Any, viewport: dict[str, int], server: str, room: dict[str, Any],
+              lang: str = "en") -> Any:
+    """The room's host screen, holding the host's token, in ``lang``."""
+    code = room["code"]
+    return open_page(viewport, f"{server}host/{code}",
+                     {f"raceday.host.{code}": room["host_token"], "raceday.lang": lang})
 
 
 def host_says(server: str, code: str, token: str, intent: dict[str, Any]) -> None:
@@ -54,3 +71,12 @@ def settled(page: Any) -> None:
     sees the page as it stays (endless ones, the thinking dots, do not count)."""
     page.wait_for_function("""() => document.getAnimations().every((a) =>
         a.playState !== "running" || a.effect?.getTiming().iterations === Infinity)""")
+
+
+def pause(tv: Any, server: str, code: str, token: str, what: str, board: str) -> None:
+    """Pause or resume the room's timeline as its host, then take the host's seat back on
+    the TV (one device holds a seat at a time: the intent's connection took it) and wait
+    for its ``board`` (a selector)."""
+    host_says(server, code, token, {"type": what})
+    tv.get_by_text("Use it on this device instead").click()
+    tv.locator(board).wait_for()
