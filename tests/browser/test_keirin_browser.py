@@ -15,6 +15,7 @@ from typing import Any
 
 import playwright.sync_api as playwright_api
 import pytest
+from keirin_phone import buy
 
 from raceday.games.keirin import replay
 from raceday.present import render
@@ -106,16 +107,6 @@ def join_phone(pages: Pages, base: str, code: str, name: str) -> Any:
     phone.get_by_role("button", name="Join").click()
     phone.get_by_text(f"You are {name}").wait_for()
     return phone
-
-
-def buy(phone: Any, kind: str, riders: list[int], stake: str) -> None:
-    before = phone.locator(".kr-tickets li").count()
-    phone.locator("#kr-kind").select_option(kind)
-    for i, r in enumerate(riders):
-        phone.locator(f"#kr-rider-{i}").select_option(str(r))
-    phone.locator("#kr-stake").fill(stake)
-    phone.get_by_role("button", name="Buy ticket").click()
-    phone.locator(".kr-tickets li").nth(before).wait_for()
 
 
 def phase(page: Any, wanted: str) -> None:

@@ -22,6 +22,7 @@ from raceday.web.server import background_server
 
 sys.path.insert(0, str(Path(__file__).parent))
 from a11y import assert_accessible
+from keirin_phone import buy
 
 TV = {"width": 1920, "height": 1080}
 PHONES = [{"width": 360, "height": 740}, {"width": 430, "height": 900}]
@@ -78,16 +79,6 @@ def join(open_page: Callable[..., Any], base: str, code: str, name: str,
     phone.get_by_role("button", name="Join").click()
     phone.get_by_text(f"You are {name}").wait_for()
     return phone
-
-
-def buy(phone: Any, kind: str, riders: list[int], stake: str) -> None:
-    before = phone.locator(".kr-tickets li").count()
-    phone.locator("#kr-kind").select_option(kind)
-    for i, r in enumerate(riders):
-        phone.locator(f"#kr-rider-{i}").select_option(str(r))
-    phone.locator("#kr-stake").fill(stake)
-    phone.get_by_role("button", name="Buy ticket").click()
-    phone.locator(".kr-tickets li").nth(before).wait_for()
 
 
 def phase(page: Any, wanted: str) -> None:
