@@ -60,3 +60,31 @@ def test_the_server_sends_the_words_of_its_refusals(tmp_path: Path) -> None:
         assert answer["message"] == "a player cannot send 'undo' in PISTARD"
         assert answer["words"]["params"]["who"] == {"key": "refusal.who_player", "params": {}}
         assert render(answer["words"], "ja") == "プレイヤーはPISTARDで'undo'を送れません"
+
+
+def test_a_game_options_refusal_carries_its_words_in_both_languages() -> None:
+    from raceday.core.errors import OptionsError
+    from raceday.games.keirin.night import NightOptions
+
+    cases = [({"riders": 4}, "refusal.option_range"), ({"nonsense": 1}, "refusal.option_unknown"),
+             ({"riders": "x"}, "refusal.option_value")]
+    for raw, key in cases:
+        try:
+            NightOptions.parse(raw)
+        except OptionsError as exc:
+            assert exc.message is not None and exc.message.key == key
+            assert render(exc.message, "en") == str(exc)  # the English is the text itself
+            japanese = render(exc.message, "ja")
+            assert japanese != str(exc) and "設定" in japanese
+        else:
+            raise AssertionError(f"{raw} was taken")
+
+
+def test_the_server_words_a_room_options_refusal(tmp_path: Path) -> None:
+    with serving(tmp_path / "rooms.sqlite") as tc:
+        answer = tc.post("/api/rooms", json={"game": "keirin", "options": {"riders": 4}})
+        assert answer.status_code == 400
+        body = answer.json()
+        assert body["error"] == "KEIRIN option riders: must be from 6 to 9, got 4"
+        assert render(body["words"], "ja") == \
+            "KEIRINの設定 riders は 6〜9 の範囲で指定してください（入力：4）"

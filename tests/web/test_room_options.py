@@ -13,6 +13,8 @@ from raceday.core.discovery import face, game_packages, has_face
 from raceday.core.errors import OptionsError
 from raceday.core.registry import get_game
 from raceday.games.derby.room import HostOptions
+from raceday.present import render
+from tests.web.conftest import worded
 
 ROOM_GAMES = [g for g in sorted(game_packages()) if has_face(g, "room")]
 
@@ -64,4 +66,6 @@ def test_a_bad_room_option_is_the_models_one_line(client: TestClient, options: d
     assert words in str(direct.value)
     answer = client.post("/api/rooms", json={"game": "derby", "options": options})
     assert answer.status_code == 400
-    assert answer.json() == {"error": str(direct.value)}
+    body = answer.json()
+    assert worded(body) == str(direct.value)  # the line, and the same in words
+    assert render(body["words"], "en") == str(direct.value)

@@ -312,8 +312,10 @@ def test_the_pages_show_the_seat_taken_message_in_both_languages() -> None:
         assert {"seat_taken", "use_here"} <= set(table(lang).entries)
     common = (static / "common.js").read_text(encoding="utf-8")
     assert "4409" in common and '"replaced"' in common
+    screen = (static / "screen.js").read_text(encoding="utf-8")  # both pages' connection
+    assert "replaced:" in screen and 't("seat_taken")' in screen and 't("use_here")' in screen
     for page in ("play.js", "host.js"):
-        assert "replaced:" in (static / page).read_text(encoding="utf-8")
+        assert "connectScreen(" in (static / page).read_text(encoding="utf-8")
 
 
 # --- the API description -------------------------------------------------------------------

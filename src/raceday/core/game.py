@@ -29,6 +29,7 @@ from typing import (
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from raceday.core.errors import OptionsError
+from raceday.core.events import Message
 
 if TYPE_CHECKING:
     import numpy as np
@@ -70,6 +71,15 @@ def describe_validation_error(error: ValidationError, what: str,
     """One line for the first problem pydantic found: option, value, what is allowed.
     ``names`` shows a field under another name (the command line's ``--riders``); with
     the ``model``, a value out of range is told the whole range."""
+    return validation_refusal(error, what, names, model)[0]
+
+
+def validation_refusal(error: ValidationError, what: str,
+                       names: Mapping[str, str] | None = None,
+                       model: type[BaseModel] | None = None) -> tuple[str, Message]:
+    """:func:`describe_validation_error`'s line and the same refusal as a message key
+    (``refusal.option_*``) with its parameters, for a face in another language. A game's
+    own check gives its reason in English inside the key's words."""
     first = error.errors()[0]
     loc = [str(part) for part in first.get("loc", ())]
     if model is not None and len(loc) == 1 and first.get("type") in ("greater_than_equal",
@@ -77,8 +87,11 @@ def describe_validation_error(error: ValidationError, what: str,
         low, high = field_range(model, loc[0], inclusive=True)
         if low is not None and high is not None:
             shown = names.get(loc[0], loc[0]) if names else loc[0]
-            return f"{what} option {shown}: must be from {low:,} to {high:,}, got " \
-                   f"{first['input']!r}"
+            got = repr(first["input"])
+            return (f"{what} option {shown}: must be from {low:,} to {high:,}, got {got}",
+                    Message("refusal.option_range", {"game": what, "option": shown,
+                                                     "low": f"{low:,}", "high": f"{high:,}",
+                                                     "got": got}))
     if loc and names and loc[0] in names:
         loc[0] = names[loc[0]]
     field = ".".join(loc)
@@ -87,15 +100,28 @@ def describe_validation_error(error: ValidationError, what: str,
     # one line whatever the value held (a file name with a line break): escapes instead
     message = "".join(c if c.isprintable() else repr(c)[1:-1] for c in message)
     kind = first.get("type", "")
+    facts = {"game": what, "option": field, "reason": message}
     if not field:  # a check across several options
-        return f"{what} options: {message}"
+        return f"{what} options: {message}", Message("refusal.options", facts)
     if kind == "extra_forbidden":
-        return f"unknown {what} option {field!r}"
+        return f"unknown {what} option {field!r}", Message("refusal.option_unknown", facts)
     if kind == "missing":
-        return f"{what} option {field!r} is required"
+        return f"{what} option {field!r} is required", Message("refusal.option_missing", facts)
     if "input" in first and kind not in ("value_error", "assertion_error"):
-        return f"{what} option {field}: {message.lower()}, got {first['input']!r}"
-    return f"{what} option {field}: {message}"
+        got = repr(first["input"])
+        return (f"{what} option {field}: {message.lower()}, got {got}",
+                Message("refusal.option_value",
+                        {**facts, "reason": message.lower(), "got": got}))
+    return f"{what} option {field}: {message}", Message("refusal.option", facts)
+
+
+def _options_refused(error: ValidationError, what: str, model: type[BaseModel]
+                     ) -> OptionsError:
+    """The OptionsError of a model's first problem, carrying its words."""
+    text, words = validation_refusal(error, what, model=model)
+    refused = OptionsError(text)
+    refused.message = words  # the same refusal in the reader's language
+    return refused
 
 
 def one_of(choices: Sequence[str], message: str) -> Callable[[str], str]:
@@ -128,8 +154,7 @@ class GameOptions(BaseModel):
         try:
             super().__init__(**data)
         except ValidationError as exc:
-            raise OptionsError(describe_validation_error(exc, self.game_title,
-                                                         model=type(self))) from None
+            raise _options_refused(exc, self.game_title, type(self)) from None
 
     # Validation (model_validate, parse) need not run this __init__: without the mark,
     # pydantic calls it and wraps its OptionsError as a nameless error of the whole model.
@@ -147,8 +172,7 @@ class GameOptions(BaseModel):
         try:
             return cls.model_validate(dict(raw or {}))
         except ValidationError as exc:
-            raise OptionsError(describe_validation_error(exc, cls.game_title,
-                                                         model=cls)) from None
+            raise _options_refused(exc, cls.game_title, cls) from None
 
     def to_json(self) -> dict[str, Any]:
         """JSON values that :meth:`parse` reads back to equal options."""
