@@ -1,0 +1,192 @@
+"""The one face every terminal game talks to: a :class:`Surface`.
+
+A game's play or watch loop never prints or reads on its own. It shows its board with
+:meth:`Surface.board`, writes its log with :meth:`Surface.say`, says whose turn it is and what
+to type with :meth:`Surface.status`, keeps a move list with :meth:`Surface.moves`, and reads
+every answer with :meth:`Surface.ask`. Two surfaces implement it:
+
+- :class:`LineSurface` (this module): line-oriented output on the console, answers through
+  the shared input layer (:mod:`raceday.terminal.lineinput`: line editing, history and
+  completion at a terminal; plain lines from a pipe). Piped and ``--plain`` runs use it, so
+  scripts and tests keep working.
+- ``raceday.terminal.tui.FullScreenSurface``: a Textual full-screen view with a fixed board,
+  a status bar, a scrolling log, a move list and a choice list (keyboard or mouse); the loop
+  runs in a worker thread and :meth:`ask` waits for the player's answer.
+
+Every prompt understands the same four words (:data:`UNIVERSAL`): ``help`` and ``?`` show the
+prompt's help and ask again (the surface does that itself); ``quit`` raises :class:`Quit`
+(the loop saves what it has and says how to resume); ``undo`` comes back to the loop as the
+answer :data:`UNDO`, which takes back what the game allows, or answers with a worded refusal.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from rich.console import Console, RenderableType
+
+from raceday.present.messages import render
+
+# A board: a Rich renderable, or a function of the space it gets (width, height) that draws
+# one fitting it (a full-screen view calls it again on every resize).
+Board = RenderableType | Callable[[int, int], RenderableType]
+
+UNDO = "undo"
+HELP = "help"
+QUIT = "quit"
+# What a person may type at any prompt of any game, in either language, and what it means.
+UNIVERSAL: dict[str, str] = {
+    "help": HELP, "?": HELP, "h": HELP, "？": HELP, "ヘルプ": HELP,
+    "quit": QUIT, "exit": QUIT, "q": QUIT, "やめる": QUIT, "終了": QUIT,
+    "undo": UNDO, "u": UNDO, "takeback": UNDO, "取り消し": UNDO, "戻す": UNDO,
+}
+
+
+def universal_word(text: str) -> str | None:
+    """:data:`HELP`, :data:`QUIT` or :data:`UNDO` if ``text`` is one of the universal words
+    (any case, surrounding blanks ignored), else None."""
+    return UNIVERSAL.get(text.strip().lower())
+
+
+class Quit(Exception):
+    """The player asked to stop (typed ``quit``, or pressed q in a full-screen view). The
+    game loop catches it, keeps what is saved and says how to resume."""
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One legal answer at a prompt: ``text`` is what choosing it answers (exactly what
+    typing it would give), ``label`` how it is listed (defaults to ``text``), and ``preview``
+    the board with this choice's target highlighted (a full-screen view shows it while the
+    choice is selected)."""
+
+    text: str
+    label: str = ""
+    preview: Board | None = None
+
+    @property
+    def shown(self) -> str:
+        return self.label or self.text
+
+
+@dataclass
+class Prompt:
+    """What :meth:`Surface.ask` was asked: the words before the cursor, the legal choices
+    (listed and completed), further completions (words that are not a whole answer, like
+    'win' or a rider's number), whether the answer is secret (never echoed, never kept in
+    history), and the help shown for ``help`` / ``?``."""
+
+    text: str
+    choices: Sequence[Choice] = ()
+    completions: Sequence[str] = ()
+    secret: bool = False
+    help: str | None = None
+    words: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        seen = dict.fromkeys([c.text for c in self.choices] + list(self.completions))
+        self.words = [w for w in seen if w]
+
+
+class Surface(Protocol):
+    """Where a terminal game shows itself and reads its answers (see the module text)."""
+
+    lang: str
+    full_screen: bool
+
+    def board(self, board: Board) -> None:
+        """Show ``board`` as the board now (line mode prints it; full screen replaces the
+        fixed board)."""
+
+    def say(self, text: RenderableType) -> None:
+        """One entry of the log (a line of commentary, a result, a refusal)."""
+
+    def status(self, text: str) -> None:
+        """Whose turn it is and what to type (full screen: the status bar; line mode:
+        printed only when it changes)."""
+
+    def moves(self, lines: Sequence[str]) -> None:
+        """The move list so far (full screen: its panel; line mode: not shown)."""
+
+    def ask(self, prompt: Prompt) -> str:
+        """The player's answer, stripped. ``help``/``?`` are answered here and asked again;
+        ``quit`` raises :class:`Quit`; ``undo`` returns :data:`UNDO`. EOFError when the input
+        ends (a script that ran out)."""
+        ...
+
+    def pause(self, seconds: float) -> None:
+        """Wait between steps of a race (watch); may raise :class:`Quit` in full screen."""
+
+
+def prompt_help(prompt: Prompt, lang: str) -> str:
+    """The help for ``prompt``: its own, else the legal choices; with the universal words."""
+    lines = [prompt.help] if prompt.help else []
+    if prompt.choices and not prompt.help:
+        shown = ", ".join(c.text for c in prompt.choices[:24])
+        more = "…" if len(prompt.choices) > 24 else ""
+        lines.append(render("terminal.help.choices", lang, params={"choices": shown + more}))
+    lines.append(render("terminal.help.universal", lang))
+    return "\n".join(lines)
+
+
+class LineSurface:
+    """The line-oriented surface: boards and log lines printed in order on ``console``,
+    answers read through :func:`raceday.terminal.lineinput.ask` (editing, history and
+    completion at a terminal)."""
+
+    full_screen = False
+
+    def __init__(self, console: Console | None = None, lang: str = "en") -> None:
+        from raceday.terminal.common import console as shared_console
+
+        self.console = console or shared_console
+        self.lang = lang
+        self._status = ""
+
+    def board(self, board: Board) -> None:
+        if callable(board):
+            board = board(self.console.width, self.console.height)
+        self.console.print(board)
+
+    def say(self, text: RenderableType) -> None:
+        self.console.print(text)
+
+    def status(self, text: str) -> None:
+        if text and text != self._status:
+            self.console.print(text, markup=False, highlight=False)
+        self._status = text
+
+    def moves(self, lines: Sequence[str]) -> None:
+        return None
+
+    def ask(self, prompt: Prompt) -> str:
+        from raceday.terminal import lineinput
+
+        while True:
+            answer = lineinput.ask(prompt, console=self.console).strip()
+            word = universal_word(answer)
+            if word == HELP:
+                self.console.print(prompt_help(prompt, self.lang), markup=False,
+                                   highlight=False)
+                continue
+            if word == QUIT:
+                raise Quit
+            return UNDO if word == UNDO else answer
+
+    def pause(self, seconds: float) -> None:
+        from raceday.terminal.common import pause
+
+        pause(seconds)
+
+
+def wants_full_screen(plain: bool = False) -> bool:
+    """Whether play and watch open the full-screen view: only with a real terminal on both
+    standard input and output, not asked for ``--plain``, and not a dumb terminal (or
+    ``RACEDAY_PLAIN`` set in the environment)."""
+    if plain or os.environ.get("RACEDAY_PLAIN") or os.environ.get("TERM") == "dumb":
+        return False
+    return sys.stdin.isatty() and sys.stdout.isatty()
