@@ -254,6 +254,79 @@ DbOpt = Annotated[
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print the result as JSON.")]
 
 
+def check_session_reference(value: str | None) -> str | None:
+    """A typer callback for ``--resume NAME``: a saved session's name, which cannot look
+    like an option (``--resume --db x`` would otherwise take '--db' as the name)."""
+    if value is None:
+        return None
+    if value.startswith("-"):
+        raise typer.BadParameter(f"needs a session's name, got the option {value!r}; "
+                                 "write --resume NAME (see --list)")
+    return value
+
+
+def resolve_lang(value: str | None) -> str:
+    """The language of the terminal's words: ``--lang`` if given, else Japanese when the
+    locale (LC_ALL, LC_MESSAGES, LANG) says ja, else English."""
+    import os
+
+    if value:
+        return value
+    for variable in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        setting = os.environ.get(variable, "")
+        if setting:
+            return "ja" if setting.lower().startswith("ja") else "en"
+    return "en"
+
+
+def check_lang(value: str | None) -> str | None:
+    """A typer callback: ``--lang`` is en or ja."""
+    if value is not None and value not in ("en", "ja"):
+        raise typer.BadParameter(f"must be en or ja, got {value!r}")
+    return value
+
+
+# The one vocabulary of the terminal (#33): these names and forms mean the same thing in
+# every game and tool. A game's old spellings stay as hidden aliases for one release, listed
+# in its cli module's OLD_SPELLINGS (see raceday.cli.main).
+PlayersOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--players", "-p", metavar="NAMES",
+        help="Players: names separated by commas, or -p repeated.",
+    ),
+]
+SaveOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--save", metavar="NAME", callback=check_session_name_option,
+        help="Save the new game under NAME (at most 64 characters; default: dated).",
+    ),
+]
+ResumeOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--resume", metavar="NAME", callback=check_session_reference,
+        help="Go on with the saved game NAME (see --list).",
+    ),
+]
+ListOpt = Annotated[bool, typer.Option("--list", help="List the saved games and stop.")]
+LangOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--lang", metavar="en|ja", callback=check_lang,
+        help="Language of the words: en or ja (default: from the locale).",
+    ),
+]
+PlainOpt = Annotated[
+    bool,
+    typer.Option(
+        "--plain",
+        help="Line-by-line output even at a terminal (no full-screen view).",
+    ),
+]
+
+
 def add_alias(app: typer.Typer, old: str, new: str, command: Callable[..., Any]) -> None:
     """Keep ``old`` as a hidden name of the command ``new`` for one release: it prints a
     one-line note on stderr, then runs the same command with the same options."""
