@@ -142,3 +142,128 @@ def _fresh_track(race: int, owners: Mapping[str, str]) -> dict[str, Any]:
     return {"race": race, "round": 0, "rolloff": False, "rolls": {}, "places": {},
             "furlongs": {horse_name(p): 0 for p in POSTS}, "rounds": [],
             "finished": False, "photo": None, "owners": dict(owners)}
+
+
+# --- the terminal's replay (``raceday replay``) --------------------------------------------
+def track_board(frame: Mapping[str, Any], lang: str = "en") -> Any:
+    """The track as the terminal draws it: one row per horse (post, die, owner), its
+    furlongs run as a bar and its place once it has one; from a frame in the shape of
+    :func:`room_frames` (``furlongs``, ``places``, ``owners``, ``rolls``)."""
+    from rich.table import Table
+    from rich.text import Text
+
+    from raceday.games.derby.render import words
+    from raceday.games.derby.rules import place_message
+    from raceday.present import render
+
+    table = Table(title=words("replay.race", lang, race=frame.get("race", "?")), box=None,
+                  pad_edge=False, title_justify="left")
+    for column, justify in (("post", "right"), ("horse", "left"), ("player", "left"),
+                            ("furlongs", "left"), ("rank", "right")):
+        table.add_column(words(f"column.{column}", lang), justify=justify,  # type: ignore[arg-type]
+                         no_wrap=True)
+    house = words("replay.house", lang)
+    places = frame.get("places") or {}
+    rolls = frame.get("rolls") or {}
+    for post in POSTS:
+        horse = horse_name(post)
+        run = int((frame.get("furlongs") or {}).get(horse, 0))
+        bar = Text("▰" * run, style="bold green")
+        if horse in rolls:
+            bar.append(" ⚀" if rolls[horse] is None else f" {rolls[horse]}", style="bold")
+        place = places.get(horse)
+        table.add_row(str(post), horse, str((frame.get("owners") or {}).get(horse, house)),
+                      bar, "" if place is None else render(
+                          Message(str(place_message(int(place))["key"]),
+                                  place_message(int(place))["params"]), lang))
+    return table
+
+
+def _owners(lots: Sequence[Mapping[str, Any]], players: Sequence[str]) -> dict[str, str]:
+    """Each sold horse's owner by name, from the auction's lots as the ledger keeps them."""
+    out: dict[str, str] = {}
+    for lot in lots:
+        buyer = lot.get("buyer")
+        if isinstance(buyer, int) and 0 <= buyer < len(players):
+            out[horse_name(int(lot["post"]))] = players[buyer]
+    return out
+
+
+def _race_again(seed: int, fall_rate: Any, race: int) -> tuple[Any, list[dict[str, Any]]]:
+    """Race ``race`` of a saved party ridden again by the rules: a fresh race with the
+    evening's fall rate and that race's dice (``default_rng([seed, race])``, as the party
+    rolls them), with its rounds as the evening records them."""
+    import numpy as np
+
+    from raceday.games.derby.rules import STEP_BOUND, DerbyOptions, DerbyState
+
+    state = DerbyState(DerbyOptions(fall_rate))
+    rng = np.random.default_rng([seed, race])
+    rounds: list[dict[str, Any]] = []
+    for _ in range(STEP_BOUND):
+        if state.is_terminal():
+            break
+        draw = state.sample_chance(rng)
+        for e in state.apply_action(draw.outcome, draw.detail):
+            if e.kind == "round":
+                rounds.append({k: e.get(k) for k in ("round", "rolloff", "rolls", "out",
+                                                     "leader", "kind")})
+    return state, rounds
+
+
+def terminal_steps(store: SessionStore, name: str, lang: str = "en") -> list[Any]:
+    """A saved party in the terminal: each step of :func:`steps` with the track. A sold
+    horse shows who owns what so far; a race is ridden again by the rules from the party's
+    seed (its first and second must be the logged ones) and shows every horse's furlongs
+    and place. A party whose dice the host typed in cannot be ridden again: its races show
+    the owners and the logged places."""
+    from raceday.games.derby.evening import EveningState
+    from raceday.present.terminal_replay import LazyBoard, TerminalStep
+
+    doc, _ = store.load("derby", name)
+    evening = EveningState.from_json(doc) if "ledger" in doc else None
+    books = doc.get("ledger", doc)
+    players = [str(p.get("name", "?")) for p in books.get("players", [])]
+    seed = None if evening is None else evening.options.seed
+    fall_rate = None if evening is None else evening.options.fall_rate
+    host = evening is not None and bool(evening.options.host)
+    lots: list[Mapping[str, Any]] = []
+    out = []
+    for entry, step in zip(store.log("derby", name), steps(store, name), strict=True):
+        if "auction" in entry:
+            lots.append(entry["auction"])
+            owners = _owners(lots, players)
+            frame = {"race": 1, "furlongs": {}, "places": {}, "owners": owners}
+            out.append(TerminalStep(step.to_json(), LazyBoard(
+                lambda w, h, frame=frame: track_board(frame, lang)),
+                {"auction": int(entry["auction"]["post"])}))
+            continue
+        race = entry.get("race", {})
+        owners = _owners(lots, players)
+
+        def make(width: int, height: int, race: Mapping[str, Any] = race,
+                 owners: dict[str, str] = owners) -> Any:
+            number = int(race.get("race", 0))
+            if seed is None or host:
+                return None
+            state, rounds = _race_again(seed, fall_rate, number)
+            order = sorted(state.places, key=lambda p: state.places[p])
+            if order[:2] != [int(race["first"]), int(race["second"])]:
+                return None  # not the logged race (another version's dice)
+            return track_board({"race": number, "furlongs": _furlongs(rounds),
+                                "places": {horse_name(p): n for p, n in state.places.items()},
+                                "owners": owners}, lang)
+        out.append(TerminalStep(step.to_json(), LazyBoard(make),
+                                {"race": race.get("race"), "first": race.get("first"),
+                                 "second": race.get("second")}))
+    return out
+
+
+def room_boards(snapshot: Mapping[str, Any],
+                rows: Sequence[tuple[Mapping[str, Any], Sequence[Mapping[str, Any]]]],
+                lang: str = "en") -> list[Any]:
+    """The track after each logged row of a Dice Derby room as the terminal draws it, from
+    the frames the TV's replay draws (:func:`room_frames`); None before the first race."""
+    return [None if frame is None else
+            (lambda w, h, frame=frame: track_board(frame, lang))
+            for frame in room_frames(snapshot, rows)]

@@ -106,3 +106,85 @@ def _to_go(frame: dict[str, Any], active: list[str]) -> dict[str, Any]:
     to_go = None if not frame["positions"] else max(0, frame["finish"] - max(
         fronts or frame["positions"].values()))
     return {**frame, "to_go": to_go, "laps_to_go": None if to_go is None else -(-to_go // LAP)}
+
+
+# --- the terminal's replay (``raceday replay``) --------------------------------------------
+def _track_width(width: int) -> int:
+    """Cells of the track in a board ``width`` columns wide (its rider and gap columns
+    take the rest)."""
+    return max(20, min(width - 16, 120))
+
+
+def _race_again(night: Any, seed: int, race: int) -> Any:
+    """Race ``race`` of a saved night ridden again by the rules: a fresh race of the night's
+    options with that race's dice (``default_rng([seed, race])``, as the session rides it)."""
+    import numpy as np
+
+    from raceday.games.keirin.night import NIGHT
+    from raceday.games.keirin.rules import KeirinState
+
+    state = KeirinState(night.options.race_options())
+    rng = np.random.default_rng([seed, race])
+    for _ in range(NIGHT.max_steps(night.options)):
+        if state.is_terminal():
+            break
+        draw = state.sample_chance(rng)
+        state.apply_action(draw.outcome, draw.detail)
+    return state
+
+
+def terminal_steps(store: SessionStore, name: str, lang: str = "en") -> list[Any]:
+    """A saved night in the terminal: each settled race (:func:`steps`) with the track at
+    its finish, the race ridden again by the rules from the session's seed; a race that
+    does not finish in the logged order (a save from another version) has no board."""
+    from raceday.games.keirin.picture import render_track
+    from raceday.games.keirin.session import BetSession
+    from raceday.present.terminal_replay import LazyBoard, TerminalStep
+
+    session = BetSession.load(store, name)
+    out = []
+    for entry, step in zip(store.log("keirin", name), steps(store, name), strict=True):
+        def make(width: int, height: int, entry: dict[str, Any] = entry) -> Any:
+            race = _race_again(session.state, session.seed, int(entry.get("race", 0)))
+            if list(race.ranked) != list(entry.get("ranking", [])):
+                return None
+            return render_track(race, _track_width(width))
+        out.append(TerminalStep(step.to_json(), LazyBoard(make),
+                                {"race": entry.get("race"), "ranking": entry.get("ranking")}))
+    return out
+
+
+class _Track:
+    """A race as a room's frame holds it, in the shape the track picture reads."""
+
+    def __init__(self, frame: Mapping[str, Any], active: list[str]) -> None:
+        from types import SimpleNamespace
+
+        riders = int(frame["riders"])
+        self.options = SimpleNamespace(riders=riders, length=int(frame["finish"]))
+        self.positions = [int(frame["positions"].get(str(r), 0)) for r in range(1, riders + 1)]
+        self.ranked = [int(r) for r in frame.get("ranking", [])]
+        self._active = [int(r) for r in active] or [r for r in range(1, riders + 1)
+                                                   if r not in self.ranked]
+
+    def active_riders(self) -> list[int]:
+        return self._active
+
+
+def room_boards(snapshot: Mapping[str, Any],
+                rows: Sequence[tuple[Mapping[str, Any], Sequence[Mapping[str, Any]]]],
+                lang: str = "en") -> list[Any]:
+    """The track after each logged row of a KEIRIN room as the terminal draws it, from the
+    frames the big screen's replay draws (:func:`room_frames`); None before the line-up."""
+    from raceday.games.keirin.picture import render_track
+
+    boards: list[Any] = []
+    for frame in room_frames(snapshot, rows):
+        if frame is None or not frame.get("positions"):
+            boards.append(None)
+            continue
+        active = [r for r in frame["positions"] if int(r) not in frame.get("ranking", [])]
+        track = _Track(frame, active)
+        boards.append(lambda width, height, track=track: render_track(
+            track, _track_width(width)))
+    return boards

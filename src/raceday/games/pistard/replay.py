@@ -5,8 +5,8 @@ module brings those to today's shape (shapes only; the words are the table's).""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, cast
 
 from raceday.core.events import Message
 from raceday.games.pistard.moves import action_from_dice
@@ -84,3 +84,37 @@ def track_view(logic: TurnRoom[PistardState], state: PistardState) -> dict[str, 
     finally:
         logic.state = held
     return track
+
+
+# --- the terminal's replay (``raceday replay``) --------------------------------------------
+def terminal_board(state: PistardState, lang: str = "en") -> Any:
+    """The lap as the terminal draws it (:func:`raceday.games.pistard.render.board`), with
+    the standings under it."""
+    from rich.console import Group
+
+    from raceday.games.pistard.render import board, standings
+
+    return Group(board(state), standings(state))
+
+
+def terminal_final(state: PistardState, lang: str = "en") -> Any:
+    """A saved race's final position as the terminal draws it."""
+    return terminal_board(state, lang)
+
+
+def room_boards(snapshot: Mapping[str, Any],
+                rows: Sequence[tuple[Mapping[str, Any], Sequence[Mapping[str, Any]]]],
+                lang: str = "en") -> list[Any]:
+    """The lap after each logged row of a PISTARD room as the terminal draws it: the states
+    the game's own rules make again from the log (old events in today's shape first,
+    :func:`current_shape`; a throw's dice name its outcome, :func:`chance_action`); None
+    before the start."""
+    from raceday.present.replay import rebuild_states
+    from raceday.rooms import logic_class
+
+    logic: Any = logic_class("pistard").from_json(snapshot)
+    shaped = [(intent, [current_shape(dict(e)) for e in events]) for intent, events in rows]
+    states = rebuild_states(logic.new_state, shaped, logic.event_json,
+                            cast(Any, chance_action))
+    return [None if s is None else terminal_board(cast(PistardState, s), lang)
+            for s in states]

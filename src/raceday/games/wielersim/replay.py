@@ -10,7 +10,7 @@ repeated here."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
@@ -115,6 +115,14 @@ def room_frames(snapshot: Mapping[str, Any],
     is ridden again as it was, so every one of its races replays), or one whose logged
     turns the race does not ride (the words stay). A ``started`` event that names its
     race's ``seed`` is ridden with that seed, so a race played again replays too."""
+    return [None if room is None else _screens(room) for room in _rooms(snapshot, rows)]
+
+
+def _rooms(snapshot: Mapping[str, Any],
+           rows: Sequence[tuple[Mapping[str, Any], Sequence[Mapping[str, Any]]]]
+           ) -> Iterator[WatchRoom | None]:
+    """The race ridden again after each logged row (one room, moved on in place; None
+    where there is none), as :func:`room_frames` describes."""
     from raceday.games.wielersim.room import WatchRoom
     from raceday.rooms import Actor
 
@@ -125,7 +133,6 @@ def room_frames(snapshot: Mapping[str, Any],
     replayable = set(starts) if final.watch.stage is not None else set(starts[-1:])
     tick_rng = np.random.default_rng(0)  # the race rides its own generator, not this one
     room: WatchRoom | None = None
-    frames: list[dict[str, Any] | None] = []
     for i, (_, events) in enumerate(rows):
         for event in events:
             kind = event.get("type")
@@ -140,5 +147,95 @@ def room_frames(snapshot: Mapping[str, Any],
                 if [{k: e.get(k) for k in FILM_FACTS} for e in made] != [
                         {k: event.get(k) for k in FILM_FACTS}]:
                     room = None  # not the logged race: no board from here to its end
-        frames.append(None if room is None else _screens(room))
-    return frames
+        yield room
+
+
+
+# --- the terminal's replay (``raceday replay``) --------------------------------------------
+def _road_width(width: int) -> int:
+    """Squares of road in a board ``width`` columns wide (three columns a square, after
+    the lanes' labels)."""
+    return max(10, min(60, (width - 12) // 3))
+
+
+def road_board(state: Any, lang: str = "en") -> Any:
+    """The road as the terminal's watch draws it (:func:`draw_road`, then one line per
+    group); a finished race: its result's top ten."""
+    from rich.console import Group
+    from rich.text import Text
+
+    from raceday.games.wielersim.render import draw_road, group_summary, result_table
+
+    def make(width: int, height: int) -> Any:
+        if state.is_terminal():
+            return result_table(state, limit=10, lang=lang)
+        lines = [Text("  " + line, style="dim") for line in group_summary(state, lang=lang)]
+        return Group(draw_road(state, _road_width(width), lang), *lines)
+    return make
+
+
+def _stage_again(c: Any, index: int) -> Any | None:
+    """Stage ``index`` of a saved stage race ridden again by the rules, from the stage
+    race's seed (as :func:`raceday.games.wielersim.watch.stage_film` rides it): its state
+    at the finish, or None for a prologue (no road) or a ride that does not give the saved
+    record."""
+    from raceday.games.wielersim.stage import (
+        stage_name,
+        stage_record,
+        stage_rng,
+        start_stage,
+    )
+    from raceday.games.wielersim.watch import film
+
+    jersey = c.standings(index).leader if index else c.peloton_spec.get("jersey")
+    state = start_stage(c.tour, c.peloton_spec, index, jersey)
+    if state is None:
+        return None
+    film(state, stage_rng(c.seed, index))
+    record = stage_record(state, stage_name(c.tour, index), bonuses=c.tour["bonuses"],
+                          flat_stage_race=c.tour["flat_stage_race"])
+    return state if record == c.records[index] else None
+
+
+def terminal_steps(store: SessionStore, name: str, lang: str = "en") -> list[Any]:
+    """A saved stage race in the terminal: each ridden stage (:func:`steps`) with its
+    result as the terminal prints it after a stage (the stage ridden again by the rules
+    from the saved seed: places, gaps, sprint and mountain points; a prologue's, which has
+    no road, from its record) and the general classification after it."""
+    from rich.console import Group
+
+    from raceday.games.wielersim.campaign import load_campaign
+    from raceday.games.wielersim.render import (
+        result_table,
+        stage_result_table,
+        standings_tables,
+    )
+    from raceday.games.wielersim.stage import stage_name
+    from raceday.present.terminal_replay import LazyBoard, TerminalStep
+
+    c = load_campaign(store, name)
+    out = []
+    for i, step in enumerate(steps(store, name)):
+        def make(width: int, height: int, i: int = i) -> Any:
+            state = _stage_again(c, i)
+            top = (result_table(state, limit=10, lang=lang) if state is not None else
+                   stage_result_table(c.peloton, c.records[i], limit=10, lang=lang,
+                                      name=stage_name(c.tour, i)))
+            return Group(top, standings_tables(c.peloton, c.standings(i + 1), limit=5,
+                                               lang=lang)[0])
+        results = c.records[i]["results"]
+        out.append(TerminalStep(step.to_json(), LazyBoard(make),
+                                {"stage": i, "winner": results[0][0] if results else None,
+                                 "leader": c.standings(i + 1).gc[0][0]}))
+    return out
+
+
+def room_boards(snapshot: Mapping[str, Any],
+                rows: Sequence[tuple[Mapping[str, Any], Sequence[Mapping[str, Any]]]],
+                lang: str = "en") -> list[Any]:
+    """The road after each logged row of a watch room as the terminal's watch draws it:
+    the race ridden again as :func:`room_frames` rides it (a copy of its state at each
+    row); None before the start or where the log is not the race ridden again."""
+    return [None if room is None or room.state is None else road_board(room.state.clone(),
+                                                                        lang)
+            for room in _rooms(snapshot, rows)]
