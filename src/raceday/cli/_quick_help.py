@@ -23,9 +23,10 @@ from typing import Any, ClassVar
 USAGE = "Usage: raceday [OPTIONS] COMMAND [ARGS]..."
 ROOT_HELP = "Play, watch, simulate and price dice and racing tabletop games."
 VERSION_HELP = "Show the version and exit."
-# (long form, short form, type shown, help) of the root's options, in Typer's order
-OPTIONS = (("--version", "-V", "<bool>", VERSION_HELP),
-           ("--help", "", "<bool>", "Show this message and exit."))
+# (long form, short form, placeholder shown, help) of the root's options, in Typer's order;
+# flags show no placeholder (raceday.cli.main.tidy_help)
+OPTIONS = (("--version", "-V", "", VERSION_HELP),
+           ("--help", "", "", "Show this message and exit."))
 # Environment variables that change how Typer itself behaves: left to the full command line
 TYPER_SWITCHES = ("TYPER_USE_RICH", "TYPER_STANDARD_TRACEBACK", "_TYPER_STANDARD_TRACEBACK",
                   "_RACEDAY_COMPLETE", "_TYPER_COMPLETE_ARGS")

@@ -35,9 +35,12 @@ HostOpt = Annotated[
                  "0.0.0.0 (phones on your home network)."),
 ]
 PortOpt = Annotated[
-    int, typer.Option("--port", "-p", callback=in_range(1, 65_535, "(a TCP port)"),
-                      help="TCP port, 1–65535.")
+    int, typer.Option("--port", metavar="1..65535",
+                      callback=in_range(1, 65_535, "(a TCP port)"), help="TCP port.")
 ]
+
+# -p means --players in every command (#33); serve's port has no short form any more.
+OLD_SPELLINGS = {"": {"-p": "--port"}}
 
 
 def _addresses(flag: str, metavar: str, reads: Callable[[str], object], expected: str,

@@ -337,6 +337,7 @@ def add_alias(app: typer.Typer, old: str, new: str, command: Callable[..., Any])
         err_console.print(f"note: '{old}' is now '{new}'")
         return command(*args, **kwargs)
 
+    aliased.raceday_alias_of = new  # type: ignore[attr-defined]  # its old spellings too
     app.command(old, hidden=True, help=f"Old name of '{new}'.")(aliased)
 
 
