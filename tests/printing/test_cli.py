@@ -19,7 +19,7 @@ def test_pdf_has_one_page_per_svg_page(tmp_path: Path, capsys: pytest.CaptureFix
     assert data.startswith(b"%PDF-")
     assert data.count(b"/Type /Page") - data.count(b"/Type /Pages") == 2
     assert sorted(p.name for p in folder.iterdir()) == ["hairpin-01.svg", "hairpin-02.svg"]
-    assert "wrote 2 page(s)" in capsys.readouterr().out
+    assert "wrote 2 pages to" in capsys.readouterr().out
 
 
 def test_svg_name_is_numbered(tmp_path: Path) -> None:

@@ -11,9 +11,11 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 
 from raceday.terminal.common import (
     JsonOpt,
+    LangOpt,
     SeedOpt,
     console,
     err_console,
@@ -22,25 +24,30 @@ from raceday.terminal.common import (
     on_interrupt,
     print_json,
     progress_bar,
+    resolve_lang,
 )
 
 HELP = "Play two agents (ours or OpenSpiel bots) for N games; win rates with 95% intervals."
 
 app = typer.Typer(help=HELP, add_completion=False)
 
-GameOpt = Annotated[str, typer.Option("--game", "-g", help="Any game with two or more players "
-                                      "that carries a research adapter (the betting games too).")]
-AgentA = Annotated[str, typer.Option("--a", help="Agent A: random, mcts[:N], the game's own "
-                                     "levels (hairpin: easy..expert, alphabeta:Xs), "
-                                     "openspiel-random, openspiel-mcts[:N|:Xs].")]
-AgentB = Annotated[str, typer.Option("--b", help="Agent B (same names as --a).")]
-GamesOpt = Annotated[int, typer.Option("-n", "--games", callback=in_range(1, 100_000, "games"),
-                                       help="Games to play, 1–100,000 (sides alternate).")]
-OutOpt = Annotated[Path | None, typer.Option("--out", "-o", help="Write every game's result "
-                                             "to this .csv or .json file.")]
+GameOpt = Annotated[str, typer.Option(
+    "--game", "-g", metavar="GAME", help="Any game with two or more players that carries a "
+    "research adapter (the betting games too).")]
+AgentA = Annotated[str, typer.Option(
+    "--a", metavar="AGENT", help="Agent A: random, mcts[:N], the game's own levels (hairpin: "
+    "easy..expert, alphabeta:Xs), openspiel-random, openspiel-mcts[:N|:Xs].")]
+AgentB = Annotated[str, typer.Option("--b", metavar="AGENT",
+                                     help="Agent B (same names as --a).")]
+GamesOpt = Annotated[int, typer.Option(
+    "--games", "-n", metavar="N", callback=in_range(1, 100_000, "games"),
+    help="Games to play, 1–100,000 (sides alternate).")]
+OutOpt = Annotated[Path | None, typer.Option(
+    "--out", "-o", metavar="PATH", help="Write every game's result to this .csv or .json file.")]
 ForceOpt = Annotated[bool, typer.Option("--force", help="Overwrite the --out file if it exists.")]
 ParamOpt = Annotated[list[str] | None, typer.Option(
-    "--option", help="A game parameter KEY=VALUE (repeatable), e.g. variant=short.")]
+    "--option", metavar="KEY=VALUE",
+    help="A game parameter KEY=VALUE (repeatable), e.g. variant=short.")]
 
 
 @app.command()
@@ -54,9 +61,13 @@ def arena(
     option: ParamOpt = None,
     force: ForceOpt = False,
     as_json: JsonOpt = False,
+    lang: LangOpt = None,
 ) -> None:
     """Play agent A against agent B and print the win rates with Wilson 95% intervals."""
     from raceday.interop.arena import check_out_path, parse_params, play, prepare, write_results
+    from raceday.present import render
+
+    words = resolve_lang(lang)
 
     params = parse_params(option)
     if out is not None:
@@ -64,7 +75,7 @@ def arena(
     used = fresh_seed(seed)
     ready = prepare(game, a, b, used, params)
     if not as_json:
-        console.print(f"seed {used}")
+        console.print(render("tool.arena.seed", words, params={"seed": used}))
     with progress_bar("games", games, enabled=games > 1 and err_console.is_terminal) as bar, \
             on_interrupt("no results were written"):
         result = play(ready, games, progress=lambda done, total: bar.update(
@@ -78,9 +89,12 @@ def arena(
     n = summary["games"]
     for side in ("a", "b"):
         low, high = summary[f"{side}_win_rate_95"]
-        console.print(f"{side.upper()} {summary[side]}: {summary[f'{side}_wins']}/{n} wins "
-                      f"= {summary[f'{side}_win_rate']:.1%} (95% interval {low:.1%}–{high:.1%}), "
-                      f"{summary[f'{side}_seconds_per_move']:.3f} s per move", soft_wrap=True)
-    console.print(f"draws: {summary['draws']}")
+        console.print(escape(render("tool.arena.side", words, params={
+            "side": side.upper(), "agent": summary[side], "wins": summary[f"{side}_wins"],
+            "games": n, "rate": f"{summary[f'{side}_win_rate']:.1%}", "low": f"{low:.1%}",
+            "high": f"{high:.1%}",
+            "seconds": f"{summary[f'{side}_seconds_per_move']:.3f}"})), soft_wrap=True)
+    console.print(render("tool.arena.draws", words, params={"draws": summary["draws"]}))
     if out is not None:
-        console.print(f"results written to {out}")
+        console.print(escape(render("tool.arena.written", words, params={"path": str(out)})),
+                      soft_wrap=True)

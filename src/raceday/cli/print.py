@@ -15,7 +15,7 @@ import typer
 from rich.markup import escape
 
 from raceday.core.errors import OptionsError
-from raceday.terminal.common import console
+from raceday.terminal.common import LangOpt, console, resolve_lang
 
 HELP = "Print-and-play pages: boards, tracks, sheets and exact odds tables as PDF or SVG."
 
@@ -65,12 +65,14 @@ def print_pages(
     game: Annotated[str | None, typer.Argument(
         help="The game (see --list).", show_default=False)] = None,
     part: Annotated[str | None, typer.Argument(help=PARTS_HELP)] = None,
-    paper: Annotated[str, typer.Option("--paper", help="Paper size: a4 or letter.")] = "a4",
+    paper: Annotated[str, typer.Option("--paper", metavar="a4|letter",
+                                       help="Paper size: a4 or letter.")] = "a4",
     out: Annotated[Path | None, typer.Option(
-        "--out", "-o", help="A .pdf file (one PDF), a .svg file or a folder (one SVG a page). "
-        "Default: GAME[-PART].pdf here.")] = None,
+        "--out", "-o", metavar="PATH", help="A .pdf file (one PDF), a .svg file or a folder "
+        "(one SVG a page). Default: GAME[-PART].pdf here.")] = None,
     list_games: Annotated[bool, typer.Option(
         "--list", help="List every game's printed parts and options, then stop.")] = False,
+    lang: LangOpt = None,
 ) -> None:
     """Make print-ready pages of a game's boards, sheets and odds tables."""
     if list_games:
@@ -91,10 +93,16 @@ def print_pages(
     kind, target = plan_output(out if out is not None else Path(f"{stem}.pdf"), stem)
     pages = build(info.game, chosen, options)
     documents = render(pages, command_line(info.game, chosen, options))
+    from raceday.present import render
+
+    words = resolve_lang(lang)
     if kind == "pdf":
         write_pdf(documents, target)
-        console.print(f"wrote {len(documents)} page(s) to {target}")
+        said = render("tool.print.pdf_one" if len(documents) == 1 else "tool.print.pdf",
+                      words, params={"pages": len(documents), "path": str(target)})
     else:
         names = write_svgs(documents, target)
         where = names[0] if len(names) == 1 else f"{names[0]} ... {names[-1].name}"
-        console.print(f"wrote {len(names)} SVG page(s): {where}")
+        said = render("tool.print.svg_one" if len(names) == 1 else "tool.print.svg",
+                      words, params={"pages": len(names), "where": str(where)})
+    console.print(escape(said), soft_wrap=True)
