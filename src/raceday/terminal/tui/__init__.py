@@ -1,0 +1,58 @@
+"""Full-screen play and watch (Textual) for every terminal game, and the one entry point
+their play and watch commands call: :func:`run_game`.
+
+A game's loop is a function of a :class:`~raceday.terminal.surface.Surface`; it never
+knows whether it runs in full screen (:class:`GameApp`, when :func:`wants_full_screen`) or
+line by line (:class:`~raceday.terminal.surface.LineSurface`: pipes, ``--plain``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from raceday.terminal.surface import LineSurface, Quit, Surface, wants_full_screen
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from raceday.terminal.tui.app import GameApp
+    from raceday.terminal.tui.surface import FullScreenSurface
+
+__all__ = ["FullScreenSurface", "GameApp", "run_game"]
+
+
+def run_game(main: Callable[[Surface], int | None], *, title: str, lang: str, plain: bool,
+             console: Console | None = None) -> int:
+    """Run a game's loop ``main`` and return its exit code (None -> 0; :class:`Quit`
+    escaping it -> 0). With a real terminal and not ``plain`` it runs in the full-screen
+    :class:`GameApp`, else on a :class:`LineSurface` over ``console``. An exception ``main``
+    raises (a :class:`~raceday.core.errors.RacedayError`: bad input) reaches the caller in
+    both modes, so the CLI words it and exits 2 as for every command; in full screen the
+    view has shown it first."""
+    if not wants_full_screen(plain):
+        try:
+            result = main(LineSurface(console, lang))
+        except Quit:
+            return 0
+        return 0 if result is None else int(result)
+    from raceday.terminal.tui.app import GameApp
+
+    app = GameApp(main, title=title, lang=lang)
+    app.run()
+    if app.error is not None:
+        raise app.error
+    code = app.return_code if app.return_code is not None else app.exit_code
+    return code or 0
+
+
+def __getattr__(name: str) -> object:  # the Textual parts load only when used
+    if name == "GameApp":
+        from raceday.terminal.tui.app import GameApp
+
+        return GameApp
+    if name == "FullScreenSurface":
+        from raceday.terminal.tui.surface import FullScreenSurface
+
+        return FullScreenSurface
+    raise AttributeError(name)

@@ -1,0 +1,601 @@
+"""The full-screen view every terminal game plays and watches in: :class:`GameApp`.
+
+Layout (one widget tree; the CSS moves the panels with the terminal's size)::
+
+    title bar: the game's title · the keys that work now
+    ┌ board ───────────────────────────────┐   narrow (under 120 columns): the log, the
+    │ fixed; redrawn to its space           │   choices and the move list share a strip
+    └───────────────────────────────────────┘   under the board.
+    ┌ log ─────────┐┌ choices ┐┌ moves ────┐   wide (120 columns and more): they form a
+    └──────────────┘└─────────┘└───────────┘   column right of an 80-column board.
+    › the answer line (completion, password mode for secrets)
+    status bar: whose turn, what to type
+
+The game loop runs in a worker thread (``run_worker(..., thread=True)``) and talks to the view
+through :class:`~raceday.terminal.tui.surface.FullScreenSurface`, which calls back into the
+app with ``call_from_thread``. Keys: Enter answers; ↑/↓ walk the choices (the board shows the
+highlighted one's preview); Tab completes the word or moves to the choice list; ctrl+z (or u)
+answers ``undo``; ? shows the prompt's help; q or ctrl+q quits; space pauses a watch. The
+single letters act only when the answer line is empty and no legal answer starts with them.
+"""
+
+from __future__ import annotations
+
+import io
+import queue
+import threading
+import time
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from rich.console import Console, RenderableType
+from rich.text import Text
+from textual import events
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, ScrollableContainer, Vertical
+from textual.suggester import SuggestFromList
+from textual.widgets import Input, OptionList, RichLog, Static
+from textual.widgets.option_list import Option
+from textual.worker import Worker
+
+from raceday.core.errors import RacedayError
+from raceday.present.messages import render
+from raceday.terminal.surface import Board, Prompt, Quit
+from raceday.terminal.tui.surface import FullScreenSurface
+
+Main = Callable[[Any], "int | None"]
+
+WIDE = 120  # columns from which the panels form a column right of the board
+SLICE = 0.05  # seconds: how often a waiting loop looks at quit and pause
+# The universal words offered for completion after a prompt's own words.
+UNIVERSAL_WORDS = {"en": ["help", "undo", "quit"],
+                   "ja": ["help", "undo", "quit", "ヘルプ", "取り消し", "やめる"]}
+
+
+def plain_text(renderable: RenderableType, width: int) -> str:
+    """``renderable`` as plain text at ``width`` columns (markup read, no colour)."""
+    out = Console(width=max(width, 1), file=io.StringIO(), color_system=None,
+                  highlight=False, legacy_windows=False, force_terminal=False)
+    with out.capture() as captured:
+        out.print(renderable)
+    return "\n".join(line.rstrip() for line in captured.get().splitlines())
+
+
+class BoardView(ScrollableContainer, can_focus=False):
+    """The fixed board: a Static in a container that scrolls only if a board overflows.
+    Its resize redraws a board given as a function of its space."""
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="board")
+
+    def on_resize(self, event: events.Resize) -> None:
+        app = self.app
+        if isinstance(app, GameApp):
+            app.redraw_board()
+
+
+class ChoiceList(OptionList):
+    """The prompt's legal answers. Tab goes back to the answer line, and typing there
+    carries on in the answer line."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("tab", "app.focus_answer", show=False),
+    ]
+
+    async def _on_key(self, event: events.Key) -> None:
+        app = self.app
+        if not isinstance(app, GameApp) or not event.is_printable or event.character is None:
+            return
+        if app.shortcut(event.character, typing=False):
+            event.stop()
+            event.prevent_default()
+            return
+        if event.character != " ":
+            event.stop()
+            event.prevent_default()
+            app.answer_input.focus()
+            app.answer_input.insert_text_at_cursor(event.character)
+
+
+class AnswerInput(Input):
+    """The answer line: Tab accepts the completion (else moves to the choice list), ↑/↓
+    walk the choices, and on an empty line q, u, ? and space are the view's keys."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("tab", "complete", show=False),
+        Binding("up", "step_choice(-1)", show=False),
+        Binding("down", "step_choice(1)", show=False),
+    ]
+
+    async def _on_key(self, event: events.Key) -> None:
+        app = self.app
+        if (not self.value and event.character and isinstance(app, GameApp)
+                and app.shortcut(event.character, typing=True)):
+            event.stop()
+            event.prevent_default()
+
+    def action_complete(self) -> None:
+        suggestion = self._suggestion
+        if suggestion and len(suggestion) > len(self.value) and self.cursor_at_end:
+            self.value = suggestion
+            self.cursor_position = len(self.value)
+            return
+        app = self.app
+        if isinstance(app, GameApp) and app.choice_list.display and app.choice_list.option_count:
+            app.choice_list.focus()
+        else:
+            self.screen.focus_next()
+
+    def action_step_choice(self, step: int) -> None:
+        app = self.app
+        if isinstance(app, GameApp):
+            app.step_choice(step, fill=True)
+
+
+class GameApp(App[int]):
+    """A terminal game in full screen: ``main(surface)`` runs in a worker thread and plays
+    through a :class:`FullScreenSurface`; the app returns main's exit code (see the module
+    text for the layout and the keys)."""
+
+    CSS = """
+    Screen { layout: vertical; }
+    #titlebar { dock: top; height: 1; background: $primary; color: $text; }
+    #title { width: 1fr; text-style: bold; padding: 0 1; }
+    #keys { width: auto; padding: 0 1; }
+    #body { height: 1fr; }
+    #board-view { height: 1fr; scrollbar-size: 1 1; }
+    #board { width: auto; height: auto; }
+    #strip { height: 8; layout: horizontal; }
+    #log { width: 1fr; height: 1fr; border: round $primary; scrollbar-size: 1 1;
+           padding: 0 1; overflow-y: auto; }
+    #side { width: auto; height: 1fr; layout: horizontal; }
+    #choices { width: 26; height: 1fr; border: round $secondary; scrollbar-size: 1 1; }
+    #choices:focus { border: round $accent; }
+    #moves { width: 22; height: 1fr; border: round $primary; scrollbar-size: 1 1;
+             overflow-y: auto; }
+    #footer { dock: bottom; height: 2; }
+    #answer-row { height: 1; }
+    #caret { width: 2; color: $accent; text-style: bold; }
+    #answer { width: 1fr; }
+    #status { height: 1; background: $panel; color: $text; padding: 0 1; }
+    Screen.-wide #strip { dock: right; width: 40; height: 1fr; layout: vertical; }
+    Screen.-wide #log { width: 1fr; height: 1fr; }
+    Screen.-wide #side { width: 1fr; height: 1fr; layout: vertical; }
+    Screen.-wide #choices { width: 1fr; height: 1fr; }
+    Screen.-wide #moves { width: 1fr; height: 1fr; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+z", "undo", show=False),
+        Binding("ctrl+q", "quit", show=False, priority=True),
+        Binding("q", "key('q')", show=False),
+        Binding("u", "key('u')", show=False),
+        Binding("question_mark", "key('?')", show=False),
+        Binding("space", "key(' ')", show=False),
+        Binding("escape", "focus_answer", show=False),
+    ]
+
+    def __init__(self, main: Main, *, title: str, lang: str = "en") -> None:
+        super().__init__()
+        self.main = main
+        self.game_title = title
+        self.lang = lang
+        self.surface = FullScreenSurface(self, lang)
+        # state of the view (the app's thread only)
+        self.waiting: Prompt | None = None  # the prompt the loop is blocked on
+        self.prompts_opened = 0
+        self.finished = False
+        self.exit_code: int | None = None
+        self.error: BaseException | None = None  # what main raised (run_game re-raises)
+        self._board: Board | None = None
+        self._preview: Board | None = None
+        self._shown: RenderableType = ""
+        self._status = ""
+        self._status_line = ""
+        self._moves: list[str] = []
+        self._log_lines: list[str] = []
+        # shared with the worker thread
+        self._answers: queue.Queue[str] = queue.Queue()
+        self._shut = threading.Event()
+        self._quit_request = threading.Event()
+        self._paused = threading.Event()
+        self._quitting = False
+        self._worker: Worker[None] | None = None
+
+    # -- words -----------------------------------------------------------------------------
+
+    def word(self, key: str, **params: Any) -> str:
+        return render(f"terminal.tui.{key}", self.lang, params=params)
+
+    # -- building ----------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="titlebar"):
+            yield Static(Text(self.game_title), id="title")
+            yield Static(Text(self.word("keys.watch")), id="keys")
+        with Vertical(id="body"):
+            yield BoardView(id="board-view")
+            with Horizontal(id="strip"):
+                log = RichLog(id="log", wrap=True, markup=True, highlight=False,
+                              min_width=20, auto_scroll=True)
+                log.border_title = self.word("log")
+                yield log
+                with Horizontal(id="side"):
+                    choices = ChoiceList(id="choices")
+                    choices.border_title = self.word("choices")
+                    choices.display = False
+                    yield choices
+                    moves = RichLog(id="moves", wrap=False, markup=False, highlight=False,
+                                    min_width=10, auto_scroll=True)
+                    moves.border_title = self.word("moves")
+                    moves.display = False
+                    yield moves
+        with Vertical(id="footer"):
+            with Horizontal(id="answer-row"):
+                yield Static("›", id="caret")
+                yield AnswerInput(id="answer", compact=True,
+                                  placeholder=self.word("placeholder"))
+            yield Static(id="status")
+
+    @property
+    def board_static(self) -> Static:
+        return self.query_one("#board", Static)
+
+    @property
+    def board_view(self) -> BoardView:
+        return self.query_one(BoardView)
+
+    @property
+    def log_widget(self) -> RichLog:
+        return self.query_one("#log", RichLog)
+
+    @property
+    def choice_list(self) -> ChoiceList:
+        return self.query_one(ChoiceList)
+
+    @property
+    def moves_widget(self) -> RichLog:
+        return self.query_one("#moves", RichLog)
+
+    @property
+    def answer_input(self) -> AnswerInput:
+        return self.query_one(AnswerInput)
+
+    def on_mount(self) -> None:
+        self.title = self.game_title
+        self._fit(self.size.width, self.size.height)
+        self.answer_input.focus()
+        self._show_bars()
+        self._worker = self.run_worker(self._run_main, name="game", thread=True,
+                                       exit_on_error=False)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._fit(event.size.width, event.size.height)
+
+    def _fit(self, width: int, height: int) -> None:
+        wide = width >= WIDE
+        self.screen.set_class(wide, "-wide")
+        strip = self.query_one("#strip")
+        strip.styles.height = None if wide else max(8, min(14, height // 3))
+        if wide:
+            strip.styles.height = "1fr"
+
+    def on_unmount(self) -> None:
+        self._shut.set()
+
+    # -- the loop's side (called from the worker thread) -------------------------------------
+
+    @property
+    def closing(self) -> bool:
+        worker = self._worker
+        return self._shut.is_set() or (worker is not None and worker.is_cancelled)
+
+    def _run_main(self) -> None:
+        code, line = 0, ""
+        try:
+            result = self.main(self.surface)
+            code = 0 if result is None else int(result)
+        except Quit:
+            code, self._quitting = 0, True
+        except RacedayError as exc:
+            code, self.error = 2, exc
+            message = exc.message
+            line = render(message, self.lang) if message is not None else str(exc)
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+        except Exception as exc:  # worded here, raised again by run_game
+            exit_code = getattr(exc, "exit_code", None)
+            if type(exc).__name__ == "Exit" and isinstance(exit_code, int):  # typer.Exit
+                code = exit_code
+            else:
+                code, self.error = 1, exc
+                line = f"{type(exc).__name__}: {exc}"
+        if self.closing:
+            self.exit_code = code
+            return
+        try:
+            self.call_from_thread(self._finish, code, line)
+        except RuntimeError:  # the app stopped meanwhile
+            self.exit_code = code
+
+    def wait_for_answer(self) -> str:
+        """Block until the player answers the open prompt; :class:`Quit` if the app closes."""
+        while True:
+            if self.closing:
+                raise Quit
+            try:
+                return self._answers.get(timeout=SLICE)
+            except queue.Empty:
+                continue
+
+    def wait_pause(self, seconds: float) -> None:
+        """Sleep ``seconds`` in small slices (paused time does not count); :class:`Quit` as
+        soon as the player quits or the app closes."""
+        remaining = seconds
+        while True:
+            if self.closing or self._quit_request.is_set():
+                self._quitting = True
+                raise Quit
+            if self._paused.is_set():
+                self._shut.wait(SLICE)
+                continue
+            if remaining <= 0:
+                return
+            start = time.monotonic()
+            self._shut.wait(min(SLICE, remaining))
+            remaining -= time.monotonic() - start
+
+    def take_quit_request(self) -> bool:
+        """Whether the player asked to quit while no prompt was open (then forgotten)."""
+        if self._quit_request.is_set():
+            self._quit_request.clear()
+            self._quitting = True
+            return True
+        return False
+
+    def note_quit(self) -> None:
+        self._quitting = True
+
+    # -- the view's side (the app's thread) ---------------------------------------------------
+
+    def show_board(self, board: Board) -> None:
+        self._board = board
+        self._preview = None
+        self.redraw_board()
+
+    def redraw_board(self) -> None:
+        board = self._preview if self._preview is not None else self._board
+        if board is None:
+            return
+        if callable(board):
+            size = self.board_view.scrollable_content_region.size
+            if size.width <= 0 or size.height <= 0:
+                return  # not laid out yet: the first resize draws it
+            board = board(size.width, size.height)
+        self._shown = board
+        self.board_static.update(board)
+
+    def write_log(self, text: RenderableType) -> None:
+        log = self.log_widget
+        log.write(text)
+        width = max(log.scrollable_content_region.width, 40)
+        self._log_lines.extend(plain_text(text, width).splitlines() or [""])
+
+    def show_status(self, text: str) -> None:
+        self._status = text
+        self._show_bars()
+
+    def show_moves(self, lines: list[str]) -> None:
+        self._moves = lines
+        moves = self.moves_widget
+        moves.clear()
+        for line in lines:
+            moves.write(Text(line))
+        moves.display = bool(lines)
+
+    def open_prompt(self, prompt: Prompt) -> None:
+        self.waiting = prompt
+        self.prompts_opened += 1
+        choices = self.choice_list
+        choices.clear_options()
+        choices.add_options([Option(Text(c.shown), id=str(i))
+                             for i, c in enumerate(prompt.choices)])
+        choices.highlighted = None
+        choices.display = bool(prompt.choices)
+        answer = self.answer_input
+        answer.password = prompt.secret
+        words = list(prompt.words) + [w for w in UNIVERSAL_WORDS.get(self.lang, [])
+                                      if w not in prompt.words]
+        answer.suggester = None if prompt.secret else SuggestFromList(words,
+                                                                        case_sensitive=False)
+        answer.placeholder = Text.from_markup(prompt.text).plain.strip() or self.word(
+            "placeholder")
+        if self.focused is not choices:
+            answer.focus()
+        self._show_bars()
+
+    def submit(self, text: str) -> None:
+        """Answer the open prompt with ``text`` (typed, chosen, or a key's word)."""
+        prompt = self.waiting
+        if prompt is None:
+            return
+        self.waiting = None
+        shown = self.word("hidden") if prompt.secret else text
+        self.log_widget.write(Text(f"› {shown}", style="dim"))
+        self._log_lines.append(f"› {shown}")
+        answer = self.answer_input
+        answer.value = ""
+        answer.password = False
+        self.choice_list.clear_options()
+        self.choice_list.display = False
+        if self._preview is not None:
+            self._preview = None
+            self.redraw_board()
+        if self.focused is self.choice_list:
+            answer.focus()
+        self._show_bars()
+        self._answers.put(text)
+
+    def _finish(self, code: int, line: str) -> None:
+        self.finished = True
+        self.exit_code = code
+        self.waiting = None
+        if line:
+            self.write_log(Text(self.word("error", text=line), style="bold red"))
+        if self._quitting:
+            self.exit(result=code, return_code=code)
+            return
+        answer = self.answer_input
+        answer.value = ""
+        answer.disabled = True
+        self.choice_list.display = False
+        self._show_bars()
+
+    def _show_bars(self) -> None:
+        if self.finished:
+            status, keys = self.word("close"), self.word("keys.done")
+        elif self._paused.is_set():
+            status, keys = self.word("paused"), self.word("keys.watch")
+        elif self._quit_request.is_set():
+            status, keys = self.word("stopping"), ""
+        else:
+            parts = [self._status] if self._status else []
+            if self.waiting is not None:
+                parts.append(Text.from_markup(self.waiting.text).plain.strip())
+            status = " · ".join(p for p in parts if p)
+            keys = self.word("keys.prompt" if self.waiting is not None else "keys.watch")
+        self._status_line = status
+        self.query_one("#status", Static).update(Text(status))
+        self.query_one("#keys", Static).update(Text(keys))
+
+    # -- choices ------------------------------------------------------------------------------
+
+    def step_choice(self, step: int, *, fill: bool) -> None:
+        """Move the choice highlight by ``step`` (the answer line shows it when ``fill``)."""
+        choices = self.choice_list
+        prompt = self.waiting
+        if prompt is None or not choices.option_count:
+            return
+        current = choices.highlighted
+        index = 0 if current is None and step > 0 else (
+            choices.option_count - 1 if current is None else current + step)
+        choices.highlighted = max(0, min(choices.option_count - 1, index))
+        if fill and choices.highlighted is not None:
+            answer = self.answer_input
+            answer.value = prompt.choices[choices.highlighted].text
+            answer.cursor_position = len(answer.value)
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        prompt = self.waiting
+        if prompt is None or not 0 <= event.option_index < len(prompt.choices):
+            return
+        preview = prompt.choices[event.option_index].preview
+        if preview is not self._preview:
+            self._preview = preview
+            self.redraw_board()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        prompt = self.waiting
+        if prompt is not None and 0 <= event.option_index < len(prompt.choices):
+            self.submit(prompt.choices[event.option_index].text)
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        """Typing a legal answer highlights it in the list (and previews it)."""
+        prompt = self.waiting
+        if prompt is None or event.input is not self.answer_input:
+            return
+        typed = event.value.strip().casefold()
+        for index, choice in enumerate(prompt.choices):
+            if choice.text.casefold() == typed:
+                if self.choice_list.highlighted != index:
+                    self.choice_list.highlighted = index
+                return
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input is self.answer_input:
+            self.submit(event.value)
+
+    # -- keys ---------------------------------------------------------------------------------
+
+    def shortcut(self, char: str, *, typing: bool) -> bool:
+        """Act on the single-letter key ``char`` (q, u, ?, space); whether it did. From the
+        answer line (``typing``) a letter acts only if no legal answer starts with it and
+        the prompt has a fixed set of answers, so names and words stay typeable."""
+        if char not in ("q", "u", "?", " "):
+            return False
+        if self.finished:
+            if char == "q":
+                self.action_close()
+            return True
+        prompt = self.waiting
+        if prompt is None:
+            if char == "q":
+                self.request_quit()
+                return True
+            if char == " ":
+                self.toggle_pause()
+                return True
+            return char == "?" and not typing
+        if char == " ":
+            return False
+        if char != "?" and typing and (
+                not prompt.choices or any(w.casefold().startswith(char) for w in prompt.words)):
+            return False
+        self.submit({"q": "quit", "u": "undo", "?": "help"}[char])
+        return True
+
+    def action_key(self, char: str) -> None:
+        self.shortcut(char, typing=False)
+
+    def action_undo(self) -> None:
+        if self.waiting is not None:
+            self.submit("undo")
+
+    async def action_quit(self) -> None:
+        if self.finished or self.closing:
+            self.action_close()
+        elif self.waiting is not None:
+            self.submit("quit")
+        else:
+            self.request_quit()
+
+    def action_close(self) -> None:
+        code = self.exit_code if self.exit_code is not None else 0
+        self.exit(result=code, return_code=code)
+
+    def action_focus_answer(self) -> None:
+        if not self.answer_input.disabled:
+            self.answer_input.focus()
+
+    def request_quit(self) -> None:
+        """Quit while no prompt is open: the loop's next pause or prompt raises Quit."""
+        self._quit_request.set()
+        self._paused.clear()
+        self._show_bars()
+
+    def toggle_pause(self) -> None:
+        if self._paused.is_set():
+            self._paused.clear()
+        else:
+            self._paused.set()
+        self._show_bars()
+
+    # -- reading the view (tests, screenshots) ------------------------------------------------
+
+    def board_text(self) -> str:
+        """The board shown now, as plain text."""
+        width = self.board_view.scrollable_content_region.width or self.size.width
+        return plain_text(self._shown, width)
+
+    def log_text(self) -> str:
+        """Everything the log said, as plain text (one line per line)."""
+        return "\n".join(self._log_lines)
+
+    def status_text(self) -> str:
+        """The status bar now, as plain text."""
+        return self._status_line
+
+    def moves_text(self) -> list[str]:
+        """The move list shown now."""
+        return list(self._moves)

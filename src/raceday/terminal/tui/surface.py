@@ -1,0 +1,79 @@
+"""The full-screen :class:`~raceday.terminal.surface.Surface`: the game loop's side of a
+:class:`~raceday.terminal.tui.app.GameApp`.
+
+The loop runs in a worker thread. Every method hands its work to the app's thread with
+``app.call_from_thread`` (Textual widgets are not thread-safe); :meth:`ask` then blocks on a
+thread-safe queue until the player answers, and :meth:`pause` sleeps in small slices so that
+quit and pause react at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from rich.console import RenderableType
+from rich.text import Text
+
+from raceday.terminal.surface import (
+    HELP,
+    QUIT,
+    UNDO,
+    Board,
+    Prompt,
+    Quit,
+    prompt_help,
+    universal_word,
+)
+
+if TYPE_CHECKING:
+    from raceday.terminal.tui.app import GameApp
+
+
+class FullScreenSurface:
+    """The surface a :class:`GameApp` gives its game loop (see the module text)."""
+
+    full_screen = True
+
+    def __init__(self, app: GameApp, lang: str = "en") -> None:
+        self.app = app
+        self.lang = lang
+
+    def _call(self, callback: Callable[..., Any], *args: Any) -> Any:
+        """Run ``callback`` on the app's thread; :class:`Quit` once the app is closing."""
+        if self.app.closing:
+            raise Quit
+        try:
+            return self.app.call_from_thread(callback, *args)
+        except RuntimeError:  # the app stopped running under us
+            raise Quit from None
+
+    def board(self, board: Board) -> None:
+        self._call(self.app.show_board, board)
+
+    def say(self, text: RenderableType) -> None:
+        self._call(self.app.write_log, text)
+
+    def status(self, text: str) -> None:
+        self._call(self.app.show_status, text)
+
+    def moves(self, lines: Sequence[str]) -> None:
+        self._call(self.app.show_moves, list(lines))
+
+    def ask(self, prompt: Prompt) -> str:
+        while True:
+            if self.app.take_quit_request():
+                raise Quit
+            self._call(self.app.open_prompt, prompt)
+            answer = self.app.wait_for_answer().strip()
+            word = universal_word(answer)
+            if word == HELP:
+                self._call(self.app.write_log, Text(prompt_help(prompt, self.lang)))
+                continue
+            if word == QUIT:
+                self.app.note_quit()
+                raise Quit
+            return UNDO if word == UNDO else answer
+
+    def pause(self, seconds: float) -> None:
+        self.app.wait_pause(seconds)
