@@ -17,6 +17,7 @@ A board is drawn lazily (:class:`LazyBoard`): only the steps shown are rebuilt.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -81,7 +82,7 @@ def board_text(board: Board | None, width: int = BOARD_WIDTH, height: int = 24) 
     if board is None:
         return None
     console = Console(width=width, height=height, color_system=None, force_terminal=False,
-                      record=True, file=_Null(), highlight=False, emoji=False)
+                      record=True, file=io.StringIO(), highlight=False, emoji=False)
     console.print(draw(board, width, height))
     text = console.export_text(styles=False)
     lines = [line.rstrip() for line in text.splitlines()]
@@ -89,12 +90,3 @@ def board_text(board: Board | None, width: int = BOARD_WIDTH, height: int = 24) 
         lines.pop()
     return "\n".join(lines) if lines else None
 
-
-class _Null:
-    """A file that keeps nothing (the recording console keeps the text)."""
-
-    def write(self, text: str) -> int:
-        return len(text)
-
-    def flush(self) -> None:
-        return None

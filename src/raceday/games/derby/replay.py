@@ -233,10 +233,10 @@ def terminal_steps(store: SessionStore, name: str, lang: str = "en") -> list[Any
         if "auction" in entry:
             lots.append(entry["auction"])
             owners = _owners(lots, players)
-            frame = {"race": 1, "furlongs": {}, "places": {}, "owners": owners}
-            out.append(TerminalStep(step.to_json(), LazyBoard(
-                lambda w, h, frame=frame: track_board(frame, lang)),
-                {"auction": int(entry["auction"]["post"])}))
+            frame: dict[str, Any] = {"race": 1, "furlongs": {}, "places": {},
+                                     "owners": owners}
+            out.append(TerminalStep(step.to_json(), _drawn(frame, lang),
+                                    {"auction": int(entry["auction"]["post"])}))
             continue
         race = entry.get("race", {})
         owners = _owners(lots, players)
@@ -259,11 +259,17 @@ def terminal_steps(store: SessionStore, name: str, lang: str = "en") -> list[Any
     return out
 
 
+def _drawn(frame: Mapping[str, Any], lang: str) -> Any:
+    """The track of ``frame`` as a board (drawn when shown)."""
+    def board(width: int, height: int) -> Any:
+        return track_board(frame, lang)
+    return board
+
+
 def room_boards(snapshot: Mapping[str, Any],
                 rows: Sequence[tuple[Mapping[str, Any], Sequence[Mapping[str, Any]]]],
                 lang: str = "en") -> list[Any]:
     """The track after each logged row of a Dice Derby room as the terminal draws it, from
     the frames the TV's replay draws (:func:`room_frames`); None before the first race."""
-    return [None if frame is None else
-            (lambda w, h, frame=frame: track_board(frame, lang))
+    return [None if frame is None else _drawn(frame, lang)
             for frame in room_frames(snapshot, rows)]

@@ -18,13 +18,17 @@ def room_frame(logic: Any, state: HairpinState) -> dict[str, Any]:
 
 # --- the terminal's replay (``raceday replay``) --------------------------------------------
 def terminal_board(state: HairpinState, lang: str = "en") -> Any:
-    """The board as the terminal draws it (:func:`raceday.games.hairpin.render.state_markup`),
-    with the counters and who is to move or the result."""
+    """The board as the terminal draws it (the render's ``board_view``, fitted to the space
+    it gets; else :func:`raceday.games.hairpin.render.state_markup`), with the counters and
+    who is to move or the result."""
     from rich.text import Text
 
-    from raceday.games.hairpin.render import state_markup
+    from raceday.games.hairpin import render
 
-    return Text.from_markup(state_markup(state))
+    view = getattr(render, "board_view", None)  # the board fitted to the space it gets
+    if view is not None:
+        return view(state, lang)
+    return Text.from_markup(render.state_markup(state))
 
 
 def terminal_final(state: HairpinState, lang: str = "en") -> Any:
@@ -45,3 +49,71 @@ def room_boards(snapshot: Mapping[str, Any],
     states = rebuild_states(logic.new_state, rows, logic.event_json)
     return [None if s is None else terminal_board(cast(HairpinState, s), lang)
             for s in states]
+
+
+def _start(final: HairpinState) -> HairpinState | None:
+    """The start of a saved game whose final position is ``final``: a new game of its
+    rules, with its setup dice (the state keeps them) thrown again by the rules."""
+    state = HairpinState(final.rules)
+    for roll in final.setup_rolls:
+        if not state.is_chance_node():
+            return None
+        for action, _ in state.chance_outcomes():
+            trial = state.clone()
+            trial.apply_action(action)
+            if trial.setup_rolls[-1:] == [roll]:
+                state = trial
+                break
+        else:
+            return None
+    return state
+
+
+def _played(start: HairpinState, moves: Sequence[Mapping[str, Any]]
+            ) -> list[HairpinState] | None:
+    """The state after each logged move from ``start``: each move is the legal action the
+    rules name as the logged move (``action_to_string``) at the logged ply; None where a
+    move is not one the rules allow there (a game begun from another position)."""
+    state, after = start, []
+    for entry in moves:
+        if state.is_terminal() or state.position.ply != entry.get("ply"):
+            return None
+        named = [a for a in state.legal_actions() if state.action_to_string(a) == entry.get(
+            "move")]
+        if len(named) != 1:
+            return None
+        state = state.clone()
+        state.apply_action(named[0])
+        after.append(state)
+    return after
+
+
+def terminal_steps(store: Any, name: str, lang: str = "en") -> list[Any]:
+    """A saved game in the terminal, move by move: the game's moves (the save's ``moves``)
+    played again by the rules from the start of its rules and setup dice, each step the
+    board after a move (the last with the result), if they give the saved position; else
+    (a save without its moves, or one begun from a given position) the saved position as
+    one step."""
+    from raceday.core.events import Message
+    from raceday.present.replay import ReplayStep, final_step
+    from raceday.present.terminal_replay import TerminalStep
+
+    doc, _ = store.load("hairpin", name)
+    final = HairpinState.from_json(doc["state"])
+    moves = [m for m in doc.get("moves", []) if isinstance(m, dict)]
+    start = _start(final) if moves else None
+    after = None if start is None else _played(start, moves)
+    if not after or after[-1].to_json() != final.to_json():
+        step = (final_step(final) if final.is_terminal() else
+                ReplayStep(Message("terminal.replay.saved_position")))
+        return [TerminalStep(step.to_json(), terminal_board(final, lang))]
+    out = []
+    for k, (entry, state) in enumerate(zip(moves, after, strict=True)):
+        side = Message("side.red" if entry.get("side") == 0 else "side.black").to_json()
+        step = ReplayStep(Message("term.plays", {"player": side, "move": entry["move"]}))
+        if k == len(moves) - 1 and state.is_terminal():
+            step = ReplayStep(step.title, final_step(state).lines)
+        out.append(TerminalStep(step.to_json(), terminal_board(state, lang),
+                                {"ply": entry["ply"], "side": entry.get("side"),
+                                 "move": entry["move"]}))
+    return out

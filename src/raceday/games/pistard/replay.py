@@ -88,13 +88,16 @@ def track_view(logic: TurnRoom[PistardState], state: PistardState) -> dict[str, 
 
 # --- the terminal's replay (``raceday replay``) --------------------------------------------
 def terminal_board(state: PistardState, lang: str = "en") -> Any:
-    """The lap as the terminal draws it (:func:`raceday.games.pistard.render.board`), with
-    the standings under it."""
+    """The lap as the terminal draws it (the render's ``board_view``, fitted to the space
+    it gets; else :func:`raceday.games.pistard.render.board`), with the standings."""
     from rich.console import Group
 
-    from raceday.games.pistard.render import board, standings
+    from raceday.games.pistard import render
 
-    return Group(board(state), standings(state))
+    view = getattr(render, "board_view", None)
+    if view is not None:
+        return view(state, lang)
+    return Group(render.board(state), render.standings(state))
 
 
 def terminal_final(state: PistardState, lang: str = "en") -> Any:
