@@ -57,7 +57,7 @@ def test_human_is_refused_bad_input_and_can_undo(tmp_path: Path) -> None:
     db = tmp_path / "s.sqlite"
     out = run(["play", "--black", "greedy", "--db", str(db), "--save", "g"],
               "u\n0\nf9 fly\nb1 charge c1\n1\nu\n")
-    assert "undo is only for games against the computer, after your first move" in out
+    assert "Refused: nothing to take back yet: no move of yours has been played." in out
     assert "choose a number from 1 to 10" in out
     assert "the racers on b1 can play: b1 cruise c1, b1 charge d1" in out
     assert "Undone" in out
@@ -69,14 +69,15 @@ def test_eof_saves_and_resume_continues(tmp_path: Path) -> None:
     db = tmp_path / "s.sqlite"
     run(["play", "--black", "greedy", "--db", str(db), "--save", "g"], "a1 cruise b1\n")
     assert _saved(db, "g").position.ply == 2  # Red's move and Black's reply
-    out = run(["play", "--db", str(db), "--save", "g", "--resume"], "1\nq\n")
+    out = run(["play", "--db", str(db), "--resume", "g"], "1\nq\n")
     assert "Resuming 'g' at ply 2" in out and "Game saved as 'g'" in out
+    assert f"continue with `raceday hairpin play --resume g --db {db}`." in out
     assert _saved(db, "g").position.ply == 4
 
 
 def test_resume_of_a_missing_session_is_a_user_error(tmp_path: Path) -> None:
     result = runner.invoke(app, ["hairpin", "play", "--db", str(tmp_path / "s.sqlite"),
-                                 "--save", "nope", "--resume"])
+                                 "--resume", "nope"])
     assert isinstance(result.exception, RacedayError)
 
 

@@ -9,9 +9,10 @@ import pytest
 from typer.testing import CliRunner
 
 from raceday.cli.main import app, run
-from raceday.games.hairpin import cli as hairpin_cli
 from raceday.games.hairpin.rules import HairpinState
 from raceday.store.sessions import SessionStore
+from raceday.terminal import lineinput
+from raceday.terminal.surface import Prompt
 
 runner = CliRunner()
 
@@ -76,14 +77,15 @@ def test_a_new_game_never_overwrites_a_saved_one(tmp_path: Path) -> None:
     before, revision = saved(db, "hairpin")
     assert HairpinState.from_json(before["state"]).position.ply == 2  # type: ignore[arg-type]
     out = play(["--black", "greedy", "--db", str(db)], "e1 charge f2\n")
-    assert "already saved as 'hairpin'; this one is saved as 'hairpin-2'" in out
+    assert ("already saved as 'hairpin'; this one is saved as 'hairpin-2' (continue the old "
+            "one with --resume hairpin)") in out
     assert saved(db, "hairpin") == (before, revision)  # the old save is untouched
     second, _ = saved(db, "hairpin-2")
     assert second["state"] != before["state"]
     out = play(["--black", "greedy", "--db", str(db)], "")
     assert "saved as 'hairpin-3'" in out
     # resuming still reaches the old game under its own name
-    out = play(["--db", str(db), "--resume"], "q\n")
+    out = play(["--db", str(db), "--resume", "hairpin"], "q\n")
     assert "Resuming 'hairpin' at ply 2" in out
 
 
@@ -93,12 +95,12 @@ def test_ctrl_c_prints_one_line_with_the_resume_command(
     db = tmp_path / "my games" / "s.sqlite"
     answers = iter(["a1 cruise b1"])
 
-    def reader(prompt: str) -> str:
+    def reader(prompt: Prompt, console: object = None) -> str:
         for answer in answers:
             return answer
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(hairpin_cli, "_read_line", reader)
+    monkeypatch.setattr(lineinput, "ask", reader)
     code = run(["hairpin", "play", "--black", "greedy", "--save", "g", "--db", str(db),
                 "--delay", "0"])
     err = capsys.readouterr().err
@@ -106,7 +108,7 @@ def test_ctrl_c_prints_one_line_with_the_resume_command(
     lines = err.strip().splitlines()
     assert len(lines) == 1, err
     assert lines[0] == (f"interrupted: the game is saved as 'g' up to the last move; resume "
-                        f"with: raceday hairpin play --save g --resume --db '{db}'")
+                        f"with: raceday hairpin play --resume g --db '{db}'")
     assert HairpinState.from_json(saved(db, "g")[0]["state"]).position.ply == 2  # type: ignore[arg-type]
 
 
@@ -115,17 +117,17 @@ def test_ctrl_c_at_the_bump_question_also_resumes(
 ) -> None:
     answers = iter(["8"])
 
-    def reader(prompt: str) -> str:
+    def reader(prompt: Prompt, console: object = None) -> str:
         for answer in answers:
             return answer
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(hairpin_cli, "_read_line", reader)
+    monkeypatch.setattr(lineinput, "ask", reader)
     db = tmp_path / "s.sqlite"
     code = run(["hairpin", "play", "--position", BUMP_FIFTH, "--db", str(db), "--delay", "0"])
     assert code == 130
     err = capsys.readouterr().err
-    assert "resume with: raceday hairpin play --save hairpin --resume --db" in err
+    assert "resume with: raceday hairpin play --resume hairpin --db" in err
     assert HairpinState.from_json(saved(db, "hairpin")[0]["state"]).position.ply == 0  # type: ignore[arg-type]
 
 

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import numpy as np
@@ -26,12 +29,14 @@ from raceday.games.hairpin.agents import (
 from raceday.games.hairpin.game import GAME as HAIRPIN
 from raceday.games.hairpin.game import HairpinOptions
 from raceday.games.hairpin.match import DEFAULT_OPENING_PLIES, MatchResult, play_match
-from raceday.games.hairpin.render import state_markup
+from raceday.games.hairpin.picture import side_name, words
+from raceday.games.hairpin.render import board_view, state_markup
 from raceday.games.hairpin.rules import (
     ENTER,
     PLAYER_NAMES,
     HairpinState,
     Move,
+    move_name,
     perft,
     perft_divide,
     position_from_text,
@@ -42,6 +47,7 @@ from raceday.store.names import MAX_SESSION_NAME
 from raceday.store.sessions import SessionStore, writable_store
 from raceday.terminal import common
 from raceday.terminal.options import GIVEN, GivenOptions, field_option, game_options
+from raceday.terminal.surface import UNDO, Choice, LineSurface, Prompt, Quit, Surface
 
 if TYPE_CHECKING:
     from raceday.games.hairpin.agents import SearchReport
@@ -64,6 +70,16 @@ PLAYER_HELP = (
 )
 MAX_LINES = 64
 
+# Old spellings kept for one release as hidden aliases (raceday.cli.main rewrites them and
+# says so): `play --save NAME --resume` is now `play --resume NAME`, and -p, which now means
+# --players, was --position's short name.
+OLD_SPELLINGS: dict[str, dict[str, str]] = {
+    "play": {"--resume": "--save"},
+    "perft": {"-p": "--position"},
+    "show": {"-p": "--position"},
+    "analyse": {"-p": "--position"},
+}
+
 
 def _check_name(value: str) -> str:
     checked = common.check_session_name_option(value)  # the one rule of every game's session names
@@ -76,12 +92,6 @@ def _check_think(value: float | None) -> float | None:
     if value is not None and not (math.isfinite(value) and 0 < value <= MAX_THINK):
         raise typer.BadParameter(f"must be a number of seconds above 0 and at most "
                                  f"{MAX_THINK:g}, got {value}")
-    return value
-
-
-def _check_player(value: str) -> str:
-    if value.strip().lower() != "human":
-        make_agent(value)  # raises the OptionsError naming the agents
     return value
 
 
@@ -128,229 +138,513 @@ def perft_command(
     common.console.print(f"perft({depth}) = {total}   [dim]({seconds:.3f} s)[/]")
 
 
-# --- play ----------------------------------------------------------------------------
-class _Quit(Exception):
-    pass
+# --- play and watch ------------------------------------------------------------------
+# The loop talks only to a Surface (raceday.terminal.surface): full screen at a terminal,
+# lines when piped or with --plain. Every prompt understands help/?, quit and undo.
+HUMAN = "human"
+PLAYERS_METAVAR = "WHO,WHO"
+PlayersOpt = Annotated[
+    list[str] | None,
+    typer.Option("--players", "-p", metavar=PLAYERS_METAVAR,
+                 help="Red then Black, separated by a comma (e.g. human,easy): human, easy, "
+                 "medium, hard, expert or another agent name (see `raceday hairpin levels`)."),
+]
 
 
-def _read_line(prompt: str) -> str:
-    """One line of the player's input (tests replace this to script Ctrl-C). The prompt is
-    plain text: escaped, so a bracket is shown rather than read as markup."""
-    return common.read_line(escape(prompt)).strip()
+def _check_player(value: str | None) -> str | None:
+    if value is not None and value.strip().lower() != HUMAN:
+        make_agent(value)  # raises the OptionsError naming the agents
+    return value
+
+
+def _sides(players: list[str] | None, red: str | None, black: str | None,
+           default: tuple[str, str]) -> tuple[str, str]:
+    """Red's and Black's player from ``--players`` or ``--red``/``--black`` (checked)."""
+    if players is not None:
+        if red is not None or black is not None:
+            raise OptionsError("give the players either with --players RED,BLACK or with "
+                               "--red/--black, not both")
+        if any("/" in value for value in players):
+            raise OptionsError("--players: -p now means --players (Red then Black, e.g. "
+                               "-p human,easy); give a position with --position")
+        names = common.player_names(players) or []
+        if len(names) != 2:
+            raise OptionsError(f"--players takes two players, Red then Black (e.g. "
+                               f"human,easy); got {len(names)}")
+        red, black = names
+    red = red if red is not None else default[0]
+    black = black if black is not None else default[1]
+    for option, name in (("--players" if players else "--red", red),
+                         ("--players" if players else "--black", black)):
+        try:
+            _check_player(name)
+        except OptionsError as exc:
+            raise OptionsError(f"{option}: {exc}") from None
+    return red, black
 
 
 def _agent_for(name: str, think: float = DEFAULT_THINK) -> Agent | None:
-    return None if name.strip().lower() == "human" else make_agent(name, think=think)
+    return None if name.strip().lower() == HUMAN else make_agent(name, think=think)
 
 
-def bump_warning(state: HairpinState, move: Move) -> str | None:
+def bump_warning(state: HairpinState, move: Move, lang: str = "en") -> str | None:
     """What a bump decides when it is the player's last one allowed (None otherwise), in
     words: the state's own warning rendered from the message tables."""
     warning = state.bump_warning(move)
-    return None if warning is None else render(warning, "en", "hairpin")
+    return None if warning is None else render(warning, lang, "hairpin")
 
 
-def _list_actions(state: HairpinState) -> list[Action]:
-    """Print the legal actions numbered from 1, each decisive bump marked."""
-    actions = state.legal_actions()
-    for i, a in enumerate(actions, 1):
-        warning = bump_warning(state, state.move_of(a))
+def _action_lines(state: HairpinState, lang: str = "en") -> str:
+    """The legal actions numbered from 1, each decisive bump marked (markup)."""
+    lines = []
+    for i, a in enumerate(state.legal_actions(), 1):
+        warning = bump_warning(state, state.move_of(a), lang)
         note = f"  [bold red]⚠ {escape(warning)}[/]" if warning else ""
-        common.console.print(f"  [bold]{i:2d}[/]  {escape(state.action_to_string(a))}{note}")
-    return actions
+        lines.append(f"  [bold]{i:2d}[/]  {escape(state.action_to_string(a))}{note}")
+    return "\n".join(lines)
 
 
-def _human_turn(state: HairpinState, can_undo: bool) -> Action | str:
-    """Ask for a move until a legal one (an action) or a command ('undo', 'quit')."""
-    actions = _list_actions(state)
-    hint = "number or action name" + (", u = undo" if can_undo else "") + ", q = save and quit"
-    while True:
-        text = _read_line(f"Your move ({hint}): ")
-        low = text.lower()
-        if low in ("q", "quit"):
-            return "quit"
-        if low in ("u", "undo"):
-            if can_undo:
-                return "undo"
-            common.console.print("[red]Refused:[/] undo is only for games against the computer, "
-                                 "after your first move.")
-            continue
-        choice: Action | None = None
-        k = ascii_int(low)
-        if k is None and common.foreign_digits(low):
-            common.console.print(
-                f"[red]Refused:[/] {common.DIGITS_ONLY}, e.g. 1 to {len(actions)}.")
-            continue
-        if k is not None:
-            if not 1 <= k <= len(actions):
-                common.console.print(f"[red]Refused:[/] choose a number from 1 to {len(actions)}.")
-                continue
-            choice = actions[k - 1]
-        else:
-            try:
-                choice = state.string_to_action(text)
-            except IllegalActionError as exc:
-                common.console.print(f"[red]Refused:[/] {escape(exc.reason)}.")
-                continue
-        warning = bump_warning(state, state.move_of(choice))
-        if warning and warning.endswith("lose") and not common.ask_yes_no(
-            f"Careful: {warning}. Play it?", default=False, read=_read_line
-        ):
-            continue
-        return choice
-
-
-def _forced_note(state: HairpinState, action: Action) -> str | None:
+def _forced_note(state: HairpinState, action: Action, lang: str = "en") -> str | None:
     """Why a human's only legal action is played without asking (None: ask as usual)."""
     actions = state.legal_actions()
     if len(actions) != 1 or actions[0] != action:
         return None
     move = state.move_of(action)
     if move.kind == ENTER:
-        return "a racer in the pit must re-enter, the only legal move"
-    return "the only legal move"
+        return words("term.forced_pit", lang)
+    return words("hp_forced", lang)
 
 
-def result_line(state: HairpinState, labels: dict[int, str]) -> str:
+def who_word(name: str, lang: str = "en") -> str:
+    """A player's name as the terminal shows it (a person in the reader's language)."""
+    return words("term.human", lang) if name.strip().lower() == HUMAN else name
+
+
+def result_line(state: HairpinState, labels: dict[int, str], lang: str = "en") -> str:
     """Who won and why, in one sentence (markup)."""
     out = state.outcome()
-    why = escape(describe_outcome("hairpin", out))
+    why = escape(describe_outcome("hairpin", out, lang))
     if out.winner is None:
-        return f"[bold]Draw:[/] {why}."
-    return (f"[bold]{escape(labels[out.winner])} wins[/] — {why} "
-            f"(laps {state.position.laps[0]}-{state.position.laps[1]}, bumps "
-            f"{state.position.bumps[0]}-{state.position.bumps[1]}, Red-Black).")
+        return f"[bold]{escape(words('term.draw', lang))}[/] {why}."
+    pos = state.position
+    counts = words("term.counts", lang, lr=pos.laps[0], lb=pos.laps[1], br=pos.bumps[0],
+                   bb=pos.bumps[1])
+    stop = "。" if lang == "ja" else "."
+    return (f"[bold]{escape(words('term.wins', lang, player=labels[out.winner]))}[/] — "
+            f"{why} {escape(counts)}{stop}")
+
+
+def say_line(surface: Surface, markup: str) -> None:
+    """One log line. In line mode it is printed unwrapped (a terminal wraps it itself),
+    so a command in it is copied whole; a full-screen log wraps it to its width."""
+    if isinstance(surface, LineSurface):
+        surface.console.print(markup, soft_wrap=True)
+    else:
+        surface.say(markup)
+
+
+@dataclass
+class HairpinPlay:
+    """One game in the terminal: the loop that ``run_game`` starts with a surface (full
+    screen or lines). Saved after every move when it has a store (play), not when it has
+    none (watch)."""
+
+    state: HairpinState
+    red: str
+    black: str
+    rng: np.random.Generator
+    think: float = DEFAULT_THINK
+    wait: float = 0.0
+    store: SessionStore | None = None
+    save: str | None = None
+    db: Path | None = None
+    revision: int | None = None
+    undo: list[HairpinState] = field(default_factory=list)
+    log: list[dict[str, Any]] = field(default_factory=list)
+    notes: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.agents = {0: _agent_for(self.red, self.think), 1: _agent_for(self.black, self.think)}
+        self.humans = [p for p in (0, 1) if self.agents[p] is None]
+
+    # --- saving ---
+    def resume_command(self) -> list[str]:
+        command = ["raceday", "hairpin", "play", "--resume", str(self.save)]
+        return command + (["--db", str(self.db)] if self.db is not None else [])
+
+    def save_now(self) -> None:
+        if self.store is None or self.save is None:
+            return
+        document = {"state": self.state.to_json(), "red": self.red, "black": self.black,
+                    "undo": [s.to_json() for s in self.undo], "moves": self.log,
+                    "rng": self.rng.bit_generator.state}
+        self.revision = self.store.save(SAVE_KIND, self.save, document,
+                                        expected_revision=self.revision)
+
+    # --- what the surface shows ---
+    def labels(self, lang: str) -> dict[int, str]:
+        return {p: words("term.player", lang, side=side_name(p, lang),
+                         who=who_word(name, lang))
+                for p, name in ((0, self.red), (1, self.black))}
+
+    def move_lines(self, lang: str) -> list[str]:
+        return [words("term.move_line", lang, ply=entry["ply"] + 1,
+                      side=side_name(entry["side"], lang), move=entry["move"])
+                for entry in self.log]
+
+    def show(self, surface: Surface) -> None:
+        if surface.full_screen:
+            surface.board(board_view(self.state, surface.lang))
+        else:
+            surface.say("")
+            surface.board(state_markup(self.state, surface.lang))
+        surface.moves(self.move_lines(surface.lang))
+
+    # --- the loop ---
+    def __call__(self, surface: Surface) -> int:
+        lang = surface.lang
+        for key, params in self.notes:
+            say_line(surface, escape(words(key, lang, **params)))
+        labels = self.labels(lang)
+        vs_computer = len(self.humans) == 1
+        # before the computer's first move: say so if its engine must be compiled first
+        announce = vs_computer and not any(isinstance(a, GreedyAgent | RandomAgent)
+                                           for a in self.agents.values())
+        if announce:  # and load it while the person thinks, if it is cached
+            from raceday.terminal.warm import preload
+
+            preload("hairpin")
+        if not self.humans:
+            surface.status(words("term.status_watch", lang, red=labels[0], black=labels[1]))
+        self.save_now()
+        try:
+            while not self.state.is_terminal():
+                state = self.state
+                if state.is_chance_node():
+                    draw = state.sample_chance(self.rng)
+                    for event in state.apply_action(draw.outcome, draw.detail):
+                        surface.say(escape(words("term.setup_roll", lang, dice=str(event["dice"]),
+                                                 red=event["red"], black=event["black"])))
+                    self.save_now()
+                    continue
+                self.show(surface)
+                player = state.current_player()
+                agent = self.agents[player]
+                forced = ""
+                if agent is None:
+                    only = state.legal_actions()
+                    note = _forced_note(state, only[0], lang) if len(only) == 1 else None
+                    if note is not None:
+                        action = only[0]
+                        forced = (f" [dim]({escape(words('term.played_for_you', lang, why=note))})"
+                                  "[/]")
+                    else:
+                        if surface.full_screen:
+                            surface.status(words("term.status_turn", lang,
+                                                 player=labels[player]))
+                        choice = self.human_turn(surface, state, bool(self.undo))
+                        if choice == UNDO:
+                            self.take_back(surface, vs_computer)
+                            continue
+                        assert isinstance(choice, int)
+                        self.undo.append(state.clone())
+                        action = choice
+                else:
+                    if surface.full_screen:
+                        surface.status(words("term.status_thinking", lang,
+                                             player=labels[player]))
+                    if announce:
+                        announce = False
+                        from raceday.terminal.warm import announce_if_cold
+
+                        announce_if_cold("hairpin", surface.say)
+                    action = agent.choose(state, self.rng)
+                    if surface.full_screen:
+                        surface.pause(self.wait)
+                name = state.action_to_string(action)
+                self.log.append({"ply": state.position.ply, "side": player, "move": name})
+                state.apply_action(action)
+                say_line(surface, words("term.plays", lang, player=escape(labels[player]),
+                                        move=f"[bold]{escape(name)}[/]") + forced)
+                self.save_now()
+                if agent is not None and not surface.full_screen:
+                    surface.pause(self.wait)
+        except (EOFError, Quit):
+            self.save_now()
+            if self.save is not None:
+                command = common.shell_quote(*self.resume_command())
+                say_line(surface, escape(words("term.saved_as", lang, name=repr(self.save),
+                                               command=command)))
+            return 0
+        self.show(surface)
+        line = result_line(self.state, labels, lang)
+        say_line(surface, line)
+        if surface.full_screen:
+            from rich.text import Text
+
+            surface.status(words("term.status_over", lang,
+                                 result=Text.from_markup(line).plain))
+        self.save_now()
+        return 0
+
+    def take_back(self, surface: Surface, vs_computer: bool) -> None:
+        """Back to the position before the last move a person chose (against the computer:
+        the computer's reply goes too)."""
+        lang = surface.lang
+        restored = self.undo.pop()
+        ply = restored.position.ply
+        taken = [entry for entry in self.log if entry["ply"] >= ply]
+        self.log = [entry for entry in self.log if entry["ply"] < ply]
+        self.state = restored
+        if vs_computer or not taken:
+            surface.say(escape(words("term.undone_pair", lang)))
+        else:
+            surface.say(escape(words("term.undone_one", lang, move=taken[0]["move"],
+                                     side=side_name(restored.position.side, lang))))
+        self.save_now()
+
+    def human_turn(self, surface: Surface, state: HairpinState, can_undo: bool
+                   ) -> Action | str:
+        """Ask for a move until a legal one (an action) or :data:`UNDO` (when there is a
+        move to take back)."""
+        lang = surface.lang
+        actions = state.legal_actions()
+        if not surface.full_screen:
+            surface.say(_action_lines(state, lang))
+        prompt = move_prompt(state, lang)
+
+        def refuse(why: str) -> None:
+            surface.say(f"[red]{escape(words('term.refused', lang))}[/] {escape(why)}"
+                        + ("" if lang == "ja" else "."))
+
+        while True:
+            text = surface.ask(prompt)
+            if text == UNDO:
+                if can_undo:
+                    return UNDO
+                refuse(words("term.nothing_to_undo", lang))
+                continue
+            low = text.lower()
+            choice: Action | None = None
+            k = ascii_int(low)
+            if k is None and common.foreign_digits(low):
+                refuse(words("term.digits_only", lang, n=len(actions)))
+                continue
+            if k is not None:
+                if not 1 <= k <= len(actions):
+                    refuse(words("term.choose_number", lang, n=len(actions)))
+                    continue
+                choice = actions[k - 1]
+            else:
+                try:
+                    choice = state.string_to_action(text)
+                except IllegalActionError as exc:
+                    refuse(_illegal_words(state, text, exc, lang))
+                    continue
+            move = state.move_of(choice)
+            warning = state.bump_warning(move)
+            if warning is not None and warning.params.get("decides") == "loses":
+                answer = confirm(surface, state, move)
+                if answer == UNDO:
+                    if can_undo:
+                        return UNDO
+                    refuse(words("term.nothing_to_undo", lang))
+                    continue
+                if not answer:
+                    continue
+            return choice
+
+
+def _illegal_words(state: HairpinState, text: str, exc: IllegalActionError, lang: str) -> str:
+    """Why a typed move is not legal, in the reader's language."""
+    if lang == "en":
+        return exc.reason
+    first = text.split()[0].lower() if text.split() else ""
+    names = [state.action_to_string(a) for a in state.legal_actions()]
+    same = [n for n in names if n.split()[0] == first]
+    if same:
+        return words("term.illegal_from", lang, square=first, names=", ".join(same))
+    return words("refusal.illegal_move", lang, names=", ".join(names))
+
+
+def move_prompt(state: HairpinState, lang: str = "en") -> Prompt:
+    """The prompt for a person's move: the legal moves as choices (a move's name is what
+    typing selects; its number works too), each with the board showing it."""
+    choices = []
+    for i, action in enumerate(state.legal_actions(), 1):
+        move = state.move_of(action)
+        name = move_name(move)
+        warning = bump_warning(state, move, lang)
+        label = f"{i:2d}  {name}" + (f"  ⚠ {warning}" if warning else "")
+        choices.append(Choice(name, label, board_view(state, lang, move)))
+    example = choices[0].text if choices else ""
+    return Prompt(words("term.your_move", lang), choices=choices,
+                  help=words("term.move_help", lang, n=len(choices), example=example))
+
+
+def confirm(surface: Surface, state: HairpinState, move: Move) -> bool | str:
+    """Ask before a bump that loses the game: True plays it, False does not; :data:`UNDO`
+    when asked to take back. The end of the input answers no, as Enter does."""
+    lang = surface.lang
+    warning = bump_warning(state, move, lang) or ""
+    preview = board_view(state, lang, move)
+    prompt = Prompt(words("term.careful", lang, warning=warning),
+                    choices=[Choice("y", words("term.yes", lang), preview),
+                             Choice("n", words("term.no", lang), board_view(state, lang))],
+                    help=words("term.careful_help", lang))
+    while True:
+        try:
+            text = surface.ask(prompt).strip().lower()
+        except EOFError:
+            return False
+        if text == UNDO:
+            return UNDO
+        if text in ("", *common.NO):
+            return False
+        if text in common.YES:
+            return True
+        surface.say(escape(words("term.yes_no", lang)))
+
+
+def _run_game(main: Callable[[Surface], int | None], *, title: str, lang: str,
+              plain: bool) -> int:
+    """Start ``main`` on a surface: full screen at a terminal, lines otherwise."""
+    try:
+        code = main(LineSurface(lang=lang))
+    except Quit:
+        code = 0
+    return code or 0
+
+
+def _list_saved(db: Path | None, lang: str) -> None:
+    from raceday.store.sessions import default_db_path
+
+    path = db if db is not None else default_db_path()
+    names = SessionStore(path).names(SAVE_KIND) if path.exists() else []
+    if not names:
+        common.console.print(escape(words("term.list_none", lang)))
+        return
+    store = SessionStore(path)
+    for name in names:
+        try:
+            doc, _ = store.load(SAVE_KIND, name)
+            state = HairpinState.from_json(doc["state"])
+            red, black = str(doc["red"]), str(doc["black"])
+        except (KeyError, TypeError, ValueError, SaveFormatError):
+            continue
+        row = words("term.list_row", lang, name=name, ply=state.position.ply,
+                    red=words("term.player", lang, side=side_name(0, lang),
+                              who=who_word(red, lang)),
+                    black=words("term.player", lang, side=side_name(1, lang),
+                                who=who_word(black, lang)),
+                    over=words("term.list_over", lang) if state.is_terminal() else "")
+        common.console.print(escape(row), soft_wrap=True)
+    common.console.print(escape(words("term.list_hint", lang)))
 
 
 @app.command("play")
 @game_options(HairpinOptions)
 def play_command(
-    red: Annotated[str, typer.Option("--red", callback=_check_player,
-                                     help=f"Who plays Red: {PLAYER_HELP}")] = "human",
-    black: Annotated[str, typer.Option("--black", callback=_check_player,
-                                       help=f"Who plays Black: {PLAYER_HELP}")] = "expert",
+    players: PlayersOpt = None,
+    red: Annotated[str | None, typer.Option(
+        "--red", metavar="WHO", help="Who plays Red (default human); same names as "
+        "--players.")] = None,
+    black: Annotated[str | None, typer.Option(
+        "--black", metavar="WHO", help="Who plays Black (default expert).")] = None,
     game: GameOpts = GIVEN,
-    seed: common.SeedOpt = None,
-    save: Annotated[str, typer.Option(
-        "--save", callback=_check_name,
-        help=f"Session name (at most {MAX_NAME} characters) the game is saved under after "
-        "every move. A new game never overwrites a saved one: if the name is taken it is "
-        "saved as NAME-2, NAME-3, ...")] = "hairpin",
-    resume: Annotated[bool, typer.Option(
-        "--resume", help="Continue the saved session --save (its players and variant are "
-        "used).")] = False,
+    save: Annotated[str | None, typer.Option(
+        "--save", metavar="NAME", callback=common.check_session_name_option,
+        help=f"Save the new game under NAME (at most {MAX_NAME} characters; default: "
+        "hairpin). A new game never overwrites a saved one: if the name is taken it is "
+        "saved as NAME-2, NAME-3, ...")] = None,
+    resume: common.ResumeOpt = None,
+    list_games: common.ListOpt = False,
     db: common.DbOpt = None,
+    seed: common.SeedOpt = None,
     delay: common.DelayOpt = None,
     think: ThinkOpt = DEFAULT_THINK,
+    lang: common.LangOpt = None,
+    plain: common.PlainOpt = False,
 ) -> None:
-    """Play a game in the terminal: humans pick numbered actions or type their names."""
+    """Play a game in the terminal: pick a move from the list or type its number or name;
+    help, undo and quit work at every prompt. Saved after every move."""
     # Every check happens before the store is opened, so a bad option writes nothing.
-    if not resume:
+    lang = common.resolve_lang(lang)
+    if list_games:
+        _list_saved(db, lang)
+        return
+    if resume is not None and save is not None and save != resume:
+        raise OptionsError("give --resume NAME to go on with a saved game, or --save NAME "
+                           "for a new one, not both")
+    notes: list[tuple[str, dict[str, Any]]] = []
+    if resume is None:
         state = HAIRPIN.new_state(game.parse())
-        agents = {0: _agent_for(red, think), 1: _agent_for(black, think)}
+        red, black = _sides(players, red, black, (HUMAN, "expert"))
         rng = np.random.default_rng(common.fresh_seed(seed))
     wait = common.default_delay(delay, 0.3)
     store = writable_store(db)  # a read-only database is refused before the first move
-    undo_stack: list[HairpinState] = []
+    undo: list[HairpinState] = []
+    log: list[dict[str, Any]] = []
     revision: int | None = None
-    if resume:
-        doc, revision = store.load(SAVE_KIND, save)
+    if resume is not None:
+        name = resume
+        doc, revision = store.load(SAVE_KIND, name)
         try:
             state = HairpinState.from_json(doc["state"])
             red, black = str(doc["red"]), str(doc["black"])
-            undo_stack = [HairpinState.from_json(s) for s in doc["undo"]]
+            undo = [HairpinState.from_json(s) for s in doc["undo"]]
+            log = [dict(entry) for entry in doc.get("moves", [])]
             rng = np.random.default_rng()
             rng.bit_generator.state = doc["rng"]
-            agents = {0: _agent_for(red, think), 1: _agent_for(black, think)}
-        except (KeyError, TypeError, ValueError) as exc:
-            raise SaveFormatError(f"saved session {save!r} is not a Hairpin game: {exc}") from None
-        common.console.print(f"Resuming {save!r} at ply {state.position.ply}.")
+            _check_player(red), _check_player(black)
+        except (KeyError, TypeError, ValueError, OptionsError) as exc:
+            raise SaveFormatError(f"saved session {name!r} is not a Hairpin game: {exc}"
+                                  ) from None
+        notes.append(("term.resuming", {"name": repr(name), "ply": state.position.ply}))
     else:
-        wanted, save = save, store.fresh_name(SAVE_KIND, save)
-        if save != wanted:
-            common.console.print(f"A game is already saved as {wanted!r}; this one is saved as "
-                                 f"{save!r} (continue the old one with --save {wanted} --resume).",
-                                 soft_wrap=True)
-    labels = {0: f"Red ({red})", 1: f"Black ({black})"}
-    humans = [p for p in (0, 1) if agents[p] is None]
-    vs_computer = len(humans) == 1
-    # before the computer's first move: say so if its compiled engine must be compiled first
-    announce = vs_computer and not any(isinstance(a, GreedyAgent | RandomAgent)
-                                       for a in agents.values())
-    if announce:  # and load it while the person thinks, if it is cached
-        from raceday.terminal.warm import preload
+        wanted = save or SAVE_KIND
+        name = store.fresh_name(SAVE_KIND, wanted)
+        if name != wanted:
+            notes.append(("term.name_taken", {"wanted": repr(wanted), "name": repr(name),
+                                              "old": wanted}))
+    assert red is not None and black is not None
+    loop = HairpinPlay(state, red, black, rng, think=think, wait=wait, store=store, save=name,
+                       db=db, revision=revision, undo=undo, log=log, notes=notes)
+    kept = words("term.kept", lang, name=repr(name))
+    with common.on_interrupt(kept, common.shell_quote(*loop.resume_command())):
+        code = _run_game(loop, title=words("title", lang), lang=lang, plain=plain)
+    if code:
+        raise typer.Exit(code)
 
-        preload("hairpin")
-    resume_cmd = ["raceday", "hairpin", "play", "--save", save, "--resume"]
-    if db is not None:
-        resume_cmd += ["--db", str(db)]
 
-    def save_now() -> None:
-        nonlocal revision
-        document = {"state": state.to_json(), "red": red, "black": black,
-                    "undo": [s.to_json() for s in undo_stack],
-                    "rng": rng.bit_generator.state}
-        revision = store.save(SAVE_KIND, save, document, expected_revision=revision)
-
-    save_now()
-    kept = f"the game is saved as {save!r} up to the last move"
-    with common.on_interrupt(kept, common.shell_quote(*resume_cmd)):
-        try:
-            while not state.is_terminal():
-                if state.is_chance_node():
-                    draw = state.sample_chance(rng)
-                    for event in state.apply_action(draw.outcome, draw.detail):
-                        common.console.print(f"Setup roll {event['dice']}: red on {event['red']}, "
-                                             f"black on {event['black']}")
-                    save_now()
-                    continue
-                common.console.print()
-                common.console.print(state_markup(state))
-                player = state.current_player()
-                agent = agents[player]
-                forced = ""
-                if agent is None:
-                    only = state.legal_actions()
-                    note = _forced_note(state, only[0]) if len(only) == 1 else None
-                    if note is not None:
-                        action = only[0]
-                        forced = f" [dim](played for you: {escape(note)})[/]"
-                    else:
-                        choice = _human_turn(state, vs_computer and bool(undo_stack))
-                        if choice == "quit":
-                            raise _Quit
-                        if choice == "undo":
-                            state = undo_stack.pop()
-                            common.console.print("Undone: back to your previous move.")
-                            save_now()
-                            continue
-                        assert isinstance(choice, int)
-                        if vs_computer:
-                            undo_stack.append(state.clone())
-                        action = choice
-                else:
-                    if announce:
-                        announce = False
-                        from raceday.terminal.warm import announce_if_cold
-
-                        announce_if_cold("hairpin", common.console.print)
-                    action = agent.choose(state, rng)
-                name = state.action_to_string(action)
-                state.apply_action(action)
-                common.console.print(f"{labels[player]} plays [bold]{escape(name)}[/]{forced}",
-                                     soft_wrap=True)
-                save_now()
-                if agent is not None:
-                    common.pause(wait)
-        except (EOFError, _Quit):
-            save_now()
-            common.console.print(f"Game saved as {save!r}; continue with "
-                                 f"`{common.shell_quote(*resume_cmd)}`.", soft_wrap=True)
-            return
-    common.console.print()
-    common.console.print(state_markup(state))
-    common.console.print(result_line(state, labels), soft_wrap=True)
-    save_now()
+@app.command("watch")
+@game_options(HairpinOptions)
+def watch_command(
+    players: Annotated[list[str] | None, typer.Option(
+        "--players", "-p", metavar=PLAYERS_METAVAR,
+        help="Two computer players, Red then Black (default medium,hard): easy, medium, "
+        "hard, expert or another agent name (see `raceday hairpin levels`).")] = None,
+    game: GameOpts = GIVEN,
+    seed: common.SeedOpt = None,
+    delay: common.DelayOpt = None,
+    think: ThinkOpt = DEFAULT_THINK,
+    lang: common.LangOpt = None,
+    plain: common.PlainOpt = False,
+) -> None:
+    """Watch two computer players race (nothing is saved; space pauses, q quits)."""
+    lang = common.resolve_lang(lang)
+    state = HAIRPIN.new_state(game.parse())
+    red, black = _sides(players, None, None, ("medium", "hard"))
+    if HUMAN in (red.strip().lower(), black.strip().lower()):
+        raise OptionsError("--players: watch is between two computer players; use "
+                           "`raceday hairpin play` to play yourself")
+    rng = np.random.default_rng(common.fresh_seed(seed))
+    loop = HairpinPlay(state, red, black, rng, think=think,
+                       wait=common.default_delay(delay, 0.6))
+    with common.on_interrupt("nothing (a watched game is not saved)"):
+        code = _run_game(loop, title=words("title", lang), lang=lang, plain=plain)
+    if code:
+        raise typer.Exit(code)
 
 
 # --- match ---------------------------------------------------------------------------
@@ -368,10 +662,16 @@ def _results_table(result: MatchResult) -> Table:
 
 @app.command("match")
 def match_command(
-    red: Annotated[str, typer.Option("--red", help="Agent A (Red in the first game): "
-                                     f"{PLAYER_HELP.replace('human, ', '')}")],
-    black: Annotated[str, typer.Option("--black", help="Agent B (Black in the first game).")],
-    games: Annotated[int, typer.Option("-n", "--games",
+    players: Annotated[list[str] | None, typer.Option(
+        "--players", "-p", metavar="A,B",
+        help="The two computer players, A (Red in the first game) then B: "
+        f"{PLAYER_HELP.replace('human, ', '')}")] = None,
+    red: Annotated[str | None, typer.Option(
+        "--red", metavar="A", help="Agent A (Red in the first game), instead of "
+        "--players.")] = None,
+    black: Annotated[str | None, typer.Option(
+        "--black", metavar="B", help="Agent B (Black in the first game).")] = None,
+    games: Annotated[int, typer.Option("-n", "--games", metavar="N",
                                        callback=common.in_range(1, MAX_GAMES, "games"),
                                        help=f"Number of games (1 to {MAX_GAMES:,}).")] = 10,
     variant: str = field_option(HairpinOptions, "variant"),
@@ -380,14 +680,18 @@ def match_command(
         "--swap/--no-swap",
         help="Swap sides every game (each opening is played once from each side).")] = True,
     opening: Annotated[int, typer.Option(
-        "--opening-plies", callback=common.in_range(0, MAX_OPENING_PLIES, "plies"),
+        "--opening-plies", metavar="N", callback=common.in_range(0, MAX_OPENING_PLIES, "plies"),
         help="Random plies played before the agents take over, so games differ "
         f"(0 to {MAX_OPENING_PLIES}).")] = DEFAULT_OPENING_PLIES,
     think: ThinkOpt = DEFAULT_THINK,
     json_out: common.JsonOpt = False,
 ) -> None:
     """AI-versus-AI matches with a results table (wins, losses, draws, average length)."""
-    if "human" in (red.strip().lower(), black.strip().lower()):
+    if players is None and (red is None or black is None):
+        raise OptionsError("a match needs two computer players: --players A,B (or --red A "
+                           "--black B)")
+    red, black = _sides(players, red, black, ("", ""))
+    if HUMAN in (red.strip().lower(), black.strip().lower()):
         raise OptionsError("a match is between computer players; use `play` for humans")
     make_agent(red, think=think), make_agent(black, think=think)  # check the names first
     seed = common.fresh_seed(seed)
@@ -412,7 +716,7 @@ def show_command(game: GameOpts = GIVEN) -> None:
     """Draw a position and list its legal actions."""
     state = HAIRPIN.new_state(game.parse(setup=game.get("setup") or "symmetric"))
     common.console.print(state_markup(state))
-    _list_actions(state)
+    common.console.print(_action_lines(state))
 
 
 @app.command("levels")
@@ -421,7 +725,8 @@ def levels_command() -> None:
     for name, level in LEVELS.items():
         common.console.print(f"[bold]{name:7s}[/] {level.description}")
     common.console.print(f"[bold]{OLD_EXPERT.name}[/] {OLD_EXPERT.description}")
-    common.console.print(f"--{PLAYER_NAMES[0]}/--{PLAYER_NAMES[1]} also take: {PLAYER_HELP}")
+    common.console.print(f"--players (and --{PLAYER_NAMES[0]}/--{PLAYER_NAMES[1]}) also take: "
+                         f"{PLAYER_HELP}")
 
 
 # --- analyse -------------------------------------------------------------------------

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar, Literal
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, ValidationInfo, field_validator
 
 from raceday.core.errors import OptionsError
 from raceday.core.game import Game, GameOptions
@@ -30,7 +30,7 @@ class HairpinOptions(GameOptions):
         "the symmetric one.")
     position: str | None = Field(
         None, description="Start from this position text (default: the start).",
-        json_schema_extra={"cli": ["--position", "-p"]})
+        json_schema_extra={"cli": ["--position"]})
 
     @field_validator("position")
     @classmethod
@@ -54,14 +54,20 @@ class HairpinOptions(GameOptions):
         except OptionsError as exc:
             raise ValueError(str(exc)) from None
 
-    @model_validator(mode="after")
-    def _position_fits(self) -> HairpinOptions:
-        if self.position is not None:
-            try:
-                HairpinState.from_text(self.position, self.rules())
-            except OptionsError as exc:
-                raise ValueError(f"position: {exc}") from None
-        return self
+    @field_validator("position")
+    @classmethod
+    def _position_fits(cls, value: str | None, info: ValidationInfo) -> str | None:
+        # checked against the variant and setup given before it (a bad variant is refused
+        # on its own); refused as --position's problem, said once ("position text: ..."
+        # after "option --position:" said it twice)
+        if value is None or "variant" not in info.data:
+            return value
+        try:
+            HairpinState.from_text(value, Rules.from_variant(info.data["variant"],
+                                                             info.data.get("setup")))
+        except OptionsError as exc:
+            raise ValueError(str(exc).removeprefix("position text: ")) from None
+        return value
 
     def rules(self) -> Rules:
         """The rule set these options describe."""

@@ -1,12 +1,189 @@
-"""A terminal picture of a Hairpin Racers position (Rich markup), with the counters: the
-state's frame drawn by :mod:`raceday.games.hairpin.picture`."""
+"""A terminal picture of a Hairpin Racers position.
+
+:func:`state_markup` is the line-mode picture (Rich markup, printed in order with the log).
+:func:`board_view` is the full-screen board: a function of the space it gets, drawing the
+3x6 board with its barriers as large as fits (small cells at 80x24, big ones with the
+square names at 120x40), and, for a move being considered, the moving racer's square and
+its target highlighted."""
 
 from __future__ import annotations
 
-from raceday.games.hairpin.picture import frame_markup
-from raceday.games.hairpin.rules import HairpinState
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from rich.console import RenderableType
+from rich.text import Text
+
+from raceday.games.hairpin.picture import (
+    BLACK,
+    BLACK_STYLE,
+    RED,
+    RED_ARROWS,
+    RED_STYLE,
+    Frame,
+    clock_counters,
+    frame_markup,
+    result_words,
+    side_counters,
+    side_name,
+    words,
+)
+from raceday.games.hairpin.rules import COLUMNS, ROWS, SQUARES, WIDTH, HairpinState, Move
+from raceday.games.hairpin.rules import square_name as name_of_square
+
+ORIGIN_STYLE = "bold black on yellow"  # the racer that would move
+TARGET_STYLE = "bold black on green3"  # where it would go
+EMPTY_STYLE = "grey50"
+WALL_STYLE = "bold bright_white"
 
 
-def state_markup(state: HairpinState) -> str:
-    """Board, counters, and who is to move or the result."""
-    return frame_markup(state.frame())
+def state_markup(state: HairpinState, lang: str = "en") -> str:
+    """Board, counters, and who is to move or the result (line mode)."""
+    return frame_markup(state.frame(), lang)
+
+
+@dataclass(frozen=True)
+class Layout:
+    """How big the full-screen board is drawn."""
+
+    cell: int  # characters per square
+    tall: bool  # three lines per square (the square's name on top) instead of one
+    walls: bool  # lines for the barriers between the rows
+    legend: bool  # the finish line and arrow legend under the board
+
+    def width(self) -> int:
+        return 6 + WIDTH * self.cell + (WIDTH - 1) + 3
+
+    def height(self, counter_lines: int) -> int:
+        rows = ROWS * (3 if self.tall else 1)
+        return 1 + rows + (ROWS + 1 if self.walls else 0) + counter_lines + 1 + (
+            2 if self.legend else 0)
+
+
+LAYOUTS = (
+    Layout(11, True, True, True), Layout(9, True, True, True), Layout(7, True, True, True),
+    Layout(9, False, True, True), Layout(7, False, True, True), Layout(5, False, True, True),
+    Layout(5, False, True, False), Layout(5, False, False, False),
+)
+
+
+def _walls() -> set[tuple[int, int]]:
+    """(column, row below) pairs where a barrier separates two rows (row 1-based)."""
+    from raceday.games.hairpin.drawing import barriers
+
+    return set(barriers())
+
+
+def _counter_lines(frame: Frame, lang: str, width: int) -> list[Text]:
+    parts = []
+    for side, style in ((RED, RED_STYLE), (BLACK, BLACK_STYLE)):
+        part = Text()
+        part.append(f" {side_name(side, lang)} ", style=style)
+        part.append(" " + side_counters(frame, side, lang))
+        parts.append(part)
+    clock = Text(clock_counters(frame, lang), style="dim")
+    one = Text("   ").join([*parts, clock])
+    if one.cell_len <= width:
+        return [one]
+    return [*parts, clock]
+
+
+def _cell_text(count: int, cell: int) -> tuple[str, str]:
+    if count == 0:
+        return "·".center(cell), EMPTY_STYLE
+    letter = "R" if count > 0 else "B"
+    n = abs(count)
+    label = f"{letter}{n}" if n > 1 else letter
+    return label.center(cell), RED_STYLE if count > 0 else BLACK_STYLE
+
+
+def draw_board(frame: Frame, width: int, height: int, lang: str = "en",
+               highlight: Move | None = None) -> Text:
+    """The board as large as fits in ``width`` x ``height``, with ``highlight``'s origin
+    and target squares marked."""
+    counters = _counter_lines(frame, lang, width)
+    layout = next((lay for lay in LAYOUTS if lay.width() <= width
+                   and lay.height(len(counters)) <= height), LAYOUTS[-1])
+    cell = layout.cell
+    origin = target = -1
+    if highlight is not None:
+        origin = highlight.origin if highlight.origin < SQUARES else -1
+        target = highlight.dest
+    walls = _walls()
+    cells = frame["cells"]
+    out = Text(no_wrap=True, overflow="crop")
+    out.append("      " + " ".join(c.center(cell) for c in COLUMNS) + "\n", style="bold")
+
+    def wall_line(row_below: int) -> None:
+        # the line over the 1-based row ``row_below`` (0: the bottom edge, 3: the top edge)
+        def wall(col: int) -> bool:
+            return row_below in (0, ROWS) or (col, row_below) in walls
+
+        out.append("      ")
+        for col in range(WIDTH):
+            out.append(("━" if wall(col) else " ") * cell, style=WALL_STYLE)
+            if col < WIDTH - 1:
+                out.append("━" if wall(col) and wall(col + 1) else " ", style=WALL_STYLE)
+        out.append("\n")
+
+    if layout.walls:
+        wall_line(ROWS)
+    for row in range(ROWS - 1, -1, -1):
+        red_arrow = RED_ARROWS[row]
+        black_arrow = "←" if red_arrow == "→" else "→"
+        lines = 3 if layout.tall else 1
+        for line in range(lines):
+            middle = line == lines // 2
+            if middle:
+                out.append(f" {black_arrow}", style="dim")
+                out.append(f" {row + 1}  ", style="bold")
+            else:
+                out.append("      ")
+            for col in range(WIDTH):
+                square = row * WIDTH + col
+                label, style = _cell_text(cells[square], cell)
+                if square == origin:
+                    style = ORIGIN_STYLE
+                elif square == target:
+                    style = TARGET_STYLE
+                    if cells[square] == 0:
+                        label = "◆".center(cell)
+                if not middle:
+                    label = (f" {name_of_square(square)}".ljust(cell) if line == 0
+                             else " " * cell)
+                    if style == EMPTY_STYLE:
+                        style = "grey35" if line == 0 else ""
+                    else:
+                        style = style.replace("bold ", "")
+                out.append(label, style=style)
+                if col < WIDTH - 1:
+                    out.append(" ")
+            out.append(f"  {red_arrow}" if middle else "", style="dim")
+            out.append("\n")
+        if layout.walls:
+            wall_line(row)
+    for counter in counters:
+        out.append_text(counter)
+        out.append("\n")
+    over = result_words(frame, lang)
+    if over is not None:
+        out.append(words("term.game_over", lang) + " ", style="bold")
+        out.append(over)
+    elif frame["to_move"] is not None:
+        out.append(words("term.to_move", lang, side=side_name(frame["to_move"], lang)))
+    if layout.legend:
+        out.append("\n" + words("term.finish_line", lang), style="dim")
+        out.append("\n" + words("term.arrows", lang), style="dim")
+    return out
+
+
+def board_view(state: HairpinState, lang: str = "en", highlight: Move | None = None
+               ) -> Callable[[int, int], RenderableType]:
+    """The full-screen board of ``state`` (drawn again for every size it gets), with
+    ``highlight``'s squares marked."""
+    frame = state.frame()
+
+    def draw(width: int, height: int) -> RenderableType:
+        return draw_board(frame, width, height, lang, highlight)
+
+    return draw
