@@ -132,7 +132,7 @@ def test_tour_checks_everything_before_writing_to_the_store(
     bad_peloton.write_text("team,number,name,type\nA,1,X,wizard\n")
     cases = [["ronde-van-belgie", str(bad_peloton)],
              [str(tmp_path / "missing.toml"), "small"],
-             ["ronde-van-belgie", "small", "--name", "  "],
+             ["ronde-van-belgie", "small", "--save", "  "],
              ["ronde-van-belgie", "small", "--resume", "x"]]
     for case in cases:
         assert run_main(["wielersim", "tour", *case, "--auto", "--db", str(db)]) == 2, case
@@ -158,7 +158,7 @@ def test_ctrl_c_during_a_tour_says_what_was_kept_and_how_to_resume(
 
     monkeypatch.setattr(wcli, "ride_stage", interrupted)
     code = run_main(["wielersim", "tour", "ronde-van-belgie", "small", "--seed", "4",
-                     "--name", "my tour", "--auto", "--db", str(db)])
+                     "--save", "my tour", "--auto", "--db", str(db)])
     assert code == 130
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1, err

@@ -46,9 +46,11 @@ def test_road_picture_shows_riders_steepness_markers_and_groups() -> None:
     s.setup({1: (38, 5), 4: (37, 5), 2: (30, 3)})
     text = draw_road(s, 20).plain
     assert " 1" in text and " 4" in text and " 2" in text
-    assert "-4" in text and "^2" in text
+    road_row = next(line for line in text.splitlines() if line.startswith("road "))
+    assert "/4" in road_row and "^2" in text  # the steepness in the terrain row, the top
     lines = group_summary(s)
-    assert lines[0].startswith("Group of 2 at the front") and "Alone of 1" in lines[1]
+    assert lines[0].startswith("Group of 2 at the front")
+    assert lines[1].startswith("Alone 8 squares behind") and "of 1" not in lines[1]
 
 
 def test_commentary_reports_attacks_crashes_climbs_and_breaks() -> None:

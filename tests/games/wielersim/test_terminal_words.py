@@ -26,6 +26,7 @@ from raceday.games.wielersim.rules import WielersimState, peloton_spec, route_sp
 from raceday.games.wielersim.stage import resolve_tour
 from raceday.present import table
 from raceday.terminal import common
+from raceday.terminal.surface import LineSurface
 from tests.games.wielersim.test_messages import ridden_tour
 
 SOURCES = [Path(cli.__file__), Path(cli.__file__).with_name("render.py")]
@@ -132,10 +133,11 @@ def test_the_imported_route_sections_in_japanese() -> None:
                 {"name": "Vlak", "length": 4, "colour": "sprinter"}]
     ja = shown(cli._sections_table(12, sections, "ja"))
     clean(ja)
-    for word in ("区間", "上り", "石畳", "平坦", "クライマー", "2級、最大 -4"):
+    for word in ("区間", "上り", "石畳", "平坦", "クライマー", "2級、勾配は最大4"):
         assert word in ja, word
     en = shown(cli._sections_table(12, sections))
-    assert "cat. 2, top -4" in en and "cobbles" in en and "sprinter" in en
+    assert "cat. 2, steepness up to 4" in en and "cobbles" in en and "sprinter" in en
+    assert "-4" not in en  # a steepness is not a negative number
 
 
 def console_output(monkeypatch: pytest.MonkeyPatch) -> io.StringIO:
@@ -148,7 +150,8 @@ def console_output(monkeypatch: pytest.MonkeyPatch) -> io.StringIO:
 def test_a_watched_stage_is_told_in_japanese(monkeypatch: pytest.MonkeyPatch) -> None:
     buffer = console_output(monkeypatch)
     state = new_race({"route": "flanders", "peloton": "classics"})
-    cli.watch_race(state, np.random.default_rng(3), delay=0, width=40, lang="ja")
+    cli.watch_race(LineSurface(common.console, "ja"), state, np.random.default_rng(3), delay=0,
+                   width=40)
     text = buffer.getvalue()
     clean(text)
     for word in ("フライングスタート", "ターン1：残り", "レーン0", "先頭", "が優勝！"):
@@ -161,10 +164,11 @@ def test_a_whole_stage_race_is_told_in_japanese(monkeypatch: pytest.MonkeyPatch,
     buffer = console_output(monkeypatch)
     campaign = new_campaign(open_store(tmp_path / "db.sqlite"), "t", resolve_tour(
         "ronde-van-belgie"), peloton_spec("small"), 4)
-    cli._ride_campaign(campaign, auto=True, delay=0, resume_command="r", lang="ja")
+    cli._ride_campaign(LineSurface(common.console, "ja"), campaign, auto=True, delay=0,
+                       resume_command="r")
     text = buffer.getvalue()
     clean(text)
-    for word in ("プロローグの本命", "プロローグ：ステージ結果", "総合順位", "は終了。",
+    for word in ("プロローグの優勝確率", "プロローグ：ステージ結果", "総合順位", "は終了。",
                  "最終順位を 't' として保存しました。"):
         assert word in text, word
     assert "Prologue" not in text and "stage result" not in text

@@ -11,11 +11,15 @@ from typing import Annotated, Any, TypeVar
 
 import numpy as np
 import typer
+from rich.columns import Columns
+from rich.console import Console, RenderableType
+from rich.rule import Rule
 from rich.table import Table
+from rich.text import Text
 
 from raceday.analysis.stats import wilson_interval
 from raceday.core.digits import ascii_int
-from raceday.core.errors import OptionsError
+from raceday.core.errors import OptionsError, RacedayError
 from raceday.core.events import Event, Message
 from raceday.core.runner import MAX_WORKERS
 from raceday.games.wielersim.campaign import (
@@ -34,10 +38,13 @@ from raceday.games.wielersim.peloton import strip_ratings
 from raceday.games.wielersim.predict import ENGINES as PREDICT_ENGINES
 from raceday.games.wielersim.predict import MAX_RACES, Prediction, predict
 from raceday.games.wielersim.render import (
+    RoadSnapshot,
     draw_road,
     group_summary,
     result_table,
     rider_type,
+    road_board,
+    road_squares,
     say,
     scoring_lines,
     stage_result_table,
@@ -60,6 +67,7 @@ from raceday.present import render
 from raceday.store.sessions import writable_store
 from raceday.terminal import common
 from raceday.terminal.options import GivenOptions, field_option, game_options
+from raceday.terminal.surface import UNDO, Choice, LineSurface, Prompt, Quit, Surface
 
 HELP = "WielerSIM (Ludo Nauws): watch and predict one-day races and stage races."
 
@@ -142,9 +150,41 @@ def simulation_options(command: CommandT) -> CommandT:
     return run  # type: ignore[return-value]
 
 
-def watch_race(state: WielersimState, rng: np.random.Generator, *, delay: float, width: int,
-               show_road: bool = True, lang: str = "en") -> list[Event]:
-    """Play ``state`` to the end, drawing the road and commentary after every turn."""
+def run_on_surface(main: Callable[[Surface], int | None], *, title: str, lang: str,
+                   plain: bool) -> None:
+    """Run a watch or stage-race loop on the terminal's surface: full screen at a real
+    terminal (the kit's view), else line by line; a non-zero exit code leaves with it."""
+    try:
+        from raceday.terminal.tui import run_game  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:  # until the full-screen kit lands: line by line
+        code = _line_game(main, lang)
+    else:
+        code = run_game(main, title=title, lang=lang, plain=plain, console=common.console)
+    if code:
+        raise typer.Exit(code)
+
+
+def _line_game(main: Callable[[Surface], int | None], lang: str) -> int:
+    try:
+        return main(LineSurface(common.console, lang)) or 0
+    except Quit:
+        return 0
+
+
+def _road_squares(width: int | None, surface: Surface) -> int:
+    """Squares of road a line-mode road shows: ``--width``, else as many as fit the screen
+    (at most 60)."""
+    if width is not None:
+        return width
+    console = getattr(surface, "console", common.console)
+    return min(60, road_squares(console.width))
+
+
+def watch_race(surface: Surface, state: WielersimState, rng: np.random.Generator, *,
+               delay: float, width: int | None = None, show_road: bool = True) -> list[Event]:
+    """Play ``state`` to the end on ``surface``: after every turn the road (with its legend)
+    as the board, the groups, and the commentary in the log."""
+    lang = surface.lang
     commentator = Commentator()
     pending: list[Event] = []
     log: list[Event] = []
@@ -156,20 +196,19 @@ def watch_race(state: WielersimState, rng: np.random.Generator, *, delay: float,
         log.extend(events)
         if state.turn != turn or state.is_terminal():
             if turn == 0:
-                common.console.print(say("watch.flying_start", lang, n=state.n,
-                                         to_go=state.route.distance))
+                surface.say(say("watch.flying_start", lang, n=state.n,
+                                to_go=state.route.distance))
                 for line in commentator.comment(state, pending, lang):
-                    common.console.print(line)
+                    surface.say(line)
             else:
-                _show_turn(state, turn, pending, commentator, width, show_road, lang)
+                _show_turn(surface, state, turn, pending, commentator, width, show_road)
             pending = []
             turn = state.turn
-            common.pause(delay)
+            surface.pause(delay)
     return log
 
 
-def _show_turn(state: WielersimState, turn: int, events: list[Event], commentator: Commentator,
-               width: int, show_road: bool, lang: str = "en") -> None:
+def _turn_heading(state: WielersimState, turn: int, lang: str) -> str:
     road = state.on_road()
     front = max((state.pos[r] for r in road), default=state.route.distance)
     to_go = max(0, state.route.distance - front)
@@ -177,15 +216,31 @@ def _show_turn(state: WielersimState, turn: int, events: list[Event], commentato
     if state.results:
         where = Message("turn.finished_next" if road else "turn.finished",
                         {"finished": len(state.results), "n": to_go})
-    common.console.rule(render(Message("turn.heading", {
+    return render(Message("turn.heading", {
         "turn": turn, "where": where.to_json(),
-        "weather": word("weather.rain" if state.rain else "weather.dry")}), lang, GAME.name))
+        "weather": word("weather.rain" if state.rain else "weather.dry")}), lang, GAME.name)
+
+
+def _show_turn(surface: Surface, state: WielersimState, turn: int, events: list[Event],
+               commentator: Commentator, width: int | None, show_road: bool) -> None:
+    lang = surface.lang
+    heading = _turn_heading(state, turn, lang)
+    road = state.on_road()
+    if surface.full_screen:
+        surface.status(say("watch.status", lang, heading=heading))
+        if show_road and road:
+            surface.board(road_board(RoadSnapshot.of(state, lang), lang, most=width))
+        surface.say(Text(heading, style="bold"))
+        for line in commentator.comment(state, events, lang):
+            surface.say(f"  {line}")
+        return
+    surface.say(Rule(heading))
     if show_road and road:
-        common.console.print(draw_road(state, width, lang))
+        surface.board(draw_road(state, _road_squares(width, surface), lang))
         for line in group_summary(state, lang=lang):
-            common.console.print(f"  {line}", style="dim")
+            surface.say(Text(f"  {line}", style="dim"))
     for line in commentator.comment(state, events, lang):
-        common.console.print(f"  {line}")
+        surface.say(f"  {line}")
 
 
 @app.command()
@@ -196,20 +251,29 @@ def watch(
     delay: common.DelayOpt = None,
     width: WidthOpt = None,
     road: RoadOpt = True,
+    lang: common.LangOpt = None,
+    plain: common.PlainOpt = False,
 ) -> None:
     """Watch one race turn by turn, with commentary and the final result."""
-    if width is None:
-        width = max(MIN_WIDTH, min(60, (common.console.width - 8) // 3))
     used = common.fresh_seed(seed)
     state = GAME.new_state(race.parse())
-    common.console.print(say("watch.heading", route=f"[bold]{state.route.name}[/]",
-                             distance=state.route.distance,
-                             finish=word(f"surface.{state.route.finish}"), n=state.n, seed=used))
-    watch_race(state, np.random.default_rng(used), delay=common.default_delay(delay), width=width,
-               show_road=road)
-    common.console.print(result_table(state, limit=None))
-    for line in scoring_lines(state):
-        common.console.print(line)
+    language = common.resolve_lang(lang)
+    pause_s = common.default_delay(delay)
+
+    def main(surface: Surface) -> None:
+        surface.say(say("watch.heading", language, route=f"[bold]{state.route.name}[/]",
+                        distance=state.route.distance,
+                        finish=word(f"surface.{state.route.finish}"), n=state.n, seed=used))
+        watch_race(surface, state, np.random.default_rng(used), delay=pause_s, width=width,
+                   show_road=road)
+        if surface.full_screen and state.results:
+            winner = state.rider_message(state.results[0][0])
+            surface.status(say("watch.over", language, winner=winner))
+        surface.say(result_table(state, limit=None, lang=language))
+        for line in scoring_lines(state, language):
+            surface.say(line)
+
+    run_on_surface(main, title=f"WielerSIM: {state.route.name}", lang=language, plain=plain)
 
 
 common.add_alias(app, "race", "watch", watch)
@@ -492,98 +556,208 @@ def _sections_table(distance: int, sections: list[dict[str, Any]], lang: str = "
 TOUR_HELP = "Stage-race file (TOML) or the shipped one: ronde-van-belgie."
 CHOICES = {"c": "continue", "continue": "continue", "w": "watch", "watch": "watch",
            "s": "stop", "stop": "stop"}
+# old spellings kept as hidden aliases for one release (raceday.cli.main rewrites them)
+OLD_SPELLINGS: dict[str, dict[str, str]] = {"tour": {"--name": "--save"}}
 
 
-def _show_stage(campaign: Campaign, lang: str = "en") -> None:
+def _show_stage(surface: Surface, campaign: Campaign) -> None:
+    lang = surface.lang
     record = campaign.records[-1]
     peloton = campaign.peloton
     name = stage_name(campaign.tour, len(campaign.records) - 1, lang)
-    common.console.print(stage_result_table(peloton, record, lang=lang, name=name))
-    for table in standings_tables(peloton, campaign.standings(), lang=lang):
-        common.console.print(table)
+    stage_table = stage_result_table(peloton, record, lang=lang, name=name)
+    tables = standings_tables(peloton, campaign.standings(), lang=lang)
+    if surface.full_screen:
+        surface.board(_standings_board(stage_table, tables))
+        surface.say(stage_table)
+        return
+    surface.say(stage_table)
+    for table in tables:
+        surface.say(table)
 
 
-def _ask(next_name: str, lang: str = "en") -> str:
+def _standings_board(stage_table: Table, tables: list[Table]
+                     ) -> Callable[[int, int], RenderableType]:
+    """A full-screen stage race's board between stages: the GC beside the stage's result
+    when the view is wide, else the GC alone; the other classifications as far as they fit."""
+    def board(width: int, height: int) -> RenderableType:
+        gc, *others = tables
+        if width >= 120:
+            return Columns([gc, stage_table, *others], padding=(0, 2))
+        return Columns([gc, *others], padding=(0, 2))
+
+    return board
+
+
+def _ask(surface: Surface, next_name: str, help_text: str) -> str:
+    lang = surface.lang
+    prompt = Prompt(
+        f"{say('tour.ask', lang, stage=next_name)} (c): ",
+        choices=[Choice("c", say("choice.continue", lang)), Choice("w", say("choice.watch", lang)),
+                 Choice("s", say("choice.stop", lang))],
+        completions=["continue", "watch", "stop"], help=help_text)
     while True:
-        answer = typer.prompt(say("tour.ask", lang, stage=next_name),
-                              default="c").strip().lower()
+        answer = surface.ask(prompt).strip().lower()
+        if answer == UNDO:
+            surface.say(say("tour.undo", lang))
+            continue
+        if not answer:
+            return "continue"
         if answer in CHOICES:
             return CHOICES[answer]
-        common.console.print(say("tour.ask_again", lang, answer=repr(answer)))
+        surface.say(say("tour.ask_again", lang, answer=repr(answer)))
+
+
+def _list_tours(db: Path | None, lang: str) -> None:
+    store = open_store(db)
+    names = store.names(GAME.name)
+    if not names:
+        common.console.print(say("tour.list_none", lang))
+        return
+    common.console.print(say("tour.list_heading", lang))
+    for name in names:
+        try:
+            campaign = load_campaign(store, name)
+        except RacedayError:
+            continue  # not a stage race this version reads: resuming it would say why
+        common.console.print("  " + say("tour.list_line", lang, name=name,
+                                        tour=campaign.tour["name"], done=campaign.next_stage,
+                                        total=stage_count(campaign.tour)),
+                             markup=False, highlight=False)
 
 
 @app.command()
 def tour(
-    tour_file: Annotated[str | None, typer.Argument(help=TOUR_HELP, metavar="TOUR")] = None,
-    peloton: Annotated[str | None, typer.Argument(help=PELOTON_HELP)] = None,
+    tour_file: Annotated[str | None, typer.Argument(help=TOUR_HELP, metavar="[TOUR]",
+                                                    show_default=False)] = None,
+    peloton: Annotated[str | None, typer.Argument(help=PELOTON_HELP, metavar="[PELOTON]",
+                                                  show_default=False)] = None,
     seed: common.SeedOpt = None,
-    name: Annotated[str | None, typer.Option(
-        "--name", help="Name to save the stage race under.")] = None,
+    save: Annotated[str | None, typer.Option(
+        "--save", metavar="NAME", callback=common.check_session_name_option,
+        help="Save the new stage race under NAME (default: the race's name and seed).")
+    ] = None,
     resume: Annotated[str | None, typer.Option(
-        "--resume", help="Resume the saved stage race with this name from its last "
-        "completed stage.")] = None,
+        "--resume", metavar="NAME", callback=common.check_session_reference,
+        help="Go on with the saved stage race NAME from its last ridden stage (see --list).")
+    ] = None,
+    list_saved: Annotated[bool, typer.Option(
+        "--list", help="List the saved stage races and stop.")] = False,
     db: common.DbOpt = None,
     delay: common.DelayOpt = None,
     auto: Annotated[bool, typer.Option(
         "--auto", help="Ride every stage without asking.")] = False,
+    lang: common.LangOpt = None,
+    plain: common.PlainOpt = False,
+    old_name: Annotated[str | None, typer.Option("--name", hidden=True)] = None,
 ) -> None:
     """Ride a stage race stage by stage, saved after every stage; resume it any time."""
     # every check first: nothing is written to the store until all have passed
+    language = common.resolve_lang(lang)
+    if old_name is not None:
+        common.err_console.print("note: --name is now --save; the old spelling goes in the "
+                                 "next release", markup=False, highlight=False)
+        if save is None:
+            save = common.check_session_name_option(old_name) if old_name.strip() else old_name
+    if list_saved:
+        _list_tours(db, language)
+        return
     pause_s = common.default_delay(delay)
     if resume is not None:
-        if tour_file is not None or peloton is not None or seed is not None or name:
-            raise OptionsError("--resume takes no TOUR, PELOTON, --seed or --name: they are "
+        if tour_file is not None or peloton is not None or seed is not None or save:
+            raise OptionsError("--resume takes no TOUR, PELOTON, --seed or --save: they are "
                                "saved with the race")
         campaign = load_campaign(writable_store(db), resume)  # read-only: refused now
-        common.console.print(say("tour.resuming", name=repr(resume), done=campaign.next_stage,
-                                 total=stage_count(campaign.tour)))
+        opening = say("tour.resuming", language, name=repr(resume), done=campaign.next_stage,
+                      total=stage_count(campaign.tour))
     else:
         if tour_file is None or peloton is None:
-            raise OptionsError("give a TOUR file and a PELOTON file (or --resume NAME)")
-        if name is not None and not name.strip():
-            raise OptionsError("--name must not be empty")
+            raise OptionsError("give a TOUR file and a PELOTON file (or --resume NAME, or "
+                               "--list)")
+        if save is not None and not save.strip():
+            raise OptionsError("--save must not be empty")
         tour_spec, p_spec = resolve_tour(tour_file), peloton_spec(peloton)
         used = common.fresh_seed(seed)
-        campaign = new_campaign(open_store(db), name or f"{tour_spec['name']} {used}",
-                                tour_spec, p_spec, used)
-        common.console.print(say("tour.started", tour=f"[bold]{tour_spec['name']}[/]",
-                                 n=stage_count(tour_spec), name=repr(campaign.name), seed=used))
+        store = open_store(db)
+        name = save or f"{tour_spec['name']} {used}"
+        if store.exists(GAME.name, name):
+            raise OptionsError(f"a stage race named {name!r} is already saved; resume it with "
+                               f"--resume {name!r} or choose another --save NAME")
+        campaign = new_campaign(store, name, tour_spec, p_spec, used)
+        opening = say("tour.started", language, tour=f"[bold]{tour_spec['name']}[/]",
+                      n=stage_count(tour_spec), name=repr(campaign.name), seed=used)
     resume_command = common.shell_quote("raceday", "wielersim", "tour", "--resume", campaign.name,
                                         *(("--db", db) if db is not None else ()))
+
+    def main(surface: Surface) -> None:
+        surface.say(opening)
+        try:
+            _ride_campaign(surface, campaign, auto=auto, delay=pause_s,
+                           resume_command=resume_command)
+        except Quit:
+            _say_command(surface, say("tour.quit", surface.lang, done=campaign.next_stage,
+                                      total=stage_count(campaign.tour),
+                                      command=resume_command))
+
     try:
-        _ride_campaign(campaign, auto=auto, delay=pause_s, resume_command=resume_command)
+        run_on_surface(main, title=f"WielerSIM: {campaign.tour['name']}", lang=language,
+                       plain=plain)
     except KeyboardInterrupt:
-        kept = say("tour.kept", done=campaign.next_stage, total=stage_count(campaign.tour),
-                   name=repr(campaign.name))
+        kept = say("tour.kept", language, done=campaign.next_stage,
+                   total=stage_count(campaign.tour), name=repr(campaign.name))
         with common.on_interrupt(kept, resume_command):
             raise
 
 
-def _ride_campaign(campaign: Campaign, *, auto: bool, delay: float,
-                   resume_command: str, lang: str = "en") -> None:
+def _say_command(surface: Surface, text: str) -> None:
+    """A line holding a command to copy: in line mode never broken by the console (a
+    terminal wraps it itself), so it can be copied whole."""
+    console = getattr(surface, "console", None)
+    if isinstance(console, Console) and not surface.full_screen:
+        console.print(text, soft_wrap=True, markup=False, highlight=False)
+    else:
+        surface.say(text)
+
+
+def prologue_odds(campaign: Campaign, lang: str = "en") -> str:
+    """The prologue's exact odds to win, one group of riders with the same chance at a time
+    (a rider's chance depends only on his type): 'each sprinter 6.1%; each leader, ...'."""
+    favoured = CLIMBER if campaign.tour["prologue_type"] == "climber" else SPRINTER
+    chances = prologue_win_chances(campaign.peloton, favoured)
+    kinds: dict[Any, list[str]] = {}
+    for rider in campaign.peloton.riders:
+        kinds.setdefault(chances[rider.number], [])
+        if rider.type_name not in kinds[chances[rider.number]]:
+            kinds[chances[rider.number]].append(rider.type_name)
+    groups = [say("tour.odds_group", lang, types=[rider_type(t) for t in kinds[chance]],
+                  chance=f"{float(chance):.1%}")
+              for chance in sorted(kinds, reverse=True)]
+    return say("tour.odds", lang, groups=("、" if lang == "ja" else "; ").join(groups))
+
+
+def _ride_campaign(surface: Surface, campaign: Campaign, *, auto: bool, delay: float,
+                   resume_command: str) -> None:
+    lang = surface.lang
     total = stage_count(campaign.tour)
     if campaign.tour["prologue"] and campaign.next_stage == 0:
-        favoured = CLIMBER if campaign.tour["prologue_type"] == "climber" else SPRINTER
-        chances = prologue_win_chances(campaign.peloton, favoured)
-        best = sorted(chances, key=lambda n: -chances[n])[:5]
-        names = {r.number: r.name for r in campaign.peloton.riders}
-        common.console.print(say("tour.favourites", lang, riders=[
-            Message("tour.favourite", {"name": names[n], "chance": f"{float(chances[n]):.1%}"})
-            for n in best]))
+        surface.say(prologue_odds(campaign, lang))
     while not campaign.finished:
         index = campaign.next_stage
         label = stage_name(campaign.tour, index, lang)
         choice = "continue"
+        if not auto and surface.full_screen:
+            surface.status(say("tour.status", lang, name=repr(campaign.name), done=index,
+                               total=total, stage=label))
         if not auto:
             try:
-                choice = _ask(label, lang)
-            except (typer.Abort, EOFError):
+                choice = _ask(surface, label, say("tour.help", lang, command=resume_command))
+            except EOFError:
                 choice = "stop"
         if choice == "stop":
-            common.console.print(say("tour.stopped", lang, done=index, total=total,
-                                     command=resume_command), soft_wrap=True)
+            _say_command(surface, say("tour.stopped", lang, done=index, total=total,
+                                      command=resume_command))
             return
-        common.console.rule(label)
+        surface.say(Rule(label))
         state = None
         rng = stage_rng(campaign.seed, index)
         if choice == "watch":
@@ -591,16 +765,13 @@ def _ride_campaign(campaign: Campaign, *, auto: bool, delay: float,
                                 campaign.standings().leader if campaign.records else
                                 campaign.peloton_spec.get("jersey"))
             if state is not None:
-                watch_race(state, rng, delay=delay,
-                           width=max(MIN_WIDTH, min(60, (common.console.width - 8) // 3)),
-                           lang=lang)
+                watch_race(surface, state, rng, delay=delay)
         record = ride_stage(campaign.tour, campaign.peloton_spec, index, campaign.records,
                             campaign.seed, state=state, rng=rng)
         campaign.add_record(record)
-        _show_stage(campaign, lang)
+        _show_stage(surface, campaign)
     over = say("tour.over", lang, tour=campaign.tour["name"])
-    common.console.print(f"[bold]{over}[/] "
-                         f"{say('tour.saved_final', lang, name=repr(campaign.name))}")
+    surface.say(f"[bold]{over}[/] {say('tour.saved_final', lang, name=repr(campaign.name))}")
 
 
 @app.command()

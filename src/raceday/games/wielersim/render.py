@@ -1,20 +1,33 @@
-"""The race in the terminal: the road around the front (:mod:`.picture`), the groups, the
+"""The race in the terminal: the road around the front, with its legend, the groups, the
 result and the stage-race tables.
+
+The road (:func:`road_text`) keeps every kind of mark in its own place: the squares to go,
+the sprint, climb-top and finish marks and the section colours above the road, the road's
+terrain (a climb's steepness ``/5``, cobbles ``##``) in a row of its own, and in the six lanes
+only riders (their bib, in the team colour) or the free square under them (``·`` on the flat,
+a shade ``░▒▓█`` for the roughness of a cobbled square). No cell holds both a rider and a
+terrain mark, and :func:`road_legend` explains every mark that is drawn.
 
 Pure presentation: it reads the state and never applies a rule.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import io
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from rich.console import JustifyMethod
+from rich.cells import cell_len
+from rich.console import Console, Group, JustifyMethod, RenderableType
 from rich.table import Table
+from rich.text import Text
 
 from raceday.core.events import Message
+from raceday.games.wielersim.model import COBBLES, EMPTY, RIDER_TYPES, TYPE_COLOURS, UPHILL
 from raceday.games.wielersim.peloton import Peloton
-from raceday.games.wielersim.picture import draw_road, window
+from raceday.games.wielersim.picture import CELL, TYPE_STYLE, RoadView, pad, window
+from raceday.games.wielersim.route import CompiledRoute
 from raceday.games.wielersim.rules import (
     INTERMEDIATE_POINTS,
     MOUNTAIN_POINTS,
@@ -29,9 +42,219 @@ GAME = "wielersim"
 SHOWN = 8  # riders of a group named in its summary line
 LEFT: JustifyMethod = "left"  # how a column of words is justified unless told
 
-__all__ = ["draw_road", "gap_cell", "group_summary", "result_table", "rider_type", "say",
-           "scoring_lines", "stage_result_table", "standings_tables", "window", "word",
-           "words_table"]
+__all__ = [
+    "RoadSnapshot",
+    "draw_road",
+    "gap_cell",
+    "group_summary",
+    "result_table",
+    "rider_type",
+    "road_board",
+    "road_legend",
+    "road_text",
+    "say",
+    "scoring_lines",
+    "stage_result_table",
+    "standings_tables",
+    "window",
+    "word",
+    "words_table",
+]
+
+# the free square of a cobbled lane, by its roughness (what it takes off a throw)
+ROUGH_GLYPHS = {0: "·", 1: "░", 2: "▒", 3: "▓", 4: "█"}
+FREE = "·"
+MIN_SQUARES = 10  # the narrowest road drawn
+
+
+@dataclass(frozen=True)
+class RoadSnapshot:
+    """What the road shows at one moment, copied from a race so that it can be drawn again
+    later (a full-screen view redraws the board on every resize, while the race rides on in
+    another thread). It reads like the state it was taken from (a :class:`RoadView`), and
+    keeps the groups' summary lines of that moment."""
+
+    route: CompiledRoute
+    peloton: Peloton
+    rough: tuple[tuple[int, ...], ...]
+    cells: tuple[tuple[int, ...], ...]
+    pos: tuple[int, ...]
+    n: int
+    finished: tuple[bool, ...]
+    groups: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, state: WielersimState, lang: str = "en", groups: int = 5) -> RoadSnapshot:
+        return cls(route=state.route, peloton=state.peloton,
+                   rough=tuple(tuple(row) for row in state.rough),
+                   cells=tuple(tuple(row) for row in state.cells), pos=tuple(state.pos),
+                   n=state.n, finished=tuple(bool(f) for f in state.finished),
+                   groups=tuple(group_summary(state, groups, lang)) if groups else ())
+
+    def on_road(self) -> list[int]:
+        return [r for r in range(self.n) if not self.finished[r]]
+
+
+def _labels(lang: str) -> tuple[list[str], str, str, int]:
+    lanes = [render("road.lane", lang, GAME, {"lane": lane}) for lane in range(6)]
+    to_go = render("road.ruler", lang, GAME)
+    terrain = render("road.terrain", lang, GAME)
+    # the labels make a column; the ruler's numbers end one cell further left
+    label = max(cell_len(to_go) + 2, cell_len(terrain) + 1, *(cell_len(t) + 1 for t in lanes))
+    return lanes, to_go, terrain, label
+
+
+def road_squares(width: int, lang: str = "en") -> int:
+    """How many squares of road fit ``width`` terminal cells (at least :data:`MIN_SQUARES`)."""
+    return max(MIN_SQUARES, (width - _labels(lang)[3]) // CELL)
+
+
+def road_text(state: RoadView, squares: int = 24, lang: str = "en") -> Text:
+    """The road from ``squares`` squares behind the front to just past it: the ruler (squares
+    to go), the marks (S sprint, ^1 climb top with its category, F finish), the sections'
+    colours, the terrain row (/5 a climb's steepness, ## cobbles), then the six lanes with
+    riders and free squares (see the module text)."""
+    route = state.route
+    start, end = window(state, squares)
+    shown = range(start, end + 1)
+    lanes, to_go, terrain, label = _labels(lang)
+    out = Text()
+    ruler = Text(pad(to_go, label - 1), style="dim")
+    for p in shown:
+        ruler.append(f"{route.distance - p:>{CELL}}"
+                     if (route.distance - p) % 5 == 0 and p <= route.distance
+                     else " " * CELL, style="dim")
+    out.append_text(ruler)
+    out.append("\n")
+    marks = Text(" " * label)
+    sprint_lines = set(route.sprints)
+    tops = {c.top: c for c in route.climbs}
+    for p in shown:
+        if p == route.distance:
+            marks.append(" F ", style="bold white on black")
+        elif p in sprint_lines:
+            marks.append(" S ", style="bold green")
+        elif p in tops:
+            marks.append(f"^{tops[p].category or '-':<2}", style="bold red")
+        else:
+            marks.append(" " * CELL)
+    out.append_text(marks)
+    out.append("\n")
+    colours = Text(" " * label)
+    for p in shown:
+        colours.append("▀" * CELL, style=TYPE_STYLE[TYPE_COLOURS[route.colour[p]]])
+    out.append_text(colours)
+    out.append("\n")
+    ground = Text(pad(terrain, label), style="dim")
+    for p in shown:
+        if route.road[p] == UPHILL:
+            ground.append(f"{'/' + str(route.steepness[p]):>{CELL}}", style="bold red")
+        elif route.road[p] == COBBLES:
+            ground.append(" ##", style="bold")
+        else:
+            ground.append(" " * CELL)
+    out.append_text(ground)
+    out.append("\n")
+    riders = state.peloton.riders
+    team_colour = state.peloton.team_colours
+    for lane in range(6):
+        line = Text(pad(lanes[lane], label), style="dim")
+        for p in shown:
+            r = state.cells[p][lane]
+            if r != EMPTY:
+                line.append(f"{riders[r].number:>{CELL}}",
+                            style=f"bold {team_colour[riders[r].team]}")
+            elif lane >= route.width[p]:
+                line.append(" " * CELL)
+            elif route.road[p] == COBBLES:
+                rough = state.rough[p][lane] if state.rough else 0
+                glyph = ROUGH_GLYPHS.get(rough, ROUGH_GLYPHS[4])
+                line.append(f"{glyph * 2:>{CELL}}", style="grey62")
+            else:
+                line.append(f"{FREE:>{CELL}}", style="red" if route.road[p] == UPHILL
+                            else "grey42")
+        out.append_text(line)
+        if lane < 5:
+            out.append("\n")
+    return out
+
+
+def road_legend(state: RoadView, squares: int = 24, lang: str = "en") -> Text:
+    """What every mark of :func:`road_text` drawn with the same arguments means; only the
+    marks that are drawn are explained (the rider numbers and free squares always)."""
+    route = state.route
+    start, end = window(state, squares)
+    shown = range(start, end + 1)
+    parts: list[Text] = []
+
+    def part(mark: str, style: str, key: str, **params: Any) -> None:
+        piece = Text(mark, style=style)
+        piece.append(" " + render(key, lang, GAME, params))
+        parts.append(piece)
+
+    if any(state.cells[p][lane] != EMPTY for p in shown for lane in range(6)):
+        part("12", "bold", "legend.rider")
+    if any(route.road[p] != COBBLES for p in shown):
+        part(FREE, "grey42", "legend.free")
+    steep = sorted({route.steepness[p] for p in shown if route.road[p] == UPHILL})
+    if steep:
+        part(f"/{steep[-1]}", "bold red", "legend.climb", steepness=steep[-1])
+    if any(route.road[p] == COBBLES for p in shown):
+        part("##", "bold", "legend.cobbles")
+    if any(p in set(route.sprints) for p in shown):
+        part("S", "bold green", "legend.sprint")
+    for climb in route.climbs:
+        if start <= climb.top <= end:
+            if climb.category:
+                part(f"^{climb.category}", "bold red", "legend.top", climb=climb.name,
+                     category=climb.category)
+            else:
+                part("^-", "bold red", "legend.top_uncategorised", climb=climb.name)
+    if start <= route.distance <= end:
+        part("F", "bold white on black", "legend.finish")
+    colour = Text()
+    for i, kind in enumerate(sorted({route.colour[p] for p in shown})):
+        style = TYPE_STYLE[TYPE_COLOURS[kind]]
+        colour.append("" if i == 0 else ", ")
+        colour.append("▀▀", style=style)
+        colour.append(" " + render(f"wv_type_{RIDER_TYPES[kind]}", lang, GAME),
+                      style=f"bold {style}")
+    colour.append(render("legend.colour", lang, GAME))
+    parts.append(colour)
+    return Text("  ").join(parts)
+
+
+def draw_road(state: RoadView, width: int = 24, lang: str = "en") -> Text:
+    """The road of ``width`` squares with its legend under it (line mode prints this)."""
+    out = road_text(state, width, lang)
+    out.append("\n")
+    out.append_text(road_legend(state, width, lang))
+    return out
+
+
+def road_board(snapshot: RoadSnapshot, lang: str = "en", most: int | None = None
+               ) -> Callable[[int, int], RenderableType]:
+    """The board of a full-screen watch: the road as wide as the view allows (at most
+    ``most`` squares), its legend, and the groups' lines as far as the height allows."""
+    def board(width: int, height: int) -> RenderableType:
+        squares = road_squares(width, lang)
+        if most is not None:
+            squares = min(squares, max(MIN_SQUARES, most))
+        road = road_text(snapshot, squares, lang)
+        legend = road_legend(snapshot, squares, lang)
+        parts: list[RenderableType] = [road, legend]
+        # the road is 10 lines; the legend wraps to the width; the groups fill what is left
+        legend_lines = len(legend.wrap(_console(width), width))
+        room = height - 10 - legend_lines
+        for line in snapshot.groups[:max(0, room)]:
+            parts.append(Text(line, style="dim", overflow="ellipsis", no_wrap=True))
+        return Group(*parts)
+
+    return board
+
+
+def _console(width: int) -> Console:
+    return Console(width=width, file=io.StringIO(), color_system=None)
 
 
 def group_summary(state: WielersimState, limit: int = 5, lang: str = "en") -> list[str]:
@@ -51,9 +274,11 @@ def group_summary(state: WielersimState, limit: int = 5, lang: str = "en") -> li
             "to_go": state.route.distance - state.pos[g[0]], "riders": shown, "more": more}),
             lang, GAME))
     if len(groups) > limit:
-        lines.append(render(Message("road.further_back", {
-            "riders": sum(len(g) for g in groups[limit:]), "groups": len(groups) - limit}),
-            lang, GAME))
+        riders = sum(len(g) for g in groups[limit:])
+        key = ("road.further_back" if len(groups) - limit > 1 else
+               "road.further_back_group" if riders > 1 else "road.further_back_one")
+        lines.append(render(Message(key, {"riders": riders, "groups": len(groups) - limit}),
+                            lang, GAME))
     return lines
 
 
