@@ -99,18 +99,19 @@ def rewrite_old_spellings(args: Sequence[str], command: Command, old: dict[str, 
     """``args`` of ``command`` with its old spellings (``old``: {old: new}) replaced by the
     new ones, and the (old, new) pairs used, in order, each once.
 
-    An old name that is still one of the command's options, or whose new name is not, is
-    left alone (the parser then says what it thinks of it). A value of an option is never
-    rewritten, nor anything after ``--``. ``old[RESUME] == SAVE`` turns the old bare
+    An old name that is still one of the command's options (a hidden one does not count),
+    or whose new name is not, is left alone (the parser then says what it thinks of it).
+    A value of an option is never rewritten, nor anything after ``--``. ``old[RESUME] == SAVE`` turns the old bare
     ``--resume`` (with the name in ``--save``) into ``--resume NAME``: see the module's
     docstring."""
     live: dict[str, Any] = {}
     for param in command.params:
         for name in (*param.opts, *param.secondary_opts):
             live[name] = param
+    shown = {name for name, param in live.items() if not getattr(param, "hidden", False)}
     bare_resume = old.get(RESUME) == SAVE and RESUME in live
     table = {a: b for a, b in old.items()
-             if b in live and a not in live and not (a == RESUME and b == SAVE)}
+             if b in live and a not in shown and not (a == RESUME and b == SAVE)}
     out: list[str] = []
     used: dict[tuple[str, str], None] = {}
     resume_at: int | None = None
