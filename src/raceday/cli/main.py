@@ -101,9 +101,9 @@ def rewrite_old_spellings(args: Sequence[str], command: Command, old: dict[str, 
 
     An old name that is still one of the command's options (a hidden one does not count),
     or whose new name is not, is left alone (the parser then says what it thinks of it).
-    A value of an option is never rewritten, nor anything after ``--``. ``old[RESUME] == SAVE`` turns the old bare
-    ``--resume`` (with the name in ``--save``) into ``--resume NAME``: see the module's
-    docstring."""
+    A value of an option is never rewritten, nor anything after ``--``.
+    ``old[RESUME] == SAVE`` turns the old bare ``--resume`` (with the name in ``--save``)
+    into ``--resume NAME``: see the module's docstring."""
     live: dict[str, Any] = {}
     for param in command.params:
         for name in (*param.opts, *param.secondary_opts):
