@@ -1,0 +1,259 @@
+"""``raceday replay``: a real save of every game, made through the game's own command with
+a fixed seed, played back step by step in the terminal: as many steps as the save logged,
+the board at the first and the last step (checked against what the rules rebuild, not
+against a pinned picture), one step with --step, the words in Japanese, the --json shape,
+a room from the server's database, and every refusal in one line with exit code 2 and
+the database untouched."""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from raceday.cli.main import run
+from raceday.games.derby.rules import horse_name
+from raceday.games.hairpin.rules import HairpinState
+from raceday.games.keirin.session import BetSession
+from raceday.games.wielersim.campaign import load_campaign
+from raceday.present.messages import render
+from raceday.store.sessions import SessionStore
+
+PLAIN = ["--plain"]
+
+
+def replay(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = run(["replay", *args])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def replay_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, Any]:
+    code, out, err = replay(capsys, *args, "--json")
+    assert code == 0, err
+    doc: dict[str, Any] = json.loads(out)
+    return doc
+
+
+# --- the saves -------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def saves(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One database with a save of every game (made once for the module)."""
+    import io
+    from contextlib import redirect_stdout
+
+    db = tmp_path_factory.mktemp("replay") / "saves.sqlite"
+    commands = [
+        (["keirin", "play", "-p", "Ann", "--save", "night", "--seed", "5"], 4),
+        (["derby", "play", "-p", "Aki", "--computers", "2", "--races", "4", "--seed", "3",
+          "--save", "party"], 300),
+        (["hairpin", "play", "-p", "easy,easy", "--variant", "short", "--seed", "3",
+          "--save", "duel"], 0),
+        (["pistard", "watch", "-p", "easy,easy", "--seed", "2", "--save", "sprint"], 0),
+        (["wielersim", "tour", "ronde-van-belgie", "small", "--seed", "3", "--auto",
+          "--save", "tour"], 0),
+    ]
+    import sys
+
+    for args, lines in commands:
+        held = sys.stdin
+        sys.stdin = io.StringIO("\n" * lines)
+        try:
+            with redirect_stdout(io.StringIO()):
+                code = run([*args, "--db", str(db), "--delay", "0", *PLAIN])
+        finally:
+            sys.stdin = held
+        assert code == 0, args
+    return db
+
+
+def test_list_shows_every_game_with_its_steps(saves: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = replay(capsys, "--list", "--db", str(saves), "--json")
+    assert code == 0
+    items = {i["name"]: i for i in json.loads(out)["replays"]}
+    assert {i["game"] for i in items.values()} == {"keirin", "derby", "hairpin", "pistard",
+                                                   "wielersim"}
+    store = SessionStore(saves)
+    assert items["night"]["steps"] == len(store.log("keirin", "night")) == 2
+    assert items["party"]["steps"] == len(store.log("derby", "party"))
+    assert items["tour"]["steps"] == len(store.log("wielersim", "tour"))
+    assert items["duel"]["steps"] == len(store.load("hairpin", "duel")[0]["moves"])
+    assert all(i["finished"] for i in items.values())
+    code, table, _ = replay(capsys, "--list", "--db", str(saves))
+    assert code == 0 and all(name in table for name in items)
+
+
+def _rows(board: str) -> dict[str, str]:
+    """A board's lines by their first word."""
+    return {line.split()[0]: line for line in board.splitlines() if line.split()}
+
+
+def test_keirin_night_replays_each_race_with_its_finish(saves: Path,
+                                                        capsys: pytest.CaptureFixture[str]
+                                                        ) -> None:
+    store = SessionStore(saves)
+    log = store.log("keirin", "night")
+    doc = replay_json(capsys, "night", "--db", str(saves))
+    assert doc["source"] == "session" and doc["game"] == "keirin"
+    assert doc["total"] == len(doc["steps"]) == len(log)
+    riders = BetSession.load(store, "night").options.riders
+    for step, entry in zip(doc["steps"], log, strict=True):
+        rows = _rows(step["board"])
+        for place, rider in enumerate(entry["ranking"], start=1):
+            assert rows[f"R{rider}"].endswith(f"#{place}")  # each rider's place on the track
+        assert len([k for k in rows if re.fullmatch(r"R\d+", k)]) == riders
+        assert step["words"][1].startswith("Order: " + "-".join(map(str, entry["ranking"])))
+
+
+def test_derby_party_steps_are_lots_and_races_with_the_track(
+        saves: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    store = SessionStore(saves)
+    log = store.log("derby", "party")
+    doc = replay_json(capsys, "party", "--db", str(saves))
+    assert doc["total"] == len(log)
+    first, last = doc["steps"][0], doc["steps"][-1]
+    lot = log[0]["auction"]
+    assert first["auction"] == lot["post"]
+    assert horse_name(lot["post"]) in first["board"]
+    race = log[-1]["race"]
+    rows = _rows(last["board"])
+    winner = rows[str(race["first"])]
+    assert horse_name(race["first"]) in winner and winner.endswith("1st")
+    assert rows[str(race["second"])].endswith("2nd")
+
+
+def test_hairpin_game_replays_move_by_move(saves: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    doc_saved, _ = SessionStore(saves).load("hairpin", "duel")
+    moves = doc_saved["moves"]
+    final = HairpinState.from_json(doc_saved["state"])
+    doc = replay_json(capsys, "duel", "--db", str(saves))
+    assert doc["total"] == len(moves) and doc["total"] > 1
+    assert [s["move"] for s in doc["steps"]] == [m["move"] for m in moves]
+    assert moves[0]["move"] in doc["steps"][0]["words"][0]
+    last = doc["steps"][-1]["board"]
+    laps = final.position.laps
+    assert f"{laps[0]}/" in last and f"{laps[1]}/" in last  # the counters of the end
+    assert "R" in doc["steps"][0]["board"] and "B" in doc["steps"][0]["board"]
+
+
+def test_pistard_race_replays_its_saved_position_with_the_board(
+        saves: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from raceday.core.serialize import loads_state
+
+    saved, _ = SessionStore(saves).load("pistard", "sprint")
+    state: Any = loads_state(saved["state"])
+    doc = replay_json(capsys, "sprint", "--db", str(saves))
+    assert doc["total"] == 1
+    board = doc["steps"][0]["board"]
+    winner = state.riders[state.ranking[0]].ident
+    assert str(winner) in doc["steps"][0]["words"][-1]
+    assert board is not None and "lane 1" in board
+
+
+def test_stage_race_replays_each_stage_with_its_result(saves: Path,
+                                                       capsys: pytest.CaptureFixture[str]
+                                                       ) -> None:
+    c = load_campaign(SessionStore(saves), "tour")
+    doc = replay_json(capsys, "tour", "--db", str(saves), "--step", str(c.next_stage))
+    assert doc["total"] == c.next_stage and len(doc["steps"]) == 1
+    step = doc["steps"][0]
+    record = c.records[-1]
+    winner = c.peloton.riders[c.peloton.index_of(record["results"][0][0])]
+    rows = [line.split() for line in step["board"].splitlines()]
+    assert any(r[:1] == ["1"] and winner.name.split()[0] in r for r in rows)
+    assert step["winner"] == winner.number
+    leader = c.standings().gc[0][0]
+    assert step["leader"] == leader
+
+
+def test_step_prints_one_step_and_japanese_words(saves: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = replay(capsys, "night", "--db", str(saves), "--step", "2", "--lang", "ja")
+    assert code == 0
+    assert render("terminal.replay.step", "ja", params={"n": 2, "total": 2}) in out
+    assert render("replay.race", "ja", "keirin", {"race": 2}) in out
+    assert "Step" not in out and "R1" in out
+    code, every, _ = replay(capsys, "night", "--db", str(saves))
+    assert code == 0 and every.count("Step ") == 2  # piped: every step in order
+    assert every.index("Step 1 of 2") < every.index("Step 2 of 2")
+
+
+def test_json_shape(saves: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    doc = replay_json(capsys, "duel", "--db", str(saves), "--step", "1", "--lang", "ja")
+    assert set(doc) == {"source", "game", "name", "lang", "total", "steps"}
+    assert doc["lang"] == "ja" and len(doc["steps"]) == 1
+    step = doc["steps"][0]
+    assert {"step", "words", "board"} <= set(step) and step["step"] == 1
+    assert all(isinstance(w, str) for w in step["words"])
+    assert render("side.red", "ja", "hairpin") in step["words"][0]
+
+
+# --- refusals ---------------------------------------------------------------------------------
+def _bytes(path: Path) -> bytes:
+    return path.read_bytes()
+
+
+def test_refusals_are_one_line_exit_2_and_write_nothing(saves: Path, tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str]
+                                                        ) -> None:
+    before = _bytes(saves)
+    code, _, err = replay(capsys, "nigth", "--db", str(saves))
+    assert code == 2 and "close names: night" in err and len(err.strip().splitlines()) == 1
+    code, _, err = replay(capsys, "night", "--db", str(saves), "--step", "3")
+    assert code == 2 and "--step must be from 1 to 2" in err
+    code, _, err = replay(capsys, "ZZZZ", "--room", "--db", str(saves))
+    assert code == 2 and "no rooms" in err
+    assert _bytes(saves) == before and not Path(f"{saves}-journal").exists()
+    other = tmp_path / "other.sqlite"
+    with sqlite3.connect(other) as conn:
+        conn.execute("CREATE TABLE notes (x TEXT)")
+    held = _bytes(other)
+    code, _, err = replay(capsys, "x", "--db", str(other))
+    assert code == 2 and "not a raceday database" in err and _bytes(other) == held
+    text = tmp_path / "text.sqlite"
+    text.write_text("hello")
+    code, _, err = replay(capsys, "x", "--db", str(text))
+    assert code == 2 and "not a raceday database" in err and text.read_text() == "hello"
+    missing = tmp_path / "missing.sqlite"
+    code, _, err = replay(capsys, "x", "--db", str(missing))
+    assert code == 2 and "no database" in err and not missing.exists()
+    code, _, err = replay(capsys, "--db", str(saves))
+    assert code == 2 and "--list" in err
+
+
+# --- a room from the server's database ----------------------------------------------------------
+@pytest.mark.parametrize("game", ["hairpin", "keirin"])
+def test_a_room_replays_from_the_servers_database(game: str, tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    from raceday.rooms import logic_class
+    from tests.web.test_replay_frames import play_room
+
+    db = tmp_path / "server.sqlite"
+    code = play_room(db, game)
+    with sqlite3.connect(db) as conn:
+        (logged,) = conn.execute("SELECT COUNT(*) FROM room_events WHERE code = ?",
+                                 (code,)).fetchone()
+        (snapshot,) = conn.execute("SELECT state FROM rooms WHERE code = ?",
+                                   (code,)).fetchone()
+    before = _bytes(db)
+    doc = replay_json(capsys, code.lower(), "--room", "--db", str(db))
+    assert doc["source"] == "room" and doc["name"] == code and doc["total"] == logged
+    assert doc["steps"][0]["board"] is None  # the lobby has no board
+    last = doc["steps"][-1]["board"]
+    logic: Any = logic_class(game).from_json(json.loads(snapshot))
+    if game == "hairpin":
+        laps = logic.state.position.laps
+        assert f"{laps[0]}/" in last and f"{laps[1]}/" in last
+    else:
+        ranking = logic.state.last["ranking"]
+        rows = _rows(last)
+        assert rows[f"R{ranking[0]}"].endswith("#1")
+    code_no, _, err = replay(capsys, code[:3] + "Q", "--room", "--db", str(db))
+    assert code_no == 2 and "there is no room" in err
+    assert _bytes(db) == before
