@@ -201,6 +201,7 @@ class GameApp(App[int]):
         self._quit_request = threading.Event()
         self._paused = threading.Event()
         self._quitting = False
+        self.held_slices = 0  # slices the loop has waited while paused (tests watch it)
         self._worker: Worker[None] | None = None
 
     # -- words -----------------------------------------------------------------------------
@@ -338,6 +339,7 @@ class GameApp(App[int]):
                 self._quitting = True
                 raise Quit
             if self._paused.is_set():
+                self.held_slices += 1
                 self._shut.wait(SLICE)
                 continue
             if remaining <= 0:
@@ -379,8 +381,13 @@ class GameApp(App[int]):
     def write_log(self, text: RenderableType) -> None:
         log = self.log_widget
         log.write(text)
-        width = max(log.scrollable_content_region.width, 40)
-        self._log_lines.extend(plain_text(text, width).splitlines() or [""])
+        if isinstance(text, str):
+            plain = Text.from_markup(text).plain
+        elif isinstance(text, Text):
+            plain = text.plain
+        else:
+            plain = plain_text(text, max(log.scrollable_content_region.width, 80))
+        self._log_lines.extend(plain.splitlines() or [""])
 
     def show_status(self, text: str) -> None:
         self._status = text
@@ -573,6 +580,10 @@ class GameApp(App[int]):
         self._quit_request.set()
         self._paused.clear()
         self._show_bars()
+
+    @property
+    def paused(self) -> bool:
+        return self._paused.is_set()
 
     def toggle_pause(self) -> None:
         if self._paused.is_set():

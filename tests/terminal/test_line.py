@@ -1,0 +1,86 @@
+"""The same toy loop through the line surface (pipes and --plain): scripted standard input,
+the universal words help/?/quit/undo, and run_game's line mode."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from rich.console import Console
+
+from raceday.terminal.surface import LineSurface, Quit
+from raceday.terminal.tui import run_game
+
+from .toy import toy_main
+
+
+def scripted(monkeypatch: pytest.MonkeyPatch, *lines: str) -> Console:
+    """Standard input holding ``lines``; a console writing to a buffer (``.file``)."""
+    monkeypatch.setattr("sys.stdin", io.StringIO("".join(f"{line}\n" for line in lines)))
+    monkeypatch.delenv("RACEDAY_PLAIN", raising=False)
+    return Console(file=io.StringIO(), width=80, color_system=None, highlight=False)
+
+
+def output(console: Console) -> str:
+    file = console.file
+    assert isinstance(file, io.StringIO)
+    return file.getvalue()
+
+
+def test_the_toy_plays_to_its_end_in_line_mode(monkeypatch):
+    console = scripted(monkeypatch, "sesame", "2", "2", "1")
+    assert run_game(toy_main, title="Toy", lang="en", plain=True, console=console) == 0
+    out = output(console)
+    assert "The secret has 6 letters." in out
+    assert "Reached 5 in 3 steps." in out
+    assert "Counter at 4" in out  # the status is printed when it changes
+
+
+def test_help_and_question_mark_show_the_help_and_ask_again(monkeypatch):
+    console = scripted(monkeypatch, "sesame", "help", "?", "1", "2", "2")
+    assert run_game(toy_main, title="Toy", lang="en", plain=True, console=console) == 0
+    out = output(console)
+    assert out.count("Add 1 or 2 to the counter, or skip.") == 2
+    assert out.count("At any prompt: help or ?") == 2
+    assert "Not a step" not in out  # help was never taken for an answer
+
+
+def test_undo_takes_back_and_refuses_when_there_is_nothing(monkeypatch):
+    console = scripted(monkeypatch, "sesame", "undo", "2", "u", "2", "2", "1")
+    assert run_game(toy_main, title="Toy", lang="en", plain=True, console=console) == 0
+    out = output(console)
+    assert "Nothing to take back here." in out
+    assert "Took back a step." in out
+    assert "Reached 5 in 3 steps." in out  # 2 taken back, then 2, 2, 1
+
+
+def test_quit_stops_with_exit_code_0(monkeypatch):
+    console = scripted(monkeypatch, "sesame", "2", "quit", "1")
+    assert run_game(toy_main, title="Toy", lang="en", plain=True, console=console) == 0
+    assert "Reached" not in output(console)
+    console = scripted(monkeypatch, "sesame", "QUIT ")
+    with pytest.raises(Quit):  # the surface itself raises Quit; run_game turns it into 0
+        toy_main(LineSurface(console))
+
+
+def test_main_s_exit_code_is_returned(monkeypatch):
+    console = scripted(monkeypatch, "sesame", "2", "2", "2")
+    assert run_game(toy_main, title="Toy", lang="en", plain=True, console=console) == 3
+
+
+def test_the_end_of_the_input_is_eof(monkeypatch):
+    console = scripted(monkeypatch, "sesame", "2")
+    with pytest.raises(EOFError):
+        run_game(toy_main, title="Toy", lang="en", plain=True, console=console)
+
+
+def test_japanese_help_in_line_mode(monkeypatch):
+    console = scripted(monkeypatch, "x", "？", "2", "2", "1")
+    assert run_game(toy_main, title="Toy", lang="ja", plain=True, console=console) == 0
+    assert "どの入力でも" in output(console)
+
+
+def test_a_board_function_gets_the_consoles_width(monkeypatch):
+    console = scripted(monkeypatch, "x", "2", "2", "1")
+    run_game(toy_main, title="Toy", lang="en", plain=True, console=console)
+    assert "space 80x" in output(console)
