@@ -116,14 +116,15 @@ def test_prediction_tables_in_japanese() -> None:
                cli._gc_places_table(tour, 5, "ja"), *cli._tour_chance_tables(tour, 5, "ja"),
                cli._seed_line(7, "ja"))
     clean(ja)
-    for word in ("シミュレーション", "選手タイプ別", "表彰台", "優勝（A）", "平均順位",
+    for word in ("シミュレーション", "選手タイプ別", "表彰台", "レース", "平均順位",
                  "最終総合順位", "獲得の確率", "1レースあたり", "シード 7"):
         assert word in ja, word
     compared = cli._compare_table([one, two], ["A", "B"], 5)
     assert compared.title == "A against B: 20 simulated races each (95% intervals)"
     en = shown(cli._type_table(one), compared)
     assert "By rider type" in en and "podium places" in en and "per race" in en
-    assert "win (A)" in en
+    for race in ("A", "B"):  # a row for each race under each rider
+        assert re.search(rf"│ {race}\s+│\s+\d+\.\d% \[", en), race
 
 
 def test_the_imported_route_sections_in_japanese() -> None:

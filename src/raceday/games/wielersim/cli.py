@@ -11,6 +11,7 @@ from typing import Annotated, Any, TypeVar
 
 import numpy as np
 import typer
+from rich.cells import cell_len
 from rich.columns import Columns
 from rich.console import Console, RenderableType
 from rich.rule import Rule
@@ -300,10 +301,11 @@ def _prediction_table(pred: Prediction, top: int | None, lang: str = "en") -> Ta
 
 
 def _type_table(pred: Prediction, lang: str = "en") -> Table:
-    table = words_table(say("table.by_type", lang), ["type", "win", "podium_places"], lang)
+    table = words_table(say("table.by_type", lang),
+                        ["type", ("win", "right"), ("podium_places", "right")], lang)
     for t, (wins, podiums) in sorted(pred.by_type().items(), key=lambda kv: -kv[1][0]):
         lo, hi = pred.interval(wins)
-        table.add_row(say(f"wv_type_{t}", lang), f"{wins / pred.n:.1%} [{lo:.1%}-{hi:.1%}]",
+        table.add_row(say(f"wv_type_{t}", lang), interval_cell(wins, pred.n, lo, hi),
                       say("cell.per_race", lang, n=f"{podiums / pred.n:.2f}"))
     return table
 
@@ -332,34 +334,43 @@ def _compare_target(text: str) -> tuple[str, str]:
 
 def _compare_table(preds: list[Prediction], labels: list[str], top: int | None,
                    lang: str = "en") -> Table:
-    table = words_table(say("table.compare", lang, first=labels[0], second=labels[1],
-                            n=f"{preds[0].n:,}"), ["rider", ("bib", "right")], lang)
-    for label in labels:
-        for col in ("win", "podium", "top10"):
-            table.add_column(say("col.of", lang, column=word(f"col.{col}"), label=label),
-                             justify="right")
+    """Two predictions, one row per race under each rider (so that the table keeps to 80
+    columns: every cell is a chance and its interval, which wraps under it rather than being
+    cut); the races are named A and B in the title when their names are long."""
+    short = all(cell_len(label) <= 12 for label in labels)
+    names = labels if short else ["A", "B"][:len(labels)]
+    title = (say("table.compare", lang, first=labels[0], second=labels[1], n=f"{preds[0].n:,}")
+             if short else
+             say("table.compare_ab", lang, first=labels[0], second=labels[1],
+                 n=f"{preds[0].n:,}"))
+    table = words_table(title, ["rider", ("bib", "right"), "race", ("win", "right"),
+                                ("podium", "right"), ("top10", "right")], lang)
     keys: list[tuple[int, str]] = []
     for pred in preds:
         for i in pred.order():
             if (pred.numbers[i], pred.names[i]) not in keys:
                 keys.append((pred.numbers[i], pred.names[i]))
     for number, name in keys[:top]:
-        cells: list[str] = []
-        for pred in preds:
+        for k, (pred, label) in enumerate(zip(preds, names, strict=True)):
             where = {(pred.numbers[i], pred.names[i]): i for i in range(len(pred.names))}
             at = where.get((number, name))
-            if at is None:
-                cells += ["-", "-", "-"]
-                continue
-            cells += [_chance(pred, c) for c in (pred.wins[at], pred.podiums[at],
-                                                 pred.top10[at])]
-        table.add_row(name, str(number), *cells)
+            cells = (["-", "-", "-"] if at is None else
+                     [_chance(pred, c) for c in (pred.wins[at], pred.podiums[at],
+                                                 pred.top10[at])])
+            table.add_row(name if k == 0 else "", str(number) if k == 0 else "", label,
+                          *cells, end_section=k == len(preds) - 1)
     return table
+
+
+def interval_cell(count: int, n: int, lo: float, hi: float) -> str:
+    """A chance and its 95% interval, short enough for narrow tables: '7.3% [4.9-10.9]'
+    (the interval in percent too; a narrow column puts it under the chance)."""
+    return f"{count / n:.1%} [{lo * 100:.1f}-{hi * 100:.1f}]"
 
 
 def _chance(pred: Prediction, count: Any) -> str:
     lo, hi = pred.interval(int(count))
-    return f"{count / pred.n:6.1%} [{lo:.1%}-{hi:.1%}]"
+    return interval_cell(int(count), pred.n, lo, hi)
 
 
 def _prediction_json(pred: Prediction) -> dict[str, Any]:
@@ -869,14 +880,14 @@ def _tour_chance_tables(pred: TourPrediction, top: int, lang: str = "en") -> lis
     tables = []
     for row, title in enumerate(("wv_gc", "wv_points", "wv_mountains")):
         table = words_table(say("table.chance_to_win", lang, classification=word(title),
-                                n=pred.n), ["rider", "bib", "chance"], lang)
+                                n=pred.n), ["rider", ("bib", "right"), ("chance", "right")],
+                            lang)
         for i in pred.order(row)[:top]:
             c = int(pred.counts[row, i])
             if not c:
                 break
             lo, hi = wilson_interval(c, pred.n)
-            table.add_row(pred.names[i], str(pred.numbers[i]),
-                          f"{c / pred.n:6.1%} [{lo:.1%}-{hi:.1%}]")
+            table.add_row(pred.names[i], str(pred.numbers[i]), interval_cell(c, pred.n, lo, hi))
         tables.append(table)
     return tables
 
@@ -892,6 +903,6 @@ def _gc_places_table(pred: TourPrediction, top: int, lang: str = "en") -> Table:
         for upto in (1, 3, 10):
             c = int(row[:upto].sum())
             lo, hi = wilson_interval(c, pred.n)
-            cells.append(f"{c / pred.n:6.1%} [{lo:.1%}-{hi:.1%}]")
+            cells.append(interval_cell(c, pred.n, lo, hi))
         table.add_row(pred.names[i], str(pred.numbers[i]), f"{pred.mean_place(i):.1f}", *cells)
     return table
