@@ -257,3 +257,58 @@ def test_a_room_replays_from_the_servers_database(game: str, tmp_path: Path,
     code_no, _, err = replay(capsys, code[:3] + "Q", "--room", "--db", str(db))
     assert code_no == 2 and "there is no room" in err
     assert _bytes(db) == before
+
+
+# --- the stepping loop (the same in line mode and full screen) -----------------------------------
+class Scripted:
+    """A surface answering from a script, keeping which step each board was drawn for."""
+
+    full_screen = False
+
+    def __init__(self, answers: list[str]) -> None:
+        self.lang = "en"
+        self.answers = answers
+        self.shown: list[str] = []
+        self.said: list[str] = []
+
+    def board(self, board: Any) -> None:
+        self.shown.append(str(board(80, 24) if callable(board) else board))
+
+    def say(self, text: Any) -> None:
+        self.said.append(str(text))
+
+    def status(self, text: str) -> None:
+        return None
+
+    def moves(self, lines: Any) -> None:
+        return None
+
+    def pause(self, seconds: float) -> None:
+        return None
+
+    def ask(self, prompt: Any) -> str:
+        from raceday.terminal.surface import Quit
+
+        assert {c.text for c in prompt.choices} == {"next", "back", "play", "start", "end"}
+        if not self.answers:
+            raise EOFError
+        answer = self.answers.pop(0)
+        if answer == "q":
+            raise Quit
+        return answer
+
+
+def test_the_loop_steps_next_back_to_a_number_and_plays_to_the_end(saves: Path) -> None:
+    from raceday.cli.replay import ReadOnlyStore, session_replay, stepping
+
+    found = session_replay(ReadOnlyStore(saves), "hairpin", "duel", "en")
+    total = len(found.steps)
+    surface = Scripted(["", "b", "b", "3", "end", "n", "start", "play", "q"])
+    assert stepping(found, 0, 0)(surface) == 0
+    titles = [s for s in surface.said if s.startswith("───") or "Step " in s]
+    steps = [int(re.search(r"Step (\d+) of", t).group(1))  # type: ignore[union-attr]
+             for t in titles]
+    # 1, next 2, back 1, back (stays: at the start), 3, end, next (stays), start, play 2..N
+    assert steps == [1, 2, 1, 3, total, 1, *range(2, total + 1)]
+    assert any("first step" in s for s in surface.said)
+    assert any("last step" in s for s in surface.said)
