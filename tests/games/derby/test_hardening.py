@@ -15,14 +15,15 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from raceday.cli.main import app, run
-from raceday.games.derby import party as party_module
 from raceday.games.derby.agents import choose_bets, computer_bets, ticket_values
 from raceday.games.derby.evening import EveningState
 from raceday.games.derby.odds import OddsBoard, exact_odds, make_board
-from raceday.games.derby.party import GAME, Party, Terminal, parse_amount, parse_ticket
+from raceday.games.derby.party import GAME, Party, parse_amount, parse_ticket
 from raceday.games.derby.rules import POSTS, DerbyState
 from raceday.games.derby.session import PHASE_FINISHED, BetError, EveningOptions, Session
 from raceday.store.sessions import SessionStore
+from raceday.terminal import lineinput
+from raceday.terminal.surface import LineSurface, Prompt
 
 
 def _one_line_error(code: int, capsys: pytest.CaptureFixture[str]) -> str:
@@ -43,7 +44,7 @@ def _one_line_error(code: int, capsys: pytest.CaptureFixture[str]) -> str:
         ["watch", "--delay", "nan"],
         ["watch", "--delay", "-1"],
         ["simulate", "-n", "0"],
-        ["simulate", "--simulations", "-5"],
+        ["simulate", "--races", "-5"],
         ["simulate", "-n", "100000001"],
         ["odds", "--margin", "0.9"],
         ["odds", "--fall-rate", "nan"],
@@ -183,7 +184,7 @@ def test_unsold_dice_still_race_and_their_prizes_go_to_nobody(tmp_path: Path) ->
     session = Session.new(config, [("Solo", "bold")])  # one owner at most: five dice unsold
     out = Console(file=io.StringIO(), width=100)
     store = SessionStore(tmp_path / "u.sqlite")
-    Party(EveningState.from_session(session), store, "u", Terminal(out)).run()
+    Party(EveningState.from_session(session), store, "u", LineSurface(out)).run()
     text = out.file.getvalue()  # type: ignore[attr-defined]
     assert session.phase == PHASE_FINISHED
     owned = [p.horse for p in session.players if p.horse is not None]
@@ -215,22 +216,23 @@ def test_an_unsold_horse_can_win_and_its_tickets_pay() -> None:
 def test_sealed_bids_are_read_without_echo_and_not_shown_before_the_reveal(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    prompts: list[str] = []
+    prompts: list[Prompt] = []
 
-    def secret(prompt: str) -> str:
+    def secret(prompt: Prompt, console: object = None) -> str:
         prompts.append(prompt)
         if len(prompts) == 1:
             return "1,700"
-        raise EOFError
+        raise EOFError  # the ticket prompt: end of input
 
-    monkeypatch.setattr(party_module, "read_secret", secret)
-    monkeypatch.setattr(sys, "stdin", io.StringIO(""))  # the ticket prompt: end of input
+    monkeypatch.setattr(lineinput, "ask", secret)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
     db = tmp_path / "s.sqlite"
     code = run(["derby", "play", "-p", "Aki", "--computers", "5", "--seed", "4",
                 "--save", "sealed", "--db", str(db), "--delay", "0"])
     out = capsys.readouterr().out
     assert code == 0
-    assert prompts and "sealed bid for the d4" in prompts[0]
+    assert prompts and "sealed bid for the d4" in prompts[0].text
+    assert prompts[0].secret and not prompts[1].secret  # the bid is read hidden, a ticket not
     before_reveal = out.split("Bids:")[0]
     assert "1,700" not in before_reveal and "1700" not in before_reveal
     doc, _ = SessionStore(db).load(GAME, "sealed")
@@ -252,13 +254,13 @@ def test_ctrl_c_prints_one_line_with_what_was_kept_and_the_resume_command_with_d
 ) -> None:
     answers = iter(["0", "0"])
 
-    def secret(prompt: str) -> str:
+    def secret(prompt: Prompt, console: object = None) -> str:
         try:
             return next(answers)
         except StopIteration:
             raise KeyboardInterrupt from None
 
-    monkeypatch.setattr(party_module, "read_secret", secret)
+    monkeypatch.setattr(lineinput, "ask", secret)
     monkeypatch.setenv("COLUMNS", "80")
     folder = tmp_path / "a long folder name that pushes the command past eighty columns"
     folder.mkdir()

@@ -1,8 +1,9 @@
 """Party sessions saved by ``raceday derby play`` before the evening became one protocol
 state (tests/fixtures/saves/derby/sessions_before_evening.*: mid-auction, betting with a
 loan and the first-out bonus, a host-dice race in progress, a finished evening) still
-resume, and a resumed party prints and saves what the code of that time printed and saved
-for the same typed input."""
+resume, and a resumed party saves what the code of that time saved for the same typed
+input. The recorded transcripts are today's (#33 added the standings after each race, the
+stake rule and 'multiples of 100' at the prompts, and '1 loan' for '1 loan(s)')."""
 
 from __future__ import annotations
 

@@ -254,8 +254,9 @@ def test_all_computer_sessions_keep_the_books_straight(tmp_path: object) -> None
 
     from rich.console import Console
 
-    from raceday.games.derby.party import GAME, Party, Terminal
+    from raceday.games.derby.party import GAME, Party
     from raceday.store.sessions import SessionStore
+    from raceday.terminal.surface import LineSurface
 
     assert isinstance(tmp_path, Path)
     store = SessionStore(tmp_path / "auto.sqlite")
@@ -269,7 +270,7 @@ def test_all_computer_sessions_keep_the_books_straight(tmp_path: object) -> None
         roster = [(f"C{i}", ("cautious", "bold")[i % 2]) for i in range(7)]
         session = Session.new(config, roster)
         out = Console(file=io.StringIO(), width=100)
-        Party(EveningState.from_session(session), store, f"auto{k}", Terminal(out)).run()
+        Party(EveningState.from_session(session), store, f"auto{k}", LineSurface(out)).run()
         saved, _ = store.load(GAME, f"auto{k}")
         done = EveningState.from_json(saved).ledger
         assert done.phase == PHASE_FINISHED and len(done.history) == config.races

@@ -2,24 +2,31 @@
 
 The evening is one protocol state (:class:`~raceday.games.derby.evening.EveningState`):
 bids, tickets and loans are players' actions, the draw for a tied lot and the dice are
-chance nodes; this module only asks, shows and saves. The party saves ``state.to_json()``
-after every auction lot, when betting closes (tickets locked), after every round a host
-types in and after every settled race, each time in one SQLite transaction guarded by the
-revision number, so an interrupted party resumes exactly where the last save left it and
-never pays twice.
+chance nodes; this module only asks, shows and saves, through a terminal
+:class:`~raceday.terminal.surface.Surface` (line by line, or full screen). The party saves
+``state.to_json()`` after every auction lot, when betting closes (tickets locked), after
+every round a host types in and after every settled race, each time in one SQLite
+transaction guarded by the revision number, so an interrupted party resumes exactly where
+the last save left it and never pays twice.
+
+Every prompt understands help / ?, quit (stop at the last save) and undo: at a sealed bid
+it lets the previous bidder of the same die seal their bid again, at the ticket prompt it
+takes back the player's last ticket (or loan) of this betting round; elsewhere it says
+what stands and asks again.
 """
 
 from __future__ import annotations
 
+import io
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-from rich.console import Console
-from rich.markup import escape
+from rich.console import Console, Group, RenderableType
 from rich.table import Table
+from rich.text import Text
 
 from raceday.core.digits import MAX_DIGITS, ascii_int
 from raceday.core.errors import BetError, OptionsError, RacedayError
@@ -27,8 +34,16 @@ from raceday.core.events import Event, Message
 from raceday.games.derby.agents import computer_bets, computer_bid
 from raceday.games.derby.evening import DONE, EveningState
 from raceday.games.derby.render import GAME as WORDS
-from raceday.games.derby.render import board_tables, event_lines, words
+from raceday.games.derby.render import (
+    board_tables,
+    event_lines,
+    odds_caption,
+    odds_panel,
+    track_panel,
+    words,
+)
 from raceday.games.derby.rules import (
+    POSTS,
     DerbyOptions,
     DerbyState,
     faces_of,
@@ -41,71 +56,17 @@ from raceday.games.derby.session import (
     PHASE_RACING,
     Session,
 )
-from raceday.present import describe_event, describe_outcome, refusal
+from raceday.present import describe_event, describe_outcome, refusal, render
 from raceday.store.sessions import SessionStore
-from raceday.terminal.common import read_line, read_secret
+from raceday.terminal.surface import UNDO, Choice, Prompt, Surface
 
 GAME = "derby"  # the sessions' key in the store
-BET_HELP = (
-    "Tickets: 'win 6 500' (post or die, stake), 'quinella 5-6 300' (or 'q d12 d20 300'); "
-    "'borrow' for a loan (if allowed), 'board' to see the odds, 'tickets' to list yours, "
-    "'done' (or an empty line) to finish."
-)
+TICKET_WORDS = ("win", "quinella", "q", "done", "board", "tickets", "borrow")
+DICE_WORDS = tuple(horse_name(p) for p in POSTS)
 
 
 class EntryError(RacedayError):
     """Numbers typed by the host that do not fit the dice being rolled."""
-
-
-class EndOfInput(Exception):
-    """Standard input ended: the party stops cleanly at the last save."""
-
-
-class Terminal:
-    """Prompts on the console, answers from standard input (scripted input works too):
-    the one place the party reads input, through the shared readers of
-    :mod:`raceday.terminal.common` (``read_line``, ``read_secret``), which tests may replace."""
-
-    def __init__(self, console: Console, delay: float = 0.0,
-                 sleep: Callable[[float], None] | None = None) -> None:
-        self.console = console
-        self.delay = delay
-        self.sleep = sleep
-
-    def say(self, text: Any = "") -> None:
-        self.console.print(text)
-
-    def ask(self, prompt: str) -> str:
-        """One answer through the shared line reader (:func:`read_line`); the prompt goes
-        to this terminal's console. :class:`EndOfInput` at the end of input."""
-        self.console.print(f"{prompt} ", end="")
-        try:
-            line = read_line("")
-        except EOFError:
-            self.console.print()
-            raise EndOfInput from None
-        if not sys.stdin.isatty():  # echo scripted answers so the transcript reads well
-            self.console.print(line.strip(), markup=False, highlight=False)
-        return line.strip()
-
-    def ask_secret(self, prompt: str) -> str:
-        """A sealed answer (a bid): typed without echo at a terminal, and never echoed into
-        a scripted transcript either; the others at the screen must not see it."""
-        try:
-            line = read_secret(f"{prompt} ")
-        except EOFError:
-            self.console.print()
-            raise EndOfInput from None
-        if not sys.stdin.isatty():
-            self.console.print(words("party.sealed"), markup=False, highlight=False)
-        return line.strip()
-
-    def refuse(self, message: str) -> None:
-        self.console.print(f"[red]✗ {message}[/]")
-
-    def beat(self) -> None:
-        if self.delay > 0 and self.sleep is not None:
-            self.sleep(self.delay)
 
 
 _AMOUNT = re.compile(r"-?(?:[0-9]+|[0-9]{1,3}(?:,[0-9]{3})+)")
@@ -164,20 +125,76 @@ def parse_host_round(text: str, rolling: list[int]) -> list[int | None]:
 
 
 class Party:
-    """Runs a saved evening from wherever it stands to the end (or to end of input)."""
+    """Runs a saved evening from wherever it stands to the end. End of input (EOFError) and
+    quit (:class:`~raceday.terminal.surface.Quit`) leave it at the last save."""
 
-    def __init__(self, state: EveningState, store: SessionStore, name: str, term: Terminal,
-                 revision: int | None = None) -> None:
+    def __init__(self, state: EveningState, store: SessionStore, name: str, surface: Surface,
+                 revision: int | None = None, *, delay: float = 0.0,
+                 wait_after_race: bool = False) -> None:
         self.state = state
         self.store = store
         self.name = name
-        self.term = term
+        self.surface = surface
         self.revision = revision
+        self.delay = delay
+        self.lang = surface.lang
+        # after a race its result stays put until Enter: at a terminal, and always in full
+        # screen (a script or a pipe reads on at once)
+        self.wait_after_race = wait_after_race or surface.full_screen
+        # a scripted transcript shows what was answered (never a sealed bid)
+        self.echo = not surface.full_screen and not sys.stdin.isatty()
+        self._race: DerbyState | None = None  # the race being run, kept after it settles
+        self._standings_after: int | None = None  # the race whose standings were just shown
 
     @property
     def session(self) -> Session:
         """The evening's ledger: the public sheets, lots and settled races it shows."""
         return self.state.ledger
+
+    # --- words and the surface -----------------------------------------------------------
+    def w(self, key: str, **params: Any) -> str:
+        return words(key, self.lang, **params)
+
+    def say(self, text: RenderableType = "") -> None:
+        self.surface.say(text)
+
+    def heading(self, text: str) -> None:
+        """A bold heading in the log (after a blank line when printed line by line)."""
+        self.surface.say(Text(("" if self.surface.full_screen else "\n") + text,
+                              style="bold"))
+
+    def refuse(self, exc: RacedayError | str) -> None:
+        """A refusal in the player's language (the rules carry its message)."""
+        if isinstance(exc, str):
+            text = exc
+        else:
+            message = getattr(exc, "message", None)
+            text = render(message, self.lang) if message is not None else str(exc)
+        self.surface.say(Text(f"✗ {text}", style="red"))
+
+    def ask(self, prompt: Prompt) -> str:
+        """One answer through the surface (help and quit are handled there; ``undo`` comes
+        back as :data:`UNDO`); a scripted transcript echoes it, a sealed one as (sealed)."""
+        answer = self.surface.ask(prompt)
+        if self.echo:
+            shown = self.w("party.sealed") if prompt.secret and answer != UNDO else answer
+            self.surface.say(Text(shown))
+        return answer
+
+    def beat(self) -> None:
+        if self.delay > 0:
+            self.surface.pause(self.delay)
+
+    def status(self, text: str, *, line_mode: bool = True) -> None:
+        """The status bar (printed in line mode only where ``line_mode`` says so)."""
+        if self.surface.full_screen or line_mode:
+            self.surface.status(text)
+
+    def show(self) -> None:
+        """The full-screen board for the phase the evening is in (line mode prints its
+        tables where the flow asks for them instead)."""
+        if self.surface.full_screen:
+            self.surface.board(self.board_view())
 
     # --- saving -------------------------------------------------------------------------
     def save(self, log_entry: dict[str, Any] | None = None) -> None:
@@ -189,15 +206,15 @@ class Party:
 
     # --- the flow -----------------------------------------------------------------------
     def run(self) -> None:
-        s = self.session
         if self.revision is None:
             self.save()
         while True:
-            if s.phase == PHASE_AUCTION:
+            phase = self.session.phase
+            if phase == PHASE_AUCTION:
                 self.auction()
-            elif s.phase == PHASE_BETTING:
+            elif phase == PHASE_BETTING:
                 self.betting()
-            elif s.phase == PHASE_RACING:
+            elif phase == PHASE_RACING:
                 self.race()
             else:
                 self.finale()
@@ -206,101 +223,218 @@ class Party:
     def auction(self) -> None:
         s, state = self.session, self.state
         if not s.lots:
-            self.term.say(bold(words("party.auction")))
+            self.heading(self.w("party.auction"))
         while s.phase == PHASE_AUCTION:
             post = s.next_lot
             assert post is not None
-            self.term.say("\n" + bold(lot_title(post)))
+            self.heading(lot_title(post, self.lang))
             events: list[Event] = []
-            for i in list(state.acting_players()):
+            bidders = list(state.acting_players())
+            sealed: list[int] = []  # the people who sealed a bid for this die, in order
+            k = 0
+            while k < len(bidders):
+                i = bidders[k]
                 p = s.players[i]
                 if p.is_computer:
                     events += state.apply_action_for(i, state.bid_action(
                         i, computer_bid(s, i, post)))
+                    k += 1
                     continue
-                while True:
-                    answer = self.term.ask_secret(words(
-                        "party.bid_prompt", name=p.name, horse=horse_name(post), money=p.money))
-                    try:
-                        action = state.bid_action(i, parse_amount(answer) if answer else 0)
-                    except BetError as exc:
-                        self.term.refuse(str(exc))
+                self.show()
+                action = self._bid(i, post)
+                if action is None:  # undo: the one who bid before seals again
+                    if not sealed:
+                        self.refuse(self.w("party.undo_no_bid"))
                         continue
-                    events += state.apply_action_for(i, action)
-                    break
+                    j = sealed[-1]
+                    self.say(self.w("party.rebid", name=s.players[j].name,
+                                    horse=horse_name(post)))
+                    again = self._bid(j, post, again=True)
+                    if again is not None:
+                        state.apply_action_for(j, again)  # a changed bid is not news
+                    continue
+                events += state.apply_action_for(i, action)
+                sealed.append(i)
+                k += 1
             if state.is_chance_node() and s.phase == PHASE_AUCTION:  # a tie: a fair draw
                 events += state.apply_action(state.sample_chance(self._rng(0, post)).outcome)
             self._lots([e for e in events if e.kind == "lot"])
+        self.show()
+
+    def _bid(self, i: int, post: int, *, again: bool = False) -> Any:
+        """Player ``i``'s sealed bid for the die of ``post`` as an action, or None for
+        ``undo`` (which at a bid taken ``again`` is refused: there is nothing before it)."""
+        s = self.session
+        p = s.players[i]
+        unit = s.config.stake_unit
+        self.status(self.w("party.status_bid", name=p.name, horse=horse_name(post),
+                           unit=unit, money=p.money), line_mode=False)
+        prompt = Prompt(self.w("party.bid_prompt", name=p.name, horse=horse_name(post),
+                               money=p.money, unit=unit) + " ",
+                        completions=["0"], secret=True,
+                        help=self.w("party.bid_help", unit=unit, money=p.money))
+        while True:
+            answer = self.ask(prompt)
+            if answer == UNDO:
+                if again:
+                    self.refuse(self.w("party.undo_no_bid"))
+                    continue
+                return None
+            try:
+                return self.state.bid_action(i, parse_bid(answer, unit))
+            except BetError as exc:
+                self.refuse(exc)
 
     def _lots(self, lots: list[Event]) -> None:
         """Tell each sold (or passed) die and save after it."""
         s = self.session
         for k, lot in enumerate(lots):
             if k:
-                self.term.say("\n" + bold(lot_title(lot["post"])))
-            self.term.say(describe_event(WORDS, lot))
+                self.heading(lot_title(lot["post"], self.lang))
+            self.say(describe_event(WORDS, lot, self.lang))
             sold = next(x for x in s.lots if x.post == lot["post"])
             self.save({"auction": sold.to_json()})
 
     def show_board(self) -> None:
-        win, grid = board_tables(self.session.board(), words("board.race",
-                                                              race=self.session.race))
-        self.term.say(win)
-        self.term.say(grid)
+        """The odds board: both tables line by line; the compact one in full screen."""
+        title = self.w("board.race", race=self.session.race)
+        if self.surface.full_screen:
+            self.say(odds_panel(self.session.board(), self.w("board.title_race", title=title),
+                                self.lang))
+            return
+        win, grid = board_tables(self.session.board(), title, self.lang)
+        self.surface.board(Group(win, grid))
 
     def betting(self) -> None:
-        s, state = self.session, self.state
-        self.term.say("\n" + bold(words("party.betting_open", race=s.race,
-                                         races=s.config.races)))
-        if s.is_last_race:
-            self.term.say(bold(words("party.before_last")))
-            self.show_standings()
+        s = self.session
+        self._race = None
+        self.heading(self.w("party.betting_open", race=s.race, races=s.config.races))
+        if s.is_last_race and self._standings_after != s.race - 1:  # not just shown
+            self.heading(self.w("party.before_last"))
+            self.say(self.standings_table())
         last = s.history[-1] if s.history else None
         if last is not None and s.config.first_out_bonus and last.first_out:
-            self.term.say(words("party.odds_change",
-                                horses=[horse_name(h) for h in last.first_out]))
-        self.show_board()
-        for i in list(state.acting_players()):
-            p = s.players[i]
+            self.say(self.w("party.odds_change", horses=[horse_name(h) for h in last.first_out]))
+        self._standings_after = None
+        if self.surface.full_screen:
+            self.show()
+        else:
+            self.show_board()
+        for i in list(self.state.acting_players()):
+            p = self.session.players[i]
             if p.is_computer:
-                for bet in computer_bets(s, i):
+                state = self.state
+                for bet in computer_bets(self.session, i):
                     state.apply_action_for(i, state.ticket_action(i, bet.kind, bet.horses,
                                                                   bet.stake))
-                    self.term.say(words("party.computer_ticket", name=p.name,
-                                        kind=Message(f"{WORDS}.computer.{p.kind}"),
-                                        **ticket_facts(self._mine(i)[-1])))
+                    self.say(self.w("party.computer_ticket", name=p.name,
+                                    kind=Message(f"{WORDS}.computer.{p.kind}"),
+                                    **ticket_facts(self._mine(i)[-1])))
                 state.apply_action_for(i, DONE)
                 continue
-            if s.history:
-                self.term.say("\n" + words("party.tickets_for", name=p.name, race=s.race))
-            else:
-                self.term.say(f"\n{p.name}: {words('party.bet_help')}")
-            while True:
-                answer = self.term.ask(words("party.ticket_prompt", name=p.name, money=p.money))
-                word = answer.lower()
-                if word in ("", "done", "d", "pass"):
-                    state.apply_action_for(i, DONE)
-                    break
-                try:
-                    if word == "board":
-                        self.show_board()
-                    elif word in ("help", "?"):
-                        self.term.say(words("party.bet_help"))
-                    elif word == "tickets":
-                        self.term.say(", ".join(words("party.ticket", **ticket_facts(t))
-                                                for t in self._mine(i))
-                                      or words("party.no_tickets"))
-                    elif word == "borrow":
-                        for e in state.apply_action_for(i, state.borrow_action(i)):
-                            self.term.say(describe_event(WORDS, e))
-                    else:
-                        kind, horses, stake = parse_ticket(answer)
-                        state.apply_action_for(i, state.ticket_action(i, kind, horses, stake))
-                        t = self._mine(i)[-1]
-                        self.term.say(words("party.ticket_bought", **ticket_facts(t)))
-                except BetError as exc:
-                    self.term.refuse(str(exc))
+            self._tickets(i)
         self.save()
+
+    def _tickets(self, i: int) -> None:
+        """Player ``i``'s tickets for this race, until 'done' (or an empty line)."""
+        s = self.session
+        p = s.players[i]
+        if s.history:
+            self.say(("" if self.surface.full_screen else "\n")
+                     + self.w("party.tickets_for", name=p.name, race=s.race))
+        else:
+            self.say(("" if self.surface.full_screen else "\n")
+                     + f"{p.name}: {self.w('party.bet_help')}")
+        # line by line the stake rule comes with the first race's help (and 'help' says it)
+        self.status(self.ticket_status(i), line_mode=not s.history)
+        taken: list[tuple[dict[str, Any], str]] = []  # (the evening before, what was done)
+        while True:
+            self.show()
+            p = self.session.players[i]
+            answer = self.ask(Prompt(
+                self.w("party.ticket_prompt", name=p.name, money=p.money) + " ",
+                choices=self.ticket_choices(i), completions=[*TICKET_WORDS, *DICE_WORDS],
+                help=self.ticket_help(i)))
+            word = answer.lower()
+            if word in ("", "done", "d", "pass"):
+                self.state.apply_action_for(i, DONE)
+                return
+            if answer == UNDO:
+                if not taken:
+                    self.refuse(self.w("party.undo_no_ticket", name=p.name))
+                    continue
+                before, what = taken.pop()
+                self.state = EveningState.from_json(before)
+                p = self.session.players[i]
+                self.say(self.w("party.undone", name=p.name, what=what, money=p.money))
+                continue
+            try:
+                if word == "board":
+                    self.show_board()
+                elif word == "tickets":
+                    self.say(", ".join(self.w("party.ticket", **ticket_facts(t))
+                                       for t in self._mine(i))
+                             or self.w("party.no_tickets"))
+                elif word == "borrow":
+                    before = self.state.to_json()
+                    for e in self.state.apply_action_for(i, self.state.borrow_action(i)):
+                        self.say(describe_event(WORDS, e, self.lang))
+                    taken.append((before, self.w("party.the_loan")))
+                else:
+                    kind, horses, stake = parse_ticket(answer)
+                    before = self.state.to_json()
+                    self.state.apply_action_for(i, self.state.ticket_action(i, kind, horses,
+                                                                            stake))
+                    t = self._mine(i)[-1]
+                    self.say(self.w("party.ticket_bought", **ticket_facts(t)))
+                    taken.append((before, self.w("party.ticket", **ticket_facts(t))))
+            except BetError as exc:
+                self.refuse(exc)
+
+    def ticket_rule(self) -> str:
+        """The stake rule and the ticket limits of this evening, in one line."""
+        c = self.session.config
+        return self.w("party.stake_rule", unit=c.stake_unit, win=c.win_limit,
+                      quinella=c.quinella_limit)
+
+    def ticket_status(self, i: int) -> str:
+        p = self.session.players[i]
+        return self.w("party.status_ticket", name=p.name, race=self.session.race,
+                      rule=self.ticket_rule())
+
+    def ticket_help(self, i: int) -> str:
+        lines = [self.w("party.bet_help"), self.ticket_rule()]
+        if self.session.can_borrow(i):
+            c = self.session.config
+            lines.append(self.w("party.borrow_rule", amount=c.loan_amount, repay=c.loan_repay))
+        lines.append(self.w("party.undo_ticket_help"))
+        return "\n".join(lines)
+
+    def ticket_choices(self, i: int) -> list[Choice]:
+        """'done', then every ticket this player may still buy at the smallest stake (its
+        odds in the label; choosing one previews it on the odds board)."""
+        s = self.session
+        unit = s.config.stake_unit
+        mine = s.tickets_of(i)
+        choices = [Choice("done", self.w("party.choice_done"))]
+        if s.players[i].money < unit:
+            return choices
+        board = s.board()
+        title = self.w("board.title_race", title=self.w("board.race", race=s.race))
+        if sum(t.kind == "win" for t in mine) < s.config.win_limit:
+            for h in reversed(POSTS):
+                text = f"win {horse_name(h)} {unit}"
+                choices.append(Choice(text, self.w("party.choice_ticket", ticket=text,
+                                                   odds=_odds(board.win[h])),
+                                      _preview(board, title, self.lang, (h,))))
+        if sum(t.kind == "quinella" for t in mine) < s.config.quinella_limit:
+            pairs = sorted(board.quinella, key=lambda pr: board.quinella[pr])
+            for a, b in pairs:
+                text = f"q {horse_name(a)}-{horse_name(b)} {unit}"
+                choices.append(Choice(text, self.w("party.choice_ticket", ticket=text,
+                                                   odds=_odds(board.quinella[(a, b)])),
+                                      _preview(board, title, self.lang, (a, b))))
+        return choices
 
     def _mine(self, player: int) -> list[dict[str, Any]]:
         """``player``'s tickets, as their own view shows them."""
@@ -311,15 +445,20 @@ class Party:
         s, state = self.session, self.state
         race = state.race
         assert race is not None
+        self._race = race
         if s.config.host and race != DerbyState(DerbyOptions(s.config.fall_rate)):
-            self.term.say("\n" + words("party.race_continues", race=s.race, round=race.round,
-                                        horses=[horse_name(p) for p in race.group]))
+            self.say(("" if self.surface.full_screen else "\n")
+                     + self.w("party.race_continues", race=s.race, round=race.round,
+                              horses=[horse_name(p) for p in race.group]))
         else:
-            self.term.say("\n" + bold(words("event.race_start", race=s.race)))
+            self.heading(self.w("event.race_start", race=s.race))
+        self.status(self.w("party.status_race", race=s.race, races=s.config.races),
+                    line_mode=False)
         to_drop: list[str] = []
         rng = self._rng(s.race)
         number = s.race
         while True:
+            self.show()
             if s.config.host:
                 events = self._host_round(race)
             else:
@@ -328,68 +467,232 @@ class Party:
             over = any(e.kind == "settled" for e in events)
             if s.config.host and not over:  # the table's dice so far are kept
                 self.save()
-            for line in event_lines(events, to_drop):
-                self.term.say(line)
-                self.term.beat()
+            for line in event_lines(events, to_drop, self.lang):
+                self.say(line)
+                if self.surface.full_screen:
+                    self.show()
+                self.beat()
             if over:
                 break
         record = s.history[-1]
         settled = next(e for e in events if e.kind == "settled")
         for pay in settled["payouts"]:
-            self.term.say(words("party.payout", name=pay["name"], amount=pay["amount"],
-                                what=pay["what"]))
+            self.say(self.w("party.payout", name=pay["name"], amount=pay["amount"],
+                            what=pay["what"] if self.lang == "en" else pay["words"]))
         if not settled["payouts"]:
-            self.term.say(words("party.no_payouts"))
+            self.say(self.w("party.no_payouts"))
         self.save({"race": record.to_json()})
-        self.term.say(words("party.saved_after", race=number))
+        self.say(self.w("party.saved_after", race=number))
+        self.heading(self.w("party.standings_after", race=number))
+        self.say(self.standings_table())
+        self._standings_after = number
+        self.show()
+        if self.wait_after_race:
+            self._next(self.w("party.next_final" if s.phase != PHASE_BETTING
+                              else "party.next_race", race=s.race))
+
+    def _next(self, text: str) -> None:
+        """Wait for Enter so the result stays in view (undo takes nothing back here)."""
+        self.status(text, line_mode=False)
+        prompt = Prompt(text + " ", help=self.w("party.next_help"))
+        while True:
+            if self.ask(prompt) != UNDO:
+                return
+            self.refuse(self.w("party.undo_race"))
 
     def _host_round(self, race: DerbyState) -> list[Event]:
         rolling = list(race.to_roll)
         what = (Message(f"{WORDS}.party.roll_off") if race.in_rolloff
                 else Message(f"{WORDS}.party.furlong", {"n": race.round}))
+        names = " ".join(horse_name(p) for p in rolling)
+        self.status(self.w("party.status_host", what=what, horses=names), line_mode=False)
+        prompt = Prompt(self.w("party.host_prompt", what=what, horses=names) + " ",
+                        completions=["F"],
+                        help=self.w("party.host_help", n=len(rolling), horses=names,
+                                    faces=" ".join(f"{horse_name(p)}:1-{faces_of(p)}"
+                                                   for p in rolling)))
         while True:
-            answer = self.term.ask(words("party.host_prompt", what=what,
-                                         horses=" ".join(horse_name(p) for p in rolling)))
+            answer = self.ask(prompt)
+            if answer == UNDO:
+                self.refuse(self.w("party.undo_dice"))
+                continue
             try:
                 values = parse_host_round(answer, rolling)
             except RacedayError as exc:
-                self.term.refuse(str(exc))
+                self.refuse(exc)
                 continue
             break
         return self.state.enter_rolls(values)
-    def show_standings(self) -> None:
+
+    def standings_table(self) -> Table:
         s = self.session
         table = Table()
         for col in ("rank", "player", "money", "debt", "net", "horse", "prizes"):
-            table.add_column(words(f"column.{col}"),
+            table.add_column(self.w(f"column.{col}"),
                              justify="left" if col in ("player", "horse") else "right")
         for rank, i, net in s.standings():
             p = s.players[i]
             table.add_row(str(rank), p.name, str(p.money), str(p.debt), str(net),
                           horse_name(p.horse) if p.horse else "—", str(p.prize))
-        self.term.say(table)
+        return table
+
+    def show_standings(self) -> None:
+        self.say(self.standings_table())
 
     def finale(self) -> None:
-        self.term.say("\n" + bold(words("party.final")))
+        self.heading(self.w("party.final"))
         self.show_standings()
-        self.term.say(describe_outcome(WORDS, self.state.outcome()))
+        self.say(describe_outcome(WORDS, self.state.outcome(), self.lang))
         award = self.state.award()
         if award is None:
-            self.term.say(words("no_award"))
+            self.say(self.w("no_award"))
         else:
-            self.term.say(words("party.award", by=Message(f"{WORDS}.award_{award['by']}"),
-                                names=award["names"], score=award["score"]))
-        self.term.say(words("party.complete", name=self.name))
+            self.say(self.w("party.award", by=Message(f"{WORDS}.award_{award['by']}"),
+                            names=award["names"], score=award["score"]))
+        self.say(self.w("party.complete", name=self.name))
+        self.status(self.w("party.status_over", name=self.name), line_mode=False)
+        self.show()
+
+    # --- the full-screen board ---------------------------------------------------------
+    def board_view(self) -> Callable[[int, int], RenderableType]:
+        """The board for now, drawn to the space it gets: a heading, the phase's panel (the
+        lots, the odds board, the track, the result) and the players; more when there is
+        room (a players' table beside the panel at 110 columns and more)."""
+        s, state = self.session, self.state
+        lang = self.lang
+        phase = s.phase
+        owners = {p.horse: p.name for p in s.players if p.horse is not None}
+        panel: RenderableType
+        extra: list[RenderableType] = []
+        if phase == PHASE_AUCTION:
+            post = s.next_lot
+            head = self.w("party.board_auction", post=post or 0,
+                          horse=horse_name(post or POSTS[0]), unit=s.config.stake_unit)
+            panel = self.lots_table()
+        elif phase == PHASE_BETTING and self._race is None:
+            head = self.w("party.board_betting", race=s.race, races=s.config.races,
+                          rule=self.ticket_rule())
+            panel = odds_panel(s.board(), self.w("board.title_race",
+                                                 title=self.w("board.race", race=s.race)),
+                               lang)
+            extra = [Text(odds_caption(lang), style="dim")]
+        elif self._race is not None:
+            shown_race = s.race if phase == PHASE_RACING else s.history[-1].race
+            head = self.w("party.board_race", race=shown_race, races=s.config.races)
+            panel = track_panel(self._race, self.w("board.track"), lang, owners=owners)
+            if phase != PHASE_RACING and state.last is not None:
+                extra = [Text(self.w("party.board_result", order=" ".join(state.last["order"]),
+                                     first_out=state.last["first_out"] or "—"))]
+        else:
+            head = self.w("party.board_final")
+            panel = self.standings_table()
+        players = self.players_table()
+        line = self.players_line()
+        return lambda width, height: fit(head, panel, extra, players, line, width, height)
+
+    def lots_table(self) -> Table:
+        from rich import box
+
+        s = self.session
+        table = Table(box=box.SIMPLE_HEAD, show_edge=False, padding=(0, 1))
+        for col in ("post", "horse", "owner", "price"):
+            table.add_column(self.w(f"column.{col}") if col in ("post", "horse")
+                             else self.w(col), justify="right" if col == "price" else "left")
+        sold = {x.post: x for x in s.lots}
+        for post in POSTS:
+            lot = sold.get(post)
+            if lot is None:
+                owner = Text(self.w("party.on_offer") if post == s.next_lot else "",
+                             style="bold" if post == s.next_lot else "")
+                table.add_row(str(post), horse_name(post), owner, "")
+            elif lot.buyer is None:
+                table.add_row(str(post), horse_name(post), self.w("house"), "")
+            else:
+                table.add_row(str(post), horse_name(post), s.players[lot.buyer].name,
+                              str(lot.price))
+        return table
+
+    def _mark(self, i: int) -> str:
+        state = self.state
+        if state.phase == PHASE_AUCTION:
+            return "✓" if i in state.bids else ""
+        if state.phase == PHASE_BETTING:
+            return "✓" if i in state.done else ""
+        return ""
+
+    def players_table(self) -> Table:
+        from rich import box
+
+        s = self.session
+        table = Table(box=box.SIMPLE_HEAD, show_edge=False, padding=(0, 1))
+        table.add_column(self.w("column.player"))
+        table.add_column(self.w("column.money"), justify="right")
+        table.add_column(self.w("column.horse"))
+        table.add_column("")
+        for i, p in enumerate(s.players):
+            table.add_row(p.name, str(self.state.shown_money(i)),
+                          horse_name(p.horse) if p.horse else "", self._mark(i))
+        return table
+
+    def players_line(self) -> Text:
+        s = self.session
+        parts = []
+        for i, p in enumerate(s.players):
+            horse = f" {horse_name(p.horse)}" if p.horse else ""
+            mark = self._mark(i)
+            parts.append(f"{p.name} {self.state.shown_money(i)}{horse}{' ' + mark if mark else ''}")
+        return Text(" · ".join(parts))
 
 
-def bold(text: str) -> str:
-    """``text`` in bold on the console, its own brackets shown as they are."""
-    return f"[bold]{escape(text)}[/]"
+def _odds(tenths: int) -> str:
+    from raceday.games.derby.odds import format_odds
+
+    return format_odds(tenths)
 
 
-def lot_title(post: int) -> str:
+def _preview(board: Any, title: str, lang: str, horses: Sequence[int]) -> RenderableType:
+    return odds_panel(board, title, lang, highlight=horses)
+
+
+def _height(renderable: RenderableType, width: int) -> int:
+    console = Console(width=max(width, 20), file=io.StringIO(), color_system=None)
+    return len(console.render_lines(renderable, console.options.update_width(max(width, 20)),
+                                    pad=False))
+
+
+def fit(head: str, panel: RenderableType, extra: list[RenderableType], players: Table,
+        line: Text, width: int, height: int) -> RenderableType:
+    """The board's pieces that fit ``width`` x ``height``: the heading and the panel always;
+    beside them the players' table when wide enough (else the players in one line below);
+    the extra lines when there is room."""
+    title = Text(head, style="bold")
+    if width >= 110:
+        grid = Table.grid(padding=(0, 3))
+        grid.add_column()
+        grid.add_column()
+        grid.add_row(panel, players)
+        parts: list[RenderableType] = [title, grid, *extra]
+    else:
+        parts = [title, panel, *extra, line]
+    while len(parts) > 2 and _height(Group(*parts), width) > height:
+        parts.pop()
+    return Group(*parts)
+
+
+def parse_bid(text: str, unit: int) -> int:
+    """A sealed bid from what was typed (empty: no bid). A refusal never repeats what was
+    typed: the others at the screen must not learn the bid from it."""
+    if not text.strip():
+        return 0
+    try:
+        return parse_amount(text)
+    except BetError:
+        raise refusal(BetError, "derby.refusal.bid_not_amount", unit=unit) from None
+
+
+def lot_title(post: int, lang: str = "en") -> str:
     """The heading of a die on offer: its post and name."""
-    return words("party.lot_title", post=post, horse=horse_name(post))
+    return words("party.lot_title", lang, post=post, horse=horse_name(post))
 
 
 def ticket_facts(ticket: dict[str, Any]) -> dict[str, Any]:

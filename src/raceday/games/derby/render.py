@@ -14,7 +14,7 @@ from rich.table import Table
 
 from raceday.core.events import Event, Message
 from raceday.games.derby.odds import OddsBoard, format_odds
-from raceday.games.derby.rules import POSTS, horse_name, place_message
+from raceday.games.derby.rules import POSTS, DerbyState, horse_name, place_message
 from raceday.present import describe_event, render
 
 GAME = "derby"
@@ -82,3 +82,96 @@ def board_tables(board: OddsBoard, title: str | None = None, lang: str = "en"
         cells = [format_odds(board.quinella[(a, b)]) if b > a else "" for b in POSTS[1:]]
         grid.add_row(f"{a} {horse_name(a)}", *cells)
     return win, grid
+
+
+# --- the terminal's boards (line mode prints them; a full-screen view keeps them fixed) ----
+
+FURLONGS = 5
+HIGHLIGHT = "bold reverse"
+
+
+def odds_panel(board: OddsBoard, title: str, lang: str = "en", *,
+               highlight: Sequence[int] = ()) -> Table:
+    """The odds board in one compact table: each horse's win odds, then the quinella grid
+    beside them (9 lines, about 60 columns). ``highlight`` marks a ticket's horses: one
+    post lights its win odds, two posts their quinella cell."""
+    from rich import box
+    from rich.text import Text
+
+    table = Table(title=title, box=box.SIMPLE_HEAD, show_edge=False, padding=(0, 1),
+                  title_justify="left")
+    table.add_column(words("column.post", lang), justify="right")
+    table.add_column(words("column.horse", lang))
+    table.add_column(words("column.win_odds", lang), justify="right")
+    for b in POSTS[1:]:
+        table.add_column(horse_name(b), justify="right")
+    pair = tuple(sorted(highlight)) if len(highlight) == 2 else None
+    for h in POSTS:
+        bonus = board.bonus.get(h, 0)
+        win = format_odds(board.win[h]) + ("" if not bonus else " ×1.5" * min(bonus, 2))
+        win_cell = Text(win, style=HIGHLIGHT if tuple(highlight) == (h,) else "")
+        cells: list[Text] = []
+        for b in POSTS[1:]:
+            if b <= h:
+                cells.append(Text("·" if b == h else "", style="dim"))
+                continue
+            style = HIGHLIGHT if pair == (h, b) else ""
+            cells.append(Text(format_odds(board.quinella[(h, b)]), style=style))
+        table.add_row(str(h), horse_name(h), win_cell, *cells)
+    return table
+
+
+def odds_caption(lang: str = "en") -> str:
+    """What the compact odds board's columns mean (one line)."""
+    return words("board.caption", lang)
+
+
+def race_rows(race: DerbyState) -> list[tuple[int, int, int | None, bool, int | None]]:
+    """(post, furlongs run, place, fell this round, shown) for each horse of ``race``."""
+    rows = []
+    for p in POSTS:
+        dropped = race.dropped_in.get(p)
+        if race.places.get(p) == 1 or (dropped is None and not race.to_roll):
+            run = FURLONGS
+        elif dropped is not None:
+            run = dropped - 1
+        else:
+            run = min(race.round - 1, FURLONGS)
+        shown = race.rolls.get(p, -1)
+        fell = p in race.rolls and shown is None
+        rows.append((p, run, race.places.get(p), fell, None if shown in (None, -1) else shown))
+    return rows
+
+
+def track_panel(race: DerbyState, title: str, lang: str = "en", *,
+                owners: dict[int, str] | None = None) -> Table:
+    """The track: each horse's furlongs run as a bar of five, its die this round, its place
+    once it has one, and its owner (7 lines plus a title)."""
+    from rich import box
+    from rich.text import Text
+
+    table = Table(title=title, box=box.SIMPLE_HEAD, show_edge=False, padding=(0, 1),
+                  title_justify="left")
+    table.add_column(words("column.post", lang), justify="right")
+    table.add_column(words("column.horse", lang))
+    table.add_column(words("column.furlongs", lang))
+    table.add_column(words("column.shows", lang), justify="right")
+    table.add_column(words("column.place", lang))
+    if owners is not None:
+        table.add_column(words("owner", lang))
+    rolling = race.roller
+    for post, run, place, fell, shown in race_rows(race):
+        bar = Text("■" * run, style="green") + Text("·" * (FURLONGS - run), style="dim")
+        if fell:
+            roll = Text("F", style="red")
+        else:
+            roll = Text("" if shown is None else str(shown),
+                        style="bold" if shown is not None else "")
+        placed = (Text(render(place_message(place), lang),
+                       style="bold yellow" if place == 1 else "")
+                  if place is not None else Text("◀" if post == rolling else ""))
+        row: list[str | Text] = [str(post), horse_name(post), bar, roll, placed]
+        if owners is not None:
+            row.append(owners.get(post, "—"))
+        table.add_row(*row)
+    return table
