@@ -20,6 +20,8 @@ from raceday.games.pistard import cli as pistard_cli
 from raceday.games.pistard.moves import CHOOSE_BASE
 from raceday.games.pistard.options import PistardOptions
 from raceday.games.pistard.state import PHASE_PLACE, PistardState
+from raceday.terminal import lineinput
+from raceday.terminal.surface import LineSurface
 
 runner = CliRunner()
 
@@ -102,8 +104,9 @@ def test_pistard_next_rider_prompt_refuses_foreign_digits(
     state = _ttt_choice()
     idents = [state.riders[i].ident for i in state.choosable()]
     answers = iter(["³", "١", "𝟓", "1"])
-    monkeypatch.setattr(pistard_cli, "_read", lambda prompt: next(answers))
-    assert pistard_cli._ask_next_rider(state, 0) == CHOOSE_BASE + idents[0]
+    monkeypatch.setattr(lineinput, "ask", lambda prompt, **_kw: next(answers))
+    surface = LineSurface()
+    assert pistard_cli._ask_next_rider(surface, state, 0) == CHOOSE_BASE + idents[0]
     out = " ".join(capsys.readouterr().out.split())
     assert out.count("(type numbers with the digits 0-9)") == 3
 

@@ -38,19 +38,19 @@ def test_play_scripted_human_refusals_then_a_whole_race(tmp_path: Path) -> None:
 def test_play_eof_saves_and_resume_continues(tmp_path: Path) -> None:
     db = tmp_path / "s.sqlite"
     args = ["pistard", "play", "--players", "human,medium", "--riders-per-player", "1",
-            "--seed", "9", "--db", str(db), "--delay", "0", "--session", "t"]
-    first = runner.invoke(app, args, input="2 4\n1\n1\n")
+            "--seed", "9", "--db", str(db), "--delay", "0"]
+    first = runner.invoke(app, [*args, "--save", "t"], input="2 4\n1\n1\n")
     assert first.exception is None, first.output
     assert "game saved as 't'" in first.output
     _doc, rev = SessionStore(db).load("pistard", "t")
     assert rev >= 2
-    second = runner.invoke(app, [*args, "--resume"], input="1\n" * 300)
+    second = runner.invoke(app, [*args, "--resume", "t"], input="1\n" * 300)
     assert second.exception is None, second.output
     assert "resuming 't'" in second.output and "wins" in second.output
     store = SessionStore(db)
     logged = len(store.log("pistard", "t"))
     assert logged == 1
-    third = runner.invoke(app, [*args, "--resume"], input="")
+    third = runner.invoke(app, [*args, "--resume", "t"], input="")
     assert third.exception is None and "already over" in third.output
     assert len(store.log("pistard", "t")) == logged  # the result is not counted twice
 
@@ -153,7 +153,7 @@ def test_play_and_watch_word_their_lines_from_the_message_table(
     entries = table("en").entries
     for colour in ("yellow", "green", "blue", "red"):
         monkeypatch.setitem(entries, f"pistard.event.move.{colour}", f"R{{rider}} {colour}!")
-    monkeypatch.setitem(entries, "pistard.hint.move", "⇒ +{ahead} L{lane} #{col}")
+    monkeypatch.setitem(entries, "pistard.term.move", "⇒ +{ahead} L{lane} #{col}")
     watched = runner.invoke(app, ["pistard", "watch", "-p", "easy,easy", "--seed", "2",
                                   "--track", "short", "--db", str(tmp_path / "w.sqlite"),
                                   "--delay", "0"])
@@ -163,5 +163,5 @@ def test_play_and_watch_word_their_lines_from_the_message_table(
                                  "1", "--seed", "4", "--db", str(tmp_path / "p.sqlite"),
                                  "--delay", "0"], input="1 4\n" + "1\n" * 300)
     assert played.exception is None, played.output
-    assert "⇒ +" in played.output and "ahead to lane" not in played.output
+    assert "⇒ +" in played.output and "→ +" not in played.output
     assert "R11 " in played.output and " plays " not in played.output

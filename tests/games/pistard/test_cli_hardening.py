@@ -17,7 +17,6 @@ from raceday.core.errors import InputFileError
 from raceday.core.events import Event
 from raceday.core.play import play_game
 from raceday.core.serialize import loads_state
-from raceday.games.pistard import cli as pistard_cli
 from raceday.games.pistard.agents import make_agent
 from raceday.games.pistard.options import PistardOptions
 from raceday.games.pistard.render import commentary, result_lines, standings
@@ -26,6 +25,7 @@ from raceday.games.pistard.state import PistardState, position_state, with_word_
 from raceday.games.pistard.track import MAX_FILE_BYTES, default_track, load_track
 from raceday.games.pistard.variants import VARIANTS
 from raceday.store.sessions import SessionStore
+from raceday.terminal import common, lineinput
 
 runner = CliRunner()
 
@@ -62,15 +62,19 @@ def text_of(renderables: list[object]) -> str:
         (["play", "--variant", "points", "--laps", "51"], "from 1 to 50"),
         (["play", "--laps", "3"], "only be chosen for the points race"),
         (["play", "--tokens", "-1"], "from 0 to 20"),
-        (["play", "--session", ""], "empty text"),
-        (["play", "--session", "n" * 65], "at most 64"),
+        (["play", "--save", ""], "empty text"),
+        (["play", "--save", "n" * 65], "at most 64"),
+        (["play", "--resume", "--db"], "needs a session's name"),
+        (["play", "--resume", "a", "--save", "b"], "give one of them"),
+        (["watch", "--resume", "nothing-saved"], "no saved pistard session named"),
+        (["play", "--lang", "fr"], "must be en or ja"),
         (["play", "--track", ""], "empty text"),
         (["play", "--track", "/"], "is a directory"),
         (["play", "--track", "no/such/file.toml"], "neither a shipped track"),
         (["simulate", "-n", "0"], "from 1 to 100,000"),
         (["simulate", "-n", "-4"], "from 1 to 100,000"),
         (["simulate", "-n", "100001"], "from 1 to 100,000"),
-        (["simulate", "--simulations", "0"], "from 1 to 10,000"),
+        (["simulate", "--playouts", "0"], "from 1 to 10,000"),
         (["simulate", "--seed", "-1"], "--seed"),
         (["simulate", "--players", "human,easy"], "computers only"),
         (["simulate", "--variant", "ttt", "--players", "easy,easy"], "exactly 1 player"),
@@ -179,7 +183,7 @@ def test_a_new_game_never_overwrites_a_saved_one(tmp_path: Path) -> None:
     assert _saved(db, "pistard") == before  # untouched, revision included
     assert _saved(db, "pistard-2")[0]["state"] != before[0]["state"]
     # the old game still resumes under its own name
-    third = runner.invoke(app, [*HUMAN_ARGS, "--db", str(db), "--resume"], input="")
+    third = runner.invoke(app, [*HUMAN_ARGS, "--db", str(db), "--resume", "pistard"], input="")
     assert "resuming 'pistard'" in third.output
 
 
@@ -188,20 +192,20 @@ def test_ctrl_c_at_a_prompt_prints_one_line_with_the_resume_command(
 ) -> None:
     answers = iter(["2 4", "1"])
 
-    def reader(prompt: str) -> str:
+    def reader(prompt: object, **_kw: object) -> str:
         for answer in answers:
             return answer
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(pistard_cli, "_read", reader)
+    monkeypatch.setattr(lineinput, "ask", reader)
     db = tmp_path / "a folder" / "s.sqlite"
-    code = run([*HUMAN_ARGS, "--seed", "9", "--db", str(db), "--session", "mine"])
+    code = run([*HUMAN_ARGS, "--seed", "9", "--db", str(db), "--save", "mine"])
     assert code == 130
     lines = capsys.readouterr().err.strip().splitlines()
     assert len(lines) == 1, lines
     assert lines[0].startswith("interrupted: the race is saved as 'mine' as it stood in round")
     assert lines[0].endswith(
-        f"; resume with: raceday pistard play --session mine --resume --db '{db}'")
+        f"; resume with: raceday pistard play --resume mine --db '{db}'")
     state = loads_state(str(_saved(db, "mine")[0]["state"]))
     assert isinstance(state, PistardState) and state.round >= 1
 
@@ -216,20 +220,20 @@ def test_ctrl_c_while_watching_computers_keeps_the_round_and_resumes(
         if calls["n"] == 30:
             raise KeyboardInterrupt
 
-    monkeypatch.setattr(pistard_cli, "pause", pause)
+    monkeypatch.setattr(common, "pause", pause)
     db = tmp_path / "s.sqlite"
     args = ["pistard", "play", "--players", "easy,medium", "--seed", "3", "--delay", "0",
             "--db", str(db)]
     assert run(args) == 130
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0
-    assert "resume with: raceday pistard play --session pistard --resume --db" in err
+    assert "resume with: raceday pistard play --resume pistard --db" in err
     saved_round = loads_state(str(_saved(db, "pistard")[0]["state"])).round  # type: ignore[attr-defined]
     assert f"as it stood in round {saved_round}" in err and saved_round >= 1
-    monkeypatch.setattr(pistard_cli, "pause", lambda _s: None)
-    assert run([*args, "--resume"]) == 0
+    monkeypatch.setattr(common, "pause", lambda _s: None)
+    assert run([*args, "--resume", "pistard"]) == 0
     out = capsys.readouterr().out
-    assert f"resuming 'pistard': scratch, round {saved_round}" in out and "wins" in out
+    assert f"resuming 'pistard': Scratch, round {saved_round}" in out and "wins" in out
 
 
 # --- every variant with its defaults --------------------------------------------------
