@@ -134,10 +134,10 @@ def test_the_imported_route_sections_in_japanese() -> None:
                 {"name": "Vlak", "length": 4, "colour": "sprinter"}]
     ja = shown(cli._sections_table(12, sections, "ja"))
     clean(ja)
-    for word in ("区間", "上り", "石畳", "平坦", "クライマー", "2級、勾配は最大4"):
+    for word in ("区間", "上り", "石畳", "平坦", "クライマー", "2級、最大勾配4"):
         assert word in ja, word
     en = shown(cli._sections_table(12, sections))
-    assert "cat. 2, steepness up to 4" in en and "cobbles" in en and "sprinter" in en
+    assert "cat. 2, steepest 4" in en and "cobbles" in en and "sprinter" in en
     assert "-4" not in en  # a steepness is not a negative number
 
 

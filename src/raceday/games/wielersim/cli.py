@@ -80,10 +80,11 @@ PELOTON_HELP = WielersimOptions.model_fields["peloton"].description
 MIN_WIDTH, MAX_WIDTH = 10, 120
 MAX_TOP = 1_000
 
-RouteArg = Annotated[str, typer.Argument(help=ROUTE_HELP)]
-PelotonArg = Annotated[str, typer.Argument(help=PELOTON_HELP)]
+RouteArg = Annotated[str, typer.Argument(help=ROUTE_HELP, metavar="ROUTE", show_default=False)]
+PelotonArg = Annotated[str, typer.Argument(help=PELOTON_HELP, metavar="PELOTON",
+                                           show_default=False)]
 WorkersOpt = Annotated[int | None, typer.Option(
-    "--workers", callback=common.in_range(1, MAX_WORKERS),
+    "--workers", metavar="N", callback=common.in_range(1, MAX_WORKERS),
     help=f"Worker processes, 1 to {MAX_WORKERS}: 1 runs in this process; more start a "
     "local Dask cluster of that size (default: decided from the job's size: in this "
     "process, or one worker per core when a cluster clearly pays for its start-up).")]
@@ -91,15 +92,15 @@ SchedulerOpt = Annotated[str | None, typer.Option(
     "--scheduler", metavar="tcp://HOST:PORT",
     help="Run on an existing Dask cluster (its scheduler's address) instead of a local one.")]
 PlotOpt = Annotated[str | None, typer.Option(
-    "--plot", help="Write a chart to this file (.png or .svg).")]
+    "--plot", metavar="PATH", help="Write a chart to this file (.png or .svg).")]
 AllTopOpt = Annotated[int | None, typer.Option(
-    "--top", callback=common.in_range(1, MAX_TOP),
+    "--top", metavar="N", callback=common.in_range(1, MAX_TOP),
     help=f"Riders shown, 1 to {MAX_TOP:,} (default: every rider).")]
 TopOpt = Annotated[int, typer.Option(
-    "--top", callback=common.in_range(1, MAX_TOP),
+    "--top", metavar="N", callback=common.in_range(1, MAX_TOP),
     help=f"Riders shown per table, 1 to {MAX_TOP:,}.")]
 WidthOpt = Annotated[int | None, typer.Option(
-    "--width", callback=common.in_range(MIN_WIDTH, MAX_WIDTH, "squares"),
+    "--width", metavar="N", callback=common.in_range(MIN_WIDTH, MAX_WIDTH, "squares"),
     help=f"Squares of road drawn around the front, {MIN_WIDTH} to {MAX_WIDTH} "
     "(default: fit the screen).")]
 RoadOpt = Annotated[bool, typer.Option("--road/--no-road", help="Draw the road every turn.")]
@@ -108,7 +109,7 @@ CommandT = TypeVar("CommandT", bound=Callable[..., Any])
 
 def runs_option(most: int, what: str) -> Any:
     """The ``-n`` option of a prediction: how many ``what`` to simulate, 1 to ``most``."""
-    return typer.Option("-n", callback=common.in_range(1, most, what),
+    return typer.Option("--races", "-n", metavar="N", callback=common.in_range(1, most, what),
                         help=f"Number of {what} to simulate, 1 to {most:,}.")
 
 
@@ -388,16 +389,20 @@ def predict_command(
     sim: Simulation = GIVEN_BY_OPTIONS,
     top: AllTopOpt = None,
     compare: Annotated[str | None, typer.Option(
-        "--compare", help="Predict a second race side by side: route=ROUTE (the same "
+        "--compare", metavar="KIND=NAME",
+        help="Predict a second race side by side: route=ROUTE (the same "
         "riders on another route) or peloton=PELOTON (another start list on this route).",
     )] = None,
     ratings: bool = field_option(WielersimOptions, "ratings"),
     engine: Annotated[str, typer.Option(
-        "--engine", help="fast: the compiled engine; reference: the rules engine in Python "
+        "--engine", metavar="fast|reference",
+        help="fast: the compiled engine; reference: the rules engine in Python "
         "(about thirty times slower). Both ride the same races: same seed, same numbers.",
     )] = "fast",
+    lang: common.LangOpt = None,
 ) -> None:
     """Simulate many races: every rider's chance to win, reach the podium and the top 10."""
+    language = common.resolve_lang(lang)
     if engine not in PREDICT_ENGINES:
         raise OptionsError(f"--engine must be one of {', '.join(PREDICT_ENGINES)}, got "
                            f"{engine!r}")
@@ -443,12 +448,12 @@ def predict_command(
         common.print_json(out)
         return
     if len(preds) == 1:
-        common.console.print(_prediction_table(preds[0], top))
-        common.console.print(_type_table(preds[0]))
+        common.console.print(_prediction_table(preds[0], top, language))
+        common.console.print(_type_table(preds[0], language))
     else:
-        common.console.print(_compare_table(preds, labels, top))
-    common.console.print(_seed_line(used))
-    _plot_written(plot)
+        common.console.print(_compare_table(preds, labels, top, language))
+    common.console.print(_seed_line(used, language))
+    _plot_written(plot, language)
 
 
 def _peloton(value: str, ratings: bool) -> dict[str, Any]:
@@ -491,15 +496,16 @@ def _mark_weight(mark: str) -> float:
 @route_app.command("import")
 def import_route(
     track: Annotated[str, typer.Argument(help="A GPX track (.gpx) or a CSV of distance_km, "
-                                         "elevation_m[, surface, sprint, name] (.csv).")],
+                                         "elevation_m[, surface, sprint, name] (.csv).",
+                                         metavar="TRACK", show_default=False)],
     name: Annotated[str | None, typer.Option(
-        "--name", help="The route's name (default: the file's name).")] = None,
+        "--name", metavar="NAME", help="The route's name (default: the file's name).")] = None,
     squares: Annotated[int | None, typer.Option(
-        "--squares", callback=common.in_range(MIN_DISTANCE, MAX_DISTANCE, "squares"),
+        "--squares", metavar="N", callback=common.in_range(MIN_DISTANCE, MAX_DISTANCE, "squares"),
         help=f"Length in squares, {MIN_DISTANCE} to {MAX_DISTANCE} (default: one per km).",
     )] = None,
     output: Annotated[str | None, typer.Option(
-        "--output", "-o", help="Write the route file (TOML) here.")] = None,
+        "--output", "-o", metavar="PATH", help="Write the route file (TOML) here.")] = None,
     plot_file: PlotOpt = None,
     json_out: common.JsonOpt = False,
 ) -> None:
@@ -639,9 +645,9 @@ def _list_tours(db: Path | None, lang: str) -> None:
 
 @app.command()
 def tour(
-    tour_file: Annotated[str | None, typer.Argument(help=TOUR_HELP, metavar="[TOUR]",
+    tour_file: Annotated[str | None, typer.Argument(help=TOUR_HELP, metavar="TOUR",
                                                     show_default=False)] = None,
-    peloton: Annotated[str | None, typer.Argument(help=PELOTON_HELP, metavar="[PELOTON]",
+    peloton: Annotated[str | None, typer.Argument(help=PELOTON_HELP, metavar="PELOTON",
                                                   show_default=False)] = None,
     seed: common.SeedOpt = None,
     save: Annotated[str | None, typer.Option(
@@ -787,15 +793,19 @@ def _ride_campaign(surface: Surface, campaign: Campaign, *, auto: bool, delay: f
 
 @app.command()
 def standings(
-    name: Annotated[str, typer.Argument(help="Name of a saved stage race.")],
+    name: Annotated[str, typer.Argument(help="Name of a saved stage race (see tour --list).",
+                                        metavar="NAME", show_default=False)],
     db: common.DbOpt = None,
     json_out: common.JsonOpt = False,
     plot_file: Annotated[str | None, typer.Option(
-        "--plot", help="Draw the GC gaps of the top riders, stage by stage (.png or .svg).",
+        "--plot", metavar="PATH",
+        help="Draw the GC gaps of the top riders, stage by stage (.png or .svg).",
     )] = None,
     top: TopOpt = 10,
+    lang: common.LangOpt = None,
 ) -> None:
     """Show the classifications of a saved stage race."""
+    language = common.resolve_lang(lang)
     plot = _plot_file(plot_file)
     campaign = load_campaign(open_store(db), name)
     st = campaign.standings()
@@ -833,24 +843,27 @@ def standings(
                       for t, s in st.teams],
         })
         return
-    common.console.print(say("standings.heading", tour=f"[bold]{campaign.tour['name']}[/]",
+    common.console.print(say("standings.heading", language,
+                             tour=f"[bold]{campaign.tour['name']}[/]",
                              done=campaign.next_stage, total=stage_count(campaign.tour)))
-    for table in standings_tables(peloton, st, top):
+    for table in standings_tables(peloton, st, top, language):
         common.console.print(table)
-    _plot_written(plot)
+    _plot_written(plot, language)
 
 
 @app.command("predict-tour")
 @simulation_options
 def predict_tour_command(
-    tour_file: Annotated[str, typer.Argument(help=TOUR_HELP, metavar="TOUR")],
+    tour_file: Annotated[str, typer.Argument(help=TOUR_HELP, metavar="TOUR", show_default=False)],
     peloton: PelotonArg,
     n: Annotated[int, runs_option(MAX_TOUR_RACES, "stage races")] = 200,
     sim: Simulation = GIVEN_BY_OPTIONS,
     top: TopOpt = 10,
     ratings: bool = field_option(WielersimOptions, "ratings"),
+    lang: common.LangOpt = None,
 ) -> None:
     """Simulate many stage races: final GC places, and who wins GC, points and mountains."""
+    language = common.resolve_lang(lang)
     plot = _plot_file(sim.plot_file)
     tour_spec, p_spec = resolve_tour(tour_file), _peloton(peloton, ratings)
     used = common.fresh_seed(sim.seed)
@@ -868,11 +881,11 @@ def predict_tour_command(
         data = pred.to_json()
         common.print_json({"game": data.pop("game"), "n": data.pop("n"), "seed": used, **data})
         return
-    common.console.print(_gc_places_table(pred, top))
-    for table in _tour_chance_tables(pred, top):
+    common.console.print(_gc_places_table(pred, top, language))
+    for table in _tour_chance_tables(pred, top, language):
         common.console.print(table)
-    common.console.print(_seed_line(used))
-    _plot_written(plot)
+    common.console.print(_seed_line(used, language))
+    _plot_written(plot, language)
 
 
 def _tour_chance_tables(pred: TourPrediction, top: int, lang: str = "en") -> list[Table]:
