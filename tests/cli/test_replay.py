@@ -312,3 +312,26 @@ def test_the_loop_steps_next_back_to_a_number_and_plays_to_the_end(saves: Path) 
     assert steps == [1, 2, 1, 3, total, 1, *range(2, total + 1)]
     assert any("first step" in s for s in surface.said)
     assert any("last step" in s for s in surface.said)
+
+
+def test_full_screen_steps_with_the_board_fixed(saves: Path) -> None:
+    import asyncio
+
+    from raceday.cli.replay import ReadOnlyStore, session_replay, stepping
+    from raceday.terminal.tui import GameApp
+    from raceday.terminal.tui.testing import answer, wait_for_prompt, wait_until_finished
+
+    found = session_replay(ReadOnlyStore(saves), "hairpin", "duel", "en")
+    moves = [s.facts["move"] for s in found.steps]
+
+    async def scenario() -> None:
+        app = GameApp(stepping(found, 0, 0), title="replay", lang="en")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_for_prompt(pilot, app)
+            assert "step 1 of" in app.status_text() and "R" in app.board_text()
+            await answer(pilot, app, "n")
+            assert "step 2 of" in app.status_text() and moves[1] in app.log_text()
+            await answer(pilot, app, "q")
+            assert await wait_until_finished(pilot, app) == 0
+
+    asyncio.run(scenario())

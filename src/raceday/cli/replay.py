@@ -47,7 +47,7 @@ HELP = ("Play back a saved game, party, stage race or room, step by step, with t
         "NAME is a saved session of any game (GAME/NAME where two games saved the same "
         "name), or a room's code with --room (read from the database the server uses). "
         "Each step shows the game's board, rebuilt by its rules, and that step's words. At "
-        "a terminal: a full-screen view (n/→ next, p/← back, play, q quit); piped or "
+        "a terminal: a full-screen view (Enter/n next, b/p back, play, end, q quit); piped or "
         "--plain: every step in order, or only --step N. The database is only read.")
 
 app = typer.Typer(help=HELP, add_completion=False)
