@@ -228,7 +228,7 @@ def test_refusals_are_one_line_exit_2_and_write_nothing(saves: Path, tmp_path: P
 
 
 # --- a room from the server's database ----------------------------------------------------------
-@pytest.mark.parametrize("game", ["hairpin", "keirin"])
+@pytest.mark.parametrize("game", ["hairpin", "keirin", "pistard", "derby", "wielersim"])
 def test_a_room_replays_from_the_servers_database(game: str, tmp_path: Path,
                                                   capsys: pytest.CaptureFixture[str]) -> None:
     from raceday.rooms import logic_class
@@ -247,13 +247,25 @@ def test_a_room_replays_from_the_servers_database(game: str, tmp_path: Path,
     assert doc["steps"][0]["board"] is None  # the lobby has no board
     last = doc["steps"][-1]["board"]
     logic: Any = logic_class(game).from_json(json.loads(snapshot))
+    state = logic.state
     if game == "hairpin":
-        laps = logic.state.position.laps
+        laps = state.position.laps
         assert f"{laps[0]}/" in last and f"{laps[1]}/" in last
-    else:
-        ranking = logic.state.last["ranking"]
+    elif game == "keirin":
+        assert _rows(last)[f"R{state.last['ranking'][0]}"].endswith("#1")
+    elif game == "pistard":  # the rebuilt end is the room's end, drawn as the terminal draws it
+        from raceday.games.pistard.replay import terminal_board
+        from raceday.present.terminal_replay import board_text
+
+        assert last == board_text(terminal_board(state, "en"))
+    elif game == "derby":
+        race = state.ledger.history[-1]
         rows = _rows(last)
-        assert rows[f"R{ranking[0]}"].endswith("#1")
+        assert rows[str(race.first)].endswith("1st") and rows[str(race.second)].endswith("2nd")
+    else:
+        winner = state.peloton.riders[state.results[0][0]]
+        assert any(line.split()[:2] == ["1", winner.name.split()[0]]
+                   for line in last.splitlines())
     code_no, _, err = replay(capsys, code[:3] + "Q", "--room", "--db", str(db))
     assert code_no == 2 and "there is no room" in err
     assert _bytes(db) == before

@@ -469,7 +469,7 @@ NameArg = Annotated[str | None, typer.Argument(
 RoomOpt = Annotated[bool, typer.Option("--room", help="NAME is a room's code (a room the "
                                        "party server kept in the same database).")]
 StepOpt = Annotated[int | None, typer.Option(
-    "--step", metavar="N", min=1, help="Show only step N (1 is the first).")]
+    "--step", metavar="N", help="Show only step N (1 is the first).")]
 ListReplaysOpt = Annotated[bool, typer.Option(
     "--list", help="List everything that can be replayed (game, name, when, finished, "
     "steps) and stop.")]

@@ -24,6 +24,8 @@ from typing import Any
 
 from rich.console import Console, RenderableType
 
+from raceday.core.errors import RacedayError
+
 # A board: a Rich renderable, or a function of the space it gets (width, height) that draws
 # one fitting it (the same shape as raceday.terminal.surface.Board).
 Board = RenderableType | Callable[[int, int], RenderableType]
@@ -43,7 +45,11 @@ class LazyBoard:
     def __call__(self, width: int, height: int) -> RenderableType:
         key = (width, height)
         if key not in self._made:
-            self._made[key] = self._make(width, height)
+            try:
+                self._made[key] = self._make(width, height)
+            except (RacedayError, KeyError, IndexError, TypeError, ValueError,
+                    AssertionError):  # a save the rules cannot ride again: no board
+                self._made[key] = None
         made = self._made[key]
         return "" if made is None else made
 
