@@ -351,18 +351,24 @@ YES = ("y", "yes")
 NO = ("n", "no")
 
 
-def read_line(prompt: str) -> str:
-    """One line from standard input after ``prompt``; EOFError at the end of input."""
-    return console.input(prompt)
+def read_line(prompt: str, *, words: Sequence[str] = (), history: str = "") -> str:
+    """One line after ``prompt`` (Rich markup) through the shared input layer
+    (:mod:`raceday.terminal.lineinput`): edited at a terminal, with Tab completing ``words``
+    and Up recalling earlier answers kept under ``history`` (default: the prompt's kind);
+    a plain line from a pipe. EOFError at the end of input."""
+    from raceday.terminal import lineinput
+    from raceday.terminal.surface import Prompt
+
+    return lineinput.ask(Prompt(prompt, completions=words, history=history), console=console)
 
 
 def read_secret(prompt: str) -> str:
-    """A line typed without echo when a person is at a terminal (sealed bids, tickets)."""
-    if sys.stdin.isatty():
-        import getpass
+    """A line typed without echo when a person is at a terminal (sealed bids, tickets), and
+    never kept in a history; a plain line from a pipe."""
+    from raceday.terminal import lineinput
+    from raceday.terminal.surface import Prompt
 
-        return getpass.getpass(prompt)
-    return console.input(prompt)
+    return lineinput.ask(Prompt(prompt, secret=True), console=console)
 
 
 DIGITS_ONLY = "type numbers with the digits 0-9"
@@ -380,7 +386,9 @@ def ask_yes_no(question: str, *, default: bool, read: Reader = read_line) -> boo
     marks = "(Y/n)" if default else "(y/N)"  # not [..]: rich would read that as markup
     while True:
         try:
-            text = read(f"{question} {marks} ").strip().lower()
+            message = f"{question} {marks} "
+            text = (read_line(message, words=YES + NO, history="yes-no") if read is read_line
+                    else read(message)).strip().lower()
         except EOFError:
             return default
         if text == "":

@@ -78,13 +78,16 @@ class Prompt:
     """What :meth:`Surface.ask` was asked: the words before the cursor, the legal choices
     (listed and completed), further completions (words that are not a whole answer, like
     'win' or a rider's number), whether the answer is secret (never echoed, never kept in
-    history), and the help shown for ``help`` / ``?``."""
+    history), the help shown for ``help`` / ``?``, and the name of the history its answers
+    are kept in at a terminal (one per kind of prompt, so Up recalls earlier tickets at a
+    ticket prompt; empty: the prompt's text with its numbers blotted out)."""
 
     text: str
     choices: Sequence[Choice] = ()
     completions: Sequence[str] = ()
     secret: bool = False
     help: str | None = None
+    history: str = ""
     words: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
