@@ -333,22 +333,9 @@ def run_game(main: Callable[[Surface], int | None], *, title: str, lang: str,
              plain: bool) -> int:
     """Start a play or watch loop through the terminal kit's one entry point (full screen
     at a real terminal, else line by line)."""
-    import importlib
+    from raceday.terminal.tui import run_game as kit_run_game
 
-    from raceday.terminal.surface import LineSurface, Quit
-
-    try:  # the full-screen kit (until it lands: line by line)
-        kit = importlib.import_module("raceday.terminal.tui")
-    except ImportError:
-        kit = None
-    if kit is not None and hasattr(kit, "run_game"):
-        code: int = kit.run_game(main, title=title, lang=lang, plain=plain,
-                                 console=common.console)
-        return code
-    try:
-        return main(LineSurface(common.console, lang=lang)) or 0
-    except Quit:
-        return 0
+    return kit_run_game(main, title=title, lang=lang, plain=plain, console=common.console)
 
 
 common.add_alias(app, "race", "watch", watch)

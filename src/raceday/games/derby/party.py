@@ -400,7 +400,7 @@ class Party:
     def ticket_status(self, i: int) -> str:
         p = self.session.players[i]
         return self.w("party.status_ticket", name=p.name, race=self.session.race,
-                      rule=self.ticket_rule())
+                      unit=self.session.config.stake_unit)
 
     def ticket_help(self, i: int) -> str:
         lines = [self.w("party.bet_help"), self.ticket_rule()]
@@ -420,20 +420,19 @@ class Party:
         if s.players[i].money < unit:
             return choices
         board = s.board()
-        title = self.w("board.title_race", title=self.w("board.race", race=s.race))
         if sum(t.kind == "win" for t in mine) < s.config.win_limit:
             for h in reversed(POSTS):
                 text = f"win {horse_name(h)} {unit}"
                 choices.append(Choice(text, self.w("party.choice_ticket", ticket=text,
                                                    odds=_odds(board.win[h])),
-                                      _preview(board, title, self.lang, (h,))))
+                                      self.board_view((h,))))
         if sum(t.kind == "quinella" for t in mine) < s.config.quinella_limit:
             pairs = sorted(board.quinella, key=lambda pr: board.quinella[pr])
             for a, b in pairs:
                 text = f"q {horse_name(a)}-{horse_name(b)} {unit}"
                 choices.append(Choice(text, self.w("party.choice_ticket", ticket=text,
                                                    odds=_odds(board.quinella[(a, b)])),
-                                      _preview(board, title, self.lang, (a, b))))
+                                      self.board_view((a, b))))
         return choices
 
     def _mine(self, player: int) -> list[dict[str, Any]]:
@@ -484,16 +483,23 @@ class Party:
         self.save({"race": record.to_json()})
         self.say(self.w("party.saved_after", race=number))
         self.heading(self.w("party.standings_after", race=number))
-        self.say(self.standings_table())
+        if self.surface.full_screen:  # the log is narrow: a line for each player
+            for row in self.state.standings():
+                self.say(self.w("party.standings_line", rank=row["rank"], name=row["name"],
+                                money=row["net"]))
+        else:
+            self.say(self.standings_table())
         self._standings_after = number
         self.show()
         if self.wait_after_race:
-            self._next(self.w("party.next_final" if s.phase != PHASE_BETTING
-                              else "party.next_race", race=s.race))
+            final = s.phase != PHASE_BETTING
+            self.status(self.w("party.status_final") if final
+                        else self.w("party.status_result", race=number), line_mode=False)
+            self._next(self.w("party.next_final" if final else "party.next_race",
+                              race=s.race))
 
     def _next(self, text: str) -> None:
         """Wait for Enter so the result stays in view (undo takes nothing back here)."""
-        self.status(text, line_mode=False)
         prompt = Prompt(text + " ", help=self.w("party.next_help"))
         while True:
             if self.ask(prompt) != UNDO:
@@ -554,7 +560,7 @@ class Party:
         self.show()
 
     # --- the full-screen board ---------------------------------------------------------
-    def board_view(self) -> Callable[[int, int], RenderableType]:
+    def board_view(self, highlight: Sequence[int] = ()) -> Callable[[int, int], RenderableType]:
         """The board for now, drawn to the space it gets: a heading, the phase's panel (the
         lots, the odds board, the track, the result) and the players; more when there is
         room (a players' table beside the panel at 110 columns and more)."""
@@ -571,14 +577,15 @@ class Party:
             panel = self.lots_table()
         elif phase == PHASE_BETTING and self._race is None:
             head = self.w("party.board_betting", race=s.race, races=s.config.races,
-                          rule=self.ticket_rule())
+                          unit=s.config.stake_unit)
             panel = odds_panel(s.board(), self.w("board.title_race",
                                                  title=self.w("board.race", race=s.race)),
-                               lang)
+                               lang, highlight=highlight)
             extra = [Text(odds_caption(lang), style="dim")]
         elif self._race is not None:
             shown_race = s.race if phase == PHASE_RACING else s.history[-1].race
-            head = self.w("party.board_race", race=shown_race, races=s.config.races)
+            head = self.w("party.board_race" if phase == PHASE_RACING else "party.board_race_over",
+                          race=shown_race, races=s.config.races)
             panel = track_panel(self._race, self.w("board.track"), lang, owners=owners)
             if phase != PHASE_RACING and state.last is not None:
                 extra = [Text(self.w("party.board_result", order=" ".join(state.last["order"]),
@@ -586,8 +593,9 @@ class Party:
         else:
             head = self.w("party.board_final")
             panel = self.standings_table()
-        players = self.players_table()
-        line = self.players_line()
+        ranked = phase != PHASE_AUCTION and (self._race is not None or phase != PHASE_BETTING)
+        players = self.players_table(ranked=ranked)
+        line = self.players_line(ranked=ranked)
         return lambda width, height: fit(head, panel, extra, players, line, width, height)
 
     def lots_table(self) -> Table:
@@ -620,22 +628,35 @@ class Party:
             return "✓" if i in state.done else ""
         return ""
 
-    def players_table(self) -> Table:
+    def players_table(self, *, ranked: bool = False) -> Table:
+        """The players (in seat order, or ``ranked`` by the money everyone sees): money,
+        horse, and a tick for a sealed bid or for done betting."""
         from rich import box
 
         s = self.session
         table = Table(box=box.SIMPLE_HEAD, show_edge=False, padding=(0, 1))
+        if ranked:
+            table.add_column(self.w("column.rank"), justify="right")
         table.add_column(self.w("column.player"))
         table.add_column(self.w("column.money"), justify="right")
         table.add_column(self.w("column.horse"))
         table.add_column("")
-        for i, p in enumerate(s.players):
-            table.add_row(p.name, str(self.state.shown_money(i)),
-                          horse_name(p.horse) if p.horse else "", self._mark(i))
+        order = ([(row["rank"], row["player"]) for row in self.state.standings()] if ranked
+                 else [(0, i) for i in range(len(s.players))])
+        for rank, i in order:
+            p = s.players[i]
+            row = [p.name, str(self.state.shown_money(i)),
+                   horse_name(p.horse) if p.horse else "", self._mark(i)]
+            table.add_row(*([str(rank)] if ranked else []), *row)
         return table
 
-    def players_line(self) -> Text:
+    def players_line(self, *, ranked: bool = False) -> Text:
+        """The players in one (wrapping) line: the standings when ``ranked``."""
         s = self.session
+        if ranked:
+            return Text(" · ".join(
+                self.w("party.standings_line", rank=row["rank"], name=row["name"],
+                       money=row["net"]) for row in self.state.standings()))
         parts = []
         for i, p in enumerate(s.players):
             horse = f" {horse_name(p.horse)}" if p.horse else ""
@@ -650,10 +671,6 @@ def _odds(tenths: int) -> str:
     return format_odds(tenths)
 
 
-def _preview(board: Any, title: str, lang: str, horses: Sequence[int]) -> RenderableType:
-    return odds_panel(board, title, lang, highlight=horses)
-
-
 def _height(renderable: RenderableType, width: int) -> int:
     console = Console(width=max(width, 20), file=io.StringIO(), color_system=None)
     return len(console.render_lines(renderable, console.options.update_width(max(width, 20)),
@@ -663,17 +680,22 @@ def _height(renderable: RenderableType, width: int) -> int:
 def fit(head: str, panel: RenderableType, extra: list[RenderableType], players: Table,
         line: Text, width: int, height: int) -> RenderableType:
     """The board's pieces that fit ``width`` x ``height``: the heading and the panel always;
-    beside them the players' table when wide enough (else the players in one line below);
-    the extra lines when there is room."""
+    then the players' table beside the panel when wide enough, else below it when there is
+    room (120x40), else the players in one line (80x24); the extra lines when there is
+    room."""
     title = Text(head, style="bold")
     if width >= 110:
         grid = Table.grid(padding=(0, 3))
         grid.add_column()
         grid.add_column()
         grid.add_row(panel, players)
-        parts: list[RenderableType] = [title, grid, *extra]
+        layouts: list[list[RenderableType]] = [[title, grid, *extra]]
     else:
-        parts = [title, panel, *extra, line]
+        layouts = [[title, panel, *extra, Text(""), players], [title, panel, *extra, line]]
+    for parts in layouts:
+        if _height(Group(*parts), width) <= height:
+            return Group(*parts)
+    parts = layouts[-1]
     while len(parts) > 2 and _height(Group(*parts), width) > height:
         parts.pop()
     return Group(*parts)

@@ -1,0 +1,46 @@
+"""A Dice Derby party in the full-screen kit, for the pilot and snapshot tests: a fixed
+roster (two people and computers), a fixed seed, a store in a temporary folder."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from raceday.games.derby.evening import EveningState
+from raceday.games.derby.party import Party
+from raceday.games.derby.session import EveningOptions, Session
+from raceday.store.sessions import SessionStore
+from raceday.terminal.surface import Quit, Surface
+from raceday.terminal.tui import GameApp
+
+PEOPLE = ("Aki", "Ben")
+
+
+def party_state(computers: int = 4, seed: int = 7, races: int = 4) -> EveningState:
+    config = EveningOptions(seed=seed, races=races)
+    seats = [(name, "human") for name in PEOPLE]
+    seats += [(f"Computer {k + 1}", ("cautious", "bold")[k % 2]) for k in range(computers)]
+    return EveningState.from_session(Session.new(config, seats))
+
+
+def party_main(db: Path, state: EveningState | None = None, name: str = "fs",
+               stopped: list[str] | None = None) -> Callable[[Surface], None]:
+    """The loop ``derby play`` runs, on a store at ``db`` (``stopped`` gets "quit" when
+    the player quits)."""
+    store = SessionStore(db)
+    evening = state or party_state()
+
+    def main(surface: Surface) -> None:
+        try:
+            Party(evening, store, name, surface).run()
+        except Quit:
+            if stopped is not None:
+                stopped.append("quit")
+            raise
+
+    return main
+
+
+def party_app(db: Path, state: EveningState | None = None,
+              stopped: list[str] | None = None) -> GameApp:
+    return GameApp(party_main(db, state, stopped=stopped), title="Dice Derby", lang="en")
