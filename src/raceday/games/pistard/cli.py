@@ -483,11 +483,19 @@ class _Race:
             line = commentary(event, self.lang)
             if line:
                 surface.say(Text(line))
-                if event.kind in ("place", "move", "stand_still", "no_move"):
-                    self.moves_made.append(line)
-                    moved = True
+            if event.kind in ("place", "move", "stand_still", "no_move"):
+                self.moves_made.append(_move_entry(event, self.lang))
+                moved = True
         if moved:
             surface.moves(self.moves_made)
+
+
+def _move_entry(event: Event, lang: str) -> str:
+    """One line of the move list: short (its panel is narrow), the log has the long one."""
+    facts = dict(event.data)
+    if "colour" in facts:
+        facts["colour"] = render(f"pi_{facts['colour']}", lang, "pistard")
+    return _word(f"mv.{event.kind}", lang, **facts)
 
 
 def _undo_what(state: PistardState, action: Action, lang: str) -> str:
@@ -609,6 +617,18 @@ def _move_list(labels: list[Text], width: int) -> list[Text]:
     return out
 
 
+def _choice_label(n: int, facts: dict[str, Any], lang: str) -> str:
+    """A move as the choice list shows it: short, since the board previews where it ends."""
+    if "colour" not in facts:
+        return f"{n}. " + render(f"pi_stay_{facts['why']}", lang, "pistard")
+    marks = [_word(f"mark_{k}", lang) for k in ("behind", "token") if facts[k]]
+    shown = (" " + _word("marks", lang, marks=_word("mark_join", lang).join(marks))
+             if marks else "")
+    return _word("choice_move", lang, n=n, colour=render(f"pi_{facts['colour']}", lang,
+                                                         "pistard"),
+                 value=facts["value"], ahead=facts["ahead"], lane=facts["lane"], marks=shown)
+
+
 def _ask_move(surface: Surface, state: PistardState, player: int,
               lang: str = "en") -> Action | None:
     assert state.mover is not None and state.dice is not None
@@ -620,10 +640,10 @@ def _ask_move(surface: Surface, state: PistardState, player: int,
     dice = dice_line(state.dice, lang, _word("dice_of", lang, rider=rider.ident))
     extra = [dice, standings_line(state, lang)]
     choices = []
-    for n, (action, label) in enumerate(zip(actions, labels, strict=True), start=1):
+    for n, action in enumerate(actions, start=1):
         facts = state.action_message(action).params
         target = (facts["col"], facts["lane"]) if "colour" in facts else None
-        choices.append(Choice(str(n), f"{n}. {label.plain.strip()}",
+        choices.append(Choice(str(n), _choice_label(n, facts, lang),
                               frame_view(frame, lang, rider.ident, target, extra)))
     words = [f"{facts['colour']} {facts['value']}" for facts in
              (state.action_message(a).params for a in actions) if "colour" in facts]

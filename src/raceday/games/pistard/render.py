@@ -308,23 +308,14 @@ def _window_start(frame: picture.Frame, columns: int, must: Sequence[int]) -> in
     return start_at
 
 
-def strip_lines(frame: picture.Frame, columns: int, lang: str = "en",
-                highlight: int | None = None, target: tuple[int, int] | None = None
-                ) -> list[Text]:
-    """The part of the track around the riders as one straight strip of ``columns``
-    squares, riding left to right, the outer lane on top; ``|`` is the line."""
-    length = frame["length"]
-    columns = max(1, min(columns, length))
+def _strip(frame: picture.Frame, shown: Sequence[int], lang: str, highlight: int | None,
+           target: tuple[int, int] | None) -> list[Text]:
+    """The squares of ``shown`` (columns in riding order) as one straight strip, riding
+    left to right, the outer lane on top: a ruler, then the four lanes; ``|`` is the line."""
     occupants = _occupants(frame)
-    must = [c for (c, _lane), ident in occupants.items() if ident == highlight]
-    if target is not None:
-        must.append(target[0])
-    start = _window_start(frame, columns, must)
-    shown = [(start + k) % length for k in range(columns)]
     labels = _labels(lang)
     width = max(cell_len(v) for v in labels.values()) + 1
-    head = _pad(_word("ahead", lang), width + 1)
-    ruler = Text(head, style="dim")
+    ruler = Text(_pad(_word("ahead", lang), width + 1), style="dim")
     for k, column in enumerate(shown):
         if k and column == 0:
             ruler.append("|", style="dim")
@@ -337,11 +328,44 @@ def strip_lines(frame: picture.Frame, columns: int, lang: str = "en",
                 row.append("|", style="bold")
             row.append_text(_square(frame, column, lane, CELL, occupants, highlight, target))
         lines.append(row)
+    return lines
+
+
+def strip_lines(frame: picture.Frame, columns: int, lang: str = "en",
+                highlight: int | None = None, target: tuple[int, int] | None = None
+                ) -> list[Text]:
+    """The part of the track around the riders as one straight strip of ``columns``
+    squares (the mover and the target always in it), with the riders it leaves out."""
+    length = frame["length"]
+    columns = max(1, min(columns, length))
+    must = [r["col"] for r in frame["riders"]
+            if r["rider"] == highlight and r["status"] == picture.RACE]
+    if target is not None:
+        must.append(target[0])
+    start = _window_start(frame, columns, must)
+    shown = [(start + k) % length for k in range(columns)]
+    lines = _strip(frame, shown, lang, highlight, target)
     in_view = set(shown)
     off = [str(r["rider"]) for r in frame["riders"]
            if r["status"] == picture.RACE and r["col"] not in in_view]
     if off:
         lines.append(Text(_word("off_view", lang, riders=", ".join(off)), style="dim"))
+    lines.append(_legend(lang, target, CELL))
+    return lines
+
+
+def parts_lines(frame: picture.Frame, parts: int, lang: str = "en",
+                highlight: int | None = None, target: tuple[int, int] | None = None
+                ) -> list[Text]:
+    """The whole lap cut into ``parts`` straight strips of (nearly) equal length, one
+    under the other, each riding left to right from where the one above ends."""
+    length: int = frame["length"]
+    size = -(-length // parts)
+    lines: list[Text] = []
+    for first in range(0, length, size):
+        lines.extend(_strip(frame, list(range(first, min(first + size, length))), lang,
+                            highlight, target))
+    lines.append(Text(_word("parts_direction", lang, n=parts), style="dim"))
     lines.append(_legend(lang, target, CELL))
     return lines
 
@@ -355,17 +379,24 @@ def lap_width(frame: picture.Frame, lang: str = "en", cell: int = CELL) -> int:
 
 
 LAP_HEIGHT = 13  # rulers, eight lanes, the infield, the direction and the legend
+PART_HEIGHT = 5  # a strip: its ruler and four lanes
 
 
 def track_view(frame: picture.Frame, width: int, height: int, lang: str = "en",
                highlight: int | None = None, target: tuple[int, int] | None = None
                ) -> Group:
-    """The board for a space of ``width`` x ``height``: the whole lap where it fits, else
+    """The board for a space of ``width`` x ``height``: the whole lap as an oval of two
+    straights where that fits, else the whole lap in three or four straight parts, else
     the strip around the riders (the mover and the target always in it)."""
     if width >= lap_width(frame, lang) and height >= LAP_HEIGHT:
         return Group(*lap_lines(frame, lang, highlight, target))
     labels = _labels(lang)
     columns = (width - max(cell_len(v) for v in labels.values()) - 3) // CELL
+    length: int = frame["length"]
+    if columns > 0:
+        parts = -(-length // columns)
+        if parts <= 4 and parts * PART_HEIGHT + 2 <= height:
+            return Group(*parts_lines(frame, parts, lang, highlight, target))
     return Group(*strip_lines(frame, columns, lang, highlight, target))
 
 
