@@ -8,7 +8,7 @@ back, with the same dice)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any
@@ -617,7 +617,7 @@ def _move_list(labels: list[Text], width: int) -> list[Text]:
     return out
 
 
-def _choice_label(n: int, facts: dict[str, Any], lang: str) -> str:
+def _choice_label(n: int, facts: Mapping[str, Any], lang: str) -> str:
     """A move as the choice list shows it: short, since the board previews where it ends."""
     if "colour" not in facts:
         return f"{n}. " + render(f"pi_stay_{facts['why']}", lang, "pistard")
