@@ -34,7 +34,7 @@ def test_watch_shows_turns_and_a_full_ranking() -> None:
     assert result.exit_code == 0, result.output
     assert "Turn 1" in result.output and "derny throws" in result.output
     winner_line = [ln for ln in result.output.splitlines() if ln.startswith("Rider ")][-1]
-    assert winner_line.endswith("wins.")
+    assert winner_line.endswith("wins!")
     for rider in range(1, 10):
         assert f"R{rider}" in result.output
 
@@ -97,14 +97,16 @@ def test_the_old_bet_name_runs_play_after_a_note(
                 "--seed", "3", "--delay", "0", "--list"])
     captured = capsys.readouterr()
     assert code == 0
-    assert captured.err.strip() == "note: 'bet' is now 'play'"
+    assert captured.err.strip().splitlines() == [  # the old option, then the old command
+        "note: --session is now --save; the old spelling goes in the next release",
+        "note: 'bet' is now 'play'"]
     assert "No saved keirin sessions" in captured.out
     new = run(["keirin", "play", "--db", str(db), "--list"])
     assert new == 0 and "note:" not in capsys.readouterr().err
 
 
 def test_play_prints_the_session_seed(tmp_path: Path) -> None:
-    result = runner.invoke(app, ["keirin", "play", "-p", "Ann", "--session", "s", "--delay",
+    result = runner.invoke(app, ["keirin", "play", "-p", "Ann", "--save", "s", "--delay",
                                  "0", "--db", str(tmp_path / "s.sqlite")], input="")
     assert result.exit_code == 0, result.output
     seed = int(re.search(r"seed (\d+)\)", result.output).group(1))  # type: ignore[union-attr]

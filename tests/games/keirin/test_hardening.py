@@ -19,7 +19,6 @@ from rich.console import Console
 from raceday.cli.main import run
 from raceday.core.events import Event
 from raceday.core.play import play_game
-from raceday.games.keirin import interactive as keirin_cli
 from raceday.games.keirin.betting import BetError, parse_money, parse_ticket
 from raceday.games.keirin.fast import sample_races
 from raceday.games.keirin.render import commentary, describe, render_track, throw_line
@@ -27,6 +26,8 @@ from raceday.games.keirin.rules import KeirinOptions, KeirinState
 from raceday.games.keirin.session import GAME, BetSession
 from raceday.games.keirin.simulate import simulate
 from raceday.store.sessions import SessionStore
+from raceday.terminal import lineinput
+from raceday.terminal.surface import Prompt
 
 
 def _one_line_error(code: int, capsys: pytest.CaptureFixture[str]) -> str:
@@ -49,7 +50,7 @@ def _one_line_error(code: int, capsys: pytest.CaptureFixture[str]) -> str:
         ["watch", "--delay", "nan"],
         ["watch", "--delay", "-0.5"],
         ["play", "-p", "A", "--delay", "inf"],
-        ["simulate", "--simulations", "-1"],
+        ["simulate", "--races", "-1"],
         ["simulate", "-n", "0"],
         ["simulate", "-n", "1000000001"],
         ["simulate", "-n", "1000001", "--engine", "reference"],
@@ -75,7 +76,7 @@ def test_bad_options_are_one_line_exit_2_and_touch_no_database(
     before = BetSession.new("kept", ["Ann"], KeirinOptions(), seed=5)
     before.save(store)
     doc_before = store.load(GAME, "kept")
-    extra = ["--db", str(db), "--session", "new"] if args[0] == "play" else []
+    extra = ["--db", str(db), "--save", "new"] if args[0] == "play" else []
     _one_line_error(run(["keirin", *args, *extra]), capsys)
     assert store.names(GAME) == ["kept"]  # no new session
     assert store.load(GAME, "kept") == doc_before  # and the old one unchanged
@@ -176,8 +177,8 @@ def _scripted(monkeypatch: pytest.MonkeyPatch, answers: list[str | type[BaseExce
               ) -> list[str]:
     prompts: list[str] = []
 
-    def reader(prompt: str) -> str:
-        prompts.append(prompt)
+    def reader(prompt: Prompt, console: object = None) -> str:
+        prompts.append(prompt.text)
         if not answers:
             raise EOFError
         answer = answers.pop(0)
@@ -185,7 +186,7 @@ def _scripted(monkeypatch: pytest.MonkeyPatch, answers: list[str | type[BaseExce
             raise answer()
         return answer
 
-    monkeypatch.setattr(keirin_cli, "read_input", reader)
+    monkeypatch.setattr(lineinput, "ask", reader)  # every prompt reads through it
     return prompts
 
 
@@ -194,7 +195,7 @@ def test_another_race_accepts_only_yes_or_no(
 ) -> None:
     prompts = _scripted(monkeypatch, ["", "maybe", "sure", "no"])
     db = tmp_path / "yn.sqlite"
-    code = run(["keirin", "play", "-p", "Ann", "--session", "yn", "--db", str(db),
+    code = run(["keirin", "play", "-p", "Ann", "--save", "yn", "--db", str(db),
                 "--seed", "3", "--delay", "0"])
     out = capsys.readouterr().out
     assert code == 0
@@ -211,7 +212,7 @@ def test_ctrl_c_at_a_ticket_prompt_prints_one_line_with_the_exact_resume_command
     db = folder / "night.sqlite"
     _scripted(monkeypatch, ["win 1 100", "", "y", "win 2 100", KeyboardInterrupt])
     monkeypatch.setenv("COLUMNS", "80")
-    code = run(["keirin", "play", "-p", "Ann", "--session", "friday night", "--db", str(db),
+    code = run(["keirin", "play", "-p", "Ann", "--save", "friday night", "--db", str(db),
                 "--seed", "3", "--delay", "0"])
     err = capsys.readouterr().err
     assert code == 130
@@ -235,7 +236,7 @@ def test_ctrl_c_while_a_race_runs_keeps_the_locked_tickets(
         raise KeyboardInterrupt
 
     monkeypatch.setattr(BetSession, "settle", interrupted)
-    code = run(["keirin", "play", "-p", "Ann", "--session", "sat", "--db", str(db),
+    code = run(["keirin", "play", "-p", "Ann", "--save", "sat", "--db", str(db),
                 "--seed", "3", "--delay", "0"])
     err = capsys.readouterr().err.strip()
     assert code == 130 and len(err.splitlines()) == 1
@@ -247,14 +248,18 @@ def test_ctrl_c_while_a_race_runs_keeps_the_locked_tickets(
 def test_bet_board_shows_quinella_and_trio_prices(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _scripted(monkeypatch, [])
-    run(["keirin", "play", "-p", "Ann", "--session", "b", "--db", str(tmp_path / "b.sqlite"),
+    _scripted(monkeypatch, ["odds"])
+    run(["keirin", "play", "-p", "Ann", "--save", "b", "--db", str(tmp_path / "b.sqlite"),
          "--margin", "0.1"])
     out = capsys.readouterr().out
+    # the compact board, then what 'odds' printed, each under the board's heading
+    _, board, full = out.split("Race 1 — odds board")
+    assert board.splitlines()[1].split()[:5] == ["win", "%", "odds", "quinella", "odds"]
+    assert "│ 3=4 " in board and "│ 3=4=5 " in board  # the favourites of every bet type
     for kind in ("win", "quinella", "exacta", "trio", "trifecta"):
-        assert f"\n{kind}" in out, kind
-    assert len(re.findall(r"│ \d=\d +│", out)) == 8  # quinella rows (top 8)
-    assert len(re.findall(r"│ \d=\d=\d +│", out)) == 8  # trio rows
+        assert f"\n{kind}" in full, kind
+    assert len(re.findall(r"│ \d=\d +│", full)) == 8  # quinella rows (top 8)
+    assert len(re.findall(r"│ \d=\d=\d +│", full)) == 8  # trio rows
 
 
 def _advance(state: KeirinState, steps: int, seed: int) -> None:
@@ -372,7 +377,7 @@ def test_odds_json_does_not_import_numba() -> None:
 
 
 def test_simulate_json_still_works_end_to_end(capsys: pytest.CaptureFixture[str]) -> None:
-    assert run(["keirin", "simulate", "--simulations", "1000", "--seed", "2", "--json"]) == 0
+    assert run(["keirin", "simulate", "--races", "1000", "--seed", "2", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["n"] == 1000 and abs(sum(data["top3"].values()) - 3) < 1e-12
 

@@ -69,7 +69,7 @@ def test_fixed_odds_session_with_bad_input_interruption_and_resume(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     db = tmp_path / "bets.sqlite"
-    args = ["-p", "Ann", "-p", "Bob", "--session", "friday", "--db", str(db), "--seed", "42",
+    args = ["-p", "Ann", "-p", "Bob", "--save", "friday", "--db", str(db), "--seed", "42",
             "--margin", "0.1", "--riders", "7"]
     race1 = "\n".join([
         "win 12 100",  # unknown rider
@@ -113,8 +113,8 @@ def test_fixed_odds_session_with_bad_input_interruption_and_resume(
     monkeypatch.setattr(BetSession, "settle", real_settle)
     resumed = _run(["--resume", "friday", "--db", str(db)], "")  # EOF at the next prompt
     assert resumed.exception is None, resumed.output
-    assert "running that race now with its 2 ticket(s)" in _text(resumed)
-    assert "Standings after 2 race(s)" in _text(resumed)
+    assert "running that race now with its 2 tickets." in _text(resumed)
+    assert "Standings after 2 races" in _text(resumed)
 
     log = store.log(GAME, "friday")
     assert [e["race"] for e in log] == [1, 2]  # race 2 settled once, nothing lost
@@ -136,7 +136,7 @@ def test_eof_while_betting_withdraws_the_tickets_and_resume_reopens_the_race(
     tmp_path: Path,
 ) -> None:
     db = tmp_path / "s.sqlite"
-    run = _run(["-p", "Cy", "--session", "eof", "--db", str(db), "--seed", "3"], "win 1 500\n")
+    run = _run(["-p", "Cy", "--save", "eof", "--db", str(db), "--seed", "3"], "win 1 500\n")
     assert run.exception is None
     assert "withdrawn, no money moved" in _text(run)
     store = SessionStore(db)
@@ -154,7 +154,7 @@ def test_pool_session_pays_from_the_pools(tmp_path: Path) -> None:
         "y",
         "win 1 50", "", "win 2 50", "", "n",
     ])
-    result = _run(["-p", "Ann", "-p", "Bob", "--session", "tote", "--db", str(db),
+    result = _run(["-p", "Ann", "-p", "Bob", "--save", "tote", "--db", str(db),
                    "--seed", "7", "--pool", "--margin", "0.2", "--riders", "6"], script + "\n")
     assert result.exception is None, result.output
     store = SessionStore(db)
@@ -203,7 +203,7 @@ def test_stale_copy_cannot_settle_a_race_twice(tmp_path: Path) -> None:
 
 def test_allow_debt_lets_a_player_go_below_zero(tmp_path: Path) -> None:
     db = tmp_path / "d.sqlite"
-    result = _run(["-p", "Dee", "--session", "debt", "--db", str(db), "--seed", "1",
+    result = _run(["-p", "Dee", "--save", "debt", "--db", str(db), "--seed", "1",
                    "--bankroll", "10", "--allow-debt"], "trifecta 1-2-3 500\n\nn\n")
     assert result.exception is None and "accepted: trifecta 1-2-3 for 500.00" in _text(result)
 
@@ -211,10 +211,10 @@ def test_allow_debt_lets_a_player_go_below_zero(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "error"),
     [
-        (["--session", "a"], OptionsError),  # no player
-        (["-p", "A", "-p", "A", "--session", "b"], OptionsError),
-        (["-p", "A", "--session", "c", "--margin", "1.5"], OptionsError),  # the model's
-        (["-p", "A", "--session", "d", "--bankroll", "lots"], OptionsError),
+        (["--save", "a"], OptionsError),  # no player
+        (["-p", "A", "-p", "A", "--save", "b"], OptionsError),
+        (["-p", "A", "--save", "c", "--margin", "1.5"], OptionsError),  # the model's
+        (["-p", "A", "--save", "d", "--bankroll", "lots"], OptionsError),
         (["--resume", "nobody"], SaveFormatError),
     ],
 )
@@ -225,8 +225,8 @@ def test_bad_session_options(tmp_path: Path, args: list[str], error: type[Except
 
 def test_existing_session_name_needs_resume(tmp_path: Path) -> None:
     db = str(tmp_path / "f.sqlite")
-    assert _run(["-p", "A", "--session", "same", "--db", db], "").exception is None
-    assert isinstance(_run(["-p", "B", "--session", "same", "--db", db], "").exception,
+    assert _run(["-p", "A", "--save", "same", "--db", db], "").exception is None
+    assert isinstance(_run(["-p", "B", "--save", "same", "--db", db], "").exception,
                       OptionsError)
 
 
@@ -238,10 +238,11 @@ def test_corrupt_session_document(tmp_path: Path) -> None:
 
 
 def test_board_shows_the_odds_the_ticket_gets(tmp_path: Path) -> None:
-    result = _run(["-p", "Ann", "--session", "board", "--db", str(tmp_path / "b.sqlite"),
+    result = _run(["-p", "Ann", "--save", "board", "--db", str(tmp_path / "b.sqlite"),
                    "--margin", "0.1", "--seed", "1"], "win 4 100\n")
-    rows = [line.split("│") for line in result.output.splitlines() if line.startswith("│ 4 ")]
-    board_price = rows[0][3].strip()  # the win table comes first
+    # the compact board: the win block first (rider, chance, odds), then the other blocks
+    rows = [line.split() for line in result.output.splitlines() if line.startswith("4 ")]
+    board_price = rows[0][2]
     assert f"accepted: win 4 for 100.00 at {board_price}" in _text(result)
     p = race_odds(KeirinOptions()).first[3]
     assert board_price == f"{int(Fraction(9, 10) * 100 / Fraction(float(p))) / 100:.2f}"
@@ -250,6 +251,6 @@ def test_board_shows_the_odds_the_ticket_gets(tmp_path: Path) -> None:
 def test_list_shows_saved_sessions(tmp_path: Path) -> None:
     db = str(tmp_path / "l.sqlite")
     assert "No saved keirin sessions" in _text(_run(["--list", "--db", db], ""))
-    _run(["-p", "Ann", "--session", "monday", "--db", db], "")
+    _run(["-p", "Ann", "--save", "monday", "--db", db], "")
     listing = _text(_run(["--list", "--db", db], ""))
     assert "monday" in listing and "Ann 10,000.00" in listing

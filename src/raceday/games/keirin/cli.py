@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Annotated
 
 import numpy as np
 import typer
-from rich.rule import Rule
 from rich.table import Table
 
 from raceday.core.errors import OptionsError
@@ -20,13 +19,11 @@ from raceday.games.keirin.night import NightOptions
 from raceday.games.keirin.odds import BET_TYPES, race_odds
 from raceday.games.keirin.odds_view import MAX_TOP, TOP_DEFAULT, print_odds
 from raceday.games.keirin.rules import KeirinOptions, KeirinState
-from raceday.store.names import MAX_SESSION_NAME
 from raceday.terminal import common
 from raceday.terminal.options import GIVEN, GivenOptions, game_options
 
 if TYPE_CHECKING:
-    from raceday.core.events import Event
-    from raceday.core.protocol import State
+    from raceday.terminal.surface import Surface
 
 HELP = "KEIRIN (Anki Toner): 6–9 track riders sprint for the line after the derny leaves."
 
@@ -48,34 +45,54 @@ TopOpt = Annotated[
 ]
 
 
+# Old spellings kept for one release as hidden aliases (raceday.cli.main rewrites them and
+# prints a note): command -> old option -> the one vocabulary's name (#33).
+OLD_SPELLINGS: dict[str, dict[str, str]] = {
+    "play": {"--player": "--players", "--session": "--save"},
+    "bet": {"--player": "--players", "--session": "--save"},
+    "simulate": {"--simulations": "--races"},
+}
+
+
+def run_game(main: Callable[[Surface], int | None], *, title: str, lang: str,
+             plain: bool) -> None:
+    """Play or watch ``main`` on the terminal: full screen at a real terminal, line by line
+    in a pipe or with --plain (the shared entry point of every game's play and watch)."""
+    try:
+        from raceday.terminal.tui import run_game as run_on_terminal
+    except ImportError:  # until the full-screen kit lands: line by line
+        from raceday.terminal.surface import LineSurface, Quit
+
+        try:
+            code = main(LineSurface(common.console, lang)) or 0
+        except Quit:
+            code = 0
+    else:
+        code = run_on_terminal(main, title=title, lang=lang, plain=plain,
+                               console=common.console)
+    if code:
+        raise typer.Exit(code)
+
+
 @app.command()
 @game_options(KeirinOptions)
 def watch(
     race: RaceOptions = GIVEN,
     seed: common.SeedOpt = None,
     delay: common.DelayOpt = None,
+    lang: common.LangOpt = None,
+    plain: common.PlainOpt = False,
 ) -> None:
     """Watch one race turn by turn, with commentary and the final ranking."""
-    from raceday.core.play import play_game
-    from raceday.games.keirin.game import GAME
-    from raceday.games.keirin.interactive import show_race
+    from raceday.games.keirin.interactive import watch_race, watch_title
 
     options = race.parse()
     wait = common.default_delay(delay)
     used = common.fresh_seed(seed)
-    common.console.print(Rule(f"KEIRIN — {options.riders} riders, finish {options.length} squares "
-                              "from the derny's start"))
-    rng = np.random.default_rng(used)
-
-    def run(on_events: Callable[[State, list[Event]], None]) -> KeirinState:
-        # KeirinState(options) is GAME.new_state(options) for checked options; it is called
-        # by this name so that tests/cli can interrupt the race here.
-        state = KeirinState(options)
-        play_game(state, [], rng, max_steps=GAME.max_steps(options), on_events=on_events)
-        return state
-
-    show_race(run, wait)
-    common.console.print(common.seed_line(used))
+    language = common.resolve_lang(lang)
+    # KeirinState is looked up here when the race starts, so a test can interrupt it
+    main = watch_race(options, used, wait, new_state=lambda o: KeirinState(o))
+    run_game(main, title=watch_title(options, language), lang=language, plain=plain)
 
 
 @app.command()
@@ -84,7 +101,7 @@ def simulate(
     n: Annotated[
         int,
         typer.Option(
-            "-n", "--races", "--simulations", callback=common.in_range(1, MAX_SIMULATIONS, "races"),
+            "-n", "--races", metavar="N", callback=common.in_range(1, MAX_SIMULATIONS, "races"),
             help=f"Number of races to simulate, 1–{MAX_SIMULATIONS:,} (the reference engine: "
             f"at most {MAX_REFERENCE_SIMULATIONS:,}). Memory stays flat at any count.",
         ),
@@ -176,51 +193,48 @@ def odds(
 @app.command()
 @game_options(NightOptions)
 def play(
-    player: Annotated[
-        list[str] | None,
-        typer.Option("--player", "-p",
-                     help=f"Players' names: repeat -p or separate names with commas (at "
-                     f"most {MAX_PLAYERS} players, {common.MAX_PLAYER_NAME} characters a name)."),
-    ] = None,
+    players: common.PlayersOpt = None,
     bankroll: Annotated[
-        str, typer.Option(help="Each player's starting bankroll (digits, at most two "
-                          "decimals).")
+        str, typer.Option(metavar="AMOUNT", help="Each player's starting bankroll (digits, at "
+                          "most two decimals).")
     ] = "10000",
     pool: Annotated[
         bool, typer.Option("--pool", help="Pari-mutuel: winners share each bet type's pool.")
     ] = False,
-    session_name: Annotated[
-        str | None, typer.Option("--session", callback=common.check_session_name_option,
-                                 help=f"Name of a new session, at most {MAX_SESSION_NAME} "
-                                 "characters (default: dated).")
-    ] = None,
-    resume: Annotated[
-        str | None, typer.Option(help="Resume the saved session of this name.")
-    ] = None,
+    save: common.SaveOpt = None,
+    resume: common.ResumeOpt = None,
+    list_sessions: common.ListOpt = False,
     db: common.DbOpt = None,
     seed: common.SeedOpt = None,
     night: GivenOptions[NightOptions] = GIVEN,
     top: Annotated[
-        int, typer.Option(callback=common.in_range(1, MAX_TOP, "rows"),
-                          help=f"Rows of the quinella, exacta, trio and trifecta boards, "
-                          f"1–{MAX_TOP:,}.")
+        int, typer.Option(metavar="N", callback=common.in_range(1, MAX_TOP, "rows"),
+                          help=f"Rows of the quinella, exacta, trio and trifecta boards that "
+                          f"'odds' shows, 1–{MAX_TOP:,}.")
     ] = 8,
     delay: common.DelayOpt = None,
-    list_sessions: Annotated[
-        bool, typer.Option("--list", help="List the saved sessions and stop.")
-    ] = False,
+    lang: common.LangOpt = None,
+    plain: common.PlainOpt = False,
 ) -> None:
     """Bet on races with friends: odds board, tickets, the race, payouts, race after race.
 
-    Saved after every race; resume an interrupted session with --resume NAME.
+    Saved after every race; go on with an interrupted night with --resume NAME.
     """
-    from raceday.games.keirin.interactive import run_bet
+    from raceday.games.keirin.interactive import list_sessions as show_saved
+    from raceday.games.keirin.interactive import play_night, prepare_night
 
+    if list_sessions:
+        show_saved(db)
+        return
     options = night.parse(mode="pool" if pool else "fixed")  # the night's rules, checked
-    run_bet(player=player, bankroll=bankroll, margin=options.margin, pool=pool,
-            allow_debt=options.allow_debt, session_name=session_name, resume=resume, db=db,
-            seed=seed, riders=options.riders, length=options.length, derny=options.derny,
-            top=top, delay=delay, list_sessions=list_sessions)
+    language = common.resolve_lang(lang)
+    prepared = prepare_night(
+        players=players, bankroll=bankroll, margin=options.margin, pool=pool,
+        allow_debt=options.allow_debt, save=save, resume=resume, db=db, seed=seed,
+        riders=options.riders, length=options.length, derny=options.derny, top=top,
+        delay=delay, lang=language)
+    run_game(lambda surface: play_night(surface, prepared),
+             title=f"KEIRIN — {prepared.session.name}", lang=language, plain=plain)
 
 
 common.add_alias(app, "bet", "play", play)

@@ -1,52 +1,122 @@
 """The interactive faces of KEIRIN: a race shown turn by turn (`watch`, `play`) and betting
-sessions with friends (`play`). Imported only by the commands that need it, so `keirin odds`
-starts without the session store, the betting rules or the rules engine's players."""
+nights with friends (`play`). Imported only by the commands that need it, so `keirin odds`
+starts without the session store, the betting rules or the rules engine's players.
+
+Both loops talk only to a :class:`raceday.terminal.surface.Surface`: the board (the odds
+board while the players bet, the track while a race runs) goes to :meth:`Surface.board`,
+every line of commentary, ticket and payout to :meth:`Surface.say`, and every answer comes
+from :meth:`Surface.ask`. So the same loop prints line by line in a pipe or with ``--plain``
+and runs in the full-screen view at a terminal. Every word comes from the message tables
+(``games/keirin/messages/{en,ja}.json``) in the surface's language.
+"""
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, NoReturn
 
+from rich.console import Group, RenderableType
 from rich.markup import escape
 from rich.rule import Rule
 from rich.table import Table
+from rich.text import Text
 
 from raceday.core.errors import BetError, OptionsError, RacedayError
 from raceday.core.events import Event
 from raceday.core.protocol import State
 from raceday.games.keirin.betting import (
+    KINDS,
     format_money,
     format_odds,
     parse_money,
     winning_selection,
 )
 from raceday.games.keirin.night import DONE, MAX_PLAYERS
-from raceday.games.keirin.odds_view import odds_table
+from raceday.games.keirin.odds_view import BOARD_KINDS, fitted_board, odds_table
 from raceday.games.keirin.render import commentary, render_track, throw_line
 from raceday.games.keirin.rules import PHASE_PHOTO, KeirinOptions, KeirinState
 from raceday.games.keirin.session import GAME, BetSession, Settlement
 from raceday.present import render
 from raceday.store.sessions import SessionStore, writable_store
 from raceday.terminal.common import (
-    ask_yes_no,
     console,
     default_delay,
     fresh_seed,
     on_interrupt,
-    pause,
     player_names,
-    read_line,
     shell_quote,
 )
+from raceday.terminal.surface import UNDO, Choice, Prompt, Quit, Surface
+
+
+def words(key: str, lang: str, **params: Any) -> str:
+    """KEIRIN's words for ``key`` in ``lang`` (its own message tables)."""
+    return render(key, lang, game="keirin", params=params)
+
+
+def counted(key: str, n: int, lang: str, **params: Any) -> str:
+    """``key`` for a count: its ``.one`` variant when ``n`` is 1 (so never '1 races')."""
+    return words(f"{key}.one" if n == 1 else key, lang, n=n, **params)
+
+
+def kind_label(kind: str, lang: str) -> str:
+    """A bet type as the player reads it: the typed word in English, the Japanese name in
+    Japanese (both are understood at the ticket prompt)."""
+    return kind if lang == "en" else words(f"kr_{kind}", lang)
+
+
+# --- a race shown turn by turn ------------------------------------------------------------------
+@dataclass
+class RaceSnapshot:
+    """What the track picture reads from a race, copied at one moment (a full-screen board
+    is drawn again on every resize, long after the race has moved on)."""
+
+    options: KeirinOptions
+    positions: list[int]
+    ranked: list[int]
+    active: list[int] = field(default_factory=list)
+
+    @classmethod
+    def of(cls, state: KeirinState) -> RaceSnapshot:
+        return cls(state.options, list(state.positions), list(state.ranked),
+                   list(state.active_riders()))
+
+    def active_riders(self) -> list[int]:
+        return list(self.active)
+
+
+def track_board(title: str, events: Sequence[Event], race: RaceSnapshot, lang: str = "en"
+                ) -> Callable[[int, int], RenderableType]:
+    """The race board: a heading, the turn's throws and the track, as wide as the space
+    allows (64 cells of track in 80 columns, more in a wider view)."""
+    throws = [e for e in events if e.kind == "throw"]
+    said = {w: words(f"term.track.{w}", lang) for w in ("rider", "gap", "lead", "level")}
+
+    def draw(width: int, height: int) -> RenderableType:
+        parts: list[RenderableType] = [Rule(title, style="grey50")]
+        line = throw_line(throws, max(40, width - 2))
+        if line.plain:
+            parts.append(line)
+        parts.append(render_track(race, max(40, min(width, 216) - 16), said))
+        return Group(*parts)
+
+    return draw
 
 
 def show_race(
-    run: Callable[[Callable[[State, list[Event]], None]], KeirinState], wait: float
+    surface: Surface,
+    run: Callable[[Callable[[State, list[Event]], None]], KeirinState],
+    wait: float,
+    *,
+    race_number: int | None = None,
 ) -> KeirinState:
-    """Run a race with ``run(on_events)`` and show it turn by turn, then the result."""
+    """Run a race with ``run(on_events)`` and show it turn by turn on ``surface`` (the
+    track as the board, the commentary in the log), then the result."""
+    lang = surface.lang
     turn_events: list[Event] = []
     crossed_in: dict[int, int] = {}
 
@@ -58,31 +128,40 @@ def show_race(
         boundary = photo_done or any(e.kind in ("turn", "slipstream", "result") for e in events)
         if not boundary:
             return
-        title = "Start" if s.turn <= 1 and any(e.kind == "slipstream" for e in events) else None
+        turn = turn_label(turn_events)
+        title = words("kr_turn", lang, n=turn)
+        if s.turn <= 1 and any(e.kind == "slipstream" for e in events):
+            title = words("term.start", lang)
         if photo_done and not any(e.kind == "turn" for e in events):
-            title = f"Photo-finish, turn {turn_label(turn_events)}"
-        console.print(Rule(title or f"Turn {turn_label(turn_events)}", style="grey50"))
-        line = throw_line(turn_events)
-        if line.plain:
-            console.print(line)
-        console.print(render_track(s))
-        for text in commentary(turn_events):
-            console.print(f"  {text}")
+            title = words("term.photo_turn", lang, turn=turn)
+        if surface.full_screen:
+            where = (words("term.status.race", lang, race=race_number, turn=turn)
+                     if race_number is not None else words("term.status.watch", lang,
+                                                           turn=turn))
+            surface.status(where)
+            surface.say(Rule(title, style="grey50"))
+        surface.board(track_board(title, list(turn_events), RaceSnapshot.of(s), lang))
+        for text in commentary(turn_events, lang):
+            surface.say(Text(f"  {text}"))
         turn_events.clear()
-        pause(wait)
+        surface.pause(wait)
 
     state = run(show)
-    if turn_events:
-        for text in commentary(turn_events):
-            console.print(f"  {text}")
-    console.print(Rule("Result"))
-    table = Table("place", "rider", "crossed in turn", "squares past the line")
+    for text in commentary(turn_events, lang) if turn_events else []:
+        surface.say(Text(f"  {text}"))
+    table = Table(words("term.col.place", lang), words("term.col.rider", lang),
+                  words("term.col.crossed", lang), words("term.col.past", lang))
     line = state.options.length
     for place, rider in enumerate(state.ranked, start=1):
         past = str(state.positions[rider - 1] - line)
         table.add_row(str(place), f"R{rider}", str(crossed_in[rider]), past)
-    console.print(table)
-    console.print(f"[bold]Rider {state.ranked[0]} wins.[/]")
+    winner = Text(words("kr_winner", lang, n=state.ranked[0]), style="bold")
+    result = Group(Rule(words("term.result", lang)), table, winner)
+    if surface.full_screen:  # the final track stays on the board, the result in the log
+        surface.say(result)
+        surface.status(winner.plain)
+    else:
+        surface.say(result)
     return state
 
 
@@ -91,48 +170,88 @@ def turn_label(events: list[Event]) -> str:
     return str(turns[-1]) if turns else "?"
 
 
-# --- betting sessions ---------------------------------------------------------------------------
-BET_HELP = """Commands at the ticket prompt:
-  TYPE RIDERS STAKE   place a ticket, e.g. 'win 3 100', 'exacta 3-4 50', 'quinella 3=4 20',
-                      'trifecta 4-3-5 10', 'trio 2=5=7 10'
-  list                this race's tickets so far        undo   take back your last ticket
-  odds                show the odds board again          quit   end the session (no race)
-  (empty line)        done: next player, then the race"""
+def watch_title(options: KeirinOptions, lang: str) -> str:
+    return words("term.watch_title", lang, riders=options.riders, length=options.length)
 
 
-# The line reader of the betting prompts (a test may replace it, e.g. to press Ctrl-C).
-read_input: Callable[[str], str] = read_line
+# --- betting nights ---------------------------------------------------------------------------
+@dataclass
+class Night:
+    """A betting night being played: its session, where it is saved, and the command's
+    choices (rows of the full boards, pause between turns, the database named)."""
+
+    session: BetSession
+    store: SessionStore
+    top: int
+    wait: float
+    db: Path | None
+    opening: list[str] = field(default_factory=list)
 
 
-def _ask(prompt: str) -> str | None:
-    """One line from the user; None at end of input (Ctrl-D or the end of a script)."""
-    try:
-        answer = read_input(f"{prompt} ")
-    except EOFError:
-        return None
-    return answer.strip()
+def _fixed(session: BetSession) -> bool:
+    return session.mode == "fixed"
 
 
-def _read_or_stop(prompt: str) -> str:
-    """For yes/no questions: end of input answers 'no' (a script that ends stops)."""
-    try:
-        return read_input(prompt)
-    except EOFError:
-        return "n"
+def _board_title(session: BetSession, lang: str) -> str:
+    race = session.races + 1
+    if _fixed(session):
+        return words("term.board.fixed", lang, race=race, factor=f"{1 - session.margin:g}")
+    return words("term.board.pool", lang, race=race, takeout=f"{session.margin:.0%}")
 
 
-BOARD_KINDS = ("win", "quinella", "exacta", "trio", "trifecta")
+def board_words(lang: str) -> dict[str, str]:
+    said = {kind: kind_label(kind, lang) for kind in BOARD_KINDS}
+    said.update(odds=words("term.board.odds", lang), chance="%",
+                more=words("term.board.more", lang))
+    return said
 
 
-def _board(session: BetSession, top: int) -> None:
-    odds = session.odds
-    fixed = session.mode == "fixed"
-    note = (f"offered odds (fair odds × {1 - session.margin:g})" if fixed
-            else f"fair odds as a guide; the pools pay out after a {session.margin:.0%} takeout")
-    console.print(Rule(f"Race {session.races + 1} — odds board: {note}", style="cyan"))
+def betting_board(session: BetSession, lang: str,
+                  highlight: tuple[str, tuple[int, ...]] | None = None
+                  ) -> Callable[[int, int], RenderableType]:
+    """The odds board fitted to the space it gets: a heading, then the win block and the
+    most likely rows of the other bet types side by side (see
+    :func:`raceday.games.keirin.odds_view.fitted_board`)."""
+    title = _board_title(session, lang)
+    odds, margin = session.odds, (session.margin if _fixed(session) else None)
+    said = board_words(lang)
+
+    def draw(width: int, height: int) -> RenderableType:
+        table = fitted_board(odds, width, max(3, height - 1), margin=margin, words=said,
+                             highlight=highlight)
+        return Group(Rule(title, style="cyan"), table)
+
+    return draw
+
+
+def compact_height(session: BetSession) -> int:
+    """Line mode's board: the heading, the column names, one row per rider and the last
+    line, so the whole board and the ticket prompt fit a 24-line terminal."""
+    return session.options.riders + 3
+
+
+def show_board(surface: Surface, session: BetSession) -> None:
+    draw = betting_board(session, surface.lang)
+    if surface.full_screen:
+        surface.board(draw)
+    else:
+        rows = compact_height(session)
+        surface.board(lambda width, _height: draw(width, rows))
+
+
+def full_boards(surface: Surface, session: BetSession, top: int) -> None:
+    """Every bet type's table (the win table whole, ``top`` rows of the others): the
+    ``odds`` command at the ticket prompt."""
+    lang = surface.lang
+    surface.say(Rule(_board_title(session, lang), style="cyan"))
+    table_words = {"bet": words("term.col.bet", lang),
+                   "probability": words("term.col.probability", lang),
+                   "fair odds": words("term.col.fair_odds", lang),
+                   "offered odds": words("term.col.offered_odds", lang)}
     for kind in BOARD_KINDS:
-        console.print(odds_table(odds, kind, None if kind == "win" else top,
-                                 session.margin if fixed else None))
+        surface.say(odds_table(session.odds, kind, None if kind == "win" else top,
+                               session.margin if _fixed(session) else None,
+                               words={**table_words, kind: kind_label(kind, lang)}))
 
 
 def _bankroll_line(session: BetSession) -> str:
@@ -140,101 +259,212 @@ def _bankroll_line(session: BetSession) -> str:
                       session.players.items())
 
 
-def _ticket_text(view: dict[str, Any]) -> str:
+def _ticket_text(view: dict[str, Any], lang: str) -> str:
     """A ticket as its owner's view shows it: ``win 3 for 100.00 at 5.40``."""
-    params = {"kind": view["kind"], "selection": view["label"], "stake": view["stake_text"]}
+    params = {"kind": kind_label(view["kind"], lang), "selection": view["label"],
+              "stake": view["stake_text"]}
     if view["odds"] is None:
-        return render("keirin.ticket", params=params)
-    return render("keirin.ticket_at", params={**params, "odds": format_odds(view["odds"])})
+        return words("ticket", lang, **params)
+    return words("ticket_at", lang, **params, odds=format_odds(view["odds"]))
 
 
-def _collect_tickets(session: BetSession, top: int) -> bool:
+def say_unbroken(surface: Surface, text: str) -> None:
+    """One line never broken at the terminal's width in line mode (a command to paste back
+    whole); the full-screen log wraps it like any other line."""
+    console = getattr(surface, "console", None)
+    if not surface.full_screen and console is not None:
+        console.print(Text(text), soft_wrap=True)
+    else:
+        surface.say(Text(text))
+
+
+def _marked(key: str, style: str, text: str, lang: str) -> Text:
+    """``  accepted: win 3 …`` with its first word coloured (no blank after a full-width
+    colon)."""
+    label = words(key, lang)
+    return Text.assemble("  ", (label, style), "" if label.endswith("：") else " ", text)
+
+
+def _action_ticket(session: BetSession, action: int, lang: str) -> str:
+    """The ticket an action buys, as its owner reads it (with the odds it takes)."""
+    ticket = session.state.ticket_of(action)
+    assert ticket is not None
+    kind, selection, stake = ticket
+    return _ticket_text({"kind": kind, "label": ("-" if KINDS[kind][1] else "=").join(
+        map(str, selection)), "stake_text": format_money(stake),
+        "odds": session.state.price(kind, selection) if _fixed(session) else None}, lang)
+
+
+def _refusal(exc: RacedayError, lang: str) -> str:
+    return render(exc.message, lang) if exc.message is not None else str(exc)
+
+
+def _typed_kind(line: str, lang: str) -> str:
+    """A typed ticket with a bet type's Japanese name (単勝 3 100) as the rules read it
+    (win 3 100); anything else unchanged."""
+    head, _, rest = line.partition(" ")
+    for kind in KINDS:
+        if head == words(f"kr_{kind}", "ja"):
+            return f"{kind} {rest}"
+    return line
+
+
+def _stake_text(purse: int) -> str | None:
+    """The stake of the listed tickets: 100, or the whole purse when less is left."""
+    if purse <= 0:
+        return None
+    return "100" if purse >= 10_000 else format_money(purse).replace(",", "")
+
+
+def ticket_prompt(session: BetSession, seat: int, lang: str) -> Prompt:
+    """The ticket prompt of ``seat``: the listed tickets are the favourites of every bet
+    type at a round stake (each previewed on the board), and completion knows the bet
+    types, the riders' numbers and the prompt's words."""
+    night = session.state
+    me = night.observation(seat)["me"]
+    stake = _stake_text(me["purse"]) if not night.options.allow_debt else "100"
+    choices = [Choice("done", words("term.choice.done", lang))]
+    if stake is not None:
+        for kind, count in (("win", session.options.riders), ("quinella", 3), ("exacta", 3),
+                            ("trio", 2), ("trifecta", 2)):
+            ranked = sorted(session.odds.bet(kind).items(), key=lambda kv: (-kv[1], kv[0]))
+            for combo, _p in ranked[:count]:
+                riders = ("-" if KINDS[kind][1] else "=").join(map(str, combo))
+                text = f"{kind} {riders} {stake}"
+                price = night.price(kind, combo) if _fixed(session) else None
+                label = f"{kind_label(kind, lang)} {riders} {stake}"
+                if price:
+                    label += "  @ " + format_odds(price)
+                choices.append(Choice(text, label,
+                                      betting_board(session, lang, (kind, combo))))
+    choices += [Choice("odds", words("term.choice.odds", lang)),
+                Choice("list", words("term.choice.list", lang)),
+                Choice("undo", words("term.choice.undo", lang))]
+    completions = [*KINDS, *(words(f"kr_{k}", "ja") for k in KINDS if lang == "ja"),
+                   *(str(r) for r in range(1, session.options.riders + 1))]
+    text = words("term.ticket_prompt", lang, player=night.names[seat],
+                 purse=format_money(me["purse"]))
+    return Prompt(text, choices=choices, completions=completions,
+                  help=words("term.ticket_help", lang))
+
+
+def _collect_tickets(surface: Surface, session: BetSession, top: int) -> bool:
     """Every player's tickets for the next race, one player after the other; False when
-    the players stop (the open tickets are withdrawn, no money moved)."""
+    the players stop (quit, or the input ends): the open tickets are withdrawn, no money
+    moved."""
+    lang = surface.lang
     night = session.state
     for seat, player in enumerate(night.names):
         while seat in night.acting_players():
             me = night.observation(seat)["me"]
-            line = _ask(f"{player} [{format_money(me['purse'])} left] ticket (Enter = done, "
-                        "help)>")
-            if line is None or line.lower() in ("quit", "q", "exit", "stop"):
-                if night.tickets:
-                    console.print(f"Betting on race {session.races + 1} had not closed: its "
-                                  f"{len(night.tickets)} ticket(s) are withdrawn, no money "
-                                  "moved.")
+            if surface.full_screen:  # line mode: the prompt itself says it
+                surface.status(words("term.status.tickets", lang, player=player,
+                                     purse=format_money(me["purse"])))
+            surface.moves([f"{night.names[p]}: {_ticket_text(view, lang)}"
+                           for p in range(night.num_players)
+                           for view in night.observation(p)["me"]["tickets"]])
+            try:
+                line = surface.ask(ticket_prompt(session, seat, lang))
+            except (EOFError, Quit):
+                _withdraw(surface, session)
                 return False
-            if line.lower() in ("", "done", "d"):
+            word = line.lower()
+            if word in ("stop",):
+                _withdraw(surface, session)
+                return False
+            if word in ("", "done", "d"):
                 night.apply_action_for(seat, DONE)
                 continue
-            if line.lower() in ("help", "h", "?"):
-                console.print(BET_HELP)
-                continue
-            if line.lower() == "list":
+            if word == "list":
                 views = [(night.names[p], t) for p in range(night.num_players)
                          for t in night.observation(p)["me"]["tickets"]]
                 for name, view in views:
-                    console.print(f"  {name}: {_ticket_text(view)}")
+                    surface.say(Text(f"  {name}: {_ticket_text(view, lang)}"))
                 if not views:
-                    console.print("  no tickets yet")
+                    surface.say(Text("  " + words("kr_no_tickets", lang)))
                 continue
-            if line.lower() == "odds":
-                _board(session, top)
+            if word == "odds":
+                full_boards(surface, session, top)
                 continue
-            if line.lower() == "undo":
+            if line == UNDO:
                 if me["tickets"]:
                     night.apply_action_for(seat, night.cancel_action(len(me["tickets"]) - 1))
-                    console.print(f"  taken back: {_ticket_text(me['tickets'][-1])}")
+                    surface.say(Text("  " + words("term.taken_back", lang,
+                                                  ticket=_ticket_text(me["tickets"][-1],
+                                                                      lang))))
                 else:
-                    console.print("  you have no ticket to take back")
+                    surface.say(Text("  " + words("refusal.no_ticket", lang)))
                 continue
             try:
-                action = night.ticket_from_text(seat, line)
+                action = night.ticket_from_text(seat, _typed_kind(line, lang))
             except BetError as exc:
-                console.print(f"  [red]refused:[/] {exc}")
+                surface.say(_marked("term.refused", "red", _refusal(exc, lang), lang))
                 continue
-            accepted = render(night.action_message(action))
+            accepted = _action_ticket(session, action, lang)
             night.apply_action_for(seat, action)
-            console.print(f"  [green]accepted:[/] {accepted}")
+            surface.say(_marked("term.accepted", "green", accepted, lang))
     return True
 
 
-def _show_settlement(session: BetSession, settlement: Settlement) -> None:
+def _withdraw(surface: Surface, session: BetSession) -> None:
+    night = session.state
+    if night.tickets:
+        surface.say(Text(counted("term.withdrawn", len(night.tickets), surface.lang,
+                                 race=session.races + 1)))
+
+
+def _show_settlement(surface: Surface, session: BetSession, settlement: Settlement) -> None:
+    lang = surface.lang
     order = " ".join(f"R{r}" for r in settlement.ranking[:3])
-    console.print(Rule(f"Race {settlement.race} settled — first three: {order}", style="cyan"))
+    surface.say(Rule(words("term.settled", lang, race=settlement.race, order=order),
+                     style="cyan"))
     if settlement.pools:
-        pools = Table("pool", "total", "winning", "dividend per 1", title="Pools")
+        pools = Table(words("term.col.pool", lang), words("term.col.total", lang),
+                      words("term.col.winning", lang), words("term.col.dividend", lang),
+                      title=words("term.pools", lang))
         for kind, pool in settlement.pools.items():
             pools.add_row(
-                kind, format_money(pool["pool"]), pool["label"],
-                "no winner: stakes refunded" if pool["refunded"]
+                kind_label(kind, lang), format_money(pool["pool"]), pool["label"],
+                words("kr_refunded", lang) if pool["refunded"]
                 else f"{float(pool['dividend'] or 0):,.4f}",
             )
-        console.print(pools)
+        surface.say(pools)
     if settlement.tickets:
-        table = Table("player", "ticket", "result", "returned")
+        table = Table(words("term.col.player", lang), words("term.col.ticket", lang),
+                      words("term.col.result", lang), words("term.col.returned", lang))
         for t, r in zip(settlement.tickets, settlement.returns, strict=True):
             won = t.selection == winning_selection(t.kind, settlement.ranking)
             result = "won" if won else ("refunded" if r else "lost")
-            table.add_row(t.player, t.describe(), result, format_money(r))
-        console.print(table)
+            view = {"kind": t.kind, "label": ("-" if KINDS[t.kind][1] else "=").join(
+                map(str, t.selection)), "stake_text": format_money(t.stake), "odds": t.odds}
+            table.add_row(t.player, _ticket_text(view, lang),
+                          words(f"term.result.{result}", lang), format_money(r))
+        surface.say(table)
     else:
-        console.print("No tickets on this race.")
-    console.print(f"Bankrolls: {_bankroll_line(session)}")
+        surface.say(Text(words("term.no_tickets_race", lang)))
+    surface.say(Text(words("term.bankrolls", lang, bankrolls=_bankroll_line(session))))
 
 
-def _standings(session: BetSession) -> None:
-    table = Table("place", "player", "bankroll", "staked", "returned", "net", "tickets won",
-                  title=f"Standings after {session.races} race(s) — session {session.name!r}")
+def _standings(surface: Surface, session: BetSession) -> None:
+    lang = surface.lang
+    table = Table(*(words(f"term.col.{c}", lang) for c in
+                    ("place", "player", "bankroll", "staked", "returned", "net", "won")),
+                  title=words("term.standings", lang,
+                              races=counted("term.races_n", session.races, lang),
+                              name=repr(session.name)))
     for place, (name, acc) in enumerate(session.standings(), start=1):
         table.add_row(str(place), name, format_money(acc.bankroll), format_money(acc.staked),
                       format_money(acc.returned), format_money(acc.returned - acc.staked),
                       f"{acc.winning_tickets}/{acc.tickets}")
-    console.print(table)
+    surface.say(table)
 
 
-def _run_and_settle(session: BetSession, store: SessionStore, wait: float) -> None:
-    state = show_race(lambda on_events: session.run_race(on_events), wait)
-    _show_settlement(session, session.settle(store, state))
+def _run_and_settle(surface: Surface, night: Night) -> None:
+    session = night.session
+    race = session.races + 1
+    state = show_race(surface, lambda on_events: session.run_race(on_events), night.wait,
+                      race_number=race)
+    _show_settlement(surface, session, session.settle(night.store, state))
 
 
 def _resume_command(name: str, db: Path | None) -> str:
@@ -243,38 +473,87 @@ def _resume_command(name: str, db: Path | None) -> str:
     return shell_quote("raceday", "keirin", "play", "--resume", name, *extra)
 
 
-def _interrupted(session: BetSession, store: SessionStore, db: Path | None) -> NoReturn:
-    """Ctrl-C: one line saying what the database keeps and how to go on (exit 130)."""
-    with contextlib.suppress(RacedayError):  # say what was really saved, not what was in memory
+def _kept(session: BetSession, store: SessionStore) -> str:
+    """What the database keeps of ``session`` (read back, not what is in memory)."""
+    with contextlib.suppress(RacedayError):
         session = BetSession.load(store, session.name)
     race = session.races + 1
     settled = f"{session.races} settled race{'s' if session.races != 1 else ''} saved"
     if session.pending is not None:
         count = len(session.pending)
         tickets = f"{count} ticket is" if count == 1 else f"{count} tickets are"
-        kept = f"{settled}; race {race}'s {tickets} locked and the race runs on resume"
-    else:
-        kept = f"{settled}; the open betting on race {race} was withdrawn (no money moved)"
-    with on_interrupt(kept, _resume_command(session.name, db)):
+        return f"{settled}; race {race}'s {tickets} locked and the race runs on resume"
+    return f"{settled}; the open betting on race {race} was withdrawn (no money moved)"
+
+
+def _interrupted(session: BetSession, store: SessionStore, db: Path | None) -> NoReturn:
+    """Ctrl-C: one line saying what the database keeps and how to go on (exit 130)."""
+    with on_interrupt(_kept(session, store), _resume_command(session.name, db)):
         raise KeyboardInterrupt
     raise AssertionError("unreachable")  # pragma: no cover
 
 
-def _play_session(session: BetSession, store: SessionStore, top: int, wait: float) -> None:
-    opts = session.options
-    console.print(f"{opts.riders} riders, finish at {opts.length}. {_bankroll_line(session)}")
-    if session.pending is not None:
-        console.print(f"Betting on race {session.races + 1} had closed before the interruption; "
-                      f"running that race now with its {len(session.pending)} ticket(s).")
-        _run_and_settle(session, store, wait)
+def another_race(surface: Surface, session: BetSession) -> bool:
+    """Ask whether to run another race: y, yes, n, no or Enter (yes); the end of input
+    (a script that ran out) is a no; ``undo`` has nothing to take back once a race is
+    settled, and says so."""
+    lang = surface.lang
+    prompt = Prompt(words("term.another_race", lang),
+                    choices=[Choice("y", words("term.choice.yes", lang)),
+                             Choice("n", words("term.choice.no", lang))],
+                    help=words("term.another_help", lang))
+    if surface.full_screen:
+        surface.status(words("term.status.another", lang))
     while True:
-        _board(session, top)
-        if not _collect_tickets(session, top):
-            break
-        session.lock(store)
-        _run_and_settle(session, store, wait)
-        if not ask_yes_no("Another race?", default=True, read=_read_or_stop):
-            break
+        try:
+            answer = surface.ask(prompt).lower()
+        except EOFError:
+            return False
+        if answer in ("", "y", "yes", "はい"):
+            return True
+        if answer in ("n", "no", "いいえ"):
+            return False
+        if answer == UNDO:
+            surface.say(Text(words("term.nothing_to_undo", lang, race=session.races)))
+            continue
+        surface.say(Text(words("term.yes_or_no", lang)))
+
+
+def play_night(surface: Surface, night: Night) -> int:
+    """The betting night on ``surface``: odds board, tickets, the race, payouts, race after
+    race, until the players stop (quit, no to another race, or the end of input). Saved
+    after every race; ends with the standings and how to resume."""
+    session, lang = night.session, surface.lang
+    for line in night.opening:
+        surface.say(Text(line))
+    opts = session.options
+    surface.say(Text(words("term.night", lang, riders=opts.riders, length=opts.length,
+                           bankrolls=_bankroll_line(session))))
+    try:
+        try:
+            if session.pending is not None:
+                surface.say(Text(words("term.pending", lang, race=session.races + 1,
+                                       tickets=counted("term.tickets_n", len(session.pending),
+                                                       lang))))
+                _run_and_settle(surface, night)
+            while True:
+                show_board(surface, session)
+                if not _collect_tickets(surface, session, night.top):
+                    break
+                session.lock(night.store)
+                _run_and_settle(surface, night)
+                if not another_race(surface, session):
+                    break
+        except Quit:  # quit while a race runs (full screen): its tickets stay locked
+            surface.say(Text(_kept(session, night.store)))
+    except KeyboardInterrupt:
+        _interrupted(session, night.store, night.db)
+    _standings(surface, session)
+    say_unbroken(surface, words("term.saved", lang,
+                                command=_resume_command(session.name, night.db)))
+    if surface.full_screen:
+        surface.status(words("term.status.over", lang))
+    return 0
 
 
 def _list_sessions(store: SessionStore) -> None:
@@ -295,8 +574,8 @@ def _list_sessions(store: SessionStore) -> None:
         players = ", ".join(f"{n} {format_money(a.bankroll)}" for n, a in s.players.items())
         console.print(f"  [bold]{escape(name)}[/]", soft_wrap=True)
         mode = {"fixed": "fixed odds", "pool": "pari-mutuel pools"}.get(s.mode, s.mode)
-        console.print(escape(f"      {s.races} race(s) settled, {mode}; {players}"),
-                      soft_wrap=True)
+        races = f"{s.races} race{'' if s.races == 1 else 's'}"
+        console.print(escape(f"      {races} settled, {mode}; {players}"), soft_wrap=True)
 
 
 def parse_money_option(text: str) -> int:
@@ -306,14 +585,14 @@ def parse_money_option(text: str) -> int:
         raise OptionsError(f"--bankroll: {exc}") from None
 
 
-def run_bet(
+def prepare_night(
     *,
-    player: list[str] | None,
+    players: Sequence[str] | None,
     bankroll: str,
     margin: float,
     pool: bool,
     allow_debt: bool,
-    session_name: str | None,
+    save: str | None,
     resume: str | None,
     db: Path | None,
     seed: int | None,
@@ -322,42 +601,69 @@ def run_bet(
     derny: int | None,
     top: int,
     delay: float | None,
-    list_sessions: bool,
-) -> None:
-    """The `keirin play` command, once typer has checked each option."""
-    if list_sessions:
-        _list_sessions(SessionStore(db))
-        return
+    lang: str,
+) -> Night:
+    """The night `keirin play` is about to play, once typer has checked each option: a new
+    session saved under ``save`` (or a dated name), or the saved session ``resume``. Every
+    option is checked before the database is touched, so a refused option leaves no
+    half-made session behind."""
     wait = default_delay(delay, interactive_default=0.3)
-    # Every option is checked before the database is touched: a refused option leaves no
-    # half-made session behind.
     if resume is None:
-        player = player_names(player)  # -p Ann -p Bob, -p Ann,Bob; each name bounded
-        if len(player or []) > MAX_PLAYERS:
-            raise OptionsError(f"at most {MAX_PLAYERS} players, got {len(player or [])}")
-        name = session_name or datetime.now(UTC).strftime("keirin-%Y%m%d-%H%M%S")
+        names = player_names(players)  # -p Ann -p Bob, -p Ann,Bob; each name bounded
+        if len(names or []) > MAX_PLAYERS:
+            raise OptionsError(f"at most {MAX_PLAYERS} players, got {len(names or [])}")
+        name = save or datetime.now(UTC).strftime("keirin-%Y%m%d-%H%M%S")
         options = KeirinOptions.parse({"riders": riders, "length": length, "derny": derny})
         session = BetSession.new(
-            name, player or [], options,
+            name, names or [], options,
             bankroll=parse_money_option(bankroll), mode="pool" if pool else "fixed",
             margin=margin, allow_debt=allow_debt, seed=fresh_seed(seed),
         )
         store = writable_store(db)
         session.save(store)
-        console.print(f"New session {name!r} ({'pari-mutuel pools' if pool else 'fixed odds'}, "
-                      f"margin {margin:g}, seed {session.seed}). Type 'help' at a ticket "
-                      "prompt.")
+        opening = words("term.new_session", lang, name=repr(name),
+                        mode=words(f"term.mode.{'pool' if pool else 'fixed'}", lang),
+                        margin=f"{margin:g}", seed=session.seed)
     else:
         store = writable_store(db)
         session = BetSession.load(store, resume)
-        console.print(f"Resuming session {resume!r}: {session.races} race(s) settled. "
-                      "(It keeps its own players and options.)")
-    try:
-        _play_session(session, store, top, wait)
-    except KeyboardInterrupt:
-        _interrupted(session, store, db)
-    _standings(session)
-    console.print(f"Session saved. Resume it with: {_resume_command(session.name, db)}",
-                  soft_wrap=True)
+        opening = words("term.resuming", lang, name=repr(resume),
+                        settled=counted("term.races_n", session.races, lang))
+    return Night(session, store, top, wait, db, [opening])
 
 
+def list_sessions(db: Path | None) -> None:
+    """`keirin play --list`: the saved nights, one a line."""
+    _list_sessions(SessionStore(db))
+
+
+def watch_race(options: KeirinOptions, seed: int, wait: float,
+               new_state: Callable[[KeirinOptions], KeirinState] = KeirinState,
+               ) -> Callable[[Surface], int]:
+    """The loop of `keirin watch`: one race on the surface, then how to see it again."""
+    import numpy as np
+
+    from raceday.core.play import play_game
+    from raceday.games.keirin.game import GAME as RACE
+    from raceday.terminal.common import seed_line
+
+    def main(surface: Surface) -> int:
+        lang = surface.lang
+        rng = np.random.default_rng(seed)
+        if not surface.full_screen:  # the full-screen view has it as its title
+            surface.say(Rule(watch_title(options, lang)))
+
+        def run(on_events: Callable[[State, list[Event]], None]) -> KeirinState:
+            state = new_state(options)
+            play_game(state, [], rng, max_steps=RACE.max_steps(options), on_events=on_events)
+            return state
+
+        show_race(surface, run, wait)
+        surface.say(seed_line(seed, lang=lang))
+        return 0
+
+    return main
+
+
+__all__ = ["Night", "another_race", "list_sessions", "play_night", "prepare_night",
+           "show_race", "watch_race"]

@@ -53,11 +53,15 @@ def track_window(state: RaceLike, width: int = VIEW_WIDTH) -> tuple[int, int, in
     return first, first + scale * width - 1, scale
 
 
-def render_track(state: RaceLike, width: int = VIEW_WIDTH) -> Table:
+def render_track(state: RaceLike, width: int = VIEW_WIDTH,
+                 words: dict[str, str] | None = None) -> Table:
     """One lane per rider: a marker at the rider's square, the finish line, gap to the front.
 
     The whole field is always in view: when it is spread over more than ``width`` squares,
-    each cell stands for several squares (said in the header)."""
+    each cell stands for several squares (said in the header). ``words`` gives the
+    headings and the front's marks in another language ("rider", "gap", "lead", "level");
+    English by default."""
+    said = {"rider": "rider", "gap": "gap", "lead": "lead", "level": "level", **(words or {})}
     line = state.options.length
     positions = state.positions
     active = state.active_riders()
@@ -67,9 +71,9 @@ def render_track(state: RaceLike, width: int = VIEW_WIDTH) -> Table:
     cells = (last - first + 1) // scale
     line_cell = (line - first) // scale
     table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
-    table.add_column("rider", justify="right")
+    table.add_column(said["rider"], justify="right")
     table.add_column(_ruler(first, cells, scale, line_cell), no_wrap=True)
-    table.add_column("gap", justify="right", no_wrap=True)
+    table.add_column(said["gap"], justify="right", no_wrap=True)
     for rider in range(1, state.options.riders + 1):
         pos = positions[rider - 1]
         mine = (pos - first) // scale
@@ -86,7 +90,7 @@ def render_track(state: RaceLike, width: int = VIEW_WIDTH) -> Table:
         if rider in state.ranked:
             gap = Text(f"#{state.ranked.index(rider) + 1}", style="bold green")
         elif pos == front:
-            gap = Text("lead" if len(leaders) == 1 else "level")  # never two 'lead'
+            gap = Text(said["lead"] if len(leaders) == 1 else said["level"])  # never two 'lead'
         else:
             gap = Text(f"-{front - pos}")
         table.add_row(f"R{rider}", lane, gap)
