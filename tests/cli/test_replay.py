@@ -329,20 +329,42 @@ def test_the_loop_steps_next_back_to_a_number_and_plays_to_the_end(saves: Path) 
 def test_full_screen_steps_with_the_board_fixed(saves: Path) -> None:
     import asyncio
 
-    from raceday.cli.replay import ReadOnlyStore, session_replay, stepping
-    from raceday.terminal.tui import GameApp
-    from raceday.terminal.tui.testing import answer, wait_for_prompt, wait_until_finished
+    from raceday.cli.replay import ReadOnlyStore, replay_app, session_replay, stepping
+    from raceday.terminal.tui.testing import (
+        answer,
+        wait_for,
+        wait_for_prompt,
+        wait_until_finished,
+    )
 
     found = session_replay(ReadOnlyStore(saves), "hairpin", "duel", "en")
     moves = [s.facts["move"] for s in found.steps]
+    total = len(moves)
+
+    async def key(pilot: Any, app: Any, name: str) -> None:
+        opened = app.prompts_opened
+        await pilot.press(name)
+        await wait_for(pilot, lambda: app.prompts_opened > opened, f"the prompt after {name}")
 
     async def scenario() -> None:
-        app = GameApp(stepping(found, 0, 0), title="replay", lang="en")
+        app = replay_app(stepping(found, 0, 0), "replay", "en")
         async with app.run_test(size=(80, 24)) as pilot:
             await wait_for_prompt(pilot, app)
             assert "step 1 of" in app.status_text() and "R" in app.board_text()
             await answer(pilot, app, "n")
             assert "step 2 of" in app.status_text() and moves[1] in app.log_text()
+            await key(pilot, app, "end")
+            assert f"step {total} of {total}" in app.status_text()
+            await key(pilot, app, "left")
+            assert f"step {total - 1} of" in app.status_text()
+            await key(pilot, app, "home")
+            await key(pilot, app, "right")
+            assert "step 2 of" in app.status_text()
+            await key(pilot, app, "space")  # play to the end (no pause between steps here)
+            assert f"step {total} of {total}" in app.status_text()
+            await pilot.press("x")  # with text in the answer line, keys edit it
+            await pilot.press("left")
+            assert f"step {total} of {total}" in app.status_text()
             await answer(pilot, app, "q")
             assert await wait_until_finished(pilot, app) == 0
 

@@ -20,7 +20,7 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, ClassVar
 
 import typer
 from rich.console import Console, Group, RenderableType
@@ -47,7 +47,7 @@ HELP = ("Play back a saved game, party, stage race or room, step by step, with t
         "NAME is a saved session of any game (GAME/NAME where two games saved the same "
         "name), or a room's code with --room (read from the database the server uses). "
         "Each step shows the game's board, rebuilt by its rules, and that step's words. At "
-        "a terminal: a full-screen view (Enter/n next, b/p back, play, end, q quit); piped or "
+        "a terminal: a full-screen view (→ next, ← back, Home/End, space plays, q quits); piped or "
         "--plain: every step in order, or only --step N. The database is only read.")
 
 app = typer.Typer(help=HELP, add_completion=False)
@@ -354,6 +354,8 @@ def show_step(surface: Any, replay: Replay, index: int) -> None:
     heading = words("step", lang, n=index + 1, total=total)
     if not surface.full_screen:
         surface.say(Rule(f"{replay.game} {replay.name} · {heading}", style="dim"))
+    else:  # the log keeps which step each line is
+        surface.say(Text(heading, style="dim"))
     if board is not None:
         surface.board(board)
     elif surface.full_screen:
@@ -528,24 +530,55 @@ def replay(
     from raceday.terminal.surface import LineSurface, wants_full_screen
 
     if wants_full_screen(plain):
-        run_game = _full_screen_kit()
-        if run_game is not None:
-            code = run_game(main, title=f"raceday replay · {found.game} {found.name}",
-                            lang=language, plain=plain, console=console)
+        app = replay_app(main, f"raceday replay · {found.game} {found.name}", language)
+        if app is not None:
+            app.run()
+            if app.error is not None:
+                raise app.error
+            code = app.return_code if app.return_code is not None else app.exit_code
             raise typer.Exit(code or 0)
     raise typer.Exit(main(LineSurface(console, language)) or 0)
 
 
-def _full_screen_kit() -> Callable[..., int] | None:
-    """The full-screen kit's ``run_game`` (None where this install has none)."""
-    import importlib
+# The full screen's keys: each answers the open prompt with a word of the loop, while the
+# answer line is empty (with text in it, the key edits the text as usual).
+KEYS = {"right": NEXT, "left": BACK, "home": START, "end": END}
 
+
+def replay_app(main: Callable[[Any], int], title: str, lang: str) -> Any:
+    """The full-screen kit's view (:class:`raceday.terminal.tui.GameApp`) running the
+    stepping loop, with the replay's keys: → next, ← back, Home / End the first / last
+    step, space play (and, while playing, pause); None where this install has no kit."""
     try:
-        kit = importlib.import_module("raceday.terminal.tui")
+        from textual.binding import Binding
+
+        from raceday.terminal.tui.app import GameApp
     except ImportError:
         return None
-    run_game: Callable[..., int] | None = getattr(kit, "run_game", None)
-    return run_game
+
+    class ReplayApp(GameApp):
+        BINDINGS: ClassVar[list[Any]] = [
+            Binding(key, f"replay_key('{word}')", show=False, priority=True)
+            for key, word in KEYS.items()]
+
+        def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+            if action == "replay_key":
+                return self.waiting is not None and not self.answer_input.value
+            return super().check_action(action, parameters)
+
+        def action_replay_key(self, word: str) -> None:
+            if self.waiting is not None:
+                self.submit(word)
+
+        def shortcut(self, char: str, *, typing: bool) -> bool:
+            """Space plays on at a prompt (the view's own: pauses while playing)."""
+            if char == " " and self.waiting is not None and not self.finished:
+                self.submit(PLAY)
+                return True
+            result: bool = super().shortcut(char, typing=typing)
+            return result
+
+    return ReplayApp(main, title=title, lang=lang)
 
 
 __all__ = ["HELP", "Replay", "ReplayError", "app", "listing", "replay_json", "stepping"]
