@@ -13,7 +13,7 @@ import numpy as np
 import typer
 from rich.cells import cell_len
 from rich.columns import Columns
-from rich.console import Console, RenderableType
+from rich.console import Console, Group, RenderableType
 from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
@@ -35,7 +35,7 @@ from raceday.games.wielersim.campaign import (
 from raceday.games.wielersim.commentary import Commentator
 from raceday.games.wielersim.game import GAME, WielersimOptions
 from raceday.games.wielersim.model import CLIMBER, COBBLES, SPRINTER, UPHILL
-from raceday.games.wielersim.peloton import strip_ratings
+from raceday.games.wielersim.peloton import Peloton, strip_ratings
 from raceday.games.wielersim.predict import ENGINES as PREDICT_ENGINES
 from raceday.games.wielersim.predict import MAX_RACES, Prediction, predict
 from raceday.games.wielersim.render import (
@@ -54,8 +54,9 @@ from raceday.games.wielersim.render import (
     words_table,
 )
 from raceday.games.wielersim.route import MAX_DISTANCE, MIN_DISTANCE
-from raceday.games.wielersim.rules import WielersimState, peloton_spec, route_spec
+from raceday.games.wielersim.rules import WielersimState, peloton_spec, rider_message, route_spec
 from raceday.games.wielersim.stage import (
+    Standings,
     prologue_win_chances,
     resolve_tour,
     ride_stage,
@@ -68,7 +69,8 @@ from raceday.present import render
 from raceday.store.sessions import writable_store
 from raceday.terminal import common
 from raceday.terminal.options import GivenOptions, field_option, game_options
-from raceday.terminal.surface import UNDO, Choice, LineSurface, Prompt, Quit, Surface
+from raceday.terminal.surface import UNDO, Choice, Prompt, Quit, Surface
+from raceday.terminal.tui import run_game
 
 HELP = "WielerSIM (Ludo Nauws): watch and predict one-day races and stage races."
 
@@ -156,21 +158,9 @@ def run_on_surface(main: Callable[[Surface], int | None], *, title: str, lang: s
                    plain: bool) -> None:
     """Run a watch or stage-race loop on the terminal's surface: full screen at a real
     terminal (the kit's view), else line by line; a non-zero exit code leaves with it."""
-    try:
-        from raceday.terminal.tui import run_game  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:  # until the full-screen kit lands: line by line
-        code = _line_game(main, lang)
-    else:
-        code = run_game(main, title=title, lang=lang, plain=plain, console=common.console)
+    code = run_game(main, title=title, lang=lang, plain=plain, console=common.console)
     if code:
         raise typer.Exit(code)
-
-
-def _line_game(main: Callable[[Surface], int | None], lang: str) -> int:
-    try:
-        return main(LineSurface(common.console, lang)) or 0
-    except Quit:
-        return 0
 
 
 def _road_squares(width: int | None, surface: Surface) -> int:
@@ -260,22 +250,36 @@ def watch(
     used = common.fresh_seed(seed)
     state = GAME.new_state(race.parse())
     language = common.resolve_lang(lang)
-    pause_s = common.default_delay(delay)
+    main = race_main(state, used, delay=common.default_delay(delay), width=width, road=road)
+    run_on_surface(main, title=f"WielerSIM: {state.route.name}", lang=language, plain=plain)
 
+
+def race_main(state: WielersimState, seed: int, *, delay: float, width: int | None = None,
+              road: bool = True) -> Callable[[Surface], None]:
+    """The loop of ``watch``: the race of ``state`` ridden with ``seed`` on a surface, then
+    its result and who scored."""
     def main(surface: Surface) -> None:
-        surface.say(say("watch.heading", language, route=f"[bold]{state.route.name}[/]",
+        lang = surface.lang
+        surface.say(say("watch.heading", lang, route=f"[bold]{state.route.name}[/]",
                         distance=state.route.distance,
-                        finish=word(f"surface.{state.route.finish}"), n=state.n, seed=used))
-        watch_race(surface, state, np.random.default_rng(used), delay=pause_s, width=width,
+                        finish=word(f"surface.{state.route.finish}"), n=state.n, seed=seed))
+        watch_race(surface, state, np.random.default_rng(seed), delay=delay, width=width,
                    show_road=road)
-        if surface.full_screen and state.results:
-            winner = state.rider_message(state.results[0][0])
-            surface.status(say("watch.over", language, winner=winner))
-        surface.say(result_table(state, limit=None, lang=language))
-        for line in scoring_lines(state, language):
+        table = result_table(state, limit=None, lang=lang)
+        scored = scoring_lines(state, lang)
+        if surface.full_screen:  # the result takes the road's place; the log is narrow
+            if state.results:
+                winner = state.rider_message(state.results[0][0])
+                surface.status(say("watch.over", lang, winner=winner))
+            surface.board(Group(table, *(Text(line) for line in scored)))
+            for line in scored:
+                surface.say(line)
+            return
+        surface.say(table)
+        for line in scored:
             surface.say(line)
 
-    run_on_surface(main, title=f"WielerSIM: {state.route.name}", lang=language, plain=plain)
+    return main
 
 
 common.add_alias(app, "race", "watch", watch)
@@ -582,26 +586,38 @@ def _show_stage(surface: Surface, campaign: Campaign) -> None:
     record = campaign.records[-1]
     peloton = campaign.peloton
     name = stage_name(campaign.tour, len(campaign.records) - 1, lang)
-    stage_table = stage_result_table(peloton, record, lang=lang, name=name)
-    tables = standings_tables(peloton, campaign.standings(), lang=lang)
+    standings = campaign.standings()
     if surface.full_screen:
-        surface.board(_standings_board(stage_table, tables))
-        surface.say(stage_table)
+        surface.board(_standings_board(peloton, record, standings, name, lang))
+        surface.say(_stage_line(peloton, record, standings, name, lang))
         return
-    surface.say(stage_table)
-    for table in tables:
+    surface.say(stage_result_table(peloton, record, lang=lang, name=name))
+    for table in standings_tables(peloton, standings, lang=lang):
         surface.say(table)
 
 
-def _standings_board(stage_table: Table, tables: list[Table]
-                     ) -> Callable[[int, int], RenderableType]:
-    """A full-screen stage race's board between stages: the GC beside the stage's result
-    when the view is wide, else the GC alone; the other classifications as far as they fit."""
+def _stage_line(peloton: Peloton, record: dict[str, Any], standings: Standings, name: str,
+                lang: str) -> str:
+    """One line for the log of a full-screen stage race: who won the stage, who leads."""
+    def rider(number: int) -> dict[str, Any]:
+        return rider_message(peloton, peloton.index_of(number))
+
+    winner = record["results"][0][0] if record["results"] else None
+    leader = standings.gc[0][0] if standings.gc else None
+    return say("tour.stage_line", lang, stage=name,
+               winner=rider(winner) if winner is not None else "-",
+               leader=rider(leader) if leader is not None else "-")
+
+
+def _standings_board(peloton: Peloton, record: dict[str, Any], standings: Standings,
+                     name: str, lang: str) -> Callable[[int, int], RenderableType]:
+    """A full-screen stage race's board between stages: the stage's result and the GC, as
+    many riders each as the height allows (3 to 10), then points, mountains and teams."""
     def board(width: int, height: int) -> RenderableType:
-        gc, *others = tables
-        if width >= 120:
-            return Columns([gc, stage_table, *others], padding=(0, 2))
-        return Columns([gc, *others], padding=(0, 2))
+        rows = max(3, min(10, (height - 6) // 2))
+        stage = stage_result_table(peloton, record, rows, lang=lang, name=name)
+        gc, *others = standings_tables(peloton, standings, rows, lang=lang)
+        return Group(stage, gc, Columns(others, padding=(0, 2)))
 
     return board
 
@@ -706,15 +722,7 @@ def tour(
     resume_command = common.shell_quote("raceday", "wielersim", "tour", "--resume", campaign.name,
                                         *(("--db", db) if db is not None else ()))
 
-    def main(surface: Surface) -> None:
-        surface.say(opening)
-        try:
-            _ride_campaign(surface, campaign, auto=auto, delay=pause_s,
-                           resume_command=resume_command)
-        except Quit:
-            _say_command(surface, say("tour.quit", surface.lang, done=campaign.next_stage,
-                                      total=stage_count(campaign.tour),
-                                      command=resume_command))
+    main = tour_main(campaign, opening, auto=auto, delay=pause_s, resume_command=resume_command)
 
     try:
         run_on_surface(main, title=f"WielerSIM: {campaign.tour['name']}", lang=language,
@@ -724,6 +732,23 @@ def tour(
                    total=stage_count(campaign.tour), name=repr(campaign.name))
         with common.on_interrupt(kept, resume_command):
             raise
+
+
+def tour_main(campaign: Campaign, opening: str, *, auto: bool, delay: float,
+              resume_command: str) -> Callable[[Surface], None]:
+    """The loop of ``tour``: say ``opening``, then ride the stage race on a surface; quit
+    keeps every ridden stage and says how to resume."""
+    def main(surface: Surface) -> None:
+        surface.say(opening)
+        try:
+            _ride_campaign(surface, campaign, auto=auto, delay=delay,
+                           resume_command=resume_command)
+        except Quit:
+            _say_command(surface, say("tour.quit", surface.lang, done=campaign.next_stage,
+                                      total=stage_count(campaign.tour),
+                                      command=resume_command))
+
+    return main
 
 
 def _say_command(surface: Surface, text: str) -> None:
@@ -764,7 +789,7 @@ def _ride_campaign(surface: Surface, campaign: Campaign, *, auto: bool, delay: f
         choice = "continue"
         if not auto and surface.full_screen:
             surface.status(say("tour.status", lang, name=repr(campaign.name), done=index,
-                               total=total, stage=label))
+                               total=total))
         if not auto:
             try:
                 choice = _ask(surface, label, say("tour.help", lang, command=resume_command))

@@ -82,6 +82,7 @@ class RoadSnapshot:
     n: int
     finished: tuple[bool, ...]
     groups: tuple[str, ...] = ()
+    finishers: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, state: WielersimState, lang: str = "en", groups: int = 5) -> RoadSnapshot:
@@ -89,10 +90,22 @@ class RoadSnapshot:
                    rough=tuple(tuple(row) for row in state.rough),
                    cells=tuple(tuple(row) for row in state.cells), pos=tuple(state.pos),
                    n=state.n, finished=tuple(bool(f) for f in state.finished),
-                   groups=tuple(group_summary(state, groups, lang)) if groups else ())
+                   groups=tuple(group_summary(state, groups, lang)) if groups else (),
+                   finishers=_finishers(state, lang))
 
     def on_road(self) -> list[int]:
         return [r for r in range(self.n) if not self.finished[r]]
+
+
+def _finishers(state: WielersimState, lang: str, most: int = 10) -> tuple[str, ...]:
+    """The first ``most`` finishers so far: '1. Name (bib)  gap'."""
+    lines = []
+    for place, (r, gap, _) in enumerate(state.results[:most], start=1):
+        rider = state.peloton.riders[r]
+        placed = render("replay.rider_place", lang, GAME,
+                        {"place": place, "name": rider.name, "number": rider.number})
+        lines.append(f"{placed}  {gap_cell(place, gap, lang)}")
+    return tuple(lines)
 
 
 def _labels(lang: str) -> tuple[list[str], str, str, int]:
@@ -248,6 +261,11 @@ def road_board(snapshot: RoadSnapshot, lang: str = "en", most: int | None = None
         room = height - 10 - legend_lines
         for line in snapshot.groups[:max(0, room)]:
             parts.append(Text(line, style="dim", overflow="ellipsis", no_wrap=True))
+        room -= len(snapshot.groups) + 1
+        if snapshot.finishers and room > 0:  # the result so far, as far as it fits
+            parts.append(Text(render("wv_result", lang, GAME), style="bold"))
+            parts.extend(Text(line, overflow="ellipsis", no_wrap=True)
+                         for line in snapshot.finishers[:room])
         return Group(*parts)
 
     return board
