@@ -16,8 +16,9 @@ import pytest
 from textual.pilot import Pilot
 
 from raceday.core.errors import OptionsError
-from raceday.terminal.surface import Prompt, Surface
+from raceday.terminal.surface import Choice, Prompt, Quit, Surface
 from raceday.terminal.tui import GameApp
+from raceday.terminal.tui.app import plain_text
 from raceday.terminal.tui.testing import answer, wait_for, wait_for_prompt, wait_until_finished
 
 from .toy import toy_main
@@ -173,8 +174,6 @@ def test_q_quits_at_once_with_exit_code_0(size):
 
 def test_q_is_typed_where_a_legal_answer_starts_with_it():
     def main(surface: Surface) -> int:
-        from raceday.terminal.surface import Choice
-
         word = surface.ask(Prompt("Bet: ", choices=[Choice("quinella"), Choice("win")]))
         surface.say(f"bet {word}")
         return 0
@@ -304,6 +303,66 @@ def test_closing_the_app_ends_a_loop_blocked_in_ask():
 
     play(scenario, (80, 24), main)  # leaving run_test closes the app under the loop
     assert ended == ["yes"]
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_click_on_a_choice_answers_it(size):
+    async def scenario(pilot: Pilot[int], app: GameApp) -> None:
+        await answer(pilot, app, "sesame")
+        opened = app.prompts_opened
+        # row 0 is the list's border, rows 1-3 its choices: +1, +2, skip
+        assert await pilot.click("#choices", offset=(4, 2))
+        await wait_for(pilot, lambda: app.prompts_opened > opened, "the next prompt")
+        assert app.moves_text() == ["1. +2"]
+
+    play(scenario, size)
+
+
+def test_typing_in_the_choice_list_carries_on_in_the_answer_line():
+    async def scenario(pilot: Pilot[int], app: GameApp) -> None:
+        await answer(pilot, app, "sesame")
+        await pilot.press("tab")
+        assert app.focused is app.choice_list
+        await pilot.press("s", "k")
+        assert app.focused is app.answer_input
+        assert app.answer_input.value == "sk"
+        await pilot.press("escape")  # keeps the answer line
+        assert app.focused is app.answer_input
+
+    play(scenario, (80, 24))
+
+
+def test_the_ending_keeps_the_last_board_and_what_came_after_the_last_answer():
+    async def scenario(pilot: Pilot[int], app: GameApp) -> None:
+        await answer(pilot, app, "sesame")
+        for step in ("2", "2", "1"):
+            await answer(pilot, app, step)
+        assert await wait_until_finished(pilot, app) == 0
+
+    app = play(scenario, (80, 24))
+    ending = [plain_text(entry, 80) for entry in app.ending()]
+    assert ending[0].startswith("[.] [.] [.] [.] [.] [@]")  # the final board
+    assert ending[1:] == ["Reached 5 in 3 steps."]  # not the log before the last answer
+
+
+def test_a_quit_ends_with_what_the_loop_said_after_it_and_no_board():
+    def main(surface: Surface) -> int:
+        surface.board("the board")
+        try:
+            surface.ask(Prompt("Go: ", choices=[Choice("a")]))
+        except Quit:
+            surface.say("Saved; resume with: raceday toy --resume t1")
+            raise
+        return 0
+
+    async def scenario(pilot: Pilot[int], app: GameApp) -> None:
+        await wait_for_prompt(pilot, app)
+        await pilot.press("q")
+        await wait_for(pilot, lambda: app.return_code is not None, "the app to close")
+
+    app = play(scenario, (80, 24), main)
+    assert [plain_text(entry, 80) for entry in app.ending()] == [
+        "Saved; resume with: raceday toy --resume t1"]
 
 
 async def _before_snapshot(pilot: Pilot[int]) -> None:

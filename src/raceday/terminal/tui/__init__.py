@@ -40,6 +40,12 @@ def run_game(main: Callable[[Surface], int | None], *, title: str, lang: str, pl
 
     app = GameApp(main, title=title, lang=lang)
     app.run()
+    if console is None:
+        from raceday.terminal.common import console as shared_console
+
+        console = shared_console
+    for entry in app.ending():  # the view is gone: its result stays on the terminal
+        console.print(entry)
     if app.error is not None:
         raise app.error
     code = app.return_code if app.return_code is not None else app.exit_code

@@ -148,7 +148,7 @@ class GameApp(App[int]):
     #board { width: auto; height: auto; }
     #strip { height: 8; layout: horizontal; }
     #log { width: 1fr; height: 1fr; border: round $primary; scrollbar-size: 1 1;
-           padding: 0 1; overflow-y: auto; }
+           padding: 0 1; overflow-y: auto; overflow-x: hidden; }
     #side { width: auto; height: 1fr; layout: horizontal; }
     #choices { width: 26; height: 1fr; border: round $secondary; scrollbar-size: 1 1; }
     #choices:focus { border: round $accent; }
@@ -195,6 +195,8 @@ class GameApp(App[int]):
         self._status_line = ""
         self._moves: list[str] = []
         self._log_lines: list[str] = []
+        self._log_entries: list[RenderableType] = []  # what the loop said, as it said it
+        self._ending_from = 0  # the entries said since the last answer: how it ended
         # shared with the worker thread
         self._answers: queue.Queue[str] = queue.Queue()
         self._shut = threading.Event()
@@ -235,8 +237,7 @@ class GameApp(App[int]):
         with Vertical(id="footer"):
             with Horizontal(id="answer-row"):
                 yield Static("›", id="caret")
-                yield AnswerInput(id="answer", compact=True,
-                                  placeholder=self.word("placeholder"))
+                yield AnswerInput(id="answer", compact=True, select_on_focus=False)
             yield Static(id="status")
 
     @property
@@ -381,6 +382,7 @@ class GameApp(App[int]):
     def write_log(self, text: RenderableType) -> None:
         log = self.log_widget
         log.write(text)
+        self._log_entries.append(text)
         if isinstance(text, str):
             plain = Text.from_markup(text).plain
         elif isinstance(text, Text):
@@ -431,9 +433,11 @@ class GameApp(App[int]):
         shown = self.word("hidden") if prompt.secret else text
         self.log_widget.write(Text(f"› {shown}", style="dim"))
         self._log_lines.append(f"› {shown}")
+        self._ending_from = len(self._log_entries)
         answer = self.answer_input
         answer.value = ""
         answer.password = False
+        answer.placeholder = ""
         self.choice_list.clear_options()
         self.choice_list.display = False
         if self._preview is not None:
@@ -448,13 +452,16 @@ class GameApp(App[int]):
         self.finished = True
         self.exit_code = code
         self.waiting = None
-        if line:
-            self.write_log(Text(self.word("error", text=line), style="bold red"))
+        if line:  # shown here; not in the ending, since run_game raises it again
+            error = self.word("error", text=line)
+            self.log_widget.write(Text(error, style="bold red"))
+            self._log_lines.append(error)
         if self._quitting:
             self.exit(result=code, return_code=code)
             return
         answer = self.answer_input
         answer.value = ""
+        answer.placeholder = ""
         answer.disabled = True
         self.choice_list.display = False
         self._show_bars()
@@ -591,6 +598,19 @@ class GameApp(App[int]):
         else:
             self._paused.set()
         self._show_bars()
+
+    def ending(self, limit: int = 20) -> list[RenderableType]:
+        """What stays on the terminal once the view closes: the last board of a game that
+        ran to its end, then what the loop said after the last answer (at most ``limit``
+        entries: the result, or how to resume after a quit)."""
+        shown: list[RenderableType] = []
+        if self.finished and not self._quitting and self._board is not None:
+            board = self._board
+            if callable(board):
+                board = board(min(self.size.width, 80) or 80, max(self.size.height - 4, 10))
+            shown.append(board)
+        shown.extend(self._log_entries[self._ending_from:][-limit:])
+        return shown
 
     # -- reading the view (tests, screenshots) ------------------------------------------------
 
