@@ -369,3 +369,51 @@ def test_full_screen_steps_with_the_board_fixed(saves: Path) -> None:
             assert await wait_until_finished(pilot, app) == 0
 
     asyncio.run(scenario())
+
+
+def test_a_pistard_save_with_its_actions_replays_decision_by_decision(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A save that keeps its start and every action applied (``start``, ``actions``:
+    what a PISTARD save needs to replay step by step; the race here is ridden by the
+    game's own engine and computer riders, and saved in that shape)."""
+    import numpy as np
+
+    from raceday.core.serialize import dumps_state
+    from raceday.games.pistard.agents import make_agent
+    from raceday.games.pistard.game import GAME
+    from raceday.games.pistard.options import PistardOptions
+
+    state = GAME.new_state(PistardOptions.parse({"players": 2}))
+    start = dumps_state(state)
+    rng = np.random.default_rng(4)
+    agents = {0: make_agent("easy"), 1: make_agent("easy")}
+    actions: list[list[Any]] = []
+    decisions: list[str] = []
+    while not state.is_terminal():
+        if state.is_chance_node():
+            draw = state.sample_chance(rng)
+            actions.append([int(draw.outcome), None if draw.detail is None
+                            else dict(draw.detail)])
+            state.apply_action(draw.outcome, draw.detail)
+        else:
+            action = agents[state.current_player()].choose(state, rng)
+            actions.append([int(action), None])
+            state.apply_action(action)
+            decisions.append(dumps_state(state))
+    db = tmp_path / "pistard.sqlite"
+    SessionStore(db).save("pistard", "race", {
+        "state": dumps_state(state), "players": ["easy", "easy"],
+        "rng": rng.bit_generator.state, "start": start, "actions": actions})
+    doc = replay_json(capsys, "race", "--db", str(db))
+    assert doc["total"] == len(decisions) > 1
+    winner = state.riders[state.ranking[0]].ident
+    assert f"rider {winner} wins" in doc["steps"][-1]["words"]
+    from raceday.games.pistard.replay import terminal_board
+    from raceday.present.terminal_replay import board_text
+
+    assert doc["steps"][-1]["board"] == board_text(terminal_board(state, "en"))
+    # a log that is not this race's: the saved position, as one step
+    SessionStore(db).save("pistard", "other", {
+        "state": dumps_state(state), "players": ["easy", "easy"],
+        "rng": rng.bit_generator.state, "start": start, "actions": actions[:-3]})
+    assert replay_json(capsys, "other", "--db", str(db))["total"] == 1

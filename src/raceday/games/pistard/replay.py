@@ -121,3 +121,76 @@ def room_boards(snapshot: Mapping[str, Any],
                             cast(Any, chance_action))
     return [None if s is None else terminal_board(cast(PistardState, s), lang)
             for s in states]
+
+
+def _ridden(start: PistardState, actions: list[Any]
+            ) -> list[tuple[PistardState, list[Any], int | None]] | None:
+    """The race ridden again from ``start`` by the rules with the logged ``actions`` (each
+    ``[action, detail]``, chance outcomes and decisions in the order they were applied):
+    one entry per decision (a rider placed or moved), with the state after it, the events
+    since the last decision and the player who decided; None where an action is not legal
+    there (a log of another race)."""
+    state = start.clone()
+    out: list[tuple[PistardState, list[Any], int | None]] = []
+    events: list[Any] = []
+    for entry in actions:
+        if state.is_terminal() or not isinstance(entry, list) or len(entry) != 2:
+            return None
+        action, detail = entry
+        if not isinstance(action, int):
+            return None
+        player = None if state.is_chance_node() else state.current_player()
+        legal = ([a for a, _ in state.chance_outcomes()] if player is None
+                 else state.legal_actions())
+        if action not in legal:
+            return None
+        events += state.apply_action(action, detail if isinstance(detail, dict) else None)
+        if player is not None:
+            out.append((state.clone(), events, player))
+            events = []
+    if events and out:
+        _, said, who = out[-1]
+        out[-1] = (state.clone(), [*said, *events], who)
+    return out
+
+
+def terminal_steps(store: Any, name: str, lang: str = "en") -> list[Any]:
+    """A saved race in the terminal. A save that keeps its start and its actions (``start``:
+    the state's text at the start, ``actions``: every ``[action, detail]`` applied, the
+    dice's outcomes too) replays decision by decision: the race ridden again by the rules,
+    each step the lap after a rider's decision with what happened since the last one, if
+    it ends in the saved position. Any other save replays its saved position as one
+    step, with the board."""
+    from raceday.core.serialize import dumps_state, loads_state
+    from raceday.present.replay import ReplayStep, final_step
+    from raceday.present.terminal_replay import TerminalStep
+
+    doc, _ = store.load("pistard", name)
+    final = loads_state(str(doc["state"]))
+    if not isinstance(final, PistardState):
+        raise ValueError(f"session {name!r} is not a PISTARD race")
+    start_text, actions = doc.get("start"), doc.get("actions")
+    ridden = None
+    if isinstance(start_text, str) and isinstance(actions, list) and actions:
+        start = loads_state(start_text)
+        if isinstance(start, PistardState):
+            ridden = _ridden(start, actions)
+    if not ridden or dumps_state(ridden[-1][0]) != dumps_state(final):
+        step = (final_step(final) if final.is_terminal() else
+                ReplayStep(Message("terminal.replay.saved_position")))
+        return [TerminalStep(step.to_json(), terminal_board(final, lang))]
+    from raceday.games.pistard.render import SAID_EVENTS
+
+    out = []
+    for k, (state, events, player) in enumerate(ridden):
+        said = [room_event_message({"type": e.kind, **e.data}, (), "pistard")
+                for e in events if e.kind in SAID_EVENTS and e.kind != "result"]
+        title = Message("terminal.replay.round", {"round": state.round,
+                                                  "player": (player or 0) + 1})
+        lines = said
+        if k == len(ridden) - 1 and state.is_terminal():
+            lines = [*said, *final_step(state).lines]
+        out.append(TerminalStep(ReplayStep(title, lines).to_json(),
+                                terminal_board(state, lang),
+                                {"round": state.round, "player": (player or 0) + 1}))
+    return out
