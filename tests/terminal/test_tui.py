@@ -326,8 +326,17 @@ def test_typing_in_the_choice_list_carries_on_in_the_answer_line():
         await pilot.press("s", "k")
         assert app.focused is app.answer_input
         assert app.answer_input.value == "sk"
-        await pilot.press("escape")  # keeps the answer line
+        await wait_for(pilot, lambda: app.answer_input._suggestion == "skip", "suggestion")
+        await pilot.press("tab")  # completes "sk" to "skip"
+        assert app.answer_input.value == "skip" and app.focused is app.answer_input
+        await pilot.press("tab")  # nothing more to complete: to the list
+        assert app.focused is app.choice_list
+        await pilot.press("tab")  # Tab goes back to the answer line
         assert app.focused is app.answer_input
+        await pilot.press("tab")
+        assert app.focused is app.choice_list
+        await pilot.press("escape")  # Esc goes back too
+        assert app.focused is app.answer_input and app.answer_input.value == "skip"
 
     play(scenario, (80, 24))
 
