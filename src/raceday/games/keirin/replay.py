@@ -175,16 +175,30 @@ def room_boards(snapshot: Mapping[str, Any],
                 rows: Sequence[tuple[Mapping[str, Any], Sequence[Mapping[str, Any]]]],
                 lang: str = "en") -> list[Any]:
     """The track after each logged row of a KEIRIN room as the terminal draws it, from the
-    frames the big screen's replay draws (:func:`room_frames`); None before the line-up."""
+    frames the big screen's replay draws (:func:`room_frames`), with each rider's place as
+    the logged ``place`` events gave it and the riders still racing as the last ``turn``
+    said; None before the line-up."""
     from raceday.games.keirin.picture import render_track
 
     boards: list[Any] = []
-    for frame in room_frames(snapshot, rows):
+    places: dict[int, int] = {}
+    active: list[str] = []
+    for (_, events), frame in zip(rows, room_frames(snapshot, rows), strict=True):
+        for e in events:
+            kind = e.get("type")
+            if kind in ("started", "betting_open", "lineup"):
+                places, active = {}, []
+            elif kind == "place" and isinstance(e.get("rider"), int):
+                places[int(e["rider"])] = int(e.get("place", 0))
+            elif kind == "turn":
+                active = [str(r) for r in e.get("active", [])]
         if frame is None or not frame.get("positions"):
             boards.append(None)
             continue
-        active = [r for r in frame["positions"] if int(r) not in frame.get("ranking", [])]
-        track = _Track(frame, active)
+        ranking = frame.get("ranking") or sorted(places, key=lambda r: places[r])
+        racing = active or [r for r in frame["positions"] if int(r) not in ranking]
+        track = _Track({**frame, "ranking": ranking},
+                       [r for r in racing if int(r) not in ranking])
         boards.append(lambda width, height, track=track: render_track(
             track, _track_width(width)))
     return boards
