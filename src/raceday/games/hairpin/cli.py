@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -48,6 +47,7 @@ from raceday.store.sessions import SessionStore, writable_store
 from raceday.terminal import common
 from raceday.terminal.options import GIVEN, GivenOptions, field_option, game_options
 from raceday.terminal.surface import UNDO, Choice, LineSurface, Prompt, Quit, Surface
+from raceday.terminal.tui import run_game
 
 if TYPE_CHECKING:
     from raceday.games.hairpin.agents import SearchReport
@@ -262,10 +262,14 @@ class HairpinPlay:
     undo: list[HairpinState] = field(default_factory=list)
     log: list[dict[str, Any]] = field(default_factory=list)
     notes: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    # the last lines (the result, or how to resume): printed again after a full-screen view
+    # closes, so that they stay in the terminal
+    farewell: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.agents = {0: _agent_for(self.red, self.think), 1: _agent_for(self.black, self.think)}
         self.humans = [p for p in (0, 1) if self.agents[p] is None]
+        self.full_screen_ran = False
 
     # --- saving ---
     def resume_command(self) -> list[str]:
@@ -303,6 +307,7 @@ class HairpinPlay:
     # --- the loop ---
     def __call__(self, surface: Surface) -> int:
         lang = surface.lang
+        self.full_screen_ran = surface.full_screen
         for key, params in self.notes:
             say_line(surface, escape(words(key, lang, **params)))
         labels = self.labels(lang)
@@ -314,7 +319,7 @@ class HairpinPlay:
             from raceday.terminal.warm import preload
 
             preload("hairpin")
-        if not self.humans:
+        if not self.humans and surface.full_screen:
             surface.status(words("term.status_watch", lang, red=labels[0], black=labels[1]))
         self.save_now()
         try:
@@ -373,12 +378,15 @@ class HairpinPlay:
             self.save_now()
             if self.save is not None:
                 command = common.shell_quote(*self.resume_command())
-                say_line(surface, escape(words("term.saved_as", lang, name=repr(self.save),
-                                               command=command)))
+                line = escape(words("term.saved_as", lang, name=repr(self.save),
+                                    command=command))
+                say_line(surface, line)
+                self.farewell.append(line)
             return 0
         self.show(surface)
         line = result_line(self.state, labels, lang)
         say_line(surface, line)
+        self.farewell.append(line)
         if surface.full_screen:
             from rich.text import Text
 
@@ -411,11 +419,10 @@ class HairpinPlay:
         actions = state.legal_actions()
         if not surface.full_screen:
             surface.say(_action_lines(state, lang))
-        prompt = move_prompt(state, lang)
+        prompt = move_prompt(state, lang, surface.full_screen)
 
         def refuse(why: str) -> None:
-            surface.say(f"[red]{escape(words('term.refused', lang))}[/] {escape(why)}"
-                        + ("" if lang == "ja" else "."))
+            refused(surface, why)
 
         while True:
             text = surface.ask(prompt)
@@ -444,12 +451,9 @@ class HairpinPlay:
             move = state.move_of(choice)
             warning = state.bump_warning(move)
             if warning is not None and warning.params.get("decides") == "loses":
-                answer = confirm(surface, state, move)
+                answer = confirm(surface, state, move, can_undo)
                 if answer == UNDO:
-                    if can_undo:
-                        return UNDO
-                    refuse(words("term.nothing_to_undo", lang))
-                    continue
+                    return UNDO
                 if not answer:
                     continue
             return choice
@@ -467,7 +471,7 @@ def _illegal_words(state: HairpinState, text: str, exc: IllegalActionError, lang
     return words("refusal.illegal_move", lang, names=", ".join(names))
 
 
-def move_prompt(state: HairpinState, lang: str = "en") -> Prompt:
+def move_prompt(state: HairpinState, lang: str = "en", full_screen: bool = False) -> Prompt:
     """The prompt for a person's move: the legal moves as choices (a move's name is what
     typing selects; its number works too), each with the board showing it."""
     choices = []
@@ -475,19 +479,30 @@ def move_prompt(state: HairpinState, lang: str = "en") -> Prompt:
         move = state.move_of(action)
         name = move_name(move)
         warning = bump_warning(state, move, lang)
-        label = f"{i:2d}  {name}" + (f"  ⚠ {warning}" if warning else "")
-        choices.append(Choice(name, label, board_view(state, lang, move)))
+        label = f"{i} {name}" + (" ⚠" if warning else "")
+        preview = board_view(state, lang, move, f"{i}  {name}", warning or "")
+        choices.append(Choice(name, label, preview))
     example = choices[0].text if choices else ""
-    return Prompt(words("term.your_move", lang), choices=choices,
+    text = words("term.your_move_full" if full_screen else "term.your_move", lang)
+    return Prompt(text, choices=choices,
                   help=words("term.move_help", lang, n=len(choices), example=example))
 
 
-def confirm(surface: Surface, state: HairpinState, move: Move) -> bool | str:
+def refused(surface: Surface, why: str) -> None:
+    """Say why an answer is refused ("Refused: why.")."""
+    lang = surface.lang
+    head = f"[red]{escape(words('term.refused', lang))}[/]"
+    surface.say(f"{head}{escape(why)}" if lang == "ja" else f"{head} {escape(why)}.")
+
+
+def confirm(surface: Surface, state: HairpinState, move: Move, can_undo: bool = False
+            ) -> bool | str:
     """Ask before a bump that loses the game: True plays it, False does not; :data:`UNDO`
-    when asked to take back. The end of the input answers no, as Enter does."""
+    when asked to take back and there is a move to take back (else refused, asked again).
+    The end of the input answers no, as Enter does."""
     lang = surface.lang
     warning = bump_warning(state, move, lang) or ""
-    preview = board_view(state, lang, move)
+    preview = board_view(state, lang, move, move_name(move), warning)
     prompt = Prompt(words("term.careful", lang, warning=warning),
                     choices=[Choice("y", words("term.yes", lang), preview),
                              Choice("n", words("term.no", lang), board_view(state, lang))],
@@ -498,22 +513,15 @@ def confirm(surface: Surface, state: HairpinState, move: Move) -> bool | str:
         except EOFError:
             return False
         if text == UNDO:
-            return UNDO
+            if can_undo:
+                return UNDO
+            refused(surface, words("term.nothing_to_undo", lang))
+            continue
         if text in ("", *common.NO):
             return False
         if text in common.YES:
             return True
         surface.say(escape(words("term.yes_no", lang)))
-
-
-def _run_game(main: Callable[[Surface], int | None], *, title: str, lang: str,
-              plain: bool) -> int:
-    """Start ``main`` on a surface: full screen at a terminal, lines otherwise."""
-    try:
-        code = main(LineSurface(lang=lang))
-    except Quit:
-        code = 0
-    return code or 0
 
 
 def _list_saved(db: Path | None, lang: str) -> None:
@@ -612,9 +620,18 @@ def play_command(
                        db=db, revision=revision, undo=undo, log=log, notes=notes)
     kept = words("term.kept", lang, name=repr(name))
     with common.on_interrupt(kept, common.shell_quote(*loop.resume_command())):
-        code = _run_game(loop, title=words("title", lang), lang=lang, plain=plain)
+        code = run_game(loop, title=words("title", lang), lang=lang, plain=plain)
+    _after_full_screen(loop)
     if code:
         raise typer.Exit(code)
+
+
+def _after_full_screen(loop: HairpinPlay) -> None:
+    """Once a full-screen view has closed, its last lines again on the terminal (in line
+    mode they were printed already)."""
+    if loop.full_screen_ran:
+        for line in loop.farewell:
+            common.console.print(line, soft_wrap=True)
 
 
 @app.command("watch")
@@ -642,7 +659,8 @@ def watch_command(
     loop = HairpinPlay(state, red, black, rng, think=think,
                        wait=common.default_delay(delay, 0.6))
     with common.on_interrupt("nothing (a watched game is not saved)"):
-        code = _run_game(loop, title=words("title", lang), lang=lang, plain=plain)
+        code = run_game(loop, title=words("title", lang), lang=lang, plain=plain)
+    _after_full_screen(loop)
     if code:
         raise typer.Exit(code)
 

@@ -47,23 +47,23 @@ class Layout:
     """How big the full-screen board is drawn."""
 
     cell: int  # characters per square
-    tall: bool  # three lines per square (the square's name on top) instead of one
+    lines: int  # lines per square: 1, or 3 and 5 with the square's name on top
     walls: bool  # lines for the barriers between the rows
     legend: bool  # the finish line and arrow legend under the board
 
     def width(self) -> int:
         return 6 + WIDTH * self.cell + (WIDTH - 1) + 3
 
-    def height(self, counter_lines: int) -> int:
-        rows = ROWS * (3 if self.tall else 1)
+    def height(self, counter_lines: int, legend_lines: int) -> int:
+        rows = ROWS * self.lines
         return 1 + rows + (ROWS + 1 if self.walls else 0) + counter_lines + 1 + (
-            2 if self.legend else 0)
+            legend_lines if self.legend else 0)
 
 
 LAYOUTS = (
-    Layout(11, True, True, True), Layout(9, True, True, True), Layout(7, True, True, True),
-    Layout(9, False, True, True), Layout(7, False, True, True), Layout(5, False, True, True),
-    Layout(5, False, True, False), Layout(5, False, False, False),
+    Layout(11, 5, True, True), Layout(11, 3, True, True), Layout(9, 3, True, True),
+    Layout(7, 3, True, True), Layout(9, 1, True, True), Layout(7, 1, True, True),
+    Layout(5, 1, True, True), Layout(5, 1, True, False), Layout(5, 1, False, False),
 )
 
 
@@ -88,6 +88,23 @@ def _counter_lines(frame: Frame, lang: str, width: int) -> list[Text]:
     return [*parts, clock]
 
 
+def _wrapped(text: str, width: int) -> list[str]:
+    """``text`` in lines of at most ``width`` cells, broken between words (or anywhere
+    in a text without spaces, such as Japanese)."""
+    from rich.cells import cell_len
+
+    lines: list[str] = []
+    line = ""
+    for word in text.split(" ") if " " in text else list(text):
+        joined = f"{line} {word}" if line and " " in text else line + word
+        if line and cell_len(joined) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = joined
+    return [*lines, line] if line else lines
+
+
 def _cell_text(count: int, cell: int) -> tuple[str, str]:
     if count == 0:
         return "·".center(cell), EMPTY_STYLE
@@ -98,12 +115,15 @@ def _cell_text(count: int, cell: int) -> tuple[str, str]:
 
 
 def draw_board(frame: Frame, width: int, height: int, lang: str = "en",
-               highlight: Move | None = None) -> Text:
+               highlight: Move | None = None, note: str = "", warning: str = "") -> Text:
     """The board as large as fits in ``width`` x ``height``, with ``highlight``'s origin
-    and target squares marked."""
+    and target squares marked; ``note`` (the move considered) and ``warning`` (what it
+    decides) take the place of the line saying who is to move."""
     counters = _counter_lines(frame, lang, width)
+    legend = [*_wrapped(words("term.finish_line", lang), max(width, 20)),
+              *_wrapped(words("term.arrows", lang), max(width, 20))]
     layout = next((lay for lay in LAYOUTS if lay.width() <= width
-                   and lay.height(len(counters)) <= height), LAYOUTS[-1])
+                   and lay.height(len(counters), len(legend)) <= height), LAYOUTS[-1])
     cell = layout.cell
     origin = target = -1
     if highlight is not None:
@@ -131,7 +151,7 @@ def draw_board(frame: Frame, width: int, height: int, lang: str = "en",
     for row in range(ROWS - 1, -1, -1):
         red_arrow = RED_ARROWS[row]
         black_arrow = "←" if red_arrow == "→" else "→"
-        lines = 3 if layout.tall else 1
+        lines = layout.lines
         for line in range(lines):
             middle = line == lines // 2
             if middle:
@@ -169,21 +189,25 @@ def draw_board(frame: Frame, width: int, height: int, lang: str = "en",
     if over is not None:
         out.append(words("term.game_over", lang) + " ", style="bold")
         out.append(over)
+    elif note:
+        out.append("▶ " + note, style="bold")
+        if warning:
+            out.append("  ⚠ " + warning, style="bold red")
     elif frame["to_move"] is not None:
         out.append(words("term.to_move", lang, side=side_name(frame["to_move"], lang)))
     if layout.legend:
-        out.append("\n" + words("term.finish_line", lang), style="dim")
-        out.append("\n" + words("term.arrows", lang), style="dim")
+        for words_line in legend:
+            out.append("\n" + words_line, style="dim")
     return out
 
 
-def board_view(state: HairpinState, lang: str = "en", highlight: Move | None = None
-               ) -> Callable[[int, int], RenderableType]:
+def board_view(state: HairpinState, lang: str = "en", highlight: Move | None = None,
+               note: str = "", warning: str = "") -> Callable[[int, int], RenderableType]:
     """The full-screen board of ``state`` (drawn again for every size it gets), with
-    ``highlight``'s squares marked."""
+    ``highlight``'s squares marked and ``note``/``warning`` under it."""
     frame = state.frame()
 
     def draw(width: int, height: int) -> RenderableType:
-        return draw_board(frame, width, height, lang, highlight)
+        return draw_board(frame, width, height, lang, highlight, note, warning)
 
     return draw
