@@ -149,20 +149,29 @@ def show_race(
     state = run(show)
     for text in commentary(turn_events, lang) if turn_events else []:
         surface.say(Text(f"  {text}"))
+    full = surface.full_screen
     table = Table(words("term.col.place", lang), words("term.col.rider", lang),
-                  words("term.col.crossed", lang), words("term.col.past", lang))
+                  words("term.col.crossed", lang), words("term.col.past", lang),
+                  **_compact_table(full))
     line = state.options.length
     for place, rider in enumerate(state.ranked, start=1):
         past = str(state.positions[rider - 1] - line)
         table.add_row(str(place), f"R{rider}", str(crossed_in[rider]), past)
     winner = Text(words("kr_winner", lang, n=state.ranked[0]), style="bold")
     result = Group(Rule(words("term.result", lang)), table, winner)
-    if surface.full_screen:  # the final track stays on the board, the result in the log
-        surface.say(result)
+    if full:  # the result takes the board's place; the log says who won
+        surface.board(result)
+        surface.say(winner)
         surface.status(winner.plain)
     else:
         surface.say(result)
     return state
+
+
+def _compact_table(full_screen: bool) -> dict[str, Any]:
+    """A table's frame: boxed in line mode (as it always printed), unboxed on a full-screen
+    board, where every line counts (9 riders and a heading fit 80x24's board)."""
+    return {"box": None, "header_style": "bold cyan", "pad_edge": False} if full_screen else {}
 
 
 def turn_label(events: list[Event]) -> str:
@@ -360,7 +369,8 @@ def _collect_tickets(surface: Surface, session: BetSession, top: int) -> bool:
             if surface.full_screen:  # line mode: the prompt itself says it
                 surface.status(words("term.status.tickets", lang, player=player,
                                      purse=format_money(me["purse"])))
-            surface.moves([f"{night.names[p]}: {_ticket_text(view, lang)}"
+            surface.moves([f"{night.names[p]} {kind_label(view['kind'], lang)} "
+                           f"{view['label']} {view['stake_text']}"
                            for p in range(night.num_players)
                            for view in night.observation(p)["me"]["tickets"]])
             try:
@@ -414,24 +424,28 @@ def _withdraw(surface: Surface, session: BetSession) -> None:
 
 
 def _show_settlement(surface: Surface, session: BetSession, settlement: Settlement) -> None:
-    lang = surface.lang
+    """The race's payouts: in line mode printed as tables; full screen, they take the
+    board's place and the log keeps one short line a ticket."""
+    lang, full = surface.lang, surface.full_screen
     order = " ".join(f"R{r}" for r in settlement.ranking[:3])
-    surface.say(Rule(words("term.settled", lang, race=settlement.race, order=order),
-                     style="cyan"))
+    heading = words("term.settled", lang, race=settlement.race, order=order)
+    parts: list[RenderableType] = [Rule(heading, style="cyan")]
+    log: list[str] = []
     if settlement.pools:
         pools = Table(words("term.col.pool", lang), words("term.col.total", lang),
                       words("term.col.winning", lang), words("term.col.dividend", lang),
-                      title=words("term.pools", lang))
+                      title=words("term.pools", lang), **_compact_table(full))
         for kind, pool in settlement.pools.items():
             pools.add_row(
                 kind_label(kind, lang), format_money(pool["pool"]), pool["label"],
                 words("kr_refunded", lang) if pool["refunded"]
                 else f"{float(pool['dividend'] or 0):,.4f}",
             )
-        surface.say(pools)
+        parts.append(pools)
     if settlement.tickets:
         table = Table(words("term.col.player", lang), words("term.col.ticket", lang),
-                      words("term.col.result", lang), words("term.col.returned", lang))
+                      words("term.col.result", lang), words("term.col.returned", lang),
+                      **_compact_table(full))
         for t, r in zip(settlement.tickets, settlement.returns, strict=True):
             won = t.selection == winning_selection(t.kind, settlement.ranking)
             result = "won" if won else ("refunded" if r else "lost")
@@ -439,10 +453,22 @@ def _show_settlement(surface: Surface, session: BetSession, settlement: Settleme
                 map(str, t.selection)), "stake_text": format_money(t.stake), "odds": t.odds}
             table.add_row(t.player, _ticket_text(view, lang),
                           words(f"term.result.{result}", lang), format_money(r))
-        surface.say(table)
+            log.append(f"{t.player}: {_ticket_text(view, lang)} — "
+                       f"{words(f'term.result.{result}', lang)} {format_money(r)}")
+        parts.append(table)
     else:
-        surface.say(Text(words("term.no_tickets_race", lang)))
-    surface.say(Text(words("term.bankrolls", lang, bankrolls=_bankroll_line(session))))
+        parts.append(Text(words("term.no_tickets_race", lang)))
+        log.append(words("term.no_tickets_race", lang))
+    bankrolls = words("term.bankrolls", lang, bankrolls=_bankroll_line(session))
+    parts.append(Text(bankrolls))
+    if full:
+        surface.board(Group(*parts))
+        surface.say(Text(heading, style="cyan"))
+        for line in [*log, bankrolls]:
+            surface.say(Text(line))
+    else:
+        for part in parts:
+            surface.say(part)
 
 
 def _standings(surface: Surface, session: BetSession) -> None:
@@ -451,12 +477,15 @@ def _standings(surface: Surface, session: BetSession) -> None:
                     ("place", "player", "bankroll", "staked", "returned", "net", "won")),
                   title=words("term.standings", lang,
                               races=counted("term.races_n", session.races, lang),
-                              name=repr(session.name)))
+                              name=repr(session.name)), **_compact_table(surface.full_screen))
     for place, (name, acc) in enumerate(session.standings(), start=1):
         table.add_row(str(place), name, format_money(acc.bankroll), format_money(acc.staked),
                       format_money(acc.returned), format_money(acc.returned - acc.staked),
                       f"{acc.winning_tickets}/{acc.tickets}")
-    surface.say(table)
+    if surface.full_screen:  # the standings take the board's place
+        surface.board(table)
+    else:
+        surface.say(table)
 
 
 def _run_and_settle(surface: Surface, night: Night) -> None:
