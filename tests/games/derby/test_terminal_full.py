@@ -1,0 +1,149 @@
+"""Dice Derby's party in the full-screen kit, driven by Textual's pilot at 80x24 and 120x40
+(#33): a sealed bid never on screen, a ticket typed with completion and one chosen from the
+list, undo, quit at the last save; and snapshots of the auction and betting screens.
+Waits are on conditions (the loop blocked in ask), never on time."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+
+from raceday.games.derby.evening import EveningState
+from raceday.games.derby.party import GAME
+from raceday.store.sessions import SessionStore
+from raceday.terminal.tui import GameApp
+from raceday.terminal.tui.testing import answer, wait_for, wait_for_prompt
+
+from .terminal_party import party_app
+
+SIZES = [(80, 24), (120, 40)]
+
+
+def saved(db: Path) -> EveningState:
+    document, _ = SessionStore(db).load(GAME, "fs")
+    return EveningState.from_json(document)
+
+
+async def to_betting(pilot: Pilot[int], app: GameApp) -> None:
+    """Aki bids 1200 for the d4 and Ben 800; then no bids until betting opens."""
+    await answer(pilot, app, "1200")
+    await answer(pilot, app, "800")
+    for _ in range(12):
+        prompt = await wait_for_prompt(pilot, app)
+        if prompt is None or not prompt.secret:
+            return
+        await answer(pilot, app, "0")
+
+
+def drive(db: Path, size: tuple[int, int], scenario: Any, stopped: list[str] | None = None
+          ) -> GameApp:
+    app = party_app(db, stopped=stopped)
+
+    async def run() -> None:
+        async with app.run_test(size=size) as pilot:
+            await scenario(pilot, app)
+
+    asyncio.run(run())
+    return app
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_sealed_bid_is_never_on_screen(tmp_path: Path, size: tuple[int, int]) -> None:
+    async def scenario(pilot: Pilot[int], app: GameApp) -> None:
+        prompt = await wait_for_prompt(pilot, app)
+        assert prompt is not None and prompt.secret
+        assert "multiples of 100" in app.status_text()
+        await pilot.press(*"4321")
+        await pilot.pause()
+        assert app.answer_input.password
+        assert "4321" not in app.board_text() + app.log_text()
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.prompts_opened >= 2, "Ben's bid")
+        assert "4321" not in app.board_text() + app.log_text()
+        assert "Auction" in app.board_text() and "d4" in app.board_text()
+
+    drive(tmp_path / "s.sqlite", size, scenario)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_ticket_typed_with_completion_and_one_chosen_from_the_list(
+        tmp_path: Path, size: tuple[int, int]) -> None:
+    async def scenario(pilot: Pilot[int], app: GameApp) -> None:
+        await to_betting(pilot, app)
+        assert "Race 1 of 4" in app.board_text() and "stakes in multiples of 100" in (
+            app.status_text())
+        await pilot.press(*"qui")
+        await wait_for(pilot, lambda: app.answer_input._suggestion == "quinella",
+                       "the completion")
+        await pilot.press("tab")
+        assert app.answer_input.value == "quinella"
+        opened = app.prompts_opened
+        await pilot.press(*" d10-d12 300", "enter")
+        await wait_for(pilot, lambda: app.prompts_opened > opened, "the next ticket")
+        assert "quinella d10-d12 for 300" in app.log_text()
+        app.choice_list.focus()
+        await pilot.press("down", "down")  # done, then the first win ticket
+        await wait_for(pilot, lambda: app.choice_list.highlighted == 1, "a win ticket")
+        opened = app.prompts_opened
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.prompts_opened > opened, "the next ticket")
+        assert "win d20 for 100" in app.log_text()
+        await answer(pilot, app, "done")  # Aki
+        await answer(pilot, app, "done")  # Ben: the race runs, then waits for Enter
+
+    db = tmp_path / "t.sqlite"
+    drive(db, size, scenario)
+    race = saved(db).ledger.history[0]
+    mine = sorted((t.kind, t.stake) for t in race.tickets if t.player == 0)
+    assert mine == [("quinella", 300), ("win", 100)]
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_undo_takes_back_a_ticket_and_quit_stops_at_the_last_save(
+        tmp_path: Path, size: tuple[int, int]) -> None:
+    async def scenario(pilot: Pilot[int], app: GameApp) -> None:
+        await to_betting(pilot, app)
+        await answer(pilot, app, "win d20 500")
+        assert "(holds 8300)" in (app.waiting.text if app.waiting else "")
+        opened = app.prompts_opened
+        await pilot.press("ctrl+z")
+        await wait_for(pilot, lambda: app.prompts_opened > opened, "the prompt again")
+        assert "Taken back: win d20 500" in app.log_text()
+        assert "(holds 8800)" in (app.waiting.text if app.waiting else "")
+        await pilot.press("ctrl+q")
+        await wait_for(pilot, lambda: app.return_code is not None or app.finished, "quit")
+
+    db = tmp_path / "q.sqlite"
+    stopped: list[str] = []
+    drive(db, size, scenario, stopped)
+    assert stopped == ["quit"]
+    state = saved(db)
+    assert state.phase == "betting" and state.ledger.tickets == []
+
+
+async def _auction(pilot: Pilot[int], app: GameApp) -> None:
+    await wait_for_prompt(pilot, app)
+    await pilot.press(*"1200")  # typed, hidden
+
+
+async def _betting(pilot: Pilot[int], app: GameApp) -> None:
+    await to_betting(pilot, app)
+    app.choice_list.focus()
+    await pilot.press("down", "down")  # a ticket previewed on the odds board
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("screen", ["auction", "betting"])
+def test_snapshot(snap_compare: Any, tmp_path: Path, size: tuple[int, int],
+                  screen: str) -> None:
+    steps = {"auction": _auction, "betting": _betting}[screen]
+    app = party_app(tmp_path / "snap.sqlite")
+
+    async def run_before(pilot: Pilot[int]) -> None:
+        await steps(pilot, app)
+
+    assert snap_compare(app, terminal_size=size, run_before=run_before)
