@@ -374,6 +374,29 @@ def test_a_quit_ends_with_what_the_loop_said_after_it_and_no_board():
         "Saved; resume with: raceday toy --resume t1"]
 
 
+def test_a_board_that_cannot_be_drawn_in_its_space_says_so_and_the_game_goes_on():
+    def wide_board(width: int, height: int) -> str:
+        if width < 90:
+            raise ValueError("needs 90 columns")
+        return f"wide board {width}"
+
+    def main(surface: Surface) -> int:
+        surface.board(wide_board)
+        surface.ask(Prompt("Go: ", choices=[Choice("a")]))
+        return 0
+
+    async def scenario(pilot: Pilot[int], app: GameApp) -> None:
+        await wait_for_prompt(pilot, app)
+        assert "cannot be drawn in 80×" in app.board_text()
+        assert "needs 90 columns" in app.board_text()
+        await pilot.resize_terminal(100, 30)
+        await wait_for(pilot, lambda: "wide board 100" in app.board_text(), "the redraw")
+        await answer(pilot, app, "a")
+        assert await wait_until_finished(pilot, app) == 0
+
+    play(scenario, (80, 24), main)
+
+
 async def _before_snapshot(pilot: Pilot[int]) -> None:
     app = pilot.app
     assert isinstance(app, GameApp)

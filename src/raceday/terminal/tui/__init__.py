@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from raceday.terminal.tui.app import GameApp
     from raceday.terminal.tui.surface import FullScreenSurface
 
-__all__ = ["FullScreenSurface", "GameApp", "run_game"]
+__all__ = ["FullScreenSurface", "GameApp", "run_app", "run_game"]
 
 
 def run_game(main: Callable[[Surface], int | None], *, title: str, lang: str, plain: bool,
@@ -38,7 +38,13 @@ def run_game(main: Callable[[Surface], int | None], *, title: str, lang: str, pl
         return 0 if result is None else int(result)
     from raceday.terminal.tui.app import GameApp
 
-    app = GameApp(main, title=title, lang=lang)
+    return run_app(GameApp(main, title=title, lang=lang), console)
+
+
+def run_app(app: GameApp, console: Console | None = None) -> int:
+    """Run a full-screen ``app`` (a :class:`GameApp`, or a view built on it) to its end,
+    leave its ending on ``console`` (default: the shared one), and return its exit code;
+    what its loop raised is raised again here (see :func:`run_game`)."""
     app.run()
     if console is None:
         from raceday.terminal.common import console as shared_console

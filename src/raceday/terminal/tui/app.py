@@ -166,6 +166,8 @@ class GameApp(App[int]):
     Screen.-wide #moves { width: 1fr; height: 1fr; }
     """
 
+    ENABLE_COMMAND_PALETTE = False  # ctrl+p is no game's key
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+z", "undo", show=False),
         Binding("ctrl+q", "quit", show=False, priority=True),
@@ -375,7 +377,11 @@ class GameApp(App[int]):
             size = self.board_view.scrollable_content_region.size
             if size.width <= 0 or size.height <= 0:
                 return  # not laid out yet: the first resize draws it
-            board = board(size.width, size.height)
+            try:
+                board = board(size.width, size.height)
+            except Exception as exc:  # a board that cannot be drawn must not end the game
+                board = Text(self.word("no_board", width=size.width, height=size.height,
+                                       error=str(exc) or type(exc).__name__), style="red")
         self._shown = board
         self.board_static.update(board)
 
