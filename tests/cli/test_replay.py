@@ -253,6 +253,16 @@ def test_a_room_replays_from_the_servers_database(game: str, tmp_path: Path,
         assert f"{laps[0]}/" in last and f"{laps[1]}/" in last
     elif game == "keirin":
         assert _rows(last)[f"R{state.last['ranking'][0]}"].endswith("#1")
+        with sqlite3.connect(db) as conn:
+            logged_events = [json.loads(e) for (e,) in conn.execute(
+                "SELECT events FROM room_events WHERE code = ? ORDER BY seq", (code,))]
+        placed = next(i for i, events in enumerate(logged_events)  # before the result
+                      if any(e["type"] == "place" for e in events)
+                      and not any(e["type"] == "result" for e in events))
+        for e in logged_events[placed]:
+            if e["type"] == "place":
+                assert _rows(doc["steps"][placed]["board"])[f"R{e['rider']}"].endswith(
+                    f"#{e['place']}")
     elif game == "pistard":  # the rebuilt end is the room's end, drawn as the terminal draws it
         from raceday.games.pistard.replay import terminal_board
         from raceday.present.terminal_replay import board_text

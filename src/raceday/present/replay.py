@@ -13,6 +13,10 @@ each of its functions is optional:
   logged, where old logs need their facts brought to today's shape (None: the event is
   ``event.<kind>``, :func:`room_event_message`).
 
+The terminal's replay (``raceday replay``) reads the same face for its boards:
+``terminal_steps``, ``terminal_final`` and ``room_boards``
+(:mod:`raceday.present.terminal_replay`).
+
 A step's ``frame`` is drawn by the game's ``static/frame.js`` (or ``board.js``) when it
 exports ``drawFrame(frame, element)``; otherwise the page shows ``board``, the text picture.
 """
