@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import shutil
 import signal
 import sqlite3
@@ -385,5 +386,194 @@ def test_model_options_are_refused_by_the_model_in_one_line(
             assert lines[0] == f"error: {refusals[-1]}", shown
         else:  # text the command line cannot read as the option's type at all
             assert lines[0].startswith("error: Invalid value for"), shown
+
+    check()
+
+
+# --- the one vocabulary (#33) ------------------------------------------------------------------
+# Every command is fed the shared options (--players/-p, --save, --resume, --list, --db,
+# --seed/-s, --delay, --json, --lang, --plain, -n and the counts) under their new names and
+# under every old spelling its game or tool still takes (--player, --session, --name,
+# --simulations, serve's -p, the bare --resume of Hairpin and PISTARD), with good and bad
+# values, plus now and then an option the command does not have. Each run must end with
+# exit code 0 or 2 (never 1 from a crash), print no traceback, name what it refused on
+# stderr (an 'error:' line naming an option or value of the command line), and leave every
+# database as it was (a good one: still whole, its sessions changed only when the command
+# said it saved; a foreign or corrupt one: byte for byte). Fixed seed, a few examples per
+# command: the whole set stays within about a minute.
+
+VOCAB_EXAMPLES = 4
+
+# (good values, bad values) of the vocabulary's options, by their new names
+VOCAB_VALUES: dict[str, tuple[list[str], list[str]]] = {
+    "--players": (["Ann", "Ann,Bob", "random,random", "easy,random"],
+                  ["", ",", "x" * 30, "Ann\tBob", "-p"]),
+    "--save": (["g1", "night-2", "名前"], ["", "-x", "y" * 70, " ", "a\nb"]),
+    "--resume": (["g1", "hairpin", "pistard", "tour"], ["nosuch", "--db", "", "-1"]),
+    "--lang": (["en", "ja"], ["fr", "", "EN"]),
+    "--seed": (["1", "2012"], ["-1", "nan", "١٢", str(2**64), "", "x"]),
+    "--delay": (["0", "0.5"], ["nan", "inf", "-1", "61", "", "abc"]),
+    "--port": (["8000", "8123"], ["0", "70000", "x", "-1"]),
+    "--db": (["good", "good", "fresh"], ["folder", "under-file", "foreign", "corrupt"]),
+}
+VOCAB_COUNTS = {"-n", "--races", "--games", "--simulations", "--playouts"}  # always given
+COUNT_VALUES = (["1", "2"], ["0", "-1", "x", "1e3", "١", "", str(2**64)])
+VOCAB_FLAGS = {"--list", "--json", "--plain"}
+VOCAB_INPUT = st.sampled_from([[], ["quit"], ["help", "quit"], ["?", "undo", "quit"],
+                               ["1", "win 1 100", "done"], ["y", "q"]])
+FOREIGN = [["--players", "Ann"], ["--save", "g1"], ["--resume", "g1"], ["--list"],
+           ["--json"], ["--lang", "ja"], ["--plain"], ["-n", "2"], ["--seed", "1"]]
+
+
+def _old_spellings(path: str) -> dict[str, str]:
+    """{old: new} the command at ``path`` still takes (its game's or tool's table and any
+    second long name), as raceday.cli.main rewrites them."""
+    from raceday.cli.main import spellings_for
+
+    group = typer.main.get_command(app)
+    assert isinstance(group, GameGroup)
+    top, *rest = path.split()
+    command = group._load(top)
+    for name in rest:
+        command = command.commands[name]
+    also = getattr(command.callback, "raceday_alias_of", None)
+    return {**getattr(command, "raceday_old_longs", {}),
+            **spellings_for(group._spellings[top], rest, also)}
+
+
+def _vocab_parts(command: str, cmd: Any, db_paths: dict[str, str]) -> Any:
+    """The argv strategy of ``command``: its required arguments (likely values), then the
+    vocabulary options it takes, each left out or given a good or a bad value under its
+    new name or an old spelling (a count is always given), and sometimes a foreign
+    option."""
+    old = _old_spellings(command)
+    parts: list[Any] = [st.just(command.split())]
+    for param in cmd.params:
+        if param.param_type_name == "argument":
+            known = KNOWN_VALUES.get(param.name or "", [])
+            parts.append(st.sampled_from(known or ["x"]).map(lambda v: [v]))
+    for param in cmd.params:
+        if param.param_type_name != "option" or param.hidden:
+            continue
+        names = [*param.opts, *(o for o, n in old.items() if n in param.opts)]
+        key = next((n for n in param.opts if n in VOCAB_VALUES or n in VOCAB_FLAGS), None)
+        counted = any(n in VOCAB_COUNTS for n in param.opts)
+        if key is None and not counted:
+            continue
+        spelled = st.sampled_from(names)
+        if key in VOCAB_FLAGS:
+            parts.append(st.one_of(st.just([]), spelled.map(lambda n: [n])))
+            continue
+        good, bad = COUNT_VALUES if counted else VOCAB_VALUES[key or ""]
+        if key == "--db":
+            good, bad = [db_paths[k] for k in good], [db_paths[k] for k in bad]
+        kinds = ["good", "good", "bad"] if counted else ["omit", "omit", "good", "good", "bad"]
+
+        def pick(kind: str, spelled: Any = spelled, good: list[str] = good,
+                 bad: list[str] = bad, key: str | None = key) -> Any:
+            if kind == "omit":
+                return st.just([])
+            given = st.tuples(spelled, st.sampled_from(good if kind == "good" else bad))
+            if key == "--resume" and kind == "bad":  # a bare --resume (old form or not)
+                return st.one_of(given.map(list), st.just(["--resume"]))
+            return given.map(list)
+
+        parts.append(st.sampled_from(kinds).flatmap(pick))
+    parts.append(st.sampled_from([*[[]] * (3 * len(FOREIGN)), *FOREIGN]))  # 1 in 4
+    return st.tuples(*parts).map(lambda groups: [a for g in groups for a in g])
+
+
+def _whole(path: Path) -> bool:
+    """Whether ``path`` is an SQLite database that passes its integrity check."""
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            return conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return False
+
+
+VOCAB_COMMANDS = sorted(path for path, cmd in COMMANDS.items() if not cmd.hidden)
+
+
+@pytest.mark.parametrize("command", VOCAB_COMMANDS)
+def test_the_vocabulary_old_and_new_is_refused_or_taken_cleanly(
+    command: str, files: dict[str, Path], template_db: Path, tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    cmd = COMMANDS[command]
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data-home"))
+    monkeypatch.setenv("MPLBACKEND", "Agg")
+    monkeypatch.setenv("RACEDAY_PLAIN", "1")
+    monkeypatch.setattr("time.sleep", lambda seconds: None)
+    monkeypatch.chdir(tmp_path)
+    if command == "serve":  # options and start-up only: no serving
+        import uvicorn
+
+        def started(server: uvicorn.Server) -> None:
+            server.started = True
+
+        monkeypatch.setattr("raceday.web.server.uvicorn_config", lambda *a, **k: None)
+        monkeypatch.setattr(uvicorn.Server, "__init__", lambda server, config: None)
+        monkeypatch.setattr(uvicorn.Server, "run", started)
+    if command == "warm-up":
+        monkeypatch.setattr("raceday.terminal.warm.cold_kernels", lambda names=None: [])
+    good = tmp_path / "good.sqlite"
+    foreign = tmp_path / "foreign.sqlite"
+    with sqlite3.connect(foreign) as conn:
+        conn.execute("CREATE TABLE IF NOT EXISTS notes (text TEXT)")
+    conn.close()
+    corrupt = tmp_path / "corrupt.sqlite"
+    corrupt.write_bytes(files["random.toml"].read_bytes())
+    fresh = tmp_path / "fresh" / "new.sqlite"
+    db_paths = {"good": str(good), "fresh": str(fresh), "folder": str(files["folder"]),
+                "under-file": str(files["random.toml"]) + "/db.sqlite",
+                "foreign": str(foreign), "corrupt": str(corrupt)}
+    untouched = {p: p.read_bytes() for p in (foreign, corrupt)}
+
+    @settings(max_examples=VOCAB_EXAMPLES, deadline=None, derandomize=True, database=None,
+              suppress_health_check=list(HealthCheck))
+    @given(argv=_vocab_parts(command, cmd, db_paths), lines=VOCAB_INPUT)
+    def check(argv: list[str], lines: list[str]) -> None:
+        shutil.copyfile(template_db, good)
+        shutil.rmtree(fresh.parent, ignore_errors=True)
+        fresh.parent.mkdir()
+        before = _snapshot(good)
+        out, err = io.StringIO(), io.StringIO()
+        stdin = sys.stdin
+        sys.stdin = io.StringIO("".join(f"{line}\n" for line in lines))
+        try:
+            with redirect_stdout(out), redirect_stderr(err), _time_limit(SECONDS_PER_RUN):
+                code = run(argv)
+        except BaseException as exc:  # anything escaping run() is a bug
+            pytest.fail(f"raceday {json.dumps(argv)} raised {type(exc).__name__}: {exc}")
+        finally:
+            sys.stdin = stdin
+        said = out.getvalue() + err.getvalue()
+        shown = f"raceday {json.dumps(argv, ensure_ascii=False)} input={lines!r}\n{said}"
+        if __import__("os").environ.get("FUZZ_DEBUG"):
+            print(code, argv, err.getvalue()[-120:].replace("\n", " | "), file=sys.__stdout__)
+        assert code in (0, 2), f"exit code {code}: {shown}"
+        assert "Traceback" not in said, shown
+        if code == 2:
+            errors = [line for line in err.getvalue().splitlines()
+                      if line.startswith("error:")]
+            assert errors, f"refused without an 'error:' line: {shown}"
+            words = [a for a in argv if a.strip()]
+            assert any(w in errors[0] or (w.startswith("--") and w[2:] in errors[0])
+                       for w in words) or re.search(
+                r"(?<![\w-])--?[A-Za-z]|'[^']*'", errors[0]), \
+                f"the refusal names no option, value or file: {shown}"
+        for path, data in untouched.items():
+            assert path.read_bytes() == data, f"{path.name} changed: {shown}"
+        assert _whole(good), f"good.sqlite is no longer whole: {shown}"
+        if fresh.exists():
+            assert _whole(fresh), f"a new database was left half-written: {shown}"
+        if "sav" not in said.lower():
+            after = _snapshot(good)
+            assert all(after.get(k) == v for k, v in before.items()), \
+                f"a session changed silently: {shown}"
 
     check()
