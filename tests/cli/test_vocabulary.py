@@ -355,3 +355,28 @@ def test_db_path_of_a_bare_resume_is_never_taken_as_a_name(tmp_path: Path,
     err = capsys.readouterr().err
     assert err.startswith("error:") and "--resume" in err and "needs a session's name" in err
     assert err.count("\n") == 1 and not db.exists()
+
+
+@pytest.mark.parametrize(("game", "save", "players"), [
+    ("hairpin", "--save", []),
+    ("pistard", "--session", ["-p", "human,easy"]),
+])
+def test_a_real_games_old_bare_resume_goes_on_with_the_named_game(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        game: str, save: str, players: list[str]) -> None:
+    """Hairpin's and PISTARD's old `--resume --save NAME` (or `--session NAME`) resumes
+    NAME; no second game is started under NAME-2."""
+    import io
+
+    from raceday.store.sessions import SessionStore
+
+    db = tmp_path / "s.sqlite"
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    assert run([game, "play", save, "g1", "--db", str(db), "--plain", *players]) == 0
+    capsys.readouterr()
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    assert run([game, "play", "--resume", save, "g1", "--db", str(db), "--plain"]) == 0
+    err = capsys.readouterr().err
+    assert ("note: --resume with --save NAME is now --resume NAME; the old form goes in "
+            "the next release") in err.splitlines()
+    assert SessionStore(db).names(game) == ["g1"]
