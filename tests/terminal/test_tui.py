@@ -397,6 +397,27 @@ def test_a_board_that_cannot_be_drawn_in_its_space_says_so_and_the_game_goes_on(
     play(scenario, (80, 24), main)
 
 
+def test_a_prompt_read_directly_opens_in_the_view():
+    from raceday.terminal import common, lineinput
+
+    def main(surface: Surface) -> int:
+        again = common.ask_yes_no("Another race?", default=False)
+        name = common.read_line("Name: ")
+        surface.say(f"again={again} name={name}")
+        return 0
+
+    async def scenario(pilot: Pilot[int], app: GameApp) -> None:
+        prompt = await wait_for_prompt(pilot, app)
+        assert prompt is not None and prompt.text == "Another race? (y/N) "
+        await answer(pilot, app, "y")
+        await answer(pilot, app, "quit")  # read as typed: read_line's caller decides
+        assert await wait_until_finished(pilot, app) == 0
+        assert "again=True name=quit" in app.log_text()
+
+    play(scenario, (80, 24), main)
+    assert lineinput._full_screen_reader is None  # the terminal reads again
+
+
 async def _before_snapshot(pilot: Pilot[int]) -> None:
     app = pilot.app
     assert isinstance(app, GameApp)

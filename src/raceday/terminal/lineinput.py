@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import re
 import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -123,6 +124,18 @@ def _tab_bindings() -> KeyBindings:
 
 _terminal_reader: LineReader | None = None
 
+# While a full-screen view runs, the reader that answers prompts in it (a raw reader: the
+# words help/undo/quit come back as typed). Set and cleared by the view.
+_full_screen_reader: Callable[[Prompt], str] | None = None
+
+
+def read_in_full_screen(reader: Callable[[Prompt], str] | None) -> None:
+    """Let ``reader`` answer every :func:`ask` while a full-screen view runs (None: the
+    terminal again), so a prompt a loop reads directly (``read_line``, ``ask_yes_no``)
+    opens in the view instead of fighting it for the terminal."""
+    global _full_screen_reader
+    _full_screen_reader = reader
+
 
 def terminal_reader() -> LineReader:
     """The reader of the real terminal (its histories last as long as the program)."""
@@ -133,10 +146,13 @@ def terminal_reader() -> LineReader:
 
 
 def ask(prompt: Prompt, console: Console | None = None) -> str:
-    """One answer to ``prompt``: edited at a terminal, else a plain line from ``console``
-    (default: the shared console); EOFError at the end of input."""
+    """One answer to ``prompt``: in the full-screen view while one runs, else edited at a
+    terminal, else a plain line from ``console`` (default: the shared console); EOFError
+    at the end of input."""
     from raceday.terminal.common import console as shared_console
 
+    if _full_screen_reader is not None:
+        return _full_screen_reader(prompt)
     if at_terminal():
         return terminal_reader().read(prompt)
     out = console or shared_console

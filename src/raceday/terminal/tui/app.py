@@ -41,6 +41,7 @@ from textual.worker import Worker
 
 from raceday.core.errors import RacedayError
 from raceday.present.messages import render
+from raceday.terminal import lineinput
 from raceday.terminal.surface import Board, Prompt, Quit
 from raceday.terminal.tui.surface import FullScreenSurface
 
@@ -271,6 +272,7 @@ class GameApp(App[int]):
         self._fit(self.size.width, self.size.height)
         self.answer_input.focus()
         self._show_bars()
+        lineinput.read_in_full_screen(self.read_raw)
         self._worker = self.run_worker(self._run_main, name="game", thread=True,
                                        exit_on_error=False)
 
@@ -287,6 +289,7 @@ class GameApp(App[int]):
 
     def on_unmount(self) -> None:
         self._shut.set()
+        lineinput.read_in_full_screen(None)
 
     # -- the loop's side (called from the worker thread) -------------------------------------
 
@@ -322,6 +325,14 @@ class GameApp(App[int]):
             self.call_from_thread(self._finish, code, line)
         except RuntimeError:  # the app stopped meanwhile
             self.exit_code = code
+
+    def read_raw(self, prompt: Prompt) -> str:
+        """Open ``prompt`` and wait for its answer as typed (help, undo and quit included):
+        what :func:`raceday.terminal.lineinput.ask` reads with while the view runs."""
+        if threading.get_ident() == self._thread_id:
+            raise RuntimeError("a prompt cannot wait on the full-screen view's own thread")
+        self.surface._call(self.open_prompt, prompt)
+        return self.wait_for_answer()
 
     def wait_for_answer(self) -> str:
         """Block until the player answers the open prompt; :class:`Quit` if the app closes."""
