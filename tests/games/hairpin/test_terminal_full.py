@@ -10,7 +10,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 from rich.cells import cell_len
-from rich.text import Text
 from textual.pilot import Pilot
 
 from raceday.games.hairpin.cli import HairpinPlay
@@ -18,7 +17,7 @@ from raceday.games.hairpin.game import GAME
 from raceday.games.hairpin.render import ORIGIN_STYLE, TARGET_STYLE, draw_board
 from raceday.games.hairpin.rules import HairpinState
 from raceday.store.sessions import SessionStore
-from raceday.terminal.tui.app import GameApp
+from raceday.terminal.tui.app import GameApp, plain_text
 from raceday.terminal.tui.testing import (
     answer,
     wait_for,
@@ -155,7 +154,7 @@ def test_help_with_the_question_mark_key(tmp_path: Path, size: tuple[int, int]) 
 
 @pytest.mark.parametrize("size", SIZES)
 def test_quit_with_q_saves_and_closes(tmp_path: Path, size: tuple[int, int]) -> None:
-    app, loop, db = game(tmp_path)
+    app, _, db = game(tmp_path)
 
     async def scenario() -> None:
         async with app.run_test(size=size) as pilot:
@@ -166,13 +165,13 @@ def test_quit_with_q_saves_and_closes(tmp_path: Path, size: tuple[int, int]) -> 
     asyncio.run(scenario())
     assert app.return_code == 0
     assert saved(db).position.ply == 2
-    assert loop.full_screen_ran
-    assert loop.farewell == ["Game saved as 'g'; continue with `raceday hairpin play "
-                             "--resume g`."]
+    # what stays on the terminal once the view has closed: how to resume
+    ending = [plain_text(entry, 200) for entry in app.ending()]
+    assert ending == ["Game saved as 'g'; continue with `raceday hairpin play --resume g`."]
 
 
 def test_a_game_against_the_easy_computer_to_its_end(tmp_path: Path) -> None:
-    app, loop, db = game(tmp_path, position=NEAR_THE_END, black="easy")
+    app, _, db = game(tmp_path, position=NEAR_THE_END, black="easy")
 
     async def play_on(pilot: Pilot[int]) -> None:
         while True:
@@ -194,8 +193,9 @@ def test_a_game_against_the_easy_computer_to_its_end(tmp_path: Path) -> None:
 
     asyncio.run(scenario())
     assert saved(db).is_terminal()
-    last = Text.from_markup(loop.farewell[-1]).plain
-    assert " wins — " in last or "Draw:" in last
+    ending = [plain_text(entry, 80) for entry in app.ending()]
+    assert "Game over:" in ending[0]  # the last board, then the moves and the result
+    assert " wins — " in ending[-1] or "Draw:" in ending[-1]
 
 
 def test_a_watch_in_full_screen_shows_the_computer_thinking(tmp_path: Path) -> None:
@@ -236,3 +236,22 @@ def test_the_board_grows_with_its_space() -> None:
     assert "a3" not in small and " a3 " in big  # big squares carry their names
     assert len(big.splitlines()) > len(small.splitlines())
     assert "━" in small  # the barriers of the double hairpin
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_japanese_in_full_screen(tmp_path: Path, size: tuple[int, int]) -> None:
+    app, _, _ = game(tmp_path, lang="ja")
+
+    async def scenario() -> None:
+        async with app.run_test(size=size) as pilot:
+            prompt = await wait_for_prompt(pilot, app)
+            assert prompt is not None and prompt.text.startswith("番号か手の名前")
+            assert app.status_text().startswith("赤（人）の番")
+            assert "赤の番" in app.board_text() and "周回 0/5" in app.board_text()
+            await answer(pilot, app, "a1 cruise b1")
+            assert "赤（人）：a1 cruise b1" in app.log_text()
+            assert app.moves_text()[0] == "1. 赤 a1 cruise b1"
+            await pilot.press("ctrl+z")
+            await wait_for(pilot, lambda: "一手戻しました" in app.log_text(), "the undo")
+
+    asyncio.run(scenario())

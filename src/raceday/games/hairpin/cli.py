@@ -262,14 +262,10 @@ class HairpinPlay:
     undo: list[HairpinState] = field(default_factory=list)
     log: list[dict[str, Any]] = field(default_factory=list)
     notes: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
-    # the last lines (the result, or how to resume): printed again after a full-screen view
-    # closes, so that they stay in the terminal
-    farewell: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.agents = {0: _agent_for(self.red, self.think), 1: _agent_for(self.black, self.think)}
         self.humans = [p for p in (0, 1) if self.agents[p] is None]
-        self.full_screen_ran = False
 
     # --- saving ---
     def resume_command(self) -> list[str]:
@@ -307,7 +303,6 @@ class HairpinPlay:
     # --- the loop ---
     def __call__(self, surface: Surface) -> int:
         lang = surface.lang
-        self.full_screen_ran = surface.full_screen
         for key, params in self.notes:
             say_line(surface, escape(words(key, lang, **params)))
         labels = self.labels(lang)
@@ -381,12 +376,10 @@ class HairpinPlay:
                 line = escape(words("term.saved_as", lang, name=repr(self.save),
                                     command=command))
                 say_line(surface, line)
-                self.farewell.append(line)
             return 0
         self.show(surface)
         line = result_line(self.state, labels, lang)
         say_line(surface, line)
-        self.farewell.append(line)
         if surface.full_screen:
             from rich.text import Text
 
@@ -621,17 +614,8 @@ def play_command(
     kept = words("term.kept", lang, name=repr(name))
     with common.on_interrupt(kept, common.shell_quote(*loop.resume_command())):
         code = run_game(loop, title=words("title", lang), lang=lang, plain=plain)
-    _after_full_screen(loop)
     if code:
         raise typer.Exit(code)
-
-
-def _after_full_screen(loop: HairpinPlay) -> None:
-    """Once a full-screen view has closed, its last lines again on the terminal (in line
-    mode they were printed already)."""
-    if loop.full_screen_ran:
-        for line in loop.farewell:
-            common.console.print(line, soft_wrap=True)
 
 
 @app.command("watch")
@@ -660,7 +644,6 @@ def watch_command(
                        wait=common.default_delay(delay, 0.6))
     with common.on_interrupt("nothing (a watched game is not saved)"):
         code = run_game(loop, title=words("title", lang), lang=lang, plain=plain)
-    _after_full_screen(loop)
     if code:
         raise typer.Exit(code)
 
