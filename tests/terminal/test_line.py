@@ -1,5 +1,6 @@
 """The same toy loop through the line surface (pipes and --plain): scripted standard input,
-the universal words help/?/quit/undo, and run_game's line mode."""
+the universal words help/?/quit/undo, and run_game's line mode; and run_app, the path
+run_game takes at a terminal, driven headless."""
 
 from __future__ import annotations
 
@@ -8,8 +9,10 @@ import io
 import pytest
 from rich.console import Console
 
+from raceday.core.errors import OptionsError
 from raceday.terminal.surface import LineSurface, Quit
-from raceday.terminal.tui import run_game
+from raceday.terminal.tui import GameApp, run_app, run_game
+from raceday.terminal.tui.testing import answer, wait_until_finished
 
 from .toy import toy_main
 
@@ -84,3 +87,45 @@ def test_a_board_function_gets_the_consoles_width(monkeypatch):
     console = scripted(monkeypatch, "x", "2", "2", "1")
     run_game(toy_main, title="Toy", lang="en", plain=True, console=console)
     assert "space 80x" in output(console)
+
+
+class ScriptedApp(GameApp):
+    """A GameApp that runs headless at 80x24 with ``script`` at its keys (Textual's
+    auto-pilot), so run_app's whole path runs without a terminal."""
+
+    def __init__(self, main, script) -> None:
+        super().__init__(main, title="Toy")
+        self.script = script
+
+    def run(self, **_options):  # run_app calls app.run()
+        return super().run(headless=True, size=(80, 24), auto_pilot=self.script)
+
+
+def test_run_app_returns_the_code_and_leaves_the_ending_on_the_terminal():
+    async def script(pilot) -> None:
+        app = pilot.app
+        for text in ("sesame", "2", "2", "2"):
+            await answer(pilot, app, text)
+        await wait_until_finished(pilot, app)
+        await pilot.press("q")
+
+    console = Console(file=io.StringIO(), width=80, color_system=None)
+    assert run_app(ScriptedApp(toy_main, script), console) == 3
+    out = output(console)
+    assert out.startswith("[.] [.] [.] [.] [.] [.]\nspace 80x")  # the last board (at 6)
+    assert out.rstrip().endswith("Reached 6 in 3 steps.")
+    assert "The secret has" not in out  # only what came after the last answer
+
+
+def test_run_app_raises_what_the_loop_raised_after_the_view_closed():
+    def main(surface) -> int:
+        raise OptionsError("--laps must be from 1 to 9, got 12")
+
+    async def script(pilot) -> None:
+        await wait_until_finished(pilot, pilot.app)
+        await pilot.press("q")
+
+    console = Console(file=io.StringIO(), width=80, color_system=None)
+    with pytest.raises(OptionsError, match="--laps"):
+        run_app(ScriptedApp(main, script), console)
+    assert "--laps" not in output(console)  # the CLI words it once, not the ending too
