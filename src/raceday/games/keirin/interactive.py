@@ -256,7 +256,8 @@ def full_boards(surface: Surface, session: BetSession, top: int) -> None:
     table_words = {"bet": words("term.col.bet", lang),
                    "probability": words("term.col.probability", lang),
                    "fair odds": words("term.col.fair_odds", lang),
-                   "offered odds": words("term.col.offered_odds", lang)}
+                   "offered odds": words("term.col.offered_odds", lang),
+                   "of": words("term.col.of", lang)}
     for kind in BOARD_KINDS:
         surface.say(odds_table(session.odds, kind, None if kind == "win" else top,
                                session.margin if _fixed(session) else None,

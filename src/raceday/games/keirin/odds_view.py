@@ -33,15 +33,14 @@ def odds_table(
     """A Rich table of one bet type: combination, probability and fair odds (1/p), or with
     ``margin`` the odds a bookmaker offers (as quoted on tickets: rounded down). ``words``
     gives the headings in another language (the kind's name, "bet", "probability", "fair
-    odds", "offered odds"); English by default."""
+    odds", "offered odds", "of" as in "8 of 36"); English by default."""
     said = dict(words or {})
     table = odds.bet(kind)
     ranked = sorted(table.items(), key=lambda kv: (-kv[1], kv[0]))
     shown = ranked if top is None else ranked[:top]
     name = said.get(kind, kind)
-    title = f"{name} ({len(shown)}/{len(ranked)})" if len(shown) < len(ranked) else name
-    if len(shown) < len(ranked) and not words:
-        title = f"{kind} ({len(shown)} of {len(ranked)})"
+    title = (f"{name} ({len(shown)} {said.get('of', 'of')} {len(ranked)})"
+             if len(shown) < len(ranked) else name)
     out = Table(title=title, title_justify="left")
     out.add_column(said.get("bet", "bet"), justify="left")
     out.add_column(said.get("probability", "probability"), justify="right")
