@@ -418,6 +418,25 @@ def test_a_prompt_read_directly_opens_in_the_view():
     assert lineinput._full_screen_reader is None  # the terminal reads again
 
 
+def test_the_view_speaks_japanese():
+    app = GameApp(toy_main, title="レース", lang="ja")
+
+    async def run() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await answer(pilot, app, "ひみつ")
+            assert app.log_widget.border_title == "記録"
+            assert "(hidden)" not in app.log_text() and "› （非表示）" in app.log_text()
+            opened = app.prompts_opened
+            await pilot.press("question_mark")
+            await wait_for(pilot, lambda: app.prompts_opened > opened, "the prompt again")
+            assert "どの入力でも" in app.log_text()
+            await pilot.press("q")
+            await wait_for(pilot, lambda: app.return_code is not None, "the app to close")
+
+    asyncio.run(run())
+    assert app.return_code == 0
+
+
 async def _before_snapshot(pilot: Pilot[int]) -> None:
     app = pilot.app
     assert isinstance(app, GameApp)
