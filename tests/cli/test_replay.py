@@ -427,3 +427,24 @@ def test_a_pistard_save_with_its_actions_replays_decision_by_decision(
         "state": dumps_state(state), "players": ["easy", "easy"],
         "rng": rng.bit_generator.state, "start": start, "actions": actions[:-3]})
     assert replay_json(capsys, "other", "--db", str(db))["total"] == 1
+
+
+def test_a_name_two_games_saved_is_named_with_its_game(tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]
+                                                       ) -> None:
+    from raceday.games.keirin.rules import KeirinOptions
+
+    db = tmp_path / "two.sqlite"
+    store = SessionStore(db)
+    BetSession.new("dup", ["Ann"], KeirinOptions.parse({}), seed=1).save(store)
+    start = HairpinState()
+    store.save("hairpin", "dup", {"state": start.to_json(), "red": "human",
+                                  "black": "easy", "undo": [], "rng": {}})
+    code, _, err = replay(capsys, "dup", "--db", str(db))
+    assert code == 2 and "hairpin/dup" in err and "keirin/dup" in err
+    doc = replay_json(capsys, "hairpin/dup", "--db", str(db))
+    assert doc["total"] == 1  # no moves saved: the position as saved, with its board
+    assert doc["steps"][0]["words"] == [render("terminal.replay.saved_position", "en")]
+    assert "0/" in doc["steps"][0]["board"]
+    code, _, err = replay(capsys, "keirin/dup", "--db", str(db))
+    assert code == 2 and "no step to replay yet" in err  # no race settled yet
