@@ -53,10 +53,11 @@ def test_a_move_by_typing(tmp_path: Path, size: tuple[int, int]) -> None:
             prompt = await wait_for_prompt(pilot, app)
             assert prompt is not None and len(prompt.choices) == 10
             assert "Red (human) to move" in app.status_text()
+            assert app.moves_text() == ["no moves yet"]
             await answer(pilot, app, "a1 cruise b1")
             assert "Red (human) plays a1 cruise b1" in app.log_text()
             assert "Black (greedy) plays" in app.log_text()
-            assert app.moves_text()[0] == "1. Red a1 cruise b1"
+            assert app.moves_text()[0] == "1. R a1 cruise b1"
             assert len(app.moves_text()) == 2
             assert "R2" in app.board_text()  # two racers on b1 now
 
@@ -129,7 +130,7 @@ def test_undo_with_ctrl_z_takes_back_the_pair(tmp_path: Path, size: tuple[int, i
             await pilot.press("ctrl+z")
             await wait_for(pilot, lambda: app.prompts_opened > opened, "the next prompt")
             assert "Undone: back to your previous move." in app.log_text()
-            assert app.moves_text() == []
+            assert app.moves_text() == ["no moves yet"]
             assert app.board_text() == start
 
     asyncio.run(scenario())

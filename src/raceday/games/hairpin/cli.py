@@ -288,9 +288,14 @@ class HairpinPlay:
                 for p, name in ((0, self.red), (1, self.black))}
 
     def move_lines(self, lang: str) -> list[str]:
-        return [words("term.move_line", lang, ply=entry["ply"] + 1,
-                      side=side_name(entry["side"], lang), move=entry["move"])
-                for entry in self.log]
+        """The move list: "3. R c1 charge e1" (narrow enough for its panel at 80x24);
+        before the first move a line saying so, so the panel is there from the start and
+        the log beside it keeps its width."""
+        short = {0: words("term.red_short", lang), 1: words("term.black_short", lang)}
+        lines = [words("term.move_line", lang, ply=entry["ply"] + 1,
+                       side=short[entry["side"]], move=entry["move"])
+                 for entry in self.log]
+        return lines or [words("term.no_moves", lang)]
 
     def show(self, surface: Surface) -> None:
         if surface.full_screen:
