@@ -418,6 +418,16 @@ def test_a_prompt_read_directly_opens_in_the_view():
     assert lineinput._full_screen_reader is None  # the terminal reads again
 
 
+def test_a_click_on_the_log_keeps_typing_on_the_answer_line():
+    async def scenario(pilot: Pilot[int], app: GameApp) -> None:
+        await answer(pilot, app, "sesame")
+        await pilot.click("#log", offset=(3, 2))
+        await pilot.press("2")
+        assert app.focused is app.answer_input and app.answer_input.value == "2"
+
+    play(scenario, (80, 24))
+
+
 def test_the_view_speaks_japanese():
     app = GameApp(toy_main, title="レース", lang="ja")
 

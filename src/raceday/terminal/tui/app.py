@@ -226,6 +226,7 @@ class GameApp(App[int]):
                 log = RichLog(id="log", wrap=True, markup=True, highlight=False,
                               min_width=20, auto_scroll=True)
                 log.border_title = self.word("log")
+                log.can_focus = False  # a click on it keeps typing on the answer line
                 yield log
                 with Horizontal(id="side"):
                     choices = ChoiceList(id="choices")
@@ -235,6 +236,7 @@ class GameApp(App[int]):
                     moves = RichLog(id="moves", wrap=False, markup=False, highlight=False,
                                     min_width=10, auto_scroll=True)
                     moves.border_title = self.word("moves")
+                    moves.can_focus = False
                     moves.display = False
                     yield moves
         with Vertical(id="footer"):
