@@ -532,11 +532,9 @@ def replay(
     if wants_full_screen(plain):
         app = replay_app(main, f"raceday replay · {found.game} {found.name}", language)
         if app is not None:
-            app.run()
-            if app.error is not None:
-                raise app.error
-            code = app.return_code if app.return_code is not None else app.exit_code
-            raise typer.Exit(code or 0)
+            from raceday.terminal.tui import run_app
+
+            raise typer.Exit(run_app(app, console))  # what the view showed stays after it
     raise typer.Exit(main(LineSurface(console, language)) or 0)
 
 
