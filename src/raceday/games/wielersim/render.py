@@ -201,7 +201,8 @@ def road_legend(state: RoadView, squares: int = 24, lang: str = "en") -> Text:
     parts: list[Text] = []
 
     def part(mark: str, style: str, key: str, **params: Any) -> None:
-        piece = Text(mark, style=style)
+        piece = Text()
+        piece.append(mark, style=style)  # the mark as drawn; its words in plain text
         piece.append(" " + render(key, lang, GAME, params))
         parts.append(piece)
 
