@@ -133,7 +133,7 @@ RESUMES = {
               ["derby", "play", "--resume", "s", "--delay", "0"], "100\n", "bid"),
     "hairpin": (["hairpin", "play", "--black", "easy", "--save", "s", "--seed", "1",
                  "--delay", "0"], "q\n",
-                ["hairpin", "play", "--save", "s", "--resume", "--delay", "0"], "1\nq\n",
+                ["hairpin", "play", "--resume", "s", "--delay", "0"], "1\nq\n",
                 "Your move"),
     "pistard": (["pistard", "play", "--players", "human,medium", "--riders-per-player", "1",
                  "--session", "s", "--seed", "9", "--delay", "0"], "",
@@ -199,7 +199,7 @@ def test_a_read_only_folder_is_refused_on_resume(
     _save_first(["hairpin", "play", "--black", "easy", "--save", "s", "--seed", "1",
                  "--delay", "0", "--db", str(db)], "q\n")
     with read_only(folder):
-        out, err = _refused(capsys, ["hairpin", "play", "--save", "s", "--resume",
+        out, err = _refused(capsys, ["hairpin", "play", "--resume", "s",
                                      "--delay", "0", "--db", str(db)], "1\nq\n", monkeypatch)
     assert "folder is read-only" in err
     assert "Your move" not in out
