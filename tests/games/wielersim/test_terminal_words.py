@@ -124,7 +124,7 @@ def test_prediction_tables_in_japanese() -> None:
     en = shown(cli._type_table(one), compared)
     assert "By rider type" in en and "podium places" in en and "per race" in en
     for race in ("A", "B"):  # a row for each race under each rider
-        assert re.search(rf"│ {race}\s+│\s+\d+\.\d% \[", en), race
+        assert re.search(rf"│ {race}\s+│\s+\d+\.\d% │", en), race
 
 
 def test_the_imported_route_sections_in_japanese() -> None:

@@ -34,7 +34,7 @@ from raceday.games.wielersim.campaign import (
 )
 from raceday.games.wielersim.commentary import Commentator
 from raceday.games.wielersim.game import GAME, WielersimOptions
-from raceday.games.wielersim.model import CLIMBER, COBBLES, SPRINTER, UPHILL
+from raceday.games.wielersim.model import CLIMBER, COBBLES, RIDER_TYPES, SPRINTER, UPHILL
 from raceday.games.wielersim.peloton import Peloton, strip_ratings
 from raceday.games.wielersim.predict import ENGINES as PREDICT_ENGINES
 from raceday.games.wielersim.predict import MAX_RACES, Prediction, predict
@@ -359,9 +359,10 @@ def _compare_table(preds: list[Prediction], labels: list[str], top: int | None,
         for k, (pred, label) in enumerate(zip(preds, names, strict=True)):
             where = {(pred.numbers[i], pred.names[i]): i for i in range(len(pred.names))}
             at = where.get((number, name))
+            # the interval under the chance in every cell, so that the rows line up
             cells = (["-", "-", "-"] if at is None else
-                     [_chance(pred, c) for c in (pred.wins[at], pred.podiums[at],
-                                                 pred.top10[at])])
+                     [_chance(pred, c).replace(" ", "\n", 1)
+                      for c in (pred.wins[at], pred.podiums[at], pred.top10[at])])
             table.add_row(name if k == 0 else "", str(number) if k == 0 else "", label,
                           *cells, end_section=k == len(preds) - 1)
     return table
@@ -771,7 +772,8 @@ def prologue_odds(campaign: Campaign, lang: str = "en") -> str:
         kinds.setdefault(chances[rider.number], [])
         if rider.type_name not in kinds[chances[rider.number]]:
             kinds[chances[rider.number]].append(rider.type_name)
-    groups = [say("tour.odds_group", lang, types=[rider_type(t) for t in kinds[chance]],
+    groups = [say("tour.odds_group", lang,
+                  types=[rider_type(t) for t in sorted(kinds[chance], key=RIDER_TYPES.index)],
                   chance=f"{float(chance):.1%}")
               for chance in sorted(kinds, reverse=True)]
     return say("tour.odds", lang, groups=("、" if lang == "ja" else "; ").join(groups))
