@@ -728,9 +728,10 @@ def show_command(game: GameOpts = GIVEN) -> None:
 @app.command("levels")
 def levels_command() -> None:
     """List the difficulty levels and the agents behind them."""
-    for name, level in LEVELS.items():
-        common.console.print(f"[bold]{name:7s}[/] {level.description}")
-    common.console.print(f"[bold]{OLD_EXPERT.name}[/] {OLD_EXPERT.description}")
+    levels = [*LEVELS.values(), OLD_EXPERT]
+    width = max(len(level.name) for level in levels)
+    for level in levels:  # the descriptions in one column
+        common.console.print(f"[bold]{level.name:{width}s}[/]  {level.description}")
     common.console.print(f"--players (and --{PLAYER_NAMES[0]}/--{PLAYER_NAMES[1]}) also take: "
                          f"{PLAYER_HELP}")
 
