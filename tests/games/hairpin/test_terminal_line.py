@@ -237,6 +237,16 @@ def test_japanese_result_line(tmp_path: Path) -> None:
     assert "ゲーム終了：" in out
 
 
+def test_a_derby_draw_is_said_once(tmp_path: Path) -> None:
+    quiet = "..bbb./..bb.r2/rrr... r 0-0 0-0 0-0 99 50"  # one quiet ply from the draw
+    out = play(["--variant", "derby", "--position", quiet, "--db", str(tmp_path / "s.sqlite")],
+               "a1 cruise b1\n")
+    assert "Draw: 100 plies without a bump." in out and "Draw: draw" not in out
+    out = play(["--variant", "derby", "--position", quiet, "--lang", "ja", "--db",
+                str(tmp_path / "s.sqlite")], "a1 cruise b1\n")
+    assert "引き分け：100手のあいだバンプなし。" in out and "引き分け：引き分け" not in out
+
+
 def test_watch_plays_two_computers_to_the_end() -> None:
     result = runner.invoke(app, ["hairpin", "watch", "-p", "greedy,random", "--seed", "3",
                                  "--delay", "0"])

@@ -224,12 +224,12 @@ def result_line(state: HairpinState, labels: dict[int, str], lang: str = "en") -
     """Who won and why, in one sentence (markup)."""
     out = state.outcome()
     why = escape(describe_outcome("hairpin", out, lang))
-    if out.winner is None:
-        return f"[bold]{escape(words('term.draw', lang))}[/] {why}."
+    stop = "。" if lang == "ja" else "."
+    if out.winner is None:  # the result's words say it is a draw ("draw: 100 plies ...")
+        return f"[bold]{why[:1].upper()}{why[1:]}[/]{stop}"
     pos = state.position
     counts = words("term.counts", lang, lr=pos.laps[0], lb=pos.laps[1], br=pos.bumps[0],
                    bb=pos.bumps[1])
-    stop = "。" if lang == "ja" else "."
     return (f"[bold]{escape(words('term.wins', lang, player=labels[out.winner]))}[/] — "
             f"{why} {escape(counts)}{stop}")
 
