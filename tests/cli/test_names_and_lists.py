@@ -47,7 +47,7 @@ def test_derby_takes_repeated_p_and_comma_lists_alike(tmp_path: Path) -> None:
 
 def test_keirin_takes_comma_lists_as_well_as_repeated_p(tmp_path: Path) -> None:
     db = tmp_path / "k.sqlite"
-    result = runner.invoke(app, ["keirin", "play", "-p", "Ann,Bob", "-p", "Carl", "--session",
+    result = runner.invoke(app, ["keirin", "play", "-p", "Ann,Bob", "-p", "Carl", "--save",
                                  "s", "--seed", "1", "--db", str(db)], input="")
     assert result.exit_code == 0, result.output
     doc, _ = SessionStore(db).load("keirin", "s")
@@ -101,11 +101,11 @@ def test_a_long_name_typed_at_the_derby_prompt_is_refused_and_asked_again(
 @pytest.mark.parametrize(
     "argv",
     [
-        ["keirin", "play", "-p", "Ann", "--session", LONG_SESSION],
+        ["keirin", "play", "-p", "Ann", "--save", LONG_SESSION],
         ["derby", "play", "-p", "Ann", "--save", LONG_SESSION, "--delay", "0"],
         ["hairpin", "play", "--save", LONG_SESSION],
-        ["pistard", "play", "--players", "easy,easy", "--session", LONG_SESSION],
-        ["keirin", "play", "-p", "Ann", "--session", "tab\there"],
+        ["pistard", "play", "--players", "easy,easy", "--save", LONG_SESSION],
+        ["keirin", "play", "-p", "Ann", "--save", "tab\there"],
     ],
     ids=["keirin", "derby", "hairpin", "pistard", "keirin-tab"],
 )
@@ -123,7 +123,7 @@ def test_wielersim_tour_refuses_a_long_name_before_the_first_stage(
 ) -> None:
     db = tmp_path / "w.sqlite"
     err = _one_line_exit_2(capsys, ["wielersim", "tour", "ronde-van-belgie", "small",
-                                    "--name", LONG_SESSION, "--auto", "--delay", "0",
+                                    "--save", LONG_SESSION, "--auto", "--delay", "0",
                                     "--db", str(db)])
     assert f"at most {MAX_SESSION_NAME} characters" in err
     assert SessionStore(db).names("wielersim") == []
@@ -148,7 +148,7 @@ def test_list_shows_the_longest_session_name_whole_and_it_resumes(tmp_path: Path
     db = str(tmp_path / "k.sqlite")
     name = "friday night at the velodrome with the whole family and friends!"[:64]
     assert len(name) == MAX_SESSION_NAME
-    made = runner.invoke(app, ["keirin", "play", "-p", "Ann", "-p", "Bob", "--session", name,
+    made = runner.invoke(app, ["keirin", "play", "-p", "Ann", "-p", "Bob", "--save", name,
                                "--seed", "1", "--db", db], input="")
     assert made.exit_code == 0, made.output
     listing = runner.invoke(app, ["keirin", "play", "--list", "--db", db])

@@ -126,7 +126,7 @@ def _save_first(argv: list[str], stdin: str) -> None:
 
 
 RESUMES = {
-    "keirin": (["keirin", "play", "-p", "Ann", "--session", "s", "--seed", "1"], "",
+    "keirin": (["keirin", "play", "-p", "Ann", "--save", "s", "--seed", "1"], "",
                ["keirin", "play", "--resume", "s"], "win 1 10\ndone\n", "ticket"),
     "derby": (["derby", "play", "--players", "Ann", "--computers", "1", "--save", "s",
                "--seed", "1", "--delay", "0"], "",
@@ -136,10 +136,10 @@ RESUMES = {
                 ["hairpin", "play", "--resume", "s", "--delay", "0"], "1\nq\n",
                 "Your move"),
     "pistard": (["pistard", "play", "--players", "human,medium", "--riders-per-player", "1",
-                 "--session", "s", "--seed", "9", "--delay", "0"], "",
-                ["pistard", "play", "--session", "s", "--resume", "--delay", "0"],
+                 "--save", "s", "--seed", "9", "--delay", "0"], "",
+                ["pistard", "play", "--resume", "s", "--delay", "0"],
                 "2 4\n1\n", "place rider"),
-    "wielersim": (["wielersim", "tour", "ronde-van-belgie", "small", "--name", "s",
+    "wielersim": (["wielersim", "tour", "ronde-van-belgie", "small", "--save", "s",
                    "--seed", "1", "--delay", "0"], "s\n",
                   ["wielersim", "tour", "--resume", "s", "--delay", "0"], "c\n", "Next:"),
 }
@@ -162,14 +162,14 @@ def test_resuming_on_a_read_only_database_is_refused_before_any_input(
 
 
 STARTS = {
-    "keirin": (["keirin", "play", "-p", "Ann", "--session", "new"], "done\n"),
+    "keirin": (["keirin", "play", "-p", "Ann", "--save", "new"], "done\n"),
     "derby": (["derby", "play", "--computers", "1", "--save", "new", "--delay", "0"],
               "Ann\n"),  # the names would be asked: the database is refused first
     "hairpin": (["hairpin", "play", "--black", "easy", "--save", "new", "--delay", "0"],
                 "1\nq\n"),
     "pistard": (["pistard", "play", "--players", "human,medium", "--riders-per-player", "1",
-                 "--session", "new", "--delay", "0"], "2 4\n"),
-    "wielersim": (["wielersim", "tour", "ronde-van-belgie", "small", "--name", "new",
+                 "--save", "new", "--delay", "0"], "2 4\n"),
+    "wielersim": (["wielersim", "tour", "ronde-van-belgie", "small", "--save", "new",
                    "--delay", "0"], "c\n"),
 }
 
