@@ -258,6 +258,14 @@ def test_watch_plays_two_computers_to_the_end() -> None:
     assert again.output == result.output  # the same seed, the same game
 
 
+def test_a_random_setup_says_its_rolls() -> None:
+    result = runner.invoke(app, ["hairpin", "watch", "-p", "greedy,greedy", "--variant",
+                                 "random", "--seed", "4", "--delay", "0"])
+    assert result.exit_code == 0, result.output
+    first = result.output.splitlines()[0]
+    assert first.startswith("Setup roll ") and ": red on " in first and "[" not in first
+
+
 def test_watch_refuses_a_person() -> None:
     result = runner.invoke(app, ["hairpin", "watch", "-p", "human,easy"])
     assert result.exit_code != 0

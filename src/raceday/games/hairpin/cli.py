@@ -215,6 +215,11 @@ def _forced_note(state: HairpinState, action: Action, lang: str = "en") -> str |
     return words("hp_forced", lang)
 
 
+def _dice(faces: list[int]) -> str:
+    """A setup roll's faces as read: "5", or "6, 6, 4" (a six is rolled again)."""
+    return ", ".join(str(face) for face in faces)
+
+
 def who_word(name: str, lang: str = "en") -> str:
     """A player's name as the terminal shows it (a person in the reader's language)."""
     return words("term.human", lang) if name.strip().lower() == HUMAN else name
@@ -328,7 +333,7 @@ class HairpinPlay:
                 if state.is_chance_node():
                     draw = state.sample_chance(self.rng)
                     for event in state.apply_action(draw.outcome, draw.detail):
-                        surface.say(escape(words("term.setup_roll", lang, dice=str(event["dice"]),
+                        surface.say(escape(words("term.setup_roll", lang, dice=_dice(event["dice"]),
                                                  red=event["red"], black=event["black"])))
                     self.save_now()
                     continue
