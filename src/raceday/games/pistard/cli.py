@@ -45,7 +45,7 @@ from raceday.present import describe_outcome, render
 from raceday.store.sessions import SessionStore, writable_store
 from raceday.terminal import common
 from raceday.terminal.options import GIVEN, GivenOptions, game_options
-from raceday.terminal.surface import UNDO, Choice, LineSurface, Prompt, Quit, Surface
+from raceday.terminal.surface import UNDO, Choice, Prompt, Quit, Surface
 
 HELP = ("PISTARD (Anki Toner): track cycling for 2–5 players on a coloured four-lane "
         "velodrome, in six race variants.")
@@ -191,14 +191,9 @@ def _race_command(command: str, players_option: Any,
 
 def _run_game(main: Callable[[Surface], int | None], *, title: str, lang: str,
               plain: bool) -> int:
-    """Full screen at a terminal, lines otherwise (``raceday.terminal.tui.run_game``)."""
-    try:
-        from raceday.terminal.tui import run_game
-    except ImportError:  # the full-screen kit is not there: lines
-        try:
-            return main(LineSurface(common.console, lang)) or 0
-        except Quit:
-            return 0
+    """Full screen at a terminal, lines when piped or with --plain."""
+    from raceday.terminal.tui import run_game
+
     return run_game(main, title=title, lang=lang, plain=plain, console=common.console)
 
 
@@ -309,6 +304,20 @@ def _open_race(command: str, new_kinds: list[str] | None, race: RaceOptions,
                      seed=used_seed, notes=notes)
     if revision is None:
         race_run.save()
+    return race_run
+
+
+def new_race(options: PistardOptions, kinds: list[str], *, seed: int, db: Path,
+             save: str = DEFAULT_SAVE, lang: str = "en", wait: float = 0.0,
+             command: str = "play") -> _Race:
+    """A new race saved in ``db`` as ``play`` and ``watch`` open it; its ``main`` plays it
+    on a surface (the full-screen tests run it in a GameApp)."""
+    store = SessionStore(db)
+    race_run = _Race(command=command, state=GAME.new_state(options), kinds=kinds,
+                     rng=np.random.default_rng(seed), store=store,
+                     session=store.fresh_name(GAME.name, save), revision=None, db=db,
+                     lang=lang, wait=wait, seed=seed)
+    race_run.save()
     return race_run
 
 
@@ -542,7 +551,7 @@ def _ask_placement(surface: Surface, state: PistardState, player: int,
                                                        {"back": back, "lane": lane}),
                               frame_view(frame, lang, target=(facts["col"], lane))))
     surface.board(frame_view(frame, lang))
-    _status(surface, _word("status_place", lang, player=player + 1, rider=rider.ident))
+    _status(surface, _word("status_place", lang))
     prompt = Prompt(_word("ask_place", lang, player=player + 1, rider=rider.ident,
                           zone=START_ZONE, lanes=LANES), choices=choices,
                     help=_word("help_place", lang, zone=START_ZONE, lanes=LANES))
@@ -580,7 +589,7 @@ def _ask_next_rider(surface: Surface, state: PistardState, player: int,
                       frame_view(frame, lang, highlight=ident)) for ident in idents]
     listed = ", ".join(map(str, idents))
     surface.board(frame_view(frame, lang, extra=[standings_line(state, lang)]))
-    _status(surface, _word("status_choose", lang, player=player + 1))
+    _status(surface, _word("status_choose", lang, round=state.round))
     prompt = Prompt(_word("ask_choose", lang, player=player + 1, riders=listed),
                     choices=choices, help=_word("help_choose", lang, riders=listed,
                                                 n=len(idents)))
@@ -650,8 +659,7 @@ def _ask_move(surface: Surface, state: PistardState, player: int,
     if state.stay_action() in actions:
         words.append("stay")
     surface.board(frame_view(frame, lang, rider.ident, extra=extra))
-    _status(surface, _word("status_move", lang, player=player + 1, rider=rider.ident,
-                         tokens=tokens))
+    _status(surface, _word("status_move", lang, round=state.round, tokens=tokens))
     if not surface.full_screen:
         width = getattr(getattr(surface, "console", None), "width", 80)
         for line in _move_list(labels, width):
