@@ -256,3 +256,19 @@ def test_japanese_in_full_screen(tmp_path: Path, size: tuple[int, int]) -> None:
             await wait_for(pilot, lambda: "一手戻しました" in app.log_text(), "the undo")
 
     asyncio.run(scenario())
+
+
+def test_the_board_is_drawn_again_on_a_resize(tmp_path: Path) -> None:
+    app, _, _ = game(tmp_path)
+
+    async def scenario() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await wait_for_prompt(pilot, app)
+            assert " a3 " in app.board_text()  # big squares with their names
+            await pilot.resize_terminal(80, 24)
+            await wait_for(pilot, lambda: " a3 " not in app.board_text(), "the redraw")
+            board = app.board_text()
+            assert "━" in board and "Red to move" in board
+            assert max(cell_len(line) for line in board.splitlines()) <= 80
+
+    asyncio.run(scenario())
