@@ -1,6 +1,6 @@
 """Dice Derby's party in the full-screen kit, driven by Textual's pilot at 80x24 and 120x40
 (#33): a sealed bid never on screen, a ticket typed with completion and one chosen from the
-list, undo, quit at the last save; and snapshots of the auction and betting screens.
+list, undo, quit at the last save; and snapshots of the auction, betting and race screens.
 Waits are on conditions (the loop blocked in ask), never on time."""
 
 from __future__ import annotations
@@ -75,7 +75,7 @@ def test_a_ticket_typed_with_completion_and_one_chosen_from_the_list(
     async def scenario(pilot: Pilot[int], app: GameApp) -> None:
         await to_betting(pilot, app)
         assert "Race 1 of 4" in app.board_text() and "stakes in multiples of 100" in (
-            app.status_text())
+            app.status_text().lower())
         await pilot.press(*"qui")
         await wait_for(pilot, lambda: app.answer_input._suggestion == "quinella",
                        "the completion")
@@ -136,11 +136,22 @@ async def _betting(pilot: Pilot[int], app: GameApp) -> None:
     await pilot.press("down", "down")  # a ticket previewed on the odds board
 
 
+async def _race(pilot: Pilot[int], app: GameApp) -> None:
+    await to_betting(pilot, app)
+    await answer(pilot, app, "win d20 500")
+    await answer(pilot, app, "done")
+    await answer(pilot, app, "done")
+    await wait_for_prompt(pilot, app)  # the result and standings stay until Enter
+    app.answer_input.cursor_blink = False  # the same cursor in every run
+    app.answer_input.focus()
+    await pilot.pause()
+
+
 @pytest.mark.parametrize("size", SIZES)
-@pytest.mark.parametrize("screen", ["auction", "betting"])
+@pytest.mark.parametrize("screen", ["auction", "betting", "race"])
 def test_snapshot(snap_compare: Any, tmp_path: Path, size: tuple[int, int],
                   screen: str) -> None:
-    steps = {"auction": _auction, "betting": _betting}[screen]
+    steps = {"auction": _auction, "betting": _betting, "race": _race}[screen]
     app = party_app(tmp_path / "snap.sqlite")
 
     async def run_before(pilot: Pilot[int]) -> None:

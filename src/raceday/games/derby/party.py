@@ -298,9 +298,9 @@ class Party:
     def show_board(self) -> None:
         """The odds board: both tables line by line; the compact one in full screen."""
         title = self.w("board.race", race=self.session.race)
-        if self.surface.full_screen:
-            self.say(odds_panel(self.session.board(), self.w("board.title_race", title=title),
-                                self.lang))
+        if self.surface.full_screen:  # it stands above the log already
+            self.show()
+            self.say(self.w("party.board_above"))
             return
         win, grid = board_tables(self.session.board(), title, self.lang)
         self.surface.board(Group(win, grid))
@@ -339,12 +339,12 @@ class Party:
         """Player ``i``'s tickets for this race, until 'done' (or an empty line)."""
         s = self.session
         p = s.players[i]
-        if s.history:
-            self.say(("" if self.surface.full_screen else "\n")
-                     + self.w("party.tickets_for", name=p.name, race=s.race))
+        if self.surface.full_screen:  # the status bar says what to type; ? says more
+            self.say(Text(self.w("party.your_bets", name=p.name, race=s.race), style="bold"))
+        elif s.history:
+            self.say("\n" + self.w("party.tickets_for", name=p.name, race=s.race))
         else:
-            self.say(("" if self.surface.full_screen else "\n")
-                     + f"{p.name}: {self.w('party.bet_help')}")
+            self.say(f"\n{p.name}: {self.w('party.bet_help')}")
         # line by line the stake rule comes with the first race's help (and 'help' says it)
         self.status(self.ticket_status(i), line_mode=not s.history)
         taken: list[tuple[dict[str, Any], str]] = []  # (the evening before, what was done)
