@@ -58,18 +58,9 @@ def run_game(main: Callable[[Surface], int | None], *, title: str, lang: str,
              plain: bool) -> None:
     """Play or watch ``main`` on the terminal: full screen at a real terminal, line by line
     in a pipe or with --plain (the shared entry point of every game's play and watch)."""
-    try:
-        from raceday.terminal.tui import run_game as run_on_terminal
-    except ImportError:  # until the full-screen kit lands: line by line
-        from raceday.terminal.surface import LineSurface, Quit
+    from raceday.terminal.tui import run_game as run_on_terminal
 
-        try:
-            code = main(LineSurface(common.console, lang)) or 0
-        except Quit:
-            code = 0
-    else:
-        code = run_on_terminal(main, title=title, lang=lang, plain=plain,
-                               console=common.console)
+    code = run_on_terminal(main, title=title, lang=lang, plain=plain, console=common.console)
     if code:
         raise typer.Exit(code)
 

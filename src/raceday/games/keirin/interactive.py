@@ -347,9 +347,9 @@ def ticket_prompt(session: BetSession, seat: int, lang: str) -> Prompt:
                     label += "  @ " + format_odds(price)
                 choices.append(Choice(text, label,
                                       betting_board(session, lang, (kind, combo))))
+    # (undo is not listed: no choice starts with u, so u and ctrl+z take back a ticket)
     choices += [Choice("odds", words("term.choice.odds", lang)),
-                Choice("list", words("term.choice.list", lang)),
-                Choice("undo", words("term.choice.undo", lang))]
+                Choice("list", words("term.choice.list", lang))]
     completions = [*KINDS, *(words(f"kr_{k}", "ja") for k in KINDS if lang == "ja"),
                    *(str(r) for r in range(1, session.options.riders + 1))]
     text = words("term.ticket_prompt", lang, player=night.names[seat],
