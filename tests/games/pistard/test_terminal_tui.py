@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.cells import cell_len
 from rich.text import Text
 from textual.pilot import Pilot
 
@@ -104,6 +105,32 @@ def test_a_move_chosen_from_the_list_is_previewed_on_the_board(tmp_path: Path,
         assert f"rider 11 plays {colour} {value}" in app.log_text()
 
     _run(app, size, scenario)
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_status_line_says_it_all_in_80_columns_in_both_languages(tmp_path: Path,
+                                                                     lang: str) -> None:
+    """The status bar is one line: whose turn and what to type must fit it at 80 columns
+    (two cells a Japanese character), at the placement and at a move."""
+    app = _app(tmp_path / "s.sqlite", lang=lang)
+
+    async def scenario(pilot: Pilot[int]) -> None:
+        await wait_for_prompt(pilot, app)
+        placing = app.status_text()
+        await answer(pilot, app, "2 4")
+        moving = app.status_text()
+        for status in (placing, moving):
+            assert 0 < cell_len(status) <= 78, status
+        if lang == "ja":
+            assert "選手11を並べる" in placing and "トークン3" in moving
+            assert "レーン4" in app.board_text() and "選手11の出目：" in app.board_text()
+            assert "11番が" in app.log_text()  # the commentary is Japanese too
+            assert app.waiting is not None
+            assert all("レーン" in c.shown for c in app.waiting.choices if "+" in c.shown)
+        else:
+            assert "place rider 11" in placing and "tokens 3" in moving
+
+    _run(app, (80, 24), scenario)
 
 
 def test_undo_and_help_by_key(tmp_path: Path) -> None:

@@ -40,7 +40,7 @@ from raceday.games.pistard.render import (
 )
 from raceday.games.pistard.simulate import simulate as run_simulation
 from raceday.games.pistard.state import PHASE_PLACE, PistardState
-from raceday.games.pistard.track import COLOURS, LANES, colour_index, load_track
+from raceday.games.pistard.track import COLOURS, LANES, LETTERS, colour_index, load_track
 from raceday.present import describe_outcome, render
 from raceday.store.sessions import SessionStore, writable_store
 from raceday.terminal import common
@@ -399,10 +399,11 @@ class _Race:
         opts = state.options
         for note in self.notes:
             surface.say(Text(note))
-        surface.say(Rule(_word(
-            "header", lang, variant=_variant(opts.variant, lang),
-            players=_plural("players", opts.num_players, lang),
-            riders=_plural("riders", opts.total_riders, lang))))
+        header = _word("header", lang, variant=_variant(opts.variant, lang),
+                       players=_plural("players", opts.num_players, lang),
+                       riders=_plural("riders", opts.total_riders, lang))
+        # a rule across the lines; a narrow log panel would cut a rule's words
+        surface.say(Text(header, style="bold") if surface.full_screen else Rule(header))
         surface.say(Text(_word("track", lang, track=state.track.name,
                                length=state.track.length)))
         for p, kind in enumerate(self.kinds):
@@ -503,7 +504,7 @@ def _move_entry(event: Event, lang: str) -> str:
     """One line of the move list: short (its panel is narrow), the log has the long one."""
     facts = dict(event.data)
     if "colour" in facts:
-        facts["colour"] = render(f"pi_{facts['colour']}", lang, "pistard")
+        facts["letter"] = LETTERS[COLOURS.index(facts["colour"])]
     return _word(f"mv.{event.kind}", lang, **facts)
 
 
@@ -547,11 +548,10 @@ def _ask_placement(surface: Surface, state: PistardState, player: int,
     for action in legal:
         facts = state.action_message(action).params
         back, lane = placement_of(action)
-        choices.append(Choice(f"{back} {lane}", render("pi_place_choice", lang, "pistard",
-                                                       {"back": back, "lane": lane}),
+        choices.append(Choice(f"{back} {lane}", _word("choice_place", lang, back=back, lane=lane),
                               frame_view(frame, lang, target=(facts["col"], lane))))
     surface.board(frame_view(frame, lang))
-    _status(surface, _word("status_place", lang))
+    _status(surface, "")  # the prompt says it all (status and prompt share one line)
     prompt = Prompt(_word("ask_place", lang, player=player + 1, rider=rider.ident,
                           zone=START_ZONE, lanes=LANES), choices=choices,
                     help=_word("help_place", lang, zone=START_ZONE, lanes=LANES))
@@ -585,11 +585,13 @@ def _ask_next_rider(surface: Surface, state: PistardState, player: int,
                     lang: str = "en") -> Action | None:
     idents = [state.riders[i].ident for i in state.choosable()]
     frame = state.frame()
+    extra = [standings_line(state, lang)]
     choices = [Choice(str(ident), render("pi_choose_choice", lang, "pistard", {"rider": ident}),
-                      frame_view(frame, lang, highlight=ident)) for ident in idents]
+                      frame_view(frame, lang, highlight=ident, extra=extra))
+               for ident in idents]
     listed = ", ".join(map(str, idents))
-    surface.board(frame_view(frame, lang, extra=[standings_line(state, lang)]))
-    _status(surface, _word("status_choose", lang, round=state.round))
+    surface.board(frame_view(frame, lang, extra=extra))
+    _status(surface, "")  # the prompt says it all (status and prompt share one line)
     prompt = Prompt(_word("ask_choose", lang, player=player + 1, riders=listed),
                     choices=choices, help=_word("help_choose", lang, riders=listed,
                                                 n=len(idents)))
