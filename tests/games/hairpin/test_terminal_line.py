@@ -144,6 +144,19 @@ def test_resume_refuses_an_option_as_its_name(
     assert not (tmp_path / "s.sqlite").exists()
 
 
+def test_resume_refuses_new_players_or_variant(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "s.sqlite"
+    play(["-p", "human,greedy", "--db", str(db), "--save", "g"], "q\n")
+    for extra, named in ((["-p", "human,easy"], "--players"), (["--black", "hard"], "--black"),
+                         (["--variant", "short"], "--variant")):
+        code, out, err = cli(["hairpin", "play", "--resume", "g", "--db", str(db), *extra],
+                             "", capsys, monkeypatch)
+        assert code == 2 and f"leave out {named}" in err, err
+        assert "Your move" not in out
+
+
 def test_the_old_bare_resume_is_accepted_with_a_note(
         tmp_path: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:

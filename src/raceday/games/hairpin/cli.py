@@ -587,6 +587,14 @@ def play_command(
     if resume is not None and save is not None and save != resume:
         raise OptionsError("give --resume NAME to go on with a saved game, or --save NAME "
                            "for a new one, not both")
+    if resume is not None:
+        given = [spec.name for spec in game.specs  # the options given, not their defaults
+                 if game.given.get(spec.field, spec.default) != spec.default]
+        given += [flag for flag, value in (("--players", players), ("--red", red),
+                                           ("--black", black)) if value is not None]
+        if given:
+            raise OptionsError(f"--resume goes on with the saved game's own players and "
+                               f"variant; leave out {', '.join(given)}")
     notes: list[tuple[str, dict[str, Any]]] = []
     if resume is None:
         state = HAIRPIN.new_state(game.parse())
