@@ -201,6 +201,9 @@ def test_resize_redraws_a_board_given_as_a_function_of_its_space(size):
         # wide: the log, choices and moves form a column right of the board
         await wait_for(pilot, lambda: "space 110x" in app.board_text(), "the wide redraw")
         assert app.screen.has_class("-wide")
+        await pilot.resize_terminal(60, 16)  # small: the strip under the board shrinks
+        await wait_for(pilot, lambda: "space 60x8" in app.board_text(), "the small redraw")
+        assert not app.screen.has_class("-wide")
 
     play(scenario, size)
 

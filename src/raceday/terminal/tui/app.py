@@ -285,9 +285,9 @@ class GameApp(App[int]):
         wide = width >= WIDE
         self.screen.set_class(wide, "-wide")
         strip = self.query_one("#strip")
-        strip.styles.height = None if wide else max(8, min(14, height // 3))
-        if wide:
-            strip.styles.height = "1fr"
+        # narrow: the strip under the board takes a third of the height (8 rows at 24),
+        # between 5 rows on a small terminal and 14 on a tall one
+        strip.styles.height = "1fr" if wide else max(5, min(14, height // 3))
 
     def on_unmount(self) -> None:
         self._shut.set()
