@@ -194,6 +194,8 @@ def test_a_nested_command_and_an_old_command_name_get_their_spellings(
     code, out, err = _run(capsys, "go", "--player", "Ann")
     assert code == 0 and out["players"] == ["Ann"]
     assert sorted(err) == sorted(["note: 'go' is now 'play'", _note("--player", "--players")])
+    code, out, err = _run(capsys, "go", "--lang", "ja")
+    assert code == 0 and err == ["注意: 'go' は 'play' になりました"]
 
 
 @pytest.mark.usefixtures("fake")

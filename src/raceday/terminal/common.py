@@ -329,12 +329,17 @@ PlainOpt = Annotated[
 
 def add_alias(app: typer.Typer, old: str, new: str, command: Callable[..., Any]) -> None:
     """Keep ``old`` as a hidden name of the command ``new`` for one release: it prints a
-    one-line note on stderr, then runs the same command with the same options."""
+    one-line note on stderr (in the command's --lang, else the locale's language), then
+    runs the same command with the same options (and the same old spellings of them)."""
     import functools
 
     @functools.wraps(command)
     def aliased(*args: Any, **kwargs: Any) -> Any:
-        err_console.print(f"note: '{old}' is now '{new}'")
+        from raceday.present import render
+
+        lang = resolve_lang(kwargs.get("lang") if kwargs.get("lang") in ("en", "ja") else None)
+        err_console.print(escape(render("terminal.old_command", lang,
+                                        params={"old": old, "new": new})), soft_wrap=True)
         return command(*args, **kwargs)
 
     aliased.raceday_alias_of = new  # type: ignore[attr-defined]  # its old spellings too
