@@ -157,6 +157,27 @@ def test_a_stage_race_asks_between_stages_and_quits_keeping_the_ridden_ones(
     assert load_campaign(open_store(db), "rvb").next_stage == 2
 
 
+@pytest.mark.parametrize("size", SIZES)
+def test_a_stage_race_with_auto_rides_to_its_end(size: tuple[int, int], tmp_path: Path) -> None:
+    db = tmp_path / "t.sqlite"
+    campaign = new_campaign(open_store(db), "all", resolve_tour("ronde-van-belgie"),
+                            peloton_spec("small"), 6)
+    main = cli.tour_main(campaign, "Ronde van Belgie: 6 stages.", auto=True, delay=0.0,
+                         resume_command="raceday wielersim tour --resume all")
+    boards: list[str] = []
+
+    async def scenario(pilot: Pilot[int], app: GameApp) -> None:
+        assert await wait_until_finished(pilot, app) == 0
+        boards.append(flat(app.board_text()))
+
+    app = play(scenario, size, main)
+    log = flat(app.log_text())
+    assert log.count("won by") == 6 and "Ronde van Belgie is over." in log
+    assert "Final standings saved as 'all'." in log
+    assert "Stage 5" in boards[0] and "General classification" in boards[0]
+    assert load_campaign(open_store(db), "all").finished
+
+
 def test_the_full_screen_stage_race_in_japanese(tmp_path: Path) -> None:
     main, _ = tour_main(tmp_path)
 

@@ -683,16 +683,10 @@ def tour(
         "--auto", help="Ride every stage without asking.")] = False,
     lang: common.LangOpt = None,
     plain: common.PlainOpt = False,
-    old_name: Annotated[str | None, typer.Option("--name", hidden=True)] = None,
 ) -> None:
     """Ride a stage race stage by stage, saved after every stage; resume it any time."""
     # every check first: nothing is written to the store until all have passed
     language = common.resolve_lang(lang)
-    if old_name is not None:
-        common.err_console.print("note: --name is now --save; the old spelling goes in the "
-                                 "next release", markup=False, highlight=False)
-        if save is None:
-            save = common.check_session_name_option(old_name) if old_name.strip() else old_name
     if list_saved:
         _list_tours(db, language)
         return
