@@ -660,11 +660,16 @@ def _ask_move(surface: Surface, state: PistardState, player: int,
              (state.action_message(a).params for a in actions) if "colour" in facts]
     if state.stay_action() in actions:
         words.append("stay")
-    surface.board(frame_view(frame, lang, rider.ident, extra=extra))
+    view = frame_view(frame, lang, rider.ident, extra=extra)
     _status(surface, _word("status_move", lang, round=state.round, tokens=tokens))
-    if not surface.full_screen:
-        width = getattr(getattr(surface, "console", None), "width", 80)
-        for line in _move_list(labels, width):
+    if surface.full_screen:
+        surface.board(view)
+    else:  # the track, then the moves under it, then the prompt: all on one screen
+        console = getattr(surface, "console", None)
+        listed = _move_list(labels, getattr(console, "width", 80))
+        room = len(listed) + 1
+        surface.board(lambda width, height: view(width, height - room))
+        for line in listed:
             surface.say(line)
     prompt = Prompt(_word("ask_move", lang, player=player + 1, rider=rider.ident),
                     choices=choices, completions=words, help=_word("help_move", lang))
