@@ -163,7 +163,7 @@ def rewrite_old_spellings(args: Sequence[str], command: Command, old: dict[str, 
                 break
     if resume_at is not None:
         out, named = _resume_by_name(out, resume_at, command,
-                                     [a for a, b in old.items() if b == SAVE])
+                                     [a for a, b in old.items() if b == SAVE and a != RESUME])
         if named:
             used[(f"{RESUME} {SAVE}", RESUME)] = None
     return out, list(used)
