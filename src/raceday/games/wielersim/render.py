@@ -229,7 +229,7 @@ def road_legend(state: RoadView, squares: int = 24, lang: str = "en") -> Text:
     colour = Text()
     for i, kind in enumerate(sorted({route.colour[p] for p in shown})):
         style = TYPE_STYLE[TYPE_COLOURS[kind]]
-        colour.append("" if i == 0 else ", ")
+        colour.append("" if i == 0 else "、" if lang == "ja" else ", ")
         colour.append("▀▀", style=style)
         colour.append(" " + render(f"wv_type_{RIDER_TYPES[kind]}", lang, GAME),
                       style=f"bold {style}")
