@@ -42,5 +42,5 @@ def party_main(db: Path, state: EveningState | None = None, name: str = "fs",
 
 
 def party_app(db: Path, state: EveningState | None = None,
-              stopped: list[str] | None = None) -> GameApp:
-    return GameApp(party_main(db, state, stopped=stopped), title="Dice Derby", lang="en")
+              stopped: list[str] | None = None, lang: str = "en") -> GameApp:
+    return GameApp(party_main(db, state, stopped=stopped), title="Dice Derby", lang=lang)

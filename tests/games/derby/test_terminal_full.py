@@ -158,3 +158,23 @@ def test_snapshot(snap_compare: Any, tmp_path: Path, size: tuple[int, int],
         await steps(pilot, app)
 
     assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_watch_draws_the_track_and_ends_with_the_result(size: tuple[int, int]) -> None:
+    from raceday.games.derby.cli import watch_loop
+    from raceday.games.derby.rules import DerbyOptions
+    from raceday.terminal.tui.testing import wait_until_finished
+
+    app = GameApp(watch_loop(DerbyOptions(), 3, 0.0, "en"), title="Dice Derby")
+
+    async def run() -> None:
+        async with app.run_test(size=size) as pilot:
+            assert await wait_until_finished(pilot, app) == 0
+            await pilot.pause()
+            board = app.board_text()
+            assert "The track" in board and "1st" in board and "6th" in board
+            assert "Result: 1st the d20, 2nd the d6." in app.log_text()
+            assert "seed 3 (--seed 3 gives the same race again)" in app.log_text()
+
+    asyncio.run(run())

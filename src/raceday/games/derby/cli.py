@@ -135,40 +135,51 @@ def watch(
     plain: common.PlainOpt = False,
 ) -> None:
     """Run one race furlong by furlong, revealing the dice from the d4 up as a host would."""
-    import numpy as np
-    from rich.rule import Rule
-
-    from raceday.core.events import Message
-    from raceday.games.derby.game import GAME
-    from raceday.games.derby.render import event_lines, track_panel, words
+    from raceday.games.derby.render import words
 
     wait = common.default_delay(delay, 0.4)
-    state = GAME.new_state(race.parse())
+    options = race.parse()
     used = common.fresh_seed(seed)
     language = common.resolve_lang(lang)
+    run_game(watch_loop(options, used, wait, language), title=words("watch.title", language),
+             lang=language, plain=plain)
+
+
+def watch_loop(options: DerbyOptions, seed: int, wait: float, lang: str
+               ) -> Callable[[Surface], None]:
+    """The loop of `derby watch`: one race of ``options`` drawn from ``seed``, a line for
+    each die with ``wait`` seconds between them; the track as the board in full screen."""
 
     def main(surface: Surface) -> None:
-        surface.say(Rule(words("watch.title", language)))
-        surface.say(words("watch.posts", language, posts=[
+        import numpy as np
+        from rich.rule import Rule
+
+        from raceday.core.events import Message
+        from raceday.games.derby.game import GAME
+        from raceday.games.derby.render import event_lines, track_panel, words
+
+        state = GAME.new_state(options)
+        surface.say(Rule(words("watch.title", lang)))
+        surface.say(words("watch.posts", lang, posts=[
             Message("derby.post_horse", {"post": p, "horse": horse_name(p)}) for p in POSTS]))
-        surface.status(words("watch.status", language))
-        rng = np.random.default_rng(used)
+        surface.status(words("watch.status", lang))
+        rng = np.random.default_rng(seed)
         to_drop: list[str] = []
-        title = words("board.track", language)
+        title = words("board.track", lang)
         while not state.is_terminal():
             if surface.full_screen:
-                surface.board(track_panel(state.clone(), title, language))
+                surface.board(track_panel(state.clone(), title, lang))
             draw = state.sample_chance(rng)
             for line in event_lines(state.apply_action(draw.outcome, draw.detail), to_drop,
-                                    language):
+                                    lang):
                 surface.say(line)
                 if surface.full_screen:
-                    surface.board(track_panel(state.clone(), title, language))
+                    surface.board(track_panel(state.clone(), title, lang))
                 surface.pause(wait)
-        surface.say(common.seed_line(used, lang=language))
-        surface.status(words("watch.over", language))
+        surface.say(common.seed_line(seed, lang=lang))
+        surface.status(words("watch.over", lang))
 
-    run_game(main, title=words("watch.title", language), lang=language, plain=plain)
+    return main
 
 
 SaveNameOpt = Annotated[
