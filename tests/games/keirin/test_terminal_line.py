@@ -243,3 +243,58 @@ def test_the_locale_chooses_japanese_and_lang_overrides_it(tmp_path: Path) -> No
     assert "Start" in en.stdout and "wins!" in en.stdout and "スタート" not in en.stdout
     # the same race either way
     assert re.findall(r"R\d \d+→\+\d", ja.stdout) == re.findall(r"R\d \d+→\+\d", en.stdout)
+
+
+# --- the names prompt (a person at a terminal gave no -p) ---------------------------------
+def _scripted_night(tmp_path: Path, answers: list[str], monkeypatch: pytest.MonkeyPatch
+                    ) -> tuple[str, list[str]]:
+    """A night asked for its players' names on a line surface, answered by ``answers``;
+    what it printed and the prompts it asked."""
+    from raceday.games.keirin.interactive import play_night, prepare_night
+    from raceday.terminal import lineinput
+    from raceday.terminal.surface import Prompt
+
+    asked: list[str] = []
+
+    def reader(prompt: Prompt, console: object = None) -> str:
+        asked.append(prompt.text)
+        if not answers:
+            raise EOFError
+        return answers.pop(0)
+
+    monkeypatch.setattr(lineinput, "ask", reader)
+    night = prepare_night(players=None, bankroll="10000", margin=0.0, pool=False,
+                          allow_debt=False, save="named", resume=None,
+                          db=tmp_path / "k.sqlite", seed=31, riders=6, length=50, derny=None,
+                          top=8, delay=0, lang="en", ask_names=True)
+    out = io.StringIO()
+    assert play_night(LineSurface(Console(file=out, width=80), "en"), night) == 0
+    return out.getvalue(), asked
+
+
+def test_without_players_a_terminal_asks_their_names_with_help_and_undo(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    text, asked = _scripted_night(
+        tmp_path, ["", "?", "undo", "Ann, Bob", "win 1 10", "", "", "n"], monkeypatch)
+    assert asked[:5] == ["Players' names, separated by commas> "] * 4 + [
+        "Ann [10,000.00 left] ticket (Enter = done, help)> "]
+    assert "refused: name at least one player" in text
+    assert "Type the players' names separated by commas" in text and "At any prompt" in text
+    assert "Nothing to take back yet: no player is named." in text
+    assert list(_session(tmp_path, "named").players) == ["Ann", "Bob"]
+    assert _session(tmp_path, "named").races == 1
+
+
+def test_quit_at_the_names_prompt_saves_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    text, _ = _scripted_night(tmp_path, ["quit"], monkeypatch)
+    assert "Nothing was saved: the night had no players yet." in text
+    assert SessionStore(tmp_path / "k.sqlite").names("keirin") == []
+
+
+def test_without_players_a_pipe_is_refused_naming_the_option(tmp_path: Path) -> None:
+    done = _play(tmp_path, "")
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "name at least one player (--players NAMES" in done.stderr

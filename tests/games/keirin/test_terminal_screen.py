@@ -179,6 +179,49 @@ def test_watch_in_full_screen_keeps_the_race_on_the_board_and_ends_with_the_resu
     assert len(turns) >= 10  # each turn's heading in the log, its commentary under it
 
 
+@pytest.mark.parametrize("size", SIZES)
+def test_quit_while_the_race_runs_keeps_its_tickets_locked_for_the_resume(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    night = _night(tmp_path / "k.sqlite")
+
+    async def scenario(pilot: Pilot[int], app: GameApp) -> None:
+        await answer(pilot, app, "win 3 100")
+        await answer(pilot, app, "")
+        await pilot.press("enter")  # Bob is done: the race starts, and is held at turn 2
+        await wait_for(pilot, lambda: "Turn 2" in app.board_text(), "the race")
+        await pilot.press("q")
+        await wait_for(pilot, lambda: app.return_code is not None or app.finished,
+                       "the night to end")
+
+    app = _run(GameApp(lambda surface: play_night(HeldAt(surface, 3), night),
+                       title="KEIRIN — screen"), size, scenario)
+    assert "race 1's 1 ticket is locked and the race runs on resume" in app.log_text()
+    assert "Resume it with: raceday keirin play --resume screen" in app.log_text()
+    saved = BetSession.load(SessionStore(tmp_path / "k.sqlite"), "screen")
+    assert saved.races == 0 and saved.pending is not None and len(saved.pending) == 1
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_terminal_without_players_asks_their_names(tmp_path: Path, size: tuple[int, int]
+                                                     ) -> None:
+    night = prepare_night(players=None, bankroll="10000", margin=0.0, pool=False,
+                          allow_debt=False, save="named", resume=None,
+                          db=tmp_path / "k.sqlite", seed=31, riders=9, length=50, derny=None,
+                          top=8, delay=0, lang="en", ask_names=True)
+
+    async def scenario(pilot: Pilot[int], app: GameApp) -> None:
+        prompt = await wait_for_prompt(pilot, app)
+        assert prompt is not None and "names" in prompt.text
+        prompt = await answer(pilot, app, "Ann, Bob")
+        assert prompt is not None and prompt.text.startswith("Ann [10,000.00 left] ticket")
+        assert "Race 1 — odds board" in app.board_text()
+
+    _run(GameApp(lambda surface: play_night(surface, night), title="KEIRIN"), size, scenario)
+    assert list(BetSession.load(SessionStore(tmp_path / "k.sqlite"), "named").players) == [
+        "Ann", "Bob"]
+
+
 # --- snapshots --------------------------------------------------------------------------------
 async def _betting(pilot: Pilot[int]) -> None:
     app = pilot.app

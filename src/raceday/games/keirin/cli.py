@@ -7,6 +7,7 @@ store and the compiled sampler are imported by the commands that use them.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated
 
@@ -223,7 +224,7 @@ def play(
         players=players, bankroll=bankroll, margin=options.margin, pool=pool,
         allow_debt=options.allow_debt, save=save, resume=resume, db=db, seed=seed,
         riders=options.riders, length=options.length, derny=options.derny, top=top,
-        delay=delay, lang=language)
+        delay=delay, lang=language, ask_names=sys.stdin.isatty())  # a person can name them
     run_game(lambda surface: play_night(surface, prepared),
              title=f"KEIRIN — {prepared.session.name}", lang=language, plain=plain)
 

@@ -43,6 +43,7 @@ from raceday.games.keirin.session import GAME, BetSession, Settlement
 from raceday.present import render
 from raceday.store.sessions import SessionStore, writable_store
 from raceday.terminal.common import (
+    MAX_PLAYER_NAME,
     console,
     default_delay,
     fresh_seed,
@@ -195,6 +196,9 @@ class Night:
     wait: float
     db: Path | None
     opening: list[str] = field(default_factory=list)
+    # set when the players are still to be named (a person at a terminal gave no -p):
+    # makes and saves the session once the names prompt has them
+    make: Callable[[list[str]], BetSession] | None = None
 
 
 def _fixed(session: BetSession) -> bool:
@@ -549,11 +553,45 @@ def another_race(surface: Surface, session: BetSession) -> bool:
         surface.say(Text(words("term.yes_or_no", lang)))
 
 
+def _name_players(surface: Surface, make: Callable[[list[str]], BetSession]
+                  ) -> BetSession | None:
+    """Ask the players' names (no -p was given at a terminal) and make the night with them;
+    None when the player quits (or the input ends) first: nothing is saved."""
+    lang = surface.lang
+    prompt = Prompt(words("term.names_prompt", lang),
+                    help=words("term.names_help", lang, players=MAX_PLAYERS,
+                               characters=MAX_PLAYER_NAME))
+    while True:
+        try:
+            line = surface.ask(prompt)
+        except (EOFError, Quit):
+            return None
+        if line == UNDO:
+            surface.say(Text(words("term.nothing_to_undo_yet", lang)))
+            continue
+        try:
+            names = player_names([line]) or []
+            if not names:
+                raise OptionsError(words("term.names_needed", lang))
+            if len(names) > MAX_PLAYERS:
+                raise OptionsError(f"at most {MAX_PLAYERS} players, got {len(names)}")
+            return make(names)
+        except OptionsError as exc:
+            surface.say(_marked("term.refused", "red", _refusal(exc, lang), lang))
+
+
 def play_night(surface: Surface, night: Night) -> int:
     """The betting night on ``surface``: odds board, tickets, the race, payouts, race after
     race, until the players stop (quit, no to another race, or the end of input). Saved
     after every race; ends with the standings and how to resume."""
-    session, lang = night.session, surface.lang
+    lang = surface.lang
+    if night.make is not None:
+        made = _name_players(surface, night.make)
+        if made is None:
+            surface.say(Text(words("term.nothing_saved", lang)))
+            return 0
+        night.session, night.make = made, None
+    session = night.session
     for line in night.opening:
         surface.say(Text(line))
     opts = session.options
@@ -632,6 +670,7 @@ def prepare_night(
     top: int,
     delay: float | None,
     lang: str,
+    ask_names: bool = False,
 ) -> Night:
     """The night `keirin play` is about to play, once typer has checked each option: a new
     session saved under ``save`` (or a dated name), or the saved session ``resume``. Every
@@ -644,16 +683,30 @@ def prepare_night(
             raise OptionsError(f"at most {MAX_PLAYERS} players, got {len(names or [])}")
         name = save or datetime.now(UTC).strftime("keirin-%Y%m%d-%H%M%S")
         options = KeirinOptions.parse({"riders": riders, "length": length, "derny": derny})
-        session = BetSession.new(
-            name, names or [], options,
-            bankroll=parse_money_option(bankroll), mode="pool" if pool else "fixed",
-            margin=margin, allow_debt=allow_debt, seed=fresh_seed(seed),
-        )
-        store = writable_store(db)
-        session.save(store)
+        chosen_seed = fresh_seed(seed)
+
+        def make(players: list[str]) -> BetSession:
+            made = BetSession.new(
+                name, players, options,
+                bankroll=parse_money_option(bankroll), mode="pool" if pool else "fixed",
+                margin=margin, allow_debt=allow_debt, seed=chosen_seed,
+            )
+            made.save(writable_store(db))
+            return made
+
         opening = words("term.new_session", lang, name=repr(name),
                         mode=words(f"term.mode.{'pool' if pool else 'fixed'}", lang),
-                        margin=f"{margin:g}", seed=session.seed)
+                        margin=f"{margin:g}", seed=chosen_seed)
+        if not names and ask_names:  # every other option is checked now, the names later
+            trial = BetSession.new(name, ["?"], options, bankroll=parse_money_option(bankroll),
+                                   mode="pool" if pool else "fixed", margin=margin,
+                                   allow_debt=allow_debt, seed=chosen_seed)
+            store = writable_store(db)
+            if store.exists(GAME, name):
+                trial.save(store)  # refused: the name is taken (says --resume NAME)
+            return Night(trial, store, top, wait, db, [opening], make=make)
+        session = make(names or [])
+        store = writable_store(db)
     else:
         store = writable_store(db)
         session = BetSession.load(store, resume)

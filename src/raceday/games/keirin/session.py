@@ -98,7 +98,8 @@ class BetSession:
         if not name.strip():
             raise OptionsError("a session needs a name")
         if not players or any(not p.strip() for p in players):
-            raise OptionsError("name at least one player (--player NAME, repeatable)")
+            raise OptionsError("name at least one player (--players NAMES: names separated by "
+                               "commas, or -p repeated)")
         if seed is None:
             from raceday.terminal.common import fresh_seed
 
@@ -138,7 +139,7 @@ class BetSession:
         if self.revision is None and store.exists(GAME, self.name):
             raise OptionsError(
                 f"a keirin session named {self.name!r} already exists; resume it with "
-                f"--resume {self.name} or choose another --session name"
+                f"--resume {self.name} or choose another --save name"
             )
         self.revision = store.save(GAME, self.name, self.to_document(),
                                    expected_revision=self.revision, log_entry=log_entry)
