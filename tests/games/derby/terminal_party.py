@@ -16,8 +16,9 @@ from raceday.terminal.tui import GameApp
 PEOPLE = ("Aki", "Ben")
 
 
-def party_state(computers: int = 4, seed: int = 7, races: int = 4) -> EveningState:
-    config = EveningOptions(seed=seed, races=races)
+def party_state(computers: int = 4, seed: int = 7, races: int = 4,
+                host: bool = False) -> EveningState:
+    config = EveningOptions(seed=seed, races=races, host=host)
     seats = [(name, "human") for name in PEOPLE]
     seats += [(f"Computer {k + 1}", ("cautious", "bold")[k % 2]) for k in range(computers)]
     return EveningState.from_session(Session.new(config, seats))

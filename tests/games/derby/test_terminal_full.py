@@ -39,9 +39,9 @@ async def to_betting(pilot: Pilot[int], app: GameApp) -> None:
         await answer(pilot, app, "0")
 
 
-def drive(db: Path, size: tuple[int, int], scenario: Any, stopped: list[str] | None = None
-          ) -> GameApp:
-    app = party_app(db, stopped=stopped)
+def drive(db: Path, size: tuple[int, int], scenario: Any, stopped: list[str] | None = None,
+          state: EveningState | None = None) -> GameApp:
+    app = party_app(db, state, stopped=stopped)
 
     async def run() -> None:
         async with app.run_test(size=size) as pilot:
@@ -178,3 +178,24 @@ def test_watch_draws_the_track_and_ends_with_the_result(size: tuple[int, int]) -
             assert "seed 3 (--seed 3 gives the same race again)" in app.log_text()
 
     asyncio.run(run())
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_host_types_the_tables_dice_and_undo_is_refused_in_words(
+        tmp_path: Path, size: tuple[int, int]) -> None:
+    from .terminal_party import party_state
+
+    async def scenario(pilot: Pilot[int], app: GameApp) -> None:
+        await to_betting(pilot, app)
+        await answer(pilot, app, "done")
+        prompt = await answer(pilot, app, "done")
+        assert prompt is not None and "Host, the numbers for furlong 1" in prompt.text
+        assert "Host: type the dice" in app.status_text()
+        await answer(pilot, app, "undo")
+        assert "dice the table rolled stand" in app.log_text()
+        await answer(pilot, app, "4 2 3 4 5 6")
+        assert "→ The d6 drops out." in app.log_text()
+        track = [line for line in app.board_text().splitlines() if " d20 " in line]
+        assert track and "6" in track[0].split("d20", 1)[1]  # the d20 showed 6
+
+    drive(tmp_path / "h.sqlite", size, scenario, state=party_state(host=True))

@@ -166,15 +166,20 @@ def watch_loop(options: DerbyOptions, seed: int, wait: float, lang: str
         rng = np.random.default_rng(seed)
         to_drop: list[str] = []
         title = words("board.track", lang)
+        last: dict[str, int | None] = {}  # the dice of the round just resolved
         while not state.is_terminal():
             if surface.full_screen:
-                surface.board(track_panel(state.clone(), title, lang))
+                surface.board(track_panel(state.clone(), title, lang, last_rolls=dict(last)))
             draw = state.sample_chance(rng)
-            for line in event_lines(state.apply_action(draw.outcome, draw.detail), to_drop,
-                                    lang):
+            events = state.apply_action(draw.outcome, draw.detail)
+            for e in events:
+                if e.kind in ("round", "reroll"):
+                    last = dict(e["rolls"])
+            for line in event_lines(events, to_drop, lang):
                 surface.say(line)
                 if surface.full_screen:
-                    surface.board(track_panel(state.clone(), title, lang))
+                    surface.board(track_panel(state.clone(), title, lang,
+                                              last_rolls=dict(last)))
                 surface.pause(wait)
         surface.say(common.seed_line(seed, lang=lang))
         surface.status(words("watch.over", lang))

@@ -144,6 +144,7 @@ class Party:
         # a scripted transcript shows what was answered (never a sealed bid)
         self.echo = not surface.full_screen and not sys.stdin.isatty()
         self._race: DerbyState | None = None  # the race being run, kept after it settles
+        self._last_rolls: dict[str, int | None] = {}  # the dice of the round just resolved
         self._standings_after: int | None = None  # the race whose standings were just shown
 
     @property
@@ -445,6 +446,7 @@ class Party:
         race = state.race
         assert race is not None
         self._race = race
+        self._last_rolls = {}
         if s.config.host and race != DerbyState(DerbyOptions(s.config.fall_rate)):
             self.say(("" if self.surface.full_screen else "\n")
                      + self.w("party.race_continues", race=s.race, round=race.round,
@@ -464,6 +466,9 @@ class Party:
                 draw = state.sample_chance(rng)
                 events = state.apply_action(draw.outcome, draw.detail)
             over = any(e.kind == "settled" for e in events)
+            for e in events:
+                if e.kind in ("round", "reroll"):
+                    self._last_rolls = dict(e["rolls"])
             if s.config.host and not over:  # the table's dice so far are kept
                 self.save()
             for line in event_lines(events, to_drop, self.lang):
@@ -586,7 +591,8 @@ class Party:
             shown_race = s.race if phase == PHASE_RACING else s.history[-1].race
             head = self.w("party.board_race" if phase == PHASE_RACING else "party.board_race_over",
                           race=shown_race, races=s.config.races)
-            panel = track_panel(self._race, self.w("board.track"), lang, owners=owners)
+            panel = track_panel(self._race, self.w("board.track"), lang, owners=owners,
+                                last_rolls=dict(self._last_rolls))
             if phase != PHASE_RACING and state.last is not None:
                 extra = [Text(self.w("party.board_result", order=" ".join(state.last["order"]),
                                      first_out=state.last["first_out"] or "—"))]

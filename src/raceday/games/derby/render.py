@@ -144,9 +144,11 @@ def race_rows(race: DerbyState) -> list[tuple[int, int, int | None, bool, int | 
 
 
 def track_panel(race: DerbyState, title: str, lang: str = "en", *,
-                owners: dict[int, str] | None = None) -> Table:
-    """The track: each horse's furlongs run as a bar of five, its die this round, its place
-    once it has one, and its owner (7 lines plus a title)."""
+                owners: dict[int, str] | None = None,
+                last_rolls: dict[str, int | None] | None = None) -> Table:
+    """The track: each horse's furlongs run as a bar of five, its die this round (else, in
+    dim, what it showed in the round just resolved: ``last_rolls`` by horse name), its
+    place once it has one, and its owner (7 lines plus a title)."""
     from rich import box
     from rich.text import Text
 
@@ -160,13 +162,16 @@ def track_panel(race: DerbyState, title: str, lang: str = "en", *,
     if owners is not None:
         table.add_column(words("owner", lang))
     rolling = race.roller
+    earlier = last_rolls if not race.rolls and last_rolls else {}
     for post, run, place, fell, shown in race_rows(race):
         bar = Text("■" * run, style="green") + Text("·" * (FURLONGS - run), style="dim")
-        if fell:
-            roll = Text("F", style="red")
+        name = horse_name(post)
+        if fell or (name in earlier and earlier[name] is None):
+            roll = Text("F", style="red" if fell else "dim red")
+        elif shown is not None:
+            roll = Text(str(shown), style="bold")
         else:
-            roll = Text("" if shown is None else str(shown),
-                        style="bold" if shown is not None else "")
+            roll = Text(str(earlier.get(name) or ""), style="dim")
         placed = (Text(render(place_message(place), lang),
                        style="bold yellow" if place == 1 else "")
                   if place is not None else Text("◀" if post == rolling else ""))
