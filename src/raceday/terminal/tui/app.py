@@ -49,6 +49,7 @@ Main = Callable[[Any], "int | None"]
 
 WIDE = 120  # columns from which the panels form a column right of the board
 SLICE = 0.05  # seconds: how often a waiting loop looks at quit and pause
+LOG_KEPT = 1000  # log entries kept to write again when the log changes width
 # The universal words offered for completion after a prompt's own words.
 UNIVERSAL_WORDS = {"en": ["help", "undo", "quit"],
                    "ja": ["help", "undo", "quit", "ヘルプ", "取り消し", "やめる"]}
@@ -74,6 +75,36 @@ class BoardView(ScrollableContainer, can_focus=False):
         app = self.app
         if isinstance(app, GameApp):
             app.redraw_board()
+
+
+class GameLog(RichLog):
+    """The log. RichLog wraps a line once, at the width it has when the line arrives, so a
+    log that narrows (the choice list opening beside it) would crop what it already shows:
+    this one keeps what it was given (the last :data:`LOG_KEPT` entries) and writes it all
+    again when its width changes."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._given: list[RenderableType] = []
+        self._laid_out_at = 0
+
+    def say(self, content: RenderableType) -> None:
+        self._given.append(content)
+        if len(self._given) > LOG_KEPT:
+            del self._given[: len(self._given) - LOG_KEPT]
+        self.write(content)
+
+    def on_resize(self, event: events.Resize) -> None:
+        width = event.size.width
+        if width == self._laid_out_at:
+            return
+        first = self._laid_out_at == 0
+        self._laid_out_at = width
+        if first:
+            return  # lines written before the first layout wait in RichLog and fit already
+        self.clear()
+        for content in self._given:
+            self.write(content)
 
 
 class ChoiceList(OptionList):
@@ -223,7 +254,7 @@ class GameApp(App[int]):
         with Vertical(id="body"):
             yield BoardView(id="board-view")
             with Horizontal(id="strip"):
-                log = RichLog(id="log", wrap=True, markup=True, highlight=False,
+                log = GameLog(id="log", wrap=True, markup=True, highlight=False,
                               min_width=20, auto_scroll=True)
                 log.border_title = self.word("log")
                 log.can_focus = False  # a click on it keeps typing on the answer line
@@ -254,8 +285,8 @@ class GameApp(App[int]):
         return self.query_one(BoardView)
 
     @property
-    def log_widget(self) -> RichLog:
-        return self.query_one("#log", RichLog)
+    def log_widget(self) -> GameLog:
+        return self.query_one("#log", GameLog)
 
     @property
     def choice_list(self) -> ChoiceList:
@@ -400,7 +431,7 @@ class GameApp(App[int]):
 
     def write_log(self, text: RenderableType) -> None:
         log = self.log_widget
-        log.write(text)
+        log.say(text)
         self._log_entries.append(text)
         if isinstance(text, str):
             plain = Text.from_markup(text).plain
@@ -450,7 +481,7 @@ class GameApp(App[int]):
             return
         self.waiting = None
         shown = self.word("hidden") if prompt.secret else text
-        self.log_widget.write(Text(f"› {shown}", style="dim"))
+        self.log_widget.say(Text(f"› {shown}", style="dim"))
         self._log_lines.append(f"› {shown}")
         self._ending_from = len(self._log_entries)
         answer = self.answer_input
@@ -473,7 +504,7 @@ class GameApp(App[int]):
         self.waiting = None
         if line:  # shown here; not in the ending, since run_game raises it again
             error = self.word("error", text=line)
-            self.log_widget.write(Text(error, style="bold red"))
+            self.log_widget.say(Text(error, style="bold red"))
             self._log_lines.append(error)
         if self._quitting:
             self.exit(result=code, return_code=code)
