@@ -10,7 +10,7 @@ import pytest
 from rich.console import Console
 
 from raceday.core.errors import OptionsError
-from raceday.terminal.surface import LineSurface, Quit
+from raceday.terminal.surface import LineSurface, Prompt, Quit
 from raceday.terminal.tui import GameApp, run_app, run_game
 from raceday.terminal.tui.testing import answer, wait_until_finished
 
@@ -129,3 +129,24 @@ def test_run_app_raises_what_the_loop_raised_after_the_view_closed():
     with pytest.raises(OptionsError, match="--laps"):
         run_app(ScriptedApp(main, script), console)
     assert "--laps" not in output(console)  # the CLI words it once, not the ending too
+
+
+def test_run_app_leaves_a_long_ending_line_whole_for_copying():
+    resume = ("Saved as 'a-rather-long-session-name'; continue with "
+              "`raceday hairpin play --resume a-rather-long-session-name --db /tmp/x.sqlite`")
+
+    def main(surface) -> int:
+        surface.board("board")
+        surface.ask(Prompt("go?"))
+        surface.say(resume)
+        return 0
+
+    async def script(pilot) -> None:
+        app = pilot.app
+        await answer(pilot, app, "go")
+        await wait_until_finished(pilot, app)
+        await pilot.press("q")
+
+    console = Console(file=io.StringIO(), width=40, color_system=None)
+    assert run_app(ScriptedApp(main, script), console) == 0
+    assert resume in output(console).splitlines()  # one line, not cut at 40 columns

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from rich.text import Text
+
 from raceday.terminal.surface import LineSurface, Quit, Surface, wants_full_screen
 
 if TYPE_CHECKING:
@@ -51,7 +53,9 @@ def run_app(app: GameApp, console: Console | None = None) -> int:
 
         console = shared_console
     for entry in app.ending():  # the view is gone: its result stays on the terminal
-        console.print(entry)
+        # a line (say, the command that resumes) is left whole for copying, not cut at the
+        # terminal's width; a table still fits the width
+        console.print(entry, soft_wrap=isinstance(entry, str | Text))
     if app.error is not None:
         raise app.error
     code = app.return_code if app.return_code is not None else app.exit_code
