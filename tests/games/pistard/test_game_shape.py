@@ -162,13 +162,13 @@ def test_watch_shows_a_race_of_computers_and_resumes_under_its_own_name(
     assert run(["pistard", "watch", "--players", "human,easy", "--db", str(db)]) == 2
     assert "computers only" in capsys.readouterr().err
 
-    from raceday.games.pistard import cli as pistard_cli
+    from raceday.terminal import common
 
     def interrupt(_seconds: float) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(pistard_cli, "pause", interrupt)
+    monkeypatch.setattr(common, "pause", interrupt)
     assert run(["pistard", "watch", "--seed", "3", "--delay", "0", "--db", str(db),
-                "--session", "w"]) == 130
+                "--save", "w"]) == 130
     err = capsys.readouterr().err
-    assert "resume with: raceday pistard watch --session w --resume --db" in err
+    assert "resume with: raceday pistard watch --resume w --db" in err
