@@ -125,15 +125,25 @@ def test_undo_takes_back_a_ticket_and_quit_stops_at_the_last_save(
     assert state.phase == "betting" and state.ledger.tickets == []
 
 
+async def _still(pilot: Pilot[int], app: GameApp) -> None:
+    """The same screen in every run: no blinking cursor, every redraw done."""
+    app.answer_input.cursor_blink = False
+    await pilot.pause()
+    await pilot.pause()
+
+
 async def _auction(pilot: Pilot[int], app: GameApp) -> None:
     await wait_for_prompt(pilot, app)
     await pilot.press(*"1200")  # typed, hidden
+    await _still(pilot, app)
 
 
 async def _betting(pilot: Pilot[int], app: GameApp) -> None:
     await to_betting(pilot, app)
     app.choice_list.focus()
     await pilot.press("down", "down")  # a ticket previewed on the odds board
+    await wait_for(pilot, lambda: app.choice_list.highlighted == 1, "the previewed ticket")
+    await _still(pilot, app)
 
 
 async def _race(pilot: Pilot[int], app: GameApp) -> None:
@@ -142,9 +152,8 @@ async def _race(pilot: Pilot[int], app: GameApp) -> None:
     await answer(pilot, app, "done")
     await answer(pilot, app, "done")
     await wait_for_prompt(pilot, app)  # the result and standings stay until Enter
-    app.answer_input.cursor_blink = False  # the same cursor in every run
     app.answer_input.focus()
-    await pilot.pause()
+    await _still(pilot, app)
 
 
 @pytest.mark.parametrize("size", SIZES)
