@@ -190,6 +190,28 @@ def test_a_race_against_a_computer_to_the_end(tmp_path: Path) -> None:
     assert SessionStore(db).log("pistard", "tui")[-1]["result"]
 
 
+def test_watching_in_full_screen_pauses_and_quits(tmp_path: Path) -> None:
+    db = tmp_path / "s.sqlite"
+    race = new_race(PistardOptions(players=2, riders_per_player=2), ["easy", "medium"],
+                    seed=4, db=db, save="tui", command="watch", wait=0.01)
+    app = GameApp(race.main, title=race.title())
+
+    async def scenario(pilot: Pilot[int]) -> None:
+        await wait_for(pilot, lambda: "Round 3" in app.status_text(), "round 3")
+        await pilot.press("space")
+        await wait_for(pilot, lambda: app.held_slices > 3, "the race to hold")
+        held_at = _saved(db).round
+        await pilot.press("q")
+        assert await wait_until_finished(pilot, app) == 0
+        assert _saved(db).round == held_at  # nothing rode on while it was paused
+        log = " ".join(app.log_text().split())
+        assert "continue with: raceday pistard watch --resume tui" in log
+        assert "G21 = rider 1 of player 2" in app.board_text()
+
+    _run(app, (80, 24), scenario)
+    assert not _saved(db).is_terminal()
+
+
 # --- pictures ---------------------------------------------------------------------------
 def _decision(app: GameApp) -> Callable[[Pilot[int]], Awaitable[None]]:
     """Three riders each placed, then the first move's choices with the second previewed."""
