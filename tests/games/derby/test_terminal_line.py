@@ -214,3 +214,16 @@ def test_a_script_does_not_wait_after_a_race(tmp_path: Path,
     assert run(["derby", "play", "-p", "Aki", *SOLO, "--db", str(tmp_path / "n.sqlite")]) == 0
     assert not any(p.text.startswith("Enter for") for p in asked)
     assert asked[-1].text.startswith("Aki (holds")  # straight on to race 2's tickets
+
+
+def test_resume_refuses_new_players_or_a_new_name(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "r.sqlite"
+    play(db, ["quit"], name="fri")
+    assert run(["derby", "play", "--resume", "fri", "-p", "Zed", "--db", str(db)]) == 2
+    err = capsys.readouterr().err
+    assert "--players cannot change a saved party" in err and "Traceback" not in err
+    assert run(["derby", "play", "--resume", "fri", "--save", "x", "--computers", "2",
+                "--db", str(db)]) == 2
+    assert "--save, --computers cannot change a saved party" in capsys.readouterr().err
+    assert [p.name for p in saved(db, "fri").ledger.players][:1] == ["Aki"]  # unchanged

@@ -238,6 +238,13 @@ def play(
     wait = common.default_delay(delay, 0.3)
     revision: int | None
     if resume is not None:
+        given_too = [flag for flag, value in (("--players", players), ("--save", save),
+                                              ("--computers", computers or None))
+                     if value is not None]
+        if given_too:  # a saved party keeps its players, rules and name
+            raise OptionsError(f"{', '.join(given_too)} cannot change a saved party; "
+                               f"--resume {resume} goes on with the players it was saved "
+                               "with")
         store = writable_store(db)  # read-only: refused before a bid or ticket is typed
         document, revision = store.load(GAME, resume)
         state: EveningState | None = EveningState.from_json(document)
