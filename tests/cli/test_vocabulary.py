@@ -382,3 +382,16 @@ def test_a_real_games_old_bare_resume_goes_on_with_the_named_game(
     assert ("note: --resume with --save NAME is now --resume NAME; the old form goes in "
             "the next release") in err.splitlines()
     assert SessionStore(db).names(game) == ["g1"]
+
+
+def test_print_and_arena_say_what_they_did_in_the_asked_language(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["print", "hairpin", "board", "--out", str(tmp_path / "b.pdf"),
+                "--lang", "ja"]) == 0
+    assert capsys.readouterr().out.strip() == f"1ページを {tmp_path / 'b.pdf'} に書きました"
+    assert run(["print", "hairpin", "--out", str(tmp_path / "h.pdf")]) == 0
+    assert capsys.readouterr().out.strip() == f"wrote 2 pages to {tmp_path / 'h.pdf'}"
+    assert run(["arena", "--game", "hairpin", "-n", "2", "-s", "5", "--lang", "ja"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "シード 5" and lines[-1].startswith("引き分け: ")
+    assert all("2局中" in line for line in lines[1:3])

@@ -93,16 +93,16 @@ def print_pages(
     kind, target = plan_output(out if out is not None else Path(f"{stem}.pdf"), stem)
     pages = build(info.game, chosen, options)
     documents = render(pages, command_line(info.game, chosen, options))
-    from raceday.present import render
+    from raceday.present import render as worded
 
-    words = resolve_lang(lang)
+    said_in = resolve_lang(lang)
     if kind == "pdf":
         write_pdf(documents, target)
-        said = render("tool.print.pdf_one" if len(documents) == 1 else "tool.print.pdf",
-                      words, params={"pages": len(documents), "path": str(target)})
+        said = worded("tool.print.pdf_one" if len(documents) == 1 else "tool.print.pdf",
+                      said_in, params={"pages": len(documents), "path": str(target)})
     else:
         names = write_svgs(documents, target)
         where = names[0] if len(names) == 1 else f"{names[0]} ... {names[-1].name}"
-        said = render("tool.print.svg_one" if len(names) == 1 else "tool.print.svg",
-                      words, params={"pages": len(names), "where": str(where)})
+        said = worded("tool.print.svg_one" if len(names) == 1 else "tool.print.svg",
+                      said_in, params={"pages": len(names), "where": str(where)})
     console.print(escape(said), soft_wrap=True)
