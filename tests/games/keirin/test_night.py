@@ -211,10 +211,10 @@ def _screens(text: str) -> tuple[list[str], list[list[str]]]:
     ignored: a table's width follows its words), and each board's lines."""
     lines, boards, board = [], [], None
     for line in text.splitlines():
-        if "odds board:" in line:
+        if "odds board:" in line:  # its heading: which race (the pool's words changed)
             board = []
             boards.append(board)
-            lines.append(" ".join(line.split()))
+            lines.append(line.split("odds board:")[0].strip("─ "))
             continue
         if board is not None and "ticket (Enter = done, help)>" not in line:
             board.append(line)
@@ -263,6 +263,10 @@ def test_the_terminal_night_prints_what_it_printed_before(tmp_path: Path) -> Non
         then, old_boards = _screens(before[label])
         assert now == then, label
         assert len(boards) == len(old_boards) >= 1, label
+        heading = next(line for line in run.stdout.splitlines() if "odds board:" in line)
+        assert "…" not in heading and len(heading) <= 80  # said whole at 80 columns
+        if label == "pool":
+            assert "the pools keep 20%" in heading
         for board, old in zip(boards, old_boards, strict=True):
             assert _win_prices(board) == _win_prices(old) != {}, label
             assert len(board) <= 12  # the column names, 9 riders, the last line
