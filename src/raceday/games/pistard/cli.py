@@ -36,6 +36,7 @@ from raceday.games.pistard.render import (
     lap_lines,
     move_short,
     result_lines,
+    result_view,
     standings_line,
 )
 from raceday.games.pistard.simulate import simulate as run_simulation
@@ -462,11 +463,16 @@ class _Race:
             self._narrate(surface, state.apply_action(answer))
             self.save()
         state = self.state
-        surface.board(board_view(state, lang))
         _status(surface, _word("status_over", lang))
-        surface.say(Rule(_word("result", lang)))
-        for line in result_lines(state, lang):
-            surface.say(line)
+        result = result_lines(state, lang)
+        if surface.full_screen:  # the table under the track (the log is too narrow for it)
+            surface.board(result_view(state, lang, Rule(_word("result", lang))))
+            surface.say(result[0])
+        else:
+            surface.board(board_view(state, lang))
+            surface.say(Rule(_word("result", lang)))
+            for line in result:
+                surface.say(line)
         outcome = state.outcome()
         self.save({"result": describe_outcome("pistard", outcome),
                    "ranking": list(outcome.ranking)})

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 from collections.abc import Callable, Sequence
 
+from rich import box
 from rich.cells import cell_len
 from rich.console import Console, Group, RenderableType
 from rich.table import Table
@@ -107,7 +108,7 @@ def result_lines(state: PistardState, lang: str = "en") -> list[RenderableType]:
         columns += ["points", "laps"]
     if variant == "elimination":
         columns.append("out")
-    table = Table(*(_line(f"col_{c}") for c in columns))
+    table = Table(*(_line(f"col_{c}") for c in columns), box=box.SIMPLE_HEAD)
     heat_out = {i: k + 1 for k, i in enumerate(state.eliminated)}
     for place, i in enumerate(state.ranking, start=1):
         r = riders[i]
@@ -407,9 +408,26 @@ def frame_view(frame: picture.Frame, lang: str = "en", highlight: int | None = N
     with ``extra`` lines under it (the dice, the standings) that take their share of it."""
 
     def draw(width: int, height: int) -> Group:
-        room = height - sum(str(e).count("\n") + 1 if isinstance(e, Text) else 1
-                            for e in extra)
-        return Group(track_view(frame, width, room, lang, highlight, target), *extra)
+        measure = Console(file=io.StringIO(), width=max(width, 1), color_system=None)
+        used = sum(len(measure.render_lines(e, measure.options, pad=False)) for e in extra)
+        return Group(track_view(frame, width, height - used, lang, highlight, target), *extra)
+
+    return draw
+
+
+def result_view(state: PistardState, lang: str = "en",
+                head: RenderableType | None = None) -> Callable[[int, int], Group]:
+    """The end of a race for a space of ``width`` x ``height``: the track with the result
+    under it, or the result alone when both do not fit (it is what matters then)."""
+    frame = state.frame()
+    result = [*([head] if head is not None else []), *result_lines(state, lang)]
+
+    def draw(width: int, height: int) -> Group:
+        measure = Console(file=io.StringIO(), width=max(width, 1), color_system=None)
+        used = sum(len(measure.render_lines(e, measure.options, pad=False)) for e in result)
+        if height - used >= PART_HEIGHT + 1:
+            return Group(track_view(frame, width, height - used, lang), *result)
+        return Group(*result)
 
     return draw
 
