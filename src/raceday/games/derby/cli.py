@@ -310,8 +310,11 @@ def play(
                 continue
             try:
                 return Session.new(rules, [*_roster([answer]), *seats])
-            except OptionsError as exc:
-                surface.say(f"✗ {exc}")
+            except OptionsError as exc:  # in the players' language where the rules word it
+                from raceday.present import render
+
+                said = render(exc.message, lang_) if exc.message is not None else str(exc)
+                surface.say(f"✗ {said}")
 
     try:
         run_game(main, title=words("title", language), lang=language, plain=plain)
