@@ -65,7 +65,7 @@ def text_of(renderables: list[object]) -> str:
         (["play", "--tokens", "-1"], "from 0 to 20"),
         (["play", "--save", ""], "empty text"),
         (["play", "--save", "n" * 65], "at most 64"),
-        (["play", "--resume", "--db"], "needs a session's name"),
+        (["play", "--resume=--db"], "needs a session's name"),
         (["play", "--resume", "a", "--save", "b"], "give one of them"),
         (["watch", "--resume", "nothing-saved"], "no saved pistard session named"),
         (["play", "--lang", "fr"], "must be en or ja"),

@@ -186,6 +186,13 @@ def test_old_spellings_still_work_with_a_note(tmp_path: Path,
     out, err = capsys.readouterr()
     assert "resuming 'old'" in out
     assert "--resume" in err and "note:" in err
+    # the old bare --resume alone went on with the race saved under the default name
+    monkeypatch.setattr("sys.stdin", _Lines("2 4\n"))
+    assert run([*HUMAN, "--db", str(db)]) == 0  # saved as 'pistard'
+    monkeypatch.setattr("sys.stdin", _Lines("quit\n"))
+    assert run([*HUMAN, "--db", str(db), "--resume"]) == 0
+    out, err = capsys.readouterr()
+    assert "resuming 'pistard'" in out and "note:" in err
     assert run(["pistard", "simulate", "-n", "2", "--seed", "1", "--json",
                 "--simulations", "8", "-p", "hard,easy"]) == 0
     assert "note: --simulations is now --playouts" in capsys.readouterr().err

@@ -146,9 +146,8 @@ ComputersOpt = Annotated[
 SaveOpt = Annotated[
     str | None,
     typer.Option("--save", metavar="NAME", callback=common.check_session_name_option,
-                 help="Save the new race under NAME (at most 64 characters; default: "
-                      "pistard). A taken name is never overwritten: the race is saved as "
-                      "NAME-2, NAME-3, ..."),
+                 help="Save the new race under NAME (at most 64 characters). A taken name "
+                      "is never overwritten: the race is saved as NAME-2, NAME-3, ..."),
 ]
 
 
@@ -160,7 +159,7 @@ def _race_command(command: str, players_option: Any,
     def run(
         race: RaceOptions = GIVEN,
         players: list[str] | None = None,
-        save: SaveOpt = None,
+        save: SaveOpt = DEFAULT_SAVE,
         resume: common.ResumeOpt = None,
         list_saved: common.ListOpt = False,
         db: common.DbOpt = None,
@@ -173,7 +172,7 @@ def _race_command(command: str, players_option: Any,
         if list_saved:
             _list_saved(SessionStore(db), language)
             return
-        if resume is not None and save is not None and save != resume:
+        if resume is not None and save not in (None, DEFAULT_SAVE, resume):
             raise OptionsError(f"--resume {resume} goes on with a saved race and --save "
                                f"{save} names a new one; give one of them")
         kinds = None if resume is not None else kinds_of(players, race.get("variant"))
