@@ -46,6 +46,8 @@ def test_help_and_question_mark_show_the_help_and_ask_again(monkeypatch):
     assert out.count("Add 1 or 2 to the counter, or skip.") == 2
     assert out.count("At any prompt: help or ?") == 2
     assert "Not a step" not in out  # help was never taken for an answer
+    for line in out.splitlines():  # the help starts its own line, not the prompt's
+        assert "Add 1 or 2" not in line or line.startswith("Add 1 or 2")
 
 
 def test_undo_takes_back_and_refuses_when_there_is_nothing(monkeypatch):

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from prompt_toolkit.output import Output
     from rich.console import Console
 
-    from raceday.terminal.surface import Prompt
+    from raceday.terminal.prompts import Prompt
 
 # The universal words (raceday.terminal.surface.UNIVERSAL) offered by Tab after a prompt's
 # own words, in both languages.
@@ -149,7 +149,7 @@ def ask(prompt: Prompt, console: Console | None = None) -> str:
     """One answer to ``prompt``: in the full-screen view while one runs, else edited at a
     terminal, else a plain line from ``console`` (default: the shared console); EOFError
     at the end of input."""
-    from raceday.terminal.common import console as shared_console
+    from raceday.terminal.consoles import console as shared_console
 
     if _full_screen_reader is not None:
         return _full_screen_reader(prompt)

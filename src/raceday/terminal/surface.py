@@ -23,76 +23,22 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+import time
+from collections.abc import Sequence
 from typing import Protocol
 
 from rich.console import Console, RenderableType
 
 from raceday.present.messages import render
-
-# A board: a Rich renderable, or a function of the space it gets (width, height) that draws
-# one fitting it (a full-screen view calls it again on every resize).
-Board = RenderableType | Callable[[int, int], RenderableType]
-
-UNDO = "undo"
-HELP = "help"
-QUIT = "quit"
-# What a person may type at any prompt of any game, in either language, and what it means.
-UNIVERSAL: dict[str, str] = {
-    "help": HELP, "?": HELP, "h": HELP, "？": HELP, "ヘルプ": HELP,
-    "quit": QUIT, "exit": QUIT, "q": QUIT, "やめる": QUIT, "終了": QUIT,
-    "undo": UNDO, "u": UNDO, "takeback": UNDO, "取り消し": UNDO, "戻す": UNDO,
-}
-
-
-def universal_word(text: str) -> str | None:
-    """:data:`HELP`, :data:`QUIT` or :data:`UNDO` if ``text`` is one of the universal words
-    (any case, surrounding blanks ignored), else None."""
-    return UNIVERSAL.get(text.strip().lower())
-
-
-class Quit(Exception):
-    """The player asked to stop (typed ``quit``, or pressed q in a full-screen view). The
-    game loop catches it, keeps what is saved and says how to resume."""
-
-
-@dataclass(frozen=True)
-class Choice:
-    """One legal answer at a prompt: ``text`` is what choosing it answers (exactly what
-    typing it would give), ``label`` how it is listed (defaults to ``text``), and ``preview``
-    the board with this choice's target highlighted (a full-screen view shows it while the
-    choice is selected)."""
-
-    text: str
-    label: str = ""
-    preview: Board | None = None
-
-    @property
-    def shown(self) -> str:
-        return self.label or self.text
-
-
-@dataclass
-class Prompt:
-    """What :meth:`Surface.ask` was asked: the words before the cursor, the legal choices
-    (listed and completed), further completions (words that are not a whole answer, like
-    'win' or a rider's number), whether the answer is secret (never echoed, never kept in
-    history), the help shown for ``help`` / ``?``, and the name of the history its answers
-    are kept in at a terminal (one per kind of prompt, so Up recalls earlier tickets at a
-    ticket prompt; empty: the prompt's text with its numbers blotted out)."""
-
-    text: str
-    choices: Sequence[Choice] = ()
-    completions: Sequence[str] = ()
-    secret: bool = False
-    help: str | None = None
-    history: str = ""
-    words: list[str] = field(default_factory=list)
-
-    def __post_init__(self) -> None:
-        seen = dict.fromkeys([c.text for c in self.choices] + list(self.completions))
-        self.words = [w for w in seen if w]
+from raceday.terminal.prompts import HELP as HELP
+from raceday.terminal.prompts import QUIT as QUIT
+from raceday.terminal.prompts import UNDO as UNDO
+from raceday.terminal.prompts import UNIVERSAL as UNIVERSAL
+from raceday.terminal.prompts import Board as Board
+from raceday.terminal.prompts import Choice as Choice
+from raceday.terminal.prompts import Prompt as Prompt
+from raceday.terminal.prompts import Quit as Quit
+from raceday.terminal.prompts import universal_word as universal_word
 
 
 class Surface(Protocol):
@@ -144,7 +90,7 @@ class LineSurface:
     full_screen = False
 
     def __init__(self, console: Console | None = None, lang: str = "en") -> None:
-        from raceday.terminal.common import console as shared_console
+        from raceday.terminal.consoles import console as shared_console
 
         self.console = console or shared_console
         self.lang = lang
@@ -173,6 +119,8 @@ class LineSurface:
             answer = lineinput.ask(prompt, console=self.console).strip()
             word = universal_word(answer)
             if word == HELP:
+                if not sys.stdin.isatty():  # a scripted answer is not echoed: end the line
+                    self.console.print()
                 self.console.print(prompt_help(prompt, self.lang), markup=False,
                                    highlight=False)
                 continue
@@ -181,9 +129,8 @@ class LineSurface:
             return UNDO if word == UNDO else answer
 
     def pause(self, seconds: float) -> None:
-        from raceday.terminal.common import pause
-
-        pause(seconds)
+        if seconds > 0:
+            time.sleep(seconds)
 
 
 def wants_full_screen(plain: bool = False) -> bool:

@@ -10,7 +10,7 @@ quit and pause react at once.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from rich.console import RenderableType
 from rich.text import Text
@@ -26,8 +26,33 @@ from raceday.terminal.surface import (
     universal_word,
 )
 
-if TYPE_CHECKING:
-    from raceday.terminal.tui.app import GameApp
+
+class View(Protocol):
+    """What the surface needs of its app (a :class:`~raceday.terminal.tui.app.GameApp`),
+    named here so this module does not import the app that imports it."""
+
+    @property
+    def closing(self) -> bool: ...
+
+    def call_from_thread(self, callback: Callable[..., Any], *args: Any) -> Any: ...
+
+    def show_board(self, board: Board) -> None: ...
+
+    def write_log(self, text: RenderableType) -> None: ...
+
+    def show_status(self, text: str) -> None: ...
+
+    def show_moves(self, lines: list[str]) -> None: ...
+
+    def take_quit_request(self) -> bool: ...
+
+    def open_prompt(self, prompt: Prompt) -> None: ...
+
+    def wait_for_answer(self) -> str: ...
+
+    def note_quit(self) -> None: ...
+
+    def wait_pause(self, seconds: float) -> None: ...
 
 
 class FullScreenSurface:
@@ -35,7 +60,7 @@ class FullScreenSurface:
 
     full_screen = True
 
-    def __init__(self, app: GameApp, lang: str = "en") -> None:
+    def __init__(self, app: View, lang: str = "en") -> None:
         self.app = app
         self.lang = lang
 
