@@ -26,7 +26,8 @@ from raceday.games.pistard.state import PistardState, position_state, with_word_
 from raceday.games.pistard.track import MAX_FILE_BYTES, default_track, load_track
 from raceday.games.pistard.variants import VARIANTS
 from raceday.store.sessions import SessionStore
-from raceday.terminal import common, lineinput
+from raceday.terminal import lineinput
+from raceday.terminal.surface import LineSurface
 
 runner = CliRunner()
 
@@ -216,12 +217,12 @@ def test_ctrl_c_while_watching_computers_keeps_the_round_and_resumes(
 ) -> None:
     calls = {"n": 0}
 
-    def pause(_seconds: float) -> None:
+    def pause(_surface: LineSurface, _seconds: float) -> None:
         calls["n"] += 1
         if calls["n"] == 30:
             raise KeyboardInterrupt
 
-    monkeypatch.setattr(common, "pause", pause)
+    monkeypatch.setattr(LineSurface, "pause", pause)
     db = tmp_path / "s.sqlite"
     args = ["pistard", "play", "--players", "easy,medium", "--seed", "3", "--delay", "0",
             "--db", str(db)]
@@ -231,7 +232,7 @@ def test_ctrl_c_while_watching_computers_keeps_the_round_and_resumes(
     assert "resume with: raceday pistard play --resume pistard --db" in err
     saved_round = loads_state(str(_saved(db, "pistard")[0]["state"])).round  # type: ignore[attr-defined]
     assert f"as it stood in round {saved_round}" in err and saved_round >= 1
-    monkeypatch.setattr(common, "pause", lambda _s: None)
+    monkeypatch.setattr(LineSurface, "pause", lambda _surface, _s: None)
     assert run([*args, "--resume", "pistard"]) == 0
     out = capsys.readouterr().out
     assert f"resuming 'pistard': Scratch, round {saved_round}" in out and "wins" in out

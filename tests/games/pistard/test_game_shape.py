@@ -162,12 +162,12 @@ def test_watch_shows_a_race_of_computers_and_resumes_under_its_own_name(
     assert run(["pistard", "watch", "--players", "human,easy", "--db", str(db)]) == 2
     assert "computers only" in capsys.readouterr().err
 
-    from raceday.terminal import common
+    from raceday.terminal.surface import LineSurface
 
-    def interrupt(_seconds: float) -> None:
+    def interrupt(_surface: LineSurface, _seconds: float) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(common, "pause", interrupt)
+    monkeypatch.setattr(LineSurface, "pause", interrupt)
     assert run(["pistard", "watch", "--seed", "3", "--delay", "0", "--db", str(db),
                 "--save", "w"]) == 130
     err = capsys.readouterr().err
