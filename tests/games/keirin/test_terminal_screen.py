@@ -230,6 +230,11 @@ async def _betting(pilot: Pilot[int]) -> None:
     await answer(pilot, app, "exacta 3-4 50")
     await pilot.press("down", "down")  # the favourite's win ticket, previewed
     await wait_for(pilot, lambda: app._preview is not None, "the preview")
+    # the log rewrites itself when the choice list narrows it; show its end, as a player
+    # sees it once it has settled, whatever the moment of the rewrite
+    await pilot.pause()
+    app.log_widget.scroll_end(animate=False, immediate=True)
+    await pilot.pause()
 
 
 @pytest.mark.parametrize("size", SIZES)
