@@ -142,18 +142,30 @@ def test_hairpin_game_replays_move_by_move(saves: Path,
     assert "R" in doc["steps"][0]["board"] and "B" in doc["steps"][0]["board"]
 
 
-def test_pistard_race_replays_its_saved_position_with_the_board(
+def test_pistard_race_replays_decision_by_decision_with_the_board(
         saves: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The watched race's save keeps its start and every action (the dice's too): one step
+    a rider's decision, ridden again by the rules, ending on the saved position (the boards
+    square by square: tests/games/pistard/test_replay_terminal.py)."""
     from raceday.core.serialize import loads_state
+    from raceday.games.pistard.replay import terminal_board
+    from raceday.present.terminal_replay import board_text
 
     saved, _ = SessionStore(saves).load("pistard", "sprint")
     state: Any = loads_state(saved["state"])
+    ridden: Any = loads_state(saved["start"])
+    decisions = 0
+    for action, detail in saved["actions"]:
+        decisions += not ridden.is_chance_node()
+        ridden.apply_action(action, detail)
+    assert ridden.to_json() == state.to_json()
     doc = replay_json(capsys, "sprint", "--db", str(saves))
-    assert doc["total"] == 1
-    board = doc["steps"][0]["board"]
+    assert doc["total"] == len(doc["steps"]) == decisions > 1
+    last = doc["steps"][-1]
     winner = state.riders[state.ranking[0]].ident
-    assert str(winner) in doc["steps"][0]["words"][-1]
-    assert board is not None and "lane 1" in board
+    assert f"rider {winner} wins" in last["words"]
+    assert last["board"] == board_text(terminal_board(state, "en"))
+    assert "lane 1" in doc["steps"][0]["board"]
 
 
 def test_stage_race_replays_each_stage_with_its_result(saves: Path,

@@ -244,9 +244,29 @@ def _list_saved(store: SessionStore, lang: str) -> None:
                   soft_wrap=True)
 
 
+RaceLog = tuple[str, list[list[Any]]]
+"""What a save keeps to replay its race decision by decision: the state at the start
+(:func:`dumps_state`) and every action applied since, ``[action, detail or None]`` (the
+dice's outcomes and the riders' decisions, in order; :mod:`raceday.games.pistard.replay`
+rides them again)."""
+
+
+def _saved_log(doc: Mapping[str, Any]) -> RaceLog | None:
+    """A save's log of its race (:data:`RaceLog`), or None where it keeps none (saves made
+    before the log, or a log that is not one: the race goes on, replayed as its position)."""
+    start, actions = doc.get("start"), doc.get("actions")
+    if not isinstance(start, str) or not isinstance(actions, list):
+        return None
+    for entry in actions:
+        if not (isinstance(entry, list) and len(entry) == 2 and type(entry[0]) is int
+                and (entry[1] is None or isinstance(entry[1], dict))):
+            return None
+    return start, [list(entry) for entry in actions]
+
+
 def _load(store: SessionStore, session: str
-          ) -> tuple[PistardState, list[str], np.random.Generator, int]:
-    """A saved race: its state, its players' kinds, its dice and its revision."""
+          ) -> tuple[PistardState, list[str], np.random.Generator, int, RaceLog | None]:
+    """A saved race: its state, its players' kinds, its dice, its revision and its log."""
     doc, revision = store.load(GAME.name, session)
     try:
         state = loads_state(str(doc["state"]))
@@ -259,7 +279,7 @@ def _load(store: SessionStore, session: str
         raise SaveFormatError(f"session {session!r} is not a PISTARD game")
     if len(kinds) != state.num_players or any(k not in KINDS for k in kinds):
         raise SaveFormatError(f"session {session!r} is corrupt: bad players {kinds!r}")
-    return state, kinds, rng, revision
+    return state, kinds, rng, revision, _saved_log(doc)
 
 
 def _open_race(command: str, new_kinds: list[str] | None, race: RaceOptions,
@@ -280,9 +300,10 @@ def _open_race(command: str, new_kinds: list[str] | None, race: RaceOptions,
     store = writable_store(db)  # a read-only database is refused before the first round
     revision: int | None = None
     notes: list[str] = []
+    log: RaceLog | None = None
     if resume is not None:
         session = resume
-        state, kinds, rng, revision = _load(store, session)
+        state, kinds, rng, revision, log = _load(store, session)
         if state.is_terminal():
             out.print(Text(_word("already_over", lang, name=repr(session))))
             out.print(Rule(_word("result", lang)))
@@ -299,9 +320,11 @@ def _open_race(command: str, new_kinds: list[str] | None, race: RaceOptions,
                                        *(["--db", str(db)] if db is not None else []))
             notes.append(_word("name_taken", lang, wanted=repr(wanted), name=repr(session),
                                command=again))
+        log = (dumps_state(state), [])
     race_run = _Race(command=command, state=state, kinds=kinds, rng=rng, store=store,
                      session=session, revision=revision, db=db, lang=lang, wait=wait,
-                     seed=used_seed, notes=notes)
+                     seed=used_seed, notes=notes, start=None if log is None else log[0],
+                     actions=None if log is None else log[1])
     if revision is None:
         race_run.save()
     return race_run
@@ -313,10 +336,11 @@ def new_race(options: PistardOptions, kinds: list[str], *, seed: int, db: Path,
     """A new race saved in ``db`` as ``play`` and ``watch`` open it; its ``main`` plays it
     on a surface (the full-screen tests run it in a GameApp)."""
     store = SessionStore(db)
-    race_run = _Race(command=command, state=GAME.new_state(options), kinds=kinds,
+    state = GAME.new_state(options)
+    race_run = _Race(command=command, state=state, kinds=kinds,
                      rng=np.random.default_rng(seed), store=store,
                      session=store.fresh_name(GAME.name, save), revision=None, db=db,
-                     lang=lang, wait=wait, seed=seed)
+                     lang=lang, wait=wait, seed=seed, start=dumps_state(state), actions=[])
     race_run.save()
     return race_run
 
@@ -328,6 +352,7 @@ class _Snapshot:
     state: str
     rng: dict[str, Any]
     what: str
+    actions: int = 0  # how many actions the race's log held then
 
 
 @dataclass
@@ -349,6 +374,10 @@ class _Race:
     history: list[_Snapshot] = field(default_factory=list)
     moves_made: list[str] = field(default_factory=list)
     saved_round: int = 0
+    # the race's log (RaceLog), saved with it so a replay rides it again; None for a race
+    # saved before saves kept it (it replays as its position)
+    start: str | None = None
+    actions: list[list[Any]] | None = None
 
     def title(self) -> str:
         return _word("title", self.lang, variant=_variant(self.state.options.variant,
@@ -361,8 +390,10 @@ class _Race:
         return common.shell_quote(*parts)
 
     def save(self, log_entry: dict[str, Any] | None = None) -> None:
-        document = {"state": dumps_state(self.state), "players": self.kinds,
-                    "rng": self.rng.bit_generator.state}
+        document: dict[str, Any] = {"state": dumps_state(self.state), "players": self.kinds,
+                                    "rng": self.rng.bit_generator.state}
+        if self.start is not None and self.actions is not None:
+            document |= {"start": self.start, "actions": self.actions}
         self.revision = self.store.save(GAME.name, self.session, document,
                                         expected_revision=self.revision, log_entry=log_entry)
         self.saved_round = self.state.round
@@ -438,7 +469,7 @@ class _Race:
                 _status(surface, _word("status_watch", lang, round=state.round))
             if state.is_chance_node():
                 draw = state.sample_chance(self.rng)
-                self._narrate(surface, state.apply_action(draw.outcome, draw.detail))
+                self._narrate(surface, self._apply(draw.outcome, draw.detail))
                 continue
             player = state.current_player()
             if player in agents:
@@ -447,19 +478,20 @@ class _Race:
                     from raceday.terminal.warm import announce_if_cold
 
                     announce_if_cold("pistard", lambda text: surface.say(Text(str(text))))
-                self._narrate(surface, state.apply_action(agents[player].choose(state, self.rng)))
+                self._narrate(surface, self._apply(agents[player].choose(state, self.rng)))
                 if surface.full_screen:
                     surface.board(board_view(state, lang))
                 surface.pause(self.wait)
                 continue
-            snapshot = _Snapshot(dumps_state(state), dict(self.rng.bit_generator.state), "")
+            snapshot = _Snapshot(dumps_state(state), dict(self.rng.bit_generator.state), "",
+                                 len(self.actions or ()))
             answer = _human_turn(surface, state, player, lang)
             if answer is None:  # undo
                 self._undo(surface)
                 continue
             snapshot.what = _undo_what(state, answer, lang)
             self.history.append(snapshot)
-            self._narrate(surface, state.apply_action(answer))
+            self._narrate(surface, self._apply(answer))
             self.save()
         state = self.state
         _status(surface, _word("status_over", lang))
@@ -486,11 +518,21 @@ class _Race:
         assert isinstance(restored, PistardState)
         self.state = restored
         self.rng.bit_generator.state = snapshot.rng
+        if self.actions is not None:
+            del self.actions[snapshot.actions:]
         if self.moves_made:
             self.moves_made = self.moves_made[:-1]
             surface.moves(self.moves_made)
         surface.say(Text(_word("undone", self.lang, what=snapshot.what)))
         self.save()
+
+    def _apply(self, action: Action, detail: Mapping[str, Any] | None = None) -> list[Event]:
+        """Apply ``action`` (a decision, or the dice's outcome with its ``detail``) to the
+        race and log it (the save keeps the log, which a replay rides again)."""
+        events = self.state.apply_action(action, detail)
+        if self.actions is not None:
+            self.actions.append([int(action), None if detail is None else dict(detail)])
+        return events
 
     def _narrate(self, surface: Surface, events: list[Event]) -> None:
         moved = False

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
+from raceday.core.errors import RacedayError
 from raceday.core.events import Message
 from raceday.games.pistard.moves import action_from_dice
 from raceday.games.pistard.state import WORD_FACT_KINDS, PistardState, with_word_facts
@@ -123,12 +124,15 @@ def room_boards(snapshot: Mapping[str, Any],
             for s in states]
 
 
-def _ridden(start: PistardState, actions: list[Any]
-            ) -> list[tuple[PistardState, list[Any], int | None]] | None:
+Ridden = list[tuple[PistardState, list[Any], int | None]]
+
+
+def _ridden(start: PistardState, actions: list[Any]) -> tuple[Ridden, PistardState] | None:
     """The race ridden again from ``start`` by the rules with the logged ``actions`` (each
-    ``[action, detail]``, chance outcomes and decisions in the order they were applied):
-    one entry per decision (a rider placed or moved), with the state after it, the events
-    since the last decision and the player who decided; None where an action is not legal
+    ``[action, detail]``, chance outcomes and decisions in the order they were applied,
+    as ``raceday pistard play`` and ``watch`` save them): one entry per decision (a rider
+    placed or moved), with the state after it, the events since the last decision and the
+    player who decided, and the state the log ends in; None where an action is not legal
     there (a log of another race)."""
     state = start.clone()
     out: list[tuple[PistardState, list[Any], int | None]] = []
@@ -137,7 +141,7 @@ def _ridden(start: PistardState, actions: list[Any]
         if state.is_terminal() or not isinstance(entry, list) or len(entry) != 2:
             return None
         action, detail = entry
-        if not isinstance(action, int):
+        if type(action) is not int:
             return None
         player = None if state.is_chance_node() else state.current_player()
         legal = ([a for a, _ in state.chance_outcomes()] if player is None
@@ -151,7 +155,7 @@ def _ridden(start: PistardState, actions: list[Any]
     if events and out:
         _, said, who = out[-1]
         out[-1] = (state.clone(), [*said, *events], who)
-    return out
+    return out, state
 
 
 def terminal_steps(store: Any, name: str, lang: str = "en") -> list[Any]:
@@ -160,7 +164,8 @@ def terminal_steps(store: Any, name: str, lang: str = "en") -> list[Any]:
     dice's outcomes too) replays decision by decision: the race ridden again by the rules,
     each step the lap after a rider's decision with what happened since the last one, if
     it ends in the saved position. Any other save replays its saved position as one
-    step, with the board."""
+    step, with the board (a save made before saves kept their log, a race saved before its
+    first decision; a log that does not lead to the saved position says so in a line)."""
     from raceday.core.serialize import dumps_state, loads_state
     from raceday.present.replay import ReplayStep, final_step
     from raceday.present.terminal_replay import TerminalStep
@@ -170,14 +175,24 @@ def terminal_steps(store: Any, name: str, lang: str = "en") -> list[Any]:
     if not isinstance(final, PistardState):
         raise ValueError(f"session {name!r} is not a PISTARD race")
     start_text, actions = doc.get("start"), doc.get("actions")
-    ridden = None
-    if isinstance(start_text, str) and isinstance(actions, list) and actions:
-        start = loads_state(start_text)
-        if isinstance(start, PistardState):
-            ridden = _ridden(start, actions)
-    if not ridden or dumps_state(ridden[-1][0]) != dumps_state(final):
+    logged = start_text is not None or actions is not None
+    ridden: Ridden = []
+    rebuilt = False
+    if isinstance(start_text, str) and isinstance(actions, list):
+        try:
+            start = loads_state(start_text)
+        except (RacedayError, KeyError, TypeError, ValueError):
+            start = None
+        got = _ridden(start, actions) if isinstance(start, PistardState) else None
+        if got is not None:
+            ridden = got[0]
+            rebuilt = dumps_state(got[1]) == dumps_state(final)
+    if not (rebuilt and ridden):
         step = (final_step(final) if final.is_terminal() else
                 ReplayStep(Message("terminal.replay.saved_position")))
+        if logged and not rebuilt:  # a log that does not lead to this position: say so
+            step = ReplayStep(step.title, [*step.lines, Message("terminal.replay.not_rebuilt")],
+                              step.frame, step.board, step.url)
         return [TerminalStep(step.to_json(), terminal_board(final, lang))]
     from raceday.games.pistard.render import SAID_EVENTS
 
