@@ -74,13 +74,18 @@ def test_a_watched_race_runs_to_its_end(size: tuple[int, int]) -> None:
     boards: list[str] = []
 
     async def scenario(pilot: Pilot[int], app: GameApp) -> None:
-        await wait_for(pilot, lambda: "Turn 3:" in app.log_text(), "the race to run")
+        # the race holds itself after turn 3, so the road is read mid-race on any machine
+        await wait_for(pilot, lambda: app.paused and "Turn 3:" in app.log_text(),
+                       "the race to reach turn 3 and hold")
+        held = app.held_slices
+        await wait_for(pilot, lambda: app.held_slices > held, "the loop to hold")
         boards.append(app.board_text())
+        await pilot.press("space")
         assert await wait_until_finished(pilot, app) == 0
         boards.append(app.board_text())
         assert "The end" in app.status_text()
 
-    app = play(scenario, size, watch_main())
+    app = play(scenario, size, paused_at(3, watch_main()))
     road = boards[0]
     assert "lane 5" in road and "who may accelerate" in flat(road)
     assert "bib (team colour)" in flat(road)

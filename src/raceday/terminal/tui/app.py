@@ -105,6 +105,7 @@ class GameLog(RichLog):
         self.clear()
         for content in self._given:
             self.write(content)
+        self.scroll_end(animate=False)  # the latest line stays in view at the new width
 
 
 class ChoiceList(OptionList):
@@ -304,6 +305,8 @@ class GameApp(App[int]):
         self.title = self.game_title
         self._fit(self.size.width, self.size.height)
         self.answer_input.focus()
+        if self.is_headless:  # tests and snapshots: the same cursor in every picture
+            self.answer_input.cursor_blink = False
         self._show_bars()
         lineinput.read_in_full_screen(self.read_raw)
         self._worker = self.run_worker(self._run_main, name="game", thread=True,
@@ -528,7 +531,10 @@ class GameApp(App[int]):
             if self.waiting is not None:
                 parts.append(Text.from_markup(self.waiting.text).plain.strip())
             status = " · ".join(p for p in parts if p)
-            keys = self.word("keys.prompt" if self.waiting is not None else "keys.watch")
+            if self.waiting is None:
+                keys = self.word("keys.watch")
+            else:  # the arrows choose only where there is a list to choose from
+                keys = self.word("keys.prompt" if self.waiting.choices else "keys.answer")
         self._status_line = status
         self.query_one("#status", Static).update(Text(status))
         self.query_one("#keys", Static).update(Text(keys))
