@@ -22,6 +22,10 @@ from raceday.present import render
 GAME = "wielersim"
 
 CELL = 3
+
+# the free square of a cobbled lane, by its roughness (what it takes off a throw)
+ROUGH_GLYPHS = {0: "·", 1: "░", 2: "▒", 3: "▓", 4: "█"}
+FREE = "·"
 TYPE_STYLE = {"yellow": "yellow", "red": "red", "green": "green", "blue": "blue"}
 
 
@@ -58,64 +62,89 @@ def window(state: RoadView, width: int) -> tuple[int, int]:
     return start, end
 
 
-def draw_road(state: RoadView, width: int = 30, lang: str = "en") -> Text:
-    """The road from ``width`` squares behind the front to just past it."""
-    route = state.route
-    start, end = window(state, width)
-    squares = range(start, end + 1)
+def road_labels(lang: str) -> tuple[list[str], str, str, int]:
+    """The lanes', ruler's and terrain row's labels in ``lang``, and the width of their column."""
     lanes = [render("road.lane", lang, GAME, {"lane": lane}) for lane in range(6)]
     to_go = render("road.ruler", lang, GAME)
-    # the lanes' labels make a column; the ruler's numbers end one cell further left
-    label = max(cell_len(to_go) + 2, *(cell_len(text) + 1 for text in lanes))
+    terrain = render("road.terrain", lang, GAME)
+    # the labels make a column; the ruler's numbers end one cell further left
+    label = max(cell_len(to_go) + 2, cell_len(terrain) + 1, *(cell_len(t) + 1 for t in lanes))
+    return lanes, to_go, terrain, label
+
+
+def road_text(state: RoadView, squares: int = 24, lang: str = "en") -> Text:
+    """The road from ``squares`` squares behind the front to just past it: the ruler (squares
+    to go), the marks (S sprint, ^1 climb top with its category, F finish), the sections'
+    colours, the terrain row (/5 a climb's steepness, ## cobbles), then the six lanes with
+    riders and free squares (see the module text)."""
+    route = state.route
+    start, end = window(state, squares)
+    shown = range(start, end + 1)
+    lanes, to_go, terrain, label = road_labels(lang)
     out = Text()
     ruler = Text(pad(to_go, label - 1), style="dim")
-    for p in squares:
-        ruler.append(f"{route.distance - p:>{CELL}}" if (route.distance - p) % 5 == 0
+    for p in shown:
+        ruler.append(f"{route.distance - p:>{CELL}}"
+                     if (route.distance - p) % 5 == 0 and p <= route.distance
                      else " " * CELL, style="dim")
     out.append_text(ruler)
     out.append("\n")
     marks = Text(" " * label)
     sprint_lines = set(route.sprints)
     tops = {c.top: c for c in route.climbs}
-    for p in squares:
+    for p in shown:
         if p == route.distance:
             marks.append(" F ", style="bold white on black")
         elif p in sprint_lines:
             marks.append(" S ", style="bold green")
         elif p in tops:
-            cat = tops[p].category or "-"
-            marks.append(f"^{cat:<2}", style="bold red")
+            marks.append(f"^{tops[p].category or '-':<2}", style="bold red")
         else:
             marks.append(" " * CELL)
     out.append_text(marks)
     out.append("\n")
     colours = Text(" " * label)
-    for p in squares:
+    for p in shown:
         colours.append("▀" * CELL, style=TYPE_STYLE[TYPE_COLOURS[route.colour[p]]])
     out.append_text(colours)
+    out.append("\n")
+    ground = Text(pad(terrain, label), style="dim")
+    for p in shown:
+        if route.road[p] == UPHILL:
+            ground.append(f"{'/' + str(route.steepness[p]):>{CELL}}", style="bold red")
+        elif route.road[p] == COBBLES:
+            ground.append(" ##", style="bold")
+        else:
+            ground.append(" " * CELL)
+    out.append_text(ground)
     out.append("\n")
     riders = state.peloton.riders
     team_colour = state.peloton.team_colours
     for lane in range(6):
         line = Text(pad(lanes[lane], label), style="dim")
-        for p in squares:
+        for p in shown:
             r = state.cells[p][lane]
-            on_road = lane < route.width[p]
             if r != EMPTY:
-                style = f"bold {team_colour[riders[r].team]}"
-                line.append(f"{riders[r].number:>{CELL}}", style=style)
-            elif not on_road:
+                line.append(f"{riders[r].number:>{CELL}}",
+                            style=f"bold {team_colour[riders[r].team]}")
+            elif lane >= route.width[p]:
                 line.append(" " * CELL)
-            elif route.road[p] == UPHILL:
-                line.append(f"{-route.steepness[p]:>{CELL}}", style="red dim")
             elif route.road[p] == COBBLES:
                 rough = state.rough[p][lane] if state.rough else 0
-                line.append(f"{-rough:>{CELL}}", style="grey50")
+                glyph = ROUGH_GLYPHS.get(rough, ROUGH_GLYPHS[4])
+                line.append(f"{glyph * 2:>{CELL}}", style="grey62")
             else:
-                line.append("  ·", style="grey30")
+                line.append(f"{FREE:>{CELL}}", style="red" if route.road[p] == UPHILL
+                            else "grey42")
         out.append_text(line)
-        out.append("\n")
+        if lane < 5:
+            out.append("\n")
     return out
+
+
+def draw_road(state: RoadView, width: int = 30, lang: str = "en") -> Text:
+    """The road of the state's own text picture: :func:`road_text` over ``width`` squares."""
+    return road_text(state, width, lang)
 
 
 def pad(text: str, cells: int) -> str:

@@ -18,7 +18,6 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rich.cells import cell_len
 from rich.console import Console, Group, JustifyMethod, RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -26,7 +25,16 @@ from rich.text import Text
 from raceday.core.events import Message
 from raceday.games.wielersim.model import COBBLES, EMPTY, RIDER_TYPES, TYPE_COLOURS, UPHILL
 from raceday.games.wielersim.peloton import Peloton
-from raceday.games.wielersim.picture import CELL, TYPE_STYLE, RoadView, pad, window
+from raceday.games.wielersim.picture import (
+    CELL,
+    FREE,
+    ROUGH_GLYPHS,
+    TYPE_STYLE,
+    RoadView,
+    road_labels,
+    road_text,
+    window,
+)
 from raceday.games.wielersim.route import CompiledRoute
 from raceday.games.wielersim.rules import (
     INTERMEDIATE_POINTS,
@@ -43,6 +51,7 @@ SHOWN = 8  # riders of a group named in its summary line
 LEFT: JustifyMethod = "left"  # how a column of words is justified unless told
 
 __all__ = [
+    "ROUGH_GLYPHS",
     "RoadSnapshot",
     "draw_road",
     "gap_cell",
@@ -61,9 +70,6 @@ __all__ = [
     "words_table",
 ]
 
-# the free square of a cobbled lane, by its roughness (what it takes off a throw)
-ROUGH_GLYPHS = {0: "·", 1: "░", 2: "▒", 3: "▓", 4: "█"}
-FREE = "·"
 MIN_SQUARES = 10  # the narrowest road drawn
 
 
@@ -108,88 +114,9 @@ def _finishers(state: WielersimState, lang: str, most: int = 10) -> tuple[str, .
     return tuple(lines)
 
 
-def _labels(lang: str) -> tuple[list[str], str, str, int]:
-    lanes = [render("road.lane", lang, GAME, {"lane": lane}) for lane in range(6)]
-    to_go = render("road.ruler", lang, GAME)
-    terrain = render("road.terrain", lang, GAME)
-    # the labels make a column; the ruler's numbers end one cell further left
-    label = max(cell_len(to_go) + 2, cell_len(terrain) + 1, *(cell_len(t) + 1 for t in lanes))
-    return lanes, to_go, terrain, label
-
-
 def road_squares(width: int, lang: str = "en") -> int:
     """How many squares of road fit ``width`` terminal cells (at least :data:`MIN_SQUARES`)."""
-    return max(MIN_SQUARES, (width - _labels(lang)[3]) // CELL)
-
-
-def road_text(state: RoadView, squares: int = 24, lang: str = "en") -> Text:
-    """The road from ``squares`` squares behind the front to just past it: the ruler (squares
-    to go), the marks (S sprint, ^1 climb top with its category, F finish), the sections'
-    colours, the terrain row (/5 a climb's steepness, ## cobbles), then the six lanes with
-    riders and free squares (see the module text)."""
-    route = state.route
-    start, end = window(state, squares)
-    shown = range(start, end + 1)
-    lanes, to_go, terrain, label = _labels(lang)
-    out = Text()
-    ruler = Text(pad(to_go, label - 1), style="dim")
-    for p in shown:
-        ruler.append(f"{route.distance - p:>{CELL}}"
-                     if (route.distance - p) % 5 == 0 and p <= route.distance
-                     else " " * CELL, style="dim")
-    out.append_text(ruler)
-    out.append("\n")
-    marks = Text(" " * label)
-    sprint_lines = set(route.sprints)
-    tops = {c.top: c for c in route.climbs}
-    for p in shown:
-        if p == route.distance:
-            marks.append(" F ", style="bold white on black")
-        elif p in sprint_lines:
-            marks.append(" S ", style="bold green")
-        elif p in tops:
-            marks.append(f"^{tops[p].category or '-':<2}", style="bold red")
-        else:
-            marks.append(" " * CELL)
-    out.append_text(marks)
-    out.append("\n")
-    colours = Text(" " * label)
-    for p in shown:
-        colours.append("▀" * CELL, style=TYPE_STYLE[TYPE_COLOURS[route.colour[p]]])
-    out.append_text(colours)
-    out.append("\n")
-    ground = Text(pad(terrain, label), style="dim")
-    for p in shown:
-        if route.road[p] == UPHILL:
-            ground.append(f"{'/' + str(route.steepness[p]):>{CELL}}", style="bold red")
-        elif route.road[p] == COBBLES:
-            ground.append(" ##", style="bold")
-        else:
-            ground.append(" " * CELL)
-    out.append_text(ground)
-    out.append("\n")
-    riders = state.peloton.riders
-    team_colour = state.peloton.team_colours
-    for lane in range(6):
-        line = Text(pad(lanes[lane], label), style="dim")
-        for p in shown:
-            r = state.cells[p][lane]
-            if r != EMPTY:
-                line.append(f"{riders[r].number:>{CELL}}",
-                            style=f"bold {team_colour[riders[r].team]}")
-            elif lane >= route.width[p]:
-                line.append(" " * CELL)
-            elif route.road[p] == COBBLES:
-                rough = state.rough[p][lane] if state.rough else 0
-                glyph = ROUGH_GLYPHS.get(rough, ROUGH_GLYPHS[4])
-                line.append(f"{glyph * 2:>{CELL}}", style="grey62")
-            else:
-                line.append(f"{FREE:>{CELL}}", style="red" if route.road[p] == UPHILL
-                            else "grey42")
-        out.append_text(line)
-        if lane < 5:
-            out.append("\n")
-    return out
+    return max(MIN_SQUARES, (width - road_labels(lang)[3]) // CELL)
 
 
 def road_legend(state: RoadView, squares: int = 24, lang: str = "en") -> Text:
