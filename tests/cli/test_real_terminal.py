@@ -48,15 +48,37 @@ class Terminal:
         self.output += chunk
         return bool(chunk)
 
-    def finish(self) -> int:
+    def exited(self) -> int | None:
+        """The command's exit code once it has ended (reading what it still writes)."""
+        ready, _, _ = select.select([self.fd], [], [], 0.2)
+        if ready:
+            self._read()
+        pid, status = os.waitpid(self.pid, os.WNOHANG)
+        return None if pid == 0 else os.waitstatus_to_exitcode(status)
+
+    def press_until_exit(self, key: bytes) -> int | None:
+        """Press ``key`` (again every second: a key that arrives while the view is still
+        starting may be taken before it listens) until the command ends; its exit code, or
+        None if it did not end within the hang guard (it is then killed)."""
         deadline = time.monotonic() + HANG_GUARD
         while time.monotonic() < deadline:
+            os.write(self.fd, key)
+            pressed = time.monotonic()
+            while time.monotonic() - pressed < 1.0:
+                code = self.exited()
+                if code is not None:
+                    self._drain()
+                    return code
+        os.kill(self.pid, 9)
+        os.waitpid(self.pid, 0)
+        return None
+
+    def _drain(self) -> None:
+        while True:
             ready, _, _ = select.select([self.fd], [], [], 0.2)
-            if ready and not self._read():
+            if not ready or not self._read():
                 break
-        _, status = os.waitpid(self.pid, 0)
         os.close(self.fd)
-        return os.waitstatus_to_exitcode(status)
 
 
 def test_hairpin_play_at_a_terminal_is_full_screen_and_ctrl_q_saves(tmp_path: Path) -> None:
@@ -65,8 +87,7 @@ def test_hairpin_play_at_a_terminal_is_full_screen_and_ctrl_q_saves(tmp_path: Pa
                      "--db", str(db), "--save", "g1"])
     assert term.read_until(b"to move"), term.output[-400:]  # the status bar of the view
     assert b"\x1b[?1049h" in term.output  # the alternate screen: a full-screen view
-    os.write(term.fd, b"\x11")  # Ctrl-Q
-    assert term.finish() == 0
+    assert term.press_until_exit(b"\x11") == 0  # Ctrl-Q
     text = term.output.decode("utf-8", "replace")
     after = text.rsplit("\x1b[?1049l", 1)[-1]  # what stays on the terminal after the view
     assert "raceday hairpin play --resume g1" in after

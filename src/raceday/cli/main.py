@@ -194,11 +194,9 @@ def _resume_by_name(args: list[str], at: int, command: Command, saves: list[str]
     return args, False
 
 
-def _note_old_spellings(used: list[tuple[str, str]], args: Sequence[str]) -> None:
-    """One note on stderr for each old spelling used, in the language of ``--lang`` (else
-    the locale)."""
-    from raceday.present import render
-    from raceday.terminal.common import err_console, resolve_lang
+def argv_lang(args: Sequence[str]) -> str:
+    """The language a command line asks for: its ``--lang`` (en or ja), else the locale's."""
+    from raceday.terminal.common import resolve_lang
 
     lang = None
     for j, word in enumerate(args):
@@ -206,7 +204,34 @@ def _note_old_spellings(used: list[tuple[str, str]], args: Sequence[str]) -> Non
             lang = args[j + 1]
         elif word.startswith("--lang="):
             lang = word.partition("=")[2]
-    lang = resolve_lang(lang if lang in ("en", "ja") else None)
+    return resolve_lang(lang if lang in ("en", "ja") else None)
+
+
+def _words(key: str, args: Sequence[str], **params: object) -> str:
+    """A line of the command itself (not of a game) in the command line's language."""
+    from raceday.present import render
+
+    return render(f"terminal.cli.{key}", argv_lang(args), params=params)
+
+
+def _error_text(exc: RacedayError, args: Sequence[str]) -> str:
+    """A refusal in the command line's language when it carries its message key (raised
+    with :func:`raceday.present.refusal`), else its English text."""
+    lang = argv_lang(args)
+    if exc.message is not None and lang != "en":
+        from raceday.present import render
+
+        return render(exc.message, lang)
+    return str(exc)
+
+
+def _note_old_spellings(used: list[tuple[str, str]], args: Sequence[str]) -> None:
+    """One note on stderr for each old spelling used, in the language of ``--lang`` (else
+    the locale)."""
+    from raceday.present import render
+    from raceday.terminal.common import err_console
+
+    lang = argv_lang(args)
     for old, new in used:
         if old == f"{RESUME} {SAVE}":
             line = render("terminal.old_resume", lang)
@@ -446,10 +471,12 @@ def run(argv: Sequence[str] | None = None) -> int:
                              soft_wrap=True)
         return exc.exit_code
     except RacedayError as exc:
-        _err_console().print(f"[bold red]error:[/] {escape(str(exc))}", soft_wrap=True)
+        _err_console().print(f"[bold red]{escape(_words('error', args))}[/] "
+                             f"{escape(_error_text(exc, args))}", soft_wrap=True)
         return 2
     except Abort:  # input ended (EOF) where an answer was required
-        _err_console().print("error: the input ended before the command had what it needed")
+        _err_console().print(escape(f"{_words('error', args)} {_words('input_ended', args)}"),
+                             soft_wrap=True)
         return 2
     except KeyboardInterrupt:
         result = 130
@@ -460,7 +487,7 @@ def run(argv: Sequence[str] | None = None) -> int:
         from raceday.terminal.common import interrupt_reported
 
         if not interrupt_reported():
-            _err_console().print("interrupted: nothing was saved")
+            _err_console().print(escape(_words("interrupted", args)), soft_wrap=True)
     return code
 
 

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from raceday.core.errors import SaveFormatError
+from raceday.core.events import Message
 from raceday.store.names import MAX_SESSION_NAME, check_session_name
 
 SCHEMA = """
@@ -234,7 +235,12 @@ class SessionStore:
             ).fetchone()
         if row is None:
             known = ", ".join(self.names(game)) or "none"
-            raise SaveFormatError(f"no saved {game} session named {name!r} (saved: {known})")
+            missing = SaveFormatError(f"no saved {game} session named {name!r} (saved: {known})")
+            saved = self.names(game)
+            missing.message = Message("store.no_session", {
+                "game": game, "name": name,
+                "known": ", ".join(saved) if saved else Message("store.none", {})})
+            raise missing
         try:
             doc = json.loads(row[0])
         except json.JSONDecodeError as exc:
@@ -282,10 +288,12 @@ class SessionStore:
             ).fetchone()
             current = None if row is None else int(row[0])
             if expected_revision is None and current is not None:
-                raise SessionExistsError(
+                exists = SessionExistsError(
                     f"a saved {game} session named {name!r} already exists; "
                     "resume it or choose another name"
                 )
+                exists.message = Message("store.session_exists", {"game": game, "name": name})
+                raise exists
             if expected_revision is not None and current != expected_revision:
                 raise StaleSessionError(
                     f"session {name!r} changed since it was loaded "
