@@ -26,7 +26,6 @@ def import_cycles(package: str = "raceday") -> list[list[str]]:
     on_stack: set[str] = set()
     groups: list[list[str]] = []
     counter = 0
-    sys.setrecursionlimit(max(10_000, sys.getrecursionlimit()))
 
     def visit(node: str) -> None:
         nonlocal counter
@@ -53,9 +52,17 @@ def import_cycles(package: str = "raceday") -> list[list[str]]:
             if len(group) > 1:
                 groups.append(sorted(group))
 
-    for module in modules:
-        if module not in index:
-            visit(module)
+    # The deep walk needs a higher recursion limit, but only for itself: CPython 3.11's ast
+    # module miscounts its depth ("AST constructor recursion depth mismatch") when it runs
+    # later in the same worker under a changed limit, so the old limit comes back at once.
+    old_limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(10_000, old_limit))
+    try:
+        for module in modules:
+            if module not in index:
+                visit(module)
+    finally:
+        sys.setrecursionlimit(old_limit)
     return sorted(groups, key=len, reverse=True)
 
 

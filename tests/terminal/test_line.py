@@ -152,3 +152,15 @@ def test_run_app_leaves_a_long_ending_line_whole_for_copying():
     console = Console(file=io.StringIO(), width=40, color_system=None)
     assert run_app(ScriptedApp(main, script), console) == 0
     assert resume in output(console).splitlines()  # one line, not cut at 40 columns
+
+
+def test_a_no_wrap_line_is_left_whole_in_line_mode():
+    from rich.text import Text
+
+    console = Console(file=io.StringIO(), width=40, color_system=None)
+    command = "continue with: raceday pistard play --resume q1 --db /a/rather/long/path/s.sqlite"
+    LineSurface(console).say(Text(command, no_wrap=True))
+    LineSurface(console).say(Text(command))
+    lines = output(console).splitlines()
+    assert lines[0] == command  # whole, for copying
+    assert all(len(line) <= 40 for line in lines[1:]) and len(lines) > 2  # wrapped as usual

@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from rich.console import Console, RenderableType
+from rich.text import Text
 
 from raceday.present.messages import render
 from raceday.terminal.prompts import HELP as HELP
@@ -102,7 +103,9 @@ class LineSurface:
         self.console.print(board)
 
     def say(self, text: RenderableType) -> None:
-        self.console.print(text)
+        # a Text marked no_wrap (a command to copy, a path) stays one line for the terminal
+        # to wrap, instead of being cut into lines at the console's width
+        self.console.print(text, soft_wrap=isinstance(text, Text) and bool(text.no_wrap))
 
     def status(self, text: str) -> None:
         if text and text != self._status:

@@ -407,12 +407,12 @@ class _Race:
         except Quit:
             self.save()
             surface.say(Text(_word("saved_quit", self.lang, name=repr(self.session),
-                                   command=self.resume_command())))
+                                   command=self.resume_command()), no_wrap=True))
             return 0
         except EOFError:
             self.save()
             surface.say(Text("\n" + _word("input_ended", self.lang, name=repr(self.session),
-                                          command=self.resume_command())))
+                                          command=self.resume_command()), no_wrap=True))
             return 0
         except KeyboardInterrupt:
             when = ("before the first round" if self.saved_round == 0
