@@ -30,6 +30,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from raceday.cli.main import GameGroup, app, run
+from raceday.present.messages import LANGUAGES, render
 from raceday.store.sessions import SessionStore
 
 SECONDS_PER_RUN = 60  # a generous bound: every fuzzed run is small (counts are tiny)
@@ -558,9 +559,11 @@ def test_the_vocabulary_old_and_new_is_refused_or_taken_cleanly(
         assert code in (0, 2), f"exit code {code}: {shown}"
         assert "Traceback" not in said, shown
         if code == 2:
+            # the prefix in the command line's language ('error:' or 'エラー：')
+            prefixes = tuple(render("terminal.cli.error", lang) for lang in LANGUAGES)
             errors = [line for line in err.getvalue().splitlines()
-                      if line.startswith("error:")]
-            assert errors, f"refused without an 'error:' line: {shown}"
+                      if line.startswith(prefixes)]
+            assert errors, f"refused without an error line: {shown}"
             words = [a for a in argv if a.strip()]
             assert any(w in errors[0] or (w.startswith("--") and w[2:] in errors[0])
                        for w in words) or re.search(
