@@ -47,7 +47,7 @@ from raceday.store.sessions import SessionStore, writable_store
 from raceday.terminal import common
 from raceday.terminal.options import GIVEN, GivenOptions, field_option, game_options
 from raceday.terminal.surface import UNDO, Choice, LineSurface, Prompt, Quit, Surface
-from raceday.terminal.tui import run_game
+from raceday.terminal.tui import run_command
 
 if TYPE_CHECKING:
     from raceday.games.hairpin.agents import SearchReport
@@ -631,9 +631,7 @@ def play_command(
                        db=db, revision=revision, undo=undo, log=log, notes=notes)
     kept = words("term.kept", lang, name=repr(name))
     with common.on_interrupt(kept, common.shell_quote(*loop.resume_command())):
-        code = run_game(loop, title=words("title", lang), lang=lang, plain=plain)
-    if code:
-        raise typer.Exit(code)
+        run_command(loop, title=words("title", lang), lang=lang, plain=plain)
 
 
 @app.command("watch")
@@ -661,9 +659,7 @@ def watch_command(
     loop = HairpinPlay(state, red, black, rng, think=think,
                        wait=common.default_delay(delay, 0.6))
     with common.on_interrupt("nothing (a watched game is not saved)"):
-        code = run_game(loop, title=words("title", lang), lang=lang, plain=plain)
-    if code:
-        raise typer.Exit(code)
+        run_command(loop, title=words("title", lang), lang=lang, plain=plain)
 
 
 # --- match ---------------------------------------------------------------------------

@@ -8,7 +8,6 @@ store and the compiled sampler are imported by the commands that use them.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated
 
 import numpy as np
@@ -22,9 +21,10 @@ from raceday.games.keirin.odds_view import MAX_TOP, TOP_DEFAULT, print_odds
 from raceday.games.keirin.rules import KeirinOptions, KeirinState
 from raceday.terminal import common
 from raceday.terminal.options import GIVEN, GivenOptions, game_options
+from raceday.terminal.tui import run_command
 
 if TYPE_CHECKING:
-    from raceday.terminal.surface import Surface
+    pass
 
 HELP = "KEIRIN (Anki Toner): 6–9 track riders sprint for the line after the derny leaves."
 
@@ -55,17 +55,6 @@ OLD_SPELLINGS: dict[str, dict[str, str]] = {
 }
 
 
-def run_game(main: Callable[[Surface], int | None], *, title: str, lang: str,
-             plain: bool) -> None:
-    """Play or watch ``main`` on the terminal: full screen at a real terminal, line by line
-    in a pipe or with --plain (the shared entry point of every game's play and watch)."""
-    from raceday.terminal.tui import run_game as run_on_terminal
-
-    code = run_on_terminal(main, title=title, lang=lang, plain=plain, console=common.console)
-    if code:
-        raise typer.Exit(code)
-
-
 @app.command()
 @game_options(KeirinOptions)
 def watch(
@@ -84,7 +73,7 @@ def watch(
     language = common.resolve_lang(lang)
     # KeirinState is looked up here when the race starts, so a test can interrupt it
     main = watch_race(options, used, wait, new_state=lambda o: KeirinState(o))
-    run_game(main, title=watch_title(options, language), lang=language, plain=plain)
+    run_command(main, title=watch_title(options, language), lang=language, plain=plain)
 
 
 @app.command()
@@ -225,8 +214,8 @@ def play(
         allow_debt=options.allow_debt, save=save, resume=resume, db=db, seed=seed,
         riders=options.riders, length=options.length, derny=options.derny, top=top,
         delay=delay, lang=language, ask_names=sys.stdin.isatty())  # a person can name them
-    run_game(lambda surface: play_night(surface, prepared),
-             title=f"KEIRIN — {prepared.session.name}", lang=language, plain=plain)
+    run_command(lambda surface: play_night(surface, prepared),
+                title=f"KEIRIN — {prepared.session.name}", lang=language, plain=plain)
 
 
 common.add_alias(app, "bet", "play", play)

@@ -47,6 +47,7 @@ from raceday.store.sessions import SessionStore, writable_store
 from raceday.terminal import common
 from raceday.terminal.options import GIVEN, GivenOptions, game_options
 from raceday.terminal.surface import UNDO, Choice, Prompt, Quit, Surface
+from raceday.terminal.tui import run_command
 
 HELP = ("PISTARD (Anki Toner): track cycling for 2–5 players on a coloured four-lane "
         "velodrome, in six race variants.")
@@ -179,22 +180,12 @@ def _race_command(command: str, players_option: Any,
         race_run = _open_race(command, kinds, race, seed, save, resume, db, delay, language)
         if race_run is None:
             return
-        code = _run_game(race_run.main, title=race_run.title(), lang=language, plain=plain)
-        if code:
-            raise typer.Exit(code)
+        run_command(race_run.main, title=race_run.title(), lang=language, plain=plain)
 
     run.__annotations__["players"] = players_option
     run.__name__ = run.__qualname__ = command
     run.__doc__ = doc
     app.command(command)(game_options(PistardOptions)(run))
-
-
-def _run_game(main: Callable[[Surface], int | None], *, title: str, lang: str,
-              plain: bool) -> int:
-    """Full screen at a terminal, lines when piped or with --plain."""
-    from raceday.terminal.tui import run_game
-
-    return run_game(main, title=title, lang=lang, plain=plain, console=common.console)
 
 
 def _computers(players: Sequence[str] | None, variant: str, command: str) -> list[str]:

@@ -70,7 +70,7 @@ from raceday.store.sessions import writable_store
 from raceday.terminal import common
 from raceday.terminal.options import GivenOptions, field_option, game_options
 from raceday.terminal.surface import UNDO, Choice, Prompt, Quit, Surface
-from raceday.terminal.tui import run_game
+from raceday.terminal.tui import run_command
 
 HELP = "WielerSIM (Ludo Nauws): watch and predict one-day races and stage races."
 
@@ -152,15 +152,6 @@ def simulation_options(command: CommandT) -> CommandT:
     run.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
     run.__annotations__ = {p.name: p.annotation for p in parameters}
     return run  # type: ignore[return-value]
-
-
-def run_on_surface(main: Callable[[Surface], int | None], *, title: str, lang: str,
-                   plain: bool) -> None:
-    """Run a watch or stage-race loop on the terminal's surface: full screen at a real
-    terminal (the kit's view), else line by line; a non-zero exit code leaves with it."""
-    code = run_game(main, title=title, lang=lang, plain=plain, console=common.console)
-    if code:
-        raise typer.Exit(code)
 
 
 def _road_squares(width: int | None, surface: Surface) -> int:
@@ -251,7 +242,7 @@ def watch(
     state = GAME.new_state(race.parse())
     language = common.resolve_lang(lang)
     main = race_main(state, used, delay=common.default_delay(delay), width=width, road=road)
-    run_on_surface(main, title=f"WielerSIM: {state.route.name}", lang=language, plain=plain)
+    run_command(main, title=f"WielerSIM: {state.route.name}", lang=language, plain=plain)
 
 
 def race_main(state: WielersimState, seed: int, *, delay: float, width: int | None = None,
@@ -720,7 +711,7 @@ def tour(
     main = tour_main(campaign, opening, auto=auto, delay=pause_s, resume_command=resume_command)
 
     try:
-        run_on_surface(main, title=f"WielerSIM: {campaign.tour['name']}", lang=language,
+        run_command(main, title=f"WielerSIM: {campaign.tour['name']}", lang=language,
                        plain=plain)
     except KeyboardInterrupt:
         kept = say("tour.kept", language, done=campaign.next_stage,

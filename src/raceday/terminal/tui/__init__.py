@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from raceday.terminal.tui.app import GameApp
     from raceday.terminal.tui.surface import FullScreenSurface
 
-__all__ = ["FullScreenSurface", "GameApp", "run_app", "run_game"]
+__all__ = ["FullScreenSurface", "GameApp", "run_app", "run_command", "run_game"]
 
 
 def run_game(main: Callable[[Surface], int | None], *, title: str, lang: str, plain: bool,
@@ -41,6 +41,19 @@ def run_game(main: Callable[[Surface], int | None], *, title: str, lang: str, pl
     from raceday.terminal.tui.app import GameApp
 
     return run_app(GameApp(main, title=title, lang=lang), console)
+
+
+def run_command(main: Callable[[Surface], int | None], *, title: str, lang: str,
+                plain: bool) -> None:
+    """What a play or watch command calls: :func:`run_game` on the shared console, and a
+    non-zero exit code of the loop leaves the command with that code."""
+    import typer
+
+    from raceday.terminal.common import console
+
+    code = run_game(main, title=title, lang=lang, plain=plain, console=console)
+    if code:
+        raise typer.Exit(code)
 
 
 def run_app(app: GameApp, console: Console | None = None) -> int:
