@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import ast
 import pkgutil
 from pathlib import Path
 
-from raceday.core.discovery import constant_text
+from raceday.core.discovery import constant_text, module_docstring
 
 
 def discover_tools() -> dict[str, str]:
@@ -20,6 +19,6 @@ def discover_tools() -> dict[str, str]:
             if info.ispkg or info.name in ("main",) or info.name.startswith("_"):
                 continue
             source = (Path(folder) / f"{info.name}.py").read_text(encoding="utf-8")
-            text = constant_text(source, "HELP") or ast.get_docstring(ast.parse(source)) or ""
+            text = constant_text(source, "HELP") or module_docstring(source) or ""
             found[info.name.replace("_", "-")] = " ".join(text.split("\n\n")[0].split())
     return found

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-import ast
+import dis
 import importlib
 import importlib.util
 import pkgutil
 import re
 from functools import cache
 from importlib.metadata import entry_points
+from inspect import cleandoc
 from pathlib import Path
-from types import ModuleType
+from types import CodeType, ModuleType
 
 ENTRY_POINT_GROUP = "raceday.games"
 """Games outside raceday register here: ``name = "package.module"`` (the game's package)."""
@@ -109,19 +110,37 @@ def package_summary(game: str) -> str | None:
     if package is None or not (package / "__init__.py").is_file():
         return None
     source = (package / "__init__.py").read_text(encoding="utf-8")
-    doc = (ast.get_docstring(ast.parse(source)) or "").strip()
+    doc = (module_docstring(source) or "").strip()
     return " ".join(doc.split("\n\n")[0].split()) or None
 
 
+# Sources are compiled to bytecode and read, never run, and never turned into ``ast``
+# objects: CPython 3.11 keeps ``ast.parse``'s depth counter per interpreter, so a parse on
+# another thread at the same moment fails ours with "AST constructor recursion depth
+# mismatch" (gh-106905).
+def _module_constants(source: str) -> dict[str, object]:
+    """Names bound at module level to a constant (``NAME = "literal"``) in ``source``."""
+    code: CodeType = compile(source, "<discovery>", "exec", dont_inherit=True)
+    found: dict[str, object] = {}
+    loaded: object = None
+    have_constant = False
+    for instruction in dis.get_instructions(code):
+        if instruction.opname == "LOAD_CONST":
+            loaded, have_constant = instruction.argval, True
+            continue
+        if instruction.opname == "STORE_NAME" and have_constant:
+            found.setdefault(str(instruction.argval), loaded)
+        have_constant = False
+    return found
+
+
+def module_docstring(source: str) -> str | None:
+    """The docstring of the module ``source``, cleaned like :func:`inspect.getdoc`."""
+    doc = _module_constants(source).get("__doc__")
+    return cleandoc(doc) if isinstance(doc, str) else None
+
+
 def constant_text(source: str, name: str) -> str | None:
-    """The string assigned to ``name`` at module level in ``source`` (parsed, not run)."""
-    for node in ast.parse(source).body:
-        if isinstance(node, ast.Assign) and any(
-            isinstance(t, ast.Name) and t.id == name for t in node.targets
-        ):
-            try:
-                value = ast.literal_eval(node.value)
-            except ValueError:
-                return None
-            return value if isinstance(value, str) else None
-    return None
+    """The string assigned to ``name`` at module level in ``source`` (compiled, not run)."""
+    value = _module_constants(source).get(name)
+    return value if isinstance(value, str) else None
