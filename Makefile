@@ -26,14 +26,16 @@ lint: $(STAMP)
 
 # Browser tests drive Debian's Chromium (Playwright's own browser download is unreachable).
 CHROMIUM ?= /usr/bin/chromium
+# Caddy fronts the scale-out test's two server processes (docs/usage/scale-out.md).
+CADDY ?= /usr/bin/caddy
 browser:
-	@if [ ! -x $(CHROMIUM) ]; then \
+	@if [ ! -x $(CHROMIUM) ] || [ ! -x $(CADDY) ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
-	    echo "installing Chromium for the browser tests"; \
+	    echo "installing Chromium (browser tests) and Caddy (scale-out test)"; \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-	      chromium fonts-noto-cjk >/dev/null; \
+	      chromium fonts-noto-cjk caddy >/dev/null; \
 	  else \
-	    echo "!!! $(CHROMIUM) is missing and this is not root: install the 'chromium' package"; \
+	    echo "!!! $(CHROMIUM) or $(CADDY) is missing and this is not root: install the 'chromium' and 'caddy' packages"; \
 	  fi; \
 	fi
 
