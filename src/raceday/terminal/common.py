@@ -357,6 +357,13 @@ def shell_quote(*parts: object) -> str:
     return " ".join(shlex.quote(str(p)) for p in parts)
 
 
+def resume_command(game: str, command: str, name: str, db: object | None) -> str:
+    """The exact command that continues the saved session ``name`` of ``raceday <game>
+    <command>`` (with ``--db`` when one was given), quoted to paste back."""
+    extra = ("--db", db) if db is not None else ()
+    return shell_quote("raceday", game, command, "--resume", name, *extra)
+
+
 # ---------------------------------------------------------------------------------------
 # Output
 # ---------------------------------------------------------------------------------------

@@ -374,8 +374,7 @@ OLD_SPELLINGS: dict[str, dict[str, str]] = {"simulate": {"--simulations": "--rac
 
 def resume_command(name: str, db: Path | None) -> str:
     """The exact command that continues a party (with --db when one was given)."""
-    extra = ["--db", str(db)] if db is not None else []
-    return common.shell_quote("raceday", "derby", "play", "--resume", name, *extra)
+    return common.resume_command("derby", "play", name, db)
 
 
 def _kept(store: SessionStore, name: str) -> str:

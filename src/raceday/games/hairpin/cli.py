@@ -273,9 +273,8 @@ class HairpinPlay:
         self.humans = [p for p in (0, 1) if self.agents[p] is None]
 
     # --- saving ---
-    def resume_command(self) -> list[str]:
-        command = ["raceday", "hairpin", "play", "--resume", str(self.save)]
-        return command + (["--db", str(self.db)] if self.db is not None else [])
+    def resume_command(self) -> str:
+        return common.resume_command("hairpin", "play", str(self.save), self.db)
 
     def save_now(self) -> None:
         if self.store is None or self.save is None:
@@ -382,7 +381,7 @@ class HairpinPlay:
         except (EOFError, Quit):
             self.save_now()
             if self.save is not None:
-                command = common.shell_quote(*self.resume_command())
+                command = self.resume_command()
                 line = escape(words("term.saved_as", lang, name=repr(self.save),
                                     command=command))
                 say_line(surface, line)
@@ -630,7 +629,7 @@ def play_command(
     loop = HairpinPlay(state, red, black, rng, think=think, wait=wait, store=store, save=name,
                        db=db, revision=revision, undo=undo, log=log, notes=notes)
     kept = words("term.kept", lang, name=repr(name))
-    with common.on_interrupt(kept, common.shell_quote(*loop.resume_command())):
+    with common.on_interrupt(kept, loop.resume_command()):
         run_command(loop, title=words("title", lang), lang=lang, plain=plain)
 
 

@@ -49,8 +49,8 @@ from raceday.terminal.common import (
     fresh_seed,
     on_interrupt,
     player_names,
-    shell_quote,
 )
+from raceday.terminal.common import resume_command as common_resume
 from raceday.terminal.surface import UNDO, Choice, Prompt, Quit, Surface
 
 
@@ -503,8 +503,7 @@ def _run_and_settle(surface: Surface, night: Night) -> None:
 
 def _resume_command(name: str, db: Path | None) -> str:
     """The exact command that continues a session (with --db when one was given)."""
-    extra = ["--db", str(db)] if db is not None else []
-    return shell_quote("raceday", "keirin", "play", "--resume", name, *extra)
+    return common_resume("keirin", "play", name, db)
 
 
 def _kept(session: BetSession, store: SessionStore) -> str:

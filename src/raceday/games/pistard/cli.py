@@ -375,10 +375,7 @@ class _Race:
                                                           self.lang))
 
     def resume_command(self) -> str:
-        parts = ["raceday", "pistard", self.command, "--resume", self.session]
-        if self.db is not None:
-            parts += ["--db", str(self.db)]
-        return common.shell_quote(*parts)
+        return common.resume_command("pistard", self.command, self.session, self.db)
 
     def save(self, log_entry: dict[str, Any] | None = None) -> None:
         document: dict[str, Any] = {"state": dumps_state(self.state), "players": self.kinds,

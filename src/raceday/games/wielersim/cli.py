@@ -705,8 +705,7 @@ def tour(
         campaign = new_campaign(store, name, tour_spec, p_spec, used)
         opening = say("tour.started", language, tour=f"[bold]{tour_spec['name']}[/]",
                       n=stage_count(tour_spec), name=repr(campaign.name), seed=used)
-    resume_command = common.shell_quote("raceday", "wielersim", "tour", "--resume", campaign.name,
-                                        *(("--db", db) if db is not None else ()))
+    resume_command = common.resume_command("wielersim", "tour", campaign.name, db)
 
     main = tour_main(campaign, opening, auto=auto, delay=pause_s, resume_command=resume_command)
 
