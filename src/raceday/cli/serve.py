@@ -120,6 +120,29 @@ TrustedProxyOpt = Annotated[list[str] | None, _addresses(
     "default.")]
 
 
+def check_shard(value: str | None) -> str | None:
+    """``--shard K/N``: this process is shard K of N (raceday.web.shards); refused in one
+    line unless 0 <= K < N <= 20."""
+    if value is None:
+        return None
+    from raceday.web.shards import Shard
+
+    try:
+        return str(Shard.parse(value))
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from None
+
+
+ShardOpt = Annotated[
+    str | None,
+    typer.Option("--shard", metavar="K/N", callback=check_shard,
+                 help="Run as shard K of N processes behind a proxy that routes each room "
+                      "to its shard (raceday caddyfile writes one; see "
+                      "docs/usage/scale-out.md): this process keeps only the rooms whose "
+                      "code is shard K's."),
+]
+
+
 def check_host(value: str) -> str:
     """An IP address to bind (IPv4 or IPv6) or 'localhost'."""
     text = value.strip()
@@ -187,7 +210,8 @@ def port_problem(host: str, port: int) -> str | None:
 
 def serve_command(host: str = "127.0.0.1", port: int = 8000, db: Path | None = None,
                   *, public_url: str | None = None, allow_origins: Sequence[str] = (),
-                  trusted_proxies: Sequence[str] = (), run: bool = True) -> None:
+                  trusted_proxies: Sequence[str] = (), run: bool = True,
+                  shard: str | None = None) -> None:
     """Open the database, print the addresses and a QR code, and serve until Ctrl-C.
 
     A port that cannot be listened on is refused in one line (exit 2) before anything is
@@ -204,10 +228,16 @@ def serve_command(host: str = "127.0.0.1", port: int = 8000, db: Path | None = N
     public, urls = urls_for(host, port)
     if public_url is not None:
         public, urls = public_url, [public_url, *(u for u in urls if u != public_url)]
+    from raceday.web.shards import Shard
+
+    part = None if shard is None else Shard.parse(shard)
     web_app = create_app(path, public_url=public, allowed_origins=list(allow_origins),
-                         trusted_proxies=list(trusted_proxies))  # a bad database: one line
+                         trusted_proxies=list(trusted_proxies),
+                         shard=part)  # a bad database: one line
     rooms = web_app.state.rooms.rooms
     console.print(f"[bold]raceday party[/] — database {path} ({len(rooms)} room(s) kept)")
+    if part is not None:
+        console.print(f"  shard {part}: rooms whose code starts with one of {part.letters}")
     for u in urls:
         console.print(f"  open [bold]{u}[/]")
     if host in ("127.0.0.1", "::1") and public_url is None:
@@ -255,8 +285,9 @@ def serve(
     public_url: PublicUrlOpt = None,
     allow_origin: AllowOriginOpt = None,
     trusted_proxy: TrustedProxyOpt = None,
+    shard: ShardOpt = None,
 ) -> None:
     """Start the party server: open the printed address on the big screen."""
     serve_command(check_host(host), port, db, public_url=public_url,
                   allow_origins=allow_origin or [],
-                  trusted_proxies=trusted_proxy or [])
+                  trusted_proxies=trusted_proxy or [], shard=shard)

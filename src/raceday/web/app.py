@@ -88,6 +88,7 @@ from raceday.web.guard import (
 from raceday.web.options_schema import router as options_router
 from raceday.web.pages import PAGES, game_page
 from raceday.web.rooms import MAX_NAME, NoSuchRoom, Room, Rooms, clean_name, normal_code
+from raceday.web.shards import Shard, ShardGuard
 
 STATIC = Path(__file__).parent / "static"
 log = logging.getLogger("raceday.web")
@@ -430,7 +431,8 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
                trusted_proxies: Iterable[str] | str | None = None,
                burst: float = 20, rate: float = 10, rest_burst: float = 300,
                rest_rate: float = 30, lookup_burst: float = 60, lookup_rate: float = 2,
-               timing: str | Path | None = None, resume_after: float = 10.0) -> FastAPI:
+               timing: str | Path | None = None, resume_after: float = 10.0,
+               shard: Shard | None = None) -> FastAPI:
     """The party server on the database ``db_path`` (the CLI's session database).
 
     ``public_url`` (such as ``http://192.168.1.20:8000/``) is the address phones use, for
@@ -445,11 +447,13 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
     one, a miss :data:`MISS_COST`). ``timing`` (a file) turns on the server-side timing of
     intents (:class:`Timing`; benchmarks only). A race saved mid-way goes on by itself
     ``resume_after`` seconds after the server starts (time for the screens to reconnect).
+    ``shard`` makes this process one of several behind a proxy (:mod:`raceday.web.shards`):
+    it loads, creates and serves only that shard's rooms and answers 421 for the others'.
     A bad origin or network is a ValueError.
     """
     origins = Origins(public_url, allowed_origins)
     trusted = parse_networks(trusted_proxies)
-    rooms = Rooms(db_path)  # a bad database is refused here, before serving anything
+    rooms = Rooms(db_path, shard)  # a bad database is refused here, before serving anything
     hub = Hub()
     if timing is not None:
         hub.timing = Timing(timing)
@@ -469,6 +473,8 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
                   openapi_url="/openapi.json",
                   description="The JSON API of the raceday party server. Every refusal is "
                               '{"error": "one line"} with a 4xx status.')
+    if shard is not None:  # innermost: a misrouted room is refused before any route
+        app.add_middleware(ShardGuard, shard=shard)
     app.add_middleware(Guard, origins=origins)
     app.add_middleware(_Headers)
     app.state.rooms = rooms

@@ -42,13 +42,16 @@ import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from raceday.core.errors import RacedayError, SaveFormatError
 from raceday.present import refusal
 from raceday.rooms import JSON, Actor, RoomError, RoomLogic, as_room_error, logic_class
+
+if TYPE_CHECKING:  # raceday.web.shards reads this module's CODE_ALPHABET
+    from raceday.web.shards import Shard
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS rooms (
@@ -228,13 +231,17 @@ class RoomStore:
                                "VALUES (?, ?, ?, ?)", (room.code, *seat)))
         self._write(statements, check=(room.code, old_revision))
 
-    def load_all(self) -> list[Room]:
+    def load_all(self, keep: Callable[[str], bool] | None = None) -> list[Room]:
+        """Every room of the file (only those whose code ``keep`` accepts, if given: a
+        shard's own; the others are not even read)."""
         with self._lock:
             rows = self._conn.execute(
                 "SELECT code, game, host_hash, state, rng, revision FROM rooms ORDER BY created"
             ).fetchall()
             seats = self._conn.execute(
                 "SELECT code, seat, token_hash FROM room_seats").fetchall()
+        if keep is not None:
+            rows = [row for row in rows if keep(str(row[0]))]
         by_code: dict[str, dict[int, str]] = {}
         for code, seat, digest in seats:
             by_code.setdefault(str(code), {})[int(seat)] = str(digest)
@@ -265,19 +272,30 @@ class RoomStore:
 class Rooms:
     """Every room of the server: create, join, authenticate and apply intents."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, shard: Shard | None = None) -> None:
+        """The rooms kept in ``path``; with a ``shard`` (one process of several, see
+        :mod:`raceday.web.shards`) only that shard's rooms are loaded, made and served."""
         self.store = RoomStore(path)
-        self.rooms: dict[str, Room] = {r.code: r for r in self.store.load_all()}
+        self.shard = shard
+        self.rooms: dict[str, Room] = {
+            r.code: r for r in self.store.load_all(None if shard is None else shard.owns)}
 
     def get(self, code: object) -> Room:
         room = self.rooms.get(normal_code(code))
+        if room is None and self.shard is not None and self.shard.elsewhere(normal_code(code)):
+            from raceday.web.shards import misrouted
+
+            words = misrouted(normal_code(code), self.shard)
+            raise refusal(NoSuchRoom, words.key, **words.params)
         if room is None:
             raise refusal(NoSuchRoom, "refusal.no_room", code=repr(normal_code(code)))
         return room
 
     def _fresh_code(self) -> str:
+        first = CODE_ALPHABET if self.shard is None else self.shard.letters
         for _ in range(200):
-            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            code = secrets.choice(first) + "".join(
+                secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH - 1))
             if code not in self.rooms and not self.store.code_taken(code):
                 return code
         raise refusal(RoomError, "refusal.no_free_code")
