@@ -20,6 +20,13 @@ then three tables of our own are created if missing:
 * ``room_seats``: code, seat number, name, token hash;
 * ``room_events``: code, seq, actor, intent, and the public events it produced.
 
+Lifecycle (:mod:`raceday.web.lifecycle`). A room left with no play and no open connection
+for the server's idle time is *closed*: ``rooms.closed`` is set to 1 (a column added to
+older databases when they are opened) and the room is no longer loaded; its code is
+refused with :class:`RoomClosed` (the words say whether its replay is there) and is not
+given to a new room until ``raceday rooms prune`` or ``archive`` removes it. ``updated``
+is the time of the room's last accepted intent (UTC), which the pruning ages count from.
+
 Every accepted intent (a join, a bid, a roll, ...) is ONE ``BEGIN IMMEDIATE`` transaction:
 it checks that the stored revision is still the one the room was at (compare-and-swap),
 appends the event with ``seq = revision + 1`` and writes the new state and generator. An
@@ -88,6 +95,8 @@ CODE_LENGTH = 4
 MAX_NAME = 20
 MAX_ROOMS = 2_000  # rooms kept by one server; a typo-free home party needs one
 CATCH_UP_LIMIT = 500  # public events sent to a reconnecting client at most
+# columns added after the first release, with their declarations (added when missing)
+LIFECYCLE_COLUMNS = {"closed": "INTEGER NOT NULL DEFAULT 0"}
 
 
 def new_token() -> str:
@@ -123,6 +132,20 @@ class NoSuchRoom(RoomError):
     """A join code that names no room of this server."""
 
 
+class RoomClosed(NoSuchRoom):
+    """A join code of a room closed after a long time without play (its replay stays if
+    its evening was over)."""
+
+    def __init__(self, code: str, game: str, finished: bool) -> None:
+        key = "refusal.room_closed_finished" if finished else "refusal.room_closed"
+        words = refusal(RoomError, key, code=code)
+        super().__init__(str(words))
+        self.message = words.message
+        self.code = code
+        self.game = game
+        self.finished = finished
+
+
 @dataclass
 class Room:
     """One room in memory (its state is also in the database at ``revision``)."""
@@ -135,6 +158,7 @@ class Room:
     host_hash: str
     seat_hashes: dict[int, str] = field(default_factory=dict)
     snapshot: JSON = field(default_factory=dict)  # the logic's JSON at ``revision``
+    closed: bool = False  # closed for idleness: out of memory, its intents refused
 
     def actor_for(self, token: object) -> Actor | None:
         """The host or the seat holding ``token`` (None if it is nobody's)."""
@@ -165,12 +189,47 @@ class RoomStore:
             self._conn.execute("PRAGMA journal_mode=WAL")
             self._conn.execute("PRAGMA synchronous=NORMAL")
             self._conn.executescript(SCHEMA)
+            self._add_lifecycle_columns()
         except sqlite3.Error as exc:
             raise SaveFormatError(f"cannot use the database {self.path}: {exc}") from None
 
     def close(self) -> None:
         with self._lock:
             self._conn.close()
+
+    def _add_lifecycle_columns(self) -> None:
+        """Add the lifecycle columns to a database made before them (in one write
+        transaction, so two servers opening one old file add each column once)."""
+        conn = self._conn
+
+        def missing() -> list[str]:
+            have = {str(row[1]) for row in conn.execute("PRAGMA table_info(rooms)")}
+            return [name for name in LIFECYCLE_COLUMNS if name not in have]
+
+        if not missing():
+            return
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            for name in missing():
+                conn.execute(f"ALTER TABLE rooms ADD COLUMN {name} {LIFECYCLE_COLUMNS[name]}")
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+
+    def mark_closed(self, code: str) -> None:
+        """Mark the room ``code`` closed (it is not loaded again)."""
+        with self._lock:
+            self._conn.execute("UPDATE rooms SET closed = 1 WHERE code = ?", (code,))
+
+    def closed_room(self, code: str) -> tuple[str, bool] | None:
+        """(game, finished) of the closed room ``code``, or None if it is not one."""
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT game, finished FROM rooms WHERE code = ? AND closed = 1",
+                (code,)).fetchone()
+        return None if row is None else (str(row[0]), bool(row[1]))
 
     def _write(self, statements: list[tuple[str, tuple[Any, ...]]],
                check: tuple[str, int] | None = None) -> None:
@@ -236,7 +295,8 @@ class RoomStore:
         shard's own; the others are not even read)."""
         with self._lock:
             rows = self._conn.execute(
-                "SELECT code, game, host_hash, state, rng, revision FROM rooms ORDER BY created"
+                "SELECT code, game, host_hash, state, rng, revision FROM rooms WHERE closed = 0 "
+                "ORDER BY created"
             ).fetchall()
             seats = self._conn.execute(
                 "SELECT code, seat, token_hash FROM room_seats").fetchall()
@@ -288,8 +348,18 @@ class Rooms:
             words = misrouted(normal_code(code), self.shard)
             raise refusal(NoSuchRoom, words.key, **words.params)
         if room is None:
-            raise refusal(NoSuchRoom, "refusal.no_room", code=repr(normal_code(code)))
+            wanted = normal_code(code)
+            closed = self.store.closed_room(wanted) if 0 < len(wanted) <= 16 else None
+            if closed is not None:  # closed for idleness (RoomClosed is a NoSuchRoom)
+                raise RoomClosed(wanted, *closed)
+            raise refusal(NoSuchRoom, "refusal.no_room", code=repr(wanted))
         return room
+
+    def close(self, room: Room) -> None:
+        """Close ``room``: marked closed in the database, then out of memory."""
+        self.store.mark_closed(room.code)
+        room.closed = True
+        self.rooms.pop(room.code, None)
 
     def _fresh_code(self) -> str:
         first = CODE_ALPHABET if self.shard is None else self.shard.letters
@@ -319,6 +389,8 @@ class Rooms:
     def join(self, code: object, name: object) -> tuple[Room, int, str, JSON]:
         """Seat a player by name; returns the room, the seat, its token and the event."""
         room = self.get(code)
+        if room.closed:
+            raise RoomClosed(room.code, room.game, room.logic.finished())
         if room.logic.finished():
             raise refusal(RoomError, "refusal.party_over_join")
         text = clean_name(name)
@@ -335,6 +407,8 @@ class Rooms:
 
     def apply(self, room: Room, actor: Actor, intent: Mapping[str, Any]) -> list[JSON]:
         """Apply one intent through the game's logic; RoomError changes nothing."""
+        if room.closed:  # a connection opened just before the room was closed
+            raise RoomClosed(room.code, room.game, room.logic.finished())
         if room.logic.finished() and intent.get("type") != "again":  # the host's new game
             raise refusal(RoomError, "refusal.party_over")
         return self._commit(room, actor, intent,
