@@ -1,5 +1,6 @@
 // The big screen (host or spectator): finds the room's game and hands over to its module.
-import { el, errorLine, openRoom, pageKind, roomCode, roomCodeTag, statusLine, tokens } from "./common.js";
+import { el, errorLine, pageKind, roomCode, roomCodeTag, statusLine, tokens } from "./common.js";
+import { noticeIfClosed, openRoomOrNotice } from "./closed.js";
 import { connectScreen } from "./screen.js";
 import { soundButton } from "./sound.js";
 import { languageButton, t } from "./i18n.js";
@@ -11,7 +12,7 @@ const app = document.getElementById("app");
 async function main() {
   const status = statusLine();
   const error = errorLine();
-  const info = await openRoom(code, app);
+  const info = await openRoomOrNotice(code, app);  // a closed room: its notice
   if (!info) return;
   const token = watching ? null : tokens.host(code);
   const role = token ? "host" : "spectator";
@@ -25,7 +26,10 @@ async function main() {
   const main = el("main", { id: "screen" });
   app.replaceChildren(header, error.node, main);
   const screen = game.mount(main, { code, info, role, error });
-  connectScreen(code, token, screen, { status, error, main, fatal: (m) => error.show(m) });
+  connectScreen(code, token, screen, {
+    status, error, main,
+    fatal: (m) => { error.show(m); noticeIfClosed(code, main); },
+  });
 }
 
 main();

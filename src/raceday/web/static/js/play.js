@@ -1,6 +1,7 @@
 // A phone: joins the room with a name (or rejoins from its stored token), then hands over
 // to the game's phone module.
-import { api, el, errorLine, openRoom, roomCode, roomCodeTag, statusLine, tokens } from "./common.js";
+import { api, el, errorLine, roomCode, roomCodeTag, statusLine, tokens } from "./common.js";
+import { noticeIfClosed, openRoomOrNotice } from "./closed.js";
 import { connectScreen } from "./screen.js";
 import { soundButton } from "./sound.js";
 import { languageButton, onLanguage, t } from "./i18n.js";
@@ -11,7 +12,8 @@ const app = document.getElementById("app");
 async function main() {
   const status = statusLine();
   const error = errorLine();
-  const info = await openRoom(code, app, el("p", {}, el("a", { href: "/" }, t("join_title"))));
+  // a closed room: its notice (with the replay of a finished one)
+  const info = await openRoomOrNotice(code, app, el("p", {}, el("a", { href: "/" }, t("join_title"))));
   if (!info) return;
   const header = el("header", { class: "bar" },
     el("h1", {}, el("span", { "data-i18n": info.game }, t(info.game)), " ", roomCodeTag(code)),
@@ -55,6 +57,7 @@ async function start(token, info, main, status, error) {
       error.show(m);
       main.replaceChildren(el("p", {}, t("lost_seat", { code })),
         el("p", {}, el("a", { href: `/play/${code}` }, t("join"))));
+      noticeIfClosed(code, main);  // the room closed while this phone slept
     },
   });
 }

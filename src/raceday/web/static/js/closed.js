@@ -1,0 +1,58 @@
+// A room closed after a long time without play: the big screen and the phone say so in
+// the reader's language (again after a language switch) and offer the way on: the replay
+// of a finished room, and the landing page to start or join another party.
+import { api, el } from "./common.js";
+import { onLanguage, refusal, t } from "./i18n.js";
+
+const CLOSED = "refusal.room_closed";
+const FINISHED = "refusal.room_closed_finished";
+
+// Whether a refusal (an Error from api(), or an error frame) says the room is closed.
+export function isClosed(error) {
+  const key = error && error.words && error.words.key;
+  return key === CLOSED || key === FINISHED;
+}
+
+// The notice for the closed room `code`, from its refusal `error`.
+export function closedNotice(code, error) {
+  const finished = error.words.key === FINISHED;
+  const line = el("p", { class: "error", role: "alert" });
+  const replay = finished ? el("a", { href: `/replay/room/${encodeURIComponent(code)}`, class: "primary" }) : null;
+  const home = el("a", { href: "/" });
+  const title = el("h2", {});
+  const draw = () => {
+    title.textContent = t("room", { code });
+    line.textContent = refusal({ words: error.words }, error.message);
+    if (replay) replay.textContent = t("room_closed_replay", { code });
+    home.textContent = t("room_closed_new");
+  };
+  draw();
+  onLanguage(draw);
+  return el("section", { class: "card closed-room" }, title, line,
+    replay ? el("p", {}, replay) : null, el("p", {}, home));
+}
+
+// The room a page is for, as openRoom in common.js gives it; when it cannot be had, the
+// page shows why: the closed-room notice, or the refusal and the nodes in `after`.
+export async function openRoomOrNotice(code, app, ...after) {
+  try {
+    return await api(`/api/rooms/${encodeURIComponent(code)}`);
+  } catch (e) {
+    if (isClosed(e)) app.replaceChildren(closedNotice(code, e));
+    else app.replaceChildren(el("p", { class: "error", role: "alert" }, t("error", { message: e.message })), ...after);
+    return null;
+  }
+}
+
+// After a fatal refusal on the live connection: if the room has closed meanwhile (a phone
+// that slept through the night), put the notice in `main` and say true.
+export async function noticeIfClosed(code, main) {
+  try {
+    await api(`/api/rooms/${encodeURIComponent(code)}`);
+    return false;
+  } catch (e) {
+    if (!isClosed(e)) return false;
+    main.replaceChildren(closedNotice(code, e));
+    return true;
+  }
+}
