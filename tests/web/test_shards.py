@@ -12,9 +12,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import typer
 from fastapi.testclient import TestClient
 
-from raceday.cli.main import run
+from raceday.cli.main import GameGroup, run
+from raceday.cli.main import app as cli_app
 from raceday.web.app import create_app
 from raceday.web.rooms import CODE_ALPHABET, NoSuchRoom, Rooms
 from raceday.web.shards import (
@@ -24,6 +26,10 @@ from raceday.web.shards import (
     caddyfile,
     owner,
     room_regexp,
+)
+from tests.cli.test_docs_commands import _command_lines
+from tests.cli.test_docs_commands import (
+    test_a_documented_command_line_parses_in_the_current_vocabulary as parses,
 )
 from tests.web.conftest import worded
 
@@ -176,3 +182,25 @@ def test_the_command_writes_the_file_whole(tmp_path: Path,
     printed = capsys.readouterr().out
     assert printed == out.read_text(encoding="utf-8")
     assert _adapt(tmp_path, printed)["apps"]["http"]["servers"]
+
+
+GUIDE = Path(__file__).resolve().parents[2] / "docs" / "usage" / "scale-out.md"
+
+
+def test_the_guide_shows_the_rule_the_code_keeps() -> None:
+    rows = re.findall(r"^\| (\d+) \|(.*)\|$", GUIDE.read_text(encoding="utf-8"), re.M)
+    checked = 0
+    for count, cells in rows:
+        shown = [c.replace(" ", "").strip("`") for c in cells.split("|")]
+        shown = [c for c in shown if c and c != "everycode"]
+        if int(count) > 1:
+            assert shown == [Shard(k, int(count)).letters for k in range(int(count))], count
+            checked += 1
+    assert checked >= 2
+
+
+@pytest.mark.parametrize(("number", "text"), _command_lines(GUIDE))
+def test_the_guides_command_lines_parse(number: int, text: str) -> None:
+    root = typer.main.get_command(cli_app)
+    assert isinstance(root, GameGroup)
+    parses(root, "docs/usage/scale-out.md", number, text)
