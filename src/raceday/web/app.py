@@ -24,7 +24,18 @@ and the public events after ``since``). After that every message is an *intent* 
 ``{"type": "bid", "amount": 3000, "ref": 7}``; the server answers the sender with
 ``{"type": "ack", "ref", "seq"}`` or ``{"type": "error", "ref", "message"}`` and sends
 every connection of the room ``{"type": "update", "seq", "events", "view"}`` with its own
-view. Messages over 4 KB, malformed JSON (or JSON nested more than 32 levels), unknown
+view.
+
+Deltas: a client whose hello has ``"delta": true`` (the pages always ask) is sent each
+update as ``{"type": "update", "seq": N, "base": M, "events", "patch": [ops]}`` instead:
+RFC 6902 JSON Patch ops (``add``/``remove``/``replace`` with JSON Pointer paths;
+:mod:`raceday.web.delta` and ``static/js/delta.js``) turning the view it was sent at seq
+``M`` (its welcome or its previous update) into its view at seq ``N``; or, where a patch
+would not be smaller, ``"view"`` in full as above. A client whose copy is not at ``M``, or
+that cannot apply the patch, resyncs: it reconnects with ``since`` and the welcome brings
+the whole view again. The welcome always carries the whole view.
+
+Messages over 4 KB, malformed JSON (or JSON nested more than 32 levels), unknown
 intents, wrong tokens and more than the allowed rate (a token bucket per connection: bursts
 of 20, 10 a second) are answered with an error and change nothing; a connection that keeps
 flooding is closed. ``{"type": "ping"}`` is answered with ``{"type": "pong"}``.
@@ -52,6 +63,7 @@ import contextlib
 import io
 import json
 import logging
+import marshal
 import time
 from collections.abc import AsyncIterator, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -74,6 +86,7 @@ from raceday.core.events import Message
 from raceday.present import render
 from raceday.rooms import JSON, Actor
 from raceday.web import games, messages, numbers, print_pages, replay
+from raceday.web.delta import diff
 from raceday.web.guard import (
     MAX_BODY,
     BadJSON,
@@ -112,6 +125,10 @@ class Conn:
     outbox: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(OUTBOX))
     dropped: bool = False
     close_code: int | None = None  # set when the server ends it (4409: seat taken)
+    delta: bool = False  # it asked for patches ("delta": true in its hello)
+    seq: int = -1  # the revision of the view it was sent last (welcome or update)
+    public: Any = None  # that view's public part (the whole view if the game has no split)
+    me: Any = None  # and its private part (``me``; None for the host and spectators)
 
 
 class Timing:
@@ -244,24 +261,119 @@ class Hub:
     def broadcast(self, room: Room, events: list[JSON]) -> int:
         """Send every connection of ``room`` the new events and the view it may see (one
         update per accepted intent, so a client can count on seeing every revision);
-        returns the number of frames queued."""
-        views: dict[Actor, str] = {}
-        public = getattr(room.logic, "public_view", None)
-        private = getattr(room.logic, "private_view", None)
-        shared = json.dumps(public()) if public is not None and private is not None else None
+        returns the number of frames queued. A connection that asked for deltas gets a
+        JSON Patch from the view it was sent last (:mod:`raceday.web.delta`): the public
+        part is built, diffed and encoded once for the room (once per view it starts
+        from), only ``me`` once per seat; the whole view where a patch would not be
+        smaller."""
+        seq = room.revision
+        split = _split(room)
+        shared: Any = _copy(split[0]()) if split is not None else None
+        parts: dict[Actor, tuple[Any, Any]] = {}  # each actor's (public, me) objects
+        texts: dict[Actor, str] = {}  # each actor's whole view, encoded
+        patches: dict[tuple[int, int], str | None] = {}  # (old, new) public part → ops
+        shared_text: list[str] = []  # the public part encoded, once asked for
         conns = list(self.conns.get(room.code, ()))
-        head = f'{{"type": "update", "seq": {room.revision}, "events": {json.dumps(events)}, '
+        head = f'{{"type": "update", "seq": {seq}, "events": {json.dumps(events)}, '
+        compact: list[str] = []  # the events encoded without spaces, for patched updates
+
+        def whole(actor: Actor, public: Any, own: Any) -> str:
+            if actor not in texts:
+                if split is None:
+                    texts[actor] = json.dumps(public)
+                else:
+                    if not shared_text:
+                        shared_text.append(json.dumps(shared))
+                    texts[actor] = _with_me(shared_text[0], own)
+            return texts[actor]
+
         for conn in conns:
-            if conn.actor not in views:
-                if shared is None or private is None:
-                    views[conn.actor] = json.dumps(room.logic.view(conn.actor))
-                else:  # the public part is encoded once for the whole room
-                    own = private(conn.actor)
-                    views[conn.actor] = shared if own is None else (
-                        f'{shared[:-1]}, "me": {json.dumps(own)}}}')
-            view = views[conn.actor]
-            self.send(conn, f'{head}"view": {view}}}')
+            if conn.actor not in parts:
+                parts[conn.actor] = ((shared, _copy(split[1](conn.actor))) if split is not None
+                                     else (_copy(room.logic.view(conn.actor)), None))
+            public, own = parts[conn.actor]
+            text = None
+            if conn.delta and conn.public is not None:
+                key = (id(conn.public), id(public))
+                if key not in patches:
+                    patches[key] = _ops_text(diff(conn.public, public))
+                ops = patches[key]
+                if ops is not None:
+                    mine = _me_ops(conn.me, own)
+                    ops = f"{ops}, {mine}" if ops and mine else ops or mine
+                    if len(ops) < DELTA_FULL or len(ops) < len(whole(conn.actor, public, own)):
+                        if not compact:
+                            compact.append(_compact(events))
+                        text = (f'{{"type": "update", "seq": {seq}, "base": {conn.seq},'
+                                f'"events":{compact[0]},"patch":[{ops}]}}')
+            if text is None:
+                text = f'{head}"view": {whole(conn.actor, public, own)}}}'
+            conn.seq, conn.public, conn.me = seq, public, own
+            self.send(conn, text)
         return len(conns)
+
+    def welcome(self, room: Room, conn: Conn) -> str:
+        """The whole view ``conn`` may see now, encoded; remembered as the view its first
+        patch starts from."""
+        split = _split(room)
+        if split is None:
+            view = _copy(room.logic.view(conn.actor))
+            conn.seq, conn.public, conn.me = room.revision, view, None
+            return json.dumps(view)
+        public, own = _copy(split[0]()), _copy(split[1](conn.actor))
+        conn.seq, conn.public, conn.me = room.revision, public, own
+        return _with_me(json.dumps(public), own)
+
+
+DELTA_FULL = 1024  # a patch shorter than this is sent without encoding the whole view
+
+
+def _copy(view: Any) -> Any:
+    """A copy of a view that nothing else holds: the next patch is made from it, and a
+    game's view may share lists and objects with its state, which changes in place. (The
+    marshal round trip is the quickest deep copy of plain data and keeps every type.)"""
+    return marshal.loads(marshal.dumps(view))
+
+
+def _split(room: Room) -> tuple[Any, Any] | None:
+    """The room's (public_view, private_view), if its logic splits its views so (the view
+    of an actor is then the public one with ``me``: the private one, unless None)."""
+    public = getattr(room.logic, "public_view", None)
+    private = getattr(room.logic, "private_view", None)
+    return None if public is None or private is None else (public, private)
+
+
+def _with_me(public: str, own: Any) -> str:
+    """An encoded public view with the encoded private part added as ``me``."""
+    return public if own is None else f'{public[:-1]}, "me": {json.dumps(own)}}}'
+
+
+def _ops_text(ops: list[JSON]) -> str | None:
+    """A patch encoded as the inside of a JSON array; None if it replaces the whole view
+    (then the whole view goes, as a patch could not keep ``me``)."""
+    if any(op["path"] == "" for op in ops):
+        return None
+    return _compact(ops)[1:-1]
+
+
+def _compact(value: Any) -> str:
+    """JSON without spaces (patched updates are sent so; whole views as they always were)."""
+    return json.dumps(value, separators=(",", ":"))
+
+
+def _me_ops(old: Any, new: Any) -> str:
+    """The ops turning the private part ``old`` into ``new``, under ``/me``, encoded as the
+    inside of a JSON array."""
+    if old is None and new is None:
+        return ""
+    if old is None:
+        return _compact({"op": "add", "path": "/me", "value": new})
+    if new is None:
+        return '{"op":"remove","path":"/me"}'
+    ops = diff(old, new)
+    for op in ops:
+        op["path"] = "/me" + op["path"]
+    return _compact(ops)[1:-1]
 
 
 def _error(status: int, message: str | Message, headers: dict[str, str] | None = None,
@@ -679,15 +791,15 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
             with contextlib.suppress(Exception):
                 await ws.close(4408)
             return
-        actor, since, problem = _hello(room, hello)
+        actor, since, problem, delta = _hello(room, hello)
         if actor is None:
             assert problem is not None
             await ws.send_json(_err(None, problem, fatal=True))
             await ws.close(4401)
             return
-        conn = Conn(ws, actor)
+        conn = Conn(ws, actor, delta=delta)
         async with hub.lock(room.code):  # the welcome and the first update stay in order
-            view = json.dumps(room.logic.view(actor))
+            view = hub.welcome(room, conn)  # a delta client's first patch starts from it
             catchup = rooms.store.events_since(room.code, since) if since >= 0 else []
             conn.outbox.put_nowait(
                 f'{{"type": "welcome", "code": "{room.code}", "game": "{room.game}", '
@@ -758,26 +870,27 @@ def _err(ref: Any, message: Message | RacedayError, fatal: bool = False) -> JSON
     return out
 
 
-def _hello(room: Room, text: str) -> tuple[Actor | None, int, Message | None]:
-    """Who says hello: (actor, since, problem in words)."""
+def _hello(room: Room, text: str) -> tuple[Actor | None, int, Message | None, bool]:
+    """Who says hello: (actor, since, problem in words, whether it wants deltas)."""
     if len(text) > MAX_MESSAGE:
-        return None, -1, Message("refusal.message_large", {"max": MAX_MESSAGE})
+        return None, -1, Message("refusal.message_large", {"max": MAX_MESSAGE}), False
     try:
         data = loads(text, what="first_message")
     except BadJSON as exc:
-        return None, -1, Message("refusal.hello_json", {"problem": exc.message})
+        return None, -1, Message("refusal.hello_json", {"problem": exc.message}), False
     if not isinstance(data, dict) or data.get("type") != "hello":
-        return None, -1, Message("refusal.hello_first")
+        return None, -1, Message("refusal.hello_first"), False
     since = data.get("since", -1)
     if isinstance(since, bool) or not isinstance(since, int):
         since = -1
+    delta = data.get("delta") is True
     token = data.get("token")
     if token is None:
-        return Actor.spectator(), since, None
+        return Actor.spectator(), since, None, delta
     actor = room.actor_for(token)
     if actor is None:
-        return None, -1, Message("refusal.not_a_seat", {"code": room.code})
-    return actor, since, None
+        return None, -1, Message("refusal.not_a_seat", {"code": room.code}), False
+    return actor, since, None, delta
 
 
 async def _receive(rooms: Rooms, hub: Hub, room: Room, conn: Conn, text: str) -> None:
