@@ -5,7 +5,9 @@ two Caddy processes, each on a port of its own, route by the Caddyfile that ``ra
 caddyfile`` writes. Rooms made through entry A land on both shards and play to the end
 over real sockets through the proxy; a phone that loses its socket and comes back through
 entry B with its token gets its own seat and plays on; each shard refuses the other's
-rooms (421). Every wait is bounded; the processes are ended in ``finally``."""
+rooms (421); a Numbers job (what is not a room) lives on shard 0 whichever entry asks; and
+when a shard stops, new rooms are made on the other. Every wait is bounded; the processes
+are ended in ``finally``."""
 
 from __future__ import annotations
 
@@ -142,12 +144,13 @@ def test_two_shards_behind_two_entry_points(tmp_path: Path) -> None:
     upstreams = [f"127.0.0.1:{p}" for p in shard_ports]
     a, b = (f"http://127.0.0.1:{port}/" for port in entries)
     with ExitStack() as stack:
+        shards = []
         for k, port in enumerate(shard_ports):
-            stack.enter_context(_running(
+            shards.append(stack.enter_context(_running(
                 [sys.executable, "-m", "raceday", "serve", "--host", "127.0.0.1", "--port",
                  str(port), "--db", str(db), "--shard", f"{k}/2",
                  "--trusted-proxy", "127.0.0.1", "--public-url", a, "--allow-origin", b],
-                tmp_path / f"shard{k}.log", f"http://127.0.0.1:{port}/api/games"))
+                tmp_path / f"shard{k}.log", f"http://127.0.0.1:{port}/api/games")))
         for e, port in enumerate(entries):
             config = tmp_path / f"Caddyfile.{e}"
             made = subprocess.run(
@@ -225,4 +228,22 @@ def test_two_shards_behind_two_entry_points(tmp_path: Path) -> None:
             assert info["finished"] is True and info["seats"][:3] == NAMES
             replay = http.get(f"{b}api/replay/room/{code}")
             assert replay.status_code == 200, replay.text
-        assert owner(codes[0], 2) == 0 and owner(codes[1], 2) == 1
+            assert http.get(f"{b}api/rooms/{code.lower()}").status_code == 200  # any case
+
+        # what is not a room has one home, shard 0: a Numbers job made through A is
+        # found through B
+        job = http.post(f"{a}api/numbers", json={"game": "derby", "mode": "odds",
+                                                  "fall_rate": "1/20"})
+        assert job.status_code == 202, job.text
+        job_id = job.json()["id"]
+        assert http.get(f"{b}api/numbers/{job_id}").json()["id"] == job_id
+        assert http.get(f"http://127.0.0.1:{shard_ports[1]}/api/numbers/{job_id}"
+                        ).status_code == 404  # shard 1 never heard of it
+
+        # a shard stops: its rooms wait for it, new rooms go to the shard still there
+        _stop(shards[1])
+        for _ in range(4):
+            made_room = http.post(f"{b}api/rooms", json={"game": "derby", "options": {}})
+            assert made_room.status_code == 201, made_room.text
+            assert owner(made_room.json()["code"], 2) == 0
+        assert http.get(f"{a}api/rooms/{codes[0]}").status_code == 200
