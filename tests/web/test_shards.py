@@ -19,6 +19,7 @@ from raceday.cli.main import GameGroup, run
 from raceday.cli.main import app as cli_app
 from raceday.web.app import create_app
 from raceday.web.rooms import CODE_ALPHABET, NoSuchRoom, Rooms
+from raceday.web.server import free_port
 from raceday.web.shards import (
     MISROUTED_WS,
     ROOM_PREFIXES,
@@ -204,3 +205,28 @@ def test_the_guides_command_lines_parse(number: int, text: str) -> None:
     root = typer.main.get_command(cli_app)
     assert isinstance(root, GameGroup)
     parses(root, "docs/usage/scale-out.md", number, text)
+
+
+@pytest.mark.parametrize("value", ["2/2", "0/0", "0/21", "half", "1/2/3", ""])
+def test_serve_refuses_a_bad_shard_in_one_line(value: str, tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "party.sqlite"
+    assert run(["serve", "--port", str(free_port()), "--db", str(db), "--shard", value]) == 2
+    out, err = capsys.readouterr()
+    assert "--shard" in err and err.strip().count("\n") == 0, err
+    assert out == "" and not db.exists()  # refused before anything is opened
+
+
+def test_serve_as_a_shard_keeps_only_its_rooms(tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    from raceday.cli.serve import serve_command
+
+    db = tmp_path / "party.sqlite"
+    rooms = Rooms(db)
+    codes = [rooms.create("derby", {})[0].code for _ in range(10)]
+    rooms.store.close()
+    mine = [c for c in codes if Shard(1, 2).owns(c)]
+    serve_command("127.0.0.1", free_port(), db, shard="1/2", run=False)
+    out = capsys.readouterr().out
+    assert f"({len(mine)} room(s) kept)" in out
+    assert "shard 1/2" in out and Shard(1, 2).letters in out
