@@ -143,6 +143,25 @@ ShardOpt = Annotated[
 ]
 
 
+IDLE_CLOSE_DEFAULT = 12.0  # hours; the same as raceday.web.lifecycle.IDLE_CLOSE_HOURS
+
+
+def check_idle_close(value: float | None) -> float | None:
+    """``--idle-close HOURS``: 0 (rooms never close) up to a year of hours."""
+    if value is not None and not 0 <= value <= 8760:
+        raise typer.BadParameter(f"must be a number of hours from 0 to 8760, got {value}")
+    return value
+
+
+IdleCloseOpt = Annotated[
+    float,
+    typer.Option("--idle-close", metavar="HOURS", callback=check_idle_close,
+                 help="Close a room nobody has played or watched for this many hours (0: "
+                      "never): it leaves memory, its pages say it is closed, and a "
+                      "finished room's replay stays. raceday rooms prunes old ones."),
+]
+
+
 def check_host(value: str) -> str:
     """An IP address to bind (IPv4 or IPv6) or 'localhost'."""
     text = value.strip()
@@ -211,7 +230,8 @@ def port_problem(host: str, port: int) -> str | None:
 def serve_command(host: str = "127.0.0.1", port: int = 8000, db: Path | None = None,
                   *, public_url: str | None = None, allow_origins: Sequence[str] = (),
                   trusted_proxies: Sequence[str] = (), run: bool = True,
-                  shard: str | None = None) -> None:
+                  shard: str | None = None,
+                  idle_close: float = IDLE_CLOSE_DEFAULT) -> None:
     """Open the database, print the addresses and a QR code, and serve until Ctrl-C.
 
     A port that cannot be listened on is refused in one line (exit 2) before anything is
@@ -233,11 +253,14 @@ def serve_command(host: str = "127.0.0.1", port: int = 8000, db: Path | None = N
     part = None if shard is None else Shard.parse(shard)
     web_app = create_app(path, public_url=public, allowed_origins=list(allow_origins),
                          trusted_proxies=list(trusted_proxies),
+                         idle_close=idle_close or None,
                          shard=part)  # a bad database: one line
     rooms = web_app.state.rooms.rooms
     console.print(f"[bold]raceday party[/] — database {path} ({len(rooms)} room(s) kept)")
     if part is not None:
         console.print(f"  shard {part}: rooms whose code starts with one of {part.letters}")
+    if idle_close:
+        console.print(f"  rooms left idle for {idle_close:g} hours close (replays stay)")
     for u in urls:
         console.print(f"  open [bold]{u}[/]")
     if host in ("127.0.0.1", "::1") and public_url is None:
@@ -286,8 +309,10 @@ def serve(
     allow_origin: AllowOriginOpt = None,
     trusted_proxy: TrustedProxyOpt = None,
     shard: ShardOpt = None,
+    idle_close: IdleCloseOpt = IDLE_CLOSE_DEFAULT,
 ) -> None:
     """Start the party server: open the printed address on the big screen."""
     serve_command(check_host(host), port, db, public_url=public_url,
                   allow_origins=allow_origin or [],
-                  trusted_proxies=trusted_proxy or [], shard=shard)
+                  trusted_proxies=trusted_proxy or [], shard=shard,
+                  idle_close=idle_close)

@@ -65,7 +65,7 @@ import json
 import logging
 import marshal
 import time
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -98,6 +98,7 @@ from raceday.web.guard import (
     loads,
     parse_networks,
 )
+from raceday.web.lifecycle import IDLE_CLOSE_HOURS, IdleCloser
 from raceday.web.options_schema import router as options_router
 from raceday.web.pages import PAGES, game_page
 from raceday.web.rooms import MAX_NAME, NoSuchRoom, Room, Rooms, clean_name, normal_code
@@ -543,6 +544,8 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
                trusted_proxies: Iterable[str] | str | None = None,
                burst: float = 20, rate: float = 10, rest_burst: float = 300,
                rest_rate: float = 30, lookup_burst: float = 60, lookup_rate: float = 2,
+               clock: Callable[[], float] = time.monotonic,
+               idle_close: float | None = IDLE_CLOSE_HOURS,
                timing: str | Path | None = None, resume_after: float = 10.0,
                shard: Shard | None = None) -> FastAPI:
     """The party server on the database ``db_path`` (the CLI's session database).
@@ -561,6 +564,8 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
     ``resume_after`` seconds after the server starts (time for the screens to reconnect).
     ``shard`` makes this process one of several behind a proxy (:mod:`raceday.web.shards`):
     it loads, creates and serves only that shard's rooms and answers 421 for the others'.
+    A room with no play and no open connection for ``idle_close`` hours (by ``clock``) is
+    closed (:mod:`raceday.web.lifecycle`); None keeps every room open.
     A bad origin or network is a ValueError.
     """
     origins = Origins(public_url, allowed_origins)
@@ -571,13 +576,22 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
         hub.timing = Timing(timing)
     rest = Limiter(rest_burst, rest_rate)
     lookups = Limiter(lookup_burst, lookup_rate)
+    if idle_close is not None and not 0 < idle_close < float("inf"):
+        raise ValueError(f"idle_close must be a number of hours above 0, got {idle_close!r}")
+    idle = None if idle_close is None else IdleCloser(rooms, hub, idle_close * 3600, clock)
+
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         # races saved mid-way go on by themselves, once the screens have had time to
         # reconnect after the restart
         for room in list(rooms.rooms.values()):
             hub.schedule(rooms, room, at_least=resume_after)
+        sweeping = None if idle is None else asyncio.create_task(idle.run())
         yield
+        if sweeping is not None:
+            sweeping.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await sweeping
         hub.stop_timers()
 
     app = FastAPI(title="raceday party", version=__version__, docs_url=None, redoc_url=None,
@@ -591,6 +605,7 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
     app.add_middleware(_Headers)
     app.state.rooms = rooms
     app.state.hub = hub
+    app.state.idle = idle  # the idle sweep (None when rooms never close)
     app.state.origins = origins
     app.state.trusted_proxies = trusted
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
