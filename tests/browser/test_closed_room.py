@@ -95,3 +95,37 @@ def test_the_notice_reads_in_the_readers_language(open_page: Any, closed: Closed
         assert page.js_errors == []
     finally:
         page.context.close()
+
+
+def test_a_phone_that_slept_through_the_close_shows_the_notice(
+        open_page: Any, tmp_path: Path) -> None:
+    """A phone holds its seat; the server stops; the room is closed meanwhile (as the
+    idle sweep marks it); the server starts again on the same port: the phone's reconnect
+    is refused, and it shows the closed-room notice instead of a lost seat."""
+    from raceday.web.server import free_port
+
+    db = tmp_path / "party.sqlite"
+    rooms = Rooms(db)
+    room, _ = rooms.create("derby", {})
+    _, _, token, _ = rooms.join(room.code, "Aki")
+    rooms.store.close()
+    port = free_port()
+    storage = {f"raceday.seat.{room.code}": token}
+    with background_server(create_app(db, idle_close=None), port=port) as url:
+        page = open_page(PHONE, f"{url}play/{room.code}", storage=storage)
+        page.locator("p.status[data-state=connected]").wait_for(timeout=30_000)
+    try:
+        conn = sqlite3.connect(db)
+        with conn:
+            conn.execute("UPDATE rooms SET closed = 1 WHERE code = ?", (room.code,))
+        conn.close()
+        with background_server(create_app(db, idle_close=None), port=port):
+            notice = page.locator("#app section.closed-room p.error[role=alert]")
+            notice.wait_for(timeout=30_000)  # Live reconnects by itself
+            assert "was closed after a long time without play" in notice.inner_text()
+            assert page.locator("#app a[href='/']").count() == 1
+            assert page.locator("header.bar").count() == 0  # the notice is the whole page
+            page.screenshot(path=str(tmp_path / "closed-slept-390.png"))
+        assert page.js_errors == []
+    finally:
+        page.context.close()

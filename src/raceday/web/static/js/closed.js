@@ -45,14 +45,15 @@ export async function openRoomOrNotice(code, app, ...after) {
 }
 
 // After a fatal refusal on the live connection: if the room has closed meanwhile (a phone
-// that slept through the night), put the notice in `main` and say true.
-export async function noticeIfClosed(code, main) {
+// that slept through the night), the notice replaces the whole page in `app` (header,
+// status and error line too, as when the page is opened); says whether it did.
+export async function noticeIfClosed(code, app) {
   try {
     await api(`/api/rooms/${encodeURIComponent(code)}`);
     return false;
   } catch (e) {
     if (!isClosed(e)) return false;
-    main.replaceChildren(closedNotice(code, e));
+    app.replaceChildren(closedNotice(code, e));
     return true;
   }
 }

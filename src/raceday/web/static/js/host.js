@@ -28,7 +28,7 @@ async function main() {
   const screen = game.mount(main, { code, info, role, error });
   connectScreen(code, token, screen, {
     status, error, main,
-    fatal: (m) => { error.show(m); noticeIfClosed(code, main); },
+    fatal: (m) => { error.show(m); noticeIfClosed(code, app); },
   });
 }
 

@@ -57,7 +57,7 @@ async function start(token, info, main, status, error) {
       error.show(m);
       main.replaceChildren(el("p", {}, t("lost_seat", { code })),
         el("p", {}, el("a", { href: `/play/${code}` }, t("join"))));
-      noticeIfClosed(code, main);  // the room closed while this phone slept
+      noticeIfClosed(code, app);  // the room closed while this phone slept: only its notice
     },
   });
 }
