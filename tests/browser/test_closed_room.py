@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from a11y import assert_accessible
 
 from raceday.web.app import create_app
 from raceday.web.rooms import Rooms
@@ -77,6 +78,7 @@ def test_a_finished_closed_room_links_its_replay(open_page: Any, closed: Closed,
         link = page.locator(f"#app a[href='/replay/room/{closed.over}']")
         assert link.inner_text() == f"Watch the replay of room {closed.over}"
         page.screenshot(path=str(tmp_path / f"closed-finished-{viewport['width']}.png"))
+        assert_accessible(page, f"closed room, finished, {viewport['width']}px")
         link.click()
         page.wait_for_url(f"**/replay/room/{closed.over}", timeout=15_000)
         assert page.js_errors == []
