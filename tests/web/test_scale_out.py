@@ -29,6 +29,7 @@ from websockets.typing import Origin
 
 from raceday.web.server import free_port
 from raceday.web.shards import owner
+from tests.web.conftest import Client
 from tests.web.test_party import NAMES, play_some
 
 CADDY = shutil.which("caddy") or "/usr/bin/caddy"
@@ -36,59 +37,53 @@ HANG = 120.0  # seconds: a hang guard only, far above what any step takes
 SLOW_DOWN_RETRIES = 200  # a script may outrun a socket's allowance of intents: wait, resend
 
 
-class NetClient:
-    """A phone or big screen over a real WebSocket (the interface of the in-process
-    ``tests.web.conftest.Client`` that ``play_some`` drives)."""
+class _Socket:
+    """A real WebSocket with the methods of Starlette's test socket that ``Client`` uses."""
+
+    def __init__(self, ws: ClientConnection) -> None:
+        self.ws = ws
+
+    def receive_json(self) -> Any:
+        return json.loads(self.ws.recv(timeout=HANG))
+
+    def send_json(self, data: Any) -> None:
+        self.ws.send(json.dumps(data))
+
+    def send_text(self, text: str) -> None:
+        self.ws.send(text)
+
+
+class _Entry:
+    """An entry point in the place of a TestClient: its sockets are real, through Caddy,
+    with the Origin of a page loaded from that entry point."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+
+    @contextmanager
+    def websocket_connect(self, path: str) -> Iterator[_Socket]:
+        url = self.base.replace("http://", "ws://") + path.lstrip("/")
+        with connect(url, proxy=None, open_timeout=HANG, compression=None,
+                     origin=Origin(self.base.rstrip("/"))) as ws:
+            yield _Socket(ws)
+
+
+class NetClient(Client):
+    """A phone or big screen over a real socket through entry point ``base`` (the in-process
+    test client, driven by the same ``play_some``)."""
 
     def __init__(self, base: str, code: str, token: str | None, since: int = -1) -> None:
-        url = base.replace("http://", "ws://") + f"ws/{code}"
-        origin = Origin(base.rstrip("/"))  # as a browser on that entry point's page
-        self._stack = ExitStack()
-        self.ws: ClientConnection = self._stack.enter_context(connect(
-            url, proxy=None, open_timeout=HANG, compression=None, origin=origin))
-        self.ws.send(json.dumps({"type": "hello", "token": token, "since": since}))
-        self.welcome = self._next()
-        assert self.welcome["type"] == "welcome", self.welcome
-        self.view: dict[str, Any] = self.welcome["view"]
-        self.seq: int = self.welcome["seq"]
-        self.events: list[dict[str, Any]] = [e for c in self.welcome["catchup"]
-                                            for e in c["events"]]
-        self.ref = 0
-
-    def _next(self) -> dict[str, Any]:
-        return dict(json.loads(self.ws.recv(timeout=HANG)))
-
-    def receive(self) -> dict[str, Any]:
-        msg = self._next()
-        if msg["type"] == "update":
-            self.seq = msg["seq"]
-            self.view = msg["view"]
-            self.events.extend(msg["events"])
-        return msg
-
-    def until(self, seq: int) -> None:
-        while self.seq < seq:
-            self.receive()
+        super().__init__(_Entry(base), code, token, since)  # type: ignore[arg-type]
 
     def send(self, intent: dict[str, Any]) -> dict[str, Any]:
-        """Send an intent; the ack or error answering it (resent after a slow-down)."""
+        """Send an intent; the ack or error answering it (sent again after a slow-down:
+        a script may outrun a socket's allowance of intents, a person does not)."""
         for _ in range(SLOW_DOWN_RETRIES):
-            self.ref += 1
-            self.ws.send(json.dumps({**intent, "ref": self.ref}))
-            while True:
-                msg = self.receive()
-                if msg["type"] == "error" and msg.get("ref") is None:
-                    break  # refused before it was read (the socket's allowance)
-                if msg["type"] in ("ack", "error") and msg.get("ref") == self.ref:
-                    if msg["type"] == "ack":
-                        self.until(msg["seq"])
-                    return msg
-            assert msg.get("words", {}).get("key") == "refusal.slow_down", msg
+            answer = super().send(intent)
+            if answer.get("words", {}).get("key") != "refusal.slow_down":
+                return answer
             time.sleep(0.2)  # the allowance refills with time; nothing else waits on this
         raise AssertionError("the socket never took the intent")
-
-    def close(self) -> None:
-        self._stack.close()
 
 
 def _start(args: list[str], log: Path, env: dict[str, str] | None = None
