@@ -1,14 +1,26 @@
 """Load benchmark of the party server: 20 rooms x 13 clients (a big screen and 12 phones)
-playing whole Dice Derby evenings on loopback (127.0.0.1 only).
+playing whole Dice Derby evenings on loopback (127.0.0.0/8 only).
 
-The server runs in its own process (uvicorn, one worker, as `raceday serve` runs it) with
-its server-side timing on (RACEDAY_PARTY_TIMING, see raceday.web.app.Timing): for every
-intent it writes when the intent was read from its socket and when the last update frame
-of it was handed to a socket. The clients are asyncio WebSocket clients spread over
---procs processes (each its own event loop; a room's 13 clients share one process), so the
-clients' own JSON parsing does not queue behind one event loop. Rooms start at seeded
-random moments over --stagger seconds (parties do not all press "start" in the same
-second; --stagger 0 starts them together, the worst case).
+The server runs in its own process (``python -m raceday.web.server``: uvicorn, one worker,
+as ``raceday serve`` runs it, with the server's DEFAULT limits) with its server-side timing
+on (RACEDAY_PARTY_TIMING, see raceday.web.app.Timing): for every intent it writes when the
+intent was read from its socket and when the last update frame of it was handed to a
+socket. The clients are asyncio WebSocket clients spread over --procs processes (each its
+own event loop; a room's 13 clients share one process). Rooms start at seeded random
+moments over --stagger seconds (parties do not all press "start" in the same second;
+--stagger 0 starts them together, the worst case).
+
+One router per party: each room's 13 clients (the REST calls that create the room and
+join its 12 seats, and the 13 WebSockets) come from one loopback source address of their
+own (127.10.x.y), so the server's per-address limits are measured as a bar full of phones
+behind one router meets them; rooms do not share an address.
+
+Deltas: every client opts in (``"delta": true`` in its hello) and applies each update's
+JSON Patch to its copy of the view (:func:`raceday.web.delta.apply_patch`); ``--full``
+runs the old protocol (a whole view in every update). Bytes per update = bytes of the
+update frames received / update frames; beside it, what the same updates weigh as full
+views (in delta mode measured on one update in FULL_SAMPLE of every client: the patched
+view encoded as the server encodes a full update).
 
 Every phone acts as soon as its view lets it (a sealed bid, one ticket and "done") after a
 seeded think time of 0.2-1.2 s (people, not scripts, hold the phones; not counted in any
@@ -25,11 +37,15 @@ Figures (all clocks are CLOCK_MONOTONIC, comparable between the processes):
 * client, per action: intent sent -> the LAST client of the room received it;
 * the split of an action: sent -> read by the server (inbound), server, and last frame
   written -> last client received it (outbound, incl. client-side queueing).
-Bounded: each client stops after MAX_ACTIONS intents, the run after --deadline seconds.
+Bounded: each client stops after MAX_ACTIONS intents, each run after --deadline seconds.
 
-    .venv/bin/python bench/bench_party.py [--quick] [--rooms 20] [--phones 12] [--races 4]
-        [--procs 4] [--stagger 30] [--seed 1] [--pace SECONDS] [--keep-timing FILE]
-        [--profile FILE]
+``--sweep 20,50,100,200`` runs those room counts one after another (a fresh server and
+database each) and prints one table: per delivery p50/p95/p99, server p95, rooms finished,
+errors, bytes per update (and as full views), CPU and the load average.
+
+    .venv/bin/python bench/bench_party.py [--quick] [--rooms 20 | --sweep 20,50,100,200]
+        [--phones 12] [--races 4] [--procs 2] [--stagger 30] [--seed 1] [--pace SECONDS]
+        [--full] [--deadline 300] [--keep-timing FILE] [--profile FILE]
 
 ``--quick``: 4 rooms on 2 client processes, started over 5 s (the same figures, smaller).
 The server's start (imports, until it answers) is printed apart as "compile/load".
@@ -39,34 +55,53 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import http.client
 import json
 import multiprocessing
 import os
 import random
+import resource
 import signal
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 from typing import Any
 
 import websockets
 
+from raceday.web.server import free_port
+
 MAX_ACTIONS = 3_000  # per client
+MAX_SWEEP = 6  # room counts in one --sweep
 THINK = (0.2, 1.2)  # seconds a player takes to tap after their screen changes
-DEADLINE = 300.0  # seconds for the whole run (default of --deadline)
+DEADLINE = 300.0  # seconds for one run (default of --deadline)
+FULL_SAMPLE = 8  # in delta mode, one update in this many is also sized as a full view
 clock = time.monotonic  # CLOCK_MONOTONIC: the server's Timing uses the same clock
-PACE: dict[str, float | None] = {"seconds": None}  # --pace: the races' pace (None: the room's)
+# set in each client process from its job: the races' pace (None: the room's), deltas
+CONFIG: dict[str, Any] = {"pace": None, "delta": True}
 
 
-def post(url: str, body: dict[str, Any]) -> dict[str, Any]:
-    req = urllib.request.Request(url, json.dumps(body).encode(),
-                                 {"Content-Type": "application/json"})
-    with urllib.request.urlopen(req, timeout=10) as r:
-        out: dict[str, Any] = json.loads(r.read())
+def source_address(k: int) -> str:
+    """Room ``k``'s own loopback address (its party's router): 127.10.<k/250>.<k%250+1>."""
+    return f"127.10.{k // 250}.{k % 250 + 1}"
+
+
+def post(port: int, path: str, body: dict[str, Any], source: str) -> dict[str, Any]:
+    """POST JSON to the server on 127.0.0.1:port from the address ``source``."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10,
+                                      source_address=(source, 0))
+    try:
+        conn.request("POST", path, json.dumps(body), {"Content-Type": "application/json"})
+        answer = conn.getresponse()
+        data = answer.read()
+        if answer.status >= 300:
+            raise RuntimeError(f"HTTP {answer.status} from POST {path}: {data[:120]!r}")
+        out: dict[str, Any] = json.loads(data)
         return out
+    finally:
+        conn.close()
 
 
 class Stats:
@@ -79,18 +114,32 @@ class Stats:
         self.actions = 0
         self.messages = 0
         self.bytes = 0
+        self.updates = 0  # update frames
+        self.update_bytes = 0  # their bytes
+        self.sampled = 0  # updates also sized as full views
+        self.sampled_bytes = 0  # the bytes those updates take on the wire (as received)
+        self.sampled_full = 0  # and what they would have taken as full views
         self.finished_rooms = 0
 
 
 async def client(ws_url: str, code: str, token: str | None, stats: Stats,
-                 rng: random.Random, host_start: asyncio.Event | None) -> None:
+                 rng: random.Random, host_start: asyncio.Event | None, source: str) -> None:
     """One screen. A phone acts on its latest view, one intent at a time (it waits for the
     answer to the last one), so it never acts on a stale view."""
-    async with websockets.connect(f"{ws_url}/ws/{code}", max_size=2**22) as ws:
-        await ws.send(json.dumps({"type": "hello", "token": token, "since": -1}))
+    delta = bool(CONFIG["delta"])
+    apply_patch = None
+    if delta:
+        from raceday.web.delta import apply_patch
+    async with websockets.connect(f"{ws_url}/ws/{code}", max_size=2**22,
+                                  local_addr=(source, 0)) as ws:
+        hello: dict[str, Any] = {"type": "hello", "token": token, "since": -1}
+        if delta:
+            hello["delta"] = True
+        await ws.send(json.dumps(hello))
         pending: dict[int, float] = {}
         mine: set[int] = set()  # seqs of this client's own intents
-        state: dict[str, Any] = {"ref": 0, "actions": 0, "busy": False, "view": {}}
+        state: dict[str, Any] = {"ref": 0, "actions": 0, "busy": False, "view": {},
+                                 "seq": None}
         thinking: set[asyncio.Task[None]] = set()
 
         def decide(view: dict[str, Any]) -> dict[str, Any] | None:
@@ -136,9 +185,31 @@ async def client(ws_url: str, code: str, token: str | None, stats: Stats,
                 continue
             if kind not in ("welcome", "update"):
                 continue
-            state["view"] = msg["view"]
             if kind == "update":
+                stats.updates += 1
+                stats.update_bytes += len(raw)
+                if "view" in msg:
+                    state["view"] = msg["view"]
+                else:  # a patch on the view of seq "base", which must be the one we hold
+                    if msg.get("base") != state["seq"] or apply_patch is None:
+                        stats.errors.append(f"room {code}: patch on seq {msg.get('base')}, "
+                                            f"held {state['seq']}")
+                        break
+                    state["view"] = apply_patch(state["view"], msg["patch"])
+                if not delta:
+                    stats.sampled += 1
+                    stats.sampled_bytes += len(raw)
+                    stats.sampled_full += len(raw)
+                elif stats.updates % FULL_SAMPLE == 0:
+                    stats.sampled += 1
+                    stats.sampled_bytes += len(raw)
+                    stats.sampled_full += len(json.dumps(
+                        {"type": "update", "seq": msg["seq"], "events": msg["events"],
+                         "view": state["view"]}).encode())
                 stats.received.append((code, msg["seq"], now, msg["seq"] in mine))
+            else:
+                state["view"] = msg["view"]
+            state["seq"] = msg["seq"]
             if state["view"].get("phase") == "finished":
                 if host_start is not None:
                     stats.finished_rooms += 1
@@ -147,8 +218,8 @@ async def client(ws_url: str, code: str, token: str | None, stats: Stats,
                 if kind == "welcome":
                     await host_start.wait()
                     await send({"type": "start", "computers": 0})
-                    if PACE["seconds"] is not None:
-                        await send({"type": "pace", "seconds": PACE["seconds"]})
+                    if CONFIG["pace"] is not None:
+                        await send({"type": "pace", "seconds": CONFIG["pace"]})
                 continue
             if state["busy"] or state["actions"] >= MAX_ACTIONS:
                 continue
@@ -159,39 +230,42 @@ async def client(ws_url: str, code: str, token: str | None, stats: Stats,
                 task.add_done_callback(thinking.discard)
 
 
-async def room(base: str, ws_url: str, phones: int, races: int, stats: Stats, k: int,
+async def room(port: int, phones: int, races: int, stats: Stats, k: int,
                delay: float) -> None:
+    """Party ``k``: created, joined and played from its own source address."""
     await asyncio.sleep(delay)  # this party's start
     loop = asyncio.get_running_loop()
-    created = await loop.run_in_executor(None, post, f"{base}/api/rooms",
-                                         {"game": "derby", "options": {"races": races}})
+    source = source_address(k)
+    created = await loop.run_in_executor(None, post, port, "/api/rooms",
+                                         {"game": "derby", "options": {"races": races}},
+                                         source)
     code = created["code"]
     seats = []
     for i in range(phones):
-        seats.append(await loop.run_in_executor(None, post, f"{base}/api/rooms/{code}/join",
-                                                {"name": f"P{i}"}))
+        seats.append(await loop.run_in_executor(None, post, port, f"/api/rooms/{code}/join",
+                                                {"name": f"P{i}"}, source))
     start = asyncio.Event()
+    ws_url = f"ws://127.0.0.1:{port}"
     tasks = [asyncio.create_task(client(ws_url, code, created["host_token"], stats,
-                                        random.Random(k), start))]
+                                        random.Random(k), start, source))]
     for i, s in enumerate(seats):
         tasks.append(asyncio.create_task(client(ws_url, code, s["token"], stats,
-                                                random.Random(k * 100 + i), None)))
+                                                random.Random(k * 100 + i), None, source)))
     await asyncio.sleep(0.5)  # everyone connected
     start.set()
     results = await asyncio.gather(*tasks, return_exceptions=True)
     stats.errors.extend(f"room {code}: {r!r}" for r in results if isinstance(r, BaseException))
 
 
-def worker(job: tuple[int, list[tuple[int, float]], int, int, float, float | None]
-           ) -> dict[str, Any]:
+def worker(job: dict[str, Any]) -> dict[str, Any]:
     """One client process: its rooms (number k, start delay), each with seeded players."""
-    port, rooms, phones, races, deadline, PACE["seconds"] = job
+    CONFIG["pace"], CONFIG["delta"] = job["pace"], job["delta"]
     stats = Stats()
-    base = f"http://127.0.0.1:{port}"
+    deadline = job["deadline"]
 
     async def run_all() -> None:
-        tasks = [asyncio.create_task(room(base, f"ws://127.0.0.1:{port}", phones, races,
-                                          stats, k, delay)) for k, delay in rooms]
+        tasks = [asyncio.create_task(room(job["port"], job["phones"], job["races"], stats,
+                                          k, delay)) for k, delay in job["rooms"]]
         done, late = await asyncio.wait(tasks, timeout=deadline)
         for t in late:
             t.cancel()
@@ -203,9 +277,9 @@ def worker(job: tuple[int, list[tuple[int, float]], int, int, float, float | Non
 
     cpu = time.process_time()
     asyncio.run(run_all())
-    return {"sent": stats.sent, "received": stats.received, "errors": stats.errors,
-            "actions": stats.actions, "messages": stats.messages, "bytes": stats.bytes,
-            "finished": stats.finished_rooms, "cpu": time.process_time() - cpu}
+    out = {k: v for k, v in vars(stats).items()}
+    out["cpu"] = time.process_time() - cpu
+    return out
 
 
 def cpu_seconds(pid: int) -> float:
@@ -217,80 +291,62 @@ def cpu_seconds(pid: int) -> float:
         return float("nan")
 
 
+def quantile(values: list[float], q: float) -> float:
+    """The ``q`` quantile of ``values`` in milliseconds (inf if there are none)."""
+    v = sorted(values)
+    return v[min(len(v) - 1, int(q * len(v)))] * 1000 if v else float("inf")
+
+
 def pct(values: list[float]) -> str:
     if not values:
         return "no data"
-    v = sorted(values)
-
-    def p(q: float) -> float:
-        return v[min(len(v) - 1, int(q * len(v)))] * 1000
-
-    return (f"p50 {p(0.5):.1f} ms, p95 {p(0.95):.1f} ms, p99 {p(0.99):.1f} ms, "
-            f"max {v[-1] * 1000:.1f} ms (n={len(v)})")
+    return (f"p50 {quantile(values, .5):.1f} ms, p95 {quantile(values, .95):.1f} ms, "
+            f"p99 {quantile(values, .99):.1f} ms, max {max(values) * 1000:.1f} ms "
+            f"(n={len(values)})")
 
 
-def p95(values: list[float]) -> float:
-    v = sorted(values)
-    return v[min(len(v) - 1, int(0.95 * len(v)))] * 1000 if v else float("inf")
+def wait_until_up(port: int, server: subprocess.Popen[bytes], started: float) -> None:
+    """Poll the server's front page until it answers (hang guard: 60 s)."""
+    while True:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=1)
+        try:
+            conn.request("GET", "/")
+            conn.getresponse().read()
+            return
+        except OSError:
+            if server.poll() is not None:
+                raise SystemExit(f"the server ended with code {server.returncode}") from None
+            if clock() - started > 60:
+                raise SystemExit("the server did not start within 60 s") from None
+            time.sleep(0.1)
+        finally:
+            conn.close()
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    ap.add_argument("--quick", action="store_true",
-                    help="4 rooms, 2 client processes, started over 5 s")
-    ap.add_argument("--rooms", type=int, default=None, choices=range(1, 201),
-                    metavar="1..200", help="rooms (20; --quick 4)")
-    ap.add_argument("--phones", type=int, default=12, choices=range(1, 13), metavar="1..12")
-    ap.add_argument("--races", type=int, default=4, choices=range(4, 7), metavar="4..6")
-    ap.add_argument("--procs", type=int, default=None, choices=range(1, 17), metavar="1..16",
-                    help="client processes (4; --quick 2)")
-    ap.add_argument("--stagger", type=float, default=None,
-                    help="rooms start at random moments over this many seconds (30; --quick 5)")
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--pace", type=float, default=None, metavar="SECONDS",
-                    help="the races' pace, 0.2-10 s a furlong (default: the room's own)")
-    ap.add_argument("--deadline", type=float, default=DEADLINE)
-    ap.add_argument("--keep-timing", type=Path, metavar="FILE",
-                    help="copy the server's raw timing lines to FILE")
-    ap.add_argument("--profile", type=Path, metavar="FILE",
-                    help="run the server under cProfile, its stats to FILE")
-    args = ap.parse_args()
-    if args.rooms is None:
-        args.rooms = 4 if args.quick else 20
-    if args.procs is None:
-        args.procs = 2 if args.quick else 4
-    if args.stagger is None:
-        args.stagger = 5.0 if args.quick else 30.0
-    if not 0 <= args.stagger <= 600 or not 1 <= args.deadline <= 3600:
-        ap.error("--stagger must be 0..600 s and --deadline 1..3600 s")
+def run(args: argparse.Namespace, n_rooms: int) -> dict[str, Any]:
+    """One load run of ``n_rooms`` rooms on a fresh server and database; its figures."""
     rng = random.Random(args.seed)
-    delays = [rng.uniform(0, args.stagger) for _ in range(args.rooms)]
-    port = 8765 + os.getpid() % 1000
+    delays = [rng.uniform(0, args.stagger) for _ in range(n_rooms)]
+    port = free_port()
     load_before = os.getloadavg()
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory(prefix="bench_party.") as tmp:
         db = Path(tmp) / "bench.sqlite"
         timing = Path(tmp) / "timing.txt"
         profile = ["-m", "cProfile", "-o", str(args.profile)] if args.profile else []
         server = subprocess.Popen([sys.executable, *profile, "-m", "raceday.web.server",
                                    str(db), str(port)],
                                   env={**os.environ, "RACEDAY_PARTY_TIMING": str(timing)})
-        base = f"http://127.0.0.1:{port}"
         try:
             started = clock()
-            while True:
-                try:
-                    urllib.request.urlopen(f"{base}/", timeout=1)
-                    break
-                except OSError:
-                    if clock() - started > 60:
-                        raise SystemExit("the server did not start within 60 s") from None
-                    time.sleep(0.1)
+            wait_until_up(port, server, started)
             print(f"compile/load: {clock() - started:.2f} s (the server's start, until it "
                   "answers; not in the figures)", flush=True)
             cpu0 = cpu_seconds(server.pid)
-            jobs = [(port, [(k, delays[k]) for k in range(i, args.rooms, args.procs)],
-                     args.phones, args.races, args.deadline, args.pace)
-                    for i in range(min(args.procs, args.rooms))]
+            jobs = [{"port": port, "rooms": [(k, delays[k]) for k in range(i, n_rooms,
+                                                                            args.procs)],
+                     "phones": args.phones, "races": args.races, "deadline": args.deadline,
+                     "pace": args.pace, "delta": not args.full}
+                    for i in range(min(args.procs, n_rooms))]
             t0 = clock()
             with multiprocessing.get_context("spawn").Pool(len(jobs)) as pool:
                 results = pool.map_async(worker, jobs).get(args.deadline + 60)
@@ -298,7 +354,11 @@ def main() -> None:
             server_cpu = cpu_seconds(server.pid) - cpu0
         finally:  # SIGINT lets cProfile write its file; uvicorn stops on either signal
             server.send_signal(signal.SIGINT if args.profile else signal.SIGTERM)
-            server.wait(10)
+            try:
+                server.wait(30)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait(10)
         lines = timing.read_text().splitlines() if timing.exists() else []
         if args.keep_timing:
             args.keep_timing.write_text("\n".join(lines) + "\n")
@@ -324,38 +384,141 @@ def main() -> None:
             if is_mine:
                 own.append(at - sent[key])
             last[key] = max(last.get(key, at), at)
-    per_action = [last[k] - sent[k] for k in last]
-    server_total = [s - r for r, _, s in srv.values()]
-    server_apply = [a - r for r, a, _ in srv.values()]
-    inbound = [srv[k][0] - sent[k] for k in last if k in srv]
-    outbound = [last[k] - srv[k][2] for k in last if k in srv]
-    actions = sum(r["actions"] for r in results)
-    finished = sum(r["finished"] for r in results)
-    client_cpu = sum(r["cpu"] for r in results)
 
-    print(f"party load: {args.rooms} rooms x {args.phones + 1} clients, {args.races} races "
+    def total(name: str) -> int:
+        return int(sum(r[name] for r in results))
+
+    updates, sampled = total("updates"), total("sampled")
+    return {
+        "rooms": n_rooms, "jobs": len(jobs), "wall": wall, "errors": errors,
+        "load_before": load_before, "load_after": load_after,
+        "deliveries": deliveries, "own": own,
+        "per_action": [last[k] - sent[k] for k in last],
+        "server_total": [s - r for r, _, s in srv.values()],
+        "server_apply": [a - r for r, a, _ in srv.values()],
+        "inbound": [srv[k][0] - sent[k] for k in last if k in srv],
+        "outbound": [last[k] - srv[k][2] for k in last if k in srv],
+        "actions": total("actions"), "messages": total("messages"), "bytes": total("bytes"),
+        "finished": total("finished_rooms"), "updates": updates,
+        "per_update": total("update_bytes") / updates if updates else float("nan"),
+        "full_ratio": (total("sampled_full") / total("sampled_bytes")
+                       if sampled else float("nan")),
+        "server_cpu": server_cpu, "client_cpu": float(sum(r["cpu"] for r in results)),
+    }
+
+
+def met(f: dict[str, Any]) -> bool:
+    """The target: p95 of each delivery < 100 ms, every room finished, no errors."""
+    return (quantile(f["deliveries"], .95) < 100 and not f["errors"]
+            and f["finished"] == f["rooms"])
+
+
+def report(args: argparse.Namespace, f: dict[str, Any]) -> None:
+    """The figures of one run, in words."""
+    lb, la = f["load_before"], f["load_after"]
+    print(f"party load: {f['rooms']} rooms x {args.phones + 1} clients, {args.races} races "
           f"each, rooms started over {args.stagger:g} s (seed {args.seed}), "
-          f"{len(jobs)} client processes, {os.cpu_count()} cores")
-    print(f"  load average before {load_before[0]:.2f} {load_before[1]:.2f} "
-          f"{load_before[2]:.2f}, after {load_after[0]:.2f} {load_after[1]:.2f} "
-          f"{load_after[2]:.2f} (1/5/15 min)")
-    print(f"  intents {actions}, messages received {sum(r['messages'] for r in results)} "
-          f"({sum(r['bytes'] for r in results) / 1e6:.1f} MB), rooms finished {finished}/"
-          f"{args.rooms}, wall {wall:.1f} s, errors {len(errors)}")
-    print(f"  CPU: server {server_cpu:.1f} s ({server_cpu / wall:.0%} of a core), clients "
-          f"{client_cpu:.1f} s ({client_cpu / wall:.0%} of a core)")
-    print(f"  server: intent read -> last frame written ... {pct(server_total)}")
-    print(f"          of which check + store + views ...... {pct(server_apply)}")
-    print(f"  client: action -> each delivery ............. {pct(deliveries)}")
-    print(f"          action -> sender's own update ....... {pct(own)}")
-    print(f"          action -> last client of the room ... {pct(per_action)}")
-    print(f"  split:  sent -> read by the server .......... {pct(inbound)}")
-    print(f"          last frame written -> last received . {pct(outbound)}")
-    if errors:
-        print("  first errors:", errors[:5])
-    ok = p95(deliveries) < 100 and not errors and finished == args.rooms
+          f"{f['jobs']} client processes, {os.cpu_count()} cores, "
+          f"{'full views' if args.full else 'deltas'}, one source address a room")
+    print(f"  load average before {lb[0]:.2f} {lb[1]:.2f} {lb[2]:.2f}, after {la[0]:.2f} "
+          f"{la[1]:.2f} {la[2]:.2f} (1/5/15 min)")
+    print(f"  intents {f['actions']}, messages received {f['messages']} "
+          f"({f['bytes'] / 1e6:.1f} MB), rooms finished {f['finished']}/{f['rooms']}, "
+          f"wall {f['wall']:.1f} s, errors {len(f['errors'])}")
+    print(f"  bytes per update {f['per_update']:.0f} (update frames {f['updates']}); as full "
+          f"views {f['per_update'] * f['full_ratio']:.0f}, {f['full_ratio']:.1f}x more")
+    wall = f["wall"]
+    print(f"  CPU: server {f['server_cpu']:.1f} s ({f['server_cpu'] / wall:.0%} of a core), "
+          f"clients {f['client_cpu']:.1f} s ({f['client_cpu'] / wall:.0%} of a core)")
+    print(f"  server: intent read -> last frame written ... {pct(f['server_total'])}")
+    print(f"          of which check + store + views ...... {pct(f['server_apply'])}")
+    print(f"  client: action -> each delivery ............. {pct(f['deliveries'])}")
+    print(f"          action -> sender's own update ....... {pct(f['own'])}")
+    print(f"          action -> last client of the room ... {pct(f['per_action'])}")
+    print(f"  split:  sent -> read by the server .......... {pct(f['inbound'])}")
+    print(f"          last frame written -> last received . {pct(f['outbound'])}")
+    if f["errors"]:
+        print("  first errors:", f["errors"][:5])
     print("  target p95 < 100 ms (each delivery), every room finished, no errors:",
-          "met" if ok else "NOT met")
+          "met" if met(f) else "NOT met", flush=True)
+
+
+def table(args: argparse.Namespace, runs: list[dict[str, Any]]) -> None:
+    """One line a run: the sweep's table (Markdown, for the README)."""
+    print(f"\nsweep: {args.phones + 1} clients a room, {args.races} races, rooms started "
+          f"over {args.stagger:g} s, {'full views' if args.full else 'deltas'}, "
+          f"{os.cpu_count()} cores")
+    print("| rooms | clients | p50 ms | p95 ms | p99 ms | server p95 ms | finished | errors "
+          "| bytes/update (full views) | CPU server / clients | load before/after |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for f in runs:
+        d, wall = f["deliveries"], f["wall"]
+        print(f"| {f['rooms']} | {f['rooms'] * (args.phones + 1)} | {quantile(d, .5):.0f} "
+              f"| {quantile(d, .95):.0f} | {quantile(d, .99):.0f} "
+              f"| {quantile(f['server_total'], .95):.0f} | {f['finished']}/{f['rooms']} "
+              f"| {len(f['errors'])} | {f['per_update']:.0f} "
+              f"({f['per_update'] * f['full_ratio']:.0f}) "
+              f"| {f['server_cpu'] / wall:.0%} / {f['client_cpu'] / wall:.0%} "
+              f"| {f['load_before'][0]:.2f} / {f['load_after'][0]:.2f} |")
+
+
+def sweep_counts(text: str) -> list[int]:
+    """``--sweep 20,50,100``: room counts, each 1..200, at most MAX_SWEEP of them."""
+    try:
+        counts = [int(part) for part in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError("room counts separated by commas, such as "
+                                         "20,50,100,200") from None
+    if not 1 <= len(counts) <= MAX_SWEEP or not all(1 <= c <= 200 for c in counts):
+        raise argparse.ArgumentTypeError(f"1 to {MAX_SWEEP} room counts, each 1..200")
+    return counts
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("--quick", action="store_true",
+                    help="4 rooms, 2 client processes, started over 5 s")
+    ap.add_argument("--rooms", type=int, default=None, choices=range(1, 201),
+                    metavar="1..200", help="rooms (20; --quick 4)")
+    ap.add_argument("--sweep", type=sweep_counts, default=None, metavar="N,N,...",
+                    help="run these room counts one after another, then print one table")
+    ap.add_argument("--phones", type=int, default=12, choices=range(1, 13), metavar="1..12")
+    ap.add_argument("--races", type=int, default=4, choices=range(4, 7), metavar="4..6")
+    ap.add_argument("--procs", type=int, default=2, choices=range(1, 17), metavar="1..16",
+                    help="client processes (2)")
+    ap.add_argument("--stagger", type=float, default=None,
+                    help="rooms start at random moments over this many seconds (30; --quick 5)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--pace", type=float, default=None, metavar="SECONDS",
+                    help="the races' pace, 0.2-10 s a furlong (default: the room's own)")
+    ap.add_argument("--full", action="store_true",
+                    help="the old protocol: a whole view in every update (default: deltas)")
+    ap.add_argument("--deadline", type=float, default=DEADLINE,
+                    help=f"seconds for one run ({DEADLINE:g})")
+    ap.add_argument("--keep-timing", type=Path, metavar="FILE",
+                    help="copy the server's raw timing lines to FILE")
+    ap.add_argument("--profile", type=Path, metavar="FILE",
+                    help="run the server under cProfile, its stats to FILE")
+    args = ap.parse_args()
+    if args.sweep is not None and (args.rooms is not None or args.profile or args.keep_timing):
+        ap.error("--sweep runs its own room counts: no --rooms, --profile or --keep-timing")
+    if args.stagger is None:
+        args.stagger = 5.0 if args.quick else 30.0
+    if not 0 <= args.stagger <= 600 or not 1 <= args.deadline <= 3600:
+        ap.error("--stagger must be 0..600 s and --deadline 1..3600 s")
+    if args.pace is not None and not 0.2 <= args.pace <= 10:
+        ap.error("--pace must be 0.2..10 s")
+    counts = args.sweep or [args.rooms or (4 if args.quick else 20)]
+    # 13 sockets a room on each side: lift the soft limit of open files to the hard one
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or soft < hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    runs = []
+    for n in counts:
+        runs.append(run(args, n))
+        report(args, runs[-1])
+    if args.sweep is not None:
+        table(args, runs)
 
 
 if __name__ == "__main__":
