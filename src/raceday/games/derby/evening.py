@@ -499,13 +499,22 @@ class EveningState(SealedState):
         s = self.ledger
         return s.players[player].net + sum(t.stake for t in s.tickets_of(player))
 
+    def _shown_all(self) -> list[int]:
+        """:meth:`shown_money` of every player, from one pass over the tickets."""
+        s = self.ledger
+        shown = [p.net for p in s.players]
+        for t in s.tickets:
+            shown[t.player] += t.stake
+        return shown
+
     def standings(self) -> list[dict[str, Any]]:
         """Every player by the money everyone sees, best first; equal money shares a rank."""
         s = self.ledger
-        order = sorted(range(len(s.players)), key=lambda i: (-self.shown_money(i), i))
+        shown = self._shown_all()
+        order = sorted(range(len(s.players)), key=lambda i: (-shown[i], i))
         out: list[dict[str, Any]] = []
         for pos, i in enumerate(order):
-            net = self.shown_money(i)
+            net = shown[i]
             rank = out[-1]["rank"] if out and out[-1]["net"] == net else pos + 1
             out.append({"rank": rank, "player": i, "name": s.players[i].name, "net": net})
         return out
@@ -589,11 +598,12 @@ class EveningState(SealedState):
         s = self.ledger
         board = self._board()
         odds = exact_odds(self.options.fall_rate)
+        shown = self._shown_all()
         players = [{
             "index": i, "name": p.name, "kind": p.kind,
             "horse": None if p.horse is None else horse_name(p.horse),
             "price": p.price, "prize": p.prize, "loans": p.loans,
-            "money": self.shown_money(i), "sealed": i in self.bids, "done": i in self.done,
+            "money": shown[i], "sealed": i in self.bids, "done": i in self.done,
         } for i, p in enumerate(s.players)]
         horses = []
         for post in POSTS:

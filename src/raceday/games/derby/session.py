@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 from typing import Annotated, Any, ClassVar, Self
 
 import numpy as np
@@ -394,10 +395,10 @@ class Session:
 
     # --- betting ------------------------------------------------------------------------
     def board(self) -> OddsBoard:
-        """The odds board of the current race."""
+        """The odds board of the current race (shared: read it, never change it)."""
         counts = self.first_out_counts if self.config.first_out_bonus else {}
-        return make_board(exact_odds(self.config.fall_rate), self.config.margin,
-                          simple=self.config.simple_odds, first_out_counts=counts)
+        return _board(self.config.fall_rate, self.config.margin, self.config.simple_odds,
+                      tuple(sorted((h, c) for h, c in counts.items() if c > 0)))
 
     def tickets_of(self, player: int) -> list[Ticket]:
         return [t for t in self.tickets if t.player == player]
@@ -598,3 +599,13 @@ class Session:
 def _ticket(t: Mapping[str, Any]) -> Ticket:
     return Ticket(int(t["player"]), str(t["kind"]), tuple(int(h) for h in t["horses"]),
                   int(t["stake"]), int(t["odds"]))
+
+
+@lru_cache(maxsize=256)
+def _board(fall_rate: Fraction, margin: Fraction, simple: bool,
+           counts: tuple[tuple[int, int], ...]) -> OddsBoard:
+    """The board of these rules and first-out counts, computed once: a pure function of
+    them in exact fractions, and the party server shows it in every update of every room
+    (it was most of the cost of a Dice Derby view)."""
+    return make_board(exact_odds(fall_rate), margin, simple=simple,
+                      first_out_counts=dict(counts))
