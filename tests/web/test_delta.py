@@ -17,7 +17,7 @@ from raceday.web.delta import PatchError, apply_patch, diff, pointer
 
 # Few keys and small values, so two drawn values often share their shape and the patches
 # reach inside objects and arrays; "~" and "/" keys need escaping in a pointer.
-KEYS = st.sampled_from(["a", "b", "c", "~", "/", "a/b~c", "", "0"])
+KEYS = st.sampled_from(["a", "b", "c", "~", "/", "a/b~c", "~1", "", "0"])
 SCALARS = (st.none() | st.booleans() | st.integers(-2, 2) | st.sampled_from([0.0, 1.0, 2.5])
            | st.sampled_from(["", "x", "y"]))
 VALUES = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=6)

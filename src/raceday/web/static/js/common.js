@@ -1,4 +1,5 @@
 // Shared by every page: DOM building, REST calls, tokens in storage, the live connection.
+import { applyPatch } from "./delta.js";
 import { onLanguage, refusal, t } from "./i18n.js";
 
 // el("div", {class: "x", onclick: f}, child, "text", [more, [children]], ...) — text is always
@@ -61,15 +62,23 @@ export const tokens = {
   forgetSeat: (code) => store.del(`raceday.seat.${code}`),
 };
 
+// A copy of a view for a page's handlers, so what a page does with it never touches the
+// copy the next patch is applied to (and every view is new objects, as it always was).
+const copyOf = (value) => JSON.parse(JSON.stringify(value));
+
 // The live connection: hello with the token, then views and events; reconnects by itself
 // and asks for the events after the last one it saw (but not after a fatal error, nor when
-// another device took the seat).
+// another device took the seat). It asks for deltas: each update is a JSON Patch from the
+// view it had (delta.js), and the handlers still get the whole view; when a patch does not
+// start from its view (base) or does not fit, it reconnects at once and the welcome brings
+// the whole view again (a resync).
 export class Live {
   constructor(code, token, handlers) {
     this.code = code;
     this.token = token;
     this.h = handlers;
     this.seq = -1;
+    this.view = null;  // the view as of this.seq, patched by each update
     this.ref = 0;
     this.pending = new Map();
     this.closed = false;
@@ -83,10 +92,11 @@ export class Live {
     this.ws = ws;
     this.h.status?.("connecting");
     ws.addEventListener("open", () => {
-      ws.send(JSON.stringify({ type: "hello", token: this.token, since: this.seq }));
+      ws.send(JSON.stringify({ type: "hello", token: this.token, since: this.seq, delta: true }));
     });
-    ws.addEventListener("message", (m) => this.receive(JSON.parse(m.data)));
+    ws.addEventListener("message", (m) => { if (this.ws === ws) this.receive(JSON.parse(m.data)); });
     ws.addEventListener("close", (ev) => {
+      if (this.ws !== ws) return;  // a socket left for a resync
       for (const [, p] of this.pending) p.reject(new Error(t("reconnecting")));
       this.pending.clear();
       if (ev.code === 4409 && !this.closed) this.replaced();
@@ -104,11 +114,23 @@ export class Live {
       const fresh = this.seq < 0;
       const events = fresh ? [] : msg.catchup.flatMap((c) => c.events);
       this.seq = msg.seq;
-      this.h.welcome?.(msg, events, fresh);
+      this.view = msg.view;
+      this.h.welcome?.({ ...msg, view: copyOf(msg.view) }, events, fresh);
     } else if (msg.type === "update") {
       if (msg.seq <= this.seq) return;
+      if (msg.patch) {
+        if (msg.base !== this.seq || this.view === null) { this.resync(); return; }
+        try {
+          this.view = applyPatch(this.view, msg.patch);
+        } catch (_) {
+          this.resync();
+          return;
+        }
+      } else {
+        this.view = msg.view;
+      }
       this.seq = msg.seq;
-      this.h.update?.(msg.view, msg.events);
+      this.h.update?.(copyOf(this.view), msg.events);
     } else if (msg.type === "ack" || msg.type === "error") {
       const p = this.pending.get(msg.ref);
       if (msg.type === "error" && msg.fatal && msg.reason === "replaced") {
@@ -126,6 +148,18 @@ export class Live {
         this.h.error?.(refusal(msg, msg.message), msg.words);
       }
     }
+  }
+
+  // The view here is not the one the server's patch starts from: leave this socket and
+  // open another at once, with `since`, for the whole view (the events after `since` come
+  // with the welcome, as after any reconnect).
+  resync() {
+    const old = this.ws;
+    this.ws = null;
+    for (const [, p] of this.pending) p.reject(new Error(t("reconnecting")));
+    this.pending.clear();
+    try { old?.close(4000, "resync"); } catch (_) { /* already closing */ }
+    if (!this.closed) this.open();
   }
 
   // Another device opened this seat (close code 4409): this one stops for good; fighting
