@@ -66,7 +66,7 @@ def test_equal_values_make_an_empty_patch() -> None:
 
 @pytest.mark.parametrize(("old", "new"), [
     ({"a": 1}, {"a": True}), ({"a": [0]}, {"a": [False]}), ({"a": {"b": 1}}, {"a": {"b": 1.0}}),
-    ([1, 2], [True, 2]),
+    ([1, 2], [True, 2]), ({"a": (1, 2)}, {"a": (True, 2)}), ((0,), (False,)),
 ])
 def test_numbers_and_booleans_are_not_taken_for_each_other(old: Any, new: Any) -> None:
     ops = diff(old, new)

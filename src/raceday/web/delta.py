@@ -28,6 +28,7 @@ __all__ = ["PatchError", "apply_patch", "diff", "pointer"]
 
 Op = dict[str, Any]
 _text = partial(dumps, separators=(",", ":"))  # JSON as the server sends a patch
+_CONTAINERS = (dict, list, tuple)  # a tuple is a JSON array too
 
 
 class PatchError(ValueError):
@@ -61,7 +62,7 @@ def _same(a: Any, b: Any) -> bool:
     kind = type(a)
     if kind is not type(b) or a != b:
         return False
-    return (kind is not dict and kind is not list) or _dumps(a, 5) == _dumps(b, 5)
+    return kind not in _CONTAINERS or _dumps(a, 5) == _dumps(b, 5)
 
 
 def _diff(old: Any, new: Any, path: str, ops: list[Op]) -> None:
@@ -71,7 +72,7 @@ def _diff(old: Any, new: Any, path: str, ops: list[Op]) -> None:
     elif kind is dict or kind is list:
         if not _same(old, new):
             _diff_inside(old, new, path, ops)
-    elif old != new:
+    elif old != new or (kind is tuple and not _same(old, new)):
         ops.append({"op": "replace", "path": path, "value": new})
 
 
@@ -106,7 +107,7 @@ def _diff_dict(old: dict[str, Any], new: dict[str, Any], path: str, ops: list[Op
         elif kind is dict or kind is list:
             if not _same(was, now):
                 _diff_inside(was, now, f"{path}/{_escape(key)}", ops)
-        elif was != now:
+        elif was != now or (kind is tuple and not _same(was, now)):
             ops.append({"op": "replace", "path": f"{path}/{_escape(key)}", "value": now})
     if not same_keys:
         for key, now in new.items():
