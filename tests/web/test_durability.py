@@ -88,10 +88,11 @@ async def _hello(port: int, code: str, token: str | None, since: int = -1
 async def _stream_until_killed(port: int, code: str, host_token: str,
                                proc: subprocess.Popen[bytes]
                                ) -> tuple[int, dict[int, int], dict[int, list[Any]]]:
-    """The host starts the evening, then streams ``pace`` intents (about eight a second,
-    under its allowance) and reads the answers; once ACKED_BEFORE_KILL are acknowledged it
-    sends IN_FLIGHT more and kills the server at once. Returns the seq before the stream,
-    the acks (ref -> seq) and the events of every update frame received (seq -> events)."""
+    """The host starts the evening, then streams ``pace`` intents (at most eight a
+    second and IN_FLIGHT unanswered, under its allowance) and reads the answers; once
+    ACKED_BEFORE_KILL are acknowledged it sends IN_FLIGHT more and kills the server at
+    once. Returns the seq before the stream, the acks (ref -> seq) and the events of every
+    update frame received (seq -> events)."""
     ws, _ = await _hello(port, code, host_token)
     await ws.send(json.dumps({"type": "start", "computers": 0, "ref": 0}))
     while (answer := json.loads(await asyncio.wait_for(ws.recv(), HANG)))["type"] != "ack":
@@ -118,8 +119,9 @@ async def _stream_until_killed(port: int, code: str, host_token: str,
     ref = 0
     while len(acks) < ACKED_BEFORE_KILL:
         assert time.monotonic() < deadline and not reader.done(), (acks, reader)
-        ref += 1
-        await ws.send(json.dumps({"type": "pace", "seconds": PACES[ref], "ref": ref}))
+        if ref - len(acks) < IN_FLIGHT:  # a few unanswered at most: never over the allowance
+            ref += 1
+            await ws.send(json.dumps({"type": "pace", "seconds": PACES[ref], "ref": ref}))
         await asyncio.sleep(0.12)
     for _ in range(IN_FLIGHT):
         ref += 1
@@ -259,8 +261,8 @@ def test_a_race_saved_mid_way_goes_on_by_itself_after_a_restart(tmp_path: Path) 
         deadline = time.monotonic() + HANG
         while True:  # poll the room (hang guard only) until a paced step was played
             status, info = _request(port, "GET", f"/api/rooms/{room.code}")
-            assert status == 200, info
-            if info["seq"] > stopped_at:
+            assert status in (200, 429), info  # 429: polled faster than the lookups refill
+            if status == 200 and info["seq"] > stopped_at:
                 break
             assert time.monotonic() < deadline, "the saved race did not go on"
-            time.sleep(0.05)
+            time.sleep(0.25)
