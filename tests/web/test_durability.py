@@ -266,3 +266,41 @@ def test_a_race_saved_mid_way_goes_on_by_itself_after_a_restart(tmp_path: Path) 
                 break
             assert time.monotonic() < deadline, "the saved race did not go on"
             time.sleep(0.25)
+
+
+def test_the_log_is_checkpointed_into_the_file_beside_the_commits(tmp_path: Path) -> None:
+    """Commits only append to the write-ahead log (the writer would checkpoint by itself
+    only far behind); the checkpoint thread copies them into the database file, which alone
+    (without its -wal file) then holds the room at its last revision."""
+    import shutil
+
+    from raceday.rooms import Actor
+    from raceday.web.rooms import CHECKPOINT_FALLBACK, Rooms
+
+    rooms = Rooms(tmp_path / "rooms.sqlite")
+    try:
+        (fallback,) = rooms.store._conn.execute("PRAGMA wal_autocheckpoint").fetchone()
+        assert fallback == CHECKPOINT_FALLBACK
+        room, _ = rooms.create("derby", {"races": 4})
+        for i in range(20):
+            rooms.apply(room, Actor.host(), {"type": "pace", "seconds": PACES[i]})
+        deadline = time.monotonic() + HANG
+        while True:  # poll a copy of the file alone (hang guard only)
+            copy = tmp_path / f"copy-{time.monotonic_ns()}.sqlite"
+            shutil.copyfile(tmp_path / "rooms.sqlite", copy)
+            conn = sqlite3.connect(copy)
+            try:  # no table yet: the schema itself is still only in the log
+                row = conn.execute("SELECT revision FROM rooms WHERE code = ?",
+                                   (room.code,)).fetchone()
+            except sqlite3.OperationalError:
+                row = None
+            finally:
+                conn.close()
+            copy.unlink()
+            if row is not None and row[0] == room.revision:
+                break
+            assert time.monotonic() < deadline, "the log was never checkpointed"
+            time.sleep(0.1)
+    finally:
+        rooms.store.close()
+    rooms.store.checkpoint()  # after close: nothing, no error
