@@ -58,16 +58,14 @@ import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import numpy as np
 
 from raceday.core.errors import RacedayError, SaveFormatError
+from raceday.core.events import Message
 from raceday.present import refusal
 from raceday.rooms import JSON, Actor, RoomError, RoomLogic, as_room_error, logic_class
-
-if TYPE_CHECKING:  # raceday.web.shards reads this module's CODE_ALPHABET
-    from raceday.web.shards import Shard
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS rooms (
@@ -401,10 +399,25 @@ class RoomStore:
 _CHECKPOINTS = _Checkpoints()
 
 
+class Sharding(Protocol):
+    """Which rooms this process keeps when it is one of several
+    (:class:`raceday.web.shards.Shard`)."""
+
+    @property
+    def letters(self) -> str:
+        """The first letters of the codes it makes."""
+
+    def owns(self, code: str) -> bool:
+        """Whether the room ``code`` is kept here."""
+
+    def misrouted(self, code: str) -> Message | None:
+        """The refusal, in words, of a code another process keeps (None if none does)."""
+
+
 class Rooms:
     """Every room of the server: create, join, authenticate and apply intents."""
 
-    def __init__(self, path: str | Path, shard: Shard | None = None) -> None:
+    def __init__(self, path: str | Path, shard: Sharding | None = None) -> None:
         """The rooms kept in ``path``; with a ``shard`` (one process of several, see
         :mod:`raceday.web.shards`) only that shard's rooms are loaded, made and served."""
         self.store = RoomStore(path)
@@ -414,11 +427,10 @@ class Rooms:
 
     def get(self, code: object) -> Room:
         room = self.rooms.get(normal_code(code))
-        if room is None and self.shard is not None and self.shard.elsewhere(normal_code(code)):
-            from raceday.web.shards import misrouted
-
-            words = misrouted(normal_code(code), self.shard)
-            raise refusal(NoSuchRoom, words.key, **words.params)
+        if room is None and self.shard is not None:
+            words = self.shard.misrouted(normal_code(code))
+            if words is not None:  # another process's room: the proxy sent it to the wrong one
+                raise refusal(NoSuchRoom, words.key, **words.params)
         if room is None:
             wanted = normal_code(code)
             closed = self.store.closed_room(wanted) if 0 < len(wanted) <= 16 else None

@@ -73,6 +73,15 @@ class Shard:
         theirs = owner(code, self.count)
         return theirs is not None and theirs != self.index
 
+    def misrouted(self, code: str) -> Message | None:
+        """The refusal, in words, of a request naming another shard's room (None when
+        ``code`` is not another shard's)."""
+        if not self.elsewhere(code):
+            return None
+        return Message("refusal.misrouted", {"code": code.strip().upper()[:8],
+                                             "owner": owner(code, self.count),
+                                             "shard": str(self)})
+
     def __str__(self) -> str:
         return f"{self.index}/{self.count}"
 
@@ -91,13 +100,6 @@ def letters_of(index: int, count: int) -> str:
     return Shard(index, count).letters
 
 
-def misrouted(code: str, shard: Shard) -> Message:
-    """The refusal for a request naming another shard's room, in words."""
-    return Message("refusal.misrouted", {"code": code.strip().upper()[:8],
-                                         "owner": owner(code, shard.count),
-                                         "shard": str(shard)})
-
-
 class ShardGuard:
     """ASGI middleware: a request or WebSocket naming a room of another shard is refused
     (421, or close 4421) before it reaches the routes or the rate limits."""
@@ -110,9 +112,9 @@ class ShardGuard:
         if scope["type"] in ("http", "websocket"):
             found = ROOM_PATH.match(scope.get("path", ""))
             if found is not None:
-                code = found[1]
-                if self.shard.elsewhere(code):
-                    await self._refuse(scope, receive, send, misrouted(code, self.shard))
+                words = self.shard.misrouted(found[1])
+                if words is not None:
+                    await self._refuse(scope, receive, send, words)
                     return
         await self.app(scope, receive, send)
 
