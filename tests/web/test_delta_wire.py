@@ -5,6 +5,7 @@ fewer bytes per update; clients that did not ask get whole views as before."""
 
 from __future__ import annotations
 
+import enum
 import json
 from pathlib import Path
 from typing import Any
@@ -223,3 +224,30 @@ def test_only_a_true_delta_asks_for_patches(client: TestClient) -> None:
         update = ws.receive_json()
         assert update["type"] == "update"
         assert "view" in update and "patch" not in update and "base" not in update
+
+
+class Lane(enum.IntEnum):
+    INSIDE = 1
+
+
+class Word(str):
+    """A str of the game's own (marshal takes only plain str; JSON writes it as one)."""
+
+
+def test_views_with_enums_and_other_subclasses_still_go_out(client: TestClient) -> None:
+    """A view may hold values json writes but marshal refuses (an IntEnum, a subclass of
+    str): every client is still sent every update, as those plain values."""
+    room = new_room(client)
+    code = room["code"]
+    logic = client.app.state.rooms.rooms[code].logic  # type: ignore[attr-defined]
+    public_view = logic.public_view
+    logic.public_view = lambda: {**public_view(), "lane": Lane.INSIDE, "word": Word("w")}
+    full = FullClient(client, code, None)
+    delta = DeltaClient(client, code, None)
+    join(client, code, "Aki")
+    join(client, code, "Ben")
+    for c in (full, delta):
+        c.until(3)
+        assert c.view["lane"] == 1 and c.view["word"] == "w"
+        assert c.view["seats"] == ["Aki", "Ben"]
+    assert exact(full.view) == exact(delta.view)

@@ -332,8 +332,13 @@ DELTA_FULL = 1024  # a patch shorter than this is sent without encoding the whol
 def _copy(view: Any) -> Any:
     """A copy of a view that nothing else holds: the next patch is made from it, and a
     game's view may share lists and objects with its state, which changes in place. (The
-    marshal round trip is the quickest deep copy of plain data and keeps every type.)"""
-    return marshal.loads(marshal.dumps(view))
+    marshal round trip is the quickest deep copy of plain data and keeps every type; a view
+    with values marshal does not take, such as an enum or another subclass of int or str,
+    is copied through JSON, which writes them as the plain values they are sent as.)"""
+    try:
+        return marshal.loads(marshal.dumps(view))
+    except ValueError:
+        return json.loads(json.dumps(view))
 
 
 def _split(room: Room) -> tuple[Any, Any] | None:
