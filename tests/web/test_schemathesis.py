@@ -23,7 +23,8 @@ from raceday.web.numbers import Jobs, Limits
 
 ORIGIN = "http://party.schemathesis.test"  # an allowed origin, sent with every request
 CHECKS = [not_a_server_error, response_schema_conformance, content_type_conformance]
-LIMITS = {"rest_burst": 1e9, "rest_rate": 1e9, "lookup_burst": 1e9, "lookup_rate": 1e9}
+LIMITS = {"rest_burst": 1e9, "rest_rate": 1e9, "lookup_burst": 1e9, "lookup_rate": 1e9,
+          "create_burst": 1e9, "create_rate": 1e9}
 # Generated jobs run (two at a time), so they are kept short: a larger n or a longer KEIRIN
 # track is refused with a 400 like any other out-of-range value.
 SMALL_JOBS = Limits({"wielersim": {"races": 20}, "keirin": {"races": 2_000, "length": 60},

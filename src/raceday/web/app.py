@@ -52,8 +52,11 @@ of every WebSocket handshake and state-changing request must be this server's ow
 or the CLI, is allowed); request bodies must be ``application/json`` (415), at most 4 KB
 (413) and nested at most 32 levels (400); room lookups (``GET /api/rooms/{code}``, the QR,
 joins and WebSocket handshakes naming an unknown room) are rate-limited per client address,
-a miss costing :data:`MISS_COST` tokens (429); ``X-Forwarded-For`` counts only from
-``trusted_proxies``.
+a miss costing :data:`MISS_COST` tokens (429), as are REST calls and, more tightly, new
+rooms; one address holds a bounded number of WebSockets open; ``X-Forwarded-For`` counts
+only from ``trusted_proxies``. Every answer carries the security headers of
+:class:`~raceday.web.guard.SecureHeaders` (HSTS behind an ``https`` public URL); the answers
+that carry a key are ``Cache-Control: no-store``; no answer sets a cookie.
 """
 
 from __future__ import annotations
@@ -77,7 +80,6 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
 
 from raceday import __version__
 from raceday.core.discovery import asset_folder, face, game_packages, games_with
@@ -89,14 +91,20 @@ from raceday.web import games, messages, numbers, print_pages, replay
 from raceday.web.delta import diff
 from raceday.web.guard import (
     MAX_BODY,
+    MISS_COST,
+    NO_STORE,
     BadJSON,
     Bucket,
     Guard,
     Limiter,
     Origins,
+    SecureHeaders,
+    SocketCap,
     client_key,
+    is_https,
     loads,
     parse_networks,
+    retry_after,
 )
 from raceday.web.lifecycle import IDLE_CLOSE_HOURS, IdleCloser
 from raceday.web.options_schema import router as options_router
@@ -107,14 +115,10 @@ from raceday.web.shards import Shard, ShardGuard
 STATIC = Path(__file__).parent / "static"
 log = logging.getLogger("raceday.web")
 MAX_MESSAGE = MAX_BODY  # bytes of one client message (REST body or WebSocket frame)
-MISS_COST = 10  # tokens a lookup of a room that does not exist costs (a hit costs 1)
 SEAT_TAKEN = Message("refusal.seat_taken")
 TOO_MANY = Message("refusal.too_many")
 OUTBOX = 512  # messages queued for one slow connection before it is dropped
 HELLO_TIMEOUT = 15.0
-CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
-       "connect-src 'self' ws: wss:; font-src 'self'; object-src 'none'; base-uri 'none'; "
-       "frame-ancestors 'none'")
 
 
 @dataclass(eq=False)
@@ -401,17 +405,7 @@ def _refused(status: int, exc: RacedayError) -> JSONResponse:
 
 
 def _too_many(bucket: Bucket) -> JSONResponse:
-    wait = 60 if bucket.rate <= 0 else max(1, int((1 - bucket.tokens) / bucket.rate) + 1)
-    return _error(429, TOO_MANY, {"Retry-After": str(min(wait, 3600))})
-
-
-class _Headers(BaseHTTPMiddleware):
-    async def dispatch(self, request: Request, call_next: RequestResponseEndpoint) -> Response:
-        response = await call_next(request)
-        response.headers["Content-Security-Policy"] = CSP
-        response.headers["X-Content-Type-Options"] = "nosniff"
-        response.headers["Referrer-Policy"] = "no-referrer"
-        return response
+    return _error(429, TOO_MANY, {"Retry-After": retry_after(bucket)})
 
 
 # --- the JSON API's bodies and answers (served as /openapi.json) ------------------------
@@ -547,8 +541,9 @@ def _serve_game_page(app: FastAPI, game: str) -> None:
 def create_app(db_path: str | Path, *, public_url: str | None = None,
                allowed_origins: Iterable[str] | str | None = None,
                trusted_proxies: Iterable[str] | str | None = None,
-               burst: float = 20, rate: float = 10, rest_burst: float = 300,
-               rest_rate: float = 30, lookup_burst: float = 60, lookup_rate: float = 2,
+               burst: float = 20, rate: float = 10, rest_burst: float = 60,
+               rest_rate: float = 1, lookup_burst: float = 200, lookup_rate: float = 2,
+               create_burst: float = 10, create_rate: float = 0.05, max_sockets: int = 100,
                clock: Callable[[], float] = time.monotonic,
                idle_close: float | None = IDLE_CLOSE_HOURS,
                timing: str | Path | None = None, resume_after: float = 10.0,
@@ -562,11 +557,17 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
     ``trusted_proxies`` (addresses or networks; none by default) are the reverse proxies
     whose ``X-Forwarded-For`` names the client for rate limits. ``burst`` and ``rate`` set
     each WebSocket's allowance of intents; ``rest_*`` each client address's allowance of
-    REST calls (creating rooms, joining); ``lookup_*`` each address's allowance of room
-    lookups (a room's page data or QR, joins, WebSockets naming an unknown room: a hit costs
-    one, a miss :data:`MISS_COST`). ``timing`` (a file) turns on the server-side timing of
-    intents (:class:`Timing`; benchmarks only). A race saved mid-way goes on by itself
-    ``resume_after`` seconds after the server starts (time for the screens to reconnect).
+    REST calls (creating rooms, joining); ``create_*`` each address's own, smaller
+    allowance of new rooms (a few a minute); ``lookup_*`` each address's allowance of room
+    lookups (a room's page data or QR, joins, replays, WebSockets naming an unknown room: a
+    hit costs one, a miss :data:`MISS_COST`); ``max_sockets`` the WebSockets one address
+    may hold open at once. The defaults let twelve phones behind one router (one address)
+    load, join and reconnect at once, and refuse a script's flood (429). ``clock`` (seconds,
+    ``time.monotonic`` by default) refills every allowance (and times the idle close);
+    tests freeze it. ``timing`` (a
+    file) turns on the server-side timing of intents (:class:`Timing`; benchmarks only). A
+    race saved mid-way goes on by itself ``resume_after`` seconds after the server starts
+    (time for the screens to reconnect).
     ``shard`` makes this process one of several behind a proxy (:mod:`raceday.web.shards`):
     it loads, creates and serves only that shard's rooms and answers 421 for the others'.
     A room with no play and no open connection for ``idle_close`` hours (by ``clock``) is
@@ -579,8 +580,9 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
     hub = Hub()
     if timing is not None:
         hub.timing = Timing(timing)
-    rest = Limiter(rest_burst, rest_rate)
-    lookups = Limiter(lookup_burst, lookup_rate)
+    rest = Limiter(rest_burst, rest_rate, clock=clock)
+    creates = Limiter(create_burst, create_rate, clock=clock)
+    lookups = Limiter(lookup_burst, lookup_rate, clock=clock)
     if idle_close is not None and not 0 < idle_close < float("inf"):
         raise ValueError(f"idle_close must be a number of hours above 0, got {idle_close!r}")
     idle = None if idle_close is None else IdleCloser(rooms, hub, idle_close * 3600, clock)
@@ -607,12 +609,14 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
     if shard is not None:  # innermost: a misrouted room is refused before any route
         app.add_middleware(ShardGuard, shard=shard)
     app.add_middleware(Guard, origins=origins)
-    app.add_middleware(_Headers)
+    app.add_middleware(SocketCap, most=max_sockets, trusted=trusted)
+    app.add_middleware(SecureHeaders, hsts=is_https(public_url))
     app.state.rooms = rooms
     app.state.hub = hub
     app.state.idle = idle  # the idle sweep (None when rooms never close)
     app.state.origins = origins
     app.state.trusted_proxies = trusted
+    app.state.lookups = lookups  # the replay of a room by its code is a lookup too
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     for game in game_packages():  # each game's browser assets: /games/<game>/static/...
         assets = asset_folder(game, "static")
@@ -675,8 +679,17 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
         base = public_url or str(request.base_url)
         return base if base.endswith("/") else base + "/"
 
-    def rest_allowed(request: Request) -> bool:
-        return rest.bucket(client_key(request.scope, trusted)).take()
+    def rest_refusal(request: Request, *limiters: Limiter) -> JSONResponse | None:
+        """429 if one of ``limiters`` (the REST allowance, then maybe the creation one) has
+        no token for this address; else take one from each."""
+        key = client_key(request.scope, trusted)
+        buckets = [limiter.bucket(key) for limiter in (rest, *limiters)]
+        for bucket in buckets:
+            if not bucket.ready():
+                return _too_many(bucket)
+        for bucket in buckets:
+            bucket.take()
+        return None
 
     def lookup_bucket(scope: Any) -> Bucket:
         return lookups.bucket(client_key(scope, trusted))
@@ -705,8 +718,9 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
               responses={201: {"model": RoomCreated}, **_refusals(400, 403, 413, 415, 429)})
     async def create_room(body: CreateRoom, request: Request) -> JSONResponse:
         """Create a room; the answer carries the host's token."""
-        if not rest_allowed(request):
-            return _error(429, TOO_MANY)
+        refused = rest_refusal(request, creates)
+        if refused is not None:
+            return refused
         try:
             room, token = rooms.create(body.game, body.options)
         except RacedayError as exc:
@@ -715,7 +729,8 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
         return JSONResponse({"code": room.code, "game": room.game, "host_token": token,
                              "join_url": f"{base}play/{room.code}",
                              "watch_url": f"{base}watch/{room.code}",
-                             "host_url": f"{base}host/{room.code}"}, status_code=201)
+                             "host_url": f"{base}host/{room.code}"}, status_code=201,
+                            headers=NO_STORE)
 
     @app.post("/api/rooms/{code}/join", status_code=201, response_class=JSONResponse,
               responses={201: {"model": Joined}, **_refusals(400, 403, 404, 409, 413, 415,
@@ -725,8 +740,9 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
         lookup = lookup_bucket(request.scope)
         if not lookup.ready():
             return _too_many(lookup)
-        if not rest_allowed(request):
-            return _error(429, TOO_MANY)
+        refused = rest_refusal(request)
+        if refused is not None:
+            return refused
         try:
             name = clean_name(body.name)
         except RacedayError as exc:
@@ -744,7 +760,7 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
             return _refused(409, exc)
         lookup.charge(1)
         return JSONResponse({"code": room.code, "seat": seat, "token": token, "name": name},
-                            status_code=201)
+                            status_code=201, headers=NO_STORE)
 
     def find(code: str, lookup: Bucket) -> Room | JSONResponse:
         """The room named ``code``, charging ``lookup`` for the look (or a refusal)."""
@@ -827,7 +843,7 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
                 f'"catchup": {json.dumps(catchup)}, "view": {view}}}')
             hub.add(room.code, conn)  # a seat's older connection is told and closed
         sender = asyncio.create_task(_sender(conn, hub.timing, room.code))
-        bucket = Bucket(burst, rate)
+        bucket = Bucket(burst, rate, clock)
         refused = 0
         try:
             while not conn.dropped and conn.close_code is None:

@@ -22,6 +22,16 @@
   ``X-Forwarded-For`` is honoured only when the connection comes from one of the
   ``trusted_proxies`` the host names (addresses or networks; none by default), walking the
   header from the right while the hop is trusted, so a client cannot choose its own key.
+  The allowances are sized for a bar: twelve phones behind one router (one address) load
+  the room, join and reconnect without meeting a limit, while a script from one address
+  guessing codes (a miss costs :data:`MISS_COST`), creating rooms or flooding a lobby is
+  answered 429. :class:`SocketCap` bounds the WebSockets one address holds open at once.
+* **Response headers** (:class:`SecureHeaders`): a strict Content-Security-Policy,
+  ``nosniff``, no referrer, ``Cross-Origin-Opener-Policy: same-origin``, a
+  ``Permissions-Policy`` that turns off camera, microphone and geolocation, and
+  ``Strict-Transport-Security`` when the public URL is ``https``. The server sets no
+  cookies: keys live in the browser's storage, and the answers that carry one are
+  ``Cache-Control: no-store``.
 """
 
 from __future__ import annotations
@@ -44,6 +54,7 @@ Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
+MISS_COST = 20  # lookup tokens a room code that names no room costs (a hit costs 1)
 MAX_BODY = 4096  # bytes of one REST body (the same cap as a WebSocket message)
 MAX_DEPTH = 32  # nesting levels of one JSON document from a client
 STATE_CHANGING = frozenset(("POST", "PUT", "PATCH", "DELETE"))
@@ -51,6 +62,14 @@ WITH_BODY = frozenset(("POST", "PUT", "PATCH"))
 DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443}
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
+
+
+CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+       "connect-src 'self' ws: wss:; font-src 'self'; object-src 'none'; base-uri 'none'; "
+       "frame-ancestors 'none'")
+PERMISSIONS = "camera=(), microphone=(), geolocation=(), payment=(), usb=()"
+HSTS = "max-age=31536000"  # a year; no includeSubDomains: the host's other names are not ours
+NO_STORE = {"Cache-Control": "no-store"}  # an answer that carries a key
 
 
 class BadJSON(RacedayError):
@@ -173,6 +192,13 @@ class Limiter:
             del self.buckets[key]
         while len(self.buckets) >= self.max_keys:
             del self.buckets[next(iter(self.buckets))]
+
+
+def retry_after(bucket: Bucket) -> str:
+    """Seconds until ``bucket`` has a token again, for a 429's ``Retry-After`` (1 to 3600;
+    60 for a bucket that never refills)."""
+    wait = 60 if bucket.rate <= 0 else max(1, int((1 - bucket.tokens) / bucket.rate) + 1)
+    return str(min(wait, 3600))
 
 
 def parse_networks(items: Iterable[str] | str | None) -> tuple[Network, ...]:
@@ -414,3 +440,83 @@ class Guard:
             return await receive()
 
         return replay
+
+
+class SocketCap:
+    """ASGI middleware: at most ``most`` WebSockets open at once from one client address
+    (:func:`client_key`); one more is refused with 429 before the handshake (a close with
+    code 1013, try again later, where the server cannot answer a handshake with HTTP). A
+    phone holds one socket, a screen one; a script opening thousands to one room is what
+    this stops."""
+
+    def __init__(self, app: ASGIApp, most: int, trusted: tuple[Network, ...] = ()) -> None:
+        self.app = app
+        self.most = most
+        self.trusted = trusted
+        self.open: dict[str, int] = {}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "websocket":
+            await self.app(scope, receive, send)
+            return
+        key = client_key(scope, self.trusted)
+        held = self.open.get(key, 0)
+        if held >= self.most:
+            await receive()  # websocket.connect
+            why = Words("refusal.too_many")
+            if "websocket.http.response" in scope.get("extensions", {}):
+                body = refusal_body(why)
+                await send({"type": "websocket.http.response.start", "status": 429,
+                            "headers": [(b"content-type", b"application/json"),
+                                        (b"content-length", str(len(body)).encode()),
+                                        (b"retry-after", b"5")]})
+                await send({"type": "websocket.http.response.body", "body": body})
+            else:
+                await send({"type": "websocket.close", "code": 1013,
+                            "reason": render(why, "en")[:120]})
+            return
+        self.open[key] = held + 1
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            left = self.open.get(key, 1) - 1
+            if left > 0:
+                self.open[key] = left
+            else:
+                self.open.pop(key, None)
+
+
+class SecureHeaders:
+    """ASGI middleware: the security headers of every HTTP answer (see the module's
+    docstring); ``hsts`` adds Strict-Transport-Security (for an ``https`` public URL). A
+    header the answer set itself (a page's own Cache-Control) is kept."""
+
+    def __init__(self, app: ASGIApp, hsts: bool = False) -> None:
+        self.app = app
+        extra = [(b"content-security-policy", CSP), (b"x-content-type-options", "nosniff"),
+                 (b"referrer-policy", "no-referrer"),
+                 (b"cross-origin-opener-policy", "same-origin"),
+                 (b"permissions-policy", PERMISSIONS)]
+        if hsts:
+            extra.append((b"strict-transport-security", HSTS))
+        self.extra = [(name, value.encode("latin-1")) for name, value in extra]
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", ()))
+                have = {name.lower() for name, _ in headers}
+                headers.extend(item for item in self.extra if item[0] not in have)
+                message["headers"] = headers
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+def is_https(url: str | None) -> bool:
+    """Is ``url`` an ``https://`` address (the public URL: then HSTS is sent)?"""
+    return url is not None and url.strip().lower().startswith("https://")

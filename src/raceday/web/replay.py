@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from raceday.core.discovery import asset_folder, face, game_packages
 from raceday.core.errors import RacedayError, SaveFormatError
@@ -40,6 +40,7 @@ from raceday.core.events import Message
 from raceday.present.replay import ReplayStep, final_step, rebuild_states, room_event_message
 from raceday.rooms import JSON, logic_class
 from raceday.store.sessions import SessionStore
+from raceday.web.guard import MISS_COST, Limiter, client_key, refusal_body, retry_after
 from raceday.web.pages import PAGES
 
 if TYPE_CHECKING:
@@ -335,8 +336,22 @@ def replays(request: Request) -> JSONResponse:
 
 
 @router.get("/api/replay/room/{code}")
-def replay_room(code: str, request: Request) -> JSONResponse:
-    return _answer(lambda: room_replay(_db(request), code))
+def replay_room(code: str, request: Request) -> Response:
+    """A finished room's replay. Naming a room by its code is a lookup like
+    ``/api/rooms/{code}`` (its answer tells a live code from a free one): it takes from the
+    same per-address allowance, a code that names no room costing ``MISS_COST`` (429 when
+    spent)."""
+    lookups: Limiter | None = getattr(request.app.state, "lookups", None)
+    if lookups is None:
+        return _answer(lambda: room_replay(_db(request), code))
+    bucket = lookups.bucket(client_key(request.scope, request.app.state.trusted_proxies))
+    if not bucket.ready():
+        return Response(refusal_body(Message("refusal.too_many")), status_code=429,
+                        media_type="application/json",
+                        headers={"Retry-After": retry_after(bucket)})
+    answer = _answer(lambda: room_replay(_db(request), code))
+    bucket.charge(MISS_COST if answer.status_code == 404 else 1)
+    return answer
 
 
 @router.get("/api/replay/{game}/{name}/{part}")
