@@ -39,13 +39,18 @@ Figures (all clocks are CLOCK_MONOTONIC, comparable between the processes):
   written -> last client received it (outbound, incl. client-side queueing).
 Bounded: each client stops after MAX_ACTIONS intents, each run after --deadline seconds.
 
+``--shards N`` runs N server processes on one database file, shard K of N each
+(:mod:`raceday.web.shards`): party k is created on shard k mod N and its clients talk to
+that process, as a proxy hashing on the room code would send them (the server-side figures
+and CPU are of all of them; ``--profile`` profiles the first).
+
 ``--sweep 20,50,100,200`` runs those room counts one after another (a fresh server and
 database each) and prints one table: per delivery p50/p95/p99, server p95, rooms finished,
 errors, bytes per update (and as full views), CPU and the load average.
 
     .venv/bin/python bench/bench_party.py [--quick] [--rooms 20 | --sweep 20,50,100,200]
         [--phones 12] [--races 4] [--procs 2] [--stagger 30] [--seed 1] [--pace SECONDS]
-        [--full] [--deadline 300] [--keep-timing FILE] [--profile FILE]
+        [--full] [--shards 1] [--deadline 300] [--keep-timing FILE] [--profile FILE]
 
 ``--quick``: 4 rooms on 2 client processes, started over 5 s (the same figures, smaller).
 The server's start (imports, until it answers) is printed apart as "compile/load".
@@ -264,8 +269,9 @@ def worker(job: dict[str, Any]) -> dict[str, Any]:
     deadline = job["deadline"]
 
     async def run_all() -> None:
-        tasks = [asyncio.create_task(room(job["port"], job["phones"], job["races"], stats,
-                                          k, delay)) for k, delay in job["rooms"]]
+        ports = job["ports"]
+        tasks = [asyncio.create_task(room(ports[k % len(ports)], job["phones"], job["races"],
+                                          stats, k, delay)) for k, delay in job["rooms"]]
         done, late = await asyncio.wait(tasks, timeout=deadline)
         for t in late:
             t.cancel()
@@ -327,23 +333,30 @@ def run(args: argparse.Namespace, n_rooms: int) -> dict[str, Any]:
     """One load run of ``n_rooms`` rooms on a fresh server and database; its figures."""
     rng = random.Random(args.seed)
     delays = [rng.uniform(0, args.stagger) for _ in range(n_rooms)]
-    port = free_port()
+    ports = [free_port() for _ in range(args.shards)]
     load_before = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="bench_party.") as tmp:
         db = Path(tmp) / "bench.sqlite"
-        timing = Path(tmp) / "timing.txt"
-        profile = ["-m", "cProfile", "-o", str(args.profile)] if args.profile else []
-        server = subprocess.Popen([sys.executable, *profile, "-m", "raceday.web.server",
-                                   str(db), str(port)],
-                                  env={**os.environ, "RACEDAY_PARTY_TIMING": str(timing)})
+        timings = [Path(tmp) / f"timing{i}.txt" for i in range(args.shards)]
+        servers: list[subprocess.Popen[bytes]] = []
         try:
+            for i, (port, timing) in enumerate(zip(ports, timings, strict=True)):
+                profile = (["-m", "cProfile", "-o", str(args.profile)]
+                           if args.profile and i == 0 else [])
+                shard = [f"{i}/{args.shards}"] if args.shards > 1 else []
+                servers.append(subprocess.Popen(
+                    [sys.executable, *profile, "-m", "raceday.web.server", str(db), str(port),
+                     *shard], env={**os.environ, "RACEDAY_PARTY_TIMING": str(timing)}))
             started = clock()
-            wait_until_up(port, server, started)
+            for port, server in zip(ports, servers, strict=True):
+                wait_until_up(port, server, started)
             print(f"compile/load: {clock() - started:.2f} s (the server's start, until it "
                   "answers; not in the figures)", flush=True)
-            cpu0 = cpu_seconds(server.pid)
-            jobs = [{"port": port, "rooms": [(k, delays[k]) for k in range(i, n_rooms,
-                                                                            args.procs)],
+            cpu0 = [cpu_seconds(server.pid) for server in servers]
+            # party k plays on shard k mod N (it is created there, so its code is that
+            # shard's: the clients go straight to the process a proxy would route them to)
+            jobs = [{"ports": ports, "rooms": [(k, delays[k]) for k in range(i, n_rooms,
+                                                                             args.procs)],
                      "phones": args.phones, "races": args.races, "deadline": args.deadline,
                      "pace": args.pace, "delta": not args.full}
                     for i in range(min(args.procs, n_rooms))]
@@ -351,15 +364,19 @@ def run(args: argparse.Namespace, n_rooms: int) -> dict[str, Any]:
             with multiprocessing.get_context("spawn").Pool(len(jobs)) as pool:
                 results = pool.map_async(worker, jobs).get(args.deadline + 60)
             wall = clock() - t0
-            server_cpu = cpu_seconds(server.pid) - cpu0
+            server_cpu = sum(cpu_seconds(s.pid) - c for s, c in zip(servers, cpu0,
+                                                                     strict=True))
         finally:  # SIGINT lets cProfile write its file; uvicorn stops on either signal
-            server.send_signal(signal.SIGINT if args.profile else signal.SIGTERM)
-            try:
-                server.wait(30)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait(10)
-        lines = timing.read_text().splitlines() if timing.exists() else []
+            for server in servers:
+                server.send_signal(signal.SIGINT if args.profile else signal.SIGTERM)
+            for server in servers:
+                try:
+                    server.wait(30)
+                except subprocess.TimeoutExpired:
+                    server.kill()
+                    server.wait(10)
+        lines = [line for timing in timings if timing.exists()
+                 for line in timing.read_text().splitlines()]
         if args.keep_timing:
             args.keep_timing.write_text("\n".join(lines) + "\n")
     load_after = os.getloadavg()
@@ -419,7 +436,8 @@ def report(args: argparse.Namespace, f: dict[str, Any]) -> None:
     print(f"party load: {f['rooms']} rooms x {args.phones + 1} clients, {args.races} races "
           f"each, rooms started over {args.stagger:g} s (seed {args.seed}), "
           f"{f['jobs']} client processes, {os.cpu_count()} cores, "
-          f"{'full views' if args.full else 'deltas'}, one source address a room")
+          f"{'full views' if args.full else 'deltas'}, one source address a room, "
+          f"{args.shards} server process{'es' if args.shards > 1 else ''}")
     print(f"  load average before {lb[0]:.2f} {lb[1]:.2f} {lb[2]:.2f}, after {la[0]:.2f} "
           f"{la[1]:.2f} {la[2]:.2f} (1/5/15 min)")
     print(f"  intents {f['actions']}, messages received {f['messages']} "
@@ -447,7 +465,7 @@ def table(args: argparse.Namespace, runs: list[dict[str, Any]]) -> None:
     """One line a run: the sweep's table (Markdown, for the README)."""
     print(f"\nsweep: {args.phones + 1} clients a room, {args.races} races, rooms started "
           f"over {args.stagger:g} s, {'full views' if args.full else 'deltas'}, "
-          f"{os.cpu_count()} cores")
+          f"{args.shards} server process(es), {os.cpu_count()} cores")
     print("| rooms | clients | p50 ms | p95 ms | p99 ms | server p95 ms | finished | errors "
           "| bytes/update (full views) | CPU server / clients | load before/after |")
     print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
@@ -491,6 +509,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--pace", type=float, default=None, metavar="SECONDS",
                     help="the races' pace, 0.2-10 s a furlong (default: the room's own)")
+    ap.add_argument("--shards", type=int, default=1, choices=range(1, 5), metavar="1..4",
+                    help="server processes, each shard K/N of the rooms (1)")
     ap.add_argument("--full", action="store_true",
                     help="the old protocol: a whole view in every update (default: deltas)")
     ap.add_argument("--deadline", type=float, default=DEADLINE,

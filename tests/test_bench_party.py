@@ -58,3 +58,15 @@ def test_a_small_sweep_plays_every_room_with_deltas() -> None:
         sent, full = re.fullmatch(r"(\d+) \((\d+)\)", cells[8]).groups()  # type: ignore[union-attr]
         assert 0 < int(sent) * 2 < int(full), row  # a patch weighs well under a full view
     assert "deltas, one source address a room" in out.stdout
+
+
+@pytest.mark.timeout(900)
+def test_two_server_processes_share_the_rooms() -> None:
+    # each party is created on its shard and played there; the target line is not checked
+    out = subprocess.run(
+        [sys.executable, str(BENCH), "--rooms", "2", "--shards", "2", "--phones", "2",
+         "--procs", "1", "--stagger", "0", "--pace", "0.2", "--deadline", "300"],
+        capture_output=True, text=True, timeout=800)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "2 server processes" in out.stdout
+    assert "rooms finished 2/2" in out.stdout and "errors 0" in out.stdout, out.stdout

@@ -62,7 +62,8 @@ def background_server(app: Any, host: str = "127.0.0.1", port: int | None = None
 
 
 def main(argv: list[str] | None = None) -> None:
-    """``python -m raceday.web.server DB PORT``: serve on 127.0.0.1 (benchmarks);
+    """``python -m raceday.web.server DB PORT [K/N]``: serve on 127.0.0.1 (benchmarks),
+    as shard K of N when given (:class:`raceday.web.shards.Shard`);
     ``RACEDAY_PARTY_TIMING=FILE`` appends the server-side timing of each intent to FILE;
     ``RACEDAY_PARTY_ALLOWED_ORIGINS`` and ``RACEDAY_PARTY_TRUSTED_PROXIES`` (comma-separated)
     are create_app's ``allowed_origins`` and ``trusted_proxies``. The limits are the
@@ -74,12 +75,15 @@ def main(argv: list[str] | None = None) -> None:
     import uvicorn
 
     from raceday.web.app import create_app
+    from raceday.web.shards import Shard
 
     args = sys.argv[1:] if argv is None else argv
     db, port = args[0], int(args[1])
+    shard = Shard.parse(args[2]) if len(args) > 2 else None
     app = create_app(db, timing=os.environ.get("RACEDAY_PARTY_TIMING") or None,
                      allowed_origins=os.environ.get("RACEDAY_PARTY_ALLOWED_ORIGINS") or None,
-                     trusted_proxies=os.environ.get("RACEDAY_PARTY_TRUSTED_PROXIES") or None)
+                     trusted_proxies=os.environ.get("RACEDAY_PARTY_TRUSTED_PROXIES") or None,
+                     shard=shard)
     uvicorn.Server(uvicorn_config(app, "127.0.0.1", port)).run()
 
 
