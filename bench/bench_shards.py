@@ -105,8 +105,10 @@ def run(args: argparse.Namespace, shards: int) -> dict[str, Any]:
              "XDG_DATA_HOME": str(home)}))
         pids = [s.pid for s in servers]
         cpu0 = [party.cpu_seconds(p) for p in [*pids, caddy.pid]]
-        jobs = [{"port": entry, "rooms": [(k, delays[k]) for k in range(i, args.rooms,
-                                                                        args.procs)],
+        # every party through the one entry point ("ports": bench_party's clients pick a
+        # party's server among them; "port": its older spelling)
+        jobs = [{"port": entry, "ports": [entry],
+                 "rooms": [(k, delays[k]) for k in range(i, args.rooms, args.procs)],
                  "phones": 12, "races": 4, "deadline": args.deadline, "pace": None,
                  "delta": True}
                 for i in range(min(args.procs, args.rooms))]
