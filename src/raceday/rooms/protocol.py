@@ -117,6 +117,11 @@ class RoomLogic(Protocol):
 # sees) and ``private_view(actor) -> JSON | None`` (added to it as ``"me"``), with
 # ``view(actor)`` equal to their union. The server then encodes the public part once per
 # broadcast instead of once per screen.
+#
+# Optional too: ``thinks() -> bool``, whether applying an intent now may run a computer
+# player (or anything else slow). The server applies an intent in a worker thread, so the
+# other rooms go on meanwhile, unless the logic has this and it says False: then on the
+# event loop, which for a cheap intent costs a fraction of the hop to a thread and back.
 
 
 def logic_class(game: str) -> type[RoomLogic]:

@@ -961,13 +961,25 @@ async def _receive(rooms: Rooms, hub: Hub, room: Room, conn: Conn, text: str) ->
     await asyncio.shield(task)
 
 
+async def _run(rooms: Rooms, room: Room, actor: Actor, intent: dict[str, Any]
+               ) -> list[JSON]:
+    """``rooms.apply``: in a worker thread if the room may think (a computer player may
+    think for a second; the other rooms go on meanwhile), else here on the event loop: a
+    cheap intent (a quarter of a millisecond) costs less than the hop to a thread and the
+    hand-over of the GIL back, which under load was most of an intent's time (see
+    :class:`raceday.rooms.protocol.RoomLogic`'s optional ``thinks``)."""
+    thinks = getattr(room.logic, "thinks", None)
+    if thinks is None or thinks():
+        return await asyncio.to_thread(rooms.apply, room, actor, intent)
+    return rooms.apply(room, actor, intent)
+
+
 async def _apply(rooms: Rooms, hub: Hub, room: Room, conn: Conn, data: dict[str, Any],
                  ref: Any, received: float) -> None:
-    """Apply one checked intent in a worker thread (a computer player may think for a
-    second; the other rooms go on meanwhile) under the room's lock, then broadcast it."""
+    """Apply one checked intent (:func:`_run`) under the room's lock, then broadcast it."""
     async with hub.lock(room.code):
         try:
-            events = await asyncio.to_thread(rooms.apply, room, conn.actor, data)
+            events = await _run(rooms, room, conn.actor, data)
         except RacedayError as exc:
             hub.send(conn, _err(ref, exc))
             return
@@ -989,8 +1001,7 @@ async def _tick(rooms: Rooms, hub: Hub, room: Room, revision: int) -> None:
         if room.revision != revision or room.code in hub.timers:
             return
         try:
-            events = await asyncio.to_thread(rooms.apply, room, Actor.timeline(),
-                                             {"type": "tick"})
+            events = await _run(rooms, room, Actor.timeline(), {"type": "tick"})
         except RacedayError as exc:  # the room moved on in a way the timer did not know
             log.info("room %s: paced step not played: %s", room.code, exc)
             return

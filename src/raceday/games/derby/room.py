@@ -226,6 +226,12 @@ class DerbyRoom(PartyRoom[EveningState]):
     def _human(self, player: int) -> bool:
         return player < len(self.names)
 
+    def thinks(self) -> bool:
+        """Whether an intent now may make a computer player choose (a bid, its tickets):
+        once the evening has computer seats, or in the lobby (the start may add some). The
+        server applies such intents off its event loop; the others are cheap."""
+        return self.state is None or self.state.num_players > len(self.names)
+
     def phase(self) -> str:
         if self.state is None:
             return "lobby"
