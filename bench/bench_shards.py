@@ -11,7 +11,7 @@ the proxy alone; more processes help only while the machine has free cores (the 
 share them here).
 
     .venv/bin/python bench/bench_shards.py [--quick] [--rooms 50] [--shards 1,2]
-        [--procs 2] [--stagger 30] [--seed 1] [--deadline 300]
+        [--procs 2] [--stagger 30] [--seed 1] [--own-files] [--deadline 300]
 
 ``--quick``: 4 rooms started over 5 s. Needs ``caddy`` (Debian's, 2.6) on the PATH.
 Bounded: every run stops after --deadline seconds; the processes are ended in ``finally``.
@@ -88,7 +88,8 @@ def run(args: argparse.Namespace, shards: int) -> dict[str, Any]:
         ports = [free_port() for _ in range(shards)]
         servers = [stack.enter_context(process(
             [sys.executable, "-m", "raceday", "serve", "--host", "127.0.0.1", "--port",
-             str(port), "--db", str(db), "--shard", f"{k}/{shards}", "--trusted-proxy",
+             str(port), "--db", str(folder / f"bench{k}.sqlite") if args.own_files else str(db),
+             "--shard", f"{k}/{shards}", "--trusted-proxy",
              "127.0.0.1", "--public-url", f"http://127.0.0.1:{entry}/"],
             folder / f"shard{k}.log", port)) for k, port in enumerate(ports)]
         config = folder / "Caddyfile"
@@ -137,7 +138,8 @@ def table(args: argparse.Namespace, runs: list[dict[str, Any]]) -> None:
     q = party.quantile
     print(f"\nshards behind Caddy: {args.rooms} rooms x 13 clients, rooms started over "
           f"{args.stagger:g} s, deltas, {args.procs} client processes, "
-          f"{os.cpu_count()} cores")
+          f"{os.cpu_count()} cores, "
+          f"{'a database file a shard' if args.own_files else 'one database file'}")
     print("| shards | p50 ms | p95 ms | p99 ms | finished | errors | rooms a shard "
           "| CPU shards / Caddy / clients |")
     print("|---:|---:|---:|---:|---:|---:|---|---:|")
@@ -176,6 +178,8 @@ def main() -> None:
     ap.add_argument("--stagger", type=float, default=None,
                     help="rooms start at random moments over this many seconds (30; --quick 5)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--own-files", action="store_true",
+                    help="a database file for each shard (default: one file for all)")
     ap.add_argument("--deadline", type=float, default=party.DEADLINE,
                     help=f"seconds for one run ({party.DEADLINE:g})")
     args = ap.parse_args()
