@@ -21,7 +21,8 @@ from raceday.cli.main import GameGroup, app, rewrite_old_spellings, spellings_fo
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ["README.md", *(f"docs/usage/{name}.md" for name in (
-    "browser", "party", "print", "predict", "research", "keirin-analysis"))]
+    "browser", "party", "print", "predict", "research", "keirin-analysis", "hosting",
+    "scale-out"))]
 
 
 def _command_lines(path: Path) -> list[tuple[int, str]]:
