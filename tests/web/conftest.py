@@ -94,7 +94,16 @@ def serving(db: Path, **limits: float) -> Iterator[TestClient]:
     stops, also when the test fails: an open WebSocket session would keep the TestClient
     from stopping, and a failed assertion would hang instead of being reported."""
     allowance = {"burst": 500.0, "rate": 500.0, **limits}
-    with TestClient(create_app(db, **allowance)) as tc:
+    with closing_sockets(create_app(db, **allowance)) as tc:
+        yield tc
+
+
+@contextmanager
+def closing_sockets(app: Any, address: tuple[str, int] | None = None) -> Iterator[TestClient]:
+    """A test client of ``app`` (every request from ``address``, if given) whose open
+    sockets are closed before it stops: an open one would keep the TestClient from
+    stopping, and a failed assertion would hang instead of being reported."""
+    with (TestClient(app) if address is None else TestClient(app, client=address)) as tc:
         try:
             yield tc
         finally:

@@ -20,7 +20,7 @@ from starlette.testclient import WebSocketDenialResponse
 
 from raceday.web.app import create_app
 from raceday.web.guard import MISS_COST
-from tests.web.conftest import OPEN, Client
+from tests.web.conftest import Client, closing_sockets
 
 PHONES = 12
 ROUTER = ("203.0.113.7", 50000)  # the bar's one public address
@@ -51,14 +51,9 @@ def app(tmp_path: Path, clock: Clock) -> Any:
 
 @contextmanager
 def at(app: Any, address: tuple[str, int]) -> Iterator[TestClient]:
-    """A test client whose every request comes from ``address``; its open sockets are
-    closed before it stops (an open one would keep the TestClient from stopping)."""
-    with TestClient(app, client=address) as tc:
-        try:
-            yield tc
-        finally:
-            while OPEN:
-                OPEN.pop().close()
+    """A test client whose every request comes from ``address``."""
+    with closing_sockets(app, address) as tc:
+        yield tc
 
 
 @pytest.fixture
