@@ -257,8 +257,7 @@ class EveningState(SealedState):
     def ticket_action(self, player: int, kind: str, horses: Sequence[int], stake: int) -> Action:
         """The action buying this ticket for ``player``, after the ledger's checks (the same
         as buying it): :class:`BetError` naming what is wrong."""
-        trial = Session.from_json(self.ledger.to_json())
-        trial.place_ticket(player, kind, horses, stake)
+        self.ledger.check_ticket(player, kind, horses, stake)
         selection = SELECTIONS.index((kind, tuple(sorted(horses))))
         return ticket_of(selection, stake // self.options.stake_unit)
 

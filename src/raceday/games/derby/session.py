@@ -405,6 +405,14 @@ class Session:
 
     def place_ticket(self, player: int, kind: str, horses: Sequence[int], stake: int) -> Ticket:
         """Buy a ticket at the board's odds; the stake comes off the player's money."""
+        ticket = self.check_ticket(player, kind, horses, stake)
+        self.players[player].money -= stake
+        self.tickets.append(ticket)
+        return ticket
+
+    def check_ticket(self, player: int, kind: str, horses: Sequence[int], stake: int) -> Ticket:
+        """The ticket :meth:`place_ticket` would buy, changing nothing: :class:`BetError`
+        naming what is wrong."""
         if self.phase != PHASE_BETTING:
             raise refusal(BetError, "derby.refusal.betting_closed")
         p = self.players[player]
@@ -432,10 +440,7 @@ class Session:
         board = self.board()
         key = tuple(sorted(horses))
         odds = board.win[key[0]] if kind == "win" else board.quinella[(key[0], key[1])]
-        ticket = Ticket(player, kind, key, stake, odds)
-        p.money -= stake
-        self.tickets.append(ticket)
-        return ticket
+        return Ticket(player, kind, key, stake, odds)
 
     def can_borrow(self, player: int) -> bool:
         return (self.config.borrowing and self.phase != PHASE_FINISHED
