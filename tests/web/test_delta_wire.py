@@ -21,7 +21,29 @@ NAMES = ["Aki", "Ben", "Chie"]
 MAX_FRAMES = 5000  # a hang guard: a whole evening is a few hundred updates
 
 
-class DeltaClient(Client):
+class CountingClient(Client):
+    """A client counting the bytes of its updates; ``take`` keeps each update's view."""
+
+    update_bytes = 0
+    updates = 0
+
+    def receive(self) -> dict[str, Any]:
+        text = self.ws.receive_text()
+        msg = json.loads(text)
+        self.messages.append(msg)
+        if msg["type"] == "update":
+            self.updates += 1
+            self.update_bytes += len(text.encode())
+            self.take(msg)
+            self.seq = msg["seq"]
+            self.events.extend(msg["events"])
+        return msg
+
+    def take(self, msg: dict[str, Any]) -> None:
+        raise NotImplementedError
+
+
+class DeltaClient(CountingClient):
     """A client that opts in to deltas and applies each patch to its copy of the view."""
 
     def __init__(self, tc: TestClient, code: str, token: str | None, since: int = -1) -> None:
@@ -37,47 +59,22 @@ class DeltaClient(Client):
         self.messages = [self.welcome]
         self.ref = 0
         self.patched = 0  # updates that came as patches
-        self.update_bytes = 0
-        self.updates = 0
 
-    def receive(self) -> dict[str, Any]:
-        text = self.ws.receive_text()
-        msg = json.loads(text)
-        self.messages.append(msg)
-        if msg["type"] == "update":
-            self.updates += 1
-            self.update_bytes += len(text.encode())
-            if "patch" in msg:
-                assert msg["base"] == self.seq, (msg["base"], self.seq)
-                self.view = apply_patch(self.view, msg["patch"])
-                self.patched += 1
-            else:
-                self.view = msg["view"]
-            self.seq = msg["seq"]
-            self.events.extend(msg["events"])
-        return msg
-
-
-class FullClient(Client):
-    """A client of the old protocol, counting the bytes of its updates."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.update_bytes = 0
-        self.updates = 0
-
-    def receive(self) -> dict[str, Any]:
-        text = self.ws.receive_text()
-        msg = json.loads(text)
-        self.messages.append(msg)
-        if msg["type"] == "update":
-            assert "view" in msg and "patch" not in msg and "base" not in msg
-            self.updates += 1
-            self.update_bytes += len(text.encode())
-            self.seq = msg["seq"]
+    def take(self, msg: dict[str, Any]) -> None:
+        if "patch" in msg:
+            assert msg["base"] == self.seq, (msg["base"], self.seq)
+            self.view = apply_patch(self.view, msg["patch"])
+            self.patched += 1
+        else:
             self.view = msg["view"]
-            self.events.extend(msg["events"])
-        return msg
+
+
+class FullClient(CountingClient):
+    """A client of the old protocol."""
+
+    def take(self, msg: dict[str, Any]) -> None:
+        assert "view" in msg and "patch" not in msg and "base" not in msg
+        self.view = msg["view"]
 
 
 def exact(value: Any) -> str:
