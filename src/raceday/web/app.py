@@ -66,7 +66,6 @@ import contextlib
 import io
 import json
 import logging
-import marshal
 import time
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -87,8 +86,8 @@ from raceday.core.errors import RacedayError
 from raceday.core.events import Message
 from raceday.present import render
 from raceday.rooms import JSON, Actor
-from raceday.web import games, messages, numbers, print_pages, replay
-from raceday.web.delta import diff
+from raceday.web import games, jsontext, messages, numbers, print_pages, replay
+from raceday.web.delta import diff, diff_members
 from raceday.web.guard import (
     MAX_BODY,
     MISS_COST,
@@ -228,7 +227,7 @@ class Hub:
         conn.outbox.put_nowait(None)
 
     def send(self, conn: Conn, message: JSON | str) -> None:
-        text = message if isinstance(message, str) else json.dumps(message)
+        text = message if isinstance(message, str) else jsontext.dumps(message)
         try:
             conn.outbox.put_nowait(text)
         except asyncio.QueueFull:  # too slow: drop it; it reconnects and catches up
@@ -268,53 +267,49 @@ class Hub:
         update per accepted intent, so a client can count on seeing every revision);
         returns the number of frames queued. A connection that asked for deltas gets a
         JSON Patch from the view it was sent last (:mod:`raceday.web.delta`): the public
-        part is built, diffed and encoded once for the room (once per view it starts
+        part is built, encoded and diffed once for the room (once per view it starts
         from), only ``me`` once per seat; the whole view where a patch would not be
-        smaller."""
+        smaller. Views are kept as they were sent, encoded member by member
+        (:class:`Encoded`), so a member that did not change costs one comparison."""
         seq = room.revision
         split = _split(room)
-        shared: Any = _copy(split[0]()) if split is not None else None
-        parts: dict[Actor, tuple[Any, Any]] = {}  # each actor's (public, me) objects
+        shared = Encoded.of(split[0]()) if split is not None else None
+        parts: dict[Actor, tuple[Encoded, str | None]] = {}  # each actor's (public, me)
         texts: dict[Actor, str] = {}  # each actor's whole view, encoded
         patches: dict[tuple[int, int], str | None] = {}  # (old, new) public part → ops
-        shared_text: list[str] = []  # the public part encoded, once asked for
         conns = list(self.conns.get(room.code, ()))
-        head = f'{{"type": "update", "seq": {seq}, "events": {json.dumps(events)}, '
-        compact: list[str] = []  # the events encoded without spaces, for patched updates
+        sent_before = [conn.public for conn in conns]  # alive while their ids key patches
+        events_text = jsontext.dumps(events)
 
-        def whole(actor: Actor, public: Any, own: Any) -> str:
+        def whole(actor: Actor, public: Encoded, own: str | None) -> str:
             if actor not in texts:
-                if split is None:
-                    texts[actor] = json.dumps(public)
-                else:
-                    if not shared_text:
-                        shared_text.append(json.dumps(shared))
-                    texts[actor] = _with_me(shared_text[0], own)
+                texts[actor] = _with_me(public.text(), own)
             return texts[actor]
 
         for conn in conns:
             if conn.actor not in parts:
-                parts[conn.actor] = ((shared, _copy(split[1](conn.actor))) if split is not None
-                                     else (_copy(room.logic.view(conn.actor)), None))
+                parts[conn.actor] = (
+                    (shared, _own_text(split[1](conn.actor)))
+                    if shared is not None and split is not None else (Encoded.of(room.logic.view(conn.actor)), None))
             public, own = parts[conn.actor]
             text = None
             if conn.delta and conn.public is not None:
                 key = (id(conn.public), id(public))
                 if key not in patches:
-                    patches[key] = _ops_text(diff(conn.public, public))
+                    patches[key] = _ops_text(conn.public.patch_to(public))
                 ops = patches[key]
                 if ops is not None:
                     mine = _me_ops(conn.me, own)
-                    ops = f"{ops}, {mine}" if ops and mine else ops or mine
+                    ops = f"{ops},{mine}" if ops and mine else ops or mine
                     if len(ops) < DELTA_FULL or len(ops) < len(whole(conn.actor, public, own)):
-                        if not compact:
-                            compact.append(_compact(events))
                         text = (f'{{"type": "update", "seq": {seq}, "base": {conn.seq},'
-                                f'"events":{compact[0]},"patch":[{ops}]}}')
+                                f'"events":{events_text},"patch":[{ops}]}}')
             if text is None:
-                text = f'{head}"view": {whole(conn.actor, public, own)}}}'
+                text = (f'{{"type": "update", "seq": {seq}, "events": {events_text}, '
+                        f'"view": {whole(conn.actor, public, own)}}}')
             conn.seq, conn.public, conn.me = seq, public, own
             self.send(conn, text)
+        del sent_before
         return len(conns)
 
     def welcome(self, room: Room, conn: Conn) -> str:
@@ -322,27 +317,49 @@ class Hub:
         patch starts from."""
         split = _split(room)
         if split is None:
-            view = _copy(room.logic.view(conn.actor))
+            view = Encoded.of(room.logic.view(conn.actor))
             conn.seq, conn.public, conn.me = room.revision, view, None
-            return json.dumps(view)
-        public, own = _copy(split[0]()), _copy(split[1](conn.actor))
+            return view.text()
+        public, own = Encoded.of(split[0]()), _own_text(split[1](conn.actor))
         conn.seq, conn.public, conn.me = room.revision, public, own
-        return _with_me(json.dumps(public), own)
+        return _with_me(public.text(), own)
+
+
+class Encoded:
+    """A view as it was sent: the JSON text of each member (a view that is not an object
+    is kept whole). The next patch compares texts member by member and reads back only the
+    members that changed (:func:`raceday.web.delta.diff_members`); keeping text also keeps
+    the view as it was, whatever the game's state later changes in place."""
+
+    __slots__ = ("_text", "members")
+
+    def __init__(self, members: dict[str, str] | None, text: str | None = None) -> None:
+        self.members = members
+        self._text = text
+
+    @classmethod
+    def of(cls, view: Any) -> Encoded:
+        if isinstance(view, dict) and all(type(key) is str for key in view):
+            return cls({key: jsontext.dumps(value) for key, value in view.items()})
+        return cls(None, jsontext.dumps(view))
+
+    def text(self) -> str:
+        """The whole view, encoded."""
+        if self._text is None:
+            assert self.members is not None
+            self._text = "{" + ",".join(f"{jsontext.dumps(key)}:{value}"
+                                        for key, value in self.members.items()) + "}"
+        return self._text
+
+    def patch_to(self, new: Encoded) -> list[JSON]:
+        """The JSON Patch from this view to ``new`` (one ``replace`` of the whole where one
+        of them is not an object)."""
+        if self.members is None or new.members is None:
+            return [{"op": "replace", "path": "", "value": None}]
+        return diff_members(self.members, new.members)
 
 
 DELTA_FULL = 1024  # a patch shorter than this is sent without encoding the whole view
-
-
-def _copy(view: Any) -> Any:
-    """A copy of a view that nothing else holds: the next patch is made from it, and a
-    game's view may share lists and objects with its state, which changes in place. (The
-    marshal round trip is the quickest deep copy of plain data and keeps every type; a view
-    with values marshal does not take, such as an enum or another subclass of int or str,
-    is copied through JSON, which writes them as the plain values they are sent as.)"""
-    try:
-        return marshal.loads(marshal.dumps(view))
-    except ValueError:
-        return json.loads(json.dumps(view))
 
 
 def _split(room: Room) -> tuple[Any, Any] | None:
@@ -353,9 +370,16 @@ def _split(room: Room) -> tuple[Any, Any] | None:
     return None if public is None or private is None else (public, private)
 
 
-def _with_me(public: str, own: Any) -> str:
+def _own_text(own: Any) -> str | None:
+    """The private part of a view (``me``) encoded; None if there is none."""
+    return None if own is None else jsontext.dumps(own)
+
+
+def _with_me(public: str, own: str | None) -> str:
     """An encoded public view with the encoded private part added as ``me``."""
-    return public if own is None else f'{public[:-1]}, "me": {json.dumps(own)}}}'
+    if own is None:
+        return public
+    return f'{public[:-1]}{"," if public != "{}" else ""}"me":{own}}}'
 
 
 def _ops_text(ops: list[JSON]) -> str | None:
@@ -367,20 +391,20 @@ def _ops_text(ops: list[JSON]) -> str | None:
 
 
 def _compact(value: Any) -> str:
-    """JSON without spaces (patched updates are sent so; whole views as they always were)."""
-    return json.dumps(value, separators=(",", ":"))
+    """JSON without spaces."""
+    return jsontext.dumps(value)
 
 
-def _me_ops(old: Any, new: Any) -> str:
-    """The ops turning the private part ``old`` into ``new``, under ``/me``, encoded as the
-    inside of a JSON array."""
-    if old is None and new is None:
+def _me_ops(old: str | None, new: str | None) -> str:
+    """The ops turning the encoded private part ``old`` into ``new``, under ``/me``,
+    encoded as the inside of a JSON array."""
+    if old == new:
         return ""
     if old is None:
-        return _compact({"op": "add", "path": "/me", "value": new})
+        return f'{{"op":"add","path":"/me","value":{new}}}'
     if new is None:
         return '{"op":"remove","path":"/me"}'
-    ops = diff(old, new)
+    ops = diff(jsontext.loads(old), jsontext.loads(new))
     for op in ops:
         op["path"] = "/me" + op["path"]
     return _compact(ops)[1:-1]

@@ -19,15 +19,14 @@ The pages apply the same patches with ``static/js/delta.js`` (tests check both a
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import partial
-from json import dumps
-from pickle import dumps as _dumps
 from typing import Any
 
-__all__ = ["PatchError", "apply_patch", "diff", "pointer"]
+from raceday.web.jsontext import dumps as _text  # JSON as the server sends a patch
+from raceday.web.jsontext import loads
+
+__all__ = ["PatchError", "apply_patch", "diff", "diff_members", "pointer"]
 
 Op = dict[str, Any]
-_text = partial(dumps, separators=(",", ":"))  # JSON as the server sends a patch
 _CONTAINERS = (dict, list, tuple)  # a tuple is a JSON array too
 
 
@@ -54,15 +53,34 @@ def diff(old: Any, new: Any) -> list[Op]:
     return ops
 
 
+def diff_members(old: Mapping[str, str], new: Mapping[str, str]) -> list[Op]:
+    """:func:`diff` of two objects given member by member as JSON text (``{key: text}``, as
+    :func:`raceday.web.jsontext.dumps` writes each value): the same operations, but a
+    member whose text did not change costs one comparison of strings, and only the members
+    that changed are read back to be compared inside. (The party server keeps each view
+    it sent so and sends each update as the patch from it.)"""
+    ops: list[Op] = []
+    for key, was in old.items():
+        now = new.get(key)
+        if now is None:
+            ops.append({"op": "remove", "path": f"/{_escape(key)}"})
+        elif now != was:
+            _diff(loads(was), loads(now), f"/{_escape(key)}", ops)
+    for key, now in new.items():
+        if key not in old:
+            ops.append({"op": "add", "path": f"/{_escape(key)}", "value": loads(now)})
+    return ops
+
+
 def _same(a: Any, b: Any) -> bool:
     """Equal as JSON. Python's ``==`` (C speed) takes ``1``, ``1.0`` and ``True`` for one
-    value; JSON does not, so objects and arrays that are ``==`` are also compared as
-    pickles, which keep each value's type (pickles that differ for other reasons, such as
-    the order of keys, only make the caller look inside)."""
+    value; JSON does not, so objects and arrays that are ``==`` are also compared as JSON
+    text, which keeps each value's type (texts that differ for other reasons, such as the
+    order of keys, only make the caller look inside)."""
     kind = type(a)
     if kind is not type(b) or a != b:
         return False
-    return kind not in _CONTAINERS or _dumps(a, 5) == _dumps(b, 5)
+    return kind not in _CONTAINERS or _text(a) == _text(b)
 
 
 def _diff(old: Any, new: Any, path: str, ops: list[Op]) -> None:

@@ -66,6 +66,7 @@ from raceday.core.errors import RacedayError, SaveFormatError
 from raceday.core.events import Message
 from raceday.present import refusal
 from raceday.rooms import JSON, Actor, RoomError, RoomLogic, as_room_error, logic_class
+from raceday.web import jsontext
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS rooms (
@@ -331,12 +332,12 @@ class RoomStore:
         self._write([
             ("INSERT INTO rooms (code, game, host_hash, state, rng, revision, finished) "
              "VALUES (?, ?, ?, ?, ?, ?, 0)",
-             (room.code, room.game, room.host_hash, json.dumps(room.snapshot),
+             (room.code, room.game, room.host_hash, jsontext.dumps(room.snapshot),
               json.dumps(room.rng.bit_generator.state), room.revision)),
             ("INSERT INTO room_events (code, seq, actor, intent, events, at) "
              "VALUES (?, ?, ?, ?, ?, ?)",
-             (room.code, room.revision, json.dumps(Actor.host().to_json()),
-              json.dumps({"type": "create"}), json.dumps([event]), time.time())),
+             (room.code, room.revision, jsontext.dumps(Actor.host().to_json()),
+              jsontext.dumps({"type": "create"}), jsontext.dumps([event]), time.time())),
         ])
 
     def append(self, room: Room, old_revision: int, actor: Actor, intent: Mapping[str, Any],
@@ -345,11 +346,11 @@ class RoomStore:
         statements: list[tuple[str, tuple[Any, ...]]] = [
             ("INSERT INTO room_events (code, seq, actor, intent, events, at) "
              "VALUES (?, ?, ?, ?, ?, ?)",
-             (room.code, room.revision, json.dumps(actor.to_json()), json.dumps(dict(intent)),
-              json.dumps(events), time.time())),
+             (room.code, room.revision, jsontext.dumps(actor.to_json()),
+              jsontext.dumps(dict(intent)), jsontext.dumps(events), time.time())),
             ("UPDATE rooms SET state = ?, rng = ?, revision = ?, finished = ?, "
              "updated = datetime('now') WHERE code = ?",
-             (json.dumps(room.snapshot), json.dumps(room.rng.bit_generator.state),
+             (jsontext.dumps(room.snapshot), json.dumps(room.rng.bit_generator.state),
               room.revision, int(room.logic.finished()), room.code)),
         ]
         if seat is not None:
