@@ -280,8 +280,9 @@ def serve_command(host: str = "127.0.0.1", port: int = 8000, db: Path | None = N
         start_background,
         stop_background,
     )
-    from raceday.web.server import uvicorn_config
+    from raceday.web.server import settle_collector, uvicorn_config
 
+    settle_collector()
     server = uvicorn.Server(uvicorn_config(web_app, host, port, log_level="warning"))
     warming = start_background()  # compiles the computer players beside the server
     preload_after(warming, room_engines())  # then loads the rooms' players here
