@@ -178,6 +178,33 @@ def rules_view(o: EveningOptions) -> dict[str, Any]:
             "owner_award": o.owner_award, "host_dice": o.host}
 
 
+_BOARD_ROWS: dict[tuple[int, Fraction], tuple[OddsBoard, Any, Any]] = {}
+_BOARD_ROWS_MAX = 512
+
+
+def _board_rows(board: OddsBoard, fall_rate: Fraction
+                ) -> tuple[tuple[tuple[Any, ...], ...], tuple[tuple[Any, ...], ...]]:
+    """The parts of the public view that only the odds board and the fall rate decide, made
+    once per board (boards are shared, see ``Session.board``): for each horse ``(post,
+    name, faces, win, win text, chance, bonus)`` and for each quinella pair ``(horse a,
+    horse b, odds, text, chance)``, the chances as floats of the exact odds."""
+    key = (id(board), fall_rate)
+    kept = _BOARD_ROWS.get(key)
+    if kept is not None and kept[0] is board:
+        return kept[1], kept[2]
+    odds = exact_odds(fall_rate)
+    horses = tuple((post, horse_name(post), faces_of(post), board.win[post],
+                    format_odds(board.win[post]), float(odds.win[post]),
+                    board.bonus.get(post, 0)) for post in POSTS)
+    quinella = tuple((horse_name(a), horse_name(b), t, format_odds(t),
+                      float(odds.quinella[(a, b)]))
+                     for (a, b), t in sorted(board.quinella.items()))
+    if len(_BOARD_ROWS) >= _BOARD_ROWS_MAX:
+        _BOARD_ROWS.clear()
+    _BOARD_ROWS[key] = (board, horses, quinella)  # the board kept: its id is not reused
+    return horses, quinella
+
+
 class EveningState(SealedState):
     """One Dice Derby evening (see the module docstring)."""
 
@@ -595,8 +622,7 @@ class EveningState(SealedState):
 
     def _public(self) -> dict[str, Any]:
         s = self.ledger
-        board = self._board()
-        odds = exact_odds(self.options.fall_rate)
+        horse_rows, quinella_rows = _board_rows(self._board(), self.options.fall_rate)
         shown = self._shown_all()
         players = [{
             "index": i, "name": p.name, "kind": p.kind,
@@ -604,20 +630,18 @@ class EveningState(SealedState):
             "price": p.price, "prize": p.prize, "loans": p.loans,
             "money": shown[i], "sealed": i in self.bids, "done": i in self.done,
         } for i, p in enumerate(s.players)]
+        sold = {lot.post for lot in s.lots}
         horses = []
-        for post in POSTS:
+        for post, name, faces, win, win_text, chance, bonus in horse_rows:
             owner = s.owner_of(post)
-            sold = any(lot.post == post for lot in s.lots)
             horses.append({
-                "post": post, "name": horse_name(post), "faces": faces_of(post),
+                "post": post, "name": name, "faces": faces,
                 "owner": owner, "owner_name": None if owner is None else self._name(owner),
-                "house": sold and owner is None,
-                "win": board.win[post], "win_text": format_odds(board.win[post]),
-                "chance": float(odds.win[post]), "bonus": board.bonus.get(post, 0),
+                "house": post in sold and owner is None,
+                "win": win, "win_text": win_text, "chance": chance, "bonus": bonus,
             })
-        quinella = [{"pair": [horse_name(a), horse_name(b)], "odds": t, "text": format_odds(t),
-                     "chance": float(odds.quinella[(a, b)])}
-                    for (a, b), t in sorted(board.quinella.items())]
+        quinella = [{"pair": [a, b], "odds": t, "text": text, "chance": chance}
+                    for a, b, t, text, chance in quinella_rows]
         lot = s.next_lot
         return {
             "game": self.game_name, "phase": s.phase, "rules": rules_view(self.options),
