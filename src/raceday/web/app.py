@@ -24,7 +24,10 @@ and the public events after ``since``). After that every message is an *intent* 
 ``{"type": "bid", "amount": 3000, "ref": 7}``; the server answers the sender with
 ``{"type": "ack", "ref", "seq"}`` or ``{"type": "error", "ref", "message"}`` and sends
 every connection of the room ``{"type": "update", "seq", "events", "view"}`` with its own
-view.
+view. An update's ``seq`` is the room's revision; on a quiet server each intent has its
+own, under load the intents applied to one room before its update went out share it (the
+events of all, in order; the view as of the last), so a client takes an update as every
+revision after the one it held (:meth:`Hub.publish`).
 
 Deltas: a client whose hello has ``"delta": true`` (the pages always ask) is sent each
 update as ``{"type": "update", "seq": N, "base": M, "events", "patch": [ops]}`` instead:
@@ -142,25 +145,37 @@ class Timing:
     of that intent was handed to its socket: ``code seq type received applied sent
     frames``, the times in ``time.monotonic()`` seconds (CLOCK_MONOTONIC, comparable across
     processes of one machine): received = the intent's text was read from the socket,
-    applied = checked, stored and queued to every connection, sent = the last of its
-    ``frames`` update frames was written. Messages are unchanged; when off it costs one
-    ``is None`` test per intent and per frame."""
+    applied = checked and stored (its update queued: :meth:`Hub.publish`), sent = the last
+    of the ``frames`` frames of the update that carried it was written (an update carries
+    every intent applied to the room since the one before). Messages are unchanged; when
+    off it costs one ``is None`` test per intent and per frame."""
 
     MAX_OPEN = 10_000  # intents whose frames are not all sent yet (dropped sockets)
 
     def __init__(self, path: str | Path) -> None:
         self.file = open(path, "a", buffering=1, encoding="utf-8")  # noqa: SIM115
-        self.open: dict[tuple[str, int], list[Any]] = {}
+        self.open: dict[tuple[str, int], list[Any]] = {}  # updates being sent
+        self.waiting: dict[str, list[list[Any]]] = {}  # intents whose update is not queued
 
-    def applied(self, code: str, seq: int, kind: str, received: float, frames: int) -> None:
+    def applied(self, code: str, seq: int, kind: str, received: float) -> None:
+        """Intent ``seq`` of room ``code`` is checked and stored; its update is queued."""
         kind = kind if kind.isidentifier() else "?"  # the file stays one word a field
-        entry: list[Any] = [kind, received, time.monotonic(), frames, frames]
+        self.waiting.setdefault(code, []).append([seq, kind, received, time.monotonic()])
+
+    def flushed(self, code: str, seq: int, frames: int) -> None:
+        """The update of revision ``seq`` (with every intent applied since the last one)
+        was queued to ``frames`` connections."""
+        intents = self.waiting.pop(code, [])
+        if not intents:
+            return
         if frames == 0:
-            self._write(code, seq, entry, entry[2])
+            now = time.monotonic()
+            for entry in intents:
+                self._write(code, entry, now, 0)
             return
         if len(self.open) >= self.MAX_OPEN:
             self.open.pop(next(iter(self.open)))
-        self.open[(code, seq)] = entry
+        self.open[(code, seq)] = [intents, frames, frames]
 
     def sent(self, code: str, text: str) -> None:
         head = '{"type": "update", "seq": '
@@ -170,13 +185,15 @@ class Timing:
         entry = self.open.get(key)
         if entry is None:
             return
-        entry[3] -= 1
-        if entry[3] <= 0:
+        entry[1] -= 1
+        if entry[1] <= 0:
             del self.open[key]
-            self._write(code, key[1], entry, time.monotonic())
+            now = time.monotonic()
+            for intent in entry[0]:
+                self._write(code, intent, now, entry[2])
 
-    def _write(self, code: str, seq: int, entry: list[Any], sent: float) -> None:
-        kind, received, applied, _, frames = entry
+    def _write(self, code: str, intent: list[Any], sent: float, frames: int) -> None:
+        seq, kind, received, applied = intent
         self.file.write(f"{code} {seq} {kind} {received:.6f} {applied:.6f} {sent:.6f} "
                         f"{frames}\n")
 
@@ -191,6 +208,7 @@ class Hub:
         self.locks: dict[str, asyncio.Lock] = {}
         self.tasks: set[asyncio.Future[None]] = set()  # intents being applied
         self.timers: dict[str, asyncio.TimerHandle] = {}  # each room's next paced step
+        self.pending: dict[str, tuple[Room, list[JSON]]] = {}  # events of the next update
 
     def lock(self, code: str) -> asyncio.Lock:
         """The room's lock, held from applying an intent to broadcasting it, so each room's
@@ -262,15 +280,41 @@ class Hub:
             handle.cancel()
         self.timers.clear()
 
+    def publish(self, room: Room, events: list[JSON]) -> None:
+        """Queue ``events`` (of an intent or a paced step just applied to ``room``) for the
+        room's next update, which goes out once the event loop has done what was ready:
+        one update an intent on a quiet server; under load, the intents applied to one
+        room meanwhile share an update (its events in order, the view as of the last), so
+        the views are built and diffed, and frames sent, once for all of them."""
+        waiting = self.pending.get(room.code)
+        if waiting is None:
+            self.pending[room.code] = (room, list(events))
+            task = asyncio.ensure_future(self._flush(room.code))
+            self.tasks.add(task)
+            task.add_done_callback(self.tasks.discard)
+        else:
+            waiting[1].extend(events)
+
+    async def _flush(self, code: str) -> None:
+        """Send the room's waiting update (under its lock: never while an intent is being
+        applied to it in a worker thread)."""
+        async with self.lock(code):
+            room, events = self.pending.pop(code)
+            frames = self.broadcast(room, events)
+        if self.timing is not None:
+            self.timing.flushed(code, room.revision, frames)
+
     def broadcast(self, room: Room, events: list[JSON]) -> int:
-        """Send every connection of ``room`` the new events and the view it may see (one
-        update per accepted intent, so a client can count on seeing every revision);
-        returns the number of frames queued. A connection that asked for deltas gets a
-        JSON Patch from the view it was sent last (:mod:`raceday.web.delta`): the public
-        part is built, encoded and diffed once for the room (once per view it starts
-        from), only ``me`` once per seat; the whole view where a patch would not be
-        smaller. Views are kept as they were sent, encoded member by member
-        (:class:`Encoded`), so a member that did not change costs one comparison."""
+        """Send every connection of ``room`` the new events and the view it may see now
+        (a connection welcomed at this revision already has it); returns the number of
+        frames queued. An update's ``seq`` is the room's revision; a client holding an
+        older one takes it as every revision up to ``seq`` (see :meth:`publish`). A
+        connection that asked for deltas gets a JSON Patch from the view it was sent last
+        (:mod:`raceday.web.delta`): the public part is built, encoded and diffed once for
+        the room (once per view it starts from), only ``me`` once per seat; the whole view
+        where a patch would not be smaller. Views are kept as they were sent, encoded
+        member by member (:class:`Encoded`), so a member that did not change costs one
+        comparison."""
         seq = room.revision
         split = _split(room)
         shared = Encoded.of(split[0]()) if split is not None else None
@@ -286,11 +330,16 @@ class Hub:
                 texts[actor] = _with_me(public.text(), own)
             return texts[actor]
 
+        queued = 0
         for conn in conns:
+            if conn.seq >= seq:
+                continue
+            queued += 1
             if conn.actor not in parts:
                 parts[conn.actor] = (
                     (shared, _own_text(split[1](conn.actor)))
-                    if shared is not None and split is not None else (Encoded.of(room.logic.view(conn.actor)), None))
+                    if shared is not None and split is not None
+                    else (Encoded.of(room.logic.view(conn.actor)), None))
             public, own = parts[conn.actor]
             text = None
             if conn.delta and conn.public is not None:
@@ -310,7 +359,7 @@ class Hub:
             conn.seq, conn.public, conn.me = seq, public, own
             self.send(conn, text)
         del sent_before
-        return len(conns)
+        return queued
 
     def welcome(self, room: Room, conn: Conn) -> str:
         """The whole view ``conn`` may see now, encoded; remembered as the view its first
@@ -774,7 +823,7 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
         try:
             async with hub.lock(normal_code(code)):
                 room, seat, token, event = rooms.join(code, name)
-                hub.broadcast(room, [event])
+                hub.publish(room, [event])
                 hub.schedule(rooms, room)
         except NoSuchRoom as exc:
             lookup.charge(MISS_COST)
@@ -1002,7 +1051,7 @@ async def _run(rooms: Rooms, room: Room, actor: Actor, intent: dict[str, Any]
 
 async def _apply(rooms: Rooms, hub: Hub, room: Room, conn: Conn, data: dict[str, Any],
                  ref: Any, received: float) -> None:
-    """Apply one checked intent (:func:`_run`) under the room's lock, then broadcast it."""
+    """Apply one checked intent (:func:`_run`) under the room's lock, then publish it."""
     async with hub.lock(room.code):
         try:
             events = await _run(rooms, room, conn.actor, data)
@@ -1014,10 +1063,10 @@ async def _apply(rooms: Rooms, hub: Hub, room: Room, conn: Conn, data: dict[str,
             hub.send(conn, _err(ref, Message("refusal.internal")))
             return
         hub.send(conn, {"type": "ack", "ref": ref, "seq": room.revision})
-        frames = hub.broadcast(room, events)
+        if hub.timing is not None:
+            hub.timing.applied(room.code, room.revision, data["type"], received)
+        hub.publish(room, events)
         hub.schedule(rooms, room)
-    if hub.timing is not None:
-        hub.timing.applied(room.code, room.revision, data["type"], received, frames)
 
 
 async def _tick(rooms: Rooms, hub: Hub, room: Room, revision: int) -> None:
@@ -1034,7 +1083,7 @@ async def _tick(rooms: Rooms, hub: Hub, room: Room, revision: int) -> None:
         except Exception:
             log.exception("paced step in room %s failed", room.code)
             return
-        hub.broadcast(room, events)
+        hub.publish(room, events)
         hub.schedule(rooms, room)
 
 
