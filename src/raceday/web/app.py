@@ -211,9 +211,9 @@ class Hub:
         self.pending: dict[str, tuple[Room, list[JSON]]] = {}  # events of the next update
 
     def lock(self, code: str) -> asyncio.Lock:
-        """The room's lock, held from applying an intent to broadcasting it, so each room's
-        updates stay in revision order and its views whole while an intent is applied in a
-        worker thread."""
+        """The room's lock, held while an intent is applied and while an update is built,
+        so each room's updates stay in revision order and its views whole while an intent
+        is applied in a worker thread."""
         if code not in self.locks:
             self.locks[code] = asyncio.Lock()
         return self.locks[code]
@@ -345,7 +345,9 @@ class Hub:
             if conn.delta and conn.public is not None:
                 key = (id(conn.public), id(public))
                 if key not in patches:
-                    patches[key] = _ops_text(conn.public.patch_to(public))
+                    patch = conn.public.patch_to(public)
+                    # the inside of a JSON array; None: the whole view goes
+                    patches[key] = None if patch is None else jsontext.dumps(patch)[1:-1]
                 ops = patches[key]
                 if ops is not None:
                     mine = _me_ops(conn.me, own)
@@ -400,11 +402,11 @@ class Encoded:
                                         for key, value in self.members.items()) + "}"
         return self._text
 
-    def patch_to(self, new: Encoded) -> list[JSON]:
-        """The JSON Patch from this view to ``new`` (one ``replace`` of the whole where one
-        of them is not an object)."""
+    def patch_to(self, new: Encoded) -> list[JSON] | None:
+        """The JSON Patch from this view to ``new``; None where one of them is not an
+        object (then the whole view goes)."""
         if self.members is None or new.members is None:
-            return [{"op": "replace", "path": "", "value": None}]
+            return None
         return diff_members(self.members, new.members)
 
 
@@ -431,19 +433,6 @@ def _with_me(public: str, own: str | None) -> str:
     return f'{public[:-1]}{"," if public != "{}" else ""}"me":{own}}}'
 
 
-def _ops_text(ops: list[JSON]) -> str | None:
-    """A patch encoded as the inside of a JSON array; None if it replaces the whole view
-    (then the whole view goes, as a patch could not keep ``me``)."""
-    if any(op["path"] == "" for op in ops):
-        return None
-    return _compact(ops)[1:-1]
-
-
-def _compact(value: Any) -> str:
-    """JSON without spaces."""
-    return jsontext.dumps(value)
-
-
 def _me_ops(old: str | None, new: str | None) -> str:
     """The ops turning the encoded private part ``old`` into ``new``, under ``/me``,
     encoded as the inside of a JSON array."""
@@ -456,7 +445,7 @@ def _me_ops(old: str | None, new: str | None) -> str:
     ops = diff(jsontext.loads(old), jsontext.loads(new))
     for op in ops:
         op["path"] = "/me" + op["path"]
-    return _compact(ops)[1:-1]
+    return jsontext.dumps(ops)[1:-1]
 
 
 def _error(status: int, message: str | Message, headers: dict[str, str] | None = None,
