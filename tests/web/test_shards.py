@@ -227,6 +227,6 @@ def test_serve_as_a_shard_keeps_only_its_rooms(tmp_path: Path,
     rooms.store.close()
     mine = [c for c in codes if Shard(1, 2).owns(c)]
     serve_command("127.0.0.1", free_port(), db, shard="1/2", run=False)
-    out = capsys.readouterr().out
+    out = " ".join(capsys.readouterr().out.split())  # Rich wraps at the terminal's width
     assert f"({len(mine)} room(s) kept)" in out
     assert "shard 1/2" in out and Shard(1, 2).letters in out

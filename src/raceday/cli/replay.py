@@ -39,6 +39,8 @@ from raceday.present.terminal_replay import (
     TerminalStep,
     board_text,
 )
+from raceday.rooms import RoomError
+from raceday.rooms.log import stored_state
 from raceday.store.sessions import REQUIRED_COLUMNS, SessionStore, default_db_path
 from raceday.terminal import common
 
@@ -265,13 +267,13 @@ def room_replay(store: ReadOnlyStore, code: str, lang: str) -> Replay:
     if not store.has_rooms:
         raise ReplayError(f"there are no rooms in {store.path}: the server's database keeps "
                           "them (give it with --db)")
-    found = store.query("SELECT game, state FROM rooms WHERE code = ?", (code,))
+    found = store.query("SELECT game FROM rooms WHERE code = ?", (code,))
     if not found:
         codes = [str(c) for (c,) in store.query("SELECT code FROM rooms ORDER BY code")]
         close = difflib.get_close_matches(code, codes, n=CLOSE, cutoff=0.5)
         hint = f"; close codes: {', '.join(close)}" if close else ""
         raise ReplayError(f"there is no room {code!r} in {store.path}{hint}")
-    game, snapshot_text = str(found[0][0]), str(found[0][1])
+    game = str(found[0][0])
     if game not in game_packages():
         raise ReplayError(f"room {code} is a {game!r} room, a game this raceday does not have")
     seats = {int(s): str(n) for s, n in store.query(
@@ -282,9 +284,11 @@ def room_replay(store: ReadOnlyStore, code: str, lang: str) -> Replay:
         logged = [(_public_intent(intent), [e for e in json.loads(events)
                                             if isinstance(e, dict)])
                   for _, _, events, intent in rows]
-        snapshot = json.loads(snapshot_text)
-    except (json.JSONDecodeError, TypeError) as exc:
+        snapshot = stored_state(store.query, code)
+    except (json.JSONDecodeError, TypeError, SaveFormatError, RoomError) as exc:
         raise ReplayError(f"room {code} cannot be read: {exc}") from None
+    if snapshot is None:
+        raise ReplayError(f"there is no room {code!r} in {store.path}")
     own = face(game, "replay")
     boards: list[Any] = [None] * len(logged)
     boards_of = getattr(own, "room_boards", None)

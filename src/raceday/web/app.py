@@ -69,6 +69,7 @@ import contextlib
 import io
 import json
 import logging
+import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -85,7 +86,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from raceday import __version__
 from raceday.core.discovery import asset_folder, face, game_packages, games_with
-from raceday.core.errors import RacedayError
+from raceday.core.errors import RacedayError, SaveFormatError
 from raceday.core.events import Message
 from raceday.present import render
 from raceday.rooms import JSON, Actor
@@ -662,6 +663,12 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
             with contextlib.suppress(asyncio.CancelledError):
                 await sweeping
         hub.stop_timers()
+        for room in list(rooms.rooms.values()):  # each under its lock: no intent half-applied
+            async with hub.lock(room.code):
+                try:
+                    rooms.store.save_snapshot(room)
+                except (SaveFormatError, sqlite3.Error) as exc:  # its log still has it all
+                    log.warning("room %s: snapshot not stored: %s", room.code, exc)
 
     app = FastAPI(title="raceday party", version=__version__, docs_url=None, redoc_url=None,
                   lifespan=lifespan,

@@ -38,6 +38,8 @@ from pathlib import Path
 from typing import IO, Any, Protocol
 
 from raceday.core.errors import OptionsError, SaveFormatError
+from raceday.rooms import RoomError
+from raceday.rooms.log import stored_state
 from raceday.web.rooms import Room, Rooms, RoomStore
 
 IDLE_CLOSE_HOURS = 12.0  # a room nobody played or watched for this long is closed
@@ -289,9 +291,14 @@ def _line(record: dict[str, Any]) -> bytes:
 
 def _room_record(conn: sqlite3.Connection, code: str) -> dict[str, Any]:
     """One room as an archive line: everything but its secrets and its generator."""
-    game, state, revision, finished, closed, created, updated = conn.execute(
-        "SELECT game, state, revision, finished, closed, created, updated FROM rooms "
+    game, revision, finished, closed, created, updated = conn.execute(
+        "SELECT game, revision, finished, closed, created, updated FROM rooms "
         "WHERE code = ?", (code,)).fetchone()
+    try:
+        state = stored_state(lambda sql, args: conn.execute(sql, args).fetchall(), code)
+    except (SaveFormatError, RoomError):  # rules that cannot rebuild it: its last snapshot
+        (text,) = conn.execute("SELECT state FROM rooms WHERE code = ?", (code,)).fetchone()
+        state = json.loads(text)  # (the events after it are in the record too)
     seats = [{"seat": int(seat), "name": str(name)} for seat, name in conn.execute(
         "SELECT seat, name FROM room_seats WHERE code = ? ORDER BY seat", (code,))]
     events = [{"seq": int(seq), "actor": json.loads(actor), "intent": json.loads(intent),
@@ -301,7 +308,7 @@ def _room_record(conn: sqlite3.Connection, code: str) -> dict[str, Any]:
                   "ORDER BY seq", (code,))]
     return {"code": code, "game": str(game), "finished": bool(finished),
             "closed": bool(closed), "created": str(created), "updated": str(updated),
-            "revision": int(revision), "state": json.loads(state), "seats": seats,
+            "revision": int(revision), "state": state, "seats": seats,
             "events": events}
 
 

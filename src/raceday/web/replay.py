@@ -38,7 +38,8 @@ from raceday.core.discovery import asset_folder, face, game_packages
 from raceday.core.errors import RacedayError, SaveFormatError
 from raceday.core.events import Message
 from raceday.present.replay import ReplayStep, final_step, rebuild_states, room_event_message
-from raceday.rooms import JSON, logic_class
+from raceday.rooms import JSON, RoomError, logic_class
+from raceday.rooms.log import stored_state
 from raceday.store.sessions import SessionStore
 from raceday.web.guard import MISS_COST, Limiter, client_key, refusal_body, retry_after
 from raceday.web.pages import PAGES
@@ -123,8 +124,13 @@ def room_replay(path: Path, code: str) -> dict[str, Any]:
     logged = [(_public_intent(intent_text), [e for e in json.loads(events_text)
                                              if isinstance(e, dict)])
               for _, _, events_text, intent_text in rows]
-    (snapshot,) = _read(path, "SELECT state FROM rooms WHERE code = ?", (code,))[0]
-    frames = room_frames(str(game), json.loads(snapshot), logged)
+    try:
+        snapshot = stored_state(lambda sql, args: _read(path, sql, args), code)
+    except (SaveFormatError, RoomError) as exc:
+        raise ReplayError(f"room {code} cannot be read back: {exc}", 409) from None
+    if snapshot is None:
+        raise ReplayError(f"there is no room {code!r} on this server", 404)
+    frames = room_frames(str(game), snapshot, logged)
     for seq, actor_text, events_text, _ in rows:
         actor = json.loads(actor_text)
         events = [e for e in json.loads(events_text) if isinstance(e, dict)]
@@ -141,7 +147,7 @@ def room_replay(path: Path, code: str) -> dict[str, Any]:
             step["frame"] = frames[len(steps)]
         steps.append(step)
     return {"source": "room", "game": str(game), "name": code, "steps": steps,
-            "board": frames is not None, "finale": _finale(str(game), json.loads(snapshot)),
+            "board": frames is not None, "finale": _finale(str(game), snapshot),
             "players": [{"place": p.get("place"), "kind": p.get("kind"), "name": p.get("name")}
                         for p in places]}
 

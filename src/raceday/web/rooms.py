@@ -15,8 +15,9 @@ Storage. Rooms live in the SAME SQLite file as the CLI's sessions: a
 foreign or corrupt database is refused with the same one-line :class:`SaveFormatError`;
 then three tables of our own are created if missing:
 
-* ``rooms``: code, game, host token hash, the room's state (the logic's JSON), the
-  generator's ``bit_generator.state``, the revision and whether the evening is over;
+* ``rooms``: code, game, host token hash, a snapshot of the room (the logic's JSON and
+  the generator's ``bit_generator.state`` at revision ``state_revision``), the revision and
+  whether the evening is over;
 * ``room_seats``: code, seat number, name, token hash;
 * ``room_events``: code, seq, actor, intent, and the public events it produced.
 
@@ -28,12 +29,19 @@ given to a new room until ``raceday rooms prune`` or ``archive`` removes it. ``u
 is the time of the room's last accepted intent (UTC), which the pruning ages count from.
 
 Every accepted intent (a join, a bid, a roll, ...) is ONE ``BEGIN IMMEDIATE`` transaction:
-it checks that the stored revision is still the one the room was at (compare-and-swap),
-appends the event with ``seq = revision + 1`` and writes the new state and generator. An
-intent the rules refuse writes nothing and the in-memory room is put back exactly as it
-was (state and generator), so a refused intent changes nothing. On start, every room is
-loaded back from the file and continues where it stood; a phone that reconnects gets the
-current view and the public events after the last one it saw.
+it checks that the stored revision is still the one the room was at (compare-and-swap) and
+appends the intent with its events as ``seq = revision + 1``. The room's snapshot is
+written in that transaction only every :data:`SNAPSHOT_EVERY` intents, when the evening
+ends, when the room closes and when the server stops: the room at any revision is its
+snapshot with the intents logged after it applied again (:mod:`raceday.rooms.log`; the
+rules are deterministic given the generator), checked against the events they produced
+the first time. Encoding and writing the whole state with every
+intent had been a third of the party server's work. An intent the rules refuse writes
+nothing and the in-memory room is put back exactly as it was (rebuilt the same way), so a
+refused intent changes nothing. On start, every room is loaded back from the file and
+continues where it stood; a phone that reconnects gets the current view and the public
+events after the last one it saw. Tools that read a room from the file use
+:func:`~raceday.rooms.log.stored_state`, which does the same.
 
 Durability. The file is in WAL mode with ``synchronous=NORMAL``: a commit appends to the
 write-ahead log and does not wait for the disk, and the server acknowledges an intent only
@@ -66,6 +74,7 @@ from raceday.core.errors import RacedayError, SaveFormatError
 from raceday.core.events import Message
 from raceday.present import refusal
 from raceday.rooms import JSON, Actor, RoomError, RoomLogic, as_room_error, logic_class
+from raceday.rooms.log import Step, logged_steps, replay
 from raceday.web import jsontext
 
 SCHEMA = """
@@ -105,9 +114,12 @@ MAX_ROOMS = 2_000  # rooms kept by one server; a typo-free home party needs one
 CATCH_UP_LIMIT = 500  # public events sent to a reconnecting client at most
 CHECKPOINT_EVERY = 1.0  # seconds between two checkpoints of the write-ahead log (a thread)
 CHECKPOINT_FALLBACK = 10_000  # WAL pages (~40 MB) past which the writer checkpoints itself
+SNAPSHOT_EVERY = 32  # intents between two snapshots of a room (and at the end of an evening)
 log = logging.getLogger("raceday.web")
 # columns added after the first release, with their declarations (added when missing)
-LIFECYCLE_COLUMNS = {"closed": "INTEGER NOT NULL DEFAULT 0"}
+LIFECYCLE_COLUMNS = {"closed": "INTEGER NOT NULL DEFAULT 0",
+                     "state_revision": "INTEGER NOT NULL DEFAULT -1"}
+# a row with state_revision -1 (made before the column) holds its state at ``revision``
 
 
 def new_token() -> str:
@@ -168,8 +180,20 @@ class Room:
     revision: int
     host_hash: str
     seat_hashes: dict[int, str] = field(default_factory=dict)
-    snapshot: JSON = field(default_factory=dict)  # the logic's JSON at ``revision``
+    snapshot: JSON = field(default_factory=dict)  # the logic's JSON at snapshot_revision
+    snapshot_rng: JSON = field(default_factory=dict)  # the generator's state then
+    snapshot_revision: int = 0
+    # the intents accepted since the snapshot: (actor, intent, events), in order
+    since_snapshot: list[Step] = field(default_factory=list)
     closed: bool = False  # closed for idleness: out of memory, its intents refused
+
+    def take_snapshot(self) -> None:
+        """Make the room's current state its snapshot (kept in memory; stored by
+        :meth:`RoomStore.append` or :meth:`RoomStore.insert_room`)."""
+        self.snapshot = self.logic.to_json()
+        self.snapshot_rng = dict(self.rng.bit_generator.state)
+        self.snapshot_revision = self.revision
+        self.since_snapshot = []
 
     def actor_for(self, token: object) -> Actor | None:
         """The host or the seat holding ``token`` (None if it is nobody's)."""
@@ -280,6 +304,8 @@ class RoomStore:
         try:
             for name in missing():
                 conn.execute(f"ALTER TABLE rooms ADD COLUMN {name} {LIFECYCLE_COLUMNS[name]}")
+                if name == "state_revision":  # every older row holds its state at revision
+                    conn.execute("UPDATE rooms SET state_revision = revision")
             conn.execute("COMMIT")
         except BaseException:
             if conn.in_transaction:
@@ -329,11 +355,12 @@ class RoomStore:
         return row is not None
 
     def insert_room(self, room: Room, event: JSON) -> None:
+        """A new room, its snapshot taken (:meth:`Room.take_snapshot`)."""
         self._write([
-            ("INSERT INTO rooms (code, game, host_hash, state, rng, revision, finished) "
-             "VALUES (?, ?, ?, ?, ?, ?, 0)",
+            ("INSERT INTO rooms (code, game, host_hash, state, rng, revision, finished, "
+             "state_revision) VALUES (?, ?, ?, ?, ?, ?, 0, ?)",
              (room.code, room.game, room.host_hash, jsontext.dumps(room.snapshot),
-              json.dumps(room.rng.bit_generator.state), room.revision)),
+              json.dumps(room.snapshot_rng), room.revision, room.snapshot_revision)),
             ("INSERT INTO room_events (code, seq, actor, intent, events, at) "
              "VALUES (?, ?, ?, ?, ?, ?)",
              (room.code, room.revision, jsontext.dumps(Actor.host().to_json()),
@@ -342,29 +369,46 @@ class RoomStore:
 
     def append(self, room: Room, old_revision: int, actor: Actor, intent: Mapping[str, Any],
                events: list[JSON], seat: tuple[int, str, str] | None = None) -> None:
-        """One accepted intent: the event, the new state and generator, maybe a new seat."""
+        """One accepted intent: the event, the new revision, maybe a new seat, and the
+        room's snapshot if it was taken with this intent (``room.snapshot_revision`` is
+        ``room.revision``)."""
+        finished = int(room.logic.finished())
         statements: list[tuple[str, tuple[Any, ...]]] = [
             ("INSERT INTO room_events (code, seq, actor, intent, events, at) "
              "VALUES (?, ?, ?, ?, ?, ?)",
              (room.code, room.revision, jsontext.dumps(actor.to_json()),
               jsontext.dumps(dict(intent)), jsontext.dumps(events), time.time())),
-            ("UPDATE rooms SET state = ?, rng = ?, revision = ?, finished = ?, "
-             "updated = datetime('now') WHERE code = ?",
-             (jsontext.dumps(room.snapshot), json.dumps(room.rng.bit_generator.state),
-              room.revision, int(room.logic.finished()), room.code)),
+            ("UPDATE rooms SET state = ?, rng = ?, state_revision = ?, revision = ?, "
+             "finished = ?, updated = datetime('now') WHERE code = ?",
+             (jsontext.dumps(room.snapshot), json.dumps(room.snapshot_rng), room.revision,
+              room.revision, finished, room.code))
+            if room.snapshot_revision == room.revision else
+            ("UPDATE rooms SET revision = ?, finished = ?, updated = datetime('now') "
+             "WHERE code = ?", (room.revision, finished, room.code)),
         ]
         if seat is not None:
             statements.append(("INSERT INTO room_seats (code, seat, name, token_hash) "
                                "VALUES (?, ?, ?, ?)", (room.code, *seat)))
         self._write(statements, check=(room.code, old_revision))
 
+    def save_snapshot(self, room: Room) -> None:
+        """Take ``room``'s snapshot now and store it (a stopping server does, so the file
+        holds every room as it stands and loads without applying intents again)."""
+        if room.snapshot_revision == room.revision:
+            return
+        room.take_snapshot()
+        self._write([("UPDATE rooms SET state = ?, rng = ?, state_revision = ? "
+                      "WHERE code = ?", (jsontext.dumps(room.snapshot),
+                                         json.dumps(room.snapshot_rng), room.revision,
+                                         room.code))], check=(room.code, room.revision))
+
     def load_all(self, keep: Callable[[str], bool] | None = None) -> list[Room]:
         """Every room of the file (only those whose code ``keep`` accepts, if given: a
         shard's own; the others are not even read)."""
         with self._lock:
             rows = self._conn.execute(
-                "SELECT code, game, host_hash, state, rng, revision FROM rooms WHERE closed = 0 "
-                "ORDER BY created"
+                "SELECT code, game, host_hash, state, rng, revision, state_revision FROM rooms "
+                "WHERE closed = 0 ORDER BY created"
             ).fetchall()
             seats = self._conn.execute(
                 "SELECT code, seat, token_hash FROM room_seats").fetchall()
@@ -374,18 +418,27 @@ class RoomStore:
         for code, seat, digest in seats:
             by_code.setdefault(str(code), {})[int(seat)] = str(digest)
         rooms = []
-        for code, game, host_hash, state, rng_state, revision in rows:
+        for code, game, host_hash, state, rng_text, revision, state_revision in rows:
+            at = int(revision) if int(state_revision) < 0 else int(state_revision)
             try:
-                cls = logic_class(str(game))
                 snapshot = json.loads(state)
-                logic = cls.from_json(snapshot)
-                rng = np.random.default_rng()
-                rng.bit_generator.state = json.loads(rng_state)
+                rng_state = json.loads(rng_text)
+                steps: list[Step] = []
+                if at < int(revision):
+                    with self._lock:
+                        logged = self._conn.execute(
+                            "SELECT seq, actor, intent, events FROM room_events "
+                            "WHERE code = ? AND seq > ? ORDER BY seq", (code, at)).fetchall()
+                    if [int(row[0]) for row in logged] != list(range(at + 1,
+                                                                     int(revision) + 1)):
+                        raise SaveFormatError("its event log has gaps")
+                    steps = logged_steps(logged)
+                logic, rng = replay(logic_class(str(game)), snapshot, rng_state, steps)
             except (RacedayError, ValueError, TypeError, KeyError) as exc:
                 raise SaveFormatError(f"room {code} in {self.path} cannot be read back: {exc}") \
                     from None
             rooms.append(Room(str(code), str(game), logic, rng, int(revision), str(host_hash),
-                              by_code.get(str(code), {}), snapshot))
+                              by_code.get(str(code), {}), snapshot, rng_state, at, steps))
         return rooms
 
     def events_since(self, code: str, seq: int, limit: int = CATCH_UP_LIMIT) -> list[JSON]:
@@ -441,7 +494,9 @@ class Rooms:
         return room
 
     def close(self, room: Room) -> None:
-        """Close ``room``: marked closed in the database, then out of memory."""
+        """Close ``room``: its snapshot stored, marked closed in the database, then out of
+        memory."""
+        self.store.save_snapshot(room)
         self.store.mark_closed(room.code)
         room.closed = True
         self.rooms.pop(room.code, None)
@@ -466,7 +521,7 @@ class Rooms:
         token = new_token()
         room = Room(self._fresh_code(), cls.game, logic, np.random.default_rng(seed), 1,
                     token_hash(token))
-        room.snapshot = logic.to_json()
+        room.take_snapshot()
         self.store.insert_room(room, {"type": "created", "game": cls.game})
         self.rooms[room.code] = room
         return room, token
@@ -501,24 +556,28 @@ class Rooms:
 
     def _commit(self, room: Room, actor: Actor, intent: Mapping[str, Any],
                 change: Callable[[], list[JSON]], seat_token: str | None = None) -> list[JSON]:
-        before = room.snapshot
-        rng_state = room.rng.bit_generator.state
         old_revision = room.revision
+        kept = (room.snapshot, room.snapshot_rng, room.snapshot_revision, room.since_snapshot)
         try:
             events = change()
-            room.snapshot = room.logic.to_json()
             room.revision = old_revision + 1
+            room.since_snapshot = [*room.since_snapshot, (actor, dict(intent), None)]
+            if len(room.since_snapshot) >= SNAPSHOT_EVERY or room.logic.finished():
+                room.take_snapshot()
             seat_row = None
             if seat_token is not None:
                 seat_row = (int(events[0]["seat"]), str(events[0]["name"]),
                             token_hash(seat_token))
             self.store.append(room, old_revision, actor, intent, events, seat_row)
         except BaseException as exc:
-            # put the room back exactly as it was: state, generator and revision
+            # put the room back exactly as it was: state, generator and revision (its
+            # snapshot with the intents accepted since applied again)
             room.revision = old_revision
-            room.rng.bit_generator.state = rng_state
-            room.snapshot = before
-            room.logic = type(room.logic).from_json(before)
+            room.snapshot, room.snapshot_rng, room.snapshot_revision, room.since_snapshot = kept
+            logic, rng = replay(type(room.logic), room.snapshot, room.snapshot_rng,
+                                room.since_snapshot)
+            room.logic = logic
+            room.rng.bit_generator.state = rng.bit_generator.state
             if isinstance(exc, RacedayError) and not isinstance(exc, (RoomError,
                                                                       SaveFormatError)):
                 with as_room_error():
