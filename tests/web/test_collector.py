@@ -42,3 +42,20 @@ def test_raceday_serve_settles_the_collector(tmp_path: Path) -> None:
                                  f"serve_command('127.0.0.1', {free_port()}, "
                                  f"Path({str(tmp_path / 'p.sqlite')!r}))")
     assert out == f"{COLLECTOR_THRESHOLDS} True"
+
+
+def test_the_server_runs_on_libuv_and_httptools() -> None:
+    """uvloop and httptools are dependencies (not on Windows): uvicorn's automatic choice
+    then takes libuv's event loop and the C HTTP parser, which under load send a frame
+    for a fraction of asyncio's pure-Python transport."""
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+    from raceday.web.server import uvicorn_config
+
+    async def app(scope: object, receive: object, send: object) -> None:
+        """An ASGI app that is never called."""
+
+    config = uvicorn_config(app, "127.0.0.1", free_port())
+    config.load()
+    assert config.get_loop_factory().__module__ == "uvloop"
+    assert config.http_protocol_class is HttpToolsProtocol

@@ -42,6 +42,22 @@ def test_a_patch_turns_the_old_value_into_the_new(old: Any, new: Any) -> None:
     json.dumps(ops)  # a patch is JSON
 
 
+@settings(max_examples=300, deadline=None)
+@given(VALUES, VALUES)
+def test_a_patch_applied_in_place_gives_the_same_value(old: Any, new: Any) -> None:
+    """in_place (as a page holds one view) gives what the copying apply gives."""
+    ops = diff(old, new)
+    expected = exact(apply_patch(old, ops))
+    assert exact(apply_patch(copy.deepcopy(old), ops, in_place=True)) == expected
+
+
+def test_a_patch_applied_in_place_changes_the_document_it_is_given() -> None:
+    doc = {"a": {"b": [1, 2]}, "c": 1}
+    inner = doc["a"]
+    out = apply_patch(doc, [{"op": "replace", "path": "/a/b/0", "value": 9}], in_place=True)
+    assert out is doc and doc["a"] is inner and inner["b"] == [9, 2]
+
+
 OBJECTS = st.dictionaries(KEYS, VALUES, max_size=6)
 
 

@@ -210,9 +210,13 @@ def _index(token: str, size: int, *, end: bool) -> int:
     return i
 
 
-def apply_patch(doc: Any, ops: Sequence[Mapping[str, Any]]) -> Any:
+def apply_patch(doc: Any, ops: Sequence[Mapping[str, Any]], *, in_place: bool = False
+                ) -> Any:
     """``doc`` with the JSON Patch ``ops`` (add, remove, replace) applied, as a new value:
-    ``doc`` is not changed. Raises :class:`PatchError` if an op does not fit."""
+    ``doc`` is not changed. Raises :class:`PatchError` if an op does not fit. With
+    ``in_place``, ``doc``'s containers are changed instead of copied (as a page patches
+    the one view it holds; after a PatchError ``doc`` may be half patched)."""
+    own = _as_is if in_place else _own
     copied: dict[int, Any] = {}  # the containers this patch copied already (by id; kept
     # alive here so no id is reused): these it changes in place
     root = doc
@@ -233,16 +237,16 @@ def apply_patch(doc: Any, ops: Sequence[Mapping[str, Any]]) -> Any:
             root = op["value"]
             copied.clear()
             continue
-        root = _own(root, copied)
+        root = own(root, copied)
         parent = root
         for token in tokens[:-1]:
             if isinstance(parent, dict):
                 if token not in parent:
                     raise PatchError(f"no member {token!r} on the path {path!r}")
-                child = parent[token] = _own(parent[token], copied)
+                child = parent[token] = own(parent[token], copied)
             elif isinstance(parent, list):
                 i = _index(token, len(parent), end=False)
-                child = parent[i] = _own(parent[i], copied)
+                child = parent[i] = own(parent[i], copied)
             else:
                 raise PatchError(f"the path {path!r} goes through a value")
             parent = child
@@ -265,6 +269,10 @@ def apply_patch(doc: Any, ops: Sequence[Mapping[str, Any]]) -> Any:
         else:
             raise PatchError(f"the path {path!r} ends in a value")
     return root
+
+
+def _as_is(value: Any, copied: dict[int, Any]) -> Any:
+    return value
 
 
 def _own(value: Any, copied: dict[int, Any]) -> Any:
