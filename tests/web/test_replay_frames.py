@@ -61,20 +61,27 @@ def _seat_intent(game: str, room: Room, seat: int, rng: np.random.Generator
     return None
 
 
+def started_room(rooms: Rooms, game: str) -> Room:
+    """A room of ``game`` made in ``rooms`` with the scripted players seated, started."""
+    options, names = ROOMS[game]
+    room, _ = rooms.create(game, options)
+    for name in names:
+        rooms.join(room.code, name)
+    start: dict[str, Any] = {"type": "start"}
+    if game == "derby":
+        start["computers"] = 0
+    rooms.apply(room, Actor.host(), start)
+    return room
+
+
 def play_room(db: Path, game: str, seed: int = 1, bound: int = 5000, games: int = 1) -> str:
     """A room of ``game`` played to its end on the server's database ``db`` (ticks as the
     timeline sends them, seats acting as scripted), ``games`` times in a row (the host's
     "play again"); returns its code."""
-    options, names = ROOMS[game]
+    names = ROOMS[game][1]
     rooms = Rooms(db)
     try:
-        room, _ = rooms.create(game, options)
-        for name in names:
-            rooms.join(room.code, name)
-        start: dict[str, Any] = {"type": "start"}
-        if game == "derby":
-            start["computers"] = 0
-        rooms.apply(room, Actor.host(), start)
+        room = started_room(rooms, game)
         rng = np.random.default_rng(seed)
         for _ in range(bound):
             if room.logic.finished() and games > 1:

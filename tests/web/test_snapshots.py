@@ -26,7 +26,7 @@ from raceday.core.errors import SaveFormatError
 from raceday.rooms import Actor, RoomError
 from raceday.rooms.log import stored_state
 from raceday.web.rooms import Room, Rooms
-from tests.web.test_replay_frames import ROOMS, _seat_intent
+from tests.web.test_replay_frames import ROOMS, _seat_intent, started_room
 
 EVERY = 5  # intents between two snapshots here (the server's is larger)
 HANG = 300  # seconds: a guard against a hang of the subprocess, far above what it takes
@@ -57,18 +57,6 @@ def _next_intent(game: str, room: Room, seats: int, rng: np.random.Generator
     raise AssertionError(f"nobody can act in the {game} room")
 
 
-def _started(rooms: Rooms, game: str) -> Room:
-    options, names = ROOMS[game]
-    room, _ = rooms.create(game, options)
-    for name in names:
-        rooms.join(room.code, name)
-    start: dict[str, Any] = {"type": "start"}
-    if game == "derby":
-        start["computers"] = 0
-    rooms.apply(room, Actor.host(), start)
-    return room
-
-
 def _lagging(db: Path, rooms: Rooms, room: Room, game: str) -> None:
     """Play ``room`` on until the file's snapshot of it is older than its revision."""
     rng = np.random.default_rng(1)
@@ -90,7 +78,7 @@ def test_the_file_gives_back_the_room_at_every_step(tmp_path: Path, game: str, e
                                                     ) -> None:
     db = tmp_path / "party.sqlite"
     rooms = Rooms(db)
-    room = _started(rooms, game)
+    room = started_room(rooms, game)
     rng = np.random.default_rng(7)
     snapshots_seen = set()
     try:
@@ -124,7 +112,7 @@ def test_the_file_gives_back_the_room_at_every_step(tmp_path: Path, game: str, e
 def test_a_refused_intent_leaves_the_room_as_it_was(tmp_path: Path, every: int) -> None:
     rooms = Rooms(tmp_path / "party.sqlite")
     try:
-        room = _started(rooms, "derby")
+        room = started_room(rooms, "derby")
         rng = np.random.default_rng(3)
         refused = 0
         for _ in range(4 * every):
@@ -150,8 +138,8 @@ def test_a_room_closed_or_left_by_a_stopping_server_is_stored_whole(tmp_path: Pa
 
     db = tmp_path / "party.sqlite"
     rooms = Rooms(db)
-    room = _started(rooms, "keirin")
-    lagging = _started(rooms, "derby")
+    room = started_room(rooms, "keirin")
+    lagging = started_room(rooms, "derby")
     _lagging(db, rooms, room, "keirin")
     _lagging(db, rooms, lagging, "derby")
     assert _stored(db, room.code)[1] < _stored(db, room.code)[0]
@@ -173,7 +161,7 @@ def test_another_process_with_another_hash_seed_rebuilds_every_room(tmp_path: Pa
     live = {}
     try:
         for k, game in enumerate(sorted(ROOMS)):
-            room = _started(rooms, game)
+            room = started_room(rooms, game)
             rng = np.random.default_rng(k)
             for _ in range(every * 3 + 2):  # ends between two snapshots
                 if room.logic.finished():
@@ -197,7 +185,7 @@ def test_a_log_the_rules_do_not_give_again_is_refused_by_name(tmp_path: Path,
                                                                 every: int) -> None:
     db = tmp_path / "party.sqlite"
     rooms = Rooms(db)
-    room = _started(rooms, "derby")
+    room = started_room(rooms, "derby")
     _lagging(db, rooms, room, "derby")
     rooms.store.close()
     revision, state_revision = _stored(db, room.code)
@@ -214,7 +202,7 @@ def test_a_log_the_rules_do_not_give_again_is_refused_by_name(tmp_path: Path,
 def test_a_file_from_before_the_snapshots_reads_and_opens(tmp_path: Path) -> None:
     db = tmp_path / "party.sqlite"
     rooms = Rooms(db)
-    room = _started(rooms, "keirin")
+    room = started_room(rooms, "keirin")
     state = room.logic.to_json()
     rooms.store.close()
     with sqlite3.connect(db) as conn:  # as a server before this column left it
