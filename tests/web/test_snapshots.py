@@ -217,3 +217,28 @@ def test_a_file_from_before_the_snapshots_reads_and_opens(tmp_path: Path) -> Non
         assert state_revision == revision
     finally:
         again.store.close()
+
+
+def test_a_room_changed_behind_the_servers_back_is_not_written_over(tmp_path: Path) -> None:
+    """Two servers holding one room (a misrouted shard): the second's intent meets a
+    revision it did not make, writes nothing and leaves its room as it was."""
+    db = tmp_path / "party.sqlite"
+    first = Rooms(db)
+    room = started_room(first, "derby")
+    second = Rooms(db)
+    try:
+        stale = second.rooms[room.code]
+        rng = np.random.default_rng(2)
+        rooms_intent = _next_intent("derby", room, 3, rng)
+        first.apply(room, *rooms_intent)
+        before = (stale.revision, stale.logic.to_json())
+        with pytest.raises(SaveFormatError, match=f"room {room.code} changed behind"):
+            second.apply(stale, *rooms_intent)
+        assert (stale.revision, stale.logic.to_json()) == before
+        assert _stored(db, room.code)[0] == room.revision  # the first one's write stands
+        ((count,),) = _query(db)("SELECT COUNT(*) FROM room_events WHERE code = ?",
+                                 (room.code,))
+        assert count == room.revision
+    finally:
+        first.store.close()
+        second.store.close()

@@ -328,21 +328,22 @@ class RoomStore:
     def _write(self, statements: list[tuple[str, tuple[Any, ...]]],
                check: tuple[str, int] | None = None) -> None:
         """Run ``statements`` in one BEGIN IMMEDIATE transaction; ``check`` = (code,
-        revision) refuses the write unless the room is still at that revision."""
+        revision) refuses the write unless the room is still at that revision: then the
+        first statement is an UPDATE of that room ending ``WHERE code = ? AND revision =
+        ?`` (compare-and-swap in one statement), which must change its one row."""
         with self._lock:
             conn = self._conn
             try:
                 conn.execute("BEGIN IMMEDIATE")
-                if check is not None:
-                    row = conn.execute("SELECT revision FROM rooms WHERE code = ?",
-                                       (check[0],)).fetchone()
-                    if row is None or int(row[0]) != check[1]:
+                for number, (sql, args) in enumerate(statements):
+                    changed = conn.execute(sql, args).rowcount
+                    if number == 0 and check is not None and changed != 1:
+                        row = conn.execute("SELECT revision FROM rooms WHERE code = ?",
+                                           (check[0],)).fetchone()
                         raise SaveFormatError(
                             f"room {check[0]} changed behind this server's back "
                             f"(revision {None if row is None else row[0]}, expected {check[1]})"
                         )
-                for sql, args in statements:
-                    conn.execute(sql, args)
                 conn.execute("COMMIT")
             except BaseException:
                 if conn.in_transaction:
@@ -374,17 +375,18 @@ class RoomStore:
         ``room.revision``)."""
         finished = int(room.logic.finished())
         statements: list[tuple[str, tuple[Any, ...]]] = [
+            ("UPDATE rooms SET state = ?, rng = ?, state_revision = ?, revision = ?, "
+             "finished = ?, updated = datetime('now') WHERE code = ? AND revision = ?",
+             (jsontext.dumps(room.snapshot), json.dumps(room.snapshot_rng), room.revision,
+              room.revision, finished, room.code, old_revision))
+            if room.snapshot_revision == room.revision else
+            ("UPDATE rooms SET revision = ?, finished = ?, updated = datetime('now') "
+             "WHERE code = ? AND revision = ?",
+             (room.revision, finished, room.code, old_revision)),
             ("INSERT INTO room_events (code, seq, actor, intent, events, at) "
              "VALUES (?, ?, ?, ?, ?, ?)",
              (room.code, room.revision, jsontext.dumps(actor.to_json()),
               jsontext.dumps(dict(intent)), jsontext.dumps(events), time.time())),
-            ("UPDATE rooms SET state = ?, rng = ?, state_revision = ?, revision = ?, "
-             "finished = ?, updated = datetime('now') WHERE code = ?",
-             (jsontext.dumps(room.snapshot), json.dumps(room.snapshot_rng), room.revision,
-              room.revision, finished, room.code))
-            if room.snapshot_revision == room.revision else
-            ("UPDATE rooms SET revision = ?, finished = ?, updated = datetime('now') "
-             "WHERE code = ?", (room.revision, finished, room.code)),
         ]
         if seat is not None:
             statements.append(("INSERT INTO room_seats (code, seat, name, token_hash) "
@@ -398,9 +400,10 @@ class RoomStore:
             return
         room.take_snapshot()
         self._write([("UPDATE rooms SET state = ?, rng = ?, state_revision = ? "
-                      "WHERE code = ?", (jsontext.dumps(room.snapshot),
-                                         json.dumps(room.snapshot_rng), room.revision,
-                                         room.code))], check=(room.code, room.revision))
+                      "WHERE code = ? AND revision = ?",
+                      (jsontext.dumps(room.snapshot), json.dumps(room.snapshot_rng),
+                       room.revision, room.code, room.revision))],
+                    check=(room.code, room.revision))
 
     def load_all(self, keep: Callable[[str], bool] | None = None) -> list[Room]:
         """Every room of the file (only those whose code ``keep`` accepts, if given: a
