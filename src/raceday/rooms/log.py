@@ -21,7 +21,7 @@ import numpy as np
 from raceday.core.errors import RacedayError, SaveFormatError
 from raceday.rooms.protocol import JSON, Actor, RoomLogic, logic_class
 
-__all__ = ["Query", "Step", "is_join", "logged_steps", "replay", "stored_state"]
+__all__ = ["Query", "Step", "replay", "snapshot_at", "steps_after", "stored_state"]
 
 # one logged intent: who sent it, the intent, and the events it produced (None: unchecked)
 Step = tuple[Actor, Mapping[str, Any], list[JSON] | None]
@@ -29,7 +29,7 @@ Step = tuple[Actor, Mapping[str, Any], list[JSON] | None]
 Query = Callable[[str, tuple[Any, ...]], list[tuple[Any, ...]]]
 
 
-def is_join(actor: Actor, intent: Mapping[str, Any]) -> bool:
+def _is_join(actor: Actor, intent: Mapping[str, Any]) -> bool:
     """Whether a logged intent is a player taking a seat (the server's ``join``)."""
     return actor.kind == "spectator" and intent.get("type") == "join"
 
@@ -51,7 +51,7 @@ def replay(logic_type: type[RoomLogic], snapshot: Mapping[str, Any],
             from None
     for actor, intent, logged in steps:
         try:
-            if is_join(actor, intent):
+            if _is_join(actor, intent):
                 name = str(intent.get("name"))
                 events: list[JSON] = [{"type": "joined", "seat": logic.add_seat(name),
                                        "name": name}]
@@ -75,13 +75,24 @@ def _actor(data: object) -> Actor:
     return Actor(data["kind"], None if seat is None else int(seat))
 
 
-def logged_steps(rows: Iterable[tuple[Any, ...]]) -> list[Step]:
-    """(actor, intent, events) of ``room_events`` rows (seq, actor, intent, events)."""
+def snapshot_at(state_revision: int, revision: int) -> int:
+    """The revision a room's stored snapshot is at (a row made before the column
+    ``state_revision``, -1, holds its state at ``revision``)."""
+    return revision if state_revision < 0 else state_revision
+
+
+def steps_after(query: Query, code: str, at: int, revision: int) -> list[Step]:
+    """The intents the room ``code`` logged after revision ``at`` up to ``revision``, as
+    (actor, intent, events); a log with a revision missing is refused."""
+    rows = query("SELECT seq, actor, intent, events FROM room_events WHERE code = ? "
+                 "AND seq > ? ORDER BY seq", (code, at))
+    if [int(row[0]) for row in rows] != list(range(at + 1, revision + 1)):
+        raise SaveFormatError(f"room {code}'s event log has gaps")
     try:
         return [(_actor(json.loads(actor)), json.loads(intent), json.loads(events))
                 for _, actor, intent, events in rows]
     except (ValueError, TypeError) as exc:
-        raise SaveFormatError(f"a room's event log cannot be read: {exc}") from None
+        raise SaveFormatError(f"room {code}'s event log cannot be read: {exc}") from None
 
 
 def stored_state(query: Query, code: str,
@@ -100,13 +111,11 @@ def stored_state(query: Query, code: str,
         return None
     game, state, rng_text, state_revision, revision = rows[0]
     snapshot = _object(state, code)
-    if int(state_revision) < 0 or int(state_revision) >= int(revision):
+    at = snapshot_at(int(state_revision), int(revision))
+    if at >= int(revision):
         return snapshot
-    rng_state = _object(rng_text, code)
-    steps = logged_steps(query(
-        "SELECT seq, actor, intent, events FROM room_events WHERE code = ? AND seq > ? "
-        "ORDER BY seq", (code, int(state_revision))))
-    logic, _ = replay(logic_of(str(game)), snapshot, rng_state, steps)
+    steps = steps_after(query, code, at, int(revision))
+    logic, _ = replay(logic_of(str(game)), snapshot, _object(rng_text, code), steps)
     return logic.to_json()
 
 

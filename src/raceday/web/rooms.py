@@ -74,7 +74,7 @@ from raceday.core.errors import RacedayError, SaveFormatError
 from raceday.core.events import Message
 from raceday.present import refusal
 from raceday.rooms import JSON, Actor, RoomError, RoomLogic, as_room_error, logic_class
-from raceday.rooms.log import Step, logged_steps, replay
+from raceday.rooms.log import Step, replay, snapshot_at, steps_after
 from raceday.web import jsontext
 
 SCHEMA = """
@@ -422,20 +422,13 @@ class RoomStore:
             by_code.setdefault(str(code), {})[int(seat)] = str(digest)
         rooms = []
         for code, game, host_hash, state, rng_text, revision, state_revision in rows:
-            at = int(revision) if int(state_revision) < 0 else int(state_revision)
+            at = snapshot_at(int(state_revision), int(revision))
             try:
                 snapshot = json.loads(state)
                 rng_state = json.loads(rng_text)
                 steps: list[Step] = []
                 if at < int(revision):
-                    with self._lock:
-                        logged = self._conn.execute(
-                            "SELECT seq, actor, intent, events FROM room_events "
-                            "WHERE code = ? AND seq > ? ORDER BY seq", (code, at)).fetchall()
-                    if [int(row[0]) for row in logged] != list(range(at + 1,
-                                                                     int(revision) + 1)):
-                        raise SaveFormatError("its event log has gaps")
-                    steps = logged_steps(logged)
+                    steps = steps_after(self._query, str(code), at, int(revision))
                 logic, rng = replay(logic_class(str(game)), snapshot, rng_state, steps)
             except (RacedayError, ValueError, TypeError, KeyError) as exc:
                 raise SaveFormatError(f"room {code} in {self.path} cannot be read back: {exc}") \
@@ -443,6 +436,10 @@ class RoomStore:
             rooms.append(Room(str(code), str(game), logic, rng, int(revision), str(host_hash),
                               by_code.get(str(code), {}), snapshot, rng_state, at, steps))
         return rooms
+
+    def _query(self, sql: str, args: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+        with self._lock:
+            return self._conn.execute(sql, args).fetchall()
 
     def events_since(self, code: str, seq: int, limit: int = CATCH_UP_LIMIT) -> list[JSON]:
         """Public events after ``seq`` (at most ``limit``, the latest ones)."""
