@@ -83,6 +83,7 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import Send
 
 from raceday import __version__
 from raceday.core.discovery import asset_folder, face, game_packages, games_with
@@ -90,8 +91,9 @@ from raceday.core.errors import RacedayError, SaveFormatError
 from raceday.core.events import Message
 from raceday.present import render
 from raceday.rooms import JSON, Actor
-from raceday.web import games, jsontext, messages, numbers, print_pages, replay
+from raceday.web import eager, games, jsontext, messages, numbers, print_pages, replay
 from raceday.web.delta import diff, diff_members
+from raceday.web.eager import KeepSend, Unfinished
 from raceday.web.guard import (
     MAX_BODY,
     MISS_COST,
@@ -126,11 +128,20 @@ HELLO_TIMEOUT = 15.0
 
 @dataclass(eq=False)
 class Conn:
-    """One open WebSocket: who it is, and its queue of messages to send."""
+    """One open WebSocket: who it is, and its queue of messages to send.
+
+    A frame is written at once (:mod:`raceday.web.eager`) when nothing is queued before it
+    and the sender task holds none; else it joins the queue, which the sender task writes
+    in order."""
 
     ws: WebSocket
     actor: Actor
-    outbox: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(OUTBOX))
+    outbox: asyncio.Queue[str | tuple[Unfinished, str] | None] = field(
+        default_factory=lambda: asyncio.Queue(OUTBOX))
+    write: Send | None = None  # the server's own ASGI send of the socket (None: queue all)
+    code: str = ""  # its room (for the timing)
+    sending: bool = False  # the sender task holds a frame: the next ones queue behind it
+    broken: bool = False  # a write failed or the socket is over: nothing more is written
     dropped: bool = False
     close_code: int | None = None  # set when the server ends it (4409: seat taken)
     delta: bool = False  # it asked for patches ("delta": true in its hello)
@@ -154,8 +165,10 @@ class Timing:
     MAX_OPEN = 10_000  # intents whose frames are not all sent yet (dropped sockets)
 
     def __init__(self, path: str | Path) -> None:
-        self.file = open(path, "a", buffering=1, encoding="utf-8")  # noqa: SIM115
-        self.open: dict[tuple[str, int], list[Any]] = {}  # updates being sent
+        self.file = open(path, "a", encoding="utf-8")  # noqa: SIM115  (the server's life)
+        # updates being sent, by (code, seq): [intents, frames written, frames queued
+        # (None while the update is being built: its first frames are written meanwhile)]
+        self.open: dict[tuple[str, int], list[Any]] = {}
         self.waiting: dict[str, list[list[Any]]] = {}  # intents whose update is not queued
 
     def applied(self, code: str, seq: int, kind: str, received: float) -> None:
@@ -163,20 +176,22 @@ class Timing:
         kind = kind if kind.isidentifier() else "?"  # the file stays one word a field
         self.waiting.setdefault(code, []).append([seq, kind, received, time.monotonic()])
 
-    def flushed(self, code: str, seq: int, frames: int) -> None:
+    def building(self, code: str, seq: int) -> None:
         """The update of revision ``seq`` (with every intent applied since the last one)
-        was queued to ``frames`` connections."""
+        is being built and written."""
         intents = self.waiting.pop(code, [])
         if not intents:
             return
-        if frames == 0:
-            now = time.monotonic()
-            for entry in intents:
-                self._write(code, entry, now, 0)
-            return
         if len(self.open) >= self.MAX_OPEN:
             self.open.pop(next(iter(self.open)))
-        self.open[(code, seq)] = [intents, frames, frames]
+        self.open[(code, seq)] = [intents, 0, None]
+
+    def flushed(self, code: str, seq: int, frames: int) -> None:
+        """That update was written or queued to ``frames`` connections."""
+        entry = self.open.get((code, seq))
+        if entry is not None:
+            entry[2] = frames
+            self._done((code, seq), entry)
 
     def sent(self, code: str, text: str) -> None:
         head = '{"type": "update", "seq": '
@@ -184,19 +199,23 @@ class Timing:
             return
         key = (code, int(text[len(head):text.index(",", len(head))]))
         entry = self.open.get(key)
-        if entry is None:
-            return
-        entry[1] -= 1
-        if entry[1] <= 0:
-            del self.open[key]
-            now = time.monotonic()
-            for intent in entry[0]:
-                self._write(code, intent, now, entry[2])
+        if entry is not None:
+            entry[1] += 1
+            self._done(key, entry)
 
-    def _write(self, code: str, intent: list[Any], sent: float, frames: int) -> None:
-        seq, kind, received, applied = intent
-        self.file.write(f"{code} {seq} {kind} {received:.6f} {applied:.6f} {sent:.6f} "
-                        f"{frames}\n")
+    def _done(self, key: tuple[str, int], entry: list[Any]) -> None:
+        intents, written, frames = entry
+        if frames is None or written < frames:
+            return
+        del self.open[key]
+        now = time.monotonic()
+        for seq, kind, received, applied in intents:
+            self.file.write(f"{key[0]} {seq} {kind} {received:.6f} {applied:.6f} {now:.6f} "
+                            f"{frames}\n")
+
+    def flush(self) -> None:
+        """Write out the lines so far (the server's stop does)."""
+        self.file.flush()
 
 
 class Hub:
@@ -247,8 +266,23 @@ class Hub:
 
     def send(self, conn: Conn, message: JSON | str) -> None:
         text = message if isinstance(message, str) else jsontext.dumps(message)
+        item: str | tuple[Unfinished, str] = text
+        if (conn.write is not None and not conn.sending and conn.outbox.empty()
+                and conn.close_code is None and not conn.dropped):
+            if conn.broken:
+                return
+            try:
+                rest = eager.start(conn.write({"type": "websocket.send", "text": text}))
+            except Exception:  # the socket is gone; its reader sees it end
+                conn.broken = True
+                return
+            if rest is None:
+                if self.timing is not None:
+                    self.timing.sent(conn.code, text)
+                return
+            item = (rest, text)  # its buffer is full: the sender task finishes it
         try:
-            conn.outbox.put_nowait(text)
+            conn.outbox.put_nowait(item)
         except asyncio.QueueFull:  # too slow: drop it; it reconnects and catches up
             conn.dropped = True
             with contextlib.suppress(asyncio.QueueEmpty):
@@ -301,6 +335,8 @@ class Hub:
         applied to it in a worker thread)."""
         async with self.lock(code):
             room, events = self.pending.pop(code)
+            if self.timing is not None:
+                self.timing.building(code, room.revision)
             frames = self.broadcast(room, events)
         if self.timing is not None:
             self.timing.flushed(code, room.revision, frames)
@@ -669,6 +705,8 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
                     rooms.store.save_snapshot(room)
                 except (SaveFormatError, sqlite3.Error) as exc:  # its log still has it all
                     log.warning("room %s: snapshot not stored: %s", room.code, exc)
+        if hub.timing is not None:
+            hub.timing.flush()
 
     app = FastAPI(title="raceday party", version=__version__, docs_url=None, redoc_url=None,
                   lifespan=lifespan,
@@ -680,6 +718,7 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
     app.add_middleware(Guard, origins=origins)
     app.add_middleware(SocketCap, most=max_sockets, trusted=trusted)
     app.add_middleware(SecureHeaders, hsts=is_https(public_url))
+    app.add_middleware(KeepSend)  # outermost: a socket's frames skip no wrapper of ours
     app.state.rooms = rooms
     app.state.hub = hub
     app.state.idle = idle  # the idle sweep (None when rooms never close)
@@ -902,7 +941,7 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
             await ws.send_json(_err(None, problem, fatal=True))
             await ws.close(4401)
             return
-        conn = Conn(ws, actor, delta=delta)
+        conn = Conn(ws, actor, delta=delta, write=ws.scope.get(eager.SEND_KEY), code=room.code)
         async with hub.lock(room.code):  # the welcome and the first update stay in order
             view = hub.welcome(room, conn)  # a delta client's first patch starts from it
             catchup = rooms.store.events_since(room.code, since) if since >= 0 else []
@@ -911,7 +950,7 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
                 f'"role": {json.dumps(actor.to_json())}, "seq": {room.revision}, '
                 f'"catchup": {json.dumps(catchup)}, "view": {view}}}')
             hub.add(room.code, conn)  # a seat's older connection is told and closed
-        sender = asyncio.create_task(_sender(conn, hub.timing, room.code))
+        sender = asyncio.create_task(_sender(conn, hub.timing))
         bucket = Bucket(burst, rate, clock)
         refused = 0
         try:
@@ -944,6 +983,7 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
             pass
         finally:
             hub.remove(room.code, conn)
+            conn.broken = True  # what is queued still goes; nothing is written at once
             if not conn.outbox.full():
                 conn.outbox.put_nowait(None)
             with contextlib.suppress(Exception):
@@ -1083,17 +1123,30 @@ async def _tick(rooms: Rooms, hub: Hub, room: Room, revision: int) -> None:
         hub.schedule(rooms, room)
 
 
-async def _sender(conn: Conn, timing: Timing | None = None, code: str = "") -> None:
+async def _sender(conn: Conn, timing: Timing | None = None) -> None:
+    """Write what is queued for ``conn``, in order, until its end (None) or a failed write."""
     while True:
-        text = await conn.outbox.get()
-        if text is None:
+        item = await conn.outbox.get()
+        if item is None:
             if conn.close_code is not None or conn.dropped:
                 with contextlib.suppress(Exception):
                     await conn.ws.close(conn.close_code or 4429)
             return
+        conn.sending = True
         try:
-            await conn.ws.send_text(text)
+            if isinstance(item, tuple):
+                rest, text = item
+                await rest.finish()
+            elif conn.write is not None:
+                await conn.write({"type": "websocket.send", "text": item})
+                text = item
+            else:
+                await conn.ws.send_text(item)
+                text = item
         except Exception:
+            conn.broken = True
             return
+        finally:
+            conn.sending = False
         if timing is not None:
-            timing.sent(code, text)
+            timing.sent(conn.code, text)
