@@ -173,10 +173,10 @@ def record(tc: TestClient, code: str, actors: list[Actor]) -> dict[int, dict[Act
     expected: dict[int, dict[Actor, str]] = {}
     broadcast = hub.broadcast
 
-    def recording(room: Any, events: list[Any]) -> int:
+    def recording(room: Any, events: list[Any]) -> tuple[int, int]:
         if room.code == code:
             expected[room.revision] = {a: exact(room.logic.view(a)) for a in actors}
-        return int(broadcast(room, events))
+        return broadcast(room, events)
 
     hub.broadcast = recording
     return expected

@@ -107,14 +107,14 @@ def test_frames_go_at_once_and_queue_in_order_behind_a_full_socket() -> None:
     async def scenario() -> None:
         hub, socket = Hub(), Socket()
         conn = Conn(ws=None, actor=Actor.host(), write=socket.send)  # type: ignore[arg-type]
-        hub.send(conn, "1")
-        hub.send(conn, {"n": 2})
+        assert hub.send(conn, "1") is True
+        assert hub.send(conn, {"n": 2}) is True
         assert socket.frames == ["1", '{"n":2}']  # written before send returned
         assert conn.outbox.empty()
 
         socket.open.clear()  # the transport asks to pause
         for text in ("3", "4", "5"):
-            hub.send(conn, text)
+            assert hub.send(conn, text) is False
         assert socket.frames == ["1", '{"n":2}']
         assert conn.outbox.qsize() == 3  # the unfinished "3", then "4" and "5" behind it
         sender = asyncio.ensure_future(_sender(conn))
@@ -184,3 +184,25 @@ def test_the_timing_counts_frames_written_while_the_update_is_built(db: Path,
     assert int(frames) == len(clients)
     assert float(received) <= float(applied) <= float(sent)
     assert all(len(line) == 7 and line[6].isdigit() for line in lines)
+
+
+def test_the_timing_writes_an_intent_once_its_last_frame_is_written(tmp_path: Path) -> None:
+    """Frames written at once are counted by the update; one that had to wait counts when
+    the sender writes it, and only then is the intent's line written."""
+    timing = Timing(tmp_path / "timing.txt")
+    timing.applied("BCDF", 7, "bid", 1.0)
+    timing.flushed("BCDF", 7, frames=3, written=2)
+    timing.sent("BCDF", '{"type": "update", "seq": 6,"events":[]}')  # an older update's
+    timing.sent("BCDF", '{"type": "ack", "ref": 1}')
+    timing.flush()
+    assert (tmp_path / "timing.txt").read_text() == ""
+    timing.sent("BCDF", '{"type": "update", "seq": 7,"events":[]}')
+    timing.flush()
+    (line,) = (tmp_path / "timing.txt").read_text().splitlines()
+    code, seq, kind, received, applied, sent, frames = line.split()
+    assert (code, seq, kind, frames) == ("BCDF", "7", "bid", "3")
+    assert float(received) == 1.0 <= float(applied) <= float(sent)
+    timing.applied("BCDF", 8, "done", 2.0)
+    timing.flushed("BCDF", 8, frames=0, written=0)  # nobody connected: done at once
+    timing.flush()
+    assert len((tmp_path / "timing.txt").read_text().splitlines()) == 2

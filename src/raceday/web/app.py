@@ -166,8 +166,7 @@ class Timing:
 
     def __init__(self, path: str | Path) -> None:
         self.file = open(path, "a", encoding="utf-8")  # noqa: SIM115  (the server's life)
-        # updates being sent, by (code, seq): [intents, frames written, frames queued
-        # (None while the update is being built: its first frames are written meanwhile)]
+        # updates being sent, by (code, seq): [intents, frames written, frames queued]
         self.open: dict[tuple[str, int], list[Any]] = {}
         self.waiting: dict[str, list[list[Any]]] = {}  # intents whose update is not queued
 
@@ -176,22 +175,17 @@ class Timing:
         kind = kind if kind.isidentifier() else "?"  # the file stays one word a field
         self.waiting.setdefault(code, []).append([seq, kind, received, time.monotonic()])
 
-    def building(self, code: str, seq: int) -> None:
-        """The update of revision ``seq`` (with every intent applied since the last one)
-        is being built and written."""
+    def flushed(self, code: str, seq: int, frames: int, written: int) -> None:
+        """The update of revision ``seq`` (with every intent applied since the last one) was
+        queued to ``frames`` connections, ``written`` of them written at once."""
         intents = self.waiting.pop(code, [])
         if not intents:
             return
         if len(self.open) >= self.MAX_OPEN:
             self.open.pop(next(iter(self.open)))
-        self.open[(code, seq)] = [intents, 0, None]
-
-    def flushed(self, code: str, seq: int, frames: int) -> None:
-        """That update was written or queued to ``frames`` connections."""
-        entry = self.open.get((code, seq))
-        if entry is not None:
-            entry[2] = frames
-            self._done((code, seq), entry)
+        key = (code, seq)
+        self.open[key] = entry = [intents, written, frames]
+        self._done(key, entry)
 
     def sent(self, code: str, text: str) -> None:
         head = '{"type": "update", "seq": '
@@ -205,7 +199,7 @@ class Timing:
 
     def _done(self, key: tuple[str, int], entry: list[Any]) -> None:
         intents, written, frames = entry
-        if frames is None or written < frames:
+        if written < frames:
             return
         del self.open[key]
         now = time.monotonic()
@@ -264,22 +258,21 @@ class Hub:
                 conn.outbox.get_nowait()
         conn.outbox.put_nowait(None)
 
-    def send(self, conn: Conn, message: JSON | str) -> None:
+    def send(self, conn: Conn, message: JSON | str) -> bool:
+        """Write ``message`` to ``conn`` now, or queue it behind what is queued (False)."""
         text = message if isinstance(message, str) else jsontext.dumps(message)
         item: str | tuple[Unfinished, str] = text
         if (conn.write is not None and not conn.sending and conn.outbox.empty()
                 and conn.close_code is None and not conn.dropped):
             if conn.broken:
-                return
+                return False
             try:
                 rest = eager.start(conn.write({"type": "websocket.send", "text": text}))
             except Exception:  # the socket is gone; its reader sees it end
                 conn.broken = True
-                return
+                return False
             if rest is None:
-                if self.timing is not None:
-                    self.timing.sent(conn.code, text)
-                return
+                return True
             item = (rest, text)  # its buffer is full: the sender task finishes it
         try:
             conn.outbox.put_nowait(item)
@@ -288,6 +281,7 @@ class Hub:
             with contextlib.suppress(asyncio.QueueEmpty):
                 conn.outbox.get_nowait()
             conn.outbox.put_nowait(None)
+        return False
 
     def schedule(self, rooms: Rooms, room: Room, at_least: float = 0.0) -> None:
         """Set ``room``'s next paced step (the timeline: a race's dice, a computer's move)
@@ -335,23 +329,21 @@ class Hub:
         applied to it in a worker thread)."""
         async with self.lock(code):
             room, events = self.pending.pop(code)
-            if self.timing is not None:
-                self.timing.building(code, room.revision)
-            frames = self.broadcast(room, events)
+            frames, written = self.broadcast(room, events)
         if self.timing is not None:
-            self.timing.flushed(code, room.revision, frames)
+            self.timing.flushed(code, room.revision, frames, written)
 
-    def broadcast(self, room: Room, events: list[JSON]) -> int:
-        """Send every connection of ``room`` the new events and the view it may see now
-        (a connection welcomed at this revision already has it); returns the number of
-        frames queued. An update's ``seq`` is the room's revision; a client holding an
-        older one takes it as every revision up to ``seq`` (see :meth:`publish`). A
-        connection that asked for deltas gets a JSON Patch from the view it was sent last
-        (:mod:`raceday.web.delta`): the public part is built, encoded and diffed once for
-        the room (once per view it starts from), only ``me`` once per seat; the whole view
-        where a patch would not be smaller. Views are kept as they were sent, encoded
-        member by member (:class:`Encoded`), so a member that did not change costs one
-        comparison."""
+    def broadcast(self, room: Room, events: list[JSON]) -> tuple[int, int]:
+        """Send every connection of ``room`` the new events and the view it may see now (a
+        connection welcomed at this revision already has it); returns the number of frames
+        sent or queued, and of those written at once. An update's ``seq`` is the room's
+        revision; a client holding an older one takes it as every revision up to ``seq``
+        (see :meth:`publish`). A connection that asked for deltas gets a JSON Patch from the
+        view it was sent last (:mod:`raceday.web.delta`): the public part is built, encoded
+        and diffed once for the room (once per view it starts from), only ``me`` once per
+        seat; the whole view where a patch would not be smaller. Views are kept as they were
+        sent, encoded member by member (:class:`Encoded`), so a member that did not change
+        costs one comparison."""
         seq = room.revision
         split = _split(room)
         shared = Encoded.of(split[0]()) if split is not None else None
@@ -367,7 +359,7 @@ class Hub:
                 texts[actor] = _with_me(public.text(), own)
             return texts[actor]
 
-        queued = 0
+        queued = written = 0
         for conn in conns:
             if conn.seq >= seq:
                 continue
@@ -396,9 +388,9 @@ class Hub:
                 text = (f'{{"type": "update", "seq": {seq}, "events": {events_text}, '
                         f'"view": {whole(conn.actor, public, own)}}}')
             conn.seq, conn.public, conn.me = seq, public, own
-            self.send(conn, text)
+            written += self.send(conn, text)
         del sent_before
-        return queued
+        return queued, written
 
     def welcome(self, room: Room, conn: Conn) -> str:
         """The whole view ``conn`` may see now, encoded; remembered as the view its first
