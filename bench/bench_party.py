@@ -5,8 +5,9 @@ The server runs in its own process (``python -m raceday.web.server``: uvicorn, o
 as ``raceday serve`` runs it, with the server's DEFAULT limits) with its server-side timing
 on (RACEDAY_PARTY_TIMING, see raceday.web.app.Timing): for every intent it writes when the
 intent was read from its socket and when the last update frame of it was handed to a
-socket. The clients are asyncio WebSocket clients spread over --procs processes (each its
-own event loop; a room's 13 clients share one process). Rooms start at seeded random
+socket. The clients are lean asyncio WebSocket clients (:class:`ClientSocket`: frames
+parsed as they arrive, no task a frame) spread over --procs processes (each its own event
+loop; a room's 13 clients share one process): they run on the server's cores. Rooms start at seeded random
 moments over --stagger seconds (parties do not all press "start" in the same second;
 --stagger 0 starts them together, the worst case).
 
@@ -62,7 +63,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
+import collections
 import gc
+import hashlib
 import http.client
 import json
 import multiprocessing
@@ -78,7 +82,6 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-import websockets
 
 from raceday.web.server import free_port
 
@@ -115,6 +118,146 @@ def post(port: int, path: str, body: dict[str, Any], source: str) -> dict[str, A
         conn.close()
 
 
+WS_GUID = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"  # RFC 6455's handshake constant
+
+
+class ClientSocket(asyncio.Protocol):
+    """A phone's WebSocket, lean: the handshake, masked text frames out, and whole frames
+    in (text kept as bytes; pings answered; a close ends it). The server's two cores run
+    the clients too, and the websockets library's client (a task step, a queue and an
+    assembler a frame) cost the clients about twice the CPU, taken from the server; a
+    phone's browser reads frames in native code. Frames are checked as RFC 6455 says a
+    client must: unmasked, final (the server does not fragment), known opcodes."""
+
+    def __init__(self) -> None:
+        self.buffer = bytearray()
+        self.frames: collections.deque[bytes | None] = collections.deque()  # None: closed
+        self.waiter: asyncio.Future[None] | None = None
+        self.transport: asyncio.Transport | None = None
+        self.handshake: asyncio.Future[bytes] | None = None
+        self.closed = False
+        self.error = ""  # a frame the server should not have sent
+
+    @classmethod
+    async def connect(cls, port: int, path: str, source: str) -> ClientSocket:
+        loop = asyncio.get_running_loop()
+        sock = cls()
+        sock.handshake = loop.create_future()
+        await loop.create_connection(lambda: sock, "127.0.0.1", port,
+                                     local_addr=(source, 0))
+        key = base64.b64encode(os.urandom(16))
+        assert sock.transport is not None
+        sock.transport.write(
+            b"GET " + path.encode() + b" HTTP/1.1\r\nHost: 127.0.0.1:" + str(port).encode()
+            + b"\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: " + key
+            + b"\r\nSec-WebSocket-Version: 13\r\n\r\n")
+        head = await asyncio.wait_for(sock.handshake, 30)
+        accept = base64.b64encode(hashlib.sha1(key + WS_GUID).digest())
+        if not head.startswith(b"HTTP/1.1 101") or accept not in head:
+            sock.close()
+            raise ConnectionError(f"WebSocket handshake refused: {head[:80]!r}")
+        return sock
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport  # type: ignore[assignment]  # uvloop's is one too
+
+    def data_received(self, data: bytes) -> None:
+        self.buffer += data
+        if self.handshake is not None:
+            end = self.buffer.find(b"\r\n\r\n")
+            if end < 0:
+                return
+            head, self.buffer = bytes(self.buffer[:end]), self.buffer[end + 4:]
+            done, self.handshake = self.handshake, None
+            done.set_result(head)
+        self._parse()
+
+    def _parse(self) -> None:
+        buf = self.buffer
+        at, got = 0, False
+        while len(buf) - at >= 2:
+            first, second = buf[at], buf[at + 1]
+            size, start = second & 0x7F, at + 2
+            if size == 126:
+                if len(buf) - at < 4:
+                    break
+                size, start = int.from_bytes(buf[at + 2:at + 4], "big"), at + 4
+            elif size == 127:
+                if len(buf) - at < 10:
+                    break
+                size, start = int.from_bytes(buf[at + 2:at + 10], "big"), at + 10
+            if len(buf) < start + size:
+                break
+            payload, at = bytes(buf[start:start + size]), start + size
+            opcode = first & 0x0F
+            if second & 0x80 or not first & 0x80 or opcode not in (1, 8, 9, 10):
+                self.frames.append(None)
+                self._fail(f"unexpected frame (opcode {opcode}, bits {first:08b})")
+                got = True
+                break
+            if opcode == 1:
+                self.frames.append(payload)
+                got = True
+            elif opcode == 9:  # the server's keep-alive ping
+                self._write(10, payload)
+            elif opcode == 8:
+                self.frames.append(None)
+                got = True
+                self.close()
+                break
+        del buf[:at]
+        if got and self.waiter is not None and not self.waiter.done():
+            self.waiter.set_result(None)
+
+    def _fail(self, why: str) -> None:
+        self.error = why
+        self.close()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.closed = True
+        if self.handshake is not None and not self.handshake.done():
+            self.handshake.set_exception(ConnectionError("closed during the handshake"))
+        self.frames.append(None)
+        if self.waiter is not None and not self.waiter.done():
+            self.waiter.set_result(None)
+
+    def _write(self, opcode: int, payload: bytes) -> None:
+        if self.closed or self.transport is None:
+            return
+        size = len(payload)
+        head = bytes([0x80 | opcode])
+        if size < 126:
+            head += bytes([0x80 | size])
+        elif size < 65536:
+            head += bytes([0x80 | 126]) + size.to_bytes(2, "big")
+        else:
+            head += bytes([0x80 | 127]) + size.to_bytes(8, "big")
+        mask = os.urandom(4)
+        masked = (int.from_bytes(payload, "big") ^ int.from_bytes(
+            (mask * (size // 4 + 1))[:size], "big")).to_bytes(size, "big")
+        self.transport.write(head + mask + masked)
+
+    def send(self, text: str) -> None:
+        """One text frame."""
+        self._write(1, text.encode())
+
+    async def recv(self) -> bytes | None:
+        """The next text frame (None once the socket is closed)."""
+        while not self.frames:
+            self.waiter = asyncio.get_running_loop().create_future()
+            await self.waiter
+        frame = self.frames.popleft()
+        if frame is None:
+            self.frames.appendleft(None)  # closed stays closed
+        return frame
+
+    def close(self) -> None:
+        if not self.closed and self.transport is not None:
+            self._write(8, (1000).to_bytes(2, "big"))
+            self.closed = True
+            self.transport.close()
+
+
 class Stats:
     """What one client process saw."""
 
@@ -133,7 +276,7 @@ class Stats:
         self.finished_rooms = 0
 
 
-async def client(ws_url: str, code: str, token: str | None, stats: Stats,
+async def client(port: int, code: str, token: str | None, stats: Stats,
                  rng: random.Random, host_start: asyncio.Event | None, source: str) -> None:
     """One screen. A phone acts on its latest view, one intent at a time (it waits for the
     answer to the last one), so it never acts on a stale view."""
@@ -141,12 +284,12 @@ async def client(ws_url: str, code: str, token: str | None, stats: Stats,
     apply_patch = None
     if delta:
         from raceday.web.delta import apply_patch
-    async with websockets.connect(f"{ws_url}/ws/{code}", max_size=2**22,
-                                  local_addr=(source, 0)) as ws:
+    ws = await ClientSocket.connect(port, f"/ws/{code}", source)
+    try:
         hello: dict[str, Any] = {"type": "hello", "token": token, "since": -1}
         if delta:
             hello["delta"] = True
-        await ws.send(json.dumps(hello))
+        ws.send(json.dumps(hello))
         pending: dict[int, float] = {}
         mine: set[int] = set()  # seqs of this client's own intents
         state: dict[str, Any] = {"ref": 0, "actions": 0, "busy": False, "view": {},
@@ -168,7 +311,7 @@ async def client(ws_url: str, code: str, token: str | None, stats: Stats,
             state["actions"] += 1
             stats.actions += 1
             pending[state["ref"]] = clock()
-            await ws.send(json.dumps({**intent, "ref": state["ref"]}))
+            ws.send(json.dumps({**intent, "ref": state["ref"]}))
 
         async def think_then_act() -> None:
             await asyncio.sleep(rng.uniform(*THINK))  # a thumb on a phone
@@ -178,7 +321,7 @@ async def client(ws_url: str, code: str, token: str | None, stats: Stats,
                 return
             await send(intent)
 
-        async for raw in ws:
+        while (raw := await ws.recv()) is not None:
             now = clock()
             stats.messages += 1
             stats.bytes += len(raw)
@@ -244,6 +387,11 @@ async def client(ws_url: str, code: str, token: str | None, stats: Stats,
                 task = asyncio.create_task(think_then_act())
                 thinking.add(task)
                 task.add_done_callback(thinking.discard)
+        else:  # the server ended it before the evening did
+            raise ConnectionError(f"room {code}: socket closed by the server "
+                                  f"({ws.error or 'a close frame or a lost link'})")
+    finally:
+        ws.close()
 
 
 async def room(port: int, phones: int, races: int, stats: Stats, k: int,
@@ -261,11 +409,10 @@ async def room(port: int, phones: int, races: int, stats: Stats, k: int,
         seats.append(await loop.run_in_executor(None, post, port, f"/api/rooms/{code}/join",
                                                 {"name": f"P{i}"}, source))
     start = asyncio.Event()
-    ws_url = f"ws://127.0.0.1:{port}"
-    tasks = [asyncio.create_task(client(ws_url, code, created["host_token"], stats,
+    tasks = [asyncio.create_task(client(port, code, created["host_token"], stats,
                                         random.Random(k), start, source))]
     for i, s in enumerate(seats):
-        tasks.append(asyncio.create_task(client(ws_url, code, s["token"], stats,
+        tasks.append(asyncio.create_task(client(port, code, s["token"], stats,
                                                 random.Random(k * 100 + i), None, source)))
     await asyncio.sleep(0.5)  # everyone connected
     start.set()

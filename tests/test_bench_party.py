@@ -70,3 +70,82 @@ def test_two_server_processes_share_the_rooms() -> None:
     assert out.returncode == 0, out.stderr[-2000:]
     assert "2 server processes" in out.stdout
     assert "rooms finished 2/2" in out.stdout and "errors 0" in out.stdout, out.stdout
+
+
+class _Wire:
+    """A transport that keeps what is written."""
+
+    def __init__(self) -> None:
+        self.out = bytearray()
+        self.closed = False
+
+    def write(self, data: bytes) -> None:
+        self.out += data
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def _frame(opcode: int, payload: bytes, final: bool = True, masked: bool = False) -> bytes:
+    size = len(payload)
+    head = bytes([(0x80 if final else 0) | opcode])
+    if size < 126:
+        head += bytes([(0x80 if masked else 0) | size])
+    elif size < 65536:
+        head += bytes([(0x80 if masked else 0) | 126]) + size.to_bytes(2, "big")
+    else:
+        head += bytes([(0x80 if masked else 0) | 127]) + size.to_bytes(8, "big")
+    return head + (b"\0\0\0\0" if masked else b"") + payload
+
+
+def _unmask(frame: bytes) -> tuple[int, bytes]:
+    """(opcode, payload) of one masked client frame."""
+    assert frame[1] & 0x80, "a client's frames are masked"
+    size, at = frame[1] & 0x7F, 2
+    if size == 126:
+        size, at = int.from_bytes(frame[2:4], "big"), 4
+    mask, data = frame[at:at + 4], frame[at + 4:at + 4 + size]
+    assert len(data) == size
+    return frame[0] & 0x0F, bytes(b ^ mask[i % 4] for i, b in enumerate(data))
+
+
+def test_the_lean_client_reads_whole_frames_however_the_bytes_arrive() -> None:
+    """Frames of every length form, cut anywhere by the network, come out whole and in
+    order; a ping is answered with its payload; a close frame ends the socket; a frame a
+    server must not send (masked, or a fragment) ends it with the reason."""
+    import asyncio
+
+    bench = _bench()
+
+    async def scenario() -> None:
+        sock = bench.ClientSocket()
+        wire = _Wire()
+        sock.connection_made(wire)
+        texts = [b"a", b"x" * 300, "é".encode() * 40_000]  # 7-bit, 16-bit, 64-bit lengths
+        stream = (_frame(1, texts[0]) + _frame(9, b"beat") + _frame(1, texts[1])
+                  + _frame(1, texts[2]) + _frame(8, (1000).to_bytes(2, "big")))
+        for start in range(0, len(stream), 7):  # seven bytes at a time
+            sock.data_received(stream[start:start + 7])
+        assert [await sock.recv() for _ in texts] == texts
+        assert await sock.recv() is None and await sock.recv() is None  # closed stays closed
+        assert wire.closed
+        opcode, payload = _unmask(bytes(wire.out[:10]))
+        assert (opcode, payload) == (10, b"beat")  # the pong, sent before the close frame
+
+        written = len(wire.out)
+        sock.send("ok")
+        assert len(wire.out) == written  # nothing goes out on a closed socket
+        sent = bench.ClientSocket()
+        sent_wire = _Wire()
+        sent.connection_made(sent_wire)
+        sent.send('{"type":"hello"}' * 10)
+        assert _unmask(bytes(sent_wire.out)) == (1, b'{"type":"hello"}' * 10)
+
+        for bad in (_frame(1, b"m", masked=True), _frame(1, b"part", final=False),
+                    _frame(2, b"binary")):
+            sock = bench.ClientSocket()
+            sock.connection_made(_Wire())
+            sock.data_received(bad)
+            assert await sock.recv() is None and sock.error.startswith("unexpected frame")
+
+    asyncio.run(scenario())
