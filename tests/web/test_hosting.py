@@ -159,6 +159,58 @@ def test_serve_refuses_a_bad_idle_close(value: str,
     assert "--idle-close" in err and len(err.strip().splitlines()) == 1
 
 
+# --- raceday serve --limit --------------------------------------------------------------
+def test_serve_passes_its_limits_to_the_app(monkeypatch: pytest.MonkeyPatch,
+                                            capsys: pytest.CaptureFixture[str],
+                                            tmp_path: Path) -> None:
+    import raceday.web.app as web_app
+
+    made: list[dict[str, Any]] = []
+    real = web_app.create_app
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        made.append(kwargs)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(web_app, "create_app", spy)
+    from raceday.cli.serve import serve_command
+
+    serve_command("127.0.0.1", free_port(), tmp_path / "a.sqlite", run=False,
+                  limits=["max-sockets=300", "REST-rate = 2.5", "burst=40"])
+    assert "limits: max-sockets=300, rest-rate=2.5, burst=40" in capsys.readouterr().out
+    assert made[0]["max_sockets"] == 300 and isinstance(made[0]["max_sockets"], int)
+    assert made[0]["rest_rate"] == 2.5 and made[0]["burst"] == 40
+    app = made[0]
+    assert "lookup_rate" not in app  # the others keep the app's defaults
+
+
+def test_every_limit_is_an_allowance_of_the_app_and_the_guide_gives_its_default() -> None:
+    import inspect
+
+    from raceday.cli.serve import LIMITS
+    from raceday.web.app import create_app
+
+    defaults = {name: p.default for name, p in inspect.signature(create_app).parameters.items()}
+    guide = (ROOT / "docs" / "usage" / "party.md").read_text(encoding="utf-8")
+    said = dict(re.findall(r"(\w+)=([\d.]+)", guide.split("Programs set them with", 1)[1]
+                           .split(")`", 1)[0]))
+    for name in LIMITS:
+        keyword = name.replace("-", "_")
+        assert keyword in defaults, name
+        if keyword not in ("burst", "rate"):  # the per-screen pair is in the list above it
+            assert float(said[keyword]) == defaults[keyword], keyword
+    assert "--limit" in guide
+
+
+@pytest.mark.parametrize("value", ["max-sockets=2.5", "max-sockets=0", "bogus=1", "rate",
+                                   "rate=0", "rate=-1", "burst=0.5", "rate=nan",
+                                   "lookup-burst=inf", "rest-rate=fast", "burst=2000000"])
+def test_serve_refuses_a_bad_limit(value: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["serve", "--limit", value]) == 2
+    err = capsys.readouterr().err
+    assert "--limit" in err and len(err.strip().splitlines()) == 1, err
+
+
 # --- the whole chain: Caddy in front of raceday -----------------------------------------
 class Frozen:
     """A clock that never moves: allowances never refill, so refusals are counted."""

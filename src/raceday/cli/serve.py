@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import errno
 import ipaddress
+import math
 import os
 import socket
 from collections.abc import Callable, Sequence
@@ -153,6 +154,62 @@ def check_idle_close(value: float | None) -> float | None:
     return value
 
 
+# the allowances of raceday.web.app.create_app a host may change (its defaults are the
+# app's; docs/usage/party.md "Limits and refusals" has them in a table)
+LIMITS = {
+    "lookup-burst": "room lookups one address may make at once",
+    "lookup-rate": "room lookups a second after that",
+    "rest-burst": "REST calls (creating rooms, joining) one address may make at once",
+    "rest-rate": "REST calls a second after that",
+    "create-burst": "rooms one address may create at once",
+    "create-rate": "rooms a second after that",
+    "max-sockets": "WebSockets one address may hold open at the same time",
+    "burst": "messages one screen may send at once",
+    "rate": "messages a second after that",
+}
+MAX_LIMIT = 1_000_000
+
+
+def parse_limit(text: str) -> tuple[str, float]:
+    """``NAME=VALUE`` of :data:`LIMITS` as (create_app's keyword, value); a ValueError in
+    one line naming the problem. A burst and the socket count are at least 1 (below it
+    nothing could be done at all), a rate more than 0; the socket count is whole."""
+    name, equals, value = text.partition("=")
+    name = name.strip().lower()
+    if not equals or name not in LIMITS:
+        raise ValueError(f"a limit is NAME=VALUE with NAME one of {', '.join(LIMITS)}; "
+                         f"got {text!r}")
+    try:
+        number = float(value)
+    except ValueError:
+        raise ValueError(f"{name} must be a number, got {value.strip()!r}") from None
+    least = 0.0 if name.endswith("rate") else 1.0
+    if not (math.isfinite(number) and least <= number <= MAX_LIMIT) or number == 0:
+        raise ValueError(f"{name} must be {'more than 0' if least == 0 else 'at least 1'} "
+                         f"and at most {MAX_LIMIT:,}, got {value.strip()}")
+    if name == "max-sockets":
+        if number != int(number):
+            raise ValueError(f"max-sockets must be a whole number, got {value.strip()}")
+        number = int(number)
+    return name.replace("-", "_"), number
+
+
+def check_limits(values: list[str] | None) -> list[str]:
+    for value in values or []:
+        try:
+            parse_limit(value)
+        except ValueError as exc:
+            raise typer.BadParameter(str(exc)) from None
+    return list(values or [])
+
+
+LimitOpt = Annotated[list[str] | None, typer.Option(
+    "--limit", metavar="NAME=VALUE", callback=check_limits,
+    help="Change one of the per-address and per-screen allowances (repeat for several), "
+         "for a venue whose guests share one address: " + ", ".join(LIMITS)
+         + ". Defaults and meanings: docs/usage/party.md, Limits and refusals.")]
+
+
 IdleCloseOpt = Annotated[
     float,
     typer.Option("--idle-close", metavar="HOURS", callback=check_idle_close,
@@ -231,7 +288,8 @@ def serve_command(host: str = "127.0.0.1", port: int = 8000, db: Path | None = N
                   *, public_url: str | None = None, allow_origins: Sequence[str] = (),
                   trusted_proxies: Sequence[str] = (), run: bool = True,
                   shard: str | None = None,
-                  idle_close: float = IDLE_CLOSE_DEFAULT) -> None:
+                  idle_close: float = IDLE_CLOSE_DEFAULT,
+                  limits: Sequence[str] = ()) -> None:
     """Open the database, print the addresses and a QR code, and serve until Ctrl-C.
 
     A port that cannot be listened on is refused in one line (exit 2) before anything is
@@ -251,16 +309,23 @@ def serve_command(host: str = "127.0.0.1", port: int = 8000, db: Path | None = N
     from raceday.web.shards import Shard
 
     part = None if shard is None else Shard.parse(shard)
+    try:
+        allowances: dict[str, Any] = dict(parse_limit(text) for text in limits)
+    except ValueError as exc:
+        raise OptionsError(str(exc)) from None
     web_app = create_app(path, public_url=public, allowed_origins=list(allow_origins),
                          trusted_proxies=list(trusted_proxies),
                          idle_close=idle_close or None,
-                         shard=part)  # a bad database: one line
+                         shard=part, **allowances)  # a bad database: one line
     rooms = web_app.state.rooms.rooms
     console.print(f"[bold]raceday party[/] — database {path} ({len(rooms)} room(s) kept)")
     if part is not None:
         console.print(f"  shard {part}: rooms whose code starts with one of {part.letters}")
     if idle_close:
         console.print(f"  rooms left idle for {idle_close:g} hours close (replays stay)")
+    if allowances:
+        console.print("  limits: " + ", ".join(f"{name.replace('_', '-')}={value:g}"
+                                              for name, value in allowances.items()))
     for u in urls:
         console.print(f"  open [bold]{u}[/]")
     if host in ("127.0.0.1", "::1") and public_url is None:
@@ -311,9 +376,10 @@ def serve(
     trusted_proxy: TrustedProxyOpt = None,
     shard: ShardOpt = None,
     idle_close: IdleCloseOpt = IDLE_CLOSE_DEFAULT,
+    limit: LimitOpt = None,
 ) -> None:
     """Start the party server: open the printed address on the big screen."""
     serve_command(check_host(host), port, db, public_url=public_url,
                   allow_origins=allow_origin or [],
                   trusted_proxies=trusted_proxy or [], shard=shard,
-                  idle_close=idle_close)
+                  idle_close=idle_close, limits=limit or [])
