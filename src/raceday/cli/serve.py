@@ -156,17 +156,8 @@ def check_idle_close(value: float | None) -> float | None:
 
 # the allowances of raceday.web.app.create_app a host may change (its defaults are the
 # app's; docs/usage/party.md "Limits and refusals" has them in a table)
-LIMITS = {
-    "lookup-burst": "room lookups one address may make at once",
-    "lookup-rate": "room lookups a second after that",
-    "rest-burst": "REST calls (creating rooms, joining) one address may make at once",
-    "rest-rate": "REST calls a second after that",
-    "create-burst": "rooms one address may create at once",
-    "create-rate": "rooms a second after that",
-    "max-sockets": "WebSockets one address may hold open at the same time",
-    "burst": "messages one screen may send at once",
-    "rate": "messages a second after that",
-}
+LIMITS = ("lookup-burst", "lookup-rate", "rest-burst", "rest-rate", "create-burst",
+          "create-rate", "max-sockets", "burst", "rate")
 MAX_LIMIT = 1_000_000
 
 
@@ -183,9 +174,10 @@ def parse_limit(text: str) -> tuple[str, float]:
         number = float(value)
     except ValueError:
         raise ValueError(f"{name} must be a number, got {value.strip()!r}") from None
-    least = 0.0 if name.endswith("rate") else 1.0
-    if not (math.isfinite(number) and least <= number <= MAX_LIMIT) or number == 0:
-        raise ValueError(f"{name} must be {'more than 0' if least == 0 else 'at least 1'} "
+    rate = name.endswith("rate")
+    if not (math.isfinite(number) and (number > 0 if rate else number >= 1)
+            and number <= MAX_LIMIT):
+        raise ValueError(f"{name} must be {'more than 0' if rate else 'at least 1'} "
                          f"and at most {MAX_LIMIT:,}, got {value.strip()}")
     if name == "max-sockets":
         if number != int(number):

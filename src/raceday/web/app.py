@@ -1129,12 +1129,9 @@ async def _sender(conn: Conn, timing: Timing | None = None) -> None:
             if isinstance(item, tuple):
                 rest, text = item
                 await rest.finish()
-            elif conn.write is not None:
-                await conn.write({"type": "websocket.send", "text": item})
-                text = item
             else:
-                await conn.ws.send_text(item)
                 text = item
+                await (conn.write or conn.ws.send)({"type": "websocket.send", "text": text})
         except Exception:
             conn.broken = True
             return
