@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba import njit
+
+from raceday.core.kernels import kernel
 
 
 def seed_from(rng: np.random.Generator) -> int:
@@ -18,7 +19,7 @@ def seed_from(rng: np.random.Generator) -> int:
     return int(rng.integers(1, 2**63 - 1))
 
 
-@njit(cache=True)
+@kernel
 def next_random(rs: np.ndarray) -> Any:
     """The next 64-bit number; ``rs[0]`` holds the state as uint64."""
     x = rs[0]
@@ -29,13 +30,13 @@ def next_random(rs: np.ndarray) -> Any:
     return x * np.uint64(2685821657736338717)
 
 
-@njit(cache=True)
+@kernel
 def random_below(rs: np.ndarray, n: int) -> Any:
     """A uniform integer in [0, n)."""
     return np.int64((next_random(rs) >> np.uint64(11)) % np.uint64(n))
 
 
-@njit(cache=True)
+@kernel
 def random_unit(rs: np.ndarray) -> Any:
     """A uniform float in [0, 1)."""
     return np.float64(next_random(rs) >> np.uint64(11)) / 9007199254740992.0

@@ -15,14 +15,13 @@ reproducible and nothing random lives at module level.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from typing import Any
 
 import numpy as np
-from numba import njit
 
 from raceday.core.fastrng import next_random as _next_random
 from raceday.core.fastrng import random_below, seed_from
+from raceday.core.kernels import kernel
 from raceday.games.hairpin.rules import (
     BLACK_TRACK,
     CHARGE,
@@ -59,23 +58,6 @@ _COLUMN = np.array([sq % 6 for sq in range(18)], dtype=np.int64)
 
 _MASK64 = (1 << 64) - 1
 
-_F = TypeVar("_F", bound=Callable[..., Any])
-
-
-def njit_without_refcounts(fn: _F) -> _F:
-    """``njit(cache=True)`` without numba's reference counting (its private target option
-    ``_nrt=False``). numba counts references to every array a compiled function hands to
-    another (here: to the helpers inlined into it) with atomic instructions, which took a
-    tenth of the search's time. A function compiled so must not allocate arrays: it works
-    on the arrays it is given."""
-    compiled: Any
-    try:
-        compiled = cast(Any, njit)(cache=True, _nrt=False)(fn)
-    except (KeyError, TypeError, ValueError):  # a numba without the private option
-        compiled = njit(cache=True)(fn)
-    return cast(_F, compiled)
-
-
 def encode(pos: Position) -> np.ndarray:
     """The array form of a reference :class:`Position`."""
     st = np.zeros(STATE_SIZE, dtype=np.int32)
@@ -111,7 +93,7 @@ def encode_rules(rules: Rules) -> np.ndarray:
 
 
 
-@njit(cache=True)
+@kernel
 def winner(st: np.ndarray, rules: np.ndarray) -> int:
     """0 or 1 for a decided game, -1 if running, 2 for a derby draw."""
     target = rules[0]
@@ -128,7 +110,7 @@ def winner(st: np.ndarray, rules: np.ndarray) -> int:
     return -1
 
 
-@njit(cache=True)
+@kernel
 def _next_free(st: np.ndarray, player: int, index: int) -> int:
     s = 1 - 2 * player
     while st[_TRACKS3[player, index]] * s < 0:
@@ -136,13 +118,13 @@ def _next_free(st: np.ndarray, player: int, index: int) -> int:
     return index
 
 
-@njit(cache=True)
+@kernel
 def _column(st: np.ndarray, square: int) -> Any:
     c = _COLUMN[square]
     return abs(st[c]) + abs(st[c + 6]) + abs(st[c + 12])
 
 
-@njit(cache=True)
+@kernel
 def _add_cruise(st: np.ndarray, player: int, sq: int, acts: np.ndarray, dests: np.ndarray,
                 laps: np.ndarray, n: int) -> int:
     """Append the cruise from ``sq`` to the next empty or friendly space; return the count."""
@@ -153,7 +135,7 @@ def _add_cruise(st: np.ndarray, player: int, sq: int, acts: np.ndarray, dests: n
     return n + 1
 
 
-@njit(cache=True)
+@kernel
 def _add_charges(st: np.ndarray, rules: np.ndarray, player: int, sq: int,
                  acts: np.ndarray, dests: np.ndarray, laps: np.ndarray, n: int) -> int:
     s = 1 - 2 * player
@@ -179,7 +161,7 @@ def _add_charges(st: np.ndarray, rules: np.ndarray, player: int, sq: int,
     return n
 
 
-@njit(cache=True)
+@kernel
 def _has_charge(st: np.ndarray, player: int) -> bool:
     s = 1 - 2 * player
     for sq in range(18):
@@ -190,7 +172,7 @@ def _has_charge(st: np.ndarray, player: int) -> bool:
     return False
 
 
-@njit(cache=True)
+@kernel
 def gen_moves(st: np.ndarray, rules: np.ndarray, acts: np.ndarray, dests: np.ndarray,
               laps: np.ndarray) -> int:
     """Fill the legal moves (action, destination, lap flag) in action order; return count."""
@@ -227,7 +209,7 @@ def gen_moves(st: np.ndarray, rules: np.ndarray, acts: np.ndarray, dests: np.nda
     return n
 
 
-@njit(cache=True)
+@kernel
 def apply(st: np.ndarray, action: int, dest: int, lap: int) -> None:
     """Apply a legal move in place (``dest`` and ``lap`` as given by :func:`gen_moves`)."""
     player = st[SIDE]
@@ -287,13 +269,13 @@ for _p in range(2):
         _TRACK_LAP[_p, _t] = int(_TRACKS3[_p, _t]) | ((1 if _t >= 18 else 0) << 5)
 
 
-@njit(cache=True, inline="always")
+@kernel(refcounts=False)
 def pack_move(origin: int, kind: int, dest: int, lap: int) -> int:
     """A move packed into one int (see :func:`move_action`)."""
     return origin | (kind << 5) | (dest << 8) | (lap << 13)
 
 
-@njit(cache=True)
+@kernel
 def move_action(move: int) -> int:
     """The action number (origin * KINDS + kind) of a packed move."""
     return (move & 31) * KINDS + ((move >> 5) & 7)
@@ -304,7 +286,7 @@ def new_frames(rows: int) -> np.ndarray:
     return np.zeros((rows, FRAME_SIZE), dtype=np.int64)
 
 
-@njit(cache=True)
+@kernel
 def frame_load(st: np.ndarray, rules: np.ndarray, f: np.ndarray, k: int) -> None:
     """Write the array state ``st`` (and ``rules``) into row ``k`` of ``f``."""
     for c in range(6):
@@ -335,7 +317,7 @@ def frame_load(st: np.ndarray, rules: np.ndarray, f: np.ndarray, k: int) -> None
         f[k, F_RULES + j] = rules[j]
 
 
-@njit(cache=True)
+@kernel
 def frame_store(f: np.ndarray, k: int, st: np.ndarray) -> None:
     """Write row ``k`` of ``f`` back into the array state ``st``."""
     for sq in range(18):
@@ -347,7 +329,7 @@ def frame_store(f: np.ndarray, k: int, st: np.ndarray) -> None:
     st[PLY] = f[k, F_PLY]
 
 
-@njit(cache=True, inline="always")
+@kernel(refcounts=False)
 def frame_winner(f: np.ndarray, k: int) -> int:
     """:func:`winner` of row ``k``."""
     r = f[k]
@@ -368,7 +350,7 @@ def frame_winner(f: np.ndarray, k: int) -> int:
     return -1
 
 
-@njit(cache=True, inline="always")
+@kernel(refcounts=False)
 def _move_past(f: np.ndarray, k: int, player: int, s: int, sq: int, kind: int,
                idx: int) -> int:
     """The packed move of ``kind`` from ``sq`` to the first square of ``player``'s track
@@ -379,7 +361,7 @@ def _move_past(f: np.ndarray, k: int, player: int, s: int, sq: int, kind: int,
     return pack_move(sq, kind, _TRACKS3[player, idx], 1 if idx >= 18 else 0)
 
 
-@njit(cache=True, inline="always")
+@kernel(refcounts=False)
 def _frame_moves_v1(f: np.ndarray, k: int, moves: np.ndarray, row: int) -> int:
     """:func:`frame_moves` with no racer in the pit, for any rules (the v1 rules'
     charges-first order and skip included)."""
@@ -437,7 +419,7 @@ def _frame_moves_v1(f: np.ndarray, k: int, moves: np.ndarray, row: int) -> int:
     return n
 
 
-@njit(cache=True, inline="always")
+@kernel(refcounts=False)
 def frame_moves(f: np.ndarray, k: int, moves: np.ndarray, row: int) -> int:
     """Write the legal moves of row ``k`` (a running game), packed, into ``moves[row]``;
     return their count. The same set as :func:`gen_moves`, in racer order."""
@@ -501,7 +483,7 @@ def frame_moves(f: np.ndarray, k: int, moves: np.ndarray, row: int) -> int:
     return n
 
 
-@njit(cache=True, inline="always")
+@kernel(refcounts=False)
 def _copy_row(src: np.ndarray, dst: np.ndarray) -> None:
     """dst[:] = src for two different rows of FRAME_SIZE (48): eight values read before
     any is written, so the compiler may move them as one vector (it may not interleave
@@ -525,7 +507,7 @@ def _copy_row(src: np.ndarray, dst: np.ndarray) -> None:
         dst[b + 7] = a7
 
 
-@njit(cache=True, inline="always")
+@kernel(refcounts=False)
 def frame_apply(f: np.ndarray, k: int, to: int, move: int) -> bool:
     """Row ``to`` := row ``k`` after the packed ``move`` (``to`` may equal ``k``); return
     whether a lap or a bump was made (only those end a game outside the derby)."""
@@ -576,7 +558,7 @@ def frame_apply(f: np.ndarray, k: int, to: int, move: int) -> bool:
     return bumped or lap != 0
 
 
-@njit_without_refcounts
+@kernel(refcounts=False)
 def _frame_playout(f: np.ndarray, moves: np.ndarray, rs: np.ndarray, max_plies: int) -> int:
     derby = f[0, F_RULES + 2] != 0
     w = frame_winner(f, 0)
@@ -619,7 +601,7 @@ def frame_apply_position(pos: Position, rules: Rules, action: int) -> Position:
     raise ValueError(f"action {action} is not legal in the frame core")
 
 
-@njit(cache=True)
+@kernel
 def playout(st: np.ndarray, rules: np.ndarray, rs: np.ndarray, max_plies: int) -> int:
     """Play uniformly random moves on ``st`` (in place) to the end; return :func:`winner`
     (or -1 if ``max_plies`` ran out). Runs on the frame core (:func:`frame_moves`)."""
@@ -631,7 +613,7 @@ def playout(st: np.ndarray, rules: np.ndarray, rs: np.ndarray, max_plies: int) -
     return w
 
 
-@njit(cache=True)
+@kernel
 def many_playouts(st0: np.ndarray, rules: np.ndarray, seed: int, games: int,
                   max_plies: int) -> np.ndarray:
     """Run ``games`` random playouts from ``st0``; return [red wins, black wins, draws,
@@ -660,7 +642,7 @@ def many_playouts(st0: np.ndarray, rules: np.ndarray, seed: int, games: int,
     return out
 
 
-@njit(cache=True)
+@kernel
 def _perft(st: np.ndarray, rules: np.ndarray, depth: int) -> int:
     if depth == 0:
         return 1
@@ -717,7 +699,7 @@ TT_BITS = 16
 _TT_MASK = (1 << TT_BITS) - 1
 
 
-@njit(cache=True)
+@kernel
 def _progress(st: np.ndarray, player: int) -> Any:
     s = 1 - 2 * player
     total = 18 * st[LAPS + player] - st[PIT + player]
@@ -728,7 +710,7 @@ def _progress(st: np.ndarray, player: int) -> Any:
     return total
 
 
-@njit(cache=True)
+@kernel
 def _worst_threat(st: np.ndarray, rules: np.ndarray, attacker: int) -> Any:
     """The largest victim track index among lone racers ``attacker`` could bump; -1 if none."""
     if rules[1] == 0:
@@ -747,7 +729,7 @@ def _worst_threat(st: np.ndarray, rules: np.ndarray, attacker: int) -> Any:
     return worst
 
 
-@njit(cache=True)
+@kernel
 def evaluate_fast(st: np.ndarray, rules: np.ndarray, player: int) -> float:
     """The same heuristic as :func:`raceday.games.hairpin.agents.evaluate`."""
     w = winner(st, rules)
@@ -783,7 +765,7 @@ def make_zobrist(seed: int = 20040) -> np.ndarray:
     return gen.integers(1, 2**63 - 1, size=(18 * 11 + 2 + 6 * 16 + 1024), dtype=np.int64)
 
 
-@njit(cache=True)
+@kernel
 def _hash(st: np.ndarray, rules: np.ndarray, zob: np.ndarray) -> Any:
     h = np.int64(0)
     for sq in range(18):
@@ -801,7 +783,7 @@ def _hash(st: np.ndarray, rules: np.ndarray, zob: np.ndarray) -> Any:
     return h
 
 
-@njit(cache=True)
+@kernel
 def _order(move_acts: np.ndarray, laps: np.ndarray, n: int, hint: int,
            keys: np.ndarray) -> None:
     for i in range(n):
@@ -821,7 +803,7 @@ def _order(move_acts: np.ndarray, laps: np.ndarray, n: int, hint: int,
 MAX_SEARCH_DEPTH = 64
 
 
-@njit(cache=True, inline="always")
+@kernel(refcounts=False)
 def bound_flag(best: float, first_alpha: float, beta: float) -> int:
     """What a fail-soft value found with the window (``first_alpha``, ``beta``) is, as a
     transposition-table flag: 0 exact, 1 a lower bound (it failed high), 2 an upper bound
@@ -833,7 +815,7 @@ def bound_flag(best: float, first_alpha: float, beta: float) -> int:
     return 0
 
 
-@njit(cache=True, inline="always")
+@kernel(refcounts=False)
 def tt_store(tt_key: np.ndarray, tt_val: np.ndarray, tt_info: np.ndarray, slot: int, h: int,
              value: float, depth: int, flag: int, act: int) -> None:
     """Write one transposition-table entry: the position's hash, its value, the depth it
@@ -845,7 +827,7 @@ def tt_store(tt_key: np.ndarray, tt_val: np.ndarray, tt_info: np.ndarray, slot: 
     tt_info[slot, 2] = act
 
 
-@njit(cache=True, inline="always")
+@kernel(refcounts=False)
 def open_child_window(alpha: np.ndarray, beta: np.ndarray, k: int) -> None:
     """Give the child on stack row ``k + 1`` its parent's window (``alpha[k]``,
     ``beta[k]``) as negamax sees it from the other side: negated, ends swapped."""
@@ -853,14 +835,14 @@ def open_child_window(alpha: np.ndarray, beta: np.ndarray, k: int) -> None:
     beta[k + 1] = -alpha[k]
 
 
-@njit(cache=True, inline="always")
+@kernel(refcounts=False)
 def settles(flag: int, value: float, alpha: float, beta: float) -> bool:
     """Whether a table entry's ``value`` with ``flag`` (see :func:`bound_flag`) is the
     node's value in the window (``alpha``, ``beta``), so that it need not be searched."""
     return flag == 0 or (flag == 1 and value >= beta) or (flag == 2 and value <= alpha)
 
 
-@njit(cache=True)
+@kernel
 def negamax(st0: np.ndarray, rules: np.ndarray, depth0: int, alpha0: float, beta0: float,
             ply0: int, zob: np.ndarray, tt_key: np.ndarray, tt_val: np.ndarray,
             tt_info: np.ndarray, counter: np.ndarray) -> Any:
@@ -908,7 +890,7 @@ def negamax(st0: np.ndarray, rules: np.ndarray, depth0: int, alpha0: float, beta
                 else:
                     ret = -(WIN - (ply0 + k))
             elif depth[k] <= 0:
-                ret = evaluate_fast(st, rules, st[SIDE])
+                ret = evaluate_fast(st, rules, np.int64(st[SIDE]))
             else:
                 h = _hash(st, rules, zob)
                 slot = h & _TT_MASK
@@ -970,7 +952,7 @@ def negamax(st0: np.ndarray, rules: np.ndarray, depth0: int, alpha0: float, beta
         entering = False
 
 
-@njit(cache=True)
+@kernel
 def search_root(
     st: np.ndarray,
     rules: np.ndarray,
@@ -1019,7 +1001,7 @@ def search_root(
     return n
 
 
-@njit(cache=True)
+@kernel
 def guided_playout(st: np.ndarray, rules: np.ndarray, rs: np.ndarray, max_plies: int,
                    explore_per_mille: int) -> int:
     """A playout where each side plays the greedy move (best :func:`evaluate_fast` one ply

@@ -17,10 +17,11 @@ from typing import Any
 
 import numpy as np
 from llvmlite import ir  # type: ignore[import-untyped]
-from numba import njit, types
+from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
+from raceday.core.kernels import kernel
 from raceday.games.hairpin.fast import (
     _COL_OF,
     _INDEX,
@@ -41,7 +42,6 @@ from raceday.games.hairpin.fast import (
     frame_load,
     frame_moves,
     frame_winner,
-    njit_without_refcounts,
     open_child_window,
     settles,
 )
@@ -87,7 +87,7 @@ for _p in range(2):
         _DEST_VICTIM[_p, _t] = _d | (int(_INDEX[1 - _p, _d]) << 8)
 
 
-@njit(cache=True, inline="always")
+@kernel(refcounts=False)
 def _progress_and_strike(r: np.ndarray, p: int) -> Any:
     """(progress, the track index of the best lone opponent player p could bump, -1 if
     none) in the frame row ``r``, whether or not p may bump. (The masks keep indices in
@@ -110,7 +110,7 @@ def _progress_and_strike(r: np.ndarray, p: int) -> Any:
     return progress, worst
 
 
-@njit(cache=True, inline="always")
+@kernel(refcounts=False)
 def _side_features(r: np.ndarray, p: int) -> Any:
     """(progress, best bump victim index or -1, longest single advance) of player p in
     the frame row ``r`` (the evaluation's terms, each advance computed)."""
@@ -149,7 +149,7 @@ def _side_features(r: np.ndarray, p: int) -> Any:
     return progress, worst, reach
 
 
-@njit(cache=True, inline="always")
+@kernel(refcounts=False)
 def _evaluate_running(f: np.ndarray, k: int, w: np.ndarray, with_reach: bool) -> float:
     """:func:`evaluate_frame` of a row whose game is not over."""
     r = f[k]
@@ -193,7 +193,7 @@ def _evaluate_running(f: np.ndarray, k: int, w: np.ndarray, with_reach: bool) ->
     return float(score)
 
 
-@njit(cache=True, inline="always")
+@kernel(refcounts=False)
 def _evaluate(f: np.ndarray, k: int, w: np.ndarray, with_reach: bool) -> float:
     res = frame_winner(f, k)
     if res >= 0:
@@ -203,7 +203,7 @@ def _evaluate(f: np.ndarray, k: int, w: np.ndarray, with_reach: bool) -> float:
     return _evaluate_running(f, k, w, with_reach)
 
 
-@njit(cache=True, inline="always")
+@kernel(refcounts=False)
 def _horizon_value(f: np.ndarray, c: int, w: np.ndarray, with_reach: bool) -> float:
     """A horizon node's value for its side to move: a finished race counts as won or lost
     sooner the nearer it is (``WIN - c``), a running one by the evaluation."""
@@ -215,7 +215,7 @@ def _horizon_value(f: np.ndarray, c: int, w: np.ndarray, with_reach: bool) -> fl
     return WIN - c if res == f[c, F_SIDE] else -(WIN - c)
 
 
-@njit(cache=True)
+@kernel
 def evaluate_frame(f: np.ndarray, k: int, w: np.ndarray) -> float:
     """A heuristic value of row ``k`` for the side to move (positive is good): the race
     lead, the bumps each side could make next (the mover's now, the other's later), being
@@ -236,7 +236,7 @@ def make_zobrist(seed: int = 20040) -> np.ndarray:
     return gen.integers(1, 2**63 - 1, size=Z_CLOCK + 1024, dtype=np.int64)
 
 
-@njit(cache=True, inline="always")
+@kernel(refcounts=False)
 def frame_hash(f: np.ndarray, k: int, zob: np.ndarray) -> Any:
     """The Zobrist key of row ``k``."""
     h = np.int64(0)
@@ -250,14 +250,14 @@ def frame_hash(f: np.ndarray, k: int, zob: np.ndarray) -> Any:
     return h
 
 
-@njit(cache=True, inline="always")
+@kernel(refcounts=False)
 def _counter_step(zob: np.ndarray, j: int, v: int, by: int) -> Any:
     """The key change of counter ``j`` (laps, bumps, pits: F_LAPS + j) going v -> v + by."""
     return (zob[Z_COUNTERS + j * 64 + min(v, 63)]
             ^ zob[Z_COUNTERS + j * 64 + min(v + by, 63)])
 
 
-@njit(cache=True, inline="always")
+@kernel(refcounts=False)
 def child_hash(f: np.ndarray, k: int, h: int, move: int, zob: np.ndarray) -> Any:
     """The Zobrist key of row ``k`` after the packed ``move`` (as
     :func:`raceday.games.hairpin.fast.frame_apply` plays it), from ``h``, the key of row
@@ -362,7 +362,7 @@ class Table:
         self.killers[:] = 0
 
 
-@njit(cache=True, inline="always")
+@kernel(refcounts=False)
 def _move_key(move: int, player: int, hint: int, k1: int, k2: int) -> int:
     """Lower is tried first: the table move, bumps, laps, killers, then by advance."""
     origin = move & 31
@@ -376,7 +376,7 @@ def _move_key(move: int, player: int, hint: int, k1: int, k2: int) -> int:
     return -1_000_000 if move == hint else key
 
 
-@njit(cache=True, inline="always")
+@kernel(refcounts=False)
 def _to_tt(v: float, ply: int) -> float:
     if v > MATE:
         return v + ply
@@ -385,7 +385,7 @@ def _to_tt(v: float, ply: int) -> float:
     return v
 
 
-@njit(cache=True, inline="always")
+@kernel(refcounts=False)
 def _from_tt(v: float, ply: int) -> float:
     if v > MATE:
         return v - ply
@@ -394,7 +394,7 @@ def _from_tt(v: float, ply: int) -> float:
     return v
 
 
-@njit(cache=True, inline="always")
+@kernel(refcounts=False)
 def _stopped(counter: np.ndarray, nodes: int, seldepth: int) -> float:
     """Write back the counters kept in registers, with the stopped flag: the node limit
     was passed, and the value returned is meaningless."""
@@ -404,7 +404,7 @@ def _stopped(counter: np.ndarray, nodes: int, seldepth: int) -> float:
     return 0.0
 
 
-@njit(cache=True, inline="always")
+@kernel(refcounts=False)
 def _finished(counter: np.ndarray, nodes: int, seldepth: int, value: float) -> float:
     """Write back the counters kept in registers and return the search's value."""
     counter[0] = nodes
@@ -412,7 +412,7 @@ def _finished(counter: np.ndarray, nodes: int, seldepth: int, value: float) -> f
     return value
 
 
-@njit(cache=True, inline="always")
+@kernel(refcounts=False)
 def _swap_moves(moves: np.ndarray, keys: np.ndarray, k: int, i: int, j: int) -> None:
     """Exchange moves ``i`` and ``j`` of row ``k``, with their ordering keys."""
     mv = moves[k, i]
@@ -423,7 +423,7 @@ def _swap_moves(moves: np.ndarray, keys: np.ndarray, k: int, i: int, j: int) -> 
     keys[k, j] = kv
 
 
-@njit(cache=True, inline="always")
+@kernel(refcounts=False)
 def _lowest_key_first(moves: np.ndarray, keys: np.ndarray, k: int, j: int, n: int) -> int:
     """A selection step of the move ordering: bring the move of lowest key among places
     ``j`` to ``n - 1`` of row ``k`` (the first of them on a tie) to place ``j``; return
@@ -440,7 +440,7 @@ def _lowest_key_first(moves: np.ndarray, keys: np.ndarray, k: int, j: int, n: in
     return pick
 
 
-@njit_without_refcounts
+@kernel(refcounts=False)
 def negamax_frames(
 f: np.ndarray, moves: np.ndarray, keys: np.ndarray, killers: np.ndarray,
                    depth0: int, alpha0: float, beta0: float, ply0: int, w: np.ndarray,
@@ -669,7 +669,7 @@ f: np.ndarray, moves: np.ndarray, keys: np.ndarray, killers: np.ndarray,
         entering = False
 
 
-@njit(cache=True)
+@kernel
 def search_root_frames(st: np.ndarray, rules: np.ndarray, depth: int, exact_all: bool,
                        order_hint: np.ndarray, w: np.ndarray, zob: np.ndarray,
                        tt_key: np.ndarray, tt_val: np.ndarray, tt_info: np.ndarray,
@@ -730,7 +730,7 @@ def search_root_frames(st: np.ndarray, rules: np.ndarray, depth: int, exact_all:
     return n
 
 
-@njit(cache=True)
+@kernel
 def principal_variation(st: np.ndarray, rules: np.ndarray, first: int, zob: np.ndarray,
                         tt_key: np.ndarray, tt_info: np.ndarray, f: np.ndarray,
                         moves: np.ndarray, out: np.ndarray) -> int:

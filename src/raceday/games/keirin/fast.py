@@ -21,9 +21,9 @@ from fractions import Fraction
 from functools import cache
 
 import numpy as np
-from numba import njit
 
 from raceday.core.game import ProgressCallback
+from raceday.core.kernels import kernel
 from raceday.games.keirin.rules import KeirinOptions, throw_distribution
 from raceday.games.keirin.track import DERNY_DICE, SLIPSTREAM, SPACING
 
@@ -61,12 +61,12 @@ def guide_table(riders: int) -> np.ndarray:
     return np.stack([np.searchsorted(row, starts, side="right") for row in cut]).astype(np.int64)
 
 
-@njit(cache=True, inline="always")
+@kernel
 def _rotl(x: np.uint64, k: int) -> np.uint64:  # pragma: no cover - jit
     return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
 
 
-@njit(cache=True, inline="always")
+@kernel
 def _next(s: np.ndarray) -> np.uint64:  # pragma: no cover - jit
     """xoshiro256** (Blackman and Vigna): one 64-bit draw; ``s`` holds the four words."""
     result = _rotl(s[1] * np.uint64(5), 7) * np.uint64(9)
@@ -80,7 +80,7 @@ def _next(s: np.ndarray) -> np.uint64:  # pragma: no cover - jit
     return result
 
 
-@njit(cache=True, inline="always")
+@kernel
 def _throw(
     s: np.ndarray, cut: np.ndarray, values: np.ndarray, guide: np.ndarray, rider: int
 ) -> int:  # pragma: no cover - jit
@@ -91,7 +91,7 @@ def _throw(
     return int(values[rider, j])
 
 
-@njit(cache=True, inline="always")
+@kernel
 def _sort_by_key(order: np.ndarray, key: np.ndarray, lo: int, hi: int
                  ) -> None:  # pragma: no cover - jit
     """Insertion sort of ``order[lo:hi]`` by ``key`` descending (stable in rider order)."""
@@ -106,7 +106,7 @@ def _sort_by_key(order: np.ndarray, key: np.ndarray, lo: int, hi: int
         key[b + 1] = kv
 
 
-@njit(cache=True, inline="always")
+@kernel
 def _push_ties(key: np.ndarray, lo: int, hi: int, seg_lo: np.ndarray, seg_hi: np.ndarray,
                top: int) -> int:  # pragma: no cover - jit
     """Push every run of two or more equal keys in ``key[lo:hi]`` (a photo-finish) onto the
@@ -122,7 +122,7 @@ def _push_ties(key: np.ndarray, lo: int, hi: int, seg_lo: np.ndarray, seg_hi: np
     return top
 
 
-@njit(cache=True)
+@kernel
 def _race_kernel(  # pragma: no cover - compiled; checked statistically in the tests
     n: int,
     riders: int,

@@ -27,9 +27,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from numba import njit
 
 from raceday.core.fastrng import random_below, seed_from
+from raceday.core.kernels import kernel
 from raceday.games.pistard.moves import (
     CHOOSE_BASE,
     PLACE_BASE,
@@ -217,7 +217,7 @@ class Engine:
 
 # --- random numbers ----------------------------------------------------------------------
 # --- who acts --------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def current_player(st: np.ndarray, par: np.ndarray) -> Any:
     """The acting player, CHANCE_NODE for a throw, TERMINAL_NODE when the race is over."""
     if st[PHASE] == PH_OVER:
@@ -232,7 +232,7 @@ def current_player(st: np.ndarray, par: np.ndarray) -> Any:
 
 
 # --- movement --------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def _occupied(st: np.ndarray, length: int, exclude: int, keys: np.ndarray) -> Any:
     """Squares (column * 8 + lane) of riders on the track other than ``exclude``."""
     n = 0
@@ -243,7 +243,7 @@ def _occupied(st: np.ndarray, length: int, exclude: int, keys: np.ndarray) -> An
     return n
 
 
-@njit(cache=True)
+@kernel
 def _has(keys: np.ndarray, n: int, key: int) -> bool:
     for k in range(n):  # noqa: SIM110 (numba compiles no generator any())
         if keys[k] == key:
@@ -251,7 +251,7 @@ def _has(keys: np.ndarray, n: int, key: int) -> bool:
     return False
 
 
-@njit(cache=True)
+@kernel
 def _column_masks(st: np.ndarray, length: int, mover: int, col: int, masks: np.ndarray) -> None:
     """``masks[t]``: the lanes (bit ``lane``) taken by other riders ``t`` columns ahead of
     ``col``, for t = 0..8 (a move reaches at most 7 ahead; the square behind one more)."""
@@ -264,7 +264,7 @@ def _column_masks(st: np.ndarray, length: int, mover: int, col: int, masks: np.n
                 masks[t] |= 1 << st[LANE + i]
 
 
-@njit(cache=True)
+@kernel
 def _sweep(masks: np.ndarray, lane0: int, direction: int, max_shift: int, steps: int,
            table: np.ndarray) -> None:
     """``table[t]``: the lane shifts (bits) reachable after ``t`` forward steps, all lane
@@ -284,7 +284,7 @@ def _sweep(masks: np.ndarray, lane0: int, direction: int, max_shift: int, steps:
         table[t] = reach
 
 
-@njit(cache=True)
+@kernel
 def _add_die(grid: np.ndarray, length: int, masks: np.ndarray, col: int, lane0: int,
              inw: np.ndarray, outw: np.ndarray, colour: int, value: int, token: int, base: int,
              acts: np.ndarray, info: np.ndarray, n: int, first_token: int) -> Any:
@@ -328,14 +328,14 @@ def _add_die(grid: np.ndarray, length: int, masks: np.ndarray, col: int, lane0: 
     return n
 
 
-@njit(cache=True)
+@kernel
 def _stay_allowed(st: np.ndarray, par: np.ndarray, has_plain: bool, has_boosted: bool) -> Any:
     if par[P_VARIANT] == V_SPRINT:
         return (has_plain or has_boosted) and st[STILLS + st[MOVER]] < SPRINT_FALL - 1
     return (not has_plain) and has_boosted
 
 
-@njit(cache=True)
+@kernel
 def gen_moves(st: np.ndarray, par: np.ndarray, grid: np.ndarray, acts: np.ndarray,
               info: np.ndarray, ws: np.ndarray) -> Any:
     """The mover's legal moves with the thrown dice, sorted, standing still first when
@@ -391,14 +391,14 @@ def gen_moves(st: np.ndarray, par: np.ndarray, grid: np.ndarray, acts: np.ndarra
     return n
 
 
-@njit(cache=True)
+@kernel
 def legal_actions(st: np.ndarray, par: np.ndarray, grid: np.ndarray, acts: np.ndarray,
                   info: np.ndarray) -> Any:
     """The legal actions at a decision node (0 elsewhere), in the reference's order."""
     return legal_ws(st, par, grid, acts, info, np.empty(WORK_SIZE, dtype=np.int64))
 
 
-@njit(cache=True)
+@kernel
 def legal_ws(st: np.ndarray, par: np.ndarray, grid: np.ndarray, acts: np.ndarray,
              info: np.ndarray, ws: np.ndarray) -> Any:
     """:func:`legal_actions` with a given work array."""
@@ -436,7 +436,7 @@ def legal_ws(st: np.ndarray, par: np.ndarray, grid: np.ndarray, acts: np.ndarray
 
 
 # --- transitions -----------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def _sort_racing(st: np.ndarray, out: np.ndarray, group_by_owner: bool, team: int) -> Any:
     """Racing riders (only ``team``'s when it is not -1) ordered furthest first, inner lane
     first among level riders (by team first when ``group_by_owner``); stable, like the
@@ -454,7 +454,7 @@ def _sort_racing(st: np.ndarray, out: np.ndarray, group_by_owner: bool, team: in
     return n
 
 
-@njit(cache=True)
+@kernel
 def _before(st: np.ndarray, i: int, j: int, group_by_owner: bool) -> Any:
     if group_by_owner and st[OWNER + i] != st[OWNER + j]:
         return st[OWNER + i] < st[OWNER + j]
@@ -463,7 +463,7 @@ def _before(st: np.ndarray, i: int, j: int, group_by_owner: bool) -> Any:
     return st[LANE + i] < st[LANE + j]
 
 
-@njit(cache=True)
+@kernel
 def _over(st: np.ndarray) -> None:
     st[PHASE] = PH_OVER
     for k in range(st[NTM]):
@@ -475,7 +475,7 @@ def _over(st: np.ndarray) -> None:
         st[DICE0 + c] = 0
 
 
-@njit(cache=True)
+@kernel
 def _finish(st: np.ndarray, order: np.ndarray, n: int) -> None:
     st[NRANK] = n
     for k in range(n):
@@ -483,7 +483,7 @@ def _finish(st: np.ndarray, order: np.ndarray, n: int) -> None:
     _over(st)
 
 
-@njit(cache=True)
+@kernel
 def _end_mover(st: np.ndarray) -> None:
     st[MOVER] = -1
     st[HASDICE] = 0
@@ -491,7 +491,7 @@ def _end_mover(st: np.ndarray) -> None:
         st[DICE0 + c] = 0
 
 
-@njit(cache=True)
+@kernel
 def _pop_front(st: np.ndarray, count_at: int) -> Any:
     n = st[count_at]
     first = st[count_at + 1]
@@ -502,7 +502,7 @@ def _pop_front(st: np.ndarray, count_at: int) -> Any:
     return first
 
 
-@njit(cache=True)
+@kernel
 def _next_mover(st: np.ndarray, par: np.ndarray) -> None:
     variant = par[P_VARIANT]
     if variant == V_TTT or variant == V_PURSUIT:  # noqa: SIM109 (numba, no tuple in)
@@ -516,7 +516,7 @@ def _next_mover(st: np.ndarray, par: np.ndarray) -> None:
     st[MOVER] = _pop_front(st, NTM)
 
 
-@njit(cache=True)
+@kernel
 def _start_round(st: np.ndarray, par: np.ndarray) -> None:
     st[ROUND] += 1
     st[RTOT] += 1
@@ -531,7 +531,7 @@ def _start_round(st: np.ndarray, par: np.ndarray) -> None:
     _next_mover(st, par)
 
 
-@njit(cache=True)
+@kernel
 def _normalise_laps(st: np.ndarray, par: np.ndarray) -> None:
     length = par[P_LENGTH]
     dists = np.empty(MAXR, dtype=np.int64)
@@ -561,7 +561,7 @@ def _normalise_laps(st: np.ndarray, par: np.ndarray) -> None:
                 break
 
 
-@njit(cache=True)
+@kernel
 def _in_sprint(st: np.ndarray, lap: int, i: int) -> bool:
     for k in range(st[SPRN + lap - 1]):  # noqa: SIM110 (numba)
         if st[SPR + (lap - 1) * MAXR + k] == i:
@@ -569,7 +569,7 @@ def _in_sprint(st: np.ndarray, lap: int, i: int) -> bool:
     return False
 
 
-@njit(cache=True)
+@kernel
 def _award_sprints(st: np.ndarray, par: np.ndarray) -> None:
     length = par[P_LENGTH]
     laps = par[P_LAPS]
@@ -625,7 +625,7 @@ def _award_sprints(st: np.ndarray, par: np.ndarray) -> None:
         st[CROSS + c] = 0
 
 
-@njit(cache=True)
+@kernel
 def _points_before(st: np.ndarray, par: np.ndarray, i: int, j: int) -> Any:
     if st[POINTS + i] != st[POINTS + j]:
         return st[POINTS + i] > st[POINTS + j]
@@ -645,7 +645,7 @@ def _points_before(st: np.ndarray, par: np.ndarray, i: int, j: int) -> Any:
     return st[LANE + i] < st[LANE + j]
 
 
-@njit(cache=True)
+@kernel
 def _team_third(st: np.ndarray, par: np.ndarray, team: int, out: np.ndarray) -> Any:
     """(past the line, lane) of the team's third rider in ``out`` if he has crossed."""
     order = np.empty(MAXR, dtype=np.int64)
@@ -661,7 +661,7 @@ def _team_third(st: np.ndarray, par: np.ndarray, team: int, out: np.ndarray) -> 
     return True
 
 
-@njit(cache=True)
+@kernel
 def _end_round(st: np.ndarray, par: np.ndarray) -> Any:
     """Settle the round; True if the race (or heat) ended."""
     variant = par[P_VARIANT]
@@ -766,7 +766,7 @@ def _end_round(st: np.ndarray, par: np.ndarray) -> Any:
     return True
 
 
-@njit(cache=True)
+@kernel
 def _advance(st: np.ndarray, par: np.ndarray) -> None:
     if st[PHASE] == PH_PLACE:
         if st[NPQ] > 0:
@@ -809,7 +809,7 @@ def _advance(st: np.ndarray, par: np.ndarray) -> None:
     _start_round(st, par)
 
 
-@njit(cache=True)
+@kernel
 def _stay(st: np.ndarray, par: np.ndarray) -> None:
     if par[P_VARIANT] == V_SPRINT:
         mover = st[MOVER]
@@ -819,7 +819,7 @@ def _stay(st: np.ndarray, par: np.ndarray) -> None:
     _end_mover(st)
 
 
-@njit(cache=True)
+@kernel
 def _move(st: np.ndarray, par: np.ndarray, ahead: int, lane: int, token: int) -> None:
     mover = st[MOVER]
     before = st[DIST + mover]
@@ -840,7 +840,7 @@ def _move(st: np.ndarray, par: np.ndarray, ahead: int, lane: int, token: int) ->
     _end_mover(st)
 
 
-@njit(cache=True)
+@kernel
 def throw(st: np.ndarray, par: np.ndarray, grid: np.ndarray, outcome: int, acts: np.ndarray,
           info: np.ndarray, ws: np.ndarray) -> Any:
     """The mover throws ``outcome`` (0..1295). Returns the number of his legal actions, left
@@ -859,7 +859,7 @@ def throw(st: np.ndarray, par: np.ndarray, grid: np.ndarray, outcome: int, acts:
     return 0
 
 
-@njit(cache=True)
+@kernel
 def apply_action(st: np.ndarray, par: np.ndarray, grid: np.ndarray, action: int) -> None:
     """Apply ``action`` (legal, not checked) in place; at a chance node it is the throw."""
     if st[PHASE] != PH_OVER and st[PHASE] != PH_PLACE and st[MOVER] >= 0 \
@@ -870,7 +870,7 @@ def apply_action(st: np.ndarray, par: np.ndarray, grid: np.ndarray, action: int)
     decide(st, par, action)
 
 
-@njit(cache=True)
+@kernel
 def decide(st: np.ndarray, par: np.ndarray, action: int) -> None:
     """Apply a legal decision (placement, next rider, move or standing still) in place."""
     if st[PHASE] == PH_PLACE:
@@ -903,7 +903,7 @@ def decide(st: np.ndarray, par: np.ndarray, action: int) -> None:
 
 
 # --- random races ----------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def random_race(st: np.ndarray, par: np.ndarray, grid: np.ndarray, rs: np.ndarray,
                 acts: np.ndarray, info: np.ndarray, ws: np.ndarray) -> Any:
     """Play uniformly random choices and throws on ``st`` (in place) to the end; return the
@@ -925,7 +925,7 @@ def random_race(st: np.ndarray, par: np.ndarray, grid: np.ndarray, rs: np.ndarra
         steps += 1
 
 
-@njit(cache=True)
+@kernel
 def random_races(st0: np.ndarray, par: np.ndarray, grid: np.ndarray, seed: int,
                  games: int) -> np.ndarray:
     """``games`` random races from ``st0``: [first competitor of the ranking (-1: none),

@@ -16,9 +16,9 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba import njit
 
 from raceday.core.fastrng import random_below, random_unit
+from raceday.core.kernels import kernel
 from raceday.games.pistard import fast
 from raceday.games.pistard.fast import (
     CHANCE_NODE,
@@ -73,7 +73,7 @@ EASY_NOISE = 2.5
 PLACE_SHARE = 0.1  # weight of the best rider's place beside a win
 
 
-@njit(cache=True)
+@kernel
 def _occupied_at(st: np.ndarray, length: int, col: int, lane: int) -> Any:
     for i in range(st[NRIDERS]):
         if st[STATUS + i] == ST_RACE and (st[DIST + i] + st[OFFSET + i]) % length == col \
@@ -82,7 +82,7 @@ def _occupied_at(st: np.ndarray, length: int, col: int, lane: int) -> Any:
     return False
 
 
-@njit(cache=True)
+@kernel
 def _rider_at(st: np.ndarray, length: int, col: int, lane: int, exclude: int) -> Any:
     """The racing rider on the square (``col``, ``lane``) other than ``exclude``, or -1."""
     for i in range(st[NRIDERS]):
@@ -92,7 +92,7 @@ def _rider_at(st: np.ndarray, length: int, col: int, lane: int, exclude: int) ->
     return -1
 
 
-@njit(cache=True)
+@kernel
 def _leads_team(st: np.ndarray, mover: int) -> Any:
     """Whether ``mover`` is (level with) the furthest racing rider of his player."""
     for i in range(st[NRIDERS]):
@@ -163,7 +163,7 @@ def weights_for(params: np.ndarray, st: np.ndarray | None = None) -> np.ndarray:
     return TUNED_WEIGHTS
 
 
-@njit(cache=True)
+@kernel
 def score(st: np.ndarray, par: np.ndarray, act: int, row: np.ndarray, w: np.ndarray) -> Any:
     """A greedy rider's evaluation of one legal action (``row`` is its info row; ``w``
     its weights: :data:`MEDIUM_WEIGHTS` is exactly the medium rider's rule, and
@@ -218,7 +218,7 @@ def score(st: np.ndarray, par: np.ndarray, act: int, row: np.ndarray, w: np.ndar
     return value
 
 
-@njit(cache=True)
+@kernel
 def pick(st: np.ndarray, par: np.ndarray, acts: np.ndarray, info: np.ndarray, n: int,
          w: np.ndarray, rs: np.ndarray) -> Any:
     """The index of the action a greedy rider with weights ``w`` takes (noise
@@ -244,7 +244,7 @@ def pick(st: np.ndarray, par: np.ndarray, acts: np.ndarray, info: np.ndarray, n:
     return chosen
 
 
-@njit(cache=True)
+@kernel
 def _hash(x: Any) -> Any:
     z = np.uint64(x) + np.uint64(0x9E3779B97F4A7C15)
     z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
@@ -252,7 +252,7 @@ def _hash(x: Any) -> Any:
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True)
+@kernel
 def dice_for(dice_seed: int, st: np.ndarray) -> Any:
     """The throw of the rider about to throw, fixed by the stream, the round, the heat and
     the rider: two play-outs from one stream give each rider the same dice in the same
@@ -262,7 +262,7 @@ def dice_for(dice_seed: int, st: np.ndarray) -> Any:
     return np.int64(_hash(_hash(dice_seed) ^ np.uint64(key)) % np.uint64(THROWS))
 
 
-@njit(cache=True)
+@kernel
 def next_decision(st: np.ndarray, par: np.ndarray, grid: np.ndarray, dice_seed: int,
                   acts: np.ndarray, info: np.ndarray, ws: np.ndarray) -> Any:
     """``(player, n)``: the player to decide next and his ``n`` legal actions (filled in
@@ -277,7 +277,7 @@ def next_decision(st: np.ndarray, par: np.ndarray, grid: np.ndarray, dice_seed: 
     return player, legal_ws(st, par, grid, acts, info, ws)
 
 
-@njit(cache=True)
+@kernel
 def play_out(st: np.ndarray, par: np.ndarray, grid: np.ndarray, weights: np.ndarray,
              rs: np.ndarray, dice_seed: int, acts: np.ndarray, info: np.ndarray,
              ws: np.ndarray) -> None:
@@ -292,7 +292,7 @@ def play_out(st: np.ndarray, par: np.ndarray, grid: np.ndarray, weights: np.ndar
             decide(st, par, acts[pick(st, par, acts, info, n, weights[player], rs)])
 
 
-@njit(cache=True)
+@kernel
 def value(st: np.ndarray, par: np.ndarray, player: int) -> Any:
     """The search's value of a finished race for ``player``."""
     variant = par[P_VARIANT]
@@ -316,7 +316,7 @@ def value(st: np.ndarray, par: np.ndarray, player: int) -> Any:
     return 0.0
 
 
-@njit(cache=True, nogil=True)
+@kernel(nogil=True)
 def rollouts(st0: np.ndarray, par: np.ndarray, grid: np.ndarray, cand: np.ndarray,
              weights: np.ndarray, player: int, seed: int, first: int, out: np.ndarray) -> None:
     """Play races after each candidate action and put the values for ``player`` in
@@ -337,7 +337,7 @@ def rollouts(st0: np.ndarray, par: np.ndarray, grid: np.ndarray, cand: np.ndarra
             out[c, j] = value(st, par, player)
 
 
-@njit(cache=True)
+@kernel
 def ranked(st: np.ndarray, par: np.ndarray, grid: np.ndarray, acts: np.ndarray,
            info: np.ndarray, w: np.ndarray) -> Any:
     """Fill the legal actions, best first by a greedy rider's evaluation; return the count."""
@@ -351,7 +351,7 @@ def ranked(st: np.ndarray, par: np.ndarray, grid: np.ndarray, acts: np.ndarray,
     return n
 
 
-@njit(cache=True)
+@kernel
 def greedy_match(st0: np.ndarray, par: np.ndarray, grid: np.ndarray, wa: np.ndarray,
                  wb: np.ndarray, seed: int, games: int) -> Any:
     """Greedy riders with weights ``wa`` against ``wb`` (every other player), seats

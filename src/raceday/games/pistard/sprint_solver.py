@@ -27,9 +27,10 @@ import threading
 from typing import Any
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from raceday.core.errors import OptionsError
+from raceday.core.kernels import kernel
 from raceday.games.pistard import fast, search
 from raceday.games.pistard.variants import SPRINT_FALL
 
@@ -40,7 +41,7 @@ STAY_MARK = -1  # in the rule's option list: standing still
 PHASES = 3  # 0: start of a round; 1 + i: rider i moves second in this round
 
 
-@njit(cache=True)
+@kernel
 def _winner_value(d0: int, l0: int, d1: int, l1: int) -> float:
     """Rider 0's result at the end of a round in which someone crossed the line."""
     if d0 != d1:
@@ -48,7 +49,7 @@ def _winner_value(d0: int, l0: int, d1: int, l1: int) -> float:
     return 1.0 if l0 < l1 else 0.0
 
 
-@njit(cache=True)
+@kernel
 def _expected_best(w: np.ndarray, stay: float) -> Any:
     """E[max(stay, w[0, d0], w[1, d1], w[2, d2], w[3, d3])] for four independent fair dice
     (``w[c, v - 1]``: the best value with die ``c`` showing ``v``; -1: no move)."""
@@ -81,13 +82,13 @@ def _expected_best(w: np.ndarray, stay: float) -> Any:
     return result
 
 
-@njit(cache=True)
+@kernel
 def _value(table: np.ndarray, phase: int, s0: int, s1: int, t0: int, t1: int,
            d0: int, l0: int, d1: int, l1: int) -> Any:
     return table[phase, s0, s1, t0, t1, (d0 + BACK) * 4 + l0 - 1, (d1 + BACK) * 4 + l1 - 1]
 
 
-@njit(cache=True)
+@kernel
 def _after(table: np.ndarray, length: int, phase: int, mover: int, d: np.ndarray,
            ln: np.ndarray, s: np.ndarray, t: np.ndarray) -> Any:
     """Rider 0's value once the mover has acted (positions in ``d``, ``ln``, ``s``, ``t``):
@@ -101,7 +102,7 @@ def _after(table: np.ndarray, length: int, phase: int, mover: int, d: np.ndarray
     return _value(table, 0, s[0], s[1], t[0], t[1], d[0], ln[0], d[1], ln[1])
 
 
-@njit(cache=True)
+@kernel
 def _destinations(grid: np.ndarray, length: int, mover: int, d: np.ndarray, ln: np.ndarray,
                   ws: np.ndarray, dest: np.ndarray) -> int:
     """The squares the mover can reach with some die (or a die and a token), as rows
@@ -132,7 +133,7 @@ def _destinations(grid: np.ndarray, length: int, mover: int, d: np.ndarray, ln: 
     return n
 
 
-@njit(cache=True)
+@kernel
 def _add_destination(grid: np.ndarray, length: int, col: int, masks: np.ndarray, pips: int,
                      ahead: int, lane: int, dest: np.ndarray, n: int) -> int:
     dest[n, 0] = ahead
@@ -143,7 +144,7 @@ def _add_destination(grid: np.ndarray, length: int, col: int, masks: np.ndarray,
     return n + 1
 
 
-@njit(cache=True)
+@kernel
 def _bits(x: int) -> int:
     count = 0
     while x:
@@ -152,7 +153,7 @@ def _bits(x: int) -> int:
     return count
 
 
-@njit(cache=True)
+@kernel
 def _mover(phase: int, d: np.ndarray, ln: np.ndarray) -> int:
     """Who throws: at a round's start the rider further on (inner lane when level)."""
     if phase == 0:
@@ -160,7 +161,7 @@ def _mover(phase: int, d: np.ndarray, ln: np.ndarray) -> int:
     return phase - 1
 
 
-@njit(cache=True)
+@kernel
 def _options(table: np.ndarray, grid: np.ndarray, length: int, phase: int, d: np.ndarray,
              ln: np.ndarray, s: np.ndarray, t: np.ndarray, ws: np.ndarray, dest: np.ndarray,
              values: np.ndarray) -> tuple[int, float]:
@@ -188,7 +189,7 @@ def _options(table: np.ndarray, grid: np.ndarray, length: int, phase: int, d: np
     return n, stay
 
 
-@njit(cache=True)
+@kernel
 def _node(table: np.ndarray, grid: np.ndarray, length: int, phase: int, d: np.ndarray,
           ln: np.ndarray, s: np.ndarray, t: np.ndarray, ws: np.ndarray, dest: np.ndarray,
           values: np.ndarray) -> Any:
@@ -210,7 +211,7 @@ def _node(table: np.ndarray, grid: np.ndarray, length: int, phase: int, d: np.nd
     return base + sign * _expected_best(w, base + sign * stay)
 
 
-@njit(cache=True)
+@kernel
 def _scored_options(table: np.ndarray, grid: np.ndarray, length: int, phase: int,
                     d: np.ndarray, ln: np.ndarray, s: np.ndarray, t: np.ndarray,
                     ws: np.ndarray, dest: np.ndarray, values: np.ndarray, st: np.ndarray,
@@ -252,7 +253,7 @@ def _scored_options(table: np.ndarray, grid: np.ndarray, length: int, phase: int
     return count, scores, option_value, option, stay, search.score(st, par, 0, row, weights)
 
 
-@njit(cache=True)
+@kernel
 def _rule_node(table: np.ndarray, grid: np.ndarray, length: int, phase: int, d: np.ndarray,
                ln: np.ndarray, s: np.ndarray, t: np.ndarray, ws: np.ndarray, dest: np.ndarray,
                values: np.ndarray, st: np.ndarray, par: np.ndarray, weights: np.ndarray,
@@ -315,7 +316,7 @@ GL_X = (_GL_X + 1.0) / 2.0
 GL_W = _GL_W / 2.0
 
 
-@njit(cache=True)
+@kernel
 def _noisy_rule_node(table: np.ndarray, grid: np.ndarray, length: int, phase: int,
                      d: np.ndarray, ln: np.ndarray, s: np.ndarray, t: np.ndarray,
                      ws: np.ndarray, dest: np.ndarray, values: np.ndarray, st: np.ndarray,
@@ -407,7 +408,7 @@ def _noisy_rule_node(table: np.ndarray, grid: np.ndarray, length: int, phase: in
     return result + (1.0 - taken) * stay
 
 
-@njit(cache=True)
+@kernel
 def _die_sums(group: np.ndarray, sums: np.ndarray, p: int, fixed_colour: int, fixed_face: int,
               own: float) -> None:
     """Per die, the mean over its faces of the product of the others' chances to score
@@ -431,7 +432,7 @@ def _die_sums(group: np.ndarray, sums: np.ndarray, p: int, fixed_colour: int, fi
             sums[kind, c] = total / 6.0
 
 
-@njit(cache=True, parallel=True)
+@kernel(parallel=True)
 def _solve(grid: np.ndarray, length: int, tokens: int, rule_rider: int, st0: np.ndarray,
            par: np.ndarray, weights: np.ndarray, generous: bool) -> np.ndarray:
     spots = length + BACK + REACH  # distances -BACK .. length + REACH - 1
@@ -453,7 +454,7 @@ def _solve(grid: np.ndarray, length: int, tokens: int, rule_rider: int, st0: np.
     return table
 
 
-@njit(cache=True)
+@kernel
 def _level_row(table: np.ndarray, grid: np.ndarray, length: int, tokens: int, i0: int,
                i1: int, stills: int, rule_rider: int, st0: np.ndarray, par: np.ndarray,
                weights: np.ndarray, generous: bool) -> None:

@@ -661,6 +661,14 @@ def _next_grid(sc: Any, rs: Any, sq: Any, sp: Any) -> None:
     _continue(sc, rs, sq, sp)
 
 
+def _lay_board(sq: Any, rough_all: Any, layout: int) -> None:
+    """The roughness of board layout ``layout`` into the road's lanes (a loop: a slice
+    assignment would need numba's reference counting)."""
+    for p in range(sq.shape[0]):
+        for lane in range(4):
+            sq[p, S_ROUGH + lane] = rough_all[layout, p, lane]
+
+
 def _resolve(sc: Any, rs: Any, sq: Any, rough_all: Any, sp: Any, value: int) -> None:
     r = sc[PRIDER]
     purpose = sc[PPURP]
@@ -670,7 +678,7 @@ def _resolve(sc: Any, rs: Any, sq: Any, rough_all: Any, sp: Any, value: int) -> 
         _continue(sc, rs, sq, sp)
     elif purpose == P_BOARD:
         sc[BOARD] = value
-        sq[:, S_ROUGH:S_ROUGH + 4] = rough_all[value]
+        _lay_board(sq, rough_all, value)
         sc[PHASE] = PH_WEATHER
         _pend(sc, K_D6, EMPTY, P_WEATHER)
     elif purpose == P_WEATHER:
@@ -712,7 +720,7 @@ def _begin(sc: Any, rs: Any, sq: Any, rough_all: Any, sp: Any) -> None:
         sc[PHASE] = PH_BOARD
         _pend(sc, K_BOARD, EMPTY, P_BOARD)
     else:
-        sq[:, S_ROUGH:S_ROUGH + 4] = rough_all[0]
+        _lay_board(sq, rough_all, 0)
         sc[PHASE] = PH_WEATHER
         _pend(sc, K_D6, EMPTY, P_WEATHER)
 
@@ -770,14 +778,6 @@ def _run(sc: Any, rs: Any, sq: Any, rough_all: Any, sp: Any, d6: Any, d10: Any, 
 
 _KERNEL: list[Callable[..., int]] = []
 _KERNEL_LOCK = threading.Lock()
-_INLINE = frozenset(("_take", "_best_two", "_throw", "_pend", "_choose_lane", "_put", "_lift",
-                     "_order_key", "_line_key", "_gap", "_sort_by", "_placed", "_resolve",
-                     "_race_throw", "_start_move", "_event", "_continue", "_move"))
-"""Functions inlined in numba's IR (the small ones and those on the path of every throw):
-no call, and no reference counting of the array arguments, which took about half of a
-race's time when every function was called."""
-
-
 def _kernel() -> Callable[..., int]:
     """The compiled :func:`_run` (numba imported and the functions compiled on first use;
     numba's cache keeps the machine code between processes)."""
@@ -790,20 +790,20 @@ def _kernel() -> Callable[..., int]:
 
 
 def _compile_kernel() -> None:
-    from numba import njit
+    from raceday.core.kernels import kernel
 
     glob = globals()
-    names = ("_take", "_best_two", "_throw", "_pend", "_choose_lane", "_put", "_lift",
+    names = ("_lay_board", "_take", "_best_two", "_throw", "_pend", "_choose_lane", "_put", "_lift",
              "_order_key", "_line_key", "_sort_by", "_new_turn", "_move", "_start_move",
              "_event", "_race_throw", "_group", "_start_sprint", "_finish",
              "_placed", "_crossers", "_score_sprints", "_gap", "_finish_riders", "_sprint_step",
              "_sprint_finish", "_end_of_turn", "_continue", "_next_grid", "_resolve",
              "_begin", "_record", "_run")
+    # Without numba's reference counting: nothing here allocates, and counting the arrays
+    # handed from function to function took about half of a race's time. (They were once
+    # inlined in numba's own IR instead, which tripled the compile time for a few per cent.)
     for name in names:
-        if name in _INLINE:
-            glob[name] = njit(cache=True, inline="always")(glob[name])
-        else:
-            glob[name] = njit(cache=True)(glob[name])
+        glob[name] = kernel(refcounts=False)(glob[name])
     _KERNEL.append(glob["_run"])
 
 
