@@ -890,7 +890,7 @@ def negamax(st0: np.ndarray, rules: np.ndarray, depth0: int, alpha0: float, beta
                 else:
                     ret = -(WIN - (ply0 + k))
             elif depth[k] <= 0:
-                ret = evaluate_fast(st, rules, np.int64(st[SIDE]))
+                ret = evaluate_fast(st, rules, int(st[SIDE]))
             else:
                 h = _hash(st, rules, zob)
                 slot = h & _TT_MASK
