@@ -700,7 +700,7 @@ _TT_MASK = (1 << TT_BITS) - 1
 
 
 @kernel
-def _progress(st: np.ndarray, player: int) -> Any:
+def _progress(st: np.ndarray, player: int | np.int64) -> Any:
     s = 1 - 2 * player
     total = 18 * st[LAPS + player] - st[PIT + player]
     for sq in range(18):
@@ -711,7 +711,7 @@ def _progress(st: np.ndarray, player: int) -> Any:
 
 
 @kernel
-def _worst_threat(st: np.ndarray, rules: np.ndarray, attacker: int) -> Any:
+def _worst_threat(st: np.ndarray, rules: np.ndarray, attacker: int | np.int64) -> Any:
     """The largest victim track index among lone racers ``attacker`` could bump; -1 if none."""
     if rules[1] == 0:
         return -1
@@ -730,7 +730,7 @@ def _worst_threat(st: np.ndarray, rules: np.ndarray, attacker: int) -> Any:
 
 
 @kernel
-def evaluate_fast(st: np.ndarray, rules: np.ndarray, player: int) -> float:
+def evaluate_fast(st: np.ndarray, rules: np.ndarray, player: int | np.int64) -> float:
     """The same heuristic as :func:`raceday.games.hairpin.agents.evaluate`."""
     w = winner(st, rules)
     if w >= 0:
@@ -890,7 +890,7 @@ def negamax(st0: np.ndarray, rules: np.ndarray, depth0: int, alpha0: float, beta
                 else:
                     ret = -(WIN - (ply0 + k))
             elif depth[k] <= 0:
-                ret = evaluate_fast(st, rules, int(st[SIDE]))
+                ret = evaluate_fast(st, rules, np.int64(st[SIDE]))
             else:
                 h = _hash(st, rules, zob)
                 slot = h & _TT_MASK
@@ -1020,7 +1020,7 @@ def guided_playout(st: np.ndarray, rules: np.ndarray, rs: np.ndarray, max_plies:
         elif random_below(rs, 1000) < explore_per_mille:
             pick = random_below(rs, n)
         else:
-            me = st[SIDE]
+            me = np.int64(st[SIDE])
             pick = 0
             best = -np.inf
             for i in range(n):
