@@ -45,6 +45,15 @@ def test_page_from_the_shell(tmp_path: Path, url: str) -> None:
             assert client.get(linked).status_code == 200, linked
 
 
+def test_the_replay_page_links_its_own_style_sheet_in_its_head(tmp_path: Path) -> None:
+    """Loaded before the module draws (a sheet the module added came late on a busy
+    machine: the first drawing was measured in the body's smaller type)."""
+    text = TestClient(create_app(tmp_path / "rooms.db")).get("/replay/room/ABCD").text
+    head = text.split("</head>")[0]
+    assert '<link rel="stylesheet" href="/static/css/replay.css">' in head
+    assert head.index("replay.css") < text.index('<script type="module"')
+
+
 def test_landing_keeps_its_form(tmp_path: Path) -> None:
     text = TestClient(create_app(tmp_path / "rooms.db")).get("/").text
     assert '<form id="join">' in text and 'href="/replay"' in text and "{" not in text

@@ -2,13 +2,15 @@
 
 The computer players and the fast simulators run numba-compiled code that is compiled on
 first use and kept in numba's on-disk cache; on a fresh install that first use took 20-40 s.
-This command fills the cache (see :mod:`raceday.terminal.warm`): an engine whose kernels are all
-cached is skipped, so a second run takes about a second. ``make demo`` and ``make test`` run
-it after installing; run it again after ``pip install`` of a new version.
+This command fills the cache (see :mod:`raceday.terminal.warm`), the engines in parallel on
+the machine's cores: an engine whose kernels are all cached is skipped, so a second run
+takes about a second. ``make demo`` runs it beside its first race and ``make test`` before
+the tests (``--all``); run it again after ``pip install`` of a new version.
 """
 
 from __future__ import annotations
 
+import os
 from typing import Annotated, Any
 
 import typer
@@ -19,9 +21,10 @@ from raceday.terminal.common import console, err_console
 HELP = ("Compile the computer players and simulators ahead, so their first use is quick."
         "\n\n"
         "Every game's compiled engine (each game declares its own; a game without compiled "
-        "code has none) is compiled into numba's on-disk cache: 2-4 minutes of CPU the first time, "
-        "about a second once warm (engines already cached are skipped). make demo and make "
-        "test run it; run it again after pip install. The cache lives beside the installed "
+        "code has none) is compiled into numba's on-disk cache, the engines in parallel on "
+        "the machine's cores: about a minute and a half of CPU the first time, about a "
+        "second once warm (engines already cached are skipped). make demo and make test "
+        "run it; run it again after pip install. The cache lives beside the installed "
         "package, or in NUMBA_CACHE_DIR when that is set.")
 
 app = typer.Typer(help=HELP, add_completion=False)
@@ -31,8 +34,20 @@ OnlyOpt = Annotated[
     list[str] | None,
     typer.Option("--only", metavar="ENGINE",
                  help="Warm only this engine (repeatable), named as a full warm-up lists "
-                      "it (e.g. hairpin, pistard-sprint). Default: all of them."),
+                      "it (e.g. hairpin, pistard-sprint). Default: every engine a computer "
+                      "player or simulator uses."),
 ]
+AllOpt = Annotated[bool, typer.Option(
+    "--all", help="Also the engines no computer player uses (the benchmarks' exact PISTARD "
+                  "sprint), which otherwise compile on first use.")]
+JobsOpt = Annotated[int | None, typer.Option(
+    "--jobs", "-j", min=1, max=64, metavar="N",
+    help="Engines compiled at once, each in a process of its own. Default: the "
+         "machine's cores.")]
+NiceOpt = Annotated[int, typer.Option(
+    "--nice", min=0, max=19, metavar="N",
+    help="Lower the compiling processes' priority by N (0-19), to warm up beside "
+         "something a person is watching. Default: 0.")]
 
 BackgroundOpt = Annotated[bool, typer.Option(
     "--background", hidden=True,
@@ -41,42 +56,79 @@ BackgroundOpt = Annotated[bool, typer.Option(
 
 
 @app.command()
-def warm_up(quiet: QuietOpt = False, only: OnlyOpt = None,
+def warm_up(quiet: QuietOpt = False, only: OnlyOpt = None, every: AllOpt = False,
+            jobs: JobsOpt = None, nice: NiceOpt = 0,
             background: BackgroundOpt = False) -> None:
     """Compile and cache every compiled engine of every game."""
     from raceday.terminal import warm
 
     try:
-        engines = warm.engines_named(only or None)
+        engines = warm.engines_named(only or None, optional=every)
     except ValueError as exc:
         raise typer.BadParameter(str(exc), param_hint="'--only'") from None
     if background:
         _background(engines)
         return
-    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
-
-    failed = False
-    with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
-                  console=err_console, transient=True, disable=quiet) as progress:
-        for engine in engines:
-            task = progress.add_task(f"warming {escape(engine.title)}", total=None)
-            result = warm.warm_engine(engine)
-            progress.remove_task(task)
-            if result.missing:
-                failed = True
-                err_console.print(f"warning: {engine.name}: {len(result.missing)} kernel(s) "
-                                  f"still not cached: {', '.join(result.missing)}")
-            if quiet:
-                continue
-            kernels = f"{result.kernels} kernel{'s' if result.kernels != 1 else ''}"
-            mark = "!" if result.missing else "✓"
-            if result.compiled:
-                console.print(f"{mark} {engine.name:15} {kernels} compiled in "
-                              f"{result.seconds:.1f} s")
-            else:
-                console.print(f"{mark} {engine.name:15} {kernels} already warm")
+    cold = [e for e in engines if warm.cold_kernels([e.name])]
+    results = {e.name: warm.Result(e, False, 0.0, len(warm.kernels(e)), ())
+               for e in engines if e not in cold}
+    if cold:
+        results.update(_compile(cold, jobs or os.cpu_count() or 1, nice, quiet))
+    failed = crashed = False
+    for engine in engines:
+        result = results[engine.name]
+        failed = failed or bool(result.missing)
+        crashed = crashed or warm.WORKER_FAILED in result.missing
+        if result.missing:
+            err_console.print(f"warning: {engine.name}: {len(result.missing)} kernel(s) "
+                              f"still not cached: {', '.join(result.missing)}")
+        if not quiet and engine not in cold:
+            console.print(f"✓ {engine.name:15} {_kernels(result.kernels)} already warm")
     if not quiet and not failed:
         console.print("The computer players and simulators are ready.")
+    if crashed:  # a compiler error (printed above by the process): not a cache's quirk
+        raise typer.Exit(1)
+
+
+def _kernels(count: int) -> str:
+    return f"{count} kernel{'s' if count != 1 else ''}"
+
+
+def _compile(cold: list[Any], jobs: int, nice: int, quiet: bool) -> dict[str, Any]:
+    """Compile the ``cold`` engines ``jobs`` at a time, with a line for each when it is
+    done and a spinner naming those being compiled."""
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    from raceday.terminal import warm
+
+    jobs = min(jobs, len(cold))
+    found: dict[str, Any] = {}
+    with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
+                  console=console, transient=True, disable=quiet) as progress:
+        task = progress.add_task("compiling", total=None)
+        busy: list[str] = []
+
+        def say() -> None:
+            progress.update(task, description=(
+                f"compiling {', '.join(busy)} ({len(found)} of {len(cold)} engines done"
+                f"{f', {jobs} at a time' if jobs > 1 else ''})"))
+
+        def started(engine: Any) -> None:
+            busy.append(escape(engine.name))
+            say()
+
+        def finished(result: Any) -> None:
+            busy.remove(escape(result.engine.name))
+            found[result.engine.name] = result
+            say()
+            if not quiet:
+                mark = "!" if result.missing else "✓"
+                progress.console.print(f"{mark} {result.engine.name:15} "
+                                       f"{_kernels(result.kernels)} compiled in "
+                                       f"{result.seconds:.1f} s")
+
+        warm.warm_in_parallel(cold, jobs, nice=nice, started=started, finished=finished)
+    return found
 
 
 def _background(engines: list[Any]) -> None:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import json
 import os
 import subprocess
 import sys
@@ -32,6 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 COLD_LINE = "preparing the computer players (first use only)…"
+WORKER_FAILED = "the warm-up process failed"  # the one "missing kernel" of a crashed worker
 
 
 @dataclass(frozen=True)
@@ -44,6 +46,12 @@ class Engine:
     warm: Callable[[], None]
     wrap: Callable[[], object] | None = None  # wraps a module's functions with numba lazily
     room_players: bool = False  # the computers of the game's browser room: a server loads it
+    # compiled only by ``raceday warm-up --all`` (or on first use): an engine no computer
+    # player or simulator calls, such as one only the benchmarks use
+    optional: bool = False
+    # engines whose kernels this one calls: warmed first, so that two processes of a
+    # parallel warm-up do not compile the same kernels
+    after: tuple[str, ...] = ()
 
 
 # --- the engines, declared by the games -----------------------------------------------------
@@ -67,12 +75,14 @@ def room_engines() -> list[str]:
     return [e.name for e in engines() if e.room_players]
 
 
-def engines_named(names: Iterable[str] | None = None) -> list[Engine]:
-    """The engines of ``names`` (all with None), in :func:`engines`' order; ValueError
-    names the first unknown one."""
+def engines_named(names: Iterable[str] | None = None, *, optional: bool = False
+                  ) -> list[Engine]:
+    """The engines of ``names`` in :func:`engines`' order; with None every engine that a
+    computer player or simulator uses (and the optional ones too with ``optional``).
+    ValueError names the first unknown one."""
     every = engines()
     if names is None:
-        return list(every)
+        return [e for e in every if optional or not e.optional]
     known = tuple(e.name for e in every)
     wanted = list(names)
     unknown = [n for n in wanted if n not in known]
@@ -126,14 +136,14 @@ def is_cached(dispatcher: Any, codegen: Any = None) -> bool:
         return isinstance(index, str) and os.path.exists(index)
 
 
-def cold_kernels(names: Iterable[str] | None = None) -> list[str]:
-    """The kernels of the named engines (all with None) that numba's cache does not hold
-    for this machine: empty when they are warm. This is the one test of "cold" (the
-    warm-up command, the server and the play commands use it). It imports numba and the
-    engines' modules and compiles nothing."""
+def cold_kernels(names: Iterable[str] | None = None, *, optional: bool = False) -> list[str]:
+    """The kernels of the named engines (with None those of :func:`engines_named`) that
+    numba's cache does not hold for this machine: empty when they are warm. This is the one
+    test of "cold" (the warm-up command, the server and the play commands use it). It
+    imports numba and the engines' modules and compiles nothing."""
     codegen = cpu_codegen()
     cold: list[str] = []
-    for engine in engines_named(names):
+    for engine in engines_named(names, optional=optional):
         for label, dispatcher in kernels(engine).items():
             if label not in cold and not is_cached(dispatcher, codegen):
                 cold.append(label)
@@ -206,7 +216,7 @@ def start_background() -> subprocess.Popen[bytes] | None:
     return process
 
 
-def stop_background(process: subprocess.Popen[bytes] | None) -> None:
+def stop_background(process: subprocess.Popen[Any] | None) -> None:
     """End a background warm-up that is still running."""
     if process is not None and process.poll() is None:
         process.terminate()
@@ -237,3 +247,75 @@ def warm_engine(engine: Engine) -> Result:
     engine.warm()
     after = cold_kernels([engine.name])
     return Result(engine, True, time.perf_counter() - start, count, tuple(after))
+
+
+def _result_of(engine: Engine, found: dict[str, Any]) -> Result:
+    return Result(engine, bool(found["compiled"]), float(found["seconds"]),
+                  int(found["kernels"]), tuple(found["missing"]))
+
+
+def warm_in_parallel(chosen: list[Engine], jobs: int, *, nice: int = 0,
+                     started: Callable[[Engine], object] | None = None,
+                     finished: Callable[[Result], object] | None = None) -> list[Result]:
+    """Warm ``chosen`` engines, up to ``jobs`` at a time, each in a process of its own
+    (numba compiles under one lock per process: threads would not share the cores). An
+    engine waits for the engines it comes ``after`` that are also being warmed. ``nice``
+    lowers the processes' priority (a warm-up beside something a person watches).
+    ``started`` and ``finished`` are told of each engine. A process that fails gives a
+    result with every kernel missing. Returns the results in ``chosen``'s order."""
+    names = {e.name for e in chosen}
+    waiting = list(chosen)
+    running: dict[str, tuple[Engine, subprocess.Popen[str]]] = {}
+    done: dict[str, Result] = {}
+    jobs = max(1, jobs)
+    try:
+        while waiting or running:
+            for engine in list(waiting):
+                if len(running) >= jobs:
+                    break
+                if any(dep in names and dep not in done for dep in engine.after):
+                    continue
+                waiting.remove(engine)
+                running[engine.name] = (engine, _start_one(engine, nice))
+                if started is not None:
+                    started(engine)
+            for name, (engine, process) in list(running.items()):
+                if process.poll() is None:
+                    continue
+                del running[name]
+                out, _ = process.communicate()
+                try:
+                    result = _result_of(engine, json.loads(out.strip().splitlines()[-1]))
+                except (ValueError, IndexError, KeyError):
+                    result = Result(engine, True, 0.0, 0, (WORKER_FAILED,))
+                done[name] = result
+                if finished is not None:
+                    finished(result)
+            if running:
+                time.sleep(0.05)
+    finally:
+        for _, process in running.values():
+            stop_background(process)
+    return [done[e.name] for e in chosen]
+
+
+def _start_one(engine: Engine, nice: int) -> subprocess.Popen[str]:
+    process = subprocess.Popen([sys.executable, "-m", "raceday.terminal.warm", engine.name],
+                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, text=True)
+    if nice and hasattr(os, "setpriority"):
+        with contextlib.suppress(OSError):
+            os.setpriority(os.PRIO_PROCESS, process.pid, nice)
+    return process
+
+
+def _main(argv: list[str]) -> int:
+    """``python -m raceday.terminal.warm ENGINE``: warm one engine here and print what it
+    did as one JSON line (the worker of :func:`warm_in_parallel`)."""
+    result = warm_engine(engines_named(argv[:1])[0])
+    print(json.dumps({"compiled": result.compiled, "seconds": result.seconds,
+                      "kernels": result.kernels, "missing": list(result.missing)}))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(_main(sys.argv[1:]))

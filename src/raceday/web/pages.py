@@ -22,6 +22,7 @@ from raceday.core.errors import RacedayError
 FOLDER = Path(__file__).parent / "static" / "pages"
 APP_CSS = "/static/css/app.css"
 WATCH_CSS = "/static/css/watch.css"
+REPLAY_CSS = "/static/css/replay.css"
 WAITING = '<div id="app"><p class="status">…</p></div>'  # filled by the page's module
 
 
@@ -57,9 +58,9 @@ def _party(module: str, body_class: str) -> Page:
     return Page(title="raceday party", module=f"/static/js/{module}.js", body_class=body_class)
 
 
-def _watching(module: str) -> Page:
+def _watching(module: str, *styles: str) -> Page:
     return Page(title="raceday", module=module, body_class="big watch-page",
-                styles=(WATCH_CSS,))
+                styles=(WATCH_CSS, *styles))
 
 
 PAGES: dict[str, Page] = {
@@ -71,7 +72,9 @@ PAGES: dict[str, Page] = {
                      body_class="landing notfound",
                      body=(FOLDER / "notfound.html").read_text(encoding="utf-8").rstrip("\n")),
     "numbers": _watching("/static/js/numbers.js"),
-    "replay": _watching("/static/js/replay.js"),
+    # its style sheet in the page, not added by the module: a sheet in the head is loaded
+    # before the module runs, so the first drawing is already in the page's type sizes
+    "replay": _watching("/static/js/replay.js", REPLAY_CSS),
 }
 
 

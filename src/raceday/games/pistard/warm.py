@@ -48,5 +48,6 @@ ENGINES = (
            ("raceday.games.pistard.fast", "raceday.games.pistard.search"), _warm_pistard,
            room_players=True),
     Engine("pistard-sprint", "PISTARD: the sprint's exact solution (benchmarks)",
-           ("raceday.games.pistard.sprint_solver",), _warm_sprint_solver),
+           ("raceday.games.pistard.sprint_solver",), _warm_sprint_solver, optional=True,
+           after=("pistard",)),
 )

@@ -5,6 +5,7 @@
 import { el } from "/static/js/common.js";
 import { language, t } from "/static/js/i18n.js";
 import { describeEvent } from "/static/js/present.js";
+import { useStyles } from "/static/js/rooms.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -16,10 +17,7 @@ export const JERSEY = {
 };
 
 export function ensureStyles() {
-  const href = "/games/keirin/static/style.css";
-  if (!document.querySelector(`link[href="${href}"]`)) {
-    document.head.append(el("link", { rel: "stylesheet", href }));
-  }
+  useStyles("keirin");
 }
 
 export function riderTag(n, extra = "") {

@@ -21,11 +21,6 @@ const STEP_MS = 1200; // one step at 1×
 function fail(e) { error.textContent = t("error", { message: e.message }); }
 const link = (...p) => "/replay/" + p.map(encodeURIComponent).join("/");
 
-function styles() {
-  const href = "/static/css/replay.css";
-  if (!document.querySelector(`link[href="${href}"]`)) document.head.append(el("link", { rel: "stylesheet", href }));
-}
-
 function header() {
   return el("header", { class: "bar" },
     el("h1", {}, el("a", { href: "/", class: "home" }, "raceday"), " · ", el("a", { href: "/replay" }, t("rp_title"))),
@@ -271,7 +266,6 @@ async function list() {
 }
 
 async function start() {
-  styles();
   const draw = () => app.replaceChildren(header(), error, main);
   try { pages = (await api("/api/games")).filter((g) => g.page); } catch (e) { fail(e); }
   draw();
