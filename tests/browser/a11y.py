@@ -5,9 +5,20 @@ are the authors' to judge."""
 
 from __future__ import annotations
 
+import functools
+import json
 from typing import Any
 
 BLOCKING = ("serious", "critical")
+
+
+def wait_for_style_sheets(page: Any) -> None:
+    """Wait until every style sheet linked in the page has loaded: a game's sheet is added
+    by its module when a room of that game is drawn, and on a busy machine it may still be
+    on its way when the elements it styles are already there (a size or a colour measured
+    then is the page's plain one)."""
+    page.wait_for_function("() => [...document.querySelectorAll('link[rel=stylesheet]')]"
+                           ".every((link) => link.sheet !== null)")
 
 
 def settle_animations(page: Any) -> None:
@@ -30,15 +41,33 @@ def settle_animations(page: Any) -> None:
             return
 
 
+@functools.cache
+def _axe_script() -> str:
+    from axe_playwright_python.sync_playwright import Axe
+
+    return str(Axe().axe_script)
+
+
+def _axe_violations(page: Any) -> list[dict[str, Any]]:
+    """axe-core's violations on ``page``, as axe-playwright-python's ``Axe().run`` finds
+    them, with axe's script put into the page only once (it is half a megabyte, and a test
+    checks the same page in every phase)."""
+    from axe_playwright_python.sync_playwright import DEFAULT_OPTIONS
+
+    if not page.evaluate("() => typeof window.axe !== 'undefined'"):
+        page.evaluate(_axe_script())
+    found: list[dict[str, Any]] = page.evaluate(
+        f"axe.run({json.dumps(DEFAULT_OPTIONS)}).then(results => results)")["violations"]
+    return found
+
+
 def violations(page: Any, impacts: tuple[str, ...] = BLOCKING) -> list[str]:
     """The page's axe violations of the given impacts, one readable line each (rule, impact,
     the first few offending elements)."""
-    from axe_playwright_python.sync_playwright import Axe
-
+    wait_for_style_sheets(page)
     settle_animations(page)
-    results = Axe().run(page)
     lines: list[str] = []
-    for violation in results.response["violations"]:
+    for violation in _axe_violations(page):
         if violation.get("impact") not in impacts:
             continue
         targets = [" ".join(map(str, node.get("target", []))) for node in violation["nodes"][:4]]

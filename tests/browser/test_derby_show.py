@@ -27,7 +27,7 @@ from raceday.web.app import create_app
 from raceday.web.server import background_server
 
 sys.path.insert(0, str(Path(__file__).parent))
-from a11y import assert_accessible
+from a11y import assert_accessible, wait_for_style_sheets
 
 TV = {"width": 1920, "height": 1080}
 PHONES = [("Aki", {"width": 360, "height": 740}, "en"),
@@ -113,6 +113,7 @@ def check_screens(tv: Any, phones: list[Any], phase: str) -> None:
     for page in (tv, *phones):  # the entrances (reveals, the podium) have ended
         page.wait_for_function("() => document.getAnimations().every("
                                "(a) => a.playState !== 'running')", timeout=30_000)
+    wait_for_style_sheets(tv)
     fit = tv.evaluate(TV_FIT)
     assert fit["sh"] <= fit["ih"] and fit["sw"] <= fit["iw"], (phase, fit)
     assert not fit["small"], (phase, fit["small"][:5])

@@ -21,7 +21,7 @@ from raceday.web.app import create_app
 from raceday.web.server import background_server
 
 sys.path.insert(0, str(Path(__file__).parent))
-from a11y import assert_accessible
+from a11y import assert_accessible, wait_for_style_sheets
 from keirin_phone import buy
 
 TV = {"width": 1920, "height": 1080}
@@ -188,6 +188,7 @@ SETTLED = "() => document.getAnimations().every((a) => a.playState !== 'running'
 
 def check_tv(tv: Any, where: str) -> None:
     tv.wait_for_function(SETTLED)  # entrances over: axe judges the colours as they stay
+    wait_for_style_sheets(tv)
     got = tv.evaluate(FITS_TV)
     assert got["height"] <= got["inner"], (where, got)
     assert got["width"] <= got["innerW"], (where, got)

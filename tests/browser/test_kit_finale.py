@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from a11y import assert_accessible
+from a11y import assert_accessible, wait_for_style_sheets
 
 from raceday.web.app import create_app
 from raceday.web.server import background_server
@@ -88,6 +88,7 @@ def test_the_tv_shows_the_podium_in_order_and_fits(open_page: Any, base: str) ->
     third_text = steps.nth(2).inner_text()
     assert "Bartholomew-Christopherson" in third_text and "Chie" in third_text
     assert page.locator(".finale .awards li").inner_text().startswith("Awards")
+    wait_for_style_sheets(page)
     size = page.evaluate("parseFloat(getComputedStyle(document.querySelector("
                          "'.podium .step-name')).fontSize)")
     assert size >= 28

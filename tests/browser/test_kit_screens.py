@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from a11y import wait_for_style_sheets
 
 from raceday.web.app import create_app
 from raceday.web.server import background_server
@@ -75,6 +76,7 @@ def test_a_wide_screen_shows_sheets_at_their_true_size(open_page: Any, base: str
 def test_the_not_found_page_fits_a_tv_in_tv_sized_text(open_page: Any, base: str) -> None:
     page = open_page(TV, f"{base}nosuchpage")
     settled(page)
+    wait_for_style_sheets(page)
     fits = page.evaluate("document.documentElement.scrollHeight <= innerHeight")
     size = page.evaluate("parseFloat(getComputedStyle(document.querySelector('main p'))"
                          ".fontSize)")

@@ -23,7 +23,7 @@ from raceday.web.app import create_app  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(Path(__file__).parents[2]))  # the repository: tests.web
-from a11y import assert_accessible  # noqa: E402
+from a11y import assert_accessible, wait_for_style_sheets  # noqa: E402
 from tests.web.test_replay_frames import play_room  # noqa: E402
 
 PHONE = {"width": 390, "height": 844}
@@ -75,6 +75,7 @@ def _fits(page: Any, tv: bool) -> None:
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= page.viewport_size["width"], f"{width} px wide"
     if tv:
+        wait_for_style_sheets(page)
         height = page.evaluate("document.documentElement.scrollHeight")
         assert height <= page.viewport_size["height"], f"{height} px tall on the TV"
         size = page.evaluate("parseFloat(getComputedStyle(document.querySelector("

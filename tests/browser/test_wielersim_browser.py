@@ -23,7 +23,7 @@ from raceday.web.app import create_app  # noqa: E402
 from raceday.web.server import background_server  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).parent))
-from a11y import assert_accessible  # noqa: E402
+from a11y import assert_accessible, wait_for_style_sheets  # noqa: E402
 
 TV = {"width": 1920, "height": 1080}
 PHONE = {"width": 390, "height": 844}
@@ -48,6 +48,7 @@ def settled(page: Any) -> None:
 
 
 def fits_tv(page: Any, phase: str) -> None:
+    wait_for_style_sheets(page)
     height = page.evaluate("[document.documentElement.scrollHeight, innerHeight]")
     assert height[0] <= height[1], f"TV {phase}: {height[0]} px tall"
     sizes = page.evaluate(f"""[...document.querySelectorAll({json.dumps(WORDS)})]
@@ -235,6 +236,7 @@ def test_a_stage_is_watched_in_a_room_then_the_tables_and_gc(
     assert values[0] == 0 and step in (5, 10, 15, 20, 30, 60, 120, 180, 300, 600)
     assert values == [k * step for k in range(len(values))]
     # the stage race's page fits the TV too: head, stages, one table, the chart
+    wait_for_style_sheets(tv)
     assert tv.evaluate("document.documentElement.scrollHeight <= innerHeight")
     sizes = tv.locator(".campaign td, .campaign .stages li, .gc-legend li").evaluate_all(
         "els => els.map(e => parseFloat(getComputedStyle(e).fontSize))")

@@ -9,6 +9,7 @@ import json
 from typing import Any
 
 import httpx
+from a11y import wait_for_style_sheets
 from websockets.sync.client import connect
 
 TV = {"width": 1920, "height": 1080}
@@ -54,6 +55,7 @@ def fits_phone(page: Any) -> None:
 def fits_tv(page: Any, text: str) -> None:
     """The whole page on the TV's screen (no scrolling either way) and every visible piece
     of ``text`` (a CSS selector of the page's body text) at least 28 px."""
+    wait_for_style_sheets(page)
     sizes = page.evaluate("""() => [document.documentElement.scrollWidth,
         document.documentElement.scrollHeight, innerWidth, innerHeight]""")
     assert sizes[0] <= sizes[2] and sizes[1] <= sizes[3], f"page {sizes[0]}x{sizes[1]}"

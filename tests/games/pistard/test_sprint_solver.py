@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 import numpy as np
@@ -48,6 +49,19 @@ def _chance_nodes(options: PistardOptions, state: PistardState, engine: fast.Eng
     return found
 
 
+_REPLIES: dict[tuple[int, int], np.ndarray] = {}
+
+
+def _medium_reply(engine: fast.Engine, length: int, tokens: int) -> np.ndarray:
+    """The best reply to the medium rule (rider 2) on the short track: solved once for the
+    module (two tests read it)."""
+    key = (length, tokens)
+    if key not in _REPLIES:
+        _REPLIES[key] = sprint_solver.response_table(engine.grid, length, tokens, 1,
+                                                     search.MEDIUM_WEIGHTS)
+    return _REPLIES[key]
+
+
 def _over_every_throw(st: np.ndarray, engine: fast.Engine,
                       choose: Callable[[np.ndarray, np.ndarray, np.ndarray, int], float]
                       ) -> float:
@@ -91,8 +105,7 @@ def test_reply_to_a_rule_values_the_rule_s_own_choices() -> None:
     mean over all throws of the action the rule picks (its best score, the engine's first
     on a tie); where the replier throws, the best action."""
     options, state, engine = _setting(SHORT)
-    table = sprint_solver.response_table(engine.grid, state.track.length, options.tokens,
-                                         1, search.MEDIUM_WEIGHTS)
+    table = _medium_reply(engine, state.track.length, options.tokens)
     positions = _chance_nodes(options, state, engine, seed=12, count=30)
     assert {int(st[fast.MOVER]) for st in positions} == {0, 1}
     for st in positions:
@@ -119,6 +132,13 @@ def test_reply_to_a_rule_values_the_rule_s_own_choices() -> None:
 def _noisy_choice_chances(scores: np.ndarray, noise: float) -> np.ndarray:
     """Each action's chance of the best score after adding ``noise`` x U(0, 1) to every
     score (the easy rider), by the trapezoid rule on a fine grid."""
+    return _noisy_chances(tuple(float(x) for x in scores), noise)
+
+
+@functools.cache
+def _noisy_chances(scores: tuple[float, ...], noise: float) -> np.ndarray:
+    """:func:`_noisy_choice_chances`, kept: many of a position's 1,296 throws leave the same
+    choices with the same scores."""
     if len(scores) == 1:
         return np.ones(1)
     out = []
@@ -167,7 +187,7 @@ def test_best_reply_beats_best_play_and_generous_ties_bound_it() -> None:
     options, state, engine = _setting(SHORT)
     length, tokens = state.track.length, options.tokens
     best = sprint_solver.table_for(engine.grid, length, tokens)
-    reply = sprint_solver.response_table(engine.grid, length, tokens, 1, search.MEDIUM_WEIGHTS)
+    reply = _medium_reply(engine, length, tokens)
     bound = sprint_solver.response_table(engine.grid, length, tokens, 1, search.MEDIUM_WEIGHTS,
                                          generous=True)
     starts = [((-b0, l0), (-b1, l1)) for b0 in range(1, 7) for l0 in range(1, 5)

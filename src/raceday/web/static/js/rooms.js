@@ -95,24 +95,12 @@ export function phoneScreen(root, ctx, meAttrs) {
   return { me, action, feed, info, send, section, handlers, lobby, showMe, forget: () => keys.clear() };
 }
 
-// A game's style sheet, added to the page once. Until every sheet added so has loaded, the
-// page is kept out of sight (html.styles-loading, app.css), so nothing is shown, read or
-// measured in the page's plain type first.
-let loadingSheets = 0;
+// A game's style sheet, added to the page once (a test that measures type sizes waits
+// for it: tests/browser/a11y.py wait_for_style_sheets).
 export function useStyles(name) {
   const href = `/games/${name}/static/style.css`;
   if (document.querySelector(`link[href="${href}"]`)) return;
-  const link = el("link", { rel: "stylesheet", href });
-  const root = document.documentElement;
-  loadingSheets += 1;
-  root.classList.add("styles-loading");
-  const loaded = () => {
-    loadingSheets -= 1;
-    if (!loadingSheets) root.classList.remove("styles-loading");
-  };
-  link.addEventListener("load", loaded, { once: true });
-  link.addEventListener("error", loaded, { once: true }); // shown unstyled rather than never
-  document.head.append(link);
+  document.head.append(el("link", { rel: "stylesheet", href }));
 }
 
 // The frame of a turn-based game's screen: the game's styles, its stage with the live feed
