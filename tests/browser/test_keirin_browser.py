@@ -13,7 +13,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import playwright.sync_api as playwright_api
 import pytest
 from keirin_phone import buy
 
@@ -42,11 +41,8 @@ def server(tmp_path: Path) -> Iterator[str]:
 
 
 @pytest.fixture
-def browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield b
-        b.close()
+def browser(chromium: Any) -> Any:
+    return chromium  # the test process's one Chromium (conftest.py)
 
 
 class Pages:

@@ -10,6 +10,7 @@ import re
 import sqlite3
 import sys
 import warnings
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -91,13 +92,27 @@ def _no_dumps(page: Any) -> None:
     assert not DUMP.search(board) and not BARE_KEY.search(board), board  # the board's labels
 
 
+@dataclass(frozen=True)
+class Played:
+    """One database with a finished room of every game (played once for the module: the
+    tests only read it)."""
+
+    db: Path
+    codes: dict[str, str]
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
+    db = tmp_path_factory.mktemp("replays") / "party.sqlite"
+    return Played(db, {game: play_room(db, game, seed=11) for game in sorted(TITLES)})
+
+
 @pytest.mark.parametrize("game", sorted(TITLES))
 def test_a_room_replay_of_each_game_shows_its_board(
-        game: str, open_page: Any, tmp_path: Path) -> None:
+        game: str, open_page: Any, played: Played) -> None:
     from raceday.web.server import background_server
 
-    db = tmp_path / "party.sqlite"
-    code = play_room(db, game, seed=11)
+    db, code = played.db, played.codes[game]
     with TestClient(create_app(db)) as tc:
         data = tc.get(f"/api/replay/room/{code}").json()
     total = len(data["steps"])
@@ -259,14 +274,13 @@ def test_a_room_without_a_board_still_replays_in_words(open_page: Any, tmp_path:
 
 
 def test_every_room_replay_fits_the_narrowest_and_widest_phones(
-        open_page: Any, tmp_path: Path) -> None:
+        open_page: Any, played: Played) -> None:
     from playwright.sync_api import expect
 
     from raceday.web.server import background_server
 
-    db = tmp_path / "party.sqlite"
-    codes = {game: play_room(db, game, seed=12) for game in TITLES}
-    with background_server(create_app(db)) as base:
+    codes = played.codes
+    with background_server(create_app(played.db)) as base:
         for width in (360, 430):
             for game, code in codes.items():
                 page = open_page({"width": width, "height": 800}, f"{base}replay/room/{code}")

@@ -6,6 +6,7 @@ import os
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,8 +18,6 @@ from raceday.printing.catalog import games  # noqa: E402
 from raceday.web.app import create_app  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 A4_PIXELS = (794, 1123)  # 210 x 297 mm at 96 px to the inch
 
 
@@ -72,17 +71,14 @@ def test_bad_requests_are_400_with_the_message(client: TestClient, url: str,
 
 @pytest.mark.skipif(not Path(CHROMIUM).exists() and os.environ.get("CI", "").lower() != "true",
                     reason="Debian Chromium is not installed (under CI this fails instead)")
-def test_chromium_prints_one_sheet_per_a4_page(tmp_path: Path) -> None:
-    from playwright.sync_api import sync_playwright
-
+def test_chromium_prints_one_sheet_per_a4_page(tmp_path: Path, chromium: Any) -> None:
     from raceday.web.server import background_server
 
     shots = Path(os.environ.get("RACEDAY_PRINT_SHOTS", str(tmp_path)))
-    with background_server(create_app(tmp_path / "party.sqlite")) as base, \
-            sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    with background_server(create_app(tmp_path / "party.sqlite")) as base:
+        context = chromium.new_context()
         try:
-            page = browser.new_page(viewport={"width": A4_PIXELS[0], "height": A4_PIXELS[1]})
+            page = context.new_page(viewport={"width": A4_PIXELS[0], "height": A4_PIXELS[1]})
             page.goto(f"{base}print/pistard?part=counters")
             page.emulate_media(media="print")
             assert not page.locator(".toolbar").is_visible()
@@ -103,6 +99,6 @@ def test_chromium_prints_one_sheet_per_a4_page(tmp_path: Path) -> None:
             page.screenshot(path=str(shots / "print-page-screen.png"))
             assert page.locator(".toolbar").is_visible()
         finally:
-            browser.close()
+            context.close()
     image = (shots / "print-pistard-counters.png").read_bytes()
     assert image.startswith(b"\x89PNG") and len(image) > 20_000  # drawn, not blank
