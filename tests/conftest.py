@@ -1,8 +1,14 @@
-"""Fixtures shared by every test directory.
+"""Fixtures and marks shared by every test directory.
+
+``slow``: the browser tests and the modules below, the heaviest of the suite (measured
+with ``pytest --durations``); ``make check`` runs the rest, for the edit-run loop, and
+``make test`` runs everything.
 
 ``chromium``: Playwright against Debian's Chromium (/usr/bin/chromium), one browser for a
-test process (each test opens contexts of its own); Playwright's own browser download is
-not reachable. With CI=true a missing Chromium fails loudly; locally the browser tests
+test module (each test opens contexts of its own); Playwright's own browser download is
+not reachable. Not one for the whole session: Playwright's sync API keeps its event loop
+marked running in the thread while it is open, and the Textual and asyncio tests that run
+later in the same process need ``asyncio.run``. With CI=true a missing Chromium fails loudly; locally the browser tests
 skip only when /usr/bin/chromium does not exist.
 """
 
@@ -28,9 +34,9 @@ def _need_chromium() -> None:
     pytest.skip(f"{CHROMIUM} is missing")
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def chromium() -> Iterator[Any]:
-    """One Chromium for a test process (each test opens its own contexts)."""
+    """One Chromium for a test module (each test opens its own contexts)."""
     _need_chromium()
     from playwright.sync_api import sync_playwright
 
@@ -38,3 +44,72 @@ def chromium() -> Iterator[Any]:
         browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         yield browser
         browser.close()
+
+
+# The heaviest modules (paths under tests/): whole games in subprocesses and full-screen
+# terminals, statistical matches, fuzzing, servers on loopback, the invariant harness.
+SLOW_MODULES = frozenset((
+    "cli/test_ascii_output.py",
+    "cli/test_replay.py",
+    "cli/test_startup_help.py",
+    "cli/test_vocabulary.py",
+    "cli/test_warmup.py",
+    "core/test_runner_sizing.py",
+    "games/derby/test_evening.py",
+    "games/derby/test_odds.py",
+    "games/derby/test_terminal_full.py",
+    "games/derby/test_terminal_line.py",
+    "games/hairpin/test_agents.py",
+    "games/hairpin/test_cli.py",
+    "games/hairpin/test_fast.py",
+    "games/hairpin/test_properties.py",
+    "games/hairpin/test_terminal_full.py",
+    "games/hairpin/test_terminal_line.py",
+    "games/hairpin/test_terminal_snapshots.py",
+    "games/keirin/test_cli.py",
+    "games/keirin/test_hardening.py",
+    "games/keirin/test_night.py",
+    "games/keirin/test_odds.py",
+    "games/keirin/test_quick.py",
+    "games/keirin/test_session.py",
+    "games/keirin/test_terminal_line.py",
+    "games/keirin/test_terminal_screen.py",
+    "games/pistard/test_agents.py",
+    "games/pistard/test_cli.py",
+    "games/pistard/test_cli_hardening.py",
+    "games/pistard/test_replay_terminal.py",
+    "games/pistard/test_sprint_solver.py",
+    "games/pistard/test_terminal_tui.py",
+    "games/wielersim/test_cli.py",
+    "games/wielersim/test_compiled.py",
+    "games/wielersim/test_dask.py",
+    "games/wielersim/test_fast_path.py",
+    "games/wielersim/test_input_files.py",
+    "games/wielersim/test_stage_races.py",
+    "games/wielersim/test_terminal_line.py",
+    "games/wielersim/test_terminal_tui.py",
+    "interop/test_openspiel.py",
+    "printing/test_fuzz.py",
+    "terminal/test_tui.py",
+    "test_bench_party.py",
+    "test_cli_fuzz.py",
+    "test_invariants.py",
+    "test_sixth_game.py",
+    "web/test_delta.py",
+    "web/test_durability.py",
+    "web/test_replay_frames.py",
+    "web/test_scale_out.py",
+    "web/test_schemathesis.py",
+    "web/test_snapshots.py",
+))
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark the browser tests and :data:`SLOW_MODULES`'s ``slow`` (``make check`` leaves
+    them out)."""
+    root = Path(__file__).parent
+    for item in items:
+        module = item.path.relative_to(root).as_posix() if item.path.is_relative_to(root) \
+            else ""
+        if module.startswith("browser/") or module in SLOW_MODULES:
+            item.add_marker(pytest.mark.slow)

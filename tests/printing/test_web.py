@@ -76,9 +76,10 @@ def test_chromium_prints_one_sheet_per_a4_page(tmp_path: Path, chromium: Any) ->
 
     shots = Path(os.environ.get("RACEDAY_PRINT_SHOTS", str(tmp_path)))
     with background_server(create_app(tmp_path / "party.sqlite")) as base:
-        context = chromium.new_context()
+        context = chromium.new_context(viewport={"width": A4_PIXELS[0],
+                                                 "height": A4_PIXELS[1]})
         try:
-            page = context.new_page(viewport={"width": A4_PIXELS[0], "height": A4_PIXELS[1]})
+            page = context.new_page()
             page.goto(f"{base}print/pistard?part=counters")
             page.emulate_media(media="print")
             assert not page.locator(".toolbar").is_visible()

@@ -32,9 +32,11 @@ def _finished(options: dict[str, object], seed: int) -> PistardState:
     return state
 
 
-def test_the_game_is_registered_with_a_thousand_games_of_every_variant() -> None:
+def test_the_game_is_registered_with_thousands_of_harness_games_over_its_variants() -> None:
     assert get_game("pistard") is GAME
-    assert GAME.harness_games >= 1000
+    # 400 a set find a defect in 0.75 % of a set's races with 95 % probability
+    assert GAME.harness_games >= 400
+    assert GAME.harness_games * len(GAME.harness_configs) >= 4000
     seen: dict[str, set[int]] = {}
     for config in GAME.harness_configs:
         options = GAME.options(config)

@@ -27,7 +27,9 @@ def test_the_game_is_registered_with_its_credits_and_no_players() -> None:
     assert get_game("wielersim") is GAME
     assert (GAME.name, GAME.title, GAME.designer) == ("wielersim", "WielerSIM", "Ludo Nauws")
     assert GAME.Options is WielersimOptions and GAME.players == (0, 0)
-    assert GAME.harness_games >= 1000
+    # 250 a set find a defect in 1.2 % of a set's races with 95 % probability
+    assert GAME.harness_games >= 250
+    assert GAME.harness_games * len(GAME.harness_configs) >= 1000
     routes = {json.dumps(route_spec(c["route"])) for c in GAME.harness_configs}
     assert len(routes) == 4  # each shipped route once (flanders twice: random, fixed board)
 
