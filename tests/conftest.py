@@ -8,8 +8,8 @@ with ``pytest --durations``); ``make check`` runs the rest, for the edit-run loo
 test module (each test opens contexts of its own); Playwright's own browser download is
 not reachable. Not one for the whole session: Playwright's sync API keeps its event loop
 marked running in the thread while it is open, and the Textual and asyncio tests that run
-later in the same process need ``asyncio.run``. With CI=true a missing Chromium fails loudly; locally the browser tests
-skip only when /usr/bin/chromium does not exist.
+later in the same process need ``asyncio.run``. With CI=true a missing Chromium fails
+loudly; locally the browser tests skip only when /usr/bin/chromium does not exist.
 """
 
 from __future__ import annotations
