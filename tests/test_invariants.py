@@ -29,3 +29,21 @@ def test_every_option_set_of_every_game_is_played() -> None:
 def test_keirin_is_registered_with_at_least_1000_harness_races() -> None:
     keirin = next(g for g in GAMES if g.name == "keirin")
     assert keirin.harness_games * len(keirin.harness_configs) >= 1000
+
+
+def test_a_chance_distribution_is_summed_again_unless_it_is_the_same_pairs() -> None:
+    from fractions import Fraction
+
+    from raceday.testing import InvariantError, _check_distribution, _checked_before
+
+    half = [(70001, Fraction(1, 2)), (70002, Fraction(1, 2))]
+    assert not _checked_before(half)
+    _check_distribution(half, [a for a, _ in half])
+    assert _checked_before(list(half))  # the same pairs handed out again: sound already
+    # equal values in new pairs, or one pair changed: checked afresh
+    assert not _checked_before([(70001, Fraction(1, 2)), (70002, Fraction(1, 2))])
+    short = [half[0], (70002, Fraction(1, 3))]
+    assert not _checked_before(short)
+    with pytest.raises(InvariantError, match="do not sum to 1"):
+        _check_distribution(short, [70001, 70002])
+    assert not _checked_before(short)  # a broken one is never taken as sound

@@ -12,6 +12,7 @@ state round-trips, and (for the first games) that the same seed gives the same l
 from __future__ import annotations
 
 import json
+import operator
 from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
 from typing import Any
@@ -23,7 +24,7 @@ from raceday.core.agents import RandomAgent
 from raceday.core.events import event_log_text
 from raceday.core.game import AnyGame
 from raceday.core.play import PlayRecord, play_game
-from raceday.core.protocol import CHANCE, TERMINAL, State
+from raceday.core.protocol import CHANCE, TERMINAL, Action, State
 
 
 class InvariantError(AssertionError):
@@ -47,12 +48,8 @@ def check_state(state: State, game: AnyGame) -> str:
         if not outcomes:
             raise InvariantError("chance node without outcomes")
         actions = [a for a, _ in outcomes]
-        if len(set(actions)) != len(actions):
-            raise InvariantError("chance outcomes are not unique")
-        if any(not isinstance(p, Fraction) or p.numerator <= 0 for _, p in outcomes):
-            raise InvariantError("chance probabilities must be positive Fractions")
-        if _exact_sum(p for _, p in outcomes) != 1:
-            raise InvariantError("chance probabilities do not sum to 1")
+        if not _checked_before(outcomes):
+            _check_distribution(outcomes, actions)
         names = [state.action_to_string(a) for a in actions]
         if len(set(names)) != len(names):
             raise InvariantError("chance outcome names are not unique")
@@ -77,6 +74,33 @@ def check_state(state: State, game: AnyGame) -> str:
     if state_text(restored) != text:
         raise InvariantError("restored state serializes differently")
     return text
+
+
+# The chance distributions already found sound, by length (the last few of each): a game
+# whose chance nodes hand out the same immutable outcome pairs again (a PISTARD throw's
+# 1,296, from one table) is not summed again at every throw. The lists are kept, so the
+# identities compared are those of live objects.
+_SOUND: dict[int, list[list[tuple[Action, Fraction]]]] = {}
+_SOUND_KEPT = 4
+
+
+def _checked_before(outcomes: list[tuple[Action, Fraction]]) -> bool:
+    """Whether ``outcomes`` holds the very same pairs, in order, as a distribution already
+    found sound (pairs are immutable tuples, so the same objects are the same values)."""
+    return any(all(map(operator.is_, outcomes, sound)) for sound in _SOUND.get(len(outcomes), ()))
+
+
+def _check_distribution(outcomes: list[tuple[Action, Fraction]], actions: list[Action]) -> None:
+    if len(set(actions)) != len(actions):
+        raise InvariantError("chance outcomes are not unique")
+    if any(not isinstance(p, Fraction) or p.numerator <= 0 for _, p in outcomes):
+        raise InvariantError("chance probabilities must be positive Fractions")
+    if _exact_sum(p for _, p in outcomes) != 1:
+        raise InvariantError("chance probabilities do not sum to 1")
+    if all(type(pair) is tuple for pair in outcomes):
+        kept = _SOUND.setdefault(len(outcomes), [])
+        kept.append(list(outcomes))
+        del kept[:-_SOUND_KEPT]
 
 
 def state_text(state: State) -> str:
