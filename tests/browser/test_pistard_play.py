@@ -6,7 +6,6 @@ result; screenshot checks at both widths (no sideways scrolling)."""
 from __future__ import annotations
 
 import re
-
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
