@@ -48,7 +48,10 @@ def _walk(command: Any, path: list[str]) -> Iterator[tuple[list[str], Any]]:
         yield path, command
 
 
-COMMANDS = dict((" ".join(path), cmd) for path, cmd in _walk(typer.main.get_command(app), []))
+# The whole CLI, built once for the module (every fuzzed run reuses it: Typer building it
+# again for each was most of this module's time); the walk has loaded every game's commands.
+ROOT = typer.main.get_command(app)
+COMMANDS = dict((" ".join(path), cmd) for path, cmd in _walk(ROOT, []))
 
 # Commands whose smallest run still starts worker processes or plays whole games.
 HEAVY = {"wielersim predict", "wielersim predict-tour", "wielersim tour", "pistard simulate",
@@ -221,7 +224,7 @@ def _run_once(argv: list[str], typed: str) -> tuple[int, str]:
     sys.stdin = io.StringIO(typed)
     try:
         with redirect_stdout(out), redirect_stderr(err), _time_limit(SECONDS_PER_RUN):
-            code = run(argv)
+            code = run(argv, ROOT)
     finally:
         sys.stdin = stdin
     return code, out.getvalue() + err.getvalue()
@@ -547,7 +550,7 @@ def test_the_vocabulary_old_and_new_is_refused_or_taken_cleanly(
         sys.stdin = io.StringIO("".join(f"{line}\n" for line in lines))
         try:
             with redirect_stdout(out), redirect_stderr(err), _time_limit(SECONDS_PER_RUN):
-                code = run(argv)
+                code = run(argv, ROOT)
         except BaseException as exc:  # anything escaping run() is a bug
             pytest.fail(f"raceday {json.dumps(argv)} raised {type(exc).__name__}: {exc}")
         finally:

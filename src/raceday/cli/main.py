@@ -449,28 +449,12 @@ def _prepare() -> None:
         common.interrupt_reported()
 
 
-_built: tuple[tuple[tuple[str, str], ...] | None, Command] | None = None
-
-
-def root_command() -> Command:
-    """The click command of the whole CLI. Typer builds it anew on every call (two thirds
-    of a short command's time when a process runs many, as the tests do), so from a
-    process's second run on it is kept for as long as the installed games stay the same;
-    a process that runs one command (the console script) pays no check."""
-    global _built
-    if _built is None:
-        _built = (None, typer.main.get_command(app))
-        return _built[1]
-    key = tuple(sorted(game_packages().items()))
-    if _built[0] != key:
-        _built = (key, typer.main.get_command(app))
-    return _built[1]
-
-
-def run(argv: Sequence[str] | None = None) -> int:
+def run(argv: Sequence[str] | None = None, command: Command | None = None) -> int:
     """Run the CLI on ``argv`` and return the exit code (0, 1, 2 or 130); never raises
-    for user errors. Bad input prints one line on stderr and gives exit code 2."""
-    command = root_command()
+    for user errors. Bad input prints one line on stderr and gives exit code 2.
+    ``command``: the CLI's click command when the caller keeps one (Typer builds it anew
+    on every call: two thirds of a short command's time when a test runs thousands)."""
+    command = command or typer.main.get_command(app)
     args = list(argv) if argv is not None else sys.argv[1:]
     _prepare()
     try:
