@@ -7,6 +7,11 @@ Fractions summing to exactly 1; save/restore round-trips to an equal state; a cl
 equal and independent. In every game it checks each step's player and actions, that the
 game ends within the stated bound with a result and one return per player, that the final
 state round-trips, and (for the first games) that the same seed gives the same log.
+
+The full checks of 10 games a set visit thousands of states (a WielerSIM race has about
+780 steps, a PISTARD race hundreds): a defect at 0.04 % of a set's WielerSIM states, or
+0.3 % of its PISTARD states, is met with 95 % probability; the light checks of every game
+find a defect confined to rarer races (each game states its own power).
 """
 
 from __future__ import annotations
@@ -182,7 +187,7 @@ def play_checked_game(game: AnyGame, options: Mapping[str, Any], seed: int,
 
 
 def check_random_games(
-    game: AnyGame, games: int | None = None, seed: int = 20261122, full_games: int = 25,
+    game: AnyGame, games: int | None = None, seed: int = 20261122, full_games: int = 10,
     configs: Iterable[int] | None = None,
 ) -> int:
     """Run the harness over every option set of ``game`` (or those of the indices

@@ -84,7 +84,7 @@ def test_solved_values_are_best_play_over_every_throw_the_engine_allows() -> Non
     table: the per-die shortcut loses nothing, and falls and the finish are right."""
     options, state, engine = _setting(SHORT)
     table = sprint_solver.table_for(engine.grid, state.track.length, options.tokens)
-    positions = _chance_nodes(options, state, engine, seed=11, count=25)
+    positions = _chance_nodes(options, state, engine, seed=11, count=12)
     for st in positions:
         mover = int(st[fast.MOVER])
 
@@ -106,7 +106,7 @@ def test_reply_to_a_rule_values_the_rule_s_own_choices() -> None:
     on a tie); where the replier throws, the best action."""
     options, state, engine = _setting(SHORT)
     table = _medium_reply(engine, state.track.length, options.tokens)
-    positions = _chance_nodes(options, state, engine, seed=12, count=30)
+    positions = _chance_nodes(options, state, engine, seed=12, count=15)
     assert {int(st[fast.MOVER]) for st in positions} == {0, 1}
     for st in positions:
         mover = int(st[fast.MOVER])

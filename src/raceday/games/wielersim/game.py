@@ -123,7 +123,7 @@ class WielersimGame(Game[WielersimOptions, WielersimState]):
         {"route": "mountain-stage", "peloton": "classics", "monotonic_gaps": True},
         {"route": "flanders", "peloton": "small", "board": 7},
     )
-    # 250 random races of each set (25 checked at every step): a defect in 1.2 % of a
+    # 250 random races of each set (10 checked at every step): a defect in 1.2 % of a
     # set's races is found with 95 % probability. The same state machine rides thousands
     # more races in the fast path and compiled engine tests, record for record.
     harness_games: ClassVar[int] = 250
