@@ -10,9 +10,9 @@ import pytest
 from rich.console import Console
 
 from raceday.core.errors import OptionsError
-from raceday.terminal.surface import LineSurface, Prompt, Quit
+from raceday.terminal.surface import Choice, LineSurface, Prompt, Quit
 from raceday.terminal.tui import GameApp, run_app, run_game
-from raceday.terminal.tui.testing import answer, wait_until_finished
+from raceday.terminal.tui.testing import answer, wait_for_prompt, wait_until_finished
 
 from .toy import toy_main
 
@@ -164,3 +164,52 @@ def test_a_no_wrap_line_is_left_whole_in_line_mode():
     lines = output(console).splitlines()
     assert lines[0] == command  # whole, for copying
     assert all(len(line) <= 40 for line in lines[1:]) and len(lines) > 2  # wrapped as usual
+
+
+def test_ctrl_c_in_the_view_closes_it_and_leaves_the_games_interrupt_line_after_it(capsys):
+    # as line by line: the loop's own Ctrl-C handling runs (it says what it kept on one
+    # line) and the command's code is 130; the line is printed once the view has gone
+    from raceday.terminal.common import on_interrupt
+
+    def main(surface) -> int:
+        with on_interrupt("the first answer is kept", "raceday toy --resume x"):
+            surface.ask(Prompt("Step: ", choices=[Choice("1"), Choice("2")]))
+            surface.ask(Prompt("Again: ", choices=[Choice("1"), Choice("2")]))
+        return 0
+
+    async def script(pilot) -> None:
+        app = pilot.app
+        await answer(pilot, app, "1")
+        await pilot.press("ctrl+c")
+
+    console = Console(file=io.StringIO(), width=80, color_system=None)
+    assert run_app(ScriptedApp(main, script), console) == 130
+    err = capsys.readouterr().err
+    assert err.count("interrupted: the first answer is kept; resume with: raceday toy "
+                     "--resume x") == 1
+
+
+def test_ctrl_c_in_the_view_of_a_loop_without_its_own_handling_raises_keyboard_interrupt():
+    async def script(pilot) -> None:
+        await wait_for_prompt(pilot, pilot.app)
+        await pilot.press("ctrl+c")
+
+    console = Console(file=io.StringIO(), width=80, color_system=None)
+    with pytest.raises(KeyboardInterrupt):  # the CLI turns it into its line and 130
+        run_app(ScriptedApp(toy_main, script), console)
+
+
+@pytest.mark.parametrize("lang, said", [("en", "needs a terminal of at least 80×24 (this one "
+                                                "is 40×10): playing line by line"),
+                                        ("ja", "80×24 以上の端末が必要です（この端末は 40×10）")])
+def test_a_terminal_too_small_for_the_view_says_so_and_plays_line_by_line(monkeypatch, lang,
+                                                                          said):
+    import os
+
+    console = scripted(monkeypatch, "sesame", "2", "2", "1")
+    monkeypatch.setattr("raceday.terminal.tui.wants_full_screen", lambda plain: True)
+    monkeypatch.setattr("shutil.get_terminal_size", lambda *a: os.terminal_size((40, 10)))
+    assert run_game(toy_main, title="Toy", lang=lang, plain=False, console=console) == 0
+    out = output(console)
+    assert said in out.replace("\n", "")
+    assert "Reached 5 in 3 steps." in out  # played to its end, line by line

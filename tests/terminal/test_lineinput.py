@@ -67,6 +67,19 @@ def test_tab_completes_a_legal_word(pipe):
     assert reads(reader, pipe, BET, f"zz\t{ENTER}") == "zz"  # nothing legal: left alone
 
 
+MOVE = Prompt("Move: ", choices=[Choice("c1 cruise c2"), Choice("a1 cruise b1"),
+                                 Choice("a1 charge b1")], history="move")
+
+
+def test_tab_completes_the_whole_line_not_its_last_word(pipe):
+    reader = LineReader(input=pipe, output=DummyOutput())
+    # "a1 c": both a1 moves fit, and no c1 move (the last word alone would offer those)
+    assert reads(reader, pipe, MOVE, f"a1 c\t{ENTER}") == "a1 c"
+    assert reads(reader, pipe, MOVE, f"a1 ch\t{ENTER}") == "a1 charge b1"
+    assert reads(reader, pipe, MOVE, f"a1 cr\t{ENTER}") == "a1 cruise b1"
+    assert reads(reader, pipe, MOVE, f"c\t{ENTER}") == "c1 cruise c2"
+
+
 def test_secret_answers_are_in_no_history(pipe):
     reader = LineReader(input=pipe, output=DummyOutput())
     secret = Prompt("Bid: ", secret=True, history="bid")

@@ -109,6 +109,34 @@ def test_up_and_down_on_the_answer_line_fill_in_the_choices(size):
     play(scenario, size)
 
 
+def test_tab_completes_the_whole_line_then_walks_the_answers_that_fit():
+    def main(surface: Surface) -> int:
+        moves = ["c1 cruise c2", "a1 cruise b1", "a1 charge b1"]
+        word = surface.ask(Prompt("Move: ", choices=[Choice(m) for m in moves]))
+        surface.say(f"played {word}")
+        return 0
+
+    async def scenario(pilot: Pilot[int], app: GameApp) -> None:
+        await wait_for_prompt(pilot, app)
+        await type_keys(pilot, "a1 c")
+        await pilot.press("tab")  # two fit (the c1 move does not): the first of them
+        assert app.answer_input.value == "a1 cruise b1"
+        await pilot.press("tab")  # Tab again: the other one
+        assert app.answer_input.value == "a1 charge b1"
+        await pilot.press("tab")
+        assert app.answer_input.value == "a1 cruise b1"
+        await pilot.press("backspace", "backspace", "backspace", "backspace", "backspace",
+                          "backspace", "backspace", "backspace", "h")
+        assert app.answer_input.value == "a1 ch"
+        await pilot.press("tab")  # one fits: it
+        assert app.answer_input.value == "a1 charge b1"
+        await pilot.press("enter")
+        assert await wait_until_finished(pilot, app) == 0
+        assert "played a1 charge b1" in app.log_text()
+
+    play(scenario, (80, 24), main)
+
+
 @pytest.mark.parametrize("size", SIZES)
 def test_tab_completes_a_legal_word(size):
     async def scenario(pilot: Pilot[int], app: GameApp) -> None:
@@ -137,10 +165,30 @@ def test_ctrl_z_and_u_answer_undo(size):
         assert app.moves_text() == []
         assert app.board_text().split()[0] == "[@]"
         opened = app.prompts_opened
-        await pilot.press("u")  # empty line, and no legal answer starts with u
+        await pilot.press("u", "enter")  # u alone on the line is the word undo
         await wait_for(pilot, lambda: app.prompts_opened > opened, "the prompt again")
         assert "Nothing to take back here." in app.log_text()
         assert app.answer_input.value == ""
+
+    play(scenario, size)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_word_undo_typed_letter_by_letter_undoes_once_and_submits_nothing_else(size):
+    async def scenario(pilot: Pilot[int], app: GameApp) -> None:
+        await answer(pilot, app, "sesame")
+        await answer(pilot, app, "2")
+        await answer(pilot, app, "1")
+        assert app.moves_text() == ["1. +2", "2. +1"]
+        opened = app.prompts_opened
+        await type_keys(pilot, "undo")
+        assert app.answer_input.value == "undo"  # every letter typed, none a key
+        assert app.prompts_opened == opened
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.prompts_opened > opened, "the prompt again")
+        assert app.moves_text() == ["1. +2"]  # one step back, not two
+        assert "ndo" not in app.log_text().replace("undo", "")
+        assert app.log_text().count("Took back a step.") == 1
 
     play(scenario, size)
 
@@ -150,21 +198,31 @@ def test_question_mark_shows_the_prompts_help_and_asks_again(size):
     async def scenario(pilot: Pilot[int], app: GameApp) -> None:
         await answer(pilot, app, "sesame")
         opened = app.prompts_opened
-        await pilot.press("question_mark")
+        await pilot.press("question_mark", "enter")
         await wait_for(pilot, lambda: app.prompts_opened > opened, "the prompt again")
         log = app.log_text()
         assert "Add 1 or 2 to the counter, or skip." in log
         assert "quit (stop; what is saved stays saved)" in log  # the universal words
         assert app.waiting is not None and app.waiting.text == "Step (1, 2 or skip): "
+        # Enter on the empty line after the help answers nothing: the prompt stays open
+        opened = app.prompts_opened
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.prompts_opened == opened and app.waiting is not None
+        assert app.moves_text() == [] and "Counter at 0" in app.status_text()
+        await pilot.press("2", "enter")  # and the next answer is taken as usual
+        await wait_for(pilot, lambda: app.moves_text() == ["1. +2"], "the step")
 
     play(scenario, size)
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_q_quits_at_once_with_exit_code_0(size):
+def test_q_then_enter_quits_at_once_with_exit_code_0(size):
     async def scenario(pilot: Pilot[int], app: GameApp) -> None:
         await answer(pilot, app, "sesame")
         await pilot.press("q")
+        assert app.answer_input.value == "q" and app.return_code is None  # typed, not a key
+        await pilot.press("enter")
         await wait_for(pilot, lambda: app.return_code is not None, "the app to close")
 
     app = play(scenario, size)
@@ -369,7 +427,7 @@ def test_a_quit_ends_with_what_the_loop_said_after_it_and_no_board():
 
     async def scenario(pilot: Pilot[int], app: GameApp) -> None:
         await wait_for_prompt(pilot, app)
-        await pilot.press("q")
+        await pilot.press("q", "enter")
         await wait_for(pilot, lambda: app.return_code is not None, "the app to close")
 
     app = play(scenario, (80, 24), main)
@@ -440,10 +498,10 @@ def test_the_view_speaks_japanese():
             assert app.log_widget.border_title == "記録"
             assert "(hidden)" not in app.log_text() and "› （非表示）" in app.log_text()
             opened = app.prompts_opened
-            await pilot.press("question_mark")
+            await pilot.press("question_mark", "enter")
             await wait_for(pilot, lambda: app.prompts_opened > opened, "the prompt again")
             assert "どの入力でも" in app.log_text()
-            await pilot.press("q")
+            await pilot.press("q", "enter")
             await wait_for(pilot, lambda: app.return_code is not None, "the app to close")
 
     asyncio.run(run())

@@ -531,9 +531,10 @@ def replay(
         print_steps(console, found, language, range(total), pause_s)
         return
     main = stepping(found, 0, pause_s)
-    from raceday.terminal.surface import LineSurface, wants_full_screen
+    from raceday.terminal.surface import LineSurface
+    from raceday.terminal.tui import opens_full_screen
 
-    if wants_full_screen(plain):
+    if opens_full_screen(plain, language, console):
         app = replay_app(main, f"raceday replay · {found.game} {found.name}", language)
         if app is not None:
             from raceday.terminal.tui import run_app

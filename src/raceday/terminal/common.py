@@ -336,10 +336,13 @@ def on_interrupt(kept: str, resume: str | None = None) -> Iterator[None]:
     try:
         yield
     except KeyboardInterrupt:
+        from raceday.terminal.lineinput import say_after_view
+
         line = f"interrupted: {kept}"
         if resume:
             line += f"; resume with: {resume}"
-        err_console.print(escape(line), soft_wrap=True)
+        if not say_after_view(line):  # a full-screen view prints it once it has closed
+            err_console.print(escape(line), soft_wrap=True)
         _InterruptState.reported = True
         raise typer.Exit(130) from None
 

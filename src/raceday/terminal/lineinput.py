@@ -90,7 +90,9 @@ class LineReader:
         if prompt.secret:
             return session.prompt(plain_message(prompt), is_password=True)
         words = list(prompt.words) + [w for w in COMPLETED_UNIVERSAL if w not in prompt.words]
-        completer = WordCompleter(words, ignore_case=True, WORD=True)
+        # the whole line is matched (sentence): "a1 c" completes to "a1 charge b1" and
+        # "a1 cruise b1", not to the answers that begin with "c"
+        completer = WordCompleter(words, ignore_case=True, sentence=True)
         return session.prompt(plain_message(prompt), completer=completer,
                               complete_while_typing=False, is_password=False,
                               key_bindings=_tab_bindings())
@@ -135,6 +137,27 @@ def read_in_full_screen(reader: Callable[[Prompt], str] | None) -> None:
     opens in the view instead of fighting it for the terminal."""
     global _full_screen_reader
     _full_screen_reader = reader
+
+
+# Lines for the terminal said while a full-screen view owns it (it would swallow them):
+# the view's runner prints them once the view has closed.
+_after_view: list[str] = []
+
+
+def say_after_view(line: str) -> bool:
+    """Keep ``line`` for the terminal until the full-screen view closes, if one runs;
+    whether it was kept (else the caller prints it now)."""
+    if _full_screen_reader is None:
+        return False
+    _after_view.append(line)
+    return True
+
+
+def take_after_view() -> list[str]:
+    """The lines kept by :func:`say_after_view` (and forget them)."""
+    lines = list(_after_view)
+    _after_view.clear()
+    return lines
 
 
 def terminal_reader() -> LineReader:

@@ -144,7 +144,7 @@ def test_help_with_the_question_mark_key(tmp_path: Path, size: tuple[int, int]) 
     async def scenario() -> None:
         async with app.run_test(size=size) as pilot:
             await wait_for_prompt(pilot, app)
-            await pilot.press("question_mark")
+            await pilot.press("question_mark", "enter")
             await wait_for(pilot, lambda: "Type the number of a move" in app.log_text(),
                            "the help")
             assert "At any prompt: help or ?" in app.log_text()
@@ -160,7 +160,7 @@ def test_quit_with_q_saves_and_closes(tmp_path: Path, size: tuple[int, int]) -> 
     async def scenario() -> None:
         async with app.run_test(size=size) as pilot:
             await answer(pilot, app, "a1 cruise b1")
-            await pilot.press("q")
+            await pilot.press("q", "enter")
             await wait_until_finished(pilot, app)
 
     asyncio.run(scenario())

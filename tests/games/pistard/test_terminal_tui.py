@@ -145,7 +145,7 @@ def test_undo_and_help_by_key(tmp_path: Path) -> None:
         assert "took back: the placement of rider 11" in app.log_text()
         assert app.waiting is not None and "place rider 11" in app.waiting.text
         opened = app.prompts_opened
-        await pilot.press("question_mark")
+        await pilot.press("question_mark", "enter")
         await wait_for_prompt(pilot, app)
         assert "Place your rider behind the start line" in app.log_text()
 
@@ -159,7 +159,7 @@ def test_quit_by_key_saves_and_says_how_to_go_on(tmp_path: Path) -> None:
 
     async def scenario(pilot: Pilot[int]) -> None:
         await answer(pilot, app, "2 4")
-        await pilot.press("q")
+        await pilot.press("q", "enter")
         codes.append(await wait_until_finished(pilot, app))
         log = " ".join(app.log_text().split())
         assert ("game saved as 'tui'; continue with: raceday pistard play --resume tui "

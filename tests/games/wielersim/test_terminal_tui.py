@@ -140,10 +140,10 @@ def test_a_stage_race_asks_between_stages_and_quits_keeping_the_ridden_ones(
         prompt = await wait_for_prompt(pilot, app)
         assert prompt is not None and [c.text for c in prompt.choices] == ["c", "w", "s"]
         assert "0 of 6 stages ridden" in app.status_text()
-        await pilot.press("question_mark")
+        await pilot.press("question_mark", "enter")
         await wait_for(pilot, lambda: "c (or just Enter) rides" in app.log_text(), "help")
         assert "At any prompt: help or ?" in app.log_text()
-        await pilot.press("u")
+        await pilot.press("u", "enter")
         await wait_for(pilot, lambda: "cannot be taken back" in app.log_text(), "refusal")
         await answer(pilot, app, "c")  # the prologue
         board = flat(app.board_text())
@@ -152,7 +152,7 @@ def test_a_stage_race_asks_between_stages_and_quits_keeping_the_ridden_ones(
         await answer(pilot, app, "w")  # stage 1 on the road, then its tables
         assert "Turn 1:" in app.log_text() and "won by" in app.log_text()
         assert "Stage 1: Brugge - Oostende (flat): stage result" in flat(app.board_text())
-        await pilot.press("q")
+        await pilot.press("q", "enter")
         await wait_for(pilot, lambda: app.return_code is not None, "the app to close")
 
     app = play(scenario, size, main)

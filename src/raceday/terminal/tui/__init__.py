@@ -8,6 +8,7 @@ line by line (:class:`~raceday.terminal.surface.LineSurface`: pipes, ``--plain``
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -21,7 +22,11 @@ if TYPE_CHECKING:
     from raceday.terminal.tui.app import GameApp
     from raceday.terminal.tui.surface import FullScreenSurface
 
-__all__ = ["FullScreenSurface", "GameApp", "run_app", "run_command", "run_game"]
+# The smallest terminal the full-screen view opens in (its board, log and bars fit).
+MIN_COLUMNS, MIN_LINES = 80, 24
+
+__all__ = ["FullScreenSurface", "GameApp", "opens_full_screen", "run_app", "run_command",
+           "run_game"]
 
 
 def run_game(main: Callable[[Surface], int | None], *, title: str, lang: str, plain: bool,
@@ -32,7 +37,7 @@ def run_game(main: Callable[[Surface], int | None], *, title: str, lang: str, pl
     raises (a :class:`~raceday.core.errors.RacedayError`: bad input) reaches the caller in
     both modes, so the CLI words it and exits 2 as for every command; in full screen the
     view has shown it first."""
-    if not wants_full_screen(plain):
+    if not opens_full_screen(plain, lang, console):
         try:
             result = main(LineSurface(console, lang))
         except Quit:
@@ -41,6 +46,30 @@ def run_game(main: Callable[[Surface], int | None], *, title: str, lang: str, pl
     from raceday.terminal.tui.app import GameApp
 
     return run_app(GameApp(main, title=title, lang=lang), console)
+
+
+def opens_full_screen(plain: bool, lang: str, console: Console | None = None) -> bool:
+    """Whether play and watch open the full-screen view: :func:`wants_full_screen`, and a
+    terminal of at least :data:`MIN_COLUMNS` × :data:`MIN_LINES` (a smaller one is told so
+    on ``console`` and plays line by line)."""
+    if not wants_full_screen(plain):
+        return False
+    size = shutil.get_terminal_size()
+    if size.columns >= MIN_COLUMNS and size.lines >= MIN_LINES:
+        return True
+    from raceday.present.messages import render
+
+    (console or _shared_console()).print(render(
+        "terminal.tui.too_small", lang, params={"need": f"{MIN_COLUMNS}×{MIN_LINES}",
+                                                "size": f"{size.columns}×{size.lines}"}),
+        markup=False, highlight=False)
+    return False
+
+
+def _shared_console() -> Console:
+    from raceday.terminal.common import console as shared_console
+
+    return shared_console
 
 
 def run_command(main: Callable[[Surface], int | None], *, title: str, lang: str,
@@ -69,6 +98,16 @@ def run_app(app: GameApp, console: Console | None = None) -> int:
         # a line (say, the command that resumes) is left whole for copying, not cut at the
         # terminal's width; a table still fits the width
         console.print(entry, soft_wrap=isinstance(entry, str | Text))
+    from raceday.terminal.lineinput import take_after_view
+
+    kept = take_after_view()
+    if kept:
+        from rich.markup import escape
+
+        from raceday.terminal.common import err_console
+
+        for line in kept:
+            err_console.print(escape(line), soft_wrap=True)
     if app.error is not None:
         raise app.error
     code = app.return_code if app.return_code is not None else app.exit_code

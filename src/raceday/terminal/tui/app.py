@@ -14,9 +14,13 @@ Layout (one widget tree; the CSS moves the panels with the terminal's size)::
 The game loop runs in a worker thread (``run_worker(..., thread=True)``) and talks to the view
 through :class:`~raceday.terminal.tui.surface.FullScreenSurface`, which calls back into the
 app with ``call_from_thread``. Keys: Enter answers; ↑/↓ walk the choices (the board shows the
-highlighted one's preview); Tab completes the word or moves to the choice list; ctrl+z (or u)
-answers ``undo``; ? shows the prompt's help; q or ctrl+q quits; space pauses a watch. The
-single letters act only when the answer line is empty and no legal answer starts with them.
+highlighted one's preview); Tab completes the word or moves to the choice list; ctrl+z
+answers ``undo``; ctrl+q quits (the game saves and says how to resume); ctrl+c interrupts
+as it does line by line (one line, exit code 130). On the answer line every key is typed: a
+word typed is a word, and ``u``, ``q`` or ``?`` alone, then Enter, are the universal words.
+The single keys q, u, ? and space act at once only where nothing is being typed: in the
+choice list, and in a watch (no prompt open). Enter on an empty line right after help
+answers nothing (help is not an answer).
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ import time
 from collections.abc import Callable
 from typing import Any, ClassVar
 
+from rich.cells import cell_len
 from rich.console import Console, RenderableType
 from rich.text import Text
 from textual import events
@@ -42,7 +47,7 @@ from textual.worker import Worker
 from raceday.core.errors import RacedayError
 from raceday.present.messages import render
 from raceday.terminal import lineinput
-from raceday.terminal.surface import Board, Prompt, Quit
+from raceday.terminal.surface import HELP, Board, Prompt, Quit, universal_word
 from raceday.terminal.tui.surface import FullScreenSurface
 
 Main = Callable[[Any], "int | None"]
@@ -53,6 +58,12 @@ LOG_KEPT = 1000  # log entries kept to write again when the log changes width
 # The universal words offered for completion after a prompt's own words.
 UNIVERSAL_WORDS = {"en": ["help", "undo", "quit"],
                    "ja": ["help", "undo", "quit", "ヘルプ", "取り消し", "やめる"]}
+
+
+def prompt_line(prompt: Prompt) -> str:
+    """A prompt's text for the status bar and the answer line's placeholder: plain, without
+    the line-by-line prompt's trailing ``>`` (the answer line has its own caret)."""
+    return Text.from_markup(prompt.text).plain.strip().rstrip(">›").rstrip()
 
 
 def plain_text(renderable: RenderableType, width: int) -> str:
@@ -144,21 +155,42 @@ class AnswerInput(Input):
     async def _on_key(self, event: events.Key) -> None:
         app = self.app
         if (not self.value and event.character and isinstance(app, GameApp)
-                and app.shortcut(event.character, typing=True)):
+                and app.waiting is None and app.shortcut(event.character, typing=True)):
             event.stop()
             event.prevent_default()
 
+    _cycle: tuple[list[str], int] | None = None  # the answers Tab walks, and where
+
     def action_complete(self) -> None:
-        suggestion = self._suggestion
-        if suggestion and len(suggestion) > len(self.value) and self.cursor_at_end:
-            self.value = suggestion
-            self.cursor_position = len(self.value)
-            return
+        """Tab: the first legal answer the whole line begins (words typed included), and
+        at each Tab again the next one that fits; with nothing to complete (or an empty
+        line), the choice list."""
         app = self.app
+        if self.value and self.cursor_at_end and isinstance(app, GameApp):
+            completed = self._completion(app.completion_words())
+            if completed is not None and completed != self.value:
+                self.value = completed
+                self.cursor_position = len(completed)
+                return
         if isinstance(app, GameApp) and app.choice_list.display and app.choice_list.option_count:
             app.choice_list.focus()
         else:
             self.screen.focus_next()
+
+    def _completion(self, words: list[str]) -> str | None:
+        typed = self.value
+        if self._cycle is not None:
+            fits, index = self._cycle
+            if typed == fits[index] and len(fits) > 1:  # Tab again: the next that fits
+                index = (index + 1) % len(fits)
+                self._cycle = (fits, index)
+                return fits[index]
+        self._cycle = None
+        fits = [w for w in words if w.casefold().startswith(typed.casefold())]
+        if not fits:
+            return None
+        self._cycle = (fits, 0)
+        return fits[0]
 
     def action_step_choice(self, step: int) -> None:
         app = self.app
@@ -173,8 +205,9 @@ class GameApp(App[int]):
 
     CSS = """
     Screen { layout: vertical; }
-    #titlebar { dock: top; height: 1; background: $primary; color: $text; }
-    #title { width: 1fr; text-style: bold; padding: 0 1; }
+    #titlebar { dock: top; height: auto; max-height: 2; background: $primary;
+                color: $text; }
+    #title { width: 1fr; height: auto; text-style: bold; padding: 0 1; }
     #keys { width: auto; padding: 0 1; }
     #body { height: 1fr; }
     #board-view { height: 1fr; scrollbar-size: 1 1; }
@@ -187,11 +220,12 @@ class GameApp(App[int]):
     #choices:focus { border: round $accent; }
     #moves { width: 22; height: 1fr; border: round $primary; scrollbar-size: 1 1;
              overflow-y: auto; }
-    #footer { dock: bottom; height: 2; }
+    #footer { dock: bottom; height: auto; }
     #answer-row { height: 1; }
     #caret { width: 2; color: $accent; text-style: bold; }
     #answer { width: 1fr; }
-    #status { height: 1; background: $panel; color: $text; padding: 0 1; }
+    #status { height: auto; max-height: 2; background: $panel; color: $text;
+              padding: 0 1; }
     Screen.-wide #strip { dock: right; width: 40; height: 1fr; layout: vertical; }
     Screen.-wide #log { width: 1fr; height: 1fr; }
     Screen.-wide #side { width: 1fr; height: 1fr; layout: vertical; }
@@ -204,6 +238,7 @@ class GameApp(App[int]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+z", "undo", show=False),
         Binding("ctrl+q", "quit", show=False, priority=True),
+        Binding("ctrl+c", "interrupt", show=False, priority=True),
         Binding("q", "key('q')", show=False),
         Binding("u", "key('u')", show=False),
         Binding("question_mark", "key('?')", show=False),
@@ -238,6 +273,8 @@ class GameApp(App[int]):
         self._quit_request = threading.Event()
         self._paused = threading.Event()
         self._quitting = False
+        self._interrupted = threading.Event()  # ctrl+c: the loop's next call raises it
+        self._after_help = False  # help was just shown and nothing typed since
         self.held_slices = 0  # slices the loop has waited while paused (tests watch it)
         self._worker: Worker[None] | None = None
 
@@ -314,6 +351,7 @@ class GameApp(App[int]):
 
     def on_resize(self, event: events.Resize) -> None:
         self._fit(event.size.width, event.size.height)
+        self._show_bars()
 
     def _fit(self, width: int, height: int) -> None:
         wide = width >= WIDE
@@ -341,6 +379,8 @@ class GameApp(App[int]):
             code = 0 if result is None else int(result)
         except Quit:
             code, self._quitting = 0, True
+        except KeyboardInterrupt as exc:  # ctrl+c: run_app raises it again once the view is gone
+            code, self.error, self._quitting = 130, exc, True
         except RacedayError as exc:
             code, self.error = 2, exc
             message = exc.message
@@ -373,6 +413,7 @@ class GameApp(App[int]):
     def wait_for_answer(self) -> str:
         """Block until the player answers the open prompt; :class:`Quit` if the app closes."""
         while True:
+            self.check_interrupt()
             if self.closing:
                 raise Quit
             try:
@@ -385,6 +426,7 @@ class GameApp(App[int]):
         soon as the player quits or the app closes."""
         remaining = seconds
         while True:
+            self.check_interrupt()
             if self.closing or self._quit_request.is_set():
                 self._quitting = True
                 raise Quit
@@ -467,15 +509,21 @@ class GameApp(App[int]):
         choices.display = bool(prompt.choices)
         answer = self.answer_input
         answer.password = prompt.secret
-        words = list(prompt.words) + [w for w in UNIVERSAL_WORDS.get(self.lang, [])
-                                      if w not in prompt.words]
+        words = self.completion_words()
         answer.suggester = None if prompt.secret else SuggestFromList(words,
                                                                         case_sensitive=False)
-        answer.placeholder = Text.from_markup(prompt.text).plain.strip() or self.word(
-            "placeholder")
+        answer.placeholder = prompt_line(prompt) or self.word("placeholder")
         if self.focused is not choices:
             answer.focus()
         self._show_bars()
+
+    def completion_words(self) -> list[str]:
+        """What Tab completes to at the open prompt: its answers, then the universal words."""
+        prompt = self.waiting
+        if prompt is None or prompt.secret:
+            return []
+        return list(prompt.words) + [w for w in UNIVERSAL_WORDS.get(self.lang, [])
+                                     if w not in prompt.words]
 
     def submit(self, text: str) -> None:
         """Answer the open prompt with ``text`` (typed, chosen, or a key's word)."""
@@ -483,6 +531,7 @@ class GameApp(App[int]):
         if prompt is None:
             return
         self.waiting = None
+        self._after_help = universal_word(text) == HELP
         shown = self.word("hidden") if prompt.secret else text
         self.log_widget.say(Text(f"› {shown}", style="dim"))
         self._log_lines.append(f"› {shown}")
@@ -524,13 +573,17 @@ class GameApp(App[int]):
             status, keys = self.word("close"), self.word("keys.done")
         elif self._paused.is_set():
             status, keys = self.word("paused"), self.word("keys.watch")
-        elif self._quit_request.is_set():
+        elif self._quit_request.is_set() or self._interrupted.is_set():
             status, keys = self.word("stopping"), ""
         else:
-            parts = [self._status] if self._status else []
+            status = self._status
             if self.waiting is not None:
-                parts.append(Text.from_markup(self.waiting.text).plain.strip())
-            status = " · ".join(p for p in parts if p)
+                asked = prompt_line(self.waiting)
+                both = " · ".join(p for p in (status, asked) if p)
+                # whose turn comes first; the prompt's words stay only where they fit on
+                # the line (the answer line shows them too, as its placeholder)
+                room = self.size.width - 2
+                status = both if not status or cell_len(both) <= room else status
             if self.waiting is None:
                 keys = self.word("keys.watch")
             else:  # the arrows choose only where there is a list to choose from
@@ -575,6 +628,8 @@ class GameApp(App[int]):
         prompt = self.waiting
         if prompt is None or event.input is not self.answer_input:
             return
+        if event.value:
+            self._after_help = False
         typed = event.value.strip().casefold()
         for index, choice in enumerate(prompt.choices):
             if choice.text.casefold() == typed:
@@ -583,15 +638,19 @@ class GameApp(App[int]):
                 return
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        if event.input is self.answer_input:
-            self.submit(event.value)
+        if event.input is not self.answer_input:
+            return
+        if not event.value.strip() and self._after_help:
+            self._after_help = False  # the help was read; an empty line answers nothing
+            return
+        self.submit(event.value)
 
     # -- keys ---------------------------------------------------------------------------------
 
     def shortcut(self, char: str, *, typing: bool) -> bool:
-        """Act on the single-letter key ``char`` (q, u, ?, space); whether it did. From the
-        answer line (``typing``) a letter acts only if no legal answer starts with it and
-        the prompt has a fixed set of answers, so names and words stay typeable."""
+        """Act on the single-letter key ``char`` (q, u, ?, space); whether it did. The
+        answer line (``typing``) asks only while no prompt is open (a watch); with a prompt
+        open every key there is typed, so a word is never cut into a key and a rest."""
         if char not in ("q", "u", "?", " "):
             return False
         if self.finished:
@@ -612,11 +671,28 @@ class GameApp(App[int]):
         if char != "?" and typing and (
                 not prompt.choices or any(w.casefold().startswith(char) for w in prompt.words)):
             return False
+        if typing:
+            return False
         self.submit({"q": "quit", "u": "undo", "?": "help"}[char])
         return True
 
     def action_key(self, char: str) -> None:
         self.shortcut(char, typing=False)
+
+    def action_interrupt(self) -> None:
+        """ctrl+c: the loop's next prompt, pause or drawing raises KeyboardInterrupt, so the
+        game says what it kept in one line and the command exits 130, as line by line."""
+        if self.finished:
+            self.action_close()
+            return
+        self._interrupted.set()
+        self._quitting = True
+        self._show_bars()
+
+    def check_interrupt(self) -> None:
+        """Raise KeyboardInterrupt in the loop's thread once ctrl+c was pressed."""
+        if self._interrupted.is_set():
+            raise KeyboardInterrupt
 
     def action_undo(self) -> None:
         if self.waiting is not None:

@@ -46,6 +46,8 @@ class View(Protocol):
 
     def take_quit_request(self) -> bool: ...
 
+    def check_interrupt(self) -> None: ...
+
     def open_prompt(self, prompt: Prompt) -> None: ...
 
     def wait_for_answer(self) -> str: ...
@@ -66,6 +68,7 @@ class FullScreenSurface:
 
     def _call(self, callback: Callable[..., Any], *args: Any) -> Any:
         """Run ``callback`` on the app's thread; :class:`Quit` once the app is closing."""
+        self.app.check_interrupt()
         if self.app.closing:
             raise Quit
         try:
