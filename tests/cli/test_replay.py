@@ -349,6 +349,22 @@ def test_the_loop_steps_next_back_to_a_number_and_plays_to_the_end(saves: Path) 
     assert any("last step" in s for s in surface.said)
 
 
+def test_a_step_the_replay_does_not_have_is_named_not_answered_with_the_help(
+        saves: Path) -> None:
+    from raceday.cli.replay import ReadOnlyStore, session_replay, stepping
+
+    found = session_replay(ReadOnlyStore(saves), "hairpin", "duel", "en")
+    total = len(found.steps)
+    surface = Scripted([str(total + 1), "0", "q"])
+    assert stepping(found, 0, 0)(surface) == 0
+    said = " ".join(surface.said)
+    assert f"There is no step {total + 1}: this replay has steps 1 to {total}." in said
+    assert "There is no step 0" in said
+    assert "Enter, n or next" not in said  # not the help
+    titles = [s for s in surface.said if "Step " in s]
+    assert len(titles) == 1  # still at the first step
+
+
 def test_full_screen_steps_with_the_board_fixed(saves: Path) -> None:
     import asyncio
 

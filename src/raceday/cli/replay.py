@@ -378,12 +378,20 @@ ANSWERS = {"": NEXT, "n": NEXT, "next": NEXT, "→": NEXT, "b": BACK, "p": BACK,
            "end": END, "last": END}
 
 
-def answer_of(text: str, total: int) -> str | int | None:
-    """What a typed answer asks: NEXT, BACK, PLAY, START, END, a step's index, or None."""
+@dataclass(frozen=True)
+class NoSuchStep:
+    """A step's number typed that the replay does not have (``number``, 1-based)."""
+
+    number: int
+
+
+def answer_of(text: str, total: int) -> str | int | NoSuchStep | None:
+    """What a typed answer asks: NEXT, BACK, PLAY, START, END, a step's index, a step the
+    replay does not have, or None (not an answer: the help is shown)."""
     word = text.strip().lower()
     if word.isdigit() and word.isascii():
         n = int(word)
-        return n - 1 if 1 <= n <= total else None
+        return n - 1 if 1 <= n <= total else NoSuchStep(n)
     return ANSWERS.get(word)
 
 
@@ -434,6 +442,9 @@ def stepping(replay: Replay, start: int, delay: float) -> Callable[[Any], int]:
                     shown = index
                 elif isinstance(answer, int):
                     index = answer
+                elif isinstance(answer, NoSuchStep):
+                    surface.say(Text(words("no_step", lang, number=answer.number,
+                                           total=total), style="dim"))
                 else:
                     surface.say(Text(words("help", lang), style="dim"))
         except Quit:
