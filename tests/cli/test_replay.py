@@ -390,6 +390,8 @@ def test_full_screen_steps_with_the_board_fixed(saves: Path) -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             await wait_for_prompt(pilot, app)
             assert "step 1 of" in app.status_text() and "R" in app.board_text()
+            # the replay's own keys, not a game's (nothing to undo in a replay)
+            assert "→ next" in app.keys_text() and "^Z" not in app.keys_text()
             await answer(pilot, app, "n")
             assert "step 2 of" in app.status_text() and moves[1] in app.log_text()
             await key(pilot, app, "end")

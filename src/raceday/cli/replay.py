@@ -584,6 +584,9 @@ def replay_app(main: Callable[[Any], int], title: str, lang: str) -> Any:
             if self.waiting is not None:
                 self.submit(word)
 
+        def prompt_keys(self, prompt: Any) -> str:
+            return words("keys", self.lang)
+
         def shortcut(self, char: str, *, typing: bool) -> bool:
             """Space plays on at a prompt (the view's own: pauses while playing)."""
             if char == " " and self.waiting is not None and not self.finished:

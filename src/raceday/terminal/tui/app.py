@@ -155,7 +155,7 @@ class AnswerInput(Input):
     async def _on_key(self, event: events.Key) -> None:
         app = self.app
         if (not self.value and event.character and isinstance(app, GameApp)
-                and app.waiting is None and app.shortcut(event.character, typing=True)):
+                and app.shortcut(event.character, typing=True)):
             event.stop()
             event.prevent_default()
 
@@ -584,13 +584,17 @@ class GameApp(App[int]):
                 # the line (the answer line shows them too, as its placeholder)
                 room = self.size.width - 2
                 status = both if not status or cell_len(both) <= room else status
-            if self.waiting is None:
-                keys = self.word("keys.watch")
-            else:  # the arrows choose only where there is a list to choose from
-                keys = self.word("keys.prompt" if self.waiting.choices else "keys.answer")
+            keys = self.word("keys.watch") if self.waiting is None else self.prompt_keys(
+                self.waiting)
         self._status_line = status
         self.query_one("#status", Static).update(Text(status))
         self.query_one("#keys", Static).update(Text(keys))
+
+    def prompt_keys(self, prompt: Prompt) -> str:
+        """The keys the title bar offers at ``prompt`` (a view with keys of its own, such
+        as the replay's, says its own)."""
+        # the arrows choose only where there is a list to choose from
+        return self.word("keys.prompt" if prompt.choices else "keys.answer")
 
     # -- choices ------------------------------------------------------------------------------
 
@@ -754,6 +758,10 @@ class GameApp(App[int]):
     def log_text(self) -> str:
         """Everything the log said, as plain text (one line per line)."""
         return "\n".join(self._log_lines)
+
+    def keys_text(self) -> str:
+        """The keys the title bar offers now, as plain text."""
+        return str(self.query_one("#keys", Static).render())
 
     def status_text(self) -> str:
         """The status bar now, as plain text."""
