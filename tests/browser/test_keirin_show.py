@@ -176,10 +176,15 @@ def step_until(tv: Any, selector: str) -> None:
             return
         seen = len(tv.frames_received)
         tv.get_by_role("button", name="Next step").click()
-        for _ in range(1000):
+        # wait for this press's frame before pressing again: on a busy machine a frame
+        # can take many seconds, and a second press would step past what is looked for
+        # (the finish card replaced by the next step before it was checked)
+        for _ in range(LONG // 20):
             if len(tv.frames_received) > seen:
                 break
             tv.wait_for_timeout(20)
+        else:
+            raise AssertionError(f"no frame came after pressing Next step ({selector})")
     raise AssertionError(f"{selector} never showed")
 
 
@@ -250,10 +255,10 @@ def test_every_phase_fits_the_tv_and_the_phones(server: str,
         phase(phone, "racing")
         check_phone(phone, "race")
     step_until(tv, "body[data-finish]")
-    tv.locator(".kr-finish").wait_for()
+    tv.locator(".kr-finish").wait_for(timeout=LONG)
     check_tv(tv, "finish")
     for phone in phones:
-        phone.locator(".kr-wait").wait_for()
+        phone.locator(".kr-wait").wait_for(timeout=LONG)
         check_phone(phone, "finish")
     tv.get_by_role("button", name="Next step").click()
     tv.locator(".kr-result").wait_for()
