@@ -672,9 +672,6 @@ class GameApp(App[int]):
             return char == "?" and not typing
         if char == " ":
             return False
-        if char != "?" and typing and (
-                not prompt.choices or any(w.casefold().startswith(char) for w in prompt.words)):
-            return False
         if typing:
             return False
         self.submit({"q": "quit", "u": "undo", "?": "help"}[char])
