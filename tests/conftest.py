@@ -14,6 +14,7 @@ loudly; locally the browser tests skip only when /usr/bin/chromium does not exis
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -104,12 +105,58 @@ SLOW_MODULES = frozenset((
 ))
 
 
+# Seconds each module took in a whole run (tools/suite_durations.py writes it).
+DURATIONS = Path(__file__).with_name("durations.json")
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark the browser tests and :data:`SLOW_MODULES`'s ``slow`` (``make check`` leaves
-    them out)."""
+    them out), and order the suite so that its workers finish together."""
     root = Path(__file__).parent
+    modules: dict[str, list[pytest.Item]] = {}
     for item in items:
         module = item.path.relative_to(root).as_posix() if item.path.is_relative_to(root) \
             else ""
+        modules.setdefault(module, []).append(item)
         if module.startswith("browser/") or module in SLOW_MODULES:
             item.add_marker(pytest.mark.slow)
+    seconds: dict[str, float] = {}
+    if DURATIONS.exists():
+        seconds = json.loads(DURATIONS.read_text(encoding="utf-8"))
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    items[:] = [item for part in balanced_parts(modules, seconds, workers) for item in part]
+
+
+def balanced_parts(modules: dict[str, list[pytest.Item]], seconds: dict[str, float],
+                   workers: int) -> list[list[pytest.Item]]:
+    """The suite cut into one part per worker, each part's modules longest first.
+
+    pytest-xdist's worksteal hands each worker an equal count of tests from the front of
+    the order, and an idle worker later takes half of a busy one's queue from its end. So
+    each part gets exactly that count, the modules go to the part with the fewest seconds
+    so far (the longest first; a module's tests stay together, but for one that no longer
+    fits its part's count), and within a part the longest start first: the run ends on
+    short tests, not with one core idle beside a long module. ``seconds`` comes from
+    tests/durations.json (tools/suite_durations.py); a module it does not know counts as
+    short, and a stale file costs time, never a result.
+    """
+    order = sorted(modules, key=lambda m: -seconds.get(m, 0.0))
+    left = sum(len(tests) for tests in modules.values())
+    room = []
+    for part in range(workers):
+        room.append(left // (workers - part))
+        left -= room[-1]
+    parts: list[list[tuple[str, list[pytest.Item]]]] = [[] for _ in range(workers)]
+    spent = [0.0] * workers
+    for module in order:
+        tests = modules[module]
+        per_test = seconds.get(module, 0.0) / len(tests)
+        while tests:
+            open_parts = [p for p in range(workers) if room[p]]
+            part = min(open_parts, key=lambda p: (spent[p], -room[p]))
+            taken, tests = tests[:room[part]], tests[room[part]:]
+            parts[part].append((module, taken))
+            room[part] -= len(taken)
+            spent[part] += per_test * len(taken)
+    return [[item for module, tests in sorted(part, key=lambda mt: -seconds.get(mt[0], 0.0))
+             for item in tests] for part in parts]
