@@ -49,7 +49,8 @@ HELP = ("Play back a saved game, party, stage race or room, step by step, with t
         "name), or a room's code with --room (read from the database the server uses). "
         "Each step shows the game's board, rebuilt by its rules, and that step's words. At "
         "a terminal: a full-screen view (→ next, ← back, Home/End, space plays, q quits); piped or "
-        "--plain: every step in order, or only --step N. The database is only read.")
+        "--plain: every step in order, --delay apart, nothing asked; or only --step N. The "
+        "database is only read.")
 
 app = typer.Typer(help=HELP, add_completion=False)
 
@@ -335,7 +336,7 @@ def show_step(surface: Any, replay: Replay, index: int) -> None:
                              n=index + 1, total=total))
 
 
-# --- the stepping loop (the same in line mode and full screen) --------------------------------
+# --- the stepping loop (the full-screen view's) -----------------------------------------------
 NEXT, BACK, PLAY, START, END = "next", "back", "play", "start", "end"
 ANSWERS = {"": NEXT, "n": NEXT, "next": NEXT, "→": NEXT, "b": BACK, "p": BACK, "back": BACK,
            "←": BACK, "play": PLAY, " ": PLAY, "start": START, "home": START, "first": START,
@@ -360,7 +361,8 @@ def answer_of(text: str, total: int) -> str | int | NoSuchStep | None:
 
 
 def stepping(replay: Replay, start: int, delay: float) -> Callable[[Any], int]:
-    """The loop that steps through ``replay`` on a surface: it shows a step, then asks with
+    """The loop that steps through ``replay`` on a surface (the full-screen view's; the
+    command prints every step elsewhere): it shows a step, then asks with
     the choices next/back/play/start/end (or a step's number); ``quit`` (or the end of
     input) ends it."""
     from raceday.terminal.surface import Choice, Prompt, Quit
@@ -500,22 +502,24 @@ def replay(
     if step is not None:
         print_steps(console, found, language, [step - 1], 0)
         return
-    interactive = sys.stdin.isatty() and sys.stdout.isatty()
     pause_s = common.default_delay(delay, 0.6)
-    if not interactive:
+    # Stepping (next, back, a step's number) is the full-screen view's; everywhere else
+    # (piped, --plain, a terminal too small for the view) every step is printed in order,
+    # --delay apart, and nothing is asked: what --help and docs/usage/replay.md say.
+    interactive = sys.stdin.isatty() and sys.stdout.isatty()
+    app = None
+    if interactive and not plain:
+        from raceday.terminal.tui import opens_full_screen
+
+        if opens_full_screen(plain, language, console):
+            app = replay_app(stepping(found, 0, pause_s),
+                             f"raceday replay · {found.game} {found.name}", language)
+    if app is None:
         print_steps(console, found, language, range(total), pause_s)
         return
-    main = stepping(found, 0, pause_s)
-    from raceday.terminal.surface import LineSurface
-    from raceday.terminal.tui import opens_full_screen
+    from raceday.terminal.tui import run_app
 
-    if opens_full_screen(plain, language, console):
-        app = replay_app(main, f"raceday replay · {found.game} {found.name}", language)
-        if app is not None:
-            from raceday.terminal.tui import run_app
-
-            raise typer.Exit(run_app(app, console))  # what the view showed stays after it
-    raise typer.Exit(main(LineSurface(console, language)) or 0)
+    raise typer.Exit(run_app(app, console))  # what the view showed stays after it
 
 
 # The full screen's keys: each answers the open prompt with a word of the loop, while the
