@@ -185,3 +185,13 @@ def test_a_named_pipe_is_named_in_japanese(tmp_path: Path, capsys: pytest.Captur
     code, _, err = _run(capsys, monkeypatch,
                         ["keirin", "play", "--list", "--db", str(pipe), "--lang", "ja"])
     assert code == 2 and "名前付きパイプ（FIFO）" in err
+
+
+def test_no_database_is_said_in_japanese_and_nothing_is_made(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "new" / "x.sqlite"
+    code, _, err = _run(capsys, monkeypatch,
+                        ["wielersim", "standings", "tour1", "--db", str(db), "--lang", "ja"])
+    assert code == 2 and "tour1" in err and "データベースがありません" in err
+    assert _listing(tmp_path) == []

@@ -433,8 +433,8 @@ class ReadOnlyStore(SessionStore):
         return logged and not Path(f"{self.path}-wal").exists()
 
     def _open(self) -> sqlite3.Connection:
-        if self.missing:
-            raise self.no_database()
+        if self.missing:  # never reached: nothing is read of a missing file
+            raise self._fail("there is no such file")
         flags = "mode=ro&immutable=1" if self._immutable else "mode=ro"
         try:
             return sqlite3.connect(f"{self.path.resolve().as_uri()}?{flags}", uri=True,
@@ -442,11 +442,13 @@ class ReadOnlyStore(SessionStore):
         except sqlite3.Error as exc:
             raise self._fail(_explain(exc)) from None
 
-    def no_database(self) -> NoDatabaseError:
-        """The refusal of a session asked of a missing file: there is no database there."""
-        error = NoDatabaseError(f"there is no database at {self.path} (nothing is saved "
-                                "there; give the file with --db)")
-        error.message = Message("store.no_database", {"path": str(self.path)})
+    def no_database(self, game: str, name: str) -> NoDatabaseError:
+        """The refusal of the session ``name`` asked of a missing file: no such session,
+        as there is no database there."""
+        error = NoDatabaseError(f"no saved {game} session named {name!r}: there is no "
+                                f"database at {self.path} (give the file with --db)")
+        error.message = Message("store.no_database", {"game": game, "name": name,
+                                                      "path": str(self.path)})
         return error
 
     def query(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
@@ -465,7 +467,7 @@ class ReadOnlyStore(SessionStore):
 
     def load(self, game: str, name: str) -> tuple[dict[str, Any], int]:
         if self.missing:
-            raise self.no_database()
+            raise self.no_database(game, name)
         if not self.has_sessions:
             raise self._no_session(game, name)
         return super().load(game, name)
