@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import difflib
 import json
-import sqlite3
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -41,7 +40,7 @@ from raceday.present.terminal_replay import (
 )
 from raceday.rooms import RoomError
 from raceday.rooms.log import stored_state
-from raceday.store.sessions import REQUIRED_COLUMNS, SessionStore, default_db_path
+from raceday.store.sessions import ReadOnlyStore, SessionStore, default_db_path
 from raceday.terminal import common
 
 HELP = ("Play back a saved game, party, stage race or room, step by step, with the board."
@@ -50,13 +49,11 @@ HELP = ("Play back a saved game, party, stage race or room, step by step, with t
         "name), or a room's code with --room (read from the database the server uses). "
         "Each step shows the game's board, rebuilt by its rules, and that step's words. At "
         "a terminal: a full-screen view (→ next, ← back, Home/End, space plays, q quits); piped or "
-        "--plain: every step in order, or only --step N. The database is only read.")
+        "--plain: every step in order, --delay apart, nothing asked; or only --step N. The "
+        "database is only read.")
 
 app = typer.Typer(help=HELP, add_completion=False)
 
-ROOM_TABLES = {"rooms": {"code", "game", "state", "finished", "updated"},
-               "room_seats": {"code", "seat", "name"},
-               "room_events": {"code", "seq", "actor", "intent", "events"}}
 MAX_STEPS = 20_000  # steps of one room replay at most (the first ones), as the browser's
 CLOSE = 5  # close names listed for an unknown name
 
@@ -71,50 +68,18 @@ def words(key: str, lang: str, **params: Any) -> str:
 
 
 # --- the database, read-only -----------------------------------------------------------------
-class ReadOnlyStore(SessionStore):
-    """The session store of an existing database file, opened read-only (SQLite's
-    ``mode=ro``): nothing is created or written, not even the tables of an empty file."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        if not path.exists():
-            raise ReplayError(f"there is no database at {path} (give the file with --db)")
-        if not path.is_file():
-            raise ReplayError(f"cannot use the database {path}: it is not a regular file")
-        with self._transaction(write=False) as conn:
-            self.tables = self._tables(conn)
-        ours = {t for t, needed in {**REQUIRED_COLUMNS, **ROOM_TABLES}.items()
-                if needed <= self.tables.get(t, set())}
-        self.has_sessions = set(REQUIRED_COLUMNS) <= ours
-        self.has_rooms = set(ROOM_TABLES) <= ours
-        if not (self.has_sessions or self.has_rooms):
-            names = ", ".join(sorted(self.tables)) or "none"
-            raise ReplayError(f"cannot use the database {path}: it is not a raceday database "
-                              f"(tables: {names})")
-
-    def _open(self) -> sqlite3.Connection:
-        try:
-            return sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True,
-                                   timeout=30, isolation_level=None)
-        except sqlite3.Error as exc:
-            raise self._fail(str(exc)) from None
-
-    def query(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-        with self._transaction(write=False) as conn:
-            return conn.execute(sql, args).fetchall()
-
-    def names(self, game: str) -> list[str]:
-        return super().names(game) if self.has_sessions else []
-
-    def exists(self, game: str, name: str) -> bool:
-        return self.has_sessions and super().exists(game, name)
-
-
 def open_db(db: Path | None) -> ReadOnlyStore:
+    """The database to replay from, opened read-only (:class:`ReadOnlyStore`): a missing
+    one is refused (nothing is made), as is anything but raceday's own file."""
     try:
-        return ReadOnlyStore(db if db is not None else default_db_path())
+        store = ReadOnlyStore(db if db is not None else default_db_path())
     except SaveFormatError as exc:
-        raise ReplayError(str(exc)) from None
+        refused = ReplayError(str(exc))
+        refused.message = exc.message  # worded in the reader's language where it can be
+        raise refused from None
+    if store.missing:
+        raise ReplayError(f"there is no database at {store.path} (give the file with --db)")
+    return store
 
 
 # --- what there is to replay -----------------------------------------------------------------
@@ -371,7 +336,7 @@ def show_step(surface: Any, replay: Replay, index: int) -> None:
                              n=index + 1, total=total))
 
 
-# --- the stepping loop (the same in line mode and full screen) --------------------------------
+# --- the stepping loop (the full-screen view's) -----------------------------------------------
 NEXT, BACK, PLAY, START, END = "next", "back", "play", "start", "end"
 ANSWERS = {"": NEXT, "n": NEXT, "next": NEXT, "→": NEXT, "b": BACK, "p": BACK, "back": BACK,
            "←": BACK, "play": PLAY, " ": PLAY, "start": START, "home": START, "first": START,
@@ -396,7 +361,8 @@ def answer_of(text: str, total: int) -> str | int | NoSuchStep | None:
 
 
 def stepping(replay: Replay, start: int, delay: float) -> Callable[[Any], int]:
-    """The loop that steps through ``replay`` on a surface: it shows a step, then asks with
+    """The loop that steps through ``replay`` on a surface (the full-screen view's; the
+    command prints every step elsewhere): it shows a step, then asks with
     the choices next/back/play/start/end (or a step's number); ``quit`` (or the end of
     input) ends it."""
     from raceday.terminal.surface import Choice, Prompt, Quit
@@ -536,22 +502,24 @@ def replay(
     if step is not None:
         print_steps(console, found, language, [step - 1], 0)
         return
-    interactive = sys.stdin.isatty() and sys.stdout.isatty()
     pause_s = common.default_delay(delay, 0.6)
-    if not interactive:
+    # Stepping (next, back, a step's number) is the full-screen view's; everywhere else
+    # (piped, --plain, a terminal too small for the view) every step is printed in order,
+    # --delay apart, and nothing is asked: what --help and docs/usage/replay.md say.
+    interactive = sys.stdin.isatty() and sys.stdout.isatty()
+    app = None
+    if interactive and not plain:
+        from raceday.terminal.tui import opens_full_screen
+
+        if opens_full_screen(plain, language, console):
+            app = replay_app(stepping(found, 0, pause_s),
+                             f"raceday replay · {found.game} {found.name}", language)
+    if app is None:
         print_steps(console, found, language, range(total), pause_s)
         return
-    main = stepping(found, 0, pause_s)
-    from raceday.terminal.surface import LineSurface
-    from raceday.terminal.tui import opens_full_screen
+    from raceday.terminal.tui import run_app
 
-    if opens_full_screen(plain, language, console):
-        app = replay_app(main, f"raceday replay · {found.game} {found.name}", language)
-        if app is not None:
-            from raceday.terminal.tui import run_app
-
-            raise typer.Exit(run_app(app, console))  # what the view showed stays after it
-    raise typer.Exit(main(LineSurface(console, language)) or 0)
+    raise typer.Exit(run_app(app, console))  # what the view showed stays after it
 
 
 # The full screen's keys: each answers the open prompt with a word of the loop, while the
@@ -598,5 +566,6 @@ def replay_app(main: Callable[[Any], int], title: str, lang: str) -> Any:
     return ReplayApp(main, title=title, lang=lang)
 
 
-__all__ = ["HELP", "Replay", "ReplayError", "app", "listing", "replay_json", "stepping"]
+__all__ = ["HELP", "ReadOnlyStore", "Replay", "ReplayError", "app", "listing", "replay_json",
+           "stepping"]
 

@@ -34,14 +34,18 @@ DryRunOpt = Annotated[bool, typer.Option(
 
 def _db(db: Path | None) -> Path | None:
     """The database to work on; None (after saying so) when the default one does not
-    exist yet; a given one that does not exist is refused."""
-    from raceday.store.sessions import default_db_path
+    exist yet; a given one that does not exist is refused, and so is anything at either
+    path that is not a regular file (a named pipe, a directory: never opened)."""
+    from raceday.store.sessions import default_db_path, kind_of_file
 
+    path = db if db is not None else default_db_path()
+    what = kind_of_file(path)
+    if what is not None:
+        raise typer.BadParameter(f"{path} is {what}, not a database file", param_hint="'--db'")
     if db is not None:
         if not db.is_file():
             raise typer.BadParameter(f"there is no database at {db}", param_hint="'--db'")
         return db
-    path = default_db_path()
     if not path.is_file():
         console.print(f"no rooms: there is no database at {escape(str(path))} yet",
                       highlight=False, soft_wrap=True)

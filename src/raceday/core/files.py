@@ -34,8 +34,9 @@ def _size(limit: int) -> str:
     return f"{limit / 1_000_000:g} MB ({limit:,} bytes)"
 
 
-def _not_regular(mode: int) -> str | None:
-    """What a file of this mode is, if it is not a regular file (else None)."""
+def not_regular(mode: int) -> str | None:
+    """What a file of this mode is, if it is not a regular file (else None): "a directory",
+    "a named pipe (FIFO)", "a device", "a socket" or "something else"."""
     if stat.S_ISREG(mode):
         return None
     if stat.S_ISDIR(mode):
@@ -74,7 +75,7 @@ def read_user_bytes(path: str | Path, *, kind: str, max_bytes: int = DEFAULT_MAX
     except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise InputFileError(f"{path}: cannot read the {kind} file ({reason})") from None
-    what = _not_regular(info.st_mode)
+    what = not_regular(info.st_mode)
     if what is not None:
         raise _refuse(path, kind, what)
     if info.st_size > max_bytes:
@@ -86,7 +87,7 @@ def read_user_bytes(path: str | Path, *, kind: str, max_bytes: int = DEFAULT_MAX
         raise InputFileError(f"{path}: cannot read the {kind} file "
                              f"({exc.strerror or exc})") from None
     try:
-        what = _not_regular(os.fstat(fd).st_mode)
+        what = not_regular(os.fstat(fd).st_mode)
         if what is not None:  # swapped for something else since the look
             raise _refuse(path, kind, what)
         chunks: list[bytes] = []

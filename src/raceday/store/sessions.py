@@ -11,11 +11,17 @@ directory, a path under a regular file, a read-only file or folder) gives a
 :class:`SaveFormatError` naming the file and the problem, and is never written to. Commands
 that save open their store with :func:`writable_store`, which finds a read-only database
 before any work rather than at the first save.
+
+Commands that only read (every ``--list``, ``standings``, ``replay``, ``rooms list``) open
+it with :class:`ReadOnlyStore`, which writes nothing at all: a missing path stays missing
+(no folder, no file), an empty file gets no tables, and a read-only, immutable or
+write-ahead-logged file gets no ``-wal``, ``-shm`` or ``-journal`` beside it.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -24,6 +30,7 @@ from typing import Any
 
 from raceday.core.errors import SaveFormatError
 from raceday.core.events import Message
+from raceday.core.files import not_regular
 from raceday.store.names import MAX_SESSION_NAME, check_session_name
 
 SCHEMA = """
@@ -49,6 +56,13 @@ CREATE TABLE IF NOT EXISTS session_log (
 REQUIRED_COLUMNS = {
     "sessions": {"game", "name", "document", "revision", "updated"},
     "session_log": {"game", "name", "seq", "entry"},
+}
+# The columns the party server's rooms need (:mod:`raceday.web.rooms` makes the tables in
+# the same file): a file with these and none of the sessions' is raceday's too.
+ROOM_COLUMNS = {
+    "rooms": {"code", "game", "state", "finished", "updated"},
+    "room_seats": {"code", "seat", "name"},
+    "room_events": {"code", "seq", "actor", "intent", "events"},
 }
 
 
@@ -93,8 +107,9 @@ class SessionStore:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise self._fail(f"cannot create its folder ({exc.strerror or exc})") from None
-        if self.path.exists() and not self.path.is_file():
-            raise self._fail("it is not a regular file")
+        what = kind_of_file(self.path)
+        if what is not None:
+            raise self._fail(f"it is {what}, not a database file")
 
     def _open(self) -> sqlite3.Connection:
         try:
@@ -234,13 +249,7 @@ class SessionStore:
                 (game, name),
             ).fetchone()
         if row is None:
-            known = ", ".join(self.names(game)) or "none"
-            missing = SaveFormatError(f"no saved {game} session named {name!r} (saved: {known})")
-            saved = self.names(game)
-            missing.message = Message("store.no_session", {
-                "game": game, "name": name,
-                "known": ", ".join(saved) if saved else Message("store.none", {})})
-            raise missing
+            raise self._no_session(game, name)
         try:
             doc = json.loads(row[0])
         except json.JSONDecodeError as exc:
@@ -248,6 +257,15 @@ class SessionStore:
         if not isinstance(doc, dict):
             raise SaveFormatError(f"saved session {name!r} is corrupt: not an object")
         return doc, int(row[1])
+
+    def _no_session(self, game: str, name: str) -> SaveFormatError:
+        saved = self.names(game)
+        known = ", ".join(saved) or "none"
+        missing = SaveFormatError(f"no saved {game} session named {name!r} (saved: {known})")
+        missing.message = Message("store.no_session", {
+            "game": game, "name": name,
+            "known": ", ".join(saved) if saved else Message("store.none", {})})
+        return missing
 
     def log(self, game: str, name: str) -> list[dict[str, Any]]:
         with self._transaction(write=False) as conn:
@@ -322,6 +340,153 @@ def writable_store(path: str | Path | None = None) -> SessionStore:
     store.check_writable()
     return store
 
+
+def kind_of_file(path: Path) -> str | None:
+    """What is at ``path`` if it is there but is not a regular file ("a named pipe (FIFO)",
+    "a directory", "a device", ...); None for a regular file or nothing at all. Looked at
+    with ``stat`` only: a pipe is never opened (opening one waits for a writer)."""
+    try:
+        mode = path.stat().st_mode
+    except (OSError, ValueError):
+        return None
+    return not_regular(mode)
+
+
+class NoDatabaseError(SaveFormatError):
+    """A command that only reads was asked for a saved session in a database file that
+    does not exist (nothing was created to find that out)."""
+
+
+class ReadOnlyStore(SessionStore):
+    """The store of ``path`` for a command that only reads: nothing is ever created or
+    written, not the folder, the file, the tables of an empty file, nor a ``-wal``,
+    ``-shm`` or ``-journal`` file beside it.
+
+    A missing path is an empty store (``missing`` is true: no names, and loading a session
+    says there is no database). Anything but a regular file (a directory, a named pipe, a
+    device) is refused by what it is, before it is opened; so is another program's SQLite
+    file or a corrupt one. A raceday file holds the sessions' tables, the rooms' tables
+    (the party server's), or both (``has_sessions``, ``has_rooms``).
+
+    The file is opened with SQLite's ``mode=ro``. Where even that would leave files behind
+    it is opened ``immutable=1`` too: a file or folder this user cannot write (SQLite
+    would make ``-wal`` and ``-shm`` files for a write-ahead-logged file and could not
+    remove them), and a write-ahead-logged file with no ``-wal`` beside it (no program has
+    it open, so there is nothing newer than the file to read)."""
+
+    def __init__(self, path: str | Path | None = None) -> None:
+        self.path = Path(path) if path is not None else default_db_path()
+        self.tables: dict[str, set[str]] = {}
+        self.missing = False
+        self._immutable = False
+        if str(self.path).strip() == "":
+            raise self._fail("the path is empty")
+        try:
+            self.path.stat()
+        except FileNotFoundError:
+            self.missing = True
+            return
+        except NotADirectoryError:
+            parent = next((p for p in self.path.parents if p.exists()), self.path.parent)
+            raise self._fail(f"{parent} is a regular file, not a folder") from None
+        except (OSError, ValueError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            raise self._fail(f"it cannot be read ({reason})") from None
+        what = kind_of_file(self.path)
+        if what is not None:
+            fail = self._fail(f"it is {what}, not a database file")
+            kind = Message(f"store.kind.{_KINDS.get(what, 'other')}")
+            fail.message = Message("store.not_a_file", {"path": str(self.path), "what": kind})
+            raise fail
+        self._immutable = self._must_be_immutable()
+        with self._transaction(write=False) as conn:
+            self.tables = self._tables(conn)
+        if self.tables and not (self.has_sessions or self.has_rooms):
+            names = ", ".join(sorted(self.tables))
+            raise self._fail(f"it is not a raceday database (tables: {names}); give "
+                             "raceday's own file with --db")
+
+    def _has(self, required: dict[str, set[str]]) -> bool:
+        return all(needed <= self.tables.get(table, set())
+                   for table, needed in required.items())
+
+    @property
+    def has_sessions(self) -> bool:
+        """Whether the file holds the saved sessions' tables."""
+        return self._has(REQUIRED_COLUMNS)
+
+    @property
+    def has_rooms(self) -> bool:
+        """Whether the file holds the party server's rooms."""
+        return self._has(ROOM_COLUMNS)
+
+    def _must_be_immutable(self) -> bool:
+        folder = self.path.parent
+        if not (os.access(self.path, os.W_OK) and os.access(folder, os.W_OK | os.X_OK)):
+            return True
+        try:
+            with self.path.open("rb") as file:
+                header = file.read(20)
+        except OSError:
+            return True
+        logged = len(header) == 20 and header[18] == 2  # the write-ahead log's file format
+        return logged and not Path(f"{self.path}-wal").exists()
+
+    def _open(self) -> sqlite3.Connection:
+        if self.missing:  # never reached: nothing is read of a missing file
+            raise self._fail("there is no such file")
+        flags = "mode=ro&immutable=1" if self._immutable else "mode=ro"
+        try:
+            return sqlite3.connect(f"{self.path.resolve().as_uri()}?{flags}", uri=True,
+                                   timeout=30, isolation_level=None)
+        except sqlite3.Error as exc:
+            raise self._fail(_explain(exc)) from None
+
+    def no_database(self, game: str, name: str) -> NoDatabaseError:
+        """The refusal of the session ``name`` asked of a missing file: no such session,
+        as there is no database there."""
+        error = NoDatabaseError(f"no saved {game} session named {name!r}: there is no "
+                                f"database at {self.path} (give the file with --db)")
+        error.message = Message("store.no_database", {"game": game, "name": name,
+                                                      "path": str(self.path)})
+        return error
+
+    def query(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        """The rows of one read-only query (an empty list for a missing file)."""
+        if self.missing:
+            return []
+        with self._transaction(write=False) as conn:
+            return conn.execute(sql, args).fetchall()
+
+    # --- reading: a missing file or one without sessions has none -------------------------
+    def names(self, game: str) -> list[str]:
+        return super().names(game) if self.has_sessions else []
+
+    def exists(self, game: str, name: str) -> bool:
+        return self.has_sessions and super().exists(game, name)
+
+    def load(self, game: str, name: str) -> tuple[dict[str, Any], int]:
+        if self.missing:
+            raise self.no_database(game, name)
+        if not self.has_sessions:
+            raise self._no_session(game, name)
+        return super().load(game, name)
+
+    def log(self, game: str, name: str) -> list[dict[str, Any]]:
+        return super().log(game, name) if self.has_sessions else []
+
+    # --- writing: never ------------------------------------------------------------------
+    def check_writable(self) -> None:
+        raise self._fail("it was opened to be read only")
+
+    def save(self, game: str, name: str, document: dict[str, Any], *,
+             expected_revision: int | None = None,
+             log_entry: dict[str, Any] | None = None) -> int:
+        raise self._fail("it was opened to be read only")
+
+
+_KINDS = {"a directory": "directory", "a named pipe (FIFO)": "fifo", "a device": "device",
+          "a socket": "socket"}
 
 _READ_ONLY_FOLDER = ("its folder is read-only (saving writes a journal file beside the "
                      "database)")

@@ -40,6 +40,7 @@ from typing import IO, Any, Protocol
 from raceday.core.errors import OptionsError, SaveFormatError
 from raceday.rooms import RoomError
 from raceday.rooms.log import stored_state
+from raceday.store.sessions import ReadOnlyStore
 from raceday.web.rooms import Room, Rooms, RoomStore
 
 IDLE_CLOSE_HOURS = 12.0  # a room nobody played or watched for this long is closed
@@ -177,13 +178,22 @@ def _database(path: Path) -> Iterator[sqlite3.Connection]:
 
 
 def list_rooms(path: Path) -> list[RoomSummary]:
-    """Every room of the database at ``path``, the longest idle first."""
-    with _database(path) as conn:
-        rows = conn.execute(
-            "SELECT r.code, r.game, r.finished, r.closed, r.created, r.updated, "
-            "(SELECT COUNT(*) FROM room_seats s WHERE s.code = r.code), "
-            "(SELECT COUNT(*) FROM room_events e WHERE e.code = r.code) "
-            "FROM rooms r ORDER BY r.updated, r.code").fetchall()
+    """Every room of the database at ``path``, the longest idle first. The file is only
+    read (:class:`ReadOnlyStore`): nothing is made or changed, not the tables of a file
+    without rooms nor the columns an older server did not have."""
+    store = ReadOnlyStore(path)
+    if store.missing:
+        raise OptionsError(f"there is no database at {path}")
+    if not store.has_rooms:
+        return []
+    columns = store.tables["rooms"]
+    closed = "r.closed" if "closed" in columns else "0"
+    created = "r.created" if "created" in columns else "r.updated"
+    rows = store.query(
+        f"SELECT r.code, r.game, r.finished, {closed}, {created}, r.updated, "
+        "(SELECT COUNT(*) FROM room_seats s WHERE s.code = r.code), "
+        "(SELECT COUNT(*) FROM room_events e WHERE e.code = r.code) "
+        "FROM rooms r ORDER BY r.updated, r.code")
     return [RoomSummary(str(code), str(game), bool(finished), bool(closed), int(seats),
                         int(events), str(created), str(updated))
             for code, game, finished, closed, created, updated, seats, events in rows]

@@ -228,12 +228,12 @@ def play(
     from raceday.games.derby.party import GAME, Party, new_party_name
     from raceday.games.derby.render import words
     from raceday.games.derby.session import Session
-    from raceday.store.sessions import SessionStore, writable_store
+    from raceday.store.sessions import ReadOnlyStore, writable_store
     from raceday.terminal.surface import UNDO, Prompt, Quit
 
     language = common.resolve_lang(lang)
     if list_parties:
-        _list_parties(SessionStore(db), language)
+        _list_parties(ReadOnlyStore(db), language)  # only read: nothing is made
         return
     wait = common.default_delay(delay, 0.3)
     revision: int | None

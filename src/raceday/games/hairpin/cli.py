@@ -43,7 +43,7 @@ from raceday.games.hairpin.rules import (
 )
 from raceday.present import describe_outcome, render
 from raceday.store.names import MAX_SESSION_NAME
-from raceday.store.sessions import SessionStore, writable_store
+from raceday.store.sessions import ReadOnlyStore, SessionStore, writable_store
 from raceday.terminal import common
 from raceday.terminal.options import GIVEN, GivenOptions, field_option, game_options
 from raceday.terminal.surface import UNDO, Choice, LineSurface, Prompt, Quit, Surface
@@ -527,14 +527,11 @@ def confirm(surface: Surface, state: HairpinState, move: Move, can_undo: bool = 
 
 
 def _list_saved(db: Path | None, lang: str) -> None:
-    from raceday.store.sessions import default_db_path
-
-    path = db if db is not None else default_db_path()
-    names = SessionStore(path).names(SAVE_KIND) if path.exists() else []
+    store = ReadOnlyStore(db)  # only read: a missing file stays missing
+    names = store.names(SAVE_KIND)
     if not names:
         common.console.print(escape(words("term.list_none", lang)))
         return
-    store = SessionStore(path)
     for name in names:
         try:
             doc, _ = store.load(SAVE_KIND, name)
@@ -801,7 +798,7 @@ def analyse_command(
     if game.get("position") is not None and save is not None:
         raise OptionsError("give either --position or --save, not both")
     if save is not None:
-        doc, _ = SessionStore(db).load(SAVE_KIND, save)
+        doc, _ = ReadOnlyStore(db).load(SAVE_KIND, save)  # only read
         try:
             state = HairpinState.from_json(doc["state"])
         except (KeyError, TypeError, ValueError) as exc:

@@ -41,7 +41,7 @@ from raceday.games.keirin.render import commentary, render_track, throw_line
 from raceday.games.keirin.rules import PHASE_PHOTO, KeirinOptions, KeirinState
 from raceday.games.keirin.session import GAME, BetSession, Settlement
 from raceday.present import render
-from raceday.store.sessions import SessionStore, writable_store
+from raceday.store.sessions import ReadOnlyStore, SessionStore, writable_store
 from raceday.terminal.common import (
     MAX_PLAYER_NAME,
     console,
@@ -715,8 +715,8 @@ def prepare_night(
 
 
 def list_sessions(db: Path | None) -> None:
-    """`keirin play --list`: the saved nights, one a line."""
-    _list_sessions(SessionStore(db))
+    """`keirin play --list`: the saved nights, one a line (the database is only read)."""
+    _list_sessions(ReadOnlyStore(db))
 
 
 def watch_race(options: KeirinOptions, seed: int, wait: float,

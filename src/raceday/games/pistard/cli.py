@@ -43,7 +43,7 @@ from raceday.games.pistard.simulate import simulate as run_simulation
 from raceday.games.pistard.state import PHASE_PLACE, PistardState
 from raceday.games.pistard.track import COLOURS, LANES, LETTERS, colour_index, load_track
 from raceday.present import describe_outcome, render
-from raceday.store.sessions import SessionStore, writable_store
+from raceday.store.sessions import ReadOnlyStore, SessionStore, writable_store
 from raceday.terminal import common
 from raceday.terminal.options import GIVEN, GivenOptions, game_options
 from raceday.terminal.surface import UNDO, Choice, Prompt, Quit, Surface
@@ -171,7 +171,7 @@ def _race_command(command: str, players_option: Any,
     ) -> None:
         language = common.resolve_lang(lang)
         if list_saved:
-            _list_saved(SessionStore(db), language)
+            _list_saved(ReadOnlyStore(db), language)  # only read: nothing is made
             return
         if resume is not None and save not in (None, DEFAULT_SAVE, resume):
             raise OptionsError(f"--resume {resume} goes on with a saved race and --save "

@@ -26,7 +26,7 @@ from raceday.games.wielersim.stage import (
     ride_tour_fast,
     stage_count,
 )
-from raceday.store.sessions import SessionStore
+from raceday.store.sessions import ReadOnlyStore, SessionStore
 
 GAME = "wielersim"
 DOC_VERSION = 1
@@ -84,6 +84,12 @@ class Campaign:
 
 def open_store(db: str | Path | None) -> SessionStore:
     return SessionStore(db)
+
+
+def read_store(db: str | Path | None) -> ReadOnlyStore:
+    """The store of a command that only reads (``tour --list``, ``standings``): nothing is
+    created or written, not even a missing database."""
+    return ReadOnlyStore(db)
 
 
 def new_campaign(store: SessionStore, name: str, tour: Mapping[str, Any],

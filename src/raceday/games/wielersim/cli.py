@@ -31,6 +31,7 @@ from raceday.games.wielersim.campaign import (
     new_campaign,
     open_store,
     predict_tour,
+    read_store,
 )
 from raceday.games.wielersim.commentary import Commentator
 from raceday.games.wielersim.game import GAME, WielersimOptions
@@ -634,7 +635,7 @@ def _ask(surface: Surface, next_name: str, help_text: str) -> str:
 
 
 def _list_tours(db: Path | None, lang: str) -> None:
-    store = open_store(db)
+    store = read_store(db)
     names = store.names(GAME.name)
     if not names:
         common.console.print(say("tour.list_none", lang))
@@ -818,7 +819,7 @@ def standings(
     """Show the classifications of a saved stage race."""
     language = common.resolve_lang(lang)
     plot = _plot_file(plot_file)
-    campaign = load_campaign(open_store(db), name)
+    campaign = load_campaign(read_store(db), name)  # only read: nothing is made
     st = campaign.standings()
     peloton = campaign.peloton
     if plot is not None:

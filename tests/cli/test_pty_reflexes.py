@@ -1,0 +1,196 @@
+"""A shell user's reflexes in a real terminal (#43), as a person meets them: the installed
+command runs in an 80×24 pseudo-terminal (``TERM=xterm-256color``), keys are written to it
+as a keyboard would send them, and what it draws is read back.
+
+* ``keirin play`` (its ticket prompt needs no compiled engine), in the full-screen view and
+  with ``--plain``: typing ``undo`` and Enter is one undo (no "ndo" is answered, the same
+  prompt is asked again); ``?`` and Enter shows the help and leaves the prompt open (in
+  full screen an Enter right after it answers nothing either); Ctrl-C ends the command
+  with exit code 130 and one line that says what was kept and how to resume.
+* ``replay --plain`` at a terminal prints every step straight through and asks nothing,
+  as its help says (stepping is the full-screen view's).
+
+The pilot tests (tests/terminal/test_reflexes.py) drive the same view headless. Waits are on
+what the terminal shows; the limits only guard against a hang."""
+
+from __future__ import annotations
+
+import fcntl
+import io
+import os
+import pty
+import re
+import select
+import struct
+import sys
+import termios
+import time
+from pathlib import Path
+
+import pytest
+
+from raceday.cli.main import run
+from raceday.store.sessions import ReadOnlyStore
+
+RACEDAY = Path(sys.executable).with_name("raceday")
+HANG_GUARD = 60.0  # seconds; each wait here is met in a second or two
+SRC = str(Path(__file__).resolve().parents[2] / "src")  # this checkout's raceday
+CURSOR_POSITION_REQUEST = b"\x1b[6n"
+ESCAPES = re.compile(r"\x1b\[[0-9;?<>=]*[a-zA-Z~]|\x1b[()][0-9A-Za-z]|\x1b[=>]"
+                     r"|\x1b\][^\x07\x1b]*(\x07|\x1b\\)")
+LEAVE_ALTERNATE_SCREEN = "\x1b[?1049l"
+
+
+class Terminal:
+    """A command in an 80×24 pseudo-terminal that answers like a terminal emulator; all
+    it wrote is kept (``output``)."""
+
+    def __init__(self, argv: list[str]) -> None:
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:  # the child: its terminal has its size before the command starts
+            try:
+                fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+                os.environ.update(TERM="xterm-256color", COLUMNS="80", LINES="24",
+                                  PYTHONPATH=SRC + os.pathsep + os.environ.get("PYTHONPATH", ""))
+                for name in ("RACEDAY_PLAIN", "NO_COLOR", "LC_ALL", "LC_MESSAGES", "LANG"):
+                    os.environ.pop(name, None)
+                os.execv(argv[0], argv)
+            finally:
+                os._exit(127)
+        self.output = b""
+        self.code: int | None = None
+
+    @property
+    def text(self) -> str:
+        """What was written, without the escape sequences (styles, cursor moves)."""
+        return ESCAPES.sub("", self.output.decode("utf-8", "replace"))
+
+    def _read(self, wait: float) -> bool:
+        ready, _, _ = select.select([self.fd], [], [], wait)
+        if not ready:
+            return True
+        try:
+            chunk = os.read(self.fd, 65536)
+        except OSError:  # the command ended and its terminal closed
+            return False
+        for _ in range(chunk.count(CURSOR_POSITION_REQUEST)):  # prompt_toolkit asks
+            os.write(self.fd, b"\x1b[24;1R")
+        self.output += chunk
+        return bool(chunk)
+
+    def read_until(self, wanted: str, after: int = 0) -> bool:
+        """Read until ``wanted`` is in the text from character ``after`` on."""
+        deadline = time.monotonic() + HANG_GUARD
+        while wanted not in self.text[after:] and time.monotonic() < deadline:
+            if not self._read(0.2):
+                break
+        return wanted in self.text[after:]
+
+    def type(self, keys: str) -> int:
+        """Type ``keys``; the length of the text before them (to look only at what
+        follows)."""
+        mark = len(self.text)
+        os.write(self.fd, keys.encode())
+        return mark
+
+    def wait(self) -> int | None:
+        """The exit code once the command has ended (all it wrote read), or None if it had
+        not ended within the hang guard (it is then killed)."""
+        deadline = time.monotonic() + HANG_GUARD
+        while time.monotonic() < deadline:
+            more = self._read(0.1)
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                while more and select.select([self.fd], [], [], 0.2)[0]:
+                    more = self._read(0)  # what it wrote last
+                os.close(self.fd)
+                self.code = os.waitstatus_to_exitcode(status)
+                return self.code
+        os.kill(self.pid, 9)
+        os.waitpid(self.pid, 0)
+        os.close(self.fd)
+        return None
+
+
+PROMPT = "Ann [10,000.00 left] ticket (Enter = done, help)"
+NOTHING_TO_UNDO = "you have no ticket to take back"
+HELP_SHOWN = "At any prompt: help or ?"
+KEPT = ("interrupted: 0 settled races saved; the open betting on race 1 was withdrawn "
+        "(no money moved); resume with: raceday keirin play --resume night")
+
+
+def _keirin(db: Path, *more: str) -> Terminal:
+    return Terminal([str(RACEDAY), "keirin", "play", "-p", "Ann", "--save", "night",
+                     "--seed", "1", "--db", str(db), *more])
+
+
+def _saved_races(db: Path) -> int:
+    """How many races the saved night has settled."""
+    from raceday.games.keirin.session import BetSession
+
+    return BetSession.load(ReadOnlyStore(db), "night").races
+
+
+def test_keirin_full_screen_undo_help_and_ctrl_c_at_a_real_terminal(tmp_path: Path) -> None:
+    db = tmp_path / "k.sqlite"
+    term = _keirin(db)
+    assert term.read_until("type a ticket"), term.text[-600:]  # the view's status bar
+    assert b"\x1b[?1049h" in term.output  # the alternate screen: the full-screen view
+
+    mark = term.type("undo\r")
+    assert term.read_until(NOTHING_TO_UNDO, mark), term.text[-600:]
+    assert term.read_until(PROMPT, mark)  # the same question, asked again
+    shown = term.text[mark:]
+    assert "› undo" in shown  # the word was typed whole: one undo
+    assert "ndo'" not in shown and "› ndo" not in shown  # no "ndo" was ever answered
+
+    mark = term.type("?\r")
+    assert term.read_until(HELP_SHOWN, mark), term.text[-600:]
+    assert term.read_until(PROMPT, mark)
+    term.type("\r")  # Enter right after the help answers nothing: no race is run
+    term.type("\x03")  # Ctrl-C
+    assert term.wait() == 130, term.text[-600:]
+    after = term.output.decode("utf-8", "replace").rsplit(LEAVE_ALTERNATE_SCREEN, 1)[-1]
+    after = ESCAPES.sub("", after)
+    assert after.count(KEPT) == 1, after  # the one resume line, left on the terminal
+    assert after.count("raceday keirin play --resume") == 1, after
+    assert _saved_races(db) == 0  # neither "ndo" nor an Enter ran a race
+
+
+def test_keirin_plain_undo_help_and_ctrl_c_at_a_real_terminal(tmp_path: Path) -> None:
+    db = tmp_path / "k.sqlite"
+    term = _keirin(db, "--plain")
+    assert term.read_until(PROMPT), term.text[-600:]
+    assert b"\x1b[?1049h" not in term.output  # line by line
+
+    mark = term.type("undo\r")
+    assert term.read_until(NOTHING_TO_UNDO, mark), term.text[-600:]
+    assert term.read_until(PROMPT, mark)
+    assert "ndo'" not in term.text[mark:]
+
+    mark = term.type("?\r")
+    assert term.read_until(HELP_SHOWN, mark), term.text[-600:]
+    assert term.read_until(PROMPT, term.text.index(HELP_SHOWN, mark))  # asked again
+    mark = term.type("\x03")
+    assert term.wait() == 130, term.text[-600:]
+    ended = term.text[mark:]
+    assert ended.count(KEPT) == 1, ended
+    assert ended.count("raceday keirin play --resume") == 1, ended
+    assert "Traceback" not in term.text
+    assert _saved_races(db) == 0
+
+
+def test_replay_plain_at_a_terminal_prints_every_step_and_asks_nothing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "h.sqlite"
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n1\nq\n"))  # two moves, then save
+    assert run(["hairpin", "play", "--players", "human,human", "--save", "duel", "--seed", "1",
+                "--delay", "0", "--db", str(db)]) == 0
+    term = Terminal([str(RACEDAY), "replay", "duel", "--db", str(db), "--plain",
+                     "--delay", "0"])
+    assert term.wait() == 0, term.text[-600:]  # it ended by itself: nothing was asked
+    text = term.text
+    assert "Step 1 of 2" in text and "Step 2 of 2" in text, text[-600:]
+    assert "red plays a1 cruise b1" in text and "black plays b3 cruise a3" in text
+    assert text.index("Step 1 of 2") < text.index("Step 2 of 2")
+    assert "Enter = next" not in text and "\x1b[?1049h" not in term.output.decode()
