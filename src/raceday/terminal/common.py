@@ -110,12 +110,16 @@ def check_session_name_option(value: str | None) -> str | None:
 
 def player_names(values: Sequence[str] | None) -> list[str] | None:
     """The player names of ``-p Ann -p Bob``, ``-p "Ann,Bob"`` or both mixed, in order
-    (None when none were given; empty pieces such as a trailing comma are dropped, and the
-    game refuses a list with no name at all). Each name is 1 to :data:`MAX_PLAYER_NAME`
-    printable characters; :class:`OptionsError` names the first that is not."""
+    (None when none were given). Each name is 1 to :data:`MAX_PLAYER_NAME` printable
+    characters: an empty name (``-p ""``, ``-p "Ann,,Bob"``, a trailing comma) is refused,
+    in every game alike; :class:`OptionsError` names the first that is not a name."""
     if values is None:
         return None
-    names = [n.strip() for value in values for n in value.split(",") if n.strip()]
+    names = [n.strip() for value in values for n in value.split(",")]
+    if any(not name for name in names):
+        from raceday.present import refusal
+
+        raise refusal(OptionsError, "terminal.cli.players_empty", given=repr(",".join(values)))
     for name in names:
         if len(name) > MAX_PLAYER_NAME:
             raise OptionsError(f"a player's name has at most {MAX_PLAYER_NAME} characters; "
@@ -146,6 +150,8 @@ def fresh_seed(seed: int | None) -> int:
     return secrets.randbelow(2**63)
 
 
+# --seed means one thing everywhere (the random seed, 0 to 2**63-1); its help says what
+# the same seed gives back in each kind of command.
 SeedOpt = Annotated[
     int | None,
     typer.Option(
@@ -155,12 +161,39 @@ SeedOpt = Annotated[
         help="Random seed (0 to 2**63-1); the same seed replays the same race.",
     ),
 ]
+NumbersSeedOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--seed",
+        "-s",
+        callback=check_seed,
+        help="Random seed (0 to 2**63-1); the same seed gives the same numbers.",
+    ),
+]
+GamesSeedOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--seed",
+        "-s",
+        callback=check_seed,
+        help="Random seed (0 to 2**63-1); the same seed plays the same games.",
+    ),
+]
 DelayOpt = Annotated[
     float | None,
     typer.Option(
         "--delay",
         callback=check_delay,
         help="Seconds between turns, 0–60; 0 prints at once. Default: a short pause in a "
+        "terminal, none when piped.",
+    ),
+]
+StepDelayOpt = Annotated[
+    float | None,
+    typer.Option(
+        "--delay",
+        callback=check_delay,
+        help="Seconds between steps, 0–60; 0 prints at once. Default: a short pause in a "
         "terminal, none when piped.",
     ),
 ]

@@ -569,7 +569,7 @@ def _name_players(surface: Surface, make: Callable[[list[str]], BetSession]
             surface.say(Text(words("term.nothing_to_undo_yet", lang)))
             continue
         try:
-            names = player_names([line]) or []
+            names = (player_names([line]) or []) if line.strip() else []
             if not names:
                 raise OptionsError(words("term.names_needed", lang))
             if len(names) > MAX_PLAYERS:

@@ -95,7 +95,7 @@ def parse_players(spec: Sequence[str] | str | None, variant: str) -> list[str]:
         spec = DEFAULT_PLAYERS.get(variant, "human,medium,medium")
     if not spec.strip():
         raise OptionsError("--players is empty; list the players, e.g. human,medium,hard")
-    raw_kinds = [k for k in spec.split(",") if k.strip()] or [""]
+    raw_kinds = common.player_names([spec]) or [""]  # an empty name is refused
     if len(raw_kinds) > MAX_PLAYERS:
         raise OptionsError(f"--players lists {len(raw_kinds)} players; a race has 2 to "
                            f"{MAX_PLAYERS} (the team time trial 1)")
