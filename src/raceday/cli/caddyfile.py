@@ -24,6 +24,9 @@ HELP = ("Write the Caddyfile that routes each room to its process, for several r
 
 app = typer.Typer(help=HELP, add_completion=False)
 
+# Old spellings kept for one release (raceday.cli.main rewrites them, with a note).
+OLD_SPELLINGS = {"": {"--output": "--out"}}
+
 SiteOpt = Annotated[str, typer.Option(
     "--site", metavar="ADDRESS",
     help="The address people open: a host name such as party.example.org (Caddy gets its "
@@ -33,7 +36,7 @@ ShardOpt = Annotated[list[str], typer.Option(
     help="The address of a raceday serve --shard K/N process, shard 0 first; repeat once "
          "for each shard (N is how many are given).")]
 OutputOpt = Annotated[Path | None, typer.Option(
-    "--output", metavar="FILE", dir_okay=False,
+    "--out", "-o", metavar="PATH", dir_okay=False,
     help="Write the Caddyfile here (replaced whole) instead of printing it.")]
 AdminOpt = Annotated[str | None, typer.Option(
     "--admin", metavar="ADDRESS",
@@ -51,7 +54,7 @@ def write_atomic(path: Path, text: str) -> None:
     if not folder.is_dir():
         raise OptionsError(f"no folder {folder} to write {path.name} in")
     if path.is_dir():
-        raise OptionsError(f"{path} is a folder; name a file with --output")
+        raise OptionsError(f"{path} is a folder; name a file with --out")
     try:
         fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=folder)
         with os.fdopen(fd, "w", encoding="utf-8") as out:

@@ -84,7 +84,7 @@ def simulate(
     n: Annotated[int, typer.Option(
         "-n", "--races", metavar="N", callback=common.in_range(1, MAX_SIMULATIONS, "races"),
         help=f"Number of races to simulate, 1–{MAX_SIMULATIONS:,}.")] = 100_000,
-    seed: common.SeedOpt = None,
+    seed: common.NumbersSeedOpt = None,
     race: RaceOptions = GIVEN,
     json_out: common.JsonOpt = False,
 ) -> None:
@@ -369,7 +369,10 @@ common.add_alias(app, "party", "play", play)
 
 # Old spellings of options, kept hidden for one release (raceday.cli.main rewrites them with
 # a note on stderr): simulate's count of races was --simulations.
-OLD_SPELLINGS: dict[str, dict[str, str]] = {"simulate": {"--simulations": "--races"}}
+OLD_SPELLINGS: dict[str, dict[str, str]] = {
+    "simulate": {"--simulations": "--races"},
+    "play": {"--host": "--real-dice"},  # --host is serve's address
+}
 
 
 def resume_command(name: str, db: Path | None) -> str:

@@ -77,7 +77,7 @@ OLD_SPELLINGS: dict[str, dict[str, str]] = {
     "play": {"--resume": "--save"},
     "perft": {"-p": "--position"},
     "show": {"-p": "--position"},
-    "analyse": {"-p": "--position"},
+    "analyse": {"-p": "--position", "--save": "--from"},  # --save names a new save elsewhere
 }
 
 
@@ -142,7 +142,7 @@ def perft_command(
 # The loop talks only to a Surface (raceday.terminal.surface): full screen at a terminal,
 # lines when piped or with --plain. Every prompt understands help/?, quit and undo.
 HUMAN = "human"
-PLAYERS_METAVAR = "WHO,WHO"
+PLAYERS_METAVAR = "NAMES"  # one metavar for --players in every command
 PlayersOpt = Annotated[
     list[str] | None,
     typer.Option("--players", "-p", metavar=PLAYERS_METAVAR,
@@ -677,19 +677,19 @@ def _results_table(result: MatchResult) -> Table:
 @app.command("match")
 def match_command(
     players: Annotated[list[str] | None, typer.Option(
-        "--players", "-p", metavar="A,B",
+        "--players", "-p", metavar=PLAYERS_METAVAR,
         help="The two computer players, A (Red in the first game) then B: "
         f"{PLAYER_HELP.replace('human, ', '')}")] = None,
     red: Annotated[str | None, typer.Option(
-        "--red", metavar="A", help="Agent A (Red in the first game), instead of "
+        "--red", metavar="WHO", help="Agent A (Red in the first game), instead of "
         "--players.")] = None,
     black: Annotated[str | None, typer.Option(
-        "--black", metavar="B", help="Agent B (Black in the first game).")] = None,
+        "--black", metavar="WHO", help="Agent B (Black in the first game).")] = None,
     games: Annotated[int, typer.Option("-n", "--games", metavar="N",
                                        callback=common.in_range(1, MAX_GAMES, "games"),
                                        help=f"Number of games (1 to {MAX_GAMES:,}).")] = 10,
     variant: str = field_option(HairpinOptions, "variant"),
-    seed: common.SeedOpt = None,
+    seed: common.GamesSeedOpt = None,
     swap: Annotated[bool, typer.Option(
         "--swap/--no-swap",
         help="Swap sides every game (each opening is played once from each side).")] = True,
@@ -785,8 +785,8 @@ def _line_names(state: HairpinState, line: list[int]) -> list[str]:
 def analyse_command(
     game: GameOpts = GIVEN,
     save: Annotated[str | None, typer.Option(
-        "--save", callback=lambda v: None if v is None else _check_name(v),
-        help="Analyse the position of this saved session instead (read only).")] = None,
+        "--from", metavar="NAME", callback=lambda v: None if v is None else _check_name(v),
+        help="Analyse the position of the saved game NAME instead (read only).")] = None,
     think: ThinkOpt = DEFAULT_THINK,
     lines: Annotated[int, typer.Option(
         "--lines", callback=common.in_range(1, MAX_LINES, "moves"),
@@ -799,7 +799,7 @@ def analyse_command(
     from raceday.games.hairpin.agents import think as search_for
 
     if game.get("position") is not None and save is not None:
-        raise OptionsError("give either --position or --save, not both")
+        raise OptionsError("give either --position or --from, not both")
     if save is not None:
         doc, _ = SessionStore(db).load(SAVE_KIND, save)
         try:

@@ -87,12 +87,13 @@ def simulate(
             f"at most {MAX_REFERENCE_SIMULATIONS:,}). Memory stays flat at any count.",
         ),
     ] = 10_000,
-    seed: common.SeedOpt = None,
+    seed: common.NumbersSeedOpt = None,
     race: RaceOptions = GIVEN,
     json_out: common.JsonOpt = False,
     engine: Annotated[
         str,
         typer.Option(
+            metavar="fast|reference",
             help="fast: the compiled sampler (first three places); reference: the rules "
             "engine, every event (slow, for checking)."
         ),

@@ -778,7 +778,7 @@ def simulate(
                  ] = 200,
     race: RaceOptions = GIVEN,
     players: ComputersOpt = None,
-    seed: common.SeedOpt = None,
+    seed: common.NumbersSeedOpt = None,
     playouts: Annotated[
         int | None,
         typer.Option("--playouts", metavar="N",

@@ -131,8 +131,9 @@ GIVEN_BY_OPTIONS = Simulation()  # the default of ``sim``: the options fill it i
 SIMULATION_OPTIONS = [
     inspect.Parameter(field.name, inspect.Parameter.KEYWORD_ONLY, default=field.default,
                       annotation=annotation)
-    for field, annotation in zip(fields(Simulation), (common.SeedOpt, common.JsonOpt, PlotOpt,
-                                                      WorkersOpt, SchedulerOpt), strict=True)]
+    for field, annotation in zip(fields(Simulation), (common.NumbersSeedOpt, common.JsonOpt,
+                                                      PlotOpt, WorkersOpt, SchedulerOpt),
+                                                     strict=True)]
 
 
 def simulation_options(command: CommandT) -> CommandT:
@@ -501,7 +502,7 @@ def import_route(
         help=f"Length in squares, {MIN_DISTANCE} to {MAX_DISTANCE} (default: one per km).",
     )] = None,
     output: Annotated[str | None, typer.Option(
-        "--output", "-o", metavar="PATH", help="Write the route file (TOML) here.")] = None,
+        "--out", "-o", metavar="PATH", help="Write the route file (TOML) here.")] = None,
     plot_file: PlotOpt = None,
     json_out: common.JsonOpt = False,
 ) -> None:
@@ -511,9 +512,9 @@ def import_route(
     plot = _plot_file(plot_file)
     out = None if output is None else Path(output)
     if out is not None and (out.suffix.lower() != ".toml" or out.is_dir()):
-        raise OptionsError("--output needs a file name ending in .toml")
+        raise OptionsError("--out needs a file name ending in .toml")
     if out is not None:
-        common.check_out_folder(out, "--output")  # before the track is read, not after the import
+        common.check_out_folder(out, "--out")  # before the track is read, not after the import
     if name is not None and not name.strip():
         raise OptionsError("--name must not be empty")
     points = read_track(track)
@@ -570,7 +571,8 @@ TOUR_HELP = "Stage-race file (TOML) or the shipped one: ronde-van-belgie."
 CHOICES = {"c": "continue", "continue": "continue", "w": "watch", "watch": "watch",
            "s": "stop", "stop": "stop"}
 # old spellings kept as hidden aliases for one release (raceday.cli.main rewrites them)
-OLD_SPELLINGS: dict[str, dict[str, str]] = {"tour": {"--name": "--save"}}
+OLD_SPELLINGS: dict[str, dict[str, str]] = {"tour": {"--name": "--save"},
+                                            "route import": {"--output": "--out"}}
 
 
 def _show_stage(surface: Surface, campaign: Campaign) -> None:
