@@ -393,6 +393,39 @@ def shell_quote(*parts: object) -> str:
     return " ".join(shlex.quote(str(p)) for p in parts)
 
 
+def refuse_taken_save(store: Any, kind: str, name: str, game: str, resume: str) -> None:
+    """``--save NAME`` names a new game, in every game alike: a NAME already saved (under
+    the store's ``kind``) is refused with one line (exit 2) before any work is done, saying
+    how to go on with the saved one (``resume``, the command). A name the command chose
+    itself (no --save) is never refused: each game picks a free one (NAME-2, party-2...)."""
+    if store.exists(kind, name):
+        from raceday.present import refusal
+
+        raise refusal(OptionsError, "terminal.cli.save_taken", game=game, name=name,
+                      command=resume)
+
+
+def given_on_command_line(parameter: str) -> bool:
+    """Whether the running command's ``parameter`` (its Python name) was written on the
+    command line rather than left at its default (True outside a command, where every
+    value is given)."""
+    from typer._click.core import ParameterSource
+    from typer._click.globals import get_current_context
+
+    ctx = get_current_context(silent=True)
+    if ctx is None:
+        return True
+    return ctx.get_parameter_source(parameter) is ParameterSource.COMMANDLINE
+
+
+def saved_resume_line(name: str, resume: str, lang: str) -> str:
+    """The one line every game prints when it stops with its game saved (quit, ctrl-q, the
+    input ended): the name it is saved under and the exact command that goes on with it."""
+    from raceday.present import render
+
+    return render("terminal.cli.saved_resume", lang, params={"name": name, "command": resume})
+
+
 def resume_command(game: str, command: str, name: str, db: object | None) -> str:
     """The exact command that continues the saved session ``name`` of ``raceday <game>
     <command>`` (with ``--db`` when one was given), quoted to paste back."""

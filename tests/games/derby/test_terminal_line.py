@@ -113,7 +113,7 @@ def test_quit_stops_at_the_last_save_and_says_how_to_resume(tmp_path: Path,
                                                             where: list[str]) -> None:
     db = tmp_path / "q.sqlite"
     out = play(db, where)
-    assert "Stopped. The session is saved as 't'" in out
+    assert "Saved as 't'; continue with: " in out
     assert f"raceday derby play --resume t --db {db}" in out
     state = saved(db)
     assert state.ledger.tickets == []  # an unsaved ticket is not kept

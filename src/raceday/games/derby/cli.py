@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.markup import escape
 
-from raceday.core.errors import OptionsError, RacedayError, SaveFormatError
+from raceday.core.errors import OptionsError, RacedayError
 from raceday.games.derby.odds import exact_odds, format_odds, make_board, pair_name, parse_margin
 from raceday.games.derby.rules import POSTS, DerbyOptions, horse_name
 from raceday.games.derby.session import EveningOptions
@@ -260,9 +260,7 @@ def play(
                  else Session.new(config, [*_roster(players), *computer_seats]))
         store = writable_store(db)  # read-only: refused before names are asked
         name = save or new_party_name(store)
-        if store.exists(GAME, name):
-            raise SaveFormatError(f"a session named {name!r} already exists; resume it with "
-                                  f"--resume {name} or choose another --save name")
+        common.refuse_taken_save(store, GAME, name, "Dice Derby", resume_command(name, db))
         state = None if given is None else EveningState.from_session(given)
         revision = None
     resume_line = resume_command(name, db)
@@ -323,8 +321,7 @@ def play(
             raise
     if ended:
         # one unbroken line, whatever the width: the command must paste back whole
-        key = "party.input_ended" if ended[0] == "input" else "party.stopped"
-        common.console.print(escape(words(key, language, name=name, command=resume_line)),
+        common.console.print(escape(common.saved_resume_line(name, resume_line, language)),
                              soft_wrap=True)
 
 

@@ -382,8 +382,7 @@ class HairpinPlay:
             self.save_now()
             if self.save is not None:
                 command = self.resume_command()
-                line = escape(words("term.saved_as", lang, name=repr(self.save),
-                                    command=command))
+                line = escape(common.saved_resume_line(str(self.save), command, lang))
                 say_line(surface, line)
             return 0
         self.show(surface)
@@ -565,8 +564,7 @@ def play_command(
     save: Annotated[str | None, typer.Option(
         "--save", metavar="NAME", callback=common.check_session_name_option,
         help=f"Save the new game under NAME (at most {MAX_NAME} characters; default: "
-        "hairpin). A new game never overwrites a saved one: if the name is taken it is "
-        "saved as NAME-2, NAME-3, ...")] = None,
+        "hairpin, then hairpin-2, ...). A NAME already saved is refused.")] = None,
     resume: common.ResumeOpt = None,
     list_games: common.ListOpt = False,
     db: common.DbOpt = None,
@@ -620,6 +618,9 @@ def play_command(
                                   ) from None
         notes.append(("term.resuming", {"name": repr(name), "ply": state.position.ply}))
     else:
+        if save is not None:  # a name given is used as given, or refused
+            common.refuse_taken_save(store, SAVE_KIND, save, "Hairpin",
+                                     common.resume_command("hairpin", "play", save, db))
         wanted = save or SAVE_KIND
         name = store.fresh_name(SAVE_KIND, wanted)
         if name != wanted:

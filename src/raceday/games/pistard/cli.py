@@ -147,8 +147,8 @@ ComputersOpt = Annotated[
 SaveOpt = Annotated[
     str | None,
     typer.Option("--save", metavar="NAME", callback=common.check_session_name_option,
-                 help="Save the new race under NAME (at most 64 characters). A taken name "
-                      "is never overwritten: the race is saved as NAME-2, NAME-3, ..."),
+                 help="Save the new race under NAME (at most 64 characters; default: "
+                      "pistard, then pistard-2, ...). A NAME already saved is refused."),
 ]
 
 
@@ -177,7 +177,8 @@ def _race_command(command: str, players_option: Any,
             raise OptionsError(f"--resume {resume} goes on with a saved race and --save "
                                f"{save} names a new one; give one of them")
         kinds = None if resume is not None else kinds_of(players, race.get("variant"))
-        race_run = _open_race(command, kinds, race, seed, save, resume, db, delay, language)
+        race_run = _open_race(command, kinds, race, seed, save, resume, db, delay, language,
+                              named=common.given_on_command_line("save"))
         if race_run is None:
             return
         run_command(race_run.main, title=race_run.title(), lang=language, plain=plain)
@@ -275,10 +276,11 @@ def _load(store: SessionStore, session: str
 
 def _open_race(command: str, new_kinds: list[str] | None, race: RaceOptions,
                seed: int | None, save: str | None, resume: str | None, db: Path | None,
-               delay: float | None, lang: str) -> _Race | None:
+               delay: float | None, lang: str, named: bool = False) -> _Race | None:
     """Check everything and open the race (a new one, or the saved ``resume``) before a
     screen opens: a bad option or save writes nothing and asks nothing. None: the saved
-    race is already over (its result was printed)."""
+    race is already over (its result was printed). ``named``: ``save`` was given with
+    --save (a name taken is refused) rather than the default (a free one is picked)."""
     out = common.console
     used_seed: int | None = None
     if new_kinds is not None:
@@ -304,6 +306,9 @@ def _open_race(command: str, new_kinds: list[str] | None, race: RaceOptions,
         notes.append(_word("resuming", lang, name=repr(session),
                            variant=_variant(state.options.variant, lang), round=state.round))
     else:
+        if save is not None and named:  # a name given is used as given, or refused
+            common.refuse_taken_save(store, GAME.name, save, "PISTARD",
+                                     common.resume_command("pistard", command, save, db))
         wanted = save or DEFAULT_SAVE
         session = store.fresh_name(GAME.name, wanted)
         if session != wanted:
@@ -394,13 +399,13 @@ class _Race:
             self._ride(surface)
         except Quit:
             self.save()
-            surface.say(Text(_word("saved_quit", self.lang, name=repr(self.session),
-                                   command=self.resume_command()), no_wrap=True))
+            surface.say(Text(common.saved_resume_line(self.session, self.resume_command(),
+                                                      self.lang), no_wrap=True))
             return 0
         except EOFError:
             self.save()
-            surface.say(Text("\n" + _word("input_ended", self.lang, name=repr(self.session),
-                                          command=self.resume_command()), no_wrap=True))
+            surface.say(Text("\n" + common.saved_resume_line(
+                self.session, self.resume_command(), self.lang), no_wrap=True))
             return 0
         except KeyboardInterrupt:
             when = ("before the first round" if self.saved_round == 0

@@ -701,9 +701,8 @@ def tour(
         used = common.fresh_seed(seed)
         store = open_store(db)
         name = save or f"{tour_spec['name']} {used}"
-        if store.exists(GAME.name, name):
-            raise OptionsError(f"a stage race named {name!r} is already saved; resume it with "
-                               f"--resume {name!r} or choose another --save NAME")
+        common.refuse_taken_save(store, GAME.name, name, "WielerSIM",
+                                 common.resume_command("wielersim", "tour", name, db))
         campaign = new_campaign(store, name, tour_spec, p_spec, used)
         opening = say("tour.started", language, tour=f"[bold]{tour_spec['name']}[/]",
                       n=stage_count(tour_spec), name=repr(campaign.name), seed=used)
@@ -731,9 +730,10 @@ def tour_main(campaign: Campaign, opening: str, *, auto: bool, delay: float,
             _ride_campaign(surface, campaign, auto=auto, delay=delay,
                            resume_command=resume_command)
         except Quit:
-            _say_command(surface, say("tour.quit", surface.lang, done=campaign.next_stage,
-                                      total=stage_count(campaign.tour),
-                                      command=resume_command))
+            surface.say(say("tour.quit", surface.lang, done=campaign.next_stage,
+                            total=stage_count(campaign.tour)))
+            _say_command(surface, common.saved_resume_line(campaign.name, resume_command,
+                                                           surface.lang))
 
     return main
 
@@ -784,8 +784,9 @@ def _ride_campaign(surface: Surface, campaign: Campaign, *, auto: bool, delay: f
             except EOFError:
                 choice = "stop"
         if choice == "stop":
-            _say_command(surface, say("tour.stopped", lang, done=index, total=total,
-                                      command=resume_command))
+            surface.say(say("tour.stopped", lang, done=index, total=total))
+            _say_command(surface, common.saved_resume_line(campaign.name, resume_command,
+                                                           lang))
             return
         surface.say(Rule(label))
         state = None
