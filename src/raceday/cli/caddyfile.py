@@ -17,7 +17,7 @@ from typing import Annotated
 import typer
 
 from raceday.core.errors import OptionsError
-from raceday.terminal.common import console
+from raceday.terminal.common import LangOpt, console
 
 HELP = ("Write the Caddyfile that routes each room to its process, for several raceday "
         "serve --shard processes behind one address.")
@@ -71,6 +71,7 @@ def caddyfile(
     output: OutputOpt = None,
     admin: AdminOpt = None,
     bind: BindOpt = None,
+    lang: LangOpt = None,  # its refusals in this language (raceday.cli.main)
 ) -> None:
     """Print (or write) a Caddyfile for raceday serve --shard 0/N ... N-1/N."""
     from raceday.web.shards import caddyfile as make

@@ -16,7 +16,7 @@ from typing import Annotated, Any
 import typer
 from rich.markup import escape
 
-from raceday.terminal.common import console, err_console
+from raceday.terminal.common import LangOpt, console, err_console
 
 HELP = ("Compile the computer players and simulators ahead, so their first use is quick."
         "\n\n"
@@ -58,7 +58,8 @@ BackgroundOpt = Annotated[bool, typer.Option(
 @app.command()
 def warm_up(quiet: QuietOpt = False, only: OnlyOpt = None, every: AllOpt = False,
             jobs: JobsOpt = None, nice: NiceOpt = 0,
-            background: BackgroundOpt = False) -> None:
+            background: BackgroundOpt = False,
+            lang: LangOpt = None) -> None:  # its refusals in this language (cli.main)
     """Compile and cache every compiled engine of every game."""
     from raceday.terminal import warm
 

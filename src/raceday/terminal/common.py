@@ -418,12 +418,16 @@ def given_on_command_line(parameter: str) -> bool:
     return ctx.get_parameter_source(parameter) is ParameterSource.COMMANDLINE
 
 
-def saved_resume_line(name: str, resume: str, lang: str) -> str:
+def saved_resume_line(name: str, resume: str, lang: str, *, input_ended: bool = False) -> str:
     """The one line every game prints when it stops with its game saved (quit, ctrl-q, the
-    input ended): the name it is saved under and the exact command that goes on with it."""
+    input ended): the name it is saved under and the exact command that goes on with it;
+    after the end of the input it says so first."""
     from raceday.present import render
 
-    return render("terminal.cli.saved_resume", lang, params={"name": name, "command": resume})
+    line = render("terminal.cli.saved_resume", lang, params={"name": name, "command": resume})
+    if input_ended:
+        line = render("terminal.cli.saved_after_input", lang, params={"line": line})
+    return line
 
 
 def resume_command(game: str, command: str, name: str, db: object | None) -> str:

@@ -43,6 +43,19 @@ SimpleOpt = Annotated[
 ]
 
 
+def _words(lang: str | None) -> Callable[..., str]:
+    """Dice Derby's words in the language of ``--lang`` (else the locale's)."""
+    from raceday.core.events import Message
+    from raceday.present import render
+
+    language = common.resolve_lang(lang)
+
+    def say(key: str, **params: object) -> str:
+        return render(Message(f"derby.{key}", params), language)
+
+    return say
+
+
 @app.command()
 @game_options(DerbyOptions)
 def odds(
@@ -50,6 +63,7 @@ def odds(
     json_out: common.JsonOpt = False,
     margin: MarginOpt = "0.1",
     simple_odds: SimpleOpt = False,
+    lang: common.LangOpt = None,
 ) -> None:
     """Exact win and quinella probabilities, fair odds and the odds board."""
     rate = race.parse().fall_rate
@@ -60,17 +74,18 @@ def odds(
         return
     from rich.table import Table
 
+    say = _words(lang)
     board = make_board(exact, board_margin, simple=simple_odds)
-    win = Table(title=f"Win — exact (fall rate {rate})")
-    for col in ("Post", "Horse", "Probability", "Fair odds", "Board"):
-        win.add_column(col, justify="right")
+    win = Table(title=say("odds.win_exact", rate=str(rate)))
+    for col in ("post", "horse", "probability", "fair_odds", "board"):
+        win.add_column(say(f"column.{col}"), justify="right")
     for h in POSTS:
         p = exact.win[h]
         win.add_row(str(h), horse_name(h), f"{float(p):.6f}", f"{float(1 / p):.2f}",
                     format_odds(board.win[h]))
-    quin = Table(title="Quinella — exact (1st and 2nd in either order)")
-    for col in ("Pair", "Horses", "Probability", "Fair odds", "Board"):
-        quin.add_column(col, justify="right")
+    quin = Table(title=say("odds.quinella_exact"))
+    for col in ("pair", "horses", "probability", "fair_odds", "board"):
+        quin.add_column(say(f"column.{col}"), justify="right")
     for pr, p in sorted(exact.quinella.items()):
         quin.add_row(f"{pr[0]}-{pr[1]}", pair_name(pr), f"{float(p):.6f}",
                      f"{float(1 / p):.2f}", format_odds(board.quinella[pr]))
@@ -87,6 +102,7 @@ def simulate(
     seed: common.NumbersSeedOpt = None,
     race: RaceOptions = GIVEN,
     json_out: common.JsonOpt = False,
+    lang: common.LangOpt = None,
 ) -> None:
     """Estimate win and quinella probabilities by simulation, with 95% intervals."""
     import numpy as np
@@ -108,21 +124,22 @@ def simulate(
     from rich.table import Table
 
     exact = exact_odds(rate)
-    win = Table(title=f"Win — {n:,} simulated races (fall rate {rate}), 95% intervals")
-    for col in ("Horse", "Estimate", "95% interval", "Exact"):
-        win.add_column(col, justify="right")
+    say = _words(lang)
+    win = Table(title=say("odds.win_simulated", n=f"{n:,}", rate=str(rate)))
+    for col in ("horse", "estimate", "interval", "exact"):
+        win.add_column(say(f"column.{col}"), justify="right")
     for h, e in sim.win.items():
         win.add_row(horse_name(h), f"{e.p:.5f}", f"{e.low:.5f}–{e.high:.5f}",
                     f"{float(exact.win[h]):.5f}")
-    quin = Table(title="Quinella — simulated, 95% intervals")
-    for col in ("Pair", "Estimate", "95% interval", "Exact"):
-        quin.add_column(col, justify="right")
+    quin = Table(title=say("odds.quinella_simulated"))
+    for col in ("pair", "estimate", "interval", "exact"):
+        quin.add_column(say(f"column.{col}"), justify="right")
     for pr, e in sim.quinella.items():
         quin.add_row(pair_name(pr), f"{e.p:.5f}", f"{e.low:.5f}–{e.high:.5f}",
                      f"{float(exact.quinella[pr]):.5f}")
     common.console.print(win)
     common.console.print(quin)
-    common.console.print(common.seed_line(used, "numbers"))
+    common.console.print(common.seed_line(used, "numbers", common.resolve_lang(lang)))
 
 
 @app.command()
@@ -321,8 +338,9 @@ def play(
             raise
     if ended:
         # one unbroken line, whatever the width: the command must paste back whole
-        common.console.print(escape(common.saved_resume_line(name, resume_line, language)),
-                             soft_wrap=True)
+        line = common.saved_resume_line(name, resume_line, language,
+                                        input_ended=ended[0] == "input")
+        common.console.print(escape(line), soft_wrap=True)
 
 
 def _list_parties(store: SessionStore, lang: str) -> None:

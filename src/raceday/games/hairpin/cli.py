@@ -115,6 +115,7 @@ def perft_command(
     divide: Annotated[bool, typer.Option(
         "--divide", help="Also print the count under each first action.")] = False,
     json_out: common.JsonOpt = False,
+    lang: common.LangOpt = None,
 ) -> None:
     """Count the leaf nodes of the game tree DEPTH plies deep (pins the move generator)."""
     options = game.parse()
@@ -700,6 +701,7 @@ def match_command(
         f"(0 to {MAX_OPENING_PLIES}).")] = DEFAULT_OPENING_PLIES,
     think: ThinkOpt = DEFAULT_THINK,
     json_out: common.JsonOpt = False,
+    lang: common.LangOpt = None,
 ) -> None:
     """AI-versus-AI matches with a results table (wins, losses, draws, average length)."""
     if players is None and (red is None or black is None):
@@ -722,12 +724,13 @@ def match_command(
         common.print_json({**result.to_json(), "seed": seed})
         return
     common.console.print(_results_table(result))
-    common.console.print(f"[dim]seed {seed}: the same --seed replays this match[/]")
+    again = common.seed_line(seed, "games", common.resolve_lang(lang))
+    common.console.print(f"[dim]{escape(again)}[/]")
 
 
 @app.command("show")
 @game_options(HairpinOptions)
-def show_command(game: GameOpts = GIVEN) -> None:
+def show_command(game: GameOpts = GIVEN, lang: common.LangOpt = None) -> None:
     """Draw a position and list its legal actions."""
     state = HAIRPIN.new_state(game.parse(setup=game.get("setup") or "symmetric"))
     common.console.print(state_markup(state))
@@ -735,14 +738,15 @@ def show_command(game: GameOpts = GIVEN) -> None:
 
 
 @app.command("levels")
-def levels_command() -> None:
+def levels_command(lang: common.LangOpt = None) -> None:
     """List the difficulty levels and the agents behind them."""
+    language = common.resolve_lang(lang)
     levels = [*LEVELS.values(), OLD_EXPERT]
     width = max(len(level.name) for level in levels)
-    for level in levels:  # the descriptions in one column
-        common.console.print(f"[bold]{level.name:{width}s}[/]  {level.description}")
-    common.console.print(f"--players (and --{PLAYER_NAMES[0]}/--{PLAYER_NAMES[1]}) also take: "
-                         f"{PLAYER_HELP}")
+    for level in levels:  # the descriptions in one column (the words of Level.description)
+        said = escape(words(f"term.level.{level.name}", language))
+        common.console.print(f"[bold]{level.name:{width}s}[/]  {said}")
+    common.console.print(escape(words("term.levels_also", language, agents=PLAYER_HELP)))
 
 
 # --- analyse -------------------------------------------------------------------------
@@ -794,6 +798,7 @@ def analyse_command(
         help=f"How many of the best moves to show (1 to {MAX_LINES}).")] = 5,
     db: common.DbOpt = None,
     json_out: common.JsonOpt = False,
+    lang: common.LangOpt = None,
 ) -> None:
     """The best moves of a position with their values and principal variations, and how
     deep the search went (the expert's search, --think seconds)."""

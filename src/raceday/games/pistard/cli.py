@@ -15,6 +15,7 @@ from typing import Annotated, Any
 
 import numpy as np
 import typer
+from rich.markup import escape
 from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
@@ -405,7 +406,8 @@ class _Race:
         except EOFError:
             self.save()
             surface.say(Text("\n" + common.saved_resume_line(
-                self.session, self.resume_command(), self.lang), no_wrap=True))
+                self.session, self.resume_command(), self.lang, input_ended=True),
+                no_wrap=True))
             return 0
         except KeyboardInterrupt:
             when = ("before the first round" if self.saved_round == 0
@@ -792,6 +794,7 @@ def simulate(
                           f"to {MAX_PLAYOUTS:,} (default 96 and 2,048).")
     ] = None,
     as_json: common.JsonOpt = False,
+    lang: common.LangOpt = None,
 ) -> None:
     """Computer-only races: win rates by start lane and level (ttt: team time), turns."""
     kinds = _computers(players, race.get("variant"), "simulate")
@@ -837,7 +840,8 @@ def simulate(
                          f"{turns['ci95'][1]:.2f}; min {turns['min']:g}, max {turns['max']:g}), "
                          f"{summary['throws']['mean']:.1f} throws; stopped by the round cap: "
                          f"{summary['stopped_by_round_cap']}", soft_wrap=True)
-    common.console.print(f"[dim]seed {seed}: the same --seed replays these races[/]")
+    again = common.seed_line(seed, "numbers", common.resolve_lang(lang))
+    common.console.print(f"[dim]{escape(again)}[/]")
 
 
 # --- track --------------------------------------------------------------------------------
@@ -846,6 +850,7 @@ def show_track(
     track: Annotated[str, typer.Argument(help="Shipped track (default, short) or a TOML file.")]
     = "default",
     as_json: common.JsonOpt = False,
+    lang: common.LangOpt = None,  # its refusals in this language (raceday.cli.main)
 ) -> None:
     """Show (and validate) a track: its colours lane by lane and its line."""
     track_obj = load_track(track)

@@ -505,6 +505,7 @@ def import_route(
         "--out", "-o", metavar="PATH", help="Write the route file (TOML) here.")] = None,
     plot_file: PlotOpt = None,
     json_out: common.JsonOpt = False,
+    lang: common.LangOpt = None,
 ) -> None:
     """Build a route from a real track: gradients become flat road, climbs and cobbles."""
     from raceday.games.wielersim.importer import build_route, read_track, route_toml
@@ -532,10 +533,11 @@ def import_route(
     if json_out:
         common.print_json({"game": "wielersim", "route": checked})
         return
-    _show_import(checked, route, points[-1].km - points[0].km)
+    language = common.resolve_lang(lang)
+    _show_import(checked, route, points[-1].km - points[0].km, language)
     if out is not None:
-        common.console.print(say("import.written", path=out))
-    _plot_written(plot)
+        common.console.print(say("import.written", language, path=out))
+    _plot_written(plot, language)
 
 
 def _show_import(checked: dict[str, Any], route: dict[str, Any], km: float,
