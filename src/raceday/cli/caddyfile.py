@@ -25,14 +25,15 @@ HELP = ("Write the Caddyfile that routes each room to its process, for several r
 app = typer.Typer(help=HELP, add_completion=False)
 
 # Old spellings kept for one release (raceday.cli.main rewrites them, with a note).
-OLD_SPELLINGS = {"": {"--output": "--out"}}
+# --shard is serve's K/N (which shard a process is); here each shard's address.
+OLD_SPELLINGS = {"": {"--output": "--out", "--shard": "--shard-address"}}
 
 SiteOpt = Annotated[str, typer.Option(
     "--site", metavar="ADDRESS",
     help="The address people open: a host name such as party.example.org (Caddy gets its "
          "TLS certificate) or an address such as http://127.0.0.1:8080.")]
 ShardOpt = Annotated[list[str], typer.Option(
-    "--shard", metavar="HOST:PORT",
+    "--shard-address", metavar="HOST:PORT",
     help="The address of a raceday serve --shard K/N process, shard 0 first; repeat once "
          "for each shard (N is how many are given).")]
 OutputOpt = Annotated[Path | None, typer.Option(

@@ -32,7 +32,7 @@ app = typer.Typer(help=HELP, add_completion=False)
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing but errors.")]
 OnlyOpt = Annotated[
     list[str] | None,
-    typer.Option("--only", metavar="ENGINE",
+    typer.Option("--only", metavar="NAME",
                  help="Warm only this engine (repeatable), named as a full warm-up lists "
                       "it (e.g. hairpin, pistard-sprint). Default: every engine a computer "
                       "player or simulator uses."),

@@ -35,8 +35,9 @@ MAX_COMPUTERS = 20
 
 RaceOptions = GivenOptions[DerbyOptions]  # --fall-rate (the model's)
 MarginOpt = Annotated[
-    str, typer.Option("--margin", help="Board odds are fair odds times (1 - margin), to 0.1; "
-                      "margin 0 to 0.5.")
+    str, typer.Option("--margin", metavar="FRACTION",
+                      help="House margin, 0 to 0.5 (0.1 or 1/10): board odds are fair odds "
+                      "times (1 - margin), to 0.1.")
 ]
 SimpleOpt = Annotated[
     bool, typer.Option("--simple-odds", help="Round board odds down to easy party numbers.")
