@@ -40,6 +40,8 @@ def _refused(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
     (["keirin", "simulate", "-n", "abc"], "error: --races: must be a whole number, got 'abc'"),
     (["keirin", "watch", "--delay", "soon"],
      "error: --delay: must be a number such as 0.5, got 'soon'"),
+    (["derby", "play", "-p", ",".join(f"p{k}" for k in range(50)), "--computers", "20"],
+     "error: --players: at most 64 players with the --computers, got 70"),
 ])
 def test_a_bad_value_is_refused_in_plain_words_naming_the_option(
         capsys: pytest.CaptureFixture[str], argv: list[str], said: str) -> None:

@@ -11,7 +11,7 @@ from rich.markup import escape
 from raceday.core.errors import OptionsError, RacedayError
 from raceday.games.derby.odds import exact_odds, format_odds, make_board, pair_name, parse_margin
 from raceday.games.derby.rules import POSTS, DerbyOptions, horse_name
-from raceday.games.derby.session import EveningOptions
+from raceday.games.derby.session import MAX_PLAYERS, EveningOptions
 from raceday.store.names import MAX_SESSION_NAME
 from raceday.terminal import common
 from raceday.terminal.options import GIVEN, GivenOptions, game_options
@@ -274,8 +274,11 @@ def play(
         config = house_rules.parse(seed=common.fresh_seed(seed))
         computer_seats = [(f"Computer {k + 1}", ("cautious", "bold")[k % 2])
                           for k in range(computers)]
-        given = (None if players is None
-                 else Session.new(config, [*_roster(players), *computer_seats]))
+        roster = None if players is None else [*_roster(players), *computer_seats]
+        if roster is not None and len(roster) > MAX_PLAYERS:  # said as the options say it
+            raise OptionsError(f"--players: at most {MAX_PLAYERS} players with the "
+                               f"--computers, got {len(roster)}")
+        given = None if roster is None else Session.new(config, roster)
         store = writable_store(db)  # read-only: refused before names are asked
         name = save or new_party_name(store)
         common.refuse_taken_save(store, GAME, name, "Dice Derby", resume_command(name, db))
