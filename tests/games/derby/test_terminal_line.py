@@ -97,7 +97,7 @@ def test_undo_at_a_sealed_bid_lets_the_bidder_before_seal_again(tmp_path: Path) 
 
 def test_undo_at_the_host_dice_and_at_the_names_is_refused_in_words(tmp_path: Path) -> None:
     db = tmp_path / "d.sqlite"
-    result = runner.invoke(app, ["derby", "play", "--computers", "5", "--host", "--seed", "4",
+    result = runner.invoke(app, ["derby", "play", "--computers", "5", "--real-dice", "--seed", "4",
                                  "--races", "4", "--delay", "0", "--save", "t", "--db",
                                  str(db)],
                            input="\n".join(["undo", "Aki", "1000", "", "undo", "help"]) + "\n")
