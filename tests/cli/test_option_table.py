@@ -187,3 +187,4 @@ def test_a_simulation_says_its_seed_in_the_language_asked_for(
     out = _out(capsys, "keirin", "simulate", "--engine", "reference", "-n", "2", "--seed",
                "3", "--lang", "ja")
     assert "シード 3（--seed 3 で同じ数値がもう一度出ます）" in out
+    assert "2着以内" in out and "平均レース長" in out and "top 2" not in out

@@ -124,9 +124,16 @@ def simulate(
         data = summary.to_json()
         common.print_json({"game": data.pop("game"), "n": data.pop("n"), "seed": used, **data})
         return
-    table = Table(title=f"KEIRIN: {n:,} races, {riders} riders, length {length}")
-    for col in ("rider", "win", "95% CI", "top 2", "top 3"):
-        table.add_column(col, justify="right")
+    from raceday.present import render
+
+    language = common.resolve_lang(lang)
+
+    def say(key: str, **params: object) -> str:
+        return render(f"term.sim.{key}", language, game="keirin", params=params)
+
+    table = Table(title=say("title", n=f"{n:,}", riders=riders, length=length))
+    for col in ("rider", "win", "interval", "top2", "top3"):
+        table.add_column(say(col), justify="right")
     for r in range(1, riders + 1):
         lo, hi = summary.interval(r, 1)
         table.add_row(
@@ -138,8 +145,8 @@ def simulate(
         )
     common.console.print(table)
     mean, lo, hi = summary.mean_turns_interval()
-    common.console.print(f"Average race length: {mean:.2f} turns (95% CI {lo:.2f} – {hi:.2f}).")
-    common.console.print(common.seed_line(used, "numbers", common.resolve_lang(lang)))
+    common.console.print(say("length", mean=f"{mean:.2f}", low=f"{lo:.2f}", high=f"{hi:.2f}"))
+    common.console.print(common.seed_line(used, "numbers", language))
 
 
 @app.command()
