@@ -188,3 +188,16 @@ def test_a_simulation_says_its_seed_in_the_language_asked_for(
                "3", "--lang", "ja")
     assert "シード 3（--seed 3 で同じ数値がもう一度出ます）" in out
     assert "2着以内" in out and "平均レース長" in out and "top 2" not in out
+
+
+def test_the_fast_start_of_keirin_odds_leaves_a_japanese_locale_to_the_full_command(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from raceday.games.keirin import quick
+
+    for variable in ("LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.setenv("LANG", "ja_JP.UTF-8")
+    assert quick.run(["keirin", "odds"]) is None  # the full command speaks Japanese
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    assert quick.run(["keirin", "odds", "--riders", "6", "--top", "1"]) == 0
+    assert "KEIRIN exact odds" in capsys.readouterr().out
