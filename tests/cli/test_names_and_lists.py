@@ -56,7 +56,10 @@ def test_keirin_takes_comma_lists_as_well_as_repeated_p(tmp_path: Path) -> None:
 
 def test_player_names_split_and_bound() -> None:
     assert player_names(None) is None
-    assert player_names(["Ann", " Bob , Chie,"]) == ["Ann", "Bob", "Chie"]
+    assert player_names(["Ann", " Bob , Chie"]) == ["Ann", "Bob", "Chie"]
+    for empty in ([""], ["Ann", " "], ["Ann,,Bob"], ["Ann,"]):  # no name is empty
+        with pytest.raises(OptionsError, match="cannot be empty"):
+            player_names(empty)
     assert player_names(["x" * MAX_PLAYER_NAME]) == ["x" * MAX_PLAYER_NAME]
     with pytest.raises(OptionsError, match=f"at most {MAX_PLAYER_NAME} characters"):
         player_names(["x" * (MAX_PLAYER_NAME + 1)])

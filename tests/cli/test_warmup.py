@@ -257,7 +257,7 @@ def test_pistard_play_with_a_warm_cache_says_nothing_of_preparing(warmed: None,
                 "sprint", "--seed", "1", "--delay", "0", "--db",
                 str(tmp_path / "races.sqlite")], None)
     assert done.returncode == 0, done.stderr
-    assert "input ended" in done.stdout  # the computer placed its rider, then input ended
+    assert "Input ended. Saved as" in done.stdout  # the computer placed its rider, then input ended
     assert COLD_LINE not in done.stdout
 
 

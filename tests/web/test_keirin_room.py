@@ -360,12 +360,12 @@ def test_the_host_may_end_the_night_early_and_open_tickets_are_withdrawn(
 
 @pytest.mark.parametrize("options, words", [  # the room's options model's one line
     ({"riders": 5}, "KEIRIN option riders: must be from 6 to 9, got 5"),
-    ({"riders": "9"}, "KEIRIN option riders: input should be a valid integer, got '9'"),
+    ({"riders": "9"}, "KEIRIN option riders: must be a whole number from 6 to 9, got '9'"),
     ({"length": 10}, "KEIRIN option length: must be from 19 to 1,000, got 10"),
     ({"races": 0}, "KEIRIN option races: must be from 1 to 12, got 0"),
     ({"mode": "tote"}, "KEIRIN option mode: input should be 'fixed' or 'pool', got 'tote'"),
     ({"margin": 1.5}, "KEIRIN option margin: input should be less than 1, got 1.5"),
-    ({"margin": "0.1"}, "KEIRIN option margin: input should be a valid number, got '0.1'"),
+    ({"margin": "0.1"}, "KEIRIN option margin: must be a number such as 0.5, got '0.1'"),
     ({"bankroll": 0}, "KEIRIN option bankroll: must be from 1 to 100,000,000, got 0"),
     ({"derny": 12}, "unknown KEIRIN option 'derny'"),
 ])

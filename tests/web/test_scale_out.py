@@ -151,7 +151,7 @@ def test_two_shards_behind_two_entry_points(tmp_path: Path) -> None:
             made = subprocess.run(
                 [sys.executable, "-m", "raceday", "caddyfile", "--site",
                  f"http://127.0.0.1:{port}", "--bind", "127.0.0.1", "--admin", "off",
-                 *[a for u in upstreams for a in ("--shard", u)], "--output", str(config)],
+                 *[a for u in upstreams for a in ("--shard-address", u)], "--out", str(config)],
                 capture_output=True, text=True, timeout=HANG, check=False)
             assert made.returncode == 0, made.stderr
             stack.enter_context(_running(

@@ -152,13 +152,15 @@ def _adapt(tmp_path: Path, text: str) -> dict[str, Any]:
 
 @pytest.mark.parametrize("args", [
     ["--site", "party.example.org"],  # no shard at all
-    ["--site", "party.example.org", "--shard", "nowhere"],
-    ["--site", "party.example.org", "--shard", "127.0.0.1:1", "--shard", "127.0.0.1:1"],
-    ["--site", "two words", "--shard", "127.0.0.1:8001"],
-    ["--site", "x.org", "--shard", "127.0.0.1:8001", "--bind", "localhost:80"],
-    ["--site", "x.org", "--shard", "127.0.0.1:8001", "--admin", "sometimes"],
-    ["--site", "x.org", *[a for p in range(21) for a in ("--shard", f"127.0.0.1:{8000 + p}")]],
-    ["--site", "x.org", "--shard", "127.0.0.1:8001", "--output", "/no/such/folder/Caddyfile"],
+    ["--site", "party.example.org", "--shard-address", "nowhere"],
+    ["--site", "party.example.org", "--shard-address", "127.0.0.1:1", "--shard-address",
+     "127.0.0.1:1"],
+    ["--site", "two words", "--shard-address", "127.0.0.1:8001"],
+    ["--site", "x.org", "--shard-address", "127.0.0.1:8001", "--bind", "localhost:80"],
+    ["--site", "x.org", "--shard-address", "127.0.0.1:8001", "--admin", "sometimes"],
+    ["--site", "x.org",
+     *[a for p in range(21) for a in ("--shard-address", f"127.0.0.1:{8000 + p}")]],
+    ["--site", "x.org", "--shard-address", "127.0.0.1:8001", "--out", "/no/such/folder/Caddyfile"],
 ])
 def test_the_command_refuses_bad_input_in_one_line(args: list[str],
                                                    capsys: pytest.CaptureFixture[str]) -> None:
@@ -172,8 +174,8 @@ def test_the_command_writes_the_file_whole(tmp_path: Path,
                                           capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "Caddyfile"
     out.write_text("old", encoding="utf-8")
-    args = ["caddyfile", "--site", "party.example.org", "--shard", "127.0.0.1:8001",
-            "--shard", "127.0.0.1:8002", "--output", str(out)]
+    args = ["caddyfile", "--site", "party.example.org", "--shard-address", "127.0.0.1:8001",
+            "--shard-address", "127.0.0.1:8002", "--out", str(out)]
     assert run(args) == 0
     assert out.read_text(encoding="utf-8") == caddyfile(
         "party.example.org", ["127.0.0.1:8001", "127.0.0.1:8002"])

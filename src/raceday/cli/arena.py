@@ -14,9 +14,9 @@ import typer
 from rich.markup import escape
 
 from raceday.terminal.common import (
+    GamesSeedOpt,
     JsonOpt,
     LangOpt,
-    SeedOpt,
     console,
     err_console,
     fresh_seed,
@@ -56,7 +56,7 @@ def arena(
     a: AgentA = "random",
     b: AgentB = "random",
     games: GamesOpt = 10,
-    seed: SeedOpt = None,
+    seed: GamesSeedOpt = None,
     out: OutOpt = None,
     option: ParamOpt = None,
     force: ForceOpt = False,

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 from rich.markup import escape
 from typer._click.core import Command, Context
-from typer._click.exceptions import ClickException, UsageError
+from typer._click.exceptions import BadParameter, ClickException, UsageError
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 from typer.exceptions import Abort
 
@@ -411,9 +411,33 @@ def _root(
     """Play, watch, simulate and price dice and racing tabletop games."""
 
 
+def _plain_bad_value(exc: UsageError) -> str | None:
+    """A value the command line's parser refused (a type it could not read: ``--laps x``)
+    in the user's words, naming the option: ``--laps: it must be a whole number, got
+    'x'`` instead of the validator's "Input should be a valid integer, unable to parse
+    string as an integer". None for any other usage error."""
+    cause = exc.__cause__
+    param = getattr(exc, "param", None)
+    if not isinstance(exc, BadParameter) or param is None or cause is None:
+        return None
+    from pydantic import ValidationError
+
+    from raceday.core.game import plain_reason
+
+    if not isinstance(cause, ValidationError) or not cause.errors():
+        return None
+    problem = cause.errors()[0]
+    reason = plain_reason(problem)
+    if reason is None:
+        return None
+    longs = [o for o in param.opts if o.startswith("--")] or list(param.opts)
+    name = longs[0] if longs else (param.name or "value").upper()
+    return f"{name}: {reason}, got {problem.get('input')!r}"
+
+
 def _usage_line(exc: UsageError) -> str:
     """One line for a usage error, plus where to find help."""
-    message = exc.format_message().strip().replace("\n", " ")
+    message = (_plain_bad_value(exc) or exc.format_message()).strip().replace("\n", " ")
     ctx = exc.ctx
     path = ctx.command_path if ctx is not None else "raceday"
     return f"error: {message} (try '{path} --help')"

@@ -464,7 +464,7 @@ def replay(
     db: common.DbOpt = None,
     room: RoomOpt = False,
     step: StepOpt = None,
-    delay: common.DelayOpt = None,
+    delay: common.StepDelayOpt = None,
     lang: common.LangOpt = None,
     plain: common.PlainOpt = False,
     list_: ListReplaysOpt = False,

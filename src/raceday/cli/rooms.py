@@ -54,7 +54,8 @@ def _db(db: Path | None) -> Path | None:
 
 
 @app.command(name="list")
-def list_rooms(db: common.DbOpt = None, json_out: common.JsonOpt = False) -> None:
+def list_rooms(db: common.DbOpt = None, json_out: common.JsonOpt = False,
+               lang: common.LangOpt = None) -> None:  # its refusals in this language
     """List every room: code, game, status, seats, events and last play (UTC)."""
     from raceday.web.lifecycle import list_rooms as rooms_of
 
@@ -102,7 +103,8 @@ def _remove(db: Path | None, older_than: int, dry_run: bool, out: Path | None) -
 
 
 @app.command()
-def prune(older_than: OlderOpt, db: common.DbOpt = None, dry_run: DryRunOpt = False) -> None:
+def prune(older_than: OlderOpt, db: common.DbOpt = None, dry_run: DryRunOpt = False,
+          lang: common.LangOpt = None) -> None:  # its refusals in this language
     """Delete finished and closed rooms (with their replays) not played for DAYS days."""
     _remove(db, older_than, dry_run, None)
 
@@ -116,6 +118,7 @@ def archive(
              "file in; an existing file is never replaced.")],
     db: common.DbOpt = None,
     dry_run: DryRunOpt = False,
+    lang: common.LangOpt = None,  # its refusals in this language (raceday.cli.main)
 ) -> None:
     """Write old finished and closed rooms to a file, then delete them (both or neither)."""
     if not out.strip():

@@ -369,6 +369,7 @@ def serve(
     shard: ShardOpt = None,
     idle_close: IdleCloseOpt = IDLE_CLOSE_DEFAULT,
     limit: LimitOpt = None,
+    lang: common.LangOpt = None,  # its refusals in this language (raceday.cli.main)
 ) -> None:
     """Start the party server: open the printed address on the big screen."""
     serve_command(check_host(host), port, db, public_url=public_url,

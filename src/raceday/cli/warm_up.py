@@ -16,7 +16,7 @@ from typing import Annotated, Any
 import typer
 from rich.markup import escape
 
-from raceday.terminal.common import console, err_console
+from raceday.terminal.common import LangOpt, console, err_console
 
 HELP = ("Compile the computer players and simulators ahead, so their first use is quick."
         "\n\n"
@@ -32,7 +32,7 @@ app = typer.Typer(help=HELP, add_completion=False)
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing but errors.")]
 OnlyOpt = Annotated[
     list[str] | None,
-    typer.Option("--only", metavar="ENGINE",
+    typer.Option("--only", metavar="NAME",
                  help="Warm only this engine (repeatable), named as a full warm-up lists "
                       "it (e.g. hairpin, pistard-sprint). Default: every engine a computer "
                       "player or simulator uses."),
@@ -58,7 +58,8 @@ BackgroundOpt = Annotated[bool, typer.Option(
 @app.command()
 def warm_up(quiet: QuietOpt = False, only: OnlyOpt = None, every: AllOpt = False,
             jobs: JobsOpt = None, nice: NiceOpt = 0,
-            background: BackgroundOpt = False) -> None:
+            background: BackgroundOpt = False,
+            lang: LangOpt = None) -> None:  # its refusals in this language (cli.main)
     """Compile and cache every compiled engine of every game."""
     from raceday.terminal import warm
 

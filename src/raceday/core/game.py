@@ -65,6 +65,75 @@ def field_range(model: type[BaseModel], field: str, *, inclusive: bool = False
     return low, high
 
 
+def _item_bounds(model: type[BaseModel] | None, field: str) -> tuple[Any, Any]:
+    """The (ge, le) bounds of each item of a list or tuple field (None where none)."""
+    info = model.model_fields.get(field) if model is not None else None
+    if info is None:
+        return None, None
+    from typing import Annotated
+
+    inner = [a for a in get_args(info.annotation) if a is not Ellipsis]
+    low = high = None
+    for arg in inner:
+        for mark in (get_args(arg)[1:] if get_origin(arg) is Annotated else ()):
+            for part in getattr(mark, "metadata", [mark]):
+                low = getattr(part, "ge", low)
+                high = getattr(part, "le", high)
+    return low, high
+
+
+def _whole_number(low: Any, high: Any) -> str:
+    if low is not None and high is not None:
+        return f"a whole number from {low:,} to {high:,}"
+    if low is not None:
+        return f"a whole number of {low:,} or more"
+    if high is not None:
+        return f"a whole number of {high:,} or less"
+    return "a whole number"
+
+
+def plain_reason(problem: Mapping[str, Any], model: type[BaseModel] | None = None
+                 ) -> str | None:
+    """What is wrong with a value, in the user's words rather than the validator's, for
+    the kinds of problem pydantic words for programmers ("input should be a valid
+    integer", "tuple should have at most 8 items after validation"); None for the others
+    (their own message is plain enough). For one item of a list (``loc`` ends with its
+    index) it says which item."""
+    kind = str(problem.get("type", ""))
+    loc = [part for part in problem.get("loc", ())]
+    ctx = problem.get("ctx") or {}
+    item = loc[-1] if len(loc) > 1 and isinstance(loc[-1], int) else None
+    field = str(loc[0]) if loc else ""
+    if item is not None:
+        low, high = _item_bounds(model, field)
+    elif model is not None and field in model.model_fields:
+        low, high = field_range(model, field, inclusive=True)
+    else:
+        low = high = None
+    where = f"value {item + 1} " if item is not None else ""
+    if kind in ("int_type", "int_parsing", "int_from_float", "int_parsing_size"):
+        return f"{where}must be {_whole_number(low, high)}"
+    if kind in ("float_type", "float_parsing", "finite_number"):
+        return f"{where}must be a number such as 0.5"
+    if kind in ("bool_type", "bool_parsing"):
+        return f"{where}must be true or false"
+    if kind in ("greater_than_equal", "greater_than", "less_than_equal", "less_than") \
+            and item is not None:
+        return f"{where}must be {_whole_number(low, high)}"
+    if kind in ("too_long", "too_short"):
+        most = ctx.get("max_length")
+        least = ctx.get("min_length")
+        count = ctx.get("actual_length")
+        limit = (f"at most {most:,}" if kind == "too_long" and most is not None
+                 else f"at least {least:,}" if least is not None else "another number of")
+        unit = "value" if limit.endswith(" 1") else "values"
+        got = f" ({count:,} given)" if count is not None else ""
+        return f"takes {limit} {unit}{got}"
+    if kind == "string_type":
+        return f"{where}must be text"
+    return None
+
+
 def describe_validation_error(error: ValidationError, what: str,
                               names: Mapping[str, str] | None = None,
                               model: type[BaseModel] | None = None) -> str:
@@ -92,10 +161,13 @@ def validation_refusal(error: ValidationError, what: str,
                     Message("refusal.option_range", {"game": what, "option": shown,
                                                      "low": f"{low:,}", "high": f"{high:,}",
                                                      "got": got}))
+    plain = plain_reason(first, model)
+    if plain is not None:  # one option, however deep the problem lies in it
+        loc = loc[:1]
     if loc and names and loc[0] in names:
         loc[0] = names[loc[0]]
     field = ".".join(loc)
-    message = str(first.get("msg", "is not valid"))
+    message = plain if plain is not None else str(first.get("msg", "is not valid"))
     message = message.removeprefix("Value error, ").removeprefix("Assertion failed, ")
     # one line whatever the value held (a file name with a line break): escapes instead
     message = "".join(c if c.isprintable() else repr(c)[1:-1] for c in message)
@@ -107,6 +179,8 @@ def validation_refusal(error: ValidationError, what: str,
         return f"unknown {what} option {field!r}", Message("refusal.option_unknown", facts)
     if kind == "missing":
         return f"{what} option {field!r} is required", Message("refusal.option_missing", facts)
+    if kind in ("too_long", "too_short") and plain is not None:
+        return f"{what} option {field}: {message}", Message("refusal.option", facts)
     if "input" in first and kind not in ("value_error", "assertion_error"):
         got = repr(first["input"])
         return (f"{what} option {field}: {message.lower()}, got {got}",

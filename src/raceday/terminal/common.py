@@ -110,12 +110,16 @@ def check_session_name_option(value: str | None) -> str | None:
 
 def player_names(values: Sequence[str] | None) -> list[str] | None:
     """The player names of ``-p Ann -p Bob``, ``-p "Ann,Bob"`` or both mixed, in order
-    (None when none were given; empty pieces such as a trailing comma are dropped, and the
-    game refuses a list with no name at all). Each name is 1 to :data:`MAX_PLAYER_NAME`
-    printable characters; :class:`OptionsError` names the first that is not."""
+    (None when none were given). Each name is 1 to :data:`MAX_PLAYER_NAME` printable
+    characters: an empty name (``-p ""``, ``-p "Ann,,Bob"``, a trailing comma) is refused,
+    in every game alike; :class:`OptionsError` names the first that is not a name."""
     if values is None:
         return None
-    names = [n.strip() for value in values for n in value.split(",") if n.strip()]
+    names = [n.strip() for value in values for n in value.split(",")]
+    if any(not name for name in names):
+        from raceday.present import refusal
+
+        raise refusal(OptionsError, "terminal.cli.players_empty", given=repr(",".join(values)))
     for name in names:
         if len(name) > MAX_PLAYER_NAME:
             raise OptionsError(f"a player's name has at most {MAX_PLAYER_NAME} characters; "
@@ -146,6 +150,8 @@ def fresh_seed(seed: int | None) -> int:
     return secrets.randbelow(2**63)
 
 
+# --seed means one thing everywhere (the random seed, 0 to 2**63-1); its help says what
+# the same seed gives back in each kind of command.
 SeedOpt = Annotated[
     int | None,
     typer.Option(
@@ -155,12 +161,39 @@ SeedOpt = Annotated[
         help="Random seed (0 to 2**63-1); the same seed replays the same race.",
     ),
 ]
+NumbersSeedOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--seed",
+        "-s",
+        callback=check_seed,
+        help="Random seed (0 to 2**63-1); the same seed gives the same numbers.",
+    ),
+]
+GamesSeedOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--seed",
+        "-s",
+        callback=check_seed,
+        help="Random seed (0 to 2**63-1); the same seed plays the same games.",
+    ),
+]
 DelayOpt = Annotated[
     float | None,
     typer.Option(
         "--delay",
         callback=check_delay,
         help="Seconds between turns, 0–60; 0 prints at once. Default: a short pause in a "
+        "terminal, none when piped.",
+    ),
+]
+StepDelayOpt = Annotated[
+    float | None,
+    typer.Option(
+        "--delay",
+        callback=check_delay,
+        help="Seconds between steps, 0–60; 0 prints at once. Default: a short pause in a "
         "terminal, none when piped.",
     ),
 ]
@@ -358,6 +391,43 @@ def shell_quote(*parts: object) -> str:
     import shlex
 
     return " ".join(shlex.quote(str(p)) for p in parts)
+
+
+def refuse_taken_save(store: Any, kind: str, name: str, game: str, resume: str) -> None:
+    """``--save NAME`` names a new game, in every game alike: a NAME already saved (under
+    the store's ``kind``) is refused with one line (exit 2) before any work is done, saying
+    how to go on with the saved one (``resume``, the command). A name the command chose
+    itself (no --save) is never refused: each game picks a free one (NAME-2, party-2...)."""
+    if store.exists(kind, name):
+        from raceday.present import refusal
+
+        raise refusal(OptionsError, "terminal.cli.save_taken", game=game, name=name,
+                      command=resume)
+
+
+def given_on_command_line(parameter: str) -> bool:
+    """Whether the running command's ``parameter`` (its Python name) was written on the
+    command line rather than left at its default (True outside a command, where every
+    value is given)."""
+    from typer._click.core import ParameterSource
+    from typer._click.globals import get_current_context
+
+    ctx = get_current_context(silent=True)
+    if ctx is None:
+        return True
+    return ctx.get_parameter_source(parameter) is ParameterSource.COMMANDLINE
+
+
+def saved_resume_line(name: str, resume: str, lang: str, *, input_ended: bool = False) -> str:
+    """The one line every game prints when it stops with its game saved (quit, ctrl-q, the
+    input ended): the name it is saved under and the exact command that goes on with it;
+    after the end of the input it says so first."""
+    from raceday.present import render
+
+    line = render("terminal.cli.saved_resume", lang, params={"name": name, "command": resume})
+    if input_ended:
+        line = render("terminal.cli.saved_after_input", lang, params={"line": line})
+    return line
 
 
 def resume_command(game: str, command: str, name: str, db: object | None) -> str:

@@ -15,8 +15,10 @@ still checks them). A field says how it appears on the command line in
 ``json_schema_extra={"cli": ...}``:
 
 - a flag or a list of flags: ``"--laps"``, ``["--riders", "-r"]``;
-- a mapping: ``{"flags": [...], "argument": True, "default": "0"}`` (an argument instead of
-  an option; the text shown as the default where the model's default is not text);
+- a mapping: ``{"flags": [...], "argument": True, "default": "0", "metavar": "RATE"}`` (an
+  argument instead of an option; the text shown as the default where the model's default is
+  not text; the placeholder its help shows, where the range or the field's name would not
+  say what to write: the one vocabulary in docs/usage/terminal.md gives each option one);
 - ``False``: not a command-line option; the command supplies the value (PISTARD's player
   count comes from the ``--players`` list).
 """
@@ -146,7 +148,8 @@ def option_specs(model: type[GameOptions]) -> list[OptionSpec]:
         flags = tuple(settings.get("flags") or
                       ([f"--{kebab}/--no-{kebab}"] if cli_type is bool else [f"--{kebab}"]))
         choices = _choices(annotation, info)
-        metavar = "|".join(choices) if choices else _bounds(model, field)
+        metavar = settings.get("metavar") or ("|".join(choices) if choices
+                                              else _bounds(model, field))
         if "default" in settings:
             default = settings["default"]
         elif info.default is PydanticUndefined:

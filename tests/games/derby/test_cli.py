@@ -164,7 +164,7 @@ def test_host_mode_takes_the_tables_dice_refuses_bad_numbers_and_resumes(
     tmp_path: Path,
 ) -> None:
     db = tmp_path / "host.sqlite"
-    args = ["--players", "Aki", "--computers", "1", "--host", "--seed", "3", "--races", "4",
+    args = ["--players", "Aki", "--computers", "1", "--real-dice", "--seed", "3", "--races", "4",
             "--delay", "0", "--save", "table"]
     auction = ["5000"]  # Aki buys the d4 (and may bid no more); the computer bids alone
     betting = ["win 1 1000", ""]

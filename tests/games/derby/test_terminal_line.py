@@ -97,7 +97,7 @@ def test_undo_at_a_sealed_bid_lets_the_bidder_before_seal_again(tmp_path: Path) 
 
 def test_undo_at_the_host_dice_and_at_the_names_is_refused_in_words(tmp_path: Path) -> None:
     db = tmp_path / "d.sqlite"
-    result = runner.invoke(app, ["derby", "play", "--computers", "5", "--host", "--seed", "4",
+    result = runner.invoke(app, ["derby", "play", "--computers", "5", "--real-dice", "--seed", "4",
                                  "--races", "4", "--delay", "0", "--save", "t", "--db",
                                  str(db)],
                            input="\n".join(["undo", "Aki", "1000", "", "undo", "help"]) + "\n")
@@ -113,7 +113,7 @@ def test_quit_stops_at_the_last_save_and_says_how_to_resume(tmp_path: Path,
                                                             where: list[str]) -> None:
     db = tmp_path / "q.sqlite"
     out = play(db, where)
-    assert "Stopped. The session is saved as 't'" in out
+    assert "Saved as 't'; continue with: " in out
     assert f"raceday derby play --resume t --db {db}" in out
     state = saved(db)
     assert state.ledger.tickets == []  # an unsaved ticket is not kept

@@ -70,8 +70,8 @@ def test_eof_saves_and_resume_continues(tmp_path: Path) -> None:
     run(["play", "--black", "greedy", "--db", str(db), "--save", "g"], "a1 cruise b1\n")
     assert _saved(db, "g").position.ply == 2  # Red's move and Black's reply
     out = run(["play", "--db", str(db), "--resume", "g"], "1\nq\n")
-    assert "Resuming 'g' at ply 2" in out and "Game saved as 'g'" in out
-    assert f"continue with `raceday hairpin play --resume g --db {db}`." in out
+    assert "Resuming 'g' at ply 2" in out and "Saved as 'g'" in out
+    assert f"continue with: raceday hairpin play --resume g --db {db}" in out
     assert _saved(db, "g").position.ply == 4
 
 

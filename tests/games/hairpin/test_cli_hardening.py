@@ -84,6 +84,10 @@ def test_a_new_game_never_overwrites_a_saved_one(tmp_path: Path) -> None:
     assert second["state"] != before["state"]
     out = play(["--black", "greedy", "--db", str(db)], "")
     assert "saved as 'hairpin-3'" in out
+    # a name given with --save is used as given or refused, as in every game (#43)
+    code = run(["hairpin", "play", "--black", "greedy", "--db", str(db), "--save", "hairpin"])
+    assert code == 2
+    assert saved(db, "hairpin") == (before, revision)
     # resuming still reaches the old game under its own name
     out = play(["--db", str(db), "--resume", "hairpin"], "q\n")
     assert "Resuming 'hairpin' at ply 2" in out

@@ -174,7 +174,7 @@ def test_analyse_reads_a_saved_game_without_changing_it(tmp_path: Path) -> None:
                     "--delay", "0", "--save", "g", "--position", LAP_TO_WIN])
     assert code == 0
     before = SessionStore(db).load("hairpin", "g")
-    code, out = _cli(["analyse", "--save", "g", "--db", str(db), "--think", "0.05"])
+    code, out = _cli(["analyse", "--from", "g", "--db", str(db), "--think", "0.05"])
     assert code == 0 and "the game is over" in out
     assert SessionStore(db).load("hairpin", "g") == before
 

@@ -168,7 +168,7 @@ def test_quit_with_q_saves_and_closes(tmp_path: Path, size: tuple[int, int]) -> 
     assert saved(db).position.ply == 2
     # what stays on the terminal once the view has closed: how to resume
     ending = [plain_text(entry, 200) for entry in app.ending()]
-    assert ending == ["Game saved as 'g'; continue with `raceday hairpin play --resume g`."]
+    assert ending == ["Saved as 'g'; continue with: raceday hairpin play --resume g"]
 
 
 def test_a_game_against_the_easy_computer_to_its_end(tmp_path: Path) -> None:

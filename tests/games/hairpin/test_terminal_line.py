@@ -69,7 +69,7 @@ def test_quit_saves_and_says_how_to_resume(tmp_path: Path, word: str) -> None:
     db = tmp_path / "s.sqlite"
     out = play(["-p", "human,greedy", "--db", str(db), "--save", "g1"],
                f"a1 cruise b1\n{word}\n")
-    assert f"Game saved as 'g1'; continue with `raceday hairpin play --resume g1 --db {db}`." \
+    assert f"Saved as 'g1'; continue with: raceday hairpin play --resume g1 --db {db}" \
         in out
     assert saved_state(db, "g1").position.ply == 2
 
@@ -77,7 +77,7 @@ def test_quit_saves_and_says_how_to_resume(tmp_path: Path, word: str) -> None:
 def test_quit_at_the_fifth_bump_question_saves(tmp_path: Path) -> None:
     db = tmp_path / "s.sqlite"
     out = play(["--position", BUMP_FIFTH, "--db", str(db)], "8\nquit\n")
-    assert "Game saved as 'hairpin'" in out
+    assert "Saved as 'hairpin'; continue with" in out
     assert saved_state(db, "hairpin").position.ply == 0
 
 
@@ -185,7 +185,7 @@ def test_minus_p_is_players_and_position_text_gets_a_pointer(
         assert len(err.strip().splitlines()) == 1
     assert not db.exists()
     out = play(["--players", "human", "--players", "greedy", "--db", str(db)], "q\n")
-    assert "Game saved as 'hairpin'" in out
+    assert "Saved as 'hairpin'; continue with" in out
 
 
 def test_a_bad_position_is_refused_with_one_prefix(
@@ -231,7 +231,7 @@ def test_japanese_words_in_play(tmp_path: Path) -> None:
     assert "受け付けません：1〜10の番号を選んでください" in out
     assert "受け付けません：b1の車が指せる手：b1 cruise c1, b1 charge d1" in out
     assert "赤（人）：a1 cruise b1" in out
-    assert "g として保存しました" in out or "'g' として保存しました" in out
+    assert "「g」として保存しました。続きは：" in out
     assert "Your move" not in out and "Refused" not in out
 
 

@@ -4,6 +4,7 @@ each seat may see, and sessions saved before the night was a protocol state."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -222,6 +223,9 @@ def _screens(text: str) -> tuple[list[str], list[list[str]]]:
         board = None
         for old, new in REWORDED:
             line = line.replace(old, new)
+        # every game's one resume line (#43)
+        line = re.sub(r"^Session saved\. Resume it with: (raceday keirin play --resume (\S+).*)",
+                      r"Saved as '\2'; continue with: \1", line)
         lines.append(" ".join(line.translate(BOX).split()))
     return lines, boards
 

@@ -224,7 +224,7 @@ def test_play_speaks_japanese_and_takes_japanese_bet_names(tmp_path: Path) -> No
     assert "受付：単勝 3 100.00（オッズ 5.27）" in out
     assert "取り消し：単勝 3 100.00" in out and "車券のプロンプトで" in out
     assert "6番の勝ち！" in out or "番の勝ち！" in out
-    assert "もう1レース？" in out and "保存しました。再開するには：" in out
+    assert "もう1レース？" in out and "として保存しました。続きは：" in out
     assert "Race " not in out and "Standings" not in out  # no English left over
     settled = SessionStore(tmp_path / "k.sqlite").log("keirin", "t")[0]
     assert [t["kind"] for t in settled["tickets"]] == ["exacta"]

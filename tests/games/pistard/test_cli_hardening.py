@@ -187,6 +187,10 @@ def test_a_new_game_never_overwrites_a_saved_one(tmp_path: Path) -> None:
     # the old game still resumes under its own name
     third = runner.invoke(app, [*HUMAN_ARGS, "--db", str(db), "--resume", "pistard"], input="")
     assert "resuming 'pistard'" in third.output
+    # a name given with --save is used as given or refused, as in every game (#43)
+    kept = _saved(db, "pistard-2")
+    assert run([*HUMAN_ARGS, "--db", str(db), "--save", "pistard-2"]) == 2
+    assert _saved(db, "pistard-2") == kept
 
 
 def test_ctrl_c_at_a_prompt_prints_one_line_with_the_resume_command(

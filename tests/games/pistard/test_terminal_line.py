@@ -57,7 +57,7 @@ def test_help_and_question_mark_explain_the_prompt_and_ask_again(tmp_path: Path,
 def test_quit_saves_and_says_how_to_go_on(tmp_path: Path) -> None:
     out = _play(tmp_path, "2 4\n1\nquit\n", "--save", "q1")
     db = tmp_path / "s.sqlite"
-    assert f"game saved as 'q1'; continue with: raceday pistard play --resume q1 --db {db}" in (
+    assert f"Saved as 'q1'; continue with: raceday pistard play --resume q1 --db {db}" in (
         " ".join(out.split()))
     state = _saved(tmp_path, "q1")
     assert state.round >= 1 and not state.is_terminal()
@@ -245,7 +245,7 @@ def test_japanese_play_words(tmp_path: Path) -> None:
     assert "スタートラインの後ろに選手を並べます" in out  # the placement's help in Japanese
     assert "レーン4" in out and "YGBR = 黄 緑 青 赤のマス" in out
     assert "選手11の出目：" in out
-    assert "ゲームを 'pistard' として保存しました" in out
+    assert "「pistard」として保存しました。続きは：" in out
     assert "player 1" not in out and "refused:" not in out
 
 

@@ -162,7 +162,7 @@ def test_quit_by_key_saves_and_says_how_to_go_on(tmp_path: Path) -> None:
         await pilot.press("q", "enter")
         codes.append(await wait_until_finished(pilot, app))
         log = " ".join(app.log_text().split())
-        assert ("game saved as 'tui'; continue with: raceday pistard play --resume tui "
+        assert ("Saved as 'tui'; continue with: raceday pistard play --resume tui "
                 f"--db {db}") in log
 
     _run(app, (80, 24), scenario)

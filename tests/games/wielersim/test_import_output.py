@@ -1,4 +1,4 @@
-"""``raceday wielersim route import --output FILE`` checks FILE's folder before any work:
+"""``raceday wielersim route import --out FILE`` checks FILE's folder before any work:
 a missing, non-folder or unwritable folder is refused (exit 2, one line) before the track
 is read, not after the import."""
 
@@ -68,8 +68,8 @@ def test_a_missing_output_folder_is_refused_before_the_import(
 ) -> None:
     track = _gpx(tmp_path / "ronde.gpx")
     out = tmp_path / "no such folder" / "ronde.toml"
-    err = _refused(capsys, ["wielersim", "route", "import", str(track), "--output", str(out)])
-    assert "--output" in err and "does not exist" in err, err
+    err = _refused(capsys, ["wielersim", "route", "import", str(track), "--out", str(out)])
+    assert "--out" in err and "does not exist" in err, err
     assert reads == []
     assert not out.parent.exists()
 
@@ -81,7 +81,7 @@ def test_an_output_folder_that_is_a_file_is_refused_before_the_import(
     (tmp_path / "routes").write_text("not a folder", encoding="utf-8")
     err = _refused(capsys, ["wielersim", "route", "import", str(track), "-o",
                             str(tmp_path / "routes" / "ronde.toml")])
-    assert "--output" in err and "not a folder" in err, err
+    assert "--out" in err and "not a folder" in err, err
     assert reads == []
 
 
@@ -94,5 +94,5 @@ def test_an_unwritable_output_folder_is_refused_before_the_import(
     with read_only(folder):
         err = _refused(capsys, ["wielersim", "route", "import", str(track), "-o",
                                 str(folder / "ronde.toml")])
-    assert "--output" in err and "not writable" in err, err
+    assert "--out" in err and "not writable" in err, err
     assert reads == [] and not (folder / "ronde.toml").exists()

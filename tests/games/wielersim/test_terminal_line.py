@@ -230,12 +230,12 @@ def test_the_stage_race_question_understands_help_undo_and_quit(tmp_path: Path) 
     assert "Please answer c, w or s (not 'x')." in out
     assert "Prologue: stage result" in out  # 'c' rode the prologue
     resume = f"raceday wielersim tour --resume rvb --db {db}"
-    assert (f"Stopped after 1 of 6 stages; every ridden stage is saved. Resume with: "
-            f"{resume}") in out  # on one line, to copy
+    assert "Stopped after 1 of 6 stages; every ridden stage is saved." in out
+    assert f"\nSaved as 'rvb'; continue with: {resume}\n" in out  # on one line, to copy
     code, out, _ = tour(db, "--resume", "rvb", answers="\n\ns\n")
     assert code == 0, out
     assert "Resuming 'rvb': 1 of 6 stages done." in out
-    assert f"Stopped after 3 of 6 stages. Resume with: {resume}" in out
+    assert f"Stopped after 3 of 6 stages.\nSaved as 'rvb'; continue with: {resume}" in out
     code, out, _ = tour(db, "--list")
     assert code == 0 and "rvb: Ronde van Belgie, 3 of 6 stages ridden" in out
 
@@ -257,7 +257,7 @@ def test_the_old_name_option_still_saves_with_a_note(tmp_path: Path) -> None:
     assert code == 0, out
     assert "saved as 'old'" in out and "Final standings saved as 'old'." in out
     assert "note: --name is now --save" in err
-    assert cli.OLD_SPELLINGS == {"tour": {"--name": "--save"}}
+    assert cli.OLD_SPELLINGS["tour"] == {"--name": "--save"}
     help_text = CliRunner().invoke(app, ["wielersim", "tour", "--help"],
                                    env={"COLUMNS": "100"}).stdout
     assert "--save" in help_text and "--name" not in help_text

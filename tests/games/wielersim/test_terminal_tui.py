@@ -157,8 +157,8 @@ def test_a_stage_race_asks_between_stages_and_quits_keeping_the_ridden_ones(
 
     app = play(scenario, size, main)
     assert app.return_code == 0
-    assert ("Stopped after 2 of 6 stages; every ridden stage is saved. Resume with: "
-            "raceday wielersim tour --resume rvb") in flat(app.log_text())
+    assert ("Stopped after 2 of 6 stages; every ridden stage is saved. Saved as 'rvb'; "
+            "continue with: raceday wielersim tour --resume rvb") in flat(app.log_text())
     assert load_campaign(open_store(db), "rvb").next_stage == 2
 
 

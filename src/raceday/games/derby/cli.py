@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.markup import escape
 
-from raceday.core.errors import OptionsError, RacedayError, SaveFormatError
+from raceday.core.errors import OptionsError, RacedayError
 from raceday.games.derby.odds import exact_odds, format_odds, make_board, pair_name, parse_margin
 from raceday.games.derby.rules import POSTS, DerbyOptions, horse_name
-from raceday.games.derby.session import EveningOptions
+from raceday.games.derby.session import MAX_PLAYERS, EveningOptions
 from raceday.store.names import MAX_SESSION_NAME
 from raceday.terminal import common
 from raceday.terminal.options import GIVEN, GivenOptions, game_options
@@ -35,12 +35,26 @@ MAX_COMPUTERS = 20
 
 RaceOptions = GivenOptions[DerbyOptions]  # --fall-rate (the model's)
 MarginOpt = Annotated[
-    str, typer.Option("--margin", help="Board odds are fair odds times (1 - margin), to 0.1; "
-                      "margin 0 to 0.5.")
+    str, typer.Option("--margin", metavar="FRACTION",
+                      help="House margin, 0 to 0.5 (0.1 or 1/10): board odds are fair odds "
+                      "times (1 - margin), to 0.1.")
 ]
 SimpleOpt = Annotated[
     bool, typer.Option("--simple-odds", help="Round board odds down to easy party numbers.")
 ]
+
+
+def _words(lang: str | None) -> Callable[..., str]:
+    """Dice Derby's words in the language of ``--lang`` (else the locale's)."""
+    from raceday.core.events import Message
+    from raceday.present import render
+
+    language = common.resolve_lang(lang)
+
+    def say(key: str, **params: object) -> str:
+        return render(Message(f"derby.{key}", params), language)
+
+    return say
 
 
 @app.command()
@@ -50,6 +64,7 @@ def odds(
     json_out: common.JsonOpt = False,
     margin: MarginOpt = "0.1",
     simple_odds: SimpleOpt = False,
+    lang: common.LangOpt = None,
 ) -> None:
     """Exact win and quinella probabilities, fair odds and the odds board."""
     rate = race.parse().fall_rate
@@ -60,17 +75,18 @@ def odds(
         return
     from rich.table import Table
 
+    say = _words(lang)
     board = make_board(exact, board_margin, simple=simple_odds)
-    win = Table(title=f"Win — exact (fall rate {rate})")
-    for col in ("Post", "Horse", "Probability", "Fair odds", "Board"):
-        win.add_column(col, justify="right")
+    win = Table(title=say("odds.win_exact", rate=str(rate)))
+    for col in ("post", "horse", "probability", "fair_odds", "board"):
+        win.add_column(say(f"column.{col}"), justify="right")
     for h in POSTS:
         p = exact.win[h]
         win.add_row(str(h), horse_name(h), f"{float(p):.6f}", f"{float(1 / p):.2f}",
                     format_odds(board.win[h]))
-    quin = Table(title="Quinella — exact (1st and 2nd in either order)")
-    for col in ("Pair", "Horses", "Probability", "Fair odds", "Board"):
-        quin.add_column(col, justify="right")
+    quin = Table(title=say("odds.quinella_exact"))
+    for col in ("pair", "horses", "probability", "fair_odds", "board"):
+        quin.add_column(say(f"column.{col}"), justify="right")
     for pr, p in sorted(exact.quinella.items()):
         quin.add_row(f"{pr[0]}-{pr[1]}", pair_name(pr), f"{float(p):.6f}",
                      f"{float(1 / p):.2f}", format_odds(board.quinella[pr]))
@@ -84,9 +100,10 @@ def simulate(
     n: Annotated[int, typer.Option(
         "-n", "--races", metavar="N", callback=common.in_range(1, MAX_SIMULATIONS, "races"),
         help=f"Number of races to simulate, 1–{MAX_SIMULATIONS:,}.")] = 100_000,
-    seed: common.SeedOpt = None,
+    seed: common.NumbersSeedOpt = None,
     race: RaceOptions = GIVEN,
     json_out: common.JsonOpt = False,
+    lang: common.LangOpt = None,
 ) -> None:
     """Estimate win and quinella probabilities by simulation, with 95% intervals."""
     import numpy as np
@@ -108,21 +125,22 @@ def simulate(
     from rich.table import Table
 
     exact = exact_odds(rate)
-    win = Table(title=f"Win — {n:,} simulated races (fall rate {rate}), 95% intervals")
-    for col in ("Horse", "Estimate", "95% interval", "Exact"):
-        win.add_column(col, justify="right")
+    say = _words(lang)
+    win = Table(title=say("odds.win_simulated", n=f"{n:,}", rate=str(rate)))
+    for col in ("horse", "estimate", "interval", "exact"):
+        win.add_column(say(f"column.{col}"), justify="right")
     for h, e in sim.win.items():
         win.add_row(horse_name(h), f"{e.p:.5f}", f"{e.low:.5f}–{e.high:.5f}",
                     f"{float(exact.win[h]):.5f}")
-    quin = Table(title="Quinella — simulated, 95% intervals")
-    for col in ("Pair", "Estimate", "95% interval", "Exact"):
-        quin.add_column(col, justify="right")
+    quin = Table(title=say("odds.quinella_simulated"))
+    for col in ("pair", "estimate", "interval", "exact"):
+        quin.add_column(say(f"column.{col}"), justify="right")
     for pr, e in sim.quinella.items():
         quin.add_row(pair_name(pr), f"{e.p:.5f}", f"{e.low:.5f}–{e.high:.5f}",
                      f"{float(exact.quinella[pr]):.5f}")
     common.console.print(win)
     common.console.print(quin)
-    common.console.print(common.seed_line(used, "numbers"))
+    common.console.print(common.seed_line(used, "numbers", common.resolve_lang(lang)))
 
 
 @app.command()
@@ -256,13 +274,14 @@ def play(
         config = house_rules.parse(seed=common.fresh_seed(seed))
         computer_seats = [(f"Computer {k + 1}", ("cautious", "bold")[k % 2])
                           for k in range(computers)]
-        given = (None if players is None
-                 else Session.new(config, [*_roster(players), *computer_seats]))
+        roster = None if players is None else [*_roster(players), *computer_seats]
+        if roster is not None and len(roster) > MAX_PLAYERS:  # said as the options say it
+            raise OptionsError(f"--players: at most {MAX_PLAYERS} players with the "
+                               f"--computers, got {len(roster)}")
+        given = None if roster is None else Session.new(config, roster)
         store = writable_store(db)  # read-only: refused before names are asked
         name = save or new_party_name(store)
-        if store.exists(GAME, name):
-            raise SaveFormatError(f"a session named {name!r} already exists; resume it with "
-                                  f"--resume {name} or choose another --save name")
+        common.refuse_taken_save(store, GAME, name, "Dice Derby", resume_command(name, db))
         state = None if given is None else EveningState.from_session(given)
         revision = None
     resume_line = resume_command(name, db)
@@ -323,9 +342,9 @@ def play(
             raise
     if ended:
         # one unbroken line, whatever the width: the command must paste back whole
-        key = "party.input_ended" if ended[0] == "input" else "party.stopped"
-        common.console.print(escape(words(key, language, name=name, command=resume_line)),
-                             soft_wrap=True)
+        line = common.saved_resume_line(name, resume_line, language,
+                                        input_ended=ended[0] == "input")
+        common.console.print(escape(line), soft_wrap=True)
 
 
 def _list_parties(store: SessionStore, lang: str) -> None:
@@ -369,7 +388,10 @@ common.add_alias(app, "party", "play", play)
 
 # Old spellings of options, kept hidden for one release (raceday.cli.main rewrites them with
 # a note on stderr): simulate's count of races was --simulations.
-OLD_SPELLINGS: dict[str, dict[str, str]] = {"simulate": {"--simulations": "--races"}}
+OLD_SPELLINGS: dict[str, dict[str, str]] = {
+    "simulate": {"--simulations": "--races"},
+    "play": {"--host": "--real-dice"},  # --host is serve's address
+}
 
 
 def resume_command(name: str, db: Path | None) -> str:

@@ -136,7 +136,8 @@ class DerbyOptions(GameOptions):
     fall_rate: Fraction = Field(
         default=Fraction(0),
         description=f"Chance that any single roll is a fall, e.g. 0.05 or 1/20 (0 = no "
-        f"falls, at most {MAX_FALL_RATE}).")
+        f"falls, at most {MAX_FALL_RATE}).",
+        json_schema_extra={"cli": {"flags": ["--fall-rate"], "metavar": "RATE"}})
 
     def __init__(self, *args: Any, **data: Any) -> None:
         if args:

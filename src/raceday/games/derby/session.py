@@ -110,7 +110,7 @@ class EveningOptions(GameOptions):
         "cautious or bold (computer players).", json_schema_extra={"cli": False})
     races: int = Field(default=5, strict=True, description=f"Races in the evening, "
                        f"{MIN_RACES} to {MAX_RACES}.",
-                       json_schema_extra={"cli": {"flags": ["--races"]}})
+                       json_schema_extra={"cli": {"flags": ["--races", "-n"]}})
     start_money: int = _whole(10_000, 1, MAX_MONEY, "Money each player starts with")
     prize_first: int = _whole(2_000, 0, MAX_MONEY, "Owner's prize for 1st")
     prize_second: int = _whole(1_000, 0, MAX_MONEY, "Owner's prize for 2nd")
@@ -125,10 +125,12 @@ class EveningOptions(GameOptions):
     loan_repay: int = _whole(15_000, 0, MAX_MONEY, "Money repaid per loan at the end",
                              cli="--repay")
     max_loans: int = _whole(1, 0, MAX_LOANS, "Loans allowed per player")
-    margin: Fraction = Field(default=Fraction(1, 10), description="Board odds are fair odds "
-                             "times (1 - margin), to 0.1; margin 0 to 0.5.",
+    margin: Fraction = Field(default=Fraction(1, 10), description="House margin, 0 to 0.5 "
+                             "(0.1 or 1/10): board odds are fair odds times (1 - margin), "
+                             "to 0.1.",
                              json_schema_extra={"cli": {"flags": ["--margin"],
-                                                        "default": "0.1"}})
+                                                        "default": "0.1",
+                                                        "metavar": "FRACTION"}})
     simple_odds: bool = Field(default=False, strict=True,
                               description="Round board odds down to easy party numbers.",
                               json_schema_extra={"cli": "--simple-odds"})
@@ -144,9 +146,11 @@ class EveningOptions(GameOptions):
                                 "roll is a fall, 0 to 1/2 (0.05 or 1/20); with real dice it "
                                 "only sets the odds, the host enters real falls.",
                                 json_schema_extra={"cli": {"flags": ["--fall-rate"],
-                                                           "default": "0"}})
+                                                           "default": "0",
+                                                           "metavar": "RATE"}})
     host: bool = Field(default=False, strict=True, description="Real dice at the table: the "
-                       "host types each furlong's numbers.", json_schema_extra={"cli": "--host"})
+                       "host types each furlong's numbers.",
+                       json_schema_extra={"cli": "--real-dice"})  # --host: serve's address
     seed: int = _whole(0, 0, 2**63 - 1, "Seed of the terminal's draws and the computers' choices",
                        cli=False)
 

@@ -77,7 +77,7 @@ OLD_SPELLINGS: dict[str, dict[str, str]] = {
     "play": {"--resume": "--save"},
     "perft": {"-p": "--position"},
     "show": {"-p": "--position"},
-    "analyse": {"-p": "--position"},
+    "analyse": {"-p": "--position", "--save": "--from"},  # --save names a new save elsewhere
 }
 
 
@@ -115,6 +115,7 @@ def perft_command(
     divide: Annotated[bool, typer.Option(
         "--divide", help="Also print the count under each first action.")] = False,
     json_out: common.JsonOpt = False,
+    lang: common.LangOpt = None,
 ) -> None:
     """Count the leaf nodes of the game tree DEPTH plies deep (pins the move generator)."""
     options = game.parse()
@@ -142,7 +143,7 @@ def perft_command(
 # The loop talks only to a Surface (raceday.terminal.surface): full screen at a terminal,
 # lines when piped or with --plain. Every prompt understands help/?, quit and undo.
 HUMAN = "human"
-PLAYERS_METAVAR = "WHO,WHO"
+PLAYERS_METAVAR = "NAMES"  # one metavar for --players in every command
 PlayersOpt = Annotated[
     list[str] | None,
     typer.Option("--players", "-p", metavar=PLAYERS_METAVAR,
@@ -382,8 +383,7 @@ class HairpinPlay:
             self.save_now()
             if self.save is not None:
                 command = self.resume_command()
-                line = escape(words("term.saved_as", lang, name=repr(self.save),
-                                    command=command))
+                line = escape(common.saved_resume_line(str(self.save), command, lang))
                 say_line(surface, line)
             return 0
         self.show(surface)
@@ -562,8 +562,7 @@ def play_command(
     save: Annotated[str | None, typer.Option(
         "--save", metavar="NAME", callback=common.check_session_name_option,
         help=f"Save the new game under NAME (at most {MAX_NAME} characters; default: "
-        "hairpin). A new game never overwrites a saved one: if the name is taken it is "
-        "saved as NAME-2, NAME-3, ...")] = None,
+        "hairpin, then hairpin-2, ...). A NAME already saved is refused.")] = None,
     resume: common.ResumeOpt = None,
     list_games: common.ListOpt = False,
     db: common.DbOpt = None,
@@ -617,6 +616,9 @@ def play_command(
                                   ) from None
         notes.append(("term.resuming", {"name": repr(name), "ply": state.position.ply}))
     else:
+        if save is not None:  # a name given is used as given, or refused
+            common.refuse_taken_save(store, SAVE_KIND, save, "Hairpin",
+                                     common.resume_command("hairpin", "play", save, db))
         wanted = save or SAVE_KIND
         name = store.fresh_name(SAVE_KIND, wanted)
         if name != wanted:
@@ -674,19 +676,19 @@ def _results_table(result: MatchResult) -> Table:
 @app.command("match")
 def match_command(
     players: Annotated[list[str] | None, typer.Option(
-        "--players", "-p", metavar="A,B",
+        "--players", "-p", metavar=PLAYERS_METAVAR,
         help="The two computer players, A (Red in the first game) then B: "
         f"{PLAYER_HELP.replace('human, ', '')}")] = None,
     red: Annotated[str | None, typer.Option(
-        "--red", metavar="A", help="Agent A (Red in the first game), instead of "
+        "--red", metavar="WHO", help="Agent A (Red in the first game), instead of "
         "--players.")] = None,
     black: Annotated[str | None, typer.Option(
-        "--black", metavar="B", help="Agent B (Black in the first game).")] = None,
+        "--black", metavar="WHO", help="Agent B (Black in the first game).")] = None,
     games: Annotated[int, typer.Option("-n", "--games", metavar="N",
                                        callback=common.in_range(1, MAX_GAMES, "games"),
                                        help=f"Number of games (1 to {MAX_GAMES:,}).")] = 10,
     variant: str = field_option(HairpinOptions, "variant"),
-    seed: common.SeedOpt = None,
+    seed: common.GamesSeedOpt = None,
     swap: Annotated[bool, typer.Option(
         "--swap/--no-swap",
         help="Swap sides every game (each opening is played once from each side).")] = True,
@@ -696,6 +698,7 @@ def match_command(
         f"(0 to {MAX_OPENING_PLIES}).")] = DEFAULT_OPENING_PLIES,
     think: ThinkOpt = DEFAULT_THINK,
     json_out: common.JsonOpt = False,
+    lang: common.LangOpt = None,
 ) -> None:
     """AI-versus-AI matches with a results table (wins, losses, draws, average length)."""
     if players is None and (red is None or black is None):
@@ -718,12 +721,13 @@ def match_command(
         common.print_json({**result.to_json(), "seed": seed})
         return
     common.console.print(_results_table(result))
-    common.console.print(f"[dim]seed {seed}: the same --seed replays this match[/]")
+    again = common.seed_line(seed, "games", common.resolve_lang(lang))
+    common.console.print(f"[dim]{escape(again)}[/]")
 
 
 @app.command("show")
 @game_options(HairpinOptions)
-def show_command(game: GameOpts = GIVEN) -> None:
+def show_command(game: GameOpts = GIVEN, lang: common.LangOpt = None) -> None:
     """Draw a position and list its legal actions."""
     state = HAIRPIN.new_state(game.parse(setup=game.get("setup") or "symmetric"))
     common.console.print(state_markup(state))
@@ -731,14 +735,15 @@ def show_command(game: GameOpts = GIVEN) -> None:
 
 
 @app.command("levels")
-def levels_command() -> None:
+def levels_command(lang: common.LangOpt = None) -> None:
     """List the difficulty levels and the agents behind them."""
+    language = common.resolve_lang(lang)
     levels = [*LEVELS.values(), OLD_EXPERT]
     width = max(len(level.name) for level in levels)
-    for level in levels:  # the descriptions in one column
-        common.console.print(f"[bold]{level.name:{width}s}[/]  {level.description}")
-    common.console.print(f"--players (and --{PLAYER_NAMES[0]}/--{PLAYER_NAMES[1]}) also take: "
-                         f"{PLAYER_HELP}")
+    for level in levels:  # the descriptions in one column (the words of Level.description)
+        said = escape(words(f"term.level.{level.name}", language))
+        common.console.print(f"[bold]{level.name:{width}s}[/]  {said}")
+    common.console.print(escape(words("term.levels_also", language, agents=PLAYER_HELP)))
 
 
 # --- analyse -------------------------------------------------------------------------
@@ -782,21 +787,22 @@ def _line_names(state: HairpinState, line: list[int]) -> list[str]:
 def analyse_command(
     game: GameOpts = GIVEN,
     save: Annotated[str | None, typer.Option(
-        "--save", callback=lambda v: None if v is None else _check_name(v),
-        help="Analyse the position of this saved session instead (read only).")] = None,
+        "--from", metavar="NAME", callback=lambda v: None if v is None else _check_name(v),
+        help="Analyse the position of the saved game NAME instead (read only).")] = None,
     think: ThinkOpt = DEFAULT_THINK,
     lines: Annotated[int, typer.Option(
         "--lines", callback=common.in_range(1, MAX_LINES, "moves"),
         help=f"How many of the best moves to show (1 to {MAX_LINES}).")] = 5,
     db: common.DbOpt = None,
     json_out: common.JsonOpt = False,
+    lang: common.LangOpt = None,
 ) -> None:
     """The best moves of a position with their values and principal variations, and how
     deep the search went (the expert's search, --think seconds)."""
     from raceday.games.hairpin.agents import think as search_for
 
     if game.get("position") is not None and save is not None:
-        raise OptionsError("give either --position or --save, not both")
+        raise OptionsError("give either --position or --from, not both")
     if save is not None:
         doc, _ = ReadOnlyStore(db).load(SAVE_KIND, save)  # only read
         try:

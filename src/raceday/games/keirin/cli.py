@@ -16,7 +16,7 @@ from rich.table import Table
 
 from raceday.core.errors import OptionsError
 from raceday.games.keirin.night import NightOptions
-from raceday.games.keirin.odds import BET_TYPES, race_odds
+from raceday.games.keirin.odds import BET_TYPES, KeirinOdds, race_odds
 from raceday.games.keirin.odds_view import MAX_TOP, TOP_DEFAULT, print_odds
 from raceday.games.keirin.rules import KeirinOptions, KeirinState
 from raceday.terminal import common
@@ -87,16 +87,18 @@ def simulate(
             f"at most {MAX_REFERENCE_SIMULATIONS:,}). Memory stays flat at any count.",
         ),
     ] = 10_000,
-    seed: common.SeedOpt = None,
+    seed: common.NumbersSeedOpt = None,
     race: RaceOptions = GIVEN,
     json_out: common.JsonOpt = False,
     engine: Annotated[
         str,
         typer.Option(
+            metavar="fast|reference",
             help="fast: the compiled sampler (first three places); reference: the rules "
             "engine, every event (slow, for checking)."
         ),
     ] = "fast",
+    lang: common.LangOpt = None,
 ) -> None:
     """Simulate many races: win, top-2 and top-3 chances with 95% intervals."""
     from raceday.games.keirin.simulate import ENGINES
@@ -122,9 +124,16 @@ def simulate(
         data = summary.to_json()
         common.print_json({"game": data.pop("game"), "n": data.pop("n"), "seed": used, **data})
         return
-    table = Table(title=f"KEIRIN: {n:,} races, {riders} riders, length {length}")
-    for col in ("rider", "win", "95% CI", "top 2", "top 3"):
-        table.add_column(col, justify="right")
+    from raceday.present import render
+
+    language = common.resolve_lang(lang)
+
+    def say(key: str, **params: object) -> str:
+        return render(f"term.sim.{key}", language, game="keirin", params=params)
+
+    table = Table(title=say("title", n=f"{n:,}", riders=riders, length=length))
+    for col in ("rider", "win", "interval", "top2", "top3"):
+        table.add_column(say(col), justify="right")
     for r in range(1, riders + 1):
         lo, hi = summary.interval(r, 1)
         table.add_row(
@@ -136,8 +145,8 @@ def simulate(
         )
     common.console.print(table)
     mean, lo, hi = summary.mean_turns_interval()
-    common.console.print(f"Average race length: {mean:.2f} turns (95% CI {lo:.2f} – {hi:.2f}).")
-    common.console.print(common.seed_line(used, "numbers"))
+    common.console.print(say("length", mean=f"{mean:.2f}", low=f"{lo:.2f}", high=f"{hi:.2f}"))
+    common.console.print(common.seed_line(used, "numbers", language))
 
 
 @app.command()
@@ -156,6 +165,7 @@ def odds(
         bool, typer.Option("--all", help="Show every combination of every bet type.")
     ] = False,
     json_out: common.JsonOpt = False,
+    lang: common.LangOpt = None,
 ) -> None:
     """Exact odds of every bet on the first three (win, exacta, quinella, trifecta, trio)."""
     kinds = bet or list(BET_TYPES)
@@ -168,7 +178,28 @@ def odds(
     if json_out:
         common.print_json(result.to_json())
         return
-    print_odds(common.console, result, kinds, top, show_all)
+    print_odds(common.console, result, kinds, top, show_all,
+               words=_odds_words(result, common.resolve_lang(lang)))
+
+
+def _odds_words(odds: KeirinOdds, lang: str) -> dict[str, str]:
+    """The words of `keirin odds` in ``lang``, from KEIRIN's message tables."""
+    from raceday.present import render
+
+    def say(key: str, **params: object) -> str:
+        return render(key, lang, game="keirin", params=params)
+
+    pull = (say("term.odds.derny_fixed", derny=odds.derny) if odds.derny is not None
+            else say("term.odds.derny_thrown"))
+    said = {"heading": say("term.odds.heading", riders=odds.riders, length=odds.length,
+                           pull=pull),
+            "fair": say("term.odds.fair"), "bet": say("term.col.bet"),
+            "probability": say("term.col.probability"),
+            "fair odds": say("term.col.fair_odds"),
+            "offered odds": say("term.col.offered_odds"), "of": say("term.col.of")}
+    if lang != "en":  # English keeps the typed words (win, exacta) as the tables' names
+        said.update({kind: say(f"kr_{kind}") for kind in BET_TYPES})
+    return said
 
 
 @app.command()

@@ -49,6 +49,8 @@ from raceday.terminal.common import (
     fresh_seed,
     on_interrupt,
     player_names,
+    refuse_taken_save,
+    saved_resume_line,
 )
 from raceday.terminal.common import resume_command as common_resume
 from raceday.terminal.surface import UNDO, Choice, Prompt, Quit, Surface
@@ -569,7 +571,7 @@ def _name_players(surface: Surface, make: Callable[[list[str]], BetSession]
             surface.say(Text(words("term.nothing_to_undo_yet", lang)))
             continue
         try:
-            names = player_names([line]) or []
+            names = (player_names([line]) or []) if line.strip() else []
             if not names:
                 raise OptionsError(words("term.names_needed", lang))
             if len(names) > MAX_PLAYERS:
@@ -616,8 +618,8 @@ def play_night(surface: Surface, night: Night) -> int:
     except KeyboardInterrupt:
         _interrupted(session, night.store, night.db)
     _standings(surface, session)
-    say_unbroken(surface, words("term.saved", lang,
-                                command=_resume_command(session.name, night.db)))
+    say_unbroken(surface, saved_resume_line(session.name,
+                                            _resume_command(session.name, night.db), lang))
     if surface.full_screen:
         surface.status(words("term.status.over", lang))
     return 0
@@ -681,6 +683,9 @@ def prepare_night(
         if len(names or []) > MAX_PLAYERS:
             raise OptionsError(f"at most {MAX_PLAYERS} players, got {len(names or [])}")
         name = save or datetime.now(UTC).strftime("keirin-%Y%m%d-%H%M%S")
+        if save is not None:  # refused before a name is asked or a ticket typed
+            refuse_taken_save(writable_store(db), GAME, save, "KEIRIN",
+                              _resume_command(save, db))
         options = KeirinOptions.parse({"riders": riders, "length": length, "derny": derny})
         chosen_seed = fresh_seed(seed)
 

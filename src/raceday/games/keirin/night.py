@@ -115,7 +115,10 @@ class NightOptions(GameOptions):
         "pari-mutuel, the winners share each bet type's pool.",
         json_schema_extra={"cli": False})  # --pool
     margin: float = Field(default=0.0, ge=0.0, lt=1.0,
-                          description="House margin (fixed) or takeout (pool), 0 to below 1.")
+                          description="House margin (fixed odds) or takeout (pool), 0 to "
+                          "below 1 (0.1 for a tenth).",
+                          json_schema_extra={"cli": {"flags": ["--margin"],
+                                                     "metavar": "FRACTION"}})
     allow_debt: bool = Field(default=False, description="Let players stake more than they "
                              "have.", json_schema_extra={"cli": "--allow-debt"})
     max_tickets: int | None = Field(default=None, ge=1, le=10_000, strict=True,

@@ -59,17 +59,21 @@ def odds_table(
 
 
 def print_odds(console: Console, odds: KeirinOdds, kinds: Sequence[str], top: int,
-               show_all: bool) -> None:
+               show_all: bool, words: Mapping[str, str] | None = None) -> None:
     """The whole ``raceday keirin odds`` printout: a heading, one table per bet type (every
-    win row; ``top`` rows of the others unless ``show_all``) and how to read the odds."""
+    win row; ``top`` rows of the others unless ``show_all``) and how to read the odds.
+    ``words``: the heading (``heading``), the last line (``fair``) and the tables' words
+    (see :func:`odds_table`) in another language; English by default (the fast start
+    prints the English without loading the message tables)."""
+    said = dict(words or {})
     pull = f"derny fixed at {odds.derny}" if odds.derny is not None else "derny 3d6"
-    console.print(
-        Rule(f"KEIRIN exact odds — {odds.riders} riders, finish at {odds.length}, {pull}")
-    )
+    console.print(Rule(said.get("heading", f"KEIRIN exact odds — {odds.riders} riders, "
+                                           f"finish at {odds.length}, {pull}")))
     for kind in kinds:
         limit = None if show_all or kind == "win" else top
-        console.print(odds_table(odds, kind, limit))
-    console.print("Fair odds = 1 / probability (decimal odds: the return per unit staked).")
+        console.print(odds_table(odds, kind, limit, words=said))
+    console.print(said.get("fair", "Fair odds = 1 / probability (decimal odds: the return "
+                                   "per unit staked)."))
 
 
 # --- the betting board fitted to a space (the terminal's `keirin play`) ---------------------

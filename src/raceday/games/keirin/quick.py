@@ -74,10 +74,24 @@ def parse(args: Sequence[str]) -> dict[str, object] | None:
     return found
 
 
+def _locale_is_japanese() -> bool:
+    """The locale's language is Japanese (the rule of
+    :func:`raceday.terminal.common.resolve_lang`, without importing it)."""
+    import os
+
+    for variable in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        setting = os.environ.get(variable, "")
+        if setting:
+            return setting.lower().startswith("ja")
+    return False
+
+
 def run(argv: Sequence[str]) -> int | None:
     """Answer ``argv`` (the words after the program name) if it is a plain ``keirin odds``
     request: print the odds and return the exit code; otherwise ``None``."""
     if len(argv) < 2 or argv[0] != "keirin" or argv[1] != "odds":
+        return None
+    if _locale_is_japanese():  # the full command speaks the locale's language
         return None
     try:  # an output that cannot encode the tables: the full command draws them in ASCII
         "—┃─→…".encode(getattr(sys.stdout, "encoding", None) or "utf-8")

@@ -15,6 +15,7 @@ from typing import Annotated, Any
 
 import numpy as np
 import typer
+from rich.markup import escape
 from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
@@ -95,7 +96,7 @@ def parse_players(spec: Sequence[str] | str | None, variant: str) -> list[str]:
         spec = DEFAULT_PLAYERS.get(variant, "human,medium,medium")
     if not spec.strip():
         raise OptionsError("--players is empty; list the players, e.g. human,medium,hard")
-    raw_kinds = [k for k in spec.split(",") if k.strip()] or [""]
+    raw_kinds = common.player_names([spec]) or [""]  # an empty name is refused
     if len(raw_kinds) > MAX_PLAYERS:
         raise OptionsError(f"--players lists {len(raw_kinds)} players; a race has 2 to "
                            f"{MAX_PLAYERS} (the team time trial 1)")
@@ -147,8 +148,8 @@ ComputersOpt = Annotated[
 SaveOpt = Annotated[
     str | None,
     typer.Option("--save", metavar="NAME", callback=common.check_session_name_option,
-                 help="Save the new race under NAME (at most 64 characters). A taken name "
-                      "is never overwritten: the race is saved as NAME-2, NAME-3, ..."),
+                 help="Save the new race under NAME (at most 64 characters; default: "
+                      "pistard, then pistard-2, ...). A NAME already saved is refused."),
 ]
 
 
@@ -177,7 +178,8 @@ def _race_command(command: str, players_option: Any,
             raise OptionsError(f"--resume {resume} goes on with a saved race and --save "
                                f"{save} names a new one; give one of them")
         kinds = None if resume is not None else kinds_of(players, race.get("variant"))
-        race_run = _open_race(command, kinds, race, seed, save, resume, db, delay, language)
+        race_run = _open_race(command, kinds, race, seed, save, resume, db, delay, language,
+                              named=common.given_on_command_line("save"))
         if race_run is None:
             return
         run_command(race_run.main, title=race_run.title(), lang=language, plain=plain)
@@ -275,10 +277,11 @@ def _load(store: SessionStore, session: str
 
 def _open_race(command: str, new_kinds: list[str] | None, race: RaceOptions,
                seed: int | None, save: str | None, resume: str | None, db: Path | None,
-               delay: float | None, lang: str) -> _Race | None:
+               delay: float | None, lang: str, named: bool = False) -> _Race | None:
     """Check everything and open the race (a new one, or the saved ``resume``) before a
     screen opens: a bad option or save writes nothing and asks nothing. None: the saved
-    race is already over (its result was printed)."""
+    race is already over (its result was printed). ``named``: ``save`` was given with
+    --save (a name taken is refused) rather than the default (a free one is picked)."""
     out = common.console
     used_seed: int | None = None
     if new_kinds is not None:
@@ -304,6 +307,9 @@ def _open_race(command: str, new_kinds: list[str] | None, race: RaceOptions,
         notes.append(_word("resuming", lang, name=repr(session),
                            variant=_variant(state.options.variant, lang), round=state.round))
     else:
+        if save is not None and named:  # a name given is used as given, or refused
+            common.refuse_taken_save(store, GAME.name, save, "PISTARD",
+                                     common.resume_command("pistard", command, save, db))
         wanted = save or DEFAULT_SAVE
         session = store.fresh_name(GAME.name, wanted)
         if session != wanted:
@@ -394,13 +400,14 @@ class _Race:
             self._ride(surface)
         except Quit:
             self.save()
-            surface.say(Text(_word("saved_quit", self.lang, name=repr(self.session),
-                                   command=self.resume_command()), no_wrap=True))
+            surface.say(Text(common.saved_resume_line(self.session, self.resume_command(),
+                                                      self.lang), no_wrap=True))
             return 0
         except EOFError:
             self.save()
-            surface.say(Text("\n" + _word("input_ended", self.lang, name=repr(self.session),
-                                          command=self.resume_command()), no_wrap=True))
+            surface.say(Text("\n" + common.saved_resume_line(
+                self.session, self.resume_command(), self.lang, input_ended=True),
+                no_wrap=True))
             return 0
         except KeyboardInterrupt:
             when = ("before the first round" if self.saved_round == 0
@@ -778,7 +785,7 @@ def simulate(
                  ] = 200,
     race: RaceOptions = GIVEN,
     players: ComputersOpt = None,
-    seed: common.SeedOpt = None,
+    seed: common.NumbersSeedOpt = None,
     playouts: Annotated[
         int | None,
         typer.Option("--playouts", metavar="N",
@@ -787,6 +794,7 @@ def simulate(
                           f"to {MAX_PLAYOUTS:,} (default 96 and 2,048).")
     ] = None,
     as_json: common.JsonOpt = False,
+    lang: common.LangOpt = None,
 ) -> None:
     """Computer-only races: win rates by start lane and level (ttt: team time), turns."""
     kinds = _computers(players, race.get("variant"), "simulate")
@@ -832,7 +840,8 @@ def simulate(
                          f"{turns['ci95'][1]:.2f}; min {turns['min']:g}, max {turns['max']:g}), "
                          f"{summary['throws']['mean']:.1f} throws; stopped by the round cap: "
                          f"{summary['stopped_by_round_cap']}", soft_wrap=True)
-    common.console.print(f"[dim]seed {seed}: the same --seed replays these races[/]")
+    again = common.seed_line(seed, "numbers", common.resolve_lang(lang))
+    common.console.print(f"[dim]{escape(again)}[/]")
 
 
 # --- track --------------------------------------------------------------------------------
@@ -841,6 +850,7 @@ def show_track(
     track: Annotated[str, typer.Argument(help="Shipped track (default, short) or a TOML file.")]
     = "default",
     as_json: common.JsonOpt = False,
+    lang: common.LangOpt = None,  # its refusals in this language (raceday.cli.main)
 ) -> None:
     """Show (and validate) a track: its colours lane by lane and its line."""
     track_obj = load_track(track)

@@ -52,7 +52,8 @@ class PistardOptions(GameOptions):
         default="scratch",
         description="Race: scratch, points, elimination, sprint, ttt (team time trial) "
         "or pursuit (team pursuit).",
-        json_schema_extra={"enum": list(VARIANTS), "cli": ["--variant", "-v"]})
+        json_schema_extra={"enum": list(VARIANTS),
+                           "cli": {"flags": ["--variant", "-v"], "metavar": "VARIANT"}})
     players: WholeNumber | None = Field(
         default=None,
         description="Players: 2 to 5 (sprint and pursuit exactly 2, the team time trial "
@@ -72,7 +73,8 @@ class PistardOptions(GameOptions):
     lap_points: tuple[Annotated[int, Field(strict=True, ge=0)], ...] = Field(
         default=DEFAULT_LAP_POINTS, min_length=1, max_length=8,
         description="Points for the first places of each lap sprint, 1 to 8 whole numbers "
-        "(comma-separated on the command line).")
+        "(comma-separated on the command line).",
+        json_schema_extra={"cli": {"flags": ["--lap-points"], "metavar": "POINTS"}})
     track: str = Field(default="default", description="Shipped track (default, short) or a "
                        "TOML track file (at most 1 MB).")
     max_rounds: WholeNumber | None = Field(

@@ -132,8 +132,9 @@ GIVEN_BY_OPTIONS = Simulation()  # the default of ``sim``: the options fill it i
 SIMULATION_OPTIONS = [
     inspect.Parameter(field.name, inspect.Parameter.KEYWORD_ONLY, default=field.default,
                       annotation=annotation)
-    for field, annotation in zip(fields(Simulation), (common.SeedOpt, common.JsonOpt, PlotOpt,
-                                                      WorkersOpt, SchedulerOpt), strict=True)]
+    for field, annotation in zip(fields(Simulation), (common.NumbersSeedOpt, common.JsonOpt,
+                                                      PlotOpt, WorkersOpt, SchedulerOpt),
+                                                     strict=True)]
 
 
 def simulation_options(command: CommandT) -> CommandT:
@@ -502,9 +503,10 @@ def import_route(
         help=f"Length in squares, {MIN_DISTANCE} to {MAX_DISTANCE} (default: one per km).",
     )] = None,
     output: Annotated[str | None, typer.Option(
-        "--output", "-o", metavar="PATH", help="Write the route file (TOML) here.")] = None,
+        "--out", "-o", metavar="PATH", help="Write the route file (TOML) here.")] = None,
     plot_file: PlotOpt = None,
     json_out: common.JsonOpt = False,
+    lang: common.LangOpt = None,
 ) -> None:
     """Build a route from a real track: gradients become flat road, climbs and cobbles."""
     from raceday.games.wielersim.importer import build_route, read_track, route_toml
@@ -512,9 +514,9 @@ def import_route(
     plot = _plot_file(plot_file)
     out = None if output is None else Path(output)
     if out is not None and (out.suffix.lower() != ".toml" or out.is_dir()):
-        raise OptionsError("--output needs a file name ending in .toml")
+        raise OptionsError("--out needs a file name ending in .toml")
     if out is not None:
-        common.check_out_folder(out, "--output")  # before the track is read, not after the import
+        common.check_out_folder(out, "--out")  # before the track is read, not after the import
     if name is not None and not name.strip():
         raise OptionsError("--name must not be empty")
     points = read_track(track)
@@ -532,10 +534,11 @@ def import_route(
     if json_out:
         common.print_json({"game": "wielersim", "route": checked})
         return
-    _show_import(checked, route, points[-1].km - points[0].km)
+    language = common.resolve_lang(lang)
+    _show_import(checked, route, points[-1].km - points[0].km, language)
     if out is not None:
-        common.console.print(say("import.written", path=out))
-    _plot_written(plot)
+        common.console.print(say("import.written", language, path=out))
+    _plot_written(plot, language)
 
 
 def _show_import(checked: dict[str, Any], route: dict[str, Any], km: float,
@@ -571,7 +574,8 @@ TOUR_HELP = "Stage-race file (TOML) or the shipped one: ronde-van-belgie."
 CHOICES = {"c": "continue", "continue": "continue", "w": "watch", "watch": "watch",
            "s": "stop", "stop": "stop"}
 # old spellings kept as hidden aliases for one release (raceday.cli.main rewrites them)
-OLD_SPELLINGS: dict[str, dict[str, str]] = {"tour": {"--name": "--save"}}
+OLD_SPELLINGS: dict[str, dict[str, str]] = {"tour": {"--name": "--save"},
+                                            "route import": {"--output": "--out"}}
 
 
 def _show_stage(surface: Surface, campaign: Campaign) -> None:
@@ -700,9 +704,8 @@ def tour(
         used = common.fresh_seed(seed)
         store = open_store(db)
         name = save or f"{tour_spec['name']} {used}"
-        if store.exists(GAME.name, name):
-            raise OptionsError(f"a stage race named {name!r} is already saved; resume it with "
-                               f"--resume {name!r} or choose another --save NAME")
+        common.refuse_taken_save(store, GAME.name, name, "WielerSIM",
+                                 common.resume_command("wielersim", "tour", name, db))
         campaign = new_campaign(store, name, tour_spec, p_spec, used)
         opening = say("tour.started", language, tour=f"[bold]{tour_spec['name']}[/]",
                       n=stage_count(tour_spec), name=repr(campaign.name), seed=used)
@@ -730,9 +733,10 @@ def tour_main(campaign: Campaign, opening: str, *, auto: bool, delay: float,
             _ride_campaign(surface, campaign, auto=auto, delay=delay,
                            resume_command=resume_command)
         except Quit:
-            _say_command(surface, say("tour.quit", surface.lang, done=campaign.next_stage,
-                                      total=stage_count(campaign.tour),
-                                      command=resume_command))
+            surface.say(say("tour.quit", surface.lang, done=campaign.next_stage,
+                            total=stage_count(campaign.tour)))
+            _say_command(surface, common.saved_resume_line(campaign.name, resume_command,
+                                                           surface.lang))
 
     return main
 
@@ -783,8 +787,9 @@ def _ride_campaign(surface: Surface, campaign: Campaign, *, auto: bool, delay: f
             except EOFError:
                 choice = "stop"
         if choice == "stop":
-            _say_command(surface, say("tour.stopped", lang, done=index, total=total,
-                                      command=resume_command))
+            surface.say(say("tour.stopped", lang, done=index, total=total))
+            _say_command(surface, common.saved_resume_line(campaign.name, resume_command,
+                                                           lang))
             return
         surface.say(Rule(label))
         state = None

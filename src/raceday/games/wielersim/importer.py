@@ -178,8 +178,9 @@ def parse_gpx(text: str, where: str = "<track>") -> list[Point]:
     try:
         gpx = gpxpy.parse(text)
     except (gpxpy.gpx.GPXException, ValueError) as exc:
+        said = str(exc).splitlines()[0] if str(exc) else repr(exc)
         raise InputFileError(f"{where}: not a readable GPX file: "
-                             f"{str(exc).splitlines()[0] if str(exc) else exc}") from None
+                             f"{_gpx_problem(text, said)}") from None
     raw: list[tuple[str, Any]] = [
         (f"point {k} (track {t}, segment {g})", p)
         for t, track in enumerate(gpx.tracks, start=1)
@@ -232,6 +233,29 @@ def parse_gpx(text: str, where: str = "<track>") -> list[Point]:
                            points[at].name or (w.name or ""))
     _enough(points, where)
     return points
+
+
+_GPX_NOT_A_NUMBER = re.compile(r"Invalid value for .*?\.\.\. (?P<value>.*) \(could not "
+                               r"convert string to (?P<kind>\w+)")
+
+
+def _gpx_problem(text: str, said: str) -> str:
+    """What gpxpy found wrong, in words that name the place in the file: its "Invalid
+    value for <None>... abc (could not convert string to float: 'abc')" becomes
+    "line 3: lat is 'abc', not a number"; other problems as gpxpy words them."""
+    found = _GPX_NOT_A_NUMBER.match(said)
+    if found is None:
+        return said
+    value = found["value"]
+    kind = "a whole number" if found["kind"] == "int" else "a number"
+    quoted = re.escape(value)
+    place = re.search(rf"\b(?P<name>(?:min|max)?(?:lat|lon))\s*=\s*[\"']\s*{quoted}\s*[\"']"
+                      rf"|<(?P<tag>[\w:]+)[^>]*>\s*{quoted}\s*<", text)
+    if place is None:
+        return f"{_short(value)} is not {kind}"
+    line = text.count("\n", 0, place.start()) + 1
+    name = place["name"] or f"<{place['tag']}>"
+    return f"line {line}: {name} is {_short(value)}, not {kind}"
 
 
 def _short(text: str) -> str:
