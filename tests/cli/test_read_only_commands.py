@@ -1,5 +1,5 @@
 """Commands that only read a database write nothing (#43): every ``--list``, ``wielersim
-standings``, ``hairpin analyse --save``, ``replay`` and ``rooms list``.
+standings``, ``hairpin analyse --from``, ``replay`` and ``rooms list``.
 
 * A path that does not exist stays so: no folder, no file is made; a listing says nothing
   is saved, a command that needs a saved session says there is no database (exit 2).
@@ -40,7 +40,7 @@ READS: dict[str, tuple[list[str], str, int, str]] = {
     "keirin play --list": (["keirin", "play", "--list"], "friday", 0, "No saved keirin"),
     "derby play --list": (["derby", "play", "--list"], "party-x", 0, "No saved Dice Derby"),
     "hairpin play --list": (["hairpin", "play", "--list"], "duel", 0, "No saved Hairpin"),
-    "hairpin analyse --save": (["hairpin", "analyse", "--save", "nosuch"], "(saved: duel)",
+    "hairpin analyse --from": (["hairpin", "analyse", "--from", "nosuch"], "(saved: duel)",
                                2, "there is no database at"),
     "pistard play --list": (["pistard", "play", "--list"], "race-x", 0, "No saved PISTARD"),
     "pistard watch --list": (["pistard", "watch", "--list"], "race-x", 0, "No saved PISTARD"),
@@ -156,7 +156,7 @@ def test_a_database_is_read_and_nothing_is_left_beside_it(
     else:
         with read_only(db), read_only(folder):
             code, out, err = _run(capsys, monkeypatch, [*argv, "--db", str(db)])
-    expected = 2 if command == "hairpin analyse --save" else 0  # no such name: it read them
+    expected = 2 if command == "hairpin analyse --from" else 0  # no such name: it read them
     assert code == expected, (out, err)
     assert shown in (out if code == 0 else err), out + err
     assert _listing(folder) == ["saves.sqlite"]  # no -wal, -shm or -journal
