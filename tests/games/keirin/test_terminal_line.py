@@ -152,8 +152,8 @@ def test_quit_at_the_ticket_prompt_ends_the_night_saved_and_says_how_to_resume(
     text = " ".join(done.stdout.split())
     assert "its 1 ticket is withdrawn, no money moved" in text
     assert "Standings after 0 races" in text
-    assert f"Resume it with: raceday keirin play --resume t --db {tmp_path / 'k.sqlite'}" \
-        in done.stdout  # one unbroken line
+    assert ("Saved as 't'; continue with: raceday keirin play --resume t --db "
+            f"{tmp_path / 'k.sqlite'}") in done.stdout  # one unbroken line
     saved = _session(tmp_path)
     assert saved.races == 0 and saved.players["Ann"].bankroll == 1_000_000
 
@@ -170,7 +170,8 @@ def test_undo_and_quit_at_another_race(tmp_path: Path) -> None:
     done = _play(tmp_path, "win 3 100\n\nundo\nquit\n", "-p", "Ann")
     assert done.returncode == 0
     assert "Nothing to take back here: race 1 is settled and paid." in done.stdout
-    assert "Standings after 1 race " in done.stdout and "Resume it with" in done.stdout
+    assert "Standings after 1 race " in done.stdout
+    assert "Saved as 't'; continue with" in done.stdout
     assert _session(tmp_path).races == 1
 
 

@@ -24,6 +24,8 @@ from raceday.terminal.tui.testing import answer, wait_for, wait_for_prompt, wait
 SIZES = [(80, 24), (120, 40)]
 Scenario = Callable[[Pilot[int], GameApp], Awaitable[None]]
 
+RESUME_LINE = "Saved as 'screen'; continue with: raceday keirin play --resume screen"
+
 
 def _night(db: Path, lang: str = "en", wait: float = 0.0) -> Night:
     return prepare_night(players=["Ann", "Bob"], bankroll="10000", margin=0.1, pool=False,
@@ -108,7 +110,7 @@ def test_a_night_in_full_screen_typed_chosen_undone_raced_and_paid(
         await answer(pilot, app, "n")
         assert await wait_until_finished(pilot, app) == 0
         assert "Standings after 1 race" in app.board_text()
-        assert "Resume it with: raceday keirin play --resume screen" in app.log_text()
+        assert RESUME_LINE in app.log_text()
 
     _run(_play_app(tmp_path / "k.sqlite"), size, scenario)
     saved = BetSession.load(SessionStore(tmp_path / "k.sqlite"), "screen")
@@ -128,7 +130,7 @@ def test_quit_in_full_screen_ends_the_night_saved(tmp_path: Path, size: tuple[in
 
     app = _run(_play_app(tmp_path / "k.sqlite"), size, scenario)
     assert "its 1 ticket is withdrawn" in app.log_text()
-    assert "Resume it with: raceday keirin play --resume screen" in app.log_text()
+    assert RESUME_LINE in app.log_text()
     saved = BetSession.load(SessionStore(tmp_path / "k.sqlite"), "screen")
     assert saved.races == 0 and saved.players["Ann"].bankroll == 1_000_000
 
@@ -197,7 +199,7 @@ def test_quit_while_the_race_runs_keeps_its_tickets_locked_for_the_resume(
     app = _run(GameApp(lambda surface: play_night(HeldAt(surface, 3), night),
                        title="KEIRIN — screen"), size, scenario)
     assert "race 1's 1 ticket is locked and the race runs on resume" in app.log_text()
-    assert "Resume it with: raceday keirin play --resume screen" in app.log_text()
+    assert RESUME_LINE in app.log_text()
     saved = BetSession.load(SessionStore(tmp_path / "k.sqlite"), "screen")
     assert saved.races == 0 and saved.pending is not None and len(saved.pending) == 1
 
