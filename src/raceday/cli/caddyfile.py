@@ -17,7 +17,7 @@ from typing import Annotated
 import typer
 
 from raceday.core.errors import OptionsError
-from raceday.terminal.common import LangOpt, console
+from raceday.terminal.common import LangOpt, console, resolve_lang
 
 HELP = ("Write the Caddyfile that routes each room to its process, for several raceday "
         "serve --shard processes behind one address.")
@@ -72,7 +72,7 @@ def caddyfile(
     output: OutputOpt = None,
     admin: AdminOpt = None,
     bind: BindOpt = None,
-    lang: LangOpt = None,  # its refusals in this language (raceday.cli.main)
+    lang: LangOpt = None,
 ) -> None:
     """Print (or write) a Caddyfile for raceday serve --shard 0/N ... N-1/N."""
     from raceday.web.shards import caddyfile as make
@@ -86,5 +86,8 @@ def caddyfile(
         console.file.flush()
         return
     write_atomic(output, text)
-    console.print(f"wrote {output}: {len(shard)} shard(s) behind {site.strip()}; start them "
-                  f"with raceday serve --shard K/{len(shard)}", markup=False, soft_wrap=True)
+    from raceday.present import render
+
+    said = render("tool.caddyfile.written", resolve_lang(lang),  # the file itself: as it is
+                  params={"path": str(output), "n": len(shard), "site": site.strip()})
+    console.print(said, markup=False, soft_wrap=True)

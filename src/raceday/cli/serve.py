@@ -281,11 +281,25 @@ def serve_command(host: str = "127.0.0.1", port: int = 8000, db: Path | None = N
                   trusted_proxies: Sequence[str] = (), run: bool = True,
                   shard: str | None = None,
                   idle_close: float = IDLE_CLOSE_DEFAULT,
-                  limits: Sequence[str] = ()) -> None:
-    """Open the database, print the addresses and a QR code, and serve until Ctrl-C.
+                  limits: Sequence[str] = (), lang: str = "en") -> None:
+    """Open the database, print the addresses and a QR code, and serve until Ctrl-C; its
+    lines in ``lang``.
 
     A port that cannot be listened on is refused in one line (exit 2) before anything is
     printed or opened."""
+    from rich.markup import escape
+
+    from raceday.present import render
+
+    def say(key: str, **params: object) -> str:
+        """``tool.serve.<key>`` in ``lang``, as markup."""
+        return escape(render(f"tool.serve.{key}", lang, params=params))
+
+    def say_bold(key: str, name: str, value: str) -> str:
+        """``tool.serve.<key>`` as markup, its parameter ``name`` (``value``) in bold."""
+        mark = "\x00"  # stands for the bold part while the words are escaped
+        return say(key, **{name: mark}).replace(mark, f"[bold]{escape(value)}[/]")
+
     problem = port_problem(host, port)
     if problem is not None:
         raise OptionsError(problem)
@@ -310,23 +324,22 @@ def serve_command(host: str = "127.0.0.1", port: int = 8000, db: Path | None = N
                          idle_close=idle_close or None,
                          shard=part, **allowances)  # a bad database: one line
     rooms = web_app.state.rooms.rooms
-    console.print(f"[bold]raceday party[/] — database {path} ({len(rooms)} room(s) kept)")
+    console.print("[bold]raceday party[/] — " + say("database", path=str(path), n=len(rooms)))
     if part is not None:
-        console.print(f"  shard {part}: rooms whose code starts with one of {part.letters}")
+        console.print("  " + say("shard", shard=str(part), letters=part.letters))
     if idle_close:
-        console.print(f"  rooms left idle for {idle_close:g} hours close (replays stay)")
+        console.print("  " + say("idle_close", hours=f"{idle_close:g}"))
     if allowances:
-        console.print("  limits: " + ", ".join(f"{name.replace('_', '-')}={value:g}"
-                                              for name, value in allowances.items()))
+        console.print("  " + say("limits", limits=", ".join(
+            f"{name.replace('_', '-')}={value:g}" for name, value in allowances.items())))
     for u in urls:
-        console.print(f"  open [bold]{u}[/]")
+        console.print("  " + say_bold("open", "url", u))
     if host in ("127.0.0.1", "::1") and public_url is None:
-        console.print("  only this computer can connect; for phones on your network run "
-                      f"[bold]raceday serve --host 0.0.0.0 --port {port}[/]")
+        console.print("  " + say_bold("local_only", "command",
+                                      f"raceday serve --host 0.0.0.0 --port {port}"))
     qr = segno.make(public, error="m")
     qr.terminal(compact=True, border=1)
-    console.print("Scan the code or type the address on the big screen; Ctrl-C stops "
-                  "(rooms are kept).")
+    console.print(say("scan"))
     if not run:
         return
     import uvicorn
@@ -352,10 +365,9 @@ def serve_command(host: str = "127.0.0.1", port: int = 8000, db: Path | None = N
     finally:
         stop_background(warming)
     if not server.started:
-        err_console.print(f"could not listen on {host}:{port} (is the port in use? try "
-                          f"--port {port + 1})")
+        err_console.print(say("cannot_listen", host=host, port=port, next=port + 1))
         raise typer.Exit(2)
-    err_console.print("server stopped; every room is saved — start it again to continue")
+    err_console.print(say("stopped"))
 
 
 @app.command()
@@ -369,10 +381,10 @@ def serve(
     shard: ShardOpt = None,
     idle_close: IdleCloseOpt = IDLE_CLOSE_DEFAULT,
     limit: LimitOpt = None,
-    lang: common.LangOpt = None,  # its refusals in this language (raceday.cli.main)
+    lang: common.LangOpt = None,
 ) -> None:
     """Start the party server: open the printed address on the big screen."""
     serve_command(check_host(host), port, db, public_url=public_url,
                   allow_origins=allow_origin or [],
                   trusted_proxies=trusted_proxy or [], shard=shard,
-                  idle_close=idle_close, limits=limit or [])
+                  idle_close=idle_close, limits=limit or [], lang=common.resolve_lang(lang))

@@ -16,7 +16,8 @@ from typing import Annotated, Any
 import typer
 from rich.markup import escape
 
-from raceday.terminal.common import LangOpt, console, err_console
+from raceday.present import render
+from raceday.terminal.common import LangOpt, console, err_console, resolve_lang
 
 HELP = ("Compile the computer players and simulators ahead, so their first use is quick."
         "\n\n"
@@ -59,9 +60,11 @@ BackgroundOpt = Annotated[bool, typer.Option(
 def warm_up(quiet: QuietOpt = False, only: OnlyOpt = None, every: AllOpt = False,
             jobs: JobsOpt = None, nice: NiceOpt = 0,
             background: BackgroundOpt = False,
-            lang: LangOpt = None) -> None:  # its refusals in this language (cli.main)
+            lang: LangOpt = None) -> None:
     """Compile and cache every compiled engine of every game."""
     from raceday.terminal import warm
+
+    lang = resolve_lang(lang)
 
     try:
         engines = warm.engines_named(only or None, optional=every)
@@ -74,28 +77,37 @@ def warm_up(quiet: QuietOpt = False, only: OnlyOpt = None, every: AllOpt = False
     results = {e.name: warm.Result(e, False, 0.0, len(warm.kernels(e)), ())
                for e in engines if e not in cold}
     if cold:
-        results.update(_compile(cold, jobs or os.cpu_count() or 1, nice, quiet))
+        results.update(_compile(cold, jobs or os.cpu_count() or 1, nice, quiet, lang))
     failed = crashed = False
     for engine in engines:
         result = results[engine.name]
         failed = failed or bool(result.missing)
         crashed = crashed or warm.WORKER_FAILED in result.missing
         if result.missing:
-            err_console.print(f"warning: {engine.name}: {len(result.missing)} kernel(s) "
-                              f"still not cached: {', '.join(result.missing)}")
+            err_console.print(escape(_say("missing", lang, engine=engine.name,
+                                          n=len(result.missing),
+                                          names=", ".join(result.missing))))
         if not quiet and engine not in cold:
-            console.print(f"✓ {engine.name:15} {_kernels(result.kernels)} already warm")
+            console.print(f"✓ {engine.name:15} "
+                          + escape(_say("already", lang,
+                                        kernels=_kernels(result.kernels, lang))))
     if not quiet and not failed:
-        console.print("The computer players and simulators are ready.")
+        console.print(_say("ready", lang))
     if crashed:  # a compiler error (printed above by the process): not a cache's quirk
         raise typer.Exit(1)
 
 
-def _kernels(count: int) -> str:
-    return f"{count} kernel{'s' if count != 1 else ''}"
+def _say(key: str, lang: str, **params: object) -> str:
+    """One of warm-up's lines (``tool.warm.<key>`` of the shared tables) in ``lang``."""
+    return render(f"tool.warm.{key}", lang, params=params)
 
 
-def _compile(cold: list[Any], jobs: int, nice: int, quiet: bool) -> dict[str, Any]:
+def _kernels(count: int, lang: str = "en") -> str:
+    return _say("kernels_one" if count == 1 else "kernels", lang, n=count)
+
+
+def _compile(cold: list[Any], jobs: int, nice: int, quiet: bool,
+             lang: str = "en") -> dict[str, Any]:
     """Compile the ``cold`` engines ``jobs`` at a time, with a line for each when it is
     done and a spinner naming those being compiled."""
     from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
@@ -106,13 +118,13 @@ def _compile(cold: list[Any], jobs: int, nice: int, quiet: bool) -> dict[str, An
     found: dict[str, Any] = {}
     with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
                   console=console, transient=True, disable=quiet) as progress:
-        task = progress.add_task("compiling", total=None)
+        task = progress.add_task(_say("compiling_start", lang), total=None)
         busy: list[str] = []
 
         def say() -> None:
-            progress.update(task, description=(
-                f"compiling {', '.join(busy)} ({len(found)} of {len(cold)} engines done"
-                f"{f', {jobs} at a time' if jobs > 1 else ''})"))
+            progress.update(task, description=_say(
+                "compiling_jobs" if jobs > 1 else "compiling", lang, engines=", ".join(busy),
+                done=len(found), total=len(cold), jobs=jobs))
 
         def started(engine: Any) -> None:
             busy.append(escape(engine.name))
@@ -124,9 +136,9 @@ def _compile(cold: list[Any], jobs: int, nice: int, quiet: bool) -> dict[str, An
             say()
             if not quiet:
                 mark = "!" if result.missing else "✓"
-                progress.console.print(f"{mark} {result.engine.name:15} "
-                                       f"{_kernels(result.kernels)} compiled in "
-                                       f"{result.seconds:.1f} s")
+                said = _say("compiled", lang, kernels=_kernels(result.kernels, lang),
+                            seconds=f"{result.seconds:.1f}")
+                progress.console.print(f"{mark} {result.engine.name:15} {escape(said)}")
 
         warm.warm_in_parallel(cold, jobs, nice=nice, started=started, finished=finished)
     return found

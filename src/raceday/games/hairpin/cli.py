@@ -134,9 +134,12 @@ def perft_command(
             doc["divide"] = dict(parts)
         common.print_json(doc)
         return
+    lang = common.resolve_lang(lang)
     for name, n in parts:
         common.console.print(f"{name}: {n}")
-    common.console.print(f"perft({depth}) = {total}   [dim]({seconds:.3f} s)[/]")
+    count = escape(words("term.perft", lang, depth=depth, nodes=total))
+    took = escape(words("term.seconds", lang, seconds=f"{seconds:.3f}"))
+    common.console.print(f"{count}   [dim]{took}[/]")
 
 
 # --- play and watch ------------------------------------------------------------------
@@ -661,14 +664,16 @@ def watch_command(
 
 
 # --- match ---------------------------------------------------------------------------
-def _results_table(result: MatchResult) -> Table:
-    table = Table(title=f"{result.a} vs {result.b}: {result.games} games")
-    for col in ("agent", "wins", "losses", "draws", "score", "avg plies"):
-        table.add_column(col, justify="left" if col == "agent" else "right")
+def _results_table(result: MatchResult, lang: str = "en") -> Table:
+    table = Table(title=escape(words("term.match.title", lang, a=result.a, b=result.b,
+                                     games=result.games)))
+    for col in ("agent", "wins", "losses", "draws", "score", "plies"):
+        table.add_column(words(f"term.match.{col}", lang),
+                         justify="left" if col == "agent" else "right")
     for name, wins, losses in ((result.a, result.a_wins, result.b_wins),
                                (result.b, result.b_wins, result.a_wins)):
         score = (wins + 0.5 * result.draws) / result.games
-        table.add_row(name, str(wins), str(losses), str(result.draws), f"{score:.3f}",
+        table.add_row(escape(name), str(wins), str(losses), str(result.draws), f"{score:.3f}",
                       f"{result.average_length:.1f}")
     return table
 
@@ -708,8 +713,10 @@ def match_command(
     if HUMAN in (red.strip().lower(), black.strip().lower()):
         raise OptionsError("a match is between computer players; use `play` for humans")
     make_agent(red, think=think), make_agent(black, think=think)  # check the names first
+    lang = common.resolve_lang(lang)
     seed = common.fresh_seed(seed)
-    with common.progress_bar("Match", games, enabled=not json_out) as bar:
+    with common.progress_bar(words("term.match.progress", lang), games,
+                             enabled=not json_out) as bar:
         task = bar.task_ids[0]
         result = play_match(
             lambda: make_agent(red, think=think), lambda: make_agent(black, think=think),
@@ -720,8 +727,8 @@ def match_command(
     if json_out:
         common.print_json({**result.to_json(), "seed": seed})
         return
-    common.console.print(_results_table(result))
-    again = common.seed_line(seed, "games", common.resolve_lang(lang))
+    common.console.print(_results_table(result, lang))
+    again = common.seed_line(seed, "games", lang)
     common.console.print(f"[dim]{escape(again)}[/]")
 
 
@@ -729,9 +736,10 @@ def match_command(
 @game_options(HairpinOptions)
 def show_command(game: GameOpts = GIVEN, lang: common.LangOpt = None) -> None:
     """Draw a position and list its legal actions."""
+    lang = common.resolve_lang(lang)
     state = HAIRPIN.new_state(game.parse(setup=game.get("setup") or "symmetric"))
-    common.console.print(state_markup(state))
-    common.console.print(_action_lines(state))
+    common.console.print(state_markup(state, lang))
+    common.console.print(_action_lines(state, lang))
 
 
 @app.command("levels")
@@ -743,18 +751,20 @@ def levels_command(lang: common.LangOpt = None) -> None:
     for level in levels:  # the descriptions in one column (the words of Level.description)
         said = escape(words(f"term.level.{level.name}", language))
         common.console.print(f"[bold]{level.name:{width}s}[/]  {said}")
-    common.console.print(escape(words("term.levels_also", language, agents=PLAYER_HELP)))
+    agents = words("term.levels_agents", language)  # PLAYER_HELP, in the reader's language
+    common.console.print(escape(words("term.levels_also", language, agents=agents)))
 
 
 # --- analyse -------------------------------------------------------------------------
-def value_text(value: float) -> str:
-    """A search value for the side to move: a lead in spaces, or a forced result."""
+def value_text(value: float, lang: str = "en") -> str:
+    """A search value for the side to move: a lead in spaces, or a forced result (its
+    words in ``lang``; the JSON's ``text`` is always the English)."""
     from raceday.games.hairpin.search import MATE, WIN
 
     if value >= MATE:
-        return f"wins in {round(WIN - value)}"
+        return words("term.analyse.wins_in", lang, n=round(WIN - value))
     if value <= -MATE:
-        return f"loses in {round(WIN + value)}"
+        return words("term.analyse.loses_in", lang, n=round(WIN + value))
     return f"{value:+.2f}"
 
 
@@ -801,6 +811,7 @@ def analyse_command(
     deep the search went (the expert's search, --think seconds)."""
     from raceday.games.hairpin.agents import think as search_for
 
+    lang = common.resolve_lang(lang)
     if game.get("position") is not None and save is not None:
         raise OptionsError("give either --position or --from, not both")
     if save is not None:
@@ -820,24 +831,26 @@ def analyse_command(
             common.print_json({"position": state.position_text(), "over": True,
                                "result": describe_outcome("hairpin", state.outcome()), "moves": []})
             return
-        common.console.print(state_markup(state))
-        common.console.print("Nothing to analyse: the game is over.")
+        common.console.print(state_markup(state, lang))
+        common.console.print(escape(words("term.analyse.over", lang)))
         return
     report = search_for(state, think, exact_all=True, pv_moves=lines)
     if json_out:
         common.print_json(_report_json(state, report, lines))
         return
-    common.console.print(state_markup(state))
+    common.console.print(state_markup(state, lang))
     rate = report.nodes / max(report.seconds, 1e-9)
-    common.console.print(f"Searched {report.depth} plies deep (deepest line {report.seldepth}), "
-                         f"{report.nodes:,} positions in {report.seconds:.2f} s "
-                         f"({rate:,.0f}/s). Values are for {PLAYER_NAMES[state.position.side]}, "
-                         "in spaces of race lead.", soft_wrap=True)
+    side = words(f"term.analyse.side_{PLAYER_NAMES[state.position.side]}", lang)
+    searched = words("term.analyse.searched", lang, depth=report.depth,
+                     seldepth=report.seldepth, nodes=f"{report.nodes:,}",
+                     seconds=f"{report.seconds:.2f}", rate=f"{rate:,.0f}", side=side)
+    common.console.print(escape(searched), soft_wrap=True)
     table = Table()
-    for col in ("#", "move", "value", "principal variation"):
-        table.add_column(col, justify="right" if col in ("#", "value") else "left")
+    for col in ("rank", "move", "value", "line"):
+        table.add_column(words(f"term.analyse.{col}", lang),
+                         justify="right" if col in ("rank", "value") else "left")
     for rank, (action, value, line) in enumerate(
             zip(report.actions[:lines], report.values[:lines], report.lines, strict=False), 1):
-        table.add_row(str(rank), escape(state.action_to_string(action)), value_text(value),
+        table.add_row(str(rank), escape(state.action_to_string(action)), value_text(value, lang),
                       escape(", ".join(_line_names(state, line))))
     common.console.print(table)

@@ -802,7 +802,8 @@ def simulate(
     variant = options.variant
     track_obj = load_track(options.track)
     seed = common.fresh_seed(seed)
-    with common.progress_bar("simulating", n, enabled=not as_json) as bar:
+    lang = common.resolve_lang(lang)
+    with common.progress_bar(_word("sim.progress", lang), n, enabled=not as_json) as bar:
         task = bar.task_ids[0]
         result = run_simulation(options, kinds, n, seed, track_obj,
                                 progress=lambda done, _total: bar.update(task, completed=done),
@@ -814,16 +815,20 @@ def simulate(
     if as_json:
         common.print_json(summary)
         return
-    common.console.print(Rule(f"PISTARD {variant}: {n} races, players {', '.join(kinds)}"))
+    def say(key: str, **params: object) -> str:
+        return escape(_word(f"sim.{key}", lang, **params))
+
+    common.console.print(Rule(say("title", variant=variant, n=n, players=", ".join(kinds))))
+    rates = (say("wins"), say("win_rate"), say("interval"))
     if summary["win_rate_by_start_lane"] is not None:
-        lanes = Table("start lane", "riders", "wins", "win rate", "95% interval")
+        lanes = Table(say("start_lane"), say("riders"), *rates)
         for lane, row in summary["win_rate_by_start_lane"].items():
             lo, hi = row["ci95"]
             lanes.add_row(lane, str(row["starts"]), str(row["wins"]), f"{row['rate']:.1%}",
                           f"{lo:.1%}–{hi:.1%}")
         common.console.print(lanes)
     if summary["win_rate_by_level"] is not None:
-        levels = Table("level", "seats", "wins", "win rate", "95% interval")
+        levels = Table(say("level"), say("seats"), *rates)
         for level, row in summary["win_rate_by_level"].items():
             lo, hi = row["ci95"]
             levels.add_row(level, str(row["entries"]), f"{row['wins']:g}",
@@ -831,16 +836,16 @@ def simulate(
         common.console.print(levels)
     if summary["team_time"] is not None:
         tt = summary["team_time"]
-        common.console.print(f"team time (rounds until the third rider is over the line, less 1/7 "
-                             f"per square past it): mean {tt['mean']:.2f} (95% {tt['ci95'][0]:.2f}–"
-                             f"{tt['ci95'][1]:.2f}), best {tt['min']:.2f}, worst {tt['max']:.2f}",
+        common.console.print(say("team_time", mean=f"{tt['mean']:.2f}",
+                                 low=f"{tt['ci95'][0]:.2f}", high=f"{tt['ci95'][1]:.2f}",
+                                 best=f"{tt['min']:.2f}", worst=f"{tt['max']:.2f}"),
                              soft_wrap=True)
     turns = summary["turns"]
-    common.console.print(f"race length: {turns['mean']:.2f} turns (95% {turns['ci95'][0]:.2f}–"
-                         f"{turns['ci95'][1]:.2f}; min {turns['min']:g}, max {turns['max']:g}), "
-                         f"{summary['throws']['mean']:.1f} throws; stopped by the round cap: "
-                         f"{summary['stopped_by_round_cap']}", soft_wrap=True)
-    again = common.seed_line(seed, "numbers", common.resolve_lang(lang))
+    common.console.print(say("length", mean=f"{turns['mean']:.2f}", low=f"{turns['ci95'][0]:.2f}",
+                             high=f"{turns['ci95'][1]:.2f}", min=f"{turns['min']:g}",
+                             max=f"{turns['max']:g}", throws=f"{summary['throws']['mean']:.1f}",
+                             capped=summary["stopped_by_round_cap"]), soft_wrap=True)
+    again = common.seed_line(seed, "numbers", lang)
     common.console.print(f"[dim]{escape(again)}[/]")
 
 
@@ -850,17 +855,18 @@ def show_track(
     track: Annotated[str, typer.Argument(help="Shipped track (default, short) or a TOML file.")]
     = "default",
     as_json: common.JsonOpt = False,
-    lang: common.LangOpt = None,  # its refusals in this language (raceday.cli.main)
+    lang: common.LangOpt = None,
 ) -> None:
     """Show (and validate) a track: its colours lane by lane and its line."""
     track_obj = load_track(track)
     if as_json:
         common.print_json(track_obj.to_json())
         return
+    lang = common.resolve_lang(lang)
     state = PistardState(PistardOptions(), track_obj)
-    common.console.print(Rule(f"{track_obj.name}: {track_obj.length} squares a lap"))
-    for line in lap_lines(state.frame(), cell=2):
+    common.console.print(Rule(escape(_word("track_heading", lang, track=track_obj.name,
+                                           length=track_obj.length))))
+    for line in lap_lines(state.frame(), lang, cell=2):
         common.console.print(line)
     if track_obj.line:
-        common.console.print(f"(the line lies before square {track_obj.line} of the file's "
-                             "rows; the board counts columns from the line)")
+        common.console.print(escape(_word("track_line", lang, line=track_obj.line)))
