@@ -41,7 +41,7 @@ def test_play_eof_saves_and_resume_continues(tmp_path: Path) -> None:
             "--seed", "9", "--db", str(db), "--delay", "0"]
     first = runner.invoke(app, [*args, "--save", "t"], input="2 4\n1\n1\n")
     assert first.exception is None, first.output
-    assert "game saved as 't'" in first.output
+    assert "Saved as 't'; continue with: raceday pistard play --resume t" in first.output
     _doc, rev = SessionStore(db).load("pistard", "t")
     assert rev >= 2
     second = runner.invoke(app, [*args, "--resume", "t"], input="1\n" * 300)
