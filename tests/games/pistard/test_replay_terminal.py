@@ -184,7 +184,8 @@ def test_a_resumed_race_goes_on_appending_to_its_log(
     db = tmp_path / "resume.sqlite"
     args = [*PLAY, "--db", str(db)]
     code, out, _ = command(monkeypatch, capsys, [*args, "--save", "r"], "1 1\n1 2\n1\n1\n")
-    assert code == 0 and "Saved as 'r'; continue with: raceday pistard play --resume r" in out  # the input ended: saved mid-race
+    assert code == 0  # the input ended: saved mid-race
+    assert "Saved as 'r'; continue with: raceday pistard play --resume r" in out
     before, _ = SessionStore(db).load("pistard", "r")
     half, _ = rebuilt(before)
     assert dumps_state(rebuilt(before)[1]) == before["state"]
