@@ -48,9 +48,10 @@ class Surface(Protocol):
     lang: str
     full_screen: bool
 
-    def board(self, board: Board) -> None:
+    def board(self, board: Board, status: str | None = None) -> None:
         """Show ``board`` as the board now (line mode prints it; full screen replaces the
-        fixed board)."""
+        fixed board). A ``status`` given with it is the status bar of that board, shown in
+        the same refresh (as :meth:`status` would), so the bar never lags the board."""
 
     def say(self, text: RenderableType) -> None:
         """One entry of the log (a line of commentary, a result, a refusal)."""
@@ -83,6 +84,13 @@ def prompt_help(prompt: Prompt, lang: str) -> str:
     return "\n".join(lines)
 
 
+def refusal_line(reason: str, lang: str) -> Text:
+    """A refused answer, worded alike in every game and both views: ``Refused: why`` (ja
+    ``受け付けません：why``), its first word in red, then the reason as the game words it."""
+    head = render("terminal.refused", lang)
+    return Text.assemble((head, "bold red"), "" if head.endswith("：") else " ", reason)
+
+
 class LineSurface:
     """The line-oriented surface: boards and log lines printed in order on ``console``,
     answers read through :func:`raceday.terminal.lineinput.ask` (editing, history and
@@ -97,10 +105,12 @@ class LineSurface:
         self.lang = lang
         self._status = ""
 
-    def board(self, board: Board) -> None:
+    def board(self, board: Board, status: str | None = None) -> None:
         if callable(board):
             board = board(self.console.width, self.console.height)
         self.console.print(board)
+        if status is not None:
+            self.status(status)
 
     def say(self, text: RenderableType) -> None:
         # a Text marked no_wrap (a command to copy, a path) stays one line for the terminal

@@ -300,13 +300,15 @@ def play(
                    seats: list[tuple[str, str]], lang_: str) -> Session:
         prompt = Prompt(words("party.names_prompt", lang_) + " ",
                         help=words("party.names_help", lang_))
+        from raceday.terminal.surface import refusal_line
+
         echo = not surface.full_screen and not sys.stdin.isatty()
         while True:
             answer = surface.ask(prompt)
             if echo:
                 surface.say(answer)
             if answer == UNDO:
-                surface.say(f"✗ {words('party.undo_names', lang_)}")
+                surface.say(refusal_line(words("party.undo_names", lang_), lang_))
                 continue
             try:
                 return Session.new(rules, [*_roster([answer]), *seats])
@@ -314,7 +316,7 @@ def play(
                 from raceday.present import render
 
                 said = render(exc.message, lang_) if exc.message is not None else str(exc)
-                surface.say(f"✗ {said}")
+                surface.say(refusal_line(said, lang_))
 
     try:
         run_game(main, title=words("title", language), lang=language, plain=plain)

@@ -58,7 +58,7 @@ from raceday.games.derby.session import (
 )
 from raceday.present import describe_event, describe_outcome, refusal, render
 from raceday.store.sessions import SessionStore
-from raceday.terminal.surface import UNDO, Choice, Prompt, Surface
+from raceday.terminal.surface import UNDO, Choice, Prompt, Surface, refusal_line
 
 GAME = "derby"  # the sessions' key in the store
 TICKET_WORDS = ("win", "quinella", "q", "done", "board", "tickets", "borrow")
@@ -171,7 +171,7 @@ class Party:
         else:
             message = getattr(exc, "message", None)
             text = render(message, self.lang) if message is not None else str(exc)
-        self.surface.say(Text(f"✗ {text}", style="red"))
+        self.surface.say(refusal_line(text, self.lang))
 
     def ask(self, prompt: Prompt) -> str:
         """One answer through the surface (help and quit are handled there; ``undo`` comes

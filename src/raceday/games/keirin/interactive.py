@@ -51,7 +51,7 @@ from raceday.terminal.common import (
     player_names,
 )
 from raceday.terminal.common import resume_command as common_resume
-from raceday.terminal.surface import UNDO, Choice, Prompt, Quit, Surface
+from raceday.terminal.surface import UNDO, Choice, Prompt, Quit, Surface, refusal_line
 
 
 def words(key: str, lang: str, **params: Any) -> str:
@@ -408,12 +408,12 @@ def _collect_tickets(surface: Surface, session: BetSession, top: int) -> bool:
                                                   ticket=_ticket_text(me["tickets"][-1],
                                                                       lang))))
                 else:
-                    surface.say(Text("  " + words("refusal.no_ticket", lang)))
+                    surface.say(refusal_line(words("refusal.no_ticket", lang), lang))
                 continue
             try:
                 action = night.ticket_from_text(seat, _typed_kind(line, lang))
             except BetError as exc:
-                surface.say(_marked("term.refused", "red", _refusal(exc, lang), lang))
+                surface.say(refusal_line(_refusal(exc, lang), lang))
                 continue
             accepted = _action_ticket(session, action, lang)
             night.apply_action_for(seat, action)
@@ -549,7 +549,7 @@ def another_race(surface: Surface, session: BetSession) -> bool:
         if answer == UNDO:
             surface.say(Text(words("term.nothing_to_undo", lang, race=session.races)))
             continue
-        surface.say(Text(words("term.yes_or_no", lang)))
+        surface.say(refusal_line(words("term.yes_or_no", lang), lang))
 
 
 def _name_players(surface: Surface, make: Callable[[list[str]], BetSession]
@@ -576,7 +576,7 @@ def _name_players(surface: Surface, make: Callable[[list[str]], BetSession]
                 raise OptionsError(f"at most {MAX_PLAYERS} players, got {len(names)}")
             return make(names)
         except OptionsError as exc:
-            surface.say(_marked("term.refused", "red", _refusal(exc, lang), lang))
+            surface.say(refusal_line(_refusal(exc, lang), lang))
 
 
 def play_night(surface: Surface, night: Night) -> int:

@@ -46,7 +46,7 @@ from raceday.present import describe_outcome, render
 from raceday.store.sessions import SessionStore, writable_store
 from raceday.terminal import common
 from raceday.terminal.options import GIVEN, GivenOptions, game_options
-from raceday.terminal.surface import UNDO, Choice, Prompt, Quit, Surface
+from raceday.terminal.surface import UNDO, Choice, Prompt, Quit, Surface, refusal_line
 from raceday.terminal.tui import run_command
 
 HELP = ("PISTARD (Anki Toner): track cycling for 2–5 players on a coloured four-lane "
@@ -560,8 +560,7 @@ def _status(surface: Surface, text: str) -> None:
 
 
 def _refuse(surface: Surface, lang: str, key: str, **params: object) -> None:
-    surface.say(Text(_word("refused", lang, reason=_word(f"why.{key}", lang, **params)),
-                     style="red"))
+    surface.say(refusal_line(_word(f"why.{key}", lang, **params), lang))
 
 
 def _human_turn(surface: Surface, state: PistardState, player: int,
@@ -600,7 +599,7 @@ def _ask_placement(surface: Surface, state: PistardState, player: int,
             why = _word("why.two_numbers", lang)
             if common.foreign_digits(text):
                 why += f" ({_word('why.digits', lang)})"
-            surface.say(Text(_word("refused", lang, reason=why), style="red"))
+            surface.say(refusal_line(why, lang))
             continue
         back, lane = (n for n in numbers if n is not None)
         if not 1 <= back <= START_ZONE:
@@ -642,7 +641,7 @@ def _ask_next_rider(surface: Surface, state: PistardState, player: int,
         why = _word("why.choose_one", lang, riders=listed)
         if common.foreign_digits(text):
             why += f" ({_word('why.digits', lang)})"
-        surface.say(Text(_word("refused", lang, reason=why), style="red"))
+        surface.say(refusal_line(why, lang))
 
 
 def _move_list(labels: list[Text], width: int) -> list[Text]:
@@ -730,7 +729,7 @@ def _ask_move(surface: Surface, state: PistardState, player: int,
         reason, chosen = _match_die(state, text, actions, lang)
         if chosen is not None:
             return chosen
-        surface.say(Text(_word("refused", lang, reason=reason), style="red"))
+        surface.say(refusal_line(reason, lang))
 
 
 def _match_die(state: PistardState, text: str, actions: list[Action],

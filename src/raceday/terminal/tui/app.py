@@ -453,10 +453,14 @@ class GameApp(App[int]):
 
     # -- the view's side (the app's thread) ---------------------------------------------------
 
-    def show_board(self, board: Board) -> None:
+    def show_board(self, board: Board, status: str | None = None) -> None:
+        """Show ``board``, and with it the status bar ``status`` when given (the same
+        callback, so the same refresh: the bar never says the turn before the board's)."""
         self._board = board
         self._preview = None
         self.redraw_board()
+        if status is not None:
+            self.show_status(status)
 
     def redraw_board(self) -> None:
         board = self._preview if self._preview is not None else self._board
