@@ -62,8 +62,8 @@ UNIVERSAL_WORDS = {"en": ["help", "undo", "quit"],
 
 def prompt_line(prompt: Prompt) -> str:
     """A prompt's text for the status bar and the answer line's placeholder: plain, without
-    the line-by-line prompt's trailing ``>`` (the answer line has its own caret)."""
-    return Text.from_markup(prompt.text).plain.strip().rstrip(">›").rstrip()
+    the line-by-line prompt's trailing ``>`` or ``:`` (the answer line has its own caret)."""
+    return Text.from_markup(prompt.text).plain.strip().rstrip(">›:：").rstrip()
 
 
 def plain_text(renderable: RenderableType, width: int) -> str:
