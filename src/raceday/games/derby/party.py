@@ -565,6 +565,7 @@ class Party:
                             names=award["names"], score=award["score"]))
         self.say(self.w("party.complete", name=self.name))
         self.status(self.w("party.status_over", name=self.name), line_mode=False)
+        self._race = None  # the board shows the final standings, not the last race
         self.show()
 
     # --- the full-screen board ---------------------------------------------------------
