@@ -40,6 +40,7 @@ from raceday.terminal.prompts import Choice as Choice
 from raceday.terminal.prompts import Prompt as Prompt
 from raceday.terminal.prompts import Quit as Quit
 from raceday.terminal.prompts import universal_word as universal_word
+from raceday.terminal.wrapping import wrapped
 
 
 class Surface(Protocol):
@@ -114,8 +115,9 @@ class LineSurface:
 
     def say(self, text: RenderableType) -> None:
         # a Text marked no_wrap (a command to copy, a path) stays one line for the terminal
-        # to wrap, instead of being cut into lines at the console's width
-        self.console.print(text, soft_wrap=isinstance(text, Text) and bool(text.no_wrap))
+        # to wrap, instead of being cut into lines at the console's width; other text
+        # breaks between words, never inside one (Japanese included: see wrapping)
+        self.console.print(wrapped(text), soft_wrap=isinstance(text, Text) and bool(text.no_wrap))
 
     def status(self, text: str) -> None:
         if text and text != self._status:
@@ -134,7 +136,7 @@ class LineSurface:
             if word == HELP:
                 if not sys.stdin.isatty():  # a scripted answer is not echoed: end the line
                     self.console.print()
-                self.console.print(prompt_help(prompt, self.lang), markup=False,
+                self.console.print(wrapped(prompt_help(prompt, self.lang), markup=False),
                                    highlight=False)
                 continue
             if word == QUIT:

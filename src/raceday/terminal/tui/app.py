@@ -49,6 +49,7 @@ from raceday.present.messages import render
 from raceday.terminal import lineinput
 from raceday.terminal.surface import HELP, Board, Prompt, Quit, universal_word
 from raceday.terminal.tui.surface import FullScreenSurface
+from raceday.terminal.wrapping import wrapped
 
 Main = Callable[[Any], "int | None"]
 
@@ -100,6 +101,7 @@ class GameLog(RichLog):
         self._laid_out_at = 0
 
     def say(self, content: RenderableType) -> None:
+        content = wrapped(content)  # Japanese breaks between characters, never in a word
         self._given.append(content)
         if len(self._given) > LOG_KEPT:
             del self._given[: len(self._given) - LOG_KEPT]
