@@ -226,6 +226,7 @@ def play(
     from raceday.core.events import Message
     from raceday.games.derby.evening import EveningState
     from raceday.games.derby.party import GAME, Party, new_party_name
+    from raceday.games.derby.render import computer_seats as named_computers
     from raceday.games.derby.render import words
     from raceday.games.derby.session import Session
     from raceday.store.sessions import SessionStore, writable_store
@@ -254,8 +255,7 @@ def play(
     else:
         # Every option is checked before the database is opened or written.
         config = house_rules.parse(seed=common.fresh_seed(seed))
-        computer_seats = [(f"Computer {k + 1}", ("cautious", "bold")[k % 2])
-                          for k in range(computers)]
+        computer_seats = named_computers(computers, language)
         given = (None if players is None
                  else Session.new(config, [*_roster(players), *computer_seats]))
         store = writable_store(db)  # read-only: refused before names are asked
