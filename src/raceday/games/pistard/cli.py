@@ -38,6 +38,7 @@ from raceday.games.pistard.render import (
     result_lines,
     result_view,
     standings_line,
+    track_name,
 )
 from raceday.games.pistard.simulate import simulate as run_simulation
 from raceday.games.pistard.state import PHASE_PLACE, PistardState
@@ -423,7 +424,7 @@ class _Race:
                        riders=_plural("riders", opts.total_riders, lang))
         # a rule across the lines; a narrow log panel would cut a rule's words
         surface.say(Text(header, style="bold") if surface.full_screen else Rule(header))
-        surface.say(Text(_word("track", lang, track=state.track.name,
+        surface.say(Text(_word("track", lang, track=track_name(state.track, lang),
                                length=state.track.length)))
         for p, kind in enumerate(self.kinds):
             idents = [str(r.ident) for r in state.riders if r.owner == p]
