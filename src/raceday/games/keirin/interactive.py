@@ -37,7 +37,7 @@ from raceday.games.keirin.betting import (
 )
 from raceday.games.keirin.night import DONE, MAX_PLAYERS
 from raceday.games.keirin.odds_view import BOARD_KINDS, fitted_board, odds_table
-from raceday.games.keirin.render import commentary, render_track, throw_line
+from raceday.games.keirin.render import commentary, render_track, throw_line, track_words
 from raceday.games.keirin.rules import PHASE_PHOTO, KeirinOptions, KeirinState
 from raceday.games.keirin.session import GAME, BetSession, Settlement
 from raceday.present import render
@@ -95,7 +95,7 @@ def track_board(title: str, events: Sequence[Event], race: RaceSnapshot, lang: s
     """The race board: a heading, the turn's throws and the track, as wide as the space
     allows (64 cells of track in 80 columns, more in a wider view)."""
     throws = [e for e in events if e.kind == "throw"]
-    said = {w: words(f"term.track.{w}", lang) for w in ("rider", "gap", "lead", "level")}
+    said = track_words(lang)
 
     def draw(width: int, height: int) -> RenderableType:
         parts: list[RenderableType] = [Rule(title, style="grey50")]
