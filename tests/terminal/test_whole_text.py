@@ -30,9 +30,11 @@ SIZE = (80, 24)
 LANGS = ("en", "ja")
 # English words that must not be left in a Japanese screen (the title, the names of riders,
 # players and places are the game's own and may stay).
-ENGLISH = re.compile(r"\b(?:cell|squares|gap|rider|our completion|missing board|Next|Stage|"
-                     r"Computer|medium|easy|hard|expert|Refused|answer|"
-                     r"turn|move|moves|bid|ticket|race|the|scratch|sprint)\b")
+ENGLISH = re.compile(r"\b(?:cell|squares|gap|rider|riders|our completion|missing board|Next|"
+                     r"Stage|Prologue|Computer|medium|easy|hard|expert|Refused|answer|"
+                     r"turn|move|moves|bid|ticket|race|the|scratch|sprint|lead|level|bib|"
+                     r"pts|mtn|bonus|yellow|wins|won|players|result|standings|auction|"
+                     r"thinking|paused)\b")
 
 
 def _screen_rows(app: GameApp) -> list[Strip]:
@@ -199,7 +201,7 @@ def _derby_play(tmp_path: Path, lang: str) -> Seen:
     from raceday.games.derby.render import words
     from tests.games.derby.terminal_party import party_main, party_state
 
-    app = GameApp(party_main(tmp_path / "d.sqlite", party_state(races=4)),
+    app = GameApp(party_main(tmp_path / "d.sqlite", party_state(races=4, lang=lang)),
                   title=words("title", lang), lang=lang)
 
     def reply(prompt: Prompt, n: int) -> str:
@@ -276,23 +278,8 @@ RUNS: dict[str, Callable[[Path, str], Seen]] = {
 }
 
 
-# What this test still finds (#43, open): each strict, so a fix shows as XPASS here.
-OPEN = {
-    ("derby-play", "en"): "the sealed bid's prompt is longer than the answer line",
-    ("derby-play", "ja"): "the sealed bid's prompt is longer than the answer line",
-    ("pistard-play", "ja"): "the shipped track's name is English only",
-    ("wielersim-tour", "ja"): "the points/mountains/teams tables are cut at 80 columns",
-    ("wielersim-watch", "ja"): "the result table cuts the riders' type (スプリ …)",
-}
-
-
-def _params() -> list[object]:
-    return [pytest.param(run, lang, marks=pytest.mark.xfail(reason=OPEN[run, lang], strict=True))
-            if (run, lang) in OPEN else pytest.param(run, lang)
-            for run in sorted(RUNS) for lang in LANGS]
-
-
-@pytest.mark.parametrize(("run", "lang"), _params())
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("run", sorted(RUNS))
 def test_every_screen_shows_its_words_whole(run: str, lang: str, tmp_path: Path) -> None:
     seen = RUNS[run](tmp_path, lang)
     assert not seen.problems, "\n".join(seen.problems) + "\n\n" + "\n\n".join(seen.screens)
