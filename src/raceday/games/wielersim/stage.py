@@ -406,12 +406,15 @@ PROFILES = ("flat", "hilly", "cobbles", "mountain", "inline route")  # stage.pro
 
 
 def _stage_words(name: str, lang: str) -> str:
-    """A stage race's "Stage 2: Luik - Hoei (hilly)" in ``lang``: the numbering and the
-    profile words its tables know (the places keep their names)."""
+    """A stage race's "Stage 2: Luik - Hoei (hilly)" in ``lang``: the numbering, a
+    summit finish and the profile words its tables know (the places keep their names)."""
     numbered = re.fullmatch(r"Stage (\d+): (.+?)(?: \(([^)]*)\))?", name)
     if numbered is None:
         return name
     number, places, profile = numbered.groups()
+    summit = re.fullmatch(r"(.+) summit finish", places)
+    if summit is not None:  # "Ardennes summit finish": the place keeps its name
+        places = render("stage.summit_finish", lang, "wielersim", {"place": summit.group(1)})
     if profile:
         known = [render(f"stage.profile.{word}", lang, "wielersim")
                  if word in PROFILES else word
