@@ -14,7 +14,7 @@ from rich.text import Text
 
 from raceday.present.messages import render
 from raceday.terminal.surface import LineSurface
-from raceday.terminal.wrapping import NO_START, Wrapped, wrap_plain
+from raceday.terminal.wrapping import NO_START, Wrapped, wrap_plain, wrap_text
 
 HELP_JA = render("terminal.help.universal", "ja")  # 'help'、'undo'、'quit' among the kana
 ODDS_JA = ("プロローグの優勝確率（正確な値）：エースは各14.3%、スプリンターは各8.8%、"
@@ -41,9 +41,13 @@ def test_japanese_breaks_between_characters_never_inside_a_latin_word(text: str)
 
 def test_english_breaks_where_rich_breaks_it() -> None:
     console = Console(width=80)
-    for width in WIDTHS:
-        theirs = [line.plain.rstrip() for line in Text(ENGLISH).wrap(console, width)]
-        assert wrap_plain(ENGLISH, width) == theirs
+    texts = [Text(ENGLISH), Text("a\tb longwordlongwordlongword x", overflow="ellipsis"),
+             Text("tab\there and more words to wrap", overflow="crop")]
+    for text in texts:
+        for width in range(6, 61):
+            theirs = [line.plain.rstrip() for line in text.copy().wrap(console, width)]
+            ours = [line.plain.rstrip() for line in wrap_text(text.copy(), width)]
+            assert ours == theirs, (width, text.plain)
 
 
 def test_a_word_longer_than_the_line_is_folded() -> None:

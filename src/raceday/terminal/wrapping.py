@@ -98,17 +98,21 @@ def break_offsets(text: str, width: int, fold: bool = True) -> list[int]:
 
 def wrap_text(text: Text, width: int) -> Lines:
     """``text`` in lines of at most ``width`` cells, broken by :func:`break_offsets` (its
-    styles kept; the spaces a line ends in dropped)."""
+    styles kept; the spaces a line ends in dropped; a piece longer than a line folded, or
+    cut as the text's ``overflow`` says, as rich does)."""
     width = max(width, 1)
+    overflow = text.overflow or "fold"
     lines = Lines()
     for line in text.split(allow_blank=True):
+        if "\t" in line.plain:
+            line.expand_tabs(text.tab_size or 8)
         if text.no_wrap:
             lines.append(line)
             continue
-        pieces = line.divide(break_offsets(line.plain, width))
+        pieces = line.divide(break_offsets(line.plain, width, fold=overflow == "fold"))
         for piece in pieces:
             piece.rstrip_end(width)
-            piece.truncate(width, overflow="fold")
+            piece.truncate(width, overflow=overflow)
         lines.extend(pieces)
     return lines
 
