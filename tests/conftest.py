@@ -10,10 +10,11 @@ tests drive the build's headless shell (Debian's ``chromium-headless-shell``, th
 Chromium without a window's browser UI, which is what Playwright itself runs headless)
 when it is installed: a new context there costs about a fifth of the CPU of one in the
 full browser's headless mode (0.24 s against 1.25 s measured), and the browser tests
-open hundreds. Without it they drive /usr/bin/chromium. Not one for the whole session: Playwright's sync API keeps its event loop
-marked running in the thread while it is open, and the Textual and asyncio tests that run
-later in the same process need ``asyncio.run``. With CI=true a missing Chromium fails
-loudly; locally the browser tests skip only when /usr/bin/chromium does not exist.
+open hundreds. Without it they drive /usr/bin/chromium. Not one browser for the whole
+session: Playwright's sync API keeps its event loop marked running in the thread while it
+is open, and the Textual and asyncio tests that run later in the same process need
+``asyncio.run``. With CI=true a missing Chromium fails loudly; locally the browser tests
+skip only when neither is installed.
 """
 
 from __future__ import annotations

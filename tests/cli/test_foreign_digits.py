@@ -78,9 +78,9 @@ def test_pistard_placement_and_move_prompts_refuse_foreign_digits(tmp_path: Path
     assert result.exit_code == 0, (result.output, result.exception)
     assert result.exception is None
     out = " ".join(result.output.split())  # the console wraps long lines
-    assert out.count("refused: type two numbers: columns behind the line, lane (type "
+    assert out.count("Refused: type two numbers: columns behind the line, lane (type "
                      "numbers with the digits 0-9)") == 2
-    assert out.count("refused: type numbers with the digits 0-9: a move number") == 3
+    assert out.count("Refused: type numbers with the digits 0-9: a move number") == 3
     assert "rider 11 lines up 2 behind the line in lane 4" in out
     assert "rider 11 plays" in out
 

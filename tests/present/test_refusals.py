@@ -80,6 +80,34 @@ def test_a_game_options_refusal_carries_its_words_in_both_languages() -> None:
             raise AssertionError(f"{raw} was taken")
 
 
+def test_a_check_across_options_gives_its_reason_in_the_reader_s_language() -> None:
+    """A game's own check that raises a worded refusal (PISTARD's variant against the
+    players) is Japanese inside the options' Japanese words, on the command line too
+    (#43: 'PISTARD options: ttt needs exactly 1 player' in a --lang ja run)."""
+    from raceday.core.errors import OptionsError
+    from raceday.games.pistard.options import PistardOptions
+    from raceday.terminal.options import GivenOptions
+
+    try:
+        PistardOptions.parse({"variant": "ttt", "players": 2})
+    except OptionsError as exc:
+        assert str(exc) == "PISTARD options: ttt needs exactly 1 player, got 2"
+        assert exc.message is not None and exc.message.key == "refusal.options"
+        assert render(exc.message, "en") == str(exc)
+        assert render(exc.message, "ja") == ("PISTARDの設定が合いません："
+                                             "ttt は1人で遊びます（指定：2人）")
+    else:
+        raise AssertionError("ttt with two players was taken")
+    given = GivenOptions(PistardOptions, [], {})
+    try:
+        given.parse(variant="ttt", players=2)
+    except OptionsError as exc:
+        assert exc.message is not None
+        assert "1人で遊びます" in render(exc.message, "ja")
+    else:
+        raise AssertionError("ttt with two players was taken")
+
+
 def test_the_server_words_a_room_options_refusal(tmp_path: Path) -> None:
     with serving(tmp_path / "rooms.sqlite") as tc:
         answer = tc.post("/api/rooms", json={"game": "keirin", "options": {"riders": 4}})

@@ -60,7 +60,7 @@ def test_answers_typed_on_the_answer_line_play_the_game_to_its_exit_code(size):
             await wait_for(pilot, lambda o=opened: app.prompts_opened > o, "next prompt")
         assert app.moves_text() == ["1. +2", "2. +2"]
         assert "Counter at 4" in app.status_text()
-        assert "Step (1, 2 or skip):" in app.status_text()
+        assert "Step (1, 2 or skip)" in app.status_text()
         assert "[.] [.] [.] [.] [@] [.]" in app.board_text()
         await pilot.press("1", "enter")
         assert await wait_until_finished(pilot, app) == 0

@@ -28,7 +28,7 @@ from typing import (
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from raceday.core.errors import OptionsError
+from raceday.core.errors import OptionsError, RacedayError
 from raceday.core.events import Message
 
 if TYPE_CHECKING:
@@ -148,7 +148,8 @@ def validation_refusal(error: ValidationError, what: str,
                        model: type[BaseModel] | None = None) -> tuple[str, Message]:
     """:func:`describe_validation_error`'s line and the same refusal as a message key
     (``refusal.option_*``) with its parameters, for a face in another language. A game's
-    own check gives its reason in English inside the key's words."""
+    own check gives its reason in English inside the key's words, unless it raised a
+    :class:`RacedayError` carrying its message (:func:`raceday.present.refusal`)."""
     first = error.errors()[0]
     loc = [str(part) for part in first.get("loc", ())]
     if model is not None and len(loc) == 1 and first.get("type") in ("greater_than_equal",
@@ -172,7 +173,10 @@ def validation_refusal(error: ValidationError, what: str,
     # one line whatever the value held (a file name with a line break): escapes instead
     message = "".join(c if c.isprintable() else repr(c)[1:-1] for c in message)
     kind = first.get("type", "")
-    facts = {"game": what, "option": field, "reason": message}
+    facts: dict[str, Any] = {"game": what, "option": field, "reason": message}
+    cause = first.get("ctx", {}).get("error")
+    if isinstance(cause, RacedayError) and cause.message is not None:
+        facts["reason"] = cause.message.to_json()  # a check that words its reason itself
     if not field:  # a check across several options
         return f"{what} options: {message}", Message("refusal.options", facts)
     if kind == "extra_forbidden":

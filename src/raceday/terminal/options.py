@@ -42,8 +42,8 @@ from pydantic_core import PydanticUndefined
 from raceday.core.errors import OptionsError
 from raceday.core.game import (
     GameOptions,
-    describe_validation_error,
     field_range,
+    validation_refusal,
     values_from_text,
 )
 
@@ -210,8 +210,10 @@ class GivenOptions(Generic[OptionsT]):
             return self.model.model_validate(values)
         except ValidationError as exc:
             names = {spec.field: spec.name for spec in self.specs}
-            raise OptionsError(describe_validation_error(exc, self.model.game_title, names,
-                                                         self.model)) from None
+            text, words = validation_refusal(exc, self.model.game_title, names, self.model)
+            refused = OptionsError(text)
+            refused.message = words  # the command line words it in its own language
+            raise refused from None
 
 
 def game_options(model: type[OptionsT]) -> Callable[[CommandT], CommandT]:

@@ -40,6 +40,7 @@ from raceday.terminal.prompts import Choice as Choice
 from raceday.terminal.prompts import Prompt as Prompt
 from raceday.terminal.prompts import Quit as Quit
 from raceday.terminal.prompts import universal_word as universal_word
+from raceday.terminal.wrapping import wrapped
 
 
 class Surface(Protocol):
@@ -48,9 +49,10 @@ class Surface(Protocol):
     lang: str
     full_screen: bool
 
-    def board(self, board: Board) -> None:
+    def board(self, board: Board, status: str | None = None) -> None:
         """Show ``board`` as the board now (line mode prints it; full screen replaces the
-        fixed board)."""
+        fixed board). A ``status`` given with it is the status bar of that board, shown in
+        the same refresh (as :meth:`status` would), so the bar never lags the board."""
 
     def say(self, text: RenderableType) -> None:
         """One entry of the log (a line of commentary, a result, a refusal)."""
@@ -83,6 +85,13 @@ def prompt_help(prompt: Prompt, lang: str) -> str:
     return "\n".join(lines)
 
 
+def refusal_line(reason: str, lang: str) -> Text:
+    """A refused answer, worded alike in every game and both views: ``Refused: why`` (ja
+    ``受け付けません：why``), its first word in red, then the reason as the game words it."""
+    head = render("terminal.refused", lang)
+    return Text.assemble((head, "bold red"), "" if head.endswith("：") else " ", reason)
+
+
 class LineSurface:
     """The line-oriented surface: boards and log lines printed in order on ``console``,
     answers read through :func:`raceday.terminal.lineinput.ask` (editing, history and
@@ -97,15 +106,18 @@ class LineSurface:
         self.lang = lang
         self._status = ""
 
-    def board(self, board: Board) -> None:
+    def board(self, board: Board, status: str | None = None) -> None:
         if callable(board):
             board = board(self.console.width, self.console.height)
         self.console.print(board)
+        if status is not None:
+            self.status(status)
 
     def say(self, text: RenderableType) -> None:
         # a Text marked no_wrap (a command to copy, a path) stays one line for the terminal
-        # to wrap, instead of being cut into lines at the console's width
-        self.console.print(text, soft_wrap=isinstance(text, Text) and bool(text.no_wrap))
+        # to wrap, instead of being cut into lines at the console's width; other text
+        # breaks between words, never inside one (Japanese included: see wrapping)
+        self.console.print(wrapped(text), soft_wrap=isinstance(text, Text) and bool(text.no_wrap))
 
     def status(self, text: str) -> None:
         if text and text != self._status:
@@ -124,7 +136,7 @@ class LineSurface:
             if word == HELP:
                 if not sys.stdin.isatty():  # a scripted answer is not echoed: end the line
                     self.console.print()
-                self.console.print(prompt_help(prompt, self.lang), markup=False,
+                self.console.print(wrapped(prompt_help(prompt, self.lang), markup=False),
                                    highlight=False)
                 continue
             if word == QUIT:

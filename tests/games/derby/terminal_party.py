@@ -8,6 +8,7 @@ from pathlib import Path
 
 from raceday.games.derby.evening import EveningState
 from raceday.games.derby.party import Party
+from raceday.games.derby.render import computer_seats
 from raceday.games.derby.session import EveningOptions, Session
 from raceday.store.sessions import SessionStore
 from raceday.terminal.surface import Quit, Surface
@@ -17,10 +18,10 @@ PEOPLE = ("Aki", "Ben")
 
 
 def party_state(computers: int = 4, seed: int = 7, races: int = 4,
-                host: bool = False) -> EveningState:
+                host: bool = False, lang: str = "en") -> EveningState:
     config = EveningOptions(seed=seed, races=races, host=host)
     seats = [(name, "human") for name in PEOPLE]
-    seats += [(f"Computer {k + 1}", ("cautious", "bold")[k % 2]) for k in range(computers)]
+    seats += computer_seats(computers, lang)
     return EveningState.from_session(Session.new(config, seats))
 
 

@@ -208,3 +208,27 @@ def test_the_host_types_the_tables_dice_and_undo_is_refused_in_words(
         assert track and "6" in track[0].split("d20", 1)[1]  # the d20 showed 6
 
     drive(tmp_path / "h.sqlite", size, scenario, state=party_state(host=True))
+
+
+def test_the_final_standings_have_the_boards_room_at_120x40(tmp_path: Path) -> None:
+    """At the end the standings table is on the board (80 columns), not squeezed into the
+    38-column log: every column heading is whole on the screen, none cut to "R…"."""
+    from .terminal_party import party_state
+
+    async def scenario(pilot: Pilot[int], app: GameApp) -> None:
+        for _ in range(120):
+            prompt = await wait_for_prompt(pilot, app)
+            if prompt is None:
+                break
+            await answer(pilot, app, "0" if prompt.secret
+                         else "done" if "done" in prompt.words else "")
+        await wait_for(pilot, lambda: app.finished, "the end of the party")
+        screen = [strip.text for strip in app.screen._compositor.render_strips()]
+        shown = "\n".join(screen)
+        heads = [row for row in screen if "Debt" in row]
+        assert heads, shown
+        for column in ("Rank", "Player", "Money", "Debt", "Net", "Horse", "Prizes"):
+            assert column in heads[0], shown
+        assert "…" not in shown, shown
+
+    drive(tmp_path / "f.sqlite", (120, 40), scenario, state=party_state(races=4))

@@ -47,7 +47,7 @@ def test_help_and_question_mark_at_a_bid_and_a_ticket_show_the_rules(tmp_path: P
     assert out.count("Stakes are multiples of 100; per race at most 1 win and 3 quinella") >= 1
     help_at = out.index("undo takes back your last ticket")
     assert "stakes in multiples of 100" in out[:help_at].lower()  # the status, before any error
-    assert out.index("multiples of 100") < out.index("✗ a stake is a positive multiple")
+    assert out.index("multiples of 100") < out.index("Refused: a stake is a positive multiple")
 
 
 def test_a_bid_refusal_never_repeats_the_bid(tmp_path: Path) -> None:

@@ -158,7 +158,7 @@ def test_the_fifth_bump_is_marked_and_asked_before_it_is_played(tmp_path: Path) 
     out = play(["--position", BUMP_FIFTH, "--db", str(db)], "8\nmaybe\nn\nq\n")
     assert "8  f2 charge d2 bump  ⚠ your 5th bump: you would be disqualified and lose" in out
     assert "Play it? (y/N)" in out
-    assert "Please answer y (yes) or n (no)." in out
+    assert "Refused: answer y (yes) or n (no)." in out
     assert HairpinState.from_json(saved(db, "hairpin")[0]["state"]).position.ply == 0  # type: ignore[arg-type]
     # the pass beside it is not marked, and a bump that is not the fifth is not either
     assert "b2 pass  ⚠" not in out

@@ -272,3 +272,41 @@ def test_the_board_is_drawn_again_on_a_resize(tmp_path: Path) -> None:
             assert max(cell_len(line) for line in board.splitlines()) <= 80
 
     asyncio.run(scenario())
+
+
+def test_the_status_bar_names_the_side_the_board_shows_to_move_in_the_same_frame(
+        tmp_path: Path) -> None:
+    """After every move, read at the moment the board is drawn (in the same callback, no
+    sleeps): the status bar's whose-turn names the side of the board's "to move" line.
+    With the bar set by a call of its own after the board, it named the side that had
+    just moved while the board already showed the next (#43)."""
+    from raceday.games.hairpin.picture import side_name
+    from raceday.games.hairpin.render import words
+
+    app, _, _ = game(tmp_path, red="human", black="greedy")
+    sides = {side_name(p, "en"): p for p in (0, 1)}
+    to_move = {words("term.to_move", "en", side=name): p for name, p in sides.items()}
+    frames: list[tuple[int, str]] = []  # (the side the board says moves, the status bar)
+    drawn = app.show_board
+
+    def show_board(board: object, status: str | None = None) -> None:
+        drawn(board, status)  # type: ignore[arg-type]
+        lines = [line.strip() for line in app.board_text().splitlines()]
+        side = next((p for line, p in to_move.items() if line in lines), None)
+        if side is not None:
+            frames.append((side, app.status_text()))
+
+    app.show_board = show_board  # type: ignore[method-assign]
+
+    async def scenario() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            prompt = await wait_for_prompt(pilot, app)
+            while prompt is not None and len(frames) < 16:
+                prompt = await answer(pilot, app, prompt.choices[-1].text)
+
+    asyncio.run(scenario())
+    assert {side for side, _ in frames} == {0, 1}, frames  # both sides moved, many times
+    assert len(frames) >= 10, frames
+    for side, status in frames:
+        named = [p for name, p in sides.items() if status.startswith(name)]
+        assert named == [side], (side, status, frames)

@@ -200,7 +200,7 @@ def test_another_race_accepts_only_yes_or_no(
     out = capsys.readouterr().out
     assert code == 0
     assert sum("Another race?" in p for p in prompts) == 3  # asked again twice
-    assert out.count("Please answer y (yes) or n (no).") == 2
+    assert out.count("Refused: answer y (yes) or n (no).") == 2
     assert BetSession.load(SessionStore(db), "yn").races == 1  # 'maybe' was not a yes
 
 

@@ -280,7 +280,7 @@ def test_without_players_a_terminal_asks_their_names_with_help_and_undo(
         tmp_path, ["", "?", "undo", "Ann, Bob", "win 1 10", "", "", "n"], monkeypatch)
     assert asked[:5] == ["Players' names, separated by commas> "] * 4 + [
         "Ann [10,000.00 left] ticket (Enter = done, help)> "]
-    assert "refused: name at least one player" in text
+    assert "Refused: name at least one player" in text
     assert "Type the players' names separated by commas" in text and "At any prompt" in text
     assert "Nothing to take back yet: no player is named." in text
     assert list(_session(tmp_path, "named").players) == ["Ann", "Bob"]

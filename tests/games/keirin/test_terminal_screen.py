@@ -254,8 +254,8 @@ class HeldAt:
         self.surface, self.stop, self.pauses = surface, stop, 0
         self.lang, self.full_screen = surface.lang, surface.full_screen
 
-    def board(self, board: Board) -> None:
-        self.surface.board(board)
+    def board(self, board: Board, status: str | None = None) -> None:
+        self.surface.board(board, status)
 
     def say(self, text: RenderableType) -> None:
         self.surface.say(text)

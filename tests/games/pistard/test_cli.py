@@ -26,10 +26,10 @@ def test_play_scripted_human_refusals_then_a_whole_race(tmp_path: Path) -> None:
                                  "--delay", "0"], input=script)
     assert result.exception is None, result.output
     out = result.output
-    assert "refused: type two numbers" in out
-    assert "refused: riders start 1 to 6" in out
-    assert "refused: 99 is not on the list" in out
-    assert "refused: you threw green" in out
+    assert "Refused: type two numbers" in out
+    assert "Refused: riders start 1 to 6" in out
+    assert "Refused: 99 is not on the list" in out
+    assert "Refused: you threw green" in out
     assert "result" in out and "wins" in out
     doc, _ = SessionStore(db).load("pistard", "pistard")
     assert "state" in doc
@@ -80,7 +80,7 @@ def test_team_time_trial_human_chooses_the_order(tmp_path: Path) -> None:
                                  str(tmp_path / "t.sqlite")], input=script)
     assert result.exception is None, result.output
     assert "which rider throws next?" in result.output
-    assert "refused: choose one of" in result.output
+    assert "Refused: choose one of" in result.output
     assert "team time" in result.output
 
 
@@ -142,7 +142,7 @@ def test_sprint_human_sur_place_then_forced(tmp_path: Path) -> None:
                                  str(tmp_path / "s.sqlite")], input=script)
     assert result.exception is None, result.output
     assert result.output.count("rider 11 stands still") >= 2
-    assert "refused: after two stand-stills in a row you must move" in result.output
+    assert "Refused: after two stand-stills in a row you must move" in result.output
     assert "wins" in result.output
 
 

@@ -50,7 +50,7 @@ def test_help_and_question_mark_explain_the_prompt_and_ask_again(tmp_path: Path,
     assert "Choose a die: type the move's number from the list" in out  # the move's
     assert out.count("At any prompt: help or ?") == 2
     assert out.count(PLACE_PROMPT) == 2  # asked again after the help
-    assert "refused:" not in out
+    assert "Refused:" not in out
     assert "rider 11 lines up 2 behind the line in lane 4" in out
 
 
@@ -81,7 +81,7 @@ def test_undo_takes_back_the_last_decision_with_the_same_dice(tmp_path: Path) ->
 
 def test_unknown_words_are_refused_and_asked_again(tmp_path: Path) -> None:
     out = _play(tmp_path, "2 4\npurple 3\n1\nquit\n")
-    assert "refused: 'purple' is not a die: use yellow, green, blue or red" in out
+    assert "Refused: 'purple' is not a die: use yellow, green, blue or red" in out
 
 
 # --- boards -----------------------------------------------------------------------------
@@ -246,7 +246,7 @@ def test_japanese_play_words(tmp_path: Path) -> None:
     assert "レーン4" in out and "YGBR = 黄 緑 青 赤のマス" in out
     assert "選手11の出目：" in out
     assert "「pistard」として保存しました。続きは：" in out
-    assert "player 1" not in out and "refused:" not in out
+    assert "player 1" not in out and "Refused:" not in out
 
 
 def test_japanese_from_the_locale_and_a_whole_race(tmp_path: Path,

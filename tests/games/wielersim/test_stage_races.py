@@ -202,7 +202,7 @@ def test_interrupted_campaign_resumes_to_the_same_final_standings(tmp_path: Path
     again = runner.invoke(app, ["wielersim", "tour", "--resume", "parts", "--db", str(db)],
                           input="maybe\nc\n")
     assert again.exit_code == 0, again.output
-    assert "Please answer c, w or s" in again.output
+    assert "Refused: answer c, w or s" in again.output
     a, b = standings_json(db, "whole"), standings_json(db, "parts")
     assert a["stages_done"] == b["stages_done"] == 3
     for key in ("gc", "points", "mountains", "teams"):

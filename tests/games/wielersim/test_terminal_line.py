@@ -227,7 +227,7 @@ def test_the_stage_race_question_understands_help_undo_and_quit(tmp_path: Path) 
     assert "c (or just Enter) rides the next stage" in out  # the question's own help
     assert "At any prompt: help or ?" in out  # and the universal words
     assert "A ridden stage cannot be taken back" in out
-    assert "Please answer c, w or s (not 'x')." in out
+    assert "Refused: answer c, w or s (not 'x')." in out
     assert "Prologue: stage result" in out  # 'c' rode the prologue
     resume = f"raceday wielersim tour --resume rvb --db {db}"
     assert "Stopped after 1 of 6 stages; every ridden stage is saved." in out

@@ -244,6 +244,7 @@ def play(
     from raceday.core.events import Message
     from raceday.games.derby.evening import EveningState
     from raceday.games.derby.party import GAME, Party, new_party_name
+    from raceday.games.derby.render import computer_seats as named_computers
     from raceday.games.derby.render import words
     from raceday.games.derby.session import Session
     from raceday.store.sessions import ReadOnlyStore, writable_store
@@ -272,8 +273,7 @@ def play(
     else:
         # Every option is checked before the database is opened or written.
         config = house_rules.parse(seed=common.fresh_seed(seed))
-        computer_seats = [(f"Computer {k + 1}", ("cautious", "bold")[k % 2])
-                          for k in range(computers)]
+        computer_seats = named_computers(computers, language)
         roster = None if players is None else [*_roster(players), *computer_seats]
         if roster is not None and len(roster) > MAX_PLAYERS:  # said as the options say it
             raise OptionsError(f"--players: at most {MAX_PLAYERS} players with the "
@@ -319,13 +319,15 @@ def play(
                    seats: list[tuple[str, str]], lang_: str) -> Session:
         prompt = Prompt(words("party.names_prompt", lang_) + " ",
                         help=words("party.names_help", lang_))
+        from raceday.terminal.surface import refusal_line
+
         echo = not surface.full_screen and not sys.stdin.isatty()
         while True:
             answer = surface.ask(prompt)
             if echo:
                 surface.say(answer)
             if answer == UNDO:
-                surface.say(f"✗ {words('party.undo_names', lang_)}")
+                surface.say(refusal_line(words("party.undo_names", lang_), lang_))
                 continue
             try:
                 return Session.new(rules, [*_roster([answer]), *seats])
@@ -333,7 +335,7 @@ def play(
                 from raceday.present import render
 
                 said = render(exc.message, lang_) if exc.message is not None else str(exc)
-                surface.say(f"✗ {said}")
+                surface.say(refusal_line(said, lang_))
 
     try:
         run_game(main, title=words("title", language), lang=language, plain=plain)

@@ -58,7 +58,7 @@ from raceday.games.derby.session import (
 )
 from raceday.present import describe_event, describe_outcome, refusal, render
 from raceday.store.sessions import SessionStore
-from raceday.terminal.surface import UNDO, Choice, Prompt, Surface
+from raceday.terminal.surface import UNDO, Choice, Prompt, Surface, refusal_line
 
 GAME = "derby"  # the sessions' key in the store
 TICKET_WORDS = ("win", "quinella", "q", "done", "board", "tickets", "borrow")
@@ -171,7 +171,7 @@ class Party:
         else:
             message = getattr(exc, "message", None)
             text = render(message, self.lang) if message is not None else str(exc)
-        self.surface.say(Text(f"✗ {text}", style="red"))
+        self.surface.say(refusal_line(text, self.lang))
 
     def ask(self, prompt: Prompt) -> str:
         """One answer through the surface (help and quit are handled there; ``undo`` comes
@@ -312,7 +312,7 @@ class Party:
         self.heading(self.w("party.betting_open", race=s.race, races=s.config.races))
         if s.is_last_race and self._standings_after != s.race - 1:  # not just shown
             self.heading(self.w("party.before_last"))
-            self.say(self.standings_table())
+            self.show_standings()
         last = s.history[-1] if s.history else None
         if last is not None and s.config.first_out_bonus and last.first_out:
             self.say(self.w("party.odds_change", horses=[horse_name(h) for h in last.first_out]))
@@ -488,12 +488,7 @@ class Party:
         self.save({"race": record.to_json()})
         self.say(self.w("party.saved_after", race=number))
         self.heading(self.w("party.standings_after", race=number))
-        if self.surface.full_screen:  # the log is narrow: a line for each player
-            for row in self.state.standings():
-                self.say(self.w("party.standings_line", rank=row["rank"], name=row["name"],
-                                money=row["net"]))
-        else:
-            self.say(self.standings_table())
+        self.show_standings()
         self._standings_after = number
         self.show()
         if self.wait_after_race:
@@ -548,7 +543,15 @@ class Party:
         return table
 
     def show_standings(self) -> None:
-        self.say(self.standings_table())
+        """The standings: a table line by line; in full screen a line for each player, as
+        the log is narrow there (the board, which has the room, shows the table at the
+        end)."""
+        if self.surface.full_screen:
+            for row in self.state.standings():
+                self.say(self.w("party.standings_line", rank=row["rank"], name=row["name"],
+                                money=row["net"]))
+        else:
+            self.say(self.standings_table())
 
     def finale(self) -> None:
         self.heading(self.w("party.final"))
@@ -562,6 +565,7 @@ class Party:
                             names=award["names"], score=award["score"]))
         self.say(self.w("party.complete", name=self.name))
         self.status(self.w("party.status_over", name=self.name), line_mode=False)
+        self._race = None  # the board shows the final standings, not the last race
         self.show()
 
     # --- the full-screen board ---------------------------------------------------------

@@ -26,6 +26,13 @@ def words(key: str, lang: str = "en", **params: object) -> str:
     return render(Message(f"{GAME}.{key}", params), lang)
 
 
+def computer_seats(count: int, lang: str = "en") -> list[tuple[str, str]]:
+    """``count`` computer players' seats, alternately cautious and bold, named in the
+    reader's language ("Computer 1", 「コンピューター1」)."""
+    return [(words("computer.name", lang, number=k + 1), ("cautious", "bold")[k % 2])
+            for k in range(count)]
+
+
 def round_title(event: Event, lang: str = "en") -> str:
     """"Furlong 3:", or "Roll-off for 2nd:" in a roll-off."""
     if event["rolloff"]:

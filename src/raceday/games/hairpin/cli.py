@@ -46,7 +46,15 @@ from raceday.store.names import MAX_SESSION_NAME
 from raceday.store.sessions import ReadOnlyStore, SessionStore, writable_store
 from raceday.terminal import common
 from raceday.terminal.options import GIVEN, GivenOptions, field_option, game_options
-from raceday.terminal.surface import UNDO, Choice, LineSurface, Prompt, Quit, Surface
+from raceday.terminal.surface import (
+    UNDO,
+    Choice,
+    LineSurface,
+    Prompt,
+    Quit,
+    Surface,
+    refusal_line,
+)
 from raceday.terminal.tui import run_command
 
 if TYPE_CHECKING:
@@ -225,8 +233,14 @@ def _dice(faces: list[int]) -> str:
 
 
 def who_word(name: str, lang: str = "en") -> str:
-    """A player's name as the terminal shows it (a person in the reader's language)."""
-    return words("term.human", lang) if name.strip().lower() == HUMAN else name
+    """A player's name as the terminal shows it: a person, or a computer's level (easy,
+    medium, hard, expert), in the reader's language; another agent by its own name."""
+    kind = name.strip().lower()
+    if kind == HUMAN:
+        return words("term.human", lang)
+    if kind in LEVELS:
+        return render(f"level_{kind}", lang)
+    return name
 
 
 def result_line(state: HairpinState, labels: dict[int, str], lang: str = "en") -> str:
@@ -305,9 +319,11 @@ class HairpinPlay:
                  for entry in self.log]
         return lines or [words("term.no_moves", lang)]
 
-    def show(self, surface: Surface) -> None:
+    def show(self, surface: Surface, status: str | None = None) -> None:
+        """The board, and in full screen the status bar of the same position with it (one
+        refresh: the bar never names the side that moved while the board shows the next)."""
         if surface.full_screen:
-            surface.board(board_view(self.state, surface.lang))
+            surface.board(board_view(self.state, surface.lang), status)
         else:
             surface.say("")
             surface.board(state_markup(self.state, surface.lang))
@@ -340,9 +356,11 @@ class HairpinPlay:
                                                  red=event["red"], black=event["black"])))
                     self.save_now()
                     continue
-                self.show(surface)
                 player = state.current_player()
                 agent = self.agents[player]
+                self.show(surface, words("term.status_turn" if agent is None
+                                         else "term.status_thinking", lang,
+                                         player=labels[player]))
                 forced = ""
                 if agent is None:
                     only = state.legal_actions()
@@ -352,9 +370,6 @@ class HairpinPlay:
                         forced = (f" [dim]({escape(words('term.played_for_you', lang, why=note))})"
                                   "[/]")
                     else:
-                        if surface.full_screen:
-                            surface.status(words("term.status_turn", lang,
-                                                 player=labels[player]))
                         choice = self.human_turn(surface, state, bool(self.undo))
                         if choice == UNDO:
                             self.take_back(surface, vs_computer)
@@ -363,9 +378,6 @@ class HairpinPlay:
                         self.undo.append(state.clone())
                         action = choice
                 else:
-                    if surface.full_screen:
-                        surface.status(words("term.status_thinking", lang,
-                                             player=labels[player]))
                     if announce:
                         announce = False
                         from raceday.terminal.warm import announce_if_cold
@@ -389,14 +401,12 @@ class HairpinPlay:
                 line = escape(common.saved_resume_line(str(self.save), command, lang))
                 say_line(surface, line)
             return 0
-        self.show(surface)
         line = result_line(self.state, labels, lang)
-        say_line(surface, line)
-        if surface.full_screen:
-            from rich.text import Text
+        from rich.text import Text
 
-            surface.status(words("term.status_over", lang,
+        self.show(surface, words("term.status_over", lang,
                                  result=Text.from_markup(line).plain))
+        say_line(surface, line)
         self.save_now()
         return 0
 
@@ -494,10 +504,9 @@ def move_prompt(state: HairpinState, lang: str = "en", full_screen: bool = False
 
 
 def refused(surface: Surface, why: str) -> None:
-    """Say why an answer is refused ("Refused: why.")."""
+    """Say why an answer is refused ("Refused: why.", as every game says it)."""
     lang = surface.lang
-    head = f"[red]{escape(words('term.refused', lang))}[/]"
-    surface.say(f"{head}{escape(why)}" if lang == "ja" else f"{head} {escape(why)}.")
+    surface.say(refusal_line(why if lang == "ja" else f"{why}.", lang))
 
 
 def confirm(surface: Surface, state: HairpinState, move: Move, can_undo: bool = False
@@ -526,7 +535,7 @@ def confirm(surface: Surface, state: HairpinState, move: Move, can_undo: bool = 
             return False
         if text in common.YES:
             return True
-        surface.say(escape(words("term.yes_no", lang)))
+        refused(surface, words("term.yes_no", lang).rstrip("."))
 
 
 def _list_saved(db: Path | None, lang: str) -> None:

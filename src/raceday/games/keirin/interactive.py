@@ -37,7 +37,7 @@ from raceday.games.keirin.betting import (
 )
 from raceday.games.keirin.night import DONE, MAX_PLAYERS
 from raceday.games.keirin.odds_view import BOARD_KINDS, fitted_board, odds_table
-from raceday.games.keirin.render import commentary, render_track, throw_line
+from raceday.games.keirin.render import commentary, render_track, throw_line, track_words
 from raceday.games.keirin.rules import PHASE_PHOTO, KeirinOptions, KeirinState
 from raceday.games.keirin.session import GAME, BetSession, Settlement
 from raceday.present import render
@@ -53,7 +53,7 @@ from raceday.terminal.common import (
     saved_resume_line,
 )
 from raceday.terminal.common import resume_command as common_resume
-from raceday.terminal.surface import UNDO, Choice, Prompt, Quit, Surface
+from raceday.terminal.surface import UNDO, Choice, Prompt, Quit, Surface, refusal_line
 
 
 def words(key: str, lang: str, **params: Any) -> str:
@@ -97,7 +97,7 @@ def track_board(title: str, events: Sequence[Event], race: RaceSnapshot, lang: s
     """The race board: a heading, the turn's throws and the track, as wide as the space
     allows (64 cells of track in 80 columns, more in a wider view)."""
     throws = [e for e in events if e.kind == "throw"]
-    said = {w: words(f"term.track.{w}", lang) for w in ("rider", "gap", "lead", "level")}
+    said = track_words(lang)
 
     def draw(width: int, height: int) -> RenderableType:
         parts: list[RenderableType] = [Rule(title, style="grey50")]
@@ -410,12 +410,12 @@ def _collect_tickets(surface: Surface, session: BetSession, top: int) -> bool:
                                                   ticket=_ticket_text(me["tickets"][-1],
                                                                       lang))))
                 else:
-                    surface.say(Text("  " + words("refusal.no_ticket", lang)))
+                    surface.say(refusal_line(words("refusal.no_ticket", lang), lang))
                 continue
             try:
                 action = night.ticket_from_text(seat, _typed_kind(line, lang))
             except BetError as exc:
-                surface.say(_marked("term.refused", "red", _refusal(exc, lang), lang))
+                surface.say(refusal_line(_refusal(exc, lang), lang))
                 continue
             accepted = _action_ticket(session, action, lang)
             night.apply_action_for(seat, action)
@@ -551,7 +551,7 @@ def another_race(surface: Surface, session: BetSession) -> bool:
         if answer == UNDO:
             surface.say(Text(words("term.nothing_to_undo", lang, race=session.races)))
             continue
-        surface.say(Text(words("term.yes_or_no", lang)))
+        surface.say(refusal_line(words("term.yes_or_no", lang), lang))
 
 
 def _name_players(surface: Surface, make: Callable[[list[str]], BetSession]
@@ -578,7 +578,7 @@ def _name_players(surface: Surface, make: Callable[[list[str]], BetSession]
                 raise OptionsError(f"at most {MAX_PLAYERS} players, got {len(names)}")
             return make(names)
         except OptionsError as exc:
-            surface.say(_marked("term.refused", "red", _refusal(exc, lang), lang))
+            surface.say(refusal_line(_refusal(exc, lang), lang))
 
 
 def play_night(surface: Surface, night: Night) -> int:

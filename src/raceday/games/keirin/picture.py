@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from rich.cells import cell_len
 from rich.table import Table
 from rich.text import Text
 
@@ -59,9 +60,10 @@ def render_track(state: RaceLike, width: int = VIEW_WIDTH,
 
     The whole field is always in view: when it is spread over more than ``width`` squares,
     each cell stands for several squares (said in the header). ``words`` gives the
-    headings and the front's marks in another language ("rider", "gap", "lead", "level");
-    English by default."""
-    said = {"rider": "rider", "gap": "gap", "lead": "lead", "level": "level", **(words or {})}
+    headings, the front's marks and the scale in another language ("rider", "gap", "lead",
+    "level", "scale" with ``{scale}`` where the number goes); English by default."""
+    said = {"rider": "rider", "gap": "gap", "lead": "lead", "level": "level",
+            "scale": "1 cell = {scale} squares", **(words or {})}
     line = state.options.length
     positions = state.positions
     active = state.active_riders()
@@ -72,7 +74,8 @@ def render_track(state: RaceLike, width: int = VIEW_WIDTH,
     line_cell = (line - first) // scale
     table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
     table.add_column(said["rider"], justify="right")
-    table.add_column(_ruler(first, cells, scale, line_cell), no_wrap=True)
+    note = said["scale"].replace("{scale}", str(scale))
+    table.add_column(_ruler(first, cells, scale, line_cell, note), no_wrap=True)
     table.add_column(said["gap"], justify="right", no_wrap=True)
     for rider in range(1, state.options.riders + 1):
         pos = positions[rider - 1]
@@ -109,16 +112,17 @@ def track_text(state: RaceLike, width: int = VIEW_WIDTH) -> str:
     return "\n".join(line.rstrip() for line in out.getvalue().splitlines())
 
 
-def _ruler(first: int, cells: int, scale: int, line_cell: int) -> str:
+def _ruler(first: int, cells: int, scale: int, line_cell: int, note: str) -> str:
     marks = []
     for cell in range(cells):
         lo = first + cell * scale
         tens = any(sq % 10 == 0 for sq in range(lo, lo + scale)) if scale < 10 else cell % 5 == 0
         marks.append("F" if cell == line_cell else ("|" if tens else " "))
     text = "".join(marks)
-    if scale > 1:
-        note = f" 1 cell = {scale} squares "
-        text = note + text[len(note):] if len(text) > len(note) + 2 else text
+    if scale > 1:  # the note covers as many cells as it takes (a wide character two)
+        note = f" {note} "
+        width = cell_len(note)
+        text = note + text[width:] if len(text) > width + 2 else text
     return text
 
 

@@ -16,10 +16,17 @@ from raceday.games.keirin.picture import (
     track_text,
     track_window,
 )
-from raceday.present import describe_event
+from raceday.present import describe_event, render
 
 # The terminal shows each throw in the throw line, not as a sentence of its own.
 UNSPOKEN = frozenset({"throw"})
+
+
+def track_words(lang: str = "en") -> dict[str, str]:
+    """The track picture's headings, marks and scale (:func:`render_track`) in ``lang``."""
+    return {w: render(f"term.track.{w}", lang, game="keirin",
+                      params={"scale": "{scale}"} if w == "scale" else {})
+            for w in ("rider", "gap", "lead", "level", "scale")}
 
 
 def describe(event: Event, lang: str = "en") -> str | None:
@@ -62,4 +69,4 @@ def throw_line(events: Iterable[Event], width: int = 78) -> Text:
 
 
 __all__ = ["LAP", "RIDER_STYLES", "VIEW_WIDTH", "commentary", "describe",
-           "render_track", "throw_line", "track_text", "track_window"]
+           "render_track", "throw_line", "track_text", "track_window", "track_words"]

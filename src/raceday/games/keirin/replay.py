@@ -137,7 +137,7 @@ def terminal_steps(store: SessionStore, name: str, lang: str = "en") -> list[Any
     """A saved night in the terminal: each settled race (:func:`steps`) with the track at
     its finish, the race ridden again by the rules from the session's seed; a race that
     does not finish in the logged order (a save from another version) has no board."""
-    from raceday.games.keirin.picture import render_track
+    from raceday.games.keirin.render import render_track, track_words
     from raceday.games.keirin.session import BetSession
     from raceday.present.terminal_replay import LazyBoard, TerminalStep
 
@@ -148,7 +148,7 @@ def terminal_steps(store: SessionStore, name: str, lang: str = "en") -> list[Any
             race = _race_again(session.state, session.seed, int(entry.get("race", 0)))
             if list(race.ranked) != list(entry.get("ranking", [])):
                 return None
-            return render_track(race, _track_width(width))
+            return render_track(race, _track_width(width), track_words(lang))
         out.append(TerminalStep(step.to_json(), LazyBoard(make),
                                 {"race": entry.get("race"), "ranking": entry.get("ranking")}))
     return out
@@ -178,7 +178,7 @@ def room_boards(snapshot: Mapping[str, Any],
     frames the big screen's replay draws (:func:`room_frames`), with each rider's place as
     the logged ``place`` events gave it and the riders still racing as the last ``turn``
     said; None before the line-up."""
-    from raceday.games.keirin.picture import render_track
+    from raceday.games.keirin.render import render_track, track_words
 
     boards: list[Any] = []
     places: dict[int, int] = {}
@@ -200,5 +200,5 @@ def room_boards(snapshot: Mapping[str, Any],
         track = _Track({**frame, "ranking": ranking},
                        [r for r in racing if int(r) not in ranking])
         boards.append(lambda width, height, track=track: render_track(
-            track, _track_width(width)))
+            track, _track_width(width), track_words(lang)))
     return boards

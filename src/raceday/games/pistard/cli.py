@@ -39,6 +39,7 @@ from raceday.games.pistard.render import (
     result_lines,
     result_view,
     standings_line,
+    track_name,
 )
 from raceday.games.pistard.simulate import simulate as run_simulation
 from raceday.games.pistard.state import PHASE_PLACE, PistardState
@@ -47,7 +48,7 @@ from raceday.present import describe_outcome, render
 from raceday.store.sessions import ReadOnlyStore, SessionStore, writable_store
 from raceday.terminal import common
 from raceday.terminal.options import GIVEN, GivenOptions, game_options
-from raceday.terminal.surface import UNDO, Choice, Prompt, Quit, Surface
+from raceday.terminal.surface import UNDO, Choice, Prompt, Quit, Surface, refusal_line
 from raceday.terminal.tui import run_command
 
 HELP = ("PISTARD (Anki Toner): track cycling for 2–5 players on a coloured four-lane "
@@ -430,7 +431,7 @@ class _Race:
                        riders=_plural("riders", opts.total_riders, lang))
         # a rule across the lines; a narrow log panel would cut a rule's words
         surface.say(Text(header, style="bold") if surface.full_screen else Rule(header))
-        surface.say(Text(_word("track", lang, track=state.track.name,
+        surface.say(Text(_word("track", lang, track=track_name(state.track, lang),
                                length=state.track.length)))
         for p, kind in enumerate(self.kinds):
             idents = [str(r.ident) for r in state.riders if r.owner == p]
@@ -567,8 +568,7 @@ def _status(surface: Surface, text: str) -> None:
 
 
 def _refuse(surface: Surface, lang: str, key: str, **params: object) -> None:
-    surface.say(Text(_word("refused", lang, reason=_word(f"why.{key}", lang, **params)),
-                     style="red"))
+    surface.say(refusal_line(_word(f"why.{key}", lang, **params), lang))
 
 
 def _human_turn(surface: Surface, state: PistardState, player: int,
@@ -607,7 +607,7 @@ def _ask_placement(surface: Surface, state: PistardState, player: int,
             why = _word("why.two_numbers", lang)
             if common.foreign_digits(text):
                 why += f" ({_word('why.digits', lang)})"
-            surface.say(Text(_word("refused", lang, reason=why), style="red"))
+            surface.say(refusal_line(why, lang))
             continue
         back, lane = (n for n in numbers if n is not None)
         if not 1 <= back <= START_ZONE:
@@ -649,7 +649,7 @@ def _ask_next_rider(surface: Surface, state: PistardState, player: int,
         why = _word("why.choose_one", lang, riders=listed)
         if common.foreign_digits(text):
             why += f" ({_word('why.digits', lang)})"
-        surface.say(Text(_word("refused", lang, reason=why), style="red"))
+        surface.say(refusal_line(why, lang))
 
 
 def _move_list(labels: list[Text], width: int) -> list[Text]:
@@ -737,7 +737,7 @@ def _ask_move(surface: Surface, state: PistardState, player: int,
         reason, chosen = _match_die(state, text, actions, lang)
         if chosen is not None:
             return chosen
-        surface.say(Text(_word("refused", lang, reason=reason), style="red"))
+        surface.say(refusal_line(reason, lang))
 
 
 def _match_die(state: PistardState, text: str, actions: list[Action],

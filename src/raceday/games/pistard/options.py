@@ -6,11 +6,12 @@ from typing import Annotated, ClassVar, Self
 
 from pydantic import AfterValidator, Field, model_validator
 
+from raceday.core.errors import OptionsError
 from raceday.core.events import Message
 from raceday.core.game import GameOptions, one_of
 from raceday.games.pistard.moves import START_ZONE
 from raceday.games.pistard.variants import MAX_FIELD, VARIANT_RULES, VARIANTS, Variant
-from raceday.present import render
+from raceday.present import refusal
 
 DEFAULT_TOKENS = 3
 DEFAULT_LAP_POINTS = (5, 3, 2, 1)
@@ -85,8 +86,8 @@ class PistardOptions(GameOptions):
     @model_validator(mode="after")
     def _fits_the_variant(self) -> Self:
         problem = misfit(self.variant, self.num_players, self.riders_each, self.laps)
-        if problem is not None:
-            raise ValueError(render(problem, "en"))
+        if problem is not None:  # worded in English, and carrying its message for a face
+            raise refusal(OptionsError, problem.key, **problem.params)
         return self
 
     # --- derived values ---------------------------------------------------------------

@@ -15,7 +15,14 @@ from rich.text import Text
 from raceday.core.events import Event
 from raceday.games.pistard import picture
 from raceday.games.pistard.state import PistardState
-from raceday.games.pistard.track import COLOURS, LANES, LETTERS
+from raceday.games.pistard.track import (
+    COLOURS,
+    LANES,
+    LETTERS,
+    SHIPPED_TRACKS,
+    Track,
+    load_track,
+)
 from raceday.games.pistard.variants import OUT
 from raceday.present import describe_event, render
 
@@ -101,7 +108,7 @@ def result_lines(state: PistardState, lang: str = "en") -> list[RenderableType]:
     fell = (_line("other_fell") if variant == "sprint"
             and any(riders[i].status == OUT for i in state.ranking) else "")
     out.append(Text(_line("winner", rider=first.ident, player=first.owner + 1,
-                          title=state.rules.title, turns=turns, points=points, fell=fell,
+                          title=_line(f"title.{variant}"), turns=turns, points=points, fell=fell,
                           stopped=stopped)))
     columns = ["place", "rider", "player"]
     if variant == "points":
@@ -197,6 +204,15 @@ TARGET_STYLE = "bold reverse underline "
 
 def _word(key: str, lang: str, **params: object) -> str:
     return render(f"term.{key}", lang, "pistard", params)
+
+
+def track_name(track: Track, lang: str = "en") -> str:
+    """A track's name for the reader: a shipped track's from the message table, in
+    ``lang``; any other as its file names it."""
+    for shipped in SHIPPED_TRACKS:
+        if track == load_track(shipped):
+            return _word(f"track_name.{shipped}", lang)
+    return track.name
 
 
 def _occupants(frame: picture.Frame) -> dict[tuple[int, int], int]:

@@ -70,7 +70,7 @@ from raceday.present import render
 from raceday.store.sessions import writable_store
 from raceday.terminal import common
 from raceday.terminal.options import GivenOptions, field_option, game_options
-from raceday.terminal.surface import UNDO, Choice, Prompt, Quit, Surface
+from raceday.terminal.surface import UNDO, Choice, Prompt, Quit, Surface, refusal_line
 from raceday.terminal.tui import run_command
 
 HELP = "WielerSIM (Ludo Nauws): watch and predict one-day races and stage races."
@@ -635,7 +635,7 @@ def _ask(surface: Surface, next_name: str, help_text: str) -> str:
             return "continue"
         if answer in CHOICES:
             return CHOICES[answer]
-        surface.say(say("tour.ask_again", lang, answer=repr(answer)))
+        surface.say(refusal_line(say("tour.ask_again", lang, answer=repr(answer)), lang))
 
 
 def _list_tours(db: Path | None, lang: str) -> None:

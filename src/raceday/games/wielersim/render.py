@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from rich.cells import cell_len
 from rich.console import Console, Group, JustifyMethod, RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -247,8 +248,9 @@ def words_table(title: str, columns: Sequence[str | tuple[str, JustifyMethod]],
                 lang: str = "en", *, no_wrap: Iterable[str] = (), **table: Any) -> Table:
     """A table titled ``title`` whose headers are the ``col.<name>`` messages of ``columns``
     (a name, or a name and how its column is justified); ``no_wrap`` names columns kept on
-    one line."""
-    out = Table(title=title, **table)
+    one line. The table is at least as wide as its title, which it would otherwise cut
+    (a Japanese title is one word to rich)."""
+    out = Table(title=title, min_width=cell_len(title), **table)
     keep = set(no_wrap)
     for column in columns:
         name, justify = (column, LEFT) if isinstance(column, str) else column

@@ -8,6 +8,7 @@ the records, so a saved campaign never counts a stage twice or loses one.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -397,7 +398,29 @@ def stage_name(tour: Mapping[str, Any], index: int, lang: str = "en") -> str:
         if index == 0:
             return render("stage.prologue", lang, "wielersim")
         index -= 1
-    return str(tour["stages"][index]["name"])
+    name = str(tour["stages"][index]["name"])
+    return name if lang == "en" else _stage_words(name, lang)
+
+
+PROFILES = ("flat", "hilly", "cobbles", "mountain", "inline route")  # stage.profile.* keys
+
+
+def _stage_words(name: str, lang: str) -> str:
+    """A stage race's "Stage 2: Luik - Hoei (hilly)" in ``lang``: the numbering, a
+    summit finish and the profile words its tables know (the places keep their names)."""
+    numbered = re.fullmatch(r"Stage (\d+): (.+?)(?: \(([^)]*)\))?", name)
+    if numbered is None:
+        return name
+    number, places, profile = numbered.groups()
+    summit = re.fullmatch(r"(.+) summit finish", places)
+    if summit is not None:  # "Ardennes summit finish": the place keeps its name
+        places = render("stage.summit_finish", lang, "wielersim", {"place": summit.group(1)})
+    if profile:
+        known = [render(f"stage.profile.{word}", lang, "wielersim")
+                 if word in PROFILES else word
+                 for word in profile.split(", ")]
+        places += "（" + "、".join(known) + "）" if lang == "ja" else f" ({', '.join(known)})"
+    return render("stage.numbered", lang, "wielersim", {"n": number, "name": places})
 
 
 def start_stage(tour: Mapping[str, Any], peloton_spec: Mapping[str, Any], index: int,

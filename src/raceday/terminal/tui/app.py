@@ -49,12 +49,14 @@ from raceday.present.messages import render
 from raceday.terminal import lineinput
 from raceday.terminal.surface import HELP, Board, Prompt, Quit, universal_word
 from raceday.terminal.tui.surface import FullScreenSurface
+from raceday.terminal.wrapping import wrap_plain, wrapped
 
 Main = Callable[[Any], "int | None"]
 
 WIDE = 120  # columns from which the panels form a column right of the board
 SLICE = 0.05  # seconds: how often a waiting loop looks at quit and pause
 LOG_KEPT = 1000  # log entries kept to write again when the log changes width
+STATUS_LINES = 2  # lines the status bar gives whose turn and a long prompt together
 # The universal words offered for completion after a prompt's own words.
 UNIVERSAL_WORDS = {"en": ["help", "undo", "quit"],
                    "ja": ["help", "undo", "quit", "ヘルプ", "取り消し", "やめる"]}
@@ -62,8 +64,8 @@ UNIVERSAL_WORDS = {"en": ["help", "undo", "quit"],
 
 def prompt_line(prompt: Prompt) -> str:
     """A prompt's text for the status bar and the answer line's placeholder: plain, without
-    the line-by-line prompt's trailing ``>`` (the answer line has its own caret)."""
-    return Text.from_markup(prompt.text).plain.strip().rstrip(">›").rstrip()
+    the line-by-line prompt's trailing ``>`` or ``:`` (the answer line has its own caret)."""
+    return Text.from_markup(prompt.text).plain.strip().rstrip(">›:：").rstrip()
 
 
 def plain_text(renderable: RenderableType, width: int) -> str:
@@ -100,6 +102,7 @@ class GameLog(RichLog):
         self._laid_out_at = 0
 
     def say(self, content: RenderableType) -> None:
+        content = wrapped(content)  # Japanese breaks between characters, never in a word
         self._given.append(content)
         if len(self._given) > LOG_KEPT:
             del self._given[: len(self._given) - LOG_KEPT]
@@ -224,7 +227,7 @@ class GameApp(App[int]):
     #answer-row { height: 1; }
     #caret { width: 2; color: $accent; text-style: bold; }
     #answer { width: 1fr; }
-    #status { height: auto; max-height: 2; background: $panel; color: $text;
+    #status { height: auto; max-height: 3; background: $panel; color: $text;
               padding: 0 1; }
     Screen.-wide #strip { dock: right; width: 40; height: 1fr; layout: vertical; }
     Screen.-wide #log { width: 1fr; height: 1fr; }
@@ -453,10 +456,14 @@ class GameApp(App[int]):
 
     # -- the view's side (the app's thread) ---------------------------------------------------
 
-    def show_board(self, board: Board) -> None:
+    def show_board(self, board: Board, status: str | None = None) -> None:
+        """Show ``board``, and with it the status bar ``status`` when given (the same
+        callback, so the same refresh: the bar never says the turn before the board's)."""
         self._board = board
         self._preview = None
         self.redraw_board()
+        if status is not None:
+            self.show_status(status)
 
     def redraw_board(self) -> None:
         board = self._preview if self._preview is not None else self._board
@@ -512,7 +519,6 @@ class GameApp(App[int]):
         words = self.completion_words()
         answer.suggester = None if prompt.secret else SuggestFromList(words,
                                                                         case_sensitive=False)
-        answer.placeholder = prompt_line(prompt) or self.word("placeholder")
         if self.focused is not choices:
             answer.focus()
         self._show_bars()
@@ -578,17 +584,29 @@ class GameApp(App[int]):
         else:
             status = self._status
             if self.waiting is not None:
-                asked = prompt_line(self.waiting)
-                both = " · ".join(p for p in (status, asked) if p)
-                # whose turn comes first; the prompt's words stay only where they fit on
-                # the line (the answer line shows them too, as its placeholder)
-                room = self.size.width - 2
-                status = both if not status or cell_len(both) <= room else status
+                status = self._prompt_bars(status, prompt_line(self.waiting))
             keys = self.word("keys.watch") if self.waiting is None else self.prompt_keys(
                 self.waiting)
         self._status_line = status
-        self.query_one("#status", Static).update(Text(status))
+        room = max(self.size.width - 2, 1)  # the bar's padding
+        self.query_one("#status", Static).update(Text("\n".join(wrap_plain(status, room))))
         self.query_one("#keys", Static).update(Text(keys))
+
+    def _prompt_bars(self, status: str, asked: str) -> str:
+        """The status bar while ``asked`` is open; sets the answer line's placeholder.
+        Whose turn comes first. A prompt that fits the answer line is its placeholder and
+        stays in the bar only where both fit one line. A longer one (a sealed bid's terms)
+        would be cut there: the bar says it whole instead, after whose turn where both fit
+        :data:`STATUS_LINES` lines, else alone (it names the player), and the answer line
+        says only what to do."""
+        room = max(self.size.width - 2, 1)  # the bar's padding; the answer line's caret
+        both = " · ".join(p for p in (status, asked) if p)
+        answer = self.answer_input
+        if cell_len(asked) <= room:
+            answer.placeholder = asked or self.word("placeholder")
+            return both if not status or cell_len(both) <= room else status
+        answer.placeholder = self.word("placeholder")
+        return both if len(wrap_plain(both, room)) <= STATUS_LINES else asked
 
     def prompt_keys(self, prompt: Prompt) -> str:
         """The keys the title bar offers at ``prompt`` (a view with keys of its own, such

@@ -36,7 +36,7 @@ class View(Protocol):
 
     def call_from_thread(self, callback: Callable[..., Any], *args: Any) -> Any: ...
 
-    def show_board(self, board: Board) -> None: ...
+    def show_board(self, board: Board, status: str | None = None) -> None: ...
 
     def write_log(self, text: RenderableType) -> None: ...
 
@@ -76,8 +76,8 @@ class FullScreenSurface:
         except RuntimeError:  # the app stopped running under us
             raise Quit from None
 
-    def board(self, board: Board) -> None:
-        self._call(self.app.show_board, board)
+    def board(self, board: Board, status: str | None = None) -> None:
+        self._call(self.app.show_board, board, status)  # one call: one refresh for both
 
     def say(self, text: RenderableType) -> None:
         self._call(self.app.write_log, text)
