@@ -164,11 +164,13 @@ def _hairpin_play(tmp_path: Path, lang: str) -> Seen:
 
 def _hairpin_watch(tmp_path: Path, lang: str) -> Seen:
     from raceday.games.hairpin.cli import HairpinPlay
-    from raceday.games.hairpin.game import GAME
     from raceday.games.hairpin.render import words
+    from raceday.games.hairpin.rules import HairpinState
 
-    loop = HairpinPlay(GAME.new_state({}), "easy", "easy", np.random.default_rng(7),
-                       wait=0.0)
+    # from a late position: the same screens (a computer thinking, its moves, the end)
+    # without the many moves of a whole game
+    late = HairpinState.from_text("bbbbr./....b./r.rrr. r 4-4 0-0 0-0")
+    loop = HairpinPlay(late, "easy", "easy", np.random.default_rng(7), wait=0.0)
     return _run(GameApp(loop, title=words("title", lang), lang=lang), lang)
 
 
