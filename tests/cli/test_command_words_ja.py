@@ -151,3 +151,35 @@ def test_serve_says_its_startup_lines_in_the_language_asked_for(
         assert "raceday party — database" in said and "open http://127.0.0.1:" in said
         assert "rooms left idle for 3 hours close (replays stay)" in said
         assert "Scan the code or type the address on the big screen" in said
+
+
+@pytest.mark.parametrize(("argv", "english"), [
+    (["keirin", "simulate", "-n", "2000", "--engine", "reference"], "racing"),
+    (["derby", "simulate", "-n", "1000"], "simulating races"),
+    (["arena", "--game", "hairpin", "--option", "variant=short", "--games", "2"], "games"),
+])
+def test_progress_bars_are_labelled_in_the_language_asked_for(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        argv: list[str], english: str) -> None:
+    from contextlib import contextmanager
+
+    from raceday.terminal import common
+
+    labels: list[str] = []
+    real = common.progress_bar
+
+    @contextmanager
+    def recorded(description: str, total: int, *, enabled: bool = True):  # type: ignore[no-untyped-def]
+        labels.append(description)
+        with real(description, total, enabled=False) as bar:
+            yield bar
+
+    monkeypatch.setattr(common, "progress_bar", recorded)
+    import raceday.cli.arena as arena
+
+    monkeypatch.setattr(arena, "progress_bar", recorded)
+    for lang in ("en", "ja"):
+        assert run([*argv, "--seed", "1", "--lang", lang], command=ROOT) == 0
+    capsys.readouterr()
+    assert labels[0] == english
+    assert labels[1] != english and re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", labels[1])

@@ -76,7 +76,8 @@ def arena(
     ready = prepare(game, a, b, used, params)
     if not as_json:
         console.print(render("tool.arena.seed", words, params={"seed": used}))
-    with progress_bar("games", games, enabled=games > 1 and err_console.is_terminal) as bar, \
+    label = render("tool.progress.games", words)
+    with progress_bar(label, games, enabled=games > 1 and err_console.is_terminal) as bar, \
             on_interrupt("no results were written"):
         result = play(ready, games, progress=lambda done, total: bar.update(
             bar.task_ids[0], completed=done))

@@ -114,7 +114,10 @@ def simulate(
     used = common.fresh_seed(seed)
     rng = np.random.default_rng(used)
     show = n >= common.PROGRESS_THRESHOLD * 50 and not json_out
-    with common.progress_bar("Simulating races", n, enabled=show) as bar:
+    from raceday.present import render
+
+    with common.progress_bar(render("tool.progress.simulating", common.resolve_lang(lang)), n,
+                             enabled=show) as bar:
         task = bar.task_ids[0]
         sim = simulate_odds(n, rng, rate,
                             progress=lambda done, _total: bar.update(task, completed=done))

@@ -114,7 +114,10 @@ def simulate(
     used = common.fresh_seed(seed)
     bar_from = common.PROGRESS_THRESHOLD * (1 if engine == "reference" else 500)
     show_bar = n >= bar_from and not json_out
-    with common.progress_bar("racing", n, enabled=show_bar) as bar:
+    from raceday.present import render
+
+    with common.progress_bar(render("tool.progress.racing", common.resolve_lang(lang)), n,
+                             enabled=show_bar) as bar:
         task = bar.task_ids[0]
         summary = run_simulation(
             options, n, np.random.default_rng(used), engine=engine,
@@ -124,8 +127,6 @@ def simulate(
         data = summary.to_json()
         common.print_json({"game": data.pop("game"), "n": data.pop("n"), "seed": used, **data})
         return
-    from raceday.present import render
-
     language = common.resolve_lang(lang)
 
     def say(key: str, **params: object) -> str:
