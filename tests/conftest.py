@@ -67,6 +67,7 @@ def chromium() -> Iterator[Any]:
 # terminals, statistical matches, fuzzing, servers on loopback, the invariant harness.
 SLOW_MODULES = frozenset((
     "cli/test_ascii_output.py",
+    "cli/test_pty_reflexes.py",
     "cli/test_replay.py",
     "cli/test_startup_help.py",
     "cli/test_vocabulary.py",
@@ -108,6 +109,7 @@ SLOW_MODULES = frozenset((
     "interop/test_openspiel.py",
     "printing/test_fuzz.py",
     "terminal/test_tui.py",
+    "terminal/test_whole_text.py",
     "test_bench_party.py",
     "test_cli_fuzz.py",
     "test_invariants.py",
