@@ -81,17 +81,10 @@ class Terminal:
         not ended within the hang guard (it is then killed)."""
         deadline = time.monotonic() + HANG_GUARD
         while time.monotonic() < deadline:
-            more = self._read(0.1)
-            pid, status = os.waitpid(self.pid, os.WNOHANG)
-            if pid:
-                while more and select.select([self.fd], [], [], 0.2)[0]:
-                    more = self._read(0)  # what it wrote last
-                os.close(self.fd)
-                self.code = os.waitstatus_to_exitcode(status)
-                return self.code
-        os.kill(self.pid, 9)
-        os.waitpid(self.pid, 0)
-        os.close(self.fd)
+            code = self._ended()
+            if code is not None:
+                return code
+        self._kill()
         return None
 
     def press_until_exit(self, key: str) -> int | None:
@@ -103,15 +96,27 @@ class Terminal:
             self.type(key)
             pressed = time.monotonic()
             while time.monotonic() - pressed < 1.0:
-                more = self._read(0.1)
-                pid, status = os.waitpid(self.pid, os.WNOHANG)
-                if pid:
-                    while more and select.select([self.fd], [], [], 0.2)[0]:
-                        more = self._read(0)
-                    os.close(self.fd)
-                    self.code = os.waitstatus_to_exitcode(status)
-                    return self.code
+                code = self._ended()
+                if code is not None:
+                    return code
+        self._kill()
+        return None
+
+    def _ended(self) -> int | None:
+        """Read what the command wrote; its exit code once it has ended (all it wrote
+        read and the terminal closed), else None."""
+        more = self._read(0.1)
+        pid, status = os.waitpid(self.pid, os.WNOHANG)
+        if not pid:
+            return None
+        while more and select.select([self.fd], [], [], 0.2)[0]:
+            more = self._read(0)  # what it wrote last
+        os.close(self.fd)
+        self.code = os.waitstatus_to_exitcode(status)
+        return self.code
+
+    def _kill(self) -> None:
+        """End a command that outlived the hang guard."""
         os.kill(self.pid, 9)
         os.waitpid(self.pid, 0)
         os.close(self.fd)
-        return None

@@ -15,13 +15,10 @@ import io
 import json
 import re
 import shutil
-import signal
 import sqlite3
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager, redirect_stderr, redirect_stdout
+from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
-from types import FrameType
 from typing import Any
 
 import pytest
@@ -32,26 +29,15 @@ from hypothesis import strategies as st
 from raceday.cli.main import GameGroup, app, run
 from raceday.present.messages import LANGUAGES, render
 from raceday.store.sessions import SessionStore
+from tests.cli_tree import leaf_commands, time_limit
 
 SECONDS_PER_RUN = 60  # a generous bound: every fuzzed run is small (counts are tiny)
-
-
-def _walk(command: Any, path: list[str]) -> Iterator[tuple[list[str], Any]]:
-    if isinstance(command, GameGroup):
-        subs = {name: command._load(name) for name in [*command._games, *command._tools]}
-    else:
-        subs = getattr(command, "commands", None)
-    if subs:
-        for name, sub in sorted(subs.items()):
-            yield from _walk(sub, [*path, name])
-    else:
-        yield path, command
 
 
 # The whole CLI, built once for the module (every fuzzed run reuses it: Typer building it
 # again for each was most of this module's time); the walk has loaded every game's commands.
 ROOT = typer.main.get_command(app)
-COMMANDS = dict((" ".join(path), cmd) for path, cmd in _walk(ROOT, []))
+COMMANDS = dict((" ".join(path), cmd) for path, cmd in leaf_commands(ROOT))
 
 # Commands whose smallest run still starts worker processes or plays whole games.
 HEAVY = {"wielersim predict", "wielersim predict-tour", "wielersim tour", "pistard simulate",
@@ -150,24 +136,6 @@ def _snapshot(path: Path) -> dict[tuple[str, str], tuple[str, int]]:
     return {(g, n): (d, r) for g, n, d, r in rows}
 
 
-class RunTimeout(Exception):
-    pass
-
-
-@contextmanager
-def _time_limit(seconds: int) -> Iterator[None]:
-    def expire(signum: int, frame: FrameType | None) -> None:
-        raise RunTimeout(f"still running after {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
-
-
 def _value_strategies(param: Any, files: dict[str, Path], db_choices: list[str]
                       ) -> tuple[Any, Any]:
     """Two strategies for one parameter: values likely valid, and odd values."""
@@ -223,7 +191,7 @@ def _run_once(argv: list[str], typed: str) -> tuple[int, str]:
     stdin = sys.stdin
     sys.stdin = io.StringIO(typed)
     try:
-        with redirect_stdout(out), redirect_stderr(err), _time_limit(SECONDS_PER_RUN):
+        with redirect_stdout(out), redirect_stderr(err), time_limit(SECONDS_PER_RUN):
             code = run(argv, ROOT)
     finally:
         sys.stdin = stdin
@@ -551,7 +519,7 @@ def test_the_vocabulary_old_and_new_is_refused_or_taken_cleanly(
         stdin = sys.stdin
         sys.stdin = io.StringIO("".join(f"{line}\n" for line in lines))
         try:
-            with redirect_stdout(out), redirect_stderr(err), _time_limit(SECONDS_PER_RUN):
+            with redirect_stdout(out), redirect_stderr(err), time_limit(SECONDS_PER_RUN):
                 code = run(argv, ROOT)
         except BaseException as exc:  # anything escaping run() is a bug
             pytest.fail(f"raceday {json.dumps(argv)} raised {type(exc).__name__}: {exc}")

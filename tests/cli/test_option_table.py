@@ -19,7 +19,8 @@ from typing import Any
 import pytest
 import typer
 
-from raceday.cli.main import GameGroup, app, run
+from raceday.cli.main import app, run
+from tests.cli_tree import leaf_commands
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "usage" / "terminal.md"
 START, END = "<!-- option-table", "<!-- end of option-table -->"
@@ -27,20 +28,8 @@ FLAG = "—"
 HOW_MANY = {"-n"}  # the one short form shared by several names: each is "how many"
 
 
-def _walk(command: Any, path: list[str]) -> Iterator[tuple[str, Any]]:
-    if isinstance(command, GameGroup):
-        subs = {name: command._load(name) for name in [*command._games, *command._tools]}
-    else:
-        subs = getattr(command, "commands", None)
-    if subs:
-        for name, sub in sorted(subs.items()):
-            yield from _walk(sub, [*path, name])
-    else:
-        yield " ".join(path), command
-
-
 ROOT = typer.main.get_command(app)
-COMMANDS = dict(_walk(ROOT, []))
+COMMANDS = {" ".join(path): command for path, command in leaf_commands(ROOT)}
 
 
 def _table() -> dict[str, tuple[str, str, str]]:

@@ -16,13 +16,9 @@ from __future__ import annotations
 import io
 import os
 import shutil
-import signal
 import sqlite3
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
-from types import FrameType
 
 import pytest
 import typer
@@ -30,6 +26,7 @@ import typer
 from raceday.cli.main import app, run
 from raceday.store.sessions import SessionStore
 from tests.cli.test_read_only_db import read_only
+from tests.cli_tree import time_limit
 
 ROOT = typer.main.get_command(app)
 HANG_GUARD = 60  # seconds; each command here takes well under one
@@ -55,26 +52,10 @@ READS: dict[str, tuple[list[str], str, int, str]] = {
 }
 
 
-@contextmanager
-def hang_guard() -> Iterator[None]:
-    """Fail (rather than hang the run) if the command waits for ever, as opening a named
-    pipe would."""
-    def alarm(signum: int, frame: FrameType | None) -> None:
-        raise TimeoutError(f"the command still ran after {HANG_GUARD} s")
-
-    old = signal.signal(signal.SIGALRM, alarm)
-    signal.alarm(HANG_GUARD)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
-
-
 def _run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
          argv: list[str], typed: str = "") -> tuple[int, str, str]:
     monkeypatch.setattr(sys, "stdin", io.StringIO(typed))
-    with hang_guard():
+    with time_limit(HANG_GUARD):  # as opening a named pipe would wait for ever
         code = run(argv, ROOT)
     out, err = capsys.readouterr()
     assert "Traceback" not in out + err, out + err
