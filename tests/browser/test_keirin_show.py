@@ -168,23 +168,43 @@ FITS_PHONE = """() => {
 }"""
 
 
-def step_until(tv: Any, selector: str) -> None:
-    """The host presses "Next step" until ``selector`` shows (each press waits for its
-    frame; the bound is a hang guard only)."""
+def rider_shown(view: dict[str, Any]) -> bool:
+    """A race view with riders on the track."""
+    return bool((view.get("live") or {}).get("positions"))
+
+
+def finish_shown(view: dict[str, Any]) -> bool:
+    """A race view whose step is the finish (its result)."""
+    return any(e.get("type") == "result" for e in (view.get("live") or {}).get("step", []))
+
+
+def updates_since(tv: Any, seen: int) -> list[dict[str, Any]]:
+    """The updates (views) the page was sent after its first ``seen`` frames."""
+    sent = (json.loads(f) for f in tv.frames_received[seen:] if f.startswith("{"))
+    return [msg for msg in sent if msg.get("type") == "update"]
+
+
+def step_until(tv: Any, selector: str, reached: Callable[[dict[str, Any]], bool]) -> None:
+    """The host presses "Next step" until the server sends a view that ``reached`` accepts,
+    then ``selector`` must show. Each press waits for its update (the intent's ack comes
+    first and is not the step): a second press before it would step past the finish card
+    on a busy machine. The page is judged after the view says the moment came, because the
+    test hears a frame before the page has drawn it."""
     for _ in range(400):
-        if tv.locator(selector).count():
+        if any(reached(msg.get("view") or {}) for msg in updates_since(tv, 0)[-1:]):
+            tv.locator(selector).first.wait_for(state="attached", timeout=LONG)
             return
         seen = len(tv.frames_received)
         tv.get_by_role("button", name="Next step").click()
-        # wait for this press's frame before pressing again: on a busy machine a frame
-        # can take many seconds, and a second press would step past what is looked for
-        # (the finish card replaced by the next step before it was checked)
         for _ in range(LONG // 20):
-            if len(tv.frames_received) > seen:
+            if updates_since(tv, seen):
                 break
             tv.wait_for_timeout(20)
         else:
-            raise AssertionError(f"no frame came after pressing Next step ({selector})")
+            raise AssertionError(f"no update came after pressing Next step ({selector})")
+        if any(reached(msg.get("view") or {}) for msg in updates_since(tv, seen)):
+            tv.locator(selector).first.wait_for(state="attached", timeout=LONG)
+            return
     raise AssertionError(f"{selector} never showed")
 
 
@@ -249,12 +269,12 @@ def test_every_phase_fits_the_tv_and_the_phones(server: str,
     phase(tv, "racing")
     tv.get_by_role("button", name="Pause").click()
     tv.locator("button[aria-pressed=true]").wait_for()
-    step_until(tv, ".velodrome .rider[visibility=visible]")
+    step_until(tv, ".velodrome .rider[visibility=visible]", rider_shown)
     check_tv(tv, "race")
     for phone in phones:
         phase(phone, "racing")
         check_phone(phone, "race")
-    step_until(tv, "body[data-finish]")
+    step_until(tv, "body[data-finish]", finish_shown)
     tv.locator(".kr-finish").wait_for(timeout=LONG)
     check_tv(tv, "finish")
     for phone in phones:
@@ -335,9 +355,9 @@ def test_a_full_room_of_twelve_still_fits_the_tv(server: str,
     phase(tv, "racing")
     tv.get_by_role("button", name="Pause").click()
     tv.locator("button[aria-pressed=true]").wait_for()
-    step_until(tv, ".velodrome .rider[visibility=visible]")
+    step_until(tv, ".velodrome .rider[visibility=visible]", rider_shown)
     check_tv(tv, "race (12 seats)")
-    step_until(tv, "body[data-finish]")
+    step_until(tv, "body[data-finish]", finish_shown)
     check_tv(tv, "finish (12 seats)")
     tv.get_by_role("button", name="Next step").click()
     tv.locator(".kr-result").wait_for()
