@@ -154,8 +154,8 @@ def test_serve_says_its_startup_lines_in_the_language_asked_for(
 
 
 @pytest.mark.parametrize(("argv", "english"), [
-    (["keirin", "simulate", "-n", "2000", "--engine", "reference"], "racing"),
-    (["derby", "simulate", "-n", "1000"], "simulating races"),
+    (["keirin", "simulate", "-n", "50", "--engine", "reference"], "racing"),
+    (["derby", "simulate", "-n", "50"], "simulating races"),
     (["arena", "--game", "hairpin", "--option", "variant=short", "--games", "2"], "games"),
 ])
 def test_progress_bars_are_labelled_in_the_language_asked_for(

@@ -25,6 +25,23 @@ def party_state(computers: int = 4, seed: int = 7, races: int = 4,
     return EveningState.from_session(Session.new(config, seats))
 
 
+def played_to_race(state: EveningState, race: int, seed: int = 1) -> EveningState:
+    """``state`` played on by the rules alone (each seat's first legal action: no bid, done
+    betting) until ``race``'s betting opens: a test of the evening's end starts there."""
+    import numpy as np
+
+    from raceday.core.protocol import CHANCE
+
+    rng = np.random.default_rng(seed)
+    while state.ledger.race < race:
+        if state.current_player() == CHANCE:
+            draw = state.sample_chance(rng)
+            state.apply_action(draw.outcome, draw.detail)
+        else:
+            state.apply_action(state.legal_actions()[0])
+    return state
+
+
 def party_main(db: Path, state: EveningState | None = None, name: str = "fs",
                stopped: list[str] | None = None) -> Callable[[Surface], None]:
     """The loop ``derby play`` runs, on a store at ``db`` (``stopped`` gets "quit" when

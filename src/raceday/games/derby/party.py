@@ -702,11 +702,20 @@ def fit(head: str, panel: RenderableType, extra: list[RenderableType], players: 
         layouts: list[list[RenderableType]] = [[title, grid, *extra]]
     else:
         layouts = [[title, panel, *extra, Text(""), players], [title, panel, *extra, line]]
+    measured: dict[int, int] = {}
+
+    def tall(parts: list[RenderableType]) -> int:
+        # a group is as tall as its parts together; each part is rendered once to measure it
+        for part in parts:
+            if id(part) not in measured:
+                measured[id(part)] = _height(part, width)
+        return sum(measured[id(part)] for part in parts)
+
     for parts in layouts:
-        if _height(Group(*parts), width) <= height:
+        if tall(parts) <= height:
             return Group(*parts)
     parts = layouts[-1]
-    while len(parts) > 2 and _height(Group(*parts), width) > height:
+    while len(parts) > 2 and tall(parts) > height:
         parts.pop()
     return Group(*parts)
 
