@@ -286,7 +286,12 @@ def serve_command(host: str = "127.0.0.1", port: int = 8000, db: Path | None = N
     lines in ``lang``.
 
     A port that cannot be listened on is refused in one line (exit 2) before anything is
-    printed or opened."""
+    printed or opened, as is a database that cannot be written (create_app checks). The
+    soft limit of open files is raised to the hard one first, and a limit below what the
+    socket caps need (:func:`raceday.web.server.descriptors_needed`) is said in one line.
+    The rooms are loaded once the server answers (a line says when all are); the last
+    line says whether every room was saved at the stop, or how many the database
+    refused."""
     from rich.markup import escape
 
     from raceday.present import render
@@ -319,12 +324,24 @@ def serve_command(host: str = "127.0.0.1", port: int = 8000, db: Path | None = N
         allowances: dict[str, Any] = dict(parse_limit(text) for text in limits)
     except ValueError as exc:
         raise OptionsError(str(exc)) from None
+    from raceday.web.server import ADDRESSES, descriptors_needed, raise_open_files
+
+    open_files = raise_open_files()
     web_app = create_app(path, public_url=public, allowed_origins=list(allow_origins),
                          trusted_proxies=list(trusted_proxies),
                          idle_close=idle_close or None,
                          shard=part, **allowances)  # a bad database: one line
-    rooms = web_app.state.rooms.rooms
-    console.print("[bold]raceday party[/] — " + say("database", path=str(path), n=len(rooms)))
+    kept = web_app.state.rooms.count()
+    console.print("[bold]raceday party[/] — " + say("database", path=str(path), n=kept))
+    sockets = int(web_app.state.max_sockets)
+    if open_files is not None and open_files < descriptors_needed(sockets):
+        err_console.print(say("descriptors", limit=open_files, need=descriptors_needed(sockets),
+                              addresses=ADDRESSES, sockets=sockets), soft_wrap=True)
+    if kept:
+        def loaded(n: int, seconds: float) -> None:
+            console.print("  " + say("loaded", n=n, seconds=f"{seconds:.1f}"))
+
+        web_app.state.on_loaded = loaded
     if part is not None:
         console.print("  " + say("shard", shard=str(part), letters=part.letters))
     if idle_close:
@@ -367,7 +384,12 @@ def serve_command(host: str = "127.0.0.1", port: int = 8000, db: Path | None = N
     if not server.started:
         err_console.print(say("cannot_listen", host=host, port=port, next=port + 1))
         raise typer.Exit(2)
-    err_console.print(say("stopped"))
+    report = web_app.state.stop_report
+    if report is not None and report.failed:
+        err_console.print(say("stopped_unsaved", failed=report.failed, n=report.rooms,
+                              refused=report.refused), soft_wrap=True)
+    else:
+        err_console.print(say("stopped"))
 
 
 @app.command()

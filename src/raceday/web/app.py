@@ -38,6 +38,10 @@ would not be smaller, ``"view"`` in full as above. A client whose copy is not at
 that cannot apply the patch, resyncs: it reconnects with ``since`` and the welcome brings
 the whole view again. The welcome always carries the whole view.
 
+After a restart a race saved mid-way waits ``resume_after`` seconds for the screens to
+reconnect; meanwhile its welcome and updates carry ``"resume_in": S`` (seconds), which the
+pages show as "Resuming the race in S s" instead of "Connected".
+
 Messages over 4 KB, malformed JSON (or JSON nested more than 32 levels), unknown
 intents, wrong tokens and more than the allowed rate (a token bucket per connection: bursts
 of 20, 10 a second) are answered with an error and change nothing; a connection that keeps
@@ -114,7 +118,15 @@ from raceday.web.guard import (
 from raceday.web.lifecycle import IDLE_CLOSE_HOURS, IdleCloser
 from raceday.web.options_schema import router as options_router
 from raceday.web.pages import PAGES, game_page
-from raceday.web.rooms import MAX_NAME, NoSuchRoom, Room, Rooms, clean_name, normal_code
+from raceday.web.rooms import (
+    MAX_NAME,
+    NoSuchRoom,
+    Room,
+    Rooms,
+    StoreUnavailable,
+    clean_name,
+    normal_code,
+)
 from raceday.web.shards import Shard, ShardGuard
 
 STATIC = Path(__file__).parent / "static"
@@ -223,6 +235,9 @@ class Hub:
         self.tasks: set[asyncio.Future[None]] = set()  # intents being applied
         self.timers: dict[str, asyncio.TimerHandle] = {}  # each room's next paced step
         self.pending: dict[str, tuple[Room, list[JSON]]] = {}  # events of the next update
+        # rooms whose race, saved mid-way, waits after a restart: code -> the loop's time
+        # of its next paced step (their frames say so: :meth:`resume_field`)
+        self.resuming: dict[str, float] = {}
 
     def lock(self, code: str) -> asyncio.Lock:
         """The room's lock, held while an intent is applied and while an update is built,
@@ -291,15 +306,30 @@ class Hub:
         old = self.timers.pop(room.code, None)
         if old is not None:
             old.cancel()
+        self.resuming.pop(room.code, None)
         next_tick = getattr(room.logic, "next_tick", None)
         delay = None if next_tick is None else next_tick()
         if delay is None:
             return
-        self.timers[room.code] = asyncio.get_running_loop().call_later(
+        loop = asyncio.get_running_loop()
+        self.timers[room.code] = loop.call_later(
             max(delay, at_least), self._start_tick, rooms, room, room.revision)
+        if at_least > delay:  # held back for the screens to reconnect: they are told
+            self.resuming[room.code] = loop.time() + at_least
+
+    def resume_field(self, code: str) -> str:
+        """``, "resume_in": S`` (the seconds, to a tenth, until the room's race saved
+        mid-way goes on after a restart) for the room's welcome and update frames while it
+        waits, else nothing: every screen shows "Resuming the race in N s" instead of a
+        plain "Connected"."""
+        at = self.resuming.get(code)
+        if at is None:
+            return ""
+        return f', "resume_in": {max(at - asyncio.get_running_loop().time(), 0.0):.1f}'
 
     def _start_tick(self, rooms: Rooms, room: Room, revision: int) -> None:
         self.timers.pop(room.code, None)
+        self.resuming.pop(room.code, None)
         task = asyncio.ensure_future(_tick(rooms, self, room, revision))
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
@@ -308,6 +338,7 @@ class Hub:
         for handle in self.timers.values():
             handle.cancel()
         self.timers.clear()
+        self.resuming.clear()
 
     def publish(self, room: Room, events: list[JSON]) -> None:
         """Queue ``events`` (of an intent or a paced step just applied to ``room``) for the
@@ -353,6 +384,7 @@ class Hub:
         conns = list(self.conns.get(room.code, ()))
         sent_before = [conn.public for conn in conns]  # alive while their ids key patches
         events_text = jsontext.dumps(events)
+        resume = self.resume_field(room.code)
 
         def whole(actor: Actor, public: Encoded, own: str | None) -> str:
             if actor not in texts:
@@ -383,10 +415,10 @@ class Hub:
                     ops = f"{ops},{mine}" if ops and mine else ops or mine
                     if len(ops) < DELTA_FULL or len(ops) < len(whole(conn.actor, public, own)):
                         text = (f'{{"type": "update", "seq": {seq}, "base": {conn.seq},'
-                                f'"events":{events_text},"patch":[{ops}]}}')
+                                f'"events":{events_text},"patch":[{ops}]{resume}}}')
             if text is None:
                 text = (f'{{"type": "update", "seq": {seq}, "events": {events_text}, '
-                        f'"view": {whole(conn.actor, public, own)}}}')
+                        f'"view": {whole(conn.actor, public, own)}{resume}}}')
             conn.seq, conn.public, conn.me = seq, public, own
             written += self.send(conn, text)
         del sent_before
@@ -440,6 +472,7 @@ class Encoded:
 
 
 DELTA_FULL = 1024  # a patch shorter than this is sent without encoding the whole view
+UNWRITABLE_RETRY = 30  # seconds a 503 for a database that cannot be written says to wait
 
 
 def _split(room: Room) -> tuple[Any, Any] | None:
@@ -492,6 +525,10 @@ def _error(status: int, message: str | Message, headers: dict[str, str] | None =
 
 
 def _refused(status: int, exc: RacedayError) -> JSONResponse:
+    """``exc`` refused with ``status``; a write the database refused is 503 whatever the
+    route's status for a refusal (the server's trouble, not the request's: try later)."""
+    if isinstance(exc, StoreUnavailable):
+        return _error(503, str(exc), {"Retry-After": str(UNWRITABLE_RETRY)}, exc.message)
     return _error(status, str(exc), words=exc.message)
 
 
@@ -637,7 +674,7 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
                create_burst: float = 10, create_rate: float = 0.05, max_sockets: int = 100,
                clock: Callable[[], float] = time.monotonic,
                idle_close: float | None = IDLE_CLOSE_HOURS,
-               timing: str | Path | None = None, resume_after: float = 10.0,
+               timing: str | Path | None = None, resume_after: float = 5.0,
                shard: Shard | None = None) -> FastAPI:
     """The party server on the database ``db_path`` (the CLI's session database).
 
@@ -658,7 +695,10 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
     tests freeze it. ``timing`` (a
     file) turns on the server-side timing of intents (:class:`Timing`; benchmarks only). A
     race saved mid-way goes on by itself ``resume_after`` seconds after the server starts
-    (time for the screens to reconnect).
+    (time for the screens to reconnect: they try again at most every 3 s), and its frames
+    carry ``resume_in`` meanwhile (:meth:`Hub.resume_field`). The rooms are loaded once the
+    server answers, the last played first, and any room at once when it is asked for
+    (``Rooms(lazy=True)``); a database that cannot be written is refused here.
     ``shard`` makes this process one of several behind a proxy (:mod:`raceday.web.shards`):
     it loads, creates and serves only that shard's rooms and answers 421 for the others'.
     A room with no play and no open connection for ``idle_close`` hours (by ``clock``) is
@@ -667,7 +707,9 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
     """
     origins = Origins(public_url, allowed_origins)
     trusted = parse_networks(trusted_proxies)
-    rooms = Rooms(db_path, shard)  # a bad database is refused here, before serving anything
+    # a bad or read-only database is refused here, before serving anything; the rooms
+    # themselves are loaded once the server answers (lifespan) or when first asked for
+    rooms = Rooms(db_path, shard, lazy=True)
     hub = Hub()
     if timing is not None:
         hub.timing = Timing(timing)
@@ -679,24 +721,39 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
     idle = None if idle_close is None else IdleCloser(rooms, hub, idle_close * 3600, clock)
 
     @contextlib.asynccontextmanager
-    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         # races saved mid-way go on by themselves, once the screens have had time to
-        # reconnect after the restart
-        for room in list(rooms.rooms.values()):
-            hub.schedule(rooms, room, at_least=resume_after)
+        # reconnect after the restart (their frames say when meanwhile)
+        loop = asyncio.get_running_loop()
+        resume_at = loop.time() + resume_after
+
+        def resume(room: Room) -> None:
+            if rooms.rooms.get(room.code) is room and room.code not in hub.timers:
+                hub.schedule(rooms, room, at_least=resume_at - loop.time())
+
+        def loaded(room: Room) -> None:  # Rooms.on_load: maybe from a worker thread
+            try:
+                here = asyncio.get_running_loop() is loop
+            except RuntimeError:
+                here = False
+            if here:
+                resume(room)
+            else:
+                loop.call_soon_threadsafe(resume, room)
+
+        for room in list(rooms.rooms.values()):  # those loaded before the start
+            resume(room)
+        rooms.on_load = loaded
+        loading = asyncio.create_task(_load_rooms(rooms, app))
         sweeping = None if idle is None else asyncio.create_task(idle.run())
         yield
-        if sweeping is not None:
-            sweeping.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await sweeping
+        for task in (loading, sweeping):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         hub.stop_timers()
-        for room in list(rooms.rooms.values()):  # each under its lock: no intent half-applied
-            async with hub.lock(room.code):
-                try:
-                    rooms.store.save_snapshot(room)
-                except (SaveFormatError, sqlite3.Error) as exc:  # its log still has it all
-                    log.warning("room %s: snapshot not stored: %s", room.code, exc)
+        app.state.stop_report = await _save_rooms(rooms, hub)
         if hub.timing is not None:
             hub.timing.flush()
 
@@ -713,6 +770,11 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
     app.add_middleware(KeepSend)  # outermost: a socket's frames skip no wrapper of ours
     app.state.rooms = rooms
     app.state.hub = hub
+    # on_loaded(rooms, seconds): called once every room is loaded (raceday serve says so);
+    # stop_report: what the stop stored (StopReport), set when the server has stopped
+    app.state.on_loaded = None
+    app.state.stop_report = None
+    app.state.max_sockets = max_sockets  # the open files it needs: raceday serve checks
     app.state.idle = idle  # the idle sweep (None when rooms never close)
     app.state.origins = origins
     app.state.trusted_proxies = trusted
@@ -761,6 +823,14 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]
+
+    @app.exception_handler(sqlite3.Error)
+    async def database_error(request: Request, exc: sqlite3.Error) -> JSONResponse:
+        """A database error no route turned into a refusal: 503 in one line, not a 500
+        with a traceback (the rooms' writes are refused as StoreUnavailable already)."""
+        log.warning("%s %s: database error: %s", request.method, request.url.path, exc)
+        return _error(503, Message("refusal.store_unwritable"),
+                      {"Retry-After": str(UNWRITABLE_RETRY)})
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -940,7 +1010,8 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
             conn.outbox.put_nowait(
                 f'{{"type": "welcome", "code": "{room.code}", "game": "{room.game}", '
                 f'"role": {json.dumps(actor.to_json())}, "seq": {room.revision}, '
-                f'"catchup": {json.dumps(catchup)}, "view": {view}}}')
+                f'"catchup": {json.dumps(catchup)}, "view": {view}'
+                f'{hub.resume_field(room.code)}}}')
             hub.add(room.code, conn)  # a seat's older connection is told and closed
         sender = asyncio.create_task(_sender(conn, hub.timing))
         bucket = Bucket(burst, rate, clock)
@@ -985,6 +1056,51 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
                 await ws.close()
 
     return app
+
+
+@dataclass(frozen=True)
+class StopReport:
+    """What a stopping server stored: of its ``rooms`` (loaded or not), the ``failed`` ones
+    whose snapshot the database refused, and the ``refused`` writes (intents, new rooms)
+    while it ran. A room not saved at the stop still has every accepted intent in its log;
+    ``raceday serve``'s last line says which of the two it was, never "saved" for both."""
+
+    rooms: int
+    failed: int
+    refused: int
+
+
+async def _load_rooms(rooms: Rooms, app: FastAPI) -> None:
+    """Load every room still waiting (:meth:`Rooms.load_next`), the last played first, one
+    at a time on the event loop with a turn for everything else between two (one room
+    takes a few milliseconds: a request waits no longer than that); then call
+    ``app.state.on_loaded(rooms, seconds)`` if it is set."""
+    started = time.monotonic()
+    while rooms.load_next():
+        await asyncio.sleep(0)
+    done = app.state.on_loaded
+    if done is not None:
+        done(rooms.count(), time.monotonic() - started)
+
+
+async def _save_rooms(rooms: Rooms, hub: Hub) -> StopReport:
+    """Store the snapshot of every loaded room (each under its lock: no intent
+    half-applied; the rooms never loaded are in the file as they were); a room the
+    database refuses is counted, and the first refusal logged with how many followed."""
+    refused = rooms.store.write_failures  # before the stop's own
+    failed: list[str] = []
+    first = ""
+    for room in list(rooms.rooms.values()):
+        async with hub.lock(room.code):
+            try:
+                rooms.store.save_snapshot(room)
+            except (SaveFormatError, sqlite3.Error) as exc:  # its log still has it all
+                failed.append(room.code)
+                first = first or f"room {room.code}: {exc}"
+    if failed:
+        log.warning("%d room(s) not saved at the stop (%s); their accepted intents are in "
+                    "the log", len(failed), first)
+    return StopReport(rooms.count(), len(failed), refused)
 
 
 def _wants_page(request: Request) -> bool:

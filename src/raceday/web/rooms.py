@@ -39,8 +39,10 @@ the first time. Encoding and writing the whole state with every
 intent had been a third of the party server's work. An intent the rules refuse writes
 nothing and the in-memory room is put back exactly as it was (rebuilt the same way), so a
 refused intent changes nothing. On start, every room is loaded back from the file and
-continues where it stood; a phone that reconnects gets the current view and the public
-events after the last one it saw. Tools that read a room from the file use
+continues where it stood (the server reads only the codes before it answers, and builds
+each room the first time it is asked for, the others in the background: ``Rooms(lazy=
+True)``); a phone that reconnects gets the current view and the public events after the
+last one it saw. Tools that read a room from the file use
 :func:`~raceday.rooms.log.stored_state`, which does the same.
 
 Durability. The file is in WAL mode with ``synchronous=NORMAL``: a commit appends to the
@@ -49,6 +51,12 @@ once it committed, so a killed server (kill -9) loses no acknowledged intent (a 
 may lose the last few). The checkpoints, which copy the log into the file and do wait for
 the disk, run in a thread of their own every :data:`CHECKPOINT_EVERY` seconds on a
 connection of their own (PASSIVE: never in a writer's way), not inside a commit.
+
+A file the server may read but not write is refused when the store opens (the same check
+as the CLI's :func:`~raceday.store.sessions.writable_store`); a write refused later (the
+file made read-only, a full disk) refuses that intent or new room with
+:class:`StoreUnavailable` (nothing changed), logged once until writes work again, and a
+failing checkpoint is logged once and tried less and less often.
 """
 
 from __future__ import annotations
@@ -113,6 +121,7 @@ MAX_NAME = 20
 MAX_ROOMS = 2_000  # rooms kept by one server; a typo-free home party needs one
 CATCH_UP_LIMIT = 500  # public events sent to a reconnecting client at most
 CHECKPOINT_EVERY = 1.0  # seconds between two checkpoints of the write-ahead log (a thread)
+CHECKPOINT_BACKOFF = 60.0  # seconds between two tries at most while checkpoints fail
 CHECKPOINT_FALLBACK = 10_000  # WAL pages (~40 MB) past which the writer checkpoints itself
 SNAPSHOT_EVERY = 32  # intents between two snapshots of a room (and at the end of an evening)
 log = logging.getLogger("raceday.web")
@@ -153,6 +162,12 @@ def normal_code(code: object) -> str:
 
 class NoSuchRoom(RoomError):
     """A join code that names no room of this server."""
+
+
+class StoreUnavailable(SaveFormatError):
+    """The database refused a write (a read-only file, a full disk, a lock held too long):
+    the intent or the new room was not stored, so nothing changed. The server answers it
+    503 (a REST call) or an error frame (an intent), in words; never a 500."""
 
 
 class RoomClosed(NoSuchRoom):
@@ -244,11 +259,18 @@ class RoomStore:
     def __init__(self, path: str | Path) -> None:
         from raceday.store.sessions import SessionStore
 
-        SessionStore(path)  # refuses directories, foreign and corrupt files, creates ours
+        # refuses directories, foreign and corrupt files, creates ours; then a file (or a
+        # folder, for the journal and the write-ahead log) it may read but not write, so a
+        # server never starts on a database every create and join would fail on
+        SessionStore(path).check_writable()
         self.path = Path(path)
         self._lock = threading.Lock()
         self._checkpoint_lock = threading.Lock()
         self._checkpoint_conn: sqlite3.Connection | None = None
+        self._checkpoint_retry = 0.0  # time.monotonic() before which no checkpoint is tried
+        self._checkpoint_wait = 0.0  # the wait after the last failed one (0: it worked)
+        self.write_failures = 0  # writes the database refused (each refused its intent)
+        self._failing = False  # the last write was refused (logged once until one works)
         self._closed = False
         try:
             self._conn = sqlite3.connect(self.path, timeout=30, isolation_level=None,
@@ -276,9 +298,14 @@ class RoomStore:
         """Copy the committed pages of the write-ahead log into the database file, on a
         connection of its own: PASSIVE, so it never waits for a writer and holds none of
         the writer's locks (the checkpoint thread calls this every CHECKPOINT_EVERY
-        seconds; a commit itself then never waits for the disk)."""
+        seconds; a commit itself then never waits for the disk).
+
+        One that fails is logged once, and the next tries wait twice as long each time (up
+        to :data:`CHECKPOINT_BACKOFF` seconds), until one works again, which is logged too:
+        a database that cannot be written fills no log with a line a second."""
         with self._checkpoint_lock:
-            if self._closed:
+            now = time.monotonic()
+            if self._closed or now < self._checkpoint_retry:
                 return
             try:
                 if self._checkpoint_conn is None:
@@ -286,8 +313,18 @@ class RoomStore:
                         self.path, timeout=30, isolation_level=None, check_same_thread=False)
                     self._checkpoint_conn.execute("PRAGMA synchronous=NORMAL")
                 self._checkpoint_conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
-            except sqlite3.Error as exc:  # the next one tries again; the writer's fallback
-                log.warning("checkpoint of %s failed: %s", self.path, exc)
+            except sqlite3.Error as exc:  # tried again later; the writer's fallback
+                if not self._checkpoint_wait:
+                    log.warning("checkpoint of %s failed: %s (tried again less and less "
+                                "often, at most every %g s, until it works)", self.path, exc,
+                                CHECKPOINT_BACKOFF)
+                self._checkpoint_wait = min(max(2 * self._checkpoint_wait, CHECKPOINT_EVERY),
+                                            CHECKPOINT_BACKOFF)
+                self._checkpoint_retry = now + self._checkpoint_wait
+                return
+            if self._checkpoint_wait:
+                log.warning("checkpoint of %s works again", self.path)
+                self._checkpoint_wait = self._checkpoint_retry = 0.0
 
     def _add_lifecycle_columns(self) -> None:
         """Add the lifecycle columns to a database made before them (in one write
@@ -314,8 +351,7 @@ class RoomStore:
 
     def mark_closed(self, code: str) -> None:
         """Mark the room ``code`` closed (it is not loaded again)."""
-        with self._lock:
-            self._conn.execute("UPDATE rooms SET closed = 1 WHERE code = ?", (code,))
+        self._write([("UPDATE rooms SET closed = 1 WHERE code = ?", (code,))])
 
     def closed_room(self, code: str) -> tuple[str, bool] | None:
         """(game, finished) of the closed room ``code``, or None if it is not one."""
@@ -330,25 +366,47 @@ class RoomStore:
         """Run ``statements`` in one BEGIN IMMEDIATE transaction; ``check`` = (code,
         revision) refuses the write unless the room is still at that revision: then the
         first statement is an UPDATE of that room ending ``WHERE code = ? AND revision =
-        ?`` (compare-and-swap in one statement), which must change its one row."""
+        ?`` (compare-and-swap in one statement), which must change its one row.
+
+        A write the database refuses (:class:`StoreUnavailable`) is rolled back and counted
+        in :attr:`write_failures`; the first of a run of them is logged (with SQLite's
+        words), and the first write that works after them."""
         with self._lock:
             conn = self._conn
             try:
-                conn.execute("BEGIN IMMEDIATE")
-                for number, (sql, args) in enumerate(statements):
-                    changed = conn.execute(sql, args).rowcount
-                    if number == 0 and check is not None and changed != 1:
-                        row = conn.execute("SELECT revision FROM rooms WHERE code = ?",
-                                           (check[0],)).fetchone()
-                        raise SaveFormatError(
-                            f"room {check[0]} changed behind this server's back "
-                            f"(revision {None if row is None else row[0]}, expected {check[1]})"
-                        )
-                conn.execute("COMMIT")
-            except BaseException:
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
-                raise
+                self._write_locked(conn, statements, check)
+            except sqlite3.Error as exc:
+                if not self._failing:
+                    log.warning("cannot write to the database %s: %s (the intents and new "
+                                "rooms it refuses are refused; told again when it works)",
+                                self.path, exc)
+                self._failing = True
+                self.write_failures += 1
+                raise refusal(StoreUnavailable, "refusal.store_unwritable") from None
+            if self._failing:
+                log.warning("the database %s can be written again", self.path)
+                self._failing = False
+
+    @staticmethod
+    def _write_locked(conn: sqlite3.Connection, statements: list[tuple[str, tuple[Any, ...]]],
+                      check: tuple[str, int] | None) -> None:
+        """:meth:`_write`'s transaction (the store's lock held)."""
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            for number, (sql, args) in enumerate(statements):
+                changed = conn.execute(sql, args).rowcount
+                if number == 0 and check is not None and changed != 1:
+                    row = conn.execute("SELECT revision FROM rooms WHERE code = ?",
+                                       (check[0],)).fetchone()
+                    raise SaveFormatError(
+                        f"room {check[0]} changed behind this server's back "
+                        f"(revision {None if row is None else row[0]}, expected {check[1]})"
+                    )
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
 
     def code_taken(self, code: str) -> bool:
         with self._lock:
@@ -410,8 +468,7 @@ class RoomStore:
         shard's own; the others are not even read)."""
         with self._lock:
             rows = self._conn.execute(
-                "SELECT code, game, host_hash, state, rng, revision, state_revision FROM rooms "
-                "WHERE closed = 0 ORDER BY created"
+                f"SELECT {_ROOM_COLUMNS} FROM rooms WHERE closed = 0 ORDER BY created"
             ).fetchall()
             seats = self._conn.execute(
                 "SELECT code, seat, token_hash FROM room_seats").fetchall()
@@ -420,22 +477,48 @@ class RoomStore:
         by_code: dict[str, dict[int, str]] = {}
         for code, seat, digest in seats:
             by_code.setdefault(str(code), {})[int(seat)] = str(digest)
-        rooms = []
-        for code, game, host_hash, state, rng_text, revision, state_revision in rows:
-            at = snapshot_at(int(state_revision), int(revision))
-            try:
-                snapshot = json.loads(state)
-                rng_state = json.loads(rng_text)
-                steps: list[Step] = []
-                if at < int(revision):
-                    steps = steps_after(self._query, str(code), at, int(revision))
-                logic, rng = replay(logic_class(str(game)), snapshot, rng_state, steps)
-            except (RacedayError, ValueError, TypeError, KeyError) as exc:
-                raise SaveFormatError(f"room {code} in {self.path} cannot be read back: {exc}") \
-                    from None
-            rooms.append(Room(str(code), str(game), logic, rng, int(revision), str(host_hash),
-                              by_code.get(str(code), {}), snapshot, rng_state, at, steps))
-        return rooms
+        return [self._room(row, by_code.get(str(row[0]), {})) for row in rows]
+
+    def open_codes(self, keep: Callable[[str], bool] | None = None) -> list[str]:
+        """The codes of the rooms not closed (only those ``keep`` accepts, if given), the
+        last played first: the order a server that loads its rooms in the background
+        (:class:`Rooms` ``lazy``) loads them in."""
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT code FROM rooms WHERE closed = 0 ORDER BY updated DESC, created DESC"
+            ).fetchall()
+        return [str(code) for (code,) in rows if keep is None or keep(str(code))]
+
+    def load_room(self, code: str) -> Room | None:
+        """The room ``code`` as :meth:`load_all` gives it back (None if it is not in the
+        file or is closed)."""
+        with self._lock:
+            row = self._conn.execute(
+                f"SELECT {_ROOM_COLUMNS} FROM rooms WHERE code = ? AND closed = 0",
+                (code,)).fetchone()
+            seats = self._conn.execute(
+                "SELECT seat, token_hash FROM room_seats WHERE code = ?", (code,)).fetchall()
+        if row is None:
+            return None
+        return self._room(row, {int(seat): str(digest) for seat, digest in seats})
+
+    def _room(self, row: tuple[Any, ...], seats: dict[int, str]) -> Room:
+        """A room built from its row (:data:`_ROOM_COLUMNS`): its snapshot with the intents
+        logged after it applied again; SaveFormatError if that cannot be done."""
+        code, game, host_hash, state, rng_text, revision, state_revision = row
+        at = snapshot_at(int(state_revision), int(revision))
+        try:
+            snapshot = json.loads(state)
+            rng_state = json.loads(rng_text)
+            steps: list[Step] = []
+            if at < int(revision):
+                steps = steps_after(self._query, str(code), at, int(revision))
+            logic, rng = replay(logic_class(str(game)), snapshot, rng_state, steps)
+        except (RacedayError, ValueError, TypeError, KeyError) as exc:
+            raise SaveFormatError(f"room {code} in {self.path} cannot be read back: {exc}") \
+                from None
+        return Room(str(code), str(game), logic, rng, int(revision), str(host_hash), seats,
+                    snapshot, rng_state, at, steps)
 
     def _query(self, sql: str, args: tuple[Any, ...]) -> list[tuple[Any, ...]]:
         with self._lock:
@@ -451,6 +534,7 @@ class RoomStore:
 
 
 _CHECKPOINTS = _Checkpoints()
+_ROOM_COLUMNS = "code, game, host_hash, state, rng, revision, state_revision"
 
 
 class Sharding(Protocol):
@@ -471,16 +555,73 @@ class Sharding(Protocol):
 class Rooms:
     """Every room of the server: create, join, authenticate and apply intents."""
 
-    def __init__(self, path: str | Path, shard: Sharding | None = None) -> None:
+    def __init__(self, path: str | Path, shard: Sharding | None = None, *,
+                 lazy: bool = False) -> None:
         """The rooms kept in ``path``; with a ``shard`` (one process of several, see
-        :mod:`raceday.web.shards`) only that shard's rooms are loaded, made and served."""
+        :mod:`raceday.web.shards`) only that shard's rooms are loaded, made and served.
+
+        ``lazy`` (the server's way): only the rooms' codes are read now, so a server on a
+        file of many rooms answers at once; a room is built (its snapshot and the intents
+        after it applied again) the first time :meth:`get` is asked for it, or by
+        :meth:`load_next`, which the server calls in the background until every room is
+        loaded. :attr:`rooms` holds the rooms loaded so far, :attr:`waiting` the codes of
+        the others; a room that cannot be read back is then logged and refused by its code
+        (the others go on), where without ``lazy`` it refuses the whole file."""
         self.store = RoomStore(path)
         self.shard = shard
-        self.rooms: dict[str, Room] = {
-            r.code: r for r in self.store.load_all(None if shard is None else shard.owns)}
+        keep = None if shard is None else shard.owns
+        self.rooms: dict[str, Room] = {}
+        self.waiting: dict[str, None] = {}  # codes not loaded yet, in loading order
+        self.unreadable: set[str] = set()  # codes whose room could not be read back
+        # called with each room loaded lazily, once it is in :attr:`rooms` (the server
+        # sets its next paced step: a race saved mid-way goes on)
+        self.on_load: Callable[[Room], None] | None = None
+        self._loading = threading.Lock()
+        if lazy:
+            self.waiting = dict.fromkeys(self.store.open_codes(keep))
+        else:
+            self.rooms = {r.code: r for r in self.store.load_all(keep)}
+
+    def count(self) -> int:
+        """The rooms kept: those loaded and those still to load."""
+        return len(self.rooms) + len(self.waiting)
+
+    def load(self, code: str) -> Room | None:
+        """The room ``code`` (a normal code), loaded now if it is still waiting; None if
+        this server keeps no such room or it cannot be read back (logged)."""
+        with self._loading:
+            room = self.rooms.get(code)
+            if room is not None or code not in self.waiting:
+                return room
+            try:
+                room = self.store.load_room(code)
+            except SaveFormatError as exc:
+                log.error("%s; that room is left out, the others go on", exc)
+                self.unreadable.add(code)
+                room = None
+            del self.waiting[code]
+            if room is None:
+                return None
+            self.rooms[code] = room
+        if self.on_load is not None:
+            self.on_load(room)
+        return room
+
+    def load_next(self) -> bool:
+        """Load the next waiting room (:meth:`load`); False when none is left."""
+        code = next(iter(self.waiting), None)
+        if code is None:
+            return False
+        self.load(code)
+        return True
 
     def get(self, code: object) -> Room:
-        room = self.rooms.get(normal_code(code))
+        wanted = normal_code(code)
+        room = self.rooms.get(wanted)
+        if room is None and wanted in self.waiting:
+            room = self.load(wanted)
+        if room is None and wanted in self.unreadable:
+            raise refusal(NoSuchRoom, "refusal.room_unreadable", code=wanted)
         if room is None and self.shard is not None:
             words = self.shard.misrouted(normal_code(code))
             if words is not None:  # another process's room: the proxy sent it to the wrong one
@@ -512,7 +653,7 @@ class Rooms:
 
     def create(self, game: object, options: Mapping[str, Any]) -> tuple[Room, str]:
         """A new room of ``game`` in its lobby; returns it with the host's token."""
-        if len(self.rooms) >= MAX_ROOMS:
+        if self.count() >= MAX_ROOMS:
             raise refusal(RoomError, "refusal.too_many_rooms", max=MAX_ROOMS)
         cls = logic_class(game)  # type: ignore[arg-type]
         seed = secrets.randbits(63)

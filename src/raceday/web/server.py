@@ -15,6 +15,47 @@ WS_PING = 20.0
 COLLECTOR_THRESHOLDS = (50_000, 20, 100)  # see settle_collector
 
 
+# raise_open_files / descriptors_needed: the open files a server needs
+ADDRESSES = 32  # addresses that may each hold max_sockets WebSockets at once, for the need
+HEADROOM = 256  # descriptors besides the sockets: see descriptors_needed
+
+
+def descriptors_needed(max_sockets: int) -> int:
+    """The open files (descriptors) a party server should be allowed: ``max_sockets`` ×
+    :data:`ADDRESSES` + :data:`HEADROOM`.
+
+    Every WebSocket and every HTTP connection is one descriptor, and one address may hold
+    ``max_sockets`` WebSockets open (``--limit max-sockets``); a server open to strangers
+    should have room for :data:`ADDRESSES` addresses holding that many at once, so that
+    some that do so leave room for everyone else (at 1,024 descriptors, 11 addresses of
+    100 sockets left innocent guests with "connection reset"). The headroom is the rest:
+    the listening socket, the HTTP requests of the pages (a few a guest while a page
+    loads), the database with its write-ahead log and shared memory on two connections,
+    the warm-up process's pipes, the log, Python's own files. Rooms need none: each is
+    rows of the one database file."""
+    return max_sockets * ADDRESSES + HEADROOM
+
+
+def raise_open_files() -> int | None:
+    """Raise this process's soft limit of open files (RLIMIT_NOFILE) to its hard limit,
+    as far as the system lets it; returns the soft limit then (None where there are no
+    such limits: Windows). The soft limit is often 1,024 while the hard one is far higher
+    (systemd's ``LimitNOFILE=``, ``ulimit -Hn``); a server holding hundreds of sockets
+    needs the higher one."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - Windows
+        return None
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != soft:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+        except (ValueError, OSError):  # macOS refuses RLIM_INFINITY: keep the soft one
+            return int(soft)
+        soft = hard
+    return None if soft == resource.RLIM_INFINITY else int(soft)
+
+
 def free_port(host: str = "127.0.0.1") -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind((host, 0))
@@ -94,6 +135,7 @@ def main(argv: list[str] | None = None) -> None:
     args = sys.argv[1:] if argv is None else argv
     db, port = args[0], int(args[1])
     shard = Shard.parse(args[2]) if len(args) > 2 else None
+    raise_open_files()
     app = create_app(db, timing=os.environ.get("RACEDAY_PARTY_TIMING") or None,
                      allowed_origins=os.environ.get("RACEDAY_PARTY_ALLOWED_ORIGINS") or None,
                      trusted_proxies=os.environ.get("RACEDAY_PARTY_TRUSTED_PROXIES") or None,

@@ -71,7 +71,11 @@ const copyOf = (value) => JSON.parse(JSON.stringify(value));
 // another device took the seat). It asks for deltas: each update is a JSON Patch from the
 // view it had (delta.js), and the handlers still get the whole view; when a patch does not
 // start from its view (base) or does not fit, it reconnects at once and the welcome brings
-// the whole view again (a resync).
+// the whole view again (a resync). After a server restart a race saved mid-way waits a few
+// seconds for every screen to reconnect: its frames carry "resume_in" (seconds), and the
+// status says "Resuming the race in N s…" instead of "Connected" until it goes on. A lost
+// connection is tried again after 0.5 s, then twice as long each time up to 3 s (the
+// server's wait before a race goes on is longer than that).
 export class Live {
   constructor(code, token, handlers) {
     this.code = code;
@@ -103,14 +107,14 @@ export class Live {
       if (this.closed) return;
       this.h.status?.("reconnecting");
       setTimeout(() => this.open(), this.delay);
-      this.delay = Math.min(this.delay * 2, 5000);
+      this.delay = Math.min(this.delay * 2, 3000);
     });
   }
 
   receive(msg) {
     if (msg.type === "welcome") {
       this.delay = 500;
-      this.h.status?.("connected");
+      this.resume(msg.resume_in, true);
       const fresh = this.seq < 0;
       const events = fresh ? [] : msg.catchup.flatMap((c) => c.events);
       this.seq = msg.seq;
@@ -130,6 +134,7 @@ export class Live {
         this.view = msg.view;
       }
       this.seq = msg.seq;
+      this.resume(msg.resume_in);
       this.h.update?.(copyOf(this.view), msg.events);
     } else if (msg.type === "ack" || msg.type === "error") {
       const p = this.pending.get(msg.ref);
@@ -147,6 +152,18 @@ export class Live {
       } else if (msg.type === "error") {
         this.h.error?.(refusal(msg, msg.message), msg.words);
       }
+    }
+  }
+
+  // The status after a welcome or an update: "resuming" (with the seconds left) while the
+  // server says the room's race waits after a restart, else "connected".
+  resume(seconds, welcome = false) {
+    if (typeof seconds === "number" && seconds > 0) {
+      this.resuming = true;
+      this.h.status?.("resuming", { seconds });
+    } else if (welcome || this.resuming) {
+      this.resuming = false;
+      this.h.status?.("connected");
     }
   }
 
@@ -242,15 +259,35 @@ export function roomCodeTag(code) {
 }
 
 // A status line for the connection (announced politely to screen readers), worded again
-// after a language switch.
+// after a language switch. "resuming" ({seconds}: a race waiting after a server restart)
+// counts down by itself, then says "connected" (the race's next update comes then).
 export function statusLine() {
   const node = el("p", { class: "status", role: "status", "aria-live": "polite" });
-  onLanguage(() => { if (node.dataset.state) node.textContent = t(node.dataset.state); });
+  let until = 0;  // Date.now() when a "resuming" countdown ends
+  let timer = null;
+  const draw = () => {
+    const state = node.dataset.state;
+    if (!state) return;
+    if (state !== "resuming") { node.textContent = t(state); return; }
+    const left = Math.ceil((until - Date.now()) / 1000);
+    if (left > 0) { node.textContent = t("resuming", { seconds: left }); return; }
+    clearInterval(timer);
+    timer = null;
+    node.dataset.state = "connected";
+    node.textContent = t("connected");
+  };
+  onLanguage(draw);
   return {
     node,
-    set(state) {
-      node.textContent = t(state);
+    set(state, params = {}) {
+      clearInterval(timer);
+      timer = null;
       node.dataset.state = state;
+      if (state === "resuming") {
+        until = Date.now() + Number(params.seconds) * 1000;
+        timer = setInterval(draw, 250);
+      }
+      draw();
     },
   };
 }

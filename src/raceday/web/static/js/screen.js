@@ -8,7 +8,7 @@ import { kitCues } from "./sound.js";
 export function connectScreen(code, token, screen, { status, error, main, fatal }) {
   let phase = null;  // the view's phase, for the kit's sound cues
   const live = new Live(code, token, {
-    status: (s) => status.set(s),
+    status: (s, params) => status.set(s, params),
     welcome: (msg, events, fresh) => { phase = msg.view.phase; screen.welcome(msg.view, events, fresh); },
     update: (view, events) => {
       kitCues(phase, view, events);
