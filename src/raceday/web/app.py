@@ -39,8 +39,9 @@ that cannot apply the patch, resyncs: it reconnects with ``since`` and the welco
 the whole view again. The welcome always carries the whole view.
 
 After a restart a race saved mid-way waits ``resume_after`` seconds for the screens to
-reconnect; meanwhile its welcome and updates carry ``"resume_in": S`` (seconds), which the
-pages show as "Resuming the race in S s" instead of "Connected".
+reconnect; meanwhile its welcome carries ``"resume_in": S`` (seconds), which the pages
+show as "Resuming the race in S s" instead of "Connected" until it runs out or an update
+comes (an intent accepted meanwhile sets the race going at once).
 
 Messages over 4 KB, malformed JSON (or JSON nested more than 32 levels), unknown
 intents, wrong tokens and more than the allowed rate (a token bucket per connection: bursts
@@ -319,9 +320,11 @@ class Hub:
 
     def resume_field(self, code: str) -> str:
         """``, "resume_in": S`` (the seconds, to a tenth, until the room's race saved
-        mid-way goes on after a restart) for the room's welcome and update frames while it
-        waits, else nothing: every screen shows "Resuming the race in N s" instead of a
-        plain "Connected"."""
+        mid-way goes on after a restart) for the room's welcome frames while it waits, else
+        nothing: every screen shows "Resuming the race in N s" instead of a plain
+        "Connected". (Any accepted intent sets the room's next step anew, which ends the
+        wait: the update it brings carries no ``resume_in``, and the pages then say
+        "Connected".)"""
         at = self.resuming.get(code)
         if at is None:
             return ""
@@ -384,7 +387,6 @@ class Hub:
         conns = list(self.conns.get(room.code, ()))
         sent_before = [conn.public for conn in conns]  # alive while their ids key patches
         events_text = jsontext.dumps(events)
-        resume = self.resume_field(room.code)
 
         def whole(actor: Actor, public: Encoded, own: str | None) -> str:
             if actor not in texts:
@@ -415,10 +417,10 @@ class Hub:
                     ops = f"{ops},{mine}" if ops and mine else ops or mine
                     if len(ops) < DELTA_FULL or len(ops) < len(whole(conn.actor, public, own)):
                         text = (f'{{"type": "update", "seq": {seq}, "base": {conn.seq},'
-                                f'"events":{events_text},"patch":[{ops}]{resume}}}')
+                                f'"events":{events_text},"patch":[{ops}]}}')
             if text is None:
                 text = (f'{{"type": "update", "seq": {seq}, "events": {events_text}, '
-                        f'"view": {whole(conn.actor, public, own)}{resume}}}')
+                        f'"view": {whole(conn.actor, public, own)}}}')
             conn.seq, conn.public, conn.me = seq, public, own
             written += self.send(conn, text)
         del sent_before

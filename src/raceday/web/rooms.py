@@ -304,7 +304,7 @@ class RoomStore:
         to :data:`CHECKPOINT_BACKOFF` seconds), until one works again, which is logged too:
         a database that cannot be written fills no log with a line a second."""
         with self._checkpoint_lock:
-            now = time.monotonic()
+            now = _clock()
             if self._closed or now < self._checkpoint_retry:
                 return
             try:
@@ -377,9 +377,9 @@ class RoomStore:
                 self._write_locked(conn, statements, check)
             except sqlite3.Error as exc:
                 if not self._failing:
-                    log.warning("cannot write to the database %s: %s (the intents and new "
-                                "rooms it refuses are refused; told again when it works)",
-                                self.path, exc)
+                    log.warning("cannot write to the database %s: %s (every action and new "
+                                "room is refused until it can; said again then)", self.path,
+                                exc)
                 self._failing = True
                 self.write_failures += 1
                 raise refusal(StoreUnavailable, "refusal.store_unwritable") from None
@@ -534,6 +534,7 @@ class RoomStore:
 
 
 _CHECKPOINTS = _Checkpoints()
+_clock = time.monotonic  # the checkpoints' backoff counts by it (tests freeze it)
 _ROOM_COLUMNS = "code, game, host_hash, state, rng, revision, state_revision"
 
 
