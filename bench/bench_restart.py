@@ -19,7 +19,10 @@ The rooms are made by playing a few template rooms (one each of a few kinds) wit
 server's own :class:`~raceday.web.rooms.Rooms` and copying their rows under fresh codes,
 so building 2,000 rooms takes seconds, not the minutes playing each would.
 
-    .venv/bin/python bench/bench_restart.py [--rooms 2000] [--runs 3] [--deadline 120]
+    .venv/bin/python bench/bench_restart.py [--quick] [--rooms 2000] [--runs 3]
+        [--deadline 120]
+
+``--quick``: 200 rooms, one start.
 
 Bounded: each start is stopped (SIGINT, then kill) after the figures or after
 ``--deadline`` seconds.
@@ -30,7 +33,6 @@ from __future__ import annotations
 import argparse
 import http.client
 import os
-import shutil
 import signal
 import sqlite3
 import subprocess
@@ -116,7 +118,8 @@ def build(db: Path, count: int) -> dict[str, int]:
     finally:
         rooms.store.close()
     fresh = iter(c for c in codes(count + len(templates)) if c not in templates.values())
-    with sqlite3.connect(db) as conn:
+    conn = sqlite3.connect(db)
+    try:
         for kind, share in KINDS:
             made[kind] = round(share * count)
         made["racing"] += count - sum(made.values())  # the rounding
@@ -131,6 +134,9 @@ def build(db: Path, count: int) -> dict[str, int]:
                                  (code, source))
                 if n % 500 == 499:
                     conn.commit()
+        conn.commit()
+    finally:
+        conn.close()  # the last connection: the write-ahead log goes into the file
     return made
 
 
@@ -159,7 +165,12 @@ def start(built: Path, code: str, deadline: float) -> dict[str, float]:
     saying every room is loaded."""
     port = free_port()
     db = built.with_name(f"party-{port}.sqlite")
-    shutil.copyfile(built, db)
+    source, copy = sqlite3.connect(built), sqlite3.connect(db)
+    try:
+        source.backup(copy)  # the whole database, whatever is still in its log
+    finally:
+        source.close()
+        copy.close()
     log = db.with_name(f"serve-{port}.log")
     env = {**os.environ, "COLUMNS": "200"}
     begun = clock()
@@ -196,13 +207,18 @@ def start(built: Path, code: str, deadline: float) -> dict[str, float]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    ap.add_argument("--rooms", type=int, default=2000, choices=range(3, 2001),
+    ap.add_argument("--quick", action="store_true", help="200 rooms, one start")
+    ap.add_argument("--rooms", type=int, default=None, choices=range(3, 2001),
                     metavar="3..2000", help="rooms in the database (2000)")
     ap.add_argument("--runs", type=int, default=3, choices=range(1, 11), metavar="1..10",
                     help="starts of the server (3)")
     ap.add_argument("--deadline", type=float, default=DEADLINE,
                     help="seconds one start may take before the bench gives up")
     args = ap.parse_args()
+    if args.rooms is None:
+        args.rooms = 200 if args.quick else 2000
+    if args.quick:
+        args.runs = 1
     with tempfile.TemporaryDirectory(prefix="raceday-restart-") as folder:
         db = Path(folder) / "party.sqlite"
         built = clock()

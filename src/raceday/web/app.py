@@ -1078,8 +1078,13 @@ async def _load_rooms(rooms: Rooms, app: FastAPI) -> None:
     takes a few milliseconds: a request waits no longer than that); then call
     ``app.state.on_loaded(rooms, seconds)`` if it is set."""
     started = time.monotonic()
-    while rooms.load_next():
-        await asyncio.sleep(0)
+    try:
+        while rooms.load_next():
+            await asyncio.sleep(0)
+    except Exception:  # a database that cannot be read now: each room loads when asked for
+        log.exception("loading the rooms in the background stopped (%d still to load)",
+                      len(rooms.waiting))
+        return
     done = app.state.on_loaded
     if done is not None:
         done(rooms.count(), time.monotonic() - started)
