@@ -223,3 +223,24 @@ def test_serve_does_not_say_every_room_is_saved_when_one_was_not(tmp_path: Path)
                           params={"failed": 1, "n": 1, "refused": 0}), err
     assert "every room is saved" not in err + out
     assert "Traceback" not in err
+
+
+def test_an_idle_room_the_database_cannot_close_stays_open(tmp_path: Path) -> None:
+    """The idle sweep meets the store's refusal (said once in the log), not SQLite's error:
+    its loop goes on quietly, and the room stays open and playable."""
+    from raceday.web.rooms import StoreUnavailable
+    from tests.web.test_lifecycle import Clock, closed_column, idle_server, sweep
+
+    db = tmp_path / "party.sqlite"
+    clock = Clock()
+    with idle_server(db, clock) as tc:
+        room = new_room(tc)  # a room's snapshot is stored at once: closing writes only
+        join(tc, room["code"], "Aki")  # now its snapshot lags: closing must write it
+        assert sweep(tc) == []
+        clock.advance(3)
+        file, log = _unwritable(db)
+        with file, log, pytest.raises(StoreUnavailable):
+            sweep(tc)
+        assert tc.get(f"/api/rooms/{room['code']}").status_code == 200
+        assert closed_column(db) == {room["code"]: 0}
+        assert sweep(tc) == [room["code"]]  # writable again: it closes

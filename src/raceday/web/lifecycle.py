@@ -41,7 +41,7 @@ from raceday.core.errors import OptionsError, SaveFormatError
 from raceday.rooms import RoomError
 from raceday.rooms.log import stored_state
 from raceday.store.sessions import ReadOnlyStore
-from raceday.web.rooms import Room, Rooms, RoomStore
+from raceday.web.rooms import Room, Rooms, RoomStore, StoreUnavailable
 
 IDLE_CLOSE_HOURS = 12.0  # a room nobody played or watched for this long is closed
 SWEEP_EVERY = 60.0  # seconds between two idle sweeps at most
@@ -118,7 +118,9 @@ class IdleCloser:
             await asyncio.sleep(self.every)
             try:
                 await self.sweep()
-            except Exception:  # a full disk, say: log it, keep serving, try again later
+            except StoreUnavailable:  # the store logged it once; the room stays, try later
+                pass
+            except Exception:  # log it, keep serving, try again later
                 log.exception("idle sweep failed")
 
 
