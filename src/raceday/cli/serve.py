@@ -157,7 +157,7 @@ def check_idle_close(value: float | None) -> float | None:
 # the allowances of raceday.web.app.create_app a host may change (its defaults are the
 # app's; docs/usage/party.md "Limits and refusals" has them in a table)
 LIMITS = ("lookup-burst", "lookup-rate", "rest-burst", "rest-rate", "create-burst",
-          "create-rate", "max-sockets", "burst", "rate")
+          "create-rate", "max-sockets", "handshake-burst", "handshake-rate", "burst", "rate")
 MAX_LIMIT = 1_000_000
 
 

@@ -39,9 +39,12 @@ that cannot apply the patch, resyncs: it reconnects with ``since`` and the welco
 the whole view again. The welcome always carries the whole view.
 
 Messages over 4 KB, malformed JSON (or JSON nested more than 32 levels), unknown
-intents, wrong tokens and more than the allowed rate (a token bucket per connection: bursts
-of 20, 10 a second) are answered with an error and change nothing; a connection that keeps
-flooding is closed. ``{"type": "ping"}`` is answered with ``{"type": "pong"}``.
+intents and wrong tokens are answered with an error and change nothing. More than the
+allowed rate (a token bucket per connection: bursts of 20, 10 a second) is not even read:
+the first message over it is answered "slow down", the rest of the flood nothing; a
+connection that keeps flooding (:data:`FLOOD` messages over) is closed with code 4429 and
+the reason in words, and its address's next handshakes wait (429). ``{"type": "ping"}``
+is answered with ``{"type": "pong"}``.
 
 One device per seat: the host's token and each seat's token are held by one connection at a
 time. A newer connection with the same token takes the seat; the older one is sent
@@ -95,6 +98,9 @@ from raceday.web import eager, games, jsontext, messages, numbers, print_pages, 
 from raceday.web.delta import diff, diff_members
 from raceday.web.eager import KeepSend, Unfinished
 from raceday.web.guard import (
+    FLOOD_PENALTY,
+    HANDSHAKE_BURST,
+    HANDSHAKE_RATE,
     MAX_BODY,
     MISS_COST,
     NO_STORE,
@@ -122,6 +128,10 @@ log = logging.getLogger("raceday.web")
 MAX_MESSAGE = MAX_BODY  # bytes of one client message (REST body or WebSocket frame)
 SEAT_TAKEN = Message("refusal.seat_taken")
 TOO_MANY = Message("refusal.too_many")
+SLOW_DOWN = Message("refusal.slow_down")
+FLOODED = Message("refusal.flooded")  # the reason of a flooding socket's close (4429)
+FLOOD = 100  # messages a socket may send over its allowance (refilled as fast) before it
+# is closed: a person's double tap is far under it, a script's flood meets it at once
 OUTBOX = 512  # messages queued for one slow connection before it is dropped
 HELLO_TIMEOUT = 15.0
 
@@ -635,6 +645,7 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
                burst: float = 20, rate: float = 10, rest_burst: float = 60,
                rest_rate: float = 1, lookup_burst: float = 200, lookup_rate: float = 2,
                create_burst: float = 10, create_rate: float = 0.05, max_sockets: int = 100,
+               handshake_burst: float = HANDSHAKE_BURST, handshake_rate: float = HANDSHAKE_RATE,
                clock: Callable[[], float] = time.monotonic,
                idle_close: float | None = IDLE_CLOSE_HOURS,
                timing: str | Path | None = None, resume_after: float = 10.0,
@@ -652,8 +663,10 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
     allowance of new rooms (a few a minute); ``lookup_*`` each address's allowance of room
     lookups (a room's page data or QR, joins, replays, WebSockets naming an unknown room: a
     hit costs one, a miss :data:`MISS_COST`); ``max_sockets`` the WebSockets one address
-    may hold open at once. The defaults let twelve phones behind one router (one address)
-    load, join and reconnect at once, and refuse a script's flood (429). ``clock`` (seconds,
+    may hold open at once; ``handshake_*`` how many it may open at once and then a second
+    (a socket closed for flooding costs its address :data:`FLOOD_PENALTY` of them). The
+    defaults let twelve phones behind one router (one address) load, join and reconnect at
+    once, and refuse a script's flood (429). ``clock`` (seconds,
     ``time.monotonic`` by default) refills every allowance (and times the idle close);
     tests freeze it. ``timing`` (a
     file) turns on the server-side timing of intents (:class:`Timing`; benchmarks only). A
@@ -674,6 +687,7 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
     rest = Limiter(rest_burst, rest_rate, clock=clock)
     creates = Limiter(create_burst, create_rate, clock=clock)
     lookups = Limiter(lookup_burst, lookup_rate, clock=clock)
+    handshakes = Limiter(handshake_burst, handshake_rate, clock=clock)
     if idle_close is not None and not 0 < idle_close < float("inf"):
         raise ValueError(f"idle_close must be a number of hours above 0, got {idle_close!r}")
     idle = None if idle_close is None else IdleCloser(rooms, hub, idle_close * 3600, clock)
@@ -708,7 +722,7 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
     if shard is not None:  # innermost: a misrouted room is refused before any route
         app.add_middleware(ShardGuard, shard=shard)
     app.add_middleware(Guard, origins=origins)
-    app.add_middleware(SocketCap, most=max_sockets, trusted=trusted)
+    app.add_middleware(SocketCap, most=max_sockets, trusted=trusted, handshakes=handshakes)
     app.add_middleware(SecureHeaders, hsts=is_https(public_url))
     app.add_middleware(KeepSend)  # outermost: a socket's frames skip no wrapper of ours
     app.state.rooms = rooms
@@ -944,12 +958,29 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
             hub.add(room.code, conn)  # a seat's older connection is told and closed
         sender = asyncio.create_task(_sender(conn, hub.timing))
         bucket = Bucket(burst, rate, clock)
-        refused = 0
+        strikes = Bucket(FLOOD, rate, clock)  # refused messages before it is closed
+        slowed = False  # told to slow down, and not calm since
+        ending: tuple[int, str | None] = (1000, None)
         try:
             while not conn.dropped and conn.close_code is None:
                 message = await ws.receive()
                 if message["type"] == "websocket.disconnect" or conn.close_code is not None:
                     break
+                # The allowance first: a refused message is neither decoded nor read, and
+                # only the first of a flood is answered (slow down) until the socket has
+                # been calm (its allowance full again); one that keeps flooding is closed
+                # and its address's next handshakes wait (SocketCap).
+                if slowed and bucket.idle():
+                    slowed = False
+                if not bucket.take():
+                    if not strikes.take():
+                        handshakes.bucket(client_key(ws.scope, trusted)).empty(FLOOD_PENALTY)
+                        ending = (4429, render(FLOODED, "en"))
+                        break
+                    if not slowed:
+                        slowed = True
+                        hub.send(conn, _err(None, SLOW_DOWN))
+                    continue
                 text = message.get("text")
                 if text is None:
                     data = message.get("bytes") or b""
@@ -962,14 +993,6 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
                     except UnicodeDecodeError:
                         hub.send(conn, _err(None, Message("refusal.message_text")))
                         continue
-                if not bucket.take():
-                    refused += 1
-                    if refused > 200:
-                        hub.send(conn, _err(None, Message("refusal.flooded"), True))
-                        break
-                    hub.send(conn, _err(None, Message("refusal.slow_down")))
-                    continue
-                refused = 0
                 await _receive(rooms, hub, room, conn, text)
         except WebSocketDisconnect:
             pass
@@ -982,7 +1005,7 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
                 await asyncio.wait_for(sender, 2)
             sender.cancel()
             with contextlib.suppress(Exception):
-                await ws.close()
+                await ws.close(*ending)
 
     return app
 

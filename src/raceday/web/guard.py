@@ -25,7 +25,9 @@
   The allowances are sized for a bar: twelve phones behind one router (one address) load
   the room, join and reconnect without meeting a limit, while a script from one address
   guessing codes (a miss costs :data:`MISS_COST`), creating rooms or flooding a lobby is
-  answered 429. :class:`SocketCap` bounds the WebSockets one address holds open at once.
+  answered 429. :class:`SocketCap` bounds the WebSockets one address holds open at once
+  and how fast it opens new ones; a socket closed for flooding slows its address's next
+  handshakes down for a minute.
 * **Response headers** (:class:`SecureHeaders`): a strict Content-Security-Policy,
   ``nosniff``, no referrer, ``Cross-Origin-Opener-Policy: same-origin``, a
   ``Permissions-Policy`` that turns off camera, microphone and geolocation, and
@@ -161,6 +163,12 @@ class Bucket:
         ``-burst``), which the refill pays back before the next action is allowed."""
         self._refill()
         self.tokens = max(-self.burst, self.tokens - cost)
+
+    def empty(self, debt: float) -> None:
+        """Spend every token and ``debt`` more (down to ``-burst``): a penalty that costs
+        the same however full the bucket was."""
+        self._refill()
+        self.tokens = max(-self.burst, min(self.tokens, 0) - debt)
 
     def idle(self) -> bool:
         self._refill()
@@ -444,15 +452,20 @@ class Guard:
 
 class SocketCap:
     """ASGI middleware: at most ``most`` WebSockets open at once from one client address
-    (:func:`client_key`); one more is refused with 429 before the handshake (a close with
-    code 1013, try again later, where the server cannot answer a handshake with HTTP). A
-    phone holds one socket, a screen one; a script opening thousands to one room is what
-    this stops."""
+    (:func:`client_key`), and new handshakes from one address at most as fast as
+    ``handshakes`` (a :class:`Limiter`) allows. One more is refused with 429 before the
+    handshake, before the app sees it (a close with code 1013, try again later, where the
+    server cannot answer a handshake with HTTP). A phone holds one socket, a screen one; a
+    script opening thousands to one room is what this stops. A socket closed for flooding
+    puts its address's handshakes in debt (:data:`FLOOD_PENALTY`), so the script cannot
+    simply open another and go on."""
 
-    def __init__(self, app: ASGIApp, most: int, trusted: tuple[Network, ...] = ()) -> None:
+    def __init__(self, app: ASGIApp, most: int, trusted: tuple[Network, ...] = (),
+                 handshakes: Limiter | None = None) -> None:
         self.app = app
         self.most = most
         self.trusted = trusted
+        self.handshakes = handshakes
         self.open: dict[str, int] = {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -462,19 +475,13 @@ class SocketCap:
         key = client_key(scope, self.trusted)
         held = self.open.get(key, 0)
         if held >= self.most:
-            await receive()  # websocket.connect
-            why = Words("refusal.too_many")
-            if "websocket.http.response" in scope.get("extensions", {}):
-                body = refusal_body(why)
-                await send({"type": "websocket.http.response.start", "status": 429,
-                            "headers": [(b"content-type", b"application/json"),
-                                        (b"content-length", str(len(body)).encode()),
-                                        (b"retry-after", b"5")]})
-                await send({"type": "websocket.http.response.body", "body": body})
-            else:
-                await send({"type": "websocket.close", "code": 1013,
-                            "reason": render(why, "en")[:120]})
+            await _deny_handshake(scope, receive, send, "5")
             return
+        if self.handshakes is not None:
+            bucket = self.handshakes.bucket(key)
+            if not bucket.take():
+                await _deny_handshake(scope, receive, send, retry_after(bucket))
+                return
         self.open[key] = held + 1
         try:
             await self.app(scope, receive, send)
@@ -484,6 +491,28 @@ class SocketCap:
                 self.open[key] = left
             else:
                 self.open.pop(key, None)
+
+
+HANDSHAKE_BURST = 60  # new WebSockets one address may open at once (a bar's screens and
+HANDSHAKE_RATE = 1.0  # phones, each reconnecting a few times), then this many a second
+FLOOD_PENALTY = 60  # handshake tokens a socket closed for flooding costs its address
+
+
+async def _deny_handshake(scope: Scope, receive: Receive, send: Send, retry: str) -> None:
+    """Refuse a WebSocket handshake with 429 and ``Retry-After`` (a 1013 close where the
+    server cannot answer a handshake with HTTP), without accepting it."""
+    await receive()  # websocket.connect
+    why = Words("refusal.too_many")
+    if "websocket.http.response" in scope.get("extensions", {}):
+        body = refusal_body(why)
+        await send({"type": "websocket.http.response.start", "status": 429,
+                    "headers": [(b"content-type", b"application/json"),
+                                (b"content-length", str(len(body)).encode()),
+                                (b"retry-after", retry.encode())]})
+        await send({"type": "websocket.http.response.body", "body": body})
+    else:
+        await send({"type": "websocket.close", "code": 1013,
+                    "reason": render(why, "en")[:120]})
 
 
 class SecureHeaders:
