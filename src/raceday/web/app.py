@@ -94,7 +94,7 @@ from raceday.core.errors import RacedayError, SaveFormatError
 from raceday.core.events import Message
 from raceday.present import render
 from raceday.rooms import JSON, Actor
-from raceday.web import eager, games, jsontext, messages, numbers, print_pages, replay
+from raceday.web import eager, games, jsontext, messages, numbers, print_pages, redact, replay
 from raceday.web.delta import diff, diff_members
 from raceday.web.eager import KeepSend, Unfinished
 from raceday.web.guard import (
@@ -680,6 +680,7 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
     """
     origins = Origins(public_url, allowed_origins)
     trusted = parse_networks(trusted_proxies)
+    redact.install()  # no key or private intent in any log line, at any level
     rooms = Rooms(db_path, shard)  # a bad database is refused here, before serving anything
     hub = Hub()
     if timing is not None:
