@@ -172,9 +172,9 @@ def modes_schema(modes: Sequence[str]) -> WithJsonSchema:
 
 Seed = Annotated[int | str | None, number_or_text(SEED_TEXT, 24), shown({
     "anyOf": [{"type": "integer", "minimum": 0, "maximum": MAX_SEED},
-              {"type": "string", "pattern": "^[0-9]{1,19}$"}],
-    "description": f"{SEED_TEXT} (browsers' numbers are exact only to 2**53); none: a "
-                   "fresh one"})]
+              {"type": "string", "pattern": "^[0-9]{0,19}$"}, {"type": "null"}],
+    "description": f"{SEED_TEXT} (browsers' numbers are exact only to 2**53); none (or no "
+                   "digits): a fresh one"})]
 
 
 class JobBody(BaseModel):

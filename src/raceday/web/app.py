@@ -722,7 +722,7 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
                               '{"error": "one line"} with a 4xx status.')
     if shard is not None:  # innermost: a misrouted room is refused before any route
         app.add_middleware(ShardGuard, shard=shard)
-    app.add_middleware(Guard, origins=origins)
+    app.add_middleware(Guard, origins=origins, routes=app.router)
     app.add_middleware(SocketCap, most=max_sockets, trusted=trusted, handshakes=handshakes)
     app.add_middleware(SecureHeaders, hsts=is_https(public_url))
     app.add_middleware(KeepSend)  # outermost: a socket's frames skip no wrapper of ours
@@ -788,7 +788,10 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
             return PAGES["notfound"].response(status_code=404)
         words = Message({404: "refusal.not_found", 405: "refusal.method"}.get(
             exc.status_code, "refusal.http"), {"status": exc.status_code})
-        return _error(exc.status_code, words, dict(exc.headers) if exc.headers else None)
+        headers = dict(exc.headers) if exc.headers else None
+        if exc.status_code == 405:  # every method of the path, not the first route's only
+            headers = {**(headers or {}), **_allow(app.router.routes, request.scope)}
+        return _error(exc.status_code, words, headers)
 
     def base_url(request: Request) -> str:
         base = public_url or str(request.base_url)
@@ -1009,6 +1012,31 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
                 await ws.close(*ending)
 
     return app
+
+
+def _allow(routes: Iterable[Any], scope: Any) -> dict[str, str]:
+    """A 405's ``Allow``: every method the route that matched this path has a sibling for
+    (the same path parameters: ``/api/numbers/games`` is not a job's id); none found
+    (files): nothing, the refusal's own stays."""
+    from starlette.routing import Match, Mount
+
+    def flat(items: Iterable[Any]) -> Iterable[Any]:  # an included router's own routes
+        for item in items:
+            inner = getattr(item, "original_router", None)
+            yield from flat(inner.routes) if inner is not None else (item,)
+
+    routes = [route for route in flat(routes) if not isinstance(route, Mount)]
+    found = [child.get("path_params") for match, child in (r.matches(scope) for r in routes)
+             if match is not Match.NONE]
+    methods = []
+    for method in ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"):
+        for route in routes:
+            match, child = route.matches({**scope, "method": method})
+            if match is Match.FULL:
+                if found and child.get("path_params") == found[0]:
+                    methods.append(method)
+                break
+    return {"Allow": ", ".join(methods)} if methods else {}
 
 
 def _wants_page(request: Request) -> bool:

@@ -45,6 +45,8 @@ from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from typing import Any
 from urllib.parse import urlsplit
 
+from starlette.routing import Match, Mount
+
 from raceday.core.digits import ascii_int
 from raceday.core.errors import RacedayError
 from raceday.core.events import Message as Words
@@ -351,6 +353,22 @@ def _header(scope: Scope, name: bytes) -> str | None:
     return None
 
 
+def _takes(router: Any, scope: Scope) -> bool:
+    """Does a route of ``router`` (a Starlette router; None: assume so) take this request's
+    method at its path? A mount is looked into when it holds routes; one that serves files
+    takes no body."""
+    if router is None:
+        return True
+    for route in router.routes:
+        match, child = route.matches(scope)
+        if match is Match.FULL:
+            if isinstance(route, Mount):
+                inner = getattr(route.app, "routes", None)
+                return inner is not None and _takes(route.app, {**scope, **child})
+            return True
+    return False
+
+
 def refusal_body(message: Words) -> bytes:
     """A refusal's JSON body: its English text and its words (``{"error", "words"}``)."""
     return json.dumps({"error": render(message, "en"), "words": message.to_json()}).encode()
@@ -367,11 +385,15 @@ async def _answer(send: Send, status: int, message: Words,
 
 class Guard:
     """ASGI middleware: the Origin check of every WebSocket handshake and state-changing
-    request, and the content type, size and nesting of every request body."""
+    request, and the content type, size and nesting of every request body. Given the app's
+    ``routes``, a body is checked only where a route takes that method at that path: a PUT
+    to a page that is only read is the router's 405 (with ``Allow``), not a 415 about a body
+    nothing would read."""
 
-    def __init__(self, app: ASGIApp, origins: Origins) -> None:
+    def __init__(self, app: ASGIApp, origins: Origins, routes: Any = None) -> None:
         self.app = app
         self.origins = origins
+        self.routes = routes
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         kind = scope["type"]
@@ -385,7 +407,7 @@ class Guard:
             if why is not None:
                 await _answer(send, 403, why)
                 return
-            if scope["method"] in WITH_BODY:
+            if scope["method"] in WITH_BODY and _takes(self.routes, scope):
                 replay = await self._body(scope, receive, send)
                 if replay is None:
                     return

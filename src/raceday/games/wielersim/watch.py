@@ -299,6 +299,8 @@ _REFUSALS: dict[int | str, dict[str, Any]] = {
     status: {"content": {"application/json": {"schema": {
         "type": "object", "properties": {"error": {"type": "string"}}, "required": ["error"]}}}}
     for status in (400, 403, 404, 409, 413, 415)}
+_READ_REFUSALS: dict[int | str, dict[str, Any]] = {  # a GET's
+    status: _REFUSALS[status] for status in (400, 404, 409)}
 
 
 @router.get("/api/wielersim/choices")
@@ -315,7 +317,7 @@ async def one_race(body: RaceBody) -> JSONResponse:
     return await _in_thread(lambda: race_film(body))
 
 
-@router.get("/api/wielersim/campaigns")
+@router.get("/api/wielersim/campaigns", responses=_READ_REFUSALS)
 def campaigns(request: Request) -> JSONResponse:
     return _answer(lambda: {"campaigns": list_campaigns(store_of(request))})
 
@@ -326,7 +328,7 @@ async def create_campaign(body: CampaignBody, request: Request) -> JSONResponse:
     return await _in_thread(lambda: new_campaign_from(store_of(request), body), 201)
 
 
-@router.get("/api/wielersim/campaigns/{name}")
+@router.get("/api/wielersim/campaigns/{name}", responses=_READ_REFUSALS)
 def campaign(name: str, request: Request) -> JSONResponse:
     return _answer(lambda: campaign_view(store_of(request), name))
 
@@ -363,6 +365,6 @@ async def watch_stage(name: str, body: RideBody, request: Request) -> JSONRespon
                          "host_url": f"/host/{room.code}"}, status_code=201)
 
 
-@router.get("/api/wielersim/campaigns/{name}/stages/{index}")
+@router.get("/api/wielersim/campaigns/{name}/stages/{index}", responses=_READ_REFUSALS)
 def stage(name: str, index: int, request: Request) -> JSONResponse:
     return _answer(lambda: stage_film(store_of(request), name, index))
