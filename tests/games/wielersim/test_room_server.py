@@ -64,9 +64,10 @@ def test_a_stage_race_stage_becomes_a_watch_room(tmp_path: Path) -> None:
         assert render(Message(words["key"], words["params"]), "ja", "wielersim").startswith(
             "プロローグ")
         assert tc.get("/api/wielersim/campaigns/spring").json()["done"] == 0
-        assert tc.post("/api/wielersim/campaigns/spring/ride", json={"stage": 0}, headers=mine).status_code \
-            == 200
-        room = tc.post("/api/wielersim/campaigns/spring/watch", json={"stage": 1}, headers=mine)
+        assert tc.post("/api/wielersim/campaigns/spring/ride", json={"stage": 0},
+                       headers=mine).status_code == 200
+        room = tc.post("/api/wielersim/campaigns/spring/watch", json={"stage": 1},
+                       headers=mine)
         assert room.status_code == 201, room.text
         assert tc.get("/api/wielersim/campaigns/spring").json()["done"] == 2  # ridden, saved
         host = Client(tc, room.json()["code"], room.json()["host_token"])
