@@ -83,8 +83,9 @@ def open_night(tc: TestClient, **options: Any) -> tuple[dict[str, Any], list[dic
 
 @pytest.fixture
 def patient(db: Path) -> Iterator[TestClient]:
-    """A server that lets one phone send many intents in a row (no rate limit in the way)."""
-    with TestClient(create_app(db, burst=1000, rate=1000)) as tc:
+    """A server that lets one phone send many intents in a row (no rate limit in the way),
+    and one address (the test's) take every seat of a lobby."""
+    with TestClient(create_app(db, burst=1000, rate=1000, seats_per_address=100)) as tc:
         yield tc
 
 

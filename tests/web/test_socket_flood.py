@@ -96,7 +96,8 @@ def test_a_bar_reconnecting_after_a_wifi_drop_gets_in(tmp_path: Path, clock: Clo
     """Two screens and twelve phones behind one router drop off three times (the pages
     reconnect by themselves) at a clock held still: every handshake is taken; the
     allowance is a bound all the same."""
-    app = create_app(tmp_path / "party.sqlite", clock=clock)  # the defaults
+    # the defaults, but for the bar's own setting: twelve seats of one lobby an address
+    app = create_app(tmp_path / "party.sqlite", clock=clock, seats_per_address=PHONES)
     devices = PHONES + 2
     with at(app, ROUTER) as tc:
         room = tc.post("/api/rooms", json={"game": "derby"}).json()

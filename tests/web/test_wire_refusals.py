@@ -24,7 +24,7 @@ def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     ("PATCH", "/api/rooms/ABCD", "GET"),
     ("DELETE", "/api/rooms/ABCD", "GET"),
     ("PUT", "/api/replays", "GET"),
-    ("PUT", "/api/wielersim/campaigns/x", "GET"),
+    ("PUT", "/api/wielersim/campaigns/x", "GET, DELETE"),
     ("PUT", "/", "GET"),
     ("PATCH", "/static/css/base.css", "GET, HEAD"),
     ("PUT", "/api/numbers/x", "GET, DELETE"),  # two routes at one path: both named

@@ -38,6 +38,7 @@ from raceday.core.errors import RacedayError
 
 MAX_SEED = 2**63 - 1
 SEED_TEXT = "a whole number from 0 to 2**63 - 1, as a number or as digits"
+SEED_RANGE = "seed must be a whole number from 0 to 2**63 - 1"
 FRACTION_LENGTH = 40  # characters of a fall rate or margin sent as text
 FRACTION_TEXT = "text such as '0', '0.05' or '1/20' (digits, a point, a slash)"
 DIGITS_SCHEMA = {"type": "string",
@@ -112,7 +113,7 @@ def seed(value: object) -> int:
     if isinstance(value, str):
         value = ascii_int(value, max_digits=19)
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_SEED:
-        raise JobError("seed must be a whole number from 0 to 2**63 - 1")
+        raise JobError(SEED_RANGE)
     return value
 
 
@@ -187,7 +188,7 @@ def _seed_as_described(value: int | str | None) -> int | str | None:
         ascii_int(text, max_digits=19) if text else 0)
     if (text is not None and text and not text.isdigit()) or number is None \
             or not 0 <= number <= MAX_SEED:
-        raise ValueError(SEED_TEXT)
+        raise ValueError(SEED_RANGE)
     return value
 
 

@@ -70,6 +70,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
+import ipaddress
 import json
 import logging
 import sqlite3
@@ -120,13 +121,27 @@ from raceday.web.guard import (
 from raceday.web.lifecycle import IDLE_CLOSE_HOURS, IdleCloser
 from raceday.web.options_schema import router as options_router
 from raceday.web.pages import PAGES, game_page
-from raceday.web.rooms import MAX_NAME, NoSuchRoom, Room, Rooms, clean_name, normal_code
+from raceday.web.rooms import (
+    MAX_NAME,
+    MAX_ROOMS,
+    RECLAIM_AFTER,
+    ROOMS_PER_ADDRESS,
+    SEATS_PER_ADDRESS,
+    NoSuchRoom,
+    Room,
+    Rooms,
+    RoomsFull,
+    clean_name,
+    normal_code,
+    removed_seat,
+)
 from raceday.web.shards import Shard, ShardGuard
 
 STATIC = Path(__file__).parent / "static"
 log = logging.getLogger("raceday.web")
 MAX_MESSAGE = MAX_BODY  # bytes of one client message (REST body or WebSocket frame)
 SEAT_TAKEN = Message("refusal.seat_taken")
+SEAT_REMOVED = Message("refusal.seat_removed")
 TOO_MANY = Message("refusal.too_many")
 SLOW_DOWN = Message("refusal.slow_down")
 FLOODED = Message("refusal.flooded")  # the reason of a flooding socket's close (4429)
@@ -254,6 +269,31 @@ class Hub:
             self.conns.get(code, set()).discard(old)
             self.send(old, {**_err(None, SEAT_TAKEN, True), "reason": "replaced"})
             self.end(old, 4409)
+
+    def unseat(self, room: Room, events: list[JSON]) -> None:
+        """After the host removed a seat (``events`` hold ``seat_removed``): that seat's
+        phone is told in words and closed (4403; its key no longer opens the room), and
+        each later seat's connection holds the seat one lower, as the room now numbers it."""
+        removed = removed_seat(Actor.host(), events)
+        if removed is None:
+            return
+        code = room.code
+        for key in [key for key in self.seats if key[0] == code and key[1].kind == "seat"]:
+            del self.seats[key]
+        for conn in list(self.conns.get(code, ())):
+            seat = conn.actor.seat
+            if conn.actor.kind != "seat" or seat is None or seat < removed:
+                pass
+            elif seat == removed:
+                conn.actor = Actor.spectator()  # nothing more it sends counts as the seat
+                self.conns[code].discard(conn)
+                self.send(conn, {**_err(None, SEAT_REMOVED, True), "reason": "removed"})
+                self.end(conn, 4403)
+                continue
+            else:
+                conn.actor = Actor.player(seat - 1)
+            if conn.actor.kind == "seat":
+                self.seats[(code, conn.actor)] = conn
 
     def remove(self, code: str, conn: Conn) -> None:
         self.conns.get(code, set()).discard(conn)
@@ -649,7 +689,11 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
                clock: Callable[[], float] = time.monotonic,
                idle_close: float | None = IDLE_CLOSE_HOURS,
                timing: str | Path | None = None, resume_after: float = 10.0,
-               shard: Shard | None = None) -> FastAPI:
+               shard: Shard | None = None, max_rooms: int = MAX_ROOMS,
+               rooms_per_address: int = ROOMS_PER_ADDRESS,
+               seats_per_address: int = SEATS_PER_ADDRESS,
+               reclaim_after: float = RECLAIM_AFTER,
+               campaigns_per_address: int = 20, max_campaigns: int = 500) -> FastAPI:
     """The party server on the database ``db_path`` (the CLI's session database).
 
     ``public_url`` (such as ``http://192.168.1.20:8000/``) is the address phones use, for
@@ -676,13 +720,31 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
     it loads, creates and serves only that shard's rooms and answers 421 for the others'.
     A room with no play and no open connection for ``idle_close`` hours (by ``clock``) is
     closed (:mod:`raceday.web.lifecycle`); None keeps every room open.
+    Every route that stores something new (a room, a WielerSIM campaign or watch room, a
+    Numbers job) takes from the one ``create_*`` allowance of its client address
+    (``app.state.creation_refusal(request)``). At most ``max_rooms`` rooms are kept,
+    ``rooms_per_address`` of them made by one address (checked first), and one address
+    takes at most ``seats_per_address`` seats of one lobby; a room nobody joined or has
+    open for ``reclaim_after`` seconds gives way to a newcomer a cap would refuse
+    (:class:`~raceday.web.rooms.Rooms`). WielerSIM keeps at most ``max_campaigns``
+    campaigns, ``campaigns_per_address`` of them made by one address.
     A bad origin or network is a ValueError.
     """
     origins = Origins(public_url, allowed_origins)
     trusted = parse_networks(trusted_proxies)
     redact.install()  # no key or private intent in any log line, at any level
-    rooms = Rooms(db_path, shard)  # a bad database is refused here, before serving anything
+    # a bad database is refused here, before serving anything
+    rooms = Rooms(db_path, shard, max_rooms=max_rooms, rooms_per_address=rooms_per_address,
+                  seats_per_address=seats_per_address, reclaim_after=reclaim_after,
+                  clock=clock)
     hub = Hub()
+    rooms.busy = lambda code: bool(hub.conns.get(code)) or code in hub.timers
+
+    def forget(code: str) -> None:  # a room given way to a newcomer: nothing of it kept
+        hub.locks.pop(code, None)
+        hub.conns.pop(code, None)
+
+    rooms.forget = forget
     if timing is not None:
         hub.timing = Timing(timing)
     rest = Limiter(rest_burst, rest_rate, clock=clock)
@@ -732,6 +794,9 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
     app.state.origins = origins
     app.state.trusted_proxies = trusted
     app.state.lookups = lookups  # the replay of a room by its code is a lookup too
+    app.state.creates = creates  # one allowance of new stored things per client address
+    app.state.campaigns_per_address = campaigns_per_address
+    app.state.max_campaigns = max_campaigns
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     for game in game_packages():  # each game's browser assets: /games/<game>/static/...
         assets = asset_folder(game, "static")
@@ -809,6 +874,24 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
             bucket.take()
         return None
 
+    def creation_refusal(request: Request) -> JSONResponse | None:
+        """429 unless this address may make one more stored thing now (a room, a campaign,
+        a job): the REST allowance and the one creation allowance; takes from both."""
+        return rest_refusal(request, creates)
+
+    app.state.creation_refusal = creation_refusal
+    app.state.client_of = lambda scope: client_key(scope, trusted)  # for the games' routers
+
+    def seat_owner(request: Request) -> str | None:
+        """The client address a joining phone's seat counts for (None: the server's own
+        machine, a loopback address, which takes as many seats as it likes)."""
+        key = client_key(request.scope, trusted)
+        try:
+            loopback = key == "::/64" or ipaddress.ip_network(key, strict=False).is_loopback
+        except ValueError:
+            return key
+        return None if loopback else key
+
     def lookup_bucket(scope: Any) -> Bucket:
         return lookups.bucket(client_key(scope, trusted))
 
@@ -833,14 +916,18 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
         return FileResponse(STATIC / "img" / "favicon.svg", media_type="image/svg+xml")
 
     @app.post("/api/rooms", status_code=201, response_class=JSONResponse,
-              responses={201: {"model": RoomCreated}, **_refusals(400, 403, 413, 415, 429)})
+              responses={201: {"model": RoomCreated},
+                         **_refusals(400, 403, 409, 413, 415, 429)})
     async def create_room(body: CreateRoom, request: Request) -> JSONResponse:
         """Create a room; the answer carries the host's token."""
-        refused = rest_refusal(request, creates)
+        refused = creation_refusal(request)
         if refused is not None:
             return refused
         try:
-            room, token = rooms.create(body.game, body.options)
+            room, token = rooms.create(body.game, body.options,
+                                       owner=client_key(request.scope, trusted))
+        except RoomsFull as exc:
+            return _refused(exc.status, exc)
         except RacedayError as exc:
             return _refused(400, exc)
         base = base_url(request)
@@ -867,12 +954,15 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
             return _refused(400, exc)
         try:
             async with hub.lock(normal_code(code)):
-                room, seat, token, event = rooms.join(code, name)
+                room, seat, token, event = rooms.join(code, name, seat_owner(request))
                 hub.publish(room, [event])
                 hub.schedule(rooms, room)
         except NoSuchRoom as exc:
             lookup.charge(MISS_COST)
             return _refused(404, exc)
+        except RoomsFull as exc:
+            lookup.charge(1)
+            return _refused(exc.status, exc)
         except RacedayError as exc:
             lookup.charge(1)
             return _refused(409, exc)
@@ -1143,6 +1233,7 @@ async def _apply(rooms: Rooms, hub: Hub, room: Room, conn: Conn, data: dict[str,
             hub.send(conn, _err(ref, Message("refusal.internal")))
             return
         hub.send(conn, {"type": "ack", "ref": ref, "seq": room.revision})
+        hub.unseat(room, events)
         if hub.timing is not None:
             hub.timing.applied(room.code, room.revision, data["type"], received)
         hub.publish(room, events)
