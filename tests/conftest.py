@@ -19,6 +19,7 @@ skip only when neither is installed.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 
@@ -53,7 +54,8 @@ def _need_chromium() -> None:
 
 @pytest.fixture(scope="module")
 def chromium() -> Iterator[Any]:
-    """One Chromium for a test module (each test opens its own contexts)."""
+    """One Chromium for a test module (each test opens its own contexts, closed when the
+    test ends: see :func:`_close_contexts`)."""
     _need_chromium()
     from playwright.sync_api import sync_playwright
 
@@ -61,6 +63,20 @@ def chromium() -> Iterator[Any]:
         browser = pw.chromium.launch(executable_path=str(browser_executable()), args=ARGS)
         yield browser
         browser.close()
+
+
+@pytest.fixture(autouse=True)
+def _close_contexts(request: pytest.FixtureRequest) -> Iterator[None]:
+    """After a test that used Chromium, close the contexts it opened: a page left open
+    keeps its room's WebSocket and draws every frame of races that go on without it, on
+    the cores the rest of the suite needs. Torn down after the test's own fixtures (a
+    failing test's screenshots are taken first)."""
+    yield
+    if "chromium" in request.fixturenames:
+        browser = request.getfixturevalue("chromium")
+        for context in list(browser.contexts):
+            with contextlib.suppress(Exception):  # a context the test closed itself
+                context.close()
 
 
 # The heaviest modules (paths under tests/): whole games in subprocesses and full-screen

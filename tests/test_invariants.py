@@ -47,3 +47,30 @@ def test_a_chance_distribution_is_summed_again_unless_it_is_the_same_pairs() -> 
     with pytest.raises(InvariantError, match="do not sum to 1"):
         _check_distribution(short, [70001, 70002])
     assert not _checked_before(short)  # a broken one is never taken as sound
+
+
+def test_the_harness_catches_a_bad_restore_and_a_shared_clone(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The checks fail where they should: a restore that is one move off, and a clone that
+    shares its original's insides."""
+    import numpy as np
+
+    from raceday.testing import InvariantError, check_clone_independent, check_state
+
+    hairpin = next(g for g in GAMES if g.name == "hairpin")
+    state = hairpin.new_state({})
+    check_state(state, hairpin)  # sound as it is
+    real = hairpin.state_from_json
+
+    def one_move_on(data: object) -> object:
+        restored = real(data)
+        restored.apply_action(restored.legal_actions()[0])
+        return restored
+
+    monkeypatch.setattr(hairpin, "state_from_json", one_move_on)
+    with pytest.raises(InvariantError, match="did not round-trip"):
+        check_state(state, hairpin)
+    monkeypatch.setattr(hairpin, "state_from_json", real)
+    monkeypatch.setattr(type(state), "clone", lambda self: self)
+    with pytest.raises(InvariantError, match="moving a clone changed the original"):
+        check_clone_independent(state, np.random.default_rng(1))

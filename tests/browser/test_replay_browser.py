@@ -194,11 +194,12 @@ def test_a_stage_film_replays_on_the_same_player(open_page: Any, tmp_path: Path)
 
     db = tmp_path / "party.sqlite"
     with TestClient(create_app(db)) as tc:
-        tc.post("/api/wielersim/campaigns", json={"tour": "ronde-van-belgie",
-                                                  "peloton": "classics", "seed": 4,
-                                                  "name": "rvb"})
+        key = tc.post("/api/wielersim/campaigns", json={
+            "tour": "ronde-van-belgie", "peloton": "classics", "seed": 4,
+            "name": "rvb"}).json()["key"]
         for stage in range(2):
-            tc.post("/api/wielersim/campaigns/rvb/ride", json={"stage": stage})
+            tc.post("/api/wielersim/campaigns/rvb/ride", json={"stage": stage},
+                    headers={"x-campaign-key": key})
         frames = len(tc.get("/api/replay/wielersim/rvb/1").json()["frames"])
     with background_server(create_app(db)) as base:
         for viewport in (PHONE, TV):

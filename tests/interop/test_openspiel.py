@@ -136,7 +136,9 @@ def test_openspiel_bots_play_every_two_player_game() -> None:
                          ("keirin", {"riders": 6}), ("derby", {})):
         game = ro.load_game(name, **params)
         evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(0))
-        bots = [mcts.MCTSBot(game, 2.0, 8, evaluator, random_state=np.random.RandomState(1)),
+        # two simulations a move: every call the bot makes on our states is made (a
+        # PISTARD sprint with eight took 8 s of rollouts and checked nothing more)
+        bots = [mcts.MCTSBot(game, 2.0, 2, evaluator, random_state=np.random.RandomState(1)),
                 pyspiel.make_uniform_random_bot(1, 5)]
         state = game.new_initial_state()
         rng = np.random.default_rng(0)

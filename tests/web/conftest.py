@@ -90,10 +90,11 @@ def db(tmp_path: Path) -> Path:
 @contextmanager
 def serving(db: Path, **limits: float) -> Iterator[TestClient]:
     """A test server on ``db``. Scripts act faster than thumbs, so the message allowance
-    is generous unless ``limits`` say otherwise. Every client is closed before the server
+    is generous unless ``limits`` say otherwise, and so is the seats one address (every
+    test phone's) may take in one lobby. Every client is closed before the server
     stops, also when the test fails: an open WebSocket session would keep the TestClient
     from stopping, and a failed assertion would hang instead of being reported."""
-    allowance = {"burst": 500.0, "rate": 500.0, **limits}
+    allowance = {"burst": 500.0, "rate": 500.0, "seats_per_address": 100, **limits}
     with closing_sockets(create_app(db, **allowance)) as tc:
         yield tc
 

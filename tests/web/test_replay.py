@@ -87,11 +87,12 @@ def test_cli_sessions_replay_from_what_they_saved(db: Path) -> None:
 
 
 def test_a_stage_race_replays_stage_by_stage(client: TestClient) -> None:
-    client.post("/api/wielersim/campaigns", json={"tour": "ronde-van-belgie",
-                                                  "peloton": "small", "name": "rvb"})
+    key = client.post("/api/wielersim/campaigns", json={
+        "tour": "ronde-van-belgie", "peloton": "small", "name": "rvb"}).json()["key"]
     assert client.get("/api/replay/wielersim/rvb").status_code == 409  # nothing ridden
     for stage in (0, 1):
-        client.post("/api/wielersim/campaigns/rvb/ride", json={"stage": stage})
+        client.post("/api/wielersim/campaigns/rvb/ride", json={"stage": stage},
+                    headers={"x-campaign-key": key})
     steps = client.get("/api/replay/wielersim/rvb").json()["steps"]
     assert [step_text(s, "wielersim")[0] for s in steps] == [
         "Prologue", "Stage 1: Brugge - Oostende (flat)"]

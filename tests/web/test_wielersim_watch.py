@@ -26,10 +26,11 @@ def test_one_campaign_two_faces(db: Path) -> None:
     # the terminal rides the prologue and stops; the browser rides stages 1 and 2; the
     # terminal finishes: the records equal those of the same race ridden in the terminal
     tour(db, "ronde-van-belgie", "small", "--seed", "5", "--name", "both", answers="c\ns\n")
-    with TestClient(create_app(db)) as tc:
+    # a campaign of the terminal has no owner key: the server's own machine rides it
+    with TestClient(create_app(db), client=("127.0.0.1", 50000)) as tc:
         listed = tc.get("/api/wielersim/campaigns").json()["campaigns"]
         assert listed == [{"name": "both", "tour": "Ronde van Belgie", "done": 1, "total": 6,
-                           "finished": False}]
+                           "finished": False, "owner": False}]
         for stage in (1, 2):
             r = tc.post("/api/wielersim/campaigns/both/ride", json={"stage": stage})
             assert r.status_code == 200, r.text
@@ -42,7 +43,7 @@ def test_one_campaign_two_faces(db: Path) -> None:
     store = SessionStore(db)
     assert store.load("wielersim", "both")[0]["records"] == \
         store.load("wielersim", "terminal")[0]["records"]
-    with TestClient(create_app(db)) as tc:
+    with TestClient(create_app(db), client=("127.0.0.1", 50000)) as tc:
         view = tc.get("/api/wielersim/campaigns/both").json()
         assert view["finished"] and view["done"] == 6
         assert [s["ridden"] for s in view["stages"]] == [True] * 6
@@ -60,10 +61,11 @@ def test_a_stage_film_is_the_saved_stage(client: TestClient) -> None:
                                                       "peloton": "small", "seed": 11,
                                                       "name": "rvb"})
     assert r.status_code == 201, r.text
+    mine = {"x-campaign-key": r.json()["key"]}
     assert client.get("/api/wielersim/campaigns/rvb/stages/0").status_code == 404
     for stage in (0, 1):
         assert client.post("/api/wielersim/campaigns/rvb/ride",
-                           json={"stage": stage}).status_code == 200
+                           json={"stage": stage}, headers=mine).status_code == 200
     prologue = client.get("/api/wielersim/campaigns/rvb/stages/0").json()
     assert prologue["prologue"] and prologue["frames"] == []
     film = client.get("/api/wielersim/campaigns/rvb/stages/1").json()

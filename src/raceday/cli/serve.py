@@ -157,7 +157,11 @@ def check_idle_close(value: float | None) -> float | None:
 # the allowances of raceday.web.app.create_app a host may change (its defaults are the
 # app's; docs/usage/party.md "Limits and refusals" has them in a table)
 LIMITS = ("lookup-burst", "lookup-rate", "rest-burst", "rest-rate", "create-burst",
-          "create-rate", "max-sockets", "burst", "rate")
+          "create-rate", "max-sockets", "handshake-burst", "handshake-rate", "burst", "rate",
+          "max-rooms", "rooms-per-address",
+          "seats-per-address", "reclaim-after", "max-campaigns", "campaigns-per-address")
+WHOLE = ("max-sockets", "max-rooms", "rooms-per-address", "seats-per-address",
+         "max-campaigns", "campaigns-per-address")  # counts: whole numbers
 MAX_LIMIT = 1_000_000
 
 
@@ -179,9 +183,9 @@ def parse_limit(text: str) -> tuple[str, float]:
             and number <= MAX_LIMIT):
         raise ValueError(f"{name} must be {'more than 0' if rate else 'at least 1'} "
                          f"and at most {MAX_LIMIT:,}, got {value.strip()}")
-    if name == "max-sockets":
+    if name in WHOLE:
         if number != int(number):
-            raise ValueError(f"max-sockets must be a whole number, got {value.strip()}")
+            raise ValueError(f"{name} must be a whole number, got {value.strip()}")
         number = int(number)
     return name.replace("-", "_"), number
 
@@ -200,6 +204,15 @@ LimitOpt = Annotated[list[str] | None, typer.Option(
     help="Change one of the per-address and per-screen allowances (repeat for several), "
          "for a venue whose guests share one address: " + ", ".join(LIMITS)
          + ". Defaults and meanings: docs/usage/party.md, Limits and refusals.")]
+
+
+SeatsPerAddressOpt = Annotated[
+    int | None,
+    typer.Option("--seats-per-address", metavar="1..1000", min=1, max=1000,
+                 help="Seats of one lobby that phones from one address may take (default "
+                      "4): raise it where guests share one public address, as in a bar "
+                      "behind one router (the same as --limit seats-per-address=N)."),
+]
 
 
 IdleCloseOpt = Annotated[
@@ -403,10 +416,14 @@ def serve(
     shard: ShardOpt = None,
     idle_close: IdleCloseOpt = IDLE_CLOSE_DEFAULT,
     limit: LimitOpt = None,
+    seats_per_address: SeatsPerAddressOpt = None,
     lang: common.LangOpt = None,
 ) -> None:
     """Start the party server: open the printed address on the big screen."""
+    limits = list(limit or [])
+    if seats_per_address is not None:
+        limits.append(f"seats-per-address={seats_per_address}")
     serve_command(check_host(host), port, db, public_url=public_url,
                   allow_origins=allow_origin or [],
                   trusted_proxies=trusted_proxy or [], shard=shard,
-                  idle_close=idle_close, limits=limit or [], lang=common.resolve_lang(lang))
+                  idle_close=idle_close, limits=limits, lang=common.resolve_lang(lang))

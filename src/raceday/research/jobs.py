@@ -23,13 +23,22 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any, Protocol
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictInt, WithJsonSchema
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StrictInt,
+    WithJsonSchema,
+)
 
 from raceday.core.digits import ascii_int, plain_decimal
 from raceday.core.errors import RacedayError
 
 MAX_SEED = 2**63 - 1
 SEED_TEXT = "a whole number from 0 to 2**63 - 1, as a number or as digits"
+SEED_RANGE = "seed must be a whole number from 0 to 2**63 - 1"
 FRACTION_LENGTH = 40  # characters of a fall rate or margin sent as text
 FRACTION_TEXT = "text such as '0', '0.05' or '1/20' (digits, a point, a slash)"
 DIGITS_SCHEMA = {"type": "string",
@@ -104,7 +113,7 @@ def seed(value: object) -> int:
     if isinstance(value, str):
         value = ascii_int(value, max_digits=19)
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_SEED:
-        raise JobError("seed must be a whole number from 0 to 2**63 - 1")
+        raise JobError(SEED_RANGE)
     return value
 
 
@@ -170,11 +179,25 @@ def modes_schema(modes: Sequence[str]) -> WithJsonSchema:
     return shown({"type": "string", "enum": list(modes)})
 
 
-Seed = Annotated[int | str | None, number_or_text(SEED_TEXT, 24), shown({
+def _seed_as_described(value: int | str | None) -> int | str | None:
+    """A seed the body's description allows (checked when the job is asked for, also by
+    the modes that draw no dice): 0 to 2**63 - 1, as a number or as digits (spaces around
+    them allowed), or empty."""
+    text = value.strip(" ") if isinstance(value, str) else None
+    number = value if isinstance(value, int) else (
+        ascii_int(text, max_digits=19) if text else 0)
+    if (text is not None and text and not text.isdigit()) or number is None \
+            or not 0 <= number <= MAX_SEED:
+        raise ValueError(SEED_RANGE)
+    return value
+
+
+Seed = Annotated[int | str | None, number_or_text(SEED_TEXT, 24),
+                 AfterValidator(_seed_as_described), shown({
     "anyOf": [{"type": "integer", "minimum": 0, "maximum": MAX_SEED},
-              {"type": "string", "pattern": "^[0-9]{1,19}$"}],
-    "description": f"{SEED_TEXT} (browsers' numbers are exact only to 2**53); none: a "
-                   "fresh one"})]
+              {"type": "string", "pattern": "^ *[0-9]{0,19} *$"}, {"type": "null"}],
+    "description": f"{SEED_TEXT} (browsers' numbers are exact only to 2**53); none (or no "
+                   "digits): a fresh one"})]
 
 
 class JobBody(BaseModel):

@@ -39,13 +39,14 @@ levels) subclass :class:`TurnRoom`::
 
     LOGIC = MyRoom
 
-Intents: the host's ``{"type": "start"}`` and ``{"type": "finish"}``; ``{"type": "move",
-"action": n}`` from whoever plays the place to act (override ``intent_action`` for another
-shape); ``{"type": "undo"}`` where ``undo_rule`` allows it. The view holds ``phase``
-(``lobby``, :attr:`~TurnRoom.playing_phase`, ``finished``), ``players``, ``mine``, ``me``,
-``to_act``, ``may_act``, ``may_undo``, ``recent`` (the last events, each
-``{"type": kind, **facts, "by", "forced"}``), ``result`` and ``abandoned``, plus the game's
-``lobby_view`` and ``state_view``. Other hooks: ``player_name``, ``illegal_action``,
+Intents: the host's ``{"type": "start"}``, ``{"type": "finish"}`` and, in the lobby,
+``{"type": "remove_seat", "seat": n}`` (every flavour: see :mod:`raceday.rooms.base`);
+``{"type": "move", "action": n}`` from whoever plays the place to act (override
+``intent_action`` for another shape); ``{"type": "undo"}`` where ``undo_rule`` allows it.
+The view holds ``phase`` (``lobby``, :attr:`~TurnRoom.playing_phase`, ``finished``),
+``players``, ``mine``, ``me``, ``to_act``, ``may_act``, ``may_undo``, ``recent`` (the last
+events, each ``{"type": kind, **facts, "by", "forced"}``), ``result`` and ``abandoned``,
+plus the game's ``lobby_view`` and ``state_view``. Other hooks: ``player_name``, ``illegal_action``,
 ``started_facts``, ``event_json``, ``remembers``, ``result_view``, ``new_state``.
 
 Party games (several players acting in any order, the host driving the evening) subclass

@@ -14,7 +14,13 @@ open, and at the same pace with two. The host sends ``pace`` (``{"seconds": s}``
 
 The finale. Once the game is over the view holds ``finale`` (:meth:`RoomBase.finale`: a
 podium, the game's awards), and the host may send ``again``: a fresh game with the same
-seats and options (:meth:`RoomBase.start_again`); a phone keeps its seat and its token."""
+seats and options (:meth:`RoomBase.start_again`); a phone keeps its seat and its token.
+
+Removing a seat. In the lobby the host may send ``{"type": "remove_seat", "seat": n}``:
+the seat's player leaves the room (the event ``seat_removed`` with its seat and name) and
+the seats after it move up one, so seat numbers stay 0, 1, ... in join order; the server
+drops the seat's key and tells its phone (:meth:`RoomBase.drop_seat` is the flavour's
+part)."""
 
 from __future__ import annotations
 
@@ -28,6 +34,7 @@ from raceday.core.events import Event, Message
 from raceday.core.game import AnyGame, GameOptions
 from raceday.core.protocol import Outcome, State
 from raceday.present import refusal
+from raceday.rooms.places import intent_int
 from raceday.rooms.protocol import JSON, Actor, RoomError, as_room_error
 
 KIT_FORMAT = 1
@@ -166,6 +173,11 @@ class RoomBase(Generic[StateT]):
     def seats_json(self) -> JSON:
         raise NotImplementedError
 
+    def drop_seat(self, seat: int) -> str:
+        """Remove ``seat`` (the seats after it move up one); its name. The flavours
+        implement it; RoomError for a seat that is not there."""
+        raise NotImplementedError
+
     @classmethod
     def restore(cls, data: Mapping[str, Any]) -> Self:
         """A room with its seats from the kit's JSON (the flavour reads its own part)."""
@@ -298,7 +310,7 @@ class RoomBase(Generic[StateT]):
         if actor.kind == "host":
             return {"start": self._start, "finish": self._finish, "pace": self._set_pace,
                     "pause": self._pause, "resume": self._pause, "skip": self._skip,
-                    "again": self._again}
+                    "again": self._again, "remove_seat": self._remove_seat}
         if actor.kind == "timeline":
             return {"tick": self._tick}
         return {}
@@ -330,6 +342,19 @@ class RoomBase(Generic[StateT]):
 
     def check_start(self) -> None:
         """Refuse a start the seats do not allow yet (the flavours override)."""
+
+    def _remove_seat(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
+                     events: list[JSON]) -> None:
+        if self.state is not None:
+            raise refusal(RoomError, "refusal.remove_in_lobby")
+        seat = intent_int(intent, "seat", "a seat")
+        if not 0 <= seat < len(self.seat_names()):
+            raise refusal(RoomError, "refusal.no_such_seat", seat=seat)
+        name = self.drop_seat(seat)
+        events.append({"type": "seat_removed", "seat": seat, "name": name})
+
+    def seat_names(self) -> list[str]:
+        raise NotImplementedError
 
     def _finish(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
                 events: list[JSON]) -> None:

@@ -111,6 +111,9 @@ class PartyRoom(RoomBase[StateT]):
         self.names.append(name)
         return len(self.names) - 1
 
+    def drop_seat(self, seat: int) -> str:
+        return self.names.pop(seat)
+
     def players_view(self) -> list[JSON]:
         return [{"place": i, "name": n} for i, n in enumerate(self.names)]
 

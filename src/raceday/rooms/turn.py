@@ -105,6 +105,10 @@ class TurnRoom(RoomBase[StateT]):
         self._refuse_after_start()
         return self.places.add(name)
 
+    def drop_seat(self, seat: int) -> str:
+        self.places.seat_place.pop(seat)  # its place is free again
+        return self.places.names.pop(seat)
+
     def players_view(self) -> list[JSON]:
         return self.places.view()
 

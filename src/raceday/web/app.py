@@ -44,9 +44,12 @@ show as "Resuming the race in S s" instead of "Connected" until it runs out or a
 comes (an intent accepted meanwhile sets the race going at once).
 
 Messages over 4 KB, malformed JSON (or JSON nested more than 32 levels), unknown
-intents, wrong tokens and more than the allowed rate (a token bucket per connection: bursts
-of 20, 10 a second) are answered with an error and change nothing; a connection that keeps
-flooding is closed. ``{"type": "ping"}`` is answered with ``{"type": "pong"}``.
+intents and wrong tokens are answered with an error and change nothing. More than the
+allowed rate (a token bucket per connection: bursts of 20, 10 a second) is not even read:
+the first message over it is answered "slow down", the rest of the flood nothing; a
+connection that keeps flooding (:data:`FLOOD` messages over) is closed with code 4429 and
+the reason in words, and its address's next handshakes wait (429). ``{"type": "ping"}``
+is answered with ``{"type": "pong"}``.
 
 One device per seat: the host's token and each seat's token are held by one connection at a
 time. A newer connection with the same token takes the seat; the older one is sent
@@ -72,6 +75,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
+import ipaddress
 import json
 import logging
 import sqlite3
@@ -96,10 +100,13 @@ from raceday.core.errors import RacedayError, SaveFormatError
 from raceday.core.events import Message
 from raceday.present import render
 from raceday.rooms import JSON, Actor
-from raceday.web import eager, games, jsontext, messages, numbers, print_pages, replay
+from raceday.web import eager, games, jsontext, messages, numbers, print_pages, redact, replay
 from raceday.web.delta import diff, diff_members
 from raceday.web.eager import KeepSend, Unfinished
 from raceday.web.guard import (
+    FLOOD_PENALTY,
+    HANDSHAKE_BURST,
+    HANDSHAKE_RATE,
     MAX_BODY,
     MISS_COST,
     NO_STORE,
@@ -121,12 +128,18 @@ from raceday.web.options_schema import router as options_router
 from raceday.web.pages import PAGES, game_page
 from raceday.web.rooms import (
     MAX_NAME,
+    MAX_ROOMS,
+    RECLAIM_AFTER,
+    ROOMS_PER_ADDRESS,
+    SEATS_PER_ADDRESS,
     NoSuchRoom,
     Room,
     Rooms,
+    RoomsFull,
     StoreUnavailable,
     clean_name,
     normal_code,
+    removed_seat,
 )
 from raceday.web.shards import Shard, ShardGuard
 
@@ -134,7 +147,12 @@ STATIC = Path(__file__).parent / "static"
 log = logging.getLogger("raceday.web")
 MAX_MESSAGE = MAX_BODY  # bytes of one client message (REST body or WebSocket frame)
 SEAT_TAKEN = Message("refusal.seat_taken")
+SEAT_REMOVED = Message("refusal.seat_removed")
 TOO_MANY = Message("refusal.too_many")
+SLOW_DOWN = Message("refusal.slow_down")
+FLOODED = Message("refusal.flooded")  # the reason of a flooding socket's close (4429)
+FLOOD = 100  # messages a socket may send over its allowance (refilled as fast) before it
+# is closed: a person's double tap is far under it, a script's flood meets it at once
 OUTBOX = 512  # messages queued for one slow connection before it is dropped
 HELLO_TIMEOUT = 15.0
 
@@ -260,6 +278,31 @@ class Hub:
             self.conns.get(code, set()).discard(old)
             self.send(old, {**_err(None, SEAT_TAKEN, True), "reason": "replaced"})
             self.end(old, 4409)
+
+    def unseat(self, room: Room, events: list[JSON]) -> None:
+        """After the host removed a seat (``events`` hold ``seat_removed``): that seat's
+        phone is told in words and closed (4403; its key no longer opens the room), and
+        each later seat's connection holds the seat one lower, as the room now numbers it."""
+        removed = removed_seat(Actor.host(), events)
+        if removed is None:
+            return
+        code = room.code
+        for key in [key for key in self.seats if key[0] == code and key[1].kind == "seat"]:
+            del self.seats[key]
+        for conn in list(self.conns.get(code, ())):
+            seat = conn.actor.seat
+            if conn.actor.kind != "seat" or seat is None or seat < removed:
+                pass
+            elif seat == removed:
+                conn.actor = Actor.spectator()  # nothing more it sends counts as the seat
+                self.conns[code].discard(conn)
+                self.send(conn, {**_err(None, SEAT_REMOVED, True), "reason": "removed"})
+                self.end(conn, 4403)
+                continue
+            else:
+                conn.actor = Actor.player(seat - 1)
+            if conn.actor.kind == "seat":
+                self.seats[(code, conn.actor)] = conn
 
     def remove(self, code: str, conn: Conn) -> None:
         self.conns.get(code, set()).discard(conn)
@@ -674,10 +717,15 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
                burst: float = 20, rate: float = 10, rest_burst: float = 60,
                rest_rate: float = 1, lookup_burst: float = 200, lookup_rate: float = 2,
                create_burst: float = 10, create_rate: float = 0.05, max_sockets: int = 100,
+               handshake_burst: float = HANDSHAKE_BURST, handshake_rate: float = HANDSHAKE_RATE,
                clock: Callable[[], float] = time.monotonic,
                idle_close: float | None = IDLE_CLOSE_HOURS,
                timing: str | Path | None = None, resume_after: float = 5.0,
-               shard: Shard | None = None) -> FastAPI:
+               shard: Shard | None = None, max_rooms: int = MAX_ROOMS,
+               rooms_per_address: int = ROOMS_PER_ADDRESS,
+               seats_per_address: int = SEATS_PER_ADDRESS,
+               reclaim_after: float = RECLAIM_AFTER,
+               campaigns_per_address: int = 20, max_campaigns: int = 500) -> FastAPI:
     """The party server on the database ``db_path`` (the CLI's session database).
 
     ``public_url`` (such as ``http://192.168.1.20:8000/``) is the address phones use, for
@@ -691,8 +739,10 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
     allowance of new rooms (a few a minute); ``lookup_*`` each address's allowance of room
     lookups (a room's page data or QR, joins, replays, WebSockets naming an unknown room: a
     hit costs one, a miss :data:`MISS_COST`); ``max_sockets`` the WebSockets one address
-    may hold open at once. The defaults let twelve phones behind one router (one address)
-    load, join and reconnect at once, and refuse a script's flood (429). ``clock`` (seconds,
+    may hold open at once; ``handshake_*`` how many it may open at once and then a second
+    (a socket closed for flooding costs its address :data:`FLOOD_PENALTY` of them). The
+    defaults let twelve phones behind one router (one address) load, join and reconnect at
+    once, and refuse a script's flood (429). ``clock`` (seconds,
     ``time.monotonic`` by default) refills every allowance (and times the idle close);
     tests freeze it. ``timing`` (a
     file) turns on the server-side timing of intents (:class:`Timing`; benchmarks only). A
@@ -705,19 +755,39 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
     it loads, creates and serves only that shard's rooms and answers 421 for the others'.
     A room with no play and no open connection for ``idle_close`` hours (by ``clock``) is
     closed (:mod:`raceday.web.lifecycle`); None keeps every room open.
+    Every route that stores something new (a room, a WielerSIM campaign or watch room, a
+    Numbers job) takes from the one ``create_*`` allowance of its client address
+    (``app.state.creation_refusal(request)``). At most ``max_rooms`` rooms are kept,
+    ``rooms_per_address`` of them made by one address (checked first), and one address
+    takes at most ``seats_per_address`` seats of one lobby; a room nobody joined or has
+    open for ``reclaim_after`` seconds gives way to a newcomer a cap would refuse
+    (:class:`~raceday.web.rooms.Rooms`). WielerSIM keeps at most ``max_campaigns``
+    campaigns, ``campaigns_per_address`` of them made by one address.
     A bad origin or network is a ValueError.
     """
     origins = Origins(public_url, allowed_origins)
     trusted = parse_networks(trusted_proxies)
+    redact.install()  # no key or private intent in any log line, at any level
     # a bad or read-only database is refused here, before serving anything; the rooms
     # themselves are loaded once the server answers (lifespan) or when first asked for
-    rooms = Rooms(db_path, shard, lazy=True)
+    rooms = Rooms(db_path, shard, lazy=True, max_rooms=max_rooms,
+                  rooms_per_address=rooms_per_address,
+                  seats_per_address=seats_per_address, reclaim_after=reclaim_after,
+                  clock=clock)
     hub = Hub()
+    rooms.busy = lambda code: bool(hub.conns.get(code)) or code in hub.timers
+
+    def forget(code: str) -> None:  # a room given way to a newcomer: nothing of it kept
+        hub.locks.pop(code, None)
+        hub.conns.pop(code, None)
+
+    rooms.forget = forget
     if timing is not None:
         hub.timing = Timing(timing)
     rest = Limiter(rest_burst, rest_rate, clock=clock)
     creates = Limiter(create_burst, create_rate, clock=clock)
     lookups = Limiter(lookup_burst, lookup_rate, clock=clock)
+    handshakes = Limiter(handshake_burst, handshake_rate, clock=clock)
     if idle_close is not None and not 0 < idle_close < float("inf"):
         raise ValueError(f"idle_close must be a number of hours above 0, got {idle_close!r}")
     idle = None if idle_close is None else IdleCloser(rooms, hub, idle_close * 3600, clock)
@@ -766,8 +836,8 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
                               '{"error": "one line"} with a 4xx status.')
     if shard is not None:  # innermost: a misrouted room is refused before any route
         app.add_middleware(ShardGuard, shard=shard)
-    app.add_middleware(Guard, origins=origins)
-    app.add_middleware(SocketCap, most=max_sockets, trusted=trusted)
+    app.add_middleware(Guard, origins=origins, routes=app.router)
+    app.add_middleware(SocketCap, most=max_sockets, trusted=trusted, handshakes=handshakes)
     app.add_middleware(SecureHeaders, hsts=is_https(public_url))
     app.add_middleware(KeepSend)  # outermost: a socket's frames skip no wrapper of ours
     app.state.rooms = rooms
@@ -781,6 +851,9 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
     app.state.origins = origins
     app.state.trusted_proxies = trusted
     app.state.lookups = lookups  # the replay of a room by its code is a lookup too
+    app.state.creates = creates  # one allowance of new stored things per client address
+    app.state.campaigns_per_address = campaigns_per_address
+    app.state.max_campaigns = max_campaigns
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     for game in game_packages():  # each game's browser assets: /games/<game>/static/...
         assets = asset_folder(game, "static")
@@ -845,7 +918,10 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
             return PAGES["notfound"].response(status_code=404)
         words = Message({404: "refusal.not_found", 405: "refusal.method"}.get(
             exc.status_code, "refusal.http"), {"status": exc.status_code})
-        return _error(exc.status_code, words, dict(exc.headers) if exc.headers else None)
+        headers = dict(exc.headers) if exc.headers else None
+        if exc.status_code == 405:  # every method of the path, not the first route's only
+            headers = {**(headers or {}), **_allow(app.router.routes, request.scope)}
+        return _error(exc.status_code, words, headers)
 
     def base_url(request: Request) -> str:
         base = public_url or str(request.base_url)
@@ -862,6 +938,24 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
         for bucket in buckets:
             bucket.take()
         return None
+
+    def creation_refusal(request: Request) -> JSONResponse | None:
+        """429 unless this address may make one more stored thing now (a room, a campaign,
+        a job): the REST allowance and the one creation allowance; takes from both."""
+        return rest_refusal(request, creates)
+
+    app.state.creation_refusal = creation_refusal
+    app.state.client_of = lambda scope: client_key(scope, trusted)  # for the games' routers
+
+    def seat_owner(request: Request) -> str | None:
+        """The client address a joining phone's seat counts for (None: the server's own
+        machine, a loopback address, which takes as many seats as it likes)."""
+        key = client_key(request.scope, trusted)
+        try:
+            loopback = key == "::/64" or ipaddress.ip_network(key, strict=False).is_loopback
+        except ValueError:
+            return key
+        return None if loopback else key
 
     def lookup_bucket(scope: Any) -> Bucket:
         return lookups.bucket(client_key(scope, trusted))
@@ -887,14 +981,18 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
         return FileResponse(STATIC / "img" / "favicon.svg", media_type="image/svg+xml")
 
     @app.post("/api/rooms", status_code=201, response_class=JSONResponse,
-              responses={201: {"model": RoomCreated}, **_refusals(400, 403, 413, 415, 429)})
+              responses={201: {"model": RoomCreated},
+                         **_refusals(400, 403, 409, 413, 415, 429)})
     async def create_room(body: CreateRoom, request: Request) -> JSONResponse:
         """Create a room; the answer carries the host's token."""
-        refused = rest_refusal(request, creates)
+        refused = creation_refusal(request)
         if refused is not None:
             return refused
         try:
-            room, token = rooms.create(body.game, body.options)
+            room, token = rooms.create(body.game, body.options,
+                                       owner=client_key(request.scope, trusted))
+        except RoomsFull as exc:
+            return _refused(exc.status, exc)
         except RacedayError as exc:
             return _refused(400, exc)
         base = base_url(request)
@@ -921,12 +1019,15 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
             return _refused(400, exc)
         try:
             async with hub.lock(normal_code(code)):
-                room, seat, token, event = rooms.join(code, name)
+                room, seat, token, event = rooms.join(code, name, seat_owner(request))
                 hub.publish(room, [event])
                 hub.schedule(rooms, room)
         except NoSuchRoom as exc:
             lookup.charge(MISS_COST)
             return _refused(404, exc)
+        except RoomsFull as exc:
+            lookup.charge(1)
+            return _refused(exc.status, exc)
         except RacedayError as exc:
             lookup.charge(1)
             return _refused(409, exc)
@@ -1017,12 +1118,29 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
             hub.add(room.code, conn)  # a seat's older connection is told and closed
         sender = asyncio.create_task(_sender(conn, hub.timing))
         bucket = Bucket(burst, rate, clock)
-        refused = 0
+        strikes = Bucket(FLOOD, rate, clock)  # refused messages before it is closed
+        slowed = False  # told to slow down, and not calm since
+        ending: tuple[int, str | None] = (1000, None)
         try:
             while not conn.dropped and conn.close_code is None:
                 message = await ws.receive()
                 if message["type"] == "websocket.disconnect" or conn.close_code is not None:
                     break
+                # The allowance first: a refused message is neither decoded nor read, and
+                # only the first of a flood is answered (slow down) until the socket has
+                # been calm (its allowance full again); one that keeps flooding is closed
+                # and its address's next handshakes wait (SocketCap).
+                if slowed and bucket.idle():
+                    slowed = False
+                if not bucket.take():
+                    if not strikes.take():
+                        handshakes.bucket(client_key(ws.scope, trusted)).empty(FLOOD_PENALTY)
+                        ending = (4429, render(FLOODED, "en"))
+                        break
+                    if not slowed:
+                        slowed = True
+                        hub.send(conn, _err(None, SLOW_DOWN))
+                    continue
                 text = message.get("text")
                 if text is None:
                     data = message.get("bytes") or b""
@@ -1035,14 +1153,6 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
                     except UnicodeDecodeError:
                         hub.send(conn, _err(None, Message("refusal.message_text")))
                         continue
-                if not bucket.take():
-                    refused += 1
-                    if refused > 200:
-                        hub.send(conn, _err(None, Message("refusal.flooded"), True))
-                        break
-                    hub.send(conn, _err(None, Message("refusal.slow_down")))
-                    continue
-                refused = 0
                 await _receive(rooms, hub, room, conn, text)
         except WebSocketDisconnect:
             pass
@@ -1055,9 +1165,34 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
                 await asyncio.wait_for(sender, 2)
             sender.cancel()
             with contextlib.suppress(Exception):
-                await ws.close()
+                await ws.close(*ending)
 
     return app
+
+
+def _allow(routes: Iterable[Any], scope: Any) -> dict[str, str]:
+    """A 405's ``Allow``: every method the route that matched this path has a sibling for
+    (the same path parameters: ``/api/numbers/games`` is not a job's id); none found
+    (files): nothing, the refusal's own stays."""
+    from starlette.routing import Match, Mount
+
+    def flat(items: Iterable[Any]) -> Iterable[Any]:  # an included router's own routes
+        for item in items:
+            inner = getattr(item, "original_router", None)
+            yield from flat(inner.routes) if inner is not None else (item,)
+
+    routes = [route for route in flat(routes) if not isinstance(route, Mount)]
+    found = [child.get("path_params") for match, child in (r.matches(scope) for r in routes)
+             if match is not Match.NONE]
+    methods = []
+    for method in ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"):
+        for route in routes:
+            match, child = route.matches({**scope, "method": method})
+            if match is Match.FULL:
+                if found and child.get("path_params") == found[0]:
+                    methods.append(method)
+                break
+    return {"Allow": ", ".join(methods)} if methods else {}
 
 
 @dataclass(frozen=True)
@@ -1214,6 +1349,7 @@ async def _apply(rooms: Rooms, hub: Hub, room: Room, conn: Conn, data: dict[str,
             hub.send(conn, _err(ref, Message("refusal.internal")))
             return
         hub.send(conn, {"type": "ack", "ref": ref, "seq": room.revision})
+        hub.unseat(room, events)
         if hub.timing is not None:
             hub.timing.applied(room.code, room.revision, data["type"], received)
         hub.publish(room, events)

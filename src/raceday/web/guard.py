@@ -25,7 +25,9 @@
   The allowances are sized for a bar: twelve phones behind one router (one address) load
   the room, join and reconnect without meeting a limit, while a script from one address
   guessing codes (a miss costs :data:`MISS_COST`), creating rooms or flooding a lobby is
-  answered 429. :class:`SocketCap` bounds the WebSockets one address holds open at once.
+  answered 429. :class:`SocketCap` bounds the WebSockets one address holds open at once
+  and how fast it opens new ones; a socket closed for flooding slows its address's next
+  handshakes down for a minute.
 * **Response headers** (:class:`SecureHeaders`): a strict Content-Security-Policy,
   ``nosniff``, no referrer, ``Cross-Origin-Opener-Policy: same-origin``, a
   ``Permissions-Policy`` that turns off camera, microphone and geolocation, and
@@ -42,6 +44,8 @@ import time
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from typing import Any
 from urllib.parse import urlsplit
+
+from starlette.routing import Match, Mount
 
 from raceday.core.digits import ascii_int
 from raceday.core.errors import RacedayError
@@ -161,6 +165,12 @@ class Bucket:
         ``-burst``), which the refill pays back before the next action is allowed."""
         self._refill()
         self.tokens = max(-self.burst, self.tokens - cost)
+
+    def empty(self, debt: float) -> None:
+        """Spend every token and ``debt`` more (down to ``-burst``): a penalty that costs
+        the same however full the bucket was."""
+        self._refill()
+        self.tokens = max(-self.burst, min(self.tokens, 0) - debt)
 
     def idle(self) -> bool:
         self._refill()
@@ -343,6 +353,22 @@ def _header(scope: Scope, name: bytes) -> str | None:
     return None
 
 
+def _takes(router: Any, scope: Scope) -> bool:
+    """Does a route of ``router`` (a Starlette router; None: assume so) take this request's
+    method at its path? A mount is looked into when it holds routes; one that serves files
+    takes no body."""
+    if router is None:
+        return True
+    for route in router.routes:
+        match, child = route.matches(scope)
+        if match is Match.FULL:
+            if isinstance(route, Mount):
+                inner = getattr(route.app, "routes", None)
+                return inner is not None and _takes(route.app, {**scope, **child})
+            return True
+    return False
+
+
 def refusal_body(message: Words) -> bytes:
     """A refusal's JSON body: its English text and its words (``{"error", "words"}``)."""
     return json.dumps({"error": render(message, "en"), "words": message.to_json()}).encode()
@@ -359,11 +385,15 @@ async def _answer(send: Send, status: int, message: Words,
 
 class Guard:
     """ASGI middleware: the Origin check of every WebSocket handshake and state-changing
-    request, and the content type, size and nesting of every request body."""
+    request, and the content type, size and nesting of every request body. Given the app's
+    ``routes``, a body is checked only where a route takes that method at that path: a PUT
+    to a page that is only read is the router's 405 (with ``Allow``), not a 415 about a body
+    nothing would read."""
 
-    def __init__(self, app: ASGIApp, origins: Origins) -> None:
+    def __init__(self, app: ASGIApp, origins: Origins, routes: Any = None) -> None:
         self.app = app
         self.origins = origins
+        self.routes = routes
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         kind = scope["type"]
@@ -377,7 +407,7 @@ class Guard:
             if why is not None:
                 await _answer(send, 403, why)
                 return
-            if scope["method"] in WITH_BODY:
+            if scope["method"] in WITH_BODY and _takes(self.routes, scope):
                 replay = await self._body(scope, receive, send)
                 if replay is None:
                     return
@@ -444,15 +474,20 @@ class Guard:
 
 class SocketCap:
     """ASGI middleware: at most ``most`` WebSockets open at once from one client address
-    (:func:`client_key`); one more is refused with 429 before the handshake (a close with
-    code 1013, try again later, where the server cannot answer a handshake with HTTP). A
-    phone holds one socket, a screen one; a script opening thousands to one room is what
-    this stops."""
+    (:func:`client_key`), and new handshakes from one address at most as fast as
+    ``handshakes`` (a :class:`Limiter`) allows. One more is refused with 429 before the
+    handshake, before the app sees it (a close with code 1013, try again later, where the
+    server cannot answer a handshake with HTTP). A phone holds one socket, a screen one; a
+    script opening thousands to one room is what this stops. A socket closed for flooding
+    puts its address's handshakes in debt (:data:`FLOOD_PENALTY`), so the script cannot
+    simply open another and go on."""
 
-    def __init__(self, app: ASGIApp, most: int, trusted: tuple[Network, ...] = ()) -> None:
+    def __init__(self, app: ASGIApp, most: int, trusted: tuple[Network, ...] = (),
+                 handshakes: Limiter | None = None) -> None:
         self.app = app
         self.most = most
         self.trusted = trusted
+        self.handshakes = handshakes
         self.open: dict[str, int] = {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -462,19 +497,13 @@ class SocketCap:
         key = client_key(scope, self.trusted)
         held = self.open.get(key, 0)
         if held >= self.most:
-            await receive()  # websocket.connect
-            why = Words("refusal.too_many")
-            if "websocket.http.response" in scope.get("extensions", {}):
-                body = refusal_body(why)
-                await send({"type": "websocket.http.response.start", "status": 429,
-                            "headers": [(b"content-type", b"application/json"),
-                                        (b"content-length", str(len(body)).encode()),
-                                        (b"retry-after", b"5")]})
-                await send({"type": "websocket.http.response.body", "body": body})
-            else:
-                await send({"type": "websocket.close", "code": 1013,
-                            "reason": render(why, "en")[:120]})
+            await _deny_handshake(scope, receive, send, "5")
             return
+        if self.handshakes is not None:
+            bucket = self.handshakes.bucket(key)
+            if not bucket.take():
+                await _deny_handshake(scope, receive, send, retry_after(bucket))
+                return
         self.open[key] = held + 1
         try:
             await self.app(scope, receive, send)
@@ -484,6 +513,28 @@ class SocketCap:
                 self.open[key] = left
             else:
                 self.open.pop(key, None)
+
+
+HANDSHAKE_BURST = 60  # new WebSockets one address may open at once (a bar's screens and
+HANDSHAKE_RATE = 1.0  # phones, each reconnecting a few times), then this many a second
+FLOOD_PENALTY = 60  # handshake tokens a socket closed for flooding costs its address
+
+
+async def _deny_handshake(scope: Scope, receive: Receive, send: Send, retry: str) -> None:
+    """Refuse a WebSocket handshake with 429 and ``Retry-After`` (a 1013 close where the
+    server cannot answer a handshake with HTTP), without accepting it."""
+    await receive()  # websocket.connect
+    why = Words("refusal.too_many")
+    if "websocket.http.response" in scope.get("extensions", {}):
+        body = refusal_body(why)
+        await send({"type": "websocket.http.response.start", "status": 429,
+                    "headers": [(b"content-type", b"application/json"),
+                                (b"content-length", str(len(body)).encode()),
+                                (b"retry-after", retry.encode())]})
+        await send({"type": "websocket.http.response.body", "body": body})
+    else:
+        await send({"type": "websocket.close", "code": 1013,
+                    "reason": render(why, "en")[:120]})
 
 
 class SecureHeaders:

@@ -260,6 +260,9 @@ async def offered_games(request: Request) -> list[OfferedGame]:
              responses=_answers(202, 400, 403, 413, 415, 429))
 async def start_job(body: NumbersBody, request: Request) -> JSONResponse:
     """Start a job; poll ``GET /api/numbers/{id}`` for its progress and result."""
+    spent = request.app.state.creation_refusal(request)  # the one creation allowance (429)
+    if spent is not None:
+        return spent  # type: ignore[no-any-return]
     jobs = jobs_of(request)
     try:
         game, mode, params, total, work = plan(body.model_dump(exclude_unset=True),

@@ -329,19 +329,26 @@ def _answer(make: Any) -> JSONResponse:
                             if isinstance(status, int) and 400 <= status < 500 else 400)
 
 
+def _refusals(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The refusals a route may answer, for the API's description (``{"error"}``)."""
+    error = {"application/json": {"schema": {
+        "type": "object", "properties": {"error": {"type": "string"}}, "required": ["error"]}}}
+    return {status: {"description": "Refused", "content": error} for status in statuses}
+
+
 @router.get("/replay", include_in_schema=False)
 @router.get("/replay/{rest:path}", include_in_schema=False)
 async def replay_page() -> HTMLResponse:
     return PAGES["replay"].response()
 
 
-@router.get("/api/replays")
+@router.get("/api/replays", responses=_refusals(400))
 def replays(request: Request) -> JSONResponse:
     return _answer(lambda: {"rooms": finished_rooms(_db(request)),
                             "sessions": saved_sessions(_store(request))})
 
 
-@router.get("/api/replay/room/{code}")
+@router.get("/api/replay/room/{code}", responses=_refusals(400, 404, 409, 429))
 def replay_room(code: str, request: Request) -> Response:
     """A finished room's replay. Naming a room by its code is a lookup like
     ``/api/rooms/{code}`` (its answer tells a live code from a free one): it takes from the
@@ -360,11 +367,11 @@ def replay_room(code: str, request: Request) -> Response:
     return answer
 
 
-@router.get("/api/replay/{game}/{name}/{part}")
+@router.get("/api/replay/{game}/{name}/{part}", responses=_refusals(400, 404, 409))
 def replay_part(game: str, name: str, part: str, request: Request) -> JSONResponse:
     return _answer(lambda: session_part(_store(request), game, name, part))
 
 
-@router.get("/api/replay/{game}/{name}")
+@router.get("/api/replay/{game}/{name}", responses=_refusals(400, 404, 409))
 def replay_session(game: str, name: str, request: Request) -> JSONResponse:
     return _answer(lambda: session_replay(_store(request), game, name))

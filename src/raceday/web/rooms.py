@@ -119,6 +119,9 @@ CODE_ALPHABET = "BCDFGHJKLMNPQRSTVWXZ"  # consonants only: no words, no 0/O or 1
 CODE_LENGTH = 4
 MAX_NAME = 20
 MAX_ROOMS = 2_000  # rooms kept by one server; a typo-free home party needs one
+ROOMS_PER_ADDRESS = 20  # rooms one client address holds at once (a venue raises it)
+SEATS_PER_ADDRESS = 4  # seats one client address takes in one lobby (a venue raises it)
+RECLAIM_AFTER = 300.0  # seconds after which a room nobody joined may give way to a newcomer
 CATCH_UP_LIMIT = 500  # public events sent to a reconnecting client at most
 CHECKPOINT_EVERY = 1.0  # seconds between two checkpoints of the write-ahead log (a thread)
 CHECKPOINT_BACKOFF = 60.0  # seconds between two tries at most while checkpoints fail
@@ -170,6 +173,19 @@ class StoreUnavailable(SaveFormatError):
     503 (a REST call) or an error frame (an intent), in words; never a 500."""
 
 
+class RoomsFull(RoomError):
+    """A new room or seat refused by a cap: ``status`` 429 for one address's share, 409
+    for the server's whole."""
+
+    status = 409
+
+
+def _full(key: str, status: int, **params: Any) -> RoomsFull:
+    error = refusal(RoomsFull, key, **params)
+    error.status = status
+    return error
+
+
 class RoomClosed(NoSuchRoom):
     """A join code of a room closed after a long time without play (its replay stays if
     its evening was over)."""
@@ -201,6 +217,11 @@ class Room:
     # the intents accepted since the snapshot: (actor, intent, events), in order
     since_snapshot: list[Step] = field(default_factory=list)
     closed: bool = False  # closed for idleness: out of memory, its intents refused
+    # in memory only (a room loaded after a restart has neither): the client address
+    # that made it and each seat's, which the per-address caps count
+    owner: str | None = None
+    seat_owners: dict[int, str] = field(default_factory=dict)
+    made: float = 0.0  # when it was made or loaded, by the server's clock
 
     def take_snapshot(self) -> None:
         """Make the room's current state its snapshot (kept in memory; stored by
@@ -349,6 +370,12 @@ class RoomStore:
                 conn.execute("ROLLBACK")
             raise
 
+    def delete_room(self, code: str) -> None:
+        """Delete the room ``code`` with its seats and events (a room nobody joined, given
+        way to a newcomer)."""
+        self._write([(f"DELETE FROM {table} WHERE code = ?", (code,))
+                     for table in ("room_events", "room_seats", "rooms")])
+
     def mark_closed(self, code: str) -> None:
         """Mark the room ``code`` closed (it is not loaded again)."""
         self._write([("UPDATE rooms SET closed = 1 WHERE code = ?", (code,))])
@@ -427,9 +454,11 @@ class RoomStore:
         ])
 
     def append(self, room: Room, old_revision: int, actor: Actor, intent: Mapping[str, Any],
-               events: list[JSON], seat: tuple[int, str, str] | None = None) -> None:
-        """One accepted intent: the event, the new revision, maybe a new seat, and the
-        room's snapshot if it was taken with this intent (``room.snapshot_revision`` is
+               events: list[JSON], seat: tuple[int, str, str] | None = None,
+               removed: int | None = None) -> None:
+        """One accepted intent: the event, the new revision, maybe a new seat or a seat
+        ``removed`` (its row deleted, the seats after it one lower), and the room's
+        snapshot if it was taken with this intent (``room.snapshot_revision`` is
         ``room.revision``)."""
         finished = int(room.logic.finished())
         statements: list[tuple[str, tuple[Any, ...]]] = [
@@ -449,6 +478,13 @@ class RoomStore:
         if seat is not None:
             statements.append(("INSERT INTO room_seats (code, seat, name, token_hash) "
                                "VALUES (?, ?, ?, ?)", (room.code, *seat)))
+        if removed is not None:  # through negative numbers: no two rows share a seat
+            statements += [
+                ("DELETE FROM room_seats WHERE code = ? AND seat = ?", (room.code, removed)),
+                ("UPDATE room_seats SET seat = -seat - 1 WHERE code = ? AND seat > ?",
+                 (room.code, removed)),
+                ("UPDATE room_seats SET seat = -seat - 2 WHERE code = ? AND seat < 0",
+                 (room.code,))]
         self._write(statements, check=(room.code, old_revision))
 
     def save_snapshot(self, room: Room) -> None:
@@ -557,19 +593,37 @@ class Rooms:
     """Every room of the server: create, join, authenticate and apply intents."""
 
     def __init__(self, path: str | Path, shard: Sharding | None = None, *,
-                 lazy: bool = False) -> None:
+                 lazy: bool = False, max_rooms: int = MAX_ROOMS,
+                 rooms_per_address: int = ROOMS_PER_ADDRESS,
+                 seats_per_address: int = SEATS_PER_ADDRESS,
+                 reclaim_after: float = RECLAIM_AFTER,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         """The rooms kept in ``path``; with a ``shard`` (one process of several, see
         :mod:`raceday.web.shards`) only that shard's rooms are loaded, made and served.
+        At most ``max_rooms`` rooms, ``rooms_per_address`` of them made by one client
+        address, and ``seats_per_address`` seats of one lobby taken from one address; a
+        room nobody joined for ``reclaim_after`` seconds (by ``clock``) that nobody has
+        open (:attr:`busy`) is deleted to make way for a newcomer a cap would refuse.
 
         ``lazy`` (the server's way): only the rooms' codes are read now, so a server on a
         file of many rooms answers at once; a room is built (its snapshot and the intents
         after it applied again) the first time :meth:`get` is asked for it, or by
         :meth:`load_next`, which the server calls in the background until every room is
         loaded. :attr:`rooms` holds the rooms loaded so far, :attr:`waiting` the codes of
-        the others; a room that cannot be read back is then logged and refused by its code
-        (the others go on), where without ``lazy`` it refuses the whole file."""
+        the others (counted by the caps, given way only once loaded); a room that cannot
+        be read back is then logged and refused by its code (the others go on), where
+        without ``lazy`` it refuses the whole file."""
         self.store = RoomStore(path)
         self.shard = shard
+        self.max_rooms = max_rooms
+        self.rooms_per_address = rooms_per_address
+        self.seats_per_address = seats_per_address
+        self.reclaim_after = reclaim_after
+        self.clock = clock
+        # is the room open somewhere or about to play a paced step (the server sets it)
+        self.busy: Callable[[str], bool] = lambda code: False
+        self.forget: Callable[[str], None] = lambda code: None  # the server's own, of a room
+        self.started = clock()  # a stored room counts as made now (when it gives way)
         keep = None if shard is None else shard.owns
         self.rooms: dict[str, Room] = {}
         self.waiting: dict[str, None] = {}  # codes not loaded yet, in loading order
@@ -582,6 +636,8 @@ class Rooms:
             self.waiting = dict.fromkeys(self.store.open_codes(keep))
         else:
             self.rooms = {r.code: r for r in self.store.load_all(keep)}
+            for room in self.rooms.values():
+                room.made = self.started
 
     def count(self) -> int:
         """The rooms kept: those loaded and those still to load."""
@@ -603,6 +659,7 @@ class Rooms:
             del self.waiting[code]
             if room is None:
                 return None
+            room.made = self.started
             self.rooms[code] = room
         if self.on_load is not None:
             self.on_load(room)
@@ -652,29 +709,74 @@ class Rooms:
                 return code
         raise refusal(RoomError, "refusal.no_free_code")
 
-    def create(self, game: object, options: Mapping[str, Any]) -> tuple[Room, str]:
-        """A new room of ``game`` in its lobby; returns it with the host's token."""
-        if self.count() >= MAX_ROOMS:
-            raise refusal(RoomError, "refusal.too_many_rooms", max=MAX_ROOMS)
+    def unjoined(self, room: Room) -> bool:
+        """Whether ``room`` may give way to a newcomer: no seat taken, nobody has it open,
+        no paced step waiting, made at least ``reclaim_after`` seconds ago."""
+        return (not room.seat_hashes and not room.closed and not self.busy(room.code)
+                and self.clock() - room.made >= self.reclaim_after)
+
+    def reclaim(self, rooms: list[Room]) -> int:
+        """Delete those of ``rooms`` nobody joined (:meth:`unjoined`); how many."""
+        gone = 0
+        for room in rooms:
+            if self.unjoined(room):
+                self.store.delete_room(room.code)
+                room.closed = True
+                self.rooms.pop(room.code, None)
+                self.forget(room.code)
+                gone += 1
+        return gone
+
+    def held_by(self, owner: str) -> list[Room]:
+        """The rooms the client address ``owner`` made (since this server started)."""
+        return [room for room in self.rooms.values() if room.owner == owner]
+
+    def make_way(self, owner: str | None) -> None:
+        """Refuse a new room the caps do not allow (:class:`RoomsFull`: 429 for the
+        address's own cap, checked first, 409 for the server's), after rooms nobody joined
+        gave way: the address's own, then any."""
+        if owner is not None:
+            held = self.held_by(owner)
+            if len(held) >= self.rooms_per_address:
+                self.reclaim(held)
+                if len(self.held_by(owner)) >= self.rooms_per_address:
+                    raise _full("refusal.rooms_per_address", 429, max=self.rooms_per_address)
+        if self.count() >= self.max_rooms:  # the rooms still to load count too
+            self.reclaim(sorted(self.rooms.values(), key=lambda r: r.made))
+            if self.count() >= self.max_rooms:
+                raise _full("refusal.too_many_rooms", 409, max=self.max_rooms)
+
+    def create(self, game: object, options: Mapping[str, Any],
+               owner: str | None = None) -> tuple[Room, str]:
+        """A new room of ``game`` in its lobby, made by the client address ``owner`` (None:
+        not counted for anyone); returns it with the host's token."""
+        self.make_way(owner)
         cls = logic_class(game)  # type: ignore[arg-type]
         seed = secrets.randbits(63)
         with as_room_error():
             logic = cls.create(options, seed)
         token = new_token()
         room = Room(self._fresh_code(), cls.game, logic, np.random.default_rng(seed), 1,
-                    token_hash(token))
+                    token_hash(token), owner=owner, made=self.clock())
         room.take_snapshot()
         self.store.insert_room(room, {"type": "created", "game": cls.game})
         self.rooms[room.code] = room
         return room, token
 
-    def join(self, code: object, name: object) -> tuple[Room, int, str, JSON]:
-        """Seat a player by name; returns the room, the seat, its token and the event."""
+    def join(self, code: object, name: object,
+             owner: str | None = None) -> tuple[Room, int, str, JSON]:
+        """Seat a player by name, from the client address ``owner`` (at most
+        ``seats_per_address`` seats of one lobby each; None: not counted); returns the
+        room, the seat, its token and the event."""
         room = self.get(code)
         if room.closed:
             raise RoomClosed(room.code, room.game, room.logic.finished())
         if room.logic.finished():
             raise refusal(RoomError, "refusal.party_over_join")
+        if owner is not None and sum(
+                1 for held in room.seat_owners.values() if held == owner
+        ) >= self.seats_per_address:
+            raise _full("refusal.seats_per_address", 429, max=self.seats_per_address)
         text = clean_name(name)
         token = new_token()
         intent = {"type": "join", "name": text}
@@ -685,6 +787,8 @@ class Rooms:
 
         events = self._commit(room, Actor.spectator(), intent, change, seat_token=token)
         seat = int(events[0]["seat"])
+        if owner is not None:
+            room.seat_owners[seat] = owner
         return room, seat, token, events[0]
 
     def apply(self, room: Room, actor: Actor, intent: Mapping[str, Any]) -> list[JSON]:
@@ -710,7 +814,8 @@ class Rooms:
             if seat_token is not None:
                 seat_row = (int(events[0]["seat"]), str(events[0]["name"]),
                             token_hash(seat_token))
-            self.store.append(room, old_revision, actor, intent, events, seat_row)
+            removed = removed_seat(actor, events)
+            self.store.append(room, old_revision, actor, intent, events, seat_row, removed)
         except BaseException as exc:
             # put the room back exactly as it was: state, generator and revision (its
             # snapshot with the intents accepted since applied again)
@@ -727,4 +832,23 @@ class Rooms:
             raise
         if seat_token is not None:
             room.seat_hashes[int(events[0]["seat"])] = token_hash(seat_token)
+        if removed is not None:
+            room.seat_hashes = _moved_up(room.seat_hashes, removed)
+            room.seat_owners = _moved_up(room.seat_owners, removed)
         return events
+
+
+def removed_seat(actor: Actor, events: list[JSON]) -> int | None:
+    """The seat the host removed with this intent's events (None if none)."""
+    if actor.kind != "host":
+        return None
+    for event in events:
+        if event.get("type") == "seat_removed":
+            return int(event["seat"])
+    return None
+
+
+def _moved_up(by_seat: dict[int, str], removed: int) -> dict[int, str]:
+    """``by_seat`` without seat ``removed``, the seats after it one lower."""
+    return {seat - (seat > removed): value for seat, value in by_seat.items()
+            if seat != removed}

@@ -10,6 +10,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from raceday.web import redact
+
 WS_MAX_SIZE = 65_536  # frames above this are cut by uvicorn; 4 KB..64 KB get a clear error
 WS_PING = 20.0
 COLLECTOR_THRESHOLDS = (50_000, 20, 100)  # see settle_collector
@@ -75,10 +77,15 @@ def uvicorn_config(app: Any, host: str, port: int, *, log_level: str = "warning"
     # trusted_proxies), so the rate limits have one source of truth for a client's address.
     # lifespan on: the app's startup sets the paced steps of races saved mid-way (they go on
     # after a restart by themselves) and starts the idle rooms' sweep.
-    return uvicorn.Config(app, host=host, port=port, log_level=log_level, ws="websockets-sansio",
-                          ws_max_size=WS_MAX_SIZE, ws_ping_interval=WS_PING,
-                          ws_ping_timeout=WS_PING, ws_per_message_deflate=False,
-                          lifespan="on", access_log=False, proxy_headers=False)
+    # The logging uvicorn sets up here keeps the filter that hides keys and private intents
+    # (raceday.web.redact), installed again in case the app was not made by create_app.
+    config = uvicorn.Config(app, host=host, port=port, log_level=log_level,
+                            ws="websockets-sansio", ws_max_size=WS_MAX_SIZE,
+                            ws_ping_interval=WS_PING, ws_ping_timeout=WS_PING,
+                            ws_per_message_deflate=False, lifespan="on", access_log=False,
+                            proxy_headers=False)
+    redact.install()
+    return config
 
 
 def settle_collector() -> None:
@@ -96,12 +103,12 @@ def settle_collector() -> None:
 
 @contextmanager
 def background_server(app: Any, host: str = "127.0.0.1", port: int | None = None,
-                      timeout: float = 15.0) -> Iterator[str]:
+                      timeout: float = 15.0, log_level: str = "warning") -> Iterator[str]:
     """Serve ``app`` from a thread; yields its base URL ``http://host:port/``."""
     import uvicorn
 
     port = port or free_port(host)
-    server = uvicorn.Server(uvicorn_config(app, host, port))
+    server = uvicorn.Server(uvicorn_config(app, host, port, log_level=log_level))
     thread = threading.Thread(target=server.run, name="raceday-party-server", daemon=True)
     thread.start()
     deadline = time.monotonic() + timeout

@@ -54,8 +54,9 @@ def test_a_stage_race_stage_becomes_a_watch_room(tmp_path: Path) -> None:
         made = tc.post("/api/wielersim/campaigns", json={
             "tour": "ronde-van-belgie", "peloton": "small", "name": "spring", "seed": 3})
         assert made.status_code == 201, made.text
+        mine = {"x-campaign-key": made.json()["key"]}  # the campaign's owner key
         # the prologue has no road: no film, a 400 with words, and nothing is ridden
-        refused = tc.post("/api/wielersim/campaigns/spring/watch", json={"stage": 0})
+        refused = tc.post("/api/wielersim/campaigns/spring/watch", json={"stage": 0}, headers=mine)
         assert refused.status_code == 400 and "prologue" in refused.json()["error"]
         # in words of the game's table, which the page renders in its reader's language
         words = refused.json()["words"]
@@ -63,9 +64,10 @@ def test_a_stage_race_stage_becomes_a_watch_room(tmp_path: Path) -> None:
         assert render(Message(words["key"], words["params"]), "ja", "wielersim").startswith(
             "プロローグ")
         assert tc.get("/api/wielersim/campaigns/spring").json()["done"] == 0
-        assert tc.post("/api/wielersim/campaigns/spring/ride", json={"stage": 0}).status_code \
-            == 200
-        room = tc.post("/api/wielersim/campaigns/spring/watch", json={"stage": 1})
+        assert tc.post("/api/wielersim/campaigns/spring/ride", json={"stage": 0},
+                       headers=mine).status_code == 200
+        room = tc.post("/api/wielersim/campaigns/spring/watch", json={"stage": 1},
+                       headers=mine)
         assert room.status_code == 201, room.text
         assert tc.get("/api/wielersim/campaigns/spring").json()["done"] == 2  # ridden, saved
         host = Client(tc, room.json()["code"], room.json()["host_token"])
@@ -77,7 +79,7 @@ def test_a_stage_race_stage_becomes_a_watch_room(tmp_path: Path) -> None:
         assert host.view["standings"] == saved["result"]
         # a stage beyond the next one is not ridden: refused, and nothing is ridden
         assert tc.post("/api/wielersim/campaigns/spring/watch",
-                       json={"stage": 5}).status_code == 404
+                       json={"stage": 5}, headers=mine).status_code == 404
         assert tc.get("/api/wielersim/campaigns/spring").json()["done"] == 2
         assert tc.post("/api/wielersim/campaigns/nosuch/watch",
-                       json={"stage": 0}).status_code == 404
+                       json={"stage": 0}).status_code == 403  # no key opens it

@@ -24,7 +24,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-from rich.console import Console, Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.measure import Measurement
+from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 
@@ -681,10 +683,22 @@ def _odds(tenths: int) -> str:
     return format_odds(tenths)
 
 
-def _height(renderable: RenderableType, width: int) -> int:
-    console = Console(width=max(width, 20), file=io.StringIO(), color_system=None)
-    return len(console.render_lines(renderable, console.options.update_width(max(width, 20)),
-                                    pad=False))
+class _Drawn:
+    """A renderable already drawn at one width: its lines, handed out again as they are
+    (the board is drawn once to measure it, not again by the screen)."""
+
+    def __init__(self, lines: list[list[Segment]]) -> None:
+        self.lines = lines
+        self.width = max((Segment.get_line_length(line) for line in lines), default=0)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        new_line = Segment.line()
+        for line in self.lines:
+            yield from line
+            yield new_line
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement(self.width, self.width)
 
 
 def fit(head: str, panel: RenderableType, extra: list[RenderableType], players: Table,
@@ -702,22 +716,29 @@ def fit(head: str, panel: RenderableType, extra: list[RenderableType], players: 
         layouts: list[list[RenderableType]] = [[title, grid, *extra]]
     else:
         layouts = [[title, panel, *extra, Text(""), players], [title, panel, *extra, line]]
-    measured: dict[int, int] = {}
+    width = max(width, 20)
+    console = Console(width=width, file=io.StringIO(), color_system=None, highlight=False,
+                      legacy_windows=False)
+    options = console.options.update_width(width)
+    drawn: dict[int, _Drawn] = {}
+
+    def draw(parts: list[RenderableType]) -> list[_Drawn]:
+        # a group is its parts one under the other: each part is drawn once, at this width
+        for part in parts:
+            if id(part) not in drawn:
+                drawn[id(part)] = _Drawn(console.render_lines(part, options, pad=False))
+        return [drawn[id(part)] for part in parts]
 
     def tall(parts: list[RenderableType]) -> int:
-        # a group is as tall as its parts together; each part is rendered once to measure it
-        for part in parts:
-            if id(part) not in measured:
-                measured[id(part)] = _height(part, width)
-        return sum(measured[id(part)] for part in parts)
+        return sum(len(d.lines) for d in draw(parts))
 
     for parts in layouts:
         if tall(parts) <= height:
-            return Group(*parts)
+            return Group(*draw(parts))
     parts = layouts[-1]
     while len(parts) > 2 and tall(parts) > height:
         parts.pop()
-    return Group(*parts)
+    return Group(*draw(parts))
 
 
 def parse_bid(text: str, unit: int) -> int:

@@ -66,7 +66,7 @@ def _name(value: object) -> str | None:
 
 Seed = Annotated[int, BeforeValidator(seed_value), WithJsonSchema({
     "anyOf": [{"type": "integer", "minimum": 0, "maximum": MAX_SEED},
-              {"type": "string", "pattern": "^[0-9]{1,19}$"}, {"type": "null"}],
+              {"type": "string", "pattern": "^[0-9]{0,19}$"}, {"type": "null"}],
     "description": "a whole number from 0 to 2**63 - 1, as a number or as digits "
                    "(browsers' numbers are exact only to 2**53); none: a fresh one"})]
 RouteName = Annotated[str, shipped(SHIPPED_ROUTES, "route"),

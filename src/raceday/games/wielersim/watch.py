@@ -25,14 +25,22 @@ REST (JSON; errors are ``{"error": "..."}`` with a 4xx status):
 * ``GET /wielersim`` — the page (served by the app from ``static/page.json``);
 * ``GET /api/wielersim/choices`` — shipped routes, pelotons and stage races;
 * ``POST /api/wielersim/race`` ``{"route", "peloton", "seed"?}`` — the film of one race;
-* ``GET /api/wielersim/campaigns`` — the saved stage races;
+* ``GET /api/wielersim/campaigns?limit=&offset=`` — one page of the stage races whose
+  owner keys the browser sends (``X-Campaign-Keys``; see :mod:`.owners`);
 * ``POST /api/wielersim/campaigns`` ``{"tour", "peloton", "name"?, "seed"?}`` — a new one;
+  the answer carries its owner ``key`` (only this answer);
+* ``DELETE /api/wielersim/campaigns/{name}`` — delete it (its key needed);
 * ``GET /api/wielersim/campaigns/{name}`` — its stages, tables after each stage, GC chart;
 * ``POST /api/wielersim/campaigns/{name}/ride`` ``{"stage": i}`` — ride the next stage
-  (``i`` must be the next one) and save it;
+  (``i`` must be the next one) and save it (its key needed: ``X-Campaign-Key``);
 * ``POST /api/wielersim/campaigns/{name}/watch`` ``{"stage": i}`` — a watch room for stage
-  ``i`` (the next one is ridden and saved first): ``{"code", "host_token", ...}``;
+  ``i`` (the next one is ridden and saved first; its key needed): ``{"code",
+  "host_token", ...}``;
 * ``GET /api/wielersim/campaigns/{name}/stages/{i}`` — the film of a ridden stage.
+
+New campaigns and watch rooms take from the server's one creation allowance of the client
+address (429); an address keeps at most ``campaigns_per_address`` campaigns (429) and the
+server ``max_campaigns`` (409), both :func:`raceday.web.app.create_app` parameters.
 """
 
 from __future__ import annotations
@@ -41,8 +49,8 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import JSONResponse, Response
 
 from raceday.core.errors import RacedayError
 from raceday.games.wielersim.choices import (
@@ -54,6 +62,7 @@ from raceday.games.wielersim.choices import (
 from raceday.games.wielersim.commentary import Commentator
 from raceday.games.wielersim.filming import next_frame, result_rows, riders_info, route_info
 from raceday.games.wielersim.game import GAME as ENGINE
+from raceday.games.wielersim.owners import KEY_HEADER, KEYS_HEADER, Owners, parse_keys
 from raceday.games.wielersim.peloton import Peloton
 from raceday.games.wielersim.route import SHIPPED_ROUTES
 from raceday.games.wielersim.rules import WielersimState, peloton_spec
@@ -62,6 +71,8 @@ from raceday.store.sessions import SessionStore
 
 GAME = "wielersim"
 GC_SERIES = 8  # riders drawn on the GC chart
+PAGE = 20  # campaigns listed a page by default
+MAX_PAGE = 100
 TABLE_ROWS = 10
 
 router = APIRouter()
@@ -86,6 +97,47 @@ def refused(key: str, status: int = 400, **params: Any) -> WatchError:
 def store_of(request: Request) -> SessionStore:
     """The CLI's session store in the server's database file."""
     return SessionStore(request.app.state.rooms.store.path)
+
+
+def owners_of(request: Request) -> Owners:
+    """The owner keys of the server's campaigns (:mod:`.owners`)."""
+    state = request.app.state
+    found: Owners | None = getattr(state, "wielersim_owners", None)
+    if found is None:
+        found = state.wielersim_owners = Owners(state.rooms.store.path)
+    return found
+
+
+def server_machine(request: Request) -> bool:
+    """A request from the server's own machine: a loopback peer and no proxy between."""
+    import ipaddress
+
+    peer = request.client.host if request.client else ""
+    try:
+        loopback = ipaddress.ip_address(peer).is_loopback
+    except ValueError:
+        return False
+    return loopback and "x-forwarded-for" not in request.headers
+
+
+def may_ride(request: Request, name: str) -> bool:
+    """Whether this request may ride, watch or delete the campaign ``name``: its key, or
+    (for a campaign without owner: the terminal's) the server's own machine."""
+    owners = owners_of(request)
+    if owners.opens(name, request.headers.get(KEY_HEADER)):
+        return True
+    return server_machine(request) and not owners.owned(name)
+
+
+def _not_yours(name: str) -> JSONResponse:
+    return _refused(refused("campaign_key", 403, name=repr(name)))
+
+
+def _creation_refusal(request: Request) -> Response | None:
+    """The server's one creation allowance of this client address (429), if it is spent."""
+    check = getattr(request.app.state, "creation_refusal", None)
+    answer: Response | None = None if check is None else check(request)
+    return answer
 
 
 # --- the film of one race ---------------------------------------------------------------
@@ -119,11 +171,12 @@ def campaign_summary(store: SessionStore, name: str) -> dict[str, Any]:
             "total": stage_count(c.tour), "finished": c.finished}
 
 
-def list_campaigns(store: SessionStore) -> list[dict[str, Any]]:
+def list_campaigns(store: SessionStore, names: list[tuple[str, bool]]) -> list[dict[str, Any]]:
+    """The summaries of the campaigns ``names`` ((name, has an owner) pairs)."""
     out = []
-    for name in store.names(GAME):
+    for name, owned in names:
         try:
-            out.append(campaign_summary(store, name))
+            out.append({**campaign_summary(store, name), "owner": owned})
         except RacedayError:
             continue  # not a campaign document: not listed
     return out
@@ -273,8 +326,9 @@ def new_campaign_from(store: SessionStore, choice: CampaignBody) -> dict[str, An
 def _refused(exc: RacedayError) -> JSONResponse:
     """A refusal as its answer: 404 for what is not saved, 409 for a clash, else 400."""
     text = str(exc)
-    if isinstance(exc, WatchError):
-        code = exc.status
+    status = getattr(exc, "status", None)
+    if isinstance(status, int) and 400 <= status < 500:
+        code = status
     else:
         code = 404 if text.startswith("no saved") else (409 if "changed since" in text or
                                                        "already" in text else 400)
@@ -298,7 +352,9 @@ async def _in_thread(make: Callable[[], dict[str, Any]], status: int = 200) -> J
 _REFUSALS: dict[int | str, dict[str, Any]] = {
     status: {"content": {"application/json": {"schema": {
         "type": "object", "properties": {"error": {"type": "string"}}, "required": ["error"]}}}}
-    for status in (400, 403, 404, 409, 413, 415)}
+    for status in (400, 403, 404, 409, 413, 415, 429)}
+_READ_REFUSALS: dict[int | str, dict[str, Any]] = {  # a GET's
+    status: _REFUSALS[status] for status in (400, 404, 409)}
 
 
 @router.get("/api/wielersim/choices")
@@ -315,33 +371,91 @@ async def one_race(body: RaceBody) -> JSONResponse:
     return await _in_thread(lambda: race_film(body))
 
 
-@router.get("/api/wielersim/campaigns")
-def campaigns(request: Request) -> JSONResponse:
-    return _answer(lambda: {"campaigns": list_campaigns(store_of(request))})
+@router.get("/api/wielersim/campaigns", responses=_REFUSALS)
+def campaigns(request: Request, limit: int = Query(PAGE, ge=1, le=MAX_PAGE),
+              offset: int = Query(0, ge=0, le=1_000_000)) -> JSONResponse:
+    """One page of the stage races this browser holds keys of (header ``X-Campaign-Keys``,
+    comma-separated), newest first; from the server's own machine also those without
+    owner (the terminal's)."""
+    def make() -> dict[str, Any]:
+        names, total = owners_of(request).page(
+            parse_keys(request.headers.get(KEYS_HEADER)), limit, offset,
+            ownerless=server_machine(request))
+        after = offset + len(names)
+        return {"campaigns": list_campaigns(store_of(request), names), "total": total,
+                "limit": limit, "offset": offset,
+                "next_offset": after if after < total else None}
+
+    return _answer(make)
 
 
 @router.post("/api/wielersim/campaigns", status_code=201, responses=_REFUSALS)
-async def create_campaign(body: CampaignBody, request: Request) -> JSONResponse:
-    """A new stage race."""
-    return await _in_thread(lambda: new_campaign_from(store_of(request), body), 201)
+async def create_campaign(body: CampaignBody, request: Request) -> Response:
+    """A new stage race; the answer carries its owner key (only this answer does)."""
+    spent = _creation_refusal(request)
+    if spent is not None:
+        return spent
+    state = request.app.state
+    address = str(state.client_of(request.scope)) if hasattr(state, "client_of") else "?"
+    owners = owners_of(request)
+
+    def make() -> dict[str, Any]:
+        most = int(getattr(state, "campaigns_per_address", 20))
+        if owners.held_by(address) >= most:
+            raise refused("campaigns_per_address", 429, max=most)
+        kept = int(getattr(state, "max_campaigns", 500))
+        if owners.total() >= kept:
+            raise refused("too_many_campaigns", 409, max=kept)
+        made = new_campaign_from(store_of(request), body)
+        return {**made, "key": owners.add(made["name"], address)}
+
+    answer = await _in_thread(make, 201)
+    if answer.status_code == 201:
+        answer.headers["Cache-Control"] = "no-store"
+    return answer
 
 
-@router.get("/api/wielersim/campaigns/{name}")
+@router.delete("/api/wielersim/campaigns/{name}", responses=_REFUSALS)
+async def delete_campaign(name: str, request: Request) -> JSONResponse:
+    """Delete a stage race (its key needed)."""
+    if not may_ride(request, name):
+        return _not_yours(name)
+    owners_of(request).forget(name)
+    return JSONResponse({"name": name, "deleted": True})
+
+
+@router.get("/api/wielersim/campaigns/{name}", responses=_READ_REFUSALS)
 def campaign(name: str, request: Request) -> JSONResponse:
     return _answer(lambda: campaign_view(store_of(request), name))
 
 
 @router.post("/api/wielersim/campaigns/{name}/ride", responses=_REFUSALS)
 async def ride(name: str, body: RideBody, request: Request) -> JSONResponse:
-    """Ride the campaign's next stage and save it."""
+    """Ride the campaign's next stage and save it (its key needed)."""
+    if not may_ride(request, name):
+        return _not_yours(name)
     return await _in_thread(lambda: ride_next(store_of(request), name, body.stage))
 
 
 @router.post("/api/wielersim/campaigns/{name}/watch", status_code=201, responses=_REFUSALS)
-async def watch_stage(name: str, body: RideBody, request: Request) -> JSONResponse:
+async def watch_stage(name: str, body: RideBody, request: Request) -> Response:
     """A watch room for a stage: the next one is ridden and saved first, a ridden one is
-    watched again. The answer is the room's code and the host's token, as a new room's."""
+    watched again. The answer is the room's code and the host's token, as a new room's
+    (its key needed; a new room takes from the creation allowance and counts against the
+    address's rooms as ``POST /api/rooms`` does)."""
     from starlette.concurrency import run_in_threadpool
+
+    if not may_ride(request, name):
+        return _not_yours(name)
+    spent = _creation_refusal(request)
+    if spent is not None:
+        return spent
+    state = request.app.state
+    owner = str(state.client_of(request.scope)) if hasattr(state, "client_of") else None
+    try:  # the caps first: nothing is ridden for a room that would be refused
+        state.rooms.make_way(owner)
+    except RacedayError as exc:
+        return _refused(exc)
 
     def prepare() -> dict[str, Any]:
         from raceday.games.wielersim.campaign import load_campaign
@@ -356,13 +470,14 @@ async def watch_stage(name: str, body: RideBody, request: Request) -> JSONRespon
 
     try:
         options = await run_in_threadpool(prepare)
-        room, token = request.app.state.rooms.create(GAME, options)
+        room, token = state.rooms.create(GAME, options, owner=owner)
     except RacedayError as exc:
         return _refused(exc)
     return JSONResponse({"code": room.code, "game": GAME, "host_token": token,
-                         "host_url": f"/host/{room.code}"}, status_code=201)
+                         "host_url": f"/host/{room.code}"}, status_code=201,
+                        headers={"Cache-Control": "no-store"})
 
 
-@router.get("/api/wielersim/campaigns/{name}/stages/{index}")
+@router.get("/api/wielersim/campaigns/{name}/stages/{index}", responses=_READ_REFUSALS)
 def stage(name: str, index: int, request: Request) -> JSONResponse:
     return _answer(lambda: stage_film(store_of(request), name, index))

@@ -7,7 +7,7 @@ import { el, paceFromAddress } from "/static/js/common.js";
 import { drawFinale } from "/static/js/finale.js";
 import { language, money, onLanguage, placeText, t } from "/static/js/i18n.js";
 import { describeEvent, render as word } from "/static/js/present.js";
-import { useStyles } from "/static/js/rooms.js";
+import { seatList, useStyles } from "/static/js/rooms.js";
 import { cue } from "/static/js/sound.js";
 import { drawTrack, FURLONGS, HORSES, horseTag, SHAPES } from "./track.js";
 
@@ -109,7 +109,7 @@ export function mount(root, ctx) {
         el("p", {}, el("a", { href: ctx.info.watch_url }, t("spectator_link")))),
       el("div", { class: "seats card" },
         el("h2", {}, t("seats", { n: v.seats.length, max: v.max_seats })),
-        v.seats.length ? el("ol", { class: "dd-seat-list" }, v.seats.map((n) => el("li", {}, n))) : el("p", {}, t("nobody_yet")))));
+        v.seats.length ? seatList(v.seats, isHost, send, { class: "dd-seat-list" }) : el("p", {}, t("nobody_yet")))));
     if (!isHost) { controls.replaceChildren(); return; }
     section(controls, `lobby:${v.seats.length}`, () => {
       const input = el("input", { type: "number", id: "computers", min: 0, max: v.max_seats - v.seats.length,

@@ -9,6 +9,7 @@
 import { el, paceFromAddress } from "/static/js/common.js";
 import { drawFinale } from "/static/js/finale.js";
 import { onLanguage, placeText, t } from "/static/js/i18n.js";
+import { seatList } from "/static/js/rooms.js";
 import { cue } from "/static/js/sound.js";
 import { cash, ensureStyles, eventText, KIND_ORDER, oddsText, riderTag, ridersTag, Velodrome } from "./track.js";
 
@@ -255,7 +256,7 @@ export function mount(root, ctx) {
         el("p", {}, el("a", { href: ctx.info.watch_url }, t("spectator_link"))))));
     side.replaceChildren(el("div", { class: "seats" },
       el("h3", {}, t("seats", { n: v.seats.length, max: v.max_seats })),
-      v.seats.length ? el("ol", {}, v.seats.map((n) => el("li", {}, n))) : el("p", {}, t("nobody_yet")),
+      v.seats.length ? seatList(v.seats, isHost, send) : el("p", {}, t("nobody_yet")),
       el("p", { class: "note" }, t("kr_night", { races: v.config.races, riders: v.config.riders,
         mode: t(v.config.mode === "pool" ? "kr_mode_pool" : "kr_mode_fixed"), bankroll: cash(v.config.bankroll_cents) }))));
     controls.replaceChildren(isHost ? el("button", { type: "button", class: "primary", onclick: () => send({ type: "start" }) }, t("start")) : "");

@@ -6,6 +6,7 @@
 import { el } from "/static/js/common.js";
 import { onLanguage, t } from "/static/js/i18n.js";
 import { drawFinale } from "/static/js/finale.js";
+import { seatList } from "/static/js/rooms.js";
 import { filmStage, resultTable } from "./film.js";
 
 const PACES = [3, 1.5, 0.8, 0.2]; // seconds a turn the host may pick
@@ -106,7 +107,8 @@ export function mountScreen(root, ctx, kind) {
         el("p", {}, t("wv_scan_to_watch")), el("p", { class: "url" }, joinUrl));
     const seats = el("p", { class: "wv-seats" }, v.seats.length
       ? t("wv_watching", { n: v.seats.length, names: v.seats.join(", ") }) : t("wv_nobody_watching"));
-    body.replaceChildren(el("div", { class: "wv-lobby" }, s.node, el("div", { class: "wv-lobby-side" }, join, seats)));
+    const removable = isHost && v.seats.length ? seatList(v.seats, isHost, send, { class: "wv-seat-list" }) : null;
+    body.replaceChildren(el("div", { class: "wv-lobby" }, s.node, el("div", { class: "wv-lobby-side" }, join, seats, removable)));
   }
 
   // the body's parts, replaced only when they change: the profile keeps its node (and its

@@ -14,6 +14,18 @@ let redraw = () => {};
 
 function fail(e) { error.textContent = t("error", { message: e.message }); }
 
+// Each stage race this browser started has an owner key (the server gives it once): kept
+// here, sent to ride or watch it, and all of them to list this browser's stage races.
+const KEYS = "raceday.wielersim.campaigns";
+function campaignKeys() {
+  try { return JSON.parse(localStorage.getItem(KEYS) || "{}") || {}; } catch (_) { return {}; }
+}
+function keepKey(name, key) {
+  try { localStorage.setItem(KEYS, JSON.stringify({ ...campaignKeys(), [name]: key })); } catch (_) { /* off */ }
+}
+const keyOf = (name) => (campaignKeys()[name] ? { "X-Campaign-Key": campaignKeys()[name] } : {});
+const PAGE = 20;
+
 function select(name, values, value, id) {
   return el("select", { name, id }, values.map((v) => el("option", { value: v, selected: v === value }, v)));
 }
@@ -125,7 +137,7 @@ function stageTables(stage) {
 // A watch room for stage `index` of the stage race (the next one is ridden and saved first):
 // the host's screen of that room plays it at the server's pace.
 async function watchStage(name, index) {
-  const room = await api(`/api/wielersim/campaigns/${encodeURIComponent(name)}/watch`, { stage: index });
+  const room = await api(`/api/wielersim/campaigns/${encodeURIComponent(name)}/watch`, { stage: index }, keyOf(name));
   tokens.setHost(room.code, room.host_token);
   location.href = `/host/${room.code}`;
 }
@@ -164,7 +176,7 @@ async function showCampaign(name, box, shown) {
     rideBtn.disabled = true;
     try {
       if (next.prologue) {  // one throw of dice per rider: no film, straight to its tables
-        await api(`/api/wielersim/campaigns/${encodeURIComponent(name)}/ride`, { stage: next.index });
+        await api(`/api/wielersim/campaigns/${encodeURIComponent(name)}/ride`, { stage: next.index }, keyOf(name));
         await showCampaign(name, box, next.index);
         box.querySelector(`button[data-stage="${next.index}"]`)?.focus();
       } else {
@@ -176,6 +188,24 @@ async function showCampaign(name, box, shown) {
     }
   });
   redraw = () => showCampaign(name, box, picked);
+}
+
+// The stage races a page at a time: "show more" fetches the next page below them.
+function campaignList(first) {
+  const items = el("ul", { class: "campaigns" }, first.campaigns.map(campaignItem));
+  const more = el("button", { type: "button", class: "small", id: "more-tours" }, t("wv_more_tours"));
+  let next = first.next_offset;
+  more.hidden = next === null;
+  more.addEventListener("click", async () => {
+    try {
+      const page = await listPage(next);
+      items.append(...page.campaigns.map(campaignItem));
+      next = page.next_offset;
+      more.hidden = next === null;
+      items.lastElementChild?.querySelector("a")?.focus();
+    } catch (e) { fail(e); }
+  });
+  return el("div", {}, items, more);
 }
 
 // On submit, send(body) the form's `fields` and its `optional` field when filled in (trimmed);
@@ -190,8 +220,19 @@ function onSubmit(form, fields, optional, send) {
   });
 }
 
+// One page of this browser's stage races (and, on the server's own machine, the terminal's).
+const listPage = (offset) => api(`/api/wielersim/campaigns?limit=${PAGE}&offset=${offset}`, undefined,
+  { "X-Campaign-Keys": Object.values(campaignKeys()).join(",") });
+
+function campaignItem(c) {
+  return el("li", {},
+    el("a", { href: `/wielersim?campaign=${encodeURIComponent(c.name)}` }, c.name), " — ", c.tour, " ",
+    el("span", { class: "note" }, t("wv_progress", { done: c.done, total: c.total })),
+    c.owner ? null : el("span", { class: "note" }, " · ", t("wv_no_owner")));
+}
+
 async function home(box) {
-  const list = await api("/api/wielersim/campaigns");
+  const list = await listPage(0);
   const race = el("form", { id: "race-form", class: "card" },
     el("h2", {}, t("wv_one_race")), el("p", { class: "note" }, t("wv_one_race_hint")),
     el("div", { class: "row" },
@@ -210,14 +251,12 @@ async function home(box) {
       el("button", { type: "submit", class: "primary" }, t("wv_new_tour"))));
   onSubmit(tourForm, ["tour", "peloton"], "name", async (body) => {
     const c = await api("/api/wielersim/campaigns", body);
+    keepKey(c.name, c.key);
     location.href = `/wielersim?campaign=${encodeURIComponent(c.name)}`;
   });
   box.replaceChildren(race,
     el("section", { class: "card" }, el("h2", {}, t("wv_tours")), el("p", { class: "note" }, t("wv_tours_hint")),
-      list.campaigns.length ? el("ul", { class: "campaigns" }, list.campaigns.map((c) => el("li", {},
-        el("a", { href: `/wielersim?campaign=${encodeURIComponent(c.name)}` }, c.name), " — ", c.tour, " ",
-        el("span", { class: "note" }, t("wv_progress", { done: c.done, total: c.total })))))
-        : el("p", { class: "note" }, t("wv_no_tours")),
+      list.campaigns.length ? campaignList(list) : el("p", { class: "note" }, t("wv_no_tours")),
       tourForm));
   redraw = () => home(box);
 }

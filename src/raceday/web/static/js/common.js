@@ -38,9 +38,9 @@ export function refused(answer, text) {
   return error;
 }
 
-export async function api(path, body) {
-  const init = body === undefined ? {} : {
-    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+export async function api(path, body, headers = {}) {
+  const init = body === undefined ? { headers } : {
+    method: "POST", headers: { "Content-Type": "application/json", ...headers }, body: JSON.stringify(body),
   };
   const res = await fetch(path, init);
   let data = {};

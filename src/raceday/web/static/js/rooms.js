@@ -151,6 +151,18 @@ export function svg(tag, attrs = {}, ...children) {
   return node;
 }
 
+// The lobby's seats in join order; on the host's screen each has a button that removes it
+// (a squatter, a name typed twice): the server tells that phone and its key stops working.
+export function removeSeatButton(name, seat, send) {
+  return el("button", { type: "button", class: "small remove-seat", "data-seat": seat,
+    "aria-label": t("remove_seat", { name }), onclick: () => send({ type: "remove_seat", seat }) }, t("remove"));
+}
+
+export function seatList(seats, isHost, send, attrs = {}) {
+  return el("ol", attrs, seats.map((name, seat) => el("li", {}, name, " ",
+    isHost ? removeSeatButton(name, seat, send) : null)));
+}
+
 export function lobbyCard(view, ctx, placeLabel) {
   const joinUrl = ctx.info?.join_url ?? "";
   const open = view.players.filter((p) => p.kind === "human" && !p.name).length;
@@ -161,7 +173,9 @@ export function lobbyCard(view, ctx, placeLabel) {
       el("p", {}, t("scan")), el("p", { class: "url" }, joinUrl)) : null,
     el("div", { class: "card" },
       el("h2", {}, t("gp_places")),
-      el("ol", { class: "gp-places" }, view.players.map((p) => el("li", {}, placeLabel(view, p.place)))),
+      el("ol", { class: "gp-places" }, view.players.map((p) => el("li", {}, placeLabel(view, p.place),
+        ctx.role === "host" && p.controller === "seat" && view.seats.includes(p.name)
+          ? [" ", removeSeatButton(p.name, view.seats.indexOf(p.name), ctx.send)] : null))),
       open ? el("p", { class: "note" }, t("gp_open_places", { n: open })) : null,
       ctx.role === "host" ? el("button", { type: "button", class: "primary", id: "start", onclick: () => ctx.send({ type: "start" }) }, t("gp_start")) : el("p", {}, t("waiting_host"))));
 }
