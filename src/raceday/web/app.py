@@ -123,6 +123,7 @@ from raceday.web.guard import (
     parse_networks,
     retry_after,
 )
+from raceday.web.heavy import Heavy, HeavyLimits
 from raceday.web.lifecycle import IDLE_CLOSE_HOURS, IdleCloser
 from raceday.web.options_schema import router as options_router
 from raceday.web.pages import PAGES, game_page
@@ -725,7 +726,8 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
                rooms_per_address: int = ROOMS_PER_ADDRESS,
                seats_per_address: int = SEATS_PER_ADDRESS,
                reclaim_after: float = RECLAIM_AFTER,
-               campaigns_per_address: int = 20, max_campaigns: int = 500) -> FastAPI:
+               campaigns_per_address: int = 20, max_campaigns: int = 500,
+               heavy: HeavyLimits | None = None) -> FastAPI:
     """The party server on the database ``db_path`` (the CLI's session database).
 
     ``public_url`` (such as ``http://192.168.1.20:8000/``) is the address phones use, for
@@ -763,6 +765,8 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
     open for ``reclaim_after`` seconds gives way to a newcomer a cap would refuse
     (:class:`~raceday.web.rooms.Rooms`). WielerSIM keeps at most ``max_campaigns``
     campaigns, ``campaigns_per_address`` of them made by one address.
+    ``heavy`` sizes the pool, the shares, the allowance and the cache of heavy work (print
+    pages, PDFs, race films: :mod:`raceday.web.heavy`).
     A bad origin or network is a ValueError.
     """
     origins = Origins(public_url, allowed_origins)
@@ -788,6 +792,7 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
     creates = Limiter(create_burst, create_rate, clock=clock)
     lookups = Limiter(lookup_burst, lookup_rate, clock=clock)
     handshakes = Limiter(handshake_burst, handshake_rate, clock=clock)
+    heavy_work = Heavy(heavy, clock=clock, trusted=trusted)
     if idle_close is not None and not 0 < idle_close < float("inf"):
         raise ValueError(f"idle_close must be a number of hours above 0, got {idle_close!r}")
     idle = None if idle_close is None else IdleCloser(rooms, hub, idle_close * 3600, clock)
@@ -828,6 +833,7 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
         app.state.stop_report = await _save_rooms(rooms, hub)
         if hub.timing is not None:
             hub.timing.flush()
+        heavy_work.close()
 
     app = FastAPI(title="raceday party", version=__version__, docs_url=None, redoc_url=None,
                   lifespan=lifespan,
@@ -854,6 +860,7 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
     app.state.creates = creates  # one allowance of new stored things per client address
     app.state.campaigns_per_address = campaigns_per_address
     app.state.max_campaigns = max_campaigns
+    app.state.heavy = heavy_work  # print pages, PDFs, race films (raceday.web.heavy)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     for game in game_packages():  # each game's browser assets: /games/<game>/static/...
         assets = asset_folder(game, "static")

@@ -13,12 +13,20 @@ The body is declared (:data:`NumbersBody`: one pydantic model a game, no extra f
 bounded sizes, described in ``/openapi.json``). Sizes are checked before anything runs,
 with one clear message (``{"error": ...}``, 400): the counts are smaller than the CLI's (a
 browser job shares the party server; :class:`Limits`, which a server may lower), and at
-most :data:`MAX_RUNNING` jobs run at once (429). A job is kept :data:`KEEP_SECONDS` after
-it ends.
+most :data:`MAX_RUNNING` jobs run at once (429), at most ``per_address`` (one by default)
+of them for one client address (:func:`~raceday.web.guard.client_key`), so one address
+cannot hold every slot (429). A job is kept :data:`KEEP_SECONDS` after it ends.
+
+The same job asked for again is the same job: a request whose answer is a function of the
+request (it names its seed, or it draws nothing, as exact odds) is given the job of an
+identical request that is running or done (its id; nothing is computed again, and it is
+stopped only when everyone who asked for it has asked to stop it). A simulation asked for
+without a seed is meant to be a fresh one: it always starts a job of its own.
 """
 
 from __future__ import annotations
 
+import json
 import secrets
 import threading
 import time
@@ -36,6 +44,7 @@ from raceday.core.errors import RacedayError
 from raceday.core.events import Message
 from raceday.present import refusal, render
 from raceday.research.jobs import JobError, Plan, choice
+from raceday.web.guard import client_key
 from raceday.web.pages import PAGES
 
 MAX_RUNNING = 2  # jobs computing at once on one server
@@ -85,6 +94,10 @@ class Job:
     started: float = field(default_factory=time.monotonic)
     ended: float | None = None
     stop: threading.Event = field(default_factory=threading.Event)
+    owner: str = ""  # the client address that started it
+    key: str | None = None  # the request, where identical requests share the job
+    askers: set[str] = field(default_factory=set)  # every address that asked for it
+    stoppers: set[str] = field(default_factory=set)  # and those that asked to stop it
 
     def progress(self, done: int, total: int) -> None:
         if self.stop.is_set():
@@ -122,10 +135,12 @@ class Limits:
 class Jobs:
     """The jobs of one server."""
 
-    def __init__(self, limits: Limits | None = None) -> None:
+    def __init__(self, limits: Limits | None = None, per_address: int = 1) -> None:
         self.jobs: dict[str, Job] = {}
         self.lock = threading.Lock()
         self.limits = limits or Limits()
+        self.per_address = per_address  # jobs one address may have running at once
+        self.computed = 0  # jobs started (a shared one counts once)
 
     def running(self) -> int:
         return sum(j.status == "running" for j in self.jobs.values())
@@ -141,15 +156,29 @@ class Jobs:
             del self.jobs[ended.pop(0).id]
 
     def start(self, game: str, mode: str, params: dict[str, Any], total: int,
-              work: Callable[[Job], dict[str, Any]]) -> Job:
+              work: Callable[[Job], dict[str, Any]], owner: str = "",
+              key: str | None = None) -> Job:
+        """Start a job for address ``owner``; with ``key`` (the request, when its answer is
+        a function of it), an identical request's job running or done is given instead."""
         with self.lock:
             self.forget_old()
+            same = None if key is None else next(
+                (j for j in self.jobs.values() if j.key == key
+                 and j.status in ("running", "done")), None)
+            if same is not None:
+                same.askers.add(owner)
+                return same
+            mine = sum(j.status == "running" and j.owner == owner for j in self.jobs.values())
+            if mine >= self.per_address:
+                raise _busy("refusal.jobs_yours", max=self.per_address)
             if self.running() >= MAX_RUNNING:
                 raise _busy("refusal.jobs_running", max=MAX_RUNNING)
             if len(self.jobs) >= MAX_KEPT:
                 raise _busy("refusal.jobs_kept")
-            job = Job(secrets.token_urlsafe(9), game, mode, params, total)
+            job = Job(secrets.token_urlsafe(9), game, mode, params, total, owner=owner,
+                      key=key, askers={owner})
             self.jobs[job.id] = job
+            self.computed += 1
         thread = threading.Thread(target=self._run, args=(job, work), daemon=True,
                                   name=f"raceday-numbers-{job.id}")
         thread.start()
@@ -175,12 +204,23 @@ class Jobs:
 def jobs_of(request: Request) -> Jobs:
     state = request.app.state
     if not hasattr(state, "numbers_jobs"):
-        state.numbers_jobs = Jobs()
+        heavy = getattr(state, "heavy", None)  # raceday.web.heavy: the server's shares
+        state.numbers_jobs = Jobs(per_address=1 if heavy is None
+                                  else heavy.limits.numbers_per_address)
     jobs: Jobs = state.numbers_jobs
     return jobs
 
 
 # --- checking a request -----------------------------------------------------------------
+def same_key(body: Mapping[str, Any], params: Mapping[str, Any]) -> str | None:
+    """The request as the key identical requests share a job by, or None where its answer
+    is not a function of it: it asks for races without naming their seed (the plan drew
+    one: ``seed`` is in its ``params``)."""
+    if "seed" in params and body.get("seed") in (None, ""):
+        return None
+    return json.dumps(dict(body), sort_keys=True, default=str)
+
+
 def plan(body: Mapping[str, Any], limits: Limits | None = None
          ) -> tuple[str, str, dict[str, Any], int, Callable[[Job], dict[str, Any]]]:
     """Check a job request (a body's fields, or any mapping) with its game's ``plan``;
@@ -264,10 +304,12 @@ async def start_job(body: NumbersBody, request: Request) -> JSONResponse:
     if spent is not None:
         return spent  # type: ignore[no-any-return]
     jobs = jobs_of(request)
+    fields = body.model_dump(exclude_unset=True)
+    who = client_key(request.scope, getattr(request.app.state, "trusted_proxies", ()))
     try:
-        game, mode, params, total, work = plan(body.model_dump(exclude_unset=True),
-                                               jobs.limits)
-        job = jobs.start(game, mode, params, total, work)
+        game, mode, params, total, work = plan(fields, jobs.limits)
+        job = jobs.start(game, mode, params, total, work, owner=who,
+                         key=same_key(fields, params))
     except JobError as exc:
         return _refused(exc.status, exc)
     except RacedayError as exc:
@@ -287,9 +329,13 @@ async def job_status(job_id: str, request: Request) -> JSONResponse:
 @router.delete("/api/numbers/{job_id}", response_class=JSONResponse,
                responses=_answers(200, 403, 404))
 async def stop_job(job_id: str, request: Request) -> JSONResponse:
-    """Stop a job at its next progress report."""
+    """Stop a job at its next progress report (a job others asked for too: once all of
+    them asked to stop it)."""
     job = jobs_of(request).jobs.get(job_id)
     if job is None:
         return _refused(404, refusal(JobError, "refusal.no_job"))
-    job.stop.set()
+    job.stoppers.add(client_key(request.scope,
+                                getattr(request.app.state, "trusted_proxies", ())))
+    if job.askers <= job.stoppers:
+        job.stop.set()
     return JSONResponse(job.to_json())

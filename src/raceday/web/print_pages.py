@@ -6,6 +6,11 @@ own Print (print CSS: one sheet a page, no toolbar), or as a PDF download.
 * ``GET /print/{game}?part=&paper=&...`` — the pages inline as SVG, with print CSS;
 * ``GET /print/{game}.pdf?...`` — the same pages as one PDF (svglib + reportlab).
 
+Drawing the pages (up to 0.2 s) and making a PDF (up to 2 s) is heavy work: it is done in
+the server's heavy-work pool (:mod:`raceday.web.heavy`: a process, a fair share and an
+allowance per address), and an answer is cached by its game and query (the pages are a
+function of them), so the same PDF asked for again, or by many at once, is made once.
+
 The pages are the ones ``raceday print`` writes (:func:`raceday.printing.catalog.build`).
 Everything is served from this package under the app's Content-Security-Policy: no
 inline styles or scripts (the SVG uses presentation attributes only).
@@ -13,6 +18,7 @@ inline styles or scripts (the SVG uses presentation attributes only).
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -21,9 +27,12 @@ from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import QueryParams
 
 from raceday.core.errors import RacedayError
 from raceday.core.events import Message
+from raceday.web.heavy import Answer, Heavy
 
 if TYPE_CHECKING:
     from raceday.printing.catalog import PrintOptions
@@ -80,6 +89,12 @@ def _field(name: str, schema: Mapping[str, Any]) -> str:
 
 @router.get("/print", include_in_schema=False)
 def print_index() -> HTMLResponse:
+    return _page(_index_body(), "raceday - print and play")
+
+
+@functools.cache
+def _index_body() -> str:
+    """The index's forms (the same for every request: made once, 30 ms)."""
     from raceday.printing.catalog import games
 
     cards = []
@@ -105,7 +120,7 @@ def print_index() -> HTMLResponse:
             "<main class=\"index\">"
             + _tag("p", "pr_intro", 'Every board, sheet and odds table, true to the engine. '
                    'Print at 100% (no "fit to page").') + "".join(cards) + "</main>")
-    return _page(body, "raceday - print and play")
+    return body
 
 
 @dataclass(frozen=True)
@@ -119,11 +134,12 @@ class _Printed:
     options: PrintOptions
 
 
-def _build(game: str, request: Request) -> _Printed:
+def _build(game: str, text: str) -> _Printed:
+    """The pages of the print request for ``game`` with the query ``text``."""
     from raceday.printing.catalog import build, command_line, game_info, read_options, render
 
     info = game_info(game)
-    query = request.query_params
+    query = QueryParams(text)
     unknown = set(query) - {"part", "paper", *info.options}
     if unknown:
         names = ", ".join(sorted(unknown))
@@ -137,14 +153,14 @@ def _build(game: str, request: Request) -> _Printed:
     chosen = info.part(part.lower()).name if part else None
     pages = build(info.game, chosen, options)
     documents = render(pages, command_line(info.game, chosen, options))
-    return _Printed(game, request.url.query, documents, info.credit.title, options)
+    return _Printed(game, text, documents, info.credit.title, options)
 
 
-def _answer(game: str, request: Request, answer: Callable[[_Printed], Response]) -> Response:
+def _answer(game: str, query: str, answer: Callable[[_Printed], Response]) -> Response:
     """A print request: its pages handed to ``answer``, or the page naming what was refused
     (400) if the game, a part or an option is not one it has."""
     try:
-        printed = _build(game, request)
+        printed = _build(game, query)
     except RacedayError as exc:
         said = (f"<p class=\"error\" role=\"alert\">{escape(str(exc))}</p>"
                 if exc.message is None else _tag("p", exc.message.key, str(exc),
@@ -183,11 +199,31 @@ def _sheets(printed: _Printed) -> Response:
     return _page(body, f"{title} - print", paper_css=sheet.lower())
 
 
+KINDS: dict[str, Callable[[_Printed], Response]] = {"pdf": _pdf, "sheets": _sheets}
+
+
+def printed_answer(kind: str, game: str, query: str) -> Answer:
+    """The answer to ``/print/{game}?{query}`` (``kind`` ``sheets``) or its ``.pdf``: the
+    work the heavy-work pool does (module-level, picklable arguments)."""
+    return Answer.of(_answer(game, query, KINDS[kind]))
+
+
+async def _printed(request: Request, kind: str, game: str) -> Response:
+    """A print request answered from the heavy-work pool, cached by game and query."""
+    query = request.url.query
+    heavy: Heavy | None = getattr(request.app.state, "heavy", None)
+    if heavy is None:  # a router mounted on an app of its own: a worker thread
+        done: Answer = await run_in_threadpool(printed_answer, kind, game, query)
+        return done.response()
+    return await heavy.answer(request, ("print", kind, game, query), printed_answer, kind,
+                              game, query)
+
+
 @router.get("/print/{game}.pdf", include_in_schema=False)
-def print_pdf(game: str, request: Request) -> Response:
-    return _answer(game, request, _pdf)
+async def print_pdf(game: str, request: Request) -> Response:
+    return await _printed(request, "pdf", game)
 
 
 @router.get("/print/{game}", include_in_schema=False)
-def print_game(game: str, request: Request) -> Response:
-    return _answer(game, request, _sheets)
+async def print_game(game: str, request: Request) -> Response:
+    return await _printed(request, "sheets", game)

@@ -365,10 +365,25 @@ def choices() -> JSONResponse:
                          "tours": list(SHIPPED_TOURS)})
 
 
+def race_answer(body: RaceBody) -> JSONResponse:
+    """The answer to ``POST /api/wielersim/race``: the work the server's heavy-work pool
+    does (module-level, a picklable argument)."""
+    return _answer(lambda: race_film(body))
+
+
 @router.post("/api/wielersim/race", responses=_REFUSALS)
-async def one_race(body: RaceBody) -> JSONResponse:
-    """The film of one race."""
-    return await _in_thread(lambda: race_film(body))
+async def one_race(body: RaceBody, request: Request) -> Response:
+    """The film of one race, ridden in the server's heavy-work pool
+    (``app.state.heavy``: :mod:`raceday.web.heavy`, a fair share and an allowance per
+    address). A race with the seed it names is the same race every time, so its film is
+    cached and shared; one asked for without a seed is a fresh race, never cached."""
+    heavy = getattr(request.app.state, "heavy", None)
+    if heavy is None:
+        return await _in_thread(lambda: race_film(body))
+    key = ("wielersim-race", body.route, body.peloton, body.seed) \
+        if "seed" in body.model_fields_set else None
+    answer: Response = await heavy.answer(request, key, race_answer, body)
+    return answer
 
 
 @router.get("/api/wielersim/campaigns", responses=_REFUSALS)
