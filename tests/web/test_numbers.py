@@ -4,6 +4,7 @@ bounded, can be stopped, and give the engines' own numbers."""
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,6 +15,14 @@ from raceday.games.keirin.odds import race_odds
 from raceday.games.keirin.rules import KeirinOptions
 from raceday.games.wielersim.predict import predict
 from raceday.games.wielersim.rules import peloton_spec, route_spec
+from raceday.web.app import create_app
+
+from .conftest import closing_sockets
+
+
+def by(address: str) -> dict[str, str]:
+    """A request's address, as the trusted proxy (the test client's 127.0.0.1) names it."""
+    return {"x-forwarded-for": address}
 
 
 def run(client: TestClient, body: dict[str, Any], timeout: float = 120) -> dict[str, Any]:
@@ -93,17 +102,28 @@ def test_bad_jobs_are_refused_before_running(client: TestClient, body: dict[str,
     assert r.status_code == 400 and message in r.json()["error"], r.text
 
 
-def test_jobs_can_be_stopped_and_are_limited(client: TestClient) -> None:
+def test_jobs_can_be_stopped_and_are_limited(db: Path) -> None:
     from raceday.games.wielersim import fast
 
     fast.warm_up()  # compiled first: the deadline below is for stopping, not for compiling
     big = {"game": "wielersim", "route": "flanders", "peloton": "classics", "n": 100_000}
-    first = client.post("/api/numbers", json=big).json()
-    second = client.post("/api/numbers", json=big).json()
-    third = client.post("/api/numbers", json=big)
+    app = create_app(db, trusted_proxies="127.0.0.1")
+    with closing_sockets(app, ("127.0.0.1", 50000)) as client:
+        stopped_and_limited(client, big)
+
+
+def stopped_and_limited(client: TestClient, big: dict[str, Any]) -> None:
+    """Two addresses fill the server's two slots (one each: a second job of the first
+    address is refused); a third address is told the server is busy; both stop."""
+    first = client.post("/api/numbers", json=big, headers=by("10.0.0.1")).json()
+    mine = client.post("/api/numbers", json=big, headers=by("10.0.0.1"))
+    assert mine.status_code == 429 and "your address" in mine.json()["error"]
+    second = client.post("/api/numbers", json=big, headers=by("10.0.0.2")).json()
+    third = client.post("/api/numbers", json=big, headers=by("10.0.0.3"))
     assert third.status_code == 429 and "already running" in third.json()["error"]
-    for job in (first, second):
-        assert client.delete(f"/api/numbers/{job['id']}").status_code == 200
+    for job, address in ((first, "10.0.0.1"), (second, "10.0.0.2")):
+        assert client.delete(f"/api/numbers/{job['id']}",
+                             headers=by(address)).status_code == 200
     for job in (first, second):
         deadline = time.monotonic() + 60
         while (state := client.get(f"/api/numbers/{job['id']}").json())["status"] == "running":

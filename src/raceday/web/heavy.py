@@ -155,7 +155,8 @@ class _Task:
 
 class Heavy:
     """The server's heavy work: its pool, each address's share and allowance, the cache
-    (see the module's docstring). ``computed`` counts the computations started."""
+    (see the module's docstring). ``computed`` counts the computations started, ``shared``
+    the requests that waited for an identical one under way."""
 
     def __init__(self, limits: HeavyLimits | None = None, *,
                  clock: Callable[[], float] = time.monotonic,
@@ -171,6 +172,7 @@ class Heavy:
         self.running: dict[str, int] = {}
         self.busy = 0
         self.computed = 0
+        self.shared = 0  # requests that waited for an identical one's computation
         self.lock = threading.Lock()
         self._pool: Executor | None = None
 
@@ -215,6 +217,7 @@ class Heavy:
                 return hit
             flight = self.flights.get(key)
             if flight is not None and flight.get_loop() is loop:
+                self.shared += 1
                 return await asyncio.shield(flight)
         future: asyncio.Future[Answer] = loop.create_future()
         future.add_done_callback(_retrieve)
