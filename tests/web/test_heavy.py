@@ -256,3 +256,40 @@ def test_an_identical_seeded_job_is_the_same_job(db: Path) -> None:
         until(lambda: tc.get(f"/api/numbers/{e['id']}").json()["status"] == "done")
         f = tc.post("/api/numbers", json=fresh, headers=by("10.0.0.5")).json()
         assert f["id"] != e["id"] and jobs.numbers_jobs.computed == 4
+
+
+# --- raceday serve --limit heavy-... ----------------------------------------------------
+def test_serve_limits_for_heavy_work_and_the_guide_gives_their_defaults() -> None:
+    import dataclasses
+    import re
+
+    from raceday.cli.serve import HEAVY_LIMITS, heavy_limits, parse_limit
+
+    given = dict(parse_limit(text) for text in (
+        "heavy-workers=2", "heavy-burst=5", "heavy-rate=0.5", "heavy-share=8",
+        "heavy-queue=10", "heavy-cache-mb=16", "numbers-share=2", "rest-rate=2"))
+    limits = heavy_limits(given)
+    assert limits == HeavyLimits(workers=2, burst=5, rate=0.5, per_address=8, queue=10,
+                                 cache_bytes=16 * 2**20, numbers_per_address=2)
+    assert given == {"rest_rate": 2}  # the others stay the app's keywords
+    assert heavy_limits({"rest_rate": 2}) is None
+    guide = (Path(__file__).resolve().parents[2] / "docs" / "usage" / "hosting.md"
+             ).read_text(encoding="utf-8").split("## Heavy work", 1)[1]
+    table = dict(re.findall(r"^\| `([a-z-]+)` \| ([^|]+?) \|", guide, re.MULTILINE))
+    assert set(table) == set(HEAVY_LIMITS)
+    defaults = {f.name: f.default for f in dataclasses.fields(HeavyLimits)}
+    for name, field in HEAVY_LIMITS.items():
+        if field == "workers":
+            continue  # the machine's: half its cores
+        expected = defaults[field] // 2**20 if field == "cache_bytes" else defaults[field]
+        assert float(table[name]) == expected, name
+
+
+@pytest.mark.parametrize("value", ["heavy-workers=0", "heavy-workers=65", "heavy-share=1.5",
+                                   "heavy-rate=0", "heavy-queue=-1", "heavy-cache-mb=x",
+                                   "numbers-share=0"])
+def test_serve_refuses_a_bad_heavy_limit(value: str) -> None:
+    from raceday.cli.serve import parse_limit
+
+    with pytest.raises(ValueError, match=value.split("=")[0]):
+        parse_limit(value)

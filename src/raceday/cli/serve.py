@@ -163,17 +163,26 @@ LIMITS = ("lookup-burst", "lookup-rate", "rest-burst", "rest-rate", "create-burs
 WHOLE = ("max-sockets", "max-rooms", "rooms-per-address", "seats-per-address",
          "max-campaigns", "campaigns-per-address")  # counts: whole numbers
 MAX_LIMIT = 1_000_000
+# the heavy work's limits (raceday.web.heavy.HeavyLimits: print pages, PDFs, race films,
+# numbers jobs), by the field each sets; docs/usage/hosting.md "Heavy work" has them
+HEAVY_LIMITS = {"heavy-workers": "workers", "heavy-burst": "burst", "heavy-rate": "rate",
+                "heavy-share": "per_address", "heavy-queue": "queue",
+                "heavy-cache-mb": "cache_bytes", "numbers-share": "numbers_per_address"}
+WHOLE = ("max-sockets", "heavy-workers", "heavy-share", "heavy-queue", "heavy-cache-mb",
+         "numbers-share")
+MAX_WORKERS = 64  # heavy-work processes at most
 
 
 def parse_limit(text: str) -> tuple[str, float]:
-    """``NAME=VALUE`` of :data:`LIMITS` as (create_app's keyword, value); a ValueError in
-    one line naming the problem. A burst and the socket count are at least 1 (below it
-    nothing could be done at all), a rate more than 0; the socket count is whole."""
+    """``NAME=VALUE`` of :data:`LIMITS` or :data:`HEAVY_LIMITS` as (create_app's keyword,
+    or ``heavy-...``'s own with ``_``, value); a ValueError in one line naming the
+    problem. A burst and a count are at least 1 (below it nothing could be done at all),
+    a rate more than 0; counts are whole; at most :data:`MAX_WORKERS` heavy workers."""
     name, equals, value = text.partition("=")
     name = name.strip().lower()
-    if not equals or name not in LIMITS:
-        raise ValueError(f"a limit is NAME=VALUE with NAME one of {', '.join(LIMITS)}; "
-                         f"got {text!r}")
+    if not equals or (name not in LIMITS and name not in HEAVY_LIMITS):
+        raise ValueError(f"a limit is NAME=VALUE with NAME one of "
+                         f"{', '.join((*LIMITS, *HEAVY_LIMITS))}; got {text!r}")
     try:
         number = float(value)
     except ValueError:
@@ -187,7 +196,22 @@ def parse_limit(text: str) -> tuple[str, float]:
         if number != int(number):
             raise ValueError(f"{name} must be a whole number, got {value.strip()}")
         number = int(number)
+    if name == "heavy-workers" and number > MAX_WORKERS:
+        raise ValueError(f"heavy-workers must be at most {MAX_WORKERS}, got {value.strip()}")
     return name.replace("-", "_"), number
+
+
+def heavy_limits(allowances: dict[str, Any]) -> Any:
+    """The ``heavy_...`` and ``numbers_share`` entries of parsed ``allowances`` taken out
+    of it as the app's :class:`~raceday.web.heavy.HeavyLimits` (None: none given)."""
+    from raceday.web.heavy import HeavyLimits
+
+    chosen: dict[str, Any] = {}
+    for name, field in HEAVY_LIMITS.items():
+        value = allowances.pop(name.replace("-", "_"), None)
+        if value is not None:
+            chosen[field] = value * 2**20 if field == "cache_bytes" else value
+    return HeavyLimits(**chosen) if chosen else None
 
 
 def check_limits(values: list[str] | None) -> list[str]:
@@ -203,7 +227,9 @@ LimitOpt = Annotated[list[str] | None, typer.Option(
     "--limit", metavar="NAME=VALUE", callback=check_limits,
     help="Change one of the per-address and per-screen allowances (repeat for several), "
          "for a venue whose guests share one address: " + ", ".join(LIMITS)
-         + ". Defaults and meanings: docs/usage/party.md, Limits and refusals.")]
+         + ". Defaults and meanings: docs/usage/party.md, Limits and refusals. Heavy work "
+         "(print pages, PDFs, race films, numbers jobs): " + ", ".join(HEAVY_LIMITS)
+         + " (docs/usage/hosting.md, Heavy work).")]
 
 
 SeatsPerAddressOpt = Annotated[
@@ -340,9 +366,11 @@ def serve_command(host: str = "127.0.0.1", port: int = 8000, db: Path | None = N
     from raceday.web.server import ADDRESSES, descriptors_needed, raise_open_files
 
     open_files = raise_open_files()
+    shown = dict(allowances)
+    heavy = heavy_limits(allowances)
     web_app = create_app(path, public_url=public, allowed_origins=list(allow_origins),
                          trusted_proxies=list(trusted_proxies),
-                         idle_close=idle_close or None,
+                         idle_close=idle_close or None, heavy=heavy,
                          shard=part, **allowances)  # a bad database: one line
     kept = web_app.state.rooms.count()
     console.print("[bold]raceday party[/] — " + say("database", path=str(path), n=kept))
@@ -359,9 +387,9 @@ def serve_command(host: str = "127.0.0.1", port: int = 8000, db: Path | None = N
         console.print("  " + say("shard", shard=str(part), letters=part.letters))
     if idle_close:
         console.print("  " + say("idle_close", hours=f"{idle_close:g}"))
-    if allowances:
+    if shown:
         console.print("  " + say("limits", limits=", ".join(
-            f"{name.replace('_', '-')}={value:g}" for name, value in allowances.items())))
+            f"{name.replace('_', '-')}={value:g}" for name, value in shown.items())))
     for u in urls:
         console.print("  " + say_bold("open", "url", u))
     if host in ("127.0.0.1", "::1") and public_url is None:
