@@ -293,3 +293,38 @@ def test_serve_refuses_a_bad_heavy_limit(value: str) -> None:
 
     with pytest.raises(ValueError, match=value.split("=")[0]):
         parse_limit(value)
+
+
+# --- the pool's processes end with the server ---------------------------------------------
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads /proc (Linux)")
+def test_the_workers_end_when_the_server_is_killed(tmp_path: Path) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    from raceday.web.server import free_port
+
+    port = free_port()
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2] / "src")}
+    server = subprocess.Popen([sys.executable, "-m", "raceday.web.server",
+                               str(tmp_path / "party.sqlite"), str(port)], env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        base = f"http://127.0.0.1:{port}"
+
+        def answers() -> bool:
+            try:
+                return httpx.get(base + "/api/games").status_code == 200
+            except httpx.HTTPError:
+                return False
+
+        until(answers)
+        assert httpx.get(base + "/print/hairpin.pdf", timeout=HANG).status_code == 200
+        task = Path(f"/proc/{server.pid}/task/{server.pid}/children")
+        workers = task.read_text().split()
+        assert workers  # the pool's worker (and multiprocessing's resource tracker)
+    finally:
+        server.send_signal(signal.SIGKILL)  # no time to stop anything
+        server.wait(HANG)
+    until(lambda: not any(Path(f"/proc/{pid}").exists() for pid in workers))

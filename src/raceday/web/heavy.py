@@ -14,7 +14,10 @@ import this module, does): it is kept as an :class:`Answer`.
   each its own Python and its own GIL: CPU-bound Python in a thread of the server would
   hold the server's GIL (eight KEIRIN PDFs in the server's threads once made a cheap
   answer wait 0.25 to 0.75 s; in the pool it does not wait for them). Tests use
-  threads (``processes=False``).
+  threads (``processes=False``). A worker ends by itself when the server is gone, even
+  killed (:func:`watch_parent`). Spawned workers import the program's main module: a
+  script of one's own that serves the app starts it under ``if __name__ ==
+  "__main__":`` (``raceday serve`` and ``python -m raceday.web.server`` do).
 * **Fair shares.** Each client address (:func:`~raceday.web.guard.client_key`) has at
   most one computation running and ``per_address`` running or waiting; the waiting
   ones of all addresses are at most ``queue``; a free worker takes the next waiting
@@ -181,7 +184,9 @@ class Heavy:
         if self._pool is None:
             if self.limits.processes:
                 self._pool = ProcessPoolExecutor(self.limits.workers,
-                                                 mp_context=get_context("spawn"))
+                                                 mp_context=get_context("spawn"),
+                                                 initializer=watch_parent,
+                                                 initargs=(os.getpid(),))
             else:
                 self._pool = ThreadPoolExecutor(self.limits.workers,
                                                 thread_name_prefix="raceday-heavy")
@@ -304,6 +309,22 @@ class Heavy:
             task.future.set_result(answer)
         else:
             task.future.set_exception(Refused(Words("refusal.internal"), BUSY_RETRY, 500))
+
+
+PARENT_CHECK = 1.0  # seconds between a worker's looks at whether the server still runs
+
+
+def watch_parent(parent: int) -> None:
+    """A worker process's start: it ends by itself once the server that started it is
+    gone (killed without the time to stop its pool), instead of waiting for work for
+    ever."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="raceday-heavy-parent", daemon=True).start()
 
 
 def _retrieve(future: asyncio.Future[Answer]) -> None:
