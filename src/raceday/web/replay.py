@@ -20,19 +20,26 @@ Links: ``/replay`` (the list), ``/replay/room/CODE``, ``/replay/GAME/NAME`` and
 ``/replay/GAME/NAME/PART`` (one part of a session, such as a stage of a stage race, from
 the game's replay face, drawn by its ``film.js``); the JSON behind each is under
 ``/api/replay/...``.
+
+Rebuilding a replay (every logged step's board by the game's own rules, a stage ridden
+again) may cost far more than a page: the JSON of a room's or a session's replay is made
+in the server's heavy-work pool (:mod:`raceday.web.heavy`: a process, a fair share and an
+allowance per address), never on the event loop. It is not cached: a room's code and a
+session's name may name another game later.
 """
 
 from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import closing
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
+from starlette.concurrency import run_in_threadpool
 
 from raceday.core.discovery import asset_folder, face, game_packages
 from raceday.core.errors import RacedayError, SaveFormatError
@@ -42,6 +49,7 @@ from raceday.rooms import JSON, RoomError, logic_class
 from raceday.rooms.log import stored_state
 from raceday.store.sessions import SessionStore
 from raceday.web.guard import MISS_COST, Limiter, client_key, refusal_body, retry_after
+from raceday.web.heavy import Heavy
 from raceday.web.pages import PAGES
 
 if TYPE_CHECKING:
@@ -348,30 +356,53 @@ def replays(request: Request) -> JSONResponse:
                             "sessions": saved_sessions(_store(request))})
 
 
+def room_answer(path: Path, code: str) -> JSONResponse:
+    """The answer to ``/api/replay/room/{code}`` (the heavy-work pool's work)."""
+    return _answer(lambda: room_replay(path, code))
+
+
+def session_answer(path: Path, game: str, name: str, part: str | None) -> JSONResponse:
+    """The answer to ``/api/replay/{game}/{name}`` or one ``part`` of it (the heavy-work
+    pool's work)."""
+    store = SessionStore(path)
+    if part is None:
+        return _answer(lambda: session_replay(store, game, name))
+    return _answer(lambda: session_part(store, game, name, part))
+
+
+async def _heavy(request: Request, work: Callable[..., JSONResponse], *args: Any) -> Response:
+    """``work(*args)`` in the server's heavy-work pool for this request's address."""
+    heavy: Heavy | None = getattr(request.app.state, "heavy", None)
+    if heavy is None:  # a router mounted on an app of its own: a worker thread
+        return await run_in_threadpool(work, *args)
+    return await heavy.answer(request, None, work, *args)
+
+
 @router.get("/api/replay/room/{code}", responses=_refusals(400, 404, 409, 429))
-def replay_room(code: str, request: Request) -> Response:
+async def replay_room(code: str, request: Request) -> Response:
     """A finished room's replay. Naming a room by its code is a lookup like
     ``/api/rooms/{code}`` (its answer tells a live code from a free one): it takes from the
     same per-address allowance, a code that names no room costing ``MISS_COST`` (429 when
     spent)."""
     lookups: Limiter | None = getattr(request.app.state, "lookups", None)
     if lookups is None:
-        return _answer(lambda: room_replay(_db(request), code))
+        return await _heavy(request, room_answer, _db(request), code)
     bucket = lookups.bucket(client_key(request.scope, request.app.state.trusted_proxies))
     if not bucket.ready():
         return Response(refusal_body(Message("refusal.too_many")), status_code=429,
                         media_type="application/json",
                         headers={"Retry-After": retry_after(bucket)})
-    answer = _answer(lambda: room_replay(_db(request), code))
-    bucket.charge(MISS_COST if answer.status_code == 404 else 1)
+    answer = await _heavy(request, room_answer, _db(request), code)
+    if answer.status_code != 429:  # refused by the heavy work's allowance: no look made
+        bucket.charge(MISS_COST if answer.status_code == 404 else 1)
     return answer
 
 
-@router.get("/api/replay/{game}/{name}/{part}", responses=_refusals(400, 404, 409))
-def replay_part(game: str, name: str, part: str, request: Request) -> JSONResponse:
-    return _answer(lambda: session_part(_store(request), game, name, part))
+@router.get("/api/replay/{game}/{name}/{part}", responses=_refusals(400, 404, 409, 429))
+async def replay_part(game: str, name: str, part: str, request: Request) -> Response:
+    return await _heavy(request, session_answer, _db(request), game, name, part)
 
 
-@router.get("/api/replay/{game}/{name}", responses=_refusals(400, 404, 409))
-def replay_session(game: str, name: str, request: Request) -> JSONResponse:
-    return _answer(lambda: session_replay(_store(request), game, name))
+@router.get("/api/replay/{game}/{name}", responses=_refusals(400, 404, 409, 429))
+async def replay_session(game: str, name: str, request: Request) -> Response:
+    return await _heavy(request, session_answer, _db(request), game, name, None)

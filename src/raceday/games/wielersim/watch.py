@@ -493,6 +493,20 @@ async def watch_stage(name: str, body: RideBody, request: Request) -> Response:
                         headers={"Cache-Control": "no-store"})
 
 
-@router.get("/api/wielersim/campaigns/{name}/stages/{index}", responses=_READ_REFUSALS)
-def stage(name: str, index: int, request: Request) -> JSONResponse:
-    return _answer(lambda: stage_film(store_of(request), name, index))
+def stage_answer(path: str, name: str, index: int) -> JSONResponse:
+    """The answer to ``GET .../stages/{index}``: the work of the server's heavy-work pool
+    (the stage is ridden again)."""
+    return _answer(lambda: stage_film(SessionStore(path), name, index))
+
+
+@router.get("/api/wielersim/campaigns/{name}/stages/{index}",
+            responses={**_READ_REFUSALS, 429: _REFUSALS[429]})
+async def stage(name: str, index: int, request: Request) -> Response:
+    """The film of a ridden stage, ridden again in the server's heavy-work pool (not
+    cached: a stage race's name may name another one later)."""
+    path = str(request.app.state.rooms.store.path)
+    heavy = getattr(request.app.state, "heavy", None)
+    if heavy is None:
+        return await _in_thread(lambda: stage_film(SessionStore(path), name, index))
+    answer: Response = await heavy.answer(request, None, stage_answer, path, name, index)
+    return answer
