@@ -161,15 +161,14 @@ LIMITS = ("lookup-burst", "lookup-rate", "rest-burst", "rest-rate", "create-burs
           "max-rooms", "rooms-per-address",
           "seats-per-address", "reclaim-after", "max-campaigns", "campaigns-per-address")
 WHOLE = ("max-sockets", "max-rooms", "rooms-per-address", "seats-per-address",
-         "max-campaigns", "campaigns-per-address")  # counts: whole numbers
+         "max-campaigns", "campaigns-per-address", "heavy-workers", "heavy-share",
+         "heavy-queue", "heavy-cache-mb", "numbers-share")  # counts: whole numbers
 MAX_LIMIT = 1_000_000
 # the heavy work's limits (raceday.web.heavy.HeavyLimits: print pages, PDFs, race films,
 # numbers jobs), by the field each sets; docs/usage/hosting.md "Heavy work" has them
 HEAVY_LIMITS = {"heavy-workers": "workers", "heavy-burst": "burst", "heavy-rate": "rate",
                 "heavy-share": "per_address", "heavy-queue": "queue",
                 "heavy-cache-mb": "cache_bytes", "numbers-share": "numbers_per_address"}
-WHOLE = ("max-sockets", "heavy-workers", "heavy-share", "heavy-queue", "heavy-cache-mb",
-         "numbers-share")
 MAX_WORKERS = 64  # heavy-work processes at most
 
 
