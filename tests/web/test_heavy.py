@@ -328,3 +328,28 @@ def test_the_workers_end_when_the_server_is_killed(tmp_path: Path) -> None:
         server.send_signal(signal.SIGKILL)  # no time to stop anything
         server.wait(HANG)
     until(lambda: not any(Path(f"/proc/{pid}").exists() for pid in workers))
+
+
+def crash() -> Answer:
+    """A work function whose worker process dies (as one killed for its memory would)."""
+    import os
+
+    os._exit(3)
+
+
+def test_a_dead_worker_is_one_refusal_and_the_pool_starts_again() -> None:
+    import asyncio
+
+    from raceday.web.heavy import Refused
+
+    heavy = Heavy(HeavyLimits(workers=1))
+    try:
+        with pytest.raises(Refused) as refused:
+            asyncio.run(heavy.run("10.0.0.1", None, crash))
+        assert refused.value.status == 500 and refused.value.words.key == "refusal.internal"
+        assert heavy.busy == 0 and not heavy.running
+        answer = asyncio.run(heavy.run("10.0.0.1", None, print_pages.printed_answer, "pdf",
+                                       "hairpin", ""))
+        assert answer.status == 200 and answer.body.startswith(b"%PDF-")
+    finally:
+        heavy.close()

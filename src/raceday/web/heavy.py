@@ -1,13 +1,13 @@
-"""Heavy work off the event loop: print pages and PDFs, race films.
+"""Heavy work off the event loop: print pages and PDFs, race films, replays.
 
 A request whose answer costs much more CPU than a room's (a KEIRIN PDF is about 1.8 s, a
-page of print sheets up to 0.2 s, a WielerSIM race film 20 to 40 ms) is computed by a
-*work function* (a module-level function of picklable arguments returning an
-:class:`Answer`) in a small pool of its own, never on the event loop, so the rooms'
-sockets, the pages and the cheap API answer while it runs:
-
-A work function may return a plain FastAPI ``Response`` too (a game's face, which may not
-import this module, does): it is kept as an :class:`Answer`.
+page of print sheets up to 0.2 s, a WielerSIM race film 20 to 40 ms, a replay more the
+longer the evening) is computed by a *work function* (a module-level function of
+picklable arguments returning an :class:`Answer`, or a plain FastAPI ``Response``, as a
+game's face does, which may not import this module) in a small pool of its own, never on
+the event loop, so the rooms' sockets, the pages and the cheap API answer while it runs.
+Numbers jobs, which report their progress, keep their own threads
+(:mod:`raceday.web.numbers`, one running job an address).
 
 * **The pool** (:class:`HeavyLimits`): ``workers`` processes (spawned, so the server's
   threads and sockets are not copied; by default half the machine's cores, at least one),
@@ -32,7 +32,8 @@ import this module, does): it is kept as an :class:`Answer`.
   a function of the request is cached: a print query (its pages are drawn from the
   game's options alone), a race *with the seed it names*. A race asked for without a
   seed is meant to be a fresh one: it is never cached nor shared (the caller passes no
-  key), so two guests asking for "a race" get two races.
+  key), so two guests asking for "a race" get two races. Replays are not cached either:
+  a room's code or a session's name may name another game later.
 
 A cache hit or a shared flight costs no allowance and holds no share: it computes
 nothing.
@@ -262,22 +263,25 @@ class Heavy:
             self.running[who] = self.running.get(who, 0) + 1
             self.computed += 1
             try:
-                done = self.pool().submit(task.work, *task.args)
+                pool = self.pool()
+                done = pool.submit(task.work, *task.args)
             except (BrokenProcessPool, RuntimeError) as exc:
                 self._pool = None
                 self._finish(who, task, None, exc)
                 continue
-            done.add_done_callback(functools.partial(self._back, who, task))
+            done.add_done_callback(functools.partial(self._back, who, task, pool))
 
-    def _back(self, who: str, task: _Task, done: Future[Answer | Response]) -> None:
+    def _back(self, who: str, task: _Task, pool: Executor,
+              done: Future[Answer | Response]) -> None:
         """A computation ended (in a worker's thread): its end is handled on the loop of
         the request that asked for it."""
         try:
-            task.future.get_loop().call_soon_threadsafe(self._done, who, task, done)
+            task.future.get_loop().call_soon_threadsafe(self._done, who, task, pool, done)
         except RuntimeError:  # that loop is closed (its asker is gone): free the share here
-            self._done(who, task, done)
+            self._done(who, task, pool, done)
 
-    def _done(self, who: str, task: _Task, done: Future[Answer | Response]) -> None:
+    def _done(self, who: str, task: _Task, pool: Executor,
+              done: Future[Answer | Response]) -> None:
         error: BaseException | None
         error = RuntimeError("cancelled") if done.cancelled() else done.exception()
         answer = None
@@ -285,7 +289,7 @@ class Heavy:
             result = done.result()
             answer = result if isinstance(result, Answer) else Answer.of(result)
         with self.lock:
-            if isinstance(error, BrokenProcessPool):
+            if isinstance(error, BrokenProcessPool) and self._pool is pool:
                 self.close()  # a worker died: the next computation starts a new pool
             self._finish(who, task, answer, error)
             self._dispatch()
