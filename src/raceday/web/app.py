@@ -766,7 +766,7 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
     (:class:`~raceday.web.rooms.Rooms`). WielerSIM keeps at most ``max_campaigns``
     campaigns, ``campaigns_per_address`` of them made by one address.
     ``heavy`` sizes the pool, the shares, the allowance and the cache of heavy work (print
-    pages, PDFs, race films: :mod:`raceday.web.heavy`).
+    pages, PDFs, race films, replays: :mod:`raceday.web.heavy`).
     A bad origin or network is a ValueError.
     """
     origins = Origins(public_url, allowed_origins)
@@ -860,7 +860,7 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
     app.state.creates = creates  # one allowance of new stored things per client address
     app.state.campaigns_per_address = campaigns_per_address
     app.state.max_campaigns = max_campaigns
-    app.state.heavy = heavy_work  # print pages, PDFs, race films (raceday.web.heavy)
+    app.state.heavy = heavy_work  # PDFs, race films, replays (raceday.web.heavy)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     for game in game_packages():  # each game's browser assets: /games/<game>/static/...
         assets = asset_folder(game, "static")
