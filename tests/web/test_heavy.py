@@ -346,7 +346,7 @@ def test_a_dead_worker_is_one_refusal_and_the_pool_starts_again() -> None:
     try:
         with pytest.raises(Refused) as refused:
             asyncio.run(heavy.run("10.0.0.1", None, crash))
-        assert refused.value.status == 500 and refused.value.words.key == "refusal.internal"
+        assert refused.value.status == 503 and refused.value.words.key == "refusal.internal"
         assert heavy.busy == 0 and not heavy.running
         answer = asyncio.run(heavy.run("10.0.0.1", None, print_pages.printed_answer, "pdf",
                                        "hairpin", ""))

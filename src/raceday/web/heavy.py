@@ -312,7 +312,7 @@ class Heavy:
         if answer is not None:
             task.future.set_result(answer)
         else:
-            task.future.set_exception(Refused(Words("refusal.internal"), BUSY_RETRY, 500))
+            task.future.set_exception(Refused(Words("refusal.internal"), BUSY_RETRY, 503))
 
 
 PARENT_CHECK = 1.0  # seconds between a worker's looks at whether the server still runs
