@@ -54,3 +54,25 @@ def test_a_prediction_run_to_the_end(chromium: Any, tmp_path: Path) -> None:
             assert page.locator("#t-riders tbody tr").count() == 9
             page.close()
     assert problems == []
+
+
+def test_stop_ends_a_job_and_shows_it_stopped(chromium: Any, tmp_path: Path) -> None:
+    """Stop on a long prediction: the page says it stopped, and the server has forgotten
+    the job (its address answers 404)."""
+    from raceday.web.server import background_server
+
+    with background_server(create_app(tmp_path / "party.sqlite")) as base:
+        page = chromium.new_page(viewport={"width": 390, "height": 844})
+        problems: list[str] = []
+        page.on("pageerror", lambda e: problems.append(str(e)))
+        page.goto(f"{base}numbers")
+        page.locator("#nm-wn").fill("100000")
+        with page.expect_response(lambda r: r.url.endswith("/api/numbers")) as started:
+            page.get_by_role("button", name="Predict").click()
+        job = started.value.json()["id"]
+        page.get_by_role("button", name="Stop").click()
+        page.get_by_text("Stopped.").wait_for()
+        assert page.request.get(f"{base}api/numbers/{job}").status == 404
+        assert page.get_by_role("button", name="Stop").count() == 0
+        assert problems == []
+        page.close()

@@ -241,9 +241,11 @@ def test_an_identical_seeded_job_is_the_same_job(db: Path) -> None:
         # one of the two asking to stop it does not stop it for the other
         tc.delete(f"/api/numbers/{a['id']}", headers=by("10.0.0.1"))
         assert not jobs.numbers_jobs.jobs[a["id"]].stop.is_set()
+        job = jobs.numbers_jobs.jobs[a["id"]]
         tc.delete(f"/api/numbers/{a['id']}", headers=by("10.0.0.2"))
-        assert jobs.numbers_jobs.jobs[a["id"]].stop.is_set()
-        until(lambda: tc.get(f"/api/numbers/{a['id']}").json()["status"] != "running")
+        assert job.stop.is_set()  # stopped, and forgotten
+        assert tc.get(f"/api/numbers/{a['id']}").status_code == 404
+        until(lambda: not jobs.numbers_jobs.running())
         odds = {"game": "keirin", "mode": "odds", "riders": 6, "length": 30}
         c = tc.post("/api/numbers", json=odds, headers=by("10.0.0.3")).json()
         until(lambda: tc.get(f"/api/numbers/{c['id']}").json()["status"] == "done")

@@ -137,13 +137,27 @@ class Jobs:
 
     def __init__(self, limits: Limits | None = None, per_address: int = 1) -> None:
         self.jobs: dict[str, Job] = {}
+        # jobs deleted while running: no longer readable, still holding their slot until
+        # their thread sees the stop (at its next progress report)
+        self.winding: dict[str, Job] = {}
         self.lock = threading.Lock()
         self.limits = limits or Limits()
         self.per_address = per_address  # jobs one address may have running at once
         self.computed = 0  # jobs started (a shared one counts once)
 
     def running(self) -> int:
-        return sum(j.status == "running" for j in self.jobs.values())
+        return sum(j.status == "running" for j in self._all())
+
+    def _all(self) -> list[Job]:
+        return [*self.jobs.values(), *self.winding.values()]
+
+    def delete(self, job: Job) -> None:
+        """Forget ``job`` (stopping it first if it runs): it is no longer readable."""
+        job.stop.set()
+        with self.lock:
+            self.jobs.pop(job.id, None)
+            if job.status == "running":
+                self.winding[job.id] = job
 
     def forget_old(self) -> None:
         now = time.monotonic()
@@ -168,7 +182,7 @@ class Jobs:
             if same is not None:
                 same.askers.add(owner)
                 return same
-            mine = sum(j.status == "running" and j.owner == owner for j in self.jobs.values())
+            mine = sum(j.status == "running" and j.owner == owner for j in self._all())
             if mine >= self.per_address:
                 raise _busy("refusal.jobs_yours", max=self.per_address)
             if self.running() >= MAX_RUNNING:
@@ -184,8 +198,7 @@ class Jobs:
         thread.start()
         return job
 
-    @staticmethod
-    def _run(job: Job, work: Callable[[Job], dict[str, Any]]) -> None:
+    def _run(self, job: Job, work: Callable[[Job], dict[str, Any]]) -> None:
         try:
             job.result = work(job)
             job.done = job.total
@@ -199,6 +212,8 @@ class Jobs:
             job.status, job.error = "error", render(job.words, "en")
         finally:
             job.ended = time.monotonic()
+            with self.lock:
+                self.winding.pop(job.id, None)
 
 
 def jobs_of(request: Request) -> Jobs:
@@ -329,13 +344,17 @@ async def job_status(job_id: str, request: Request) -> JSONResponse:
 @router.delete("/api/numbers/{job_id}", response_class=JSONResponse,
                responses=_answers(200, 403, 404))
 async def stop_job(job_id: str, request: Request) -> JSONResponse:
-    """Stop a job at its next progress report (a job others asked for too: once all of
-    them asked to stop it)."""
+    """Stop and forget a job (a job others asked for too: once all of them asked to stop
+    it); afterwards it is not found. It stops at its next progress report."""
     job = jobs_of(request).jobs.get(job_id)
     if job is None:
         return _refused(404, refusal(JobError, "refusal.no_job"))
     job.stoppers.add(client_key(request.scope,
                                 getattr(request.app.state, "trusted_proxies", ())))
-    if job.askers <= job.stoppers:
-        job.stop.set()
-    return JSONResponse(job.to_json())
+    if not job.askers <= job.stoppers:
+        return JSONResponse(job.to_json())  # others still wait for its answer
+    jobs_of(request).delete(job)
+    out = job.to_json()
+    if out["status"] == "running":
+        out["status"] = "cancelled"  # what it is from now on (its thread stops soon)
+    return JSONResponse(out)

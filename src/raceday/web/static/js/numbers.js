@@ -119,7 +119,7 @@ function showResult() {
   const status = el("p", { class: "status", role: "status" },
     t(`nm_status_${job.status}`, { done: job.done.toLocaleString(), total: job.total.toLocaleString(), seconds: job.seconds }));
   const stop = job.status === "running" ? el("button", { type: "button", id: "stop",
-    onclick: () => fetch(`/api/numbers/${job.id}`, { method: "DELETE" }).catch(fail) }, t("nm_stop")) : null;
+    onclick: stopJob }, t("nm_stop")) : null;
   const parts = [el("div", { class: "row" }, bar, stop), status];
   if (job.status === "error") parts.push(el("p", { class: "error" }, refusal(job, job.error)));
   if (job.result) {
@@ -130,6 +130,18 @@ function showResult() {
     for (const spec of r.tables) parts.push(table(spec));
   }
   out.replaceChildren(...parts);
+}
+
+// a stopped job is forgotten by the server: its last state comes with the answer
+async function stopJob() {
+  try {
+    const res = await fetch(`/api/numbers/${job.id}`, { method: "DELETE" });
+    const stopped = await res.json();
+    if (!res.ok) throw new Error(refusal(stopped, stopped.error));
+    clearInterval(poller);
+    job = stopped;
+    showResult();
+  } catch (e) { fail(e); }
 }
 
 async function poll() {
