@@ -108,9 +108,9 @@ def flood_rooms(port: int, stop: float, running: Any, most: int = 5_000) -> dict
             if status == 201:
                 made = json.loads(data)
                 key = made.get("key")
-                status, _, _ = request(port, "POST",
+                status, _, _ = request(port, "POST",  # stage 1: the prologue has no film
                                        f"/api/wielersim/campaigns/{quote(made['name'])}/watch",
-                                       source, {"stage": 0},
+                                       source, {"stage": 1},
                                        {"X-Campaign-Key": key} if key else None)
                 got[f"watch room {status}"] += 1
     return dict(got)
@@ -277,8 +277,9 @@ def run(args: argparse.Namespace) -> bool:
     with tempfile.TemporaryDirectory(prefix="bench_abuse.") as tmp:
         db = Path(tmp) / "bench.sqlite"
         timing = Path(tmp) / "timing.txt"
+        profile = ["-m", "cProfile", "-o", str(args.profile)] if args.profile else []
         server = subprocess.Popen(
-            [sys.executable, "-m", "raceday.web.server", str(db), str(port)],
+            [sys.executable, *profile, "-m", "raceday.web.server", str(db), str(port)],
             env={**os.environ, "RACEDAY_PARTY_TIMING": str(timing)})
         try:
             wait_until_up(port, server, clock())
@@ -287,18 +288,18 @@ def run(args: argparse.Namespace) -> bool:
             honest = {"port": port, "code": code, "host": host, "seats": seats,
                       "deadline": args.deadline, "pace": args.pace, "seed": args.seed}
             spawn = multiprocessing.get_context("spawn")
-            with spawn.Pool(1 + len(FLOODS)) as pool:
+            with spawn.Pool(1 + len(args.floods)) as pool:
                 party = pool.apply_async(_honest_job, (honest,))
                 floods = [pool.apply_async(_flood_job, ({
                     "name": name, "port": port, "seconds": args.flood_seconds,
                     "pdfs": args.pdfs, "sockets": args.sockets, "code": code},))
-                    for name in FLOODS]
+                    for name in args.floods]
                 result = party.get(args.deadline + 60)
                 flooded = [f.get(args.flood_seconds + 180) for f in floods]
             came_in = newcomer(port)
             server_cpu = cpu_seconds(server.pid) - cpu0
-        finally:
-            server.send_signal(signal.SIGTERM)
+        finally:  # SIGINT lets cProfile write its file; uvicorn stops on either signal
+            server.send_signal(signal.SIGINT if args.profile else signal.SIGTERM)
             try:
                 server.wait(30)
             except subprocess.TimeoutExpired:
@@ -377,8 +378,16 @@ def main() -> None:
     parser.add_argument("--sockets", type=int, default=100)
     parser.add_argument("--pdfs", type=int, default=48)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--floods", default=",".join(FLOODS),
+                        help=f"the floods to run, comma-separated (of {', '.join(FLOODS)}); "
+                             "none: the honest party alone")
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--profile", type=Path, help="profile the server into this file")
     args = parser.parse_args()
+    args.floods = [f for f in args.floods.split(",") if f]
+    unknown = set(args.floods) - set(FLOODS)
+    if unknown:
+        parser.error(f"unknown flood(s): {', '.join(sorted(unknown))}")
     if args.quick:
         args.sockets, args.pdfs, args.flood_seconds = 20, 8, 30.0
     sys.exit(0 if run(args) else 1)

@@ -76,9 +76,12 @@ def test_a_flood_is_answered_once_then_closed_and_its_address_waits(app: Any,
         assert Client(tc, code, None).welcome["type"] == "welcome"
 
 
-def test_calm_again_a_socket_is_told_to_slow_down_again(app: Any, clock: Clock) -> None:
+def test_calm_again_a_socket_is_told_to_slow_down_again(tmp_path: Path, clock: Clock) -> None:
     """The silence lasts while the flood does: a phone that tapped too fast, then waited
-    (its allowance full again), hears the next slow-down."""
+    (its allowance full again), hears the next slow-down. (No pause before reading a
+    refused message: the clock moves on only once every message was read.)"""
+    app = create_app(tmp_path / "party.sqlite", clock=clock, burst=BURST, rate=10,
+                     flood_pause=0)
     with at(app, ROUTER) as tc:
         code = tc.post("/api/rooms", json={"game": "derby"}).json()["code"]
         phone = Client(tc, code, None)
@@ -125,3 +128,34 @@ def test_a_bar_reconnecting_after_a_wifi_drop_gets_in(tmp_path: Path, clock: Clo
         clock.now += 1 / HANDSHAKE_RATE
         assert Client(tc, code, None).welcome["type"] == "welcome"
 
+
+
+def test_an_intent_refused_before_the_room_is_touched_needs_no_replay(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A spectator's intent or a kind its sender may not send is refused without putting
+    the room back from its log (a flood of them cost a replay each); a refusal of the rules
+    after the room was touched still puts it back."""
+    import raceday.web.rooms as rooms_module
+    from raceday.rooms import Actor, RoomError
+    from raceday.web.rooms import Rooms
+
+    replays: list[int] = []
+    real = rooms_module.replay
+
+    def counted(*args: Any) -> Any:
+        replays.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(rooms_module, "replay", counted)
+    rooms = Rooms(tmp_path / "party.sqlite")
+    room, _ = rooms.create("derby", {})
+    before, revision = room.logic.to_json(), room.revision
+    for actor, intent in ((Actor.spectator(), {"type": "ticket"}),
+                          (Actor.host(), {"type": "no such kind"}),
+                          (Actor.player(0), {"type": "no such kind"})):
+        with pytest.raises(RoomError):
+            rooms.apply(room, actor, intent)
+    assert replays == [] and room.logic.to_json() == before and room.revision == revision
+    with pytest.raises(RoomError):  # the rules refuse it: no one has a seat yet
+        rooms.apply(room, Actor.host(), {"type": "start"})
+    assert replays == [1] and room.logic.to_json() == before

@@ -93,7 +93,15 @@ see :func:`~raceday.rooms.turn.turn_room_before_kit`).
 from raceday.rooms.base import KIT_FORMAT, RoomBase, outcome_json
 from raceday.rooms.party import PartyRoom
 from raceday.rooms.places import HUMAN, Places, check_kinds, intent_int
-from raceday.rooms.protocol import JSON, Actor, RoomError, RoomLogic, as_room_error, logic_class
+from raceday.rooms.protocol import (
+    JSON,
+    Actor,
+    RefusedUnread,
+    RoomError,
+    RoomLogic,
+    as_room_error,
+    logic_class,
+)
 from raceday.rooms.turn import UNDO_NEVER, UNDO_VS_COMPUTER, TurnRoom, turn_room_before_kit
 
 __all__ = [
@@ -105,6 +113,7 @@ __all__ = [
     "Actor",
     "PartyRoom",
     "Places",
+    "RefusedUnread",
     "RoomBase",
     "RoomError",
     "RoomLogic",

@@ -35,7 +35,7 @@ from raceday.core.game import AnyGame, GameOptions
 from raceday.core.protocol import Outcome, State
 from raceday.present import refusal
 from raceday.rooms.places import intent_int
-from raceday.rooms.protocol import JSON, Actor, RoomError, as_room_error
+from raceday.rooms.protocol import JSON, Actor, RefusedUnread, RoomError, as_room_error
 
 KIT_FORMAT = 1
 """The version of the kit's save format (``{"kit": 1, ...}``); older saves go through the
@@ -319,11 +319,11 @@ class RoomBase(Generic[StateT]):
                rng: np.random.Generator) -> list[JSON]:
         kind = intent.get("type")
         if actor.kind == "spectator":
-            raise refusal(RoomError, "refusal.spectator")
+            raise refusal(RefusedUnread, "refusal.spectator")
         handler = self.handlers(actor).get(kind) if isinstance(kind, str) else None
         if handler is None:
             who = Message("refusal.who_host" if actor.kind == "host" else "refusal.who_player")
-            raise refusal(RoomError, "refusal.cannot_send", who=who, kind=repr(kind),
+            raise refusal(RefusedUnread, "refusal.cannot_send", who=who, kind=repr(kind),
                           title=self.title)
         events: list[JSON] = []
         with as_room_error():  # an engine's refusal, told to the client as it is

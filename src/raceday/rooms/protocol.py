@@ -35,6 +35,12 @@ class RoomError(RacedayError):
     """An intent that the rules or the room refuse; the message goes back to that client."""
 
 
+class RefusedUnread(RoomError):
+    """A refusal made before the room was touched (a spectator's intent, a kind the sender
+    may not send): the server need not put the room back, which it does by replaying its
+    log since the last snapshot (a flood of such intents would cost a replay each)."""
+
+
 @contextmanager
 def as_room_error() -> Iterator[None]:
     """Any :class:`RacedayError` raised inside (a bad option, an illegal action) becomes a

@@ -154,6 +154,10 @@ SLOW_DOWN = Message("refusal.slow_down")
 FLOODED = Message("refusal.flooded")  # the reason of a flooding socket's close (4429)
 FLOOD = 100  # messages a socket may send over its allowance (refilled as fast) before it
 # is closed: a person's double tap is far under it, a script's flood meets it at once
+# seconds the server waits before reading the next message of a socket over its allowance:
+# a flood then waits in its own TCP buffers (the sender is held back by TCP itself), not
+# on the server's cores, and meets FLOOD in about a second
+FLOOD_PAUSE = 0.01
 OUTBOX = 512  # messages queued for one slow connection before it is dropped
 HELLO_TIMEOUT = 15.0
 
@@ -719,7 +723,7 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
                rest_rate: float = 1, lookup_burst: float = 200, lookup_rate: float = 2,
                create_burst: float = 10, create_rate: float = 0.05, max_sockets: int = 100,
                handshake_burst: float = HANDSHAKE_BURST, handshake_rate: float = HANDSHAKE_RATE,
-               clock: Callable[[], float] = time.monotonic,
+               flood_pause: float = FLOOD_PAUSE, clock: Callable[[], float] = time.monotonic,
                idle_close: float | None = IDLE_CLOSE_HOURS,
                timing: str | Path | None = None, resume_after: float = 5.0,
                shard: Shard | None = None, max_rooms: int = MAX_ROOMS,
@@ -742,7 +746,9 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
     lookups (a room's page data or QR, joins, replays, WebSockets naming an unknown room: a
     hit costs one, a miss :data:`MISS_COST`); ``max_sockets`` the WebSockets one address
     may hold open at once; ``handshake_*`` how many it may open at once and then a second
-    (a socket closed for flooding costs its address :data:`FLOOD_PENALTY` of them). The
+    (a socket closed for flooding costs its address :data:`FLOOD_PENALTY` of them);
+    ``flood_pause`` how long a socket over its allowance waits before its next message is
+    read (:data:`FLOOD_PAUSE`; 0 in tests that flood on a frozen clock). The
     defaults let twelve phones behind one router (one address) load, join and reconnect at
     once, and refuse a script's flood (429). ``clock`` (seconds,
     ``time.monotonic`` by default) refills every allowance (and times the idle close);
@@ -1125,7 +1131,9 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
             hub.add(room.code, conn)  # a seat's older connection is told and closed
         sender = asyncio.create_task(_sender(conn, hub.timing))
         bucket = Bucket(burst, rate, clock)
-        strikes = Bucket(FLOOD, rate, clock)  # refused messages before it is closed
+        # refused messages before it is closed, refilled ten times slower than the
+        # allowance: a socket that floods at any pace runs out
+        strikes = Bucket(FLOOD, rate / 10, clock)
         slowed = False  # told to slow down, and not calm since
         ending: tuple[int, str | None] = (1000, None)
         try:
@@ -1147,6 +1155,8 @@ def create_app(db_path: str | Path, *, public_url: str | None = None,
                     if not slowed:
                         slowed = True
                         hub.send(conn, _err(None, SLOW_DOWN))
+                    if flood_pause > 0:
+                        await asyncio.sleep(flood_pause)
                     continue
                 text = message.get("text")
                 if text is None:
@@ -1318,6 +1328,9 @@ async def _receive(rooms: Rooms, hub: Hub, room: Room, conn: Conn, text: str) ->
         return
     if data["type"] == "hello":
         hub.send(conn, _err(ref, Message("refusal.already_connected")))
+        return
+    if conn.actor.kind == "spectator":  # refused here, not behind the room's other intents
+        hub.send(conn, _err(ref, Message("refusal.spectator")))
         return
     # The intent is applied in a task of its own that holds the room's lock until the update
     # is queued: a client leaving meanwhile cancels only its wait, never a half-done intent.

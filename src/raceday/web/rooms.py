@@ -81,7 +81,15 @@ import numpy as np
 from raceday.core.errors import RacedayError, SaveFormatError
 from raceday.core.events import Message
 from raceday.present import refusal
-from raceday.rooms import JSON, Actor, RoomError, RoomLogic, as_room_error, logic_class
+from raceday.rooms import (
+    JSON,
+    Actor,
+    RefusedUnread,
+    RoomError,
+    RoomLogic,
+    as_room_error,
+    logic_class,
+)
 from raceday.rooms.log import Step, replay, snapshot_at, steps_after
 from raceday.web import jsontext
 
@@ -818,9 +826,12 @@ class Rooms:
             self.store.append(room, old_revision, actor, intent, events, seat_row, removed)
         except BaseException as exc:
             # put the room back exactly as it was: state, generator and revision (its
-            # snapshot with the intents accepted since applied again)
+            # snapshot with the intents accepted since applied again), unless the refusal
+            # came before the room was touched
             room.revision = old_revision
             room.snapshot, room.snapshot_rng, room.snapshot_revision, room.since_snapshot = kept
+            if isinstance(exc, RefusedUnread):
+                raise
             logic, rng = replay(type(room.logic), room.snapshot, room.snapshot_rng,
                                 room.since_snapshot)
             room.logic = logic
