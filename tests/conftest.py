@@ -132,10 +132,13 @@ SLOW_MODULES = frozenset((
     "test_sixth_game.py",
     "web/test_delta.py",
     "web/test_durability.py",
+    "web/test_heavy.py",
+    "web/test_open_files.py",
     "web/test_replay_frames.py",
     "web/test_scale_out.py",
     "web/test_schemathesis.py",
     "web/test_snapshots.py",
+    "web/test_unwritable_db.py",
 ))
 
 
