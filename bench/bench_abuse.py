@@ -87,16 +87,12 @@ def request(port: int, method: str, path: str, source: str, body: Any = None,
         conn.close()
 
 
-def _until(stop: float, running: Any) -> bool:
-    return clock() < stop and running.is_set()
-
-
-def flood_rooms(port: int, stop: float, running: Any, most: int = 5_000) -> dict[str, int]:
+def flood_rooms(port: int, stop: float, most: int = 5_000) -> dict[str, int]:
     """Rooms and watch rooms from one address, as fast as the answers come."""
     got: Counter[str] = Counter()
     source = flood_address(1)
     for i in range(most):
-        if not _until(stop, running):
+        if clock() >= stop:
             break
         status, _, _ = request(port, "POST", "/api/rooms", source,
                                {"game": "derby", "options": {"races": 4}})
@@ -116,7 +112,7 @@ def flood_rooms(port: int, stop: float, running: Any, most: int = 5_000) -> dict
     return dict(got)
 
 
-def flood_pdfs(port: int, stop: float, running: Any, at_once: int, most: int = 2_000
+def flood_pdfs(port: int, stop: float, at_once: int, most: int = 2_000
                ) -> dict[str, int]:
     """``at_once`` concurrent PDF requests from one address, again and again."""
     got: Counter[str] = Counter()
@@ -124,7 +120,7 @@ def flood_pdfs(port: int, stop: float, running: Any, at_once: int, most: int = 2
     sent = [0]
 
     def one(n: int) -> None:
-        while _until(stop, running):
+        while clock() < stop:
             with lock:
                 if sent[0] >= most:
                     return
@@ -142,12 +138,12 @@ def flood_pdfs(port: int, stop: float, running: Any, at_once: int, most: int = 2
     return dict(got)
 
 
-def flood_campaigns(port: int, stop: float, running: Any, most: int = 5_000
+def flood_campaigns(port: int, stop: float, most: int = 5_000
                     ) -> dict[str, int]:
     """New stage races from one address, as fast as the answers come."""
     got: Counter[str] = Counter()
     for _ in range(most):
-        if not _until(stop, running):
+        if clock() >= stop:
             break
         status, _, _ = request(port, "POST", "/api/wielersim/campaigns", flood_address(3),
                                {"tour": "ronde-van-belgie", "peloton": "small"})
@@ -242,17 +238,15 @@ def flood_sockets(port: int, code: str, sockets: int, stop: float) -> dict[str, 
 
 def _flood_job(job: dict[str, Any]) -> dict[str, Any]:
     """One flood in a process of its own."""
-    running = threading.Event()
-    running.set()
     stop = clock() + job["seconds"]
     name, port = job["name"], job["port"]
     started = clock()
     if name == "rooms":
-        got = flood_rooms(port, stop, running)
+        got = flood_rooms(port, stop)
     elif name == "pdfs":
-        got = flood_pdfs(port, stop, running, job["pdfs"])
+        got = flood_pdfs(port, stop, job["pdfs"])
     elif name == "campaigns":
-        got = flood_campaigns(port, stop, running)
+        got = flood_campaigns(port, stop)
     else:
         got = flood_sockets(port, job["code"], job["sockets"], stop)
     return {"name": name, "got": got, "seconds": clock() - started}
