@@ -52,10 +52,12 @@ def _need_chromium() -> None:
     pytest.skip(f"{CHROMIUM} is missing")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def chromium() -> Iterator[Any]:
-    """One Chromium for a test module (each test opens its own contexts, closed when the
-    test ends: see :func:`_close_contexts`)."""
+    """One Chromium for a test process, launched when its first browser test starts (each
+    test opens its own contexts, closed when the test ends: see :func:`_close_contexts`).
+    One a module cost a Playwright driver and a browser launched 33 times: 40 CPU-s of the
+    browser tests' 436."""
     _need_chromium()
     from playwright.sync_api import sync_playwright
 

@@ -48,35 +48,52 @@ def focused(page: Any) -> str:
           : a.tagName + '.' + (a.getAttribute('class') || ''); }"""))
 
 
-@pytest.mark.parametrize("width", [360, 430])
-def test_every_phase_fits_is_accessible_and_animated(open_page: Any, server: str,
-                                                     width: int) -> None:
-    phone_size = {"width": width, "height": 740}
+PHONE_WIDTHS = (360, 430)  # the narrowest phone in use and a large one
+PHONE_HEIGHT = 740
+
+
+def at_each_phone_width(phone: Any, where: str, check: Any = None) -> None:
+    """The phone's checks of one phase at each of :data:`PHONE_WIDTHS` (the same phone
+    turned wider, then back: one game checks both widths): axe, no sideways scroll, and
+    ``check(width)`` if given."""
+    for width in (*PHONE_WIDTHS[1:], PHONE_WIDTHS[0]):
+        phone.set_viewport_size({"width": width, "height": PHONE_HEIGHT})
+        phone.evaluate("() => new Promise((done) => requestAnimationFrame(() =>"
+                       " requestAnimationFrame(done)))")  # laid out and drawn at that width
+        assert_accessible(phone, f"hairpin {where}, {width} px")
+        fits_phone(phone)
+        if check is not None:
+            check(width)
+
+
+def test_every_phase_fits_is_accessible_and_animated(open_page: Any, server: str) -> None:
     room = new_room(server, "hairpin", variant="short", red="human", black="medium", position=LATE)
     code, token = room["code"], room["host_token"]
     tv = host_page(open_page, TV, server, room)
-    phone = open_page(phone_size, f"{server}play/{code}")
+    phone = open_page({"width": PHONE_WIDTHS[0], "height": PHONE_HEIGHT}, f"{server}play/{code}")
     phone.fill("#name", "Aki")
     phone.keyboard.press("Enter")
     tv.get_by_text("Red — Aki").wait_for()
     phone.get_by_text("Waiting for the host").wait_for()
-    for page, where in ((tv, "TV lobby"), (phone, "phone lobby")):
-        assert_accessible(page, f"hairpin {where}")
-    fits_phone(phone)
+    assert_accessible(tv, "hairpin TV lobby")
+    at_each_phone_width(phone, "phone lobby")
     fits_tv(tv, ".gp-places li, .join-box p")
     tv.click("#start")
     phone.locator(".hp-turn.yours").wait_for()
     tv.get_by_text("Waiting for Red — Aki").wait_for()
     # the phone's move: the board first, the moves right under it, on the first screen
-    assert_accessible(phone, "hairpin phone, your move")
+
+    def board_first(width: int) -> None:
+        board = phone.locator(".hp-board").bounding_box()
+        first = phone.locator("button.hp-move").first.bounding_box()
+        assert board["y"] + board["height"] <= first["y"] < PHONE_HEIGHT - first["height"], \
+            (width, board, first)
+        square = phone.locator(".hp-square rect").first.bounding_box()
+        assert square["width"] >= 40, (width, square)  # a square a thumb can hit
+
+    at_each_phone_width(phone, "phone, your move", board_first)
     assert_accessible(tv, "hairpin TV, the phone's move")
-    fits_phone(phone)
     fits_tv(tv, TV_TEXT)
-    board = phone.locator(".hp-board").bounding_box()
-    first = phone.locator("button.hp-move").first.bounding_box()
-    assert board["y"] + board["height"] <= first["y"] < phone_size["height"] - first["height"]
-    square = phone.locator(".hp-square rect").first.bounding_box()
-    assert square["width"] >= 40, square  # a square a thumb can hit
     # the computer thinking, held there by pausing the timeline
     pause(tv, server, code, token, "pause", BOARD)
     before = ply(phone)
@@ -95,9 +112,8 @@ def test_every_phase_fits_is_accessible_and_animated(open_page: Any, server: str
         assert trail.get_attribute("data-to") == dest
         assert int(page.get_attribute(".hp-stage", "data-animated") or 0) >= 1
     assert focused(phone) != "body"  # focus stayed on a control (undo, while it waits)
-    assert_accessible(phone, "hairpin phone, computer thinking")
+    at_each_phone_width(phone, "phone, computer thinking")
     assert_accessible(tv, "hairpin TV, computer thinking")
-    fits_phone(phone)
     fits_tv(tv, TV_TEXT)
     pause(tv, server, code, token, "resume", BOARD)
     wait_ply(phone, before + 2)
@@ -128,10 +144,9 @@ def test_every_phase_fits_is_accessible_and_animated(open_page: Any, server: str
         page.locator(".finale .podium").wait_for()
         assert first in page.inner_text(".finale .step-1")
     settled(phone)
-    assert_accessible(phone, "hairpin phone, game over")
+    at_each_phone_width(phone, "phone, game over")
     settled(tv)
     assert_accessible(tv, "hairpin TV, game over")
-    fits_phone(phone)
     fits_tv(tv, TV_TEXT)
     # play again with the same seats: the phone keeps its place without joining again
     tv.click(".finale button.again")
