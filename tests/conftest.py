@@ -19,6 +19,7 @@ skip only when neither is installed.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import os
@@ -57,14 +58,43 @@ def chromium() -> Iterator[Any]:
     """One Chromium for a test process, launched when its first browser test starts (each
     test opens its own contexts, closed when the test ends: see :func:`_close_contexts`).
     One a module cost a Playwright driver and a browser launched 33 times: 40 CPU-s of the
-    browser tests' 436."""
+    browser tests' 436. Playwright's event loop counts as running only during the tests
+    that use it (see :func:`pytest_runtest_setup`)."""
     _need_chromium()
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
+        _PLAYWRIGHT_LOOP.append(asyncio.get_running_loop())
         browser = pw.chromium.launch(executable_path=str(browser_executable()), args=ARGS)
         yield browser
         browser.close()
+    _PLAYWRIGHT_LOOP.clear()
+
+
+# Playwright's sync API keeps its event loop "running" in the thread that started it (its
+# dispatcher waits in a greenlet), so with one Chromium for the whole process every later
+# ``asyncio.run`` of a test (Textual's pilot, the bench's clients) would be refused. The loop
+# is marked running while a browser test is set up, runs and is torn down, and not between.
+_PLAYWRIGHT_LOOP: list[asyncio.AbstractEventLoop] = []
+
+
+def _playwright_loop(running: bool) -> None:
+    if _PLAYWRIGHT_LOOP:
+        asyncio.events._set_running_loop(_PLAYWRIGHT_LOOP[0] if running else None)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_setup(item: pytest.Item) -> Iterator[None]:
+    _playwright_loop("chromium" in getattr(item, "fixturenames", ()))
+    yield
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    # the last test of the process also tears the browser down
+    _playwright_loop("chromium" in getattr(item, "fixturenames", ()) or nextitem is None)
+    yield
+    _playwright_loop(False)
 
 
 @pytest.fixture(autouse=True)
