@@ -30,11 +30,6 @@ class KeirinGame(Game[KeirinOptions, KeirinState]):
         {"riders": 7, "length": 100},
         {"riders": 9, "derny": 18},
     )
-    # 250 random races of each set (1,000 in all; 10 of each checked at every step): a
-    # defect in 1.2 % of a set's races is found with 95 % probability, as for every game.
-    # The races' chances are also summed exactly against the engine's chance tree
-    # (tests/games/keirin/test_odds.py) and ridden in lock step by the fast simulator.
-    harness_games: ClassVar[int] = 250
 
     def max_steps(self, options: Mapping[str, Any] | GameOptions | None = None) -> int:
         return self.options(options).max_steps()
