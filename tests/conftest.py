@@ -63,12 +63,38 @@ def chromium() -> Iterator[Any]:
     _need_chromium()
     from playwright.sync_api import sync_playwright
 
+    _poll_wait_for_function_every(WAIT_POLL_MS)
     with sync_playwright() as pw:
         _PLAYWRIGHT_LOOP.append(asyncio.get_running_loop())
         browser = pw.chromium.launch(executable_path=str(browser_executable()), args=ARGS)
         yield browser
+        _playwright_loop(True)  # wherever the process's last teardown comes from
         browser.close()
     _PLAYWRIGHT_LOOP.clear()
+
+
+# How often a page's wait_for_function tries its condition while a test waits for it.
+# Playwright's default tries it on every animation frame, which makes Chromium run 60
+# frames a second on every page a test waits on (races at the server's pace take seconds).
+WAIT_POLL_MS = 100
+
+
+def _poll_wait_for_function_every(ms: int) -> None:
+    """Make ``polling=ms`` the default of Page and Frame ``wait_for_function``."""
+    from playwright.sync_api import Frame, Page
+
+    for cls in (Page, Frame):
+        original = cls.wait_for_function
+        if getattr(original, "polls_every", None) == ms:
+            continue
+
+        def wait_for_function(self: Any, expression: str, *, arg: Any = None,
+                              timeout: float | None = None, polling: float | str = ms,
+                              _original: Any = original) -> Any:
+            return _original(self, expression, arg=arg, timeout=timeout, polling=polling)
+
+        wait_for_function.polls_every = ms  # type: ignore[attr-defined]
+        cls.wait_for_function = wait_for_function  # type: ignore[method-assign]
 
 
 # Playwright's sync API keeps its event loop "running" in the thread that started it (its
