@@ -21,6 +21,14 @@ def wait_for_style_sheets(page: Any) -> None:
                            ".every((link) => link.sheet !== null)")
 
 
+def turn_to(page: Any, viewport: dict[str, int]) -> None:
+    """Turn ``page`` to another screen size and wait until it is laid out and drawn at it
+    (two animation frames), so one walk through a page can check it at every size."""
+    page.set_viewport_size(viewport)
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() =>"
+                  " requestAnimationFrame(done)))")
+
+
 def settle_animations(page: Any) -> None:
     """Wait until every finite CSS animation and transition on the page has ended, so axe
     measures colours as the reader finally sees them, not half-way through a fade (a podium

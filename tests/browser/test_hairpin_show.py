@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from a11y import assert_accessible
+from a11y import assert_accessible, turn_to
 from turn_show import TV, fits_phone, fits_tv, host_page, new_room, pause, settled
 
 from raceday.web.app import create_app
@@ -57,9 +57,7 @@ def at_each_phone_width(phone: Any, where: str, check: Any = None) -> None:
     turned wider, then back: one game checks both widths): axe, no sideways scroll, and
     ``check(width)`` if given."""
     for width in (*PHONE_WIDTHS[1:], PHONE_WIDTHS[0]):
-        phone.set_viewport_size({"width": width, "height": PHONE_HEIGHT})
-        phone.evaluate("() => new Promise((done) => requestAnimationFrame(() =>"
-                       " requestAnimationFrame(done)))")  # laid out and drawn at that width
+        turn_to(phone, {"width": width, "height": PHONE_HEIGHT})
         assert_accessible(phone, f"hairpin {where}, {width} px")
         fits_phone(phone)
         if check is not None:

@@ -24,7 +24,7 @@ from raceday.web.app import create_app  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(Path(__file__).parents[2]))  # the repository: tests.web
-from a11y import assert_accessible, wait_for_style_sheets  # noqa: E402
+from a11y import assert_accessible, turn_to, wait_for_style_sheets  # noqa: E402
 from tests.web.test_replay_frames import play_room  # noqa: E402
 
 PHONE = {"width": 390, "height": 844}
@@ -88,9 +88,7 @@ def _fits_both(page: Any, what: str) -> None:
     """The page as it is now fits the TV and the phone and passes axe on each (the same
     page turned to each size, the phone last: one walk through a replay checks both)."""
     for viewport in (TV, PHONE):
-        page.set_viewport_size(viewport)
-        page.evaluate("() => new Promise((done) => requestAnimationFrame(() =>"
-                      " requestAnimationFrame(done)))")  # laid out at that size
+        turn_to(page, viewport)
         _fits(page, viewport is TV)
         assert_accessible(page, f"{what}, {viewport['width']} px")
 
@@ -301,14 +299,16 @@ def test_every_room_replay_fits_the_narrowest_and_widest_phones(
 
     codes = played.codes
     with background_server(create_app(played.db)) as base:
-        for width in (360, 430):
-            for game, code in codes.items():
-                page = open_page({"width": width, "height": 800}, f"{base}replay/room/{code}")
-                page.wait_for_selector(f".replay-board {BOARDS[game]}")
-                for key, out in (("End", "To the end"), ("Home", "Back")):  # the last step
-                    page.locator("h2.replay-title").click()  # (its podium too), the first
-                    page.keyboard.press(key)
-                    expect(page.get_by_role("button", name=out, exact=True)).to_be_disabled()
+        for game, code in codes.items():
+            page = open_page({"width": 360, "height": 800}, f"{base}replay/room/{code}")
+            page.wait_for_selector(f".replay-board {BOARDS[game]}")
+            for key, out in (("End", "To the end"), ("Home", "Back")):  # the last step
+                page.locator("h2.replay-title").click()  # (its podium too), the first
+                page.keyboard.press(key)
+                expect(page.get_by_role("button", name=out, exact=True)).to_be_disabled()
+                for width in (360, 430):  # the same page turned to each phone's width
+                    turn_to(page, {"width": width, "height": 800})
                     _fits(page, False)
-                assert page.js_errors == []
-                page.context.close()
+                page.set_viewport_size({"width": 360, "height": 800})
+            assert page.js_errors == []
+            page.context.close()

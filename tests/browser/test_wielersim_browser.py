@@ -23,7 +23,7 @@ from raceday.web.app import create_app  # noqa: E402
 from raceday.web.server import background_server  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).parent))
-from a11y import assert_accessible, wait_for_style_sheets  # noqa: E402
+from a11y import assert_accessible, turn_to, wait_for_style_sheets  # noqa: E402
 
 TV = {"width": 1920, "height": 1080}
 PHONE = {"width": 390, "height": 844}
@@ -154,9 +154,7 @@ def fits_each_phone(page: Any, phase: str, axe: bool = False) -> None:
     """No sideways scroll in ``phase`` at each of :data:`PHONES` (the same page turned to
     each size, the first last: one race checks both)."""
     for viewport in (*PHONES[1:], PHONES[0]):
-        page.set_viewport_size(viewport)
-        page.evaluate("() => new Promise((done) => requestAnimationFrame(() =>"
-                      " requestAnimationFrame(done)))")  # laid out at that size
+        turn_to(page, viewport)
         fits_phone(page, f"{phase} at {viewport['width']}")
         if axe:
             assert_accessible(page, f"{phase} at {viewport['width']}")
