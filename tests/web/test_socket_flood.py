@@ -129,7 +129,6 @@ def test_a_bar_reconnecting_after_a_wifi_drop_gets_in(tmp_path: Path, clock: Clo
         assert Client(tc, code, None).welcome["type"] == "welcome"
 
 
-
 def test_an_intent_refused_before_the_room_is_touched_needs_no_replay(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A spectator's intent or a kind its sender may not send is refused without putting
