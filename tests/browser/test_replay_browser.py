@@ -84,13 +84,10 @@ def _fits(page: Any, tv: bool) -> None:
         assert size >= 28, f"{size} px text on the TV"
 
 
-def _fits_both(page: Any, what: str) -> None:
-    """The page as it is now fits the TV and the phone and passes axe on each (the same
-    page turned to each size, the phone last: one walk through a replay checks both)."""
-    for viewport in (TV, PHONE):
-        turn_to(page, viewport)
-        _fits(page, viewport is TV)
-        assert_accessible(page, f"{what}, {viewport['width']} px")
+def _fits_at(page: Any, viewport: dict[str, int], what: str) -> None:
+    """The page, opened at ``viewport``, fits it and passes axe."""
+    _fits(page, viewport is TV)
+    assert_accessible(page, f"{what}, {viewport['width']} px")
 
 
 def _no_dumps(page: Any) -> None:
@@ -127,68 +124,70 @@ def test_a_room_replay_of_each_game_shows_its_board(
     total = len(data["steps"])
     step = _changing_step(data)
     with background_server(create_app(db)) as base:
-        page = open_page(PHONE, f"{base}replay")
-        link = page.get_by_role("link", name=f"{TITLES[game]} — {code}")
-        link.wait_for()  # the list itself is checked once: see the test below
-        link.click()
-        page.wait_for_selector(f".replay-board {BOARDS[game]}")  # the game's own drawing
-        assert page.url.endswith(f"/replay/room/{code}#step=1")  # an old link: the start
-        assert _status(page) == f"Step 1 of {total}"
-        _no_dumps(page)
-        _fits_both(page, f"{game} replay at the start")
-        # the scrubber, then the keys and the buttons
-        scrub = page.get_by_label("Step", exact=True)
-        scrub.fill(str(step))
-        _at(page, step, total)
-        assert page.url.endswith(f"#step={step}")
-        before = _board(page)
-        page.locator("h2.replay-title").click()  # the keys work wherever focus is
-        page.keyboard.press("ArrowRight")
-        _at(page, step + 1, total)
-        _until(page, lambda p=page, b=before: _board(p) != b, "the board changes")
-        if game == "hairpin":  # the step's move traced on the board, as live
-            assert page.locator(".replay-board .hp-trail").count() == 1
-        _no_dumps(page)
-        page.keyboard.press("ArrowLeft")
-        _at(page, step, total)
-        page.keyboard.press("End")
-        _at(page, total, total)
-        page.keyboard.press("Home")
-        _at(page, 1, total)
-        page.get_by_role("button", name="To the end").focus()
-        page.keyboard.press("Enter")
-        _at(page, total, total)
-        assert page.locator(".replay-words .podium li").count() >= 1  # the end's podium
-        assert page.get_by_role("button", name="To the end").is_disabled()  # so focus
-        # goes on to the scrubber (never to the page's body)
-        assert page.evaluate("document.activeElement.id") == "replay-scrub"
-        _no_dumps(page)
-        _fits_both(page, f"{game} replay at the end")
-        page.locator("h2.replay-title").click()
-        page.keyboard.press("Home")
-        _at(page, 1, total)
-        page.get_by_role("button", name="Next").click()
-        _at(page, 2, total)
-        page.get_by_label("Speed").select_option("4")
-        page.locator("h2.replay-title").click()
-        page.keyboard.press("Space")  # plays ...
-        play = page.locator("[data-act=play]")
-        _until(page, lambda b=play: b.get_attribute("aria-pressed") == "true", "it plays")
-        _until(page, lambda p=page: int(p.input_value("#replay-scrub")) >= 4, "steps go by")
-        page.get_by_role("button", name="Pause").click()  # ... and pauses
-        paused = _status(page)
-        assert page.get_by_role("button", name="Play").is_visible()
-        assert _status(page) == paused
-        # a shared link opens at its step, in the reader's language after a switch
-        page.goto(f"{base}replay/room/{code}#step={step}")
-        _at(page, step, total)
-        page.locator("button.lang").click()
-        _at(page, step, total, "{total}手中{n}手目")
-        assert page.get_by_label("手順").input_value() == str(step)
-        _no_dumps(page)
-        _fits_both(page, f"{game} replay in Japanese")
-        assert page.js_errors == []
-        page.context.close()
+        for viewport in (PHONE, TV):  # a fresh page a size: a page turned from the
+            # phone's size to the TV's kept a phone's layout on a busy machine
+            page = open_page(viewport, f"{base}replay")
+            link = page.get_by_role("link", name=f"{TITLES[game]} — {code}")
+            link.wait_for()  # the list itself is checked once: see the test below
+            link.click()
+            page.wait_for_selector(f".replay-board {BOARDS[game]}")  # the game's own drawing
+            assert page.url.endswith(f"/replay/room/{code}#step=1")  # an old link: the start
+            assert _status(page) == f"Step 1 of {total}"
+            _no_dumps(page)
+            _fits_at(page, viewport, f"{game} replay at the start")
+            # the scrubber, then the keys and the buttons
+            scrub = page.get_by_label("Step", exact=True)
+            scrub.fill(str(step))
+            _at(page, step, total)
+            assert page.url.endswith(f"#step={step}")
+            before = _board(page)
+            page.locator("h2.replay-title").click()  # the keys work wherever focus is
+            page.keyboard.press("ArrowRight")
+            _at(page, step + 1, total)
+            _until(page, lambda p=page, b=before: _board(p) != b, "the board changes")
+            if game == "hairpin":  # the step's move traced on the board, as live
+                assert page.locator(".replay-board .hp-trail").count() == 1
+            _no_dumps(page)
+            page.keyboard.press("ArrowLeft")
+            _at(page, step, total)
+            page.keyboard.press("End")
+            _at(page, total, total)
+            page.keyboard.press("Home")
+            _at(page, 1, total)
+            page.get_by_role("button", name="To the end").focus()
+            page.keyboard.press("Enter")
+            _at(page, total, total)
+            assert page.locator(".replay-words .podium li").count() >= 1  # the end's podium
+            assert page.get_by_role("button", name="To the end").is_disabled()  # so focus
+            # goes on to the scrubber (never to the page's body)
+            assert page.evaluate("document.activeElement.id") == "replay-scrub"
+            _no_dumps(page)
+            _fits_at(page, viewport, f"{game} replay at the end")
+            page.locator("h2.replay-title").click()
+            page.keyboard.press("Home")
+            _at(page, 1, total)
+            page.get_by_role("button", name="Next").click()
+            _at(page, 2, total)
+            page.get_by_label("Speed").select_option("4")
+            page.locator("h2.replay-title").click()
+            page.keyboard.press("Space")  # plays ...
+            play = page.locator("[data-act=play]")
+            _until(page, lambda b=play: b.get_attribute("aria-pressed") == "true", "it plays")
+            _until(page, lambda p=page: int(p.input_value("#replay-scrub")) >= 4, "steps go by")
+            page.get_by_role("button", name="Pause").click()  # ... and pauses
+            paused = _status(page)
+            assert page.get_by_role("button", name="Play").is_visible()
+            assert _status(page) == paused
+            # a shared link opens at its step, in the reader's language after a switch
+            page.goto(f"{base}replay/room/{code}#step={step}")
+            _at(page, step, total)
+            page.locator("button.lang").click()
+            _at(page, step, total, "{total}手中{n}手目")
+            assert page.get_by_label("手順").input_value() == str(step)
+            _no_dumps(page)
+            _fits_at(page, viewport, f"{game} replay in Japanese")
+            assert page.js_errors == []
+            page.context.close()
 
 
 def test_the_list_of_replays_names_every_room_fits_and_is_accessible(
