@@ -11,6 +11,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -102,16 +103,30 @@ def test_a_real_scheduler_with_two_workers_gives_the_same_numbers(
     assert np.array_equal(here.positions, there.positions)
 
 
-def test_ctrl_c_cancels_the_futures_on_a_real_scheduler(scheduler: str) -> None:
+def _client(scheduler: str) -> Any:
+    """A client of ``scheduler``. distributed's client expects the scheduler's first batch
+    to hold one message; on a loaded machine the scheduler can batch a second one with it
+    and the client fails an assert in its handshake (seen once in a whole-suite run), so the
+    connection is tried again, at most three times."""
     from distributed import Client
 
+    for attempt in range(3):
+        try:
+            return Client(scheduler, timeout=30)  # type: ignore[no-untyped-call]
+        except AssertionError:
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")
+
+
+def test_ctrl_c_cancels_the_futures_on_a_real_scheduler(scheduler: str) -> None:
     def interrupt(done: int, total: int) -> None:
         raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
         predict(route_spec("flanders"), peloton_spec("classics"), 40 * 10, seed=1, chunk=10,
                 scheduler=scheduler, progress=interrupt)
-    with Client(scheduler, timeout=30) as client:  # type: ignore[no-untyped-call]
+    with _client(scheduler) as client:
         deadline = time.monotonic() + 30
         left = -1
         while time.monotonic() < deadline:
