@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from a11y import assert_accessible
+from tests.browser.shots import keep_shot
 
 from raceday.web.app import create_app
 from raceday.web.rooms import Rooms
@@ -60,7 +61,7 @@ def test_a_closed_room_says_so_and_offers_the_way_on(open_page: Any, closed: Clo
         assert page.locator("#app a[href='/']").inner_text() == "Start or join another party"
         assert page.locator("#app a[href^='/replay/']").count() == 0  # nothing to replay
         assert page.locator("header.bar").count() == 0  # no room drawn
-        page.screenshot(path=str(tmp_path / f"closed-{kind}-{viewport['width']}.png"))
+        keep_shot(page, f"closed-{kind}-{viewport['width']}.png")
         assert page.js_errors == []
     finally:
         page.context.close()
@@ -77,7 +78,7 @@ def test_a_finished_closed_room_links_its_replay(open_page: Any, closed: Closed,
         assert "its replay is kept" in alert.inner_text()
         link = page.locator(f"#app a[href='/replay/room/{closed.over}']")
         assert link.inner_text() == f"Watch the replay of room {closed.over}"
-        page.screenshot(path=str(tmp_path / f"closed-finished-{viewport['width']}.png"))
+        keep_shot(page, f"closed-finished-{viewport['width']}.png")
         assert_accessible(page, f"closed room, finished, {viewport['width']}px")
         link.click()
         page.wait_for_url(f"**/replay/room/{closed.over}", timeout=15_000)
@@ -127,7 +128,7 @@ def test_a_phone_that_slept_through_the_close_shows_the_notice(
             assert "was closed after a long time without play" in notice.inner_text()
             assert page.locator("#app a[href='/']").count() == 1
             assert page.locator("header.bar").count() == 0  # the notice is the whole page
-            page.screenshot(path=str(tmp_path / "closed-slept-390.png"))
+            keep_shot(page, "closed-slept-390.png")
         assert page.js_errors == []
     finally:
         page.context.close()

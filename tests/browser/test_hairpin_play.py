@@ -12,6 +12,7 @@ from typing import Any
 
 import httpx
 import pytest
+from tests.browser.shots import keep_shot
 
 from raceday.web.app import create_app
 from raceday.web.server import background_server
@@ -92,8 +93,8 @@ def test_a_whole_game_on_two_browsers(open_page: Any, server: str, tmp_path: Pat
         assert "Red completed 3 laps first." in page.inner_text(".hp-why")
         assert not page.locator("button.hp-move").count()
         assert page.js_errors == []
-    tv.screenshot(path=str(tmp_path / "hairpin-end-1920.png"))
-    phone.screenshot(path=str(tmp_path / "hairpin-end-360.png"), full_page=True)
+    keep_shot(tv, "hairpin-end-1920.png")
+    keep_shot(phone, "hairpin-end-360.png", full_page=True)
     no_sideways_scroll(phone, PHONE["width"])
     no_sideways_scroll(tv, TV["width"])
 
@@ -120,8 +121,7 @@ def test_against_the_computer_from_the_landing_page_with_undo(
     assert page.inner_text(".hp-moves h3") == "Moves from b1"
     assert [b.inner_text() for b in page.locator("button.hp-move").all()] == \
         ["b1 cruise c1", "b1 charge d1"]
-    page.screenshot(path=str(tmp_path / f"hairpin-select-{viewport['width']}.png"),
-                    full_page=True)
+    keep_shot(page, f"hairpin-select-{viewport['width']}.png", full_page=True)
     no_sideways_scroll(page, viewport["width"])
     first = page.get_attribute(".hp-board", "aria-label")
     page.locator("button.hp-move").first.click()

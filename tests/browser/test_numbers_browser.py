@@ -3,12 +3,13 @@ bar, sortable table, chart), and a KEIRIN odds table; screenshots at phone and T
 
 from __future__ import annotations
 
-import os
 import warnings
 from pathlib import Path
 from typing import Any
 
 warnings.filterwarnings("ignore", message=".*httpx.*", category=DeprecationWarning)
+
+from tests.browser.shots import keep_shot  # noqa: E402
 
 from raceday.web.app import create_app  # noqa: E402
 
@@ -19,7 +20,6 @@ BIBS = "#t-riders tbody td:nth-child(2)"
 def test_a_prediction_run_to_the_end(chromium: Any, tmp_path: Path) -> None:
     from raceday.web.server import background_server
 
-    shots = Path(os.environ.get("RACEDAY_SHOTS", str(tmp_path)))
     problems: list[str] = []
     with background_server(create_app(tmp_path / "party.sqlite")) as base:
         for width, height in WIDTHS:
@@ -48,7 +48,7 @@ def test_a_prediction_run_to_the_end(chromium: Any, tmp_path: Path) -> None:
             assert bibs == sorted(bibs)
             assert page.locator(".chart .whisker").count() == 12 * 2 * 3  # win and podium
             assert page.evaluate("document.documentElement.scrollWidth") <= width
-            page.screenshot(path=str(shots / f"numbers-wielersim-{width}.png"), full_page=True)
+            keep_shot(page, f"numbers-wielersim-{width}.png", full_page=True)
             page.locator("#form-keirin button[type=submit]").click()
             page.wait_for_selector("#t-trifecta")
             assert page.locator("#t-riders tbody tr").count() == 9

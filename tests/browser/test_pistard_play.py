@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.browser.shots import keep_shot
 
 from raceday.web.app import create_app
 from raceday.web.server import background_server
@@ -77,7 +78,7 @@ def test_a_whole_race_of_three_browsers_and_a_computer(chromium: Any, server: st
     assert "P3 computer (medium)" in tv.inner_text(".gp-places")
     assert tv.locator(".pi-track .pi-square").count() == 32 * 4
     assert tv.locator(".pi-lane-no").count() == 4
-    tv.screenshot(path=str(tmp_path / "pistard-lobby-1920.png"))
+    keep_shot(tv, "pistard-lobby-1920.png")
     tv.click("#start")
     turns = waited = 0
     shot = False
@@ -94,8 +95,8 @@ def test_a_whole_race_of_three_browsers_and_a_computer(chromium: Any, server: st
             # buttons; the big screen shows the same dice and the live standings
             assert page.locator(".pi-track.is-zoomed .pi-square.is-target").count() >= 1
             assert page.locator(".pi-die").count() == 4
-            page.screenshot(path=str(tmp_path / "pistard-move-360.png"), full_page=True)
-            tv.screenshot(path=str(tmp_path / "pistard-race-1920.png"))
+            keep_shot(page, "pistard-move-360.png", full_page=True)
+            keep_shot(tv, "pistard-race-1920.png")
             assert tv.locator(".pi-standings tbody tr").count() == 3
             shot = True
         choose(page)
@@ -121,12 +122,12 @@ def test_a_whole_race_of_three_browsers_and_a_computer(chromium: Any, server: st
     assert phones[0].locator(".pi-result tr.mine").count() == 1
     assert tv.evaluate("document.documentElement.scrollWidth") <= TV["width"]
     for i, phone in enumerate(phones):
-        phone.screenshot(path=str(tmp_path / f"pistard-result-360-{i}.png"), full_page=True)
+        keep_shot(phone, f"pistard-result-360-{i}.png", full_page=True)
         wide = phone.evaluate("[...document.querySelectorAll('body *')].filter((e) => "
                               "e.getBoundingClientRect().right > 361).map((e) => "
                               "e.tagName + '.' + e.className).slice(0, 5)")
         assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], wide
-    tv.screenshot(path=str(tmp_path / "pistard-result-1920.png"))
+    keep_shot(tv, "pistard-result-1920.png")
     # the big screen's commentary is the message table's, in the page's language
     # (which lines the last ones are depends on the race: any of them is in English and
     # names a rider; in Japanese none is left in English)

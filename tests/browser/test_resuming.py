@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.browser.shots import keep_shot
 from tests.web.test_restart import racing_room
 
 from raceday.web.app import create_app
@@ -47,7 +48,7 @@ def test_every_screen_says_the_race_is_resuming(open_page: Any, kind: str,
         assert found is not None, text
         assert 0 < int(found.group(1)) <= WAIT
         assert "Connected" not in text
-        page.screenshot(path=str(tmp_path / f"resuming-{kind}.png"))
+        keep_shot(page, f"resuming-{kind}.png")
         assert page.js_errors == []
     finally:
         page.context.close()

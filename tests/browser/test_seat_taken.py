@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.browser.shots import keep_shot
 
 from raceday.web.app import create_app
 from raceday.web.server import background_server
@@ -77,8 +78,6 @@ def stays_stopped(page: Any, other: Any, opened: list[str], app: Any, code: str)
 
 def test_a_second_device_takes_the_seat_and_the_first_can_take_it_back(
         chromium: Any, party: Party, tmp_path: Path) -> None:
-    shots = tmp_path / "shots"
-    shots.mkdir()
     errors: list[str] = []
     code = new_room(party.url)
     contexts = [chromium.new_context(viewport=PHONE, locale="en-GB", device_scale_factor=2,
@@ -106,7 +105,7 @@ def test_a_second_device_takes_the_seat_and_the_first_can_take_it_back(
         first.get_by_text(TAKEN).wait_for(timeout=30_000)
         first.get_by_role("button", name=USE_HERE).wait_for()
         stays_stopped(first, second, first_opened, party.app, code)
-        first.screenshot(path=str(shots / "seat-taken-390.png"))
+        keep_shot(first, "seat-taken-390.png")
         assert first.get_by_role("alert").filter(has_text=TAKEN).count() == 1
 
         # the first device takes the seat back; now the second one is told and stops
@@ -114,7 +113,7 @@ def test_a_second_device_takes_the_seat_and_the_first_can_take_it_back(
         connected(first)
         second.get_by_text(TAKEN).wait_for(timeout=30_000)
         stays_stopped(second, first, second_opened, party.app, code)
-        second.screenshot(path=str(shots / "seat-taken-again-390.png"))
+        keep_shot(second, "seat-taken-again-390.png")
         # the seat is still Aki's, and only one seat was ever taken in the room
         with urllib.request.urlopen(f"{party.url}api/rooms/{code}", timeout=30) as answer:
             assert json.load(answer)["seats"] == ["Aki"]

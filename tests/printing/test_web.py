@@ -16,6 +16,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 
 from raceday.printing.catalog import games  # noqa: E402
 from raceday.web.app import create_app  # noqa: E402
+from tests.browser.shots import keep_shot  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 A4_PIXELS = (794, 1123)  # 210 x 297 mm at 96 px to the inch
@@ -74,7 +75,6 @@ def test_bad_requests_are_400_with_the_message(client: TestClient, url: str,
 def test_chromium_prints_one_sheet_per_a4_page(tmp_path: Path, chromium: Any) -> None:
     from raceday.web.server import background_server
 
-    shots = Path(os.environ.get("RACEDAY_PRINT_SHOTS", str(tmp_path)))
     with background_server(create_app(tmp_path / "party.sqlite")) as base:
         context = chromium.new_context(viewport={"width": A4_PIXELS[0],
                                                  "height": A4_PIXELS[1]})
@@ -86,20 +86,20 @@ def test_chromium_prints_one_sheet_per_a4_page(tmp_path: Path, chromium: Any) ->
             box = page.locator(".sheet svg").first.bounding_box()
             assert box is not None
             assert abs(box["width"] - A4_PIXELS[0]) < 2 and abs(box["height"] - A4_PIXELS[1]) < 2
-            page.screenshot(path=str(shots / "print-pistard-counters.png"))
+            image = page.screenshot()
+            assert image.startswith(b"\x89PNG") and len(image) > 20_000  # drawn, not blank
+            keep_shot(page, "print-pistard-counters.png")
             pdf = page.pdf(format="A4", print_background=True)
             assert pdf.count(b"/Type /Page") - pdf.count(b"/Type /Pages") == 1
             page.goto(f"{base}print/keirin?part=track")
             page.emulate_media(media="print")
             pdf = page.pdf(format="A4", print_background=True)
             assert pdf.count(b"/Type /Page") - pdf.count(b"/Type /Pages") == 2
-            page.screenshot(path=str(shots / "print-keirin-track.png"))
+            keep_shot(page, "print-keirin-track.png")
             page.goto(f"{base}print/derby?part=odds")
             page.emulate_media(media="screen")
             page.set_viewport_size({"width": 900, "height": 1000})
-            page.screenshot(path=str(shots / "print-page-screen.png"))
+            keep_shot(page, "print-page-screen.png")
             assert page.locator(".toolbar").is_visible()
         finally:
             context.close()
-    image = (shots / "print-pistard-counters.png").read_bytes()
-    assert image.startswith(b"\x89PNG") and len(image) > 20_000  # drawn, not blank
