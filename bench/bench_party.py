@@ -42,7 +42,8 @@ Figures (all clocks are CLOCK_MONOTONIC, comparable between the processes):
   written -> last client received it (outbound, incl. client-side queueing).
 Bounded: each client stops after MAX_ACTIONS intents, each run after --deadline seconds.
 
-``--shards N`` runs N server processes on one database file, shard K of N each
+``--shards N`` runs N server processes on one database file (``--file-each``: a file
+each, as docs/usage/scale-out.md offers when commits queue up), shard K of N each
 (:mod:`raceday.web.shards`): party k is created on shard k mod N and its clients talk to
 that process, as a proxy hashing on the room code would send them (the server-side figures
 and CPU are of all of them; ``--profile`` profiles the first).
@@ -53,7 +54,7 @@ errors, bytes per update (and as full views), CPU and the load average.
 
     .venv/bin/python bench/bench_party.py [--quick] [--rooms 20 | --sweep 20,50,100,200]
         [--phones 12] [--races 4] [--procs 2] [--stagger 30] [--seed 1] [--pace SECONDS]
-        [--full] [--shards 1] [--deadline 300] [--keep-timing FILE] [--profile FILE]
+        [--full] [--shards 1] [--file-each] [--deadline 300] [--keep-timing FILE] [--profile FILE]
 
 ``--quick``: 4 rooms on 2 client processes, started over 5 s (the same figures, smaller).
 The server's start (imports, until it answers) is printed apart as "compile/load".
@@ -514,7 +515,8 @@ def run(args: argparse.Namespace, n_rooms: int) -> dict[str, Any]:
                            if args.profile and i == 0 else [])
                 shard = [f"{i}/{args.shards}"] if args.shards > 1 else []
                 servers.append(subprocess.Popen(
-                    [sys.executable, *profile, "-m", "raceday.web.server", str(db), str(port),
+                    [sys.executable, *profile, "-m", "raceday.web.server",
+                     str(db.with_name(f"bench{i}.sqlite") if args.file_each else db), str(port),
                      *shard], env={**os.environ, "RACEDAY_PARTY_TIMING": str(timing)}))
             started = clock()
             for port, server in zip(ports, servers, strict=True):
@@ -606,7 +608,8 @@ def report(args: argparse.Namespace, f: dict[str, Any]) -> None:
           f"each, rooms started over {args.stagger:g} s (seed {args.seed}), "
           f"{f['jobs']} client processes, {os.cpu_count()} cores, "
           f"{'full views' if args.full else 'deltas'}, one source address a room, "
-          f"{args.shards} server process{'es' if args.shards > 1 else ''}")
+          f"{args.shards} server process{'es' if args.shards > 1 else ''}"
+          f"{', a database file each' if args.file_each and args.shards > 1 else ''}")
     print(f"  load average before {lb[0]:.2f} {lb[1]:.2f} {lb[2]:.2f}, after {la[0]:.2f} "
           f"{la[1]:.2f} {la[2]:.2f} (1/5/15 min)")
     print(f"  intents {f['actions']}, messages received {f['messages']} "
@@ -680,6 +683,9 @@ def main() -> None:
                     help="the races' pace, 0.2-10 s a furlong (default: the room's own)")
     ap.add_argument("--shards", type=int, default=1, choices=range(1, 5), metavar="1..4",
                     help="server processes, each shard K/N of the rooms (1)")
+    ap.add_argument("--file-each", action="store_true",
+                    help="with --shards: a database file for each server process (default: "
+                         "one file for all)")
     ap.add_argument("--full", action="store_true",
                     help="the old protocol: a whole view in every update (default: deltas)")
     ap.add_argument("--deadline", type=float, default=DEADLINE,

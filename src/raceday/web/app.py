@@ -1346,11 +1346,14 @@ async def _run(rooms: Rooms, room: Room, actor: Actor, intent: dict[str, Any]
     think for a second; the other rooms go on meanwhile), else here on the event loop: a
     cheap intent (a quarter of a millisecond) costs less than the hop to a thread and the
     hand-over of the GIL back, which under load was most of an intent's time (see
-    :class:`raceday.rooms.protocol.RoomLogic`'s optional ``thinks``). A shard always uses
-    the thread: its file may be shared with other processes, and a commit waiting for their
-    write lock (SQLite's busy handler sleeps) must not stall every room of this one."""
+    :class:`raceday.rooms.protocol.RoomLogic`'s optional ``thinks``). A shard whose file
+    another server process uses now (:class:`raceday.web.rooms.FileSharing`) uses the
+    thread: a commit waiting for their write lock (SQLite's busy handler sleeps) must not
+    stall every room of this one; a shard with a file of its own does not (two shards on
+    two cores, 200 rooms: p95 106 -> 98 ms, its check + store + views p95 56 -> 28 ms)."""
     thinks = getattr(room.logic, "thinks", None)
-    if rooms.shard is not None or thinks is None or thinks():
+    if (rooms.shard is not None and not rooms.sharing.alone()) or thinks is None \
+            or thinks():
         return await asyncio.to_thread(rooms.apply, room, actor, intent)
     return rooms.apply(room, actor, intent)
 

@@ -61,10 +61,12 @@ failing checkpoint is logged once and tried less and less often.
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import hmac
 import json
 import logging
+import os
 import secrets
 import sqlite3
 import threading
@@ -280,6 +282,45 @@ class _Checkpoints:
                     return
             for store in stores:
                 store.checkpoint()
+
+
+class FileSharing:
+    """Whether another server process uses the same database file now. Every server
+    process on a file holds a shared POSIX lock on ``<file>.servers`` for its life; a
+    process can take that lock exclusively (and turns it back to shared at once) only
+    while no other holds it. Where the lock file cannot be made or locked, the file counts
+    as shared."""
+
+    def __init__(self, path: Path) -> None:
+        self._fd: int | None = None
+        try:
+            fd = os.open(f"{path}.servers", os.O_RDWR | os.O_CREAT, 0o600)
+        except OSError:
+            return
+        try:
+            fcntl.lockf(fd, fcntl.LOCK_SH)
+        except OSError:
+            os.close(fd)
+            return
+        self._fd = fd
+        self._closer = weakref.finalize(self, os.close, fd)  # with the rooms that hold it
+
+    def alone(self) -> bool:
+        """No other process holds the file now (two system calls)."""
+        fd = self._fd
+        if fd is None:
+            return False
+        try:
+            fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:  # another process holds it: a failed request leaves ours as it was
+            return False
+        fcntl.lockf(fd, fcntl.LOCK_SH)
+        return True
+
+    def close(self) -> None:
+        if self._fd is not None:
+            self._closer()
+            self._fd = None
 
 
 class RoomStore:
@@ -622,6 +663,7 @@ class Rooms:
         be read back is then logged and refused by its code (the others go on), where
         without ``lazy`` it refuses the whole file."""
         self.store = RoomStore(path)
+        self.sharing = FileSharing(self.store.path)  # is another server on the file now
         self.shard = shard
         self.max_rooms = max_rooms
         self.rooms_per_address = rooms_per_address

@@ -1,0 +1,84 @@
+"""A shard applies cheap intents on its event loop while its database file is its own, and
+in a worker thread while another server process uses the same file (raceday.web.rooms
+FileSharing, raceday.web.app._run)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+from raceday.core.errors import RacedayError
+from raceday.rooms import Actor
+from raceday.web.app import _run
+from raceday.web.rooms import FileSharing, Rooms
+from raceday.web.shards import Shard
+
+HOLD = ("import sys; from pathlib import Path; from raceday.web.rooms import FileSharing; "
+        "f = FileSharing(Path(sys.argv[1])); print('held', flush=True); sys.stdin.read()")
+
+
+def _other_process(db: Path) -> subprocess.Popen[str]:
+    """Another process holding the file as a server does, until its stdin closes."""
+    other = subprocess.Popen([sys.executable, "-c", HOLD, str(db)], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, text=True)
+    assert other.stdout is not None and other.stdout.readline().strip() == "held"
+    return other
+
+
+def test_a_process_knows_whether_another_holds_its_file(tmp_path: Path) -> None:
+    db = tmp_path / "party.sqlite"
+    mine = FileSharing(db)
+    assert mine.alone()
+    other = _other_process(db)
+    try:
+        assert not mine.alone()
+        assert not mine.alone()  # a refused request leaves this process's own lock held
+    finally:
+        assert other.stdin is not None
+        other.stdin.close()
+        assert other.wait(timeout=60) == 0
+    assert mine.alone()
+    mine.close()
+    assert not mine.alone()  # closed: counted as shared, the careful way
+
+
+def test_a_lock_file_that_cannot_be_made_counts_as_shared(tmp_path: Path) -> None:
+    assert not FileSharing(tmp_path / "missing" / "party.sqlite").alone()
+
+
+def test_a_shard_applies_on_the_loop_only_while_its_file_is_its_own(tmp_path: Path) -> None:
+    db = tmp_path / "party.sqlite"
+    rooms = Rooms(db, Shard(0, 2))
+    room, _ = rooms.create("derby", {})
+    for name in ("Aki", "Ben"):
+        rooms.join(room.code, name)
+    rooms.apply(room, Actor.host(), {"type": "start", "computers": 0})
+    assert not room.logic.thinks()  # people only: its intents are cheap
+    threads: list[int] = []
+    apply = rooms.apply
+
+    def recording(*args: object) -> object:
+        threads.append(threading.get_ident())
+        return apply(*args)  # type: ignore[arg-type]
+
+    rooms.apply = recording  # type: ignore[method-assign]
+
+    async def one_intent() -> int:
+        with contextlib.suppress(RacedayError):  # refused or not, it was applied somewhere
+            await _run(rooms, room, Actor.host(), {"type": "pace", "seconds": 1.0})
+        return threading.get_ident()
+
+    loop_thread = asyncio.run(one_intent())
+    assert threads[-1] == loop_thread  # alone on the file: on the loop
+    other = _other_process(db)
+    try:
+        loop_thread = asyncio.run(one_intent())
+        assert threads[-1] != loop_thread  # shared: in a worker thread
+    finally:
+        assert other.stdin is not None
+        other.stdin.close()
+        other.wait(timeout=60)
