@@ -9,6 +9,7 @@ import contextlib
 import subprocess
 import sys
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 from raceday.core.errors import RacedayError
@@ -21,26 +22,28 @@ HOLD = ("import sys; from pathlib import Path; from raceday.web.rooms import Fil
         "f = FileSharing(Path(sys.argv[1])); print('held', flush=True); sys.stdin.read()")
 
 
-def _other_process(db: Path) -> subprocess.Popen[str]:
-    """Another process holding the file as a server does, until its stdin closes."""
+@contextlib.contextmanager
+def _held_elsewhere(db: Path) -> Iterator[None]:
+    """Another process holds the file as a server does while the block runs; it then ends
+    without an error."""
     other = subprocess.Popen([sys.executable, "-c", HOLD, str(db)], stdin=subprocess.PIPE,
                              stdout=subprocess.PIPE, text=True)
-    assert other.stdout is not None and other.stdout.readline().strip() == "held"
-    return other
+    assert other.stdin is not None and other.stdout is not None
+    try:
+        assert other.stdout.readline().strip() == "held"
+        yield
+    finally:
+        other.stdin.close()
+        assert other.wait(timeout=60) == 0
 
 
 def test_a_process_knows_whether_another_holds_its_file(tmp_path: Path) -> None:
     db = tmp_path / "party.sqlite"
     mine = FileSharing(db)
     assert mine.alone()
-    other = _other_process(db)
-    try:
+    with _held_elsewhere(db):
         assert not mine.alone()
         assert not mine.alone()  # a refused request leaves this process's own lock held
-    finally:
-        assert other.stdin is not None
-        other.stdin.close()
-        assert other.wait(timeout=60) == 0
     assert mine.alone()
     mine.close()
     assert not mine.alone()  # closed: counted as shared, the careful way
@@ -74,11 +77,6 @@ def test_a_shard_applies_on_the_loop_only_while_its_file_is_its_own(tmp_path: Pa
 
     loop_thread = asyncio.run(one_intent())
     assert threads[-1] == loop_thread  # alone on the file: on the loop
-    other = _other_process(db)
-    try:
+    with _held_elsewhere(db):
         loop_thread = asyncio.run(one_intent())
         assert threads[-1] != loop_thread  # shared: in a worker thread
-    finally:
-        assert other.stdin is not None
-        other.stdin.close()
-        other.wait(timeout=60)
