@@ -15,8 +15,22 @@ from raceday.games.pistard import fast, search, sprint_solver
 from raceday.games.pistard.agents import SolvedSprintRider, make_agent
 from raceday.games.pistard.options import PistardOptions
 from raceday.games.pistard.state import PistardState
+from raceday.games.pistard.track import LETTERS, MIN_LENGTH, load_track
 
 SHORT = {"variant": "sprint", "track": "short", "tokens": 1}
+
+
+@pytest.fixture(scope="module")
+def little(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
+    """A sprint on the shortest lap a track may have (16 columns, the short track's first):
+    the solver's code paths are the same on every length, and its table is a third of the
+    short track's, so the throw-by-throw checks below solve in a third of the time."""
+    short = load_track("short")
+    rows = ",".join(f'"{"".join(LETTERS[c] for c in row[:MIN_LENGTH])}"' for row in short.rows)
+    path = tmp_path_factory.mktemp("track") / "little.toml"
+    path.write_text(f'name = "Little"\nline = 0\nlanes = 4\nrows = [{rows}]\n',
+                    encoding="utf-8")
+    return {"variant": "sprint", "track": str(path), "tokens": 1}
 
 
 def _setting(config: dict[str, object]) -> tuple[PistardOptions, PistardState, fast.Engine]:
@@ -78,11 +92,12 @@ def _over_every_throw(st: np.ndarray, engine: fast.Engine,
     return total / fast.THROWS
 
 
-def test_solved_values_are_best_play_over_every_throw_the_engine_allows() -> None:
+def test_solved_values_are_best_play_over_every_throw_the_engine_allows(
+        little: dict[str, object]) -> None:
     """Every tested position's value is the mean over all throws of the best of the
     engine's legal actions (moves, token moves, standing still, or none) valued by the
     table: the per-die shortcut loses nothing, and falls and the finish are right."""
-    options, state, engine = _setting(SHORT)
+    options, state, engine = _setting(little)
     table = sprint_solver.table_for(engine.grid, state.track.length, options.tokens)
     positions = _chance_nodes(options, state, engine, seed=11, count=12)
     for st in positions:
@@ -100,11 +115,11 @@ def test_solved_values_are_best_play_over_every_throw_the_engine_allows() -> Non
             pytest.approx(want, abs=1e-5)
 
 
-def test_reply_to_a_rule_values_the_rule_s_own_choices() -> None:
+def test_reply_to_a_rule_values_the_rule_s_own_choices(little: dict[str, object]) -> None:
     """Against the medium rule (rider 2), a position where the rule throws is worth the
     mean over all throws of the action the rule picks (its best score, the engine's first
     on a tie); where the replier throws, the best action."""
-    options, state, engine = _setting(SHORT)
+    options, state, engine = _setting(little)
     table = _medium_reply(engine, state.track.length, options.tokens)
     positions = _chance_nodes(options, state, engine, seed=12, count=15)
     assert {int(st[fast.MOVER]) for st in positions} == {0, 1}
@@ -152,11 +167,12 @@ def _noisy_chances(scores: tuple[float, ...], noise: float) -> np.ndarray:
     return np.array(out)
 
 
-def test_reply_to_easy_values_its_random_choices_over_every_throw() -> None:
+def test_reply_to_easy_values_its_random_choices_over_every_throw(
+        little: dict[str, object]) -> None:
     """Against the easy rule (noise on every score), a position where easy throws is worth
     the mean over all throws of its actions' values weighted by each action's chance of the
     best noisy score; standing still and the square behind the rival included."""
-    options, state, engine = _setting({"variant": "sprint", "track": "short", "tokens": 0})
+    options, state, engine = _setting({**little, "tokens": 0})
     table = sprint_solver.response_table(engine.grid, state.track.length, options.tokens,
                                          1, search.EASY_WEIGHTS)
     noise = float(search.EASY_WEIGHTS[search.W_NOISE])
@@ -180,12 +196,13 @@ def test_reply_to_easy_values_its_random_choices_over_every_throw() -> None:
         assert sprint_solver.value_after(table, st, 0) == pytest.approx(want, abs=1e-5)
 
 
-def test_best_reply_beats_best_play_and_generous_ties_bound_it() -> None:
+def test_best_reply_beats_best_play_and_generous_ties_bound_it(
+        little: dict[str, object]) -> None:
     """From every start, the best reply to the medium rule is worth at least the game's
     value under best play by both (the rule is no better than best play), and breaking the
     rule's ties in the replier's favour is worth at least as much again. Without tokens:
     the bounds hold for any table, and the two tests above check the token moves."""
-    options, state, engine = _setting({**SHORT, "tokens": 0})
+    options, state, engine = _setting({**little, "tokens": 0})
     length, tokens = state.track.length, options.tokens
     best = sprint_solver.table_for(engine.grid, length, tokens)
     reply = _medium_reply(engine, length, tokens)
@@ -222,7 +239,8 @@ def test_solved_rider_wins_the_sprint_against_medium() -> None:
 
 
 def test_solved_rider_takes_the_best_valued_action() -> None:
-    options, state, engine = _setting(SHORT)
+    # without tokens: the table the match above solved (the checks above have token moves)
+    options, state, engine = _setting({**SHORT, "tokens": 0})
     table = sprint_solver.table_for(engine.grid, state.track.length, options.tokens)
     rng = np.random.default_rng(8)
     rider = SolvedSprintRider()
