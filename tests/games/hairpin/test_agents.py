@@ -116,10 +116,11 @@ def test_easy_beats_random_play() -> None:
 def test_ladder_holds(strong: str, weak: str) -> None:
     # The expert's time budget is read on a clock of nodes, not the wall clock, so the
     # match is the same on a busy machine (the suite runs beside itself) as on an idle one:
-    # 0.25 s a move (1 s by default) at 2 million nodes a second, about its idle speed.
+    # 0.12 s a move (1 s by default) at 2 million nodes a second, about its idle speed: a
+    # smaller budget than a player's makes the ladder harder for the thinking level to hold.
     # (On the wall clock, 0.05 s lost 2 of 8 games under load.)
     def player(level: str) -> Agent:
-        agent = make_agent(level, think=0.25)
+        agent = make_agent(level, think=0.12)
         if isinstance(agent, ThinkingAgent):
             thinker = agent
             thinker.clock = lambda: thinker.nodes * 0.5e-6
