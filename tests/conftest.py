@@ -76,10 +76,24 @@ def chromium() -> Iterator[Any]:
     with sync_playwright() as pw:
         _PLAYWRIGHT_LOOP.append(asyncio.get_running_loop())
         browser = pw.chromium.launch(executable_path=str(browser_executable()), args=ARGS)
+        _still_by_default(browser)
         yield browser
         _playwright_loop(True)  # wherever the process's last teardown comes from
         browser.close()
     _PLAYWRIGHT_LOOP.clear()
+
+
+def _still_by_default(browser: Any) -> None:
+    """Open every context with reduced motion unless a test asks for motion
+    (``reduced_motion="no-preference"``): pages that slide and fade for people are tested
+    for what they show, and the tests of motion ask for it."""
+    original = browser.new_context
+
+    def new_context(*args: Any, **kwargs: Any) -> Any:
+        kwargs.setdefault("reduced_motion", "reduce")
+        return original(*args, **kwargs)
+
+    browser.new_context = new_context
 
 
 # How often a page's wait_for_function tries its condition while a test waits for it.

@@ -36,16 +36,19 @@ def as_whole(text: str, view: list[Any]) -> str:
 
 @pytest.fixture
 def open_page(chromium: Any) -> Callable[..., Any]:
-    """``open_page(viewport, url, storage=None)``: ``url`` in a context of its own (its own
-    storage, English), with ``storage`` put in its localStorage first; the page records its
-    script errors (``page.js_errors``) and every WebSocket frame it receives
+    """``open_page(viewport, url, storage=None, motion=False)``: ``url`` in a context of its
+    own (its own storage, English, reduced motion unless ``motion``: a page that slides and
+    fades keeps Chromium drawing frames), with ``storage`` put in its localStorage first;
+    the page records its script errors (``page.js_errors``) and every WebSocket frame it receives
     (``page.frames_received``, to check what a screen was sent: an update that came as a
     patch is written out with the whole view it makes, as a client without deltas is sent
     it, see :func:`as_whole`; ``page.raw_frames`` holds the frames as they came)."""
 
     def open_one(viewport: dict[str, int], url: str,
-                 storage: dict[str, str] | None = None, timeout: float = 30_000) -> Any:
-        context = chromium.new_context(viewport=viewport, locale="en-US")
+                 storage: dict[str, str] | None = None, timeout: float = 30_000,
+                 motion: bool = False) -> Any:
+        context = chromium.new_context(viewport=viewport, locale="en-US",
+                                       reduced_motion="no-preference" if motion else "reduce")
         if storage:
             context.add_init_script(
                 f"for (const [k, v] of Object.entries({json.dumps(storage)})) "

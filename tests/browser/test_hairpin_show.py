@@ -67,8 +67,9 @@ def at_each_phone_width(phone: Any, where: str, check: Any = None) -> None:
 def test_every_phase_fits_is_accessible_and_animated(open_page: Any, server: str) -> None:
     room = new_room(server, "hairpin", variant="short", red="human", black="medium", position=LATE)
     code, token = room["code"], room["host_token"]
-    tv = host_page(open_page, TV, server, room)
-    phone = open_page({"width": PHONE_WIDTHS[0], "height": PHONE_HEIGHT}, f"{server}play/{code}")
+    tv = host_page(open_page, TV, server, room, motion=True)
+    phone = open_page({"width": PHONE_WIDTHS[0], "height": PHONE_HEIGHT}, f"{server}play/{code}",
+                      motion=True)
     phone.fill("#name", "Aki")
     phone.keyboard.press("Enter")
     tv.get_by_text("Red — Aki").wait_for()

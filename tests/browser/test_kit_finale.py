@@ -61,9 +61,7 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 def show(open_page: Any, base: str, viewport: dict[str, int], *, host: bool = True,
          refuse: bool = False, seat: int | None = None, reduced: bool = False) -> Any:
-    page = open_page(viewport, f"{base}nosuchpage")
-    if reduced:
-        page.emulate_media(reduced_motion="reduce")
+    page = open_page(viewport, f"{base}nosuchpage", motion=not reduced)
     page.locator("#lang button").wait_for()
     page.evaluate(DRAW, [FINALE, host, viewport is TV, refuse, seat])
     page.locator(".finale h2").wait_for()

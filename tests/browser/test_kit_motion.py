@@ -38,7 +38,7 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 def test_a_piece_slides_from_where_it_was(open_page: Any, base: str) -> None:
-    page = open_page(PHONE, f"{base}nosuchpage")
+    page = open_page(PHONE, f"{base}nosuchpage", motion=True)
     page.locator("button.lang").wait_for()
     got = page.evaluate(SLIDE)
     assert got["start"] == {"x": 40, "y": 300}  # drawn where it was at first
@@ -47,8 +47,7 @@ def test_a_piece_slides_from_where_it_was(open_page: Any, base: str) -> None:
 
 
 def test_reduced_motion_moves_nothing(open_page: Any, base: str) -> None:
-    page = open_page(PHONE, f"{base}nosuchpage")
-    page.emulate_media(reduced_motion="reduce")
+    page = open_page(PHONE, f"{base}nosuchpage")  # reduced motion, as a person asked
     page.locator("button.lang").wait_for()
     assert page.evaluate(SLIDE) is None
 

@@ -84,8 +84,8 @@ def test_every_phase_fits_is_accessible_and_animated(open_page: Any, server: str
     room = new_room(server, "pistard", variant="scratch", players=["human", "medium"],
                     riders_per_player=2, track="short")
     code, token = room["code"], room["host_token"]
-    tv = host_page(open_page, TV, server, room)
-    phone = open_page(PHONE, f"{server}play/{code}")
+    tv = host_page(open_page, TV, server, room, motion=True)
+    phone = open_page(PHONE, f"{server}play/{code}", motion=True)
     phone.fill("#name", "Aki")
     phone.keyboard.press("Enter")
     tv.get_by_text("P1 Aki").wait_for()

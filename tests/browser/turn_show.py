@@ -24,11 +24,13 @@ def new_room(server: str, game: str, **options: Any) -> dict[str, Any]:
 
 
 def host_page(open_page: Any, viewport: dict[str, int], server: str, room: dict[str, Any],
-              lang: str = "en") -> Any:
-    """The room's host screen, holding the host's token, in ``lang``."""
+              lang: str = "en", motion: bool = False) -> Any:
+    """The room's host screen, holding the host's token, in ``lang`` (with its motion when
+    ``motion``: else as for a person who asked for reduced motion)."""
     code = room["code"]
     return open_page(viewport, f"{server}host/{code}",
-                     {f"raceday.host.{code}": room["host_token"], "raceday.lang": lang})
+                     {f"raceday.host.{code}": room["host_token"], "raceday.lang": lang},
+                     motion=motion)
 
 
 def host_says(server: str, code: str, token: str, intent: dict[str, Any]) -> None:
