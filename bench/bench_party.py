@@ -25,7 +25,8 @@ view encoded as the server encodes a full update).
 
 Every phone acts as soon as its view lets it (a sealed bid, one ticket and "done") after a
 seeded think time of 0.2-1.2 s (people, not scripts, hold the phones; not counted in any
-latency); it acts on its newest view, once its previous intent was answered. The races run
+latency; ``--think`` sets another range); it acts on its newest view, once its previous
+intent was answered. The races run
 on the server's timeline at the room's own pace (1.6 s a furlong, as a party plays them;
 ``--pace`` sets another, 0.2 to 10), and every furlong's update goes to all 13 screens
 (counted in the messages; the latency figures are of the players' intents).
@@ -54,7 +55,8 @@ errors, bytes per update (and as full views), CPU and the load average.
 
     .venv/bin/python bench/bench_party.py [--quick] [--rooms 20 | --sweep 20,50,100,200]
         [--phones 12] [--races 4] [--procs 2] [--stagger 30] [--seed 1] [--pace SECONDS]
-        [--full] [--shards 1] [--file-each] [--deadline 300] [--keep-timing FILE] [--profile FILE]
+        [--full] [--shards 1] [--file-each] [--think 0.2,1.2] [--deadline 300]
+        [--keep-timing FILE] [--profile FILE]
 
 ``--quick``: 4 rooms on 2 client processes, started over 5 s (the same figures, smaller).
 The server's start (imports, until it answers) is printed apart as "compile/load".
@@ -95,7 +97,7 @@ FULL_SAMPLE = 64  # in delta mode, one update in this many is also sized as a fu
 # clients 0.3 ms each, CPU taken from the server's two cores)
 clock = time.monotonic  # CLOCK_MONOTONIC: the server's Timing uses the same clock
 # set in each client process from its job: the races' pace (None: the room's), deltas
-CONFIG: dict[str, Any] = {"pace": None, "delta": True}
+CONFIG: dict[str, Any] = {"pace": None, "delta": True, "think": THINK}
 
 
 def source_address(k: int) -> str:
@@ -315,7 +317,7 @@ async def client(port: int, code: str, token: str | None, stats: Stats,
             ws.send(json.dumps({**intent, "ref": state["ref"]}))
 
         async def think_then_act() -> None:
-            await asyncio.sleep(rng.uniform(*THINK))  # a thumb on a phone
+            await asyncio.sleep(rng.uniform(*CONFIG["think"]))  # a thumb on a phone
             intent = decide(state["view"])  # the newest view, after thinking
             if intent is None or state["view"].get("phase") == "finished":
                 state["busy"] = False
@@ -423,7 +425,7 @@ async def room(port: int, phones: int, races: int, stats: Stats, k: int,
 
 def worker(job: dict[str, Any]) -> dict[str, Any]:
     """One client process: its rooms (number k, start delay), each with seeded players."""
-    CONFIG["pace"], CONFIG["delta"] = job["pace"], job["delta"]
+    CONFIG["pace"], CONFIG["delta"], CONFIG["think"] = job["pace"], job["delta"], job["think"]
     stats = Stats()
     deadline = job["deadline"]
 
@@ -529,7 +531,7 @@ def run(args: argparse.Namespace, n_rooms: int) -> dict[str, Any]:
             jobs = [{"ports": ports, "rooms": [(k, delays[k]) for k in range(i, n_rooms,
                                                                              args.procs)],
                      "phones": args.phones, "races": args.races, "deadline": args.deadline,
-                     "pace": args.pace, "delta": not args.full}
+                     "pace": args.pace, "delta": not args.full, "think": args.think}
                     for i in range(min(args.procs, n_rooms))]
             t0 = clock()
             with multiprocessing.get_context("spawn").Pool(len(jobs)) as pool:
@@ -664,6 +666,17 @@ def sweep_counts(text: str) -> list[int]:
     return counts
 
 
+def think_times(text: str) -> tuple[float, float]:
+    """``LO,HI`` seconds of thinking, 0 <= LO <= HI <= 10."""
+    try:
+        low, high = (float(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError("two numbers of seconds, such as 0.2,1.2") from None
+    if not 0 <= low <= high <= 10:
+        raise argparse.ArgumentTypeError("0 <= LO <= HI <= 10 seconds")
+    return low, high
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--quick", action="store_true",
@@ -688,6 +701,9 @@ def main() -> None:
                          "one file for all)")
     ap.add_argument("--full", action="store_true",
                     help="the old protocol: a whole view in every update (default: deltas)")
+    ap.add_argument("--think", type=think_times, default=THINK, metavar="LO,HI",
+                    help=f"seconds a player takes to tap, drawn from LO..HI "
+                         f"({THINK[0]:g},{THINK[1]:g}; the tests' short runs take less)")
     ap.add_argument("--deadline", type=float, default=DEADLINE,
                     help=f"seconds for one run ({DEADLINE:g})")
     ap.add_argument("--keep-timing", type=Path, metavar="FILE",

@@ -38,6 +38,10 @@ def test_sweep_counts_are_bounded() -> None:
     for bad in ("", "0", "201", "a,b", ",".join(["5"] * (bench.MAX_SWEEP + 1))):
         with pytest.raises(argparse.ArgumentTypeError):
             bench.sweep_counts(bad)
+    assert bench.think_times("0.2,1.2") == (0.2, 1.2)
+    for bad in ("", "1", "a,b", "1,0.5", "-1,1", "1,11", "1,2,3"):
+        with pytest.raises(argparse.ArgumentTypeError):
+            bench.think_times(bad)
 
 
 @pytest.mark.timeout(900)
@@ -45,7 +49,7 @@ def test_a_small_sweep_plays_every_room_with_deltas() -> None:
     # two short runs (hang guard: the bench's own --deadline, and the timeout above)
     out = subprocess.run(
         [sys.executable, str(BENCH), "--sweep", "1,2", "--phones", "2", "--procs", "1",
-         "--stagger", "0", "--pace", "0.2", "--deadline", "300"],
+         "--stagger", "0", "--pace", "0.2", "--think", "0.02,0.1", "--deadline", "300"],
         capture_output=True, text=True, timeout=800)
     assert out.returncode == 0, out.stderr[-2000:]
     rows = [line for line in out.stdout.splitlines() if re.match(r"\| \d+ \|", line)]
@@ -65,7 +69,8 @@ def test_two_server_processes_share_the_rooms() -> None:
     # each party is created on its shard and played there; the target line is not checked
     out = subprocess.run(
         [sys.executable, str(BENCH), "--rooms", "2", "--shards", "2", "--phones", "2",
-         "--procs", "1", "--stagger", "0", "--pace", "0.2", "--deadline", "300"],
+         "--procs", "1", "--stagger", "0", "--pace", "0.2", "--think", "0.02,0.1",
+         "--deadline", "300"],
         capture_output=True, text=True, timeout=800)
     assert out.returncode == 0, out.stderr[-2000:]
     assert "2 server processes" in out.stdout
