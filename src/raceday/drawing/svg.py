@@ -48,10 +48,6 @@ def attrs(**values: object) -> str:
     return (" " + " ".join(out)) if out else ""
 
 
-def text_escape(text: str) -> str:
-    return _escape(text)
-
-
 def rect(x: float, y: float, w: float, h: float, **style: object) -> str:
     return f"<rect{attrs(x=float(x), y=float(y), width=float(w), height=float(h), **style)}/>"
 
