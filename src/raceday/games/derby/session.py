@@ -318,13 +318,6 @@ class Session:
         return cls(config, [Player(seat.name, seat.kind, money=config.start_money)
                             for seat in config.players])
 
-    def player_index(self, name: str) -> int:
-        wanted = name.strip().lower()
-        for i, p in enumerate(self.players):
-            if p.name.lower() == wanted:
-                return i
-        raise refusal(BetError, "derby.refusal.no_player", name=repr(name.strip()))
-
     def owner_of(self, post: int) -> int | None:
         """The player owning the horse of ``post`` (None while unsold or run by the house)."""
         return next((i for i, p in enumerate(self.players) if p.horse == post), None)
