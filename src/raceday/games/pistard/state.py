@@ -238,9 +238,6 @@ class PistardState(State):
         return {(r.dist + r.offset) % length * SQUARE_BASE + r.lane
                 for i, r in enumerate(self.riders) if r.status == RACE and i != exclude}
 
-    def colour_at(self, rider: Rider, dist: int, lane: int) -> int:
-        return self.track.colour(dist + rider.offset, lane)
-
     def move_table(self) -> dict[Action, MoveInfo]:
         """The mover's legal moves (kept until the position changes); also sets whether
         standing still is allowed."""
