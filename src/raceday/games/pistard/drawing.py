@@ -90,9 +90,6 @@ class Velodrome:
         """The track column (counted from the line) at path index ``q``."""
         return (q - self.start_offset) % self.length
 
-    def path_index(self, column: int) -> int:
-        return (column + self.start_offset) % self.length
-
     def segment(self, q: int) -> tuple[str, int, int]:
         """(kind, first path index of the segment, number of columns in it)."""
         s, (b1, b2) = self.straight, self.bends
