@@ -95,14 +95,6 @@ class Track:
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "line": self.line, "rows": list(self._row_texts)}
 
-    def to_toml(self) -> str:
-        rows = "\n".join(f'  "{self.row_text(lane)}",  # lane {lane}' for lane in
-                         range(1, self.lanes + 1))
-        return (
-            f'name = "{self.name}"\nline = {self.line}\nlanes = {self.lanes}\n'
-            f"rows = [\n{rows}\n]\n"
-        )
-
 
 def track_from_mapping(data: Mapping[str, Any], where: str = "track") -> Track:
     """Build and validate a track from parsed TOML/JSON data.
