@@ -130,20 +130,6 @@ def result_lines(state: PistardState, lang: str = "en") -> list[RenderableType]:
     return out
 
 
-def move_label(state: PistardState, action: int, lang: str = "en") -> Text:
-    """A listed move: die (coloured), destination and why it may end there (the facts of
-    the state's ``action_message``, worded by the table's ``hint.*`` keys)."""
-    facts = state.action_message(action).params
-    if "colour" not in facts:
-        return Text(render(f"pi_stay_{facts['why']}", lang, "pistard"))
-    text = die_text(COLOURS.index(facts["colour"]), facts["value"], lang)
-    words = [render("hint.token", lang, "pistard")] if facts["token"] else []
-    words.append(render("hint.move", lang, "pistard", facts))
-    why = render("hint.behind" if facts["behind"] else "hint.on_colour", lang, "pistard")
-    text.append(f" {' '.join(words)}, {why}")
-    return text
-
-
 def move_short(state: PistardState, action: int, lang: str = "en") -> Text:
     """A listed move, short enough for two columns at 80: the die (coloured), how far and
     to which lane, and marks for a spent token and for ending behind a rider."""
