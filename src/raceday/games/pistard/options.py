@@ -99,9 +99,6 @@ class PistardOptions(GameOptions):
     def players_range(self) -> tuple[int, int]:
         return self.rules.players
 
-    def riders_range(self) -> tuple[int, int]:
-        return self.rules.riders
-
     @property
     def num_players(self) -> int:
         return self.players if self.players is not None else self.rules.default_players()
