@@ -164,11 +164,6 @@ class KeirinState(State):
     def current_player(self) -> int:
         return TERMINAL if self.phase == PHASE_OVER else CHANCE
 
-    @property
-    def thrower(self) -> int | None:
-        """The rider whose throw is next (None at the derny roll or the end)."""
-        return self.to_throw[0] if self.phase in (PHASE_RACE, PHASE_PHOTO) else None
-
     def active_riders(self) -> list[int]:
         ranked = set(self.ranked)
         return [r for r in range(1, self.options.riders + 1) if r not in ranked]
