@@ -91,6 +91,3 @@ class Flow:
 
     def space(self, rows: float = 0.6) -> None:
         self._y += self.row_height * rows
-
-    def break_column(self) -> None:
-        self._next_column()
