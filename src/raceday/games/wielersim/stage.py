@@ -35,7 +35,7 @@ from raceday.games.wielersim.model import (
     read_input_file,
 )
 from raceday.games.wielersim.peloton import Peloton, peloton_from_spec
-from raceday.games.wielersim.route import compile_route, normalise_route, resolve_route
+from raceday.games.wielersim.route import normalise_route, resolve_route
 from raceday.games.wielersim.rules import (
     FINISH_BONUS_SECONDS,
     FINISH_POINTS,
@@ -478,7 +478,3 @@ def ride_tour_fast(tour: Mapping[str, Any], peloton_spec: Mapping[str, Any],
     """A whole stage race on the fast path (for predictions)."""
     return classifications(peloton_from_spec(peloton_spec), tour_records(tour, peloton_spec,
                                                                          rng))
-
-
-def tour_routes(tour: Mapping[str, Any]) -> list[str]:
-    return [compile_route(s["route"]).name for s in tour["stages"]]
