@@ -4,8 +4,8 @@ Games are discovered from the packages under ``raceday.games``; a game's command
 (``raceday.games.<game>.cli``) are imported only when that game is invoked, so
 ``raceday --help`` starts without loading numpy, numba or any rules.
 
-The one vocabulary (#33) is applied here, once, to every game and tool when its module is
-loaded:
+The one vocabulary (the same option names and forms everywhere, so what is learnt in one game
+works in the others) is applied here, once, to every game and tool when its module is loaded:
 
 - **Old spellings.** A game's or tool's module may declare ``OLD_SPELLINGS``: command name
   (``"play"``, ``"route import"`` for a nested one; ``""`` = every command of it) -> {old

@@ -40,7 +40,8 @@ PortOpt = Annotated[
                       callback=in_range(1, 65_535, "(a TCP port)"), help="TCP port.")
 ]
 
-# -p means --players in every command (#33); serve's port has no short form any more.
+# -p means --players in every other command, so serve's port gives it up and has no short
+# form any more.
 OLD_SPELLINGS = {"": {"-p": "--port"}}
 
 

@@ -240,9 +240,10 @@ def check_lang(value: str | None) -> str | None:
     return value
 
 
-# The one vocabulary of the terminal (#33): these names and forms mean the same thing in
-# every game and tool. A game's old spellings stay as hidden aliases for one release, listed
-# in its cli module's OLD_SPELLINGS (see raceday.cli.main).
+# The one vocabulary of the terminal, so that what a player learns in one game works in the
+# others: these names and forms mean the same thing in every game and tool. A game's old
+# spellings stay as hidden aliases for one release, listed in its cli module's OLD_SPELLINGS
+# (see raceday.cli.main).
 PlayersOpt = Annotated[
     list[str] | None,
     typer.Option(

@@ -1,4 +1,4 @@
-"""Wrapping text that mixes Japanese and Latin script (#43).
+"""Wrapping text that mixes Japanese and Latin script, so the screens read well in Japanese.
 
 Rich wraps a line at its spaces and folds a "word" longer than the line by cells. Japanese
 has no spaces, so a whole sentence is one word to it and is folded wherever the line ends,

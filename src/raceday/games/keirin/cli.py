@@ -47,7 +47,7 @@ TopOpt = Annotated[
 
 
 # Old spellings kept for one release as hidden aliases (raceday.cli.main rewrites them and
-# prints a note): command -> old option -> the one vocabulary's name (#33).
+# prints a note): command -> old option -> the name every game and tool now shares.
 OLD_SPELLINGS: dict[str, dict[str, str]] = {
     "play": {"--player": "--players", "--session": "--save"},
     "bet": {"--player": "--players", "--session": "--save"},

@@ -28,8 +28,8 @@ Flow:
   standing moves. One pace later the timeline's next step hands the throw to the night,
   which settles the race — every ticket's return, the purses, the standings — and the next
   race's betting opens, or after the last race the night ends with the standings. So no
-  phone learns what it won before the big screen has shown the finish (#32, "nothing
-  early").
+  phone learns what it won before the big screen has shown the finish: nothing reaches a
+  phone early enough to spoil the race for the room.
 """
 
 from __future__ import annotations

@@ -176,7 +176,7 @@ def commentary(event: Event, lang: str = "en") -> str | None:
     return describe_event("pistard", event, lang) if event.kind in SAID_EVENTS else None
 
 
-# --- the terminal's board (#33) -----------------------------------------------------------
+# --- the terminal's board -----------------------------------------------------------------
 # Every square keeps its colour's letter, riders stand beside it: a cell is the letter and
 # two characters for a rider's number ("G21": player 2's first rider on a green square), so
 # a rider never hides the colour under him. A board is drawn for the space it gets: the
