@@ -149,7 +149,7 @@ def validation_refusal(error: ValidationError, what: str,
     """:func:`describe_validation_error`'s line and the same refusal as a message key
     (``refusal.option_*``) with its parameters, for a face in another language. A game's
     own check gives its reason in English inside the key's words, unless it raised a
-    :class:`RacedayError` carrying its message (:func:`raceday.present.refusal`)."""
+    :class:`RacedayError` carrying its message (:func:`raceday.core.errors.refusal`)."""
     first = error.errors()[0]
     loc = [str(part) for part in first.get("loc", ())]
     if model is not None and len(loc) == 1 and first.get("type") in ("greater_than_equal",

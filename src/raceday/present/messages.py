@@ -17,16 +17,15 @@ import re
 from collections.abc import Iterable, Mapping
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from raceday.core.discovery import asset_folder, game_packages
-from raceday.core.errors import RacedayError
+from raceday.core.errors import RacedayError, word_refusals_with
+from raceday.core.errors import refusal as refusal  # made in the core; the faces' name
 from raceday.core.events import Event, Message
 
 if TYPE_CHECKING:
     from raceday.core.protocol import Action, Outcome, State
-
-ErrorT = TypeVar("ErrorT", bound=RacedayError)
 
 LANGUAGES = ("en", "ja")
 FALLBACK = "en"
@@ -174,11 +173,12 @@ def describe_action(state: State, action: Action, lang: str = "en") -> str:
     return render(state.action_message(action), lang, state.game_name)
 
 
-def refusal(error: type[ErrorT], key: str, /, **params: Any) -> ErrorT:
-    """An exception of class ``error`` that refuses something in words from the tables:
-    its text is ``key`` (a game's own written ``"<game>.<key>"``) rendered in English with
-    ``params``, and it carries the message, so a face words it in its reader's language."""
-    message = Message(key, params)
-    exception = error(render(message, FALLBACK))
-    exception.message = message
-    return exception
+def _english(message: Message) -> str:
+    """A refusal's text: ``message`` rendered in English (looked up when called, so a
+    replaced :func:`render` or :func:`table` words it too)."""
+    return render(message, FALLBACK)
+
+
+# Refusals are made in the core (:func:`raceday.core.errors.refusal`, so that rules need
+# not import this layer); their English text is worded here, by the tables.
+word_refusals_with(_english)

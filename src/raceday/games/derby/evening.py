@@ -41,7 +41,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
-from raceday.core.errors import BetError, IllegalActionError, SaveFormatError
+from raceday.core.errors import BetError, IllegalActionError, SaveFormatError, refusal
 from raceday.core.events import Event, Message
 from raceday.core.game import Game, GameOptions
 from raceday.core.protocol import CHANCE, TERMINAL, Action, ChanceDraw, Outcome, SealedState
@@ -69,7 +69,7 @@ from raceday.games.derby.session import (
     Session,
     Ticket,
 )
-from raceday.present import refusal, render
+from raceday.present import render
 
 if TYPE_CHECKING:
     import numpy as np

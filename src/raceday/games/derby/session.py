@@ -24,7 +24,7 @@ from pydantic import (
 )
 
 from raceday.core.errors import BetError as BetError  # its old home: still importable here
-from raceday.core.errors import OptionsError, SaveFormatError
+from raceday.core.errors import OptionsError, SaveFormatError, refusal
 from raceday.core.events import Message
 from raceday.core.game import GameOptions, one_of
 from raceday.core.serialize import Fields
@@ -37,7 +37,6 @@ from raceday.games.derby.odds import (
     parse_margin,
 )
 from raceday.games.derby.rules import POSTS, as_validator, horse_name, parse_fall_rate
-from raceday.present import refusal
 
 MIN_RACES, MAX_RACES = 4, 6
 KINDS = ("human", "cautious", "bold")

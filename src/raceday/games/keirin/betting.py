@@ -30,8 +30,8 @@ from typing import Any
 
 from raceday.core.digits import ascii_int
 from raceday.core.errors import BetError as BetError  # its old home: still importable here
+from raceday.core.errors import refusal
 from raceday.core.events import Message
-from raceday.present import refusal
 
 KINDS: dict[str, tuple[int, bool]] = {  # name -> (riders named, order matters)
     "win": (1, True),

@@ -34,7 +34,7 @@ from typing import Any, ClassVar, Literal, Self
 import numpy as np
 from pydantic import Field, field_validator, model_validator
 
-from raceday.core.errors import BetError, IllegalActionError, SaveFormatError
+from raceday.core.errors import BetError, IllegalActionError, SaveFormatError, refusal
 from raceday.core.events import Event, Message
 from raceday.core.game import Game, GameOptions
 from raceday.core.protocol import (
@@ -66,7 +66,6 @@ from raceday.games.keirin.betting import (
 from raceday.games.keirin.odds import BET_TYPES, KeirinOdds, race_odds
 from raceday.games.keirin.rules import PHASE_PHOTO, KeirinOptions, KeirinState
 from raceday.games.keirin.track import DERNY, LENGTH, RIDERS
-from raceday.present import refusal
 
 PHASE_TICKETS = "tickets"
 PHASE_RACE = "race"

@@ -6,12 +6,11 @@ from typing import Annotated, ClassVar, Self
 
 from pydantic import AfterValidator, Field, model_validator
 
-from raceday.core.errors import OptionsError
+from raceday.core.errors import OptionsError, refusal
 from raceday.core.events import Message
 from raceday.core.game import GameOptions, one_of
 from raceday.games.pistard.moves import START_ZONE
 from raceday.games.pistard.variants import MAX_FIELD, VARIANT_RULES, VARIANTS, Variant
-from raceday.present import refusal
 
 DEFAULT_TOKENS = 3
 DEFAULT_LAP_POINTS = (5, 3, 2, 1)
