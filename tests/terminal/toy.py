@@ -46,7 +46,7 @@ def toy_main(surface: Surface, *, secret: bool = True) -> int:
         choices = [Choice(str(n), f"+{n} to {total + n}", preview=track(total, total + n))
                    for n in (1, 2)] + [Choice("skip", "skip a turn")]
         answer = surface.ask(Prompt("Step (1, 2 or skip): ", choices=choices,
-                                    help="Add 1 or 2 to the counter, or skip."))
+                                    help="Add 1 or 2 to the counter, or skip.", undo=True))
         if answer == UNDO:
             if steps:
                 total -= steps.pop()

@@ -58,7 +58,9 @@ class Prompt:
     'win' or a rider's number), whether the answer is secret (never echoed, never kept in
     history), the help shown for ``help`` / ``?``, and the name of the history its answers
     are kept in at a terminal (one per kind of prompt, so Up recalls earlier tickets at a
-    ticket prompt; empty: the prompt's text with its numbers blotted out)."""
+    ticket prompt; empty: the prompt's text with its numbers blotted out), and whether the
+    game takes something back with ``undo`` here (the full screen offers ctrl+z only then;
+    the game refuses it while there is nothing to take back yet)."""
 
     text: str
     choices: Sequence[Choice] = ()
@@ -66,6 +68,7 @@ class Prompt:
     secret: bool = False
     help: str | None = None
     history: str = ""
+    undo: bool = False
     words: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:

@@ -274,7 +274,7 @@ class Party:
                            unit=unit, money=p.money), line_mode=False)
         prompt = Prompt(self.w("party.bid_prompt", name=p.name, horse=horse_name(post),
                                money=p.money, unit=unit) + " ",
-                        completions=["0"], secret=True,
+                        completions=["0"], secret=True, undo=True,
                         help=self.w("party.bid_help", unit=unit, money=p.money))
         while True:
             answer = self.ask(prompt)
@@ -357,7 +357,7 @@ class Party:
             answer = self.ask(Prompt(
                 self.w("party.ticket_prompt", name=p.name, money=p.money) + " ",
                 choices=self.ticket_choices(i), completions=[*TICKET_WORDS, *DICE_WORDS],
-                help=self.ticket_help(i)))
+                help=self.ticket_help(i), undo=True))
             word = answer.lower()
             if word in ("", "done", "d", "pass"):
                 self.state.apply_action_for(i, DONE)

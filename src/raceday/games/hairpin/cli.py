@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -434,7 +434,8 @@ class HairpinPlay:
         actions = state.legal_actions()
         if not surface.full_screen:
             surface.say(_action_lines(state, lang))
-        prompt = move_prompt(state, lang, surface.full_screen)
+        # the game takes moves back: ctrl+z is offered (refused while there is none)
+        prompt = replace(move_prompt(state, lang, surface.full_screen), undo=True)
 
         def refuse(why: str) -> None:
             refused(surface, why)
@@ -520,7 +521,7 @@ def confirm(surface: Surface, state: HairpinState, move: Move, can_undo: bool = 
     prompt = Prompt(words("term.careful", lang, warning=warning),
                     choices=[Choice("y", words("term.yes", lang), preview),
                              Choice("n", words("term.no", lang), board_view(state, lang))],
-                    help=words("term.careful_help", lang))
+                    help=words("term.careful_help", lang), undo=True)
     while True:
         try:
             text = surface.ask(prompt).strip().lower()

@@ -361,7 +361,7 @@ def ticket_prompt(session: BetSession, seat: int, lang: str) -> Prompt:
     text = words("term.ticket_prompt", lang, player=night.names[seat],
                  purse=format_money(me["purse"]))
     return Prompt(text, choices=choices, completions=completions,
-                  help=words("term.ticket_help", lang))
+                  help=words("term.ticket_help", lang), undo=True)
 
 
 def _collect_tickets(surface: Surface, session: BetSession, top: int) -> bool:

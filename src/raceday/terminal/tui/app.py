@@ -15,7 +15,8 @@ The game loop runs in a worker thread (``run_worker(..., thread=True)``) and tal
 through :class:`~raceday.terminal.tui.surface.FullScreenSurface`, which calls back into the
 app with ``call_from_thread``. Keys: Enter answers; ↑/↓ walk the choices (the board shows the
 highlighted one's preview); Tab completes the word or moves to the choice list; ctrl+z
-answers ``undo``; ctrl+q quits (the game saves and says how to resume); ctrl+c interrupts
+answers ``undo`` where the prompt takes something back (``Prompt.undo``; the title bar then
+offers it); ctrl+q quits (the game saves and says how to resume); ctrl+c interrupts
 as it does line by line (one line, exit code 130). On the answer line every key is typed: a
 word typed is a word, and ``u``, ``q`` or ``?`` alone, then Enter, are the universal words.
 The single keys q, u, ? and space act at once only where nothing is being typed: in the
@@ -611,8 +612,10 @@ class GameApp(App[int]):
     def prompt_keys(self, prompt: Prompt) -> str:
         """The keys the title bar offers at ``prompt`` (a view with keys of its own, such
         as the replay's, says its own)."""
-        # the arrows choose only where there is a list to choose from
-        return self.word("keys.prompt" if prompt.choices else "keys.answer")
+        # the arrows choose only where there is a list to choose from, ctrl+z only where
+        # something can be taken back
+        keys = "keys.prompt" if prompt.choices else "keys.answer"
+        return self.word(keys if prompt.undo else f"{keys}_no_undo")
 
     # -- choices ------------------------------------------------------------------------------
 
@@ -690,7 +693,7 @@ class GameApp(App[int]):
             return char == "?" and not typing
         if char == " ":
             return False
-        if typing:
+        if typing or (char == "u" and not prompt.undo):
             return False
         self.submit({"q": "quit", "u": "undo", "?": "help"}[char])
         return True
@@ -714,7 +717,7 @@ class GameApp(App[int]):
             raise KeyboardInterrupt
 
     def action_undo(self) -> None:
-        if self.waiting is not None:
+        if self.waiting is not None and self.waiting.undo:
             self.submit("undo")
 
     async def action_quit(self) -> None:
