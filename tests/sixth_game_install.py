@@ -93,3 +93,36 @@ def on_path(site: Path) -> Iterator[None]:
         sys.path.remove(str(site))
         importlib.invalidate_caches()
         _forget_games()
+
+
+def play_a_room(db: Path, seed: int = 3, rounds: int = 2) -> str:
+    """A room of the sixth game played to its end on the server's database ``db``, in
+    this process, as the server would (two seats sealing the first bet offered, the host
+    rolling); returns its code. Call it with the game on the path (:func:`on_path`)."""
+    import numpy as np
+
+    from raceday.rooms import Actor
+    from raceday.web.rooms import Rooms
+
+    rooms = Rooms(db)
+    try:
+        room, _ = rooms.create(GAME, {"rounds": rounds})
+        for name in ("Aki", "Ben"):
+            rooms.join(room.code, name)
+        rooms.apply(room, Actor.host(), {"type": "start"})
+        rng = np.random.default_rng(seed)
+        for _ in range(10 * rounds):
+            if room.logic.finished():
+                return room.code
+            for seat in (0, 1):
+                choices = (room.logic.view(Actor.player(seat)).get("me") or {}).get("choices")
+                if choices:
+                    choice = choices[int(rng.integers(len(choices)))]
+                    rooms.apply(room, Actor.player(seat), {"type": "act",
+                                                           "action": choice["action"]})
+                    break
+            else:
+                rooms.apply(room, Actor.host(), {"type": "advance"})
+        raise AssertionError("the sixth game's room did not end")
+    finally:
+        rooms.store.close()

@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from tests.sixth_game_install import GAME as NAME
-from tests.sixth_game_install import PACKAGE, installed, on_path, subprocess_env
+from tests.sixth_game_install import PACKAGE, installed, on_path, play_a_room, subprocess_env
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -340,6 +340,27 @@ def test_the_room_keeps_bets_sealed_and_survives_a_restart(game: Any) -> None:
     for view in (room.view(Actor.host()), room.view(Actor.spectator()), red):
         assert not re.search(r'"stake": 3\b', json.dumps(view))
     assert room.view(Actor.player(1))["me"]["observation"]["my_bet"]["stake"] == 3
+
+
+def test_its_room_replay_names_the_games_own_board_drawer(game: Any, tmp_path: Path) -> None:
+    """A finished room's replay answer has a board at every step from the start and
+    names the game's drawer module (its static/frame.js), which the server serves as
+    JavaScript for the replay page to import (the page itself: the browser test)."""
+    from fastapi.testclient import TestClient
+
+    from raceday.web.app import create_app
+
+    db = tmp_path / "party.sqlite"
+    code = play_a_room(db)
+    with TestClient(create_app(db)) as client:
+        data = client.get(f"/api/replay/room/{code}").json()
+        assert data["game"] == NAME and data["board"] is True
+        assert data["drawer"] == f"/games/{NAME}/static/frame.js"
+        assert data["steps"][-1]["frame"]["runners"][0]["id"] == 0
+        served = client.get(data["drawer"])
+    assert served.status_code == 200
+    assert "javascript" in served.headers["content-type"]
+    assert "export function drawFrame" in served.text
 
 
 # --- the terminal ---------------------------------------------------------------------

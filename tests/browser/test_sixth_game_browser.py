@@ -12,7 +12,7 @@ from typing import Any
 
 import httpx
 import pytest
-from tests.sixth_game_install import installed, on_path
+from tests.sixth_game_install import installed, on_path, play_a_room
 
 PHONE = {"width": 360, "height": 740}
 TV = {"width": 1280, "height": 800}
@@ -171,3 +171,22 @@ def test_the_room_refuses_bad_options_and_a_third_player(server: str) -> None:
     third = httpx.post(f"{server}api/rooms/{room['code']}/join", json={"name": "Cy"},
                        timeout=10)
     assert third.status_code == 409 and "full" in third.json()["error"]
+
+
+def test_a_finished_rooms_replay_draws_the_games_own_board(open_page: Any, server: str,
+                                                            tmp_path: Path) -> None:
+    """The replay page imports the drawer module the server names (the game's
+    static/frame.js) and draws each step's board with it: the room's track, the runners
+    on their squares."""
+    code = play_a_room(tmp_path / "party.sqlite")  # the server's own database
+    data = httpx.get(f"{server}api/replay/room/{code}", timeout=30).json()
+    last = data["steps"][-1]["frame"]["runners"]
+    page = open_page(TV, f"{server}replay/room/{code}")
+    page.wait_for_selector(".replay-board .td-track")
+    page.click("button[data-act=end]")
+    for runner in last:
+        lane, square = runner["id"], runner["square"]
+        page.wait_for_selector(f'.replay-board .td-lane[data-runner="{lane}"]'
+                               f'[data-square="{square}"]')
+    assert page.locator(".replay-board .td-lane").count() == 2
+    assert page.js_errors == []

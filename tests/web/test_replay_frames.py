@@ -122,6 +122,7 @@ def test_a_turn_room_replays_the_live_board_at_every_step(game: str, tmp_path: P
                    if any(e["key"] == "event.started" for e in s["events"]))
     frames = [s.get("frame") for s in steps]
     assert replay["board"] is True
+    assert replay["drawer"] == f"/games/{game}/static/frame.js"  # the page imports it
     assert frames[:started] == [None] * started  # the lobby has no board
     assert all(f is not None for f in frames[started:])  # one frame a step from the start
     logic = _final_logic(db, code)

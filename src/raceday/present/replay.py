@@ -18,7 +18,9 @@ The terminal's replay (``raceday replay``) reads the same face for its boards:
 (:mod:`raceday.present.terminal_replay`).
 
 A step's ``frame`` is drawn by the game's ``static/frame.js`` (or ``board.js``) when it
-exports ``drawFrame(frame, element)``; otherwise the page shows ``board``, the text picture.
+exports ``drawFrame(frame, element, options)``, which the replay page imports from the
+address the server's answer names (``drawer``; the contract is in docs/adding-a-game.md);
+otherwise the page shows ``board``, the text picture.
 """
 
 from __future__ import annotations

@@ -57,7 +57,7 @@ if TYPE_CHECKING:
 
 MAX_STEPS = 20_000  # steps of one replay sent to the page at most (the first ones)
 MAX_LISTED = 500  # items of each kind on the list page
-DRAWERS = ("frame.js", "board.js")  # a game's module that may export drawFrame(frame, el)
+DRAWERS = ("frame.js", "board.js")  # a game's module that may export drawFrame(frame, el, …)
 
 router = APIRouter()
 
@@ -155,7 +155,8 @@ def room_replay(path: Path, code: str) -> dict[str, Any]:
             step["frame"] = frames[len(steps)]
         steps.append(step)
     return {"source": "room", "game": str(game), "name": code, "steps": steps,
-            "board": frames is not None, "finale": _finale(str(game), snapshot),
+            "board": frames is not None, "drawer": drawer(str(game)),
+            "finale": _finale(str(game), snapshot),
             "players": [{"place": p.get("place"), "kind": p.get("kind"), "name": p.get("name")}
                         for p in places]}
 
@@ -287,7 +288,11 @@ def session_steps(store: SessionStore, game: str, name: str) -> list[ReplayStep]
 
 
 def drawer(game: str) -> str | None:
-    """The address of the game's module that draws a board frame (``drawFrame``), if any."""
+    """The address of the game's module that draws a board frame, if any: the first of
+    ``DRAWERS`` in its ``static/`` that exports ``drawFrame``. Every replay answer (a
+    room's or a session's) names it as ``drawer``; the page imports it from there, so a
+    game installed beside raceday gets its boards drawn as a built-in game does (the
+    contract is in docs/adding-a-game.md)."""
     folder = asset_folder(game, "static")
     for module in DRAWERS:
         path = None if folder is None else folder / module

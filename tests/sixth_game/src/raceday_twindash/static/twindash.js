@@ -22,7 +22,7 @@ function sentence(event) {
 }
 
 // The track: one lane a runner, `length` squares, the runner's counter on its square.
-function track(frame) {
+export function track(frame) {
   const lanes = frame.runners.map((runner) => {
     const cells = [];
     for (let sq = 0; sq <= frame.length; sq++) {
