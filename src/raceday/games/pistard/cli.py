@@ -596,7 +596,7 @@ def _ask_placement(surface: Surface, state: PistardState, player: int,
     _status(surface, "")  # the prompt says it all (status and prompt share one line)
     prompt = Prompt(_word("ask_place", lang, player=player + 1, rider=rider.ident,
                           zone=START_ZONE, lanes=LANES), choices=choices,
-                    help=_word("help_place", lang, zone=START_ZONE, lanes=LANES))
+                    help=_word("help_place", lang, zone=START_ZONE, lanes=LANES), undo=True)
     while True:
         text = surface.ask(prompt)
         if text == UNDO:
@@ -636,7 +636,7 @@ def _ask_next_rider(surface: Surface, state: PistardState, player: int,
     _status(surface, "")  # the prompt says it all (status and prompt share one line)
     prompt = Prompt(_word("ask_choose", lang, player=player + 1, riders=listed),
                     choices=choices, help=_word("help_choose", lang, riders=listed,
-                                                n=len(idents)))
+                                                n=len(idents)), undo=True)
     while True:
         text = surface.ask(prompt)
         if text == UNDO:
@@ -714,7 +714,8 @@ def _ask_move(surface: Surface, state: PistardState, player: int,
         for line in listed:
             surface.say(line)
     prompt = Prompt(_word("ask_move", lang, player=player + 1, rider=rider.ident),
-                    choices=choices, completions=words, help=_word("help_move", lang))
+                    choices=choices, completions=words, help=_word("help_move", lang),
+                    undo=True)
     while True:
         text = surface.ask(prompt).lower()
         if text == UNDO:
