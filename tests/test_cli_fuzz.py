@@ -26,7 +26,7 @@ import typer
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from raceday.cli.main import GameGroup, app, run
+from raceday.cli.main import app, run
 from raceday.present.messages import LANGUAGES, render
 from raceday.store.sessions import SessionStore
 from tests.cli_tree import leaf_commands, time_limit
@@ -41,10 +41,10 @@ COMMANDS = dict((" ".join(path), cmd) for path, cmd in leaf_commands(ROOT))
 
 # Commands whose smallest run still starts worker processes or plays whole games.
 HEAVY = {"wielersim predict", "wielersim predict-tour", "wielersim tour", "pistard simulate",
-         "hairpin match", "derby party", "derby play", "pistard play", "pistard watch", "arena"}
+         "hairpin match", "derby play", "pistard play", "pistard watch", "arena"}
 
 # Options that count work to do: always given, small or invalid, so a run stays short.
-COUNT_OPTIONS = {"-n", "--races", "--games", "--simulations", "--depth", "--computers",
+COUNT_OPTIONS = {"-n", "--races", "--games", "--depth", "--computers",
                  "--laps", "--opening-plies", "--think"}
 
 # Valid-looking values worth mixing in for options that name things.
@@ -54,7 +54,6 @@ KNOWN_VALUES: dict[str, list[str]] = {
     "tour_file": ["ronde-van-belgie"],
     "--variant": ["standard", "scratch", "points", "elimination", "sprint", "ttt", "pursuit"],
     "--players": ["easy,medium", "human,easy", "Ann,Bob", "easy"],
-    "--player": ["Ann", "Bob"],
     "--red": ["human", "greedy", "easy", "expert"],
     "--black": ["human", "easy", "hard"],
     "--track": ["default", "short"],
@@ -272,7 +271,7 @@ def test_command_survives_odd_input(
 # that GivenOptions.parse raised, word for word), or, for text that is not a number at all,
 # the command line's one-line type refusal. Never a traceback. The command stops as soon as
 # the model has accepted, so nothing is played or saved.
-MODEL_COMMANDS = {path: cmd for path, cmd in COMMANDS.items()  # (an old name adds a note)
+MODEL_COMMANDS = {path: cmd for path, cmd in COMMANDS.items()
                   if getattr(cmd.callback, "options_model", None) is not None and not cmd.hidden}
 # A valid value for the other required parameters of these commands.
 REQUIRED_VALUES = {"--depth": "1", "-d": "1", "route": "flanders", "peloton": "small"}
@@ -366,10 +365,9 @@ def test_model_options_are_refused_by_the_model_in_one_line(
 
 # --- the one vocabulary (#33) ------------------------------------------------------------------
 # Every command is fed the shared options (--players/-p, --save, --resume, --list, --db,
-# --seed/-s, --delay, --json, --lang, --plain, -n and the counts) under their new names and
-# under every old spelling its game or tool still takes (--player, --session, --name,
-# --simulations, serve's -p, the bare --resume of Hairpin and PISTARD), with good and bad
-# values, plus now and then an option the command does not have. Each run must end with
+# --seed/-s, --delay, --json, --lang, --plain, -n and the counts) under their names, with
+# good and bad values (a bare --resume among the bad), plus now and then an option the
+# command does not have. Each run must end with
 # exit code 0 or 2 (never 1 from a crash), print no traceback, name what it refused on
 # stderr (an 'error:' line naming an option or value of the command line), and leave every
 # database as it was (a good one: still whole, its sessions changed only when the command
@@ -390,7 +388,7 @@ VOCAB_VALUES: dict[str, tuple[list[str], list[str]]] = {
     "--port": (["8000", "8123"], ["0", "70000", "x", "-1"]),
     "--db": (["good", "good", "fresh"], ["folder", "under-file", "foreign", "corrupt"]),
 }
-VOCAB_COUNTS = {"-n", "--races", "--games", "--simulations", "--playouts"}  # always given
+VOCAB_COUNTS = {"-n", "--races", "--games", "--playouts"}  # always given
 COUNT_VALUES = (["1", "2"], ["0", "-1", "x", "1e3", "١", "", str(2**64)])
 VOCAB_FLAGS = {"--list", "--json", "--plain"}
 VOCAB_INPUT = st.sampled_from([[], ["quit"], ["help", "quit"], ["?", "undo", "quit"],
@@ -399,28 +397,10 @@ FOREIGN = [["--players", "Ann"], ["--save", "g1"], ["--resume", "g1"], ["--list"
            ["--json"], ["--lang", "ja"], ["--plain"], ["-n", "2"], ["--seed", "1"]]
 
 
-def _old_spellings(path: str) -> dict[str, str]:
-    """{old: new} the command at ``path`` still takes (its game's or tool's table and any
-    second long name), as raceday.cli.main rewrites them."""
-    from raceday.cli.main import spellings_for
-
-    group = typer.main.get_command(app)
-    assert isinstance(group, GameGroup)
-    top, *rest = path.split()
-    command = group._load(top)
-    for name in rest:
-        command = command.commands[name]
-    also = getattr(command.callback, "raceday_alias_of", None)
-    return {**getattr(command, "raceday_old_longs", {}),
-            **spellings_for(group._spellings[top], rest, also)}
-
-
 def _vocab_parts(command: str, cmd: Any, db_paths: dict[str, str]) -> Any:
     """The argv strategy of ``command``: its required arguments (likely values), then the
-    vocabulary options it takes, each left out or given a good or a bad value under its
-    new name or an old spelling (a count is always given), and sometimes a foreign
-    option."""
-    old = _old_spellings(command)
+    vocabulary options it takes, each left out or given a good or a bad value (a count is
+    always given), and sometimes a foreign option."""
     parts: list[Any] = [st.just(command.split())]
     for param in cmd.params:
         if param.param_type_name == "argument":
@@ -429,7 +409,7 @@ def _vocab_parts(command: str, cmd: Any, db_paths: dict[str, str]) -> Any:
     for param in cmd.params:
         if param.param_type_name != "option" or param.hidden:
             continue
-        names = [*param.opts, *(o for o, n in old.items() if n in param.opts)]
+        names = list(param.opts)
         key = next((n for n in param.opts if n in VOCAB_VALUES or n in VOCAB_FLAGS), None)
         counted = any(n in VOCAB_COUNTS for n in param.opts)
         if key is None and not counted:
@@ -448,7 +428,7 @@ def _vocab_parts(command: str, cmd: Any, db_paths: dict[str, str]) -> Any:
             if kind == "omit":
                 return st.just([])
             given = st.tuples(spelled, st.sampled_from(good if kind == "good" else bad))
-            if key == "--resume" and kind == "bad":  # a bare --resume (old form or not)
+            if key == "--resume" and kind == "bad":  # a bare --resume
                 return st.one_of(given.map(list), st.just(["--resume"]))
             return given.map(list)
 
@@ -473,7 +453,7 @@ VOCAB_COMMANDS = sorted(path for path, cmd in COMMANDS.items() if not cmd.hidden
 
 
 @pytest.mark.parametrize("command", VOCAB_COMMANDS)
-def test_the_vocabulary_old_and_new_is_refused_or_taken_cleanly(
+def test_the_vocabulary_is_refused_or_taken_cleanly(
     command: str, files: dict[str, Path], template_db: Path, tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

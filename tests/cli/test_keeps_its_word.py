@@ -108,14 +108,12 @@ def test_a_taken_save_name_is_refused_before_any_work(
     assert SessionStore(db).names(kind) == ["taken"]  # and no NAME-2 was made
 
 
-# --- one name, one meaning: the old spellings still work, with a note ---------------------
+# --- one name, one meaning ---------------------------------------------------------------
 def test_derby_plays_real_dice_with_real_dice_and_host_is_only_an_address(
         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     db = tmp_path / "s.sqlite"
     assert run(["derby", "play", "--real-dice", "--list", "--db", str(db)], command=ROOT) == 0
     assert capsys.readouterr().err == ""
-    assert run(["derby", "play", "--host", "--list", "--db", str(db)], command=ROOT) == 0
-    assert "--host is now --real-dice" in capsys.readouterr().err
 
 
 def test_hairpin_analyse_reads_a_save_with_from(capsys: pytest.CaptureFixture[str],
@@ -123,9 +121,6 @@ def test_hairpin_analyse_reads_a_save_with_from(capsys: pytest.CaptureFixture[st
     db = tmp_path / "s.sqlite"
     line = _refused(capsys, "hairpin", "analyse", "--from", "nothing", "--db", str(db))
     assert "nothing" in line
-    code = run(["hairpin", "analyse", "--save", "nothing", "--db", str(db)], command=ROOT)
-    err = capsys.readouterr().err
-    assert code == 2 and "--save is now --from" in err
 
 
 def test_out_is_the_one_name_of_a_file_to_write(capsys: pytest.CaptureFixture[str],
@@ -135,5 +130,4 @@ def test_out_is_the_one_name_of_a_file_to_write(capsys: pytest.CaptureFixture[st
     assert run([*argv, "-o", str(made)], command=ROOT) == 0 and made.exists()
     assert capsys.readouterr().err == ""
     made.unlink()
-    assert run([*argv, "--output", str(made)], command=ROOT) == 0 and made.exists()
-    assert "--output is now --out" in capsys.readouterr().err
+    assert run([*argv, "--out", str(made)], command=ROOT) == 0 and made.exists()

@@ -92,7 +92,7 @@ def test_an_interruption_without_a_saving_command_says_nothing_was_saved(
 
 
 def test_on_interrupt_prints_one_unbroken_line(capsys: pytest.CaptureFixture[str]) -> None:
-    resume = common.shell_quote("raceday", "keirin", "bet", "--resume", "friday night",
+    resume = common.shell_quote("raceday", "keirin", "play", "--resume", "friday night",
                                 "--db", "/a/rather/long/path/to/the/database/file.sqlite")
     with pytest.raises(typer.Exit) as stop, common.on_interrupt("race 3 is saved", resume):
         raise KeyboardInterrupt

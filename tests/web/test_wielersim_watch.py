@@ -25,7 +25,7 @@ def tour(db: Path, *args: str, answers: str = "") -> str:
 def test_one_campaign_two_faces(db: Path) -> None:
     # the terminal rides the prologue and stops; the browser rides stages 1 and 2; the
     # terminal finishes: the records equal those of the same race ridden in the terminal
-    tour(db, "ronde-van-belgie", "small", "--seed", "5", "--name", "both", answers="c\ns\n")
+    tour(db, "ronde-van-belgie", "small", "--seed", "5", "--save", "both", answers="c\ns\n")
     # a campaign of the terminal has no owner key: the server's own machine rides it
     with TestClient(create_app(db), client=("127.0.0.1", 50000)) as tc:
         listed = tc.get("/api/wielersim/campaigns").json()["campaigns"]
@@ -39,7 +39,7 @@ def test_one_campaign_two_faces(db: Path) -> None:
         assert again.status_code == 409 and "not the next stage" in again.json()["error"]
     out = tour(db, "--resume", "both", "--auto")
     assert "3 of 6 stages done" in out
-    tour(db, "ronde-van-belgie", "small", "--seed", "5", "--name", "terminal", "--auto")
+    tour(db, "ronde-van-belgie", "small", "--seed", "5", "--save", "terminal", "--auto")
     store = SessionStore(db)
     assert store.load("wielersim", "both")[0]["records"] == \
         store.load("wielersim", "terminal")[0]["records"]

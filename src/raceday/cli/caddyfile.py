@@ -24,10 +24,6 @@ HELP = ("Write the Caddyfile that routes each room to its process, for several r
 
 app = typer.Typer(help=HELP, add_completion=False)
 
-# Old spellings kept for one release (raceday.cli.main rewrites them, with a note).
-# --shard is serve's K/N (which shard a process is); here each shard's address.
-OLD_SPELLINGS = {"": {"--output": "--out", "--shard": "--shard-address"}}
-
 SiteOpt = Annotated[str, typer.Option(
     "--site", metavar="ADDRESS",
     help="The address people open: a host name such as party.example.org (Caddy gets its "

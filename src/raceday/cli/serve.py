@@ -40,10 +40,6 @@ PortOpt = Annotated[
                       callback=in_range(1, 65_535, "(a TCP port)"), help="TCP port.")
 ]
 
-# -p means --players in every other command, so serve's port gives it up and has no short
-# form any more.
-OLD_SPELLINGS = {"": {"-p": "--port"}}
-
 
 def _addresses(flag: str, metavar: str, reads: Callable[[str], object], expected: str,
                describe: str) -> Any:

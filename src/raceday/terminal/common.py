@@ -241,9 +241,7 @@ def check_lang(value: str | None) -> str | None:
 
 
 # The one vocabulary of the terminal, so that what a player learns in one game works in the
-# others: these names and forms mean the same thing in every game and tool. A game's old
-# spellings stay as hidden aliases for one release, listed in its cli module's OLD_SPELLINGS
-# (see raceday.cli.main).
+# others: these names and forms mean the same thing in every game and tool.
 PlayersOpt = Annotated[
     list[str] | None,
     typer.Option(
@@ -280,25 +278,6 @@ PlainOpt = Annotated[
         help="Line-by-line output even at a terminal (no full-screen view).",
     ),
 ]
-
-
-def add_alias(app: typer.Typer, old: str, new: str, command: Callable[..., Any]) -> None:
-    """Keep ``old`` as a hidden name of the command ``new`` for one release: it prints a
-    one-line note on stderr (in the command's --lang, else the locale's language), then
-    runs the same command with the same options (and the same old spellings of them)."""
-    import functools
-
-    @functools.wraps(command)
-    def aliased(*args: Any, **kwargs: Any) -> Any:
-        from raceday.present import render
-
-        lang = resolve_lang(kwargs.get("lang") if kwargs.get("lang") in ("en", "ja") else None)
-        err_console.print(escape(render("terminal.old_command", lang,
-                                        params={"old": old, "new": new})), soft_wrap=True)
-        return command(*args, **kwargs)
-
-    aliased.raceday_alias_of = new  # type: ignore[attr-defined]  # its old spellings too
-    app.command(old, hidden=True, help=f"Old name of '{new}'.")(aliased)
 
 
 # ---------------------------------------------------------------------------------------

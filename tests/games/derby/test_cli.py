@@ -3,16 +3,14 @@ and a host-mode party with hand-entered dice."""
 
 from __future__ import annotations
 
-import io
 import json
 import re
-import sys
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
-from raceday.cli.main import app, run
+from raceday.cli.main import app
 from raceday.core.errors import SaveFormatError
 from raceday.games.derby.evening import EveningState
 from raceday.games.derby.odds import exact_odds
@@ -250,28 +248,6 @@ def test_help_lists_watch_and_play_and_hides_the_old_names() -> None:
                 if line.startswith("│ ") and len(line.split()) > 1]
     assert {"odds", "simulate", "watch", "play"} <= set(commands)
     assert "race" not in commands and "party" not in commands
-
-
-def test_the_old_race_name_runs_watch_after_a_note(capsys: pytest.CaptureFixture[str]) -> None:
-    assert run(["derby", "race", "--seed", "3", "--delay", "0"]) == 0
-    old = capsys.readouterr()
-    assert old.err.strip() == "note: 'race' is now 'watch'"
-    assert run(["derby", "watch", "--seed", "3", "--delay", "0"]) == 0
-    new = capsys.readouterr()
-    assert new.out == old.out and new.err == ""
-
-
-def test_the_old_party_name_runs_play_after_a_note(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(sys, "stdin", io.StringIO(""))  # the first bid: end of input
-    db = tmp_path / "old.sqlite"
-    code = run(["derby", "party", "-p", "Aki", "--seed", "1", "--save", "old", "--db",
-                str(db), "--delay", "0", "--computers", "5"])
-    captured = capsys.readouterr()
-    assert captured.err.startswith("note: 'party' is now 'play'")
-    assert code == 0 and SessionStore(db).exists(GAME, "old")
-    assert "New Dice Derby party 'old'" in captured.out and "(seed 1)" in captured.out
 
 
 def test_watch_without_a_seed_prints_a_fresh_one_that_replays_the_race() -> None:

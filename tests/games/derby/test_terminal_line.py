@@ -164,13 +164,12 @@ def test_list_shows_the_saved_parties(tmp_path: Path) -> None:
     assert "friday: race 1 of 4, betting — Aki, Computer 1" in flat(listed.output)
 
 
-def test_the_old_simulations_spelling_works_with_a_note(
-        capsys: pytest.CaptureFixture[str]) -> None:
-    assert run(["derby", "simulate", "--simulations", "500", "--seed", "2", "--json"]) == 0
-    old = capsys.readouterr()
-    assert "note: --simulations is now --races" in old.err
+def test_simulate_counts_races_with_races_or_n(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["derby", "simulate", "--races", "500", "--seed", "2", "--json"]) == 0
+    long = capsys.readouterr()
+    assert long.err == ""
     assert run(["derby", "simulate", "-n", "500", "--seed", "2", "--json"]) == 0
-    assert capsys.readouterr().out == old.out
+    assert capsys.readouterr().out == long.out
     help_text = runner.invoke(app, ["derby", "simulate", "--help"], env={"COLUMNS": "200"})
     assert "--simulations" not in help_text.output and "--races" in help_text.output
 

@@ -1,6 +1,6 @@
 """Hairpin in line mode (piped or --plain), scripted: the universal words at every prompt
-(help, ?, quit, undo), --resume NAME, the one vocabulary (--players, --list, old spellings
-with a note), one prefix per refusal, Japanese, and the watch."""
+(help, ?, quit, undo), --resume NAME, the one vocabulary (--players, --list), one prefix
+per refusal, Japanese, and the watch."""
 
 from __future__ import annotations
 
@@ -157,18 +157,6 @@ def test_resume_refuses_new_players_or_variant(
         assert "Your move" not in out
 
 
-def test_the_old_bare_resume_is_accepted_with_a_note(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str],
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    db = tmp_path / "s.sqlite"
-    play(["-p", "human,greedy", "--db", str(db), "--save", "g"], "a1 cruise b1\n")
-    code, out, err = cli(["hairpin", "play", "--save", "g", "--resume", "--db", str(db),
-                          "--delay", "0"], "q\n", capsys, monkeypatch)
-    assert code == 0, err
-    assert "Resuming 'g' at ply 2." in out
-    assert "note: --resume" in err and "next release" in err
-
-
 def test_minus_p_is_players_and_position_text_gets_a_pointer(
         tmp_path: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
@@ -200,14 +188,6 @@ def test_a_bad_position_is_refused_with_one_prefix(
         assert code == 2
         assert err.strip() == f"error: Hairpin option --position: {reason}"
         assert "options:" not in err and err.count("position") == 1
-
-
-def test_perft_takes_the_old_minus_p_with_a_note(
-        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    code, out, err = cli(["hairpin", "perft", "-d", "2", "-p", BUMP_FIFTH], "", capsys,
-                         monkeypatch)
-    assert code == 0 and "perft(2) = " in out
-    assert "note: -p is now --position" in err
 
 
 def test_list_shows_the_saved_games(tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from raceday.cli.main import app, run
+from raceday.cli.main import app
 from raceday.games.keirin.session import BetSession
 from raceday.store.sessions import SessionStore
 
@@ -87,22 +87,6 @@ def test_help_lists_play_and_hides_the_old_bet() -> None:
     commands = [line.split()[1] for line in result.output.splitlines()
                 if line.startswith("│ ") and len(line.split()) > 1]
     assert "play" in commands and "bet" not in commands
-
-
-def test_the_old_bet_name_runs_play_after_a_note(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    db = tmp_path / "old.sqlite"
-    code = run(["keirin", "bet", "-p", "Ann", "--session", "old", "--db", str(db),
-                "--seed", "3", "--delay", "0", "--list"])
-    captured = capsys.readouterr()
-    assert code == 0
-    assert captured.err.strip().splitlines() == [  # the old option, then the old command
-        "note: --session is now --save; the old spelling goes in the next release",
-        "note: 'bet' is now 'play'"]
-    assert "No saved keirin sessions" in captured.out
-    new = run(["keirin", "play", "--db", str(db), "--list"])
-    assert new == 0 and "note:" not in capsys.readouterr().err
 
 
 def test_play_prints_the_session_seed(tmp_path: Path) -> None:

@@ -54,26 +54,12 @@ def test_the_new_names_play_a_night(tmp_path: Path) -> None:
     assert list(_session(tmp_path, saved[0]).players) == ["Ann", "Bob"]
 
 
-@pytest.mark.parametrize(
-    ("old", "new"), [(["--player", "Ann"], "--players"), (["--session", "old"], "--save")])
-def test_old_spellings_still_work_with_a_note(tmp_path: Path, old: list[str], new: str) -> None:
-    args = [*old, *(["-p", "Ann"] if "--session" in old else ["--save", "old"])]
-    done = _play(tmp_path, "\n", *args, name="")
-    assert done.returncode == 0, done.stderr
-    assert f"note: {old[0]} is now {new}; the old spelling goes in the next release" \
-        in done.stderr
-    assert list(_session(tmp_path, "old").players) == ["Ann"]
-
-
-def test_simulate_takes_races_and_the_old_simulations_with_a_note(
-    capsys: pytest.CaptureFixture[str],
-) -> None:
+def test_simulate_takes_races(capsys: pytest.CaptureFixture[str]) -> None:
     assert run(["keirin", "simulate", "-n", "200", "--seed", "1", "--json"]) == 0
     new = capsys.readouterr()
-    assert run(["keirin", "simulate", "--simulations", "200", "--seed", "1", "--json"]) == 0
-    old = capsys.readouterr()
-    assert old.out == new.out and '"n": 200' in new.out
-    assert "note: --simulations is now --races" in old.err and new.err == ""
+    assert run(["keirin", "simulate", "--races", "200", "--seed", "1", "--json"]) == 0
+    assert capsys.readouterr().out == new.out and '"n": 200' in new.out
+    assert new.err == ""
 
 
 def test_help_shows_the_new_names_only(capsys: pytest.CaptureFixture[str]) -> None:

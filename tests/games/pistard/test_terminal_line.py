@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from raceday.cli.main import app, run
+from raceday.cli.main import app
 from raceday.core.serialize import loads_state
 from raceday.games.pistard.game import GAME
 from raceday.games.pistard.moves import place_action
@@ -171,31 +171,6 @@ def test_resume_name_and_list(tmp_path: Path) -> None:
                      re.M), listed.output
     out = _play(tmp_path, "1\nquit\n", "--resume", "first")
     assert "resuming 'first': Scratch, round 1" in out
-
-
-def test_old_spellings_still_work_with_a_note(tmp_path: Path,
-                                              capsys: pytest.CaptureFixture[str],
-                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    db = tmp_path / "s.sqlite"
-    monkeypatch.setattr("sys.stdin", _Lines("2 4\n"))
-    assert run([*HUMAN, "--db", str(db), "--session", "old"]) == 0
-    err = capsys.readouterr().err
-    assert "note: --session is now --save" in err
-    monkeypatch.setattr("sys.stdin", _Lines("quit\n"))
-    assert run([*HUMAN, "--db", str(db), "--session", "old", "--resume"]) == 0
-    out, err = capsys.readouterr()
-    assert "resuming 'old'" in out
-    assert "--resume" in err and "note:" in err
-    # the old bare --resume alone went on with the race saved under the default name
-    monkeypatch.setattr("sys.stdin", _Lines("2 4\n"))
-    assert run([*HUMAN, "--db", str(db)]) == 0  # saved as 'pistard'
-    monkeypatch.setattr("sys.stdin", _Lines("quit\n"))
-    assert run([*HUMAN, "--db", str(db), "--resume"]) == 0
-    out, err = capsys.readouterr()
-    assert "resuming 'pistard'" in out and "note:" in err
-    assert run(["pistard", "simulate", "-n", "2", "--seed", "1", "--json",
-                "--simulations", "8", "-p", "hard,easy"]) == 0
-    assert "note: --simulations is now --playouts" in capsys.readouterr().err
 
 
 class _Lines:

@@ -238,20 +238,6 @@ def test_predict_plot_on_a_tiny_run_has_zero_chances(tmp_path: Path) -> None:
 
 
 # --- one naming scheme, one seed rule -------------------------------------------------------
-def test_the_old_race_name_notes_the_new_one_and_runs_watch(
-        capsys: pytest.CaptureFixture[str]) -> None:
-    args = ["flat-stage", "small", "--seed", "5", "--no-road", "--delay", "0"]
-    assert run_main(["wielersim", "watch", *args]) == 0
-    watched = capsys.readouterr()
-    assert run_main(["wielersim", "race", *args]) == 0
-    raced = capsys.readouterr()
-    assert raced.err.strip() == "note: 'race' is now 'watch'"
-    assert watched.err == "" and raced.out == watched.out
-    listed = run("--help").output
-    commands = [line.strip("│ ").split(" ")[0] for line in listed.splitlines()]
-    assert "watch" in commands and "race" not in commands  # hidden
-
-
 def _seed_of(output: str) -> int:
     line = next(x for x in output.splitlines() if x.startswith("seed "))
     return int(line.split()[1])

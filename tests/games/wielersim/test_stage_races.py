@@ -191,10 +191,10 @@ def test_interrupted_campaign_resumes_to_the_same_final_standings(tmp_path: Path
     tour = tmp_path / "t.toml"
     tour.write_text(TOUR)
     whole = runner.invoke(app, ["wielersim", "tour", str(tour), "small", "--seed", "21",
-                                "--name", "whole", "--db", str(db), "--auto"])
+                                "--save", "whole", "--db", str(db), "--auto"])
     assert whole.exit_code == 0, whole.output
     part = runner.invoke(app, ["wielersim", "tour", str(tour), "small", "--seed", "21",
-                               "--name", "parts", "--db", str(db)], input="c\nw\n")
+                               "--save", "parts", "--db", str(db)], input="c\nw\n")
     assert part.exit_code == 0, part.output  # EOF at the third question: saved, stopped
     assert "Stopped after 2 of 3 stages" in part.output
     mid = standings_json(db, "parts")
@@ -230,7 +230,7 @@ def test_standings_plot_and_predict_tour(tmp_path: Path) -> None:
     db = tmp_path / "c.sqlite"
     tour = tmp_path / "t.toml"
     tour.write_text(TOUR)
-    runner.invoke(app, ["wielersim", "tour", str(tour), "small", "--seed", "2", "--name", "p",
+    runner.invoke(app, ["wielersim", "tour", str(tour), "small", "--seed", "2", "--save", "p",
                         "--db", str(db), "--auto"])
     png = tmp_path / "gc.png"
     out = runner.invoke(app, ["wielersim", "standings", "p", "--db", str(db), "--plot",

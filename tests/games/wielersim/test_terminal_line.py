@@ -1,8 +1,8 @@
 """WielerSIM in the terminal, line by line (piped or --plain): the road keeps terrain and
 riders apart and explains every mark, the tables fit 80 columns without cutting a number,
 the words are right (plurals, an imported climb, the prologue's odds), the stage race's
-question understands help, ?, undo and quit, --resume NAME and --list work, the old
-spelling --name still works with a note, and Japanese comes from the message tables."""
+question understands help, ?, undo and quit, --resume NAME and --list work,
+and Japanese comes from the message tables."""
 
 from __future__ import annotations
 
@@ -250,14 +250,13 @@ def test_resume_refuses_an_option_as_its_name_and_lists_nothing_when_empty(
     assert "No stage race is saved yet." in capsys.readouterr().out
 
 
-def test_the_old_name_option_still_saves_with_a_note(tmp_path: Path) -> None:
+def test_save_names_the_stage_race(tmp_path: Path) -> None:
     db = tmp_path / "t.sqlite"
-    code, out, err = tour(db, "ronde-van-belgie", "small", "--seed", "4", "--name", "old",
+    code, out, err = tour(db, "ronde-van-belgie", "small", "--seed", "4", "--save", "old",
                           "--auto")
     assert code == 0, out
     assert "saved as 'old'" in out and "Final standings saved as 'old'." in out
-    assert "note: --name is now --save" in err
-    assert cli.OLD_SPELLINGS["tour"] == {"--name": "--save"}
+    assert err == ""
     help_text = CliRunner().invoke(app, ["wielersim", "tour", "--help"],
                                    env={"COLUMNS": "100"}).stdout
     assert "--save" in help_text and "--name" not in help_text

@@ -388,17 +388,6 @@ def run_game(main: Callable[[Surface], int | None], *, title: str, lang: str,
     return kit_run_game(main, title=title, lang=lang, plain=plain, console=common.console)
 
 
-common.add_alias(app, "race", "watch", watch)
-common.add_alias(app, "party", "play", play)
-
-# Old spellings of options, kept hidden for one release (raceday.cli.main rewrites them with
-# a note on stderr): simulate's count of races was --simulations.
-OLD_SPELLINGS: dict[str, dict[str, str]] = {
-    "simulate": {"--simulations": "--races"},
-    "play": {"--host": "--real-dice"},  # --host is serve's address
-}
-
-
 def resume_command(name: str, db: Path | None) -> str:
     """The exact command that continues a party (with --db when one was given)."""
     return common.resume_command("derby", "play", name, db)

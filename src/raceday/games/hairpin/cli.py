@@ -78,16 +78,6 @@ PLAYER_HELP = (
 )
 MAX_LINES = 64
 
-# Old spellings kept for one release as hidden aliases (raceday.cli.main rewrites them and
-# says so): `play --save NAME --resume` is now `play --resume NAME`, and -p, which now means
-# --players, was --position's short name.
-OLD_SPELLINGS: dict[str, dict[str, str]] = {
-    "play": {"--resume": "--save"},
-    "perft": {"-p": "--position"},
-    "show": {"-p": "--position"},
-    "analyse": {"-p": "--position", "--save": "--from"},  # --save names a new save elsewhere
-}
-
 
 def _check_name(value: str) -> str:
     checked = common.check_session_name_option(value)  # the one rule of every game's session names

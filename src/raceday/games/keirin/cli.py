@@ -46,15 +46,6 @@ TopOpt = Annotated[
 ]
 
 
-# Old spellings kept for one release as hidden aliases (raceday.cli.main rewrites them and
-# prints a note): command -> old option -> the name every game and tool now shares.
-OLD_SPELLINGS: dict[str, dict[str, str]] = {
-    "play": {"--player": "--players", "--session": "--save"},
-    "bet": {"--player": "--players", "--session": "--save"},
-    "simulate": {"--simulations": "--races"},
-}
-
-
 @app.command()
 @game_options(KeirinOptions)
 def watch(
@@ -249,7 +240,5 @@ def play(
     run_command(lambda surface: play_night(surface, prepared),
                 title=f"KEIRIN — {prepared.session.name}", lang=language, plain=plain)
 
-
-common.add_alias(app, "bet", "play", play)
 
 __all__ = ["app"]

@@ -1,4 +1,4 @@
-"""A KEIRIN betting night in a browser room: ``raceday keirin bet``, on phones and a big screen.
+"""A KEIRIN betting night in a browser room: ``raceday keirin play``, on phones and a big screen.
 
 The night is the game's own state (:class:`~raceday.games.keirin.night.NightState`): it
 checks every ticket, takes the stakes when betting closes, runs the race as chance nodes

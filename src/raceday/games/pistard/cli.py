@@ -63,16 +63,6 @@ MAX_PLAYOUTS = 10_000
 MAX_PLAYERS = 5
 DEFAULT_SAVE = "pistard"
 
-# Old spellings, kept as hidden aliases for one release (rewritten by raceday.cli.main,
-# which prints a note): --session named the game (now --save NAME), and a bare --resume
-# continued the game --session named (now --resume NAME); simulate's --simulations counted
-# the play-outs of the searching levels, not races (now --playouts).
-OLD_SPELLINGS: dict[str, dict[str, str]] = {
-    "play": {"--session": "--save", "--resume": "--save"},
-    "watch": {"--session": "--save", "--resume": "--save"},
-    "simulate": {"--simulations": "--playouts"},
-}
-
 
 # --variant, --riders-per-player, --tokens, --laps, --lap-points, --track, --max-rounds:
 # the options model's fields (the player count comes from --players)

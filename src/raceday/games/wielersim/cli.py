@@ -275,9 +275,6 @@ def race_main(state: WielersimState, seed: int, *, delay: float, width: int | No
     return main
 
 
-common.add_alias(app, "race", "watch", watch)
-
-
 def _seed_line(seed: int, lang: str = "en") -> str:
     return say("seed_line", lang, seed=seed)
 
@@ -573,10 +570,6 @@ def _sections_table(distance: int, sections: list[dict[str, Any]], lang: str = "
 TOUR_HELP = "Stage-race file (TOML) or the shipped one: ronde-van-belgie."
 CHOICES = {"c": "continue", "continue": "continue", "w": "watch", "watch": "watch",
            "s": "stop", "stop": "stop"}
-# old spellings kept as hidden aliases for one release (raceday.cli.main rewrites them)
-OLD_SPELLINGS: dict[str, dict[str, str]] = {"tour": {"--name": "--save"},
-                                            "route import": {"--output": "--out"}}
-
 
 def _show_stage(surface: Surface, campaign: Campaign) -> None:
     lang = surface.lang
