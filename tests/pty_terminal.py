@@ -48,8 +48,16 @@ class Terminal:
         """What was written, without the escape sequences (styles, cursor moves)."""
         return ESCAPES.sub("", self.output.decode("utf-8", "replace"))
 
+    def _readable(self, wait: float) -> bool:
+        """Whether the terminal has output (or has hung up) within ``wait`` seconds: poll,
+        not select, which refuses a descriptor numbered 1024 or more (a test process that
+        has opened many files and sockets reaches such numbers)."""
+        poller = select.poll()
+        poller.register(self.fd, select.POLLIN)
+        return bool(poller.poll(wait * 1000))
+
     def _read(self, wait: float) -> bool:
-        ready, _, _ = select.select([self.fd], [], [], wait)
+        ready = self._readable(wait)
         if not ready:
             return True
         try:
@@ -109,7 +117,7 @@ class Terminal:
         pid, status = os.waitpid(self.pid, os.WNOHANG)
         if not pid:
             return None
-        while more and select.select([self.fd], [], [], 0.2)[0]:
+        while more and self._readable(0.2):
             more = self._read(0)  # what it wrote last
         os.close(self.fd)
         self.code = os.waitstatus_to_exitcode(status)

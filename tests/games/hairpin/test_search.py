@@ -186,8 +186,8 @@ def test_analyse_reads_a_saved_game_without_changing_it(tmp_path: Path) -> None:
     (["--think", "inf"], "above 0"),
     (["--think", "1e9"], "at most 600"),
     (["--lines", "0"], "from 1 to 64"),
-    (["--position", LAP_TO_WIN, "--save", "x"], "not both"),
-    (["--save", "nothing-here", "--db", "DB"], "no saved hairpin session"),
+    (["--position", LAP_TO_WIN, "--from", "x"], "not both"),
+    (["--from", "nothing-here", "--db", "DB"], "no saved hairpin session"),
 ])
 def test_analyse_refuses_bad_options_in_one_line(args: list[str], needle: str,
                                                  tmp_path: Path,
