@@ -5,7 +5,9 @@ and sent with Enter."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 
+from textual.pilot import Pilot
 from textual.widgets import Static
 
 from raceday.terminal.surface import Choice, Prompt, Surface
@@ -17,6 +19,19 @@ def key_hint(app: GameApp) -> str:
     return str(app.query_one("#keys", Static).render())
 
 
+def play(main: Callable[[Surface], int], scenario: Callable[[Pilot[int], GameApp],
+                                                          Awaitable[None]]) -> None:
+    """Run ``main`` full screen at 80x24 through ``scenario`` (started at its first prompt)."""
+    app = GameApp(main, title="Keys")
+
+    async def run() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_for_prompt(pilot, app)
+            await scenario(pilot, app)
+
+    asyncio.run(run())
+
+
 def test_the_key_hint_offers_choosing_only_where_there_are_choices() -> None:
     def main(surface: Surface) -> int:
         surface.board("board")
@@ -24,19 +39,16 @@ def test_the_key_hint_offers_choosing_only_where_there_are_choices() -> None:
         surface.ask(Prompt("move?", choices=[Choice("a"), Choice("b")]))
         return 0
 
-    app = GameApp(main, title="Keys")
     hints: list[str] = []
 
-    async def run() -> None:
-        async with app.run_test(size=(80, 24)) as pilot:
-            await wait_for_prompt(pilot, app)
-            hints.append(key_hint(app))
-            assert app.answer_input.cursor_blink is False  # headless: a steady picture
-            await answer(pilot, app, "300")
-            hints.append(key_hint(app))
-            await answer(pilot, app, "a")
+    async def scenario(pilot: Pilot[int], app: GameApp) -> None:
+        hints.append(key_hint(app))
+        assert app.answer_input.cursor_blink is False  # headless: a steady picture
+        await answer(pilot, app, "300")
+        hints.append(key_hint(app))
+        await answer(pilot, app, "a")
 
-    asyncio.run(run())
+    play(main, scenario)
     assert hints[0].startswith("Enter answer") and "choose" not in hints[0]
     assert hints[1].startswith("↑↓ Tab choose")
 
@@ -52,25 +64,21 @@ def test_ctrl_z_is_offered_and_answers_only_where_something_can_be_taken_back() 
         answers.append(surface.ask(Prompt("bid?", undo=True)))
         return 0
 
-    app = GameApp(main, title="Keys")
     hints: list[str] = []
 
-    async def run() -> None:
-        async with app.run_test(size=(80, 24)) as pilot:
-            await wait_for_prompt(pilot, app)
-            hints.append(key_hint(app))
-            await pilot.press("ctrl+z")
-            await pilot.press("tab")  # to the choice list, where single keys act
-            await pilot.press("u")
-            await pilot.pause()
-            assert app.waiting is not None and app.waiting.text == "move?"  # still asked
-            await answer(pilot, app, "a")
-            await wait_for_prompt(pilot, app)
-            hints.append(key_hint(app))
-            await pilot.press("ctrl+z")
-            await wait_until_finished(pilot, app)
+    async def scenario(pilot: Pilot[int], app: GameApp) -> None:
+        hints.append(key_hint(app))
+        await pilot.press("ctrl+z")
+        await pilot.press("tab")  # to the choice list, where single keys act
+        await pilot.press("u")
+        await pilot.pause()
+        assert app.waiting is not None and app.waiting.text == "move?"  # still asked
+        await answer(pilot, app, "a")  # (it waits for the next prompt)
+        hints.append(key_hint(app))
+        await pilot.press("ctrl+z")
+        await wait_until_finished(pilot, app)
 
-    asyncio.run(run())
+    play(main, scenario)
     assert "^Z" not in hints[0] and hints[0].endswith("^Q quit")
     assert "^Z undo" in hints[1]
     assert answers == ["a", "undo"]
