@@ -4,7 +4,7 @@
 // server (rebuilt there from the saved log by the game's rules); nothing here knows a rule
 // or names a game: a game installed beside raceday is drawn as a built-in one is.
 //
-// board(game, drawerUrl) -> Promise<{ draw(box, frame, { ms, previous, events }), forget(), legend? } | null>:
+// board(drawerUrl) -> Promise<{ draw(box, frame, { ms, previous, events }), forget(), legend? } | null>:
 // draw puts the frame into `box` (the moves since `previous`, the step before's frame, or
 // in the step's `events` traced, and animated over `ms` where the drawing can glide:
 // stepping forward), forget() drops what it keeps between frames (after a language
@@ -43,7 +43,7 @@ async function load(url) {
 
 const made = {};
 
-export function board(game, drawerUrl = null) {
+export function board(drawerUrl = null) {
   if (!drawerUrl) return Promise.resolve(null);
   made[drawerUrl] ??= load(drawerUrl).catch((e) => { console.error(e); return null; });
   return made[drawerUrl];

@@ -171,7 +171,7 @@ function frameAt(steps, at) {
 
 async function player(data) {
   const steps = data.steps;
-  const [drawing, finale] = await Promise.all([board(data.game, data.drawer),
+  const [drawing, finale] = await Promise.all([board(data.drawer),
     data.finale ? import("./finale.js").catch(() => null) : null]);
   const hasFrames = steps.some((s) => s.frame);
   const hasBoard = (hasFrames && drawing !== null) || steps.some((s) => s.board);
