@@ -18,7 +18,8 @@ same one OpenSpiel and PettingZoo wrap):
   any object with ``choose(state, rng)``; one for every other seat or a list in seat order.
   Default: the game's easiest computer (the first of its ``agents.LEVELS``), else random;
 - **chance and opponents' choices** are drawn from the environment's generator, seeded by
-  ``reset(seed=...)``, so an episode is fixed by its seed and the learner's actions;
+  ``reset(seed=...)``, so an episode is fixed by its seed and the learner's actions
+  (unless an opponent searches against the clock);
 - **observation**: the adapter's tensor for the learner's seat alone (float32 ``Box``): a
   sealed bid or ticket of another seat is never in it;
 - **action**: ``Discrete`` over the adapter's dense ids; ``action_masks()`` (and
@@ -132,7 +133,7 @@ def seat_opponents(game: str, players: int, seat: int,
 class RacedayEnv(gymnasium.Env[np.ndarray, np.int64]):
     """One seat of one game, the others played by computers (see the module docstring)."""
 
-    metadata = {"render_modes": ["ansi"]}  # noqa: RUF012 (gymnasium declares it so)
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012 (as gymnasium declares it)
 
     def __init__(self, game: str = "hairpin", seat: int = 0,
                  opponents: str | ChoosingAgent | Sequence[str | ChoosingAgent] | None = None,
