@@ -35,7 +35,6 @@ same one OpenSpiel and PettingZoo wrap):
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, Protocol
@@ -44,11 +43,10 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from raceday.core.discovery import game_packages
 from raceday.core.errors import OptionsError
 from raceday.core.protocol import Action, State
-from raceday.interop.adapters import Adapter, adapter, adapters
-from raceday.interop.arena import OPENSPIEL, make_player
+from raceday.interop.adapters import Adapter, adapter, games_with_players
+from raceday.interop.arena import OPENSPIEL, agents_module, make_player
 
 NAMESPACE = "raceday"
 KEIRIN_BETTOR = f"{NAMESPACE}/KeirinBettor-v0"
@@ -74,11 +72,6 @@ class Opponent:
     choose: Callable[[State, np.random.Generator], Action]
 
 
-def games() -> tuple[str, ...]:
-    """The games with an environment: every game whose adapter has players to act."""
-    return tuple(name for name, found in adapters().items() if found.player_range[1] > 0)
-
-
 def env_id(game: str) -> str:
     """The Gymnasium id of a game's environment: ``raceday/Hairpin-v0`` for ``hairpin``."""
     camel = "".join(part[:1].upper() + part[1:] for part in game.replace("-", "_").split("_"))
@@ -88,11 +81,7 @@ def env_id(game: str) -> str:
 def easiest_computer(game: str) -> str:
     """The name of the game's easiest computer player: the first of its package's
     ``agents.LEVELS`` (the levels a room offers, easiest first), else ``random``."""
-    package = game_packages().get(game)
-    try:
-        module = importlib.import_module(f"{package}.agents") if package else None
-    except ImportError:
-        module = None
+    module = agents_module(game)
     levels = getattr(module, "LEVELS", ())
     if getattr(module, "make_agent", None) is None or not levels:
         return "random"
@@ -139,9 +128,9 @@ class RacedayEnv(gymnasium.Env[np.ndarray, np.int64]):
                  opponents: str | ChoosingAgent | Sequence[str | ChoosingAgent] | None = None,
                  illegal: Illegal = "forfeit", render_mode: str | None = None,
                  **params: Any) -> None:
-        if game not in games():
+        if game not in games_with_players():
             raise OptionsError(f"no Gymnasium environment for {game!r}; choose from "
-                               f"{', '.join(games())}")
+                               f"{', '.join(games_with_players())}")
         if render_mode not in (None, "ansi"):
             raise OptionsError(f"render_mode must be None or 'ansi', got {render_mode!r}")
         if illegal not in ("forfeit", "raise"):
@@ -250,13 +239,13 @@ def register_envs() -> list[str]:
     """Register every game's environment not yet registered (a game installed since the
     last call too); the ids registered now."""
     added = []
-    for game in games():
+    for game in games_with_players():
         name = env_id(game)
         if name not in gymnasium.registry:
             gymnasium.register(name, entry_point=f"{__name__}:RacedayEnv",
                                kwargs={"game": game})
             added.append(name)
-    if KEIRIN_BETTOR not in gymnasium.registry and "keirin" in games():
+    if KEIRIN_BETTOR not in gymnasium.registry and "keirin" in games_with_players():
         gymnasium.register(KEIRIN_BETTOR, entry_point=f"{__name__}:KeirinBettorEnv")
         added.append(KEIRIN_BETTOR)
     return added
@@ -265,5 +254,5 @@ def register_envs() -> list[str]:
 register_envs()
 
 __all__ = ["ENV_ID", "KEIRIN_BETTOR", "IllegalActionError", "KeirinBettorEnv", "Opponent",
-           "RacedayEnv", "easiest_computer", "env_id", "games", "register_envs",
+           "RacedayEnv", "easiest_computer", "env_id", "register_envs",
            "seat_opponents"]
