@@ -342,7 +342,15 @@ def test_the_room_keeps_bets_sealed_and_survives_a_restart(game: Any) -> None:
     assert room.view(Actor.player(1))["me"]["observation"]["my_bet"]["stake"] == 3
 
 
-def test_its_room_replay_names_the_games_own_board_drawer(game: Any, tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def played_room(game: Any, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """A finished room of the sixth game on a server's database: (the file, its code)."""
+    db = tmp_path_factory.mktemp("party") / "party.sqlite"
+    return db, play_a_room(db)
+
+
+def test_its_room_replay_names_the_games_own_board_drawer(
+        game: Any, played_room: tuple[Path, str]) -> None:
     """A finished room's replay answer has a board at every step from the start and
     names the game's drawer module (its static/frame.js), which the server serves as
     JavaScript for the replay page to import (the page itself: the browser test)."""
@@ -350,8 +358,7 @@ def test_its_room_replay_names_the_games_own_board_drawer(game: Any, tmp_path: P
 
     from raceday.web.app import create_app
 
-    db = tmp_path / "party.sqlite"
-    code = play_a_room(db)
+    db, code = played_room
     with TestClient(create_app(db)) as client:
         data = client.get(f"/api/replay/room/{code}").json()
         assert data["game"] == NAME and data["board"] is True
@@ -361,6 +368,22 @@ def test_its_room_replay_names_the_games_own_board_drawer(game: Any, tmp_path: P
     assert served.status_code == 200
     assert "javascript" in served.headers["content-type"]
     assert "export function drawFrame" in served.text
+
+
+def test_its_room_replays_in_the_terminal_with_its_board(
+        site: Path, played_room: tuple[Path, str]) -> None:
+    """``raceday replay --room`` draws the game's board (its replay face's room_boards:
+    the lanes and purses after each step), in either language."""
+    db, code = played_room
+    done = raceday(site, "replay", code, "--room", "--db", str(db), "--delay", "0")
+    assert done.returncode == 0, done.stderr
+    lanes = re.findall(r"^(Red|Blue) +[·RB]+\|", done.stdout, flags=re.MULTILINE)
+    assert {"Red", "Blue"} <= set(lanes), done.stdout[-800:]
+    assert "chips, square" in done.stdout and "Red seals a bet." in done.stdout
+    last = raceday(site, "replay", code, "--room", "--db", str(db), "--lang", "ja",
+                   "--step", "6")
+    assert last.returncode == 0, last.stderr
+    assert "チップ" in last.stdout and "|" in last.stdout
 
 
 # --- the terminal ---------------------------------------------------------------------
@@ -376,6 +399,34 @@ def test_plays_in_the_terminal_against_the_computer(site: Path) -> None:
     assert "wins" in out or "draw" in out.lower()
     again = raceday(site, *args, stdin="2\n7\n1\n")
     assert again.stdout == out  # the same seed and the same bets: the same race
+
+
+def test_at_a_terminal_it_opens_full_screen_and_plain_asks_line_by_line(
+        site: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """In a real terminal ``play`` opens the kit's full-screen view (the alternate screen,
+    the board, the status bar asking the bet, the choices listed), and leaves the board and
+    the result on the terminal when closed; ``--plain`` asks at the cursor instead."""
+    from tests.pty_terminal import ESCAPES, LEAVE_ALTERNATE_SCREEN, RACEDAY, Terminal
+
+    monkeypatch.setenv("PYTHONPATH", str(site))  # the terminal's command sees the game
+    args = [str(RACEDAY), NAME, "play", "--blue", "bookie", "--seed", "11", "--rounds", "1",
+            "--delay", "0"]
+    term = Terminal(args)
+    assert term.read_until("Your bet, Red"), term.text[-600:]
+    assert b"\x1b[?1049h" in term.output
+    assert term.read_until("1. pass (no bet)") and term.read_until("chips, square 0 of 20")
+    mark = term.type("1\r")
+    assert term.read_until("Press q to close", mark), term.text[-600:]
+    assert term.press_until_exit("q") == 0
+    after = ESCAPES.sub("", term.output.decode("utf-8", "replace")
+                        .rsplit(LEAVE_ALTERNATE_SCREEN, 1)[-1])
+    assert "Red rolls" in after and ("player wins" in after or "A draw" in after), after
+    plain = Terminal([*args, "--plain"])
+    assert plain.read_until("Your bet, Red"), plain.text[-600:]
+    assert b"\x1b[?1049h" not in plain.output and "  1. pass (no bet)" in plain.text
+    plain.type("1\r")
+    assert plain.wait() == 0
+    assert "Red seals a bet." in plain.text
 
 
 def test_two_people_at_one_keyboard_and_in_japanese(site: Path) -> None:
