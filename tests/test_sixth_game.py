@@ -82,7 +82,7 @@ def test_every_face_is_found_from_the_package(game: Any, site: Path) -> None:
     assert static is not None and (static / "twindash.js").is_file()
     assert messages is not None and {p.name for p in messages.iterdir()} >= {"en.json",
                                                                                "ja.json"}
-    assert game.name == NAME and game.players == (2, 2)
+    assert game.name == NAME and game.players == (2, 4)
 
 
 def test_no_file_under_src_names_the_sixth_game() -> None:
@@ -206,6 +206,46 @@ def test_level_runners_earn_no_prize_and_equal_purses_draw(game: Any) -> None:
     result = state.outcome()
     assert (result.winner, result.termination) == (None, "draw")
     assert state.returns() == [0.5, 0.5]
+
+
+def test_three_players_race_three_runners(game: Any) -> None:
+    """With ``players=3`` every player runs a runner and bets on which moves *furthest*:
+    exact chances over 6^3 rolls, every runner behind the leader in the slipstream, a bet
+    on a runner tied for furthest void and on any other lost (RULES.md, more players)."""
+    state = new_state(game, players=3)
+    level = state.further_chances()
+    assert len(level) == 4 and sum(level) == 1 and level[0] == level[1] == level[2]
+    state.squares = [2, 5, 5]  # Red alone behind: its two dice make it the favourite
+    chances = state.further_chances()
+    assert chances[0] > chances[1] == chances[2] and state.slipstream_runners() == [0]
+    _bet(state, 2, runner=0, stake=0)
+    _bet(state, 0, runner=2, stake=1)
+    _bet(state, 1, runner=1, stake=2)
+    outcomes = dict(state.chance_outcomes())
+    assert len(outcomes) == 216 and sum(outcomes.values()) == 1
+    roll = next(a for a in outcomes if state.action_message(a).params["dice"] == [6, 6, 3])
+    events = state.apply_action(roll)  # Red and Blue tie for furthest, Green is third
+    assert [e["runner"] for e in events if e.kind == "slipstream"] == [0]
+    assert state.squares == [8, 11, 8] and state.chips == [4, 5, 5]
+    assert [e.kind for e in events if e.kind.startswith("bet_")] == ["bet_lost", "bet_void"]
+    assert state.frame()["runners"][2]["name"] == {"key": "runner.2", "params": {}}
+
+
+def test_the_richest_of_more_players_wins_and_shared_riches_draw(game: Any) -> None:
+    state = new_state(game, players=4, rounds=1, prize=0)
+    for player in range(4):
+        _bet(state, player, runner=3, stake=2 if player == 1 else 0)
+    outcome = next(a for a in dict(state.chance_outcomes())
+                   if state.action_message(a).params["dice"] == [1, 2, 3, 6])
+    state.apply_action(outcome)
+    result = state.outcome()
+    assert state.chips == [5, 7, 5, 5] and (result.winner, result.ranking) == (1, (1, 0, 2, 3))
+    assert state.returns() == [0.0, 1.0, 0.0, 0.0]
+    tied = new_state(game, players=3, rounds=1, prize=0)
+    for player in range(3):
+        _bet(tied, player, runner=0, stake=0)
+    tied.apply_action(tied.chance_outcomes()[0][0])
+    assert tied.outcome().winning_players == (0, 1, 2) and tied.outcome().winner is None
 
 
 def test_the_bookie_beats_random_bets(game: Any) -> None:
@@ -342,6 +382,43 @@ def test_the_room_keeps_bets_sealed_and_survives_a_restart(game: Any) -> None:
     assert room.view(Actor.player(1))["me"]["observation"]["my_bet"]["stake"] == 3
 
 
+def test_a_room_seats_two_to_four_and_three_seats_make_a_three_player_race(
+        game: Any) -> None:
+    """The room is created from the race the host chooses (its ``Options``, which has no
+    ``players``); the seats taken at the start say how many play, from 2 to 4."""
+    import numpy as np
+
+    from raceday.core.discovery import face
+    from raceday.rooms import Actor, RoomError
+    from raceday.web.options_schema import options_schema
+
+    logic = face(NAME, "room").LOGIC
+    assert "players" not in options_schema(NAME, "room")["properties"]
+    assert "players" in options_schema(NAME, "game")["properties"]
+    with pytest.raises(RoomError, match="players"):
+        logic.create({"players": 3}, seed=1)
+    room = logic.create({"rounds": 1}, seed=2)
+    rng = np.random.default_rng(2)
+    room.add_seat("Aki")
+    with pytest.raises(RoomError, match="at least 2"):
+        room.handle(Actor.host(), {"type": "start"}, rng)
+    for name in ("Ben", "Chi"):
+        room.add_seat(name)
+    room.handle(Actor.host(), {"type": "start"}, rng)
+    view = room.view(Actor.host())
+    assert view["observation"]["course"]["players"] == 3 and view["acting"] == [0, 1, 2]
+    assert [r["id"] for r in view["frame"]["runners"]] == [0, 1, 2] and len(view["chances"]) == 4
+    for seat in (2, 0, 1):
+        room.handle(Actor.player(seat), {"type": "act", "action": 0}, rng)
+    room.handle(Actor.host(), {"type": "advance"}, rng)
+    assert room.finished() and len(room.view(Actor.host())["result"]["scores"]) == 3
+    full = logic.create({}, seed=3)
+    for name in ("A", "B", "C", "D"):
+        full.add_seat(name)
+    with pytest.raises(RoomError, match="full"):
+        full.add_seat("E")
+
+
 @pytest.fixture(scope="module")
 def played_room(game: Any, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     """A finished room of the sixth game on a server's database: (the file, its code)."""
@@ -466,6 +543,9 @@ game = openspiel.load_game("twindash")
 pyspiel.random_sim_test(game, num_sims=5, serialize=True, verbose=False)
 small = openspiel.load_game("twindash", length=6, rounds=2, chips=0)
 pyspiel.random_sim_test(small, num_sims=5, serialize=True, verbose=False)
+three = openspiel.load_game("twindash", players=3, rounds=3)
+assert three.num_players() == 3 and three.max_chance_outcomes() == 216
+pyspiel.random_sim_test(three, num_sims=5, serialize=True, verbose=False)
 kind = game.get_type()
 assert kind.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION, kind
 assert kind.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC, kind
@@ -514,6 +594,7 @@ from pettingzoo.test import api_test, seed_test
 from raceday.interop.pettingzoo import env
 api_test(env("twindash"), num_cycles=60, verbose_progress=False)
 api_test(env("twindash", rounds=2, chips=0), num_cycles=20, verbose_progress=False)
+api_test(env("twindash", players=4, rounds=2), num_cycles=20, verbose_progress=False)
 seed_test(lambda render_mode=None: env("twindash", render_mode=render_mode), num_cycles=30)
 print("passed")
 """)

@@ -4,7 +4,8 @@ state's :meth:`~raceday_twindash.rules.TwinDashState.frame` (the data the browse
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
+from fractions import Fraction
 from typing import Any
 
 from rich.console import RenderableType
@@ -13,15 +14,16 @@ from rich.text import Text
 from raceday.present import render
 from raceday_twindash.rules import GAME_NAME
 
-STYLES = ("bold red", "bold blue")
+STYLES = ("bold red", "bold blue", "bold green", "bold yellow")
 LABEL = 6  # columns of a lane's label (the runner's name)
 
 
 def board(frame: Mapping[str, Any], lang: str,
-          chances: tuple[str, str, str] | None = None) -> Callable[[int, int], RenderableType]:
+          chances: Sequence[Fraction] | None = None) -> Callable[[int, int], RenderableType]:
     """The board of ``frame`` in ``lang`` as a function of the space it gets: one lane a
     runner (a square a column, squeezed to fit a narrow terminal), its square and purse,
-    and, with ``chances``, this round's odds."""
+    and, with ``chances`` (:meth:`~raceday_twindash.rules.TwinDashState.further_chances`),
+    each runner's chance to move furthest this round and the chance of a tie."""
 
     def draw(width: int, height: int) -> RenderableType:
         length = int(frame["length"])
@@ -46,13 +48,13 @@ def board(frame: Mapping[str, Any], lang: str,
             purse = render("ui.purse", lang, GAME_NAME, {"chips": runner["chips"],
                                                           "square": runner["square"],
                                                           "length": length})
+            odds = ("" if chances is None else render(
+                "ui.odds", lang, GAME_NAME, {"chance": str(chances[int(runner["id"])])}))
             sealed = render("ui.sealed", lang, GAME_NAME) if runner["sealed"] else ""
-            out.append(f"\n{'':<{LABEL}}{purse} {sealed}".rstrip(), style="dim")
+            out.append(f"\n{'':<{LABEL}}{purse} {odds} {sealed}".rstrip(), style="dim")
         if chances is not None:
-            red, blue = (render(r["name"], lang, GAME_NAME) for r in frame["runners"])
-            out.append("\n" + render("ui.chance", lang, GAME_NAME, {
-                "name0": red, "name1": blue, "p0": chances[0], "p1": chances[1],
-                "tie": chances[2]}))
+            out.append("\n" + render("ui.tie_odds", lang, GAME_NAME,
+                                     {"tie": str(chances[-1])}), style="dim")
         return out
 
     return draw

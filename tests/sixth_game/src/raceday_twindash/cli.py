@@ -38,7 +38,7 @@ from raceday.terminal.tui import run_command
 from raceday_twindash.agents import LEVELS, make_agent
 from raceday_twindash.board import board
 from raceday_twindash.game import GAME, TwinDashOptions
-from raceday_twindash.rules import GAME_NAME, PLAYERS, TwinDashState, runner_name
+from raceday_twindash.rules import GAME_NAME, TwinDashState, runner_name
 
 HELP = "Twin Dice Dash: a two-player dice race with sealed side bets (a game of its own package)."
 HUMAN = "human"
@@ -96,10 +96,8 @@ class Table:
     def show_board(self, surface: Surface, status: str | None = None) -> None:
         """The board now; ``status`` is the full screen's status bar (the board itself
         says the round, so line mode prints no second line for it)."""
-        chances = tuple(str(p) for p in self.state.further_chances())
-        surface.board(board(self.state.frame(), self.lang,
-                            None if self.state.is_terminal() else (chances[0], chances[1],
-                                                                   chances[2])),
+        chances = None if self.state.is_terminal() else self.state.further_chances()
+        surface.board(board(self.state.frame(), self.lang, chances),
                       status if surface.full_screen else None)
 
     def ask(self, surface: Surface, player: int) -> int:
@@ -110,7 +108,7 @@ class Table:
         if not surface.full_screen:
             for number, label in enumerate(labels, start=1):
                 surface.say(Text(f"  {number}. {label}"))
-        secret = len(self.humans) == PLAYERS  # the other player is at the same keyboard
+        secret = len(self.humans) > 1  # another player is at the same keyboard
         prompt = Prompt(self.say("ui.choose", name=runner_name(player)) + " ",
                         choices=[Choice(str(n), f"{n}. {label}")
                                  for n, label in enumerate(labels, start=1)],
@@ -139,7 +137,7 @@ class Table:
                 assert self.state.current_player() == player  # bets are asked in seat order
                 action = self.agents[player].choose(self.state, self.rng)
             else:
-                if len(self.humans) == PLAYERS:
+                if len(self.humans) > 1:
                     surface.say(Text(self.say("ui.hand_over", name=runner_name(player))))
                 action = self.ask(surface, player)
             self.show_events(surface, self.state.apply_action_for(player, action))
@@ -158,6 +156,11 @@ class Table:
         return 0
 
 
+def seats(options: TwinDashOptions, red: str, blue: str) -> list[str]:
+    """Who runs each runner: Red and Blue as chosen, any further runner the computer."""
+    return [red, blue, *["bookie"] * (options.players - 2)]
+
+
 @app.command("play")
 @game_options(TwinDashOptions)
 def play_command(
@@ -169,9 +172,11 @@ def play_command(
     delay: DelayOpt = None,
     plain: PlainOpt = False,
 ) -> None:
-    """Play against the computer (--blue bookie) or a second person (--blue human)."""
+    """Play against the computer (--blue bookie) or a second person (--blue human); with
+    --players 3 or 4 the computer runs Green and Yellow."""
     options = course.parse()
-    table = Table(options, [red, blue], fresh_seed(seed), lang, default_delay(delay, 0.0))
+    table = Table(options, seats(options, red, blue), fresh_seed(seed), lang,
+                  default_delay(delay, 0.0))
     run_command(table.main, title=GAME.title, lang=lang, plain=plain)
 
 
@@ -187,15 +192,16 @@ def watch_command(
     json_out: JsonOpt = False,
     plain: PlainOpt = False,
 ) -> None:
-    """Watch two computer players race (the same seed gives the same race)."""
+    """Watch computer players race (the same seed gives the same race)."""
     if HUMAN in (red, blue):
         raise OptionsError("watch is for computer players; use 'raceday twindash play' to "
                            "take a seat")
     options = course.parse()
-    table = Table(options, [red, blue], fresh_seed(seed), lang,
+    table = Table(options, seats(options, red, blue), fresh_seed(seed), lang,
                   0.0 if json_out else default_delay(delay))
     if json_out:
-        record = GAME.play(options, [make_agent(red), make_agent(blue)], table.rng)
+        record = GAME.play(options, [make_agent(s) for s in seats(options, red, blue)],
+                           table.rng)
         result = record.final_state.outcome()
         print_json({"termination": result.termination, "winner": result.winner,
                     "scores": {str(k): v for k, v in result.scores.items()},
