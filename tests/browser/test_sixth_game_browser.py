@@ -159,26 +159,30 @@ def test_the_print_page_prints_it(server: str) -> None:
     assert refused.status_code == 400 and "length" in refused.text
 
 
-def test_the_room_refuses_bad_options_and_a_third_player(server: str) -> None:
+def test_the_room_refuses_bad_options_and_a_fifth_player(server: str) -> None:
     bad = httpx.post(f"{server}api/rooms", json={"game": "twindash", "options": {
         "length": 2}}, timeout=10)
     assert bad.status_code == 400 and "length" in bad.json()["error"]
+    seats_say = httpx.post(f"{server}api/rooms", json={"game": "twindash", "options": {
+        "players": 3}}, timeout=10)  # the seats taken say how many play, not the host
+    assert seats_say.status_code == 400 and "players" in seats_say.json()["error"]
     room = httpx.post(f"{server}api/rooms", json={"game": "twindash", "options": {}},
                       timeout=10).json()
-    for name in ("Aki", "Ben"):
+    for name in ("Aki", "Ben", "Cy", "Dai"):
         assert httpx.post(f"{server}api/rooms/{room['code']}/join", json={"name": name},
                           timeout=10).status_code == 201
-    third = httpx.post(f"{server}api/rooms/{room['code']}/join", json={"name": "Cy"},
+    fifth = httpx.post(f"{server}api/rooms/{room['code']}/join", json={"name": "Eve"},
                        timeout=10)
-    assert third.status_code == 409 and "full" in third.json()["error"]
+    assert fifth.status_code == 409 and "full" in fifth.json()["error"]
 
 
 def test_a_finished_rooms_replay_draws_the_games_own_board(open_page: Any, server: str,
                                                             tmp_path: Path) -> None:
     """The replay page imports the drawer module the server names (the game's
     static/frame.js) and draws each step's board with it: the room's track, the runners
-    on their squares."""
-    code = play_a_room(tmp_path / "party.sqlite")  # the server's own database
+    on their squares (a room of three seats: three lanes)."""
+    code = play_a_room(tmp_path / "party.sqlite",  # the server's own database
+                       names=("Aki", "Ben", "Chi"))
     data = httpx.get(f"{server}api/replay/room/{code}", timeout=30).json()
     last = data["steps"][-1]["frame"]["runners"]
     page = open_page(TV, f"{server}replay/room/{code}")
@@ -188,5 +192,5 @@ def test_a_finished_rooms_replay_draws_the_games_own_board(open_page: Any, serve
         lane, square = runner["id"], runner["square"]
         page.wait_for_selector(f'.replay-board .td-lane[data-runner="{lane}"]'
                                f'[data-square="{square}"]')
-    assert page.locator(".replay-board .td-lane").count() == 2
+    assert page.locator(".replay-board .td-lane").count() == 3
     assert page.js_errors == []
