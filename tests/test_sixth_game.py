@@ -441,6 +441,12 @@ def test_its_room_replay_names_the_games_own_board_drawer(
         assert data["game"] == NAME and data["board"] is True
         assert data["drawer"] == f"/games/{NAME}/static/frame.js"
         assert data["steps"][-1]["frame"]["runners"][0]["id"] == 0
+        sealed = [e["params"] for step in data["steps"] for e in step["events"]
+                  if e["key"] == "event.sealed"]
+        # the seat's name ("Aki") fills a "name" only where a game's event has none: an
+        # event's own name (here the runner's) is the game's, never replaced
+        assert sealed and all(p["name"] == {"key": f"runner.{p['player']}", "params": {}}
+                              for p in sealed)
         served = client.get(data["drawer"])
     assert served.status_code == 200
     assert "javascript" in served.headers["content-type"]
