@@ -616,6 +616,11 @@ def test_the_arena_plays_its_computer_against_openspiels_bots(site: Path) -> Non
     summary = json.loads(done.stdout)
     assert summary["game"] == "twindash" and summary["params"]["rounds"] == 3
     assert summary["a_wins"] + summary["b_wins"] + summary["draws"] == 4
+    unknown = raceday(site, "arena", "--game", "twindash", "--a", "Nobody", "--games", "1")
+    assert unknown.returncode == 2  # make_agent's OptionsError, worded by the game
+    assert "unknown twindash computer player 'nobody'" in unknown.stderr
+    more = raceday(site, "arena", "--game", "twindash", "--option", "players=3")
+    assert more.returncode == 2 and "two agents" in more.stderr
 
 
 # --- print and play -------------------------------------------------------------------

@@ -40,7 +40,8 @@ from raceday_twindash.board import board
 from raceday_twindash.game import GAME, TwinDashOptions
 from raceday_twindash.rules import GAME_NAME, TwinDashState, runner_name
 
-HELP = "Twin Dice Dash: a two-player dice race with sealed side bets (a game of its own package)."
+HELP = ("Twin Dice Dash: a dice race for two to four players with sealed side bets (a game of "
+        "its own package).")
 HUMAN = "human"
 SEATS = (HUMAN, *LEVELS)
 
@@ -129,7 +130,7 @@ class Table:
             surface.say(Text(self.say("ui.not_a_choice")))
 
     def round(self, surface: Surface) -> None:
-        """Both bets, sealed in seat order (neither shown to the other), then the dice."""
+        """Every bet, sealed in seat order (none shown to another player), then the dice."""
         self.show_board(surface, self.say("ui.round", round=self.state.round,
                                           rounds=self.state.course.rounds))
         for player in self.state.acting_players():
