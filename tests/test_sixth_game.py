@@ -320,9 +320,17 @@ def test_saves_round_trip_and_bad_saves_are_named(game: Any) -> None:
     _bet(middle, 0, runner=1, stake=2)
     assert loads_state(dumps_state(middle)) == middle
     good = middle.to_json()
+    three = new_state(game, players=3)
+    _bet(three, 2, runner=0, stake=1)
+    assert loads_state(dumps_state(three)) == three
+    before_more_players = {k: v for k, v in good["course"].items() if k != "players"}
+    assert game.state_from_json({**good, "course": before_more_players}) == middle
     for bad in ({**good, "round": 0}, {**good, "chips": [5]}, {**good, "extra": 1},
                 {**good, "bets": [{"runner": 0, "stake": 9}, None]},
+                {**good, "bets": [None, {"runner": 2, "stake": 1}]},
                 {**good, "course": {**good["course"], "length": 0}},
+                {**good, "course": {**good["course"], "players": 5}},
+                {**three.to_json(), "squares": [0, 0]},
                 {**good, "course": {"length": 20}}):
         with pytest.raises(SaveFormatError, match="twindash"):
             game.state_from_json(bad)
