@@ -244,7 +244,8 @@ class State(ABC):
     __hash__ = None  # type: ignore[assignment]
 
     def __str__(self) -> str:
-        """The board as text (games override this with their own picture)."""
+        """A short text form (a game may override it). A game's full picture is its
+        ``picture`` face, drawn by :func:`raceday.present.pictures.text_picture`."""
         return self.__repr__()
 
     def __repr__(self) -> str:

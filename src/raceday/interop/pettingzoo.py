@@ -20,6 +20,7 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from raceday.core.errors import OptionsError
 from raceday.core.protocol import State
 from raceday.interop.adapters import Adapter, adapter, games_with_players
+from raceday.present.pictures import text_picture
 
 
 class RacedayAEC(AECEnv):  # type: ignore[misc]
@@ -128,7 +129,7 @@ class RacedayAEC(AECEnv):  # type: ignore[misc]
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode (use 'ansi')")
             return None
-        return str(self.state_)
+        return text_picture(self.state_)
 
     def close(self) -> None:
         pass

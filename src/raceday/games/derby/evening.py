@@ -41,7 +41,13 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
-from raceday.core.errors import BetError, IllegalActionError, SaveFormatError, refusal
+from raceday.core.errors import (
+    BetError,
+    IllegalActionError,
+    SaveFormatError,
+    illegal_action,
+    refusal,
+)
 from raceday.core.events import Event, Message
 from raceday.core.game import Game, GameOptions
 from raceday.core.protocol import CHANCE, TERMINAL, Action, ChanceDraw, Outcome, SealedState
@@ -69,7 +75,6 @@ from raceday.games.derby.session import (
     Session,
     Ticket,
 )
-from raceday.present import render
 
 if TYPE_CHECKING:
     import numpy as np
@@ -96,15 +101,6 @@ def action_parts(action: Action) -> tuple[str, int, int]:
     if TICKET <= code < TICKET + len(SELECTIONS) and units >= 1:
         return "ticket", units, code - TICKET
     raise IllegalActionError(action, "no Dice Derby action has that number")
-
-
-def illegal(action: object, key: str, **params: Any) -> IllegalActionError:
-    """An :class:`IllegalActionError` whose reason is ``key`` of the tables (English), and
-    which carries the message for every language."""
-    message = Message(key, params)
-    error = IllegalActionError(action, render(message))
-    error.message = message
-    return error
 
 
 def bid_of(units: int) -> Action:
@@ -357,10 +353,10 @@ class EveningState(SealedState):
         are checked by number here, not by listing every legal action (a purse of a
         million has a million bids)."""
         if self.is_terminal():
-            raise illegal(action, "derby.refusal.game_over")
+            raise illegal_action(action, "derby.refusal.game_over")
         what, units, selection = action_parts(action)
         if player not in self.acting_players() and not (what == "bid" and self.may_rebid(player)):
-            raise illegal(action, "derby.refusal.not_your_turn", player=player)
+            raise illegal_action(action, "derby.refusal.not_your_turn", player=player)
         try:
             amount = units * self.options.stake_unit
             if what == "bid":
@@ -396,18 +392,19 @@ class EveningState(SealedState):
         """A roll a host typed in from real dice (None for a fall), whatever the fall rate:
         :class:`IllegalActionError` for a number the die does not have."""
         if self.phase != PHASE_RACING or self.race is None:
-            raise illegal(value, "derby.refusal.no_race")
+            raise illegal_action(value, "derby.refusal.no_race")
         return self._race_events(self.race.enter_roll(value))
 
     def enter_rolls(self, values: Sequence[int | None]) -> list[Event]:
         """A whole round typed in by a host: checked on a copy first, so a bad number
         changes nothing (:class:`IllegalActionError`)."""
         if self.phase != PHASE_RACING or self.race is None:
-            raise illegal(list(values), "derby.refusal.no_race")
+            raise illegal_action(list(values), "derby.refusal.no_race")
         rolling = list(self.race.to_roll)
         if len(values) != len(rolling):
             names = " ".join(horse_name(p) for p in rolling)
-            raise illegal(list(values), "derby.refusal.enter_count", n=len(rolling), names=names)
+            raise illegal_action(list(values), "derby.refusal.enter_count", n=len(rolling),
+                                 names=names)
         trial = self.race.clone()
         for value in values:
             trial.enter_roll(value)

@@ -771,12 +771,6 @@ class HairpinState(State):
         return message.to_json()
 
     # --- text form, copies and saving -------------------------------------------------
-    def __str__(self) -> str:
-        """The board, counters and who moves, as plain text (the frame's picture)."""
-        from raceday.games.hairpin.picture import frame_text
-
-        return frame_text(self.frame())
-
     def __repr__(self) -> str:
         return f"<HairpinState {self.position_text()!r} ({self.rules.variant_name()})>"
 

@@ -33,7 +33,7 @@ from raceday.games.wielersim.campaign import (
     predict_tour,
     read_store,
 )
-from raceday.games.wielersim.commentary import Commentator
+from raceday.games.wielersim.commentary import Commentator, stage_name
 from raceday.games.wielersim.game import GAME, WielersimOptions
 from raceday.games.wielersim.model import CLIMBER, COBBLES, RIDER_TYPES, SPRINTER, UPHILL
 from raceday.games.wielersim.peloton import Peloton, strip_ratings
@@ -62,7 +62,6 @@ from raceday.games.wielersim.stage import (
     resolve_tour,
     ride_stage,
     stage_count,
-    stage_name,
     stage_rng,
     start_stage,
 )
