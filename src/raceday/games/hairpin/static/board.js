@@ -136,7 +136,7 @@ export function boardSvg(view, ui) {
       isTarget && targets.get(sq).some((m) => m.decides === "loses") ? "is-danger" : ""].filter(Boolean).join(" ");
     const n = cells[sq];
     const who = n > 0 ? t("hp_red_n", { n }) : n < 0 ? t("hp_black_n", { n: -n }) : t("hp_empty");
-    const label = `${squareName(sq)}: ${who}${isTarget ? ` — ${targets.get(sq).map((m) => moveName(m.name)).join(" / ")}` : ""}`;
+    const label = `${squareName(sq)}: ${who}${isTarget ? ` — ${targets.get(sq).map((m) => moveName(m.message)).join(" / ")}` : ""}`;
     const tappable = isTarget || isOrigin;
     const g = svg("g", {
       class: cls, "data-square": squareName(sq), role: tappable ? "button" : "img", "aria-label": label,
@@ -224,17 +224,18 @@ function resultBox(view) {
     el("p", { class: "note" }, t("hp_final_counts", { lr: res.laps[0], lb: res.laps[1], br: res.bumps[0], bb: res.bumps[1], plies: res.plies })));
 }
 
-// A move's name ("b1 charge d1 bump", "pit enter a1") in the page's language: its squares
-// as they are, its words from the table.
-const MOVE_WORDS = new Set(["cruise", "charge", "bump", "pass", "enter", "skip"]);
-export function moveName(name) {
-  return String(name).split(" ").map((w) => (MOVE_WORDS.has(w) ? t(`hp_kind_${w}`) : w === "pit" ? t("hp_pit_word") : w)).join(" ");
+// A move in the page's language: the server's message for it (each of the room's moves
+// carries its action message). A move event has the same facts (from, to, its kind and a
+// charge's choice), so it is worded by the same keys.
+export function moveName(message) {
+  return say(message, language(), "hairpin");
 }
 
 export function moveText(e, view) {
   if (e.type !== "move") return "";
   const who = t(`hp_${e.player}`);
-  return `${who}: ${moveName(e.action)}${e.forced ? ` (${t("hp_forced")})` : ""}`;
+  const move = moveName({ key: `move.${e.choice ?? e.kind}`, params: e });
+  return `${who}: ${move}${e.forced ? ` (${t("hp_forced")})` : ""}`;
 }
 
 // Where keyboard focus was, as a key the redrawn screen can find again (data-action,
@@ -269,7 +270,7 @@ export function mountGame(root, ctx) {
   import("/static/js/finale.js").then((m) => { finaleMod = m; render(); }).catch(() => {});
 
   function play(m) {
-    if (m.decides === "loses" && !window.confirm(t("hp_confirm_lose", { move: moveName(m.name) }))) return;
+    if (m.decides === "loses" && !window.confirm(t("hp_confirm_lose", { move: moveName(m.message) }))) return;
     selected = null;
     note = "";
     send({ type: "move", action: m.action });
@@ -294,7 +295,7 @@ export function mountGame(root, ctx) {
       el("ul", {}, shown.map((m) => el("li", {}, el("button", {
         type: "button", class: `hp-move ${m.decides ? `decides-${m.decides}` : ""}`, "data-action": m.action,
         onclick: () => play(m),
-      }, moveName(m.name), m.lap ? ` · ${t("hp_lap")}` : "", m.warning_message ? ` ⚠ ${say(m.warning_message, language(), "hairpin")}` : "")))),
+      }, moveName(m.message), m.lap ? ` · ${t("hp_lap")}` : "", m.warning_message ? ` ⚠ ${say(m.warning_message, language(), "hairpin")}` : "")))),
       selected !== null ? el("button", { type: "button", id: "hp-show-all", onclick: () => { selected = null; note = ""; render(); } }, t("hp_show_all")) : null);
   }
 
@@ -303,7 +304,7 @@ export function mountGame(root, ctx) {
     if (!canMove && !v.may_undo) return null;
     return el("div", { class: "hp-action" },
       note ? el("p", { class: "note hp-note", role: "status" }, note) : null,
-      pit ? el("button", { type: "button", class: "primary hp-pit-move", "data-action": pit.action, onclick: () => play(pit) }, moveName(pit.name)) : null,
+      pit ? el("button", { type: "button", class: "primary hp-pit-move", "data-action": pit.action, onclick: () => play(pit) }, moveName(pit.message)) : null,
       canMove ? el("p", { class: "note" }, t("hp_tap_hint")) : null,
       canMove ? moveButtons(v) : null,
       v.may_undo ? el("button", { type: "button", class: "hp-undo", id: "hp-undo", onclick: () => { selected = null; note = ""; send({ type: "undo" }); } }, "↶ ", t("hp_undo")) : null);
