@@ -3,7 +3,8 @@
 // and the phones. No rule lives here: the moves, their names and the result come from the
 // server's view; this module shows them and sends {type: "move", action}.
 import { el } from "/static/js/common.js";
-import { fill, lobbyCard, svg, turnScreen } from "/static/js/rooms.js";
+import { focusKey, refocus } from "/static/js/focus.js";
+import { fill, lazyFinale, lobbyCard, svg, turnScreen } from "/static/js/rooms.js";
 import { language, onLanguage, t } from "/static/js/i18n.js";
 import { render as say } from "/static/js/present.js";
 
@@ -238,36 +239,25 @@ export function moveText(e, view) {
   return `${who}: ${move}${e.forced ? ` (${t("hp_forced")})` : ""}`;
 }
 
-// Where keyboard focus was, as a key the redrawn screen can find again (data-action,
-// data-square, an id or a class of a lasting control); null when it was not on this screen.
-function focusKey(root) {
-  const a = document.activeElement;
-  if (!a || a === document.body) return "";
-  if (!root.contains(a)) return null;
-  for (const attr of ["data-action", "data-square", "id"]) {
-    const v = a.getAttribute(attr);
-    if (v) return `[${attr}="${CSS.escape(v)}"]`;
-  }
-  return "";
-}
-
 // The whole game screen (big screen and phone alike: whoever may move gets the controls).
 // On a narrow screen the board comes first and the player's moves right under it; on a wide
 // one the moves stand beside the board. The move that just came is traced on the board and
 // its racer slides from where it was; after a move focus goes to the next useful control.
+// Where focus goes after a redraw when it cannot stay where it was: the first of these.
+const USEFUL = ["button.hp-pit-move", "button.hp-move", ".hp-square.is-origin", ".finale button.again", "#hp-undo"];
+
 export function mountGame(root, ctx) {
   let view = null;
   let live = null;
   let selected = null;
   let note = "";
   let pending = null; // the move to animate at the next draw (the update's last move)
-  let finaleMod = null;
   let couldMove = false;
   let lastPly = -1;
   const narrow = window.matchMedia("(max-width: 900px)");
   const { stage, side, waiting, send, handlers } = turnScreen(root, ctx, "hairpin", "hp",
     () => view, () => live, () => render());
-  import("/static/js/finale.js").then((m) => { finaleMod = m; render(); }).catch(() => {});
+  const ending = lazyFinale("hairpin", ctx, () => live, () => render());
 
   function play(m) {
     if (m.decides === "loses" && !window.confirm(t("hp_confirm_lose", { move: moveName(m.message) }))) return;
@@ -310,21 +300,6 @@ export function mountGame(root, ctx) {
       v.may_undo ? el("button", { type: "button", class: "hp-undo", id: "hp-undo", onclick: () => { selected = null; note = ""; send({ type: "undo" }); } }, "↶ ", t("hp_undo")) : null);
   }
 
-  function ending(v) {
-    if (v.phase === "playing" || !v.finale || !finaleMod) return null;
-    return finaleMod.drawFinale(v.finale, { game: "hairpin", isHost: ctx.role === "host", send: (i) => live.send(i), seat: v.me?.seat ?? null });
-  }
-
-  // after a redraw: focus back where it was, else on the next useful control
-  // (when the turn has just come to this screen, its first move is the useful control)
-  function refocus(key, turnCame) {
-    if (key === null) return;
-    const again = key && !turnCame ? root.querySelector(key) : null;
-    const next = again ?? ["button.hp-pit-move", "button.hp-move", ".hp-square.is-origin", ".finale button.again", "#hp-undo"]
-      .map((sel) => root.querySelector(sel)).find(Boolean);
-    next?.focus({ preventScroll: true });
-  }
-
   function render() {
     const v = view;
     if (!v) return;
@@ -354,7 +329,7 @@ export function mountGame(root, ctx) {
       wide ? resultBox(v) : act,
       wide && over ? null : counters(v),
       wide && over ? null : el("p", { class: "note hp-finish-note" }, t("hp_finish_line")));
-    const end = ending(v);
+    const end = ending(v, v.phase !== "playing");
     fill(side,
       end,
       wide ? act : null,
@@ -368,7 +343,8 @@ export function mountGame(root, ctx) {
       pending = null;
     }
     const ply = v.board?.ply ?? -1;
-    refocus(key, canMove && (!couldMove || ply !== lastPly));
+    // when the turn has just come to this screen, its first move is the useful control
+    refocus(root, key, canMove && (!couldMove || ply !== lastPly), USEFUL);
     couldMove = canMove;
     lastPly = ply;
   }
