@@ -169,24 +169,6 @@ class DerbyRoom(PartyRoom[EveningState]):
         super().__init__(options, names, lobby_options)
         assert isinstance(options, EveningOptions)
         self.options: EveningOptions = options
-        self.held: list[JSON] = []  # a race's news that waits for the curtain's tick
-        self.curtain: JSON | None = None  # the evening as it stood before the finish
-        self._shown: EveningState | None = None  # self.curtain, read once
-
-    # --- the save format: the kit's, with the curtain --------------------------------------
-    def to_json(self) -> JSON:
-        return {**super().to_json(), "held": list(self.held), "curtain": self.curtain}
-
-    @classmethod
-    def restore(cls, data: Mapping[str, Any]) -> DerbyRoom:
-        room = super().restore(data)
-        held = data.get("held", [])  # rooms saved before the timeline have neither
-        curtain = data.get("curtain")
-        if not isinstance(held, list) or not (curtain is None or isinstance(curtain, dict)):
-            raise RoomError("malformed Dice Derby room: its held results")
-        room.held = [dict(e) for e in held]
-        room.curtain = curtain
-        return room
 
     # --- creating ------------------------------------------------------------------------
     @classmethod
@@ -239,11 +221,6 @@ class DerbyRoom(PartyRoom[EveningState]):
             return PHASE_RACING  # the finish is on the screens; the results wait
         return "finished" if self.finished() else self.state.phase
 
-    def finished(self) -> bool:
-        """Over once the last race's results are out (not while they wait behind the
-        curtain), or abandoned."""
-        return super().finished() and (self.abandoned or self.curtain is None)
-
     def handlers(self, actor: Actor) -> dict[str, Handler]:
         if actor.kind == "host":  # with the timeline's pace, pause, resume, skip and again
             return {**super().handlers(actor), "start": self._start_evening,
@@ -259,7 +236,7 @@ class DerbyRoom(PartyRoom[EveningState]):
         computers = self.state.num_players - len(self.names) if self.state is not None else 0
         self.state = None
         self.undo, self.recent, self.held = [], [], []
-        self._lift()
+        self.curtain = None
         self.abandoned = False
         self.paused = False
         events.append({"type": "again"})
@@ -328,18 +305,15 @@ class DerbyRoom(PartyRoom[EveningState]):
         """The race's dice are the timeline's."""
         return state.phase == PHASE_RACING
 
-    def paced(self, state: EveningState) -> bool:
-        """A furlong of the race, or the results behind the curtain, come at the pace."""
-        return self.curtain is not None or super().paced(state)
+    def told_at_once(self, event: Event) -> bool:
+        """A race's own events go out at their furlong; the rest waits for the results."""
+        return event.kind in RACE_KINDS
 
     def paced_step(self, state: EveningState, rng: np.random.Generator,
                    events: list[JSON]) -> None:
-        """One tick: the results behind the curtain, or the race's next furlong (every die
-        still running, one after another, until the round is decided)."""
-        if self.curtain is not None:
-            self._release(events)
-            return
-        before = state.to_json()
+        """One tick: the race's next furlong (every die still running, one after another,
+        until the round is decided); the kit's curtain holds the results of the last."""
+        before = state.clone()
         produced: list[Event] = []
         for _ in range(len(POSTS) + 1):
             draw = state.sample_chance(rng)
@@ -349,46 +323,13 @@ class DerbyRoom(PartyRoom[EveningState]):
                 break
         self._race_news(produced, before, events)
 
-    def _skip(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
-              events: list[JSON]) -> None:
-        """The race and its results at once (the kit's skip stops at the evening's end,
-        before the last results)."""
-        super()._skip(actor, intent, rng, events)
-        if self.curtain is not None:
-            self._release(events)
-
-    def _race_news(self, produced: list[Event], before: JSON, events: list[JSON]) -> None:
-        """Broadcast a furlong's race events; hold back what tells of money or of what
-        follows the race, and draw the curtain when the race is over."""
+    def _race_news(self, produced: list[Event], before: EveningState,
+                   events: list[JSON]) -> None:
+        """Tell a furlong's events; when the race is over, the curtain keeps the screens on
+        the evening ``before`` it until the next tick."""
         state = self.state
         assert state is not None
-        for e in produced:
-            data = self.event_json(e)
-            if e.kind in RACE_KINDS:
-                self._record(data, events)
-            else:
-                self.held.append(data)
-        if state.phase != PHASE_RACING:
-            self.curtain = before
-
-    def _release(self, events: list[JSON]) -> None:
-        """The curtain's tick: the race's results and what follows them, for every screen."""
-        held, self.held = self.held, []
-        self._lift()
-        for data in held:
-            self._record(data, events)
-
-    def _lift(self) -> None:
-        self.curtain = None
-        self._shown = None
-
-    def shown(self) -> EveningState | None:
-        """The evening the screens show: before the finish while the curtain is drawn."""
-        if self.curtain is None:
-            return self.state
-        if self._shown is None:
-            self._shown = EVENING.state_from_json(self.curtain)
-        return self._shown
+        self.tell(produced, events, before if state.phase != PHASE_RACING else None)
 
     def settle_step(self, state: EveningState, rng: np.random.Generator,
                     events: list[JSON]) -> bool:
@@ -459,7 +400,7 @@ class DerbyRoom(PartyRoom[EveningState]):
                 values.append(int(v))
             else:
                 raise refusal(RoomError, "derby.refusal.not_a_die", value=repr(v))
-        before = state.to_json()
+        before = state.clone()
         self._race_news(state.enter_rolls(values), before, events)  # all or nothing
         self._then(rng, events)
 
@@ -576,7 +517,7 @@ class DerbyRoom(PartyRoom[EveningState]):
         """What every screen sees (the host's and a spectator's whole view): while the
         curtain is drawn, the evening as it stood before the finish, with the finish on the
         track."""
-        state = self.shown()
+        state = self.on_screens()
         out: JSON = {"game": self.game, "phase": self.phase(),
                      "config": rules_view(self.options), "seats": list(self.names),
                      "max_seats": MAX_SEATS}
@@ -627,7 +568,7 @@ class DerbyRoom(PartyRoom[EveningState]):
         if actor.kind != "seat" or actor.seat is None:
             return None
         seat = actor.seat
-        state = self.shown()
+        state = self.on_screens()
         if state is None or seat >= state.num_players:
             return {"seat": seat, "name": self.names[seat] if seat < len(self.names) else ""}
         me: JSON = state.own_view(seat)
