@@ -11,7 +11,7 @@ import pytest
 
 from raceday.core.errors import BetError, GameNotOverError, IllegalActionError, OptionsError
 from raceday.core.protocol import CHANCE, TERMINAL
-from raceday.games.derby.agents import computer_bets, computer_bid
+from raceday.games.derby.agents import Computer, computer_bets, computer_bid
 from raceday.games.derby.evening import DONE, EVENING, EveningState
 from raceday.games.derby.rules import DerbyOptions, DerbyState
 from raceday.games.derby.session import (
@@ -207,28 +207,22 @@ def _old_flow(options: dict[str, Any], roster: list[tuple[str, str]]) -> Session
 
 
 def _new_flow(options: dict[str, Any], roster: list[tuple[str, str]]) -> EveningState:
-    """The same evening driven through the protocol state, with the same generators."""
+    """The same evening driven through the protocol state, with the same generators, its
+    computers one :class:`Computer` agent choosing for whoever is to move."""
     state = EVENING.new_state({**options, "players": roster})
     s = state.ledger
     seed = state.options.seed
+    agent = Computer()
     rng = None
     while not state.is_terminal():
-        if state.phase == PHASE_AUCTION and not state.is_chance_node():
-            player = state.acting_players()[0]
-            assert s.next_lot is not None
-            state.apply_action_for(player, state.bid_action(
-                player, computer_bid(s, player, s.next_lot)))
+        if not state.is_chance_node():
+            if state.phase == PHASE_BETTING:
+                rng = np.random.default_rng([seed, s.race])
+            state.apply_action(agent.choose(state, np.random.default_rng(0)))
         elif state.phase == PHASE_AUCTION:
             assert s.next_lot is not None
             draw = state.sample_chance(np.random.default_rng([seed, 0, s.next_lot]))
             state.apply_action(draw.outcome)
-        elif state.phase == PHASE_BETTING:
-            player = state.acting_players()[0]
-            for bet in computer_bets(s, player):
-                state.apply_action_for(player, state.ticket_action(
-                    player, bet.kind, bet.horses, bet.stake))
-            state.apply_action_for(player, DONE)
-            rng = np.random.default_rng([seed, s.race])
         else:
             assert rng is not None
             state.apply_action(state.sample_chance(rng).outcome)

@@ -33,7 +33,7 @@ from rich.text import Text
 from raceday.core.digits import MAX_DIGITS, ascii_int
 from raceday.core.errors import BetError, OptionsError, RacedayError
 from raceday.core.events import Event, Message
-from raceday.games.derby.agents import computer_bets, computer_bid
+from raceday.games.derby.agents import Computer, computer_turn
 from raceday.games.derby.evening import DONE, EveningState
 from raceday.games.derby.render import GAME as WORDS
 from raceday.games.derby.render import (
@@ -239,8 +239,8 @@ class Party:
                 i = bidders[k]
                 p = s.players[i]
                 if p.is_computer:
-                    events += state.apply_action_for(i, state.bid_action(
-                        i, computer_bid(s, i, post)))
+                    for _, made in computer_turn(state, i, Computer(i), self._rng(i, post)):
+                        events += made
                     k += 1
                     continue
                 self.show()
@@ -326,14 +326,11 @@ class Party:
         for i in list(self.state.acting_players()):
             p = self.session.players[i]
             if p.is_computer:
-                state = self.state
-                for bet in computer_bets(self.session, i):
-                    state.apply_action_for(i, state.ticket_action(i, bet.kind, bet.horses,
-                                                                  bet.stake))
-                    self.say(self.w("party.computer_ticket", name=p.name,
-                                    kind=Message(f"{WORDS}.computer.{p.kind}"),
-                                    **ticket_facts(self._mine(i)[-1])))
-                state.apply_action_for(i, DONE)
+                for action, _ in computer_turn(self.state, i, Computer(i), self._rng(i)):
+                    if action != DONE:
+                        self.say(self.w("party.computer_ticket", name=p.name,
+                                        kind=Message(f"{WORDS}.computer.{p.kind}"),
+                                        **ticket_facts(self._mine(i)[-1])))
                 continue
             self._tickets(i)
         self.save()

@@ -25,9 +25,9 @@ secret. This module declares only what is Derby's own:
   before the race, and the finish stands alone on the big screen first (a photo-finish if
   it was close). Nothing about the result reaches a phone before the big screen shows the
   finish; see docs/rules/derby.md, "On the screens".
-* **computers** — bid once every person has sealed (:func:`computer_bid`), buy their
-  tickets as betting opens (:func:`computer_bets`); their horses and the house's roll at
-  once.
+* **computers** — :class:`~raceday.games.derby.agents.Computer` agents, each at its
+  seat: they bid once every person has sealed, buy their tickets as betting opens; their
+  horses and the house's roll at once.
 * **views** — every screen's from ``observation(None)``, a seat's ``me`` from
   ``observation(seat)``, in the shape the Derby pages read.
 """
@@ -45,7 +45,7 @@ from pydantic import Field, ValidationInfo, field_validator
 from raceday.core.errors import IllegalActionError, OptionsError
 from raceday.core.events import Event, Message
 from raceday.core.game import GameOptions
-from raceday.games.derby.agents import computer_bets, computer_bid
+from raceday.games.derby.agents import Computer, computer_turn
 from raceday.games.derby.evening import (
     DONE,
     EVENING,
@@ -282,16 +282,25 @@ class DerbyRoom(PartyRoom[EveningState]):
         return state, actor.seat
 
     def _act_for(self, player: int, action: int, events: list[JSON]) -> None:
-        """Apply ``player``'s action; the events a computer's choice makes by itself (its
-        sealed bid, its 'done') are not news, as they never were on the screens."""
+        """Apply ``player``'s action; the engine's refusal as the room's."""
         state = self.state
         assert state is not None
         try:
             produced = state.apply_action_for(player, action)
         except IllegalActionError as exc:
-            error = RoomError(exc.reason)
-            error.message = exc.message  # the engine's refusal, in every language
-            raise error from None
+            raise self._refused(exc) from None
+        self._tell_acts(player, produced, events)
+
+    @staticmethod
+    def _refused(exc: IllegalActionError) -> RoomError:
+        """The engine's refusal as the room's, in every language."""
+        error = RoomError(exc.reason)
+        error.message = exc.message
+        return error
+
+    def _tell_acts(self, player: int, produced: list[Event], events: list[JSON]) -> None:
+        """The events of ``player``'s action; those a computer's choice makes by itself
+        (its sealed bid, its 'done') are not news, as they never were on the screens."""
         for e in produced:
             if e.kind in ("bid_sealed", "done_betting") and not self._human(player):
                 continue
@@ -339,18 +348,11 @@ class DerbyRoom(PartyRoom[EveningState]):
         computers = [i for i in acting if not self._human(i)]
         if not computers:
             return False
-        s = state.ledger
         player = computers[0]
-        if state.phase == PHASE_AUCTION:
-            if any(self._human(i) for i in acting) or s.next_lot is None:
-                return False
-            self._act_for(player, state.bid_action(player, computer_bid(s, player,
-                                                                        s.next_lot)), events)
-            return True
-        for bet in computer_bets(s, player):
-            self._act_for(player, state.ticket_action(player, bet.kind, bet.horses,
-                                                      bet.stake), events)
-        self._act_for(player, DONE, events)
+        if state.phase == PHASE_AUCTION and any(self._human(i) for i in acting):
+            return False
+        for _, produced in computer_turn(state, player, Computer(player), rng):
+            self._tell_acts(player, produced, events)
         return True
 
     def _then(self, rng: np.random.Generator, events: list[JSON]) -> None:
