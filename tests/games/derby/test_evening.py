@@ -250,12 +250,14 @@ def test_a_host_types_whole_rounds_checked_before_anything_changes() -> None:
     for player in range(3):
         state.apply_action_for(player, DONE)
     before = state.to_json()
-    with pytest.raises(IllegalActionError, match="d4 shows 1 to 4"):
+    with pytest.raises(IllegalActionError, match="5 is not on the d4: it shows 1 to 4"):
         state.enter_rolls([5, 1, 1, 1, 1, 1])
+    with pytest.raises(IllegalActionError, match="'six' is not a number on a die"):
+        state.enter_rolls(["4", "six", "F", "x", None, "1"])
     with pytest.raises(IllegalActionError, match="enter 6 numbers"):
         state.enter_rolls([1, 1])
     assert state.to_json() == before
-    events = state.enter_rolls([4, 6, 8, 10, 12, 1])
+    events = state.enter_rolls(["4", 6, "8", " 10", 12, "1"])  # as typed or sent
     assert [e["out"] for e in events if e.kind == "round"] == [["d20"]]
     events = state.enter_rolls([None, 2, 3, 4, 5])  # a fall although the rate is 0
     assert [e["out"] for e in events if e.kind == "round"] == [["d4"]]

@@ -103,6 +103,29 @@ def action_parts(action: Action) -> tuple[str, int, int]:
     raise IllegalActionError(action, "no Dice Derby action has that number")
 
 
+FALL_WORDS = frozenset({"f", "x", "fall"})  # what a host types for a fallen horse
+MAX_DIE_DIGITS = 3
+
+
+def typed_roll(entry: object, post: int) -> int | None:
+    """One die of a round a host typed in: a number on the die of ``post`` (a whole number
+    or its digits), or None for a fall (``F``, ``X``, ``fall`` or None);
+    :class:`IllegalActionError` naming what is wrong."""
+    if entry is None or (isinstance(entry, str) and entry.strip().lower() in FALL_WORDS):
+        return None
+    if isinstance(entry, int) and not isinstance(entry, bool):
+        value = entry
+    elif isinstance(entry, str) and entry.strip().isascii() and entry.strip().isdigit() \
+            and len(entry.strip()) <= MAX_DIE_DIGITS:
+        value = int(entry)
+    else:
+        raise illegal_action(entry, "derby.refusal.not_a_die", value=repr(entry))
+    if not 1 <= value <= faces_of(post):
+        raise illegal_action(entry, "derby.refusal.not_on_die", word=repr(entry),
+                             horse=horse_name(post), faces=faces_of(post))
+    return value
+
+
 def bid_of(units: int) -> Action:
     """The action bidding ``units`` stake units (0: no bid)."""
     return ACTION_STRIDE * units + BID
@@ -395,16 +418,18 @@ class EveningState(SealedState):
             raise illegal_action(value, "derby.refusal.no_race")
         return self._race_events(self.race.enter_roll(value))
 
-    def enter_rolls(self, values: Sequence[int | None]) -> list[Event]:
-        """A whole round typed in by a host: checked on a copy first, so a bad number
-        changes nothing (:class:`IllegalActionError`)."""
+    def enter_rolls(self, entries: Sequence[object]) -> list[Event]:
+        """A whole round typed in by a host, one entry for each die still running in post
+        order (see :func:`typed_roll`): checked on a copy first, so a bad entry changes
+        nothing (:class:`IllegalActionError` naming it)."""
         if self.phase != PHASE_RACING or self.race is None:
-            raise illegal_action(list(values), "derby.refusal.no_race")
+            raise illegal_action(list(entries), "derby.refusal.no_race")
         rolling = list(self.race.to_roll)
-        if len(values) != len(rolling):
+        if len(entries) != len(rolling):
             names = " ".join(horse_name(p) for p in rolling)
-            raise illegal_action(list(values), "derby.refusal.enter_count", n=len(rolling),
+            raise illegal_action(list(entries), "derby.refusal.enter_count", n=len(rolling),
                                  names=names)
+        values = [typed_roll(entry, post) for entry, post in zip(entries, rolling, strict=True)]
         trial = self.race.clone()
         for value in values:
             trial.enter_roll(value)

@@ -67,10 +67,6 @@ TICKET_WORDS = ("win", "quinella", "q", "done", "board", "tickets", "borrow")
 DICE_WORDS = tuple(horse_name(p) for p in POSTS)
 
 
-class EntryError(RacedayError):
-    """Numbers typed by the host that do not fit the dice being rolled."""
-
-
 _AMOUNT = re.compile(r"-?(?:[0-9]+|[0-9]{1,3}(?:,[0-9]{3})+)")
 
 
@@ -106,24 +102,6 @@ def parse_ticket(text: str) -> tuple[str, tuple[int, ...], int]:
         error.message = exc.message
         raise error from None
     return kind, horses, parse_amount(words[-1])
-
-
-def parse_host_round(text: str, rolling: list[int]) -> list[int | None]:
-    """The numbers a host types for one round, in post order; F (or X) for a fall."""
-    words = text.replace(",", " ").split()
-    names = " ".join(horse_name(p) for p in rolling)
-    if len(words) != len(rolling):
-        raise refusal(EntryError, "derby.refusal.type_count", n=len(rolling), names=names)
-    values: list[int | None] = []
-    for word, post in zip(words, rolling, strict=True):
-        if word.lower() in ("f", "x", "fall"):
-            values.append(None)
-            continue
-        if not re.fullmatch(r"[0-9]{1,3}", word) or not 1 <= int(word) <= faces_of(post):
-            raise refusal(EntryError, "derby.refusal.not_on_die", word=repr(word),
-                          horse=horse_name(post), faces=faces_of(post))
-        values.append(int(word))
-    return values
 
 
 class Party:
@@ -521,13 +499,10 @@ class Party:
             if answer == UNDO:
                 self.refuse(self.w("party.undo_dice"))
                 continue
-            try:
-                values = parse_host_round(answer, rolling)
+            try:  # the evening checks the round: a refused one changes nothing
+                return self.state.enter_rolls(answer.replace(",", " ").split())
             except RacedayError as exc:
                 self.refuse(exc)
-                continue
-            break
-        return self.state.enter_rolls(values)
 
     def standings_table(self) -> Table:
         s = self.session

@@ -388,22 +388,16 @@ class DerbyRoom(PartyRoom[EveningState]):
         race = state.race
         assert race is not None
         raw = intent.get("values")
-        rolling = list(race.to_roll)
-        names = " ".join(horse_name(p) for p in rolling)
-        if not isinstance(raw, list) or len(raw) != len(rolling):
-            raise refusal(RoomError, "derby.refusal.enter_count", n=len(rolling), names=names)
-        values: list[int | None] = []
-        for v in raw:
-            if v is None or (isinstance(v, str) and v.strip().upper() in ("F", "X")):
-                values.append(None)
-            elif isinstance(v, int) and not isinstance(v, bool):
-                values.append(v)
-            elif isinstance(v, str) and re.fullmatch(r"[0-9]{1,3}", v.strip()):
-                values.append(int(v))
-            else:
-                raise refusal(RoomError, "derby.refusal.not_a_die", value=repr(v))
+        if not isinstance(raw, list):
+            rolling = list(race.to_roll)
+            raise refusal(RoomError, "derby.refusal.enter_count", n=len(rolling),
+                          names=" ".join(horse_name(p) for p in rolling))
         before = state.clone()
-        self._race_news(state.enter_rolls(values), before, events)  # all or nothing
+        try:  # the evening checks the round: all or nothing
+            produced = state.enter_rolls(raw)
+        except IllegalActionError as exc:
+            raise self._refused(exc) from None
+        self._race_news(produced, before, events)
         self._then(rng, events)
 
     # seat intents
