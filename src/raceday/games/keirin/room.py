@@ -46,7 +46,10 @@ from raceday.core.game import GameOptions
 from raceday.games.keirin.betting import KINDS, Ticket, format_money
 from raceday.games.keirin.logged import current_shape
 from raceday.games.keirin.night import (
+    CLOSE_BETTING,
     DONE,
+    END_NIGHT,
+    HOST,
     LAP,
     NIGHT,
     PHASE_OVER,
@@ -316,7 +319,8 @@ class KeirinRoom(PartyRoom[NightState]):
 
     def _close_betting(self, actor: Actor, intent: Mapping[str, Any],
                        rng: np.random.Generator, events: list[JSON]) -> None:
-        self._night_events(self._in(PHASE_BETTING).close_betting(), events)
+        self._night_events(self._in(PHASE_BETTING).apply_action_for(HOST, CLOSE_BETTING),
+                           events)
         self.step = []
 
     def _advance(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
@@ -367,7 +371,7 @@ class KeirinRoom(PartyRoom[NightState]):
     def _finish(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
                 events: list[JSON]) -> None:
         """The host ends the night between races: open tickets are withdrawn."""
-        self._night_events(self._in(PHASE_BETTING).finish(), events)
+        self._night_events(self._in(PHASE_BETTING).apply_action_for(HOST, END_NIGHT), events)
 
     def _betting_seat(self, actor: Actor) -> tuple[NightState, int]:
         night = self._in(PHASE_BETTING)

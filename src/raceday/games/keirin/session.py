@@ -30,7 +30,9 @@ from raceday.core.events import Event
 from raceday.core.protocol import Action, State
 from raceday.games.keirin.betting import MODES, Account, Ticket
 from raceday.games.keirin.night import (
+    CLOSE_BETTING,
     DEFAULT_BANKROLL,
+    HOST,
     NIGHT,
     PHASE_RACE,
     PHASE_TICKETS,
@@ -197,7 +199,7 @@ class BetSession:
         """Close betting (if the last player's ``done`` has not closed it already): take the
         stakes and save the tickets as locked."""
         if self.state.phase == PHASE_TICKETS:
-            self.state.close_betting()
+            self.state.apply_action_for(HOST, CLOSE_BETTING)
         elif self.state.phase != PHASE_RACE or self._race_steps:
             raise ValueError("the previous race is not settled yet")
         self.save(store)
