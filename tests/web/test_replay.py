@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 from raceday.core.agents import RandomAgent
 from raceday.games.derby.session import Payout, RaceRecord
 from raceday.games.hairpin import GAME as HAIRPIN
-from raceday.games.keirin.session import Settlement
+from raceday.games.keirin.saved_night import Settlement
 from raceday.present import describe_outcome
 from raceday.present.pictures import text_picture
 from raceday.present.replay import step_text

@@ -27,7 +27,7 @@ from raceday.games.keirin.night import (
     PHASE_TICKETS,
     NightState,
 )
-from raceday.games.keirin.session import BetSession
+from raceday.games.keirin.saved_night import BetSession
 from raceday.present import describe_event, render
 from raceday.store.sessions import SessionStore
 from raceday.testing import check_random_games

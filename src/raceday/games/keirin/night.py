@@ -86,6 +86,7 @@ HOST = -5  # the host's player number: not a seat (below the protocol's CHANCE a
 CLOSE_BETTING: Action = -1  # the host's: everyone is done, the stakes are taken
 END_NIGHT: Action = -2  # the host's: the open tickets are withdrawn, the standings final
 HOST_ACTIONS = {CLOSE_BETTING: "close betting", END_NIGHT: "end the night"}
+SETTLEMENT_EVENTS = ("settled", "finished", "betting_open")  # the night's, at a race's end
 SAVE_VERSION = 1
 
 

@@ -43,7 +43,7 @@ from pydantic import Field, field_validator
 
 from raceday.core.events import Event, Message
 from raceday.core.game import GameOptions
-from raceday.games.keirin.betting import KINDS, Ticket, format_money
+from raceday.games.keirin.betting import KINDS, format_money
 from raceday.games.keirin.logged import current_shape
 from raceday.games.keirin.night import (
     CLOSE_BETTING,
@@ -55,12 +55,13 @@ from raceday.games.keirin.night import (
     PHASE_OVER,
     PHASE_RACE,
     PHASE_TICKETS,
+    SETTLEMENT_EVENTS,
     NightOptions,
     NightState,
     odds_board,
 )
-from raceday.games.keirin.rules import PHASE_PHOTO, KeirinState
-from raceday.games.keirin.session import night_from_v1
+from raceday.games.keirin.rules import PHASE_PHOTO
+from raceday.games.keirin.saved_night import night_document_from_v1
 from raceday.present import refusal
 from raceday.rooms import JSON, KIT_FORMAT, Actor, PartyRoom, RoomError
 from raceday.rooms.base import Handler
@@ -210,18 +211,17 @@ class KeirinRoom(PartyRoom[NightState]):
     @staticmethod
     def _night_of_format_1(old: Mapping[str, Any], config: Mapping[str, Any]) -> NightState:
         """The night of a format-1 room: its session, open or locked tickets, the race as
-        it stood and the last results."""
-        night = night_from_v1(old["session"], races=config["races"], max_tickets=MAX_TICKETS,
-                              bankroll=config["bankroll"] * 100)
-        night.tickets = [Ticket.from_json(t) for t in old["tickets"]]
-        night.done = {int(s) for s in old["done"]}
+        it stood and the last results, read as the night's own save."""
+        doc = night_document_from_v1(old["session"], races=config["races"],
+                                     max_tickets=MAX_TICKETS,
+                                     bankroll=config["bankroll"] * 100)
+        doc.update(tickets=list(old["tickets"]), done=sorted(int(s) for s in old["done"]),
+                   last=old["last"], returns=[[int(seat), list(r)] for seat, r in old["returns"]])
         if old["race"] is not None:
-            night.race = KeirinState.from_json(old["race"])
-        night.last = old["last"]
-        night.last_returns = {int(seat): list(r) for seat, r in old["returns"]}
+            doc["race"] = old["race"]
         if old["over"]:
-            night.phase, night.race, night.tickets = PHASE_OVER, None, []
-        return night
+            doc.update(phase=PHASE_OVER, race=None, tickets=[])
+        return NIGHT.state_from_json(doc)
 
     # --- phases and start ---------------------------------------------------------------
     def phase(self) -> str:
@@ -282,7 +282,7 @@ class KeirinRoom(PartyRoom[NightState]):
 
     def told_at_once(self, event: Event) -> bool:
         """The race's events go out at its finish; the night's settlement a pace later."""
-        return event.kind not in NIGHT_KINDS
+        return event.kind not in SETTLEMENT_EVENTS
 
     def paces(self, state: NightState) -> bool:
         """The race's steps are the timeline's (the night has chance only in a race)."""
@@ -477,8 +477,6 @@ class KeirinRoom(PartyRoom[NightState]):
         me: JSON | None = night.observation(seat).get("me")
         return me
 
-
-NIGHT_KINDS = ("settled", "finished", "betting_open")  # a race's end, told after its step
 
 LOGIC = KeirinRoom
 
