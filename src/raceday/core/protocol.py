@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 
 CHANCE = -1
 TERMINAL = -4
+HOST = -5  # the host of a party game: a player of its state (legal_actions_for), not a seat
 
 Action = int
 

@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 
 from raceday.core.errors import BetError, GameNotOverError, IllegalActionError, OptionsError
-from raceday.core.protocol import CHANCE, TERMINAL
+from raceday.core.protocol import CHANCE, HOST, TERMINAL
 from raceday.games.derby.agents import Computer, computer_bets, computer_bid
 from raceday.games.derby.evening import DONE, EVENING, EveningState
-from raceday.games.derby.rules import DerbyOptions, DerbyState
+from raceday.games.derby.rules import FALL, DerbyOptions, DerbyState
 from raceday.games.derby.session import (
     PHASE_AUCTION,
     PHASE_BETTING,
@@ -250,6 +250,9 @@ def test_a_host_types_whole_rounds_checked_before_anything_changes() -> None:
     for player in range(3):
         state.apply_action_for(player, DONE)
     before = state.to_json()
+    assert state.legal_actions_for(HOST) == [FALL, 1, 2, 3, 4]  # the d4 rolls first
+    with pytest.raises(IllegalActionError, match="5 is not on the d4: it shows 1 to 4"):
+        state.apply_action_for(HOST, 5)
     with pytest.raises(IllegalActionError, match="5 is not on the d4: it shows 1 to 4"):
         state.enter_rolls([5, 1, 1, 1, 1, 1])
     with pytest.raises(IllegalActionError, match="'six' is not a number on a die"):

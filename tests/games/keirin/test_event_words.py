@@ -14,8 +14,9 @@ from pathlib import Path
 import numpy as np
 
 from raceday.core.events import Event
+from raceday.core.protocol import HOST
 from raceday.games.keirin import replay
-from raceday.games.keirin.night import DONE, END_NIGHT, HOST, NIGHT, PHASE_RACE, NightState
+from raceday.games.keirin.night import DONE, END_NIGHT, NIGHT, PHASE_RACE, NightState
 from raceday.games.keirin.render import commentary, describe
 from raceday.games.keirin.room import KeirinRoom
 from raceday.games.keirin.rules import KeirinOptions, KeirinState

@@ -15,12 +15,12 @@ import numpy as np
 import pytest
 
 from raceday.core.errors import BetError, GameNotOverError, IllegalActionError, OptionsError
+from raceday.core.protocol import HOST
 from raceday.games.keirin.game import GAME as RACE
 from raceday.games.keirin.night import (
     CLOSE_BETTING,
     DONE,
     END_NIGHT,
-    HOST,
     NIGHT,
     PHASE_OVER,
     PHASE_RACE,

@@ -17,7 +17,9 @@ Phases (``phase`` in every observation):
   a tie is a chance node (a fair draw among the tied bidders).
 * **betting** — every player buys tickets, borrows and says ``done``, in any order.
 * **racing** — the race's dice are chance nodes with the engine's exact probabilities; a
-  host with real dice types them in instead (:meth:`EveningState.enter_roll`). The
+  host with real dice reads them in instead: the host's actions
+  (``legal_actions_for(HOST)``) are the numbers the next die shows and :data:`FALL`,
+  whatever the fall rate; :meth:`EveningState.enter_rolls` takes a whole typed round. The
   finished race is settled at once and the next race's betting opens.
 * **finished** — the outcome ranks the players by money (``termination`` "money").
 
@@ -50,7 +52,15 @@ from raceday.core.errors import (
 )
 from raceday.core.events import Event, Message
 from raceday.core.game import Game, GameOptions
-from raceday.core.protocol import CHANCE, TERMINAL, Action, ChanceDraw, Outcome, SealedState
+from raceday.core.protocol import (
+    CHANCE,
+    HOST,
+    TERMINAL,
+    Action,
+    ChanceDraw,
+    Outcome,
+    SealedState,
+)
 from raceday.core.serialize import Fields
 from raceday.games.derby.odds import ALL_PAIRS, OddsBoard, exact_odds, format_odds
 from raceday.games.derby.rules import (
@@ -377,6 +387,8 @@ class EveningState(SealedState):
         million has a million bids)."""
         if self.is_terminal():
             raise illegal_action(action, "derby.refusal.game_over")
+        if player == HOST:
+            return self._host_roll(action)
         what, units, selection = action_parts(action)
         if player not in self.acting_players() and not (what == "bid" and self.may_rebid(player)):
             raise illegal_action(action, "derby.refusal.not_your_turn", player=player)
@@ -397,6 +409,27 @@ class EveningState(SealedState):
             raise error from None
         return self._apply_for(player, action)
 
+    def legal_actions_for(self, player: int) -> list[Action]:
+        """A seat's; the host's (:data:`HOST`) while a race is rolled: :data:`FALL` and
+        each number the next die shows, read from real dice whatever the fall rate."""
+        if player != HOST:
+            return super().legal_actions_for(player)
+        race = self.race
+        if self.phase != PHASE_RACING or race is None or not race.to_roll:
+            return []
+        return [FALL, *range(1, faces_of(race.to_roll[0]) + 1)]
+
+    def _host_roll(self, action: Action) -> list[Event]:
+        """The host's roll of the next die (:data:`FALL` for a fall)."""
+        race = self.race
+        if self.phase != PHASE_RACING or race is None or not race.to_roll:
+            raise illegal_action(action, "derby.refusal.no_race")
+        if action not in self.legal_actions_for(HOST):
+            post = race.to_roll[0]
+            raise illegal_action(action, "derby.refusal.not_on_die", word=repr(action),
+                                 horse=horse_name(post), faces=faces_of(post))
+        return self._race_events(race.enter_roll(None if action == FALL else action))
+
     def apply_action(self, action: Action, detail: Mapping[str, Any] | None = None) -> list[Event]:
         player = self.current_player()
         if player >= 0:
@@ -411,12 +444,6 @@ class EveningState(SealedState):
         assert self.race is not None
         return self._race_events(self.race.apply_action(action, detail))
 
-    def enter_roll(self, value: int | None) -> list[Event]:
-        """A roll a host typed in from real dice (None for a fall), whatever the fall rate:
-        :class:`IllegalActionError` for a number the die does not have."""
-        if self.phase != PHASE_RACING or self.race is None:
-            raise illegal_action(value, "derby.refusal.no_race")
-        return self._race_events(self.race.enter_roll(value))
 
     def enter_rolls(self, entries: Sequence[object]) -> list[Event]:
         """A whole round typed in by a host, one entry for each die still running in post
@@ -435,7 +462,7 @@ class EveningState(SealedState):
             trial.enter_roll(value)
         events: list[Event] = []
         for value in values:
-            events.extend(self.enter_roll(value))
+            events.extend(self.apply_action_for(HOST, FALL if value is None else value))
         return events
 
     def _apply_for(self, player: int, action: Action) -> list[Event]:

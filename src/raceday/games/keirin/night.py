@@ -43,6 +43,7 @@ from raceday.core.events import Event, Message
 from raceday.core.game import Game, GameOptions
 from raceday.core.protocol import (
     CHANCE,
+    HOST,
     TERMINAL,
     Action,
     ChanceDraw,
@@ -82,7 +83,6 @@ DEFAULT_BANKROLL = 1_000_000  # cents: 10,000.00
 LAP = 100  # squares in one lap of the track (the finish is at ``length``)
 TOP_ROWS = 10  # most likely combinations of each bet type on the boards
 DONE: Action = 0
-HOST = -5  # the host's player number: not a seat (below the protocol's CHANCE and TERMINAL)
 CLOSE_BETTING: Action = -1  # the host's: everyone is done, the stakes are taken
 END_NIGHT: Action = -2  # the host's: the open tickets are withdrawn, the standings final
 HOST_ACTIONS = {CLOSE_BETTING: "close betting", END_NIGHT: "end the night"}

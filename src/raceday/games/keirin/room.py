@@ -43,13 +43,13 @@ from pydantic import Field, field_validator
 
 from raceday.core.events import Event, Message
 from raceday.core.game import GameOptions
+from raceday.core.protocol import HOST
 from raceday.games.keirin.betting import KINDS, format_money
 from raceday.games.keirin.logged import current_shape
 from raceday.games.keirin.night import (
     CLOSE_BETTING,
     DONE,
     END_NIGHT,
-    HOST,
     LAP,
     NIGHT,
     PHASE_OVER,

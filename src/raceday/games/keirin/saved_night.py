@@ -29,12 +29,11 @@ import numpy as np
 
 from raceday.core.errors import BetError, OptionsError, SaveFormatError
 from raceday.core.events import Event
-from raceday.core.protocol import State
+from raceday.core.protocol import HOST, State
 from raceday.games.keirin.betting import MODES, Account, Ticket
 from raceday.games.keirin.night import (
     CLOSE_BETTING,
     DEFAULT_BANKROLL,
-    HOST,
     NIGHT,
     PHASE_RACE,
     PHASE_TICKETS,
