@@ -42,7 +42,6 @@ from raceday.games.hairpin.rules import (
     symmetric_position,
 )
 from raceday.present import describe_outcome, render
-from raceday.store.names import MAX_SESSION_NAME
 from raceday.store.sessions import ReadOnlyStore, SessionStore, writable_store
 from raceday.terminal import common
 from raceday.terminal.options import GIVEN, GivenOptions, field_option, game_options
@@ -69,7 +68,6 @@ app = typer.Typer(help=HELP, no_args_is_help=True, pretty_exceptions_enable=Fals
 MAX_DEPTH = 8
 MAX_GAMES = 100_000
 MAX_OPENING_PLIES = 40
-MAX_NAME = MAX_SESSION_NAME
 
 PLAYER_HELP = (
     "human, easy, medium, hard, expert (thinks --think seconds a move), or an agent: "
@@ -144,12 +142,11 @@ def perft_command(
 # The loop talks only to a Surface (raceday.terminal.surface): full screen at a terminal,
 # lines when piped or with --plain. Every prompt understands help/?, quit and undo.
 HUMAN = "human"
-PLAYERS_METAVAR = "NAMES"  # one metavar for --players in every command
 PlayersOpt = Annotated[
     list[str] | None,
-    typer.Option("--players", "-p", metavar=PLAYERS_METAVAR,
-                 help="Red then Black, separated by a comma (e.g. human,easy): human, easy, "
-                 "medium, hard, expert or another agent name (see `raceday hairpin levels`)."),
+    common.players_option(
+        "Red then Black, separated by a comma (e.g. human,easy): human, easy, medium, hard, "
+        "expert or another agent name (see `raceday hairpin levels`)."),
 ]
 
 
@@ -562,10 +559,7 @@ def play_command(
     black: Annotated[str | None, typer.Option(
         "--black", metavar="WHO", help="Who plays Black (default expert).")] = None,
     game: GameOpts = GIVEN,
-    save: Annotated[str | None, typer.Option(
-        "--save", metavar="NAME", callback=common.check_session_name_option,
-        help=f"Save the new game under NAME (at most {MAX_NAME} characters; default: "
-        "hairpin, then hairpin-2, ...). A NAME already saved is refused.")] = None,
+    save: Annotated[str | None, common.save_option("game", SAVE_KIND)] = None,
     resume: common.ResumeOpt = None,
     list_games: common.ListOpt = False,
     db: common.DbOpt = None,
@@ -638,10 +632,9 @@ def play_command(
 @app.command("watch")
 @game_options(HairpinOptions)
 def watch_command(
-    players: Annotated[list[str] | None, typer.Option(
-        "--players", "-p", metavar=PLAYERS_METAVAR,
-        help="Two computer players, Red then Black (default medium,hard): easy, medium, "
-        "hard, expert or another agent name (see `raceday hairpin levels`).")] = None,
+    players: Annotated[list[str] | None, common.players_option(
+        "Two computer players, Red then Black (default medium,hard): easy, medium, hard, "
+        "expert or another agent name (see `raceday hairpin levels`).")] = None,
     game: GameOpts = GIVEN,
     seed: common.SeedOpt = None,
     delay: common.DelayOpt = None,
@@ -680,9 +673,8 @@ def _results_table(result: MatchResult, lang: str = "en") -> Table:
 
 @app.command("match")
 def match_command(
-    players: Annotated[list[str] | None, typer.Option(
-        "--players", "-p", metavar=PLAYERS_METAVAR,
-        help="The two computer players, A (Red in the first game) then B: "
+    players: Annotated[list[str] | None, common.players_option(
+        "The two computer players, A (Red in the first game) then B: "
         f"{PLAYER_HELP.replace('human, ', '')}")] = None,
     red: Annotated[str | None, typer.Option(
         "--red", metavar="WHO", help="Agent A (Red in the first game), instead of "

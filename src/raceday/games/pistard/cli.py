@@ -124,24 +124,19 @@ def _kind(kind: str, lang: str) -> str:
 # --- play and watch -----------------------------------------------------------------------
 PlayersOpt = Annotated[
     list[str] | None,
-    typer.Option("--players", "-p", metavar="NAMES",
-                 help="Players, comma-separated: human, easy, medium, hard, expert (2-5; the "
-                      "team time trial has one). Default: human against medium computers. "
-                      "Computers only: watch a race (as `watch` does)."),
+    common.players_option(
+        "Players, comma-separated: human, easy, medium, hard, expert (2-5; the team time "
+        "trial has one). Default: human against medium computers. Computers only: watch a "
+        "race (as `watch` does)."),
 ]
 ComputersOpt = Annotated[
     list[str] | None,
-    typer.Option("--players", "-p", metavar="NAMES",
-                 help="Computer players by level, comma-separated: easy, medium, hard, expert "
-                      "(2-5; the team time trial has one). Default: easy,medium (medium "
-                      "alone in the team time trial)."),
+    common.players_option(
+        "Computer players by level, comma-separated: easy, medium, hard, expert (2-5; the "
+        "team time trial has one). Default: easy,medium (medium alone in the team time "
+        "trial)."),
 ]
-SaveOpt = Annotated[
-    str | None,
-    typer.Option("--save", metavar="NAME", callback=common.check_session_name_option,
-                 help="Save the new race under NAME (at most 64 characters; default: "
-                      "pistard, then pistard-2, ...). A NAME already saved is refused."),
-]
+SaveOpt = Annotated[str | None, common.save_option("race", "pistard")]
 
 
 def _race_command(command: str, players_option: Any,
