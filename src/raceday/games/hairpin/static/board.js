@@ -3,7 +3,7 @@
 // and the phones. No rule lives here: the moves, their names and the result come from the
 // server's view; this module shows them and sends {type: "move", action}.
 import { el } from "/static/js/common.js";
-import { focusKey, refocus } from "/static/js/focus.js";
+import { beginRedraw, refocus } from "/static/js/focus.js";
 import { fill, lazyFinale, lobbyCard, svg, turnScreen } from "/static/js/rooms.js";
 import { language, onLanguage, t } from "/static/js/i18n.js";
 import { render as say } from "/static/js/present.js";
@@ -303,8 +303,7 @@ export function mountGame(root, ctx) {
   function render() {
     const v = view;
     if (!v) return;
-    document.body.dataset.phase = v.phase;
-    const key = focusKey(root);
+    const key = beginRedraw(root, v.phase);
     if (v.phase === "lobby") {
       fill(stage, lobbyCard(v, ctx, playerLabel), waiting.line("hp-turn"));
       side.replaceChildren(rulesNote(v));

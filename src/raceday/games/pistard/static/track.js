@@ -4,7 +4,7 @@
 // screen is shared by the big screen and the phones. No rule lives here: the choices (with
 // their action numbers), the dice and the standings come from the server's view.
 import { el } from "/static/js/common.js";
-import { focusKey, refocus } from "/static/js/focus.js";
+import { beginRedraw, refocus } from "/static/js/focus.js";
 import { fill, lazyFinale, lobbyCard, svg, turnScreen } from "/static/js/rooms.js";
 import { language, onLanguage, placeText, t } from "/static/js/i18n.js";
 import { describeEvent, render as say, template } from "/static/js/present.js";
@@ -393,8 +393,7 @@ export function mountRace(root, ctx) {
   function render() {
     const v = view;
     if (!v) return;
-    document.body.dataset.phase = v.phase;
-    const key = focusKey(root);
+    const key = beginRedraw(root, v.phase);
     if (v.phase === "lobby") {
       // the track beside the join code on the TV, under it on a phone
       const track = velodrome(v, { targets: new Map(), tap: () => {} });

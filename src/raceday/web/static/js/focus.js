@@ -24,3 +24,10 @@ export function refocus(root, key, turnCame, useful) {
   const next = again ?? useful.map((sel) => root.querySelector(sel)).find(Boolean);
   next?.focus({ preventScroll: true });
 }
+
+// The start of a room screen's redraw: the page takes the view's phase (its styles follow
+// it), and where focus was comes back as focusKey gives it, for refocus after.
+export function beginRedraw(root, phase) {
+  document.body.dataset.phase = phase;
+  return focusKey(root);
+}
