@@ -13,6 +13,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -288,6 +289,23 @@ PlainOpt = Annotated[
 ]
 
 
+
+@dataclass(frozen=True)
+class Face:
+    """How a command that runs on a surface shows itself: ``--lang`` and ``--plain``, given
+    to the command as one parameter ``face: Face = FACE`` by
+    :func:`raceday.terminal.options.option_group`."""
+
+    lang: LangOpt = None
+    plain: PlainOpt = False
+
+    def language(self) -> str:
+        """The language of the words: ``--lang``, else the locale's (:func:`resolve_lang`)."""
+        return resolve_lang(self.lang)
+
+
+FACE: Any = None
+"""The default to write for a command's :class:`Face` parameter (``option_group`` fills it)."""
 # ---------------------------------------------------------------------------------------
 # Input
 # ---------------------------------------------------------------------------------------

@@ -44,7 +44,13 @@ from raceday.games.hairpin.rules import (
 from raceday.present import describe_outcome, render
 from raceday.store.sessions import ReadOnlyStore, SessionStore, writable_store
 from raceday.terminal import common
-from raceday.terminal.options import GIVEN, GivenOptions, field_option, game_options
+from raceday.terminal.options import (
+    GIVEN,
+    GivenOptions,
+    field_option,
+    game_options,
+    option_group,
+)
 from raceday.terminal.surface import (
     UNDO,
     Choice,
@@ -551,6 +557,7 @@ def _list_saved(db: Path | None, lang: str) -> None:
 
 @app.command("play")
 @game_options(HairpinOptions)
+@option_group(common.Face)
 def play_command(
     players: PlayersOpt = None,
     red: Annotated[str | None, typer.Option(
@@ -566,13 +573,12 @@ def play_command(
     seed: common.SeedOpt = None,
     delay: common.DelayOpt = None,
     think: ThinkOpt = DEFAULT_THINK,
-    lang: common.LangOpt = None,
-    plain: common.PlainOpt = False,
+    face: common.Face = common.FACE,
 ) -> None:
     """Play a game in the terminal: pick a move from the list or type its number or name;
     help, undo and quit work at every prompt. Saved after every move."""
     # Every check happens before the store is opened, so a bad option writes nothing.
-    lang = common.resolve_lang(lang)
+    lang = face.language()
     if list_games:
         _list_saved(db, lang)
         return
@@ -626,11 +632,12 @@ def play_command(
                        db=db, revision=revision, undo=undo, log=log, notes=notes)
     kept = words("term.kept", lang, name=repr(name))
     with common.on_interrupt(kept, loop.resume_command()):
-        run_command(loop, title=words("title", lang), lang=lang, plain=plain)
+        run_command(loop, title=words("title", lang), lang=lang, plain=face.plain)
 
 
 @app.command("watch")
 @game_options(HairpinOptions)
+@option_group(common.Face)
 def watch_command(
     players: Annotated[list[str] | None, common.players_option(
         "Two computer players, Red then Black (default medium,hard): easy, medium, hard, "
@@ -639,11 +646,10 @@ def watch_command(
     seed: common.SeedOpt = None,
     delay: common.DelayOpt = None,
     think: ThinkOpt = DEFAULT_THINK,
-    lang: common.LangOpt = None,
-    plain: common.PlainOpt = False,
+    face: common.Face = common.FACE,
 ) -> None:
     """Watch two computer players race (nothing is saved; space pauses, q quits)."""
-    lang = common.resolve_lang(lang)
+    lang = face.language()
     state = HAIRPIN.new_state(game.parse())
     red, black = _sides(players, None, None, ("medium", "hard"))
     if HUMAN in (red.strip().lower(), black.strip().lower()):
@@ -653,7 +659,7 @@ def watch_command(
     loop = HairpinPlay(state, red, black, rng, think=think,
                        wait=common.default_delay(delay, 0.6))
     with common.on_interrupt("nothing (a watched game is not saved)"):
-        run_command(loop, title=words("title", lang), lang=lang, plain=plain)
+        run_command(loop, title=words("title", lang), lang=lang, plain=face.plain)
 
 
 # --- match ---------------------------------------------------------------------------

@@ -47,7 +47,7 @@ from raceday.games.pistard.track import COLOURS, LANES, LETTERS, colour_index, l
 from raceday.present import describe_outcome, render
 from raceday.store.sessions import ReadOnlyStore, SessionStore, writable_store
 from raceday.terminal import common
-from raceday.terminal.options import GIVEN, GivenOptions, game_options
+from raceday.terminal.options import GIVEN, GivenOptions, game_options, option_group
 from raceday.terminal.surface import UNDO, Choice, Prompt, Quit, Surface, refusal_line
 from raceday.terminal.tui import run_command
 
@@ -153,10 +153,9 @@ def _race_command(command: str, players_option: Any,
         db: common.DbOpt = None,
         seed: common.SeedOpt = None,
         delay: common.DelayOpt = None,
-        lang: common.LangOpt = None,
-        plain: common.PlainOpt = False,
+        face: common.Face = common.FACE,
     ) -> None:
-        language = common.resolve_lang(lang)
+        language = face.language()
         if list_saved:
             _list_saved(ReadOnlyStore(db), language)  # only read: nothing is made
             return
@@ -168,12 +167,12 @@ def _race_command(command: str, players_option: Any,
                               named=common.given_on_command_line("save"))
         if race_run is None:
             return
-        run_command(race_run.main, title=race_run.title(), lang=language, plain=plain)
+        run_command(race_run.main, title=race_run.title(), lang=language, plain=face.plain)
 
     run.__annotations__["players"] = players_option
     run.__name__ = run.__qualname__ = command
     run.__doc__ = doc
-    app.command(command)(game_options(PistardOptions)(run))
+    app.command(command)(game_options(PistardOptions)(option_group(common.Face)(run)))
 
 
 def _computers(players: Sequence[str] | None, variant: str, command: str) -> list[str]:
