@@ -294,7 +294,7 @@ PlainOpt = Annotated[
 class Face:
     """How a command that runs on a surface shows itself: ``--lang`` and ``--plain``, given
     to the command as one parameter ``face: Face = FACE`` by
-    :func:`raceday.terminal.options.option_group`."""
+    :func:`raceday.terminal.groups.option_group`."""
 
     lang: LangOpt = None
     plain: PlainOpt = False

@@ -25,8 +25,6 @@ still checks them). A field says how it appears on the command line in
 
 from __future__ import annotations
 
-import dataclasses
-import functools
 import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -40,10 +38,8 @@ from typing import (
     Literal,
     TypeVar,
     Union,
-    cast,
     get_args,
     get_origin,
-    get_type_hints,
 )
 
 import typer
@@ -58,10 +54,9 @@ from raceday.core.game import (
     validation_refusal,
     values_from_text,
 )
+from raceday.terminal.groups import CommandT, splice_parameter
 
 OptionsT = TypeVar("OptionsT", bound=GameOptions)
-CommandT = TypeVar("CommandT", bound=Callable[..., Any])
-GroupT = TypeVar("GroupT")
 
 CLI_KEY = "cli"
 
@@ -244,51 +239,12 @@ def game_options(model: type[OptionsT]) -> Callable[[CommandT], CommandT]:
     made = [_parameter(spec) for spec in specs]
 
     def decorate(command: CommandT) -> CommandT:
-        run = _splice(command, lambda p: get_origin(p.annotation) is GivenOptions, made,
-                      lambda given: GivenOptions(model, specs, given))
+        run = splice_parameter(command, lambda p: get_origin(p.annotation) is GivenOptions,
+                               made, lambda given: GivenOptions(model, specs, given))
         run.options_model = model  # type: ignore[attr-defined]  # (tests find the commands)
         return run
 
     return decorate
-
-
-def option_group(group: type[GroupT]) -> Callable[[CommandT], CommandT]:
-    """Give a Typer command the options of the dataclass ``group`` (its fields annotated and
-    defaulted as a command's parameters are) in place of its parameter annotated ``group``;
-    the command receives them as one ``group``. Put it below ``@app.command()`` (and below
-    :func:`game_options`)."""
-    hints = get_type_hints(group, include_extras=True)
-    made = [inspect.Parameter(f.name, inspect.Parameter.KEYWORD_ONLY, default=f.default,
-                              annotation=hints[f.name])
-            for f in dataclasses.fields(cast(Any, group))]
-
-    def decorate(command: CommandT) -> CommandT:
-        return _splice(command, lambda p: p.annotation is group, made,
-                       lambda given: group(**given))
-
-    return decorate
-
-
-def _splice(command: CommandT, stands_in: Callable[[inspect.Parameter], bool],
-            made: list[inspect.Parameter],
-            gather: Callable[[dict[str, Any]], Any]) -> CommandT:
-    """``command`` with the parameters ``made`` in place of its first parameter that
-    ``stands_in`` for them; it receives there what ``gather`` makes of their values."""
-    signature = inspect.signature(command, eval_str=True)
-    before = list(signature.parameters.values())
-    at = next(i for i, p in enumerate(before) if stands_in(p))
-    param = before[at].name
-    ordinary = [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in before]
-    parameters = ordinary[:at] + made + ordinary[at + 1:]
-
-    @functools.wraps(command)
-    def run(*args: Any, **kwargs: Any) -> Any:
-        kwargs[param] = gather({p.name: kwargs.pop(p.name, None) for p in made})
-        return command(*args, **kwargs)
-
-    run.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
-    run.__annotations__ = {p.name: p.annotation for p in parameters}
-    return run  # type: ignore[return-value]
 
 
 def field_option(model: type[GameOptions], field: str) -> Any:

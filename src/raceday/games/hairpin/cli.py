@@ -44,13 +44,8 @@ from raceday.games.hairpin.rules import (
 from raceday.present import describe_outcome, render
 from raceday.store.sessions import ReadOnlyStore, SessionStore, writable_store
 from raceday.terminal import common
-from raceday.terminal.options import (
-    GIVEN,
-    GivenOptions,
-    field_option,
-    game_options,
-    option_group,
-)
+from raceday.terminal.groups import option_group
+from raceday.terminal.options import GIVEN, GivenOptions, field_option, game_options
 from raceday.terminal.surface import (
     UNDO,
     Choice,

@@ -47,7 +47,8 @@ from raceday.games.pistard.track import COLOURS, LANES, LETTERS, colour_index, l
 from raceday.present import describe_outcome, render
 from raceday.store.sessions import ReadOnlyStore, SessionStore, writable_store
 from raceday.terminal import common
-from raceday.terminal.options import GIVEN, GivenOptions, game_options, option_group
+from raceday.terminal.groups import option_group
+from raceday.terminal.options import GIVEN, GivenOptions, game_options
 from raceday.terminal.surface import UNDO, Choice, Prompt, Quit, Surface, refusal_line
 from raceday.terminal.tui import run_command
 

@@ -68,7 +68,8 @@ from raceday.games.wielersim.stage import (
 from raceday.present import render
 from raceday.store.sessions import writable_store
 from raceday.terminal import common
-from raceday.terminal.options import GivenOptions, field_option, game_options, option_group
+from raceday.terminal.groups import option_group
+from raceday.terminal.options import GivenOptions, field_option, game_options
 from raceday.terminal.surface import UNDO, Choice, Prompt, Quit, Surface, refusal_line
 from raceday.terminal.tui import run_command
 
