@@ -52,15 +52,7 @@ from raceday.core.errors import (
 )
 from raceday.core.events import Event, Message
 from raceday.core.game import Game, GameOptions
-from raceday.core.protocol import (
-    CHANCE,
-    HOST,
-    TERMINAL,
-    Action,
-    ChanceDraw,
-    Outcome,
-    SealedState,
-)
+from raceday.core.protocol import CHANCE, HOST, TERMINAL, Action, ChanceDraw, Outcome, SealedState
 from raceday.core.serialize import Fields
 from raceday.games.derby.odds import ALL_PAIRS, OddsBoard, exact_odds, format_odds
 from raceday.games.derby.rules import (

@@ -21,6 +21,7 @@ import io
 import re
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import KW_ONLY, dataclass
 from typing import Any
 
 import numpy as np
@@ -104,25 +105,27 @@ def parse_ticket(text: str) -> tuple[str, tuple[int, ...], int]:
     return kind, horses, parse_amount(words[-1])
 
 
+@dataclass(eq=False)
 class Party:
     """Runs a saved evening from wherever it stands to the end. End of input (EOFError) and
     quit (:class:`~raceday.terminal.surface.Quit`) leave it at the last save."""
 
-    def __init__(self, state: EveningState, store: SessionStore, name: str, surface: Surface,
-                 revision: int | None = None, *, delay: float = 0.0,
-                 wait_after_race: bool = False) -> None:
-        self.state = state
-        self.store = store
-        self.name = name
-        self.surface = surface
-        self.revision = revision
-        self.delay = delay
-        self.lang = surface.lang
-        # after a race its result stays put until Enter: at a terminal, and always in full
-        # screen (a script or a pipe reads on at once)
-        self.wait_after_race = wait_after_race or surface.full_screen
+    state: EveningState
+    store: SessionStore
+    name: str
+    surface: Surface
+    revision: int | None = None
+    _: KW_ONLY
+    delay: float = 0.0
+    # after a race its result stays put until Enter: at a terminal, and always in full
+    # screen (a script or a pipe reads on at once)
+    wait_after_race: bool = False
+
+    def __post_init__(self) -> None:
+        self.lang = self.surface.lang
+        self.wait_after_race = self.wait_after_race or self.surface.full_screen
         # a scripted transcript shows what was answered (never a sealed bid)
-        self.echo = not surface.full_screen and not sys.stdin.isatty()
+        self.echo = not self.surface.full_screen and not sys.stdin.isatty()
         self._race: DerbyState | None = None  # the race being run, kept after it settles
         self._last_rolls: dict[str, int | None] = {}  # the dice of the round just resolved
         self._standings_after: int | None = None  # the race whose standings were just shown
