@@ -15,6 +15,8 @@ export { HORSES, SHAPES, horseTag };
 
 const DEFAULT_PACE = 1.6; // the room's own pace: seconds a furlong
 const MOVE_SHARE = 0.55; // horses run to their new furlong in this share of a tick
+const TICKER_LINES = 2; // the news line's lines on the big screen, each shown whole
+const TV_PAYOUTS = 4; // payout lines the last race's card shows on the big screen
 const AMOUNTS = new Set(["amount", "price", "money", "repay", "score", "stake", "pays", "net"]);
 
 // Amounts of money in an event's facts (and in the messages inside them) with the reader's
@@ -86,9 +88,12 @@ export function mount(root, ctx) {
     node.replaceChildren(...[build()].flat().filter(Boolean));
   }
 
-  // the latest news, worded now (in the language on screen, even after a switch)
+  // the latest news, worded now (in the language on screen, even after a switch): each of
+  // its lines whole, wrapped rather than cut, at most TICKER_LINES of them
   function drawTicker() {
-    tickerBox.textContent = ticker.length ? eventText(ticker[ticker.length - 1]) : "";
+    const text = ticker.length ? eventText(ticker[ticker.length - 1]) : "";
+    const lines = text.split("\n").filter((line) => line.trim()).slice(0, TICKER_LINES);
+    tickerBox.replaceChildren(...lines.map((line) => el("span", { class: "dd-ticker-line" }, line)));
   }
 
   function owners(v) {
@@ -130,18 +135,27 @@ export function mount(root, ctx) {
     });
   }
 
-  // The last lot's sealed bids, one after another, then who buys it (CSS staggers them).
+  // The last lot's sealed bids, one after another: the lowest first, the winning bid last
+  // after a beat of its own, then who buys it. Each line's place in the stagger is a custom
+  // property set through the CSSOM (the CSP refuses style attributes); with reduced motion
+  // the lines come at once, in the same order.
   function reveal(lot) {
-    const bids = [...lot.bids].filter((b) => b.amount > 0).sort((a, b) => b.amount - a.amount);
-    const lines = bids.map((b, i) => el("li", { class: "dd-bid", style: `--i:${i}` },
-      el("span", {}, b.name), el("span", { class: "num" }, money(b.amount))));
+    const bids = [...lot.bids].filter((b) => b.amount > 0)
+      .sort((a, b) => a.amount - b.amount || (a.player === lot.buyer) - (b.player === lot.buyer));
+    const beat = (node, i) => { node.style.setProperty("--i", String(i)); return node; };
+    const lines = bids.map((b, i) => {
+      const winning = i === bids.length - 1 && b.player === lot.buyer;
+      return beat(el("li", { class: winning ? "dd-bid dd-winning" : "dd-bid", "data-amount": String(b.amount) },
+        el("span", {}, b.name), el("span", { class: "num" }, money(b.amount))), winning ? i + 1 : i);
+    });
+    const after = bids.length + 1;
     const verdict = lot.house ? t("dd_lot_house", { horse: lot.horse })
       : t("dd_lot_sold", { horse: lot.horse, name: lot.buyer_name, price: money(lot.price) });
     return el("div", { class: "card dd-reveal", "aria-live": "polite" },
       el("h3", {}, t("dd_reveal", { horse: lot.horse }), " ", horseTag(lot.horse)),
       lines.length ? el("ol", { class: "dd-bids" }, lines) : el("p", {}, t("dd_no_bids")),
-      lot.tie ? el("p", { class: "dd-bid", style: `--i:${lines.length}` }, t("dd_tie", { names: lot.tied.join(", ") })) : null,
-      el("p", { class: "dd-bid dd-verdict", style: `--i:${lines.length + 1}` }, verdict));
+      lot.tie ? beat(el("p", { class: "dd-bid" }, t("dd_tie", { names: lot.tied.join(", ") })), after) : null,
+      beat(el("p", { class: "dd-bid dd-verdict" }, verdict), after + (lot.tie ? 1 : 0)));
   }
 
   function renderAuction(v) {
@@ -198,9 +212,11 @@ export function mount(root, ctx) {
 
   function lastResult(v) {
     if (!v.last) return null;
+    const more = v.last.payouts.length - TV_PAYOUTS;
     const pays = v.last.payouts.length
-      ? el("ul", { class: "payouts" }, v.last.payouts.slice(0, 6).map((p) => el("li", {},
-        el("strong", {}, p.name), ` +${money(p.amount)} `, el("small", {}, payoutWhat(p)))))
+      ? el("ul", { class: "payouts" }, v.last.payouts.slice(0, TV_PAYOUTS).map((p) => el("li", {},
+        el("strong", {}, p.name), ` +${money(p.amount)} `, el("small", {}, payoutWhat(p)))),
+      more > 0 ? el("li", { class: "dd-more" }, t("dd_more_payouts", { n: more })) : null)
       : el("p", {}, t("no_payouts"));
     return el("div", { class: "card result dd-result", "data-race": String(v.last.race) },
       el("h2", {}, t("last_race", { race: v.last.race })),
@@ -234,8 +250,16 @@ export function mount(root, ctx) {
     return Math.round(1000 * (v.timeline?.pace ?? DEFAULT_PACE) * MOVE_SHARE);
   }
 
-  function finishBanner(lv) {
+  // The finish's banner, shown once the last glide has brought the horses to the post
+  // (`after`: that glide's length in ms; the banner's entrance waits for it).
+  function finishBanner(lv, after) {
     if (!lv.finished) return null;
+    const banner = bannerOf(lv);
+    banner.style.setProperty("--after", `${after}ms`);
+    return banner;
+  }
+
+  function bannerOf(lv) {
     const winner = Object.entries(lv.places).find(([, p]) => p === 1)?.[0];
     if (lv.photo) {
       const [a, b] = lv.photo.horses;
@@ -256,7 +280,7 @@ export function mount(root, ctx) {
       stage.replaceChildren(el("div", { class: "dd-race" },
         el("h2", {}, t("racing", { race: v.race, races: v.races }), " — ",
           el("span", { class: "round-title" }, roundTitle(lv))),
-        track, finishBanner(lv)));
+        track, finishBanner(lv, from ? moveMs(v) : 0)));
       shownFrame = { race: v.race, frame: lv };
       document.body.dataset.finish = lv.finished ? String(v.race) : "";
     }
@@ -332,7 +356,7 @@ export function mount(root, ctx) {
       if (e.type === "race_start") cue("start");
       if (e.type === "result") cue("finish");
       if (e.type === "again") { lastLot = null; shownFrame = null; ticker.length = 0; }
-      if (eventText(e)) ticker.push(e);
+      if (e.type !== "lot" && eventText(e)) ticker.push(e); // the stage reveals a lot bid by bid
     }
     while (ticker.length > 4) ticker.shift();
   }
