@@ -23,6 +23,7 @@ from raceday.web.server import background_server
 sys.path.insert(0, str(Path(__file__).parent))
 from a11y import assert_accessible, wait_for_style_sheets
 from keirin_phone import buy
+from tv_text import small_tv_text
 
 TV = {"width": 1920, "height": 1080}
 PHONES = [{"width": 360, "height": 740}, {"width": 430, "height": 900}]
@@ -143,17 +144,12 @@ def test_no_phone_sees_its_payout_before_the_tv_shows_the_finish(
 # --- screens that fit, axe, words ------------------------------------------------------------
 FITS_TV = """() => {
   const d = document.documentElement;
-  const small = [];
-  for (const node of document.querySelectorAll("#screen *")) {
-    if (node.closest("svg") || !node.checkVisibility()) continue;
-    const own = [...node.childNodes].some((c) => c.nodeType === 3 && c.textContent.trim());
-    if (!own) continue;
-    const size = parseFloat(getComputedStyle(node).fontSize);
-    const text = node.textContent.trim().slice(0, 30);
-    if (size < 28) small.push(`${node.tagName}.${node.className}: ${size}px "${text}"`);
-  }
+  const cut = [...document.querySelectorAll(".kr-news li")]
+    .filter((li) => li.scrollWidth > li.clientWidth + 1
+      || getComputedStyle(li).textOverflow === "ellipsis")
+    .map((li) => li.textContent.slice(0, 40));
   return { height: d.scrollHeight, inner: innerHeight, width: d.scrollWidth,
-           innerW: innerWidth, small };
+           innerW: innerWidth, cut };
 }"""
 
 FITS_PHONE = """() => {
@@ -217,7 +213,9 @@ def check_tv(tv: Any, where: str) -> None:
     got = tv.evaluate(FITS_TV)
     assert got["height"] <= got["inner"], (where, got)
     assert got["width"] <= got["innerW"], (where, got)
-    assert not got["small"], (where, got["small"][:6])
+    assert not got["cut"], (where, got["cut"])  # each line of news whole
+    small = small_tv_text(tv)
+    assert not small, (where, small[:6])
     assert_accessible(tv, f"KEIRIN TV {where}")
 
 

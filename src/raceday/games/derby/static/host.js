@@ -17,6 +17,7 @@ const DEFAULT_PACE = 1.6; // the room's own pace: seconds a furlong
 const MOVE_SHARE = 0.55; // horses run to their new furlong in this share of a tick
 const TICKER_LINES = 2; // the news line's lines on the big screen, each shown whole
 const TV_PAYOUTS = 4; // payout lines the last race's card shows on the big screen
+const BETTING_BIDS = 2; // the last lot's highest bids beside the first race's odds board
 const AMOUNTS = new Set(["amount", "price", "money", "repay", "score", "stake", "pays", "net"]);
 
 // Amounts of money in an event's facts (and in the messages inside them) with the reader's
@@ -66,6 +67,9 @@ export function mount(root, ctx) {
   const controls = el("section", { class: "controls dd-controls", "aria-label": t("dd_controls") });
   const tickerBox = el("p", { class: "dd-ticker", "aria-live": "polite" });
   const side = el("aside", { class: "side dd-side", "aria-label": t("standings") });
+  const lotBox = el("div", { class: "dd-lot" });
+  const revealBox = el("div", { class: "dd-reveal-box" });
+  const doneBox = el("ul", { class: "chips dd-done" });
   const grid = el("div", { class: "host-grid dd-tv" },
     el("div", { class: "main-col" }, stage, tickerBox, controls), side);
   root.replaceChildren(grid);
@@ -139,9 +143,12 @@ export function mount(root, ctx) {
   // after a beat of its own, then who buys it. Each line's place in the stagger is a custom
   // property set through the CSSOM (the CSP refuses style attributes); with reduced motion
   // the lines come at once, in the same order.
-  function reveal(lot) {
-    const bids = [...lot.bids].filter((b) => b.amount > 0)
+  // (`most`: the highest bids shown, where the card shares the screen; a line counts the
+  // lower ones left out, and a tie's line of names is left to the verdict.)
+  function reveal(lot, most = Infinity) {
+    const all = [...lot.bids].filter((b) => b.amount > 0)
       .sort((a, b) => a.amount - b.amount || (a.player === lot.buyer) - (b.player === lot.buyer));
+    const bids = all.slice(Math.max(0, all.length - most));
     const beat = (node, i) => { node.style.setProperty("--i", String(i)); return node; };
     const lines = bids.map((b, i) => {
       const winning = i === bids.length - 1 && b.player === lot.buyer;
@@ -149,31 +156,39 @@ export function mount(root, ctx) {
         el("span", {}, b.name), el("span", { class: "num" }, money(b.amount))), winning ? i + 1 : i);
     });
     const after = bids.length + 1;
+    const tie = lot.tie && most === Infinity; // the short card names the buyer only
     const verdict = lot.house ? t("dd_lot_house", { horse: lot.horse })
       : t("dd_lot_sold", { horse: lot.horse, name: lot.buyer_name, price: money(lot.price) });
     return el("div", { class: "card dd-reveal", "aria-live": "polite" },
       el("h3", {}, t("dd_reveal", { horse: lot.horse }), " ", horseTag(lot.horse)),
+      all.length > bids.length ? el("p", { class: "dd-more" }, t("dd_and_more", { n: all.length - bids.length })) : null,
       lines.length ? el("ol", { class: "dd-bids" }, lines) : el("p", {}, t("dd_no_bids")),
-      lot.tie ? beat(el("p", { class: "dd-bid" }, t("dd_tie", { names: lot.tied.join(", ") })), after) : null,
-      beat(el("p", { class: "dd-bid dd-verdict" }, verdict), after + (lot.tie ? 1 : 0)));
+      tie ? beat(el("p", { class: "dd-bid" }, t("dd_tie", { names: lot.tied.join(", ") })), after) : null,
+      beat(el("p", { class: "dd-bid dd-verdict" }, verdict), after + (tie ? 1 : 0)));
+  }
+
+  // The reveal keeps its own box, drawn once a lot (and language): a bid sealed for the
+  // next lot redraws the lot on offer, never the reveal's stagger half-way through.
+  function drawReveal(most = Infinity) {
+    section(revealBox, `${lastLot ? lastLot.post : ""}:${most}:${language()}`, () => (lastLot ? reveal(lastLot, most) : null));
   }
 
   function renderAuction(v) {
     const a = v.auction;
     const waiting = a.waiting.map((i) => v.players[i].name);
-    section(stage, `auction:${a.post}:${a.waiting.join(",")}:${lastLot ? lastLot.post : ""}:${language()}`, () => el("div", { class: "dd-auction" },
-      el("div", { class: "dd-lot" },
-        el("h2", {}, t("lot", { post: a.post, horse: a.horse })),
-        el("p", { class: "dd-lot-die" }, horseTag(a.horse, "big")),
-        a.chance !== null && a.chance !== undefined
-          ? el("p", { class: "dd-chance" }, el("span", { class: "dd-chance-n" }, percent(a.chance)), " ", t("dd_win_chance"))
-          : null,
-        el("ul", { class: "chips" }, a.bidders.filter((i) => v.players[i].kind === "human").map((i) => {
-          const sealed = !a.waiting.includes(i);
-          return el("li", { class: sealed ? "chip ok" : "chip" }, `${sealed ? "✓" : "…"} ${v.players[i].name}`);
-        })),
-        waiting.length ? el("p", { class: "dd-waiting" }, t("waiting_for", { names: waiting.join(", ") })) : null),
-      lastLot ? reveal(lastLot) : null));
+    section(stage, "auction", () => el("div", { class: "dd-auction" }, lotBox, revealBox));
+    section(lotBox, `auction:${a.post}:${a.waiting.join(",")}:${language()}`, () => [
+      el("h2", {}, t("lot", { post: a.post, horse: a.horse })),
+      el("p", { class: "dd-lot-die" }, horseTag(a.horse, "big")),
+      a.chance !== null && a.chance !== undefined
+        ? el("p", { class: "dd-chance" }, el("span", { class: "dd-chance-n" }, percent(a.chance)), " ", t("dd_win_chance"))
+        : null,
+      el("ul", { class: "chips" }, a.bidders.filter((i) => v.players[i].kind === "human").map((i) => {
+        const sealed = !a.waiting.includes(i);
+        return el("li", { class: sealed ? "chip ok" : "chip" }, `${sealed ? "✓" : "…"} ${v.players[i].name}`);
+      })),
+      waiting.length ? el("p", { class: "dd-waiting" }, t("waiting_for", { names: waiting.join(", ") })) : null]);
+    drawReveal();
     if (!isHost) { controls.replaceChildren(); return; }
     section(controls, `auction:${a.post}:${language()}`, () => el("button", { type: "button", onclick: () => send({ type: "close_bids" }) }, t("close_bids")));
   }
@@ -216,7 +231,7 @@ export function mount(root, ctx) {
     const pays = v.last.payouts.length
       ? el("ul", { class: "payouts" }, v.last.payouts.slice(0, TV_PAYOUTS).map((p) => el("li", {},
         el("strong", {}, p.name), ` +${money(p.amount)} `, el("small", {}, payoutWhat(p)))),
-      more > 0 ? el("li", { class: "dd-more" }, t("dd_more_payouts", { n: more })) : null)
+      more > 0 ? el("li", { class: "dd-more" }, t("dd_and_more", { n: more })) : null)
       : el("p", {}, t("no_payouts"));
     return el("div", { class: "card result dd-result", "data-race": String(v.last.race) },
       el("h2", {}, t("last_race", { race: v.last.race })),
@@ -224,16 +239,19 @@ export function mount(root, ctx) {
       pays);
   }
 
+  // Before the first race the side shows the last lot's reveal (the auction ended with
+  // it); a player done betting redraws only the chips.
   function renderBetting(v) {
     const done = v.players.filter((p) => p.kind === "human").map((p) => `${p.name}:${p.done}`).join(",");
-    section(stage, `betting:${v.race}:${done}:${language()}`, () => el("div", { class: "dd-betting" },
+    section(stage, `betting:${v.race}:${language()}`, () => el("div", { class: "dd-betting" },
       el("h2", {}, t("betting", { race: v.race, races: v.races })),
       el("div", { class: "dd-betting-grid" },
         boardTable(v),
-        el("div", { class: "dd-betting-side" }, lastResult(v),
-          el("h3", {}, t("betting_players")),
-          el("ul", { class: "chips" }, v.players.filter((p) => p.kind === "human").map((p) =>
-            el("li", { class: p.done ? "chip ok" : "chip" }, `${p.done ? "✓" : "…"} ${p.name}`)))))));
+        el("div", { class: "dd-betting-side" }, lastResult(v) ?? revealBox,
+          el("h3", {}, t("betting_players")), doneBox))));
+    section(doneBox, `${v.race}:${done}:${language()}`, () => v.players.filter((p) => p.kind === "human").map((p) =>
+      el("li", { class: p.done ? "chip ok" : "chip" }, `${p.done ? "✓" : "…"} ${p.name}`)));
+    if (!v.last) drawReveal(BETTING_BIDS);
     if (!isHost) { controls.replaceChildren(); return; }
     section(controls, `betting:${v.race}:${language()}`, () => el("button", { type: "button", class: "primary", onclick: () => send({ type: "close_betting" }) }, t("close_betting")));
   }
