@@ -75,7 +75,10 @@ export function mount(root, ctx) {
   root.replaceChildren(grid);
 
   // the big screen never scrolls: the page takes the window's height below the header
+  // (opened on a phone, the page is one column that scrolls: style.css)
+  const narrow = typeof matchMedia === "function" ? matchMedia("(max-width: 900px)") : null;
   function fit() {
+    if (narrow?.matches) { grid.style.height = ""; return; }
     const top = grid.getBoundingClientRect().top + window.scrollY;
     grid.style.height = `${Math.max(0, window.innerHeight - top)}px`;
   }
