@@ -8,8 +8,8 @@ less).
 
 Beside it: a bare ``raceday`` (the same help, the same fast path), the same help printed
 by the full command line (Typer builds the commands and draws the help: what ``raceday
---help`` ran before its fast path; ``TYPER_USE_RICH=1`` sends the launcher there, with its
-stand-ins for the modules Typer's renderer never uses here) and the interpreter alone.
+--help`` ran before its fast path; ``TYPER_USE_RICH=1`` sends the launcher there) and the
+interpreter alone.
 
 Run: .venv/bin/python bench/bench_cli.py [--runs N] [--quick]
 """

@@ -95,10 +95,12 @@ def on_path(site: Path) -> Iterator[None]:
         _forget_games()
 
 
-def play_a_room(db: Path, seed: int = 3, rounds: int = 2) -> str:
+def play_a_room(db: Path, seed: int = 3, rounds: int = 2,
+                names: tuple[str, ...] = ("Aki", "Ben")) -> str:
     """A room of the sixth game played to its end on the server's database ``db``, in
-    this process, as the server would (two seats sealing the first bet offered, the host
-    rolling); returns its code. Call it with the game on the path (:func:`on_path`)."""
+    this process, as the server would (a seat for each of ``names`` sealing a bet drawn
+    from its choices, the host rolling); returns its code. Call it with the game on the
+    path (:func:`on_path`)."""
     import numpy as np
 
     from raceday.rooms import Actor
@@ -107,14 +109,14 @@ def play_a_room(db: Path, seed: int = 3, rounds: int = 2) -> str:
     rooms = Rooms(db)
     try:
         room, _ = rooms.create(GAME, {"rounds": rounds})
-        for name in ("Aki", "Ben"):
+        for name in names:
             rooms.join(room.code, name)
         rooms.apply(room, Actor.host(), {"type": "start"})
         rng = np.random.default_rng(seed)
         for _ in range(10 * rounds):
             if room.logic.finished():
                 return room.code
-            for seat in (0, 1):
+            for seat in range(len(names)):
                 choices = (room.logic.view(Actor.player(seat)).get("me") or {}).get("choices")
                 if choices:
                     choice = choices[int(rng.integers(len(choices)))]

@@ -91,3 +91,15 @@ def test_the_pages_list_of_games_is_the_registry(tmp_path: Any) -> None:
                 assert client.get(f"/{card['game']}").status_code == 200, card["game"]
         offered = client.get("/api/numbers/games").json()
         assert [g["game"] for g in offered] == games_with("numbers")
+
+
+def test_text_pictures_are_the_games_picture_faces() -> None:
+    from raceday.present.pictures import text_picture
+
+    drawn = games_with("picture")
+    assert {"hairpin", "keirin", "pistard", "wielersim"} <= set(drawn)
+    for game in (g for g in all_games() if g.name in drawn):
+        state = game.new_state(seed=1)
+        module = face(game.name, "picture")
+        assert module is not None
+        assert text_picture(state) == module.text_picture(state), game.name

@@ -82,7 +82,7 @@ def test_every_face_is_found_from_the_package(game: Any, site: Path) -> None:
     assert static is not None and (static / "twindash.js").is_file()
     assert messages is not None and {p.name for p in messages.iterdir()} >= {"en.json",
                                                                                "ja.json"}
-    assert game.name == NAME and game.players == (2, 2)
+    assert game.name == NAME and game.players == (2, 4)
 
 
 def test_no_file_under_src_names_the_sixth_game() -> None:
@@ -208,6 +208,46 @@ def test_level_runners_earn_no_prize_and_equal_purses_draw(game: Any) -> None:
     assert state.returns() == [0.5, 0.5]
 
 
+def test_three_players_race_three_runners(game: Any) -> None:
+    """With ``players=3`` every player runs a runner and bets on which moves *furthest*:
+    exact chances over 6^3 rolls, every runner behind the leader in the slipstream, a bet
+    on a runner tied for furthest void and on any other lost (RULES.md, more players)."""
+    state = new_state(game, players=3)
+    level = state.further_chances()
+    assert len(level) == 4 and sum(level) == 1 and level[0] == level[1] == level[2]
+    state.squares = [2, 5, 5]  # Red alone behind: its two dice make it the favourite
+    chances = state.further_chances()
+    assert chances[0] > chances[1] == chances[2] and state.slipstream_runners() == [0]
+    _bet(state, 2, runner=0, stake=0)
+    _bet(state, 0, runner=2, stake=1)
+    _bet(state, 1, runner=1, stake=2)
+    outcomes = dict(state.chance_outcomes())
+    assert len(outcomes) == 216 and sum(outcomes.values()) == 1
+    roll = next(a for a in outcomes if state.action_message(a).params["dice"] == [6, 6, 3])
+    events = state.apply_action(roll)  # Red and Blue tie for furthest, Green is third
+    assert [e["runner"] for e in events if e.kind == "slipstream"] == [0]
+    assert state.squares == [8, 11, 8] and state.chips == [4, 5, 5]
+    assert [e.kind for e in events if e.kind.startswith("bet_")] == ["bet_lost", "bet_void"]
+    assert state.frame()["runners"][2]["name"] == {"key": "runner.2", "params": {}}
+
+
+def test_the_richest_of_more_players_wins_and_shared_riches_draw(game: Any) -> None:
+    state = new_state(game, players=4, rounds=1, prize=0)
+    for player in range(4):
+        _bet(state, player, runner=3, stake=2 if player == 1 else 0)
+    outcome = next(a for a in dict(state.chance_outcomes())
+                   if state.action_message(a).params["dice"] == [1, 2, 3, 6])
+    state.apply_action(outcome)
+    result = state.outcome()
+    assert state.chips == [5, 7, 5, 5] and (result.winner, result.ranking) == (1, (1, 0, 2, 3))
+    assert state.returns() == [0.0, 1.0, 0.0, 0.0]
+    tied = new_state(game, players=3, rounds=1, prize=0)
+    for player in range(3):
+        _bet(tied, player, runner=0, stake=0)
+    tied.apply_action(tied.chance_outcomes()[0][0])
+    assert tied.outcome().winning_players == (0, 1, 2) and tied.outcome().winner is None
+
+
 def test_the_bookie_beats_random_bets(game: Any) -> None:
     """The computer backs the runner the exact odds favour, so it should beat a random
     bettor. 400 fixed-seed games, seats alternating, a draw counting half: the lower end
@@ -280,9 +320,17 @@ def test_saves_round_trip_and_bad_saves_are_named(game: Any) -> None:
     _bet(middle, 0, runner=1, stake=2)
     assert loads_state(dumps_state(middle)) == middle
     good = middle.to_json()
+    three = new_state(game, players=3)
+    _bet(three, 2, runner=0, stake=1)
+    assert loads_state(dumps_state(three)) == three
+    before_more_players = {k: v for k, v in good["course"].items() if k != "players"}
+    assert game.state_from_json({**good, "course": before_more_players}) == middle
     for bad in ({**good, "round": 0}, {**good, "chips": [5]}, {**good, "extra": 1},
                 {**good, "bets": [{"runner": 0, "stake": 9}, None]},
+                {**good, "bets": [None, {"runner": 2, "stake": 1}]},
                 {**good, "course": {**good["course"], "length": 0}},
+                {**good, "course": {**good["course"], "players": 5}},
+                {**three.to_json(), "squares": [0, 0]},
                 {**good, "course": {"length": 20}}):
         with pytest.raises(SaveFormatError, match="twindash"):
             game.state_from_json(bad)
@@ -342,7 +390,52 @@ def test_the_room_keeps_bets_sealed_and_survives_a_restart(game: Any) -> None:
     assert room.view(Actor.player(1))["me"]["observation"]["my_bet"]["stake"] == 3
 
 
-def test_its_room_replay_names_the_games_own_board_drawer(game: Any, tmp_path: Path) -> None:
+def test_a_room_seats_two_to_four_and_three_seats_make_a_three_player_race(
+        game: Any) -> None:
+    """The room is created from the race the host chooses (its ``Options``, which has no
+    ``players``); the seats taken at the start say how many play, from 2 to 4."""
+    import numpy as np
+
+    from raceday.core.discovery import face
+    from raceday.rooms import Actor, RoomError
+    from raceday.web.options_schema import options_schema
+
+    logic = face(NAME, "room").LOGIC
+    assert "players" not in options_schema(NAME, "room")["properties"]
+    assert "players" in options_schema(NAME, "game")["properties"]
+    with pytest.raises(RoomError, match="players"):
+        logic.create({"players": 3}, seed=1)
+    room = logic.create({"rounds": 1}, seed=2)
+    rng = np.random.default_rng(2)
+    room.add_seat("Aki")
+    with pytest.raises(RoomError, match="at least 2"):
+        room.handle(Actor.host(), {"type": "start"}, rng)
+    for name in ("Ben", "Chi"):
+        room.add_seat(name)
+    room.handle(Actor.host(), {"type": "start"}, rng)
+    view = room.view(Actor.host())
+    assert view["observation"]["course"]["players"] == 3 and view["acting"] == [0, 1, 2]
+    assert [r["id"] for r in view["frame"]["runners"]] == [0, 1, 2] and len(view["chances"]) == 4
+    for seat in (2, 0, 1):
+        room.handle(Actor.player(seat), {"type": "act", "action": 0}, rng)
+    room.handle(Actor.host(), {"type": "advance"}, rng)
+    assert room.finished() and len(room.view(Actor.host())["result"]["scores"]) == 3
+    full = logic.create({}, seed=3)
+    for name in ("A", "B", "C", "D"):
+        full.add_seat(name)
+    with pytest.raises(RoomError, match="full"):
+        full.add_seat("E")
+
+
+@pytest.fixture(scope="module")
+def played_room(game: Any, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """A finished room of the sixth game on a server's database: (the file, its code)."""
+    db = tmp_path_factory.mktemp("party") / "party.sqlite"
+    return db, play_a_room(db)
+
+
+def test_its_room_replay_names_the_games_own_board_drawer(
+        game: Any, played_room: tuple[Path, str]) -> None:
     """A finished room's replay answer has a board at every step from the start and
     names the game's drawer module (its static/frame.js), which the server serves as
     JavaScript for the replay page to import (the page itself: the browser test)."""
@@ -350,17 +443,38 @@ def test_its_room_replay_names_the_games_own_board_drawer(game: Any, tmp_path: P
 
     from raceday.web.app import create_app
 
-    db = tmp_path / "party.sqlite"
-    code = play_a_room(db)
+    db, code = played_room
     with TestClient(create_app(db)) as client:
         data = client.get(f"/api/replay/room/{code}").json()
         assert data["game"] == NAME and data["board"] is True
         assert data["drawer"] == f"/games/{NAME}/static/frame.js"
         assert data["steps"][-1]["frame"]["runners"][0]["id"] == 0
+        sealed = [e["params"] for step in data["steps"] for e in step["events"]
+                  if e["key"] == "event.sealed"]
+        # the seat's name ("Aki") fills a "name" only where a game's event has none: an
+        # event's own name (here the runner's) is the game's, never replaced
+        assert sealed and all(p["name"] == {"key": f"runner.{p['player']}", "params": {}}
+                              for p in sealed)
         served = client.get(data["drawer"])
     assert served.status_code == 200
     assert "javascript" in served.headers["content-type"]
     assert "export function drawFrame" in served.text
+
+
+def test_its_room_replays_in_the_terminal_with_its_board(
+        site: Path, played_room: tuple[Path, str]) -> None:
+    """``raceday replay --room`` draws the game's board (its replay face's room_boards:
+    the lanes and purses after each step), in either language."""
+    db, code = played_room
+    done = raceday(site, "replay", code, "--room", "--db", str(db), "--delay", "0")
+    assert done.returncode == 0, done.stderr
+    lanes = re.findall(r"^(Red|Blue) +[·RB]+\|", done.stdout, flags=re.MULTILINE)
+    assert {"Red", "Blue"} <= set(lanes), done.stdout[-800:]
+    assert "chips, square" in done.stdout and "Red seals a bet." in done.stdout
+    last = raceday(site, "replay", code, "--room", "--db", str(db), "--lang", "ja",
+                   "--step", "6")
+    assert last.returncode == 0, last.stderr
+    assert "チップ" in last.stdout and "|" in last.stdout
 
 
 # --- the terminal ---------------------------------------------------------------------
@@ -376,6 +490,34 @@ def test_plays_in_the_terminal_against_the_computer(site: Path) -> None:
     assert "wins" in out or "draw" in out.lower()
     again = raceday(site, *args, stdin="2\n7\n1\n")
     assert again.stdout == out  # the same seed and the same bets: the same race
+
+
+def test_at_a_terminal_it_opens_full_screen_and_plain_asks_line_by_line(
+        site: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """In a real terminal ``play`` opens the kit's full-screen view (the alternate screen,
+    the board, the status bar asking the bet, the choices listed), and leaves the board and
+    the result on the terminal when closed; ``--plain`` asks at the cursor instead."""
+    from tests.pty_terminal import ESCAPES, LEAVE_ALTERNATE_SCREEN, RACEDAY, Terminal
+
+    monkeypatch.setenv("PYTHONPATH", str(site))  # the terminal's command sees the game
+    args = [str(RACEDAY), NAME, "play", "--blue", "bookie", "--seed", "11", "--rounds", "1",
+            "--delay", "0"]
+    term = Terminal(args)
+    assert term.read_until("Your bet, Red"), term.text[-600:]
+    assert b"\x1b[?1049h" in term.output
+    assert term.read_until("1. pass (no bet)") and term.read_until("chips, square 0 of 20")
+    mark = term.type("1\r")
+    assert term.read_until("Press q to close", mark), term.text[-600:]
+    assert term.press_until_exit("q") == 0
+    after = ESCAPES.sub("", term.output.decode("utf-8", "replace")
+                        .rsplit(LEAVE_ALTERNATE_SCREEN, 1)[-1])
+    assert "Red rolls" in after and ("player wins" in after or "A draw" in after), after
+    plain = Terminal([*args, "--plain"])
+    assert plain.read_until("Your bet, Red"), plain.text[-600:]
+    assert b"\x1b[?1049h" not in plain.output and "  1. pass (no bet)" in plain.text
+    plain.type("1\r")
+    assert plain.wait() == 0
+    assert "Red seals a bet." in plain.text
 
 
 def test_two_people_at_one_keyboard_and_in_japanese(site: Path) -> None:
@@ -415,6 +557,9 @@ game = openspiel.load_game("twindash")
 pyspiel.random_sim_test(game, num_sims=5, serialize=True, verbose=False)
 small = openspiel.load_game("twindash", length=6, rounds=2, chips=0)
 pyspiel.random_sim_test(small, num_sims=5, serialize=True, verbose=False)
+three = openspiel.load_game("twindash", players=3, rounds=3)
+assert three.num_players() == 3 and three.max_chance_outcomes() == 216
+pyspiel.random_sim_test(three, num_sims=5, serialize=True, verbose=False)
 kind = game.get_type()
 assert kind.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION, kind
 assert kind.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC, kind
@@ -463,6 +608,7 @@ from pettingzoo.test import api_test, seed_test
 from raceday.interop.pettingzoo import env
 api_test(env("twindash"), num_cycles=60, verbose_progress=False)
 api_test(env("twindash", rounds=2, chips=0), num_cycles=20, verbose_progress=False)
+api_test(env("twindash", players=4, rounds=2), num_cycles=20, verbose_progress=False)
 seed_test(lambda render_mode=None: env("twindash", render_mode=render_mode), num_cycles=30)
 print("passed")
 """)
@@ -478,6 +624,11 @@ def test_the_arena_plays_its_computer_against_openspiels_bots(site: Path) -> Non
     summary = json.loads(done.stdout)
     assert summary["game"] == "twindash" and summary["params"]["rounds"] == 3
     assert summary["a_wins"] + summary["b_wins"] + summary["draws"] == 4
+    unknown = raceday(site, "arena", "--game", "twindash", "--a", "Nobody", "--games", "1")
+    assert unknown.returncode == 2  # make_agent's OptionsError, worded by the game
+    assert "unknown twindash computer player 'nobody'" in unknown.stderr
+    more = raceday(site, "arena", "--game", "twindash", "--option", "players=3")
+    assert more.returncode == 2 and "two agents" in more.stderr
 
 
 # --- print and play -------------------------------------------------------------------

@@ -56,7 +56,9 @@ def roll(tv: Any) -> None:
     tv.wait_for_selector('.td-screen:not([data-phase="roll"])')
 
 
-def test_a_whole_race_with_sealed_bets_on_three_screens(open_page: Any, server: str) -> None:
+def test_a_whole_race_of_three_players_with_sealed_bets(open_page: Any, server: str) -> None:
+    """Three phones, the big screen and a spectator: three lanes, each runner's odds, and
+    a sealed stake sent to no screen but its own phone until the roll."""
     created = httpx.post(f"{server}api/rooms", json={"game": "twindash", "options": {
         "rounds": 2, "length": 30}}, timeout=10)
     assert created.status_code == 201, created.text
@@ -66,20 +68,26 @@ def test_a_whole_race_with_sealed_bets_on_three_screens(open_page: Any, server: 
                    {f"raceday.host.{code}": room["host_token"]})
     red = open_page(PHONE, f"{server}play/{code}")
     blue = open_page(PHONE, f"{server}play/{code}")
+    green = open_page(PHONE, f"{server}play/{code}")
     audience = open_page(TV, f"{server}watch/{code}")
     join(red, "Aki")
     join(blue, "Ben")
+    join(green, "Chi")
     tv.wait_for_selector("#td-start:not([disabled])")
     tv.click("#td-start")
     red.wait_for_selector("button.td-choice")
     assert red.inner_text(".td-you") == "You run Red."
     assert blue.inner_text(".td-you") == "You run Blue."
+    assert green.inner_text(".td-you") == "You run Green."
+    tv.wait_for_selector('.td-lane[data-runner="2"]')
+    assert tv.locator(".td-lane").count() == 3 and tv.locator(".td-chances li").count() == 4
 
-    # Round 1: Red passes first, then Blue backs itself for 2; until the roll neither the
+    # Round 1: Red and Green pass first, then Blue backs itself for 2; until the roll no
     # other phone, the big screen nor a spectator is sent Blue's stake, and only Blue's
     # page shows it.
     seal(red, "pass (no bet)")
-    others = (red, tv, audience)
+    seal(green, "pass (no bet)")
+    others = (red, green, tv, audience)
     seen = [len(page.frames_received) for page in others]
     seal(blue, "back Blue for 2 chips")
     for page in others:
@@ -98,23 +106,24 @@ def test_a_whole_race_with_sealed_bets_on_three_screens(open_page: Any, server: 
     blue.wait_for_selector(".td-you:text-is('あなたは青です。')")
     assert blue.inner_text(".td-round") == "第2ラウンド（全2）"
 
-    # Round 2, in the other order: Blue first, then Red; the host rolls the last round.
+    # Round 2, in the other order: Blue first, then Green and Red; the host rolls the last.
     blue.wait_for_selector("button.td-choice")
     seal(blue, "見送り（賭けない）")
+    seal(green, "back Green for 1 chips")
     seal(red, "back Red for 1 chips")
     roll(tv)
-    for page in (tv, red, audience):
+    for page in (tv, red, green, audience):
         page.wait_for_selector(".td-result")
         assert re.search(r"wins|draw", page.inner_text(".td-result"), re.IGNORECASE)
     blue.wait_for_selector(".td-result")
     assert re.search(r"勝ち|引き分け", blue.inner_text(".td-result"))
-    assert all(page.js_errors == [] for page in (tv, red, blue, audience))
+    assert all(page.js_errors == [] for page in (tv, red, blue, green, audience))
 
     # The finished room replays: its steps are the events as the game's messages.
     data = httpx.get(f"{server}api/replay/room/{code}", timeout=10).json()
     keys = [e["key"] for step in data["steps"] for e in step["events"]]
     assert data["game"] == "twindash"
-    assert keys.count("event.sealed") == 4 and keys.count("event.revealed") == 2
+    assert keys.count("event.sealed") == 6 and keys.count("event.revealed") == 2
     assert "event.finished" in keys
     tv.goto(f"{server}replay/room/{code}")
     tv.wait_for_selector("h2:has-text('Twin Dice Dash')")
@@ -159,26 +168,30 @@ def test_the_print_page_prints_it(server: str) -> None:
     assert refused.status_code == 400 and "length" in refused.text
 
 
-def test_the_room_refuses_bad_options_and_a_third_player(server: str) -> None:
+def test_the_room_refuses_bad_options_and_a_fifth_player(server: str) -> None:
     bad = httpx.post(f"{server}api/rooms", json={"game": "twindash", "options": {
         "length": 2}}, timeout=10)
     assert bad.status_code == 400 and "length" in bad.json()["error"]
+    seats_say = httpx.post(f"{server}api/rooms", json={"game": "twindash", "options": {
+        "players": 3}}, timeout=10)  # the seats taken say how many play, not the host
+    assert seats_say.status_code == 400 and "players" in seats_say.json()["error"]
     room = httpx.post(f"{server}api/rooms", json={"game": "twindash", "options": {}},
                       timeout=10).json()
-    for name in ("Aki", "Ben"):
+    for name in ("Aki", "Ben", "Cy", "Dai"):
         assert httpx.post(f"{server}api/rooms/{room['code']}/join", json={"name": name},
                           timeout=10).status_code == 201
-    third = httpx.post(f"{server}api/rooms/{room['code']}/join", json={"name": "Cy"},
+    fifth = httpx.post(f"{server}api/rooms/{room['code']}/join", json={"name": "Eve"},
                        timeout=10)
-    assert third.status_code == 409 and "full" in third.json()["error"]
+    assert fifth.status_code == 409 and "full" in fifth.json()["error"]
 
 
 def test_a_finished_rooms_replay_draws_the_games_own_board(open_page: Any, server: str,
                                                             tmp_path: Path) -> None:
     """The replay page imports the drawer module the server names (the game's
     static/frame.js) and draws each step's board with it: the room's track, the runners
-    on their squares."""
-    code = play_a_room(tmp_path / "party.sqlite")  # the server's own database
+    on their squares (a room of three seats: three lanes)."""
+    code = play_a_room(tmp_path / "party.sqlite",  # the server's own database
+                       names=("Aki", "Ben", "Chi"))
     data = httpx.get(f"{server}api/replay/room/{code}", timeout=30).json()
     last = data["steps"][-1]["frame"]["runners"]
     page = open_page(TV, f"{server}replay/room/{code}")
@@ -188,5 +201,5 @@ def test_a_finished_rooms_replay_draws_the_games_own_board(open_page: Any, serve
         lane, square = runner["id"], runner["square"]
         page.wait_for_selector(f'.replay-board .td-lane[data-runner="{lane}"]'
                                f'[data-square="{square}"]')
-    assert page.locator(".replay-board .td-lane").count() == 2
+    assert page.locator(".replay-board .td-lane").count() == 3
     assert page.js_errors == []

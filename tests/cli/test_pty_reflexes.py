@@ -39,7 +39,7 @@ def _keirin(db: Path, *more: str) -> Terminal:
 
 def _saved_races(db: Path) -> int:
     """How many races the saved night has settled."""
-    from raceday.games.keirin.session import BetSession
+    from raceday.games.keirin.saved_night import BetSession
 
     return BetSession.load(ReadOnlyStore(db), "night").races
 

@@ -18,7 +18,7 @@ import pytest
 from raceday.cli.main import run
 from raceday.games.derby.rules import horse_name
 from raceday.games.hairpin.rules import HairpinState
-from raceday.games.keirin.session import BetSession
+from raceday.games.keirin.saved_night import BetSession
 from raceday.games.wielersim.campaign import load_campaign
 from raceday.present.messages import render
 from raceday.store.sessions import SessionStore

@@ -11,8 +11,9 @@ from fastapi.testclient import TestClient
 from raceday.core.agents import RandomAgent
 from raceday.games.derby.session import Payout, RaceRecord
 from raceday.games.hairpin import GAME as HAIRPIN
-from raceday.games.keirin.session import Settlement
+from raceday.games.keirin.saved_night import Settlement
 from raceday.present import describe_outcome
+from raceday.present.pictures import text_picture
 from raceday.present.replay import step_text
 from raceday.store.sessions import SessionStore
 from tests.web.conftest import Client, join, new_room, serving
@@ -73,7 +74,7 @@ def test_cli_sessions_replay_from_what_they_saved(db: Path) -> None:
         hp = tc.get("/api/replay/hairpin/done").json()["steps"]
         assert len(hp) == 1 and step_text(hp[0], "hairpin") == [
             "Final position", describe_outcome("hairpin", final.outcome())]
-        assert hp[0]["board"] == str(final) and hp[0]["frame"] == final.frame()
+        assert hp[0]["board"] == text_picture(final) and hp[0]["frame"] == final.frame()
         unfinished = tc.get("/api/replay/hairpin/open")
         assert unfinished.status_code == 409 and "not finished" in unfinished.json()["error"]
         dd = tc.get("/api/replay/derby/party").json()["steps"]

@@ -18,7 +18,7 @@ def discover_tools() -> dict[str, str]:
         for info in pkgutil.iter_modules([folder]):
             if info.ispkg or info.name in ("main",) or info.name.startswith("_"):
                 continue
-            source = (Path(folder) / f"{info.name}.py").read_text(encoding="utf-8")
+            source = Path(folder) / f"{info.name}.py"
             text = constant_text(source, "HELP") or module_docstring(source) or ""
             found[info.name.replace("_", "-")] = " ".join(text.split("\n\n")[0].split())
     return found

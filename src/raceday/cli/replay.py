@@ -31,6 +31,7 @@ from raceday.core.discovery import face, game_packages
 from raceday.core.errors import RacedayError, SaveFormatError
 from raceday.core.events import Message
 from raceday.present.messages import render
+from raceday.present.pictures import text_picture
 from raceday.present.replay import ReplayStep, final_step, room_event_message, step_text
 from raceday.present.terminal_replay import (
     BOARD_WIDTH,
@@ -193,7 +194,7 @@ def session_replay(store: ReadOnlyStore, game: str, name: str, lang: str) -> Rep
                 ReplayStep(Message("terminal.replay.saved_position")))
         board_of = getattr(own, "terminal_final", None)
         board: Board = (board_of(state, lang) if board_of is not None
-                        else Text(str(state)))
+                        else Text(text_picture(state)))
         return Replay("session", game, name, [TerminalStep(step.to_json(), board)])
     except RacedayError:
         raise

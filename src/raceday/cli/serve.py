@@ -17,6 +17,7 @@ import math
 import os
 import socket
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -25,6 +26,7 @@ import typer
 from raceday.core.errors import OptionsError
 from raceday.terminal import common
 from raceday.terminal.common import console, err_console, in_range
+from raceday.terminal.groups import option_group
 
 HELP = "Host a party in the browser: a big screen plus phones on your network."
 
@@ -116,6 +118,22 @@ TrustedProxyOpt = Annotated[list[str] | None, _addresses(
     "A reverse proxy's IP address or network (such as 127.0.0.1 or 10.0.0.0/8) whose "
     "X-Forwarded-For header names the client for the rate limits; repeat for more. None by "
     "default.")]
+
+
+@dataclass(frozen=True)
+class BehindProxy:
+    """The options of a server reached through a reverse proxy: the address people open,
+    the other origins whose pages may connect, and the proxies whose X-Forwarded-For
+    header names the client."""
+
+    public_url: PublicUrlOpt = None
+    allow_origin: AllowOriginOpt = None
+    trusted_proxy: TrustedProxyOpt = None
+
+
+NO_PROXY: Any = None
+"""The default to write for ``serve``'s :class:`BehindProxy` parameter (``option_group``
+fills it)."""
 
 
 def check_shard(value: str | None) -> str | None:
@@ -430,13 +448,12 @@ def serve_command(host: str = "127.0.0.1", port: int = 8000, db: Path | None = N
 
 
 @app.command()
+@option_group(BehindProxy)
 def serve(
     host: HostOpt = "127.0.0.1",
     port: PortOpt = 8000,
     db: common.DbOpt = None,
-    public_url: PublicUrlOpt = None,
-    allow_origin: AllowOriginOpt = None,
-    trusted_proxy: TrustedProxyOpt = None,
+    proxy: BehindProxy = NO_PROXY,
     shard: ShardOpt = None,
     idle_close: IdleCloseOpt = IDLE_CLOSE_DEFAULT,
     limit: LimitOpt = None,
@@ -447,7 +464,7 @@ def serve(
     limits = list(limit or [])
     if seats_per_address is not None:
         limits.append(f"seats-per-address={seats_per_address}")
-    serve_command(check_host(host), port, db, public_url=public_url,
-                  allow_origins=allow_origin or [],
-                  trusted_proxies=trusted_proxy or [], shard=shard,
+    serve_command(check_host(host), port, db, public_url=proxy.public_url,
+                  allow_origins=proxy.allow_origin or [],
+                  trusted_proxies=proxy.trusted_proxy or [], shard=shard,
                   idle_close=idle_close, limits=limits, lang=common.resolve_lang(lang))

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import dis
 import importlib
+import importlib.machinery
 import importlib.util
+import os
 import pkgutil
 import re
 from functools import cache
-from importlib.metadata import entry_points
 from inspect import cleandoc
 from pathlib import Path
 from types import CodeType, ModuleType
@@ -18,33 +19,72 @@ ENTRY_POINT_GROUP = "raceday.games"
 
 GAME_NAME = re.compile(r"[a-z][a-z0-9_]{0,31}")
 
-FACES = ("cli", "room", "watch", "adapter", "printing", "numbers", "replay", "warm")
+FACES = ("cli", "room", "watch", "adapter", "printing", "numbers", "replay", "warm",
+         "picture")
 """The modules a game package may carry beside its engine, found by these names: ``cli``
 (its ``raceday <game>`` commands), ``room`` (its browser room declaration), ``watch`` (its
 own browser pages and their API: a FastAPI ``router`` the app mounts), ``adapter``
 (its research adapter), ``printing`` (its print parts), ``numbers`` (its browser
 simulation jobs), ``replay`` (reading its saved sessions and old room events for
-replays, :mod:`raceday.present.replay`) and ``warm`` (its compiled engines for ``raceday
-warm-up``, ``ENGINES``). Its browser assets live in the folder
+replays, :mod:`raceday.present.replay`), ``warm`` (its compiled engines for ``raceday
+warm-up``, ``ENGINES``) and ``picture`` (a state drawn as plain text, ``text_picture``,
+:func:`raceday.present.pictures.text_picture`). Its browser assets live in the folder
 ``static/`` and its words in ``messages/<lang>.json``."""
+
+
+@cache
+def _built_in_folders() -> dict[str, Path]:
+    """The import name of each package under ``raceday.games`` → its folder."""
+    games_spec = importlib.util.find_spec("raceday.games")  # found, not imported: the core
+    folders = list(games_spec.submodule_search_locations or []) if games_spec else []
+    found: dict[str, Path] = {}
+    for folder in folders:
+        for info in pkgutil.iter_modules([folder]):
+            if info.ispkg and (Path(folder) / info.name / "__init__.py").is_file():
+                found.setdefault(f"raceday.games.{info.name}", Path(folder) / info.name)
+    return found
 
 
 @cache
 def game_packages() -> dict[str, str]:
     """Game name → the import name of its package: every package under ``raceday.games``,
     then every entry point of the group :data:`ENTRY_POINT_GROUP` (found without
-    importing anything). A name already taken by a built-in game is ignored."""
-    games_spec = importlib.util.find_spec("raceday.games")  # found, not imported: the core
-    folders = list(games_spec.submodule_search_locations or []) if games_spec else []
-    found: dict[str, str] = {}
-    for folder in folders:
-        for info in pkgutil.iter_modules([folder]):
-            if info.ispkg and (Path(folder) / info.name / "__init__.py").is_file():
-                found[info.name] = f"raceday.games.{info.name}"
-    for point in entry_points(group=ENTRY_POINT_GROUP):
-        if GAME_NAME.fullmatch(point.name) and point.name not in found:
-            found[point.name] = point.value.split(":")[0].strip()
+    importing any game). A name already taken by a built-in game is ignored."""
+    found = {module.rpartition(".")[2]: module for module in _built_in_folders()}
+    if _may_declare_games():
+        from importlib.metadata import entry_points
+
+        for point in entry_points(group=ENTRY_POINT_GROUP):
+            if GAME_NAME.fullmatch(point.name) and point.name not in found:
+                found[point.name] = point.value.split(":")[0].strip()
     return dict(sorted(found.items()))
+
+
+def _may_declare_games() -> bool:
+    """False only when no installed distribution can declare an entry point of the group
+    :data:`ENTRY_POINT_GROUP`: no ``entry_points.txt`` in a ``*.dist-info`` or
+    ``*.egg-info`` folder on ``sys.path`` names it, no entry of ``sys.path`` is a file (a
+    zip), no import hook finds distributions its own way. Then importlib.metadata, a
+    fifth of the start-up of ``raceday --help``, is not imported at all."""
+    import sys
+    from importlib.machinery import PathFinder
+
+    if any(hasattr(finder, "find_distributions") and finder is not PathFinder
+           for finder in sys.meta_path):
+        return True
+    marker = f"[{ENTRY_POINT_GROUP}]".encode()
+    for entry in sys.path:
+        folder = Path(entry or ".")
+        if not folder.is_dir():
+            if folder.exists():
+                return True
+            continue
+        for name in os.listdir(folder):
+            if name.endswith((".dist-info", ".egg-info")):
+                points = folder / name / "entry_points.txt"
+                if points.is_file() and marker in points.read_bytes():
+                    return True
+    return False
 
 
 def package_folder(game: str) -> Path | None:
@@ -52,6 +92,9 @@ def package_folder(game: str) -> Path | None:
     module = game_packages().get(game)
     if module is None:
         return None
+    built_in = _built_in_folders().get(module)
+    if built_in is not None:  # no find_spec: it would import raceday.games, and its words
+        return built_in
     try:
         spec = importlib.util.find_spec(module)
     except (ImportError, ValueError):
@@ -109,8 +152,7 @@ def package_summary(game: str) -> str | None:
     package = package_folder(game)
     if package is None or not (package / "__init__.py").is_file():
         return None
-    source = (package / "__init__.py").read_text(encoding="utf-8")
-    doc = (module_docstring(source) or "").strip()
+    doc = (module_docstring(package / "__init__.py") or "").strip()
     return " ".join(doc.split("\n\n")[0].split()) or None
 
 
@@ -118,9 +160,18 @@ def package_summary(game: str) -> str | None:
 # objects: CPython 3.11 keeps ``ast.parse``'s depth counter per interpreter, so a parse on
 # another thread at the same moment fails ours with "AST constructor recursion depth
 # mismatch" (gh-106905).
-def _module_constants(source: str) -> dict[str, object]:
-    """Names bound at module level to a constant (``NAME = "literal"``) in ``source``."""
-    code: CodeType = compile(source, "<discovery>", "exec", dont_inherit=True)
+def _module_constants(source: str | Path) -> dict[str, object]:
+    """Names bound at module level to a constant (``NAME = "literal"``) in ``source``:
+    source text, or a module's file (its cached bytecode read where it is up to date, as
+    an import would, so listing the commands compiles nothing twice)."""
+    code: CodeType | None
+    if isinstance(source, Path):
+        loader = importlib.machinery.SourceFileLoader("<discovery>", str(source))
+        code = loader.get_code("<discovery>")
+    else:
+        code = compile(source, "<discovery>", "exec", dont_inherit=True)
+    if code is None:
+        return {}
     found: dict[str, object] = {}
     loaded: object = None
     have_constant = False
@@ -134,13 +185,15 @@ def _module_constants(source: str) -> dict[str, object]:
     return found
 
 
-def module_docstring(source: str) -> str | None:
-    """The docstring of the module ``source``, cleaned like :func:`inspect.getdoc`."""
+def module_docstring(source: str | Path) -> str | None:
+    """The docstring of the module ``source`` (its text or its file), cleaned like
+    :func:`inspect.getdoc`."""
     doc = _module_constants(source).get("__doc__")
     return cleandoc(doc) if isinstance(doc, str) else None
 
 
-def constant_text(source: str, name: str) -> str | None:
-    """The string assigned to ``name`` at module level in ``source`` (compiled, not run)."""
+def constant_text(source: str | Path, name: str) -> str | None:
+    """The string assigned to ``name`` at module level in ``source`` (its text or its
+    file; compiled, not run)."""
     value = _module_constants(source).get(name)
     return value if isinstance(value, str) else None

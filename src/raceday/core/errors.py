@@ -1,8 +1,9 @@
 """Exceptions a user can cause. Each names the problem; the CLI prints it and exits 2.
 
-A refusal in words from the tables is made here, by :func:`refusal`, so that a game's rules
-can refuse something without importing the presentation layer. Its English text is worded
-by the wording :func:`word_refusals_with` installed: :mod:`raceday.present.messages`
+A refusal in words from the tables is made here, by :func:`refusal` (and
+:func:`illegal_action` for an action), so that a game's rules can refuse something without
+importing the presentation layer. Its English text is worded by the wording
+:func:`word_refusals_with` installed: :mod:`raceday.present.messages`
 installs its renderer when it is imported, and :mod:`raceday.games` imports it, so every
 game's refusal reads exactly as the tables word it.
 """
@@ -49,9 +50,23 @@ def refusal(error: type[ErrorT], key: str, /, **params: Any) -> ErrorT:
     is (the presentation layer never imported), the text is the key itself, as a key
     missing from every table renders."""
     message = Message(key, params)
-    exception = error(_english(message) if _english is not None else key)
+    exception = error(_worded(message))
     exception.message = message
     return exception
+
+
+def illegal_action(action: object, key: str, /, **params: Any) -> IllegalActionError:
+    """An :class:`IllegalActionError` refusing ``action`` in words from the tables, as
+    :func:`refusal` words its exceptions (English text, the message carried)."""
+    message = Message(key, params)
+    error = IllegalActionError(action, _worded(message))
+    error.message = message
+    return error
+
+
+def _worded(message: Message) -> str:
+    """``message`` in English, or its key before any wording is installed."""
+    return _english(message) if _english is not None else message.key
 
 
 class OptionsError(RacedayError):

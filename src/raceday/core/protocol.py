@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 
 CHANCE = -1
 TERMINAL = -4
+HOST = -5  # the host of a party game: a player of its state (legal_actions_for), not a seat
 
 Action = int
 
@@ -244,7 +245,8 @@ class State(ABC):
     __hash__ = None  # type: ignore[assignment]
 
     def __str__(self) -> str:
-        """The board as text (games override this with their own picture)."""
+        """A short text form (a game may override it). A game's full picture is its
+        ``picture`` face, drawn by :func:`raceday.present.pictures.text_picture`."""
         return self.__repr__()
 
     def __repr__(self) -> str:

@@ -13,7 +13,7 @@ from raceday.core.discovery import face, games_with
 from raceday.core.errors import OptionsError
 from raceday.research import Adapter, ParamValue, Shape
 
-__all__ = ["Adapter", "ParamValue", "Shape", "adapter", "adapters"]
+__all__ = ["Adapter", "ParamValue", "Shape", "adapter", "adapters", "games_with_players"]
 
 
 @functools.cache
@@ -34,3 +34,9 @@ def adapter(name: str) -> Adapter:
     except KeyError:
         raise OptionsError(f"unknown game {name!r}; choose from "
                            f"{', '.join(adapters())}") from None
+
+
+def games_with_players() -> tuple[str, ...]:
+    """The games someone plays (an environment's games): every game whose adapter has
+    players to act (a race of dice alone, with no one to decide, has none)."""
+    return tuple(name for name, found in adapters().items() if found.player_range[1] > 0)

@@ -52,16 +52,21 @@ class Player:
     moves: int = 0
 
 
+def agents_module(game: str) -> Any:
+    """The game package's ``agents`` module (its ``make_agent``, ``LEVELS``), or None."""
+    package = game_packages().get(game)
+    try:
+        return importlib.import_module(f"{package}.agents") if package else None
+    except ImportError:
+        return None
+
+
 def _our_agent(game: str, name: str) -> Callable[[State, np.random.Generator], int]:
     key = name.strip().lower()
     kind, _, budget = key.partition(":")
     if key == "random":
         return RandomAgent().choose
-    package = game_packages().get(game)
-    try:
-        module = importlib.import_module(f"{package}.agents") if package else None
-    except ImportError:
-        module = None
+    module = agents_module(game)
     if kind == "mcts" and "mcts" not in getattr(module, "AGENT_NAMES", ()):  # not its own
         try:
             sims = int(budget) if budget else 300

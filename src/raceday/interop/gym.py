@@ -1,191 +1,258 @@
-"""A Gymnasium environment: one KEIRIN bettor against the house's fixed odds.
+"""Gymnasium environments: one learner in a seat of any game with players, the other seats
+played by computer players.
 
-``gymnasium.make("raceday/KeirinBettor-v0")`` (registered when this module is imported)
-or ``KeirinBettorEnv(...)``. An episode is a meeting of ``races`` races (or until the purse
-is empty). Before each race the bettor sees:
+Importing this module registers ``raceday/<Game>-v0`` for every game whose research
+adapter has players (``raceday/Hairpin-v0``, ``raceday/Pistard-v0``, ``raceday/Derby-v0``,
+``raceday/Keirin-v0`` and every installed plugin game, found by discovery; WielerSIM, a
+race of dice alone, has none), and ``raceday/KeirinBettor-v0``. Gymnasium 1.x reads no
+plugin entry points, so import this module first, or name it in the id:
+``gymnasium.make("raceday.interop.gym:raceday/Hairpin-v0")``.
 
-- the **odds board**: for every selection of the engine's five bet types on a field of up
-  to nine riders (705 selections, in the engine's order), the implied chance ``1 / odds``
-  of the engine's fixed odds (:func:`raceday.games.keirin.betting.quoted_odds` on
-  :func:`raceday.games.keirin.odds.race_odds`), 0 where no odds are offered;
-- the **purse** (relative to the starting purse);
-- the **field**: which riders (1-9) start; each race draws 6 to 9 riders unless ``riders``
-  is fixed;
-- the share of the meeting's races still to run.
+:class:`RacedayEnv` drives the game's adapter (a :class:`raceday.research.Adapter`, the
+same one OpenSpiel and PettingZoo wrap):
 
-The action is one ticket or none: 0 passes; ``1 + selection * 3 + level`` stakes 1 %, 5 %
-or 10 % of the purse (rounded down to the cent, at least one cent) on that selection, so a
-ticket never exceeds the purse. A selection the field cannot fill (or with no odds) counts
-as a pass; ``action_masks()`` lists the tickets on offer. The race is the engine's own,
-on the environment's generator; the ticket is paid by the engine's
-:func:`~raceday.games.keirin.betting.fixed_return`. Reward: money won minus staked, in
-units of the starting purse.
+- **seat**: the learner plays seat ``seat`` (default 0); the game's parameters are the
+  adapter's, as keyword arguments (``variant="short"``, ``bettors=3``...);
+- **opponents**: the other seats, each a computer player: a name the arena knows
+  (``random``, ``mcts[:N]``, the game's own levels from ``<package>.agents.make_agent``) or
+  any object with ``choose(state, rng)``; one for every other seat or a list in seat order.
+  Default: the game's easiest computer (the first of its ``agents.LEVELS``), else random;
+- **chance and opponents' choices** are drawn from the environment's generator, seeded by
+  ``reset(seed=...)``, so an episode is fixed by its seed and the learner's actions
+  (unless an opponent searches against the clock);
+- **observation**: the adapter's tensor for the learner's seat alone (float32 ``Box``): a
+  sealed bid or ticket of another seat is never in it;
+- **action**: ``Discrete`` over the adapter's dense ids; ``action_masks()`` (and
+  ``info["action_mask"]``) marks the legal ones. An id outside the space raises
+  :class:`~raceday.core.errors.OptionsError`. A legal-looking id that is illegal now
+  forfeits: the episode ends with the game's worst return (the adapter's
+  ``min_utility``) and ``info["illegal_action"]``; ``illegal="raise"`` raises
+  :class:`IllegalActionError` instead;
+- **reward**: 0 until the end, then the seat's return (the adapter's utilities: the
+  engine's returns, or money won in stake units in the betting games);
+- ``render_mode="ansi"``: the learner's view as text (the adapter's observation string).
 """
 
 from __future__ import annotations
 
-import functools
-from typing import Any, ClassVar, Literal, Self
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Literal, Protocol
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
-from pydantic import Field, model_validator
 
 from raceday.core.errors import OptionsError
-from raceday.core.game import GameOptions
-from raceday.core.registry import get_game
-from raceday.games.keirin.night import prices as keirin_prices
-from raceday.games.keirin.night import selections as keirin_selections
-from raceday.games.keirin.rules import KeirinOptions
+from raceday.core.protocol import Action, State
+from raceday.interop.adapters import Adapter, adapter, games_with_players
+from raceday.interop.arena import OPENSPIEL, agents_module, make_player
 
-FRACTIONS = (0.01, 0.05, 0.10)
-MAX_FIELD = 9
-ENV_ID = "raceday/KeirinBettor-v0"
-
-
-class BettorOptions(GameOptions):
-    """The environment's parameters: the meeting and the bettor's money, and the race's
-    riders and length (checked by the race's own model, :class:`KeirinOptions`)."""
-
-    game_title: ClassVar[str] = "KEIRIN bettor"
-
-    races: int = Field(10, ge=1, le=10_000, strict=True, description="Races in the meeting.")
-    purse: float = Field(100.0, ge=1, le=1e9, allow_inf_nan=False,
-                         description="The bettor's starting purse.")
-    margin: float = Field(0.15, ge=0, lt=1, allow_inf_nan=False,
-                          description="The house's margin on the fixed odds.")
-    riders: int | None = Field(None, strict=True, description="Riders in every race, 6 to "
-                               "9; none: drawn for each race.")
-    length: int = Field(50, strict=True, description="Squares to the finish line.")
-    render_mode: Literal["ansi"] | None = Field(None, description="None or 'ansi'.")
-
-    @model_validator(mode="after")
-    def _a_race_of_the_game(self) -> Self:
-        race = {"length": self.length} | ({} if self.riders is None else {"riders": self.riders})
-        KeirinOptions.parse(race)  # its OptionsError (a ValueError) names the option
-        return self
+NAMESPACE = "raceday"
+KEIRIN_BETTOR = f"{NAMESPACE}/KeirinBettor-v0"
+ENV_ID = KEIRIN_BETTOR  # the id this module first registered, kept for older imports
+Illegal = Literal["forfeit", "raise"]
 
 
-@functools.cache
-def _index_in_full_field(riders: int) -> tuple[int, ...]:
-    """Where each selection of a ``riders`` field sits in the nine-rider selection list."""
-    full = {sel: i for i, sel in enumerate(keirin_selections(MAX_FIELD))}
-    return tuple(full[sel] for sel in keirin_selections(riders))
+class IllegalActionError(OptionsError):
+    """The learner chose an action that is not legal now (with ``illegal="raise"``)."""
 
 
-class KeirinBettorEnv(gymnasium.Env[np.ndarray, np.int64]):
-    """One bettor, fixed odds, a meeting of races (see the module docstring)."""
+class ChoosingAgent(Protocol):
+    """A computer player: chooses an engine action for the player to move."""
 
-    metadata = {"render_modes": ["ansi"]}  # noqa: RUF012 (gymnasium declares it so)
+    def choose(self, state: State, rng: np.random.Generator) -> Action: ...
 
-    def __init__(self, races: int = 10, purse: float = 100.0, margin: float = 0.15,
-                 riders: int | None = None, length: int = 50,
-                 render_mode: str | None = None) -> None:
-        BettorOptions.parse({"races": races, "purse": purse, "margin": margin,
-                             "riders": riders, "length": length, "render_mode": render_mode})
-        self.races = races
-        self.start_cents = round(purse * 100)
-        self.margin = margin
-        self.fixed_riders = riders
-        self.length = length
+
+@dataclass(frozen=True)
+class Opponent:
+    """A seat the environment plays: who it is and how it chooses."""
+
+    name: str
+    choose: Callable[[State, np.random.Generator], Action]
+
+
+def env_id(game: str) -> str:
+    """The Gymnasium id of a game's environment: ``raceday/Hairpin-v0`` for ``hairpin``."""
+    camel = "".join(part[:1].upper() + part[1:] for part in game.replace("-", "_").split("_"))
+    return f"{NAMESPACE}/{camel}-v0"
+
+
+def easiest_computer(game: str) -> str:
+    """The name of the game's easiest computer player: the first of its package's
+    ``agents.LEVELS`` (the levels a room offers, easiest first), else ``random``."""
+    module = agents_module(game)
+    levels = getattr(module, "LEVELS", ())
+    if getattr(module, "make_agent", None) is None or not levels:
+        return "random"
+    return str(next(iter(levels)))
+
+
+def opponent(game: str, chosen: str | ChoosingAgent) -> Opponent:
+    """One computer seat from a name (as the arena makes it) or an agent object."""
+    if not isinstance(chosen, str):
+        choose = getattr(chosen, "choose", None)
+        if not callable(choose):
+            raise OptionsError(f"an opponent must be a name or have choose(state, rng), got "
+                               f"{type(chosen).__name__}")
+        return Opponent(str(getattr(chosen, "name", type(chosen).__name__)), choose)
+    if chosen.strip().lower().startswith(OPENSPIEL):
+        raise OptionsError(f"opponent {chosen!r}: OpenSpiel bots play in the arena, not in "
+                           "the Gymnasium environment; use random, mcts[:N] or the game's own")
+    player = make_player(game, chosen, None, 0)  # OptionsError names the known agents
+    assert player.choose is not None
+    return Opponent(chosen.strip().lower(), player.choose)
+
+
+def seat_opponents(game: str, players: int, seat: int,
+                   chosen: str | ChoosingAgent | Sequence[str | ChoosingAgent] | None
+                   ) -> dict[int, Opponent]:
+    """Every seat but the learner's, with its computer player (see the module docstring)."""
+    others = [p for p in range(players) if p != seat]
+    if chosen is None:
+        chosen = easiest_computer(game)
+    if isinstance(chosen, str) or not isinstance(chosen, Sequence):
+        return {p: opponent(game, chosen) for p in others}
+    if len(chosen) != len(others):
+        raise OptionsError(f"opponents: give one for every other seat ({len(others)}), got "
+                           f"{len(chosen)}")
+    return {p: opponent(game, c) for p, c in zip(others, chosen, strict=True)}
+
+
+class RacedayEnv(gymnasium.Env[np.ndarray, np.int64]):
+    """One seat of one game, the others played by computers (see the module docstring)."""
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012 (as gymnasium declares it)
+
+    def __init__(self, game: str = "hairpin", seat: int = 0,
+                 opponents: str | ChoosingAgent | Sequence[str | ChoosingAgent] | None = None,
+                 illegal: Illegal = "forfeit", render_mode: str | None = None,
+                 **params: Any) -> None:
+        if game not in games_with_players():
+            raise OptionsError(f"no Gymnasium environment for {game!r}; choose from "
+                               f"{', '.join(games_with_players())}")
+        if render_mode not in (None, "ansi"):
+            raise OptionsError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        if illegal not in ("forfeit", "raise"):
+            raise OptionsError(f"illegal must be 'forfeit' or 'raise', got {illegal!r}")
+        self.game = game
+        self.adapter: Adapter = adapter(game)
+        self.params = self.adapter.check_params(params)
+        self.shape = self.adapter.shape(self.params)
+        players = self.shape.players
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+            raise OptionsError(f"seat must be a whole number from 0 to {players - 1}, got "
+                               f"{seat!r}")
+        self.seat = seat
+        self.opponents = seat_opponents(game, players, seat, opponents)
+        self.illegal = illegal
         self.render_mode = render_mode
-        self.selections = keirin_selections(MAX_FIELD)
-        n = len(self.selections)
-        high = np.concatenate([np.full(n, 1 / (1 - margin)), [np.inf], np.ones(MAX_FIELD + 1)])
-        high32 = high.astype(np.float32)
-        self.observation_space = spaces.Box(np.zeros_like(high32), high32, dtype=np.float32)
-        self.n_actions = 1 + n * len(FRACTIONS)
-        self.action_space = spaces.Discrete(self.n_actions)
-        self.purse = self.start_cents
-        self.race_no = 0
-        self.riders = riders or MAX_FIELD
-        self.last: dict[str, Any] = {}
+        self.observation_space = spaces.Box(-np.inf, np.inf, (self.shape.obs_size,),
+                                            np.float32)
+        self.action_space = spaces.Discrete(self.shape.num_actions)
+        self.state: State = self.adapter.new_state(self.params)
+        self.finished = False
 
-    # --- the board ----------------------------------------------------------------------
-    def prices(self) -> np.ndarray:
-        """Fixed odds (hundredths) per nine-rider selection for this race's field; 0 = none."""
-        out = np.zeros(len(self.selections), dtype=np.int64)
-        quoted = keirin_prices(self.riders, self.length, None, self.margin)
-        for i, price in zip(_index_in_full_field(self.riders), quoted, strict=True):
-            out[i] = price or 0
-        return out
-
+    # --- what the learner sees -----------------------------------------------------------
     def action_masks(self) -> np.ndarray:
-        """1 for pass and for every ticket on offer in this race."""
-        offered = self.prices() > 0
-        mask = np.zeros(self.n_actions, dtype=np.int8)
-        mask[0] = 1
-        mask[1:] = np.repeat(offered, len(FRACTIONS)).astype(np.int8)
+        """1 for every action the learner may take now (all 0 once the episode is over)."""
+        mask = np.zeros(self.shape.num_actions, dtype=np.int8)
+        if not self.finished and self.state.current_player() == self.seat:
+            mask[self.adapter.legal_ids(self.state)] = 1
         return mask
 
     def _observation(self) -> np.ndarray:
-        prices = self.prices().astype(np.float64)
-        implied = np.divide(100.0, prices, out=np.zeros_like(prices), where=prices > 0)
-        field = np.zeros(MAX_FIELD)
-        field[: self.riders] = 1.0
-        left = (self.races - self.race_no) / self.races
-        return np.concatenate([implied, [self.purse / self.start_cents], field, [left]]
-                              ).astype(np.float32)
+        out = np.zeros(self.shape.obs_size, dtype=np.float64)
+        self.adapter.observe(self.state, self.seat, out)
+        return out.astype(np.float32)
 
-    def _draw_field(self) -> None:
-        self.riders = self.fixed_riders or int(self.np_random.integers(6, MAX_FIELD + 1))
+    def _info(self, **extra: Any) -> dict[str, Any]:
+        return {"action_mask": self.action_masks(), **extra}
 
-    # --- the episode --------------------------------------------------------------------
+    # --- the episode ---------------------------------------------------------------------
+    def _play_until_the_learner(self) -> None:
+        """Chance and the computers act until it is the learner's turn or the game ends."""
+        state, rng = self.state, self.np_random
+        while not state.is_terminal():
+            if state.is_chance_node():
+                draw = state.sample_chance(rng)
+                state.apply_action(draw.outcome, draw.detail)
+                continue
+            player = state.current_player()
+            if player == self.seat:
+                return
+            state.apply_action(self.opponents[player].choose(state, rng))
+        self.finished = True
+
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[np.ndarray, dict[str, Any]]:
         super().reset(seed=seed)
-        self.purse = self.start_cents
-        self.race_no = 0
-        self.last = {}
-        self._draw_field()
-        return self._observation(), {"action_mask": self.action_masks()}
+        if options:
+            raise OptionsError("reset takes no options; give the game's parameters to "
+                               "gymnasium.make or the constructor")
+        self.state = self.adapter.new_state(self.params)
+        self.finished = False
+        self._play_until_the_learner()
+        return self._observation(), self._info()
 
-    def step(self, action: np.int64 | int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        from raceday.core.play import play_game
-        from raceday.games.keirin.betting import Ticket, fixed_return
-
+    def step(self, action: np.int64 | int) -> tuple[np.ndarray, float, bool, bool,
+                                                     dict[str, Any]]:
+        if self.finished:
+            raise OptionsError("the episode is over; call reset() to start another")
         if not self.action_space.contains(action):
-            raise OptionsError(f"action must be 0 to {self.n_actions - 1}, got {action}")
-        action = int(action)
-        prices = self.prices()
-        ticket = None
-        if action:
-            selection, level = divmod(action - 1, len(FRACTIONS))
-            if prices[selection] > 0:
-                kind, combo = self.selections[selection]
-                stake = max(1, int(self.purse * FRACTIONS[level]))
-                ticket = Ticket("bettor", kind, combo, stake, int(prices[selection]))
-        race_options = {"riders": self.riders, "length": self.length}
-        race = get_game("keirin").new_state(race_options)
-        play_game(race, [], self.np_random,
-                  max_steps=get_game("keirin").max_steps(race_options))
-        ranking = list(race.outcome().ranking)
-        before = self.purse
-        if ticket is not None:
-            self.purse += fixed_return(ticket, ranking) - ticket.stake
-        self.race_no += 1
-        self.last = {"ticket": ticket.describe() if ticket else "no ticket",
-                     "result": ranking[:3], "purse": self.purse / 100,
-                     "invalid": bool(action) and ticket is None}
-        terminated = self.race_no >= self.races or self.purse <= 0
-        if not terminated:
-            self._draw_field()
-        reward = (self.purse - before) / self.start_cents
-        info = {**self.last, "action_mask": self.action_masks()}
-        return self._observation(), float(reward), terminated, False, info
+            raise OptionsError(f"action must be 0 to {self.shape.num_actions - 1}, got "
+                               f"{action!r}")
+        chosen = int(action)
+        legal = self.adapter.legal_ids(self.state)
+        if chosen not in legal:
+            if self.illegal == "raise":
+                raise IllegalActionError(f"action {chosen} is not legal now for seat "
+                                         f"{self.seat} ({len(legal)} legal; see action_masks())")
+            self.finished = True
+            return (self._observation(), float(self.shape.min_utility), True, False,
+                    self._info(illegal_action=True))
+        self.adapter.apply_id(self.state, chosen)
+        self._play_until_the_learner()
+        reward = self.adapter.utilities(self.state)[self.seat] if self.finished else 0.0
+        return self._observation(), float(reward), self.finished, False, self._info()
 
     def render(self) -> str | None:
         if self.render_mode != "ansi":
             return None
-        head = f"race {self.race_no}/{self.races}, {self.riders} riders, purse " \
-               f"{self.purse / 100:.2f}"
-        if self.last:
-            head += f"; last: {self.last['ticket']}, first three {self.last['result']}"
-        return head
+        return self.adapter.observation_string(self.state, self.seat)
 
 
-if ENV_ID not in gymnasium.registry:
-    gymnasium.register(ENV_ID, entry_point=f"{__name__}:KeirinBettorEnv")
+class KeirinBettorEnv(RacedayEnv):
+    """One KEIRIN bettor against the house's fixed odds: the KEIRIN night's environment
+    with one bettor, fixed odds and a 15 % margin unless told otherwise (see
+    :mod:`raceday.games.keirin.adapter` for the tickets and the tensor)."""
 
-__all__ = ["ENV_ID", "FRACTIONS", "KeirinBettorEnv"]
+    PRESET: ClassVar[dict[str, Any]] = {"bettors": 1, "mode": "fixed", "margin": 0.15}
+
+    def __init__(self, illegal: Illegal = "forfeit", render_mode: str | None = None,
+                 **params: Any) -> None:
+        super().__init__("keirin", illegal=illegal, render_mode=render_mode,
+                         **{**self.PRESET, **params})
+
+
+def register_envs() -> list[str]:
+    """Register every game's environment not yet registered (a game installed since the
+    last call too); the ids registered now."""
+    added = []
+    for game in games_with_players():
+        name = env_id(game)
+        if name not in gymnasium.registry:
+            gymnasium.register(name, entry_point=f"{__name__}:RacedayEnv",
+                               kwargs={"game": game})
+            added.append(name)
+    if KEIRIN_BETTOR not in gymnasium.registry and "keirin" in games_with_players():
+        gymnasium.register(KEIRIN_BETTOR, entry_point=f"{__name__}:KeirinBettorEnv")
+        added.append(KEIRIN_BETTOR)
+    return added
+
+
+register_envs()
+
+__all__ = ["ENV_ID", "KEIRIN_BETTOR", "IllegalActionError", "KeirinBettorEnv", "Opponent",
+           "RacedayEnv", "easiest_computer", "env_id", "register_envs",
+           "seat_opponents"]

@@ -41,6 +41,7 @@ from raceday.core.errors import OptionsError
 from raceday.core.protocol import State
 from raceday.core.registry import get_game
 from raceday.interop.adapters import adapters
+from raceday.present.pictures import text_picture
 from raceday.research import Adapter, ParamValue, Shape
 
 PREFIX = "raceday_"
@@ -183,7 +184,7 @@ class RacedayState(pyspiel.State):  # type: ignore[misc]
         return self.adapter.private_string(self._engine.state, player)
 
     def __str__(self) -> str:
-        return str(self._engine.state)
+        return text_picture(self._engine.state)
 
 
 # --- observation --------------------------------------------------------------------------------

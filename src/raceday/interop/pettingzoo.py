@@ -19,13 +19,8 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
 from raceday.core.errors import OptionsError
 from raceday.core.protocol import State
-from raceday.interop.adapters import Adapter, adapter, adapters
-
-
-def games() -> tuple[str, ...]:
-    """The games with an environment: every game whose adapter has players to act (a race
-    of dice alone, with no one to decide, has none)."""
-    return tuple(name for name, found in adapters().items() if found.player_range[1] > 0)
+from raceday.interop.adapters import Adapter, adapter, games_with_players
+from raceday.present.pictures import text_picture
 
 
 class RacedayAEC(AECEnv):  # type: ignore[misc]
@@ -37,9 +32,9 @@ class RacedayAEC(AECEnv):  # type: ignore[misc]
     def __init__(self, game: str = "hairpin", render_mode: str | None = None,
                  **params: Any) -> None:
         super().__init__()
-        if game not in games():
+        if game not in games_with_players():
             raise OptionsError(f"no PettingZoo environment for {game!r}; choose from "
-                               f"{', '.join(games())}")
+                               f"{', '.join(games_with_players())}")
         if render_mode not in (None, "ansi"):
             raise OptionsError("render_mode must be None or 'ansi'")
         self.game = game
@@ -134,7 +129,7 @@ class RacedayAEC(AECEnv):  # type: ignore[misc]
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode (use 'ansi')")
             return None
-        return str(self.state_)
+        return text_picture(self.state_)
 
     def close(self) -> None:
         pass
@@ -148,4 +143,4 @@ def env(game: str = "hairpin", render_mode: str | None = None, **params: Any) ->
     return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(raw))  # type: ignore[no-any-return]
 
 
-__all__ = ["RacedayAEC", "env", "games"]
+__all__ = ["RacedayAEC", "env"]

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 from raceday.core.errors import RacedayError
 from raceday.core.events import Message
 from raceday.present.messages import event_key, outcome_message
+from raceday.present.pictures import text_picture
 
 if TYPE_CHECKING:
     from raceday.core.events import Event
@@ -62,7 +63,7 @@ class ReplayStep:
 def final_step(state: State) -> ReplayStep:
     """A finished game as one step: its final board and its result."""
     return ReplayStep(Message("replay.final_position"), [outcome_message(state.outcome())],
-                      frame=state.frame(), board=str(state))
+                      frame=state.frame(), board=text_picture(state))
 
 
 def room_event_message(event: Mapping[str, Any], names: Sequence[str] = (),

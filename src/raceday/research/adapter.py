@@ -32,6 +32,7 @@ from raceday.core.game import Game, GameOptions
 from raceday.core.protocol import CHANCE, Action, State
 from raceday.core.registry import get_game
 from raceday.present import render
+from raceday.present.pictures import text_picture
 from raceday.research.params import ParamValue, model_params, options_from_params
 
 OptionsT = TypeVar("OptionsT", bound=GameOptions)
@@ -195,7 +196,7 @@ class Adapter(ABC):
 
     def observation_string(self, state: State, player: int) -> str:
         """What ``player`` sees, as text (the board, for perfect information)."""
-        return str(state)
+        return text_picture(state)
 
     def private_string(self, state: State, player: int) -> str:
         """What only ``player`` knows (empty in a game of perfect information)."""

@@ -1,6 +1,12 @@
 """The party room: the seats' names become the players, several players act in any order
 (sealed bids, tickets), the host drives the evening, and every screen's view comes from the
-state's own ``observation`` (see :mod:`raceday.rooms` for a game's declaration)."""
+state's own ``observation`` (see :mod:`raceday.rooms` for a game's declaration).
+
+Nothing early: a step whose results the big screen should show before any phone learns
+them (a race run to its finish, then its payouts) is told with a *curtain*
+(:meth:`PartyRoom.tell` with ``shown``): the state takes the step, but every view is built
+from ``shown`` (the game as it stood, with the finish on the track), and the events that
+tell of the results wait behind the curtain until the timeline's next tick."""
 
 from __future__ import annotations
 
@@ -9,6 +15,7 @@ from typing import Any, ClassVar, Self
 
 import numpy as np
 
+from raceday.core.events import Event
 from raceday.core.game import GameOptions
 from raceday.present import refusal
 from raceday.rooms.base import Handler, RoomBase, StateT, outcome_json
@@ -46,6 +53,9 @@ class PartyRoom(RoomBase[StateT]):
         super().__init__(options)
         self.names: list[str] = list(names or [])
         self.lobby_options: JSON = dict(lobby_options or {})  # the host's, names apart
+        self.curtain: JSON | None = None  # the state the screens show until the results
+        self.held: list[JSON] = []  # the news that waits for the curtain's tick
+        self._shown: StateT | None = None  # self.curtain, read once
 
     # --- what a game declares besides the class attributes --------------------------------
     @classmethod
@@ -70,8 +80,16 @@ class PartyRoom(RoomBase[StateT]):
         return False
 
     def paced(self, state: StateT) -> bool:
-        return (not state.is_terminal() and state.is_chance_node()
-                and not self.waits_for_host(state) and self.paces(state))
+        """A paced chance node, or the results behind the curtain (they come at the pace)."""
+        return self.curtain is not None or (
+            not state.is_terminal() and state.is_chance_node()
+            and not self.waits_for_host(state) and self.paces(state))
+
+    def told_at_once(self, event: Event) -> bool:
+        """Whether ``event`` goes to every screen at once (the race's own news) rather than
+        waiting behind the next curtain (a payout made before the race is over); default:
+        every event at once."""
+        return True
 
     def extra_public(self, state: StateT | None) -> JSON:
         """The game's own public fields (a frame, odds shown to everyone, ...)."""
@@ -90,15 +108,84 @@ class PartyRoom(RoomBase[StateT]):
         return cls(checked, [], options)
 
     def to_json(self) -> JSON:
-        return {**super().to_json(), "lobby_options": dict(self.lobby_options)}
+        return {**super().to_json(), "lobby_options": dict(self.lobby_options),
+                "held": list(self.held), "curtain": self.curtain}
 
     def seats_json(self) -> JSON:
         return {"names": list(self.names)}
 
     @classmethod
     def restore(cls, data: Mapping[str, Any]) -> Self:
-        return cls(cls.GAME.options(data["options"]), [str(n) for n in data["names"]],
+        room = cls(cls.GAME.options(data["options"]), [str(n) for n in data["names"]],
                    data["lobby_options"])
+        held = data.get("held", [])  # rooms saved before the curtain have neither
+        curtain = data.get("curtain")
+        if not isinstance(held, list) or not all(isinstance(e, dict) for e in held) or \
+                not (curtain is None or isinstance(curtain, dict)):
+            raise RoomError(f"malformed {cls.title} room: its held results")
+        room.held = [dict(e) for e in held]
+        room.curtain = curtain
+        return room
+
+    # --- nothing early: the curtain -------------------------------------------------------------
+    def tell(self, produced: list[Event], events: list[JSON],
+             shown: StateT | None = None) -> list[JSON]:
+        """Broadcast the events of a step the state has taken; the ones told now (the
+        others, not :meth:`told_at_once`, wait behind the curtain). With ``shown`` (the
+        game as the screens may see it now), draw the curtain: every view is built from
+        ``shown`` until the timeline's next tick tells what waits, so no phone learns a
+        result before the big screen shows it."""
+        told: list[JSON] = []
+        for e in produced:
+            data = self.event_json(e)
+            if self.told_at_once(e):
+                self._record(data, events)
+                told.append(data)
+            else:
+                self.held.append(data)
+        if shown is not None:
+            self.curtain = shown.to_json()
+            self._shown = None
+        return told
+
+    def on_screens(self) -> StateT | None:
+        """The state every view is built from: the one behind the curtain while it is
+        drawn, else the state itself."""
+        if self.curtain is None:
+            return self.state
+        if self._shown is None:
+            self._shown = self.GAME.state_from_json(self.curtain)
+        return self._shown
+
+    def _reveal(self, events: list[JSON]) -> None:
+        """The curtain's tick: the held results, for every screen together."""
+        held, self.held = self.held, []
+        self.curtain, self._shown = None, None
+        for data in held:
+            self._record(data, events)
+
+    def finished(self) -> bool:
+        """Over once the last results are out (not while they wait behind the curtain), or
+        abandoned."""
+        return super().finished() and (self.abandoned or self.curtain is None)
+
+    def _play_paced(self, state: StateT, rng: np.random.Generator, events: list[JSON]) -> None:
+        if self.curtain is not None:
+            self._reveal(events)
+            self._settle(rng, events)
+            return
+        super()._play_paced(state, rng, events)
+
+    def _skip(self, actor: Actor, intent: Intent, rng: np.random.Generator,
+              events: list[JSON]) -> None:
+        """The paced steps up to the next choice and the results they hold back, at once."""
+        super()._skip(actor, intent, rng, events)
+        if self.curtain is not None:
+            self._play_paced(self._playing(), rng, events)
+
+    def start_again(self, rng: np.random.Generator, events: list[JSON]) -> None:
+        self.held, self.curtain, self._shown = [], None, None
+        super().start_again(rng, events)
 
     # --- seats ---------------------------------------------------------------------------------
     def seat_names(self) -> list[str]:
@@ -190,7 +277,7 @@ class PartyRoom(RoomBase[StateT]):
     # --- views ---------------------------------------------------------------------------------
     def public_view(self) -> JSON:
         """What every screen sees: the spectator's observation and the public facts."""
-        state = self.state
+        state = self.on_screens()
         out: JSON = {"game": self.game, "phase": self.phase(), "seats": self.seat_names(),
                      "max_seats": self.max_seats, "min_seats": self.min_seats,
                      "abandoned": self.abandoned}
@@ -216,7 +303,7 @@ class PartyRoom(RoomBase[StateT]):
             return None
         seat = actor.seat
         own: JSON = {"seat": seat, "name": self.names[seat]}
-        state = self.state
+        state = self.on_screens()
         if state is not None:
             acting = not self.finished() and seat in state.acting_players()
             legal = state.legal_actions_for(seat) if acting else []

@@ -13,6 +13,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -28,7 +29,7 @@ from rich.progress import (
 )
 
 from raceday.core.errors import OptionsError
-from raceday.store.names import check_session_name
+from raceday.store.names import MAX_SESSION_NAME, check_session_name
 from raceday.terminal.consoles import ASCII_ERRORS as ASCII_ERRORS
 from raceday.terminal.consoles import ASCII_STAND_INS as ASCII_STAND_INS
 from raceday.terminal.consoles import ascii_stand_in as ascii_stand_in
@@ -240,22 +241,30 @@ def check_lang(value: str | None) -> str | None:
     return value
 
 
+def players_option(help: str) -> Any:
+    """The ``--players``/``-p NAMES`` option with a command's own ``help`` (who may play)."""
+    return typer.Option("--players", "-p", metavar="NAMES", help=help)
+
+
+def save_option(noun: str, fresh: str | None = None) -> Any:
+    """The ``--save NAME`` option of a command that starts a new ``noun`` (game, race): a
+    checked name; by default ``fresh``, ``fresh-2``, ... with a name already saved refused,
+    or a dated name when ``fresh`` is None."""
+    default = (f"{fresh}, then {fresh}-2, ...). A NAME already saved is refused."
+               if fresh else "dated).")
+    return typer.Option(
+        "--save", metavar="NAME", callback=check_session_name_option,
+        help=f"Save the new {noun} under NAME (at most {MAX_SESSION_NAME} characters; "
+             f"default: {default}",
+    )
+
+
 # The one vocabulary of the terminal, so that what a player learns in one game works in the
 # others: these names and forms mean the same thing in every game and tool.
 PlayersOpt = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--players", "-p", metavar="NAMES",
-        help="Players: names separated by commas, or -p repeated.",
-    ),
+    list[str] | None, players_option("Players: names separated by commas, or -p repeated."),
 ]
-SaveOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--save", metavar="NAME", callback=check_session_name_option,
-        help="Save the new game under NAME (at most 64 characters; default: dated).",
-    ),
-]
+SaveOpt = Annotated[str | None, save_option("game")]
 ResumeOpt = Annotated[
     str | None,
     typer.Option(
@@ -280,6 +289,23 @@ PlainOpt = Annotated[
 ]
 
 
+
+@dataclass(frozen=True)
+class Face:
+    """How a command that runs on a surface shows itself: ``--lang`` and ``--plain``, given
+    to the command as one parameter ``face: Face = FACE`` by
+    :func:`raceday.terminal.groups.option_group`."""
+
+    lang: LangOpt = None
+    plain: PlainOpt = False
+
+    def language(self) -> str:
+        """The language of the words: ``--lang``, else the locale's (:func:`resolve_lang`)."""
+        return resolve_lang(self.lang)
+
+
+FACE: Any = None
+"""The default to write for a command's :class:`Face` parameter (``option_group`` fills it)."""
 # ---------------------------------------------------------------------------------------
 # Input
 # ---------------------------------------------------------------------------------------

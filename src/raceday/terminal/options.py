@@ -25,14 +25,22 @@ still checks them). A field says how it appears on the command line in
 
 from __future__ import annotations
 
-import functools
 import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
 from types import NoneType, UnionType
-from typing import Annotated, Any, Generic, Literal, TypeVar, Union, get_args, get_origin
+from typing import (
+    Annotated,
+    Any,
+    Generic,
+    Literal,
+    TypeVar,
+    Union,
+    get_args,
+    get_origin,
+)
 
 import typer
 from pydantic import ValidationError
@@ -46,9 +54,9 @@ from raceday.core.game import (
     validation_refusal,
     values_from_text,
 )
+from raceday.terminal.groups import CommandT, splice_parameter
 
 OptionsT = TypeVar("OptionsT", bound=GameOptions)
-CommandT = TypeVar("CommandT", bound=Callable[..., Any])
 
 CLI_KEY = "cli"
 
@@ -228,27 +236,13 @@ def game_options(model: type[OptionsT]) -> Callable[[CommandT], CommandT]:
             options = race.parse()
     """
     specs = option_specs(model)
+    made = [_parameter(spec) for spec in specs]
 
     def decorate(command: CommandT) -> CommandT:
-        signature = inspect.signature(command, eval_str=True)
-        before = list(signature.parameters.values())
-        at = next(i for i, p in enumerate(before)
-                  if get_origin(p.annotation) is GivenOptions)
-        param = before[at].name
-        made = [_parameter(spec) for spec in specs]
-        ordinary = [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in before]
-        parameters = ordinary[:at] + made + ordinary[at + 1:]
-
-        @functools.wraps(command)
-        def run(*args: Any, **kwargs: Any) -> Any:
-            given = {spec.field: kwargs.pop(spec.field, None) for spec in specs}
-            kwargs[param] = GivenOptions(model, specs, given)
-            return command(*args, **kwargs)
-
-        run.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
-        run.__annotations__ = {p.name: p.annotation for p in parameters}
+        run = splice_parameter(command, lambda p: get_origin(p.annotation) is GivenOptions,
+                               made, lambda given: GivenOptions(model, specs, given))
         run.options_model = model  # type: ignore[attr-defined]  # (tests find the commands)
-        return run  # type: ignore[return-value]
+        return run
 
     return decorate
 

@@ -177,7 +177,7 @@ def test_host_mode_takes_the_tables_dice_refuses_bad_numbers_and_resumes(
     result = runner.invoke(app, party_args(db, *args),
                            input="\n".join(auction + betting + furlongs) + "\n")
     assert result.exit_code == 0, result.output
-    assert "type 6 numbers" in result.output
+    assert "enter 6 numbers" in result.output
     assert "'5' is not on the d4: it shows 1 to 4" in result.output
     assert "Only the d4 stayed on: it takes place 1!" in result.output
     store = SessionStore(db)

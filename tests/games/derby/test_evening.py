@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 
 from raceday.core.errors import BetError, GameNotOverError, IllegalActionError, OptionsError
-from raceday.core.protocol import CHANCE, TERMINAL
-from raceday.games.derby.agents import computer_bets, computer_bid
+from raceday.core.protocol import CHANCE, HOST, TERMINAL
+from raceday.games.derby.agents import Computer, computer_bets, computer_bid
 from raceday.games.derby.evening import DONE, EVENING, EveningState
-from raceday.games.derby.rules import DerbyOptions, DerbyState
+from raceday.games.derby.rules import FALL, DerbyOptions, DerbyState
 from raceday.games.derby.session import (
     PHASE_AUCTION,
     PHASE_BETTING,
@@ -207,28 +207,22 @@ def _old_flow(options: dict[str, Any], roster: list[tuple[str, str]]) -> Session
 
 
 def _new_flow(options: dict[str, Any], roster: list[tuple[str, str]]) -> EveningState:
-    """The same evening driven through the protocol state, with the same generators."""
+    """The same evening driven through the protocol state, with the same generators, its
+    computers one :class:`Computer` agent choosing for whoever is to move."""
     state = EVENING.new_state({**options, "players": roster})
     s = state.ledger
     seed = state.options.seed
+    agent = Computer()
     rng = None
     while not state.is_terminal():
-        if state.phase == PHASE_AUCTION and not state.is_chance_node():
-            player = state.acting_players()[0]
-            assert s.next_lot is not None
-            state.apply_action_for(player, state.bid_action(
-                player, computer_bid(s, player, s.next_lot)))
+        if not state.is_chance_node():
+            if state.phase == PHASE_BETTING:
+                rng = np.random.default_rng([seed, s.race])
+            state.apply_action(agent.choose(state, np.random.default_rng(0)))
         elif state.phase == PHASE_AUCTION:
             assert s.next_lot is not None
             draw = state.sample_chance(np.random.default_rng([seed, 0, s.next_lot]))
             state.apply_action(draw.outcome)
-        elif state.phase == PHASE_BETTING:
-            player = state.acting_players()[0]
-            for bet in computer_bets(s, player):
-                state.apply_action_for(player, state.ticket_action(
-                    player, bet.kind, bet.horses, bet.stake))
-            state.apply_action_for(player, DONE)
-            rng = np.random.default_rng([seed, s.race])
         else:
             assert rng is not None
             state.apply_action(state.sample_chance(rng).outcome)
@@ -256,12 +250,17 @@ def test_a_host_types_whole_rounds_checked_before_anything_changes() -> None:
     for player in range(3):
         state.apply_action_for(player, DONE)
     before = state.to_json()
-    with pytest.raises(IllegalActionError, match="d4 shows 1 to 4"):
+    assert state.legal_actions_for(HOST) == [FALL, 1, 2, 3, 4]  # the d4 rolls first
+    with pytest.raises(IllegalActionError, match="5 is not on the d4: it shows 1 to 4"):
+        state.apply_action_for(HOST, 5)
+    with pytest.raises(IllegalActionError, match="5 is not on the d4: it shows 1 to 4"):
         state.enter_rolls([5, 1, 1, 1, 1, 1])
+    with pytest.raises(IllegalActionError, match="'six' is not a number on a die"):
+        state.enter_rolls(["4", "six", "F", "x", None, "1"])
     with pytest.raises(IllegalActionError, match="enter 6 numbers"):
         state.enter_rolls([1, 1])
     assert state.to_json() == before
-    events = state.enter_rolls([4, 6, 8, 10, 12, 1])
+    events = state.enter_rolls(["4", 6, "8", " 10", 12, "1"])  # as typed or sent
     assert [e["out"] for e in events if e.kind == "round"] == [["d20"]]
     events = state.enter_rolls([None, 2, 3, 4, 5])  # a fall although the rate is 0
     assert [e["out"] for e in events if e.kind == "round"] == [["d4"]]

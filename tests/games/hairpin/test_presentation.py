@@ -90,3 +90,16 @@ def test_every_event_has_words_in_both_languages() -> None:
                 words = describe_event("hairpin", event, lang)
                 assert words != event.key and "{" not in words, (lang, event)
     assert {"setup", "move", "result"} <= kinds
+
+
+def test_a_moves_message_reads_as_its_name_in_english_and_in_japanese_words() -> None:
+    state = HairpinState.from_text(BUMP_FIFTH)
+    kinds = set()
+    for action in state.legal_actions():
+        message = state.action_message(action)
+        kinds.add(message.params["kind"])
+        assert render(message, "en", "hairpin") == message.params["name"]
+        japanese = render(message, "ja", "hairpin")
+        assert "{" not in japanese and not any(
+            word in japanese for word in ("cruise", "charge", "bump", "pass"))
+    assert kinds == {"cruise", "charge", "bump", "pass"}

@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from raceday.cli.main import app
-from raceday.games.keirin.session import BetSession
+from raceday.games.keirin.saved_night import BetSession
 from raceday.store.sessions import SessionStore
 
 runner = CliRunner()

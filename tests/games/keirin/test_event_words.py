@@ -14,8 +14,9 @@ from pathlib import Path
 import numpy as np
 
 from raceday.core.events import Event
+from raceday.core.protocol import HOST
 from raceday.games.keirin import replay
-from raceday.games.keirin.night import DONE, NIGHT, PHASE_RACE, NightState
+from raceday.games.keirin.night import DONE, END_NIGHT, NIGHT, PHASE_RACE, NightState
 from raceday.games.keirin.render import commentary, describe
 from raceday.games.keirin.room import KeirinRoom
 from raceday.games.keirin.rules import KeirinOptions, KeirinState
@@ -62,7 +63,7 @@ def _night(races: int | None) -> Iterator[Event]:
         draw = state.sample_chance(rng)
         yield from state.apply_action(draw.outcome, draw.detail)
     if races is None:
-        yield from state.finish()
+        yield from state.apply_action_for(HOST, END_NIGHT)
 
 
 def every_event() -> list[Event]:

@@ -11,6 +11,7 @@ import pytest
 from raceday.core.errors import OptionsError, SaveFormatError
 from raceday.core.registry import get_game
 from raceday.games.keirin import GAME, KeirinGame, KeirinOptions, KeirinState, new_race
+from raceday.present.pictures import text_picture
 
 
 def _finished(options: dict[str, object], seed: int) -> KeirinState:
@@ -91,9 +92,9 @@ def test_squares_past_cannot_rank_a_race_alone() -> None:
 
 def test_the_state_prints_the_track_as_plain_text() -> None:
     state = new_race({"riders": 6, "derny": 9})
-    assert "before the derny" in str(state)
+    assert "before the derny" in text_picture(state)
     state.apply_action(9)
-    text = str(state)
+    text = text_picture(state)
     assert "\x1b" not in text and "┃" in text  # the finish line, no colour codes
     lanes = [line for line in text.splitlines() if line.strip().startswith("R")]
     assert [line.split()[0] for line in lanes] == [f"R{r}" for r in range(1, 7)]

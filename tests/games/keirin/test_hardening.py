@@ -23,7 +23,7 @@ from raceday.games.keirin.betting import BetError, parse_money, parse_ticket
 from raceday.games.keirin.fast import sample_races
 from raceday.games.keirin.render import commentary, describe, render_track, throw_line
 from raceday.games.keirin.rules import KeirinOptions, KeirinState
-from raceday.games.keirin.session import GAME, BetSession
+from raceday.games.keirin.saved_night import GAME, BetSession
 from raceday.games.keirin.simulate import simulate
 from raceday.store.sessions import SessionStore
 from raceday.terminal import lineinput

@@ -15,16 +15,19 @@ import numpy as np
 import pytest
 
 from raceday.core.errors import BetError, GameNotOverError, IllegalActionError, OptionsError
+from raceday.core.protocol import HOST
 from raceday.games.keirin.game import GAME as RACE
 from raceday.games.keirin.night import (
+    CLOSE_BETTING,
     DONE,
+    END_NIGHT,
     NIGHT,
     PHASE_OVER,
     PHASE_RACE,
     PHASE_TICKETS,
     NightState,
 )
-from raceday.games.keirin.session import BetSession
+from raceday.games.keirin.saved_night import BetSession
 from raceday.present import describe_event, render
 from raceday.store.sessions import SessionStore
 from raceday.testing import check_random_games
@@ -67,7 +70,7 @@ def test_players_bet_in_any_order_then_the_race_runs_and_pays() -> None:
     assert state.phase == PHASE_TICKETS and state.settled == 1
     with pytest.raises(GameNotOverError):
         state.outcome()
-    state.close_betting()  # the host closes an empty race
+    state.apply_action_for(HOST, CLOSE_BETTING)  # the host closes an empty race
     kinds = [e.kind for e in run_race(state, 5)]
     assert kinds[-2:] == ["settled", "finished"] and state.phase == PHASE_OVER
     outcome = state.outcome()
@@ -81,10 +84,23 @@ def test_the_race_game_too_refuses_an_outcome_before_the_end() -> None:
         RACE.new_state({}).outcome()
 
 
+def test_the_host_acts_through_the_state_only_while_betting_is_open() -> None:
+    state = night()
+    assert state.legal_actions_for(HOST) == [CLOSE_BETTING, END_NIGHT]
+    assert HOST not in state.acting_players() and CLOSE_BETTING not in state.legal_actions()
+    assert render(state.action_message(END_NIGHT), game="keirin").startswith("end the night")
+    assert state.action_to_string(CLOSE_BETTING) == "close betting"
+    events = state.apply_action_for(HOST, CLOSE_BETTING)
+    assert [e.kind for e in events] == ["betting_closed"] and state.phase == PHASE_RACE
+    assert state.legal_actions_for(HOST) == []
+    with pytest.raises(IllegalActionError, match="only while betting is open"):
+        state.apply_action_for(HOST, END_NIGHT)
+
+
 def test_ending_the_night_early_withdraws_the_open_tickets() -> None:
     state = night()
     state.apply_action_for(0, state.ticket_from_text(0, "exacta 1-2 10"))
-    events = state.finish()
+    events = state.apply_action_for(HOST, END_NIGHT)
     assert events[0].kind == "finished" and events[0]["withdrawn"] == 1
     assert state.is_terminal() and [a.bankroll for a in state.accounts] == [1_000_000] * 2
 
@@ -100,7 +116,7 @@ def test_a_seats_tickets_and_purse_never_reach_another_seat() -> None:
     assert mine["purse"] == 1_000_000 - 25_000 - 9_950
     bought.apply_action_for(0, DONE)
     bought.apply_action_for(1, DONE)  # the race starts: stakes are taken
-    plain.close_betting()
+    plain.apply_action_for(HOST, CLOSE_BETTING)
     public = bought.observation(None)
     assert public["players"][0]["purse"] == 1_000_000  # as it was before the stakes
     assert public == plain.observation(None)
@@ -153,7 +169,7 @@ def test_actions_have_unique_names_and_messages() -> None:
 def test_a_saved_night_round_trips_and_refuses_garbage() -> None:
     state = night(mode="pool")
     state.apply_action_for(0, state.ticket_from_text(0, "trio 1=2=3 5"))
-    state.close_betting()
+    state.apply_action_for(HOST, CLOSE_BETTING)
     again = NightState.from_json(json.loads(json.dumps(state.to_json())))
     assert again == state and again.observation(0) == state.observation(0)
     broken = state.to_json()

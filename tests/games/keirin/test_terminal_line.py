@@ -22,7 +22,7 @@ from raceday.core.protocol import State
 from raceday.games.keirin.game import GAME
 from raceday.games.keirin.interactive import show_race
 from raceday.games.keirin.rules import KeirinOptions, KeirinState
-from raceday.games.keirin.session import BetSession
+from raceday.games.keirin.saved_night import BetSession
 from raceday.store.sessions import SessionStore
 from raceday.terminal.surface import LineSurface
 

@@ -15,7 +15,7 @@ from textual.pilot import Pilot
 
 from raceday.games.keirin.interactive import Night, play_night, prepare_night, watch_race
 from raceday.games.keirin.rules import KeirinOptions
-from raceday.games.keirin.session import BetSession
+from raceday.games.keirin.saved_night import BetSession
 from raceday.store.sessions import SessionStore
 from raceday.terminal.surface import Board, Prompt, Surface
 from raceday.terminal.tui import GameApp

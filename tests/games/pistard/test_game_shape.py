@@ -20,6 +20,7 @@ from raceday.games.pistard import GAME, PistardOptions, PistardState
 from raceday.games.pistard.agents import SearchView, shaped_returns
 from raceday.games.pistard.state import position_state
 from raceday.games.pistard.variants import VARIANTS
+from raceday.present.pictures import text_picture
 from raceday.store.sessions import SessionStore
 
 runner = CliRunner()
@@ -134,7 +135,7 @@ def test_copies_share_the_track_and_move_independently() -> None:
 
 def test_the_board_as_plain_text_and_a_short_repr() -> None:
     state = position_state([(11, 10, 2), (21, 9, 3)], mover=11, dice=(6, 2, 4, 3))
-    text = str(state)
+    text = text_picture(state)
     assert "\x1b" not in text and "lane 4" in text and "11" in text
     assert "rider 21: lane 3" in text
     assert repr(state) == "<PistardState scratch, heat 1 round 1: player 0 to act>"

@@ -19,6 +19,7 @@ from raceday.games.wielersim.rules import (
     Throw,
     route_spec,
 )
+from raceday.present.pictures import text_picture
 
 SAVED = Path(__file__).parent / "data" / "saved-mid-sprint.json"
 
@@ -165,7 +166,7 @@ def test_the_state_prints_the_road_as_plain_text() -> None:
     while s.phase != "race":
         draw = s.sample_chance(rng)
         s.apply_action(draw.outcome, draw.detail)
-    text = str(s)
+    text = text_picture(s)
     assert text.startswith("<WielersimState Waalse Pijl: turn 1,") and "lane 5" in text
     assert "\x1b[" not in text
     assert all(f"{s.num(r)}" in text for r in range(s.n))

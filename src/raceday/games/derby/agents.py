@@ -13,18 +13,28 @@ and much more than a ticket with negative expectation, which only gets a token s
 cautious player also keeps to likely results (at least a 10 % chance). Stakes are whole
 stake units and never add up to more than the purse. The jitter comes from the session's
 seed, the race and the seat, so a resumed party replays the same tickets.
+
+:class:`Computer` is the :class:`~raceday.core.agents.Agent` both faces drive (the
+terminal party and the browser room): one action at a time, its sealed bid or its next
+ticket and then 'done'; :func:`computer_turn` plays a computer's whole turn with it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
 
+from raceday.core.agents import Agent
+from raceday.core.errors import OptionsError
+from raceday.core.events import Event
+from raceday.core.protocol import Action, State
+from raceday.games.derby.evening import DONE, EveningState
 from raceday.games.derby.odds import ALL_PAIRS, ExactOdds, OddsBoard, exact_odds
 from raceday.games.derby.rules import POSTS
-from raceday.games.derby.session import Session
+from raceday.games.derby.session import PHASE_AUCTION, PHASE_BETTING, Session
 
 
 @dataclass(frozen=True)
@@ -72,6 +82,11 @@ def expected_prizes(session: Session, post: int) -> Fraction:
     return per_race * races_left
 
 
+def style_of(kind: str) -> str:
+    """A seat's betting style: its own (cautious or bold), a person's seat cautious."""
+    return kind if kind in STYLES else "cautious"
+
+
 def _round_down(amount: Fraction, unit: int) -> int:
     return int(amount // unit) * unit
 
@@ -79,7 +94,7 @@ def _round_down(amount: Fraction, unit: int) -> int:
 def computer_bid(session: Session, player: int, post: int) -> int:
     """A sealed bid for the horse of ``post`` (0 = no bid)."""
     p = session.players[player]
-    share = STYLES[p.kind][0]
+    share = STYLES[style_of(p.kind)][0]
     bid = _round_down(expected_prizes(session, post) * share, session.config.stake_unit)
     return max(0, min(bid, p.money // 2 // session.config.stake_unit * session.config.stake_unit))
 
@@ -146,12 +161,59 @@ def choose_bets(
     return bets
 
 
-def computer_bets(session: Session, player: int) -> list[Bet]:
-    """The tickets a computer player buys this race (never more than it holds)."""
+def computer_bets(session: Session, player: int, money: int | None = None) -> list[Bet]:
+    """The tickets a computer player buys this race with ``money`` (default: what it holds
+    now), never more than that."""
     p = session.players[player]
     rng = np.random.default_rng([session.config.seed, session.race, player, 7])
     return choose_bets(
-        p.kind, p.money, session.config.stake_unit, exact_odds(session.config.fall_rate),
-        session.board(), rng, win_limit=session.config.win_limit,
-        quinella_limit=session.config.quinella_limit,
+        style_of(p.kind), p.money if money is None else money, session.config.stake_unit,
+        exact_odds(session.config.fall_rate), session.board(), rng,
+        win_limit=session.config.win_limit, quinella_limit=session.config.quinella_limit,
     )
+
+
+class Computer:
+    """A computer player of the evening as an :class:`~raceday.core.agents.Agent`, in the
+    style of its seat (cautious or bold; a person's seat plays cautious). It sits at
+    ``player`` (default: whoever is to move) and chooses one action at a time: in the
+    auction its sealed bid; in betting its next ticket of the race's plan, then 'done'.
+    Its choices come from the evening's seed, the race and the seat, not from ``rng``, so
+    a resumed party replays them."""
+
+    name = "computer"
+
+    def __init__(self, player: int | None = None) -> None:
+        self.player = player
+
+    def choose(self, state: State, rng: np.random.Generator) -> Action:
+        if not isinstance(state, EveningState):
+            raise OptionsError("this agent plays the Dice Derby evening only")
+        player = state.current_player() if self.player is None else self.player
+        s = state.ledger
+        if state.phase == PHASE_AUCTION and s.next_lot is not None:
+            return state.bid_action(player, computer_bid(s, player, s.next_lot))
+        if state.phase != PHASE_BETTING:
+            raise OptionsError("a computer bids in the auction and bets before a race")
+        bought = s.tickets_of(player)
+        purse = s.players[player].money + sum(t.stake for t in bought)  # before this race
+        plan = computer_bets(s, player, purse)
+        if len(bought) >= len(plan):
+            return DONE
+        bet = plan[len(bought)]
+        return state.ticket_action(player, bet.kind, bet.horses, bet.stake)
+
+
+def computer_turn(state: EveningState, player: int, agent: Agent,
+                  rng: np.random.Generator) -> Iterator[tuple[Action, list[Event]]]:
+    """Play ``player``'s whole turn with ``agent`` (its sealed bid for the die on offer, or
+    its tickets and 'done' for this race): each action with the events it made, as it is
+    applied. The turn ends when the player no longer acts on that die or race."""
+    s = state.ledger
+    turn = (s.phase, s.next_lot, s.race)
+    for _ in range(state.options.quinella_limit + state.options.win_limit + 2):
+        if player not in state.acting_players() or (s.phase, s.next_lot, s.race) != turn:
+            return
+        action = agent.choose(state, rng)
+        yield action, state.apply_action_for(player, action)
+    raise OptionsError(f"the computer at seat {player} would not end its turn")

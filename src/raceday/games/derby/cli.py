@@ -19,6 +19,7 @@ from raceday.terminal.options import GIVEN, GivenOptions, game_options
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from raceday.games.derby.session import Session
     from raceday.store.sessions import SessionStore
     from raceday.terminal.surface import Surface
 
@@ -251,7 +252,7 @@ def play(
     from raceday.games.derby.render import words
     from raceday.games.derby.session import Session
     from raceday.store.sessions import ReadOnlyStore, writable_store
-    from raceday.terminal.surface import UNDO, Prompt, Quit
+    from raceday.terminal.surface import Quit
 
     language = common.resolve_lang(lang)
     if list_parties:
@@ -318,28 +319,6 @@ def play(
         except Quit:
             ended.append("quit")
 
-    def _ask_names(surface: Surface, rules: EveningOptions,
-                   seats: list[tuple[str, str]], lang_: str) -> Session:
-        prompt = Prompt(words("party.names_prompt", lang_) + " ",
-                        help=words("party.names_help", lang_))
-        from raceday.terminal.surface import refusal_line
-
-        echo = not surface.full_screen and not sys.stdin.isatty()
-        while True:
-            answer = surface.ask(prompt)
-            if echo:
-                surface.say(answer)
-            if answer == UNDO:
-                surface.say(refusal_line(words("party.undo_names", lang_), lang_))
-                continue
-            try:
-                return Session.new(rules, [*_roster([answer]), *seats])
-            except OptionsError as exc:  # in the players' language where the rules word it
-                from raceday.present import render
-
-                said = render(exc.message, lang_) if exc.message is not None else str(exc)
-                surface.say(refusal_line(said, lang_))
-
     try:
         run_game(main, title=words("title", language), lang=language, plain=plain)
     except KeyboardInterrupt:
@@ -350,6 +329,33 @@ def play(
         line = common.saved_resume_line(name, resume_line, language,
                                         input_ended=ended[0] == "input")
         common.console.print(escape(line), soft_wrap=True)
+
+
+def _ask_names(surface: Surface, rules: EveningOptions, seats: list[tuple[str, str]],
+               lang: str) -> Session:
+    """Ask the players' names until they make a party (with the computer ``seats``)."""
+    import sys
+
+    from raceday.games.derby.render import words
+    from raceday.games.derby.session import Session
+    from raceday.present import render
+    from raceday.terminal.surface import UNDO, Prompt, refusal_line
+
+    prompt = Prompt(words("party.names_prompt", lang) + " ",
+                    help=words("party.names_help", lang))
+    echo = not surface.full_screen and not sys.stdin.isatty()
+    while True:
+        answer = surface.ask(prompt)
+        if echo:
+            surface.say(answer)
+        if answer == UNDO:
+            surface.say(refusal_line(words("party.undo_names", lang), lang))
+            continue
+        try:
+            return Session.new(rules, [*_roster([answer]), *seats])
+        except OptionsError as exc:  # in the players' language where the rules word it
+            said = render(exc.message, lang) if exc.message is not None else str(exc)
+            surface.say(refusal_line(said, lang))
 
 
 def _list_parties(store: SessionStore, lang: str) -> None:

@@ -17,7 +17,9 @@ Phases (``phase`` in every observation):
   a tie is a chance node (a fair draw among the tied bidders).
 * **betting** — every player buys tickets, borrows and says ``done``, in any order.
 * **racing** — the race's dice are chance nodes with the engine's exact probabilities; a
-  host with real dice types them in instead (:meth:`EveningState.enter_roll`). The
+  host with real dice reads them in instead: the host's actions
+  (``legal_actions_for(HOST)``) are the numbers the next die shows and :data:`FALL`,
+  whatever the fall rate; :meth:`EveningState.enter_rolls` takes a whole typed round. The
   finished race is settled at once and the next race's betting opens.
 * **finished** — the outcome ranks the players by money (``termination`` "money").
 
@@ -41,10 +43,16 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
-from raceday.core.errors import BetError, IllegalActionError, SaveFormatError, refusal
+from raceday.core.errors import (
+    BetError,
+    IllegalActionError,
+    SaveFormatError,
+    illegal_action,
+    refusal,
+)
 from raceday.core.events import Event, Message
 from raceday.core.game import Game, GameOptions
-from raceday.core.protocol import CHANCE, TERMINAL, Action, ChanceDraw, Outcome, SealedState
+from raceday.core.protocol import CHANCE, HOST, TERMINAL, Action, ChanceDraw, Outcome, SealedState
 from raceday.core.serialize import Fields
 from raceday.games.derby.odds import ALL_PAIRS, OddsBoard, exact_odds, format_odds
 from raceday.games.derby.rules import (
@@ -69,7 +77,6 @@ from raceday.games.derby.session import (
     Session,
     Ticket,
 )
-from raceday.present import render
 
 if TYPE_CHECKING:
     import numpy as np
@@ -98,13 +105,27 @@ def action_parts(action: Action) -> tuple[str, int, int]:
     raise IllegalActionError(action, "no Dice Derby action has that number")
 
 
-def illegal(action: object, key: str, **params: Any) -> IllegalActionError:
-    """An :class:`IllegalActionError` whose reason is ``key`` of the tables (English), and
-    which carries the message for every language."""
-    message = Message(key, params)
-    error = IllegalActionError(action, render(message))
-    error.message = message
-    return error
+FALL_WORDS = frozenset({"f", "x", "fall"})  # what a host types for a fallen horse
+MAX_DIE_DIGITS = 3
+
+
+def typed_roll(entry: object, post: int) -> int | None:
+    """One die of a round a host typed in: a number on the die of ``post`` (a whole number
+    or its digits), or None for a fall (``F``, ``X``, ``fall`` or None);
+    :class:`IllegalActionError` naming what is wrong."""
+    if entry is None or (isinstance(entry, str) and entry.strip().lower() in FALL_WORDS):
+        return None
+    if isinstance(entry, int) and not isinstance(entry, bool):
+        value = entry
+    elif isinstance(entry, str) and entry.strip().isascii() and entry.strip().isdigit() \
+            and len(entry.strip()) <= MAX_DIE_DIGITS:
+        value = int(entry)
+    else:
+        raise illegal_action(entry, "derby.refusal.not_a_die", value=repr(entry))
+    if not 1 <= value <= faces_of(post):
+        raise illegal_action(entry, "derby.refusal.not_on_die", word=repr(entry),
+                             horse=horse_name(post), faces=faces_of(post))
+    return value
 
 
 def bid_of(units: int) -> Action:
@@ -357,10 +378,12 @@ class EveningState(SealedState):
         are checked by number here, not by listing every legal action (a purse of a
         million has a million bids)."""
         if self.is_terminal():
-            raise illegal(action, "derby.refusal.game_over")
+            raise illegal_action(action, "derby.refusal.game_over")
+        if player == HOST:
+            return self._host_roll(action)
         what, units, selection = action_parts(action)
         if player not in self.acting_players() and not (what == "bid" and self.may_rebid(player)):
-            raise illegal(action, "derby.refusal.not_your_turn", player=player)
+            raise illegal_action(action, "derby.refusal.not_your_turn", player=player)
         try:
             amount = units * self.options.stake_unit
             if what == "bid":
@@ -378,6 +401,27 @@ class EveningState(SealedState):
             raise error from None
         return self._apply_for(player, action)
 
+    def legal_actions_for(self, player: int) -> list[Action]:
+        """A seat's; the host's (:data:`HOST`) while a race is rolled: :data:`FALL` and
+        each number the next die shows, read from real dice whatever the fall rate."""
+        if player != HOST:
+            return super().legal_actions_for(player)
+        race = self.race
+        if self.phase != PHASE_RACING or race is None or not race.to_roll:
+            return []
+        return [FALL, *range(1, faces_of(race.to_roll[0]) + 1)]
+
+    def _host_roll(self, action: Action) -> list[Event]:
+        """The host's roll of the next die (:data:`FALL` for a fall)."""
+        race = self.race
+        if self.phase != PHASE_RACING or race is None or not race.to_roll:
+            raise illegal_action(action, "derby.refusal.no_race")
+        if action not in self.legal_actions_for(HOST):
+            post = race.to_roll[0]
+            raise illegal_action(action, "derby.refusal.not_on_die", word=repr(action),
+                                 horse=horse_name(post), faces=faces_of(post))
+        return self._race_events(race.enter_roll(None if action == FALL else action))
+
     def apply_action(self, action: Action, detail: Mapping[str, Any] | None = None) -> list[Event]:
         player = self.current_player()
         if player >= 0:
@@ -392,28 +436,25 @@ class EveningState(SealedState):
         assert self.race is not None
         return self._race_events(self.race.apply_action(action, detail))
 
-    def enter_roll(self, value: int | None) -> list[Event]:
-        """A roll a host typed in from real dice (None for a fall), whatever the fall rate:
-        :class:`IllegalActionError` for a number the die does not have."""
-        if self.phase != PHASE_RACING or self.race is None:
-            raise illegal(value, "derby.refusal.no_race")
-        return self._race_events(self.race.enter_roll(value))
 
-    def enter_rolls(self, values: Sequence[int | None]) -> list[Event]:
-        """A whole round typed in by a host: checked on a copy first, so a bad number
-        changes nothing (:class:`IllegalActionError`)."""
+    def enter_rolls(self, entries: Sequence[object]) -> list[Event]:
+        """A whole round typed in by a host, one entry for each die still running in post
+        order (see :func:`typed_roll`): checked on a copy first, so a bad entry changes
+        nothing (:class:`IllegalActionError` naming it)."""
         if self.phase != PHASE_RACING or self.race is None:
-            raise illegal(list(values), "derby.refusal.no_race")
+            raise illegal_action(list(entries), "derby.refusal.no_race")
         rolling = list(self.race.to_roll)
-        if len(values) != len(rolling):
+        if len(entries) != len(rolling):
             names = " ".join(horse_name(p) for p in rolling)
-            raise illegal(list(values), "derby.refusal.enter_count", n=len(rolling), names=names)
+            raise illegal_action(list(entries), "derby.refusal.enter_count", n=len(rolling),
+                                 names=names)
+        values = [typed_roll(entry, post) for entry, post in zip(entries, rolling, strict=True)]
         trial = self.race.clone()
         for value in values:
             trial.enter_roll(value)
         events: list[Event] = []
         for value in values:
-            events.extend(self.enter_roll(value))
+            events.extend(self.apply_action_for(HOST, FALL if value is None else value))
         return events
 
     def _apply_for(self, player: int, action: Action) -> list[Event]:

@@ -21,6 +21,7 @@ import io
 import re
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import KW_ONLY, dataclass
 from typing import Any
 
 import numpy as np
@@ -33,7 +34,7 @@ from rich.text import Text
 from raceday.core.digits import MAX_DIGITS, ascii_int
 from raceday.core.errors import BetError, OptionsError, RacedayError
 from raceday.core.events import Event, Message
-from raceday.games.derby.agents import computer_bets, computer_bid
+from raceday.games.derby.agents import Computer, computer_turn
 from raceday.games.derby.evening import DONE, EveningState
 from raceday.games.derby.render import GAME as WORDS
 from raceday.games.derby.render import (
@@ -65,10 +66,6 @@ from raceday.terminal.surface import UNDO, Choice, Prompt, Surface, refusal_line
 GAME = "derby"  # the sessions' key in the store
 TICKET_WORDS = ("win", "quinella", "q", "done", "board", "tickets", "borrow")
 DICE_WORDS = tuple(horse_name(p) for p in POSTS)
-
-
-class EntryError(RacedayError):
-    """Numbers typed by the host that do not fit the dice being rolled."""
 
 
 _AMOUNT = re.compile(r"-?(?:[0-9]+|[0-9]{1,3}(?:,[0-9]{3})+)")
@@ -108,43 +105,27 @@ def parse_ticket(text: str) -> tuple[str, tuple[int, ...], int]:
     return kind, horses, parse_amount(words[-1])
 
 
-def parse_host_round(text: str, rolling: list[int]) -> list[int | None]:
-    """The numbers a host types for one round, in post order; F (or X) for a fall."""
-    words = text.replace(",", " ").split()
-    names = " ".join(horse_name(p) for p in rolling)
-    if len(words) != len(rolling):
-        raise refusal(EntryError, "derby.refusal.type_count", n=len(rolling), names=names)
-    values: list[int | None] = []
-    for word, post in zip(words, rolling, strict=True):
-        if word.lower() in ("f", "x", "fall"):
-            values.append(None)
-            continue
-        if not re.fullmatch(r"[0-9]{1,3}", word) or not 1 <= int(word) <= faces_of(post):
-            raise refusal(EntryError, "derby.refusal.not_on_die", word=repr(word),
-                          horse=horse_name(post), faces=faces_of(post))
-        values.append(int(word))
-    return values
-
-
+@dataclass(eq=False)
 class Party:
     """Runs a saved evening from wherever it stands to the end. End of input (EOFError) and
     quit (:class:`~raceday.terminal.surface.Quit`) leave it at the last save."""
 
-    def __init__(self, state: EveningState, store: SessionStore, name: str, surface: Surface,
-                 revision: int | None = None, *, delay: float = 0.0,
-                 wait_after_race: bool = False) -> None:
-        self.state = state
-        self.store = store
-        self.name = name
-        self.surface = surface
-        self.revision = revision
-        self.delay = delay
-        self.lang = surface.lang
-        # after a race its result stays put until Enter: at a terminal, and always in full
-        # screen (a script or a pipe reads on at once)
-        self.wait_after_race = wait_after_race or surface.full_screen
+    state: EveningState
+    store: SessionStore
+    name: str
+    surface: Surface
+    revision: int | None = None
+    _: KW_ONLY
+    delay: float = 0.0
+    # after a race its result stays put until Enter: at a terminal, and always in full
+    # screen (a script or a pipe reads on at once)
+    wait_after_race: bool = False
+
+    def __post_init__(self) -> None:
+        self.lang = self.surface.lang
+        self.wait_after_race = self.wait_after_race or self.surface.full_screen
         # a scripted transcript shows what was answered (never a sealed bid)
-        self.echo = not surface.full_screen and not sys.stdin.isatty()
+        self.echo = not self.surface.full_screen and not sys.stdin.isatty()
         self._race: DerbyState | None = None  # the race being run, kept after it settles
         self._last_rolls: dict[str, int | None] = {}  # the dice of the round just resolved
         self._standings_after: int | None = None  # the race whose standings were just shown
@@ -239,8 +220,8 @@ class Party:
                 i = bidders[k]
                 p = s.players[i]
                 if p.is_computer:
-                    events += state.apply_action_for(i, state.bid_action(
-                        i, computer_bid(s, i, post)))
+                    for _, made in computer_turn(state, i, Computer(i), self._rng(i, post)):
+                        events += made
                     k += 1
                     continue
                 self.show()
@@ -326,14 +307,11 @@ class Party:
         for i in list(self.state.acting_players()):
             p = self.session.players[i]
             if p.is_computer:
-                state = self.state
-                for bet in computer_bets(self.session, i):
-                    state.apply_action_for(i, state.ticket_action(i, bet.kind, bet.horses,
-                                                                  bet.stake))
-                    self.say(self.w("party.computer_ticket", name=p.name,
-                                    kind=Message(f"{WORDS}.computer.{p.kind}"),
-                                    **ticket_facts(self._mine(i)[-1])))
-                state.apply_action_for(i, DONE)
+                for action, _ in computer_turn(self.state, i, Computer(i), self._rng(i)):
+                    if action != DONE:
+                        self.say(self.w("party.computer_ticket", name=p.name,
+                                        kind=Message(f"{WORDS}.computer.{p.kind}"),
+                                        **ticket_facts(self._mine(i)[-1])))
                 continue
             self._tickets(i)
         self.save()
@@ -524,13 +502,10 @@ class Party:
             if answer == UNDO:
                 self.refuse(self.w("party.undo_dice"))
                 continue
-            try:
-                values = parse_host_round(answer, rolling)
+            try:  # the evening checks the round: a refused one changes nothing
+                return self.state.enter_rolls(answer.replace(",", " ").split())
             except RacedayError as exc:
                 self.refuse(exc)
-                continue
-            break
-        return self.state.enter_rolls(values)
 
     def standings_table(self) -> Table:
         s = self.session

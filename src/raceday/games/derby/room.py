@@ -25,9 +25,9 @@ secret. This module declares only what is Derby's own:
   before the race, and the finish stands alone on the big screen first (a photo-finish if
   it was close). Nothing about the result reaches a phone before the big screen shows the
   finish; see docs/rules/derby.md, "On the screens".
-* **computers** — bid once every person has sealed (:func:`computer_bid`), buy their
-  tickets as betting opens (:func:`computer_bets`); their horses and the house's roll at
-  once.
+* **computers** — :class:`~raceday.games.derby.agents.Computer` agents, each at its
+  seat: they bid once every person has sealed, buy their tickets as betting opens; their
+  horses and the house's roll at once.
 * **views** — every screen's from ``observation(None)``, a seat's ``me`` from
   ``observation(seat)``, in the shape the Derby pages read.
 """
@@ -45,7 +45,7 @@ from pydantic import Field, ValidationInfo, field_validator
 from raceday.core.errors import IllegalActionError, OptionsError
 from raceday.core.events import Event, Message
 from raceday.core.game import GameOptions
-from raceday.games.derby.agents import computer_bets, computer_bid
+from raceday.games.derby.agents import Computer, computer_turn
 from raceday.games.derby.evening import (
     DONE,
     EVENING,
@@ -220,24 +220,6 @@ class DerbyRoom(PartyRoom[EveningState]):
         super().__init__(options, names, lobby_options)
         assert isinstance(options, EveningOptions)
         self.options: EveningOptions = options
-        self.held: list[JSON] = []  # a race's news that waits for the curtain's tick
-        self.curtain: JSON | None = None  # the evening as it stood before the finish
-        self._shown: EveningState | None = None  # self.curtain, read once
-
-    # --- the save format: the kit's, with the curtain --------------------------------------
-    def to_json(self) -> JSON:
-        return {**super().to_json(), "held": list(self.held), "curtain": self.curtain}
-
-    @classmethod
-    def restore(cls, data: Mapping[str, Any]) -> DerbyRoom:
-        room = super().restore(data)
-        held = data.get("held", [])  # rooms saved before the timeline have neither
-        curtain = data.get("curtain")
-        if not isinstance(held, list) or not (curtain is None or isinstance(curtain, dict)):
-            raise RoomError("malformed Dice Derby room: its held results")
-        room.held = [dict(e) for e in held]
-        room.curtain = curtain
-        return room
 
     # --- creating ------------------------------------------------------------------------
     @classmethod
@@ -290,11 +272,6 @@ class DerbyRoom(PartyRoom[EveningState]):
             return PHASE_RACING  # the finish is on the screens; the results wait
         return "finished" if self.finished() else self.state.phase
 
-    def finished(self) -> bool:
-        """Over once the last race's results are out (not while they wait behind the
-        curtain), or abandoned."""
-        return super().finished() and (self.abandoned or self.curtain is None)
-
     def handlers(self, actor: Actor) -> dict[str, Handler]:
         if actor.kind == "host":  # with the timeline's pace, pause, resume, skip and again
             return {**super().handlers(actor), "start": self._start_evening,
@@ -310,7 +287,7 @@ class DerbyRoom(PartyRoom[EveningState]):
         computers = self.state.num_players - len(self.names) if self.state is not None else 0
         self.state = None
         self.undo, self.recent, self.held = [], [], []
-        self._lift()
+        self.curtain = None
         self.abandoned = False
         self.paused = False
         events.append({"type": "again"})
@@ -356,16 +333,25 @@ class DerbyRoom(PartyRoom[EveningState]):
         return state, actor.seat
 
     def _act_for(self, player: int, action: int, events: list[JSON]) -> None:
-        """Apply ``player``'s action; the events a computer's choice makes by itself (its
-        sealed bid, its 'done') are not news, as they never were on the screens."""
+        """Apply ``player``'s action; the engine's refusal as the room's."""
         state = self.state
         assert state is not None
         try:
             produced = state.apply_action_for(player, action)
         except IllegalActionError as exc:
-            error = RoomError(exc.reason)
-            error.message = exc.message  # the engine's refusal, in every language
-            raise error from None
+            raise self._refused(exc) from None
+        self._tell_acts(player, produced, events)
+
+    @staticmethod
+    def _refused(exc: IllegalActionError) -> RoomError:
+        """The engine's refusal as the room's, in every language."""
+        error = RoomError(exc.reason)
+        error.message = exc.message
+        return error
+
+    def _tell_acts(self, player: int, produced: list[Event], events: list[JSON]) -> None:
+        """The events of ``player``'s action; those a computer's choice makes by itself
+        (its sealed bid, its 'done') are not news, as they never were on the screens."""
         for e in produced:
             if e.kind in ("bid_sealed", "done_betting") and not self._human(player):
                 continue
@@ -379,18 +365,15 @@ class DerbyRoom(PartyRoom[EveningState]):
         """The race's dice are the timeline's."""
         return state.phase == PHASE_RACING
 
-    def paced(self, state: EveningState) -> bool:
-        """A furlong of the race, or the results behind the curtain, come at the pace."""
-        return self.curtain is not None or super().paced(state)
+    def told_at_once(self, event: Event) -> bool:
+        """A race's own events go out at their furlong; the rest waits for the results."""
+        return event.kind in RACE_KINDS
 
     def paced_step(self, state: EveningState, rng: np.random.Generator,
                    events: list[JSON]) -> None:
-        """One tick: the results behind the curtain, or the race's next furlong (every die
-        still running, one after another, until the round is decided)."""
-        if self.curtain is not None:
-            self._release(events)
-            return
-        before = state.to_json()
+        """One tick: the race's next furlong (every die still running, one after another,
+        until the round is decided); the kit's curtain holds the results of the last."""
+        before = state.clone()
         produced: list[Event] = []
         for _ in range(len(POSTS) + 1):
             draw = state.sample_chance(rng)
@@ -400,46 +383,13 @@ class DerbyRoom(PartyRoom[EveningState]):
                 break
         self._race_news(produced, before, events)
 
-    def _skip(self, actor: Actor, intent: Intent, rng: np.random.Generator,
-              events: list[JSON]) -> None:
-        """The race and its results at once (the kit's skip stops at the evening's end,
-        before the last results)."""
-        super()._skip(actor, intent, rng, events)
-        if self.curtain is not None:
-            self._release(events)
-
-    def _race_news(self, produced: list[Event], before: JSON, events: list[JSON]) -> None:
-        """Broadcast a furlong's race events; hold back what tells of money or of what
-        follows the race, and draw the curtain when the race is over."""
+    def _race_news(self, produced: list[Event], before: EveningState,
+                   events: list[JSON]) -> None:
+        """Tell a furlong's events; when the race is over, the curtain keeps the screens on
+        the evening ``before`` it until the next tick."""
         state = self.state
         assert state is not None
-        for e in produced:
-            data = self.event_json(e)
-            if e.kind in RACE_KINDS:
-                self._record(data, events)
-            else:
-                self.held.append(data)
-        if state.phase != PHASE_RACING:
-            self.curtain = before
-
-    def _release(self, events: list[JSON]) -> None:
-        """The curtain's tick: the race's results and what follows them, for every screen."""
-        held, self.held = self.held, []
-        self._lift()
-        for data in held:
-            self._record(data, events)
-
-    def _lift(self) -> None:
-        self.curtain = None
-        self._shown = None
-
-    def shown(self) -> EveningState | None:
-        """The evening the screens show: before the finish while the curtain is drawn."""
-        if self.curtain is None:
-            return self.state
-        if self._shown is None:
-            self._shown = EVENING.state_from_json(self.curtain)
-        return self._shown
+        self.tell(produced, events, before if state.phase != PHASE_RACING else None)
 
     def settle_step(self, state: EveningState, rng: np.random.Generator,
                     events: list[JSON]) -> bool:
@@ -449,18 +399,11 @@ class DerbyRoom(PartyRoom[EveningState]):
         computers = [i for i in acting if not self._human(i)]
         if not computers:
             return False
-        s = state.ledger
         player = computers[0]
-        if state.phase == PHASE_AUCTION:
-            if any(self._human(i) for i in acting) or s.next_lot is None:
-                return False
-            self._act_for(player, state.bid_action(player, computer_bid(s, player,
-                                                                        s.next_lot)), events)
-            return True
-        for bet in computer_bets(s, player):
-            self._act_for(player, state.ticket_action(player, bet.kind, bet.horses,
-                                                      bet.stake), events)
-        self._act_for(player, DONE, events)
+        if state.phase == PHASE_AUCTION and any(self._human(i) for i in acting):
+            return False
+        for _, produced in computer_turn(state, player, Computer(player), rng):
+            self._tell_acts(player, produced, events)
         return True
 
     def _then(self, rng: np.random.Generator, events: list[JSON]) -> None:
@@ -495,23 +438,12 @@ class DerbyRoom(PartyRoom[EveningState]):
             raise refusal(RoomError, "derby.refusal.server_dice")
         race = state.race
         assert race is not None
-        raw = intent.values
-        rolling = list(race.to_roll)
-        names = " ".join(horse_name(p) for p in rolling)
-        if len(raw) != len(rolling):
-            raise refusal(RoomError, "derby.refusal.enter_count", n=len(rolling), names=names)
-        values: list[int | None] = []
-        for v in raw:
-            if v is None or (isinstance(v, str) and v.strip().upper() in ("F", "X")):
-                values.append(None)
-            elif isinstance(v, int):
-                values.append(v)
-            elif isinstance(v, str) and re.fullmatch(r"[0-9]{1,3}", v.strip()):
-                values.append(int(v))
-            else:
-                raise refusal(RoomError, "derby.refusal.not_a_die", value=repr(v))
-        before = state.to_json()
-        self._race_news(state.enter_rolls(values), before, events)  # all or nothing
+        before = state.clone()
+        try:  # the evening checks the round: all or nothing
+            produced = state.enter_rolls(intent.values)
+        except IllegalActionError as exc:
+            raise self._refused(exc) from None
+        self._race_news(produced, before, events)
         self._then(rng, events)
 
     # seat intents
@@ -627,7 +559,7 @@ class DerbyRoom(PartyRoom[EveningState]):
         """What every screen sees (the host's and a spectator's whole view): while the
         curtain is drawn, the evening as it stood before the finish, with the finish on the
         track."""
-        state = self.shown()
+        state = self.on_screens()
         out: JSON = {"game": self.game, "phase": self.phase(),
                      "config": rules_view(self.options), "seats": list(self.names),
                      "max_seats": MAX_SEATS}
@@ -678,7 +610,7 @@ class DerbyRoom(PartyRoom[EveningState]):
         if actor.kind != "seat" or actor.seat is None:
             return None
         seat = actor.seat
-        state = self.shown()
+        state = self.on_screens()
         if state is None or seat >= state.num_players:
             return {"seat": seat, "name": self.names[seat] if seat < len(self.names) else ""}
         me: JSON = state.own_view(seat)

@@ -42,9 +42,9 @@ from raceday.games.hairpin.rules import (
     symmetric_position,
 )
 from raceday.present import describe_outcome, render
-from raceday.store.names import MAX_SESSION_NAME
 from raceday.store.sessions import ReadOnlyStore, SessionStore, writable_store
 from raceday.terminal import common
+from raceday.terminal.groups import option_group
 from raceday.terminal.options import GIVEN, GivenOptions, field_option, game_options
 from raceday.terminal.surface import (
     UNDO,
@@ -69,7 +69,6 @@ app = typer.Typer(help=HELP, no_args_is_help=True, pretty_exceptions_enable=Fals
 MAX_DEPTH = 8
 MAX_GAMES = 100_000
 MAX_OPENING_PLIES = 40
-MAX_NAME = MAX_SESSION_NAME
 
 PLAYER_HELP = (
     "human, easy, medium, hard, expert (thinks --think seconds a move), or an agent: "
@@ -144,12 +143,11 @@ def perft_command(
 # The loop talks only to a Surface (raceday.terminal.surface): full screen at a terminal,
 # lines when piped or with --plain. Every prompt understands help/?, quit and undo.
 HUMAN = "human"
-PLAYERS_METAVAR = "NAMES"  # one metavar for --players in every command
 PlayersOpt = Annotated[
     list[str] | None,
-    typer.Option("--players", "-p", metavar=PLAYERS_METAVAR,
-                 help="Red then Black, separated by a comma (e.g. human,easy): human, easy, "
-                 "medium, hard, expert or another agent name (see `raceday hairpin levels`)."),
+    common.players_option(
+        "Red then Black, separated by a comma (e.g. human,easy): human, easy, medium, hard, "
+        "expert or another agent name (see `raceday hairpin levels`)."),
 ]
 
 
@@ -554,6 +552,7 @@ def _list_saved(db: Path | None, lang: str) -> None:
 
 @app.command("play")
 @game_options(HairpinOptions)
+@option_group(common.Face)
 def play_command(
     players: PlayersOpt = None,
     red: Annotated[str | None, typer.Option(
@@ -562,23 +561,19 @@ def play_command(
     black: Annotated[str | None, typer.Option(
         "--black", metavar="WHO", help="Who plays Black (default expert).")] = None,
     game: GameOpts = GIVEN,
-    save: Annotated[str | None, typer.Option(
-        "--save", metavar="NAME", callback=common.check_session_name_option,
-        help=f"Save the new game under NAME (at most {MAX_NAME} characters; default: "
-        "hairpin, then hairpin-2, ...). A NAME already saved is refused.")] = None,
+    save: Annotated[str | None, common.save_option("game", SAVE_KIND)] = None,
     resume: common.ResumeOpt = None,
     list_games: common.ListOpt = False,
     db: common.DbOpt = None,
     seed: common.SeedOpt = None,
     delay: common.DelayOpt = None,
     think: ThinkOpt = DEFAULT_THINK,
-    lang: common.LangOpt = None,
-    plain: common.PlainOpt = False,
+    face: common.Face = common.FACE,
 ) -> None:
     """Play a game in the terminal: pick a move from the list or type its number or name;
     help, undo and quit work at every prompt. Saved after every move."""
     # Every check happens before the store is opened, so a bad option writes nothing.
-    lang = common.resolve_lang(lang)
+    lang = face.language()
     if list_games:
         _list_saved(db, lang)
         return
@@ -632,25 +627,24 @@ def play_command(
                        db=db, revision=revision, undo=undo, log=log, notes=notes)
     kept = words("term.kept", lang, name=repr(name))
     with common.on_interrupt(kept, loop.resume_command()):
-        run_command(loop, title=words("title", lang), lang=lang, plain=plain)
+        run_command(loop, title=words("title", lang), lang=lang, plain=face.plain)
 
 
 @app.command("watch")
 @game_options(HairpinOptions)
+@option_group(common.Face)
 def watch_command(
-    players: Annotated[list[str] | None, typer.Option(
-        "--players", "-p", metavar=PLAYERS_METAVAR,
-        help="Two computer players, Red then Black (default medium,hard): easy, medium, "
-        "hard, expert or another agent name (see `raceday hairpin levels`).")] = None,
+    players: Annotated[list[str] | None, common.players_option(
+        "Two computer players, Red then Black (default medium,hard): easy, medium, hard, "
+        "expert or another agent name (see `raceday hairpin levels`).")] = None,
     game: GameOpts = GIVEN,
     seed: common.SeedOpt = None,
     delay: common.DelayOpt = None,
     think: ThinkOpt = DEFAULT_THINK,
-    lang: common.LangOpt = None,
-    plain: common.PlainOpt = False,
+    face: common.Face = common.FACE,
 ) -> None:
     """Watch two computer players race (nothing is saved; space pauses, q quits)."""
-    lang = common.resolve_lang(lang)
+    lang = face.language()
     state = HAIRPIN.new_state(game.parse())
     red, black = _sides(players, None, None, ("medium", "hard"))
     if HUMAN in (red.strip().lower(), black.strip().lower()):
@@ -660,7 +654,7 @@ def watch_command(
     loop = HairpinPlay(state, red, black, rng, think=think,
                        wait=common.default_delay(delay, 0.6))
     with common.on_interrupt("nothing (a watched game is not saved)"):
-        run_command(loop, title=words("title", lang), lang=lang, plain=plain)
+        run_command(loop, title=words("title", lang), lang=lang, plain=face.plain)
 
 
 # --- match ---------------------------------------------------------------------------
@@ -680,9 +674,8 @@ def _results_table(result: MatchResult, lang: str = "en") -> Table:
 
 @app.command("match")
 def match_command(
-    players: Annotated[list[str] | None, typer.Option(
-        "--players", "-p", metavar=PLAYERS_METAVAR,
-        help="The two computer players, A (Red in the first game) then B: "
+    players: Annotated[list[str] | None, common.players_option(
+        "The two computer players, A (Red in the first game) then B: "
         f"{PLAYER_HELP.replace('human, ', '')}")] = None,
     red: Annotated[str | None, typer.Option(
         "--red", metavar="WHO", help="Agent A (Red in the first game), instead of "

@@ -1,16 +1,19 @@
 """A Hairpin Racers board drawn from the state's frame (:meth:`HairpinState.frame`): Rich
-markup for the terminal and the same picture as plain text (the state's ``str``). It reads
-only the frame, so the rules never depend on how a board is drawn. The words come from the
+markup for the terminal and the same picture as plain text (:func:`text_picture`). It
+reads only the frame, so the rules never depend on how a board is drawn. The words come from the
 game's message tables, so ``lang="ja"`` draws the same board in Japanese."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.markup import escape
 
 from raceday.core.events import Message
 from raceday.present import render
+
+if TYPE_CHECKING:
+    from raceday.games.hairpin.rules import HairpinState
 
 Frame = dict[str, Any]
 RED, BLACK = 0, 1
@@ -109,3 +112,9 @@ def frame_text(frame: Frame, lang: str = "en") -> str:
     from rich.text import Text
 
     return Text.from_markup(frame_markup(frame, lang)).plain
+
+
+def text_picture(state: HairpinState, lang: str = "en") -> str:
+    """The state's picture as plain text: board, counters and who moves (the game's
+    ``picture`` face, :func:`raceday.present.pictures.text_picture`)."""
+    return frame_text(state.frame(), lang)

@@ -103,9 +103,11 @@ class HairpinRoom(TurnRoom[HairpinState]):
     def _moves(self, state: HairpinState) -> list[JSON]:
         out = []
         for action in state.legal_actions():
-            facts = state.action_message(action).params
+            message = state.action_message(action)
+            facts = message.params
             warning = facts["warning"]
-            out.append({"action": action, "name": facts["name"], "from": facts["origin"],
+            out.append({"action": action, "name": facts["name"], "message": message.to_json(),
+                        "from": facts["origin"],
                         "to": facts["dest"], "kind": facts["kind"], "lap": facts["lap"],
                         "hit": facts["hit"],
                         "warning_message": warning,

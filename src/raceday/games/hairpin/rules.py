@@ -737,18 +737,23 @@ class HairpinState(State):
                                           "nth": {"key": f"nth.{count}", "params": {}}})
 
     def action_message(self, action: Action) -> Message:
-        """A setup roll, or a move with its facts: ``origin`` (a square, -1 for the pit,
-        -2 for a skip), ``dest``, ``kind`` (cruise, charge, bump, pass, enter, skip),
-        ``lap``, ``hit`` and the decisive bump's ``warning`` (a message) if any."""
+        """A setup roll, or a move (``move.<kind>``) with its facts: ``name`` (what the
+        move is typed as), ``origin`` (a square, -1 for the pit, -2 for a skip), ``dest``,
+        the squares ``from`` and ``to`` by name (as the move event names them), ``kind``
+        (cruise, charge, bump, pass, enter, skip), ``lap``, ``hit`` and the decisive
+        bump's ``warning`` (a message) if any."""
         if self.in_setup:
             return Message("setup_roll", {"roll": action})
         move = self.move_of(action)
         warning = self.bump_warning(move)
         origin = -1 if move.origin == PIT_ORIGIN else (-2 if move.kind == SKIP else move.origin)
-        return Message("move", {"name": move_name(move), "origin": origin, "dest": move.dest,
-                                "kind": MOVE_WORDS[move.kind], "lap": move.lap,
-                                "hit": move.hit,
-                                "warning": None if warning is None else warning.to_json()})
+        kind = MOVE_WORDS[move.kind]
+        return Message(f"move.{kind}", {
+            "name": move_name(move), "origin": origin, "dest": move.dest,
+            "from": None if origin < 0 else square_name(move.origin),
+            "to": None if move.kind == SKIP else square_name(move.dest),
+            "kind": kind, "lap": move.lap, "hit": move.hit,
+            "warning": None if warning is None else warning.to_json()})
 
     def frame(self) -> dict[str, Any]:
         """The board: signed racer counts per square (Red positive, row by row), laps,
@@ -771,12 +776,6 @@ class HairpinState(State):
         return message.to_json()
 
     # --- text form, copies and saving -------------------------------------------------
-    def __str__(self) -> str:
-        """The board, counters and who moves, as plain text (the frame's picture)."""
-        from raceday.games.hairpin.picture import frame_text
-
-        return frame_text(self.frame())
-
     def __repr__(self) -> str:
         return f"<HairpinState {self.position_text()!r} ({self.rules.variant_name()})>"
 

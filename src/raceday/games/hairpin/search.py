@@ -441,8 +441,202 @@ def _lowest_key_first(moves: np.ndarray, keys: np.ndarray, k: int, j: int, n: in
 
 
 @kernel(refcounts=False)
-def negamax_frames(
-f: np.ndarray, moves: np.ndarray, keys: np.ndarray, killers: np.ndarray,
+def _result_value(f: np.ndarray, k: int) -> tuple[bool, float]:
+    """Whether row ``k`` is a finished game, and its value for the side to move (a win
+    sooner is worth more, a loss later less)."""
+    res = frame_winner(f, k)
+    if res < 0:
+        return False, 0.0
+    if res == 2:
+        return True, 0.0
+    if res == f[k, F_SIDE]:
+        return True, WIN - k
+    return True, -(WIN - k)
+
+
+@kernel(refcounts=False)
+def _probe(tt_key: np.ndarray, tt_val: np.ndarray, tt_info: np.ndarray, h: int, mask: int,
+           depth: int, k: int, alpha: float, beta: float) -> tuple[int, bool, float]:
+    """The table's entry for the key ``h`` at ply ``k``: its best move (-1: none), and
+    whether its value settles the node searched ``depth`` plies in the window, with it."""
+    slot = h & mask
+    if h == 0 or tt_key[slot, T_KEY] != h:
+        return -1, False, 0.0
+    hint = tt_info[slot, T_MOVE] >> 2
+    if tt_info[slot, T_DEPTH] >= depth:
+        flag = tt_info[slot, T_MOVE] & 3
+        v = _from_tt(tt_val[slot, T_VAL], k)
+        if settles(flag, v, alpha, beta):
+            return hint, True, v
+    return hint, False, 0.0
+
+
+@kernel(refcounts=False)
+def _store(tt_key: np.ndarray, tt_val: np.ndarray, tt_info: np.ndarray, mask: int, k: int,
+           stack_f: np.ndarray, stack_i: np.ndarray) -> None:
+    """Keep row ``k``'s searched frame (see :func:`negamax_frames`) in the table: a hash
+    of 0 is not stored, and a deeper result already in the slot stays."""
+    h = stack_i[4, k]
+    depth = stack_i[1, k]
+    best = stack_f[3, k]
+    first_alpha = stack_f[2, k]
+    beta = stack_f[1, k]
+    best_move = stack_i[0, k]
+    slot = h & mask
+    if h != 0 and (tt_key[slot, T_KEY] != h or tt_info[slot, T_DEPTH] <= depth):
+        tt_key[slot, T_KEY] = h
+        tt_val[slot, T_VAL] = _to_tt(best, k)
+        tt_info[slot, T_DEPTH] = depth
+        flag = bound_flag(best, first_alpha, beta)
+        tt_info[slot, T_MOVE] = flag | (best_move << 2)
+
+
+@kernel(refcounts=False)
+def _order_first(moves: np.ndarray, keys: np.ndarray, k: int, n: int, me: int, hint: int,
+                 k1: int, k2: int) -> None:
+    """The ordering keys of row ``k``'s ``n`` moves, and the first move to try (the first
+    with the lowest key) brought to place 0."""
+    pick = 0
+    low = 1 << 62
+    for i in range(n):
+        kv = _move_key(moves[k, i], me, hint, k1, k2)
+        keys[k, i] = kv
+        if kv < low:
+            low = kv
+            pick = i
+    if pick != 0:
+        _swap_moves(moves, keys, k, pick, 0)
+
+
+@kernel(refcounts=False)
+def _prefetch_children(f: np.ndarray, k: int, h: int, moves: np.ndarray, n: int,
+                       zob: np.ndarray, child_keys: np.ndarray, tt_key: np.ndarray,
+                       mask: int) -> None:
+    """The Zobrist keys of row ``k``'s children (a few exclusive-ors from its own key
+    ``h``, :func:`child_hash`), and their table entries on their way into the cache: the
+    children probe them later and then (mostly) find them there, instead of a wait on
+    main memory each."""
+    for i in range(n):
+        ch = child_hash(f, k, h, moves[k, i], zob)
+        child_keys[k, i] = ch
+        _prefetch_row(tt_key, ch & mask)
+
+
+@kernel(refcounts=False)
+def _remember_killer(killers: np.ndarray, k: int, m: int) -> None:
+    """A quiet move that cut off at ply ``k`` becomes its first killer (bumps are tried
+    early anyway)."""
+    if ((m >> 5) & 7) != CHARGE_BUMP and killers[k, 0] != m:
+        killers[k, 1] = killers[k, 0]
+        killers[k, 0] = m
+
+
+@kernel(refcounts=False)
+def _next_child(moves: np.ndarray, keys: np.ndarray, child_keys: np.ndarray, k: int, j: int,
+                n: int) -> None:
+    """Bring the best-keyed remaining move of row ``k`` to place ``j`` (selection: cutoffs
+    come early), with its child's key."""
+    pick = j
+    if j > 0:  # the first is in place already
+        pick = _lowest_key_first(moves, keys, k, j, n)
+    if pick != j:
+        kv = child_keys[k, pick]
+        child_keys[k, pick] = child_keys[k, j]
+        child_keys[k, j] = kv
+
+
+@kernel(refcounts=False)
+def _horizon_children(f: np.ndarray, k: int, moves: np.ndarray, keys: np.ndarray,
+                      killers: np.ndarray, n: int, w: np.ndarray, with_reach: bool,
+                      a: float, b: float, nodes: int, limit: int, seldepth: int
+                      ) -> tuple[float, int, float, int, int, bool]:
+    """Row ``k`` whose children are all at the horizon: their values in one loop, in the
+    same order, values and cutoff as one child at a time, each evaluated without a stack
+    frame of its own. Returns the best value and move, alpha, the counters and whether
+    the node limit stopped it."""
+    bst = -np.inf
+    bm = moves[k, 0]
+    c = k + 1
+    for j in range(n):
+        if j > 0:  # the first is in place already
+            _lowest_key_first(moves, keys, k, j, n)
+        m = moves[k, j]
+        frame_apply(f, k, c, m)
+        nodes += 1
+        if nodes > limit:
+            return bst, bm, a, nodes, seldepth, True
+        if c > seldepth:
+            seldepth = c
+        v = -_horizon_value(f, c, w, with_reach)
+        if v > bst:
+            bst = v
+            bm = m
+        if v > a:
+            a = v
+        if not a < b:
+            _remember_killer(killers, k, m)
+            break
+    return bst, bm, a, nodes, seldepth, False
+
+
+@kernel(refcounts=False)
+def _open_node(f: np.ndarray, k: int, h: int, hint: int, moves: np.ndarray, keys: np.ndarray,
+               killers: np.ndarray, zob: np.ndarray, child_keys: np.ndarray,
+               tt_key: np.ndarray, mask: int, stack_f: np.ndarray, stack_i: np.ndarray
+               ) -> int:
+    """Row ``k`` about to be searched: its moves, ordered first by the table's ``hint``
+    and the killers, the children's keys where they will probe the table, and its
+    frame on the stack (see :func:`negamax_frames`). Returns the number of moves."""
+    n = frame_moves(f, k, moves, k)
+    _order_first(moves, keys, k, n, f[k, F_SIDE], hint, killers[k, 0], killers[k, 1])
+    if stack_i[1, k] >= 3:  # the children will probe the table
+        _prefetch_children(f, k, h, moves, n, zob, child_keys, tt_key, mask)
+    stack_i[4, k] = h  # hashes
+    stack_i[2, k] = n  # count
+    stack_i[3, k] = 0  # nxt
+    stack_f[3, k] = -np.inf  # best
+    stack_i[0, k] = moves[k, 0]  # best_move
+    stack_f[2, k] = stack_f[0, k]  # first_alpha = alpha
+    return n
+
+
+@kernel(refcounts=False)
+def _take_child_value(v: float, k: int, moves: np.ndarray, killers: np.ndarray,
+                      stack_f: np.ndarray, stack_i: np.ndarray) -> bool:
+    """Row ``k``'s last child searched gave ``v`` (for row ``k``): keep the best and
+    raise alpha; return whether the search of the row goes on (no cutoff)."""
+    m = moves[k, stack_i[3, k] - 1]
+    if v > stack_f[3, k]:
+        stack_f[3, k] = v
+        stack_i[0, k] = m
+    if v > stack_f[0, k]:
+        stack_f[0, k] = v
+    if stack_f[0, k] < stack_f[1, k]:
+        return True
+    _remember_killer(killers, k, m)
+    return False
+
+
+@kernel(refcounts=False)
+def _push_child(k: int, j: int, child_keys: np.ndarray, stack_f: np.ndarray,
+                stack_i: np.ndarray) -> None:
+    """Row ``k``'s child ``j`` (in row ``k + 1``) on the stack: one ply less, its key,
+    and its window: a null window after the first child while the window is open."""
+    alpha = stack_f[0]
+    beta = stack_f[1]
+    stack_i[1, k + 1] = stack_i[1, k] - 1
+    stack_i[6, k + 1] = child_keys[k, j]
+    if j > 0 and beta[k] - alpha[k] > 1e-3:
+        stack_i[5, k] = 1
+        alpha[k + 1] = -alpha[k] - 1e-3
+        beta[k + 1] = -alpha[k]
+    else:
+        stack_i[5, k] = 0
+        open_child_window(alpha, beta, k)
+
+
+@kernel(refcounts=False)
+def negamax_frames(f: np.ndarray, moves: np.ndarray, keys: np.ndarray, killers: np.ndarray,
                    depth0: int, alpha0: float, beta0: float, ply0: int, w: np.ndarray,
                    zob: np.ndarray, tt_key: np.ndarray, tt_val: np.ndarray,
                    tt_info: np.ndarray, counter: np.ndarray, stack_f: np.ndarray,
@@ -454,27 +648,21 @@ f: np.ndarray, moves: np.ndarray, keys: np.ndarray, killers: np.ndarray,
     (4 rows) and ``stack_i`` (7 rows) are scratch, one column per ply, and
     ``child_keys`` (a row per ply) holds the Zobrist keys of a node's children.
 
-    A node two or more plies from the horizon probes the table. Its key comes from its
-    parent (:func:`child_hash`, a few exclusive-ors), which computed the keys of all its
-    children when it generated its moves and had their table entries prefetched: the
-    entries are then (mostly) in the cache when the children probe them, instead of a
-    wait on main memory each.
-
-    A child at the horizon is evaluated in its parent's loop, without a stack frame of
-    its own, and never searched twice: its value does not depend on the window.
+    A node two or more plies from the horizon probes the table, with the key its parent
+    computed (:func:`_prefetch_children`). A child at the horizon is evaluated in its
+    parent's loop (:func:`_horizon_children`) and never searched twice: its value does
+    not depend on the window.
 
     Compiled without numba's reference counting (``_nrt=False``): it allocates nothing,
     and the atomic reference counts of the arrays handed to the inlined helpers were a
     tenth of its time."""
     alpha = stack_f[0]
     beta = stack_f[1]
-    first_alpha = stack_f[2]
     best = stack_f[3]
     best_move = stack_i[0]
     depth = stack_i[1]
     count = stack_i[2]
     nxt = stack_i[3]
-    hashes = stack_i[4]
     nullwin = stack_i[5]  # 1: the child was searched with a null window
     node_key = stack_i[6]  # the Zobrist key of a node two or more plies from the horizon
     with_reach = w[W_REACH_MOVER] != 0.0 or w[W_REACH_OTHER] != 0.0
@@ -498,98 +686,32 @@ f: np.ndarray, moves: np.ndarray, keys: np.ndarray, killers: np.ndarray,
                 return _stopped(counter, nodes, seldepth)
             if k > seldepth:
                 seldepth = k
-            res = frame_winner(f, k)
-            leaf = True
-            if res >= 0:
-                if res == 2:
-                    ret = 0.0
-                elif res == f[k, F_SIDE]:
-                    ret = WIN - k
-                else:
-                    ret = -(WIN - k)
-            elif depth[k] <= 0 or k >= MAX_PLY:
+            leaf, ret = _result_value(f, k)
+            if not leaf and (depth[k] <= 0 or k >= MAX_PLY):
                 ret = _evaluate_running(f, k, w, with_reach)
-            else:
+                leaf = True
+            elif not leaf:
                 # the table is kept for nodes two or more plies from the horizon: probing it
                 # at the many depth-1 nodes cost more (cache misses) than it saved
                 h = 0
                 if depth[k] >= 2:
                     h = node_key[k] if k > ply0 else frame_hash(f, k, zob)
-                slot = h & mask
-                hint = -1
-                leaf = False
-                if h != 0 and tt_key[slot, T_KEY] == h:
-                    hint = tt_info[slot, T_MOVE] >> 2
-                    if tt_info[slot, T_DEPTH] >= depth[k]:
-                        flag = tt_info[slot, T_MOVE] & 3
-                        v = _from_tt(tt_val[slot, T_VAL], k)
-                        if settles(flag, v, alpha[k], beta[k]):
-                            ret = v
-                            leaf = True
+                hint, leaf, ret = _probe(tt_key, tt_val, tt_info, h, mask, depth[k], k,
+                                         alpha[k], beta[k])
                 if not leaf:
-                    hashes[k] = h
-                    n = frame_moves(f, k, moves, k)
-                    k1 = killers[k, 0]
-                    k2 = killers[k, 1]
-                    me = f[k, F_SIDE]
-                    # the keys, and the first move to try (the first with the lowest key)
-                    pick = 0
-                    low = 1 << 62
-                    for i in range(n):
-                        kv = _move_key(moves[k, i], me, hint, k1, k2)
-                        keys[k, i] = kv
-                        if kv < low:
-                            low = kv
-                            pick = i
-                    if pick != 0:
-                        _swap_moves(moves, keys, k, pick, 0)
-                    if depth[k] >= 3:
-                        # the children will probe the table: their keys, and their entries
-                        # on their way into the cache
-                        for i in range(n):
-                            ch = child_hash(f, k, h, moves[k, i], zob)
-                            child_keys[k, i] = ch
-                            _prefetch_row(tt_key, ch & mask)
-                    count[k] = n
-                    nxt[k] = 0
-                    best[k] = -np.inf
-                    best_move[k] = moves[k, 0]
-                    first_alpha[k] = alpha[k]
-                    expand = True
-                    if depth[k] <= 1 or k + 1 >= MAX_PLY:
-                        # every child is at the horizon: their values, in one loop here
-                        # (the same order, values and cutoff as one child at a time)
-                        a = alpha[k]
-                        b = beta[k]
-                        bst = -np.inf
-                        bm = moves[k, 0]
-                        c = k + 1
-                        for j in range(n):
-                            if j > 0:  # the first is in place already
-                                _lowest_key_first(moves, keys, k, j, n)
-                            m = moves[k, j]
-                            frame_apply(f, k, c, m)
-                            nodes += 1
-                            if nodes > limit:
-                                return _stopped(counter, nodes, seldepth)
-                            if c > seldepth:
-                                seldepth = c
-                            v = -_horizon_value(f, c, w, with_reach)
-                            if v > bst:
-                                bst = v
-                                bm = m
-                            if v > a:
-                                a = v
-                            if not a < b:
-                                if ((m >> 5) & 7) != CHARGE_BUMP and killers[k, 0] != m:
-                                    killers[k, 1] = killers[k, 0]
-                                    killers[k, 0] = m
-                                break
+                    n = _open_node(f, k, h, hint, moves, keys, killers, zob, child_keys,
+                                   tt_key, mask, stack_f, stack_i)
+                    expand = not (depth[k] <= 1 or k + 1 >= MAX_PLY)
+                    if not expand:
+                        bst, bm, a, nodes, seldepth, stopped = _horizon_children(
+                            f, k, moves, keys, killers, n, w, with_reach, alpha[k], beta[k],
+                            nodes, limit, seldepth)
+                        if stopped:
+                            return _stopped(counter, nodes, seldepth)
                         best[k] = bst
                         best_move[k] = bm
                         alpha[k] = a
                         nxt[k] = n
-                        expand = False
             if leaf:
                 if k == ply0:
                     return _finished(counter, nodes, seldepth, ret)
@@ -605,27 +727,10 @@ f: np.ndarray, moves: np.ndarray, keys: np.ndarray, killers: np.ndarray,
                 k += 1
                 entering = True
                 continue
-            if v > best[k]:
-                best[k] = v
-                best_move[k] = moves[k, nxt[k] - 1]
-            if v > alpha[k]:
-                alpha[k] = v
-            expand = alpha[k] < beta[k]
-            if not expand:
-                m = moves[k, nxt[k] - 1]
-                if ((m >> 5) & 7) != CHARGE_BUMP and killers[k, 0] != m:
-                    killers[k, 1] = killers[k, 0]
-                    killers[k, 0] = m
+            expand = _take_child_value(v, k, moves, killers, stack_f, stack_i)
         if expand and nxt[k] < count[k]:
-            # pick the best-keyed remaining move (selection: cutoffs come early)
             j = nxt[k]
-            pick = j
-            if j > 0:  # the first is in place already
-                pick = _lowest_key_first(moves, keys, k, j, count[k])
-            if pick != j:
-                kv = child_keys[k, pick]
-                child_keys[k, pick] = child_keys[k, j]
-                child_keys[k, j] = kv
+            _next_child(moves, keys, child_keys, k, j, count[k])
             nxt[k] = j + 1
             frame_apply(f, k, k + 1, moves[k, j])
             if depth[k] <= 1 or k + 1 >= MAX_PLY:
@@ -633,35 +738,18 @@ f: np.ndarray, moves: np.ndarray, keys: np.ndarray, killers: np.ndarray,
                 nodes += 1
                 if nodes > limit:
                     return _stopped(counter, nodes, seldepth)
-                c = k + 1
-                if c > seldepth:
-                    seldepth = c
-                ret = _horizon_value(f, c, w, with_reach)
+                if k + 1 > seldepth:
+                    seldepth = k + 1
+                ret = _horizon_value(f, k + 1, w, with_reach)
                 nullwin[k] = 0
                 entering = False
                 continue
-            depth[k + 1] = depth[k] - 1
-            node_key[k + 1] = child_keys[k, j]
-            if j > 0 and beta[k] - alpha[k] > 1e-3:
-                nullwin[k] = 1
-                alpha[k + 1] = -alpha[k] - 1e-3
-                beta[k + 1] = -alpha[k]
-            else:
-                nullwin[k] = 0
-                open_child_window(alpha, beta, k)
+            _push_child(k, j, child_keys, stack_f, stack_i)
             k += 1
             entering = True
             continue
         # frame k is done: store it and return its value to the parent
-        h = hashes[k]
-        slot = h & mask
-        # a hash of 0 is not stored; a deeper result already in the slot stays
-        if h != 0 and (tt_key[slot, T_KEY] != h or tt_info[slot, T_DEPTH] <= depth[k]):
-            tt_key[slot, T_KEY] = h
-            tt_val[slot, T_VAL] = _to_tt(best[k], k)
-            tt_info[slot, T_DEPTH] = depth[k]
-            flag = bound_flag(best[k], first_alpha[k], beta[k])
-            tt_info[slot, T_MOVE] = flag | (best_move[k] << 2)
+        _store(tt_key, tt_val, tt_info, mask, k, stack_f, stack_i)
         ret = best[k]
         if k == ply0:
             return _finished(counter, nodes, seldepth, float(ret))

@@ -3,7 +3,7 @@
 A race has no decision-making players: the derny's throw and every rider's throw are
 chance nodes, so the outcome names no winning players and
 :meth:`~raceday.core.protocol.State.returns` is empty. The betting is around the race (see
-:mod:`raceday.games.keirin.session`), not in it.
+:mod:`raceday.games.keirin.night`), not in it.
 """
 
 from __future__ import annotations

@@ -39,7 +39,7 @@ from raceday.games.keirin.night import DONE, MAX_PLAYERS
 from raceday.games.keirin.odds_view import BOARD_KINDS, fitted_board, odds_table
 from raceday.games.keirin.render import commentary, render_track, throw_line, track_words
 from raceday.games.keirin.rules import PHASE_PHOTO, KeirinOptions, KeirinState
-from raceday.games.keirin.session import GAME, BetSession, Settlement
+from raceday.games.keirin.saved_night import GAME, BetSession, Settlement
 from raceday.present import render
 from raceday.store.sessions import ReadOnlyStore, SessionStore, writable_store
 from raceday.terminal.common import (

@@ -12,6 +12,10 @@ environments all drive this one state:
   every offered combination at each stake of ``options.stakes`` (the menu random agents and
   research environments choose from). When everyone is done, betting closes: the stakes
   are taken and the race starts.
+* **the host** — not a seat, but a player of the state all the same (:data:`HOST`): while
+  betting is open, ``legal_actions_for(HOST)`` are :data:`CLOSE_BETTING` (everyone is done
+  now) and :data:`END_NIGHT` (the open tickets are withdrawn, no money moves, the standings
+  are final), applied with ``apply_action_for(HOST, action)`` like any other action.
 * **race** — the engine's own race (:class:`~raceday.games.keirin.rules.KeirinState`): every
   node is a chance node with its exact probabilities. At its end the tickets are paid
   (fixed odds or pari-mutuel pools, :mod:`raceday.games.keirin.betting`) and the next
@@ -39,6 +43,7 @@ from raceday.core.events import Event, Message
 from raceday.core.game import Game, GameOptions
 from raceday.core.protocol import (
     CHANCE,
+    HOST,
     TERMINAL,
     Action,
     ChanceDraw,
@@ -78,6 +83,10 @@ DEFAULT_BANKROLL = 1_000_000  # cents: 10,000.00
 LAP = 100  # squares in one lap of the track (the finish is at ``length``)
 TOP_ROWS = 10  # most likely combinations of each bet type on the boards
 DONE: Action = 0
+CLOSE_BETTING: Action = -1  # the host's: everyone is done, the stakes are taken
+END_NIGHT: Action = -2  # the host's: the open tickets are withdrawn, the standings final
+HOST_ACTIONS = {CLOSE_BETTING: "close betting", END_NIGHT: "end the night"}
+SETTLEMENT_EVENTS = ("settled", "finished", "betting_open")  # the night's, at a race's end
 SAVE_VERSION = 1
 
 
@@ -355,6 +364,12 @@ class NightState(SealedState):
         """``player``'s tickets on this race (secret: for that player's own face)."""
         return [t for t in self.tickets if t.player == self.names[player]]
 
+    def legal_actions_for(self, player: int) -> list[Action]:
+        """A seat's, or the host's (:data:`HOST`) while betting is open."""
+        if player == HOST:
+            return list(HOST_ACTIONS) if self.phase == PHASE_TICKETS else []
+        return super().legal_actions_for(player)
+
     def _legal_for(self, player: int) -> list[Action]:
         actions = [DONE]
         mine = self.mine(player)
@@ -404,9 +419,15 @@ class NightState(SealedState):
         return self.ticket_action(kind, selection, stake)
 
     def apply_action_for(self, player: int, action: Action) -> list[Event]:
-        """Any stake is legal, not only the menu's: tickets are checked by the rules."""
+        """Any stake is legal, not only the menu's: tickets are checked by the rules. The
+        host's actions are :data:`CLOSE_BETTING` and :data:`END_NIGHT`."""
         if self.is_terminal():
             raise IllegalActionError(action, "the game is over")
+        if player == HOST:
+            if action not in self.legal_actions_for(HOST):
+                raise IllegalActionError(action, "the host acts only while betting is open, "
+                                         "to close betting or end the night")
+            return self._close() if action == CLOSE_BETTING else self._end()
         if player not in self.acting_players():
             raise IllegalActionError(action, f"it is not player {player}'s turn to act")
         ticket = self.ticket_of(action)
@@ -435,6 +456,8 @@ class NightState(SealedState):
     def action_to_string(self, action: Action) -> str:
         if self.phase == PHASE_RACE and self.race is not None:
             return self.race.action_to_string(action)
+        if action in HOST_ACTIONS:
+            return HOST_ACTIONS[action]
         if action == DONE:
             return "done"
         cancel = self.cancel_of(action)
@@ -482,6 +505,9 @@ class NightState(SealedState):
             return self.race.action_message(action)
         if action == DONE:
             return Message("keirin.action.done")
+        if action in HOST_ACTIONS:
+            return Message("keirin.action.close_betting" if action == CLOSE_BETTING
+                           else "keirin.action.end_night")
         cancel = self.cancel_of(action)
         if cancel is not None:
             return Message("keirin.action.take_back", {"number": cancel + 1})
@@ -525,18 +551,7 @@ class NightState(SealedState):
             events.extend(self._close())
         return events
 
-    def close_betting(self) -> list[Event]:
-        """The host closes betting: everyone is done, the stakes are taken, the race starts."""
-        if self.phase != PHASE_TICKETS:
-            raise IllegalActionError("close", "betting is not open")
-        self.done = set(range(self.num_players))
-        return self._close()
-
-    def finish(self) -> list[Event]:
-        """The host ends the night during betting: the open tickets are withdrawn (no money
-        moves) and the standings are final."""
-        if self.phase != PHASE_TICKETS:
-            raise IllegalActionError("finish", "the night can end only while betting is open")
+    def _end(self) -> list[Event]:
         self.withdrawn = len(self.tickets)
         self.tickets = []
         self.done = set()
@@ -545,6 +560,7 @@ class NightState(SealedState):
                                    "standings": self.standings()})]
 
     def _close(self) -> list[Event]:
+        self.done = set(range(self.num_players))
         for t in self.tickets:
             acc = self.accounts[self.names.index(t.player)]
             acc.bankroll -= t.stake

@@ -1,17 +1,20 @@
 """The picture of a KEIRIN race: one lane per rider, the finish line, the gap to the front.
 
-Drawn from what any race state shows (positions, placed riders, the options), so the rules
-can print themselves (``str(state)``) without importing a face, and the terminal's
+Drawn from what any race state shows (positions, placed riders, the options): plain text
+here (:func:`text_picture`, for replays and research), and the terminal's
 :mod:`raceday.games.keirin.render` draws the same picture in colour.
 """
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from rich.cells import cell_len
 from rich.table import Table
 from rich.text import Text
+
+if TYPE_CHECKING:
+    from raceday.games.keirin.rules import KeirinState
 
 
 class RaceLike(Protocol):
@@ -101,7 +104,7 @@ def render_track(state: RaceLike, width: int = VIEW_WIDTH,
 
 
 def track_text(state: RaceLike, width: int = VIEW_WIDTH) -> str:
-    """:func:`render_track` as plain text (no colour codes), e.g. for ``str(state)``."""
+    """:func:`render_track` as plain text (no colour codes), e.g. for :func:`text_picture`."""
     import io
 
     from rich.console import Console
@@ -126,3 +129,14 @@ def _ruler(first: int, cells: int, scale: int, line_cell: int, note: str) -> str
     return text
 
 
+
+
+def text_picture(state: KeirinState) -> str:
+    """The state as plain text: its one-line summary, and the track once the derny has
+    left, one lane per rider (the game's ``picture`` face,
+    :func:`raceday.present.pictures.text_picture`)."""
+    from raceday.games.keirin.rules import PHASE_DERNY
+
+    if state.phase == PHASE_DERNY:
+        return repr(state)
+    return f"{state!r}\n{track_text(state)}"

@@ -1,11 +1,12 @@
 """The fast start of ``raceday keirin odds``.
 
 A player asking for the odds waits for the whole process, and the full command line (Typer,
-Rich, pydantic, the game registry) costs more to import than the odds cost to compute. So
+Click and every game's commands) costs more to import than the odds cost to compute. So
 :func:`raceday.launch.main` first offers the arguments to :func:`run`, which answers the
-plain cases with the odds module, numpy and (for the tables) Rich alone, and prints exactly
-what the full command prints. Anything else (help, a bad or unusual argument) returns
-``None`` and goes to the full command line, which owns every message and error.
+plain cases with the KEIRIN package, the odds module, numpy and (for the tables) Rich
+alone, and prints exactly what the full command prints. Anything else (help, a bad or
+unusual argument) returns ``None`` and goes to the full command line, which owns every
+message and error.
 """
 
 from __future__ import annotations

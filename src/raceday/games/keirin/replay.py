@@ -138,7 +138,7 @@ def terminal_steps(store: SessionStore, name: str, lang: str = "en") -> list[Any
     its finish, the race ridden again by the rules from the session's seed; a race that
     does not finish in the logged order (a save from another version) has no board."""
     from raceday.games.keirin.render import render_track, track_words
-    from raceday.games.keirin.session import BetSession
+    from raceday.games.keirin.saved_night import BetSession
     from raceday.present.terminal_replay import LazyBoard, TerminalStep
 
     session = BetSession.load(store, name)

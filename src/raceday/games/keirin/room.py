@@ -23,13 +23,13 @@ Flow:
   resume, change the pace, play the next step now (``advance``) or skip to the finish.
 * **the finish, then the payout** — the step in which the last rider crosses the line is
   the *finish*: every screen sees the riders on the line and the order, and nothing else.
-  The room holds that step's last throw back from the night (:attr:`KeirinRoom.held`; the
-  race shown is a copy that took it), so the night has not settled: no payout, purse or
-  standing moves. One pace later the timeline's next step hands the throw to the night,
-  which settles the race — every ticket's return, the purses, the standings — and the next
-  race's betting opens, or after the last race the night ends with the standings. So no
-  phone learns what it won before the big screen has shown the finish: nothing reaches a
-  phone early enough to spoil the race for the room.
+  The night takes that step and settles, but the room kit's curtain
+  (:meth:`~raceday.rooms.PartyRoom.tell`) keeps every view on the night as it stood, with
+  the race at its finish: no payout, purse or standing moves on a screen. One pace later
+  the timeline's next tick tells the settlement — every ticket's return, the purses, the
+  standings — and the next race's betting opens, or after the last race the night ends
+  with the standings. So no phone learns what it won before the big screen has shown the
+  finish: nothing reaches a phone early enough to spoil the race for the room.
 """
 
 from __future__ import annotations
@@ -43,21 +43,25 @@ from pydantic import Field, field_validator
 
 from raceday.core.events import Event, Message
 from raceday.core.game import GameOptions
-from raceday.games.keirin.betting import KINDS, Ticket, format_money
+from raceday.core.protocol import HOST
+from raceday.games.keirin.betting import KINDS, format_money
 from raceday.games.keirin.logged import current_shape
 from raceday.games.keirin.night import (
+    CLOSE_BETTING,
     DONE,
+    END_NIGHT,
     LAP,
     NIGHT,
     PHASE_OVER,
     PHASE_RACE,
     PHASE_TICKETS,
+    SETTLEMENT_EVENTS,
     NightOptions,
     NightState,
     odds_board,
 )
-from raceday.games.keirin.rules import PHASE_PHOTO, KeirinState
-from raceday.games.keirin.session import night_from_v1
+from raceday.games.keirin.rules import PHASE_PHOTO
+from raceday.games.keirin.saved_night import night_document_from_v1
 from raceday.present import refusal
 from raceday.rooms import JSON, KIT_FORMAT, Actor, PartyRoom, RoomError
 from raceday.rooms.base import Handler
@@ -175,10 +179,6 @@ class KeirinRoom(PartyRoom[NightState]):
                  lobby_options: Mapping[str, Any] | None = None) -> None:
         super().__init__(options, names, lobby_options)
         self.step: list[JSON] = []  # the events of the race's last step (throws, commentary)
-        # the race's last throw, drawn and shown at the finish but not yet the night's:
-        # {"outcome": n, "detail": {...} | None}; the next paced step settles with it
-        self.held: JSON | None = None
-        self._finish_race: KeirinState | None = None  # the race with the held throw (a cache)
 
     @property
     def night(self) -> NightOptions:
@@ -192,15 +192,32 @@ class KeirinRoom(PartyRoom[NightState]):
 
     # --- saving: the kit's format plus the race's last step -----------------------------
     def to_json(self) -> JSON:
-        return {**super().to_json(), "step": list(self.step), "held": self.held}
+        return {**super().to_json(), "step": list(self.step)}
 
     @classmethod
     def restore(cls, data: Mapping[str, Any]) -> Self:
         room = super().restore(data)
         room.step = [current_shape(e) for e in data["step"]]  # saved before today's facts
-        held = data.get("held")  # rooms saved before the finish was held have none
-        room.held = None if held is None else {"outcome": int(held["outcome"]),
-                                               "detail": held["detail"]}
+        return room
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Self:
+        """The kit's; a room saved while it held the finish's last throw back from the
+        night (``held``: the throw) loads with the night settled behind the curtain."""
+        throw = data.get("held")
+        if not isinstance(throw, dict):
+            return super().from_json(data)
+        room = super().from_json({**data, "held": []})
+        night = room.state
+        try:
+            outcome, detail = int(throw["outcome"]), throw["detail"]
+        except (KeyError, TypeError, ValueError):
+            raise RoomError(f"malformed {cls.title} room: its held throw") from None
+        if night is None or night.race is None:
+            raise RoomError(f"malformed {cls.title} room: a held throw with no race")
+        step = room.step
+        room._race_finish(night, outcome, detail, [], [])
+        room.step, room.recent = step, list(data["recent"])  # that step was told
         return room
 
     @classmethod
@@ -220,28 +237,28 @@ class KeirinRoom(PartyRoom[NightState]):
             config, names or ["player 1"])
         return {"kit": KIT_FORMAT, "game": cls.game, "options": options.to_json(),
                 "names": names, "lobby_options": config, "undo": [], "recent": [],
-                "abandoned": False, "step": list(old["step"]), "held": None,
+                "abandoned": False, "step": list(old["step"]), "held": [],
                 "state": None if night is None else night.to_json()}
 
     @staticmethod
     def _night_of_format_1(old: Mapping[str, Any], config: Mapping[str, Any]) -> NightState:
         """The night of a format-1 room: its session, open or locked tickets, the race as
-        it stood and the last results."""
-        night = night_from_v1(old["session"], races=config["races"], max_tickets=MAX_TICKETS,
-                              bankroll=config["bankroll"] * 100)
-        night.tickets = [Ticket.from_json(t) for t in old["tickets"]]
-        night.done = {int(s) for s in old["done"]}
+        it stood and the last results, read as the night's own save."""
+        doc = night_document_from_v1(old["session"], races=config["races"],
+                                     max_tickets=MAX_TICKETS,
+                                     bankroll=config["bankroll"] * 100)
+        doc.update(tickets=list(old["tickets"]), done=sorted(int(s) for s in old["done"]),
+                   last=old["last"], returns=[[int(seat), list(r)] for seat, r in old["returns"]])
         if old["race"] is not None:
-            night.race = KeirinState.from_json(old["race"])
-        night.last = old["last"]
-        night.last_returns = {int(seat): list(r) for seat, r in old["returns"]}
+            doc["race"] = old["race"]
         if old["over"]:
-            night.phase, night.race, night.tickets = PHASE_OVER, None, []
-        return night
+            doc.update(phase=PHASE_OVER, race=None, tickets=[])
+        return NIGHT.state_from_json(doc)
 
     # --- phases and start ---------------------------------------------------------------
     def phase(self) -> str:
-        return PHASE_LOBBY if self.state is None else ROOM_PHASES[self.state.phase]
+        shown = self.on_screens()
+        return PHASE_LOBBY if shown is None else ROOM_PHASES[shown.phase]
 
     def check_start(self) -> None:
         if not self.names:
@@ -255,8 +272,8 @@ class KeirinRoom(PartyRoom[NightState]):
 
     def start_again(self, rng: np.random.Generator, events: list[JSON]) -> None:
         """Another night with the same seats and options (the kit's), the race's last step
-        and any held throw forgotten."""
-        self.step, self.held, self._finish_race = [], None, None
+        forgotten."""
+        self.step = []
         super().start_again(rng, events)
 
     def podium(self, state: NightState) -> list[JSON]:
@@ -295,6 +312,10 @@ class KeirinRoom(PartyRoom[NightState]):
         """The players' names, which the start's words list."""
         return {"names": list(self.names)}
 
+    def told_at_once(self, event: Event) -> bool:
+        """The race's events go out at its finish; the night's settlement a pace later."""
+        return event.kind not in SETTLEMENT_EVENTS
+
     def paces(self, state: NightState) -> bool:
         """The race's steps are the timeline's (the night has chance only in a race)."""
         return state.phase == PHASE_RACE
@@ -330,36 +351,32 @@ class KeirinRoom(PartyRoom[NightState]):
 
     def _close_betting(self, actor: Actor, intent: Intent,
                        rng: np.random.Generator, events: list[JSON]) -> None:
-        self._night_events(self._in(PHASE_BETTING).close_betting(), events)
+        self._night_events(self._in(PHASE_BETTING).apply_action_for(HOST, CLOSE_BETTING),
+                           events)
         self.step = []
 
     def _advance(self, actor: Actor, intent: Intent, rng: np.random.Generator,
                  events: list[JSON]) -> None:
-        """The host plays the race's next step now (paused or not)."""
-        self._race_step(self._in(PHASE_RACING), rng, events)
+        """The host plays the race's next step now (paused or not), or tells the payout of
+        a finish on the screens."""
+        self._play_paced(self._in(PHASE_RACING), rng, events)
 
     def _race_step(self, night: NightState, rng: np.random.Generator,
                    events: list[JSON]) -> None:
         """One step of the race as the terminal shows it: the start (derny, line-up,
         slipstream), a whole turn of throws, or a whole photo-finish. The step that ends
-        the race is the finish: its last throw is held back from the night (see the module
-        docstring); the step after it settles."""
-        if self.held is not None:
-            self._settle_held(night, events)
-            return
+        the race is the finish: the night settles behind the curtain (see the module
+        docstring), told at the next tick."""
         race = night.race
         assert race is not None
         produced: list[Event] = []
         for _ in range(STEP_BOUND):
             draw = night.sample_chance(rng)
             probe = race.clone()
-            new = probe.apply_action(draw.outcome, draw.detail)
+            probe.apply_action(draw.outcome, draw.detail)
             if probe.is_terminal():  # the finish: shown now, settled a pace later
-                produced.extend(new)
-                self.held = {"outcome": int(draw.outcome),
-                             "detail": None if draw.detail is None else dict(draw.detail)}
-                self._finish_race = probe
-                break
+                self._race_finish(night, draw.outcome, draw.detail, produced, events)
+                return
             new = night.apply_action(draw.outcome, draw.detail)
             produced.extend(new)
             photo_done = race.phase != PHASE_PHOTO and any(e.kind == "photo_throw" for e in new)
@@ -372,32 +389,21 @@ class KeirinRoom(PartyRoom[NightState]):
         self.step = [self.event_json(e) for e in produced]
         events.extend(self.step)
 
-    def _settle_held(self, night: NightState, events: list[JSON]) -> None:
-        """The night takes the race's last throw, held since the finish, and settles: the
-        payouts, purses and standings, then the next race's betting or the night's end."""
-        held = self.held
-        assert held is not None
-        produced = night.apply_action(held["outcome"], held["detail"])
-        self.held, self._finish_race = None, None
-        self.step = []
-        # the race's own events of that throw went out at the finish; the night's now
-        self._night_events([e for e in produced if e.kind in NIGHT_KINDS], events)
-
-    def finish_race(self) -> KeirinState | None:
-        """The race as the screens see it at the finish (with the held throw), or None when
-        no throw is held."""
-        if self.held is None or self.state is None or self.state.race is None:
-            return None
-        if self._finish_race is None:
-            probe = self.state.race.clone()
-            probe.apply_action(self.held["outcome"], self.held["detail"])
-            self._finish_race = probe
-        return self._finish_race
+    def _race_finish(self, night: NightState, outcome: int, detail: Mapping[str, Any] | None,
+                produced: list[Event], events: list[JSON]) -> None:
+        """The race's last throw: the night takes it and settles, while the screens see
+        the night as it stood with the race at its finish (the kit's curtain)."""
+        shown = night.clone()
+        assert shown.race is not None
+        shown.race.apply_action(outcome, detail)
+        produced = [*produced, *night.apply_action(outcome, detail)]
+        self.step = self.tell(produced, [], shown)
+        events.extend(self.step)
 
     def _finish(self, actor: Actor, intent: Intent, rng: np.random.Generator,
                 events: list[JSON]) -> None:
         """The host ends the night between races: open tickets are withdrawn."""
-        self._night_events(self._in(PHASE_BETTING).finish(), events)
+        self._night_events(self._in(PHASE_BETTING).apply_action_for(HOST, END_NIGHT), events)
 
     def _betting_seat(self, actor: Actor) -> tuple[NightState, int]:
         night = self._in(PHASE_BETTING)
@@ -472,15 +478,10 @@ class KeirinRoom(PartyRoom[NightState]):
                      "config": {**config, "bankroll_cents": self.night.bankroll, "lap": LAP,
                                 "kinds": {k: {"riders": n, "ordered": o}
                                           for k, (n, o) in KINDS.items()}}}
-        night = self.state
+        night = self.on_screens()  # at a finish: the race over, the night not yet settled
         if night is not None:
             seen = night.observation(None)
             del seen["phase"]
-            finish = self.finish_race()
-            if finish is not None:  # the finish: the race with its last throw, unsettled
-                shown = night.clone()
-                shown.race = finish
-                seen["live"] = shown.live()
             if seen["live"] is not None:
                 seen["live"]["step"] = self.step
             out.update(seen)
@@ -499,13 +500,12 @@ class KeirinRoom(PartyRoom[NightState]):
         seat = actor.seat if actor.kind == "seat" else None
         if seat is None:
             return None
-        if self.state is None:
+        night = self.on_screens()
+        if night is None:
             return {"seat": seat, "name": self.names[seat] if seat < len(self.names) else ""}
-        me: JSON | None = self.state.observation(seat).get("me")
+        me: JSON | None = night.observation(seat).get("me")
         return me
 
-
-NIGHT_KINDS = ("settled", "finished", "betting_open")  # a race's end, told after its step
 
 LOGIC = KeirinRoom
 

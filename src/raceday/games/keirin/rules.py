@@ -347,7 +347,7 @@ class KeirinState(State):
             "the line",
         )
 
-    # --- copies and pictures --------------------------------------------------------------
+    # --- copies and summaries --------------------------------------------------------------
     def __deepcopy__(self, memo: dict[int, Any]) -> Self:
         """Share the (frozen) options; copy every list."""
         twin = type(self).__new__(type(self))
@@ -358,14 +358,6 @@ class KeirinState(State):
         twin.photo_groups = [list(g) for g in self.photo_groups]
         twin.photo_throws = dict(self.photo_throws)
         return twin
-
-    def __str__(self) -> str:
-        """The track as plain text (one lane per rider), under a one-line summary."""
-        if self.phase == PHASE_DERNY:
-            return repr(self)
-        from raceday.games.keirin.picture import track_text
-
-        return f"{self!r}\n{track_text(self)}"
 
     def __repr__(self) -> str:
         where = {PHASE_DERNY: "before the derny's throw", PHASE_OVER: "over"}.get(

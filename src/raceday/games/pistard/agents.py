@@ -438,14 +438,9 @@ class FastSearchRider(CompiledRider):
     def __init__(self, name: str = "hard", rollouts: int = 160, candidates: int = 4,
                  budget: float = 0.4, batch: int = 32, prune: float = 3.0,
                  margin: float = 1.0, threads: int = 1) -> None:
-        self.name = name
-        self.threads = max(1, threads)
-        self.margin = margin
-        self.rollouts = rollouts
-        self.candidates = candidates
-        self.budget = budget
-        self.batch = batch
-        self.prune = prune
+        self.name, self.threads = name, max(1, threads)
+        self.rollouts, self.batch, self.budget = rollouts, batch, budget  # how long it thinks
+        self.candidates, self.prune, self.margin = candidates, prune, margin  # how it chooses
 
     def decide(self, s: PistardState, engine: Any, st: np.ndarray, acts: np.ndarray,
                info: np.ndarray, rng: np.random.Generator) -> Action:

@@ -47,6 +47,7 @@ from raceday.games.pistard.track import COLOURS, LANES, LETTERS, colour_index, l
 from raceday.present import describe_outcome, render
 from raceday.store.sessions import ReadOnlyStore, SessionStore, writable_store
 from raceday.terminal import common
+from raceday.terminal.groups import option_group
 from raceday.terminal.options import GIVEN, GivenOptions, game_options
 from raceday.terminal.surface import UNDO, Choice, Prompt, Quit, Surface, refusal_line
 from raceday.terminal.tui import run_command
@@ -124,24 +125,19 @@ def _kind(kind: str, lang: str) -> str:
 # --- play and watch -----------------------------------------------------------------------
 PlayersOpt = Annotated[
     list[str] | None,
-    typer.Option("--players", "-p", metavar="NAMES",
-                 help="Players, comma-separated: human, easy, medium, hard, expert (2-5; the "
-                      "team time trial has one). Default: human against medium computers. "
-                      "Computers only: watch a race (as `watch` does)."),
+    common.players_option(
+        "Players, comma-separated: human, easy, medium, hard, expert (2-5; the team time "
+        "trial has one). Default: human against medium computers. Computers only: watch a "
+        "race (as `watch` does)."),
 ]
 ComputersOpt = Annotated[
     list[str] | None,
-    typer.Option("--players", "-p", metavar="NAMES",
-                 help="Computer players by level, comma-separated: easy, medium, hard, expert "
-                      "(2-5; the team time trial has one). Default: easy,medium (medium "
-                      "alone in the team time trial)."),
+    common.players_option(
+        "Computer players by level, comma-separated: easy, medium, hard, expert (2-5; the "
+        "team time trial has one). Default: easy,medium (medium alone in the team time "
+        "trial)."),
 ]
-SaveOpt = Annotated[
-    str | None,
-    typer.Option("--save", metavar="NAME", callback=common.check_session_name_option,
-                 help="Save the new race under NAME (at most 64 characters; default: "
-                      "pistard, then pistard-2, ...). A NAME already saved is refused."),
-]
+SaveOpt = Annotated[str | None, common.save_option("race", "pistard")]
 
 
 def _race_command(command: str, players_option: Any,
@@ -158,10 +154,9 @@ def _race_command(command: str, players_option: Any,
         db: common.DbOpt = None,
         seed: common.SeedOpt = None,
         delay: common.DelayOpt = None,
-        lang: common.LangOpt = None,
-        plain: common.PlainOpt = False,
+        face: common.Face = common.FACE,
     ) -> None:
-        language = common.resolve_lang(lang)
+        language = face.language()
         if list_saved:
             _list_saved(ReadOnlyStore(db), language)  # only read: nothing is made
             return
@@ -173,12 +168,12 @@ def _race_command(command: str, players_option: Any,
                               named=common.given_on_command_line("save"))
         if race_run is None:
             return
-        run_command(race_run.main, title=race_run.title(), lang=language, plain=plain)
+        run_command(race_run.main, title=race_run.title(), lang=language, plain=face.plain)
 
     run.__annotations__["players"] = players_option
     run.__name__ = run.__qualname__ = command
     run.__doc__ = doc
-    app.command(command)(game_options(PistardOptions)(run))
+    app.command(command)(game_options(PistardOptions)(option_group(common.Face)(run)))
 
 
 def _computers(players: Sequence[str] | None, variant: str, command: str) -> list[str]:

@@ -1,6 +1,6 @@
 """A PISTARD race drawn from the state's frame (:meth:`PistardState.frame`): the lap as
-an oval in two straights (Rich) with the standings, and the same picture as plain text (the
-state's ``str``). It reads only the frame, so the rules never depend on how a race is drawn.
+an oval in two straights (Rich) with the standings, and the same picture as plain text
+(:func:`text_picture`). It reads only the frame, so the rules never depend on how a race is drawn.
 
 The first half of the lap runs left to right with the outer lane on top, the second half
 runs back right to left below it with the inner lane on top, so the infield lies between
@@ -10,12 +10,15 @@ them. Squares are shown in their colours; riders by their numbers.
 from __future__ import annotations
 
 import io
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console, Group
 from rich.text import Text
 
 from raceday.games.pistard.track import LANES, LETTERS
+
+if TYPE_CHECKING:
+    from raceday.games.pistard.state import PistardState
 
 Frame = dict[str, Any]
 RACE = "race"
@@ -94,3 +97,9 @@ def frame_text(frame: Frame) -> str:
     if frame["phase"] != "place":
         plain.print(standings(frame), end="")
     return out.getvalue()
+
+
+def text_picture(state: PistardState) -> str:
+    """The state's picture as plain text: board and standings (the game's ``picture`` face,
+    :func:`raceday.present.pictures.text_picture`)."""
+    return frame_text(state.frame())

@@ -4,7 +4,8 @@ What all six races share lives here: placing riders, choosing who throws next in
 race, throws (chance nodes with 6^4 ordered outcomes), moves and the order of riders in a
 round. What differs is asked of the race's :class:`~raceday.games.pistard.variants.Variant`.
 Movement itself is in :mod:`raceday.games.pistard.moves`; saving is here (the state's own
-JSON, checked on the way back), and the text picture is drawn from the state's frame.
+JSON, checked on the way back); the pictures (:mod:`raceday.games.pistard.picture`) are
+drawn from the state's frame.
 """
 
 from __future__ import annotations
@@ -567,19 +568,13 @@ class PistardState(State):
                 "tokens": list(self.tokens), "phase": self.phase, "heat": self.heat,
                 "round": self.round}
 
-    # --- saving and showing -----------------------------------------------------------
+    # --- saving and summary -----------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
         return state_to_json(self)
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Self:
         return state_from_json(cls, data)
-
-    def __str__(self) -> str:
-        """The board and the standings as plain text (the frame's picture)."""
-        from raceday.games.pistard.picture import frame_text
-
-        return frame_text(self.frame())
 
     def __repr__(self) -> str:
         player = self.current_player()

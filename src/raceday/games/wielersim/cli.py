@@ -33,7 +33,7 @@ from raceday.games.wielersim.campaign import (
     predict_tour,
     read_store,
 )
-from raceday.games.wielersim.commentary import Commentator
+from raceday.games.wielersim.commentary import Commentator, stage_name
 from raceday.games.wielersim.game import GAME, WielersimOptions
 from raceday.games.wielersim.model import CLIMBER, COBBLES, RIDER_TYPES, SPRINTER, UPHILL
 from raceday.games.wielersim.peloton import Peloton, strip_ratings
@@ -62,13 +62,13 @@ from raceday.games.wielersim.stage import (
     resolve_tour,
     ride_stage,
     stage_count,
-    stage_name,
     stage_rng,
     start_stage,
 )
 from raceday.present import render
 from raceday.store.sessions import writable_store
 from raceday.terminal import common
+from raceday.terminal.groups import option_group
 from raceday.terminal.options import GivenOptions, field_option, game_options
 from raceday.terminal.surface import UNDO, Choice, Prompt, Quit, Surface, refusal_line
 from raceday.terminal.tui import run_command
@@ -230,21 +230,22 @@ def _show_turn(surface: Surface, state: WielersimState, turn: int, events: list[
 
 @app.command()
 @game_options(WielersimOptions)
+@option_group(common.Face)
 def watch(
     race: GivenOptions[WielersimOptions],
     seed: common.SeedOpt = None,
     delay: common.DelayOpt = None,
     width: WidthOpt = None,
     road: RoadOpt = True,
-    lang: common.LangOpt = None,
-    plain: common.PlainOpt = False,
+    face: common.Face = common.FACE,
 ) -> None:
     """Watch one race turn by turn, with commentary and the final result."""
     used = common.fresh_seed(seed)
     state = GAME.new_state(race.parse())
-    language = common.resolve_lang(lang)
+    language = face.language()
     main = race_main(state, used, delay=common.default_delay(delay), width=width, road=road)
-    run_command(main, title=f"WielerSIM: {state.route.name}", lang=language, plain=plain)
+    run_command(main, title=f"WielerSIM: {state.route.name}", lang=language,
+                plain=face.plain)
 
 
 def race_main(state: WielersimState, seed: int, *, delay: float, width: int | None = None,
@@ -650,6 +651,7 @@ def _list_tours(db: Path | None, lang: str) -> None:
 
 
 @app.command()
+@option_group(common.Face)
 def tour(
     tour_file: Annotated[str | None, typer.Argument(help=TOUR_HELP, metavar="TOUR",
                                                     show_default=False)] = None,
@@ -670,12 +672,11 @@ def tour(
     delay: common.DelayOpt = None,
     auto: Annotated[bool, typer.Option(
         "--auto", help="Ride every stage without asking.")] = False,
-    lang: common.LangOpt = None,
-    plain: common.PlainOpt = False,
+    face: common.Face = common.FACE,
 ) -> None:
     """Ride a stage race stage by stage, saved after every stage; resume it any time."""
     # every check first: nothing is written to the store until all have passed
-    language = common.resolve_lang(lang)
+    language = face.language()
     if list_saved:
         _list_tours(db, language)
         return
@@ -708,7 +709,7 @@ def tour(
 
     try:
         run_command(main, title=f"WielerSIM: {campaign.tour['name']}", lang=language,
-                       plain=plain)
+                       plain=face.plain)
     except KeyboardInterrupt:
         kept = say("tour.kept", language, done=campaign.next_stage,
                    total=stage_count(campaign.tour), name=repr(campaign.name))

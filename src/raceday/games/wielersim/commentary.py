@@ -8,12 +8,14 @@ Pure presentation: it reads events and states; the rules are never re-applied he
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from raceday.core.events import Event, Message
 from raceday.games.wielersim.rules import WielersimState, format_gap, groups_of
+from raceday.games.wielersim.stage import written_stage_name
 from raceday.present import render
 
 GAME = "wielersim"
@@ -31,6 +33,35 @@ RIDER_EVENTS = {  # event kind → (ticker item kind, message key), told with th
     "acceleration": ("acceleration", "ticker.acceleration"),
 }
 
+
+
+def stage_name(tour: Mapping[str, Any], index: int, lang: str = "en") -> str:
+    """Stage ``index``'s name in ``lang`` (0 is the prologue, if the stage race has one)."""
+    name = written_stage_name(tour, index)
+    if name is None:
+        return render("stage.prologue", lang, GAME)
+    return name if lang == "en" else _stage_words(name, lang)
+
+
+PROFILES = ("flat", "hilly", "cobbles", "mountain", "inline route")  # stage.profile.* keys
+
+
+def _stage_words(name: str, lang: str) -> str:
+    """A stage race's "Stage 2: Luik - Hoei (hilly)" in ``lang``: the numbering, a
+    summit finish and the profile words its tables know (the places keep their names)."""
+    numbered = re.fullmatch(r"Stage (\d+): (.+?)(?: \(([^)]*)\))?", name)
+    if numbered is None:
+        return name
+    number, places, profile = numbered.groups()
+    summit = re.fullmatch(r"(.+) summit finish", places)
+    if summit is not None:  # "Ardennes summit finish": the place keeps its name
+        places = render("stage.summit_finish", lang, GAME, {"place": summit.group(1)})
+    if profile:
+        known = [render(f"stage.profile.{word}", lang, GAME)
+                 if word in PROFILES else word
+                 for word in profile.split(", ")]
+        places += "（" + "、".join(known) + "）" if lang == "ja" else f" ({', '.join(known)})"
+    return render("stage.numbered", lang, GAME, {"n": number, "name": places})
 
 @dataclass(frozen=True)
 class Said:

@@ -2,14 +2,14 @@
 
 The road runs left to right; the six lanes are drawn top (left side of the road) to
 bottom (right side). Above the road: squares to go, markers and the section colours.
-Drawn from what a race shows (:class:`RoadView`), so the state's own ``str`` and the
-terminal share it without the rules importing a face.
+Drawn from what a race shows (:class:`RoadView`), so the plain-text picture
+(:func:`text_picture`) and the terminal share it without the rules importing a face.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from rich.cells import cell_len
 from rich.text import Text
@@ -18,6 +18,9 @@ from raceday.games.wielersim.model import COBBLES, EMPTY, TYPE_COLOURS, UPHILL
 from raceday.games.wielersim.peloton import Peloton
 from raceday.games.wielersim.route import CompiledRoute
 from raceday.present import render
+
+if TYPE_CHECKING:
+    from raceday.games.wielersim.rules import WielersimState
 
 GAME = "wielersim"
 
@@ -143,10 +146,21 @@ def road_text(state: RoadView, squares: int = 24, lang: str = "en") -> Text:
 
 
 def draw_road(state: RoadView, width: int = 30, lang: str = "en") -> Text:
-    """The road of the state's own text picture: :func:`road_text` over ``width`` squares."""
+    """The road of the state's text picture: :func:`road_text` over ``width`` squares."""
     return road_text(state, width, lang)
 
 
 def pad(text: str, cells: int) -> str:
     """``text`` followed by spaces to fill ``cells`` terminal cells (wide letters count two)."""
     return text + " " * max(0, cells - cell_len(text))
+
+
+def text_picture(state: WielersimState) -> str:
+    """The road around the front as plain text, with the race's standing above it (the
+    game's ``picture`` face, :func:`raceday.present.pictures.text_picture`)."""
+    from raceday.games.wielersim.rules import BOARD, GRID, WEATHER
+
+    head = repr(state)
+    if state.phase in (BOARD, WEATHER, GRID) or not state.on_road():
+        return head
+    return f"{head}\n{draw_road(state).plain}"

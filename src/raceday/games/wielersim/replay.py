@@ -35,7 +35,7 @@ def finished(store: SessionStore, name: str) -> bool:
 
 def steps(store: SessionStore, name: str) -> list[ReplayStep]:
     from raceday.games.wielersim.campaign import load_campaign
-    from raceday.games.wielersim.stage import stage_name
+    from raceday.games.wielersim.commentary import stage_name
 
     c = load_campaign(store, name)
     peloton = c.peloton
@@ -179,8 +179,8 @@ def _stage_again(c: Any, index: int) -> Any | None:
     race's seed (as :func:`raceday.games.wielersim.watch.stage_film` rides it): its state
     at the finish, or None for a prologue (no road) or a ride that does not give the saved
     record."""
+    from raceday.games.wielersim.commentary import stage_name
     from raceday.games.wielersim.stage import (
-        stage_name,
         stage_record,
         stage_rng,
         start_stage,
@@ -205,12 +205,12 @@ def terminal_steps(store: SessionStore, name: str, lang: str = "en") -> list[Any
     from rich.console import Group
 
     from raceday.games.wielersim.campaign import load_campaign
+    from raceday.games.wielersim.commentary import stage_name
     from raceday.games.wielersim.render import (
         result_table,
         stage_result_table,
         standings_tables,
     )
-    from raceday.games.wielersim.stage import stage_name
     from raceday.present.terminal_replay import LazyBoard, TerminalStep
 
     c = load_campaign(store, name)

@@ -378,7 +378,7 @@ class WielersimState(State):
         self.count = [0] * size
         self._events: list[Event] = []
 
-    # --- copies and pictures ---------------------------------------------------------------
+    # --- copies and summaries ---------------------------------------------------------------
     _SHARED = frozenset(("route_spec", "peloton_spec", "route", "peloton", "kind", "rank",
                          "rough", "pending", "edges"))
     """Attributes never changed in place (only replaced whole): clones share them, so a
@@ -404,15 +404,6 @@ class WielersimState(State):
                 copied[key] = copy.deepcopy(value, memo)
         twin._events = []
         return twin
-
-    def __str__(self) -> str:
-        """The road around the front as plain text, with the race's standing above it."""
-        from raceday.games.wielersim.picture import draw_road  # rich, only when drawn
-
-        head = repr(self)
-        if self.phase in (BOARD, WEATHER, GRID) or not self.on_road():
-            return head
-        return f"{head}\n{draw_road(self).plain}"
 
     def __repr__(self) -> str:
         where = {BOARD: "before the board is drawn", WEATHER: "before the start",

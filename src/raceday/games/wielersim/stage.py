@@ -8,7 +8,6 @@ the records, so a saved campaign never counts a stage twice or loses one.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -44,7 +43,6 @@ from raceday.games.wielersim.rules import (
     rider_message,
     run_race_fast,
 )
-from raceday.present import render
 
 BufferedEngine = Callable[[WielersimState, DiceBuffer], object]
 """Rides a race to the end on buffered dice: :func:`rules.run_race_fast`, or
@@ -392,35 +390,14 @@ def stage_rng(seed: int, index: int) -> np.random.Generator:
     return np.random.default_rng(np.random.SeedSequence(seed).spawn(index + 1)[index])
 
 
-def stage_name(tour: Mapping[str, Any], index: int, lang: str = "en") -> str:
-    """Stage ``index``'s name (0 is the prologue, if the stage race has one)."""
+def written_stage_name(tour: Mapping[str, Any], index: int) -> str | None:
+    """Stage ``index``'s name as the stage race's file writes it (0 is the prologue, if
+    the stage race has one: None, its name is the faces' word)."""
     if tour["prologue"]:
         if index == 0:
-            return render("stage.prologue", lang, "wielersim")
+            return None
         index -= 1
-    name = str(tour["stages"][index]["name"])
-    return name if lang == "en" else _stage_words(name, lang)
-
-
-PROFILES = ("flat", "hilly", "cobbles", "mountain", "inline route")  # stage.profile.* keys
-
-
-def _stage_words(name: str, lang: str) -> str:
-    """A stage race's "Stage 2: Luik - Hoei (hilly)" in ``lang``: the numbering, a
-    summit finish and the profile words its tables know (the places keep their names)."""
-    numbered = re.fullmatch(r"Stage (\d+): (.+?)(?: \(([^)]*)\))?", name)
-    if numbered is None:
-        return name
-    number, places, profile = numbered.groups()
-    summit = re.fullmatch(r"(.+) summit finish", places)
-    if summit is not None:  # "Ardennes summit finish": the place keeps its name
-        places = render("stage.summit_finish", lang, "wielersim", {"place": summit.group(1)})
-    if profile:
-        known = [render(f"stage.profile.{word}", lang, "wielersim")
-                 if word in PROFILES else word
-                 for word in profile.split(", ")]
-        places += "（" + "、".join(known) + "）" if lang == "ja" else f" ({', '.join(known)})"
-    return render("stage.numbered", lang, "wielersim", {"n": number, "name": places})
+    return str(tour["stages"][index]["name"])
 
 
 def start_stage(tour: Mapping[str, Any], peloton_spec: Mapping[str, Any], index: int,
@@ -458,7 +435,9 @@ def ride_stage(tour: Mapping[str, Any], peloton_spec: Mapping[str, Any], index: 
         (engine or run_race_fast)(state, DiceBuffer(gen))
     elif not state.is_terminal():
         play_game(state, [], gen)
-    return stage_record(state, stage_name(tour, index), bonuses=tour["bonuses"],
+    name = written_stage_name(tour, index)
+    assert name is not None  # the prologue was ridden above
+    return stage_record(state, name, bonuses=tour["bonuses"],
                         flat_stage_race=tour["flat_stage_race"])
 
 

@@ -192,7 +192,8 @@ def campaign_view(store: SessionStore, name: str) -> dict[str, Any]:
     """The campaign for the page: stages (ridden or not), the stage results and the four
     classifications after every ridden stage, and the GC chart's series."""
     from raceday.games.wielersim.campaign import load_campaign
-    from raceday.games.wielersim.stage import stage_count, stage_name
+    from raceday.games.wielersim.commentary import stage_name
+    from raceday.games.wielersim.stage import stage_count
 
     c = load_campaign(store, name)
     peloton = c.peloton
@@ -240,9 +241,9 @@ def stage_film(store: SessionStore, name: str, index: int) -> dict[str, Any]:
     """The film of a ridden stage, ridden again from the campaign's seed; it must give the
     saved record (the same dice give the same race)."""
     from raceday.games.wielersim.campaign import load_campaign
+    from raceday.games.wielersim.commentary import stage_name
     from raceday.games.wielersim.stage import (
         ride_stage,
-        stage_name,
         stage_record,
         stage_rng,
         start_stage,
@@ -280,7 +281,7 @@ def stage_room_options(store: SessionStore, name: str, index: int) -> dict[str, 
     stage's number, so the room rides the stage with the generator spawned for it and shows
     the race that was saved (:mod:`raceday.games.wielersim.room`)."""
     from raceday.games.wielersim.campaign import load_campaign
-    from raceday.games.wielersim.stage import stage_name
+    from raceday.games.wielersim.commentary import stage_name
 
     c = load_campaign(store, name)
     if not 0 <= index < c.next_stage:

@@ -31,7 +31,7 @@ import queue
 import threading
 import time
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from rich.cells import cell_len
 from rich.console import Console, RenderableType
@@ -41,6 +41,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, ScrollableContainer, Vertical
 from textual.suggester import SuggestFromList
+from textual.widget import Widget
 from textual.widgets import Input, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 from textual.worker import Worker
@@ -202,6 +203,23 @@ class AnswerInput(Input):
             app.step_choice(step, fill=True)
 
 
+WidgetT = TypeVar("WidgetT", bound=Widget)
+
+
+class OneWidget(Generic[WidgetT]):
+    """An app's attribute that is its one widget of ``kind`` (with ``selector``, the one it
+    picks), looked up at each read."""
+
+    def __init__(self, kind: type[WidgetT], selector: str | None = None) -> None:
+        self.kind = kind
+        self.selector = selector
+
+    def __get__(self, app: App[Any], owner: type[App[Any]] | None = None) -> WidgetT:
+        if self.selector is None:
+            return app.query_one(self.kind)
+        return app.query_one(self.selector, self.kind)
+
+
 class GameApp(App[int]):
     """A terminal game in full screen: ``main(surface)`` runs in a worker thread and plays
     through a :class:`FullScreenSurface`; the app returns main's exit code (see the module
@@ -318,29 +336,12 @@ class GameApp(App[int]):
                 yield AnswerInput(id="answer", compact=True, select_on_focus=False)
             yield Static(id="status")
 
-    @property
-    def board_static(self) -> Static:
-        return self.query_one("#board", Static)
-
-    @property
-    def board_view(self) -> BoardView:
-        return self.query_one(BoardView)
-
-    @property
-    def log_widget(self) -> GameLog:
-        return self.query_one("#log", GameLog)
-
-    @property
-    def choice_list(self) -> ChoiceList:
-        return self.query_one(ChoiceList)
-
-    @property
-    def moves_widget(self) -> RichLog:
-        return self.query_one("#moves", RichLog)
-
-    @property
-    def answer_input(self) -> AnswerInput:
-        return self.query_one(AnswerInput)
+    board_static = OneWidget(Static, "#board")
+    board_view = OneWidget(BoardView)
+    log_widget = OneWidget(GameLog, "#log")
+    choice_list = OneWidget(ChoiceList)
+    moves_widget = OneWidget(RichLog, "#moves")
+    answer_input = OneWidget(AnswerInput)
 
     def on_mount(self) -> None:
         self.title = self.game_title

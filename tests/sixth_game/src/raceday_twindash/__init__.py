@@ -1,5 +1,5 @@
-"""Twin Dice Dash: a two-player dice race with sealed side bets on who moves further each
-round. A game outside raceday, installed as its own distribution (the test of issue #31)."""
+"""Twin Dice Dash: a dice race for two to four players with sealed side bets on who moves
+furthest each round. A game outside raceday, installed as its own distribution."""
 
 from raceday.core.registry import register
 from raceday_twindash.game import GAME, TwinDashGame, TwinDashOptions

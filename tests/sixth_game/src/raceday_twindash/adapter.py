@@ -18,11 +18,14 @@ import numpy as np
 from raceday.core.protocol import State
 from raceday.research import Adapter, ParamValue, Shape
 from raceday_twindash.game import GAME, TwinDashOptions
-from raceday_twindash.rules import FACES, PLAYERS
+from raceday_twindash.rules import FACES
 
-OBS_SIZE = 15
-"""Squares (2), purses (2), round (1), who has sealed (2), slipstream none/Red/Blue (3),
-phase bet/roll/over (3), and the player's own bet as its stake share on Red or Blue (2)."""
+
+def obs_size(players: int) -> int:
+    """A runner's square, purse, sealed and slipstream flags and the player's own stake
+    share on it (5 a runner), the round (1) and the phase bet/roll/over (3)."""
+    return 5 * players + 4
+
 
 
 class TwinDashAdapter(Adapter):
@@ -33,13 +36,15 @@ class TwinDashAdapter(Adapter):
     utility = "constant_sum"  # the winner 1, or 1/2 each for a draw
     utility_sum = 1.0
     options_model = TwinDashOptions  # the kit's parameters: the model's fields, checked
-    description = ("Two players seal a side bet each round, then both runners roll (one "
-                   "chance node of 36 outcomes). Actions: pass, or back a runner for a stake.")
+    description = ("Two to four players seal a side bet each round, then every runner rolls "
+                   "(one chance node of 6^players outcomes). Actions: pass, or back a runner "
+                   "for a stake.")
 
     def shape(self, params: Mapping[str, ParamValue]) -> Shape:
         options = GAME.options(self.game_options(params))
-        return Shape(players=PLAYERS, num_actions=1 + PLAYERS * options.max_stake,
-                     max_chance=FACES * FACES, obs_size=OBS_SIZE,
+        count = options.players
+        return Shape(players=count, num_actions=1 + count * options.max_stake,
+                     max_chance=FACES ** count, obs_size=obs_size(count),
                      max_length=GAME.max_steps(options), min_utility=0.0, max_utility=1.0)
 
     @staticmethod
@@ -51,15 +56,17 @@ class TwinDashAdapter(Adapter):
         view = self._view(state, player)
         course = view["course"]
         richest = course["chips"] + course["rounds"] * course["max_stake"] + course["prize"]
-        out[0:2] = np.array(view["squares"]) / course["length"]
-        out[2:4] = np.array(view["chips"]) / max(1, richest)
-        out[4] = view["round"] / course["rounds"]
-        out[5:7] = np.array(view["sealed"], dtype=np.float64)
-        out[7 + (0 if view["slipstream"] is None else 1 + view["slipstream"])] = 1.0
-        out[10 + ("bet", "roll", "over").index(view["phase"])] = 1.0
+        n = course["players"]
+        out[0:n] = np.array(view["squares"]) / course["length"]
+        out[n:2 * n] = np.array(view["chips"]) / max(1, richest)
+        out[2 * n:3 * n] = np.array(view["sealed"], dtype=np.float64)
+        for runner in view["slipstream"]:
+            out[3 * n + runner] = 1.0
         bet = view.get("my_bet")
         if bet is not None and bet["stake"] > 0:
-            out[13 + bet["runner"]] = bet["stake"] / course["max_stake"]
+            out[4 * n + bet["runner"]] = bet["stake"] / course["max_stake"]
+        out[5 * n] = view["round"] / course["rounds"]
+        out[5 * n + 1 + ("bet", "roll", "over").index(view["phase"])] = 1.0
 
     def observation_string(self, state: State, player: int) -> str:
         return json.dumps(self._view(state, player), sort_keys=True)

@@ -13,19 +13,20 @@ LEVELS = ("bookie", "random")
 
 
 class BookieAgent:
-    """Backs the runner more likely to move further this round (the exact chances of
-    :meth:`TwinDashState.further_chances`) with the largest stake allowed; passes when the
-    runners are level, where no bet is worth more than nothing."""
+    """Backs the runner most likely to move furthest this round (the exact chances of
+    :meth:`TwinDashState.further_chances`) with the largest stake allowed; passes when two
+    runners share the best chance (all level), where no bet is worth more than nothing."""
 
     name = "bookie"
 
     def choose(self, state: State, rng: np.random.Generator) -> Action:
         assert isinstance(state, TwinDashState)
         player = state.current_player()
-        first, second, _tie = state.further_chances()
-        if first == second:
+        *chances, _tie = state.further_chances()
+        best = max(chances)
+        if chances.count(best) > 1:
             return PASS
-        favourite = 0 if first > second else 1
+        favourite = chances.index(best)
         stake = min(state.course.max_stake, state.chips[player])
         return bet_action(favourite, stake, state.course.max_stake) if stake else PASS
 

@@ -17,7 +17,7 @@ from raceday.present import render
 from raceday.printing.catalog import Part, PrintOptions, new_page
 from raceday.printing.grid import fit, table
 from raceday.printing.page import Credit, Page, wrap
-from raceday_twindash.game import GAME, TwinDashOptions
+from raceday_twindash.game import GAME, RaceOptions, TwinDashOptions
 from raceday_twindash.rules import GAME_NAME, PLAYERS, TwinDashState
 
 CREDIT = Credit(GAME_NAME, GAME.title, "the raceday project", "2026, a test game")
@@ -31,10 +31,11 @@ COLOURS = ("#c62828", "#1565c0")
 
 
 class Options(PrintOptions):
-    """The game's options that the parts use, each checked by the game's options model."""
+    """The race's options that the parts use, each checked by the game's options model
+    (the printed track and sheet are for two players, Red and Blue)."""
 
     checked_by: ClassVar[Mapping[str, type[BaseModel]]] = {
-        name: TwinDashOptions for name in TwinDashOptions.model_fields}
+        name: TwinDashOptions for name in RaceOptions.model_fields}
 
     length: int | None = None
     rounds: int | None = None

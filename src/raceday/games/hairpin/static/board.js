@@ -3,7 +3,8 @@
 // and the phones. No rule lives here: the moves, their names and the result come from the
 // server's view; this module shows them and sends {type: "move", action}.
 import { el } from "/static/js/common.js";
-import { fill, lobbyCard, svg, turnScreen } from "/static/js/rooms.js";
+import { beginRedraw, refocus } from "/static/js/focus.js";
+import { fill, lazyFinale, lobbyCard, svg, turnScreen } from "/static/js/rooms.js";
 import { language, onLanguage, t } from "/static/js/i18n.js";
 import { render as say } from "/static/js/present.js";
 
@@ -136,7 +137,7 @@ export function boardSvg(view, ui) {
       isTarget && targets.get(sq).some((m) => m.decides === "loses") ? "is-danger" : ""].filter(Boolean).join(" ");
     const n = cells[sq];
     const who = n > 0 ? t("hp_red_n", { n }) : n < 0 ? t("hp_black_n", { n: -n }) : t("hp_empty");
-    const label = `${squareName(sq)}: ${who}${isTarget ? ` — ${targets.get(sq).map((m) => moveName(m.name)).join(" / ")}` : ""}`;
+    const label = `${squareName(sq)}: ${who}${isTarget ? ` — ${targets.get(sq).map((m) => moveName(m.message)).join(" / ")}` : ""}`;
     const tappable = isTarget || isOrigin;
     const g = svg("g", {
       class: cls, "data-square": squareName(sq), role: tappable ? "button" : "img", "aria-label": label,
@@ -224,52 +225,42 @@ function resultBox(view) {
     el("p", { class: "note" }, t("hp_final_counts", { lr: res.laps[0], lb: res.laps[1], br: res.bumps[0], bb: res.bumps[1], plies: res.plies })));
 }
 
-// A move's name ("b1 charge d1 bump", "pit enter a1") in the page's language: its squares
-// as they are, its words from the table.
-const MOVE_WORDS = new Set(["cruise", "charge", "bump", "pass", "enter", "skip"]);
-export function moveName(name) {
-  return String(name).split(" ").map((w) => (MOVE_WORDS.has(w) ? t(`hp_kind_${w}`) : w === "pit" ? t("hp_pit_word") : w)).join(" ");
+// A move in the page's language: the server's message for it (each of the room's moves
+// carries its action message). A move event has the same facts (from, to, its kind and a
+// charge's choice), so it is worded by the same keys.
+export function moveName(message) {
+  return say(message, language(), "hairpin");
 }
 
 export function moveText(e, view) {
   if (e.type !== "move") return "";
   const who = t(`hp_${e.player}`);
-  return `${who}: ${moveName(e.action)}${e.forced ? ` (${t("hp_forced")})` : ""}`;
-}
-
-// Where keyboard focus was, as a key the redrawn screen can find again (data-action,
-// data-square, an id or a class of a lasting control); null when it was not on this screen.
-function focusKey(root) {
-  const a = document.activeElement;
-  if (!a || a === document.body) return "";
-  if (!root.contains(a)) return null;
-  for (const attr of ["data-action", "data-square", "id"]) {
-    const v = a.getAttribute(attr);
-    if (v) return `[${attr}="${CSS.escape(v)}"]`;
-  }
-  return "";
+  const move = moveName({ key: `move.${e.choice ?? e.kind}`, params: e });
+  return `${who}: ${move}${e.forced ? ` (${t("hp_forced")})` : ""}`;
 }
 
 // The whole game screen (big screen and phone alike: whoever may move gets the controls).
 // On a narrow screen the board comes first and the player's moves right under it; on a wide
 // one the moves stand beside the board. The move that just came is traced on the board and
 // its racer slides from where it was; after a move focus goes to the next useful control.
+// Where focus goes after a redraw when it cannot stay where it was: the first of these.
+const USEFUL = ["button.hp-pit-move", "button.hp-move", ".hp-square.is-origin", ".finale button.again", "#hp-undo"];
+
 export function mountGame(root, ctx) {
   let view = null;
   let live = null;
   let selected = null;
   let note = "";
   let pending = null; // the move to animate at the next draw (the update's last move)
-  let finaleMod = null;
   let couldMove = false;
   let lastPly = -1;
   const narrow = window.matchMedia("(max-width: 900px)");
   const { stage, side, waiting, send, handlers } = turnScreen(root, ctx, "hairpin", "hp",
     () => view, () => live, () => render());
-  import("/static/js/finale.js").then((m) => { finaleMod = m; render(); }).catch(() => {});
+  const ending = lazyFinale("hairpin", ctx, () => live, () => render());
 
   function play(m) {
-    if (m.decides === "loses" && !window.confirm(t("hp_confirm_lose", { move: moveName(m.name) }))) return;
+    if (m.decides === "loses" && !window.confirm(t("hp_confirm_lose", { move: moveName(m.message) }))) return;
     selected = null;
     note = "";
     send({ type: "move", action: m.action });
@@ -294,7 +285,7 @@ export function mountGame(root, ctx) {
       el("ul", {}, shown.map((m) => el("li", {}, el("button", {
         type: "button", class: `hp-move ${m.decides ? `decides-${m.decides}` : ""}`, "data-action": m.action,
         onclick: () => play(m),
-      }, moveName(m.name), m.lap ? ` · ${t("hp_lap")}` : "", m.warning_message ? ` ⚠ ${say(m.warning_message, language(), "hairpin")}` : "")))),
+      }, moveName(m.message), m.lap ? ` · ${t("hp_lap")}` : "", m.warning_message ? ` ⚠ ${say(m.warning_message, language(), "hairpin")}` : "")))),
       selected !== null ? el("button", { type: "button", id: "hp-show-all", onclick: () => { selected = null; note = ""; render(); } }, t("hp_show_all")) : null);
   }
 
@@ -303,32 +294,16 @@ export function mountGame(root, ctx) {
     if (!canMove && !v.may_undo) return null;
     return el("div", { class: "hp-action" },
       note ? el("p", { class: "note hp-note", role: "status" }, note) : null,
-      pit ? el("button", { type: "button", class: "primary hp-pit-move", "data-action": pit.action, onclick: () => play(pit) }, moveName(pit.name)) : null,
+      pit ? el("button", { type: "button", class: "primary hp-pit-move", "data-action": pit.action, onclick: () => play(pit) }, moveName(pit.message)) : null,
       canMove ? el("p", { class: "note" }, t("hp_tap_hint")) : null,
       canMove ? moveButtons(v) : null,
       v.may_undo ? el("button", { type: "button", class: "hp-undo", id: "hp-undo", onclick: () => { selected = null; note = ""; send({ type: "undo" }); } }, "↶ ", t("hp_undo")) : null);
   }
 
-  function ending(v) {
-    if (v.phase === "playing" || !v.finale || !finaleMod) return null;
-    return finaleMod.drawFinale(v.finale, { game: "hairpin", isHost: ctx.role === "host", send: (i) => live.send(i), seat: v.me?.seat ?? null });
-  }
-
-  // after a redraw: focus back where it was, else on the next useful control
-  // (when the turn has just come to this screen, its first move is the useful control)
-  function refocus(key, turnCame) {
-    if (key === null) return;
-    const again = key && !turnCame ? root.querySelector(key) : null;
-    const next = again ?? ["button.hp-pit-move", "button.hp-move", ".hp-square.is-origin", ".finale button.again", "#hp-undo"]
-      .map((sel) => root.querySelector(sel)).find(Boolean);
-    next?.focus({ preventScroll: true });
-  }
-
   function render() {
     const v = view;
     if (!v) return;
-    document.body.dataset.phase = v.phase;
-    const key = focusKey(root);
+    const key = beginRedraw(root, v.phase);
     if (v.phase === "lobby") {
       fill(stage, lobbyCard(v, ctx, playerLabel), waiting.line("hp-turn"));
       side.replaceChildren(rulesNote(v));
@@ -353,7 +328,7 @@ export function mountGame(root, ctx) {
       wide ? resultBox(v) : act,
       wide && over ? null : counters(v),
       wide && over ? null : el("p", { class: "note hp-finish-note" }, t("hp_finish_line")));
-    const end = ending(v);
+    const end = ending(v, v.phase !== "playing");
     fill(side,
       end,
       wide ? act : null,
@@ -367,7 +342,8 @@ export function mountGame(root, ctx) {
       pending = null;
     }
     const ply = v.board?.ply ?? -1;
-    refocus(key, canMove && (!couldMove || ply !== lastPly));
+    // when the turn has just come to this screen, its first move is the useful control
+    refocus(root, key, canMove && (!couldMove || ply !== lastPly), USEFUL);
     couldMove = canMove;
     lastPly = ply;
   }

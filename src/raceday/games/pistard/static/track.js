@@ -4,7 +4,8 @@
 // screen is shared by the big screen and the phones. No rule lives here: the choices (with
 // their action numbers), the dice and the standings come from the server's view.
 import { el } from "/static/js/common.js";
-import { fill, lobbyCard, svg, turnScreen } from "/static/js/rooms.js";
+import { beginRedraw, refocus } from "/static/js/focus.js";
+import { fill, lazyFinale, lobbyCard, svg, turnScreen } from "/static/js/rooms.js";
 import { language, onLanguage, placeText, t } from "/static/js/i18n.js";
 import { describeEvent, render as say, template } from "/static/js/present.js";
 
@@ -304,37 +305,26 @@ function resultBox(v) {
     r.team_times.length ? el("ul", { class: "pi-team-times" }, r.team_times.map((x) => el("li", {}, teamLine(v, x)))) : null);
 }
 
-// Where keyboard focus was, as a key the redrawn screen can find again; null when it was
-// elsewhere on the page (the header), "" when nowhere.
-function focusKey(root) {
-  const a = document.activeElement;
-  if (!a || a === document.body) return "";
-  if (!root.contains(a)) return null;
-  for (const attr of ["data-action", "data-square", "id"]) {
-    const val = a.getAttribute(attr);
-    if (val) return `[${attr}="${CSS.escape(val)}"]`;
-  }
-  return "";
-}
-
 // The whole race screen, shared by the big screen and the phones. On a narrow screen the
 // track comes first (zoomed on the choice when this screen is to act) with the choices
 // right under it, compact; on a wide one the choices stand beside the track. Every rider
 // that moved slides along the track to his new square and leaves a trace.
+// Where focus goes after a redraw when it cannot stay where it was: the first of these.
+const USEFUL = [".pi-choices button", ".pi-place-grid button", ".finale button.again"];
+
 export function mountRace(root, ctx) {
   let view = null;
   let before = null; // the view drawn before the newest one (to see who moved)
   let live = null;
   let trails = [];
   let pending = [];
-  let finaleMod = null;
   let couldAct = false;
   let lastSig = "";
   const narrow = window.matchMedia("(max-width: 900px)");
   const { stage, side, waiting, send, handlers } = turnScreen(root, ctx, "pistard", "pi",
     () => view, () => live, () => render());
   const choose = (c) => send({ type: "move", action: c.action });
-  import("/static/js/finale.js").then((m) => { finaleMod = m; render(); }).catch(() => {});
+  const ending = lazyFinale("pistard", ctx, () => live, () => render());
 
   function targetsOf(v) {
     const map = new Map();
@@ -400,25 +390,10 @@ export function mountRace(root, ctx) {
     return el("p", { class: "pi-head" }, bits.join(" · "));
   }
 
-  function ending(v) {
-    if (v.phase === "racing" || !v.finale || !finaleMod) return null;
-    return finaleMod.drawFinale(v.finale, { game: "pistard", isHost: ctx.role === "host", send: (i) => live.send(i), seat: v.me?.seat ?? null });
-  }
-
-  // (when the turn has just come to this screen, its first choice is the useful control)
-  function refocus(key, turnCame) {
-    if (key === null) return;
-    const again = key && !turnCame ? root.querySelector(key) : null;
-    const next = again ?? [".pi-choices button", ".pi-place-grid button", ".finale button.again"]
-      .map((sel) => root.querySelector(sel)).find(Boolean);
-    next?.focus({ preventScroll: true });
-  }
-
   function render() {
     const v = view;
     if (!v) return;
-    document.body.dataset.phase = v.phase;
-    const key = focusKey(root);
+    const key = beginRedraw(root, v.phase);
     if (v.phase === "lobby") {
       // the track beside the join code on the TV, under it on a phone
       const track = velodrome(v, { targets: new Map(), tap: () => {} });
@@ -435,7 +410,7 @@ export function mountRace(root, ctx) {
     const zoom = !wide && (acting || v.phase === "racing");
     const track = velodrome(v, { targets: waiting.on ? new Map() : targetsOf(v), tap: choose, placing, zoom, trails });
     const result = resultBox(v);
-    const end = ending(v);
+    const end = ending(v, v.phase !== "racing");
     // the TV: the choices (when this screen acts) or the throw under the track, the
     // standings beside it; at the end the result under a smaller track, the podium beside
     const tvChoices = wide && v.may_act && v.choices && !waiting.on;
@@ -462,7 +437,8 @@ export function mountRace(root, ctx) {
     }
     const mayAct = Boolean(v.may_act && !waiting.on);
     const sig = JSON.stringify([v.to_act, v.mover, v.dice, v.choices?.kind, v.round, v.choices?.rider]);
-    refocus(key, mayAct && (!couldAct || sig !== lastSig));
+    // when the turn has just come to this screen, its first choice is the useful control
+    refocus(root, key, mayAct && (!couldAct || sig !== lastSig), USEFUL);
     couldAct = mayAct;
     lastSig = sig;
   }

@@ -137,6 +137,15 @@ export function turnScreen(root, ctx, game, prefix, getView, getLive, redraw) {
   return { stage, side, feed, waiting, send, handlers };
 }
 
+// A turn screen's finale, loaded as the screen opens (it redraws once the module is in):
+// the function returned draws the view's finale for this screen once `over`, else nothing.
+export function lazyFinale(game, ctx, getLive, redraw) {
+  let finale = null;
+  import("./finale.js").then((m) => { finale = m; redraw(); }).catch(() => {});
+  return (v, over) => (!over || !v.finale || !finale ? null
+    : finale.drawFinale(v.finale, { game, isHost: ctx.role === "host", send: (i) => getLive().send(i), seat: v.me?.seat ?? null }));
+}
+
 export function svg(tag, attrs = {}, ...children) {
   const node = document.createElementNS(NS, tag);
   for (const [k, v] of Object.entries(attrs)) {

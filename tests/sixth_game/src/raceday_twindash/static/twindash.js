@@ -8,7 +8,7 @@ import { render, template } from "/static/js/present.js";
 import { useStyles } from "/static/js/rooms.js";
 
 const GAME = "twindash";
-const SIDES = ["red", "blue"];
+const SIDES = ["red", "blue", "green", "yellow"];
 
 export function say(key, params = {}) {
   return render({ key, params }, language(), GAME);
@@ -114,11 +114,13 @@ export function mountScreen(root, ctx) {
 
   function playing() {
     const frame = view.frame;
-    const [p0, p1, tie] = view.chances;
+    const tie = view.chances[view.chances.length - 1];
     const parts = [
       el("p", { class: "td-round" }, say("ui.round", { round: frame.round, rounds: frame.rounds })),
       track(frame), purses(view),
-      el("p", { class: "td-chances" }, say("ui.chance", { name0: { key: "runner.0" }, name1: { key: "runner.1" }, p0, p1, tie })),
+      el("ul", { class: "td-chances" }, frame.runners.map((runner) => el("li", {},
+        el("strong", {}, say(`runner.${runner.id}`)), " ", say("ui.odds", { chance: view.chances[runner.id] }))),
+      el("li", {}, say("ui.tie_odds", { tie }))),
       ...mine(),
     ];
     if (ctx.role === "host" && view.may_advance) {

@@ -1,5 +1,5 @@
-"""PettingZoo's api_test and seed_test for every multi-player game, Gymnasium's check_env
-for the KEIRIN bettor, and the environments' promises (masks, seeding, money)."""
+"""PettingZoo's api_test and seed_test for every multi-player game, and the environments'
+promises (masks, rewards, refusals). Gymnasium's environments: test_gym.py."""
 
 from __future__ import annotations
 
@@ -9,13 +9,9 @@ import numpy as np
 import pytest
 
 pytest.importorskip("pettingzoo")
-pytest.importorskip("gymnasium")
-
-from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 
 from raceday.core.errors import OptionsError
-from raceday.interop.gym import ENV_ID, KeirinBettorEnv
 from raceday.interop.pettingzoo import RacedayAEC, env
 
 CASES: list[tuple[str, dict[str, Any]]] = [
@@ -61,44 +57,3 @@ def test_pettingzoo_refuses_games_without_players_and_illegal_actions() -> None:
     illegal = int(np.flatnonzero(mask == 0)[0])
     with pytest.raises(OptionsError, match="not legal"):
         raw.step(illegal)
-
-
-@pytest.mark.filterwarnings("ignore::UserWarning")
-def test_gymnasium_check_env_and_make() -> None:
-    import gymnasium
-
-    check_env(KeirinBettorEnv(races=3))
-    made = gymnasium.make(ENV_ID, races=2)
-    check_env(made.unwrapped)
-
-
-def test_bettor_never_stakes_more_than_the_purse_and_is_seeded() -> None:
-    def run(seed: int) -> list[float]:
-        bettor = KeirinBettorEnv(races=30)
-        _, info = bettor.reset(seed=seed)
-        bettor.action_space.seed(seed)
-        purses = []
-        done = False
-        while not done:
-            action = bettor.action_space.sample(info["action_mask"])
-            before = bettor.purse
-            _, reward, done, _, info = bettor.step(action)
-            assert bettor.purse >= 0
-            # a lost ticket costs at most 10% of the purse (rounded down, at least a cent)
-            assert bettor.purse >= before - max(1, int(before * 0.10))
-            assert reward == pytest.approx((bettor.purse - before) / bettor.start_cents)
-            purses.append(bettor.purse)
-        return purses
-
-    assert run(5) == run(5)
-    assert run(5) != run(6)
-
-
-def test_bettor_passing_keeps_the_purse() -> None:
-    bettor = KeirinBettorEnv(races=5, riders=6)
-    obs, _ = bettor.reset(seed=1)
-    assert obs[-1 - 9 + 5] == 1.0 and obs[-1 - 9 + 6] == 0.0  # riders 1-6 start, 7-9 do not
-    for _ in range(5):
-        _, reward, done, _, _ = bettor.step(0)
-        assert reward == 0.0
-    assert done and bettor.purse == bettor.start_cents

@@ -16,7 +16,7 @@ from raceday.core.play import play_game
 from raceday.games.keirin.cli import app
 from raceday.games.keirin.odds import race_odds
 from raceday.games.keirin.rules import KeirinOptions, KeirinState
-from raceday.games.keirin.session import GAME, BetSession
+from raceday.games.keirin.saved_night import GAME, BetSession
 from raceday.store.sessions import SessionStore
 
 START = 1_000_000  # 10,000.00 in cents
@@ -92,7 +92,7 @@ def test_fixed_odds_session_with_bad_input_interruption_and_resume(
     real_settle = BetSession.settle
 
     def settle_then_crash(self: BetSession, store: SessionStore, state: KeirinState) -> Any:
-        if self.races == 1:  # settling race 2: the program dies first
+        if self.races == 2:  # saving race 2, paid in memory: the program dies first
             raise KeyboardInterrupt
         return real_settle(self, store, state)
 
@@ -199,6 +199,34 @@ def test_stale_copy_cannot_settle_a_race_twice(tmp_path: Path) -> None:
         stale.settle(store, stale.run_race())
     assert len(store.log(GAME, "dup")) == 1
     assert BetSession.load(store, "dup").players["Ann"].bankroll == s.players["Ann"].bankroll
+
+
+def test_a_race_stopped_at_its_finish_leaves_the_night_locked_and_runs_again(
+        tmp_path: Path) -> None:
+    """The session runs the race in the night itself; a player who quits as the last
+    throw is shown (full screen: Quit from the pause) finds the night as it was locked."""
+    store = SessionStore(tmp_path / "q.sqlite")
+    s = BetSession.new("quit", ["Ann"], KeirinOptions(riders=6), seed=8)
+    s.save(store)
+    s.state.apply_action_for(0, s.state.ticket_from_text(0, "win 2 5"))
+    s.lock(store)
+    locked = s.state.to_json()
+
+    class Stop(Exception):
+        pass
+
+    def stop_at_the_finish(race: Any, events: list[Any]) -> None:
+        assert not {e.kind for e in events} & {"settled", "betting_open"}  # the race's only
+        if race.is_terminal():
+            raise Stop
+
+    with pytest.raises(Stop):
+        s.run_race(stop_at_the_finish)
+    assert s.state.to_json() == locked and s.races == 0
+    race = s.run_race()
+    settlement = s.settle(store, race)
+    assert settlement.ranking == _replayed_ranking(KeirinOptions(riders=6), 8, 1)
+    assert BetSession.load(store, "quit").races == 1
 
 
 def test_allow_debt_lets_a_player_go_below_zero(tmp_path: Path) -> None:

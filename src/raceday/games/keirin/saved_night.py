@@ -1,7 +1,8 @@
-"""A KEIRIN betting session in the terminal: a betting night saved in SQLite.
+"""A KEIRIN betting night of the terminal, saved in SQLite (the terminal's persistence).
 
-The night itself is one protocol state (:class:`~raceday.games.keirin.night.NightState`);
-this module only keeps it, with the session's seed, in
+The night itself is one protocol state (:class:`~raceday.games.keirin.night.NightState`),
+and :class:`BetSession` drives it with the night's own actions (tickets, the host's close
+of betting, the race's throws); this module keeps it, with the session's seed, in
 :class:`raceday.store.sessions.SessionStore` (the document is ``state.to_json()`` and the
 seed). It is written twice per race, each time in one transaction:
 
@@ -14,7 +15,8 @@ Each race's dice come from ``numpy.random.default_rng([seed, race number])``, so
 interrupted after (1) resumes by running exactly the race the tickets were placed on, and
 settles it once; one interrupted before (1) simply reopens that race's betting. The store's
 ``expected_revision`` guard refuses a second settlement of the same race from a stale copy.
-Sessions saved before the night was a protocol state (document version 1) still load.
+Sessions saved before the night was a protocol state (document version 1) still load,
+through the night's own save format (:func:`night_document_from_v1`).
 """
 
 from __future__ import annotations
@@ -27,13 +29,16 @@ import numpy as np
 
 from raceday.core.errors import BetError, OptionsError, SaveFormatError
 from raceday.core.events import Event
-from raceday.core.protocol import Action, State
+from raceday.core.protocol import HOST, State
 from raceday.games.keirin.betting import MODES, Account, Ticket
 from raceday.games.keirin.night import (
+    CLOSE_BETTING,
     DEFAULT_BANKROLL,
     NIGHT,
     PHASE_RACE,
     PHASE_TICKETS,
+    SAVE_VERSION,
+    SETTLEMENT_EVENTS,
     NightOptions,
     NightState,
 )
@@ -78,8 +83,7 @@ class BetSession:
     seed: int
     state: NightState
     revision: int | None = None  # as last saved/loaded
-    _race_steps: list[tuple[Action, Mapping[str, Any] | None]] = field(
-        default_factory=list, repr=False)
+    _run: list[Ticket] | None = field(default=None, repr=False)  # a race run, not yet saved
 
     # --- construction -------------------------------------------------------------------------
     @classmethod
@@ -197,8 +201,8 @@ class BetSession:
         """Close betting (if the last player's ``done`` has not closed it already): take the
         stakes and save the tickets as locked."""
         if self.state.phase == PHASE_TICKETS:
-            self.state.close_betting()
-        elif self.state.phase != PHASE_RACE or self._race_steps:
+            self.state.apply_action_for(HOST, CLOSE_BETTING)
+        elif self.state.phase != PHASE_RACE or self._run is not None:
             raise ValueError("the previous race is not settled yet")
         self.save(store)
 
@@ -210,35 +214,39 @@ class BetSession:
     def run_race(
         self, on_events: Callable[[State, list[Event]], None] | None = None
     ) -> KeirinState:
-        """Run the locked race on a copy, with the session's dice for that race; the night
-        takes the same throws when it is settled (:meth:`settle`)."""
-        if self.state.race is None:
+        """Run the locked race in the night with the session's dice for that race, showing
+        each throw's race events with ``on_events``; at the finish the night settles (saved
+        by :meth:`settle`). Returns the race as it finished. A run stopped by ``on_events``
+        (the player quits) leaves the night as it was, its tickets locked."""
+        night = self.state
+        race = night.race
+        if night.phase != PHASE_RACE or race is None or self._run is not None:
             raise ValueError("no race to run: betting was not closed")
-        race = self.state.race.clone()
+        locked = night.clone()
+        self._run = list(night.tickets)
         rng = self.race_rng()
-        self._race_steps = []
-        for _ in range(NIGHT.max_steps(self.state.options)):
-            if race.is_terminal():
-                break
-            draw = race.sample_chance(rng)
-            self._race_steps.append((draw.outcome, draw.detail))
-            events = race.apply_action(draw.outcome, draw.detail)
-            if on_events is not None:
-                on_events(race, events)
+        try:
+            for _ in range(NIGHT.max_steps(night.options)):
+                if race.is_terminal():
+                    break
+                draw = night.sample_chance(rng)
+                events = night.apply_action(draw.outcome, draw.detail)
+                if on_events is not None:
+                    on_events(race, [e for e in events if e.kind not in SETTLEMENT_EVENTS])
+        except BaseException:
+            self.state, self._run = locked, None
+            raise
         return race
 
     def settle(self, store: SessionStore, state: KeirinState) -> Settlement:
-        """The night takes the race's throws and pays the locked tickets; save (with the
-        log entry)."""
+        """Save the night as the race just run left it, paid, with the race's log entry."""
         night = self.state
-        if night.phase != PHASE_RACE or not self._race_steps:
-            raise ValueError("no race to settle: betting was not closed")
-        tickets = list(night.tickets)
-        for action, detail in self._race_steps:
-            night.apply_action(action, detail)
-        self._race_steps = []
+        tickets = self._run
         last = night.last
-        assert last is not None and last["ranking"] == list(state.ranked)
+        if tickets is None or last is None or not state.is_terminal():
+            raise ValueError("no race to settle: betting was not closed")
+        self._run = None
+        assert last["ranking"] == list(state.ranked)
         paid = {p: [t["returned"] for t in r] for p, r in night.last_returns.items()}
         returns = [paid[night.names.index(t.player)].pop(0) for t in tickets]
         settlement = Settlement(self.races, list(last["ranking"]), last["derny"], tickets,
@@ -252,10 +260,16 @@ class BetSession:
 
 
 def night_from_v1(doc: Mapping[str, Any], **kept: Any) -> NightState:
-    """A session saved before the night was a protocol state (document version 1): its
-    options, purses, records and locked tickets, as a night that goes on the same way. The
-    starting purse was not saved; every purse started at ``bankroll + staked - returned``.
-    ``kept`` are night options the caller kept elsewhere (a room's races)."""
+    """A session saved before the night was a protocol state (document version 1), as a
+    night that goes on the same way (see :func:`night_document_from_v1`)."""
+    return NightState.from_json(night_document_from_v1(doc, **kept))
+
+
+def night_document_from_v1(doc: Mapping[str, Any], **kept: Any) -> dict[str, Any]:
+    """The night's save (``NightState.to_json()``) of a version-1 session document: its
+    options, purses, records and locked tickets. The starting purse was not saved; every
+    purse started at ``bankroll + staked - returned``. ``kept`` are night options the
+    caller kept elsewhere (a room's races)."""
     race = KeirinOptions.parse(doc["options"])
     players = [(str(n), Account.from_json(a)) for n, a in doc["players"]]
     if not players or str(doc["mode"]) not in MODES:
@@ -266,16 +280,17 @@ def night_from_v1(doc: Mapping[str, Any], **kept: Any) -> NightState:
         "bankroll": max(1, first.bankroll + first.staked - first.returned),
         "mode": str(doc["mode"]), "margin": float(doc["margin"]),
         "allow_debt": bool(doc["allow_debt"]), **kept})
-    state = NIGHT.new_state(options)
-    state.accounts = [a for _, a in players]
-    state.settled = int(doc["races"])
     pending = doc["pending"]
-    if pending is not None:
-        state.tickets = [Ticket.from_json(t) for t in pending]
-        state.done = set(range(state.num_players))
-        state.phase = PHASE_RACE
-        state.race = KeirinState(race)
-    return state
+    locked = pending is not None  # betting was closed: the race runs on resume
+    return {
+        "game": NightState.game_name, "version": SAVE_VERSION, "options": options.to_json(),
+        "phase": PHASE_RACE if locked else PHASE_TICKETS, "settled": int(doc["races"]),
+        "accounts": [a.to_json() for _, a in players],
+        "tickets": [Ticket.from_json(t).to_json() for t in pending or []],
+        "done": list(range(len(players))) if locked else [],
+        "race": KeirinState(race).to_json() if locked else None,
+        "last": None, "returns": [], "withdrawn": 0,
+    }
 
 
 __all__ = ["DEFAULT_BANKROLL", "GAME", "BetError", "BetSession", "Settlement"]
