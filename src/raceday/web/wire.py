@@ -214,15 +214,25 @@ def too_large(text: str) -> Message | None:
     return Message("refusal.message_large", {"max": MAX_MESSAGE})
 
 
-def read_hello(text: str) -> Hello | Message:
-    """The hello ``text`` holds, or the refusal of it in words."""
+def _read(text: str, what: str) -> Any:
+    """The JSON value of a client's message, or why it cannot be read: a :class:`Message`
+    if it is too large, the :class:`BadJSON` if it is not JSON."""
     large = too_large(text)
     if large is not None:
         return large
     try:
-        data = loads(text, what="first_message")
+        return loads(text, what=what)
     except BadJSON as exc:
-        return Message("refusal.hello_json", {"problem": exc.message})
+        return exc
+
+
+def read_hello(text: str) -> Hello | Message:
+    """The hello ``text`` holds, or the refusal of it in words."""
+    data = _read(text, "first_message")
+    if isinstance(data, BadJSON):
+        return Message("refusal.hello_json", {"problem": data.message})
+    if isinstance(data, Message):
+        return data
     if not isinstance(data, dict) or data.get("type") != "hello":
         return Message("refusal.hello_first")
     try:
@@ -233,13 +243,9 @@ def read_hello(text: str) -> Hello | Message:
 
 def read_intent(text: str) -> tuple[Ref, JSON] | RacedayError | Message:
     """(ref, intent without its ref) from a client's message, or the refusal of it."""
-    large = too_large(text)
-    if large is not None:
-        return large
-    try:
-        data = loads(text, what="message")
-    except BadJSON as exc:
-        return exc
+    data = _read(text, "message")
+    if isinstance(data, BadJSON | Message):
+        return data
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
         return Message("refusal.message_object")
     ref = data.pop("ref", None)
