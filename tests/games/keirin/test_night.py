@@ -123,10 +123,13 @@ def test_a_seats_tickets_and_purse_never_reach_another_seat() -> None:
     assert "trifecta" not in json.dumps(bought.observation(1))
 
 
-def test_a_pool_shows_totals_but_never_who_bet() -> None:
+def test_a_pool_is_sealed_until_the_close_then_shows_totals_but_never_who_bet() -> None:
     state = night(mode="pool", margin=0.2)
     state.apply_action_for(0, state.ticket_from_text(0, "win 3 100"))
     state.apply_action_for(1, state.ticket_from_text(1, "win 3 50"))
+    for player in (None, 0, 1):
+        assert state.observation(player)["tote"] is None
+    state.apply_action_for(HOST, CLOSE_BETTING)
     tote = state.observation(None)["tote"]["win"]
     assert tote["pool"] == 15_000 and tote["tickets"] == 2
     assert "Ann" not in json.dumps(state.observation(None)["tote"])

@@ -543,7 +543,7 @@ class NightState(SealedState):
             kind, selection, stake = ticket_fields
             odds = self.check_ticket(player, kind, selection, stake)
             self.tickets.append(Ticket(name, kind, selection, stake, odds))
-            events = [Event("ticket_sold", {"kind": kind})]  # never who, never how much
+            events = [Event("ticket_sold", {})]  # sealed: never who, which bet or how much
             if self.options.one_ticket:
                 self.done.add(player)
                 events.append(Event("done_betting", {"player": player, "name": name}))
@@ -694,8 +694,13 @@ class NightState(SealedState):
                          "done": p in self.done} for p, n in enumerate(self.names)],
             "live": self.live(), "last": self.last, "standings": self.standings(),
         }
-        if self.phase in (PHASE_TICKETS, PHASE_RACE) and self.options.mode == "pool":
-            out["tote"] = self.tote()
+        if self.options.mode == "pool" and self.phase in (PHASE_TICKETS, PHASE_RACE):
+            # Sealed bets stay sealed: while betting is open no pool is shown (a bettor could
+            # subtract their own tickets from it and read the others'); the tote opens at
+            # the close, when nobody can act on it any more.
+            sealed = self.phase == PHASE_TICKETS
+            out["tote"] = None if sealed else self.tote()
+            out["tote_sealed"] = sealed
         if player is not None:
             out["me"] = self._me(player)
         return out

@@ -79,7 +79,6 @@ ROOM_PHASES = {PHASE_TICKETS: PHASE_BETTING, PHASE_RACE: PHASE_RACING,
                PHASE_OVER: PHASE_FINISHED}
 
 MAX_ROOM_RACES = 12
-TOTE_BETTORS = 2  # players holding tickets before the pool mode's tote board is shown
 MAX_PURSE = 100_000_000  # whole money units
 
 
@@ -458,10 +457,6 @@ class KeirinRoom(PartyRoom[NightState]):
             out.update(seen)
             if self.phase() in (PHASE_BETTING, PHASE_RACING):
                 out["board"] = self.board()  # pool mode: fair chances as a guide, no odds
-            if "tote" in out and self.phase() == PHASE_BETTING and \
-                    len({t.player for t in night.tickets}) < TOTE_BETTORS:
-                # the tote waits for a second bettor: a lone stake is nobody's to see
-                out["tote"], out["tote_waits"] = None, TOTE_BETTORS
             out["timeline"] = self.timeline_view()
             out["finale"] = self.finale()  # the podium and awards once the night is over
         return out
