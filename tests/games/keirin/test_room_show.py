@@ -143,14 +143,38 @@ def test_the_awards_are_facts_of_the_accounts() -> None:
     assert boldest["detail"] == {"key": "keirin.award.money", "params": {"amount": "250.00"}}
     state = room.state
     assert state is not None
-    returned = [a.returned for a in state.accounts]
-    if max(returned):
+    won = [a.winnings for a in state.accounts]
+    if max(won):
         best = awards["keirin.award.biggest_return"]
-        assert best["seat"] == returned.index(max(returned))
+        assert best["players"] == [room.player_card(p) for p, w in enumerate(won)
+                                   if w == max(won)]
     else:
         assert "keirin.award.biggest_return" not in awards
     assert ("keirin.award.sharpest" in awards) == any(a.winning_tickets for a in state.accounts)
     assert finale["podium"][0]["name"] == state.names[state.outcome().ranking[0]]
+
+
+def test_a_shared_award_names_everyone_sharing_it() -> None:
+    """Aki and Ben hold the same win tickets on every rider: each award is theirs together,
+    named both, its detail saying it is a tie."""
+    room = KeirinRoom.create({"races": 1, "riders": 6}, 3)
+    room.add_seat("Aki")
+    room.add_seat("Ben")
+    rng = np.random.default_rng(3)
+    room.handle(HOST, {"type": "start"}, rng)
+    for seat in (0, 1):
+        for rider in range(1, 7):
+            room.handle(Actor.player(seat), {"type": "ticket", "kind": "win",
+                                             "riders": [rider], "stake": "1"}, rng)
+    room.handle(HOST, {"type": "close_betting"}, rng)
+    room.handle(HOST, {"type": "skip"}, rng)
+    finale: Any = room.finale()
+    sharpest = next(a for a in finale["awards"]
+                    if a["title"]["key"] == "keirin.award.sharpest")
+    assert sharpest["name"] == "Aki & Ben"
+    assert [p["seat"] for p in sharpest["players"]] == [0, 1]
+    assert sharpest["detail"] == {"key": "keirin.award.hits_each", "params": {"won": 1}}
+    assert [p["place"] for p in finale["podium"]] == [1, 1]
 
 
 def test_again_is_a_fresh_night_with_the_same_seats() -> None:

@@ -299,7 +299,7 @@ export function mount(root, ctx) {
   }
 
   function renderFinished(v) {
-    heading.textContent = t("over");
+    heading.textContent = t("kr_night_over");
     status.textContent = "";
     track = null;
     moment.replaceChildren();
@@ -308,7 +308,7 @@ export function mount(root, ctx) {
     if (key !== finaleKey || !stage.querySelector(".finale, .kr-final")) {
       finaleKey = key;
       const shown = v.finale ? drawFinale(v.finale, { game: "keirin", isHost, send: (i) => live.send(i) })
-        : el("p", { class: "kr-final" }, t("over"));
+        : el("p", { class: "kr-final" }, t("kr_night_over"));
       stage.replaceChildren(shown);
       if (v.finale && cued !== "finale") { cued = "finale"; cue("reveal"); }
     }

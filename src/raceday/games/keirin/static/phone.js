@@ -155,7 +155,7 @@ export function mount(root, ctx) {
       if (mine) parts.push(el("p", { class: "kr-rank" }, t("kr_your_rank", { rank: mine.rank, n: v.standings.length })));
     }
     if (v.phase === "finished") {
-      parts.unshift(el("h2", { class: "kr-over" }, t("over")),
+      parts.unshift(el("h2", { class: "kr-over" }, t("kr_night_over")),
         v.finale ? drawFinale(v.finale, { game: "keirin", seat: m.seat }) : "");
     }
     info.replaceChildren(...parts);
