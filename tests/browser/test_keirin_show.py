@@ -323,8 +323,8 @@ def test_the_pools_stay_sealed_while_betting_is_open(server: str,
     buy(aki, "win", [4], "250")
     buy(ben, "win", [2], "100")
     tv.locator(".kr-news li", has_text="A ticket is sold.").nth(1).wait_for()
+    assert "the pools are sealed until betting closes" in tv.locator(".kr-status").inner_text()
     board = tv.locator(".kr-side").inner_text()
-    assert "Pools are sealed until betting closes" in board
     assert "250.00" not in board and "350.00" not in board
     for page, own in ((tv, None), (aki, "25000"), (ben, "10000")):
         others = "|".join({"25000", "10000"} - {own})

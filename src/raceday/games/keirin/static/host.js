@@ -184,7 +184,7 @@ export function mount(root, ctx) {
   // the other bet types, one line each: the favourite (fixed odds) or the pool's size
   function otherBoards(v) {
     return el("table", { class: "kr-others" },
-      el("caption", {}, v.tote ? t("kr_pools") : (v.tote_sealed ? t("kr_tote_sealed") : t("kr_favourites"))),
+      el("caption", {}, v.tote ? t("kr_pools") : t("kr_favourites")),
       el("tbody", {}, KIND_ORDER.slice(1).map((kind) => {
         if (v.tote) {
           const pool = v.tote[kind];
