@@ -271,9 +271,9 @@ def test_every_refusal_is_explained_and_changes_nothing(patient: TestClient) -> 
     refused(aki, {"type": "ticket", "kind": "win", "riders": [1], "stake": "-5"}, everyone,
             "more than 0")
     refused(aki, {"type": "ticket", "kind": "win", "riders": ["1"], "stake": 5}, everyone,
-            "rider numbers")
+            "riders.0 must be a whole number")
     refused(aki, {"type": "ticket", "kind": "win", "riders": [True], "stake": 5}, everyone,
-            "rider numbers")
+            "riders.0 must be a whole number")
     refused(aki, {"type": "ticket", "kind": "win", "riders": [1], "stake": "1 000"},
             everyone, "a stake is an amount")
     refused(aki, {"type": "ticket", "kind": "win lose", "riders": [1], "stake": 5},

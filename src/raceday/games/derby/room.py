@@ -37,7 +37,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from copy import copy
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 import numpy as np
 from pydantic import Field, ValidationInfo, field_validator
@@ -66,6 +66,7 @@ from raceday.games.derby.session import (
 from raceday.present import refusal
 from raceday.rooms import JSON, Actor, PartyRoom, RoomError
 from raceday.rooms.base import KIT_FORMAT, Handler
+from raceday.rooms.intents import PARTY_INTENTS, Intent, Intents, intent_union
 
 MAX_SEATS = 12
 MAX_AMOUNT = 1_000_000_000
@@ -152,11 +153,61 @@ def host_options(options: Mapping[str, Any], seed: int) -> EveningOptions:
         raise error from None
 
 
+# --- the intents a Derby room reads (checked by the kit before a handler sees one) --------
+class StartEvening(Intent):
+    """The host starts the evening with ``computers`` computer players."""
+
+    type: Literal["start"]
+    computers: int = 0
+
+
+class CloseBids(Intent):
+    type: Literal["close_bids"]
+
+
+class CloseBetting(Intent):
+    type: Literal["close_betting"]
+
+
+class Enter(Intent):
+    """The host types the dice of a round: a number, or ``F``/``X``/null for a fall."""
+
+    type: Literal["enter"]
+    values: list[int | str | None]
+
+
+class Bid(Intent):
+    type: Literal["bid"]
+    amount: int
+
+
+class TicketIntent(Intent):
+    """A seat buys a ticket: ``kind`` (win, quinella), its horses, its stake."""
+
+    type: Literal["ticket"]
+    kind: str
+    horses: list[int | str]
+    stake: int
+
+
+class Borrow(Intent):
+    type: Literal["borrow"]
+
+
+class Done(Intent):
+    type: Literal["done"]
+
+
+DERBY_INTENTS = intent_union(*PARTY_INTENTS, StartEvening, CloseBids, CloseBetting, Enter,
+                             Bid, TicketIntent, Borrow, Done)
+
+
 class DerbyRoom(PartyRoom[EveningState]):
     """A Dice Derby evening for a browser room (see the module docstring)."""
 
     game: ClassVar[str] = "derby"
     GAME: ClassVar[Any] = EVENING
+    intents: ClassVar[Intents] = Intents(DERBY_INTENTS)
     Options: ClassVar[type[GameOptions] | None] = HostOptions
     title: ClassVar[str] = "Dice Derby"
     noun: ClassVar[str] = "party"
@@ -240,14 +291,14 @@ class DerbyRoom(PartyRoom[EveningState]):
         self.abandoned = False
         self.paused = False
         events.append({"type": "again"})
-        self._start_evening(Actor.host(), {"type": "start", "computers": computers}, rng,
+        self._start_evening(Actor.host(), StartEvening(type="start", computers=computers), rng,
                             events)
 
-    def _start_evening(self, actor: Actor, intent: Mapping[str, Any],
+    def _start_evening(self, actor: Actor, intent: StartEvening,
                        rng: np.random.Generator, events: list[JSON]) -> None:
         if self.state is not None:
             raise refusal(RoomError, "derby.refusal.already_started")
-        computers = _int(intent.get("computers", 0), "computers", 0,
+        computers = _int(intent.computers, "computers", 0,
                          MAX_SEATS - len(self.names))
         if not self.names and not computers:
             raise refusal(RoomError, "derby.refusal.nobody")
@@ -359,7 +410,7 @@ class DerbyRoom(PartyRoom[EveningState]):
         self._settle(rng, events)
 
     # host intents
-    def _close_bids(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
+    def _close_bids(self, actor: Actor, intent: Intent, rng: np.random.Generator,
                     events: list[JSON]) -> None:
         state = self._evening(PHASE_AUCTION)
         post = state.ledger.next_lot
@@ -371,7 +422,7 @@ class DerbyRoom(PartyRoom[EveningState]):
         events.extend(e for e in quiet if e["type"] != "bid_sealed")
         self._then(rng, events)
 
-    def _close_betting(self, actor: Actor, intent: Mapping[str, Any],
+    def _close_betting(self, actor: Actor, intent: Intent,
                        rng: np.random.Generator, events: list[JSON]) -> None:
         state = self._evening(PHASE_BETTING)
         for i in [i for i in state.acting_players() if self._human(i)]:
@@ -380,57 +431,52 @@ class DerbyRoom(PartyRoom[EveningState]):
             events.extend(e for e in quiet if e["type"] != "done_betting")
         self._then(rng, events)
 
-    def _enter(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
+    def _enter(self, actor: Actor, intent: Enter, rng: np.random.Generator,
                events: list[JSON]) -> None:
         state = self._evening(PHASE_RACING)
         if not self.options.host:
             raise refusal(RoomError, "derby.refusal.server_dice")
         race = state.race
         assert race is not None
-        raw = intent.get("values")
-        if not isinstance(raw, list):
-            rolling = list(race.to_roll)
-            raise refusal(RoomError, "derby.refusal.enter_count", n=len(rolling),
-                          names=" ".join(horse_name(p) for p in rolling))
         before = state.clone()
         try:  # the evening checks the round: all or nothing
-            produced = state.enter_rolls(raw)
+            produced = state.enter_rolls(intent.values)
         except IllegalActionError as exc:
             raise self._refused(exc) from None
         self._race_news(produced, before, events)
         self._then(rng, events)
 
     # seat intents
-    def _bid(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
+    def _bid(self, actor: Actor, intent: Bid, rng: np.random.Generator,
              events: list[JSON]) -> None:
         state, seat = self._seat_evening(actor, PHASE_AUCTION)
         horse = state.ledger.players[seat].horse
         if horse is not None:
             raise refusal(RoomError, "derby.refusal.you_own", horse=horse_name(horse))
-        amount = _int(intent.get("amount"), "bid")
+        amount = _int(intent.amount, "bid")
         self._act_for(seat, state.bid_action(seat, amount), events)
         self._then(rng, events)
 
-    def _ticket(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
+    def _ticket(self, actor: Actor, intent: TicketIntent, rng: np.random.Generator,
                 events: list[JSON]) -> None:
         state, seat = self._seat_evening(actor, PHASE_BETTING)
         if seat in state.done:
             raise refusal(RoomError, "derby.refusal.said_done")
-        kind = intent.get("kind")
+        kind = intent.kind
         if kind not in ("win", "quinella"):
             raise refusal(RoomError, "derby.refusal.ticket_kind")
-        raw = intent.get("horses")
-        if not isinstance(raw, list) or not 1 <= len(raw) <= 2:
+        raw = intent.horses
+        if not 1 <= len(raw) <= 2:
             raise refusal(RoomError, "derby.refusal.name_horses")
         horses = []
         for h in raw:
-            if isinstance(h, bool) or not isinstance(h, (int, str)) or len(str(h)) > 4:
+            if len(str(h)) > 4:
                 raise refusal(RoomError, "derby.refusal.no_horse", horse=repr(h))
             horses.append(parse_horse(str(h)))
-        stake = _int(intent.get("stake"), "stake")
-        self._act_for(seat, state.ticket_action(seat, str(kind), horses, stake), events)
+        stake = _int(intent.stake, "stake")
+        self._act_for(seat, state.ticket_action(seat, kind, horses, stake), events)
 
-    def _borrow(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
+    def _borrow(self, actor: Actor, intent: Intent, rng: np.random.Generator,
                 events: list[JSON]) -> None:
         state, seat = self._seat_evening(actor, PHASE_AUCTION, PHASE_BETTING)
         action = state.borrow_action(seat)
@@ -438,7 +484,7 @@ class DerbyRoom(PartyRoom[EveningState]):
             raise refusal(RoomError, "derby.refusal.borrow_when")
         self._act_for(seat, action, events)
 
-    def _done(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
+    def _done(self, actor: Actor, intent: Intent, rng: np.random.Generator,
               events: list[JSON]) -> None:
         state, seat = self._seat_evening(actor, PHASE_BETTING)
         if seat in state.done:
