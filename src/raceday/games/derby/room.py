@@ -506,53 +506,54 @@ class DerbyRoom(PartyRoom[EveningState]):
                 for s in state.standings() if s["rank"] <= 3]
 
     def awards(self, state: EveningState) -> list[JSON]:
-        """The evening's awards, facts of the ledger: the biggest ticket paid, the top bid
-        of the auction, the luckiest horse (most wins) and the owners' award (amounts
-        written with thousands separators, as the tables show money)."""
-        s = state.ledger
+        """The evening's awards (:meth:`EveningState.awards`) in the finale's shape, amounts
+        written with thousands separators as the tables show money; a tie names everyone
+        sharing it (``players``, ``name`` joined) and its detail says it is a tie."""
         out: list[JSON] = []
-        tickets = [(p.amount, r.race, p) for r in s.history for p in r.payouts
-                   if not p.what.startswith("prize")]
-        if tickets:
-            amount, race, pay = max(tickets, key=lambda x: (x[0], -x[1]))
-            out.append({"title": Message("derby.finale.biggest").to_json(),
-                        **self.player_card(pay.player),
-                        "detail": Message("derby.finale.biggest_detail", {
-                            "amount": f"{amount:,}", "race": race,
-                            "what": what_words(pay.what)}).to_json()})
-        bought = [lot for lot in s.lots if lot.buyer is not None]
-        if bought:
-            top = max(bought, key=lambda lot: (lot.price, -lot.post))
-            assert top.buyer is not None
-            out.append({"title": Message("derby.finale.top_bid").to_json(),
-                        **self.player_card(top.buyer),
-                        "detail": Message("derby.finale.top_bid_detail", {
-                            "horse": horse_name(top.post), "price": f"{top.price:,}"}).to_json()})
-        wins: dict[int, int] = {}
-        for r in s.history:
-            wins[r.first] = wins.get(r.first, 0) + 1
-        if wins:
-            post = max(sorted(wins), key=lambda p: wins[p])
-            owner = s.owner_of(post)
-            card = (self.player_card(owner) if owner is not None
-                    else {"name": horse_name(post), "seat": None,
-                          "who": Message("derby.finale.house_horse",
-                                         {"horse": horse_name(post)}).to_json()})
-            detail = ("derby.finale.luckiest_detail" if owner is not None
-                      else "derby.finale.wins")
-            out.append({"title": Message("derby.finale.luckiest").to_json(), **card,
-                        "detail": Message(detail, {"horse": horse_name(post),
-                                                   "wins": wins[post]}).to_json()})
-        award = state.award()
-        if award is not None:
-            first = award["players"][0]
-            out.append({"title": Message("derby.finale.owner", {
-                            "by": Message(f"derby.award_{award['by']}")}).to_json(),
-                        **self.player_card(first),
-                        "name": " & ".join(award["names"]),
-                        "detail": Message("derby.finale.owner_detail",
-                                          {"amount": f"{award['score']:,}"}).to_json()})
+        for fact in state.awards():
+            winners: list[dict[str, Any]] = fact["winners"]
+            first, tie = winners[0], len(winners) > 1
+            horses = ", ".join(horse_name(w["post"]) for w in winners if "post" in w)
+            if fact["award"] == "biggest":
+                title = Message("derby.finale.biggest")
+                detail = (Message("derby.finale.biggest_tied", {"amount": f"{first['amount']:,}"})
+                          if tie else Message("derby.finale.biggest_detail", {
+                              "amount": f"{first['amount']:,}", "race": first["race"],
+                              "what": what_words(first["what"])}))
+            elif fact["award"] == "top_bid":
+                title = Message("derby.finale.top_bid")
+                detail = Message("derby.finale.top_bid_tied" if tie else
+                                 "derby.finale.top_bid_detail",
+                                 {"horse": horses, "price": f"{first['price']:,}"})
+            elif fact["award"] == "luckiest":
+                title = Message("derby.finale.luckiest")
+                key = ("derby.finale.luckiest_tied" if tie else
+                       "derby.finale.luckiest_detail" if first["owner"] is not None
+                       else "derby.finale.wins")
+                detail = Message(key, {"horse": horses, "wins": first["wins"]})
+            else:
+                title = Message("derby.finale.owner", {"by": Message(f"derby.award_{fact['by']}")})
+                detail = Message("derby.finale.owner_detail",
+                                 {"amount": f"{first['score']:,}"})
+            cards: list[JSON] = []
+            for w in winners:
+                card = self._award_card(w)
+                if card not in cards:  # one player's two equal tickets name them once
+                    cards.append(card)
+            out.append({"title": title.to_json(), **cards[0],
+                        "name": " & ".join(str(c["name"]) for c in cards),
+                        "players": cards, "detail": detail.to_json()})
         return out
+
+    def _award_card(self, winner: Mapping[str, Any]) -> JSON:
+        """Who a winner of an award is: a player, or a horse the house kept."""
+        if "player" in winner:
+            return self.player_card(winner["player"])
+        if winner["owner"] is not None:
+            return self.player_card(winner["owner"])
+        horse = horse_name(winner["post"])
+        return {"name": horse, "seat": None,
+                "who": Message("derby.finale.house_horse", {"horse": horse}).to_json()}
 
     # --- views: the shape the Derby pages read, from the state's observations ---------------
     def public_view(self) -> JSON:

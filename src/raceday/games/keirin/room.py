@@ -80,7 +80,6 @@ ROOM_PHASES = {PHASE_TICKETS: PHASE_BETTING, PHASE_RACE: PHASE_RACING,
                PHASE_OVER: PHASE_FINISHED}
 
 MAX_ROOM_RACES = 12
-TOTE_BETTORS = 2  # players holding tickets before the pool mode's tote board is shown
 MAX_PURSE = 100_000_000  # whole money units
 
 
@@ -287,25 +286,23 @@ class KeirinRoom(PartyRoom[NightState]):
         return out
 
     def awards(self, state: NightState) -> list[JSON]:
-        """The night's awards, facts of the players' accounts: the most returned, the
-        boldest (the most staked) and the sharpest eye (the most winning tickets); a player
-        who did not earn one (nothing returned, staked or hit) gets none."""
+        """The night's awards (:meth:`NightState.awards`) in the finale's shape; a tie names
+        every player sharing it (``players``, ``name`` joined) and says so in its detail."""
         out: list[JSON] = []
-        for key, field in (("keirin.award.biggest_return", "returned"),
-                           ("keirin.award.boldest", "staked"),
-                           ("keirin.award.sharpest", "winning_tickets")):
-            values = [getattr(a, field) for a in state.accounts]
-            best = max(values, default=0)
-            if best <= 0:
-                continue
-            seat = values.index(best)  # the first seat on a tie
-            acc = state.accounts[seat]
-            detail = (Message("keirin.award.money", {"amount": format_money(best)})
-                      if field != "winning_tickets" else
-                      Message("keirin.award.hits", {"won": acc.winning_tickets,
-                                                    "tickets": acc.tickets}))
-            out.append({"title": Message(key).to_json(), "name": state.names[seat],
-                        "seat": seat, "detail": detail.to_json()})
+        for fact in state.awards():
+            players: list[int] = fact["players"]
+            tie = len(players) > 1
+            if fact["award"] == "sharpest":
+                detail = (Message("keirin.award.hits_each", {"won": fact["value"]}) if tie else
+                          Message("keirin.award.hits", {"won": fact["value"],
+                                                        "tickets": fact["tickets"][0]}))
+            else:
+                detail = Message("keirin.award.money_each" if tie else "keirin.award.money",
+                                 {"amount": format_money(fact["value"])})
+            cards = [self.player_card(p) for p in players]
+            out.append({"title": Message(f"keirin.award.{fact['award']}").to_json(),
+                        **cards[0], "name": " & ".join(c["name"] for c in cards),
+                        "players": cards, "detail": detail.to_json()})
         return out
 
     def started_facts(self) -> JSON:
@@ -487,10 +484,6 @@ class KeirinRoom(PartyRoom[NightState]):
             out.update(seen)
             if self.phase() in (PHASE_BETTING, PHASE_RACING):
                 out["board"] = self.board()  # pool mode: fair chances as a guide, no odds
-            if "tote" in out and self.phase() == PHASE_BETTING and \
-                    len({t.player for t in night.tickets}) < TOTE_BETTORS:
-                # the tote waits for a second bettor: a lone stake is nobody's to see
-                out["tote"], out["tote_waits"] = None, TOTE_BETTORS
             out["timeline"] = self.timeline_view()
             out["finale"] = self.finale()  # the podium and awards once the night is over
         return out
