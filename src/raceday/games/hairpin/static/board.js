@@ -178,12 +178,15 @@ export function counters(view) {
   r.derby ? el("p", { class: "note" }, t("hp_quiet", { n: b.clock, of: r.quiet_limit })) : null);
 }
 
+// The host's own seats are "this screen" only on the host screen; elsewhere they are the big screen's.
+let hostScreen = true;
+
 export function playerLabel(view, p) {
   const pl = view.players[p];
   const colour = t(`hp_${SIDE[p]}`);
   if (pl.kind !== "human") return `${colour} — ${t("hp_computer", { level: t(`level_${pl.kind}`) })}`;
   if (pl.name) return `${colour} — ${pl.name}`;
-  return `${colour} — ${t("hp_this_screen")}`;
+  return `${colour} — ${t(hostScreen ? "hp_this_screen" : "hp_big_screen")}`;
 }
 
 export function rulesNote(view) {
@@ -247,6 +250,7 @@ export function moveText(e, view) {
 const USEFUL = ["button.hp-pit-move", "button.hp-move", ".hp-square.is-origin", ".finale button.again", "#hp-undo"];
 
 export function mountGame(root, ctx) {
+  hostScreen = ctx.role === "host";
   let view = null;
   let live = null;
   let selected = null;

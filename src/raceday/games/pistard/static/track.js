@@ -202,11 +202,14 @@ function zoomTo(root, view, ui, length) {
   root.classList.add("is-zoomed");
 }
 
+// The host's own seats are "this screen" only on the host screen; elsewhere they are the big screen's.
+let hostScreen = true;
+
 export function playerName(view, p) {
   const pl = view.players[p];
   if (!pl) return `#${p + 1}`;
   if (pl.kind !== "human") return t("pi_player_computer", { n: p + 1, level: t(`level_${pl.kind}`) });
-  return pl.name ? t("pi_player_named", { n: p + 1, name: pl.name }) : t("pi_player_screen", { n: p + 1 });
+  return pl.name ? t("pi_player_named", { n: p + 1, name: pl.name }) : t(hostScreen ? "pi_player_screen" : "pi_player_big_screen", { n: p + 1 });
 }
 
 function chip(owner, text) { return el("span", { class: `pi-chip ${ownerClass(owner)}` }, text); }
@@ -313,6 +316,7 @@ function resultBox(v) {
 const USEFUL = [".pi-choices button", ".pi-place-grid button", ".finale button.again"];
 
 export function mountRace(root, ctx) {
+  hostScreen = ctx.role === "host";
   let view = null;
   let before = null; // the view drawn before the newest one (to see who moved)
   let live = null;
