@@ -1,6 +1,6 @@
-"""A big screen or a phone opened for a room the server does not know says so in the page
-(an alert naming the refusal) instead of drawing a room; the phone also offers the way back
-to the landing page."""
+"""A big screen or a phone opened for a room the server does not know says so in a whole
+page (an alert naming the refusal, in the language the reader picks) instead of drawing a
+room, with the way back to the landing page."""
 
 from __future__ import annotations
 
@@ -28,8 +28,13 @@ def test_unknown_room_is_refused_in_the_page(chromium: Any, base: str, kind: str
         alert = page.locator("#app p.error[role=alert]")
         alert.wait_for(timeout=15_000)
         assert alert.inner_text().strip() != ""
-        assert page.locator("header.bar").count() == 0  # no room drawn
-        back = page.locator('#app a[href="/"]')
-        assert back.count() == (1 if kind == "play" else 0)
+        assert page.locator(".room-code").count() == 0  # no room drawn
+        assert page.locator('#app a[href="/"]').count() == 1
+        english = alert.inner_text()
+        page.click("#app header.bar button.lang")
+        page.wait_for_function(f"() => document.querySelector('#app p.error').textContent "
+                               f"!== {english!r}")
+        assert "受け付けられません" in alert.inner_text()
+        assert page.locator('#app a[href="/"]').inner_text() == "トップページへ戻る"
     finally:
         page.close()

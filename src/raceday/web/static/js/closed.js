@@ -2,7 +2,7 @@
 // the reader's language (again after a language switch) and offer the way on: the replay
 // of a finished room, and the landing page to start or join another party.
 import { api, el } from "./common.js";
-import { onLanguage, refusal, t } from "./i18n.js";
+import { languageButton, onLanguage, refusal, t } from "./i18n.js";
 
 const CLOSED = "refusal.room_closed";
 const FINISHED = "refusal.room_closed_finished";
@@ -39,9 +39,29 @@ export async function openRoomOrNotice(code, app, ...after) {
     return await api(`/api/rooms/${encodeURIComponent(code)}`);
   } catch (e) {
     if (isClosed(e)) app.replaceChildren(closedNotice(code, e));
-    else app.replaceChildren(el("p", { class: "error", role: "alert" }, t("error", { message: e.message })), ...after);
+    else {
+      document.body.classList.add("landing", "notfound");
+      app.replaceChildren(...refusedPage(e, ...after));
+    }
     return null;
   }
+}
+
+// A whole page for a room that cannot be opened (an unknown code): the bar with the
+// language button, the refusal, the nodes in `after` and the way back to the start page.
+function refusedPage(error, ...after) {
+  const title = el("h1", {});
+  const line = el("p", { class: "error", role: "alert" });
+  const home = el("a", { href: "/", class: "primary" });
+  const draw = () => {
+    title.textContent = t("title");
+    line.textContent = t("error", { message: refusal({ words: error.words }, error.message) });
+    home.textContent = t("nf_home");
+  };
+  draw();
+  onLanguage(draw);
+  return [el("header", { class: "bar" }, title, el("span", { id: "lang" }, languageButton())),
+    el("main", { class: "landing-main" }, el("section", { class: "card" }, line, ...after, el("p", {}, home)))];
 }
 
 // After a fatal refusal on the live connection: if the room has closed meanwhile (a phone

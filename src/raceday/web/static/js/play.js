@@ -13,7 +13,7 @@ async function main() {
   const status = statusLine();
   const error = errorLine();
   // a closed room: its notice (with the replay of a finished one)
-  const info = await openRoomOrNotice(code, app, el("p", {}, el("a", { href: "/" }, t("join_title"))));
+  const info = await openRoomOrNotice(code, app);
   if (!info) return;
   const header = el("header", { class: "bar" },
     el("h1", {}, el("span", { "data-i18n": info.game }, t(info.game)), " ", roomCodeTag(code)),
