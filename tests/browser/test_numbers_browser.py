@@ -76,3 +76,33 @@ def test_stop_ends_a_job_and_shows_it_stopped(chromium: Any, tmp_path: Path) -> 
         assert page.get_by_role("button", name="Stop").count() == 0
         assert problems == []
         page.close()
+
+
+def test_keirin_card_bounds_refusal_and_accessible_result(chromium: Any, tmp_path: Path) -> None:
+    """KEIRIN's length field has the options model's bounds; a refusal goes at the next
+    change of a field; the result's scrolling boxes pass axe (reachable and named)."""
+    from tests.browser.a11y import assert_accessible
+
+    from raceday.web.server import background_server
+
+    with background_server(create_app(tmp_path / "party.sqlite")) as base:
+        page = chromium.new_page(viewport={"width": 390, "height": 844})
+        page.goto(f"{base}numbers")
+        length = page.locator("#nm-length")
+        page.wait_for_function("() => document.querySelector('#nm-length')?.min === '19'")
+        assert length.get_attribute("max") == "1000"
+        length.evaluate("input => input.removeAttribute('min')")  # past the page's own check
+        length.fill("5")
+        page.locator("#form-keirin button[type=submit]").click()
+        alert = page.locator("p.error[role=alert]")
+        page.wait_for_function("() => document.querySelector('p.error[role=alert]')"
+                               ".textContent.includes('length')")
+        length.fill("19")
+        assert alert.inner_text() == ""
+        page.locator("#nm-riders").select_option("6")
+        page.locator("#form-keirin button[type=submit]").click()
+        page.wait_for_selector("#t-trifecta", timeout=120_000)
+        for box in (".chart-box", ".table-box"):
+            assert page.locator(box).first.get_attribute("tabindex") == "0"
+        assert_accessible(page, "numbers with KEIRIN odds at 390")
+        page.close()

@@ -3,6 +3,7 @@
 // and a chart.
 import { api, el } from "./common.js";
 import { language, languageButton, onLanguage, refusal, t, translatePage } from "./i18n.js";
+import { fieldKind, optionsSchema } from "./options-form.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const app = document.getElementById("app");
@@ -54,7 +55,8 @@ function table(spec) {
       } }, t(c.label), el("span", { "aria-hidden": "true" }, sorted === "ascending" ? " ▲" : sorted === "descending" ? " ▼" : "")));
   });
   const shown = rows.slice(0, 200);
-  return el("div", { class: "table-box" }, el("table", { class: "sortable", id: `t-${spec.id}` },
+  // a box that scrolls sideways on a phone: reachable and named for the keyboard
+  return el("div", { class: "table-box", tabindex: 0, role: "region", "aria-label": t(spec.title) }, el("table", { class: "sortable", id: `t-${spec.id}` },
     el("caption", {}, t(spec.title), spec.rows.length > shown.length ? ` (${shown.length} / ${spec.rows.length})` : ""),
     el("thead", {}, el("tr", {}, head)),
     el("tbody", {}, shown.map((r) => el("tr", {}, spec.columns.map((c) => el("td", { class: c.kind === "text" ? "" : "num" }, cell(c.kind, r[c.key]))))))));
@@ -125,7 +127,7 @@ function showResult() {
   if (job.result) {
     const r = job.result;
     parts.unshift(el("h2", {}, titleText(r.title)));
-    parts.push(el("div", { class: "chart-box" }, chart(r)));
+    parts.push(el("div", { class: "chart-box", tabindex: 0, role: "region", "aria-label": t("nm_chart") }, chart(r)));
     for (const n of r.notes || []) parts.push(el("p", { class: "note" }, t(n.key, n)));
     for (const spec of r.tables) parts.push(table(spec));
   }
@@ -134,6 +136,7 @@ function showResult() {
 
 // a stopped job is forgotten by the server: its last state comes with the answer
 async function stopJob() {
+  fail(null);
   try {
     const res = await fetch(`/api/numbers/${job.id}`, { method: "DELETE" });
     const stopped = await res.json();
@@ -169,7 +172,7 @@ function select(name, values, value, id, labels = null) {
   return el("select", { name, id }, values.map((v, i) => el("option", { value: v, selected: v === value }, labels ? labels[i] : v)));
 }
 const field = (id, label, input) => el("label", { for: id }, t(label), input);
-const numberInput = (id, name, v, max) => el("input", { id, name, type: "number", min: 1, max, value: v, inputmode: "numeric", required: true });
+const numberInput = (id, name, v, max, min = 1) => el("input", { id, name, type: "number", min, max, value: v, inputmode: "numeric", required: true });
 const seedInput = (id) => el("input", { id, name: "seed", inputmode: "numeric", placeholder: t("wv_seed_any") });
 
 // Each game's card comes from its own module (/games/<game>/static/numbers.js, found from
@@ -177,7 +180,7 @@ const seedInput = (id) => el("input", { id, name: "seed", inputmode: "numeric", 
 let games = []; // [{ game, limits, module }]
 let pages = []; // the games with a page of their own (GET /api/games)
 const seed = (f) => (f.seed.value.trim() ? { seed: f.seed.value.trim() } : {});
-const kit = (limits) => ({ el, t, api, field, select, numberInput, seedInput, seed, start, limits });
+const kit = (limits) => ({ el, t, api, field, select, numberInput, seedInput, seed, start, limits, optionsSchema, fieldKind });
 
 function forms() {
   return el("div", { class: "forms" }, games.map((g) => g.module.form(kit(g.limits))));
@@ -194,6 +197,8 @@ async function main2() {
   draw();
   translatePage();
   onLanguage(draw);
+  // a refusal is about what was sent: the next change of a field clears it
+  main.addEventListener("input", () => fail(null));
 }
 
 main2();
