@@ -55,3 +55,21 @@ def test_a_phone_calls_the_host_seat_the_big_screen(
         tv.get_by_text(tv_name).first.wait_for()
     assert "this screen" not in phone.inner_text("body")
     assert phone.js_errors == [] and tv.js_errors == []
+
+
+def test_the_derby_lobby_at_1440_shows_start_with_seven_players(open_page: Any,
+                                                                 server: str) -> None:
+    room = httpx.post(f"{server}api/rooms", json={"game": "derby", "options": {}},
+                      timeout=10).json()
+    code = room["code"]
+    for i in range(7):
+        httpx.post(f"{server}api/rooms/{code}/join", json={"name": f"Player {i} Longname"},
+                   timeout=10)
+    tv = open_page({"width": 1440, "height": 900}, f"{server}host/{code}",
+                   {f"raceday.host.{code}": room["host_token"]})
+    tv.get_by_text("Player 6 Longname").wait_for()
+    seats = tv.locator(".dd-lobby .seats").bounding_box()
+    assert seats["width"] > 400  # the players' names are not squeezed into a strip
+    start = tv.get_by_role("button", name="Start the evening").bounding_box()
+    assert start["y"] + start["height"] <= 900
+    assert tv.evaluate("document.scrollingElement.scrollTop") == 0
