@@ -73,3 +73,18 @@ def test_the_derby_lobby_at_1440_shows_start_with_seven_players(open_page: Any,
     start = tv.get_by_role("button", name="Start the evening").bounding_box()
     assert start["y"] + start["height"] <= 900
     assert tv.evaluate("document.scrollingElement.scrollTop") == 0
+
+
+def test_pistards_points_standings_fit_1440(open_page: Any, server: str) -> None:
+    room = httpx.post(f"{server}api/rooms", json={"game": "pistard", "options": {
+        "variant": "points", "riders_per_player": 2,
+        "players": ["human", "medium", "medium", "medium", "medium"]}}, timeout=10).json()
+    code = room["code"]
+    tv = open_page({"width": 1440, "height": 900}, f"{server}host/{code}",
+                   {f"raceday.host.{code}": room["host_token"]})
+    tv.click("#start")
+    tv.locator(".pi-standings tbody tr").nth(9).wait_for()
+    table = tv.locator(".pi-standings").bounding_box()
+    card = tv.locator(".pi-standings").locator("xpath=..").bounding_box()
+    assert table["x"] + table["width"] <= card["x"] + card["width"]
+    assert tv.evaluate("document.documentElement.scrollWidth") <= 1440
