@@ -15,12 +15,17 @@ async function main() {
   // a closed room: its notice (with the replay of a finished one)
   const info = await openRoomOrNotice(code, app);
   if (!info) return;
+  const token = tokens.seat(code);
+  // a phone that comes after the start cannot take a seat (the server refuses): it watches
+  if (!token && info.phase !== "lobby") {
+    window.location.replace(`/watch/${encodeURIComponent(code)}`);
+    return;
+  }
   const header = el("header", { class: "bar" },
     el("h1", {}, el("span", { "data-i18n": info.game }, t(info.game)), " ", roomCodeTag(code)),
     status.node, soundButton(), languageButton());
   const main = el("main", { id: "phone" });
   app.replaceChildren(header, error.node, main);
-  const token = tokens.seat(code);
   if (token) start(token, info, main, status, error);
   else joinForm(info, main, status, error);
 }
