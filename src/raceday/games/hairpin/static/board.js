@@ -40,9 +40,22 @@ export function movePoints(move) {
   const squares = [];
   for (let k = 0; k <= steps; k++) squares.push(order[(i + k) % 18]);
   // keep the corners only: where the row changes, and the ends
-  const pts = squares.filter((sq, k) => k === 0 || k === squares.length - 1
+  const corners = squares.filter((sq, k) => k === 0 || k === squares.length - 1
     || Math.floor(sq / 6) !== Math.floor(squares[k - 1] / 6) || Math.floor(sq / 6) !== Math.floor(squares[k + 1] / 6));
-  return pts.map((sq) => [cx(sq), cy(sq)]);
+  // over the finish line (the track's last square to its first): out past the board's
+  // edge on the last row and in again from the other edge on the first, never across it
+  const pts = [];
+  for (let k = 0; k < corners.length; k++) {
+    const sq = corners[k];
+    const prev = k ? corners[k - 1] : null;
+    if (prev === order[17] && sq === order[0]) {
+      const out = prev % 6 === 5 ? LEFT + 6 * CELL + 30 : LEFT - 30;
+      const back = sq % 6 === 0 ? LEFT - 30 : LEFT + 6 * CELL + 30;
+      pts.push([out, cy(prev)], [back, cy(sq), "jump"]);
+    }
+    pts.push([cx(sq), cy(sq)]);
+  }
+  return pts;
 }
 // The last move's trace: a line with an arrowhead along the track from where the racer was
 // to where it went.
@@ -50,13 +63,15 @@ function trail(move) {
   const pts = movePoints(move);
   if (!pts) return null;
   const side = move.player === "black" ? "black" : "red";
-  return svg("path", { d: pts.map(([x, y], k) => `${k ? "L" : "M"}${x},${y}`).join(" "), class: `hp-trail hp-trail-${side}`,
+  return svg("path", { d: pts.map(([x, y, jump], k) => `${k && !jump ? "L" : "M"}${x},${y}`).join(" "), class: `hp-trail hp-trail-${side}`,
     "marker-end": "url(#hp-trail-head)", "data-from": move.from, "data-to": move.to, "aria-hidden": "true" });
 }
 // Animate the racer now on the last move's square from where it was (the eye follows it);
 // nothing for a reader who asked for reduced motion. Returns true if it animated.
 export function animateMove(board, move, ms) {
-  const pts = movePoints(move);
+  const all = movePoints(move);
+  // over the finish line the racer comes in from the edge it re-enters by
+  const pts = all ? all.slice(Math.max(0, all.findIndex((p) => p[2] === "jump"))) : null;
   if (!pts || !board) return false;
   if (window.matchMedia("(prefers-reduced-motion: reduce)").matches) return false;
   const [tx, ty] = pts[pts.length - 1];
@@ -159,7 +174,15 @@ export function boardSvg(view, ui) {
     if (n) root.append(racer(n > 0 ? 0 : 1, Math.abs(n), cx(sq), cy(sq)));
     if (targets.has(sq)) {
       const kinds = [...new Set(targets.get(sq).map((m) => t(`hp_kind_${m.kind}`)))].join("/");
-      root.append(svg("text", { x: cx(sq), y: cy(sq) + 44, "text-anchor": "middle", class: "hp-target-label", "aria-hidden": "true" }, kinds));
+      // an empty square shows its move's kind in the middle; under a racer the words sit
+      // on a plate of the square's colour that covers the track line running past
+      if (!n) root.append(svg("text", { x: cx(sq), y: cy(sq) + 6, "text-anchor": "middle", class: "hp-target-label", "aria-hidden": "true" }, kinds));
+      else {
+        const w = Math.min(CELL - 10, kinds.length * 10 + 10);
+        root.append(svg("g", { class: "hp-target-plate", "aria-hidden": "true" },
+          svg("rect", { x: cx(sq) - w / 2, y: cy(sq) + 26, width: w, height: 20, rx: 5 }),
+          svg("text", { x: cx(sq), y: cy(sq) + 42, "text-anchor": "middle", class: "hp-target-label" }, kinds)));
+      }
     }
   }
   return root;
