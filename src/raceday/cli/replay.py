@@ -32,7 +32,13 @@ from raceday.core.errors import RacedayError, SaveFormatError
 from raceday.core.events import Message
 from raceday.present.messages import render
 from raceday.present.pictures import text_picture
-from raceday.present.replay import ReplayStep, final_step, room_event_message, step_text
+from raceday.present.replay import (
+    ReplayStep,
+    final_step,
+    player_names,
+    room_event_message,
+    step_text,
+)
 from raceday.present.terminal_replay import (
     BOARD_WIDTH,
     Board,
@@ -210,15 +216,6 @@ def _public_intent(text: str) -> dict[str, Any]:
     return {"action": action} if isinstance(action, int) else {}
 
 
-def _players(events: Sequence[Mapping[str, Any]]) -> list[str] | None:
-    """The evening's players in order, from a ``started`` event (names or place dicts)."""
-    for event in events:
-        if event.get("type") == "started":
-            return [p if isinstance(p, str) else str(p.get("name", "?"))
-                    if isinstance(p, dict) else "?" for p in event.get("players", [])]
-    return None
-
-
 def _who(actor: Mapping[str, Any], seats: Mapping[int, str]) -> str | None:
     kind = actor.get("kind")
     if kind == "seat":
@@ -265,10 +262,10 @@ def room_replay(store: ReadOnlyStore, code: str, lang: str) -> Replay:
                 AssertionError):
             boards = [None] * len(logged)  # a log the rules cannot follow: words only
     word_of = getattr(own, "room_event", None)
-    players: list[str] = []
+    players: list[Any] = []
     steps = []
     for (seq, actor_text, _, _), (_, events), board in zip(rows, logged, boards, strict=True):
-        players = _players(events) or players
+        players = player_names(events) or players
         messages = []
         for event in events:
             message = None

@@ -60,13 +60,38 @@ class ReplayStep:
         return out
 
 
+def place_name(place: Any) -> Any:
+    """A player of a logged ``started`` event as a replay names them: a name (the event
+    may give just the name), else a message: a person who played on the host screen is the
+    big screen's, a computer is named by its level."""
+    if isinstance(place, str):
+        return place
+    if not isinstance(place, Mapping):
+        return Message("rp_unknown_player")
+    if place.get("name"):
+        return str(place["name"])
+    kind = place.get("kind")
+    if isinstance(kind, str) and kind != "human":
+        return Message("finale_computer", {"level": Message(f"level_{kind}")})
+    return Message("rp_host_screen")
+
+
+def player_names(events: Sequence[Any]) -> list[Any] | None:
+    """The evening's players in order, from a ``started`` event (see :func:`place_name`:
+    names, and messages for the places without one); None without one."""
+    for event in events:
+        if isinstance(event, Mapping) and event.get("type") == "started":
+            return [place_name(p) for p in event.get("players", [])]
+    return None
+
+
 def final_step(state: State) -> ReplayStep:
     """A finished game as one step: its final board and its result."""
     return ReplayStep(Message("replay.final_position"), [outcome_message(state.outcome())],
                       frame=state.frame(), board=text_picture(state))
 
 
-def room_event_message(event: Mapping[str, Any], names: Sequence[str] = (),
+def room_event_message(event: Mapping[str, Any], names: Sequence[Any] = (),
                        game: str | None = None) -> Message:
     """A room's logged event (``{"type": kind, **facts}``) as its message
     ``event.<kind>`` (the game's own first), with a seat's name added where the facts give

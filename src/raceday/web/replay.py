@@ -44,7 +44,13 @@ from starlette.concurrency import run_in_threadpool
 from raceday.core.discovery import asset_folder, face, game_packages
 from raceday.core.errors import RacedayError, SaveFormatError
 from raceday.core.events import Message
-from raceday.present.replay import ReplayStep, final_step, rebuild_states, room_event_message
+from raceday.present.replay import (
+    ReplayStep,
+    final_step,
+    player_names,
+    rebuild_states,
+    room_event_message,
+)
 from raceday.rooms import JSON, RoomError, logic_class
 from raceday.rooms.log import stored_state
 from raceday.store.sessions import SessionStore
@@ -94,16 +100,7 @@ def finished_rooms(path: Path) -> list[dict[str, Any]]:
              "when": str(u), "url": f"/replay/room/{c}"} for c, g, r, u in rows]
 
 
-def _player_names(events: Sequence[Any]) -> list[str] | None:
-    """The evening's players in order, from a ``started`` event (names or place dicts)."""
-    for event in events:
-        if isinstance(event, dict) and event.get("type") == "started":
-            return [p if isinstance(p, str) else str(p.get("name", "?"))
-                    if isinstance(p, dict) else "?" for p in event.get("players", [])]
-    return None
-
-
-def _event_words(words: Any, event: dict[str, Any], players: list[str]) -> Message:
+def _event_words(words: Any, event: dict[str, Any], players: list[Any]) -> Message:
     """A logged room event as a message: the game's replay face words the events its
     rooms logged before events were messages; any other (or one the face cannot read) is
     ``event.<kind>``."""
@@ -124,7 +121,7 @@ def room_replay(path: Path, code: str) -> dict[str, Any]:
         raise ReplayError(f"room {code} is still being played: watch it at /watch/{code}", 409)
     seats = dict(_read(path, "SELECT seat, name FROM room_seats WHERE code = ?", (code,)))
     words = getattr(face(str(game), "replay"), "room_event", None)
-    players: list[str] = []
+    players: list[Any] = []
     places: list[dict[str, Any]] = []
     steps: list[dict[str, Any]] = []
     rows = _read(path, "SELECT seq, actor, events, intent FROM room_events WHERE code = ? "
@@ -143,7 +140,7 @@ def room_replay(path: Path, code: str) -> dict[str, Any]:
         actor = json.loads(actor_text)
         events = [e for e in json.loads(events_text) if isinstance(e, dict)]
         places = _places(events) or places
-        players = _player_names(events) or players
+        players = player_names(events) or players
         if actor.get("kind") == "seat":
             who = {"kind": "seat", "seat": actor.get("seat"),
                    "name": seats.get(actor.get("seat"), "?")}
