@@ -66,6 +66,10 @@ def test_a_stage_film_is_the_saved_stage(client: TestClient) -> None:
     for stage in (0, 1):
         assert client.post("/api/wielersim/campaigns/rvb/ride",
                            json={"stage": stage}, headers=mine).status_code == 200
+    # the stage as the address numbers it (0 for the first), not one more
+    missing = client.get("/api/wielersim/campaigns/rvb/stages/99")
+    assert missing.status_code == 404
+    assert "stage 99 of 'rvb' has not been ridden yet (2 done)" in missing.json()["error"]
     prologue = client.get("/api/wielersim/campaigns/rvb/stages/0").json()
     assert prologue["prologue"] and prologue["frames"] == []
     film = client.get("/api/wielersim/campaigns/rvb/stages/1").json()

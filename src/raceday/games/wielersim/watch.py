@@ -251,7 +251,7 @@ def stage_film(store: SessionStore, name: str, index: int) -> dict[str, Any]:
 
     c = load_campaign(store, name)
     if not 0 <= index < c.next_stage:
-        raise refused("stage_not_ridden", 404, stage=index + 1, name=repr(name),
+        raise refused("stage_not_ridden", 404, stage=index, name=repr(name),
                       done=c.next_stage)
     records = c.records
     jersey = c.standings(index).leader if index else c.peloton_spec.get("jersey")
@@ -285,7 +285,7 @@ def stage_room_options(store: SessionStore, name: str, index: int) -> dict[str, 
 
     c = load_campaign(store, name)
     if not 0 <= index < c.next_stage:
-        raise refused("stage_not_ridden", 404, stage=index + 1, name=repr(name),
+        raise refused("stage_not_ridden", 404, stage=index, name=repr(name),
                       done=c.next_stage)
     road = index - int(c.tour["prologue"])
     if road < 0:
