@@ -311,3 +311,47 @@ def test_every_room_replay_fits_the_narrowest_and_widest_phones(
                 page.set_viewport_size({"width": 360, "height": 800})
             assert page.js_errors == []
             page.context.close()
+
+
+AMOUNT_KEYS = {"amount", "price", "money", "repay", "score", "stake", "pays", "net", "purse",
+               "pool", "payout"}
+
+
+def _big_amount(value: Any, key: str = "") -> int | None:
+    """An amount of money of 1,000 or more in a message's params (nested ones too)."""
+    if isinstance(value, int) and not isinstance(value, bool) and key in AMOUNT_KEYS \
+            and value >= 1000:
+        return value
+    items = value.items() if isinstance(value, dict) else (
+        (key, v) for v in value) if isinstance(value, list) else ()
+    for k, v in items:
+        found = _big_amount(v, k)
+        if found is not None:
+            return found
+    return None
+
+
+def test_amounts_in_a_replay_read_as_on_the_live_pages(open_page: Any, played: Played) -> None:
+    """Dice Derby's money in a replay's words has thousands separators (1,400), as live."""
+    from raceday.web.server import background_server
+
+    game = "derby"  # KEIRIN's played night shows no amount of 1,000 or more
+    code = played.codes[game]
+    with TestClient(create_app(played.db)) as tc:
+        data = tc.get(f"/api/replay/room/{code}").json()
+    from raceday.core.events import Message
+    from raceday.present.messages import render
+
+    def shown(event: dict[str, Any]) -> int | None:  # an amount the event's words show
+        amount = _big_amount(event)
+        words = render(Message(event["key"], event["params"]), "en", game)
+        return amount if amount is not None and str(amount) in words else None
+
+    step, amount = next((n, a) for n, s in enumerate(data["steps"], start=1)
+                        for e in s.get("events", []) for a in [shown(e)] if a is not None)
+    with background_server(create_app(played.db)) as base:
+        page = open_page(PHONE, f"{base}replay/room/{code}#step={step}")
+        page.wait_for_selector(".replay-words li")
+        _until(page, lambda: f"{amount:,}" in page.inner_text(".replay-words"),
+               f"{amount:,} in the words of step {step}")
+        assert page.js_errors == []

@@ -87,6 +87,22 @@ export function money(n) {
   return Number(n).toLocaleString(lang === "ja" ? "ja-JP" : "en-US");
 }
 
+// Facts that are amounts of money (a stake, a price, a payout, a purse): shown as money().
+const AMOUNTS = new Set(["amount", "price", "money", "repay", "score", "stake", "pays", "net", "purse", "pool", "payout"]);
+
+// A message ({key, params}, nested ones too) with its amounts of money written with the
+// reader's thousands separators, as the live pages show them.
+export function withAmounts(value, key = "") {
+  if (typeof value === "number" && AMOUNTS.has(key)) return money(value);
+  if (Array.isArray(value)) return value.map((v) => withAmounts(v));
+  if (value && typeof value === "object") {
+    const out = {};
+    for (const [k, v] of Object.entries(value)) out[k] = withAmounts(v, k);
+    return out;
+  }
+  return value;
+}
+
 // Elements with data-i18n="key" get their text (with the JSON parameters of
 // data-i18n-params, where a server-made page gives them); data-i18n-label sets aria-label.
 export function translatePage(root = document) {

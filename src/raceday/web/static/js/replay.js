@@ -4,7 +4,7 @@
 // Home / End, Space to play or pause) and a speed; the link keeps the step (#step=N), so a
 // shared link opens where it was shared (a link without it opens at the start).
 import { api, el } from "./common.js";
-import { language, languageButton, onLanguage, t, translatePage } from "./i18n.js";
+import { language, languageButton, onLanguage, t, translatePage, withAmounts } from "./i18n.js";
 import { render } from "./present.js";
 import { board, textBoard } from "./replay-boards.js";
 
@@ -30,7 +30,7 @@ function header() {
 
 // A step's words: its messages (key and parameters) in the reader's language, the game's
 // own keys first.
-const say = (game, message) => render(message, language(), game);
+const say = (game, message) => render(withAmounts(message), language(), game);
 
 function whoText(who) {
   if (who.kind === "seat") return who.name;
