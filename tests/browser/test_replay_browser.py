@@ -355,3 +355,23 @@ def test_amounts_in_a_replay_read_as_on_the_live_pages(open_page: Any, played: P
         _until(page, lambda: f"{amount:,}" in page.inner_text(".replay-words"),
                f"{amount:,} in the words of step {step}")
         assert page.js_errors == []
+
+
+def test_the_list_of_replays_says_who_won_each_room(open_page: Any, played: Played) -> None:
+    from raceday.web.server import background_server
+
+    with TestClient(create_app(played.db)) as tc:
+        listed = {r["name"]: r for r in tc.get("/api/replays").json()["rooms"]}
+    with background_server(create_app(played.db)) as base:
+        page = open_page(PHONE, f"{base}replay")
+        for game, code in played.codes.items():
+            winners = listed[code]["winners"]
+            assert winners, f"{game}: no winner listed"
+            item = page.locator("ul.replays li").filter(
+                has=page.get_by_role("link", name=f"{TITLES[game]} — {code}"))
+            words = item.locator(".winners").inner_text()
+            assert "won by" in words
+            first = winners[0]["name"] if winners[0]["who"] is None else None
+            if first:  # a person's own name; a computer's is worded by its level
+                assert first in words
+        assert page.js_errors == []

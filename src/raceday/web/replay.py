@@ -97,7 +97,21 @@ def finished_rooms(path: Path) -> list[dict[str, Any]]:
     rows = _read(path, "SELECT code, game, revision, updated FROM rooms WHERE finished = 1 "
                        "ORDER BY updated DESC LIMIT ?", (MAX_LISTED,))
     return [{"source": "room", "game": str(g), "name": str(c), "steps": int(r),
-             "when": str(u), "url": f"/replay/room/{c}"} for c, g, r, u in rows]
+             "when": str(u), "url": f"/replay/room/{c}", "winners": _winners(path, str(g), str(c))}
+            for c, g, r, u in rows]
+
+
+def _winners(path: Path, game: str, code: str) -> list[JSON]:
+    """Who won a finished room, as its finale's podium names them (``{"name", "who"}`` of
+    each first place); none where the room has no finale or cannot be read back."""
+    try:
+        snapshot = stored_state(lambda sql, args: _read(path, sql, args), code)
+    except (RacedayError, KeyError, TypeError, ValueError, sqlite3.Error):
+        return []
+    finale = _finale(game, snapshot) if snapshot is not None else None
+    podium = finale.get("podium") if isinstance(finale, dict) else None
+    return [{"name": p.get("name"), "who": p.get("who")} for p in podium or []
+            if isinstance(p, dict) and p.get("place") == 1]
 
 
 def _event_words(words: Any, event: dict[str, Any], players: list[Any]) -> Message:

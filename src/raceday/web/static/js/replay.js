@@ -255,8 +255,11 @@ async function part(game, name, partName) {
 
 async function list() {
   const data = await api("/api/replays");
+  const winners = (it) => (it.winners || []).map((w) => (w.who ? say(it.game, w.who) : w.name)).join(", ");
   const item = (it) => el("li", {}, el("a", { href: it.source === "room" ? link("room", it.name) : link(it.game, it.name) },
-    `${say(it.game, { key: "title" })} — ${it.name}`), it.when ? el("span", { class: "note" }, ` ${it.when}`) : null);
+    `${say(it.game, { key: "title" })} — ${it.name}`),
+    it.winners?.length ? el("span", { class: "winners" }, ` · ${t("rp_won_by", { names: winners(it) })}`) : null,
+    it.when ? el("span", { class: "note" }, ` ${it.when}`) : null);
   main.replaceChildren(
     el("section", { class: "card" }, el("h2", {}, t("rp_rooms")),
       data.rooms.length ? el("ul", { class: "replays" }, data.rooms.map(item)) : el("p", { class: "note" }, t("rp_none"))),
