@@ -18,6 +18,7 @@ import pytest
 warnings.filterwarnings("ignore", message=".*httpx.*", category=DeprecationWarning)
 
 from playwright.sync_api import expect  # noqa: E402
+from tests.browser.shots import keep_shot  # noqa: E402
 
 from raceday.web.app import create_app  # noqa: E402
 from raceday.web.server import background_server  # noqa: E402
@@ -237,6 +238,9 @@ def test_a_stage_is_watched_in_a_room_then_the_tables_and_gc(
     for k in range(8):
         for attr in ("stroke", "stroke-dasharray"):
             assert lines.nth(k).get_attribute(attr) == samples.nth(k).get_attribute(attr)
+    # the axis names the stages ridden: the prologue, then stage 1 (not "1", "2")
+    assert tv.locator(".gc-chart text.gc-stage").all_text_contents() == ["Prologue", "1"]
+    keep_shot(tv, "wielersim-stage-race-1920.png")
     # round ticks: 0'00", then whole steps of seconds or minutes
     ticks = tv.locator(".gc-chart text[text-anchor=end]").all_text_contents()
     values = [int(m) * 60 + int(s) for m, s in (re.findall(r"(\d+)'(\d\d)", x)[0] for x in ticks)]

@@ -80,8 +80,12 @@ function gcChart(view) {
     pic.append(svg("line", { x1: L, x2: W - R, y1: y(g), y2: y(g), class: "grid" }),
       svg("text", { x: L - 6, y: y(g) + 4, "text-anchor": "end" }, g ? `+${gapText(g)}` : gapText(0)));
   }
-  view.stages.filter((s) => s.ridden).forEach((s, i) => {
-    pic.append(svg("text", { x: x(i), y: H - B + 16, "text-anchor": "middle" }, i + 1));
+  // the stages by their names: the prologue (when the stage race has one), then 1, 2, …
+  const hasPrologue = view.stages.some((st) => st.prologue);
+  const crowded = stages > 8;
+  view.stages.filter((st) => st.ridden).forEach((st, i) => {
+    const label = st.prologue ? t(crowded ? "wv_axis_prologue_short" : "wv_axis_prologue") : String(hasPrologue ? i : i + 1);
+    pic.append(svg("text", { x: x(i), y: H - B + 16, "text-anchor": "middle", class: "gc-stage", "data-stage": st.index }, label));
   });
   pic.append(svg("text", { x: (L + W - R) / 2, y: H - 6, "text-anchor": "middle" }, t("wv_after_stage")));
   series.forEach((s, k) => {
