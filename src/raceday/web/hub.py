@@ -21,7 +21,7 @@ from starlette.types import Send
 
 from raceday.core.errors import RacedayError
 from raceday.core.events import Message
-from raceday.rooms import JSON, Actor
+from raceday.rooms import JSON, Actor, RoomBase
 from raceday.rooms.protocol import Paced, SplitViews, Thinks
 from raceday.web import eager, jsontext
 from raceday.web.delta import diff, diff_members
@@ -144,6 +144,14 @@ class Hub:
                 conn.actor = Actor.player(seat - 1)
             if conn.actor.kind == "seat":
                 self.seats[(code, conn.actor)] = conn
+
+    def tell_presence(self, room: Room) -> None:
+        """Tell the room which seats have a phone connected now: only a seat without one
+        may be given to a computer (:meth:`raceday.rooms.base.RoomBase.stand_in_view`)."""
+        logic = room.logic
+        if isinstance(logic, RoomBase):
+            logic.present = {actor.seat for code, actor in self.seats
+                             if code == room.code and actor.seat is not None}
 
     def remove(self, code: str, conn: Conn) -> None:
         self.conns.get(code, set()).discard(conn)

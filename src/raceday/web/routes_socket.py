@@ -64,6 +64,7 @@ async def socket(ws: WebSocket, code: str) -> None:
         pass
     finally:
         hub.remove(room.code, conn)
+        hub.tell_presence(room)
         conn.broken = True  # what is queued still goes; nothing is written at once
         if not conn.outbox.full():
             conn.outbox.put_nowait(None)
@@ -121,6 +122,7 @@ async def _greet(server: Server, ws: WebSocket, room: Room) -> Conn | None:
             room.code, room.game, actor.to_json(), room.revision, catchup, view,
             hub.resume_in(room.code)))
         hub.add(room.code, conn)  # a seat's older connection is told and closed
+        hub.tell_presence(room)
     return conn
 
 
@@ -206,6 +208,7 @@ async def _apply(rooms: Rooms, hub: Hub, room: Room, conn: Conn, data: dict[str,
                  ref: Ref, received: float) -> None:
     """Apply one intent (:func:`run_intent`) under the room's lock, then publish it."""
     async with hub.lock(room.code):
+        hub.tell_presence(room)
         try:
             events = await run_intent(rooms, room, conn.actor, data)
         except RacedayError as exc:
