@@ -7,10 +7,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from raceday.web.hub import Hub
 from tests.web.conftest import Client, join, new_room, serving
 
 
-def test_the_host_gives_a_left_seat_to_a_computer_and_back(db: Path) -> None:
+def test_the_host_gives_a_left_seat_to_a_computer_and_back(
+        db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(Hub, "presence_grace", 0.05)  # a phone counts as gone at once
     with serving(db) as tc:
         room = new_room(tc, races=4)
         code = room["code"]
@@ -21,7 +26,10 @@ def test_the_host_gives_a_left_seat_to_a_computer_and_back(db: Path) -> None:
         present = host.send({"type": "replace", "seat": 1, "level": "cautious"})
         assert present["type"] == "error"
         assert present["words"]["key"] == "refusal.seat_present"
-        ben.close()  # Ben's phone leaves
+        ben.close()  # Ben's phone leaves: the server tells the room
+        while host.view["away"] != [1]:
+            host.receive()
+        assert host.events[-1] == {"type": "seat_left", "seat": 1, "name": "Ben"}
         ack = host.send({"type": "replace", "seat": 1, "level": "cautious"})
         assert ack["type"] == "ack", ack
         assert host.view["stand_ins"] == [{"seat": 1, "level": "cautious"}]
@@ -37,9 +45,13 @@ def test_the_host_gives_a_left_seat_to_a_computer_and_back(db: Path) -> None:
     with serving(db) as tc:  # a restart keeps the stand-in
         host = Client(tc, code, room["host_token"])
         assert host.view["stand_ins"] == [{"seat": 1, "level": "cautious"}]
+        while host.view["away"] != [0, 1]:  # after a restart nobody's phone is back yet
+            host.receive()
         away = host.send({"type": "hand_back", "seat": 1})
         assert away["type"] == "error" and away["words"]["key"] == "refusal.still_away"
         back = Client(tc, code, tokens[1])
+        while host.view["away"] != [0]:
+            host.receive()
         assert host.send({"type": "hand_back", "seat": 1})["type"] == "ack"
         assert host.view["stand_ins"] == [] and host.events[-1]["type"] == "handed_back"
         again = back.send({"type": "bid", "amount": 0})  # Ben's intents count again

@@ -24,7 +24,9 @@ part).
 
 Replacing a player who left. While the game is on, the host may send ``{"type":
 "replace", "seat": n, "level": l}``: a seat whose phone is not connected (the server's
-word, :attr:`RoomBase.present`) is played by a computer at ``l`` (one of
+word: the timeline's intent ``{"type": "presence", "seat": n, "present": b}``, kept in
+the room's log like every intent, so a room rebuilt from its log knows the same; the
+events ``seat_left`` and ``seat_back``) is played by a computer at ``l`` (one of
 :meth:`RoomBase.stand_in_levels`; a game without any refuses), keeping its name; the event
 ``stand_in``. Once the person is back (their phone connected again with the seat's key),
 the host sends ``{"type": "hand_back", "seat": n}`` (the event ``handed_back``) and the
@@ -51,6 +53,7 @@ from raceday.rooms.intents import (
     Intents,
     Pace,
     Pause,
+    Presence,
     RemoveSeat,
     Replace,
     Start,
@@ -118,8 +121,8 @@ class RoomBase(Generic[StateT]):
         self.pace = self.default_pace
         self.paused = False
         self.stand_ins: dict[int, str] = {}  # seat -> the computer level playing it
-        # the seats whose phone is connected, as the server last told (None: not told,
-        # so no seat may be given away)
+        # the seats whose phone is connected, as the server told (None: never told, so
+        # every seat counts as present)
         self.present: set[int] | None = None
 
     # --- hooks a game may override ---------------------------------------------------------
@@ -346,7 +349,7 @@ class RoomBase(Generic[StateT]):
                     "again": self._again, "remove_seat": self._remove_seat,
                     "replace": self._replace, "hand_back": self._hand_back}
         if actor.kind == "timeline":
-            return {"tick": self._tick}
+            return {"tick": self._tick, "presence": self._presence}
         return {}
 
     def handle(self, actor: Actor, intent: Mapping[str, Any],
@@ -388,6 +391,8 @@ class RoomBase(Generic[StateT]):
         if not 0 <= seat < len(self.seat_names()):
             raise refusal(RoomError, "refusal.no_such_seat", seat=seat)
         name = self.drop_seat(seat)
+        if self.present is not None:
+            self.present = {s - (s > seat) for s in self.present if s != seat}
         events.append({"type": "seat_removed", "seat": seat, "name": name})
 
     def seat_names(self) -> list[str]:
@@ -405,11 +410,28 @@ class RoomBase(Generic[StateT]):
     def stand_in_view(self) -> JSON:
         """The views' part: ``stand_ins`` (each ``{"seat", "level"}``), ``away`` (the
         seats whose phone is not connected, as the server last told) and ``levels``."""
-        seats = range(len(self.seat_names()))
-        away = [] if self.present is None else [s for s in seats if s not in self.present]
+        present = self.present_seats()
+        away = [s for s in range(len(self.seat_names())) if s not in present]
         return {"stand_ins": [{"seat": s, "level": level}
                               for s, level in sorted(self.stand_ins.items())],
                 "away": away, "levels": list(self.stand_in_levels())}
+
+    def present_seats(self) -> set[int]:
+        """The seats whose phone is connected, as the server told."""
+        if self.present is None:
+            return set(range(len(self.seat_names())))
+        return set(self.present)
+
+    def _presence(self, actor: Actor, intent: Presence, rng: np.random.Generator,
+                  events: list[JSON]) -> None:
+        present = self.present_seats()
+        if not 0 <= intent.seat < len(self.seat_names()) or \
+                (intent.seat in present) == intent.present:
+            raise refusal(RefusedUnread, "refusal.presence_known")
+        name = self.seat_names()[intent.seat]
+        self.present = present | {intent.seat} if intent.present else present - {intent.seat}
+        events.append({"type": "seat_back" if intent.present else "seat_left",
+                       "seat": intent.seat, "name": name})
 
     def _seat_name(self, seat: int) -> str:
         names = self.seat_names()
@@ -429,13 +451,13 @@ class RoomBase(Generic[StateT]):
                           levels=", ".join(levels))
         if intent.seat in self.stand_ins:
             raise refusal(RoomError, "refusal.stood_in_already", name=name)
-        if self.present is None or intent.seat in self.present:
+        if intent.seat in self.present_seats():
             raise refusal(RoomError, "refusal.seat_present", name=name)
         self.stand_ins[intent.seat] = intent.level
         self.stood_in(intent.seat)
-        self._record({"type": "stand_in", "seat": intent.seat, "name": name,
+        events.append({"type": "stand_in", "seat": intent.seat, "name": name,
                       "level": intent.level,
-                      "computer": Message(f"level_{intent.level}").to_json()}, events)
+                       "computer": Message(f"level_{intent.level}").to_json()})
         self._settle(rng, events)
 
     def _hand_back(self, actor: Actor, intent: HandBack, rng: np.random.Generator,
@@ -444,11 +466,11 @@ class RoomBase(Generic[StateT]):
         name = self._seat_name(intent.seat)
         if intent.seat not in self.stand_ins:
             raise refusal(RoomError, "refusal.not_stood_in", name=name)
-        if self.present is not None and intent.seat not in self.present:
+        if intent.seat not in self.present_seats():
             raise refusal(RoomError, "refusal.still_away", name=name)
         del self.stand_ins[intent.seat]
         self.stood_in(intent.seat)
-        self._record({"type": "handed_back", "seat": intent.seat, "name": name}, events)
+        events.append({"type": "handed_back", "seat": intent.seat, "name": name})
         self._settle(rng, events)
 
     def _finish(self, actor: Actor, intent: Intent, rng: np.random.Generator,

@@ -115,6 +115,14 @@ class HandBack(Intent):
     seat: int
 
 
+class Presence(Intent):
+    """The server's word that a seat's phone left or came back (never a client's)."""
+
+    type: Literal["presence"]
+    seat: int
+    present: bool
+
+
 class Tick(Intent):
     """The server's own paced step (sent as the timeline, never by a client)."""
 
@@ -146,7 +154,7 @@ class Advance(Intent):
 
 
 KIT_INTENTS: tuple[type[Intent], ...] = (Start, Finish, Pace, Pause, Resume, Skip, Again,
-                                         RemoveSeat, Replace, HandBack, Tick)
+                                         RemoveSeat, Replace, HandBack, Presence, Tick)
 TURN_INTENTS: tuple[type[Intent], ...] = (*KIT_INTENTS, Move, Undo)
 PARTY_INTENTS: tuple[type[Intent], ...] = (*KIT_INTENTS, Act, Advance, Undo)
 
