@@ -7,7 +7,7 @@ import { el, paceFromAddress } from "/static/js/common.js";
 import { drawFinale } from "/static/js/finale.js";
 import { language, money, onLanguage, placeText, t } from "/static/js/i18n.js";
 import { describeEvent, render as word } from "/static/js/present.js";
-import { seatList, useStyles } from "/static/js/rooms.js";
+import { seatList, standInPanel, useStyles } from "/static/js/rooms.js";
 import { cue } from "/static/js/sound.js";
 import { drawTrack, FURLONGS, HORSES, horseTag, SHAPES } from "./track.js";
 
@@ -66,12 +66,13 @@ export function mount(root, ctx) {
   const stage = el("section", { class: "stage dd-stage", "aria-label": t("dd_stage") });
   const controls = el("section", { class: "controls dd-controls", "aria-label": t("dd_controls") });
   const tickerBox = el("p", { class: "dd-ticker", "aria-live": "polite" });
+  const standInBox = el("div", { class: "dd-stand-ins" });  // players who left (the host's)
   const side = el("aside", { class: "side dd-side", "aria-label": t("standings") });
   const lotBox = el("div", { class: "dd-lot" });
   const revealBox = el("div", { class: "dd-reveal-box" });
   const doneBox = el("ul", { class: "chips dd-done" });
   const grid = el("div", { class: "host-grid dd-tv" },
-    el("div", { class: "main-col" }, stage, tickerBox, controls), side);
+    el("div", { class: "main-col" }, stage, tickerBox, controls, standInBox), side);
   root.replaceChildren(grid);
 
   // the big screen never scrolls: the page takes the window's height below the header
@@ -366,6 +367,7 @@ export function mount(root, ctx) {
     else if (v.phase === "racing") renderRacing(v, animate);
     else renderFinished(v);
     renderSide(v);
+    if (isHost) section(standInBox, `${JSON.stringify([v.away, v.stand_ins, v.phase])}:${language()}`, () => standInPanel(v, send));
     drawTicker();
     askPace(v);
     fit();

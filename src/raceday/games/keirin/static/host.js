@@ -9,7 +9,7 @@
 import { el, paceFromAddress } from "/static/js/common.js";
 import { drawFinale } from "/static/js/finale.js";
 import { onLanguage, placeText, t } from "/static/js/i18n.js";
-import { seatList } from "/static/js/rooms.js";
+import { seatList, standInPanel } from "/static/js/rooms.js";
 import { cue } from "/static/js/sound.js";
 import { cash, ensureStyles, eventText, KIND_ORDER, oddsText, riderTag, ridersTag, Velodrome } from "./track.js";
 
@@ -279,7 +279,8 @@ export function mount(root, ctx) {
     controls.replaceChildren(...(isHost ? [
       button(t("kr_close_betting"), { type: "close_betting" }, { class: "primary kr-close" }),
       el("button", { type: "button", class: "kr-end", onclick: () => { if (confirm(t("kr_confirm_finish"))) send({ type: "finish" }); } }, t("kr_finish_night")),
-    ] : []));
+      standInPanel(v, send),
+    ].filter(Boolean) : []));
   }
 
   function renderRacing(v, animate) {
