@@ -32,7 +32,9 @@ def _with_todays_facts(view: dict[str, Any]) -> dict[str, Any]:
     """A saved view whose race step (if any) has the facts today's words use added: the
     saved facts stay as they were, the new ones are only added. A started night's view
     also shows the room's timeline now: its own pace, running (an old room was not paused),
-    and a pool night's tote only once betting has closed."""
+    and a pool night's tote only once betting has closed; and nobody away, nobody's seat
+    given to a stand-in (a KEIRIN seat's only one passes)."""
+    view = {**view, "away": [], "stand_ins": [], "levels": ["pass"]}
     if view.get("phase") != "lobby":
         running = view.get("phase") == "racing"
         view = {**view, "timeline": {"pace": 2.2, "paused": False, "running": running}}
