@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from a11y import assert_accessible
 
 from raceday.web.app import create_app
 from raceday.web.hub import Hub
@@ -47,6 +48,7 @@ def test_the_host_gives_a_left_seat_to_a_computer_and_hands_it_back(
     panel = tv.get_by_role("group", name="Players who left")
     panel.get_by_text("Bo has left").wait_for()
     assert panel.get_by_label("Computer level for Bo").input_value() == "cautious"
+    assert_accessible(tv, "the host with a player who left")
     give = panel.get_by_role("button", name="Give to a computer")
     give.focus()
     tv.keyboard.press("Enter")
