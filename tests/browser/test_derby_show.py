@@ -223,20 +223,20 @@ def test_a_derby_evening_is_spoiler_free_fits_every_screen_and_is_accessible(
         tv.locator(".dd-track").wait_for()
         if race == 1:
             tv.locator(".dd-track[data-round='2']").wait_for(state="attached")
-            tv.locator("button[aria-pressed=false]").click()  # pause mid-race to look
-            tv.locator("button[aria-pressed=true]").wait_for()
+            tv.locator(".dd-controls button[aria-pressed=false]").click()  # pause mid-race to look
+            tv.locator(".dd-controls button[aria-pressed=true]").wait_for()
             check_screens(tv, phones, "race")
             assert tv.locator("button", has_text="Roll").count() == 0  # no stale roll button
             tv.locator("#dd-pace").select_option(label="Slow")  # time to pause at the finish
-            tv.locator("button[aria-pressed=true]").click()
+            tv.locator(".dd-controls button[aria-pressed=true]").click()
         tv.wait_for_function(f"() => String({race}) in window.__t.finish", timeout=60_000)
         if race == 1:
             # hold the results behind the finish a moment to look at every screen
-            tv.locator("button[aria-pressed=false]").click()
-            tv.locator("button[aria-pressed=true]").wait_for()
+            tv.locator(".dd-controls button[aria-pressed=false]").click()
+            tv.locator(".dd-controls button[aria-pressed=true]").wait_for()
             check_screens(tv, phones, "finish")
             tv.locator("#dd-pace").select_option(label="Fast")
-            tv.locator("button[aria-pressed=true]").click()
+            tv.locator(".dd-controls button[aria-pressed=true]").click()
         for phone in phones:
             phone.wait_for_function(f"() => String({race}) in window.__t.result",
                                     timeout=60_000)

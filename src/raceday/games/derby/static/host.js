@@ -9,7 +9,8 @@ import { language, money, onLanguage, placeText, t } from "/static/js/i18n.js";
 import { describeEvent, render as word } from "/static/js/present.js";
 import { seatList, useStyles } from "/static/js/rooms.js";
 import { cue } from "/static/js/sound.js";
-import { drawTrack, FURLONGS, HORSES, horseTag, SHAPES } from "./track.js";
+import { createAnnouncer } from "/static/js/announcer.js";
+import { drawTrack, FURLONGS, HORSES, horseTag, payoutMoment, raceMoments, SHAPES } from "./track.js";
 
 export { HORSES, SHAPES, horseTag };
 
@@ -64,8 +65,10 @@ export function mount(root, ctx) {
   const controls = el("section", { class: "controls dd-controls", "aria-label": t("dd_controls") });
   const tickerBox = el("p", { class: "dd-ticker", "aria-live": "polite" });
   const side = el("aside", { class: "side dd-side", "aria-label": t("standings") });
+  const announcer = createAnnouncer();
   const grid = el("div", { class: "host-grid dd-tv" },
-    el("div", { class: "main-col" }, stage, tickerBox, controls), side);
+    el("div", { class: "main-col" }, announcer.line, stage, tickerBox,
+      el("div", { class: "dd-bottom" }, controls, announcer.button)), side);
   root.replaceChildren(grid);
 
   // the big screen never scrolls: the page takes the window's height below the header
@@ -337,6 +340,20 @@ export function mount(root, ctx) {
     while (ticker.length > 4) ticker.shift();
   }
 
+  // the announcer's moments of this update, from the frame on screen to the new one
+  function announce(v) {
+    const lines = [];
+    if (v.phase === "racing" && v.live) {
+      const before = shownFrame && shownFrame.race === v.race ? shownFrame.frame : null;
+      if (!before && !v.live.rounds?.length) announcer.clear();
+      lines.push(...raceMoments(before, v.live, v.horses || []));
+    }
+    const settled = v.last && view && view.last?.race !== v.last.race ? v.last : null;
+    const pays = settled ? payoutMoment(settled, money) : null;
+    if (pays) lines.push(pays);
+    announcer.say(lines);
+  }
+
   function send(intent) {
     if (!live) return;
     live.send(intent).then(() => ctx.error.show("")).catch((e) => ctx.error.show(e.message));
@@ -352,6 +369,7 @@ export function mount(root, ctx) {
       render(false);
     },
     update(v, events) {
+      announce(v);
       view = v;
       note(events);
       render(true);
