@@ -3,13 +3,14 @@ playing whole Dice Derby evenings on loopback (127.0.0.0/8 only).
 
 The server runs in its own process (``python -m raceday.web.server``: uvicorn, one worker,
 as ``raceday serve`` runs it, with the server's DEFAULT limits) with its server-side timing
-on (RACEDAY_PARTY_TIMING, see raceday.web.app.Timing): for every intent it writes when the
-intent was read from its socket and when the last update frame of it was handed to a
-socket. The clients are lean asyncio WebSocket clients (:class:`ClientSocket`: frames
-parsed as they arrive, no task a frame) spread over --procs processes (each its own event
-loop; a room's 13 clients share one process): they run on the server's cores. Rooms
-start at seeded random moments over --stagger seconds (parties do not all press "start"
-in the same second; --stagger 0 starts them together, the worst case).
+on (RACEDAY_PARTY_TIMING installs raceday.web.timing.Timing as the hub's observer): for
+every intent it writes when the intent was read from its socket and when the last update
+frame of it was handed to a socket. The clients are lean asyncio WebSocket clients
+(:class:`ClientSocket`: frames parsed as they arrive, no task a frame) spread over --procs
+processes (each its own event loop; a room's 13 clients share one process): they run on
+the server's cores. Rooms start at seeded random moments over --stagger seconds (parties
+do not all press "start" in the same second; --stagger 0 starts them together, the worst
+case).
 
 One router per party: each room's 13 clients (the REST calls that create the room and
 join its 12 seats, and the 13 WebSockets) come from one loopback source address of their

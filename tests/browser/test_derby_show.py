@@ -6,7 +6,11 @@ phones (360, 430 and 390 px wide, the last in Japanese).
   phone shows it before the big screen reaches the finish, and no frame a phone received
   before the finish frame holds the race's results.
 * Screens that fit: the big screen fits 1920×1080 with no scrolling and ≥ 28 px text in every
-  phase; the phones have no sideways scroll and put the player's action first.
+  phase (every text node of the page, its header too), its cards never run under the news
+  line and the news line's lines are never cut; the phones have no sideways scroll and put
+  the player's action first, and a phone's result card shows its payout first.
+* The auction's reveal: the last lot's bids one beat after another, the lowest first and
+  the winning bid last; the whole evening draws with no Content-Security-Policy refusal.
 * axe-core finds no serious or critical violation in any phase on any page.
 * The forms check amounts in the page's words (no browser bubbles), and a language switch
   redraws the big screen and the phone.
@@ -28,6 +32,7 @@ from raceday.web.server import background_server
 
 sys.path.insert(0, str(Path(__file__).parent))
 from a11y import assert_accessible, wait_for_style_sheets
+from tv_text import small_tv_text
 
 TV = {"width": 1920, "height": 1080}
 PHONES = [("Aki", {"width": 360, "height": 740}, "en"),
@@ -68,15 +73,6 @@ PHONE_WATCH = """() => {
 
 TV_FIT = """() => {
   const d = document.documentElement;
-  const small = [];
-  for (const e of document.querySelectorAll('.dd-tv *')) {
-    if (e.closest('.dd-sr, [aria-hidden="true"]') || e.getClientRects().length === 0) continue;
-    const own = [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
-    if (!own) continue;
-    const size = parseFloat(getComputedStyle(e).fontSize);
-    const text = e.textContent.trim().slice(0, 30);
-    if (size < 28) small.push(`${e.tagName}.${e.className} ${size}px "${text}"`);
-  }
   const clipped = [];  // drawn below or beside the screen, or cut off by its box
   for (const e of document.querySelectorAll('.dd-tv *')) {
     if (e.closest('.dd-sr') || e.getClientRects().length === 0) continue;
@@ -84,8 +80,20 @@ TV_FIT = """() => {
     if (r.width && (r.bottom > innerHeight + 1 || r.right > innerWidth + 1))
       clipped.push(`${e.tagName}.${e.className} ${Math.round(r.bottom)}`);
   }
-  return {sh: d.scrollHeight, ih: innerHeight, sw: d.scrollWidth, iw: innerWidth, small,
-          clipped: clipped.slice(0, 5)};
+  // the stage's cards never run under the news line, and its lines are never cut
+  const ticker = document.querySelector('.dd-ticker').getBoundingClientRect();
+  const under = [];
+  for (const e of document.querySelectorAll('.dd-stage *')) {
+    const r = e.getBoundingClientRect();
+    if (r.width && r.height && r.bottom > ticker.top + 1 && r.top < ticker.bottom - 1)
+      under.push(`${e.tagName}.${e.className} ${Math.round(r.bottom)} > ${Math.round(ticker.top)}`);
+  }
+  const cut = [...document.querySelectorAll('.dd-ticker, .dd-ticker *')]
+    .filter((e) => e.scrollWidth > e.clientWidth + 1
+      || getComputedStyle(e).textOverflow === 'ellipsis')
+    .map((e) => e.textContent.slice(0, 40));
+  return {sh: d.scrollHeight, ih: innerHeight, sw: d.scrollWidth, iw: innerWidth,
+          clipped: clipped.slice(0, 5), under: under.slice(0, 5), cut};
 }"""
 
 PHONE_FIT = """() => {
@@ -119,8 +127,11 @@ def check_screens(tv: Any, phones: list[Any], phase: str) -> None:
     wait_for_style_sheets(tv)
     fit = tv.evaluate(TV_FIT)
     assert fit["sh"] <= fit["ih"] and fit["sw"] <= fit["iw"], (phase, fit)
-    assert not fit["small"], (phase, fit["small"][:5])
+    small = small_tv_text(tv)
+    assert not small, (phase, small[:5])
     assert not fit["clipped"], (phase, fit["clipped"])
+    assert not fit["under"], (phase, fit["under"])
+    assert not fit["cut"], (phase, fit["cut"])
     assert_accessible(tv, f"derby TV {phase}")
     for phone in phones:
         got = phone.evaluate(PHONE_FIT)
@@ -128,6 +139,43 @@ def check_screens(tv: Any, phones: list[Any], phase: str) -> None:
         assert got["action"] is not None and got["info"] is not None
         assert got["action"] < got["info"], (phase, got)  # the player's action first
         assert_accessible(phone, f"derby phone {phase} {phone.viewport_size['width']}px")
+
+
+REVEAL = """() => [...document.querySelectorAll('.dd-reveal .dd-bid')].map((e) => ({
+  amount: e.dataset.amount === undefined ? null : Number(e.dataset.amount),
+  beat: Number(getComputedStyle(e).getPropertyValue('--i')),
+  winning: e.classList.contains('dd-winning'), verdict: e.classList.contains('dd-verdict')}))"""
+
+
+def check_reveal(tv: Any) -> None:
+    """The last lot's sealed bids come one beat after another, the lowest first and the
+    winning bid last, then the verdict; the news line does not tell the bids meanwhile."""
+    lines = tv.evaluate(REVEAL)
+    amounts = [x["amount"] for x in lines if x["amount"] is not None]
+    assert len(amounts) >= 2, lines  # two phones and the computers bid
+    assert amounts == sorted(amounts), lines
+    beats = [x["beat"] for x in lines]
+    assert beats == sorted(set(beats)), lines  # one line a beat, in the order shown
+    assert lines[-1]["verdict"], lines
+    bids = [x for x in lines if x["amount"] is not None]
+    assert bids[-1]["winning"] and not any(x["winning"] for x in bids[:-1]), lines
+    assert bids[-1]["beat"] > bids[-2]["beat"] + 1  # a beat of suspense before the winner
+    assert "Bids:" not in tv.locator(".dd-ticker").inner_text()
+
+
+def check_result_card(phone: Any) -> None:
+    """The phone's result card: what the player won first, then the places, each
+    numbered once (by its place word, with no list number before it)."""
+    card = phone.evaluate("""() => {
+      const c = document.querySelector('.dd-my-result');
+      const places = c.querySelector('.dd-places');
+      return {kids: [...c.children].map((k) => k.className || k.tagName),
+              marker: getComputedStyle(places.querySelector('li')).listStyleType,
+              first: places.querySelector('li').textContent.trim()};
+    }""")
+    kids = card["kids"]
+    assert kids.index("order dd-places") == len(kids) - 1 and kids[0] == "H2", card
+    assert card["marker"] == "none" and card["first"].startswith("1st"), card
 
 
 def act(phone: Any, bid: int) -> bool:
@@ -165,10 +213,16 @@ def test_a_derby_evening_is_spoiler_free_fits_every_screen_and_is_accessible(
     code = room["code"]
     tv = open_page(TV, f"{base}host/{code}?speed=0.5",
                    storage={f"raceday.host.{code}": room["host_token"]})
+    # every Content-Security-Policy refusal of the evening, from the page's first load on
+    csp: list[str] = []
+    tv.on("console", lambda m: csp.append(m.text) if "Content Security Policy" in m.text else None)
+    tv.reload()
     tv.locator(".big-code").wait_for()
     phones = []
     for name, size, lang in PHONES:
         phone = open_page(size, f"{base}play/{code}", storage={"raceday.lang": lang})
+        phone.on("console", lambda m: csp.append(m.text)
+                 if "Content Security Policy" in m.text else None)
         phone.locator("#name").fill(name)
         phone.keyboard.press("Enter")
         phone.locator("body[data-phase=lobby] .who").wait_for()
@@ -203,6 +257,7 @@ def test_a_derby_evening_is_spoiler_free_fits_every_screen_and_is_accessible(
         if not revealed and tv.locator(".dd-reveal .dd-verdict").count():
             revealed = True
             check_screens(tv, phones, "auction reveal")
+            check_reveal(tv)
         assert acted or tv.locator("body[data-phase=auction]").count() == 0
     assert revealed
 
@@ -243,6 +298,8 @@ def test_a_derby_evening_is_spoiler_free_fits_every_screen_and_is_accessible(
         for phone in phones:
             phone.wait_for_function(f"() => String({race}) in window.__t.result",
                                     timeout=60_000)
+        if race == 1:
+            check_result_card(aki)
 
     for page in (tv, *phones):
         page.locator("body[data-phase=finished]").wait_for(state="attached")
@@ -287,6 +344,7 @@ def test_a_derby_evening_is_spoiler_free_fits_every_screen_and_is_accessible(
     assert tv.locator(".dd-standings tbody tr").count() == 5  # three people, two computers
     for page in (tv, *phones):
         assert not page.js_errors, page.js_errors
+    assert csp == [], csp[:3]
 
 
 def test_a_language_switch_redraws_the_big_screen_and_the_phone(open_page: Any,
@@ -346,3 +404,32 @@ def test_twelve_players_still_fit_the_big_screen(open_page: Any, base: str) -> N
             check_screens(tv, [phone], "results, twelve players")
     tv.locator("body[data-phase=finished] .finale .podium li").first.wait_for()
     check_screens(tv, [phone], "finale, twelve players")
+
+
+def test_the_winner_banner_waits_for_the_horses_to_reach_the_post(open_page: Any,
+                                                                  base: str) -> None:
+    """With motion on, the finish's banner enters only when the last glide has ended: its
+    entrance is delayed by at least as long as the horses that moved take to run."""
+    room = post(f"{base}api/rooms", {"game": "derby", "options": {"races": RACES}})
+    code = room["code"]
+    tv = open_page(TV, f"{base}host/{code}?speed=0.5", motion=True,
+                   storage={f"raceday.host.{code}": room["host_token"]})
+    phone = open_page(PHONES[0][1], f"{base}play/{code}")
+    phone.locator("#name").fill("Aki")
+    phone.keyboard.press("Enter")
+    phone.locator("body[data-phase=lobby] .who").wait_for()
+    tv.locator("#computers").fill("2")
+    tv.locator(".controls button.primary").click()
+    while not tv.locator("body[data-phase=racing]").count():
+        if not act(phone, 0):
+            phone.wait_for_timeout(100)
+    tv.locator(".dd-banner").wait_for(state="attached", timeout=60_000)
+    timing = tv.evaluate("""() => {
+      const banner = document.querySelector('.dd-banner').getAnimations()[0];
+      const glides = [...document.querySelectorAll('.dd-lane.is-moving .dd-runner')]
+        .map((r) => parseFloat(getComputedStyle(r).transitionDuration) * 1000);
+      return {delay: banner ? banner.effect.getTiming().delay : null, glides};
+    }""")
+    assert timing["glides"] and timing["delay"] is not None, timing
+    assert timing["delay"] >= max(timing["glides"]) > 0, timing
+    assert not tv.js_errors

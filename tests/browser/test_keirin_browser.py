@@ -169,7 +169,7 @@ def test_a_whole_keirin_night_with_a_tv_and_three_phones(server: str, pages: Pag
     assert host.locator(".standings tbody tr").count() == 3
     for p in phones:
         phase(p, "finished")
-        p.get_by_text("The evening is over. Thank you for playing!").wait_for()
+        p.get_by_text("The night is over. Thank you for playing!").wait_for()
         assert fits(p), "a phone page is wider than 360 px"
     assert fits(host)
     for _, page in pages.pages:
@@ -236,7 +236,7 @@ def test_the_race_runs_on_the_server_with_the_tv_switched_off(server: str, pages
     second.locator("body[data-phase=betting]").wait_for(state="attached")
     aki.get_by_role("button", name="Done betting").click()
     phase(aki, "finished")
-    aki.get_by_text("The evening is over. Thank you for playing!").wait_for()
+    aki.get_by_text("The night is over. Thank you for playing!").wait_for()
     for screen in (watcher, second):
         phase(screen, "finished")
         assert screen.js_errors == []

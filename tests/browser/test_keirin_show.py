@@ -9,6 +9,7 @@ for a second bettor."""
 from __future__ import annotations
 
 import json
+import re
 import sys
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -23,6 +24,7 @@ from raceday.web.server import background_server
 sys.path.insert(0, str(Path(__file__).parent))
 from a11y import assert_accessible, wait_for_style_sheets
 from keirin_phone import buy
+from tv_text import small_tv_text
 
 TV = {"width": 1920, "height": 1080}
 PHONES = [{"width": 360, "height": 740}, {"width": 430, "height": 900}]
@@ -143,17 +145,12 @@ def test_no_phone_sees_its_payout_before_the_tv_shows_the_finish(
 # --- screens that fit, axe, words ------------------------------------------------------------
 FITS_TV = """() => {
   const d = document.documentElement;
-  const small = [];
-  for (const node of document.querySelectorAll("#screen *")) {
-    if (node.closest("svg") || !node.checkVisibility()) continue;
-    const own = [...node.childNodes].some((c) => c.nodeType === 3 && c.textContent.trim());
-    if (!own) continue;
-    const size = parseFloat(getComputedStyle(node).fontSize);
-    const text = node.textContent.trim().slice(0, 30);
-    if (size < 28) small.push(`${node.tagName}.${node.className}: ${size}px "${text}"`);
-  }
+  const cut = [...document.querySelectorAll(".kr-news li")]
+    .filter((li) => li.scrollWidth > li.clientWidth + 1
+      || getComputedStyle(li).textOverflow === "ellipsis")
+    .map((li) => li.textContent.slice(0, 40));
   return { height: d.scrollHeight, inner: innerHeight, width: d.scrollWidth,
-           innerW: innerWidth, small };
+           innerW: innerWidth, cut };
 }"""
 
 FITS_PHONE = """() => {
@@ -217,7 +214,9 @@ def check_tv(tv: Any, where: str) -> None:
     got = tv.evaluate(FITS_TV)
     assert got["height"] <= got["inner"], (where, got)
     assert got["width"] <= got["innerW"], (where, got)
-    assert not got["small"], (where, got["small"][:6])
+    assert not got["cut"], (where, got["cut"])  # each line of news whole
+    small = small_tv_text(tv)
+    assert not small, (where, small[:6])
     assert_accessible(tv, f"KEIRIN TV {where}")
 
 
@@ -308,10 +307,10 @@ def test_every_phase_fits_the_tv_and_the_phones(server: str,
         assert page.js_errors == []
 
 
-def test_the_tote_waits_for_a_second_bettor(server: str,
-                                            open_page: Callable[..., Any]) -> None:
-    """Our completion of the pool mode (docs/rules/keirin.md): the tote board is shown once
-    two players hold tickets, so a lone bettor's stake is never on the TV; then it is live."""
+def test_the_pools_stay_sealed_while_betting_is_open(server: str,
+                                                   open_page: Callable[..., Any]) -> None:
+    """Our completion of the pool mode (docs/rules/keirin.md): with two bettors no pool,
+    stake or bet type reaches the TV or a phone before betting closes; the TV says so."""
     code, token = new_room(server, races=1, riders=6, mode="pool", margin=0.1)
     tv = tv_page(open_page, server, code, token, speed="1")
     aki = join(open_page, server, code, "Aki", PHONES[0])
@@ -320,16 +319,16 @@ def test_the_tote_waits_for_a_second_bettor(server: str,
     tv.get_by_role("button", name="Start the evening").click()
     phase(aki, "betting")
     buy(aki, "win", [4], "250")
-    tv.locator(".kr-news", has_text="A ticket is sold.").wait_for()
-    board = tv.locator(".kr-side").inner_text()
-    assert "250.00" not in board and "The tote opens when 2 players have bet" in board
-    assert not any('"pool": 25000' in f for f in tv.frames_received)
     buy(ben, "win", [2], "100")
-    tv.locator(".kr-win caption", has_text="pool 350.00").wait_for()
-    row = tv.locator(".kr-win tbody tr").nth(3)
-    assert "250.00" in row.inner_text()
-    tote = tv.locator(".kr-win").inner_text() + tv.locator(".kr-others").inner_text()
-    assert "Aki" not in tote and "Ben" not in tote  # the standings name players, a tote never
+    tv.locator(".kr-news li", has_text="A ticket is sold.").nth(1).wait_for()
+    assert "the pools are sealed until betting closes" in tv.locator(".kr-status").inner_text()
+    board = tv.locator(".kr-side").inner_text()
+    assert "250.00" not in board and "350.00" not in board
+    for page, own in ((tv, None), (aki, "25000"), (ben, "10000")):
+        others = "|".join({"25000", "10000"} - {own})
+        for frame in page.frames_received:
+            assert not re.search(r'"pool"\s*:|"ticket_sold"\s*,\s*"kind"', frame)
+            assert not re.search(rf'"stake"\s*:\s*({others})\b', frame)
     assert tv.js_errors == [] and aki.js_errors == []
 
 

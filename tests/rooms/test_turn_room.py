@@ -144,7 +144,7 @@ def test_undo_against_the_computer_takes_back_the_move_and_the_answer() -> None:
     (HOST, {"type": "fly"}, "the host cannot send 'fly' in Dash"),
     (HOST, {"type": "move", "action": GO}, "it is player 1's turn, not yours"),
     (ONE, {"type": "move", "action": 7}, "not a legal action now"),
-    (ONE, {"type": "move", "action": "go"}, "a move's action must be a whole number"),
+    (ONE, {"type": "move", "action": "go"}, "action must be a whole number"),
     (HOST, {"type": "start"}, "already started"),
 ])
 def test_refusals_name_the_problem_and_change_nothing(

@@ -1,4 +1,4 @@
-"""Updates under load (raceday.web.app.Hub.publish): intents applied to one room before
+"""Updates under load (raceday.web.hub.Hub.publish): intents applied to one room before
 its update goes out share that update (their events in order, the view as of the last,
 ``seq`` the last revision); on a quiet server each intent has an update of its own. Every
 client still ends at the view of the room's revision, patched or whole."""
@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from raceday.rooms import Actor
-from raceday.web.app import Conn, Hub
 from raceday.web.delta import apply_patch
+from raceday.web.hub import Conn, Hub
 from raceday.web.rooms import Rooms
 
 

@@ -1,6 +1,6 @@
 """A shard applies cheap intents on its event loop while its database file is its own, and
 in a worker thread while another server process uses the same file (raceday.web.rooms
-FileSharing, raceday.web.app._run)."""
+FileSharing, raceday.web.hub.run_intent)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from pathlib import Path
 
 from raceday.core.errors import RacedayError
 from raceday.rooms import Actor
-from raceday.web.app import _run
+from raceday.web.hub import run_intent
 from raceday.web.rooms import FileSharing, Rooms
 from raceday.web.shards import Shard
 
@@ -72,7 +72,7 @@ def test_a_shard_applies_on_the_loop_only_while_its_file_is_its_own(tmp_path: Pa
 
     async def one_intent() -> int:
         with contextlib.suppress(RacedayError):  # refused or not, it was applied somewhere
-            await _run(rooms, room, Actor.host(), {"type": "pace", "seconds": 1.0})
+            await run_intent(rooms, room, Actor.host(), {"type": "pace", "seconds": 1.0})
         return threading.get_ident()
 
     loop_thread = asyncio.run(one_intent())

@@ -178,7 +178,7 @@ def test_refusals_change_nothing(client: TestClient) -> None:
     illegal = next(a for a in range(200) if a not in legal)
     refused(red, {"type": "move", "action": illegal}, everyone, "not legal now; legal moves: a1")
     refused(red, {"type": "move", "action": "a1 cruise b1"}, everyone, "whole number")
-    refused(red, {"type": "move"}, everyone, "whole number")
+    refused(red, {"type": "move"}, everyone, "action is missing")
     refused(red, {"type": "undo"}, everyone, "only for a game against the computer")
     refused(red, {"type": "fly"}, everyone, "cannot send 'fly'")
     # a wrong token is turned away at the door, and nothing is sent but the error

@@ -31,10 +31,14 @@ def old_rooms(tmp_path: Path) -> TestClient:
 def _with_todays_facts(view: dict[str, Any]) -> dict[str, Any]:
     """A saved view whose race step (if any) has the facts today's words use added: the
     saved facts stay as they were, the new ones are only added. A started night's view
-    also shows the room's timeline now: its own pace, running (an old room was not paused)."""
+    also shows the room's timeline now: its own pace, running (an old room was not paused),
+    and a pool night's tote only once betting has closed."""
     if view.get("phase") != "lobby":
         running = view.get("phase") == "racing"
         view = {**view, "timeline": {"pace": 2.2, "paused": False, "running": running}}
+    if "tote" in view:  # a pool night: its pools are sealed until betting closes
+        sealed = view.get("phase") == "betting"
+        view = {**view, "tote": None if sealed else view["tote"], "tote_sealed": sealed}
     live = view.get("live")
     if not live or not live.get("step"):
         return view

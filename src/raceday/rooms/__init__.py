@@ -43,6 +43,9 @@ Intents: the host's ``{"type": "start"}``, ``{"type": "finish"}`` and, in the lo
 ``{"type": "remove_seat", "seat": n}`` (every flavour: see :mod:`raceday.rooms.base`);
 ``{"type": "move", "action": n}`` from whoever plays the place to act (override
 ``intent_action`` for another shape); ``{"type": "undo"}`` where ``undo_rule`` allows it.
+Each room declares the intents it reads as one pydantic union discriminated by ``type``
+(its ``intents``, :mod:`raceday.rooms.intents`: the kit's kinds and its own), which the
+kit checks an intent against before a handler sees it.
 The view holds ``phase`` (``lobby``, :attr:`~TurnRoom.playing_phase`, ``finished``),
 ``players``, ``mine``, ``me``, ``to_act``, ``may_act``, ``may_undo``, ``recent`` (the last
 events, each ``{"type": kind, **facts, "by", "forced"}``), ``result`` and ``abandoned``,

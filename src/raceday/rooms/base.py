@@ -34,7 +34,16 @@ from raceday.core.events import Event, Message
 from raceday.core.game import AnyGame, GameOptions
 from raceday.core.protocol import Outcome, State
 from raceday.present import refusal
-from raceday.rooms.places import intent_int
+from raceday.rooms.intents import (
+    KIT_INTENTS,
+    Intent,
+    Intents,
+    Pace,
+    Pause,
+    RemoveSeat,
+    Start,
+    intent_union,
+)
 from raceday.rooms.protocol import JSON, Actor, RefusedUnread, RoomError, as_room_error
 
 KIT_FORMAT = 1
@@ -43,7 +52,8 @@ room's :meth:`RoomBase.migrate`."""
 PACE_SECONDS = (0.2, 10.0)  # the fastest and slowest pace a host may set, seconds a step
 
 StateT = TypeVar("StateT", bound=State)
-Handler = Callable[[Actor, Mapping[str, Any], np.random.Generator, list[JSON]], None]
+# a handler takes its intent as the room declared it (an Intent model of its kind)
+Handler = Callable[[Actor, Any, np.random.Generator, list[JSON]], None]
 
 
 def outcome_json(outcome: Outcome) -> JSON:
@@ -83,6 +93,9 @@ class RoomBase(Generic[StateT]):
     # /api/games/<game>/options?for=room); None: the game's own options model.
     Options: ClassVar[type[GameOptions] | None] = None
     default_pace: ClassVar[float] = 1.0  # seconds between two paced steps, at first
+    # The intents the room reads, one union discriminated by ``type``
+    # (:mod:`raceday.rooms.intents`); checked before a handler sees one.
+    intents: ClassVar[Intents] = Intents(intent_union(*KIT_INTENTS))
 
     def __init__(self, options: GameOptions) -> None:
         self.options = options
@@ -237,7 +250,7 @@ class RoomBase(Generic[StateT]):
             return {"podium": [], "awards": [], "again": True}
         return {"podium": self.podium(state), "awards": self.awards(state), "again": True}
 
-    def _again(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
+    def _again(self, actor: Actor, intent: Intent, rng: np.random.Generator,
                events: list[JSON]) -> None:
         if self.state is None or not self.finished():
             raise refusal(RoomError, "refusal.not_over", noun=Message(f"noun.{self.noun}"))
@@ -253,7 +266,7 @@ class RoomBase(Generic[StateT]):
         self.abandoned = False
         self.paused = False
         events.append({"type": "again"})
-        self._start(Actor.host(), {"type": "start"}, rng, events)
+        self._start(Actor.host(), Start(type="start"), rng, events)
 
     # --- the timeline --------------------------------------------------------------------------
     def next_tick(self) -> float | None:
@@ -270,7 +283,7 @@ class RoomBase(Generic[StateT]):
         running = (state is not None and not self.finished() and self.paced(state))
         return {"pace": self.pace, "paused": self.paused, "running": running}
 
-    def _tick(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
+    def _tick(self, actor: Actor, intent: Intent, rng: np.random.Generator,
               events: list[JSON]) -> None:
         state = self._playing()
         if not self.paced(state):
@@ -282,7 +295,7 @@ class RoomBase(Generic[StateT]):
         self.paced_step(state, rng, events)
         self._settle(rng, events)
 
-    def _skip(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
+    def _skip(self, actor: Actor, intent: Intent, rng: np.random.Generator,
               events: list[JSON]) -> None:
         state = self._playing()
         if not self.paced(state):
@@ -293,15 +306,15 @@ class RoomBase(Generic[StateT]):
             self._play_paced(state, rng, events)
         raise RoomError(f"the {self.noun} ran longer than its bound; this is a bug")
 
-    def _set_pace(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
+    def _set_pace(self, actor: Actor, intent: Pace, rng: np.random.Generator,
                   events: list[JSON]) -> None:
-        self.pace = _pace(intent.get("seconds"))
+        self.pace = _pace(intent.seconds)
         events.append({"type": "pace", "seconds": self.pace})
 
-    def _pause(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
+    def _pause(self, actor: Actor, intent: Intent, rng: np.random.Generator,
                events: list[JSON]) -> None:
         self._playing()
-        self.paused = intent.get("type") == "pause"
+        self.paused = isinstance(intent, Pause)
         events.append({"type": "paused" if self.paused else "resumed"})
 
     # --- intents -----------------------------------------------------------------------------
@@ -325,12 +338,13 @@ class RoomBase(Generic[StateT]):
             who = Message("refusal.who_host" if actor.kind == "host" else "refusal.who_player")
             raise refusal(RefusedUnread, "refusal.cannot_send", who=who, kind=repr(kind),
                           title=self.title)
+        typed = self.intents.read(intent)  # refused with its reason, the room untouched
         events: list[JSON] = []
         with as_room_error():  # an engine's refusal, told to the client as it is
-            handler(actor, intent, rng, events)
+            handler(actor, typed, rng, events)
         return events
 
-    def _start(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
+    def _start(self, actor: Actor, intent: Intent, rng: np.random.Generator,
                events: list[JSON]) -> None:
         if self.state is not None:
             raise refusal(RoomError, "refusal.already_started", noun=Message(f"noun.{self.noun}"))
@@ -343,11 +357,11 @@ class RoomBase(Generic[StateT]):
     def check_start(self) -> None:
         """Refuse a start the seats do not allow yet (the flavours override)."""
 
-    def _remove_seat(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
+    def _remove_seat(self, actor: Actor, intent: RemoveSeat, rng: np.random.Generator,
                      events: list[JSON]) -> None:
         if self.state is not None:
             raise refusal(RoomError, "refusal.remove_in_lobby")
-        seat = intent_int(intent, "seat", "a seat")
+        seat = intent.seat
         if not 0 <= seat < len(self.seat_names()):
             raise refusal(RoomError, "refusal.no_such_seat", seat=seat)
         name = self.drop_seat(seat)
@@ -356,7 +370,7 @@ class RoomBase(Generic[StateT]):
     def seat_names(self) -> list[str]:
         raise NotImplementedError
 
-    def _finish(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
+    def _finish(self, actor: Actor, intent: Intent, rng: np.random.Generator,
                 events: list[JSON]) -> None:
         self._playing()
         self.abandoned = True

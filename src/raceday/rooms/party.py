@@ -19,6 +19,7 @@ from raceday.core.events import Event
 from raceday.core.game import GameOptions
 from raceday.present import refusal
 from raceday.rooms.base import Handler, RoomBase, StateT, outcome_json
+from raceday.rooms.intents import PARTY_INTENTS, Intent, Intents, intent_union
 from raceday.rooms.places import intent_int
 from raceday.rooms.protocol import JSON, Actor, RoomError, as_room_error
 
@@ -41,6 +42,7 @@ class PartyRoom(RoomBase[StateT]):
     """
 
     NAMES_OPTION: ClassVar[str] = "names"
+    intents: ClassVar[Intents] = Intents(intent_union(*PARTY_INTENTS))
     min_seats: ClassVar[int] = 2
     allows_undo: ClassVar[bool] = False
     forced_moves: ClassVar[bool] = False  # play a seat's only legal action for it
@@ -63,7 +65,7 @@ class PartyRoom(RoomBase[StateT]):
         checked: GameOptions = cls.GAME.options({**options, cls.NAMES_OPTION: names})
         return checked
 
-    def intent_action(self, state: StateT, seat: int, intent: Mapping[str, Any]) -> int:
+    def intent_action(self, state: StateT, seat: int, intent: Intent) -> int:
         """The action an ``act`` intent of ``seat`` asks for (checked by the kit)."""
         return intent_int(intent, "action", "an action")
 
@@ -174,7 +176,7 @@ class PartyRoom(RoomBase[StateT]):
             return
         super()._play_paced(state, rng, events)
 
-    def _skip(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
+    def _skip(self, actor: Actor, intent: Intent, rng: np.random.Generator,
               events: list[JSON]) -> None:
         """The paced steps up to the next choice and the results they hold back, at once."""
         super()._skip(actor, intent, rng, events)
@@ -226,7 +228,7 @@ class PartyRoom(RoomBase[StateT]):
             return {self.act_intent: self._act}
         return super().handlers(actor)
 
-    def _act(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
+    def _act(self, actor: Actor, intent: Intent, rng: np.random.Generator,
              events: list[JSON]) -> None:
         state = self._playing()
         seat = actor.seat
@@ -238,7 +240,7 @@ class PartyRoom(RoomBase[StateT]):
             raise refusal(RoomError, "refusal.not_a_choice")
         self._step(lambda: self._apply(seat, action, events), rng, events)
 
-    def _advance(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
+    def _advance(self, actor: Actor, intent: Intent, rng: np.random.Generator,
                  events: list[JSON]) -> None:
         state = self._playing()
         if not (state.is_chance_node() and self.waits_for_host(state)):
@@ -254,7 +256,7 @@ class PartyRoom(RoomBase[StateT]):
         move()
         self._settle(rng, events)
 
-    def _undo(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
+    def _undo(self, actor: Actor, intent: Intent, rng: np.random.Generator,
               events: list[JSON]) -> None:
         self._playing()
         self._pop_undo(events)

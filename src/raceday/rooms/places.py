@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from raceday.present import refusal
+from raceday.rooms.intents import Intent
 from raceday.rooms.protocol import JSON, Actor, RoomError
 
 HUMAN = "human"
@@ -28,7 +29,7 @@ def check_kinds(kinds: object, levels: tuple[str, ...], low: int, high: int,
     return list(kinds)
 
 
-def intent_int(intent: Mapping[str, Any], key: str, what: str) -> int:
+def intent_int(intent: Mapping[str, Any] | Intent, key: str, what: str) -> int:
     """The whole number ``intent[key]`` (RoomError naming ``what`` otherwise)."""
     value = intent.get(key)
     if isinstance(value, bool) or not isinstance(value, int):

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, ClassVar, Protocol, Self
+from typing import Any, ClassVar, Protocol, Self, runtime_checkable
 
 import numpy as np
 
@@ -119,15 +119,34 @@ class RoomLogic(Protocol):
         """The whole room state as JSON (restored by the class's ``from_json``)."""
 
 
-# Optional fast path: a logic may also define ``public_view() -> JSON`` (what every screen
-# sees) and ``private_view(actor) -> JSON | None`` (added to it as ``"me"``), with
-# ``view(actor)`` equal to their union. The server then encodes the public part once per
-# broadcast instead of once per screen.
-#
-# Optional too: ``thinks() -> bool``, whether applying an intent now may run a computer
-# player (or anything else slow). The server applies an intent in a worker thread, so the
-# other rooms go on meanwhile, unless the logic has this and it says False: then on the
-# event loop, which for a cheap intent costs a fraction of the hop to a thread and back.
+# --- optional abilities: the server uses each where the logic has it ---------------------
+@runtime_checkable
+class SplitViews(Protocol):
+    """A logic whose ``view(actor)`` is ``public_view()`` (what every screen sees) with
+    ``private_view(actor)`` added as ``"me"`` (unless None): the server then encodes the
+    public part once per broadcast instead of once per screen."""
+
+    def public_view(self) -> JSON: ...
+
+    def private_view(self, actor: Actor) -> JSON | None: ...
+
+
+@runtime_checkable
+class Thinks(Protocol):
+    """A logic that says whether applying an intent now may run a computer player (or
+    anything else slow). The server applies an intent in a worker thread, so the other
+    rooms go on meanwhile, unless the logic has this and it says False: then on the event
+    loop, which for a cheap intent costs a fraction of the hop to a thread and back."""
+
+    def thinks(self) -> bool: ...
+
+
+@runtime_checkable
+class Paced(Protocol):
+    """A logic with a timeline: ``next_tick()`` is the seconds until the server should
+    send it ``{"type": "tick"}`` as :meth:`Actor.timeline`, or None while it waits."""
+
+    def next_tick(self) -> float | None: ...
 
 
 def logic_class(game: str) -> type[RoomLogic]:

@@ -13,6 +13,7 @@ from raceday.core.events import Message
 from raceday.core.game import GameOptions
 from raceday.present import refusal
 from raceday.rooms.base import KIT_FORMAT, Handler, RoomBase, StateT
+from raceday.rooms.intents import TURN_INTENTS, Intent, Intents, intent_union
 from raceday.rooms.places import HUMAN, Places, intent_int
 from raceday.rooms.protocol import JSON, Actor, RoomError, as_room_error
 
@@ -29,6 +30,7 @@ class TurnRoom(RoomBase[StateT]):
     """
 
     LEVELS: ClassVar[tuple[str, ...]] = ()
+    intents: ClassVar[Intents] = Intents(intent_union(*TURN_INTENTS))
     OPTION_NAMES: ClassVar[tuple[str, ...]] = ()
     options_title: ClassVar[str] = ""  # "Hairpin" in "unknown Hairpin option(s)" (title)
     undo_rule: ClassVar[str] = UNDO_NEVER
@@ -60,7 +62,7 @@ class TurnRoom(RoomBase[StateT]):
         """How a refusal names ``player``: "it is {name}'s turn, not yours"."""
         return f"player {player + 1}"
 
-    def intent_action(self, state: StateT, intent: Mapping[str, Any]) -> int:
+    def intent_action(self, state: StateT, intent: Intent) -> int:
         """The action a ``move`` intent asks for (checked for legality by the kit)."""
         return intent_int(intent, "action", "a move's action")
 
@@ -140,7 +142,7 @@ class TurnRoom(RoomBase[StateT]):
             own["undo"] = self._undo
         return {**super().handlers(actor), **own}
 
-    def _move(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
+    def _move(self, actor: Actor, intent: Intent, rng: np.random.Generator,
               events: list[JSON]) -> None:
         state = self._playing()
         player = state.current_player()
@@ -155,7 +157,7 @@ class TurnRoom(RoomBase[StateT]):
             self.undo = [*self.undo[-(self.max_undo - 1):], before]
         self._settle(rng, events)
 
-    def _undo(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
+    def _undo(self, actor: Actor, intent: Intent, rng: np.random.Generator,
               events: list[JSON]) -> None:
         self._playing()
         if not self.undo_allowed():

@@ -2,7 +2,7 @@
 
 The party server sends a client that asked for it (``"delta": true`` in its hello) each
 update as a patch turning the view it was sent last into the new one, instead of the whole
-view (see :mod:`raceday.web.app`). This module is the reference of that format, in Python:
+view (see :mod:`raceday.web.wire`). This module is the reference of that format, in Python:
 
 * :func:`diff` ``(old, new)`` → a list of operations, each ``{"op": "add" | "remove" |
   "replace", "path": pointer[, "value": v]}`` with RFC 6901 JSON Pointer paths (``~0`` for

@@ -53,7 +53,7 @@ log = logging.getLogger("raceday.web")
 
 
 class _Hub(Protocol):
-    """What the idle sweep needs of the server's hub (:class:`raceday.web.app.Hub`)."""
+    """What the idle sweep needs of the server's hub (:class:`raceday.web.hub.Hub`)."""
 
     conns: dict[str, Any]
     timers: dict[str, asyncio.TimerHandle]

@@ -73,7 +73,8 @@ import threading
 import time
 import unicodedata
 import weakref
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -83,16 +84,9 @@ import numpy as np
 from raceday.core.errors import RacedayError, SaveFormatError
 from raceday.core.events import Message
 from raceday.present import refusal
-from raceday.rooms import (
-    JSON,
-    Actor,
-    RefusedUnread,
-    RoomError,
-    RoomLogic,
-    as_room_error,
-    logic_class,
-)
+from raceday.rooms import JSON, Actor, RoomError
 from raceday.rooms.log import Step, replay, snapshot_at, steps_after
+from raceday.rooms.protocol import RefusedUnread, RoomLogic, as_room_error, logic_class
 from raceday.web import jsontext
 
 SCHEMA = """
@@ -172,6 +166,19 @@ def normal_code(code: object) -> str:
         raise refusal(RoomError, "refusal.code_text")
     return code.strip().upper()
 
+
+
+@contextmanager
+def immediate_transaction(conn: sqlite3.Connection) -> Iterator[None]:
+    """One ``BEGIN IMMEDIATE`` transaction: committed at the end, rolled back on any error."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
 
 class NoSuchRoom(RoomError):
     """A join code that names no room of this server."""
@@ -407,17 +414,11 @@ class RoomStore:
 
         if not missing():
             return
-        conn.execute("BEGIN IMMEDIATE")
-        try:
+        with immediate_transaction(conn):
             for name in missing():
                 conn.execute(f"ALTER TABLE rooms ADD COLUMN {name} {LIFECYCLE_COLUMNS[name]}")
                 if name == "state_revision":  # every older row holds its state at revision
                     conn.execute("UPDATE rooms SET state_revision = revision")
-            conn.execute("COMMIT")
-        except BaseException:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise
 
     def delete_room(self, code: str) -> None:
         """Delete the room ``code`` with its seats and events (a room nobody joined, given
@@ -467,8 +468,7 @@ class RoomStore:
     def _write_locked(conn: sqlite3.Connection, statements: list[tuple[str, tuple[Any, ...]]],
                       check: tuple[str, int] | None) -> None:
         """:meth:`_write`'s transaction (the store's lock held)."""
-        try:
-            conn.execute("BEGIN IMMEDIATE")
+        with immediate_transaction(conn):
             for number, (sql, args) in enumerate(statements):
                 changed = conn.execute(sql, args).rowcount
                 if number == 0 and check is not None and changed != 1:
@@ -478,11 +478,6 @@ class RoomStore:
                         f"room {check[0]} changed behind this server's back "
                         f"(revision {None if row is None else row[0]}, expected {check[1]})"
                     )
-            conn.execute("COMMIT")
-        except BaseException:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise
 
     def code_taken(self, code: str) -> bool:
         with self._lock:

@@ -126,7 +126,8 @@ def background_server(app: Any, host: str = "127.0.0.1", port: int | None = None
 def main(argv: list[str] | None = None) -> None:
     """``python -m raceday.web.server DB PORT [K/N]``: serve on 127.0.0.1 (benchmarks),
     as shard K of N when given (:class:`raceday.web.shards.Shard`);
-    ``RACEDAY_PARTY_TIMING=FILE`` appends the server-side timing of each intent to FILE;
+    ``RACEDAY_PARTY_TIMING=FILE`` installs the benchmark's observer
+    (:class:`raceday.web.timing.Timing`), which appends the timing of each intent to FILE;
     ``RACEDAY_PARTY_ALLOWED_ORIGINS`` and ``RACEDAY_PARTY_TRUSTED_PROXIES`` (comma-separated)
     are create_app's ``allowed_origins`` and ``trusted_proxies``. The limits are the
     defaults of ``raceday serve``: the benchmark gives each party a loopback address of its
@@ -138,12 +139,14 @@ def main(argv: list[str] | None = None) -> None:
 
     from raceday.web.app import create_app
     from raceday.web.shards import Shard
+    from raceday.web.timing import Timing
 
     args = sys.argv[1:] if argv is None else argv
     db, port = args[0], int(args[1])
     shard = Shard.parse(args[2]) if len(args) > 2 else None
     raise_open_files()
-    app = create_app(db, timing=os.environ.get("RACEDAY_PARTY_TIMING") or None,
+    timing = os.environ.get("RACEDAY_PARTY_TIMING")
+    app = create_app(db, observer=Timing(timing) if timing else None,
                      allowed_origins=os.environ.get("RACEDAY_PARTY_ALLOWED_ORIGINS") or None,
                      trusted_proxies=os.environ.get("RACEDAY_PARTY_TRUSTED_PROXIES") or None,
                      shard=shard)

@@ -306,3 +306,18 @@ def test_the_evenings_own_events_and_actions_read_in_both_languages() -> None:
                     text = describe_event("derby", e, lang)
                     assert "{" not in text and not text.startswith("event."), text
     assert seen >= own - {"quinella_paid", "borrowed"}
+
+
+def test_an_award_shared_names_everyone_sharing_it() -> None:
+    """The finale's awards are the evening's facts: Aki and Ben both pay the top price of
+    the auction, so the top bid is theirs together, not the first post's."""
+    state = evening()
+    for player, amount in ((0, 1000), (1, 0), (2, 0)):  # Aki buys the d4
+        state.apply_action_for(player, state.bid_action(player, amount))
+    for player, amount in ((1, 1000), (2, 0)):  # Ben buys the d6 at the same price
+        state.apply_action_for(player, state.bid_action(player, amount))
+    state.apply_action_for(2, state.bid_action(2, 300))  # Chie alone: the d8
+    assert state.phase == PHASE_BETTING
+    top = next(a for a in state.awards() if a["award"] == "top_bid")
+    assert top["winners"] == [{"player": 0, "post": 1, "price": 1000},
+                              {"player": 1, "post": 2, "price": 1000}]

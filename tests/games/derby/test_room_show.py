@@ -221,6 +221,30 @@ def test_the_finale_names_the_evenings_facts() -> None:
     assert lucky["wins"] == max(wins.values())
 
 
+def test_a_shared_award_names_everyone_sharing_it() -> None:
+    """Aki pays 1,200 for the d12 and Ben 1,200 for the d20: the top bid is both of theirs,
+    named together, its detail saying it is a tie."""
+    room = DerbyRoom.create({"races": 4}, 3)
+    room.add_seat("Aki")
+    room.add_seat("Ben")
+    rng = np.random.default_rng(3)
+    room.handle(HOST, {"type": "start", "computers": 0}, rng)
+    bids = {"d12": (1200, 0), "d20": (0, 1200)}
+    while room.phase() == "auction":
+        horse = room.public_view()["auction"]["horse"]
+        for i in (0, 1):
+            me = room.private_view(seat(i))
+            assert me is not None
+            if me["may_bid"] and me["sealed_bid"] is None:
+                room.handle(seat(i), {"type": "bid", "amount": bids.get(horse, (0, 0))[i]}, rng)
+    assert room.state is not None
+    top = next(a for a in room.awards(room.state)
+               if a["title"]["key"] == "derby.finale.top_bid")
+    assert top["name"] == "Aki & Ben" and [p["seat"] for p in top["players"]] == [0, 1]
+    assert top["detail"] == {"key": "derby.finale.top_bid_tied",
+                             "params": {"horse": "d12, d20", "price": "1,200"}}
+
+
 def test_again_keeps_the_seats_and_the_computers() -> None:
     room = DerbyRoom.create({"races": 4}, 5)
     room.add_seat("Aki")

@@ -16,6 +16,7 @@ import pytest
 
 from raceday.core.errors import BetError, GameNotOverError, IllegalActionError, OptionsError
 from raceday.core.protocol import HOST
+from raceday.games.keirin.betting import Account
 from raceday.games.keirin.game import GAME as RACE
 from raceday.games.keirin.night import (
     CLOSE_BETTING,
@@ -123,10 +124,13 @@ def test_a_seats_tickets_and_purse_never_reach_another_seat() -> None:
     assert "trifecta" not in json.dumps(bought.observation(1))
 
 
-def test_a_pool_shows_totals_but_never_who_bet() -> None:
+def test_a_pool_is_sealed_until_the_close_then_shows_totals_but_never_who_bet() -> None:
     state = night(mode="pool", margin=0.2)
     state.apply_action_for(0, state.ticket_from_text(0, "win 3 100"))
     state.apply_action_for(1, state.ticket_from_text(1, "win 3 50"))
+    for player in (None, 0, 1):
+        assert state.observation(player)["tote"] is None
+    state.apply_action_for(HOST, CLOSE_BETTING)
     tote = state.observation(None)["tote"]["win"]
     assert tote["pool"] == 15_000 and tote["tickets"] == 2
     assert "Ann" not in json.dumps(state.observation(None)["tote"])
@@ -188,6 +192,11 @@ def old_store(tmp_path: Path) -> SessionStore:
     return SessionStore(copy)
 
 
+def old_account(account: Account) -> dict[str, int]:
+    """An account as the old code saved it: it kept no winnings apart from returns."""
+    return {k: v for k, v in account.to_json().items() if k != "winnings"}
+
+
 def test_old_sessions_load_and_pay_the_next_race_as_the_old_code_did(
         old_store: SessionStore) -> None:
     expected = json.loads((SAVES / "sessions_before_night.json").read_text())
@@ -196,7 +205,8 @@ def test_old_sessions_load_and_pay_the_next_race_as_the_old_code_did(
         session = BetSession.load(old_store, name)
         doc = saved["document"]
         assert session.races == doc["races"] and session.seed == doc["seed"]
-        assert {n: a.to_json() for n, a in session.players.items()} == dict(doc["players"])
+        assert {n: old_account(a) for n, a in session.players.items()} == dict(doc["players"])
+        assert all(a.winnings == a.returned for a in session.players.values())
         assert (session.pending is None) == (doc["pending"] is None)
         if "next_race" not in saved:
             continue
@@ -212,7 +222,7 @@ def test_old_sessions_load_and_pay_the_next_race_as_the_old_code_did(
         assert [t.to_json() for t in settlement.tickets] == want["tickets"]
         assert settlement.returns == want["returns"]
         assert settlement.ranking == want["ranking"] and settlement.derny == want["derny"]
-        assert {n: a.to_json() for n, a in session.players.items()} == want["bankrolls"]
+        assert {n: old_account(a) for n, a in session.players.items()} == want["bankrolls"]
         assert BetSession.load(old_store, name).to_document() == session.to_document()
 
 
@@ -305,3 +315,46 @@ def test_race_commentary_comes_from_the_message_tables_in_both_languages() -> No
     assert describe(lineup) == "Rider 1 lines up 151 squares from the finish."
     assert describe(lineup) == describe_event("keirin", lineup)  # the one wording
     assert describe(Event("throw", {})) is None  # the throw line shows throws
+
+
+def settled_night(mode: str, tickets: dict[int, list[str]]) -> NightState:
+    """A one-race night of Ann, Bob and Chie (seat 0, 1, 2) with ``tickets`` bought, run."""
+    state = night(players=["Ann", "Bob", "Chie"], races=1, mode=mode)
+    for player, lines in tickets.items():
+        for line in lines:
+            state.apply_action_for(player, state.ticket_from_text(player, line))
+    state.apply_action_for(HOST, CLOSE_BETTING)
+    run_race(state, 7)
+    assert state.phase == PHASE_OVER
+    return state
+
+
+def test_the_biggest_return_counts_winnings_not_refunded_stakes() -> None:
+    """docs/rules/keirin.md, our completion 13: Ann's win pool pays her (she holds every
+    rider); Bob's lone trifecta misses and its 50.00 comes back, which is no return."""
+    state = settled_night("pool", {0: [f"win {r} 1" for r in range(1, 7)],
+                                   1: ["trifecta 6-5-4 50"]})
+    assert state.last is not None and state.last["pools"]["trifecta"]["refunded"]
+    assert state.accounts[1].returned == 5_000 and state.accounts[1].winnings == 0
+    awards = {a["award"]: a for a in state.awards()}
+    assert awards["biggest_return"] == {"award": "biggest_return", "players": [0],
+                                        "value": 600, "tickets": [6]}
+    assert awards["boldest"]["players"] == [1] and awards["sharpest"]["players"] == [0]
+
+
+def test_an_award_shared_is_told_as_a_tie() -> None:
+    """The same completion: Ann and Bob hold the same six win tickets at fixed odds, so they
+    tie on every award; Chie, who bought nothing, is on none."""
+    every_rider = [f"win {r} 1" for r in range(1, 7)]
+    state = settled_night("fixed", {0: every_rider, 1: every_rider})
+    awards = state.awards()
+    assert [a["award"] for a in awards] == ["biggest_return", "boldest", "sharpest"]
+    assert all(a["players"] == [0, 1] for a in awards)
+    assert awards[1]["value"] == 600 and awards[2]["value"] == 1
+
+
+def test_an_account_saved_before_winnings_counts_all_it_returned() -> None:
+    saved = {"bankroll": 900, "staked": 200, "returned": 100, "tickets": 2,
+             "winning_tickets": 0}
+    assert Account.from_json(saved).winnings == 100
+    assert Account.from_json({**saved, "winnings": 0}).winnings == 0

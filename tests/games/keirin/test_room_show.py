@@ -143,14 +143,38 @@ def test_the_awards_are_facts_of_the_accounts() -> None:
     assert boldest["detail"] == {"key": "keirin.award.money", "params": {"amount": "250.00"}}
     state = room.state
     assert state is not None
-    returned = [a.returned for a in state.accounts]
-    if max(returned):
+    won = [a.winnings for a in state.accounts]
+    if max(won):
         best = awards["keirin.award.biggest_return"]
-        assert best["seat"] == returned.index(max(returned))
+        assert best["players"] == [room.player_card(p) for p, w in enumerate(won)
+                                   if w == max(won)]
     else:
         assert "keirin.award.biggest_return" not in awards
     assert ("keirin.award.sharpest" in awards) == any(a.winning_tickets for a in state.accounts)
     assert finale["podium"][0]["name"] == state.names[state.outcome().ranking[0]]
+
+
+def test_a_shared_award_names_everyone_sharing_it() -> None:
+    """Aki and Ben hold the same win tickets on every rider: each award is theirs together,
+    named both, its detail saying it is a tie."""
+    room = KeirinRoom.create({"races": 1, "riders": 6}, 3)
+    room.add_seat("Aki")
+    room.add_seat("Ben")
+    rng = np.random.default_rng(3)
+    room.handle(HOST, {"type": "start"}, rng)
+    for seat in (0, 1):
+        for rider in range(1, 7):
+            room.handle(Actor.player(seat), {"type": "ticket", "kind": "win",
+                                             "riders": [rider], "stake": "1"}, rng)
+    room.handle(HOST, {"type": "close_betting"}, rng)
+    room.handle(HOST, {"type": "skip"}, rng)
+    finale: Any = room.finale()
+    sharpest = next(a for a in finale["awards"]
+                    if a["title"]["key"] == "keirin.award.sharpest")
+    assert sharpest["name"] == "Aki & Ben"
+    assert [p["seat"] for p in sharpest["players"]] == [0, 1]
+    assert sharpest["detail"] == {"key": "keirin.award.hits_each", "params": {"won": 1}}
+    assert [p["place"] for p in finale["podium"]] == [1, 1]
 
 
 def test_again_is_a_fresh_night_with_the_same_seats() -> None:
@@ -164,24 +188,56 @@ def test_again_is_a_fresh_night_with_the_same_seats() -> None:
     assert view["me"]["purse"] == 1_000_000 and view["live"] is None and room.step == []
 
 
-def test_the_tote_waits_for_a_second_bettor() -> None:
-    """docs/rules/keirin.md, our completion 12: a lone bettor's stakes are not on the tote."""
+def received_by_aki(ben_tickets: list[JSON]) -> tuple[list[JSON], list[JSON]]:
+    """A pool night with two bettors: what Aki's phone and the TV receive (every event and,
+    after each, their views) from the start until Ben is done betting, Ben buying
+    ``ben_tickets`` between Aki's two tickets."""
     room = KeirinRoom.create({"races": 1, "riders": 6, "mode": "pool"}, 2)
-    for name in ("Aki", "Ben", "Chie"):
-        room.add_seat(name)
+    room.add_seat("Aki")
+    room.add_seat("Ben")
+    rng = np.random.default_rng(2)
+    aki, ben = Actor.player(0), Actor.player(1)
+    phone: list[JSON] = []
+    tv: list[JSON] = []
+    intents = [(HOST, {"type": "start"}),
+               (aki, {"type": "ticket", "kind": "win", "riders": [4], "stake": "250"}),
+               *[(ben, t) for t in ben_tickets],
+               (aki, {"type": "ticket", "kind": "exacta", "riders": [4, 1], "stake": "30"}),
+               (ben, {"type": "done"})]
+    for actor, intent in intents:
+        events = room.handle(actor, intent, rng)
+        phone += [*events, room.view(aki)]
+        tv += [*events, room.view(HOST), room.view(Actor.spectator())]
+    assert room.phase() == "betting"
+    return phone, tv
+
+
+def test_two_bettors_cannot_read_each_other_before_the_close() -> None:
+    """docs/rules/keirin.md, our completion 12: while betting is open nothing a seat or the
+    TV receives depends on what the other bettor chose or staked (only on how many tickets
+    they hold), so subtracting one's own tickets reveals nothing."""
+    bold = [{"type": "ticket", "kind": "win", "riders": [4], "stake": "900"},
+            {"type": "ticket", "kind": "trio", "riders": [1, 2, 3], "stake": "5"}]
+    shy = [{"type": "ticket", "kind": "quinella", "riders": [2, 5], "stake": "1"},
+           {"type": "ticket", "kind": "win", "riders": [6], "stake": "70"}]
+    phone_bold, tv_bold = received_by_aki(bold)
+    phone_shy, tv_shy = received_by_aki(shy)
+    assert phone_bold == phone_shy and tv_bold == tv_shy
+    assert phone_bold[-1]["tote"] is None and phone_bold[-1]["tote_sealed"] is True
+    assert {"type": "ticket_sold"} in phone_bold  # the sale is told, nothing of it
+
+
+def test_the_tote_opens_when_betting_closes() -> None:
+    """The same completion: at the close every screen sees the pools, still nameless."""
+    room = KeirinRoom.create({"races": 1, "riders": 6, "mode": "pool"}, 2)
+    room.add_seat("Aki")
+    room.add_seat("Ben")
     rng = np.random.default_rng(2)
     room.handle(HOST, {"type": "start"}, rng)
-    assert room.view(HOST)["tote"] is None
-    for _ in range(2):  # one bettor, however many tickets
-        room.handle(Actor.player(0), {"type": "ticket", "kind": "win", "riders": [4],
-                                      "stake": "250"}, rng)
-    for actor in (HOST, Actor.spectator(), Actor.player(1), Actor.player(0)):
+    room.handle(Actor.player(0), {"type": "ticket", "kind": "win", "riders": [4],
+                                  "stake": "250"}, rng)
+    room.handle(HOST, {"type": "close_betting"}, rng)
+    for actor in (HOST, Actor.spectator(), Actor.player(1)):
         view = room.view(actor)
-        assert view["tote"] is None and view["tote_waits"] == 2
-        assert "50000" not in json.dumps({k: v for k, v in view.items() if k != "me"})
-    room.handle(Actor.player(2), {"type": "ticket", "kind": "exacta", "riders": [1, 2],
-                                  "stake": "10"}, rng)
-    tote = room.view(HOST)["tote"]
-    assert tote["win"]["pool"] == 50_000 and tote["exacta"]["pool"] == 1_000  # live now
-    room.handle(Actor.player(2), {"type": "cancel"}, rng)
-    assert room.view(HOST)["tote"] is None  # back to one bettor: closed again
+        assert view["tote"]["win"]["pool"] == 25_000 and view["tote_sealed"] is False
+        assert "Aki" not in json.dumps(view["tote"])

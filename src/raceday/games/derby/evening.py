@@ -588,6 +588,45 @@ class EveningState(SealedState):
             out.append({"rank": rank, "player": i, "name": s.players[i].name, "net": net})
         return out
 
+    def awards(self) -> list[dict[str, Any]]:
+        """The finale's awards, facts of the ledger: each ``{"award", "winners"}`` where
+        ``winners`` holds everyone sharing the best (a tie is told as one, never given to
+        the first): ``biggest`` (the biggest ticket paid; prize money is no ticket), each
+        ``{"player", "amount", "race", "what"}``; ``top_bid`` (the auction's top price),
+        each ``{"player", "post", "price"}``; ``luckiest`` (the horse with the most wins),
+        each ``{"post", "owner" (None: the house's), "wins"}``; ``owner`` (the owners'
+        award, :meth:`award`), each ``{"player", "score"}`` and the award's ``by``. An
+        award with nothing to give is left out."""
+        s = self.ledger
+        out: list[dict[str, Any]] = []
+        tickets = [(p.amount, r.race, p) for r in s.history for p in r.payouts
+                   if not p.what.startswith("prize")]
+        if tickets:
+            best = max(amount for amount, _, _ in tickets)
+            out.append({"award": "biggest", "winners": [
+                {"player": p.player, "amount": amount, "race": race, "what": p.what}
+                for amount, race, p in tickets if amount == best]})
+        bought = sorted((lot for lot in s.lots if lot.buyer is not None),
+                        key=lambda lot: lot.post)
+        if bought:
+            top = max(lot.price for lot in bought)
+            out.append({"award": "top_bid", "winners": [
+                {"player": lot.buyer, "post": lot.post, "price": lot.price}
+                for lot in bought if lot.price == top]})
+        wins: dict[int, int] = {}
+        for r in s.history:
+            wins[r.first] = wins.get(r.first, 0) + 1
+        if wins:
+            most = max(wins.values())
+            out.append({"award": "luckiest", "winners": [
+                {"post": post, "owner": s.owner_of(post), "wins": most}
+                for post in sorted(wins) if wins[post] == most]})
+        award = self.award()
+        if award is not None:
+            out.append({"award": "owner", "by": award["by"], "winners": [
+                {"player": p, "score": award["score"]} for p in award["players"]]})
+        return out
+
     def award(self) -> dict[str, Any] | None:
         """The owners' award: the owner(s) with the best prize money (or prize less price)."""
         s = self.ledger

@@ -37,7 +37,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from copy import copy
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 import numpy as np
 from pydantic import Field, ValidationInfo, field_validator
@@ -66,6 +66,7 @@ from raceday.games.derby.session import (
 from raceday.present import refusal
 from raceday.rooms import JSON, Actor, PartyRoom, RoomError
 from raceday.rooms.base import KIT_FORMAT, Handler
+from raceday.rooms.intents import PARTY_INTENTS, Intent, Intents, intent_union
 
 MAX_SEATS = 12
 MAX_AMOUNT = 1_000_000_000
@@ -152,11 +153,61 @@ def host_options(options: Mapping[str, Any], seed: int) -> EveningOptions:
         raise error from None
 
 
+# --- the intents a Derby room reads (checked by the kit before a handler sees one) --------
+class StartEvening(Intent):
+    """The host starts the evening with ``computers`` computer players."""
+
+    type: Literal["start"]
+    computers: int = 0
+
+
+class CloseBids(Intent):
+    type: Literal["close_bids"]
+
+
+class CloseBetting(Intent):
+    type: Literal["close_betting"]
+
+
+class Enter(Intent):
+    """The host types the dice of a round: a number, or ``F``/``X``/null for a fall."""
+
+    type: Literal["enter"]
+    values: list[int | str | None]
+
+
+class Bid(Intent):
+    type: Literal["bid"]
+    amount: int
+
+
+class TicketIntent(Intent):
+    """A seat buys a ticket: ``kind`` (win, quinella), its horses, its stake."""
+
+    type: Literal["ticket"]
+    kind: str
+    horses: list[int | str]
+    stake: int
+
+
+class Borrow(Intent):
+    type: Literal["borrow"]
+
+
+class Done(Intent):
+    type: Literal["done"]
+
+
+DERBY_INTENTS = intent_union(*PARTY_INTENTS, StartEvening, CloseBids, CloseBetting, Enter,
+                             Bid, TicketIntent, Borrow, Done)
+
+
 class DerbyRoom(PartyRoom[EveningState]):
     """A Dice Derby evening for a browser room (see the module docstring)."""
 
     game: ClassVar[str] = "derby"
     GAME: ClassVar[Any] = EVENING
+    intents: ClassVar[Intents] = Intents(DERBY_INTENTS)
     Options: ClassVar[type[GameOptions] | None] = HostOptions
     title: ClassVar[str] = "Dice Derby"
     noun: ClassVar[str] = "party"
@@ -240,14 +291,14 @@ class DerbyRoom(PartyRoom[EveningState]):
         self.abandoned = False
         self.paused = False
         events.append({"type": "again"})
-        self._start_evening(Actor.host(), {"type": "start", "computers": computers}, rng,
+        self._start_evening(Actor.host(), StartEvening(type="start", computers=computers), rng,
                             events)
 
-    def _start_evening(self, actor: Actor, intent: Mapping[str, Any],
+    def _start_evening(self, actor: Actor, intent: StartEvening,
                        rng: np.random.Generator, events: list[JSON]) -> None:
         if self.state is not None:
             raise refusal(RoomError, "derby.refusal.already_started")
-        computers = _int(intent.get("computers", 0), "computers", 0,
+        computers = _int(intent.computers, "computers", 0,
                          MAX_SEATS - len(self.names))
         if not self.names and not computers:
             raise refusal(RoomError, "derby.refusal.nobody")
@@ -359,7 +410,7 @@ class DerbyRoom(PartyRoom[EveningState]):
         self._settle(rng, events)
 
     # host intents
-    def _close_bids(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
+    def _close_bids(self, actor: Actor, intent: Intent, rng: np.random.Generator,
                     events: list[JSON]) -> None:
         state = self._evening(PHASE_AUCTION)
         post = state.ledger.next_lot
@@ -371,7 +422,7 @@ class DerbyRoom(PartyRoom[EveningState]):
         events.extend(e for e in quiet if e["type"] != "bid_sealed")
         self._then(rng, events)
 
-    def _close_betting(self, actor: Actor, intent: Mapping[str, Any],
+    def _close_betting(self, actor: Actor, intent: Intent,
                        rng: np.random.Generator, events: list[JSON]) -> None:
         state = self._evening(PHASE_BETTING)
         for i in [i for i in state.acting_players() if self._human(i)]:
@@ -380,57 +431,52 @@ class DerbyRoom(PartyRoom[EveningState]):
             events.extend(e for e in quiet if e["type"] != "done_betting")
         self._then(rng, events)
 
-    def _enter(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
+    def _enter(self, actor: Actor, intent: Enter, rng: np.random.Generator,
                events: list[JSON]) -> None:
         state = self._evening(PHASE_RACING)
         if not self.options.host:
             raise refusal(RoomError, "derby.refusal.server_dice")
         race = state.race
         assert race is not None
-        raw = intent.get("values")
-        if not isinstance(raw, list):
-            rolling = list(race.to_roll)
-            raise refusal(RoomError, "derby.refusal.enter_count", n=len(rolling),
-                          names=" ".join(horse_name(p) for p in rolling))
         before = state.clone()
         try:  # the evening checks the round: all or nothing
-            produced = state.enter_rolls(raw)
+            produced = state.enter_rolls(intent.values)
         except IllegalActionError as exc:
             raise self._refused(exc) from None
         self._race_news(produced, before, events)
         self._then(rng, events)
 
     # seat intents
-    def _bid(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
+    def _bid(self, actor: Actor, intent: Bid, rng: np.random.Generator,
              events: list[JSON]) -> None:
         state, seat = self._seat_evening(actor, PHASE_AUCTION)
         horse = state.ledger.players[seat].horse
         if horse is not None:
             raise refusal(RoomError, "derby.refusal.you_own", horse=horse_name(horse))
-        amount = _int(intent.get("amount"), "bid")
+        amount = _int(intent.amount, "bid")
         self._act_for(seat, state.bid_action(seat, amount), events)
         self._then(rng, events)
 
-    def _ticket(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
+    def _ticket(self, actor: Actor, intent: TicketIntent, rng: np.random.Generator,
                 events: list[JSON]) -> None:
         state, seat = self._seat_evening(actor, PHASE_BETTING)
         if seat in state.done:
             raise refusal(RoomError, "derby.refusal.said_done")
-        kind = intent.get("kind")
+        kind = intent.kind
         if kind not in ("win", "quinella"):
             raise refusal(RoomError, "derby.refusal.ticket_kind")
-        raw = intent.get("horses")
-        if not isinstance(raw, list) or not 1 <= len(raw) <= 2:
+        raw = intent.horses
+        if not 1 <= len(raw) <= 2:
             raise refusal(RoomError, "derby.refusal.name_horses")
         horses = []
         for h in raw:
-            if isinstance(h, bool) or not isinstance(h, (int, str)) or len(str(h)) > 4:
+            if len(str(h)) > 4:
                 raise refusal(RoomError, "derby.refusal.no_horse", horse=repr(h))
             horses.append(parse_horse(str(h)))
-        stake = _int(intent.get("stake"), "stake")
-        self._act_for(seat, state.ticket_action(seat, str(kind), horses, stake), events)
+        stake = _int(intent.stake, "stake")
+        self._act_for(seat, state.ticket_action(seat, kind, horses, stake), events)
 
-    def _borrow(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
+    def _borrow(self, actor: Actor, intent: Intent, rng: np.random.Generator,
                 events: list[JSON]) -> None:
         state, seat = self._seat_evening(actor, PHASE_AUCTION, PHASE_BETTING)
         action = state.borrow_action(seat)
@@ -438,7 +484,7 @@ class DerbyRoom(PartyRoom[EveningState]):
             raise refusal(RoomError, "derby.refusal.borrow_when")
         self._act_for(seat, action, events)
 
-    def _done(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
+    def _done(self, actor: Actor, intent: Intent, rng: np.random.Generator,
               events: list[JSON]) -> None:
         state, seat = self._seat_evening(actor, PHASE_BETTING)
         if seat in state.done:
@@ -460,53 +506,54 @@ class DerbyRoom(PartyRoom[EveningState]):
                 for s in state.standings() if s["rank"] <= 3]
 
     def awards(self, state: EveningState) -> list[JSON]:
-        """The evening's awards, facts of the ledger: the biggest ticket paid, the top bid
-        of the auction, the luckiest horse (most wins) and the owners' award (amounts
-        written with thousands separators, as the tables show money)."""
-        s = state.ledger
+        """The evening's awards (:meth:`EveningState.awards`) in the finale's shape, amounts
+        written with thousands separators as the tables show money; a tie names everyone
+        sharing it (``players``, ``name`` joined) and its detail says it is a tie."""
         out: list[JSON] = []
-        tickets = [(p.amount, r.race, p) for r in s.history for p in r.payouts
-                   if not p.what.startswith("prize")]
-        if tickets:
-            amount, race, pay = max(tickets, key=lambda x: (x[0], -x[1]))
-            out.append({"title": Message("derby.finale.biggest").to_json(),
-                        **self.player_card(pay.player),
-                        "detail": Message("derby.finale.biggest_detail", {
-                            "amount": f"{amount:,}", "race": race,
-                            "what": what_words(pay.what)}).to_json()})
-        bought = [lot for lot in s.lots if lot.buyer is not None]
-        if bought:
-            top = max(bought, key=lambda lot: (lot.price, -lot.post))
-            assert top.buyer is not None
-            out.append({"title": Message("derby.finale.top_bid").to_json(),
-                        **self.player_card(top.buyer),
-                        "detail": Message("derby.finale.top_bid_detail", {
-                            "horse": horse_name(top.post), "price": f"{top.price:,}"}).to_json()})
-        wins: dict[int, int] = {}
-        for r in s.history:
-            wins[r.first] = wins.get(r.first, 0) + 1
-        if wins:
-            post = max(sorted(wins), key=lambda p: wins[p])
-            owner = s.owner_of(post)
-            card = (self.player_card(owner) if owner is not None
-                    else {"name": horse_name(post), "seat": None,
-                          "who": Message("derby.finale.house_horse",
-                                         {"horse": horse_name(post)}).to_json()})
-            detail = ("derby.finale.luckiest_detail" if owner is not None
-                      else "derby.finale.wins")
-            out.append({"title": Message("derby.finale.luckiest").to_json(), **card,
-                        "detail": Message(detail, {"horse": horse_name(post),
-                                                   "wins": wins[post]}).to_json()})
-        award = state.award()
-        if award is not None:
-            first = award["players"][0]
-            out.append({"title": Message("derby.finale.owner", {
-                            "by": Message(f"derby.award_{award['by']}")}).to_json(),
-                        **self.player_card(first),
-                        "name": " & ".join(award["names"]),
-                        "detail": Message("derby.finale.owner_detail",
-                                          {"amount": f"{award['score']:,}"}).to_json()})
+        for fact in state.awards():
+            winners: list[dict[str, Any]] = fact["winners"]
+            first, tie = winners[0], len(winners) > 1
+            horses = ", ".join(horse_name(w["post"]) for w in winners if "post" in w)
+            if fact["award"] == "biggest":
+                title = Message("derby.finale.biggest")
+                detail = (Message("derby.finale.biggest_tied", {"amount": f"{first['amount']:,}"})
+                          if tie else Message("derby.finale.biggest_detail", {
+                              "amount": f"{first['amount']:,}", "race": first["race"],
+                              "what": what_words(first["what"])}))
+            elif fact["award"] == "top_bid":
+                title = Message("derby.finale.top_bid")
+                detail = Message("derby.finale.top_bid_tied" if tie else
+                                 "derby.finale.top_bid_detail",
+                                 {"horse": horses, "price": f"{first['price']:,}"})
+            elif fact["award"] == "luckiest":
+                title = Message("derby.finale.luckiest")
+                key = ("derby.finale.luckiest_tied" if tie else
+                       "derby.finale.luckiest_detail" if first["owner"] is not None
+                       else "derby.finale.wins")
+                detail = Message(key, {"horse": horses, "wins": first["wins"]})
+            else:
+                title = Message("derby.finale.owner", {"by": Message(f"derby.award_{fact['by']}")})
+                detail = Message("derby.finale.owner_detail",
+                                 {"amount": f"{first['score']:,}"})
+            cards: list[JSON] = []
+            for w in winners:
+                card = self._award_card(w)
+                if card not in cards:  # one player's two equal tickets name them once
+                    cards.append(card)
+            out.append({"title": title.to_json(), **cards[0],
+                        "name": " & ".join(str(c["name"]) for c in cards),
+                        "players": cards, "detail": detail.to_json()})
         return out
+
+    def _award_card(self, winner: Mapping[str, Any]) -> JSON:
+        """Who a winner of an award is: a player, or a horse the house kept."""
+        if "player" in winner:
+            return self.player_card(winner["player"])
+        if winner["owner"] is not None:
+            return self.player_card(winner["owner"])
+        horse = horse_name(winner["post"])
+        return {"name": horse, "seat": None,
+                "who": Message("derby.finale.house_horse", {"horse": horse}).to_json()}
 
     # --- views: the shape the Derby pages read, from the state's observations ---------------
     def public_view(self) -> JSON:

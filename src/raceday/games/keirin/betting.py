@@ -260,16 +260,20 @@ class Account:
     returned: int = 0
     tickets: int = 0
     winning_tickets: int = 0
+    winnings: int = 0  # what winning tickets paid: ``returned`` without refunded stakes
 
     def to_json(self) -> dict[str, int]:
         return {"bankroll": self.bankroll, "staked": self.staked, "returned": self.returned,
-                "tickets": self.tickets, "winning_tickets": self.winning_tickets}
+                "tickets": self.tickets, "winning_tickets": self.winning_tickets,
+                "winnings": self.winnings}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Account:
         try:
-            return cls(**{k: int(data[k]) for k in
-                          ("bankroll", "staked", "returned", "tickets", "winning_tickets")})
+            fields = {k: int(data[k]) for k in
+                      ("bankroll", "staked", "returned", "tickets", "winning_tickets")}
+            # an account saved before winnings were kept apart: all it returned
+            return cls(**fields, winnings=int(data.get("winnings", fields["returned"])))
         except (KeyError, TypeError, ValueError) as exc:
             raise BetError(f"malformed account {data!r}: {exc}") from None
 

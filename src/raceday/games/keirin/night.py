@@ -87,6 +87,8 @@ CLOSE_BETTING: Action = -1  # the host's: everyone is done, the stakes are taken
 END_NIGHT: Action = -2  # the host's: the open tickets are withdrawn, the standings final
 HOST_ACTIONS = {CLOSE_BETTING: "close betting", END_NIGHT: "end the night"}
 SETTLEMENT_EVENTS = ("settled", "finished", "betting_open")  # the night's, at a race's end
+AWARDS = (("biggest_return", "winnings"), ("boldest", "staked"),
+          ("sharpest", "winning_tickets"))  # each award and the account field it counts
 SAVE_VERSION = 1
 
 
@@ -543,7 +545,7 @@ class NightState(SealedState):
             kind, selection, stake = ticket_fields
             odds = self.check_ticket(player, kind, selection, stake)
             self.tickets.append(Ticket(name, kind, selection, stake, odds))
-            events = [Event("ticket_sold", {"kind": kind})]  # never who, never how much
+            events = [Event("ticket_sold", {})]  # sealed: never who, which bet or how much
             if self.options.one_ticket:
                 self.done.add(player)
                 events.append(Event("done_betting", {"player": player, "name": name}))
@@ -590,6 +592,7 @@ class NightState(SealedState):
             acc.bankroll += r
             acc.returned += r
             acc.winning_tickets += won
+            acc.winnings += r if won else 0  # a refunded stake is returned, not won
             self.last_returns.setdefault(player, []).append(
                 dict(self.ticket_view(t), returned=r, won=won))
         self.settled += 1
@@ -650,6 +653,24 @@ class NightState(SealedState):
                         "net": acc.returned - acc.staked + sum(locked)})
         return out
 
+    def awards(self) -> list[dict[str, Any]]:
+        """The night's awards, facts of the players' accounts: ``biggest_return`` (the most
+        paid by winning tickets; a refunded stake is returned, not won), ``boldest`` (the
+        most staked) and ``sharpest`` (the most winning tickets). Each is ``{"award",
+        "players", "value", "tickets"}``: every player sharing the best value (a tie is
+        told as one, in seat order), that value and each of them's tickets bought. An award
+        nobody earned (a best of 0) is left out."""
+        out: list[dict[str, Any]] = []
+        for award, field in AWARDS:
+            values = [getattr(a, field) for a in self.accounts]
+            best = max(values, default=0)
+            if best <= 0:
+                continue
+            players = [p for p, v in enumerate(values) if v == best]
+            out.append({"award": award, "players": players, "value": best,
+                        "tickets": [self.accounts[p].tickets for p in players]})
+        return out
+
     def ticket_view(self, t: Ticket) -> dict[str, Any]:
         """One ticket as its owner sees it, with what it pays if it wins (fixed odds)."""
         out: dict[str, Any] = {
@@ -695,8 +716,13 @@ class NightState(SealedState):
                          "done": p in self.done} for p, n in enumerate(self.names)],
             "live": self.live(), "last": self.last, "standings": self.standings(),
         }
-        if self.phase in (PHASE_TICKETS, PHASE_RACE) and self.options.mode == "pool":
-            out["tote"] = self.tote()
+        if self.options.mode == "pool" and self.phase in (PHASE_TICKETS, PHASE_RACE):
+            # Sealed bets stay sealed: while betting is open no pool is shown (a bettor could
+            # subtract their own tickets from it and read the others'); the tote opens at
+            # the close, when nobody can act on it any more.
+            sealed = self.phase == PHASE_TICKETS
+            out["tote"] = None if sealed else self.tote()
+            out["tote_sealed"] = sealed
         if player is not None:
             out["me"] = self._me(player)
         return out

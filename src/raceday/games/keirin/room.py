@@ -65,6 +65,7 @@ from raceday.games.keirin.saved_night import night_document_from_v1
 from raceday.present import refusal
 from raceday.rooms import JSON, KIT_FORMAT, Actor, PartyRoom, RoomError
 from raceday.rooms.base import Handler
+from raceday.rooms.intents import PARTY_INTENTS, Intent, Intents, intent_union
 
 FORMAT = 2  # 1: the room kept a terminal session document and its own tickets
 MAX_SEATS = 12
@@ -79,7 +80,6 @@ ROOM_PHASES = {PHASE_TICKETS: PHASE_BETTING, PHASE_RACE: PHASE_RACING,
                PHASE_OVER: PHASE_FINISHED}
 
 MAX_ROOM_RACES = 12
-TOTE_BETTORS = 2  # players holding tickets before the pool mode's tote board is shown
 MAX_PURSE = 100_000_000  # whole money units
 
 
@@ -130,6 +130,36 @@ def room_config(options: NightOptions) -> JSON:
             "bankroll": options.bankroll // 100}
 
 
+# --- the intents a KEIRIN room reads (checked by the kit before a handler sees one) -------
+class CloseBetting(Intent):
+    type: Literal["close_betting"]
+
+
+class TicketIntent(Intent):
+    """A seat buys a ticket: typed in the terminal's grammar (``text``) or chosen
+    (``kind``, ``riders``, ``stake``)."""
+
+    type: Literal["ticket"]
+    text: str | None = None
+    kind: str | None = None
+    riders: list[int] | None = None
+    stake: int | str | None = None
+
+
+class Cancel(Intent):
+    """A seat takes back a ticket (its last one unless ``index`` says which)."""
+
+    type: Literal["cancel"]
+    index: int | None = None
+
+
+class Done(Intent):
+    type: Literal["done"]
+
+
+KEIRIN_INTENTS = intent_union(*PARTY_INTENTS, CloseBetting, TicketIntent, Cancel, Done)
+
+
 class KeirinRoom(PartyRoom[NightState]):
     """A KEIRIN betting night for a browser room (see the module docstring)."""
 
@@ -141,6 +171,7 @@ class KeirinRoom(PartyRoom[NightState]):
     max_seats: ClassVar[int] = MAX_SEATS
     min_seats: ClassVar[int] = 1
     NAMES_OPTION: ClassVar[str] = "players"
+    intents: ClassVar[Intents] = Intents(KEIRIN_INTENTS)
     Options: ClassVar[type[GameOptions] | None] = RoomOptions  # what a room is created from
 
     def __init__(self, options: GameOptions, names: list[str] | None = None,
@@ -233,7 +264,7 @@ class KeirinRoom(PartyRoom[NightState]):
             raise refusal(RoomError, "keirin.refusal.nobody_joined")
         super().check_start()
 
-    def _start(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
+    def _start(self, actor: Actor, intent: Intent, rng: np.random.Generator,
                events: list[JSON]) -> None:
         super()._start(actor, intent, rng, events)
         events.append({"type": "betting_open", "race": 1, "races": self.night.races})
@@ -255,25 +286,23 @@ class KeirinRoom(PartyRoom[NightState]):
         return out
 
     def awards(self, state: NightState) -> list[JSON]:
-        """The night's awards, facts of the players' accounts: the most returned, the
-        boldest (the most staked) and the sharpest eye (the most winning tickets); a player
-        who did not earn one (nothing returned, staked or hit) gets none."""
+        """The night's awards (:meth:`NightState.awards`) in the finale's shape; a tie names
+        every player sharing it (``players``, ``name`` joined) and says so in its detail."""
         out: list[JSON] = []
-        for key, field in (("keirin.award.biggest_return", "returned"),
-                           ("keirin.award.boldest", "staked"),
-                           ("keirin.award.sharpest", "winning_tickets")):
-            values = [getattr(a, field) for a in state.accounts]
-            best = max(values, default=0)
-            if best <= 0:
-                continue
-            seat = values.index(best)  # the first seat on a tie
-            acc = state.accounts[seat]
-            detail = (Message("keirin.award.money", {"amount": format_money(best)})
-                      if field != "winning_tickets" else
-                      Message("keirin.award.hits", {"won": acc.winning_tickets,
-                                                    "tickets": acc.tickets}))
-            out.append({"title": Message(key).to_json(), "name": state.names[seat],
-                        "seat": seat, "detail": detail.to_json()})
+        for fact in state.awards():
+            players: list[int] = fact["players"]
+            tie = len(players) > 1
+            if fact["award"] == "sharpest":
+                detail = (Message("keirin.award.hits_each", {"won": fact["value"]}) if tie else
+                          Message("keirin.award.hits", {"won": fact["value"],
+                                                        "tickets": fact["tickets"][0]}))
+            else:
+                detail = Message("keirin.award.money_each" if tie else "keirin.award.money",
+                                 {"amount": format_money(fact["value"])})
+            cards = [self.player_card(p) for p in players]
+            out.append({"title": Message(f"keirin.award.{fact['award']}").to_json(),
+                        **cards[0], "name": " & ".join(c["name"] for c in cards),
+                        "players": cards, "detail": detail.to_json()})
         return out
 
     def started_facts(self) -> JSON:
@@ -317,13 +346,13 @@ class KeirinRoom(PartyRoom[NightState]):
             return super().handlers(actor)
         return {"ticket": self._ticket, "cancel": self._cancel, "done": self._done}
 
-    def _close_betting(self, actor: Actor, intent: Mapping[str, Any],
+    def _close_betting(self, actor: Actor, intent: Intent,
                        rng: np.random.Generator, events: list[JSON]) -> None:
         self._night_events(self._in(PHASE_BETTING).apply_action_for(HOST, CLOSE_BETTING),
                            events)
         self.step = []
 
-    def _advance(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
+    def _advance(self, actor: Actor, intent: Intent, rng: np.random.Generator,
                  events: list[JSON]) -> None:
         """The host plays the race's next step now (paused or not), or tells the payout of
         a finish on the screens."""
@@ -368,7 +397,7 @@ class KeirinRoom(PartyRoom[NightState]):
         self.step = self.tell(produced, [], shown)
         events.extend(self.step)
 
-    def _finish(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
+    def _finish(self, actor: Actor, intent: Intent, rng: np.random.Generator,
                 events: list[JSON]) -> None:
         """The host ends the night between races: open tickets are withdrawn."""
         self._night_events(self._in(PHASE_BETTING).apply_action_for(HOST, END_NIGHT), events)
@@ -380,52 +409,49 @@ class KeirinRoom(PartyRoom[NightState]):
             raise refusal(RoomError, "keirin.refusal.done_this_race")
         return night, actor.seat
 
-    def _ticket(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
+    def _ticket(self, actor: Actor, intent: TicketIntent, rng: np.random.Generator,
                 events: list[JSON]) -> None:
         night, seat = self._betting_seat(actor)
         action = night.ticket_from_text(seat, self._ticket_text(intent))
         self._night_events(night.apply_action_for(seat, action), events)
 
     @staticmethod
-    def _ticket_text(intent: Mapping[str, Any]) -> str:
+    def _ticket_text(intent: TicketIntent) -> str:
         """The ticket in the terminal's grammar (``exacta 3-4 50``), for the night to parse:
         either typed (``text``) or chosen (``kind``, ``riders``, ``stake``)."""
-        text = intent.get("text")
+        text = intent.text
         if text is not None:
-            if not isinstance(text, str) or len(text) > MAX_TEXT or "\n" in text:
+            if len(text) > MAX_TEXT or "\n" in text:
                 raise refusal(RoomError, "keirin.refusal.typed_line", max=MAX_TEXT)
             return text
-        kind = intent.get("kind")
-        if not isinstance(kind, str) or not kind.isascii() or not kind.isalpha() or \
+        kind = intent.kind
+        if kind is None or not kind.isascii() or not kind.isalpha() or \
                 len(kind) > 12:
             raise refusal(RoomError, "keirin.refusal.kind_one_of", kinds=", ".join(KINDS))
-        riders = intent.get("riders")
-        if not isinstance(riders, list) or not 1 <= len(riders) <= 3 or any(
-                isinstance(r, bool) or not isinstance(r, int) or not 0 <= r <= 99
-                for r in riders):
+        riders = intent.riders
+        if riders is None or not 1 <= len(riders) <= 3 or any(
+                not 0 <= r <= 99 for r in riders):
             raise refusal(RoomError, "keirin.refusal.riders_list")
-        stake = intent.get("stake")
-        if isinstance(stake, int) and not isinstance(stake, bool):
+        stake = intent.stake
+        if isinstance(stake, int):
             stake = str(stake)
         if not isinstance(stake, str) or not stake or len(stake) > 20 or \
                 any(c.isspace() for c in stake):
             raise refusal(RoomError, "keirin.refusal.stake_amount")
         return f"{kind} {'-'.join(str(r) for r in riders)} {stake}"
 
-    def _cancel(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
+    def _cancel(self, actor: Actor, intent: Cancel, rng: np.random.Generator,
                 events: list[JSON]) -> None:
         night, seat = self._betting_seat(actor)
         held = len(night.observation(seat)["me"]["tickets"])
         if not held:
             raise refusal(RoomError, "keirin.refusal.no_ticket")
-        index = intent.get("index", held - 1)
-        if isinstance(index, bool) or not isinstance(index, int):
-            raise refusal(RoomError, "keirin.refusal.ticket_number_whole")
+        index = held - 1 if intent.index is None else intent.index
         if not 0 <= index < held:
             raise refusal(RoomError, "keirin.refusal.ticket_number_range", last=held - 1)
         self._night_events(night.apply_action_for(seat, night.cancel_action(index)), events)
 
-    def _done(self, actor: Actor, intent: Mapping[str, Any], rng: np.random.Generator,
+    def _done(self, actor: Actor, intent: Intent, rng: np.random.Generator,
               events: list[JSON]) -> None:
         night = self._in(PHASE_BETTING)
         assert actor.seat is not None
@@ -458,10 +484,6 @@ class KeirinRoom(PartyRoom[NightState]):
             out.update(seen)
             if self.phase() in (PHASE_BETTING, PHASE_RACING):
                 out["board"] = self.board()  # pool mode: fair chances as a guide, no odds
-            if "tote" in out and self.phase() == PHASE_BETTING and \
-                    len({t.player for t in night.tickets}) < TOTE_BETTORS:
-                # the tote waits for a second bettor: a lone stake is nobody's to see
-                out["tote"], out["tote_waits"] = None, TOTE_BETTORS
             out["timeline"] = self.timeline_view()
             out["finale"] = self.finale()  # the podium and awards once the night is over
         return out

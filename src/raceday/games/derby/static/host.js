@@ -16,6 +16,9 @@ export { HORSES, SHAPES, horseTag };
 
 const DEFAULT_PACE = 1.6; // the room's own pace: seconds a furlong
 const MOVE_SHARE = 0.55; // horses run to their new furlong in this share of a tick
+const TICKER_LINES = 2; // the news line's lines on the big screen, each shown whole
+const TV_PAYOUTS = 4; // payout lines the last race's card shows on the big screen
+const BETTING_BIDS = 2; // the last lot's highest bids beside the first race's odds board
 const AMOUNTS = new Set(["amount", "price", "money", "repay", "score", "stake", "pays", "net"]);
 
 // Amounts of money in an event's facts (and in the messages inside them) with the reader's
@@ -66,13 +69,19 @@ export function mount(root, ctx) {
   const tickerBox = el("p", { class: "dd-ticker", "aria-live": "polite" });
   const side = el("aside", { class: "side dd-side", "aria-label": t("standings") });
   const announcer = createAnnouncer();
+  const lotBox = el("div", { class: "dd-lot" });
+  const revealBox = el("div", { class: "dd-reveal-box" });
+  const doneBox = el("ul", { class: "chips dd-done" });
   const grid = el("div", { class: "host-grid dd-tv" },
     el("div", { class: "main-col" }, announcer.line, stage, tickerBox,
       el("div", { class: "dd-bottom" }, controls, announcer.button)), side);
   root.replaceChildren(grid);
 
   // the big screen never scrolls: the page takes the window's height below the header
+  // (opened on a phone, the page is one column that scrolls: style.css)
+  const narrow = typeof matchMedia === "function" ? matchMedia("(max-width: 900px)") : null;
   function fit() {
+    if (narrow?.matches) { grid.style.height = ""; return; }
     const top = grid.getBoundingClientRect().top + window.scrollY;
     grid.style.height = `${Math.max(0, window.innerHeight - top)}px`;
   }
@@ -89,9 +98,12 @@ export function mount(root, ctx) {
     node.replaceChildren(...[build()].flat().filter(Boolean));
   }
 
-  // the latest news, worded now (in the language on screen, even after a switch)
+  // the latest news, worded now (in the language on screen, even after a switch): each of
+  // its lines whole, wrapped rather than cut, at most TICKER_LINES of them
   function drawTicker() {
-    tickerBox.textContent = ticker.length ? eventText(ticker[ticker.length - 1]) : "";
+    const text = ticker.length ? eventText(ticker[ticker.length - 1]) : "";
+    const lines = text.split("\n").filter((line) => line.trim()).slice(0, TICKER_LINES);
+    tickerBox.replaceChildren(...lines.map((line) => el("span", { class: "dd-ticker-line" }, line)));
   }
 
   function owners(v) {
@@ -133,36 +145,56 @@ export function mount(root, ctx) {
     });
   }
 
-  // The last lot's sealed bids, one after another, then who buys it (CSS staggers them).
-  function reveal(lot) {
-    const bids = [...lot.bids].filter((b) => b.amount > 0).sort((a, b) => b.amount - a.amount);
-    const lines = bids.map((b, i) => el("li", { class: "dd-bid", style: `--i:${i}` },
-      el("span", {}, b.name), el("span", { class: "num" }, money(b.amount))));
+  // The last lot's sealed bids, one after another: the lowest first, the winning bid last
+  // after a beat of its own, then who buys it. Each line's place in the stagger is a custom
+  // property set through the CSSOM (the CSP refuses style attributes); with reduced motion
+  // the lines come at once, in the same order.
+  // (`most`: the highest bids shown, where the card shares the screen; a line counts the
+  // lower ones left out, and a tie's line of names is left to the verdict.)
+  function reveal(lot, most = Infinity) {
+    const all = [...lot.bids].filter((b) => b.amount > 0)
+      .sort((a, b) => a.amount - b.amount || (a.player === lot.buyer) - (b.player === lot.buyer));
+    const bids = all.slice(Math.max(0, all.length - most));
+    const beat = (node, i) => { node.style.setProperty("--i", String(i)); return node; };
+    const lines = bids.map((b, i) => {
+      const winning = i === bids.length - 1 && b.player === lot.buyer;
+      return beat(el("li", { class: winning ? "dd-bid dd-winning" : "dd-bid", "data-amount": String(b.amount) },
+        el("span", {}, b.name), el("span", { class: "num" }, money(b.amount))), winning ? i + 1 : i);
+    });
+    const after = bids.length + 1;
+    const tie = lot.tie && most === Infinity; // the short card names the buyer only
     const verdict = lot.house ? t("dd_lot_house", { horse: lot.horse })
       : t("dd_lot_sold", { horse: lot.horse, name: lot.buyer_name, price: money(lot.price) });
     return el("div", { class: "card dd-reveal", "aria-live": "polite" },
       el("h3", {}, t("dd_reveal", { horse: lot.horse }), " ", horseTag(lot.horse)),
+      all.length > bids.length ? el("p", { class: "dd-more" }, t("dd_and_more", { n: all.length - bids.length })) : null,
       lines.length ? el("ol", { class: "dd-bids" }, lines) : el("p", {}, t("dd_no_bids")),
-      lot.tie ? el("p", { class: "dd-bid", style: `--i:${lines.length}` }, t("dd_tie", { names: lot.tied.join(", ") })) : null,
-      el("p", { class: "dd-bid dd-verdict", style: `--i:${lines.length + 1}` }, verdict));
+      tie ? beat(el("p", { class: "dd-bid" }, t("dd_tie", { names: lot.tied.join(", ") })), after) : null,
+      beat(el("p", { class: "dd-bid dd-verdict" }, verdict), after + (tie ? 1 : 0)));
+  }
+
+  // The reveal keeps its own box, drawn once a lot (and language): a bid sealed for the
+  // next lot redraws the lot on offer, never the reveal's stagger half-way through.
+  function drawReveal(most = Infinity) {
+    section(revealBox, `${lastLot ? lastLot.post : ""}:${most}:${language()}`, () => (lastLot ? reveal(lastLot, most) : null));
   }
 
   function renderAuction(v) {
     const a = v.auction;
     const waiting = a.waiting.map((i) => v.players[i].name);
-    section(stage, `auction:${a.post}:${a.waiting.join(",")}:${lastLot ? lastLot.post : ""}:${language()}`, () => el("div", { class: "dd-auction" },
-      el("div", { class: "dd-lot" },
-        el("h2", {}, t("lot", { post: a.post, horse: a.horse })),
-        el("p", { class: "dd-lot-die" }, horseTag(a.horse, "big")),
-        a.chance !== null && a.chance !== undefined
-          ? el("p", { class: "dd-chance" }, el("span", { class: "dd-chance-n" }, percent(a.chance)), " ", t("dd_win_chance"))
-          : null,
-        el("ul", { class: "chips" }, a.bidders.filter((i) => v.players[i].kind === "human").map((i) => {
-          const sealed = !a.waiting.includes(i);
-          return el("li", { class: sealed ? "chip ok" : "chip" }, `${sealed ? "✓" : "…"} ${v.players[i].name}`);
-        })),
-        waiting.length ? el("p", { class: "dd-waiting" }, t("waiting_for", { names: waiting.join(", ") })) : null),
-      lastLot ? reveal(lastLot) : null));
+    section(stage, "auction", () => el("div", { class: "dd-auction" }, lotBox, revealBox));
+    section(lotBox, `auction:${a.post}:${a.waiting.join(",")}:${language()}`, () => [
+      el("h2", {}, t("lot", { post: a.post, horse: a.horse })),
+      el("p", { class: "dd-lot-die" }, horseTag(a.horse, "big")),
+      a.chance !== null && a.chance !== undefined
+        ? el("p", { class: "dd-chance" }, el("span", { class: "dd-chance-n" }, percent(a.chance)), " ", t("dd_win_chance"))
+        : null,
+      el("ul", { class: "chips" }, a.bidders.filter((i) => v.players[i].kind === "human").map((i) => {
+        const sealed = !a.waiting.includes(i);
+        return el("li", { class: sealed ? "chip ok" : "chip" }, `${sealed ? "✓" : "…"} ${v.players[i].name}`);
+      })),
+      waiting.length ? el("p", { class: "dd-waiting" }, t("waiting_for", { names: waiting.join(", ") })) : null]);
+    drawReveal();
     if (!isHost) { controls.replaceChildren(); return; }
     section(controls, `auction:${a.post}:${language()}`, () => el("button", { type: "button", onclick: () => send({ type: "close_bids" }) }, t("close_bids")));
   }
@@ -201,9 +233,11 @@ export function mount(root, ctx) {
 
   function lastResult(v) {
     if (!v.last) return null;
+    const more = v.last.payouts.length - TV_PAYOUTS;
     const pays = v.last.payouts.length
-      ? el("ul", { class: "payouts" }, v.last.payouts.slice(0, 6).map((p) => el("li", {},
-        el("strong", {}, p.name), ` +${money(p.amount)} `, el("small", {}, payoutWhat(p)))))
+      ? el("ul", { class: "payouts" }, v.last.payouts.slice(0, TV_PAYOUTS).map((p) => el("li", {},
+        el("strong", {}, p.name), ` +${money(p.amount)} `, el("small", {}, payoutWhat(p)))),
+      more > 0 ? el("li", { class: "dd-more" }, t("dd_and_more", { n: more })) : null)
       : el("p", {}, t("no_payouts"));
     return el("div", { class: "card result dd-result", "data-race": String(v.last.race) },
       el("h2", {}, t("last_race", { race: v.last.race })),
@@ -211,16 +245,19 @@ export function mount(root, ctx) {
       pays);
   }
 
+  // Before the first race the side shows the last lot's reveal (the auction ended with
+  // it); a player done betting redraws only the chips.
   function renderBetting(v) {
     const done = v.players.filter((p) => p.kind === "human").map((p) => `${p.name}:${p.done}`).join(",");
-    section(stage, `betting:${v.race}:${done}:${language()}`, () => el("div", { class: "dd-betting" },
+    section(stage, `betting:${v.race}:${language()}`, () => el("div", { class: "dd-betting" },
       el("h2", {}, t("betting", { race: v.race, races: v.races })),
       el("div", { class: "dd-betting-grid" },
         boardTable(v),
-        el("div", { class: "dd-betting-side" }, lastResult(v),
-          el("h3", {}, t("betting_players")),
-          el("ul", { class: "chips" }, v.players.filter((p) => p.kind === "human").map((p) =>
-            el("li", { class: p.done ? "chip ok" : "chip" }, `${p.done ? "✓" : "…"} ${p.name}`)))))));
+        el("div", { class: "dd-betting-side" }, lastResult(v) ?? revealBox,
+          el("h3", {}, t("betting_players")), doneBox))));
+    section(doneBox, `${v.race}:${done}:${language()}`, () => v.players.filter((p) => p.kind === "human").map((p) =>
+      el("li", { class: p.done ? "chip ok" : "chip" }, `${p.done ? "✓" : "…"} ${p.name}`)));
+    if (!v.last) drawReveal(BETTING_BIDS);
     if (!isHost) { controls.replaceChildren(); return; }
     section(controls, `betting:${v.race}:${language()}`, () => el("button", { type: "button", class: "primary", onclick: () => send({ type: "close_betting" }) }, t("close_betting")));
   }
@@ -237,8 +274,16 @@ export function mount(root, ctx) {
     return Math.round(1000 * (v.timeline?.pace ?? DEFAULT_PACE) * MOVE_SHARE);
   }
 
-  function finishBanner(lv) {
+  // The finish's banner, shown once the last glide has brought the horses to the post
+  // (`after`: that glide's length in ms; the banner's entrance waits for it).
+  function finishBanner(lv, after) {
     if (!lv.finished) return null;
+    const banner = bannerOf(lv);
+    banner.style.setProperty("--after", `${after}ms`);
+    return banner;
+  }
+
+  function bannerOf(lv) {
     const winner = Object.entries(lv.places).find(([, p]) => p === 1)?.[0];
     if (lv.photo) {
       const [a, b] = lv.photo.horses;
@@ -259,7 +304,7 @@ export function mount(root, ctx) {
       stage.replaceChildren(el("div", { class: "dd-race" },
         el("h2", {}, t("racing", { race: v.race, races: v.races }), " — ",
           el("span", { class: "round-title" }, roundTitle(lv))),
-        track, finishBanner(lv)));
+        track, finishBanner(lv, from ? moveMs(v) : 0)));
       shownFrame = { race: v.race, frame: lv };
       document.body.dataset.finish = lv.finished ? String(v.race) : "";
     }
@@ -335,7 +380,7 @@ export function mount(root, ctx) {
       if (e.type === "race_start") cue("start");
       if (e.type === "result") cue("finish");
       if (e.type === "again") { lastLot = null; shownFrame = null; ticker.length = 0; }
-      if (eventText(e)) ticker.push(e);
+      if (e.type !== "lot" && eventText(e)) ticker.push(e); // the stage reveals a lot bid by bid
     }
     while (ticker.length > 4) ticker.shift();
   }

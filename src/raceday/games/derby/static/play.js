@@ -194,13 +194,14 @@ export function mount(root, ctx) {
     if (!v.last || v.phase === "racing") return null;
     const mine = v.last.payouts.filter((p) => p.player === v.me.seat);
     const total = mine.reduce((s, p) => s + p.amount, 0);
+    // what the player won first, then the placings (each numbered once, by its place word)
     return el("div", { class: "card dd-my-result", "data-race": String(v.last.race) },
       el("h2", {}, t("last_race", { race: v.last.race })),
-      el("ol", { class: "order" }, v.last.order.slice(0, 2).map((h) => el("li", {}, placeText(v.last.places[h]), " ", horseTag(h)))),
       mine.length
         ? el("p", { class: "dd-won" }, t("dd_you_won", { amount: money(total) }))
         : el("p", {}, t("dd_no_win")),
-      mine.length ? el("ul", { class: "payouts" }, mine.map((p) => el("li", {}, `+${money(p.amount)} (${payoutWhat(p)})`))) : null);
+      mine.length ? el("ul", { class: "payouts" }, mine.map((p) => el("li", {}, `+${money(p.amount)} (${payoutWhat(p)})`))) : null,
+      el("ol", { class: "order dd-places" }, v.last.order.slice(0, 2).map((h) => el("li", {}, placeText(v.last.places[h]), " ", horseTag(h)))));
   }
 
   function renderInfo(v) {

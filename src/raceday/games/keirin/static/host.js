@@ -192,7 +192,7 @@ export function mount(root, ctx) {
   // the other bet types, one line each: the favourite (fixed odds) or the pool's size
   function otherBoards(v) {
     return el("table", { class: "kr-others" },
-      el("caption", {}, v.tote ? t("kr_pools") : (v.tote_waits ? t("kr_tote_waits", { n: v.tote_waits }) : t("kr_favourites"))),
+      el("caption", {}, v.tote ? t("kr_pools") : t("kr_favourites")),
       el("tbody", {}, KIND_ORDER.slice(1).map((kind) => {
         if (v.tote) {
           const pool = v.tote[kind];
@@ -307,7 +307,7 @@ export function mount(root, ctx) {
   }
 
   function renderFinished(v) {
-    heading.textContent = t("over");
+    heading.textContent = t("kr_night_over");
     status.textContent = "";
     track = null;
     moment.replaceChildren();
@@ -316,7 +316,7 @@ export function mount(root, ctx) {
     if (key !== finaleKey || !stage.querySelector(".finale, .kr-final")) {
       finaleKey = key;
       const shown = v.finale ? drawFinale(v.finale, { game: "keirin", isHost, send: (i) => live.send(i) })
-        : el("p", { class: "kr-final" }, t("over"));
+        : el("p", { class: "kr-final" }, t("kr_night_over"));
       stage.replaceChildren(shown);
       if (v.finale && cued !== "finale") { cued = "finale"; cue("reveal"); }
     }

@@ -81,8 +81,7 @@ export function mount(root, ctx) {
         const keyed = (spec.ordered ? picked : picked.slice().sort((a, b) => a - b)).join("-");
         if (new Set(picked).size !== picked.length) { quote.textContent = t("kr_same_rider"); return; }
         if (v.config.mode === "pool") {
-          const c = v.tote?.[kind.value]?.combos.find((x) => x.key === keyed);
-          quote.textContent = t("kr_pool_quote", { pays: c?.pays ? `×${c.pays.toFixed(2)}` : "—" });
+          quote.textContent = t("kr_pool_sealed_quote"); // no pool is shown while betting is open
         } else {
           quote.textContent = `${t("odds")} ${oddsText(v.board.odds[kind.value]?.[keyed])}`;
         }
@@ -156,7 +155,7 @@ export function mount(root, ctx) {
       if (mine) parts.push(el("p", { class: "kr-rank" }, t("kr_your_rank", { rank: mine.rank, n: v.standings.length })));
     }
     if (v.phase === "finished") {
-      parts.unshift(el("h2", { class: "kr-over" }, t("over")),
+      parts.unshift(el("h2", { class: "kr-over" }, t("kr_night_over")),
         v.finale ? drawFinale(v.finale, { game: "keirin", seat: m.seat }) : "");
     }
     info.replaceChildren(...parts);

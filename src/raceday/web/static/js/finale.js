@@ -1,6 +1,9 @@
 // The end of a game on every screen, drawn from the view's `finale` (the room kit's
-// RoomBase.finale): a podium (1st, 2nd, 3rd; players tied share a step), the game's awards,
-// and for the host a "Play again (same seats)" button that sends {type: "again"}.
+// RoomBase.finale): a podium (1st, 2nd, 3rd; players tied share a step marked "=1st", and
+// a step shared by more than three lays its names out side by side, so a night that ties
+// everyone still fits the screen), the game's awards (an award shared by several players
+// lists them all: `players`), and for the host a "Play again (same seats)" button that
+// sends {type: "again"}.
 // Every word comes from the message tables; a language switch redraws it. The steps rise
 // in one after another (CSS; still for a reader who asked for reduced motion).
 import { el } from "./common.js";
@@ -8,6 +11,7 @@ import { language, onLanguage, placeText, t } from "./i18n.js";
 import { render } from "./present.js";
 
 let serial = 0;
+const MANY_ON_A_STEP = 3; // more names than this on one step sit side by side
 
 // finale: {podium: [{place, name, seat, who, detail}], awards: [{title, name, seat, detail}],
 // again}. Options: game (for the game's own message keys), isHost, send (the live
@@ -26,11 +30,18 @@ export function drawFinale(finale, { game = null, isHost = false, send = null, s
     const places = [...new Set(finale.podium.map((p) => p.place))].sort((a, b) => a - b);
     return el("ol", { class: "podium" }, places.map((place) => {
       const who = finale.podium.filter((p) => p.place === place);
-      return el("li", { class: `step step-${Math.min(place, 3)}`, "data-place": place },
+      const tied = who.length > 1;
+      const many = who.length > MANY_ON_A_STEP;
+      // the same detail for everyone on a step (a tie on money) is said once, under them
+      const details = new Set(who.map((p) => word(p.detail)));
+      const shared = tied && details.size === 1 && who[0].detail ? word(who[0].detail) : null;
+      return el("li", { class: `step step-${Math.min(place, 3)}${many ? " step-many" : ""}`, "data-place": place },
         el("div", { class: "step-who" },
           who.map((p) => el("span", { class: "step-name" }, nameOf(p), youMark(p),
-            p.detail ? el("small", { class: "step-detail" }, word(p.detail)) : null))),
-        el("div", { class: "step-block" }, el("span", { class: "step-place" }, placeText(place))));
+            p.detail && !shared ? el("small", { class: "step-detail" }, word(p.detail)) : null))),
+        shared ? el("small", { class: "step-detail step-shared" }, shared) : null,
+        el("div", { class: "step-block" }, el("span", { class: "step-place" },
+          tied ? t("finale_tied_place", { place: placeText(place) }) : placeText(place))));
     }));
   }
 
@@ -38,9 +49,10 @@ export function drawFinale(finale, { game = null, isHost = false, send = null, s
     if (!finale.awards || finale.awards.length === 0) return null;
     return el("div", { class: "awards" },
       el("h3", {}, t("finale_awards")),
-      el("ul", {}, finale.awards.map((a) => el("li", {},
+      el("ul", {}, finale.awards.map((a) => el("li", { class: a.players?.length > 1 ? "award-shared" : null },
         el("strong", { class: "award-title" }, word(a.title)), " ",
-        el("span", { class: "award-name" }, nameOf(a), youMark(a)),
+        (a.players?.length ? a.players : [a]).flatMap((p, i) => [i ? " & " : null,
+          el("span", { class: "award-name" }, nameOf(p), youMark(p))]).filter(Boolean),
         a.detail ? el("small", { class: "award-detail" }, " ", word(a.detail)) : null))));
   }
 

@@ -1,0 +1,137 @@
+"""The JSON API's bodies and answers (served as /openapi.json), and its refusals: every
+one is ``{"error": "one line", "words": {...}}`` with a 4xx status (503 for a database
+that cannot be written now)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field
+
+from raceday.core.errors import RacedayError
+from raceday.core.events import Message
+from raceday.present import render
+from raceday.rooms import JSON
+from raceday.rooms.intents import field_problem
+from raceday.web.guard import Bucket, retry_after
+from raceday.web.rooms import MAX_NAME, StoreUnavailable
+
+TOO_MANY = Message("refusal.too_many")
+UNWRITABLE_RETRY = 30  # seconds a 503 for a database that cannot be written says to wait
+
+
+class Body(BaseModel):
+    """A request body: its fields and nothing else."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class CreateRoom(Body):
+    """A new room."""
+
+    game: str = Field("derby", max_length=40,
+                      description="a game with a browser room (GET /api/games lists them)")
+    options: dict[str, Any] = Field(
+        default_factory=dict, max_length=64,
+        description="the game's options (free-form; the game checks them and names any it "
+                    "does not know)")
+
+
+class JoinRoom(Body):
+    """A player takes a seat."""
+
+    name: str = Field(max_length=10 * MAX_NAME,
+                      description=f"1 to {MAX_NAME} printable characters, unique in the room")
+
+
+class ErrorAnswer(BaseModel):
+    """Every refusal: one line of English, and the same in words (a message key of the
+    tables at /api/messages/<lang> and its parameters) for a page to show in its reader's
+    language."""
+
+    error: str
+    words: dict[str, Any] | None = None
+
+
+class RoomCreated(BaseModel):
+    code: str
+    game: str
+    host_token: str = Field(description="the host's secret; only this answer carries it")
+    join_url: str
+    watch_url: str
+    host_url: str
+
+
+class Joined(BaseModel):
+    code: str
+    seat: int
+    token: str = Field(description="this seat's secret; only this answer carries it")
+    name: str
+
+
+class RoomInfo(BaseModel):
+    code: str
+    game: str
+    phase: str | None
+    seats: list[str]
+    max_seats: int
+    finished: bool
+    seq: int
+    join_url: str
+    watch_url: str
+
+
+
+
+def refusals(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The OpenAPI ``responses`` of a route's refusals."""
+    return {status: {"model": ErrorAnswer} for status in statuses}
+
+
+def one_line(errors: Sequence[Any]) -> tuple[str, Message]:
+    """pydantic's validation errors as one line for ``{"error": ...}`` (pydantic's own
+    English, which names the rule broken) and as words for the pages (by the kind of error:
+    a missing field, a text too long, a value of the wrong type, anything else)."""
+    unknown = sorted(str(e["loc"][-1]) for e in errors if e.get("type") == "extra_forbidden")
+    if unknown:
+        return f"unknown field(s): {', '.join(unknown)}"[:200], field_problem(errors)
+    if not errors:
+        return "the request is malformed", Message("refusal.malformed")
+    first = errors[0]
+    where = [str(p) for p in first.get("loc", ()) if p not in ("body", "path", "query")]
+    if str(first.get("type", "")) == "missing" and not where:
+        return "the request needs a JSON body", Message("refusal.body_needed")
+    message = str(first.get("msg", "invalid")).replace("\n", " ").removeprefix("Value error, ")
+    field = ".".join(where)[:80]
+    return (f"{field}: {message}" if where else message)[:200], field_problem(errors)
+
+
+def error_answer(status: int, message: str | Message, headers: dict[str, str] | None = None,
+                 words: Message | None = None) -> JSONResponse:
+    """A refusal: ``{"error": text, "words": ...}``: the English text and ``words``, the same
+    as a message key and its parameters for the page to word in its reader's language (a
+    Message ``message`` is both)."""
+    if isinstance(message, Message):
+        words = message
+        message = render(message, "en")
+    body: JSON = {"error": message}
+    if words is not None:
+        body["words"] = words.to_json()
+    return JSONResponse(body, status_code=status, headers=headers)
+
+
+def refused(status: int, exc: RacedayError) -> JSONResponse:
+    """``exc`` refused with ``status``; a write the database refused is 503 whatever the
+    route's status for a refusal (the server's trouble, not the request's: try later)."""
+    if isinstance(exc, StoreUnavailable):
+        return error_answer(503, str(exc), {"Retry-After": str(UNWRITABLE_RETRY)}, exc.message)
+    return error_answer(status, str(exc), words=exc.message)
+
+
+def too_many(bucket: Bucket) -> JSONResponse:
+    """429: this client's allowance is spent; ``Retry-After`` says for how long."""
+    return error_answer(429, TOO_MANY, {"Retry-After": retry_after(bucket)})
+
+

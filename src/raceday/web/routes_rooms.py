@@ -1,0 +1,120 @@
+"""The rooms' JSON API: create a room, join one, a room's public facts and its QR code."""
+
+from __future__ import annotations
+
+import io
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import JSONResponse, Response
+
+from raceday.core.errors import RacedayError
+from raceday.rooms import Actor
+from raceday.web.api_models import (
+    CreateRoom,
+    Joined,
+    JoinRoom,
+    RoomCreated,
+    RoomInfo,
+    refusals,
+    refused,
+    too_many,
+)
+from raceday.web.context import Server, server_of
+from raceday.web.guard import MISS_COST, NO_STORE
+from raceday.web.rooms import NoSuchRoom, RoomsFull, clean_name, normal_code
+
+router = APIRouter()
+Shared = Annotated[Server, Depends(server_of)]
+
+
+@router.post("/api/rooms", status_code=201, response_class=JSONResponse,
+             responses={201: {"model": RoomCreated}, **refusals(400, 403, 409, 413, 415, 429)})
+async def create_room(body: CreateRoom, request: Request, server: Shared) -> JSONResponse:
+    """Create a room; the answer carries the host's token."""
+    refusal = server.creation_refusal(request)
+    if refusal is not None:
+        return refusal
+    try:
+        room, token = server.rooms.create(body.game, body.options,
+                                          owner=server.client(request.scope))
+    except RoomsFull as exc:
+        return refused(exc.status, exc)
+    except RacedayError as exc:
+        return refused(400, exc)
+    base = server.base_url(request)
+    return JSONResponse({"code": room.code, "game": room.game, "host_token": token,
+                         "join_url": f"{base}play/{room.code}",
+                         "watch_url": f"{base}watch/{room.code}",
+                         "host_url": f"{base}host/{room.code}"}, status_code=201,
+                        headers=NO_STORE)
+
+
+@router.post("/api/rooms/{code}/join", status_code=201, response_class=JSONResponse,
+             responses={201: {"model": Joined}, **refusals(400, 403, 404, 409, 413, 415,
+                                                            429)})
+async def join_room(code: str, body: JoinRoom, request: Request, server: Shared
+                    ) -> JSONResponse:
+    """Take a seat in a room's lobby; the answer carries the seat's token."""
+    lookup = server.lookup_bucket(request.scope)
+    if not lookup.ready():
+        return too_many(lookup)
+    refusal = server.rest_refusal(request)
+    if refusal is not None:
+        return refusal
+    try:
+        name = clean_name(body.name)
+    except RacedayError as exc:
+        return refused(400, exc)
+    hub, rooms = server.hub, server.rooms
+    try:
+        async with hub.lock(normal_code(code)):
+            room, seat, token, event = rooms.join(code, name, server.seat_owner(request))
+            hub.publish(room, [event])
+            hub.schedule(rooms, room)
+    except NoSuchRoom as exc:
+        lookup.charge(MISS_COST)
+        return refused(404, exc)
+    except RoomsFull as exc:
+        lookup.charge(1)
+        return refused(exc.status, exc)
+    except RacedayError as exc:
+        lookup.charge(1)
+        return refused(409, exc)
+    lookup.charge(1)
+    return JSONResponse({"code": room.code, "seat": seat, "token": token, "name": name},
+                        status_code=201, headers=NO_STORE)
+
+
+@router.get("/api/rooms/{code}", response_class=JSONResponse,
+            responses={200: {"model": RoomInfo}, **refusals(404, 429)})
+async def room_info(code: str, request: Request, server: Shared) -> JSONResponse:
+    """A room's game, phase and seats (no secrets)."""
+    room = server.find(code, server.lookup_bucket(request.scope))
+    if isinstance(room, JSONResponse):
+        return room
+    async with server.hub.lock(room.code):
+        view = room.logic.view(Actor.spectator())
+    base = server.base_url(request)
+    return JSONResponse({
+        "code": room.code, "game": room.game, "phase": view.get("phase"),
+        "seats": room.logic.seat_names(), "max_seats": type(room.logic).max_seats,
+        "finished": room.logic.finished(), "seq": room.revision,
+        "join_url": f"{base}play/{room.code}", "watch_url": f"{base}watch/{room.code}",
+    })
+
+
+@router.get("/api/rooms/{code}/qr.svg", response_class=Response,
+            responses={200: {"content": {"image/svg+xml": {}}}, **refusals(404, 429)})
+async def room_qr(code: str, request: Request, server: Shared) -> Response:
+    """The QR code of the room's join link."""
+    import segno
+
+    room = server.find(code, server.lookup_bucket(request.scope))
+    if isinstance(room, JSONResponse):
+        return room
+    buf = io.BytesIO()
+    segno.make(f"{server.base_url(request)}play/{room.code}", error="m").save(
+        buf, kind="svg", scale=8, border=2, dark="#000000", light="#ffffff",
+        title=f"Join room {room.code}")
+    return Response(buf.getvalue(), media_type="image/svg+xml")
