@@ -195,5 +195,6 @@ def test_a_page_holds_the_views_a_full_client_is_sent(open_page: Any, tmp_path: 
     for seq, view in seen.items():
         assert json.dumps(view, sort_keys=True) == json.dumps(full[seq], sort_keys=True), seq
     assert [fresh for _, fresh in out["welcomes"]] == [True, False]  # one resync
-    patched = [f for f in frames if f.startswith('{"type": "update"') and '"patch":' in f]
+    decoded = [json.loads(f) for f in frames]
+    patched = [f for f in decoded if f.get("type") == "update" and "patch" in f]
     assert len(patched) >= 15  # Live asked for deltas and was sent patches

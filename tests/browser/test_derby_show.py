@@ -41,11 +41,14 @@ PHONES = [("Aki", {"width": 360, "height": 740}, "en"),
 RACES = 4
 
 TV_WATCH = """() => {
-  window.__t = {finish: {}, standings: []};
+  window.__t = {finish: {}, called: {}, standings: []};
   const note = () => {
     const race = document.body.dataset.finish;
     if (race && document.querySelector('.dd-track[data-finished="1"]') && !(race in __t.finish))
       __t.finish[race] = Date.now();
+    const called = document.querySelector('.announcer')?.dataset.moment ?? '';
+    if (race && /(^| )(photo|winner)( |$)/.test(called) && !(race in __t.called))
+      __t.called[race] = Date.now();  // the announcer calls the finish
     const rows = document.querySelector('.dd-standings tbody')?.textContent ?? '';
     const last = __t.standings[__t.standings.length - 1];
     const phase = document.body.dataset.phase;
@@ -278,20 +281,20 @@ def test_a_derby_evening_is_spoiler_free_fits_every_screen_and_is_accessible(
         tv.locator(".dd-track").wait_for()
         if race == 1:
             tv.locator(".dd-track[data-round='2']").wait_for(state="attached")
-            tv.locator("button[aria-pressed=false]").click()  # pause mid-race to look
-            tv.locator("button[aria-pressed=true]").wait_for()
+            tv.locator(".dd-controls button[aria-pressed=false]").click()  # pause mid-race to look
+            tv.locator(".dd-controls button[aria-pressed=true]").wait_for()
             check_screens(tv, phones, "race")
             assert tv.locator("button", has_text="Roll").count() == 0  # no stale roll button
             tv.locator("#dd-pace").select_option(label="Slow")  # time to pause at the finish
-            tv.locator("button[aria-pressed=true]").click()
+            tv.locator(".dd-controls button[aria-pressed=true]").click()
         tv.wait_for_function(f"() => String({race}) in window.__t.finish", timeout=60_000)
         if race == 1:
             # hold the results behind the finish a moment to look at every screen
-            tv.locator("button[aria-pressed=false]").click()
-            tv.locator("button[aria-pressed=true]").wait_for()
+            tv.locator(".dd-controls button[aria-pressed=false]").click()
+            tv.locator(".dd-controls button[aria-pressed=true]").wait_for()
             check_screens(tv, phones, "finish")
             tv.locator("#dd-pace").select_option(label="Fast")
-            tv.locator("button[aria-pressed=true]").click()
+            tv.locator(".dd-controls button[aria-pressed=true]").click()
         for phone in phones:
             phone.wait_for_function(f"() => String({race}) in window.__t.result",
                                     timeout=60_000)
@@ -310,6 +313,12 @@ def test_a_derby_evening_is_spoiler_free_fits_every_screen_and_is_accessible(
         result = phone.evaluate("() => window.__t.result")
         for race, at in finish.items():
             assert result[race] >= at, (race, result[race], at)
+    # the announcer called every finish (a photo's included) before any phone showed it
+    called = tv.evaluate("() => window.__t.called")
+    assert sorted(called, key=int) == sorted(finish, key=int)
+    for phone in phones:
+        result = phone.evaluate("() => window.__t.result")
+        assert all(result[race] >= at for race, at in called.items()), (called, result)
     # nor did the big screen's standings move while a race was on the screen
     standings = tv.evaluate("() => window.__t.standings")
     assert len(standings) > 1 and not [s for s in standings if s[2] == "racing"], standings

@@ -21,9 +21,11 @@ RECORDED: dict[str, Any] = json.loads(
 
 def as_recorded(view: dict[str, Any]) -> dict[str, Any]:
     """A view without what the screens were given since those rooms were saved: the
-    timeline, the finale, the finish and photo-finish of the track, the die's win chance
-    at the auction; nor what they no longer are (whose phone rolls next: the server rolls)."""
-    out = {k: v for k, v in view.items() if k not in ("timeline", "finale")}
+    timeline, the finale, the players who left, the finish and photo-finish of the track,
+    the die's win chance at the auction; nor what they no longer are (whose phone rolls
+    next: the server rolls)."""
+    out = {k: v for k, v in view.items()
+           if k not in ("timeline", "finale", "away", "stand_ins", "levels")}
     if out.get("live") is not None:
         out["live"] = {k: v for k, v in out["live"].items()
                        if k not in ("finished", "photo", "next_by_phone")}

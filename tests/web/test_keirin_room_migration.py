@@ -13,6 +13,7 @@ from fastapi.testclient import TestClient
 
 from raceday.core.events import Event
 from raceday.games.keirin.replay import current_shape
+from raceday.games.keirin.track import stage_marks
 from raceday.present import describe_event
 from tests.web.conftest import Client, serving
 
@@ -32,7 +33,9 @@ def _with_todays_facts(view: dict[str, Any]) -> dict[str, Any]:
     """A saved view whose race step (if any) has the facts today's words use added: the
     saved facts stay as they were, the new ones are only added. A started night's view
     also shows the room's timeline now: its own pace, running (an old room was not paused),
-    and a pool night's tote only once betting has closed."""
+    and a pool night's tote only once betting has closed; and nobody away, nobody's seat
+    given to a stand-in (a KEIRIN seat's only one passes)."""
+    view = {**view, "away": [], "stand_ins": [], "levels": ["pass"]}
     if view.get("phase") != "lobby":
         running = view.get("phase") == "racing"
         view = {**view, "timeline": {"pace": 2.2, "paused": False, "running": running}}
@@ -40,6 +43,10 @@ def _with_todays_facts(view: dict[str, Any]) -> dict[str, Any]:
         sealed = view.get("phase") == "betting"
         view = {**view, "tote": None if sealed else view["tote"], "tote_sealed": sealed}
     live = view.get("live")
+    if live and "to_go" in live:  # the staged moments the TV draws, facts of the distance
+        riders = len(live["positions"])
+        live = {**live, **stage_marks(live["to_go"], riders)}
+        view = {**view, "live": live}
     if not live or not live.get("step"):
         return view
     step = [current_shape(e) for e in live["step"]]

@@ -6,8 +6,9 @@ classes) do not pay for numpy.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from raceday.core.lazy import lazy_exports
 
 _EXPORTS = {
     "Agent": "agents",
@@ -68,8 +69,4 @@ if TYPE_CHECKING:
     from raceday.core.protocol import CHANCE, TERMINAL, Action, ChanceDraw, Outcome, State
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'raceday.core' has no attribute {name!r}")
-    return getattr(importlib.import_module(f"raceday.core.{module}"), name)
+__getattr__ = lazy_exports(__name__, _EXPORTS)

@@ -20,7 +20,19 @@ Removing a seat. In the lobby the host may send ``{"type": "remove_seat", "seat"
 the seat's player leaves the room (the event ``seat_removed`` with its seat and name) and
 the seats after it move up one, so seat numbers stay 0, 1, ... in join order; the server
 drops the seat's key and tells its phone (:meth:`RoomBase.drop_seat` is the flavour's
-part)."""
+part).
+
+Replacing a player who left. While the game is on, the host may send ``{"type":
+"replace", "seat": n, "level": l}``: a seat whose phone is not connected (the server's
+word: the timeline's intent ``{"type": "presence", "seat": n, "present": b}``, kept in
+the room's log like every intent, so a room rebuilt from its log knows the same; the
+events ``seat_left`` and ``seat_back``) is played by a computer at ``l`` (one of
+:meth:`RoomBase.stand_in_levels`; a game without any refuses), keeping its name; the event
+``stand_in``. Once the person is back (their phone connected again with the seat's key),
+the host sends ``{"type": "hand_back", "seat": n}`` (the event ``handed_back``) and the
+person plays on from where the computer left the seat. A seat is never handed back by
+itself: the host decides, as the person may have come back only to watch. The stand-ins
+are saved with the room (``stand_ins``; a save without them has none)."""
 
 from __future__ import annotations
 
@@ -36,11 +48,14 @@ from raceday.core.protocol import Outcome, State
 from raceday.present import refusal
 from raceday.rooms.intents import (
     KIT_INTENTS,
+    HandBack,
     Intent,
     Intents,
     Pace,
     Pause,
+    Presence,
     RemoveSeat,
+    Replace,
     Start,
     intent_union,
 )
@@ -105,6 +120,10 @@ class RoomBase(Generic[StateT]):
         self.abandoned = False
         self.pace = self.default_pace
         self.paused = False
+        self.stand_ins: dict[int, str] = {}  # seat -> the computer level playing it
+        # the seats whose phone is connected, as the server told (None: never told, so
+        # every seat counts as present)
+        self.present: set[int] | None = None
 
     # --- hooks a game may override ---------------------------------------------------------
     def new_state(self) -> StateT:
@@ -181,7 +200,8 @@ class RoomBase(Generic[StateT]):
                 **self.seats_json(),
                 "state": None if self.state is None else self.state.to_json(),
                 "undo": list(self.undo), "recent": list(self.recent),
-                "abandoned": self.abandoned, "pace": self.pace, "paused": self.paused}
+                "abandoned": self.abandoned, "pace": self.pace, "paused": self.paused,
+                "stand_ins": [[seat, level] for seat, level in sorted(self.stand_ins.items())]}
 
     def seats_json(self) -> JSON:
         raise NotImplementedError
@@ -212,6 +232,9 @@ class RoomBase(Generic[StateT]):
             # rooms saved before the timeline have neither: the class's pace, not paused
             room.pace = _pace(data.get("pace", cls.default_pace))
             room.paused = bool(data.get("paused", False))
+            # rooms saved before stand-ins have none
+            room.stand_ins = {int(seat): str(level)
+                              for seat, level in data.get("stand_ins", [])}
         except (KeyError, TypeError, ValueError, AttributeError, RacedayError) as exc:
             if isinstance(exc, RoomError):
                 raise
@@ -323,9 +346,10 @@ class RoomBase(Generic[StateT]):
         if actor.kind == "host":
             return {"start": self._start, "finish": self._finish, "pace": self._set_pace,
                     "pause": self._pause, "resume": self._pause, "skip": self._skip,
-                    "again": self._again, "remove_seat": self._remove_seat}
+                    "again": self._again, "remove_seat": self._remove_seat,
+                    "replace": self._replace, "hand_back": self._hand_back}
         if actor.kind == "timeline":
-            return {"tick": self._tick}
+            return {"tick": self._tick, "presence": self._presence}
         return {}
 
     def handle(self, actor: Actor, intent: Mapping[str, Any],
@@ -333,6 +357,8 @@ class RoomBase(Generic[StateT]):
         kind = intent.get("type")
         if actor.kind == "spectator":
             raise refusal(RefusedUnread, "refusal.spectator")
+        if actor.kind == "seat" and actor.seat in self.stand_ins:
+            raise refusal(RefusedUnread, "refusal.stood_in")
         handler = self.handlers(actor).get(kind) if isinstance(kind, str) else None
         if handler is None:
             who = Message("refusal.who_host" if actor.kind == "host" else "refusal.who_player")
@@ -365,10 +391,87 @@ class RoomBase(Generic[StateT]):
         if not 0 <= seat < len(self.seat_names()):
             raise refusal(RoomError, "refusal.no_such_seat", seat=seat)
         name = self.drop_seat(seat)
+        if self.present is not None:
+            self.present = {s - (s > seat) for s in self.present if s != seat}
         events.append({"type": "seat_removed", "seat": seat, "name": name})
 
     def seat_names(self) -> list[str]:
         raise NotImplementedError
+
+    # --- replacing a player who left -------------------------------------------------------
+    def stand_in_levels(self) -> tuple[str, ...]:
+        """The computer levels that may play a seat whose person left (none: the game
+        has no computers, and ``replace`` is refused)."""
+        return ()
+
+    def stood_in(self, seat: int) -> None:
+        """Told that ``seat`` changed hands (a flavour forgets its computer for it)."""
+
+    def stand_in_view(self) -> JSON:
+        """The views' part: ``stand_ins`` (each ``{"seat", "level"}``), ``away`` (the
+        seats whose phone is not connected, as the server last told) and ``levels``."""
+        present = self.present_seats()
+        away = [s for s in range(len(self.seat_names())) if s not in present]
+        return {"stand_ins": [{"seat": s, "level": level}
+                              for s, level in sorted(self.stand_ins.items())],
+                "away": away, "levels": list(self.stand_in_levels())}
+
+    def present_seats(self) -> set[int]:
+        """The seats whose phone is connected, as the server told."""
+        if self.present is None:
+            return set(range(len(self.seat_names())))
+        return set(self.present)
+
+    def _presence(self, actor: Actor, intent: Presence, rng: np.random.Generator,
+                  events: list[JSON]) -> None:
+        present = self.present_seats()
+        if not 0 <= intent.seat < len(self.seat_names()) or \
+                (intent.seat in present) == intent.present:
+            raise refusal(RefusedUnread, "refusal.presence_known")
+        name = self.seat_names()[intent.seat]
+        self.present = present | {intent.seat} if intent.present else present - {intent.seat}
+        events.append({"type": "seat_back" if intent.present else "seat_left",
+                       "seat": intent.seat, "name": name})
+
+    def _seat_name(self, seat: int) -> str:
+        names = self.seat_names()
+        if not 0 <= seat < len(names):
+            raise refusal(RoomError, "refusal.no_such_seat", seat=seat)
+        return names[seat]
+
+    def _replace(self, actor: Actor, intent: Replace, rng: np.random.Generator,
+                 events: list[JSON]) -> None:
+        self._playing()
+        name = self._seat_name(intent.seat)
+        levels = self.stand_in_levels()
+        if not levels:
+            raise refusal(RoomError, "refusal.no_computers", title=self.title)
+        if intent.level not in levels:
+            raise refusal(RoomError, "refusal.unknown_level", level=repr(intent.level),
+                          levels=", ".join(levels))
+        if intent.seat in self.stand_ins:
+            raise refusal(RoomError, "refusal.stood_in_already", name=name)
+        if intent.seat in self.present_seats():
+            raise refusal(RoomError, "refusal.seat_present", name=name)
+        self.stand_ins[intent.seat] = intent.level
+        self.stood_in(intent.seat)
+        events.append({"type": "stand_in", "seat": intent.seat, "name": name,
+                      "level": intent.level,
+                       "computer": Message(f"level_{intent.level}").to_json()})
+        self._settle(rng, events)
+
+    def _hand_back(self, actor: Actor, intent: HandBack, rng: np.random.Generator,
+                   events: list[JSON]) -> None:
+        self._playing()
+        name = self._seat_name(intent.seat)
+        if intent.seat not in self.stand_ins:
+            raise refusal(RoomError, "refusal.not_stood_in", name=name)
+        if intent.seat not in self.present_seats():
+            raise refusal(RoomError, "refusal.still_away", name=name)
+        del self.stand_ins[intent.seat]
+        self.stood_in(intent.seat)
+        events.append({"type": "handed_back", "seat": intent.seat, "name": name})
+        self._settle(rng, events)
 
     def _finish(self, actor: Actor, intent: Intent, rng: np.random.Generator,
                 events: list[JSON]) -> None:

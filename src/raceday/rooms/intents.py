@@ -100,6 +100,29 @@ class RemoveSeat(Intent):
     seat: int
 
 
+class Replace(Intent):
+    """The host gives an absent seat to a computer at ``level`` while the game is on."""
+
+    type: Literal["replace"]
+    seat: int
+    level: str = Field(max_length=40)
+
+
+class HandBack(Intent):
+    """The host gives a seat a computer played back to its person, who is back."""
+
+    type: Literal["hand_back"]
+    seat: int
+
+
+class Presence(Intent):
+    """The server's word that a seat's phone left or came back (never a client's)."""
+
+    type: Literal["presence"]
+    seat: int
+    present: bool
+
+
 class Tick(Intent):
     """The server's own paced step (sent as the timeline, never by a client)."""
 
@@ -131,7 +154,7 @@ class Advance(Intent):
 
 
 KIT_INTENTS: tuple[type[Intent], ...] = (Start, Finish, Pace, Pause, Resume, Skip, Again,
-                                         RemoveSeat, Tick)
+                                         RemoveSeat, Replace, HandBack, Presence, Tick)
 TURN_INTENTS: tuple[type[Intent], ...] = (*KIT_INTENTS, Move, Undo)
 PARTY_INTENTS: tuple[type[Intent], ...] = (*KIT_INTENTS, Act, Advance, Undo)
 

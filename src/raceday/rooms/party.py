@@ -264,7 +264,17 @@ class PartyRoom(RoomBase[StateT]):
     def stops_at_chance(self, state: StateT) -> bool:
         return self.waits_for_host(state)
 
+    def stand_in_turn(self, state: StateT, seat: int, level: str, rng: np.random.Generator,
+                      events: list[JSON]) -> bool:
+        """Play ``seat``'s turn for its absent person with a computer at ``level`` (a game
+        with :meth:`stand_in_levels` overrides this); False if it has nothing to do yet."""
+        return False
+
     def settle_step(self, state: StateT, rng: np.random.Generator, events: list[JSON]) -> bool:
+        for seat in state.acting_players():
+            level = self.stand_ins.get(seat)
+            if level is not None and self.stand_in_turn(state, seat, level, rng, events):
+                return True
         if not self.forced_moves:
             return False
         for player in state.acting_players():
@@ -294,6 +304,7 @@ class PartyRoom(RoomBase[StateT]):
                 "timeline": self.timeline_view(),
                 "finale": self.finale(),
             })
+        out.update(self.stand_in_view())
         out.update(self.extra_public(state))
         return out
 
@@ -305,7 +316,8 @@ class PartyRoom(RoomBase[StateT]):
         own: JSON = {"seat": seat, "name": self.names[seat]}
         state = self.on_screens()
         if state is not None:
-            acting = not self.finished() and seat in state.acting_players()
+            acting = not self.finished() and seat in state.acting_players() \
+                and seat not in self.stand_ins
             legal = state.legal_actions_for(seat) if acting else []
             own.update({"observation": state.observation(seat), "may_act": acting,
                         "choices": [{"action": a, "message": state.action_message(a).to_json()}

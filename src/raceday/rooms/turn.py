@@ -130,6 +130,24 @@ class TurnRoom(RoomBase[StateT]):
         self._agents = {}  # a computer starts the new game afresh
         super().start_again(rng, events)
 
+    def stand_in_levels(self) -> tuple[str, ...]:
+        return self.LEVELS
+
+    def stood_in(self, seat: int) -> None:
+        self._agents.pop(self.places.seat_place[seat], None)
+
+    def level_of(self, place: int) -> str:
+        """Who plays ``place`` now: ``"human"`` or a computer level (a computer's place, or
+        a seat a computer stands in for)."""
+        kind = self.places.kinds[place]
+        if kind == HUMAN and place in self.places.seat_place:
+            return self.stand_ins.get(self.places.seat_place.index(place), HUMAN)
+        return kind
+
+    def may_play(self, actor: Actor, place: int) -> bool:
+        """Whether ``actor`` plays ``place`` now (not while a computer stands in)."""
+        return self.places.may_play(actor, place) and self.level_of(place) == HUMAN
+
     def undo_allowed(self) -> bool:
         return self.undo_rule == UNDO_VS_COMPUTER and len(self.places.humans()) == 1
 
@@ -168,12 +186,12 @@ class TurnRoom(RoomBase[StateT]):
 
     def _agent(self, player: int) -> Agent:
         if player not in self._agents:
-            self._agents[player] = type(self).agent_maker(self.places.kinds[player])
+            self._agents[player] = type(self).agent_maker(self.level_of(player))
         return self._agents[player]
 
     def _computer_to_move(self, state: StateT) -> bool:
         return (not state.is_terminal() and not state.is_chance_node()
-                and self.places.kinds[state.current_player()] != HUMAN)
+                and self.level_of(state.current_player()) != HUMAN)
 
     def paced(self, state: StateT) -> bool:
         return self.paced_computers and self._computer_to_move(state)
@@ -184,7 +202,7 @@ class TurnRoom(RoomBase[StateT]):
 
     def settle_step(self, state: StateT, rng: np.random.Generator, events: list[JSON]) -> bool:
         player = state.current_player()
-        if self.places.kinds[player] != HUMAN:
+        if self.level_of(player) != HUMAN:
             self.paced_step(state, rng, events)
             return True
         legal = state.legal_actions()
@@ -199,6 +217,7 @@ class TurnRoom(RoomBase[StateT]):
             "game": self.game, "phase": self.phase(), "seats": self.seat_names(),
             "max_seats": len(self.places.humans()), "players": self.places.view(),
             "mine": self.places.places_of(actor), **self.lobby_view(actor),
+            **self.stand_in_view(),
         }
         if actor.kind == "seat" and actor.seat is not None:
             out["me"] = {"seat": actor.seat, "name": self.places.names[actor.seat],
@@ -210,7 +229,7 @@ class TurnRoom(RoomBase[StateT]):
         to_act = None if terminal or self.abandoned else state.current_player()
         out.update({
             "to_act": to_act,
-            "may_act": to_act is not None and self.places.may_play(actor, to_act),
+            "may_act": to_act is not None and self.may_play(actor, to_act),
             "may_undo": self.undo_allowed() and bool(self.undo) and not self.finished()
             and any(self.places.may_play(actor, p) for p in self.places.humans()),
             "recent": list(self.recent),

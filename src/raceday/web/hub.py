@@ -21,7 +21,7 @@ from starlette.types import Send
 
 from raceday.core.errors import RacedayError
 from raceday.core.events import Message
-from raceday.rooms import JSON, Actor
+from raceday.rooms import JSON, Actor, RoomBase
 from raceday.rooms.protocol import Paced, SplitViews, Thinks
 from raceday.web import eager, jsontext
 from raceday.web.delta import diff, diff_members
@@ -33,6 +33,7 @@ log = logging.getLogger("raceday.web")
 SEAT_TAKEN = Message("refusal.seat_taken")
 SEAT_REMOVED = Message("refusal.seat_removed")
 OUTBOX = 512  # messages queued for one slow connection before it is dropped
+PRESENCE_GRACE = 8.0  # seconds a seat's phone is gone before the room hears it left
 DELTA_FULL = 1024  # a patch shorter than this is sent without encoding the whole view
 
 # what a connection's queue holds: a text to write, or (the rest of a write that waited,
@@ -87,6 +88,8 @@ class Conn:
 class Hub:
     """The open connections of every room and the broadcast of updates."""
 
+    presence_grace = PRESENCE_GRACE
+
     def __init__(self) -> None:
         self.conns: dict[str, set[Conn]] = {}
         self.seats: dict[tuple[str, Actor], Conn] = {}  # who holds the host and each seat
@@ -98,6 +101,7 @@ class Hub:
         # rooms whose race, saved mid-way, waits after a restart: code -> the loop's time
         # of its next paced step (their frames say so: :meth:`resume_in`)
         self.resuming: dict[str, float] = {}
+        self.presence_timers: dict[str, asyncio.TimerHandle] = {}  # a seat's phone left
 
     def lock(self, code: str) -> asyncio.Lock:
         """The room's lock, held while an intent is applied and while an update is built,
@@ -144,6 +148,38 @@ class Hub:
                 conn.actor = Actor.player(seat - 1)
             if conn.actor.kind == "seat":
                 self.seats[(code, conn.actor)] = conn
+
+    def presence_news(self, room: Room, leaving: bool = True) -> list[JSON]:
+        """The ``presence`` intents that bring the room's word of which seats have a phone
+        connected in line with the connections here (only a seat without one may be given
+        to a computer: :meth:`raceday.rooms.base.RoomBase.stand_in_view`); those of seats
+        that left only if ``leaving``."""
+        logic = room.logic
+        if not isinstance(logic, RoomBase) or logic.state is None or logic.finished():
+            return []  # in the lobby a phone may join before it connects: not news
+        here = {conn.actor.seat for conn in self.conns.get(room.code, ())
+                if conn.actor.kind == "seat" and conn.actor.seat is not None}
+        told = logic.present_seats()
+        return [{"type": "presence", "seat": seat, "present": seat in here}
+                for seat in range(len(logic.seat_names()))
+                if (seat in here) != (seat in told) and (leaving or seat in here)]
+
+    def presence_later(self, rooms: Rooms, room: Room) -> None:
+        """Tell the room which seats' phones left once :attr:`presence_grace` has passed
+        with them gone (a page reloading or a phone waking comes back before)."""
+        if not self.presence_news(room):
+            return
+        old = self.presence_timers.pop(room.code, None)
+        if old is not None:
+            old.cancel()
+        self.presence_timers[room.code] = asyncio.get_running_loop().call_later(
+            self.presence_grace, self._start_presence, rooms, room)
+
+    def _start_presence(self, rooms: Rooms, room: Room) -> None:
+        self.presence_timers.pop(room.code, None)
+        task = asyncio.ensure_future(presence(rooms, self, room))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
 
     def remove(self, code: str, conn: Conn) -> None:
         self.conns.get(code, set()).discard(conn)
@@ -220,9 +256,10 @@ class Hub:
         task.add_done_callback(self.tasks.discard)
 
     def stop_timers(self) -> None:
-        for handle in self.timers.values():
+        for handle in [*self.timers.values(), *self.presence_timers.values()]:
             handle.cancel()
         self.timers.clear()
+        self.presence_timers.clear()
         self.resuming.clear()
 
     def publish(self, room: Room, events: list[JSON]) -> None:
@@ -447,3 +484,25 @@ async def sender(conn: Conn, observer: Observer | None = None) -> None:
             conn.sending = False
         if observer is not None and seq >= 0:
             observer.sent(conn.code, seq)
+
+
+async def presence(rooms: Rooms, hub: Hub, room: Room) -> None:
+    """Tell the room which seats' phones left or came back (:meth:`Hub.presence_news`),
+    under its lock."""
+    async with hub.lock(room.code):
+        await tell_presence(rooms, hub, room)
+
+
+async def tell_presence(rooms: Rooms, hub: Hub, room: Room, leaving: bool = True) -> None:
+    """:func:`presence` with the room's lock held: the news as the timeline's intents, so
+    the room's log keeps them; then its timer is set anew (its revision moved on)."""
+    news = hub.presence_news(room, leaving)
+    for intent in news:
+        try:
+            events = await run_intent(rooms, room, Actor.timeline(), intent)
+        except RacedayError as exc:
+            log.info("room %s: presence not told: %s", room.code, exc)
+            continue
+        hub.publish(room, events)
+    if news:
+        hub.schedule(rooms, room)

@@ -19,7 +19,7 @@ from raceday.web import eager
 from raceday.web.api_models import TOO_MANY
 from raceday.web.context import Server, server_of
 from raceday.web.guard import FLOOD_PENALTY, MISS_COST, Bucket
-from raceday.web.hub import Conn, Hub, log, run_intent, sender
+from raceday.web.hub import Conn, Hub, log, run_intent, sender, tell_presence
 from raceday.web.rooms import Room, Rooms, normal_code
 from raceday.web.wire import (
     MAX_MESSAGE,
@@ -64,6 +64,7 @@ async def socket(ws: WebSocket, code: str) -> None:
         pass
     finally:
         hub.remove(room.code, conn)
+        hub.presence_later(server.rooms, room)  # gone for good, not reloading a page
         conn.broken = True  # what is queued still goes; nothing is written at once
         if not conn.outbox.full():
             conn.outbox.put_nowait(None)
@@ -121,6 +122,8 @@ async def _greet(server: Server, ws: WebSocket, room: Room) -> Conn | None:
             room.code, room.game, actor.to_json(), room.revision, catchup, view,
             hub.resume_in(room.code)))
         hub.add(room.code, conn)  # a seat's older connection is told and closed
+        await tell_presence(server.rooms, hub, room, leaving=False)  # back at once
+    hub.presence_later(server.rooms, room)  # after a restart: the phones not back
     return conn
 
 
@@ -221,3 +224,4 @@ async def _apply(rooms: Rooms, hub: Hub, room: Room, conn: Conn, data: dict[str,
             hub.observer.applied(room.code, room.revision, data["type"], received)
         hub.publish(room, events)
         hub.schedule(rooms, room)
+        hub.presence_later(rooms, room)  # the start: the seats whose phone never came

@@ -98,9 +98,11 @@ def _launch_and_list_heavy(argv: list[str], heavy: tuple[str, ...]) -> tuple[str
     return printed, ast.literal_eval(loaded.strip())
 
 
-def test_the_fast_start_imports_no_command_line() -> None:
+def test_the_fast_start_imports_neither_the_command_line_nor_the_rules() -> None:
     printed, loaded = _launch_and_list_heavy(
-        ["keirin", "odds", "--json"], ("typer", "click", "raceday.cli"))
+        ["keirin", "odds", "--json"],
+        ("typer", "click", "pydantic", "raceday.cli", "raceday.core.registry",
+         "raceday.games.keirin.rules"))
     assert loaded == []
     assert printed.startswith('{"game": "keirin", "riders": 9, "length": 50')
 
@@ -118,8 +120,14 @@ def test_a_bad_value_still_gets_the_full_commands_error() -> None:
     assert "--riders" in done.stderr and "Traceback" not in done.stderr
 
 
-def test_the_package_registers_keirin_as_the_other_games_do() -> None:
-    import raceday.games.keirin as package
+@pytest.mark.parametrize("game", ["derby", "hairpin", "keirin", "pistard", "wielersim"])
+def test_every_game_package_gives_its_game_on_first_use_as_the_registry_has_it(
+        game: str) -> None:
+    import importlib
+
     from raceday.core.registry import get_game
 
-    assert package.GAME is get_game("keirin")
+    package = importlib.import_module(f"raceday.games.{game}")
+    assert package.GAME is get_game(game)
+    with pytest.raises(AttributeError, match="no attribute 'Nonsense'"):
+        package.Nonsense  # noqa: B018

@@ -62,6 +62,7 @@ from raceday.games.derby.rules import (
     DerbyOptions,
     DerbyState,
     faces_of,
+    furlong_ahead,
     horse_name,
     parse_horse,
 )
@@ -525,7 +526,8 @@ class EveningState(SealedState):
             if e.kind == "round":
                 self.rounds.append({"round": e["round"], "rolloff": e["rolloff"],
                                     "rolls": e["rolls"], "out": e["out"],
-                                    "leader": e["leader"], "kind": e["kind"]})
+                                    "leader": e["leader"], "kind": e["kind"],
+                                    "ahead": furlong_ahead(e["rolls"], e["out"], e["rolloff"])})
             elif e.kind == "quinella":
                 pair = (parse_horse(e["pair"][0]), parse_horse(e["pair"][1]))
                 pays = [_payout_json(s, p) for p in s.quinella_payouts(pair)]

@@ -257,13 +257,19 @@ class DerbyRoom(PartyRoom[EveningState]):
         return super().add_seat(name)
 
     def _human(self, player: int) -> bool:
-        return player < len(self.names)
+        """A person plays ``player`` (a seat no computer stands in for)."""
+        return player < len(self.names) and player not in self.stand_ins
+
+    def stand_in_levels(self) -> tuple[str, ...]:
+        """A person's seat is played in the cautious style (see ``agents.style_of``)."""
+        return ("cautious",)
 
     def thinks(self) -> bool:
         """Whether an intent now may make a computer player choose (a bid, its tickets):
         once the evening has computer seats, or in the lobby (the start may add some). The
         server applies such intents off its event loop; the others are cheap."""
-        return self.state is None or self.state.num_players > len(self.names)
+        return self.state is None or self.state.num_players > len(self.names) \
+            or bool(self.stand_ins)
 
     def phase(self) -> str:
         if self.state is None:
@@ -563,7 +569,7 @@ class DerbyRoom(PartyRoom[EveningState]):
         state = self.on_screens()
         out: JSON = {"game": self.game, "phase": self.phase(),
                      "config": rules_view(self.options), "seats": list(self.names),
-                     "max_seats": MAX_SEATS}
+                     "max_seats": MAX_SEATS, **self.stand_in_view()}
         if state is None or self.state is None:
             return out
         seen = state.observation(None)

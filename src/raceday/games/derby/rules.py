@@ -170,6 +170,20 @@ def drop_candidate(shown: Mapping[int, int]) -> int | None:
     return min(shown, key=lambda post: (shown[post], -faces_of(post)))
 
 
+def furlong_ahead(rolls: Mapping[str, int | None], out: Sequence[str], rolloff: bool
+                  ) -> list[str]:
+    """The horses ahead after a furlong of the race proper, as the course shows it: those
+    still running that showed the highest number (several when level; none in a
+    roll-off). A change of the single horse ahead is the announcer's lead change."""
+    if rolloff:
+        return []
+    standing = {h: v for h, v in rolls.items() if v is not None and h not in out}
+    if not standing:
+        return []
+    top = max(standing.values())
+    return sorted((h for h, v in standing.items() if v == top), key=parse_horse)
+
+
 @dataclass(frozen=True)
 class RoundResult:
     """How a round ended.

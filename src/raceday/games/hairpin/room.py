@@ -118,7 +118,7 @@ class HairpinRoom(TurnRoom[HairpinState]):
         frame = state.frame()
         to_move = frame["to_move"]
         may_move = to_move is not None and not self.abandoned and \
-            self.places.may_play(actor, to_move)
+            self.may_play(actor, to_move)
         return {"board": frame, "to_move": to_move, "may_move": may_move,
                 "moves": [] if to_move is None or self.abandoned else self._moves(state)}
 

@@ -70,7 +70,7 @@ from raceday.games.keirin.betting import (
 )
 from raceday.games.keirin.odds import BET_TYPES, KeirinOdds, race_odds
 from raceday.games.keirin.rules import PHASE_PHOTO, KeirinOptions, KeirinState
-from raceday.games.keirin.track import DERNY, LENGTH, RIDERS
+from raceday.games.keirin.track import DERNY, LENGTH, RIDERS, stage_marks
 
 PHASE_TICKETS = "tickets"
 PHASE_RACE = "race"
@@ -705,6 +705,7 @@ class NightState(SealedState):
             "photo": [list(g) for g in race.photo_groups] if race.phase == PHASE_PHOTO else [],
             "finish": length, "lap": LAP, "to_go": to_go,
             "laps_to_go": None if to_go is None else -(-to_go // LAP),
+            **stage_marks(to_go, race.options.riders),
         }
 
     def observation(self, player: int | None) -> dict[str, Any]:

@@ -321,6 +321,20 @@ class KeirinRoom(PartyRoom[NightState]):
                    events: list[JSON]) -> None:
         self._race_step(state, rng, events)
 
+    def stand_in_levels(self) -> tuple[str, ...]:
+        """KEIRIN has no computer bettors: a seat whose person left passes (buys no
+        ticket and is done betting each race) until it is handed back."""
+        return ("pass",)
+
+    def stand_in_turn(self, state: NightState, seat: int, level: str,
+                      rng: np.random.Generator, events: list[JSON]) -> bool:
+        if state.phase != PHASE_TICKETS or seat in state.done:
+            return False
+        self._night_events(state.apply_action_for(seat, DONE), events)
+        if state.phase == PHASE_RACE:
+            self.step = []
+        return True
+
     def _in(self, *phases: str) -> NightState:
         now = self.phase()
         if now == PHASE_LOBBY:
@@ -475,6 +489,7 @@ class KeirinRoom(PartyRoom[NightState]):
                      "config": {**config, "bankroll_cents": self.night.bankroll, "lap": LAP,
                                 "kinds": {k: {"riders": n, "ordered": o}
                                           for k, (n, o) in KINDS.items()}}}
+        out.update(self.stand_in_view())
         night = self.on_screens()  # at a finish: the race over, the night not yet settled
         if night is not None:
             seen = night.observation(None)

@@ -42,3 +42,15 @@ def starting_positions(derny: int, riders: int) -> list[int]:
     positions = [derny - SPACING * r for r in range(1, riders + 1)]
     positions[0] += SLIPSTREAM
     return positions
+
+
+BELL_TO_GO = 25  # squares: the bell rings when the front rider has a quarter lap left
+
+
+def stage_marks(to_go: int | None, riders: int) -> dict[str, bool]:
+    """The race's staged moments as facts of the front rider's distance to the line:
+    ``bell`` (a quarter lap or less to go) and ``sprint`` (the line is within the best
+    throw of the field, ``riders`` dice all sixes: 6 and one more square per extra six)."""
+    if to_go is None:
+        return {"bell": False, "sprint": False}
+    return {"bell": to_go <= BELL_TO_GO, "sprint": to_go <= riders + 5}

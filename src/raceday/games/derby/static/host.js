@@ -7,9 +7,10 @@ import { el, paceFromAddress } from "/static/js/common.js";
 import { drawFinale } from "/static/js/finale.js";
 import { language, money, onLanguage, placeText, t } from "/static/js/i18n.js";
 import { describeEvent, render as word } from "/static/js/present.js";
-import { seatList, useStyles } from "/static/js/rooms.js";
+import { seatList, standInPanel, useStyles } from "/static/js/rooms.js";
 import { cue } from "/static/js/sound.js";
-import { drawTrack, FURLONGS, HORSES, horseTag, SHAPES } from "./track.js";
+import { createAnnouncer } from "/static/js/announcer.js";
+import { drawTrack, FURLONGS, HORSES, horseTag, payoutMoment, raceMoments, SHAPES } from "./track.js";
 
 export { HORSES, SHAPES, horseTag };
 
@@ -66,12 +67,15 @@ export function mount(root, ctx) {
   const stage = el("section", { class: "stage dd-stage", "aria-label": t("dd_stage") });
   const controls = el("section", { class: "controls dd-controls", "aria-label": t("dd_controls") });
   const tickerBox = el("p", { class: "dd-ticker", "aria-live": "polite" });
+  const standInBox = el("div", { class: "dd-stand-ins" });  // players who left (the host's)
   const side = el("aside", { class: "side dd-side", "aria-label": t("standings") });
+  const announcer = createAnnouncer();
   const lotBox = el("div", { class: "dd-lot" });
   const revealBox = el("div", { class: "dd-reveal-box" });
   const doneBox = el("ul", { class: "chips dd-done" });
   const grid = el("div", { class: "host-grid dd-tv" },
-    el("div", { class: "main-col" }, stage, tickerBox, controls), side);
+    el("div", { class: "main-col" }, announcer.line, stage, tickerBox,
+      el("div", { class: "dd-bottom" }, controls, announcer.button), standInBox), side);
   root.replaceChildren(grid);
 
   // the big screen never scrolls: the page takes the window's height below the header
@@ -366,6 +370,7 @@ export function mount(root, ctx) {
     else if (v.phase === "racing") renderRacing(v, animate);
     else renderFinished(v);
     renderSide(v);
+    if (isHost) section(standInBox, `${JSON.stringify([v.away, v.stand_ins, v.phase])}:${language()}`, () => standInPanel(v, send));
     drawTicker();
     askPace(v);
     fit();
@@ -380,6 +385,20 @@ export function mount(root, ctx) {
       if (e.type !== "lot" && eventText(e)) ticker.push(e); // the stage reveals a lot bid by bid
     }
     while (ticker.length > 4) ticker.shift();
+  }
+
+  // the announcer's moments of this update, from the frame on screen to the new one
+  function announce(v) {
+    const lines = [];
+    if (v.phase === "racing" && v.live) {
+      const before = shownFrame && shownFrame.race === v.race ? shownFrame.frame : null;
+      if (!before && !v.live.rounds?.length) announcer.clear();
+      lines.push(...raceMoments(before, v.live, v.horses || []));
+    }
+    const settled = v.last && view && view.last?.race !== v.last.race ? v.last : null;
+    const pays = settled ? payoutMoment(settled, money) : null;
+    if (pays) lines.push(pays);
+    announcer.say(lines);
   }
 
   function send(intent) {
@@ -397,6 +416,7 @@ export function mount(root, ctx) {
       render(false);
     },
     update(v, events) {
+      announce(v);
       view = v;
       note(events);
       render(true);

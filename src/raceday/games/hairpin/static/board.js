@@ -4,7 +4,7 @@
 // server's view; this module shows them and sends {type: "move", action}.
 import { el } from "/static/js/common.js";
 import { beginRedraw, refocus } from "/static/js/focus.js";
-import { fill, lazyFinale, lobbyCard, svg, turnScreen } from "/static/js/rooms.js";
+import { fill, lazyFinale, lobbyCard, standInOf, standInPanel, svg, turnScreen } from "/static/js/rooms.js";
 import { language, onLanguage, t } from "/static/js/i18n.js";
 import { render as say } from "/static/js/present.js";
 
@@ -208,7 +208,7 @@ export function playerLabel(view, p) {
   const pl = view.players[p];
   const colour = t(`hp_${SIDE[p]}`);
   if (pl.kind !== "human") return `${colour} — ${t("hp_computer", { level: t(`level_${pl.kind}`) })}`;
-  if (pl.name) return `${colour} — ${pl.name}`;
+  if (pl.name) return `${colour} — ${pl.name}${standInOf(view, (view.seats || []).indexOf(pl.name))}`;
   return `${colour} — ${t(hostScreen ? "hp_this_screen" : "hp_big_screen")}`;
 }
 
@@ -362,6 +362,7 @@ export function mountGame(root, ctx) {
       wide && end ? null : recent,
       rulesNote(v),
       v.phase !== "playing" ? el("p", {}, el("a", { href: "/" }, t("new_party"))) : null,
+      ctx.role === "host" ? standInPanel(v, send) : null,
       ctx.role === "host" && v.phase === "playing" ? el("button", { type: "button", class: "hp-abandon", onclick: () => { if (window.confirm(t("hp_confirm_abandon"))) send({ type: "finish" }); } }, t("hp_abandon")) : null);
     if (pending) {
       const ms = Math.round(Math.min(700, Math.max(250, (v.timeline?.pace ?? 0.8) * 600)));

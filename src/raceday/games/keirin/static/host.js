@@ -9,9 +9,10 @@
 import { el, paceFromAddress } from "/static/js/common.js";
 import { drawFinale } from "/static/js/finale.js";
 import { onLanguage, placeText, t } from "/static/js/i18n.js";
-import { seatList } from "/static/js/rooms.js";
+import { seatList, standInPanel } from "/static/js/rooms.js";
 import { cue } from "/static/js/sound.js";
-import { cash, ensureStyles, eventText, KIND_ORDER, oddsText, riderTag, ridersTag, Velodrome } from "./track.js";
+import { createAnnouncer } from "/static/js/announcer.js";
+import { cash, ensureStyles, eventText, KIND_ORDER, oddsText, payoutMoment, photoStrip, RaceMoments, riderTag, ridersTag, Velodrome } from "./track.js";
 
 const STEP_S = 2.2; // the room's own pace: seconds between two steps of a race
 const MOVE_SHARE = 0.6; // riders glide to their new squares in this share of a step
@@ -34,13 +35,15 @@ export function mount(root, ctx) {
   const stage = el("div", { class: "kr-stage" });
   const trackBox = el("div", { class: "kr-track" });
   const moment = el("div", { class: "kr-moment", "aria-live": "polite" });
+  const announcer = createAnnouncer();
+  const moments = new RaceMoments();
   const trackWrap = el("div", { class: "kr-track-wrap" }, trackBox, moment);
   const status = el("p", { class: "kr-status" });
   const throwsBox = el("div", { class: "kr-throws" });
   const newsBox = el("ol", { class: "kr-news", "aria-label": t("commentary") });
   const side = el("aside", { class: "kr-side", "aria-label": t("standings") });
   const main = el("div", { class: "kr-main" },
-    el("div", { class: "kr-head" }, heading, controls), stage, status, throwsBox, newsBox);
+    el("div", { class: "kr-head" }, heading, controls, announcer.button), announcer.line, stage, status, throwsBox, newsBox);
   const screen = el("div", { class: "kr-tv" }, main, side);
   root.replaceChildren(screen);
 
@@ -79,6 +82,8 @@ export function mount(root, ctx) {
     if (lv) {
       const starting = lv.step.some((e) => e.type === "derny");
       track.set(lv.positions, starting ? lv.derny : null, opts);
+      const running = lv.phase !== "over";
+      track.stage({ pullingOff: lv.step.some((e) => e.type === "slipstream"), bell: running && lv.bell, sprint: running && lv.sprint });
       if (!lv.positions || !Object.keys(lv.positions).length) {
         track.label(t("kr_betting_closed"), t("kr_derny_waits"));
       } else if (lv.phase === "photo") {
@@ -92,9 +97,11 @@ export function mount(root, ctx) {
       const pos = {};
       v.last.positions.forEach((s, i) => { pos[i + 1] = s; });
       track.set(pos, null, opts);
+      track.stage();
       track.label(t("kr_winner", { n: v.last.ranking[0] }), t("kr_race_result", { race: v.last.race }));
     } else {
       track.set({}, null, { animate: false });
+      track.stage();
       track.label(t("keirin"), t("kr_lap_note", { finish: v.config.length }));
     }
   }
@@ -112,7 +119,8 @@ export function mount(root, ctx) {
       moment.replaceChildren(el("div", { class: "kr-finish" },
         el("p", { class: "kr-finish-title" }, t("kr_winner", { n: result.ranking[0] })),
         el("ol", { class: "kr-finish-order", "aria-label": t("kr_full_order") },
-          result.ranking.map((r, i) => el("li", {}, el("span", { class: "kr-place" }, placeText(i + 1)), riderTag(r, i === 0 ? "big" : ""))))));
+          result.ranking.map((r, i) => el("li", {}, el("span", { class: "kr-place" }, placeText(i + 1)), riderTag(r, i === 0 ? "big" : "")))),
+        moments.together && moments.race === v.race ? photoStrip(moments.together) : null));
       if (cued !== `finish:${v.race}`) { cued = `finish:${v.race}`; cue("finish"); }
     } else if (photo || throws.length) {
       const riders = photo ? photo.riders : throws.map((e) => e.rider);
@@ -279,7 +287,8 @@ export function mount(root, ctx) {
     controls.replaceChildren(...(isHost ? [
       button(t("kr_close_betting"), { type: "close_betting" }, { class: "primary kr-close" }),
       el("button", { type: "button", class: "kr-end", onclick: () => { if (confirm(t("kr_confirm_finish"))) send({ type: "finish" }); } }, t("kr_finish_night")),
-    ] : []));
+      standInPanel(v, send),
+    ].filter(Boolean) : []));
   }
 
   function renderRacing(v, animate) {
@@ -366,6 +375,10 @@ export function mount(root, ctx) {
       askPace(v);
     },
     update(v, events) {
+      const lines = moments.step(v);
+      if (v.phase !== "racing" && v.last && view?.last?.race !== v.last.race) lines.push(payoutMoment(v.last));
+      if (v.phase === "racing" && v.live && !Object.keys(v.live.positions || {}).length) announcer.clear();
+      announcer.say(lines.filter(Boolean));
       view = v;
       note(events);
       render(true);

@@ -3,7 +3,7 @@
 // the derny and the riders moving square by square. No rule lives here: positions, odds,
 // tickets and payouts all come from the server's view and events.
 import { el } from "/static/js/common.js";
-import { language, t } from "/static/js/i18n.js";
+import { language, placeText, t } from "/static/js/i18n.js";
 import { describeEvent } from "/static/js/present.js";
 import { useStyles } from "/static/js/rooms.js";
 
@@ -137,8 +137,11 @@ export class Velodrome {
     this.sub = svg("text", { x: CX, y: CY + 30, class: "infield-small", "text-anchor": "middle" });
     this.node.append(this.info, this.sub);
     this.dernyNode = svg("g", { class: "derny", "aria-hidden": "true" },
-      svg("rect", { x: -26, y: -15, width: 52, height: 30, rx: 8 }),
-      svg("text", { x: 0, y: 7, "text-anchor": "middle" }, "D"));
+      svg("g", { class: "derny-body" },
+        svg("rect", { x: -26, y: -15, width: 52, height: 30, rx: 8 }),
+        svg("text", { x: 0, y: 7, "text-anchor": "middle" }, "D")));
+    this.flag = svg("text", { x: CX, y: CY + 86, class: "stage-flag", "text-anchor": "middle" });
+    this.node.append(this.flag);
     this.node.append(this.dernyNode);
     this.riderNodes = {};
     for (let r = 1; r <= riders; r++) {
@@ -179,6 +182,15 @@ export class Velodrome {
     if (!animate) step(start + ms);
   }
 
+  // the race's staged moments, from the server's facts: the derny pulling off (its
+  // slipstream event), the bell and the sprint (the live view's `bell` and `sprint`)
+  stage({ pullingOff = false, bell = false, sprint = false } = {}) {
+    this.dernyNode.classList.toggle("pulling-off", pullingOff);
+    this.node.classList.toggle("is-bell", bell && !sprint);
+    this.node.classList.toggle("is-sprint", sprint);
+    this.flag.textContent = sprint ? t("kr_sprint") : (bell ? t("kr_bell") : "");
+  }
+
   label(big, small) {
     this.info.textContent = big;
     this.sub.textContent = small;
@@ -210,4 +222,86 @@ export class Velodrome {
       this.dernyNode.setAttribute("transform", `translate(${x.toFixed(1)},${y.toFixed(1)})`);
     }
   }
+}
+
+// The photo of riders who crossed the line together (a `cross` event with several riders):
+// each rider with how far past the line he ended, in the order the event gives.
+export function photoStrip(cross) {
+  return el("ol", { class: "kr-photo-strip", "aria-label": t("kr_photo") }, cross.riders.map((r, i) =>
+    el("li", {}, riderTag(r, "big"), el("span", { class: "kr-margin" }, t("kr_photo_margin", { past: cross.past[i] })))));
+}
+
+// The announcer's moments of a race, step by step, from the server's events and live facts
+// only: the derny pulling off (slipstream), a new leader (the turn event's `leaders`), the
+// bell and the sprint (live `bell`, `sprint` turning true), riders crossing together (a
+// `cross` of several), a photo-finish called, the winner (with a beaten favourite or a
+// long shot, from the board's chances) and, at the results, the biggest return.
+export const LONG_ODDS = 0.1;
+export class RaceMoments {
+  constructor() { this.reset(null); }
+
+  reset(race) {
+    this.race = race;
+    this.leaders = null;
+    this.bell = false;
+    this.sprint = false;
+    this.together = null;
+    this.crossed = false;
+  }
+
+  // the lines of one update of the view `v` (its live step), and the last result's race
+  step(v) {
+    const out = [];
+    const lv = v.live;
+    if (v.phase === "racing" && lv) {
+      if (this.race !== v.race) this.reset(v.race);
+      for (const e of lv.step || []) {
+        if (e.type === "slipstream") out.push({ key: "kr_say_derny_off", moment: "derny", params: { rider: e.rider } });
+        if (e.type === "turn" && e.leaders?.length && !e.chasing) {
+          const key = e.leaders.join("-");
+          if (this.leaders !== null && key !== this.leaders) {
+            out.push(e.leaders.length > 1
+              ? { key: "kr_say_lead_level", moment: "lead", params: { riders: e.leaders } }
+              : { key: "kr_say_lead", moment: "lead", params: { rider: e.leaders[0] } });
+          }
+          this.leaders = key;
+        }
+        if (e.type === "cross") {
+          if (!this.crossed && e.riders.length > 1) {
+            // the places that pay: the first three across in that turn
+            this.together = { riders: e.riders.slice(0, 3), past: e.past.slice(0, 3) };
+            out.push({ key: "kr_say_together", moment: "together", params: { riders: this.together.riders } });
+          }
+          this.crossed = true;
+        }
+        if (e.type === "photo_finish") {
+          out.push({ key: "kr_say_photo", moment: "photo", params: { place: placeText(e.for_place), riders: e.riders } });
+        }
+        if (e.type === "result") {
+          const winner = e.ranking[0];
+          out.push({ key: "kr_say_winner", moment: "winner", params: { rider: winner } });
+          const rows = v.board?.top?.win || [];
+          const favourite = rows.slice().sort((a, b) => b.chance - a.chance)[0];
+          const won = rows.find((row) => row.riders[0] === winner);
+          if (won && won.chance < LONG_ODDS) {
+            out.push({ key: "kr_say_long_odds", moment: "long_odds", params: { rider: winner, chance: `${(won.chance * 100).toFixed(1)}%` } });
+          } else if (favourite && favourite.riders[0] !== winner) {
+            out.push({ key: "kr_say_favourite_beaten", moment: "favourite_beaten", params: { rider: favourite.riders[0] } });
+          }
+        }
+      }
+      if (lv.bell && !this.bell && !lv.sprint) out.push({ key: "kr_say_bell", moment: "bell", params: { to_go: lv.to_go } });
+      if (lv.sprint && !this.sprint) out.push({ key: "kr_say_sprint", moment: "sprint", params: {} });
+      this.bell = Boolean(lv.bell);
+      this.sprint = Boolean(lv.sprint);
+    }
+    return out;
+  }
+}
+
+// The biggest return of the race just settled (the view's `last`), as a moment.
+export function payoutMoment(last) {
+  const best = (last?.players || []).filter((p) => p.returned > p.staked && p.returned > 0)
+    .sort((a, b) => b.returned - a.returned)[0];
+  return best ? { key: "kr_say_payout", moment: "payout", params: { name: best.name, amount: cash(best.returned) } } : null;
 }

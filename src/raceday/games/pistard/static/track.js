@@ -5,7 +5,7 @@
 // their action numbers), the dice and the standings come from the server's view.
 import { el } from "/static/js/common.js";
 import { beginRedraw, refocus } from "/static/js/focus.js";
-import { fill, lazyFinale, lobbyCard, svg, turnScreen } from "/static/js/rooms.js";
+import { fill, lazyFinale, lobbyCard, standInPanel, svg, turnScreen } from "/static/js/rooms.js";
 import { language, onLanguage, placeText, t } from "/static/js/i18n.js";
 import { describeEvent, render as say, template } from "/static/js/present.js";
 
@@ -433,6 +433,7 @@ export function mountRace(root, ctx) {
       el("div", { class: "card pi-commentary" }, el("h3", {}, t("commentary")),
         el("ol", { class: "pi-recent" }, v.recent.slice(-8).reverse().map((e) => el("li", {}, eventText(e))).filter((li) => li.textContent))),
       v.phase !== "racing" ? el("p", {}, el("a", { href: "/" }, t("new_party"))) : null,
+      ctx.role === "host" ? standInPanel(v, send) : null,
       ctx.role === "host" && v.phase === "racing" ? el("button", { type: "button", class: "hp-abandon", onclick: () => { if (window.confirm(t("pi_confirm_abandon"))) send({ type: "finish" }); } }, t("pi_abandon")) : null);
     if (pending.length) {
       const ms = Math.round(Math.min(600, Math.max(250, (v.timeline?.pace ?? 0.6) * 700)));

@@ -167,6 +167,44 @@ export function removeSeatButton(name, seat, send) {
     "aria-label": t("remove_seat", { name }), onclick: () => send({ type: "remove_seat", seat }) }, t("remove"));
 }
 
+// The host's part for players who left (while a game is on): a seat whose phone is gone may
+// be given to a computer at a level the host picks; a seat a computer plays shows its mark
+// and, once the phone is back, a button that hands it back. Nothing when nobody is away.
+export function standInPanel(v, send) {
+  const levels = v.levels || [];
+  const away = new Set(v.away || []);
+  const standing = new Map((v.stand_ins || []).map((s) => [s.seat, s.level]));
+  const seats = (v.seats || []).map((name, seat) => ({ name, seat }))
+    .filter(({ seat }) => standing.has(seat) || away.has(seat));
+  if (!levels.length || !seats.length || v.phase === "lobby" || v.phase === "finished") return null;
+  return el("div", { class: "card stand-ins", role: "group", "aria-label": t("stand_in_title") },
+    el("h3", {}, t("stand_in_title")),
+    el("ul", {}, seats.map(({ name, seat }) => {
+      const level = standing.get(seat);
+      if (level !== undefined) {
+        return el("li", { "data-seat": seat }, name, " ", standInMark(level),
+          away.has(seat) ? null : [" ", el("button", { type: "button", class: "small hand-back", "data-seat": seat,
+            onclick: () => send({ type: "hand_back", seat }) }, t("stand_in_hand_back"))]);
+      }
+      const pick = el("select", { class: "stand-in-level", "aria-label": t("stand_in_level", { name }) },
+        levels.map((l) => el("option", { value: l }, t(`level_${l}`))));
+      return el("li", { "data-seat": seat }, t("stand_in_away", { name }), " ", pick, " ",
+        el("button", { type: "button", class: "small give-seat", "data-seat": seat,
+          onclick: () => send({ type: "replace", seat, level: pick.value }) }, t("stand_in_give")));
+    })));
+}
+
+// "(computer: easy)": the mark beside the name of a seat a computer plays for its person.
+export function standInMark(level) {
+  return t("stand_in_mark", { level: t(`level_${level}`) });
+}
+
+// The mark for `seat` in view `v`, or "" when its person plays it.
+export function standInOf(v, seat) {
+  const s = (v.stand_ins || []).find((x) => x.seat === seat);
+  return s ? ` ${standInMark(s.level)}` : "";
+}
+
 export function seatList(seats, isHost, send, attrs = {}) {
   return el("ol", attrs, seats.map((name, seat) => el("li", {}, name, " ",
     isHost ? removeSeatButton(name, seat, send) : null)));

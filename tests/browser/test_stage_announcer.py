@@ -1,0 +1,288 @@
+"""The stage on the TV: Dice Derby's racecourse (turf, furlong poles, the winning post, horse
+figures carrying their dice) and KEIRIN's staged race, with the announcer's headlines at
+the moments the server's facts make (a lead change, a fall, a photo-finish, a beaten
+favourite, a big payout; the derny pulling off, the bell, the sprint, riders crossing
+together), in English and Japanese, and its voice: off until the one button turns it on.
+
+The views are a real room's, tick by tick, fed to the TV page's module: seed 13 of a Derby
+evening with falls (0.15) has falls, lead changes and a photo-finish in race 1; seed 5 of a
+KEIRIN night has the bell, the sprint and riders 2 and 4 crossing level (a photo-finish).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from raceday.games.derby.room import DerbyRoom
+from raceday.games.keirin.room import KeirinRoom
+from raceday.rooms import JSON, Actor
+from raceday.web.app import create_app
+from raceday.web.server import background_server
+
+sys.path.insert(0, str(Path(__file__).parent))
+from shots import keep_shot
+
+HOST = Actor.host()
+TV = {"width": 1920, "height": 1080}
+PHONE = {"width": 390, "height": 844}
+
+
+def copy(view: JSON) -> JSON:
+    out: JSON = json.loads(json.dumps(view))
+    return out
+
+
+@cache
+def derby_views() -> tuple[JSON, ...]:
+    """The TV's views of seed 13's first race, from betting to the results tick."""
+    room = DerbyRoom.create({"races": 4, "fall_rate": "0.15"}, 13)
+    room.add_seat("Aki")
+    room.add_seat("Ben")
+    rng = np.random.default_rng(13)
+    room.handle(HOST, {"type": "start", "computers": 1}, rng)
+    bids = {"d20": (1500, 0), "d12": (0, 900)}
+    while room.phase() == "auction":
+        horse = room.public_view()["auction"]["horse"]
+        for i in (0, 1):
+            me = room.private_view(Actor.player(i))
+            assert me is not None
+            if me["may_bid"] and me["sealed_bid"] is None:
+                amount = bids.get(horse, (0, 0))[i]
+                room.handle(Actor.player(i), {"type": "bid", "amount": amount}, rng)
+    for i in (0, 1):
+        room.handle(Actor.player(i), {"type": "done"}, rng)
+    views = [copy(room.public_view())]
+    while not views[-1]["live"]["finished"]:
+        room.handle(Actor.timeline(), {"type": "tick"}, rng)
+        views.append(copy(room.public_view()))
+    room.handle(Actor.timeline(), {"type": "tick"}, rng)  # the results, after the finish
+    views.append(copy(room.public_view()))
+    return tuple(views)
+
+
+@cache
+def keirin_views() -> tuple[JSON, ...]:
+    """The TV's views of seed 5's race (9 riders), step by step to the result."""
+    room = KeirinRoom.create({"races": 1, "riders": 9}, 5)
+    room.add_seat("Aki")
+    rng = np.random.default_rng(5)
+    room.handle(HOST, {"type": "start"}, rng)
+    room.handle(Actor.player(0), {"type": "done"}, rng)
+    views = [copy(room.view(HOST))]
+    while room.phase() == "racing":
+        room.handle(Actor.timeline(), {"type": "tick"}, rng)
+        views.append(copy(room.view(HOST)))
+    return tuple(views)
+
+
+# Mount the game's TV module as a spectator and feed it the views; record after each update
+# the announcer's moment and line, the course's shape, and what a stubbed voice was given.
+MOUNT = """async ([game, views, lang, upto]) => {
+  const i18n = await import("/static/js/i18n.js");
+  await i18n.setLanguage(lang);
+  const host = await import(`/games/${game}/static/host.js`);
+  const root = document.createElement("main");
+  document.body.replaceChildren(root);
+  document.body.classList.add("big");
+  const ctx = { role: "spectator", code: "TEST", info: {}, error: { show() {} } };
+  const screen = host.mount(root, ctx);
+  screen.welcome(views[0], []);
+  const line = root.querySelector(".announcer");
+  const said = [];
+  const stages = [];
+  for (const v of views.slice(1, upto ?? views.length)) {
+    screen.update(v, v.live?.step ?? []);
+    said.push({ moment: line.dataset.moment ?? "", text: line.innerText });
+    const svg = root.querySelector(".velodrome");
+    stages.push(svg ? { bell: svg.classList.contains("is-bell"),
+      sprint: svg.classList.contains("is-sprint"),
+      pulling: Boolean(root.querySelector(".derny.pulling-off")) } : null);
+  }
+  return { said, stages };
+}"""
+
+COURSE = """() => {
+  const box = (s) => {
+    const r = document.querySelector(s)?.getBoundingClientRect();
+    return r && [r.left, r.top, r.width, r.height];
+  };
+  const main = document.querySelector(".announcer-main") ?? document.body;
+  return {
+    course: box(".dd-course"),
+    figures: document.querySelectorAll(".dd-course .dd-runner svg.dd-horse").length,
+    carried: [...document.querySelectorAll(".dd-course .dd-carry")].map((c) => c.textContent),
+    poles: document.querySelectorAll(".dd-course .dd-lane[data-horse='d4'] .dd-pole").length,
+    posts: document.querySelectorAll(".dd-course .dd-post-pole").length,
+    headline: box(".announcer.is-on"),
+    headlineSize: parseFloat(getComputedStyle(main).fontSize),
+    scrollWidth: document.documentElement.scrollWidth,
+  };
+}"""
+
+VOICE_STUB = """
+  Object.defineProperty(window, "speechSynthesis", { configurable: true, value: {
+    spoken: [], speak(u) { this.spoken.push([u.text, u.lang]); }, cancel() {} } });
+  window.SpeechSynthesisUtterance = class {
+    constructor(text) { this.text = text; this.lang = ""; } };
+"""
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with background_server(create_app(tmp_path_factory.mktemp("stage") / "s.sqlite")) as url:
+        yield url
+
+
+def tv_page(chromium: Any, base: str, viewport: dict[str, int] = TV, motion: bool = False,
+            voice: bool = False) -> Any:
+    context = chromium.new_context(viewport=viewport, locale="en-US",
+                                   reduced_motion="no-preference" if motion else "reduce")
+    if voice:
+        context.add_init_script(VOICE_STUB)
+    page = context.new_page()
+    page.errors = []
+    page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
+    page.goto(f"{base}replay")
+    return page
+
+
+def moments(said: list[dict[str, str]]) -> list[str]:
+    return [m for s in said for m in s["moment"].split()]
+
+
+def index_of(said: list[dict[str, str]], moment: str) -> int:
+    return next(i for i, s in enumerate(said) if moment in s["moment"].split())
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_derby_course_shows_figures_and_the_moments_headlines(chromium: Any, base: str,
+                                                              lang: str) -> None:
+    views = [*derby_views()]
+    finish = next(i for i, v in enumerate(views) if v["live"] and v["live"]["finished"])
+    photo = views[finish]["live"]["photo"]
+    assert photo and photo["horses"] == ["d10", "d4"], "seed 13 no longer ends in a photo"
+    page = tv_page(chromium, base)
+    got = page.evaluate(MOUNT, ["derby", views, lang, None])
+    said = got["said"]
+    seen = moments(said)
+    assert {"lead", "fall", "photo", "favourite_beaten", "payout"} <= set(seen), seen
+    # the photo-finish is told at the finish frame itself (index = update count - 1)
+    assert index_of(said, "photo") == finish - 1
+    words = {"en": ["falls!", "leads!", "Photo finish! The d10 beats the d4 by one pip!"],
+             "ja": ["落馬！", "先頭", "写真判定！ d10 が d4 を1の目差で制した！"]}[lang]
+    text = " ".join(s["text"] for s in said)
+    for w in words:
+        assert w in text, (w, text)
+    # the finish frame's course: six horse figures carrying their dice, poles and the post
+    page.evaluate(MOUNT, ["derby", views, lang, finish + 1])
+    shape = page.evaluate(COURSE)
+    assert shape["figures"] == 6
+    assert [c.split()[0] if " " in c else c for c in shape["carried"]]  # labels present
+    for die in ("d4", "d6", "d8", "d10", "d12", "d20"):
+        assert any(die in c for c in shape["carried"]), (die, shape["carried"])
+    assert shape["poles"] == 4 and shape["posts"] == 6
+    _left, _top, width, height = shape["course"]
+    assert width >= 1800 and height >= 800, shape["course"]  # the course fills the TV
+    assert shape["headline"] is not None and shape["headlineSize"] >= 48
+    keep_shot(page, f"stage/derby-photo-{lang}-1920.png")
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+def test_derby_course_reads_on_a_phone_watching(chromium: Any, base: str) -> None:
+    views = [*derby_views()]
+    page = tv_page(chromium, base, PHONE)
+    page.evaluate(MOUNT, ["derby", views, "en", 3])
+    shape = page.evaluate(COURSE)
+    assert shape["scrollWidth"] <= PHONE["width"]
+    left, _top, width, height = shape["course"]
+    keep_shot(page, "stage/derby-lead-en-390.png")
+    # six lanes, each at least a finger's height (44 px) tall, inside the phone's width
+    assert left >= 0 and left + width <= PHONE["width"] and height >= 6 * 44, shape["course"]
+    assert shape["figures"] == 6
+    page.context.close()
+
+
+def test_derby_horses_glide_and_the_photo_finish_runs_slower(chromium: Any, base: str) -> None:
+    views = [*derby_views()]
+    finish = next(i for i, v in enumerate(views) if v["live"] and v["live"]["finished"])
+    page = tv_page(chromium, base, motion=True)
+    durations = page.evaluate("""async ([views, finish]) => {
+      const host = await import("/games/derby/static/host.js");
+      const root = document.createElement("main");
+      document.body.replaceChildren(root);
+      const ctx = { role: "spectator", code: "TEST", info: {}, error: { show() {} } };
+      const screen = host.mount(root, ctx);
+      screen.welcome(views[0], []);
+      const runs = [];
+      for (const v of views.slice(1, finish + 1)) {
+        screen.update(v, []);
+        const moving = [...root.querySelectorAll(".dd-runner")].filter((r) => r.style.transition);
+        runs.push(moving.length ? parseFloat(moving[0].style.transition.split(" ")[1]) : 0);
+      }
+      return runs;
+    }""", [views, finish])
+    normal = durations[1]
+    assert normal > 0  # a furlong's move eases over part of the tick
+    assert durations[-1] == round(normal * 1.7)  # the photo's last furlong, slowed
+    page.context.close()
+
+
+def test_the_voice_is_off_by_default_and_speaks_once_turned_on(chromium: Any, base: str) -> None:
+    views = [*derby_views()]
+    page = tv_page(chromium, base, voice=True)
+    page.evaluate(MOUNT, ["derby", views, "en", 4])
+    button = page.locator(".announcer-voice")
+    assert button.get_attribute("aria-pressed") == "false"
+    assert button.inner_text() == "Announcer's voice: off"
+    assert page.evaluate("window.speechSynthesis.spoken") == []
+    # on from the keyboard: Tab reaches it, Enter presses it, the choice is remembered
+    button.focus()
+    page.keyboard.press("Enter")
+    assert button.get_attribute("aria-pressed") == "true"
+    assert page.evaluate("localStorage.getItem('raceday.voice')") == "on"
+    page.reload()
+    got = page.evaluate(MOUNT, ["derby", views, "ja", 4])
+    spoken = page.evaluate("window.speechSynthesis.spoken")
+    assert page.locator(".announcer-voice").get_attribute("aria-pressed") == "true"
+    lines = [s["text"] for s in got["said"] if s["moment"]]
+    assert spoken and all(lang == "ja-JP" for _, lang in spoken)
+    assert spoken[-1][0] in lines[-1], (spoken, lines)
+    page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_keirin_stages_the_derny_the_bell_the_sprint_and_the_photo(chromium: Any, base: str,
+                                                                   lang: str) -> None:
+    views = [*keirin_views()]
+    steps = [e for v in views if v["live"] for e in v["live"]["step"]]
+    cross = next(e for e in steps if e["type"] == "cross")
+    assert cross["riders"][:2] == [2, 4] and cross["past"][:2] == [0, 0], cross
+    page = tv_page(chromium, base)
+    got = page.evaluate(MOUNT, ["keirin", views, lang, None])
+    said, stages = got["said"], got["stages"]
+    order = [index_of(said, m) for m in ("derny", "bell", "sprint", "together", "photo", "winner")]
+    assert order == sorted(order), order
+    assert stages[order[0]]["pulling"]
+    assert stages[order[1]]["bell"] and not stages[order[1]]["sprint"]
+    assert stages[order[2]]["sprint"]
+    # the facts behind them: the bell and the sprint turn true at those very steps
+    live = [v["live"] for v in views[1:]]
+    assert live[order[1]]["bell"] and not live[order[1] - 1]["bell"]
+    assert live[order[2]]["sprint"] and not live[order[2] - 1]["sprint"]
+    text = said[order[4]]["text"]
+    assert ("Photo finish" in text) if lang == "en" else ("写真判定" in text), text
+    page.evaluate(MOUNT, ["keirin", views, lang, order[5] + 2])  # up to the finish
+    strip = page.locator(".kr-finish .kr-photo-strip li")
+    assert strip.count() == len(cross["riders"][:3])  # the places that pay, crossed together
+    assert strip.first.inner_text().replace("\n", " ").split() == ["2", "+0"]
+    keep_shot(page, f"stage/keirin-finish-{lang}-1920.png")
+    page.context.close()
