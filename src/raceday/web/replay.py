@@ -93,21 +93,68 @@ def _read(path: Path, sql: str, args: tuple[Any, ...]) -> list[tuple[Any, ...]]:
 
 
 # --- rooms ------------------------------------------------------------------------------
-def finished_rooms(path: Path) -> list[dict[str, Any]]:
-    rows = _read(path, "SELECT code, game, revision, updated FROM rooms WHERE finished = 1 "
-                       "ORDER BY updated DESC LIMIT ?", (MAX_LISTED,))
-    return [{"source": "room", "game": str(g), "name": str(c), "steps": int(r),
-             "when": str(u), "url": f"/replay/room/{c}", "winners": _winners(path, str(g), str(c))}
-            for c, g, r, u in rows]
-
-
-def _winners(path: Path, game: str, code: str) -> list[JSON]:
-    """Who won a finished room, as its finale's podium names them (``{"name", "who"}`` of
-    each first place); none where the room has no finale or cannot be read back."""
-    try:
-        snapshot = stored_state(lambda sql, args: _read(path, sql, args), code)
-    except (RacedayError, KeyError, TypeError, ValueError, sqlite3.Error):
+def _ended_games(path: Path, code: str) -> list[tuple[int, int, str, str]]:
+    """The games of room ``code`` that "again" followed, in order: (first seq, last seq,
+    final state's JSON text, when it ended); none in a file no server of this version has
+    opened (it has no ``room_games``)."""
+    if not _ended_games_kept(path):
         return []
+    return [(int(f), int(la), str(s), str(e)) for f, la, s, e in _read(
+        path, "SELECT first_seq, last_seq, state, ended FROM room_games WHERE code = ? "
+              "ORDER BY last_seq", (code,))]
+
+
+def finished_rooms(path: Path) -> list[dict[str, Any]]:
+    """One entry per finished game of a room: each game "again" followed (at
+    ``/replay/room/CODE/N``) and the room's current one once it is over (at
+    ``/replay/room/CODE``), the newest first."""
+    which = "finished = 1 OR code IN (SELECT code FROM room_games)" \
+        if _ended_games_kept(path) else "finished = 1"
+    rows = _read(path, f"SELECT code, game, revision, finished, updated FROM rooms WHERE {which} "
+                       "ORDER BY updated DESC LIMIT ?", (MAX_LISTED,))
+    out: list[dict[str, Any]] = []
+    for c, g, r, finished, u in rows:
+        code, game = str(c), str(g)
+        ended = _ended_games(path, code)
+        for number, (first, last, state, when) in enumerate(ended, 1):
+            out.append({"source": "room", "game": game, "name": code, "number": number,
+                        "steps": last - first + 1, "when": when,
+                        "url": f"/replay/room/{code}/{number}",
+                        "winners": _winners(game, _state_object(state))})
+        if finished:
+            first = ended[-1][1] + 1 if ended else 1
+            out.append({"source": "room", "game": game, "name": code,
+                        "number": len(ended) + 1, "steps": int(r) - first + 1, "when": str(u),
+                        "url": f"/replay/room/{code}", "winners": _winners(game, _current(
+                            path, code))})
+    out.sort(key=lambda item: str(item["when"]), reverse=True)
+    return out[:MAX_LISTED]
+
+
+def _ended_games_kept(path: Path) -> bool:
+    return bool(_read(path, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
+                      ("room_games",)))
+
+
+def _state_object(text: str) -> dict[str, Any] | None:
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _current(path: Path, code: str) -> dict[str, Any] | None:
+    """The room's state as of its last logged intent (None where it cannot be read back)."""
+    try:
+        return stored_state(lambda sql, args: _read(path, sql, args), code)
+    except (RacedayError, KeyError, TypeError, ValueError, sqlite3.Error):
+        return None
+
+
+def _winners(game: str, snapshot: dict[str, Any] | None) -> list[JSON]:
+    """Who won a finished game of a room, as its finale's podium names them (``{"name",
+    "who"}`` of each first place); none where it has no finale or cannot be read back."""
     finale = _finale(game, snapshot) if snapshot is not None else None
     podium = finale.get("podium") if isinstance(finale, dict) else None
     return [{"name": p.get("name"), "who": p.get("who")} for p in podium or []
@@ -125,26 +172,40 @@ def _event_words(words: Any, event: dict[str, Any], players: list[Any]) -> Messa
     return message if isinstance(message, Message) else room_event_message(event, players)
 
 
-def room_replay(path: Path, code: str) -> dict[str, Any]:
+def room_replay(path: Path, code: str, number: int | None = None) -> dict[str, Any]:
+    """The replay of one finished game of room ``code``: its ``number``-th (from 1), or
+    without one the latest finished (the one being played is not finished)."""
     code = code.strip().upper()
-    rows = _read(path, "SELECT game, finished FROM rooms WHERE code = ?", (code,))
+    rows = _read(path, "SELECT game, finished, revision FROM rooms WHERE code = ?", (code,))
     if not rows:
         raise ReplayError(f"there is no room {code!r} on this server", 404)
-    game, finished = rows[0]
-    if not finished:
+    game, finished, revision = rows[0]
+    ended = _ended_games(path, code)
+    if number is None:
+        number = len(ended) + 1 if finished or not ended else len(ended)
+    if not 1 <= number <= len(ended) + 1:
+        raise ReplayError(f"room {code} has no game {number}", 404)
+    if number == len(ended) + 1 and not finished:
         raise ReplayError(f"room {code} is still being played: watch it at /watch/{code}", 409)
+    if number <= len(ended):
+        first, last, state, _ = ended[number - 1]
+        own_snapshot = _state_object(state)
+    else:
+        first, last, own_snapshot = (ended[-1][1] + 1 if ended else 1), int(revision), None
     seats = dict(_read(path, "SELECT seat, name FROM room_seats WHERE code = ?", (code,)))
     words = getattr(face(str(game), "replay"), "room_event", None)
     players: list[Any] = []
     places: list[dict[str, Any]] = []
     steps: list[dict[str, Any]] = []
     rows = _read(path, "SELECT seq, actor, events, intent FROM room_events WHERE code = ? "
-                       "ORDER BY seq LIMIT ?", (code, MAX_STEPS))
+                       "AND seq BETWEEN ? AND ? ORDER BY seq LIMIT ?",
+                 (code, first, last, MAX_STEPS))
     logged = [(_public_intent(intent_text), [e for e in json.loads(events_text)
                                              if isinstance(e, dict)])
               for _, _, events_text, intent_text in rows]
     try:
-        snapshot = stored_state(lambda sql, args: _read(path, sql, args), code)
+        snapshot = own_snapshot if number <= len(ended) else \
+            stored_state(lambda sql, args: _read(path, sql, args), code)
     except (SaveFormatError, RoomError) as exc:
         raise ReplayError(f"room {code} cannot be read back: {exc}", 409) from None
     if snapshot is None:
@@ -165,7 +226,8 @@ def room_replay(path: Path, code: str) -> dict[str, Any]:
         if frames is not None and frames[len(steps)] is not None:
             step["frame"] = frames[len(steps)]
         steps.append(step)
-    return {"source": "room", "game": str(game), "name": code, "steps": steps,
+    return {"source": "room", "game": str(game), "name": code, "number": number,
+            "steps": steps,
             "board": frames is not None, "drawer": drawer(str(game)),
             "finale": _finale(str(game), snapshot),
             "players": [{"place": p.get("place"), "kind": p.get("kind"), "name": p.get("name")}
@@ -372,9 +434,10 @@ def replays(request: Request) -> JSONResponse:
                             "sessions": saved_sessions(_store(request))})
 
 
-def room_answer(path: Path, code: str) -> JSONResponse:
-    """The answer to ``/api/replay/room/{code}`` (the heavy-work pool's work)."""
-    return _answer(lambda: room_replay(path, code))
+def room_answer(path: Path, code: str, number: int | None = None) -> JSONResponse:
+    """The answer to ``/api/replay/room/{code}`` or ``/api/replay/room/{code}/{number}``
+    (the heavy-work pool's work)."""
+    return _answer(lambda: room_replay(path, code, number))
 
 
 def session_answer(path: Path, game: str, name: str, part: str | None) -> JSONResponse:
@@ -396,19 +459,29 @@ async def _heavy(request: Request, work: Callable[..., JSONResponse], *args: Any
 
 @router.get("/api/replay/room/{code}", responses=_refusals(400, 404, 409, 429))
 async def replay_room(code: str, request: Request) -> Response:
-    """A finished room's replay. Naming a room by its code is a lookup like
+    """A room's latest finished game's replay. Naming a room by its code is a lookup like
     ``/api/rooms/{code}`` (its answer tells a live code from a free one): it takes from the
     same per-address allowance, a code that names no room costing ``MISS_COST`` (429 when
     spent)."""
+    return await _room_lookup(request, code, None)
+
+
+@router.get("/api/replay/room/{code}/{number}", responses=_refusals(400, 404, 409, 429))
+async def replay_room_game(code: str, number: int, request: Request) -> Response:
+    """The replay of a room's ``number``-th game (from 1; "again" starts the next)."""
+    return await _room_lookup(request, code, number)
+
+
+async def _room_lookup(request: Request, code: str, number: int | None) -> Response:
     lookups: Limiter | None = getattr(request.app.state, "lookups", None)
     if lookups is None:
-        return await _heavy(request, room_answer, _db(request), code)
+        return await _heavy(request, room_answer, _db(request), code, number)
     bucket = lookups.bucket(client_key(request.scope, request.app.state.trusted_proxies))
     if not bucket.ready():
         return Response(refusal_body(Message("refusal.too_many")), status_code=429,
                         media_type="application/json",
                         headers={"Retry-After": retry_after(bucket)})
-    answer = await _heavy(request, room_answer, _db(request), code)
+    answer = await _heavy(request, room_answer, _db(request), code, number)
     if answer.status_code != 429:  # refused by the heavy work's allowance: no look made
         bucket.charge(MISS_COST if answer.status_code == 404 else 1)
     return answer

@@ -117,7 +117,17 @@ CREATE TABLE IF NOT EXISTS room_events (
     at REAL NOT NULL,
     PRIMARY KEY (code, seq)
 );
+CREATE TABLE IF NOT EXISTS room_games (
+    code TEXT NOT NULL,
+    first_seq INTEGER NOT NULL,
+    last_seq INTEGER NOT NULL,
+    state TEXT NOT NULL,
+    ended TEXT NOT NULL DEFAULT (datetime('now')),
+    PRIMARY KEY (code, last_seq)
+);
 """
+# room_games: each game of a room that "again" followed, with the log's seqs it spans and
+# its final state (the room's row and the log after last_seq are the game being played)
 
 CODE_ALPHABET = "BCDFGHJKLMNPQRSTVWXZ"  # consonants only: no words, no 0/O or 1/I mix-ups
 CODE_LENGTH = 4
@@ -424,7 +434,7 @@ class RoomStore:
         """Delete the room ``code`` with its seats and events (a room nobody joined, given
         way to a newcomer)."""
         self._write([(f"DELETE FROM {table} WHERE code = ?", (code,))
-                     for table in ("room_events", "room_seats", "rooms")])
+                     for table in ("room_events", "room_seats", "room_games", "rooms")])
 
     def mark_closed(self, code: str) -> None:
         """Mark the room ``code`` closed (it is not loaded again)."""
@@ -499,11 +509,12 @@ class RoomStore:
 
     def append(self, room: Room, old_revision: int, actor: Actor, intent: Mapping[str, Any],
                events: list[JSON], seat: tuple[int, str, str] | None = None,
-               removed: int | None = None) -> None:
+               removed: int | None = None, ended: JSON | None = None) -> None:
         """One accepted intent: the event, the new revision, maybe a new seat or a seat
-        ``removed`` (its row deleted, the seats after it one lower), and the room's
+        ``removed`` (its row deleted, the seats after it one lower), the room's
         snapshot if it was taken with this intent (``room.snapshot_revision`` is
-        ``room.revision``)."""
+        ``room.revision``), and the finished game's final state ``ended`` when this intent
+        starts a new one (kept in ``room_games`` up to the revision before it)."""
         finished = int(room.logic.finished())
         statements: list[tuple[str, tuple[Any, ...]]] = [
             ("UPDATE rooms SET state = ?, rng = ?, state_revision = ?, revision = ?, "
@@ -519,6 +530,11 @@ class RoomStore:
              (room.code, room.revision, jsontext.dumps(actor.to_json()),
               jsontext.dumps(dict(intent)), jsontext.dumps(events), time.time())),
         ]
+        if ended is not None:
+            statements.append((
+                "INSERT INTO room_games (code, first_seq, last_seq, state) "
+                "SELECT ?, COALESCE(MAX(last_seq), 0) + 1, ?, ? FROM room_games WHERE code = ?",
+                (room.code, old_revision, jsontext.dumps(ended), room.code)))
         if seat is not None:
             statements.append(("INSERT INTO room_seats (code, seat, name, token_hash) "
                                "VALUES (?, ?, ?, ?)", (room.code, *seat)))
@@ -842,11 +858,13 @@ class Rooms:
             raise RoomClosed(room.code, room.game, room.logic.finished())
         if room.logic.finished() and intent.get("type") != "again":  # the host's new game
             raise refusal(RoomError, "refusal.party_over")
+        ended = room.logic.to_json() if room.logic.finished() else None
         return self._commit(room, actor, intent,
-                            lambda: room.logic.handle(actor, intent, room.rng))
+                            lambda: room.logic.handle(actor, intent, room.rng), ended=ended)
 
     def _commit(self, room: Room, actor: Actor, intent: Mapping[str, Any],
-                change: Callable[[], list[JSON]], seat_token: str | None = None) -> list[JSON]:
+                change: Callable[[], list[JSON]], seat_token: str | None = None,
+                ended: JSON | None = None) -> list[JSON]:
         old_revision = room.revision
         kept = (room.snapshot, room.snapshot_rng, room.snapshot_revision, room.since_snapshot)
         try:
@@ -860,7 +878,8 @@ class Rooms:
                 seat_row = (int(events[0]["seat"]), str(events[0]["name"]),
                             token_hash(seat_token))
             removed = removed_seat(actor, events)
-            self.store.append(room, old_revision, actor, intent, events, seat_row, removed)
+            self.store.append(room, old_revision, actor, intent, events, seat_row, removed,
+                              ended)
         except BaseException as exc:
             # put the room back exactly as it was: state, generator and revision (its
             # snapshot with the intents accepted since applied again), unless the refusal

@@ -256,8 +256,10 @@ async function part(game, name, partName) {
 async function list() {
   const data = await api("/api/replays");
   const winners = (it) => (it.winners || []).map((w) => (w.who ? say(it.game, w.who) : w.name)).join(", ");
-  const item = (it) => el("li", {}, el("a", { href: it.source === "room" ? link("room", it.name) : link(it.game, it.name) },
-    `${say(it.game, { key: "title" })} — ${it.name}`),
+  const href = (it) => (it.source !== "room" ? link(it.game, it.name)
+    : it.url === `/replay/room/${it.name}` ? link("room", it.name) : link("room", it.name, String(it.number)));
+  const item = (it) => el("li", {}, el("a", { href: href(it) },
+    `${say(it.game, { key: "title" })} — ${it.name}${it.number > 1 || it.url !== `/replay/room/${it.name}` ? ` · ${it.number}` : ""}`),
     it.winners?.length ? el("span", { class: "winners" }, ` · ${t("rp_won_by", { names: winners(it) })}`) : null,
     it.when ? el("span", { class: "note" }, ` ${it.when}`) : null);
   main.replaceChildren(
@@ -276,7 +278,9 @@ async function start() {
   onLanguage(() => { draw(); redraw(); });
   try {
     if (!parts.length) await list();
-    else if (parts.length === 3) await part(...parts);
+    else if (parts[0] === "room" && parts.length === 3) {
+      await player(await api(`/api/replay/room/${encodeURIComponent(parts[1])}/${encodeURIComponent(parts[2])}`));
+    } else if (parts.length === 3) await part(...parts);
     else if (parts[0] === "room" && parts.length === 2) {
       await player(await api(`/api/replay/room/${encodeURIComponent(parts[1])}`));
     } else if (parts.length === 2) {
