@@ -375,3 +375,32 @@ def test_the_list_of_replays_says_who_won_each_room(open_page: Any, played: Play
             if first:  # a person's own name; a computer's is worded by its level
                 assert first in words
         assert page.js_errors == []
+
+
+def test_each_game_of_a_room_played_again_has_its_own_link(
+        open_page: Any, tmp_path: Path) -> None:
+    """A room whose first game "again" followed (its log's first two steps kept in
+    room_games) lists both games; the first opens at its own link with its own steps."""
+    from raceday.web.server import background_server
+
+    db = tmp_path / "party.sqlite"
+    with TestClient(create_app(db)) as tc:
+        code = tc.post("/api/rooms", json={"game": "derby", "options": {"races": 4}}).json()[
+            "code"]
+        assert tc.post(f"/api/rooms/{code}/join", json={"name": "Aki"}).is_success
+        with sqlite3.connect(db) as conn:
+            conn.execute("INSERT INTO room_games (code, first_seq, last_seq, state) "
+                         "SELECT code, 1, revision, state FROM rooms")
+        assert tc.post(f"/api/rooms/{code}/join", json={"name": "Ben"}).is_success
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE rooms SET finished = 1")
+    with background_server(create_app(db)) as base:
+        page = open_page(PHONE, f"{base}replay")
+        latest = page.get_by_role("link", name=f"Dice Derby — {code} · 2")
+        assert latest.get_attribute("href") == f"/replay/room/{code}"
+        page.get_by_role("link", name=f"Dice Derby — {code} · 1").click()
+        _at(page, 1, 2)
+        assert f"/replay/room/{code}/1#" in page.url
+        page.keyboard.press("ArrowRight")
+        assert "Aki joins" in page.inner_text(".replay-words")
+        assert page.js_errors == []
