@@ -127,7 +127,7 @@ def finished_rooms(path: Path) -> list[dict[str, Any]]:
                         "number": len(ended) + 1, "steps": int(r) - first + 1, "when": str(u),
                         "url": f"/replay/room/{code}", "winners": _winners(game, _current(
                             path, code))})
-    out.sort(key=lambda item: str(item["when"]), reverse=True)
+    out.sort(key=lambda item: (str(item["when"]), int(item["number"])), reverse=True)
     return out[:MAX_LISTED]
 
 
