@@ -5,7 +5,9 @@ A step is words and, where the game draws one, a board: its title and lines are 
 (key and parameters, rendered in the reader's language by the page's ``present.js``) and
 its ``frame`` is the game's :meth:`State.frame`. Nothing here names a game:
 
-* **Party-server rooms** (any game): a room whose evening is over (``rooms.finished``).
+* **Party-server rooms** (any game): a room whose evening is over (``rooms.finished``),
+  and each game of a room that the host's "again" followed (``room_games``: its span of
+  the log and its final state), each its own replay.
   The steps are its event log (``room_events``), one step per accepted intent, in order,
   with the public events it produced as messages (``event.<kind>``, the game's own first)
   and who sent it (host, a seat's name, or a spectator's join). Intents are never shown:
@@ -16,7 +18,8 @@ its ``frame`` is the game's :meth:`State.frame`. Nothing here names a game:
   position, so a finished game (a terminal state) replays as one step: its final board and
   result.
 
-Links: ``/replay`` (the list), ``/replay/room/CODE``, ``/replay/GAME/NAME`` and
+Links: ``/replay`` (the list), ``/replay/room/CODE`` (its latest finished game),
+``/replay/room/CODE/N`` (its N-th game), ``/replay/GAME/NAME`` and
 ``/replay/GAME/NAME/PART`` (one part of a session, such as a stage of a stage race, from
 the game's replay face, drawn by its ``film.js``); the JSON behind each is under
 ``/api/replay/...``.
