@@ -33,6 +33,14 @@ TITLES = {"hairpin": "Hairpin Racers", "pistard": "PISTARD", "keirin": "KEIRIN",
           "derby": "Dice Derby", "wielersim": "WielerSIM"}
 BOARDS = {"hairpin": "svg.hp-board", "pistard": "svg.pi-track", "keirin": "svg.velodrome",
           "derby": ".dd-track", "wielersim": "svg.profile"}  # WielerSIM: a watch room's film
+# Dice Derby's horses (runners) that stand outside their own lane on the replay's course.
+RUNNERS_OUT_OF_LANE = """() => [...document.querySelectorAll(".replay-board .dd-lane")]
+  .filter((lane) => lane.querySelector(".dd-runner")).filter((lane) => {
+    const l = lane.getBoundingClientRect();
+    const r = lane.querySelector(".dd-runner").getBoundingClientRect();
+    const mid = (r.top + r.bottom) / 2;
+    return mid < l.top || mid > l.bottom || r.left < l.left - 1 || r.right > l.right + 1;
+  }).map((lane) => lane.textContent.trim().slice(0, 20))"""
 BARE_KEY = re.compile(r"\b[a-z]+(?:_[a-z]+)*\.[a-z_]+\b")  # a message key, not its words
 DUMP = re.compile(r"[{}]|: null|\[\]|\w: [\[{(]|'\w+': |\"\w+\": ?")
 
@@ -308,6 +316,8 @@ def test_every_room_replay_fits_the_narrowest_and_widest_phones(
                 for width in (360, 430):  # the same page turned to each phone's width
                     turn_to(page, {"width": width, "height": 800})
                     _fits(page, False)
+                    if game == "derby":
+                        assert page.evaluate(RUNNERS_OUT_OF_LANE) == [], (width, key)
                 page.set_viewport_size({"width": 360, "height": 800})
             assert page.js_errors == []
             page.context.close()

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from a11y import assert_accessible
+from tv_text import small_tv_text
 
 from raceday.web.app import create_app
 from raceday.web.hub import Hub
@@ -49,6 +50,7 @@ def test_the_host_gives_a_left_seat_to_a_computer_and_hands_it_back(
     panel.get_by_text("Bo has left").wait_for()
     assert panel.get_by_label("Computer level for Bo").input_value() == "cautious"
     assert_accessible(tv, "the host with a player who left")
+    assert small_tv_text(tv) == []  # the box reads from the sofa like the rest of the TV
     give = panel.get_by_role("button", name="Give to a computer")
     give.focus()
     tv.keyboard.press("Enter")
