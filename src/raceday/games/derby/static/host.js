@@ -5,12 +5,12 @@
 // No rule lives here and nothing is replayed: every number comes from the view or events.
 import { el, paceFromAddress } from "/static/js/common.js";
 import { drawFinale } from "/static/js/finale.js";
-import { language, money, onLanguage, placeText, t } from "/static/js/i18n.js";
+import { language, money, onLanguage, placeText, t, withAmounts } from "/static/js/i18n.js";
 import { describeEvent, render as word } from "/static/js/present.js";
 import { seatList, standInPanel, useStyles } from "/static/js/rooms.js";
 import { cue } from "/static/js/sound.js";
 import { createAnnouncer } from "/static/js/announcer.js";
-import { drawTrack, FURLONGS, HORSES, horseTag, payoutMoment, raceMoments, SHAPES } from "./track.js";
+import { drawTrack, FURLONGS, glideMs, HORSES, horseTag, payoutMoment, raceMoments, SHAPES } from "./track.js";
 
 export { HORSES, SHAPES, horseTag };
 
@@ -19,21 +19,6 @@ const MOVE_SHARE = 0.55; // horses run to their new furlong in this share of a t
 const TICKER_LINES = 2; // the news line's lines on the big screen, each shown whole
 const TV_PAYOUTS = 4; // payout lines the last race's card shows on the big screen
 const BETTING_BIDS = 2; // the last lot's highest bids beside the first race's odds board
-const AMOUNTS = new Set(["amount", "price", "money", "repay", "score", "stake", "pays", "net"]);
-
-// Amounts of money in an event's facts (and in the messages inside them) with the reader's
-// thousands separators, as the tables show them.
-function withAmounts(value, key = "") {
-  if (typeof value === "number" && AMOUNTS.has(key)) return money(value);
-  if (Array.isArray(value)) return value.map((v) => withAmounts(v));
-  if (value && typeof value === "object") {
-    const out = {};
-    for (const [k, v] of Object.entries(value)) out[k] = withAmounts(v, k);
-    return out;
-  }
-  return value;
-}
-
 // An event as the tables word it: "event.<kind>" (or the variant a true fact picks) with
 // its facts; an event of a kind without words shows nothing.
 export function eventText(e) {
@@ -305,7 +290,7 @@ export function mount(root, ctx) {
       stage.replaceChildren(el("div", { class: "dd-race" },
         el("h2", {}, t("racing", { race: v.race, races: v.races }), " — ",
           el("span", { class: "round-title" }, roundTitle(lv))),
-        track, finishBanner(lv, from ? moveMs(v) : 0)));
+        track, finishBanner(lv, from ? glideMs(lv, moveMs(v)) : 0)));
       shownFrame = { race: v.race, frame: lv };
       document.body.dataset.finish = lv.finished ? String(v.race) : "";
     }

@@ -140,14 +140,20 @@ export function drawTrack(frame, opts = {}) {
   });
   box.replaceChildren(head, ...rows);
   if (runners.length) {
-    // the last furlong of a photo-finish runs slower, for the eye to follow the noses
-    const run = photo.length ? Math.round(ms * 1.7) : ms;
+    const run = glideMs(frame, ms);
     for (const [runner] of runners) runner.style.transition = `left ${run}ms cubic-bezier(.3,.1,.3,1)`;
     const go = () => { for (const [runner, now] of runners) runner.style.left = spot(now); };
     if (ms === 0) go();
     else requestAnimationFrame(() => requestAnimationFrame(go));
   }
   return box;
+}
+
+// How long the horses glide to `frame` (the view's `live`) for a step of `ms`: the last
+// furlong of a photo-finish runs slower, for the eye to follow the noses.
+export const PHOTO_SLOWER = 1.7;
+export function glideMs(frame, ms) {
+  return frame?.photo?.horses?.length ? Math.round(ms * PHOTO_SLOWER) : ms;
 }
 
 // The moments of the step from `before` to `frame` (the view's `live`), for the announcer,
