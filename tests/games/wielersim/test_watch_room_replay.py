@@ -74,8 +74,11 @@ def play(db: Path, options: dict[str, Any], games: int = 1, skip_at: int | None 
         rooms.store.close()
 
 
-def _frames(db: Path, code: str) -> tuple[list[dict[str, Any]], list[Any]]:
-    steps = room_replay(db, code)["steps"]
+def _frames(db: Path, code: str, games: int = 1) -> tuple[list[dict[str, Any]], list[Any]]:
+    """The steps of a room's ``games`` replays one after the other (each game played again
+    is a replay of its own: game 1, 2, ..., then the latest) and their frames."""
+    steps = [s for n in range(1, games) for s in room_replay(db, code, n)["steps"]]
+    steps += room_replay(db, code)["steps"]
     return steps, [s.get("frame") for s in steps]
 
 
@@ -120,7 +123,7 @@ def test_a_stage_of_a_stage_race_played_again_replays_both_races(tmp_path: Path)
     db = tmp_path / "rooms.sqlite"
     code, live = play(db, {**RACE, "stage": 2, "campaign": "Ronde", "title": "Stage 3"},
                       games=2)
-    steps, frames = _frames(db, code)
+    steps, frames = _frames(db, code, games=2)
     one, two = _started(steps)
     assert all(f is not None for f in frames[one:])
     for i, step in enumerate(steps[one:], start=one):
@@ -132,7 +135,7 @@ def test_a_stage_of_a_stage_race_played_again_replays_both_races(tmp_path: Path)
 def test_a_race_played_again_with_a_new_seed_replays_both_races(tmp_path: Path) -> None:
     db = tmp_path / "rooms.sqlite"
     code, live = play(db, RACE, games=2)
-    steps, frames = _frames(db, code)
+    steps, frames = _frames(db, code, games=2)
     one, two = _started(steps)
     assert live[steps[one]["seq"]]["film"]["seed"] != live[steps[two]["seq"]]["film"]["seed"]
     for i, step in enumerate(steps[one:], start=one):  # each start names its seed
@@ -176,7 +179,7 @@ def test_a_race_whose_start_names_its_seed_replays_after_playing_again(
         tmp_path: Path) -> None:
     db = tmp_path / "rooms.sqlite"
     code, live = play(db, RACE, games=2)
-    steps, _ = _frames(db, code)
+    steps, _ = _frames(db, code, games=2)
     one, two = _started(steps)
     seeds = [live[steps[i]["seq"]]["film"]["seed"] for i in (one, two)]
     assert seeds[0] != seeds[1]
@@ -188,7 +191,7 @@ def test_a_race_whose_start_names_its_seed_replays_after_playing_again(
             named = [{**e, "seed": seed} if e["type"] == "started" else e for e in events]
             conn.execute("UPDATE room_events SET events = ? WHERE code = ? AND seq = ?",
                          (json.dumps(named), code, steps[i]["seq"]))
-    steps, frames = _frames(db, code)
+    steps, frames = _frames(db, code, games=2)
     for i, step in enumerate(steps[one:], start=one):
         assert frames[i] == live[step["seq"]], f"step {step['seq']}"
     assert frames[two - 1]["standings"] != frames[-1]["standings"]  # two races, both drawn
