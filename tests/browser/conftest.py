@@ -4,7 +4,8 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -78,3 +79,14 @@ def open_page(chromium: Any) -> Callable[..., Any]:
         return page
 
     return open_one
+
+
+@pytest.fixture
+def base(tmp_path: Path) -> Iterator[str]:
+    """A party server of its own on a fresh database, for a test that changes rooms in ways
+    others must not see (a module that shares one server defines its own ``base``)."""
+    from raceday.web.app import create_app
+    from raceday.web.server import background_server
+
+    with background_server(create_app(tmp_path / "party.sqlite")) as url:
+        yield url

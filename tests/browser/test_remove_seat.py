@@ -5,23 +5,12 @@ from __future__ import annotations
 
 import json
 import urllib.request
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
-
-import pytest
-
-from raceday.web.app import create_app
-from raceday.web.server import background_server
 
 TV = {"width": 1920, "height": 1080}
 PHONE = {"width": 390, "height": 844}
 
-
-@pytest.fixture
-def base(tmp_path: Path) -> Iterator[str]:
-    with background_server(create_app(tmp_path / "party.sqlite")) as url:
-        yield url
 
 
 def test_the_host_removes_a_seat_with_the_keyboard(open_page: Callable[..., Any],

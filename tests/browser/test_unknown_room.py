@@ -4,20 +4,9 @@ room, with the way back to the landing page."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-
-from raceday.web.app import create_app
-from raceday.web.server import background_server
-
-
-@pytest.fixture
-def base(tmp_path: Path) -> Iterator[str]:
-    with background_server(create_app(tmp_path / "party.sqlite")) as url:
-        yield url
 
 
 @pytest.mark.parametrize("kind", ["host", "watch", "play"])

@@ -9,19 +9,14 @@ import json
 import re
 import sys
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 warnings.filterwarnings("ignore", message=".*httpx.*", category=DeprecationWarning)
 
 from playwright.sync_api import expect  # noqa: E402
 from tests.browser.shots import keep_shot  # noqa: E402
-
-from raceday.web.app import create_app  # noqa: E402
-from raceday.web.server import background_server  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).parent))
 from a11y import assert_accessible, turn_to, wait_for_style_sheets  # noqa: E402
@@ -32,11 +27,6 @@ PHONES = ({"width": 360, "height": 780}, {"width": 430, "height": 932})
 WORDS = ".wv-room .film-where, .wv-room .groups li, .wv-room .wv-ticker li, .wv-room .wv-sub, " \
         ".wv-room .film-legend, .wv-room td, .wv-room .wv-seats, .wv-room .finale li"
 
-
-@pytest.fixture
-def base(tmp_path: Path) -> Iterator[str]:
-    with background_server(create_app(tmp_path / "party.sqlite")) as url:
-        yield url
 
 
 def settled(page: Any) -> None:

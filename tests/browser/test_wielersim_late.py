@@ -3,25 +3,15 @@ and a phone that comes after the start goes straight to watching the race."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
-import pytest
 from playwright.sync_api import expect
 from tests.browser.shots import keep_shot
-
-from raceday.web.app import create_app
-from raceday.web.server import background_server
 
 TV = {"width": 1920, "height": 1080}
 PHONE = {"width": 390, "height": 844}
 
-
-@pytest.fixture
-def base(tmp_path: Path) -> Iterator[str]:
-    with background_server(create_app(tmp_path / "party.sqlite")) as url:
-        yield url
 
 
 def test_watch_on_a_phone_and_a_late_phone(open_page: Callable[..., Any], base: str) -> None:
