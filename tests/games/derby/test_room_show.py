@@ -23,15 +23,15 @@ def seat(i: int) -> Actor:
     return Actor.player(i)
 
 
-def betting_room(seed: int = 7, computers: int = 1) -> tuple[DerbyRoom, np.random.Generator]:
-    """Two people (Aki, Ben) and ``computers`` computers, the auction done (Aki bought the
-    d20, Ben the d12), each person holding a win ticket on the d20: betting open."""
+def auctioned_room(seed: int, computers: int, bids: dict[str, tuple[int, int]]
+                   ) -> tuple[DerbyRoom, np.random.Generator]:
+    """Two people (Aki, Ben) and ``computers`` computers through the auction, Aki and Ben
+    bidding ``bids[horse]`` (nothing on the others)."""
     room = DerbyRoom.create({"races": 4}, seed)
     room.add_seat("Aki")
     room.add_seat("Ben")
     rng = np.random.default_rng(seed)
     room.handle(HOST, {"type": "start", "computers": computers}, rng)
-    bids = {"d12": (0, 900), "d20": (1500, 0)}
     while room.phase() == "auction":
         horse = room.public_view()["auction"]["horse"]
         for i in (0, 1):
@@ -39,6 +39,13 @@ def betting_room(seed: int = 7, computers: int = 1) -> tuple[DerbyRoom, np.rando
             assert me is not None
             if me["may_bid"] and me["sealed_bid"] is None:
                 room.handle(seat(i), {"type": "bid", "amount": bids.get(horse, (0, 0))[i]}, rng)
+    return room, rng
+
+
+def betting_room(seed: int = 7, computers: int = 1) -> tuple[DerbyRoom, np.random.Generator]:
+    """Two people (Aki, Ben) and ``computers`` computers, the auction done (Aki bought the
+    d20, Ben the d12), each person holding a win ticket on the d20: betting open."""
+    room, rng = auctioned_room(seed, computers, {"d12": (0, 900), "d20": (1500, 0)})
     assert room.phase() == "betting"
     for i in (0, 1):
         room.handle(seat(i), {"type": "ticket", "kind": "win", "horses": ["d20"],
@@ -224,19 +231,7 @@ def test_the_finale_names_the_evenings_facts() -> None:
 def test_a_shared_award_names_everyone_sharing_it() -> None:
     """Aki pays 1,200 for the d12 and Ben 1,200 for the d20: the top bid is both of theirs,
     named together, its detail saying it is a tie."""
-    room = DerbyRoom.create({"races": 4}, 3)
-    room.add_seat("Aki")
-    room.add_seat("Ben")
-    rng = np.random.default_rng(3)
-    room.handle(HOST, {"type": "start", "computers": 0}, rng)
-    bids = {"d12": (1200, 0), "d20": (0, 1200)}
-    while room.phase() == "auction":
-        horse = room.public_view()["auction"]["horse"]
-        for i in (0, 1):
-            me = room.private_view(seat(i))
-            assert me is not None
-            if me["may_bid"] and me["sealed_bid"] is None:
-                room.handle(seat(i), {"type": "bid", "amount": bids.get(horse, (0, 0))[i]}, rng)
+    room, _ = auctioned_room(3, 0, {"d12": (1200, 0), "d20": (0, 1200)})
     assert room.state is not None
     top = next(a for a in room.awards(room.state)
                if a["title"]["key"] == "derby.finale.top_bid")
