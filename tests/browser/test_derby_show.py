@@ -377,19 +377,27 @@ def test_a_language_switch_redraws_the_big_screen_and_the_phone(open_page: Any,
     assert not tv.js_errors and not phone.js_errors
 
 
-def test_twelve_players_still_fit_the_big_screen(open_page: Any, base: str) -> None:
-    """The most the room seats (one phone and eleven computers): the standings, the chips
-    and the payouts still fit 1920×1080 in betting, after a race and at the finale."""
+def one_phone_evening(open_page: Any, base: str, *, computers: int, speed: str,
+                      motion: bool = False) -> tuple[Any, Any]:
+    """An evening started on the TV (at ``speed``) with Aki's phone and ``computers``
+    computers: the TV's page and the phone's."""
     room = post(f"{base}api/rooms", {"game": "derby", "options": {"races": RACES}})
     code = room["code"]
-    tv = open_page(TV, f"{base}host/{code}?speed=0",
+    tv = open_page(TV, f"{base}host/{code}?speed={speed}", motion=motion,
                    storage={f"raceday.host.{code}": room["host_token"]})
     phone = open_page(PHONES[0][1], f"{base}play/{code}")
     phone.locator("#name").fill("Aki")
     phone.keyboard.press("Enter")
     phone.locator("body[data-phase=lobby] .who").wait_for()
-    tv.locator("#computers").fill("11")
+    tv.locator("#computers").fill(str(computers))
     tv.locator(".controls button.primary").click()
+    return tv, phone
+
+
+def test_twelve_players_still_fit_the_big_screen(open_page: Any, base: str) -> None:
+    """The most the room seats (one phone and eleven computers): the standings, the chips
+    and the payouts still fit 1920×1080 in betting, after a race and at the finale."""
+    tv, phone = one_phone_evening(open_page, base, computers=11, speed="0")
     while not tv.locator("body[data-phase=betting]").count():
         act(phone, 0)
     tv.locator(".dd-standings tbody tr").nth(11).wait_for()
@@ -410,16 +418,7 @@ def test_the_winner_banner_waits_for_the_horses_to_reach_the_post(open_page: Any
                                                                   base: str) -> None:
     """With motion on, the finish's banner enters only when the last glide has ended: its
     entrance is delayed by at least as long as the horses that moved take to run."""
-    room = post(f"{base}api/rooms", {"game": "derby", "options": {"races": RACES}})
-    code = room["code"]
-    tv = open_page(TV, f"{base}host/{code}?speed=0.5", motion=True,
-                   storage={f"raceday.host.{code}": room["host_token"]})
-    phone = open_page(PHONES[0][1], f"{base}play/{code}")
-    phone.locator("#name").fill("Aki")
-    phone.keyboard.press("Enter")
-    phone.locator("body[data-phase=lobby] .who").wait_for()
-    tv.locator("#computers").fill("2")
-    tv.locator(".controls button.primary").click()
+    tv, phone = one_phone_evening(open_page, base, computers=2, speed="0.5", motion=True)
     while not tv.locator("body[data-phase=racing]").count():
         if not act(phone, 0):
             phone.wait_for_timeout(100)
