@@ -29,11 +29,12 @@ def dash_to_the_end(room: DashRoom, rng: np.random.Generator) -> None:
     raise AssertionError("the toy game did not end")
 
 
-def two_phones() -> tuple[DashRoom, np.random.Generator]:
-    room = DashRoom.create({"players": ["human", "human"], "target": 5}, 1)
+def two_phones(target: int = 5, seed: int = 4) -> tuple[DashRoom, np.random.Generator]:
+    """A dash to ``target`` started for Aki and Ben (two people), chance from ``seed``."""
+    room = DashRoom.create({"players": ["human", "human"], "target": target}, 1)
     room.add_seat("Aki")
     room.add_seat("Ben")
-    rng = np.random.default_rng(4)
+    rng = np.random.default_rng(seed)
     room.handle(HOST, {"type": "start"}, rng)
     return room, rng
 

@@ -9,19 +9,21 @@ import json
 import numpy as np
 
 from raceday.core.events import Event
-from raceday.rooms import JSON, Actor, PartyRoom
-from tests.rooms.toy import GUESS, GuessState
+from raceday.rooms import JSON, Actor
+from tests.rooms.test_party_room import GuessRoom
+from tests.rooms.toy import GuessState
 
 HOST = Actor.host()
 TICK = {"type": "tick"}
 
 
-class CurtainRoom(PartyRoom[GuessState]):
-    game = "guess"
-    GAME = GUESS
-    title = "Guess"
-    max_seats = 4
-    min_seats = 2
+class CurtainRoom(GuessRoom):
+    """The guessing room with its throws at the timeline's pace, behind the curtain."""
+
+    allows_undo = False
+
+    def waits_for_host(self, state: GuessState) -> bool:
+        return False
 
     def paces(self, state: GuessState) -> bool:
         return True

@@ -12,6 +12,7 @@ import pytest
 from raceday.games.derby.room import DerbyRoom
 from raceday.games.keirin.room import KeirinRoom
 from raceday.rooms import Actor, RefusedUnread, RoomError
+from tests.rooms.test_again import two_phones
 from tests.rooms.test_party_room import seated
 from tests.rooms.test_turn_room import DashRoom, roundtrip
 from tests.rooms.toy import GO
@@ -20,12 +21,7 @@ HOST, AKI, BEN = Actor.host(), Actor.player(0), Actor.player(1)
 
 
 def dash_for_two() -> tuple[DashRoom, np.random.Generator]:
-    room = DashRoom.create({"players": ["human", "human"], "target": 30}, 1)
-    room.add_seat("Aki")
-    room.add_seat("Ben")
-    rng = np.random.default_rng(3)
-    room.handle(HOST, {"type": "start"}, rng)
-    return room, rng
+    return two_phones(target=30, seed=3)
 
 
 def refused(room: object, actor: Actor, intent: dict[str, object],
