@@ -538,7 +538,7 @@ class NightState(SealedState):
         elif (cancel := self.cancel_of(action)) is not None:
             ticket = self.mine(player)[cancel]
             self.tickets.remove(ticket)
-            events = [Event("ticket_withdrawn", {"kind": ticket.kind})]
+            events = [Event("ticket_withdrawn", {})]  # sealed too: never which bet
         else:
             ticket_fields = self.ticket_of(action)
             assert ticket_fields is not None
