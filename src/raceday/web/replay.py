@@ -96,11 +96,12 @@ def _read(path: Path, sql: str, args: tuple[Any, ...]) -> list[tuple[Any, ...]]:
 
 
 # --- rooms ------------------------------------------------------------------------------
-def _ended_games(path: Path, code: str) -> list[tuple[int, int, str, str]]:
+def _ended_games(path: Path, code: str, kept: bool | None = None
+                 ) -> list[tuple[int, int, str, str]]:
     """The games of room ``code`` that "again" followed, in order: (first seq, last seq,
     final state's JSON text, when it ended); none in a file no server of this version has
-    opened (it has no ``room_games``)."""
-    if not _ended_games_kept(path):
+    opened (it has no ``room_games``; ``kept`` says so when the caller has looked)."""
+    if not (_ended_games_kept(path) if kept is None else kept):
         return []
     return [(int(f), int(la), str(s), str(e)) for f, la, s, e in _read(
         path, "SELECT first_seq, last_seq, state, ended FROM room_games WHERE code = ? "
@@ -111,14 +112,14 @@ def finished_rooms(path: Path) -> list[dict[str, Any]]:
     """One entry per finished game of a room: each game "again" followed (at
     ``/replay/room/CODE/N``) and the room's current one once it is over (at
     ``/replay/room/CODE``), the newest first."""
-    which = "finished = 1 OR code IN (SELECT code FROM room_games)" \
-        if _ended_games_kept(path) else "finished = 1"
+    kept = _ended_games_kept(path)  # looked up once for the whole list
+    which = "finished = 1 OR code IN (SELECT code FROM room_games)" if kept else "finished = 1"
     rows = _read(path, f"SELECT code, game, revision, finished, updated FROM rooms WHERE {which} "
                        "ORDER BY updated DESC LIMIT ?", (MAX_LISTED,))
     out: list[dict[str, Any]] = []
     for c, g, r, finished, u in rows:
         code, game = str(c), str(g)
-        ended = _ended_games(path, code)
+        ended = _ended_games(path, code, kept)
         for number, (first, last, state, when) in enumerate(ended, 1):
             out.append({"source": "room", "game": game, "name": code, "number": number,
                         "steps": last - first + 1, "when": when,
