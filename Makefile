@@ -89,9 +89,10 @@ test: $(DEV_STAMP) browser
 check: $(DEV_STAMP) lint warm
 	$(PY) -m pytest -n 2 -q -m "not slow"
 
-# Every phase of every game at 390x844 and 1920x1080 into docs/usage/img (tools/scenes/).
+# Every phase of every game at 390x844, 1440x900 and 1920x1080 in English and Japanese into
+# /tmp/raceday-shots (tools/scenes/); SHOTS="--docs" also refreshes docs/usage/img.
 screenshots: $(DEV_STAMP) browser
-	$(PY) tools/screenshots.py
+	$(PY) tools/screenshots.py $(SHOTS)
 
 bench: $(DEV_STAMP) warm
 	$(PY) bench/run_all.py

@@ -1,7 +1,7 @@
 """The pages every game shares: the landing page (in English and Japanese, and with a setup
 field refused by the app's own validation), replays, numbers, print (its index, a game's
-sheets and a refused request), not found, a room's header with the Sound toggle, and the
-finale of a real game (a short Hairpin game against the computer, played to its end)."""
+sheets and a refused request), not found, a room code nobody holds (host, watch, play), and
+the finale of a real game (a short Hairpin game against the computer, played to its end)."""
 
 from __future__ import annotations
 
@@ -49,35 +49,29 @@ def _still(page: Any) -> None:
 
 def scenes(shot: Any) -> None:
     # paths are relative to the server's address (which ends with a slash)
-    for path, phase, lang in [("", "landing", "en"), ("", "landing-ja", "ja"),
-                              ("replay", "replays", "en"), ("numbers", "numbers", "en"),
-                              ("print", "print", "en"), ("print/hairpin", "print-sheets", "en"),
-                              ("print/hairpin", "print-sheets-ja", "ja"),
-                              ("print/hairpin?nosuch=1", "print-refused", "en"),
-                              ("nosuchpage", "notfound", "en")]:
-        for page in shot.pair(path, lang):
-            page.wait_for_load_state("networkidle")
-            shot.snap(page, phase)
-            page.context.close()
-    for size in ("phone", "tv"):  # a setup field out of its range, worded by the app
-        page = shot.page(size, "")
-        tokens = page.locator("#pistard-setup input[name=tokens]")
-        tokens.fill("99")
-        page.locator("#pistard-setup button[type=submit]").click()
-        page.locator("#pistard-setup .field-error").wait_for()
-        page.evaluate("document.querySelector('#pistard-setup').scrollIntoView()")
-        shot.snap(page, "validation")
+    for path, phase in [("", "landing"), ("replay", "replays"), ("numbers", "numbers"),
+                        ("print", "print"), ("print/hairpin", "print-sheets"),
+                        ("print/hairpin?nosuch=1", "print-refused"), ("nosuchpage", "notfound"),
+                        ("host/ZZZZ", "unknown-host"), ("watch/ZZZZ", "unknown-watch"),
+                        ("play/ZZZZ", "unknown-play")]:
+        page = shot.page("tv", path)
+        page.wait_for_load_state("networkidle")
+        shot.snap(page, phase, scroll="top")
         page.context.close()
+    page = shot.page("phone", "")  # a setup field out of its range, worded by the app
+    tokens = page.locator("#pistard-setup input[name=tokens]")
+    tokens.fill("99")
+    page.locator("#pistard-setup button[type=submit]").click()
+    page.locator("#pistard-setup .field-error").wait_for()
+    shot.snap(page, "validation", scroll="#pistard-setup")
+    page.context.close()
     made = _finished_hairpin(shot.base)
     code = made["code"]
     host = {f"raceday.host.{code}": made["host_token"]}
-    for size in ("phone", "tv"):
-        for lang, phase, storage in (("en", "finale", host), ("ja", "finale-ja", host),
-                                     ("en", "finale-watch", None)):
-            path = f"host/{code}" if storage else f"watch/{code}"
-            page = shot.page(size, path, lang, storage)
-            page.locator(".finale .podium").wait_for()
-            _still(page)
-            page.evaluate("document.querySelector('.finale').scrollIntoView()")
-            shot.snap(page, phase)
-            page.context.close()
+    for phase, storage in (("finale", host), ("finale-watch", None)):
+        path = f"host/{code}" if storage else f"watch/{code}"
+        page = shot.page("tv", path, "en", storage)
+        page.locator(".finale .podium").wait_for()
+        _still(page)
+        shot.snap(page, phase, scroll=".finale")
+        page.context.close()

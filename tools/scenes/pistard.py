@@ -1,7 +1,8 @@
 """PISTARD in every phase, on a phone at 390 px and a TV at 1920 px: the lobby (TV with the
 join code and the track, a phone that joined), a phone placing its rider, a phone choosing
 a die on the zoomed track, the computer thinking, the result (the winner's phone, the TV),
-a phone used as the host screen, and the team pursuit's result."""
+a phone used as the host screen, the team pursuit's result, and a points race (its
+standings at the start and its result)."""
 
 from __future__ import annotations
 
@@ -60,8 +61,8 @@ def scenes(shot: Any) -> None:
         _choose(phone)
         phone.wait_for_selector(".thinking, .pi-result, " + CHOICE)
         if phone.locator(".thinking").count():
-            shot.snap(phone, "thinking", settle_ms=100)
-            shot.snap(tv, "thinking", settle_ms=100)
+            shot.snap(phone, "thinking", settle_ms=100, now_only=True)
+            shot.snap(tv, "thinking", settle_ms=100, now_only=True)
             break
         if phone.locator(".pi-result").count():
             break
@@ -90,4 +91,14 @@ def scenes(shot: Any) -> None:
     host.click("#start")
     _to_the_end(host)
     shot.snap(host, "pursuit-end", settle_ms=1500)
+    host.context.close()
+    # the points race: five riders' standings (points and laps) beside the track
+    room = shot.room("pistard", variant="points", riders_per_player=2, laps=2, track="short",
+                     players=["human", "easy", "easy", "easy", "easy"])
+    host = shot.host("tv", room)
+    host.click("#start")
+    host.locator(".pi-standings tbody tr").nth(9).wait_for()
+    shot.snap(host, "points-race")
+    _to_the_end(host)
+    shot.snap(host, "points-end", settle_ms=1500)
     host.context.close()

@@ -49,37 +49,35 @@ def scenes(shot: Any) -> None:
             served = shot.base
             shot.base = base.rstrip("/")
             try:
-                for page in shot.pair("/replay"):
-                    page.wait_for_selector(".replays li")
-                    shot.snap(page, "list")
-                    page.context.close()
+                page = shot.page("tv", "/replay")
+                page.wait_for_selector(".replays li")
+                shot.snap(page, "list", scroll="top")
+                page.context.close()
                 for game in GAMES:
-                    for size in ("phone", "tv"):
-                        path = f"/replay/room/{codes[game]}"
-                        page = shot.page(size, path)
-                        total = _steps(page)
-                        for phase, step in (("start", 1), ("middle", (total + 1) // 2),
-                                            ("end", total)):
-                            page.goto(f"{shot.base}{path}#step={step}")
-                            page.reload()
-                            page.wait_for_selector(
-                                f".replay-controls .status:text-is('Step {step} of {total}')")
-                            shot.snap(page, f"{game}-{phase}")
-                        page.context.close()
-                for size in ("phone", "tv"):
-                    page = shot.page(size, "/replay/wielersim/rvb/1")
+                    path = f"/replay/room/{codes[game]}"
+                    page = shot.page("tv", path)
                     total = _steps(page)
-                    page.keyboard.press("End")
-                    page.wait_for_selector(".film-result table")
-                    shot.snap(page, "wielersim-end")
-                    page.goto(f"{shot.base}/replay/wielersim/rvb/1#step={total // 2}")
-                    page.reload()
-                    page.wait_for_selector(".replay-board .profile")
-                    shot.snap(page, "wielersim-middle")
+                    for phase, step in (("start", 1), ("middle", (total + 1) // 2),
+                                        ("end", total)):
+                        page.goto(f"{shot.base}{path}#step={step}")
+                        page.reload()
+                        page.wait_for_selector(
+                            f".replay-controls .status:text-is('Step {step} of {total}')")
+                        shot.snap(page, f"{game}-{phase}", scroll="top")
                     page.context.close()
-                for page in shot.pair(f"/replay/room/{codes['keirin']}#step=9", lang="ja"):
-                    page.wait_for_selector(".replay-board svg")
-                    shot.snap(page, "keirin-ja")
-                    page.context.close()
+                page = shot.page("tv", "/replay/wielersim/rvb/1")
+                total = _steps(page)
+                page.keyboard.press("End")
+                page.wait_for_selector(".film-result table")
+                shot.snap(page, "wielersim-end", scroll="top")
+                page.goto(f"{shot.base}/replay/wielersim/rvb/1#step={total // 2}")
+                page.reload()
+                page.wait_for_selector(".replay-board .profile")
+                shot.snap(page, "wielersim-middle", scroll="top")
+                page.context.close()
+                page = shot.page("tv", f"/replay/room/{codes['keirin']}#step=9")
+                page.wait_for_selector(".replay-board svg")
+                shot.snap(page, "keirin", scroll="top")
+                page.context.close()
             finally:
                 shot.base = served
