@@ -1,0 +1,105 @@
+"""Screens at the sizes other than a TV's where `make screenshots` found them broken:
+Dice Derby's betting board on a 1440×900 laptop (its quinella grid ran under the ticker and
+the controls), KEIRIN's host screen on a 390 px phone (the TV's two columns and 28 px text
+laid the heading, the buttons, the join code and the odds over one another), and a
+turn-based game's player on a laptop (its board kept to a phone's column)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from raceday.web.app import create_app
+from raceday.web.server import background_server
+
+PHONE = {"width": 390, "height": 844}
+LAPTOP = {"width": 1440, "height": 900}
+
+BOX = """(s) => { const r = document.querySelector(s)?.getBoundingClientRect();
+  return r ? { left: r.left, top: r.top, right: r.right, bottom: r.bottom } : null; }"""
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    app = create_app(tmp_path_factory.mktemp("sizes") / "party.sqlite", burst=1000, rate=1000)
+    with background_server(app, host="127.0.0.1") as url:
+        yield url
+
+
+def room_with_aki(server: str, open_page: Any, game: str, viewport: dict[str, int],
+                  options: dict[str, Any], aki_viewport: dict[str, int] = PHONE
+                  ) -> tuple[Any, Any]:
+    """A room of ``game``: its host screen at ``viewport`` and Aki's page (a phone unless
+    ``aki_viewport``), in the lobby."""
+    room = httpx.post(f"{server}api/rooms", json={"game": game, "options": options},
+                      timeout=10).json()
+    code = room["code"]
+    host = open_page(viewport, f"{server}host/{code}",
+                     {f"raceday.host.{code}": room["host_token"]})
+    phone = open_page(aki_viewport, f"{server}play/{code}")
+    phone.fill("#name", "Aki")
+    phone.keyboard.press("Enter")
+    host.get_by_text("Aki").first.wait_for(state="attached")
+    return host, phone
+
+
+def box(page: Any, selector: str) -> dict[str, float]:
+    found: dict[str, float] | None = page.evaluate(BOX, selector)
+    assert found is not None, selector
+    return found
+
+
+def apart(a: dict[str, float], b: dict[str, float]) -> bool:
+    return (a["bottom"] <= b["top"] or b["bottom"] <= a["top"]
+            or a["right"] <= b["left"] or b["right"] <= a["left"])
+
+
+def test_derby_betting_board_fits_a_laptop(open_page: Any, server: str) -> None:
+    tv, phone = room_with_aki(server, open_page, "derby", LAPTOP, {"races": 4})
+    tv.locator(".controls button.primary").click()  # start, with the computers
+    close = tv.get_by_role("button", name=re.compile("Close bids"))
+    for _lot in range(6):  # every lot closed without bids: the house runs them
+        if tv.locator("body[data-phase=betting]").count():
+            break
+        close.click()
+        tv.wait_for_timeout(200)
+    tv.locator(".dd-quinella li").nth(14).wait_for()
+    grid, ticker = box(tv, ".dd-quinella"), box(tv, ".dd-ticker")
+    controls = box(tv, ".dd-bottom")
+    assert grid["bottom"] <= ticker["top"] + 1, (grid, ticker)
+    assert controls["bottom"] <= LAPTOP["height"], controls
+    odds = tv.locator(".dd-qgrid li").evaluate_all(
+        "(items) => items.map((li) => li.scrollWidth - li.clientWidth)")
+    assert max(odds) <= 0, odds  # no odds cut at the cell's edge
+    assert tv.js_errors == [] and phone.js_errors == []
+
+
+def test_keirin_host_screen_on_a_phone_is_one_column(open_page: Any, server: str) -> None:
+    host, phone = room_with_aki(server, open_page, "keirin", PHONE, {"races": 2})
+    head, code, qr = box(host, ".kr-head"), box(host, ".kr-lobby .big-code"), \
+        box(host, ".kr-lobby .qr")
+    assert apart(head, code) and apart(code, qr), (head, code, qr)
+    assert qr["left"] >= 0 and qr["right"] <= PHONE["width"], qr
+    host.locator(".kr-head button.primary").click()  # open the betting
+    host.locator("body[data-phase=betting]").wait_for(state="attached")
+    host.locator(".kr-side table").first.wait_for()
+    main, side = box(host, ".kr-main"), box(host, ".kr-side")
+    assert side["top"] >= main["bottom"] - 1, (main, side)  # the odds below, not over it
+    assert side["right"] <= PHONE["width"], side
+    assert host.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert host.js_errors == [] and phone.js_errors == []
+
+
+def test_a_turn_based_players_board_uses_a_laptops_width(open_page: Any, server: str) -> None:
+    host, player = room_with_aki(server, open_page, "hairpin", PHONE, {
+        "variant": "short", "red": "human", "black": "easy"}, aki_viewport=LAPTOP)
+    host.click("#start")
+    player.locator(".hp-board").wait_for()
+    board = box(player, ".hp-board")
+    assert board["right"] - board["left"] >= 600, board  # a 36rem column left it 340 px
+    assert board["right"] <= LAPTOP["width"]
+    assert player.js_errors == [] and host.js_errors == []
