@@ -103,3 +103,12 @@ def test_a_turn_based_players_board_uses_a_laptops_width(open_page: Any, server:
     assert board["right"] - board["left"] >= 600, board  # a 36rem column left it 340 px
     assert board["right"] <= LAPTOP["width"]
     assert player.js_errors == [] and host.js_errors == []
+
+
+def test_the_replay_lists_notes_grow_with_it_on_a_tv(open_page: Any, server: str) -> None:
+    page = open_page({"width": 1920, "height": 1080}, f"{server}replay")
+    page.locator(".replay-main .note").first.wait_for()
+    sizes = page.locator(".replay-main .note").evaluate_all(
+        "(notes) => notes.map((n) => parseFloat(getComputedStyle(n).fontSize))")
+    assert min(sizes) >= 22, sizes  # 0.9rem (14 px) beside 28 px headings before
+    assert page.js_errors == []
