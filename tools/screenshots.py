@@ -12,7 +12,9 @@ pages with :meth:`Shooter.page`, plays to each phase and calls :meth:`Shooter.sn
 shows the page at every chosen size in every chosen language (the language switched as the
 page's own button does) and saves ``<game>-<phase>-<width>-<lang>.png``; a player's phone
 (:meth:`Shooter.join`) adds ``-player`` to its phase, the screen a room's host holds does not.
-The docs keep a few of them under their older names (``<game>-<phase>[-ja]-<width>.png``):
+The words in Latin letters each Japanese screen shows are listed in latin-words-ja.txt (names,
+codes and units, and whatever is left untranslated). The docs keep a few of them under their
+older names (``<game>-<phase>[-ja]-<width>.png``):
 ``--docs`` copies the new shot over each such file that the docs already hold."""
 
 from __future__ import annotations
@@ -57,6 +59,9 @@ STILL = """() => Promise.race([new Promise((done) => setTimeout(done, 3000)), Pr
   document.getAnimations()
     .filter((a) => a.effect?.getComputedTiming().endTime !== Infinity)
     .map((a) => a.finished.catch(() => null)))])"""
+# The Latin-letter words a page shows (in Japanese: names, codes, units, and what is left
+# untranslated), for the list the run writes beside the shots.
+LATIN = """() => [...new Set(document.body.innerText.match(/[A-Za-z][A-Za-z'’-]{2,}/g) ?? [])]"""
 # How far a page reaches past the viewport's right edge (a page that scrolls sideways).
 SIDEWAYS = "() => document.documentElement.scrollWidth - window.innerWidth"
 
@@ -80,6 +85,7 @@ class Shooter:
         self.saved: list[Path] = []
         self.errors: list[str] = []
         self.warnings: list[str] = []
+        self.latin: dict[str, list[str]] = {}
 
     def page(self, size: str, path: str, lang: str = "en",
              storage: dict[str, str] | None = None, role: str = "") -> Any:
@@ -143,6 +149,8 @@ class Shooter:
         saved = []
         for lang in langs:
             self._language(page, lang, settle_ms)
+            if lang == "ja":
+                self.latin[f"{self.game}-{phase}"] = page.evaluate(LATIN)
             for size in sizes:
                 if dict(page.viewport_size) != size:
                     page.set_viewport_size(size)
@@ -306,6 +314,9 @@ def main(argv: list[str] | None = None) -> int:
                   f"{time.monotonic() - started:.0f} s", flush=True)
             for warning in shot.warnings:
                 print(f"  layout: {warning}")
+            with (args.out / "latin-words-ja.txt").open("a", encoding="utf-8") as words:
+                for phase, found in shot.latin.items():
+                    words.write(f"{phase}: {' '.join(found)}\n")
             for error in shot.errors:
                 failures += 1
                 print(f"  script error: {error}", file=sys.stderr)

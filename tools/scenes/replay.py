@@ -26,11 +26,12 @@ def _database(folder: Path) -> tuple[Path, dict[str, str]]:
     db = folder / "replays.sqlite"
     codes = {game: play_room(db, game, seed=7) for game in GAMES}
     with TestClient(create_app(db)) as tc:
-        tc.post("/api/wielersim/campaigns", json={"tour": "ronde-van-belgie",
-                                                  "peloton": "classics", "seed": 4,
-                                                  "name": "rvb"})
-        for stage in range(2):
-            tc.post("/api/wielersim/campaigns/rvb/ride", json={"stage": stage})
+        key = tc.post("/api/wielersim/campaigns", json={
+            "tour": "ronde-van-belgie", "peloton": "classics", "seed": 4,
+            "name": "rvb"}).json()["key"]
+        for stage in range(2):  # riding a stage takes the key its creator was given
+            tc.post("/api/wielersim/campaigns/rvb/ride", json={"stage": stage},
+                    headers={"x-campaign-key": key}).raise_for_status()
     return db, codes
 
 

@@ -24,9 +24,11 @@ def _open(shot: Any, size: str, path: str, lang: str = "en", role: str = "") -> 
 
 
 
-def _post(shot: Any, path: str, body: dict[str, Any]) -> dict[str, Any]:
+def _post(shot: Any, path: str, body: dict[str, Any], key: str = "") -> dict[str, Any]:
+    """POST ``body`` to ``path``; ``key`` is a stage race's key (riding a stage needs it)."""
+    headers = {"Content-Type": "application/json", **({"x-campaign-key": key} if key else {})}
     request = urllib.request.Request(_url(shot, path), data=json.dumps(body).encode(),
-                                     headers={"Content-Type": "application/json"})
+                                     headers=headers)
     with urllib.request.urlopen(request) as answer:  # the loopback test server
         return dict(json.loads(answer.read()))
 
@@ -78,10 +80,11 @@ def scenes(shot: Any) -> None:
     for page in (tv, aki, chie, watcher):
         page.context.close()
 
-    _post(shot, "/api/wielersim/campaigns", {"tour": "ronde-van-belgie", "peloton": "classics",
-                                             "name": "spring", "seed": 7})
+    key = _post(shot, "/api/wielersim/campaigns", {"tour": "ronde-van-belgie",
+                                                   "peloton": "classics", "name": "spring",
+                                                   "seed": 7})["key"]
     for stage in range(3):
-        _post(shot, "/api/wielersim/campaigns/spring/ride", {"stage": stage})
+        _post(shot, "/api/wielersim/campaigns/spring/ride", {"stage": stage}, key)
     page = _open(shot, "tv", "/wielersim?campaign=spring&stage=2")
     page.locator(".gc-chart").wait_for()
     shot.snap(page, "stage-race")
