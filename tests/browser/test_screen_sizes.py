@@ -112,3 +112,16 @@ def test_the_replay_lists_notes_grow_with_it_on_a_tv(open_page: Any, server: str
         "(notes) => notes.map((n) => parseFloat(getComputedStyle(n).fontSize))")
     assert min(sizes) >= 22, sizes  # 0.9rem (14 px) beside 28 px headings before
     assert page.js_errors == []
+
+
+def test_a_pistard_players_choices_fit_under_the_track_on_a_laptop(open_page: Any,
+                                                                    server: str) -> None:
+    host, player = room_with_aki(server, open_page, "pistard", PHONE, {
+        "variant": "scratch", "players": ["human", "easy"], "riders_per_player": 1,
+        "track": "short"}, aki_viewport=LAPTOP)
+    host.click("#start")
+    player.locator(".pi-place-grid button").last.wait_for()
+    last = player.locator(".pi-place-grid button").last.bounding_box()
+    assert last["y"] + last["height"] <= LAPTOP["height"], last  # no scrolling to choose
+    assert player.js_errors == [] and host.js_errors == []
+
