@@ -9,13 +9,14 @@ Debian's Chromium.
 
 Each game's phases are played by ``tools/scenes/<game>.py``, whose ``scenes(shot)`` opens
 pages with :meth:`Shooter.page`, plays to each phase and calls :meth:`Shooter.snap`, which
-shows the page at every chosen size in every chosen language (the language switched as the
-page's own button does) and saves ``<game>-<phase>-<width>-<lang>.png``; a player's phone
-(:meth:`Shooter.join`) adds ``-player`` to its phase, the screen a room's host holds does not.
-The words in Latin letters each Japanese screen shows are listed in latin-words-ja.txt (names,
-codes and units, and whatever is left untranslated). The docs keep a few of them under their
-older names (``<game>-<phase>[-ja]-<width>.png``):
-``--docs`` copies the new shot over each such file that the docs already hold."""
+shows the page at every chosen size (the window resized, or with --reload the page loaded
+anew at that size) in every chosen language (switched as the page's own button does) and
+saves ``<game>-<phase>-<width>-<lang>.png``; a player's phone (:meth:`Shooter.join`) adds
+``-player`` to its phase, the screen a room's host holds does not. The words in Latin
+letters each Japanese screen shows are listed in latin-words-ja.txt (names, codes and units,
+and whatever is left untranslated). The docs keep a few of the shots under their older names
+(``<game>-<phase>[-ja]-<width>.png``): ``--docs`` copies the new shot over each such file
+that the docs already hold."""
 
 from __future__ import annotations
 
@@ -75,13 +76,15 @@ class Shooter:
     what a page shows now at every chosen size and language."""
 
     def __init__(self, browser: Any, base: str, out: Path, game: str,
-                 sizes: tuple[str, ...] = tuple(SIZES), langs: tuple[str, ...] = LANGS) -> None:
+                 sizes: tuple[str, ...] = tuple(SIZES), langs: tuple[str, ...] = LANGS,
+                 reload: bool = False) -> None:
         self.browser = browser
         self.base = base
         self.out = out
         self.game = game
         self.sizes = sizes
         self.langs = langs
+        self.reload = reload
         self.saved: list[Path] = []
         self.errors: list[str] = []
         self.warnings: list[str] = []
@@ -155,6 +158,9 @@ class Shooter:
                 if dict(page.viewport_size) != size:
                     page.set_viewport_size(size)
                     page.wait_for_timeout(250)
+                    if self.reload:  # a page that picks its layout when it loads
+                        page.reload()
+                        page.wait_for_load_state("networkidle")
                 if not now_only:
                     page.evaluate(STILL)
                 self._scroll(page, scroll)
@@ -168,6 +174,9 @@ class Shooter:
         self._language(page, home_lang, 0)
         if dict(page.viewport_size) != home_size:
             page.set_viewport_size(home_size)
+            if self.reload:
+                page.reload()
+                page.wait_for_load_state("networkidle")
         self._scroll(page, scroll)
         self.saved.extend(saved)
         print(f"  {self.game} {phase}: {len(saved)} shots", flush=True)
@@ -277,6 +286,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="phone, laptop, tv (comma-separated; default: all three)")
     parser.add_argument("--langs", type=_choice(LANGS), default=LANGS,
                         help="en, ja (comma-separated; default: both)")
+    parser.add_argument("--reload", action="store_true",
+                        help="reload a page at each size (pages that pick their layout when "
+                             "they load, such as WielerSIM's big screen; a moment on screen, "
+                             "such as the announcer's line, is lost)")
     parser.add_argument("--docs", action="store_true",
                         help="then copy the shots docs/usage/img shows over its pictures")
     parser.add_argument("--timeout", type=int, default=GAME_TIMEOUT,
@@ -301,7 +314,7 @@ def main(argv: list[str] | None = None) -> int:
         for game in games:
             started = time.monotonic()
             print(f"{game}: playing its scenes", flush=True)
-            shot = Shooter(browser, base, args.out, game, args.sizes, args.langs)
+            shot = Shooter(browser, base, args.out, game, args.sizes, args.langs, args.reload)
             try:
                 with _time_limit(args.timeout):
                     importlib.import_module(f"scenes.{game}").scenes(shot)

@@ -1,8 +1,9 @@
 """Screens at the sizes other than a TV's where `make screenshots` found them broken:
 Dice Derby's betting board on a 1440×900 laptop (its quinella grid ran under the ticker and
 the controls), KEIRIN's host screen on a 390 px phone (the TV's two columns and 28 px text
-laid the heading, the buttons, the join code and the odds over one another), and a
-turn-based game's player on a laptop (its board kept to a phone's column)."""
+laid the heading, the buttons, the join code and the odds over one another), a turn-based
+game's player on a laptop (its board kept to a phone's column, then PISTARD's whole track
+pushing the choices off the window) and the replay list's notes on a TV."""
 
 from __future__ import annotations
 

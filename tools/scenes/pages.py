@@ -75,3 +75,8 @@ def scenes(shot: Any) -> None:
         _still(page)
         shot.snap(page, phase, scroll=".finale")
         page.context.close()
+    page = shot.page("tv", "numbers")  # the numbers page with an answer: KEIRIN's odds
+    page.locator("#form-keirin button[type=submit]").click()
+    page.wait_for_selector("#t-trifecta", timeout=180_000)
+    shot.snap(page, "numbers-keirin", scroll="#t-riders")
+    page.context.close()
