@@ -126,3 +126,24 @@ def test_a_pistard_players_choices_fit_under_the_track_on_a_laptop(open_page: An
     assert last["y"] + last["height"] <= LAPTOP["height"], last  # no scrolling to choose
     assert player.js_errors == [] and host.js_errors == []
 
+
+
+@pytest.mark.parametrize("game", ["hairpin", "pistard"])
+def test_a_turn_based_host_lobby_scales_to_a_laptop(open_page: Any, server: str,
+                                                    game: str) -> None:
+    options = {"hairpin": {"variant": "short", "red": "human", "black": "medium"},
+               "pistard": {"variant": "scratch", "players": ["human", "medium"]}}[game]
+    room = httpx.post(f"{server}api/rooms", json={"game": game, "options": options},
+                      timeout=10).json()
+    storage = {f"raceday.host.{room['code']}": room["host_token"]}
+    sizes = {}
+    for viewport in (LAPTOP, {"width": 1920, "height": 1080}):
+        host = open_page(viewport, f"{server}host/{room['code']}", storage)
+        start = host.locator("#start")
+        start.wait_for()
+        sizes[viewport["width"]] = host.evaluate(
+            "parseFloat(getComputedStyle(document.body).fontSize)")
+        if viewport is LAPTOP:  # "Start the game" on two lines at most, not three or four
+            assert start.bounding_box()["height"] < 4.5 * sizes[1440], start.bounding_box()
+        assert host.js_errors == []
+    assert sizes[1920] == 28 and sizes[1440] < 24, sizes  # the TV keeps its 28 px
