@@ -5,7 +5,7 @@
 // No rule lives here and nothing is replayed: every number comes from the view or events.
 import { el, paceFromAddress } from "/static/js/common.js";
 import { drawFinale } from "/static/js/finale.js";
-import { language, money, onLanguage, placeText, t, withAmounts } from "/static/js/i18n.js";
+import { keyed, language, money, onLanguage, placeText, t, withAmounts } from "/static/js/i18n.js";
 import { describeEvent, render as word } from "/static/js/present.js";
 import { seatList, standInPanel, useStyles } from "/static/js/rooms.js";
 import { cue } from "/static/js/sound.js";
@@ -49,11 +49,11 @@ export function mount(root, ctx) {
   const ticker = [];
   const keys = new Map();
 
-  const stage = el("section", { class: "stage dd-stage", "aria-label": t("dd_stage") });
-  const controls = el("section", { class: "controls dd-controls", "aria-label": t("dd_controls") });
+  const stage = el("section", { class: "stage dd-stage", "aria-label": keyed("dd_stage") });
+  const controls = el("section", { class: "controls dd-controls", "aria-label": keyed("dd_controls") });
   const tickerBox = el("p", { class: "dd-ticker", "aria-live": "polite" });
   const standInBox = el("div", { class: "dd-stand-ins" });  // players who left (the host's)
-  const side = el("aside", { class: "side dd-side", "aria-label": t("standings") });
+  const side = el("aside", { class: "side dd-side", "aria-label": keyed("standings") });
   const announcer = createAnnouncer();
   const lotBox = el("div", { class: "dd-lot" });
   const revealBox = el("div", { class: "dd-reveal-box" });
@@ -103,8 +103,8 @@ export function mount(root, ctx) {
     const joinUrl = ctx.info.join_url;
     section(stage, `lobby:${v.seats.join("|")}`, () => el("div", { class: "lobby dd-lobby" },
       el("div", { class: "join-box" },
-        el("p", { class: "big-code", "aria-label": t("room", { code: ctx.code }) }, ctx.code),
-        el("img", { class: "qr", src: `/api/rooms/${ctx.code}/qr.svg`, alt: t("join_at", { url: joinUrl }), width: 300, height: 300 }),
+        el("p", { class: "big-code", "aria-label": keyed("room", { code: ctx.code }) }, ctx.code),
+        el("img", { class: "qr", src: `/api/rooms/${ctx.code}/qr.svg`, alt: keyed("join_at", { url: joinUrl }), width: 300, height: 300 }),
         el("p", {}, t("scan")),
         el("p", { class: "url" }, joinUrl),
         el("p", {}, el("a", { href: ctx.info.watch_url }, t("spectator_link")))),
@@ -191,7 +191,7 @@ export function mount(root, ctx) {
       el("td", {}, hs.owner_name || (hs.house ? t("house") : "—")),
       el("td", { class: "num" }, percent(hs.chance)),
       el("td", { class: "num odds" }, hs.win_text,
-        hs.bonus ? el("span", { class: "bonus", title: t("bonus") }, ` ★×1.5${hs.bonus > 1 ? `^${hs.bonus}` : ""}`) : "")));
+        hs.bonus ? el("span", { class: "bonus", title: keyed("bonus") }, ` ★×1.5${hs.bonus > 1 ? `^${hs.bonus}` : ""}`) : "")));
     const win = el("table", { class: "board dd-board dd-win" },
       el("caption", {}, `${t("board")} — ${t("win")}`),
       el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("horse")), el("th", { scope: "col" }, t("owner")),

@@ -5,7 +5,7 @@
 // what they can first, in the page's own words (no browser bubbles).
 import { el } from "/static/js/common.js";
 import { drawFinale } from "/static/js/finale.js";
-import { language, money, onLanguage, placeText, t } from "/static/js/i18n.js";
+import { keyed, language, money, onLanguage, placeText, t } from "/static/js/i18n.js";
 import { phoneScreen, useStyles } from "/static/js/rooms.js";
 import { eventText, payoutWhat, percent } from "./host.js";
 import { FURLONGS, HORSES, horseTag, SHAPES } from "./track.js";
@@ -13,7 +13,7 @@ import { FURLONGS, HORSES, horseTag, SHAPES } from "./track.js";
 export function mount(root, ctx) {
   useStyles("derby");
   let view = null;
-  const screen = phoneScreen(root, ctx, { class: "me card", "aria-label": t("my_purse") });
+  const screen = phoneScreen(root, ctx, { class: "me card", "aria-label": keyed("my_purse") });
   const { action, feed, info, send, section, handlers, forget } = screen;
   let news = null; // the last event the feed line tells, worded again after a switch
 
@@ -177,7 +177,7 @@ export function mount(root, ctx) {
         // the finish is the big screen's moment: the results come to every phone together
         box.append(el("p", { class: "dd-wait-results", role: "status" }, t("dd_results_soon")));
       } else {
-        box.append(el("ul", { class: "mini-track", "aria-label": t("dd_track") }, HORSES.map((h) => {
+        box.append(el("ul", { class: "mini-track", "aria-label": keyed("dd_track") }, HORSES.map((h) => {
           const place = lv.places[h];
           const n = Math.min(lv.furlongs[h] ?? 0, FURLONGS);
           return el("li", { class: place && place > 1 ? "is-out" : "" }, horseTag(h), " ",

@@ -5,7 +5,7 @@
 import { el } from "/static/js/common.js";
 import { beginRedraw, refocus } from "/static/js/focus.js";
 import { fill, lazyFinale, lobbyCard, standInOf, standInPanel, svg, turnScreen } from "/static/js/rooms.js";
-import { language, onLanguage, t } from "/static/js/i18n.js";
+import { keyed, language, onLanguage, t } from "/static/js/i18n.js";
 import { render as say } from "/static/js/present.js";
 
 const COLS = "abcdef";
@@ -123,7 +123,7 @@ export function boardSvg(view, ui) {
   }
   const origins = new Set(ui.moves.map((m) => m.from));
   const last = view.recent?.[view.recent.length - 1];
-  const root = svg("svg", { viewBox: `0 0 ${LEFT * 2 + 6 * CELL} ${TOP + 3 * CELL + 8}`, class: "hp-board", role: "group", "aria-label": t("hp_board"), "data-ply": view.board?.ply ?? -1 });
+  const root = svg("svg", { viewBox: `0 0 ${LEFT * 2 + 6 * CELL} ${TOP + 3 * CELL + 8}`, class: "hp-board", role: "group", "aria-label": keyed("hp_board"), "data-ply": view.board?.ply ?? -1 });
   const defs = svg("defs", {});
   for (const s of SIDE) {
     defs.append(svg("marker", { id: `hp-arrow-${s}`, viewBox: "0 0 10 10", refX: 5, refY: 5, markerWidth: 5, markerHeight: 5, orient: "auto" },

@@ -6,7 +6,7 @@
 import { el } from "/static/js/common.js";
 import { beginRedraw, refocus } from "/static/js/focus.js";
 import { fill, lazyFinale, lobbyCard, standInPanel, svg, turnScreen } from "/static/js/rooms.js";
-import { language, onLanguage, placeText, t } from "/static/js/i18n.js";
+import { keyed, language, onLanguage, placeText, t } from "/static/js/i18n.js";
 import { describeEvent, render as say, template } from "/static/js/present.js";
 
 const W = 1000;
@@ -57,10 +57,17 @@ function centre(col, lane, length) {
 
 export function ownerClass(owner) { return `pi-owner-${owner}`; }
 
+// The track's name for the reader: a room's shipped track (config.track) by its words in the
+// tables, any other (a replay's frame) as it names itself.
+function trackName(view) {
+  const shipped = view.config?.track;
+  return shipped ? { key: `pistard.term.track_name.${shipped}`, params: {} } : view.track.name;
+}
+
 // The velodrome with riders; targets (square key "col:lane" -> choice) are tappable.
 export function velodrome(view, ui) {
   const length = view.track.length;
-  const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "pi-track", role: "group", "aria-label": t("pi_track_label", { name: view.track.name, n: length }) });
+  const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "pi-track", role: "group", "aria-label": keyed("pi_track_label", { name: trackName(view), n: length }) });
   const labels = []; // the targets' labels, drawn over every square (each on its own pill)
   const occupied = new Map();
   for (const r of view.riders ?? []) if (r.status === "race") occupied.set(`${r.col}:${r.lane}`, r);
@@ -115,7 +122,7 @@ export function velodrome(view, ui) {
     if (r.status !== "race") continue;
     const [x, y] = centre(r.col, r.lane, length);
     const moving = r.rider === view.mover || r.rider === ui.placing;
-    root.append(svg("g", { class: `pi-rider ${ownerClass(r.owner)}${moving ? " is-mover" : ""}`, "data-rider": r.rider, role: "img", "aria-label": t("pi_rider_at", { rider: r.rider, lane: r.lane }) },
+    root.append(svg("g", { class: `pi-rider ${ownerClass(r.owner)}${moving ? " is-mover" : ""}`, "data-rider": r.rider, role: "img", "aria-label": keyed("pi_rider_at", { rider: r.rider, lane: r.lane }) },
       svg("circle", { cx: x, cy: y, r: 14 }),
       svg("text", { x, y: y + 5, "text-anchor": "middle" }, String(r.rider))));
   }
@@ -350,7 +357,7 @@ export function mountRace(root, ctx) {
       // a compact grid: a row for each distance behind the line, a column for each lane
       const backs = [...new Set(ch.items.map((c) => c.back))].sort((a, b) => a - b);
       const lanes = [1, 2, 3, 4];
-      return el("div", { class: "pi-place-grid", role: "group", "aria-label": t("pi_your_place", { rider: ch.rider }) },
+      return el("div", { class: "pi-place-grid", role: "group", "aria-label": keyed("pi_your_place", { rider: ch.rider }) },
         el("span", { class: "pi-grid-head" }, t("pi_behind_head")),
         lanes.map((l) => el("span", { class: "pi-grid-head" }, t("pi_lane_n", { n: l }))),
         backs.flatMap((b) => [el("span", { class: "pi-grid-row" }, String(b)),

@@ -4,7 +4,7 @@
 // each frame at its pace); mountFilm(box, film) plays a whole film with its own controls
 // (replays of saved stages, where the reader scrubs).
 import { el } from "/static/js/common.js";
-import { language, onLanguage, t } from "/static/js/i18n.js";
+import { keyed, language, onLanguage, t } from "/static/js/i18n.js";
 import { render } from "/static/js/present.js";
 import { useStyles } from "/static/js/rooms.js";
 
@@ -204,9 +204,9 @@ export function mountFilm(box, film, opts = {}) {
   const playBtn = el("button", { type: "button", class: "primary", "data-act": "play" });
   const stepBtn = el("button", { type: "button", "data-act": "step" });
   const endBtn = el("button", { type: "button", "data-act": "end" });
-  const speedSel = el("select", { "aria-label": t("wv_speed"), class: "speed" },
+  const speedSel = el("select", { "aria-label": keyed("wv_speed"), class: "speed" },
     SPEEDS.map((ms, i) => el("option", { value: i, selected: i === speed }, `${(1000 / ms).toFixed(1)}×`)));
-  const bar = el("progress", { max: Math.max(1, frames.length), value: 0, class: "film-progress", "aria-label": t("wv_progress_label") });
+  const bar = el("progress", { max: Math.max(1, frames.length), value: 0, class: "film-progress", "aria-label": keyed("wv_progress_label") });
   const controls = el("div", { class: "row film-controls" }, playBtn, stepBtn, endBtn, speedSel, bar);
   box.replaceChildren(...[title, frames.length ? controls : null, stage.node, result].filter(Boolean));
 

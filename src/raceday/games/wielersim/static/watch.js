@@ -1,7 +1,7 @@
 // The WielerSIM page: watch one race, or a saved stage race (the same campaign the
 // terminal's `raceday wielersim tour` rides): ride the next stage, see the tables and the GC.
 import { api, el, tokens } from "/static/js/common.js";
-import { languageButton, onLanguage, t, translatePage } from "/static/js/i18n.js";
+import { keyed, languageButton, onLanguage, setAttribute, t, translatePage } from "/static/js/i18n.js";
 import { createRoom } from "/static/js/rooms.js";
 import { gapText } from "./film.js";
 
@@ -40,7 +40,7 @@ function header() {
 
 function svg(tag, attrs = {}, ...children) {
   const node = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  for (const [k, v] of Object.entries(attrs)) setAttribute(node, k, v);
   for (const c of children) node.append(c instanceof Node ? c : document.createTextNode(String(c)));
   return node;
 }
@@ -74,7 +74,7 @@ function gcChart(view) {
   const max = ticks[ticks.length - 1];
   const x = (i) => L + (stages === 1 ? (W - L - R) / 2 : (i * (W - L - R)) / (stages - 1));
   const y = (g) => T + (g / max) * (H - T - B);
-  const pic = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "gc-chart", role: "img", "aria-label": t("wv_gc_chart") });
+  const pic = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "gc-chart", role: "img", "aria-label": keyed("wv_gc_chart") });
   pic.append(svg("title", {}, t("wv_gc_chart")));
   for (const g of ticks) {
     pic.append(svg("line", { x1: L, x2: W - R, y1: y(g), y2: y(g), class: "grid" }),
@@ -94,7 +94,7 @@ function gcChart(view) {
     pic.append(svg("polyline", { points: pts, fill: "none", stroke: colour, "stroke-width": 2.5, "stroke-dasharray": DASHES[k % DASHES.length] }));
     s.gaps.forEach((g, i) => pic.append(svg("circle", { cx: x(i), cy: y(g), r: 3.5, fill: colour })));
   });
-  const legend = el("ol", { class: "gc-legend", "aria-label": t("wv_gc_legend") }, series.map((s, k) => {
+  const legend = el("ol", { class: "gc-legend", "aria-label": keyed("wv_gc_legend") }, series.map((s, k) => {
     const last = s.gaps[s.gaps.length - 1];
     return el("li", {}, lineSample(k), " ", `${s.name} (${s.number})`, " ",
       el("span", { class: "num" }, k ? `+${gapText(last)}` : t("wv_yellow")));
@@ -135,7 +135,7 @@ function stageTables(stage) {
     for (const b of buttons) b.setAttribute("aria-pressed", String(b.dataset.table === shownTable));
   }
   draw();
-  return el("div", {}, el("div", { class: "row table-tabs", role: "group", "aria-label": t("wv_which_table") }, buttons), panel);
+  return el("div", {}, el("div", { class: "row table-tabs", role: "group", "aria-label": keyed("wv_which_table") }, buttons), panel);
 }
 
 // A watch room for stage `index` of the stage race (the next one is ridden and saved first):
@@ -242,7 +242,7 @@ async function home(box) {
     el("div", { class: "row" },
       el("label", { for: "wv-route" }, t("wv_route"), select("route", choices.routes, params.get("route") || "flanders", "wv-route")),
       el("label", { for: "wv-peloton" }, t("wv_peloton"), select("peloton", choices.pelotons, params.get("peloton") || "classics", "wv-peloton")),
-      el("label", { for: "wv-seed" }, t("wv_seed"), el("input", { id: "wv-seed", name: "seed", inputmode: "numeric", value: params.get("seed") || "", placeholder: t("wv_seed_any") })),
+      el("label", { for: "wv-seed" }, t("wv_seed"), el("input", { id: "wv-seed", name: "seed", inputmode: "numeric", value: params.get("seed") || "", placeholder: keyed("wv_seed_any") })),
       el("button", { type: "submit", class: "primary" }, t("wv_watch"))));
   onSubmit(race, ["route", "peloton"], "seed", async (body) => {
     await createRoom("wielersim", body, error);  // the server plays the film in a watch room
@@ -251,7 +251,7 @@ async function home(box) {
     el("div", { class: "row" },
       el("label", { for: "wv-tour" }, t("wv_tour"), select("tour", choices.tours, choices.tours[0], "wv-tour")),
       el("label", { for: "wv-tour-peloton" }, t("wv_peloton"), select("peloton", choices.pelotons, "classics", "wv-tour-peloton")),
-      el("label", { for: "wv-name" }, t("wv_name"), el("input", { id: "wv-name", name: "name", maxlength: 60, placeholder: t("wv_name_auto") })),
+      el("label", { for: "wv-name" }, t("wv_name"), el("input", { id: "wv-name", name: "name", maxlength: 60, placeholder: keyed("wv_name_auto") })),
       el("button", { type: "submit", class: "primary" }, t("wv_new_tour"))));
   onSubmit(tourForm, ["tour", "peloton"], "name", async (body) => {
     const c = await api("/api/wielersim/campaigns", body);
