@@ -57,12 +57,9 @@ function centre(col, lane, length) {
 
 export function ownerClass(owner) { return `pi-owner-${owner}`; }
 
-// The track's name for the reader: a room's shipped track (config.track) by its words in the
-// tables, any other (a replay's frame) as it names itself.
-function trackName(view) {
-  const shipped = view.config?.track;
-  return shipped ? { key: `pistard.term.track_name.${shipped}`, params: {} } : view.track.name;
-}
+// The track's name for the reader: its words where the room's view gives them (a shipped
+// track), else as the track names itself (a saved game's frame).
+const trackName = (view) => view.track.words ?? view.track.name;
 
 // The velodrome with riders; targets (square key "col:lane" -> choice) are tappable.
 export function velodrome(view, ui) {
