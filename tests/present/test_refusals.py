@@ -132,3 +132,19 @@ def test_a_horse_that_is_not_there_is_refused_in_words() -> None:
                                              "d4、d6、d8、d10、d12、d20 で指定してください")
     else:
         raise AssertionError("d99 was taken")
+
+
+def test_a_value_of_the_wrong_kind_is_refused_in_the_reader_s_words() -> None:
+    """An option pydantic refuses for its kind (text for a whole number) gives its reason in
+    Japanese too, not the English reason inside the Japanese sentence."""
+    from raceday.core.errors import OptionsError
+    from raceday.games.keirin.night import NightOptions
+
+    try:
+        NightOptions.parse({"riders": "x"})
+    except OptionsError as exc:
+        assert exc.message is not None
+        assert render(exc.message, "en") == str(exc)
+        assert render(exc.message, "ja").endswith("6〜9の整数で指定してください（入力：'x'）")
+    else:
+        raise AssertionError("riders 'x' was taken")
