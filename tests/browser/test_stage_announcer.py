@@ -122,6 +122,18 @@ COURSE = """() => {
     poles: document.querySelectorAll(".dd-course .dd-lane[data-horse='d4'] .dd-pole").length,
     posts: document.querySelectorAll(".dd-course .dd-post-pole").length,
     headline: box(".announcer.is-on"),
+    title: box(".dd-race > h2"),
+    silks: Object.fromEntries([...document.querySelectorAll(".dd-course .dd-lane[data-horse]")]
+      .map((lane) => {
+      const runner = lane.querySelector(".dd-runner");
+      const colour = [...runner.classList].find((c) => c.startsWith("owner-")) ?? "unowned";
+      return [lane.dataset.horse, [colour,
+        runner.querySelector(".dd-carry-owner")?.textContent ?? "",
+        lane.querySelector(".dd-owner").textContent,
+        getComputedStyle(runner.querySelector(".dd-silks")).fill]];
+    })),
+    swatches: [...document.querySelectorAll(".dd-standings tbody th")].map((th) =>
+      [th.textContent, th.querySelector(".owner-swatch")?.className ?? ""]),
     headlineSize: parseFloat(getComputedStyle(main).fontSize),
     scrollWidth: document.documentElement.scrollWidth,
   };
@@ -152,6 +164,12 @@ def tv_page(chromium: Any, base: str, viewport: dict[str, int] = TV, motion: boo
     page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
     page.goto(f"{base}replay")
     return page
+
+
+def apart(a: list[float], b: list[float]) -> bool:
+    """Whether two boxes ``[left, top, width, height]`` do not overlap."""
+    return (a[0] + a[2] <= b[0] or b[0] + b[2] <= a[0]
+            or a[1] + a[3] <= b[1] or b[1] + b[3] <= a[1])
 
 
 def moments(said: list[dict[str, str]]) -> list[str]:
@@ -192,7 +210,21 @@ def test_derby_course_shows_figures_and_the_moments_headlines(chromium: Any, bas
     _left, _top, width, height = shape["course"]
     assert width >= 1800 and height >= 800, shape["course"]  # the course fills the TV
     assert shape["headline"] is not None and shape["headlineSize"] >= 48
-    keep_shot(page, f"stage/derby-photo-{lang}-1920.png")
+    # the headline stands in its own strip: over neither the race's title nor the course
+    assert apart(shape["headline"], shape["title"]), shape
+    assert apart(shape["headline"], shape["course"]), shape
+    # each owned horse in its owner's colours (silks and initial), the others neutral
+    players = views[finish]["players"]
+    for hs in views[finish]["horses"]:
+        colour, initial, label, _fill = shape["silks"][hs["name"]]
+        if hs["owner"] is None:
+            assert colour == "unowned" and not initial, shape["silks"]
+        else:
+            owner = players[hs["owner"]]
+            assert colour == f"owner-{owner['colour']}", shape["silks"]
+            assert initial == owner["name"][0].upper() and label == owner["name"]
+    fills = {fill for colour, _i, _l, fill in shape["silks"].values() if colour != "unowned"}
+    assert len(fills) == 3, shape["silks"]  # Aki's, Ben's and the computer's: three colours
     assert not page.errors, page.errors
     page.context.close()
 
@@ -208,6 +240,8 @@ def test_derby_course_reads_on_a_phone_watching(chromium: Any, base: str) -> Non
     # six lanes, each at least a finger's height (44 px) tall, inside the phone's width
     assert left >= 0 and left + width <= PHONE["width"] and height >= 6 * 44, shape["course"]
     assert shape["figures"] == 6
+    assert shape["headline"] is not None
+    assert apart(shape["headline"], shape["title"]) and apart(shape["headline"], shape["course"])
     page.context.close()
 
 
