@@ -5,7 +5,7 @@
 // their action numbers), the dice and the standings come from the server's view.
 import { el } from "/static/js/common.js";
 import { beginRedraw, refocus } from "/static/js/focus.js";
-import { fill, lazyFinale, lobbyCard, standInPanel, svg, turnScreen } from "/static/js/rooms.js";
+import { fill, lazyFinale, lobbyCard, standInOf, standInPanel, svg, turnScreen } from "/static/js/rooms.js";
 import { language, onLanguage, placeText, t } from "/static/js/i18n.js";
 import { describeEvent, render as say, template } from "/static/js/present.js";
 
@@ -209,7 +209,13 @@ export function playerName(view, p) {
   const pl = view.players[p];
   if (!pl) return `#${p + 1}`;
   if (pl.kind !== "human") return t("pi_player_computer", { n: p + 1, level: t(`level_${pl.kind}`) });
-  return pl.name ? t("pi_player_named", { n: p + 1, name: pl.name }) : t(hostScreen ? "pi_player_screen" : "pi_player_big_screen", { n: p + 1 });
+  return pl.name ? t("pi_player_named", { n: p + 1, name: pl.name }) + standsIn(view, pl)
+    : t(hostScreen ? "pi_player_screen" : "pi_player_big_screen", { n: p + 1 });
+}
+
+// "(computer: easy)" after a person's name while a computer plays their seat
+function standsIn(view, pl) {
+  return standInOf(view, (view.seats || []).indexOf(pl.name));
 }
 
 function chip(owner, text) { return el("span", { class: `pi-chip ${ownerClass(owner)}` }, text); }
@@ -261,7 +267,8 @@ export function neutralName(view, p) {
 export function shortName(view, p) {
   const pl = view.players[p];
   if (pl && pl.kind !== "human") return t("pi_player_short_computer", { n: p + 1, level: t(`level_${pl.kind}`) });
-  return pl?.name ? t("pi_player_named", { n: p + 1, name: pl.name }) : t("pi_player_plain", { n: p + 1 });
+  return pl?.name ? t("pi_player_named", { n: p + 1, name: pl.name }) + standsIn(view, pl)
+    : t("pi_player_plain", { n: p + 1 });
 }
 
 // Who won, from this screen's point of view: "you won" / "you lost" on a screen that plays
