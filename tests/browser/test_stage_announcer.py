@@ -5,7 +5,8 @@ favourite, a big payout; the derny pulling off, the bell, the sprint, riders cro
 together), in English and Japanese, and its voice: off until the one button turns it on.
 
 The views are a real room's, tick by tick, fed to the TV page's module: seed 13 of a Derby
-evening with falls (0.15) has falls, lead changes and a photo-finish in race 1; seed 5 of a
+evening with falls (0.15) has falls, lead changes and a photo-finish in race 1; a race run
+with the host's own dice makes the d4 (the longest odds) win; seed 5 of a
 KEIRIN night has the bell, the sprint and riders 2 and 4 crossing level (a photo-finish).
 """
 
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import json
 import sys
+import urllib.request
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
@@ -62,6 +64,42 @@ def derby_views() -> tuple[JSON, ...]:
     views = [copy(room.public_view())]
     while not views[-1]["live"]["finished"]:
         room.handle(Actor.timeline(), {"type": "tick"}, rng)
+        views.append(copy(room.public_view()))
+    room.handle(Actor.timeline(), {"type": "tick"}, rng)  # the results, after the finish
+    views.append(copy(room.public_view()))
+    return tuple(views)
+
+
+@cache
+def long_shot_views() -> tuple[JSON, ...]:
+    """The TV's views of a race with the host's own dice, made for the outsider to win: the
+    d4 (the least likely winner on the board, Aki's) rolls 3 while the five others fall in
+    the first furlong, then roll off for the places; from betting to the results tick."""
+    room = DerbyRoom.create({"races": 4, "host_dice": True, "fall_rate": "0.15"}, 1)
+    room.add_seat("Aki")
+    room.add_seat("Ben")
+    rng = np.random.default_rng(1)
+    room.handle(HOST, {"type": "start", "computers": 0}, rng)
+    bids = {"d4": (700, 0), "d20": (0, 1500)}
+    while room.phase() == "auction":
+        horse = room.public_view()["auction"]["horse"]
+        for i in (0, 1):
+            me = room.private_view(Actor.player(i))
+            assert me is not None
+            if me["may_bid"] and me["sealed_bid"] is None:
+                room.handle(Actor.player(i), {"type": "bid", "amount": bids.get(horse, (0, 0))[i]},
+                            rng)
+    room.handle(Actor.player(0), {"type": "ticket", "kind": "win", "horses": ["d4"],
+                                  "stake": 500}, rng)
+    for i in (0, 1):
+        room.handle(Actor.player(i), {"type": "done"}, rng)
+    views = [copy(room.public_view())]
+    rolloff = {"d6": 6, "d8": 5, "d10": 4, "d12": 3, "d20": 2}
+    while not views[-1]["live"]["finished"]:
+        to_roll = views[-1]["live"]["to_roll"]
+        first = "d4" in to_roll
+        room.handle(HOST, {"type": "enter", "values": [
+            3 if h == "d4" else ("F" if first else rolloff[h]) for h in to_roll]}, rng)
         views.append(copy(room.public_view()))
     room.handle(Actor.timeline(), {"type": "tick"}, rng)  # the results, after the finish
     views.append(copy(room.public_view()))
@@ -166,6 +204,13 @@ def tv_page(chromium: Any, base: str, viewport: dict[str, int] = TV, motion: boo
     return page
 
 
+def post(url: str, body: dict[str, Any]) -> Any:
+    request = urllib.request.Request(url, data=json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return json.load(answer)
+
+
 def apart(a: list[float], b: list[float]) -> bool:
     """Whether two boxes ``[left, top, width, height]`` do not overlap."""
     return (a[0] + a[2] <= b[0] or b[0] + b[2] <= a[0]
@@ -225,6 +270,29 @@ def test_derby_course_shows_figures_and_the_moments_headlines(chromium: Any, bas
             assert initial == owner["name"][0].upper() and label == owner["name"]
     fills = {fill for colour, _i, _l, fill in shape["silks"].values() if colour != "unowned"}
     assert len(fills) == 3, shape["silks"]  # Aki's, Ben's and the computer's: three colours
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_long_shot_winning_is_a_headline(chromium: Any, base: str, lang: str) -> None:
+    views = [*long_shot_views()]
+    finish = next(i for i, v in enumerate(views) if v["live"] and v["live"]["finished"])
+    d4 = next(h for h in views[0]["horses"] if h["name"] == "d4")
+    assert views[finish]["live"]["places"]["d4"] == 1
+    assert d4["chance"] < 0.1 and d4["chance"] == min(h["chance"] for h in views[0]["horses"])
+    page = tv_page(chromium, base)
+    got = page.evaluate(MOUNT, ["derby", views, lang, finish + 1])
+    said = got["said"]
+    # told at the finish itself, as its headline (not after a plain "the d4 wins")
+    assert said[finish - 1]["moment"].split()[0] == "long_odds", said[finish - 1]
+    assert "favourite_beaten" not in moments(said)  # the long shot says more
+    words = {"en": f"A long shot wins: the d4 at {d4['win_text']}!",
+             "ja": f"大穴！ d4（{d4['win_text']}倍）が勝った！"}[lang]
+    assert words in said[-1]["text"], said[-1]
+    shown = page.locator(".announcer.is-on")
+    assert shown.is_visible() and words in shown.inner_text()
+    keep_shot(page, f"stage/derby-long-shot-{lang}-1920.png")
     assert not page.errors, page.errors
     page.context.close()
 
@@ -291,6 +359,69 @@ def test_the_voice_is_off_by_default_and_speaks_once_turned_on(chromium: Any, ba
     assert spoken and all(lang == "ja-JP" for _, lang in spoken)
     assert spoken[-1][0] in lines[-1], (spoken, lines)
     page.context.close()
+
+
+# The TV notes when the announcer first calls a photo-finish; a phone, when it first shows
+# a race's result (Date.now(), from a MutationObserver: no sleeps).
+PHOTO_CALLED = """() => {
+  window.__photo = null;
+  new MutationObserver(() => {
+    const line = document.querySelector('.announcer.is-on');
+    if (window.__photo === null && line && line.dataset.moment.split(' ').includes('photo'))
+      window.__photo = [Date.now(), line.innerText];
+  }).observe(document.body, {subtree: true, childList: true, attributes: true});
+}"""
+RESULT_SHOWN = """() => {
+  window.__result = null;
+  const note = () => {
+    if (window.__result === null && document.body.dataset.result
+        && document.querySelector('.dd-my-result, .dd-won-line, .dd-lost-line'))
+      window.__result = Date.now();
+  };
+  new MutationObserver(note).observe(document.body, {subtree: true, childList: true,
+    attributes: true, characterData: true});
+  note();
+}"""
+PHOTO_DICE = {"d4": 2, "d6": 3, "d8": 4, "d10": 5, "d12": 7, "d20": 8}
+"""The host's dice each furlong: the lowest horse drops out, and the last two, the d20 and
+the d12, are a pip apart at the post (a photo-finish)."""
+
+
+def test_the_photo_finish_is_called_on_the_tv_before_a_phone_shows_the_result(
+        open_page: Any, base: str) -> None:
+    room = post(f"{base}api/rooms", {"game": "derby",
+                                     "options": {"races": 4, "host_dice": True}})
+    code = room["code"]
+    token = post(f"{base}api/rooms/{code}/join", {"name": "Aki"})["token"]
+    phone = open_page(PHONE, f"{base}play/{code}", {f"raceday.seat.{code}": token})
+    tv = open_page(TV, f"{base}host/{code}", {f"raceday.host.{code}": room["host_token"]},
+                   motion=True)
+    tv.locator("#computers").fill("1")
+    tv.get_by_role("button", name="Start the evening").click()
+    phone.locator("body[data-phase=auction]").wait_for(state="attached")
+    while not phone.locator("button.done").count():  # Aki bids nothing on each lot
+        before = phone.locator("section.action").inner_html()
+        if phone.locator("#bid").count():
+            phone.locator("#bid").fill("0")
+            phone.locator("form.dd-form button[type=submit]").click()
+        phone.wait_for_function("b => document.querySelector('section.action').innerHTML !== b",
+                                arg=before)
+    tv.evaluate(PHOTO_CALLED)
+    phone.evaluate(RESULT_SHOWN)
+    phone.locator("button.done").click()
+    for furlong in range(1, 6):  # the host types each furlong's dice on the TV
+        form = tv.locator("form.dice-entry")
+        form.wait_for()
+        for box in form.locator("input").all():
+            box.fill(str(PHOTO_DICE[box.get_attribute("name") or ""]))
+        form.locator("button[type=submit]").click()
+        tv.locator(f".dd-track[data-round='{furlong + 1}'], .dd-track[data-finished='1']"
+                   ).wait_for(state="attached")
+    phone.wait_for_function("() => window.__result !== null", timeout=60_000)
+    called, line = tv.evaluate("window.__photo")
+    assert "Photo finish! The d20 beats the d12 by one pip!" in line, line
+    assert phone.evaluate("window.__result") >= called
+    assert tv.js_errors == [] and phone.js_errors == []
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])

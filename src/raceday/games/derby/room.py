@@ -75,11 +75,12 @@ RACE_KINDS = frozenset({"roll", "reroll", "round", "place", "quinella", "result"
 """The events of a race itself, broadcast at their furlong; every other event of a race's
 tick (the quinella's payouts, the settlement, the next betting) waits for the curtain."""
 COMPUTER_NAME = re.compile(r"cpu\s*\d+", re.IGNORECASE)
-OWNER_COLOURS = ("orange", "sky", "green", "yellow", "blue", "vermilion", "purple", "white",
-                 "black", "grey", "pink", "teal")
-"""Each player's racing colours, by seat order (the computers after the seats): the
-Okabe-Ito colours, told apart by colour-blind eyes, then lighter and darker ones; the
-pages name the owner beside the colour too. A thirteenth player starts the list again."""
+OWNER_COLOURS = ("vermilion", "white", "black", "teal", "pink", "grey", "orange", "sky",
+                 "green", "yellow", "blue", "purple")
+"""Each player's racing colours, by seat order (the computers after the seats): first the
+six that no horse wears (a horse's die is in its own Okabe-Ito colour), then the horses'
+six; light and dark alternate for colour-blind eyes, and the pages name the owner beside
+the colour too. A thirteenth player starts the list again."""
 
 
 def _int(value: object, what: str, low: int = -MAX_AMOUNT, high: int = MAX_AMOUNT) -> int:

@@ -19,10 +19,12 @@ export function mount(root, ctx) {
 
   function renderMe(v) {
     const m = v.me || {};
+    const colour = v.players?.[m.seat]?.colour;
     screen.showMe(m.name, m.money === undefined ? [] : [
       [t("money"), money(m.money), { class: "money" }],
       m.debt ? [t("debt"), money(m.debt)] : null,
-      [t("horse"), m.horse ? horseTag(m.horse) : t("no_horse")]]);
+      [t("horse"), m.horse ? horseTag(m.horse) : t("no_horse")],
+      colour ? [t("dd_your_colours"), el("span", { class: `dd-owner owner-${colour}` }, ownerSwatch(colour), m.name)] : null]);
   }
 
   function unit() { return view?.config?.stake_unit ?? 100; }

@@ -200,6 +200,8 @@ export function raceMoments(before, frame, horses = []) {
     const favourite = board.slice().sort((x, y) => y.chance - x.chance)[0];
     const won = board.find((hs) => hs.name === winner);
     if (won && won.chance < LONG_ODDS) {
+      // the long shot is the finish's headline itself (after a photo's, which says more)
+      if (!frame.photo) out.length = 0;
       out.push({ key: "dd_say_long_odds", moment: "long_odds", params: { horse: winner, odds: won.win_text } });
     } else if (favourite && winner && favourite.name !== winner) {
       out.push({ key: "dd_say_favourite_beaten", moment: "favourite_beaten", params: { horse: favourite.name } });
