@@ -424,6 +424,31 @@ def test_the_photo_finish_is_called_on_the_tv_before_a_phone_shows_the_result(
     assert tv.js_errors == [] and phone.js_errors == []
 
 
+KEIRIN_BOXES = """() => {
+  const box = (e) => {
+    const r = e.getBoundingClientRect();
+    return [r.left, r.top, r.width, r.height];
+  };
+  return { headline: box(document.querySelector(".announcer.is-on")),
+           title: box(document.querySelector(".kr-heading")),
+           track: box(document.querySelector(".velodrome")),
+           infield: box(document.querySelectorAll(".velodrome .track-edge")[0]) };
+}"""
+
+
+def test_keirin_headline_on_a_phone_has_a_strip_above_the_track(chromium: Any,
+                                                                 base: str) -> None:
+    views = [*keirin_views()]
+    page = tv_page(chromium, base, PHONE)
+    said = page.evaluate(MOUNT, ["keirin", views, "en", None])["said"]
+    page.evaluate(MOUNT, ["keirin", views, "en", index_of(said, "photo") + 2])
+    boxes = page.evaluate(KEIRIN_BOXES)
+    keep_shot(page, "stage/keirin-photo-en-390.png")
+    assert apart(boxes["headline"], boxes["title"]) and apart(boxes["headline"], boxes["track"])
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    page.context.close()
+
+
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_keirin_stages_the_derny_the_bell_the_sprint_and_the_photo(chromium: Any, base: str,
                                                                    lang: str) -> None:
@@ -445,6 +470,14 @@ def test_keirin_stages_the_derny_the_bell_the_sprint_and_the_photo(chromium: Any
     assert live[order[2]]["sprint"] and not live[order[2] - 1]["sprint"]
     text = said[order[4]]["text"]
     assert ("Photo finish" in text) if lang == "en" else ("写真判定" in text), text
+    # the photo's headline, standing in the infield: over neither the title nor the track
+    page.evaluate(MOUNT, ["keirin", views, lang, order[4] + 2])
+    boxes = page.evaluate(KEIRIN_BOXES)
+    assert apart(boxes["headline"], boxes["title"]), boxes
+    left, top, width, height = boxes["infield"]
+    h_left, h_top, h_width, h_height = boxes["headline"]
+    assert left <= h_left and h_left + h_width <= left + width, boxes
+    assert top <= h_top and h_top + h_height <= top + height, boxes
     page.evaluate(MOUNT, ["keirin", views, lang, order[5] + 2])  # up to the finish
     strip = page.locator(".kr-finish .kr-photo-strip li")
     assert strip.count() == len(cross["riders"][:3])  # the places that pay, crossed together
