@@ -100,8 +100,12 @@ def test_python_and_javascript_render_alike(chromium: Any, tmp_path: Path,
         short = page.evaluate("""async () => {
           const i18n = await import("/static/js/i18n.js");
           const words = [i18n.t("hp_laps", {n: 1, of: 3}), i18n.t("seat_taken")];
+          const counted = () => [i18n.t("pi_points_n", {n: 1}), i18n.t("pi_points_n", {n: 2}),
+                                 i18n.t("kr_squares_to_go", {n: 1, turn: 4})];
+          const en = counted();
           await i18n.setLanguage("ja");
-          return words.concat([i18n.t("hp_laps", {n: 1, of: 3}), i18n.t("no_such_word")]);
+          return words.concat([i18n.t("hp_laps", {n: 1, of: 3}), i18n.t("no_such_word")],
+                              en, counted());
         }""")
         got = page.evaluate(SCRIPT, {"real": REAL, "madeUp": MADE_UP, "cases": MADE_UP_CASES,
                                          "events": EVENTS})
@@ -126,3 +130,6 @@ def test_python_and_javascript_render_alike(chromium: Any, tmp_path: Path,
     assert got["madeUp"] == expected
     assert short[0] == "laps 1/3" and short[2] == "周回 1/3"
     assert short[1].startswith("This seat was opened") and short[3] == "no_such_word"
+    # a game's plural word is found by its short key, in its form for the count
+    assert short[4:7] == ["1 pt", "2 pts", "1 square to the line · turn 4"]
+    assert short[7:] == ["1点", "2点", "ゴールまで1マス・ターン4"]

@@ -105,3 +105,19 @@ def test_every_word_a_page_names_is_in_the_tables() -> None:
                if key not in entries and f"{key}.other" not in entries
                and len(owners.get(key, ())) != 1}
     assert missing == {}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_key_with_plural_forms_has_both_and_counts_n(lang: str) -> None:
+    """A key with a ``.one`` form has its ``.other`` (or, the older shape, a plain key for
+    every other count); a pair names the count ``n`` that chooses between them, and has no
+    plain key beside it."""
+    entries = table(lang).entries
+    ones = {key.removesuffix(".one") for key in entries if key.endswith(".one")}
+    assert sorted(k for k in ones if f"{k}.other" not in entries and k not in entries) == []
+    pairs = {k for k in ones if f"{k}.other" in entries}
+    assert len(pairs) > 20
+    assert sorted(pairs & set(entries)) == []
+    uncounted = [f"{key}.{form}" for key in pairs for form in ("one", "other")
+                 if "n" not in PLACEHOLDER.findall(entries[f"{key}.{form}"])]
+    assert uncounted == []

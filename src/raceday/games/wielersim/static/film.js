@@ -106,7 +106,7 @@ export function filmStage(film, opts = {}) {
       where.textContent = t("wv_before", { n: route.distance });
     } else {
       const front = f.riders.length ? Math.max(...f.riders.map((r) => r[1])) : route.distance;
-      where.textContent = t("wv_turn", { turn: f.turn, togo: Math.max(0, route.distance - front),
+      where.textContent = t("wv_turn", { turn: f.turn, n: Math.max(0, route.distance - front),
         weather: t(f.rain ? "wv_rain" : "wv_dry"), done: f.finished });
     }
   }

@@ -84,6 +84,7 @@ function mountPlayer({ title, total, hasBoard, drawStep, extra = null, below = (
     hasBoard ? el("div", { class: "replay-board-col" }, boardBox, under) : null,
     el("div", { class: "replay-side" }, controls, words, extra));
   main.replaceChildren(el("h2", { class: "replay-title" }, title()), view);
+  document.title = `${title()} — raceday`;
 
   function label() {
     under.replaceChildren(below() ?? "");
@@ -152,7 +153,11 @@ function mountPlayer({ title, total, hasBoard, drawStep, extra = null, below = (
   const onHash = () => { if (location.hash !== `#step=${at}`) { stop(); go(startAt(total)); } };
   window.addEventListener("hashchange", onHash);
   draw();
-  return () => { main.querySelector(".replay-title").textContent = title(); draw(); };
+  return () => {
+    main.querySelector(".replay-title").textContent = title();
+    document.title = `${title()} — raceday`;
+    draw();
+  };
 }
 
 // A room step's events as facts ({type, ...}) for a drawing that traces a move.

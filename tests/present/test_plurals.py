@@ -1,0 +1,41 @@
+"""Counted words in English: a count of one reads in the singular ("1 pt", "1 square to
+go", "1 win"), never "1 pts" nor "win(s)"; Japanese has no plural and reads the same."""
+
+from __future__ import annotations
+
+import pytest
+
+from raceday.present import render, table
+
+# (key, game, parameters besides the count) → English for 1 and for 2
+WORDS = [
+    ("pi_points_n", "pistard", {}, "1 pt", "2 pts"),
+    ("term.points", "pistard", {}, "(1 pt)", "(2 pts)"),
+    ("lines.past", "pistard", {}, "1 square past it", "2 squares past it"),
+    ("kr_say_bell", "keirin", {}, "The bell! 1 square to go!", "The bell! 2 squares to go!"),
+    ("kr_tickets_n", "keirin", {}, "1 ticket", "2 tickets"),
+    ("wv_before", "wielersim", {}, "At the start: 1 square to go.",
+     "At the start: 2 squares to go."),
+    ("wv_award_pts", "wielersim", {}, "1 point", "2 points"),
+    ("finale.luckiest_detail", "derby", {"horse": "d6"}, "the d6, 1 win", "the d6, 2 wins"),
+    ("gp_open_places", "hairpin", {}, "1 human place not taken", "2 human places not taken"),
+    ("tool.rooms.count", None, {"playing": 0}, "1 room, 0 being played",
+     "2 rooms, 0 being played"),
+]
+
+
+@pytest.mark.parametrize(("key", "game", "params", "one", "two"), WORDS)
+def test_one_reads_in_the_singular(key: str, game: str | None, params: dict[str, str],
+                                   one: str, two: str) -> None:
+    assert render(key, "en", game, {**params, "n": 1}).startswith(one)
+    assert render(key, "en", game, {**params, "n": 2}).startswith(two)
+    ja = [render(key, "ja", game, {**params, "n": n}) for n in (1, 2)]
+    assert ja[0] == ja[1].replace("2", "1")
+
+
+def test_no_game_or_terminal_word_counts_with_s_in_brackets() -> None:
+    """"win(s)", "place(s)", "room(s)": a counted word has plural forms instead (the
+    refusals and the print kit are worded apart)."""
+    bracketed = {key: text for key, text in table("en").entries.items()
+                 if "(s)" in text and "refusal." not in key and not key.startswith("pr_")}
+    assert bracketed == {}
