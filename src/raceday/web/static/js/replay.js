@@ -231,7 +231,7 @@ async function part(game, name, partName) {
   const drawBack = () => back.replaceChildren(el("a", { href: link(game, name) }, `${say(game, { key: "title" })} — ${name}`), " · ",
     el("a", { href: `/${encodeURIComponent(game)}?campaign=${encodeURIComponent(name)}` }, t("wv_open_campaign")));
   const mount = () => mountPlayer({
-    title: () => film.stage_name || film.route?.name || name,
+    title: () => (film.stage_words ? say(game, film.stage_words) : film.stage_name) || film.route?.name || name,
     total: frames.length + 1,
     hasBoard: true,
     extra: back,
