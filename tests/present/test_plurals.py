@@ -21,15 +21,21 @@ WORDS = [
     ("gp_open_places", "hairpin", {}, "1 human place not taken", "2 human places not taken"),
     ("tool.rooms.count", None, {"playing": 0}, "1 room, 0 being played",
      "2 rooms, 0 being played"),
+    ("kr_night", "keirin", {"riders": 9, "mode": "fixed odds", "bankroll": "10,000"},
+     "1 race, 9 riders", "2 races, 9 riders"),
+    ("award.hits", "keirin", {"won": 1}, "1 of 1 ticket came in", "1 of 2 tickets came in"),
+    ("ticker.break_alone", "wielersim", {"riders": "34", "time": "0'06\""},
+     "At the front: alone (34), 1 square", "At the front: alone (34), 2 squares"),
 ]
 
 
 @pytest.mark.parametrize(("key", "game", "params", "one", "two"), WORDS)
 def test_one_reads_in_the_singular(key: str, game: str | None, params: dict[str, str],
                                    one: str, two: str) -> None:
-    assert render(key, "en", game, {**params, "n": 1}).startswith(one)
-    assert render(key, "en", game, {**params, "n": 2}).startswith(two)
-    ja = [render(key, "ja", game, {**params, "n": n}) for n in (1, 2)]
+    count = "gap" if key.startswith("ticker.") else "n"  # the ticker names its count twice
+    assert render(key, "en", game, {**params, "n": 1, count: 1}).startswith(one)
+    assert render(key, "en", game, {**params, "n": 2, count: 2}).startswith(two)
+    ja = [render(key, "ja", game, {**params, "n": n, count: n}) for n in (1, 2)]
     assert ja[0] == ja[1].replace("2", "1")
 
 

@@ -159,7 +159,7 @@ class Commentator:
             key = "ticker.break_alone" if len(front) == 1 else "ticker.break"
             return [Said("break", Message(key, {
                 "riders": [state.num(r) for r in sorted(front)], "size": len(front),
-                "gap": gap, "time": format_gap(gap * 6)}))]
+                "gap": gap, "n": gap, "time": format_gap(gap * 6)}))]
         if self.break_riders:
             self.break_riders = frozenset()
             return [Said("caught", Message("ticker.caught"))]
