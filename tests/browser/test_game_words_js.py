@@ -4,6 +4,7 @@ variant in words, and KEIRIN as 競輪 in a room's heading and tab title."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -65,4 +66,30 @@ def test_keirin_is_keirin_in_kanji_on_a_japanese_room_page(open_page: Any, base:
     assert page.title() == f"競輪 {room['code']} — raceday"
     page.click("button.lang")
     page.wait_for_function("document.title.startsWith('KEIRIN')")
+    page.context.close()
+
+
+def test_a_stage_race_names_its_stages_in_japanese(open_page: Any, base: str) -> None:
+    made = httpx.post(f"{base}api/wielersim/campaigns",
+                      json={"tour": "ronde-van-belgie", "peloton": "small", "name": "spring"})
+    assert made.status_code == 201
+    key = made.json()["key"]
+    ridden = httpx.post(f"{base}api/wielersim/campaigns/spring/ride", json={"stage": 0},
+                        headers={"X-Campaign-Key": key}, timeout=60)
+    assert ridden.status_code == 200
+    keys = {"raceday.wielersim.campaigns": json.dumps({"spring": key})}
+    page = open_page(PHONE, f"{base}wielersim?campaign=spring", {**JA, **keys})
+    stages = page.locator(".campaign-stages li")
+    stages.first.wait_for()
+    names = stages.all_inner_texts()
+    assert names[0].startswith("プロローグ")
+    assert names[1].startswith("第1ステージ：Brugge - Oostende（平坦）")
+    assert "Stage" not in " ".join(names)
+    page.goto(f"{base}replay")
+    item = page.locator("a[href='/replay/wielersim/spring']")
+    assert item.inner_text() == "WielerSIM — spring"  # a saved session has no game number
+    page.goto(f"{base}replay/wielersim/spring")
+    page.locator(".replay-title").wait_for()
+    assert page.locator("h3").first.inner_text() == "プロローグ"
+    assert page.js_errors == []
     page.context.close()

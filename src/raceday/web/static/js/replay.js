@@ -264,7 +264,7 @@ async function list() {
   const href = (it) => (it.source !== "room" ? link(it.game, it.name)
     : it.url === `/replay/room/${it.name}` ? link("room", it.name) : link("room", it.name, String(it.number)));
   const item = (it) => el("li", {}, el("a", { href: href(it) },
-    `${say(it.game, { key: "title" })} — ${it.name}${it.number > 1 || it.url !== `/replay/room/${it.name}` ? ` · ${it.number}` : ""}`),
+    `${say(it.game, { key: "title" })} — ${it.name}${it.source === "room" && (it.number > 1 || it.url !== `/replay/room/${it.name}`) ? ` · ${it.number}` : ""}`),
     it.winners?.length ? el("span", { class: "winners" }, ` · ${t("rp_won_by", { names: winners(it) })}`) : null,
     it.when ? el("span", { class: "note" }, ` ${it.when}`) : null);
   main.replaceChildren(
