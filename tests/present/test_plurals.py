@@ -45,3 +45,12 @@ def test_no_game_or_terminal_word_counts_with_s_in_brackets() -> None:
     bracketed = {key: text for key, text in table("en").entries.items()
                  if "(s)" in text and "refusal." not in key and not key.startswith("pr_")}
     assert bracketed == {}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_no_page_word_shows_markdown_backticks(lang: str) -> None:
+    """A command named in a sentence is quoted as the language quotes, not `like this` (a
+    page shows the backticks as they are)."""
+    ticked = {key: text for key, text in table(lang).entries.items()
+              if "`" in text and "refusal." not in key and not key.startswith("pr_")}
+    assert ticked == {}
