@@ -1,5 +1,6 @@
-"""Counted words in English: a count of one reads in the singular ("1 pt", "1 square to
-go", "1 win"), never "1 pts" nor "win(s)"; Japanese has no plural and reads the same."""
+"""Wording in English: a count of one reads in the singular ("1 pt", "1 square to go",
+"1 win"), never "1 pts" nor "win(s)" (Japanese has no plural and reads the same); a command
+in a sentence is quoted, not in literal backticks."""
 
 from __future__ import annotations
 
