@@ -82,7 +82,7 @@ def _lang(query: QueryParams) -> str:
     if lang not in LANGUAGES:
         error = RacedayError(f"unknown language {lang[:20]!r}; choose one of "
                              f"{', '.join(LANGUAGES)}")
-        error.message = Message("refusal.print_lang", {"lang": lang[:20],
+        error.message = Message("refusal.print_lang", {"asked": lang[:20],
                                                         "languages": list(LANGUAGES)})
         raise error
     return lang
@@ -146,7 +146,8 @@ def _index_body(lang: str) -> str:
             f"{_tag('option', 'pr_every_part', lang, EMPTY_VALUE)}{parts}"
             "</select></label>"
             f"<label>{_tag('span', 'pr_paper', lang)} <select name=\"paper\">"
-            "<option value=\"a4\">A4</option><option value=\"letter\">Letter</option>"
+            "<option value=\"a4\">A4</option><option value=\"letter\">"
+            f"{escape(render('pr_paper_letter', lang))}</option>"
             f"</select></label>{fields}"
             + _tag("button", "pr_show", lang, ' type="submit"') + "</form>")
     body = ("<header class=\"toolbar\">" + _tag("h1", "pr_title", lang)
@@ -180,7 +181,8 @@ def _build(game: str, text: str) -> _Printed:
         error = RacedayError(f"unknown option(s): {names}")
         error.message = Message("refusal.print_unknown", {"names": names})
         raise error
-    texts = {key: text for key in info.options if (text := (query.get(key) or "").strip())}
+    texts = {key: given for key in info.options
+             if (given := (query.get(key) or "").strip())}
     options = read_options(info, texts, query.get("paper") or "a4", flag=str,
                            shipped_only=True, lang=lang)
     part = (query.get("part") or "").strip()

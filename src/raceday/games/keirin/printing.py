@@ -15,7 +15,7 @@ from raceday.games.keirin import drawing as draw
 from raceday.games.keirin.rules import KeirinOptions
 from raceday.printing.catalog import Part, PrintOptions, new_page, say
 from raceday.printing.flow import Cell, Flow
-from raceday.printing.page import Credit, Page
+from raceday.printing.page import Credit, Page, wrap
 
 DEFAULT_RIDERS = 9
 DEFAULT_LENGTH = 50
@@ -161,8 +161,10 @@ def _slip(options: Options, x: float, y: float, w: float, h: float, riders: int)
     sy = py + 28
     parts.append(svg.text(x + 4, sy, _w(options, "print.slip.stake_price"), 3.2))
     parts.append(svg.text(x + 4, sy + 7, _w(options, "print.slip.returns"), 3.2))
-    parts.append(svg.text(x + 4, y + h - 3, _w(options, "print.slip.circle"), 2.4,
-                          fill=svg.GREY))
+    note = wrap(_w(options, "print.slip.circle"), w - 8, 2.4)
+    for i, line in enumerate(note):
+        parts.append(svg.text(x + 4, y + h - 3 - 3 * (len(note) - 1 - i), line, 2.4,
+                              fill=svg.GREY))
     return svg.group(parts, class_="slip")
 
 
