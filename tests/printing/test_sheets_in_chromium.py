@@ -70,10 +70,19 @@ def test_the_pistard_assembly_heading_fits_inside_the_margins(sheet_page: Any,
     document = pages_of("pistard", "track", lang=lang)[0]
     width = float(parse(document).get("viewBox", "0 0 0 0").split()[2])
     sheet_page.set_content(f"<!doctype html><html><body>{document}</body></html>")
-    heading = [b for b in sheet_page.evaluate(BOXES) if "assembly-heading" in b["cls"]]
+    boxes = sheet_page.evaluate(BOXES)
+    heading = [b for b in boxes if "assembly-heading" in b["cls"]]
     assert heading, "the assembly map has its heading"
     for box in heading:
         assert box["left"] >= MARGIN - 0.5 and box["right"] <= width - MARGIN + 0.5, box
+    map_top = sheet_page.evaluate("""() => {
+      const svg = document.querySelector("svg");
+      const mm = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+      const top = document.querySelector(".assembly-map").getBoundingClientRect().top;
+      return (top - svg.getBoundingClientRect().top) / mm;
+    }""")
+    words = [b for b in boxes if b["cls"].startswith("assembly-")]
+    assert max(b["bottom"] for b in words) < map_top  # the steps end above the map
     keep_shot(sheet_page, f"print-pistard-assembly-{lang}.png")
 
 

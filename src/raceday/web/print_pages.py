@@ -91,27 +91,32 @@ def _lang(query: QueryParams) -> str:
 def _field(info: GameInfo, name: str, lang: str) -> str:
     """One option's form field, made from its JSON Schema: a choice among the shipped
     values where it has them (the one used when none is chosen shown once, as the
-    default), a number field with its range, or text; named and explained in ``lang``."""
+    default), a number field with its range, or text; named in ``lang`` and explained
+    below it (a hint a phone can read, not a placeholder cut to the field's width)."""
     from raceday.printing.catalog import DEFAULT_CHOICE
 
     schema = info.schema()[name]
-    label = escape(info.label(name, lang))
-    hint = escape(info.hint(name, lang))
+    ident = f"{info.game}-{name}"
+    hint = info.hint(name, lang)
+    described = f' aria-describedby="{ident}-hint"' if hint else ""
+    attrs = f'id="{ident}" name="{name}"{described}'
     if schema.get("enum"):
         used = schema.get(DEFAULT_CHOICE)
         default = (render("pr_default", lang) if used in (None, "default")
                    else render("pr_default_named", lang, params={"name": used}))
         choices = "".join(f"<option value=\"{escape(str(v))}\">{escape(str(v))}</option>"
                           for v in schema["enum"] if v != used)
-        return (f"<label>{label} <select name=\"{name}\" title=\"{hint}\">"
-                f"<option{EMPTY_VALUE}>{escape(default)}</option>{choices}"
-                "</select></label>")
-    if schema.get("type") == "integer":
+        control = (f"<select {attrs}><option{EMPTY_VALUE}>{escape(default)}</option>"
+                   f"{choices}</select>")
+    elif schema.get("type") == "integer":
         bounds = "".join(f" {html}=\"{schema[key]}\"" for key, html in
                          (("minimum", "min"), ("maximum", "max")) if key in schema)
-        return (f"<label>{label} <input name=\"{name}\" type=\"number\"{bounds} "
-                f"placeholder=\"{hint}\"></label>")
-    return f"<label>{label} <input name=\"{name}\" placeholder=\"{hint}\"></label>"
+        control = f"<input {attrs} type=\"number\" inputmode=\"numeric\"{bounds}>"
+    else:
+        control = f"<input {attrs}>"
+    said = f"<small id=\"{ident}-hint\">{escape(hint)}</small>" if hint else ""
+    return (f"<div class=\"option\"><label for=\"{ident}\">{escape(info.label(name, lang))}"
+            f"</label> {control}{said}</div>")
 
 
 @router.get("/print", include_in_schema=False)

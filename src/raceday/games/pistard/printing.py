@@ -91,7 +91,17 @@ def _assembly_map(track: Track, called: str, v: draw.Velodrome, plan: list[tuple
     page = new_page(CREDIT, options, _w(options, "print.assembly.title"), described)
     x, y, w, h = page.body
     width, height = v.size
-    text_room = 52.0
+    full_w, full_h = width / 10, height / 10
+    heading = _w(options, "print.assembly.heading", name=called, length=track.length,
+                 lanes=LANES, tiles=len(plan), width=f"{full_w:.0f}", height=f"{full_h:.0f}")
+    lines = [(line, 3.8, True) for line in wrap(heading, w, 3.8)]
+    for step in ("print", "cut", "lay", "lanes"):
+        lines += [(line, 3.4, False) for line in wrap(_w(options, f"print.assembly.{step}"),
+                                                     w, 3.4)]
+    for i, (text_line, size, bold) in enumerate(lines):
+        page.add(svg.text(x, y + 5 + 5.2 * i, text_line, size, bold=bold,
+                          class_="assembly-heading" if bold else "assembly-text"))
+    text_room = 5.2 * len(lines) + 10  # the map's joint letters stand above its outline
     scale = min(w / width, (h - text_room) / height)
     ox, oy = x + (w - width * scale) / 2, y + text_room
     outlines = []
@@ -109,17 +119,7 @@ def _assembly_map(track: Track, called: str, v: draw.Velodrome, plan: list[tuple
     arrow_b = v.point(v.straight - 1, -18)
     outlines.append(svg.arrow(*arrow_a, *arrow_b, head=12, stroke_width=3))
     page.add(svg.group(outlines, transform=f"translate({svg.num(ox)} {svg.num(oy)}) "
-                                           f"scale({svg.num(scale)})"))
-    full_w, full_h = width / 10, height / 10
-    heading = _w(options, "print.assembly.heading", name=called, length=track.length,
-                 lanes=LANES, tiles=len(plan), width=f"{full_w:.0f}", height=f"{full_h:.0f}")
-    lines = [(line, 3.8, True) for line in wrap(heading, w, 3.8)]
-    for step in ("print", "cut", "lay", "lanes"):
-        lines += [(line, 3.4, False) for line in wrap(_w(options, f"print.assembly.{step}"),
-                                                     w, 3.4)]
-    for i, (text_line, size, bold) in enumerate(lines):
-        page.add(svg.text(x, y + 5 + 5.2 * i, text_line, size, bold=bold,
-                          class_="assembly-heading" if bold else None))
+                                           f"scale({svg.num(scale)})", class_="assembly-map"))
     return page
 
 
