@@ -133,10 +133,14 @@ def test_a_shipped_default_is_listed_once(client: TestClient) -> None:
         assert route is not None and route.group(0).count("flanders") == 1  # as the default
 
 
-def test_an_unknown_language_is_refused_in_words(client: TestClient) -> None:
+def test_refusals_in_the_pages_language(client: TestClient) -> None:
     page = client.get("/print/derby", params={"lang": "fr"})
     assert page.status_code == 400 and "unknown language" in page.text
     assert client.get("/print", params={"lang": "xx"}).status_code == 400
+    page = client.get("/print/keirin", params={"part": "board", "lang": "ja"})
+    assert page.status_code == 400 and "印刷する内容「board」はありません" in page.text
+    page = client.get("/print/pistard", params={"track": "mine.toml", "lang": "ja"})
+    assert page.status_code == 400 and "同梱のものだけです" in page.text
 
 
 def test_a_japanese_pdf_names_a_japanese_font() -> None:

@@ -24,7 +24,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, field_validator, mo
 
 from raceday.core.digits import ascii_int
 from raceday.core.discovery import face, games_with
-from raceday.core.errors import OptionsError
+from raceday.core.errors import OptionsError, refusal
 from raceday.core.game import describe_validation_error
 from raceday.present.messages import FALLBACK, LANGUAGES
 from raceday.present.messages import render as word
@@ -154,8 +154,8 @@ class GameInfo:
         for p in self.parts:
             if p.name == name:
                 return p
-        raise OptionsError(f"{self.game} has no printed part {name!r}; parts: "
-                           f"{', '.join(p.name for p in self.parts)}")
+        raise refusal(OptionsError, "refusal.print_no_part", game=self.game, part=name,
+                      parts=[p.name for p in self.parts])
 
     @property
     def options(self) -> tuple[str, ...]:
@@ -205,7 +205,8 @@ def game_info(name: str) -> GameInfo:
     key = name.strip().lower()
     info = _info(key) if key in games_with(FACE) else None
     if info is None:
-        raise OptionsError(f"unknown game {name!r}; games: {', '.join(games_with(FACE))}")
+        raise refusal(OptionsError, "refusal.print_no_game", name=name,
+                      games=list(games_with(FACE)))
     return info
 
 
@@ -215,7 +216,7 @@ def _value(schema: Mapping[str, Any], text: str, shown: str) -> object:
     if "integer" in kinds and "string" not in kinds:
         number = ascii_int(text.strip()) if len(text) <= 12 else None
         if number is None:
-            raise OptionsError(f"{shown} must be a whole number, got {text!r}")
+            raise refusal(OptionsError, "refusal.print_whole", name=shown, got=text)
         return number
     return text
 
@@ -236,8 +237,7 @@ def read_options(info: GameInfo, texts: Mapping[str, str], paper_name: str = "a4
                                f"{wanted})")
         schema = properties[name]
         if shipped_only and schema.get(FILES) and text not in schema.get("enum", ()):
-            raise OptionsError(f"{name}: the browser prints shipped {name}s only; use "
-                               "'raceday print' for a file")
+            raise refusal(OptionsError, "refusal.print_shipped_only", name=name)
         values[name] = _value(schema, text, flag(name))
     try:
         return info.model(paper=paper_name, lang=lang, **values)
