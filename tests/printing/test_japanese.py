@@ -141,6 +141,8 @@ def test_refusals_in_the_pages_language(client: TestClient) -> None:
     assert page.status_code == 400 and "印刷する内容「board」はありません" in page.text
     page = client.get("/print/pistard", params={"track": "mine.toml", "lang": "ja"})
     assert page.status_code == 400 and "同梱のものだけです" in page.text
+    page = client.get("/print/keirin", params={"part": "odds", "margin": "5", "lang": "ja"})
+    assert page.status_code == 400 and "控除率（--margin）は0以上1未満です" in page.text
 
 
 def test_a_japanese_pdf_names_a_japanese_font() -> None:

@@ -244,6 +244,9 @@ def read_options(info: GameInfo, texts: Mapping[str, str], paper_name: str = "a4
     except ValidationError as exc:
         first = exc.errors()[0]
         if first.get("type") == "value_error":  # the game's own line
+            own = (first.get("ctx") or {}).get("error")
+            if isinstance(own, OptionsError) and own.message is not None:
+                raise own from None  # worded by the tables: any face words it again
             raise OptionsError(str(first["msg"]).removeprefix("Value error, ")) from None
         names = {name: flag(name) for name in info.options}
         raise OptionsError(describe_validation_error(exc, f"{info.credit.title} print",

@@ -9,7 +9,7 @@ from typing import Annotated, ClassVar
 
 from pydantic import BaseModel, BeforeValidator, Field
 
-from raceday.core.errors import OptionsError
+from raceday.core.errors import OptionsError, refusal
 from raceday.drawing import svg
 from raceday.games.keirin import drawing as draw
 from raceday.games.keirin.rules import KeirinOptions
@@ -36,9 +36,10 @@ def keirin_margin(text: object) -> float:
     try:
         value = float(str(text))
     except ValueError:
-        raise OptionsError(f"--margin must be a number such as 0.1, got {text!r}") from None
+        raise refusal(OptionsError, "keirin.refusal.print_margin_number", got=str(text)
+                      ) from None
     if not (math.isfinite(value) and 0 <= value < 1):
-        raise OptionsError(f"--margin must be at least 0 and below 1 for KEIRIN, got {text}")
+        raise refusal(OptionsError, "keirin.refusal.print_margin_range", got=str(text))
     return value
 
 
