@@ -46,8 +46,10 @@ def part_board(options: Options) -> list[Page]:
     ry = y + 14 + 3 * size + 20
     page.add(svg.text(x, ry, _w(options, "print.board.racers"), 3.4, bold=True))
     for i in range(5):
-        page.add(draw.racer(x + 10 + i * 17, ry + 12, draw.RED, "R"))
-        page.add(draw.racer(x + 10 + i * 17, ry + 28, draw.BLACK, "B"))
+        page.add(draw.racer(x + 10 + i * 17, ry + 12, draw.RED,
+                            _w(options, "print.board.red_racer")))
+        page.add(draw.racer(x + 10 + i * 17, ry + 28, draw.BLACK,
+                            _w(options, "print.board.black_racer")))
     return [page]
 
 

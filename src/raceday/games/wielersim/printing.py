@@ -322,7 +322,7 @@ def part_riders(options: Options) -> list[Page]:
     for start in range(0, len(rows), per_page):
         page = new_page(CREDIT, options, title, described)
         x, y, w, _ = page.body
-        widths = fit([9, 40, 24, 16, 9, 11, 9, 12, 15, 12, 10, 14], w)
+        widths = fit([10, 40, 22, 22, 8, 10, 13, 11, 14, 14, 8, 11], w)  # room for ja
         chunk = rows[start:start + per_page]
         page.add(table(x, y + 4, widths, header, chunk, row_height=row_h, header_height=8,
                        header_size=2.5, size=2.7, cls="riders"))
