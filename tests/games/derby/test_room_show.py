@@ -225,7 +225,7 @@ def test_the_finale_names_the_evenings_facts() -> None:
     for r in state.ledger.history:
         wins[r.first] = wins.get(r.first, 0) + 1
     lucky = awards["derby.finale.luckiest"]["detail"]["params"]
-    assert lucky["wins"] == max(wins.values())
+    assert lucky["n"] == max(wins.values())
 
 
 def test_a_shared_award_names_everyone_sharing_it() -> None:

@@ -542,7 +542,7 @@ class DerbyRoom(PartyRoom[EveningState]):
                 key = ("derby.finale.luckiest_tied" if tie else
                        "derby.finale.luckiest_detail" if first["owner"] is not None
                        else "derby.finale.wins")
-                detail = Message(key, {"horse": horses, "wins": first["wins"]})
+                detail = Message(key, {"horse": horses, "n": first["wins"]})
             else:
                 title = Message("derby.finale.owner", {"by": Message(f"derby.award_{fact['by']}")})
                 detail = Message("derby.finale.owner_detail",

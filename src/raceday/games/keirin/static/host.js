@@ -265,7 +265,7 @@ export function mount(root, ctx) {
     side.replaceChildren(el("div", { class: "seats" },
       el("h3", {}, t("seats", { n: v.seats.length, max: v.max_seats })),
       v.seats.length ? seatList(v.seats, isHost, send) : el("p", {}, t("nobody_yet")),
-      el("p", { class: "note" }, t("kr_night", { races: v.config.races, riders: v.config.riders,
+      el("p", { class: "note" }, t("kr_night", { n: v.config.races, riders: v.config.riders,
         mode: t(v.config.mode === "pool" ? "kr_mode_pool" : "kr_mode_fixed"), bankroll: cash(v.config.bankroll_cents) }))));
     controls.replaceChildren(isHost ? el("button", { type: "button", class: "primary", onclick: () => send({ type: "start" }) }, t("start")) : "");
   }
