@@ -212,12 +212,17 @@ export function playerLabel(view, p) {
   return `${colour} — ${t(hostScreen ? "hp_this_screen" : "hp_big_screen")}`;
 }
 
+// The variant ("short", "derby+v1") in the page's language: its words, joined as a list.
+function variantWords(variant) {
+  return String(variant || "standard").split("+").map((w) => ({ key: `hp_variant.${w}` }));
+}
+
 export function rulesNote(view) {
   const r = view.rules;
   const parts = [t("hp_rule_move"), r.bumping ? t(r.derby ? "hp_rule_derby" : "hp_rule_bump", { n: r.target }) : t("hp_rule_nobump"),
     t("hp_rule_pit"), r.derby ? null : t("hp_rule_win", { n: r.target })].filter(Boolean);
   if (r.v1) parts.push(t("hp_rule_v1"));
-  return el("details", { class: "hp-rules" }, el("summary", {}, t("hp_rules_title", { variant: view.variant })),
+  return el("details", { class: "hp-rules" }, el("summary", {}, t("hp_rules_title", { variant: variantWords(view.variant) })),
     el("ul", {}, parts.map((p) => el("li", {}, p))));
 }
 

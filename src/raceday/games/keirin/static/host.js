@@ -9,7 +9,7 @@
 import { el, paceFromAddress } from "/static/js/common.js";
 import { drawFinale } from "/static/js/finale.js";
 import { keyed, onLanguage, placeText, t } from "/static/js/i18n.js";
-import { seatList, standInPanel } from "/static/js/rooms.js";
+import { seatList, standInOf, standInPanel } from "/static/js/rooms.js";
 import { cue } from "/static/js/sound.js";
 import { createAnnouncer } from "/static/js/announcer.js";
 import { cash, ensureStyles, eventText, KIND_ORDER, oddsText, payoutMoment, photoStrip, RaceMoments, riderTag, ridersTag, Velodrome } from "./track.js";
@@ -212,7 +212,7 @@ export function mount(root, ctx) {
       el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("rank")), el("th", { scope: "col" }, t("player")),
         el("th", { scope: "col" }, t("kr_purse")), many ? null : el("th", { scope: "col" }, t("kr_hits")))),
       el("tbody", {}, v.standings.map((s) => el("tr", {}, el("td", { class: "num" }, String(s.rank)),
-        el("th", { scope: "row" }, s.name), el("td", { class: "num" }, cash(s.purse)),
+        el("th", { scope: "row" }, s.name, standInOf(v, s.player)), el("td", { class: "num" }, cash(s.purse)),
         many ? null : el("td", { class: "num" }, `${s.won}/${s.tickets}`)))));
   }
 
@@ -265,7 +265,7 @@ export function mount(root, ctx) {
     side.replaceChildren(el("div", { class: "seats" },
       el("h3", {}, t("seats", { n: v.seats.length, max: v.max_seats })),
       v.seats.length ? seatList(v.seats, isHost, send) : el("p", {}, t("nobody_yet")),
-      el("p", { class: "note" }, t("kr_night", { races: v.config.races, riders: v.config.riders,
+      el("p", { class: "note" }, t("kr_night", { n: v.config.races, riders: v.config.riders,
         mode: t(v.config.mode === "pool" ? "kr_mode_pool" : "kr_mode_fixed"), bankroll: cash(v.config.bankroll_cents) }))));
     controls.replaceChildren(isHost ? el("button", { type: "button", class: "primary", onclick: () => send({ type: "start" }) }, t("start")) : "");
   }

@@ -290,7 +290,7 @@ export class RaceMoments {
           }
         }
       }
-      if (lv.bell && !this.bell && !lv.sprint) out.push({ key: "kr_say_bell", moment: "bell", params: { to_go: lv.to_go } });
+      if (lv.bell && !this.bell && !lv.sprint) out.push({ key: "kr_say_bell", moment: "bell", params: { n: lv.to_go } });
       if (lv.sprint && !this.sprint) out.push({ key: "kr_say_sprint", moment: "sprint", params: {} });
       this.bell = Boolean(lv.bell);
       this.sprint = Boolean(lv.sprint);

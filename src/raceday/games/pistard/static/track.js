@@ -5,7 +5,7 @@
 // their action numbers), the dice and the standings come from the server's view.
 import { el } from "/static/js/common.js";
 import { beginRedraw, refocus } from "/static/js/focus.js";
-import { fill, lazyFinale, lobbyCard, standInPanel, svg, turnScreen } from "/static/js/rooms.js";
+import { fill, lazyFinale, lobbyCard, standInOf, standInPanel, svg, turnScreen } from "/static/js/rooms.js";
 import { keyed, language, onLanguage, placeText, t } from "/static/js/i18n.js";
 import { describeEvent, render as say, template } from "/static/js/present.js";
 
@@ -213,7 +213,13 @@ export function playerName(view, p) {
   const pl = view.players[p];
   if (!pl) return `#${p + 1}`;
   if (pl.kind !== "human") return t("pi_player_computer", { n: p + 1, level: t(`level_${pl.kind}`) });
-  return pl.name ? t("pi_player_named", { n: p + 1, name: pl.name }) : t(hostScreen ? "pi_player_screen" : "pi_player_big_screen", { n: p + 1 });
+  return pl.name ? t("pi_player_named", { n: p + 1, name: pl.name }) + standsIn(view, pl)
+    : t(hostScreen ? "pi_player_screen" : "pi_player_big_screen", { n: p + 1 });
+}
+
+// "(computer: easy)" after a person's name while a computer plays their seat
+function standsIn(view, pl) {
+  return standInOf(view, (view.seats || []).indexOf(pl.name));
 }
 
 function chip(owner, text) { return el("span", { class: `pi-chip ${ownerClass(owner)}` }, text); }
@@ -248,7 +254,7 @@ function standingsTable(v) {
       el("th", { class: "num" }, t("pi_to_go")), el("th", { class: "num" }, t("pi_lane")),
       points ? el("th", { class: "num" }, t("pi_points")) : null)),
     el("tbody", {}, v.standings.map((s) => el("tr", { class: `${v.mine.includes(s.owner) ? "mine" : ""} ${s.rider === v.mover ? "moving" : ""}` },
-      el("td", {}, s.place ?? "—"), el("td", {}, chip(s.owner, String(s.rider))), el("td", { class: "pi-who" }, shortName(v, s.owner)),
+      el("td", {}, s.place ?? "—"), el("td", {}, chip(s.owner, String(s.rider))), el("td", { class: "pi-who" }, shortName(v, s.owner, false), standsInLine(v, s.owner)),
       el("td", { class: "num" }, s.status === "race" ? (s.to_go > 0 ? String(s.to_go) : t("pi_over_line")) : t(s.status === "out" ? "out" : "pi_waiting")),
       el("td", { class: "num" }, s.status === "race" ? String(s.lane) : ""),
       points ? el("td", { class: "num" }, String(s.points)) : null))));
@@ -261,11 +267,20 @@ export function neutralName(view, p) {
   return playerName(view, p);
 }
 
-// A player in a table's narrow column: P1 Aki, P1, P2 · medium.
-export function shortName(view, p) {
+// A player in a table's narrow column: P1 Aki, P1, P2 · medium (`mark`: with "(computer:
+// easy)" after a person whose seat a computer plays).
+export function shortName(view, p, mark = true) {
   const pl = view.players[p];
   if (pl && pl.kind !== "human") return t("pi_player_short_computer", { n: p + 1, level: t(`level_${pl.kind}`) });
-  return pl?.name ? t("pi_player_named", { n: p + 1, name: pl.name }) : t("pi_player_plain", { n: p + 1 });
+  return pl?.name ? t("pi_player_named", { n: p + 1, name: pl.name }) + (mark ? standsIn(view, pl) : "")
+    : t("pi_player_plain", { n: p + 1 });
+}
+
+// the computer's mark on a line of its own under a name in the standings (or nothing)
+function standsInLine(view, p) {
+  const pl = view.players[p];
+  const mark = pl?.name && pl.kind === "human" ? standsIn(view, pl).trim() : "";
+  return mark ? el("small", { class: "pi-stand-in" }, mark) : null;
 }
 
 // Who won, from this screen's point of view: "you won" / "you lost" on a screen that plays

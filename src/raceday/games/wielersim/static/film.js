@@ -20,6 +20,20 @@ function svg(tag, attrs = {}, ...children) {
   return node;
 }
 
+// A stage's name in the reader's language: its words (a message) where the server gives them,
+// else its name as written.
+export function stageName(words, name) {
+  return words ? render(words, language(), "wielersim") : name;
+}
+
+// A shipped route, peloton or stage race ("flanders") in the reader's words; its file name
+// where the tables have none.
+export function choiceName(kind, value) {
+  const key = `wv_${kind}_${value}`;
+  const words = t(key);
+  return words === key ? value : words;
+}
+
 export function gapText(seconds) {
   const s = Math.abs(seconds);
   return `${seconds < 0 ? "-" : ""}${Math.floor(s / 60)}'${String(s % 60).padStart(2, "0")}"`;
@@ -106,7 +120,7 @@ export function filmStage(film, opts = {}) {
       where.textContent = t("wv_before", { n: route.distance });
     } else {
       const front = f.riders.length ? Math.max(...f.riders.map((r) => r[1])) : route.distance;
-      where.textContent = t("wv_turn", { turn: f.turn, togo: Math.max(0, route.distance - front),
+      where.textContent = t("wv_turn", { turn: f.turn, n: Math.max(0, route.distance - front),
         weather: t(f.rain ? "wv_rain" : "wv_dry"), done: f.finished });
     }
   }
@@ -211,7 +225,7 @@ export function mountFilm(box, film, opts = {}) {
   box.replaceChildren(...[title, frames.length ? controls : null, stage.node, result].filter(Boolean));
 
   function words() {
-    title.textContent = film.stage_name || (film.route ? film.route.name : "");
+    title.textContent = stageName(film.stage_words, film.stage_name) || (film.route ? film.route.name : "");
     playBtn.textContent = timer ? t("wv_pause") : t("wv_play");
     stepBtn.textContent = t("wv_step");
     endBtn.textContent = t("wv_end");

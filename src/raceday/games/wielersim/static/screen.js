@@ -7,7 +7,7 @@ import { el } from "/static/js/common.js";
 import { keyed, onLanguage, t } from "/static/js/i18n.js";
 import { drawFinale } from "/static/js/finale.js";
 import { seatList } from "/static/js/rooms.js";
-import { filmStage, resultTable } from "./film.js";
+import { choiceName, filmStage, resultTable, stageName } from "./film.js";
 
 const PACES = [3, 1.5, 0.8, 0.2]; // seconds a turn the host may pick
 const MOVE_SHARE = 0.6; // the groups glide for this share of a turn
@@ -41,14 +41,14 @@ export function mountScreen(root, ctx, kind) {
   }
 
   function title(film) {
-    return film.title || film.route.name;
+    return stageName(film.title_words, film.title) || film.route.name;
   }
 
   function subline(v) {
     const f = v.film;
     const parts = [];
     if (f.campaign) parts.push(t("wv_of_tour", { name: f.campaign }));
-    if (f.peloton_name) parts.push(t("wv_peloton_is", { name: f.peloton_name }));
+    if (f.peloton_name) parts.push(t("wv_peloton_is", { name: choiceName("peloton", f.peloton_name) }));
     if (f.seed) parts.push(t("wv_seed_is", { seed: f.seed }));
     return parts.join(" · ");
   }

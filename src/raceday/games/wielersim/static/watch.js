@@ -3,7 +3,7 @@
 import { api, el, tokens } from "/static/js/common.js";
 import { keyed, languageButton, onLanguage, setAttribute, t, translatePage } from "/static/js/i18n.js";
 import { createRoom } from "/static/js/rooms.js";
-import { gapText } from "./film.js";
+import { choiceName, gapText, stageName } from "./film.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const app = document.getElementById("app");
@@ -26,9 +26,11 @@ function keepKey(name, key) {
 const keyOf = (name) => (campaignKeys()[name] ? { "X-Campaign-Key": campaignKeys()[name] } : {});
 const PAGE = 20;
 
-function select(name, values, value, id) {
-  return el("select", { name, id }, values.map((v) => el("option", { value: v, selected: v === value }, v)));
+function select(name, values, value, id, kind = name) {
+  return el("select", { name, id }, values.map((v) => el("option", { value: v, selected: v === value }, choiceName(kind, v))));
 }
+
+const nameOf = (stage) => stageName(stage.words, stage.name);
 
 function header() {
   return el("header", { class: "bar" },
@@ -114,7 +116,7 @@ function riderTable(caption, rows, valueKey, value, teams = false) {
 // The tables after a stage, one at a time (the stage's result, the GC, points, mountains,
 // teams), picked with a row of buttons, so the page fits a TV.
 const TABLES = [
-  ["result", (stage) => riderTable(t("wv_stage_result", { name: stage.name }), stage.result, "wv_gap",
+  ["result", (stage) => riderTable(t("wv_stage_result", { name: nameOf(stage) }), stage.result, "wv_gap",
     (r, i) => (i === 0 || r.gap ? gapText(r.gap) : t("wv_same_time")) + (r.bonus ? " " + t("wv_bonus", { seconds: r.bonus }) : ""))],
   ["gc", (stage) => riderTable(t("wv_gc"), stage.gc, "wv_gap", (r, i) => (i === 0 ? t("wv_yellow") : "+" + gapText(r.gap)))],
   ["points", (stage) => riderTable(t("wv_points"), stage.points, "wv_pts", (r) => r.points)],
@@ -156,11 +158,11 @@ async function showCampaign(name, box, shown) {
   const tables = el("div");
   const next = view.finished ? null : view.stages[view.done];
   const rideBtn = next ? el("button", { type: "button", class: "primary", id: "ride" },
-    t(next.prologue ? "wv_ride_prologue" : "wv_ride", { name: next.name })) : null;
+    t(next.prologue ? "wv_ride_prologue" : "wv_ride", { name: nameOf(next) })) : null;
   const stageList = el("ol", { class: "stages" }, view.stages.map((s) => el("li", { class: s.ridden ? "ridden" : "" },
     s.ridden ? el("button", { type: "button", class: "linkish", "data-stage": s.index, "aria-pressed": String(s.index === picked),
-      onclick: () => { picked = s.index; tables.replaceChildren(stageTables(s)); markPicked(); } }, s.name)
-      : el("span", {}, s.name, " — ", t("wv_to_ride")),
+      onclick: () => { picked = s.index; tables.replaceChildren(stageTables(s)); markPicked(); } }, nameOf(s))
+      : el("span", {}, nameOf(s), " — ", t("wv_to_ride")),
     s.ridden && !s.prologue ? el("button", { type: "button", class: "small", onclick: () => watchStage(name, s.index).catch(fail) }, t("wv_watch_again")) : null,
     s.ridden ? el("a", { href: `/replay/wielersim/${encodeURIComponent(name)}/${s.index}`, class: "small" }, t("wv_replay")) : null)));
   function markPicked() {

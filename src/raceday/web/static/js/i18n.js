@@ -9,13 +9,17 @@ let lang = pickLanguage();
 const listeners = [];
 const owners = {};  // a game's own short key -> that game (only where one game has it)
 
-// Note which game owns each short key of `entries` (keys "<game>.<key>" without a dot in <key>).
+// A key without its plural form ("pi_points_n.one" is "pi_points_n").
+const singular = (key) => key.replace(/\.(one|other)$/, "");
+
+// Note which game owns each short key of `entries` (keys "<game>.<key>" without a dot in <key>,
+// or with only a plural form after it).
 function noteOwners(entries) {
-  const shared = new Set(Object.keys(entries).filter((k) => !k.includes(".")));
+  const shared = new Set(Object.keys(entries).map(singular).filter((k) => !k.includes(".")));
   const seen = {};
   for (const full of Object.keys(entries)) {
     const dot = full.indexOf(".");
-    const short = full.slice(dot + 1);
+    const short = singular(full.slice(dot + 1));
     if (dot < 0 || short.includes(".") || shared.has(short)) continue;
     (seen[short] ??= new Set()).add(full.slice(0, dot));
   }

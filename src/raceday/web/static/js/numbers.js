@@ -24,6 +24,7 @@ function header() {
 
 const pct = (p) => `${(100 * p).toLocaleString(language() === "ja" ? "ja-JP" : "en-US", { maximumFractionDigits: p < 0.01 ? 3 : 1, minimumFractionDigits: 1 })}%`;
 const value = (v) => (Array.isArray(v) ? v[0] : v);
+const textual = (kind) => kind === "text" || kind === "word";  // sorted and set as words
 
 function cell(kind, v) {
   if (v === null || v === undefined) return "—";
@@ -31,6 +32,7 @@ function cell(kind, v) {
   if (kind === "ci") return el("span", {}, pct(v[0]), " ", el("span", { class: "ci" }, `[${pct(v[1])}–${pct(v[2])}]`));
   if (kind === "odds") return v.toFixed(2);
   if (kind === "num") return Number(v).toFixed(2);
+  if (kind === "word") return t(v);
   return String(v);
 }
 
@@ -41,16 +43,17 @@ function table(spec) {
     const kind = spec.columns.find((c) => c.key === key)?.kind;
     rows.sort((a, b) => {
       const x = value(a[key]), y = value(b[key]);
-      const c = kind === "text" ? String(x).localeCompare(String(y), undefined, { numeric: true }) : (x ?? -1) - (y ?? -1);
+      const word = (v) => String(kind === "word" ? t(v) : v);
+      const c = textual(kind) ? word(x).localeCompare(word(y), undefined, { numeric: true }) : (x ?? -1) - (y ?? -1);
       return dir * c;
     });
   }
   const head = spec.columns.map((c) => {
     const sorted = c.key === key ? (dir > 0 ? "ascending" : "descending") : "none";
-    return el("th", { scope: "col", "aria-sort": sorted, class: c.kind === "text" ? "" : "num" },
+    return el("th", { scope: "col", "aria-sort": sorted, class: textual(c.kind) ? "" : "num" },
       el("button", { type: "button", class: "sort", "data-key": c.key, onclick: () => {
         const now = sorts[spec.id] || [null, 0];
-        sorts[spec.id] = [c.key, now[0] === c.key ? -now[1] : (c.kind === "text" ? 1 : -1)];
+        sorts[spec.id] = [c.key, now[0] === c.key ? -now[1] : (textual(c.kind) ? 1 : -1)];
         showResult();
       } }, t(c.label), el("span", { "aria-hidden": "true" }, sorted === "ascending" ? " ▲" : sorted === "descending" ? " ▼" : "")));
   });
@@ -59,7 +62,7 @@ function table(spec) {
   return el("div", { class: "table-box", tabindex: 0, role: "region", "aria-label": keyed(spec.title) }, el("table", { class: "sortable", id: `t-${spec.id}` },
     el("caption", {}, t(spec.title), spec.rows.length > shown.length ? ` (${shown.length} / ${spec.rows.length})` : ""),
     el("thead", {}, el("tr", {}, head)),
-    el("tbody", {}, shown.map((r) => el("tr", {}, spec.columns.map((c) => el("td", { class: c.kind === "text" ? "" : "num" }, cell(c.kind, r[c.key]))))))));
+    el("tbody", {}, shown.map((r) => el("tr", {}, spec.columns.map((c) => el("td", { class: textual(c.kind) ? "" : "num" }, cell(c.kind, r[c.key]))))))));
 }
 
 function svg(tag, attrs = {}, ...children) {

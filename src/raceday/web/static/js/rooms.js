@@ -202,7 +202,9 @@ export function standInMark(level) {
 // The mark for `seat` in view `v`, or "" when its person plays it.
 export function standInOf(v, seat) {
   const s = (v.stand_ins || []).find((x) => x.seat === seat);
-  return s ? ` ${standInMark(s.level)}` : "";
+  if (!s) return "";
+  const mark = standInMark(s.level);
+  return mark.startsWith("（") ? mark : ` ${mark}`; // a full-width bracket brings its own space
 }
 
 export function seatList(seats, isHost, send, attrs = {}) {
