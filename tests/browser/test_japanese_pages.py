@@ -17,6 +17,7 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
+from raceday.printing.catalog import games as printed_games
 from raceday.web.app import create_app
 from raceday.web.server import background_server
 
@@ -24,16 +25,21 @@ PHONE = {"width": 390, "height": 844}
 TV = {"width": 1920, "height": 1080}
 JA = {"raceday.lang": "ja"}
 PLAYERS = ("Aki", "Ben")
+CREDITS = [info.credit for info in printed_games().values()]
 
 # Words a Japanese page may show in Latin letters: the brand, the games' own names (KEIRIN
 # is 競輪 in Japanese), units and formats, "QR" and "CPU" (as Japanese writes them), the
 # keys Home and End (named as on the keycap), the language button's "English" (a language
 # named in itself); and names: the players' the test
 # gave (PLAYERS) and the riders, teams and places of a room's view (NAMED), the horses' (their
-# dice, d4 to d20), seats and racers (P1, R2, B2), room codes and Hairpin's squares.
+# dice, d4 to d20), seats and racers (P1, R2, B2), room codes and Hairpin's squares. Also
+# the terminal commands a page quotes (raceday print, raceday wielersim tour), the formats a
+# route is imported from (gpx, csv), WielerSIM's route codes on its profile (climbs HC, C1 to
+# C3, sprints Sp, as cycling writes them in any language) and the designers the pages credit.
 ALLOWED = {"raceday", "pistard", "wielersim", "pdf", "a4", "qr", "cpu", "home", "end", "english",
-           "px", "km", "m", "s", "h", "min", "cm", "mm", "kg"}
-ALLOWED_WORD = re.compile(r"^(d\d+|[PRB]\d+|[A-Z]{4}|[a-f][1-3])$")
+           "px", "km", "m", "s", "h", "min", "cm", "mm", "kg", "print", "tour", "gpx", "csv",
+           "hc", "sp"} | {word.lower() for credit in CREDITS for word in credit.designer.split()}
+ALLOWED_WORD = re.compile(r"^(d\d+|[PRB]\d+|[A-Z]{4}|[a-f][1-3]|C[1-4])$")
 NAMED = ("riders", "teams", "sections", "route", "players")
 URL = re.compile(r"https?://\S+")  # an address is not words (the QR code's alt has one)
 WORD = re.compile(r"[A-Za-z]+(?:['’-][A-Za-z]+)*\d*")

@@ -99,7 +99,7 @@ def test_the_index_and_every_form_in_japanese(client: TestClient) -> None:
     assert page.status_code == 200 and '<html lang="ja">' in page.text
     assert english(visible(page.text)) == []
     assert page.text.count('name="lang" value="ja"') == len(games())  # forms ask for ja
-    assert "印刷して遊ぶ" in page.text and "既定（flanders）" in page.text
+    assert "印刷して遊ぶ" in page.text and "既定（フランドル（石畳））" in page.text
 
 
 @pytest.mark.parametrize("game", sorted(games()))
@@ -127,10 +127,13 @@ def test_a_shipped_default_is_listed_once(client: TestClient) -> None:
         page = client.get("/print", params={"lang": lang}).text
         track = re.search(r'<select [^>]*name="track".*?</select>', page)
         assert track is not None
-        choices = re.findall(r"<option[^>]*>([^<]*)</option>", track.group(0))
-        assert choices == [default, "short"]  # the shipped track named default is the default
+        choices = re.findall(r'<option value="([^"]*)">', track.group(0))
+        assert choices == ["", "short"]  # the shipped track named default is the default
+        assert default in track.group(0)
         route = re.search(r'<select [^>]*name="route".*?</select>', page)
-        assert route is not None and route.group(0).count("flanders") == 1  # as the default
+        assert route is not None and route.group(0).count('"flanders"') == 0  # as the default
+        shown = {"en": "Flanders (cobbles)", "ja": "フランドル（石畳）"}[lang]
+        assert route.group(0).count(shown) == 1  # named in words, once
 
 
 def test_refusals_in_the_pages_language(client: TestClient) -> None:

@@ -183,6 +183,11 @@ class GameInfo:
         return worded(self.game, f"print.option.{option}.hint", lang,
                       str(schema.get("description", "")))
 
+    def choice(self, option: str, value: str, lang: str) -> str:
+        """One shipped choice of an option as a form lists it
+        (``print.option.<name>.<value>``, else the value itself)."""
+        return worded(self.game, f"print.option.{option}.{value}", lang, value)
+
     def builder(self, part: Part) -> Builder:
         made: Builder = getattr(self.module, f"part_{part.name}")
         return made

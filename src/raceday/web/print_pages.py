@@ -103,8 +103,10 @@ def _field(info: GameInfo, name: str, lang: str) -> str:
     if schema.get("enum"):
         used = schema.get(DEFAULT_CHOICE)
         default = (render("pr_default", lang) if used in (None, "default")
-                   else render("pr_default_named", lang, params={"name": used}))
-        choices = "".join(f"<option value=\"{escape(str(v))}\">{escape(str(v))}</option>"
+                   else render("pr_default_named", lang,
+                             params={"name": info.choice(name, str(used), lang)}))
+        choices = "".join(f"<option value=\"{escape(str(v))}\">"
+                          f"{escape(info.choice(name, str(v), lang))}</option>"
                           for v in schema["enum"] if v != used)
         control = (f"<select {attrs}><option{EMPTY_VALUE}>{escape(default)}</option>"
                    f"{choices}</select>")

@@ -239,6 +239,11 @@ function campaignItem(c) {
 
 async function home(box) {
   const list = await listPage(0);
+  drawHome(box, list);
+  redraw = () => drawHome(box, list);  // a language switch redraws at once, from the same list
+}
+
+function drawHome(box, list) {
   const race = el("form", { id: "race-form", class: "card" },
     el("h2", {}, t("wv_one_race")), el("p", { class: "note" }, t("wv_one_race_hint")),
     el("div", { class: "row" },
@@ -264,7 +269,6 @@ async function home(box) {
     el("section", { class: "card" }, el("h2", {}, t("wv_tours")), el("p", { class: "note" }, t("wv_tours_hint")),
       list.campaigns.length ? campaignList(list) : el("p", { class: "note" }, t("wv_no_tours")),
       tourForm));
-  redraw = () => home(box);
 }
 
 async function main() {
