@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from raceday.games.keirin.room import KeirinRoom
-from raceday.rooms import Actor
+from raceday.rooms import Actor, PartyRoom
 from raceday.web.rooms import Room, RoomStore, new_token, token_hash
 
 NAMES = ["Aki", "Ben", "Chie", "Daisuke", "Emi", "Fumiko", "Gorō"]
@@ -43,19 +43,25 @@ def all_refunded_night() -> KeirinRoom:
 def store_tied_night(db: Path) -> tuple[str, str, list[str]]:
     """Write the night into the server file ``db`` (before the server opens it): its code,
     the host's token and each seat's token."""
-    logic = all_refunded_night()
+    return store_room(db, all_refunded_night(), CODE, NAMES)
+
+
+def store_room(db: Path, logic: PartyRoom, code: str, names: list[str]
+               ) -> tuple[str, str, list[str]]:
+    """Write the room ``logic`` (its seats ``names``) into the server file ``db`` as room
+    ``code``, before the server opens it: its code, the host's token and each seat's."""
     host = new_token()
-    seats = [new_token() for _ in NAMES]
-    room = Room(CODE, "keirin", logic, np.random.default_rng(0), 1, token_hash(host),
+    seats = [new_token() for _ in names]
+    room = Room(code, logic.game, logic, np.random.default_rng(0), 1, token_hash(host),
                 {i: token_hash(t) for i, t in enumerate(seats)})
     room.take_snapshot()
     store = RoomStore(db)
-    store.insert_room(room, {"type": "created", "game": "keirin"})
+    store.insert_room(room, {"type": "created", "game": logic.game})
     store.close()
     with sqlite3.connect(db) as conn:  # the seats a join would have written
         conn.executemany("INSERT INTO room_seats (code, seat, name, token_hash) "
                          "VALUES (?, ?, ?, ?)",
-                         [(CODE, i, n, token_hash(t))
-                          for i, (n, t) in enumerate(zip(NAMES, seats, strict=True))])
+                         [(code, i, n, token_hash(t))
+                          for i, (n, t) in enumerate(zip(names, seats, strict=True))])
     conn.close()
-    return CODE, host, seats
+    return code, host, seats

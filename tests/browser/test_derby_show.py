@@ -47,7 +47,7 @@ TV_WATCH = """() => {
     if (race && document.querySelector('.dd-track[data-finished="1"]') && !(race in __t.finish))
       __t.finish[race] = Date.now();
     const called = document.querySelector('.announcer')?.dataset.moment ?? '';
-    if (race && /(^| )(photo|winner)( |$)/.test(called) && !(race in __t.called))
+    if (race && /(^| )(photo|winner|long_odds)( |$)/.test(called) && !(race in __t.called))
       __t.called[race] = Date.now();  // the announcer calls the finish
     const rows = document.querySelector('.dd-standings tbody')?.textContent ?? '';
     const last = __t.standings[__t.standings.length - 1];

@@ -66,7 +66,7 @@ def test_a_whole_game_on_two_browsers(open_page: Any, server: str, tmp_path: Pat
     phone.fill("#name", "Aki")
     phone.keyboard.press("Enter")  # the join form works from the keyboard
     tv.get_by_text("Red — Aki").wait_for()
-    tv.get_by_text("this screen plays them").wait_for()
+    tv.get_by_text("1 human place not taken by a phone").wait_for()  # one place: singular
     tv.click("#start")
     phone.locator(".hp-turn.yours").wait_for()
     assert "Red — Aki" in phone.inner_text(".hp-turn")

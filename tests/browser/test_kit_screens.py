@@ -86,11 +86,16 @@ def test_the_not_found_page_fits_a_tv_in_tv_sized_text(open_page: Any, base: str
 def test_the_print_pages_speak_the_readers_language(open_page: Any, base: str) -> None:
     page = open_page(PHONE, f"{base}print/hairpin", {"raceday.lang": "ja"})
     settled(page)
-    page.locator(".toolbar h1", has_text="Hairpin Racers：2ページ").wait_for()
+    page.locator(".toolbar h1", has_text="ヘアピンレーサーズ：2ページ").wait_for()
     assert page.locator("#print-button").inner_text() == "印刷"
     assert page.evaluate("document.documentElement.lang") == "ja"
-    page.locator(".toolbar button.lang").click()
-    page.locator(".toolbar h1", has_text="Hairpin Racers: 2 page(s)").wait_for()
+    assert "盤" in (page.locator(".sheet svg").first.text_content() or "")  # the sheets too
+    english = open_page(PHONE, f"{base}print/hairpin")
+    settled(english)
+    assert english.locator(".toolbar h1").inner_text() == "Hairpin Racers: 2 pages"
+    english.locator(".toolbar button.lang").click()
+    english.locator(".toolbar h1", has_text="ヘアピンレーサーズ：2ページ").wait_for()
+    assert "lang=ja" in english.url
     refused = open_page(PHONE, f"{base}print/hairpin?nosuch=1", {"raceday.lang": "ja"})
     settled(refused)
     refused.locator("p.error", has_text="知らないオプションがあります：nosuch").wait_for()

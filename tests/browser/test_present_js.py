@@ -39,8 +39,9 @@ REAL: list[tuple[dict[str, Any], str | None]] = [
 # Made-up tables: a key only in English, a game's own key before the shared one.
 MADE_UP = {
     "en": {"a": "A {x} and {y}", "only_en": "English {n}", "g.a": "game A {x}",
-           "list": "{items}"},
-    "ja": {"a": "ア {x}、{y}", "list": "{items}"},
+           "list": "{items}", "pts.one": "{n} point", "pts.other": "{n} points",
+           "g.pts.one": "{n} lap"},
+    "ja": {"a": "ア {x}、{y}", "list": "{items}", "pts": "{n}点"},
 }
 MADE_UP_CASES: list[tuple[dict[str, Any], str | None]] = [
     ({"key": "a", "params": {"x": 1, "y": [1, 2]}}, None),
@@ -48,6 +49,14 @@ MADE_UP_CASES: list[tuple[dict[str, Any], str | None]] = [
     ({"key": "only_en", "params": {"n": 4}}, None),
     ({"key": "list", "params": {"items": [{"key": "a", "params": {"x": "q"}}, "r"]}}, "g"),
     ({"key": "gone", "params": {}}, "g"),
+    # plural forms chosen by the count n (a game's own first; none in Japanese)
+    ({"key": "pts", "params": {"n": 1}}, None),
+    ({"key": "pts", "params": {"n": 0}}, None),
+    ({"key": "pts", "params": {"n": 1.5}}, None),
+    ({"key": "pts", "params": {"n": "1"}}, None),
+    ({"key": "pts", "params": {"n": 1}}, "g"),
+    ({"key": "pts", "params": {"n": 2}}, "g"),
+    ({"key": "list", "params": {"items": [{"key": "pts", "params": {"n": 1}}]}}, None),
 ]
 
 # Events ({kind, ...facts}) described in both languages: the plain key, and a true fact
@@ -91,8 +100,12 @@ def test_python_and_javascript_render_alike(chromium: Any, tmp_path: Path,
         short = page.evaluate("""async () => {
           const i18n = await import("/static/js/i18n.js");
           const words = [i18n.t("hp_laps", {n: 1, of: 3}), i18n.t("seat_taken")];
+          const counted = () => [i18n.t("pi_points_n", {n: 1}), i18n.t("pi_points_n", {n: 2}),
+                                 i18n.t("kr_squares_to_go", {n: 1, turn: 4})];
+          const en = counted();
           await i18n.setLanguage("ja");
-          return words.concat([i18n.t("hp_laps", {n: 1, of: 3}), i18n.t("no_such_word")]);
+          return words.concat([i18n.t("hp_laps", {n: 1, of: 3}), i18n.t("no_such_word")],
+                              en, counted());
         }""")
         got = page.evaluate(SCRIPT, {"real": REAL, "madeUp": MADE_UP, "cases": MADE_UP_CASES,
                                          "events": EVENTS})
@@ -108,8 +121,15 @@ def test_python_and_javascript_render_alike(chromium: Any, tmp_path: Path,
     monkeypatch.setattr(present, "table", lambda lang: MessageTable(lang, MADE_UP[lang]))
     expected = _python(MADE_UP_CASES)
     assert expected[1] == "game A English 3"
-    assert expected[5:7] == ["ア 1、1、2", "ア English 3、{y}"]
+    ja = len(MADE_UP_CASES)  # where the Japanese renderings begin
+    assert expected[ja:ja + 2] == ["ア 1、1、2", "ア English 3、{y}"]
     assert "English 4" in expected and "gone" in expected
+    assert expected[5:12] == ["1 point", "0 points", "1.5 points", "pts", "1 lap", "2 points",
+                              "1 point"]
+    assert expected[ja + 5] == "1点"
     assert got["madeUp"] == expected
     assert short[0] == "laps 1/3" and short[2] == "周回 1/3"
     assert short[1].startswith("This seat was opened") and short[3] == "no_such_word"
+    # a game's plural word is found by its short key, in its form for the count
+    assert short[4:7] == ["1 pt", "2 pts", "1 square to the line · turn 4"]
+    assert short[7:] == ["1点", "2点", "ゴールまで1マス・ターン4"]

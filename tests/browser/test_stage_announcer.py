@@ -5,7 +5,8 @@ favourite, a big payout; the derny pulling off, the bell, the sprint, riders cro
 together), in English and Japanese, and its voice: off until the one button turns it on.
 
 The views are a real room's, tick by tick, fed to the TV page's module: seed 13 of a Derby
-evening with falls (0.15) has falls, lead changes and a photo-finish in race 1; seed 5 of a
+evening with falls (0.15) has falls, lead changes and a photo-finish in race 1; a race run
+with the host's own dice makes the d4 (the longest odds) win; seed 5 of a
 KEIRIN night has the bell, the sprint and riders 2 and 4 crossing level (a photo-finish).
 """
 
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import json
 import sys
+import urllib.request
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
@@ -62,6 +64,42 @@ def derby_views() -> tuple[JSON, ...]:
     views = [copy(room.public_view())]
     while not views[-1]["live"]["finished"]:
         room.handle(Actor.timeline(), {"type": "tick"}, rng)
+        views.append(copy(room.public_view()))
+    room.handle(Actor.timeline(), {"type": "tick"}, rng)  # the results, after the finish
+    views.append(copy(room.public_view()))
+    return tuple(views)
+
+
+@cache
+def long_shot_views() -> tuple[JSON, ...]:
+    """The TV's views of a race with the host's own dice, made for the outsider to win: the
+    d4 (the least likely winner on the board, Aki's) rolls 3 while the five others fall in
+    the first furlong, then roll off for the places; from betting to the results tick."""
+    room = DerbyRoom.create({"races": 4, "host_dice": True, "fall_rate": "0.15"}, 1)
+    room.add_seat("Aki")
+    room.add_seat("Ben")
+    rng = np.random.default_rng(1)
+    room.handle(HOST, {"type": "start", "computers": 0}, rng)
+    bids = {"d4": (700, 0), "d20": (0, 1500)}
+    while room.phase() == "auction":
+        horse = room.public_view()["auction"]["horse"]
+        for i in (0, 1):
+            me = room.private_view(Actor.player(i))
+            assert me is not None
+            if me["may_bid"] and me["sealed_bid"] is None:
+                room.handle(Actor.player(i), {"type": "bid", "amount": bids.get(horse, (0, 0))[i]},
+                            rng)
+    room.handle(Actor.player(0), {"type": "ticket", "kind": "win", "horses": ["d4"],
+                                  "stake": 500}, rng)
+    for i in (0, 1):
+        room.handle(Actor.player(i), {"type": "done"}, rng)
+    views = [copy(room.public_view())]
+    rolloff = {"d6": 6, "d8": 5, "d10": 4, "d12": 3, "d20": 2}
+    while not views[-1]["live"]["finished"]:
+        to_roll = views[-1]["live"]["to_roll"]
+        first = "d4" in to_roll
+        room.handle(HOST, {"type": "enter", "values": [
+            3 if h == "d4" else ("F" if first else rolloff[h]) for h in to_roll]}, rng)
         views.append(copy(room.public_view()))
     room.handle(Actor.timeline(), {"type": "tick"}, rng)  # the results, after the finish
     views.append(copy(room.public_view()))
@@ -122,6 +160,18 @@ COURSE = """() => {
     poles: document.querySelectorAll(".dd-course .dd-lane[data-horse='d4'] .dd-pole").length,
     posts: document.querySelectorAll(".dd-course .dd-post-pole").length,
     headline: box(".announcer.is-on"),
+    title: box(".dd-race > h2"),
+    silks: Object.fromEntries([...document.querySelectorAll(".dd-course .dd-lane[data-horse]")]
+      .map((lane) => {
+      const runner = lane.querySelector(".dd-runner");
+      const colour = [...runner.classList].find((c) => c.startsWith("owner-")) ?? "unowned";
+      return [lane.dataset.horse, [colour,
+        runner.querySelector(".dd-carry-owner")?.textContent ?? "",
+        lane.querySelector(".dd-owner").textContent,
+        getComputedStyle(runner.querySelector(".dd-silks")).fill]];
+    })),
+    swatches: [...document.querySelectorAll(".dd-standings tbody th")].map((th) =>
+      [th.textContent, th.querySelector(".owner-swatch")?.className ?? ""]),
     headlineSize: parseFloat(getComputedStyle(main).fontSize),
     scrollWidth: document.documentElement.scrollWidth,
   };
@@ -152,6 +202,19 @@ def tv_page(chromium: Any, base: str, viewport: dict[str, int] = TV, motion: boo
     page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
     page.goto(f"{base}replay")
     return page
+
+
+def post(url: str, body: dict[str, Any]) -> Any:
+    request = urllib.request.Request(url, data=json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return json.load(answer)
+
+
+def apart(a: list[float], b: list[float]) -> bool:
+    """Whether two boxes ``[left, top, width, height]`` do not overlap."""
+    return (a[0] + a[2] <= b[0] or b[0] + b[2] <= a[0]
+            or a[1] + a[3] <= b[1] or b[1] + b[3] <= a[1])
 
 
 def moments(said: list[dict[str, str]]) -> list[str]:
@@ -192,7 +255,44 @@ def test_derby_course_shows_figures_and_the_moments_headlines(chromium: Any, bas
     _left, _top, width, height = shape["course"]
     assert width >= 1800 and height >= 800, shape["course"]  # the course fills the TV
     assert shape["headline"] is not None and shape["headlineSize"] >= 48
-    keep_shot(page, f"stage/derby-photo-{lang}-1920.png")
+    # the headline stands in its own strip: over neither the race's title nor the course
+    assert apart(shape["headline"], shape["title"]), shape
+    assert apart(shape["headline"], shape["course"]), shape
+    # each owned horse in its owner's colours (silks and initial), the others neutral
+    players = views[finish]["players"]
+    for hs in views[finish]["horses"]:
+        colour, initial, label, _fill = shape["silks"][hs["name"]]
+        if hs["owner"] is None:
+            assert colour == "unowned" and not initial, shape["silks"]
+        else:
+            owner = players[hs["owner"]]
+            assert colour == f"owner-{owner['colour']}", shape["silks"]
+            assert initial == owner["name"][0].upper() and label == owner["name"]
+    fills = {fill for colour, _i, _l, fill in shape["silks"].values() if colour != "unowned"}
+    assert len(fills) == 3, shape["silks"]  # Aki's, Ben's and the computer's: three colours
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_long_shot_winning_is_a_headline(chromium: Any, base: str, lang: str) -> None:
+    views = [*long_shot_views()]
+    finish = next(i for i, v in enumerate(views) if v["live"] and v["live"]["finished"])
+    d4 = next(h for h in views[0]["horses"] if h["name"] == "d4")
+    assert views[finish]["live"]["places"]["d4"] == 1
+    assert d4["chance"] < 0.1 and d4["chance"] == min(h["chance"] for h in views[0]["horses"])
+    page = tv_page(chromium, base)
+    got = page.evaluate(MOUNT, ["derby", views, lang, finish + 1])
+    said = got["said"]
+    # told at the finish itself, as its headline (not after a plain "the d4 wins")
+    assert said[finish - 1]["moment"].split()[0] == "long_odds", said[finish - 1]
+    assert "favourite_beaten" not in moments(said)  # the long shot says more
+    words = {"en": f"A long shot wins: the d4 at {d4['win_text']}!",
+             "ja": f"大穴！ d4（{d4['win_text']}倍）が勝った！"}[lang]
+    assert words in said[-1]["text"], said[-1]
+    shown = page.locator(".announcer.is-on")
+    assert shown.is_visible() and words in shown.inner_text()
+    keep_shot(page, f"stage/derby-long-shot-{lang}-1920.png")
     assert not page.errors, page.errors
     page.context.close()
 
@@ -208,6 +308,8 @@ def test_derby_course_reads_on_a_phone_watching(chromium: Any, base: str) -> Non
     # six lanes, each at least a finger's height (44 px) tall, inside the phone's width
     assert left >= 0 and left + width <= PHONE["width"] and height >= 6 * 44, shape["course"]
     assert shape["figures"] == 6
+    assert shape["headline"] is not None
+    assert apart(shape["headline"], shape["title"]) and apart(shape["headline"], shape["course"])
     page.context.close()
 
 
@@ -259,6 +361,94 @@ def test_the_voice_is_off_by_default_and_speaks_once_turned_on(chromium: Any, ba
     page.context.close()
 
 
+# The TV notes when the announcer first calls a photo-finish; a phone, when it first shows
+# a race's result (Date.now(), from a MutationObserver: no sleeps).
+PHOTO_CALLED = """() => {
+  window.__photo = null;
+  new MutationObserver(() => {
+    const line = document.querySelector('.announcer.is-on');
+    if (window.__photo === null && line && line.dataset.moment.split(' ').includes('photo'))
+      window.__photo = [Date.now(), line.innerText];
+  }).observe(document.body, {subtree: true, childList: true, attributes: true});
+}"""
+RESULT_SHOWN = """() => {
+  window.__result = null;
+  const note = () => {
+    if (window.__result === null && document.body.dataset.result
+        && document.querySelector('.dd-my-result, .dd-won-line, .dd-lost-line'))
+      window.__result = Date.now();
+  };
+  new MutationObserver(note).observe(document.body, {subtree: true, childList: true,
+    attributes: true, characterData: true});
+  note();
+}"""
+PHOTO_DICE = {"d4": 2, "d6": 3, "d8": 4, "d10": 5, "d12": 7, "d20": 8}
+"""The host's dice each furlong: the lowest horse drops out, and the last two, the d20 and
+the d12, are a pip apart at the post (a photo-finish)."""
+
+
+def test_the_photo_finish_is_called_on_the_tv_before_a_phone_shows_the_result(
+        open_page: Any, base: str) -> None:
+    room = post(f"{base}api/rooms", {"game": "derby",
+                                     "options": {"races": 4, "host_dice": True}})
+    code = room["code"]
+    token = post(f"{base}api/rooms/{code}/join", {"name": "Aki"})["token"]
+    phone = open_page(PHONE, f"{base}play/{code}", {f"raceday.seat.{code}": token})
+    tv = open_page(TV, f"{base}host/{code}", {f"raceday.host.{code}": room["host_token"]},
+                   motion=True)
+    tv.locator("#computers").fill("1")
+    tv.get_by_role("button", name="Start the evening").click()
+    phone.locator("body[data-phase=auction]").wait_for(state="attached")
+    while not phone.locator("button.done").count():  # Aki bids nothing on each lot
+        before = phone.locator("section.action").inner_html()
+        if phone.locator("#bid").count():
+            phone.locator("#bid").fill("0")
+            phone.locator("form.dd-form button[type=submit]").click()
+        phone.wait_for_function("b => document.querySelector('section.action').innerHTML !== b",
+                                arg=before)
+    tv.evaluate(PHOTO_CALLED)
+    phone.evaluate(RESULT_SHOWN)
+    phone.locator("button.done").click()
+    for furlong in range(1, 6):  # the host types each furlong's dice on the TV
+        form = tv.locator("form.dice-entry")
+        form.wait_for()
+        for box in form.locator("input").all():
+            box.fill(str(PHOTO_DICE[box.get_attribute("name") or ""]))
+        form.locator("button[type=submit]").click()
+        tv.locator(f".dd-track[data-round='{furlong + 1}'], .dd-track[data-finished='1']"
+                   ).wait_for(state="attached")
+    phone.wait_for_function("() => window.__result !== null", timeout=60_000)
+    called, line = tv.evaluate("window.__photo")
+    assert "Photo finish! The d20 beats the d12 by one pip!" in line, line
+    assert phone.evaluate("window.__result") >= called
+    assert tv.js_errors == [] and phone.js_errors == []
+
+
+KEIRIN_BOXES = """() => {
+  const box = (e) => {
+    const r = e.getBoundingClientRect();
+    return [r.left, r.top, r.width, r.height];
+  };
+  return { headline: box(document.querySelector(".announcer.is-on")),
+           title: box(document.querySelector(".kr-heading")),
+           track: box(document.querySelector(".velodrome")),
+           infield: box(document.querySelectorAll(".velodrome .track-edge")[0]) };
+}"""
+
+
+def test_keirin_headline_on_a_phone_has_a_strip_above_the_track(chromium: Any,
+                                                                 base: str) -> None:
+    views = [*keirin_views()]
+    page = tv_page(chromium, base, PHONE)
+    said = page.evaluate(MOUNT, ["keirin", views, "en", None])["said"]
+    page.evaluate(MOUNT, ["keirin", views, "en", index_of(said, "photo") + 2])
+    boxes = page.evaluate(KEIRIN_BOXES)
+    keep_shot(page, "stage/keirin-photo-en-390.png")
+    assert apart(boxes["headline"], boxes["title"]) and apart(boxes["headline"], boxes["track"])
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    page.context.close()
+
+
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_keirin_stages_the_derny_the_bell_the_sprint_and_the_photo(chromium: Any, base: str,
                                                                    lang: str) -> None:
@@ -280,6 +470,14 @@ def test_keirin_stages_the_derny_the_bell_the_sprint_and_the_photo(chromium: Any
     assert live[order[2]]["sprint"] and not live[order[2] - 1]["sprint"]
     text = said[order[4]]["text"]
     assert ("Photo finish" in text) if lang == "en" else ("写真判定" in text), text
+    # the photo's headline, standing in the infield: over neither the title nor the track
+    page.evaluate(MOUNT, ["keirin", views, lang, order[4] + 2])
+    boxes = page.evaluate(KEIRIN_BOXES)
+    assert apart(boxes["headline"], boxes["title"]), boxes
+    left, top, width, height = boxes["infield"]
+    h_left, h_top, h_width, h_height = boxes["headline"]
+    assert left <= h_left and h_left + h_width <= left + width, boxes
+    assert top <= h_top and h_top + h_height <= top + height, boxes
     page.evaluate(MOUNT, ["keirin", views, lang, order[5] + 2])  # up to the finish
     strip = page.locator(".kr-finish .kr-photo-strip li")
     assert strip.count() == len(cross["riders"][:3])  # the places that pay, crossed together

@@ -204,6 +204,7 @@ def test_json_shape(saves: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert {"step", "words", "board"} <= set(step) and step["step"] == 1
     assert all(isinstance(w, str) for w in step["words"])
     assert render("side.red", "ja", "hairpin") in step["words"][0]
+    assert "→" in step["words"][0] and "charge" not in step["words"][0]  # move.<kind> words
 
 
 # --- refusals ---------------------------------------------------------------------------------

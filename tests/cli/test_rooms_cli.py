@@ -79,7 +79,7 @@ def test_list_shows_every_room_and_its_status(party: tuple[Path, dict[str, str]]
     assert "closed" in lines[made["old_closed"]] and OLD in lines[made["old_closed"]]
     assert "finished" in lines[made["old_finished"]]
     assert "playing" in lines[made["old_playing"]]
-    assert out.splitlines()[-1] == "4 room(s), 1 being played"
+    assert out.splitlines()[-1] == "4 rooms, 1 being played"
     code, out, _ = _run(capsys, "list", "--db", str(db), "--json")
     listed = {r["code"]: r for r in json.loads(out)}
     assert listed[made["old_playing"]]["status"] == "playing"
@@ -93,7 +93,7 @@ def test_prune_removes_only_old_finished_or_closed_rooms(
     db, made = party
     before = _counts(db)
     code, out, _ = _run(capsys, "prune", "--older-than", "30", "--db", str(db), "--dry-run")
-    assert code == 0 and "would remove 2 room(s)" in out
+    assert code == 0 and "would remove 2 rooms" in out
     assert _counts(db) == before  # a dry run changes nothing
     code, out, _ = _run(capsys, "prune", "--older-than", "30", "--db", str(db))
     assert code == 0
@@ -119,7 +119,7 @@ def test_archive_writes_the_rooms_then_deletes_them(
     code, out, err = _run(capsys, "archive", "--older-than", "30", "--db", str(db),
                           "--out", str(target))
     assert code == 0, err
-    assert f"archived 2 room(s) to {target}" in out
+    assert f"archived 2 rooms to {target}" in out
     header, archived = read_archive(target)
     assert header["format"] == "raceday-rooms-archive" and header["rooms"] == 2
     assert {r["code"] for r in archived} == {made["old_closed"], made["old_finished"]}

@@ -116,3 +116,35 @@ def test_the_server_words_a_room_options_refusal(tmp_path: Path) -> None:
         assert body["error"] == "KEIRIN option riders: must be from 6 to 9, got 4"
         assert render(body["words"], "ja") == \
             "KEIRINの設定 riders は 6〜9 の範囲で指定してください（入力：4）"
+
+
+def test_a_horse_that_is_not_there_is_refused_in_words() -> None:
+    from raceday.core.errors import OptionsError
+    from raceday.games.derby.rules import parse_horse
+
+    try:
+        parse_horse("d99")
+    except OptionsError as exc:
+        assert str(exc) == ("there is no horse 'd99'; name one of posts 1-6 or dice "
+                            "d4, d6, d8, d10, d12, d20")
+        assert exc.message is not None
+        assert render(exc.message, "ja") == ("'d99' という馬はいません。枠番 1〜6 か、サイコロ "
+                                             "d4、d6、d8、d10、d12、d20 で指定してください")
+    else:
+        raise AssertionError("d99 was taken")
+
+
+def test_a_value_of_the_wrong_kind_is_refused_in_the_reader_s_words() -> None:
+    """An option pydantic refuses for its kind (text for a whole number) gives its reason in
+    Japanese too, not the English reason inside the Japanese sentence."""
+    from raceday.core.errors import OptionsError
+    from raceday.games.keirin.night import NightOptions
+
+    try:
+        NightOptions.parse({"riders": "x"})
+    except OptionsError as exc:
+        assert exc.message is not None
+        assert render(exc.message, "en") == str(exc)
+        assert render(exc.message, "ja").endswith("6〜9の整数で指定してください（入力：'x'）")
+    else:
+        raise AssertionError("riders 'x' was taken")

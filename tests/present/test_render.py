@@ -20,8 +20,10 @@ from raceday.present import messages as present
 TABLES = {
     "en": {"a": "A {x} and {y}", "only_en": "English {n}", "g.a": "game A {x}",
            "g.event.throw": "#{rider} throws {dice}", "termination.laps": "the most laps",
-           "g.termination.laps": "{winner} lapped them all", "list": "{items}"},
-    "ja": {"a": "ア {x}、{y}", "g.event.throw": "{rider}番の出目 {dice}", "list": "{items}"},
+           "g.termination.laps": "{winner} lapped them all", "list": "{items}",
+           "pts.one": "{n} point", "pts.other": "{n} points", "g.pts.one": "{n} lap"},
+    "ja": {"a": "ア {x}、{y}", "g.event.throw": "{rider}番の出目 {dice}", "list": "{items}",
+           "pts": "{n}点"},
 }
 
 
@@ -54,6 +56,18 @@ def test_a_games_own_key_comes_first() -> None:
     assert render("a", "en", "g", {"x": 1}) == "game A 1"
     assert render("a", "ja", "g", {"x": 1, "y": 2}) == "ア 1、2"  # ja has no g.a but has a
     assert render("a", "en", "other", {"x": 1, "y": 2}) == "A 1 and 2"
+
+
+def test_the_count_n_chooses_a_keys_plural_form() -> None:
+    assert [render("pts", params={"n": n}) for n in (1, 2, 0, 1.0, 1.5)] == [
+        "1 point", "2 points", "0 points", "1 point", "1.5 points"]
+    assert render("pts", params={"n": "1"}) == "pts"  # not a count: the key has no plain form
+    assert render("pts", params={"n": True}) == "pts"
+    assert render("pts", "ja", params={"n": 1}) == "1点"  # a language without plurals
+    assert render("pts", "en", "g", {"n": 1}) == "1 lap"  # the game's own form first
+    assert render("pts", "en", "g", {"n": 3}) == "3 points"
+    nested = Message("list", {"items": [Message("pts", {"n": 1}), Message("pts", {"n": 4})]})
+    assert render(nested) == "1 point, 4 points"
 
 
 def test_events_and_outcomes_are_described_from_their_keys() -> None:

@@ -16,6 +16,7 @@ from raceday.present.messages import PLACEHOLDER, SHARED
 BRACES = re.compile(r"\{[^{}]*\}?|\}")
 PAGE_KEY = re.compile(r'(?:\bt\(|data-i18n(?:-label)?=)"([A-Za-z_][\w.]*)"')
 STATIC = Path(__file__).parents[2] / "src" / "raceday" / "web" / "static"
+PLURAL = re.compile(r"\.(one|other)$")
 
 
 def _tables() -> dict[str, Path]:
@@ -81,11 +82,14 @@ def _page_words() -> dict[str, set[str]]:
 
 
 def _owners(entries: dict[str, str]) -> dict[str, set[str]]:
-    """A game's short key (without a dot) → the games that have it (as i18n.js reads it)."""
+    """A game's short key (without a dot, but for a plural form) → the games that have it
+    (as i18n.js reads it)."""
     owners: dict[str, set[str]] = {}
+    words = {PLURAL.sub("", key) for key in entries}
     for key in entries:
         game, dot, short = key.partition(".")
-        if dot and "." not in short and short not in entries:
+        short = PLURAL.sub("", short)
+        if dot and "." not in short and short not in words:
             owners.setdefault(short, set()).add(game)
     return owners
 
@@ -98,5 +102,22 @@ def test_every_word_a_page_names_is_in_the_tables() -> None:
     words = _page_words()
     assert len(words) > 300
     missing = {key: files for key, files in words.items()
-               if key not in entries and len(owners.get(key, ())) != 1}
+               if key not in entries and f"{key}.other" not in entries
+               and len(owners.get(key, ())) != 1}
     assert missing == {}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_key_with_plural_forms_has_both_and_counts_n(lang: str) -> None:
+    """A key with a ``.one`` form has its ``.other`` (or, the older shape, a plain key for
+    every other count); a pair names the count ``n`` that chooses between them, and has no
+    plain key beside it."""
+    entries = table(lang).entries
+    ones = {key.removesuffix(".one") for key in entries if key.endswith(".one")}
+    assert sorted(k for k in ones if f"{k}.other" not in entries and k not in entries) == []
+    pairs = {k for k in ones if f"{k}.other" in entries}
+    assert len(pairs) > 20
+    assert sorted(pairs & set(entries)) == []
+    uncounted = [f"{key}.{form}" for key in pairs for form in ("one", "other")
+                 if "n" not in PLACEHOLDER.findall(entries[f"{key}.{form}"])]
+    assert uncounted == []

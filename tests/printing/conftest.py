@@ -14,10 +14,11 @@ NS = "{http://www.w3.org/2000/svg}"
 
 def pages_of(game: str, part: str | None = None, **options: object) -> list[str]:
     """The SVG documents of one part, as the command writes them (options given as the
-    command line's text)."""
+    command line's text; ``paper`` and ``lang`` as the command's own)."""
     size = str(options.pop("paper", "a4"))
+    lang = str(options.pop("lang", "en"))
     opts = read_options(game_info(game), {k: str(v) for k, v in options.items() if v is not None},
-                        size)
+                        size, lang=lang)
     return render(build(game, part, opts), command_line(game, part, opts))
 
 

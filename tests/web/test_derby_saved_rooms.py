@@ -22,8 +22,8 @@ RECORDED: dict[str, Any] = json.loads(
 def as_recorded(view: dict[str, Any]) -> dict[str, Any]:
     """A view without what the screens were given since those rooms were saved: the
     timeline, the finale, the players who left, the finish and photo-finish of the track,
-    the die's win chance at the auction; nor what they no longer are (whose phone rolls
-    next: the server rolls)."""
+    the die's win chance at the auction, the players' racing colours; nor what they no
+    longer are (whose phone rolls next: the server rolls)."""
     out = {k: v for k, v in view.items()
            if k not in ("timeline", "finale", "away", "stand_ins", "levels")}
     if out.get("live") is not None:
@@ -33,6 +33,8 @@ def as_recorded(view: dict[str, Any]) -> dict[str, Any]:
         out["me"] = {k: v for k, v in out["me"].items() if k != "my_turn"}
     if out.get("auction") is not None:
         out["auction"] = {k: v for k, v in out["auction"].items() if k != "chance"}
+    if out.get("players") is not None:
+        out["players"] = [{k: v for k, v in p.items() if k != "colour"} for p in out["players"]]
     return out
 
 

@@ -206,6 +206,10 @@ def test_a_derby_room_replays_the_track_of_every_round(tmp_path: Path) -> None:
     last = _final_logic(db, code).view(Actor.host())["last"]
     assert frames[-1]["places"] == last["places"] and frames[-1]["furlongs"] == last["furlongs"]
     assert frames[-1]["owners"]  # the auction's buyers are named under their horses
+    players = _final_logic(db, code).view(Actor.host())["players"]
+    by_name = {p["name"]: p["colour"] for p in players}
+    # and run in the colours the live race gave them
+    assert frames[-1]["colours"] == {h: by_name[n] for h, n in frames[-1]["owners"].items()}
     rounds = [f["round"] for f in frames[first:] if f["race"] == 2 and not f["finished"]]
     assert rounds == sorted(rounds) and len(set(rounds)) >= 3  # one round a step
 

@@ -70,3 +70,16 @@ def test_the_refusals_described_are_the_ones_answered(client: TestClient) -> Non
     assert client.get("/api/replay/room/ZZZZ").status_code == 404
     assert client.get("/api/replay/derby/no-such-session").status_code == 404
     assert client.get("/api/wielersim/campaigns/no-such-campaign").status_code == 404
+
+
+def test_a_replay_refused_says_why_in_words_for_the_page(client: TestClient) -> None:
+    """The replay page shows a refusal in its reader's language: every replay refusal
+    carries its words (a key both tables have), as the room routes' refusals do."""
+    from raceday.present import render
+
+    room = client.get("/api/replay/room/ZZZZ").json()
+    assert worded(room) == "there is no room 'ZZZZ' on this server"
+    assert render(room["words"], "ja") == "このサーバーにルーム'ZZZZ'はありません"
+    assert worded(client.get("/api/replay/derby/no-such-session").json()) == \
+        "no saved derby session named 'no-such-session'"
+    assert worded(client.get("/api/replay/nogame/x").json()).startswith("unknown game 'nogame'")

@@ -1,6 +1,7 @@
 """``raceday print``: print-and-play pages of every game (boards, sheets, odds tables).
 
-Every option is checked before anything is drawn or written. ``--out`` chooses the form:
+Every option is checked before anything is drawn or written; the pages are worded in the
+command's language (``--lang``, else the locale's). ``--out`` chooses the form:
 a ``.pdf`` gets one multi-page PDF (made in pure Python by svglib and reportlab), a
 ``.svg`` or a folder one SVG file a page (``name-01.svg``, ...). The drawing and printing
 modules are imported only when the command runs, so ``raceday --help`` stays fast.
@@ -88,14 +89,14 @@ def print_pages(
         words, part = [part, *words], None
     info = game_info(game)
     chosen = info.part(part.strip().lower()).name if part is not None else None
-    options = read_options(info, _given(words), paper)
+    said_in = resolve_lang(lang)  # the pages' words and the command's own
+    options = read_options(info, _given(words), paper, lang=said_in)
     stem = info.game + (f"-{chosen}" if chosen else "")
     kind, target = plan_output(out if out is not None else Path(f"{stem}.pdf"), stem)
     pages = build(info.game, chosen, options)
     documents = render(pages, command_line(info.game, chosen, options))
     from raceday.present import render as worded
 
-    said_in = resolve_lang(lang)
     if kind == "pdf":
         write_pdf(documents, target)
         said = worded("tool.print.pdf_one" if len(documents) == 1 else "tool.print.pdf",

@@ -114,7 +114,7 @@ def _remove(db: Path | None, older_than: int, dry_run: bool, out: Path | None,
         return
     done = prune_rooms(path, older_than, archive_to=out, dry_run=dry_run)
     if not done.codes:
-        console.print(_say("none_old", lang, days=older_than), soft_wrap=True)
+        console.print(_say("none_old", lang, n=older_than), soft_wrap=True)
         return
     codes = " ".join(done.codes)
     if dry_run:

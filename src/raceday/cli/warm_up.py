@@ -103,7 +103,7 @@ def _say(key: str, lang: str, **params: object) -> str:
 
 
 def _kernels(count: int, lang: str = "en") -> str:
-    return _say("kernels_one" if count == 1 else "kernels", lang, n=count)
+    return _say("kernels", lang, n=count)
 
 
 def _compile(cold: list[Any], jobs: int, nice: int, quiet: bool,

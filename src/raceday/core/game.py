@@ -92,6 +92,46 @@ def _whole_number(low: Any, high: Any) -> str:
     return "a whole number"
 
 
+def _whole_number_words(low: Any, high: Any, where: Any) -> Message:
+    """:func:`_whole_number`'s reason as words (``where``: which value, or "")."""
+    if low is not None and high is not None:
+        return Message("reason.whole_range", {"where": where, "low": f"{low:,}",
+                                              "high": f"{high:,}"})
+    if low is not None:
+        return Message("reason.whole_min", {"where": where, "low": f"{low:,}"})
+    if high is not None:
+        return Message("reason.whole_max", {"where": where, "high": f"{high:,}"})
+    return Message("reason.whole", {"where": where})
+
+
+def plain_reason_words(problem: Mapping[str, Any], model: type[BaseModel] | None = None
+                       ) -> Message | None:
+    """:func:`plain_reason` as words from the tables (its English is the same text), for a
+    reader of another language; None where it has no words (the English is all there is)."""
+    kind = str(problem.get("type", ""))
+    loc = [part for part in problem.get("loc", ())]
+    item = loc[-1] if len(loc) > 1 and isinstance(loc[-1], int) else None
+    field = str(loc[0]) if loc else ""
+    if item is not None:
+        low, high = _item_bounds(model, field)
+    elif model is not None and field in model.model_fields:
+        low, high = field_range(model, field, inclusive=True)
+    else:
+        low = high = None
+    where: Any = Message("reason.item", {"n": item + 1}) if item is not None else ""
+    if kind in ("int_type", "int_parsing", "int_from_float", "int_parsing_size") or (
+            kind in ("greater_than_equal", "greater_than", "less_than_equal", "less_than")
+            and item is not None):
+        return _whole_number_words(low, high, where)
+    if kind in ("float_type", "float_parsing", "finite_number"):
+        return Message("reason.number", {"where": where})
+    if kind in ("bool_type", "bool_parsing"):
+        return Message("reason.bool", {"where": where})
+    if kind == "string_type":
+        return Message("reason.text", {"where": where})
+    return None
+
+
 def plain_reason(problem: Mapping[str, Any], model: type[BaseModel] | None = None
                  ) -> str | None:
     """What is wrong with a value, in the user's words rather than the validator's, for
@@ -175,8 +215,11 @@ def validation_refusal(error: ValidationError, what: str,
     kind = first.get("type", "")
     facts: dict[str, Any] = {"game": what, "option": field, "reason": message}
     cause = first.get("ctx", {}).get("error")
+    worded = plain_reason_words(first, model) if plain is not None else None
     if isinstance(cause, RacedayError) and cause.message is not None:
         facts["reason"] = cause.message.to_json()  # a check that words its reason itself
+    elif worded is not None:
+        facts["reason"] = worded.to_json()
     if not field:  # a check across several options
         return f"{what} options: {message}", Message("refusal.options", facts)
     if kind == "extra_forbidden":
@@ -189,7 +232,8 @@ def validation_refusal(error: ValidationError, what: str,
         got = repr(first["input"])
         return (f"{what} option {field}: {message.lower()}, got {got}",
                 Message("refusal.option_value",
-                        {**facts, "reason": message.lower(), "got": got}))
+                        {**facts, "reason": facts["reason"] if worded is not None
+                         else message.lower(), "got": got}))
     return f"{what} option {field}: {message}", Message("refusal.option", facts)
 
 

@@ -3,8 +3,9 @@
 Drawings use presentation attributes only (``fill="..."``, never ``style="..."``), so the
 same text works inline in a page served under a strict Content-Security-Policy, in a
 browser and through svglib (which turns it into PDF). Text is one run per ``<text>``
-element (svglib places ``<tspan>`` runs poorly) and uses only characters of the
-Windows-1252 set, which the PDF's standard fonts can show.
+element (svglib places ``<tspan>`` runs poorly). Latin text uses only characters of the
+Windows-1252 set, which the PDF's standard fonts can show; a Japanese page is set in a
+Japanese font when made into a PDF (:mod:`raceday.printing.output`).
 """
 
 from __future__ import annotations

@@ -6,8 +6,10 @@ Tables are JSON objects of ``key → template``. The shared keys live in
 parameters in braces, ``"{rider} wins by {gap} seconds"``; a parameter that is itself a
 message (``{"key": ..., "params": {...}}``) is rendered first, a list is joined with the
 language's separator; true and false read "yes" and "no", None reads as nothing, and any
-other mapping shows as compact JSON (a template should not name one). The browser's
-``present.js`` follows exactly these rules.
+other mapping shows as compact JSON (a template should not name one). A key may come in
+plural forms, ``<key>.one`` and ``<key>.other``, chosen by the count ``n`` among the
+parameters ("1 point", "2 points"); a language without plurals gives both the same text.
+The browser's ``present.js`` follows exactly these rules.
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ FALLBACK = "en"
 SEPARATORS = {"en": ", ", "ja": "、"}
 PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 SHARED = Path(__file__).parent / "messages"
+COUNT = "n"  # the parameter that chooses a key's plural form
+PLURALS = ("one", "other")
 
 
 class MessageTableError(RacedayError):
@@ -104,6 +108,26 @@ def _value(value: Any, lang: str, game: str | None) -> str:
     return "" if value is None else str(value)
 
 
+def plural_form(count: Any) -> str | None:
+    """The plural form (``"one"`` or ``"other"``) a count chooses; None for a parameter
+    that is not a number."""
+    if isinstance(count, bool) or not isinstance(count, int | float):
+        return None
+    return "one" if count == 1 else "other"
+
+
+def _template(key: str, params: Mapping[str, Any], lang: str, game: str | None
+              ) -> str | None:
+    """``key``'s template in ``lang``: its plural form for the count ``n`` where the table
+    has one, else the key itself."""
+    form = plural_form(params.get(COUNT))
+    if form is not None:
+        found = table(lang).template(f"{key}.{form}", game)
+        if found is not None:
+            return found
+    return table(lang).template(key, game)
+
+
 def render(message: Message | Mapping[str, Any] | str, lang: str = "en",
            game: str | None = None, params: Mapping[str, Any] | None = None) -> str:
     """``message`` (a Message, its JSON form ``{"key", "params"}``, or a key with
@@ -113,12 +137,12 @@ def render(message: Message | Mapping[str, Any] | str, lang: str = "en",
         message = Message(message, params or {})
     elif not isinstance(message, Message):
         message = Message(str(message["key"]), message.get("params") or {})
-    template = table(lang).template(message.key, game)
+    values = message.params
+    template = _template(message.key, values, lang, game)
     if template is None and lang != FALLBACK:
-        template = table(FALLBACK).template(message.key, game)
+        template = _template(message.key, values, FALLBACK, game)
     if template is None:
         return message.key
-    values = message.params
 
     def fill(match: re.Match[str]) -> str:
         name = match.group(1)

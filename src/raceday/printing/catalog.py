@@ -24,19 +24,26 @@ from pydantic import BaseModel, ConfigDict, ValidationError, field_validator, mo
 
 from raceday.core.digits import ascii_int
 from raceday.core.discovery import face, games_with
-from raceday.core.errors import OptionsError
+from raceday.core.errors import OptionsError, refusal
 from raceday.core.game import describe_validation_error
-from raceday.printing.page import Credit, Page, Paper, paper
+from raceday.present.messages import FALLBACK, LANGUAGES
+from raceday.present.messages import render as word
+from raceday.printing.page import Credit, Page, Paper, paper, worded
 
 FACE = "printing"
 FILES = "files"
 """``json_schema_extra`` key of an option that also takes a file on the command line
 (the browser prints the shipped choices, its ``enum``, only)."""
+DEFAULT_CHOICE = "default_choice"
+"""``json_schema_extra`` key naming which of an option's ``enum`` the game uses when the
+option is not given (the form's "default" stands for it, so it is not listed twice)."""
+NOT_OPTIONS = ("paper", "lang")  # fields of every game's print options, not the game's
 
 
 class PrintOptions(BaseModel):
-    """Base of a game's print options: the paper, and one field per option its parts
-    use, each None when not given (the part uses the game's default).
+    """Base of a game's print options: the paper, the language of the pages' words, and
+    one field per option its parts use, each None when not given (the part uses the
+    game's default).
 
     ``checked_by`` names, for an option that is a field of one of the game's options
     models, that model: a value given is checked by it (its type, range, choices and
@@ -47,11 +54,19 @@ class PrintOptions(BaseModel):
     checked_by: ClassVar[Mapping[str, type[BaseModel]]] = {}
 
     paper: str = "a4"
+    lang: str = FALLBACK
 
     @field_validator("paper")
     @classmethod
     def _known_paper(cls, value: str) -> str:
         return paper(value).name.lower()
+
+    @field_validator("lang")
+    @classmethod
+    def _known_lang(cls, value: str) -> str:
+        if value not in LANGUAGES:
+            raise OptionsError(f"--lang must be one of {', '.join(LANGUAGES)}, got {value!r}")
+        return value
 
     @property
     def sheet(self) -> Paper:
@@ -78,7 +93,7 @@ class PrintOptions(BaseModel):
         own: dict[str, dict[str, Any]] = cls.model_json_schema()["properties"]
         out: dict[str, dict[str, Any]] = {}
         for name, schema in own.items():
-            if name == "paper":
+            if name in NOT_OPTIONS:
                 continue
             model = cls.checked_by.get(name)
             if model is not None:
@@ -90,9 +105,10 @@ class PrintOptions(BaseModel):
         return out
 
     def given(self) -> dict[str, Any]:
-        """The options given (not the paper), in the model's field order."""
+        """The options given (not the paper or the language), in the model's field
+        order."""
         return {name: getattr(self, name) for name in type(self).model_fields
-                if name != "paper" and getattr(self, name) is not None}
+                if name not in NOT_OPTIONS and getattr(self, name) is not None}
 
 
 Builder = Callable[[Any], list[Page]]
@@ -112,6 +128,14 @@ class Part:
     summary: str
     options: tuple[str, ...] = ()
 
+    def titled(self, game: str, lang: str) -> str:
+        """The part's name in ``lang`` (the game's ``print.part.<name>``, else its title)."""
+        return worded(game, f"print.part.{self.name}", lang, self.title)
+
+    def summed_up(self, game: str, lang: str) -> str:
+        """The part's summary in ``lang`` (``print.part.<name>.summary``)."""
+        return worded(game, f"print.part.{self.name}.summary", lang, self.summary)
+
 
 @dataclass(frozen=True)
 class GameInfo:
@@ -130,8 +154,8 @@ class GameInfo:
         for p in self.parts:
             if p.name == name:
                 return p
-        raise OptionsError(f"{self.game} has no printed part {name!r}; parts: "
-                           f"{', '.join(p.name for p in self.parts)}")
+        raise refusal(OptionsError, "refusal.print_no_part", game=self.game, part=name,
+                      parts=[p.name for p in self.parts])
 
     @property
     def options(self) -> tuple[str, ...]:
@@ -145,6 +169,24 @@ class GameInfo:
         """The JSON Schema of each option the parts use: what the forms are made of."""
         schemas = self.model.option_schemas()
         return {name: schemas[name] for name in self.options}
+
+    def label(self, option: str, lang: str) -> str:
+        """An option's name in a form (the game's ``print.option.<name>``, else its
+        schema's title)."""
+        schema = self.model.option_schemas()[option]
+        return worded(self.game, f"print.option.{option}", lang,
+                      str(schema.get("title", option)))
+
+    def hint(self, option: str, lang: str) -> str:
+        """What an option means (``print.option.<name>.hint``, else its description)."""
+        schema = self.model.option_schemas()[option]
+        return worded(self.game, f"print.option.{option}.hint", lang,
+                      str(schema.get("description", "")))
+
+    def choice(self, option: str, value: str, lang: str) -> str:
+        """One shipped choice of an option as a form lists it
+        (``print.option.<name>.<value>``, else the value itself)."""
+        return worded(self.game, f"print.option.{option}.{value}", lang, value)
 
     def builder(self, part: Part) -> Builder:
         made: Builder = getattr(self.module, f"part_{part.name}")
@@ -168,7 +210,8 @@ def game_info(name: str) -> GameInfo:
     key = name.strip().lower()
     info = _info(key) if key in games_with(FACE) else None
     if info is None:
-        raise OptionsError(f"unknown game {name!r}; games: {', '.join(games_with(FACE))}")
+        raise refusal(OptionsError, "refusal.print_no_game", name=name,
+                      games=list(games_with(FACE)))
     return info
 
 
@@ -178,17 +221,18 @@ def _value(schema: Mapping[str, Any], text: str, shown: str) -> object:
     if "integer" in kinds and "string" not in kinds:
         number = ascii_int(text.strip()) if len(text) <= 12 else None
         if number is None:
-            raise OptionsError(f"{shown} must be a whole number, got {text!r}")
+            raise refusal(OptionsError, "refusal.print_whole", name=shown, got=text)
         return number
     return text
 
 
 def read_options(info: GameInfo, texts: Mapping[str, str], paper_name: str = "a4", *,
-                 flag: Callable[[str], str] = flag_of, shipped_only: bool = False
-                 ) -> PrintOptions:
+                 flag: Callable[[str], str] = flag_of, shipped_only: bool = False,
+                 lang: str = FALLBACK) -> PrintOptions:
     """The game's print options from text (a command line's or a query's), checked by the
     game's models. ``flag`` names an option in messages (``--riders`` or ``riders``);
-    ``shipped_only`` refuses files where an option also takes one (the browser)."""
+    ``shipped_only`` refuses files where an option also takes one (the browser); ``lang``
+    is the language the pages are worded in."""
     properties = info.model.option_schemas()
     values: dict[str, object] = {}
     for name, text in texts.items():
@@ -198,14 +242,16 @@ def read_options(info: GameInfo, texts: Mapping[str, str], paper_name: str = "a4
                                f"{wanted})")
         schema = properties[name]
         if shipped_only and schema.get(FILES) and text not in schema.get("enum", ()):
-            raise OptionsError(f"{name}: the browser prints shipped {name}s only; use "
-                               "'raceday print' for a file")
+            raise refusal(OptionsError, "refusal.print_shipped_only", name=name)
         values[name] = _value(schema, text, flag(name))
     try:
-        return info.model(paper=paper_name, **values)
+        return info.model(paper=paper_name, lang=lang, **values)
     except ValidationError as exc:
         first = exc.errors()[0]
         if first.get("type") == "value_error":  # the game's own line
+            own = (first.get("ctx") or {}).get("error")
+            if isinstance(own, OptionsError) and own.message is not None:
+                raise own from None  # worded by the tables: any face words it again
             raise OptionsError(str(first["msg"]).removeprefix("Value error, ")) from None
         names = {name: flag(name) for name in info.options}
         raise OptionsError(describe_validation_error(exc, f"{info.credit.title} print",
@@ -238,14 +284,25 @@ def command_line(game: str, part: str | None, options: PrintOptions) -> str:
     for name, value in options.given().items():
         words += [flag_of(name), str(value)]
     words += ["--paper", options.paper]
+    if options.lang != FALLBACK:
+        words += ["--lang", options.lang]
     return " ".join(shlex.quote(w) for w in words)
 
 
 def new_page(credit: Credit, options: PrintOptions, part: str, described: str) -> Page:
     """An empty page of the game with the header facts (the paper is added to the
-    options shown)."""
-    sheet = options.sheet
-    return Page(sheet, credit, part, f"{described}; paper {sheet.name}")
+    options shown), worded in the options' language."""
+    sheet, lang = options.sheet, options.lang
+    paper_is = worded(credit.game, "pr_paper_is", lang, f"paper {sheet.name}",
+                      paper=sheet.name)
+    return Page(sheet, credit, part, worded(credit.game, "pr_described", lang,
+                                            f"{described}; {paper_is}",
+                                            described=described, paper=paper_is), lang=lang)
+
+
+def say(options: PrintOptions, game: str, key: str, **params: Any) -> str:
+    """``key`` of ``game``'s table (or the shared one) in the options' language."""
+    return word(key, options.lang, game, params)
 
 
 def render(pages: list[Page], command: str) -> list[str]:

@@ -3,6 +3,10 @@
 The PDF is made in pure Python: svglib reads each page's SVG into a reportlab drawing and
 reportlab writes the pages, so no browser is needed (``make demo`` on a fresh machine has
 none). Both libraries are imported only when a PDF is written.
+
+A page with Japanese text is set in reportlab's built-in Japanese font (a CID font: the
+PDF names it and the reader's viewer supplies the glyphs, so nothing is embedded or
+installed); the standard PDF fonts have no Japanese glyphs.
 """
 
 from __future__ import annotations
@@ -10,10 +14,13 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from raceday.core.errors import OptionsError
+from raceday.drawing.svg import FONT
 
 KINDS = (".pdf", ".svg")
+JAPANESE_FONT = "HeiseiKakuGo-W5"  # reportlab's Japanese gothic (sans-serif) CID font
 
 
 def plan_output(out: Path, stem: str) -> tuple[str, Path]:
@@ -60,8 +67,11 @@ def pdf_bytes(pages: Sequence[str]) -> bytes:
     pdf = canvas.Canvas(buffer)
     pdf.setTitle("raceday print")
     pdf.setCreator("raceday")
+    fonts = _font_map()
     for page in pages:
-        drawing = svg2rlg(io.BytesIO(page.encode("utf-8")))
+        if not _latin(page):
+            page = page.replace(f'font-family="{FONT}"', f'font-family="{JAPANESE_FONT}"')
+        drawing = svg2rlg(io.BytesIO(page.encode("utf-8")), font_map=fonts)
         if drawing is None:  # pragma: no cover - our own SVG always parses
             raise RuntimeError("svglib could not read a page")
         pdf.setPageSize((drawing.width, drawing.height))
@@ -69,6 +79,35 @@ def pdf_bytes(pages: Sequence[str]) -> bytes:
         pdf.showPage()
     pdf.save()
     return buffer.getvalue()
+
+
+def _latin(text: str) -> bool:
+    """Whether the standard PDF fonts can show every character of ``text``."""
+    try:
+        text.encode("cp1252")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _font_map() -> Any:
+    """svglib's font map that also knows :data:`JAPANESE_FONT` (registered with reportlab
+    on first use)."""
+    from reportlab.pdfbase import pdfmetrics  # type: ignore[import-untyped]
+    from reportlab.pdfbase.cidfonts import UnicodeCIDFont  # type: ignore[import-untyped]
+    from svglib.fonts import FontMap
+
+    if JAPANESE_FONT not in pdfmetrics.getRegisteredFontNames():
+        pdfmetrics.registerFont(UnicodeCIDFont(JAPANESE_FONT))
+
+    class Fonts(FontMap):
+        def find_font(self, font_name: str, weight: str = "normal",
+                      style: str = "normal") -> tuple[str, bool]:
+            if font_name == JAPANESE_FONT:  # one weight: bold is set in the same face
+                return JAPANESE_FONT, True
+            return super().find_font(font_name, weight, style)
+
+    return Fonts()
 
 
 def write_pdf(pages: Sequence[str], path: Path) -> Path:

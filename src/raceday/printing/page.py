@@ -8,11 +8,13 @@ the sheet (:attr:`Page.body`).
 
 from __future__ import annotations
 
-import textwrap
+import unicodedata
 from dataclasses import dataclass, field
+from typing import Any
 
 from raceday.core.errors import OptionsError
 from raceday.drawing import svg
+from raceday.present.messages import FALLBACK, render, table
 
 
 @dataclass(frozen=True)
@@ -48,15 +50,62 @@ class Credit:
     designer: str  # "Anki Toner"
     year: str  # "2009, v2.12 2010"
 
-    @property
-    def line(self) -> str:
-        return f"{self.title} by {self.designer} ({self.year}) - printed by raceday"
+    def titled(self, lang: str) -> str:
+        """The game's name in ``lang`` (its table's ``title``; KEIRIN is 競輪 in Japanese)."""
+        return worded(self.game, "title", lang, self.title)
+
+    def dated(self, lang: str) -> str:
+        """The credit's years in ``lang`` (its table's ``print.year``, else as declared)."""
+        return worded(self.game, "print.year", lang, self.year)
+
+
+def worded(game: str, key: str, lang: str, english: str, **params: Any) -> str:
+    """``key`` of ``game``'s table (or the shared one) in ``lang``; ``english`` where no
+    table has the key (a game that declares its words in code only)."""
+    found = any(table(t).template(key, game) is not None for t in (lang, FALLBACK))
+    return render(key, lang, game, params) if found else english
+
+
+def text_width(text: str, size: float) -> float:
+    """Estimated width in mm of ``text`` at font ``size``: Helvetica's average letter for
+    Latin text, a full em for a wide (Japanese) character."""
+    return sum(size if unicodedata.east_asian_width(c) in "WF" else size * 0.52
+               for c in text)
 
 
 def wrap(text: str, width: float, size: float) -> list[str]:
-    """Lines of ``text`` that fit ``width`` mm at font ``size`` (a Helvetica estimate)."""
-    chars = max(10, int(width / (size * 0.52)))
-    return textwrap.wrap(text, chars) or [""]
+    """Lines of ``text`` that fit ``width`` mm at font ``size``: broken at spaces, and
+    between wide characters (Japanese has no spaces between words)."""
+    lines: list[str] = []
+    line = ""
+    for token in _tokens(text):
+        if line and text_width((line + token).rstrip(), size) > width:
+            lines.append(line.rstrip())
+            line = token.lstrip()
+        else:
+            line += token
+    if line.strip() or not lines:
+        lines.append(line.rstrip())
+    return lines
+
+
+def _tokens(text: str) -> list[str]:
+    """``text`` cut where a line may break: after a space, and around each wide character
+    (a closing mark such as 。 or ） stays with the character before it)."""
+    tokens: list[str] = []
+    for c in text:
+        wide = unicodedata.east_asian_width(c) in "WF"
+        closing = c in "、。，）」』：・ー"
+        if tokens and (closing or not (wide or tokens[-1].endswith(" ")
+                                       or _is_wide(tokens[-1][-1]))):
+            tokens[-1] += c
+        else:
+            tokens.append(c)
+    return tokens
+
+
+def _is_wide(c: str) -> bool:
+    return unicodedata.east_asian_width(c) in "WF"
 
 
 @dataclass
@@ -70,9 +119,11 @@ class Page:
     elements: list[str] = field(default_factory=list)
     note: str = ""  # printed in a box above the footer on this page (e.g. a rights note)
     part_key: str = ""
+    lang: str = FALLBACK  # the language of the header's and footer's words
 
     def _option_lines(self) -> list[str]:
-        return wrap("Options: " + self.options, self.paper.width - 2 * MARGIN, 2.9)
+        return wrap(render("pr_options_line", self.lang, params={"options": self.options}),
+                    self.paper.width - 2 * MARGIN, 2.9)
 
     def _note_lines(self) -> list[str]:
         return wrap(self.note, self.paper.width - 2 * MARGIN - 6, 2.7) if self.note else []
@@ -89,14 +140,16 @@ class Page:
         self.elements.extend(elements)
 
     def to_svg(self, number: int, total: int, command: str) -> str:
-        p, c = self.paper, self.credit
+        p, c, lang = self.paper, self.credit, self.lang
         w, h = p.width, p.height
         right = w - MARGIN
+        title = c.titled(lang)
+        credit = render("pr_designed", lang, params={"designer": c.designer,
+                                                      "year": c.dated(lang)})
         head = [
             svg.rect(0, 0, w, h, fill=svg.WHITE),
-            svg.text(MARGIN, MARGIN + 6, c.title, 7.0, bold=True, class_="game"),
-            svg.text(MARGIN, MARGIN + 11.5, f"Designed by {c.designer} ({c.year}). "
-                     "Printed with raceday.", 3.2, class_="credit"),
+            svg.text(MARGIN, MARGIN + 6, title, 7.0, bold=True, class_="game"),
+            svg.text(MARGIN, MARGIN + 11.5, credit, 3.2, class_="credit"),
             svg.text(right, MARGIN + 6, self.part, 4.6, anchor="end", bold=True,
                      class_="part"),
         ]
@@ -109,7 +162,9 @@ class Page:
         foot = [
             svg.line(MARGIN, foot_y - 4.5, right, foot_y - 4.5, stroke=svg.GREY,
                      stroke_width=0.2),
-            svg.text(MARGIN, foot_y, f"page {number} of {total}", 2.7, class_="page-number"),
+            svg.text(MARGIN, foot_y, render("pr_page_of", lang, params={"n": number,
+                                                                        "total": total}),
+                     2.7, class_="page-number"),
             svg.text(right, foot_y, command, 2.5, anchor="end", fill=svg.GREY,
                      class_="command"),
         ]
@@ -124,5 +179,7 @@ class Page:
                                      class_="note"))
         body = svg.group(self.elements, class_="body")
         return svg.document(w, h, [*head, body, *foot],
-                            title=f"{c.title}: {self.part} (page {number} of {total})",
+                            title=render("pr_sheet_title", lang, params={
+                                "game": title, "part": self.part, "n": number,
+                                "total": total}),
                             data_game=c.game, data_part=self.part_key, data_page=number)

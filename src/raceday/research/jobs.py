@@ -140,8 +140,9 @@ def fraction_text(value: object, what: str) -> object:
 
 # --- the results ------------------------------------------------------------------------
 def col(key: str, label: str, kind: str = "text") -> dict[str, str]:
-    """A table column: ``label`` is a message key of the page; ``kind`` text, int, num,
-    pct (a chance), ci (a chance with its interval ``[p, low, high]``) or odds."""
+    """A table column: ``label`` is a message key of the page; ``kind`` text, word (a
+    message key, shown in the reader's language), int, num, pct (a chance), ci (a chance
+    with its interval ``[p, low, high]``) or odds."""
     return {"key": key, "label": label, "kind": kind}
 
 

@@ -39,6 +39,7 @@ class Page:
     body_class: str
     styles: tuple[str, ...] = ()  # style sheets after app.css
     body: str = WAITING
+    title_key: str | None = None  # the title's message key, worded in the reader's language
 
     def html(self) -> str:
         """The page: the shell with this page's parts."""
@@ -46,6 +47,7 @@ class Page:
                           for href in (APP_CSS, *self.styles))
         return (FOLDER / "shell.html").read_text(encoding="utf-8").format(
             title=escape(self.title), styles=links, module=escape(self.module),
+            title_key="" if self.title_key is None else f' data-i18n="{escape(self.title_key)}"',
             body_class=escape(self.body_class), body=self.body)
 
     def response(self, status_code: int = 200) -> HTMLResponse:
@@ -55,7 +57,8 @@ class Page:
 
 
 def _party(module: str, body_class: str) -> Page:
-    return Page(title="raceday party", module=f"/static/js/{module}.js", body_class=body_class)
+    return Page(title="raceday party", module=f"/static/js/{module}.js", body_class=body_class,
+                title_key="title")
 
 
 def _watching(module: str, *styles: str) -> Page:
@@ -65,6 +68,7 @@ def _watching(module: str, *styles: str) -> Page:
 
 PAGES: dict[str, Page] = {
     "index": Page(title="raceday party", module="/static/js/index.js", body_class="landing",
+                  title_key="title",
                   body=(FOLDER / "landing.html").read_text(encoding="utf-8").rstrip("\n")),
     "host": _party("host", "big"),
     "play": _party("play", "phone"),

@@ -45,7 +45,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from raceday.core.discovery import asset_folder, face, game_packages
-from raceday.core.errors import RacedayError, SaveFormatError
+from raceday.core.errors import RacedayError, SaveFormatError, refusal
 from raceday.core.events import Message
 from raceday.present.replay import (
     ReplayStep,
@@ -57,6 +57,7 @@ from raceday.present.replay import (
 from raceday.rooms import JSON, RoomError, logic_class
 from raceday.rooms.log import stored_state
 from raceday.store.sessions import SessionStore
+from raceday.web.api_models import error_answer
 from raceday.web.guard import MISS_COST, Limiter, client_key, refusal_body, retry_after
 from raceday.web.heavy import Heavy
 from raceday.web.pages import PAGES
@@ -78,6 +79,13 @@ class ReplayError(RacedayError):
     def __init__(self, message: str, status: int = 400) -> None:
         super().__init__(message)
         self.status = status
+
+
+def _refused(status: int, key: str, /, **params: Any) -> ReplayError:
+    """A replay refused with ``status``, in words from the tables."""
+    error = refusal(ReplayError, key, **params)
+    error.status = status
+    return error
 
 
 def _store(request: Request) -> SessionStore:
@@ -182,15 +190,15 @@ def room_replay(path: Path, code: str, number: int | None = None) -> dict[str, A
     code = code.strip().upper()
     rows = _read(path, "SELECT game, finished, revision FROM rooms WHERE code = ?", (code,))
     if not rows:
-        raise ReplayError(f"there is no room {code!r} on this server", 404)
+        raise _refused(404, "refusal.replay_no_room", code=repr(code))
     game, finished, revision = rows[0]
     ended = _ended_games(path, code)
     if number is None:
         number = len(ended) + 1 if finished or not ended else len(ended)
     if not 1 <= number <= len(ended) + 1:
-        raise ReplayError(f"room {code} has no game {number}", 404)
+        raise _refused(404, "refusal.replay_no_game", code=code, number=number)
     if number == len(ended) + 1 and not finished:
-        raise ReplayError(f"room {code} is still being played: watch it at /watch/{code}", 409)
+        raise _refused(409, "refusal.replay_playing", code=code)
     if number <= len(ended):
         first, last, state, _ = ended[number - 1]
         own_snapshot = _state_object(state)
@@ -211,9 +219,10 @@ def room_replay(path: Path, code: str, number: int | None = None) -> dict[str, A
         snapshot = own_snapshot if number <= len(ended) else \
             stored_state(lambda sql, args: _read(path, sql, args), code)
     except (SaveFormatError, RoomError) as exc:
-        raise ReplayError(f"room {code} cannot be read back: {exc}", 409) from None
+        raise _refused(409, "refusal.replay_unreadable", code=code, problem=str(exc)) \
+            from None
     if snapshot is None:
-        raise ReplayError(f"there is no room {code!r} on this server", 404)
+        raise _refused(404, "refusal.replay_no_room", code=repr(code))
     frames = room_frames(str(game), snapshot, logged)
     for seq, actor_text, events_text, _ in rows:
         actor = json.loads(actor_text)
@@ -359,8 +368,7 @@ def session_steps(store: SessionStore, game: str, name: str) -> list[ReplayStep]
     except (KeyError, IndexError, TypeError, ValueError) as exc:
         raise SaveFormatError(f"saved {game} session {name!r} cannot be read: {exc}") from None
     if not state.is_terminal():
-        raise ReplayError(f"{game} session {name!r} is not finished: resume it with "
-                         f"raceday {game} play --resume", 409)
+        raise _refused(409, "refusal.replay_unfinished", game=game, name=repr(name))
     return [final_step(state)]
 
 
@@ -382,9 +390,9 @@ def drawer(game: str) -> str | None:
 def _check_session(store: SessionStore, game: str, name: str) -> None:
     games = game_packages()
     if game not in games:
-        raise ReplayError(f"unknown game {game!r}; replays exist for {', '.join(games)}", 404)
+        raise _refused(404, "refusal.replay_unknown_game", game=repr(game), games=list(games))
     if not store.exists(game, name):
-        raise ReplayError(f"no saved {game} session named {name!r}", 404)
+        raise _refused(404, "refusal.replay_no_session", game=game, name=repr(name))
 
 
 def session_part(store: SessionStore, game: str, name: str, part: str) -> dict[str, Any]:
@@ -393,7 +401,7 @@ def session_part(store: SessionStore, game: str, name: str, part: str) -> dict[s
     _check_session(store, game, name)
     own_part = getattr(face(game, "replay"), "part", None)
     if own_part is None:
-        raise ReplayError(f"a {game} replay has no parts: open /replay/{game}/{name}", 404)
+        raise _refused(404, "refusal.replay_no_parts", game=game, name=name)
     answer: dict[str, Any] = own_part(store, name, part)
     return answer
 
@@ -402,27 +410,28 @@ def session_replay(store: SessionStore, game: str, name: str) -> dict[str, Any]:
     _check_session(store, game, name)
     steps = [step.to_json() for step in session_steps(store, game, name)[:MAX_STEPS]]
     if not steps:
-        raise ReplayError(f"{game} session {name!r} has nothing finished to replay yet", 409)
+        raise _refused(409, "refusal.replay_nothing", game=game, name=repr(name))
     return {"source": "session", "game": game, "name": name, "steps": steps,
             "drawer": drawer(game)}
 
 
 # --- routes -----------------------------------------------------------------------------
 def _answer(make: Any) -> JSONResponse:
-    """``make()`` as JSON; a refusal (any RacedayError) as ``{"error"}`` with its status
+    """``make()`` as JSON; a refusal (any RacedayError) as ``{"error", "words"}`` with its status
     (a game face's errors may carry one too), else 400."""
     try:
         return JSONResponse(make())
     except RacedayError as exc:
         status = getattr(exc, "status", 400)
-        return JSONResponse({"error": str(exc)}, status_code=status
-                            if isinstance(status, int) and 400 <= status < 500 else 400)
+        return error_answer(status if isinstance(status, int) and 400 <= status < 500 else 400,
+                            str(exc), words=exc.message)
 
 
 def _refusals(*statuses: int) -> dict[int | str, dict[str, Any]]:
-    """The refusals a route may answer, for the API's description (``{"error"}``)."""
+    """The refusals a route may answer, for the API's description (``{"error", "words"}``)."""
     error = {"application/json": {"schema": {
-        "type": "object", "properties": {"error": {"type": "string"}}, "required": ["error"]}}}
+        "type": "object", "properties": {"error": {"type": "string"}, "words": {"type": "object"}},
+        "required": ["error"]}}}
     return {status: {"description": "Refused", "content": error} for status in statuses}
 
 

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from raceday.games.derby.evening import EVENING, what_words
-from raceday.games.derby.room import DerbyRoom, photo_finish
+from raceday.games.derby.room import OWNER_COLOURS, DerbyRoom, photo_finish
 from raceday.present import render
 from raceday.rooms import Actor, RoomError
 
@@ -225,7 +225,7 @@ def test_the_finale_names_the_evenings_facts() -> None:
     for r in state.ledger.history:
         wins[r.first] = wins.get(r.first, 0) + 1
     lucky = awards["derby.finale.luckiest"]["detail"]["params"]
-    assert lucky["wins"] == max(wins.values())
+    assert lucky["n"] == max(wins.values())
 
 
 def test_a_shared_award_names_everyone_sharing_it() -> None:
@@ -293,6 +293,20 @@ def test_a_seats_own_view_is_its_part_of_the_observation() -> None:
     for i in range(state.num_players):
         assert state.own_view(i) == state.observation(i)["me"]
     assert EVENING.name == "derby_evening"
+
+
+def test_every_player_has_racing_colours_of_their_own_by_seat_order() -> None:
+    """Twelve players (the room's most): twelve different colours, the seats' first in
+    the palette's order and the computers' after them, the same on every screen."""
+    room = DerbyRoom.create({"races": 4}, 3)
+    for name in ("Aki", "Ben", "Chie"):
+        room.add_seat(name)
+    room.handle(HOST, {"type": "start", "computers": 9}, np.random.default_rng(3))
+    players = room.public_view()["players"]
+    assert [p["colour"] for p in players] == list(OWNER_COLOURS)
+    assert len(set(OWNER_COLOURS)) == 12
+    phone = room.view(seat(1))
+    assert [p["colour"] for p in phone["players"]] == list(OWNER_COLOURS)
 
 
 def test_refusals_are_words_in_both_languages_and_never_echo_a_bid() -> None:

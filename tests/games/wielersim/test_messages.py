@@ -203,7 +203,7 @@ def test_the_terminal_pictures_lines_come_from_the_tables_in_both_languages() ->
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_turn_heading_renders_in_both_languages(lang: str) -> None:
-    for where in (Message("turn.to_go", {"n": 12}), Message("turn.to_go_one", {"n": 1}),
+    for where in (Message("turn.to_go", {"n": 12}), Message("turn.to_go", {"n": 1}),
                   Message("turn.finished", {"finished": 3, "n": 0}),
                   Message("turn.finished_next", {"finished": 3, "n": 4})):
         for weather in ("weather.rain", "weather.dry"):
@@ -211,7 +211,7 @@ def test_the_turn_heading_renders_in_both_languages(lang: str) -> None:
                                                    "weather": {"key": weather}}),
                           lang, "wielersim")
             assert filled(text) and "turn." not in text and "weather." not in text, text
-    assert render(Message("turn.heading", {"turn": 7, "where": {"key": "turn.to_go_one",
+    assert render(Message("turn.heading", {"turn": 7, "where": {"key": "turn.to_go",
                                                                  "params": {"n": 1}},
                                            "weather": {"key": "weather.dry"}}),
                   "en", "wielersim") == "Turn 7: 1 square to go, dry"

@@ -15,6 +15,7 @@ from raceday.games.wielersim.campaign import load_campaign
 from raceday.games.wielersim.rules import WielersimState
 from raceday.games.wielersim.stage import ride_stage
 from raceday.games.wielersim.watch import campaign_view, stage_film
+from raceday.present import render
 from raceday.store.sessions import SessionStore
 
 SAVES = Path(__file__).parents[2] / "fixtures" / "saves" / "wielersim"
@@ -37,6 +38,9 @@ def test_saved_stage_races_show_the_same_tables(tmp_path: Path) -> None:
         # since #32 each stage also says whether it is the prologue (which has no film)
         flags = [stage.pop("prologue") for stage in view["stages"]]
         assert flags == [i == 0 for i in range(len(flags))]
+        # each stage's name also comes as a message, for a reader of any language
+        words = [render(stage.pop("words"), "en", "wielersim") for stage in view["stages"]]
+        assert words == [stage["name"] for stage in view["stages"]]
         assert view == views[name]
 
 

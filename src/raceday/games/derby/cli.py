@@ -307,8 +307,7 @@ def play(
                         _ask_names(surface, config, computer_seats, language))
                 session = state.ledger
                 count = len(session.players)
-                say(words("party.new_one" if count == 1 else "party.new", language,
-                          name=name, players=count, races=config.races,
+                say(words("party.new", language, name=name, n=count, races=config.races,
                           seed=session.config.seed))
                 if count < len(POSTS):
                     say(words("party.fewer", language))

@@ -13,7 +13,7 @@ from pydantic import BaseModel
 from raceday.drawing import svg
 from raceday.games.derby.rules import DerbyOptions
 from raceday.games.derby.session import EveningOptions
-from raceday.printing.catalog import Part, PrintOptions, new_page
+from raceday.printing.catalog import Part, PrintOptions, new_page, say
 from raceday.printing.grid import fit, table
 from raceday.printing.page import Credit, Page
 
@@ -43,24 +43,28 @@ class Options(PrintOptions):
     fall_rate: str | None = None
 
 
+def _w(options: Options, key: str, **params: object) -> str:
+    return say(options, CREDIT.game, key, **params)
+
+
 def part_scores(options: Options) -> list[Page]:
     races = options.races or DEFAULT_RACES
-    page = new_page(CREDIT, options, "Score sheet",
-                    f"{races} races; everyone starts with 10,000; stakes in hundreds")
+    page = new_page(CREDIT, options, _w(options, "print.part.scores"),
+                    _w(options, "print.scores.described", races=races))
     x, y, w, h = page.body
-    page.add(svg.text(x, y + 5, "Each race: what a player staked, what came back (winning "
-                      "tickets and prize money) and the money held after it.", 3.2))
-    header = ["Player", "Start"]
+    page.add(svg.text(x, y + 5, _w(options, "print.scores.intro"), 3.2))
+    header = [_w(options, "print.col.player"), _w(options, "print.col.start")]
     for r in range(1, races + 1):
-        header += [f"R{r}\nstaked", f"R{r}\nwon", f"R{r}\nmoney"]
-    header += ["Loans\nowed", "Final\n(net)", "Rank"]
+        header += [_w(options, f"print.col.race_{kind}", race=r)
+                   for kind in ("staked", "won", "money")]
+    header += [_w(options, "print.col.loans"), _w(options, "print.col.final"),
+               _w(options, "print.col.rank")]
     widths = fit([24, 11] + [10] * (3 * races) + [11, 13, 8], w)
     rows = [[""] * len(header) for _ in range(PLAYER_ROWS)]
     row_h = min(12.0, (h - 40) / (PLAYER_ROWS + 1))
     page.add(table(x, y + 10, widths, header, rows, row_height=row_h, header_height=10,
                    header_size=2.6))
-    notes = ["Final (net) = money held minus loans owed; the most money wins.",
-             "Owners' award: the owner with the most prize money (see the auction sheet)."]
+    notes = [_w(options, "print.scores.final"), _w(options, "print.scores.award")]
     for i, note in enumerate(notes):
         page.add(svg.text(x, y + h - 6 + 4.5 * i, note, 3.0))
     return [page]
@@ -68,29 +72,29 @@ def part_scores(options: Options) -> list[Page]:
 
 def part_auction(options: Options) -> list[Page]:
     races = options.races or DEFAULT_RACES
-    page = new_page(CREDIT, options, "Owners' auction",
-                    f"{races} races; dice auctioned from the d4 up; prize 2,000 for 1st and "
-                    "1,000 for 2nd")
+    page = new_page(CREDIT, options, _w(options, "print.part.auction"),
+                    _w(options, "print.auction.described", races=races))
     x, y, w, h = page.body
-    page.add(svg.text(x, y + 5, "Sealed bids per die (a bid of 0 is no bid); the highest "
-                      "buys it. Prize money race by race.", 3.2))
-    header = ["Die", "Bids\n(name: amount)", "Owner", "Price"]
-    header += [f"R{r}\nprize" for r in range(1, races + 1)]
-    header += ["Prize\ntotal", "Net\n(- price)"]
+    page.add(svg.text(x, y + 5, _w(options, "print.auction.intro"), 3.2))
+    header = [_w(options, "print.col.die"), _w(options, "print.col.bids"),
+              _w(options, "print.col.owner"), _w(options, "print.col.price")]
+    header += [_w(options, "print.col.race_prize", race=r) for r in range(1, races + 1)]
+    header += [_w(options, "print.col.prize_total"), _w(options, "print.col.net")]
     widths = fit([12, 52, 26, 16] + [12] * races + [16, 16], w)
     rows = [[d] + [""] * (len(header) - 1) for d in HORSES]
     page.add(table(x, y + 10, widths, header, rows, row_height=16, header_height=10,
                    header_size=2.8, size=4.5))
     top = y + 10 + 10 + 16 * 6 + 12
-    page.add(svg.text(x, top, "Bid slips (cut out; one per bidder and die):", 3.4, bold=True))
+    page.add(svg.text(x, top, _w(options, "print.auction.slips"), 3.4, bold=True))
     cols, rows_n = 3, max(1, int((y + h - top - 6) // 22))
     sw = (w - 2 * 4) / cols
     for k in range(cols * rows_n):
         sx, sy = x + (k % cols) * (sw + 4), top + 5 + (k // cols) * 22
         page.add(svg.rect(sx, sy, sw, 18, fill="none", stroke=svg.INK, stroke_width=0.3,
                           stroke_dasharray="2 1"))
-        page.add(svg.text(sx + 3, sy + 6, "Die: d4 d6 d8 d10 d12 d20", 3.0))
-        page.add(svg.text(sx + 3, sy + 12.5, "Name __________ Bid ______", 3.0))
+        page.add(svg.text(sx + 3, sy + 6, _w(options, "print.auction.slip_die",
+                                             dice=" ".join(HORSES)), 3.0))
+        page.add(svg.text(sx + 3, sy + 12.5, _w(options, "print.auction.slip_bid"), 3.0))
     return [page]
 
 
@@ -133,17 +137,16 @@ def part_odds(options: Options) -> list[Page]:
     from raceday.games.derby.rules import POSTS, horse_name
 
     margin, rate = odds_settings(options)
-    described = (f"margin {_number(margin)} (board = fair odds x (1 - margin), rounded half "
-                 f"up to 0.1, at least 1.1); fall rate {_number(rate)}; party prices rounded "
-                 "down to easy numbers")
+    described = _w(options, "print.odds.described", margin=_number(margin),
+                   rate=_number(rate))
     numbers = board_numbers(margin, rate)
     exact = exact_odds(rate)
-    page = new_page(CREDIT, options, "Whiteboard odds", described)
+    page = new_page(CREDIT, options, _w(options, "print.part.odds"), described)
     x, y, w, h = page.body
-    page.add(svg.text(x, y + 6, "WIN", 6, bold=True))
-    page.add(svg.text(x + 20, y + 6, "pays stake x price when the horse finishes 1st", 3.2))
-    header = ["Post", "Horse", "Chance", "Price", "Party\nprice", "x1.5 first\nout",
-              "x1.5\nparty"]
+    page.add(svg.text(x, y + 6, _w(options, "print.odds.win"), 6, bold=True))
+    page.add(svg.text(x + 20, y + 6, _w(options, "print.odds.win_note"), 3.2))
+    header = [_w(options, f"print.col.{c}") for c in ("post", "horse", "chance", "price",
+                                                      "party_price", "bonus", "bonus_party")]
     widths = fit([14, 20, 26, 28, 28, 28, 28], w)
     rows = []
     for post in POSTS:
@@ -154,8 +157,8 @@ def part_odds(options: Options) -> list[Page]:
     page.add(table(x, y + 10, widths, header, rows, row_height=11, header_height=10,
                    header_size=3.0, size=6.0, cls="odds-win"))
     qy = y + 10 + 10 + 11 * 6 + 12
-    page.add(svg.text(x, qy, "QUINELLA", 6, bold=True))
-    page.add(svg.text(x + 36, qy, "1st and 2nd in either order", 3.2))
+    page.add(svg.text(x, qy, _w(options, "print.odds.quinella"), 6, bold=True))
+    page.add(svg.text(x + 36, qy, _w(options, "print.odds.quinella_note"), 3.2))
     qrows = []
     pairs = sorted(numbers["quinella"])
     for pr in pairs:
@@ -165,16 +168,13 @@ def part_odds(options: Options) -> list[Page]:
     qw = fit([26, 22, 22, 22], (w - 8) / 2)
     half = (len(qrows) + 1) // 2
     row_h = min(9.0, (y + h - qy - 30) / half)
-    qheader = ["Pair", "Chance", "Price", "Party\nprice"]
+    qheader = [_w(options, f"print.col.{c}") for c in ("pair", "chance", "price",
+                                                       "party_price")]
     page.add(table(x, qy + 4, qw, qheader, qrows[:half], row_height=row_h, header_height=9,
                    header_size=3.0, size=4.6, cls="odds-quinella"))
     page.add(table(x + (w + 8) / 2, qy + 4, qw, qheader, qrows[half:], row_height=row_h,
                    header_height=9, header_size=3.0, size=4.6, cls="odds-quinella"))
-    notes = ["Chance: the exact probability from the rules (falls, re-rolls and roll-offs "
-             "included), shown to 0.01%.",
-             "x1.5 first out: the win price of a horse that dropped out first in an earlier "
-             "race (again x1.5 for each further time).",
-             "Party prices never pay more than the board: use them when arithmetic is hard."]
+    notes = [_w(options, f"print.odds.note_{n}") for n in ("chance", "bonus", "party")]
     for i, note in enumerate(notes):
         page.add(svg.text(x, y + h - 10 + 4.4 * i, note, 2.9))
     return [page]

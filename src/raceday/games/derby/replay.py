@@ -89,12 +89,14 @@ def room_frames(snapshot: Mapping[str, Any],
     """The track after each logged row of a Dice Derby room, as the TV draws it (the
     view's ``live``, drawn by ``static/track.js``): each race from its logged facts (the
     rounds as the evening records them, each horse's furlongs counted by the evening's own
-    rule, the places), with the horses' owners from the auction. None before the first
-    race's betting."""
+    rule, the places), with the horses' owners and their racing colours from the auction.
+    None before the first race's betting."""
     from raceday.games.derby import room as derby_room
 
     photo = getattr(derby_room, "photo_finish", None)
+    palette: tuple[str, ...] = getattr(derby_room, "OWNER_COLOURS", ())
     owners: dict[str, str] = {}
+    colours: dict[str, str] = {}
     frames: list[dict[str, Any] | None] = []
     frame: dict[str, Any] | None = None
     for _, events in rows:
@@ -102,6 +104,8 @@ def room_frames(snapshot: Mapping[str, Any],
             kind = e.get("type")
             if kind == "lot" and e.get("buyer_name"):
                 owners[str(e["horse"])] = str(e["buyer_name"])
+                if isinstance(e.get("buyer"), int) and palette:
+                    colours[str(e["horse"])] = palette[e["buyer"] % len(palette)]
             elif kind == "race_start" or (kind == "betting_open" and frame is None):
                 frame = _fresh_track(int(e.get("race", 1)), owners)
             elif frame is None:
@@ -121,7 +125,8 @@ def room_frames(snapshot: Mapping[str, Any],
                 frame = {**frame, "finished": True,
                          "places": {str(h): int(p) for h, p in e["places"].items()},
                          "photo": None if photo is None else photo(frame["rounds"])}
-        frames.append(None if frame is None else {**frame, "owners": dict(owners)})
+        frames.append(None if frame is None
+                      else {**frame, "owners": dict(owners), "colours": dict(colours)})
     return frames
 
 

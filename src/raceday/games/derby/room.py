@@ -75,6 +75,12 @@ RACE_KINDS = frozenset({"roll", "reroll", "round", "place", "quinella", "result"
 """The events of a race itself, broadcast at their furlong; every other event of a race's
 tick (the quinella's payouts, the settlement, the next betting) waits for the curtain."""
 COMPUTER_NAME = re.compile(r"cpu\s*\d+", re.IGNORECASE)
+OWNER_COLOURS = ("vermilion", "white", "black", "teal", "pink", "grey", "orange", "sky",
+                 "green", "yellow", "blue", "purple")
+"""Each player's racing colours, by seat order (the computers after the seats): first the
+six that no horse wears (a horse's die is in its own Okabe-Ito colour), then the horses'
+six; light and dark alternate for colour-blind eyes, and the pages name the owner beside
+the colour too. A thirteenth player starts the list again."""
 
 
 def _int(value: object, what: str, low: int = -MAX_AMOUNT, high: int = MAX_AMOUNT) -> int:
@@ -536,7 +542,7 @@ class DerbyRoom(PartyRoom[EveningState]):
                 key = ("derby.finale.luckiest_tied" if tie else
                        "derby.finale.luckiest_detail" if first["owner"] is not None
                        else "derby.finale.wins")
-                detail = Message(key, {"horse": horses, "wins": first["wins"]})
+                detail = Message(key, {"horse": horses, "n": first["wins"]})
             else:
                 title = Message("derby.finale.owner", {"by": Message(f"derby.award_{fact['by']}")})
                 detail = Message("derby.finale.owner_detail",
@@ -574,7 +580,8 @@ class DerbyRoom(PartyRoom[EveningState]):
             return out
         seen = state.observation(None)
         players = [{**p, "sealed": p["sealed"] and self._human(p["index"]),
-                    "done": p["done"] or not self._human(p["index"])}
+                    "done": p["done"] or not self._human(p["index"]),
+                    "colour": OWNER_COLOURS[p["index"] % len(OWNER_COLOURS)]}
                    for p in seen["players"]]
         auction = seen["auction"]
         if auction is not None:
@@ -646,5 +653,5 @@ def photo_finish(rounds: list[JSON]) -> JSON | None:
 
 LOGIC = DerbyRoom
 
-__all__ = ["HOST_OPTIONS", "LOGIC", "MAX_SEATS", "DerbyRoom", "HostOptions", "host_options",
-           "photo_finish"]
+__all__ = ["HOST_OPTIONS", "LOGIC", "MAX_SEATS", "OWNER_COLOURS", "DerbyRoom", "HostOptions",
+           "host_options", "photo_finish"]

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Self
 from pydantic import Field, field_validator
 
 from raceday.core.digits import MAX_DECIMAL_TEXT, plain_number
-from raceday.core.errors import IllegalActionError, OptionsError, SaveFormatError
+from raceday.core.errors import IllegalActionError, OptionsError, SaveFormatError, refusal
 from raceday.core.events import Event, Message
 from raceday.core.game import GameOptions
 from raceday.core.protocol import CHANCE, TERMINAL, Action, ChanceDraw, Outcome, State
@@ -63,10 +63,8 @@ def parse_horse(text: str) -> int:
     for post in POSTS:
         if t == horse_name(post):
             return post
-    raise OptionsError(
-        f"there is no horse {text.strip()!r}; name one of posts 1-6 or dice "
-        + ", ".join(horse_name(p) for p in POSTS)
-    )
+    raise refusal(OptionsError, "derby.refusal.horse_unknown", horse=repr(text.strip()),
+                  dice=[horse_name(p) for p in POSTS])
 
 
 FALL_RATE_TEXT = "a fall rate is a decimal or a fraction, such as 0.05 or 1/20"

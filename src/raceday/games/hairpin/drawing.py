@@ -27,8 +27,12 @@ def barriers() -> list[tuple[int, int]]:
     return walls
 
 
-def board(x: float, y: float, size: float) -> str:
-    """The board with its top-left corner at (x, y) and squares ``size`` mm wide."""
+def board(x: float, y: float, size: float, *, red_square: str = "red {n}",
+          black_square: str = "black {n}",
+          red_finish: str = "Red's finish line: from f3 on to a1",
+          black_finish: str = "Black's finish line: from a1 on to f3") -> str:
+    """The board with its top-left corner at (x, y) and squares ``size`` mm wide; the
+    words (``{n}``: a square's number on a colour's way) in the caller's language."""
     parts = []
 
     def corner(col: int, row: int) -> tuple[float, float]:  # row 1 at the bottom
@@ -42,9 +46,9 @@ def board(x: float, y: float, size: float) -> str:
                               "#f0f0ea", stroke=svg.GREY, stroke_width=0.3, class_="square",
                               data_square=square_name(sq)))
         parts.append(svg.text(cx + 2, cy + 5, square_name(sq), 3.6, bold=True, fill=svg.GREY))
-        parts.append(svg.text(cx + size - 2, cy + size - 2.5, f"red {index + 1}", 2.4,
+        parts.append(svg.text(cx + size - 2, cy + size - 2.5, red_square.format(n=index + 1), 2.4,
                               anchor="end", fill=RED))
-        parts.append(svg.text(cx + 2, cy + size - 2.5, f"black {18 - index}", 2.4,
+        parts.append(svg.text(cx + 2, cy + size - 2.5, black_square.format(n=18 - index), 2.4,
                               fill=BLACK))
         # direction of travel for Red (Black rides the other way)
         going_right = row != 2
@@ -66,9 +70,9 @@ def board(x: float, y: float, size: float) -> str:
     sx, sy = corner(0, 1)
     parts.append(svg.rect(sx - 1.5, sy, 3, size, fill=svg.WHITE, stroke=svg.INK,
                           stroke_width=0.5, stroke_dasharray="1.5 1.5"))
-    parts.append(svg.text(fx + 2, fy - 2.5, "Red's finish line: from f3 on to a1", 2.8,
+    parts.append(svg.text(fx + 2, fy - 2.5, red_finish, 2.8,
                           anchor="end", fill=RED))
-    parts.append(svg.text(sx - 2, sy + size + 11, "Black's finish line: from a1 on to f3",
+    parts.append(svg.text(sx - 2, sy + size + 11, black_finish,
                           2.8))
     for col in range(WIDTH):
         cx, _ = corner(col, 1)

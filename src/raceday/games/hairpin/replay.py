@@ -8,7 +8,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
+from raceday.core.events import Message
 from raceday.games.hairpin.rules import HairpinState
+from raceday.present.replay import room_event_message
 
 
 def room_frame(logic: Any, state: HairpinState) -> dict[str, Any]:
@@ -49,6 +51,22 @@ def room_boards(snapshot: Mapping[str, Any],
     states = rebuild_states(logic.new_state, rows, logic.event_json)
     return [None if s is None else terminal_board(cast(HairpinState, s), lang)
             for s in states]
+
+
+SIDE_WORDS = {"red": "hp_red", "black": "hp_black"}  # the rules' sides, as the pages say them
+SIDE_FACTS = ("player", "victim", "winner")
+
+
+def room_event(event: Mapping[str, Any], names: Sequence[Any]) -> Message:
+    """A logged event of a Hairpin room in the reader's words: its sides as the pages name
+    them (``hp_red``) and a move as ``move.<kind>``, not by the rules' English names."""
+    facts = {k: (Message(SIDE_WORDS[v]).to_json() if k in SIDE_FACTS and v in SIDE_WORDS
+                 else v) for k, v in event.items()}
+    if event.get("type") == "move":
+        kind = event.get("choice") or event.get("kind")
+        facts["action"] = Message(f"move.{kind}", {"from": event.get("from"),
+                                                   "to": event.get("to")}).to_json()
+    return room_event_message(facts, names, "hairpin")
 
 
 def _start(final: HairpinState) -> HairpinState | None:
@@ -94,7 +112,6 @@ def terminal_steps(store: Any, name: str, lang: str = "en") -> list[Any]:
     board after a move (the last with the result), if they give the saved position; else
     (a save without its moves, or one begun from a given position) the saved position as
     one step."""
-    from raceday.core.events import Message
     from raceday.present.replay import ReplayStep, final_step
     from raceday.present.terminal_replay import TerminalStep
 
@@ -103,14 +120,16 @@ def terminal_steps(store: Any, name: str, lang: str = "en") -> list[Any]:
     moves = [m for m in doc.get("moves", []) if isinstance(m, dict)]
     start = _start(final) if moves else None
     after = None if start is None else _played(start, moves)
-    if not after or after[-1].to_json() != final.to_json():
+    if start is None or not after or after[-1].to_json() != final.to_json():
         step = (final_step(final) if final.is_terminal() else
                 ReplayStep(Message("terminal.replay.saved_position")))
         return [TerminalStep(step.to_json(), terminal_board(final, lang))]
     out = []
     for k, (entry, state) in enumerate(zip(moves, after, strict=True)):
         side = Message("side.red" if entry.get("side") == 0 else "side.black").to_json()
-        step = ReplayStep(Message("term.plays", {"player": side, "move": entry["move"]}))
+        before = start if k == 0 else after[k - 1]
+        move = before.action_message(before.string_to_action(entry["move"])).to_json()
+        step = ReplayStep(Message("term.plays", {"player": side, "move": move}))
         if k == len(moves) - 1 and state.is_terminal():
             step = ReplayStep(step.title, final_step(state).lines)
         out.append(TerminalStep(step.to_json(), terminal_board(state, lang),

@@ -63,7 +63,8 @@ class HalfTrack:
                 + [self.point(t, LANE / 2) for t in reversed(ts)])
 
 
-def half_track(track: HalfTrack, name: str, first: int, finish: int | None) -> str:
+def half_track(track: HalfTrack, name: str, first: int, finish: int | None, *,
+               finish_word: str = "FINISH") -> str:
     """The squares of one half, numbered 0..49 (``first`` is the engine's position of its
     square 0), with the finish line before square ``finish`` if it lies on this half."""
     parts = []
@@ -91,7 +92,7 @@ def half_track(track: HalfTrack, name: str, first: int, finish: int | None) -> s
                     [track.point(t0, a), track.point(t0 + 0.15, a), track.point(t0 + 0.15, b),
                      track.point(t0, b)], fill=svg.INK if (i + j) % 2 else svg.WHITE))
         spot = track.point(finish + 0.2, -LANE / 2 - 6)
-        parts.append(svg.centred_text(spot[0], spot[1], "FINISH", 4.0, bold=True,
+        parts.append(svg.centred_text(spot[0], spot[1], finish_word, 4.0, bold=True,
                                       class_="finish", data_square=finish))
     arrow_a, arrow_b = track.point(STRAIGHT + 6, -LANE / 2 - 8), track.point(
         STRAIGHT + BEND - 6, -LANE / 2 - 8)
@@ -113,10 +114,10 @@ def rider_counter(x: float, y: float, rider: int, square: float) -> str:
     ], class_="counter", data_rider=rider)
 
 
-def derny_counter(x: float, y: float, square: float) -> str:
+def derny_counter(x: float, y: float, square: float, word: str = "DERNY") -> str:
     length, width = 3 * square, 9.0
     return svg.group([
         svg.rect(x, y, length, width, fill="#555555", stroke=svg.INK, stroke_width=0.4, rx=2),
-        svg.centred_text(x + length / 2, y + width / 2, "DERNY", 4.2, bold=True,
+        svg.centred_text(x + length / 2, y + width / 2, word, 4.2, bold=True,
                          fill=svg.WHITE),
     ], class_="counter", data_rider="derny")

@@ -62,8 +62,8 @@ def words(key: str, lang: str, **params: Any) -> str:
 
 
 def counted(key: str, n: int, lang: str, **params: Any) -> str:
-    """``key`` for a count: its ``.one`` variant when ``n`` is 1 (so never '1 races')."""
-    return words(f"{key}.one" if n == 1 else key, lang, n=n, **params)
+    """``key`` for the count ``n`` (its plural form, so never '1 races')."""
+    return words(key, lang, n=n, **params)
 
 
 def kind_label(kind: str, lang: str) -> str:

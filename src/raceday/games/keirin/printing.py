@@ -9,13 +9,13 @@ from typing import Annotated, ClassVar
 
 from pydantic import BaseModel, BeforeValidator, Field
 
-from raceday.core.errors import OptionsError
+from raceday.core.errors import OptionsError, refusal
 from raceday.drawing import svg
 from raceday.games.keirin import drawing as draw
 from raceday.games.keirin.rules import KeirinOptions
-from raceday.printing.catalog import Part, PrintOptions, new_page
+from raceday.printing.catalog import Part, PrintOptions, new_page, say
 from raceday.printing.flow import Cell, Flow
-from raceday.printing.page import Credit, Page
+from raceday.printing.page import Credit, Page, wrap
 
 DEFAULT_RIDERS = 9
 DEFAULT_LENGTH = 50
@@ -36,9 +36,10 @@ def keirin_margin(text: object) -> float:
     try:
         value = float(str(text))
     except ValueError:
-        raise OptionsError(f"--margin must be a number such as 0.1, got {text!r}") from None
+        raise refusal(OptionsError, "keirin.refusal.print_margin_number", got=str(text)
+                      ) from None
     if not (math.isfinite(value) and 0 <= value < 1):
-        raise OptionsError(f"--margin must be at least 0 and below 1 for KEIRIN, got {text}")
+        raise refusal(OptionsError, "keirin.refusal.print_margin_range", got=str(text))
     return value
 
 
@@ -60,13 +61,11 @@ class Options(PrintOptions):
         description="Fixed-odds margin, 0 to below 1 (default 0).")] = None
 
 
-BET_NOTES = {
-    "win": "the winner",
-    "exacta": "1st-2nd in that order",
-    "quinella": "1st and 2nd, any order",
-    "trifecta": "1st-2nd-3rd in that order",
-    "trio": "the first three, any order",
-}
+BET_TYPES = ("win", "exacta", "quinella", "trifecta", "trio")
+
+
+def _w(options: Options, key: str, **params: object) -> str:
+    return say(options, CREDIT.game, key, **params)
 
 
 def _square_size(width: float, height: float) -> float:
@@ -78,12 +77,15 @@ def _square_size(width: float, height: float) -> float:
 
 def part_track(options: Options) -> list[Page]:
     length = options.length or DEFAULT_LENGTH
-    described = (f"finish line {length} squares after the derny's start (square 0 of half A)"
-                 + (f", {length // 100} full lap(s) before it" if length >= 100 else ""))
+    laps = length // 100
+    described = _w(options, "print.track.described", length=length) + (
+        "" if laps == 0 else _w(options, "print.track.lap_one" if laps == 1 else
+                                "print.track.laps", n=laps))
     line_half, line_square = divmod(length % 100, 50)
     pages = []
     for half, name, first in ((0, "A", 0), (1, "B", 50)):
-        page = new_page(CREDIT, options, f"Track, half {name}", described)
+        page = new_page(CREDIT, options, _w(options, "print.track.title", half=name),
+                        described)
         x, y, w, h = page.body
         sq = _square_size(w, h)
         probe = draw.HalfTrack(sq, 0, 0)
@@ -91,14 +93,13 @@ def part_track(options: Options) -> list[Page]:
         cy = y + 14 + probe.radius + draw.LANE / 2
         track = draw.HalfTrack(sq, cx, cy)
         finish = line_square if line_half == half else None
-        page.add(draw.half_track(track, f"half {name}", first, finish))
+        page.add(draw.half_track(track, _w(options, "print.track.half", half=name), first,
+                                 finish, finish_word=_w(options, "print.track.finish")))
         other = "B" if name == "A" else "A"
-        notes = [f"Square 49 of this half meets square 0 of half {other}, and square 0 meets "
-                 f"square 49 of half {other}: lay the two halves end to end.",
-                 "Riders travel up the right-hand straight and round the bend (arrow)."]
+        notes = [_w(options, "print.track.joins", other=other),
+                 _w(options, "print.track.direction")]
         if name == "A":
-            notes.append("The derny starts on square 0 of this half; riders line up behind "
-                         "it every 3 squares (square -3 is square 47 of half B).")
+            notes.append(_w(options, "print.track.derny"))
         for i, note in enumerate(notes):
             page.add(svg.text(x, y + h - 4 - 4.6 * (len(notes) - 1 - i), note, 3.1))
         pages.append(page)
@@ -106,49 +107,51 @@ def part_track(options: Options) -> list[Page]:
 
 
 def part_counters(options: Options) -> list[Page]:
-    page = new_page(CREDIT, options, "Riders and derny",
-                    "riders 1-9 in keirin jersey colours, the derny; two sets")
+    page = new_page(CREDIT, options, _w(options, "print.counters.title"),
+                    _w(options, "print.counters.described"))
     x, y, w, _h = page.body
     sq = _square_size(w, page.body[3])
-    page.add(svg.text(x, y + 5, "Cut out along the outlines. A rider is three squares long, "
-                      "as in the rules; the arrow points forward.", 3.4))
+    page.add(svg.text(x, y + 5, _w(options, "print.counters.intro"), 3.4))
     length = 3 * sq + 6
     for copy in range(2):
         top = y + 14 + copy * 80
-        page.add(svg.text(x, top, f"Set {copy + 1}", 3.6, bold=True))
+        page.add(svg.text(x, top, _w(options, "print.counters.set", n=copy + 1), 3.6,
+                          bold=True))
         for rider in range(1, 10):
             col, row = divmod(rider - 1, 5)
             page.add(draw.rider_counter(x + col * (length + 8), top + 6 + row * 13, rider, sq))
-        page.add(draw.derny_counter(x + 2 * (length + 8), top + 6, sq))
+        page.add(draw.derny_counter(x + 2 * (length + 8), top + 6, sq,
+                                    _w(options, "print.counters.derny")))
     return [page]
 
 
 def part_slip(options: Options) -> list[Page]:
     riders = options.riders or DEFAULT_RIDERS
-    page = new_page(CREDIT, options, "Betting slips", f"{riders} riders; six slips a page")
+    page = new_page(CREDIT, options, _w(options, "print.part.slip"),
+                    _w(options, "print.slip.described", riders=riders))
     x, y, w, h = page.body
     cols, rows = 2, 3
     sw, sh = (w - 6) / cols, (h - 8) / rows
     for k in range(cols * rows):
         sx, sy = x + (k % cols) * (sw + 6), y + (k // cols) * (sh + 4)
-        page.add(_slip(sx, sy, sw, sh, riders))
+        page.add(_slip(options, sx, sy, sw, sh, riders))
     return [page]
 
 
-def _slip(x: float, y: float, w: float, h: float, riders: int) -> str:
+def _slip(options: Options, x: float, y: float, w: float, h: float, riders: int) -> str:
     parts = [svg.rect(x, y, w, h, fill=svg.WHITE, stroke=svg.INK, stroke_width=0.4,
                       stroke_dasharray="2 1"),
-             svg.text(x + 4, y + 7, "KEIRIN betting slip", 4.2, bold=True),
-             svg.text(x + 4, y + 14, "Race no. ______   Name ____________________", 3.2)]
+             svg.text(x + 4, y + 7, _w(options, "print.slip.heading"), 4.2, bold=True),
+             svg.text(x + 4, y + 14, _w(options, "print.slip.race_name"), 3.2)]
     ty = y + 22
-    parts.append(svg.text(x + 4, ty, "Tick one bet:", 3.0, bold=True))
-    for i, kind in enumerate(BET_NOTES):
+    parts.append(svg.text(x + 4, ty, _w(options, "print.slip.tick"), 3.0, bold=True))
+    for i, kind in enumerate(BET_TYPES):
         bx = x + 4 + i * (w - 8) / 5
         parts.append(svg.rect(bx, ty + 3, 3.5, 3.5, fill="none", stroke=svg.INK,
                               stroke_width=0.3))
-        parts.append(svg.text(bx + 5, ty + 6.2, kind, 3.0))
+        parts.append(svg.text(bx + 5, ty + 6.2, _w(options, f"kr_{kind}"), 3.0))
     py = ty + 14
-    for place, label in enumerate(("1st", "2nd", "3rd")):
+    for place, label in enumerate(_w(options, f"place_{n}") for n in (1, 2, 3)):
         row_y = py + place * 8
         parts.append(svg.text(x + 4, row_y + 4, label, 3.2, bold=True))
         for r in range(1, riders + 1):
@@ -157,11 +160,12 @@ def _slip(x: float, y: float, w: float, h: float, riders: int) -> str:
                                     stroke_width=0.3))
             parts.append(svg.centred_text(cx, row_y + 2.9, str(r), 3.0))
     sy = py + 28
-    parts.append(svg.text(x + 4, sy, "Stake ________   Price ________", 3.2))
-    parts.append(svg.text(x + 4, sy + 7, "Returns (stake x price) ______________", 3.2))
-    parts.append(svg.text(x + 4, y + h - 3, "Circle one rider a place: win 1st only; "
-                          "exacta/quinella 1st and 2nd; trifecta/trio all three.", 2.4,
-                          fill=svg.GREY))
+    parts.append(svg.text(x + 4, sy, _w(options, "print.slip.stake_price"), 3.2))
+    parts.append(svg.text(x + 4, sy + 7, _w(options, "print.slip.returns"), 3.2))
+    note = wrap(_w(options, "print.slip.circle"), w - 8, 2.4)
+    for i, line in enumerate(note):
+        parts.append(svg.text(x + 4, y + h - 3 - 3 * (len(note) - 1 - i), line, 2.4,
+                              fill=svg.GREY))
     return svg.group(parts, class_="slip")
 
 
@@ -185,19 +189,18 @@ def part_odds(options: Options) -> list[Page]:
     from raceday.games.keirin.betting import format_odds
 
     riders, length, margin = odds_settings(options)
-    described = (f"{riders} riders, finish {length} squares after the derny's start, derny "
-                 f"thrown with 3 dice, margin {margin:g}: price = (1 - margin) / exact "
-                 "probability, rounded down to 0.01 as on the tickets")
+    described = _w(options, "print.odds.described", riders=riders, length=length,
+                   margin=f"{margin:g}")
     table = prices(riders, length, margin)
 
     def page() -> Page:
-        return new_page(CREDIT, options, "Odds sheet", described)
+        return new_page(CREDIT, options, _w(options, "print.part.odds"), described)
 
     flow = Flow(page, columns=5, row_height=4.3, size=3.0)
     width = flow.column_width
     for kind, combos in table.items():
         joiner = "-" if kind in ("exacta", "trifecta") else "="
-        flow.heading(kind.upper(), BET_NOTES[kind])
+        flow.heading(_w(options, f"kr_{kind}").upper(), _w(options, f"kr_{kind}_hint"))
         for i, (combo, price) in enumerate(sorted(combos.items())):
             shown = format_odds(price) if price is not None else "-"
             flow.row([Cell(0, joiner.join(map(str, combo)), cls="combo"),

@@ -295,7 +295,7 @@ class KeirinRoom(PartyRoom[NightState]):
             if fact["award"] == "sharpest":
                 detail = (Message("keirin.award.hits_each", {"won": fact["value"]}) if tie else
                           Message("keirin.award.hits", {"won": fact["value"],
-                                                        "tickets": fact["tickets"][0]}))
+                                                        "n": fact["tickets"][0]}))
             else:
                 detail = Message("keirin.award.money_each" if tie else "keirin.award.money",
                                  {"amount": format_money(fact["value"])})

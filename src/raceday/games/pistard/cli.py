@@ -111,7 +111,7 @@ def _word(key: str, lang: str, **params: object) -> str:
 
 
 def _plural(key: str, n: int, lang: str) -> str:
-    return _word(f"{key}_{'one' if n == 1 else 'many'}", lang, n=n)
+    return _word(key, lang, n=n)
 
 
 def _variant(variant: str, lang: str) -> str:

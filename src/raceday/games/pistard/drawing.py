@@ -182,7 +182,7 @@ def square(track: Track, velodrome: Velodrome, q: int, lane: int) -> str:
     ], class_="sq", data_column=column, data_lane=lane, data_q=q)
 
 
-def start_line(velodrome: Velodrome) -> str:
+def start_line(velodrome: Velodrome, word: str = "START / FINISH >") -> str:
     """The start/finish line: a chequered band at the end of the column before column 0
     (so it lies on one tile), across every lane, named outside the track."""
     q = velodrome.start_offset
@@ -196,7 +196,7 @@ def start_line(velodrome: Velodrome) -> str:
                                     velodrome.point(t1, w1), velodrome.point(t0, w1)],
                                    fill=svg.INK if (i + j) % 2 else svg.WHITE))
     spot = velodrome.point(q - 1.2, velodrome.width + 4.8)
-    out.append(svg.centred_text(spot[0], spot[1], "START / FINISH >", 3.4, bold=True,
+    out.append(svg.centred_text(spot[0], spot[1], word, 3.4, bold=True,
                                 rotate=velodrome.heading(q - 0.5)))
     return svg.group(out, class_="line", data_column=0)
 
@@ -246,7 +246,7 @@ def joint_label(index: int) -> str:
 
 
 def tile(track: Track, velodrome: Velodrome, q0: int, q1: int, start_label: str,
-         end_label: str) -> str:
+         end_label: str, line_word: str = "START / FINISH >") -> str:
     """The columns ``q0 .. q1 - 1`` with their paper outline (the cut line), column
     numbers, direction of travel, the line if it falls here and the assembly marks."""
     parts = [svg.polygon(velodrome.outline(q0, q1, INFIELD_MARGIN, OUTSIDE_MARGIN),
@@ -257,7 +257,7 @@ def tile(track: Track, velodrome: Velodrome, q0: int, q1: int, start_label: str,
     parts += column_numbers(velodrome, q0, q1)
     parts.append(direction_arrow(velodrome, q0, q1))
     if q0 < velodrome.start_offset <= q1:
-        parts.append(start_line(velodrome))
+        parts.append(start_line(velodrome, line_word))
     parts.append(joint_marks(velodrome, q0, start_label))
     parts.append(joint_marks(velodrome, q1, end_label))
     return svg.group(parts, class_="tile")
@@ -336,7 +336,8 @@ def rotate_points(points: Sequence[Point], degrees: float) -> list[Point]:
 COUNTER = 18.0  # mm: rider counters fit a 24 mm square
 
 
-def rider_counter(x: float, y: float, player: int, rider: int) -> str:
+def rider_counter(x: float, y: float, player: int, rider: int,
+                  player_word: str = "player {n}") -> str:
     """A round rider counter ``player``/``rider`` (e.g. 33) in the player's colour."""
     r = COUNTER / 2
     fill, ink = PLAYER_COLOURS[player - 1], PLAYER_INK[player - 1]
@@ -344,7 +345,7 @@ def rider_counter(x: float, y: float, player: int, rider: int) -> str:
         svg.circle(x, y, r, fill=fill, stroke=svg.INK, stroke_width=0.5),
         svg.circle(x, y, r - 1.6, fill="none", stroke=ink, stroke_width=0.3),
         svg.centred_text(x, y - 0.6, f"{player}{rider}", 7.5, bold=True, fill=ink),
-        svg.centred_text(x, y + 5.2, f"player {player}", 2.2, fill=ink),
+        svg.centred_text(x, y + 5.2, player_word.format(n=player), 2.2, fill=ink),
     ], class_="counter", data_rider=f"{player}{rider}")
 
 

@@ -74,7 +74,7 @@ def result_lines(state: PistardState, lang: str = "en") -> list[RenderableType]:
         return render(f"lines.{key}", lang, "pistard", params)
 
     def _past(squares: int) -> str:
-        return _line("past_one" if squares == 1 else "past_many", n=squares)
+        return _line("past", n=squares)
 
     variant = state.options.variant
     turns = state.rounds_total

@@ -105,7 +105,9 @@ class PistardRoom(TurnRoom[PistardState]):
                        "tokens": opts.tokens, "laps": opts.race_laps,
                        "lap_points": list(opts.lap_points), "track": opts.track,
                        "team": opts.rules.team},
+            # the name in the reader's language: the room's track is a shipped one
             "track": {"name": track.name, "length": track.length,
+                      "words": {"key": f"pistard.term.track_name.{opts.track}", "params": {}},
                       "grid": ["".join(LETTERS[c] for c in track.grid[lane])
                                for lane in range(1, track.lanes + 1)],
                       "lines": sorted({opts.rules.start_offset(p, track.length)

@@ -197,7 +197,7 @@ def _turn_heading(state: WielersimState, turn: int, lang: str) -> str:
     road = state.on_road()
     front = max((state.pos[r] for r in road), default=state.route.distance)
     to_go = max(0, state.route.distance - front)
-    where = Message("turn.to_go" if to_go != 1 else "turn.to_go_one", {"n": to_go})
+    where = Message("turn.to_go", {"n": to_go})
     if state.results:
         where = Message("turn.finished_next" if road else "turn.finished",
                         {"finished": len(state.results), "n": to_go})

@@ -38,30 +38,40 @@ RIDER_EVENTS = {  # event kind → (ticker item kind, message key), told with th
 def stage_name(tour: Mapping[str, Any], index: int, lang: str = "en") -> str:
     """Stage ``index``'s name in ``lang`` (0 is the prologue, if the stage race has one)."""
     name = written_stage_name(tour, index)
-    if name is None:
-        return render("stage.prologue", lang, GAME)
-    return name if lang == "en" else _stage_words(name, lang)
+    if name is not None and lang == "en":
+        return name  # as the stage race's file writes it
+    return render(stage_message(tour, index), lang, GAME)
 
 
 PROFILES = ("flat", "hilly", "cobbles", "mountain", "inline route")  # stage.profile.* keys
 
 
-def _stage_words(name: str, lang: str) -> str:
-    """A stage race's "Stage 2: Luik - Hoei (hilly)" in ``lang``: the numbering, a
-    summit finish and the profile words its tables know (the places keep their names)."""
+def stage_message(tour: Mapping[str, Any], index: int) -> Message:
+    """Stage ``index``'s name as a message, for a reader of any language: the prologue;
+    a stage race's "Stage 2: Luik - Hoei (hilly)" as its numbering, a summit finish and
+    the profile words the tables know (the places keep their names); any other name as
+    it is written (``stage.named``)."""
+    name = written_stage_name(tour, index)
+    return Message("stage.prologue") if name is None else named_stage_message(name)
+
+
+def named_stage_message(name: str) -> Message:
+    """A stage's written name ("Stage 2: Luik - Hoei (hilly)") as a message: see
+    :func:`stage_message`."""
     numbered = re.fullmatch(r"Stage (\d+): (.+?)(?: \(([^)]*)\))?", name)
     if numbered is None:
-        return name
+        return Message("stage.named", {"name": name})
     number, places, profile = numbered.groups()
+    where: str | Message = places
     summit = re.fullmatch(r"(.+) summit finish", places)
     if summit is not None:  # "Ardennes summit finish": the place keeps its name
-        places = render("stage.summit_finish", lang, GAME, {"place": summit.group(1)})
+        where = Message("stage.summit_finish", {"place": summit.group(1)})
     if profile:
-        known = [render(f"stage.profile.{word}", lang, GAME)
-                 if word in PROFILES else word
+        words = [Message(f"stage.profile.{word}") if word in PROFILES else word
                  for word in profile.split(", ")]
-        places += "（" + "、".join(known) + "）" if lang == "ja" else f" ({', '.join(known)})"
-    return render("stage.numbered", lang, GAME, {"n": number, "name": places})
+        where = Message("stage.with_profile", {"name": where, "profile": words})
+    return Message("stage.numbered", {"n": int(number), "name": where})
+
 
 @dataclass(frozen=True)
 class Said:
@@ -149,7 +159,7 @@ class Commentator:
             key = "ticker.break_alone" if len(front) == 1 else "ticker.break"
             return [Said("break", Message(key, {
                 "riders": [state.num(r) for r in sorted(front)], "size": len(front),
-                "gap": gap, "time": format_gap(gap * 6)}))]
+                "gap": gap, "n": gap, "time": format_gap(gap * 6)}))]
         if self.break_riders:
             self.break_riders = frozenset()
             return [Said("caught", Message("ticker.caught"))]

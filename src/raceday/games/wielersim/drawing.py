@@ -59,13 +59,17 @@ def profile(route: CompiledRoute, x: float, y: float, width: float, height: floa
     return svg.group(parts, class_="route-profile")
 
 
-def zone_marker(x: float, y: float, kind: int, to_go: int) -> str:
-    """A rectangular marker for the start of a section where ``kind`` may accelerate."""
+def zone_marker(x: float, y: float, kind: int, to_go: int, *, name: str | None = None,
+                from_word: str = "from {n} to go") -> str:
+    """A rectangular marker for the start of a section where ``kind`` may accelerate
+    (``name``: the rider type's name, ``from_word``: where the zone starts, in the
+    caller's language)."""
     return svg.group([
         svg.rect(x, y, 34, 14, fill=TYPE_FILL[kind], stroke=svg.INK, stroke_width=0.4),
-        svg.centred_text(x + 17, y + 5.5, RIDER_TYPES[kind].capitalize(), 4.2, bold=True,
+        svg.centred_text(x + 17, y + 5.5, name or RIDER_TYPES[kind].capitalize(), 4.2,
+                         bold=True, fill=TYPE_INK[kind]),
+        svg.centred_text(x + 17, y + 10.5, from_word.format(n=to_go), 2.6,
                          fill=TYPE_INK[kind]),
-        svg.centred_text(x + 17, y + 10.5, f"from {to_go} to go", 2.6, fill=TYPE_INK[kind]),
     ], class_="marker zone")
 
 

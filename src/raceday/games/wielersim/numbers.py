@@ -69,22 +69,23 @@ def predict_job(job: Progress, route: str, peloton: str, n: int, seed: int
         lo, hi = pred.interval(int(count))
         return [int(count) / n, lo, hi]
 
-    rows = [{"rider": pred.names[i], "bib": pred.numbers[i], "type": pred.types[i],
+    rows = [{"rider": pred.names[i], "bib": pred.numbers[i], "type": f"wv_type_{pred.types[i]}",
              "win": ci(pred.wins[i]), "podium": ci(pred.podiums[i]), "top10": ci(pred.top10[i])}
             for i in pred.order()]
-    types = [{"type": t, "win": ci(w), "podium_places": p / n}
+    types = [{"type": f"wv_type_{t}", "win": ci(w), "podium_places": p / n}
              for t, (w, p) in sorted(pred.by_type().items(), key=lambda kv: -kv[1][0])]
     return {
-        "title": {"key": "nm_title_wielersim", "route": route, "peloton": peloton, "n": n,
+        "title": {"key": "nm_title_wielersim", "route": {"key": f"wv_route_{route}"},
+                  "peloton": {"key": f"wv_peloton_{peloton}"}, "n": n,
                   "seed": str(seed)},
         "tables": [
             {"id": "riders", "title": "nm_table_riders", "columns": [
                 col("rider", "nm_col_rider"), col("bib", "nm_col_bib", "int"),
-                col("type", "nm_col_type"), col("win", "nm_col_win", "ci"),
+                col("type", "nm_col_type", "word"), col("win", "nm_col_win", "ci"),
                 col("podium", "nm_col_podium", "ci"), col("top10", "nm_col_top10", "ci")],
              "rows": rows},
             {"id": "types", "title": "nm_table_types", "columns": [
-                col("type", "nm_col_type"), col("win", "nm_col_win", "ci"),
+                col("type", "nm_col_type", "word"), col("win", "nm_col_win", "ci"),
                 col("podium_places", "nm_col_podium_places", "num")], "rows": types},
         ],
         "chart": {"table": "riders", "label": "rider", "values": ["win", "podium"],

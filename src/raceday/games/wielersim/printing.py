@@ -13,9 +13,9 @@ from raceday.drawing import svg
 from raceday.games.wielersim import drawing as draw
 from raceday.games.wielersim.peloton import SHIPPED_PELOTONS, START_LISTS
 from raceday.games.wielersim.route import SHIPPED_ROUTES
-from raceday.printing.catalog import FILES, Part, PrintOptions, new_page
+from raceday.printing.catalog import DEFAULT_CHOICE, FILES, Part, PrintOptions, new_page, say
 from raceday.printing.grid import fit, table
-from raceday.printing.page import Credit, Page
+from raceday.printing.page import Credit, Page, wrap
 
 CREDIT = Credit("wielersim", "WielerSIM", "Ludo Nauws", "2012")
 PARTS = (
@@ -33,15 +33,32 @@ class Options(PrintOptions):
 
     route: str | None = Field(None, description=(
         "A shipped route, a route file, or a .gpx/.csv track to import (default flanders)."),
-        json_schema_extra={FILES: True, "enum": list(SHIPPED_ROUTES)})
+        json_schema_extra={FILES: True, "enum": list(SHIPPED_ROUTES),
+                           DEFAULT_CHOICE: "flanders"})
     peloton: str | None = Field(None, description=(
         "A shipped peloton or start list, or a peloton file (default classics)."),
-        json_schema_extra={FILES: True, "enum": [*SHIPPED_PELOTONS, *START_LISTS]})
+        json_schema_extra={FILES: True, "enum": [*SHIPPED_PELOTONS, *START_LISTS],
+                           DEFAULT_CHOICE: "classics"})
 
 
 DEFAULT_ROUTE = "flanders"
 DEFAULT_PELOTON = "classics"
 CATEGORY_TEXT = {"HC": "HC", "1": "C1", "2": "C2", "3": "C3"}
+
+
+def _w(options: Options, key: str, **params: object) -> str:
+    return say(options, CREDIT.game, key, **params)
+
+
+def _type(options: Options, kind: int) -> str:
+    """A rider type's name (leader, climber, sprinter, helper) in the options' language."""
+    from raceday.games.wielersim.model import RIDER_TYPES
+
+    return _w(options, f"wv_type_{RIDER_TYPES[kind]}")
+
+
+def _category(options: Options, category: str | None) -> str:
+    return CATEGORY_TEXT.get(category or "") or _w(options, "print.top")
 
 
 @dataclass(frozen=True)
@@ -52,7 +69,7 @@ class LoadedRoute:
     start_km: float = 0.0
 
 
-def load_route(arg: str | None) -> LoadedRoute:
+def load_route(arg: str | None, options: Options | None = None) -> LoadedRoute:
     """A shipped route, a route file, or a .gpx/.csv track imported with the project's
     gradient mapping (then the template's km column is filled in)."""
     name = arg or DEFAULT_ROUTE
@@ -65,16 +82,19 @@ def load_route(arg: str | None) -> LoadedRoute:
         from raceday.games.wielersim.route import normalise_route
 
         total = points[-1].km - points[0].km
-        return LoadedRoute(normalise_route(spec), f"route imported from {name}",
-                           total / squares, points[0].km)
+        said = (_w(options, "print.route_imported", name=name) if options is not None
+                else f"route imported from {name}")
+        return LoadedRoute(normalise_route(spec), said, total / squares, points[0].km)
     from raceday.games.wielersim.route import resolve_route
 
-    return LoadedRoute(resolve_route(name), f"route {name}")
+    said = _w(options, "print.route", name=name) if options is not None else f"route {name}"
+    return LoadedRoute(resolve_route(name), said)
 
 
-def schedule_rows(loaded: LoadedRoute) -> list[tuple[str, str, str, int, int]]:
+def schedule_rows(loaded: LoadedRoute, options: Options | None = None
+                  ) -> list[tuple[str, str, str, int, int]]:
     """(location, km, event, squares to go, section colour) rows of the route schedule,
-    from the start to the finish."""
+    from the start to the finish, worded in the options' language."""
     from raceday.games.wielersim.model import COBBLES, UPHILL
     from raceday.games.wielersim.route import compile_route
 
@@ -86,39 +106,49 @@ def schedule_rows(loaded: LoadedRoute) -> list[tuple[str, str, str, int, int]]:
             return ""
         return f"{loaded.start_km + square * loaded.km_per_square:.0f}"
 
+    worded_in = options or Options(route=None, peloton=None)
+
+    def w(key: str, **params: object) -> str:
+        return _w(worded_in, key, **params)
+
     rows: list[tuple[int, int, tuple[str, str, str, int, int]]] = []
     for order, section in enumerate(route.sections):
-        event = {COBBLES: "Cobbles (start)", UPHILL: "Col (start)"}.get(section.road, "")
-        name = section.name or ("Start" if section.start == 0 else "")
+        event = {COBBLES: w("print.cobbles_start"), UPHILL: w("print.col_start")
+                 }.get(section.road, "")
+        name = section.name or (w("print.start") if section.start == 0 else "")
         rows.append((section.start, 2 * order, (name, km(section.start), event,
                                                 n - section.start, section.colour)))
         if section.road == COBBLES:
-            rows.append((section.end, 2 * order + 1, ("", km(section.end), "Cobbles (end)",
+            rows.append((section.end, 2 * order + 1, ("", km(section.end),
+                                                      w("print.cobbles_end"),
                                                       n - section.end, section.colour)))
     for climb in route.climbs:
-        label = f"{CATEGORY_TEXT.get(climb.category or '', 'top')} ({climb.max_steepness})"
-        rows.append((climb.top, -1, (f"{climb.name} (top)", km(climb.top), label,
+        label = f"{_category(worded_in, climb.category)} ({climb.max_steepness})"
+        rows.append((climb.top, -1, (w("print.climb_top", name=climb.name), km(climb.top),
+                                     label,
                                      n - climb.top, route.colour[min(climb.top, n - 1)])))
     for sprint in route.sprints:
-        rows.append((sprint, -2, ("Intermediate sprint", km(sprint), "Sp", n - sprint,
+        rows.append((sprint, -2, (w("print.sprint"), km(sprint), "Sp", n - sprint,
                                   route.colour[sprint])))
-    rows.append((n, 10**6, ("Finish", km(n), f"Finish ({route.finish})", 0,
+    rows.append((n, 10**6, (w("print.finish"), km(n),
+                            w("print.finish_kind", kind=w(f"surface.{route.finish}")), 0,
                             route.colour[n - 1])))
     rows.sort(key=lambda r: (r[0], r[1]))
     return [r[2] for r in rows]
 
 
 def part_schedule(options: Options) -> list[Page]:
-    from raceday.games.wielersim.model import RIDER_TYPES, TYPE_COLOURS
     from raceday.games.wielersim.route import compile_route
 
-    loaded = load_route(options.route)
+    loaded = load_route(options.route, options)
     route = compile_route(loaded.spec)
-    described = (f"{loaded.described} ({route.name}, {route.distance} squares, "
-                 f"{route.finish} finish, start dice {route.start_dice})")
-    rows = schedule_rows(loaded)
+    described = _w(options, "print.schedule.described", route=loaded.described,
+                   name=route.name, distance=route.distance,
+                   finish=_w(options, f"surface.{route.finish}"), dice=route.start_dice)
+    rows = schedule_rows(loaded, options)
+    title = _w(options, "print.part.schedule")
     pages: list[Page] = []
-    x, y, w, h = new_page(CREDIT, options, "Route schedule", described).body
+    x, y, w, h = new_page(CREDIT, options, title, described).body
     widths = fit([62, 16, 38, 18, 38], w)
     row_h = 6.6
     first_rows = max(1, int((h - 100) // row_h))
@@ -130,16 +160,19 @@ def part_schedule(options: Options) -> list[Page]:
         chunks.append(rows[at:at + take])
         at += take
     for index, chunk in enumerate(chunks):
-        page = new_page(CREDIT, options, "Route schedule", described)
+        page = new_page(CREDIT, options, title, described)
         x, y, w, h = page.body
         top = y
         if index == 0:
             page.add(svg.text(x, y + 7, route.name, 6, bold=True))
             page.add(draw.profile(route, x, y + 11, w, 62))
             top = y + 80
-        cells = [[loc, km, event, str(sqr), f"{TYPE_COLOURS[col]} ({RIDER_TYPES[col]})"]
+        cells = [[loc, km, event, str(sqr), _w(options, f"print.zone.{col}",
+                                               type=_type(options, col))]
                  for loc, km, event, sqr, col in chunk]
-        page.add(table(x, top, widths, ["location", "km", "event", "sqr", "sec"], cells,
+        header = [_w(options, f"print.col.{c}") for c in ("location", "km", "event", "sqr",
+                                                          "sec")]
+        page.add(table(x, top, widths, header, cells,
                        row_height=row_h, header_height=7, size=3.0, cls="schedule"))
         for r, (*_, col) in enumerate(chunk):
             sx = x + sum(widths[:4])
@@ -147,14 +180,13 @@ def part_schedule(options: Options) -> list[Page]:
                               fill=draw.TYPE_FILL[col], stroke=svg.INK, stroke_width=0.2))
         if index == len(chunks) - 1:
             end = top + 7 + len(chunk) * row_h
-            hierarchy = ", ".join(RIDER_TYPES[t] for t in route.hierarchy)
+            hierarchy = _w(options, "print.hierarchy", types=[_type(options, t)
+                                                               for t in route.hierarchy])
             page.add(svg.text(x, end + 7, f"> {hierarchy}", 3.6, bold=True))
-            page.add(svg.text(x, end + 12, "Hierarchy of rider types, highest first. sqr: "
-                              "squares to go; sec: who may accelerate in the section "
-                              "(yellow leader, red climber, green sprinter, blue helper).",
-                              2.8))
-            page.add(svg.text(x, end + 16.5, "Climbs: category and (top steepness). km is "
-                              "filled in for a route imported from a real track.", 2.8))
+            notes = [line for key in ("print.schedule.legend", "print.schedule.climbs")
+                     for line in wrap(_w(options, key), w, 2.8)]
+            for i, note in enumerate(notes):
+                page.add(svg.text(x, end + 12 + 4.5 * i, note, 2.8))
         pages.append(page)
     return pages
 
@@ -163,11 +195,13 @@ def part_markers(options: Options) -> list[Page]:
     from raceday.games.wielersim.model import COBBLES, MAX_ROUGHNESS, UPHILL
     from raceday.games.wielersim.route import compile_route
 
-    loaded = load_route(options.route)
+    loaded = load_route(options.route, options)
     route = compile_route(loaded.spec)
     n = route.distance
-    described = f"{loaded.described} ({route.name}, {n} squares)"
-    pages = [new_page(CREDIT, options, "Track markers", described)]
+    described = _w(options, "print.markers.described", route=loaded.described,
+                   name=route.name, distance=n)
+    title = _w(options, "print.part.markers")
+    pages = [new_page(CREDIT, options, title, described)]
     cursor = {"x": 0.0, "y": 0.0, "row": 0.0}
 
     def start_block(title: str, height: float) -> None:
@@ -176,7 +210,7 @@ def part_markers(options: Options) -> list[Page]:
         if cursor["y"] == 0.0:
             cursor["y"] = y
         if cursor["y"] + 8 + height > y + h:
-            pages.append(new_page(CREDIT, options, "Track markers", described))
+            pages.append(new_page(CREDIT, options, title, described))
             cursor["y"] = pages[-1].body[1]
         pages[-1].add(svg.text(x, cursor["y"] + 5, title, 3.6, bold=True))
         cursor["y"] += 8
@@ -194,24 +228,31 @@ def part_markers(options: Options) -> list[Page]:
     def end_block() -> None:
         cursor["y"] += cursor["row"] + 6
 
-    start_block("Start, finish, climb tops and intermediate sprints", 14)
-    place(lambda x, y: draw.point_marker(x, y, "START", f"{n} to go", svg.BLUE, svg.WHITE), 34)
-    place(lambda x, y: draw.point_marker(x, y, "FINISH", f"0 to go ({route.finish})",
-                                         svg.YELLOW, svg.INK), 34)
+    def left(squares: int) -> str:
+        return _w(options, "print.to_go", n=squares)
+
+    start_block(_w(options, "print.markers.points"), 14)
+    place(lambda x, y: draw.point_marker(x, y, _w(options, "print.marker.start"), left(n),
+                                         svg.BLUE, svg.WHITE), 34)
+    place(lambda x, y: draw.point_marker(
+        x, y, _w(options, "print.marker.finish"),
+        f"{left(0)} ({_w(options, f'surface.{route.finish}')})", svg.YELLOW, svg.INK), 34)
     for climb in route.climbs:
-        detail = (f"{CATEGORY_TEXT.get(climb.category or '', 'top')} ({climb.max_steepness}), "
-                  f"{n - climb.top} to go")
-        place(lambda x, y, d=detail: draw.point_marker(x, y, "MOUNTAIN", d, svg.RED,
-                                                       svg.WHITE), 34)
+        detail = (f"{_category(options, climb.category)} ({climb.max_steepness}), "
+                  f"{left(n - climb.top)}")
+        place(lambda x, y, d=detail: draw.point_marker(
+            x, y, _w(options, "print.marker.mountain"), d, svg.RED, svg.WHITE), 34)
     for sprint in route.sprints:
-        place(lambda x, y, s=sprint: draw.point_marker(x, y, "SPRINT", f"{n - s} to go",
-                                                       svg.GREEN, svg.WHITE), 34)
+        place(lambda x, y, s=sprint: draw.point_marker(
+            x, y, _w(options, "print.marker.sprint"), left(n - s), svg.GREEN, svg.WHITE), 34)
     end_block()
-    start_block("Zone markers: where each rider type may accelerate", 14)
+    start_block(_w(options, "print.markers.zones"), 14)
     for section in route.sections:
-        place(lambda x, y, s=section: draw.zone_marker(x, y, s.colour, n - s.start), 34)
+        place(lambda x, y, s=section: draw.zone_marker(
+            x, y, s.colour, n - s.start, name=_type(options, s.colour).capitalize(),
+            from_word=_w(options, "print.marker.zone_from")), 34)
     end_block()
-    start_block("Distance markers: squares to the finish", 12)
+    start_block(_w(options, "print.markers.distance"), 12)
     for to_go in range(n - n % 20 if n % 20 else n - 20, 0, -20):
         place(lambda x, y, t=to_go: draw.round_marker(x + 6, y + 6, str(t), svg.WHITE,
                                                       svg.INK), 12)
@@ -222,23 +263,22 @@ def part_markers(options: Options) -> list[Page]:
                                         or route.steepness[p] != route.steepness[p - 1]):
             steps.append((p, route.steepness[p]))
     if steps:
-        start_block("Steepness markers: lay each beside its square (subtract from the throw)",
-                    16)
+        start_block(_w(options, "print.markers.steepness"), 16)
         for p, value in steps:
             def marker(x: float, y: float, p: int = p, value: int = value) -> str:
                 return svg.group([draw.round_marker(x + 6, y + 6, f"-{value}", svg.RED,
                                                     svg.WHITE),
-                                  svg.centred_text(x + 6, y + 14.5, f"{n - p} to go", 2.2)])
+                                  svg.centred_text(x + 6, y + 14.5, left(n - p), 2.2)])
             place(marker, 12)
         end_block()
     if any(route.road[p] == COBBLES for p in range(n)):
-        start_block("Roughness counters for the cobbles (1 to 4, subtract from the throw)", 12)
+        start_block(_w(options, "print.markers.roughness"), 12)
         for value in range(1, MAX_ROUGHNESS + 1):
             for _ in range(6):
                 place(lambda x, y, v=value: draw.round_marker(x + 6, y + 6, f"-{v}", "#7a6a55",
                                                               svg.WHITE), 12)
         end_block()
-    start_block("Sprint place counters (virtual intermediate sprints)", 12)
+    start_block(_w(options, "print.markers.places"), 12)
     for place_no in range(1, 11):
         place(lambda x, y, k=place_no: draw.round_marker(x + 6, y + 6, str(k), svg.GREEN,
                                                          svg.WHITE), 12)
@@ -254,30 +294,35 @@ def _team_colour(name: str) -> str:
 
 
 def part_riders(options: Options) -> list[Page]:
-    from raceday.games.wielersim.model import RIDER_TYPES
     from raceday.games.wielersim.peloton import peloton_from_spec, resolve_peloton
 
     name = options.peloton or DEFAULT_PELOTON
     peloton = peloton_from_spec(resolve_peloton(name))
-    described = (f"peloton {name}: {len(peloton.riders)} riders in {len(peloton.teams)} teams"
-                 + (f", jersey: {peloton.jersey}" if peloton.jersey is not None else ""))
+    described = _w(options, "print.riders.described", name=name, riders=len(peloton.riders),
+                   teams=len(peloton.teams)) + (
+        "" if peloton.jersey is None else _w(options, "print.riders.jersey_is",
+                                             number=peloton.jersey))
     pages: list[Page] = []
-    header = ["Bib", "Rider", "Team", "Type", "Climb", "Cobbles", "Sprint", "Start\nsquare",
-              "Mountain\npoints", "Sprint\npoints", "Place", "Time"]
+    header = [_w(options, f"print.col.{c}") for c in (
+        "bib", "rider", "team", "type", "climb", "cobbles", "sprint", "start_square",
+        "mountain_points", "sprint_points", "place", "time")]
+    jersey = _w(options, "print.riders.jersey")
     rows = []
     for rider in peloton.riders:
         ratings = rider.ratings or ("", "", "")
-        jersey = " (jersey)" if rider.number == peloton.jersey else ""
-        rows.append([str(rider.number), rider.name[:28] + jersey, peloton.teams[rider.team][:16],
-                     RIDER_TYPES[rider.kind], *(str(v) for v in ratings), "", "", "", "", ""])
-    probe = new_page(CREDIT, options, "Riders", described)
+        worn = jersey if rider.number == peloton.jersey else ""
+        rows.append([str(rider.number), rider.name[:28] + worn, peloton.teams[rider.team][:16],
+                     _type(options, rider.kind), *(str(v) for v in ratings), "", "", "", "",
+                     ""])
+    title = _w(options, "print.part.riders")
+    probe = new_page(CREDIT, options, title, described)
     _, _, _, h = probe.body
     row_h = max(5.2, min(6.4, (h - 24) / max(1, len(rows))))
     per_page = max(1, int((h - 24) // row_h))
     for start in range(0, len(rows), per_page):
-        page = new_page(CREDIT, options, "Riders", described)
+        page = new_page(CREDIT, options, title, described)
         x, y, w, _ = page.body
-        widths = fit([9, 40, 24, 16, 9, 11, 9, 12, 15, 12, 10, 14], w)
+        widths = fit([10, 40, 22, 22, 8, 10, 13, 11, 14, 14, 8, 11], w)  # room for ja
         chunk = rows[start:start + per_page]
         page.add(table(x, y + 4, widths, header, chunk, row_height=row_h, header_height=8,
                        header_size=2.5, size=2.7, cls="riders"))
@@ -289,8 +334,7 @@ def part_riders(options: Options) -> list[Page]:
             page.add(svg.rect(x + sum(widths[:4]) - 4, ty + 1.4, 3, row_h - 2.8,
                               fill=draw.TYPE_FILL[rider.kind], stroke=svg.INK,
                               stroke_width=0.2))
-        page.add(svg.text(x, y + 4 + 8 + len(chunk) * row_h + 6, "Type colours: yellow "
-                          "leader, red climber, green sprinter, blue helper. Ratings (1-9) "
-                          "are raceday's extension; blank when the file has none.", 2.8))
+        for i, note in enumerate(wrap(_w(options, "print.riders.legend"), w, 2.8)):
+            page.add(svg.text(x, y + 4 + 8 + len(chunk) * row_h + 6 + 4.5 * i, note, 2.8))
         pages.append(page)
     return pages

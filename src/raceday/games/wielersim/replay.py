@@ -35,7 +35,7 @@ def finished(store: SessionStore, name: str) -> bool:
 
 def steps(store: SessionStore, name: str) -> list[ReplayStep]:
     from raceday.games.wielersim.campaign import load_campaign
-    from raceday.games.wielersim.commentary import stage_name
+    from raceday.games.wielersim.commentary import stage_message
 
     c = load_campaign(store, name)
     peloton = c.peloton
@@ -50,7 +50,7 @@ def steps(store: SessionStore, name: str) -> list[ReplayStep]:
                   for place, (n, _) in enumerate(c.records[i]["results"][:PODIUM], start=1)]
         leader = c.standings(i + 1).gc[0][0]
         out.append(ReplayStep(
-            Message("replay.stage", {"name": stage_name(c.tour, i)}),
+            Message("replay.stage", {"name": stage_message(c.tour, i)}),
             [Message("replay.podium", {"riders": podium}),
              Message("replay.gc_leader", {"name": rider(leader), "number": leader})],
             url=f"/replay/wielersim/{quote(name, safe='')}/{i}"))
@@ -220,7 +220,7 @@ def terminal_steps(store: SessionStore, name: str, lang: str = "en") -> list[Any
             state = _stage_again(c, i)
             top = (result_table(state, limit=10, lang=lang) if state is not None else
                    stage_result_table(c.peloton, c.records[i], limit=10, lang=lang,
-                                      name=stage_name(c.tour, i)))
+                                      name=stage_name(c.tour, i, lang)))
             return Group(top, standings_tables(c.peloton, c.standings(i + 1), limit=5,
                                                lang=lang)[0])
         results = c.records[i]["results"]

@@ -30,7 +30,7 @@ from raceday.core.digits import ascii_int
 from raceday.core.events import Message
 from raceday.core.game import GameOptions
 from raceday.games.wielersim.choices import MAX_SEED, PELOTONS, SEED_TEXT
-from raceday.games.wielersim.commentary import Commentator
+from raceday.games.wielersim.commentary import Commentator, named_stage_message
 from raceday.games.wielersim.filming import next_frame, result_rows, riders_info, route_info
 from raceday.games.wielersim.game import GAME as ENGINE
 from raceday.games.wielersim.route import SHIPPED_ROUTES
@@ -206,7 +206,9 @@ class WatchRoom(PartyRoom[WielersimState]):
                 "route_name": w.route if isinstance(w.route, str) else None,
                 "peloton_name": w.peloton if isinstance(w.peloton, str) else None,
                 "seed": None if w.seed is None else str(w.seed),
-                "stage": w.stage, "campaign": w.campaign, "title": w.title}
+                "stage": w.stage, "campaign": w.campaign, "title": w.title,
+                "title_words": None if w.title is None else
+                named_stage_message(w.title).to_json()}
         return self._film
 
     def extra_public(self, state: WielersimState | None) -> JSON:

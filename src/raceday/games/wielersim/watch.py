@@ -192,7 +192,7 @@ def campaign_view(store: SessionStore, name: str) -> dict[str, Any]:
     """The campaign for the page: stages (ridden or not), the stage results and the four
     classifications after every ridden stage, and the GC chart's series."""
     from raceday.games.wielersim.campaign import load_campaign
-    from raceday.games.wielersim.commentary import stage_name
+    from raceday.games.wielersim.commentary import stage_message, stage_name
     from raceday.games.wielersim.stage import stage_count
 
     c = load_campaign(store, name)
@@ -201,6 +201,7 @@ def campaign_view(store: SessionStore, name: str) -> dict[str, Any]:
     stages = []
     for i in range(total):
         info: dict[str, Any] = {"index": i, "name": stage_name(c.tour, i),
+                                "words": stage_message(c.tour, i).to_json(),
                                 "ridden": i < c.next_stage,
                                 "prologue": bool(c.tour["prologue"]) and i == 0}
         if i < c.next_stage:
@@ -241,7 +242,7 @@ def stage_film(store: SessionStore, name: str, index: int) -> dict[str, Any]:
     """The film of a ridden stage, ridden again from the campaign's seed; it must give the
     saved record (the same dice give the same race)."""
     from raceday.games.wielersim.campaign import load_campaign
-    from raceday.games.wielersim.commentary import stage_name
+    from raceday.games.wielersim.commentary import stage_message, stage_name
     from raceday.games.wielersim.stage import (
         ride_stage,
         stage_record,
@@ -271,7 +272,8 @@ def stage_film(store: SessionStore, name: str, index: int) -> dict[str, Any]:
                               flat_stage_race=c.tour["flat_stage_race"])
     if record != records[index]:
         raise refused("stage_differs", 409, stage=index + 1, name=repr(name))
-    out.update({"campaign": name, "stage": index, "stage_name": stage_name(c.tour, index)})
+    out.update({"campaign": name, "stage": index, "stage_name": stage_name(c.tour, index),
+                "stage_words": stage_message(c.tour, index).to_json()})
     return out
 
 

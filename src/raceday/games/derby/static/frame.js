@@ -7,5 +7,5 @@ import { useStyles } from "/static/js/rooms.js";
 export function drawFrame(frame, element, { ms = 0, previous = null } = {}) {
   useStyles("derby");
   const from = ms > 0 && previous && previous.race === frame.race ? previous : null;
-  element.replaceChildren(drawTrack(frame, { owners: frame.owners, from, ms, caption: t("rp_board") }));
+  element.replaceChildren(drawTrack(frame, { owners: frame.owners, colours: frame.colours, from, ms, caption: t("rp_board") }));
 }

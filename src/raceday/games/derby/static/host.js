@@ -5,12 +5,12 @@
 // No rule lives here and nothing is replayed: every number comes from the view or events.
 import { el, paceFromAddress } from "/static/js/common.js";
 import { drawFinale } from "/static/js/finale.js";
-import { language, money, onLanguage, placeText, t, withAmounts } from "/static/js/i18n.js";
+import { keyed, language, money, onLanguage, placeText, t, withAmounts } from "/static/js/i18n.js";
 import { describeEvent, render as word } from "/static/js/present.js";
-import { seatList, standInPanel, useStyles } from "/static/js/rooms.js";
+import { fill, seatList, standInOf, standInPanel, useStyles } from "/static/js/rooms.js";
 import { cue } from "/static/js/sound.js";
 import { createAnnouncer } from "/static/js/announcer.js";
-import { drawTrack, FURLONGS, glideMs, HORSES, horseTag, payoutMoment, raceMoments, SHAPES } from "./track.js";
+import { drawTrack, FURLONGS, glideMs, HORSES, horseTag, ownerSwatch, payoutMoment, raceMoments, SHAPES } from "./track.js";
 
 export { HORSES, SHAPES, horseTag };
 
@@ -49,17 +49,22 @@ export function mount(root, ctx) {
   const ticker = [];
   const keys = new Map();
 
-  const stage = el("section", { class: "stage dd-stage", "aria-label": t("dd_stage") });
-  const controls = el("section", { class: "controls dd-controls", "aria-label": t("dd_controls") });
+  const stage = el("section", { class: "stage dd-stage", "aria-label": keyed("dd_stage") });
+  const controls = el("section", { class: "controls dd-controls", "aria-label": keyed("dd_controls") });
   const tickerBox = el("p", { class: "dd-ticker", "aria-live": "polite" });
   const standInBox = el("div", { class: "dd-stand-ins" });  // players who left (the host's)
-  const side = el("aside", { class: "side dd-side", "aria-label": t("standings") });
+  const side = el("aside", { class: "side dd-side", "aria-label": keyed("standings") });
   const announcer = createAnnouncer();
   const lotBox = el("div", { class: "dd-lot" });
   const revealBox = el("div", { class: "dd-reveal-box" });
   const doneBox = el("ul", { class: "chips dd-done" });
+  // the headline's own strip below the stage, shared with the news line: it never covers
+  // the race's title or the course (style.css reserves its height while a race runs)
+  // (and with the finish's banner once the headline has gone)
+  announcer.line.classList.add("in-strip");
+  const bannerBox = el("div", { class: "dd-banner-box" });
   const grid = el("div", { class: "host-grid dd-tv" },
-    el("div", { class: "main-col" }, announcer.line, stage, tickerBox,
+    el("div", { class: "main-col" }, stage, el("div", { class: "dd-news" }, tickerBox, bannerBox, announcer.line),
       el("div", { class: "dd-bottom" }, controls, announcer.button), standInBox), side);
   root.replaceChildren(grid);
 
@@ -98,13 +103,23 @@ export function mount(root, ctx) {
     return out;
   }
 
+  // each owned horse's racing colours: its owner's (a player's `colour` in the view)
+  function colours(v) {
+    const out = {};
+    for (const hs of v.horses || []) {
+      const colour = hs.owner === null || hs.owner === undefined ? null : v.players?.[hs.owner]?.colour;
+      if (colour) out[hs.name] = colour;
+    }
+    return out;
+  }
+
   // --- the phases ----------------------------------------------------------------------
   function renderLobby(v) {
     const joinUrl = ctx.info.join_url;
     section(stage, `lobby:${v.seats.join("|")}`, () => el("div", { class: "lobby dd-lobby" },
       el("div", { class: "join-box" },
-        el("p", { class: "big-code", "aria-label": t("room", { code: ctx.code }) }, ctx.code),
-        el("img", { class: "qr", src: `/api/rooms/${ctx.code}/qr.svg`, alt: t("join_at", { url: joinUrl }), width: 300, height: 300 }),
+        el("p", { class: "big-code", "aria-label": keyed("room", { code: ctx.code }) }, ctx.code),
+        el("img", { class: "qr", src: `/api/rooms/${ctx.code}/qr.svg`, alt: keyed("join_at", { url: joinUrl }), width: 300, height: 300 }),
         el("p", {}, t("scan")),
         el("p", { class: "url" }, joinUrl),
         el("p", {}, el("a", { href: ctx.info.watch_url }, t("spectator_link")))),
@@ -188,10 +203,11 @@ export function mount(root, ctx) {
   function boardTable(v) {
     const rows = v.horses.map((hs) => el("tr", {},
       el("th", { scope: "row" }, horseTag(hs.name)),
-      el("td", {}, hs.owner_name || (hs.house ? t("house") : "—")),
+      el("td", {}, hs.owner_name ? [ownerSwatch(v.players?.[hs.owner]?.colour), hs.owner_name]
+        : (hs.house ? t("house") : "—")),
       el("td", { class: "num" }, percent(hs.chance)),
       el("td", { class: "num odds" }, hs.win_text,
-        hs.bonus ? el("span", { class: "bonus", title: t("bonus") }, ` ★×1.5${hs.bonus > 1 ? `^${hs.bonus}` : ""}`) : "")));
+        hs.bonus ? el("span", { class: "bonus", title: keyed("bonus") }, ` ★×1.5${hs.bonus > 1 ? `^${hs.bonus}` : ""}`) : "")));
     const win = el("table", { class: "board dd-board dd-win" },
       el("caption", {}, `${t("board")} — ${t("win")}`),
       el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("horse")), el("th", { scope: "col" }, t("owner")),
@@ -212,7 +228,8 @@ export function mount(root, ctx) {
         el("th", { scope: "col" }, t("horse")), el("th", { scope: "col" }, t("net")))),
       el("tbody", {}, v.standings.map((s) => {
         const p = v.players[s.player];
-        return el("tr", {}, el("td", { class: "num" }, String(s.rank)), el("th", { scope: "row" }, s.name),
+        return el("tr", {}, el("td", { class: "num" }, String(s.rank)),
+          el("th", { scope: "row" }, ownerSwatch(p.colour), s.name, standInOf(v, s.player)),
           el("td", {}, p.horse ? horseTag(p.horse) : "—"), el("td", { class: "num" }, money(s.net)));
       })));
   }
@@ -286,11 +303,12 @@ export function mount(root, ctx) {
     if (keys.get(stage) !== `race:${frameKey}`) {
       keys.set(stage, `race:${frameKey}`);
       const from = animate && shownFrame && shownFrame.race === v.race ? shownFrame.frame : null;
-      const track = drawTrack(lv, { owners: owners(v), from, ms: moveMs(v), caption: t("race", { race: v.race }) });
+      const track = drawTrack(lv, { owners: owners(v), colours: colours(v), from, ms: moveMs(v), caption: t("race", { race: v.race }) });
       stage.replaceChildren(el("div", { class: "dd-race" },
         el("h2", {}, t("racing", { race: v.race, races: v.races }), " — ",
           el("span", { class: "round-title" }, roundTitle(lv))),
-        track, finishBanner(lv, from ? glideMs(lv, moveMs(v)) : 0)));
+        track));
+      fill(bannerBox, finishBanner(lv, from ? glideMs(lv, moveMs(v)) : 0));
       shownFrame = { race: v.race, frame: lv };
       document.body.dataset.finish = lv.finished ? String(v.race) : "";
     }
@@ -340,7 +358,7 @@ export function mount(root, ctx) {
 
   function renderSide(v) {
     if (v.phase === "lobby") { side.replaceChildren(); return; }
-    section(side, `${v.phase}:${JSON.stringify(v.standings)}:${language()}`, () => [
+    section(side, `${v.phase}:${JSON.stringify([v.standings, v.stand_ins])}:${language()}`, () => [
       standingsTable(v, v.phase === "finished" ? t("final") : t("standings"))]);
   }
 
@@ -348,7 +366,7 @@ export function mount(root, ctx) {
     if (!view) return;
     const v = view;
     document.body.dataset.phase = v.phase;
-    if (v.phase !== "racing") document.body.dataset.finish = "";
+    if (v.phase !== "racing") { document.body.dataset.finish = ""; bannerBox.replaceChildren(); }
     if (v.phase === "lobby") renderLobby(v);
     else if (v.phase === "auction") renderAuction(v);
     else if (v.phase === "betting") renderBetting(v);

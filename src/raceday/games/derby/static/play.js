@@ -5,24 +5,26 @@
 // what they can first, in the page's own words (no browser bubbles).
 import { el } from "/static/js/common.js";
 import { drawFinale } from "/static/js/finale.js";
-import { language, money, onLanguage, placeText, t } from "/static/js/i18n.js";
-import { phoneScreen, useStyles } from "/static/js/rooms.js";
+import { keyed, language, money, onLanguage, placeText, t } from "/static/js/i18n.js";
+import { phoneScreen, standInOf, useStyles } from "/static/js/rooms.js";
 import { eventText, payoutWhat, percent } from "./host.js";
-import { FURLONGS, HORSES, horseTag, SHAPES } from "./track.js";
+import { FURLONGS, HORSES, horseTag, ownerSwatch, SHAPES } from "./track.js";
 
 export function mount(root, ctx) {
   useStyles("derby");
   let view = null;
-  const screen = phoneScreen(root, ctx, { class: "me card", "aria-label": t("my_purse") });
+  const screen = phoneScreen(root, ctx, { class: "me card", "aria-label": keyed("my_purse") });
   const { action, feed, info, send, section, handlers, forget } = screen;
   let news = null; // the last event the feed line tells, worded again after a switch
 
   function renderMe(v) {
     const m = v.me || {};
+    const colour = v.players?.[m.seat]?.colour;
     screen.showMe(m.name, m.money === undefined ? [] : [
       [t("money"), money(m.money), { class: "money" }],
       m.debt ? [t("debt"), money(m.debt)] : null,
-      [t("horse"), m.horse ? horseTag(m.horse) : t("no_horse")]]);
+      [t("horse"), m.horse ? horseTag(m.horse) : t("no_horse")],
+      colour ? [t("dd_your_colours"), el("span", { class: `dd-owner owner-${colour}` }, ownerSwatch(colour), m.name)] : null]);
   }
 
   function unit() { return view?.config?.stake_unit ?? 100; }
@@ -177,7 +179,7 @@ export function mount(root, ctx) {
         // the finish is the big screen's moment: the results come to every phone together
         box.append(el("p", { class: "dd-wait-results", role: "status" }, t("dd_results_soon")));
       } else {
-        box.append(el("ul", { class: "mini-track", "aria-label": t("dd_track") }, HORSES.map((h) => {
+        box.append(el("ul", { class: "mini-track", "aria-label": keyed("dd_track") }, HORSES.map((h) => {
           const place = lv.places[h];
           const n = Math.min(lv.furlongs[h] ?? 0, FURLONGS);
           return el("li", { class: place && place > 1 ? "is-out" : "" }, horseTag(h), " ",
@@ -216,7 +218,8 @@ export function mount(root, ctx) {
         el("caption", {}, v.phase === "finished" ? t("final") : t("standings")),
         el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("rank")), el("th", { scope: "col" }, t("player")), el("th", { scope: "col" }, t("net")))),
         el("tbody", {}, v.standings.map((s) => el("tr", { class: s.player === v.me.seat ? "mine" : "" },
-          el("td", { class: "num" }, String(s.rank)), el("th", { scope: "row" }, s.name), el("td", { class: "num" }, money(s.net)))))));
+          el("td", { class: "num" }, String(s.rank)), el("th", { scope: "row" }, ownerSwatch(v.players?.[s.player]?.colour), s.name, standInOf(v, s.player)),
+          el("td", { class: "num" }, money(s.net)))))));
     }
     info.replaceChildren(...parts);
   }
@@ -230,7 +233,7 @@ export function mount(root, ctx) {
     else if (v.phase === "betting") renderBetting(v);
     else if (v.phase === "racing") renderRacing(v);
     else section(action, `over:${language()}`, () => el("div", { class: "card" }, el("h2", {}, t("over"))));
-    const key = `${v.phase}:${JSON.stringify(v.standings ?? null)}:${v.last?.race ?? ""}:${language()}`;
+    const key = `${v.phase}:${JSON.stringify([v.standings ?? null, v.stand_ins ?? null])}:${v.last?.race ?? ""}:${language()}`;
     if (info.dataset.key !== key) {
       info.dataset.key = key;
       renderInfo(v);

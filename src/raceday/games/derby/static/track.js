@@ -1,7 +1,9 @@
 // The Dice Derby racecourse: six lanes of turf between white rails, furlong poles and the
-// winning post (SVG); each horse a figure in its colour (and shape AND name) carrying its
-// die, at the furlongs it has run (a nose in front when its die showed the furlong's
-// highest), its last die beside it and its place once it has one.
+// winning post (SVG); each horse a figure in its owner's racing colours (the jockey's silks
+// and the saddle cloth; neutral when nobody owns it) carrying its die (the horse's own
+// colour, shape AND name) and its owner's initial, at the furlongs it has run (a nose in
+// front when its die showed the furlong's highest), its last die beside it and its place
+// once it has one.
 // drawTrack(frame, opts) draws one furlong tick as the server sent it (the view's `live`:
 // furlongs, places, rounds, finished, photo); no rule is worked out here. The big screen
 // and the replay page both use it.
@@ -56,8 +58,20 @@ function turf() {
     svg("rect", { x: 87.2, y: 0, width: 1.6, height: 100, class: "dd-post-pole" }));
 }
 
-// A horse and its jockey, facing the post, in the horse's colour; the die it carries.
-function horseFigure(name, rolled) {
+// The first letter of an owner's name, for the figure (the lane's label names them whole).
+export function initial(name) {
+  return Array.from((name || "").trim())[0]?.toUpperCase() ?? "";
+}
+
+// A small patch of an owner's racing colours (the view's player `colour`), beside a name.
+export function ownerSwatch(colour) {
+  return colour ? el("span", { class: `owner-swatch owner-${colour}`, "aria-hidden": "true" }) : null;
+}
+
+// A horse and its jockey, facing the post, the silks and saddle cloth in the owner's
+// colours (a class `owner-<colour>` on the runner; neutral without); the die it carries and
+// the owner's initial.
+function horseFigure(name, rolled, owner = "") {
   const figure = svg("svg", { class: "dd-horse", viewBox: "0 0 64 48", "aria-hidden": "true" },
     svg("path", { class: "dd-tail", d: "M15 20 Q4 22 7 34" }),
     svg("g", { class: "dd-legs" },
@@ -67,12 +81,14 @@ function horseFigure(name, rolled) {
       svg("path", { class: "dd-leg dd-leg-b", d: "M43 28 L48 43" })),
     svg("ellipse", { class: "dd-body", cx: 30, cy: 23, rx: 16, ry: 8 }),
     svg("path", { class: "dd-body", d: "M40 19 L50 6 L57 8 L47 26 Z" }),
+    svg("path", { class: "dd-cloth", d: "M21 15 Q28 13 35 15 L34 27 Q28 29 22 27 Z" }),
     svg("ellipse", { class: "dd-body", cx: 56, cy: 10, rx: 7, ry: 3.8, transform: "rotate(28 56 10)" }),
     svg("path", { class: "dd-silks", d: "M27 16 L31 5 L37 6 L36 17 Z" }),
     svg("circle", { class: "dd-silks dd-cap", cx: 35, cy: 3.6, r: 3.4 }));
   return [figure, el("span", { class: "dd-carry" },
     el("span", { class: "shape" }, SHAPES[name] || "?"), name,
-    rolled === undefined || rolled === null ? null : el("b", { class: "dd-carry-roll" }, String(rolled)))];
+    rolled === undefined || rolled === null ? null : el("b", { class: "dd-carry-roll" }, String(rolled)),
+    owner ? el("span", { class: "dd-carry-owner" }, initial(owner)) : null)];
 }
 
 // The last round's dice of the frame: {horse: value|null}.
@@ -82,10 +98,12 @@ function lastRolls(frame) {
 }
 
 // frame: the view's `live` at one tick. opts: {owners: {d4: "Aki", ...} (text shown under
-// each horse), from: the frame before (the horses run from there), ms: how long they run,
-// caption: the table's accessible name}. Returns the track element.
+// each horse), colours: {d4: "orange", ...} (the owner's racing colours), from: the frame
+// before (the horses run from there), ms: how long they run, caption: the table's
+// accessible name}. Returns the track element.
 export function drawTrack(frame, opts = {}) {
   const owners = opts.owners || {};
+  const colours = opts.colours || {};
   const from = opts.from || null;
   const ms = reducedMotion() ? 0 : Math.max(0, opts.ms ?? 700);
   const rolls = frame ? lastRolls(frame) : {};
@@ -121,8 +139,9 @@ export function drawTrack(frame, opts = {}) {
     const now = at(furlongs[h], place, ahead === h);
     const before = from ? at(from.furlongs?.[h], from.places?.[h] ?? null, aheadBefore === h) : now;
     const fell = shown === null;
-    const runner = el("span", { class: `dd-runner h-${h} ${fell ? "is-fallen" : ""}`, "aria-hidden": "true" },
-      horseFigure(h, shown));
+    const colour = colours[h] || "";
+    const runner = el("span", { class: `dd-runner h-${h} ${colour ? `owner-${colour}` : "is-unowned"} ${fell ? "is-fallen" : ""}`,
+      "aria-hidden": "true" }, horseFigure(h, shown, colour ? owners[h] : ""));
     runner.style.left = spot(before);
     if (before !== now) runners.push([runner, now]);
     else runner.style.left = spot(now);
@@ -131,7 +150,8 @@ export function drawTrack(frame, opts = {}) {
       class: `dd-lane ${out ? "is-out" : ""} ${place === 1 ? "is-winner" : ""} ${moved ? "is-moving" : ""} ${photo.includes(h) ? "in-photo" : ""} ${ahead === h ? "is-ahead" : ""} ${fell ? "is-fell" : ""}`,
       role: "row", "data-horse": h,
     },
-    el("span", { class: "dd-label", role: "rowheader" }, horseTag(h), el("small", {}, owners[h] || "")),
+    el("span", { class: "dd-label", role: "rowheader" }, horseTag(h),
+      el("small", { class: colour ? `dd-owner owner-${colour}` : "dd-owner" }, ownerSwatch(colour), owners[h] || "")),
     el("span", { class: "dd-run", role: "cell" },
       el("span", { class: "dd-rail", "aria-hidden": "true" }, turf(), runner),
       el("span", { class: "dd-sr" }, t("furlong", { n: Math.min(furlongs[h] ?? 0, FURLONGS) }))),
@@ -180,6 +200,8 @@ export function raceMoments(before, frame, horses = []) {
     const favourite = board.slice().sort((x, y) => y.chance - x.chance)[0];
     const won = board.find((hs) => hs.name === winner);
     if (won && won.chance < LONG_ODDS) {
+      // the long shot is the finish's headline itself (after a photo's, which says more)
+      if (!frame.photo) out.length = 0;
       out.push({ key: "dd_say_long_odds", moment: "long_odds", params: { horse: winner, odds: won.win_text } });
     } else if (favourite && winner && favourite.name !== winner) {
       out.push({ key: "dd_say_favourite_beaten", moment: "favourite_beaten", params: { horse: favourite.name } });

@@ -5,7 +5,7 @@
 import { el } from "/static/js/common.js";
 import { beginRedraw, refocus } from "/static/js/focus.js";
 import { fill, lazyFinale, lobbyCard, standInOf, standInPanel, svg, turnScreen } from "/static/js/rooms.js";
-import { language, onLanguage, t } from "/static/js/i18n.js";
+import { keyed, language, onLanguage, t } from "/static/js/i18n.js";
 import { render as say } from "/static/js/present.js";
 
 const COLS = "abcdef";
@@ -123,7 +123,7 @@ export function boardSvg(view, ui) {
   }
   const origins = new Set(ui.moves.map((m) => m.from));
   const last = view.recent?.[view.recent.length - 1];
-  const root = svg("svg", { viewBox: `0 0 ${LEFT * 2 + 6 * CELL} ${TOP + 3 * CELL + 8}`, class: "hp-board", role: "group", "aria-label": t("hp_board"), "data-ply": view.board?.ply ?? -1 });
+  const root = svg("svg", { viewBox: `0 0 ${LEFT * 2 + 6 * CELL} ${TOP + 3 * CELL + 8}`, class: "hp-board", role: "group", "aria-label": keyed("hp_board"), "data-ply": view.board?.ply ?? -1 });
   const defs = svg("defs", {});
   for (const s of SIDE) {
     defs.append(svg("marker", { id: `hp-arrow-${s}`, viewBox: "0 0 10 10", refX: 5, refY: 5, markerWidth: 5, markerHeight: 5, orient: "auto" },
@@ -212,12 +212,17 @@ export function playerLabel(view, p) {
   return `${colour} — ${t(hostScreen ? "hp_this_screen" : "hp_big_screen")}`;
 }
 
+// The variant ("short", "derby+v1") in the page's language: its words, joined as a list.
+function variantWords(variant) {
+  return String(variant || "standard").split("+").map((w) => ({ key: `hp_variant.${w}` }));
+}
+
 export function rulesNote(view) {
   const r = view.rules;
   const parts = [t("hp_rule_move"), r.bumping ? t(r.derby ? "hp_rule_derby" : "hp_rule_bump", { n: r.target }) : t("hp_rule_nobump"),
     t("hp_rule_pit"), r.derby ? null : t("hp_rule_win", { n: r.target })].filter(Boolean);
   if (r.v1) parts.push(t("hp_rule_v1"));
-  return el("details", { class: "hp-rules" }, el("summary", {}, t("hp_rules_title", { variant: view.variant })),
+  return el("details", { class: "hp-rules" }, el("summary", {}, t("hp_rules_title", { variant: variantWords(view.variant) })),
     el("ul", {}, parts.map((p) => el("li", {}, p))));
 }
 

@@ -8,8 +8,8 @@
 // Every number shown comes from the server's view or events.
 import { el, paceFromAddress } from "/static/js/common.js";
 import { drawFinale } from "/static/js/finale.js";
-import { onLanguage, placeText, t } from "/static/js/i18n.js";
-import { seatList, standInPanel } from "/static/js/rooms.js";
+import { keyed, onLanguage, placeText, t } from "/static/js/i18n.js";
+import { seatList, standInOf, standInPanel } from "/static/js/rooms.js";
 import { cue } from "/static/js/sound.js";
 import { createAnnouncer } from "/static/js/announcer.js";
 import { cash, ensureStyles, eventText, KIND_ORDER, oddsText, payoutMoment, photoStrip, RaceMoments, riderTag, ridersTag, Velodrome } from "./track.js";
@@ -40,8 +40,8 @@ export function mount(root, ctx) {
   const trackWrap = el("div", { class: "kr-track-wrap" }, trackBox, moment);
   const status = el("p", { class: "kr-status" });
   const throwsBox = el("div", { class: "kr-throws" });
-  const newsBox = el("ol", { class: "kr-news", "aria-label": t("commentary") });
-  const side = el("aside", { class: "kr-side", "aria-label": t("standings") });
+  const newsBox = el("ol", { class: "kr-news", "aria-label": keyed("commentary") });
+  const side = el("aside", { class: "kr-side", "aria-label": keyed("standings") });
   const main = el("div", { class: "kr-main" },
     el("div", { class: "kr-head" }, heading, controls, announcer.button), announcer.line, stage, status, throwsBox, newsBox);
   const screen = el("div", { class: "kr-tv" }, main, side);
@@ -118,7 +118,7 @@ export function mount(root, ctx) {
       document.body.dataset.finish = String(v.race);
       moment.replaceChildren(el("div", { class: "kr-finish" },
         el("p", { class: "kr-finish-title" }, t("kr_winner", { n: result.ranking[0] })),
-        el("ol", { class: "kr-finish-order", "aria-label": t("kr_full_order") },
+        el("ol", { class: "kr-finish-order", "aria-label": keyed("kr_full_order") },
           result.ranking.map((r, i) => el("li", {}, el("span", { class: "kr-place" }, placeText(i + 1)), riderTag(r, i === 0 ? "big" : "")))),
         moments.together && moments.race === v.race ? photoStrip(moments.together) : null));
       if (cued !== `finish:${v.race}`) { cued = `finish:${v.race}`; cue("finish"); }
@@ -141,7 +141,7 @@ export function mount(root, ctx) {
     const step = lv ? lv.step : [];
     const throws = step.filter((e) => e.type === "throw");
     if (!throws.length) { throwsBox.replaceChildren(); return; }
-    throwsBox.replaceChildren(el("ul", { class: "kr-throw-list", "aria-label": t("kr_throws") },
+    throwsBox.replaceChildren(el("ul", { class: "kr-throw-list", "aria-label": keyed("kr_throws") },
       throws.map((e) => el("li", {}, riderTag(e.rider),
         el("strong", {}, `+${e.advance}`)))));
   }
@@ -212,7 +212,7 @@ export function mount(root, ctx) {
       el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("rank")), el("th", { scope: "col" }, t("player")),
         el("th", { scope: "col" }, t("kr_purse")), many ? null : el("th", { scope: "col" }, t("kr_hits")))),
       el("tbody", {}, v.standings.map((s) => el("tr", {}, el("td", { class: "num" }, String(s.rank)),
-        el("th", { scope: "row" }, s.name), el("td", { class: "num" }, cash(s.purse)),
+        el("th", { scope: "row" }, s.name, standInOf(v, s.player)), el("td", { class: "num" }, cash(s.purse)),
         many ? null : el("td", { class: "num" }, `${s.won}/${s.tickets}`)))));
   }
 
@@ -234,7 +234,7 @@ export function mount(root, ctx) {
       el("tbody", {}, last.players.filter((p) => last.players.length <= 6 || p.staked > 0).map((p) => el("tr", { class: p.returned > p.staked ? "up" : "" },
         el("th", { scope: "row" }, p.name), el("td", { class: "num" }, cash(p.staked)),
         el("td", { class: "num" }, cash(p.returned))))));
-    return el("section", { class: "kr-result", "aria-label": t("kr_race_result", { race: last.race }) },
+    return el("section", { class: "kr-result", "aria-label": keyed("kr_race_result", { race: last.race }) },
       el("h3", {}, t("kr_race_result", { race: last.race })),
       el("ol", { class: "kr-podium" }, last.ranking.slice(0, 3).map((r, i) => el("li", {}, riderTag(r, "big"), " ", placeText(i + 1)))),
       el("p", { class: "kr-full" }, t("kr_full_order"), " ", last.ranking.join(" – ")),
@@ -242,7 +242,7 @@ export function mount(root, ctx) {
   }
 
   function chips(v) {
-    return el("ul", { class: "chips", "aria-label": t("betting_players") }, v.players.map((p) =>
+    return el("ul", { class: "chips", "aria-label": keyed("betting_players") }, v.players.map((p) =>
       el("li", { class: p.done ? "chip ok" : "chip" }, `${p.done ? "✓" : "…"} ${p.name}`)));
   }
 
@@ -258,14 +258,14 @@ export function mount(root, ctx) {
     const joinUrl = ctx.info.join_url;
     stage.replaceChildren(el("div", { class: "lobby kr-lobby" },
       el("div", { class: "join-box" },
-        el("p", { class: "big-code", "aria-label": t("room", { code: ctx.code }) }, ctx.code),
-        el("img", { class: "qr", src: `/api/rooms/${ctx.code}/qr.svg`, alt: t("join_at", { url: joinUrl }), width: 300, height: 300 }),
+        el("p", { class: "big-code", "aria-label": keyed("room", { code: ctx.code }) }, ctx.code),
+        el("img", { class: "qr", src: `/api/rooms/${ctx.code}/qr.svg`, alt: keyed("join_at", { url: joinUrl }), width: 300, height: 300 }),
         el("p", {}, t("scan")), el("p", { class: "url" }, joinUrl),
         el("p", {}, el("a", { href: ctx.info.watch_url }, t("spectator_link"))))));
     side.replaceChildren(el("div", { class: "seats" },
       el("h3", {}, t("seats", { n: v.seats.length, max: v.max_seats })),
       v.seats.length ? seatList(v.seats, isHost, send) : el("p", {}, t("nobody_yet")),
-      el("p", { class: "note" }, t("kr_night", { races: v.config.races, riders: v.config.riders,
+      el("p", { class: "note" }, t("kr_night", { n: v.config.races, riders: v.config.riders,
         mode: t(v.config.mode === "pool" ? "kr_mode_pool" : "kr_mode_fixed"), bankroll: cash(v.config.bankroll_cents) }))));
     controls.replaceChildren(isHost ? el("button", { type: "button", class: "primary", onclick: () => send({ type: "start" }) }, t("start")) : "");
   }

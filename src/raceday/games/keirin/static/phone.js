@@ -3,7 +3,7 @@
 // and what its tickets returned. Only intents go to the server; the engine checks each one.
 import { el } from "/static/js/common.js";
 import { drawFinale } from "/static/js/finale.js";
-import { onLanguage, placeText, t } from "/static/js/i18n.js";
+import { keyed, onLanguage, placeText, t } from "/static/js/i18n.js";
 import { phoneScreen } from "/static/js/rooms.js";
 import { cash, ensureStyles, eventText, KIND_ORDER, oddsText, riderTag, ridersTag } from "./track.js";
 
@@ -11,7 +11,7 @@ export function mount(root, ctx) {
   ensureStyles();
   let view = null;
   const slip = { kind: "win", riders: [1, 2, 3], stake: "100" }; // kept across redraws
-  const screen = phoneScreen(root, ctx, { class: "me card kr-me", "aria-label": t("kr_my_purse") });
+  const screen = phoneScreen(root, ctx, { class: "me card kr-me", "aria-label": keyed("kr_my_purse") });
   const { action, feed, info, send, section, handlers, forget } = screen;
 
   function renderMe(v) {
@@ -27,7 +27,7 @@ export function mount(root, ctx) {
       el("strong", {}, t(`kr_${x.kind}`)), " ", ridersTag(x.riders, x.kind, v.config.kinds), " ",
       el("span", {}, cash(x.stake)),
       x.odds !== null ? el("span", { class: "note" }, ` @ ${oddsText(x.odds)} — ${t("pays", { amount: cash(x.pays) })}`) : null,
-      removable ? el("button", { type: "button", class: "small", "aria-label": t("kr_take_back_n", { n: i + 1 }),
+      removable ? el("button", { type: "button", class: "small", "aria-label": keyed("kr_take_back_n", { n: i + 1 }),
         onclick: () => send({ type: "cancel", index: i }) }, t("kr_take_back")) : null)));
   }
 
@@ -127,7 +127,7 @@ export function mount(root, ctx) {
       if (Object.keys(lv.positions).length) {
         const riders = Object.keys(lv.positions).map(Number);
         const rest = riders.filter((r) => !lv.ranked.includes(r)).sort((a, b) => lv.positions[b] - lv.positions[a] || a - b);
-        box.append(el("p", { class: "kr-order-line", "aria-label": t("kr_running_order") },
+        box.append(el("p", { class: "kr-order-line", "aria-label": keyed("kr_running_order") },
           [...lv.ranked, ...rest].slice(0, 5).map((r) => riderTag(r))));
       }
       box.append(el("h3", {}, t("kr_my_tickets")), ticketsList(v, m, false));

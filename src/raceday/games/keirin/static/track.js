@@ -3,7 +3,7 @@
 // the derny and the riders moving square by square. No rule lives here: positions, odds,
 // tickets and payouts all come from the server's view and events.
 import { el } from "/static/js/common.js";
-import { language, placeText, t } from "/static/js/i18n.js";
+import { keyed, language, placeText, setAttribute, t } from "/static/js/i18n.js";
 import { describeEvent } from "/static/js/present.js";
 import { useStyles } from "/static/js/rooms.js";
 
@@ -22,7 +22,7 @@ export function ensureStyles() {
 
 export function riderTag(n, extra = "") {
   const [bg, fg] = JERSEY[n] || ["#888", "#000"];
-  const badge = el("span", { class: `rider-badge ${extra}`, "aria-label": t("kr_rider", { n }) }, String(n));
+  const badge = el("span", { class: `rider-badge ${extra}`, "aria-label": keyed("kr_rider", { n }) }, String(n));
   badge.style.setProperty("--bg", bg);
   badge.style.setProperty("--fg", fg);
   return badge;
@@ -87,7 +87,7 @@ function ovalPoint(frac, off) {
 
 function svg(tag, attrs = {}, ...children) {
   const node = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) if (v !== undefined && v !== null) node.setAttribute(k, String(v));
+  for (const [k, v] of Object.entries(attrs)) if (v !== undefined && v !== null) setAttribute(node, k, v);
   for (const c of children) node.append(c instanceof Node ? c : document.createTextNode(String(c)));
   return node;
 }
@@ -108,7 +108,7 @@ export class Velodrome {
     this.target = {};
     this.derny = null;
     this.anim = null;
-    this.node = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "velodrome", role: "img", "aria-label": t("kr_track") });
+    this.node = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "velodrome", role: "img", "aria-label": keyed("kr_track") });
     const title = svg("title", {}, t("kr_track"));
     this.node.append(title,
       svg("path", { d: ovalPath(0), class: "track-surface" }),
@@ -227,7 +227,7 @@ export class Velodrome {
 // The photo of riders who crossed the line together (a `cross` event with several riders):
 // each rider with how far past the line he ended, in the order the event gives.
 export function photoStrip(cross) {
-  return el("ol", { class: "kr-photo-strip", "aria-label": t("kr_photo") }, cross.riders.map((r, i) =>
+  return el("ol", { class: "kr-photo-strip", "aria-label": keyed("kr_photo") }, cross.riders.map((r, i) =>
     el("li", {}, riderTag(r, "big"), el("span", { class: "kr-margin" }, t("kr_photo_margin", { past: cross.past[i] })))));
 }
 
@@ -290,7 +290,7 @@ export class RaceMoments {
           }
         }
       }
-      if (lv.bell && !this.bell && !lv.sprint) out.push({ key: "kr_say_bell", moment: "bell", params: { to_go: lv.to_go } });
+      if (lv.bell && !this.bell && !lv.sprint) out.push({ key: "kr_say_bell", moment: "bell", params: { n: lv.to_go } });
       if (lv.sprint && !this.sprint) out.push({ key: "kr_say_sprint", moment: "sprint", params: {} });
       this.bell = Boolean(lv.bell);
       this.sprint = Boolean(lv.sprint);

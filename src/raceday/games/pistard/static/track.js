@@ -5,8 +5,8 @@
 // their action numbers), the dice and the standings come from the server's view.
 import { el } from "/static/js/common.js";
 import { beginRedraw, refocus } from "/static/js/focus.js";
-import { fill, lazyFinale, lobbyCard, standInPanel, svg, turnScreen } from "/static/js/rooms.js";
-import { language, onLanguage, placeText, t } from "/static/js/i18n.js";
+import { fill, lazyFinale, lobbyCard, standInOf, standInPanel, svg, turnScreen } from "/static/js/rooms.js";
+import { keyed, language, onLanguage, placeText, t } from "/static/js/i18n.js";
 import { describeEvent, render as say, template } from "/static/js/present.js";
 
 const W = 1000;
@@ -57,10 +57,14 @@ function centre(col, lane, length) {
 
 export function ownerClass(owner) { return `pi-owner-${owner}`; }
 
+// The track's name for the reader: its words where the room's view gives them (a shipped
+// track), else as the track names itself (a saved game's frame).
+const trackName = (view) => view.track.words ?? view.track.name;
+
 // The velodrome with riders; targets (square key "col:lane" -> choice) are tappable.
 export function velodrome(view, ui) {
   const length = view.track.length;
-  const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "pi-track", role: "group", "aria-label": t("pi_track_label", { name: view.track.name, n: length }) });
+  const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "pi-track", role: "group", "aria-label": keyed("pi_track_label", { name: trackName(view), n: length }) });
   const labels = []; // the targets' labels, drawn over every square (each on its own pill)
   const occupied = new Map();
   for (const r of view.riders ?? []) if (r.status === "race") occupied.set(`${r.col}:${r.lane}`, r);
@@ -115,7 +119,7 @@ export function velodrome(view, ui) {
     if (r.status !== "race") continue;
     const [x, y] = centre(r.col, r.lane, length);
     const moving = r.rider === view.mover || r.rider === ui.placing;
-    root.append(svg("g", { class: `pi-rider ${ownerClass(r.owner)}${moving ? " is-mover" : ""}`, "data-rider": r.rider, role: "img", "aria-label": t("pi_rider_at", { rider: r.rider, lane: r.lane }) },
+    root.append(svg("g", { class: `pi-rider ${ownerClass(r.owner)}${moving ? " is-mover" : ""}`, "data-rider": r.rider, role: "img", "aria-label": keyed("pi_rider_at", { rider: r.rider, lane: r.lane }) },
       svg("circle", { cx: x, cy: y, r: 14 }),
       svg("text", { x, y: y + 5, "text-anchor": "middle" }, String(r.rider))));
   }
@@ -209,7 +213,13 @@ export function playerName(view, p) {
   const pl = view.players[p];
   if (!pl) return `#${p + 1}`;
   if (pl.kind !== "human") return t("pi_player_computer", { n: p + 1, level: t(`level_${pl.kind}`) });
-  return pl.name ? t("pi_player_named", { n: p + 1, name: pl.name }) : t(hostScreen ? "pi_player_screen" : "pi_player_big_screen", { n: p + 1 });
+  return pl.name ? t("pi_player_named", { n: p + 1, name: pl.name }) + standsIn(view, pl)
+    : t(hostScreen ? "pi_player_screen" : "pi_player_big_screen", { n: p + 1 });
+}
+
+// "(computer: easy)" after a person's name while a computer plays their seat
+function standsIn(view, pl) {
+  return standInOf(view, (view.seats || []).indexOf(pl.name));
 }
 
 function chip(owner, text) { return el("span", { class: `pi-chip ${ownerClass(owner)}` }, text); }
@@ -244,7 +254,7 @@ function standingsTable(v) {
       el("th", { class: "num" }, t("pi_to_go")), el("th", { class: "num" }, t("pi_lane")),
       points ? el("th", { class: "num" }, t("pi_points")) : null)),
     el("tbody", {}, v.standings.map((s) => el("tr", { class: `${v.mine.includes(s.owner) ? "mine" : ""} ${s.rider === v.mover ? "moving" : ""}` },
-      el("td", {}, s.place ?? "—"), el("td", {}, chip(s.owner, String(s.rider))), el("td", { class: "pi-who" }, shortName(v, s.owner)),
+      el("td", {}, s.place ?? "—"), el("td", {}, chip(s.owner, String(s.rider))), el("td", { class: "pi-who" }, shortName(v, s.owner, false), standsInLine(v, s.owner)),
       el("td", { class: "num" }, s.status === "race" ? (s.to_go > 0 ? String(s.to_go) : t("pi_over_line")) : t(s.status === "out" ? "out" : "pi_waiting")),
       el("td", { class: "num" }, s.status === "race" ? String(s.lane) : ""),
       points ? el("td", { class: "num" }, String(s.points)) : null))));
@@ -257,11 +267,20 @@ export function neutralName(view, p) {
   return playerName(view, p);
 }
 
-// A player in a table's narrow column: P1 Aki, P1, P2 · medium.
-export function shortName(view, p) {
+// A player in a table's narrow column: P1 Aki, P1, P2 · medium (`mark`: with "(computer:
+// easy)" after a person whose seat a computer plays).
+export function shortName(view, p, mark = true) {
   const pl = view.players[p];
   if (pl && pl.kind !== "human") return t("pi_player_short_computer", { n: p + 1, level: t(`level_${pl.kind}`) });
-  return pl?.name ? t("pi_player_named", { n: p + 1, name: pl.name }) : t("pi_player_plain", { n: p + 1 });
+  return pl?.name ? t("pi_player_named", { n: p + 1, name: pl.name }) + (mark ? standsIn(view, pl) : "")
+    : t("pi_player_plain", { n: p + 1 });
+}
+
+// the computer's mark on a line of its own under a name in the standings (or nothing)
+function standsInLine(view, p) {
+  const pl = view.players[p];
+  const mark = pl?.name && pl.kind === "human" ? standsIn(view, pl).trim() : "";
+  return mark ? el("small", { class: "pi-stand-in" }, mark) : null;
 }
 
 // Who won, from this screen's point of view: "you won" / "you lost" on a screen that plays
@@ -350,7 +369,7 @@ export function mountRace(root, ctx) {
       // a compact grid: a row for each distance behind the line, a column for each lane
       const backs = [...new Set(ch.items.map((c) => c.back))].sort((a, b) => a - b);
       const lanes = [1, 2, 3, 4];
-      return el("div", { class: "pi-place-grid", role: "group", "aria-label": t("pi_your_place", { rider: ch.rider }) },
+      return el("div", { class: "pi-place-grid", role: "group", "aria-label": keyed("pi_your_place", { rider: ch.rider }) },
         el("span", { class: "pi-grid-head" }, t("pi_behind_head")),
         lanes.map((l) => el("span", { class: "pi-grid-head" }, t("pi_lane_n", { n: l }))),
         backs.flatMap((b) => [el("span", { class: "pi-grid-row" }, String(b)),

@@ -4,7 +4,7 @@
 // each frame at its pace); mountFilm(box, film) plays a whole film with its own controls
 // (replays of saved stages, where the reader scrubs).
 import { el } from "/static/js/common.js";
-import { language, onLanguage, t } from "/static/js/i18n.js";
+import { keyed, language, onLanguage, t } from "/static/js/i18n.js";
 import { render } from "/static/js/present.js";
 import { useStyles } from "/static/js/rooms.js";
 
@@ -18,6 +18,20 @@ function svg(tag, attrs = {}, ...children) {
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
   for (const c of children) node.append(c instanceof Node ? c : document.createTextNode(String(c)));
   return node;
+}
+
+// A stage's name in the reader's language: its words (a message) where the server gives them,
+// else its name as written.
+export function stageName(words, name) {
+  return words ? render(words, language(), "wielersim") : name;
+}
+
+// A shipped route, peloton or stage race ("flanders") in the reader's words; its file name
+// where the tables have none.
+export function choiceName(kind, value) {
+  const key = `wv_${kind}_${value}`;
+  const words = t(key);
+  return words === key ? value : words;
 }
 
 export function gapText(seconds) {
@@ -106,7 +120,7 @@ export function filmStage(film, opts = {}) {
       where.textContent = t("wv_before", { n: route.distance });
     } else {
       const front = f.riders.length ? Math.max(...f.riders.map((r) => r[1])) : route.distance;
-      where.textContent = t("wv_turn", { turn: f.turn, togo: Math.max(0, route.distance - front),
+      where.textContent = t("wv_turn", { turn: f.turn, n: Math.max(0, route.distance - front),
         weather: t(f.rain ? "wv_rain" : "wv_dry"), done: f.finished });
     }
   }
@@ -204,14 +218,14 @@ export function mountFilm(box, film, opts = {}) {
   const playBtn = el("button", { type: "button", class: "primary", "data-act": "play" });
   const stepBtn = el("button", { type: "button", "data-act": "step" });
   const endBtn = el("button", { type: "button", "data-act": "end" });
-  const speedSel = el("select", { "aria-label": t("wv_speed"), class: "speed" },
+  const speedSel = el("select", { "aria-label": keyed("wv_speed"), class: "speed" },
     SPEEDS.map((ms, i) => el("option", { value: i, selected: i === speed }, `${(1000 / ms).toFixed(1)}×`)));
-  const bar = el("progress", { max: Math.max(1, frames.length), value: 0, class: "film-progress", "aria-label": t("wv_progress_label") });
+  const bar = el("progress", { max: Math.max(1, frames.length), value: 0, class: "film-progress", "aria-label": keyed("wv_progress_label") });
   const controls = el("div", { class: "row film-controls" }, playBtn, stepBtn, endBtn, speedSel, bar);
   box.replaceChildren(...[title, frames.length ? controls : null, stage.node, result].filter(Boolean));
 
   function words() {
-    title.textContent = film.stage_name || (film.route ? film.route.name : "");
+    title.textContent = stageName(film.stage_words, film.stage_name) || (film.route ? film.route.name : "");
     playBtn.textContent = timer ? t("wv_pause") : t("wv_play");
     stepBtn.textContent = t("wv_step");
     endBtn.textContent = t("wv_end");

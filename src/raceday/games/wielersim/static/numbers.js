@@ -8,11 +8,12 @@ export async function prepare(kit) {
 
 export function form(kit) {
   const { el, t, field, select, numberInput, seedInput, seed, start, limits } = kit;
+  const words = (kind, values) => values.map((v) => { const key = `wv_${kind}_${v}`; return t(key) === key ? v : t(key); });
   const wv = el("form", { id: "form-wielersim", class: "card" }, el("h2", {}, t("nm_wielersim")),
     el("p", { class: "note" }, t("nm_wielersim_hint")),
     el("div", { class: "row" },
-      field("nm-route", "wv_route", select("route", choices.routes, "flanders", "nm-route")),
-      field("nm-peloton", "wv_peloton", select("peloton", choices.pelotons, "classics", "nm-peloton")),
+      field("nm-route", "wv_route", select("route", choices.routes, "flanders", "nm-route", words("route", choices.routes))),
+      field("nm-peloton", "wv_peloton", select("peloton", choices.pelotons, "classics", "nm-peloton", words("peloton", choices.pelotons))),
       field("nm-wn", "nm_races", numberInput("nm-wn", "n", 1000, limits.races)),
       field("nm-wseed", "wv_seed", seedInput("nm-wseed")),
       el("button", { type: "submit", class: "primary" }, t("nm_predict"))));

@@ -4,10 +4,10 @@
 // race's line, the groups and the ticker, then the podium and the result. The host alone
 // has the controls (start, pause or resume, the pace, skip to the finish).
 import { el } from "/static/js/common.js";
-import { onLanguage, t } from "/static/js/i18n.js";
+import { keyed, onLanguage, t } from "/static/js/i18n.js";
 import { drawFinale } from "/static/js/finale.js";
 import { seatList } from "/static/js/rooms.js";
-import { filmStage, resultTable } from "./film.js";
+import { choiceName, filmStage, resultTable, stageName } from "./film.js";
 
 const PACES = [3, 1.5, 0.8, 0.2]; // seconds a turn the host may pick
 const MOVE_SHARE = 0.6; // the groups glide for this share of a turn
@@ -41,14 +41,14 @@ export function mountScreen(root, ctx, kind) {
   }
 
   function title(film) {
-    return film.title || film.route.name;
+    return stageName(film.title_words, film.title) || film.route.name;
   }
 
   function subline(v) {
     const f = v.film;
     const parts = [];
     if (f.campaign) parts.push(t("wv_of_tour", { name: f.campaign }));
-    if (f.peloton_name) parts.push(t("wv_peloton_is", { name: f.peloton_name }));
+    if (f.peloton_name) parts.push(t("wv_peloton_is", { name: choiceName("peloton", f.peloton_name) }));
     if (f.seed) parts.push(t("wv_seed_is", { seed: f.seed }));
     return parts.join(" · ");
   }
@@ -66,7 +66,7 @@ export function mountScreen(root, ctx, kind) {
   function paceSelect(v) {
     const now = v.timeline?.pace ?? 1.5;
     const values = PACES.includes(now) ? PACES : [...PACES, now].sort((a, b) => b - a);
-    const sel = el("select", { id: "wv-pace", "aria-label": t("wv_pace") },
+    const sel = el("select", { id: "wv-pace", "aria-label": keyed("wv_pace") },
       values.map((s) => el("option", { value: s, selected: s === now }, paceLabel(s))));
     sel.addEventListener("change", () => { focusNext = "wv-pace"; send({ type: "pace", seconds: Number(sel.value) }); });
     return el("label", { for: "wv-pace", class: "wv-pace" }, t("wv_pace"), " ", sel);
@@ -102,8 +102,8 @@ export function mountScreen(root, ctx, kind) {
     const join = phone ? el("div", {}, v.me ? el("p", { class: "who" }, t("you_are", { name: v.me.name })) : null,
       el("p", { class: "wv-wait" }, t("wv_waiting_start")))
       : el("div", { class: "join-box wv-join" },
-        el("p", { class: "big-code", "aria-label": t("room", { code: ctx.code }) }, ctx.code),
-        el("img", { class: "qr", src: `/api/rooms/${ctx.code}/qr.svg`, alt: t("join_at", { url: joinUrl }), width: 200, height: 200 }),
+        el("p", { class: "big-code", "aria-label": keyed("room", { code: ctx.code }) }, ctx.code),
+        el("img", { class: "qr", src: `/api/rooms/${ctx.code}/qr.svg`, alt: keyed("join_at", { url: joinUrl }), width: 200, height: 200 }),
         el("p", {}, t("wv_scan_to_watch")), el("p", { class: "url" }, joinUrl));
     const seats = el("p", { class: "wv-seats" }, v.seats.length
       ? t("wv_watching", { n: v.seats.length, names: v.seats.join(", ") }) : t("wv_nobody_watching"));

@@ -1,9 +1,9 @@
 // The WielerSIM page: watch one race, or a saved stage race (the same campaign the
 // terminal's `raceday wielersim tour` rides): ride the next stage, see the tables and the GC.
 import { api, el, tokens } from "/static/js/common.js";
-import { languageButton, onLanguage, t, translatePage } from "/static/js/i18n.js";
+import { keyed, languageButton, onLanguage, setAttribute, t, translatePage } from "/static/js/i18n.js";
 import { createRoom } from "/static/js/rooms.js";
-import { gapText } from "./film.js";
+import { choiceName, gapText, stageName } from "./film.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const app = document.getElementById("app");
@@ -26,9 +26,11 @@ function keepKey(name, key) {
 const keyOf = (name) => (campaignKeys()[name] ? { "X-Campaign-Key": campaignKeys()[name] } : {});
 const PAGE = 20;
 
-function select(name, values, value, id) {
-  return el("select", { name, id }, values.map((v) => el("option", { value: v, selected: v === value }, v)));
+function select(name, values, value, id, kind = name) {
+  return el("select", { name, id }, values.map((v) => el("option", { value: v, selected: v === value }, choiceName(kind, v))));
 }
+
+const nameOf = (stage) => stageName(stage.words, stage.name);
 
 function header() {
   return el("header", { class: "bar" },
@@ -40,7 +42,7 @@ function header() {
 
 function svg(tag, attrs = {}, ...children) {
   const node = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  for (const [k, v] of Object.entries(attrs)) setAttribute(node, k, v);
   for (const c of children) node.append(c instanceof Node ? c : document.createTextNode(String(c)));
   return node;
 }
@@ -74,7 +76,7 @@ function gcChart(view) {
   const max = ticks[ticks.length - 1];
   const x = (i) => L + (stages === 1 ? (W - L - R) / 2 : (i * (W - L - R)) / (stages - 1));
   const y = (g) => T + (g / max) * (H - T - B);
-  const pic = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "gc-chart", role: "img", "aria-label": t("wv_gc_chart") });
+  const pic = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "gc-chart", role: "img", "aria-label": keyed("wv_gc_chart") });
   pic.append(svg("title", {}, t("wv_gc_chart")));
   for (const g of ticks) {
     pic.append(svg("line", { x1: L, x2: W - R, y1: y(g), y2: y(g), class: "grid" }),
@@ -94,7 +96,7 @@ function gcChart(view) {
     pic.append(svg("polyline", { points: pts, fill: "none", stroke: colour, "stroke-width": 2.5, "stroke-dasharray": DASHES[k % DASHES.length] }));
     s.gaps.forEach((g, i) => pic.append(svg("circle", { cx: x(i), cy: y(g), r: 3.5, fill: colour })));
   });
-  const legend = el("ol", { class: "gc-legend", "aria-label": t("wv_gc_legend") }, series.map((s, k) => {
+  const legend = el("ol", { class: "gc-legend", "aria-label": keyed("wv_gc_legend") }, series.map((s, k) => {
     const last = s.gaps[s.gaps.length - 1];
     return el("li", {}, lineSample(k), " ", `${s.name} (${s.number})`, " ",
       el("span", { class: "num" }, k ? `+${gapText(last)}` : t("wv_yellow")));
@@ -114,7 +116,7 @@ function riderTable(caption, rows, valueKey, value, teams = false) {
 // The tables after a stage, one at a time (the stage's result, the GC, points, mountains,
 // teams), picked with a row of buttons, so the page fits a TV.
 const TABLES = [
-  ["result", (stage) => riderTable(t("wv_stage_result", { name: stage.name }), stage.result, "wv_gap",
+  ["result", (stage) => riderTable(t("wv_stage_result", { name: nameOf(stage) }), stage.result, "wv_gap",
     (r, i) => (i === 0 || r.gap ? gapText(r.gap) : t("wv_same_time")) + (r.bonus ? " " + t("wv_bonus", { seconds: r.bonus }) : ""))],
   ["gc", (stage) => riderTable(t("wv_gc"), stage.gc, "wv_gap", (r, i) => (i === 0 ? t("wv_yellow") : "+" + gapText(r.gap)))],
   ["points", (stage) => riderTable(t("wv_points"), stage.points, "wv_pts", (r) => r.points)],
@@ -135,7 +137,7 @@ function stageTables(stage) {
     for (const b of buttons) b.setAttribute("aria-pressed", String(b.dataset.table === shownTable));
   }
   draw();
-  return el("div", {}, el("div", { class: "row table-tabs", role: "group", "aria-label": t("wv_which_table") }, buttons), panel);
+  return el("div", {}, el("div", { class: "row table-tabs", role: "group", "aria-label": keyed("wv_which_table") }, buttons), panel);
 }
 
 // A watch room for stage `index` of the stage race (the next one is ridden and saved first):
@@ -156,11 +158,11 @@ async function showCampaign(name, box, shown) {
   const tables = el("div");
   const next = view.finished ? null : view.stages[view.done];
   const rideBtn = next ? el("button", { type: "button", class: "primary", id: "ride" },
-    t(next.prologue ? "wv_ride_prologue" : "wv_ride", { name: next.name })) : null;
+    t(next.prologue ? "wv_ride_prologue" : "wv_ride", { name: nameOf(next) })) : null;
   const stageList = el("ol", { class: "stages" }, view.stages.map((s) => el("li", { class: s.ridden ? "ridden" : "" },
     s.ridden ? el("button", { type: "button", class: "linkish", "data-stage": s.index, "aria-pressed": String(s.index === picked),
-      onclick: () => { picked = s.index; tables.replaceChildren(stageTables(s)); markPicked(); } }, s.name)
-      : el("span", {}, s.name, " — ", t("wv_to_ride")),
+      onclick: () => { picked = s.index; tables.replaceChildren(stageTables(s)); markPicked(); } }, nameOf(s))
+      : el("span", {}, nameOf(s), " — ", t("wv_to_ride")),
     s.ridden && !s.prologue ? el("button", { type: "button", class: "small", onclick: () => watchStage(name, s.index).catch(fail) }, t("wv_watch_again")) : null,
     s.ridden ? el("a", { href: `/replay/wielersim/${encodeURIComponent(name)}/${s.index}`, class: "small" }, t("wv_replay")) : null)));
   function markPicked() {
@@ -237,12 +239,17 @@ function campaignItem(c) {
 
 async function home(box) {
   const list = await listPage(0);
+  drawHome(box, list);
+  redraw = () => drawHome(box, list);  // a language switch redraws at once, from the same list
+}
+
+function drawHome(box, list) {
   const race = el("form", { id: "race-form", class: "card" },
     el("h2", {}, t("wv_one_race")), el("p", { class: "note" }, t("wv_one_race_hint")),
     el("div", { class: "row" },
       el("label", { for: "wv-route" }, t("wv_route"), select("route", choices.routes, params.get("route") || "flanders", "wv-route")),
       el("label", { for: "wv-peloton" }, t("wv_peloton"), select("peloton", choices.pelotons, params.get("peloton") || "classics", "wv-peloton")),
-      el("label", { for: "wv-seed" }, t("wv_seed"), el("input", { id: "wv-seed", name: "seed", inputmode: "numeric", value: params.get("seed") || "", placeholder: t("wv_seed_any") })),
+      el("label", { for: "wv-seed" }, t("wv_seed"), el("input", { id: "wv-seed", name: "seed", inputmode: "numeric", value: params.get("seed") || "", placeholder: keyed("wv_seed_any") })),
       el("button", { type: "submit", class: "primary" }, t("wv_watch"))));
   onSubmit(race, ["route", "peloton"], "seed", async (body) => {
     await createRoom("wielersim", body, error);  // the server plays the film in a watch room
@@ -251,7 +258,7 @@ async function home(box) {
     el("div", { class: "row" },
       el("label", { for: "wv-tour" }, t("wv_tour"), select("tour", choices.tours, choices.tours[0], "wv-tour")),
       el("label", { for: "wv-tour-peloton" }, t("wv_peloton"), select("peloton", choices.pelotons, "classics", "wv-tour-peloton")),
-      el("label", { for: "wv-name" }, t("wv_name"), el("input", { id: "wv-name", name: "name", maxlength: 60, placeholder: t("wv_name_auto") })),
+      el("label", { for: "wv-name" }, t("wv_name"), el("input", { id: "wv-name", name: "name", maxlength: 60, placeholder: keyed("wv_name_auto") })),
       el("button", { type: "submit", class: "primary" }, t("wv_new_tour"))));
   onSubmit(tourForm, ["tour", "peloton"], "name", async (body) => {
     const c = await api("/api/wielersim/campaigns", body);
@@ -262,7 +269,6 @@ async function home(box) {
     el("section", { class: "card" }, el("h2", {}, t("wv_tours")), el("p", { class: "note" }, t("wv_tours_hint")),
       list.campaigns.length ? campaignList(list) : el("p", { class: "note" }, t("wv_no_tours")),
       tourForm));
-  redraw = () => home(box);
 }
 
 async function main() {

@@ -4,7 +4,7 @@
 // on. The voice is off until someone turns it on; the choice is remembered. The game's
 // page decides which facts make a moment: this module only shows and speaks them.
 import { el } from "./common.js";
-import { language, onLanguage, t } from "./i18n.js";
+import { keyed, language, onLanguage, t } from "./i18n.js";
 
 const VOICE_KEY = "raceday.voice";
 const VOICES = { en: "en-GB", ja: "ja-JP" };
@@ -34,7 +34,7 @@ export function createAnnouncer() {
   let count = 0;
   let timer = null;
   const line = el("div", { class: "announcer", role: "status", "aria-live": "assertive", "aria-atomic": "true",
-    "aria-label": t("announcer") });
+    "aria-label": keyed("announcer") });
   const button = el("button", { type: "button", class: "announcer-voice" });
 
   function words(m) { return t(m.key, m.params || {}); }

@@ -1,6 +1,6 @@
 // Shared by every page: DOM building, REST calls, tokens in storage, the live connection.
 import { applyPatch } from "./delta.js";
-import { onLanguage, refusal, t } from "./i18n.js";
+import { onLanguage, refusal, setAttribute, t } from "./i18n.js";
 
 // el("div", {class: "x", onclick: f}, child, "text", [more, [children]], ...) — text is always
 // text, never HTML; arrays of children at any depth are flattened.
@@ -12,7 +12,7 @@ export function el(tag, attrs = {}, ...children) {
     else if (k === "class") node.className = v;
     else if (k === "text") node.textContent = v;
     else if (v === true) node.setAttribute(k, "");
-    else node.setAttribute(k, String(v));
+    else setAttribute(node, k, v);  // words(key) in the page's language, at each switch too
   }
   for (const c of children.flat(Infinity)) {
     if (c === null || c === undefined || c === false) continue;

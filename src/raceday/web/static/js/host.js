@@ -3,7 +3,7 @@ import { el, errorLine, pageKind, roomCode, roomCodeTag, statusLine, tokens } fr
 import { noticeIfClosed, openRoomOrNotice } from "./closed.js";
 import { connectScreen } from "./screen.js";
 import { soundButton } from "./sound.js";
-import { languageButton, t } from "./i18n.js";
+import { languageButton, onLanguage, t } from "./i18n.js";
 
 const code = roomCode();
 const watching = pageKind() === "watch";
@@ -17,6 +17,9 @@ async function main() {
   const token = watching ? null : tokens.host(code);
   const role = token ? "host" : "spectator";
   const game = await import(`/games/${info.game}/static/host.js`);
+  const title = () => { document.title = `${t(info.game)} ${code} — raceday`; };
+  title();
+  onLanguage(title);
   const header = el("header", { class: "bar" },
     el("h1", {}, el("span", { "data-i18n": info.game }, t(info.game)),
       " ", roomCodeTag(code)),

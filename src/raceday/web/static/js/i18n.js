@@ -9,13 +9,17 @@ let lang = pickLanguage();
 const listeners = [];
 const owners = {};  // a game's own short key -> that game (only where one game has it)
 
-// Note which game owns each short key of `entries` (keys "<game>.<key>" without a dot in <key>).
+// A key without its plural form ("pi_points_n.one" is "pi_points_n").
+const singular = (key) => key.replace(/\.(one|other)$/, "");
+
+// Note which game owns each short key of `entries` (keys "<game>.<key>" without a dot in <key>,
+// or with only a plural form after it).
 function noteOwners(entries) {
-  const shared = new Set(Object.keys(entries).filter((k) => !k.includes(".")));
+  const shared = new Set(Object.keys(entries).map(singular).filter((k) => !k.includes(".")));
   const seen = {};
   for (const full of Object.keys(entries)) {
     const dot = full.indexOf(".");
-    const short = full.slice(dot + 1);
+    const short = singular(full.slice(dot + 1));
     if (dot < 0 || short.includes(".") || shared.has(short)) continue;
     (seen[short] ??= new Set()).add(full.slice(0, dot));
   }
@@ -67,9 +71,11 @@ export function onLanguage(f) {
 }
 
 // A refusal from the server in the page's language: its words ({key, params}) where it sent
-// them, else its English text.
+// them; else its English text on an English page, and a sentence of the page's language
+// saying no reason came in it on any other (never English inside another language).
 export function refusal(answer, text) {
-  return answer && answer.words ? render(answer.words, lang) : text;
+  if (answer && answer.words) return render(answer.words, lang);
+  return lang === FALLBACK || !text ? text : t("refusal.unworded");
 }
 
 export function t(key, params = {}) {
@@ -103,8 +109,29 @@ export function withAmounts(value, key = "") {
   return value;
 }
 
+// An attribute's words that follow the language: el("nav", {"aria-label": keyed("key", params)})
+// (or setAttribute below) writes the attribute in the page's language now and, keeping its key
+// in data-i18n-attrs, again at each switch, as a screen reader must hear the page it sees.
+export class Words {
+  constructor(key, params = {}) { this.key = key; this.params = params; }
+  toString() { return t(this.key, this.params); }
+}
+
+export function keyed(key, params = {}) { return new Words(key, params); }
+
+// node.setAttribute(name, value), where a Words value is kept to be worded again at each switch.
+export function setAttribute(node, name, value) {
+  const kept = node.dataset.i18nAttrs ? JSON.parse(node.dataset.i18nAttrs) : {};
+  if (value instanceof Words) kept[name] = [value.key, value.params];
+  else delete kept[name];
+  if (Object.keys(kept).length) node.dataset.i18nAttrs = JSON.stringify(kept);
+  else delete node.dataset.i18nAttrs;
+  node.setAttribute(name, String(value));
+}
+
 // Elements with data-i18n="key" get their text (with the JSON parameters of
-// data-i18n-params, where a server-made page gives them); data-i18n-label sets aria-label.
+// data-i18n-params, where a server-made page gives them); data-i18n-label sets aria-label, and
+// data-i18n-attrs (see keyed()) the attributes it names.
 export function translatePage(root = document) {
   for (const el of root.querySelectorAll("[data-i18n]")) {
     let params = {};
@@ -113,6 +140,11 @@ export function translatePage(root = document) {
   }
   for (const el of root.querySelectorAll("[data-i18n-label]")) {
     el.setAttribute("aria-label", t(el.dataset.i18nLabel));
+  }
+  for (const el of root.querySelectorAll("[data-i18n-attrs]")) {
+    for (const [name, [key, params]] of Object.entries(JSON.parse(el.dataset.i18nAttrs))) {
+      el.setAttribute(name, t(key, params));
+    }
   }
 }
 
@@ -132,3 +164,4 @@ export function languageButton() {
 }
 
 document.documentElement.lang = lang;
+translatePage(document.head);  // the page's title, where it is worded from the tables

@@ -2,7 +2,7 @@
 // card is its own module), follow its progress, then read the result as sortable tables
 // and a chart.
 import { api, el } from "./common.js";
-import { language, languageButton, onLanguage, refusal, t, translatePage } from "./i18n.js";
+import { keyed, language, languageButton, onLanguage, refusal, setAttribute, t, translatePage } from "./i18n.js";
 import { fieldKind, optionsSchema } from "./options-form.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -24,6 +24,7 @@ function header() {
 
 const pct = (p) => `${(100 * p).toLocaleString(language() === "ja" ? "ja-JP" : "en-US", { maximumFractionDigits: p < 0.01 ? 3 : 1, minimumFractionDigits: 1 })}%`;
 const value = (v) => (Array.isArray(v) ? v[0] : v);
+const textual = (kind) => kind === "text" || kind === "word";  // sorted and set as words
 
 function cell(kind, v) {
   if (v === null || v === undefined) return "—";
@@ -31,6 +32,7 @@ function cell(kind, v) {
   if (kind === "ci") return el("span", {}, pct(v[0]), " ", el("span", { class: "ci" }, `[${pct(v[1])}–${pct(v[2])}]`));
   if (kind === "odds") return v.toFixed(2);
   if (kind === "num") return Number(v).toFixed(2);
+  if (kind === "word") return t(v);
   return String(v);
 }
 
@@ -41,30 +43,31 @@ function table(spec) {
     const kind = spec.columns.find((c) => c.key === key)?.kind;
     rows.sort((a, b) => {
       const x = value(a[key]), y = value(b[key]);
-      const c = kind === "text" ? String(x).localeCompare(String(y), undefined, { numeric: true }) : (x ?? -1) - (y ?? -1);
+      const word = (v) => String(kind === "word" ? t(v) : v);
+      const c = textual(kind) ? word(x).localeCompare(word(y), undefined, { numeric: true }) : (x ?? -1) - (y ?? -1);
       return dir * c;
     });
   }
   const head = spec.columns.map((c) => {
     const sorted = c.key === key ? (dir > 0 ? "ascending" : "descending") : "none";
-    return el("th", { scope: "col", "aria-sort": sorted, class: c.kind === "text" ? "" : "num" },
+    return el("th", { scope: "col", "aria-sort": sorted, class: textual(c.kind) ? "" : "num" },
       el("button", { type: "button", class: "sort", "data-key": c.key, onclick: () => {
         const now = sorts[spec.id] || [null, 0];
-        sorts[spec.id] = [c.key, now[0] === c.key ? -now[1] : (c.kind === "text" ? 1 : -1)];
+        sorts[spec.id] = [c.key, now[0] === c.key ? -now[1] : (textual(c.kind) ? 1 : -1)];
         showResult();
       } }, t(c.label), el("span", { "aria-hidden": "true" }, sorted === "ascending" ? " ▲" : sorted === "descending" ? " ▼" : "")));
   });
   const shown = rows.slice(0, 200);
   // a box that scrolls sideways on a phone: reachable and named for the keyboard
-  return el("div", { class: "table-box", tabindex: 0, role: "region", "aria-label": t(spec.title) }, el("table", { class: "sortable", id: `t-${spec.id}` },
+  return el("div", { class: "table-box", tabindex: 0, role: "region", "aria-label": keyed(spec.title) }, el("table", { class: "sortable", id: `t-${spec.id}` },
     el("caption", {}, t(spec.title), spec.rows.length > shown.length ? ` (${shown.length} / ${spec.rows.length})` : ""),
     el("thead", {}, el("tr", {}, head)),
-    el("tbody", {}, shown.map((r) => el("tr", {}, spec.columns.map((c) => el("td", { class: c.kind === "text" ? "" : "num" }, cell(c.kind, r[c.key]))))))));
+    el("tbody", {}, shown.map((r) => el("tr", {}, spec.columns.map((c) => el("td", { class: textual(c.kind) ? "" : "num" }, cell(c.kind, r[c.key]))))))));
 }
 
 function svg(tag, attrs = {}, ...children) {
   const node = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  for (const [k, v] of Object.entries(attrs)) setAttribute(node, k, v);
   for (const c of children) node.append(c instanceof Node ? c : document.createTextNode(String(c)));
   return node;
 }
@@ -79,7 +82,7 @@ function chart(result) {
   const H = T + rows.length * row + 24;
   const max = Math.max(0.05, ...rows.flatMap((r) => spec.values.map((v) => (Array.isArray(r[v]) ? r[v][2] : r[v]))));
   const x = (p) => L + (p / max) * (W - L - R);
-  const pic = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img", "aria-label": t("nm_chart") });
+  const pic = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img", "aria-label": keyed("nm_chart") });
   pic.append(svg("title", {}, t("nm_chart")));
   const col = tableSpec.columns;
   spec.values.forEach((v, k) => {
@@ -127,7 +130,7 @@ function showResult() {
   if (job.result) {
     const r = job.result;
     parts.unshift(el("h2", {}, titleText(r.title)));
-    parts.push(el("div", { class: "chart-box", tabindex: 0, role: "region", "aria-label": t("nm_chart") }, chart(r)));
+    parts.push(el("div", { class: "chart-box", tabindex: 0, role: "region", "aria-label": keyed("nm_chart") }, chart(r)));
     for (const n of r.notes || []) parts.push(el("p", { class: "note" }, t(n.key, n)));
     for (const spec of r.tables) parts.push(table(spec));
   }
@@ -173,7 +176,7 @@ function select(name, values, value, id, labels = null) {
 }
 const field = (id, label, input) => el("label", { for: id }, t(label), input);
 const numberInput = (id, name, v, max, min = 1) => el("input", { id, name, type: "number", min, max, value: v, inputmode: "numeric", required: true });
-const seedInput = (id) => el("input", { id, name: "seed", inputmode: "numeric", placeholder: t("wv_seed_any") });
+const seedInput = (id) => el("input", { id, name: "seed", inputmode: "numeric", placeholder: keyed("wv_seed_any") });
 
 // Each game's card comes from its own module (/games/<game>/static/numbers.js, found from
 // the server's list of the games that offer jobs): form(kit) returns the card.

@@ -21,6 +21,9 @@ async function main() {
     window.location.replace(`/watch/${encodeURIComponent(code)}`);
     return;
   }
+  const title = () => { document.title = `${t(info.game)} ${code} — raceday`; };
+  title();
+  onLanguage(title);
   const header = el("header", { class: "bar" },
     el("h1", {}, el("span", { "data-i18n": info.game }, t(info.game)), " ", roomCodeTag(code)),
     status.node, soundButton(), languageButton());

@@ -4,6 +4,8 @@
 // ({key, params}) is rendered first; a list is joined with the language's separator; true and
 // false read "yes" and "no"; null reads as nothing; any other object shows as compact JSON
 // (a template should not name one); a slot without a parameter stays as it is.
+// A key may come in plural forms, "<key>.one" and "<key>.other", chosen by the count n among
+// the parameters; a language without plurals gives both the same text.
 // A key missing in the language falls back to English, and a key missing there renders as itself.
 // With a game, the game's own key "<game>.<key>" is looked up first.
 
@@ -11,6 +13,7 @@ export const LANGUAGES = ["en", "ja"];
 export const FALLBACK = "en";
 const SEPARATORS = { en: ", ", ja: "、" };
 const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+const COUNT = "n";  // the parameter that chooses a key's plural form
 const tables = {};
 const loading = {};
 
@@ -42,6 +45,19 @@ export function template(key, lang, game = null) {
   return Object.hasOwn(entries, key) ? entries[key] : undefined;
 }
 
+// The plural form ("one" or "other") a count chooses; null for a parameter that is not a number.
+export function pluralForm(count) {
+  if (typeof count !== "number") return null;
+  return count === 1 ? "one" : "other";
+}
+
+// The template of `key` in `lang`: its plural form for the count n where the table has one.
+function pick(key, values, lang, game) {
+  const form = pluralForm(values[COUNT]);
+  const found = form === null ? undefined : template(`${key}.${form}`, lang, game);
+  return found ?? template(key, lang, game);
+}
+
 function value(v, lang, game) {
   if (v === null || v === undefined) return "";
   if (Array.isArray(v)) return v.map((x) => value(x, lang, game)).join(SEPARATORS[lang] ?? ", ");
@@ -54,8 +70,8 @@ function value(v, lang, game) {
 export function render(message, lang = FALLBACK, game = null, params = null) {
   const msg = typeof message === "string" ? { key: message, params: params || {} } : message;
   const values = msg.params || {};
-  let text = template(msg.key, lang, game);
-  if (text === undefined && lang !== FALLBACK) text = template(msg.key, FALLBACK, game);
+  let text = pick(msg.key, values, lang, game);
+  if (text === undefined && lang !== FALLBACK) text = pick(msg.key, values, FALLBACK, game);
   if (text === undefined) return msg.key;
   return text.replace(PLACEHOLDER, (slot, name) => (Object.hasOwn(values, name) ? value(values[name], lang, game) : slot));
 }

@@ -84,6 +84,7 @@ function mountPlayer({ title, total, hasBoard, drawStep, extra = null, below = (
     hasBoard ? el("div", { class: "replay-board-col" }, boardBox, under) : null,
     el("div", { class: "replay-side" }, controls, words, extra));
   main.replaceChildren(el("h2", { class: "replay-title" }, title()), view);
+  document.title = `${title()} — raceday`;
 
   function label() {
     under.replaceChildren(below() ?? "");
@@ -152,7 +153,11 @@ function mountPlayer({ title, total, hasBoard, drawStep, extra = null, below = (
   const onHash = () => { if (location.hash !== `#step=${at}`) { stop(); go(startAt(total)); } };
   window.addEventListener("hashchange", onHash);
   draw();
-  return () => { main.querySelector(".replay-title").textContent = title(); draw(); };
+  return () => {
+    main.querySelector(".replay-title").textContent = title();
+    document.title = `${title()} — raceday`;
+    draw();
+  };
 }
 
 // A room step's events as facts ({type, ...}) for a drawing that traces a move.
@@ -226,7 +231,7 @@ async function part(game, name, partName) {
   const drawBack = () => back.replaceChildren(el("a", { href: link(game, name) }, `${say(game, { key: "title" })} — ${name}`), " · ",
     el("a", { href: `/${encodeURIComponent(game)}?campaign=${encodeURIComponent(name)}` }, t("wv_open_campaign")));
   const mount = () => mountPlayer({
-    title: () => film.stage_name || film.route?.name || name,
+    title: () => (film.stage_words ? say(game, film.stage_words) : film.stage_name) || film.route?.name || name,
     total: frames.length + 1,
     hasBoard: true,
     extra: back,
@@ -259,7 +264,7 @@ async function list() {
   const href = (it) => (it.source !== "room" ? link(it.game, it.name)
     : it.url === `/replay/room/${it.name}` ? link("room", it.name) : link("room", it.name, String(it.number)));
   const item = (it) => el("li", {}, el("a", { href: href(it) },
-    `${say(it.game, { key: "title" })} — ${it.name}${it.number > 1 || it.url !== `/replay/room/${it.name}` ? ` · ${it.number}` : ""}`),
+    `${say(it.game, { key: "title" })} — ${it.name}${it.source === "room" && (it.number > 1 || it.url !== `/replay/room/${it.name}`) ? ` · ${it.number}` : ""}`),
     it.winners?.length ? el("span", { class: "winners" }, ` · ${t("rp_won_by", { names: winners(it) })}`) : null,
     it.when ? el("span", { class: "note" }, ` ${it.when}`) : null);
   main.replaceChildren(

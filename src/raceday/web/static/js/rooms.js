@@ -1,7 +1,7 @@
 // The room kit's browser half, shared by every game's pages: creating a room from a
 // landing card, the seat choices, the lobby card, a game's own styles and SVG helpers.
 import { api, el, tokens, worded } from "./common.js";
-import { onLanguage, t } from "./i18n.js";
+import { keyed, onLanguage, setAttribute, t } from "./i18n.js";
 import { optionsSchema } from "./options-form.js";
 import { thinking, thinkingSender } from "./thinking.js";
 
@@ -151,7 +151,7 @@ export function svg(tag, attrs = {}, ...children) {
   for (const [k, v] of Object.entries(attrs)) {
     if (v === undefined || v === null || v === false) continue;
     if (k.startsWith("on") && typeof v === "function") node.addEventListener(k.slice(2), v);
-    else node.setAttribute(k, String(v));
+    else setAttribute(node, k, v);
   }
   for (const c of children.flat()) {
     if (c === null || c === undefined || c === false) continue;
@@ -164,7 +164,7 @@ export function svg(tag, attrs = {}, ...children) {
 // (a squatter, a name typed twice): the server tells that phone and its key stops working.
 export function removeSeatButton(name, seat, send) {
   return el("button", { type: "button", class: "small remove-seat", "data-seat": seat,
-    "aria-label": t("remove_seat", { name }), onclick: () => send({ type: "remove_seat", seat }) }, t("remove"));
+    "aria-label": keyed("remove_seat", { name }), onclick: () => send({ type: "remove_seat", seat }) }, t("remove"));
 }
 
 // The host's part for players who left (while a game is on): a seat whose phone is gone may
@@ -177,7 +177,7 @@ export function standInPanel(v, send) {
   const seats = (v.seats || []).map((name, seat) => ({ name, seat }))
     .filter(({ seat }) => standing.has(seat) || away.has(seat));
   if (!levels.length || !seats.length || v.phase === "lobby" || v.phase === "finished") return null;
-  return el("div", { class: "card stand-ins", role: "group", "aria-label": t("stand_in_title") },
+  return el("div", { class: "card stand-ins", role: "group", "aria-label": keyed("stand_in_title") },
     el("h3", {}, t("stand_in_title")),
     el("ul", {}, seats.map(({ name, seat }) => {
       const level = standing.get(seat);
@@ -186,7 +186,7 @@ export function standInPanel(v, send) {
           away.has(seat) ? null : [" ", el("button", { type: "button", class: "small hand-back", "data-seat": seat,
             onclick: () => send({ type: "hand_back", seat }) }, t("stand_in_hand_back"))]);
       }
-      const pick = el("select", { class: "stand-in-level", "aria-label": t("stand_in_level", { name }) },
+      const pick = el("select", { class: "stand-in-level", "aria-label": keyed("stand_in_level", { name }) },
         levels.map((l) => el("option", { value: l }, t(`level_${l}`))));
       return el("li", { "data-seat": seat }, t("stand_in_away", { name }), " ", pick, " ",
         el("button", { type: "button", class: "small give-seat", "data-seat": seat,
@@ -202,7 +202,9 @@ export function standInMark(level) {
 // The mark for `seat` in view `v`, or "" when its person plays it.
 export function standInOf(v, seat) {
   const s = (v.stand_ins || []).find((x) => x.seat === seat);
-  return s ? ` ${standInMark(s.level)}` : "";
+  if (!s) return "";
+  const mark = standInMark(s.level);
+  return mark.startsWith("（") ? mark : ` ${mark}`; // a full-width bracket brings its own space
 }
 
 export function seatList(seats, isHost, send, attrs = {}) {
@@ -215,8 +217,8 @@ export function lobbyCard(view, ctx, placeLabel) {
   const open = view.players.filter((p) => p.kind === "human" && !p.name).length;
   return el("div", { class: "lobby" },
     ctx.role === "host" || ctx.role === "spectator" ? el("div", { class: "join-box" },
-      el("p", { class: "big-code", "aria-label": t("room", { code: ctx.code }) }, ctx.code),
-      el("img", { class: "qr", src: `/api/rooms/${ctx.code}/qr.svg`, alt: t("join_at", { url: joinUrl }), width: 220, height: 220 }),
+      el("p", { class: "big-code", "aria-label": keyed("room", { code: ctx.code }) }, ctx.code),
+      el("img", { class: "qr", src: `/api/rooms/${ctx.code}/qr.svg`, alt: keyed("join_at", { url: joinUrl }), width: 220, height: 220 }),
       el("p", {}, t("scan")), el("p", { class: "url" }, joinUrl)) : null,
     el("div", { class: "card" },
       el("h2", {}, t("gp_places")),
