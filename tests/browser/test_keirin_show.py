@@ -294,6 +294,8 @@ def test_every_phase_fits_the_tv_and_the_phones(server: str,
         phase(phone, "finished")
         phone.locator(".finale .podium").wait_for()
         check_phone(phone, "finale")
+        # the night is said to be over once (the heading), not again by the news line
+        assert phone.locator("body").inner_text().count("The night is over") == 1
     # the finale's podium and awards, then another night with the same seats
     assert tv.locator(".finale .podium li").count() >= 1
     assert tv.locator(".finale .awards li").count() >= 1  # both bought tickets: boldest

@@ -130,6 +130,12 @@ def test_a_language_switch_redraws_the_finale(open_page: Any, base: str) -> None
     assert page.get_by_role("button", name="もう一度（同じ席で）").count() == 1
     assert "コンピューター（やさしい）" in page.locator(".podium > li").nth(1).inner_text()
     assert "1着" in page.locator(".podium > li").nth(0).inner_text()
+    # re-worded, not played again: the steps stand still, also when the page draws the same
+    # finale anew (as the games' screens do on a switch)
+    rising = "getComputedStyle(document.querySelector('.podium .step-1')).animationName"
+    assert page.evaluate(rising) == "none"
+    page.evaluate(DRAW, [FINALE, True, True, False, None])
+    assert page.evaluate(rising) == "none"
     assert_accessible(page, "finale TV in Japanese")
 
 

@@ -121,6 +121,41 @@ def keirin_views() -> tuple[JSON, ...]:
     return tuple(views)
 
 
+@cache
+def keirin_results_views() -> tuple[JSON, ...]:
+    """Seed 5's race as in keirin_views, in a night of two races where Aki backs its winner,
+    rider 2: the TV's views step by step to the results (race 2's betting, race 1's purses)."""
+    room = KeirinRoom.create({"races": 2, "riders": 9}, 5)
+    room.add_seat("Aki")
+    rng = np.random.default_rng(5)
+    room.handle(HOST, {"type": "start"}, rng)
+    views = [copy(room.view(HOST))]
+    room.handle(Actor.player(0), {"type": "ticket", "kind": "win", "riders": [2],
+                                  "stake": "100"}, rng)
+    room.handle(Actor.player(0), {"type": "done"}, rng)
+    views.append(copy(room.view(HOST)))
+    while room.phase() == "racing":
+        room.handle(Actor.timeline(), {"type": "tick"}, rng)
+        views.append(copy(room.view(HOST)))
+    assert views[-1]["last"]["ranking"][0] == 2, "seed 5's race has another winner now"
+    return tuple(views)
+
+
+@cache
+def derby_lot() -> tuple[JSON, JSON, list[JSON]]:
+    """The first lot of seed 13's auction sold (Ben's 900 over Aki's 700 and the computer's
+    bid): the TV's view before the last bid, after it, and the events it made."""
+    room = DerbyRoom.create({"races": 4}, 13)
+    room.add_seat("Aki")
+    room.add_seat("Ben")
+    rng = np.random.default_rng(13)
+    room.handle(HOST, {"type": "start", "computers": 1}, rng)
+    room.handle(Actor.player(0), {"type": "bid", "amount": 700}, rng)
+    before = copy(room.public_view())
+    events = room.handle(Actor.player(1), {"type": "bid", "amount": 900}, rng)
+    return before, copy(room.public_view()), json.loads(json.dumps(events))
+
+
 # Mount the game's TV module as a spectator and feed it the views; record after each update
 # the announcer's moment and line, the course's shape, and what a stubbed voice was given.
 MOUNT = """async ([game, views, lang, upto]) => {
@@ -483,4 +518,109 @@ def test_keirin_stages_the_derny_the_bell_the_sprint_and_the_photo(chromium: Any
     assert strip.count() == len(cross["riders"][:3])  # the places that pay, crossed together
     assert strip.first.inner_text().replace("\n", " ").split() == ["2", "+0"]
     keep_shot(page, f"stage/keirin-finish-{lang}-1920.png")
+    page.context.close()
+
+
+LAPTOP = {"width": 1440, "height": 900}
+
+# What the shown headline lies over: each visible element of `selectors` whose box meets the
+# headline's, as [selector, its text]; null when no headline is shown.
+UNDER_HEADLINE = """(selectors) => {
+  const line = document.querySelector(".announcer.is-on");
+  if (!line) return null;
+  const h = line.getBoundingClientRect();
+  const out = [];
+  for (const s of selectors) {
+    for (const e of document.querySelectorAll(s)) {
+      const r = e.getBoundingClientRect();
+      if (!r.width || !r.height || line.contains(e) || e.contains(line)) continue;
+      if (r.right > h.left && h.right > r.left && r.bottom > h.top && h.bottom > r.top)
+        out.push([s, e.innerText.slice(0, 40)]);
+    }
+  }
+  return out;
+}"""
+SWITCH = """async (lang) => {
+  const i18n = await import("/static/js/i18n.js");
+  await i18n.setLanguage(lang);
+}"""
+
+
+@pytest.mark.parametrize("viewport", [TV, LAPTOP, PHONE], ids=["1920", "1440", "390"])
+def test_derby_headlines_hide_nothing(chromium: Any, base: str, viewport: dict[str, int]) -> None:
+    views = [*derby_views()]
+    finish = next(i for i, v in enumerate(views) if v["live"] and v["live"]["finished"])
+    page = tv_page(chromium, base, viewport)
+    # the photo-finish: not over the race's title, the course's header row or its lanes
+    page.evaluate(MOUNT, ["derby", views, "en", finish + 1])
+    assert page.evaluate(UNDER_HEADLINE, [".dd-race > h2", ".dd-course .dd-lane"]) == []
+    # the payout after the race: not over the betting board, the last race's card or the news
+    said = page.evaluate(MOUNT, ["derby", views, "en", None])["said"]
+    assert said[-1]["moment"].split()[0] == "payout", said[-1]
+    board = [".dd-stage h2", ".dd-stage h3", ".dd-stage tr", ".dd-stage .card",
+             ".dd-stage li", ".dd-ticker-line"]
+    assert page.evaluate(UNDER_HEADLINE, board) == []
+    keep_shot(page, f"stage/derby-payout-en-{viewport['width']}.png")
+    page.context.close()
+
+
+def test_derby_photo_margin_is_worded_anew_on_a_language_switch(chromium: Any,
+                                                                base: str) -> None:
+    views = [*derby_views()]
+    finish = next(i for i, v in enumerate(views) if v["live"] and v["live"]["finished"])
+    page = tv_page(chromium, base)
+    page.evaluate(MOUNT, ["derby", views, "en", finish + 1])
+    assert "by one pip" in page.locator(".announcer.is-on").inner_text()
+    # the banner (behind the headline for now) words the same margin
+    assert "by one pip" in page.locator(".dd-photo").text_content()
+    page.evaluate(SWITCH, "ja")
+    assert "d10 が d4 を1の目差で制した" in page.locator(".announcer.is-on").inner_text()
+    banner = page.locator(".dd-photo").text_content()
+    assert "を1の目差で制しました" in banner and "pip" not in banner, banner
+    page.context.close()
+
+
+def test_derby_auction_reveal_is_worded_anew_not_played_again(chromium: Any, base: str) -> None:
+    before, after, events = derby_lot()
+    page = tv_page(chromium, base, motion=True)
+    page.evaluate("""async ([before, after, events]) => {
+      const host = await import("/games/derby/static/host.js");
+      const root = document.createElement("main");
+      document.body.replaceChildren(root);
+      document.body.classList.add("big");
+      const ctx = { role: "spectator", code: "TEST", info: {}, error: { show() {} } };
+      const screen = host.mount(root, ctx);
+      screen.welcome(before, []);
+      screen.update(after, events);
+    }""", [before, after, events])
+    bids = page.locator(".dd-reveal .dd-bid")
+    rising = ("[...document.querySelectorAll('.dd-reveal .dd-bid')]"
+              ".map((b) => getComputedStyle(b).animationName)")
+    assert set(page.evaluate(rising)) == {"dd-in"}  # the bids come one after another
+    page.evaluate("() => Promise.all(document.getAnimations().map((a) => a.finished))")
+    page.evaluate(SWITCH, "ja")
+    page.locator(".dd-reveal .dd-verdict", has_text="Ben").wait_for()
+    assert "d4" in page.locator(".dd-reveal h3").inner_text()
+    assert any("\u3040" <= c <= "\u30ff" for c in page.locator(".dd-verdict").inner_text())
+    assert bids.count() == 4  # three bids and the verdict, worded again at once
+    assert set(page.evaluate(rising)) == {"none"}
+    page.context.close()
+
+
+@pytest.mark.parametrize("viewport", [TV, LAPTOP, PHONE], ids=["1920", "1440", "390"])
+def test_keirin_headlines_hide_nothing(chromium: Any, base: str, viewport: dict[str, int]) -> None:
+    views = [*keirin_results_views()]
+    page = tv_page(chromium, base, viewport)
+    said = page.evaluate(MOUNT, ["keirin", views, "en", None])["said"]
+    assert said[-1]["moment"].split()[0] == "payout", said[-1]
+    # the purses after the race, the winning tickets and the news stay in sight
+    results = [".kr-heading", ".kr-stage h3", ".kr-stage caption", ".kr-stage tr",
+               ".kr-news li", ".kr-status"]
+    assert page.evaluate(UNDER_HEADLINE, results) == []
+    keep_shot(page, f"stage/keirin-payout-en-{viewport['width']}.png")
+    # the photo-finish and the finish: the headline under their box, never over it
+    for moment, box in (("photo", ".kr-photo"), ("winner", ".kr-finish")):
+        page.evaluate(MOUNT, ["keirin", views, "en", index_of(said, moment) + 2])
+        assert page.locator(box).is_visible(), moment
+        assert page.evaluate(UNDER_HEADLINE, [box, ".kr-heading"]) == [], moment
     page.context.close()

@@ -281,7 +281,7 @@ def test_a_photo_finish_is_a_win_by_one_pip_or_a_tie(rolls: dict[str, int], out:
 
 
 def test_payout_labels_are_words_in_both_languages() -> None:
-    assert render(what_words("quinella d8-d10"), "ja") == "連勝複式 d8-d10"
+    assert render(what_words("quinella d8-d10"), "ja") == "馬連 d8-d10"
     assert render(what_words("win d20"), "en") == "win d20"
     assert render(what_words("prize 1st (d20)"), "ja") == "馬主賞金 1着（d20）"
 

@@ -10,7 +10,7 @@ import { describeEvent, render as word } from "/static/js/present.js";
 import { fill, seatList, standInOf, standInPanel, useStyles } from "/static/js/rooms.js";
 import { cue } from "/static/js/sound.js";
 import { createAnnouncer } from "/static/js/announcer.js";
-import { drawTrack, FURLONGS, glideMs, HORSES, horseTag, ownerSwatch, payoutMoment, raceMoments, SHAPES } from "./track.js";
+import { drawTrack, FURLONGS, glideMs, HORSES, horseTag, marginWords, ownerSwatch, payoutMoment, raceMoments, SHAPES } from "./track.js";
 
 export { HORSES, SHAPES, horseTag };
 
@@ -46,6 +46,7 @@ export function mount(root, ctx) {
   const askPace = paceFromAddress(DEFAULT_PACE, isHost, (intent) => send(intent));
   let shownFrame = null; // the track frame on screen (the next one runs from it)
   let lastLot = null; // the last lot sold, revealed bid by bid
+  let revealed = ""; // the lot (and its length) whose reveal has been played
   const ticker = [];
   const keys = new Map();
 
@@ -152,7 +153,7 @@ export function mount(root, ctx) {
   // the lines come at once, in the same order.
   // (`most`: the highest bids shown, where the card shares the screen; a line counts the
   // lower ones left out, and a tie's line of names is left to the verdict.)
-  function reveal(lot, most = Infinity) {
+  function reveal(lot, most = Infinity, still = false) {
     const all = [...lot.bids].filter((b) => b.amount > 0)
       .sort((a, b) => a.amount - b.amount || (a.player === lot.buyer) - (b.player === lot.buyer));
     const bids = all.slice(Math.max(0, all.length - most));
@@ -166,7 +167,7 @@ export function mount(root, ctx) {
     const tie = lot.tie && most === Infinity; // the short card names the buyer only
     const verdict = lot.house ? t("dd_lot_house", { horse: lot.horse })
       : t("dd_lot_sold", { horse: lot.horse, name: lot.buyer_name, price: money(lot.price) });
-    return el("div", { class: "card dd-reveal", "aria-live": "polite" },
+    return el("div", { class: still ? "card dd-reveal is-still" : "card dd-reveal", "aria-live": "polite" },
       el("h3", {}, t("dd_reveal", { horse: lot.horse }), " ", horseTag(lot.horse)),
       all.length > bids.length ? el("p", { class: "dd-more" }, t("dd_and_more", { n: all.length - bids.length })) : null,
       lines.length ? el("ol", { class: "dd-bids" }, lines) : el("p", {}, t("dd_no_bids")),
@@ -176,8 +177,14 @@ export function mount(root, ctx) {
 
   // The reveal keeps its own box, drawn once a lot (and language): a bid sealed for the
   // next lot redraws the lot on offer, never the reveal's stagger half-way through.
+  // Drawn again for the same lot (a language switch), it stands still: re-worded, not replayed.
   function drawReveal(most = Infinity) {
-    section(revealBox, `${lastLot ? lastLot.post : ""}:${most}:${language()}`, () => (lastLot ? reveal(lastLot, most) : null));
+    const lot = `${lastLot ? lastLot.post : ""}:${most}`;
+    section(revealBox, `${lot}:${language()}`, () => {
+      const still = lot === revealed;
+      revealed = lot;
+      return lastLot ? reveal(lastLot, most, still) : null;
+    });
   }
 
   function renderAuction(v) {
@@ -292,7 +299,8 @@ export function mount(root, ctx) {
       const [a, b] = lv.photo.horses;
       return el("div", { class: "dd-banner dd-photo", role: "status" },
         el("strong", {}, t("dd_photo_finish")), " ",
-        t("dd_photo_line", { winner: a, second: b, a: lv.photo.rolls[a], b: lv.photo.rolls[b] }));
+        t("dd_photo_line", { winner: a, second: b, a: lv.photo.rolls[a], b: lv.photo.rolls[b],
+          margin: marginWords(lv.photo) }));
     }
     return el("div", { class: "dd-banner", role: "status" }, el("strong", {}, t("dd_winner", { horse: winner ?? "" })));
   }

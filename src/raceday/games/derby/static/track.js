@@ -176,6 +176,12 @@ export function glideMs(frame, ms) {
   return frame?.photo?.horses?.length ? Math.round(ms * PHOTO_SLOWER) : ms;
 }
 
+// A photo-finish's margin (the server's `photo`) as a message, worded when it is drawn, so a
+// language switch words it anew: by one pip, or a level throw.
+export function marginWords(photo) {
+  return { key: photo.margin ? "dd_margin_pip" : "dd_margin_level" };
+}
+
 // The moments of the step from `before` to `frame` (the view's `live`), for the announcer,
 // each a message {key, params, moment}: the furlong's falls (a die shown as null), a
 // change of the horse ahead (the rounds' `ahead` fact), the finish (a photo-finish with its
@@ -192,7 +198,7 @@ export function raceMoments(before, frame, horses = []) {
     if (frame.photo) {
       const [a, b] = frame.photo.horses;
       out.push({ key: "dd_say_photo", moment: "photo", params: { winner: a, second: b,
-        margin: t(frame.photo.margin ? "dd_margin_pip" : "dd_margin_level") } });
+        margin: marginWords(frame.photo) } });
     } else if (winner) {
       out.push({ key: "dd_say_winner", moment: "winner", params: { horse: winner } });
     }

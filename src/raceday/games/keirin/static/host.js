@@ -37,7 +37,8 @@ export function mount(root, ctx) {
   const moment = el("div", { class: "kr-moment", "aria-live": "polite" });
   const announcer = createAnnouncer();
   const moments = new RaceMoments();
-  const trackWrap = el("div", { class: "kr-track-wrap" }, trackBox, moment);
+  const callouts = el("div", { class: "kr-callouts" }, moment);  // over the infield
+  const trackWrap = el("div", { class: "kr-track-wrap" }, trackBox, callouts);
   const status = el("p", { class: "kr-status" });
   const throwsBox = el("div", { class: "kr-throws" });
   const newsBox = el("ol", { class: "kr-news", "aria-label": keyed("commentary") });
@@ -337,6 +338,18 @@ export function mount(root, ctx) {
       el("li", { class: i === 0 ? "latest" : "" }, eventText(e))));
   }
 
+  // The headline never hides what the screen shows: while a race runs on a wide screen it
+  // stands in the infield, under the finish's (or the photo's) box; on a phone in a strip
+  // above the track; between races in a row of its own under the results.
+  const narrow = window.matchMedia("(max-width: 700px)");
+  function placeHeadline() {
+    if (!view) return;
+    const racing = view.phase === "racing";
+    const [parent, before] = !racing ? [main, status] : narrow.matches ? [main, stage] : [callouts, null];
+    if (announcer.line.parentNode !== parent || announcer.line.nextSibling !== before) parent.insertBefore(announcer.line, before);
+  }
+  narrow.addEventListener("change", placeHeadline);
+
   function render(animate) {
     if (!view) return;
     const v = view;
@@ -349,6 +362,7 @@ export function mount(root, ctx) {
     else renderFinished(v);
     if (v.phase === "racing") drawThrows(v); else throwsBox.replaceChildren();
     drawNews();
+    placeHeadline();
     fitHeight();
   }
 

@@ -165,6 +165,7 @@ export function mount(root, ctx) {
     if (!view) return;
     const v = view;
     document.body.dataset.phase = v.phase;
+    feed.hidden = v.phase === "finished";  // the finale's heading says the night is over, once
     renderMe(v);
     if (v.phase === "lobby") screen.lobby(v);
     else if (v.phase === "betting") renderBetting(v);

@@ -5,12 +5,14 @@
 // lists them all: `players`), and for the host a "Play again (same seats)" button that
 // sends {type: "again"}.
 // Every word comes from the message tables; a language switch redraws it. The steps rise
-// in one after another (CSS; still for a reader who asked for reduced motion).
+// in one after another (CSS; still for a reader who asked for reduced motion, and when the
+// same finale is drawn again).
 import { el } from "./common.js";
 import { language, onLanguage, placeText, t } from "./i18n.js";
 import { render } from "./present.js";
 
 let serial = 0;
+let risen = ""; // the last finale whose podium rose in on this page: drawn again, it stands still
 const MANY_ON_A_STEP = 3; // more names than this on one step sit side by side
 
 // finale: {podium: [{place, name, seat, who, detail}], awards: [{title, name, seat, detail}],
@@ -18,7 +20,11 @@ const MANY_ON_A_STEP = 3; // more names than this on one step sit side by side
 // connection's send: returns a promise), seat (this phone's seat, marked "you").
 export function drawFinale(finale, { game = null, isHost = false, send = null, seat = null } = {}) {
   const id = `finale-${++serial}`;
-  const root = el("section", { class: "finale", "aria-labelledby": id });
+  // a page draws its finale anew on a language switch (or any redraw): the words change,
+  // the show is not played again
+  const facts = JSON.stringify(finale);
+  const root = el("section", { class: facts === risen ? "finale is-still" : "finale", "aria-labelledby": id });
+  risen = facts;
   let problem = "";
   let busy = false;
   const word = (message) => (message ? render(message, language(), game) : "");
@@ -90,7 +96,7 @@ export function drawFinale(finale, { game = null, isHost = false, send = null, s
   draw();
   let shown = false;
   const off = onLanguage(() => {
-    if (root.isConnected) { shown = true; draw(); } else if (shown) off();
+    if (root.isConnected) { shown = true; root.classList.add("is-still"); draw(); } else if (shown) off();
   });
   return root;
 }
