@@ -305,6 +305,13 @@ def test_a_derby_evening_is_spoiler_free_fits_every_screen_and_is_accessible(
         page.locator("body[data-phase=finished]").wait_for(state="attached")
     tv.locator(".finale .podium li").first.wait_for()
     check_screens(tv, phones, "finale")
+    # said once, by the phone's card: the news line keeps the event's words to itself
+    for phone, (_name, _size, lang) in zip(phones, PHONES, strict=True):
+        shown = phone.locator("body").inner_text()
+        if lang == "en":
+            assert shown.count("The evening is over") == 1, shown
+        else:
+            assert "これでおしまい" in shown and "今夜の競走は終了" not in shown, shown
 
     # nothing early: every phone showed each race's result after the big screen's finish
     finish = tv.evaluate("() => window.__t.finish")

@@ -239,6 +239,7 @@ export function mount(root, ctx) {
       renderInfo(v);
     }
     document.body.dataset.phase = v.phase;
+    feed.hidden = v.phase === "finished";  // the card above says the evening is over, once
     document.body.dataset.result = v.last && v.phase !== "racing" ? String(v.last.race) : "";
   }
 
