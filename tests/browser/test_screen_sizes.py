@@ -95,6 +95,21 @@ def test_keirin_host_screen_on_a_phone_is_one_column(open_page: Any, server: str
     assert host.js_errors == [] and phone.js_errors == []
 
 
+def test_keirin_tv_scales_to_a_laptop_and_shows_every_line(open_page: Any, server: str) -> None:
+    tv, phone = room_with_aki(server, open_page, "keirin", LAPTOP, {"races": 2})
+    tv.locator(".kr-head button.primary").click()  # open the betting
+    phone.locator("#kr-stake").fill("10")
+    phone.locator("form.ticket-form button[type=submit]").click()
+    tv.locator(".kr-news li", has_text="ticket").first.wait_for()
+    # the news lines and the side's tables end inside the window, nothing cut at its edge
+    bottoms = tv.evaluate("""() => [...document.querySelectorAll(
+        '.kr-news li, .kr-status, .kr-side tr')].map((e) => e.getBoundingClientRect().bottom)""")
+    assert len(bottoms) >= 10 and max(bottoms) <= LAPTOP["height"], bottoms
+    size = tv.evaluate("parseFloat(getComputedStyle(document.querySelector('.kr-tv')).fontSize)")
+    assert 16 <= size < 24, size  # the TV's 28 px, scaled with the window
+    assert tv.js_errors == [] and phone.js_errors == []
+
+
 def test_a_turn_based_players_board_uses_a_laptops_width(open_page: Any, server: str) -> None:
     host, player = room_with_aki(server, open_page, "hairpin", PHONE, {
         "variant": "short", "red": "human", "black": "easy"}, aki_viewport=LAPTOP)
