@@ -290,6 +290,7 @@ def test_every_phase_fits_the_tv_and_the_phones(server: str,
     phase(tv, "finished")
     tv.locator(".finale .podium").wait_for()
     check_tv(tv, "finale")
+    assert tv.locator("body").inner_text().count("The night is over") == 1
     for phone in phones:
         phase(phone, "finished")
         phone.locator(".finale .podium").wait_for()

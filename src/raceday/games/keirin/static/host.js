@@ -372,9 +372,10 @@ export function mount(root, ctx) {
   }
 
 
-  // the news line: each event's facts, worded in the page's language when drawn
+  // the news line: each event's facts, worded in the page's language when drawn (the end
+  // of the night is the finale's heading, not news said a second time under it)
   function note(events) {
-    for (const e of events) if (e.type !== "throw" && eventText(e)) news.push(e);
+    for (const e of events) if (e.type !== "throw" && e.type !== "finished" && eventText(e)) news.push(e);
     while (news.length > NEWS) news.shift();
   }
 
