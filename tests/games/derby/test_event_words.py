@@ -111,3 +111,18 @@ def test_an_event_logged_before_todays_facts_gets_them_in_its_replay() -> None:
         room_event(old_result, []), "en", "derby")
     sealed = room_event({"type": "bid_sealed", "player": 1, "post": 2}, ["Aki", "Ben"])
     assert render(sealed, "ja", "derby") == "Ben が d6 に封印入札。"
+
+
+def test_the_quinella_has_one_japanese_name_everywhere() -> None:
+    """The betting board says 馬連: so do the results, the refusals and the numbers page
+    (they said 連勝複式). A typed command ('quinella 5-6 300') keeps its English word."""
+    folder = asset_folder("derby", "messages")
+    assert folder is not None
+    en, ja = (json.loads((folder / f"{lang}.json").read_text(encoding="utf-8"))
+              for lang in ("en", "ja"))
+    named = {key for key, text in en.items()
+             if re.search(r"\bquinella\b", re.sub(r"'[^']*'", "", text), re.IGNORECASE)}
+    assert {"what.quinella", "board.quinella", "refusal.quinella_two"} <= named
+    assert all("馬連" in ja[key] and "連勝複式" not in ja[key] for key in named), \
+        {key: ja[key] for key in named if "馬連" not in ja[key]}
+    assert render("nm_table_quinella", "ja") == "馬連"  # the numbers page's table
