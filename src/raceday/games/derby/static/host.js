@@ -167,12 +167,17 @@ export function mount(root, ctx) {
     const tie = lot.tie && most === Infinity; // the short card names the buyer only
     const verdict = lot.house ? t("dd_lot_house", { horse: lot.horse })
       : t("dd_lot_sold", { horse: lot.horse, name: lot.buyer_name, price: money(lot.price) });
-    return el("div", { class: still ? "card dd-reveal is-still" : "card dd-reveal", "aria-live": "polite" },
+    const card = el("div", { class: still ? "card dd-reveal is-still" : "card dd-reveal", "aria-live": "polite" },
       el("h3", {}, t("dd_reveal", { horse: lot.horse }), " ", horseTag(lot.horse)),
       all.length > bids.length ? el("p", { class: "dd-more" }, t("dd_and_more", { n: all.length - bids.length })) : null,
       lines.length ? el("ol", { class: "dd-bids" }, lines) : el("p", {}, t("dd_no_bids")),
       tie ? beat(el("p", { class: "dd-bid" }, t("dd_tie", { names: lot.tied.join(", ") })), after) : null,
       beat(el("p", { class: "dd-bid dd-verdict" }, verdict), after + (tie ? 1 : 0)));
+    // played once: the card moved to the betting's side later stands still there
+    card.addEventListener("animationend", (e) => {
+      if (e.target.classList.contains("dd-verdict")) card.classList.add("is-still");
+    });
+    return card;
   }
 
   // The reveal keeps its own box, drawn once a lot (and language): a bid sealed for the
