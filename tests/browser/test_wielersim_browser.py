@@ -260,6 +260,13 @@ def test_a_stage_is_watched_in_a_room_then_the_tables_and_gc(
     phone.wait_for_selector(".gc-chart")
     fits_phone(phone, "stage race")
     assert_accessible(phone, "WielerSIM stage race tables, phone")
+    # in Japanese the stages' numbers and profile words are the tables' (the places keep
+    # their names): no "Stage 1:", "(flat)" or "Prologue" from the stage race's file
+    tv.locator("header button", has_text="日本語").click()
+    expect(tv.locator(".stages")).to_contain_text("第1ステージ")
+    japanese = tv.locator("main").inner_text()
+    found = re.findall(r"\b(?:Stage|Prologue|flat|hilly|cobbles|mountain|summit)\b", japanese)
+    assert not found, found
     assert tv.js_errors == [] and phone.js_errors == []
 
 
