@@ -147,6 +147,9 @@ def test_a_turn_based_host_lobby_scales_to_a_laptop(open_page: Any, server: str,
             range.selectNodeContents(b); return new Set([...range.getClientRects()]
               .map((r) => Math.round(r.top))).size; }""")
         assert lines == 1, (viewport, lines)  # "Start the game" on one line
+        heading = host.evaluate(
+            "parseFloat(getComputedStyle(document.querySelector('.bar h1')).fontSize)")
+        assert heading == sizes[viewport["width"]], heading  # the room's name as big
         assert host.js_errors == []
     assert sizes[1920] == 28 and sizes[1440] < 24, sizes  # the TV keeps its 28 px
 
