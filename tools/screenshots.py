@@ -278,7 +278,7 @@ def _choice(allowed: tuple[str, ...]) -> Any:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0].replace("\n", " "))
     parser.add_argument("games", nargs="*", help="the games to shoot (default: all)")
     parser.add_argument("--out", type=Path, default=OUT,
                         help=f"where the PNGs go (default: {OUT})")
