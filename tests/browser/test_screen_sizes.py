@@ -13,6 +13,7 @@ from typing import Any
 
 import httpx
 import pytest
+from a11y import wait_for_style_sheets
 
 from raceday.web.app import create_app
 from raceday.web.server import background_server
@@ -141,6 +142,7 @@ def test_a_turn_based_host_lobby_scales_to_a_laptop(open_page: Any, server: str,
         host = open_page(viewport, f"{server}host/{room['code']}", storage)
         start = host.locator("#start")
         start.wait_for()
+        wait_for_style_sheets(host)  # measured in the game's own styles, not before them
         sizes[viewport["width"]] = host.evaluate(
             "parseFloat(getComputedStyle(document.body).fontSize)")
         lines = start.evaluate("""(b) => { const range = document.createRange();
