@@ -97,8 +97,12 @@ class Shooter:
         first; ``role`` ("player") is added to the phase of its shots."""
         context = self.browser.new_context(viewport=SIZES[size], locale=lang,
                                            device_scale_factor=1)
-        items = {"raceday.lang": lang, **(storage or {})}
-        script = "".join(f"localStorage.setItem({k!r}, {v!r});" for k, v in items.items())
+        script = "".join(f"localStorage.setItem({k!r}, {v!r});"
+                         for k, v in (storage or {}).items())
+        # the language only on the first load: a switch then lasts through a reload (the
+        # Print pages go to their address in the other language)
+        script += f"if (!localStorage.getItem('raceday.lang')) " \
+                  f"localStorage.setItem('raceday.lang', {lang!r});"
         context.add_init_script(script)
         page = context.new_page()
         page.set_default_timeout(60_000)
@@ -188,10 +192,24 @@ class Shooter:
             return
         if page.evaluate(SWITCH, lang):
             page.wait_for_timeout(max(300, settle_ms))  # redrawn in the new words
+            Shooter._arrived(page, lang)  # a page worded by the server loads anew (Print)
             return
         page.evaluate("(l) => localStorage.setItem('raceday.lang', l)", lang)
         page.reload()
         page.wait_for_load_state("networkidle")
+
+    @staticmethod
+    def _arrived(page: Any, lang: str) -> None:
+        """Wait (up to 15 s) until ``page`` is loaded and in ``lang``: a page whose words
+        come from the server goes to its address in the other language."""
+        for _ in range(60):
+            try:
+                page.wait_for_load_state("load")
+                if (page.evaluate("document.documentElement.lang") or "en") == lang:
+                    return
+            except Exception:  # the page navigated while it was asked
+                pass
+            page.wait_for_timeout(250)
 
     @staticmethod
     def _scroll(page: Any, scroll: str) -> None:
@@ -278,7 +296,7 @@ def _choice(allowed: tuple[str, ...]) -> Any:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0].replace("\n", " "))
     parser.add_argument("games", nargs="*", help="the games to shoot (default: all)")
     parser.add_argument("--out", type=Path, default=OUT,
                         help=f"where the PNGs go (default: {OUT})")
@@ -309,6 +327,7 @@ def main(argv: list[str] | None = None) -> int:
     from playwright.sync_api import sync_playwright
 
     failures = 0
+    (args.out / "latin-words-ja.txt").write_text("", encoding="utf-8")  # this run's list
     with sync_playwright() as pw, _server() as base:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         for game in games:

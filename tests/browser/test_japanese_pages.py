@@ -221,6 +221,18 @@ def wait_for_phase(party: Party, phase: str) -> None:
     raise AssertionError(f"the room never came to {phase}")
 
 
+def ride_to_the_finale(party: Party, leaks: Leaks) -> None:
+    """A betting game's first race run and checked, the night ended, its finale and
+    replays checked, and no leak found."""
+    party.check(leaks, "racing")
+    wait_for_phase(party, "betting")
+    party.check(leaks, "after the first race")
+    party.host({"type": "finish"})
+    party.check(leaks, "finale")
+    party.check_replays(leaks)
+    leaks.assert_none()
+
+
 def test_common_pages_are_japanese(open_page: Any, server: str) -> None:
     leaks = Leaks()
     for path in ("", "numbers", "replay", "print", "host/ZZZZ", "watch/ZZZZ", "play/ZZZZ",
@@ -291,13 +303,7 @@ def test_a_derby_evening_is_japanese(open_page: Any, server: str) -> None:
     party.host({"type": "pace", "seconds": 0.2})
     for n in range(len(PLAYERS)):
         party.seat(n, {"type": "done"})
-    party.check(leaks, "racing")
-    wait_for_phase(party, "betting")
-    party.check(leaks, "after the first race")
-    party.host({"type": "finish"})
-    party.check(leaks, "finale")
-    party.check_replays(leaks)
-    leaks.assert_none()
+    ride_to_the_finale(party, leaks)
 
 
 def test_a_keirin_night_is_japanese(open_page: Any, server: str) -> None:
@@ -311,13 +317,7 @@ def test_a_keirin_night_is_japanese(open_page: Any, server: str) -> None:
     party.check(leaks, "a ticket bought")
     party.host({"type": "pace", "seconds": 0.2})
     party.host({"type": "close_betting"})
-    party.check(leaks, "racing")
-    wait_for_phase(party, "betting")
-    party.check(leaks, "after the first race")
-    party.host({"type": "finish"})
-    party.check(leaks, "finale")
-    party.check_replays(leaks)
-    leaks.assert_none()
+    ride_to_the_finale(party, leaks)
 
 
 def test_a_hairpin_game_is_japanese(open_page: Any, server: str) -> None:

@@ -54,6 +54,11 @@ def test_a_setup_number_out_of_range_is_ours_to_word(open_page: Any, base: str,
     assert no_bubble(page, "#pistard-setup form")
     assert page.url == base  # nothing was sent: no room page opened
     assert_accessible(page, "landing after a validation error")
+    page.locator("header.bar button.lang").click()  # the card is drawn anew in Japanese:
+    note.filter(has_text="20以下").wait_for()  # the value and its problem are kept, re-worded
+    assert tokens.input_value() == "99" and tokens.get_attribute("aria-invalid") == "true"
+    page.locator("header.bar button.lang").click()
+    note.filter(has_text="At most 20.").wait_for()
     tokens.fill("3")
     assert page.locator("#pistard-setup .field-error").count() == 0
     assert tokens.get_attribute("aria-invalid") is None

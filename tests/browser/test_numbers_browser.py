@@ -105,4 +105,12 @@ def test_keirin_card_bounds_refusal_and_accessible_result(chromium: Any, tmp_pat
         for box in (".chart-box", ".table-box"):
             assert page.locator(box).first.get_attribute("tabindex") == "0"
         assert_accessible(page, "numbers with KEIRIN odds at 390")
+        # on a TV the tables are as wide as their columns, side by side, in bigger text
+        page.set_viewport_size({"width": 1920, "height": 1080})
+        tables = page.locator(".result table").evaluate_all("""(ts) => ts.map((t) => {
+            const r = t.getBoundingClientRect(), td = t.querySelector('td');
+            return [r.top, r.width, parseFloat(getComputedStyle(td).fontSize)]; })""")
+        assert max(w for _y, w, _s in tables) < 700, tables  # not 1,700 px of one row
+        assert len({round(y) for y, _w, _s in tables}) < len(tables), tables  # side by side
+        assert min(s for _y, _w, s in tables) >= 22, tables
         page.close()

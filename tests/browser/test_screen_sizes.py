@@ -13,6 +13,7 @@ from typing import Any
 
 import httpx
 import pytest
+from a11y import wait_for_style_sheets
 
 from raceday.web.app import create_app
 from raceday.web.server import background_server
@@ -156,9 +157,37 @@ def test_a_turn_based_host_lobby_scales_to_a_laptop(open_page: Any, server: str,
         host = open_page(viewport, f"{server}host/{room['code']}", storage)
         start = host.locator("#start")
         start.wait_for()
+        wait_for_style_sheets(host)  # measured in the game's own styles, not before them
         sizes[viewport["width"]] = host.evaluate(
             "parseFloat(getComputedStyle(document.body).fontSize)")
-        if viewport is LAPTOP:  # "Start the game" on two lines at most, not three or four
-            assert start.bounding_box()["height"] < 4.5 * sizes[1440], start.bounding_box()
+        lines = start.evaluate("""(b) => { const range = document.createRange();
+            range.selectNodeContents(b); return new Set([...range.getClientRects()]
+              .map((r) => Math.round(r.top))).size; }""")
+        assert lines == 1, (viewport, lines)  # "Start the game" on one line
+        heading = host.evaluate(
+            "parseFloat(getComputedStyle(document.querySelector('.bar h1')).fontSize)")
+        assert heading == sizes[viewport["width"]], heading  # the room's name as big
         assert host.js_errors == []
     assert sizes[1920] == 28 and sizes[1440] < 24, sizes  # the TV keeps its 28 px
+
+
+def test_a_wielersim_host_lobby_lists_its_phones_on_a_laptop(open_page: Any,
+                                                             server: str) -> None:
+    host, aki = room_with_aki(server, open_page, "wielersim", LAPTOP,
+                              {"route": "flanders", "peloton": "small", "seed": 3})
+    chie = open_page(PHONE, host.url.replace("/host/", "/play/"))
+    chie.fill("#name", "Chie")
+    chie.keyboard.press("Enter")
+    seats = host.locator(".wv-seat-list li")
+    seats.nth(1).wait_for()
+    for k in range(2):  # each phone's Remove button on the first screen
+        remove = box(host, f".wv-seat-list li:nth-child({k + 1}) button")
+        assert remove["bottom"] <= LAPTOP["height"], remove
+    # each seat's number beside its name, not across the column from it
+    gaps = seats.evaluate_all("""(items) => items.map((li) => {
+        const range = document.createRange();
+        range.selectNodeContents(li.firstChild);
+        return range.getBoundingClientRect().left - li.getBoundingClientRect().left; })""")
+    size = seats.first.evaluate("(li) => parseFloat(getComputedStyle(li).fontSize)")
+    assert max(gaps) < size, (gaps, size)
+    assert host.js_errors == [] and aki.js_errors == [] and chie.js_errors == []

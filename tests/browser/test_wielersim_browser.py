@@ -20,6 +20,7 @@ from tests.browser.shots import keep_shot  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).parent))
 from a11y import assert_accessible, turn_to, wait_for_style_sheets  # noqa: E402
+from tv_text import small_tv_text  # noqa: E402
 
 TV = {"width": 1920, "height": 1080}
 PHONE = {"width": 390, "height": 844}
@@ -48,6 +49,8 @@ def fits_tv(page: Any, phase: str) -> None:
     assert sizes, f"TV {phase}: no words found"
     small = [s for s in sizes if s[1] < 28]
     assert not small, f"TV {phase}: words under 28 px: {small[:5]}"
+    small = small_tv_text(page)  # the header, the profile's labels and discs, the finale too
+    assert not small, f"TV {phase}: text under 28 px: {small[:5]}"
 
 
 def fits_phone(page: Any, phase: str) -> None:
@@ -96,9 +99,16 @@ def test_the_tv_and_a_phone_see_the_same_frame_at_the_servers_pace(
         open_page: Callable[..., Any], base: str) -> None:
     tv, code = new_race_room(open_page, base, "route=flanders&peloton=classics&seed=5")
     phone = phone_joins(open_page, base, code, "Aki")
-    expect(tv.locator(".wv-seats")).to_contain_text("Aki")
+    expect(tv.locator(".wv-seat-list")).to_contain_text("Aki")
     check(tv, "tv", "lobby")
     check(phone, "phone", "lobby")
+    # a guest's /watch link opened on a phone is a phone's page; cast to the TV, a TV's
+    watcher = open_page(PHONE, f"{base}watch/{code}")
+    watcher.wait_for_selector(".wv-phone .wv-lobby")
+    fits_phone(watcher, "watch link, lobby")
+    turn_to(watcher, TV)
+    watcher.wait_for_selector(".wv-tv .wv-lobby")
+    check(watcher, "tv", "watch link widened, lobby")
     tv.locator("#wv-start").click()
     expect(tv.locator("#wv-pause")).to_be_focused()  # the next useful control
     expect(tv.locator(".film-where")).to_contain_text("Turn 2", timeout=30_000)
@@ -250,6 +260,13 @@ def test_a_stage_is_watched_in_a_room_then_the_tables_and_gc(
     phone.wait_for_selector(".gc-chart")
     fits_phone(phone, "stage race")
     assert_accessible(phone, "WielerSIM stage race tables, phone")
+    # in Japanese the stages' numbers and profile words are the tables' (the places keep
+    # their names): no "Stage 1:", "(flat)" or "Prologue" from the stage race's file
+    tv.locator("header button", has_text="日本語").click()
+    expect(tv.locator(".stages")).to_contain_text("第1ステージ")
+    japanese = tv.locator("main").inner_text()
+    found = re.findall(r"\b(?:Stage|Prologue|flat|hilly|cobbles|mountain|summit)\b", japanese)
+    assert not found, found
     assert tv.js_errors == [] and phone.js_errors == []
 
 

@@ -104,10 +104,10 @@ def _whole_number_words(low: Any, high: Any, where: Any) -> Message:
     return Message("reason.whole", {"where": where})
 
 
-def plain_reason_words(problem: Mapping[str, Any], model: type[BaseModel] | None = None
-                       ) -> Message | None:
-    """:func:`plain_reason` as words from the tables (its English is the same text), for a
-    reader of another language; None where it has no words (the English is all there is)."""
+def _problem_place(problem: Mapping[str, Any], model: type[BaseModel] | None
+                   ) -> tuple[str, int | None, Any, Any]:
+    """A validation problem's kind, the list item it names (None for a whole field) and
+    the bounds the value had to keep."""
     kind = str(problem.get("type", ""))
     loc = [part for part in problem.get("loc", ())]
     item = loc[-1] if len(loc) > 1 and isinstance(loc[-1], int) else None
@@ -118,6 +118,14 @@ def plain_reason_words(problem: Mapping[str, Any], model: type[BaseModel] | None
         low, high = field_range(model, field, inclusive=True)
     else:
         low = high = None
+    return kind, item, low, high
+
+
+def plain_reason_words(problem: Mapping[str, Any], model: type[BaseModel] | None = None
+                       ) -> Message | None:
+    """:func:`plain_reason` as words from the tables (its English is the same text), for a
+    reader of another language; None where it has no words (the English is all there is)."""
+    kind, item, low, high = _problem_place(problem, model)
     where: Any = Message("reason.item", {"n": item + 1}) if item is not None else ""
     if kind in ("int_type", "int_parsing", "int_from_float", "int_parsing_size") or (
             kind in ("greater_than_equal", "greater_than", "less_than_equal", "less_than")
@@ -139,17 +147,8 @@ def plain_reason(problem: Mapping[str, Any], model: type[BaseModel] | None = Non
     integer", "tuple should have at most 8 items after validation"); None for the others
     (their own message is plain enough). For one item of a list (``loc`` ends with its
     index) it says which item."""
-    kind = str(problem.get("type", ""))
-    loc = [part for part in problem.get("loc", ())]
+    kind, item, low, high = _problem_place(problem, model)
     ctx = problem.get("ctx") or {}
-    item = loc[-1] if len(loc) > 1 and isinstance(loc[-1], int) else None
-    field = str(loc[0]) if loc else ""
-    if item is not None:
-        low, high = _item_bounds(model, field)
-    elif model is not None and field in model.model_fields:
-        low, high = field_range(model, field, inclusive=True)
-    else:
-        low = high = None
     where = f"value {item + 1} " if item is not None else ""
     if kind in ("int_type", "int_parsing", "int_from_float", "int_parsing_size"):
         return f"{where}must be {_whole_number(low, high)}"

@@ -47,12 +47,19 @@ def _w(options: Options, key: str, **params: object) -> str:
     return say(options, CREDIT.game, key, **params)
 
 
+def _sheet(options: Options, part: str, races: int) -> Page:
+    """A new page of ``part`` for ``races`` races: its title, what it is, and its intro line."""
+    page = new_page(CREDIT, options, _w(options, f"print.part.{part}"),
+                    _w(options, f"print.{part}.described", races=races))
+    x, y, _, _ = page.body
+    page.add(svg.text(x, y + 5, _w(options, f"print.{part}.intro"), 3.2))
+    return page
+
+
 def part_scores(options: Options) -> list[Page]:
     races = options.races or DEFAULT_RACES
-    page = new_page(CREDIT, options, _w(options, "print.part.scores"),
-                    _w(options, "print.scores.described", races=races))
+    page = _sheet(options, "scores", races)
     x, y, w, h = page.body
-    page.add(svg.text(x, y + 5, _w(options, "print.scores.intro"), 3.2))
     header = [_w(options, "print.col.player"), _w(options, "print.col.start")]
     for r in range(1, races + 1):
         header += [_w(options, f"print.col.race_{kind}", race=r)
@@ -72,10 +79,8 @@ def part_scores(options: Options) -> list[Page]:
 
 def part_auction(options: Options) -> list[Page]:
     races = options.races or DEFAULT_RACES
-    page = new_page(CREDIT, options, _w(options, "print.part.auction"),
-                    _w(options, "print.auction.described", races=races))
+    page = _sheet(options, "auction", races)
     x, y, w, h = page.body
-    page.add(svg.text(x, y + 5, _w(options, "print.auction.intro"), 3.2))
     header = [_w(options, "print.col.die"), _w(options, "print.col.bids"),
               _w(options, "print.col.owner"), _w(options, "print.col.price")]
     header += [_w(options, "print.col.race_prize", race=r) for r in range(1, races + 1)]

@@ -12,6 +12,7 @@ const SVG = "http://www.w3.org/2000/svg";
 useStyles("wielersim"); // the profile, ticker and tables, on any page that shows a film
 const TYPE_MARK = { leader: "L", climber: "C", sprinter: "S", helper: "H" };
 const SPEEDS = [2000, 1000, 500, 200];
+const DISC = 3.2; // a group's disc's radius in the profile's units
 
 function svg(tag, attrs = {}, ...children) {
   const node = document.createElementNS(SVG, tag);
@@ -68,14 +69,18 @@ function groupKey(g) {
   return String(Math.min(...g[2]));
 }
 
-// filmStage(film, {groups, ticker}) -> {node, show(frame, items, {ms}), words()}: the profile
-// with one disc per group (its number is always the group's size; the legend says so), the
-// race's line under it, the first groups and the last ticker items. `items` are
-// [{turn, ...item}], newest last. show(null) is the start line.
+// filmStage(film, {groups, ticker, disc}) -> {node, show(frame, items, {ms}), words()}: the
+// profile with one disc per group (its number is always the group's size; the legend says
+// so), the race's line under it, the first groups and the last ticker items. `items` are
+// [{turn, ...item}], newest last. show(null) is the start line. `disc` is a disc's radius
+// in the profile's units (a TV's are bigger, read from the sofa: room is made above the
+// profile for them).
 export function filmStage(film, opts = {}) {
   const route = film.route;
   const shownGroups = opts.groups ?? 8;
   const shownItems = opts.ticker ?? 10;
+  const radius = opts.disc ?? DISC;
+  const headroom = Math.max(0, 2 * radius - 2 * DISC);
   const where = el("p", { class: "film-where", role: "status", "aria-live": "polite" });
   const discs = new Map(); // group key -> its <g>
   let frame = null;
@@ -84,7 +89,7 @@ export function filmStage(film, opts = {}) {
   let layer = null;
   let scroller = null;
   if (route) {
-    pic = svg("svg", { viewBox: `-5 0 ${route.width + 10} ${route.height}`, class: "profile", role: "img" });
+    pic = svg("svg", { viewBox: `-5 ${-headroom} ${route.width + 10} ${route.height + headroom}`, class: "profile", role: "img" });
     layer = svg("g", { class: "riders" });
     pic.append(...profileNodes(route.svg), layer);
     // a narrow screen scrolls the profile in its box: from the keyboard too
@@ -148,13 +153,13 @@ export function filmStage(film, opts = {}) {
       seen.add(key);
       const sq = Math.min(route.distance - 1, g[1]);
       const x = (Math.min(g[1], route.distance) + 0.5) * route.step;
-      const y = route.surface[Math.max(0, sq)] - 4 - (i % 2) * 5;
+      const y = route.surface[Math.max(0, sq)] - radius - 0.8 - (i % 2) * (radius * 1.5);
       const size = g[2].length;
       let disc = discs.get(key);
       const fresh = !disc;
       if (fresh) {
-        disc = svg("g", { class: "grp", "data-key": key }, svg("title", {}), svg("circle", { cx: 0, cy: 0, r: 3.2 }),
-          svg("text", { x: 0, y: 1.1, "text-anchor": "middle" }));
+        disc = svg("g", { class: "grp", "data-key": key }, svg("title", {}), svg("circle", { cx: 0, cy: 0, r: radius }),
+          svg("text", { x: 0, y: radius * 0.34, "text-anchor": "middle" }));
         discs.set(key, disc);
       }
       disc.setAttribute("class", `grp${i === 0 ? " front" : ""}`);

@@ -11,6 +11,7 @@ import { choiceName, filmStage, resultTable, stageName } from "./film.js";
 
 const PACES = [3, 1.5, 0.8, 0.2]; // seconds a turn the host may pick
 const MOVE_SHARE = 0.6; // the groups glide for this share of a turn
+const TV_DISC = 5; // a group's disc on the TV: its number 28 px at 1920x1080
 
 function paceLabel(seconds) {
   return t("wv_pace_s", { s: seconds });
@@ -56,7 +57,7 @@ export function mountScreen(root, ctx, kind) {
   function ensureStage(v) {
     const key = `${v.film.route.name}:${v.film.seed}:${v.film.stage}`;
     if (!stage || key !== stageKey) {
-      stage = filmStage(v.film, phone ? { groups: 4, ticker: 4 } : { groups: 5, ticker: 5 });
+      stage = filmStage(v.film, phone ? { groups: 4, ticker: 4 } : { groups: 5, ticker: 5, disc: TV_DISC });
       stageKey = key;
       shown = -1;
     }
@@ -105,9 +106,11 @@ export function mountScreen(root, ctx, kind) {
         el("p", { class: "big-code", "aria-label": keyed("room", { code: ctx.code }) }, ctx.code),
         el("img", { class: "qr", src: `/api/rooms/${ctx.code}/qr.svg`, alt: keyed("join_at", { url: joinUrl }), width: 200, height: 200 }),
         el("p", {}, t("wv_scan_to_watch")), el("p", { class: "url" }, joinUrl));
-    const seats = el("p", { class: "wv-seats" }, v.seats.length
-      ? t("wv_watching", { n: v.seats.length, names: v.seats.join(", ") }) : t("wv_nobody_watching"));
+    // the host's list names each phone beside its Remove button; the others read one line
     const removable = isHost && v.seats.length ? seatList(v.seats, isHost, send, { class: "wv-seat-list" }) : null;
+    const seats = el("p", { class: "wv-seats" }, !v.seats.length ? t("wv_nobody_watching")
+      : removable ? t("wv_watching_count", { n: v.seats.length })
+        : t("wv_watching", { n: v.seats.length, names: v.seats.join(", ") }));
     body.replaceChildren(el("div", { class: "wv-lobby" }, s.node, el("div", { class: "wv-lobby-side" }, join, seats, removable)));
   }
 
@@ -191,9 +194,10 @@ export function mountScreen(root, ctx, kind) {
     }
   }
 
-  onLanguage(() => { controlsKey = ""; stage?.words(); render(false); });
+  const forget = onLanguage(() => { controlsKey = ""; stage?.words(); render(false); });
 
   return {
+    stop: forget,  // a screen drawn anew in another layout: this one no longer redraws
     connect(l) { live = l; },
     welcome(v) { view = v; render(false); },
     update(v) { view = v; render(true); },

@@ -343,7 +343,9 @@ function fieldProblem(input) {
   return t("field_invalid");
 }
 
-function showProblem(input) {
+// Word the problem of a field that is invalid, as sending its form would (a field drawn
+// anew after a language switch keeps the problem its reader was shown).
+export function showProblem(input) {
   const id = `${input.id || input.name || "field"}-problem`;
   let note = input.problemNote;
   if (!note || !note.isConnected) {

@@ -132,7 +132,7 @@ function showResult() {
     parts.unshift(el("h2", {}, titleText(r.title)));
     parts.push(el("div", { class: "chart-box", tabindex: 0, role: "region", "aria-label": keyed("nm_chart") }, chart(r)));
     for (const n of r.notes || []) parts.push(el("p", { class: "note" }, t(n.key, n)));
-    for (const spec of r.tables) parts.push(table(spec));
+    parts.push(el("div", { class: "nm-tables" }, r.tables.map(table)));
   }
   out.replaceChildren(...parts);
 }

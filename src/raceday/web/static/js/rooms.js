@@ -1,6 +1,6 @@
 // The room kit's browser half, shared by every game's pages: creating a room from a
 // landing card, the seat choices, the lobby card, a game's own styles and SVG helpers.
-import { api, el, tokens, worded } from "./common.js";
+import { api, el, showProblem, tokens, worded } from "./common.js";
 import { keyed, onLanguage, setAttribute, t } from "./i18n.js";
 import { optionsSchema } from "./options-form.js";
 import { thinking, thinkingSender } from "./thinking.js";
@@ -22,7 +22,35 @@ export async function mountCard(game, draw) {
   if (!box) return;
   const schema = await optionsSchema(game, "room");  // what the room is created from
   let kept = draw(box, schema, undefined);
-  onLanguage(() => { kept = draw(box, schema, kept); });
+  onLanguage(() => {
+    const fields = cardFields(box);
+    kept = draw(box, schema, kept);
+    restoreFields(box, fields);
+  });
+}
+
+// A card's fields as the reader left them: value and whether its problem was shown.
+function cardFields(box) {
+  return [...box.querySelectorAll("input, select")].filter((f) => f.id || f.name).map((f) => ({
+    key: f.id || f.name, value: f.type === "checkbox" ? f.checked : f.value,
+    problem: f.getAttribute("aria-invalid") === "true" }));
+}
+
+// The card drawn anew in another language: the values put back in page order (a change
+// that redraws later fields, as a player count does, comes first), and a problem shown
+// before is shown again in the new words.
+function restoreFields(box, fields) {
+  for (const kept of fields) {
+    const field = [...box.querySelectorAll("input, select")].find((f) => (f.id || f.name) === kept.key);
+    if (!field) continue;
+    const now = field.type === "checkbox" ? field.checked : field.value;
+    const known = field.tagName !== "SELECT" || [...field.options].some((o) => o.value === kept.value);
+    if (now !== kept.value && known) {
+      if (field.type === "checkbox") field.checked = kept.value; else field.value = kept.value;
+      field.dispatchEvent(new Event("change", { bubbles: true }));
+    }
+    if (kept.problem && !field.validity.valid) showProblem(field);
+  }
 }
 
 export async function createRoom(game, options, error) {
