@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import numpy as np
 import pytest
@@ -456,6 +457,42 @@ def test_the_photo_finish_is_called_on_the_tv_before_a_phone_shows_the_result(
     called, line = tv.evaluate("window.__photo")
     assert "Photo finish! The d20 beats the d12 by one pip!" in line, line
     assert phone.evaluate("window.__result") >= called
+    assert tv.js_errors == [] and phone.js_errors == []
+
+
+KEIRIN_RESULT_SHOWN = """() => {
+  window.__result = null;
+  const note = () => {
+    if (window.__result === null && document.querySelector('.kr-mine'))
+      window.__result = Date.now();
+  };
+  new MutationObserver(note).observe(document.body, {subtree: true, childList: true});
+  note();
+}"""
+
+
+def test_keirin_photo_finish_is_called_on_the_tv_before_a_phone_shows_the_result(
+        open_page: Any, base: str) -> None:
+    import raceday.web.rooms as rooms
+
+    with mock.patch.object(rooms.secrets, "randbits", return_value=5):  # the night's seed
+        room = post(f"{base}api/rooms", {"game": "keirin",
+                                         "options": {"races": 1, "riders": 9}})
+    code = room["code"]  # seed 5: riders 2 and 4 cross level (a photo-finish)
+    token = post(f"{base}api/rooms/{code}/join", {"name": "Aki"})["token"]
+    phone = open_page(PHONE, f"{base}play/{code}", {f"raceday.seat.{code}": token})
+    tv = open_page(TV, f"{base}host/{code}?speed=0.5",
+                   {f"raceday.host.{code}": room["host_token"]}, motion=True)
+    tv.locator(".controls button.primary").click()  # the night begins: betting opens
+    phone.locator("button.done").wait_for()
+    tv.evaluate(PHOTO_CALLED)
+    phone.evaluate(KEIRIN_RESULT_SHOWN)
+    phone.locator("button.done").click()  # Aki bets nothing; the race starts
+    phone.wait_for_function("() => window.__result !== null", timeout=120_000)
+    called = tv.evaluate("window.__photo")
+    assert called is not None, "the TV never called the photo-finish"
+    assert "Photo finish" in called[1], called
+    assert phone.evaluate("window.__result") >= called[0]
     assert tv.js_errors == [] and phone.js_errors == []
 
 
