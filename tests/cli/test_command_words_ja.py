@@ -120,7 +120,7 @@ def test_rooms_list_speaks_the_language_asked_for(capsys: pytest.CaptureFixture[
     assert cell_len(head.split("  最後のプレイ")[0]) == cell_len(row.rsplit("  ", 1)[0])
     english = _out(capsys, ["rooms", "list", "--db", str(party), "--lang", "en"])
     assert english.startswith("CODE   GAME       STATUS            SEATS EVENTS  LAST PLAY")
-    assert "1 room(s), 1 being played" in english
+    assert "1 room, 1 being played" in english
     japanese = _out(capsys, ["rooms", "prune", "--older-than", "3", "--db", str(party),
                              "--lang", "ja"])
     _check(japanese, ["room", "older", "day"])

@@ -230,5 +230,6 @@ def test_serve_as_a_shard_keeps_only_its_rooms(tmp_path: Path,
     mine = [c for c in codes if Shard(1, 2).owns(c)]
     serve_command("127.0.0.1", free_port(), db, shard="1/2", run=False)
     out = " ".join(capsys.readouterr().out.split())  # Rich wraps at the terminal's width
-    assert f"({len(mine)} room(s) kept)" in out
+    kept = "room kept" if len(mine) == 1 else "rooms kept"
+    assert f"({len(mine)} {kept})" in out
     assert "shard 1/2" in out and Shard(1, 2).letters in out

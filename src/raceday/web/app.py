@@ -350,6 +350,6 @@ async def _save_rooms(rooms: Rooms, hub: Hub) -> StopReport:
                 failed.append(room.code)
                 first = first or f"room {room.code}: {exc}"
     if failed:
-        log.warning("%d room(s) not saved at the stop (%s); their accepted intents are in "
+        log.warning("rooms not saved at the stop: %d (%s); their accepted intents are in "
                     "the log", len(failed), first)
     return StopReport(rooms.count(), len(failed), refused)
