@@ -43,15 +43,9 @@ def copy(view: JSON) -> JSON:
     return out
 
 
-@cache
-def derby_views() -> tuple[JSON, ...]:
-    """The TV's views of seed 13's first race, from betting to the results tick."""
-    room = DerbyRoom.create({"races": 4, "fall_rate": "0.15"}, 13)
-    room.add_seat("Aki")
-    room.add_seat("Ben")
-    rng = np.random.default_rng(13)
-    room.handle(HOST, {"type": "start", "computers": 1}, rng)
-    bids = {"d20": (1500, 0), "d12": (0, 900)}
+def bid_through_the_auction(room: DerbyRoom, bids: dict[str, tuple[int, int]],
+                            rng: np.random.Generator) -> None:
+    """Aki and Ben seal their bids on every lot: ``bids[horse]`` (0 for a horse not named)."""
     while room.phase() == "auction":
         horse = room.public_view()["auction"]["horse"]
         for i in (0, 1):
@@ -60,6 +54,17 @@ def derby_views() -> tuple[JSON, ...]:
             if me["may_bid"] and me["sealed_bid"] is None:
                 amount = bids.get(horse, (0, 0))[i]
                 room.handle(Actor.player(i), {"type": "bid", "amount": amount}, rng)
+
+
+@cache
+def derby_views() -> tuple[JSON, ...]:
+    """The TV's views of seed 13's first race, from betting to the results tick."""
+    room = DerbyRoom.create({"races": 4, "fall_rate": "0.15"}, 13)
+    room.add_seat("Aki")
+    room.add_seat("Ben")
+    rng = np.random.default_rng(13)
+    room.handle(HOST, {"type": "start", "computers": 1}, rng)
+    bid_through_the_auction(room, {"d20": (1500, 0), "d12": (0, 900)}, rng)
     for i in (0, 1):
         room.handle(Actor.player(i), {"type": "done"}, rng)
     views = [copy(room.public_view())]
@@ -81,15 +86,7 @@ def long_shot_views() -> tuple[JSON, ...]:
     room.add_seat("Ben")
     rng = np.random.default_rng(1)
     room.handle(HOST, {"type": "start", "computers": 0}, rng)
-    bids = {"d4": (700, 0), "d20": (0, 1500)}
-    while room.phase() == "auction":
-        horse = room.public_view()["auction"]["horse"]
-        for i in (0, 1):
-            me = room.private_view(Actor.player(i))
-            assert me is not None
-            if me["may_bid"] and me["sealed_bid"] is None:
-                room.handle(Actor.player(i), {"type": "bid", "amount": bids.get(horse, (0, 0))[i]},
-                            rng)
+    bid_through_the_auction(room, {"d4": (700, 0), "d20": (0, 1500)}, rng)
     room.handle(Actor.player(0), {"type": "ticket", "kind": "win", "horses": ["d4"],
                                   "stake": 500}, rng)
     for i in (0, 1):

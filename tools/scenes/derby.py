@@ -72,14 +72,19 @@ def _snap(shot: Any, page: Any, phase: str, settle_ms: int = 400) -> None:
     shot.snap(page, phase, settle_ms=settle_ms, scroll="top")
 
 
-def scenes(shot: Any) -> None:
-    room = _room(shot.base)
+def _host_with_aki_and_ben(shot: Any, room: dict[str, Any]) -> tuple[Any, Any, Any]:
+    """The room's TV, once it shows its code, and the phones of Aki and Ben who joined."""
     code = room["code"]
     tv = shot.page("tv", "/", storage={f"raceday.host.{code}": room["host_token"]})
     tv.goto(f"{shot.base.rstrip('/')}/host/{code}")
     tv.locator(".big-code").wait_for()
-    aki = _join(shot, code, "Aki")
-    ben = _join(shot, code, "Ben")
+    return tv, _join(shot, code, "Aki"), _join(shot, code, "Ben")
+
+
+def scenes(shot: Any) -> None:
+    room = _room(shot.base)
+    code = room["code"]
+    tv, aki, ben = _host_with_aki_and_ben(shot, room)
     chie = _join(shot, code, "Chie", lang="ja")
     tv.locator(".dd-seat-list li").nth(2).wait_for()
     shot.snap(tv, "lobby")
@@ -150,12 +155,7 @@ def _photo_finish(shot: Any) -> None:
     d10 beats the d4 by one pip) when Aki buys the d20 and Ben the d12 and nobody bets."""
     with _seed(13):
         room = _room(shot.base, fall_rate="0.15")
-    code = room["code"]
-    tv = shot.page("tv", "/", storage={f"raceday.host.{code}": room["host_token"]})
-    tv.goto(f"{shot.base.rstrip('/')}/host/{code}")
-    tv.locator(".big-code").wait_for()
-    aki = _join(shot, code, "Aki")
-    ben = _join(shot, code, "Ben")
+    tv, aki, ben = _host_with_aki_and_ben(shot, room)
     tv.locator(".dd-seat-list li").nth(1).wait_for()
     tv.locator("#computers").fill("1")
     tv.locator(".controls button.primary").click()
