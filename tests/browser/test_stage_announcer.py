@@ -31,6 +31,7 @@ from raceday.web.app import create_app
 from raceday.web.server import background_server
 
 sys.path.insert(0, str(Path(__file__).parent))
+from a11y import wait_for_style_sheets
 from shots import keep_shot
 
 HOST = Actor.host()
@@ -627,6 +628,7 @@ def test_derby_auction_reveal_is_worded_anew_not_played_again(chromium: Any, bas
       screen.welcome(before, []);
       screen.update(after, events);
     }""", [before, after, events])
+    wait_for_style_sheets(page)  # on a busy machine Derby's sheet may still be on its way
     bids = page.locator(".dd-reveal .dd-bid")
     rising = ("[...document.querySelectorAll('.dd-reveal .dd-bid')]"
               ".map((b) => getComputedStyle(b).animationName)")
