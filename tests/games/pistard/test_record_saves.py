@@ -227,3 +227,21 @@ def test_resume_file_refuses_another_games_record(
     assert other.game == "pistard"
     err = _refused(tmp_path, monkeypatch, capsys, hairpin)
     assert "line 1:" in err and "hairpin" in err and "PISTARD" in err
+
+
+def test_the_web_replay_page_reads_a_saved_record_decision_by_decision(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from raceday.web.replay import saved_sessions, session_replay
+
+    db = tmp_path / "s.sqlite"
+    code, _, _ = command(monkeypatch, capsys, [*PLAY, "--db", str(db), "--save", "done"],
+                         FIRST + REST)
+    assert code == 0
+    store = SessionStore(db)
+    assert [i["name"] for i in saved_sessions(store)] == ["done"]
+    record = record_of(db, "done")
+    answer = session_replay(store, "pistard", "done")
+    assert len(answer["steps"]) == sum(m.who != "chance" for m in record.moves) > 10
+    last = answer["steps"][-1]
+    assert last["frame"]["game"] == "pistard" and last["frame"]["phase"] == "over"

@@ -158,19 +158,14 @@ def finished(store: Any, name: str) -> bool:
     return bool(load_race(store, name).state().is_terminal())
 
 
-def terminal_steps(store: Any, name: str, lang: str = "en") -> list[Any]:
-    """A saved race in the terminal, read as its record (a save made before records is
-    converted, :mod:`raceday.games.pistard.saves`): the race ridden again by the rules,
-    each step the lap after a rider's decision with what happened since the last one. A
-    record with no decision (a save made before saves kept their log, converted to a
-    record starting at its saved position; a race saved before its first decision)
-    replays its position as one step, with the board (a log that did not lead to the
-    saved position says so in a line)."""
-    from raceday.games.pistard.saves import LOG_REFUSED, load_race
+def _decision_steps(record: Record, drawn: bool) -> list[tuple[Any, PistardState]]:
+    """The steps of a race's record (see :func:`terminal_steps`), each with the state it
+    shows; ``drawn``: with the board's frame and text picture (the web's replay page)."""
+    from raceday.games.pistard.render import SAID_EVENTS
+    from raceday.games.pistard.saves import LOG_REFUSED
+    from raceday.present.pictures import text_picture
     from raceday.present.replay import ReplayStep, final_step
-    from raceday.present.terminal_replay import TerminalStep
 
-    record = load_race(store, name).record
     ridden, final = _ridden(record)
     if not ridden:
         step = (final_step(final) if final.is_terminal() else
@@ -178,9 +173,9 @@ def terminal_steps(store: Any, name: str, lang: str = "en") -> list[Any]:
         if record.tags.get("Converted") == LOG_REFUSED:  # a log that did not lead there
             step = ReplayStep(step.title, [*step.lines, Message("terminal.replay.not_rebuilt")],
                               step.frame, step.board, step.url)
-        return [TerminalStep(step.to_json(), terminal_board(final, lang))]
-    from raceday.games.pistard.render import SAID_EVENTS
-
+        if not drawn:
+            step = ReplayStep(step.title, step.lines)
+        return [(step, final)]
     out = []
     for k, (state, events, player) in enumerate(ridden):
         said = [room_event_message({"type": e.kind, **e.data}, (), "pistard")
@@ -190,7 +185,35 @@ def terminal_steps(store: Any, name: str, lang: str = "en") -> list[Any]:
         lines = said
         if k == len(ridden) - 1 and state.is_terminal():
             lines = [*said, *final_step(state).lines]
-        out.append(TerminalStep(ReplayStep(title, lines).to_json(),
-                                terminal_board(state, lang),
-                                {"round": state.round, "player": (player or 0) + 1}))
+        out.append((ReplayStep(title, lines, frame=state.frame(), board=text_picture(state))
+                    if drawn else ReplayStep(title, lines), state))
     return out
+
+
+def steps(store: Any, name: str) -> list[Any]:
+    """A saved race's replay steps for the web's replay page (one a decision, each with
+    its board; see :func:`terminal_steps`)."""
+    from raceday.games.pistard.saves import load_race
+
+    return [step for step, _ in _decision_steps(load_race(store, name).record, drawn=True)]
+
+
+def terminal_steps(store: Any, name: str, lang: str = "en") -> list[Any]:
+    """A saved race in the terminal, read as its record (a save made before records is
+    converted, :mod:`raceday.games.pistard.saves`): the race ridden again by the rules,
+    each step the lap after a rider's decision with what happened since the last one. A
+    record with no decision (a save made before saves kept their log, converted to a
+    record starting at its saved position; a race saved before its first decision)
+    replays its position as one step, with the board (a log that did not lead to the
+    saved position says so in a line)."""
+    from raceday.games.pistard.saves import load_race
+    from raceday.present.terminal_replay import TerminalStep
+
+    record = load_race(store, name).record
+    made = _decision_steps(record, drawn=False)
+    if len(made) == 1 and not any(m.player != CHANCE for m in record.moves):
+        step, final = made[0]
+        return [TerminalStep(step.to_json(), terminal_board(final, lang))]
+    return [TerminalStep(step.to_json(), terminal_board(state, lang),
+                         {"round": state.round, "player": step.title.params["player"]})
+            for step, state in made]

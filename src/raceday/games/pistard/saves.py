@@ -124,9 +124,10 @@ def convert_document(document: Mapping[str, Any]) -> Record:
         "Face": "terminal", "Options": final.options.to_json(), "Seats": seats(kinds),
         "Result": result_text(final) if final.is_terminal() else UNFINISHED,
         "Generator": dict(rng), "Start": start.to_json(), "Converted": converted}
-    record = Record(tags, moves)
-    kinds_of(record, final.num_players)
-    return record
+    if len(kinds) != final.num_players:
+        raise SaveFormatError(f"this save seats {len(kinds)} players in a race of "
+                              f"{final.num_players}")
+    return Record(tags, moves)  # its kinds are checked where it is played on (kinds_of)
 
 
 def load_race(store: Any, name: str) -> SavedGame:
