@@ -245,3 +245,20 @@ def test_the_web_replay_page_reads_a_saved_record_decision_by_decision(
     assert len(answer["steps"]) == sum(m.who != "chance" for m in record.moves) > 10
     last = answer["steps"][-1]
     assert last["frame"]["game"] == "pistard" and last["frame"]["phase"] == "over"
+
+
+def test_a_race_on_a_track_file_keeps_its_track_in_the_record(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    shipped = Path(__file__).parents[3] / "src/raceday/games/pistard/data/short.toml"
+    track = tmp_path / "mine.toml"
+    track.write_text(shipped.read_text(encoding="utf-8"), encoding="utf-8")
+    db = tmp_path / "s.sqlite"
+    code, _, _ = command(monkeypatch, capsys, [*PLAY, "--track", str(track), "--db", str(db),
+                                               "--save", "t"], "1 1\n1 2\n1\n")
+    assert code == 0
+    text = record_of(db, "t").text()
+    track.unlink()  # the record does not need the file any more
+    (checked,) = check_text(text)
+    assert checked.record.tags["Start"]["track"] == checked.state.to_json()["track"]
+    assert record_of(db, "t").tags["Options"]["track"] == str(track)
