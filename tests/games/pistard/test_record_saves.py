@@ -114,6 +114,8 @@ def test_resume_by_name_is_the_same_race(
         capsys: pytest.CaptureFixture[str], uninterrupted: Record) -> None:
     db = tmp_path / "s.sqlite"
     command(monkeypatch, capsys, [*PLAY, "--db", str(db), "--save", "whole"], FIRST)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "whole").write_text("not a record\n")  # the saved race's name comes first
     code, out, _ = command(monkeypatch, capsys, [*PLAY, "--db", str(db), "--resume", "whole"],
                            REST)
     assert code == 0 and "resuming 'whole'" in out and "wins" in out

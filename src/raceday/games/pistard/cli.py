@@ -244,6 +244,12 @@ def _resumed_session(saved: SavedGame, store: SessionStore, session: str,
     return game, kinds_of(saved.record, state.num_players)
 
 
+def _names_a_file(resume: str, db: Path | None) -> bool:
+    """``--resume`` names a record file: a file there, unless the database already holds a
+    race saved under that name (read only: nothing is made)."""
+    return Path(resume).is_file() and not ReadOnlyStore(db).exists(GAME.name, resume)
+
+
 def _open_race(command: str, new_kinds: list[str] | None, race: RaceOptions,
                seed: int | None, save: str | None, resume: str | None, db: Path | None,
                delay: float | None, lang: str, named: bool = False) -> _Race | None:
@@ -257,7 +263,7 @@ def _open_race(command: str, new_kinds: list[str] | None, race: RaceOptions,
     from_file: SavedGame | None = None
     if new_kinds is not None:
         start = GAME.new_state(race.parse(players=len(new_kinds)))  # a bad track: refused
-    elif resume is not None and Path(resume).is_file():
+    elif resume is not None and _names_a_file(resume, db):
         from_file = race_file(resume)  # another game's or a bad record: refused, its line named
         state, kinds = _opened(from_file)
         if state.is_terminal():
