@@ -275,3 +275,33 @@ def test_a_record_file_of_several_games_reads_back_as_the_matches(
         record_file: Path, matches: list[Record]) -> None:
     read = parse_records(record_file.read_text(encoding="utf-8"))
     assert [r.moves for r in read] == [m.moves for m in matches]
+
+
+@pytest.mark.parametrize("game", ["hairpin", "pistard"])
+def test_export_of_a_played_room_checks_and_replays_to_its_end(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, game: str) -> None:
+    """A room played to its end on the party server's database exports (``--room``, the
+    rooms' ``room_record_from_db``) as a record that checks and ends as the room ended."""
+    from raceday.rooms import logic_class
+    from tests.web.test_replay_frames import play_room
+
+    db = tmp_path / "party.sqlite"
+    code = play_room(db, game)
+    out_file = tmp_path / "room.txt"
+    exported, _, err = call(capsys, "record", "export", code.lower(), "--room", "--db",
+                            str(db), "-o", str(out_file))
+    assert exported == 0, err
+    (done,) = check_text_of(out_file)
+    assert done.record.tags["Face"] == "room" and done.record.tags["Name"] == code
+    with sqlite3.connect(db) as conn:
+        (snapshot,) = conn.execute("SELECT state FROM rooms WHERE code = ?", (code,)).fetchone()
+    room_state = logic_class(game).from_json(json.loads(snapshot)).state
+    assert done.state.is_terminal() and done.state.to_json() == room_state.to_json()
+    checked, out, err = call(capsys, "record", "check", str(out_file), "--lang", "en")
+    assert checked == 0 and out.startswith(f"{game}: {len(done.record.moves)} moves"), err
+
+
+def check_text_of(path: Path) -> list[Any]:
+    from raceday.core.record import check_text
+
+    return check_text(path.read_text(encoding="utf-8"))
