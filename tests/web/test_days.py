@@ -1,6 +1,6 @@
 """Games played over days (the host's option ``days`` of Hairpin and PISTARD rooms): such a
 room is never closed for idleness while its game is unfinished, survives a restart between
-two moves a day apart, follows the usual lifecycle once over; and ``POST /api/rooms/mine``
+two moves a day apart, follows the usual lifecycle once over; and ``POST /api/my-games``
 ("my games") tells each key only what it may see, refusing bad input with a 4xx."""
 
 from __future__ import annotations
@@ -206,7 +206,7 @@ def test_the_room_options_schema_offers_the_switch(client: TestClient) -> None:
 
 # --- "my games" -------------------------------------------------------------------------
 def mine(tc: TestClient, *held: tuple[str, str]) -> list[dict[str, Any]]:
-    answer = tc.post("/api/rooms/mine", json={"rooms": [
+    answer = tc.post("/api/my-games", json={"rooms": [
         {"code": code, "token": token} for code, token in held]})
     assert answer.status_code == 200, answer.text
     assert answer.headers["cache-control"] == "no-store"
@@ -296,17 +296,19 @@ def test_a_closed_room_is_not_found_in_my_games(db: Path) -> None:
 ])
 def test_my_games_refuses_bad_input_in_words(client: TestClient, body: dict[str, Any]
                                              ) -> None:
-    answer = client.post("/api/rooms/mine", json=body)
+    answer = client.post("/api/my-games", json=body)
     assert answer.status_code == 400, answer.text
     worded(answer.json())
 
 
 def test_my_games_refuses_what_is_not_json_and_a_get(client: TestClient) -> None:
-    assert client.post("/api/rooms/mine", content=b"{nope",
+    assert client.post("/api/my-games", content=b"{nope",
                        headers={"content-type": "application/json"}).status_code == 400
-    assert client.post("/api/rooms/mine", content=b"{}",
+    assert client.post("/api/my-games", content=b"{}",
                        headers={"content-type": "text/plain"}).status_code == 415
-    assert client.get("/api/rooms/mine").status_code == 404  # no room is named MINE
+    answer = client.get("/api/my-games")  # keys travel in a body, never in an address
+    assert answer.status_code == 405 and answer.headers["allow"] == "POST"
+    worded(answer.json())
 
 
 def test_my_games_counts_each_room_as_a_lookup(db: Path) -> None:
@@ -315,7 +317,7 @@ def test_my_games_counts_each_room_as_a_lookup(db: Path) -> None:
         room = pistard(tc)
         held = [(room["code"], room["host_token"])]
         assert mine(tc, *held)[0]["found"] is True
-        wrong = tc.post("/api/rooms/mine", json={"rooms": [
+        wrong = tc.post("/api/my-games", json={"rooms": [
             {"code": room["code"], "token": f"guess{n:04d}xxxxxxxx"} for n in range(MAX_HELD)]})
         assert wrong.status_code == 429 and "Retry-After" in wrong.headers
         worded(wrong.json())

@@ -109,7 +109,7 @@ async def room_info(code: str, request: Request, server: Shared) -> JSONResponse
     })
 
 
-@router.post("/api/rooms/mine", response_class=JSONResponse,
+@router.post("/api/my-games", response_class=JSONResponse,
              responses={200: {"model": MyGames}, **refusals(400, 403, 413, 415, 429)})
 async def my_games(body: MyGamesQuery, request: Request, server: Shared) -> JSONResponse:
     """"My games": for each room a device holds a key of (the host's or a seat's token),
