@@ -9,8 +9,10 @@ outcome advances the state in place and returns the events it produced.
 from __future__ import annotations
 
 import copy
+import functools
+import weakref
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
@@ -92,6 +94,10 @@ class State(ABC):
     """Abstract game state. Subclasses keep all fields JSON-friendly."""
 
     game_name: ClassVar[str] = "abstract"
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        _note_overrides(cls)  # a game's own apply_action notes its moves too
 
     # --- who acts -------------------------------------------------------------------
     @abstractmethod
@@ -253,6 +259,67 @@ class State(ABC):
         player = self.current_player()
         who = {CHANCE: "chance", TERMINAL: "over"}.get(player, f"player {player}")
         return f"<{type(self).__name__} {self.game_name}: {who} to act>"
+
+
+# The states whose moves are being written down (see :func:`note_moves`), by id: a
+# state's clones (searches, probes) are other objects and write nothing.
+_NOTEBOOKS: dict[int, Callable[[int, str, Mapping[str, Any] | None], None]] = {}
+
+
+def note_moves(state: State, note: Callable[[int, str, Mapping[str, Any] | None], None]
+               ) -> None:
+    """Call ``note(player, name, detail)`` for every action and chance outcome applied to
+    ``state`` from now on (``player`` is :data:`CHANCE` for a draw; ``name`` is the
+    action's unique name in the state it was applied to): what a game's record is written
+    from (:mod:`raceday.core.record`), whatever face applies the moves."""
+    key = id(state)
+    _NOTEBOOKS[key] = note
+    weakref.finalize(state, _NOTEBOOKS.pop, key, None)
+
+
+def stop_noting(state: State) -> None:
+    """Stop :func:`note_moves` on ``state``."""
+    _NOTEBOOKS.pop(id(state), None)
+
+
+def _noting(apply: Callable[..., list[Event]], for_player: bool) -> Callable[..., list[Event]]:
+    """``apply`` (a state's ``apply_action`` or ``apply_action_for``) noting the move it
+    applies when the state is being written down (:func:`note_moves`); a move the state
+    applies inside another (an override calling the base) is noted once."""
+
+    @functools.wraps(apply)
+    def noted(self: State, *args: Any, **kwargs: Any) -> list[Event]:
+        note = _NOTEBOOKS.pop(id(self), None)
+        if note is None:
+            return apply(self, *args, **kwargs)
+        try:
+            if for_player:
+                player, action, detail = args[0], args[1], None
+            else:
+                player, action = self.current_player(), args[0]
+                detail = args[1] if len(args) > 1 else kwargs.get("detail")
+            try:
+                name: str | None = self.action_to_string(action)
+            except (ValueError, KeyError, IndexError, TypeError):
+                name = None  # not a move here: the rules refuse it below
+            events = apply(self, *args, **kwargs)
+        finally:
+            _NOTEBOOKS[id(self)] = note
+        note(int(player), str(action) if name is None else name, detail)
+        return events
+
+    noted.notes_moves = True  # type: ignore[attr-defined]
+    return noted
+
+
+def _note_overrides(cls: type) -> None:
+    for attribute, for_player in (("apply_action", False), ("apply_action_for", True)):
+        method = cls.__dict__.get(attribute)
+        if method is not None and not getattr(method, "notes_moves", False):
+            setattr(cls, attribute, _noting(method, for_player))
+
+
+_note_overrides(State)
 
 
 class SealedState(State):

@@ -45,3 +45,22 @@ def get_game(name: str) -> AnyGame:
     except KeyError:
         known = ", ".join(sorted(_GAMES)) or "none"
         raise OptionsError(f"unknown game {name!r}; known games: {known}") from None
+
+
+def record_game(name: str) -> AnyGame:
+    """The game a record names: a game of the list, or one a game package plays as a part
+    of itself (Dice Derby's evening ``derby_evening``, KEIRIN's night ``keirin_night``),
+    declared in that package's ``RECORD_GAMES``."""
+    try:
+        return get_game(name)
+    except OptionsError:
+        pass
+    owner = name.split("_", 1)[0]
+    packages = game_packages()
+    if owner in packages and owner != name:
+        module = importlib.import_module(packages[owner])
+        for game in getattr(module, "RECORD_GAMES", ()):
+            if game.name == name:
+                return game  # type: ignore[no-any-return]
+    known = ", ".join(sorted(_GAMES)) or "none"
+    raise OptionsError(f"unknown game {name!r} in a record; known games: {known}")

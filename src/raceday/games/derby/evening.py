@@ -882,6 +882,8 @@ class EveningGame(Game[EveningOptions, EveningState]):
 
 
 EVENING = EveningGame()
+# the part of the game a record may name (raceday.core.registry.record_game)
+RECORD_GAMES = (EVENING,)
 
 
 __all__ = [

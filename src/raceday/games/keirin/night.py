@@ -918,3 +918,5 @@ class NightGame(Game[NightOptions, NightState]):
 
 
 NIGHT = NightGame()
+# the part of the game a record may name (raceday.core.registry.record_game)
+RECORD_GAMES = (NIGHT,)
