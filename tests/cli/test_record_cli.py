@@ -73,6 +73,13 @@ def test_check_names_every_game_with_its_moves_and_result(
         assert match.result != "*"  # each game was played to its end
 
 
+def test_check_words_its_lines_in_japanese(capsys: pytest.CaptureFixture[str],
+                                          record_file: Path, matches: list[Record]) -> None:
+    code, out, _ = call(capsys, "record", "check", str(record_file), "--lang", "ja")
+    assert code == 0
+    assert out.splitlines()[0] == f"hairpin: {len(matches[0].moves)} 手、{matches[0].result}"
+
+
 def test_check_refuses_an_illegal_move_at_its_line(
         capsys: pytest.CaptureFixture[str], record_file: Path) -> None:
     number = first_move_line(record_file, skip=1)  # the second move: black's
