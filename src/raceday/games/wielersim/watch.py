@@ -301,7 +301,6 @@ def stage_room_options(store: SessionStore, name: str, index: int) -> dict[str, 
 def ride_next(store: SessionStore, name: str, stage: int) -> dict[str, Any]:
     """Ride the campaign's next stage (it must be ``stage``) and save its record."""
     from raceday.games.wielersim.campaign import load_campaign
-    from raceday.games.wielersim.stage import ride_stage
 
     c = load_campaign(store, name)
     if c.finished:
@@ -309,8 +308,7 @@ def ride_next(store: SessionStore, name: str, stage: int) -> dict[str, Any]:
     if stage != c.next_stage:
         raise refused("not_next_stage", 409, stage=stage + 1, name=repr(name),
                       done=c.next_stage)
-    record = ride_stage(c.tour, c.peloton_spec, stage, c.records, c.seed)
-    c.add_record(record)  # compare-and-swap: refused if the terminal saved it first
+    c.ride()  # its record saved; compare-and-swap: refused if the terminal saved it first
     return {"name": name, "stage": stage, "done": c.next_stage}
 
 
