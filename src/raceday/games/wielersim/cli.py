@@ -663,9 +663,9 @@ def tour(
         help="Save the new stage race under NAME (default: the race's name and seed).")
     ] = None,
     resume: Annotated[str | None, typer.Option(
-        "--resume", metavar="NAME|FILE", callback=common.check_session_reference,
+        "--resume", metavar="NAME", callback=common.check_session_reference,
         help="Go on with the saved stage race NAME from its last ridden stage (see --list), "
-        "or with the stage race of a record FILE (saved under its name, or --save NAME).")
+        "or with the stage race of a record file NAME (saved under its name, or --save).")
     ] = None,
     list_saved: Annotated[bool, typer.Option(
         "--list", help="List the saved stage races and stop.")] = False,
