@@ -27,7 +27,7 @@ from raceday.games.wielersim.campaign import (
     stage_result,
 )
 from raceday.games.wielersim.prologue import PROLOGUE
-from raceday.games.wielersim.replay import record_terminal_steps, terminal_steps
+from raceday.games.wielersim.replay import _stage_again, record_terminal_steps, terminal_steps
 from raceday.games.wielersim.rules import peloton_spec
 from raceday.games.wielersim.stage import resolve_tour, ride_stage, stage_rng
 from raceday.store.sessions import SessionStore
@@ -107,6 +107,8 @@ def test_a_stage_race_stopped_exported_and_resumed_from_its_file_rides_as_one_wh
         [r.record.tags["Stage"] for r in checked]
     assert {r.record.tags["Event"] for r in checked} == {"Ronde van Belgie"}
 
+    again_ridden = _stage_again(campaign_from_text(text), 1)
+    assert again_ridden is not None and again_ridden == checked[1].state
     steps = record_terminal_steps(text)
     saved_steps = terminal_steps(SessionStore(part_db), "part")
     assert [(s.step, s.facts) for s in steps] == [(s.step, s.facts) for s in saved_steps]
@@ -181,15 +183,16 @@ def test_a_damaged_or_foreign_record_file_is_refused_with_its_line(
     damaged[at] = re.sub(r"total \d+", "total 99", damaged[at])
     assert f"line {at + 1}:" in _refused(tmp_path, "\n".join(damaged) + "\n", capsys)
 
-    # a move of the road stage deleted: its moves no longer give its Stage result, or a
-    # draw no longer fits: either way the first bad line is named
+    # a throw of the road stage left out: the throw after it is refused at its line
+    # (which is the left-out line's number now); the last throw left out: the stage is
+    # not ridden to its result, and its header line is named
     second = next(i for i, line in enumerate(lines) if line == '[Game "wielersim"]')
     moves = [i for i, line in enumerate(lines) if i > second and line.startswith("chance:")]
-    damaged = [line for i, line in enumerate(lines) if i != moves[len(moves) // 2]]
-    said = _refused(tmp_path, "\n".join(damaged) + "\n", capsys)
-    assert re.search(r"line \d+:", said)
-    number = int(re.search(r"line (\d+):", said).group(1))  # type: ignore[union-attr]
-    assert number == second + 1 or number > moves[0]
+    for left_out, named in ((moves[len(moves) // 2], moves[len(moves) // 2] + 1),
+                            (moves[-1], second + 1)):
+        damaged = [line for i, line in enumerate(lines) if i != left_out]
+        said = _refused(tmp_path, "\n".join(damaged) + "\n", capsys)
+        assert f"line {named}:" in said, said
 
     # a Stage result that its moves do not give: the record's header line is named
     tampered = text.replace('"results": [[', '"results": [[99, 0], [', 1)
@@ -205,3 +208,18 @@ def test_stage_races_are_saved_only_through_save_game() -> None:
     for path in SOURCE.glob("*.py"):
         source = path.read_text(encoding="utf-8")
         assert not re.search(r"store\.save\(|\.save\(GAME", source), path.name
+
+
+def test_a_stage_race_not_yet_begun_is_its_first_stage_without_moves(tmp_path: Path) -> None:
+    store = open_store(tmp_path / "s.sqlite")
+    campaign = new_campaign(store, "fresh", resolve_tour("ronde-van-belgie"),
+                            peloton_spec("small"), 9)
+    (only,) = parse_records(campaign.text())
+    assert only.game == "wielersim_prologue" and not only.moves and only.result == "*"
+    assert only.tags["Round"] == 0 and "Stage" not in only.tags and "Tour" in only.tags
+    assert len(check_text(campaign.text())) == 1
+    opened = campaign_from_text(campaign.text())
+    assert opened.next_stage == 0 and opened.name == "fresh"
+    # ridden from the file's seed, its first stage is the one the saved campaign rides
+    assert load_campaign(store, "fresh").ride() == ride_stage(
+        opened.tour, opened.peloton_spec, 0, [], opened.seed)
