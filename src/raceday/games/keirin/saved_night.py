@@ -146,15 +146,30 @@ class BetSession:
         return cls(name, game)
 
     @classmethod
-    def from_file(cls, path: str | Path, name: str) -> BetSession:
-        """The night of a record file, to be saved as the new session ``name``."""
+    def from_file(cls, path: str | Path) -> BetSession:
+        """The night of a record file (any record of a KEIRIN night), not yet saved: named
+        as its ``Name`` tag says (else the file's name), see :meth:`rename`. A record the
+        rules refuse, or another game's, is a :class:`RecordError` naming its line."""
         from raceday.core.files import read_user_text
 
         text = read_user_text(path, kind="record")
         try:
-            return cls.from_saved(name, SavedGame(parse_record(text)))
+            record = parse_record(text)
+            name = record.tags.get("Name")
+            named = name if isinstance(name, str) and name.strip() else Path(path).stem
+            return cls.from_saved(named, SavedGame(record))
         except RecordError as exc:
-            raise RecordError(f"{path}: {exc.problem}", exc.line) from None
+            refused = RecordError(exc.problem, exc.line)  # said with the file: "FILE, line 7"
+            refused.args = (f"{path}, {exc}",)
+            raise refused from None
+
+    def rename(self, name: str) -> None:
+        """Save the night as the session ``name`` from now on (a night opened from a file,
+        never saved yet)."""
+        if self.revision is not None:
+            raise OptionsError("a saved session keeps its name")
+        self.name = name
+        self.game.recorder.tags["Name"] = name
 
     # --- store -----------------------------------------------------------------------------
     @property
