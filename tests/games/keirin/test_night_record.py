@@ -199,3 +199,40 @@ def test_a_corrupted_or_foreign_record_is_refused_with_its_line(
     code, err = _play(capsys, "--resume", str(other), "--db", str(db))
     assert code == 2 and "line 1:" in err and "hairpin" in err
     assert not db.exists() or SessionStore(db).names(GAME) == []  # nothing was saved
+
+
+# --- the terminal's replay reads the record ------------------------------------------------------
+def _places(board: str | None) -> dict[str, str]:
+    assert board is not None
+    return {line.split()[0]: line for line in board.splitlines() if line.split()}
+
+
+def test_each_race_of_the_record_finishes_as_logged(through: SessionStore) -> None:
+    from raceday.games.keirin.replay import finished_races
+
+    races = finished_races(_record(through, "night"))
+    log = through.log(GAME, "night")
+    assert sorted(races) == [e["race"] for e in log] == [1, 2, 3]
+    assert [list(races[e["race"]].ranked) for e in log] == [e["ranking"] for e in log]
+
+
+def test_the_terminal_replay_of_a_converted_night_draws_every_race(tmp_path: Path) -> None:
+    """Race 1 was settled before records (ridden again from the seed); race 2 is in the
+    record's moves (rebuilt from them)."""
+    from raceday.games.keirin.replay import terminal_steps
+    from raceday.present.terminal_replay import board_text
+
+    made = json.loads((FIXTURES / "keirin-night-v2-open.json").read_text(encoding="utf-8"))
+    db = tmp_path / "old.sqlite"
+    store = SessionStore(db)
+    (entry,) = made["saved"]["log"]
+    store.save(GAME, "v2-open", made["saved"]["document"], log_entry=entry)
+    assert _run(["--resume", "v2-open", "--db", str(db)], made["resume_input"]).exception \
+        is None
+    log = store.log(GAME, "v2-open")
+    steps = terminal_steps(store, "v2-open")
+    assert len(steps) == len(log) == 2
+    for step, logged in zip(steps, log, strict=True):
+        rows = _places(board_text(step.board))
+        for place, rider in enumerate(logged["ranking"], start=1):
+            assert rows[f"R{rider}"].endswith(f"#{place}")
