@@ -236,3 +236,20 @@ def test_the_terminal_replay_of_a_converted_night_draws_every_race(tmp_path: Pat
         rows = _places(board_text(step.board))
         for place, rider in enumerate(logged["ranking"], start=1):
             assert rows[f"R{rider}"].endswith(f"#{place}")
+
+
+def test_the_hosts_close_of_betting_is_a_move_of_the_record(tmp_path: Path) -> None:
+    """Betting closed before every player said done (the host's close) replays too, and a
+    stake off the actions' menu (2.50) is read back by its name."""
+    from raceday.games.keirin.rules import KeirinOptions
+
+    store = SessionStore(tmp_path / "h.sqlite")
+    night = BetSession.new("host", ["Ann", "Bob"], KeirinOptions(riders=6), seed=4)
+    night.save(store)
+    night.state.apply_action_for(1, night.state.ticket_from_text(1, "win 2 2.5"))
+    night.lock(store)
+    record = _record(store, "host")
+    assert _moves(record) == ["p2: win 2 for 2.50", "host: close betting"]
+    assert replay(parse_record(record.text())).state.to_json() == night.state.to_json()
+    night.settle(store, night.run_race())
+    assert replay(_record(store, "host")).state.to_json() == night.state.to_json()
