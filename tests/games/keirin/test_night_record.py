@@ -253,3 +253,50 @@ def test_the_hosts_close_of_betting_is_a_move_of_the_record(tmp_path: Path) -> N
     assert replay(parse_record(record.text())).state.to_json() == night.state.to_json()
     night.settle(store, night.run_race())
     assert replay(_record(store, "host")).state.to_json() == night.state.to_json()
+
+
+def _night_of_races(races: int, settled: int, tmp_path: Path) -> Path:
+    """A record of a night of ``races`` races played elsewhere (no seed: a room's), with
+    ``settled`` of them run, as a file."""
+    import numpy as np
+
+    from raceday.core.record import Recorder
+    from raceday.games.keirin.night import NIGHT
+
+    options = NIGHT.options({"players": ["Aki", "Ben"], "races": races, "riders": 6})
+    state = NIGHT.new_state(options)
+    recorder = Recorder("keirin_night", options.to_json(), tags={"Face": "room"})
+    recorder.follow(state)
+    rng = np.random.default_rng(11)
+    while state.settled < settled:
+        if state.is_chance_node():
+            draw = state.sample_chance(rng)
+            state.apply_action(draw.outcome, draw.detail)
+        else:
+            state.apply_action_for(state.current_player(), 0)  # done
+    path = tmp_path / f"room-{races}-{settled}.record"
+    path.write_text(recorder.record().text(), encoding="utf-8")
+    return path
+
+
+def test_any_nights_record_goes_on_at_the_terminal_to_its_last_race(tmp_path: Path) -> None:
+    db = tmp_path / "k.sqlite"
+    path = _night_of_races(2, 1, tmp_path)
+    resumed = _run(["--resume", str(path), "--db", str(db)], "win 1 1\n\n\n")
+    assert resumed.exception is None, resumed.output
+    said = " ".join(resumed.output.split())
+    assert "The night is over (2 races run)." in said
+    assert "Another race?" not in said  # the night's last race was run
+    store = SessionStore(db)
+    (name,) = store.names(GAME)
+    assert name == path.stem
+    record = _record(store, name)
+    assert isinstance(record.tags["Seed"], int)  # a seed for the races it ran
+    final = replay(record).state
+    assert final.is_terminal() and final.to_json() == BetSession.load(store, name).state.to_json()
+    assert [e["race"] for e in store.log(GAME, name)] == [2]
+
+    over = _run(["--resume", str(_night_of_races(1, 1, tmp_path)), "--db", str(db)], "")
+    assert over.exception is None, over.output
+    assert "The night is over (1 race run)." in " ".join(over.output.split())
+    assert "odds board" not in over.output  # no betting on a night that is over

@@ -606,14 +606,17 @@ def play_night(surface: Surface, night: Night) -> int:
                                        tickets=counted("term.tickets_n", len(session.pending),
                                                        lang))))
                 _run_and_settle(surface, night)
-            while True:
+            while not session.state.is_terminal():
                 show_board(surface, session)
                 if not _collect_tickets(surface, session, night.top):
                     break
                 session.lock(night.store)
                 _run_and_settle(surface, night)
-                if not another_race(surface, session):
+                if session.state.is_terminal() or not another_race(surface, session):
                     break
+            if session.state.is_terminal():  # a night of so many races (a room's record)
+                surface.say(Text(words("term.night_over", lang, races=counted(
+                    "term.races_n", session.races, lang))))
         except Quit:  # quit while a race runs (full screen): its tickets stay locked
             surface.say(Text(_kept(session, night.store)))
     except KeyboardInterrupt:

@@ -155,6 +155,10 @@ class BetSession:
         text = read_user_text(path, kind="record")
         try:
             record = parse_record(text)
+            if record.game == NIGHT.name and "Seed" not in record.tags:
+                from raceday.terminal.common import fresh_seed
+
+                record.tags["Seed"] = fresh_seed(None)  # the dice of the races to come
             name = record.tags.get("Name")
             named = name if isinstance(name, str) and name.strip() else Path(path).stem
             return cls.from_saved(named, SavedGame(record))
