@@ -289,7 +289,11 @@ def apply_move(state: State, move: Move) -> list[Event]:
     refuse it (the wrong mover, no such move here)."""
     if state.is_terminal():
         raise RecordError(f"{move.who} moves after the game is over", move.line)
-    if state.is_chance_node():
+    if move.player == HOST:  # a host's move (a real die's roll typed in), where one is due
+        candidates = list(state.legal_actions_for(HOST))
+        if not candidates:
+            raise RecordError("the host has no move here", move.line)
+    elif state.is_chance_node():
         if move.player != CHANCE:
             raise RecordError(f"a draw (chance) comes here, not a move of {move.who}",
                               move.line)

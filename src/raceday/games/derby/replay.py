@@ -1,5 +1,7 @@
 """Replaying a saved Dice Derby party: one step per sold horse and per settled race
-(places, first out, payouts), from the session log."""
+(places, first out, payouts), from the session log; the party itself (its players, its
+seed) is read from its record (:mod:`raceday.games.derby.saved`), whatever version saved
+it."""
 
 from __future__ import annotations
 
@@ -17,10 +19,15 @@ def finished(store: SessionStore, name: str) -> bool:
     return bool(store.log("derby", name))
 
 
+def _players(evening: EveningState) -> list[str]:
+    return [p.name for p in evening.ledger.players]
+
+
 def steps(store: SessionStore, name: str) -> list[ReplayStep]:
-    doc, _ = store.load("derby", name)
-    books = doc.get("ledger", doc)  # an evening keeps its sheets in its ledger
-    players = [str(p.get("name", "?")) for p in books.get("players", [])]
+    """A saved party's steps: each logged lot and settled race."""
+    from raceday.games.derby.saved import saved_evening
+
+    players = _players(saved_evening(store, name))
 
     def who(p: Any) -> Any:
         if isinstance(p, int) and 0 <= p < len(players):
@@ -222,16 +229,14 @@ def terminal_steps(store: SessionStore, name: str, lang: str = "en") -> list[Any
     seed (its first and second must be the logged ones) and shows every horse's furlongs
     and place. A party whose dice the host typed in cannot be ridden again: its races show
     the owners and the logged places."""
-    from raceday.games.derby.evening import EveningState
+    from raceday.games.derby.saved import saved_evening
     from raceday.present.terminal_replay import LazyBoard, TerminalStep
 
-    doc, _ = store.load("derby", name)
-    evening = EveningState.from_json(doc) if "ledger" in doc else None
-    books = doc.get("ledger", doc)
-    players = [str(p.get("name", "?")) for p in books.get("players", [])]
-    seed = None if evening is None else evening.options.seed
-    fall_rate = None if evening is None else evening.options.fall_rate
-    host = evening is not None and bool(evening.options.host)
+    evening = saved_evening(store, name)
+    players = _players(evening)
+    seed = evening.options.seed
+    fall_rate = evening.options.fall_rate
+    host = bool(evening.options.host)
     lots: list[Mapping[str, Any]] = []
     out = []
     for entry, step in zip(store.log("derby", name), steps(store, name), strict=True):
