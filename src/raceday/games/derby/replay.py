@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
+from raceday.core.errors import SaveFormatError
 from raceday.core.events import Message
 from raceday.games.derby.evening import EveningState, lot_facts, quinella_paid_facts
 from raceday.games.derby.rules import POSTS, horse_name, parse_horse, result_facts
@@ -19,15 +20,26 @@ def finished(store: SessionStore, name: str) -> bool:
     return bool(store.log("derby", name))
 
 
-def _players(evening: EveningState) -> list[str]:
-    return [p.name for p in evening.ledger.players]
+def _saved(store: SessionStore, name: str) -> tuple[EveningState | None, list[str]]:
+    """The saved party's evening (from its record, whatever version saved it) and its
+    players' names; a document that is no record and no evening (a party's books in part)
+    gives the names it holds and no evening."""
+    from raceday.games.derby.saved import saved_evening
+
+    try:
+        evening = saved_evening(store, name)
+    except SaveFormatError:
+        doc, _ = store.load("derby", name)
+        if "record" in doc:
+            raise
+        books = doc.get("ledger", doc)  # an evening keeps its sheets in its ledger
+        return None, [str(p.get("name", "?")) for p in books.get("players", [])]
+    return evening, [p.name for p in evening.ledger.players]
 
 
 def steps(store: SessionStore, name: str) -> list[ReplayStep]:
     """A saved party's steps: each logged lot and settled race."""
-    from raceday.games.derby.saved import saved_evening
-
-    players = _players(saved_evening(store, name))
+    _, players = _saved(store, name)
 
     def who(p: Any) -> Any:
         if isinstance(p, int) and 0 <= p < len(players):
@@ -229,14 +241,12 @@ def terminal_steps(store: SessionStore, name: str, lang: str = "en") -> list[Any
     seed (its first and second must be the logged ones) and shows every horse's furlongs
     and place. A party whose dice the host typed in cannot be ridden again: its races show
     the owners and the logged places."""
-    from raceday.games.derby.saved import saved_evening
     from raceday.present.terminal_replay import LazyBoard, TerminalStep
 
-    evening = saved_evening(store, name)
-    players = _players(evening)
-    seed = evening.options.seed
-    fall_rate = evening.options.fall_rate
-    host = bool(evening.options.host)
+    evening, players = _saved(store, name)
+    seed = None if evening is None else evening.options.seed
+    fall_rate = None if evening is None else evening.options.fall_rate
+    host = evening is not None and bool(evening.options.host)
     lots: list[Mapping[str, Any]] = []
     out = []
     for entry, step in zip(store.log("derby", name), steps(store, name), strict=True):
