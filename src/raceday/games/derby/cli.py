@@ -222,9 +222,9 @@ SaveNameOpt = Annotated[
 ResumeOpt = Annotated[
     str | None,
     typer.Option(
-        "--resume", metavar="NAME|FILE", callback=common.check_session_reference,
-        help="Go on with the saved party NAME (see --list), or from the record FILE of a "
-        "Dice Derby evening (saved anew under --save NAME).",
+        "--resume", metavar="NAME", callback=common.check_session_reference,
+        help="Go on with the saved party NAME (see --list); NAME may be the path of a "
+        "record file of a Dice Derby evening (saved anew under --save NAME).",
     ),
 ]
 
