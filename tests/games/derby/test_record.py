@@ -8,6 +8,7 @@ open, convert and resume as they did then; a damaged record is refused by its li
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -79,6 +80,17 @@ def test_the_whole_party_is_its_record(whole: dict[str, Any]) -> None:
     (played,) = check_text(text)
     assert played.state.to_json() == whole["state"]
     assert [e["race"]["race"] for e in whole["log"] if "race" in e] == [1, 2, 3, 4]
+    # the record alone gives what the party logged, and the same replay steps
+    assert derby_replay.record_entries(record) == whole["log"]
+    assert [s.to_json() for s in derby_replay.record_steps(record)] == [
+        s.to_json() for s in derby_replay.steps(whole["store"], "night")]
+
+
+def test_derby_code_saves_only_through_the_records_writer() -> None:
+    source = Path(derby_replay.__file__).parent
+    callers = [path.name for path in sorted(source.glob("*.py"))
+               if re.search(r"store\.save\(", path.read_text(encoding="utf-8"))]
+    assert callers == []
 
 
 def test_stopped_exported_checked_and_resumed_by_name_ends_the_same(

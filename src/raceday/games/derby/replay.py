@@ -10,6 +10,7 @@ from typing import Any, cast
 
 from raceday.core.errors import SaveFormatError
 from raceday.core.events import Message
+from raceday.core.record import Record, RecordError, apply_move
 from raceday.games.derby.evening import EveningState, lot_facts, quinella_paid_facts
 from raceday.games.derby.rules import POSTS, horse_name, parse_horse, result_facts
 from raceday.present.replay import ReplayStep, room_event_message
@@ -40,6 +41,42 @@ def _saved(store: SessionStore, name: str) -> tuple[EveningState | None, list[st
 def steps(store: SessionStore, name: str) -> list[ReplayStep]:
     """A saved party's steps: each logged lot and settled race."""
     _, players = _saved(store, name)
+    return entry_steps(store.log("derby", name), players)
+
+
+def record_entries(record: Record) -> list[dict[str, Any]]:
+    """What a party logs of the evening of ``record`` (each sold or passed lot as
+    ``{"auction": ...}``, each settled race as ``{"race": ...}``), found by playing its
+    moves through the rules: the same entries the party saved beside its record."""
+    from raceday.core.record import start_state
+
+    _, state = start_state(record)
+    if not isinstance(state, EveningState):
+        raise RecordError(f"not a Dice Derby evening: {record.game}", record.line)
+    lots, races = len(state.ledger.lots), len(state.ledger.history)
+    out: list[dict[str, Any]] = []
+    for move in record.moves:
+        apply_move(state, move)
+        ledger = state.ledger
+        out += [{"auction": lot.to_json()} for lot in ledger.lots[lots:]]
+        out += [{"race": race.to_json()} for race in ledger.history[races:]]
+        lots, races = len(ledger.lots), len(ledger.history)
+    return out
+
+
+def record_steps(record: Record) -> list[ReplayStep]:
+    """The steps of a Dice Derby evening's record (a file, an export): as :func:`steps`
+    shows the saved party."""
+    from raceday.core.record import start_state
+
+    _, start = start_state(record)
+    assert isinstance(start, EveningState)
+    return entry_steps(record_entries(record), [p.name for p in start.ledger.players])
+
+
+def entry_steps(entries: Sequence[Mapping[str, Any]], players: Sequence[str]
+                ) -> list[ReplayStep]:
+    """A step for each logged lot and settled race (``entries`` as the party logs them)."""
 
     def who(p: Any) -> Any:
         if isinstance(p, int) and 0 <= p < len(players):
@@ -47,7 +84,7 @@ def steps(store: SessionStore, name: str) -> list[ReplayStep]:
         return Message("replay.house").to_json()
 
     out = []
-    for entry in store.log("derby", name):
+    for entry in entries:
         if "auction" in entry:
             lot = entry["auction"]
             facts = {"post": lot["post"], "horse": horse_name(int(lot["post"]))}
