@@ -226,3 +226,29 @@ def test_another_games_record_is_refused_naming_its_game_and_line(
     assert "line 1" in err and "hairpin" in err
     assert not (tmp_path / "p.sqlite").exists() or not SessionStore(
         tmp_path / "p.sqlite").names(GAME)
+
+
+@pytest.mark.parametrize("cut", ["mid-lot", "mid-race"])
+def test_a_record_cut_anywhere_goes_on_from_where_it_stops(
+    whole: dict[str, Any], cut: str, tmp_path: Path,
+) -> None:
+    record = whole["record"]
+    whos = [m.who for m in record.moves]
+    # after Aki's first bid (Ben's still to come), or after three dice of race 1
+    stop = 1 if cut == "mid-lot" else whos.index("chance") + 3
+    lines = record.text().splitlines()
+    moves_from = lines.index("") + 1
+    path = tmp_path / "cut.record"
+    path.write_text("\n".join(lines[:moves_from + stop]) + "\n", encoding="utf-8")
+    db = tmp_path / "cut.sqlite"
+    result = invoke(db, ["--resume", str(path), "--save", "cut"], ["0", *FINISH])
+    assert "Final standings" in result.output
+    if cut == "mid-race":
+        assert "Race 1 continues from round" in result.output
+    else:
+        assert "Ben, your sealed bid for the d4" in result.output
+        assert "Aki, your sealed bid for the d4" not in result.output
+    done = open_party(SessionStore(db), "cut")
+    assert done.record.moves[:stop] == record.moves[:stop]
+    (played,) = check_text(done.record.text())
+    assert played.state.is_terminal() and played.state.to_json() == done.state().to_json()

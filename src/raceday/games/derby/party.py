@@ -468,7 +468,7 @@ class Party:
         assert race is not None
         self._race = race
         self._last_rolls = {}
-        if s.config.host and race != DerbyState(DerbyOptions(s.config.fall_rate)):
+        if race != DerbyState(DerbyOptions(s.config.fall_rate)):  # resumed mid-race
             self.say(("" if self.surface.full_screen else "\n")
                      + self.w("party.race_continues", race=s.race, round=race.round,
                               horses=[horse_name(p) for p in race.group]))
