@@ -292,7 +292,11 @@ def apply_move(state: State, move: Move) -> list[Event]:
     named = _named(state, move)
     if named is not None:
         return named
-    if state.is_chance_node():
+    if move.player == HOST:  # a host's move (a real die's roll typed in), where one is due
+        candidates = list(state.legal_actions_for(HOST))
+        if not candidates:
+            raise RecordError("the host has no move here", move.line)
+    elif state.is_chance_node():
         if move.player != CHANCE:
             raise RecordError(f"a draw (chance) comes here, not a move of {move.who}",
                               move.line)
