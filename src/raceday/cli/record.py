@@ -19,7 +19,7 @@ import typer
 from rich.markup import escape
 
 from raceday.core.errors import RacedayError, SaveFormatError
-from raceday.core.record import Record, RecordError, Replayed, result_text
+from raceday.core.record import Record, RecordError, Replayed, records_text, result_text
 from raceday.terminal import common
 
 HELP = ("Export a saved game or a room as a record file, and check record files."
@@ -56,10 +56,11 @@ def session_games(store: Any, name: str, game: str | None) -> list[str]:
     return found
 
 
-def session_record(store: Any, name: str, game: str | None = None) -> Record:
-    """The record of the saved session ``name`` (of ``game``, else of the one game that
-    saved it): a record as saved, or a save made before records converted by its game's
-    ``record_convert`` (:func:`raceday.store.converters.record_converter`)."""
+def session_records(store: Any, name: str, game: str | None = None) -> list[Record]:
+    """The records of the saved session ``name`` (of ``game``, else of the one game that
+    saved it; a stage race has one per stage): as saved, or a save made before records
+    converted by its game's ``record_convert``
+    (:func:`raceday.store.converters.record_converter`)."""
     from raceday.store.converters import record_converter
     from raceday.store.records import opened
 
@@ -79,7 +80,7 @@ def session_record(store: Any, name: str, game: str | None = None) -> Record:
     if not isinstance(document.get("record"), str) and convert is None:
         raise RecordCommandError(f"saved {owner} session {name!r} was made before records "
                                  f"and {owner} cannot convert it: it cannot be exported")
-    return opened(document, revision, convert, name).record
+    return opened(document, revision, convert, name).records
 
 
 def room_record(store: Any, code: str) -> Record:
@@ -149,8 +150,8 @@ def export(
         check_output(out, force)
     store = open_db(db)
     try:
-        record = room_record(store, name) if room else session_record(store, name, game)
-        text = record.text()
+        records = [room_record(store, name)] if room else session_records(store, name, game)
+        text = records_text(records)
     except RecordError as exc:
         raise RecordCommandError(f"the saved game cannot be read as a record: {exc}") \
             from None
@@ -203,4 +204,4 @@ def check(file: FileArg, lang: common.LangOpt = None) -> None:
         common.console.print(escape(checked_line(done, language)), soft_wrap=True)
 
 
-__all__ = ["HELP", "RecordCommandError", "app", "room_record", "session_record"]
+__all__ = ["HELP", "RecordCommandError", "app", "room_record", "session_records"]
