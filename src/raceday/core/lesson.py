@@ -6,7 +6,9 @@ ships its own the same way). A lesson is a list of steps. Each step is one idea:
 - ``position``: the record (:mod:`raceday.core.record`, as a list of lines) of the position
   the step starts from, built by the engine by playing its moves — so every position is a
   legal one, and the rule documents' worked examples can be written as they are;
-- ``learner``: who the learner moves for (``p1``, ``p2``, ... or ``host``);
+- ``learner``: who the learner moves for (``p1``, ``p2``, ..., ``host``; or ``chance``:
+  the learner throws the dice, choosing what they show — how a race game with no
+  decisions teaches what each throw does);
 - ``expect``: the names of the moves the idea asks for (any of them is right);
 - ``answer``: the moves (record lines) the board answers with after a right move — the
   dice, the other riders — so the step ends on the position the idea leads to;
@@ -30,7 +32,7 @@ from typing import Any
 
 from raceday.core.errors import RacedayError, SaveFormatError
 from raceday.core.events import Event
-from raceday.core.protocol import HOST, State
+from raceday.core.protocol import CHANCE, HOST, State
 from raceday.core.record import (
     Move,
     Record,
@@ -86,7 +88,12 @@ class Step:
             raise LessonError(f"step {self.id!r}: its position {exc}") from None
 
     def legal_names(self, state: State) -> list[str]:
-        """The names of the learner's legal moves in ``state``."""
+        """The names of the learner's legal moves in ``state`` (a learner who plays chance
+        throws the dice: every possible outcome)."""
+        if self.learner == CHANCE:
+            if not state.is_chance_node():
+                return []
+            return [state.action_to_string(a) for a, p in state.chance_outcomes() if p > 0]
         if self.learner not in state.acting_players() and not (
                 self.learner == HOST and state.legal_actions_for(HOST)):
             return []
@@ -138,10 +145,13 @@ def _plain(name: str) -> str:
 
 
 def _player(text: object, where: str) -> int:
-    if not isinstance(text, str) or not (text == "host" or (
+    if not isinstance(text, str) or not (text in ("host", "chance") or (
             text.startswith("p") and text[1:].isdigit() and int(text[1:]) >= 1)):
-        raise LessonError(f"{where}: a learner is 'p1', 'p2', ... or 'host', not {text!r}")
-    return HOST if text == "host" else int(text[1:]) - 1
+        raise LessonError(f"{where}: a learner is 'p1', 'p2', ..., 'host' or 'chance', "
+                          f"not {text!r}")
+    if text in ("host", "chance"):
+        return HOST if text == "host" else CHANCE
+    return int(text[1:]) - 1
 
 
 def _moves(lines: object, where: str) -> list[Move]:
