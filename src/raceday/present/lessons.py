@@ -1,0 +1,101 @@
+"""A lesson's words and moves as both faces show them (``raceday learn`` and ``/learn``).
+
+The lesson itself is data (:mod:`raceday.core.lesson`); this module words it in a language:
+a step's title, idea, prompt, hint and reason (each given ``move``, the words of its first
+expected move), the learner's legal moves with their labels, and what a move did.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from raceday.core.discovery import game_packages
+from raceday.core.events import Event, Message
+from raceday.core.lesson import WORDS, Lesson, Step
+from raceday.core.protocol import CHANCE, HOST, Action, State
+from raceday.present.messages import describe_action, describe_event, render
+
+PLAY_WORDS = ("title", "idea", "prompt")
+
+
+def lesson_key(game: str, part: str) -> str:
+    """The key of the lesson's own words: ``title`` or ``intro``."""
+    return f"{game}.lesson.{part}"
+
+
+def step_parts(step: Step) -> tuple[str, ...]:
+    """The words a step has: a position step all five, the play step its first three."""
+    return PLAY_WORDS if step.play is not None else WORDS
+
+
+def learner_actions(step: Step, state: State) -> list[tuple[str, Action]]:
+    """The learner's legal moves in ``state``: (name, action), in the rules' order."""
+    if step.learner == CHANCE:
+        if not state.is_chance_node():
+            return []
+        actions = [a for a, p in state.chance_outcomes() if p > 0]
+    elif step.learner in state.acting_players() or (
+            step.learner == HOST and state.legal_actions_for(HOST)):
+        actions = list(state.legal_actions_for(step.learner))
+    else:
+        actions = []
+    return [(state.action_to_string(a), a) for a in actions]
+
+
+def move_message(state: State, action: Action) -> Message:
+    """What a move means (the message the game gives it)."""
+    return state.action_message(action)
+
+
+def move_words(step: Step, state: State, lang: str) -> str:
+    """The words of the step's first expected move (the templates' ``move``)."""
+    if not step.expect:
+        return ""
+    wanted = " ".join(step.expect[0].split()).lower()
+    for name, action in learner_actions(step, state):
+        if " ".join(name.split()).lower() == wanted:
+            return describe_action(state, action, lang)
+    return step.expect[0]
+
+
+def step_words(lesson: Lesson, step: Step, lang: str, state: State | None = None
+               ) -> dict[str, str]:
+    """The step's words in ``lang`` (``title``, ``idea``, ``prompt``; a position step also
+    ``hint`` and ``why``), ``move`` filled in from ``state`` (default: its position)."""
+    if step.play is None and state is None:
+        state = step.start()
+    move = move_words(step, state, lang) if state is not None else ""
+    return {part: render(step.key(lesson.game, part), lang, params={"move": move})
+            for part in step_parts(step)}
+
+
+def event_words(game: str, events: list[Event], lang: str) -> list[str]:
+    """What a move and the board's answer did, one sentence an event (unworded ones left
+    out)."""
+    out = []
+    for event in events:
+        text = describe_event(game, event, lang)
+        if text and not text.startswith(f"{game}.event.") and not text.startswith("event."):
+            out.append(text)
+    return out
+
+
+def agents_module(game: str) -> Any:
+    """The game package's ``agents`` module (``make_agent``, ``LEVELS``), or None."""
+    package = game_packages().get(game)
+    try:
+        return importlib.import_module(f"{package}.agents") if package else None
+    except ImportError:
+        return None
+
+
+def hint_level(game: str, level: str) -> str | None:
+    """A computer level stronger than ``level`` whose move is shown as a hint in the first
+    game: the game's first level (``LEVELS``) that is not ``level`` nor ``random``."""
+    levels = list(getattr(agents_module(game), "LEVELS", ()) or ())
+    return next((lv for lv in levels if lv not in (level, "random")), None)
+
+
+__all__ = ["PLAY_WORDS", "agents_module", "event_words", "hint_level", "learner_actions",
+           "lesson_key", "move_message", "move_words", "step_parts", "step_words"]
