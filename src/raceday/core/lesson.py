@@ -20,7 +20,9 @@ A step's words are message keys of the game's table, named from its ``id``:
 ``lesson.<id>.title``, ``.idea``, ``.prompt``, ``.hint`` and ``.why`` (the reason, shown
 after the right move), each given ``move`` (the words of the first expected move) as a
 parameter. The lesson's last step is ``{"id": ..., "play": {"level": ..., "options":
-{...}, "learner": "p1"}}``: a first game against that computer level, with hints on.
+{...}, "learner": "p1"}}``: a first game against that computer level, with hints on
+(the options are the game's; an optional ``"room": {...}`` gives the options of the
+browser room the lesson page creates for it, e.g. who plays each seat).
 """
 
 from __future__ import annotations
@@ -59,6 +61,7 @@ class Play:
     level: str
     options: Mapping[str, Any]
     learner: int = 0
+    room: Mapping[str, Any] | None = None
 
 
 @dataclass
@@ -180,7 +183,8 @@ def read_lesson(game: str, data: Mapping[str, Any]) -> Lesson:
             if not isinstance(play, dict) or not isinstance(play.get("level"), str):
                 raise LessonError(f"{where}: 'play' names a computer level")
             step.play = Play(play["level"], dict(play.get("options") or {}),
-                             _player(play.get("learner", "p1"), where))
+                             _player(play.get("learner", "p1"), where),
+                             dict(play["room"]) if isinstance(play.get("room"), dict) else None)
             step.learner = step.play.learner
         else:
             lines = raw.get("position")

@@ -56,7 +56,7 @@ from raceday import __version__
 from raceday.core.discovery import asset_folder, face, game_packages, games_with
 from raceday.core.errors import SaveFormatError
 from raceday.rooms import logic_class
-from raceday.web import games, messages, numbers, print_pages, redact, replay
+from raceday.web import games, learn, messages, numbers, print_pages, redact, replay
 from raceday.web.context import Server
 from raceday.web.describe import WIRE_SCHEMA, describe
 from raceday.web.eager import KeepSend
@@ -284,6 +284,7 @@ def _routes(app: FastAPI) -> None:
                    options_router,  # GET /api/games/{game}/options (JSON Schema)
                    games.router,  # GET /api/games: the games found, for the pages
                    replay.router, numbers.router,  # Replays, Numbers
+                   learn.router,  # /learn/<game> and its API (raceday.web.learn)
                    messages.router):  # the message tables of the pages
         app.include_router(router)
     for game in games_with("watch"):  # a game's own pages and their API (its watch face)

@@ -79,6 +79,8 @@ PAGES: dict[str, Page] = {
     # its style sheet in the page, not added by the module: a sheet in the head is loaded
     # before the module runs, so the first drawing is already in the page's type sizes
     "replay": _watching("/static/js/replay.js", REPLAY_CSS),
+    "learn": Page(title="raceday", module="/static/js/learn.js", body_class="landing learn",
+                  title_key="learn_page_title", styles=("/static/css/learn.css",)),
 }
 
 

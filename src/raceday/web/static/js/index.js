@@ -16,9 +16,21 @@ async function gameCards() {
   const more = document.getElementById("more-title").closest("nav");
   document.getElementById("more-links").prepend(...games.filter((g) => g.page).map((g) =>
     el("li", {}, el("a", { href: `/${g.game}` }, g.title))));
-  for (const g of offered) more.before(el("section", { class: "card", id: `${g.game}-setup` }));
+  const lessons = new Set(await api("/api/learn").then((a) => a.games.map((l) => l.game), () => []));
+  // each card: the game's own setup (drawn by its setup.js), then, for a game that ships a
+  // lesson, the link to it (outside the part the game draws again on a language change)
+  for (const g of offered) {
+    more.before(el("section", { class: "card game-card" }, el("div", { id: `${g.game}-setup` }),
+      lessons.has(g.game) ? learnLink(g.game) : null));
+  }
   for (const g of offered) await import(`/games/${g.game}/static/setup.js`);
 }
+// "New to this game? Learn to play": the game's lesson (/learn/<game>)
+function learnLink(game) {
+  return el("p", { class: "learn-link" },
+    el("a", { href: `/learn/${encodeURIComponent(game)}`, "data-i18n": "learn_new", id: `${game}-learn` }, t("learn_new")));
+}
+
 gameCards().catch((e) => { error.textContent = t("error", { message: e.message }); });
 
 function code() {
