@@ -27,7 +27,7 @@ ATOMIC_WRITERS = {
     "raceday/core/serialize.py": "where atomic_write_text is defined",
     "raceday/interop/arena.py": "raceday arena --save FILE: every match's record, one file",
     "raceday/cli/record.py": "raceday record export -o FILE: a record file asked for",
-    "raceday/cli/learn.py": "raceday learn: the step each lesson was left at (lessons.json in the data folder)",
+    "raceday/cli/learn.py": "raceday learn: the step each lesson was left at (lessons.json)",
 }
 
 # SQL that writes a session's document (forgetting one, DELETE, writes none)

@@ -1,0 +1,248 @@
+"""Every lesson a game ships (issue #48), checked the same way: its positions are legal and
+every expected move does what its step says (``check_lesson``), it has at least six steps
+and ends with a first game, every word it uses exists in English and Japanese, and played
+through, each step's expected move is right while one wrong move gives the hint and changes
+nothing. Then the two faces on the twin-dice plugin's lesson (installed beside raceday as a
+user would, tests/sixth_game): ``raceday learn`` (plain mode, typed answers, quit and
+resume, --list, --json, Japanese) and the JSON API of /learn/<game>."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.sixth_game_install import GAME as PLUGIN
+from tests.sixth_game_install import installed, on_path, subprocess_env
+
+ROOT = Path(__file__).resolve().parents[1]
+MIN_STEPS = 6
+
+
+def _shipped() -> list[str]:
+    from raceday.core.lesson import lesson_games
+
+    return sorted({*lesson_games(), PLUGIN})
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    folder = installed(tmp_path_factory)
+    with on_path(folder):
+        yield folder
+
+
+# --- every lesson ---------------------------------------------------------------------
+@pytest.mark.parametrize("game", _shipped())
+def test_the_lesson_holds_through_its_rules(site: Path, game: str) -> None:
+    from raceday.core.lesson import check_lesson, lesson_games, load_lesson
+
+    assert game in lesson_games()
+    lesson = load_lesson(game)
+    assert check_lesson(lesson) == []
+    assert len(lesson.steps) >= MIN_STEPS, f"{game}: {len(lesson.steps)} steps"
+    assert lesson.steps[-1].play is not None, f"{game}: the last step is not a first game"
+    assert all(step.play is None for step in lesson.steps[:-1])
+
+
+@pytest.mark.parametrize("game", _shipped())
+def test_every_word_of_the_lesson_is_in_english_and_japanese(site: Path, game: str) -> None:
+    from raceday.core.lesson import load_lesson
+    from raceday.present.lessons import lesson_key, step_parts
+    from raceday.present.messages import table
+
+    lesson = load_lesson(game)
+    keys = [lesson_key(game, "title"), lesson_key(game, "intro")]
+    keys += [step.key(game, part) for step in lesson.steps for part in step_parts(step)]
+    for lang in ("en", "ja"):
+        missing = [k for k in keys if table(lang).template(k) is None]
+        assert not missing, f"{game} ({lang}) lacks {missing}"
+    japanese = [table("ja").template(k) for k in keys]
+    assert all(j != table("en").template(k) for j, k in zip(japanese, keys, strict=True))
+
+
+@pytest.mark.parametrize("game", _shipped())
+def test_played_through_right_moves_answer_and_wrong_ones_hint(site: Path, game: str) -> None:
+    from raceday.core.lesson import a_wrong_move, load_lesson
+    from raceday.present.lessons import event_words, step_words
+
+    lesson = load_lesson(game)
+    for number, step in enumerate(lesson.steps, start=1):
+        if step.play is not None:
+            continue
+        where = f"{game} step {number} ({step.id})"
+        state = step.start()
+        before = state.to_json()
+        wrong = a_wrong_move(step, state)
+        assert wrong is not None, where
+        tried = step.attempt(state, wrong)
+        assert not tried.right and tried.events == [], where
+        assert state.to_json() == before, f"{where}: a wrong move changed the position"
+        words = step_words(lesson, step, "en", state)
+        assert words["hint"] and not words["hint"].startswith(f"{game}.lesson."), where
+        for name in step.expect:
+            trial = state.clone()
+            done = step.attempt(trial, name)
+            assert done.right, f"{where}: {name!r}"
+            assert {e.kind for e in done.events} >= set(step.shows), f"{where}: {name!r}"
+            assert trial.to_json() != before, f"{where}: {name!r} changed nothing"
+            assert event_words(game, done.events, "en"), f"{where}: {name!r} said nothing"
+
+
+# --- the terminal: raceday learn ------------------------------------------------------
+def learn(site: Path, data: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    """``raceday learn ARGS`` in a fresh process, its progress kept under ``data``."""
+    env = subprocess_env(site)
+    env["XDG_DATA_HOME"] = str(data)
+    env.pop("RACEDAY_PLAIN", None)
+    return subprocess.run([sys.executable, "-m", "raceday", "learn", *args], input=stdin,
+                          env=env, capture_output=True, text=True, timeout=300, cwd=ROOT)
+
+
+def test_learn_lists_the_games_with_a_lesson(site: Path, tmp_path: Path) -> None:
+    listed = learn(site, tmp_path, "--lang", "en")
+    assert listed.returncode == 0, listed.stderr
+    assert f"{PLUGIN}: Learn Twin Dice Dash" in listed.stdout
+
+
+def test_learn_list_and_json(site: Path, tmp_path: Path) -> None:
+    listed = learn(site, tmp_path, PLUGIN, "--list", "--lang", "en")
+    assert listed.returncode == 0, listed.stderr
+    lines = listed.stdout.splitlines()
+    assert lines[0] == "1. A sealed bet" and lines[-1] == "7. Your first race"
+    ja = learn(site, tmp_path, PLUGIN, "--list", "--lang", "ja")
+    assert ja.stdout.splitlines()[1] == "2. スリップストリーム"
+    steps = json.loads(learn(site, tmp_path, PLUGIN, "--list", "--json", "--lang", "en").stdout)
+    assert [s["id"] for s in steps["steps"]][:2] == ["sealed_bet", "slipstream"]
+    assert "frame" not in steps["steps"][0]
+    whole = json.loads(learn(site, tmp_path, PLUGIN, "--json", "--lang", "en").stdout)
+    first = whole["steps"][0]
+    assert first["frame"]["game"] == PLUGIN and first["expect"] == ["back 0 for 1"]
+    assert {"name": "pass", "message": {"key": "action.pass", "params": {}}} in first["moves"]
+    assert whole["steps"][-1]["play"] and whole["steps"][-1]["level"] == "random"
+
+
+def test_learn_a_wrong_move_hints_a_right_one_explains(site: Path, tmp_path: Path) -> None:
+    # step 1: "pass" (1) is wrong, "x" is no number, "back Red for 1" (2) is right; Enter
+    # goes on; step 2: quit
+    walked = learn(site, tmp_path, PLUGIN, "--plain", "--lang", "en", stdin="1\nx\n2\n\nquit\n")
+    assert walked.returncode == 0, walked.stderr
+    out = walked.stdout
+    assert "Step 1 of 7: A sealed bet" in out
+    assert "2. back Red for 1 chips" in out
+    assert "Not that one. Hint: Passing is allowed" in out
+    assert "Type one of the numbers shown." in out
+    assert "Red backed Red for 1 and wins 1 chips (now 6)." in out
+    assert "Right. Red rolled further than Blue" in out
+    assert out.index("Hint:") < out.index("Right.")
+    assert "Step 2 of 7: The slipstream" in out
+    assert "Lesson left at step 2; raceday learn twindash resumes there." in out
+    kept = json.loads((tmp_path / "raceday" / "lessons.json").read_text(encoding="utf-8"))
+    assert kept == {PLUGIN: 2}
+    again = learn(site, tmp_path, PLUGIN, "--plain", "--lang", "en", stdin="quit\n")
+    assert "Resuming at step 2 of 7" in again.stdout
+    assert "Step 2 of 7: The slipstream" in again.stdout
+    assert "Step 1 of 7" not in again.stdout
+
+
+def test_learn_in_japanese_from_a_chosen_step(site: Path, tmp_path: Path) -> None:
+    walked = learn(site, tmp_path, PLUGIN, "--plain", "--lang", "ja", "--step", "5",
+                   stdin="4\n1\nquit\n")
+    assert walked.returncode == 0, walked.stderr
+    out = walked.stdout
+    assert "ステップ 5/7：並んだらパス" in out
+    assert "ヒント：ここでの賭けはチップを使ったコイン投げです。" in out
+    assert "正解です。コイン投げに何も賭けませんでした。" in out
+
+
+def test_learn_refuses_what_it_cannot_teach(site: Path, tmp_path: Path) -> None:
+    unknown = learn(site, tmp_path, "nosuchgame")
+    assert unknown.returncode == 2 and "there is no lesson for 'nosuchgame'" in unknown.stderr
+    assert "Traceback" not in unknown.stderr
+    beyond = learn(site, tmp_path, PLUGIN, "--step", "9")
+    assert beyond.returncode == 2 and "steps 1 to 7, not 9" in beyond.stderr
+
+
+def test_the_first_game_offers_a_hint_and_plays_to_the_end(site: Path, tmp_path: Path) -> None:
+    answers = "hint\n" + "1\n" * 40  # a hint, then pass every round
+    played = learn(site, tmp_path, PLUGIN, "--plain", "--lang", "en", "--step", "7",
+                   stdin=answers)
+    assert played.returncode == 0, played.stderr
+    assert "A stronger player would choose:" in played.stdout
+    assert "The race is over." in played.stdout and "Lesson finished." in played.stdout
+    assert not (tmp_path / "raceday" / "lessons.json").exists() or PLUGIN not in json.loads(
+        (tmp_path / "raceday" / "lessons.json").read_text(encoding="utf-8"))
+
+
+# --- the browser's API: /api/learn ----------------------------------------------------
+@pytest.fixture(scope="module")
+def client(site: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    from fastapi.testclient import TestClient
+
+    from raceday.web.app import create_app
+
+    app = create_app(tmp_path_factory.mktemp("learn") / "party.sqlite")
+    with TestClient(app) as c:
+        yield c
+
+
+def test_the_api_gives_the_lesson_and_its_steps(client: Any) -> None:
+    games = client.get("/api/learn").json()["games"]
+    assert {"game": PLUGIN, "title": f"{PLUGIN}.lesson.title"} in games
+    lesson = client.get(f"/api/learn/{PLUGIN}").json()
+    assert len(lesson["steps"]) == 7 and lesson["steps"][0]["words"]["hint"] == \
+        f"{PLUGIN}.lesson.sealed_bet.hint"
+    assert "hint" not in lesson["steps"][-1]["words"]
+    step = client.get(f"/api/learn/{PLUGIN}/2").json()
+    assert step["drawer"] == f"/games/{PLUGIN}/static/frame.js"
+    assert step["frame"]["runners"][0]["slipstream"] is True
+    assert {"name": "back 0 for 2", "message": {"key": "action.bet", "params": {
+        "runner": 0, "name": {"key": "runner.0", "params": {}}, "stake": 2}}} in step["moves"]
+    play = client.get(f"/api/learn/{PLUGIN}/7").json()
+    assert play["play"] and play["level"] == "random" and "moves" not in play
+
+
+def test_the_api_answers_a_wrong_then_a_right_try(client: Any) -> None:
+    wrong = client.post(f"/api/learn/{PLUGIN}/2/try", json={"move": "back 1 for 1"})
+    assert wrong.status_code == 200
+    body = wrong.json()
+    assert body["right"] is False and body["legal"] is True and body["events"] == []
+    assert body["words"] == f"{PLUGIN}.lesson.slipstream.hint"
+    assert body["frame"]["runners"][0]["square"] == 1  # nothing moved
+    right = client.post(f"/api/learn/{PLUGIN}/2/try", json={"move": "back 0 for 3"}).json()
+    assert right["right"] is True and right["words"] == f"{PLUGIN}.lesson.slipstream.why"
+    kinds = [e["kind"] for e in right["events"]]
+    assert "slipstream" in kinds and "bet_won" in kinds
+    assert right["frame"]["runners"][0]["square"] == 6
+
+
+@pytest.mark.parametrize(("method", "url", "body", "status", "key"), [
+    ("get", "/api/learn/nosuchgame", None, 404, "refusal.learn_unknown_game"),
+    ("get", f"/api/learn/{PLUGIN}/0", None, 404, "refusal.learn_no_step"),
+    ("get", f"/api/learn/{PLUGIN}/8", None, 404, "refusal.learn_no_step"),
+    ("post", f"/api/learn/{PLUGIN}/1/try", {"move": "fly away"}, 400,
+     "refusal.learn_unknown_move"),
+    ("post", f"/api/learn/{PLUGIN}/1/try", {"mov": "pass"}, 400, "refusal.learn_no_move"),
+    ("post", f"/api/learn/{PLUGIN}/7/try", {"move": "pass"}, 400, "refusal.learn_play_step"),
+])
+def test_the_api_refuses_in_words(client: Any, method: str, url: str, body: Any, status: int,
+                                  key: str) -> None:
+    from raceday.present.messages import render
+
+    answer = client.post(url, json=body) if method == "post" else client.get(url)
+    assert answer.status_code == status
+    refused = answer.json()
+    assert refused["words"]["key"] == key
+    for lang in ("en", "ja"):
+        assert render(refused["words"], lang) != key
+
+
+def test_the_page_and_the_landing_offer(client: Any) -> None:
+    page = client.get(f"/learn/{PLUGIN}")
+    assert page.status_code == 200 and "/static/js/learn.js" in page.text
+    assert "<script>" not in page.text and "style=" not in page.text
