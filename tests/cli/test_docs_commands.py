@@ -20,7 +20,7 @@ from raceday.cli.main import GameGroup, app
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ["README.md", *(f"docs/usage/{name}.md" for name in (
     "browser", "party", "print", "predict", "research", "keirin-analysis", "hosting",
-    "scale-out"))]
+    "scale-out", "learn"))]
 
 
 def _command_lines(path: Path) -> list[tuple[int, str]]:
