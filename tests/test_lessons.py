@@ -246,3 +246,33 @@ def test_the_page_and_the_landing_offer(client: Any) -> None:
     page = client.get(f"/learn/{PLUGIN}")
     assert page.status_code == 200 and "/static/js/learn.js" in page.text
     assert "<script>" not in page.text and "style=" not in page.text
+
+
+def test_learn_full_screen_a_wrong_then_a_right_move(site: Path, tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    import asyncio
+
+    from raceday.cli.learn import read_progress, walk
+    from raceday.core.lesson import load_lesson
+    from raceday.terminal.tui.app import GameApp
+    from raceday.terminal.tui.testing import answer, wait_for_prompt, wait_until_finished
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    lesson = load_lesson(PLUGIN)
+    app = GameApp(lambda surface: walk(surface, lesson, 1, "en"), title="Learn", lang="en")
+
+    async def run() -> None:
+        async with app.run_test(size=(100, 32)) as pilot:
+            await wait_for_prompt(pilot, app)
+            assert "runner 0: square 0/20" in app.board_text()
+            await answer(pilot, app, "1")
+            assert "Hint: Passing is allowed" in app.log_text()
+            await answer(pilot, app, "2")
+            assert "Right. Red rolled further than Blue" in app.log_text()
+            await answer(pilot, app, "")
+            assert "Step 2 of 7: The slipstream" in app.log_text()
+            await answer(pilot, app, "quit")
+            assert await wait_until_finished(pilot, app) == 0
+
+    asyncio.run(run())
+    assert read_progress() == {PLUGIN: 2}
