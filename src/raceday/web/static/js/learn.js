@@ -135,7 +135,7 @@ function draw() {
       feedback());
   }
   parts.push(nav());
-  app.replaceChildren(el("section", { class: "card learn-card" }, parts));
+  app.replaceChildren(el("section", { class: step.play ? "card learn-card is-play" : "card learn-card" }, parts));
   if (!step.play) paintBoard();
 }
 
@@ -161,6 +161,14 @@ async function attempt(name) {
     if (box) box.textContent = t("error", { message: e.message });
   }
 }
+
+// The menu's numbers as keys: 1-9 tries that move (as the terminal's menu does).
+document.addEventListener("keydown", (ev) => {
+  if (ev.ctrlKey || ev.metaKey || ev.altKey || !step || step.play || result?.right) return;
+  if (ev.target instanceof HTMLInputElement || ev.target instanceof HTMLSelectElement) return;
+  const n = Number(ev.key);
+  if (Number.isInteger(n) && n >= 1 && n <= Math.min(9, step.moves.length)) attempt(step.moves[n - 1].name);
+});
 
 onLanguage(() => { if (lesson) draw(); else if (!game) listLessons(); });
 translatePage();
