@@ -80,3 +80,15 @@ def test_the_landing_card_offers_the_lesson(open_page: Any, server: str) -> None
     page.click(".lang")
     page.wait_for_selector("#twindash-learn:text-is('はじめて？遊び方を覚える')")
     assert page.js_errors == []
+
+
+def test_the_lobby_offers_the_lesson(open_page: Any, server: str) -> None:
+    import httpx
+
+    room = httpx.post(f"{server}api/rooms", json={"game": "twindash", "options": {}}).json()
+    page = open_page(PHONE, f"{server}host/{room['code']}#host={room['host_token']}")
+    link = page.locator(".lobby-learn a")
+    link.wait_for()
+    assert link.get_attribute("href") == "/learn/twindash"
+    assert link.inner_text() == "New to this game? Learn to play"
+    assert page.js_errors == []
