@@ -276,3 +276,10 @@ def test_learn_full_screen_a_wrong_then_a_right_move(site: Path, tmp_path: Path,
 
     asyncio.run(run())
     assert read_progress() == {PLUGIN: 2}
+
+
+def test_a_first_game_the_table_cannot_seat_names_the_command_that_plays_it() -> None:
+    from raceday.cli.learn import play_command
+
+    assert play_command("derby") == "raceday derby play"
+    assert play_command("wielersim") == "raceday wielersim --help"  # no play: its commands

@@ -204,7 +204,7 @@ def play_first_game(surface: Any, lesson: Lesson, step: Step, prompt_text: str,
     assert step.play is not None
     make = getattr(agents_module(lesson.game), "make_agent", None)
     if make is None or step.learner < 0:
-        surface.say(words("play_next", lang, command=f"raceday {lesson.game} --help"))
+        surface.say(words("play_next", lang, command=play_command(lesson.game)))
         return
     state = get_game(lesson.game).new_state(dict(step.play.options))
     rng = np.random.default_rng()
@@ -240,12 +240,30 @@ def play_first_game(surface: Any, lesson: Lesson, step: Step, prompt_text: str,
             from raceday.core.record import Move, apply_move
 
             events = apply_move(state, Move(step.learner, name))
-        else:
+        elif state.current_player() >= 0:
             events = state.apply_action(computer.choose(state, rng))
+        else:  # a move of the host's (a party game's): not a game for this table
+            surface.say(words("play_next", lang, command=play_command(lesson.game)))
+            return
         for line in event_words(lesson.game, events, lang):
             surface.say(f"  {line}")
     surface.board(_board(state))
     surface.say(Text(describe_result(state, lang), style="bold"))
+
+
+def play_command(game: str) -> str:
+    """The command that plays ``game`` at the terminal: ``raceday GAME play`` where the
+    game has one, else its help."""
+    import importlib
+
+    from raceday.core.discovery import game_packages
+
+    try:
+        module = importlib.import_module(f"{game_packages()[game]}.cli")
+        commands = getattr(typer.main.get_command(module.app), "commands", {})
+    except (ImportError, KeyError, AttributeError):
+        commands = {}
+    return f"raceday {game} play" if "play" in commands else f"raceday {game} --help"
 
 
 # --- the command --------------------------------------------------------------------------
