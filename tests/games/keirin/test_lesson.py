@@ -14,6 +14,7 @@ from raceday.core.protocol import State
 from raceday.core.record import Move, apply_move
 from raceday.games.keirin.night import NightOptions, odds_board
 from raceday.games.keirin.room import KeirinRoom
+from raceday.games.keirin.rules import KeirinState
 from raceday.present.messages import table
 
 LESSON = load_lesson("keirin")
@@ -100,11 +101,12 @@ def test_the_passing_step_passes_and_the_wrong_throw_only_draws_level() -> None:
         assert passed == [{**passed[0], "rider": 3, "passed": [2]}]
     s = step("passing")
     state = s.start()
-    events = list(apply_move(state, Move(s.learner, "rider 3 +5")))
+    assert isinstance(state, KeirinState) and s.wrong is not None
+    events = list(apply_move(state, Move(s.learner, s.wrong)))
     for move in s.answer:
         events += apply_move(state, move)
     assert not of_kind(events, "overtake")
-    assert state.positions[1] == state.positions[2] == 15  # type: ignore[attr-defined]
+    assert state.positions[1] == state.positions[2] == 15
 
 
 def test_the_finish_step_wins_for_rider_6_and_its_wrong_throw_is_a_photo() -> None:
