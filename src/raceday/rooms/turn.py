@@ -8,6 +8,16 @@ false, so a room saved before it reads as an ordinary one). The server never clo
 room for idleness while its game is unfinished (:mod:`raceday.web.lifecycle`), and the
 pages offer each seat a link of its own. :meth:`TurnRoom.glance` is what the landing
 page's "my games" shows of the room to one actor: the phase, whose turn, and the players.
+
+Hints. A room whose class names a :attr:`TurnRoom.hint_level` takes the host's option
+``hints`` (``true``: a learner's game, as the lessons' first game creates it); the room keeps
+it as :attr:`TurnRoom.hints`, saved only when on (``"hints": true``). While it is on, the
+view for whoever plays the place to move (a human place) carries ``hint``: the move that
+level's computer would play there (``action``, its ``message`` from the state's
+``action_message``, ``level``). The hint is worked out when the room changes (in
+:meth:`TurnRoom.handle`, which the server runs off its event loop as it does the computers'
+moves) and when a saved room is read back, never while a view is drawn, and with a
+generator of its own, so the room's dice stay as they were.
 """
 
 from __future__ import annotations
@@ -50,12 +60,18 @@ class TurnRoom(RoomBase[StateT]):
     agent_maker: ClassVar[Callable[..., Agent]]  # called with a level: the computer player
     # the host may choose the option ``days``: a game played over days (see the module)
     over_days: ClassVar[bool] = False
+    # the host may choose the option ``hints``: this level's move is shown (see the module)
+    hint_level: ClassVar[str | None] = None
 
-    def __init__(self, options: GameOptions, places: Places, days: bool = False) -> None:
+    def __init__(self, options: GameOptions, places: Places, days: bool = False,
+                 hints: bool = False) -> None:
         super().__init__(options)
         self.places = places
         self.days = days  # played over days: never closed for idleness while unfinished
+        self.hints = hints  # the seat to move is shown the move of the hint level
         self._agents: dict[int, Agent] = {}
+        self._hint_agent: Agent | None = None
+        self._hint: JSON | None = None  # the hint for the state as it is now, if any
 
     # --- what a game declares besides the class attributes --------------------------------
     @classmethod
@@ -96,7 +112,8 @@ class TurnRoom(RoomBase[StateT]):
     def create(cls, options: Mapping[str, Any], seed: int) -> Self:
         if not isinstance(options, Mapping):
             raise refusal(RoomError, "refusal.options_object")
-        kit = {"days"} if cls.over_days else set()
+        kit = ({"days"} if cls.over_days else set()) | \
+            ({"hints"} if cls.hint_level is not None else set())
         unknown = sorted(set(options) - set(cls.OPTION_NAMES) - kit)
         if unknown:
             raise refusal(RoomError, "refusal.unknown_options",
@@ -104,9 +121,12 @@ class TurnRoom(RoomBase[StateT]):
         days = options.get("days", False) if cls.over_days else False
         if not isinstance(days, bool):
             raise refusal(RoomError, "refusal.days_switch")
+        hints = options.get("hints", False)
+        if not isinstance(hints, bool):
+            raise refusal(RoomError, "refusal.hints_switch")
         with as_room_error():
             checked, kinds = cls.read_options({k: v for k, v in options.items() if k not in kit})
-        return cls(checked, Places(kinds), days)
+        return cls(checked, Places(kinds), days, hints)
 
     def seats_json(self) -> JSON:
         return {"places": self.places.to_json()}
@@ -115,12 +135,22 @@ class TurnRoom(RoomBase[StateT]):
         out = super().to_json()
         if self.days:  # left out when false: an ordinary room saves as it always did
             out["days"] = True
+        if self.hints:  # left out when false, likewise
+            out["hints"] = True
         return out
 
     @classmethod
     def restore(cls, data: Mapping[str, Any]) -> Self:
         return cls(cls.GAME.options(data["options"]), Places.from_json(data["places"]),
-                   data.get("days", False) is True)
+                   data.get("days", False) is True,
+                   data.get("hints", False) is True and cls.hint_level is not None)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Self:
+        """A saved room, its hint worked out again (a hint is never saved)."""
+        room = super().from_json(data)
+        room._prepare_hint()
+        return room
 
     # --- seats ---------------------------------------------------------------------------------
     def seat_names(self) -> list[str]:
@@ -173,6 +203,41 @@ class TurnRoom(RoomBase[StateT]):
 
     def undo_allowed(self) -> bool:
         return self.undo_rule == UNDO_VS_COMPUTER and len(self.places.humans()) == 1
+
+    # --- hints -------------------------------------------------------------------------------
+    def _prepare_hint(self) -> None:
+        """Work out the hint for the state as it is now (None when hints are off, in the
+        lobby, once over, or when a computer or chance is to move)."""
+        self._hint = None
+        state = self.state
+        level = self.hint_level
+        if not self.hints or level is None or state is None or self.abandoned \
+                or state.is_terminal() or state.is_chance_node():
+            return
+        player = state.current_player()
+        if self.level_of(player) != HUMAN:
+            return
+        if self._hint_agent is None:
+            self._hint_agent = type(self).agent_maker(level)
+        # a generator of its own: the room's dice are not touched by the hint
+        action = self._hint_agent.choose(state.clone(), np.random.default_rng(0))
+        self._hint = {"player": player, "action": action, "level": level,
+                      "message": state.action_message(action).to_json()}
+
+    def hint_for(self, actor: Actor, to_act: int | None) -> JSON | None:
+        """The hint ``actor`` is shown: only whoever plays the place to move, hints on."""
+        hint = self._hint
+        if hint is None or to_act is None or hint["player"] != to_act \
+                or not self.may_play(actor, to_act):
+            return None
+        return {k: v for k, v in hint.items() if k != "player"}
+
+    def handle(self, actor: Actor, intent: Mapping[str, Any],
+               rng: np.random.Generator) -> list[JSON]:
+        """The kit's handling of an intent, then the hint for the state it leaves."""
+        events = super().handle(actor, intent, rng)
+        self._prepare_hint()
+        return events
 
     # --- intents -------------------------------------------------------------------------------
     def handlers(self, actor: Actor) -> dict[str, Handler]:
@@ -275,6 +340,8 @@ class TurnRoom(RoomBase[StateT]):
             "thinking": to_act is not None and self._computer_to_move(state),
             "timeline": self.timeline_view(),
             "finale": self.finale(),
+            "hints": self.hints,
+            "hint": self.hint_for(actor, to_act),
             **self.state_view(actor, state, to_act),
         })
         return out

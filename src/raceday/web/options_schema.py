@@ -4,7 +4,8 @@
 the game is created from — the room declaration's ``Options`` (what a host chooses, e.g. a
 Dice Derby evening's house rules without its players and seed), or the game's own options
 model where the room declares none; a turn-based room that may be played over days adds the
-kit's switch ``days`` (:mod:`raceday.rooms.turn`).
+kit's switch ``days``, and one that can show hints the switch ``hints``
+(:mod:`raceday.rooms.turn`).
 
 The browser's setup forms (``/static/js/options-form.js``) are built from it: number inputs
 with the model's bounds, selects for its choices, checkboxes for its switches, labels from
@@ -32,6 +33,9 @@ CACHE = "public, max-age=300"  # a model changes only with the installed code
 DAYS = {"type": "boolean", "default": False, "title": "Days",
         "description": "a game played over days: each player moves whenever they come by, "
                        "and the room stays open until the game ends"}
+HINTS = {"type": "boolean", "default": False, "title": "Hints",
+         "description": "a learner's game: whoever is to move is shown what a stronger "
+                        "computer would play"}
 
 
 @cache
@@ -46,6 +50,9 @@ def options_schema(game: str, purpose: str = "game") -> dict[str, Any]:
     if room is not None and getattr(room.LOGIC, "over_days", False) is True:
         # the kit's own option of a turn-based room that may be played over days
         schema = {**schema, "properties": {**schema.get("properties", {}), "days": DAYS}}
+    if room is not None and getattr(room.LOGIC, "hint_level", None) is not None:
+        # the kit's own option of a turn-based room that can show hints
+        schema = {**schema, "properties": {**schema.get("properties", {}), "hints": HINTS}}
     return schema
 
 

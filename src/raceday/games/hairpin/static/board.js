@@ -7,6 +7,7 @@ import { beginRedraw, refocus } from "/static/js/focus.js";
 import { fill, lazyFinale, lobbyCard, standInOf, standInPanel, svg, turnScreen } from "/static/js/rooms.js";
 import { keyed, language, onLanguage, t } from "/static/js/i18n.js";
 import { render as say } from "/static/js/present.js";
+import { hintPanel } from "/static/js/hint.js";
 
 const COLS = "abcdef";
 const CELL = 100;
@@ -147,12 +148,14 @@ export function boardSvg(view, ui) {
     const isTarget = targets.has(sq);
     const isOrigin = ui.canMove && origins.has(sq);
     const moved = last && (last.to === squareName(sq) || last.from === squareName(sq));
+    // a room with hints on: the hinted move's racer and where it goes, outlined
+    const hinted = ui.hint && (ui.hint.from === sq || ui.hint.to === sq);
     const cls = ["hp-square", isTarget ? "is-target" : "", ui.selected === sq ? "is-selected" : "",
-      isOrigin ? "is-origin" : "", moved ? "is-last" : "",
+      isOrigin ? "is-origin" : "", moved ? "is-last" : "", hinted ? "is-hint" : "",
       isTarget && targets.get(sq).some((m) => m.decides === "loses") ? "is-danger" : ""].filter(Boolean).join(" ");
     const n = cells[sq];
     const who = n > 0 ? t("hp_red_n", { n }) : n < 0 ? t("hp_black_n", { n: -n }) : t("hp_empty");
-    const label = `${squareName(sq)}: ${who}${isTarget ? ` — ${targets.get(sq).map((m) => moveName(m.message)).join(" / ")}` : ""}`;
+    const label = `${squareName(sq)}: ${who}${isTarget ? ` — ${targets.get(sq).map((m) => moveName(m.message)).join(" / ")}` : ""}${hinted ? ` (${t("hint_marked")})` : ""}`;
     const tappable = isTarget || isOrigin;
     const g = svg("g", {
       class: cls, "data-square": squareName(sq), role: tappable ? "button" : "img", "aria-label": label,
@@ -315,17 +318,20 @@ export function mountGame(root, ctx) {
     return el("div", { class: "hp-moves" },
       el("h3", {}, selected === null ? t("hp_all_moves") : t("hp_moves_of", { square: squareName(selected) })),
       el("ul", {}, shown.map((m) => el("li", {}, el("button", {
-        type: "button", class: `hp-move ${m.decides ? `decides-${m.decides}` : ""}`, "data-action": m.action,
+        type: "button", class: `hp-move ${m.decides ? `decides-${m.decides}` : ""}${m.action === v.hint?.action ? " is-hint-move" : ""}`, "data-action": m.action,
         onclick: () => play(m),
-      }, moveName(m.message), m.lap ? ` · ${t("hp_lap")}` : "", m.warning_message ? ` ⚠ ${say(m.warning_message, language(), "hairpin")}` : "")))),
+      }, moveName(m.message), m.lap ? ` · ${t("hp_lap")}` : "", m.warning_message ? ` ⚠ ${say(m.warning_message, language(), "hairpin")}` : "",
+      m.action === v.hint?.action ? ` · 💡 ${t("hint_marked")}` : "")))),
       selected !== null ? el("button", { type: "button", id: "hp-show-all", onclick: () => { selected = null; note = ""; render(); } }, t("hp_show_all")) : null);
   }
 
   function action(v, canMove) {
     const pit = canMove ? v.moves.find((m) => m.from === -1 || m.from === -2) : null;
     if (!canMove && !v.may_undo) return null;
+    const hinted = canMove ? v.moves.find((m) => m.action === v.hint?.action) : null;
     return el("div", { class: "hp-action" },
       note ? el("p", { class: "note hp-note", role: "status" }, note) : null,
+      hinted ? hintPanel(v.hint, moveName(hinted.message), () => play(hinted)) : null,
       pit ? el("button", { type: "button", class: "primary hp-pit-move", "data-action": pit.action, onclick: () => play(pit) }, moveName(pit.message)) : null,
       canMove ? el("p", { class: "note" }, t("hp_tap_hint")) : null,
       canMove ? moveButtons(v) : null,
@@ -346,7 +352,8 @@ export function mountGame(root, ctx) {
     const turn = v.phase !== "playing" ? null : waiting.on ? waiting.line("hp-turn")
       : el("p", { class: `hp-turn ${canMove ? "yours" : ""}`, role: "status" },
         canMove ? t("hp_your_move", { who: playerLabel(v, v.to_move) }) : t("hp_waiting_move", { who: playerLabel(v, v.to_move) }));
-    const board = boardSvg(v, { moves: canMove ? v.moves : [], selected, canMove, tap });
+    const hint = canMove ? v.moves.find((m) => m.action === v.hint?.action) : null;
+    const board = boardSvg(v, { moves: canMove ? v.moves : [], selected, canMove, tap, hint });
     const act = action(v, canMove);
     const recent = el("div", { class: "card hp-recent-card" }, el("h3", {}, t("hp_last_moves")),
       v.recent.length ? el("ol", { class: "hp-recent" }, v.recent.slice().reverse().map((e) => el("li", {}, moveText(e, v)))) : el("p", {}, "—"));

@@ -8,6 +8,7 @@ import { beginRedraw, refocus } from "/static/js/focus.js";
 import { fill, lazyFinale, lobbyCard, standInOf, standInPanel, svg, turnScreen } from "/static/js/rooms.js";
 import { keyed, language, onLanguage, placeText, t } from "/static/js/i18n.js";
 import { describeEvent, render as say, template } from "/static/js/present.js";
+import { hintPanel } from "/static/js/hint.js";
 
 const W = 1000;
 const H = 580;
@@ -75,9 +76,9 @@ export function velodrome(view, ui) {
       const key = `${col}:${lane}`;
       const target = ui.targets.get(key);
       const g = svg("g", {
-        class: `pi-square pi-${LETTER_COLOUR[letter]}${target ? " is-target" : ""}`, "data-square": key,
+        class: `pi-square pi-${LETTER_COLOUR[letter]}${target ? " is-target" : ""}${target?.hint ? " is-hint" : ""}`, "data-square": key,
         role: target ? "button" : null, tabindex: target ? 0 : null,
-        "aria-label": target ? target.label : null,
+        "aria-label": target ? `${target.label}${target.hint ? ` (${t("hint_marked")})` : ""}` : null,
         onclick: target ? () => ui.tap(target) : null,
         onkeydown: target ? (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); ui.tap(target); } } : null,
       }, svg("polygon", { points: quad(colStart(col, length), colStart(col + 1, length), (lane - 1) * LANE, lane * LANE) }));
@@ -230,6 +231,9 @@ function diceRow(dice) {
       el("small", {}, "YGBR"[i]), String(v))));
 }
 
+// the words a hinted choice's button ends with (hints on): a mark that is not colour only
+function hintMark(v, c) { return c.action === v.hint?.action ? ` · 💡 ${t("hint_marked")}` : ""; }
+
 function choiceLabel(c, kind) {
   if (kind === "place") return t("pi_place_choice", { back: c.back, lane: c.lane });
   if (kind === "choose") return t("pi_choose_choice", { rider: c.rider });
@@ -360,6 +364,7 @@ export function mountRace(root, ctx) {
       // several dice reaching one square: one label "G5/Y5", the first die played on a tap
       if (had) had.short = `${had.short}/${short}`;
       else map.set(key, { ...c, short, label: choiceLabel(c, ch.kind) });
+      if (c.action === v.hint?.action) map.get(key).hint = true; // hints on: outlined
     }
     return map;
   }
@@ -375,18 +380,18 @@ export function mountRace(root, ctx) {
         backs.flatMap((b) => [el("span", { class: "pi-grid-row" }, String(b)),
           ...lanes.map((l) => {
             const c = ch.items.find((x) => x.back === b && x.lane === l);
-            return c ? el("button", { type: "button", class: "pi-place", "data-action": c.action, "aria-label": choiceLabel(c, "place"), onclick: () => choose(c) }, "●")
+            return c ? el("button", { type: "button", class: `pi-place${c.action === v.hint?.action ? " is-hint-move" : ""}`, "data-action": c.action, "aria-label": choiceLabel(c, "place"), onclick: () => choose(c) }, "●")
               : el("span", { class: "pi-grid-empty" }, "");
           })]));
     }
     if (ch.kind === "choose") {
-      return el("ul", { class: "pi-choices" }, ch.items.map((c) => el("li", {}, el("button", { type: "button", "data-action": c.action, onclick: () => choose(c) }, choiceLabel(c, "choose")))));
+      return el("ul", { class: "pi-choices" }, ch.items.map((c) => el("li", {}, el("button", { type: "button", class: c.action === v.hint?.action ? "is-hint-move" : "", "data-action": c.action, onclick: () => choose(c) }, choiceLabel(c, "choose"), hintMark(v, c)))));
     }
     return el("ul", { class: "pi-choices pi-moves" },
-      ch.items.map((c) => el("li", {}, el("button", { type: "button", "data-action": c.action, "aria-label": choiceLabel(c, "move"), title: choiceLabel(c, "move"), onclick: () => choose(c) },
+      ch.items.map((c) => el("li", {}, el("button", { type: "button", class: c.action === v.hint?.action ? "is-hint-move" : "", "data-action": c.action, "aria-label": `${choiceLabel(c, "move")}${c.action === v.hint?.action ? ` (${t("hint_marked")})` : ""}`, title: choiceLabel(c, "move"), onclick: () => choose(c) },
         el("span", { class: `pi-die-chip pi-${c.colour}`, "aria-hidden": "true" }, `${COLOUR_LETTER[c.colour]}${c.value}`),
-        " ", t("pi_move_short", { ahead: c.ahead, lane: c.lane }), c.token ? " ⚡" : ""))),
-      ch.stay ? el("li", { class: "pi-stay-li" }, el("button", { type: "button", class: "pi-stay", "data-action": ch.stay.action, onclick: () => choose(ch.stay) }, t(`pi_stay_${ch.stay.why}`))) : null);
+        " ", t("pi_move_short", { ahead: c.ahead, lane: c.lane }), c.token ? " ⚡" : "", hintMark(v, c)))),
+      ch.stay ? el("li", { class: "pi-stay-li" }, el("button", { type: "button", class: `pi-stay${ch.stay.action === v.hint?.action ? " is-hint-move" : ""}`, "data-action": ch.stay.action, onclick: () => choose(ch.stay) }, t(`pi_stay_${ch.stay.why}`), hintMark(v, ch.stay))) : null);
   }
 
   function controls(v, zoomed = false) {
@@ -400,8 +405,17 @@ export function mountRace(root, ctx) {
     return el("div", { class: "card pi-controls" },
       el("h2", { class: "pi-turn yours" }, head),
       ch.kind === "move" && v.dice ? diceRow(v.dice) : null,
+      hintOf(v, ch),
       ch.kind !== "choose" ? el("p", { class: "note" }, t(zoomed ? "pi_tap_hint_zoomed" : "pi_tap_hint")) : null,
       choiceButtons(v, ch));
+  }
+
+  // hints on: the panel saying the hinted choice in the words of its button, which plays it
+  function hintOf(v, ch) {
+    const stay = ch.stay && ch.stay.action === v.hint?.action ? ch.stay : null;
+    const c = stay ?? ch.items.find((x) => x.action === v.hint?.action);
+    if (!c) return null;
+    return hintPanel(v.hint, stay ? t(`pi_stay_${stay.why}`) : choiceLabel(c, ch.kind), () => choose(c));
   }
 
   function header(v) {

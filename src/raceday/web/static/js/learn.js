@@ -109,7 +109,8 @@ function playPart() {
   return [
     room ? el("p", {}, t("learn_play_level", { level })) : el("p", { class: "note" }, t("learn_play_no_room", { game })),
     el("p", {}, button),
-    el("p", { class: "note" }, t("learn_hints_note", { game })),
+    // a room with hints on shows the move a stronger computer would play on each turn
+    room?.hints ? el("p", { id: "learn-hints-on" }, t("learn_hints_on")) : el("p", { class: "note" }, t("learn_hints_note", { game })),
     el("p", { class: "error", role: "alert", id: "learn-error" }),
   ];
 }
