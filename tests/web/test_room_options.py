@@ -14,7 +14,7 @@ from raceday.core.errors import OptionsError
 from raceday.core.registry import get_game
 from raceday.games.derby.room import HostOptions
 from raceday.present import render
-from raceday.web.options_schema import DAYS
+from raceday.web.options_schema import DAYS, HINTS
 from tests.web.conftest import worded
 
 ROOM_GAMES = [g for g in sorted(game_packages()) if has_face(g, "room")]
@@ -29,6 +29,8 @@ def test_each_room_serves_the_model_it_is_created_from(client: TestClient, game:
     expected = model.model_json_schema()
     if getattr(logic, "over_days", False):  # the kit's switch of a game played over days
         expected["properties"]["days"] = DAYS
+    if getattr(logic, "hint_level", None) is not None:  # the kit's switch of hints
+        expected["properties"]["hints"] = HINTS
     assert answer.json() == expected
     assert answer.json()["additionalProperties"] is False
 
