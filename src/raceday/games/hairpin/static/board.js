@@ -321,7 +321,7 @@ export function mountGame(root, ctx) {
         type: "button", class: `hp-move ${m.decides ? `decides-${m.decides}` : ""}${m.action === v.hint?.action ? " is-hint-move" : ""}`, "data-action": m.action,
         onclick: () => play(m),
       }, moveName(m.message), m.lap ? ` · ${t("hp_lap")}` : "", m.warning_message ? ` ⚠ ${say(m.warning_message, language(), "hairpin")}` : "",
-      m.action === v.hint?.action ? ` · 💡 ${t("hint_marked")}` : "")))),
+      m.action === v.hint?.action ? ` · ${t("hint_marked")}` : "")))),
       selected !== null ? el("button", { type: "button", id: "hp-show-all", onclick: () => { selected = null; note = ""; render(); } }, t("hp_show_all")) : null);
   }
 

@@ -232,7 +232,7 @@ function diceRow(dice) {
 }
 
 // the words a hinted choice's button ends with (hints on): a mark that is not colour only
-function hintMark(v, c) { return c.action === v.hint?.action ? ` · 💡 ${t("hint_marked")}` : ""; }
+function hintMark(v, c) { return c.action === v.hint?.action ? ` · ${t("hint_marked")}` : ""; }
 
 function choiceLabel(c, kind) {
   if (kind === "place") return t("pi_place_choice", { back: c.back, lane: c.lane });
@@ -380,7 +380,7 @@ export function mountRace(root, ctx) {
         backs.flatMap((b) => [el("span", { class: "pi-grid-row" }, String(b)),
           ...lanes.map((l) => {
             const c = ch.items.find((x) => x.back === b && x.lane === l);
-            return c ? el("button", { type: "button", class: `pi-place${c.action === v.hint?.action ? " is-hint-move" : ""}`, "data-action": c.action, "aria-label": choiceLabel(c, "place"), onclick: () => choose(c) }, "●")
+            return c ? el("button", { type: "button", class: `pi-place${c.action === v.hint?.action ? " is-hint-move" : ""}`, "data-action": c.action, "aria-label": `${choiceLabel(c, "place")}${hintMark(v, c)}`, onclick: () => choose(c) }, "●")
               : el("span", { class: "pi-grid-empty" }, "");
           })]));
     }

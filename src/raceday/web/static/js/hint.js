@@ -9,7 +9,7 @@ export function hintPanel(hint, words, play) {
   if (!hint) return null;
   return el("section", { class: "card hint-panel", id: "hint-panel", "aria-labelledby": "hint-panel-label" },
     el("p", { class: "hint-text" },
-      el("strong", { class: "hint-label", id: "hint-panel-label" }, "💡 ", t("hint_label")), " ",
+      el("strong", { class: "hint-label", id: "hint-panel-label" }, t("hint_label")), " ",
       el("span", { class: "hint-move" }, words)),
     play ? el("button", { type: "button", class: "hint-play", "data-action": hint.action, onclick: play }, t("hint_play")) : null);
 }
