@@ -5,8 +5,10 @@ board (the game's text picture of the step's position, built by its rules), the 
 the learner's legal moves as a numbered menu. A wrong move gets the hint (try again); the
 right one is played with the board's answer, worded, and the reason follows. The last step
 is a first game against the easiest computer, where ``hint`` shows what a stronger one
-would play. ``quit`` leaves the lesson; the step reached is kept in a small file in the
-user's data folder, and the next ``raceday learn GAME`` resumes there.
+would play (a game whose package has a ``lesson_play`` module plays its own first game
+there, e.g. a Dice Derby party with a hint before each bid and ticket). ``quit`` leaves
+the lesson; the step reached is kept in a small file in the user's data folder, and the
+next ``raceday learn GAME`` resumes there.
 """
 
 from __future__ import annotations
@@ -97,6 +99,8 @@ def step_json(lesson: Lesson, number: int, lang: str, frames: bool) -> dict[str,
     if step.play is not None:
         out["level"] = step.play.level
         out["options"] = dict(step.play.options)
+        if step.play.game is not None:
+            out["game"] = step.play.game
     elif frames:
         state = step.start()
         out["expect"] = list(step.expect)
@@ -202,6 +206,11 @@ def play_first_game(surface: Any, lesson: Lesson, step: Step, prompt_text: str,
     from raceday.terminal.surface import Choice, Prompt
 
     assert step.play is not None
+    own = own_first_game(lesson.game)
+    if own is not None:  # the game's own table: a Dice Derby party, a KEIRIN night, ...
+        surface.say(prompt_text)
+        own(surface, step.play, lang)
+        return
     make = getattr(agents_module(lesson.game), "make_agent", None)
     if make is None or step.learner < 0:
         surface.say(words("play_next", lang, command=play_command(lesson.game)))
@@ -249,6 +258,26 @@ def play_first_game(surface: Any, lesson: Lesson, step: Step, prompt_text: str,
             surface.say(f"  {line}")
     surface.board(_board(state))
     surface.say(Text(describe_result(state, lang), style="bold"))
+
+
+def own_first_game(game: str) -> Any:
+    """The game's own first game of its lesson, if it ships one: ``first_game(surface,
+    play, lang)`` of its package's ``lesson_play`` module (Dice Derby's party, KEIRIN's
+    betting night, a WielerSIM race), else None."""
+    import importlib
+
+    from raceday.core.discovery import game_packages
+
+    package = game_packages().get(game)
+    if package is None:
+        return None
+    try:
+        module = importlib.import_module(f"{package}.lesson_play")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"{package}.lesson_play":
+            raise
+        return None
+    return getattr(module, "first_game", None)
 
 
 def play_command(game: str) -> str:
