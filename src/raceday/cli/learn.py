@@ -201,7 +201,7 @@ def play_first_game(surface: Any, lesson: Lesson, step: Step, prompt_text: str,
     import numpy as np
 
     from raceday.core.registry import get_game
-    from raceday.present.lessons import agents_module, event_words, hint_level
+    from raceday.present.lessons import agents_module, event_words, hint_level, own_first_game
     from raceday.present.messages import describe_action, describe_result
     from raceday.terminal.surface import Choice, Prompt
 
@@ -258,26 +258,6 @@ def play_first_game(surface: Any, lesson: Lesson, step: Step, prompt_text: str,
             surface.say(f"  {line}")
     surface.board(_board(state))
     surface.say(Text(describe_result(state, lang), style="bold"))
-
-
-def own_first_game(game: str) -> Any:
-    """The game's own first game of its lesson, if it ships one: ``first_game(surface,
-    play, lang)`` of its package's ``lesson_play`` module (Dice Derby's party, KEIRIN's
-    betting night, a WielerSIM race), else None."""
-    import importlib
-
-    from raceday.core.discovery import game_packages
-
-    package = game_packages().get(game)
-    if package is None:
-        return None
-    try:
-        module = importlib.import_module(f"{package}.lesson_play")
-    except ModuleNotFoundError as exc:
-        if exc.name != f"{package}.lesson_play":
-            raise
-        return None
-    return getattr(module, "first_game", None)
 
 
 def play_command(game: str) -> str:
