@@ -5,8 +5,10 @@ board (the game's text picture of the step's position, built by its rules), the 
 the learner's legal moves as a numbered menu. A wrong move gets the hint (try again); the
 right one is played with the board's answer, worded, and the reason follows. The last step
 is a first game against the easiest computer, where ``hint`` shows what a stronger one
-would play. ``quit`` leaves the lesson; the step reached is kept in a small file in the
-user's data folder, and the next ``raceday learn GAME`` resumes there.
+would play (a game whose package has a ``lesson_play`` module plays its own first game
+there, e.g. a Dice Derby party with a hint before each bid and ticket). ``quit`` leaves
+the lesson; the step reached is kept in a small file in the user's data folder, and the
+next ``raceday learn GAME`` resumes there.
 """
 
 from __future__ import annotations
@@ -97,6 +99,8 @@ def step_json(lesson: Lesson, number: int, lang: str, frames: bool) -> dict[str,
     if step.play is not None:
         out["level"] = step.play.level
         out["options"] = dict(step.play.options)
+        if step.play.game is not None:
+            out["game"] = step.play.game
     elif frames:
         state = step.start()
         out["expect"] = list(step.expect)
@@ -197,11 +201,16 @@ def play_first_game(surface: Any, lesson: Lesson, step: Step, prompt_text: str,
     import numpy as np
 
     from raceday.core.registry import get_game
-    from raceday.present.lessons import agents_module, event_words, hint_level
+    from raceday.present.lessons import agents_module, event_words, hint_level, own_first_game
     from raceday.present.messages import describe_action, describe_result
     from raceday.terminal.surface import Choice, Prompt
 
     assert step.play is not None
+    own = own_first_game(lesson.game)
+    if own is not None:  # the game's own table: a Dice Derby party, a KEIRIN night, ...
+        surface.say(prompt_text)
+        own(surface, step.play, lang)
+        return
     make = getattr(agents_module(lesson.game), "make_agent", None)
     if make is None or step.learner < 0:
         surface.say(words("play_next", lang, command=play_command(lesson.game)))

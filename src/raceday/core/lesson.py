@@ -22,7 +22,10 @@ after the right move), each given ``move`` (the words of the first expected move
 parameter. The lesson's last step is ``{"id": ..., "play": {"level": ..., "options":
 {...}, "learner": "p1"}}``: a first game against that computer level, with hints on
 (the options are the game's; an optional ``"room": {...}`` gives the options of the
-browser room the lesson page creates for it, e.g. who plays each seat).
+browser room the lesson page creates for it, e.g. who plays each seat; an optional
+``"game"`` names the registered game the first game is played as when it is not the
+lesson's own, e.g. ``"derby_evening"`` for a whole Dice Derby evening or
+``"keirin_night"`` for a KEIRIN betting night).
 """
 
 from __future__ import annotations
@@ -62,6 +65,9 @@ class Play:
     options: Mapping[str, Any]
     learner: int = 0
     room: Mapping[str, Any] | None = None
+    # the face's game the first game is played as, where it is not the lesson's own game
+    # (a Dice Derby evening, a KEIRIN betting night): None for the game itself
+    game: str | None = None
 
 
 @dataclass
@@ -182,9 +188,12 @@ def read_lesson(game: str, data: Mapping[str, Any]) -> Lesson:
             play = raw["play"]
             if not isinstance(play, dict) or not isinstance(play.get("level"), str):
                 raise LessonError(f"{where}: 'play' names a computer level")
+            if "game" in play and not isinstance(play["game"], str):
+                raise LessonError(f"{where}: 'play' names its game as text")
             step.play = Play(play["level"], dict(play.get("options") or {}),
                              _player(play.get("learner", "p1"), where),
-                             dict(play["room"]) if isinstance(play.get("room"), dict) else None)
+                             dict(play["room"]) if isinstance(play.get("room"), dict) else None,
+                             play.get("game"))
             step.learner = step.play.learner
         else:
             lines = raw.get("position")

@@ -90,6 +90,22 @@ def agents_module(game: str) -> Any:
         return None
 
 
+def own_first_game(game: str) -> Any:
+    """The game's own first game of its lesson at the terminal, if it ships one:
+    ``first_game(surface, play, lang)`` of its package's ``lesson_play`` module (Dice
+    Derby's party, KEIRIN's betting night, a WielerSIM race), else None."""
+    package = game_packages().get(game)
+    if package is None:
+        return None
+    try:
+        module = importlib.import_module(f"{package}.lesson_play")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"{package}.lesson_play":
+            raise
+        return None
+    return getattr(module, "first_game", None)
+
+
 def hint_level(game: str, level: str) -> str | None:
     """A computer level stronger than ``level`` whose move is shown as a hint in the first
     game: the game's first level (``LEVELS``) that is not ``level`` nor ``random``."""

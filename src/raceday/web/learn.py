@@ -22,10 +22,17 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse
 
+from raceday.core.discovery import asset_folder
 from raceday.core.errors import RacedayError, refusal
 from raceday.core.lesson import Lesson, Step, lesson_games, load_lesson
-from raceday.core.protocol import State
-from raceday.present.lessons import learner_actions, lesson_key, move_words, step_parts
+from raceday.core.protocol import CHANCE, State
+from raceday.present.lessons import (
+    learner_actions,
+    lesson_key,
+    move_words,
+    own_first_game,
+    step_parts,
+)
 from raceday.web.api_models import error_answer
 from raceday.web.pages import PAGES
 from raceday.web.replay import drawer
@@ -87,6 +94,12 @@ def lesson_answer(game: str) -> dict[str, Any]:
                       for n, s in enumerate(lesson.steps, start=1)]}
 
 
+def _has_page(game: str) -> bool:
+    """Whether ``game`` ships a page of its own (``static/page.json``, served at /GAME)."""
+    static = asset_folder(game, "static")
+    return static is not None and (static / "page.json").is_file()
+
+
 def step_answer(game: str, number: int) -> dict[str, Any]:
     """Step ``number``: its frame, drawer, words' keys, ``move`` and the learner's moves."""
     lesson = _lesson(game)
@@ -97,6 +110,14 @@ def step_answer(game: str, number: int) -> dict[str, Any]:
     if step.play is not None:
         out["level"] = step.play.level
         out["room"] = dict(step.play.room) if step.play.room is not None else None
+        # the host page of a room with a computer seat starts with one (Dice Derby's start)
+        out["computers"] = 1 if step.play.room is not None and step.learner >= 0 else 0
+        # a race the learner only watches (dice decide): the game's own watch page
+        out["watch"] = f"/{lesson.game}" if step.learner == CHANCE and _has_page(
+            lesson.game) else None
+        # what the terminal's first game is: the game's own table (its hints), else a
+        # game against the level with ``hint``
+        out["terminal"] = "own" if own_first_game(lesson.game) is not None else "agents"
         out["params"] = {"move": ""}
         return out
     state = step.start()

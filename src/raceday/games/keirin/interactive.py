@@ -202,6 +202,11 @@ class Night:
     # set when the players are still to be named (a person at a terminal gave no -p):
     # makes and saves the session once the names prompt has them
     make: Callable[[list[str]], BetSession] | None = None
+    # a lesson's night: seats that pass every race (the "pass" computer), a line said
+    # before each person's tickets (hints), and how many races before it ends
+    passing: frozenset[int] = frozenset()
+    hint: Callable[[BetSession, int], str] | None = None
+    races: int | None = None
 
 
 def _fixed(session: BetSession) -> bool:
@@ -365,13 +370,22 @@ def ticket_prompt(session: BetSession, seat: int, lang: str) -> Prompt:
                   help=words("term.ticket_help", lang), undo=True)
 
 
-def _collect_tickets(surface: Surface, session: BetSession, top: int) -> bool:
-    """Every player's tickets for the next race, one player after the other; False when
-    the players stop (quit, or the input ends): the open tickets are withdrawn, no money
+def _collect_tickets(surface: Surface, session: BetSession, top: int,
+                     passing: frozenset[int] = frozenset(),
+                     hint: Callable[[BetSession, int], str] | None = None) -> bool:
+    """Every player's tickets for the next race, one player after the other (a seat in
+    ``passing`` buys none; ``hint`` says a line before each other's); False when the
+    players stop (quit, or the input ends): the open tickets are withdrawn, no money
     moved."""
     lang = surface.lang
     night = session.state
     for seat, player in enumerate(night.names):
+        if seat in passing and seat in night.acting_players():
+            night.apply_action_for(seat, DONE)
+            surface.say(Text(words("term.passes", lang, player=player)))
+            continue
+        if hint is not None and seat in night.acting_players():
+            surface.say(Text(hint(session, seat), style="yellow"))
         while seat in night.acting_players():
             me = night.observation(seat)["me"]
             if surface.full_screen:  # line mode: the prompt itself says it
@@ -608,10 +622,16 @@ def play_night(surface: Surface, night: Night) -> int:
                 _run_and_settle(surface, night)
             while not session.state.is_terminal():
                 show_board(surface, session)
-                if not _collect_tickets(surface, session, night.top):
+                if not _collect_tickets(surface, session, night.top, night.passing,
+                                        night.hint):
                     break
                 session.lock(night.store)
                 _run_and_settle(surface, night)
+                if night.races is not None and session.races >= night.races and not (
+                        session.state.is_terminal()):
+                    surface.say(Text(words("term.night_over", lang, races=counted(
+                        "term.races_n", session.races, lang))))
+                    break
                 if session.state.is_terminal() or not another_race(surface, session):
                     break
             if session.state.is_terminal():  # a night of so many races (a room's record)

@@ -38,6 +38,15 @@ export function percent(chance) {
 
 // ---------------------------------------------------------------------------------------
 
+// The computers the start form offers: ?computers=N in the page's address (a lesson's
+// first evening asks for one), else 3 for an empty room and none once people have joined.
+export function startingComputers(v, search = location.search) {
+  const free = v.max_seats - v.seats.length;
+  const asked = new URLSearchParams(search).get("computers");
+  if (asked !== null && /^[0-9]+$/.test(asked)) return Math.min(Number(asked), free);
+  return v.seats.length ? 0 : 3;
+}
+
 export function mount(root, ctx) {
   useStyles("derby");
   const isHost = ctx.role === "host";
@@ -130,7 +139,7 @@ export function mount(root, ctx) {
     if (!isHost) { controls.replaceChildren(); return; }
     section(controls, `lobby:${v.seats.length}`, () => {
       const input = el("input", { type: "number", id: "computers", min: 0, max: v.max_seats - v.seats.length,
-        value: v.seats.length ? 0 : 3, inputmode: "numeric" });
+        value: startingComputers(v), inputmode: "numeric" });
       const form = el("form", { class: "row", novalidate: true }, el("label", { for: "computers" }, t("computers")), input,
         el("button", { type: "submit", class: "primary" }, t("start")));
       form.addEventListener("submit", (ev) => {

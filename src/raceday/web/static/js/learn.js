@@ -101,16 +101,26 @@ function nav() {
 }
 
 function playPart() {
+  if (step.watch) {  // a race the dice decide: the game's own watch page
+    return [
+      el("p", {}, el("a", { href: step.watch, class: "button primary", id: "learn-watch" }, t("learn_watch_button"))),
+      el("p", { class: "note" }, t("learn_watch_note", { game })),
+    ];
+  }
   const room = step.room;  // the room options of a game against the computer, if the lesson gives them
   const level = t(`level_${step.level}`) === `level_${step.level}` ? step.level : t(`level_${step.level}`);
   const button = el("button", { type: "button", class: "primary", id: "learn-play" },
     t(room ? "learn_play_button" : "learn_play_friends"));
-  button.addEventListener("click", () => createRoom(game, room || {}, document.getElementById("learn-error")));
+  const query = room && step.computers ? `?computers=${step.computers}` : "";
+  button.addEventListener("click", () => createRoom(game, room || {}, document.getElementById("learn-error"), query));
+  const own = step.terminal === "own";  // the terminal plays the game's own table, its hints shown unasked
   return [
     room ? el("p", {}, t("learn_play_level", { level })) : el("p", { class: "note" }, t("learn_play_no_room", { game })),
+    room && t(`learn_room_${game}`) !== `learn_room_${game}` ? el("p", { class: "note", id: "learn-room-note" }, t(`learn_room_${game}`)) : null,
     el("p", {}, button),
     // a room with hints on shows the move a stronger computer would play on each turn
-    room?.hints ? el("p", { id: "learn-hints-on" }, t("learn_hints_on")) : el("p", { class: "note" }, t("learn_hints_note", { game })),
+    room?.hints ? el("p", { id: "learn-hints-on" }, t("learn_hints_on"))
+      : el("p", { class: "note" }, t(own ? "learn_hints_note_own" : "learn_hints_note", { game })),
     el("p", { class: "error", role: "alert", id: "learn-error" }),
   ];
 }

@@ -53,11 +53,11 @@ function restoreFields(box, fields) {
   }
 }
 
-export async function createRoom(game, options, error) {
+export async function createRoom(game, options, error, query = "") {
   try {
     const room = await api("/api/rooms", { game, options });
     tokens.setHost(room.code, room.host_token);
-    location.href = `/host/${room.code}`;
+    location.href = `/host/${room.code}${query}`;  // query: e.g. a lesson's "?computers=1"
   } catch (e) {
     error.textContent = t("error", { message: e.message });
   }

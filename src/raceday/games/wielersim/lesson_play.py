@@ -1,0 +1,25 @@
+"""The WielerSIM lesson's first race at the terminal: the step's route, watched.
+
+``raceday learn wielersim`` ends with the lesson's play step (``lessons/basics.json``): a
+short custom route and a small peloton. A WielerSIM race has no decisions for the rider to
+take, so the terminal rides it as ``raceday wielersim watch`` does (turn by turn, the road,
+the groups and the commentary, then the result); the lesson says so instead of hints.
+"""
+
+from __future__ import annotations
+
+from raceday.core.lesson import Play
+from raceday.terminal.surface import Surface
+
+
+def first_game(surface: Surface, play: Play, lang: str) -> None:
+    """The step's race (``play.options``: its route and peloton) watched on ``surface``
+    with a fresh seed."""
+    from raceday.games.wielersim.cli import race_main
+    from raceday.games.wielersim.game import GAME, WielersimOptions
+    from raceday.games.wielersim.render import say
+    from raceday.terminal.common import default_delay, fresh_seed
+
+    state = GAME.new_state(WielersimOptions.parse(dict(play.options)))
+    surface.say(say("first_game.watched", lang))
+    race_main(state, fresh_seed(None), delay=default_delay(None))(surface)
