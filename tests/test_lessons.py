@@ -284,3 +284,37 @@ def test_a_first_game_the_table_cannot_seat_names_the_command_that_plays_it() ->
 
     assert play_command("derby") == "raceday derby play"
     assert play_command("wielersim") == "raceday wielersim --help"  # no play: its commands
+
+
+# --- a step's choices: a betting window's few tickets, not its hundreds -----------------
+def test_the_terminal_offers_only_a_steps_choices(site: Path, tmp_path: Path) -> None:
+    from raceday.core.lesson import load_lesson
+
+    step = load_lesson("keirin").step(6)
+    assert step.choices is not None and len(step.legal_names(step.start())) > 100
+    walked = learn(site, tmp_path, "keirin", "--plain", "--lang", "en", "--step", "6",
+                   stdin="4\nquit\n")
+    assert walked.returncode == 0, walked.stderr
+    menu = [line for line in walked.stdout.splitlines() if line.startswith("  ")
+            and line.strip()[:1].isdigit()]
+    assert [line.split(". ", 1)[1].split(" at ")[0] for line in menu] == [
+        "win 1 for 100.00", "win 2 for 100.00", "win 3 for 100.00", "win 4 for 100.00",
+        "win 5 for 100.00", "win 6 for 100.00", "done betting"]
+    assert "Right. Rider 4 wins about 22 races in 100" in walked.stdout
+    whole = json.loads(learn(site, tmp_path, "keirin", "--json", "--lang", "en").stdout)
+    assert [m["name"] for m in whole["steps"][5]["moves"]] == step.choices
+
+
+def test_the_api_offers_only_a_steps_choices(client: Any) -> None:
+    from raceday.core.lesson import load_lesson
+
+    step = load_lesson("derby").step(4)
+    answer = client.get("/api/learn/derby/4").json()
+    assert [m["name"] for m in answer["moves"]] == step.choices
+    assert "win d20 1000" in step.choices and "win d20 300" not in step.choices
+    # a legal ticket the step does not offer is no answer to it
+    refused = client.post("/api/learn/derby/4/try", json={"move": "win d20 300"})
+    assert refused.status_code == 400
+    assert refused.json()["words"]["key"] == "refusal.learn_unknown_move"
+    right = client.post("/api/learn/derby/4/try", json={"move": "win d20 1000"}).json()
+    assert right["right"] is True
