@@ -301,6 +301,9 @@ def test_the_terminal_offers_only_a_steps_choices(site: Path, tmp_path: Path) ->
         "win 1 for 100.00", "win 2 for 100.00", "win 3 for 100.00", "win 4 for 100.00",
         "win 5 for 100.00", "win 6 for 100.00", "done betting"]
     assert "Right. Rider 4 wins about 22 races in 100" in walked.stdout
+    # the board is the night's betting window (its odds and tickets), not a summary line
+    assert "win odds  1: 7.54   2: 7.30   3: 4.67   4: 4.59" in walked.stdout
+    assert "  ticket 1. win 4 for 100.00 at 4.59" in walked.stdout
     whole = json.loads(learn(site, tmp_path, "keirin", "--json", "--lang", "en").stdout)
     assert [m["name"] for m in whole["steps"][5]["moves"]] == step.choices
 
