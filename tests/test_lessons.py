@@ -321,3 +321,23 @@ def test_the_api_offers_only_a_steps_choices(client: Any) -> None:
     assert refused.json()["words"]["key"] == "refusal.learn_unknown_move"
     right = client.post("/api/learn/derby/4/try", json={"move": "win d20 1000"}).json()
     assert right["right"] is True
+
+
+@pytest.mark.parametrize(("game", "number", "ticket", "english", "japanese"), [
+    ("keirin", 7, "quinella 3=4 for 100.00", "quinella 3=4 for 100.00 at 8.85",
+     "2車複 3=4 100.00（オッズ 8.85）"),
+    ("derby", 5, "quinella d12-d20 500", "quinella ticket on d12, d20 for 500",
+     "馬連：d12、d20 に 500"),
+])
+def test_a_tickets_kind_is_in_the_learners_language(game: str, number: int, ticket: str,
+                                                     english: str, japanese: str) -> None:
+    # the Japanese steps speak of 2車複 and 馬連: the moves offered must say so too
+    from raceday.core.lesson import load_lesson
+    from raceday.present.lessons import learner_actions
+    from raceday.present.messages import describe_action
+
+    step = load_lesson(game).step(number)
+    state = step.start()
+    action = dict(learner_actions(step, state))[ticket]
+    assert describe_action(state, action, "en") == english
+    assert describe_action(state, action, "ja") == japanese
