@@ -341,3 +341,22 @@ def test_a_tickets_kind_is_in_the_learners_language(game: str, number: int, tick
     action = dict(learner_actions(step, state))[ticket]
     assert describe_action(state, action, "en") == english
     assert describe_action(state, action, "ja") == japanese
+
+
+def test_the_api_gives_wielersims_board_its_film(client: Any) -> None:
+    # WielerSIM's replay board draws a film (route, riders) around the state's frame
+    step = client.get("/api/learn/wielersim/1").json()
+    assert step["drawer"] == "/games/wielersim/static/frame.js"
+    assert step["frame"]["film"]["route"]["distance"] > 0 and step["frame"]["film"]["riders"]
+    assert step["frame"]["frame"]["riders"] and step["frame"]["ticker"] == []
+    right = client.post("/api/learn/wielersim/1/try",
+                        json={"move": load_first_expected("wielersim", 1)}).json()
+    assert right["right"] is True and "film" in right["frame"]
+    # a game whose board is drawn from the state's frame alone keeps it
+    assert "film" not in client.get("/api/learn/hairpin/1").json()["frame"]
+
+
+def load_first_expected(game: str, number: int) -> str:
+    from raceday.core.lesson import load_lesson
+
+    return load_lesson(game).step(number).expect[0]
