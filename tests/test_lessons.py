@@ -328,10 +328,12 @@ def test_the_api_offers_only_a_steps_choices(client: Any) -> None:
      "2車複 3=4 100.00（オッズ 8.85）"),
     ("derby", 5, "quinella d12-d20 500", "quinella ticket on d12, d20 for 500",
      "馬連：d12、d20 に 500"),
+    ("keirin", 1, "derny 10", "derny 10: it stops on square 10", "誘導員 10：マス10で止まる"),
+    ("keirin", 2, "rider 1 +3", "rider 1 +3", "1番 +3"),
 ])
-def test_a_tickets_kind_is_in_the_learners_language(game: str, number: int, ticket: str,
+def test_a_moves_words_are_in_the_learners_language(game: str, number: int, ticket: str,
                                                      english: str, japanese: str) -> None:
-    # the Japanese steps speak of 2車複 and 馬連: the moves offered must say so too
+    # the Japanese steps speak of 誘導員, 2車複 and 馬連: the moves offered must say so too
     from raceday.core.lesson import load_lesson
     from raceday.present.lessons import learner_actions
     from raceday.present.messages import describe_action

@@ -115,7 +115,7 @@ def test_every_lesson_draws_its_board_and_a_short_menu(open_page: Any, server: s
                          storage={f"raceday.learn.{game}": str(number)})
         page.wait_for_selector(".learn-move")
         board = page.locator(".learn-board")
-        page.wait_for_function("document.querySelector('.learn-board').childElementCount > 0")
+        board.locator("> *").first.wait_for()  # the game's drawing
         assert board.bounding_box()["height"] > 100, f"{game} step {number}: no board"
         assert page.locator(".learn-move").count() == offered <= 21
         width = page.evaluate("document.documentElement.scrollWidth")
