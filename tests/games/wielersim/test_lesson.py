@@ -61,8 +61,6 @@ IDEAS: dict[str, Idea] = {
     "cobbles": lambda s, ev: square_of(s, 1) == square_of(s, 2) == 31,
     # a 7 sends #11 to the event table, where the answer is a flat tyre
     "event_table": lambda s, ev: [e.data["rider"] for e in kinds(ev, "flat_tyre")] == [11],
-    # #11 crashes and brings #12 down with him
-    "crash": lambda s, ev: [e.data["rider"] for e in kinds(ev, "crash")] == [11, 12],
     # the sprinter wins the sprint from the back
     "sprint": lambda s, ev: s.is_terminal() and s.outcome().ranking[0] == 6,
     # green finishes this turn, 1'12" behind; black and purple 42 s
