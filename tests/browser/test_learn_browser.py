@@ -97,7 +97,7 @@ def test_the_lobby_offers_the_lesson(open_page: Any, server: str) -> None:
 TV = {"width": 1920, "height": 1080}
 # each built-in lesson: its first step, and its last position step (for KEIRIN and Dice
 # Derby a betting window, offered as its step's short list of tickets)
-STEPS = [("hairpin", 1, 8), ("pistard", 1, 10), ("wielersim", 1, 10), ("keirin", 1, 9),
+STEPS = [("hairpin", 1, 8), ("pistard", 1, 10), ("wielersim", 1, 9), ("keirin", 1, 9),
          ("derby", 1, 6)]
 
 
