@@ -284,3 +284,81 @@ def test_a_first_game_the_table_cannot_seat_names_the_command_that_plays_it() ->
 
     assert play_command("derby") == "raceday derby play"
     assert play_command("wielersim") == "raceday wielersim --help"  # no play: its commands
+
+
+# --- a step's choices: a betting window's few tickets, not its hundreds -----------------
+def test_the_terminal_offers_only_a_steps_choices(site: Path, tmp_path: Path) -> None:
+    from raceday.core.lesson import load_lesson
+
+    step = load_lesson("keirin").step(6)
+    assert step.choices is not None and len(step.legal_names(step.start())) > 100
+    walked = learn(site, tmp_path, "keirin", "--plain", "--lang", "en", "--step", "6",
+                   stdin="4\nquit\n")
+    assert walked.returncode == 0, walked.stderr
+    menu = [line for line in walked.stdout.splitlines() if line.startswith("  ")
+            and line.strip()[:1].isdigit()]
+    assert [line.split(". ", 1)[1].split(" at ")[0] for line in menu] == [
+        "win 1 for 100.00", "win 2 for 100.00", "win 3 for 100.00", "win 4 for 100.00",
+        "win 5 for 100.00", "win 6 for 100.00", "done betting"]
+    assert "Right. Rider 4 wins about 22 races in 100" in walked.stdout
+    # the board is the night's betting window (its odds and tickets), not a summary line
+    assert "win odds  1: 7.54   2: 7.30   3: 4.67   4: 4.59" in walked.stdout
+    assert "  ticket 1. win 4 for 100.00 at 4.59" in walked.stdout
+    whole = json.loads(learn(site, tmp_path, "keirin", "--json", "--lang", "en").stdout)
+    assert [m["name"] for m in whole["steps"][5]["moves"]] == step.choices
+
+
+def test_the_api_offers_only_a_steps_choices(client: Any) -> None:
+    from raceday.core.lesson import load_lesson
+
+    step = load_lesson("derby").step(4)
+    answer = client.get("/api/learn/derby/4").json()
+    assert [m["name"] for m in answer["moves"]] == step.choices
+    assert "win d20 1000" in step.choices and "win d20 300" not in step.choices
+    # a legal ticket the step does not offer is no answer to it
+    refused = client.post("/api/learn/derby/4/try", json={"move": "win d20 300"})
+    assert refused.status_code == 400
+    assert refused.json()["words"]["key"] == "refusal.learn_unknown_move"
+    right = client.post("/api/learn/derby/4/try", json={"move": "win d20 1000"}).json()
+    assert right["right"] is True
+
+
+@pytest.mark.parametrize(("game", "number", "ticket", "english", "japanese"), [
+    ("keirin", 7, "quinella 3=4 for 100.00", "quinella 3=4 for 100.00 at 8.85",
+     "2車複 3=4 100.00（オッズ 8.85）"),
+    ("derby", 5, "quinella d12-d20 500", "quinella ticket on d12, d20 for 500",
+     "馬連：d12、d20 に 500"),
+    ("keirin", 1, "derny 10", "derny 10: it stops on square 10", "誘導員 10：マス10で止まる"),
+    ("keirin", 2, "rider 1 +3", "rider 1 +3", "1番 +3"),
+])
+def test_a_moves_words_are_in_the_learners_language(game: str, number: int, ticket: str,
+                                                     english: str, japanese: str) -> None:
+    # the Japanese steps speak of 誘導員, 2車複 and 馬連: the moves offered must say so too
+    from raceday.core.lesson import load_lesson
+    from raceday.present.lessons import learner_actions
+    from raceday.present.messages import describe_action
+
+    step = load_lesson(game).step(number)
+    state = step.start()
+    action = dict(learner_actions(step, state))[ticket]
+    assert describe_action(state, action, "en") == english
+    assert describe_action(state, action, "ja") == japanese
+
+
+def test_the_api_gives_wielersims_board_its_film(client: Any) -> None:
+    # WielerSIM's replay board draws a film (route, riders) around the state's frame
+    step = client.get("/api/learn/wielersim/1").json()
+    assert step["drawer"] == "/games/wielersim/static/frame.js"
+    assert step["frame"]["film"]["route"]["distance"] > 0 and step["frame"]["film"]["riders"]
+    assert step["frame"]["frame"]["riders"] and step["frame"]["ticker"] == []
+    right = client.post("/api/learn/wielersim/1/try",
+                        json={"move": load_first_expected("wielersim", 1)}).json()
+    assert right["right"] is True and "film" in right["frame"]
+    # a game whose board is drawn from the state's frame alone keeps it
+    assert "film" not in client.get("/api/learn/hairpin/1").json()["frame"]
+
+
+def load_first_expected(game: str, number: int) -> str:
+    from raceday.core.lesson import load_lesson
+
+    return load_lesson(game).step(number).expect[0]

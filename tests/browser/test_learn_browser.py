@@ -92,3 +92,32 @@ def test_the_lobby_offers_the_lesson(open_page: Any, server: str) -> None:
     assert link.get_attribute("href") == "/learn/twindash"
     assert link.inner_text() == "New to this game? Learn to play"
     assert page.js_errors == []
+
+
+TV = {"width": 1920, "height": 1080}
+# each built-in lesson: its first step, and its last position step (for KEIRIN and Dice
+# Derby a betting window, offered as its step's short list of tickets)
+STEPS = [("hairpin", 1, 8), ("pistard", 1, 10), ("wielersim", 1, 9), ("keirin", 1, 9),
+         ("derby", 1, 6)]
+
+
+@pytest.mark.parametrize(("game", "first", "last"), STEPS)
+def test_every_lesson_draws_its_board_and_a_short_menu(open_page: Any, server: str, game: str,
+                                                       first: int, last: int) -> None:
+    from raceday.core.lesson import load_lesson
+    from raceday.present.lessons import learner_actions
+
+    lesson = load_lesson(game)
+    for number, viewport in ((first, PHONE), (last, TV)):
+        step = lesson.step(number)
+        offered = len(learner_actions(step, step.start()))
+        page = open_page(viewport, f"{server}learn/{game}",
+                         storage={f"raceday.learn.{game}": str(number)})
+        page.wait_for_selector(".learn-move")
+        board = page.locator(".learn-board")
+        board.locator("> *").first.wait_for()  # the game's drawing
+        assert board.bounding_box()["height"] > 100, f"{game} step {number}: no board"
+        assert page.locator(".learn-move").count() == offered <= 21
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= viewport["width"], f"{game} step {number}: wider than the screen"
+        assert page.js_errors == [], f"{game} step {number}: {page.js_errors}"

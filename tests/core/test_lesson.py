@@ -53,3 +53,31 @@ def test_check_lesson_finds_a_step_that_does_not_hold() -> None:
 def test_a_malformed_lesson_is_refused_with_words(data: dict[str, Any], words: str) -> None:
     with pytest.raises(LessonError, match=words):
         read_lesson("hairpin", data)
+
+
+def test_choices_are_the_moves_offered_in_their_order() -> None:
+    choices = ["d3 cruise c3", "d3 charge a3"]
+    step = read_lesson("hairpin", lesson(choices=choices)).step(1)
+    state = step.start()
+    assert len(step.legal_names(state)) > len(choices)  # the rules allow more
+    assert step.offered(step.legal_names(state)) == choices
+    assert a_wrong_move(step, state) == "d3 cruise c3"  # the wrong one offered, not any
+    assert check_lesson(read_lesson("hairpin", lesson(choices=choices))) == []
+
+
+@pytest.mark.parametrize(("choices", "wrong", "words"), [
+    (["d3 cruise c3", "d3 charge a3", "d3 charge f3"], None, "'d3 charge f3' is not a legal"),
+    (["d3 cruise c3"], None, "leave out 'd3 charge a3'"),
+    (["d3 cruise c3", "d3 charge a3"], "d3 charge b3", "leave out 'd3 charge b3'"),
+    (["d3 charge a3"], None, "every choice is right"),
+])
+def test_check_lesson_finds_choices_that_do_not_teach(choices: list[str], wrong: str | None,
+                                                      words: str) -> None:
+    found = check_lesson(read_lesson("hairpin", lesson(choices=choices, wrong=wrong)))
+    assert any(words in problem for problem in found), found
+
+
+@pytest.mark.parametrize("choices", [[], "d3 charge a3", [3]])
+def test_malformed_choices_are_refused_with_words(choices: Any) -> None:
+    with pytest.raises(LessonError, match="choices"):
+        read_lesson("hairpin", lesson(choices=choices))

@@ -14,7 +14,10 @@ ships its own the same way). A lesson is a list of steps. Each step is one idea:
   dice, the other riders — so the step ends on the position the idea leads to;
 - ``shows``: event kinds the right move and its answer must produce (a test checks that
   every expected move does what the step's words say, e.g. a ``bump``);
-- ``wrong``: a move a test tries to see the hint (else any legal move not expected).
+- ``wrong``: a move a test tries to see the hint (else any legal move not expected);
+- ``choices``: optional, the names of the few moves the faces offer where the position has
+  too many legal ones for a menu (a betting window's hundreds of tickets): every expected
+  move and the ``wrong`` one among them, each legal, at least one not expected.
 
 A step's words are message keys of the game's table, named from its ``id``:
 ``lesson.<id>.title``, ``.idea``, ``.prompt``, ``.hint`` and ``.why`` (the reason, shown
@@ -81,6 +84,7 @@ class Step:
     answer: list[Move] = field(default_factory=list)
     shows: list[str] = field(default_factory=list)
     wrong: str | None = None
+    choices: list[str] | None = None
     play: Play | None = None
 
     def key(self, game: str, part: str) -> str:
@@ -107,6 +111,14 @@ class Step:
                 self.learner == HOST and state.legal_actions_for(HOST)):
             return []
         return [state.action_to_string(a) for a in state.legal_actions_for(self.learner)]
+
+    def offered(self, names: list[str]) -> list[str]:
+        """The moves of ``names`` (legal ones) the faces offer: the step's ``choices`` in
+        their order where it has them, else all of them."""
+        if self.choices is None:
+            return list(names)
+        by_plain = {_plain(n): n for n in names}
+        return [by_plain[_plain(c)] for c in self.choices if _plain(c) in by_plain]
 
     def is_right(self, name: str) -> bool:
         wanted = _plain(name)
@@ -218,6 +230,11 @@ def read_lesson(game: str, data: Mapping[str, Any]) -> Lesson:
             if wrong is not None and not isinstance(wrong, str):
                 raise LessonError(f"{where}: 'wrong' is a move's name")
             step.wrong = wrong
+            choices = raw.get("choices")
+            if choices is not None and (not isinstance(choices, list) or not choices or
+                                        not all(isinstance(c, str) for c in choices)):
+                raise LessonError(f"{where}: 'choices' lists the names of the moves offered")
+            step.choices = list(choices) if choices is not None else None
         steps.append(step)
     ids = [s.id for s in steps]
     if len(set(ids)) != len(ids):
@@ -280,15 +297,37 @@ def check_lesson(lesson: Lesson) -> list[str]:
                 problems.append(f"{where}: {name!r} shows no {', '.join(missing)}")
         if not any(not step.is_right(n) for n in legal):
             problems.append(f"{where}: every move is right, so nothing is learnt")
+        if step.choices is not None:
+            problems += _choice_problems(step, legal, where)
+    return problems
+
+
+def _choice_problems(step: Step, legal: list[str], where: str) -> list[str]:
+    """What is wrong with a step's ``choices``: one not legal, an expected or the wrong
+    move left out, none to get wrong."""
+    assert step.choices is not None
+    problems: list[str] = []
+    plain_legal = {_plain(n) for n in legal}
+    offered = {_plain(c) for c in step.choices}
+    problems += [f"{where}: the choice {c!r} is not a legal move here"
+                 for c in step.choices if _plain(c) not in plain_legal]
+    left_out = [e for e in step.expect if _plain(e) not in offered]
+    if step.wrong is not None and _plain(step.wrong) not in offered:
+        left_out.append(step.wrong)
+    if left_out:
+        problems.append(f"{where}: the choices leave out {', '.join(map(repr, left_out))}")
+    if all(step.is_right(c) for c in step.choices):
+        problems.append(f"{where}: every choice is right, so nothing is learnt")
     return problems
 
 
 def a_wrong_move(step: Step, state: State) -> str | None:
-    """The wrong move a test tries at ``step``: its ``wrong``, else the first legal move
-    that is not expected."""
+    """The wrong move a test tries at ``step``: its ``wrong``, else the first move offered
+    (legal, among its ``choices`` if it has them) that is not expected."""
     if step.wrong is not None:
         return step.wrong
-    return next((n for n in step.legal_names(state) if not step.is_right(n)), None)
+    return next((n for n in step.offered(step.legal_names(state)) if not step.is_right(n)),
+                None)
 
 
 __all__ = ["Attempt", "Lesson", "LessonError", "Play", "Step", "a_wrong_move", "check_lesson",

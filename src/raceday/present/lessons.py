@@ -30,7 +30,9 @@ def step_parts(step: Step) -> tuple[str, ...]:
 
 
 def learner_actions(step: Step, state: State) -> list[tuple[str, Action]]:
-    """The learner's legal moves in ``state``: (name, action), in the rules' order."""
+    """The learner's moves the faces offer in ``state``: (name, action), the step's
+    ``choices`` where it has them (in their order), else every legal move in the rules'
+    order."""
     if step.learner == CHANCE:
         if not state.is_chance_node():
             return []
@@ -40,7 +42,8 @@ def learner_actions(step: Step, state: State) -> list[tuple[str, Action]]:
         actions = list(state.legal_actions_for(step.learner))
     else:
         actions = []
-    return [(state.action_to_string(a), a) for a in actions]
+    named = {state.action_to_string(a): a for a in actions}
+    return [(name, named[name]) for name in step.offered(list(named))]
 
 
 def move_message(state: State, action: Action) -> Message:

@@ -80,6 +80,16 @@ def _step(lesson: Lesson, number: int) -> Step:
     return lesson.steps[number - 1]
 
 
+def board_frame(game: str, state: State) -> Any:
+    """What the game's replay board draws for ``state``: its replay face's
+    ``lesson_frame(state)`` where it has one (a board drawn from more than the state's frame,
+    e.g. WielerSIM's film), else the state's frame."""
+    from raceday.core.discovery import face
+
+    make = getattr(face(game, "replay"), "lesson_frame", None)
+    return make(state) if make is not None else state.frame()
+
+
 def _keys(lesson: Lesson, step: Step) -> dict[str, str]:
     return {part: step.key(lesson.game, part) for part in step_parts(step)}
 
@@ -121,7 +131,7 @@ def step_answer(game: str, number: int) -> dict[str, Any]:
         out["params"] = {"move": ""}
         return out
     state = step.start()
-    out["frame"] = state.frame()
+    out["frame"] = board_frame(lesson.game, state)
     out["params"] = {"move": _move_param(step, state)}
     out["moves"] = [{"name": name, "message": state.action_message(action).to_json()}
                     for name, action in learner_actions(step, state)]
@@ -154,7 +164,7 @@ def try_answer(game: str, number: int, body: Any) -> dict[str, Any]:
     tried = step.attempt(state, move)
     out: dict[str, Any] = {"right": tried.right, "legal": tried.legal,
                            "events": [e.to_dict() for e in tried.events],
-                           "frame": state.frame()}
+                           "frame": board_frame(lesson.game, state)}
     out["words"] = step.key(lesson.game, "why" if tried.right else "hint")
     return out
 

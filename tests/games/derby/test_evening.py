@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from raceday.core.errors import BetError, GameNotOverError, IllegalActionError, OptionsError
+from raceday.core.events import Message
 from raceday.core.protocol import CHANCE, HOST, TERMINAL
 from raceday.games.derby.agents import Computer, computer_bets, computer_bid
 from raceday.games.derby.evening import DONE, EVENING, EveningState
@@ -126,8 +127,8 @@ def test_actions_have_names_and_messages() -> None:
             state.apply_action_for(player, state.bid_action(player, 0))
     ticket = state.ticket_action(0, "quinella", (5, 6), 200)
     assert state.action_to_string(ticket) == "quinella d12-d20 200"
-    assert state.action_message(ticket).params == {
-        "amount": 200, "kind": "quinella", "horses": ["d12", "d20"]}
+    assert state.action_message(ticket).params == {  # the kind in the reader's words
+        "amount": 200, "kind": Message("derby.what.kind_quinella"), "horses": ["d12", "d20"]}
 
 
 def _text(view: dict[str, Any]) -> str:

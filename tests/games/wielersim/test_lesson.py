@@ -61,14 +61,10 @@ IDEAS: dict[str, Idea] = {
     "cobbles": lambda s, ev: square_of(s, 1) == square_of(s, 2) == 31,
     # a 7 sends #11 to the event table, where the answer is a flat tyre
     "event_table": lambda s, ev: [e.data["rider"] for e in kinds(ev, "flat_tyre")] == [11],
-    # #11 crashes and brings #12 down with him
-    "crash": lambda s, ev: [e.data["rider"] for e in kinds(ev, "crash")] == [11, 12],
     # the sprinter wins the sprint from the back
     "sprint": lambda s, ev: s.is_terminal() and s.outcome().ranking[0] == 6,
     # green finishes this turn, 1'12" behind; black and purple 42 s
     "time_gaps": lambda s, ev: gap(s, 6) == 72 and gap(s, 4) == gap(s, 5) == 42,
-    # #21 is first over the Muur, #11 second
-    "mountain": lambda s, ev: [s.num(r) for r in s.climb_places[0]] == [21, 11],
     # the whole group crosses together and sprints; the sprinter takes the points
     "points": lambda s, ev: len(kinds(ev, "sprint")) == 1
     and [s.num(r) for r in s.sprint_places[0]] == [12, 11, 21],

@@ -368,7 +368,8 @@ class EveningState(SealedState):
         params: dict[str, Any] = {"amount": units * self.options.stake_unit}
         if what == "ticket":
             kind, horses = SELECTIONS[selection]
-            params.update(kind=kind, horses=[horse_name(h) for h in horses])
+            params.update(kind=Message(f"derby.what.kind_{kind}"),
+                          horses=[horse_name(h) for h in horses])
         elif what == "bid" and self.ledger.next_lot is not None:
             params["horse"] = horse_name(self.ledger.next_lot)
         return Message(f"derby.action.{what}", params)

@@ -890,7 +890,7 @@ def _tote(tickets: tuple[Ticket, ...], riders: int, margin: float) -> dict[str, 
 
 def ticket_message(ticket: Ticket) -> Message:
     """A ticket as a message: ``win 3 for 100.00`` (``at 5.40`` with fixed odds)."""
-    params: dict[str, Any] = {"kind": ticket.kind,
+    params: dict[str, Any] = {"kind": Message(f"keirin.ticket_kind.{ticket.kind}"),
                               "selection": selection_text(ticket.kind, ticket.selection),
                               "stake": format_money(ticket.stake)}
     if ticket.odds is None:

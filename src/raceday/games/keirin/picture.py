@@ -14,6 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 if TYPE_CHECKING:
+    from raceday.games.keirin.night import NightState
     from raceday.games.keirin.rules import KeirinState
 
 
@@ -131,12 +132,36 @@ def _ruler(first: int, cells: int, scale: int, line_cell: int, note: str) -> str
 
 
 
-def text_picture(state: KeirinState) -> str:
+def text_picture(state: KeirinState | NightState) -> str:
     """The state as plain text: its one-line summary, and the track once the derny has
     left, one lane per rider (the game's ``picture`` face,
-    :func:`raceday.present.pictures.text_picture`)."""
+    :func:`raceday.present.pictures.text_picture`); a betting night's window: the win odds,
+    each player's money and tickets (the race's track while it is run)."""
+    from raceday.games.keirin.night import NightState
     from raceday.games.keirin.rules import PHASE_DERNY
 
+    if isinstance(state, NightState):
+        return night_text(state)
     if state.phase == PHASE_DERNY:
         return repr(state)
     return f"{state!r}\n{track_text(state)}"
+
+
+def night_text(night: NightState) -> str:
+    """A betting night as plain text: its summary, the race's track while it is run, else
+    the win odds and each player's money and open tickets (numbered as the take-backs)."""
+    from raceday.games.keirin.betting import format_money, format_odds
+
+    lines = [repr(night)]
+    if night.race is not None:
+        return "\n".join([*lines, text_picture(night.race)])
+    prices = []
+    for rider in range(1, night.options.riders + 1):
+        price = night.price("win", (rider,))
+        prices.append(f"{rider}: {format_odds(price) if price is not None else '-'}")
+    lines.append("win odds  " + "   ".join(prices))
+    for seat, name in enumerate(night.names):
+        lines.append(f"{name}: {format_money(night.accounts[seat].bankroll)}")
+        lines += [f"  ticket {n}. {t.describe()}"
+                  for n, t in enumerate(night.mine(seat), start=1)]
+    return "\n".join(lines)

@@ -17,7 +17,7 @@ from pydantic import Field, field_validator
 
 from raceday.core.dice import Dist
 from raceday.core.errors import SaveFormatError
-from raceday.core.events import Event
+from raceday.core.events import Event, Message
 from raceday.core.game import GameOptions
 from raceday.core.protocol import CHANCE, TERMINAL, Action, ChanceDraw, Outcome, State
 from raceday.core.serialize import Fields
@@ -195,6 +195,17 @@ class KeirinState(State):
         if self.phase == PHASE_PHOTO:
             return f"rider {self.to_throw[0]} photo-finish +{action}"
         return f"action {action}"
+
+    def action_message(self, action: Action) -> Message:
+        """A throw in words: the derny's total, or a rider's squares (a lesson's learner
+        picks them from a menu)."""
+        if self.phase == PHASE_DERNY:
+            return Message("keirin.action.derny_throw", {"total": action})
+        if self.phase in (PHASE_RACE, PHASE_PHOTO) and self.to_throw:
+            kind = "rider_throw" if self.phase == PHASE_RACE else "photo_throw"
+            return Message(f"keirin.action.{kind}", {"rider": self.to_throw[0],
+                                                     "total": action})
+        return super().action_message(action)
 
     def _apply(self, action: Action, detail: Mapping[str, Any] | None) -> list[Event]:
         dice = list(detail["dice"]) if detail and "dice" in detail else None

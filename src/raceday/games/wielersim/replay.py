@@ -263,3 +263,17 @@ def room_boards(snapshot: Mapping[str, Any],
     return [None if room is None or room.state is None else road_board(room.state.clone(),
                                                                         lang)
             for room in _rooms(snapshot, rows)]
+
+
+def lesson_frame(state: Any) -> dict[str, Any]:
+    """One position as the replay board (``static/frame.js``) draws it: the film's fixed part
+    (route, riders) and the state's frame, no commentary yet — the board of a lesson step
+    (``/learn/wielersim``), which is a position, not a ridden race."""
+    from raceday.games.wielersim.filming import riders_info, route_info
+
+    film = {"route": route_info(state), "riders": riders_info(state.peloton),
+            "jersey": state.peloton_spec.get("jersey"), "route_name": state.route.name,
+            "peloton_name": None, "seed": None, "stage": None, "campaign": None,
+            "title": None, "title_words": None}
+    return {"film": film, "frame": {**state.frame(), "items": []}, "ticker": [], "shown": 1,
+            "standings": None}

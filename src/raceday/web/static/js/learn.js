@@ -80,11 +80,13 @@ function moveButton(m, i) {
 function feedback() {
   if (!result) return el("div", { class: "learn-feedback", id: "learn-feedback", "aria-live": "polite" });
   const words = say(result.words, { move: step.params.move });
+  const happened = result.events.map((e) => describeEvent(game, e, language()))
+    .filter((s) => s && !s.startsWith("event."));
   const parts = result.right
     ? [el("p", { class: "learn-right" }, el("strong", {}, t("learn_right")), " ", words),
-      el("h3", {}, t("learn_after")),
-      el("ul", { class: "learn-events" }, result.events.map((e) => describeEvent(game, e, language()))
-        .filter((s) => s && !s.startsWith("event.")).map((s) => el("li", {}, s))),
+      // what the move and the board's answer did, when the game words any of it
+      happened.length ? el("h3", {}, t("learn_after")) : null,
+      happened.length ? el("ul", { class: "learn-events" }, happened.map((s) => el("li", {}, s))) : null,
       el("p", { class: "note" }, t("learn_done_step"))]
     : [el("p", { class: "learn-wrong" }, el("strong", {}, t("learn_try_again")), " ", t("learn_hint", { hint: words }))];
   return el("div", { class: "learn-feedback", id: "learn-feedback", "aria-live": "polite" }, parts);
