@@ -124,6 +124,8 @@ class RoomBase(Generic[StateT]):
         self.undo_marks: list[int] = []
         # a record the host's start goes on from (a room opened from a record), or None
         self.resume_record: Record | None = None
+        # how many of the record's moves were made before this room (a game it went on)
+        self.record_before = 0
         self.recent: list[JSON] = []  # the last events kept for the view, newest last
         self.abandoned = False
         self.pace = self.default_pace
@@ -150,6 +152,7 @@ class RoomBase(Generic[StateT]):
         if value is None:
             self.recorder = None
             self.undo_marks = []
+            self.record_before = 0
             return
         if self.recorder is None:
             self.recorder = self.fresh_recorder(value)
@@ -267,6 +270,7 @@ class RoomBase(Generic[StateT]):
                 "record": None if self.recorder is None else
                 Record(dict(self.recorder.tags), list(self.recorder.moves)).text(),
                 "resume": None if self.resume_record is None else self.resume_record.text(),
+                "record_before": self.record_before,
                 "undo": list(self.undo), "undo_marks": list(self.undo_marks),
                 "recent": list(self.recent),
                 "abandoned": self.abandoned, "pace": self.pace, "paused": self.paused,
@@ -300,6 +304,7 @@ class RoomBase(Generic[StateT]):
                 room.recorder = room.fresh_recorder(state, midway=True) if saved is None else \
                     Recorder.resuming(parse_record(str(saved)))
                 room.state = state
+            room.record_before = int(data.get("record_before", 0))
             resume = data.get("resume")
             room.resume_record = None if resume is None else parse_record(str(resume))
             room.undo = [dict(s) for s in data["undo"]]
@@ -610,6 +615,7 @@ class RoomBase(Generic[StateT]):
         self.state = None
         self.recorder = recorder
         self.resume_record = None
+        self.record_before = len(record.moves)
         self.state = done.state  # type: ignore[assignment]
 
     def settle_step(self, state: StateT, rng: np.random.Generator, events: list[JSON]) -> bool:

@@ -12,11 +12,13 @@ import numpy as np
 
 from raceday.core.errors import SaveFormatError
 from raceday.core.record import Record
+from raceday.present import refusal
 from raceday.rooms.base import RoomBase
 from raceday.rooms.log import Query, stored_room
 from raceday.rooms.protocol import RoomError, RoomLogic, logic_class
+from raceday.rooms.turn import TurnRoom
 
-__all__ = ["room_record", "room_record_from_db"]
+__all__ = ["record_room_class", "room_from_record", "room_record", "room_record_from_db"]
 
 
 def room_record(logic: RoomLogic | Any, rng: np.random.Generator | None = None,
@@ -62,3 +64,21 @@ def room_record_from_db(query: Query, code: str) -> Record:
         except (TypeError, ValueError, KeyError):
             rng = None
     return room_record(logic, rng, wanted)
+
+
+def record_room_class(record: Record) -> type[TurnRoom[Any]]:
+    """The room a record's game goes on in: a turn-based game's room (a party's players are
+    the names that join its lobby, so a party's record cannot open one: RoomError, as for
+    a game without a browser room)."""
+    cls: Any = logic_class(record.game.split("_", 1)[0])
+    if not (isinstance(cls, type) and issubclass(cls, TurnRoom)) or \
+            cls.GAME.name != record.game:
+        raise refusal(RoomError, "refusal.record_party", game=record.game)
+    return cls
+
+
+def room_from_record(record: Record) -> TurnRoom[Any]:
+    """A room in its lobby whose start goes on from ``record`` (see
+    :meth:`TurnRoom.from_record <raceday.rooms.turn.TurnRoom.from_record>`); RoomError
+    or :class:`~raceday.core.record.RecordError` (naming its line) when it cannot."""
+    return record_room_class(record).from_record(record)
