@@ -404,8 +404,8 @@ def record_replay(text: str) -> dict[str, Any]:
     except RecordError as exc:
         raise record_refusal(exc) from None
     game = record.game.split("_", 1)[0]
-    return {"source": "record", "game": game, "name": str(record.tags.get("Name") or
-                                                          record.tags.get("Event") or game),
+    named = record.tags.get("Name") or record.tags.get("Event")
+    return {"source": "record", "game": game, "name": None if named is None else str(named),
             "record_game": record.game, "result": record.result,
             "steps": record_steps(record, done.start, done.events),
             "drawer": drawer(game), "moves": len(record.moves)}
