@@ -478,8 +478,9 @@ def record_to_open(path: Path) -> Record:
 
 RecordOpt = Annotated[Path | None, typer.Option(
     "--record", metavar="FILE",
-    help="open a room that goes on from this record (a game begun with 'raceday <game> "
-         "play'); its code and links are printed")]
+    help="open a room that goes on from this record (a game begun with 'raceday hairpin "
+         "play --name', exported with 'raceday record export'); its code and links are "
+         "printed")]
 
 
 @app.command()
