@@ -12,9 +12,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(Path(__file__).parents[2]))  # the repository: tests.web
-from a11y import assert_accessible, turn_to, wait_for_style_sheets  # noqa: E402
-from shots import keep_shot  # noqa: E402
-from tests.web.test_room_records import terminal_game  # noqa: E402
+from a11y import assert_accessible, turn_to, wait_for_style_sheets
+from shots import keep_shot
+from tests.web.test_room_records import terminal_game
 
 PHONE = {"width": 390, "height": 844}
 TV = {"width": 1920, "height": 1080}

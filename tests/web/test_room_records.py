@@ -200,6 +200,14 @@ def test_serve_record_opens_a_room_and_refuses_a_bad_one(tmp_path: Path,
     err = capsys.readouterr().err
     assert code == 2 and f"line {len(lines)}" in " ".join(err.split())
     assert "Traceback" not in err and not (tmp_path / "b.sqlite").exists()
+    party = tmp_path / "evening.record"
+    party.write_text(path.read_text(encoding="utf-8").replace(
+        '[Game "hairpin"]', '[Game "derby_evening"]'), encoding="utf-8")
+    code = run(["serve", "--db", str(tmp_path / "c.sqlite"), "--port", str(free_port()),
+                "--record", str(party)])
+    err = " ".join(capsys.readouterr().err.split())
+    assert code == 2 and "cannot open a room" in err and "party" in err
+    assert not (tmp_path / "c.sqlite").exists()
 
 
 def test_a_rooms_database_of_the_code_before_records_opens_and_exports(tmp_path: Path
