@@ -103,5 +103,31 @@ def test_a_corrupted_record_is_refused_with_its_line(open_page: Any, base: str,
     page.locator("button.lang").click()  # the same refusal in Japanese
     expect(alert).to_contain_text(f"{bad}行目")
     expect(alert).to_contain_text("開けません")
+    keep_shot(page, "replay-record/refused-phone-ja.png", full_page=True)
     assert page.locator(".replay-controls").count() == 0  # no player for a bad record
+    assert page.js_errors == []
+
+
+def test_the_host_link_serve_record_prints_opens_the_room_as_its_host(
+        open_page: Any, base: str, tmp_path: Path) -> None:
+    """The big screen's link (``/host/CODE#host=KEY``) keeps the key in the browser, takes
+    it out of the address bar, and the screen runs the room: its start goes on from the
+    record."""
+    import json
+    import urllib.request
+
+    from playwright.sync_api import expect
+
+    text = terminal_game(plies=4).record().text()
+    request = urllib.request.Request(f"{base}api/rooms/from-record", data=text.encode(),
+                                     headers={"Content-Type": "text/plain",
+                                              "Origin": base.rstrip("/")}, method="POST")
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        room = json.loads(answer.read())
+    page = open_page(TV, f"{base}host/{room['code']}#host={room['host_token']}")
+    expect(page.locator("header .role")).to_have_text("Host")
+    assert "#host=" not in page.url
+    page.get_by_role("button", name=re.compile("^Start")).click()
+    expect(page.locator("header .role")).to_have_text("Host")
+    keep_shot(page, "replay-record/room-from-record-tv.png")
     assert page.js_errors == []
