@@ -24,6 +24,7 @@ from raceday.core.record import (
     apply_move,
     generator_from,
     parse_record,
+    replay,
     start_state,
 )
 from raceday.games.hairpin import saves
@@ -613,8 +614,9 @@ def _names_a_file(resume: str, db: Path | None) -> bool:
 
 
 def _record_file(path: str) -> Record:
-    """The Hairpin record of the file ``path`` (:class:`RecordError` names the line of a
-    bad one, or the game of a record of another game)."""
+    """The Hairpin record of the file ``path``, played through the rules
+    (:class:`RecordError` names the line of a bad one, or the game of a record of
+    another game)."""
     from raceday.core.files import read_user_text
 
     record = parse_record(read_user_text(path, kind="record"))
@@ -622,6 +624,8 @@ def _record_file(path: str) -> Record:
         raise RecordError(f"{path} is a record of {record.game}, not of hairpin: go on with "
                           f"it with raceday {record.game.split('_')[0]} play --resume",
                           record.line)
+    saves.sides(record)
+    replay(record)  # checked through the rules before anything is written
     return record
 
 
