@@ -425,7 +425,9 @@ save=name, db=db, notes=notes, session=session, log=log)
                         from raceday.terminal.warm import announce_if_cold
 
                         announce_if_cold("hairpin", surface.say)
-                    action = self.session.think(agent).result()  # on a copy, off this thread
+                    # chosen here, not on the session kit's thinking thread: ctrl-c stops a
+                    # search at once (a search left running on a thread holds the exit)
+                    action = agent.choose(state, self.session.rng)
                     if surface.full_screen:
                         surface.pause(self.wait)
                 name = state.action_to_string(action)
@@ -604,6 +606,16 @@ def _list_saved(db: Path | None, lang: str) -> None:
     common.console.print(escape(words("term.list_hint", lang)))
 
 
+ResumeOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--resume", metavar="NAME|FILE", callback=common.check_session_reference,
+        help="Go on with the saved game NAME (see --list), or from a record FILE (a "
+             "Hairpin game's record, e.g. from raceday record export).",
+    ),
+]
+
+
 def _names_a_file(resume: str, db: Path | None) -> bool:
     """Whether ``--resume`` names a record file rather than a saved game: a name saved in
     the database is the saved game; else a path that is there, or looks like one."""
@@ -652,7 +664,7 @@ def play_command(
         "--black", metavar="WHO", help="Who plays Black (default expert).")] = None,
     game: GameOpts = GIVEN,
     save: Annotated[str | None, common.save_option("game", SAVE_KIND)] = None,
-    resume: common.ResumeOpt = None,
+    resume: ResumeOpt = None,
     list_games: common.ListOpt = False,
     db: common.DbOpt = None,
     seed: common.SeedOpt = None,
