@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 from raceday.cli.main import app, run
 from raceday.core.protocol import CHANCE
 from raceday.core.record import Record, check_text, parse_record, replay
+from raceday.games.hairpin.replay import record_steps
 from raceday.games.hairpin.rules import HairpinState
 from raceday.games.hairpin.saves import convert, final_state, load
 from raceday.store.records import opened
@@ -87,6 +88,9 @@ def test_play_save_export_check_replay_resume_is_the_game_played_without_stoppin
     (checked,) = check_text(exported.read_text(encoding="utf-8"))
     assert checked.state.to_json() == final_state(saved).to_json()
     assert moves_text(saved.record) == moves_text(record)[:len(saved.record.moves)]
+    steps = record_steps(parse_record(exported.read_text(encoding="utf-8")))
+    assert [step.facts["move"] for step in steps] == [
+        m.name for m in saved.record.moves if m.player != CHANCE]  # the replay, move by move
     # resume from the exported file (into another database) and play on to the end
     other = tmp_path / "other.sqlite"
     out = play(["--resume", str(exported), "--db", str(other)], ENOUGH)

@@ -88,10 +88,15 @@ def terminal_steps(store: Any, name: str, lang: str = "en") -> list[Any]:
     from before records converted) played again by the rules from its start, each step
     the board after a player's move (the last with the result); a record without moves (a
     converted save that did not keep them) is its saved position as one step."""
+    return record_steps(saves.load(store, name).record, lang)
+
+
+def record_steps(record: Record, lang: str = "en") -> list[Any]:
+    """A Hairpin record in the terminal, move by move (see :func:`terminal_steps`); the
+    first move the rules refuse is a :class:`~raceday.core.record.RecordError`."""
     from raceday.present.replay import ReplayStep, final_step
     from raceday.present.terminal_replay import TerminalStep
 
-    record = saves.load(store, name).record
     played = replay(record)
     state = played.start.clone()
     out = []
