@@ -147,21 +147,18 @@ def test_hairpin_game_replays_move_by_move(saves: Path,
 
 def test_pistard_race_replays_decision_by_decision_with_the_board(
         saves: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """The watched race's save keeps its start and every action (the dice's too): one step
-    a rider's decision, ridden again by the rules, ending on the saved position (the boards
+    """The watched race's save is its record (every move, the dice's too): one step a
+    rider's decision, ridden again by the rules, ending on the saved position (the boards
     square by square: tests/games/pistard/test_replay_terminal.py)."""
-    from raceday.core.serialize import loads_state
+    from raceday.core.record import replay
     from raceday.games.pistard.replay import terminal_board
+    from raceday.games.pistard.saves import load_race
     from raceday.present.terminal_replay import board_text
 
-    saved, _ = SessionStore(saves).load("pistard", "sprint")
-    state: Any = loads_state(saved["state"])
-    ridden: Any = loads_state(saved["start"])
-    decisions = 0
-    for action, detail in saved["actions"]:
-        decisions += not ridden.is_chance_node()
-        ridden.apply_action(action, detail)
-    assert ridden.to_json() == state.to_json()
+    saved = load_race(SessionStore(saves), "sprint")
+    state: Any = saved.state()
+    decisions = sum(move.who != "chance" for move in saved.record.moves)
+    assert replay(saved.record).state.to_json() == state.to_json()
     doc = replay_json(capsys, "sprint", "--db", str(saves))
     assert doc["total"] == len(doc["steps"]) == decisions > 1
     last = doc["steps"][-1]

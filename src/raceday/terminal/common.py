@@ -269,7 +269,8 @@ ResumeOpt = Annotated[
     str | None,
     typer.Option(
         "--resume", metavar="NAME", callback=check_session_reference,
-        help="Go on with the saved game NAME (see --list).",
+        help="Go on with the saved game NAME (see --list), or from a record FILE "
+             "(raceday record export; docs/record-format.md).",
     ),
 ]
 ListOpt = Annotated[bool, typer.Option("--list", help="List the saved games and stop.")]
