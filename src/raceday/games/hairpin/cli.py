@@ -295,9 +295,7 @@ class HairpinPlay:
     @property
     def state(self) -> HairpinState:
         """The position being played (the session's)."""
-        state = self.session.state
-        assert isinstance(state, HairpinState)
-        return state
+        return self.session.state_as(HairpinState)
 
     @property
     def rng(self) -> np.random.Generator:
@@ -606,14 +604,9 @@ def _list_saved(db: Path | None, lang: str) -> None:
     common.console.print(escape(words("term.list_hint", lang)))
 
 
-ResumeOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--resume", metavar="NAME|FILE", callback=common.check_session_reference,
-        help="Go on with the saved game NAME (see --list), or from a record FILE (a "
-             "Hairpin game's record, e.g. from raceday record export).",
-    ),
-]
+ResumeOpt = Annotated[str | None, common.resume_option(
+    "Go on with the saved game NAME (see --list), or from a record FILE (a "
+    "Hairpin game's record, e.g. from raceday record export).")]
 
 
 def _names_a_file(resume: str, db: Path | None) -> bool:
