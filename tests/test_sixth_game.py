@@ -520,6 +520,54 @@ def test_at_a_terminal_it_opens_full_screen_and_plain_asks_line_by_line(
     assert "Red seals a bet." in plain.text
 
 
+def test_its_terminal_game_is_saved_as_a_record_and_resumed_from_the_file(
+        site: Path, tmp_path: Path) -> None:
+    """The terminal kit gives the plugin game the record: a game saved after one bet (the
+    input ends), exported as a record file and resumed from it with the same later bets,
+    ends move for move as the same game played without stopping."""
+    db = tmp_path / "games.sqlite"
+    args = ("twindash", "play", "--blue", "bookie", "--seed", "11", "--rounds", "3",
+            "--delay", "0", "--db", str(db))
+    whole = raceday(site, *args, "--save", "whole", stdin="2\n7\n1\n")
+    assert whole.returncode == 0, whole.stderr
+    cut = raceday(site, *args, "--save", "cut", stdin="2\n")
+    assert cut.returncode == 2 and "input ended" in cut.stderr
+    export = python(site, f"""
+from raceday.store.records import load_game
+from raceday.store.sessions import SessionStore
+store = SessionStore({str(db)!r})
+for name in ("whole", "cut"):
+    text = load_game(store, "twindash", name).record.text()
+    open({str(tmp_path)!r} + "/" + name + ".txt", "w").write(text)
+""")
+    assert export.returncode == 0, export.stderr
+    cut_text = (tmp_path / "cut.txt").read_text()
+    assert '[Result "*"]' in cut_text and "p1: " in cut_text
+    resumed = raceday(site, "twindash", "play", "--resume", str(tmp_path / "cut.txt"),
+                      "--delay", "0", "--db", str(db), "--save", "resumed", stdin="7\n1\n")
+    assert resumed.returncode == 0, resumed.stderr
+    assert whole.stdout.rsplit("\n", 3)[-2] == resumed.stdout.rsplit("\n", 3)[-2]  # result
+    compare = python(site, f"""
+from raceday.core.events import event_log_text
+from raceday.core.record import replay
+from raceday.store.records import load_game
+from raceday.store.sessions import SessionStore
+store = SessionStore({str(db)!r})
+a, b = (load_game(store, "twindash", n).record for n in ("whole", "resumed"))
+assert [m.text() for m in a.moves] == [m.text() for m in b.moves], "the same moves"
+ra, rb = replay(a), replay(b)
+assert ra.state.to_json() == rb.state.to_json()
+log = lambda r: event_log_text([e for step in r.events for e in step])
+assert log(ra) == log(rb)
+assert a.result == b.result != "*"
+print(len(a.moves))
+""")
+    assert compare.returncode == 0, compare.stderr
+    assert int(compare.stdout) > 6
+    wrong = raceday(site, "twindash", "play", "--resume", str(tmp_path / "nothing.txt"))
+    assert wrong.returncode == 2 and "Traceback" not in wrong.stderr
+
+
 def test_two_people_at_one_keyboard_and_in_japanese(site: Path) -> None:
     done = raceday(site, "twindash", "play", "--blue", "human", "--rounds", "1", "--seed", "2",
                    "--lang", "ja", stdin="1\n1\n")

@@ -12,7 +12,8 @@ from typer.testing import CliRunner
 
 from raceday.cli.main import app, run
 from raceday.core.errors import OptionsError
-from raceday.games.derby.evening import EveningState
+from raceday.core.record import parse_record
+from raceday.games.derby.saved import saved_evening
 from raceday.games.hairpin.rules import Rules
 from raceday.store.names import MAX_SESSION_NAME, check_session_name
 from raceday.store.sessions import SessionStore
@@ -40,8 +41,7 @@ def test_derby_takes_repeated_p_and_comma_lists_alike(tmp_path: Path) -> None:
                            input="")
     assert result.exit_code == 0, result.output
     assert "New Dice Derby party 's': 3 players" in result.output
-    doc, _ = SessionStore(db).load("derby", "s")
-    players = EveningState.from_json(doc).ledger.players
+    players = saved_evening(SessionStore(db), "s").ledger.players  # from its record
     assert [p.name for p in players] == ["Ann", "Bob", "Chie"]
 
 
@@ -50,8 +50,8 @@ def test_keirin_takes_comma_lists_as_well_as_repeated_p(tmp_path: Path) -> None:
     result = runner.invoke(app, ["keirin", "play", "-p", "Ann,Bob", "-p", "Carl", "--save",
                                  "s", "--seed", "1", "--db", str(db)], input="")
     assert result.exit_code == 0, result.output
-    doc, _ = SessionStore(db).load("keirin", "s")
-    assert doc["night"]["options"]["players"] == ["Ann", "Bob", "Carl"]
+    doc, _ = SessionStore(db).load("keirin", "s")  # saved as the night's record (#47)
+    assert parse_record(doc["record"]).options["players"] == ["Ann", "Bob", "Carl"]
 
 
 def test_player_names_split_and_bound() -> None:

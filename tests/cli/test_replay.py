@@ -18,6 +18,8 @@ import pytest
 from raceday.cli.main import run
 from raceday.games.derby.rules import horse_name
 from raceday.games.hairpin.rules import HairpinState
+from raceday.games.hairpin.saves import final_state
+from raceday.games.hairpin.saves import load as load_hairpin
 from raceday.games.keirin.saved_night import BetSession
 from raceday.games.wielersim.campaign import load_campaign
 from raceday.present.messages import render
@@ -82,7 +84,8 @@ def test_list_shows_every_game_with_its_steps(saves: Path,
     assert items["night"]["steps"] == len(store.log("keirin", "night")) == 2
     assert items["party"]["steps"] == len(store.log("derby", "party"))
     assert items["tour"]["steps"] == len(store.log("wielersim", "tour"))
-    assert items["duel"]["steps"] == len(store.load("hairpin", "duel")[0]["moves"])
+    duel = load_hairpin(store, "duel").record  # a Hairpin game is saved as its record
+    assert items["duel"]["steps"] == len([m for m in duel.moves if m.who != "chance"])
     assert all(i["finished"] for i in items.values())
     code, table, _ = replay(capsys, "--list", "--db", str(saves))
     assert code == 0 and all(name in table for name in items)
@@ -129,13 +132,13 @@ def test_derby_party_steps_are_lots_and_races_with_the_track(
 
 def test_hairpin_game_replays_move_by_move(saves: Path,
                                            capsys: pytest.CaptureFixture[str]) -> None:
-    doc_saved, _ = SessionStore(saves).load("hairpin", "duel")
-    moves = doc_saved["moves"]
-    final = HairpinState.from_json(doc_saved["state"])
+    saved = load_hairpin(SessionStore(saves), "duel")  # the game's record
+    moves = [m.name for m in saved.record.moves if m.who != "chance"]
+    final = final_state(saved)
     doc = replay_json(capsys, "duel", "--db", str(saves))
     assert doc["total"] == len(moves) and doc["total"] > 1
-    assert [s["move"] for s in doc["steps"]] == [m["move"] for m in moves]
-    assert moves[0]["move"] in doc["steps"][0]["words"][0]
+    assert [s["move"] for s in doc["steps"]] == moves
+    assert moves[0] in doc["steps"][0]["words"][0]
     last = doc["steps"][-1]["board"]
     laps = final.position.laps
     assert f"{laps[0]}/" in last and f"{laps[1]}/" in last  # the counters of the end
@@ -144,21 +147,18 @@ def test_hairpin_game_replays_move_by_move(saves: Path,
 
 def test_pistard_race_replays_decision_by_decision_with_the_board(
         saves: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """The watched race's save keeps its start and every action (the dice's too): one step
-    a rider's decision, ridden again by the rules, ending on the saved position (the boards
+    """The watched race's save is its record (every move, the dice's too): one step a
+    rider's decision, ridden again by the rules, ending on the saved position (the boards
     square by square: tests/games/pistard/test_replay_terminal.py)."""
-    from raceday.core.serialize import loads_state
+    from raceday.core.record import replay
     from raceday.games.pistard.replay import terminal_board
+    from raceday.games.pistard.saves import load_race
     from raceday.present.terminal_replay import board_text
 
-    saved, _ = SessionStore(saves).load("pistard", "sprint")
-    state: Any = loads_state(saved["state"])
-    ridden: Any = loads_state(saved["start"])
-    decisions = 0
-    for action, detail in saved["actions"]:
-        decisions += not ridden.is_chance_node()
-        ridden.apply_action(action, detail)
-    assert ridden.to_json() == state.to_json()
+    saved = load_race(SessionStore(saves), "sprint")
+    state: Any = saved.state()
+    decisions = sum(move.who != "chance" for move in saved.record.moves)
+    assert replay(saved.record).state.to_json() == state.to_json()
     doc = replay_json(capsys, "sprint", "--db", str(saves))
     assert doc["total"] == len(doc["steps"]) == decisions > 1
     last = doc["steps"][-1]

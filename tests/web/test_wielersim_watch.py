@@ -10,6 +10,7 @@ from typer.testing import CliRunner
 
 from raceday.cli.main import app as cli
 from raceday.core.events import Message
+from raceday.games.wielersim.campaign import load_campaign
 from raceday.present import LANGUAGES, render
 from raceday.store.sessions import SessionStore
 from raceday.web.app import create_app
@@ -41,8 +42,11 @@ def test_one_campaign_two_faces(db: Path) -> None:
     assert "3 of 6 stages done" in out
     tour(db, "ronde-van-belgie", "small", "--seed", "5", "--save", "terminal", "--auto")
     store = SessionStore(db)
-    assert store.load("wielersim", "both")[0]["records"] == \
-        store.load("wielersim", "terminal")[0]["records"]
+    both, terminal = load_campaign(store, "both"), load_campaign(store, "terminal")
+    assert both.records == terminal.records  # each stage's result
+    # and each stage's record, throw by throw, whichever face rode it
+    assert [[m.text() for m in r.moves] for r in both.stages] == \
+        [[m.text() for m in r.moves] for r in terminal.stages]
     with TestClient(create_app(db), client=("127.0.0.1", 50000)) as tc:
         view = tc.get("/api/wielersim/campaigns/both").json()
         assert view["finished"] and view["done"] == 6

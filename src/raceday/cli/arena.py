@@ -44,7 +44,11 @@ GamesOpt = Annotated[int, typer.Option(
     help="Games to play, 1–100,000 (sides alternate).")]
 OutOpt = Annotated[Path | None, typer.Option(
     "--out", "-o", metavar="PATH", help="Write every game's result to this .csv or .json file.")]
-ForceOpt = Annotated[bool, typer.Option("--force", help="Overwrite the --out file if it exists.")]
+SaveOpt = Annotated[Path | None, typer.Option(
+    "--save", metavar="NAME", help="Save every game played as records in the file NAME "
+    "(raceday record check and raceday replay read it).")]
+ForceOpt = Annotated[bool, typer.Option(
+    "--force", help="Overwrite the --out or --save file if it exists.")]
 ParamOpt = Annotated[list[str] | None, typer.Option(
     "--option", metavar="KEY=VALUE",
     help="A game parameter KEY=VALUE (repeatable), e.g. variant=short.")]
@@ -58,13 +62,22 @@ def arena(
     games: GamesOpt = 10,
     seed: GamesSeedOpt = None,
     out: OutOpt = None,
+    save: SaveOpt = None,
     option: ParamOpt = None,
     force: ForceOpt = False,
     as_json: JsonOpt = False,
     lang: LangOpt = None,
 ) -> None:
     """Play agent A against agent B and print the win rates with Wilson 95% intervals."""
-    from raceday.interop.arena import check_out_path, parse_params, play, prepare, write_results
+    from raceday.interop.arena import (
+        check_out_path,
+        check_save_path,
+        parse_params,
+        play,
+        prepare,
+        write_records,
+        write_results,
+    )
     from raceday.present import render
 
     words = resolve_lang(lang)
@@ -72,6 +85,12 @@ def arena(
     params = parse_params(option)
     if out is not None:
         check_out_path(out, force)
+    if save is not None:
+        check_save_path(save, force)
+        if out is not None and save.resolve() == out.resolve():
+            from raceday.core.errors import OptionsError
+
+            raise OptionsError("--save and --out name the same file")
     used = fresh_seed(seed)
     ready = prepare(game, a, b, used, params)
     if not as_json:
@@ -80,9 +99,11 @@ def arena(
     with progress_bar(label, games, enabled=games > 1 and err_console.is_terminal) as bar, \
             on_interrupt("no results were written"):
         result = play(ready, games, progress=lambda done, total: bar.update(
-            bar.task_ids[0], completed=done))
+            bar.task_ids[0], completed=done), records=save is not None)
     if out is not None:
         write_results(result, out)
+    if save is not None:
+        write_records(result, save)
     summary = result.summary()
     if as_json:
         print_json(summary)
@@ -99,3 +120,6 @@ def arena(
     if out is not None:
         console.print(escape(render("tool.arena.written", words, params={"path": str(out)})),
                       soft_wrap=True)
+    if save is not None:
+        console.print(escape(render("tool.arena.saved", words, params={
+            "games": len(result.matches), "path": str(save)})), soft_wrap=True)

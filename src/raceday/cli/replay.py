@@ -30,6 +30,8 @@ from rich.text import Text
 from raceday.core.discovery import face, game_packages
 from raceday.core.errors import RacedayError, SaveFormatError
 from raceday.core.events import Message
+from raceday.core.protocol import CHANCE, HOST
+from raceday.core.record import Move, RecordError, apply_move, parse_records, start_state
 from raceday.present.messages import render
 from raceday.present.pictures import text_picture
 from raceday.present.replay import (
@@ -42,6 +44,7 @@ from raceday.present.replay import (
 from raceday.present.terminal_replay import (
     BOARD_WIDTH,
     Board,
+    LazyBoard,
     TerminalStep,
     board_text,
 )
@@ -53,7 +56,8 @@ from raceday.terminal import common
 HELP = ("Play back a saved game, party, stage race or room, step by step, with the board."
         "\n\n"
         "NAME is a saved session of any game (GAME/NAME where two games saved the same "
-        "name), or a room's code with --room (read from the database the server uses). "
+        "name), a record file (raceday record export, arena --save: every move from the "
+        "first position), or a room's code with --room (read from the database the server uses). "
         "Each step shows the game's board, rebuilt by its rules, and that step's words. At "
         "a terminal: a full-screen view (→ next, ← back, Home/End, space plays, q quits); piped or "
         "--plain: every step in order, --delay apart, nothing asked; or only --step N. The "
@@ -107,6 +111,10 @@ def _final_state(store: SessionStore, game: str, name: str) -> Any:
     from raceday.core.serialize import loads_state
 
     doc, _ = store.load(game, name)
+    if isinstance(doc.get("record"), str):  # a game saved as its record
+        from raceday.store.records import opened
+
+        return opened(doc, None, None, name).state()
     saved = doc.get("state")
     if saved is None:
         raise SaveFormatError(f"saved {game} session {name!r} holds no position to replay")
@@ -282,6 +290,107 @@ def room_replay(store: ReadOnlyStore, code: str, lang: str) -> Replay:
     return Replay("room", game, code, steps)
 
 
+# --- a record file ---------------------------------------------------------------------------
+def is_record_file(name: str) -> bool:
+    """Whether ``name`` names a file (a record file to replay) rather than a saved session."""
+    try:
+        return Path(name).is_file()
+    except OSError:
+        return False
+
+
+def _record_board(package: str, state: Any, lang: str) -> Board:
+    """``state`` drawn as the game's terminal draws a replayed position: its replay face's
+    ``terminal_final``, else its picture face's ``text_picture``, else the state's text."""
+    drawers = [getattr(face(package, "replay"), "terminal_final", None)]
+    picture = getattr(face(package, "picture"), "text_picture", None)
+    for draw in drawers:
+        if draw is not None:
+            try:
+                board: Board = draw(state, lang)
+                return board
+            except (RacedayError, AttributeError, KeyError, IndexError, TypeError,
+                    ValueError):
+                pass
+    if picture is not None:
+        try:
+            return Text(str(picture(state)))
+        except (RacedayError, AttributeError, KeyError, IndexError, TypeError, ValueError):
+            pass
+    return Text(str(state))
+
+
+def _mover(move: Move, seats: Sequence[Mapping[str, Any]]) -> Any:
+    """Who made ``move``, as a step names them: the seat's name, else ``p1``..., or the
+    host or chance in the reader's words."""
+    if move.player == CHANCE:
+        return Message("terminal.replay.chance").to_json()
+    if move.player == HOST:
+        return Message("terminal.replay.host").to_json()
+    if 0 <= move.player < len(seats) and seats[move.player].get("name"):
+        return f"{seats[move.player]['name']} ({move.who})"
+    return move.who
+
+
+def record_replay(path: Path, lang: str = "en", frames: bool = False) -> Replay:
+    """The steps of a record file: for each of its games, its first position, then the
+    position after every move, each with the game's board and the move's events (the
+    result at the end); ``frames`` adds each step's ``frame`` (:meth:`State.frame`). A
+    record the rules refuse is a :class:`ReplayError` naming its file and line."""
+    from raceday.core.files import read_user_text
+    from raceday.present.messages import event_key, outcome_message
+
+    text = read_user_text(path, kind="record")
+    try:
+        records = parse_records(text)
+    except RecordError as exc:
+        raise ReplayError(_record_problem(path, exc)) from None
+    games = len(records)
+    steps: list[TerminalStep] = []
+    first = records[0].game.split("_", 1)[0]
+    for number, record in enumerate(records, start=1):
+        package = record.game.split("_", 1)[0]
+        try:
+            _, state = start_state(record)
+        except RecordError as exc:
+            raise ReplayError(_record_problem(path, exc)) from None
+        seats = record.seats
+        where = {"game": number} if games > 1 else {}
+
+        def step(title: Message, lines: list[Message], snapshot: Any,
+                 facts: dict[str, Any], package: str = package) -> TerminalStep:
+            if frames:
+                facts = {**facts, "frame": snapshot.frame()}
+            def make(width: int, height: int) -> RenderableType:
+                board = _record_board(package, snapshot, lang)
+                return board(width, height) if callable(board) else board
+
+            board = LazyBoard(make)
+            return TerminalStep(ReplayStep(title, lines).to_json(), board, facts)
+
+        steps.append(step(Message("terminal.replay.record_start", {"game": record.game}), [],
+                          state.clone(), {**where, "line": record.line}))
+        for k, move in enumerate(record.moves):
+            try:
+                events = apply_move(state, move)
+            except RecordError as exc:
+                raise ReplayError(_record_problem(path, exc)) from None
+            lines = [Message(event_key(package, e.key, e.params), e.params) for e in events]
+            if k == len(record.moves) - 1:
+                lines.append(outcome_message(state.outcome()) if state.is_terminal()
+                             else Message("terminal.replay.record_unfinished"))
+            title = Message("terminal.replay.record_move",
+                            {"who": _mover(move, seats), "move": move.name})
+            steps.append(step(title, lines, state.clone(),
+                              {**where, "line": move.line, "move": move.text()}))
+    return Replay("record", first, path.name, steps)
+
+
+def _record_problem(path: Path, exc: RecordError) -> str:
+    return (f"{path}:{exc.line}: {exc.problem}" if exc.line is not None
+            else f"{path}: {exc.problem}")
+
+
 # --- showing a step ---------------------------------------------------------------------------
 def step_words(replay: Replay, index: int, lang: str) -> list[str]:
     """The words of step ``index`` (0 for the first): its title and lines, or a room
@@ -451,6 +560,8 @@ RoomOpt = Annotated[bool, typer.Option("--room", help="NAME is a room's code (a 
                                        "party server kept in the same database).")]
 StepOpt = Annotated[int | None, typer.Option(
     "--step", metavar="N", help="Show only step N (1 is the first).")]
+AllOpt = Annotated[bool, typer.Option(
+    "--all", help="Print every step in order, even at a terminal (no full-screen view).")]
 ListReplaysOpt = Annotated[bool, typer.Option(
     "--list", help="List everything that can be replayed (game, name, when, finished, "
     "steps) and stop.")]
@@ -465,6 +576,7 @@ def replay(
     delay: common.StepDelayOpt = None,
     lang: common.LangOpt = None,
     plain: common.PlainOpt = False,
+    all_: AllOpt = False,
     list_: ListReplaysOpt = False,
     as_json: common.JsonOpt = False,
 ) -> None:
@@ -473,6 +585,10 @@ def replay(
     if not list_ and name is None:
         raise ReplayError("give the NAME of a saved game (or a room's code with --room); "
                           "raceday replay --list shows them")
+    if not list_ and not room and name is not None and is_record_file(name):
+        found = record_replay(Path(name), language, frames=as_json)
+        show(found, language, step, delay, plain or all_, as_json)
+        return
     store = open_db(db)
     if list_:
         items = listing(store)
@@ -487,6 +603,13 @@ def replay(
     else:
         game, saved = find_session(store, name)
         found = session_replay(store, game, saved, language)
+    show(found, language, step, delay, plain or all_, as_json)
+
+
+def show(found: Replay, language: str, step: int | None, delay: float | None, plain: bool,
+         as_json: bool) -> None:
+    """Show the replay ``found``: as JSON, one step, every step in order, or the
+    full-screen view at a terminal."""
     total = len(found.steps)
     if total == 0:
         raise ReplayError(f"{found.game} {found.name!r} has no step to replay yet")

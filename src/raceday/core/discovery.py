@@ -20,7 +20,7 @@ ENTRY_POINT_GROUP = "raceday.games"
 GAME_NAME = re.compile(r"[a-z][a-z0-9_]{0,31}")
 
 FACES = ("cli", "room", "watch", "adapter", "printing", "numbers", "replay", "warm",
-         "picture")
+         "picture", "record_convert")
 """The modules a game package may carry beside its engine, found by these names: ``cli``
 (its ``raceday <game>`` commands), ``room`` (its browser room declaration), ``watch`` (its
 own browser pages and their API: a FastAPI ``router`` the app mounts), ``adapter``
@@ -28,8 +28,9 @@ own browser pages and their API: a FastAPI ``router`` the app mounts), ``adapter
 simulation jobs), ``replay`` (reading its saved sessions and old room events for
 replays, :mod:`raceday.present.replay`), ``warm`` (its compiled engines for ``raceday
 warm-up``, ``ENGINES``) and ``picture`` (a state drawn as plain text, ``text_picture``,
-:func:`raceday.present.pictures.text_picture`). Its browser assets live in the folder
-``static/`` and its words in ``messages/<lang>.json``."""
+:func:`raceday.present.pictures.text_picture`) and ``record_convert`` (``convert``: its
+saves from before records read as records, :mod:`raceday.store.converters`). Its browser
+assets live in the folder ``static/`` and its words in ``messages/<lang>.json``."""
 
 
 @cache

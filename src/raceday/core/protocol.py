@@ -91,7 +91,14 @@ class Outcome:
 
 
 class State(ABC):
-    """Abstract game state. Subclasses keep all fields JSON-friendly."""
+    """Abstract game state. Subclasses keep all fields JSON-friendly.
+
+    Optional: a state whose players have too many legal actions to name each one (a
+    bettor's tickets at any stake) may define ``action_named(player, name) -> Action |
+    None``: the legal action of ``player`` (or of :data:`CHANCE`) named ``name`` (as
+    :meth:`action_to_string` names it; case and repeated spaces ignored), or None. A
+    record's moves are looked up with it first (:func:`raceday.core.record.apply_move`).
+    """
 
     game_name: ClassVar[str] = "abstract"
 

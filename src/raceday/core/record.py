@@ -289,7 +289,14 @@ def apply_move(state: State, move: Move) -> list[Event]:
     refuse it (the wrong mover, no such move here)."""
     if state.is_terminal():
         raise RecordError(f"{move.who} moves after the game is over", move.line)
-    if state.is_chance_node():
+    named = _named(state, move)
+    if named is not None:
+        return named
+    if move.player == HOST:  # a host's move (a real die's roll typed in), where one is due
+        candidates = list(state.legal_actions_for(HOST))
+        if not candidates:
+            raise RecordError("the host has no move here", move.line)
+    elif state.is_chance_node():
         if move.player != CHANCE:
             raise RecordError(f"a draw (chance) comes here, not a move of {move.who}",
                               move.line)
@@ -297,22 +304,52 @@ def apply_move(state: State, move: Move) -> list[Event]:
     else:
         if move.player == CHANCE:
             raise RecordError("a player moves here, not chance", move.line)
-        if move.player not in state.acting_players():
+        if not _may_move(state, move.player):
             raise RecordError(f"it is not {move.who}'s turn here", move.line)
         candidates = state.legal_actions_for(move.player)
     wanted = " ".join(move.name.split()).lower()
     for action in candidates:
         if " ".join(state.action_to_string(action).split()).lower() == wanted:
-            try:
-                if move.player == CHANCE:
-                    return state.apply_action(action, move.detail)
-                return state.apply_action_for(move.player, action)
-            except RacedayError as exc:
-                raise RecordError(f"{move.name!r}: {exc}", move.line) from None
+            return _apply_found(state, move, action)
     shown = ", ".join(state.action_to_string(a) for a in candidates[:8])
     more = ", ..." if len(candidates) > 8 else ""
     raise RecordError(f"{move.who} cannot play {move.name!r} here (legal: {shown}{more})",
                       move.line)
+
+
+def _may_move(state: State, player: int) -> bool:
+    """Whether ``player`` may act now: a seat among the acting players, or the host when
+    the rules give it an action (closing a night's betting is no seat's turn)."""
+    if player == HOST:
+        return bool(state.legal_actions_for(HOST))
+    return player in state.acting_players()
+
+
+def _named(state: State, move: Move) -> list[Event] | None:
+    """``move`` applied through the state's own ``action_named(player, name)`` when it has
+    one (a state with too many legal actions to name each, see :class:`State`); None when
+    it has none or that finds no such move (then every legal action is named)."""
+    action_named = getattr(state, "action_named", None)
+    if action_named is None:
+        return None
+    if state.is_chance_node() != (move.player == CHANCE):
+        return None  # the wrong mover: refused below with the reason
+    if move.player != CHANCE and not _may_move(state, move.player):
+        return None
+    action = action_named(move.player, move.name)
+    if action is None:
+        return None
+    return _apply_found(state, move, action)
+
+
+def _apply_found(state: State, move: Move, action: int) -> list[Event]:
+    """Apply the ``action`` ``move`` names (a rule refusing it is the move's line's)."""
+    try:
+        if move.player == CHANCE:
+            return state.apply_action(action, move.detail)
+        return state.apply_action_for(move.player, action)
+    except RacedayError as exc:
+        raise RecordError(f"{move.name!r}: {exc}", move.line) from None
 
 
 def replay(record: Record) -> Replayed:

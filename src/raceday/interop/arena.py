@@ -34,7 +34,10 @@ from raceday.analysis.stats import wilson_interval
 from raceday.core.agents import MCTSAgent, RandomAgent
 from raceday.core.discovery import game_packages
 from raceday.core.errors import OptionsError
+from raceday.core.files import check_output_file
 from raceday.core.protocol import State
+from raceday.core.record import Record, records_text
+from raceday.core.serialize import atomic_write_text
 from raceday.interop import require
 from raceday.interop.adapters import Adapter, adapter
 
@@ -131,6 +134,7 @@ class ArenaResult:
     records: list[GameRecord] = field(default_factory=list)
     a_seconds_per_move: float = 0.0
     b_seconds_per_move: float = 0.0
+    matches: list[Record] = field(default_factory=list)  # each game's record, when kept
 
     def count(self, who: str) -> int:
         return sum(1 for r in self.records if r.winner == who)
@@ -168,14 +172,7 @@ def check_out_path(path: Path, force: bool = False) -> Path:
     unless ``force`` (checked before playing)."""
     if path.suffix.lower() not in (".csv", ".json"):
         raise OptionsError(f"--out must end in .csv or .json, got {str(path)!r}")
-    if path.is_dir():
-        raise OptionsError(f"--out {path} is a directory")
-    if path.exists() and not force:
-        raise OptionsError(f"--out {path} exists; give --force to overwrite it")
-    parent = path.parent if str(path.parent) else Path(".")
-    if not parent.is_dir():
-        raise OptionsError(f"--out: the folder {parent} does not exist")
-    return path
+    return check_output_file(path, "--out", force=force)
 
 
 def write_results(result: ArenaResult, path: Path) -> None:
@@ -183,6 +180,21 @@ def write_results(result: ArenaResult, path: Path) -> None:
             else json.dumps(result.to_json(), indent=2) + "\n")
     try:
         path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise OptionsError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def check_save_path(path: Path, force: bool = False) -> Path:
+    """A records file (``--save``) whose folder exists, not overwriting a file unless
+    ``force`` (checked before playing)."""
+    return check_output_file(path, "--save", force=force)
+
+
+def write_records(result: ArenaResult, path: Path) -> None:
+    """Every game's record (:attr:`ArenaResult.matches`) in one record file, written
+    atomically."""
+    try:
+        atomic_write_text(path, records_text(result.matches))
     except OSError as exc:
         raise OptionsError(f"cannot write {path}: {exc.strerror or exc}") from None
 
@@ -198,8 +210,14 @@ def parse_params(pairs: list[str] | None) -> dict[str, str]:
 
 
 def _play_one(adp: Adapter, params: Mapping[str, Any], os_game: Any, seats: list[Player],
-              rng: np.random.Generator) -> tuple[State, int]:
+              rng: np.random.Generator, record: dict[str, Any] | None = None
+              ) -> tuple[State, int, Record | None]:
     state = adp.new_state(params)
+    recorder = None
+    if record is not None:
+        from raceday.interop.records import follow
+
+        recorder = follow(adp, params, state, face="arena", **record)
     mirror = os_game.new_initial_state() if os_game is not None else None
     steps = 0
     while not state.is_terminal():
@@ -224,7 +242,7 @@ def _play_one(adp: Adapter, params: Mapping[str, Any], os_game: Any, seats: list
                 mirror.apply_action(action_id)
             state.apply_action(action)
         steps += 1
-    return state, steps
+    return state, steps, None if recorder is None else recorder.record(rng)
 
 
 @dataclass
@@ -261,14 +279,16 @@ def prepare(game: str, a: str, b: str, seed: int, params: Mapping[str, Any] | No
 
 def run_arena(game: str, a: str, b: str, games: int, seed: int,
               params: Mapping[str, Any] | None = None,
-              progress: Callable[[int, int], None] | None = None) -> ArenaResult:
+              progress: Callable[[int, int], None] | None = None,
+              records: bool = False) -> ArenaResult:
     """Play ``games`` games of ``a`` against ``b`` (see the module docstring)."""
-    return play(prepare(game, a, b, seed, params), games, progress)
+    return play(prepare(game, a, b, seed, params), games, progress, records)
 
 
-def play(arena: Arena, games: int, progress: Callable[[int, int], None] | None = None
-         ) -> ArenaResult:
-    """Play the prepared arena's ``games`` games."""
+def play(arena: Arena, games: int, progress: Callable[[int, int], None] | None = None,
+         records: bool = False) -> ArenaResult:
+    """Play the prepared arena's ``games`` games (each written down as a record in
+    :attr:`ArenaResult.matches` with ``records``)."""
     adp, checked, os_game, seed = arena.adapter, arena.params, arena.os_game, arena.seed
     side_a, side_b = arena.a, arena.b
     result = ArenaResult(adp.name, checked, side_a.name, side_b.name, seed)
@@ -276,7 +296,15 @@ def play(arena: Arena, games: int, progress: Callable[[int, int], None] | None =
         a_seat = i % 2
         seats = [side_a, side_b] if a_seat == 0 else [side_b, side_a]
         rng = np.random.default_rng([seed, i])
-        state, steps = _play_one(adp, checked, os_game, seats, rng)
+        tags = None
+        if records:
+            tags = {"seed": [seed, i], "seats": [{"name": s.name, "player": s.name}
+                                                 for s in seats],
+                    "tags": {"Event": f"arena {side_a.name} v {side_b.name}",
+                             "Round": i + 1}}
+        state, steps, match = _play_one(adp, checked, os_game, seats, rng, tags)
+        if match is not None:
+            result.matches.append(match)
         utilities = adp.utilities(state)
         ua, ub = utilities[a_seat], utilities[1 - a_seat]
         winner = "a" if ua > ub else "b" if ub > ua else "draw"
@@ -288,5 +316,6 @@ def play(arena: Arena, games: int, progress: Callable[[int, int], None] | None =
     return result
 
 
-__all__ = ["Arena", "ArenaResult", "GameRecord", "check_out_path", "make_player",
-           "parse_params", "play", "prepare", "run_arena", "write_results"]
+__all__ = ["Arena", "ArenaResult", "GameRecord", "check_out_path", "check_save_path",
+           "make_player", "parse_params", "play", "prepare", "run_arena", "write_records",
+           "write_results"]

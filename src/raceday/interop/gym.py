@@ -30,7 +30,10 @@ same one OpenSpiel and PettingZoo wrap):
   :class:`IllegalActionError` instead;
 - **reward**: 0 until the end, then the seat's return (the adapter's utilities: the
   engine's returns, or money won in stake units in the betting games);
-- ``render_mode="ansi"``: the learner's view as text (the adapter's observation string).
+- ``render_mode="ansi"``: the learner's view as text (the adapter's observation string);
+- ``record()``: the episode so far as a record (:mod:`raceday.core.record`, ``Face``
+  "research", ``Seed`` the seed ``reset`` was given), which replays through the rules to
+  the environment's state.
 """
 
 from __future__ import annotations
@@ -45,6 +48,7 @@ from gymnasium import spaces
 
 from raceday.core.errors import OptionsError
 from raceday.core.protocol import Action, State
+from raceday.core.record import Record, Recorder
 from raceday.interop.adapters import Adapter, adapter, games_with_players
 from raceday.interop.arena import OPENSPIEL, agents_module, make_player
 
@@ -152,6 +156,7 @@ class RacedayEnv(gymnasium.Env[np.ndarray, np.int64]):
         self.action_space = spaces.Discrete(self.shape.num_actions)
         self.state: State = self.adapter.new_state(self.params)
         self.finished = False
+        self._recorder: Recorder | None = None
 
     # --- what the learner sees -----------------------------------------------------------
     def action_masks(self) -> np.ndarray:
@@ -192,8 +197,25 @@ class RacedayEnv(gymnasium.Env[np.ndarray, np.int64]):
                                "gymnasium.make or the constructor")
         self.state = self.adapter.new_state(self.params)
         self.finished = False
+        self._recorder = self._follow(seed)
         self._play_until_the_learner()
         return self._observation(), self._info()
+
+    def _follow(self, seed: int | None) -> Recorder:
+        from raceday.interop.records import follow
+
+        seats = [{"name": "learner", "player": "learner"} if p == self.seat else
+                 {"name": self.opponents[p].name, "player": self.opponents[p].name}
+                 for p in range(self.shape.players)]
+        return follow(self.adapter, self.params, self.state, seed=seed, seats=seats)
+
+    def record(self) -> Record:
+        """The episode so far as a record: it replays through the rules to :attr:`state`
+        (:func:`raceday.core.record.replay`). Before the first ``reset``, the record of
+        the first position."""
+        if self._recorder is None:
+            self._recorder = self._follow(None)
+        return self._recorder.record(self.np_random)
 
     def step(self, action: np.int64 | int) -> tuple[np.ndarray, float, bool, bool,
                                                      dict[str, Any]]:

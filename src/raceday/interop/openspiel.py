@@ -39,6 +39,7 @@ from open_spiel.python.algorithms import mcts  # type: ignore[import-untyped]
 
 from raceday.core.errors import OptionsError
 from raceday.core.protocol import State
+from raceday.core.record import Record
 from raceday.core.registry import get_game
 from raceday.interop.adapters import adapters
 from raceday.present.pictures import text_picture
@@ -185,6 +186,28 @@ class RacedayState(pyspiel.State):  # type: ignore[misc]
 
     def __str__(self) -> str:
         return text_picture(self._engine.state)
+
+    def record(self) -> Record:
+        """The game so far as a record (see :func:`episode_record`)."""
+        return episode_record(self)
+
+
+def episode_record(state: Any) -> Record:
+    """The game an OpenSpiel state of a raceday game has played so far, as a record
+    (:mod:`raceday.core.record`, ``Face`` "research"): its history of dense ids played
+    again on the engine from the first position, so any such state has one (a clone, a
+    compiled engine's state too); it replays through the rules to the same position."""
+    from raceday.interop.records import follow
+
+    game = state.get_game()
+    name = game.get_type().short_name.removeprefix(PREFIX)
+    adapter = adapters()[name]
+    params = adapter.check_params(game.get_parameters())
+    engine = adapter.new_state(params)
+    recorder = follow(adapter, params, engine)
+    for action_id in state.history():
+        adapter.apply_id(engine, int(action_id))
+    return recorder.record()
 
 
 # --- observation --------------------------------------------------------------------------------
@@ -351,5 +374,5 @@ def load_game(game: str, **params: Any) -> Any:
 
 
 __all__ = ["GAME_NOTES", "FastRolloutEvaluator", "Observer",
-           "RacedayGame", "RacedayState", "TimedMCTSBot", "load_game", "mcts_bot",
+           "RacedayGame", "RacedayState", "TimedMCTSBot", "episode_record", "load_game", "mcts_bot",
            "short_name"]

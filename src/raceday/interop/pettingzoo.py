@@ -6,7 +6,9 @@ and Dice Derby betting games (WielerSIM has no players, so it has no environment
 adapter's tensor, float32) and ``action_mask`` (int8, 1 for legal ids); actions are the
 adapter's dense ids. Chance nodes (dice) are resolved inside the environment with its own
 generator, seeded by ``reset(seed=...)``. Rewards come only at the end: the engine's
-returns (Hairpin, PISTARD) or the money won in stake units (betting games).
+returns (Hairpin, PISTARD) or the money won in stake units (betting games). ``record()``
+gives the episode so far as a record (:mod:`raceday.core.record`, ``Face`` "research",
+``Seed`` the seed ``reset`` was given), which replays through the rules to its state.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
 from raceday.core.errors import OptionsError
 from raceday.core.protocol import State
+from raceday.core.record import Record, Recorder
 from raceday.interop.adapters import Adapter, adapter, games_with_players
 from raceday.present.pictures import text_picture
 
@@ -54,6 +57,7 @@ class RacedayAEC(AECEnv):  # type: ignore[misc]
                               for a in self.possible_agents}
         self._rng = np.random.default_rng()
         self.state_: State = self.adapter.new_state(self.params)
+        self._recorder: Recorder | None = None
 
     def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -68,6 +72,7 @@ class RacedayAEC(AECEnv):  # type: ignore[misc]
             for i, a in enumerate(self.possible_agents):
                 self.action_spaces[a].seed(seed + i)
         self.state_ = self.adapter.new_state(self.params)
+        self._recorder = self._follow(seed)
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -76,6 +81,19 @@ class RacedayAEC(AECEnv):  # type: ignore[misc]
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._run_chance()
         self._select()
+
+    def _follow(self, seed: int | None) -> Recorder:
+        from raceday.interop.records import follow
+
+        return follow(self.adapter, self.params, self.state_, seed=seed,
+                      seats=[{"name": a, "player": "agent"} for a in self.possible_agents])
+
+    def record(self) -> Record:
+        """The episode so far as a record: it replays through the rules to the
+        environment's state (:func:`raceday.core.record.replay`)."""
+        if self._recorder is None:
+            self._recorder = self._follow(None)
+        return self._recorder.record(self._rng)
 
     def _run_chance(self) -> None:
         state = self.state_

@@ -25,6 +25,7 @@ levels) subclass :class:`TurnRoom`::
         LEVELS = tuple(LEVELS)          # computer levels the host may choose
         OPTION_NAMES = ("variant", "players")  # the host's options (others are refused)
         undo_rule = "vs_computer"       # or "never" (the default)
+        over_days = True                # the host may choose "days": a game over days
         agent_maker = staticmethod(make_agent)  # level -> the computer player
 
         @classmethod

@@ -1,5 +1,14 @@
 """The turn-based room: places for humans (phones or the host screen) and computer levels,
-one player acting at a time (see :mod:`raceday.rooms` for a game's declaration)."""
+one player acting at a time (see :mod:`raceday.rooms` for a game's declaration).
+
+Over days. A room whose class sets :attr:`TurnRoom.over_days` takes the host's option
+``days`` (``true``: a game played over days, each move whenever its player comes by); the
+room keeps it as :attr:`TurnRoom.days`, saved with it (``"days": true``, left out when
+false, so a room saved before it reads as an ordinary one). The server never closes such a
+room for idleness while its game is unfinished (:mod:`raceday.web.lifecycle`), and the
+pages offer each seat a link of its own. :meth:`TurnRoom.glance` is what the landing
+page's "my games" shows of the room to one actor: the phase, whose turn, and the players.
+"""
 
 from __future__ import annotations
 
@@ -40,10 +49,13 @@ class TurnRoom(RoomBase[StateT]):
     # human's move, then "thinking", then the answer; False plays it with the human's move.
     paced_computers: ClassVar[bool] = False
     agent_maker: ClassVar[Callable[..., Agent]]  # called with a level: the computer player
+    # the host may choose the option ``days``: a game played over days (see the module)
+    over_days: ClassVar[bool] = False
 
-    def __init__(self, options: GameOptions, places: Places) -> None:
+    def __init__(self, options: GameOptions, places: Places, days: bool = False) -> None:
         super().__init__(options)
         self.places = places
+        self.days = days  # played over days: never closed for idleness while unfinished
         self._agents: dict[int, Agent] = {}
 
     # --- what a game declares besides the class attributes --------------------------------
@@ -85,13 +97,17 @@ class TurnRoom(RoomBase[StateT]):
     def create(cls, options: Mapping[str, Any], seed: int) -> Self:
         if not isinstance(options, Mapping):
             raise refusal(RoomError, "refusal.options_object")
-        unknown = sorted(set(options) - set(cls.OPTION_NAMES))
+        kit = {"days"} if cls.over_days else set()
+        unknown = sorted(set(options) - set(cls.OPTION_NAMES) - kit)
         if unknown:
             raise refusal(RoomError, "refusal.unknown_options",
                           title=cls.options_title or cls.title, names=", ".join(map(str, unknown)))
+        days = options.get("days", False) if cls.over_days else False
+        if not isinstance(days, bool):
+            raise refusal(RoomError, "refusal.days_switch")
         with as_room_error():
-            checked, kinds = cls.read_options(options)
-        return cls(checked, Places(kinds))
+            checked, kinds = cls.read_options({k: v for k, v in options.items() if k not in kit})
+        return cls(checked, Places(kinds), days)
 
     @classmethod
     def from_record(cls, record: Record) -> Self:
@@ -122,9 +138,16 @@ class TurnRoom(RoomBase[StateT]):
     def seats_json(self) -> JSON:
         return {"places": self.places.to_json()}
 
+    def to_json(self) -> JSON:
+        out = super().to_json()
+        if self.days:  # left out when false: an ordinary room saves as it always did
+            out["days"] = True
+        return out
+
     @classmethod
     def restore(cls, data: Mapping[str, Any]) -> Self:
-        return cls(cls.GAME.options(data["options"]), Places.from_json(data["places"]))
+        return cls(cls.GAME.options(data["options"]), Places.from_json(data["places"]),
+                   data.get("days", False) is True)
 
     # --- seats ---------------------------------------------------------------------------------
     def seat_names(self) -> list[str]:
@@ -239,6 +262,20 @@ class TurnRoom(RoomBase[StateT]):
         return True
 
     # --- views ---------------------------------------------------------------------------------
+    def glance(self, actor: Actor) -> JSON:
+        """What the landing page's "my games" shows of the room to ``actor``: ``phase``,
+        ``finished``, ``days``, ``players`` (each place's ``kind``, ``controller``, ``name``
+        and whether ``actor`` plays it: ``mine``), ``to_act`` (the place to act, None in
+        the lobby and once over) and ``your_turn``. Nothing a seat's own view would not
+        show it."""
+        state = self.state
+        to_act = None if state is None or self.finished() else state.current_player()
+        mine = set(self.places.places_of(actor))
+        return {"phase": self.phase(), "finished": self.finished(), "days": self.days,
+                "players": [{**p, "mine": p["place"] in mine} for p in self.places.view()],
+                "to_act": to_act,
+                "your_turn": to_act is not None and self.may_play(actor, to_act)}
+
     def view(self, actor: Actor) -> JSON:
         out: JSON = {
             "game": self.game, "phase": self.phase(), "seats": self.seat_names(),

@@ -13,12 +13,19 @@ a record, or a document saved before records, converted by the game's own conver
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from raceday.core.errors import RacedayError, SaveFormatError
-from raceday.core.record import Record, Recorder, generator_from, parse_record, replay
+from raceday.core.record import (
+    Record,
+    Recorder,
+    generator_from,
+    parse_records,
+    records_text,
+    replay,
+)
 
 if TYPE_CHECKING:
     import numpy as np
@@ -26,34 +33,48 @@ if TYPE_CHECKING:
     from raceday.core.protocol import State
     from raceday.store.sessions import SessionStore
 
-# A game's converter of a document saved before records: the record it stands for.
-Converter = Callable[[Mapping[str, Any]], Record]
+# A game's converter of a document saved before records: the record it stands for (or the
+# records, for a document of several games: a stage race's stages).
+Converter = Callable[[Mapping[str, Any]], Record | list[Record]]
 
 
-def save_game(store: SessionStore, game: str, name: str, record: Record, *,
+def save_game(store: SessionStore, game: str, name: str, record: Record | Sequence[Record],
+              *,
               cache: Mapping[str, Any] | None = None, state: State | None = None,
               expected_revision: int | None = None,
               log_entry: dict[str, Any] | None = None) -> int:
     """Save ``record`` as the session ``name`` of ``game`` (a compare-and-swap on
     ``expected_revision``, see :meth:`SessionStore.save`); ``state`` (the state after its
-    last move) and ``cache`` are kept beside it to open it quickly. Returns the revision."""
+    last move) and ``cache`` are kept beside it to open it quickly. Several records (a
+    stage race's stages) are saved as one text; ``state`` is then the last one's. Returns
+    the revision."""
+    records = [record] if isinstance(record, Record) else list(record)
+    if not records:
+        raise SaveFormatError(f"saved session {name!r} needs at least one record")
     kept: dict[str, Any] = dict(cache or {})
     if state is not None:
         kept["state"] = state.to_json()
-        kept["moves"] = len(record.moves)
-    document = {"record": record.text(), "cache": kept}
+        kept["moves"] = len(records[-1].moves)
+    document = {"record": records_text(records), "cache": kept}
     return store.save(game, name, document, expected_revision=expected_revision,
                       log_entry=log_entry)
 
 
 @dataclass
 class SavedGame:
-    """A saved game as opened: its record, the cache saved beside it, its revision."""
+    """A saved game as opened: its record, the cache saved beside it, its revision; a text
+    of several records (a stage race's stages) has them all in ``records``, ``record``
+    being the last one (the one played on)."""
 
     record: Record
     cache: dict[str, Any] = field(default_factory=dict)
     revision: int | None = None
     converted: bool = False  # opened from a document saved before records
+    records: list[Record] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.records:
+            self.records = [self.record]
 
     def state(self) -> State:
         """The state after the record's last move: the cached one when it matches the
@@ -97,15 +118,19 @@ def opened(document: Mapping[str, Any], revision: int | None, convert: Converter
     text = document.get("record")
     if isinstance(text, str):
         cache = document.get("cache")
-        return SavedGame(parse_record(text), dict(cache) if isinstance(cache, dict) else {},
-                         revision)
+        records = parse_records(text)
+        return SavedGame(records[-1], dict(cache) if isinstance(cache, dict) else {},
+                         revision, records=records)
     if convert is None:
         raise SaveFormatError(f"saved session {name!r} is not a record and this game "
                               "has no older format to read it as")
     try:
-        record = convert(document)
+        converted = convert(document)
     except (KeyError, TypeError, ValueError) as exc:
         if isinstance(exc, RacedayError):
             raise
         raise SaveFormatError(f"saved session {name!r} cannot be read: {exc}") from None
-    return SavedGame(record, {}, revision, converted=True)
+    records = [converted] if isinstance(converted, Record) else list(converted)
+    if not records:
+        raise SaveFormatError(f"saved session {name!r} holds no game")
+    return SavedGame(records[-1], {}, revision, converted=True, records=records)

@@ -46,6 +46,23 @@ class JoinRoom(Body):
                       description=f"1 to {MAX_NAME} printable characters, unique in the room")
 
 
+MAX_HELD = 50  # rooms one "my games" question may ask about
+
+
+class HeldRoom(Body):
+    """A room this device holds a key of: its code and the host's or a seat's token."""
+
+    code: str = Field(max_length=16, description="the room's join code")
+    token: str = Field(max_length=200, description="the host's or a seat's token, as stored "
+                                                    "by this device")
+
+
+class MyGamesQuery(Body):
+    """The rooms a device holds keys of (the landing page's "my games")."""
+
+    rooms: list[HeldRoom] = Field(max_length=MAX_HELD, description=f"at most {MAX_HELD}")
+
+
 class ErrorAnswer(BaseModel):
     """Every refusal: one line of English, and the same in words (a message key of the
     tables at /api/messages/<lang> and its parameters) for a page to show in its reader's
@@ -62,6 +79,7 @@ class RoomCreated(BaseModel):
     join_url: str
     watch_url: str
     host_url: str
+    days: bool = Field(False, description="a game played over days (the option days)")
 
 
 class Joined(BaseModel):
@@ -81,6 +99,40 @@ class RoomInfo(BaseModel):
     seq: int
     join_url: str
     watch_url: str
+    days: bool = Field(False, description="a game played over days: kept open until it ends")
+
+
+class PlacePlayer(BaseModel):
+    """One place of a turn-based game, as "my games" shows it."""
+
+    place: int
+    kind: str = Field(description='"human" or a computer level')
+    controller: str = Field(description='"seat" (a phone), "screen" (the host) or "computer"')
+    name: str | None = Field(description="the name of the seat playing it, if any")
+    mine: bool = Field(description="played by the key that asked")
+
+
+class MyGame(BaseModel):
+    """One room of "my games": ``found`` false (and nothing else) for a code that names no
+    open room or a token that is not one of its keys."""
+
+    code: str
+    found: bool
+    game: str | None = None
+    role: str | None = Field(None, description='"host" or "seat"')
+    seat: int | None = None
+    name: str | None = Field(None, description="the seat's name")
+    phase: str | None = None
+    finished: bool | None = None
+    days: bool | None = None
+    players: list[PlacePlayer] | None = Field(
+        None, description="the places of a turn-based game (None for other games)")
+    to_act: int | None = Field(None, description="the place to act now")
+    your_turn: bool | None = None
+
+
+class MyGames(BaseModel):
+    rooms: list[MyGame]
 
 
 

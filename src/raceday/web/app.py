@@ -14,7 +14,9 @@ JSON API is described at ``/openapi.json``, each body a pydantic model with no e
   "join_url", "watch_url"}``;
 * ``POST /api/rooms/{code}/join`` ``{"name": "Aki"}`` → ``{"seat", "token"}``;
 * ``GET /api/rooms/{code}`` → the room's game, phase, seats (no secrets);
-* ``GET /api/rooms/{code}/qr.svg`` → the QR code of the join link.
+* ``GET /api/rooms/{code}/qr.svg`` → the QR code of the join link;
+* ``POST /api/my-games`` ``{"rooms": [{"code", "token"}, ...]}`` → each room as that key
+  may see it at a glance (the landing page's "my games": whose turn it is).
 
 WebSocket ``/ws/{code}``: a hello, then intents, answered with frames; each message a
 pydantic model, the whole wire published as JSON Schema at ``/wire-schema.json`` (linked

@@ -5,8 +5,11 @@ A room lives in the party server's memory while it is played. Three things end t
 * **Idle close** (:class:`IdleCloser`, run by the server). A room with no accepted intent,
   no paced step waiting and no open connection for ``idle_close`` hours (``raceday serve
   --idle-close HOURS``, :data:`IDLE_CLOSE_HOURS` by default) is *closed*: marked closed in
-  the database (``rooms.closed = 1``) and dropped from memory. Its pages, API and socket
-  then refuse it in words (``refusal.room_closed``, or ``refusal.room_closed_finished``
+  the database (``rooms.closed = 1``) and dropped from memory. A game played over days
+  (the host's option ``days``: :attr:`Room.kept_open <raceday.web.rooms.Room.kept_open>`)
+  is never idle while it is unfinished, however long its players take; once it is over,
+  its idle time counts from the sweep that saw it over. A closed room's pages, API and
+  socket then refuse it in words (``refusal.room_closed``, or ``refusal.room_closed_finished``
   for a finished one, whose replay at ``/replay/room/CODE`` still reads the database). The
   clock is injectable, so tests close rooms without waiting.
 * **Pruning** (:func:`prune`, ``raceday rooms prune --older-than DAYS``). Closed and
@@ -66,8 +69,9 @@ class IdleCloser:
     """Closes the rooms of ``rooms`` left idle ``idle_seconds`` by ``clock``'s count.
 
     A room is active when its revision moved since the last sweep, a connection of it is
-    open or a paced step of it is waiting; it is idle from the last sweep that saw it
-    active (or from the first sweep, for rooms loaded at start)."""
+    open, a paced step of it is waiting or it is a game played over days still on; it is
+    idle from the last sweep that saw it active (or from the first sweep, for rooms loaded
+    at start)."""
 
     def __init__(self, rooms: Rooms, hub: _Hub, idle_seconds: float,
                  clock: Callable[[], float] = time.monotonic) -> None:
@@ -87,7 +91,7 @@ class IdleCloser:
     def _idle(self, room: Room, now: float) -> bool:
         seen = self.seen.get(room.code)
         if (seen is None or seen[0] != room.revision or self.hub.conns.get(room.code)
-                or room.code in self.hub.timers):
+                or room.code in self.hub.timers or room.kept_open):
             self.seen[room.code] = (room.revision, now)
             return False
         return now - seen[1] >= self.idle_seconds

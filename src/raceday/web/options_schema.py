@@ -3,7 +3,8 @@
 ``GET /api/games/{game}/options?for=room``: the JSON Schema of the model a browser room of
 the game is created from — the room declaration's ``Options`` (what a host chooses, e.g. a
 Dice Derby evening's house rules without its players and seed), or the game's own options
-model where the room declares none.
+model where the room declares none; a turn-based room that may be played over days adds the
+kit's switch ``days`` (:mod:`raceday.rooms.turn`).
 
 The browser's setup forms (``/static/js/options-form.js``) are built from it: number inputs
 with the model's bounds, selects for its choices, checkboxes for its switches, labels from
@@ -28,6 +29,9 @@ from raceday.present import render
 router = APIRouter()
 
 CACHE = "public, max-age=300"  # a model changes only with the installed code
+DAYS = {"type": "boolean", "default": False, "title": "Days",
+        "description": "a game played over days: each player moves whenever they come by, "
+                       "and the room stays open until the game ends"}
 
 
 @cache
@@ -39,6 +43,9 @@ def options_schema(game: str, purpose: str = "game") -> dict[str, Any]:
     if room is not None and getattr(room.LOGIC, "Options", None) is not None:
         model = room.LOGIC.Options
     schema: dict[str, Any] = model.model_json_schema()
+    if room is not None and getattr(room.LOGIC, "over_days", False) is True:
+        # the kit's own option of a turn-based room that may be played over days
+        schema = {**schema, "properties": {**schema.get("properties", {}), "days": DAYS}}
     return schema
 
 

@@ -426,6 +426,10 @@ def _final_state(store: SessionStore, game: str, name: str) -> State:
     from raceday.core.serialize import loads_state
 
     doc, _ = store.load(game, name)
+    if isinstance(doc.get("record"), str):  # a game saved as its record
+        from raceday.store.records import opened
+
+        return opened(doc, None, None, name).state()
     saved = doc["state"]
     if isinstance(saved, str):
         return loads_state(saved)

@@ -27,6 +27,7 @@ older databases when they are opened) and the room is no longer loaded; its code
 refused with :class:`RoomClosed` (the words say whether its replay is there) and is not
 given to a new room until ``raceday rooms prune`` or ``archive`` removes it. ``updated``
 is the time of the room's last accepted intent (UTC), which the pruning ages count from.
+A game played over days (:attr:`Room.kept_open`) is never closed while it is unfinished.
 
 Every accepted intent (a join, a bid, a roll, ...) is ONE ``BEGIN IMMEDIATE`` transaction:
 it checks that the stored revision is still the one the room was at (compare-and-swap) and
@@ -250,6 +251,17 @@ class Room:
     owner: str | None = None
     seat_owners: dict[int, str] = field(default_factory=dict)
     made: float = 0.0  # when it was made or loaded, by the server's clock
+
+    @property
+    def over_days(self) -> bool:
+        """A game played over days (the host's option ``days`` of a turn-based room)."""
+        return getattr(self.logic, "days", False) is True
+
+    @property
+    def kept_open(self) -> bool:
+        """Played over days and not over yet: never closed for idleness nor given way to a
+        newcomer, whatever the clock says (once over, the room's life is the usual one)."""
+        return self.over_days and not self.logic.finished()
 
     def take_snapshot(self) -> None:
         """Make the room's current state its snapshot (kept in memory; stored by
@@ -773,9 +785,10 @@ class Rooms:
 
     def unjoined(self, room: Room) -> bool:
         """Whether ``room`` may give way to a newcomer: no seat taken, nobody has it open,
-        no paced step waiting, made at least ``reclaim_after`` seconds ago."""
+        no paced step waiting, not a game played over days still on
+        (:attr:`Room.kept_open`), made at least ``reclaim_after`` seconds ago."""
         return (not room.seat_hashes and not room.closed and not self.busy(room.code)
-                and self.clock() - room.made >= self.reclaim_after)
+                and not room.kept_open and self.clock() - room.made >= self.reclaim_after)
 
     def reclaim(self, rooms: list[Room]) -> int:
         """Delete those of ``rooms`` nobody joined (:meth:`unjoined`); how many."""

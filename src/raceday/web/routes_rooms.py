@@ -1,4 +1,5 @@
-"""The rooms' JSON API: create a room, join one, a room's public facts and its QR code."""
+"""The rooms' JSON API: create a room, join one, a room's public facts and its QR code, and
+"my games": what each room a device holds a key of says to that key."""
 
 from __future__ import annotations
 
@@ -11,11 +12,13 @@ from fastapi.responses import JSONResponse, Response
 from raceday.core.errors import RacedayError
 from raceday.core.events import Message
 from raceday.core.record import RecordError, parse_record
-from raceday.rooms import Actor
+from raceday.rooms import JSON, Actor
 from raceday.web.api_models import (
     CreateRoom,
     Joined,
     JoinRoom,
+    MyGames,
+    MyGamesQuery,
     RoomCreated,
     RoomInfo,
     error_answer,
@@ -25,7 +28,7 @@ from raceday.web.api_models import (
 )
 from raceday.web.context import Server, server_of
 from raceday.web.guard import MISS_COST, NO_STORE
-from raceday.web.rooms import NoSuchRoom, RoomsFull, clean_name, normal_code
+from raceday.web.rooms import NoSuchRoom, Room, RoomsFull, clean_name, normal_code
 
 router = APIRouter()
 Shared = Annotated[Server, Depends(server_of)]
@@ -49,7 +52,8 @@ async def create_room(body: CreateRoom, request: Request, server: Shared) -> JSO
     return JSONResponse({"code": room.code, "game": room.game, "host_token": token,
                          "join_url": f"{base}play/{room.code}",
                          "watch_url": f"{base}watch/{room.code}",
-                         "host_url": f"{base}host/{room.code}"}, status_code=201,
+                         "host_url": f"{base}host/{room.code}", "days": room.over_days},
+                        status_code=201,
                         headers=NO_STORE)
 
 
@@ -147,7 +151,56 @@ async def room_info(code: str, request: Request, server: Shared) -> JSONResponse
         "seats": room.logic.seat_names(), "max_seats": type(room.logic).max_seats,
         "finished": room.logic.finished(), "seq": room.revision,
         "join_url": f"{base}play/{room.code}", "watch_url": f"{base}watch/{room.code}",
+        "days": room.over_days,
     })
+
+
+@router.post("/api/my-games", response_class=JSONResponse,
+             responses={200: {"model": MyGames}, **refusals(400, 403, 413, 415, 429)})
+async def my_games(body: MyGamesQuery, request: Request, server: Shared) -> JSONResponse:
+    """"My games": for each room a device holds a key of (the host's or a seat's token),
+    what that key may see at a glance: the game, phase, players, whose turn and whether it
+    is the key's. A code that names no open room and a token that is not one of the room's
+    keys answer alike, ``found`` false. Each room counts as a room lookup (a miss as a
+    miss)."""
+    lookup = server.lookup_bucket(request.scope)
+    answers: list[JSON] = []
+    for held in body.rooms:
+        if not lookup.ready():
+            return too_many(lookup)
+        code = normal_code(held.code)
+        try:
+            room = server.rooms.get(code)
+        except RacedayError:
+            room = None
+        actor = None if room is None else room.actor_for(held.token)
+        if room is None or actor is None:
+            lookup.charge(MISS_COST)
+            answers.append({"code": code, "found": False})
+            continue
+        lookup.charge(1)
+        async with server.hub.lock(room.code):
+            answers.append(_glance(room, actor))
+    return JSONResponse({"rooms": answers}, headers=NO_STORE)
+
+
+def _glance(room: Room, actor: Actor) -> JSON:
+    """What ``actor`` sees of ``room`` in "my games" (the logic's ``glance`` where it has
+    one, a turn-based room's; else its phase from the actor's view)."""
+    logic = room.logic
+    glance = getattr(logic, "glance", None)
+    if callable(glance):
+        seen: JSON = dict(glance(actor))
+    else:
+        view = logic.view(actor)
+        seen = {"phase": view.get("phase"), "finished": logic.finished(),
+                "days": room.over_days, "players": None, "to_act": None,
+                "your_turn": view.get("may_act") is True}
+    seat = actor.seat if actor.kind == "seat" else None
+    names = logic.seat_names()
+    return {"code": room.code, "found": True, "game": room.game, "role": actor.kind,
+            "seat": seat, "name": None if seat is None or seat >= len(names) else names[seat],
+            **seen}
 
 
 @router.get("/api/rooms/{code}/qr.svg", response_class=Response,

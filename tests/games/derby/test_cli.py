@@ -15,6 +15,7 @@ from raceday.core.errors import SaveFormatError
 from raceday.games.derby.evening import EveningState
 from raceday.games.derby.odds import exact_odds
 from raceday.games.derby.party import GAME
+from raceday.games.derby.saved import open_party, saved_evening
 from raceday.games.derby.session import PHASE_FINISHED, PHASE_RACING, Session
 from raceday.store.sessions import SessionStore
 
@@ -120,8 +121,7 @@ def test_scripted_party_of_six_players_and_five_races_with_a_resume(tmp_path: Pa
     assert first.exit_code == 0, first.output
     assert "--resume night" in first.output
     store = SessionStore(split_db)
-    saved, _ = store.load(GAME, "night")
-    kept = EveningState.from_json(saved).ledger
+    kept = saved_evening(store, "night").ledger
     assert kept.race == 3 and kept.phase == "betting"
     assert all(t.player != 0 for t in kept.tickets)  # the unsaved ticket is gone
     resumed = runner.invoke(app, party_args(split_db, "--resume", "night", "--delay", "0"),
@@ -129,10 +129,12 @@ def test_scripted_party_of_six_players_and_five_races_with_a_resume(tmp_path: Pa
     assert resumed.exit_code == 0, resumed.output
     assert "Resuming 'night': race 3 of 5" in resumed.output
 
-    whole_doc, _ = SessionStore(whole_db).load(GAME, "night")
-    split_doc, _ = store.load(GAME, "night")
-    assert split_doc == whole_doc
-    session = EveningState.from_json(split_doc).ledger
+    # the same evening and the same record (its moves; not the times it was saved at)
+    whole_party = open_party(SessionStore(whole_db), "night")
+    split_party = open_party(store, "night")
+    assert split_party.record.moves == whole_party.record.moves
+    assert split_party.state().to_json() == whole_party.state().to_json()
+    session = saved_evening(store, "night").ledger
     assert session.phase == PHASE_FINISHED and len(session.history) == 5
     assert len(session.players) == 6 and all(p.horse is not None for p in session.players)
     # every settled race is logged exactly once
@@ -181,10 +183,9 @@ def test_host_mode_takes_the_tables_dice_refuses_bad_numbers_and_resumes(
     assert "'5' is not on the d4: it shows 1 to 4" in result.output
     assert "Only the d4 stayed on: it takes place 1!" in result.output
     store = SessionStore(db)
-    doc, _ = store.load(GAME, "table")
     # input ended during the roll-off: tickets locked
-    assert EveningState.from_json(doc).phase == PHASE_RACING
-    session = EveningState.from_json(doc).ledger
+    assert saved_evening(store, "table").phase == PHASE_RACING
+    session = saved_evening(store, "table").ledger
     aki = session.players[0]
     assert aki.horse == 1 and aki.money == 10_000 - 5000 - 1000
     # resume: the race continues at the roll-off the host had reached; the ticket is kept
@@ -193,8 +194,7 @@ def test_host_mode_takes_the_tables_dice_refuses_bad_numbers_and_resumes(
     assert again.exit_code == 0, again.output
     assert "continues from round 5" in again.output
     assert "→ The d20 drops out." in again.output  # level on 9: the die with more faces drops
-    doc, _ = store.load(GAME, "table")
-    session = EveningState.from_json(doc).ledger
+    session = saved_evening(store, "table").ledger
     record = session.history[0]
     assert (record.first, record.second) == (1, 5)  # the d12 wins the roll-off for 2nd
     aki = session.players[0]
@@ -235,8 +235,7 @@ def test_names_prompt_refuses_bad_rosters_and_borrowing_works_at_the_prompt(
     assert "player names must be different" in result.output
     assert "Aki borrows 10000 and will repay 15000" in result.output
     assert "the limit is 1" in result.output
-    doc, _ = SessionStore(db).load(GAME, "b")
-    aki = EveningState.from_json(doc).ledger.players[0]
+    aki = saved_evening(SessionStore(db), "b").ledger.players[0]
     assert aki.debt == 15_000 and aki.loans == 1
 
 
@@ -276,5 +275,4 @@ def test_play_without_a_seed_saves_and_prints_the_fresh_one(tmp_path: Path) -> N
                                  "--delay", "0"], input="")
     assert result.exit_code == 0, result.output
     seed = int(re.search(r"\(seed (\d+)\)", result.output).group(1))  # type: ignore[union-attr]
-    document, _ = SessionStore(db).load(GAME, "f")
-    assert EveningState.from_json(document).ledger.config.seed == seed
+    assert saved_evening(SessionStore(db), "f").ledger.config.seed == seed

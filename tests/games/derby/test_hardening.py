@@ -20,6 +20,7 @@ from raceday.games.derby.evening import EveningState
 from raceday.games.derby.odds import OddsBoard, exact_odds, make_board
 from raceday.games.derby.party import GAME, Party, parse_amount, parse_ticket
 from raceday.games.derby.rules import POSTS, DerbyState
+from raceday.games.derby.saved import saved_evening
 from raceday.games.derby.session import PHASE_FINISHED, BetError, EveningOptions, Session
 from raceday.store.sessions import SessionStore
 from raceday.terminal import lineinput
@@ -235,8 +236,8 @@ def test_sealed_bids_are_read_without_echo_and_not_shown_before_the_reveal(
     assert prompts[0].secret and not prompts[1].secret  # the bid is read hidden, a ticket not
     before_reveal = out.split("Bids:")[0]
     assert "1,700" not in before_reveal and "1700" not in before_reveal
-    doc, _ = SessionStore(db).load(GAME, "sealed")
-    assert EveningState.from_json(doc).ledger.lots[0].bids[0] == 1700  # the bid itself was taken
+    # the bid itself was taken
+    assert saved_evening(SessionStore(db), "sealed").ledger.lots[0].bids[0] == 1700
 
 
 def test_a_scripted_transcript_does_not_echo_the_sealed_bid(tmp_path: Path) -> None:

@@ -10,6 +10,7 @@ import pytest
 from raceday.core.errors import OptionsError, SaveFormatError
 from raceday.games.derby.agents import computer_bets, computer_bid, expected_prizes
 from raceday.games.derby.evening import EveningState
+from raceday.games.derby.saved import saved_evening
 from raceday.games.derby.session import (
     PHASE_BETTING,
     PHASE_FINISHED,
@@ -254,7 +255,7 @@ def test_all_computer_sessions_keep_the_books_straight(tmp_path: object) -> None
 
     from rich.console import Console
 
-    from raceday.games.derby.party import GAME, Party
+    from raceday.games.derby.party import Party
     from raceday.store.sessions import SessionStore
     from raceday.terminal.surface import LineSurface
 
@@ -271,8 +272,7 @@ def test_all_computer_sessions_keep_the_books_straight(tmp_path: object) -> None
         session = Session.new(config, roster)
         out = Console(file=io.StringIO(), width=100)
         Party(EveningState.from_session(session), store, f"auto{k}", LineSurface(out)).run()
-        saved, _ = store.load(GAME, f"auto{k}")
-        done = EveningState.from_json(saved).ledger
+        done = saved_evening(store, f"auto{k}").ledger
         assert done.phase == PHASE_FINISHED and len(done.history) == config.races
         assert sorted(p.horse for p in done.players if p.horse) == [1, 2, 3, 4, 5, 6]
         for i, p in enumerate(done.players):

@@ -13,7 +13,7 @@ import pytest
 from textual.pilot import Pilot
 
 from raceday.games.derby.evening import EveningState
-from raceday.games.derby.party import GAME
+from raceday.games.derby.saved import saved_evening
 from raceday.store.sessions import SessionStore
 from raceday.terminal.tui import GameApp
 from raceday.terminal.tui.testing import answer, wait_for, wait_for_prompt
@@ -24,8 +24,7 @@ SIZES = [(80, 24), (120, 40)]
 
 
 def saved(db: Path) -> EveningState:
-    document, _ = SessionStore(db).load(GAME, "fs")
-    return EveningState.from_json(document)
+    return saved_evening(SessionStore(db), "fs")  # the saved record's evening
 
 
 async def to_betting(pilot: Pilot[int], app: GameApp) -> None:

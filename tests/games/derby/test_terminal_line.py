@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from raceday.cli.main import app, run
 from raceday.games.derby.evening import EveningState
-from raceday.games.derby.party import GAME
+from raceday.games.derby.saved import saved_evening
 from raceday.store.sessions import SessionStore
 from raceday.terminal import lineinput
 from raceday.terminal.surface import Prompt
@@ -36,8 +36,7 @@ def flat(text: str) -> str:
 
 
 def saved(db: Path, name: str = "t") -> EveningState:
-    document, _ = SessionStore(db).load(GAME, name)
-    return EveningState.from_json(document)
+    return saved_evening(SessionStore(db), name)  # the saved record's evening
 
 
 def test_help_and_question_mark_at_a_bid_and_a_ticket_show_the_rules(tmp_path: Path) -> None:

@@ -31,8 +31,8 @@ def test_play_scripted_human_refusals_then_a_whole_race(tmp_path: Path) -> None:
     assert "Refused: 99 is not on the list" in out
     assert "Refused: you threw green" in out
     assert "result" in out and "wins" in out
-    doc, _ = SessionStore(db).load("pistard", "pistard")
-    assert "state" in doc
+    doc, _ = SessionStore(db).load("pistard", "pistard")  # the race's record
+    assert doc["record"].startswith('[Game "pistard"]') and '[Result "rider' in doc["record"]
 
 
 def test_play_eof_saves_and_resume_continues(tmp_path: Path) -> None:

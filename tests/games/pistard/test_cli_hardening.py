@@ -17,11 +17,11 @@ from raceday.cli.main import app, run
 from raceday.core.errors import InputFileError
 from raceday.core.events import Event
 from raceday.core.play import play_game
-from raceday.core.serialize import loads_state
 from raceday.games.pistard.agents import make_agent
 from raceday.games.pistard.options import PistardOptions
 from raceday.games.pistard.render import commentary, result_lines, standings
 from raceday.games.pistard.replay import current_shape
+from raceday.games.pistard.saves import load_race
 from raceday.games.pistard.state import PistardState, position_state, with_word_facts
 from raceday.games.pistard.track import MAX_FILE_BYTES, default_track, load_track
 from raceday.games.pistard.variants import VARIANTS
@@ -183,7 +183,7 @@ def test_a_new_game_never_overwrites_a_saved_one(tmp_path: Path) -> None:
     assert second.exit_code == 0, second.output
     assert "already saved as 'pistard'; this one is saved as 'pistard-2'" in second.output
     assert _saved(db, "pistard") == before  # untouched, revision included
-    assert _saved(db, "pistard-2")[0]["state"] != before[0]["state"]
+    assert _saved(db, "pistard-2")[0]["cache"] != before[0]["cache"]
     # the old game still resumes under its own name
     third = runner.invoke(app, [*HUMAN_ARGS, "--db", str(db), "--resume", "pistard"], input="")
     assert "resuming 'pistard'" in third.output
@@ -212,7 +212,7 @@ def test_ctrl_c_at_a_prompt_prints_one_line_with_the_resume_command(
     assert lines[0].startswith("interrupted: the race is saved as 'mine' as it stood in round")
     assert lines[0].endswith(
         f"; resume with: raceday pistard play --resume mine --db '{db}'")
-    state = loads_state(str(_saved(db, "mine")[0]["state"]))
+    state = load_race(SessionStore(db), "mine").state()
     assert isinstance(state, PistardState) and state.round >= 1
 
 
@@ -234,7 +234,7 @@ def test_ctrl_c_while_watching_computers_keeps_the_round_and_resumes(
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0
     assert "resume with: raceday pistard play --resume pistard --db" in err
-    saved_round = loads_state(str(_saved(db, "pistard")[0]["state"])).round  # type: ignore[attr-defined]
+    saved_round = load_race(SessionStore(db), "pistard").state().round  # type: ignore[attr-defined]
     assert f"as it stood in round {saved_round}" in err and saved_round >= 1
     monkeypatch.setattr(LineSurface, "pause", lambda _surface, _s: None)
     assert run([*args, "--resume", "pistard"]) == 0

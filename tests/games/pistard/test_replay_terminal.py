@@ -1,11 +1,12 @@
 """A PISTARD race saved by the terminal (``raceday pistard play`` and ``watch``) replays
-decision by decision in ``raceday replay``: the save keeps the start and every action
-applied (the riders' decisions and the dice, in order; undo trims them, a resumed race
-goes on appending), the replay rides them again through the rules and shows one step a
+decision by decision in ``raceday replay``: the save is the race's record (every move by
+its name, the riders' decisions and the dice, in order; undo takes moves back, a resumed
+race goes on writing), the replay rides it again through the rules and shows one step a
 decision. The boards are checked square by square against the states the rules rebuild
-from the save (each rider's square read from the state, never a pinned picture). A save
-in the old shape (no log) still loads, goes on, and replays as one step; a log that does
-not lead to the saved position replays as one step that says so."""
+from the record (each rider's square read from the state, never a pinned picture). A save
+made before records without a log (the shape of tests/fixtures/saves/pistard-no-log.json)
+still loads, goes on from its position and replays from there; a log that does not lead
+to the saved position replays as one step that says so."""
 
 from __future__ import annotations
 
@@ -19,9 +20,11 @@ from typing import Any
 import pytest
 
 from raceday.cli.main import run
-from raceday.core.serialize import dumps_state, loads_state
-from raceday.games.pistard.moves import place_action
+from raceday.core.protocol import CHANCE
+from raceday.core.record import Record, apply_move, start_state
+from raceday.core.serialize import loads_state
 from raceday.games.pistard.picture import RACE
+from raceday.games.pistard.saves import load_race
 from raceday.games.pistard.state import PHASE_PLACE, PistardState
 from raceday.games.pistard.track import LETTERS
 from raceday.present.messages import render
@@ -35,6 +38,7 @@ WATCH = ["pistard", "watch", "-p", "easy,medium", "--riders-per-player", "2", "-
 # rider 12's placement back and places it in lane 3; five moves later takes back a move
 # (the same dice) and then always takes the first listed move to the end
 SCRIPT = "1 1\n1 2\nundo\n1 3\n" + "1\n" * 5 + "undo\n" + "1\n" * 600
+FIXTURES = Path(__file__).parents[2] / "fixtures" / "saves"
 
 
 def command(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
@@ -61,16 +65,28 @@ def position(text: str) -> PistardState:
     return state
 
 
-def rebuilt(doc: dict[str, Any]) -> tuple[list[tuple[PistardState, int]], PistardState]:
-    """The race the save logs, ridden again here through the rules: the state after each
-    decision with the player who took it, and the state the log ends in."""
-    state = position(doc["start"])
+def saved(db: Path, name: str) -> Record:
+    """The record of the race saved as ``name``."""
+    return load_race(SessionStore(db), name).record
+
+
+def end_of(db: Path, name: str) -> PistardState:
+    """The saved race's position (its cache, else its record ridden again)."""
+    state = load_race(SessionStore(db), name).state()
+    assert isinstance(state, PistardState)
+    return state
+
+
+def rebuilt(record: Record) -> tuple[list[tuple[PistardState, int]], PistardState]:
+    """The race the record writes down, ridden again here through the rules: the state
+    after each decision with the player who took it, and the state the record ends in."""
+    _, state = start_state(record)
+    assert isinstance(state, PistardState)
     decisions = []
-    for action, detail in doc["actions"]:
-        player = None if state.is_chance_node() else state.current_player()
-        state.apply_action(action, detail)
-        if player is not None:
-            decisions.append((state.clone(), player))
+    for move in record.moves:
+        apply_move(state, move)
+        if move.player != CHANCE:
+            decisions.append((state.clone(), move.player))
     return decisions, state
 
 
@@ -120,28 +136,32 @@ def played(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     return db
 
 
-def test_a_played_race_keeps_its_log_with_the_undone_decisions_trimmed(played: Path) -> None:
-    doc, _ = SessionStore(played).load("pistard", "duel")
-    decisions, end = rebuilt(doc)
-    assert end.is_terminal() and dumps_state(end) == doc["state"]
+def test_a_played_race_keeps_its_record_with_the_undone_decisions_taken_back(
+        played: Path) -> None:
+    record = saved(played, "duel")
+    decisions, end = rebuilt(record)
+    assert end.is_terminal() and end.to_json() == end_of(played, "duel").to_json()
     # the person's placements: lane 1, then lane 3 (lane 2 was taken back)
+    _, state = start_state(record)
+    assert isinstance(state, PistardState)
     mine = []
-    state = position(doc["start"])
-    for action, detail in doc["actions"]:
-        if state.phase == PHASE_PLACE and state.current_player() == 0:
-            mine.append(action)
-        state.apply_action(action, detail)
-    assert mine == [place_action(1, 1), place_action(1, 3)]
-    throws = [d for _, d in doc["actions"] if d is not None]
-    assert throws and all(len(d["dice"]) == 4 for d in throws)  # the dice, with their faces
+    for move in record.moves:
+        if state.phase == PHASE_PLACE and move.player == 0:
+            mine.append(move.name)
+        apply_move(state, move)
+    assert mine == ["place 11 at 1 behind the line in lane 1",
+                    "place 12 at 1 behind the line in lane 3"]
+    throws = [m.detail for m in record.moves if m.player == CHANCE]
+    assert throws and all(d is not None and len(d["dice"]) == 4 for d in throws)
     assert {p for _, p in decisions} == {0, 1}
+    winner = end.riders[end.ranking[0]].ident
+    assert record.tags["Seed"] == 3 and record.result == f"rider {winner} wins"
 
 
 def test_a_played_race_replays_decision_by_decision(
         played: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
-    saved, _ = SessionStore(played).load("pistard", "duel")
-    decisions, end = rebuilt(saved)
+    decisions, end = rebuilt(saved(played, "duel"))
     doc = replay_doc(monkeypatch, capsys, "duel", "--db", str(played))
     assert set(doc) == {"source", "game", "name", "lang", "total", "steps"}
     assert (doc["source"], doc["game"], doc["name"], doc["lang"]) == (
@@ -162,8 +182,7 @@ def test_a_played_race_replays_decision_by_decision(
 
 def test_step_n_shows_that_decision(played: Path, monkeypatch: pytest.MonkeyPatch,
                                     capsys: pytest.CaptureFixture[str]) -> None:
-    saved, _ = SessionStore(played).load("pistard", "duel")
-    decisions, _ = rebuilt(saved)
+    decisions, _ = rebuilt(saved(played, "duel"))
     n = len(decisions) // 2
     doc = replay_doc(monkeypatch, capsys, "duel", "--db", str(played), "--step", str(n))
     assert doc["total"] == len(decisions) and [s["step"] for s in doc["steps"]] == [n]
@@ -178,7 +197,7 @@ def test_step_n_shows_that_decision(played: Path, monkeypatch: pytest.MonkeyPatc
     assert code == 2 and f"from 1 to {len(decisions)}" in err
 
 
-def test_a_resumed_race_goes_on_appending_to_its_log(
+def test_a_resumed_race_goes_on_writing_its_record(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     db = tmp_path / "resume.sqlite"
@@ -186,19 +205,19 @@ def test_a_resumed_race_goes_on_appending_to_its_log(
     code, out, _ = command(monkeypatch, capsys, [*args, "--save", "r"], "1 1\n1 2\n1\n1\n")
     assert code == 0  # the input ended: saved mid-race
     assert "Saved as 'r'; continue with: raceday pistard play --resume r" in out
-    before, _ = SessionStore(db).load("pistard", "r")
-    half, _ = rebuilt(before)
-    assert dumps_state(rebuilt(before)[1]) == before["state"]
+    before = saved(db, "r")
+    half, position_then = rebuilt(before)
+    assert position_then.to_json() == end_of(db, "r").to_json()
     doc = replay_doc(monkeypatch, capsys, "r", "--db", str(db))
     assert doc["total"] == len(half) > 1  # not over yet: the decisions so far
-    assert_board_is(doc["steps"][-1]["board"], position(before["state"]))
+    assert_board_is(doc["steps"][-1]["board"], position_then)
     code, out, _ = command(monkeypatch, capsys, [*args, "--resume", "r"], "1\n" * 600)
     assert code == 0 and "resuming 'r'" in out and "wins" in out
-    after, _ = SessionStore(db).load("pistard", "r")
-    assert after["start"] == before["start"]
-    assert after["actions"][:len(before["actions"])] == before["actions"]
+    after = saved(db, "r")
+    assert after.tags["Started"] == before.tags["Started"] and "Start" not in after.tags
+    assert after.moves[:len(before.moves)] == before.moves
     whole, end = rebuilt(after)
-    assert end.is_terminal() and dumps_state(end) == after["state"]
+    assert end.is_terminal() and end.to_json() == end_of(db, "r").to_json()
     assert replay_doc(monkeypatch, capsys, "r", "--db", str(db))["total"] == len(whole)
 
 
@@ -209,9 +228,8 @@ def test_a_watched_race_replays_decision_by_decision(
     db = tmp_path / "watch.sqlite"
     code, out, err = command(monkeypatch, capsys, [*WATCH, "--db", str(db), "--save", "w"])
     assert code == 0 and "wins" in out, err
-    saved, _ = SessionStore(db).load("pistard", "w")
-    decisions, end = rebuilt(saved)
-    assert end.is_terminal() and dumps_state(end) == saved["state"]
+    decisions, end = rebuilt(saved(db, "w"))
+    assert end.is_terminal() and end.to_json() == end_of(db, "w").to_json()
     doc = replay_doc(monkeypatch, capsys, "w", "--db", str(db))
     assert doc["total"] == len(decisions) > 10
     assert_board_is(doc["steps"][0]["board"], decisions[0][0])
@@ -223,18 +241,25 @@ def test_a_watched_race_replays_decision_by_decision(
         ("w", len(decisions), True)]
 
 
-# --- saves without a log, and logs of another race ---------------------------------------------
-def test_an_old_save_without_a_log_loads_goes_on_and_replays_as_one_step(
+# --- saves made before records: without a log, and with a log of another race ---------------
+def old_save(db: Path, name: str, document: dict[str, Any]) -> None:
+    """Put a document of the shape saves had before records into the database (as
+    today's main wrote them: tests/fixtures/saves/pistard-*.json)."""
+    SessionStore(db).save("pistard", name, document)
+
+
+def fixture(name: str) -> dict[str, Any]:
+    loaded: dict[str, Any] = json.loads((FIXTURES / f"pistard-{name}.json").read_text())
+    return loaded
+
+
+def test_an_old_save_without_a_log_loads_goes_on_and_replays_from_its_position(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     db = tmp_path / "old.sqlite"
-    code, _, _ = command(monkeypatch, capsys, [*PLAY, "--db", str(db), "--save", "old"],
-                         "1 1\n1 2\n1\n")
-    assert code == 0
-    store = SessionStore(db)
-    doc, revision = store.load("pistard", "old")
-    old = {k: doc[k] for k in ("state", "players", "rng")}  # the shape saves had before
-    store.save("pistard", "old", old, expected_revision=revision)
+    old = fixture("no-log")
+    assert set(old) == {"state", "players", "rng"}  # the shape saves had before logs
+    old_save(db, "old", old)
     one = replay_doc(monkeypatch, capsys, "old", "--db", str(db))
     assert one["total"] == 1
     assert one["steps"][0]["words"] == [render("terminal.replay.saved_position", "en")]
@@ -242,32 +267,30 @@ def test_an_old_save_without_a_log_loads_goes_on_and_replays_as_one_step(
     code, out, _ = command(monkeypatch, capsys, [*PLAY, "--db", str(db), "--resume", "old"],
                            "1\n" * 600)
     assert code == 0 and "resuming 'old'" in out and "wins" in out
-    after, _ = store.load("pistard", "old")
-    assert "start" not in after and "actions" not in after  # its start is not known
-    end = position(after["state"])
-    assert end.is_terminal()
-    one = replay_doc(monkeypatch, capsys, "old", "--db", str(db))
-    assert one["total"] == 1
-    assert_board_is(one["steps"][0]["board"], end)
-    assert one["steps"][0]["words"][0] == render("replay.final_position", "en")
+    record = saved(db, "old")  # now a record: it starts at the old save's position
+    assert position(old["state"]).to_json() == record.tags["Start"]
+    assert record.tags["Converted"] == "position"
+    decisions, end = rebuilt(record)
+    assert end.is_terminal() and end.to_json() == end_of(db, "old").to_json()
+    replayed = replay_doc(monkeypatch, capsys, "old", "--db", str(db))
+    assert replayed["total"] == len(decisions) > 1
+    assert_board_is(replayed["steps"][-1]["board"], end)
 
 
 def test_a_log_that_does_not_lead_to_the_saved_position_says_so(
-        played: Path, monkeypatch: pytest.MonkeyPatch,
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
-    store = SessionStore(played)
-    doc, revision = store.load("pistard", "duel")
-    store.save("pistard", "duel", {**doc, "actions": doc["actions"][:-3]},
-               expected_revision=revision)
+    db = tmp_path / "old.sqlite"
+    doc = fixture("mid-race")
+    old_save(db, "short", {**doc, "actions": doc["actions"][:-3]})
     for lang in ("en", "ja"):
-        one = replay_doc(monkeypatch, capsys, "duel", "--db", str(played), "--lang", lang)
+        one = replay_doc(monkeypatch, capsys, "short", "--db", str(db), "--lang", lang)
         assert one["total"] == 1
         assert one["steps"][0]["words"][-1] == render("terminal.replay.not_rebuilt", lang)
         if lang == "en":  # the board's words are read in English
             assert_board_is(one["steps"][0]["board"], position(doc["state"]))
     # a log whose actions are not legal there (another race's) says the same
-    store.save("pistard", "duel", {**doc, "actions": [[7, None], *doc["actions"]]},
-               expected_revision=revision + 1)
-    one = replay_doc(monkeypatch, capsys, "duel", "--db", str(played))
+    old_save(db, "other", {**doc, "actions": [[7, None], *doc["actions"]]})
+    one = replay_doc(monkeypatch, capsys, "other", "--db", str(db))
     assert one["total"] == 1
     assert one["steps"][0]["words"][-1] == render("terminal.replay.not_rebuilt", "en")

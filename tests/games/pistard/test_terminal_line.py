@@ -12,11 +12,11 @@ import pytest
 from typer.testing import CliRunner
 
 from raceday.cli.main import app
-from raceday.core.serialize import loads_state
 from raceday.games.pistard.game import GAME
 from raceday.games.pistard.moves import place_action
 from raceday.games.pistard.options import PistardOptions
 from raceday.games.pistard.render import board_text_view
+from raceday.games.pistard.saves import load_race
 from raceday.games.pistard.state import PistardState
 from raceday.games.pistard.track import LETTERS
 from raceday.store.sessions import SessionStore
@@ -35,8 +35,7 @@ def _play(tmp_path: Path, script: str, *extra: str) -> str:
 
 
 def _saved(tmp_path: Path, name: str) -> PistardState:
-    doc, _rev = SessionStore(tmp_path / "s.sqlite").load("pistard", name)
-    state = loads_state(str(doc["state"]))
+    state = load_race(SessionStore(tmp_path / "s.sqlite"), name).state()
     assert isinstance(state, PistardState)
     return state
 

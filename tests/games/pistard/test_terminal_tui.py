@@ -14,9 +14,9 @@ from rich.cells import cell_len
 from rich.text import Text
 from textual.pilot import Pilot
 
-from raceday.core.serialize import loads_state
 from raceday.games.pistard.cli import new_race
 from raceday.games.pistard.options import PistardOptions
+from raceday.games.pistard.saves import load_race
 from raceday.games.pistard.state import PistardState
 from raceday.store.sessions import SessionStore
 from raceday.terminal.tui.app import GameApp
@@ -47,8 +47,7 @@ def _run(app: GameApp, size: tuple[int, int],
 
 
 def _saved(db: Path) -> PistardState:
-    doc, _rev = SessionStore(db).load("pistard", "tui")
-    state = loads_state(str(doc["state"]))
+    state = load_race(SessionStore(db), "tui").state()
     assert isinstance(state, PistardState)
     return state
 

@@ -144,10 +144,10 @@ def test_tour_checks_everything_before_writing_to_the_store(
 def test_ctrl_c_during_a_tour_says_what_was_kept_and_how_to_resume(
         tmp_path: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
-    import raceday.games.wielersim.cli as wcli
+    from raceday.games.wielersim.campaign import Campaign
 
     db = tmp_path / "my races.sqlite"
-    real = wcli.ride_stage
+    real = Campaign.ride  # rides a stage and saves its record
     calls = {"n": 0}
 
     def interrupted(*args, **kwargs):  # type: ignore[no-untyped-def]
@@ -156,7 +156,7 @@ def test_ctrl_c_during_a_tour_says_what_was_kept_and_how_to_resume(
             raise KeyboardInterrupt
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(wcli, "ride_stage", interrupted)
+    monkeypatch.setattr(Campaign, "ride", interrupted)
     code = run_main(["wielersim", "tour", "ronde-van-belgie", "small", "--seed", "4",
                      "--save", "my tour", "--auto", "--db", str(db)])
     assert code == 130
@@ -164,7 +164,7 @@ def test_ctrl_c_during_a_tour_says_what_was_kept_and_how_to_resume(
     assert len(err.splitlines()) == 1, err
     assert "2 of 6 stages of 'my tour' are saved" in err
     assert err.endswith(f"resume with: raceday wielersim tour --resume 'my tour' --db '{db}'")
-    monkeypatch.setattr(wcli, "ride_stage", real)
+    monkeypatch.setattr(Campaign, "ride", real)
     assert run_main(["wielersim", "tour", "--resume", "my tour", "--auto",
                      "--db", str(db)]) == 0
     assert "Resuming 'my tour': 2 of 6 stages done." in capsys.readouterr().out

@@ -219,6 +219,11 @@ SaveNameOpt = Annotated[
 ]
 
 
+ResumeOpt = Annotated[str | None, common.resume_option(
+    "Go on with the saved party NAME (see --list); NAME may be the path of a "
+    "record file of a Dice Derby evening (saved anew under --save NAME).")]
+
+
 @app.command()
 @game_options(EveningOptions)
 def play(
@@ -228,7 +233,7 @@ def play(
         callback=common.in_range(0, MAX_COMPUTERS, "computer players"),
         help=f"Computer players to add, 0–{MAX_COMPUTERS} (alternately cautious and bold "
         "bettors).")] = 0,
-    resume: common.ResumeOpt = None,
+    resume: ResumeOpt = None,
     save: SaveNameOpt = None,
     list_parties: common.ListOpt = False,
     db: common.DbOpt = None,
@@ -241,15 +246,18 @@ def play(
     """A whole party at one terminal: auction, betting, races, standings, awards.
 
     Saved after every lot and every race; go on with an interrupted party with
-    --resume NAME (--list shows the saved ones).
+    --resume NAME (--list shows the saved ones), or with --resume FILE from the record of
+    any Dice Derby evening (`raceday record export`), saved under --save NAME.
     """
     import sys
 
     from raceday.core.events import Message
+    from raceday.core.record import Recorder
     from raceday.games.derby.evening import EveningState
-    from raceday.games.derby.party import GAME, Party, new_party_name
+    from raceday.games.derby.party import Party, new_party_name
     from raceday.games.derby.render import computer_seats as named_computers
     from raceday.games.derby.render import words
+    from raceday.games.derby.saved import GAME, file_evening, open_party, read_record_file
     from raceday.games.derby.session import Session
     from raceday.store.sessions import ReadOnlyStore, writable_store
     from raceday.terminal.surface import Quit
@@ -260,18 +268,35 @@ def play(
         return
     wait = common.default_delay(delay, 0.3)
     revision: int | None
+    recorder: Recorder | None = None
     if resume is not None:
-        given_too = [flag for flag, value in (("--players", players), ("--save", save),
+        from_file = _is_record_file(resume, db)
+        given_too = [flag for flag, value in (("--players", players),
+                                              ("--save", None if from_file else save),
                                               ("--computers", computers or None))
                      if value is not None]
         if given_too:  # a saved party keeps its players, rules and name
             raise OptionsError(f"{', '.join(given_too)} cannot change a saved party; "
                                f"--resume {resume} goes on with the players it was saved "
                                "with")
-        store = writable_store(db)  # read-only: refused before a bid or ticket is typed
-        document, revision = store.load(GAME, resume)
-        state: EveningState | None = EveningState.from_json(document)
-        name = resume
+        state: EveningState | None
+        if from_file:  # a record: its moves played through the rules, saved anew
+            record = read_record_file(resume)
+            state = file_evening(record)
+            recorder = Recorder.resuming(record)
+            store = writable_store(db)
+            name = save or new_party_name(store)
+            common.refuse_taken_save(store, GAME, name, "Dice Derby", resume_command(name, db))
+            recorder.tags["Name"] = name
+            revision = None
+        else:
+            store = writable_store(db)  # read-only: refused before a bid or ticket is typed
+            saved_party = open_party(store, resume)
+            evening = saved_party.state()
+            assert isinstance(evening, EveningState)
+            state, revision = evening, saved_party.revision
+            recorder = Recorder.resuming(saved_party.record)
+            name = resume
         config = None
         computer_seats: list[tuple[str, str]] = []
     else:
@@ -312,7 +337,7 @@ def play(
                 if count < len(POSTS):
                     say(words("party.fewer", language))
             Party(state, store, name, surface, revision, delay=wait,
-                  wait_after_race=sys.stdin.isatty()).run()
+                  wait_after_race=sys.stdin.isatty(), recorder=recorder).run()
         except EOFError:
             ended.append("input")
         except Quit:
@@ -357,12 +382,25 @@ def _ask_names(surface: Surface, rules: EveningOptions, seats: list[tuple[str, s
             surface.say(refusal_line(said, lang))
 
 
+def _is_record_file(resume: str, db: Path | None) -> bool:
+    """Whether ``--resume`` names a record file rather than a saved party: a file there
+    that is no party's name in the database (a saved party of that name comes first)."""
+    from raceday.games.derby.saved import GAME
+    from raceday.store.sessions import ReadOnlyStore
+
+    if not Path(resume).is_file():
+        return False
+    try:
+        return not ReadOnlyStore(db).exists(GAME, resume)
+    except RacedayError:
+        return True  # no database to hold a party of that name
+
+
 def _list_parties(store: SessionStore, lang: str) -> None:
     """One saved party a line: its name, where it stands and its players."""
     from raceday.core.events import Message
-    from raceday.games.derby.evening import EveningState
-    from raceday.games.derby.party import GAME
     from raceday.games.derby.render import words
+    from raceday.games.derby.saved import GAME, saved_evening
 
     names = store.names(GAME)
     if not names:
@@ -373,8 +411,7 @@ def _list_parties(store: SessionStore, lang: str) -> None:
                          soft_wrap=True)
     for name in names:
         try:
-            document, _ = store.load(GAME, name)
-            ledger = EveningState.from_json(document).ledger
+            ledger = saved_evening(store, name).ledger
         except RacedayError as exc:
             common.console.print(escape(f"  {name}  ({exc})"), soft_wrap=True)
             continue
@@ -400,12 +437,10 @@ def resume_command(name: str, db: Path | None) -> str:
 
 def _kept(store: SessionStore, name: str) -> str:
     """What the database holds for a party, read back from it (not from memory)."""
-    from raceday.games.derby.evening import EveningState
-    from raceday.games.derby.party import GAME
+    from raceday.games.derby.saved import saved_evening
 
     try:
-        document, _ = store.load(GAME, name)
-        saved = EveningState.from_json(document).ledger
+        saved = saved_evening(store, name).ledger
     except RacedayError:
         return f"party {name!r} was not saved yet"
     where = {

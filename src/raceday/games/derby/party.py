@@ -3,11 +3,13 @@
 The evening is one protocol state (:class:`~raceday.games.derby.evening.EveningState`):
 bids, tickets and loans are players' actions, the draw for a tied lot and the dice are
 chance nodes; this module only asks, shows and saves, through a terminal
-:class:`~raceday.terminal.surface.Surface` (line by line, or full screen). The party saves
-``state.to_json()`` after every auction lot, when betting closes (tickets locked), after
-every round a host types in and after every settled race, each time in one SQLite
-transaction guarded by the revision number, so an interrupted party resumes exactly where
-the last save left it and never pays twice.
+:class:`~raceday.terminal.surface.Surface` (line by line, or full screen). Every move applied
+to the evening is written down in its record (:mod:`raceday.games.derby.saved`); the
+party saves that record (:func:`raceday.store.records.save_game`, the one writer of saved
+games) after every auction lot, when betting closes (tickets locked), after every round a
+host types in and after every settled race, each time in one SQLite transaction guarded
+by the revision number, so an interrupted party resumes exactly where the last save left
+it and never pays twice.
 
 Every prompt understands help / ?, quit (stop at the last save) and undo: at a sealed bid
 it lets the previous bidder of the same die seal their bid again, at the ticket prompt it
@@ -34,6 +36,7 @@ from rich.text import Text
 from raceday.core.digits import MAX_DIGITS, ascii_int
 from raceday.core.errors import BetError, OptionsError, RacedayError
 from raceday.core.events import Event, Message
+from raceday.core.record import Record, Recorder
 from raceday.games.derby.agents import Computer, computer_turn
 from raceday.games.derby.evening import DONE, EveningState
 from raceday.games.derby.render import GAME as WORDS
@@ -53,6 +56,7 @@ from raceday.games.derby.rules import (
     horse_name,
     parse_horse,
 )
+from raceday.games.derby.saved import GAME, new_recorder
 from raceday.games.derby.session import (
     PHASE_AUCTION,
     PHASE_BETTING,
@@ -60,10 +64,10 @@ from raceday.games.derby.session import (
     Session,
 )
 from raceday.present import describe_event, describe_outcome, refusal, render
+from raceday.store.records import save_game
 from raceday.store.sessions import SessionStore
 from raceday.terminal.surface import UNDO, Choice, Prompt, Surface, refusal_line
 
-GAME = "derby"  # the sessions' key in the store
 TICKET_WORDS = ("win", "quinella", "q", "done", "board", "tickets", "borrow")
 DICE_WORDS = tuple(horse_name(p) for p in POSTS)
 
@@ -120,8 +124,13 @@ class Party:
     # after a race its result stays put until Enter: at a terminal, and always in full
     # screen (a script or a pipe reads on at once)
     wait_after_race: bool = False
+    # writes the evening down from ``state`` on (a resumed party's goes on with its record)
+    recorder: Recorder | None = None
 
     def __post_init__(self) -> None:
+        if self.recorder is None:
+            self.recorder = new_recorder(self.state, self.name)
+        self.recorder.follow(self.state)
         self.lang = self.surface.lang
         self.wait_after_race = self.wait_after_race or self.surface.full_screen
         # a scripted transcript shows what was answered (never a sealed bid)
@@ -182,8 +191,37 @@ class Party:
 
     # --- saving -------------------------------------------------------------------------
     def save(self, log_entry: dict[str, Any] | None = None) -> None:
-        self.revision = self.store.save(GAME, self.name, self.state.to_json(),
-                                        expected_revision=self.revision, log_entry=log_entry)
+        """Save the evening's record (and the state it stands at, to open it quickly)."""
+        self.revision = save_game(self.store, GAME, self.name, self.record(), state=self.state,
+                                  expected_revision=self.revision, log_entry=log_entry)
+
+    @property
+    def moves(self) -> int:
+        """How many moves the record holds."""
+        assert self.recorder is not None
+        return len(self.recorder.moves)
+
+    def record(self) -> Record:
+        """The record of the evening so far."""
+        assert self.recorder is not None
+        return self.recorder.record()
+
+    def _back_to(self, before: dict[str, Any], moves: int) -> None:
+        """Take the evening back to ``before`` (its JSON), the record to its first
+        ``moves`` moves (an undo)."""
+        assert self.recorder is not None
+        self.state = EveningState.from_json(before)
+        self.recorder.take_back(self.moves - moves)
+        self.recorder.follow(self.state)
+
+    def _rebid(self, player: int, action: Any, at: int) -> None:
+        """``player`` seals their bid again: the record keeps one bid of theirs for this
+        die, the new one, where the first stood (sealed bids wait for each other)."""
+        assert self.recorder is not None
+        before = self.moves
+        self.state.apply_action_for(player, action)  # a changed bid is not news
+        if self.moves == before + 1:
+            self.recorder.moves[at] = self.recorder.moves.pop()
 
     def _rng(self, *key: int) -> np.random.Generator:
         return np.random.default_rng([self.state.options.seed, *key])
@@ -215,6 +253,7 @@ class Party:
             events: list[Event] = []
             bidders = list(state.acting_players())
             sealed: list[int] = []  # the people who sealed a bid for this die, in order
+            written: dict[int, int] = {}  # where each one's bid stands in the record
             k = 0
             while k < len(bidders):
                 i = bidders[k]
@@ -235,9 +274,10 @@ class Party:
                                     horse=horse_name(post)))
                     again = self._bid(j, post, again=True)
                     if again is not None:
-                        state.apply_action_for(j, again)  # a changed bid is not news
+                        self._rebid(j, again, written[j])
                     continue
                 events += state.apply_action_for(i, action)
+                written[i] = self.moves - 1
                 sealed.append(i)
                 k += 1
             if state.is_chance_node() and s.phase == PHASE_AUCTION:  # a tie: a fair draw
@@ -328,7 +368,8 @@ class Party:
             self.say(f"\n{p.name}: {self.w('party.bet_help')}")
         # line by line the stake rule comes with the first race's help (and 'help' says it)
         self.status(self.ticket_status(i), line_mode=not s.history)
-        taken: list[tuple[dict[str, Any], str]] = []  # (the evening before, what was done)
+        # (the evening before, the record's moves then, what was done)
+        taken: list[tuple[dict[str, Any], int, str]] = []
         while True:
             self.show()
             p = self.session.players[i]
@@ -344,8 +385,8 @@ class Party:
                 if not taken:
                     self.refuse(self.w("party.undo_no_ticket", name=p.name))
                     continue
-                before, what = taken.pop()
-                self.state = EveningState.from_json(before)
+                before, moves, what = taken.pop()
+                self._back_to(before, moves)
                 p = self.session.players[i]
                 self.say(self.w("party.undone", name=p.name, what=what, money=p.money))
                 continue
@@ -357,18 +398,18 @@ class Party:
                                        for t in self._mine(i))
                              or self.w("party.no_tickets"))
                 elif word == "borrow":
-                    before = self.state.to_json()
+                    before, moves = self.state.to_json(), self.moves
                     for e in self.state.apply_action_for(i, self.state.borrow_action(i)):
                         self.say(describe_event(WORDS, e, self.lang))
-                    taken.append((before, self.w("party.the_loan")))
+                    taken.append((before, moves, self.w("party.the_loan")))
                 else:
                     kind, horses, stake = parse_ticket(answer)
-                    before = self.state.to_json()
+                    before, moves = self.state.to_json(), self.moves
                     self.state.apply_action_for(i, self.state.ticket_action(i, kind, horses,
                                                                             stake))
                     t = self._mine(i)[-1]
                     self.say(self.w("party.ticket_bought", **ticket_facts(t)))
-                    taken.append((before, self.w("party.ticket", **ticket_facts(t))))
+                    taken.append((before, moves, self.w("party.ticket", **ticket_facts(t))))
             except BetError as exc:
                 self.refuse(exc)
 
@@ -427,7 +468,7 @@ class Party:
         assert race is not None
         self._race = race
         self._last_rolls = {}
-        if s.config.host and race != DerbyState(DerbyOptions(s.config.fall_rate)):
+        if race != DerbyState(DerbyOptions(s.config.fall_rate)):  # resumed mid-race
             self.say(("" if self.surface.full_screen else "\n")
                      + self.w("party.race_continues", race=s.race, round=race.round,
                               horses=[horse_name(p) for p in race.group]))

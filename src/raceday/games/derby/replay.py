@@ -1,12 +1,16 @@
 """Replaying a saved Dice Derby party: one step per sold horse and per settled race
-(places, first out, payouts), from the session log."""
+(places, first out, payouts), from the session log; the party itself (its players, its
+seed) is read from its record (:mod:`raceday.games.derby.saved`), whatever version saved
+it."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
+from raceday.core.errors import SaveFormatError
 from raceday.core.events import Message
+from raceday.core.record import Record, RecordError, apply_move
 from raceday.games.derby.evening import EveningState, lot_facts, quinella_paid_facts
 from raceday.games.derby.rules import POSTS, horse_name, parse_horse, result_facts
 from raceday.present.replay import ReplayStep, room_event_message
@@ -17,10 +21,62 @@ def finished(store: SessionStore, name: str) -> bool:
     return bool(store.log("derby", name))
 
 
+def _saved(store: SessionStore, name: str) -> tuple[EveningState | None, list[str]]:
+    """The saved party's evening (from its record, whatever version saved it) and its
+    players' names; a document that is no record and no evening (a party's books in part)
+    gives the names it holds and no evening."""
+    from raceday.games.derby.saved import saved_evening
+
+    try:
+        evening = saved_evening(store, name)
+    except SaveFormatError:
+        doc, _ = store.load("derby", name)
+        if "record" in doc:
+            raise
+        books = doc.get("ledger", doc)  # an evening keeps its sheets in its ledger
+        return None, [str(p.get("name", "?")) for p in books.get("players", [])]
+    return evening, [p.name for p in evening.ledger.players]
+
+
 def steps(store: SessionStore, name: str) -> list[ReplayStep]:
-    doc, _ = store.load("derby", name)
-    books = doc.get("ledger", doc)  # an evening keeps its sheets in its ledger
-    players = [str(p.get("name", "?")) for p in books.get("players", [])]
+    """A saved party's steps: each logged lot and settled race."""
+    _, players = _saved(store, name)
+    return entry_steps(store.log("derby", name), players)
+
+
+def record_entries(record: Record) -> list[dict[str, Any]]:
+    """What a party logs of the evening of ``record`` (each sold or passed lot as
+    ``{"auction": ...}``, each settled race as ``{"race": ...}``), found by playing its
+    moves through the rules: the same entries the party saved beside its record."""
+    from raceday.core.record import start_state
+
+    _, state = start_state(record)
+    if not isinstance(state, EveningState):
+        raise RecordError(f"not a Dice Derby evening: {record.game}", record.line)
+    lots, races = len(state.ledger.lots), len(state.ledger.history)
+    out: list[dict[str, Any]] = []
+    for move in record.moves:
+        apply_move(state, move)
+        ledger = state.ledger
+        out += [{"auction": lot.to_json()} for lot in ledger.lots[lots:]]
+        out += [{"race": race.to_json()} for race in ledger.history[races:]]
+        lots, races = len(ledger.lots), len(ledger.history)
+    return out
+
+
+def record_steps(record: Record) -> list[ReplayStep]:
+    """The steps of a Dice Derby evening's record (a file, an export): as :func:`steps`
+    shows the saved party."""
+    from raceday.core.record import start_state
+
+    _, start = start_state(record)
+    assert isinstance(start, EveningState)
+    return entry_steps(record_entries(record), [p.name for p in start.ledger.players])
+
+
+def entry_steps(entries: Sequence[Mapping[str, Any]], players: Sequence[str]
+                ) -> list[ReplayStep]:
+    """A step for each logged lot and settled race (``entries`` as the party logs them)."""
 
     def who(p: Any) -> Any:
         if isinstance(p, int) and 0 <= p < len(players):
@@ -28,7 +84,7 @@ def steps(store: SessionStore, name: str) -> list[ReplayStep]:
         return Message("replay.house").to_json()
 
     out = []
-    for entry in store.log("derby", name):
+    for entry in entries:
         if "auction" in entry:
             lot = entry["auction"]
             facts = {"post": lot["post"], "horse": horse_name(int(lot["post"]))}
@@ -222,13 +278,9 @@ def terminal_steps(store: SessionStore, name: str, lang: str = "en") -> list[Any
     seed (its first and second must be the logged ones) and shows every horse's furlongs
     and place. A party whose dice the host typed in cannot be ridden again: its races show
     the owners and the logged places."""
-    from raceday.games.derby.evening import EveningState
     from raceday.present.terminal_replay import LazyBoard, TerminalStep
 
-    doc, _ = store.load("derby", name)
-    evening = EveningState.from_json(doc) if "ledger" in doc else None
-    books = doc.get("ledger", doc)
-    players = [str(p.get("name", "?")) for p in books.get("players", [])]
+    evening, players = _saved(store, name)
     seed = None if evening is None else evening.options.seed
     fall_rate = None if evening is None else evening.options.fall_rate
     host = evening is not None and bool(evening.options.host)

@@ -43,6 +43,7 @@ class HairpinRoom(TurnRoom[HairpinState]):
     LEVELS: ClassVar[tuple[str, ...]] = tuple(LEVELS)
     OPTION_NAMES: ClassVar[tuple[str, ...]] = ("variant", "position", "red", "black")
     undo_rule: ClassVar[str] = UNDO_VS_COMPUTER
+    over_days: ClassVar[bool] = True  # the host may choose a game played over days
     # a computer's move comes on the room's timeline, a pace after the move before it, so
     # every screen sees each move in turn with "thinking" between
     paced_computers: ClassVar[bool] = True

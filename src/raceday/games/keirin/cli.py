@@ -222,7 +222,8 @@ def play(
 ) -> None:
     """Bet on races with friends: odds board, tickets, the race, payouts, race after race.
 
-    Saved after every race; go on with an interrupted night with --resume NAME.
+    Saved after every race; go on with an interrupted night with --resume NAME, or with
+    a night's record file (raceday record export) with --resume FILE.
     """
     from raceday.games.keirin.interactive import list_sessions as show_saved
     from raceday.games.keirin.interactive import play_night, prepare_night

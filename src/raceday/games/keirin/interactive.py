@@ -41,6 +41,7 @@ from raceday.games.keirin.render import commentary, render_track, throw_line, tr
 from raceday.games.keirin.rules import PHASE_PHOTO, KeirinOptions, KeirinState
 from raceday.games.keirin.saved_night import GAME, BetSession, Settlement
 from raceday.present import render
+from raceday.store.names import MAX_SESSION_NAME, check_session_name
 from raceday.store.sessions import ReadOnlyStore, SessionStore, writable_store
 from raceday.terminal.common import (
     MAX_PLAYER_NAME,
@@ -605,14 +606,17 @@ def play_night(surface: Surface, night: Night) -> int:
                                        tickets=counted("term.tickets_n", len(session.pending),
                                                        lang))))
                 _run_and_settle(surface, night)
-            while True:
+            while not session.state.is_terminal():
                 show_board(surface, session)
                 if not _collect_tickets(surface, session, night.top):
                     break
                 session.lock(night.store)
                 _run_and_settle(surface, night)
-                if not another_race(surface, session):
+                if session.state.is_terminal() or not another_race(surface, session):
                     break
+            if session.state.is_terminal():  # a night of so many races (a room's record)
+                surface.say(Text(words("term.night_over", lang, races=counted(
+                    "term.races_n", session.races, lang))))
         except Quit:  # quit while a race runs (full screen): its tickets stay locked
             surface.say(Text(_kept(session, night.store)))
     except KeyboardInterrupt:
@@ -713,10 +717,35 @@ def prepare_night(
         store = writable_store(db)
     else:
         store = writable_store(db)
-        session = BetSession.load(store, resume)
-        opening = words("term.resuming", lang, name=repr(resume),
-                        settled=counted("term.races_n", session.races, lang))
+        if Path(resume).is_file() and not store.exists(GAME, resume):  # a record file
+            session = _night_from_file(Path(resume), store, save, db)
+            opening = words("term.resuming_file", lang, file=resume, name=repr(session.name),
+                            settled=counted("term.races_n", session.races, lang))
+        else:
+            session = BetSession.load(store, resume)
+            opening = words("term.resuming", lang, name=repr(resume),
+                            settled=counted("term.races_n", session.races, lang))
     return Night(session, store, top, wait, db, [opening])
+
+
+def _night_from_file(path: Path, store: SessionStore, save: str | None, db: Path | None
+                     ) -> BetSession:
+    """The night recorded in ``path``, saved at once as a new session: ``--save NAME``
+    (refused when taken), else the record's own name (or the file's) made free with a
+    number (``friday-2``). Nothing is saved when the record is refused."""
+    session = BetSession.from_file(path)
+    if save is not None:
+        refuse_taken_save(store, GAME, save, "KEIRIN", _resume_command(save, db))
+        name = save
+    else:
+        base = session.name[:MAX_SESSION_NAME - 6]
+        name = check_session_name(base)
+        number = 2
+        while store.exists(GAME, name):
+            name, number = f"{base}-{number}", number + 1
+    session.rename(name)
+    session.save(store)
+    return session
 
 
 def list_sessions(db: Path | None) -> None:

@@ -478,8 +478,23 @@ class NightState(SealedState):
         the rules' own grammar), not found by naming every legal action."""
         if self.phase != PHASE_TICKETS:
             return super().string_to_action(text)
-        wanted = " ".join(text.split()).lower()
-        player = self.current_player()
+        action = self.action_named(self.current_player(), text)
+        if action is None or (self.ticket_of(action) is not None and action >= self._base):
+            raise IllegalActionError(text, "no legal action has that name")
+        return action
+
+    def action_named(self, player: int, name: str) -> Action | None:
+        """``player``'s action named ``name`` now (a ticket at any stake the rules allow,
+        ``done``, a take-back; the host's close or end), read back from the name rather
+        than found among thousands of tickets; None if no such action is open to them.
+        A record's moves are looked up with it (:func:`raceday.core.record.apply_move`)."""
+        if self.phase != PHASE_TICKETS:
+            return None  # the race's draws are few: named one by one
+        wanted = " ".join(name.split()).lower()
+        if player == HOST:
+            return next((a for a, n in HOST_ACTIONS.items() if n == wanted), None)
+        if player not in self.acting_players():
+            return None
         action: Action | None = None
         mine = len(self.mine(player))
         if wanted == "done":
@@ -492,14 +507,14 @@ class NightState(SealedState):
         else:
             head, _, money = wanted.rpartition(" for ")
             try:
-                kind, selection, stake = parse_ticket(f"{head} {money}", self.options.riders)
+                kind, selection, stake = parse_ticket(f"{head} {money}", self.options.riders,
+                                                      stake_limit=None)
                 action = self.ticket_action(kind, selection, stake)
                 self.check_ticket(player, kind, selection, stake)
             except BetError:
                 action = None
-        if (action is None or self.action_to_string(action).lower() != wanted
-                or (self.ticket_of(action) is not None and action >= self._base)):
-            raise IllegalActionError(text, "no legal action has that name")
+        if action is None or self.action_to_string(action).lower() != wanted:
+            return None
         return action
 
     def action_message(self, action: Action) -> Message:

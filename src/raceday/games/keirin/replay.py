@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from raceday.core.events import Message
+from raceday.core.record import Record
 from raceday.games.keirin.logged import current_shape
 from raceday.games.keirin.night import LAP
 from raceday.present.replay import ReplayStep, room_event_message
@@ -133,20 +134,53 @@ def _race_again(night: Any, seed: int, race: int) -> Any:
     return state
 
 
+def finished_races(record: Record) -> dict[int, Any]:
+    """Each race a night's record ran to its finish, by its number: the race as it
+    finished, rebuilt by playing the record's moves through the rules (a night converted
+    from a save made before records has none before its ``Start``)."""
+    from raceday.core.record import apply_move, start_state
+
+    _, night = start_state(record)
+    races: dict[int, Any] = {}
+    for move in record.moves:
+        race = getattr(night, "race", None)
+        apply_move(night, move)
+        if race is not None and getattr(night, "race", None) is not race and \
+                race.is_terminal():
+            races[int(getattr(night, "settled", 0))] = race
+    return races
+
+
 def terminal_steps(store: SessionStore, name: str, lang: str = "en") -> list[Any]:
     """A saved night in the terminal: each settled race (:func:`steps`) with the track at
-    its finish, the race ridden again by the rules from the session's seed; a race that
-    does not finish in the logged order (a save from another version) has no board."""
+    its finish. The night is read as its record (:func:`raceday.store.records.load_game`;
+    a save from before records converted): a race whose throws the record holds is
+    rebuilt from them, one from before (a converted save) is ridden again by the rules
+    from the record's seed; a race that does not finish in the logged order has no
+    board."""
+    from raceday.core.record import start_state
     from raceday.games.keirin.render import render_track, track_words
-    from raceday.games.keirin.saved_night import BetSession
+    from raceday.games.keirin.saved_night import GAME, night_record
     from raceday.present.terminal_replay import LazyBoard, TerminalStep
+    from raceday.store.records import load_game
 
-    session = BetSession.load(store, name)
+    record = load_game(store, GAME, name, night_record).record
+    seed = record.tags.get("Seed")
+    rebuilt: dict[int, Any] | None = None
+
+    def race_at(number: int) -> Any:
+        nonlocal rebuilt
+        if rebuilt is None:
+            rebuilt = finished_races(record)
+        if number in rebuilt or not isinstance(seed, int):
+            return rebuilt.get(number)
+        return _race_again(start_state(record)[1], seed, number)
+
     out = []
-    for entry, step in zip(store.log("keirin", name), steps(store, name), strict=True):
+    for entry, step in zip(store.log(GAME, name), steps(store, name), strict=True):
         def make(width: int, height: int, entry: dict[str, Any] = entry) -> Any:
-            race = _race_again(session.state, session.seed, int(entry.get("race", 0)))
-            if list(race.ranked) != list(entry.get("ranking", [])):
+            race = race_at(int(entry.get("race", 0)))
+            if race is None or list(race.ranked) != list(entry.get("ranking", [])):
                 return None
             return render_track(race, _track_width(width), track_words(lang))
         out.append(TerminalStep(step.to_json(), LazyBoard(make),

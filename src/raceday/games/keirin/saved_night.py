@@ -1,28 +1,34 @@
-"""A KEIRIN betting night of the terminal, saved in SQLite (the terminal's persistence).
+"""A KEIRIN betting night of the terminal, saved as its record (the terminal's persistence).
 
 The night itself is one protocol state (:class:`~raceday.games.keirin.night.NightState`),
 and :class:`BetSession` drives it with the night's own actions (tickets, the host's close
-of betting, the race's throws); this module keeps it, with the session's seed, in
-:class:`raceday.store.sessions.SessionStore` (the document is ``state.to_json()`` and the
-seed). It is written twice per race, each time in one transaction:
+of betting, the race's throws) on the terminal's session kit
+(:class:`raceday.terminal.session.GameSession`): every move is written down in the night's
+record (``keirin_night``, :mod:`raceday.core.record`), and the night is saved only through
+:func:`raceday.store.records.save_game` (the record, with the night's state as its cache),
+under the store's ``keirin`` sessions. It is saved twice per race, each time in one
+transaction:
 
 1. when betting closes: the race's tickets are locked in the state and their stakes taken
    from the purses;
 2. when the race is settled: returns paid, race counter advanced, together with the race's
    log entry.
 
-Each race's dice come from ``numpy.random.default_rng([seed, race number])``, so a session
-interrupted after (1) resumes by running exactly the race the tickets were placed on, and
-settles it once; one interrupted before (1) simply reopens that race's betting. The store's
-``expected_revision`` guard refuses a second settlement of the same race from a stale copy.
-Sessions saved before the night was a protocol state (document version 1) still load,
-through the night's own save format (:func:`night_document_from_v1`).
+Each race's dice come from ``numpy.random.default_rng([seed, race number])`` (the record's
+``Seed``), so a session interrupted after (1) resumes by running exactly the race the
+tickets were placed on, and settles it once; one interrupted before (1) simply reopens
+that race's betting. The store's ``expected_revision`` guard refuses a second settlement of
+the same race from a stale copy. Sessions saved before records (document version 2: the
+night's state and the seed; version 1: the session's own fields, before the night was a
+protocol state, read through :func:`night_document_from_v1`) open as records whose
+``Start`` is the night they held (:func:`night_record`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -30,6 +36,7 @@ import numpy as np
 from raceday.core.errors import BetError, OptionsError, SaveFormatError
 from raceday.core.events import Event
 from raceday.core.protocol import HOST, State
+from raceday.core.record import FORMAT, Record, RecordError, parse_record
 from raceday.games.keirin.betting import MODES, Account, Ticket
 from raceday.games.keirin.night import (
     CLOSE_BETTING,
@@ -44,11 +51,13 @@ from raceday.games.keirin.night import (
 )
 from raceday.games.keirin.odds import KeirinOdds
 from raceday.games.keirin.rules import KeirinOptions, KeirinState
+from raceday.store.records import SavedGame, load_game
 from raceday.store.sessions import SessionStore
+from raceday.terminal.session import GameSession
 
 GAME = "keirin"  # the sessions' key in the store
 MAX_SEED = 2**63 - 1
-DOC_VERSION = 2  # 1: the session's own fields before the night was a protocol state
+DOC_VERSION = 2  # the last document before records; 1: the session's own fields
 
 
 @dataclass
@@ -74,16 +83,21 @@ class Settlement:
         }
 
 
-@dataclass
 class BetSession:
-    """A saved betting night: its name, its seed and the night's state (see the module
-    docstring for the save points)."""
+    """A saved betting night: its name, its seed and the night being played on the session
+    kit (see the module docstring for the save points)."""
 
-    name: str
-    seed: int
-    state: NightState
-    revision: int | None = None  # as last saved/loaded
-    _run: list[Ticket] | None = field(default=None, repr=False)  # a race run, not yet saved
+    def __init__(self, name: str, game: GameSession) -> None:
+        self.name = name
+        self.game = game  # the night's state, its record and the save
+        self._run: list[Ticket] | None = None  # a race run, not yet saved
+        seed = game.recorder.tags.get("Seed")
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+            raise RecordError(f"a KEIRIN night's record needs its Seed tag (a whole number "
+                              f"from 0 to {MAX_SEED}: each race's dice), got {seed!r}")
+        self.seed = seed
+        if not isinstance(game.state, NightState):
+            raise RecordError(f"a record of {game.game}, not of a KEIRIN night")
 
     # --- construction -------------------------------------------------------------------------
     @classmethod
@@ -113,40 +127,82 @@ class BetSession:
         night = NightOptions.parse({
             "players": list(players), **options.to_json(), "races": None,
             "bankroll": bankroll, "mode": mode, "margin": margin, "allow_debt": allow_debt})
-        return cls(name, seed, NIGHT.new_state(night))
-
-    def to_document(self) -> dict[str, Any]:
-        return {"version": DOC_VERSION, "seed": self.seed, "night": self.state.to_json()}
+        game = GameSession.new(NIGHT.name, night.to_json(), seed=seed, name=name,
+                               seats=[{"name": n, "player": "human"} for n in night.players],
+                               state=NIGHT.new_state(night))
+        return cls(name, game)
 
     @classmethod
-    def from_document(cls, name: str, doc: Mapping[str, Any], revision: int) -> BetSession:
+    def from_saved(cls, name: str, saved: SavedGame, store: SessionStore | None = None
+                   ) -> BetSession:
+        """The night of ``saved`` (a record of a KEIRIN night), to go on as the session
+        ``name`` of ``store``; :class:`RecordError` names the first line the rules refuse."""
+        record = saved.record
+        if record.game != NIGHT.name:
+            raise RecordError(f"a record of {record.game}, not of a KEIRIN betting night "
+                              f"({NIGHT.name})", record.line)
+        game = GameSession.from_saved(saved, store=store, name=name)
+        game.recorder.tags["Name"] = name
+        return cls(name, game)
+
+    @classmethod
+    def from_file(cls, path: str | Path) -> BetSession:
+        """The night of a record file (any record of a KEIRIN night), not yet saved: named
+        as its ``Name`` tag says (else the file's name), see :meth:`rename`. A record the
+        rules refuse, or another game's, is a :class:`RecordError` naming its line."""
+        from raceday.core.files import read_user_text
+
+        text = read_user_text(path, kind="record")
         try:
-            version = doc.get("version")
-            if version == 1:
-                return cls(name, int(doc["seed"]), night_from_v1(doc), revision)
-            if version != DOC_VERSION:
-                raise SaveFormatError(f"session {name!r}: unknown version {version!r}")
-            return cls(name, int(doc["seed"]), NightState.from_json(doc["night"]), revision)
-        except (KeyError, TypeError, ValueError, BetError) as exc:
-            if isinstance(exc, SaveFormatError):
-                raise
-            raise SaveFormatError(f"session {name!r} is corrupt: {exc}") from None
+            record = parse_record(text)
+            if record.game == NIGHT.name and "Seed" not in record.tags:
+                from raceday.terminal.common import fresh_seed
+
+                record.tags["Seed"] = fresh_seed(None)  # the dice of the races to come
+            name = record.tags.get("Name")
+            named = name if isinstance(name, str) and name.strip() else Path(path).stem
+            return cls.from_saved(named, SavedGame(record))
+        except RecordError as exc:
+            refused = RecordError(exc.problem, exc.line)  # said with the file: "FILE, line 7"
+            refused.args = (f"{path}, {exc}",)
+            raise refused from None
+
+    def rename(self, name: str) -> None:
+        """Save the night as the session ``name`` from now on (a night opened from a file,
+        never saved yet)."""
+        if self.revision is not None:
+            raise OptionsError("a saved session keeps its name")
+        self.name = name
+        self.game.recorder.tags["Name"] = name
 
     # --- store -----------------------------------------------------------------------------
+    @property
+    def state(self) -> NightState:
+        return self.game.state_as(NightState)
+
+    @property
+    def revision(self) -> int | None:
+        """The store's revision as last saved or loaded (None: never saved)."""
+        return self.game.revision
+
+    def record(self) -> Record:
+        """The night's record so far."""
+        return self.game.record()
+
     @classmethod
     def load(cls, store: SessionStore, name: str) -> BetSession:
-        doc, revision = store.load(GAME, name)
-        return cls.from_document(name, doc, revision)
+        return cls.from_saved(name, load_game(store, GAME, name, night_record), store)
 
     def save(self, store: SessionStore, log_entry: dict[str, Any] | None = None) -> None:
-        """One transaction; refuses to overwrite a newer save of the same session."""
+        """One transaction (:func:`raceday.store.records.save_game`); refuses to overwrite
+        a newer save of the same session."""
         if self.revision is None and store.exists(GAME, self.name):
             raise OptionsError(
                 f"a keirin session named {self.name!r} already exists; resume it with "
                 f"--resume {self.name} or choose another --save name"
             )
-        self.revision = store.save(GAME, self.name, self.to_document(),
-                                   expected_revision=self.revision, log_entry=log_entry)
+        self.game.store, self.game.name = store, self.name
+        self.game.save(log_entry=log_entry)
 
     # --- what the night says -------------------------------------------------------------
     @property
@@ -223,6 +279,7 @@ class BetSession:
         if night.phase != PHASE_RACE or race is None or self._run is not None:
             raise ValueError("no race to run: betting was not closed")
         locked = night.clone()
+        noted = len(self.game.recorder.moves)
         self._run = list(night.tickets)
         rng = self.race_rng()
         try:
@@ -233,8 +290,10 @@ class BetSession:
                 events = night.apply_action(draw.outcome, draw.detail)
                 if on_events is not None:
                     on_events(race, [e for e in events if e.kind not in SETTLEMENT_EVENTS])
-        except BaseException:
-            self.state, self._run = locked, None
+        except BaseException:  # the race's throws leave the night and its record
+            self.game.recorder.take_back(len(self.game.recorder.moves) - noted)
+            self.game.replace_state(locked)
+            self._run = None
             raise
         return race
 
@@ -257,6 +316,34 @@ class BetSession:
 
     def standings(self) -> list[tuple[str, Account]]:
         return sorted(self.players.items(), key=lambda kv: (-kv[1].bankroll, kv[0]))
+
+
+def night_record(document: Mapping[str, Any]) -> Record:
+    """The record a night saved before records stands for (document version 2: the night's
+    state and the seed; version 1: see :func:`night_document_from_v1`): the night as its
+    ``Start``, the seed as its ``Seed``, no moves."""
+    version = document.get("version")
+    try:
+        if version == 1:
+            saved = night_document_from_v1(document)
+        elif version == DOC_VERSION:
+            saved = dict(document["night"])
+        else:
+            raise SaveFormatError(f"a KEIRIN night of an unknown version {version!r}")
+        night = NightState.from_json(saved)
+        seed = document["seed"]
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+            raise SaveFormatError(f"a KEIRIN night's seed is a whole number from 0 to "
+                                  f"{MAX_SEED}, got {seed!r}")
+    except (KeyError, TypeError, ValueError, AttributeError, BetError) as exc:
+        if isinstance(exc, SaveFormatError):
+            raise
+        raise SaveFormatError(f"a KEIRIN night saved before records is corrupt: {exc}") \
+            from None
+    return Record({"Game": NIGHT.name, "Format": FORMAT, "Face": "terminal", "Seed": seed,
+                   "Options": night.options.to_json(),
+                   "Seats": [{"name": n, "player": "human"} for n in night.names],
+                   "Start": night.to_json()})
 
 
 def night_from_v1(doc: Mapping[str, Any], **kept: Any) -> NightState:
@@ -293,4 +380,5 @@ def night_document_from_v1(doc: Mapping[str, Any], **kept: Any) -> dict[str, Any
     }
 
 
-__all__ = ["DEFAULT_BANKROLL", "GAME", "BetError", "BetSession", "Settlement"]
+__all__ = ["DEFAULT_BANKROLL", "GAME", "BetError", "BetSession", "Settlement",
+           "night_record"]

@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any
 
-import numpy as np
 import typer
 from rich.markup import escape
 from rich.rule import Rule
@@ -24,7 +23,6 @@ from raceday.core.digits import ascii_int
 from raceday.core.errors import OptionsError, RacedayError, SaveFormatError
 from raceday.core.events import Event
 from raceday.core.protocol import Action
-from raceday.core.serialize import dumps_state, loads_state
 from raceday.games.pistard.agents import LEVELS, make_agent
 from raceday.games.pistard.game import GAME
 from raceday.games.pistard.moves import START_ZONE, choose_action, place_action, placement_of
@@ -41,14 +39,17 @@ from raceday.games.pistard.render import (
     standings_line,
     track_name,
 )
+from raceday.games.pistard.saves import kinds_of, load_race, race_file, seats, start_tags
 from raceday.games.pistard.simulate import simulate as run_simulation
 from raceday.games.pistard.state import PHASE_PLACE, PistardState
 from raceday.games.pistard.track import COLOURS, LANES, LETTERS, colour_index, load_track
 from raceday.present import describe_outcome, render
+from raceday.store.records import SavedGame
 from raceday.store.sessions import ReadOnlyStore, SessionStore, writable_store
 from raceday.terminal import common
 from raceday.terminal.groups import option_group
 from raceday.terminal.options import GIVEN, GivenOptions, game_options
+from raceday.terminal.session import GameSession
 from raceday.terminal.surface import UNDO, Choice, Prompt, Quit, Surface, refusal_line
 from raceday.terminal.tui import run_command
 
@@ -160,9 +161,6 @@ def _race_command(command: str, players_option: Any,
         if list_saved:
             _list_saved(ReadOnlyStore(db), language)  # only read: nothing is made
             return
-        if resume is not None and save not in (None, DEFAULT_SAVE, resume):
-            raise OptionsError(f"--resume {resume} goes on with a saved race and --save "
-                               f"{save} names a new one; give one of them")
         kinds = None if resume is not None else kinds_of(players, race.get("variant"))
         race_run = _open_race(command, kinds, race, seed, save, resume, db, delay, language,
                               named=common.given_on_command_line("save"))
@@ -212,7 +210,7 @@ def _list_saved(store: SessionStore, lang: str) -> None:
     for name in names:
         out.print(Text(f"  {name}", style="bold"), soft_wrap=True)
         try:
-            state, kinds, _rng = _load(store, name)[:3]
+            state, kinds = _opened(load_race(store, name))
         except RacedayError as exc:
             out.print(Text("      " + _word("list_bad", lang, problem=str(exc))), soft_wrap=True)
             continue
@@ -223,76 +221,85 @@ def _list_saved(store: SessionStore, lang: str) -> None:
                   soft_wrap=True)
 
 
-RaceLog = tuple[str, list[list[Any]]]
-"""What a save keeps to replay its race decision by decision: the state at the start
-(:func:`dumps_state`) and every action applied since, ``[action, detail or None]`` (the
-dice's outcomes and the riders' decisions, in order; :mod:`raceday.games.pistard.replay`
-rides them again)."""
-
-
-def _saved_log(doc: Mapping[str, Any]) -> RaceLog | None:
-    """A save's log of its race (:data:`RaceLog`), or None where it keeps none (saves made
-    before the log, or a log that is not one: the race goes on, replayed as its position)."""
-    start, actions = doc.get("start"), doc.get("actions")
-    if not isinstance(start, str) or not isinstance(actions, list):
-        return None
-    for entry in actions:
-        if not (isinstance(entry, list) and len(entry) == 2 and type(entry[0]) is int
-                and (entry[1] is None or isinstance(entry[1], dict))):
-            return None
-    return start, [list(entry) for entry in actions]
-
-
-def _load(store: SessionStore, session: str
-          ) -> tuple[PistardState, list[str], np.random.Generator, int, RaceLog | None]:
-    """A saved race: its state, its players' kinds, its dice, its revision and its log."""
-    doc, revision = store.load(GAME.name, session)
-    try:
-        state = loads_state(str(doc["state"]))
-        kinds = [str(k) for k in doc["players"]]
-        rng = np.random.default_rng()
-        rng.bit_generator.state = doc["rng"]
-    except (KeyError, TypeError, ValueError) as exc:
-        raise SaveFormatError(f"saved session {session!r} is corrupt: {exc}") from None
+def _opened(saved: SavedGame) -> tuple[PistardState, list[str]]:
+    """A saved race's position and its players' kinds (:class:`SaveFormatError` when the
+    record is not of a PISTARD race)."""
+    if saved.record.game != GAME.name:
+        raise SaveFormatError(f"this save is a record of {saved.record.game}, not of PISTARD")
+    state = saved.state()
     if not isinstance(state, PistardState):
-        raise SaveFormatError(f"session {session!r} is not a PISTARD game")
-    if len(kinds) != state.num_players or any(k not in KINDS for k in kinds):
-        raise SaveFormatError(f"session {session!r} is corrupt: bad players {kinds!r}")
-    return state, kinds, rng, revision, _saved_log(doc)
+        raise SaveFormatError("this save is not of a PISTARD race")
+    return state, kinds_of(saved.record, state.num_players)
+
+
+def _resumed_session(saved: SavedGame, store: SessionStore, session: str,
+                     revision: int | None) -> tuple[GameSession, list[str]]:
+    """The saved race ready to go on, saving as ``session`` in ``store``."""
+    _opened(saved)  # refused before anything is made
+    game = GameSession.from_saved(saved, store=store, name=session)
+    game.revision = revision
+    game.recorder.tags["Name"] = session  # a record file goes on under the name it saves as
+    state = game.state
+    assert isinstance(state, PistardState)
+    return game, kinds_of(saved.record, state.num_players)
+
+
+def _names_a_file(resume: str, db: Path | None) -> bool:
+    """``--resume`` names a record file: a file there, unless the database already holds a
+    race saved under that name (read only: nothing is made)."""
+    return Path(resume).is_file() and not ReadOnlyStore(db).exists(GAME.name, resume)
 
 
 def _open_race(command: str, new_kinds: list[str] | None, race: RaceOptions,
                seed: int | None, save: str | None, resume: str | None, db: Path | None,
                delay: float | None, lang: str, named: bool = False) -> _Race | None:
-    """Check everything and open the race (a new one, or the saved ``resume``) before a
-    screen opens: a bad option or save writes nothing and asks nothing. None: the saved
-    race is already over (its result was printed). ``named``: ``save`` was given with
-    --save (a name taken is refused) rather than the default (a free one is picked)."""
-    out = common.console
+    """Check everything and open the race (a new one, the saved ``resume`` or the record
+    file ``resume``) before a screen opens: a bad option, save or record writes nothing
+    and asks nothing. None: the race is already over (its result was printed).
+    ``named``: ``save`` was given with --save (a name taken is refused) rather than the
+    default (a free one is picked)."""
     used_seed: int | None = None
+    start: PistardState | None = None
+    from_file: SavedGame | None = None
     if new_kinds is not None:
-        options = race.parse(players=len(new_kinds))
-        state = GAME.new_state(options)
-        used_seed = common.fresh_seed(seed)
-        rng = np.random.default_rng(used_seed)
-        kinds = new_kinds
+        start = GAME.new_state(race.parse(players=len(new_kinds)))  # a bad track: refused
+    elif resume is not None and _names_a_file(resume, db):
+        from_file = race_file(resume)  # another game's or a bad record: refused, its line named
+        state, kinds = _opened(from_file)
+        if state.is_terminal():
+            _say_over(resume, state, lang)
+            return None
+    elif resume is not None and save not in (None, DEFAULT_SAVE, resume):
+        raise OptionsError(f"--resume {resume} goes on with a saved race and --save "
+                           f"{save} names a new one; give one of them")
     wait = common.default_delay(delay)
     store = writable_store(db)  # a read-only database is refused before the first round
-    revision: int | None = None
     notes: list[str] = []
-    log: RaceLog | None = None
-    if resume is not None:
+    game: GameSession
+    if resume is not None and from_file is not None:
+        saved = from_file
+        if named and save is not None:
+            common.refuse_taken_save(store, GAME.name, save, "PISTARD",
+                                     common.resume_command("pistard", command, save, db))
+        session = store.fresh_name(GAME.name, save if named and save else
+                                   (Path(resume).stem or DEFAULT_SAVE))
+        game, kinds = _resumed_session(saved, store, session, None)
+        notes.append(_word("resuming", lang, name=repr(resume),
+                           variant=_variant(state.options.variant, lang), round=state.round))
+    elif resume is not None:
         session = resume
-        state, kinds, rng, revision, log = _load(store, session)
+        saved = load_race(store, session)
+        state, kinds = _opened(saved)
         if state.is_terminal():
-            out.print(Text(_word("already_over", lang, name=repr(session))))
-            out.print(Rule(_word("result", lang)))
-            for line in result_lines(state, lang):
-                out.print(line, soft_wrap=True)
+            _say_over(session, state, lang)
             return None
+        game, kinds = _resumed_session(saved, store, session, saved.revision)
         notes.append(_word("resuming", lang, name=repr(session),
                            variant=_variant(state.options.variant, lang), round=state.round))
     else:
+        assert new_kinds is not None and start is not None
+        used_seed = common.fresh_seed(seed)
+        kinds = new_kinds
         if save is not None and named:  # a name given is used as given, or refused
             common.refuse_taken_save(store, GAME.name, save, "PISTARD",
                                      common.resume_command("pistard", command, save, db))
@@ -303,14 +310,27 @@ def _open_race(command: str, new_kinds: list[str] | None, race: RaceOptions,
                                        *(["--db", str(db)] if db is not None else []))
             notes.append(_word("name_taken", lang, wanted=repr(wanted), name=repr(session),
                                command=again))
-        log = (dumps_state(state), [])
-    race_run = _Race(command=command, state=state, kinds=kinds, rng=rng, store=store,
-                     session=session, revision=revision, db=db, lang=lang, wait=wait,
-                     seed=used_seed, notes=notes, start=None if log is None else log[0],
-                     actions=None if log is None else log[1])
-    if revision is None:
+        game = _new_session(start, kinds, used_seed, store, session)
+    race_run = _Race(command=command, game=game, kinds=kinds, db=db, lang=lang, wait=wait,
+                     seed=used_seed, notes=notes)
+    if game.revision is None:
         race_run.save()
     return race_run
+
+
+def _say_over(name: str, state: PistardState, lang: str) -> None:
+    out = common.console
+    out.print(Text(_word("already_over", lang, name=repr(name))))
+    out.print(Rule(_word("result", lang)))
+    for line in result_lines(state, lang):
+        out.print(line, soft_wrap=True)
+
+
+def _new_session(state: PistardState, kinds: list[str], seed: int,
+                 store: SessionStore, session: str) -> GameSession:
+    """A new race's session: its record begins with the options, the seats and the seed."""
+    return GameSession.new(GAME.name, state.options.to_json(), seed=seed, seats=seats(kinds),
+                           store=store, name=session, tags=start_tags(state), state=state)
 
 
 def new_race(options: PistardOptions, kinds: list[str], *, seed: int, db: Path,
@@ -319,36 +339,31 @@ def new_race(options: PistardOptions, kinds: list[str], *, seed: int, db: Path,
     """A new race saved in ``db`` as ``play`` and ``watch`` open it; its ``main`` plays it
     on a surface (the full-screen tests run it in a GameApp)."""
     store = SessionStore(db)
-    state = GAME.new_state(options)
-    race_run = _Race(command=command, state=state, kinds=kinds,
-                     rng=np.random.default_rng(seed), store=store,
-                     session=store.fresh_name(GAME.name, save), revision=None, db=db,
-                     lang=lang, wait=wait, seed=seed, start=dumps_state(state), actions=[])
+    game = _new_session(GAME.new_state(options), kinds, seed, store,
+                        store.fresh_name(GAME.name, save))
+    race_run = _Race(command=command, game=game, kinds=kinds, db=db, lang=lang, wait=wait,
+                     seed=seed)
     race_run.save()
     return race_run
 
 
 @dataclass
 class _Snapshot:
-    """The race just before a person's decision: undo goes back to it (same dice)."""
+    """A person's decision that undo takes back (the session marks the position before
+    it); the generator then, so the race goes on with the same dice."""
 
-    state: str
     rng: dict[str, Any]
     what: str
-    actions: int = 0  # how many actions the race's log held then
 
 
 @dataclass
 class _Race:
-    """A race being played or watched in the terminal, saved as it goes."""
+    """A race being played or watched in the terminal, on a :class:`GameSession` (its
+    record written as it is played, saved through the session)."""
 
     command: str
-    state: PistardState
+    game: GameSession
     kinds: list[str]
-    rng: np.random.Generator
-    store: SessionStore
-    session: str
-    revision: int | None
     db: Path | None
     lang: str
     wait: float
@@ -357,10 +372,14 @@ class _Race:
     history: list[_Snapshot] = field(default_factory=list)
     moves_made: list[str] = field(default_factory=list)
     saved_round: int = 0
-    # the race's log (RaceLog), saved with it so a replay rides it again; None for a race
-    # saved before saves kept it (it replays as its position)
-    start: str | None = None
-    actions: list[list[Any]] | None = None
+
+    @property
+    def state(self) -> PistardState:
+        return self.game.state_as(PistardState)
+
+    @property
+    def session(self) -> str:
+        return str(self.game.name)
 
     def title(self) -> str:
         return _word("title", self.lang, variant=_variant(self.state.options.variant,
@@ -370,12 +389,8 @@ class _Race:
         return common.resume_command("pistard", self.command, self.session, self.db)
 
     def save(self, log_entry: dict[str, Any] | None = None) -> None:
-        document: dict[str, Any] = {"state": dumps_state(self.state), "players": self.kinds,
-                                    "rng": self.rng.bit_generator.state}
-        if self.start is not None and self.actions is not None:
-            document |= {"start": self.start, "actions": self.actions}
-        self.revision = self.store.save(GAME.name, self.session, document,
-                                        expected_revision=self.revision, log_entry=log_entry)
+        """Save the race's record (through the session: the one writer of saved games)."""
+        self.game.save(log_entry=log_entry)
         self.saved_round = self.state.round
 
     # --- the loop -----------------------------------------------------------------------
@@ -449,8 +464,7 @@ class _Race:
                 surface.board(board_view(state, lang))
                 _status(surface, _word("status_watch", lang, round=state.round))
             if state.is_chance_node():
-                draw = state.sample_chance(self.rng)
-                self._narrate(surface, self._apply(draw.outcome, draw.detail))
+                self._narrate(surface, self.game.draw())
                 continue
             player = state.current_player()
             if player in agents:
@@ -459,20 +473,19 @@ class _Race:
                     from raceday.terminal.warm import announce_if_cold
 
                     announce_if_cold("pistard", lambda text: surface.say(Text(str(text))))
-                self._narrate(surface, self._apply(agents[player].choose(state, self.rng)))
+                choice = self.game.think(agents[player]).result()
+                self._narrate(surface, self.game.move(player, choice))
                 if surface.full_screen:
-                    surface.board(board_view(state, lang))
+                    surface.board(board_view(self.state, lang))
                 surface.pause(self.wait)
                 continue
-            snapshot = _Snapshot(dumps_state(state), dict(self.rng.bit_generator.state), "",
-                                 len(self.actions or ()))
+            rng = dict(self.game.rng.bit_generator.state)
             answer = _human_turn(surface, state, player, lang)
             if answer is None:  # undo
                 self._undo(surface)
                 continue
-            snapshot.what = _undo_what(state, answer, lang)
-            self.history.append(snapshot)
-            self._narrate(surface, self._apply(answer))
+            self.history.append(_Snapshot(rng, _undo_what(state, answer, lang)))
+            self._narrate(surface, self.game.move(player, answer, undoable=True))
             self.save()
         state = self.state
         _status(surface, _word("status_over", lang))
@@ -491,29 +504,17 @@ class _Race:
 
     def _undo(self, surface: Surface) -> None:
         """Back to just before the last decision of a person, with the same dice."""
-        if not self.history:
+        if not self.history or not self.game.can_undo():
             surface.say(Text(_word("undo_nothing", self.lang)))
             return
         snapshot = self.history.pop()
-        restored = loads_state(snapshot.state)
-        assert isinstance(restored, PistardState)
-        self.state = restored
-        self.rng.bit_generator.state = snapshot.rng
-        if self.actions is not None:
-            del self.actions[snapshot.actions:]
+        self.game.undo()  # the position before it; its moves leave the record
+        self.game.rng.bit_generator.state = snapshot.rng
         if self.moves_made:
             self.moves_made = self.moves_made[:-1]
             surface.moves(self.moves_made)
         surface.say(Text(_word("undone", self.lang, what=snapshot.what)))
         self.save()
-
-    def _apply(self, action: Action, detail: Mapping[str, Any] | None = None) -> list[Event]:
-        """Apply ``action`` (a decision, or the dice's outcome with its ``detail``) to the
-        race and log it (the save keeps the log, which a replay rides again)."""
-        events = self.state.apply_action(action, detail)
-        if self.actions is not None:
-            self.actions.append([int(action), None if detail is None else dict(detail)])
-        return events
 
     def _narrate(self, surface: Surface, events: list[Event]) -> None:
         moved = False

@@ -1,4 +1,5 @@
-"""Replaying PISTARD: a saved race replays from its final position (the default); a room's
+"""Replaying PISTARD: a saved race replays from its record (the moves ridden again by the
+rules, decision by decision; read with :func:`raceday.store.records.load_game`); a room's
 logged events are the engine's events, each worded ``event.<kind>`` (or its variant) from
 the message table. Rooms logged before the events held every fact their words need: this
 module brings those to today's shape (shapes only; the words are the table's)."""
@@ -8,8 +9,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
-from raceday.core.errors import RacedayError
 from raceday.core.events import Message
+from raceday.core.protocol import CHANCE
+from raceday.core.record import Record, RecordError, apply_move, start_state
 from raceday.games.pistard.moves import action_from_dice
 from raceday.games.pistard.state import WORD_FACT_KINDS, PistardState, with_word_facts
 from raceday.present.replay import room_event_message
@@ -127,30 +129,21 @@ def room_boards(snapshot: Mapping[str, Any],
 Ridden = list[tuple[PistardState, list[Any], int | None]]
 
 
-def _ridden(start: PistardState, actions: list[Any]) -> tuple[Ridden, PistardState] | None:
-    """The race ridden again from ``start`` by the rules with the logged ``actions`` (each
-    ``[action, detail]``, chance outcomes and decisions in the order they were applied,
-    as ``raceday pistard play`` and ``watch`` save them): one entry per decision (a rider
-    placed or moved), with the state after it, the events since the last decision and the
-    player who decided, and the state the log ends in; None where an action is not legal
-    there (a log of another race)."""
+def _ridden(record: Record) -> tuple[Ridden, PistardState]:
+    """The race of ``record`` ridden again by the rules: one entry per decision (a rider
+    placed, chosen or moved), with the state after it, the events since the last decision
+    and the player who decided (a draw after the last decision joins it), and the state
+    the record ends in; :class:`RecordError` names the first move the rules refuse."""
+    _, start = start_state(record)
+    if not isinstance(start, PistardState):
+        raise RecordError("this record is not of a PISTARD race", record.line)
     state = start.clone()
-    out: list[tuple[PistardState, list[Any], int | None]] = []
+    out: Ridden = []
     events: list[Any] = []
-    for entry in actions:
-        if state.is_terminal() or not isinstance(entry, list) or len(entry) != 2:
-            return None
-        action, detail = entry
-        if type(action) is not int:
-            return None
-        player = None if state.is_chance_node() else state.current_player()
-        legal = ([a for a, _ in state.chance_outcomes()] if player is None
-                 else state.legal_actions())
-        if action not in legal:
-            return None
-        events += state.apply_action(action, detail if isinstance(detail, dict) else None)
-        if player is not None:
-            out.append((state.clone(), events, player))
+    for move in record.moves:
+        events += apply_move(state, move)
+        if move.player != CHANCE:
+            out.append((state.clone(), events, move.player))
             events = []
     if events and out:
         _, said, who = out[-1]
@@ -158,44 +151,31 @@ def _ridden(start: PistardState, actions: list[Any]) -> tuple[Ridden, PistardSta
     return out, state
 
 
-def terminal_steps(store: Any, name: str, lang: str = "en") -> list[Any]:
-    """A saved race in the terminal. A save that keeps its start and its actions (``start``:
-    the state's text at the start, ``actions``: every ``[action, detail]`` applied, the
-    dice's outcomes too) replays decision by decision: the race ridden again by the rules,
-    each step the lap after a rider's decision with what happened since the last one, if
-    it ends in the saved position. Any other save replays its saved position as one
-    step, with the board (a save made before saves kept their log, a race saved before its
-    first decision; a log that does not lead to the saved position says so in a line)."""
-    from raceday.core.serialize import dumps_state, loads_state
-    from raceday.present.replay import ReplayStep, final_step
-    from raceday.present.terminal_replay import TerminalStep
+def finished(store: Any, name: str) -> bool:
+    """Whether the saved race ``name`` is over (for ``raceday replay --list``)."""
+    from raceday.games.pistard.saves import load_race
 
-    doc, _ = store.load("pistard", name)
-    final = loads_state(str(doc["state"]))
-    if not isinstance(final, PistardState):
-        raise ValueError(f"session {name!r} is not a PISTARD race")
-    start_text, actions = doc.get("start"), doc.get("actions")
-    logged = start_text is not None or actions is not None
-    ridden: Ridden = []
-    rebuilt = False
-    if isinstance(start_text, str) and isinstance(actions, list):
-        try:
-            start = loads_state(start_text)
-        except (RacedayError, KeyError, TypeError, ValueError):
-            start = None
-        got = _ridden(start, actions) if isinstance(start, PistardState) else None
-        if got is not None:
-            ridden = got[0]
-            rebuilt = dumps_state(got[1]) == dumps_state(final)
-    if not (rebuilt and ridden):
+    return bool(load_race(store, name).state().is_terminal())
+
+
+def _decision_steps(record: Record, drawn: bool) -> list[tuple[Any, PistardState]]:
+    """The steps of a race's record (see :func:`terminal_steps`), each with the state it
+    shows; ``drawn``: with the board's frame and text picture (the web's replay page)."""
+    from raceday.games.pistard.render import SAID_EVENTS
+    from raceday.games.pistard.saves import LOG_REFUSED
+    from raceday.present.pictures import text_picture
+    from raceday.present.replay import ReplayStep, final_step
+
+    ridden, final = _ridden(record)
+    if not ridden:
         step = (final_step(final) if final.is_terminal() else
                 ReplayStep(Message("terminal.replay.saved_position")))
-        if logged and not rebuilt:  # a log that does not lead to this position: say so
+        if record.tags.get("Converted") == LOG_REFUSED:  # a log that did not lead there
             step = ReplayStep(step.title, [*step.lines, Message("terminal.replay.not_rebuilt")],
                               step.frame, step.board, step.url)
-        return [TerminalStep(step.to_json(), terminal_board(final, lang))]
-    from raceday.games.pistard.render import SAID_EVENTS
-
+        if not drawn:
+            step = ReplayStep(step.title, step.lines)
+        return [(step, final)]
     out = []
     for k, (state, events, player) in enumerate(ridden):
         said = [room_event_message({"type": e.kind, **e.data}, (), "pistard")
@@ -205,7 +185,35 @@ def terminal_steps(store: Any, name: str, lang: str = "en") -> list[Any]:
         lines = said
         if k == len(ridden) - 1 and state.is_terminal():
             lines = [*said, *final_step(state).lines]
-        out.append(TerminalStep(ReplayStep(title, lines).to_json(),
-                                terminal_board(state, lang),
-                                {"round": state.round, "player": (player or 0) + 1}))
+        out.append((ReplayStep(title, lines, frame=state.frame(), board=text_picture(state))
+                    if drawn else ReplayStep(title, lines), state))
     return out
+
+
+def steps(store: Any, name: str) -> list[Any]:
+    """A saved race's replay steps for the web's replay page (one a decision, each with
+    its board; see :func:`terminal_steps`)."""
+    from raceday.games.pistard.saves import load_race
+
+    return [step for step, _ in _decision_steps(load_race(store, name).record, drawn=True)]
+
+
+def terminal_steps(store: Any, name: str, lang: str = "en") -> list[Any]:
+    """A saved race in the terminal, read as its record (a save made before records is
+    converted, :mod:`raceday.games.pistard.saves`): the race ridden again by the rules,
+    each step the lap after a rider's decision with what happened since the last one. A
+    record with no decision (a save made before saves kept their log, converted to a
+    record starting at its saved position; a race saved before its first decision)
+    replays its position as one step, with the board (a log that did not lead to the
+    saved position says so in a line)."""
+    from raceday.games.pistard.saves import load_race
+    from raceday.present.terminal_replay import TerminalStep
+
+    record = load_race(store, name).record
+    made = _decision_steps(record, drawn=False)
+    if len(made) == 1 and not any(m.player != CHANCE for m in record.moves):
+        step, final = made[0]
+        return [TerminalStep(step.to_json(), terminal_board(final, lang))]
+    return [TerminalStep(step.to_json(), terminal_board(state, lang),
+                         {"round": state.round, "player": step.title.params["player"]})
+            for step, state in made]

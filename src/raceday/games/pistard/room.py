@@ -44,6 +44,7 @@ class PistardRoom(TurnRoom[PistardState]):
         "variant", "players", "riders_per_player", "tokens", "laps", "track", "max_rounds")
     noun: ClassVar[str] = "race"
     playing_phase: ClassVar[str] = "racing"
+    over_days: ClassVar[bool] = True  # the host may choose a game played over days
     recent_limit: ClassVar[int] = 14
     # a computer's move comes on the room's timeline, a pace after the move before it, so
     # every screen sees each move in turn with "thinking" between

@@ -15,6 +15,7 @@ __all__ = ["GAME", "WielersimGame", "WielersimOptions", "WielersimState", "new_r
 # The registry takes GAME when it loads the games (raceday.core.registry.load_all); the
 # package itself stays light, so a quick command needs none of the rules.
 __getattr__ = lazy_exports(__name__, {
+    "RECORD_GAMES": "prologue",
     "GAME": "game", "WielersimGame": "game", "WielersimOptions": "game", "new_race":
     "game", "WielersimState": "rules"
 })

@@ -22,16 +22,19 @@ from raceday.analysis.stats import wilson_interval
 from raceday.core.digits import ascii_int
 from raceday.core.errors import OptionsError, RacedayError
 from raceday.core.events import Event, Message
+from raceday.core.protocol import State
 from raceday.core.runner import MAX_WORKERS
 from raceday.games.wielersim.campaign import (
     MAX_TOUR_RACES,
     Campaign,
     TourPrediction,
+    campaign_from_text,
     load_campaign,
     new_campaign,
     open_store,
     predict_tour,
     read_store,
+    save_new,
 )
 from raceday.games.wielersim.commentary import Commentator, stage_name
 from raceday.games.wielersim.game import GAME, WielersimOptions
@@ -60,10 +63,7 @@ from raceday.games.wielersim.stage import (
     Standings,
     prologue_win_chances,
     resolve_tour,
-    ride_stage,
     stage_count,
-    stage_rng,
-    start_stage,
 )
 from raceday.present import render
 from raceday.store.sessions import writable_store
@@ -664,7 +664,8 @@ def tour(
     ] = None,
     resume: Annotated[str | None, typer.Option(
         "--resume", metavar="NAME", callback=common.check_session_reference,
-        help="Go on with the saved stage race NAME from its last ridden stage (see --list).")
+        help="Go on with the saved stage race NAME from its last ridden stage (see --list), "
+        "or with the stage race of a record file NAME (saved under its name, or --save).")
     ] = None,
     list_saved: Annotated[bool, typer.Option(
         "--list", help="List the saved stage races and stop.")] = False,
@@ -682,12 +683,17 @@ def tour(
         return
     pause_s = common.default_delay(delay)
     if resume is not None:
-        if tour_file is not None or peloton is not None or seed is not None or save:
+        from_file = Path(resume).is_file()
+        if tour_file is not None or peloton is not None or seed is not None or (
+                save and not from_file):
             raise OptionsError("--resume takes no TOUR, PELOTON, --seed or --save: they are "
                                "saved with the race")
-        campaign = load_campaign(writable_store(db), resume)  # read-only: refused now
-        opening = say("tour.resuming", language, name=repr(resume), done=campaign.next_stage,
-                      total=stage_count(campaign.tour))
+        if from_file:
+            campaign = _campaign_from_file(resume, save, db)
+        else:
+            campaign = load_campaign(writable_store(db), resume)  # read-only: refused now
+        opening = say("tour.resuming", language, name=repr(campaign.name),
+                      done=campaign.next_stage, total=stage_count(campaign.tour))
     else:
         if tour_file is None or peloton is None:
             raise OptionsError("give a TOUR file and a PELOTON file (or --resume NAME, or "
@@ -715,6 +721,26 @@ def tour(
                    total=stage_count(campaign.tour), name=repr(campaign.name))
         with common.on_interrupt(kept, resume_command):
             raise
+
+
+def _campaign_from_file(path: str, save: str | None, db: Path | None) -> Campaign:
+    """The stage race of the record file ``path``, every stage checked through the rules
+    (the first bad line named), saved as a new session (``--save`` NAME, else its name)."""
+    from raceday.core.files import read_user_text
+    from raceday.core.record import RecordError
+
+    text = read_user_text(path, kind="record")
+    try:
+        campaign = campaign_from_text(text, save or None)
+    except RecordError as exc:
+        raise RecordError(f"{exc.problem} (in {path})", exc.line) from None
+    if not campaign.name.strip():
+        raise OptionsError(f"{path} names no stage race: give it a name with --save NAME")
+    store = open_store(db)
+    common.refuse_taken_save(store, GAME.name, campaign.name, "WielerSIM",
+                             common.resume_command("wielersim", "tour", campaign.name, db))
+    save_new(campaign, store)
+    return campaign
 
 
 def tour_main(campaign: Campaign, opening: str, *, auto: bool, delay: float,
@@ -786,17 +812,12 @@ def _ride_campaign(surface: Surface, campaign: Campaign, *, auto: bool, delay: f
                                                            lang))
             return
         surface.say(Rule(label))
-        state = None
-        rng = stage_rng(campaign.seed, index)
-        if choice == "watch":
-            state = start_stage(campaign.tour, campaign.peloton_spec, index,
-                                campaign.standings().leader if campaign.records else
-                                campaign.peloton_spec.get("jersey"))
-            if state is not None:
+
+        def watched(state: State, rng: np.random.Generator, choice: str = choice) -> None:
+            if choice == "watch" and isinstance(state, WielersimState):  # a prologue: no road
                 watch_race(surface, state, rng, delay=delay)
-        record = ride_stage(campaign.tour, campaign.peloton_spec, index, campaign.records,
-                            campaign.seed, state=state, rng=rng)
-        campaign.add_record(record)
+
+        campaign.ride(watched)  # its record saved
         _show_stage(surface, campaign)
     over = say("tour.over", lang, tour=campaign.tour["name"])
     surface.say(f"[bold]{over}[/] {say('tour.saved_final', lang, name=repr(campaign.name))}")

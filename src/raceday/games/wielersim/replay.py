@@ -1,5 +1,7 @@
-"""Replaying WielerSIM: a saved stage race as one step per ridden stage (its first three
-and the leader of the general classification), each linking to that stage's film; a watch
+"""Replaying WielerSIM: a saved stage race (its records, one per ridden stage) as one step
+per ridden stage (its first three and the leader of the general classification, the
+stage's moves played again through the rules for the terminal's table), each linking to
+that stage's film; a watch
 room (:mod:`raceday.games.wielersim.room`) with the film at every step of its log.
 
 A watch room's film is ridden again for its replay (:func:`room_frames`) by a fresh room
@@ -22,6 +24,7 @@ from raceday.present.replay import ReplayStep
 from raceday.store.sessions import SessionStore
 
 if TYPE_CHECKING:
+    from raceday.games.wielersim.campaign import Campaign
     from raceday.games.wielersim.room import WatchRoom
 
 PODIUM = 3
@@ -35,9 +38,15 @@ def finished(store: SessionStore, name: str) -> bool:
 
 def steps(store: SessionStore, name: str) -> list[ReplayStep]:
     from raceday.games.wielersim.campaign import load_campaign
+
+    return campaign_steps(load_campaign(store, name))
+
+
+def campaign_steps(c: Campaign) -> list[ReplayStep]:
+    """A stage race's records (:mod:`raceday.games.wielersim.campaign`) as one step per
+    ridden stage: its first three and the leader of the general classification."""
     from raceday.games.wielersim.commentary import stage_message
 
-    c = load_campaign(store, name)
     peloton = c.peloton
 
     def rider(number: int) -> str:
@@ -53,7 +62,7 @@ def steps(store: SessionStore, name: str) -> list[ReplayStep]:
             Message("replay.stage", {"name": stage_message(c.tour, i)}),
             [Message("replay.podium", {"riders": podium}),
              Message("replay.gc_leader", {"name": rider(leader), "number": leader})],
-            url=f"/replay/wielersim/{quote(name, safe='')}/{i}"))
+            url=f"/replay/wielersim/{quote(c.name, safe='')}/{i}"))
     return out
 
 
@@ -174,37 +183,44 @@ def road_board(state: Any, lang: str = "en") -> Any:
     return make
 
 
-def _stage_again(c: Any, index: int) -> Any | None:
-    """Stage ``index`` of a saved stage race ridden again by the rules, from the stage
-    race's seed (as :func:`raceday.games.wielersim.watch.stage_film` rides it): its state
-    at the finish, or None for a prologue (no road) or a ride that does not give the saved
-    record."""
-    from raceday.games.wielersim.commentary import stage_name
-    from raceday.games.wielersim.stage import (
-        stage_record,
-        stage_rng,
-        start_stage,
-    )
-    from raceday.games.wielersim.watch import film
+def _stage_again(c: Campaign, index: int) -> Any | None:
+    """Stage ``index`` of a saved stage race at its finish: its record's moves played
+    through the rules (a stage converted from a save made before records, which has none:
+    ridden again from the stage race's seed, as
+    :func:`raceday.games.wielersim.watch.stage_film` rides it); None for a prologue (no
+    road) or a ride that does not give the saved result."""
+    from raceday.core.play import play_game
+    from raceday.core.record import replay
+    from raceday.games.wielersim.campaign import stage_result
+    from raceday.games.wielersim.rules import WielersimState
+    from raceday.games.wielersim.stage import stage_rng
 
-    jersey = c.standings(index).leader if index else c.peloton_spec.get("jersey")
-    state = start_stage(c.tour, c.peloton_spec, index, jersey)
-    if state is None:
+    record = c.stages[index]
+    if record.moves:
+        state = replay(record).state
+    else:
+        state, _ = c.start_stage(index)
+        if isinstance(state, WielersimState):
+            play_game(state, [], stage_rng(c.seed, index))
+    if not isinstance(state, WielersimState) or not state.is_terminal():
         return None
-    film(state, stage_rng(c.seed, index))
-    record = stage_record(state, stage_name(c.tour, index), bonuses=c.tour["bonuses"],
-                          flat_stage_race=c.tour["flat_stage_race"])
-    return state if record == c.records[index] else None
+    return state if stage_result(c.tour, index, state) == c.records[index] else None
 
 
 def terminal_steps(store: SessionStore, name: str, lang: str = "en") -> list[Any]:
-    """A saved stage race in the terminal: each ridden stage (:func:`steps`) with its
-    result as the terminal prints it after a stage (the stage ridden again by the rules
-    from the saved seed: places, gaps, sprint and mountain points; a prologue's, which has
-    no road, from its record) and the general classification after it."""
+    """A saved stage race in the terminal (:func:`campaign_terminal_steps`)."""
+    from raceday.games.wielersim.campaign import load_campaign
+
+    return campaign_terminal_steps(load_campaign(store, name), lang)
+
+
+def campaign_terminal_steps(c: Campaign, lang: str = "en") -> list[Any]:
+    """A stage race's records in the terminal: each ridden stage (:func:`campaign_steps`)
+    with its result as the terminal prints it after a stage (the stage's moves played
+    again through the rules: places, gaps, sprint and mountain points; a prologue's, which
+    has no road, from its result) and the general classification after it."""
     from rich.console import Group
 
-    from raceday.games.wielersim.campaign import load_campaign
     from raceday.games.wielersim.commentary import stage_name
     from raceday.games.wielersim.render import (
         result_table,
@@ -213,9 +229,8 @@ def terminal_steps(store: SessionStore, name: str, lang: str = "en") -> list[Any
     )
     from raceday.present.terminal_replay import LazyBoard, TerminalStep
 
-    c = load_campaign(store, name)
     out = []
-    for i, step in enumerate(steps(store, name)):
+    for i, step in enumerate(campaign_steps(c)):
         def make(width: int, height: int, i: int = i) -> Any:
             state = _stage_again(c, i)
             top = (result_table(state, limit=10, lang=lang) if state is not None else
@@ -228,6 +243,15 @@ def terminal_steps(store: SessionStore, name: str, lang: str = "en") -> list[Any
                                 {"stage": i, "winner": results[0][0] if results else None,
                                  "leader": c.standings(i + 1).gc[0][0]}))
     return out
+
+
+def record_terminal_steps(text: str, lang: str = "en") -> list[Any]:
+    """An exported stage race (a record text of its stages) in the terminal, every stage
+    checked through the rules first (:class:`~raceday.core.record.RecordError` names the
+    first bad line)."""
+    from raceday.games.wielersim.campaign import campaign_from_text
+
+    return campaign_terminal_steps(campaign_from_text(text), lang)
 
 
 def room_boards(snapshot: Mapping[str, Any],

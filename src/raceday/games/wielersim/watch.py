@@ -10,14 +10,15 @@ result (:mod:`raceday.games.wielersim.filming`). Watching live is a watch room
 screen; the whole film of a saved stage (``stages/{i}``) is for replays, where the reader
 scrubs. Nothing is decided in the browser.
 
-Campaigns are the very documents ``raceday wielersim tour`` saves
+Campaigns are the very records ``raceday wielersim tour`` saves, one per ridden stage
 (:mod:`raceday.games.wielersim.campaign`) in the server's database, so a stage race
 started in the terminal can be continued here and the other way round. Stage ``i`` always
 rides with the generator spawned for ``i`` from the campaign's seed, so a stage is the
 same race whichever face rides it, and any stage already ridden can be ridden again as a
 film (a replay) that must give the record that was saved (checked; a mismatch is an
-error, never a silently different race). Riding a stage saves its record with the
-store's compare-and-swap: if the terminal saved the stage first, the browser is told so.
+error, never a silently different race). Riding a stage saves its record (the stage's
+moves and result) with the store's compare-and-swap: if the terminal saved the stage
+first, the browser is told so.
 Request bodies are the models of :mod:`raceday.games.wielersim.choices`.
 
 REST (JSON; errors are ``{"error": "..."}`` with a 4xx status):
@@ -178,7 +179,7 @@ def list_campaigns(store: SessionStore, names: list[tuple[str, bool]]) -> list[d
         try:
             out.append({**campaign_summary(store, name), "owner": owned})
         except RacedayError:
-            continue  # not a campaign document: not listed
+            continue  # not a stage race's records: not listed
     return out
 
 
@@ -301,7 +302,6 @@ def stage_room_options(store: SessionStore, name: str, index: int) -> dict[str, 
 def ride_next(store: SessionStore, name: str, stage: int) -> dict[str, Any]:
     """Ride the campaign's next stage (it must be ``stage``) and save its record."""
     from raceday.games.wielersim.campaign import load_campaign
-    from raceday.games.wielersim.stage import ride_stage
 
     c = load_campaign(store, name)
     if c.finished:
@@ -309,8 +309,7 @@ def ride_next(store: SessionStore, name: str, stage: int) -> dict[str, Any]:
     if stage != c.next_stage:
         raise refused("not_next_stage", 409, stage=stage + 1, name=repr(name),
                       done=c.next_stage)
-    record = ride_stage(c.tour, c.peloton_spec, stage, c.records, c.seed)
-    c.add_record(record)  # compare-and-swap: refused if the terminal saved it first
+    c.ride()  # its record saved; compare-and-swap: refused if the terminal saved it first
     return {"name": name, "stage": stage, "done": c.next_stage}
 
 

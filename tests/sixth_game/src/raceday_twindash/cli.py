@@ -10,30 +10,30 @@ decoded here; the board is :mod:`raceday_twindash.board`, drawn from the state's
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated, Any
 
-import numpy as np
 import typer
-from rich.text import Text
 
 from raceday.core.agents import Agent
-from raceday.core.digits import ascii_int
 from raceday.core.errors import OptionsError
-from raceday.core.events import Event, Message
-from raceday.present import LANGUAGES, describe_action, describe_event, describe_outcome, render
+from raceday.present import LANGUAGES, render
+from raceday.store.sessions import SessionStore, writable_store
 from raceday.terminal.common import (
-    DIGITS_ONLY,
+    DbOpt,
     DelayOpt,
     JsonOpt,
     PlainOpt,
+    SaveOpt,
     SeedOpt,
     default_delay,
-    foreign_digits,
     fresh_seed,
     print_json,
 )
 from raceday.terminal.options import GIVEN, GivenOptions, game_options
-from raceday.terminal.surface import Choice, Prompt, Surface
+from raceday.terminal.session import GameSession
+from raceday.terminal.surface import Board, Surface
+from raceday.terminal.table import TurnTable, seats_tag
 from raceday.terminal.tui import run_command
 from raceday_twindash.agents import LEVELS, make_agent
 from raceday_twindash.board import board
@@ -71,90 +71,42 @@ def _seat_option(flag: str, runner: str) -> Any:
                         help=f"Who runs {runner}: {', '.join(SEATS)}.")
 
 
-class Table:
-    """One game in the terminal: the state, the language, the seats, the dice. Its loop
-    (:meth:`main`) talks only to a :class:`~raceday.terminal.surface.Surface`, so the same
-    code runs in full screen and line by line (``--plain``, a pipe)."""
+class Table(TurnTable):
+    """Twin Dice Dash on the terminal kit (:class:`~raceday.terminal.table.TurnTable`): the
+    kit runs the bets (sealed in seat order), the dice, the computers, undo, the record and
+    the save; this declares the game's own words, its computers and its board."""
 
-    def __init__(self, options: TwinDashOptions, seats: list[str], seed: int, lang: str,
-                 delay: float) -> None:
-        self.state: TwinDashState = GAME.new_state(options)
-        self.lang = lang
-        self.delay = delay
-        self.rng = np.random.default_rng(seed)
-        self.agents: dict[int, Agent] = {p: make_agent(seat) for p, seat in enumerate(seats)
-                                         if seat != HUMAN}
-        self.humans = [p for p, seat in enumerate(seats) if seat == HUMAN]
+    game = GAME
+    levels = LEVELS
+    history = "twindash-bet"
+    choose_key = "ui.choose"
+    hand_over_key = "ui.hand_over"
+    not_a_choice_key = "ui.not_a_choice"
+    you_are_key = "ui.you_are"
 
-    def say(self, message: Message | str, **params: Any) -> str:
-        return render(message, self.lang, GAME_NAME, params)
+    def make_agent(self, level: str) -> Agent:
+        return make_agent(level)
 
-    def show_events(self, surface: Surface, events: list[Event]) -> None:
-        for event in events:
-            surface.say(Text(describe_event(GAME_NAME, event, self.lang)))
-        surface.pause(self.delay)
+    def seat_name(self, player: int) -> Any:
+        return runner_name(player)  # a message, worded in the table's language
 
-    def show_board(self, surface: Surface, status: str | None = None) -> None:
-        """The board now; ``status`` is the full screen's status bar (the board itself
-        says the round, so line mode prints no second line for it)."""
-        chances = None if self.state.is_terminal() else self.state.further_chances()
-        surface.board(board(self.state.frame(), self.lang, chances),
-                      status if surface.full_screen else None)
+    def board(self, surface: Surface) -> Board:
+        state: TwinDashState = self.state
+        chances = None if state.is_terminal() else state.further_chances()
+        return board(state.frame(), self.lang, chances)
 
-    def ask(self, surface: Surface, player: int) -> int:
-        """The bet of a person at the keyboard: a number from the menu of legal bets (full
-        screen lists them to pick; line mode prints the menu first)."""
-        actions = self.state.legal_actions_for(player)
-        labels = [describe_action(self.state, action, self.lang) for action in actions]
-        if not surface.full_screen:
-            for number, label in enumerate(labels, start=1):
-                surface.say(Text(f"  {number}. {label}"))
-        secret = len(self.humans) > 1  # another player is at the same keyboard
-        prompt = Prompt(self.say("ui.choose", name=runner_name(player)) + " ",
-                        choices=[Choice(str(n), f"{n}. {label}")
-                                 for n, label in enumerate(labels, start=1)],
-                        secret=secret, history="twindash-bet")
-        if surface.full_screen:  # line mode asks with the same words at the cursor
-            surface.status(self.say("ui.choose", name=runner_name(player)))
-        while True:
-            try:
-                text = surface.ask(prompt)
-            except EOFError:
-                raise typer.Abort() from None
-            if foreign_digits(text):
-                surface.say(Text(DIGITS_ONLY))
-                continue
-            chosen = ascii_int(text)
-            if chosen is not None and 1 <= chosen <= len(actions):
-                return actions[chosen - 1]
-            surface.say(Text(self.say("ui.not_a_choice")))
+    def turn_status(self) -> str:
+        return self.say("ui.round", round=self.state.round, rounds=self.state.course.rounds)
 
-    def round(self, surface: Surface) -> None:
-        """Every bet, sealed in seat order (none shown to another player), then the dice."""
-        self.show_board(surface, self.say("ui.round", round=self.state.round,
-                                          rounds=self.state.course.rounds))
-        for player in self.state.acting_players():
-            if player in self.agents:
-                assert self.state.current_player() == player  # bets are asked in seat order
-                action = self.agents[player].choose(self.state, self.rng)
-            else:
-                if len(self.humans) > 1:
-                    surface.say(Text(self.say("ui.hand_over", name=runner_name(player))))
-                action = self.ask(surface, player)
-            self.show_events(surface, self.state.apply_action_for(player, action))
-        draw = self.state.sample_chance(self.rng)
-        self.show_events(surface, self.state.apply_action(draw.outcome, draw.detail))
 
-    def main(self, surface: Surface) -> int:
-        """The whole race on ``surface``; its result is the last line of the log."""
-        if len(self.humans) == 1:
-            surface.say(Text(self.say("ui.you_are", name=runner_name(self.humans[0]))))
-        while not self.state.is_terminal():
-            self.round(surface)
-        result = describe_outcome(GAME_NAME, self.state.outcome(), self.lang)
-        self.show_board(surface, result)
-        surface.say(Text(result, style="bold"))
-        return 0
+def new_table(options: TwinDashOptions, seats: list[str], seed: int, lang: str,
+              delay: float, name: str | None = None, store: SessionStore | None = None
+              ) -> Table:
+    """A new game on the kit (its record saved as ``name`` in ``store`` when given)."""
+    names = [render(runner_name(p), "en", GAME_NAME) for p in range(len(seats))]
+    session = GameSession.new(GAME_NAME, options.to_json(), seed=seed, store=store, name=name,
+                              seats=seats_tag(names, seats))
+    return Table(session, seats, lang, delay)
 
 
 def seats(options: TwinDashOptions, red: str, blue: str) -> list[str]:
@@ -172,12 +124,22 @@ def play_command(
     lang: LangOpt = "en",
     delay: DelayOpt = None,
     plain: PlainOpt = False,
+    save: SaveOpt = None,
+    db: DbOpt = None,
+    resume: Annotated[Path | None, typer.Option(
+        "--resume", metavar="FILE", help="Go on with the game of a record FILE "
+        "(raceday record export; docs/record-format.md).")] = None,
 ) -> None:
     """Play against the computer (--blue bookie) or a second person (--blue human); with
-    --players 3 or 4 the computer runs Green and Yellow."""
-    options = course.parse()
-    table = Table(options, seats(options, red, blue), fresh_seed(seed), lang,
-                  default_delay(delay, 0.0))
+    --players 3 or 4 the computer runs Green and Yellow. --save NAME keeps the game's record
+    as it is played; --resume FILE goes on from a record."""
+    store = writable_store(db) if save is not None else None
+    if resume is not None:
+        table = Table.resumed(resume, lang, default_delay(delay, 0.0), store=store, name=save)
+    else:
+        options = course.parse()
+        table = new_table(options, seats(options, red, blue), fresh_seed(seed), lang,
+                          default_delay(delay, 0.0), save, store)
     run_command(table.main, title=GAME.title, lang=lang, plain=plain)
 
 
@@ -198,11 +160,11 @@ def watch_command(
         raise OptionsError("watch is for computer players; use 'raceday twindash play' to "
                            "take a seat")
     options = course.parse()
-    table = Table(options, seats(options, red, blue), fresh_seed(seed), lang,
-                  0.0 if json_out else default_delay(delay))
+    table = new_table(options, seats(options, red, blue), fresh_seed(seed), lang,
+                      0.0 if json_out else default_delay(delay))
     if json_out:
         record = GAME.play(options, [make_agent(s) for s in seats(options, red, blue)],
-                           table.rng)
+                           table.session.rng)
         result = record.final_state.outcome()
         print_json({"termination": result.termination, "winner": result.winner,
                     "scores": {str(k): v for k, v in result.scores.items()},

@@ -1,9 +1,11 @@
 // The landing page's "PISTARD" card: the race, 1 to 5 players (each a person or a computer
-// level), riders, tokens, laps and track. The race's options are built from the options
-// model's schema (options-form.js); the server checks every option with the same model.
+// level), riders, tokens, laps and track, and whether it is played over days. The race's
+// options are built from the options model's schema (options-form.js); the server checks
+// every option with the same model.
 import { el } from "/static/js/common.js";
 import { optionField, readOptions } from "/static/js/options-form.js";
 import { createRoom, kindSelect, mountCard } from "/static/js/rooms.js";
+import { daysField } from "/static/js/days.js";
 import { t } from "/static/js/i18n.js";
 
 const VARIANTS = { scratch: [2, 5], points: [2, 5], elimination: [2, 5], sprint: [2, 2], ttt: [1, 1], pursuit: [2, 2] };
@@ -17,6 +19,7 @@ function draw(box, schema) {
   const tokens = field("tokens", { id: "pi-tokens" });
   const laps = field("laps", { id: "pi-laps", value: LAPS });
   const track = field("track", { id: "pi-trackname", choices: TRACKS });
+  const days = daysField("pi-days");
   const count = el("select", { name: "count", id: "pi-count" });
   const players = el("div", { class: "gp-players" });
   const sync = () => {
@@ -36,12 +39,12 @@ function draw(box, schema) {
     el("p", { class: "note" }, t("pi_setup_hint")),
     variant.nodes,
     el("label", { for: "pi-count" }, t("pi_players")), count, players,
-    riders.nodes, tokens.nodes, laps.nodes, track.nodes,
+    riders.nodes, tokens.nodes, laps.nodes, track.nodes, days.nodes,
     el("button", { type: "submit", class: "primary" }, t("pi_create")));
   sync();
   form.addEventListener("submit", (ev) => {
     ev.preventDefault();
-    const race = variant.input.value === "points" ? [variant, riders, tokens, laps, track] : [variant, riders, tokens, track];
+    const race = variant.input.value === "points" ? [variant, riders, tokens, laps, track, days] : [variant, riders, tokens, track, days];
     const options = { ...readOptions(race), players: [...players.querySelectorAll("select")].map((s) => s.value) };
     createRoom("pistard", options, document.getElementById("error"));
   });

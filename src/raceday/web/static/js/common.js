@@ -53,14 +53,49 @@ const store = {
   get(key) { try { return localStorage.getItem(key); } catch (_) { return null; } },
   set(key, value) { try { localStorage.setItem(key, value); } catch (_) { /* off */ } },
   del(key) { try { localStorage.removeItem(key); } catch (_) { /* off */ } },
+  keys() {
+    try { return Array.from({ length: localStorage.length }, (_, i) => localStorage.key(i)); } catch (_) { return []; }
+  },
 };
+const ROLES = { host: "raceday.host.", seat: "raceday.seat." };
 export const tokens = {
   host: (code) => store.get(`raceday.host.${code}`),
   setHost: (code, tok) => store.set(`raceday.host.${code}`, tok),
   seat: (code) => store.get(`raceday.seat.${code}`),
   setSeat: (code, tok) => store.set(`raceday.seat.${code}`, tok),
   forgetSeat: (code) => store.del(`raceday.seat.${code}`),
+  // Every key this device holds: [{code, role: "host" | "seat", token}] (the landing
+  // page's "my games").
+  held() {
+    const found = [];
+    for (const key of store.keys()) {
+      for (const [role, prefix] of Object.entries(ROLES)) {
+        const token = key?.startsWith(prefix) ? store.get(key) : null;
+        if (token) found.push({ code: key.slice(prefix.length), role, token });
+      }
+    }
+    return found;
+  },
+  forget: (code, role) => store.del(`${ROLES[role]}${code}`),
+  // A seat's or the host's own link (/play/CODE#seat=KEY, /host/CODE#host=KEY: the key in
+  // the part of the address a browser never sends): kept in this device's storage, then
+  // taken off the address bar and its history entry. True if the address carried one.
+  fromLink(code, role) {
+    const key = new URLSearchParams(location.hash.slice(1)).get(role);
+    if (!key || !code) return false;
+    store.set(`${ROLES[role]}${code}`, key);
+    history.replaceState(null, "", location.pathname + location.search);
+    return true;
+  },
 };
+
+// The address that opens `role`'s place in room `code` with its key on any device: the
+// server's own address (the public one, as in `joinUrl`) with the key after "#".
+export function keyLink(joinUrl, code, role, token) {
+  const base = String(joinUrl || `${location.origin}/play/${code}`).replace(/play\/[^/]*$/, "");
+  const page = role === "host" ? "host" : "play";
+  return `${base}${page}/${encodeURIComponent(code)}#${role}=${encodeURIComponent(token)}`;
+}
 
 // A copy of a view for a page's handlers, so what a page does with it never touches the
 // copy the next patch is applied to (and every view is new objects, as it always was).

@@ -1,6 +1,9 @@
 // The big screen (host or spectator): finds the room's game and hands over to its module.
+// The host's own link (/host/CODE#host=KEY) keeps its key on this device; in a game played
+// over days the host is offered that link under the screen (days.js).
 import { el, errorLine, pageKind, roomCode, roomCodeTag, statusLine, tokens } from "./common.js";
 import { noticeIfClosed, openRoomOrNotice } from "./closed.js";
+import { keyLinkPanel } from "./days.js";
 import { connectScreen } from "./screen.js";
 import { soundButton } from "./sound.js";
 import { languageButton, onLanguage, t } from "./i18n.js";
@@ -22,6 +25,7 @@ async function main() {
   const error = errorLine();
   const info = await openRoomOrNotice(code, app);  // a closed room: its notice
   if (!info) return;
+  if (!watching) tokens.fromLink(code, "host");
   const token = watching ? null : tokens.host(code);
   const role = token ? "host" : "spectator";
   const game = await import(`/games/${info.game}/static/host.js`);
@@ -36,6 +40,7 @@ async function main() {
     status.node, soundButton(), languageButton());
   const main = el("main", { id: "screen" });
   app.replaceChildren(header, error.node, main);
+  if (role === "host" && info.days) main.after(keyLinkPanel(info, code, "host", token));
   const screen = game.mount(main, { code, info, role, error });
   connectScreen(code, token, screen, {
     status, error, main,

@@ -1,9 +1,11 @@
 import { api, el } from "./common.js";
 import { languageButton, t, translatePage } from "./i18n.js";
+import { myGames } from "./mygames.js";
 
 translatePage();
 document.getElementById("lang").append(languageButton());
 const error = document.getElementById("error");
+myGames(error);  // the rooms this device holds a key of, first on the page
 
 // Each game's card (hosting a party of that game) is its package's static/setup.js, for
 // every game the server finds (GET /api/games): the page lists no game of its own. Loaded

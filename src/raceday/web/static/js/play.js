@@ -1,7 +1,9 @@
-// A phone: joins the room with a name (or rejoins from its stored token), then hands over
-// to the game's phone module.
+// A phone: joins the room with a name (or rejoins from its stored token, or from its seat's
+// link /play/CODE#seat=KEY), then hands over to the game's phone module. In a game played
+// over days the seat's own link is offered under it (days.js).
 import { api, el, errorLine, roomCode, roomCodeTag, statusLine, tokens } from "./common.js";
 import { noticeIfClosed, openRoomOrNotice } from "./closed.js";
+import { keyLinkPanel } from "./days.js";
 import { connectScreen } from "./screen.js";
 import { soundButton } from "./sound.js";
 import { languageButton, onLanguage, t } from "./i18n.js";
@@ -15,6 +17,7 @@ async function main() {
   // a closed room: its notice (with the replay of a finished one)
   const info = await openRoomOrNotice(code, app);
   if (!info) return;
+  tokens.fromLink(code, "seat");  // a seat's own link: its key kept on this device
   const token = tokens.seat(code);
   // a phone that comes after the start cannot take a seat (the server refuses): it watches
   if (!token && info.phase !== "lobby") {
@@ -58,9 +61,12 @@ function joinForm(info, main, status, error) {
 async function start(token, info, main, status, error) {
   const game = await import(`/games/${info.game}/static/play.js`);
   const screen = game.mount(main, { code, info, error });
+  const panel = info.days ? keyLinkPanel(info, code, "seat", token) : null;
+  if (panel) main.after(panel);
   connectScreen(code, token, screen, {
     status, error, main,
     fatal: (m) => {
+      panel?.remove();
       tokens.forgetSeat(code);
       error.show(m);
       main.replaceChildren(el("p", {}, t("lost_seat", { code })),
