@@ -89,6 +89,7 @@ function mountPlayer({ title, total, hasBoard, drawStep, extra = null, below = (
   const view = el("div", { class: `replay-view${hasBoard ? " has-board" : ""}` },
     hasBoard ? el("div", { class: "replay-board-col" }, boardBox, under) : null,
     el("div", { class: "replay-side" }, controls, words, extra));
+  main.classList.remove("replay-list");
   main.replaceChildren(el("h2", { class: "replay-title" }, title()), view);
   document.title = `${title()} — raceday`;
 
@@ -333,11 +334,14 @@ async function list() {
     `${say(it.game, { key: "title" })} — ${it.name}${it.source === "room" && (it.number > 1 || it.url !== `/replay/room/${it.name}`) ? ` · ${it.number}` : ""}`),
     it.winners?.length ? el("span", { class: "winners" }, ` · ${t("rp_won_by", { names: winners(it) })}`) : null,
     it.when ? el("span", { class: "note" }, ` ${it.when}`) : null);
-  main.replaceChildren(recordOpener(),
-    el("section", { class: "card" }, el("h2", {}, t("rp_rooms")),
+  // on a wide screen the rooms fill one column, the saved games and a record file the other
+  main.classList.add("replay-list");
+  main.replaceChildren(
+    el("section", { class: "card replay-rooms" }, el("h2", {}, t("rp_rooms")),
       data.rooms.length ? el("ul", { class: "replays" }, data.rooms.map(item)) : el("p", { class: "note" }, t("rp_none"))),
     el("section", { class: "card" }, el("h2", {}, t("rp_sessions")), el("p", { class: "note" }, t("rp_sessions_hint")),
-      data.sessions.length ? el("ul", { class: "replays" }, data.sessions.map(item)) : el("p", { class: "note" }, t("rp_none"))));
+      data.sessions.length ? el("ul", { class: "replays" }, data.sessions.map(item)) : el("p", { class: "note" }, t("rp_none"))),
+    recordOpener());
   redraw = list;
 }
 
