@@ -18,6 +18,8 @@ import pytest
 from raceday.cli.main import run
 from raceday.games.derby.rules import horse_name
 from raceday.games.hairpin.rules import HairpinState
+from raceday.games.hairpin.saves import final_state
+from raceday.games.hairpin.saves import load as load_hairpin
 from raceday.games.keirin.saved_night import BetSession
 from raceday.games.wielersim.campaign import load_campaign
 from raceday.present.messages import render
@@ -82,7 +84,8 @@ def test_list_shows_every_game_with_its_steps(saves: Path,
     assert items["night"]["steps"] == len(store.log("keirin", "night")) == 2
     assert items["party"]["steps"] == len(store.log("derby", "party"))
     assert items["tour"]["steps"] == len(store.log("wielersim", "tour"))
-    assert items["duel"]["steps"] == len(store.load("hairpin", "duel")[0]["moves"])
+    duel = load_hairpin(store, "duel").record  # a Hairpin game is saved as its record
+    assert items["duel"]["steps"] == len([m for m in duel.moves if m.who != "chance"])
     assert all(i["finished"] for i in items.values())
     code, table, _ = replay(capsys, "--list", "--db", str(saves))
     assert code == 0 and all(name in table for name in items)
@@ -129,13 +132,13 @@ def test_derby_party_steps_are_lots_and_races_with_the_track(
 
 def test_hairpin_game_replays_move_by_move(saves: Path,
                                            capsys: pytest.CaptureFixture[str]) -> None:
-    doc_saved, _ = SessionStore(saves).load("hairpin", "duel")
-    moves = doc_saved["moves"]
-    final = HairpinState.from_json(doc_saved["state"])
+    saved = load_hairpin(SessionStore(saves), "duel")  # the game's record
+    moves = [m.name for m in saved.record.moves if m.who != "chance"]
+    final = final_state(saved)
     doc = replay_json(capsys, "duel", "--db", str(saves))
     assert doc["total"] == len(moves) and doc["total"] > 1
-    assert [s["move"] for s in doc["steps"]] == [m["move"] for m in moves]
-    assert moves[0]["move"] in doc["steps"][0]["words"][0]
+    assert [s["move"] for s in doc["steps"]] == moves
+    assert moves[0] in doc["steps"][0]["words"][0]
     last = doc["steps"][-1]["board"]
     laps = final.position.laps
     assert f"{laps[0]}/" in last and f"{laps[1]}/" in last  # the counters of the end

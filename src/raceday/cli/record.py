@@ -105,13 +105,9 @@ def room_record(store: Any, code: str) -> Record:
 def check_output(path: Path, force: bool) -> None:
     """A record file to write: not a folder, in a folder that exists, not overwriting a
     file unless ``force``."""
-    if path.is_dir():
-        raise RecordCommandError(f"--out {path} is a directory")
-    if path.exists() and not force:
-        raise RecordCommandError(f"--out {path} exists; give --force to overwrite it")
-    parent = path.parent if str(path.parent) else Path(".")
-    if not parent.is_dir():
-        raise RecordCommandError(f"--out: the folder {parent} does not exist")
+    from raceday.core.files import check_output_file
+
+    check_output_file(path, "--out", force=force)
 
 
 NameArg = Annotated[str, typer.Argument(

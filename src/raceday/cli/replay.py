@@ -111,6 +111,10 @@ def _final_state(store: SessionStore, game: str, name: str) -> Any:
     from raceday.core.serialize import loads_state
 
     doc, _ = store.load(game, name)
+    if isinstance(doc.get("record"), str):  # a game saved as its record
+        from raceday.store.records import opened
+
+        return opened(doc, None, None, name).state()
     saved = doc.get("state")
     if saved is None:
         raise SaveFormatError(f"saved {game} session {name!r} holds no position to replay")

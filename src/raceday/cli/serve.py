@@ -19,14 +19,17 @@ import socket
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from raceday.core.errors import OptionsError
+from raceday.core.errors import OptionsError, SaveFormatError
 from raceday.terminal import common
 from raceday.terminal.common import console, err_console, in_range
 from raceday.terminal.groups import option_group
+
+if TYPE_CHECKING:
+    from raceday.core.record import Record
 
 HELP = "Host a party in the browser: a big screen plus phones on your network."
 
@@ -334,9 +337,12 @@ def serve_command(host: str = "127.0.0.1", port: int = 8000, db: Path | None = N
                   trusted_proxies: Sequence[str] = (), run: bool = True,
                   shard: str | None = None,
                   idle_close: float = IDLE_CLOSE_DEFAULT,
-                  limits: Sequence[str] = (), lang: str = "en") -> None:
+                  limits: Sequence[str] = (), lang: str = "en",
+                  record: Path | None = None) -> None:
     """Open the database, print the addresses and a QR code, and serve until Ctrl-C; its
-    lines in ``lang``.
+    lines in ``lang``. With ``record``, a room is opened whose game goes on from that
+    record file (checked before anything is opened: a bad record, a party's or a finished
+    game's, is refused in one line naming the problem and its line; exit 2).
 
     A port that cannot be listened on is refused in one line (exit 2) before anything is
     printed or opened, as is a database that cannot be written (create_app checks). The
@@ -361,6 +367,7 @@ def serve_command(host: str = "127.0.0.1", port: int = 8000, db: Path | None = N
     problem = port_problem(host, port)
     if problem is not None:
         raise OptionsError(problem)
+    opened = None if record is None else record_to_open(record)
     import segno
 
     from raceday.store.sessions import default_db_path
@@ -406,6 +413,12 @@ def serve_command(host: str = "127.0.0.1", port: int = 8000, db: Path | None = N
             f"{name.replace('_', '-')}={value:g}" for name, value in shown.items())))
     for u in urls:
         console.print("  " + say_bold("open", "url", u))
+    if opened is not None and record is not None:
+        room, token = web_app.state.rooms.create_from_record(opened)
+        console.print("  " + say("record_room", code=room.code, file=str(record),
+                                 moves=len(opened.moves),
+                                 host=f"{public}host/{room.code}#host={token}",
+                                 join=f"{public}play/{room.code}"), soft_wrap=True)
     if host in ("127.0.0.1", "::1") and public_url is None:
         console.print("  " + say_bold("local_only", "command",
                                       f"raceday serve --host 0.0.0.0 --port {port}"))
@@ -447,6 +460,29 @@ def serve_command(host: str = "127.0.0.1", port: int = 8000, db: Path | None = N
         err_console.print(say("stopped"))
 
 
+def record_to_open(path: Path) -> Record:
+    """The record file ``path``, checked as a room would open it (a SaveFormatError naming
+    the file and the first bad line, or a RoomError saying why no room can go on from it)."""
+    from raceday.core.files import read_user_text
+    from raceday.core.record import RecordError, parse_record
+    from raceday.rooms.record import room_from_record
+
+    try:
+        record = parse_record(read_user_text(path, kind="record"))
+        room_from_record(record)  # the rules play it through; a party or a finished game
+    except RecordError as exc:
+        where = "" if exc.line is None else f" line {exc.line}:"
+        raise SaveFormatError(f"{path}:{where} {exc.problem}") from None
+    return record
+
+
+RecordOpt = Annotated[Path | None, typer.Option(
+    "--record", metavar="FILE",
+    help="open a room that goes on from this record (a game begun with 'raceday hairpin "
+         "play --name', exported with 'raceday record export'); its code and links are "
+         "printed")]
+
+
 @app.command()
 @option_group(BehindProxy)
 def serve(
@@ -459,6 +495,7 @@ def serve(
     limit: LimitOpt = None,
     seats_per_address: SeatsPerAddressOpt = None,
     lang: common.LangOpt = None,
+    record: RecordOpt = None,
 ) -> None:
     """Start the party server: open the printed address on the big screen."""
     limits = list(limit or [])
@@ -467,4 +504,5 @@ def serve(
     serve_command(check_host(host), port, db, public_url=proxy.public_url,
                   allow_origins=proxy.allow_origin or [],
                   trusted_proxies=proxy.trusted_proxy or [], shard=shard,
-                  idle_close=idle_close, limits=limits, lang=common.resolve_lang(lang))
+                  idle_close=idle_close, limits=limits, lang=common.resolve_lang(lang),
+                  record=record)

@@ -29,8 +29,8 @@ simulation jobs), ``replay`` (reading its saved sessions and old room events for
 replays, :mod:`raceday.present.replay`), ``warm`` (its compiled engines for ``raceday
 warm-up``, ``ENGINES``) and ``picture`` (a state drawn as plain text, ``text_picture``,
 :func:`raceday.present.pictures.text_picture`) and ``record_convert`` (``convert``: its
-saves from before records read as records, :mod:`raceday.store.converters`). Its browser assets live in the folder
-``static/`` and its words in ``messages/<lang>.json``."""
+saves from before records read as records, :mod:`raceday.store.converters`). Its browser
+assets live in the folder ``static/`` and its words in ``messages/<lang>.json``."""
 
 
 @cache

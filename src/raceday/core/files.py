@@ -124,3 +124,19 @@ def read_user_text(path: str | Path, *, kind: str, max_bytes: int = DEFAULT_MAX_
         raise InputFileError(f"{path}: not a text file (it contains NUL bytes); a {kind} file "
                              "is UTF-8 text")
     return text.removeprefix("\ufeff")
+
+
+def check_output_file(path: Path, option: str, *, force: bool = False) -> Path:
+    """A file a command is about to write (checked before any work): not a folder, in a
+    folder that exists, and not an existing file unless ``force``; :class:`OptionsError`
+    naming ``option`` (``--out``, ``--save``) otherwise."""
+    from raceday.core.errors import OptionsError
+
+    if path.is_dir():
+        raise OptionsError(f"{option} {path} is a directory")
+    if path.exists() and not force:
+        raise OptionsError(f"{option} {path} exists; give --force to overwrite it")
+    parent = path.parent if str(path.parent) else Path(".")
+    if not parent.is_dir():
+        raise OptionsError(f"{option}: the folder {parent} does not exist")
+    return path

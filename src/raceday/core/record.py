@@ -310,12 +310,7 @@ def apply_move(state: State, move: Move) -> list[Event]:
     wanted = " ".join(move.name.split()).lower()
     for action in candidates:
         if " ".join(state.action_to_string(action).split()).lower() == wanted:
-            try:
-                if move.player == CHANCE:
-                    return state.apply_action(action, move.detail)
-                return state.apply_action_for(move.player, action)
-            except RacedayError as exc:
-                raise RecordError(f"{move.name!r}: {exc}", move.line) from None
+            return _apply_found(state, move, action)
     shown = ", ".join(state.action_to_string(a) for a in candidates[:8])
     more = ", ..." if len(candidates) > 8 else ""
     raise RecordError(f"{move.who} cannot play {move.name!r} here (legal: {shown}{more})",
@@ -344,6 +339,11 @@ def _named(state: State, move: Move) -> list[Event] | None:
     action = action_named(move.player, move.name)
     if action is None:
         return None
+    return _apply_found(state, move, action)
+
+
+def _apply_found(state: State, move: Move, action: int) -> list[Event]:
+    """Apply the ``action`` ``move`` names (a rule refusing it is the move's line's)."""
     try:
         if move.player == CHANCE:
             return state.apply_action(action, move.detail)

@@ -34,6 +34,7 @@ from raceday.analysis.stats import wilson_interval
 from raceday.core.agents import MCTSAgent, RandomAgent
 from raceday.core.discovery import game_packages
 from raceday.core.errors import OptionsError
+from raceday.core.files import check_output_file
 from raceday.core.protocol import State
 from raceday.core.record import Record, records_text
 from raceday.core.serialize import atomic_write_text
@@ -171,14 +172,7 @@ def check_out_path(path: Path, force: bool = False) -> Path:
     unless ``force`` (checked before playing)."""
     if path.suffix.lower() not in (".csv", ".json"):
         raise OptionsError(f"--out must end in .csv or .json, got {str(path)!r}")
-    if path.is_dir():
-        raise OptionsError(f"--out {path} is a directory")
-    if path.exists() and not force:
-        raise OptionsError(f"--out {path} exists; give --force to overwrite it")
-    parent = path.parent if str(path.parent) else Path(".")
-    if not parent.is_dir():
-        raise OptionsError(f"--out: the folder {parent} does not exist")
-    return path
+    return check_output_file(path, "--out", force=force)
 
 
 def write_results(result: ArenaResult, path: Path) -> None:
@@ -193,14 +187,7 @@ def write_results(result: ArenaResult, path: Path) -> None:
 def check_save_path(path: Path, force: bool = False) -> Path:
     """A records file (``--save``) whose folder exists, not overwriting a file unless
     ``force`` (checked before playing)."""
-    if path.is_dir():
-        raise OptionsError(f"--save {path} is a directory")
-    if path.exists() and not force:
-        raise OptionsError(f"--save {path} exists; give --force to overwrite it")
-    parent = path.parent if str(path.parent) else Path(".")
-    if not parent.is_dir():
-        raise OptionsError(f"--save: the folder {parent} does not exist")
-    return path
+    return check_output_file(path, "--save", force=force)
 
 
 def write_records(result: ArenaResult, path: Path) -> None:

@@ -44,7 +44,8 @@ import numpy as np
 from raceday.core.errors import RacedayError
 from raceday.core.events import Event, Message
 from raceday.core.game import AnyGame, GameOptions
-from raceday.core.protocol import Outcome, State
+from raceday.core.protocol import Outcome, State, stop_noting
+from raceday.core.record import Record, Recorder, parse_record, replay
 from raceday.present import refusal
 from raceday.rooms.intents import (
     KIT_INTENTS,
@@ -114,8 +115,17 @@ class RoomBase(Generic[StateT]):
 
     def __init__(self, options: GameOptions) -> None:
         self.options = options
-        self.state: StateT | None = None
+        # the game's record, written as it is played (see :attr:`state`); None in the lobby
+        self.recorder: Recorder | None = None
+        self._state: StateT | None = None
         self.undo: list[JSON] = []  # states before each undoable action, oldest first
+        # the number of recorded moves at each of the last undo states (aligned with the
+        # end of ``undo``: a room saved before records has fewer)
+        self.undo_marks: list[int] = []
+        # a record the host's start goes on from (a room opened from a record), or None
+        self.resume_record: Record | None = None
+        # how many of the record's moves were made before this room (a game it went on)
+        self.record_before = 0
         self.recent: list[JSON] = []  # the last events kept for the view, newest last
         self.abandoned = False
         self.pace = self.default_pace
@@ -124,6 +134,64 @@ class RoomBase(Generic[StateT]):
         # the seats whose phone is connected, as the server told (None: never told, so
         # every seat counts as present)
         self.present: set[int] | None = None
+
+    # --- the state and its record -------------------------------------------------------------
+    @property
+    def state(self) -> StateT | None:
+        """The game being played (None in the lobby). Every move applied to it is written
+        down by :attr:`recorder`: setting a new state (a game's start, a room read back, an
+        undo) follows the new one; setting None (a new game to come) forgets the record."""
+        return self._state
+
+    @state.setter
+    def state(self, value: StateT | None) -> None:
+        old = self._state
+        if old is not None and old is not value:
+            stop_noting(old)
+        self._state = value
+        if value is None:
+            self.recorder = None
+            self.undo_marks = []
+            self.record_before = 0
+            return
+        if self.recorder is None:
+            self.recorder = self.fresh_recorder(value)
+        self.recorder.follow(value)
+
+    def fresh_recorder(self, state: StateT, tags: Mapping[str, Any] | None = None,
+                       midway: bool = False) -> Recorder:
+        """A record beginning at ``state``: from the game's options alone when ``state`` is
+        the game's first position for them, else (and always when ``midway``: the moves
+        before it are not known) with ``state`` as its ``Start``."""
+        same = not midway and type(self).new_state is RoomBase.new_state
+        if not same and not midway:
+            try:
+                same = self.GAME.new_state(self.options).to_json() == state.to_json()
+            except (RacedayError, KeyError, TypeError, ValueError):
+                same = False
+        kept = {k: v for k, v in (tags or {}).items()
+                if k not in ("Start", "Generator", "Saved", "Result", "Options", "Game")}
+        recorder = Recorder(self.GAME.name, self.options.to_json(),
+                            start=None if same else state, tags={"Face": "room", **kept})
+        # a room is rebuilt from its log by replaying its intents (rooms.log), which must
+        # give the same room whenever it is done: no clock in the record it keeps
+        recorder.tags.pop("Started", None)
+        return recorder
+
+    def record_seats(self) -> list[JSON]:
+        """The Seats tag: each ``{"name", "player"}`` (the flavours override)."""
+        return []
+
+    def recorded(self) -> int:
+        """How many moves the record holds now."""
+        return 0 if self.recorder is None else len(self.recorder.moves)
+
+    def _keep_undo(self, before: JSON, moves: int | None = None) -> None:
+        """Keep ``before`` (the state's JSON before an undoable move) and the record's
+        length then (``moves``, else now), so an undo takes the moves after it back."""
+        moves = self.recorded() if moves is None else moves
+        self.undo = [*self.undo[-(self.max_undo - 1):], before]
+        self.undo_marks = [*self.undo_marks[-(self.max_undo - 1):], moves]
 
     # --- hooks a game may override ---------------------------------------------------------
     def new_state(self) -> StateT:
@@ -199,7 +267,12 @@ class RoomBase(Generic[StateT]):
         return {"kit": KIT_FORMAT, "game": self.game, "options": self.options.to_json(),
                 **self.seats_json(),
                 "state": None if self.state is None else self.state.to_json(),
-                "undo": list(self.undo), "recent": list(self.recent),
+                "record": None if self.recorder is None else
+                Record(dict(self.recorder.tags), list(self.recorder.moves)).text(),
+                "resume": None if self.resume_record is None else self.resume_record.text(),
+                "record_before": self.record_before,
+                "undo": list(self.undo), "undo_marks": list(self.undo_marks),
+                "recent": list(self.recent),
                 "abandoned": self.abandoned, "pace": self.pace, "paused": self.paused,
                 "stand_ins": [[seat, level] for seat, level in sorted(self.stand_ins.items())]}
 
@@ -225,8 +298,18 @@ class RoomBase(Generic[StateT]):
                 raise RoomError(f"this is not a {cls.title} room")
             room = cls.restore(data)
             if data["state"] is not None:
-                room.state = cls.GAME.state_from_json(data["state"])
+                state = cls.GAME.state_from_json(data["state"])
+                # a room saved before records: its record starts where it stood
+                saved = data.get("record")
+                room.recorder = room.fresh_recorder(state, midway=True) if saved is None else \
+                    Recorder.resuming(parse_record(str(saved)))
+                room.state = state
+            room.record_before = int(data.get("record_before", 0))
+            resume = data.get("resume")
+            room.resume_record = None if resume is None else parse_record(str(resume))
             room.undo = [dict(s) for s in data["undo"]]
+            marks = [int(m) for m in data.get("undo_marks", [])]
+            room.undo_marks = marks[-len(room.undo):] if room.undo else []
             room.recent = [dict(m) for m in data["recent"]]
             room.abandoned = bool(data["abandoned"])
             # rooms saved before the timeline have neither: the class's pace, not paused
@@ -285,6 +368,7 @@ class RoomBase(Generic[StateT]):
         ``again`` then ``started``. A game room whose start needs more overrides this."""
         self.state = None
         self.undo = []
+        self.undo_marks = []
         self.recent = []
         self.abandoned = False
         self.paused = False
@@ -375,7 +459,10 @@ class RoomBase(Generic[StateT]):
         if self.state is not None:
             raise refusal(RoomError, "refusal.already_started", noun=Message(f"noun.{self.noun}"))
         self.check_start()
-        self.state = self.new_state()
+        if self.resume_record is not None:
+            self.resume_from(self.resume_record)
+        else:
+            self.state = self.new_state()
         events.append({"type": "started", "players": self.players_view(),
                        **self.started_facts()})
         self._settle(rng, events)
@@ -499,14 +586,37 @@ class RoomBase(Generic[StateT]):
 
     def _push_undo(self) -> None:
         assert self.state is not None
-        self.undo = [*self.undo[-(self.max_undo - 1):], self.state.to_json()]
+        self._keep_undo(self.state.to_json())
 
     def _pop_undo(self, events: list[JSON]) -> None:
+        """Go back to the last undo state; the moves recorded after it leave the record."""
         if not self.undo:
             raise refusal(RoomError, "refusal.nothing_to_undo")
-        self.state = self.GAME.state_from_json(self.undo.pop())
+        back = self.GAME.state_from_json(self.undo.pop())
+        mark = self.undo_marks.pop() if len(self.undo_marks) > len(self.undo) else None
+        recorder = self.recorder
+        if recorder is not None and mark is not None and mark <= len(recorder.moves):
+            recorder.take_back(len(recorder.moves) - mark)
+        else:  # kept by a room saved before records: the record starts again there
+            self.recorder = self.fresh_recorder(
+                back, None if recorder is None else recorder.tags, midway=True)
+        self.state = back
         self.recent = []
         events.append({"type": "undone"})
+
+    def resume_from(self, record: Record) -> None:
+        """Play on from ``record``: the state its moves lead to, the record going on (the
+        room's generator is the server's, set from the record's Generator tag)."""
+        done = replay(record)
+        recorder = Recorder.resuming(record)
+        for tag in ("Generator", "Saved", "Result"):
+            recorder.tags.pop(tag, None)
+        recorder.tags["Face"] = "room"
+        self.state = None
+        self.recorder = recorder
+        self.resume_record = None
+        self.record_before = len(record.moves)
+        self.state = done.state  # type: ignore[assignment]
 
     def settle_step(self, state: StateT, rng: np.random.Generator, events: list[JSON]) -> bool:
         """Play one step nobody has to choose (a computer move, a forced move); False when

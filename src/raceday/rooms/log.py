@@ -21,7 +21,8 @@ import numpy as np
 from raceday.core.errors import RacedayError, SaveFormatError
 from raceday.rooms.protocol import JSON, Actor, RoomLogic, logic_class
 
-__all__ = ["Query", "Step", "replay", "snapshot_at", "steps_after", "stored_state"]
+__all__ = ["Query", "Step", "replay", "snapshot_at", "steps_after", "stored_room",
+           "stored_state"]
 
 # one logged intent: who sent it, the intent, and the events it produced (None: unchecked)
 Step = tuple[Actor, Mapping[str, Any], list[JSON] | None]
@@ -101,10 +102,20 @@ def stored_state(query: Query, code: str,
     with ``query`` on the server's file (None if there is no such room): the stored
     snapshot, with the intents logged after it applied again (:func:`replay`) by the rules
     ``logic_of(game)`` (RoomError if that game has none here)."""
+    stored = stored_room(query, code, logic_of)
+    return None if stored is None else stored[1]
+
+
+def stored_room(query: Query, code: str,
+                logic_of: Callable[[str], type[RoomLogic]] = logic_class
+                ) -> tuple[str, JSON, JSON | None] | None:
+    """The room ``code`` as of its last logged intent: its game, its state (as
+    :func:`stored_state`) and its generator's state then (None in a file no server of
+    this version has opened); None if there is no such room."""
     columns = {str(row[1]) for row in query("PRAGMA table_info(rooms)", ())}
     if "state_revision" not in columns:  # a file no server of this version has opened
-        rows = query("SELECT state FROM rooms WHERE code = ?", (code,))
-        return None if not rows else _object(rows[0][0], code)
+        rows = query("SELECT game, state FROM rooms WHERE code = ?", (code,))
+        return None if not rows else (str(rows[0][0]), _object(rows[0][1], code), None)
     rows = query("SELECT game, state, rng, state_revision, revision FROM rooms "
                  "WHERE code = ?", (code,))
     if not rows:
@@ -113,10 +124,10 @@ def stored_state(query: Query, code: str,
     snapshot = _object(state, code)
     at = snapshot_at(int(state_revision), int(revision))
     if at >= int(revision):
-        return snapshot
+        return str(game), snapshot, _object(rng_text, code)
     steps = steps_after(query, code, at, int(revision))
-    logic, _ = replay(logic_of(str(game)), snapshot, _object(rng_text, code), steps)
-    return logic.to_json()
+    logic, rng = replay(logic_of(str(game)), snapshot, _object(rng_text, code), steps)
+    return str(game), logic.to_json(), dict(rng.bit_generator.state)
 
 
 def _object(text: object, code: str) -> JSON:

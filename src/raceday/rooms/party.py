@@ -203,6 +203,11 @@ class PartyRoom(RoomBase[StateT]):
     def drop_seat(self, seat: int) -> str:
         return self.names.pop(seat)
 
+    def record_seats(self) -> list[JSON]:
+        """The seats' names, each a person (or the computer standing in for them)."""
+        return [{"name": n, "player": self.stand_ins.get(i, "human")}
+                for i, n in enumerate(self.names)]
+
     def players_view(self) -> list[JSON]:
         return [{"place": i, "name": n} for i, n in enumerate(self.names)]
 

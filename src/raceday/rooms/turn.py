@@ -30,10 +30,11 @@ import numpy as np
 from raceday.core.agents import Agent
 from raceday.core.events import Message
 from raceday.core.game import GameOptions
+from raceday.core.record import Record, replay
 from raceday.present import refusal
 from raceday.rooms.base import KIT_FORMAT, Handler, RoomBase, StateT
 from raceday.rooms.intents import TURN_INTENTS, Intent, Intents, intent_union
-from raceday.rooms.places import HUMAN, Places, intent_int
+from raceday.rooms.places import HUMAN, Places, check_kinds, intent_int
 from raceday.rooms.protocol import JSON, Actor, RoomError, as_room_error
 
 UNDO_NEVER = "never"
@@ -127,6 +128,32 @@ class TurnRoom(RoomBase[StateT]):
         with as_room_error():
             checked, kinds = cls.read_options({k: v for k, v in options.items() if k not in kit})
         return cls(checked, Places(kinds), days, hints)
+
+    @classmethod
+    def from_record(cls, record: Record) -> Self:
+        """A room in its lobby whose start goes on from ``record`` (a game begun
+        elsewhere): its options, and its seats' places (a human seat an open place a phone
+        may join or the host screen plays, a computer seat its level). A record of another
+        game, one the rules refuse (:class:`~raceday.core.record.RecordError` naming its
+        line) or one whose game is over is refused."""
+        if record.game != cls.GAME.name:
+            raise refusal(RoomError, "refusal.record_other_game", game=repr(record.game),
+                          title=cls.title)
+        done = replay(record)  # RecordError at the first line the rules refuse
+        if done.state.is_terminal():
+            raise refusal(RoomError, "refusal.record_over")
+        players = done.state.num_players
+        kinds = [str(seat["player"]) for seat in record.seats] or [HUMAN] * players
+        with as_room_error():
+            options = cls.GAME.options(record.options)
+            kinds = check_kinds(kinds, cls.LEVELS, players, players)
+        room = cls(options, Places(kinds))
+        room.resume_record = record
+        return room
+
+    def record_seats(self) -> list[JSON]:
+        return [{"name": self.places.name(p) or self.player_name(p),
+                 "player": self.level_of(p)} for p in range(len(self.places.kinds))]
 
     def seats_json(self) -> JSON:
         return {"places": self.places.to_json()}
@@ -257,10 +284,10 @@ class TurnRoom(RoomBase[StateT]):
         action = self.intent_action(state, intent)
         if action not in state.legal_actions():
             raise RoomError(self.illegal_action(state, action))
-        before = state.to_json()
+        before, moves = state.to_json(), self.recorded()
         self._apply(player, action, events)
         if self.undo_allowed():
-            self.undo = [*self.undo[-(self.max_undo - 1):], before]
+            self._keep_undo(before, moves)
         self._settle(rng, events)
 
     def _undo(self, actor: Actor, intent: Intent, rng: np.random.Generator,

@@ -265,14 +265,16 @@ PlayersOpt = Annotated[
     list[str] | None, players_option("Players: names separated by commas, or -p repeated."),
 ]
 SaveOpt = Annotated[str | None, save_option("game")]
-ResumeOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--resume", metavar="NAME", callback=check_session_reference,
-        help="Go on with the saved game NAME (see --list), or from a record FILE "
-             "(raceday record export; docs/record-format.md).",
-    ),
-]
+def resume_option(help: str, metavar: str = "NAME") -> Any:
+    """The ``--resume`` option with a command's own ``help`` (a saved game's name, or the
+    path of a record file)."""
+    return typer.Option("--resume", metavar=metavar, callback=check_session_reference,
+                        help=help)
+
+
+ResumeOpt = Annotated[str | None, resume_option(
+    "Go on with the saved game NAME (see --list), or from a record FILE "
+    "(raceday record export; docs/record-format.md).")]
 ListOpt = Annotated[bool, typer.Option("--list", help="List the saved games and stop.")]
 LangOpt = Annotated[
     str | None,

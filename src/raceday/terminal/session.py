@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
@@ -28,6 +28,8 @@ if TYPE_CHECKING:
     from raceday.core.events import Event
     from raceday.core.protocol import Action, State
     from raceday.store.sessions import SessionStore
+
+S = TypeVar("S")
 
 _THINKING = ThreadPoolExecutor(max_workers=1, thread_name_prefix="raceday-computer")
 
@@ -44,12 +46,8 @@ class GameSession:
     def __init__(self, state: State, recorder: Recorder, rng: np.random.Generator, *,
                  store: SessionStore | None = None, name: str | None = None,
                  revision: int | None = None) -> None:
-        self.state = state
-        self.recorder = recorder
-        self.rng = rng
-        self.store = store
-        self.name = name
-        self.revision = revision
+        self.state, self.recorder, self.rng = state, recorder, rng
+        self.store, self.name, self.revision = store, name, revision
         self.game = str(recorder.tags["Game"])
         # the store's key: the game's command (Dice Derby's evening saves as "derby")
         self.store_game = self.game.split("_", 1)[0]
@@ -93,6 +91,13 @@ class GameSession:
         if game is not None and record.game != game:
             raise RecordError(f"{path} is a record of {record.game}, not of {game}")
         return cls.from_saved(SavedGame(record))
+
+    def state_as(self, kind: type[S]) -> S:
+        """The state, as the ``kind`` of state a face knows it plays."""
+        state = self.state
+        if not isinstance(state, kind):
+            raise TypeError(f"a {type(state).__name__} is not a {kind.__name__}")
+        return state
 
     # --- playing -----------------------------------------------------------------------
     def draw(self) -> list[Event]:

@@ -60,6 +60,9 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 MISS_COST = 20  # lookup tokens a room code that names no room costs (a hit costs 1)
 MAX_BODY = 4096  # bytes of one REST body (the same cap as a WebSocket message)
+RECORD_BODY = 256 * 1024  # bytes of a game's record sent as text (a replay, a room from it)
+# the routes whose body is a game's record as UTF-8 text (text/plain), not JSON, and its cap
+TEXT_BODIES = {"/api/replay/record": RECORD_BODY, "/api/rooms/from-record": RECORD_BODY}
 MAX_DEPTH = 32  # nesting levels of one JSON document from a client
 STATE_CHANGING = frozenset(("POST", "PUT", "PATCH", "DELETE"))
 WITH_BODY = frozenset(("POST", "PUT", "PATCH"))
@@ -430,17 +433,20 @@ class Guard:
     async def _body(self, scope: Scope, receive: Receive, send: Send) -> Receive | None:
         """Read and check the body; a receive that hands it on (None: refused, answered)."""
         media = (_header(scope, b"content-type") or "").split(";")[0].strip().lower()
-        if media != "application/json":
-            await _answer(send, 415, Words("refusal.json_only"))
+        limit = TEXT_BODIES.get(scope.get("path", ""))
+        text = limit is not None
+        if media != ("text/plain" if text else "application/json"):
+            await _answer(send, 415, Words("refusal.text_only" if text else "refusal.json_only"))
             return None
+        limit = limit or MAX_BODY
         length = _header(scope, b"content-length")
         if length is not None:
             size = ascii_int(length)
             if size is None:
                 await _answer(send, 400, Words("refusal.length_header"))
                 return None
-            if size > MAX_BODY:
-                await _answer(send, 413, Words("refusal.too_large", {"max": MAX_BODY}))
+            if size > limit:
+                await _answer(send, 413, Words("refusal.too_large", {"max": limit}))
                 return None
         body = b""
         more = True
@@ -450,10 +456,10 @@ class Guard:
                 return None
             body += message.get("body", b"")
             more = bool(message.get("more_body"))
-            if len(body) > MAX_BODY:
-                await _answer(send, 413, Words("refusal.too_large", {"max": MAX_BODY}))
+            if len(body) > limit:
+                await _answer(send, 413, Words("refusal.too_large", {"max": limit}))
                 return None
-        if body.strip():
+        if body.strip() and not text:
             try:
                 loads(body)
             except BadJSON as exc:

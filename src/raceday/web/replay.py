@@ -12,6 +12,12 @@ its ``frame`` is the game's :meth:`State.frame`. Nothing here names a game:
   with the public events it produced as messages (``event.<kind>``, the game's own first)
   and who sent it (host, a seat's name, or a spectator's join). Intents are never shown:
   they may hold a sealed bid or a ticket.
+* **A record** (:mod:`raceday.core.record`) dropped on the page or chosen with its button:
+  sent as text (``POST /api/replay/record``), played through the game's rules from its
+  start, one step per move (who made it, its name, the events it made) with the board
+  after it; the first line the rules refuse is told by its number.
+  A room opened from a record (``raceday serve --record``) shows the record's moves from
+  before the room first, then the room's log.
 * **Sessions saved by the CLI**: a game whose saved format needs its own reading declares a
   ``replay`` face module (:mod:`raceday.present.replay`), e.g. a stage race (one step per
   ridden stage) or a betting night (one step per settled race). Any other game saves its
@@ -47,6 +53,9 @@ from starlette.concurrency import run_in_threadpool
 from raceday.core.discovery import asset_folder, face, game_packages
 from raceday.core.errors import RacedayError, SaveFormatError, refusal
 from raceday.core.events import Message
+from raceday.core.record import Move, Record, RecordError, apply_move, parse_record, replay
+from raceday.present.messages import event_key, outcome_message
+from raceday.present.pictures import text_picture
 from raceday.present.replay import (
     ReplayStep,
     final_step,
@@ -223,7 +232,9 @@ def room_replay(path: Path, code: str, number: int | None = None) -> dict[str, A
             from None
     if snapshot is None:
         raise _refused(404, "refusal.replay_no_room", code=repr(code))
-    frames = room_frames(str(game), snapshot, logged)
+    earlier, start = _record_before_room(snapshot)
+    frames = room_frames(str(game), snapshot, logged, start)
+    steps.extend(earlier)
     for seq, actor_text, events_text, _ in rows:
         actor = json.loads(actor_text)
         events = [e for e in json.loads(events_text) if isinstance(e, dict)]
@@ -236,8 +247,9 @@ def room_replay(path: Path, code: str, number: int | None = None) -> dict[str, A
             who = {"kind": str(actor.get("kind")), **_mover(events, places)}
         step = {"kind": "events", "seq": int(seq), "who": who,
                 "events": [_event_words(words, e, players).to_json() for e in events]}
-        if frames is not None and frames[len(steps)] is not None:
-            step["frame"] = frames[len(steps)]
+        at = len(steps) - len(earlier)
+        if frames is not None and frames[at] is not None:
+            step["frame"] = frames[at]
         steps.append(step)
     return {"source": "room", "game": str(game), "name": code, "number": number,
             "steps": steps,
@@ -289,8 +301,8 @@ def _public_intent(text: str) -> dict[str, Any]:
 
 
 def room_frames(game: str, snapshot: dict[str, Any],
-                rows: Sequence[tuple[dict[str, Any], list[dict[str, Any]]]]
-                ) -> list[JSON | None] | None:
+                rows: Sequence[tuple[dict[str, Any], list[dict[str, Any]]]],
+                start: State | None = None) -> list[JSON | None] | None:
     """The board after each logged row of a room, as its live pages draw it, from the
     game's replay face: ``room_frames(snapshot, rows)`` of its own, or ``room_frame(logic,
     state)`` on the states :func:`~raceday.present.replay.rebuild_states` makes again by
@@ -311,12 +323,99 @@ def room_frames(game: str, snapshot: dict[str, Any],
         if frame_of is None:
             return None
         logic: Any = logic_class(game).from_json(snapshot)  # a room on the kit (RoomBase)
-        states = rebuild_states(logic.new_state, rows, logic.event_json,
+        # a room opened from a record starts where the record's moves led
+        new_state = logic.new_state if start is None else start.clone
+        states = rebuild_states(new_state, rows, logic.event_json,
                                 getattr(own_face, "chance_action", None))
         return [None if s is None else frame_of(logic, s) for s in states]
     except (RacedayError, KeyError, TypeError, ValueError, IndexError, AttributeError,
             AssertionError):  # a log the rules cannot follow: the words stay, no board
         return None
+
+
+# --- records ----------------------------------------------------------------------------
+def _record_before_room(snapshot: dict[str, Any]) -> tuple[list[dict[str, Any]], State | None]:
+    """The steps of the moves a room's record holds from before the room (a game begun at
+    the terminal and opened with ``serve --record``), and the state the room started
+    from; none (and None) for a room that began its game itself."""
+    text, before = snapshot.get("record"), snapshot.get("record_before")
+    if not isinstance(text, str) or not isinstance(before, int) or before <= 0:
+        return [], None
+    try:
+        record = parse_record(text)
+        earlier = Record(record.tags, record.moves[:before])
+        done = replay(earlier)
+    except RacedayError:
+        return [], None
+    return record_steps(earlier, done.start, done.events), done.state
+
+
+def _who(record: Record, move: Move) -> Any:
+    """Who made ``move``: its seat's name, else the words for a draw, the host or a player."""
+    seats = record.seats
+    if move.player >= 0:
+        if move.player < len(seats) and seats[move.player].get("name"):
+            return str(seats[move.player]["name"])
+        return Message("replay.record_player", {"n": move.player + 1})
+    return Message("replay.record_chance" if move.who == "chance" else "replay.record_host")
+
+
+def record_steps(record: Record, start: State, events: Sequence[Sequence[Any]]
+                 ) -> list[dict[str, Any]]:
+    """A record's replay steps: its start, then one step per move (who, the move's name
+    and the events it made, the board after it); ``events`` are the replay's per move."""
+    words_of = record.game.split("_", 1)[0]  # derby_evening is worded by derby's tables
+    with_frames = drawer(words_of) is not None
+    state = start.clone()
+
+    def board(step: dict[str, Any]) -> dict[str, Any]:
+        try:
+            if with_frames:
+                step["frame"] = state.frame()
+            else:
+                step["board"] = text_picture(state)
+        except (RacedayError, KeyError, TypeError, ValueError, AttributeError):
+            pass  # a state that draws nothing: the words stay
+        return step
+
+    steps = [board({"kind": "step", "title": Message("replay.record_start").to_json(),
+                    "lines": []})]
+    for number, (move, made) in enumerate(zip(record.moves, events, strict=False), 1):
+        apply_move(state, move)
+        lines = [Message(event_key(words_of, e.key, e.params), e.params).to_json()
+                 for e in made]
+        if state.is_terminal() and number == len(record.moves):
+            lines.append(outcome_message(state.outcome()).to_json())
+        steps.append(board({"kind": "step", "title": Message("replay.record_move", {
+            "n": number, "who": _who(record, move), "move": move.name}).to_json(),
+            "lines": lines}))
+        if len(steps) >= MAX_STEPS:
+            break
+    return steps
+
+
+def record_replay(text: str) -> dict[str, Any]:
+    """The replay of the one game in a record's ``text`` (see the module doc); refused
+    (400) with the first bad line's number where the record cannot be read or its moves
+    are not legal."""
+    try:
+        record = parse_record(text)
+        done = replay(record)
+    except RecordError as exc:
+        raise record_refusal(exc) from None
+    game = record.game.split("_", 1)[0]
+    named = record.tags.get("Name") or record.tags.get("Event")
+    return {"source": "record", "game": game, "name": None if named is None else str(named),
+            "record_game": record.game, "result": record.result,
+            "steps": record_steps(record, done.start, done.events),
+            "drawer": drawer(game), "moves": len(record.moves)}
+
+
+def record_refusal(exc: RecordError) -> ReplayError:
+    """A record refused, in words: its first bad line's number and the problem."""
+    if exc.line is None:
+        return _refused(400, "refusal.record_bad_whole", problem=exc.problem)
+    return _refused(400, "refusal.record_bad", line=exc.line, problem=exc.problem)
 
 
 # --- sessions saved by the CLI ----------------------------------------------------------
@@ -327,6 +426,10 @@ def _final_state(store: SessionStore, game: str, name: str) -> State:
     from raceday.core.serialize import loads_state
 
     doc, _ = store.load(game, name)
+    if isinstance(doc.get("record"), str):  # a game saved as its record
+        from raceday.store.records import opened
+
+        return opened(doc, None, None, name).state()
     saved = doc["state"]
     if isinstance(saved, str):
         return loads_state(saved)
@@ -498,6 +601,25 @@ async def _room_lookup(request: Request, code: str, number: int | None) -> Respo
     if answer.status_code != 429:  # refused by the heavy work's allowance: no look made
         bucket.charge(MISS_COST if answer.status_code == 404 else 1)
     return answer
+
+
+def record_answer(text: str) -> JSONResponse:
+    """The answer to ``POST /api/replay/record`` (the heavy-work pool's work)."""
+    return _answer(lambda: record_replay(text))
+
+
+@router.post("/api/replay/record", responses=_refusals(400, 403, 413, 415, 429),
+             openapi_extra={"requestBody": {"required": True, "content": {
+                 "text/plain": {"schema": {"type": "string"}}}}})
+async def replay_record(request: Request) -> Response:
+    """The replay of a game's record sent as UTF-8 text (``Content-Type: text/plain``, at
+    most ``RECORD_BODY`` bytes): its steps as a stored game's; a record the rules refuse
+    is 400 naming its first bad line."""
+    try:
+        text = (await request.body()).decode("utf-8")
+    except UnicodeDecodeError:
+        return error_answer(400, Message("refusal.record_not_text"))
+    return await _heavy(request, record_answer, text)
 
 
 @router.get("/api/replay/{game}/{name}/{part}", responses=_refusals(400, 404, 409, 429))

@@ -84,6 +84,7 @@ import numpy as np
 
 from raceday.core.errors import RacedayError, SaveFormatError
 from raceday.core.events import Message
+from raceday.core.record import Record
 from raceday.present import refusal
 from raceday.rooms import JSON, Actor, RoomError
 from raceday.rooms.log import Step, replay, snapshot_at, steps_after
@@ -834,6 +835,29 @@ class Rooms:
                     token_hash(token), owner=owner, made=self.clock())
         room.take_snapshot()
         self.store.insert_room(room, {"type": "created", "game": cls.game})
+        self.rooms[room.code] = room
+        return room, token
+
+    def create_from_record(self, record: Record, owner: str | None = None
+                           ) -> tuple[Room, str]:
+        """A new room in its lobby whose start goes on from ``record`` (a game begun at the
+        terminal): its options and seats, its chance drawn on from the record's Generator
+        tag (a fresh seed without one); returns it with the host's token. RoomError (a
+        party's record, a finished game) or RecordError naming the first bad line."""
+        from raceday.core.record import generator_from
+        from raceday.rooms.record import room_from_record
+
+        self.make_way(owner)
+        logic = room_from_record(record)
+        seed = secrets.randbits(63)
+        rng = generator_from(record) if "Generator" in record.tags else \
+            np.random.default_rng(seed)
+        token = new_token()
+        room = Room(self._fresh_code(), logic.game, logic, rng, 1, token_hash(token),
+                    owner=owner, made=self.clock())
+        room.take_snapshot()
+        self.store.insert_room(room, {"type": "created", "game": logic.game,
+                                      "moves": len(record.moves)})
         self.rooms[room.code] = room
         return room, token
 

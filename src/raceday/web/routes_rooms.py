@@ -10,6 +10,8 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse, Response
 
 from raceday.core.errors import RacedayError
+from raceday.core.events import Message
+from raceday.core.record import RecordError, parse_record
 from raceday.rooms import JSON, Actor
 from raceday.web.api_models import (
     CreateRoom,
@@ -19,6 +21,7 @@ from raceday.web.api_models import (
     MyGamesQuery,
     RoomCreated,
     RoomInfo,
+    error_answer,
     refusals,
     refused,
     too_many,
@@ -51,6 +54,49 @@ async def create_room(body: CreateRoom, request: Request, server: Shared) -> JSO
                          "watch_url": f"{base}watch/{room.code}",
                          "host_url": f"{base}host/{room.code}", "days": room.over_days},
                         status_code=201,
+                        headers=NO_STORE)
+
+
+@router.post("/api/rooms/from-record", status_code=201, response_class=JSONResponse,
+             responses={201: {"model": RoomCreated}, **refusals(400, 403, 409, 413, 415, 429)},
+             openapi_extra={"requestBody": {"required": True, "content": {
+                 "text/plain": {"schema": {"type": "string"}}}}})
+async def create_room_from_record(request: Request, server: Shared) -> JSONResponse:
+    """Create a room whose game goes on from a record sent as UTF-8 text (``Content-Type:
+    text/plain``, a game begun at the terminal): in its lobby, its human seats open to
+    phones (or played on the host screen), its computers at their levels; the host's
+    start plays on from the record's last move. A record the rules refuse is 400 naming
+    its first bad line; a party's record or a finished game is 400 too."""
+    refusal = server.creation_refusal(request)
+    if refusal is not None:
+        return refusal
+    try:
+        text = (await request.body()).decode("utf-8")
+    except UnicodeDecodeError:
+        return error_answer(400, Message("refusal.record_not_text"))
+    try:
+        record = parse_record(text)
+        room, token = server.rooms.create_from_record(record,
+                                                      owner=server.client(request.scope))
+    except RecordError as exc:
+        words = Message("refusal.record_bad_whole", {"problem": exc.problem}) \
+            if exc.line is None else \
+            Message("refusal.record_bad", {"line": exc.line, "problem": exc.problem})
+        return error_answer(400, words)
+    except RoomsFull as exc:
+        return refused(exc.status, exc)
+    except RacedayError as exc:
+        return refused(400, exc)
+    return created(server, request, room.code, room.game, token)
+
+
+def created(server: Server, request: Request, code: str, game: str, token: str
+            ) -> JSONResponse:
+    """The answer to a new room: its code and links, and the host's token."""
+    base = server.base_url(request)
+    return JSONResponse({"code": code, "game": game, "host_token": token,
+                         "join_url": f"{base}play/{code}", "watch_url": f"{base}watch/{code}",
+                         "host_url": f"{base}host/{code}"}, status_code=201,
                         headers=NO_STORE)
 
 

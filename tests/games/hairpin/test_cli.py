@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 from raceday.cli.main import app
 from raceday.core.errors import RacedayError
 from raceday.games.hairpin.rules import HairpinState
+from raceday.games.hairpin.saves import final_state, load
 from raceday.store.sessions import SessionStore
 
 runner = CliRunner()
@@ -49,8 +50,7 @@ def test_match_prints_a_table_and_json() -> None:
 
 
 def _saved(db: Path, name: str) -> HairpinState:
-    doc, _ = SessionStore(db).load("hairpin", name)
-    return HairpinState.from_json(doc["state"])
+    return final_state(load(SessionStore(db), name))
 
 
 def test_human_is_refused_bad_input_and_can_undo(tmp_path: Path) -> None:

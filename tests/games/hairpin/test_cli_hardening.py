@@ -10,6 +10,7 @@ from typer.testing import CliRunner
 
 from raceday.cli.main import app, run
 from raceday.games.hairpin.rules import HairpinState
+from raceday.games.hairpin.saves import final_state, load
 from raceday.store.sessions import SessionStore
 from raceday.terminal import lineinput
 from raceday.terminal.surface import Prompt
@@ -29,6 +30,11 @@ def play(args: list[str], stdin: str) -> str:
 
 def saved(db: Path, name: str) -> tuple[dict[str, object], int]:
     return SessionStore(db).load("hairpin", name)
+
+
+def saved_state(db: Path, name: str) -> HairpinState:
+    """The position of a saved game (its record's, read back)."""
+    return final_state(load(SessionStore(db), name))
 
 
 @pytest.mark.parametrize(
@@ -75,13 +81,12 @@ def test_a_new_game_never_overwrites_a_saved_one(tmp_path: Path) -> None:
     db = tmp_path / "s.sqlite"
     play(["--black", "greedy", "--db", str(db)], "a1 cruise b1\n")
     before, revision = saved(db, "hairpin")
-    assert HairpinState.from_json(before["state"]).position.ply == 2  # type: ignore[arg-type]
+    assert saved_state(db, "hairpin").position.ply == 2
     out = play(["--black", "greedy", "--db", str(db)], "e1 charge f2\n")
     assert ("already saved as 'hairpin'; this one is saved as 'hairpin-2' (continue the old "
             "one with --resume hairpin)") in out
     assert saved(db, "hairpin") == (before, revision)  # the old save is untouched
-    second, _ = saved(db, "hairpin-2")
-    assert second["state"] != before["state"]
+    assert saved_state(db, "hairpin-2").to_json() != saved_state(db, "hairpin").to_json()
     out = play(["--black", "greedy", "--db", str(db)], "")
     assert "saved as 'hairpin-3'" in out
     # a name given with --save is used as given or refused, as in every game (#43)
@@ -113,7 +118,7 @@ def test_ctrl_c_prints_one_line_with_the_resume_command(
     assert len(lines) == 1, err
     assert lines[0] == (f"interrupted: the game is saved as 'g' up to the last move; resume "
                         f"with: raceday hairpin play --resume g --db '{db}'")
-    assert HairpinState.from_json(saved(db, "g")[0]["state"]).position.ply == 2  # type: ignore[arg-type]
+    assert saved_state(db, "g").position.ply == 2
 
 
 def test_ctrl_c_at_the_bump_question_also_resumes(
@@ -132,7 +137,7 @@ def test_ctrl_c_at_the_bump_question_also_resumes(
     assert code == 130
     err = capsys.readouterr().err
     assert "resume with: raceday hairpin play --resume hairpin --db" in err
-    assert HairpinState.from_json(saved(db, "hairpin")[0]["state"]).position.ply == 0  # type: ignore[arg-type]
+    assert saved_state(db, "hairpin").position.ply == 0
 
 
 def test_the_board_explains_its_arrows() -> None:
@@ -149,7 +154,7 @@ def test_a_forced_pit_reentry_is_played_without_asking(tmp_path: Path) -> None:
     # the only question came after the re-entry and Black's reply
     assert out.index(forced) < out.index("Your move")
     assert out.count("Your move") == 1
-    state = HairpinState.from_json(saved(tmp_path / "s.sqlite", "hairpin")[0]["state"])  # type: ignore[arg-type]
+    state = saved_state(tmp_path / "s.sqlite", "hairpin")
     assert state.position.pit == (0, 0) and state.position.ply == 2
 
 
@@ -159,7 +164,7 @@ def test_the_fifth_bump_is_marked_and_asked_before_it_is_played(tmp_path: Path) 
     assert "8  f2 charge d2 bump  ⚠ your 5th bump: you would be disqualified and lose" in out
     assert "Play it? (y/N)" in out
     assert "Refused: answer y (yes) or n (no)." in out
-    assert HairpinState.from_json(saved(db, "hairpin")[0]["state"]).position.ply == 0  # type: ignore[arg-type]
+    assert saved_state(db, "hairpin").position.ply == 0
     # the pass beside it is not marked, and a bump that is not the fifth is not either
     assert "b2 pass  ⚠" not in out
     out = play(["--position", BUMP_FIFTH.replace("4-0", "3-0"), "--db", str(db)], "q\n")

@@ -16,6 +16,7 @@ from raceday.games.hairpin.cli import HairpinPlay
 from raceday.games.hairpin.game import GAME
 from raceday.games.hairpin.render import ORIGIN_STYLE, TARGET_STYLE, draw_board
 from raceday.games.hairpin.rules import HairpinState
+from raceday.games.hairpin.saves import final_state, load
 from raceday.store.sessions import SessionStore
 from raceday.terminal.tui.app import GameApp, plain_text
 from raceday.terminal.tui.testing import (
@@ -40,8 +41,7 @@ def game(tmp_path: Path, *, position: str | None = None, red: str = "human",
 
 
 def saved(db: Path) -> HairpinState:
-    doc, _ = SessionStore(db).load("hairpin", "g")
-    return HairpinState.from_json(doc["state"])  # type: ignore[arg-type]
+    return final_state(load(SessionStore(db), "g"))
 
 
 @pytest.mark.parametrize("size", SIZES)

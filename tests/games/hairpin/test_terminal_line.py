@@ -11,7 +11,9 @@ import pytest
 from typer.testing import CliRunner
 
 from raceday.cli.main import app, run
+from raceday.core.record import Record
 from raceday.games.hairpin.rules import HairpinState
+from raceday.games.hairpin.saves import final_state, load
 from raceday.store.sessions import SessionStore
 
 runner = CliRunner()
@@ -28,12 +30,13 @@ def play(args: list[str], stdin: str) -> str:
     return result.output
 
 
-def saved(db: Path, name: str) -> dict[str, object]:
-    return SessionStore(db).load("hairpin", name)[0]
+def saved(db: Path, name: str) -> Record:
+    """The record of a saved game (a game is saved as its record)."""
+    return load(SessionStore(db), name).record
 
 
 def saved_state(db: Path, name: str) -> HairpinState:
-    return HairpinState.from_json(saved(db, name)["state"])  # type: ignore[arg-type]
+    return final_state(load(SessionStore(db), name))
 
 
 def cli(args: list[str], stdin: str, capsys: pytest.CaptureFixture[str],
@@ -89,7 +92,7 @@ def test_undo_against_the_computer_takes_back_the_pair(tmp_path: Path) -> None:
     assert "Undone: back to your previous move." in out
     state = saved_state(db, "g")
     assert state.position.ply == 0 and state.position.side == 0
-    assert saved(db, "g")["moves"] == [] and saved(db, "g")["undo"] == []
+    assert saved(db, "g").moves == []  # the undone moves leave the record
 
 
 def test_undo_between_two_people_takes_back_one_move(tmp_path: Path) -> None:
@@ -99,7 +102,7 @@ def test_undo_between_two_people_takes_back_one_move(tmp_path: Path) -> None:
     assert "Undone: f3 cruise e3 is taken back; Black to move again." in out
     state = saved_state(db, "g")
     assert state.position.ply == 1 and state.position.side == 1
-    assert [m["move"] for m in saved(db, "g")["moves"]] == ["a1 cruise b1"]  # type: ignore[union-attr]
+    assert [m.name for m in saved(db, "g").moves] == ["a1 cruise b1"]
 
 
 def test_undo_at_the_fifth_bump_question(tmp_path: Path) -> None:
@@ -122,8 +125,8 @@ def test_resume_by_name_continues_with_the_move_list(tmp_path: Path) -> None:
     out = play(["--resume", "g1", "--db", str(db)], "1\nq\n")
     assert "Resuming 'g1' at ply 2." in out
     assert "Got unexpected extra argument" not in out
-    moves = saved(db, "g1")["moves"]
-    assert [m["ply"] for m in moves] == [0, 1, 2, 3]  # type: ignore[index]
+    moves = saved(db, "g1").moves
+    assert [m.who for m in moves] == ["p1", "p2", "p1", "p2"]
 
 
 def test_resume_of_an_unknown_name_is_one_line_exit_2(

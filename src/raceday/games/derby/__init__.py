@@ -15,7 +15,6 @@ __all__ = ["GAME", "DerbyGame", "DerbyOptions", "DerbyState", "new_race"]
 # The registry takes GAME when it loads the games (raceday.core.registry.load_all); the
 # package itself stays light, so a quick command needs none of the rules.
 __getattr__ = lazy_exports(__name__, {
-    "RECORD_GAMES": "evening",
     "GAME": "game", "DerbyGame": "game", "DerbyOptions": "rules", "DerbyState": "rules",
-    "new_race": "rules"
+    "new_race": "rules", "RECORD_GAMES": "evening"
 })

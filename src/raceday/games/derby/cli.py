@@ -219,14 +219,9 @@ SaveNameOpt = Annotated[
 ]
 
 
-ResumeOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--resume", metavar="NAME", callback=common.check_session_reference,
-        help="Go on with the saved party NAME (see --list); NAME may be the path of a "
-        "record file of a Dice Derby evening (saved anew under --save NAME).",
-    ),
-]
+ResumeOpt = Annotated[str | None, common.resume_option(
+    "Go on with the saved party NAME (see --list); NAME may be the path of a "
+    "record file of a Dice Derby evening (saved anew under --save NAME).")]
 
 
 @app.command()

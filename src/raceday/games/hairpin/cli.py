@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -15,8 +15,19 @@ from rich.table import Table
 
 from raceday.core.agents import Agent, RandomAgent
 from raceday.core.digits import ascii_int
-from raceday.core.errors import IllegalActionError, OptionsError, SaveFormatError
-from raceday.core.protocol import Action
+from raceday.core.errors import IllegalActionError, OptionsError, RacedayError
+from raceday.core.protocol import CHANCE, Action
+from raceday.core.record import (
+    Record,
+    Recorder,
+    RecordError,
+    apply_move,
+    generator_from,
+    parse_record,
+    replay,
+    start_state,
+)
+from raceday.games.hairpin import saves
 from raceday.games.hairpin.agents import (
     DEFAULT_THINK,
     LEVELS,
@@ -42,10 +53,12 @@ from raceday.games.hairpin.rules import (
     symmetric_position,
 )
 from raceday.present import describe_outcome, render
+from raceday.store.names import check_session_name
 from raceday.store.sessions import ReadOnlyStore, SessionStore, writable_store
 from raceday.terminal import common
 from raceday.terminal.groups import option_group
 from raceday.terminal.options import GIVEN, GivenOptions, field_option, game_options
+from raceday.terminal.session import GameSession
 from raceday.terminal.surface import (
     UNDO,
     Choice,
@@ -61,7 +74,7 @@ if TYPE_CHECKING:
     from raceday.games.hairpin.agents import SearchReport
 
 HELP = "Hairpin Racers (Phil Leduc): a diceless two-player race round a double hairpin."
-SAVE_KIND = HAIRPIN.name  # sessions of this game in the store
+SAVE_KIND = saves.SAVE_KIND  # sessions of this game in the store
 
 app = typer.Typer(help=HELP, no_args_is_help=True, pretty_exceptions_enable=False,
                   add_completion=False)
@@ -254,42 +267,81 @@ def say_line(surface: Surface, markup: str) -> None:
         surface.say(markup)
 
 
-@dataclass
 class HairpinPlay:
     """One game in the terminal: the loop that ``run_game`` starts with a surface (full
-    screen or lines). Saved after every move when it has a store (play), not when it has
-    none (watch)."""
+    screen or lines), played on the terminal's session kit
+    (:class:`~raceday.terminal.session.GameSession`: the state, its record, the seeded
+    generator, undo and the save). Saved after every move when it has a store (play), not
+    when it has none (watch)."""
 
-    state: HairpinState
-    red: str
-    black: str
-    rng: np.random.Generator
-    think: float = DEFAULT_THINK
-    wait: float = 0.0
-    store: SessionStore | None = None
-    save: str | None = None
-    db: Path | None = None
-    revision: int | None = None
-    undo: list[HairpinState] = field(default_factory=list)
-    log: list[dict[str, Any]] = field(default_factory=list)
-    notes: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
-
-    def __post_init__(self) -> None:
+    def __init__(self, state: HairpinState, red: str, black: str, rng: np.random.Generator,
+                 *, think: float = DEFAULT_THINK, wait: float = 0.0,
+                 store: SessionStore | None = None, save: str | None = None,
+                 db: Path | None = None, notes: list[tuple[str, dict[str, Any]]] | None = None,
+                 session: GameSession | None = None,
+                 log: list[dict[str, Any]] | None = None) -> None:
+        if session is None:
+            session = GameSession(state, saves.recorder_for(state, red, black, name=save),
+                                  rng, store=store, name=save)
+        self.session = session
+        self.red, self.black = red, black
+        self.think, self.wait = think, wait
+        self.save, self.db = save, db
+        self.log: list[dict[str, Any]] = list(log or [])
+        self.notes = list(notes or [])
         self.agents = {0: _agent_for(self.red, self.think), 1: _agent_for(self.black, self.think)}
         self.humans = [p for p in (0, 1) if self.agents[p] is None]
+
+    @property
+    def state(self) -> HairpinState:
+        """The position being played (the session's)."""
+        return self.session.state_as(HairpinState)
+
+    @property
+    def rng(self) -> np.random.Generator:
+        return self.session.rng
+
+    @classmethod
+    def resumed(cls, record: Record, *, store: SessionStore | None, name: str | None,
+                revision: int | None = None, think: float = DEFAULT_THINK, wait: float = 0.0,
+                db: Path | None = None, notes: list[tuple[str, dict[str, Any]]] | None = None
+                ) -> HairpinPlay:
+        """The game of ``record`` ready to go on: its moves played again through the rules
+        (the first one they refuse is a :class:`RecordError` naming its line), each move a
+        person chose kept for undo, the generator where the record left it."""
+        red, black = saves.sides(record)
+        _, start = start_state(record)
+        recorder = Recorder.resuming(Record(dict(record.tags), [], record.line))
+        if name is not None:
+            recorder.tags["Name"] = name
+        session = GameSession(start, recorder, generator_from(record), store=store,
+                              name=name, revision=revision)
+        humans = {p for p, who in enumerate((red, black)) if who.strip().lower() == HUMAN}
+        log: list[dict[str, Any]] = []
+        for move in record.moves:
+            state = session.state
+            assert isinstance(state, HairpinState)
+            ply = state.position.ply
+            asked = (move.player in humans and not state.is_chance_node()
+                     and not state.is_terminal() and len(state.legal_actions()) > 1)
+            if asked:
+                session.mark()
+            apply_move(state, move)
+            if move.player != CHANCE:
+                log.append({"ply": ply, "side": move.player,
+                            "move": session.recorder.moves[-1].name})
+        state = session.state
+        assert isinstance(state, HairpinState)
+        return cls(state, red, black, session.rng, think=think, wait=wait, store=store,
+save=name, db=db, notes=notes, session=session, log=log)
 
     # --- saving ---
     def resume_command(self) -> str:
         return common.resume_command("hairpin", "play", str(self.save), self.db)
 
     def save_now(self) -> None:
-        if self.store is None or self.save is None:
-            return
-        document = {"state": self.state.to_json(), "red": self.red, "black": self.black,
-                    "undo": [s.to_json() for s in self.undo], "moves": self.log,
-                    "rng": self.rng.bit_generator.state}
-        self.revision = self.store.save(SAVE_KIND, self.save, document,
-                                        expected_revision=self.revision)
+        """Save the game's record (through the session: nothing without a store)."""
+        self.session.save()
 
     # --- what the surface shows ---
     def labels(self, lang: str) -> dict[int, str]:
@@ -338,8 +390,7 @@ class HairpinPlay:
             while not self.state.is_terminal():
                 state = self.state
                 if state.is_chance_node():
-                    draw = state.sample_chance(self.rng)
-                    for event in state.apply_action(draw.outcome, draw.detail):
+                    for event in self.session.draw():
                         surface.say(escape(words("term.setup_roll", lang, dice=_dice(event["dice"]),
                                                  red=event["red"], black=event["black"])))
                     self.save_now()
@@ -350,6 +401,7 @@ class HairpinPlay:
                                          else "term.status_thinking", lang,
                                          player=labels[player]))
                 forced = ""
+                undoable = False
                 if agent is None:
                     only = state.legal_actions()
                     note = _forced_note(state, only[0], lang) if len(only) == 1 else None
@@ -358,25 +410,27 @@ class HairpinPlay:
                         forced = (f" [dim]({escape(words('term.played_for_you', lang, why=note))})"
                                   "[/]")
                     else:
-                        choice = self.human_turn(surface, state, bool(self.undo))
+                        choice = self.human_turn(surface, state, self.session.can_undo())
                         if choice == UNDO:
                             self.take_back(surface, vs_computer)
                             continue
                         assert isinstance(choice, int)
-                        self.undo.append(state.clone())
                         action = choice
+                        undoable = True
                 else:
                     if announce:
                         announce = False
                         from raceday.terminal.warm import announce_if_cold
 
                         announce_if_cold("hairpin", surface.say)
-                    action = agent.choose(state, self.rng)
+                    # chosen here, not on the session kit's thinking thread: ctrl-c stops a
+                    # search at once (a search left running on a thread holds the exit)
+                    action = agent.choose(state, self.session.rng)
                     if surface.full_screen:
                         surface.pause(self.wait)
                 name = state.action_to_string(action)
                 self.log.append({"ply": state.position.ply, "side": player, "move": name})
-                state.apply_action(action)
+                self.session.move(player, action, undoable=undoable)
                 say_line(surface, words("term.plays", lang, player=escape(labels[player]),
                                         move=f"[bold]{escape(name)}[/]") + forced)
                 self.save_now()
@@ -402,11 +456,11 @@ class HairpinPlay:
         """Back to the position before the last move a person chose (against the computer:
         the computer's reply goes too)."""
         lang = surface.lang
-        restored = self.undo.pop()
+        self.session.undo()
+        restored = self.state
         ply = restored.position.ply
         taken = [entry for entry in self.log if entry["ply"] >= ply]
         self.log = [entry for entry in self.log if entry["ply"] < ply]
-        self.state = restored
         if vs_computer or not taken:
             surface.say(escape(words("term.undone_pair", lang)))
         else:
@@ -535,11 +589,11 @@ def _list_saved(db: Path | None, lang: str) -> None:
         return
     for name in names:
         try:
-            doc, _ = store.load(SAVE_KIND, name)
-            state = HairpinState.from_json(doc["state"])
-            red, black = str(doc["red"]), str(doc["black"])
-        except (KeyError, TypeError, ValueError, SaveFormatError):
-            continue
+            saved = saves.load(store, name)
+            state = saves.final_state(saved)
+            red, black = saves.sides(saved.record)
+        except RacedayError:
+            continue  # a save this version cannot read is not listed
         row = words("term.list_row", lang, name=name, ply=state.position.ply,
                     red=words("term.player", lang, side=side_name(0, lang),
                               who=who_word(red, lang)),
@@ -548,6 +602,47 @@ def _list_saved(db: Path | None, lang: str) -> None:
                     over=words("term.list_over", lang) if state.is_terminal() else "")
         common.console.print(escape(row), soft_wrap=True)
     common.console.print(escape(words("term.list_hint", lang)))
+
+
+ResumeOpt = Annotated[str | None, common.resume_option(
+    "Go on with the saved game NAME (see --list), or from a record FILE (a "
+    "Hairpin game's record, e.g. from raceday record export).")]
+
+
+def _names_a_file(resume: str, db: Path | None) -> bool:
+    """Whether ``--resume`` names a record file rather than a saved game: a name saved in
+    the database is the saved game; else a path that is there, or looks like one."""
+    store = ReadOnlyStore(db)
+    if not store.missing and store.exists(SAVE_KIND, resume):
+        return False
+    return Path(resume).exists() or any(c in resume for c in "/\\.")
+
+
+def _record_file(path: str) -> Record:
+    """The Hairpin record of the file ``path``, played through the rules
+    (:class:`RecordError` names the line of a bad one, or the game of a record of
+    another game)."""
+    from raceday.core.files import read_user_text
+
+    record = parse_record(read_user_text(path, kind="record"))
+    if record.game != SAVE_KIND:
+        raise RecordError(f"{path} is a record of {record.game}, not of hairpin: go on with "
+                          f"it with raceday {record.game.split('_')[0]} play --resume",
+                          record.line)
+    saves.sides(record)
+    replay(record)  # checked through the rules before anything is written
+    return record
+
+
+def _record_name(record: Record | None) -> str | None:
+    """The name a record was saved under, if it is one a new save may take."""
+    name = None if record is None else record.tags.get("Name")
+    if not isinstance(name, str):
+        return None
+    try:
+        return check_session_name(name)
+    except OptionsError:
+        return None
 
 
 @app.command("play")
@@ -562,7 +657,7 @@ def play_command(
         "--black", metavar="WHO", help="Who plays Black (default expert).")] = None,
     game: GameOpts = GIVEN,
     save: Annotated[str | None, common.save_option("game", SAVE_KIND)] = None,
-    resume: common.ResumeOpt = None,
+    resume: ResumeOpt = None,
     list_games: common.ListOpt = False,
     db: common.DbOpt = None,
     seed: common.SeedOpt = None,
@@ -577,9 +672,6 @@ def play_command(
     if list_games:
         _list_saved(db, lang)
         return
-    if resume is not None and save is not None and save != resume:
-        raise OptionsError("give --resume NAME to go on with a saved game, or --save NAME "
-                           "for a new one, not both")
     if resume is not None:
         given = [spec.name for spec in game.specs  # the options given, not their defaults
                  if game.given.get(spec.field, spec.default) != spec.default]
@@ -589,42 +681,50 @@ def play_command(
             raise OptionsError(f"--resume goes on with the saved game's own players and "
                                f"variant; leave out {', '.join(given)}")
     notes: list[tuple[str, dict[str, Any]]] = []
-    if resume is None:
-        state = HAIRPIN.new_state(game.parse())
-        red, black = _sides(players, red, black, (HUMAN, "expert"))
-        rng = np.random.default_rng(common.fresh_seed(seed))
     wait = common.default_delay(delay, 0.3)
+    if resume is None:
+        options = game.parse()
+        state = HAIRPIN.new_state(options)
+        red, black = _sides(players, red, black, (HUMAN, "expert"))
+        chosen = options.model_dump(mode="json", exclude_none=True)
+        seed = common.fresh_seed(seed)
+        recorded: Record | None = None
+    else:
+        recorded = _record_file(resume) if _names_a_file(resume, db) else None
+        if recorded is None and save is not None and save != resume:
+            raise OptionsError("give --resume NAME to go on with a saved game, or --save "
+                               "NAME for a new one, not both")
     store = writable_store(db)  # a read-only database is refused before the first move
-    undo: list[HairpinState] = []
-    log: list[dict[str, Any]] = []
-    revision: int | None = None
-    if resume is not None:
+    if resume is not None and recorded is None:  # a saved game: it goes on under its name
         name = resume
-        doc, revision = store.load(SAVE_KIND, name)
-        try:
-            state = HairpinState.from_json(doc["state"])
-            red, black = str(doc["red"]), str(doc["black"])
-            undo = [HairpinState.from_json(s) for s in doc["undo"]]
-            log = [dict(entry) for entry in doc.get("moves", [])]
-            rng = np.random.default_rng()
-            rng.bit_generator.state = doc["rng"]
-            _check_player(red), _check_player(black)
-        except (KeyError, TypeError, ValueError, OptionsError) as exc:
-            raise SaveFormatError(f"saved session {name!r} is not a Hairpin game: {exc}"
-                                  ) from None
-        notes.append(("term.resuming", {"name": repr(name), "ply": state.position.ply}))
+        saved = saves.load(store, name)
+        loop = HairpinPlay.resumed(saved.record, store=store, name=name,
+                                   revision=saved.revision, think=think, wait=wait, db=db,
+                                   notes=notes)
     else:
         if save is not None:  # a name given is used as given, or refused
             common.refuse_taken_save(store, SAVE_KIND, save, "Hairpin",
                                      common.resume_command("hairpin", "play", save, db))
-        wanted = save or SAVE_KIND
+        wanted = save or _record_name(recorded) or SAVE_KIND
         name = store.fresh_name(SAVE_KIND, wanted)
         if name != wanted:
             notes.append(("term.name_taken", {"wanted": repr(wanted), "name": repr(name),
                                               "old": wanted}))
-    assert red is not None and black is not None
-    loop = HairpinPlay(state, red, black, rng, think=think, wait=wait, store=store, save=name,
-                       db=db, revision=revision, undo=undo, log=log, notes=notes)
+        if recorded is not None:  # a record file: it goes on as a new saved game
+            loop = HairpinPlay.resumed(recorded, store=store, name=name, think=think,
+                                       wait=wait, db=db, notes=notes)
+        else:
+            assert red is not None and black is not None
+            recorder = saves.recorder_for(state, red, black, options=chosen, seed=seed,
+                                          name=name)
+            session = GameSession(state, recorder, np.random.default_rng(seed), store=store,
+                                  name=name)
+            loop = HairpinPlay(state, red, black, session.rng, think=think, wait=wait,
+                               store=store, save=name, db=db, notes=notes, session=session)
+    if resume is not None:
+        resumed = name if recorded is None else resume
+        loop.notes.insert(0, ("term.resuming", {"name": repr(resumed),
+                                                "ply": loop.state.position.ply}))
     kept = words("term.kept", lang, name=repr(name))
     with common.on_interrupt(kept, loop.resume_command()):
         run_command(loop, title=words("title", lang), lang=lang, plain=face.plain)
@@ -808,12 +908,7 @@ def analyse_command(
     if game.get("position") is not None and save is not None:
         raise OptionsError("give either --position or --from, not both")
     if save is not None:
-        doc, _ = ReadOnlyStore(db).load(SAVE_KIND, save)  # only read
-        try:
-            state = HairpinState.from_json(doc["state"])
-        except (KeyError, TypeError, ValueError) as exc:
-            raise SaveFormatError(f"saved session {save!r} is not a Hairpin game: {exc}"
-                                  ) from None
+        state = saves.final_state(saves.load(ReadOnlyStore(db), save))  # only read
     else:
         state = HAIRPIN.new_state(game.parse(setup=game.get("setup") or "symmetric"))
     if state.is_chance_node():

@@ -1,7 +1,8 @@
 """Replaying Hairpin Racers: a room's board after each step is the state the game's own
 rules make again from the room's log (:func:`raceday.present.replay.rebuild_states`),
-drawn by the game's ``static/frame.js`` as the room draws it live; a saved game replays
-from its final position (the default)."""
+drawn by the game's ``static/frame.js`` as the room draws it live; a saved game is read
+as its record (:mod:`raceday.games.hairpin.saves`) and replays move by move in the
+terminal, from its final position in the browser."""
 
 from __future__ import annotations
 
@@ -9,6 +10,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 from raceday.core.events import Message
+from raceday.core.protocol import CHANCE
+from raceday.core.record import Record, apply_move, replay
+from raceday.games.hairpin import saves
 from raceday.games.hairpin.rules import HairpinState
 from raceday.present.replay import room_event_message
 
@@ -69,70 +73,54 @@ def room_event(event: Mapping[str, Any], names: Sequence[Any]) -> Message:
     return room_event_message(facts, names, "hairpin")
 
 
-def _start(final: HairpinState) -> HairpinState | None:
-    """The start of a saved game whose final position is ``final``: a new game of its
-    rules, with its setup dice (the state keeps them) thrown again by the rules."""
-    state = HairpinState(final.rules)
-    for roll in final.setup_rolls:
-        if not state.is_chance_node():
-            return None
-        for action, _ in state.chance_outcomes():
-            trial = state.clone()
-            trial.apply_action(action)
-            if trial.setup_rolls[-1:] == [roll]:
-                state = trial
-                break
-        else:
-            return None
-    return state
+def convert(document: Mapping[str, Any]) -> Record:
+    """A Hairpin save from before records as its record (:func:`saves.convert`)."""
+    return saves.convert(document)
 
 
-def _played(start: HairpinState, moves: Sequence[Mapping[str, Any]]
-            ) -> list[HairpinState] | None:
-    """The state after each logged move from ``start``: each move is the legal action the
-    rules name as the logged move (``action_to_string``) at the logged ply; None where a
-    move is not one the rules allow there (a game begun from another position)."""
-    state, after = start, []
-    for entry in moves:
-        if state.is_terminal() or state.position.ply != entry.get("ply"):
-            return None
-        named = [a for a in state.legal_actions() if state.action_to_string(a) == entry.get(
-            "move")]
-        if len(named) != 1:
-            return None
-        state = state.clone()
-        state.apply_action(named[0])
-        after.append(state)
-    return after
+def finished(store: Any, name: str) -> bool:
+    """Whether the saved game ``name`` is over (read as its record)."""
+    return saves.final_state(saves.load(store, name)).is_terminal()
 
 
 def terminal_steps(store: Any, name: str, lang: str = "en") -> list[Any]:
-    """A saved game in the terminal, move by move: the game's moves (the save's ``moves``)
-    played again by the rules from the start of its rules and setup dice, each step the
-    board after a move (the last with the result), if they give the saved position; else
-    (a save without its moves, or one begun from a given position) the saved position as
-    one step."""
+    """A saved game in the terminal, move by move: its record (:func:`saves.load`, a save
+    from before records converted) played again by the rules from its start, each step
+    the board after a player's move (the last with the result); a record without moves (a
+    converted save that did not keep them) is its saved position as one step."""
+    return record_steps(saves.load(store, name).record, lang)
+
+
+def record_steps(record: Record, lang: str = "en") -> list[Any]:
+    """A Hairpin record in the terminal, move by move (see :func:`terminal_steps`); the
+    first move the rules refuse is a :class:`~raceday.core.record.RecordError`."""
     from raceday.present.replay import ReplayStep, final_step
     from raceday.present.terminal_replay import TerminalStep
 
-    doc, _ = store.load("hairpin", name)
-    final = HairpinState.from_json(doc["state"])
-    moves = [m for m in doc.get("moves", []) if isinstance(m, dict)]
-    start = _start(final) if moves else None
-    after = None if start is None else _played(start, moves)
-    if start is None or not after or after[-1].to_json() != final.to_json():
+    played = replay(record)
+    state = played.start.clone()
+    out = []
+    for move in record.moves:
+        before = state.clone()
+        apply_move(state, move)
+        if move.player == CHANCE:
+            continue  # the setup's rolls: the board after them shows with the first move
+        assert isinstance(before, HairpinState) and isinstance(state, HairpinState)
+        action = before.string_to_action(move.name)
+        side = Message("side.red" if move.player == 0 else "side.black").to_json()
+        step = ReplayStep(Message("term.plays", {
+            "player": side, "move": before.action_message(action).to_json()}))
+        out.append((step, state.clone(), {"ply": before.position.ply, "side": move.player,
+                                          "move": before.action_to_string(action)}))
+    if not out:
+        final = played.state
+        assert isinstance(final, HairpinState)
         step = (final_step(final) if final.is_terminal() else
                 ReplayStep(Message("terminal.replay.saved_position")))
         return [TerminalStep(step.to_json(), terminal_board(final, lang))]
-    out = []
-    for k, (entry, state) in enumerate(zip(moves, after, strict=True)):
-        side = Message("side.red" if entry.get("side") == 0 else "side.black").to_json()
-        before = start if k == 0 else after[k - 1]
-        move = before.action_message(before.string_to_action(entry["move"])).to_json()
-        step = ReplayStep(Message("term.plays", {"player": side, "move": move}))
-        if k == len(moves) - 1 and state.is_terminal():
-            step = ReplayStep(step.title, final_step(state).lines)
-        out.append(TerminalStep(step.to_json(), terminal_board(state, lang),
-                                {"ply": entry["ply"], "side": entry.get("side"),
-                                 "move": entry["move"]}))
-    return out
+    last_step, last_state, last_facts = out[-1]
+    if last_state.is_terminal():
+        out[-1] = (ReplayStep(last_step.title, final_step(last_state).lines), last_state,
+                   last_facts)
+    return [TerminalStep(step.to_json(), terminal_board(board, lang), facts)
+            for step, board, facts in out]

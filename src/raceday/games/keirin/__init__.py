@@ -15,7 +15,6 @@ __all__ = ["GAME", "KeirinGame", "KeirinOptions", "KeirinState", "new_race"]
 # The registry takes GAME when it loads the games (raceday.core.registry.load_all); the
 # package itself stays light, so a quick command needs none of the rules.
 __getattr__ = lazy_exports(__name__, {
-    "RECORD_GAMES": "night",
     "GAME": "game", "KeirinGame": "game", "KeirinOptions": "rules", "KeirinState": "rules",
-    "new_race": "rules"
+    "new_race": "rules", "RECORD_GAMES": "night"
 })

@@ -178,9 +178,7 @@ class BetSession:
     # --- store -----------------------------------------------------------------------------
     @property
     def state(self) -> NightState:
-        state = self.game.state
-        assert isinstance(state, NightState)
-        return state
+        return self.game.state_as(NightState)
 
     @property
     def revision(self) -> int | None:

@@ -375,9 +375,7 @@ class _Race:
 
     @property
     def state(self) -> PistardState:
-        state = self.game.state
-        assert isinstance(state, PistardState)
-        return state
+        return self.game.state_as(PistardState)
 
     @property
     def session(self) -> str:

@@ -17,7 +17,8 @@ rides with the generator spawned for ``i`` from the campaign's seed, so a stage 
 same race whichever face rides it, and any stage already ridden can be ridden again as a
 film (a replay) that must give the record that was saved (checked; a mismatch is an
 error, never a silently different race). Riding a stage saves its record (the stage's
-moves and result) with the store's compare-and-swap: if the terminal saved the stage first, the browser is told so.
+moves and result) with the store's compare-and-swap: if the terminal saved the stage
+first, the browser is told so.
 Request bodies are the models of :mod:`raceday.games.wielersim.choices`.
 
 REST (JSON; errors are ``{"error": "..."}`` with a 4xx status):

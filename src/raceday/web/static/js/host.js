@@ -12,6 +12,14 @@ const code = roomCode();
 const watching = pageKind() === "watch";
 const app = document.getElementById("app");
 
+// A host link printed by `raceday serve --record` carries the host's token after `#host=`:
+// kept in this browser like a token the landing page got, then taken out of the address.
+const given = /(?:^#|&)host=([A-Za-z0-9_-]{8,200})/.exec(location.hash);
+if (given && !watching) {
+  tokens.setHost(code, given[1]);
+  history.replaceState(null, "", location.pathname);
+}
+
 async function main() {
   const status = statusLine();
   const error = errorLine();

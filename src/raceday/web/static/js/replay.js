@@ -3,8 +3,12 @@
 // the saved log), the step's words under it, a scrubber, buttons and keys (← → one step,
 // Home / End, Space to play or pause) and a speed; the link keeps the step (#step=N), so a
 // shared link opens where it was shared (a link without it opens at the start).
-import { api, el } from "./common.js";
-import { language, languageButton, onLanguage, t, translatePage, withAmounts } from "./i18n.js";
+// The list also opens a game's record (a file saved by `raceday <game> play` or made by
+// `raceday record export`): dropped on its card or chosen with its button, sent to the
+// server, which plays it through the game's rules and answers its steps (or the first
+// line the rules refuse, by number).
+import { api, el, refused } from "./common.js";
+import { language, languageButton, onLanguage, refusal, t, translatePage, withAmounts } from "./i18n.js";
 import { render } from "./present.js";
 import { board, textBoard } from "./replay-boards.js";
 
@@ -45,9 +49,11 @@ function stepWords(game, step) {
     return [el("p", { class: "who" }, t("rp_step_who", { n: step.seq, who: whoText(step.who) })),
       el("ul", { class: "events" }, step.events.map((e) => el("li", {}, say(game, e))))];
   }
-  return [el("h3", {}, say(game, step.title)),
-    el("ul", { class: "events" }, (step.lines || []).map((l) => el("li", {}, say(game, l)))),
-    step.url ? el("a", { href: step.url, class: "button" }, t("rp_watch_stage")) : null];
+  const words = [el("h3", {}, say(game, step.title)),
+    el("ul", { class: "events" }, (step.lines || []).map((l) => el("li", {}, say(game, l))))];
+  // (replaceChildren would write a null out as the word "null")
+  if (step.url) words.push(el("a", { href: step.url, class: "button" }, t("rp_watch_stage")));
+  return words;
 }
 
 function startAt(total) {
@@ -57,7 +63,7 @@ function startAt(total) {
 
 // The player: `total` steps; show(at, ms) draws step `at` (1-based) into the page's
 // parts; `hasBoard` says whether a board goes beside (TV) or above (phone) the words.
-function mountPlayer({ title, total, hasBoard, drawStep, extra = null, below = () => null }) {
+function mountPlayer({ title, total, hasBoard, drawStep, extra = null, below = () => null, shareable = true }) {
   let at = startAt(total);
   let timer = null;
   let speed = 1;
@@ -78,11 +84,12 @@ function mountPlayer({ title, total, hasBoard, drawStep, extra = null, below = (
   const controls = el("div", { class: "replay-controls" },
     el("div", { class: "scrub-row" }, scrubLabel, scrub, counter),
     el("div", { class: "row buttons" }, first, back, play, fwd, end, el("span", { class: "speed" }, speedLabel, speedSel)),
-    el("p", { class: "share-row" }, share), keys);
+    shareable ? el("p", { class: "share-row" }, share) : null, keys); // a file's replay has no link
   const under = el("div", { class: "replay-under" });
   const view = el("div", { class: `replay-view${hasBoard ? " has-board" : ""}` },
     hasBoard ? el("div", { class: "replay-board-col" }, boardBox, under) : null,
     el("div", { class: "replay-side" }, controls, words, extra));
+  main.classList.remove("replay-list");
   main.replaceChildren(el("h2", { class: "replay-title" }, title()), view);
   document.title = `${title()} — raceday`;
 
@@ -174,7 +181,7 @@ function frameAt(steps, at) {
   return null;
 }
 
-async function player(data) {
+async function player(data, { extra = null, shareable = true } = {}) {
   const steps = data.steps;
   const [drawing, finale] = await Promise.all([board(data.drawer),
     data.finale ? import("./finale.js").catch(() => null) : null]);
@@ -185,6 +192,8 @@ async function player(data) {
     title: () => `${say(data.game, { key: "title" })} — ${data.name}`,
     total: steps.length,
     hasBoard,
+    extra: extra ? extra() : null,
+    shareable,
     below: () => (hasBoard && drawing?.legend ? drawing.legend(data.players) : null),
     drawStep(at, { boardBox, words, ms }) {
       const step = steps[at - 1];
@@ -258,6 +267,64 @@ async function part(game, name, partName) {
   redraw = () => { stage = null; drawBack(); again(); };
 }
 
+// --- a record opened from a file ----------------------------------------------------------
+let problem = null; // the last refusal of a record (worded again after a language switch)
+const problemText = () => t("rp_open_refused", {
+  name: problem.file, problem: problem.words ? refusal({ words: problem.words }) : problem.message });
+
+async function openRecord(file, status, alert) {
+  problem = null;
+  alert.textContent = "";
+  status.textContent = t("rp_opening", { name: file.name });
+  try {
+    const res = await fetch("/api/replay/record", {
+      method: "POST", headers: { "Content-Type": "text/plain; charset=utf-8" }, body: file,
+    });
+    let data = {};
+    try { data = await res.json(); } catch (_) { /* empty */ }
+    if (!res.ok) throw refused(data, data.error || res.statusText);
+    history.replaceState(null, "", "/replay"); // the player keeps its step in the hash
+    data.name = data.name || file.name; // a record without a Name tag: the file's name
+    const back = () => el("p", { class: "replay-up" }, t("rp_opened", { name: file.name }), " · ",
+      el("a", { href: "/replay" }, t("rp_open_another")));
+    await player(data, { extra: back, shareable: false });
+  } catch (e) {
+    status.textContent = "";
+    problem = { file: file.name, words: e.words, message: e.message };
+    alert.textContent = problemText();
+    alert.focus();
+  }
+}
+
+// The card that opens a record: a drop zone with the file input itself (out of sight, but
+// focused by Tab and opened by Enter or Space as any file input) named by its label, which
+// looks like a button; its words say what to do, not its colour.
+function recordOpener() {
+  const input = el("input", { type: "file", id: "record-file", accept: ".record,.txt,text/plain", class: "file-input", "aria-describedby": "record-open-hint" });
+  const choose = el("label", { for: "record-file", class: "button primary" }, t("rp_open_button"));
+  const status = el("p", { class: "note", role: "status" });
+  const alert = el("p", { class: "error record-problem", role: "alert", tabindex: -1 });
+  if (problem) alert.textContent = problemText();
+  const drop = el("p", { class: "drop-words" }, t("rp_open_drop"));
+  const card = el("section", { class: "card record-open", "aria-labelledby": "record-open-title" },
+    el("h2", { id: "record-open-title" }, t("rp_open_title")),
+    el("p", { class: "note", id: "record-open-hint" }, t("rp_open_hint")),
+    el("div", { class: "drop-zone" }, drop, input, choose),
+    status, alert);
+  const open = (file) => { if (file) openRecord(file, status, alert); };
+  input.addEventListener("change", () => { open(input.files[0]); input.value = ""; });
+  let depth = 0; // dragenter/leave fire for each child the file passes over
+  const dragging = (on) => { card.classList.toggle("dragging", on); drop.textContent = t(on ? "rp_open_release" : "rp_open_drop"); };
+  card.addEventListener("dragenter", (ev) => { ev.preventDefault(); depth += 1; dragging(true); });
+  card.addEventListener("dragover", (ev) => { ev.preventDefault(); });
+  card.addEventListener("dragleave", () => { depth = Math.max(0, depth - 1); if (!depth) dragging(false); });
+  card.addEventListener("drop", (ev) => {
+    ev.preventDefault(); depth = 0; dragging(false);
+    open(ev.dataTransfer?.files?.[0]);
+  });
+  return card;
+}
+
 async function list() {
   const data = await api("/api/replays");
   const winners = (it) => (it.winners || []).map((w) => (w.who ? say(it.game, w.who) : w.name)).join(", ");
@@ -267,11 +334,14 @@ async function list() {
     `${say(it.game, { key: "title" })} — ${it.name}${it.source === "room" && (it.number > 1 || it.url !== `/replay/room/${it.name}`) ? ` · ${it.number}` : ""}`),
     it.winners?.length ? el("span", { class: "winners" }, ` · ${t("rp_won_by", { names: winners(it) })}`) : null,
     it.when ? el("span", { class: "note" }, ` ${it.when}`) : null);
+  // on a wide screen the rooms fill one column, the saved games and a record file the other
+  main.classList.add("replay-list");
   main.replaceChildren(
-    el("section", { class: "card" }, el("h2", {}, t("rp_rooms")),
+    el("section", { class: "card replay-rooms" }, el("h2", {}, t("rp_rooms")),
       data.rooms.length ? el("ul", { class: "replays" }, data.rooms.map(item)) : el("p", { class: "note" }, t("rp_none"))),
     el("section", { class: "card" }, el("h2", {}, t("rp_sessions")), el("p", { class: "note" }, t("rp_sessions_hint")),
-      data.sessions.length ? el("ul", { class: "replays" }, data.sessions.map(item)) : el("p", { class: "note" }, t("rp_none"))));
+      data.sessions.length ? el("ul", { class: "replays" }, data.sessions.map(item)) : el("p", { class: "note" }, t("rp_none"))),
+    recordOpener());
   redraw = list;
 }
 
