@@ -198,3 +198,12 @@ def constant_text(source: str | Path, name: str) -> str | None:
     file; compiled, not run)."""
     value = _module_constants(source).get(name)
     return value if isinstance(value, str) else None
+
+
+def agents_module(game: str) -> ModuleType | None:
+    """``game``'s module ``agents`` (its ``make_agent``, ``LEVELS``), or None."""
+    package = game_packages().get(game)
+    try:
+        return importlib.import_module(f"{package}.agents") if package else None
+    except ImportError:
+        return None

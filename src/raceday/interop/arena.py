@@ -19,7 +19,6 @@ games): higher wins, equal is a draw.
 from __future__ import annotations
 
 import csv
-import importlib
 import io
 import json
 import time
@@ -32,7 +31,7 @@ import numpy as np
 
 from raceday.analysis.stats import wilson_interval
 from raceday.core.agents import MCTSAgent, RandomAgent
-from raceday.core.discovery import game_packages
+from raceday.core.discovery import agents_module
 from raceday.core.errors import OptionsError
 from raceday.core.files import check_output_file
 from raceday.core.protocol import State
@@ -54,14 +53,6 @@ class Player:
     thinking: float = 0.0
     moves: int = 0
 
-
-def agents_module(game: str) -> Any:
-    """The game package's ``agents`` module (its ``make_agent``, ``LEVELS``), or None."""
-    package = game_packages().get(game)
-    try:
-        return importlib.import_module(f"{package}.agents") if package else None
-    except ImportError:
-        return None
 
 
 def _our_agent(game: str, name: str) -> Callable[[State, np.random.Generator], int]:

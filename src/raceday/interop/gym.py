@@ -46,11 +46,12 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
+from raceday.core.discovery import agents_module
 from raceday.core.errors import OptionsError
 from raceday.core.protocol import Action, State
 from raceday.core.record import Record, Recorder
 from raceday.interop.adapters import Adapter, adapter, games_with_players
-from raceday.interop.arena import OPENSPIEL, agents_module, make_player
+from raceday.interop.arena import OPENSPIEL, make_player
 
 NAMESPACE = "raceday"
 KEIRIN_BETTOR = f"{NAMESPACE}/KeirinBettor-v0"

@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from raceday.core.discovery import game_packages
+from raceday.core.discovery import agents_module, game_packages
 from raceday.core.events import Event, Message
 from raceday.core.lesson import WORDS, Lesson, Step
 from raceday.core.protocol import CHANCE, HOST, Action, State
@@ -83,14 +83,6 @@ def event_words(game: str, events: list[Event], lang: str) -> list[str]:
             out.append(text)
     return out
 
-
-def agents_module(game: str) -> Any:
-    """The game package's ``agents`` module (``make_agent``, ``LEVELS``), or None."""
-    package = game_packages().get(game)
-    try:
-        return importlib.import_module(f"{package}.agents") if package else None
-    except ImportError:
-        return None
 
 
 def own_first_game(game: str) -> Any:

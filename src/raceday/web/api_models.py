@@ -4,15 +4,15 @@ that cannot be written now)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from raceday.core.errors import RacedayError
 from raceday.core.events import Message
-from raceday.present import render
+from raceday.present import refusal, render
 from raceday.rooms import JSON
 from raceday.rooms.intents import field_problem
 from raceday.web.guard import Bucket, retry_after
@@ -20,6 +20,37 @@ from raceday.web.rooms import MAX_NAME, StoreUnavailable
 
 TOO_MANY = Message("refusal.too_many")
 UNWRITABLE_RETRY = 30  # seconds a 503 for a database that cannot be written says to wait
+
+
+class StatusError(RacedayError):
+    """A request refused with an HTTP status of its own (a 4xx: 404 for what is not
+    there, 409 for what is not ready, 400 otherwise)."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def answer_or_refusal(make: Callable[[], Any]) -> JSONResponse:
+    """``make()`` as JSON; a refusal (any RacedayError) as ``{"error", "words"}`` with its
+    status (a :class:`StatusError`'s, or a game face's error carrying one), else 400."""
+    try:
+        return JSONResponse(make())
+    except RacedayError as exc:
+        status = getattr(exc, "status", 400)
+        return error_answer(status if isinstance(status, int) and 400 <= status < 500 else 400,
+                            str(exc), words=exc.message)
+
+
+StatusErrorT = TypeVar("StatusErrorT", bound=StatusError)
+
+
+def status_refusal(error: type[StatusErrorT], status: int, key: str, /, **params: Any
+                   ) -> StatusErrorT:
+    """An ``error`` refusing with ``status``, in words from the tables."""
+    refused = refusal(error, key, **params)
+    refused.status = status
+    return refused
 
 
 class Body(BaseModel):

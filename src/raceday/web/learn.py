@@ -23,7 +23,6 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse
 
 from raceday.core.discovery import asset_folder
-from raceday.core.errors import RacedayError, refusal
 from raceday.core.lesson import Lesson, Step, lesson_games, load_lesson
 from raceday.core.protocol import CHANCE, State
 from raceday.present.lessons import (
@@ -33,7 +32,7 @@ from raceday.present.lessons import (
     own_first_game,
     step_parts,
 )
-from raceday.web.api_models import error_answer
+from raceday.web.api_models import StatusError, answer_or_refusal, status_refusal
 from raceday.web.pages import PAGES
 from raceday.web.replay import drawer
 
@@ -41,28 +40,17 @@ router = APIRouter()
 MAX_BODY = 2_000  # a try's body at most (a move's name)
 
 
-class LearnError(RacedayError):
+class LearnError(StatusError):
     """A lesson request that cannot be answered (404: no such game or step; 400: no such
     move)."""
 
-    def __init__(self, message: str, status: int = 400) -> None:
-        super().__init__(message)
-        self.status = status
-
 
 def _refused(status: int, key: str, /, **params: Any) -> LearnError:
-    error = refusal(LearnError, key, **params)
-    error.status = status
-    return error
+    """A request refused with ``status``, in words from the tables."""
+    return status_refusal(LearnError, status, key, **params)
 
 
-def _answer(make: Any) -> JSONResponse:
-    try:
-        return JSONResponse(make())
-    except RacedayError as exc:
-        status = getattr(exc, "status", 400)
-        return error_answer(status if isinstance(status, int) and 400 <= status < 500 else 400,
-                            str(exc), words=exc.message)
+_answer = answer_or_refusal
 
 
 def _lesson(game: str) -> Lesson:

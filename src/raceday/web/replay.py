@@ -51,7 +51,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from raceday.core.discovery import asset_folder, face, game_packages
-from raceday.core.errors import RacedayError, SaveFormatError, refusal
+from raceday.core.errors import RacedayError, SaveFormatError
 from raceday.core.events import Message
 from raceday.core.record import Move, Record, RecordError, apply_move, parse_record, replay
 from raceday.present.messages import event_key, outcome_message
@@ -66,7 +66,7 @@ from raceday.present.replay import (
 from raceday.rooms import JSON, RoomError, logic_class
 from raceday.rooms.log import stored_state
 from raceday.store.sessions import SessionStore
-from raceday.web.api_models import error_answer
+from raceday.web.api_models import StatusError, answer_or_refusal, error_answer, status_refusal
 from raceday.web.guard import MISS_COST, Limiter, client_key, refusal_body, retry_after
 from raceday.web.heavy import Heavy
 from raceday.web.pages import PAGES
@@ -81,20 +81,14 @@ DRAWERS = ("frame.js", "board.js")  # a game's module that may export drawFrame(
 router = APIRouter()
 
 
-class ReplayError(RacedayError):
+class ReplayError(StatusError):
     """A replay that cannot be given: 404 (no such room, game or session) or 409 (not
     finished yet)."""
 
-    def __init__(self, message: str, status: int = 400) -> None:
-        super().__init__(message)
-        self.status = status
-
 
 def _refused(status: int, key: str, /, **params: Any) -> ReplayError:
-    """A replay refused with ``status``, in words from the tables."""
-    error = refusal(ReplayError, key, **params)
-    error.status = status
-    return error
+    """A request refused with ``status``, in words from the tables."""
+    return status_refusal(ReplayError, status, key, **params)
 
 
 def _store(request: Request) -> SessionStore:
@@ -519,15 +513,7 @@ def session_replay(store: SessionStore, game: str, name: str) -> dict[str, Any]:
 
 
 # --- routes -----------------------------------------------------------------------------
-def _answer(make: Any) -> JSONResponse:
-    """``make()`` as JSON; a refusal (any RacedayError) as ``{"error", "words"}`` with its status
-    (a game face's errors may carry one too), else 400."""
-    try:
-        return JSONResponse(make())
-    except RacedayError as exc:
-        status = getattr(exc, "status", 400)
-        return error_answer(status if isinstance(status, int) and 400 <= status < 500 else 400,
-                            str(exc), words=exc.message)
+_answer = answer_or_refusal
 
 
 def _refusals(*statuses: int) -> dict[int | str, dict[str, Any]]:
