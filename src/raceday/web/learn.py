@@ -32,7 +32,7 @@ from raceday.present.lessons import (
     own_first_game,
     step_parts,
 )
-from raceday.web.api_models import StatusError, answer_or_refusal, status_refusal
+from raceday.web.api_models import StatusError, answer_or_refusal, refusals, status_refusal
 from raceday.web.pages import PAGES
 from raceday.web.replay import drawer
 
@@ -170,17 +170,17 @@ def learn_games() -> JSONResponse:
                                       for g in lesson_games()]})
 
 
-@router.get("/api/learn/{game}")
+@router.get("/api/learn/{game}", responses=refusals(400, 404))
 def learn_lesson(game: str) -> JSONResponse:
     return _answer(lambda: lesson_answer(game))
 
 
-@router.get("/api/learn/{game}/{number}")
+@router.get("/api/learn/{game}/{number}", responses=refusals(400, 404))
 def learn_step(game: str, number: int) -> JSONResponse:
     return _answer(lambda: step_answer(game, number))
 
 
-@router.post("/api/learn/{game}/{number}/try")
+@router.post("/api/learn/{game}/{number}/try", responses=refusals(400, 404, 413, 415))
 async def learn_try(game: str, number: int, request: Request) -> JSONResponse:
     import json
 
