@@ -5,7 +5,6 @@ two moves a day apart, follows the usual lifecycle once over; and ``POST /api/my
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -20,6 +19,7 @@ from raceday.rooms import Actor, RoomError
 from raceday.web.api_models import MAX_HELD
 from raceday.web.app import create_app
 from tests.web.conftest import OPEN, Client, join, new_room, serving, worded
+from tests.web.test_lifecycle import closed_column, sweep
 from tests.web.test_pistard_room import SHORT, pick
 
 HOUR = 3600.0
@@ -51,18 +51,6 @@ def server(db: Path, clock: Clock) -> Iterator[TestClient]:
                 OPEN.pop().close()
 
 
-def sweep(tc: TestClient) -> list[str]:
-    """One idle sweep on the server's own event loop."""
-    idle = tc.app.state.idle  # type: ignore[attr-defined]
-    assert tc.portal is not None
-    return list(tc.portal.call(idle.sweep))
-
-
-def closed(db: Path) -> dict[str, int]:
-    with sqlite3.connect(db) as conn:
-        rows = conn.execute("SELECT code, closed FROM rooms").fetchall()
-    conn.close()
-    return {str(code): int(shut) for code, shut in rows}
 
 
 def pistard(tc: TestClient, **options: Any) -> dict[str, Any]:
@@ -108,7 +96,7 @@ def test_a_days_room_survives_a_restart_between_two_moves_a_day_apart(db: Path) 
         clock.advance(DAY)  # a day without play: the ordinary room closes, not this one
         assert sweep(tc) == [ordinary["code"]]
         assert sweep(tc) == []
-        assert closed(db) == {days["code"]: 0, ordinary["code"]: 1}
+        assert closed_column(db) == {days["code"]: 0, ordinary["code"]: 1}
     restarted = Clock()
     restarted.now = clock.now
     with server(db, restarted) as tc:  # the same file, a new server
@@ -122,7 +110,7 @@ def test_a_days_room_survives_a_restart_between_two_moves_a_day_apart(db: Path) 
         restarted.advance(DAY)  # another day: still no sweep closes it
         assert sweep(tc) == []
         assert move(tc, days["code"], days_seats) > first  # the second move is taken
-        assert closed(db) == {days["code"]: 0, ordinary["code"]: 1}
+        assert closed_column(db) == {days["code"]: 0, ordinary["code"]: 1}
 
 
 def test_a_days_room_follows_the_usual_lifecycle_once_its_game_is_over(db: Path) -> None:
