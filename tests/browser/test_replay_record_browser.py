@@ -14,7 +14,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(Path(__file__).parents[2]))  # the repository: tests.web
 from a11y import assert_accessible, turn_to, wait_for_style_sheets
 from shots import keep_shot
-from tests.web.test_room_records import terminal_game
+from tests.web.test_room_records import played_to_the_end, terminal_game
 
 PHONE = {"width": 390, "height": 844}
 TV = {"width": 1920, "height": 1080}
@@ -22,13 +22,7 @@ TV = {"width": 1920, "height": 1080}
 
 def finished_record(tmp_path: Path) -> tuple[Path, int]:
     """A whole short Hairpin game as the terminal saves it; its file and its moves."""
-    session = terminal_game(plies=4)
-    while not session.state.is_terminal():
-        state = session.state
-        if state.is_chance_node():
-            session.draw()
-        else:
-            session.move(state.current_player(), state.legal_actions()[-1])
+    session = played_to_the_end(terminal_game(plies=4))
     path = tmp_path / "aki-vs-computer.record"
     record = session.record()
     path.write_text(record.text(), encoding="utf-8")

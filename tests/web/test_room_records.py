@@ -50,6 +50,17 @@ def terminal_game(plies: int = 6, seed: int = 11) -> GameSession:
     return session
 
 
+def played_to_the_end(session: GameSession) -> GameSession:
+    """``session`` played on to its end (each side's last legal move)."""
+    while not session.state.is_terminal():
+        state = session.state
+        if state.is_chance_node():
+            session.draw()
+        else:
+            session.move(state.current_player(), state.legal_actions()[-1])
+    return session
+
+
 def query(db: Path) -> Any:
     def run(sql: str, args: tuple[Any, ...]) -> list[tuple[Any, ...]]:
         with closing(sqlite3.connect(db)) as conn:
@@ -149,13 +160,7 @@ def test_a_bad_record_is_refused_with_its_line(tmp_path: Path) -> None:
 
 
 def test_a_party_or_finished_record_opens_no_room(tmp_path: Path) -> None:
-    session = terminal_game(plies=2)
-    while not session.state.is_terminal():
-        state = session.state
-        if state.is_chance_node():
-            session.draw()
-        else:
-            session.move(state.current_player(), state.legal_actions()[-1])
+    session = played_to_the_end(terminal_game(plies=2))
     over = session.record().text()
     derby = over.replace('[Game "hairpin"]', '[Game "derby_evening"]')
     with closing_sockets(create_app(tmp_path / "a.sqlite")) as tc:
