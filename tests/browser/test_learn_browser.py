@@ -86,7 +86,7 @@ def test_the_lobby_offers_the_lesson(open_page: Any, server: str) -> None:
     import httpx
 
     room = httpx.post(f"{server}api/rooms", json={"game": "twindash", "options": {}}).json()
-    page = open_page(PHONE, f"{server}host/{room['code']}#host={room['host_token']}")
+    page = open_page(PHONE, f"{server}play/{room['code']}")  # a phone joining the lobby
     link = page.locator(".lobby-learn a")
     link.wait_for()
     assert link.get_attribute("href") == "/learn/twindash"

@@ -1,7 +1,7 @@
 // The big screen (host or spectator): finds the room's game and hands over to its module.
 // The host's own link (/host/CODE#host=KEY) keeps its key on this device; in a game played
 // over days the host is offered that link under the screen (days.js).
-import { api, el, errorLine, pageKind, roomCode, roomCodeTag, statusLine, tokens } from "./common.js";
+import { el, errorLine, pageKind, roomCode, roomCodeTag, statusLine, tokens } from "./common.js";
 import { noticeIfClosed, openRoomOrNotice } from "./closed.js";
 import { keyLinkPanel } from "./days.js";
 import { connectScreen } from "./screen.js";
@@ -41,22 +41,11 @@ async function main() {
   const main = el("main", { id: "screen" });
   app.replaceChildren(header, error.node, main);
   if (role === "host" && info.days) main.after(keyLinkPanel(info, code, "host", token));
-  if (info.phase === "lobby") learnOffer(info.game, header);
   const screen = game.mount(main, { code, info, role, error });
   connectScreen(code, token, screen, {
     status, error, main,
     fatal: (m) => { error.show(m); noticeIfClosed(code, app); },
   });
-}
-
-// In the lobby, for a game that ships a lesson: "New to this game? Learn to play" under the bar
-// (opens in a new tab, so the room stays open here).
-async function learnOffer(game, header) {
-  const lessons = await api("/api/learn").then((a) => a.games.map((l) => l.game), () => []);
-  if (!lessons.includes(game)) return;
-  header.after(el("p", { class: "learn-link lobby-learn" },
-    el("a", { href: `/learn/${encodeURIComponent(game)}`, target: "_blank", rel: "noopener", "data-i18n": "learn_new" },
-      t("learn_new"))));
 }
 
 main();

@@ -36,6 +36,16 @@ async function main() {
   else joinForm(info, main, status, error);
 }
 
+// Under the join form, for a game that ships a lesson: "New to this game? Learn to play"
+// (a new tab, so the seat waits here). The phone, not the big screen: the TV is the show.
+async function learnOffer(game, form) {
+  const lessons = await api("/api/learn").then((a) => a.games.map((l) => l.game), () => []);
+  if (!lessons.includes(game) || !form.isConnected) return;
+  form.append(el("p", { class: "learn-link lobby-learn" },
+    el("a", { href: `/learn/${encodeURIComponent(game)}`, target: "_blank", rel: "noopener" },
+      t("learn_new"))));
+}
+
 function joinForm(info, main, status, error) {
   const input = el("input", { name: "name", required: true, maxlength: 20, autocomplete: "nickname", id: "name" });
   const form = el("form", { class: "card join" },
@@ -54,6 +64,7 @@ function joinForm(info, main, status, error) {
     }
   });
   main.replaceChildren(form);
+  learnOffer(info.game, form);
   input.focus();
   onLanguage(() => { if (form.isConnected) joinForm(info, main, status, error); });
 }
