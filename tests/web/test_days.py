@@ -19,24 +19,10 @@ from raceday.rooms import Actor, RoomError
 from raceday.web.api_models import MAX_HELD
 from raceday.web.app import create_app
 from tests.web.conftest import OPEN, Client, join, new_room, serving, worded
-from tests.web.test_lifecycle import closed_column, sweep
+from tests.web.test_lifecycle import Clock, closed_column, sweep
 from tests.web.test_pistard_room import SHORT, pick
 
-HOUR = 3600.0
 DAY = 24.0  # hours
-
-
-class Clock:
-    """The server's clock (rate limits and the idle sweep), moved only when told."""
-
-    def __init__(self) -> None:
-        self.now = 1_000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, hours: float) -> None:
-        self.now += hours * HOUR
 
 
 @contextmanager

@@ -129,15 +129,11 @@ class Record:
         """The record as text (header, a blank line, the moves, a final newline)."""
         names = [t for t in TAG_ORDER if t in self.tags]
         names += sorted(t for t in self.tags if t not in TAG_ORDER)
-        lines = [f"[{name} {_tag_value(self.tags[name])}]" for name in names]
+        lines = [f"[{name} {json.dumps(self.tags[name], sort_keys=True, ensure_ascii=False)}]"
+                 for name in names]
         lines.append("")
         lines += [move.text() for move in self.moves]
         return "\n".join(lines) + "\n"
-
-
-def _tag_value(value: Any) -> str:
-    text = json.dumps(value, sort_keys=True, ensure_ascii=False)
-    return text
 
 
 def records_text(records: Iterable[Record]) -> str:

@@ -153,11 +153,4 @@ class GameSession:
                                   expected_revision=self.revision, log_entry=log_entry)
 
 
-def record_file_game(path: str | Path) -> str:
-    """The game a record file is of (read and checked for form only)."""
-    from raceday.core.files import read_user_text
-
-    return parse_record(read_user_text(path, kind="record")).game
-
-
-__all__ = ["GameSession", "generator_from", "record_file_game"]
+__all__ = ["GameSession", "generator_from"]

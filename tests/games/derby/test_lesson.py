@@ -21,10 +21,9 @@ from raceday.games.derby.agents import STYLES, expected_prizes
 from raceday.games.derby.evening import EveningOptions, EveningState
 from raceday.games.derby.odds import format_odds
 from raceday.games.derby.rules import DerbyState
+from raceday.present.lessons import step_parts
 
 MESSAGES = Path(evening.__file__).parent / "messages"
-WORDS = ("title", "idea", "prompt", "hint", "why")
-PLAY_WORDS = ("title", "idea", "prompt")
 
 
 @pytest.fixture(scope="module")
@@ -74,7 +73,7 @@ def test_every_word_is_in_english_and_japanese(
         lesson: Lesson, tables: dict[str, dict[str, str]]) -> None:
     keys = {"lesson.title", "lesson.intro"}
     for s in lesson.steps:
-        parts = PLAY_WORDS if s.play is not None else WORDS
+        parts = step_parts(s)
         keys |= {s.key("derby", part).removeprefix("derby.") for part in parts}
     for lang, table in tables.items():
         missing = sorted(k for k in keys if not table.get(k, "").strip())

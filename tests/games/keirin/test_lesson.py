@@ -15,12 +15,11 @@ from raceday.core.record import Move, apply_move
 from raceday.games.keirin.night import NightOptions, odds_board
 from raceday.games.keirin.room import KeirinRoom
 from raceday.games.keirin.rules import KeirinState
+from raceday.present.lessons import PLAY_WORDS, step_parts
 from raceday.present.messages import table
 
 LESSON = load_lesson("keirin")
 POSITIONS = [s for s in LESSON.steps if s.play is None]
-PARTS = ("title", "idea", "prompt", "hint", "why")
-PLAY_PARTS = ("title", "idea", "prompt")
 
 
 def step(step_id: str) -> Step:
@@ -58,7 +57,7 @@ def test_every_word_is_in_both_languages(lang: str) -> None:
     entries = table(lang).entries
     keys = ["keirin.lesson.title", "keirin.lesson.intro"]
     for s in LESSON.steps:
-        keys += [s.key("keirin", part) for part in (PLAY_PARTS if s.play else PARTS)]
+        keys += [s.key("keirin", part) for part in step_parts(s)]
     missing = [k for k in keys if not entries.get(k, "").strip()]
     assert missing == []
 
@@ -167,5 +166,5 @@ def test_the_lesson_reads_in_a_few_minutes() -> None:
     entries = table("en").entries
     read = ["keirin.lesson.title", "keirin.lesson.intro"] + [
         s.key("keirin", p) for s in LESSON.steps
-        for p in (PLAY_PARTS if s.play else ("title", "idea", "prompt", "why"))]
+        for p in (PLAY_WORDS if s.play else ("title", "idea", "prompt", "why"))]
     assert sum(len(entries[k].split()) for k in read) < 1000

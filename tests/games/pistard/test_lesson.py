@@ -17,6 +17,7 @@ from raceday.games.pistard.game import GAME
 from raceday.games.pistard.state import PistardState
 from raceday.games.pistard.track import colour_index
 from raceday.games.pistard.variants import VARIANTS
+from raceday.present.lessons import step_parts
 from raceday.present.messages import table
 
 GREEN = colour_index("green")
@@ -82,9 +83,7 @@ def test_every_word_of_the_lesson_exists_in_both_languages(lang: str) -> None:
     entries = table(lang).entries
     keys = ["pistard.lesson.title", "pistard.lesson.intro"]
     for step in LESSON.steps:
-        parts = ("title", "idea", "prompt") if step.play else ("title", "idea", "prompt",
-                                                               "hint", "why")
-        keys += [step.key("pistard", part) for part in parts]
+        keys += [step.key("pistard", part) for part in step_parts(step)]
     missing = [k for k in keys if not entries.get(k, "").strip()]
     assert missing == []
     for key in keys:

@@ -23,6 +23,7 @@ from raceday.core.serialize import loads_state
 from raceday.games.pistard.saves import load_race
 from raceday.games.pistard.state import PistardState
 from raceday.store.sessions import SessionStore
+from tests.games.pistard.test_replay_terminal import fixture
 
 FIXTURES = Path(__file__).parents[2] / "fixtures" / "saves"
 PLAY = ["pistard", "play", "-p", "human,easy", "--riders-per-player", "2", "--seed", "3",
@@ -123,11 +124,6 @@ def test_resume_by_name_is_the_same_race(
 
 
 # --- saves made before records ----------------------------------------------------------
-def fixture(name: str) -> dict[str, Any]:
-    loaded: dict[str, Any] = json.loads((FIXTURES / f"pistard-{name}.json").read_text())
-    return loaded
-
-
 def test_the_old_mid_race_save_converts_to_a_record_and_resumes_as_if_never_stopped(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:

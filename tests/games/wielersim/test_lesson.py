@@ -16,6 +16,7 @@ from raceday.core.protocol import CHANCE
 from raceday.core.record import Move, apply_move
 from raceday.games.wielersim.game import GAME
 from raceday.games.wielersim.rules import WielersimState
+from raceday.present.lessons import step_parts
 from raceday.present.messages import table
 
 LESSON = load_lesson("wielersim")
@@ -118,9 +119,7 @@ def test_every_word_of_the_lesson_is_in_both_tables(lang: str) -> None:
     words = table(lang).entries
     keys = ["wielersim.lesson.title", "wielersim.lesson.intro"]
     for step in LESSON.steps:
-        parts = ("title", "idea", "prompt") if step.play else ("title", "idea", "prompt",
-                                                               "hint", "why")
-        keys += [step.key("wielersim", part) for part in parts]
+        keys += [step.key("wielersim", part) for part in step_parts(step)]
     missing = [k for k in keys if not words.get(k, "").strip()]
     assert missing == []
 
