@@ -36,6 +36,7 @@ def test_two_steps_a_wrong_then_a_right_move_on_a_phone(open_page: Any, server: 
     page = open_page(PHONE, f"{server}learn/twindash")
     page.wait_for_selector("#learn-step-title:text-is('A sealed bet')")
     assert page.locator(".learn-progress").inner_text().startswith("Step 1 of 7")
+    page.locator(".learn-board *").first.wait_for()  # the game's drawer is imported first
     assert page.locator(".learn-board svg, .learn-board *").count() > 0  # the game's drawing
     moves = page.locator(".learn-move")
     assert moves.count() == 7
