@@ -55,5 +55,6 @@ def test_the_first_game_step_opens_a_room_that_shows_a_hint(open_page: Any,
     ply = int(page.get_attribute(".hp-board", "data-ply"))
     button.focus()
     page.keyboard.press("Enter")
-    page.wait_for_function(f"Number(document.querySelector('.hp-board')?.dataset.ply) > {ply}")
+    page.wait_for_function(
+        "(ply) => Number(document.querySelector('.hp-board')?.dataset.ply) > ply", arg=ply)
     assert page.js_errors == []
