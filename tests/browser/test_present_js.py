@@ -40,8 +40,10 @@ REAL: list[tuple[dict[str, Any], str | None]] = [
 MADE_UP = {
     "en": {"a": "A {x} and {y}", "only_en": "English {n}", "g.a": "game A {x}",
            "list": "{items}", "pts.one": "{n} point", "pts.other": "{n} points",
-           "g.pts.one": "{n} lap"},
-    "ja": {"a": "ア {x}、{y}", "list": "{items}", "pts": "{n}点"},
+           "g.pts.one": "{n} lap", "by.one@past": "by {past} square",
+           "by.other@past": "by {past} squares"},
+    "ja": {"a": "ア {x}、{y}", "list": "{items}", "pts": "{n}点", "by.one@past": "{past}マス差",
+           "by.other@past": "{past}マス差"},
 }
 MADE_UP_CASES: list[tuple[dict[str, Any], str | None]] = [
     ({"key": "a", "params": {"x": 1, "y": [1, 2]}}, None),
@@ -57,6 +59,14 @@ MADE_UP_CASES: list[tuple[dict[str, Any], str | None]] = [
     ({"key": "pts", "params": {"n": 1}}, "g"),
     ({"key": "pts", "params": {"n": 2}}, "g"),
     ({"key": "list", "params": {"items": [{"key": "pts", "params": {"n": 1}}]}}, None),
+    # forms chosen by another named count ("<key>.one@past"), n first where it has forms
+    ({"key": "by", "params": {"past": 1}}, None),
+    ({"key": "by", "params": {"past": 2}}, None),
+    ({"key": "by", "params": {"n": 1, "past": 2}}, None),
+    ({"key": "pts", "params": {"past": 1, "n": 2}}, None),
+    ({"key": "by", "params": {"past": "1,200"}}, None),  # a number's text counts
+    ({"key": "by", "params": {"past": "x"}}, None),  # no count: the other form
+    ({"key": "pts", "params": {"n": True}}, None),
 ]
 
 # Events ({kind, ...facts}) described in both languages: the plain key, and a true fact
@@ -70,6 +80,9 @@ EVENTS: list[tuple[str, dict[str, Any]]] = [
                           {"key": "derby.sum", "params": {"name": "Ben", "amount": 700}}]}),
     ("hairpin", {"kind": "move", "player": 0, "frm": [0, 1], "to": [0, 2]}),
     ("pistard", {"kind": "no_such_kind", "flag": True}),
+    # a true fact's wording that comes only in forms counted by another parameter
+    ("keirin", {"kind": "cross", "turn": 9, "riders": [3, 5], "several": True, "past": 1}),
+    ("keirin", {"kind": "cross", "turn": 9, "riders": [3, 5], "several": True, "past": 2}),
 ]
 
 SCRIPT = """async ({real, madeUp, cases, events}) => {
@@ -118,15 +131,19 @@ def test_python_and_javascript_render_alike(chromium: Any, tmp_path: Path,
         for lang in ("en", "ja") for game, e in EVENTS]
     assert described[1] != described[0] and "event." not in described[1]
     assert got["events"] == described
+    assert described[5:7] == ["Across the line in turn 9: riders 3, 5, by 1 square.",
+                              "Across the line in turn 9: riders 3, 5, by 2 squares."]
     monkeypatch.setattr(present, "table", lambda lang: MessageTable(lang, MADE_UP[lang]))
     expected = _python(MADE_UP_CASES)
     assert expected[1] == "game A English 3"
     ja = len(MADE_UP_CASES)  # where the Japanese renderings begin
     assert expected[ja:ja + 2] == ["ア 1、1、2", "ア English 3、{y}"]
     assert "English 4" in expected and "gone" in expected
-    assert expected[5:12] == ["1 point", "0 points", "1.5 points", "pts", "1 lap", "2 points",
-                              "1 point"]
+    assert expected[5:12] == ["1 point", "0 points", "1.5 points", "1 point", "1 lap",
+                              "2 points", "1 point"]
     assert expected[ja + 5] == "1点"
+    assert expected[12:19] == ["by 1 square", "by 2 squares", "by 2 squares", "2 points",
+                               "by 1,200 squares", "by x squares", "yes points"]
     assert got["madeUp"] == expected
     assert short[0] == "laps 1/3" and short[2] == "周回 1/3"
     assert short[1].startswith("This seat was opened") and short[3] == "no_such_word"

@@ -21,9 +21,12 @@ TABLES = {
     "en": {"a": "A {x} and {y}", "only_en": "English {n}", "g.a": "game A {x}",
            "g.event.throw": "#{rider} throws {dice}", "termination.laps": "the most laps",
            "g.termination.laps": "{winner} lapped them all", "list": "{items}",
-           "pts.one": "{n} point", "pts.other": "{n} points", "g.pts.one": "{n} lap"},
+           "pts.one": "{n} point", "pts.other": "{n} points", "g.pts.one": "{n} lap",
+           "by.one@past": "by {past} square", "by.other@past": "by {past} squares",
+           "g.event.cross": "{riders} across", "g.event.cross.tie.one@past": "a tie, {past} square",
+           "g.event.cross.tie.other@past": "a tie, {past} squares"},
     "ja": {"a": "ア {x}、{y}", "g.event.throw": "{rider}番の出目 {dice}", "list": "{items}",
-           "pts": "{n}点"},
+           "pts": "{n}点", "by.one@past": "{past}マス差", "by.other@past": "{past}マス差"},
 }
 
 
@@ -61,13 +64,32 @@ def test_a_games_own_key_comes_first() -> None:
 def test_the_count_n_chooses_a_keys_plural_form() -> None:
     assert [render("pts", params={"n": n}) for n in (1, 2, 0, 1.0, 1.5)] == [
         "1 point", "2 points", "0 points", "1 point", "1.5 points"]
-    assert render("pts", params={"n": "1"}) == "pts"  # not a count: the key has no plain form
-    assert render("pts", params={"n": True}) == "pts"
+    assert render("pts", params={"n": "1"}) == "1 point"  # a number's text counts too
+    assert render("pts", params={"n": "1,200"}) == "1,200 points"
+    assert render("pts", params={"n": True}) == "yes points"  # no count: the other form
+    assert render("pts", params={"n": ""}) == " points"
     assert render("pts", "ja", params={"n": 1}) == "1点"  # a language without plurals
     assert render("pts", "en", "g", {"n": 1}) == "1 lap"  # the game's own form first
     assert render("pts", "en", "g", {"n": 3}) == "3 points"
     nested = Message("list", {"items": [Message("pts", {"n": 1}), Message("pts", {"n": 4})]})
     assert render(nested) == "1 point, 4 points"
+
+
+def test_a_form_may_name_the_count_that_chooses_it() -> None:
+    """"<key>.one@past": a key counted by a parameter other than n (n first, were both
+    there); an event's variant may come in such forms only."""
+    assert [render("by", params={"past": n}) for n in (1, 2, 1.0, 0)] == [
+        "by 1 square", "by 2 squares", "by 1 square", "by 0 squares"]
+    assert render("by", params={"past": "1"}) == "by 1 square"
+    assert render("by", params={"past": "1,001"}) == "by 1,001 squares"
+    assert render("by", params={"past": "one"}) == "by one squares"  # no count: other form
+    assert render("by", params={"n": 1, "past": 2}) == "by 2 squares"  # no form for n
+    assert render("pts", params={"past": 1, "n": 2}) == "2 points"  # no form for past
+    assert render("by", "ja", params={"past": 1}) == "1マス差"
+    tie = Event("cross", {"riders": [2, 5], "tie": True, "past": 1})
+    assert describe_event("g", tie) == "a tie, 1 square"
+    assert describe_event("g", Event("cross", {"riders": [2, 5], "tie": False, "past": 3})
+                          ) == "2, 5 across"
 
 
 def test_events_and_outcomes_are_described_from_their_keys() -> None:

@@ -11,12 +11,12 @@ import pytest
 
 from raceday.core.discovery import asset_folder, game_packages
 from raceday.present import LANGUAGES, table
-from raceday.present.messages import PLACEHOLDER, SHARED
+from raceday.present.messages import PLACEHOLDER, PLURALS, SHARED
 
 BRACES = re.compile(r"\{[^{}]*\}?|\}")
 PAGE_KEY = re.compile(r'(?:\bt\(|data-i18n(?:-label)?=)"([A-Za-z_][\w.]*)"')
 STATIC = Path(__file__).parents[2] / "src" / "raceday" / "web" / "static"
-PLURAL = re.compile(r"\.(one|other)$")
+PLURAL = re.compile(r"\.(one|other)(@[A-Za-z_]\w*)?$")  # "<key>.one", "<key>.one@past"
 
 
 def _tables() -> dict[str, Path]:
@@ -101,17 +101,17 @@ def test_every_word_a_page_names_is_in_the_tables() -> None:
     owners = _owners(entries)
     words = _page_words()
     assert len(words) > 300
+    plain = {PLURAL.sub("", key) for key in entries}
     missing = {key: files for key, files in words.items()
-               if key not in entries and f"{key}.other" not in entries
-               and len(owners.get(key, ())) != 1}
+               if key not in plain and len(owners.get(key, ())) != 1}
     assert missing == {}
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_a_key_with_plural_forms_has_both_and_counts_n(lang: str) -> None:
     """A key with a ``.one`` form has its ``.other`` (or, the older shape, a plain key for
-    every other count); a pair names the count ``n`` that chooses between them, and has no
-    plain key beside it."""
+    every other count); a pair names the count that chooses between them (``n``, or the
+    parameter after ``@``: ``<key>.one@past``), and has no plain key beside it."""
     entries = table(lang).entries
     ones = {key.removesuffix(".one") for key in entries if key.endswith(".one")}
     assert sorted(k for k in ones if f"{k}.other" not in entries and k not in entries) == []
@@ -120,4 +120,12 @@ def test_a_key_with_plural_forms_has_both_and_counts_n(lang: str) -> None:
     assert sorted(pairs & set(entries)) == []
     uncounted = [f"{key}.{form}" for key in pairs for form in ("one", "other")
                  if "n" not in PLACEHOLDER.findall(entries[f"{key}.{form}"])]
+    assert uncounted == []
+    named = {key.partition(".one@") for key in entries if ".one@" in key}
+    assert len(named) > 20
+    unpaired = [key + ".one@" + count for key, _, count in named
+                if f"{key}.other@{count}" not in entries or key in entries]
+    assert unpaired == []
+    uncounted = [f"{key}.{form}@{count}" for key, _, count in named for form in PLURALS
+                 if count not in PLACEHOLDER.findall(entries[f"{key}.{form}@{count}"])]
     assert uncounted == []

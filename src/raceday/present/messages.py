@@ -8,7 +8,10 @@ message (``{"key": ..., "params": {...}}``) is rendered first, a list is joined 
 language's separator; true and false read "yes" and "no", None reads as nothing, and any
 other mapping shows as compact JSON (a template should not name one). A key may come in
 plural forms, ``<key>.one`` and ``<key>.other``, chosen by the count ``n`` among the
-parameters ("1 point", "2 points"); a language without plurals gives both the same text.
+parameters ("1 point", "2 points"); a key counted by another parameter names it after the
+form, ``<key>.one@past`` and ``<key>.other@past`` ("by 1 square", "by 2 squares"). A count is
+a number or a number's text ("1,200"); a key with forms but no count reads its ``other``
+form. A language without plurals gives both forms the same text.
 The browser's ``present.js`` follows exactly these rules.
 """
 
@@ -34,7 +37,8 @@ FALLBACK = "en"
 SEPARATORS = {"en": ", ", "ja": "、"}
 PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 SHARED = Path(__file__).parent / "messages"
-COUNT = "n"  # the parameter that chooses a key's plural form
+COUNT = "n"  # the parameter that chooses a key's plural form, unless the form names another
+COUNTED_BY = "@"  # "<key>.one@past": the form chosen by the parameter "past"
 PLURALS = ("one", "other")
 
 
@@ -108,24 +112,51 @@ def _value(value: Any, lang: str, game: str | None) -> str:
     return "" if value is None else str(value)
 
 
+NUMBER_TEXT = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?")  # "1,200", "1", "2.5"
+
+
 def plural_form(count: Any) -> str | None:
     """The plural form (``"one"`` or ``"other"``) a count chooses; None for a parameter
-    that is not a number."""
+    that is neither a number nor a number's text."""
+    if isinstance(count, str) and NUMBER_TEXT.fullmatch(count):
+        count = float(count.replace(",", ""))
     if isinstance(count, bool) or not isinstance(count, int | float):
         return None
     return "one" if count == 1 else "other"
 
 
+PLURAL_FORM = re.compile(r"\.(?:one|other)(?:@[A-Za-z_][A-Za-z0-9_]*)?$")
+
+
+def plain_key(key: str) -> str:
+    """The key a plural form belongs to (``"event.lineup"`` for ``"event.lineup.one@to_go"``);
+    any other key itself."""
+    return PLURAL_FORM.sub("", key)
+
+
+def plural_key(key: str, form: str, count: str = COUNT) -> str:
+    """The key of ``key``'s plural ``form`` chosen by the parameter ``count``:
+    ``<key>.one`` for ``n``, ``<key>.one@<count>`` for any other."""
+    return f"{key}.{form}" if count == COUNT else f"{key}.{form}{COUNTED_BY}{count}"
+
+
 def _template(key: str, params: Mapping[str, Any], lang: str, game: str | None
               ) -> str | None:
-    """``key``'s template in ``lang``: its plural form for the count ``n`` where the table
-    has one, else the key itself."""
-    form = plural_form(params.get(COUNT))
-    if form is not None:
-        found = table(lang).template(f"{key}.{form}", game)
-        if found is not None:
-            return found
-    return table(lang).template(key, game)
+    """``key``'s template in ``lang``: its plural form for a count among the parameters
+    (``n`` first, then the others in order) where the table has one, else the key itself,
+    else its ``other`` form (a count that is missing or no number)."""
+    names = sorted(params, key=lambda name: name != COUNT)
+    for name in names:
+        form = plural_form(params[name])
+        if form is not None:
+            found = table(lang).template(plural_key(key, form, name), game)
+            if found is not None:
+                return found
+    found = table(lang).template(key, game)
+    for name in [COUNT, *names]:
+        if found is None:
+            found = table(lang).template(plural_key(key, "other", name), game)
+    return found
 
 
 def render(message: Message | Mapping[str, Any] | str, lang: str = "en",
@@ -165,8 +196,8 @@ def event_key(game: str, key: str, params: Mapping[str, Any], lang: str = FALLBA
     is ``True`` and has a template (in ``lang`` or English), else ``key`` itself."""
     for fact, value in params.items():
         variant = f"{key}.{fact}"
-        if value is True and (table(lang).template(variant, game) is not None
-                              or table(FALLBACK).template(variant, game) is not None):
+        if value is True and (_template(variant, params, lang, game) is not None
+                              or _template(variant, params, FALLBACK, game) is not None):
             return variant
     return key
 

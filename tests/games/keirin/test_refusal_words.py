@@ -14,6 +14,7 @@ import pytest
 from raceday.games.keirin import betting
 from raceday.games.keirin.room import KeirinRoom
 from raceday.present import render
+from raceday.present.messages import plain_key
 from raceday.rooms import Actor, RoomError
 
 PACKAGE = Path(betting.__file__).parent
@@ -22,7 +23,9 @@ FAMILIES = re.compile(r'f"keirin\.(refusal\.[a-z_]+)_\{')
 
 
 def table(lang: str) -> dict[str, str]:
-    return dict(json.loads((PACKAGE / "messages" / f"{lang}.json").read_text("utf-8")))
+    """KEIRIN's own table, a key's plural forms under the key they belong to."""
+    entries = json.loads((PACKAGE / "messages" / f"{lang}.json").read_text("utf-8"))
+    return {plain_key(key): text for key, text in entries.items()}
 
 
 def raised_keys() -> set[str]:

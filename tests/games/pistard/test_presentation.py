@@ -20,6 +20,7 @@ from raceday.games.pistard.render import commentary
 from raceday.games.pistard.replay import room_event
 from raceday.games.pistard.state import PistardState, new_race, with_word_facts
 from raceday.present import describe_action, describe_event, describe_outcome, render
+from raceday.present.messages import plain_key
 
 
 def played(options: dict[str, Any], seed: int = 3) -> PistardState:
@@ -160,9 +161,10 @@ LOGGED_EVENTS: tuple[tuple[str, dict[str, Any]], ...] = (
 
 
 def _table(lang: str) -> dict[str, str]:
+    """PISTARD's own table, a key's plural forms under the key they belong to."""
     path = Path(__file__).parents[3] / "src/raceday/games/pistard/messages" / f"{lang}.json"
     table: dict[str, str] = json.loads(path.read_text(encoding="utf-8"))
-    return table
+    return {plain_key(key): text for key, text in table.items()}
 
 
 def _worded_key(event: Event) -> str:

@@ -424,8 +424,7 @@ class Session:
         limit = self.config.win_limit if kind == "win" else self.config.quinella_limit
         held = sum(1 for t in self.tickets_of(player) if t.kind == kind)
         if held >= limit:
-            one = ".one" if held == 1 else ""  # "1 win ticket", "2 quinella tickets"
-            raise refusal(BetError, f"derby.refusal.ticket_limit{one}", name=p.name, held=held,
+            raise refusal(BetError, "derby.refusal.ticket_limit", name=p.name, held=held,
                           kind=Message(f"derby.what.kind_{kind}"), limit=limit)
         unit = self.config.stake_unit
         if stake > p.money:  # the real reason first, before the stake's granularity
@@ -448,8 +447,7 @@ class Session:
         if not self.config.borrowing:
             raise refusal(BetError, "derby.refusal.no_borrowing")
         if p.loans >= self.config.max_loans:
-            one = ".one" if p.loans == 1 else ""  # "1 loan", "2 loans"
-            raise refusal(BetError, f"derby.refusal.loan_limit{one}", name=p.name, loans=p.loans,
+            raise refusal(BetError, "derby.refusal.loan_limit", name=p.name, loans=p.loans,
                           limit=self.config.max_loans)
         if self.phase == PHASE_FINISHED:
             raise refusal(BetError, "derby.refusal.session_over")

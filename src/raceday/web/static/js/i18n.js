@@ -9,8 +9,8 @@ let lang = pickLanguage();
 const listeners = [];
 const owners = {};  // a game's own short key -> that game (only where one game has it)
 
-// A key without its plural form ("pi_points_n.one" is "pi_points_n").
-const singular = (key) => key.replace(/\.(one|other)$/, "");
+// A key without its plural form ("pi_points_n.one" and "kr_lineup.one@to_go" are the key before it).
+const singular = (key) => key.replace(/\.(one|other)(@[A-Za-z_][A-Za-z0-9_]*)?$/, "");
 
 // Note which game owns each short key of `entries` (keys "<game>.<key>" without a dot in <key>,
 // or with only a plural form after it).

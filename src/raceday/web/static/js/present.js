@@ -5,7 +5,9 @@
 // false read "yes" and "no"; null reads as nothing; any other object shows as compact JSON
 // (a template should not name one); a slot without a parameter stays as it is.
 // A key may come in plural forms, "<key>.one" and "<key>.other", chosen by the count n among
-// the parameters; a language without plurals gives both the same text.
+// the parameters; a key counted by another parameter names it after the form, "<key>.one@past"
+// and "<key>.other@past". A count is a number or a number's text ("1,200"); a key with forms but
+// no count reads its other form. A language without plurals gives both forms the same text.
 // A key missing in the language falls back to English, and a key missing there renders as itself.
 // With a game, the game's own key "<game>.<key>" is looked up first.
 
@@ -13,7 +15,8 @@ export const LANGUAGES = ["en", "ja"];
 export const FALLBACK = "en";
 const SEPARATORS = { en: ", ", ja: "、" };
 const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
-const COUNT = "n";  // the parameter that chooses a key's plural form
+const COUNT = "n";  // the parameter that chooses a key's plural form, unless the form names another
+const COUNTED_BY = "@";  // "<key>.one@past": the form chosen by the parameter "past"
 const tables = {};
 const loading = {};
 
@@ -45,17 +48,35 @@ export function template(key, lang, game = null) {
   return Object.hasOwn(entries, key) ? entries[key] : undefined;
 }
 
-// The plural form ("one" or "other") a count chooses; null for a parameter that is not a number.
+const NUMBER_TEXT = /^(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)$/;  // "1,200", "1", "2.5"
+
+// The plural form ("one" or "other") a count chooses; null for a parameter that is neither a
+// number nor a number's text.
 export function pluralForm(count) {
+  if (typeof count === "string" && NUMBER_TEXT.test(count)) count = Number(count.replaceAll(",", ""));
   if (typeof count !== "number") return null;
   return count === 1 ? "one" : "other";
 }
 
-// The template of `key` in `lang`: its plural form for the count n where the table has one.
+// The key of `key`'s plural `form` chosen by the parameter `count` ("<key>.one", "<key>.one@past").
+export function pluralKey(key, form, count = COUNT) {
+  return count === COUNT ? `${key}.${form}` : `${key}.${form}${COUNTED_BY}${count}`;
+}
+
+// The template of `key` in `lang`: its plural form for a count among the parameters (n first,
+// then the others in order) where the table has one, else the key itself, else its other form
+// (a count that is missing or no number).
 function pick(key, values, lang, game) {
-  const form = pluralForm(values[COUNT]);
-  const found = form === null ? undefined : template(`${key}.${form}`, lang, game);
-  return found ?? template(key, lang, game);
+  const all = Object.keys(values);
+  const names = [...all.filter((k) => k === COUNT), ...all.filter((k) => k !== COUNT)];
+  for (const name of names) {
+    const form = pluralForm(values[name]);
+    const found = form === null ? undefined : template(pluralKey(key, form, name), lang, game);
+    if (found !== undefined) return found;
+  }
+  let found = template(key, lang, game);
+  for (const name of [COUNT, ...names]) found ??= template(pluralKey(key, "other", name), lang, game);
+  return found;
 }
 
 function value(v, lang, game) {
@@ -91,7 +112,7 @@ export function describeEvent(game, event, lang = FALLBACK) {
   params ??= {};
   for (const [fact, v] of Object.entries(params)) {
     const variant = `${key}.${fact}`;
-    if (v === true && (template(variant, lang, game) !== undefined || template(variant, FALLBACK, game) !== undefined))
+    if (v === true && (pick(variant, params, lang, game) !== undefined || pick(variant, params, FALLBACK, game) !== undefined))
       return render({ key: variant, params }, lang, game);
   }
   return render({ key, params }, lang, game);
