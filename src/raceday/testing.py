@@ -26,7 +26,7 @@ import numpy as np
 import orjson
 
 from raceday.core.agents import RandomAgent
-from raceday.core.events import event_log_text
+from raceday.core.events import Event, event_log_text
 from raceday.core.game import AnyGame
 from raceday.core.play import PlayRecord, play_game
 from raceday.core.protocol import CHANCE, TERMINAL, Action, State
@@ -188,7 +188,10 @@ def play_checked_game(game: AnyGame, options: Mapping[str, Any], seed: int,
     agents = [RandomAgent() for _ in range(max(1, state.num_players))]
     checker_rng = np.random.default_rng(seed + 1_000_003)
 
-    def on_events(s: State, _events: object) -> None:
+    def on_events(s: State, events: list[Event]) -> None:
+        hiding = [e for e in events if "kind" in e.data]
+        if hiding:  # the log line {"kind": ..., **facts} would lose one of the two
+            raise InvariantError(f"a {hiding[0].kind!r} event has a fact named 'kind'")
         if full:
             check_clone_independent(s, checker_rng, *_check_state(s, game))
         else:

@@ -56,7 +56,9 @@ class Event:
         return self.data
 
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, **self.data}
+        """The event as one JSON object: its facts and its kind, which no fact may hide
+        (the rules name no fact ``kind``; were one to, the event's kind still wins)."""
+        return {**self.data, "kind": self.kind}
 
     def __getitem__(self, key: str) -> Any:
         return self.data[key]

@@ -109,6 +109,9 @@ class RoomBase(Generic[StateT]):
     # /api/games/<game>/options?for=room); None: the game's own options model.
     Options: ClassVar[type[GameOptions] | None] = None
     default_pace: ClassVar[float] = 1.0  # seconds between two paced steps, at first
+    # event kind → {fact: the name rooms log it by}: a fact renamed in the rules after
+    # rooms were logged keeps its old name on the wire, so old and new logs read alike
+    WIRE_NAMES: ClassVar[Mapping[str, Mapping[str, str]]] = {}
     # The intents the room reads, one union discriminated by ``type``
     # (:mod:`raceday.rooms.intents`); checked before a handler sees one.
     intents: ClassVar[Intents] = Intents(intent_union(*KIT_INTENTS))
@@ -204,8 +207,13 @@ class RoomBase(Generic[StateT]):
         return {}
 
     def event_json(self, event: Event) -> JSON:
-        """An engine event for the clients: its kind as ``type`` and its facts."""
-        return {"type": event.kind, **event.data}
+        """An engine event for the clients: its kind as ``type`` and its facts, a fact
+        named in :attr:`WIRE_NAMES` under the name rooms have always logged it by."""
+        data = {"type": event.kind, **event.data}
+        for fact, logged in self.WIRE_NAMES.get(event.kind, {}).items():
+            if fact in data:
+                data[logged] = data.pop(fact)
+        return data
 
     def remembers(self, data: JSON) -> bool:
         """True if the event ``data`` is kept in the view's ``recent`` list."""

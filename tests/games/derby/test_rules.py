@@ -116,7 +116,8 @@ def test_several_falls_drop_several_horses_who_share_the_place() -> None:
     assert state.group == [2, 3, 5, 6]
     assert state.first_out() == [1, 4]
     (rnd,) = [e for e in events if e.kind == "round"]
-    assert rnd["kind"] == "falls" and rnd["out"] == ["d4", "d10"]
+    assert rnd["ending"] == "falls" and rnd["out"] == ["d4", "d10"]
+    assert rnd.to_dict()["kind"] == "round" and rnd.to_dict()["ending"] == "falls"
 
 
 def test_both_of_the_last_two_falling_means_the_furlong_is_rolled_again() -> None:

@@ -527,7 +527,7 @@ class EveningState(SealedState):
             if e.kind == "round":
                 self.rounds.append({"round": e["round"], "rolloff": e["rolloff"],
                                     "rolls": e["rolls"], "out": e["out"],
-                                    "leader": e["leader"], "kind": e["kind"],
+                                    "leader": e["leader"], "kind": e["ending"],
                                     "ahead": furlong_ahead(e["rolls"], e["out"], e["rolloff"])})
             elif e.kind == "quinella":
                 pair = (parse_horse(e["pair"][0]), parse_horse(e["pair"][1]))

@@ -267,8 +267,8 @@ def _race_again(seed: int, fall_rate: Any, race: int) -> tuple[Any, list[dict[st
         draw = state.sample_chance(rng)
         for e in state.apply_action(draw.outcome, draw.detail):
             if e.kind == "round":
-                rounds.append({k: e.get(k) for k in ("round", "rolloff", "rolls", "out",
-                                                     "leader", "kind")})
+                rounds.append({**{k: e.get(k) for k in ("round", "rolloff", "rolls", "out",
+                                                        "leader")}, "kind": e.get("ending")})
     return state, rounds
 
 

@@ -220,6 +220,7 @@ class DerbyRoom(PartyRoom[EveningState]):
     max_seats: ClassVar[int] = MAX_SEATS
     min_seats: ClassVar[int] = 0
     default_pace: ClassVar[float] = 1.6  # seconds a furlong, and the finish before results
+    WIRE_NAMES: ClassVar[Mapping[str, Mapping[str, str]]] = {"round": {"ending": "kind"}}
 
     def __init__(self, options: GameOptions, names: list[str] | None = None,
                  lobby_options: Mapping[str, Any] | None = None) -> None:

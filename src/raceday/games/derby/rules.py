@@ -355,7 +355,7 @@ class DerbyState(State):
                  "alone": result.kind == "rolloff",  # one stayed on: the fallen roll off
                  "fell": result.kind == "falls",
                  "rolloff": self.in_rolloff, "for_place": self.group_place,
-                 "kind": result.kind,
+                 "ending": result.kind,  # not "kind": a fact never hides the event's kind
                  "rolls": rolls, "out": [horse_name(p) for p in result.out],
                  "leader": None if result.leader is None else horse_name(result.leader)},
             )

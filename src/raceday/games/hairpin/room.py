@@ -48,6 +48,7 @@ class HairpinRoom(TurnRoom[HairpinState]):
     # a computer's move comes on the room's timeline, a pace after the move before it, so
     # every screen sees each move in turn with "thinking" between
     paced_computers: ClassVar[bool] = True
+    WIRE_NAMES: ClassVar[Mapping[str, Mapping[str, str]]] = {"move": {"how": "kind"}}
     default_pace: ClassVar[float] = 0.8
     agent_maker = staticmethod(make_agent)
     recent_limit: ClassVar[int] = 8

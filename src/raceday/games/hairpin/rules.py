@@ -642,8 +642,8 @@ class HairpinState(State):
             "ply": before.ply + 1,
             "player": PLAYER_NAMES[player],
             "action": move_name(move),
-            "kind": "skip" if move.kind == SKIP else KIND_NAMES[move.kind],
-        }
+            "how": "skip" if move.kind == SKIP else KIND_NAMES[move.kind],  # not "kind": a
+        }  # fact never hides the event's kind
         if move.kind != SKIP:
             data["from"] = "pit" if move.kind == ENTER else square_name(move.origin)
             data["to"] = square_name(move.dest)

@@ -126,6 +126,7 @@ class WatchRoom(PartyRoom[WielersimState]):
     max_seats: ClassVar[int] = 12  # phones that watch by name
     min_seats: ClassVar[int] = 0  # the host's screen alone may watch
     default_pace: ClassVar[float] = 1.5  # seconds a turn
+    WIRE_NAMES: ClassVar[Mapping[str, Mapping[str, str]]] = {"throw": {"die": "kind"}}
     Options: ClassVar[type[GameOptions] | None] = WatchOptions
 
     def __init__(self, options: GameOptions, names: list[str] | None = None,

@@ -559,7 +559,8 @@ class WielersimState(State):
         if rec:
             faces = list(detail["dice"]) if detail and "dice" in detail else None
             self.emit("throw", rider=None if r == EMPTY else self.num(r), purpose=purpose,
-                      kind=pending.kind, value=value, dice=faces, turn=self.turn)
+                      die=pending.kind, value=value, dice=faces, turn=self.turn)  # "die",
+            # not "kind": a fact never hides the event's kind
         if purpose == BOARD_THROW:
             self.board = value
             self.rough = self.route.roughness(value)
