@@ -156,9 +156,18 @@ def test_every_phase_fits_is_accessible_and_animated(open_page: Any, server: str
     else:
         assert said.startswith(f"You lost — rider {winner} won ("), said
     assert mine and "this screen" not in phone.inner_text(".pi-result")
+    # the winner is said once (a scratch race has no more to say under it), capitalised
+    for page in (phone, tv):
+        result = page.inner_text(".pi-result")
+        assert result.count(f"ider {winner} w") == 1, result
+        assert not page.locator(".pi-result p").count()
     for page in (phone, tv):
         page.locator(".finale .podium").wait_for()
         assert f"rider {winner}" in page.inner_text(".finale .step-1")
+        # each player named as the result table names him: "P2 computer (medium)" (P2's
+        # two riders cannot both miss three places when P1 has two)
+        podium = page.inner_text(".finale .podium")
+        assert "Computer (" not in podium and "P2 computer (medium)" in podium, podium
     settled(phone)
     assert_accessible(phone, "pistard phone, result")
     settled(tv)

@@ -151,6 +151,11 @@ def test_the_podium_shows_riders_and_play_again_keeps_the_places() -> None:
     assert [p["place"] for p in podium] == [1, 2, 3]
     assert [render(p["detail"], "en", "pistard") for p in podium] == \
         [f"rider {r['rider']}" for r in ranking[:3]]
+    # each named as the result table names him: "P2 computer (medium)", not "Computer
+    # (medium)"; the person, who has no name here, "P1"
+    said = {render(p["who"], "en") for p in podium}
+    assert said <= {"P1", "P2 computer (medium)"} and "P2 computer (medium)" in said
+    assert {render(p["who"], "ja") for p in podium} <= {"P1", "P2 コンピューター（ふつう）"}
     rng = np.random.default_rng(9)
     room.handle(Actor.host(), {"type": "again"}, rng)
     while room.next_tick() is not None:

@@ -200,6 +200,21 @@ class PistardRoom(TurnRoom[PistardState]):
             "eliminated": [state.riders[i].ident for i in state.eliminated],
         }
 
+    def player_card(self, player: int) -> JSON:
+        """Who ``player`` is on the finale, worded as the race's tables word him ("P1 Aki",
+        "P2 computer (medium)", "P3"): one wording for one player on every screen."""
+        card = super().player_card(player)
+        kind = self.places.kinds[player] if 0 <= player < len(self.places.kinds) else HUMAN
+        n = player + 1
+        if self.places.name(player) is not None:
+            who = Message("pistard.pi_player_named", {"n": n, "name": card["name"]})
+        elif kind != HUMAN:
+            who = Message("pistard.pi_player_computer",
+                          {"n": n, "level": Message(f"level_{kind}")})
+        else:
+            who = Message("pistard.pi_player_plain", {"n": n})
+        return {**card, "who": who.to_json()}
+
     def podium(self, state: PistardState) -> list[JSON]:
         """The finale's podium: in a race of riders the first three riders, each shown as
         his player with the rider's number; the team races rank players (the kit's)."""

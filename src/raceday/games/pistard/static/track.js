@@ -7,7 +7,7 @@ import { el } from "/static/js/common.js";
 import { beginRedraw, refocus } from "/static/js/focus.js";
 import { fill, lazyFinale, lobbyCard, standInOf, standInPanel, svg, turnScreen } from "/static/js/rooms.js";
 import { keyed, language, onLanguage, placeText, t } from "/static/js/i18n.js";
-import { describeEvent, render as say, template } from "/static/js/present.js";
+import { describeEvent, template } from "/static/js/present.js";
 import { hintPanel } from "/static/js/hint.js";
 
 const W = 1000;
@@ -314,6 +314,15 @@ function teamLine(v, x) {
     : t("pi_team_short", { who, rounds: x.rounds, short: -x.past, time });
 }
 
+// How the race was won, under the winner's line, said once: only what that line does not say
+// ("Won on points.", "Every rival fell."), and the commissaires' stop; nothing else.
+const HOW = { points: "pi_how_points", fell: "pi_how_fell", eliminated: "pi_how_eliminated" };
+function howLine(r) {
+  const how = HOW[String(r.message?.key ?? "").replace(/^(pistard\.)?result\./, "")];
+  const said = [how ? t(how) : null, r.stopped ? t("pi_stopped", { n: r.rounds }) : null].filter(Boolean);
+  return said.length ? el("p", { class: "pi-how" }, said.join(" ")) : null;
+}
+
 function resultBox(v) {
   if (v.abandoned) return el("div", { class: "card pi-result", role: "status" }, el("h2", {}, t("pi_abandoned")));
   const r = v.result;
@@ -322,7 +331,7 @@ function resultBox(v) {
   const elim = v.config.variant === "elimination";
   return el("div", { class: "card pi-result", role: "status" },
     el("h2", { class: "pi-result-head" }, winnerLine(v)),
-    el("p", {}, r.message ? say(r.message, language(), "pistard") : "", r.stopped ? ` — ${t("pi_stopped", { n: r.rounds })}` : ""),
+    howLine(r),
     r.ranking.length ? el("table", { class: "pi-ranking" }, el("tbody", {}, r.ranking.map((row) => el("tr", { class: v.mine.includes(row.owner) ? "mine" : "" },
       el("td", {}, placeText(row.place)), el("td", {}, chip(row.owner, String(row.rider))), el("td", {}, neutralName(v, row.owner)),
       points ? el("td", { class: "num" }, t("pi_points_n", { n: row.points })) : null,
