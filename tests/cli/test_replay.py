@@ -163,7 +163,7 @@ def test_pistard_race_replays_decision_by_decision_with_the_board(
     assert doc["total"] == len(doc["steps"]) == decisions > 1
     last = doc["steps"][-1]
     winner = state.riders[state.ranking[0]].ident
-    assert f"rider {winner} wins" in last["words"]
+    assert f"Rider {winner} wins" in last["words"]
     assert last["board"] == board_text(terminal_board(state, "en"))
     assert "lane 1" in doc["steps"][0]["board"]
 
@@ -449,7 +449,7 @@ def test_a_pistard_save_with_its_actions_replays_decision_by_decision(
     doc = replay_json(capsys, "race", "--db", str(db))
     assert doc["total"] == len(decisions) > 1
     winner = state.riders[state.ranking[0]].ident
-    assert f"rider {winner} wins" in doc["steps"][-1]["words"]
+    assert f"Rider {winner} wins" in doc["steps"][-1]["words"]
     from raceday.games.pistard.replay import terminal_board
     from raceday.present.terminal_replay import board_text
 

@@ -91,7 +91,7 @@ def test_a_whole_race_of_two_phones_and_a_computer_with_a_restart(db: Path) -> N
                 [s["rider"] for s in host.view["standings"]]
             assert sorted(r["rider"] for r in result["ranking"]) == [11, 21, 31]
             assert render(result["message"], "en", "pistard") == \
-                f"rider {result['ranking'][0]['rider']} wins"
+                f"Rider {result['ranking'][0]['rider']} wins"
             assert "description" not in result  # words come from the tables, not the room
             assert any(e["type"] == "move" and e["rider"] == 21 for e in host.events)
             refused(seats[0], {"type": "move", "action": 0}, everyone, "over")

@@ -177,7 +177,7 @@ def test_a_played_race_replays_decision_by_decision(
     assert_board_is(last["board"], end)
     assert "rider 11 lines up 1 behind the line in lane 1" in first["words"]
     winner = end.riders[end.ranking[0]].ident
-    assert f"rider {winner} wins" in last["words"]
+    assert f"Rider {winner} wins" in last["words"]
 
 
 def test_step_n_shows_that_decision(played: Path, monkeypatch: pytest.MonkeyPatch,
