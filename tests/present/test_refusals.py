@@ -115,7 +115,7 @@ def test_the_server_words_a_room_options_refusal(tmp_path: Path) -> None:
         body = answer.json()
         assert body["error"] == "KEIRIN option riders: must be from 6 to 9, got 4"
         assert render(body["words"], "ja") == \
-            "KEIRINの設定 riders は 6〜9 の範囲で指定してください（入力：4）"
+            "競輪の設定 riders は 6〜9 の範囲で指定してください（入力：4）"  # 競輪 in Japanese
 
 
 def test_a_horse_that_is_not_there_is_refused_in_words() -> None:

@@ -12,6 +12,7 @@ refused, values are checked against documented ranges, and every failure becomes
 
 from __future__ import annotations
 
+import re
 from abc import ABC
 from collections.abc import Callable, Mapping, Sequence
 from typing import (
@@ -28,7 +29,7 @@ from typing import (
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from raceday.core.errors import OptionsError, RacedayError
+from raceday.core.errors import OptionsError, RacedayError, english_words
 from raceday.core.events import Message
 
 if TYPE_CHECKING:
@@ -137,6 +138,44 @@ def plain_reason_words(problem: Mapping[str, Any], model: type[BaseModel] | None
         return Message("reason.bool", {"where": where})
     if kind == "string_type":
         return Message("reason.text", {"where": where})
+    return _more_reason_words(problem, kind, where)
+
+
+CHOICE = re.compile(r"'((?:[^'\\]|\\.)*)'")  # a choice pydantic quotes: 'fixed' or 'pool'
+BOUNDS = {"greater_than_equal": ("ge", "reason.at_least"), "greater_than": ("gt", "reason.above"),
+          "less_than_equal": ("le", "reason.at_most"), "less_than": ("lt", "reason.below")}
+
+
+def _more_reason_words(problem: Mapping[str, Any], kind: str, where: Any) -> Message | None:
+    """The words of the problems pydantic words in English only: a choice not among the
+    allowed ones, a list expected, a bound passed, a list too long or too short."""
+    ctx = problem.get("ctx") or {}
+    if kind in ("literal_error", "enum"):
+        choices = CHOICE.findall(str(ctx.get("expected", "")))
+        return Message("reason.one_of", {"where": where, "choices": [f"'{c}'" for c in choices]})
+    if kind in ("list_type", "tuple_type", "set_type", "frozen_set_type", "iterable_type"):
+        return Message("reason.list", {"where": where})
+    if kind in ("dict_type", "model_type", "model_attributes_type"):
+        return Message("reason.mapping", {"where": where})
+    if kind in BOUNDS:
+        bound, key = BOUNDS[kind]
+        value = ctx.get(bound)
+        shown = (f"{value:,}" if isinstance(value, int) and not isinstance(value, bool)
+                 else f"{value:g}" if isinstance(value, float) else str(value))
+        return Message(key, {"where": where, "bound": shown})
+    if kind in ("too_long", "too_short"):
+        most, least = ctx.get("max_length"), ctx.get("min_length")
+        given = ctx.get("actual_length")
+        if kind == "too_long" and most is not None:
+            return Message("reason.most_values", {"n": most, "given": given})
+        if least is not None:
+            return Message("reason.least_values", {"n": least, "given": given})
+    if kind in ("string_too_long", "string_too_short"):
+        most, least = ctx.get("max_length"), ctx.get("min_length")
+        if kind == "string_too_long" and most is not None:
+            return Message("reason.most_characters", {"n": most})
+        if least is not None:
+            return Message("reason.least_characters", {"n": least})
     return None
 
 
@@ -186,9 +225,16 @@ def validation_refusal(error: ValidationError, what: str,
                        names: Mapping[str, str] | None = None,
                        model: type[BaseModel] | None = None) -> tuple[str, Message]:
     """:func:`describe_validation_error`'s line and the same refusal as a message key
-    (``refusal.option_*``) with its parameters, for a face in another language. A game's
-    own check gives its reason in English inside the key's words, unless it raised a
+    (``refusal.option_*``) with its parameters, for a face in another language; the line
+    is the words in English (once the presentation layer words refusals). A game's own
+    check gives its reason in English inside the key's words, unless it raised a
     :class:`RacedayError` carrying its message (:func:`raceday.core.errors.refusal`)."""
+    text, words = _validation_refusal(error, what, names, model)
+    return (english_words(words) or text), words
+
+
+def _validation_refusal(error: ValidationError, what: str, names: Mapping[str, str] | None,
+                        model: type[BaseModel] | None) -> tuple[str, Message]:
     first = error.errors()[0]
     loc = [str(part) for part in first.get("loc", ())]
     if model is not None and len(loc) == 1 and first.get("type") in ("greater_than_equal",
@@ -214,7 +260,7 @@ def validation_refusal(error: ValidationError, what: str,
     kind = first.get("type", "")
     facts: dict[str, Any] = {"game": what, "option": field, "reason": message}
     cause = first.get("ctx", {}).get("error")
-    worded = plain_reason_words(first, model) if plain is not None else None
+    worded = plain_reason_words(first, model)
     if isinstance(cause, RacedayError) and cause.message is not None:
         facts["reason"] = cause.message.to_json()  # a check that words its reason itself
     elif worded is not None:
@@ -238,8 +284,13 @@ def validation_refusal(error: ValidationError, what: str,
 
 def _options_refused(error: ValidationError, what: str, model: type[BaseModel]
                      ) -> OptionsError:
-    """The OptionsError of a model's first problem, carrying its words."""
+    """The OptionsError of a model's first problem, carrying its words (the game named by
+    its title's words, where the model has them)."""
     text, words = validation_refusal(error, what, model=model)
+    title = getattr(model, "title_words", None)
+    if title is not None and "game" in words.params:
+        words = Message(words.key, {**words.params, "game": Message(title).to_json()})
+        text = english_words(words) or text
     refused = OptionsError(text)
     refused.message = words  # the same refusal in the reader's language
     return refused
@@ -269,6 +320,9 @@ class GameOptions(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     game_title: ClassVar[str] = "game"
+    # the message key of the game's title ("keirin.keirin"), so that a refusal names the
+    # game in its reader's language; None: the title as it is
+    title_words: ClassVar[str | None] = None
 
     def __init__(self, **data: Any) -> None:
         """Options from keyword arguments; a bad value is an :class:`OptionsError`."""

@@ -18,7 +18,7 @@ from itertools import combinations
 from math import floor
 
 from raceday.core.digits import plain_number
-from raceday.core.errors import OptionsError
+from raceday.core.errors import OptionsError, refusal
 from raceday.games.derby.rules import (
     POSTS,
     faces_of,
@@ -226,7 +226,8 @@ MIN_ODDS_TENTHS = 11  # every board pays at least 1.1 times the stake
 FIRST_OUT_FACTOR = Fraction(3, 2)
 
 
-MARGIN_TEXT = "a margin is a decimal or a fraction, such as 0.1 or 1/10"
+MARGIN_TEXT = "a margin is a decimal or a fraction, such as 0.1 or 1/10"  # its words:
+# derby.reason.margin_form
 
 
 def parse_margin(value: object) -> Fraction:
@@ -235,10 +236,10 @@ def parse_margin(value: object) -> Fraction:
     :func:`raceday.games.derby.rules.parse_fall_rate`)."""
     margin = plain_number(value, signed=True)  # a minus sign: the range's message below
     if margin is None:
-        raise OptionsError(number_refused(MARGIN_TEXT, value))
+        raise number_refused("derby.reason.margin_form", value)
     if not 0 <= margin <= Fraction(1, 2):
-        raise OptionsError(
-            f"margin must be between 0 and 0.5, got {shown_text(value, quote=False)}")
+        raise refusal(OptionsError, "derby.reason.margin_range",
+                      got=shown_text(value, quote=False))
     return margin
 
 

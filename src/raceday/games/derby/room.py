@@ -114,6 +114,7 @@ class HostOptions(GameOptions):
     Every value is checked again by the evening's own model (:meth:`evening`)."""
 
     game_title: ClassVar[str] = "Dice Derby"
+    title_words: ClassVar[str | None] = "derby.title"
 
     races: int = _described("races", 5, ge=MIN_RACES, le=MAX_RACES, strict=True)
     fall_rate: str = _described("fall_rate", "0")
@@ -134,7 +135,7 @@ class HostOptions(GameOptions):
     def _short_text(cls, value: object, info: ValidationInfo) -> object:
         if not isinstance(value, str) or len(value) > MAX_TEXT:
             name = str(info.field_name).replace("_", "-")
-            raise ValueError(f"{name} must be a short text such as 0.05")
+            raise refusal(OptionsError, "derby.reason.short_text", name=name)
         return value
 
     def evening(self, seed: int) -> EveningOptions:

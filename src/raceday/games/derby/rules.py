@@ -67,7 +67,8 @@ def parse_horse(text: str) -> int:
                   dice=[horse_name(p) for p in POSTS])
 
 
-FALL_RATE_TEXT = "a fall rate is a decimal or a fraction, such as 0.05 or 1/20"
+FALL_RATE_TEXT = "a fall rate is a decimal or a fraction, such as 0.05 or 1/20"  # its words:
+# derby.reason.fall_rate_form
 
 
 def shown_text(value: object, *, quote: bool = True, longest: int = 24) -> str:
@@ -81,15 +82,16 @@ def shown_text(value: object, *, quote: bool = True, longest: int = 24) -> str:
     return repr(shown) if quote and isinstance(value, str) else shown
 
 
-def number_refused(form: str, value: object) -> str:
-    """The one-line message refusing ``value`` as an exact number: ``form`` names the
-    accepted form; a long value is told the longest (:data:`MAX_DECIMAL_TEXT`)."""
+def number_refused(form: str, value: object) -> OptionsError:
+    """The refusal of ``value`` as an exact number: ``form`` (a key, "derby.reason.
+    fall_rate_form") names the accepted form; a long value is told the longest
+    (:data:`MAX_DECIMAL_TEXT`)."""
     try:
         long = len(value if isinstance(value, str) else str(value)) > 40
     except ValueError:  # an int beyond Python's limit of digits for str()
         long = True
-    bound = f" (at most {MAX_DECIMAL_TEXT} characters)" if long else ""
-    return f"{form}{bound}, got {shown_text(value)}"
+    bound = Message("derby.reason.longest", {"n": MAX_DECIMAL_TEXT}) if long else ""
+    return refusal(OptionsError, form, bound=bound, got=shown_text(value))
 
 
 def parse_fall_rate(value: object) -> Fraction:
@@ -99,25 +101,22 @@ def parse_fall_rate(value: object) -> Fraction:
     plain_decimal`): an exponent (``"1e99999999"``) would make ``Fraction`` build that
     number, for minutes, so it is refused at once, as are ``inf``, ``nan`` and long text."""
     if isinstance(value, bool):
-        raise OptionsError(f"fall rate must be a number from 0 to {MAX_FALL_RATE}, got {value}")
+        raise refusal(OptionsError, "derby.reason.fall_rate_number", max=str(MAX_FALL_RATE),
+                      got=str(value))
     rate = plain_number(value, signed=True)  # a minus sign: the range's message below
     if rate is None:
-        raise OptionsError(number_refused(FALL_RATE_TEXT, value))
+        raise number_refused("derby.reason.fall_rate_form", value)
     if not 0 <= rate <= MAX_FALL_RATE:
-        raise OptionsError(
-            f"fall rate must be between 0 and {MAX_FALL_RATE} (a fall is a mishap), got "
-            f"{shown_text(value, quote=False)}"
-        )
+        raise refusal(OptionsError, "derby.reason.fall_rate_range", max=str(MAX_FALL_RATE),
+                      got=shown_text(value, quote=False))
     return rate
 
 
 def as_validator(parse: Callable[[object], Fraction], value: object) -> Fraction:
-    """``parse(value)`` inside a pydantic validator: its :class:`OptionsError` becomes the
-    ``ValueError`` pydantic reports (and the options model turns back into one line)."""
-    try:
-        return parse(value)
-    except OptionsError as exc:
-        raise ValueError(str(exc)) from None
+    """``parse(value)`` inside a pydantic validator: its :class:`OptionsError` (a
+    ``ValueError``) is the error pydantic reports, its words kept (the options model turns
+    it back into one line)."""
+    return parse(value)
 
 
 class DerbyOptions(GameOptions):
@@ -130,6 +129,7 @@ class DerbyOptions(GameOptions):
     """
 
     game_title: ClassVar[str] = "Dice Derby"
+    title_words: ClassVar[str | None] = "derby.title"
 
     fall_rate: Fraction = Field(
         default=Fraction(0),

@@ -41,6 +41,13 @@ from raceday.games.derby.rules import POSTS, as_validator, horse_name, parse_fal
 MIN_RACES, MAX_RACES = 4, 6
 KINDS = ("human", "cautious", "bold")
 OWNER_AWARDS = ("gross", "net")
+
+
+def _owner_award(value: str) -> str:
+    """The owners' award, 'gross' or 'net' (else refused in words)."""
+    if value not in OWNER_AWARDS:
+        raise refusal(OptionsError, "derby.reason.owner_award", got=repr(value))
+    return value
 PHASE_AUCTION, PHASE_BETTING, PHASE_RACING, PHASE_FINISHED = (
     "auction", "betting", "racing", "finished",
 )
@@ -101,6 +108,7 @@ class EveningOptions(GameOptions):
     players' choices. ``fall_rate`` and ``margin`` are exact and kept as text in JSON."""
 
     game_title: ClassVar[str] = "Dice Derby evening"
+    title_words: ClassVar[str | None] = "derby.options_title"  # "Dice Derby evening"
 
     players: tuple[Seat, ...] = Field(
         default=(Seat(name="Player 1"), Seat(name="Player 2")), min_length=1,
@@ -137,8 +145,7 @@ class EveningOptions(GameOptions):
         default=False, strict=True,
         description="A horse out in the first furlong gets its win odds x1.5 in later races.",
         json_schema_extra={"cli": "--first-out-bonus"})
-    owner_award: Annotated[str, AfterValidator(
-        one_of(OWNER_AWARDS, "owner-award must be 'gross' or 'net', got {value!r}"))] = Field(
+    owner_award: Annotated[str, AfterValidator(_owner_award)] = Field(
         default="gross", description="Owners' award by 'gross' prize money or 'net' (prize "
         "money minus price).", json_schema_extra={"enum": list(OWNER_AWARDS)})
     fall_rate: Fraction = Field(default=Fraction(0), description="Chance that any single "
@@ -167,20 +174,21 @@ class EveningOptions(GameOptions):
     @classmethod
     def _race_count(cls, value: int) -> int:
         if not MIN_RACES <= value <= MAX_RACES:
-            raise ValueError(f"a session has {MIN_RACES} to {MAX_RACES} races, got {value}")
+            raise refusal(OptionsError, "derby.reason.races", low=MIN_RACES, high=MAX_RACES,
+                          got=value)
         return value
 
     @field_validator("players")
     @classmethod
     def _different_names(cls, value: tuple[Seat, ...]) -> tuple[Seat, ...]:
         if len({seat.name.lower() for seat in value}) != len(value):
-            raise ValueError("player names must be different from one another")
+            raise refusal(OptionsError, "derby.reason.names_differ")
         return value
 
     @model_validator(mode="after")
     def _whole_stakes(self) -> Self:
         if self.start_money % self.stake_unit:
-            raise ValueError("start-money must be a multiple of the stake unit")
+            raise refusal(OptionsError, "derby.reason.start_money")
         return self
 
     def with_players(self, players: Sequence[Seat | str | tuple[str, str]]) -> EveningOptions:

@@ -18,6 +18,7 @@ class HairpinOptions(GameOptions):
     """A Hairpin game: the variant words, the setup, and optionally a position to start from."""
 
     game_title: ClassVar[str] = "Hairpin"
+    title_words: ClassVar[str | None] = "hairpin.options_title"  # "Hairpin"
 
     variant: str = Field(
         "standard",

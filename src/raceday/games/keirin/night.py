@@ -38,7 +38,13 @@ from typing import Any, ClassVar, Literal, Self
 import numpy as np
 from pydantic import Field, field_validator, model_validator
 
-from raceday.core.errors import BetError, IllegalActionError, SaveFormatError, refusal
+from raceday.core.errors import (
+    BetError,
+    IllegalActionError,
+    OptionsError,
+    SaveFormatError,
+    refusal,
+)
 from raceday.core.events import Event, Message
 from raceday.core.game import Game, GameOptions
 from raceday.core.protocol import (
@@ -100,6 +106,7 @@ class NightOptions(GameOptions):
     """Options of a KEIRIN betting night: who plays, the race, the money."""
 
     game_title: ClassVar[str] = "KEIRIN night"
+    title_words: ClassVar[str | None] = "keirin.options_title"  # "KEIRIN night"
 
     players: tuple[str, ...] = Field(
         default=("Player 1", "Player 2"), min_length=1, max_length=MAX_PLAYERS,
@@ -148,12 +155,12 @@ class NightOptions(GameOptions):
         if isinstance(value, list):
             value = tuple(value)
         if not isinstance(value, tuple) or any(not isinstance(n, str) for n in value):
-            raise ValueError("must be a list of names")
+            raise refusal(OptionsError, "reason.names")
         names = tuple(n.strip() for n in value)
         if any(not n or len(n) > MAX_NAME or not n.isprintable() for n in names):
-            raise ValueError(f"each name is 1 to {MAX_NAME} printable characters")
+            raise refusal(OptionsError, "reason.name_length", max=MAX_NAME)
         if len(set(names)) != len(names):
-            raise ValueError("player names must differ")
+            raise refusal(OptionsError, "reason.names_differ")
         return names
 
     @field_validator("stakes", mode="before")
@@ -164,16 +171,17 @@ class NightOptions(GameOptions):
         if not isinstance(value, tuple) or any(
                 isinstance(s, bool) or not isinstance(s, int) or not 1 <= s <= MAX_STAKE_CENTS
                 for s in value) or len(set(value)) != len(value):
-            raise ValueError("must be different whole numbers of cents, each at least 1")
+            raise refusal(OptionsError, "keirin.reason.stakes")
         return value
 
     @field_validator("margin", mode="before")
     @classmethod
     def _margin(cls, value: object) -> object:
         if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise ValueError("must be a number from 0 to below 1, such as 0.1")
+            raise refusal(OptionsError, "reason.number_between", where="", low=0, high=1,
+                          example="0.1")
         if not 0 <= value < 1:  # also refuses nan
-            raise ValueError(f"must be at least 0 and below 1, got {value}")
+            raise refusal(OptionsError, "reason.at_least_below", low=0, high=1, got=value)
         return float(value)
 
     @model_validator(mode="after")

@@ -94,6 +94,7 @@ class RoomOptions(GameOptions):
     phones that join; every value is checked again by the night's own model."""
 
     game_title: ClassVar[str] = "KEIRIN"
+    title_words: ClassVar[str | None] = "keirin.title"
 
     races: int = Field(default=3, ge=1, le=MAX_ROOM_RACES, strict=True,
                        description=f"Races in the night, 1 to {MAX_ROOM_RACES}.")

@@ -16,7 +16,7 @@ import numpy as np
 from pydantic import Field, field_validator
 
 from raceday.core.dice import Dist
-from raceday.core.errors import SaveFormatError
+from raceday.core.errors import OptionsError, SaveFormatError, refusal
 from raceday.core.events import Event, Message
 from raceday.core.game import GameOptions
 from raceday.core.protocol import CHANCE, TERMINAL, Action, ChanceDraw, Outcome, State
@@ -84,17 +84,18 @@ def _outcome_table(dice: int) -> tuple[tuple[tuple[int, Fraction], ...], np.ndar
     return items, values, cdf
 
 
-def _whole_number_from(low: int, high: int, why: str = "") -> Any:
+def _whole_number_from(low: int, high: int, why: str = "reason.range_got") -> Any:
     """A check run before pydantic's own: a whole number from ``low`` to ``high``, refused
-    with the game's own words (the range is also declared on the field, for the schema)."""
+    with the game's own words, ``why`` (the range is also declared on the field, for the
+    schema)."""
 
     def check(value: object) -> object:
         if value is None:
             return value
         if not isinstance(value, int) or isinstance(value, bool):
-            raise ValueError(f"must be a whole number, got {value!r}")
+            raise refusal(OptionsError, "reason.whole_got", got=repr(value))
         if not low <= value <= high:
-            raise ValueError(f"must be {low} to {high}{why}, got {value}")
+            raise refusal(OptionsError, why, low=low, high=high, got=value)
         return value
 
     return check
@@ -104,6 +105,7 @@ class KeirinOptions(GameOptions):
     """Options that change a KEIRIN race."""
 
     game_title: ClassVar[str] = "KEIRIN"
+    title_words: ClassVar[str | None] = "keirin.title"
 
     riders: int = Field(
         default=RIDERS.default, ge=RIDERS.low, le=RIDERS.high, strict=True,
@@ -119,10 +121,9 @@ class KeirinOptions(GameOptions):
         "if'.")
 
     _riders = field_validator("riders", mode="before")(
-        _whole_number_from(RIDERS.low, RIDERS.high, " (drop the highest numbers)"))
+        _whole_number_from(RIDERS.low, RIDERS.high, "keirin.reason.riders"))
     _length = field_validator("length", mode="before")(
-        _whole_number_from(LENGTH.low, LENGTH.high, " squares so that rider 1 starts before "
-                           "the line whatever the derny throws"))
+        _whole_number_from(LENGTH.low, LENGTH.high, "keirin.reason.length"))
     _derny = field_validator("derny", mode="before")(_whole_number_from(DERNY.low, DERNY.high))
 
     @classmethod

@@ -46,6 +46,7 @@ class PistardOptions(GameOptions):
     """Options of a PISTARD race (checked when built; see :meth:`parse`)."""
 
     game_title: ClassVar[str] = "PISTARD"
+    title_words: ClassVar[str | None] = "pistard.title"
 
     variant: Annotated[str, AfterValidator(
         one_of(VARIANTS, "unknown variant {value!r}; choose one of {choices}"))] = Field(

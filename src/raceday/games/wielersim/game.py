@@ -38,6 +38,7 @@ class WielersimOptions(GameOptions):
     options never depend on a file that may change)."""
 
     game_title: ClassVar[str] = "WielerSIM"
+    title_words: ClassVar[str | None] = "wielersim.title"
 
     route: dict[str, Any] = Field(
         default_factory=_default_route,

@@ -41,6 +41,7 @@ class PrologueOptions(GameOptions):
     """The options of a prologue: the peloton and the type that may re-roll two dice."""
 
     game_title: ClassVar[str] = "WielerSIM prologue"
+    title_words: ClassVar[str | None] = "wielersim.options_title"  # "WielerSIM prologue"
 
     peloton: dict[str, Any] = Field(description="The stage race's peloton.")
     prologue_type: Literal["climber", "sprinter"] = Field(

@@ -85,6 +85,7 @@ class WatchOptions(GameOptions):
     for it from the stage race's seed), the stage race's name and the stage's title."""
 
     game_title: ClassVar[str] = "WielerSIM"
+    title_words: ClassVar[str | None] = "wielersim.title"
 
     route: Annotated[str | dict[str, Any], _shipped_or_table(SHIPPED_ROUTES, "route"),
                      WithJsonSchema({"anyOf": [{"enum": list(SHIPPED_ROUTES)},
