@@ -95,7 +95,7 @@ def test_a_check_across_options_gives_its_reason_in_the_reader_s_language() -> N
         assert exc.message is not None and exc.message.key == "refusal.options"
         assert render(exc.message, "en") == str(exc)
         assert render(exc.message, "ja") == ("PISTARDの設定が合いません："
-                                             "ttt は1人で遊びます（指定：2人）")
+                                             "チームタイムトライアルは1人で遊びます（指定：2人）")
     else:
         raise AssertionError("ttt with two players was taken")
     given = GivenOptions(PistardOptions, [], {})

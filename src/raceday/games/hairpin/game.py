@@ -7,7 +7,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import Field, ValidationInfo, field_validator
 
-from raceday.core.errors import OptionsError
+from raceday.core.errors import OptionsError, refusal
 from raceday.core.game import Game, GameOptions
 from raceday.games.hairpin.rules import MAX_STEPS, VARIANT_WORDS, HairpinState, Rules
 
@@ -37,23 +37,18 @@ class HairpinOptions(GameOptions):
     @classmethod
     def _position_text(cls, value: str | None) -> str | None:
         if value is not None and not value.strip():
-            raise ValueError("must be a position text such as "
-                             "'.bbbbb/....../rrrrr. r 0-0 0-0 0-0'; got an empty text")
+            raise refusal(OptionsError, "hairpin.reason.position_empty")
         if value is not None and len(value) > MAX_POSITION_TEXT:
-            raise ValueError(f"is {len(value):,} characters long; a position text has at "
-                             f"most {MAX_POSITION_TEXT}")
+            raise refusal(OptionsError, "hairpin.reason.position_long", n=f"{len(value):,}",
+                          most=MAX_POSITION_TEXT)
         return value
 
     @field_validator("variant")
     @classmethod
     def _known_words(cls, value: str) -> str:
         if not value.strip():
-            raise ValueError("must name a variant, e.g. standard or short+nobump; got an "
-                             "empty text")
-        try:
-            return Rules.from_variant(value).variant_name()
-        except OptionsError as exc:
-            raise ValueError(str(exc)) from None
+            raise refusal(OptionsError, "hairpin.reason.variant_empty")
+        return Rules.from_variant(value).variant_name()  # its OptionsError, with its words
 
     @field_validator("position")
     @classmethod
@@ -67,6 +62,8 @@ class HairpinOptions(GameOptions):
             HairpinState.from_text(value, Rules.from_variant(info.data["variant"],
                                                              info.data.get("setup")))
         except OptionsError as exc:
+            if exc.message is not None:
+                raise  # worded already
             raise ValueError(str(exc).removeprefix("position text: ")) from None
         return value
 

@@ -24,7 +24,7 @@ from typing import Any, NamedTuple, Self
 import numpy as np
 
 from raceday.core.digits import is_ascii_digits
-from raceday.core.errors import IllegalActionError, OptionsError, SaveFormatError
+from raceday.core.errors import IllegalActionError, OptionsError, SaveFormatError, refusal
 from raceday.core.events import Event, Message
 from raceday.core.protocol import (
     CHANCE,
@@ -138,16 +138,16 @@ class Rules:
         words = [w for w in parts if w] or ["standard"]
         repeated = sorted({w for w in words if words.count(w) > 1})
         if repeated:
-            raise OptionsError(f"variant word(s) {', '.join(repeated)} given twice in "
-                               f"{variant.strip()!r}; name each word once")
+            raise refusal(OptionsError, "hairpin.reason.variant_twice", words=repeated,
+                          quoted=[f"'{w}'" for w in repeated], variant=repr(variant.strip()))
         unknown = [w for w in words if w not in VARIANT_WORDS]
         if unknown:
-            raise OptionsError(
-                f"unknown variant word(s) {', '.join(unknown)}; use {', '.join(VARIANT_WORDS)} "
-                "joined by '+' (e.g. short+nobump)"
-            )
+            raise refusal(OptionsError, "hairpin.reason.variant_unknown",
+                          words=unknown, known=list(VARIANT_WORDS),
+                          quoted=[repr(w) for w in unknown],
+                          quoted_known=[f"'{w}'" for w in VARIANT_WORDS])
         if "standard" in words and len(words) > 1:
-            raise OptionsError("'standard' cannot be combined with other variant words")
+            raise refusal(OptionsError, "hairpin.reason.standard_alone")
         chosen_setup = "random" if "random" in words else "symmetric"
         if setup is not None:
             chosen_setup = setup
@@ -438,10 +438,7 @@ def position_from_text(text: str, rules: Rules = STANDARD) -> Position:
     """
     fields = text.split()
     if len(fields) not in (5, 7):
-        raise OptionsError(
-            "position text needs 5 or 7 fields: board side laps bumps pit [clock ply], "
-            "e.g. '.bbbbb/....../rrrrr. r 0-0 0-0 0-0'"
-        )
+        raise refusal(OptionsError, "hairpin.reason.position_fields")
     board_rows = fields[0].split("/")
     if len(board_rows) != ROWS:
         raise OptionsError("position text: the board needs 3 rows separated by '/' (row 3 first)")

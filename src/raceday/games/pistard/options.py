@@ -8,7 +8,7 @@ from pydantic import AfterValidator, Field, model_validator
 
 from raceday.core.errors import OptionsError, refusal
 from raceday.core.events import Message
-from raceday.core.game import GameOptions, one_of
+from raceday.core.game import GameOptions
 from raceday.games.pistard.moves import START_ZONE
 from raceday.games.pistard.variants import MAX_FIELD, VARIANT_RULES, VARIANTS, Variant
 
@@ -18,24 +18,38 @@ DEFAULT_LAP_POINTS = (5, 3, 2, 1)
 WholeNumber = Annotated[int, Field(strict=True)]
 
 
+def _named(variant: str) -> Message:
+    """A race's name in the reader's words ("Scratch", "スクラッチ")."""
+    return Message(f"pistard.pi_variant_{variant}")
+
+
+def _known_variant(value: str) -> str:
+    """The race ``value`` names, else refused in words with the races there are."""
+    if value not in VARIANTS:
+        raise refusal(OptionsError, "pistard.reason.variant", got=repr(value),
+                      choices=list(VARIANTS), quoted=[f"'{v}'" for v in VARIANTS])
+    return value
+
+
 def misfit(variant: str, players: int, riders_each: int | None, laps: int | None
            ) -> Message | None:
     """What does not fit the race ``variant`` (a known one) in these numbers, as a message
     of the game's table (a room refuses with it in the reader's language; the options'
     check words it in English), or None. ``riders_each`` None: the variant's default."""
     rules = VARIANT_RULES[variant]
+    named = {"variant": variant, "variant_words": _named(variant)}  # the code, the words
     lo, hi = rules.players
     if not lo <= players <= hi:
         key = "exactly" if lo == hi else "range"
         return Message(f"pistard.misfit.players_{key}{'_one' if hi == 1 else ''}",
-                       {"variant": variant, "low": lo, "high": hi, "got": players})
+                       {**named, "low": lo, "high": hi, "got": players})
     each = rules.default_riders(players) if riders_each is None else riders_each
     rlo, rhi = rules.riders
     if not rlo <= each <= rhi:
         return Message("pistard.misfit.riders",
-                       {"variant": variant, "low": rlo, "high": rhi, "got": each})
+                       {**named, "low": rlo, "high": rhi, "got": each})
     if rules.min_field is not None and not rules.min_field <= players * each <= MAX_FIELD:
-        return Message("pistard.misfit.field", {"variant": variant, "low": rules.min_field,
+        return Message("pistard.misfit.field", {**named, "low": rules.min_field,
                                                 "high": MAX_FIELD, "got": players * each})
     if laps is not None and not rules.has_laps:
         return Message("pistard.misfit.laps")
@@ -48,8 +62,7 @@ class PistardOptions(GameOptions):
     game_title: ClassVar[str] = "PISTARD"
     title_words: ClassVar[str | None] = "pistard.title"
 
-    variant: Annotated[str, AfterValidator(
-        one_of(VARIANTS, "unknown variant {value!r}; choose one of {choices}"))] = Field(
+    variant: Annotated[str, AfterValidator(_known_variant)] = Field(
         default="scratch",
         description="Race: scratch, points, elimination, sprint, ttt (team time trial) "
         "or pursuit (team pursuit).",
