@@ -118,7 +118,7 @@ BAD = [
     ("pistard", "tokens", 21, ["pistard", "simulate", "-n", "1", "--tokens", "21"],
      "option {name}: must be from 0 to 20, got 21"),
     ("hairpin", "variant", "turbo", ["hairpin", "show", "--variant", "turbo"],
-     "option {name}: unknown variant word(s) turbo"),
+     "option {name}: no such variant word: turbo"),
     ("wielersim", "board", 999, ["wielersim", "watch", "flanders", "small", "--board", "999"],
      "option {name}: must be from 0 to 255, got 999"),
     ("derby", "fall_rate", "2", ["derby", "watch", "--fall-rate", "2"],

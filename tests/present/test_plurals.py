@@ -94,6 +94,8 @@ NEVER_ONE = {  # (table, key, parameter): why it is no count, or never 1
     ("wielersim", "watch.heading", "distance"): "a route is 40 squares or more",
     ("wielersim", "watch.flying_start", "to_go"): "the route's distance, 40 squares or more",
     ("hairpin", "term.analyse.searched", "nodes"): "a search sees the root and its replies",
+    ("derby", "reason.races", "high"): "an evening has at most 6 races",
+    ("keirin", "reason.length", "high"): "a KEIRIN finish is at most 1,000 squares",
 }
 FORMS = re.compile(r"\.(one|other)(@\w+)?$")
 

@@ -263,7 +263,7 @@ def test_expert_level_and_forced_moves_are_played_for_the_player() -> None:
 
 
 @pytest.mark.parametrize(("options", "words"), [
-    ({"variant": "turbo"}, "unknown variant word"),
+    ({"variant": "turbo"}, "no such variant word"),
     ({"red": "easy", "black": "hard"}, "at least one player must be human"),
     ({"red": "grandmaster"}, "unknown player 'grandmaster'"),
     ({"speed": 3}, "unknown Hairpin option(s): speed"),

@@ -21,8 +21,12 @@ import stat
 from pathlib import Path
 
 from raceday.core.errors import InputFileError
+from raceday.core.events import Message
 
 DEFAULT_MAX_BYTES = 5_000_000
+WHATS = {"a directory": "directory", "a named pipe (FIFO)": "fifo", "a device": "device",
+         "a socket": "socket"}  # what a path is instead of a file → its words (file_what.*)
+FILE_KINDS = ("route", "peloton", "track", "record")  # named in words (file_kind.*)
 """The default limit: far beyond any route, peloton, track or stage-race file."""
 
 _OPEN_FLAGS = (os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
@@ -50,9 +54,23 @@ def not_regular(mode: int) -> str | None:
     return "something else"
 
 
+def _kind(kind: str) -> Message | str:
+    """The kind of file in words where the tables have them ("route", "コース")."""
+    return Message(f"file_kind.{kind}") if kind in FILE_KINDS else kind
+
+
+def _refused(text: str, key: str, /, **params: object) -> InputFileError:
+    """An :class:`InputFileError` with its English ``text`` (said as it is, even where no
+    tables are loaded) and the same refusal as words, for a reader of another language."""
+    error = InputFileError(text)
+    error.message = Message(key, params)
+    return error
+
+
 def _refuse(path: str | Path, kind: str, what: str) -> InputFileError:
-    return InputFileError(f"{path}: cannot read the {kind} file: it is {what}, not a regular "
-                          "file")
+    return _refused(f"{path}: cannot read the {kind} file: it is {what}, not a regular file",
+                    "file.not_regular", path=str(path), kind=_kind(kind),
+                    what=Message(f"file_what.{WHATS.get(what, 'other')}"))
 
 
 def read_user_bytes(path: str | Path, *, kind: str, max_bytes: int = DEFAULT_MAX_BYTES
@@ -67,14 +85,17 @@ def read_user_bytes(path: str | Path, *, kind: str, max_bytes: int = DEFAULT_MAX
     if max_bytes < 0:
         raise ValueError(f"max_bytes must be at least 0, got {max_bytes}")
     if not str(path).strip():
-        raise InputFileError(f"{kind} file: give a file path, not an empty text")
+        raise _refused(f"{kind} file: give a file path, not an empty text",
+                       "file.empty", kind=_kind(kind))
     try:
         info = os.stat(path)
     except FileNotFoundError:
-        raise InputFileError(f"{path}: cannot read the {kind} file: no such file") from None
+        raise _refused(f"{path}: cannot read the {kind} file: no such file",
+                       "file.missing", path=str(path), kind=_kind(kind)) from None
     except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise InputFileError(f"{path}: cannot read the {kind} file ({reason})") from None
+        raise _refused(f"{path}: cannot read the {kind} file ({reason})", "file.unreadable",
+                       path=str(path), kind=_kind(kind), reason=reason) from None
     what = not_regular(info.st_mode)
     if what is not None:
         raise _refuse(path, kind, what)

@@ -59,7 +59,7 @@ def saved_state(db: Path, name: str) -> HairpinState:
         (["play", "--save", "x" * 65], "at most 64"),
         (["play", "--red", "wizard"], "unknown agent"),
         (["play", "--black", "mcts:0"], "budget"),
-        (["play", "--variant", "turbo"], "unknown variant"),
+        (["play", "--variant", "turbo"], "no such variant word"),
         (["play", "--position", "nonsense"], "position text"),
     ],
 )

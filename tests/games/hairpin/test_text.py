@@ -96,7 +96,7 @@ def test_bad_saves_raise_save_format_error(data: dict[str, object]) -> None:
 
 
 def test_options_are_checked() -> None:
-    with pytest.raises(OptionsError, match="unknown variant"):
+    with pytest.raises(OptionsError, match="no such variant word"):
         new_game({"variant": "turbo"})
     with pytest.raises(OptionsError, match="unknown Hairpin option"):
         new_game({"laps": 4})

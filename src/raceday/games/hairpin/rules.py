@@ -139,13 +139,11 @@ class Rules:
         repeated = sorted({w for w in words if words.count(w) > 1})
         if repeated:
             raise refusal(OptionsError, "hairpin.reason.variant_twice", words=repeated,
-                          quoted=[f"'{w}'" for w in repeated], variant=repr(variant.strip()))
+                          variant=repr(variant.strip()))
         unknown = [w for w in words if w not in VARIANT_WORDS]
         if unknown:
             raise refusal(OptionsError, "hairpin.reason.variant_unknown",
-                          words=unknown, known=list(VARIANT_WORDS),
-                          quoted=[repr(w) for w in unknown],
-                          quoted_known=[f"'{w}'" for w in VARIANT_WORDS])
+                          words=unknown, known=list(VARIANT_WORDS))
         if "standard" in words and len(words) > 1:
             raise refusal(OptionsError, "hairpin.reason.standard_alone")
         chosen_setup = "random" if "random" in words else "symmetric"

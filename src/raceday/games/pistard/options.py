@@ -19,15 +19,16 @@ WholeNumber = Annotated[int, Field(strict=True)]
 
 
 def _named(variant: str) -> Message:
-    """A race's name in the reader's words ("Scratch", "スクラッチ")."""
-    return Message(f"pistard.pi_variant_{variant}")
+    """A race as a refusal names it: its code in English ("ttt", as typed), its name in
+    Japanese ("チームタイムトライアル")."""
+    return Message(f"pistard.variant_code.{variant}")
 
 
 def _known_variant(value: str) -> str:
     """The race ``value`` names, else refused in words with the races there are."""
     if value not in VARIANTS:
         raise refusal(OptionsError, "pistard.reason.variant", got=repr(value),
-                      choices=list(VARIANTS), quoted=[f"'{v}'" for v in VARIANTS])
+                      choices=list(VARIANTS))
     return value
 
 
@@ -37,7 +38,7 @@ def misfit(variant: str, players: int, riders_each: int | None, laps: int | None
     of the game's table (a room refuses with it in the reader's language; the options'
     check words it in English), or None. ``riders_each`` None: the variant's default."""
     rules = VARIANT_RULES[variant]
-    named = {"variant": variant, "variant_words": _named(variant)}  # the code, the words
+    named = {"variant": _named(variant)}  # "ttt" in English, the race's name in Japanese
     lo, hi = rules.players
     if not lo <= players <= hi:
         key = "exactly" if lo == hi else "range"

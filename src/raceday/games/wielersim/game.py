@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 
 from pydantic import Field, ValidationInfo, field_validator
 
+from raceday.core.errors import OptionsError, refusal
 from raceday.core.game import Game, GameOptions
 from raceday.games.wielersim import dice
 from raceday.games.wielersim.peloton import START_LISTS, strip_ratings
@@ -84,7 +85,7 @@ class WielersimOptions(GameOptions):
         peloton = info.data.get("peloton")
         if value is not None and peloton is not None and value not in {
                 r["number"] for r in peloton["riders"]}:
-            raise ValueError(f"{value} is not a rider number of the peloton")
+            raise refusal(OptionsError, "wielersim.reason.jersey", number=value)
         return value
 
     def route_table(self) -> dict[str, Any]:

@@ -27,9 +27,10 @@ import numpy as np
 from pydantic import BeforeValidator, Field, WithJsonSchema
 
 from raceday.core.digits import ascii_int
+from raceday.core.errors import OptionsError, refusal
 from raceday.core.events import Message
 from raceday.core.game import GameOptions
-from raceday.games.wielersim.choices import MAX_SEED, PELOTONS, SEED_TEXT
+from raceday.games.wielersim.choices import MAX_SEED, PELOTONS
 from raceday.games.wielersim.commentary import Commentator, named_stage_message
 from raceday.games.wielersim.filming import next_frame, result_rows, riders_info, route_info
 from raceday.games.wielersim.game import GAME as ENGINE
@@ -51,7 +52,7 @@ def _shipped_or_table(allowed: tuple[str, ...], what: str) -> BeforeValidator:
             return dict(value)
         if isinstance(value, str) and value in allowed:
             return value
-        raise ValueError(f"{what} must be one of {', '.join(allowed)} (or a {what} table)")
+        raise refusal(OptionsError, f"wielersim.reason.{what}_shipped", names=list(allowed))
 
     return BeforeValidator(check)
 
@@ -62,7 +63,7 @@ def _seed(value: object) -> int | None:
     if isinstance(value, str):
         value = ascii_int(value, max_digits=19)
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_SEED:
-        raise ValueError(SEED_TEXT)
+        raise refusal(OptionsError, "wielersim.reason.seed", most="2**63 - 1")
     return value
 
 
@@ -70,7 +71,7 @@ def _text(value: object) -> str | None:
     if value is None or value == "":
         return None
     if not isinstance(value, str) or len(value) > MAX_TEXT or not value.isprintable():
-        raise ValueError(f"must be 1 to {MAX_TEXT} printable characters")
+        raise refusal(OptionsError, "wielersim.reason.text", most=MAX_TEXT)
     return value
 
 

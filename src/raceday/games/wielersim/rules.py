@@ -24,7 +24,13 @@ from typing import Any, Self
 
 import numpy as np
 
-from raceday.core.errors import IllegalActionError, InputFileError, OptionsError, SaveFormatError
+from raceday.core.errors import (
+    IllegalActionError,
+    InputFileError,
+    OptionsError,
+    SaveFormatError,
+    refusal,
+)
 from raceday.core.events import Event, Message
 from raceday.core.protocol import CHANCE, TERMINAL, Action, ChanceDraw, Outcome, State, Termination
 from raceday.core.serialize import Fields
@@ -257,7 +263,7 @@ def route_spec(value: Any) -> dict[str, Any]:
         return _resolve_route(value)
     if isinstance(value, Mapping):
         return json.loads(_route_text(value))  # type: ignore[no-any-return]
-    raise OptionsError("route must be a shipped route name, a file path or a route table")
+    raise refusal(OptionsError, "wielersim.reason.route_kind")
 
 
 def _route_text(value: Mapping[str, Any]) -> str:
@@ -273,7 +279,7 @@ def peloton_spec(value: Any) -> dict[str, Any]:
         text = json.dumps(value, sort_keys=True)
         _checked_peloton(text)
         return json.loads(text)  # type: ignore[no-any-return]
-    raise OptionsError("peloton must be a shipped peloton name, a file path or a mapping")
+    raise refusal(OptionsError, "wielersim.reason.peloton_kind")
 
 
 @lru_cache(maxsize=64)
@@ -282,7 +288,8 @@ def _checked_peloton(text: str) -> Peloton:
     try:
         pel = peloton_from_spec(json.loads(text))
     except (KeyError, TypeError, ValueError) as exc:
-        raise OptionsError(f"malformed peloton: {exc}") from None
+        raise refusal(OptionsError, "wielersim.reason.peloton_malformed",
+                      detail=str(exc)) from None
     numbers = [r.number for r in pel.riders]
     if (len(set(numbers)) != len(numbers) or not 2 <= len(numbers) <= MAX_RIDERS
             or any(not 0 <= r.team < len(pel.teams) for r in pel.riders)
