@@ -162,7 +162,7 @@ def test_ctrl_c_during_a_tour_says_what_was_kept_and_how_to_resume(
     assert code == 130
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1, err
-    assert "2 of 6 stages of 'my tour' are saved" in err
+    assert "Saved: 2 of 6 stages of 'my tour'" in err
     assert err.endswith(f"resume with: raceday wielersim tour --resume 'my tour' --db '{db}'")
     monkeypatch.setattr(Campaign, "ride", real)
     assert run_main(["wielersim", "tour", "--resume", "my tour", "--auto",
