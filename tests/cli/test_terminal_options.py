@@ -66,7 +66,7 @@ def test_the_command_reads_its_options_through_the_model() -> None:
 
 @pytest.mark.parametrize(("argv", "message"), [
     (["--laps", "10"], "Toy option --laps: must be from 1 to 9, got 10"),
-    (["--colour", "green"], "Toy option --colour: input should be 'red' or 'blue'"),
+    (["--colour", "green"], "Toy option --colour: must be one of 'red', 'blue'"),
     (["--points", "4,x"], "Toy option --points: value 2 must be a whole number, got 'x'"),
     (["--points", ""], "Toy option --points: value 1 must be a whole number, got ''"),
 ])

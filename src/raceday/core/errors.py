@@ -64,11 +64,6 @@ def illegal_action(action: object, key: str, /, **params: Any) -> IllegalActionE
     return error
 
 
-def english_words(message: Message) -> str | None:
-    """``message`` in English, or None before the presentation layer words refusals."""
-    return _english(message) if _english is not None else None
-
-
 def _worded(message: Message) -> str:
     """``message`` in English, or its key before any wording is installed."""
     return _english(message) if _english is not None else message.key

@@ -29,7 +29,7 @@ from typing import (
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from raceday.core.errors import OptionsError, RacedayError, english_words
+from raceday.core.errors import OptionsError, RacedayError
 from raceday.core.events import Message
 
 if TYPE_CHECKING:
@@ -209,7 +209,34 @@ def plain_reason(problem: Mapping[str, Any], model: type[BaseModel] | None = Non
         return f"takes {limit} {unit}{got}"
     if kind == "string_type":
         return f"{where}must be text"
-    return None
+    more = _more_reason_words(problem, kind, where)
+    return None if more is None else _english_reason(more)
+
+
+# The English of the reasons _more_reason_words gives (the tables say the same), so that a
+# refusal's text never depends on whether the tables are loaded.
+REASON_ENGLISH = {
+    "reason.one_of": "{where}must be one of {choices}",
+    "reason.list": "{where}must be a list of values",
+    "reason.mapping": "{where}must be an object of names and values",
+    "reason.at_least": "{where}must be at least {bound}",
+    "reason.above": "{where}must be above {bound}",
+    "reason.at_most": "{where}must be at most {bound}",
+    "reason.below": "{where}must be below {bound}",
+    "reason.most_values": "takes at most {n} value{s} ({given} given)",
+    "reason.least_values": "takes at least {n} value{s} ({given} given)",
+    "reason.most_characters": "must be at most {n} character{s} long",
+    "reason.least_characters": "must be at least {n} character{s} long",
+}
+
+
+def _english_reason(reason: Message) -> str:
+    """``reason`` (one of :data:`REASON_ENGLISH`) in English, without the tables."""
+    params = dict(reason.params)
+    values = {name: ", ".join(map(str, value)) if isinstance(value, list) else
+              ("" if value is None else str(value)) for name, value in params.items()}
+    values["s"] = "" if params.get("n") == 1 else "s"
+    return REASON_ENGLISH[reason.key].format_map(values)
 
 
 def describe_validation_error(error: ValidationError, what: str,
@@ -229,8 +256,7 @@ def validation_refusal(error: ValidationError, what: str,
     is the words in English (once the presentation layer words refusals). A game's own
     check gives its reason in English inside the key's words, unless it raised a
     :class:`RacedayError` carrying its message (:func:`raceday.core.errors.refusal`)."""
-    text, words = _validation_refusal(error, what, names, model)
-    return (english_words(words) or text), words
+    return _validation_refusal(error, what, names, model)
 
 
 def _validation_refusal(error: ValidationError, what: str, names: Mapping[str, str] | None,
@@ -290,7 +316,6 @@ def _options_refused(error: ValidationError, what: str, model: type[BaseModel]
     title = getattr(model, "title_words", None)
     if title is not None and "game" in words.params:
         words = Message(words.key, {**words.params, "game": Message(title).to_json()})
-        text = english_words(words) or text
     refused = OptionsError(text)
     refused.message = words  # the same refusal in the reader's language
     return refused
