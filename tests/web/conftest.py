@@ -141,6 +141,6 @@ def worded(body: dict[str, Any], *, required: bool = True) -> str:
         body
     if "words" in body:
         key = body["words"]["key"]
-        assert all(key in table(lang).entries for lang in ("en", "ja")), key
+        assert all(table(lang).has(key) for lang in ("en", "ja")), key
     assert "\n" not in body["error"]
     return str(body["error"])

@@ -97,7 +97,7 @@ def _refused_with_reason(answer: dict[str, Any], intent: dict[str, Any]) -> str:
     assert answer["type"] == "error", (intent, answer)
     key = answer["words"]["key"]
     assert key != "refusal.internal", (intent, answer)
-    assert all(key in table(lang).entries for lang in ("en", "ja")), (intent, key)
+    assert all(table(lang).has(key) for lang in ("en", "ja")), (intent, key)
     assert answer["message"] and "\n" not in answer["message"]
     return str(key)
 

@@ -17,7 +17,7 @@ def same_words(body: dict[str, Any], text_key: str = "error") -> str:
     """The refusal's key, checked: its English is the text sent, and Japanese has it."""
     words = body["words"]
     assert render(words, "en") == body[text_key]
-    assert words["key"] in table("ja").entries
+    assert table("ja").has(words["key"])
     assert render(words, "ja") != render(words, "en")
     return str(words["key"])
 

@@ -63,6 +63,7 @@ class MessageTable:
     def __init__(self, lang: str, entries: Mapping[str, str]) -> None:
         self.lang = lang
         self.entries = dict(entries)
+        self._plain = {plain_key(key) for key in self.entries}  # keys of plural forms
 
     @classmethod
     def load(cls, lang: str) -> MessageTable:
@@ -85,6 +86,10 @@ class MessageTable:
         if game is not None and f"{game}.{key}" in self.entries:
             return self.entries[f"{game}.{key}"]
         return self.entries.get(key)
+
+    def has(self, key: str) -> bool:
+        """True if ``key`` has words here: the key itself or one of its plural forms."""
+        return key in self.entries or key in self._plain
 
     def to_json(self) -> dict[str, str]:
         return dict(self.entries)
