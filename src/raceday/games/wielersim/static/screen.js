@@ -124,8 +124,8 @@ export function mountScreen(root, ctx, kind) {
 
   const pausedLine = el("p", { class: "wv-paused", role: "status" });
   let finaleKey = "";
-  const finaleSlot = el("div");
-  const linksBox = el("div");
+  const finaleSlot = el("div", { class: "wv-finale-slot" });
+  const linksBox = el("div", { class: "wv-links-box" });
   const podiumBox = el("div", { class: "wv-podium" }, finaleSlot, linksBox);
   const resultBox = el("div", { class: "wv-result" });
   const finishedBox = el("div", { class: "wv-finished" }, podiumBox, resultBox);
