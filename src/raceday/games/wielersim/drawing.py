@@ -45,7 +45,7 @@ def profile(route: CompiledRoute, x: float, y: float, width: float, height: floa
         label = f"{'C' + cat if cat.isdigit() else (cat or 'top')} ({climb.max_steepness})"
         parts.append(svg.line(cx, top_y - 1, cx, top_y - 6, stroke=svg.RED, stroke_width=0.4))
         parts.append(svg.text(cx, top_y - 7, label, 2.6, anchor="middle", fill=svg.RED,
-                              bold=True, class_="climb-label"))
+                              bold=True))
     for sprint in route.sprints:
         sx = x + sprint * step
         parts.append(svg.line(sx, y + 3, sx, base, stroke=svg.GREEN, stroke_width=0.5,
@@ -55,10 +55,7 @@ def profile(route: CompiledRoute, x: float, y: float, width: float, height: floa
     for to_go in range(n, -1, -20):
         px = x + (n - to_go) * step
         parts.append(svg.line(px, base + band + 1, px, base + band + 2.5, stroke_width=0.3))
-        # the labels at the ends read inwards from their tick: inside the drawing's frame
-        anchor = "start" if to_go == n else "end" if to_go == 0 else "middle"
-        parts.append(svg.text(px, base + band + 5.5, str(to_go), 2.5, anchor=anchor,
-                              class_="axis-label"))
+        parts.append(svg.text(px, base + band + 5.5, str(to_go), 2.5, anchor="middle"))
     return svg.group(parts, class_="route-profile")
 
 

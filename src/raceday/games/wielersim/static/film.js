@@ -43,7 +43,25 @@ export function gapText(seconds) {
 // The server's profile drawing (its own SVG markup, no script) as nodes of our SVG.
 function profileNodes(markup) {
   const doc = new DOMParser().parseFromString(`<svg xmlns="${SVG}">${markup}</svg>`, "image/svg+xml");
+  markProfile(doc.documentElement);
   return [...doc.documentElement.childNodes].map((n) => document.importNode(n, true));
+}
+
+const CLIMB_INK = "#d1432b"; // the drawing's red (raceday.drawing.svg.RED): a climb's label
+
+// The drawing's words the page moves: each climb's label ("HC (6)", in the drawing's red),
+// which steps aside from a disc; the squares-to-go along the bottom (the lowest row), whose
+// two ends read inwards from their ticks so they stay inside the profile's box.
+function markProfile(root) {
+  const texts = [...root.querySelectorAll("text")];
+  for (const label of texts) if (label.getAttribute("fill") === CLIMB_INK) label.classList.add("climb-label");
+  const bottom = Math.max(...texts.map((x) => Number(x.getAttribute("y"))));
+  const axis = texts.filter((x) => Number(x.getAttribute("y")) === bottom)
+    .sort((a, b) => Number(a.getAttribute("x")) - Number(b.getAttribute("x")));
+  if (axis.length < 2) return;
+  for (const label of axis) label.classList.add("axis-label");
+  axis[0].setAttribute("text-anchor", "start");
+  axis[axis.length - 1].setAttribute("text-anchor", "end");
 }
 
 export function riderName(film, number) {
