@@ -209,3 +209,35 @@ def test_the_podiums_names_wrap_nowhere_at_1440_either(open_page: Any, server: s
     assert height <= 900, height
     assert tv.js_errors == []
 
+
+
+APART = """(svg) => { const boxes = [...svg.querySelectorAll('text')].map((t) =>
+    [t.textContent, t.getBoundingClientRect()]);
+  const clash = [];
+  boxes.forEach(([a, p], i) => boxes.slice(i + 1).forEach(([b, q]) => {
+    if (p.left < q.right && q.left < p.right && p.top < q.bottom && q.top < p.bottom)
+      clash.push(`${a} / ${b}`); }));
+  return clash; }"""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_stage_races_gc_chart_labels_stay_apart(open_page: Any, server: str,
+                                                     lang: str) -> None:
+    """The GC chart on a TV after the prologue and a stage: no two of its words on one
+    another (the prologue's name ran into the lowest gap's label)."""
+    tv = open_page(TV, f"{server}wielersim", {"raceday.lang": lang})
+    tv.locator("#tour-form input[name=name]").fill(f"chart-{lang}")
+    tv.locator("#tour-form button[type=submit]").click()
+    tv.wait_for_url("**/wielersim?campaign=*")
+    tv.locator("#ride").click()  # the prologue: its tables at once
+    tv.locator("button[data-stage='0']").wait_for()
+    tv.locator("#ride").click()  # stage 1, ridden and watched in a room, skipped through
+    tv.wait_for_url("**/host/*")
+    tv.locator("#wv-start").click()
+    tv.locator("#wv-skip").click()
+    tv.locator("#wv-tables").click()
+    chart = tv.locator(".gc-chart")
+    chart.wait_for()
+    assert tv.locator(".gc-chart .gc-stage").count() == 2
+    assert chart.evaluate(APART) == []
+    assert tv.js_errors == []

@@ -87,7 +87,9 @@ function gcChart(view) {
   const crowded = stages > 8;
   view.stages.filter((st) => st.ridden).forEach((st, i) => {
     const label = st.prologue ? t(crowded ? "wv_axis_prologue_short" : "wv_axis_prologue") : String(hasPrologue ? i : i + 1);
-    pic.append(svg("text", { x: x(i), y: H - B + 16, "text-anchor": "middle", class: "gc-stage", "data-stage": st.index }, label));
+    // the first stage's word reads on from the axis, clear of the gaps' labels left of it
+    const first = i === 0 && stages > 1;
+    pic.append(svg("text", { x: first ? x(i) - 4 : x(i), y: H - B + 18, "text-anchor": first ? "start" : "middle", class: "gc-stage", "data-stage": st.index }, label));
   });
   pic.append(svg("text", { x: (L + W - R) / 2, y: H - 6, "text-anchor": "middle" }, t("wv_after_stage")));
   series.forEach((s, k) => {
