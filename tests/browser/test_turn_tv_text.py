@@ -132,11 +132,19 @@ def test_a_wielersim_tv_reads_from_the_sofa_and_keeps_its_words_clear(
     for label in labels:
         assert box["x"] < label["x"] and label["x"] + label["width"] < box["x"] + box["width"], \
             (label, box)
+    phone = open_page(PHONE, tv.url.replace("/host/", "/play/"), {"raceday.lang": lang})
+    phone.fill("#name", "Aki")
+    phone.locator("form.join button[type=submit]").click()
+    phone.locator(".wv-lobby svg.profile").wait_for()
+    assert phone_profile_text(phone) >= 10, "phone lobby"
     tv.locator("#wv-start").click()
     tv.locator(".grp").first.wait_for()
     tv.evaluate(OVERLAPS)
     tv.wait_for_function("() => window.__frames >= 3")  # a few turns ridden
     read_from_the_sofa(tv, f"wielersim {lang} race")
+    phone.locator(".grp").first.wait_for()
+    assert phone_profile_text(phone) >= 10, "phone race"
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     tv.select_option("#wv-pace", "0.2")
     tv.wait_for_selector(".wv-finished", timeout=120_000)
     frames, covered = tv.evaluate("[window.__frames, window.__covered]")
@@ -146,7 +154,17 @@ def test_a_wielersim_tv_reads_from_the_sofa_and_keeps_its_words_clear(
     read_from_the_sofa(tv, f"wielersim {lang} finish")
     names = tv.locator(".podium .step-name").evaluate_all(ONE_LINE)
     assert len(names) == 3 and all(lines == 1 for _name, lines in names), names
-    assert tv.js_errors == []
+    assert tv.js_errors == [] and phone.js_errors == []
+
+
+def phone_profile_text(page: Any) -> float:
+    """The smallest word or disc number on a phone's profile, in pixels on the screen (the
+    drawing's words were 5 px there)."""
+    least: float = page.evaluate("""() => Math.min(...[...document.querySelectorAll(
+        'svg.profile text')].filter((t) => t.getBBox().width).map((t) => {
+          const m = t.getScreenCTM();
+          return parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b); }))""")
+    return least
 
 
 LANDING_SIZES = ({"width": 390, "height": 844}, {"width": 1440, "height": 900},
