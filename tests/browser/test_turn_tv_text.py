@@ -62,7 +62,7 @@ def test_a_turn_rooms_tv_reads_from_the_sofa_in_every_phase(
     # the computers' moves at the quickest pace the room allows: the race is walked, not watched
     host_says(server, room["code"], room["host_token"], {"type": "pace", "seconds": 0.2})
     tv = host_page(open_page, TV, server, room, lang=lang)
-    phone = open_page(PHONE, f"{server}play/{room['code']}")
+    phone = open_page(PHONE, f"{server}play/{room['code']}", {"raceday.lang": lang})
     phone.fill("#name", "Aki")
     phone.keyboard.press("Enter")
     tv.get_by_text("Aki").first.wait_for()
@@ -83,6 +83,12 @@ def test_a_turn_rooms_tv_reads_from_the_sofa_in_every_phase(
             continue
     tv.locator(".finale .podium").wait_for()
     read_from_the_sofa(tv, f"{name} {lang} finish")
+    # the phone's ranking: each place ("1st", "1着") on one line, no sideways scroll
+    lines = phone.locator(".pi-ranking td:first-child").evaluate_all("""(cells) =>
+        cells.map((c) => { const range = document.createRange(); range.selectNodeContents(c);
+          return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size; })""")
+    assert all(n == 1 for n in lines), lines
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert tv.js_errors == [] and phone.js_errors == []
 
 
