@@ -662,3 +662,102 @@ def test_keirin_headlines_hide_nothing(chromium: Any, base: str, viewport: dict[
         assert page.evaluate(UNDER_HEADLINE, [box, ".kr-heading", ".velodrome .rider"]) == [], \
             moment
     page.context.close()
+
+
+# The start line and its label on the TV's velodrome, each as [left, top, width, height],
+# once the label has been placed (it is measured on the page, so a frame after mounting).
+START_LINE_BOXES = """async () => {
+  await new Promise((done) => {  // the game's and the announcer's sheets, loaded
+    const check = () => ([...document.querySelectorAll("link[rel=stylesheet]")]
+      .every((link) => link.sheet !== null) ? done() : setTimeout(check, 20));
+    check();
+  });
+  await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+  await document.fonts.ready;
+  await new Promise((done) => requestAnimationFrame(done));
+  const box = (s) => {
+    const r = document.querySelector(s).getBoundingClientRect();
+    return [r.left, r.top, r.width, r.height];
+  };
+  return { line: box(".velodrome .start-line"), label: box(".velodrome .start-label"),
+           text: document.querySelector(".velodrome .start-label").textContent };
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("length", [None, 225], ids=["straight", "bend"])
+def test_keirin_derny_start_label_stands_clear_of_the_start_line(
+        chromium: Any, base: str, lang: str, length: int | None) -> None:
+    """The infield's "derny start" beside its dashed line, not on it: the default race
+    starts on the back straight (the line upright), a race of 225 squares on a bend."""
+    views = [copy(v) for v in keirin_views()[:3]]
+    if length is not None:
+        for view in views:
+            view["config"]["length"] = length
+    page = tv_page(chromium, base)
+    page.evaluate(MOUNT, ["keirin", views, lang, None])
+    boxes = page.evaluate(START_LINE_BOXES)
+    assert boxes["text"] == ("derny start" if lang == "en" else "誘導員スタート"), boxes
+    assert boxes["line"][2] + boxes["line"][3] > 0 and boxes["label"][2] > 0, boxes
+    assert apart(boxes["line"], boxes["label"]), boxes
+    keep_shot(page, f"stage/keirin-start-{lang}-{length or 'default'}.png")
+    page.context.close()
+
+
+# Every line of every headline the announcer shows, step by step through a race on the
+# page's own width: each <p> of the headline split where the browser broke it.
+HEADLINE_LINES = """async ([game, views, lang]) => {
+  const i18n = await import("/static/js/i18n.js");
+  await i18n.setLanguage(lang);
+  const host = await import(`/games/${game}/static/host.js`);
+  const root = document.createElement("main");
+  document.body.replaceChildren(root);
+  document.body.classList.add("big");
+  const ctx = { role: "spectator", code: "TEST", info: {}, error: { show() {} } };
+  const screen = host.mount(root, ctx);
+  screen.welcome(views[0], []);
+  await new Promise((done) => {  // the game's and the announcer's sheets, loaded
+    const check = () => ([...document.querySelectorAll("link[rel=stylesheet]")]
+      .every((link) => link.sheet !== null) ? done() : setTimeout(check, 20));
+    check();
+  });
+  await document.fonts.ready;
+  const range = document.createRange();
+  const linesOf = (p) => {
+    const lines = [];
+    let top = null;
+    const walker = document.createTreeWalker(p, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      for (let i = 0; i < n.length; i++) {
+        range.setStart(n, i);
+        range.setEnd(n, i + 1);
+        const r = [...range.getClientRects()].find((c) => c.width > 0);
+        if (!r) continue;
+        if (top === null || r.top > top + r.height / 2) { lines.push(""); top = r.top; }
+        lines[lines.length - 1] += n.data[i];
+      }
+    }
+    return lines.map((l) => l.trim());
+  };
+  const shown = [];
+  for (const v of views.slice(1)) {
+    screen.update(v, v.live?.step ?? []);
+    for (const p of root.querySelectorAll(".announcer.is-on p")) shown.push(linesOf(p));
+  }
+  return shown;
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_keirin_headlines_on_a_phone_leave_no_word_alone(chromium: Any, base: str,
+                                                         lang: str) -> None:
+    """On a 390 px screen a headline that wraps breaks into lines of even length: no last
+    line of one or two characters (a lone syllable such as 「す！」)."""
+    page = tv_page(chromium, base, PHONE)
+    shown = page.evaluate(HEADLINE_LINES, ["keirin", [*keirin_results_views()], lang])
+    assert len(shown) >= 6, shown  # the derny, the bell, the sprint, the photo, the winner…
+    wrapped = [lines for lines in shown if len(lines) > 1]
+    assert wrapped, "no headline wrapped at 390 px: the test checks nothing"
+    short = [lines for lines in wrapped if min(len(line) for line in lines) < 4]
+    assert short == [], short
+    page.context.close()
