@@ -643,6 +643,94 @@ def test_derby_auction_reveal_is_worded_anew_not_played_again(chromium: Any, bas
     page.context.close()
 
 
+@cache
+def derby_auction_updates() -> tuple[JSON, tuple[tuple[JSON, list[JSON]], ...]]:
+    """Seed 13's auction as the TV is sent it: the first view, then each bid's view and
+    events, to the update that sells the last lots and opens betting (Aki buys the d4; Ben's
+    900 for the d6 sells it and the lots nobody bids on), then Aki's 'done' in betting."""
+    room = DerbyRoom.create({"races": 4}, 13)
+    room.add_seat("Aki")
+    room.add_seat("Ben")
+    rng = np.random.default_rng(13)
+    room.handle(HOST, {"type": "start", "computers": 1}, rng)
+    first = copy(room.public_view())
+    updates: list[tuple[JSON, list[JSON]]] = []
+    bids = {"d4": (1200, 800), "d6": (0, 900)}
+    while room.phase() == "auction":
+        horse = room.public_view()["auction"]["horse"]
+        for i in (0, 1):
+            me = room.private_view(Actor.player(i))
+            assert me is not None
+            if room.phase() == "auction" and me["may_bid"] and me["sealed_bid"] is None:
+                events = room.handle(Actor.player(i), {"type": "bid",
+                                                       "amount": bids.get(horse, (0, 0))[i]}, rng)
+                updates.append((copy(room.public_view()), json.loads(json.dumps(events))))
+    events = room.handle(Actor.player(0), {"type": "done"}, rng)
+    updates.append((copy(room.public_view()), json.loads(json.dumps(events))))
+    return first, tuple(updates)
+
+
+# The Derby TV mounted on `first`; then each update of `updates` in turn, each followed by
+# the reveal's bids whose animation starts on that update ([horse of the card, bid's text]),
+# once every animation it started has ended.
+REVEAL_PLAYS = """async ([first, updates]) => {
+  const host = await import("/games/derby/static/host.js");
+  const root = document.createElement("main");
+  document.body.replaceChildren(root);
+  document.body.classList.add("big");
+  const ctx = { role: "spectator", code: "TEST", info: {}, error: { show() {} } };
+  const screen = host.mount(root, ctx);
+  screen.welcome(first, []);
+  await new Promise((done) => {
+    const check = () => ([...document.querySelectorAll("link[rel=stylesheet]")]
+      .every((link) => link.sheet !== null) ? done() : setTimeout(check, 20));
+    check();
+  });
+  let started = [];
+  document.addEventListener("animationstart", (e) => {
+    if (e.target.classList.contains("dd-bid"))
+      started.push([e.target.closest(".dd-reveal").querySelector("h3").textContent,
+                    e.target.textContent]);
+  }, true);
+  const out = [];
+  for (const [view, events] of updates) {
+    screen.update(view, events);
+    await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+    await Promise.all(document.getAnimations().map((a) => a.finished.catch(() => null)));
+    out.push({ phase: view.phase, lots: events.filter((e) => e.type === "lot").length, started });
+    started = [];
+  }
+  return out;
+}"""
+
+
+def test_derby_reveal_plays_once_at_its_verdict_and_then_stands_still(chromium: Any,
+                                                                      base: str) -> None:
+    """Each lot's reveal plays on the update that sells it; betting opening (the card
+    moved and shortened beside the odds board) or a player done betting never plays a
+    reveal that has played."""
+    first, updates = derby_auction_updates()
+    assert [u[0]["phase"] for u in updates[-2:]] == ["betting", "betting"]
+    page = tv_page(chromium, base, motion=True)
+    played = page.evaluate(REVEAL_PLAYS, [first, [*updates]])
+    for step in played:
+        if step["lots"]:
+            assert step["started"], step  # the sale's reveal plays…
+            assert len({card for card, _ in step["started"]}) == 1, step  # …one card, once
+            texts = [text for _, text in step["started"]]
+            assert len(texts) == len(set(texts)), step
+        else:
+            assert step["started"] == [], step
+    sold = [s["phase"] for s in played if s["lots"]]
+    assert sold == ["auction", "betting"], played  # the d4, then the rest as betting opens
+    # the TV once more on the update that opened betting without selling (a page that
+    # missed it): the last reveal, moved beside the board, stands still
+    sale = next(i for i, s in enumerate(played) if s["lots"])
+    again = page.evaluate(REVEAL_PLAYS, [first, [updates[sale], (updates[-1][0], [])]])
+    assert again[0]["started"] and again[1]["started"] == [], again
+    page.context.close()
+
+
 @pytest.mark.parametrize("viewport", [TV, LAPTOP, PHONE], ids=["1920", "1440", "390"])
 def test_keirin_headlines_hide_nothing(chromium: Any, base: str, viewport: dict[str, int]) -> None:
     views = [*keirin_results_views()]
