@@ -849,3 +849,85 @@ def test_keirin_headlines_on_a_phone_leave_no_word_alone(chromium: Any, base: st
     short = [lines for lines in wrapped if min(len(line) for line in lines) < 4]
     assert short == [], short
     page.context.close()
+
+
+# The Derby's big screen mounted as the host's on a phone (a phone as the big screen): the
+# lobby of `view` with its join box, news line and start form, in `lang`; the first
+# drawing is made at 1920 px, then the window is turned to the phone's width (as a host
+# who turns a tablet), and a page drawn straight at the phone's width is checked too.
+HOST_LOBBY = """async ([view, lang]) => {
+  const i18n = await import("/static/js/i18n.js");
+  await i18n.setLanguage(lang);
+  const host = await import("/games/derby/static/host.js");
+  const root = document.createElement("main");
+  document.body.replaceChildren(root);
+  document.body.classList.add("big");
+  const ctx = { role: "host", code: "TEST", error: { show() {} },
+    info: { join_url: "http://192.168.1.20:8000/play/TEST", watch_url: "/watch/TEST" } };
+  const screen = host.mount(root, ctx);
+  screen.welcome(view, []);
+  screen.update(view, [{ type: "joined", name: "Chie" }]);
+  await new Promise((done) => {
+    const check = () => ([...document.querySelectorAll("link[rel=stylesheet]")]
+      .every((link) => link.sheet !== null) ? done() : setTimeout(check, 20));
+    check();
+  });
+}"""
+
+# Which of the lobby's pieces overlap another ([a, b] by selector), and the text of each
+# element that is cut (its text wider or taller than its box, hidden).
+LOBBY_OVERLAPS = """() => {
+  const pieces = [".dd-lobby .join-box", ".dd-lobby .seats", ".dd-ticker",
+                  ".dd-controls label", ".dd-controls input", ".dd-controls button"];
+  const boxes = pieces.map((s) => [s, document.querySelector(s)?.getBoundingClientRect()]);
+  const out = [];
+  for (const [a, ra] of boxes) for (const [b, rb] of boxes) {
+    if (a >= b || !ra || !rb || !ra.height || !rb.height) continue;
+    if (ra.right > rb.left && rb.right > ra.left && ra.bottom > rb.top && rb.bottom > ra.top)
+      out.push([a, b]);
+  }
+  return { overlaps: out, missing: boxes.filter(([, r]) => !r).map(([s]) => s),
+           ticker: document.querySelector(".dd-ticker").innerText,
+           wide: document.documentElement.scrollWidth };
+}"""
+
+CUT_OWNERS = """() => [...document.querySelectorAll(".dd-course .dd-owner")]
+  .filter((o) => o.scrollWidth > o.clientWidth + 1 || o.scrollHeight > o.clientHeight + 1
+    || getComputedStyle(o).textOverflow === "ellipsis" && o.scrollWidth > o.clientWidth)
+  .map((o) => o.textContent)"""
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_derby_host_screen_on_a_phone_cuts_no_name_and_overlaps_nothing(
+        chromium: Any, base: str, lang: str) -> None:
+    """A phone as the Derby's big screen (390 px): the lobby's join text, the players and
+    "Computer players" each in a box of their own (also after the window turned from a TV's
+    width to the phone's), and every owner's name whole in the course's lanes."""
+    room = DerbyRoom.create({"races": 4}, 13)
+    for name in ("Aki", "Ben", "Chie"):
+        room.add_seat(name)
+    lobby = copy(room.public_view())
+    for first in (TV, PHONE):
+        page = tv_page(chromium, base, first)
+        page.evaluate(HOST_LOBBY, [lobby, lang])
+        if first is TV:
+            page.set_viewport_size(PHONE)
+            page.evaluate("() => new Promise((done) => requestAnimationFrame(() =>"
+                          " requestAnimationFrame(done)))")
+        got = page.evaluate(LOBBY_OVERLAPS)
+        assert got["missing"] == [] and got["overlaps"] == [], got
+        assert "Chie" in got["ticker"] and got["wide"] <= PHONE["width"], got
+        keep_shot(page, f"stage/derby-host-lobby-{lang}-390-from-{first['width']}.png")
+        page.context.close()
+    # the race: Aki, Ben, the computer and the house own the six horses
+    views = [*derby_views()]
+    page = tv_page(chromium, base, PHONE)
+    page.evaluate(MOUNT, ["derby", views, lang, 4])
+    owners = page.locator(".dd-course .dd-owner")
+    assert owners.count() == 6
+    names = [owners.nth(i).text_content() for i in range(6)]
+    assert any("CPU" in n for n in names) and "Aki" in names, names
+    assert page.evaluate(CUT_OWNERS) == [], names
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    keep_shot(page, f"stage/derby-host-race-{lang}-390.png")
+    page.context.close()
