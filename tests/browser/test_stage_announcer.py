@@ -837,13 +837,15 @@ HEADLINE_LINES = """async ([game, views, lang]) => {
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
-def test_keirin_headlines_on_a_phone_leave_no_word_alone(chromium: Any, base: str,
-                                                         lang: str) -> None:
-    """On a 390 px screen a headline that wraps breaks into lines of even length: no last
-    line of one or two characters (a lone syllable such as 「す！」)."""
+@pytest.mark.parametrize("game", ["keirin", "derby"])
+def test_headlines_on_a_phone_leave_no_word_alone(chromium: Any, base: str, game: str,
+                                                  lang: str) -> None:
+    """On a 390 px screen a headline that wraps leaves no last line of one to three
+    characters (a lone syllable such as KEIRIN's 「す！」)."""
     page = tv_page(chromium, base, PHONE)
-    shown = page.evaluate(HEADLINE_LINES, ["keirin", [*keirin_results_views()], lang])
-    assert len(shown) >= 6, shown  # the derny, the bell, the sprint, the photo, the winner…
+    views = keirin_results_views() if game == "keirin" else derby_views()
+    shown = page.evaluate(HEADLINE_LINES, [game, [*views], lang])
+    assert len(shown) >= 6, shown  # KEIRIN's derny, bell, sprint…; the Derby's lead changes…
     wrapped = [lines for lines in shown if len(lines) > 1]
     assert wrapped, "no headline wrapped at 390 px: the test checks nothing"
     short = [lines for lines in wrapped if min(len(line) for line in lines) < 4]
