@@ -933,3 +933,33 @@ def test_derby_host_screen_on_a_phone_cuts_no_name_and_overlaps_nothing(
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     keep_shot(page, f"stage/derby-host-race-{lang}-390.png")
     page.context.close()
+
+
+# Each lane's horse label (the die and owner it carries) against its own lane's turf and
+# die column: [horse, label's right, turf's right, die's left] where the label leaves the
+# turf or lies over the die column.
+LABELS_ON_TURF = """() => [...document.querySelectorAll(".dd-course .dd-lane[data-horse]")]
+  .map((lane) => {
+    const carry = lane.querySelector(".dd-carry").getBoundingClientRect();
+    const run = lane.querySelector(".dd-run").getBoundingClientRect();
+    const die = lane.querySelector(".dd-die").getBoundingClientRect();
+    return [lane.dataset.horse, carry.right, run.right, die.left, carry.left, run.left];
+  })
+  .filter(([, right, runRight, dieLeft, left, runLeft]) =>
+    right > runRight + 0.5 || right > dieLeft + 0.5 || left < runLeft - 0.5)"""
+
+
+@pytest.mark.parametrize("viewport", [TV, LAPTOP, PHONE], ids=["1920", "1440", "390"])
+def test_derby_horse_labels_stay_on_the_turf_at_the_post(chromium: Any, base: str,
+                                                          viewport: dict[str, int]) -> None:
+    """The winner's label ("d10 5 C") at the post stays on the turf: it covered the die
+    it rolled, in the column beside the post."""
+    views = [*derby_views()]
+    finish = next(i for i, v in enumerate(views) if v["live"] and v["live"]["finished"])
+    page = tv_page(chromium, base, viewport)
+    for lang in ("en", "ja"):
+        page.evaluate(MOUNT, ["derby", views, lang, finish + 1])
+        assert page.locator(".dd-course .dd-lane.is-winner").count() == 1
+        assert page.evaluate(LABELS_ON_TURF) == [], lang
+        keep_shot(page, f"stage/derby-post-{lang}-{viewport['width']}.png")
+    page.context.close()
