@@ -101,3 +101,56 @@ def first_game(surface: Surface, play: Play, lang: str) -> None:
                       command=f"raceday derby play --resume {name}"))
     HintedParty(state, store, name, surface, None, delay=default_delay(None, 0.3),
                 wait_after_race=sys.stdin.isatty()).run()
+
+
+def lesson_picture(state: Any, lang: str) -> str:
+    """A lesson step's board as plain text in ``lang``: an evening's race, phase and each
+    player's money and horse, and a race's furlong with one line a horse (post, die, where
+    it stands)."""
+    from raceday.games.derby.evening import EveningState
+    from raceday.games.derby.rules import DerbyState
+
+    if isinstance(state, EveningState):
+        s = state.ledger
+        lines = [words("lesson_board.evening", lang, race=s.race, races=state.options.races,
+                       phase=words(f"phase.{s.phase}", lang))]
+        for i, p in enumerate(s.players):
+            money = f"{state.shown_money(i):,}"
+            lines.append(words("lesson_board.player", lang, name=p.name, money=money,
+                               horse=horse_name(p.horse)) if p.horse else
+                         words("lesson_board.player_no_horse", lang, name=p.name,
+                               money=money))
+        if state.race is not None:
+            lines.append(lesson_picture(state.race, lang))
+        return "\n".join(lines)
+    assert isinstance(state, DerbyState)
+    return "\n".join([_race_head(state, lang), *_race_lines(state, lang)])
+
+
+def _race_head(race: Any, lang: str) -> str:
+    from raceday.games.derby.rules import place_message
+
+    if not race.to_roll:
+        return words("lesson_board.over", lang)
+    if race.in_rolloff:
+        return words("rolloff_head", lang, place=place_message(race.group_place))
+    return words("round_head", lang, n=race.round)
+
+
+def _race_lines(race: Any, lang: str) -> list[str]:
+    from raceday.games.derby.rules import place_message
+
+    lines = []
+    for post in POSTS:
+        if post in race.places:
+            status = words("lesson_board.placed", lang, place=place_message(race.places[post]))
+        elif post in race.rolls:
+            value = race.rolls[post]
+            status = (words("lesson_board.fell", lang) if value is None else
+                      words("lesson_board.shows", lang, value=value))
+        elif post == race.roller:
+            status = words("lesson_board.rolls_next", lang)
+        else:
+            status = words("lesson_board.to_roll", lang)
+        lines.append(f"{post} {horse_name(post):>3}  {status}")
+    return lines

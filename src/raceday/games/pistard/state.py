@@ -541,7 +541,9 @@ class PistardState(State):
         return Message("action.move", {
             "rider": rider.ident, "ahead": info.ahead, "lane": info.lane,
             "col": (rider.dist + rider.offset + info.ahead) % length, "token": info.token,
-            "colour": COLOURS[info.colour], "value": info.value, "behind": info.behind})
+            "colour": COLOURS[info.colour], "value": info.value, "behind": info.behind,
+            # the colour in the reader's words (the templates say it; ``colour`` is the code)
+            "colour_word": Message(f"pistard.pi_{COLOURS[info.colour]}")})
 
     def frame(self) -> dict[str, Any]:
         """The race as data: the squares' colours (by lane, column from the line), each

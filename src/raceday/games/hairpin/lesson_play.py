@@ -1,0 +1,23 @@
+"""The Hairpin Racers lesson's terminal face: a step's board in the learner's language.
+
+``raceday learn hairpin`` draws each step's position with :func:`lesson_picture` (the
+game's own picture, every word from its message tables); its first game is the generic
+one of :mod:`raceday.cli.learn` (the easiest computer, ``hint`` on the learner's turn).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from raceday.games.hairpin.rules import HairpinState
+
+
+def lesson_picture(state: HairpinState, lang: str) -> str:
+    """The board, the counters and who moves, as plain text in ``lang`` (without the
+    position's code, which tells a newcomer nothing)."""
+    from raceday.games.hairpin.picture import frame_text
+
+    frame = dict(state.frame())
+    frame["text"] = ""
+    return "\n".join(line.rstrip() for line in frame_text(frame, lang).splitlines())
