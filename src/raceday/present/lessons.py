@@ -73,16 +73,23 @@ def step_words(lesson: Lesson, step: Step, lang: str, state: State | None = None
             for part in step_parts(step)}
 
 
+def worded_events(game: str, events: list[Event]) -> list[Event]:
+    """``events`` as a lesson words them: each passed through the ``lesson_event(event)``
+    of the game's ``lesson_play`` module where it has one (facts that are codes, such as a
+    side's or a move's name, become messages of the game's table), else as they are."""
+    reword = getattr(lesson_module(game), "lesson_event", None)
+    return list(events) if reword is None else [reword(e) for e in events]
+
+
 def event_words(game: str, events: list[Event], lang: str) -> list[str]:
     """What a move and the board's answer did, one sentence an event (unworded ones left
     out)."""
     out = []
-    for event in events:
+    for event in worded_events(game, events):
         text = describe_event(game, event, lang)
         if text and not text.startswith(f"{game}.event.") and not text.startswith("event."):
             out.append(text)
     return out
-
 
 
 def lesson_module(game: str) -> Any:
@@ -125,4 +132,4 @@ def hint_level(game: str, level: str) -> str | None:
 
 __all__ = ["PLAY_WORDS", "agents_module", "event_words", "hint_level", "learner_actions",
            "lesson_key", "lesson_module", "lesson_picture", "move_message", "move_words",
-           "step_parts", "step_words"]
+           "step_parts", "step_words", "worded_events"]

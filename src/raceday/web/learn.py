@@ -8,8 +8,9 @@
   words, and the learner's legal moves (name and message); the play step: its level and
   the room options the page creates a room with;
 - ``POST /api/learn/<game>/<n>/try`` ``{"move": name}`` — the learner's try: ``right``,
-  ``legal``, the events (messages) of the move and the board's answer, the frame after, and
-  the hint's or the reason's key.
+  ``legal``, the events (messages) of the move and the board's answer, the same events
+  worded for the page (``told``: codes such as a side's name as messages), the frame
+  after, and the hint's or the reason's key.
 
 The server builds every position from the lesson itself: the page sends only a step's
 number and a move's name. An unknown game, step or move is refused (4xx, in words).
@@ -31,6 +32,7 @@ from raceday.present.lessons import (
     move_words,
     own_first_game,
     step_parts,
+    worded_events,
 )
 from raceday.web.api_models import StatusError, answer_or_refusal, refusals, status_refusal
 from raceday.web.pages import PAGES
@@ -152,6 +154,9 @@ def try_answer(game: str, number: int, body: Any) -> dict[str, Any]:
     tried = step.attempt(state, move)
     out: dict[str, Any] = {"right": tried.right, "legal": tried.legal,
                            "events": [e.to_dict() for e in tried.events],
+                           # the same events worded for the page (codes as messages)
+                           "told": [e.to_dict() for e in
+                                    worded_events(lesson.game, tried.events)],
                            "frame": board_frame(lesson.game, state)}
     out["words"] = step.key(lesson.game, "why" if tried.right else "hint")
     return out

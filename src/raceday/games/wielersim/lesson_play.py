@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from raceday.core.events import Event
 from raceday.core.lesson import Play
 from raceday.terminal.surface import Surface
 
@@ -44,3 +45,20 @@ def lesson_picture(state: WielersimState, lang: str) -> str:
     if not state.on_road():
         return head
     return f"{head}\n{draw_road(state, lang=lang).plain}"
+
+
+def lesson_event(event: Event) -> Event:
+    """``event`` with its facts worded for a lesson's reader: why a throw is thrown and how
+    a rider moved (``purpose.*``, ``how.follow``) and a sprint's line (``at.*``) by the
+    tables' words, not their codes."""
+    data = dict(event.data)
+    for fact in ("purpose", "how"):
+        code = data.get(fact)
+        if isinstance(code, str):
+            data[fact] = {"key": "how.follow" if code == "follow" else f"purpose.{code}"}
+    at = data.get("at")  # a sprint's line: "finish" or "sprint 2"
+    if event.kind == "sprint" and isinstance(at, str):
+        number = at.removeprefix("sprint ")
+        data["at"] = ({"key": "at.sprint", "params": {"n": int(number)}} if number.isdigit()
+                      else {"key": "at.finish"})
+    return Event(event.kind, data)

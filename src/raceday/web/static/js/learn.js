@@ -80,7 +80,7 @@ function moveButton(m, i) {
 function feedback() {
   if (!result) return el("div", { class: "learn-feedback", id: "learn-feedback", "aria-live": "polite" });
   const words = say(result.words, { move: step.params.move });
-  const happened = result.events.map((e) => describeEvent(game, e, language()))
+  const happened = (result.told ?? result.events).map((e) => describeEvent(game, e, language()))
     .filter((s) => s && !s.startsWith("event."));
   const parts = result.right
     ? [el("p", { class: "learn-right" }, el("strong", {}, t("learn_right")), " ", words),
