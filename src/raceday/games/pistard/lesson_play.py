@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from raceday.games.pistard.state import PistardState
 
-WIDTH, HEIGHT = 100, 30  # a terminal the whole lap fits in
+WIDTH, HEIGHT = 78, 30  # an 80-column terminal (the track fits itself to it)
 
 
 def lesson_picture(state: PistardState, lang: str) -> str:
