@@ -104,8 +104,8 @@ def _window_text(night: NightState, lang: str) -> str:
     for rider in range(1, night.options.riders + 1):
         price = night.price("win", (rider,))
         prices.append(f"{rider}: {format_odds(price) if price is not None else '-'}")
-    lines = [words("lesson_board.night", lang, race=night.race_number,
-                   odds="   ".join(prices))]
+    lines = [words("lesson_board.night", lang, race=night.race_number),
+             words("lesson_board.odds", lang, odds="   ".join(prices))]
     for seat, name in enumerate(night.names):
         lines.append(words("lesson_board.money", lang, name=name,
                            money=format_money(night.accounts[seat].bankroll)))

@@ -17,6 +17,8 @@ from raceday.terminal.surface import Surface
 if TYPE_CHECKING:
     from raceday.games.wielersim.rules import WielersimState
 
+ROAD_SQUARES = 22  # the road shown: an 80-column terminal holds it
+
 
 def first_game(surface: Surface, play: Play, lang: str) -> None:
     """The step's race (``play.options``: its route and peloton) watched on ``surface``
@@ -44,7 +46,7 @@ def lesson_picture(state: WielersimState, lang: str) -> str:
                finished=len(state.results), riders=state.n)
     if not state.on_road():
         return head
-    return f"{head}\n{draw_road(state, lang=lang).plain}"
+    return f"{head}\n{draw_road(state, ROAD_SQUARES, lang).plain}"
 
 
 def lesson_event(event: Event) -> Event:
