@@ -154,8 +154,10 @@ def try_answer(game: str, number: int, body: Any) -> dict[str, Any]:
     tried = step.attempt(state, move)
     out: dict[str, Any] = {"right": tried.right, "legal": tried.legal,
                            "events": [e.to_dict() for e in tried.events],
-                           # the same events worded for the page (codes as messages)
-                           "told": [e.to_dict() for e in
+                           # the same events worded for the page (codes as messages),
+                           # as messages: a fact named "kind" (Hairpin's move) cannot hide
+                           # the event's own kind
+                           "told": [{"key": e.key, "params": dict(e.data)} for e in
                                     worded_events(lesson.game, tried.events)],
                            "frame": board_frame(lesson.game, state)}
     out["words"] = step.key(lesson.game, "why" if tried.right else "hint")
