@@ -29,6 +29,7 @@ from rich.text import Text
 from raceday.core.errors import BetError, OptionsError, RacedayError
 from raceday.core.events import Event
 from raceday.core.protocol import State
+from raceday.games.keirin.agents import LEVELS
 from raceday.games.keirin.betting import (
     KINDS,
     format_money,
@@ -646,8 +647,8 @@ def play_night(surface: Surface, night: Night) -> int:
                 _run_and_settle(surface, night)
             while not session.state.is_terminal():
                 show_board(surface, session)
-                if not _collect_tickets(surface, session, night.top, night.computers,
-                                        night.hint):
+                if not _collect_tickets(surface, session, night.top,
+                                        night.computers or session.computers, night.hint):
                     break
                 session.lock(night.store)
                 _run_and_settle(surface, night)
@@ -720,16 +721,20 @@ def prepare_night(
     delay: float | None,
     lang: str,
     ask_names: bool = False,
+    computers: int = 0,
 ) -> Night:
     """The night `keirin play` is about to play, once typer has checked each option: a new
     session saved under ``save`` (or a dated name), or the saved session ``resume``. Every
     option is checked before the database is touched, so a refused option leaves no
-    half-made session behind."""
+    half-made session behind. ``computers`` computer bettors (CPU 1 cautious, CPU 2 sharp,
+    ...) join the players of a new night."""
     wait = default_delay(delay, interactive_default=0.3)
     if resume is None:
         names = player_names(players)  # -p Ann -p Bob, -p Ann,Bob; each name bounded
-        if len(names or []) > MAX_PLAYERS:
-            raise OptionsError(f"at most {MAX_PLAYERS} players, got {len(names or [])}")
+        if len(names or []) + computers > MAX_PLAYERS:
+            raise OptionsError(f"at most {MAX_PLAYERS} players, computers included, got "
+                               f"{len(names or []) + computers}")
+        cpus = [f"CPU {k + 1}" for k in range(computers)]
         name = save or datetime.now(UTC).strftime("keirin-%Y%m%d-%H%M%S")
         if save is not None:  # refused before a name is asked or a ticket typed
             refuse_taken_save(writable_store(db), GAME, save, "KEIRIN",
@@ -738,10 +743,14 @@ def prepare_night(
         chosen_seed = fresh_seed(seed)
 
         def make(players: list[str]) -> BetSession:
+            if not players:  # computers alone would bet with nobody watching
+                raise OptionsError("name at least one player (--players NAMES: names "
+                                   "separated by commas, or -p repeated)")
             made = BetSession.new(
-                name, players, options,
+                name, [*players, *cpus], options,
                 bankroll=parse_money_option(bankroll), mode="pool" if pool else "fixed",
                 margin=margin, allow_debt=allow_debt, seed=chosen_seed,
+                computers={len(players) + k: LEVELS[k % len(LEVELS)] for k in range(computers)},
             )
             made.save(writable_store(db))
             return made

@@ -44,13 +44,14 @@ def first_game(surface: Surface, play: Play, lang: str) -> None:
     name = datetime.now(UTC).strftime("keirin-lesson-%Y%m%d-%H%M%S")
     players = [words("first_game.you", lang), words("first_game.computer", lang)]
     session = BetSession.new(name, players, options,
-                             margin=float(play.options.get("margin", 0.0)))
+                             margin=float(play.options.get("margin", 0.0)),
+                             computers={1: play.level})
     store = writable_store()
     session.save(store)
     opening = words("first_game.night", lang, name=name, races=races or "",
                     computer=players[1], level=words(f"level_{play.level}", lang))
     night = Night(session, store, top=8, wait=default_delay(None, 0.3), db=None,
-                  opening=[opening], computers={1: play.level},
+                  opening=[opening],
                   hint=lambda s, seat: ticket_hint(s, seat, lang),
                   races=races if isinstance(races, int) else None)
     play_night(surface, night)
