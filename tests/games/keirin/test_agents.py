@@ -203,3 +203,11 @@ def test_a_computer_stands_in_for_a_bettor_who_left(level: str) -> None:
     assert state is not None and state.done == {1} and state.mine(1)  # Ben's stand-in bought
     room.handle(Actor.player(0), {"type": "done"}, rng)
     assert room.phase() == "racing"
+
+
+def test_a_pool_nights_hint_names_the_favourite_without_odds() -> None:
+    room, _ = room_with_computers(1, hints=True, mode="pool")
+    hint = hint_of(room.view(Actor.player(0)))
+    assert hint is not None and hint["kind"] == "win"
+    assert hint["odds"] is None and hint["back"] is None  # no board in a pool
+    assert float(hint["fair"]) > 1
