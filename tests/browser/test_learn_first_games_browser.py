@@ -1,7 +1,8 @@
 """The last lesson step in a real browser for Dice Derby and WielerSIM (#48): Derby's makes
-a room from the lesson's options and opens its host page with the start form set to one
-computer (the cautious one); WielerSIM's links to the game's watch page and says it is not
-the lesson's route; both say what hints there are and where."""
+a room from the lesson's options (hints on) and opens its host page with the start form set
+to one computer (the cautious one), and the learner's phone shows the hint at each bid and
+round of tickets; WielerSIM's links to the game's watch page and says it is not the
+lesson's route."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from tests.browser.shots import keep_shot
 
 from raceday.core.lesson import load_lesson
 
@@ -33,12 +35,12 @@ def at_last_step(open_page: Any, server: str, game: str) -> Any:
     return page
 
 
-def test_derby_first_evening_opens_a_room_with_one_computer(open_page: Any,
-                                                            server: str) -> None:
+def test_derby_first_evening_opens_a_room_with_hints_on_the_learners_phone(
+        open_page: Any, server: str) -> None:
     page = at_last_step(open_page, server, "derby")
     assert "cautious" in page.locator("#learn-room-note").inner_text()
-    assert "gives no hints" in page.locator(".learn-card").inner_text()
-    assert "raceday learn derby" in page.locator(".learn-card").inner_text()
+    # the lesson's room turns hints on, and the page says what Derby's hints are
+    assert "your phone shows a “Hint” panel" in page.locator("#learn-hints-on").inner_text()
     page.click("#learn-play")
     page.wait_for_url("**/host/*?computers=1")
     computers = page.locator("#computers")
@@ -47,7 +49,42 @@ def test_derby_first_evening_opens_a_room_with_one_computer(open_page: Any,
     code = page.url.split("/host/")[1].split("?")[0]
     info = page.request.get(f"{server}api/rooms/{code}").json()
     assert info["game"] == "derby"
-    assert page.js_errors == []
+    phone = open_page(PHONE, f"{server}play/{code}")
+    phone.locator("#name").fill("Aki")
+    phone.keyboard.press("Enter")
+    phone.get_by_text("You are Aki").wait_for()
+    page.get_by_text("Players (1 of 12)").wait_for()
+    page.get_by_role("button", name="Start the evening").click()
+    # the learner's phone, at its first sealed bid: what the lot's horse is worth
+    panel = phone.locator("#hint-panel")
+    panel.wait_for()
+    text = panel.inner_text()
+    assert text.startswith("Hint:") and "comes 1st in" in text and "A bid below that" in text
+    assert phone.locator("#hint-panel button").count() == 0  # advice, no move to play
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    keep_shot(phone, "learn/derby-hint-bid-phone.png")
+    # bids of nothing until betting opens: then the best-value ticket
+    while phone.locator("#stake").count() == 0:
+        lot = phone.locator("form.dd-form h2").inner_text()
+        phone.locator("#bid").fill("0")
+        phone.get_by_role("button", name="Seal bid").click()
+        phone.wait_for_function(
+            "(lot) => !document.querySelector('#bid')"
+            " || document.querySelector('form.dd-form h2')?.textContent !== lot", arg=lot)
+    phone.locator("#hint-panel").wait_for()
+    assert "The best value on this board is win d" in phone.locator("#hint-panel").inner_text() \
+        or "The best value on this board is quinella d" in phone.locator(
+            "#hint-panel").inner_text()
+    keep_shot(phone, "learn/derby-hint-ticket-phone.png")
+    # in Japanese, from the phone's own words
+    phone.get_by_role("button", name="Switch to Japanese").click()
+    phone.wait_for_function("() => document.querySelector('#hint-panel')?.textContent"
+                            ".includes('いちばん割のよい馬券')")
+    # only the seat's phone was ever sent a hint: never the big screen
+    assert page.locator("#hint-panel").count() == 0
+    assert not any("first_game.hint" in f for f in page.frames_received)
+    assert any("first_game.hint_bid" in f for f in phone.frames_received)
+    assert page.js_errors == [] and phone.js_errors == []
 
 
 def test_wielersim_first_race_links_to_the_watch_page(open_page: Any, server: str) -> None:

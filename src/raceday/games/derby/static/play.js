@@ -7,7 +7,7 @@ import { el } from "/static/js/common.js";
 import { drawFinale } from "/static/js/finale.js";
 import { hintPanel } from "/static/js/hint.js";
 import { keyed, language, money, onLanguage, placeText, t } from "/static/js/i18n.js";
-import { render as words } from "/static/js/present.js";
+import { render as renderMessage } from "/static/js/present.js";
 import { phoneScreen, standInOf, useStyles } from "/static/js/rooms.js";
 import { eventText, payoutWhat, percent } from "./host.js";
 import { FURLONGS, HORSES, horseTag, ownerSwatch, SHAPES } from "./track.js";
@@ -32,7 +32,7 @@ export function mount(root, ctx) {
   // A learner's evening (the room's option hints): at this seat's decision the server sends
   // the lesson's advice from the exact odds (a bid's worth, the best-value ticket).
   function hint(m) {
-    return m.hint ? hintPanel(m.hint, words(m.hint, language(), "derby"), null) : null;
+    return m.hint ? hintPanel(m.hint, renderMessage(m.hint, language(), "derby"), null) : null;
   }
   const hintKey = (m) => JSON.stringify(m.hint ?? null);
 
