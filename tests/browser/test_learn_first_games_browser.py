@@ -87,12 +87,36 @@ def test_derby_first_evening_opens_a_room_with_hints_on_the_learners_phone(
     assert page.js_errors == [] and phone.js_errors == []
 
 
-def test_wielersim_first_race_links_to_the_watch_page(open_page: Any, server: str) -> None:
+def test_wielersim_first_race_rides_the_lessons_own_route(open_page: Any,
+                                                          server: str) -> None:
+    route = load_lesson("wielersim").steps[-1].play.options["route"]  # type: ignore[union-attr]
+    sections = [s["name"] for s in route["sections"]]
     page = at_last_step(open_page, server, "wielersim")
     link = page.locator("#learn-watch")
-    assert link.get_attribute("href") == "/wielersim"
-    assert "not this lesson's short one" in page.locator(".learn-card").inner_text()
+    assert link.get_attribute("href") == "/wielersim?lesson=wielersim"
+    assert "the lesson's own short route" in page.locator(".learn-card").inner_text()
     assert page.locator("#learn-play").count() == 0
     link.click()
-    page.wait_for_url("**/wielersim")
+    # the watch page shows the lesson's race, read by the server from the lesson
+    page.wait_for_selector("#wv-lesson")
+    assert page.locator("#wv-lesson-name").inner_text() == f"Your first race: {route['name']}"
+    shown = page.locator(".wv-lesson-sections li")
+    assert [shown.nth(i).get_attribute("data-section") for i in range(shown.count())] == sections
+    assert "8 squares, cobbles" in page.locator(".wv-lesson-sections").inner_text()
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    keep_shot(page, "learn/wielersim-lesson-phone.png")
+    page.click("#wv-lesson-watch")
+    page.wait_for_url("**/host/*")
+    # the watch room's big screen: the lesson's route, started, with the commentary
+    heading = page.locator(".wv-heading")
+    heading.wait_for()
+    page.wait_for_function("(name) => document.querySelector('.wv-heading')?.textContent === name",
+                           arg=route["name"])
+    page.click("#wv-start")
+    page.locator("#wv-skip").click()
+    page.locator("#wv-lesson-back").wait_for()
+    assert page.locator("#wv-lesson-back").get_attribute("href") == "/learn/wielersim"
+    sent = [f for f in page.frames_received if '"film"' in f and '"sections"' in f]
+    assert sent and all(f'"name": "{name}"' in sent[-1] or f'"name":"{name}"' in sent[-1]
+                        for name in sections)
     assert page.js_errors == []

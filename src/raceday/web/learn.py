@@ -110,9 +110,10 @@ def step_answer(game: str, number: int) -> dict[str, Any]:
         out["room"] = dict(step.play.room) if step.play.room is not None else None
         # the host page of a room with a computer seat starts with one (Dice Derby's start)
         out["computers"] = 1 if step.play.room is not None and step.learner >= 0 else 0
-        # a race the learner only watches (dice decide): the game's own watch page
-        out["watch"] = f"/{lesson.game}" if step.learner == CHANCE and _has_page(
-            lesson.game) else None
+        # a race the learner only watches (dice decide): the game's own watch page, which
+        # reads the race from the lesson (``?lesson=GAME``)
+        out["watch"] = f"/{lesson.game}?lesson={lesson.game}" if step.learner == CHANCE \
+            and _has_page(lesson.game) else None
         # what the terminal's first game is: the game's own table (its hints), else a
         # game against the level with ``hint``
         out["terminal"] = "own" if own_first_game(lesson.game) is not None else "agents"
