@@ -644,7 +644,9 @@ class DerbyRoom(PartyRoom[EveningState]):
             return {"seat": seat, "name": self.names[seat] if seat < len(self.names) else ""}
         me: JSON = state.own_view(seat)
         me["my_turn"] = False  # the server throws every die
-        me["hint"] = self._hint(state, seat, me)
+        hint = self._hint(state, seat, me)
+        if hint is not None:  # left out otherwise: an evening without hints looks as before
+            me["hint"] = hint
         return me
 
     def _hint(self, state: EveningState, seat: int, me: Mapping[str, Any]) -> JSON | None:
