@@ -62,6 +62,9 @@ def test_the_ticket_hint_comes_while_betting_and_goes_with_done() -> None:
     expected = ticket_hint(room.state.ledger).to_json()
     assert expected["key"] == "derby.first_game.hint_ticket"
     assert expected["params"]["ticket"]["key"].startswith("derby.what.")  # in the page's words
+    # the house's margin (10% by default): even the best ticket gives back less than 100
+    assert expected["params"]["back"] < 100
+    assert expected["params"]["verdict"]["key"] == "derby.first_game.hint_ticket_loses"
     assert hint_of(room, AKI) == expected and hint_of(room, BEN) == expected
     room.handle(AKI, {"type": "done"}, rng)
     assert hint_of(room, AKI) is None  # Aki has decided

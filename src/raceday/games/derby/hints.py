@@ -67,12 +67,16 @@ def ticket_words(kind: str, posts: tuple[int, ...], *, typed: bool) -> str | Mes
 
 def ticket_hint(session: Session, *, typed: bool = False) -> Message:
     """The best-value ticket (named as :func:`ticket_words` does), its chance, fair odds
-    against the board's, and what 100 staked on it comes back as on average."""
+    against the board's, what 100 staked on it comes back as on average, and whether that
+    is a gain or a loss."""
     kind, posts, chance, tenths = best_ticket(session)
+    back = round(chance * tenths * 10)
+    # what that means for a newcomer: below 100, even the best ticket loses on average
+    verdict = "pays" if back > 100 else "loses" if back < 100 else "evens"
     return Message("derby.first_game.hint_ticket", {
         "ticket": ticket_words(kind, posts, typed=typed), "chance": _percent(chance),
-        "fair": f"{float(1 / chance):.1f}", "odds": format_odds(tenths),
-        "back": round(chance * tenths * 10)})
+        "fair": f"{float(1 / chance):.1f}", "odds": format_odds(tenths), "back": back,
+        "verdict": Message(f"derby.first_game.hint_ticket_{verdict}")})
 
 
 __all__ = ["best_ticket", "bid_hint", "place_chances", "ticket_hint", "ticket_words"]
