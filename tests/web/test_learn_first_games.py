@@ -64,11 +64,13 @@ def test_wielersim_step_opens_the_watch_page_on_the_lessons_race(client: TestCli
     assert race["route"]["distance"] == sum(s["length"] for s in route["sections"])
 
 
-def test_the_lessons_watch_room_rides_the_lessons_route_whatever_is_sent(
+def test_the_lessons_watch_room_rides_the_lessons_route_and_takes_none_sent(
         client: TestClient) -> None:
     route = load_lesson("wielersim").steps[-1].play.options["route"]  # type: ignore[union-attr]
-    # a route named in the request is not the server's to take: the lesson's is ridden
-    made = client.post("/api/wielersim/lesson", json={"route": "flanders"})
+    # a route named in the request is not the server's to take: refused, in words
+    refused = client.post("/api/wielersim/lesson", json={"route": "flanders"})
+    assert refused.status_code == 400 and "route" in refused.text
+    made = client.post("/api/wielersim/lesson", json={})
     assert made.status_code == 201, made.text
     room = made.json()
     assert room["host_url"] == f"/host/{room['code']}"

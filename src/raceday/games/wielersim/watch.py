@@ -41,8 +41,9 @@ REST (JSON; errors are ``{"error": "..."}`` with a 4xx status):
 * ``GET /api/wielersim/lesson`` — the lesson's first race (``/wielersim?lesson=wielersim``,
   the last step of ``/learn/wielersim``): its route (as :func:`route_info` draws it) and
   peloton, both from the lesson's own data (``lessons/basics.json``);
-* ``POST /api/wielersim/lesson`` — a watch room for that race, with a fresh seed: ``{"code",
-  "host_token", ...}``. The page sends no route: the server takes it from the lesson.
+* ``POST /api/wielersim/lesson`` ``{}`` — a watch room for that race, with a fresh seed:
+  ``{"code", "host_token", ...}``. The page sends no route (a body naming one is refused):
+  the server takes it from the lesson.
 
 New campaigns and watch rooms take from the server's one creation allowance of the client
 address (429); an address keeps at most ``campaigns_per_address`` campaigns (429) and the
@@ -62,6 +63,7 @@ from raceday.core.errors import RacedayError
 from raceday.games.wielersim.choices import (
     PELOTONS,
     CampaignBody,
+    LessonBody,
     RaceBody,
     RideBody,
 )
@@ -528,9 +530,9 @@ def lesson() -> JSONResponse:
 
 
 @router.post("/api/wielersim/lesson", status_code=201, responses=_REFUSALS)
-async def watch_lesson(request: Request) -> Response:
+async def watch_lesson(body: LessonBody, request: Request) -> Response:
     """A watch room for the lesson's first race, on the lesson's own route (taken from the
-    lesson, whatever the request says), with a fresh seed; it takes from the creation
+    lesson: the body ``{}`` names nothing), with a fresh seed; it takes from the creation
     allowance and counts against the address's rooms as ``POST /api/rooms`` does."""
     spent = _creation_refusal(request)
     if spent is not None:
