@@ -105,6 +105,11 @@ def test_wielersim_first_race_rides_the_lessons_own_route(open_page: Any,
     assert "8 squares, cobbles" in page.locator(".wv-lesson-sections").inner_text()
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     keep_shot(page, "learn/wielersim-lesson-phone.png")
+    # in Japanese, from the page's language button (the route's own names stay as written)
+    page.get_by_role("button", name="Switch to Japanese").click()
+    page.wait_for_function("(name) => document.querySelector('#wv-lesson-name')?.textContent"
+                           " === `最初のレース：${name}`", arg=route["name"])
+    assert "8 マス、石畳" in page.locator(".wv-lesson-sections").inner_text()
     page.click("#wv-lesson-watch")
     page.wait_for_url("**/host/*")
     # the watch room's big screen: the lesson's route, started, with the commentary
@@ -113,6 +118,7 @@ def test_wielersim_first_race_rides_the_lessons_own_route(open_page: Any,
     page.wait_for_function("(name) => document.querySelector('.wv-heading')?.textContent === name",
                            arg=route["name"])
     page.click("#wv-start")
+    page.locator(".wv-ticker li").first.wait_for()  # the commentary, turn by turn
     page.locator("#wv-skip").click()
     page.locator("#wv-lesson-back").wait_for()
     assert page.locator("#wv-lesson-back").get_attribute("href") == "/learn/wielersim"
