@@ -6,7 +6,9 @@
 - ``GET /api/learn/<game>/<n>`` — step ``n`` (from 1): its position's frame, the module
   that draws it (the game's ``drawFrame``, as replays use), the ``move`` parameter of its
   words, and the learner's legal moves (name and message); the play step: its level and
-  the room options the page creates a room with;
+  the room options the page creates a room with, or (a race the dice decide) ``watch``,
+  the game's watch page for the lesson's race (``/GAME?lesson=GAME``: the game's page
+  reads the race from the lesson on the server);
 - ``POST /api/learn/<game>/<n>/try`` ``{"move": name}`` — the learner's try: ``right``,
   ``legal``, the events (messages) of the move and the board's answer, the frame after, and
   the hint's or the reason's key.
