@@ -54,11 +54,11 @@ def test_derby_first_evening_hints_at_the_bid_and_the_tickets(tmp_path: Path) ->
     session = Session.new(EveningOptions.parse({"races": 4}),
                           [("You", "human"), ("Computer 1", "cautious")])
     worth = round(expected_prizes(session, 1))
-    assert "Hint: the d4 comes 1st in 2.4% of races" in out
+    assert "Hint: The d4 comes 1st in 2.4% of races" in out
     assert f"{worth} over 4 races" in out
     assert "Computer 1" in out and "The d4 goes to You for 1000." in out
     # the board's margin: the best ticket still gives back less than it takes (10%)
-    assert "Hint: the best value on this board is" in out
+    assert "Hint: The best value on this board is" in out
     assert "comes back as 91 on average" in out
     assert "raceday derby play --resume party-1" in out
     ja = learn(tmp_path / "ja", "derby", "--step", last_step("derby"), "--lang", "ja",
@@ -107,7 +107,7 @@ def test_wielersim_first_race_rides_the_lessons_route(tmp_path: Path) -> None:
 
 
 def test_derby_hint_numbers_are_the_exact_odds() -> None:
-    from raceday.games.derby.lesson_play import place_chances
+    from raceday.games.derby.hints import place_chances
     from raceday.games.derby.odds import exact_odds
 
     odds = exact_odds(0)
