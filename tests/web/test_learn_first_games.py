@@ -44,7 +44,8 @@ def test_derby_step_makes_a_room_that_starts_with_the_cautious_computer(
 
 def test_keirin_step_makes_a_room_of_the_lessons_night(client: TestClient) -> None:
     step = play_step(client, "keirin")
-    assert step["room"] == {"races": 3, "riders": 6} and step["terminal"] == "own"
+    assert step["room"] == {"races": 3, "riders": 6, "hints": True} and step["computers"] == 1
+    assert step["terminal"] == "own"
     made = client.post("/api/rooms", json={"game": "keirin", "options": step["room"]})
     assert made.status_code == 201, made.text
     info = client.get(f"/api/rooms/{made.json()['code']}").json()
