@@ -2,10 +2,11 @@
 
 ``raceday learn keirin`` ends with the lesson's play step (``lessons/basics.json``): the
 terminal betting night of :mod:`raceday.games.keirin.interactive` with the learner and the
-"pass" computer (KEIRIN has no computer bettors: the seat buys no ticket, as a room's
-stand-in does), for the step's number of races. Hints are on: before the learner's tickets
-the night sets the favourite's board odds against its fair odds (1 ÷ its exact chance from
-:mod:`raceday.games.keirin.odds`).
+easiest computer bettor (the step's level, :mod:`raceday.games.keirin.agents`), for the
+step's number of races. Hints are on: before the learner's tickets the night sets the
+favourite's board odds against its fair odds (1 ÷ its exact chance from
+:mod:`raceday.games.keirin.odds`; :func:`raceday.games.keirin.hint.ticket_hint`, which a
+room's phones are shown too).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from raceday.core.lesson import Play
 from raceday.games.keirin.betting import format_money, format_odds, selection_text
+from raceday.games.keirin.hint import ticket_hint as shared_hint
 from raceday.games.keirin.interactive import Night, kind_label, play_night, words
 from raceday.games.keirin.rules import KeirinOptions
 from raceday.games.keirin.saved_night import BetSession
@@ -27,29 +29,20 @@ if TYPE_CHECKING:
     from raceday.games.keirin.rules import KeirinState
 
 
-def favourite(session: BetSession) -> tuple[str, tuple[int, ...], float, int]:
-    """The likeliest win ticket the board offers: its bet type, rider, exact chance and
-    board odds (hundredths)."""
-    offers = [("win", combo, chance, price)
-              for combo, chance in session.odds.bet("win").items()
-              if chance > 0 and (price := session.state.price("win", combo))]
-    return max(offers, key=lambda o: (o[2], -o[1][0]))
-
-
 def ticket_hint(session: BetSession, seat: int, lang: str) -> str:
     """One line: the favourite's chance, its fair odds against the board's and what 100
     staked on it comes back as on average."""
-    kind, combo, chance, price = favourite(session)
+    hint = shared_hint(session.state)
     return words("first_game.hint_ticket", lang,
-                 ticket=f"{kind_label(kind, lang)} {selection_text(kind, combo)}",
-                 chance=f"{chance * 100:.1f}%", fair=f"{1 / chance:.2f}",
-                 odds=format_odds(price), back=round(chance * price))
+                 ticket=f"{kind_label(hint['kind'], lang)} {hint['label']}",
+                 chance=hint["chance"], fair=hint["fair"], odds=hint["odds"] or "-",
+                 back=hint["back"] if hint["back"] is not None else "-")
 
 
 def first_game(surface: Surface, play: Play, lang: str) -> None:
-    """The lesson's night on ``surface``: the learner and a computer seat that passes, on
-    ``play.options`` (riders, races), saved like any night (``raceday keirin play
-    --resume NAME`` goes on with it)."""
+    """The lesson's night on ``surface``: the learner and a computer bettor at the step's
+    level, on ``play.options`` (riders, races), saved like any night (``raceday keirin
+    play --resume NAME`` goes on with it, the computer's seat then a person's)."""
     from raceday.store.sessions import writable_store
     from raceday.terminal.common import default_delay
 
@@ -59,13 +52,14 @@ def first_game(surface: Surface, play: Play, lang: str) -> None:
     name = datetime.now(UTC).strftime("keirin-lesson-%Y%m%d-%H%M%S")
     players = [words("first_game.you", lang), words("first_game.computer", lang)]
     session = BetSession.new(name, players, options,
-                             margin=float(play.options.get("margin", 0.0)))
+                             margin=float(play.options.get("margin", 0.0)),
+                             computers={1: play.level})
     store = writable_store()
     session.save(store)
     opening = words("first_game.night", lang, name=name, races=races or "",
-                    computer=players[1])
+                    computer=players[1], level=words(f"level_{play.level}", lang))
     night = Night(session, store, top=8, wait=default_delay(None, 0.3), db=None,
-                  opening=[opening], passing=frozenset({1}),
+                  opening=[opening],
                   hint=lambda s, seat: ticket_hint(s, seat, lang),
                   races=races if isinstance(races, int) else None)
     play_night(surface, night)
