@@ -19,6 +19,7 @@ from raceday.core.lesson import Play
 from raceday.games.derby.hints import bid_hint, ticket_hint
 from raceday.games.derby.party import Party, new_party_name
 from raceday.games.derby.render import words
+from raceday.games.derby.rules import POSTS, horse_name
 from raceday.present import render
 from raceday.terminal.surface import Surface
 
