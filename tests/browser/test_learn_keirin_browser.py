@@ -6,33 +6,20 @@ it "(computer: cautious)". Kept as shots at 390×844 (the phone) and 1920×1080 
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
 from tests.browser.shots import keep_shot
 
-from raceday.web.app import create_app
-from raceday.web.server import background_server
+from raceday.core.lesson import load_lesson
 
 PHONE = {"width": 390, "height": 844}
 TV = {"width": 1920, "height": 1080}
-LAST_STEP = len(json.loads((Path(__file__).parents[2] / "src/raceday/games/keirin/lessons/"
-                            "basics.json").read_text(encoding="utf-8"))["steps"])
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[str]:
-    app = create_app(tmp_path / "party.sqlite", burst=1000, rate=1000)
-    with background_server(app, host="127.0.0.1") as url:
-        yield url
+LAST_STEP = len(load_lesson("keirin").steps)
 
 
 def test_the_first_night_has_a_cautious_computer_and_a_hint_on_the_phone(
-        open_page: Any, server: str) -> None:
-    learn = open_page(TV, f"{server}learn/keirin",
+        open_page: Any, base: str) -> None:
+    learn = open_page(TV, f"{base}learn/keirin",
                       storage={"raceday.learn.keirin": str(LAST_STEP)})
     learn.wait_for_selector("#learn-hints-on")
     assert "cautious" in learn.locator("#learn-room-note").inner_text()
@@ -41,7 +28,7 @@ def test_the_first_night_has_a_cautious_computer_and_a_hint_on_the_phone(
     host = learn
     assert host.locator("#kr-computers").input_value() == "1"
     code = host.url.split("/host/")[1].split("?")[0]
-    phone = open_page(PHONE, f"{server}play/{code}")
+    phone = open_page(PHONE, f"{base}play/{code}")
     phone.locator("#name").fill("Aki")
     phone.get_by_role("button", name="Join").click()
     phone.get_by_text("You are Aki").wait_for()
