@@ -6,6 +6,7 @@ numbers; the lesson data names the game each is played as."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from fractions import Fraction
@@ -53,11 +54,11 @@ def test_derby_first_evening_hints_at_the_bid_and_the_tickets(tmp_path: Path) ->
     session = Session.new(EveningOptions.parse({"races": 4}),
                           [("You", "human"), ("Computer 1", "cautious")])
     worth = round(expected_prizes(session, 1))
-    assert "Hint: the d4 comes 1st in 2.4% of races" in out
+    assert "Hint: The d4 comes 1st in 2.4% of races" in out
     assert f"{worth} over 4 races" in out
     assert "Computer 1" in out and "The d4 goes to You for 1000." in out
     # the board's margin: the best ticket still gives back less than it takes (10%)
-    assert "Hint: the best value on this board is" in out
+    assert "Hint: The best value on this board is" in out
     assert "comes back as 91 on average" in out
     assert "raceday derby play --resume party-1" in out
     ja = learn(tmp_path / "ja", "derby", "--step", last_step("derby"), "--lang", "ja",
@@ -66,15 +67,22 @@ def test_derby_first_evening_hints_at_the_bid_and_the_tickets(tmp_path: Path) ->
     assert "ヒント：d4 が1着になる確率は 2.4%" in "".join(ja.stdout.split("\n"))
 
 
-def test_keirin_first_night_seats_the_passing_computer_and_hints(tmp_path: Path) -> None:
+def test_keirin_first_night_seats_the_cautious_computer_and_hints(tmp_path: Path) -> None:
     done = learn(tmp_path, "keirin", "--step", last_step("keirin"), "--lang", "en",
                  stdin="win 1 100\ndone\n")
     assert done.returncode == 0, done.stderr
     out = " ".join(done.stdout.split())
     assert "Hint: fair odds are 1 ÷ the chance. The favourite, win" in out
     assert "accepted: win 1 for 100.00" in out
-    assert "Computer buys no ticket this race." in out
+    # the easiest computer bettor buys its own ticket: a win on the favourite
+    assert "a cautious computer bettor that buys its own tickets" in out
+    assert re.search(r"Computer buys: win \d [\d,]+\.00\.", out), out
     assert "keirin play --resume keirin-lesson-" in out
+    ja = learn(tmp_path / "ja", "keirin", "--step", last_step("keirin"), "--lang", "ja",
+               stdin="done\n")
+    assert ja.returncode == 0, ja.stderr
+    assert "「慎重」のコンピューター" in "".join(ja.stdout.split())
+    assert re.search(r"コンピューター の車券：単勝 \d", ja.stdout), ja.stdout
 
 
 def test_keirin_night_ends_after_the_lessons_races(tmp_path: Path) -> None:
@@ -99,7 +107,7 @@ def test_wielersim_first_race_rides_the_lessons_route(tmp_path: Path) -> None:
 
 
 def test_derby_hint_numbers_are_the_exact_odds() -> None:
-    from raceday.games.derby.lesson_play import place_chances
+    from raceday.games.derby.hints import place_chances
     from raceday.games.derby.odds import exact_odds
 
     odds = exact_odds(0)

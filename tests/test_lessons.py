@@ -265,7 +265,7 @@ def test_learn_full_screen_a_wrong_then_a_right_move(site: Path, tmp_path: Path,
     async def run() -> None:
         async with app.run_test(size=(100, 32)) as pilot:
             await wait_for_prompt(pilot, app)
-            assert "runner 0: square 0/20" in app.board_text()
+            assert "5 chips, square 0 of 20." in app.board_text()  # the game's own board
             await answer(pilot, app, "1")
             assert "Hint: Passing is allowed" in app.log_text()
             await answer(pilot, app, "2")
@@ -302,8 +302,8 @@ def test_the_terminal_offers_only_a_steps_choices(site: Path, tmp_path: Path) ->
         "win 5 for 100.00", "win 6 for 100.00", "done betting"]
     assert "Right. Rider 4 wins about 22 races in 100" in walked.stdout
     # the board is the night's betting window (its odds and tickets), not a summary line
-    assert "win odds  1: 7.54   2: 7.30   3: 4.67   4: 4.59" in walked.stdout
-    assert "  ticket 1. win 4 for 100.00 at 4.59" in walked.stdout
+    assert "Win odds: 1: 7.54   2: 7.30   3: 4.67   4: 4.59" in walked.stdout
+    assert "  ticket 1: win 4, stake 100.00 at 4.59" in walked.stdout
     whole = json.loads(learn(site, tmp_path, "keirin", "--json", "--lang", "en").stdout)
     assert [m["name"] for m in whole["steps"][5]["moves"]] == step.choices
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from a11y import wait_for_style_sheets
 from derby_ties import store_tied_evening
 from keirin_ties import NAMES
 from shots import keep_shot
@@ -75,3 +76,29 @@ def test_the_seven_way_tie_is_reachable_on_the_hosts_phone(tied: tuple[str, str,
     box = again.bounding_box()
     assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"]
     assert page.js_errors == [] and page.console_errors == []
+
+
+# The header grows by 9 px (as it does when the game's style sheet or a font arrives after
+# the first drawing) and the screen is measured in the same task, before any observer's
+# callback could run: the screen's bottom and the page's height then.
+GROWN = """() => {
+  document.querySelector("header.bar").style.paddingBottom = "9px";
+  const bottom = document.querySelector(".dd-tv").getBoundingClientRect().bottom;
+  return { bottom, scrollHeight: document.documentElement.scrollHeight };
+}"""
+
+
+def test_the_tv_fits_in_the_same_layout_as_a_header_that_grows(
+        tied: tuple[str, str, str], open_page: Any) -> None:
+    """The Derby's screen is the window below the header in the layout itself: a header
+    that grows (the Japanese finale once ran to 1089 px under load) never pushes it past
+    the window's bottom, not even for a frame."""
+    url, code, host = tied
+    tv = open_finale(open_page, url, f"host/{code}", {f"raceday.host.{code}": host}, TV, "ja")
+    wait_for_style_sheets(tv)
+    before = tv.evaluate(OUTSIDE)
+    assert before["scrollHeight"] <= TV["height"], before
+    grown = tv.evaluate(GROWN)
+    assert grown["bottom"] <= TV["height"] + 0.5 and grown["scrollHeight"] <= TV["height"], grown
+    again = tv.locator("button.again").bounding_box()
+    assert again is not None and again["y"] + again["height"] <= TV["height"]

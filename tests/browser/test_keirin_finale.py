@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from a11y import wait_for_style_sheets
 from keirin_ties import NAMES, store_tied_night
 from shots import keep_shot
 
@@ -97,3 +98,25 @@ def test_the_seven_way_tie_is_reachable_on_phones(tied: tuple[str, str, str, lis
         box = last.bounding_box()
         assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"]
         assert page.js_errors == [] and page.console_errors == []
+
+
+# The header grows by 9 px (as when the game's style sheet or a font arrives after the
+# first drawing), measured in the same task, before any script could resize the screen.
+GROWN = """() => {
+  document.querySelector("header.bar").style.paddingBottom = "9px";
+  return { bottom: document.querySelector(".kr-tv").getBoundingClientRect().bottom,
+           again: document.querySelector("button.again").getBoundingClientRect().bottom,
+           scrollHeight: document.documentElement.scrollHeight };
+}"""
+
+
+def test_the_tv_fits_in_the_same_layout_as_a_header_that_grows(
+        tied: tuple[str, str, str, list[str]], open_page: Any) -> None:
+    """KEIRIN's screen is the window below the header in the layout itself: a header that
+    grows never pushes it (or Play again) past the window's bottom, not even for a frame."""
+    url, code, host, _ = tied
+    tv = open_finale(open_page, url, f"host/{code}", {f"raceday.host.{code}": host}, TV, "ja")
+    wait_for_style_sheets(tv)
+    grown = tv.evaluate(GROWN)
+    assert grown["bottom"] <= TV["height"] + 0.5, grown
+    assert grown["again"] <= TV["height"] and grown["scrollHeight"] <= TV["height"], grown

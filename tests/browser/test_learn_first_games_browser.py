@@ -1,7 +1,8 @@
 """The last lesson step in a real browser for Dice Derby and WielerSIM (#48): Derby's makes
-a room from the lesson's options and opens its host page with the start form set to one
-computer (the cautious one); WielerSIM's links to the game's watch page and says it is not
-the lesson's route; both say what hints there are and where."""
+a room from the lesson's options (hints on) and opens its host page with the start form set
+to one computer (the cautious one), and the learner's phone shows the hint at each bid and
+round of tickets; WielerSIM's links to the game's watch page and says it is not the
+lesson's route."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from tests.browser.shots import keep_shot
 
 from raceday.core.lesson import load_lesson
 
@@ -33,12 +35,12 @@ def at_last_step(open_page: Any, server: str, game: str) -> Any:
     return page
 
 
-def test_derby_first_evening_opens_a_room_with_one_computer(open_page: Any,
-                                                            server: str) -> None:
+def test_derby_first_evening_opens_a_room_with_hints_on_the_learners_phone(
+        open_page: Any, server: str) -> None:
     page = at_last_step(open_page, server, "derby")
     assert "cautious" in page.locator("#learn-room-note").inner_text()
-    assert "gives no hints" in page.locator(".learn-card").inner_text()
-    assert "raceday learn derby" in page.locator(".learn-card").inner_text()
+    # the lesson's room turns hints on, and the page says what Derby's hints are
+    assert "your phone shows a “Hint” panel" in page.locator("#learn-hints-on").inner_text()
     page.click("#learn-play")
     page.wait_for_url("**/host/*?computers=1")
     computers = page.locator("#computers")
@@ -47,15 +49,80 @@ def test_derby_first_evening_opens_a_room_with_one_computer(open_page: Any,
     code = page.url.split("/host/")[1].split("?")[0]
     info = page.request.get(f"{server}api/rooms/{code}").json()
     assert info["game"] == "derby"
-    assert page.js_errors == []
+    phone = open_page(PHONE, f"{server}play/{code}")
+    phone.locator("#name").fill("Aki")
+    phone.keyboard.press("Enter")
+    phone.get_by_text("You are Aki").wait_for()
+    page.get_by_text("Players (1 of 12)").wait_for()
+    page.get_by_role("button", name="Start the evening").click()
+    # the learner's phone, at its first sealed bid: what the lot's horse is worth
+    panel = phone.locator("#hint-panel")
+    panel.wait_for()
+    text = panel.inner_text()
+    assert text.startswith("Hint:") and "comes 1st in" in text and "A bid below that" in text
+    assert phone.locator("#hint-panel button").count() == 0  # advice, no move to play
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    keep_shot(phone, "learn/derby-hint-bid-phone.png")
+    # bids of nothing until betting opens: then the best-value ticket
+    while phone.locator("#stake").count() == 0:
+        lot = phone.locator("form.dd-form h2").inner_text()
+        phone.locator("#bid").fill("0")
+        phone.get_by_role("button", name="Seal bid").click()
+        phone.wait_for_function(
+            "(lot) => !document.querySelector('#bid')"
+            " || document.querySelector('form.dd-form h2')?.textContent !== lot", arg=lot)
+    phone.locator("#hint-panel").wait_for()
+    assert "The best value on this board is win d" in phone.locator("#hint-panel").inner_text() \
+        or "The best value on this board is quinella d" in phone.locator(
+            "#hint-panel").inner_text()
+    keep_shot(phone, "learn/derby-hint-ticket-phone.png")
+    # in Japanese, from the phone's own words
+    phone.get_by_role("button", name="Switch to Japanese").click()
+    phone.wait_for_function("() => document.querySelector('#hint-panel')?.textContent"
+                            ".includes('いちばん割のよい馬券')")
+    # only the seat's phone was ever sent a hint: never the big screen
+    assert page.locator("#hint-panel").count() == 0
+    assert not any("first_game.hint" in f for f in page.frames_received)
+    assert any("first_game.hint_bid" in f for f in phone.frames_received)
+    assert page.js_errors == [] and phone.js_errors == []
 
 
-def test_wielersim_first_race_links_to_the_watch_page(open_page: Any, server: str) -> None:
+def test_wielersim_first_race_rides_the_lessons_own_route(open_page: Any,
+                                                          server: str) -> None:
+    route = load_lesson("wielersim").steps[-1].play.options["route"]  # type: ignore[union-attr]
+    sections = [s["name"] for s in route["sections"]]
     page = at_last_step(open_page, server, "wielersim")
     link = page.locator("#learn-watch")
-    assert link.get_attribute("href") == "/wielersim"
-    assert "not this lesson's short one" in page.locator(".learn-card").inner_text()
+    assert link.get_attribute("href") == "/wielersim?lesson=wielersim"
+    assert "the lesson's own short route" in page.locator(".learn-card").inner_text()
     assert page.locator("#learn-play").count() == 0
     link.click()
-    page.wait_for_url("**/wielersim")
+    # the watch page shows the lesson's race, read by the server from the lesson
+    page.wait_for_selector("#wv-lesson")
+    assert page.locator("#wv-lesson-name").inner_text() == f"Your first race: {route['name']}"
+    shown = page.locator(".wv-lesson-sections li")
+    assert [shown.nth(i).get_attribute("data-section") for i in range(shown.count())] == sections
+    assert "8 squares, cobbles" in page.locator(".wv-lesson-sections").inner_text()
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    keep_shot(page, "learn/wielersim-lesson-phone.png")
+    # in Japanese, from the page's language button (the route's own names stay as written)
+    page.get_by_role("button", name="Switch to Japanese").click()
+    page.wait_for_function("(name) => document.querySelector('#wv-lesson-name')?.textContent"
+                           " === `最初のレース：${name}`", arg=route["name"])
+    assert "8 マス、石畳" in page.locator(".wv-lesson-sections").inner_text()
+    page.click("#wv-lesson-watch")
+    page.wait_for_url("**/host/*")
+    # the watch room's big screen: the lesson's route, started, with the commentary
+    heading = page.locator(".wv-heading")
+    heading.wait_for()
+    page.wait_for_function("(name) => document.querySelector('.wv-heading')?.textContent === name",
+                           arg=route["name"])
+    page.click("#wv-start")
+    page.locator(".wv-ticker li").first.wait_for()  # the commentary, turn by turn
+    page.locator("#wv-skip").click()
+    page.locator("#wv-lesson-back").wait_for()
+    assert page.locator("#wv-lesson-back").get_attribute("href") == "/learn/wielersim"
+    sent = [f for f in page.frames_received if '"film"' in f and '"sections"' in f]
+    assert sent and all(f'"name": "{name}"' in sent[-1] or f'"name":"{name}"' in sent[-1]
+                        for name in sections)
     assert page.js_errors == []

@@ -5,32 +5,19 @@ and marks the hinted move's button in words and its squares on the board."""
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
 from tests.browser.shots import keep_shot
 
-from raceday.web.app import create_app
-from raceday.web.server import background_server
+from raceday.core.lesson import load_lesson
 
 PHONE = {"width": 390, "height": 844}
-LAST_STEP = len(json.loads((Path(__file__).parents[2] / "src/raceday/games/hairpin/lessons/"
-                            "basics.json").read_text(encoding="utf-8"))["steps"])
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[str]:
-    app = create_app(tmp_path / "party.sqlite", burst=1000, rate=1000)
-    with background_server(app, host="127.0.0.1") as url:
-        yield url
+LAST_STEP = len(load_lesson("hairpin").steps)
 
 
 def test_the_first_game_step_opens_a_room_that_shows_a_hint(open_page: Any,
-                                                             server: str) -> None:
-    page = open_page(PHONE, f"{server}learn/hairpin",
+                                                             base: str) -> None:
+    page = open_page(PHONE, f"{base}learn/hairpin",
                      storage={"raceday.learn.hairpin": str(LAST_STEP)})
     page.wait_for_selector("#learn-hints-on")
     assert "Hints are on" in page.locator("#learn-hints-on").inner_text()

@@ -643,6 +643,94 @@ def test_derby_auction_reveal_is_worded_anew_not_played_again(chromium: Any, bas
     page.context.close()
 
 
+@cache
+def derby_auction_updates() -> tuple[JSON, tuple[tuple[JSON, list[JSON]], ...]]:
+    """Seed 13's auction as the TV is sent it: the first view, then each bid's view and
+    events, to the update that sells the last lots and opens betting (Aki buys the d4; Ben's
+    900 for the d6 sells it and the lots nobody bids on), then Aki's 'done' in betting."""
+    room = DerbyRoom.create({"races": 4}, 13)
+    room.add_seat("Aki")
+    room.add_seat("Ben")
+    rng = np.random.default_rng(13)
+    room.handle(HOST, {"type": "start", "computers": 1}, rng)
+    first = copy(room.public_view())
+    updates: list[tuple[JSON, list[JSON]]] = []
+    bids = {"d4": (1200, 800), "d6": (0, 900)}
+    while room.phase() == "auction":
+        horse = room.public_view()["auction"]["horse"]
+        for i in (0, 1):
+            me = room.private_view(Actor.player(i))
+            assert me is not None
+            if room.phase() == "auction" and me["may_bid"] and me["sealed_bid"] is None:
+                events = room.handle(Actor.player(i), {"type": "bid",
+                                                       "amount": bids.get(horse, (0, 0))[i]}, rng)
+                updates.append((copy(room.public_view()), json.loads(json.dumps(events))))
+    events = room.handle(Actor.player(0), {"type": "done"}, rng)
+    updates.append((copy(room.public_view()), json.loads(json.dumps(events))))
+    return first, tuple(updates)
+
+
+# The Derby TV mounted on `first`; then each update of `updates` in turn, each followed by
+# the reveal's bids whose animation starts on that update ([horse of the card, bid's text]),
+# once every animation it started has ended.
+REVEAL_PLAYS = """async ([first, updates]) => {
+  const host = await import("/games/derby/static/host.js");
+  const root = document.createElement("main");
+  document.body.replaceChildren(root);
+  document.body.classList.add("big");
+  const ctx = { role: "spectator", code: "TEST", info: {}, error: { show() {} } };
+  const screen = host.mount(root, ctx);
+  screen.welcome(first, []);
+  await new Promise((done) => {
+    const check = () => ([...document.querySelectorAll("link[rel=stylesheet]")]
+      .every((link) => link.sheet !== null) ? done() : setTimeout(check, 20));
+    check();
+  });
+  let started = [];
+  document.addEventListener("animationstart", (e) => {
+    if (e.target.classList.contains("dd-bid"))
+      started.push([e.target.closest(".dd-reveal").querySelector("h3").textContent,
+                    e.target.textContent]);
+  }, true);
+  const out = [];
+  for (const [view, events] of updates) {
+    screen.update(view, events);
+    await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+    await Promise.all(document.getAnimations().map((a) => a.finished.catch(() => null)));
+    out.push({ phase: view.phase, lots: events.filter((e) => e.type === "lot").length, started });
+    started = [];
+  }
+  return out;
+}"""
+
+
+def test_derby_reveal_plays_once_at_its_verdict_and_then_stands_still(chromium: Any,
+                                                                      base: str) -> None:
+    """Each lot's reveal plays on the update that sells it; betting opening (the card
+    moved and shortened beside the odds board) or a player done betting never plays a
+    reveal that has played."""
+    first, updates = derby_auction_updates()
+    assert [u[0]["phase"] for u in updates[-2:]] == ["betting", "betting"]
+    page = tv_page(chromium, base, motion=True)
+    played = page.evaluate(REVEAL_PLAYS, [first, [*updates]])
+    for step in played:
+        if step["lots"]:
+            assert step["started"], step  # the sale's reveal plays…
+            assert len({card for card, _ in step["started"]}) == 1, step  # …one card, once
+            texts = [text for _, text in step["started"]]
+            assert len(texts) == len(set(texts)), step
+        else:
+            assert step["started"] == [], step
+    sold = [s["phase"] for s in played if s["lots"]]
+    assert sold == ["auction", "betting"], played  # the d4, then the rest as betting opens
+    # the TV once more on the update that opened betting without selling (a page that
+    # missed it): the last reveal, moved beside the board, stands still
+    sale = next(i for i, s in enumerate(played) if s["lots"])
+    again = page.evaluate(REVEAL_PLAYS, [first, [updates[sale], (updates[-1][0], [])]])
+    assert again[0]["started"] and again[1]["started"] == [], again
+    page.context.close()
+
+
 @pytest.mark.parametrize("viewport", [TV, LAPTOP, PHONE], ids=["1920", "1440", "390"])
 def test_keirin_headlines_hide_nothing(chromium: Any, base: str, viewport: dict[str, int]) -> None:
     views = [*keirin_results_views()]
@@ -661,4 +749,217 @@ def test_keirin_headlines_hide_nothing(chromium: Any, base: str, viewport: dict[
         assert page.locator(box).is_visible(), moment
         assert page.evaluate(UNDER_HEADLINE, [box, ".kr-heading", ".velodrome .rider"]) == [], \
             moment
+    page.context.close()
+
+
+# The start line and its label on the TV's velodrome, each as [left, top, width, height],
+# once the label has been placed (it is measured on the page, so a frame after mounting).
+START_LINE_BOXES = """async () => {
+  await new Promise((done) => {  // the game's and the announcer's sheets, loaded
+    const check = () => ([...document.querySelectorAll("link[rel=stylesheet]")]
+      .every((link) => link.sheet !== null) ? done() : setTimeout(check, 20));
+    check();
+  });
+  await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+  await document.fonts.ready;
+  await new Promise((done) => requestAnimationFrame(done));
+  const box = (s) => {
+    const r = document.querySelector(s).getBoundingClientRect();
+    return [r.left, r.top, r.width, r.height];
+  };
+  return { line: box(".velodrome .start-line"), label: box(".velodrome .start-label"),
+           text: document.querySelector(".velodrome .start-label").textContent };
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("length", [None, 225], ids=["straight", "bend"])
+def test_keirin_derny_start_label_stands_clear_of_the_start_line(
+        chromium: Any, base: str, lang: str, length: int | None) -> None:
+    """The infield's "derny start" beside its dashed line, not on it: the default race
+    starts on the back straight (the line upright), a race of 225 squares on a bend."""
+    views = [copy(v) for v in keirin_views()[:3]]
+    if length is not None:
+        for view in views:
+            view["config"]["length"] = length
+    page = tv_page(chromium, base)
+    page.evaluate(MOUNT, ["keirin", views, lang, None])
+    boxes = page.evaluate(START_LINE_BOXES)
+    assert boxes["text"] == ("derny start" if lang == "en" else "誘導員スタート"), boxes
+    assert boxes["line"][2] + boxes["line"][3] > 0 and boxes["label"][2] > 0, boxes
+    assert apart(boxes["line"], boxes["label"]), boxes
+    keep_shot(page, f"stage/keirin-start-{lang}-{length or 'default'}.png")
+    page.context.close()
+
+
+# Every line of every headline the announcer shows, step by step through a race on the
+# page's own width: each <p> of the headline split where the browser broke it.
+HEADLINE_LINES = """async ([game, views, lang]) => {
+  const i18n = await import("/static/js/i18n.js");
+  await i18n.setLanguage(lang);
+  const host = await import(`/games/${game}/static/host.js`);
+  const root = document.createElement("main");
+  document.body.replaceChildren(root);
+  document.body.classList.add("big");
+  const ctx = { role: "spectator", code: "TEST", info: {}, error: { show() {} } };
+  const screen = host.mount(root, ctx);
+  screen.welcome(views[0], []);
+  await new Promise((done) => {  // the game's and the announcer's sheets, loaded
+    const check = () => ([...document.querySelectorAll("link[rel=stylesheet]")]
+      .every((link) => link.sheet !== null) ? done() : setTimeout(check, 20));
+    check();
+  });
+  await document.fonts.ready;
+  const range = document.createRange();
+  const linesOf = (p) => {
+    const lines = [];
+    let top = null;
+    const walker = document.createTreeWalker(p, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      for (let i = 0; i < n.length; i++) {
+        range.setStart(n, i);
+        range.setEnd(n, i + 1);
+        const r = [...range.getClientRects()].find((c) => c.width > 0);
+        if (!r) continue;
+        if (top === null || r.top > top + r.height / 2) { lines.push(""); top = r.top; }
+        lines[lines.length - 1] += n.data[i];
+      }
+    }
+    return lines.map((l) => l.trim());
+  };
+  const shown = [];
+  for (const v of views.slice(1)) {
+    screen.update(v, v.live?.step ?? []);
+    for (const p of root.querySelectorAll(".announcer.is-on p")) shown.push(linesOf(p));
+  }
+  return shown;
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("game", ["keirin", "derby"])
+def test_headlines_on_a_phone_leave_no_word_alone(chromium: Any, base: str, game: str,
+                                                  lang: str) -> None:
+    """On a 390 px screen a headline that wraps leaves no last line of one to three
+    characters (a lone syllable such as KEIRIN's 「す！」)."""
+    page = tv_page(chromium, base, PHONE)
+    views = keirin_results_views() if game == "keirin" else derby_views()
+    shown = page.evaluate(HEADLINE_LINES, [game, [*views], lang])
+    assert len(shown) >= 6, shown  # KEIRIN's derny, bell, sprint…; the Derby's lead changes…
+    wrapped = [lines for lines in shown if len(lines) > 1]
+    assert wrapped, "no headline wrapped at 390 px: the test checks nothing"
+    short = [lines for lines in wrapped if min(len(line) for line in lines) < 4]
+    assert short == [], short
+    page.context.close()
+
+
+# The Derby's big screen mounted as the host's on a phone (a phone as the big screen): the
+# lobby of `view` with its join box, news line and start form, in `lang`; the first
+# drawing is made at 1920 px, then the window is turned to the phone's width (as a host
+# who turns a tablet), and a page drawn straight at the phone's width is checked too.
+HOST_LOBBY = """async ([view, lang]) => {
+  const i18n = await import("/static/js/i18n.js");
+  await i18n.setLanguage(lang);
+  const host = await import("/games/derby/static/host.js");
+  const root = document.createElement("main");
+  document.body.replaceChildren(root);
+  document.body.classList.add("big");
+  const ctx = { role: "host", code: "TEST", error: { show() {} },
+    info: { join_url: "http://192.168.1.20:8000/play/TEST", watch_url: "/watch/TEST" } };
+  const screen = host.mount(root, ctx);
+  screen.welcome(view, []);
+  screen.update(view, [{ type: "joined", name: "Chie" }]);
+  await new Promise((done) => {
+    const check = () => ([...document.querySelectorAll("link[rel=stylesheet]")]
+      .every((link) => link.sheet !== null) ? done() : setTimeout(check, 20));
+    check();
+  });
+}"""
+
+# Which of the lobby's pieces overlap another ([a, b] by selector), and the text of each
+# element that is cut (its text wider or taller than its box, hidden).
+LOBBY_OVERLAPS = """() => {
+  const pieces = [".dd-lobby .join-box", ".dd-lobby .seats", ".dd-ticker",
+                  ".dd-controls label", ".dd-controls input", ".dd-controls button"];
+  const boxes = pieces.map((s) => [s, document.querySelector(s)?.getBoundingClientRect()]);
+  const out = [];
+  for (const [a, ra] of boxes) for (const [b, rb] of boxes) {
+    if (a >= b || !ra || !rb || !ra.height || !rb.height) continue;
+    if (ra.right > rb.left && rb.right > ra.left && ra.bottom > rb.top && rb.bottom > ra.top)
+      out.push([a, b]);
+  }
+  return { overlaps: out, missing: boxes.filter(([, r]) => !r).map(([s]) => s),
+           ticker: document.querySelector(".dd-ticker").innerText,
+           wide: document.documentElement.scrollWidth };
+}"""
+
+CUT_OWNERS = """() => [...document.querySelectorAll(".dd-course .dd-owner")]
+  .filter((o) => o.scrollWidth > o.clientWidth + 1 || o.scrollHeight > o.clientHeight + 1
+    || getComputedStyle(o).textOverflow === "ellipsis" && o.scrollWidth > o.clientWidth)
+  .map((o) => o.textContent)"""
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_derby_host_screen_on_a_phone_cuts_no_name_and_overlaps_nothing(
+        chromium: Any, base: str, lang: str) -> None:
+    """A phone as the Derby's big screen (390 px): the lobby's join text, the players and
+    "Computer players" each in a box of their own (also after the window turned from a TV's
+    width to the phone's), and every owner's name whole in the course's lanes."""
+    room = DerbyRoom.create({"races": 4}, 13)
+    for name in ("Aki", "Ben", "Chie"):
+        room.add_seat(name)
+    lobby = copy(room.public_view())
+    for first in (TV, PHONE):
+        page = tv_page(chromium, base, first)
+        page.evaluate(HOST_LOBBY, [lobby, lang])
+        if first is TV:
+            page.set_viewport_size(PHONE)
+            page.evaluate("() => new Promise((done) => requestAnimationFrame(() =>"
+                          " requestAnimationFrame(done)))")
+        got = page.evaluate(LOBBY_OVERLAPS)
+        assert got["missing"] == [] and got["overlaps"] == [], got
+        assert "Chie" in got["ticker"] and got["wide"] <= PHONE["width"], got
+        keep_shot(page, f"stage/derby-host-lobby-{lang}-390-from-{first['width']}.png")
+        page.context.close()
+    # the race: Aki, Ben, the computer and the house own the six horses
+    views = [*derby_views()]
+    page = tv_page(chromium, base, PHONE)
+    page.evaluate(MOUNT, ["derby", views, lang, 4])
+    owners = page.locator(".dd-course .dd-owner")
+    assert owners.count() == 6
+    names = [owners.nth(i).text_content() for i in range(6)]
+    assert any("CPU" in n for n in names) and "Aki" in names, names
+    assert page.evaluate(CUT_OWNERS) == [], names
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    keep_shot(page, f"stage/derby-host-race-{lang}-390.png")
+    page.context.close()
+
+
+# Each lane's horse label (the die and owner it carries) against its own lane's turf and
+# die column: [horse, label's right, turf's right, die's left] where the label leaves the
+# turf or lies over the die column.
+LABELS_ON_TURF = """() => [...document.querySelectorAll(".dd-course .dd-lane[data-horse]")]
+  .map((lane) => {
+    const carry = lane.querySelector(".dd-carry").getBoundingClientRect();
+    const run = lane.querySelector(".dd-run").getBoundingClientRect();
+    const die = lane.querySelector(".dd-die").getBoundingClientRect();
+    return [lane.dataset.horse, carry.right, run.right, die.left, carry.left, run.left];
+  })
+  .filter(([, right, runRight, dieLeft, left, runLeft]) =>
+    right > runRight + 0.5 || right > dieLeft + 0.5 || left < runLeft - 0.5)"""
+
+
+@pytest.mark.parametrize("viewport", [TV, LAPTOP, PHONE], ids=["1920", "1440", "390"])
+def test_derby_horse_labels_stay_on_the_turf_at_the_post(chromium: Any, base: str,
+                                                          viewport: dict[str, int]) -> None:
+    """The winner's label ("d10 5 C") at the post stays on the turf: it covered the die
+    it rolled, in the column beside the post."""
+    views = [*derby_views()]
+    finish = next(i for i, v in enumerate(views) if v["live"] and v["live"]["finished"])
+    page = tv_page(chromium, base, viewport)
+    for lang in ("en", "ja"):
+        page.evaluate(MOUNT, ["derby", views, lang, finish + 1])
+        assert page.locator(".dd-course .dd-lane.is-winner").count() == 1
+        assert page.evaluate(LABELS_ON_TURF) == [], lang
+        keep_shot(page, f"stage/derby-post-{lang}-{viewport['width']}.png")
     page.context.close()

@@ -34,8 +34,10 @@ def _with_todays_facts(view: dict[str, Any]) -> dict[str, Any]:
     saved facts stay as they were, the new ones are only added. A started night's view
     also shows the room's timeline now: its own pace, running (an old room was not paused),
     and a pool night's tote only once betting has closed; and nobody away, nobody's seat
-    given to a stand-in (a KEIRIN seat's only one passes)."""
-    view = {**view, "away": [], "stand_ins": [], "levels": ["pass"]}
+    given to a stand-in (the computer bettors' levels, or passing), no computer bettors
+    and no hints."""
+    view = {**view, "away": [], "stand_ins": [], "levels": ["cautious", "sharp", "pass"],
+            "computers": [], "hints": False}
     if view.get("phase") != "lobby":
         running = view.get("phase") == "racing"
         view = {**view, "timeline": {"pace": 2.2, "paused": False, "running": running}}

@@ -24,7 +24,7 @@ def play_step(tc: TestClient, game: str) -> dict[str, Any]:
 def test_derby_step_makes_a_room_that_starts_with_the_cautious_computer(
         client: TestClient) -> None:
     step = play_step(client, "derby")
-    assert step["room"] == {"races": 4} and step["computers"] == 1
+    assert step["room"] == {"races": 4, "hints": True} and step["computers"] == 1
     assert step["watch"] is None and step["terminal"] == "own"
     made = client.post("/api/rooms", json={"game": "derby", "options": step["room"]})
     assert made.status_code == 201, made.text
@@ -44,16 +44,42 @@ def test_derby_step_makes_a_room_that_starts_with_the_cautious_computer(
 
 def test_keirin_step_makes_a_room_of_the_lessons_night(client: TestClient) -> None:
     step = play_step(client, "keirin")
-    assert step["room"] == {"races": 3, "riders": 6} and step["terminal"] == "own"
+    assert step["room"] == {"races": 3, "riders": 6, "hints": True} and step["computers"] == 1
+    assert step["terminal"] == "own"
     made = client.post("/api/rooms", json={"game": "keirin", "options": step["room"]})
     assert made.status_code == 201, made.text
     info = client.get(f"/api/rooms/{made.json()['code']}").json()
     assert info["game"] == "keirin"
 
 
-def test_wielersim_step_opens_the_watch_page(client: TestClient) -> None:
+def test_wielersim_step_opens_the_watch_page_on_the_lessons_race(client: TestClient) -> None:
     step = play_step(client, "wielersim")
-    assert step["watch"] == "/wielersim" and step["room"] is None
+    assert step["watch"] == "/wielersim?lesson=wielersim" and step["room"] is None
     assert step["computers"] == 0 and step["terminal"] == "own"
     page = client.get(step["watch"])
     assert page.status_code == 200 and "text/html" in page.headers["content-type"]
+    route = load_lesson("wielersim").steps[-1].play.options["route"]  # type: ignore[union-attr]
+    race = client.get("/api/wielersim/lesson").json()
+    assert race["route"]["name"] == route["name"] == "Eerste koers"
+    assert [s["name"] for s in race["route"]["sections"]] == [s["name"] for s in route["sections"]]
+    assert race["route"]["distance"] == sum(s["length"] for s in route["sections"])
+
+
+def test_the_lessons_watch_room_rides_the_lessons_route_and_takes_none_sent(
+        client: TestClient) -> None:
+    route = load_lesson("wielersim").steps[-1].play.options["route"]  # type: ignore[union-attr]
+    # a route named in the request is not the server's to take: refused, in words
+    refused = client.post("/api/wielersim/lesson", json={"route": "flanders"})
+    assert refused.status_code == 400 and "route" in refused.text
+    made = client.post("/api/wielersim/lesson", json={})
+    assert made.status_code == 201, made.text
+    room = made.json()
+    assert room["host_url"] == f"/host/{room['code']}"
+    host = Client(client, room["code"], room["host_token"])
+    film = host.view["film"]
+    assert film["route"]["name"] == "Eerste koers" and film["lesson"] is True
+    assert [s["name"] for s in film["route"]["sections"]] == [s["name"] for s in route["sections"]]
+    assert film["route_name"] is None  # a route table, not a shipped route
+    answer = host.send({"type": "start"})
+    assert answer["type"] == "ack", answer
+    host.close()

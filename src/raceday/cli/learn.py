@@ -111,16 +111,20 @@ def step_json(lesson: Lesson, number: int, lang: str, frames: bool) -> dict[str,
 
 
 # --- the walk -----------------------------------------------------------------------------
-def _board(state: Any, game: str) -> Text:
-    """The board as text: the picture of the state's game, else of the lesson's game (a
-    KEIRIN night or a Derby evening is a game of its own the lesson's package draws)."""
+def _board(state: Any, game: str, lang: str) -> Text:
+    """The board as text in ``lang``: the lesson's own picture where the game's
+    ``lesson_play`` module draws one, else the picture of the state's game, else of the
+    lesson's game (a KEIRIN night or a Derby evening is a game of its own the lesson's
+    package draws)."""
     from raceday.core.discovery import face
-    from raceday.present.pictures import text_picture
+    from raceday.present.lessons import lesson_module, lesson_picture
 
+    if getattr(lesson_module(game), "lesson_picture", None) is not None:
+        return Text(lesson_picture(game, state, lang))
     draw = getattr(face(game, "picture"), "text_picture", None)
     if face(state.game_name, "picture") is None and draw is not None:
         return Text(str(draw(state)))
-    return Text(text_picture(state))
+    return Text(lesson_picture(game, state, lang))
 
 
 def _menu(step: Step, state: Any, lang: str) -> list[tuple[str, str]]:
@@ -163,7 +167,7 @@ def walk(surface: Any, lesson: Lesson, first: int, lang: str) -> int:
                 number += 1
                 continue
             state = step.start()
-            surface.board(_board(state, lesson.game),
+            surface.board(_board(state, lesson.game, lang),
                           status=words("status", lang, n=number, total=total))
             surface.say(said["idea"])
             menu = _menu(step, state, lang)
@@ -184,7 +188,7 @@ def walk(surface: Any, lesson: Lesson, first: int, lang: str) -> int:
                     continue
                 for line in event_words(lesson.game, tried.events, lang):
                     surface.say(f"  {line}")
-                surface.board(_board(state, lesson.game))
+                surface.board(_board(state, lesson.game, lang))
                 surface.say(Text(words("why", lang, why=said["why"]), style="green"))
                 break
             number += 1
@@ -233,7 +237,7 @@ def play_first_game(surface: Any, lesson: Lesson, step: Step, prompt_text: str,
             draw = state.sample_chance(rng)
             events = state.apply_action(draw.outcome, draw.detail)
         elif state.current_player() == step.learner:
-            surface.board(_board(state, lesson.game))
+            surface.board(_board(state, lesson.game, lang))
             menu = _menu(step, state, lang)
             for index, (_, label) in enumerate(menu, start=1):
                 surface.say(f"  {index}. {label}")
@@ -263,7 +267,7 @@ def play_first_game(surface: Any, lesson: Lesson, step: Step, prompt_text: str,
             return
         for line in event_words(lesson.game, events, lang):
             surface.say(f"  {line}")
-    surface.board(_board(state, lesson.game))
+    surface.board(_board(state, lesson.game, lang))
     surface.say(Text(describe_result(state, lang), style="bold"))
 
 

@@ -73,32 +73,54 @@ def step_words(lesson: Lesson, step: Step, lang: str, state: State | None = None
             for part in step_parts(step)}
 
 
+def worded_events(game: str, events: list[Event]) -> list[Event]:
+    """``events`` as a lesson words them: each passed through the ``lesson_event(event)``
+    of the game's ``lesson_play`` module where it has one (facts that are codes, such as a
+    side's or a move's name, become messages of the game's table), else as they are."""
+    reword = getattr(lesson_module(game), "lesson_event", None)
+    return list(events) if reword is None else [reword(e) for e in events]
+
+
 def event_words(game: str, events: list[Event], lang: str) -> list[str]:
     """What a move and the board's answer did, one sentence an event (unworded ones left
     out)."""
     out = []
-    for event in events:
+    for event in worded_events(game, events):
         text = describe_event(game, event, lang)
         if text and not text.startswith(f"{game}.event.") and not text.startswith("event."):
             out.append(text)
     return out
 
 
+def lesson_module(game: str) -> Any:
+    """The game package's ``lesson_play`` module (its lesson's own terminal faces), or
+    None where it has none."""
+    package = game_packages().get(game)
+    if package is None:
+        return None
+    try:
+        return importlib.import_module(f"{package}.lesson_play")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"{package}.lesson_play":
+            raise
+        return None
+
+
+def lesson_picture(game: str, state: State, lang: str) -> str:
+    """A step's board as plain text in ``lang``: ``lesson_picture(state, lang)`` of the
+    game's ``lesson_play`` module (every word from its message tables), else the text
+    picture of the state's game."""
+    from raceday.present.pictures import text_picture
+
+    draw = getattr(lesson_module(game), "lesson_picture", None)
+    return text_picture(state) if draw is None else str(draw(state, lang))
+
 
 def own_first_game(game: str) -> Any:
     """The game's own first game of its lesson at the terminal, if it ships one:
     ``first_game(surface, play, lang)`` of its package's ``lesson_play`` module (Dice
     Derby's party, KEIRIN's betting night, a WielerSIM race), else None."""
-    package = game_packages().get(game)
-    if package is None:
-        return None
-    try:
-        module = importlib.import_module(f"{package}.lesson_play")
-    except ModuleNotFoundError as exc:
-        if exc.name != f"{package}.lesson_play":
-            raise
-        return None
-    return getattr(module, "first_game", None)
+    return getattr(lesson_module(game), "first_game", None)
 
 
 def hint_level(game: str, level: str) -> str | None:
@@ -109,4 +131,5 @@ def hint_level(game: str, level: str) -> str | None:
 
 
 __all__ = ["PLAY_WORDS", "agents_module", "event_words", "hint_level", "learner_actions",
-           "lesson_key", "move_message", "move_words", "step_parts", "step_words"]
+           "lesson_key", "lesson_module", "lesson_picture", "move_message", "move_words",
+           "step_parts", "step_words", "worded_events"]

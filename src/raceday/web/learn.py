@@ -6,10 +6,13 @@
 - ``GET /api/learn/<game>/<n>`` — step ``n`` (from 1): its position's frame, the module
   that draws it (the game's ``drawFrame``, as replays use), the ``move`` parameter of its
   words, and the learner's legal moves (name and message); the play step: its level and
-  the room options the page creates a room with;
+  the room options the page creates a room with, or (a race the dice decide) ``watch``,
+  the game's watch page for the lesson's race (``/GAME?lesson=GAME``: the game's page
+  reads the race from the lesson on the server);
 - ``POST /api/learn/<game>/<n>/try`` ``{"move": name}`` — the learner's try: ``right``,
-  ``legal``, the events (messages) of the move and the board's answer, the frame after, and
-  the hint's or the reason's key.
+  ``legal``, the events (messages) of the move and the board's answer, the same events
+  worded for the page (``told``: codes such as a side's name as messages), the frame
+  after, and the hint's or the reason's key.
 
 The server builds every position from the lesson itself: the page sends only a step's
 number and a move's name. An unknown game, step or move is refused (4xx, in words).
@@ -31,6 +34,7 @@ from raceday.present.lessons import (
     move_words,
     own_first_game,
     step_parts,
+    worded_events,
 )
 from raceday.web.api_models import StatusError, answer_or_refusal, refusals, status_refusal
 from raceday.web.pages import PAGES
@@ -110,9 +114,10 @@ def step_answer(game: str, number: int) -> dict[str, Any]:
         out["room"] = dict(step.play.room) if step.play.room is not None else None
         # the host page of a room with a computer seat starts with one (Dice Derby's start)
         out["computers"] = 1 if step.play.room is not None and step.learner >= 0 else 0
-        # a race the learner only watches (dice decide): the game's own watch page
-        out["watch"] = f"/{lesson.game}" if step.learner == CHANCE and _has_page(
-            lesson.game) else None
+        # a race the learner only watches (dice decide): the game's own watch page, which
+        # reads the race from the lesson (``?lesson=GAME``)
+        out["watch"] = f"/{lesson.game}?lesson={lesson.game}" if step.learner == CHANCE \
+            and _has_page(lesson.game) else None
         # what the terminal's first game is: the game's own table (its hints), else a
         # game against the level with ``hint``
         out["terminal"] = "own" if own_first_game(lesson.game) is not None else "agents"
@@ -152,6 +157,11 @@ def try_answer(game: str, number: int, body: Any) -> dict[str, Any]:
     tried = step.attempt(state, move)
     out: dict[str, Any] = {"right": tried.right, "legal": tried.legal,
                            "events": [e.to_dict() for e in tried.events],
+                           # the same events worded for the page (codes as messages),
+                           # as messages: a fact named "kind" (Hairpin's move) cannot hide
+                           # the event's own kind
+                           "told": [{"key": e.key, "params": dict(e.data)} for e in
+                                    worded_events(lesson.game, tried.events)],
                            "frame": board_frame(lesson.game, state)}
     out["words"] = step.key(lesson.game, "why" if tried.right else "hint")
     return out

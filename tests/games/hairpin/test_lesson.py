@@ -156,3 +156,23 @@ def test_every_right_move_does_what_the_words_say(step: Step) -> None:
         tried = step.attempt(after, name)
         assert tried.right and {e.kind for e in tried.events} >= set(step.shows)
         CLAIMS[step.id](before, after, name)
+
+
+@pytest.mark.parametrize(("lang", "said"), [
+    ("en", ["red: e1 cruise f1", "black: b3 cruise a3"]),
+    ("ja", ["赤：e1→f1 クルーズ", "黒：b3→a3 クルーズ"])])
+def test_what_a_move_did_is_said_in_the_tables_words(lang: str, said: list[str]) -> None:
+    """The page's ``told`` events are messages whose facts are the tables' words (the side,
+    the move): a move event's own fact ``kind`` no longer hides that it is a move (the
+    page had left every move unsaid), and no code (``red``, ``cruise``) reaches a Japanese
+    reader; the terminal says the same."""
+    from raceday.present.lessons import event_words
+    from raceday.present.messages import render
+    from raceday.web.learn import try_answer
+
+    step = LESSON.step(1)
+    told = try_answer("hairpin", 1, {"move": step.expect[0]})["told"]
+    assert [m["key"] for m in told][:2] == ["event.move", "event.move"]
+    assert [render(m, lang, "hairpin") for m in told][:2] == said
+    tried = step.attempt(step.start(), step.expect[0])
+    assert event_words("hairpin", tried.events, lang)[:2] == said

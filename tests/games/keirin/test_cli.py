@@ -115,3 +115,30 @@ def test_simulate_json_carries_the_seed_it_used() -> None:
     given = json.loads(runner.invoke(app, ["keirin", "simulate", "-n", "200", "--json",
                                            "--seed", "1"]).output)
     assert given["seed"] == 1 and list(given)[:3] == ["game", "n", "seed"]
+
+
+def test_play_with_computer_bettors_who_buy_and_come_back_on_resume(tmp_path: Path) -> None:
+    db = str(tmp_path / "s.sqlite")
+    first = runner.invoke(app, ["keirin", "play", "-p", "Ann", "--computers", "2", "--save",
+                                "s", "--seed", "4", "--delay", "0", "--plain", "--db", db],
+                          input="done\nn\n")
+    assert first.exit_code == 0, first.output
+    out = " ".join(first.output.split())
+    # each computer says the tickets it buys, before Ann is asked for hers
+    assert re.search(r"CPU 1 buys: win \d [\d,]+\.00\.", out), out
+    assert re.search(r"CPU 2 buys: \w+ [\d=-]+ [\d,]+\.00", out), out
+    saved = BetSession.load(SessionStore(tmp_path / "s.sqlite"), "s")
+    assert saved.computers == {1: "cautious", 2: "sharp"}
+    assert saved.races == 1 and saved.state.accounts[1].tickets == 1  # the cautious one
+    again = runner.invoke(app, ["keirin", "play", "--resume", "s", "--delay", "0", "--plain",
+                                "--db", db], input="done\nn\n")
+    assert again.exit_code == 0, again.output
+    assert "CPU 1 buys: win" in " ".join(again.output.split())  # still a computer
+
+
+def test_play_refuses_too_many_computers_in_one_line(tmp_path: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "raceday", "keirin", "play", "-p", "Ann", "--computers", "9",
+         "--db", str(tmp_path / "s.sqlite")], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr + proc.stdout and "computer bettors" in proc.stderr

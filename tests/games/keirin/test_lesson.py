@@ -168,3 +168,21 @@ def test_the_lesson_reads_in_a_few_minutes() -> None:
         s.key("keirin", p) for s in LESSON.steps
         for p in (PLAY_WORDS if s.play else ("title", "idea", "prompt", "why"))]
     assert sum(len(entries[k].split()) for k in read) < 1000
+
+
+def test_the_lesson_page_draws_the_riders_where_the_race_has_them() -> None:
+    """The page's board is the velodrome of a room's frame (``static/frame.js``): the derny
+    step shows the riders queued behind the derny on square 0, a race step every rider on
+    his square, a betting step the empty track of the race on sale."""
+    from raceday.web.learn import board_frame
+
+    derny = board_frame("keirin", step("derny").start())
+    assert derny["derny"] == 0 and derny["riders"] == 6 and derny["finish"] == 50
+    assert derny["positions"] == {str(r): -3 * r for r in range(1, 7)}
+    race = step("finish").start()
+    frame = board_frame("keirin", race)
+    assert frame["phase"] == "race" and frame["turn"] == race.turn
+    assert frame["positions"] == {str(r): p for r, p in enumerate(race.positions, start=1)}
+    betting = board_frame("keirin", step("win_ticket").start())
+    assert betting["phase"] == "betting" and betting["positions"] == {}
+    assert betting["race"] == 1 and betting["lap"] > betting["finish"] > 0

@@ -195,3 +195,21 @@ def test_the_first_race_is_short() -> None:
         state.apply_action(agent.choose(state, rng))
     assert state.is_terminal()
     assert learner_decisions <= 40
+
+
+def test_the_lesson_page_draws_the_squares_colours() -> None:
+    """The page's board (``static/frame.js``) reads the track's lanes as colour letters, as a
+    room gives them: every step's board names each square's colour (the state's own grid
+    holds numbers, which drew every square blank)."""
+    from raceday.games.pistard.track import LETTERS
+    from raceday.web.learn import board_frame
+
+    for step in LESSON.steps:
+        if step.play is not None:
+            continue
+        state = step.start()
+        track = board_frame("pistard", state)["track"]
+        assert track["length"] == state.track.length
+        assert track["grid"] == ["".join(LETTERS[c] for c in state.track.grid[lane])
+                                 for lane in range(1, state.track.lanes + 1)], step.id
+        assert set("".join(track["grid"])) <= set(LETTERS) and track["lines"]

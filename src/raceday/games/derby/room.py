@@ -30,6 +30,11 @@ secret. This module declares only what is Derby's own:
   horses and the house's roll at once.
 * **views** — every screen's from ``observation(None)``, a seat's ``me`` from
   ``observation(seat)``, in the shape the Derby pages read.
+* **hints** — the host's option ``hints`` (``true``: a learner's evening, as the lesson's
+  first game creates it; kept with the host's options, so it is saved with the room): the
+  seat whose person is to bid or to buy tickets finds in its own ``me`` a ``hint``, the
+  message the terminal's first evening says there (:mod:`raceday.games.derby.hints`, from
+  the exact odds and public facts only). No other screen gets it.
 """
 
 from __future__ import annotations
@@ -54,6 +59,7 @@ from raceday.games.derby.evening import (
     rules_view,
     what_words,
 )
+from raceday.games.derby.hints import bid_hint, ticket_hint
 from raceday.games.derby.rules import POSTS, horse_name, parse_horse
 from raceday.games.derby.session import (
     MAX_RACES,
@@ -69,6 +75,7 @@ from raceday.rooms.base import KIT_FORMAT, Handler
 from raceday.rooms.intents import PARTY_INTENTS, Intent, Intents, intent_union
 
 MAX_SEATS = 12
+HINTS = "hints"  # the host's switch of a learner's evening (see the module)
 MAX_AMOUNT = 1_000_000_000
 MAX_TEXT = 16  # a fall rate or a margin typed on a phone
 RACE_KINDS = frozenset({"roll", "reroll", "round", "place", "quinella", "result", "race_start"})
@@ -228,11 +235,19 @@ class DerbyRoom(PartyRoom[EveningState]):
         super().__init__(options, names, lobby_options)
         assert isinstance(options, EveningOptions)
         self.options: EveningOptions = options
+        # a learner's evening: the deciding seat's phone is shown a hint (see the module)
+        self.hints = self.lobby_options.get(HINTS) is True
 
     # --- creating ------------------------------------------------------------------------
     @classmethod
     def create(cls, options: Mapping[str, Any], seed: int) -> DerbyRoom:
-        return cls(host_options(options, seed), [], options)
+        if not isinstance(options, Mapping):
+            raise refusal(RoomError, "derby.refusal.options_object")
+        hints = options.get(HINTS, False)
+        if not isinstance(hints, bool):
+            raise refusal(RoomError, "refusal.hints_switch")
+        rules = {k: v for k, v in options.items() if k != HINTS}
+        return cls(host_options(rules, seed), [], {**rules, **({HINTS: True} if hints else {})})
 
     @classmethod
     def migrate(cls, old: Mapping[str, Any]) -> JSON:
@@ -631,7 +646,23 @@ class DerbyRoom(PartyRoom[EveningState]):
             return {"seat": seat, "name": self.names[seat] if seat < len(self.names) else ""}
         me: JSON = state.own_view(seat)
         me["my_turn"] = False  # the server throws every die
+        hint = self._hint(state, seat, me)
+        if hint is not None:  # left out otherwise: an evening without hints looks as before
+            me["hint"] = hint
         return me
+
+    def _hint(self, state: EveningState, seat: int, me: Mapping[str, Any]) -> JSON | None:
+        """The hint for ``seat``'s person at their decision (hints on): the lot's bid while
+        they may bid, the best-value ticket while they may buy; else None."""
+        if not self.hints or not self._human(seat) or self.finished() \
+                or seat not in state.acting_players():
+            return None
+        lot = state.ledger.next_lot
+        if me["may_bid"] and lot is not None:
+            return bid_hint(state.ledger, lot).to_json()
+        if me["may_bet"]:
+            return ticket_hint(state.ledger).to_json()
+        return None
 
 
 def photo_finish(rounds: list[JSON]) -> JSON | None:

@@ -278,6 +278,15 @@ class DerbyState(State):
         name = horse_name(self.to_roll[0]) if self.to_roll else "race"
         return f"{name} falls" if action == FALL else f"{name} shows {action}"
 
+    def action_message(self, action: Action) -> Message:
+        """A throw in the reader's words: the die about to roll shows ``action`` (or falls)."""
+        if not self.to_roll:
+            return super().action_message(action)
+        horse = horse_name(self.to_roll[0])
+        if action == FALL:
+            return Message("derby.action.fall", {"horse": horse})
+        return Message("derby.action.roll", {"horse": horse, "value": action})
+
     def enter_roll(self, value: int | None) -> list[Event]:
         """Apply a roll typed in by a host (None for a fall), whatever the fall rate.
 

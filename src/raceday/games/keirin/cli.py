@@ -35,6 +35,7 @@ app = typer.Typer(help=HELP, no_args_is_help=True, add_completion=False)
 MAX_SIMULATIONS = 1_000_000_000  # fast engine: counts only, flat memory (about 20 min/1e9)
 MAX_REFERENCE_SIMULATIONS = 1_000_000  # the reference engine runs ~1,000 races a second
 MAX_PLAYERS = 20
+MAX_COMPUTERS = 8  # computer bettors a terminal night may add
 
 RaceOptions = GivenOptions[KeirinOptions]  # --riders, --length, --derny (the model's)
 TopOpt = Annotated[
@@ -198,6 +199,10 @@ def _odds_words(odds: KeirinOdds, lang: str) -> dict[str, str]:
 @game_options(NightOptions)
 def play(
     players: common.PlayersOpt = None,
+    computers: Annotated[int, typer.Option(
+        "--computers", metavar="N", callback=common.in_range(0, MAX_COMPUTERS, "computer bettors"),
+        help=f"Computer bettors to add, 0–{MAX_COMPUTERS} (alternately cautious and sharp: "
+        "each buys its own tickets from the exact odds).")] = 0,
     bankroll: Annotated[
         str, typer.Option(metavar="AMOUNT", help="Each player's starting bankroll (digits, at "
                           "most two decimals).")
@@ -237,7 +242,8 @@ def play(
         players=players, bankroll=bankroll, margin=options.margin, pool=pool,
         allow_debt=options.allow_debt, save=save, resume=resume, db=db, seed=seed,
         riders=options.riders, length=options.length, derny=options.derny, top=top,
-        delay=delay, lang=language, ask_names=sys.stdin.isatty())  # a person can name them
+        delay=delay, lang=language, ask_names=sys.stdin.isatty(),  # a person can name them
+        computers=computers)
     run_command(lambda surface: play_night(surface, prepared),
                 title=f"KEIRIN — {prepared.session.name}", lang=language, plain=plain)
 

@@ -13,12 +13,13 @@ and runs in the full-screen view at a terminal. Every word comes from the messag
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, NoReturn
 
+import numpy as np
 from rich.console import Group, RenderableType
 from rich.markup import escape
 from rich.rule import Rule
@@ -28,11 +29,13 @@ from rich.text import Text
 from raceday.core.errors import BetError, OptionsError, RacedayError
 from raceday.core.events import Event
 from raceday.core.protocol import State
+from raceday.games.keirin.agents import LEVELS
 from raceday.games.keirin.betting import (
     KINDS,
     format_money,
     format_odds,
     parse_money,
+    selection_text,
     winning_selection,
 )
 from raceday.games.keirin.night import DONE, MAX_PLAYERS
@@ -202,9 +205,10 @@ class Night:
     # set when the players are still to be named (a person at a terminal gave no -p):
     # makes and saves the session once the names prompt has them
     make: Callable[[list[str]], BetSession] | None = None
-    # a lesson's night: seats that pass every race (the "pass" computer), a line said
-    # before each person's tickets (hints), and how many races before it ends
-    passing: frozenset[int] = frozenset()
+    # a lesson's night: seats computer bettors play (seat -> level, see
+    # :mod:`raceday.games.keirin.agents`; ``pass`` buys nothing), a line said before each
+    # person's tickets (hints), and how many races before it ends
+    computers: Mapping[int, str] = field(default_factory=dict)
     hint: Callable[[BetSession, int], str] | None = None
     races: int | None = None
 
@@ -370,20 +374,41 @@ def ticket_prompt(session: BetSession, seat: int, lang: str) -> Prompt:
                   help=words("term.ticket_help", lang), undo=True)
 
 
+def _computer_tickets(surface: Surface, session: BetSession, seat: int, level: str) -> None:
+    """A computer bettor's tickets for the next race, said as it buys them (the dice of
+    its choice from the night's seed, the race and the seat: a resumed night replays it)."""
+    from raceday.games.keirin.agents import Computer, computer_turn
+
+    night = session.state
+    lang = surface.lang
+    rng = np.random.default_rng([session.seed, night.race_number, seat, 7])
+    bought = []
+    for action, _ in computer_turn(night, seat, Computer(level, seat), rng):
+        ticket = night.ticket_of(action)
+        if ticket is not None:
+            kind, selection, stake = ticket
+            bought.append(f"{kind_label(kind, lang)} {selection_text(kind, selection)} "
+                          f"{format_money(stake)}")
+    player = night.names[seat]
+    surface.say(Text(words("term.computer_buys", lang, player=player,
+                           tickets=", ".join(bought)) if bought
+                     else words("term.passes", lang, player=player)))
+
+
 def _collect_tickets(surface: Surface, session: BetSession, top: int,
-                     passing: frozenset[int] = frozenset(),
+                     computers: Mapping[int, str] | None = None,
                      hint: Callable[[BetSession, int], str] | None = None) -> bool:
     """Every player's tickets for the next race, one player after the other (a seat in
-    ``passing`` buys none; ``hint`` says a line before each other's); False when the
-    players stop (quit, or the input ends): the open tickets are withdrawn, no money
-    moved."""
+    ``computers`` is a computer bettor's; ``hint`` says a line before each other's); False
+    when the players stop (quit, or the input ends): the open tickets are withdrawn, no
+    money moved."""
     lang = surface.lang
     night = session.state
-    for seat, player in enumerate(night.names):
-        if seat in passing and seat in night.acting_players():
-            night.apply_action_for(seat, DONE)
-            surface.say(Text(words("term.passes", lang, player=player)))
+    for seat, _player in enumerate(night.names):
+        if computers and seat in computers and seat in night.acting_players():
+            _computer_tickets(surface, session, seat, computers[seat])
             continue
+        player = _player
         if hint is not None and seat in night.acting_players():
             surface.say(Text(hint(session, seat), style="yellow"))
         while seat in night.acting_players():
@@ -622,8 +647,8 @@ def play_night(surface: Surface, night: Night) -> int:
                 _run_and_settle(surface, night)
             while not session.state.is_terminal():
                 show_board(surface, session)
-                if not _collect_tickets(surface, session, night.top, night.passing,
-                                        night.hint):
+                if not _collect_tickets(surface, session, night.top,
+                                        night.computers or session.computers, night.hint):
                     break
                 session.lock(night.store)
                 _run_and_settle(surface, night)
@@ -696,16 +721,20 @@ def prepare_night(
     delay: float | None,
     lang: str,
     ask_names: bool = False,
+    computers: int = 0,
 ) -> Night:
     """The night `keirin play` is about to play, once typer has checked each option: a new
     session saved under ``save`` (or a dated name), or the saved session ``resume``. Every
     option is checked before the database is touched, so a refused option leaves no
-    half-made session behind."""
+    half-made session behind. ``computers`` computer bettors (CPU 1 cautious, CPU 2 sharp,
+    ...) join the players of a new night."""
     wait = default_delay(delay, interactive_default=0.3)
     if resume is None:
         names = player_names(players)  # -p Ann -p Bob, -p Ann,Bob; each name bounded
-        if len(names or []) > MAX_PLAYERS:
-            raise OptionsError(f"at most {MAX_PLAYERS} players, got {len(names or [])}")
+        if len(names or []) + computers > MAX_PLAYERS:
+            raise OptionsError(f"at most {MAX_PLAYERS} players, computers included, got "
+                               f"{len(names or []) + computers}")
+        cpus = [f"CPU {k + 1}" for k in range(computers)]
         name = save or datetime.now(UTC).strftime("keirin-%Y%m%d-%H%M%S")
         if save is not None:  # refused before a name is asked or a ticket typed
             refuse_taken_save(writable_store(db), GAME, save, "KEIRIN",
@@ -714,10 +743,14 @@ def prepare_night(
         chosen_seed = fresh_seed(seed)
 
         def make(players: list[str]) -> BetSession:
+            if not players:  # computers alone would bet with nobody watching
+                raise OptionsError("name at least one player (--players NAMES: names "
+                                   "separated by commas, or -p repeated)")
             made = BetSession.new(
-                name, players, options,
+                name, [*players, *cpus], options,
                 bankroll=parse_money_option(bankroll), mode="pool" if pool else "fixed",
                 margin=margin, allow_debt=allow_debt, seed=chosen_seed,
+                computers={len(players) + k: LEVELS[k % len(LEVELS)] for k in range(computers)},
             )
             made.save(writable_store(db))
             return made

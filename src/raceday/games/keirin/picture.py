@@ -59,13 +59,14 @@ def track_window(state: RaceLike, width: int = VIEW_WIDTH) -> tuple[int, int, in
 
 
 def render_track(state: RaceLike, width: int = VIEW_WIDTH,
-                 words: dict[str, str] | None = None) -> Table:
+                 words: dict[str, str] | None = None, derny: int | None = None) -> Table:
     """One lane per rider: a marker at the rider's square, the finish line, gap to the front.
 
     The whole field is always in view: when it is spread over more than ``width`` squares,
     each cell stands for several squares (said in the header). ``words`` gives the
     headings, the front's marks and the scale in another language ("rider", "gap", "lead",
-    "level", "scale" with ``{scale}`` where the number goes); English by default."""
+    "level", "scale" with ``{scale}`` where the number goes); English by default. With
+    ``derny`` (a square), a first lane ``D`` shows the derny there (before its throw)."""
     said = {"rider": "rider", "gap": "gap", "lead": "lead", "level": "level",
             "scale": "1 cell = {scale} squares", **(words or {})}
     line = state.options.length
@@ -81,19 +82,13 @@ def render_track(state: RaceLike, width: int = VIEW_WIDTH,
     note = said["scale"].replace("{scale}", str(scale))
     table.add_column(_ruler(first, cells, scale, line_cell, note), no_wrap=True)
     table.add_column(said["gap"], justify="right", no_wrap=True)
+    if derny is not None:
+        table.add_row("D", _lane(first, cells, scale, line_cell, (derny - first) // scale,
+                                 Text("D", style="bold black on white")), Text(""))
     for rider in range(1, state.options.riders + 1):
         pos = positions[rider - 1]
-        mine = (pos - first) // scale
-        lane = Text()
-        for cell in range(cells):
-            lo = first + cell * scale
-            if cell == mine:
-                lane.append(str(rider), style=RIDER_STYLES[rider])
-            elif cell == line_cell:
-                lane.append("┃", style="bold red")
-            else:
-                tick = any(sq % 5 == 0 for sq in range(lo, lo + scale))
-                lane.append("╌" if tick else "·", style="grey50")
+        lane = _lane(first, cells, scale, line_cell, (pos - first) // scale,
+                     Text(str(rider), style=RIDER_STYLES[rider]))
         if rider in state.ranked:
             gap = Text(f"#{state.ranked.index(rider) + 1}", style="bold green")
         elif pos == front:
@@ -104,7 +99,23 @@ def render_track(state: RaceLike, width: int = VIEW_WIDTH,
     return table
 
 
-def track_text(state: RaceLike, width: int = VIEW_WIDTH) -> str:
+def _lane(first: int, cells: int, scale: int, line_cell: int, mine: int, mark: Text) -> Text:
+    """One lane of the track: ``mark`` at cell ``mine``, the finish line, the ticks."""
+    lane = Text()
+    for cell in range(cells):
+        lo = first + cell * scale
+        if cell == mine:
+            lane.append(mark)
+        elif cell == line_cell:
+            lane.append("┃", style="bold red")
+        else:
+            tick = any(sq % 5 == 0 for sq in range(lo, lo + scale))
+            lane.append("╌" if tick else "·", style="grey50")
+    return lane
+
+
+def track_text(state: RaceLike, width: int = VIEW_WIDTH, words: dict[str, str] | None = None,
+               derny: int | None = None) -> str:
     """:func:`render_track` as plain text (no colour codes), e.g. for :func:`text_picture`."""
     import io
 
@@ -112,7 +123,7 @@ def track_text(state: RaceLike, width: int = VIEW_WIDTH) -> str:
 
     out = io.StringIO()
     Console(file=out, width=width + 16, color_system=None, force_terminal=False,
-            highlight=False).print(render_track(state, width))
+            highlight=False).print(render_track(state, width, words, derny))
     return "\n".join(line.rstrip() for line in out.getvalue().splitlines())
 
 

@@ -236,3 +236,33 @@ def room_boards(snapshot: Mapping[str, Any],
         boards.append(lambda width, height, track=track: render_track(
             track, _track_width(width), track_words(lang)))
     return boards
+
+
+def lesson_frame(state: Any) -> dict[str, Any]:
+    """One position as the replay board (``static/frame.js``'s velodrome) draws it, in the
+    shape of a room's frame (:func:`room_frames`): the board of a lesson step
+    (``/learn/keirin``). A race shows every rider's square (before the derny's throw the
+    riders queued behind the derny on square 0), a betting night's window its race's track
+    while it is run, else the empty track of the race on sale."""
+    from raceday.games.keirin.night import NightState
+    from raceday.games.keirin.rules import PHASE_DERNY, PHASE_OVER
+    from raceday.games.keirin.track import SPACING
+
+    race = state.race if isinstance(state, NightState) else state
+    number = state.race_number if isinstance(state, NightState) else 1
+    if race is None:  # tickets on sale: the track, nobody on it yet
+        options = state.options
+        return _to_go({"riders": options.riders, "finish": options.length, "lap": LAP,
+                       "race": number, "phase": "betting", "positions": {}, "derny": None,
+                       "turn": 0, "ranking": []}, [])
+    riders = race.options.riders
+    frame: dict[str, Any] = {"riders": riders, "finish": race.options.length, "lap": LAP,
+                             "race": number, "derny": None, "turn": race.turn,
+                             "ranking": list(race.ranked)}
+    if race.phase == PHASE_DERNY:
+        frame.update(phase="betting", derny=0,
+                     positions={str(r): -SPACING * r for r in range(1, riders + 1)})
+        return _to_go(frame, [])
+    frame["positions"] = {str(r): int(s) for r, s in enumerate(race.positions, start=1)}
+    frame["phase"] = "over" if race.phase == PHASE_OVER else "race"
+    return _to_go(frame, [str(r) for r in race.active_riders()])

@@ -34,6 +34,7 @@ Flow:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from copy import copy
 from typing import Any, ClassVar, Literal, Self
@@ -44,7 +45,9 @@ from pydantic import Field, field_validator
 from raceday.core.events import Event, Message
 from raceday.core.game import GameOptions
 from raceday.core.protocol import HOST
+from raceday.games.keirin.agents import LEVELS, PASS, Computer, computer_turn
 from raceday.games.keirin.betting import KINDS, format_money
+from raceday.games.keirin.hint import ticket_hint
 from raceday.games.keirin.logged import current_shape
 from raceday.games.keirin.night import (
     CLOSE_BETTING,
@@ -80,6 +83,17 @@ ROOM_PHASES = {PHASE_TICKETS: PHASE_BETTING, PHASE_RACE: PHASE_RACING,
                PHASE_OVER: PHASE_FINISHED}
 
 MAX_ROOM_RACES = 12
+COMPUTER_NAME = re.compile(r"CPU \d+", re.IGNORECASE)  # the computers' names
+
+
+def computer_names(count: int) -> list[str]:
+    """The names of ``count`` computer bettors: CPU 1, CPU 2, ..."""
+    return [f"CPU {k + 1}" for k in range(count)]
+
+
+def computer_level(k: int) -> str:
+    """The level of the room's ``k``-th computer (from 0): cautious, sharp, cautious, ..."""
+    return LEVELS[k % len(LEVELS)]
 MAX_PURSE = 100_000_000  # whole money units
 
 
@@ -132,6 +146,13 @@ def room_config(options: NightOptions) -> JSON:
 
 
 # --- the intents a KEIRIN room reads (checked by the kit before a handler sees one) -------
+class StartNight(Intent):
+    """The host starts the night with ``computers`` computer bettors besides the phones."""
+
+    type: Literal["start"]
+    computers: int = 0
+
+
 class CloseBetting(Intent):
     type: Literal["close_betting"]
 
@@ -158,7 +179,8 @@ class Done(Intent):
     type: Literal["done"]
 
 
-KEIRIN_INTENTS = intent_union(*PARTY_INTENTS, CloseBetting, TicketIntent, Cancel, Done)
+KEIRIN_INTENTS = intent_union(*PARTY_INTENTS, StartNight, CloseBetting, TicketIntent, Cancel,
+                              Done)
 
 
 class KeirinRoom(PartyRoom[NightState]):
@@ -179,6 +201,9 @@ class KeirinRoom(PartyRoom[NightState]):
                  lobby_options: Mapping[str, Any] | None = None) -> None:
         super().__init__(options, names, lobby_options)
         self.step: list[JSON] = []  # the events of the race's last step (throws, commentary)
+        self.hints = False  # a learner's night: a phone that may buy is shown a ticket hint
+        self._computers = 0  # the computers the start asked for (then: the night's)
+        self._agents: dict[int, Computer] = {}  # player -> its computer, made when needed
 
     @property
     def night(self) -> NightOptions:
@@ -190,14 +215,31 @@ class KeirinRoom(PartyRoom[NightState]):
     def read_options(cls, options: Mapping[str, Any], names: list[str]) -> GameOptions:
         return night_options(options, names)
 
+    @classmethod
+    def create(cls, options: Mapping[str, Any], seed: int) -> Self:
+        """The kit's, and the room option ``hints`` (``true``: a learner's night, as the
+        lesson's first game creates it; see :meth:`private_view`)."""
+        if not isinstance(options, Mapping):
+            raise refusal(RoomError, "refusal.options_object")
+        hints = options.get("hints", False)
+        if not isinstance(hints, bool):
+            raise refusal(RoomError, "refusal.hints_switch")
+        room = super().create({k: v for k, v in options.items() if k != "hints"}, seed)
+        room.hints = hints
+        return room
+
     # --- saving: the kit's format plus the race's last step -----------------------------
     def to_json(self) -> JSON:
-        return {**super().to_json(), "step": list(self.step)}
+        out = {**super().to_json(), "step": list(self.step)}
+        if self.hints:  # left out when off: a room saved before hints reads the same
+            out["hints"] = True
+        return out
 
     @classmethod
     def restore(cls, data: Mapping[str, Any]) -> Self:
         room = super().restore(data)
         room.step = [current_shape(e) for e in data["step"]]  # saved before today's facts
+        room.hints = data.get("hints", False) is True
         return room
 
     @classmethod
@@ -264,17 +306,81 @@ class KeirinRoom(PartyRoom[NightState]):
         if not self.names:
             raise refusal(RoomError, "keirin.refusal.nobody_joined")
         super().check_start()
+        if self._computers:
+            self.options = self.read_options(self.lobby_options,
+                                             [*self.names, *computer_names(self._computers)])
+
+    def add_seat(self, name: str) -> int:
+        """The kit's; a person's name may not be a computer's (CPU 1, ...)."""
+        if self.state is None and COMPUTER_NAME.fullmatch(name.strip()):
+            raise refusal(RoomError, "keirin.refusal.computer_name", name=repr(name))
+        return super().add_seat(name)
 
     def _start(self, actor: Actor, intent: Intent, rng: np.random.Generator,
                events: list[JSON]) -> None:
+        if isinstance(intent, StartNight):  # the kit's start again keeps the computers
+            if self.state is None and not 0 <= intent.computers <= MAX_SEATS - len(self.names):
+                raise refusal(RoomError, "keirin.refusal.computers_range",
+                              max=MAX_SEATS - len(self.names))
+            self._computers = intent.computers
+        self._agents = {}
         super()._start(actor, intent, rng, events)
         events.append({"type": "betting_open", "race": 1, "races": self.night.races})
 
     def start_again(self, rng: np.random.Generator, events: list[JSON]) -> None:
-        """Another night with the same seats and options (the kit's), the race's last step
-        forgotten."""
+        """Another night with the same seats, computers and options (the kit's), the race's
+        last step forgotten."""
         self.step = []
+        self._computers = self.computer_count()
         super().start_again(rng, events)
+
+    # --- computers ----------------------------------------------------------------------
+    def computer_count(self) -> int:
+        """The night's computer bettors (players after the seats), or those the start
+        asked for before it."""
+        state = self.state
+        return self._computers if state is None else state.num_players - len(self.names)
+
+    def computers_view(self) -> list[JSON]:
+        """Each computer bettor: its player number, name and level."""
+        state = self.on_screens()
+        if state is None:
+            return []
+        seats = len(self.names)
+        return [{"player": p, "name": state.names[p], "level": computer_level(p - seats)}
+                for p in range(seats, state.num_players)]
+
+    def _computer(self, player: int, level: str) -> Computer:
+        agent = self._agents.get(player)
+        if agent is None or agent.level != level:
+            agent = self._agents[player] = Computer(level, player)
+        return agent
+
+    def _computer_turn(self, state: NightState, player: int, level: str,
+                       rng: np.random.Generator, events: list[JSON]) -> None:
+        """``player``'s whole betting turn, played by its computer at ``level``."""
+        for _, produced in computer_turn(state, player, self._computer(player, level), rng):
+            self._night_events(produced, events)
+        if state.phase == PHASE_RACE:
+            self.step = []
+
+    def settle_step(self, state: NightState, rng: np.random.Generator,
+                    events: list[JSON]) -> bool:
+        """A computer bettor buys its tickets and is done as betting opens (the seats'
+        stand-ins through the kit's)."""
+        seats = len(self.names)
+        for player in state.acting_players():
+            if player >= seats:
+                self._computer_turn(state, player, computer_level(player - seats), rng, events)
+                return True
+        return super().settle_step(state, rng, events)
+
+    def player_card(self, player: int) -> JSON:
+        """A seat's (the kit's), or a computer bettor's by its name."""
+        state = self.state
+        if player >= len(self.names) and state is not None and player < state.num_players:
+            return {"name": state.names[player], "seat": None, "who": None}
+        return super().player_card(player)
 
     def podium(self, state: NightState) -> list[JSON]:
         """The kit's podium (players by purse), each with the purse they ended with."""
@@ -323,17 +429,16 @@ class KeirinRoom(PartyRoom[NightState]):
         self._race_step(state, rng, events)
 
     def stand_in_levels(self) -> tuple[str, ...]:
-        """KEIRIN has no computer bettors: a seat whose person left passes (buys no
-        ticket and is done betting each race) until it is handed back."""
-        return ("pass",)
+        """A seat whose person left is played by a computer bettor (cautious or sharp,
+        see :mod:`raceday.games.keirin.agents`) or passes (buys no ticket and is done
+        betting each race) until it is handed back."""
+        return (*LEVELS, PASS)
 
     def stand_in_turn(self, state: NightState, seat: int, level: str,
                       rng: np.random.Generator, events: list[JSON]) -> bool:
         if state.phase != PHASE_TICKETS or seat in state.done:
             return False
-        self._night_events(state.apply_action_for(seat, DONE), events)
-        if state.phase == PHASE_RACE:
-            self.step = []
+        self._computer_turn(state, seat, level, rng, events)
         return True
 
     def _in(self, *phases: str) -> NightState:
@@ -491,6 +596,8 @@ class KeirinRoom(PartyRoom[NightState]):
                                 "kinds": {k: {"riders": n, "ordered": o}
                                           for k, (n, o) in KINDS.items()}}}
         out.update(self.stand_in_view())
+        out["computers"] = self.computers_view()
+        out["hints"] = self.hints
         night = self.on_screens()  # at a finish: the race over, the night not yet settled
         if night is not None:
             seen = night.observation(None)
@@ -513,6 +620,8 @@ class KeirinRoom(PartyRoom[NightState]):
         if night is None:
             return {"seat": seat, "name": self.names[seat] if seat < len(self.names) else ""}
         me: JSON | None = night.observation(seat).get("me")
+        if me is not None and self.hints and me["may_bet"] and seat not in self.stand_ins:
+            me["hint"] = ticket_hint(night)  # public odds only: nothing sealed
         return me
 
 

@@ -37,6 +37,7 @@ from raceday.core.errors import BetError, OptionsError, SaveFormatError
 from raceday.core.events import Event
 from raceday.core.protocol import HOST, State
 from raceday.core.record import FORMAT, Record, RecordError, parse_record
+from raceday.games.keirin.agents import LEVELS, PASS
 from raceday.games.keirin.betting import MODES, Account, Ticket
 from raceday.games.keirin.night import (
     CLOSE_BETTING,
@@ -112,7 +113,10 @@ class BetSession:
         margin: float = 0.0,
         allow_debt: bool = False,
         seed: int | None = None,
+        computers: Mapping[int, str] | None = None,
     ) -> BetSession:
+        """A new night of ``players``; ``computers`` (player -> level) are the seats a
+        computer bettor plays, kept in the record's seats so a resumed night has them."""
         if not name.strip():
             raise OptionsError("a session needs a name")
         if not players or any(not p.strip() for p in players):
@@ -128,7 +132,8 @@ class BetSession:
             "players": list(players), **options.to_json(), "races": None,
             "bankroll": bankroll, "mode": mode, "margin": margin, "allow_debt": allow_debt})
         game = GameSession.new(NIGHT.name, night.to_json(), seed=seed, name=name,
-                               seats=[{"name": n, "player": "human"} for n in night.players],
+                               seats=[{"name": n, "player": (computers or {}).get(i, "human")}
+                                      for i, n in enumerate(night.players)],
                                state=NIGHT.new_state(night))
         return cls(name, game)
 
@@ -176,6 +181,15 @@ class BetSession:
         self.game.recorder.tags["Name"] = name
 
     # --- store -----------------------------------------------------------------------------
+    @property
+    def computers(self) -> dict[int, str]:
+        """The seats a computer bettor plays (player -> level), as the record's seats say."""
+        seats = self.game.recorder.tags.get("Seats", [])
+        if not isinstance(seats, list):
+            return {}
+        return {i: s["player"] for i, s in enumerate(seats)
+                if isinstance(s, dict) and s.get("player") in (*LEVELS, PASS)}
+
     @property
     def state(self) -> NightState:
         return self.game.state_as(NightState)

@@ -89,6 +89,23 @@ def track_view(logic: TurnRoom[PistardState], state: PistardState) -> dict[str, 
     return track
 
 
+def lesson_frame(state: PistardState) -> dict[str, Any]:
+    """One position as the replay board (``static/frame.js``'s velodrome) draws it: the
+    state's frame with its track as a room names it (its lanes' colour letters, its lines)
+    — the board of a lesson step (``/learn/pistard``); the state's own grid holds colour
+    numbers, which the board does not read."""
+    from raceday.games.pistard.track import LETTERS
+
+    opts, track = state.options, state.track
+    frame = {k: v for k, v in state.frame().items() if k != "grid"}
+    return {**frame, "track": {
+        "name": track.name, "length": track.length,
+        "grid": ["".join(LETTERS[c] for c in track.grid[lane])
+                 for lane in range(1, track.lanes + 1)],
+        "lines": sorted({opts.rules.start_offset(p, track.length)
+                         for p in range(opts.num_players)})}}
+
+
 # --- the terminal's replay (``raceday replay``) --------------------------------------------
 def terminal_board(state: PistardState, lang: str = "en") -> Any:
     """The lap as the terminal draws it (the render's ``board_view``, fitted to the space

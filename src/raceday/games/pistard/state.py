@@ -541,7 +541,12 @@ class PistardState(State):
         return Message("action.move", {
             "rider": rider.ident, "ahead": info.ahead, "lane": info.lane,
             "col": (rider.dist + rider.offset + info.ahead) % length, "token": info.token,
-            "colour": COLOURS[info.colour], "value": info.value, "behind": info.behind})
+            "colour": COLOURS[info.colour], "value": info.value, "behind": info.behind,
+            # the colour in the reader's words (the templates say it; ``colour`` is the code),
+            # and the notes on a move a token raises or a rider's shelter allows
+            "colour_word": Message(f"pistard.pi_{COLOURS[info.colour]}"),
+            "token_note": Message("pistard.pi_token_note") if info.token else "",
+            "behind_note": Message("pistard.action.behind_note") if info.behind else ""})
 
     def frame(self) -> dict[str, Any]:
         """The race as data: the squares' colours (by lane, column from the line), each

@@ -96,6 +96,11 @@ class RaceBody(_Choice):
         return GAME.options({"route": self.route, "peloton": self.peloton})
 
 
+class LessonBody(_Choice):
+    """The lesson's first race: nothing to choose (its route and peloton are the lesson's,
+    read by the server; a body that names anything is refused)."""
+
+
 class CampaignBody(_Choice):
     """A new stage race: a shipped tour with a shipped peloton."""
 

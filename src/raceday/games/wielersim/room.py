@@ -106,6 +106,9 @@ class WatchOptions(GameOptions):
                               description="a stage race's stage number (0 for the first)")
     campaign: Text = Field(None, description="the stage race's name")
     title: Text = Field(None, description="the stage's title")
+    lesson: bool = Field(False, strict=True,
+                         description="the first race of the game's lesson (its screens "
+                                     "lead back to the lesson)")
 
     def race(self) -> dict[str, Any]:
         """The race as the game's own options."""
@@ -210,6 +213,7 @@ class WatchRoom(PartyRoom[WielersimState]):
                 "peloton_name": w.peloton if isinstance(w.peloton, str) else None,
                 "seed": None if w.seed is None else str(w.seed),
                 "stage": w.stage, "campaign": w.campaign, "title": w.title,
+                "lesson": w.lesson,
                 "title_words": None if w.title is None else
                 named_stage_message(w.title).to_json()}
         return self._film

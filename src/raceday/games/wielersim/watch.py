@@ -37,7 +37,13 @@ REST (JSON; errors are ``{"error": "..."}`` with a 4xx status):
 * ``POST /api/wielersim/campaigns/{name}/watch`` ``{"stage": i}`` — a watch room for stage
   ``i`` (the next one is ridden and saved first; its key needed): ``{"code",
   "host_token", ...}``;
-* ``GET /api/wielersim/campaigns/{name}/stages/{i}`` — the film of a ridden stage.
+* ``GET /api/wielersim/campaigns/{name}/stages/{i}`` — the film of a ridden stage;
+* ``GET /api/wielersim/lesson`` — the lesson's first race (``/wielersim?lesson=wielersim``,
+  the last step of ``/learn/wielersim``): its route (as :func:`route_info` draws it) and
+  peloton, both from the lesson's own data (``lessons/basics.json``);
+* ``POST /api/wielersim/lesson`` ``{}`` — a watch room for that race, with a fresh seed:
+  ``{"code", "host_token", ...}``. The page sends no route (a body naming one is refused):
+  the server takes it from the lesson.
 
 New campaigns and watch rooms take from the server's one creation allowance of the client
 address (429); an address keeps at most ``campaigns_per_address`` campaigns (429) and the
@@ -57,6 +63,7 @@ from raceday.core.errors import RacedayError
 from raceday.games.wielersim.choices import (
     PELOTONS,
     CampaignBody,
+    LessonBody,
     RaceBody,
     RideBody,
 )
@@ -160,6 +167,27 @@ def race_film(choice: RaceBody) -> dict[str, Any]:
     out = film(state, np.random.default_rng(choice.seed))
     out["seed"] = str(choice.seed)
     return out
+
+
+# --- the lesson's first race -------------------------------------------------------------
+def lesson_options() -> dict[str, Any]:
+    """The options of the lesson's first race, from its play step (its own short route and
+    peloton: data shipped with the game, never a page's)."""
+    from raceday.core.lesson import load_lesson
+
+    plays = [step.play for step in load_lesson(GAME).steps if step.play is not None]
+    if not plays:
+        raise refused("no_lesson_race", 404)
+    return dict(plays[-1].options)
+
+
+def lesson_race() -> dict[str, Any]:
+    """The lesson's first race as the watch page shows it before it is ridden."""
+    options = lesson_options()
+    state = ENGINE.new_state(ENGINE.options(options))
+    peloton = options.get("peloton")
+    return {"route": route_info(state), "riders": len(state.peloton.riders),
+            "peloton": peloton if isinstance(peloton, str) else None}
 
 
 # --- campaigns --------------------------------------------------------------------------
@@ -488,6 +516,33 @@ async def watch_stage(name: str, body: RideBody, request: Request) -> Response:
     try:
         options = await run_in_threadpool(prepare)
         room, token = state.rooms.create(GAME, options, owner=owner)
+    except RacedayError as exc:
+        return _refused(exc)
+    return JSONResponse({"code": room.code, "game": GAME, "host_token": token,
+                         "host_url": f"/host/{room.code}"}, status_code=201,
+                        headers={"Cache-Control": "no-store"})
+
+
+@router.get("/api/wielersim/lesson", responses=_READ_REFUSALS)
+def lesson() -> JSONResponse:
+    """The lesson's first race: its route and peloton (see the module text)."""
+    return _answer(lesson_race)
+
+
+@router.post("/api/wielersim/lesson", status_code=201, responses=_REFUSALS)
+async def watch_lesson(body: LessonBody, request: Request) -> Response:
+    """A watch room for the lesson's first race, on the lesson's own route (taken from the
+    lesson: the body ``{}`` names nothing), with a fresh seed; it takes from the creation
+    allowance and counts against the address's rooms as ``POST /api/rooms`` does."""
+    spent = _creation_refusal(request)
+    if spent is not None:
+        return spent
+    state = request.app.state
+    owner = str(state.client_of(request.scope)) if hasattr(state, "client_of") else None
+    try:
+        state.rooms.make_way(owner)
+        room, token = state.rooms.create(GAME, {**lesson_options(), "lesson": True},
+                                         owner=owner)
     except RacedayError as exc:
         return _refused(exc)
     return JSONResponse({"code": room.code, "game": GAME, "host_token": token,

@@ -55,7 +55,8 @@ export function mount(root, ctx) {
   const askPace = paceFromAddress(DEFAULT_PACE, isHost, (intent) => send(intent));
   let shownFrame = null; // the track frame on screen (the next one runs from it)
   let lastLot = null; // the last lot sold, revealed bid by bid
-  let revealed = ""; // the lot (and its length) whose reveal has been played
+  let lots = 0; // lots sold since the page opened: each sale's reveal is a card of its own
+  let played = null; // the lot event whose reveal has played (or is playing)
   const ticker = [];
   const keys = new Map();
 
@@ -191,12 +192,12 @@ export function mount(root, ctx) {
 
   // The reveal keeps its own box, drawn once a lot (and language): a bid sealed for the
   // next lot redraws the lot on offer, never the reveal's stagger half-way through.
-  // Drawn again for the same lot (a language switch), it stands still: re-worded, not replayed.
+  // Drawn again for the same lot (a language switch, or shortened beside the betting board
+  // when betting opens), it stands still: re-worded, not replayed.
   function drawReveal(most = Infinity) {
-    const lot = `${lastLot ? lastLot.post : ""}:${most}`;
-    section(revealBox, `${lot}:${language()}`, () => {
-      const still = lot === revealed;
-      revealed = lot;
+    section(revealBox, `${lots}:${most}:${language()}`, () => {
+      const still = lastLot === played;
+      played = lastLot;
       return lastLot ? reveal(lastLot, most, still) : null;
     });
   }
@@ -403,7 +404,7 @@ export function mount(root, ctx) {
 
   function note(events) {
     for (const e of events) {
-      if (e.type === "lot") { lastLot = e; cue("reveal"); }
+      if (e.type === "lot") { lastLot = e; lots += 1; cue("reveal"); }
       if (e.type === "race_start") cue("start");
       if (e.type === "result") cue("finish");
       if (e.type === "again") { lastLot = null; shownFrame = null; ticker.length = 0; }

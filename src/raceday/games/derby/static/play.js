@@ -5,7 +5,9 @@
 // what they can first, in the page's own words (no browser bubbles).
 import { el } from "/static/js/common.js";
 import { drawFinale } from "/static/js/finale.js";
+import { hintPanel } from "/static/js/hint.js";
 import { keyed, language, money, onLanguage, placeText, t } from "/static/js/i18n.js";
+import { render as renderMessage } from "/static/js/present.js";
 import { phoneScreen, standInOf, useStyles } from "/static/js/rooms.js";
 import { eventText, payoutWhat, percent } from "./host.js";
 import { FURLONGS, HORSES, horseTag, ownerSwatch, SHAPES } from "./track.js";
@@ -26,6 +28,13 @@ export function mount(root, ctx) {
       [t("horse"), m.horse ? horseTag(m.horse) : t("no_horse")],
       colour ? [t("dd_your_colours"), el("span", { class: `dd-owner owner-${colour}` }, ownerSwatch(colour), m.name)] : null]);
   }
+
+  // A learner's evening (the room's option hints): at this seat's decision the server sends
+  // the lesson's advice from the exact odds (a bid's worth, the best-value ticket).
+  function hint(m) {
+    return m.hint ? hintPanel(m.hint, renderMessage(m.hint, language(), "derby"), null) : null;
+  }
+  const hintKey = (m) => JSON.stringify(m.hint ?? null);
 
   function unit() { return view?.config?.stake_unit ?? 100; }
 
@@ -63,12 +72,13 @@ export function mount(root, ctx) {
         el("p", {}, t("lot", { post: a.post, horse: a.horse }))));
       return;
     }
-    section(action, `bid:${a.post}:${m.sealed_bid}:${language()}`, () => {
+    section(action, `bid:${a.post}:${m.sealed_bid}:${hintKey(m)}:${language()}`, () => {
       const input = amountInput("bid", m.sealed_bid ?? 0);
       const form = el("form", { class: "card dd-form", novalidate: true },
         el("h2", {}, t("lot", { post: a.post, horse: a.horse })),
         el("p", { class: "center" }, horseTag(a.horse, "big"),
           a.chance !== null && a.chance !== undefined ? el("span", { class: "dd-chance-small" }, ` ${percent(a.chance)} ${t("dd_win_chance")}`) : null),
+        hint(m),
         el("label", { for: "bid" }, t("bid_amount")), input,
         el("p", { class: "note", id: "dd-unit-note" }, t("dd_unit_note", { unit: money(unit()), max: money(m.money) })),
         el("button", { type: "submit", class: "primary" }, t("seal_bid")),
@@ -92,7 +102,7 @@ export function mount(root, ctx) {
 
   function renderBetting(v) {
     const m = v.me;
-    const key = `bet:${v.race}:${m.done}:${m.tickets.length}:${m.loans}:${m.money}:${m.can_borrow}:${language()}`;
+    const key = `bet:${v.race}:${m.done}:${m.tickets.length}:${m.loans}:${m.money}:${m.can_borrow}:${hintKey(m)}:${language()}`;
     section(action, key, () => {
       const box = el("div", { class: "card" }, el("h2", {}, t("betting", { race: v.race, races: v.races })));
       if (v.last) {  // the last race's news first, in one line (the details are below)
@@ -152,7 +162,7 @@ export function mount(root, ctx) {
         send({ type: "ticket", kind: kind.value, horses, stake: n });
       });
       sync();
-      box.append(form, el("h3", {}, t("my_tickets")), ticketsList(m),
+      box.append(...[hint(m)].filter(Boolean), form, el("h3", {}, t("my_tickets")), ticketsList(m),
         el("div", { class: "row" },
           m.can_borrow ? el("button", { type: "button", onclick: () => send({ type: "borrow" }) }, t("borrow")) : null,
           el("button", { type: "button", class: "done", onclick: () => send({ type: "done" }) }, t("done_betting"))));

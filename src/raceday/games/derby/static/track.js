@@ -140,7 +140,9 @@ export function drawTrack(frame, opts = {}) {
     const before = from ? at(from.furlongs?.[h], from.places?.[h] ?? null, aheadBefore === h) : now;
     const fell = shown === null;
     const colour = colours[h] || "";
-    const runner = el("span", { class: `dd-runner h-${h} ${colour ? `owner-${colour}` : "is-unowned"} ${fell ? "is-fallen" : ""}`,
+    // at the post the label the horse carries hangs back from its nose: it never runs on
+    // past the turf over the die and place columns
+    const runner = el("span", { class: `dd-runner h-${h} ${colour ? `owner-${colour}` : "is-unowned"} ${fell ? "is-fallen" : ""} ${now >= 95 ? "at-post" : ""}`,
       "aria-hidden": "true" }, horseFigure(h, shown, colour ? owners[h] : ""));
     runner.style.left = spot(before);
     if (before !== now) runners.push([runner, now]);

@@ -9,7 +9,7 @@
 import { el, paceFromAddress } from "/static/js/common.js";
 import { drawFinale } from "/static/js/finale.js";
 import { keyed, onLanguage, placeText, t } from "/static/js/i18n.js";
-import { seatList, standInOf, standInPanel } from "/static/js/rooms.js";
+import { seatList, standInMark, standInOf, standInPanel } from "/static/js/rooms.js";
 import { cue } from "/static/js/sound.js";
 import { createAnnouncer } from "/static/js/announcer.js";
 import { cash, ensureStyles, eventText, KIND_ORDER, oddsText, payoutMoment, photoStrip, RaceMoments, riderTag, ridersTag, Velodrome } from "./track.js";
@@ -18,11 +18,29 @@ const STEP_S = 2.2; // the room's own pace: seconds between two steps of a race
 const MOVE_SHARE = 0.6; // riders glide to their new squares in this share of a step
 const NEWS = 2; // the latest event lines shown under the stage
 
+// The computer bettors the start form offers: ?computers=N in the page's address (the
+// lesson's first night asks for one), else none.
+export function startingComputers(v, search = location.search) {
+  const asked = new URLSearchParams(search).get("computers");
+  if (asked !== null && /^[0-9]+$/.test(asked)) return Math.min(Number(asked), v.max_seats - v.seats.length);
+  return 0;
+}
+
+// "(computer: cautious)" after a computer bettor's name, or a stand-in's mark for a seat
+export function whoMark(v, player) {
+  const cpu = (v.computers || []).find((c) => c.player === player);
+  if (!cpu) return standInOf(v, player);
+  const mark = standInMark(cpu.level);
+  return mark.startsWith("（") ? mark : ` ${mark}`;
+}
+
 export function mount(root, ctx) {
   ensureStyles();
   const isHost = ctx.role === "host";
   const askPace = paceFromAddress(STEP_S, isHost, (intent) => send(intent));
   let view = null;
+  let computersWanted = null;  // the start form's number, kept across redraws
+  let startKey = "";
   let live = null;
   let track = null;
   let trackKey = "";
@@ -213,7 +231,7 @@ export function mount(root, ctx) {
       el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("rank")), el("th", { scope: "col" }, t("player")),
         el("th", { scope: "col" }, t("kr_purse")), many ? null : el("th", { scope: "col" }, t("kr_hits")))),
       el("tbody", {}, v.standings.map((s) => el("tr", {}, el("td", { class: "num" }, String(s.rank)),
-        el("th", { scope: "row" }, s.name, standInOf(v, s.player)), el("td", { class: "num" }, cash(s.purse)),
+        el("th", { scope: "row" }, s.name, el("span", { class: "kr-who" }, whoMark(v, s.player))), el("td", { class: "num" }, cash(s.purse)),
         many ? null : el("td", { class: "num" }, `${s.won}/${s.tickets}`)))));
   }
 
@@ -244,7 +262,7 @@ export function mount(root, ctx) {
 
   function chips(v) {
     return el("ul", { class: "chips", "aria-label": keyed("betting_players") }, v.players.map((p) =>
-      el("li", { class: p.done ? "chip ok" : "chip" }, `${p.done ? "✓" : "…"} ${p.name}`)));
+      el("li", { class: p.done ? "chip ok" : "chip" }, `${p.done ? "✓" : "…"} ${p.name}${whoMark(v, p.index)}`)));
   }
 
   function button(label, intent, attrs = {}) {
@@ -268,7 +286,37 @@ export function mount(root, ctx) {
       v.seats.length ? seatList(v.seats, isHost, send) : el("p", {}, t("nobody_yet")),
       el("p", { class: "note" }, t("kr_night", { n: v.config.races, riders: v.config.riders,
         mode: t(v.config.mode === "pool" ? "kr_mode_pool" : "kr_mode_fixed"), bankroll: cash(v.config.bankroll_cents) }))));
-    controls.replaceChildren(isHost ? el("button", { type: "button", class: "primary", onclick: () => send({ type: "start" }) }, t("start")) : "");
+    if (!isHost) { controls.replaceChildren(); return; }
+    // the form stays while people join (a number being typed is not lost on a redraw)
+    const key = `${v.seats.length}:${document.documentElement.lang}`;
+    if (key !== startKey || !controls.querySelector("#kr-computers")) {
+      startKey = key;
+      controls.replaceChildren(startForm(v));
+    }
+  }
+
+  // the host's start: with how many computer bettors (each buys its own tickets)
+  function startForm(v) {
+    const free = v.max_seats - v.seats.length;
+    if (computersWanted === null) computersWanted = startingComputers(v);
+    const input = el("input", { type: "number", id: "kr-computers", min: 0, max: free, value: Math.min(computersWanted, free),
+      inputmode: "numeric", "aria-describedby": "kr-computers-note" });
+    input.addEventListener("input", () => { computersWanted = Number(input.value || 0); });
+    const form = el("form", { class: "row kr-start", novalidate: true },
+      el("label", { for: "kr-computers" }, t("kr_computers")), input,
+      el("button", { type: "submit", class: "primary" }, t("start")),
+      el("span", { class: "note", id: "kr-computers-note" }, t("kr_computers_note")));
+    form.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      const n = Number(input.value || 0);
+      if (!Number.isInteger(n) || n < 0 || n > free) {
+        ctx.error.show(t("kr_computers_range", { max: free }));
+        input.focus();
+        return;
+      }
+      send({ type: "start", computers: n });
+    });
+    return form;
   }
 
   function renderBetting(v, animate) {

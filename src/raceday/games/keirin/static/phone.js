@@ -108,10 +108,27 @@ export function mount(root, ctx) {
         await send({ type: "ticket", kind: kind.value, riders: selects.map((s) => Number(s.value)), stake: stake.value.trim() });
       });
       sync();
+      if (m.hint) box.append(hintPanel(v, m.hint, () => {  // fills the slip; the stake stays the learner's
+        slip.kind = m.hint.kind;
+        slip.riders = [...m.hint.riders];
+        kind.value = slip.kind;
+        sync();
+        stake.focus();
+      }));
       box.append(form, el("h3", {}, t("kr_my_tickets")), ticketsList(v, m, true),
         el("button", { type: "button", class: "done", onclick: () => send({ type: "done" }) }, t("done_betting")));
       return box;
     });
+  }
+
+  // a learner's night (the room's hints): the favourite, its fair odds against the board's
+  function hintPanel(v, hint, use) {
+    const ticket = `${t(`kr_${hint.kind}`)} ${hint.label}`;
+    const words = hint.odds === null ? t("kr_hint_ticket_pool", { ticket, chance: hint.chance, fair: hint.fair })
+      : t("kr_hint_ticket", { ticket, chance: hint.chance, fair: hint.fair, odds: hint.odds, back: hint.back });
+    return el("section", { class: "kr-hint", id: "kr-hint", "aria-labelledby": "kr-hint-title" },
+      el("h3", { id: "kr-hint-title" }, t("kr_hint_title")), el("p", {}, words),
+      el("button", { type: "button", id: "kr-hint-use", onclick: use }, t("kr_hint_buy")));
   }
 
   function renderRacing(v) {

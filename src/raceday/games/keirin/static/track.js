@@ -128,9 +128,12 @@ export class Velodrome {
     const [lx, ly] = ovalPoint(this.frac(0), -66);
     const [fx1, fy1] = ovalPoint(0, -50);
     const [fx2, fy2] = ovalPoint(0, 50);
-    this.node.append(ticks,
-      svg("line", { x1: sx1, y1: sy1, x2: sx2, y2: sy2, class: "start-line" }),
-      svg("text", { x: lx, y: ly, class: "track-label", "text-anchor": "middle" }, t("kr_start_line")),
+    this.startLine = svg("line", { x1: sx1, y1: sy1, x2: sx2, y2: sy2, class: "start-line" });
+    this.startLabel = svg("text", { x: lx, y: ly, class: "track-label start-label", "text-anchor": "middle" }, t("kr_start_line"));
+    // placed once drawn, and again whenever its size changes (the game's style sheet or a
+    // font arriving after the track was drawn)
+    if (typeof ResizeObserver === "function") new ResizeObserver(() => this.placeStartLabel()).observe(this.startLabel);
+    this.node.append(ticks, this.startLine, this.startLabel,
       svg("line", { x1: fx1, y1: fy1, x2: fx2, y2: fy2, class: "finish-line" }),
       svg("text", { x: fx1, y: fy2 + 34, class: "track-label finish-label", "text-anchor": "middle" }, t("kr_finish")));
     this.info = svg("text", { x: CX, y: CY - 20, class: "infield-big", "text-anchor": "middle" });
@@ -194,6 +197,35 @@ export class Velodrome {
   label(big, small) {
     this.info.textContent = big;
     this.sub.textContent = small;
+  }
+
+  // The start line's label stands in the infield beside the line, never on it: once the
+  // track is on the page (text is measured only there), it slides along the track from the
+  // line's inner end until its box clears the line's box (the line's stroke and a margin).
+  placeStartLabel() {
+    if (!this.node.isConnected) return;
+    const f = this.frac(0);
+    const [ax, ay] = ovalPoint(f, -66);
+    this.startLabel.setAttribute("x", ax.toFixed(1));
+    this.startLabel.setAttribute("y", ay.toFixed(1));
+    const box = this.startLabel.getBBox();
+    if (!box.width) return;  // not laid out yet (a hidden page): the next draw tries again
+    const line = this.startLine.getBBox();
+    const pad = 12;
+    const clear = (dx, dy) => box.x + dx > line.x + line.width + pad || box.x + box.width + dx < line.x - pad
+      || box.y + dy > line.y + line.height + pad || box.y + box.height + dy < line.y - pad;
+    const [bx, by] = ovalPoint(f + 0.001, -66);
+    const len = Math.hypot(bx - ax, by - ay) || 1;
+    const [tx, ty] = [(bx - ax) / len, (by - ay) / len];
+    for (let shift = 0; shift <= 400; shift += 6) {
+      for (const sign of [1, -1]) {
+        const [dx, dy] = [tx * shift * sign, ty * shift * sign];
+        if (!clear(dx, dy)) continue;
+        this.startLabel.setAttribute("x", (ax + dx).toFixed(1));
+        this.startLabel.setAttribute("y", (ay + dy).toFixed(1));
+        return;
+      }
+    }
   }
 
   draw() {

@@ -94,7 +94,7 @@ export function velodrome(view, ui) {
   for (let lane = 1; lane <= LANES; lane++) {
     root.append(svg("polygon", { points: quad(0, GAP, (lane - 1) * LANE, lane * LANE), class: lane % 2 ? "pi-line-a" : "pi-line-b" }));
     const [x, y] = point(GAP / 2, (lane - 0.5) * LANE);
-    root.append(svg("text", { x, y: y + 6, "text-anchor": "middle", class: "pi-lane-no" }, String(lane)));
+    root.append(svg("text", { x, y, "text-anchor": "middle", "dominant-baseline": "central", class: "pi-lane-no" }, String(lane)));
   }
   for (const off of view.track.lines.filter((o) => o !== 0)) {
     const s = colStart(off, length);
@@ -102,8 +102,9 @@ export function velodrome(view, ui) {
     const [x1, y1] = point(s, LANES * LANE);
     root.append(svg("line", { x1: x0, y1: y0, x2: x1, y2: y1, class: "pi-line-2" }));
   }
-  const [lx, ly] = point(GAP / 2, LANES * LANE + 22);
-  root.append(svg("text", { x: lx, y: ly, "text-anchor": "middle", class: "pi-caption" }, t("pi_line")));
+  // the line's caption over the track, from the line on (room for it at a TV's size too)
+  const [lx, ly] = point(0, LANES * LANE + 8);
+  root.append(svg("text", { x: lx, y: ly, class: "pi-caption" }, t("pi_line")));
   // infield: direction and legend
   root.append(svg("text", { x: CX, y: CY - 40, "text-anchor": "middle", class: "pi-infield" }, t("pi_direction")),
     svg("text", { x: CX, y: CY, "text-anchor": "middle", class: "pi-infield-small" }, t("pi_lanes_legend")),
@@ -122,10 +123,22 @@ export function velodrome(view, ui) {
     const moving = r.rider === view.mover || r.rider === ui.placing;
     root.append(svg("g", { class: `pi-rider ${ownerClass(r.owner)}${moving ? " is-mover" : ""}`, "data-rider": r.rider, role: "img", "aria-label": keyed("pi_rider_at", { rider: r.rider, lane: r.lane }) },
       svg("circle", { cx: x, cy: y, r: 14 }),
-      svg("text", { x, y: y + 5, "text-anchor": "middle" }, String(r.rider))));
+      svg("text", { x, y, "text-anchor": "middle", "dominant-baseline": "central" }, String(r.rider))));
   }
+  sized.observe(root);
   return root;
 }
+
+// Each track drawn says how many of its own units make a pixel on the screen (--pi-px), so
+// the TV's style can draw the track's words and numbers at its text size, however big the
+// track is shown there (the lobby's, the race's, the finish's).
+const sized = new ResizeObserver((entries) => {
+  for (const { target } of entries) {
+    if (!target.isConnected) { sized.unobserve(target); continue; }
+    const scale = target.getScreenCTM()?.a;
+    if (scale) target.style.setProperty("--pi-px", (1 / scale).toFixed(4));
+  }
+});
 
 // The points a rider passes through going from (col0, lane0) to (col1, lane1): forward
 // along the lap (the way the riders go), drifting across the lanes on the way.

@@ -43,7 +43,25 @@ export function gapText(seconds) {
 // The server's profile drawing (its own SVG markup, no script) as nodes of our SVG.
 function profileNodes(markup) {
   const doc = new DOMParser().parseFromString(`<svg xmlns="${SVG}">${markup}</svg>`, "image/svg+xml");
+  markProfile(doc.documentElement);
   return [...doc.documentElement.childNodes].map((n) => document.importNode(n, true));
+}
+
+const CLIMB_INK = "#d1432b"; // the drawing's red (raceday.drawing.svg.RED): a climb's label
+
+// The drawing's words the page moves: each climb's label ("HC (6)", in the drawing's red),
+// which steps aside from a disc; the squares-to-go along the bottom (the lowest row), whose
+// two ends read inwards from their ticks so they stay inside the profile's box.
+function markProfile(root) {
+  const texts = [...root.querySelectorAll("text")];
+  for (const label of texts) if (label.getAttribute("fill") === CLIMB_INK) label.classList.add("climb-label");
+  const bottom = Math.max(...texts.map((x) => Number(x.getAttribute("y"))));
+  const axis = texts.filter((x) => Number(x.getAttribute("y")) === bottom)
+    .sort((a, b) => Number(a.getAttribute("x")) - Number(b.getAttribute("x")));
+  if (axis.length < 2) return;
+  for (const label of axis) label.classList.add("axis-label");
+  axis[0].setAttribute("text-anchor", "start");
+  axis[axis.length - 1].setAttribute("text-anchor", "end");
 }
 
 export function riderName(film, number) {
@@ -147,6 +165,7 @@ export function filmStage(film, opts = {}) {
     const f = frame;
     const gs = f ? f.groups : [];
     const seen = new Set();
+    const boxes = []; // where each disc ends up: [left, top, right, bottom]
     const glide = ms > 0 && !reducedMotion();
     gs.forEach((g, i) => {
       const key = groupKey(g);
@@ -169,7 +188,9 @@ export function filmStage(film, opts = {}) {
       disc.style.transitionDuration = glide && !fresh ? `${ms}ms` : "0ms"; // CSSOM: allowed by the CSP
       disc.style.transform = `translate(${x.toFixed(2)}px, ${y.toFixed(2)}px)`;
       layer.append(disc); // in the frame's order: the front group drawn last, on top
+      boxes.push([x - radius, y - radius, x + radius, y + radius]);
     });
+    clearLabels(boxes);
     for (const [key, disc] of discs) {
       if (!seen.has(key)) { disc.remove(); discs.delete(key); }
     }
@@ -178,6 +199,29 @@ export function filmStage(film, opts = {}) {
     if (gs.length && scroller && scroller.scrollWidth > scroller.clientWidth) {
       const front = (Math.min(gs[0][1], route.distance) + 5) / (route.distance + 10 / route.step);
       scroller.scrollLeft = Math.max(0, front * scroller.scrollWidth - scroller.clientWidth * 0.7);
+    }
+  }
+
+  // A climb's label ("HC (6)") that a group's disc would cover moves beside the discs
+  // over it, to the left (else the right) of them, at its height; back when they have gone.
+  function clearLabels(boxes) {
+    const pad = 0.6;
+    const hits = (b) => boxes.filter((d) => d[0] < b.x + b.width + pad && b.x - pad < d[2]
+      && d[1] < b.y + b.height && b.y < d[3]);
+    for (const label of pic.querySelectorAll(".climb-label")) {
+      label.dataset.x ??= label.getAttribute("x");
+      label.setAttribute("x", label.dataset.x);
+      label.setAttribute("text-anchor", "middle");
+      const box = label.getBBox();
+      if (!box.width) continue; // not laid out (not in the page yet)
+      const over = hits(box);
+      if (!over.length) continue;
+      label.setAttribute("text-anchor", "end");
+      label.setAttribute("x", String(Math.min(...over.map((d) => d[0])) - pad));
+      const left = label.getBBox();
+      if (left.x >= -5 && !hits(left).length) continue;
+      label.setAttribute("text-anchor", "start");
+      label.setAttribute("x", String(Math.max(...over.map((d) => d[2])) + pad));
     }
   }
 

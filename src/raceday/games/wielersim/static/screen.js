@@ -124,8 +124,8 @@ export function mountScreen(root, ctx, kind) {
 
   const pausedLine = el("p", { class: "wv-paused", role: "status" });
   let finaleKey = "";
-  const finaleSlot = el("div");
-  const linksBox = el("div");
+  const finaleSlot = el("div", { class: "wv-finale-slot" });
+  const linksBox = el("div", { class: "wv-links-box" });
   const podiumBox = el("div", { class: "wv-podium" }, finaleSlot, linksBox);
   const resultBox = el("div", { class: "wv-result" });
   const finishedBox = el("div", { class: "wv-finished" }, podiumBox, resultBox);
@@ -143,7 +143,10 @@ export function mountScreen(root, ctx, kind) {
   function links(v) {
     const f = v.film;
     const out = [];
-    if (f.campaign) {
+    if (f.lesson) {  // the lesson's first race: back to the lesson, or on to any race
+      out.push(el("a", { href: "/learn/wielersim", class: "button primary", id: "wv-lesson-back" }, t("wv_back_to_lesson")));
+      out.push(el("a", { href: "/wielersim", class: "button" }, t("wv_another")));
+    } else if (f.campaign) {
       out.push(el("a", { href: `/wielersim?campaign=${encodeURIComponent(f.campaign)}&stage=${f.stage}`, class: "button primary", id: "wv-tables" }, t("wv_tables")));
     } else if (f.route_name && f.peloton_name && f.seed) {
       const q = new URLSearchParams({ route: f.route_name, peloton: f.peloton_name, seed: f.seed });

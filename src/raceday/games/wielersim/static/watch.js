@@ -1,5 +1,7 @@
 // The WielerSIM page: watch one race, or a saved stage race (the same campaign the
 // terminal's `raceday wielersim tour` rides): ride the next stage, see the tables and the GC.
+// With ?lesson=wielersim (the lesson's last step), the lesson's own first race: its route
+// as the server reads it from the lesson, and a button that opens a watch room for it.
 import { api, el, tokens } from "/static/js/common.js";
 import { keyed, languageButton, onLanguage, setAttribute, t, translatePage } from "/static/js/i18n.js";
 import { createRoom } from "/static/js/rooms.js";
@@ -87,7 +89,9 @@ function gcChart(view) {
   const crowded = stages > 8;
   view.stages.filter((st) => st.ridden).forEach((st, i) => {
     const label = st.prologue ? t(crowded ? "wv_axis_prologue_short" : "wv_axis_prologue") : String(hasPrologue ? i : i + 1);
-    pic.append(svg("text", { x: x(i), y: H - B + 16, "text-anchor": "middle", class: "gc-stage", "data-stage": st.index }, label));
+    // the first stage's word reads on from the axis, clear of the gaps' labels left of it
+    const first = i === 0 && stages > 1;
+    pic.append(svg("text", { x: first ? x(i) - 4 : x(i), y: H - B + 18, "text-anchor": first ? "start" : "middle", class: "gc-stage", "data-stage": st.index }, label));
   });
   pic.append(svg("text", { x: (L + W - R) / 2, y: H - 6, "text-anchor": "middle" }, t("wv_after_stage")));
   series.forEach((s, k) => {
@@ -271,6 +275,39 @@ function drawHome(box, list) {
       tourForm));
 }
 
+// The lesson's first race: the route section by section, then a watch room the server makes
+// from the lesson's own data (the page sends no route).
+const ROADS = ["flat", "uphill", "cobbles"];
+
+function drawLesson(box, race) {
+  const route = race.route;
+  const watch = el("button", { type: "button", class: "primary", id: "wv-lesson-watch" }, t("wv_lesson_watch"));
+  watch.addEventListener("click", async () => {
+    watch.disabled = true;
+    try {
+      const room = await api("/api/wielersim/lesson", {});
+      tokens.setHost(room.code, room.host_token);
+      location.href = `/host/${room.code}`;
+    } catch (e) { fail(e); watch.disabled = false; }
+  });
+  box.replaceChildren(el("section", { class: "card wv-lesson", id: "wv-lesson" },
+    el("h2", { id: "wv-lesson-name" }, t("wv_lesson_title", { name: route.name })),
+    el("p", {}, t("wv_lesson_intro", { distance: route.distance, riders: race.riders })),
+    el("h3", { id: "wv-lesson-sections-label" }, t("wv_lesson_sections")),
+    el("ol", { class: "wv-lesson-sections", "aria-labelledby": "wv-lesson-sections-label" },
+      route.sections.map((s) => el("li", { "data-section": s.name }, el("strong", {}, s.name), " — ",
+        t("wv_lesson_section", { length: s.end - s.start, road: t(`wv_lesson_road_${ROADS[s.road] ?? "flat"}`) })))),
+    el("p", {}, watch),
+    el("p", { class: "note" }, t("wv_lesson_watch_note")),
+    el("p", {}, el("a", { href: `/learn/${encodeURIComponent(params.get("lesson"))}` }, t("wv_back_to_lesson")))));
+}
+
+async function lessonRace(box) {
+  const race = await api("/api/wielersim/lesson");
+  drawLesson(box, race);
+  redraw = () => drawLesson(box, race);
+}
+
 async function main() {
   const box = el("main", { class: "watch-main" });
   const draw = () => app.replaceChildren(header(), error, box);
@@ -280,7 +317,8 @@ async function main() {
   try {
     choices = await api("/api/wielersim/choices");
     const name = params.get("campaign");
-    if (name) await showCampaign(name, box); else await home(box);
+    if (params.get("lesson")) await lessonRace(box);
+    else if (name) await showCampaign(name, box); else await home(box);
   } catch (e) { fail(e); }
 }
 

@@ -80,7 +80,7 @@ function moveButton(m, i) {
 function feedback() {
   if (!result) return el("div", { class: "learn-feedback", id: "learn-feedback", "aria-live": "polite" });
   const words = say(result.words, { move: step.params.move });
-  const happened = result.events.map((e) => describeEvent(game, e, language()))
+  const happened = (result.told ?? result.events).map((e) => describeEvent(game, e, language()))
     .filter((s) => s && !s.startsWith("event."));
   const parts = result.right
     ? [el("p", { class: "learn-right" }, el("strong", {}, t("learn_right")), " ", words),
@@ -120,8 +120,9 @@ function playPart() {
     room ? el("p", {}, t("learn_play_level", { level })) : el("p", { class: "note" }, t("learn_play_no_room", { game })),
     room && t(`learn_room_${game}`) !== `learn_room_${game}` ? el("p", { class: "note", id: "learn-room-note" }, t(`learn_room_${game}`)) : null,
     el("p", {}, button),
-    // a room with hints on shows the move a stronger computer would play on each turn
-    room?.hints ? el("p", { id: "learn-hints-on" }, t("learn_hints_on"))
+    // a room with hints on shows the move a stronger computer would play on each turn (a
+    // game's own table may say what its hints are instead: "<game>.learn_hints_on")
+    room?.hints ? el("p", { id: "learn-hints-on" }, say("learn_hints_on"))
       : el("p", { class: "note" }, t(own ? "learn_hints_note_own" : "learn_hints_note", { game })),
     el("p", { class: "error", role: "alert", id: "learn-error" }),
   ];

@@ -77,6 +77,17 @@ export function optionField(schema, field, { game, id = `${game}-${field}`, valu
     const none = kind.nullable ? [el("option", { value: "" }, optionWords(game, `option.${field}.none`, "—"))] : [];
     input = el("select", { name: field, id }, none, values.map((v) => el("option", { value: String(v) }, choiceText(v))));
     input.value = shown === null || shown === undefined ? "" : String(shown);
+    // a choice's short name in the select (a narrow card shows it whole), what it means
+    // ("option.<field>.<value>.about") in a line under it that follows the choice
+    const about = (v) => optionWords(game, `option.${field}.${v}.about`, "");
+    if (values.some((v) => about(v))) {
+      const note = el("p", { class: "note option-about", id: `${id}-about` });
+      const say = () => { note.textContent = about(input.value); };
+      input.setAttribute("aria-describedby", note.id);
+      input.addEventListener("change", say);
+      say();
+      return { field, nodes: [el("label", { for: id }, label), input, note], input, read: () => asValue(kind, input.value) };
+    }
   } else if (kind.type === "integer" || kind.type === "number") {
     input = el("input", {
       type: "number", name: field, id, min: kind.minimum ?? kind.exclusiveMinimum, max: kind.maximum,
