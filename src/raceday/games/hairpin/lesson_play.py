@@ -33,8 +33,8 @@ def lesson_event(event: Event) -> Event:
     for fact in ("player", "victim"):
         if isinstance(data.get(fact), str):
             data[fact] = {"key": f"side.{data[fact]}"}
-    if event.kind == "move" and isinstance(data.get("kind"), str):
-        kind = data.get("choice") or data["kind"]
+    if event.kind == "move" and isinstance(data.get("how"), str):
+        kind = data.get("choice") or data["how"]
         data["action"] = {"key": f"move.{kind}",
                           "params": {"from": data.get("from"), "to": data.get("to")}}
     return Event(event.kind, data)
