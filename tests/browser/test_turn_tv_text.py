@@ -265,3 +265,44 @@ def test_the_stage_races_gc_chart_labels_stay_apart(open_page: Any, server: str,
     assert tv.locator(".gc-chart .gc-stage").count() == 2
     assert chart.evaluate(APART) == []
     assert tv.js_errors == []
+
+
+# Red to move, one lap from winning Hairpin's short game: the end comes in a few moves
+HAIRPIN_LATE = "..bbbb/r...b./r..rrr r 2-0 0-0 0-0 0 40"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_hairpins_podium_keeps_each_name_on_one_line_on_a_tv_and_a_laptop(
+        open_page: Any, server: str, lang: str) -> None:
+    """Hairpin's finish on the TV (1920x1080), then the same page at a laptop's 1440x900:
+    the computer's "Computer (medium)" (「コンピューター（ふつう）」) beside a person's name in
+    the side column, each name on one line (it wrapped onto two on an even split)."""
+    room = new_room(server, "hairpin", variant="short", red="human", black="medium",
+                    position=HAIRPIN_LATE)
+    tv = host_page(open_page, TV, server, room, lang=lang)
+    phone = open_page(PHONE, f"{server}play/{room['code']}", {"raceday.lang": lang})
+    phone.fill("#name", "Aki")
+    phone.keyboard.press("Enter")
+    tv.get_by_text("Aki").first.wait_for()
+    tv.locator("#start").click()
+    for _turn in range(100):  # a hang guard: the game ends in a few moves
+        phone.wait_for_selector(f"{CHOICE['hairpin']}, {RESULT['hairpin']}")
+        if phone.locator(RESULT["hairpin"]).count():
+            break
+        try:
+            phone.locator(CHOICE["hairpin"]).first.click(timeout=5_000)
+        except Exception:  # redrawn under the click: choose again
+            continue
+    tv.locator(".finale .podium").wait_for()
+    for viewport in (TV, {"width": 1440, "height": 900}):
+        tv.set_viewport_size(viewport)
+        wait_for_style_sheets(tv)
+        settle_animations(tv)
+        names = tv.locator(".podium .step-name").evaluate_all(ONE_LINE)
+        assert len(names) == 2, names
+        assert any(name.startswith(("Computer", "コンピューター")) for name, _ in names), names
+        assert all(lines == 1 for _name, lines in names), (viewport["width"], names)
+        size = tv.evaluate("[document.documentElement.scrollWidth,"
+                           " document.documentElement.scrollHeight]")
+        assert size[0] <= viewport["width"] and size[1] <= viewport["height"], size
+    assert tv.js_errors == [] and phone.js_errors == []
