@@ -13,6 +13,7 @@ KEIRIN night has the bell, the sprint and riders 2 and 4 crossing level (a photo
 from __future__ import annotations
 
 import json
+import re
 import sys
 import urllib.request
 from collections.abc import Iterator
@@ -58,22 +59,31 @@ def bid_through_the_auction(room: DerbyRoom, bids: dict[str, tuple[int, int]],
 
 
 @cache
-def derby_views() -> tuple[JSON, ...]:
-    """The TV's views of seed 13's first race, from betting to the results tick."""
+def derby_views(seat: int | None = None) -> tuple[JSON, ...]:
+    """The TV's views of seed 13's first race, from betting to the results tick (the
+    phone's of ``seat``, if given, who has bought a win and a quinella ticket first)."""
     room = DerbyRoom.create({"races": 4, "fall_rate": "0.15"}, 13)
     room.add_seat("Aki")
     room.add_seat("Ben")
     rng = np.random.default_rng(13)
     room.handle(HOST, {"type": "start", "computers": 1}, rng)
     bid_through_the_auction(room, {"d20": (1500, 0), "d12": (0, 900)}, rng)
+    if seat is not None:
+        for kind, horses in (("win", ["d20"]), ("quinella", ["d12", "d20"])):
+            room.handle(Actor.player(seat), {"type": "ticket", "kind": kind, "horses": horses,
+                                             "stake": 300}, rng)
     for i in (0, 1):
         room.handle(Actor.player(i), {"type": "done"}, rng)
-    views = [copy(room.public_view())]
+
+    def seen() -> JSON:
+        return copy(room.public_view() if seat is None else room.view(Actor.player(seat)))
+
+    views = [seen()]
     while not views[-1]["live"]["finished"]:
         room.handle(Actor.timeline(), {"type": "tick"}, rng)
-        views.append(copy(room.public_view()))
+        views.append(seen())
     room.handle(Actor.timeline(), {"type": "tick"}, rng)  # the results, after the finish
-    views.append(copy(room.public_view()))
+    views.append(seen())
     return tuple(views)
 
 
@@ -793,15 +803,18 @@ def test_keirin_derny_start_label_stands_clear_of_the_start_line(
 
 
 # Every line of every headline the announcer shows, step by step through a race on the
-# page's own width: each <p> of the headline split where the browser broke it.
-HEADLINE_LINES = """async ([game, views, lang]) => {
+# page's own width: each <p> of the headline split where the browser broke it. Given a
+# selector (and "play" for the phone's page), the lines of each element it picks instead.
+HEADLINE_LINES = """async ([game, views, lang, selector = ".announcer.is-on p", page = "host"]) => {
   const i18n = await import("/static/js/i18n.js");
   await i18n.setLanguage(lang);
-  const host = await import(`/games/${game}/static/host.js`);
+  const host = await import(`/games/${game}/static/${page}.js`);
   const root = document.createElement("main");
   document.body.replaceChildren(root);
-  document.body.classList.add("big");
-  const ctx = { role: "spectator", code: "TEST", info: {}, error: { show() {} } };
+  if (page === "play") root.id = "phone";  // as the phone's page holds it
+  else document.body.classList.add("big");
+  const ctx = { role: page === "play" ? "player" : "spectator", code: "TEST", info: {},
+                error: { show() {} } };
   const screen = host.mount(root, ctx);
   screen.welcome(views[0], []);
   await new Promise((done) => {  // the game's and the announcer's sheets, loaded
@@ -830,7 +843,7 @@ HEADLINE_LINES = """async ([game, views, lang]) => {
   const shown = [];
   for (const v of views.slice(1)) {
     screen.update(v, v.live?.step ?? []);
-    for (const p of root.querySelectorAll(".announcer.is-on p")) shown.push(linesOf(p));
+    for (const p of root.querySelectorAll(selector)) shown.push(linesOf(p));
   }
   return shown;
 }"""
@@ -852,6 +865,54 @@ def test_headlines_on_a_phone_leave_no_word_alone(chromium: Any, base: str, game
     assert short == [], short
     page.context.close()
 
+
+
+# Japanese words Chromium's phrase breaking cut on a 390 px phone, by page: (the game, its
+# page, what of it) -> the elements. 「第 | 2ハロン」 in the phone's race heading,
+# 「払 | 戻 1,320」 in its tickets, 「す。」 alone under KEIRIN's odds note on the host's page.
+JA_WORDS = {
+    ("derby", "play", ".dd-phone-race h2"): "the phone's race heading",
+    ("derby", "play", ".dd-phone-race .tickets li"): "the phone's tickets",
+    ("keirin", "host", ".kr-status"): "KEIRIN's odds note",
+}
+
+
+# The units no line may cut: a number with its counter (「第2ハロン」, 「第1レース」) and a
+# payout with its amount (「払戻 1,320」).
+WHOLE = re.compile(r"第\d+(?:ハロン|レース)|払戻\s?[\d,]+")
+
+
+@pytest.mark.parametrize(("game", "page", "selector"), list(JA_WORDS))
+def test_japanese_on_a_phone_keeps_words_whole(chromium: Any, base: str, game: str, page: str,
+                                               selector: str) -> None:
+    """At 390 px in Japanese, step by step through a race: no line of these elements is
+    shorter than 3 characters (a lone syllable) and none cuts a number from its counter."""
+    tv = tv_page(chromium, base, PHONE)
+    views = (derby_views(0) if page == "play" else derby_views()) if game == "derby" \
+        else keirin_results_views()
+    shown = [lines for lines in tv.evaluate(HEADLINE_LINES, [game, [*views], "ja", selector, page])
+             if lines]  # an element drawn empty at a step has no lines
+    assert shown, f"no {JA_WORDS[game, page, selector]} shown: the test checks nothing"
+    assert any(len(lines) > 1 for lines in shown), \
+        f"{JA_WORDS[game, page, selector]} never wrapped at 390 px: the test checks nothing"
+    short = [lines for lines in shown if min(len(line) for line in lines) < 3]
+    assert short == [], short
+    cut = [(word, lines) for lines in shown for word in WHOLE.findall("".join(lines))
+           if not any(word in line for line in lines)]
+    assert cut == [], cut
+    tv.context.close()
+
+
+def test_the_derby_race_tables_headers_stay_on_one_line_in_japanese(chromium: Any,
+                                                                      base: str) -> None:
+    """The Derby host's race table at 390 px in Japanese: each column header on one line
+    (「出目」 wrapped to 「出 | 目」 in its narrow die column)."""
+    tv = tv_page(chromium, base, PHONE)
+    heads = ".dd-course .dd-head :is(.dd-label, .dd-die, .dd-status)"
+    shown = tv.evaluate(HEADLINE_LINES, ["derby", [*derby_views()], "ja", heads, "host"])
+    assert any("出目" in "".join(lines) for lines in shown), shown
+    assert [lines for lines in shown if len(lines) > 1] == [], shown
+    tv.context.close()
 
 # The Derby's big screen mounted as the host's on a phone (a phone as the big screen): the
 # lobby of `view` with its join box, news line and start form, in `lang`; the first
