@@ -116,17 +116,19 @@ def long_shot_views() -> tuple[JSON, ...]:
 
 
 @cache
-def keirin_views() -> tuple[JSON, ...]:
-    """The TV's views of seed 5's race (9 riders), step by step to the result."""
+def keirin_views(seat: int | None = None) -> tuple[JSON, ...]:
+    """The TV's views of seed 5's race (9 riders), step by step to the result (the phone's
+    of ``seat``, if given)."""
     room = KeirinRoom.create({"races": 1, "riders": 9}, 5)
     room.add_seat("Aki")
     rng = np.random.default_rng(5)
     room.handle(HOST, {"type": "start"}, rng)
     room.handle(Actor.player(0), {"type": "done"}, rng)
-    views = [copy(room.view(HOST))]
+    who = HOST if seat is None else Actor.player(seat)
+    views = [copy(room.view(who))]
     while room.phase() == "racing":
         room.handle(Actor.timeline(), {"type": "tick"}, rng)
-        views.append(copy(room.view(HOST)))
+        views.append(copy(room.view(who)))
     return tuple(views)
 
 
@@ -811,8 +813,10 @@ HEADLINE_LINES = """async ([game, views, lang, selector = ".announcer.is-on p", 
   const host = await import(`/games/${game}/static/${page}.js`);
   const root = document.createElement("main");
   document.body.replaceChildren(root);
-  if (page === "play") root.id = "phone";  // as the phone's page holds it
-  else document.body.classList.add("big");
+  if (page === "play") {  // as the phone's page holds it (not the replay page's big body)
+    root.id = "phone";
+    document.body.className = "";
+  } else document.body.classList.add("big");
   const ctx = { role: page === "play" ? "player" : "spectator", code: "TEST", info: {},
                 error: { show() {} } };
   const screen = host.mount(root, ctx);
@@ -874,6 +878,7 @@ JA_WORDS = {
     ("derby", "play", ".dd-phone-race h2"): "the phone's race heading",
     ("derby", "play", ".dd-phone-race .tickets li"): "the phone's tickets",
     ("keirin", "host", ".kr-status"): "KEIRIN's odds note",
+    ("keirin", "play", ".feed"): "the phone's news line (「…もう一度振る！」)",
 }
 
 
@@ -888,8 +893,9 @@ def test_japanese_on_a_phone_keeps_words_whole(chromium: Any, base: str, game: s
     """At 390 px in Japanese, step by step through a race: no line of these elements is
     shorter than 3 characters (a lone syllable) and none cuts a number from its counter."""
     tv = tv_page(chromium, base, PHONE)
-    views = (derby_views(0) if page == "play" else derby_views()) if game == "derby" \
-        else keirin_results_views()
+    views = {("derby", "host"): derby_views, ("derby", "play"): lambda: derby_views(0),
+             ("keirin", "host"): keirin_results_views,
+             ("keirin", "play"): lambda: keirin_views(0)}[game, page]()
     shown = [lines for lines in tv.evaluate(HEADLINE_LINES, [game, [*views], "ja", selector, page])
              if lines]  # an element drawn empty at a step has no lines
     assert shown, f"no {JA_WORDS[game, page, selector]} shown: the test checks nothing"
