@@ -612,6 +612,27 @@ def test_keirin_finish_on_a_phone_covers_no_track(chromium: Any, base: str, lang
     page.context.close()
 
 
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_keirin_photo_strip_stays_inside_the_finish_box_at_every_width(
+        chromium: Any, base: str, lang: str) -> None:
+    """The finish's photo strip (the margins, with its tick marks) lies inside the finish
+    box's border on a TV, a laptop, a narrow window and phones, the window shrunk step by
+    step from the TV's 1920 px."""
+    views = [*keirin_views()]
+    page = tv_page(chromium, base)
+    said = page.evaluate(MOUNT, ["keirin", views, lang, None])["said"]
+    page.evaluate(MOUNT, ["keirin", views, lang, index_of(said, "winner") + 2])
+    wait_for_style_sheets(page)
+    for width, height in ((1920, 1080), (1440, 900), (1024, 768), (800, 600), (701, 800),
+                          (600, 900), (390, 844), (320, 640)):
+        turn_to(page, {"width": width, "height": height})
+        boxes = page.evaluate(KEIRIN_PHONE_BOXES)
+        assert boxes["strip"] is not None and within(boxes["strip"], boxes["inner"]), \
+            (width, boxes)
+        assert boxes["scrollWidth"] <= width, (width, boxes)
+    page.context.close()
+
+
 LAPTOP = {"width": 1440, "height": 900}
 
 # What the shown headline lies over: each visible element of `selectors` whose box meets the
