@@ -357,6 +357,63 @@ def test_events_are_facts_rendered_by_the_message_tables(game: Any) -> None:
             != set(slots.findall(tables[1][k]))] == []
 
 
+
+# Every counted word of the plugin's tables: (key, the count, other parameters) -> English
+# for 1 and for 2 (Japanese has no plural: both forms read the same).
+COUNTED_CHIPS = [
+    ("action.bet", "stake", {"name": "Red"}, "back Red for 1 chip", "back Red for 2 chips"),
+    ("event.bet_won", "stake", {"player_name": "Red", "name": "Red", "chips": 6},
+     "Red backed Red for 1 and wins 1 chip (now 6).",
+     "Red backed Red for 2 and wins 2 chips (now 6)."),
+    ("event.bet_lost", "stake", {"player_name": "Red", "name": "Blue", "chips": 4},
+     "Red backed Blue for 1 and loses it (now 4).",
+     "Red backed Blue for 2 and loses them (now 4)."),
+    ("event.prize", "prize", {"name": "Red", "chips": 9},
+     "Red is ahead at the end: its player takes the prize of 1 chip (now 9).",
+     "Red is ahead at the end: its player takes the prize of 2 chips (now 9)."),
+    ("result.money", "mine", {"name": "Red", "theirs": 0},
+     "Red's player wins, the richest with 1 chip against 0 for the next.",
+     "Red's player wins, the richest with 2 chips against 0 for the next."),
+    ("result.draw", "chips", {}, "A draw: 1 chip each.", "A draw: 2 chips each."),
+    ("ui.purse", "chips", {"square": 3, "length": 20}, "1 chip, square 3 of 20.",
+     "2 chips, square 3 of 20."),
+    ("print.track", "length", {}, "Track of 1 square", "Track of 2 squares"),
+]
+
+
+@pytest.mark.parametrize(("key", "count", "params", "one", "two"), COUNTED_CHIPS,
+                         ids=[c[0] for c in COUNTED_CHIPS])
+def test_a_count_of_one_reads_in_the_singular(game: Any, key: str, count: str,
+                                              params: dict[str, Any], one: str,
+                                              two: str) -> None:
+    from raceday.present import render
+
+    assert render(key, "en", NAME, {**params, count: 1}) == one
+    assert render(key, "en", NAME, {**params, count: 2}) == two
+    ja = [render(key, "ja", NAME, {**params, count: n}) for n in (1, 2)]
+    assert key not in ja[0] and "{" not in ja[0] and ja[0] != ja[1]
+
+
+def test_no_english_template_counts_chips_squares_or_rounds_without_forms(game: Any) -> None:
+    from raceday.present.messages import PLURAL_FORM
+
+    en = json.loads((ROOT / "tests/sixth_game/src/raceday_twindash/messages/en.json")
+                    .read_text(encoding="utf-8"))
+    counted = re.compile(r"\{(\w+)\} (?:chips|squares|rounds)\b")
+    unformed = [k for k, text in en.items() if not PLURAL_FORM.search(k)
+                and any(c not in {"theirs"} for c in counted.findall(text))]
+    assert unformed == []
+    for lang in ("en", "ja"):
+        course = render_course(lang, chips=1)
+        assert "{" not in course and not re.search(r"\b1 chips", course)
+
+
+def render_course(lang: str, **options: Any) -> str:
+    from raceday.present import render
+
+    return render("ui.course", lang, NAME, {"length": 20, "rounds": 8, "chips": 5,
+                                            "max_stake": 3, "prize": 3, **options})
+
 # --- the room declaration (played in browsers in tests/browser) ------------------------
 def test_the_room_keeps_bets_sealed_and_survives_a_restart(game: Any) -> None:
     import numpy as np
@@ -484,7 +541,8 @@ def test_plays_in_the_terminal_against_the_computer(site: Path) -> None:
     first = raceday(site, *args, stdin="2\n7\n1\n")
     assert first.returncode == 0, first.stderr
     out = first.stdout
-    assert "You run Red." in out and "back Red for 1 chips" in out
+    assert "You run Red." in out and "back Red for 1 chip\n" in out
+    assert not re.search(r"\b1 chips", out)  # the plural forms: "1 chip", "2 chips"
     assert out.count("Red seals a bet.") == 3 and "Red backed Red for 1" in out
     assert "Blue backed Blue for 3" in out or "Blue backed Red for 3" in out
     assert "wins" in out or "draw" in out.lower()

@@ -120,7 +120,7 @@ def test_a_whole_keirin_night_with_a_tv_and_three_phones(server: str, pages: Pag
     names = ["Aki", "Ben", "Chie"]
     phones = [join_phone(pages, server, code, n) for n in names]
     host.get_by_text("Players (3 of 12)").wait_for()
-    host.get_by_role("button", name="Start the evening").click()
+    host.get_by_role("button", name="Start the night").click()
     for p in phones:
         p.get_by_text("Race 1 of 2 — betting open").wait_for()
     # the odds board on the TV, the betting slip on the phones
@@ -217,7 +217,7 @@ def test_the_race_runs_on_the_server_with_the_tv_switched_off(server: str, pages
     second big screen does not make it any faster: every step is one update, at the pace."""
     host, code = create_room(pages, server, races="1", riders="6")
     aki = join_phone(pages, server, code, "Aki")
-    host.get_by_role("button", name="Start the evening").click()
+    host.get_by_role("button", name="Start the night").click()
     aki.get_by_text("Race 1 of 1 — betting open").wait_for()
     host.locator("body[data-phase=betting]").wait_for(state="attached")
     # the TV's ?speed asked the server for its fastest pace; then the TV is switched off

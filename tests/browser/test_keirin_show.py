@@ -99,7 +99,7 @@ def test_no_phone_sees_its_payout_before_the_tv_shows_the_finish(
     phones = [join(open_page, server, code, n, PHONES[i % 2])
               for i, n in enumerate(["Aki", "Ben", "Chie"])]
     tv.locator(".seats li").nth(2).wait_for()
-    tv.get_by_role("button", name="Start the evening").click()
+    tv.get_by_role("button", name="Start the night").click()
     for phone in phones:
         phase(phone, "betting")
     buy(phones[0], "win", [1], "100")
@@ -239,7 +239,7 @@ def test_every_phase_fits_the_tv_and_the_phones(server: str,
     check_tv(tv, "lobby")
     for phone in phones:
         check_phone(phone, "lobby")
-    tv.get_by_role("button", name="Start the evening").click()
+    tv.get_by_role("button", name="Start the night").click()
     for phone in phones:
         phase(phone, "betting")
         got = phone.evaluate(FITS_PHONE)
@@ -319,7 +319,7 @@ def test_the_pools_stay_sealed_while_betting_is_open(server: str,
     aki = join(open_page, server, code, "Aki", PHONES[0])
     ben = join(open_page, server, code, "Ben", PHONES[1])
     tv.locator(".seats li").nth(1).wait_for()
-    tv.get_by_role("button", name="Start the evening").click()
+    tv.get_by_role("button", name="Start the night").click()
     phase(aki, "betting")
     buy(aki, "win", [4], "250")
     buy(ben, "win", [2], "100")
@@ -349,7 +349,7 @@ def test_a_full_room_of_twelve_still_fits_the_tv(server: str,
     tv = tv_page(open_page, server, code, token, speed="1")
     tv.locator(".seats li").nth(11).wait_for()
     check_tv(tv, "lobby (12 seats)")
-    tv.get_by_role("button", name="Start the evening").click()
+    tv.get_by_role("button", name="Start the night").click()
     phase(tv, "betting")
     assert tv.locator(".kr-standings tbody tr").count() == 12
     check_tv(tv, "betting (12 seats)")

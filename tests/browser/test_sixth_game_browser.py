@@ -109,8 +109,8 @@ def test_a_whole_race_of_three_players_with_sealed_bets(open_page: Any, server: 
     # Round 2, in the other order: Blue first, then Green and Red; the host rolls the last.
     blue.wait_for_selector("button.td-choice")
     seal(blue, "見送り（賭けない）")
-    seal(green, "back Green for 1 chips")
-    seal(red, "back Red for 1 chips")
+    seal(green, "back Green for 1 chip")
+    seal(red, "back Red for 1 chip")
     roll(tv)
     for page in (tv, red, green, audience):
         page.wait_for_selector(".td-result")

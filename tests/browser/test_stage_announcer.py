@@ -32,7 +32,7 @@ from raceday.web.app import create_app
 from raceday.web.server import background_server
 
 sys.path.insert(0, str(Path(__file__).parent))
-from a11y import wait_for_style_sheets
+from a11y import turn_to, wait_for_style_sheets
 from shots import keep_shot
 
 HOST = Actor.host()
@@ -565,6 +565,83 @@ def test_keirin_stages_the_derny_the_bell_the_sprint_and_the_photo(chromium: Any
     assert strip.count() == len(cross["riders"][:3])  # the places that pay, crossed together
     assert strip.first.inner_text().replace("\n", " ").split() == ["2", "+0"]
     keep_shot(page, f"stage/keirin-finish-{lang}-1920.png")
+    page.context.close()
+
+
+# On a phone (390 px) the race's boxes in the flow, none over another or over the track:
+# each shown one as [left, top, width, height], and the photo strip's, with the inside of
+# the finish box (within its border) it must lie in.
+KEIRIN_PHONE_BOXES = """() => {
+  const box = (e) => {
+    if (!e) return null;
+    const r = e.getBoundingClientRect();
+    return r.width && r.height ? [r.left, r.top, r.width, r.height] : null;
+  };
+  const q = (s) => document.querySelector(s);
+  const finish = q(".kr-finish") ?? q(".kr-photo");
+  const inner = finish && [finish.getBoundingClientRect().left + finish.clientLeft,
+    finish.getBoundingClientRect().top + finish.clientTop, finish.clientWidth, finish.clientHeight];
+  return { headline: box(q(".announcer.is-on")), track: box(q(".velodrome")),
+           moment: box(finish), inner, strip: box(q(".kr-finish .kr-photo-strip")),
+           title: box(q(".kr-heading")), scrollWidth: document.documentElement.scrollWidth };
+}"""
+
+
+def within(inner: list[float], outer: list[float]) -> bool:
+    """Whether box ``inner`` lies inside box ``outer`` (both ``[left, top, width, height]``)."""
+    return (outer[0] <= inner[0] + 0.5 and inner[0] + inner[2] <= outer[0] + outer[2] + 0.5
+            and outer[1] <= inner[1] + 0.5 and inner[1] + inner[3] <= outer[1] + outer[3] + 0.5)
+
+
+@pytest.mark.parametrize("first", [PHONE, TV], ids=["390", "1920-then-390"])
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_keirin_finish_on_a_phone_covers_no_track(chromium: Any, base: str, lang: str,
+                                                  first: dict[str, int]) -> None:
+    """The host's screen on a phone (390 px), loaded there or shrunk from a TV's 1920: at
+    the photo-finish and at the finish the moment's box and the headline stand in the flow,
+    off the track's drawing, the title and each other, and the finish's photo strip lies
+    inside its box's border."""
+    views = [*keirin_views()]
+    page = tv_page(chromium, base, first)
+    said = page.evaluate(MOUNT, ["keirin", views, lang, None])["said"]
+    for moment in ("photo", "winner"):
+        page.set_viewport_size(first)
+        page.evaluate(MOUNT, ["keirin", views, lang, index_of(said, moment) + 2])
+        wait_for_style_sheets(page)
+        turn_to(page, PHONE)
+        boxes = page.evaluate(KEIRIN_PHONE_BOXES)
+        keep_shot(page, f"stage/keirin-{moment}-{lang}-390-from-{first['width']}.png",
+                  full_page=True)
+        shown = {k: boxes[k] for k in ("headline", "track", "moment", "title")}
+        assert all(shown.values()), (moment, boxes)
+        for a, b in (("moment", "track"), ("headline", "track"), ("moment", "headline"),
+                     ("moment", "title"), ("headline", "title")):
+            assert apart(shown[a], shown[b]), (moment, a, b, boxes)
+        if moment == "winner":
+            assert boxes["strip"] is not None, boxes
+            assert within(boxes["strip"], boxes["inner"]), boxes
+        assert boxes["scrollWidth"] <= PHONE["width"], boxes
+    page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_keirin_photo_strip_stays_inside_the_finish_box_at_every_width(
+        chromium: Any, base: str, lang: str) -> None:
+    """The finish's photo strip (the margins, with its tick marks) lies inside the finish
+    box's border on a TV, a laptop, a narrow window and phones, the window shrunk step by
+    step from the TV's 1920 px."""
+    views = [*keirin_views()]
+    page = tv_page(chromium, base)
+    said = page.evaluate(MOUNT, ["keirin", views, lang, None])["said"]
+    page.evaluate(MOUNT, ["keirin", views, lang, index_of(said, "winner") + 2])
+    wait_for_style_sheets(page)
+    for width, height in ((1920, 1080), (1440, 900), (1024, 768), (800, 600), (701, 800),
+                          (600, 900), (390, 844), (320, 640)):
+        turn_to(page, {"width": width, "height": height})
+        boxes = page.evaluate(KEIRIN_PHONE_BOXES)
+        assert boxes["strip"] is not None and within(boxes["strip"], boxes["inner"]), \
+            (width, boxes)
+        assert boxes["scrollWidth"] <= width, (width, boxes)
     page.context.close()
 
 

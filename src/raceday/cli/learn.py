@@ -146,7 +146,7 @@ def _chosen(answer: str, menu: list[tuple[str, str]]) -> str | None:
 
 def walk(surface: Any, lesson: Lesson, first: int, lang: str) -> int:
     """Walk ``lesson`` from step ``first`` on ``surface``; the step reached is kept."""
-    from raceday.present.lessons import event_words, step_words
+    from raceday.present.lessons import answer_words, step_words
     from raceday.terminal.surface import Choice, Prompt, Quit
 
     total = len(lesson.steps)
@@ -186,8 +186,8 @@ def walk(surface: Any, lesson: Lesson, first: int, lang: str) -> int:
                 if not tried.right:
                     surface.say(Text(words("hint", lang, hint=said["hint"]), style="yellow"))
                     continue
-                for line in event_words(lesson.game, tried.events, lang):
-                    surface.say(f"  {line}")
+                for line in answer_words(lesson.game, step, tried.events, lang):
+                    surface.say(f"  {line}")  # at most ANSWER_LINES: a race's rolls fold
                 surface.board(_board(state, lesson.game, lang))
                 surface.say(Text(words("why", lang, why=said["why"]), style="green"))
                 break

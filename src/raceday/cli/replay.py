@@ -338,6 +338,7 @@ def record_replay(path: Path, lang: str = "en", frames: bool = False) -> Replay:
     result at the end); ``frames`` adds each step's ``frame`` (:meth:`State.frame`). A
     record the rules refuse is a :class:`ReplayError` naming its file and line."""
     from raceday.core.files import read_user_text
+    from raceday.present.lessons import worded_events
     from raceday.present.messages import event_key, outcome_message
 
     text = read_user_text(path, kind="record")
@@ -375,7 +376,8 @@ def record_replay(path: Path, lang: str = "en", frames: bool = False) -> Replay:
                 events = apply_move(state, move)
             except RecordError as exc:
                 raise ReplayError(_record_problem(path, exc)) from None
-            lines = [Message(event_key(package, e.key, e.params), e.params) for e in events]
+            lines = [Message(event_key(package, e.key, e.params), e.params)
+                     for e in worded_events(package, events)]  # codes as the tables' words
             if k == len(record.moves) - 1:
                 lines.append(outcome_message(state.outcome()) if state.is_terminal()
                              else Message("terminal.replay.record_unfinished"))

@@ -14,7 +14,7 @@ from raceday.core.discovery import agents_module, game_packages
 from raceday.core.events import Event, Message
 from raceday.core.lesson import WORDS, Lesson, Step
 from raceday.core.protocol import CHANCE, HOST, Action, State
-from raceday.present.messages import describe_action, describe_event, render
+from raceday.present.messages import describe_action, describe_event, event_key, render
 
 PLAY_WORDS = ("title", "idea", "prompt")
 
@@ -92,6 +92,77 @@ def event_words(game: str, events: list[Event], lang: str) -> list[str]:
     return out
 
 
+ANSWER_LINES = 12
+"""The most lines a step's answer shows: a move that plays a whole race (Dice Derby's
+betting) shows what the step is about and folds the rest."""
+FOLDED = "learn_folded"  # "… 27 lines left out …"
+ANSWER_KINDS = frozenset({"result"})  # shown in every step's answer, with its ``shows``
+
+
+def answer_messages(game: str, step: Step, events: list[Event], lang: str = "en",
+                    limit: int = ANSWER_LINES) -> list[Message]:
+    """What a step's right move did, as messages of at most ``limit`` lines in ``lang``
+    (an event's message is ``event.<kind>`` with its facts, worded as the lesson words
+    them): every worded event where they fit; else the step's ``shows`` events and the result,
+    then the first events in order while they fit, each run of the others folded into one
+    ``learn_folded`` line that counts the lines it hides (a run of one line is shown)."""
+    worded = [(Message(e.key, e.params), e.kind) for e in worded_events(game, events)]
+    texts = [_said(game, m, lang) for m, _ in worded]
+    shown = [i for i, text in enumerate(texts)
+             if text and not text.startswith((f"{game}.event.", "event."))]
+    size = {i: len(texts[i].splitlines()) or 1 for i in shown}
+    if sum(size.values()) <= limit:
+        return [worded[i][0] for i in shown]
+
+    def cost(kept: set[int]) -> int:
+        return sum(size[i] for i in kept) + len(_folded_runs(shown, kept))
+
+    kept: set[int] = set()
+    wanted = [i for i in shown if worded[i][1] in step.shows or worded[i][1] in ANSWER_KINDS]
+    for i in wanted:  # what the step shows first
+        if cost(kept | {i}) <= limit:
+            kept.add(i)
+    for i in shown:  # then the others from the start, while they fit
+        if i in kept:
+            continue
+        if cost(kept | {i}) > limit:
+            break
+        kept.add(i)
+    kept |= {run[0] for run in _folded_runs(shown, kept) if sum(size[j] for j in run) == 1}
+    runs = {run[0]: run for run in _folded_runs(shown, kept)}  # (a line folds no line)
+    out: list[Message] = []
+    for i in shown:
+        if i in kept:
+            out.append(worded[i][0])
+        elif i in runs:
+            out.append(Message(FOLDED, {"n": sum(size[j] for j in runs[i])}))
+    return out
+
+
+def _folded_runs(shown: list[int], kept: set[int]) -> list[list[int]]:
+    """The runs of consecutive shown events left out of ``kept``."""
+    runs: list[list[int]] = []
+    for position, i in enumerate(shown):
+        if i in kept:
+            continue
+        if position and shown[position - 1] not in kept and runs:
+            runs[-1].append(i)
+        else:
+            runs.append([i])
+    return runs
+
+
+def _said(game: str, message: Message, lang: str) -> str:
+    """An answer's message in ``lang``, an event's by its variant for a true fact."""
+    return render(Message(event_key(game, message.key, message.params, lang), message.params),
+                  lang, game)
+
+
+def answer_words(game: str, step: Step, events: list[Event], lang: str = "en") -> list[str]:
+    """:func:`answer_messages` as text in ``lang`` (the terminal's answer)."""
+    return [_said(game, m, lang) for m in answer_messages(game, step, events, lang)]
+
+
 def lesson_module(game: str) -> Any:
     """The game package's ``lesson_play`` module (its lesson's own terminal faces), or
     None where it has none."""
@@ -130,6 +201,7 @@ def hint_level(game: str, level: str) -> str | None:
     return next((lv for lv in levels if lv not in (level, "random")), None)
 
 
-__all__ = ["PLAY_WORDS", "agents_module", "event_words", "hint_level", "learner_actions",
+__all__ = ["ANSWER_LINES", "PLAY_WORDS", "agents_module", "answer_messages", "answer_words",
+           "event_words", "hint_level", "learner_actions",
            "lesson_key", "lesson_module", "lesson_picture", "move_message", "move_words",
            "step_parts", "step_words", "worded_events"]

@@ -29,6 +29,7 @@ from raceday.core.discovery import asset_folder
 from raceday.core.lesson import Lesson, Step, lesson_games, load_lesson
 from raceday.core.protocol import CHANCE, State
 from raceday.present.lessons import (
+    answer_messages,
     learner_actions,
     lesson_key,
     move_words,
@@ -159,9 +160,12 @@ def try_answer(game: str, number: int, body: Any) -> dict[str, Any]:
                            "events": [e.to_dict() for e in tried.events],
                            # the same events worded for the page (codes as messages),
                            # as messages: a fact named "kind" (Hairpin's move) cannot hide
-                           # the event's own kind
-                           "told": [{"key": e.key, "params": dict(e.data)} for e in
-                                    worded_events(lesson.game, tried.events)],
+                           # the event's own kind; a right move's answer at most
+                           # ANSWER_LINES, the rest of a race folded ("learn_folded")
+                           "told": [m.to_json() for m in answer_messages(
+                               lesson.game, step, tried.events)] if tried.right else
+                           [{"key": e.key, "params": dict(e.data)} for e in
+                            worded_events(lesson.game, tried.events)],
                            "frame": board_frame(lesson.game, state)}
     out["words"] = step.key(lesson.game, "why" if tried.right else "hint")
     return out

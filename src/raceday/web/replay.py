@@ -54,6 +54,7 @@ from raceday.core.discovery import asset_folder, face, game_packages
 from raceday.core.errors import RacedayError, SaveFormatError
 from raceday.core.events import Message
 from raceday.core.record import Move, Record, RecordError, apply_move, parse_record, replay
+from raceday.present.lessons import worded_events
 from raceday.present.messages import event_key, outcome_message
 from raceday.present.pictures import text_picture
 from raceday.present.replay import (
@@ -377,7 +378,7 @@ def record_steps(record: Record, start: State, events: Sequence[Sequence[Any]]
     for number, (move, made) in enumerate(zip(record.moves, events, strict=False), 1):
         apply_move(state, move)
         lines = [Message(event_key(words_of, e.key, e.params), e.params).to_json()
-                 for e in made]
+                 for e in worded_events(words_of, list(made))]  # codes as the tables' words
         if state.is_terminal() and number == len(record.moves):
             lines.append(outcome_message(state.outcome()).to_json())
         steps.append(board({"kind": "step", "title": Message("replay.record_move", {

@@ -5,6 +5,7 @@ every word is there in English and Japanese."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 
 import numpy as np
@@ -14,10 +15,11 @@ from raceday.core.events import Event
 from raceday.core.lesson import Step, a_wrong_move, check_lesson, load_lesson
 from raceday.core.protocol import CHANCE
 from raceday.core.record import Move, apply_move
+from raceday.games.wielersim import dice
 from raceday.games.wielersim.game import GAME
 from raceday.games.wielersim.rules import WielersimState
 from raceday.present.lessons import step_parts
-from raceday.present.messages import table
+from raceday.present.messages import describe_action, render, table
 
 LESSON = load_lesson("wielersim")
 POSITIONS = [s for s in LESSON.steps if s.play is None]
@@ -138,3 +140,58 @@ def test_the_first_race_is_short_and_rides_to_the_end() -> None:
         throws += 1
     assert state.is_terminal()
     assert len(state.results) == len(options.peloton["riders"])
+
+
+DICE_CODE = re.compile(r"\b\d*d(?:6|10)(?:b2|r)?\b")  # d6, 2d6, 3d6b2, 4d6r, 2d10
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_every_kind_of_throw_has_its_words_in_both_tables(lang: str) -> None:
+    words = table(lang).entries
+    for kind in dice.KINDS:
+        text = words.get(f"wielersim.dice.{kind}", "")
+        assert text.strip() and text != kind and not DICE_CODE.search(text), f"{lang}: {kind}"
+    assert len({words[f"wielersim.dice.{kind}"] for kind in dice.KINDS}) == len(dice.KINDS)
+
+
+def test_the_words_of_the_dice_say_how_many_and_which_count() -> None:
+    assert render("wielersim.dice.3d6b2", "en") == "3 dice, best two"
+    assert render("wielersim.dice.3d6b2", "ja") == "サイコロ3個の上位2個"
+    assert render("wielersim.dice.2d10", "ja") == "10面ダイス2個"
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("step", POSITIONS, ids=lambda s: s.id)
+def test_the_lessons_menu_and_answer_show_no_dice_code(step: Step, lang: str) -> None:
+    from raceday.cli.learn import _menu
+    from raceday.present.lessons import event_words
+
+    state = step.start()
+    labels = [label for _, label in _menu(step, state, lang)]
+    assert labels and [label for label in labels if DICE_CODE.search(label)] == []
+    # the record's move names keep their codes (records and saves depend on them)
+    assert all(DICE_CODE.search(name) for name, _ in _menu(step, state, lang))
+    told = event_words("wielersim", step.attempt(state, step.expect[0]).events, lang)
+    assert told and [line for line in told if DICE_CODE.search(line)] == []
+
+
+def test_a_throw_reads_naturally() -> None:
+    climb = next(s for s in POSITIONS if s.id == "climb")
+    state = climb.start()
+    action = next(a for a, _ in state.chance_outcomes() if a == 7)
+    assert describe_action(state, action, "en") == "#3 accelerates: 3 dice, best two → 7"
+    assert describe_action(state, action, "ja") == "#3 加速：サイコロ3個の上位2個 → 7"
+    assert state.action_to_string(action) == "#3 accelerate 3d6b2 = 7"  # the record's name
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_records_replay_words_the_dice(lang: str) -> None:
+    from raceday.present.replay import step_text
+    from raceday.web.replay import record_replay
+
+    climb = next(s for s in POSITIONS if s.id == "climb")
+    text = climb.position.text() + f"chance: {climb.expect[0]}\n"
+    steps = record_replay(text)["steps"]
+    lines = [line for step in steps[1:] for line in step_text(step, "wielersim", lang)[1:]]
+    assert any(render("wielersim.dice.3d6b2", lang) in line for line in lines)
+    assert [line for line in lines if DICE_CODE.search(line)] == []

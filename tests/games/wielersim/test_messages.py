@@ -15,6 +15,7 @@ from raceday.core.errors import GameNotOverError
 from raceday.core.events import Event, Message
 from raceday.core.protocol import Termination
 from raceday.games.wielersim.commentary import Commentator
+from raceday.games.wielersim.dice import KINDS
 from raceday.games.wielersim.game import GAME, new_race
 from raceday.games.wielersim.peloton import peloton_from_spec
 from raceday.games.wielersim.render import group_summary, scoring_lines
@@ -118,10 +119,16 @@ def test_the_commentary_renders_in_both_languages_with_every_slot_filled() -> No
 def test_throws_are_described_by_the_state_not_decoded_by_a_face() -> None:
     state = new_race({"route": "flanders", "peloton": "small"})
     rng = np.random.default_rng(9)
+    codes = set(KINDS) - {"board"}  # "board" is a word too ("board: a cobble board ...")
     for _ in range(300):
         draw = state.sample_chance(rng)
-        assert describe_action(state, draw.outcome, "en") == \
-            state.action_to_string(draw.outcome)
+        words = describe_action(state, draw.outcome, "en")
+        # the state's own words (whose throw, why, which dice in words), never its codes:
+        # the record's move name keeps the code ("#3 accelerate 3d6b2 = 7")
+        assert words.endswith(f"→ {draw.outcome}")
+        assert not codes & set(words.replace(":", " ").split()), words
+        assert state.pending is not None and state.pending.kind in \
+            state.action_to_string(draw.outcome).split()
         assert filled(describe_action(state, draw.outcome, "ja"))
         state.apply_action(draw.outcome, draw.detail)
 

@@ -50,14 +50,17 @@ def lesson_picture(state: WielersimState, lang: str) -> str:
 
 
 def lesson_event(event: Event) -> Event:
-    """``event`` with its facts worded for a lesson's reader: why a throw is thrown and how
-    a rider moved (``purpose.*``, ``how.follow``) and a sprint's line (``at.*``) by the
-    tables' words, not their codes."""
+    """``event`` with its facts worded for a lesson's reader: why a throw is thrown, its
+    dice and how a rider moved (``purpose.*``, ``dice.*``, ``how.follow``) and a sprint's
+    line (``at.*``) by the tables' words, not their codes."""
     data = dict(event.data)
     for fact in ("purpose", "how"):
         code = data.get(fact)
         if isinstance(code, str):
             data[fact] = {"key": "how.follow" if code == "follow" else f"purpose.{code}"}
+    die = data.get("die")  # a throw's dice: "3d6b2" reads "3 dice, best two"
+    if isinstance(die, str):
+        data["die"] = {"key": f"dice.{die}"}
     at = data.get("at")  # a sprint's line: "finish" or "sprint 2"
     if event.kind == "sprint" and isinstance(at, str):
         number = at.removeprefix("sprint ")

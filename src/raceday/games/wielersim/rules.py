@@ -503,15 +503,17 @@ class WielersimState(State):
         return f"{who}{throw.purpose} {throw.kind} = {action}"
 
     def action_message(self, action: Action) -> Message:
-        """The pending throw showing ``action``: whose it is, why, which dice."""
+        """The pending throw showing ``action``: whose it is, why, which dice (worded by
+        ``dice.<kind>``, never the kind's code)."""
         throw = self.pending
         if throw is None:
             return super().action_message(action)
-        params: dict[str, Any] = {"purpose": {"key": f"purpose.{throw.purpose}"},
-                                  "dice": throw.kind, "value": action}
+        params: dict[str, Any] = {"dice": {"key": f"dice.{throw.kind}"}, "value": action}
         if throw.rider == EMPTY:
-            return Message("action.race_throw", params)
-        return Message("action.throw", {"rider": self.num(throw.rider), **params})
+            return Message("action.race_throw",
+                           {"purpose": {"key": f"purpose.{throw.purpose}"}, **params})
+        return Message("action.throw", {"rider": self.num(throw.rider),
+                                        "act": {"key": f"act.{throw.purpose}"}, **params})
 
     def frame(self) -> dict[str, Any]:
         """The race now: every rider on the road as ``[bib, square, lane]``, the groups

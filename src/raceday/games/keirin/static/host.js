@@ -304,7 +304,7 @@ export function mount(root, ctx) {
     input.addEventListener("input", () => { computersWanted = Number(input.value || 0); });
     const form = el("form", { class: "row kr-start", novalidate: true },
       el("label", { for: "kr-computers" }, t("kr_computers")), input,
-      el("button", { type: "submit", class: "primary" }, t("start")),
+      el("button", { type: "submit", class: "primary" }, t("kr_start_night")),
       el("span", { class: "note", id: "kr-computers-note" }, t("kr_computers_note")));
     form.addEventListener("submit", (ev) => {
       ev.preventDefault();
