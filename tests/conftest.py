@@ -285,3 +285,14 @@ def balanced_parts(modules: dict[str, list[pytest.Item]], seconds: dict[str, flo
             spent[part] += per_test * len(taken)
     return [[item for module, tests in sorted(part, key=lambda mt: -seconds.get(mt[0], 0.0))
              for item in tests] for part in parts]
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The sixth game (Twin Dice Dash) installed once per test process and importable for a
+    module's tests, forgotten after (a module that wants it installed only defines its own)."""
+    from tests.sixth_game_install import installed, on_path
+
+    folder = installed(tmp_path_factory)
+    with on_path(folder):
+        yield folder

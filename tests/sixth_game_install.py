@@ -128,3 +128,10 @@ def play_a_room(db: Path, seed: int = 3, rounds: int = 2,
         raise AssertionError("the sixth game's room did not end")
     finally:
         rooms.store.close()
+
+
+def lesson_games_and_plugin() -> list[str]:
+    """Every game that ships a lesson, the sixth game's included (it must be on the path)."""
+    from raceday.core.lesson import lesson_games
+
+    return sorted({*lesson_games(), GAME})

@@ -13,24 +13,12 @@ from typing import Any
 
 import pytest
 
-from tests.sixth_game_install import GAME as PLUGIN
-from tests.sixth_game_install import installed, on_path
+from tests.sixth_game_install import lesson_games_and_plugin
 
 FOLD = {"en": re.compile(r"^… (\d+) lines? left out …$"),
         "ja": re.compile(r"^…（(\d+)行を省略）…$")}
 
 
-def _shipped() -> list[str]:
-    from raceday.core.lesson import lesson_games
-
-    return sorted({*lesson_games(), PLUGIN})
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    folder = installed(tmp_path_factory)
-    with on_path(folder):
-        yield folder
 
 
 def right_moves(game: str) -> Iterator[tuple[int, Any, str]]:
@@ -49,7 +37,7 @@ def lines(texts: list[str]) -> int:
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
-@pytest.mark.parametrize("game", _shipped())
+@pytest.mark.parametrize("game", lesson_games_and_plugin())
 def test_every_answer_fits_in_both_faces(site: Path, game: str, lang: str) -> None:
     from raceday.core.events import Event
     from raceday.present.lessons import ANSWER_LINES, answer_words, event_words

@@ -17,14 +17,13 @@ five games' and the twin-dice plugin's (tests/sixth_game), in English and Japane
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.sixth_game_install import GAME as PLUGIN
-from tests.sixth_game_install import installed, on_path
+from tests.sixth_game_install import lesson_games_and_plugin
 
 EN_WORDS_A_MINUTE = 180
 JA_CHARS_A_MINUTE = 400
@@ -39,17 +38,6 @@ NAMES = {"Aki", "Ben", "WielerSIM", "PISTARD", "KEIRIN", "Oudenaarde", "Roubaix"
 CODES = {"quit", "done", "hint", "raceday", "learn", "YGBR", "Enter"}
 
 
-def _shipped() -> list[str]:
-    from raceday.core.lesson import lesson_games
-
-    return sorted({*lesson_games(), PLUGIN})
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    folder = installed(tmp_path_factory)
-    with on_path(folder):
-        yield folder
 
 
 def reading_minutes(game: str, lang: str) -> float:
@@ -74,7 +62,7 @@ def reading_minutes(game: str, lang: str) -> float:
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
-@pytest.mark.parametrize("game", _shipped())
+@pytest.mark.parametrize("game", lesson_games_and_plugin())
 def test_a_lesson_reads_and_plays_within_the_budget(site: Path, game: str,
                                                     lang: str) -> None:
     minutes = reading_minutes(game, lang)
@@ -142,7 +130,7 @@ def japanese_walk(game: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     return "\n".join(surface.shown)
 
 
-@pytest.mark.parametrize("game", _shipped())
+@pytest.mark.parametrize("game", lesson_games_and_plugin())
 def test_a_japanese_lesson_shows_no_english_words(site: Path, game: str, tmp_path: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     shown = japanese_walk(game, tmp_path, monkeypatch)

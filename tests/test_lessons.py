@@ -19,27 +19,16 @@ from typing import Any
 import pytest
 
 from tests.sixth_game_install import GAME as PLUGIN
-from tests.sixth_game_install import installed, on_path, subprocess_env
+from tests.sixth_game_install import lesson_games_and_plugin, subprocess_env
 
 ROOT = Path(__file__).resolve().parents[1]
 MIN_STEPS = 6
 
 
-def _shipped() -> list[str]:
-    from raceday.core.lesson import lesson_games
-
-    return sorted({*lesson_games(), PLUGIN})
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    folder = installed(tmp_path_factory)
-    with on_path(folder):
-        yield folder
 
 
 # --- every lesson ---------------------------------------------------------------------
-@pytest.mark.parametrize("game", _shipped())
+@pytest.mark.parametrize("game", lesson_games_and_plugin())
 def test_the_lesson_holds_through_its_rules(site: Path, game: str) -> None:
     from raceday.core.lesson import check_lesson, lesson_games, load_lesson
 
@@ -51,7 +40,7 @@ def test_the_lesson_holds_through_its_rules(site: Path, game: str) -> None:
     assert all(step.play is None for step in lesson.steps[:-1])
 
 
-@pytest.mark.parametrize("game", _shipped())
+@pytest.mark.parametrize("game", lesson_games_and_plugin())
 def test_every_word_of_the_lesson_is_in_english_and_japanese(site: Path, game: str) -> None:
     from raceday.core.lesson import load_lesson
     from raceday.present.lessons import lesson_key, step_parts
@@ -68,7 +57,7 @@ def test_every_word_of_the_lesson_is_in_english_and_japanese(site: Path, game: s
     assert len(copied) * 10 <= len(keys), f"{game}: English in the Japanese table: {copied}"
 
 
-@pytest.mark.parametrize("game", _shipped())
+@pytest.mark.parametrize("game", lesson_games_and_plugin())
 def test_played_through_right_moves_answer_and_wrong_ones_hint(site: Path, game: str) -> None:
     from raceday.core.lesson import a_wrong_move, load_lesson
     from raceday.present.lessons import event_words, step_words

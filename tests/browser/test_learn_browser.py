@@ -11,16 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.sixth_game_install import installed, on_path
 
 PHONE = {"width": 390, "height": 844}
 
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    folder = installed(tmp_path_factory)
-    with on_path(folder):
-        yield folder
 
 
 @pytest.fixture(scope="module")

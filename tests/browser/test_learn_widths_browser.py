@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 from tests.sixth_game_install import GAME as PLUGIN
-from tests.sixth_game_install import installed, on_path
 
 PHONE = {"width": 390, "height": 844}
 GAMES = ["derby", "hairpin", "keirin", "pistard", "wielersim", PLUGIN]
@@ -29,12 +28,6 @@ WIDTHS = """() => {
   return {page: [page.scrollWidth, page.clientWidth], board: worst};
 }"""
 
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    folder = installed(tmp_path_factory)
-    with on_path(folder):
-        yield folder
 
 
 @pytest.fixture(scope="module")

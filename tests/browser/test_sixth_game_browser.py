@@ -12,18 +12,12 @@ from typing import Any
 
 import httpx
 import pytest
-from tests.sixth_game_install import installed, on_path, play_a_room
+from tests.sixth_game_install import play_a_room
 
 PHONE = {"width": 360, "height": 740}
 TV = {"width": 1280, "height": 800}
 BLUE_STAKE = re.compile(r'"stake"\s*:\s*2\b')
 
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    folder = installed(tmp_path_factory)
-    with on_path(folder):
-        yield folder
 
 
 @pytest.fixture
