@@ -45,6 +45,10 @@ MADE_UP = {
     "ja": {"a": "ア {x}、{y}", "list": "{items}", "pts": "{n}点", "by.one@past": "{past}マス差",
            "by.other@past": "{past}マス差"},
 }
+# Keys a page asks whether a table words (a key counted by another parameter has only its
+# plural forms, "by.one@past"): (key, language, game).
+KNOWN = [("by", "en", None), ("by", "ja", None), ("pts", "en", None), ("pts", "en", "g"),
+         ("gone", "en", "g"), ("only_en", "ja", None), ("a", "ja", None)]
 MADE_UP_CASES: list[tuple[dict[str, Any], str | None]] = [
     ({"key": "a", "params": {"x": 1, "y": [1, 2]}}, None),
     ({"key": "a", "params": {"x": {"key": "only_en", "params": {"n": 3}}}}, "g"),
@@ -85,10 +89,10 @@ EVENTS: list[tuple[str, dict[str, Any]]] = [
     ("keirin", {"kind": "cross", "turn": 9, "riders": [3, 5], "several": True, "past": 2}),
 ]
 
-SCRIPT = """async ({real, madeUp, cases, events}) => {
+SCRIPT = """async ({real, madeUp, cases, events, known: KNOWN}) => {
   const p = await import("/static/js/present.js");
   await Promise.all([p.loadTable("en"), p.loadTable("ja")]);
-  const out = {real: [], madeUp: [], events: []};
+  const out = {real: [], madeUp: [], events: [], known: []};
   for (const lang of ["en", "ja"])
     for (const [m, game] of real) out.real.push(p.render(m, lang, game));
   for (const lang of ["en", "ja"])
@@ -96,6 +100,7 @@ SCRIPT = """async ({real, madeUp, cases, events}) => {
   for (const [lang, entries] of Object.entries(madeUp)) p.setTable(lang, entries);
   for (const lang of ["en", "ja"])
     for (const [m, game] of cases) out.madeUp.push(p.render(m, lang, game));
+  out.known = KNOWN.map(([key, lang, game]) => p.known(key, lang, game));
   return out;
 }"""
 
@@ -121,7 +126,7 @@ def test_python_and_javascript_render_alike(chromium: Any, tmp_path: Path,
                               en, counted());
         }""")
         got = page.evaluate(SCRIPT, {"real": REAL, "madeUp": MADE_UP, "cases": MADE_UP_CASES,
-                                         "events": EVENTS})
+                                         "events": EVENTS, "known": KNOWN})
         page.close()
     expected_real = _python(REAL)
     assert "laps 2/3" in expected_real and "laps 2/{of}" in expected_real
@@ -134,6 +139,11 @@ def test_python_and_javascript_render_alike(chromium: Any, tmp_path: Path,
     assert described[5:7] == ["Across the line in turn 9: riders 3, 5, by 1 square.",
                               "Across the line in turn 9: riders 3, 5, by 2 squares."]
     monkeypatch.setattr(present, "table", lambda lang: MessageTable(lang, MADE_UP[lang]))
+    # a page and the server agree on which keys a table words, plural forms included
+    assert got["known"] == [MessageTable(lang, MADE_UP[lang]).has(f"{game}.{key}" if game and
+                            f"{game}.{key}" in MADE_UP[lang] else key)
+                            for key, lang, game in KNOWN]
+    assert got["known"] == [True, True, True, True, False, False, True]
     expected = _python(MADE_UP_CASES)
     assert expected[1] == "game A English 3"
     ja = len(MADE_UP_CASES)  # where the Japanese renderings begin

@@ -7,7 +7,7 @@ import { el } from "/static/js/common.js";
 import { beginRedraw, refocus } from "/static/js/focus.js";
 import { fill, lazyFinale, lobbyCard, standInOf, standInPanel, svg, turnScreen } from "/static/js/rooms.js";
 import { keyed, language, onLanguage, placeText, t } from "/static/js/i18n.js";
-import { describeEvent, template } from "/static/js/present.js";
+import { describeEvent, known } from "/static/js/present.js";
 import { hintPanel } from "/static/js/hint.js";
 
 const W = 1000;
@@ -259,7 +259,7 @@ function choiceLabel(c, kind) {
 // positions (the track shows them) or an event without words.
 function eventText(e) {
   const { type, ...facts } = e;
-  if (type === "positions" || template(`event.${type}`, "en", "pistard") === undefined) return "";
+  if (type === "positions" || !known(`event.${type}`, "en", "pistard")) return "";
   return describeEvent("pistard", { kind: type, ...facts }, language());
 }
 

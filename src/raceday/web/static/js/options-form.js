@@ -7,7 +7,7 @@
 // only helps: the server checks every value with the same model.
 import { el } from "./common.js";
 import { language } from "./i18n.js";
-import { FALLBACK, render, template } from "./present.js";
+import { FALLBACK, known, render } from "./present.js";
 
 const MAX_SELECT = 12;  // whole-number fields with at most this many values become a select
 const schemas = {};
@@ -26,7 +26,7 @@ export function optionsSchema(game, purpose = "game") {
 // The message `key` of `game` in the page's language, or `fallback` where no table has it.
 export function optionWords(game, key, fallback) {
   const lang = language();
-  if (template(key, lang, game) === undefined && template(key, FALLBACK, game) === undefined) return fallback;
+  if (!known(key, lang, game) && !known(key, FALLBACK, game)) return fallback;
   return render(key, lang, game);
 }
 

@@ -48,6 +48,17 @@ export function template(key, lang, game = null) {
   return Object.hasOwn(entries, key) ? entries[key] : undefined;
 }
 
+// Whether `lang`'s table words `key` (the game's own key first): the key itself or one of its
+// plural forms ("<key>.other", "<key>.other@past"), as a key counted by a parameter has no
+// plain entry.
+export function known(key, lang, game = null) {
+  if (template(key, lang, game) !== undefined) return true;
+  const entries = tables[lang];
+  if (!entries) return false;
+  const stems = game != null ? [`${game}.${key}.other`, `${key}.other`] : [`${key}.other`];
+  return Object.keys(entries).some((k) => stems.some((stem) => k === stem || k.startsWith(`${stem}${COUNTED_BY}`)));
+}
+
 const NUMBER_TEXT = /^(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)$/;  // "1,200", "1", "2.5"
 
 // The plural form ("one" or "other") a count chooses; null for a parameter that is neither a

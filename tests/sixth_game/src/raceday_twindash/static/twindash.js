@@ -4,7 +4,7 @@
 // The page sends {type: "start"}, {type: "advance"} (the host rolls) and {type: "act", action}.
 import { el } from "/static/js/common.js";
 import { language, onLanguage } from "/static/js/i18n.js";
-import { render, template } from "/static/js/present.js";
+import { known, render } from "/static/js/present.js";
 import { useStyles } from "/static/js/rooms.js";
 
 const GAME = "twindash";
@@ -17,7 +17,7 @@ export function say(key, params = {}) {
 // An event of the game (or the kit's "started"): its sentence, or null for a kind without one.
 function sentence(event) {
   const key = `event.${event.type}`;
-  if (template(key, language(), GAME) === undefined) return null;
+  if (!known(key, language(), GAME)) return null;
   return say(key, event);
 }
 
