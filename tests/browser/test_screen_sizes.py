@@ -158,6 +158,9 @@ def test_a_turn_based_host_lobby_scales_to_a_laptop(open_page: Any, server: str,
         start = host.locator("#start")
         start.wait_for()
         wait_for_style_sheets(host)  # measured in the game's own styles, not before them
+        # and once the button is drawn with its words (a busy machine can ask in between)
+        host.wait_for_function("(b) => b.isConnected && b.textContent.trim() !== '' && "
+                               "b.getClientRects().length > 0", arg=start.element_handle())
         sizes[viewport["width"]] = host.evaluate(
             "parseFloat(getComputedStyle(document.body).fontSize)")
         lines = start.evaluate("""(b) => { const range = document.createRange();

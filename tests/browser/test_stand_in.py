@@ -44,7 +44,7 @@ def post(url: str, body: dict[str, Any]) -> Any:
 # box offers first, and where its page lists the players by name (the mark goes there too)
 GAMES: dict[str, tuple[dict[str, Any], str, str, str | None]] = {
     "derby": ({}, "start", "cautious", ".dd-standings"),
-    "keirin": ({"races": 2}, "start", "cautious", ".kr-standings"),
+    "keirin": ({"races": 2}, "keirin.kr_start_night", "cautious", ".kr-standings"),
     "hairpin": ({"variant": "short", "red": "human", "black": "human"}, "#start", "easy",
                 ".hp-counters"),
     "pistard": ({"variant": "scratch", "riders_per_player": 1, "track": "short",
