@@ -8,11 +8,13 @@ the podium's names are one line each. One server and one browser for the module.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from a11y import settle_animations, wait_for_style_sheets
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from turn_show import TV, host_page, host_says, new_room
 from tv_text import small_tv_text
 
@@ -163,13 +165,21 @@ def test_a_wielersim_tv_reads_from_the_sofa_and_keeps_its_words_clear(
     assert tv.js_errors == [] and phone.js_errors == []
 
 
+SMALLEST_PROFILE_TEXT = """() => Math.min(...[...document.querySelectorAll(
+    'svg.profile text')].filter((t) => t.getBBox().width).map((t) => {
+      const m = t.getScreenCTM();
+      return parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b); }))"""
+
+
 def phone_profile_text(page: Any) -> float:
     """The smallest word or disc number on a phone's profile, in pixels on the screen (the
-    drawing's words were 5 px there)."""
-    least: float = page.evaluate("""() => Math.min(...[...document.querySelectorAll(
-        'svg.profile text')].filter((t) => t.getBBox().width).map((t) => {
-          const m = t.getScreenCTM();
-          return parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b); }))""")
+    drawing's words were 5 px there), once the page's styles have come and the profile has
+    taken its phone width (a busy machine measured the drawing before its layout)."""
+    wait_for_style_sheets(page)
+    # a hang guard: a profile that never reads 10 px is measured and refused by the caller
+    with contextlib.suppress(PlaywrightTimeout):
+        page.wait_for_function(f"() => ({SMALLEST_PROFILE_TEXT})() >= 10", timeout=15_000)
+    least: float = page.evaluate(SMALLEST_PROFILE_TEXT)
     return least
 
 
