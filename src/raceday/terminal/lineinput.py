@@ -88,14 +88,18 @@ class LineReader:
 
         session = self.session(prompt)
         if prompt.secret:
-            return session.prompt(plain_message(prompt), is_password=True)
+            return session.prompt(plain_message(prompt), is_password=True,
+                                  set_exception_handler=False)
         words = list(prompt.words) + [w for w in COMPLETED_UNIVERSAL if w not in prompt.words]
         # the whole line is matched (sentence): "a1 c" completes to "a1 charge b1" and
         # "a1 cruise b1", not to the answers that begin with "c"
         completer = WordCompleter(words, ignore_case=True, sentence=True)
         return session.prompt(plain_message(prompt), completer=completer,
                               complete_while_typing=False, is_password=False,
-                              key_bindings=_tab_bindings())
+                              key_bindings=_tab_bindings(),
+                              # an error in the loop is asyncio's to report: prompt_toolkit's
+                              # own handler waits for Enter, forever on a pipe at its end
+                              set_exception_handler=False)
 
 
 def _tab_bindings() -> KeyBindings:
