@@ -1,8 +1,9 @@
-"""The last lesson step in a real browser for Dice Derby and WielerSIM (#48): Derby's makes
-a room from the lesson's options (hints on) and opens its host page with the start form set
-to one computer (the cautious one), and the learner's phone shows the hint at each bid and
-round of tickets; WielerSIM's links to the game's watch page and says it is not the
-lesson's route."""
+"""The last lesson step of each game in a real browser (#48): Derby's makes a room from the
+lesson's options (hints on) and opens its host page with the start form set to one computer
+(the cautious one), and the learner's phone shows the hint at each bid and round of tickets;
+Hairpin's opens a room against the easiest computer that shows the hint; KEIRIN's starts
+with one computer bettor and a hint that fills the phone's slip; WielerSIM's opens the watch
+page of the lesson's own route. One server for the module."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from tests.browser.shots import keep_shot
 from raceday.core.lesson import load_lesson
 
 PHONE = {"width": 390, "height": 844}
+TV = {"width": 1920, "height": 1080}
 
 
 @pytest.fixture(scope="module")
@@ -28,9 +30,12 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield url
 
 
-def at_last_step(open_page: Any, server: str, game: str) -> Any:
+def at_last_step(open_page: Any, server: str, game: str,
+                 viewport: dict[str, int] = PHONE) -> Any:
+    """``game``'s lesson page opened at its last step (its first game) on ``viewport``."""
     last = len(load_lesson(game).steps)
-    page = open_page(PHONE, f"{server}learn/{game}", storage={f"raceday.learn.{game}": str(last)})
+    page = open_page(viewport, f"{server}learn/{game}",
+                     storage={f"raceday.learn.{game}": str(last)})
     page.wait_for_selector(".learn-card.is-play")
     return page
 
@@ -126,3 +131,84 @@ def test_wielersim_first_race_rides_the_lessons_own_route(open_page: Any,
     assert sent and all(f'"name": "{name}"' in sent[-1] or f'"name":"{name}"' in sent[-1]
                         for name in sections)
     assert page.js_errors == []
+
+
+def test_hairpins_first_game_step_opens_a_room_that_shows_a_hint(open_page: Any,
+                                                                  server: str) -> None:
+    """Hairpin's last step says hints are on and opens a room against the easiest computer;
+    once started, the host screen (playing Red) shows the hint panel — "Hint:" and the move
+    in words, a button that plays it — and marks the hinted move's button in words and its
+    squares on the board."""
+    page = at_last_step(open_page, server, "hairpin")
+    page.wait_for_selector("#learn-hints-on")
+    assert "Hints are on" in page.locator("#learn-hints-on").inner_text()
+    page.click("#learn-play")
+    page.wait_for_url("**/host/*")
+    page.click("#start")
+    panel = page.locator("#hint-panel")
+    panel.wait_for()
+    text = panel.inner_text()
+    assert "Hint:" in text  # in words, not a colour alone
+    button = panel.locator("button.hint-play")
+    assert button.inner_text() == "Play the hint"
+    # the hinted move's own button says so, and the board outlines its squares
+    marked = page.locator("button.hp-move.is-hint-move")
+    assert marked.count() == 1
+    assert "hint" in marked.inner_text()
+    assert marked.get_attribute("data-action") == button.get_attribute("data-action")
+    assert page.locator(".hp-square.is-hint").count() == 2  # where it starts and ends
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    keep_shot(page, "learn/hairpin-hint-phone.png")
+    # reachable by keyboard: a button, focused and pressed with Enter, plays the hint
+    ply = int(page.get_attribute(".hp-board", "data-ply"))
+    button.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        "(ply) => Number(document.querySelector('.hp-board')?.dataset.ply) > ply", arg=ply)
+    assert page.js_errors == []
+
+
+def test_keirins_first_night_has_a_cautious_computer_and_a_hint_on_the_phone(
+        open_page: Any, server: str) -> None:
+    """KEIRIN's last step says hints are on and opens a room whose host page starts with one
+    computer bettor (the cautious one); a phone that joins is shown a "Hint" panel (the
+    favourite, its fair odds against the board's) that fills its slip, the computer buys its
+    own ticket and is done, and the TV marks it "(computer: cautious)"."""
+    learn = at_last_step(open_page, server, "keirin", TV)
+    learn.wait_for_selector("#learn-hints-on")
+    assert "cautious" in learn.locator("#learn-room-note").inner_text()
+    learn.click("#learn-play")
+    learn.wait_for_url("**/host/*?computers=1")
+    host = learn
+    assert host.locator("#kr-computers").input_value() == "1"
+    code = host.url.split("/host/")[1].split("?")[0]
+    phone = open_page(PHONE, f"{server}play/{code}")
+    phone.locator("#name").fill("Aki")
+    phone.get_by_role("button", name="Join").click()
+    phone.get_by_text("You are Aki").wait_for()
+    host.get_by_text("Aki").first.wait_for()
+    host.get_by_role("button", name="Start").click()
+    # the computer bought its ticket and is done at once; the TV says whose chip it is
+    chip = host.locator(".chips li", has_text="CPU 1")
+    chip.wait_for()
+    assert "(computer: cautious)" in chip.inner_text() and "✓" in chip.inner_text()
+    assert "(computer: cautious)" in host.locator(".kr-standings").inner_text()
+    keep_shot(host, "learn/keirin-first-night-tv.png")
+    panel = phone.locator("#kr-hint")
+    panel.wait_for()
+    text = panel.inner_text()
+    assert text.startswith("Hint") and "The favourite is Win" in text and "fair odds" in text
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    keep_shot(phone, "learn/keirin-first-night-phone.png")
+    # the hint fills the slip (the learner's stake stays theirs), then the ticket is bought
+    favourite = text.split("The favourite is Win ")[1].split(":")[0]
+    phone.locator("#kr-kind").select_option("exacta")
+    phone.locator("#kr-hint-use").click()
+    assert phone.locator("#kr-kind").input_value() == "win"
+    assert phone.locator("#kr-rider-0").input_value() == favourite
+    phone.get_by_role("button", name="Buy ticket").click()
+    phone.locator(".kr-tickets li").first.wait_for()
+    phone.get_by_role("button", name="Done betting").click()
+    phone.locator("#kr-hint").wait_for(state="detached")  # done: nothing more to buy
+    host.locator("body[data-phase=racing]").wait_for(state="attached")
+    assert learn.js_errors == [] and phone.js_errors == []

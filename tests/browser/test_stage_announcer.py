@@ -167,18 +167,43 @@ def derby_lot() -> tuple[JSON, JSON, list[JSON]]:
     return before, copy(room.public_view()), json.loads(json.dumps(events))
 
 
+# What the page-side scripts below share: ``mountScreen`` mounts a game's screen module
+# (its host.js, or play.js as the phone's page holds it) on a fresh <main> and welcomes
+# ``first``; ``sheetsLoaded`` waits for the page's style sheets (the game's and the
+# announcer's). ``on_page(params, body)`` is a script that starts with them.
+SCREEN_HELPERS = """
+  const mountScreen = async (module, first, { role = "spectator", big = true, info = {},
+                                              phone = false } = {}) => {
+    const host = await import(module);
+    const root = document.createElement("main");
+    document.body.replaceChildren(root);
+    if (phone) {  // as the phone's page holds it (not the replay page's big body)
+      root.id = "phone";
+      document.body.className = "";
+    } else if (big) document.body.classList.add("big");
+    const screen = host.mount(root, { role, code: "TEST", info, error: { show() {} } });
+    screen.welcome(first, []);
+    return { root, screen };
+  };
+  const sheetsLoaded = () => new Promise((done) => {
+    const check = () => ([...document.querySelectorAll("link[rel=stylesheet]")]
+      .every((link) => link.sheet !== null) ? done() : setTimeout(check, 20));
+    check();
+  });
+"""
+
+
+def on_page(params: str, body: str) -> str:
+    """A page function of ``params`` whose ``body`` may call the shared screen helpers."""
+    return "async (" + params + ") => {" + SCREEN_HELPERS + body + "}"
+
+
 # Mount the game's TV module as a spectator and feed it the views; record after each update
 # the announcer's moment and line, the course's shape, and what a stubbed voice was given.
-MOUNT = """async ([game, views, lang, upto]) => {
+MOUNT = on_page("[game, views, lang, upto]", """
   const i18n = await import("/static/js/i18n.js");
   await i18n.setLanguage(lang);
-  const host = await import(`/games/${game}/static/host.js`);
-  const root = document.createElement("main");
-  document.body.replaceChildren(root);
-  document.body.classList.add("big");
-  const ctx = { role: "spectator", code: "TEST", info: {}, error: { show() {} } };
-  const screen = host.mount(root, ctx);
-  screen.welcome(views[0], []);
+  const { root, screen } = await mountScreen(`/games/${game}/static/host.js`, views[0]);
   const line = root.querySelector(".announcer");
   const said = [];
   const stages = [];
@@ -191,7 +216,7 @@ MOUNT = """async ([game, views, lang, upto]) => {
       pulling: Boolean(root.querySelector(".derny.pulling-off")) } : null);
   }
   return { said, stages };
-}"""
+""")
 
 COURSE = """() => {
   const box = (s) => {
@@ -363,13 +388,9 @@ def test_derby_horses_glide_and_the_photo_finish_runs_slower(chromium: Any, base
     views = [*derby_views()]
     finish = next(i for i, v in enumerate(views) if v["live"] and v["live"]["finished"])
     page = tv_page(chromium, base, motion=True)
-    durations = page.evaluate("""async ([views, finish]) => {
-      const host = await import("/games/derby/static/host.js");
-      const root = document.createElement("main");
-      document.body.replaceChildren(root);
-      const ctx = { role: "spectator", code: "TEST", info: {}, error: { show() {} } };
-      const screen = host.mount(root, ctx);
-      screen.welcome(views[0], []);
+    durations = page.evaluate(on_page("[views, finish]", """
+      const { root, screen } = await mountScreen("/games/derby/static/host.js", views[0],
+                                                 { big: false });
       const runs = [];
       for (const v of views.slice(1, finish + 1)) {
         screen.update(v, []);
@@ -377,7 +398,7 @@ def test_derby_horses_glide_and_the_photo_finish_runs_slower(chromium: Any, base
         runs.push(moving.length ? parseFloat(moving[0].style.transition.split(" ")[1]) : 0);
       }
       return runs;
-    }""", [views, finish])
+    """), [views, finish])
     normal = durations[1]
     assert normal > 0  # a furlong's move eases over part of the tick
     assert durations[-1] == round(normal * 1.7)  # the photo's last furlong, slowed
@@ -707,16 +728,10 @@ def test_derby_photo_margin_is_worded_anew_on_a_language_switch(chromium: Any,
 def test_derby_auction_reveal_is_worded_anew_not_played_again(chromium: Any, base: str) -> None:
     before, after, events = derby_lot()
     page = tv_page(chromium, base, motion=True)
-    page.evaluate("""async ([before, after, events]) => {
-      const host = await import("/games/derby/static/host.js");
-      const root = document.createElement("main");
-      document.body.replaceChildren(root);
-      document.body.classList.add("big");
-      const ctx = { role: "spectator", code: "TEST", info: {}, error: { show() {} } };
-      const screen = host.mount(root, ctx);
-      screen.welcome(before, []);
+    page.evaluate(on_page("[before, after, events]", """
+      const { screen } = await mountScreen("/games/derby/static/host.js", before);
       screen.update(after, events);
-    }""", [before, after, events])
+    """), [before, after, events])
     wait_for_style_sheets(page)  # on a busy machine Derby's sheet may still be on its way
     bids = page.locator(".dd-reveal .dd-bid")
     rising = ("[...document.querySelectorAll('.dd-reveal .dd-bid')]"
@@ -762,19 +777,9 @@ def derby_auction_updates() -> tuple[JSON, tuple[tuple[JSON, list[JSON]], ...]]:
 # The Derby TV mounted on `first`; then each update of `updates` in turn, each followed by
 # the reveal's bids whose animation starts on that update ([horse of the card, bid's text]),
 # once every animation it started has ended.
-REVEAL_PLAYS = """async ([first, updates]) => {
-  const host = await import("/games/derby/static/host.js");
-  const root = document.createElement("main");
-  document.body.replaceChildren(root);
-  document.body.classList.add("big");
-  const ctx = { role: "spectator", code: "TEST", info: {}, error: { show() {} } };
-  const screen = host.mount(root, ctx);
-  screen.welcome(first, []);
-  await new Promise((done) => {
-    const check = () => ([...document.querySelectorAll("link[rel=stylesheet]")]
-      .every((link) => link.sheet !== null) ? done() : setTimeout(check, 20));
-    check();
-  });
+REVEAL_PLAYS = on_page("[first, updates]", """
+  const { screen } = await mountScreen("/games/derby/static/host.js", first);
+  await sheetsLoaded();
   let started = [];
   document.addEventListener("animationstart", (e) => {
     if (e.target.classList.contains("dd-bid"))
@@ -790,7 +795,7 @@ REVEAL_PLAYS = """async ([first, updates]) => {
     started = [];
   }
   return out;
-}"""
+""")
 
 
 def test_derby_reveal_plays_once_at_its_verdict_and_then_stands_still(chromium: Any,
@@ -843,12 +848,8 @@ def test_keirin_headlines_hide_nothing(chromium: Any, base: str, viewport: dict[
 
 # The start line and its label on the TV's velodrome, each as [left, top, width, height],
 # once the label has been placed (it is measured on the page, so a frame after mounting).
-START_LINE_BOXES = """async () => {
-  await new Promise((done) => {  // the game's and the announcer's sheets, loaded
-    const check = () => ([...document.querySelectorAll("link[rel=stylesheet]")]
-      .every((link) => link.sheet !== null) ? done() : setTimeout(check, 20));
-    check();
-  });
+START_LINE_BOXES = on_page("", """
+  await sheetsLoaded();
   await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
   await document.fonts.ready;
   await new Promise((done) => requestAnimationFrame(done));
@@ -858,7 +859,7 @@ START_LINE_BOXES = """async () => {
   };
   return { line: box(".velodrome .start-line"), label: box(".velodrome .start-label"),
            text: document.querySelector(".velodrome .start-label").textContent };
-}"""
+""")
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
@@ -884,25 +885,14 @@ def test_keirin_derny_start_label_stands_clear_of_the_start_line(
 # Every line of every headline the announcer shows, step by step through a race on the
 # page's own width: each <p> of the headline split where the browser broke it. Given a
 # selector (and "play" for the phone's page), the lines of each element it picks instead.
-HEADLINE_LINES = """async ([game, views, lang, selector = ".announcer.is-on p", page = "host"]) => {
+HEADLINE_LINES = on_page(
+    '[game, views, lang, selector = ".announcer.is-on p", page = "host"]', """
   const i18n = await import("/static/js/i18n.js");
   await i18n.setLanguage(lang);
-  const host = await import(`/games/${game}/static/${page}.js`);
-  const root = document.createElement("main");
-  document.body.replaceChildren(root);
-  if (page === "play") {  // as the phone's page holds it (not the replay page's big body)
-    root.id = "phone";
-    document.body.className = "";
-  } else document.body.classList.add("big");
-  const ctx = { role: page === "play" ? "player" : "spectator", code: "TEST", info: {},
-                error: { show() {} } };
-  const screen = host.mount(root, ctx);
-  screen.welcome(views[0], []);
-  await new Promise((done) => {  // the game's and the announcer's sheets, loaded
-    const check = () => ([...document.querySelectorAll("link[rel=stylesheet]")]
-      .every((link) => link.sheet !== null) ? done() : setTimeout(check, 20));
-    check();
-  });
+  const phone = page === "play";
+  const { root, screen } = await mountScreen(`/games/${game}/static/${page}.js`, views[0],
+                                             { role: phone ? "player" : "spectator", phone });
+  await sheetsLoaded();
   await document.fonts.ready;
   const range = document.createRange();
   const linesOf = (p) => {
@@ -927,7 +917,7 @@ HEADLINE_LINES = """async ([game, views, lang, selector = ".announcer.is-on p", 
     for (const p of root.querySelectorAll(selector)) shown.push(linesOf(p));
   }
   return shown;
-}"""
+""")
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
@@ -1001,24 +991,14 @@ def test_the_derby_race_tables_headers_stay_on_one_line_in_japanese(chromium: An
 # lobby of `view` with its join box, news line and start form, in `lang`; the first
 # drawing is made at 1920 px, then the window is turned to the phone's width (as a host
 # who turns a tablet), and a page drawn straight at the phone's width is checked too.
-HOST_LOBBY = """async ([view, lang]) => {
+HOST_LOBBY = on_page("[view, lang]", """
   const i18n = await import("/static/js/i18n.js");
   await i18n.setLanguage(lang);
-  const host = await import("/games/derby/static/host.js");
-  const root = document.createElement("main");
-  document.body.replaceChildren(root);
-  document.body.classList.add("big");
-  const ctx = { role: "host", code: "TEST", error: { show() {} },
-    info: { join_url: "http://192.168.1.20:8000/play/TEST", watch_url: "/watch/TEST" } };
-  const screen = host.mount(root, ctx);
-  screen.welcome(view, []);
+  const { screen } = await mountScreen("/games/derby/static/host.js", view, { role: "host",
+    info: { join_url: "http://192.168.1.20:8000/play/TEST", watch_url: "/watch/TEST" } });
   screen.update(view, [{ type: "joined", name: "Chie" }]);
-  await new Promise((done) => {
-    const check = () => ([...document.querySelectorAll("link[rel=stylesheet]")]
-      .every((link) => link.sheet !== null) ? done() : setTimeout(check, 20));
-    check();
-  });
-}"""
+  await sheetsLoaded();
+""")
 
 # Which of the lobby's pieces overlap another ([a, b] by selector), and the text of each
 # element that is cut (its text wider or taller than its box, hidden).

@@ -55,6 +55,17 @@ def read_from_the_sofa(tv: Any, where: str) -> None:
     assert size[0] <= TV["width"] and size[1] <= TV["height"], (where, size)
 
 
+def tv_and_aki(open_page: Any, server: str, room: dict[str, Any], lang: str) -> tuple[Any, Any]:
+    """``room``'s big screen (1920×1080) and a phone that joined it as Aki, once the big
+    screen lists Aki; both in ``lang``."""
+    tv = host_page(open_page, TV, server, room, lang=lang)
+    phone = open_page(PHONE, f"{server}play/{room['code']}", {"raceday.lang": lang})
+    phone.fill("#name", "Aki")
+    phone.keyboard.press("Enter")
+    tv.get_by_text("Aki").first.wait_for()
+    return tv, phone
+
+
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("name", list(ROOMS))
 def test_a_turn_rooms_tv_reads_from_the_sofa_in_every_phase(
@@ -63,11 +74,7 @@ def test_a_turn_rooms_tv_reads_from_the_sofa_in_every_phase(
     room = new_room(server, game, **options)
     # the computers' moves at the quickest pace the room allows: the race is walked, not watched
     host_says(server, room["code"], room["host_token"], {"type": "pace", "seconds": 0.2})
-    tv = host_page(open_page, TV, server, room, lang=lang)
-    phone = open_page(PHONE, f"{server}play/{room['code']}", {"raceday.lang": lang})
-    phone.fill("#name", "Aki")
-    phone.keyboard.press("Enter")
-    tv.get_by_text("Aki").first.wait_for()
+    tv, phone = tv_and_aki(open_page, server, room, lang)
     tv.locator("#start").wait_for()
     read_from_the_sofa(tv, f"{name} {lang} lobby")
     tv.click("#start")
@@ -289,11 +296,7 @@ def test_hairpins_podium_keeps_each_name_on_one_line_on_a_tv_and_a_laptop(
     the side column, each name on one line (it wrapped onto two on an even split)."""
     room = new_room(server, "hairpin", variant="short", red="human", black="medium",
                     position=HAIRPIN_LATE)
-    tv = host_page(open_page, TV, server, room, lang=lang)
-    phone = open_page(PHONE, f"{server}play/{room['code']}", {"raceday.lang": lang})
-    phone.fill("#name", "Aki")
-    phone.keyboard.press("Enter")
-    tv.get_by_text("Aki").first.wait_for()
+    tv, phone = tv_and_aki(open_page, server, room, lang)
     tv.locator("#start").click()
     for _turn in range(100):  # a hang guard: the game ends in a few moves
         phone.wait_for_selector(f"{CHOICE['hairpin']}, {RESULT['hairpin']}")
